@@ -1,0 +1,645 @@
+//! Prints the client crate: `lib.rs` (docs and re-exports) and `client.rs` (`Client`, its
+//! builder, one method per operation with its options and error types).
+
+use super::{doc, ident, module_doc, rust_type};
+use crate::ir::{Api, BodyKind, Location, Operation, Param, Response, SchemeKind, Status, TypeRef};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
+    let krate = crate_name.replace('-', "_");
+    let example_op = api.operations.iter().find(|o| o.deprecated.is_none() && o.body.is_none());
+    let mut lines = vec![
+        format!("Client for {} {}, generated from its OpenAPI description.", api.title, api.version),
+        String::new(),
+        "Every method sends one request (retrying politely: `Retry-After` on 429, backoff on".into(),
+        "transient failures, only when the request is safe to repeat) and returns the typed body".into(),
+        "with the response's status and headers, or an [`Error`] whose `Api` variant carries the".into(),
+        "operation's typed error. Both expose the rate-limit state the server reported.".into(),
+        String::new(),
+        "```ignore".into(),
+        format!("use {krate}::Client;"),
+        String::new(),
+        "let client = Client::builder(\"http://127.0.0.1:8080/v1\")".into(),
+    ];
+    for s in &api.security_schemes {
+        let arg = match s.kind {
+            SchemeKind::Basic => "\"user\", \"password\"",
+            _ => "\"secret\"",
+        };
+        lines.push(format!("    .{}({arg})", crate::naming::bare(&s.rust)));
+    }
+    lines.push("    .build()?;".into());
+    if let Some(op) = example_op {
+        let args = op.params.iter().filter(|p| p.required).map(|_| "/* … */").collect::<Vec<_>>();
+        let mut args = args.join(", ");
+        if op.params.iter().any(|p| !p.required) {
+            if !args.is_empty() {
+                args.push_str(", ");
+            }
+            args.push_str("Default::default()");
+        }
+        lines.push(format!("let response = client.{}({args}).await?;", crate::naming::bare(&op.rust)));
+        lines.push("println!(\"{:?} ({:?} left)\", response.status(), response.rate_limit().remaining);".into());
+    }
+    lines.push("```".into());
+    let docs = module_doc(&lines);
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #docs
+        pub mod client;
+        pub mod runtime;
+        pub mod types;
+
+        pub use client::{Client, ClientBuilder, Server};
+        pub use runtime::error::Error;
+        pub use runtime::ratelimit::RateLimit;
+        pub use runtime::response::ResponseValue;
+        pub use runtime::retry::RetryPolicy;
+    }
+}
+
+fn options_ident(op: &Operation) -> proc_macro2::Ident {
+    format_ident!("{}Options", op.stem)
+}
+
+fn error_ident(op: &Operation) -> proc_macro2::Ident {
+    format_ident!("{}Error", op.stem)
+}
+
+fn success_ident(op: &Operation) -> proc_macro2::Ident {
+    format_ident!("{}Success", op.stem)
+}
+
+fn body_type(kind: &BodyKind) -> TokenStream {
+    match kind {
+        BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
+        BodyKind::Text => quote!(String),
+        BodyKind::Bytes => quote!(bytes::Bytes),
+    }
+}
+
+/// Successes share one value type when there is one success response (or none); otherwise
+/// they are an enum named after the operation.
+fn success_responses(op: &Operation) -> Vec<&Response> {
+    op.responses.iter().filter(|r| r.is_success()).collect()
+}
+
+fn success_type(op: &Operation) -> TokenStream {
+    let successes = success_responses(op);
+    match successes.as_slice() {
+        [] => quote!(()),
+        [one] => match &one.body {
+            Some(b) => body_type(&b.kind),
+            None => quote!(()),
+        },
+        _ => {
+            let name = success_ident(op);
+            quote!(#name)
+        }
+    }
+}
+
+fn status_label(r: &Response) -> String {
+    match &r.status {
+        Status::Code(c) => c.to_string(),
+        Status::Range(c) => format!("{c}XX"),
+        Status::Default => "default".into(),
+    }
+}
+
+fn status_pattern(r: &Response) -> TokenStream {
+    match &r.status {
+        Status::Code(c) => quote!(#c),
+        Status::Range(c) => {
+            let (lo, hi) = (u16::from(*c) * 100, u16::from(*c) * 100 + 99);
+            quote!(#lo..=#hi)
+        }
+        Status::Default => quote!(_),
+    }
+}
+
+pub fn client_rs(api: &Api) -> TokenStream {
+    let intro = module_doc(&[format!("[`Client`] for {} {}: one async method per operation.", api.title, api.version)]);
+    let servers = &api.servers;
+    let server_variants = servers.iter().map(|s| {
+        let v = ident(&s.name);
+        let docs = doc(&[s.description.clone().unwrap_or_else(|| s.url.clone()), format!("`{}`", s.url)]);
+        quote!(#docs #v,)
+    });
+    let server_urls = servers.iter().map(|s| {
+        let v = ident(&s.name);
+        let url = &s.url;
+        quote!(Self::#v => #url,)
+    });
+    let server_enum = if servers.is_empty() {
+        quote! {
+            /// The document lists no servers; pass a URL to [`Client::builder`].
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub enum Server {}
+            impl Server {
+                /// The server's base URL.
+                pub fn url(self) -> &'static str { match self {} }
+            }
+        }
+    } else {
+        quote! {
+            /// The servers the document lists; any other URL works with [`Client::builder`].
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub enum Server { #(#server_variants)* }
+            impl Server {
+                /// The server's base URL (with its path prefix, without a trailing slash).
+                pub fn url(self) -> &'static str { match self { #(#server_urls)* } }
+            }
+        }
+    };
+    let schemes = api.security_schemes.iter().map(|s| {
+        let name = &s.name;
+        let kind = match &s.kind {
+            SchemeKind::Bearer => quote!(SchemeKind::HttpBearer),
+            SchemeKind::Basic => quote!(SchemeKind::HttpBasic),
+            SchemeKind::ApiKeyHeader(n) => quote!(SchemeKind::ApiKeyHeader(#n)),
+            SchemeKind::ApiKeyQuery(n) => quote!(SchemeKind::ApiKeyQuery(#n)),
+            SchemeKind::ApiKeyCookie(n) => quote!(SchemeKind::ApiKeyCookie(#n)),
+        };
+        quote!(SecurityScheme { name: #name, kind: #kind },)
+    });
+    let credential_setters = api.security_schemes.iter().map(|s| {
+        let method = ident(&s.rust);
+        let name = &s.name;
+        let mut lines = vec![format!("Credentials for the `{name}` scheme.")];
+        lines.extend(s.doc.iter().cloned());
+        let docs = doc(&lines);
+        match s.kind {
+            SchemeKind::Basic => quote! {
+                #docs
+                pub fn #method(mut self, user: impl Into<String>, password: impl Into<String>) -> Self {
+                    self.credentials.set(#name, Secret::Basic { user: user.into(), password: password.into() });
+                    self
+                }
+            },
+            SchemeKind::Bearer => quote! {
+                #docs
+                pub fn #method(mut self, token: impl Into<String>) -> Self {
+                    self.credentials.set(#name, Secret::Token(token.into()));
+                    self
+                }
+            },
+            _ => quote! {
+                #docs
+                pub fn #method(mut self, key: impl Into<String>) -> Self {
+                    self.credentials.set(#name, Secret::ApiKey(key.into()));
+                    self
+                }
+            },
+        }
+    });
+    let methods = api.operations.iter().map(method);
+    let op_types = api.operations.iter().map(operation_types);
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #intro
+        #[allow(unused_imports)]
+        use crate::types;
+        use crate::runtime::auth::{Credentials, SchemeKind, Secret, SecurityScheme};
+        use crate::runtime::error::Error;
+        use crate::runtime::ratelimit::RateLimit;
+        #[allow(unused_imports)]
+        use crate::runtime::request::{self, Query, ToParam};
+        use crate::runtime::response::ResponseValue;
+        use crate::runtime::retry::RetryPolicy;
+        use crate::runtime::transport::{OperationInfo, Transport};
+        use std::sync::Arc;
+        use std::time::Duration;
+
+        #server_enum
+
+        /// The document's security schemes, as credentials are applied to requests.
+        const SECURITY_SCHEMES: &[SecurityScheme] = &[#(#schemes)*];
+
+        /// A client; cheap to clone (clones share connections, credentials and rate-limit state).
+        #[derive(Debug, Clone)]
+        pub struct Client {
+            transport: Arc<Transport>,
+        }
+
+        /// Builds a [`Client`]: base URL, credentials, timeouts, user agent, retry policy.
+        #[derive(Debug)]
+        pub struct ClientBuilder {
+            base_url: String,
+            credentials: Credentials,
+            retry: RetryPolicy,
+            timeout: Option<Duration>,
+            user_agent: Option<String>,
+            http: Option<reqwest::Client>,
+        }
+
+        impl ClientBuilder {
+            #(#credential_setters)*
+
+            /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+            pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
+                self.retry = retry;
+                self
+            }
+
+            /// A timeout for each attempt (native targets; browsers apply their own).
+            pub fn timeout(mut self, timeout: Duration) -> Self {
+                self.timeout = Some(timeout);
+                self
+            }
+
+            /// The `User-Agent` header (default: this crate's name and version).
+            pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+                self.user_agent = Some(user_agent.into());
+                self
+            }
+
+            /// Sends through your own `reqwest::Client` (timeout and user agent are then yours to set).
+            pub fn http_client(mut self, http: reqwest::Client) -> Self {
+                self.http = Some(http);
+                self
+            }
+
+            /// The client. Fails only when the HTTP client cannot be set up (e.g. an invalid user agent).
+            pub fn build(self) -> Result<Client, Error<std::convert::Infallible>> {
+                let http = match self.http {
+                    Some(http) => http,
+                    None => {
+                        let user_agent = self
+                            .user_agent
+                            .unwrap_or_else(|| concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")).to_string());
+                        let value = http::HeaderValue::from_str(&user_agent)
+                            .map_err(|e| Error::InvalidRequest(format!("invalid user agent: {e}")))?;
+                        let mut headers = http::HeaderMap::new();
+                        headers.insert(http::header::USER_AGENT, value);
+                        let builder = reqwest::Client::builder().default_headers(headers);
+                        #[cfg(not(target_arch = "wasm32"))]
+                        let builder = match self.timeout {
+                            Some(timeout) => builder.timeout(timeout),
+                            None => builder,
+                        };
+                        builder.build().map_err(Error::Transport)?
+                    }
+                };
+                Ok(Client {
+                    transport: Arc::new(Transport::new(http, self.base_url, self.credentials, self.retry)),
+                })
+            }
+        }
+
+        impl Client {
+            /// Starts a client for `base_url`, the server's URL including its path prefix
+            /// (`https://api.example/v1`).
+            pub fn builder(base_url: impl Into<String>) -> ClientBuilder {
+                ClientBuilder {
+                    base_url: base_url.into(),
+                    credentials: Credentials::new(),
+                    retry: RetryPolicy::default(),
+                    timeout: None,
+                    user_agent: None,
+                    http: None,
+                }
+            }
+
+            /// Starts a client for one of the document's servers.
+            pub fn for_server(server: Server) -> ClientBuilder {
+                Self::builder(server.url())
+            }
+
+            /// The base URL requests go to.
+            pub fn base_url(&self) -> &str {
+                &self.transport.base_url
+            }
+
+            /// The rate-limit state of the most recent response.
+            pub fn last_rate_limit(&self) -> RateLimit {
+                self.transport.last_rate_limit()
+            }
+
+            #(#methods)*
+        }
+
+        #(#op_types)*
+    }
+}
+
+/// Options, success and error types of one operation.
+fn operation_types(op: &Operation) -> TokenStream {
+    let optional: Vec<&Param> = op.params.iter().filter(|p| !p.required).collect();
+    let options = (!optional.is_empty()).then(|| {
+        let name = options_ident(op);
+        let fields = optional.iter().map(|p| {
+            let rust = ident(&p.rust);
+            let t = rust_type(&p.ty, true);
+            let mut lines = p.doc.clone();
+            let mut note = format!("{} parameter `{}`", location_text(p.location), p.wire);
+            if let Some(d) = &p.default {
+                note.push_str(&format!("; the server uses `{d}` when unset"));
+            }
+            lines.push(format!("({note})"));
+            let docs = doc(&lines);
+            let deprecated = p.deprecated.then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
+            quote!(#docs #deprecated pub #rust: Option<#t>,)
+        });
+        let docs = doc(&[format!("Optional parameters of `{}`; `Default::default()` sets none.", op.id)]);
+        let allow = optional.iter().any(|p| p.deprecated).then(|| quote!(#[allow(deprecated)]));
+        quote! {
+            #docs
+            #allow
+            #[derive(Debug, Clone, Default, PartialEq)]
+            pub struct #name { #(#fields)* }
+        }
+    });
+    let successes = success_responses(op);
+    let success = (successes.len() > 1).then(|| {
+        let name = success_ident(op);
+        let variants = successes.iter().map(|r| {
+            let v = ident(&r.variant);
+            let docs = doc(&[format!("{}: {}", status_label(r), r.doc.first().cloned().unwrap_or_default())]);
+            match &r.body {
+                Some(b) => {
+                    let t = body_type(&b.kind);
+                    quote!(#docs #v(#t),)
+                }
+                None => quote!(#docs #v,),
+            }
+        });
+        let docs = doc(&[format!("The successful answers of `{}`.", op.id)]);
+        quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #name { #(#variants)* }
+        }
+    });
+    let error = {
+        let name = error_ident(op);
+        let variants = op.responses.iter().filter(|r| !r.is_success()).map(|r| {
+            let v = ident(&r.variant);
+            let mut lines = vec![format!("{}: {}", status_label(r), r.doc.first().cloned().unwrap_or_default())];
+            lines.extend(r.doc.iter().skip(1).cloned());
+            let docs = doc(&lines);
+            match r.body.as_ref().map(|b| &b.kind) {
+                Some(BodyKind::Json(t) | BodyKind::Form(t)) => {
+                    let t = rust_type(t, true);
+                    quote!(#docs #v(#t),)
+                }
+                _ => quote!(#docs #v,),
+            }
+        });
+        let docs = doc(&[
+            format!("The documented error answers of `{}`; the status and headers are on [`Error::Api`].", op.id),
+        ]);
+        quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #name { #(#variants)* }
+        }
+    };
+    quote!(#options #success #error)
+}
+
+fn location_text(l: Location) -> &'static str {
+    match l {
+        Location::Path => "path",
+        Location::Query => "query",
+        Location::Header => "header",
+        Location::Cookie => "cookie",
+    }
+}
+
+/// A parameter's value expression, as a `&T` for the request helpers.
+fn param_ref(p: &Param) -> TokenStream {
+    let rust = ident(&p.rust);
+    if p.required { quote!(&#rust) } else { quote!(options.#rust.as_ref()) }
+}
+
+fn method(op: &Operation) -> TokenStream {
+    let name = ident(&op.rust);
+    let id = &op.id;
+    let http_method = format_ident!("{}", op.method.to_uppercase());
+    let idempotent = op.idempotent;
+    let deprecated_flag = op.deprecated.is_some();
+    let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
+    let required: Vec<&Param> = op.params.iter().filter(|p| p.required).collect();
+    let has_optional = op.params.iter().any(|p| !p.required);
+    let args = required.iter().map(|p| {
+        let rust = ident(&p.rust);
+        let t = rust_type(&p.ty, true);
+        quote!(#rust: #t,)
+    });
+    let options_arg = has_optional.then(|| {
+        let o = options_ident(op);
+        quote!(options: #o,)
+    });
+    let body_arg = op.body.as_ref().map(|b| {
+        let t = body_type(&b.kind);
+        if b.required { quote!(body: &#t,) } else { quote!(body: Option<&#t>,) }
+    });
+    // Path: `/pets/{petId}` → format!("/pets/{}", encode(pet_id)).
+    let mut template = String::new();
+    let mut path_args = Vec::new();
+    let mut rest = op.path.as_str();
+    while let Some(start) = rest.find('{') {
+        template.push_str(&rest[..start].replace('{', "{{").replace('}', "}}"));
+        let end = rest[start..].find('}').map(|e| start + e).unwrap_or(rest.len() - 1);
+        let wire = &rest[start + 1..end];
+        template.push_str("{}");
+        match op.params.iter().find(|p| p.location == Location::Path && p.wire == wire) {
+            Some(p) => {
+                let v = param_ref(p);
+                path_args.push(quote!(request::encode_path_segment(&ToParam::to_param(#v))));
+            }
+            None => path_args.push(quote!(#wire)),
+        }
+        rest = &rest[end + 1..];
+    }
+    template.push_str(&rest.replace('{', "{{").replace('}', "}}"));
+    let path_expr = if path_args.is_empty() {
+        quote!(let path = #template;)
+    } else {
+        quote!(let path = format!(#template, #(#path_args),*);)
+    };
+    let query_params: Vec<&Param> = op.params.iter().filter(|p| p.location == Location::Query).collect();
+    let query_expr = if query_params.is_empty() {
+        quote!(let query = "";)
+    } else {
+        let appends = query_params.iter().map(|p| {
+            let wire = &p.wire;
+            let v = param_ref(p);
+            match (&p.ty, p.required) {
+                (TypeRef::Vec(_), true) => {
+                    let explode = p.explode;
+                    quote!(query.append_array(#wire, #v, #explode, ',');)
+                }
+                (TypeRef::Vec(_), false) => {
+                    let explode = p.explode;
+                    quote!(if let Some(values) = #v { query.append_array(#wire, values, #explode, ','); })
+                }
+                (_, true) => quote!(query.append(#wire, #v);),
+                (_, false) => quote!(query.append_opt(#wire, #v);),
+            }
+        });
+        quote! {
+            let mut query = Query::new();
+            #(#appends)*
+            let query = query.finish();
+        }
+    };
+    let header_sets: Vec<TokenStream> = op
+        .params
+        .iter()
+        .filter(|p| p.location == Location::Header)
+        .map(|p| {
+            let wire = &p.wire;
+            let v = param_ref(p);
+            let value = match &p.ty {
+                TypeRef::Vec(_) => quote!(values.iter().map(ToParam::to_param).collect::<Vec<_>>().join(",")),
+                _ => quote!(ToParam::to_param(values)),
+            };
+            if p.required {
+                quote!({ let values = #v; builder = builder.header(#wire, #value); })
+            } else {
+                quote!(if let Some(values) = #v { builder = builder.header(#wire, #value); })
+            }
+        })
+        .collect();
+    let cookies: Vec<TokenStream> = op
+        .params
+        .iter()
+        .filter(|p| p.location == Location::Cookie)
+        .map(|p| {
+            let wire = &p.wire;
+            let v = param_ref(p);
+            if p.required {
+                quote!(cookies.push(format!("{}={}", #wire, request::encode_query_component(&ToParam::to_param(#v))));)
+            } else {
+                quote!(if let Some(value) = #v { cookies.push(format!("{}={}", #wire, request::encode_query_component(&ToParam::to_param(value)))); })
+            }
+        })
+        .collect();
+    let cookie_expr = (!cookies.is_empty()).then(|| {
+        quote! {
+            let mut cookies: Vec<String> = Vec::new();
+            #(#cookies)*
+            let cookie = cookies.join("; ");
+        }
+    });
+    let cookie_set = (!cookies.is_empty()).then(|| quote!(if !cookie.is_empty() { builder = builder.header(http::header::COOKIE, cookie.as_str()); }));
+    let (body_prep, body_attach) = match &op.body {
+        None => (quote!(), quote!()),
+        Some(b) => {
+            let ct = &b.content_type;
+            let serialize = match &b.kind {
+                BodyKind::Json(_) => quote!(request::to_json(body)),
+                BodyKind::Form(_) => quote!(request::to_form(body)),
+                BodyKind::Text => quote!(Ok::<_, crate::runtime::error::SendError>(bytes::Bytes::from(body.clone()))),
+                BodyKind::Bytes => quote!(Ok::<_, crate::runtime::error::SendError>(body.clone())),
+            };
+            if b.required {
+                (
+                    quote!(let body = #serialize?;),
+                    quote!(builder = builder.header(http::header::CONTENT_TYPE, #ct).body(body.clone());),
+                )
+            } else {
+                (
+                    quote!(let body = body.map(|body| #serialize).transpose()?;),
+                    quote!(if let Some(body) = &body { builder = builder.header(http::header::CONTENT_TYPE, #ct).body(body.clone()); }),
+                )
+            }
+        }
+    };
+    let needs_mut = !header_sets.is_empty() || cookie_set.is_some() || op.body.is_some();
+    let builder_decl = if needs_mut {
+        quote!(let mut builder = http.request(http::Method::#http_method, request::url(base, &path, &query));)
+    } else {
+        quote!(let builder = http.request(http::Method::#http_method, request::url(base, &path, &query));)
+    };
+    let success_ty = success_type(op);
+    let error_ty = error_ident(op);
+    let successes = success_responses(op);
+    let multi = successes.len() > 1;
+    let mut arms: Vec<(u8, TokenStream)> = Vec::new();
+    for r in &op.responses {
+        let pattern = status_pattern(r);
+        let rank = match r.status {
+            Status::Code(_) => 0,
+            Status::Range(_) => 1,
+            Status::Default => 2,
+        };
+        let decode = |kind: Option<&BodyKind>| match kind {
+            Some(BodyKind::Json(_) | BodyKind::Form(_)) => quote!(raw.json()),
+            Some(BodyKind::Text) => quote!(raw.text()),
+            Some(BodyKind::Bytes) => quote!(raw.bytes()),
+            None => quote!(raw.empty()),
+        };
+        let arm = if r.is_success() {
+            let decode = decode(r.body.as_ref().map(|b| &b.kind));
+            if multi {
+                let v = ident(&r.variant);
+                let success = success_ident(op);
+                let wrap = if r.body.is_some() { quote!(#success::#v) } else { quote!(|()| #success::#v) };
+                quote!(#pattern => #decode.map(|value| value.map(#wrap)),)
+            } else {
+                quote!(#pattern => #decode,)
+            }
+        } else {
+            let v = ident(&r.variant);
+            match r.body.as_ref().map(|b| &b.kind) {
+                Some(BodyKind::Json(_) | BodyKind::Form(_)) => quote!(#pattern => Err(raw.api_error(#error_ty::#v)),),
+                _ => quote!(#pattern => Err(raw.api_error_with(#error_ty::#v)),),
+            }
+        };
+        arms.push((rank, arm));
+    }
+    arms.sort_by_key(|(rank, _)| *rank);
+    let has_default = op.responses.iter().any(|r| r.status == Status::Default);
+    let fallback = (!has_default).then(|| quote!(_ => Err(raw.unexpected()),));
+    let arms = arms.into_iter().map(|(_, a)| a);
+    let mut lines = op.doc.clone();
+    if !lines.is_empty() {
+        lines.push(String::new());
+    }
+    lines.push(format!("`{} {}` (operation `{}`).", op.method, op.path, op.id));
+    let docs = doc(&lines);
+    let deprecated = op.deprecated.as_ref().map(|d| {
+        let note = &d.note;
+        quote!(#[deprecated(note = #note)])
+    });
+    quote! {
+        #docs
+        #deprecated
+        pub async fn #name(
+            &self,
+            #(#args)*
+            #options_arg
+            #body_arg
+        ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
+            const OPERATION: OperationInfo = OperationInfo {
+                id: #id,
+                method: http::Method::#http_method,
+                idempotent: #idempotent,
+                deprecated: #deprecated_flag,
+                security: &[#(#security),*],
+            };
+            #path_expr
+            #query_expr
+            #cookie_expr
+            #body_prep
+            let raw = self
+                .transport
+                .send(&OPERATION, SECURITY_SCHEMES, |http, base| {
+                    #builder_decl
+                    #(#header_sets)*
+                    #cookie_set
+                    #body_attach
+                    builder
+                })
+                .await?;
+            match raw.status.as_u16() {
+                #(#arms)*
+                #fallback
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Prints the non-Rust files of a generated crate (Cargo.toml, README.md) with askama.
+//!
+//! The dependency list is read from the runtime crate's own Cargo.toml (resolving
+//! `workspace = true` against the workspace's), so the copied runtime and the generated
+//! manifest can never disagree.
+
+use crate::ir::Api;
+use askama::Template;
+
+const WORKSPACE_MANIFEST: &str = include_str!("../../../Cargo.toml");
+const SERVER_RUNTIME_MANIFEST: &str = include_str!("../../../runtime/server/Cargo.toml");
+const CLIENT_RUNTIME_MANIFEST: &str = include_str!("../../../runtime/client/Cargo.toml");
+
+#[derive(Template)]
+#[template(path = "Cargo.toml.txt", escape = "none")]
+struct CargoToml<'a> {
+    header: &'a str,
+    name: &'a str,
+    version: &'a str,
+    description: &'a str,
+    deps: Vec<String>,
+    sections: Vec<(String, Vec<String>)>,
+    features: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "README.md.txt", escape = "none")]
+struct Readme<'a> {
+    header_text: &'a str,
+    name: &'a str,
+    summary: &'a str,
+    spec: &'a str,
+    title: &'a str,
+    version: &'a str,
+    command: &'a str,
+    files: Vec<(&'a str, &'a str)>,
+    operations: Vec<(String, String, String, bool)>,
+    usage: &'a str,
+}
+
+pub enum Kind {
+    Server,
+    Client,
+}
+
+/// `Cargo.toml` of a generated crate.
+pub fn cargo_toml(api: &Api, kind: Kind, crate_name: &str, header: &str) -> Result<String, String> {
+    let (runtime, description, features) = match kind {
+        Kind::Server => (
+            SERVER_RUNTIME_MANIFEST,
+            format!("Server for {} {}: implement the trait, serve the router.", api.title, api.version),
+            Vec::new(),
+        ),
+        Kind::Client => (
+            CLIENT_RUNTIME_MANIFEST,
+            format!("Client for {} {}.", api.title, api.version),
+            vec![
+                "# HTTPS through rustls; off by default so that plain builds stay small.".to_string(),
+                "rustls = [\"reqwest/rustls\"]".to_string(),
+            ],
+        ),
+    };
+    let (deps, sections) = runtime_dependencies(runtime)?;
+    CargoToml {
+        header: header.trim_end(),
+        name: crate_name,
+        version: &crate_version(&api.version),
+        description: &description.replace('"', "'"),
+        deps,
+        sections,
+        features,
+    }
+    .render()
+    .map_err(|e| format!("Cargo.toml template: {e}"))
+}
+
+/// `README.md` of a generated crate.
+pub fn readme(
+    api: &Api,
+    kind: Kind,
+    crate_name: &str,
+    header: &str,
+    spec: &str,
+    command: &str,
+) -> Result<String, String> {
+    let (summary, files, usage) = match kind {
+        Kind::Server => (
+            format!(
+                "The server side of {}: a trait with one async method per operation, and a router that serves an implementation over HTTP with authentication, validation, error bodies, rate limits and deprecation headers handled.",
+                api.title
+            ),
+            vec![
+                ("src/api.rs", "the trait to implement, with the parameter and response types of each operation"),
+                ("src/router.rs", "`router()`: the axum `Router` that serves an implementation"),
+                ("src/types.rs", "the schema types, with the checks of their constraints"),
+                ("src/runtime/", "hand-written support code copied from the generator (auth, rate limits, problems)"),
+            ],
+            "## Use\n\nImplement the trait in `src/api.rs` for your service type, then\n`axum::serve(listener, router(Arc::new(service), ServerConfig::new().authenticator(keys)))`.\nSee the crate docs (`cargo doc --open`) for the whole walk-through.",
+        ),
+        Kind::Client => (
+            format!(
+                "A typed client for {}: one async method per operation, credentials applied as the document says, polite retries on 429 and transient failures.",
+                api.title
+            ),
+            vec![
+                ("src/client.rs", "`Client`, its builder, and one method per operation with its error type"),
+                ("src/types.rs", "the schema types"),
+                ("src/runtime/", "hand-written support code copied from the generator (retries, rate-limit state, errors)"),
+            ],
+            "## Use\n\nBuild a client with `Client::builder(base_url)`, set credentials, and call the methods.\nSee the crate docs (`cargo doc --open`) for the whole walk-through.",
+        ),
+    };
+    let operations = api
+        .operations
+        .iter()
+        .map(|op| {
+            (
+                op.id.clone(),
+                format!("{} {}", op.method, op.path),
+                op.rust.clone(),
+                op.deprecated.is_some(),
+            )
+        })
+        .collect();
+    let header_text = header.trim().trim_start_matches("//").trim();
+    Readme {
+        header_text,
+        name: crate_name,
+        summary: &summary,
+        spec,
+        title: &api.title,
+        version: &api.version,
+        command,
+        files,
+        operations,
+        usage,
+    }
+    .render()
+    .map(|s| format!("{}\n", s.trim_end()))
+    .map_err(|e| format!("README template: {e}"))
+}
+
+/// A crate version from `info.version` when it is semver-like, else `0.1.0`.
+fn crate_version(v: &str) -> String {
+    let core = v.trim().trim_start_matches('v');
+    let parts: Vec<&str> = core.split('.').collect();
+    if parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) {
+        core.to_string()
+    } else {
+        "0.1.0".to_string()
+    }
+}
+
+/// The `[dependencies]` lines and target-specific sections of a runtime manifest, with
+/// `workspace = true` replaced by the workspace's own specification.
+fn runtime_dependencies(manifest: &str) -> Result<(Vec<String>, Vec<(String, Vec<String>)>), String> {
+    let workspace = section_lines(WORKSPACE_MANIFEST, "workspace.dependencies");
+    let resolve = |line: &str| -> Result<String, String> {
+        let (name, value) = line
+            .split_once('=')
+            .ok_or_else(|| format!("cannot read dependency line `{line}`"))?;
+        let name = name.trim().trim_end_matches(".workspace").trim();
+        let value = value.trim();
+        let inherits = line.contains(".workspace") || value.replace(' ', "").contains("workspace=true");
+        if !inherits {
+            return Ok(format!("{name} = {value}"));
+        }
+        let base = workspace
+            .iter()
+            .find_map(|l| l.split_once('=').filter(|(n, _)| n.trim() == name).map(|(_, v)| v.trim().to_string()))
+            .ok_or_else(|| format!("`{name}` is not in [workspace.dependencies]"))?;
+        // `{ workspace = true, features = [...] }` adds features to the workspace's spec.
+        let extra = value
+            .trim_start_matches('{')
+            .trim_end_matches('}')
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty() && !p.replace(' ', "").starts_with("workspace="))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if extra.is_empty() {
+            Ok(format!("{name} = {base}"))
+        } else if base.starts_with('{') {
+            Ok(format!("{name} = {}, {extra} }}", base.trim_end_matches('}').trim_end()))
+        } else {
+            Ok(format!("{name} = {{ version = {base}, {extra} }}"))
+        }
+    };
+    let deps = section_lines(manifest, "dependencies")
+        .iter()
+        .map(|l| resolve(l))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut sections = Vec::new();
+    for header in manifest.lines().filter_map(|l| {
+        let l = l.trim();
+        (l.starts_with("[target.") && l.ends_with(".dependencies]")).then(|| l[1..l.len() - 1].to_string())
+    }) {
+        let lines = section_lines(manifest, &header)
+            .iter()
+            .map(|l| resolve(l))
+            .collect::<Result<Vec<_>, _>>()?;
+        sections.push((header, lines));
+    }
+    Ok((deps, sections))
+}
+
+/// The non-comment, non-empty lines of one `[section]` of a manifest.
+fn section_lines(manifest: &str, section: &str) -> Vec<String> {
+    let mut inside = false;
+    let mut out = Vec::new();
+    for line in manifest.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            inside = t == format!("[{section}]");
+            continue;
+        }
+        if inside && !t.is_empty() && !t.starts_with('#') {
+            out.push(t.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions() {
+        assert_eq!(crate_version("1.0.0"), "1.0.0");
+        assert_eq!(crate_version("v7.78.1"), "7.78.1");
+        assert_eq!(crate_version("2017-04-19"), "0.1.0");
+    }
+
+    #[test]
+    fn runtime_deps_resolve_against_the_workspace() {
+        let (server, _) = runtime_dependencies(SERVER_RUNTIME_MANIFEST).unwrap();
+        assert!(server.iter().any(|d| d.starts_with("axum = ")), "{server:?}");
+        assert!(server.iter().all(|d| !d.contains("workspace")), "{server:?}");
+        let (client, sections) = runtime_dependencies(CLIENT_RUNTIME_MANIFEST).unwrap();
+        assert!(client.iter().any(|d| d.starts_with("reqwest = ")), "{client:?}");
+        assert!(!client.iter().any(|d| d.starts_with("axum")), "{client:?}");
+        assert!(sections.iter().any(|(h, _)| h.contains("wasm32")), "{sections:?}");
+    }
+}

@@ -1,0 +1,550 @@
+//! Prints the server crate: `lib.rs` (docs and re-exports), `api.rs` (the trait, parameter
+//! structs, response enums) and `router.rs` (one handler per operation and `router()`).
+
+use super::types::constraint_checks;
+use super::{doc, ident, literal, module_doc, rust_type};
+use crate::ir::{Api, BodyKind, Location, Operation, Param, Response, SchemeKind, Status, TypeKind, TypeRef};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+fn trait_name(api: &Api) -> proc_macro2::Ident {
+    format_ident!("{}Api", api.api_name)
+}
+
+pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
+    let trait_ident = trait_name(api);
+    let trait_name = trait_ident.to_string();
+    let mut lines = vec![
+        format!("Server for {} {}, generated from its OpenAPI description.", api.title, api.version),
+        String::new(),
+        format!("Implement [`{trait_name}`] (in `api.rs`) and serve it with [`router`]:"),
+        "authentication, parameter and body parsing, constraint checks, error bodies, rate-limit".into(),
+        "and deprecation headers are done before and after your methods run.".into(),
+        String::new(),
+        "```ignore".into(),
+        format!("use {}::{{router, ServerConfig, StaticKeys}};", crate_name.replace('-', "_")),
+        String::new(),
+        "let keys = StaticKeys::new().with_key(\"secret\", \"alice\", Some(\"pro\"));".into(),
+        "let config = ServerConfig::new().authenticator(keys);".into(),
+        "let app = router(std::sync::Arc::new(MyService::default()), config);".into(),
+        "let listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;".into(),
+        "axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).await?;".into(),
+        "```".into(),
+    ];
+    if api.rate_limit.is_some() {
+        lines.push(String::new());
+        lines.push("Rate limits from the document's `x-rate-limit`: `ServerConfig::new().rate_limit_in_memory(rate_limit_policy())`.".into());
+    }
+    let docs = module_doc(&lines);
+    let policy_export = api.rate_limit.as_ref().map(|_| quote!(pub use router::rate_limit_policy;));
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #docs
+        pub mod api;
+        pub mod router;
+        pub mod runtime;
+        pub mod types;
+
+        pub use api::#trait_ident;
+        pub use router::{router, BASE_PATH};
+        #policy_export
+        pub use runtime::auth::{Authenticator, Principal, StaticKeys};
+        pub use runtime::context::RequestContext;
+        pub use runtime::layer::ServerConfig;
+        pub use runtime::problem::Problem;
+        pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+    }
+}
+
+/// The Rust type of a body.
+fn body_type(kind: &BodyKind) -> TokenStream {
+    match kind {
+        BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
+        BodyKind::Text => quote!(String),
+        BodyKind::Bytes => quote!(Vec<u8>),
+    }
+}
+
+fn params_ident(op: &Operation) -> proc_macro2::Ident {
+    format_ident!("{}Params", op.stem)
+}
+
+fn response_ident(op: &Operation) -> proc_macro2::Ident {
+    format_ident!("{}Response", op.stem)
+}
+
+fn param_type(p: &Param) -> TokenStream {
+    let t = rust_type(&p.ty, true);
+    if p.required || p.default.is_some() { t } else { quote!(Option<#t>) }
+}
+
+fn location_text(l: Location) -> &'static str {
+    match l {
+        Location::Path => "path",
+        Location::Query => "query",
+        Location::Header => "header",
+        Location::Cookie => "cookie",
+    }
+}
+
+fn status_doc(r: &Response) -> String {
+    match &r.status {
+        Status::Code(c) => c.to_string(),
+        Status::Range(c) => format!("{c}XX"),
+        Status::Default => "default".into(),
+    }
+}
+
+pub fn api_rs(api: &Api) -> TokenStream {
+    let trait_ident = trait_name(api);
+    let mut items = Vec::new();
+    for op in &api.operations {
+        if !op.params.is_empty() {
+            let name = params_ident(op);
+            let fields = op.params.iter().map(|p| {
+                let rust = ident(&p.rust);
+                let ty = param_type(p);
+                let mut lines = p.doc.clone();
+                let mut where_ = format!("{} parameter `{}`", location_text(p.location), p.wire);
+                if let Some(d) = &p.default {
+                    where_.push_str(&format!(", default `{d}`"));
+                }
+                if p.deprecated {
+                    where_.push_str(", deprecated");
+                }
+                lines.push(format!("({where_})"));
+                let docs = doc(&lines);
+                quote!(#docs pub #rust: #ty,)
+            });
+            let docs = doc(&[format!("Parameters of `{}` (`{} {}`), parsed and checked.", op.id, op.method, op.path)]);
+            items.push(quote! {
+                #docs
+                #[derive(Debug, Clone, PartialEq)]
+                pub struct #name { #(#fields)* }
+            });
+        }
+        let name = response_ident(op);
+        let variants = op.responses.iter().map(|r| {
+            let v = ident(&r.variant);
+            let mut lines = vec![format!("{}: {}", status_doc(r), r.doc.first().cloned().unwrap_or_default())];
+            lines.extend(r.doc.iter().skip(1).cloned());
+            let docs = doc(&lines);
+            let body = r.body.as_ref().map(|b| body_type(&b.kind));
+            match (&r.status, body) {
+                (Status::Code(_), Some(b)) => quote!(#docs #v(#b),),
+                (Status::Code(_), None) => quote!(#docs #v,),
+                (_, Some(b)) => quote!(#docs #v(http::StatusCode, #b),),
+                (_, None) => quote!(#docs #v(http::StatusCode),),
+            }
+        });
+        let docs = doc(&[format!("What `{}` answers: one variant per documented status.", op.id)]);
+        items.push(quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #name { #(#variants)* }
+        });
+    }
+    let methods = api.operations.iter().map(|op| {
+        let method = ident(&op.rust);
+        let response = response_ident(op);
+        let mut lines = op.doc.clone();
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(format!("`{} {}` (operation `{}`).", op.method, op.path, op.id));
+        let docs = doc(&lines);
+        let params = (!op.params.is_empty()).then(|| {
+            let p = params_ident(op);
+            quote!(params: #p,)
+        });
+        let body = op.body.as_ref().map(|b| {
+            let t = body_type(&b.kind);
+            if b.required { quote!(body: #t,) } else { quote!(body: Option<#t>,) }
+        });
+        let deprecated = op.deprecated.as_ref().map(|d| {
+            let note = &d.note;
+            quote!(#[deprecated(note = #note)])
+        });
+        quote! {
+            #docs
+            #deprecated
+            fn #method(
+                &self,
+                ctx: &RequestContext,
+                #params
+                #body
+            ) -> impl Future<Output = Result<#response, Self::Error>> + Send;
+        }
+    });
+    let trait_docs = doc(&[
+        format!("{} {}: implement one method per operation.", api.title, api.version),
+        String::new(),
+        "Each method receives the request context (principal, headers, extensions) and its".into(),
+        "parsed, checked inputs; it returns the operation's response enum or your own error,".into(),
+        "which [`handle_error`](Self::handle_error) turns into a response.".into(),
+    ]);
+    let intro = module_doc(&[format!(
+        "The [`{trait_ident}`] trait and the inputs and responses of each operation."
+    )]);
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #intro
+        #[allow(unused_imports)]
+        use crate::types;
+        use crate::runtime::context::RequestContext;
+        use crate::runtime::problem::Problem;
+        use std::future::Future;
+
+        #trait_docs
+        pub trait #trait_ident: Send + Sync + 'static {
+            /// Your error type; anything `Display` (e.g. `anyhow::Error`).
+            type Error: std::fmt::Display + Send + 'static;
+
+            #(#methods)*
+
+            /// Turns an error of yours into the problem sent to the client. The default logs it
+            /// and answers 500 with the `Error` body, without internals.
+            fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
+                tracing::error!(operation = ctx.operation_id, %error, "handler failed");
+                Problem::internal()
+            }
+        }
+
+        #(#items)*
+    }
+}
+
+fn scheme_kind(kind: &SchemeKind) -> TokenStream {
+    match kind {
+        SchemeKind::Bearer => quote!(SchemeKind::HttpBearer),
+        SchemeKind::Basic => quote!(SchemeKind::HttpBasic),
+        SchemeKind::ApiKeyHeader(n) => quote!(SchemeKind::ApiKeyHeader(#n)),
+        SchemeKind::ApiKeyQuery(n) => quote!(SchemeKind::ApiKeyQuery(#n)),
+        SchemeKind::ApiKeyCookie(n) => quote!(SchemeKind::ApiKeyCookie(#n)),
+    }
+}
+
+/// The default of a parameter as an expression of its type (enum defaults name a variant).
+fn default_expr(api: &Api, p: &Param) -> Option<TokenStream> {
+    let value = p.default.as_ref()?;
+    if let (TypeRef::Named(n), serde_json::Value::String(wire)) = (&p.ty, value) {
+        let def = api.types.iter().find(|t| &t.name == n)?;
+        if let TypeKind::Enum(variants) = &def.kind {
+            let v = variants.iter().find(|v| &v.wire == wire)?;
+            let (t, v) = (ident(n), ident(&v.rust));
+            return Some(quote!(types::#t::#v));
+        }
+        return None;
+    }
+    literal(value, &p.ty)
+}
+
+pub fn router_rs(api: &Api) -> TokenStream {
+    let trait_ident = trait_name(api);
+    let base_path = &api.base_path;
+    let schemes = api.security_schemes.iter().map(|s| {
+        let name = &s.name;
+        let kind = scheme_kind(&s.kind);
+        quote!(SecurityScheme { name: #name, kind: #kind },)
+    });
+    // Routes group the methods of one path, in document order.
+    let mut paths: Vec<(&str, Vec<&Operation>)> = Vec::new();
+    for op in &api.operations {
+        match paths.iter_mut().find(|(p, _)| *p == op.path) {
+            Some((_, ops)) => ops.push(op),
+            None => paths.push((&op.path, vec![op])),
+        }
+    }
+    let routes = paths.iter().map(|(path, ops)| {
+        let mut chain = TokenStream::new();
+        for (i, op) in ops.iter().enumerate() {
+            let method = format_ident!("{}", op.method.to_lowercase());
+            let handler = ident(&op.rust);
+            if i == 0 {
+                chain.extend(quote!(routing::#method(#handler::<A>)));
+            } else {
+                chain.extend(quote!(.#method(#handler::<A>)));
+            }
+        }
+        quote!(.route(#path, #chain))
+    });
+    let handlers = api.operations.iter().map(|op| handler(api, op, &trait_ident));
+    let conversions = api.operations.iter().map(response_conversion);
+    let policy = api.rate_limit.as_ref().map(|rl| {
+        let plans = rl.plans.iter().map(|(name, (m, d))| {
+            quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),)
+        });
+        let anonymous = &rl.anonymous;
+        let default_plan = &rl.default_plan;
+        let strikes = rl.ban_strikes;
+        let seconds = rl.ban_seconds;
+        quote! {
+            /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of
+            /// callers without a valid credential, and the ban rule.
+            pub fn rate_limit_policy() -> RateLimitPolicy {
+                RateLimitPolicy {
+                    plans: [#(#plans)*].into_iter().collect(),
+                    anonymous_plan: #anonymous.to_string(),
+                    default_plan: #default_plan.to_string(),
+                    ban_strikes: #strikes,
+                    ban: std::time::Duration::from_secs(#seconds),
+                }
+            }
+        }
+    });
+    let policy_use = api.rate_limit.as_ref().map(|_| quote!(use crate::runtime::ratelimit::{Quota, RateLimitPolicy};));
+    let intro = module_doc(&[
+        format!("HTTP routing for [`{trait_ident}`]: one handler per operation, and [`router`]."),
+        String::new(),
+        "Each handler checks the operation's security requirement before reading anything,".into(),
+        "parses and checks every parameter and the body (all failures reported together in one".into(),
+        "400), calls the trait method, and serializes its answer before writing the status.".into(),
+    ]);
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #intro
+        use crate::api::*;
+        #[allow(unused_imports)]
+        use crate::types;
+        use crate::runtime::auth::{self, SchemeKind, SecurityScheme};
+        use crate::runtime::body;
+        use crate::runtime::context::RequestContext;
+        use crate::runtime::layer::{self, Runtime, ServerConfig};
+        use crate::runtime::params::{self, Location, RawParams};
+        use crate::runtime::problem::Problem;
+        use crate::runtime::response;
+        #[allow(unused_imports)]
+        use crate::runtime::validate::{self, Validate, Violations};
+        #policy_use
+        use axum::extract::{Request, State};
+        use axum::response::Response;
+        use axum::routing;
+        use http::StatusCode;
+        use std::sync::Arc;
+
+        /// The path prefix of the document's first server; every route lives under it unless
+        /// `ServerConfig::base_path` says otherwise.
+        pub const BASE_PATH: &str = #base_path;
+
+        /// The document's security schemes, as the router-wide layer reads credentials.
+        const SECURITY_SCHEMES: &[SecurityScheme] = &[#(#schemes)*];
+
+        /// Serves `api` over HTTP under [`BASE_PATH`]. Unknown paths answer 404 and undeclared
+        /// methods 405 (with `Allow`), both with the problem body.
+        pub fn router<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+            let routes = axum::Router::new()
+                #(#routes)*
+                .with_state(api);
+            layer::finish(routes, SECURITY_SCHEMES, BASE_PATH, config)
+        }
+
+        #policy
+
+        /// Renders a handler's outcome and adds the operation's own headers to it.
+        fn reply(
+            rt: &Runtime,
+            result: Result<Response, Problem>,
+            headers: &'static [(&'static str, &'static str)],
+        ) -> Response {
+            let mut response = rt.respond(result);
+            response::append_headers(&mut response, headers);
+            response
+        }
+
+        #(#handlers)*
+        #(#conversions)*
+    }
+}
+
+fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> TokenStream {
+    let name = ident(&op.rust);
+    let serve = format_ident!("serve_{}", crate::naming::bare(&op.rust));
+    let id = &op.id;
+    let route_doc = format!("`{} {}`: see [`{trait_ident}::{}`].", op.method, op.path, crate::naming::bare(&op.rust));
+    let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
+    let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
+    let has_path = op.params.iter().any(|p| p.location == Location::Path);
+    let raw = if op.params.is_empty() {
+        quote!()
+    } else if has_path {
+        quote! {
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+        }
+    } else {
+        quote!(let raw = RawParams::from_parts(&parts, Vec::new());)
+    };
+    let params = (!op.params.is_empty()).then(|| {
+        let ty = params_ident(op);
+        let fields = op.params.iter().map(|p| {
+            let rust = ident(&p.rust);
+            let wire = &p.wire;
+            let loc = match p.location {
+                Location::Path => quote!(Location::Path),
+                Location::Query => quote!(Location::Query),
+                Location::Header => quote!(Location::Header),
+                Location::Cookie => quote!(Location::Cookie),
+            };
+            let explode = p.explode;
+            let read = match (&p.ty, p.required) {
+                (TypeRef::Vec(_), true) => quote!(raw.required_array(#loc, #wire, #explode, &mut errors)),
+                (TypeRef::Vec(_), false) => quote!(raw.array(#loc, #wire, #explode, &mut errors)),
+                (_, true) => quote!(raw.required(#loc, #wire, &mut errors)),
+                (_, false) => quote!(raw.optional(#loc, #wire, &mut errors)),
+            };
+            // A missing required value is already a violation; the placeholder never escapes
+            // because `errors.finish()` returns first.
+            let value = match (p.required, default_expr(api, p)) {
+                (true, _) => quote!(#read.unwrap_or_default()),
+                (false, Some(d)) => quote!(#read.unwrap_or(#d)),
+                (false, None) => read,
+            };
+            quote!(#rust: #value,)
+        });
+        let checks = op.params.iter().filter_map(|p| {
+            let checks = constraint_checks(&quote!(value), &p.ty, &p.constraints);
+            if checks.is_empty() {
+                return None;
+            }
+            let rust = ident(&p.rust);
+            let wire = &p.wire;
+            let loc = location_text(p.location);
+            let at = format!("{loc}/{wire}");
+            let body = quote! {
+                let at = #at;
+                #checks
+            };
+            Some(if p.required || p.default.is_some() {
+                quote!({ let value = &params.#rust; #body })
+            } else {
+                quote!(if let Some(value) = &params.#rust { #body })
+            })
+        });
+        let checks: Vec<TokenStream> = checks.collect();
+        let out = (!checks.is_empty()).then(|| quote!(let out = &mut errors;));
+        quote! {
+            let params = #ty { #(#fields)* };
+            #out
+            #(#checks)*
+        }
+    });
+    let errors_decl = (!op.params.is_empty()).then(|| quote!(let mut errors = Violations::new();));
+    let params_done = (!op.params.is_empty()).then(|| quote!(errors.check()?;));
+    let body = op.body.as_ref().map(|b| {
+        let required = b.required;
+        let read = match &b.kind {
+            BodyKind::Json(t) => {
+                let t = rust_type(t, true);
+                quote!(body::read_json::<#t>(&parts, body, rt.body_limit(), #required).await?)
+            }
+            BodyKind::Form(t) => {
+                let t = rust_type(t, true);
+                quote!(body::read_form::<#t>(&parts, body, rt.body_limit(), #required).await?)
+            }
+            BodyKind::Text => quote!(body::read_text(&parts, body, rt.body_limit(), #required).await?),
+            BodyKind::Bytes => {
+                let ct = &b.content_type;
+                quote!(body::read_bytes(&parts, body, rt.body_limit(), #required, #ct).await?.map(|b| b.to_vec()))
+            }
+        };
+        let validate = matches!(b.kind, BodyKind::Json(_) | BodyKind::Form(_)).then(|| quote! {
+            let mut errors = Violations::new();
+            body.validate("", &mut errors);
+            errors.check()?;
+        });
+        if required {
+            quote! {
+                let Some(body) = #read else {
+                    return Err(Problem::bad_request("the request body is required"));
+                };
+                #validate
+            }
+        } else {
+            quote! {
+                let body = #read;
+                #validate
+            }
+        }
+    });
+    let (body_arg, body_var) = match &op.body {
+        Some(_) => (quote!(body,), quote!(body)),
+        None => (quote!(), quote!(_body)),
+    };
+    let params_arg = (!op.params.is_empty()).then(|| quote!(params,));
+    let call_allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
+    let parts_mut = if has_path { quote!(mut parts) } else { quote!(parts) };
+    let rt_arg = op.body.as_ref().map(|_| quote!(rt: &Runtime,));
+    let rt_pass = op.body.as_ref().map(|_| quote!(&rt,));
+    quote! {
+        #[doc = #route_doc]
+        async fn #name<A: #trait_ident>(State(api): State<Arc<A>>, request: Request) -> Response {
+            let (parts, body) = request.into_parts();
+            let rt = Runtime::from_parts(&parts);
+            let result = #serve(api.as_ref(), #rt_pass parts, body).await;
+            reply(&rt, result, &[#(#headers),*])
+        }
+
+        async fn #serve<A: #trait_ident>(
+            api: &A,
+            #rt_arg
+            #parts_mut: http::request::Parts,
+            #body_var: axum::body::Body,
+        ) -> Result<Response, Problem> {
+            let principal = auth::authorize(parts.extensions.get(), &[#(#security),*])?;
+            #errors_decl
+            #raw
+            #params
+            #params_done
+            #body
+            let ctx = RequestContext::new(#id, principal, parts);
+            #call_allow
+            let outcome = api.#name(&ctx, #params_arg #body_arg).await;
+            match outcome {
+                Ok(response) => response.into_http(),
+                Err(error) => Err(api.handle_error(&ctx, error)),
+            }
+        }
+    }
+}
+
+/// `StatusCode::NOT_FOUND` for a code http names, else a checked `from_u16`.
+pub fn status_const(code: u16) -> TokenStream {
+    match crate::naming::status_const(code) {
+        Some(name) => {
+            let name = format_ident!("{}", name);
+            quote!(StatusCode::#name)
+        }
+        None => quote!(StatusCode::from_u16(#code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)),
+    }
+}
+
+/// `impl XResponse { fn into_http(self) }`: serializes the body first, then the status.
+fn response_conversion(op: &Operation) -> TokenStream {
+    let name = response_ident(op);
+    let arms = op.responses.iter().map(|r| {
+        let v = ident(&r.variant);
+        let status = match &r.status {
+            Status::Code(c) => status_const(*c),
+            _ => quote!(status),
+        };
+        let write = match r.body.as_ref().map(|b| (&b.kind, b.content_type.as_str())) {
+            Some((BodyKind::Json(_) | BodyKind::Form(_), _)) => quote!(response::json(#status, &body)),
+            Some((BodyKind::Text, ct)) => quote!(Ok(response::text(#status, #ct, body))),
+            Some((BodyKind::Bytes, ct)) => quote!(Ok(response::bytes(#status, #ct, body.into()))),
+            None => quote!(Ok(response::empty(#status))),
+        };
+        match (&r.status, r.body.is_some()) {
+            (Status::Code(_), true) => quote!(Self::#v(body) => #write,),
+            (Status::Code(_), false) => quote!(Self::#v => #write,),
+            (_, true) => quote!(Self::#v(status, body) => #write,),
+            (_, false) => quote!(Self::#v(status) => #write,),
+        }
+    });
+    quote! {
+        impl #name {
+            fn into_http(self) -> Result<Response, Problem> {
+                match self { #(#arms)* }
+            }
+        }
+    }
+}

@@ -1,0 +1,495 @@
+//! Prints `types.rs`: one Rust type per schema type, with serde impls, and on the server the
+//! `Validate` impls that enforce the schema's constraints.
+
+use super::{Side, doc, ident, module_doc, rust_type};
+use crate::ir::{Api, Constraints, Field, OneOf, Struct, TypeDef, TypeKind, TypeRef};
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::collections::BTreeSet;
+
+pub fn file(api: &Api, side: Side) -> TokenStream {
+    let intro = module_doc(&[
+        format!("Schema types of {} {}.", api.title, api.version),
+        String::new(),
+        match side {
+            Side::Server => "Server side: string enumerations reject values the document does not list.".to_string(),
+            Side::Client => "Client side: string enumerations keep values a newer server may add, as `Unknown`.".to_string(),
+        },
+    ]);
+    let validated: BTreeSet<String> = api.types.iter().filter(|t| t.validated).map(|t| t.name.clone()).collect();
+    let items = api.types.iter().map(|t| type_def(t, side, &validated));
+    let uses = if api.types.is_empty() {
+        quote!()
+    } else if side == Side::Server {
+        quote!(
+            #[allow(unused_imports)]
+            use crate::runtime::validate::{self, Validate, Violations};
+            #[allow(unused_imports)]
+            use serde::{Deserialize, Serialize};
+        )
+    } else {
+        quote!(
+            #[allow(unused_imports)]
+            use serde::{Deserialize, Serialize};
+        )
+    };
+    quote! {
+        #intro
+        #uses
+        #(#items)*
+    }
+}
+
+fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStream {
+    let name = ident(&t.name);
+    let mut docs = t.doc.clone();
+    if !docs.is_empty() {
+        docs.push(String::new());
+    }
+    docs.push(format!("Schema: `{}`.", t.origin));
+    let docs = doc(&docs);
+    match &t.kind {
+        TypeKind::Struct(s) => {
+            let def = struct_def(&name, &docs, s, side);
+            let validate = (side == Side::Server).then(|| struct_validate(&name, s, t.validated, validated));
+            quote!(#def #validate)
+        }
+        TypeKind::Enum(variants) => {
+            let wires: Vec<&str> = variants.iter().map(|v| v.wire.as_str()).collect();
+            let rusts: Vec<_> = variants.iter().map(|v| ident(&v.rust)).collect();
+            let expected = wires
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let variant_docs = wires.iter().map(|w| format!(" `{w}`"));
+            let (unknown_variant, unknown_str, unknown_parse, derive_copy, err_ty) = match side {
+                Side::Server => (
+                    quote!(),
+                    quote!(),
+                    quote!(other => Err(format!(concat!("expected one of ", #expected, ", got `{}`"), other))),
+                    quote!(Copy,),
+                    quote!(String),
+                ),
+                Side::Client => (
+                    quote!(
+                        /// A value this client does not know (the server may have added it).
+                        Unknown(String),
+                    ),
+                    quote!(Self::Unknown(other) => other,),
+                    quote!(other => Ok(Self::Unknown(other.to_string()))),
+                    quote!(),
+                    quote!(std::convert::Infallible),
+                ),
+            };
+            let param_impl = match side {
+                Side::Server => quote! {
+                    impl crate::runtime::params::FromParam for #name {
+                        fn from_param(raw: &str) -> Result<Self, String> {
+                            raw.parse()
+                        }
+                    }
+                    impl Validate for #name {
+                        fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+                    }
+                },
+                Side::Client => quote! {
+                    impl crate::runtime::request::ToParam for #name {
+                        fn to_param(&self) -> String {
+                            self.as_str().to_string()
+                        }
+                    }
+                },
+            };
+            quote! {
+                #docs
+                #[derive(Debug, Clone, #derive_copy PartialEq, Eq, Hash, PartialOrd, Ord)]
+                pub enum #name {
+                    #( #[doc = #variant_docs] #rusts, )*
+                    #unknown_variant
+                }
+                impl #name {
+                    /// The value as it appears on the wire.
+                    pub fn as_str(&self) -> &str {
+                        match self {
+                            #( Self::#rusts => #wires, )*
+                            #unknown_str
+                        }
+                    }
+                }
+                impl std::str::FromStr for #name {
+                    type Err = #err_ty;
+                    fn from_str(value: &str) -> Result<Self, Self::Err> {
+                        match value {
+                            #( #wires => Ok(Self::#rusts), )*
+                            #unknown_parse
+                        }
+                    }
+                }
+                impl std::fmt::Display for #name {
+                    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str(self.as_str())
+                    }
+                }
+                impl Serialize for #name {
+                    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                        serializer.serialize_str(self.as_str())
+                    }
+                }
+                impl<'de> Deserialize<'de> for #name {
+                    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                        let value = String::deserialize(deserializer)?;
+                        #[allow(clippy::useless_conversion)]
+                        value.parse().map_err(serde::de::Error::custom)
+                    }
+                }
+                #param_impl
+            }
+        }
+        TypeKind::OneOf(o) => one_of(&name, &t.name, &docs, o, side, t.validated),
+        TypeKind::Alias(ty, _) => {
+            let ty = rust_type(ty, false);
+            quote! {
+                #docs
+                pub type #name = #ty;
+            }
+        }
+    }
+}
+
+fn field_type(f: &Field) -> TokenStream {
+    let inner = rust_type(&f.ty, false);
+    let inner = if f.boxed { quote!(Box<#inner>) } else { inner };
+    if f.required && !f.nullable {
+        inner
+    } else {
+        quote!(Option<#inner>)
+    }
+}
+
+fn struct_def(name: &proc_macro2::Ident, docs: &TokenStream, s: &Struct, side: Side) -> TokenStream {
+    let fields = s.fields.iter().map(|f| {
+        let rust = ident(&f.rust);
+        let ty = field_type(f);
+        let mut lines = f.doc.clone();
+        let mut notes = Vec::new();
+        if f.read_only {
+            notes.push("Read-only: sent by the server, ignored in requests.".to_string());
+        }
+        if f.write_only {
+            notes.push("Write-only: sent in requests, never returned.".to_string());
+        }
+        if let Some(d) = &f.default {
+            notes.push(format!("Default: `{d}`."));
+        }
+        if !notes.is_empty() && !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.extend(notes);
+        let docs = doc(&lines);
+        let rename = (bare(&f.rust) != f.wire).then(|| {
+            let wire = &f.wire;
+            quote!(#[serde(rename = #wire)])
+        });
+        let optional = (!f.required).then(|| quote!(#[serde(default, skip_serializing_if = "Option::is_none")]));
+        let deprecated = f.deprecated.then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
+        quote! {
+            #docs
+            #deprecated
+            #rename
+            #optional
+            pub #rust: #ty,
+        }
+    });
+    let additional = s.additional.as_ref().map(|a| {
+        let ty = rust_type(a, false);
+        quote! {
+            /// Properties beyond the declared ones.
+            #[serde(flatten)]
+            pub additional_properties: std::collections::BTreeMap<String, #ty>,
+        }
+    });
+    let deny = (s.deny_unknown && side == Side::Server && s.additional.is_none())
+        .then(|| quote!(#[serde(deny_unknown_fields)]));
+    let allow_deprecated = s
+        .fields
+        .iter()
+        .any(|f| f.deprecated)
+        .then(|| quote!(#[allow(deprecated)]));
+    quote! {
+        #docs
+        #allow_deprecated
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #deny
+        pub struct #name {
+            #(#fields)*
+            #additional
+        }
+    }
+}
+
+fn bare(name: &str) -> &str {
+    crate::naming::bare(name)
+}
+
+/// The server's checks of one struct: each field's own constraints, then its contents.
+fn struct_validate(
+    name: &proc_macro2::Ident,
+    s: &Struct,
+    validated: bool,
+    validated_names: &BTreeSet<String>,
+) -> TokenStream {
+    if !validated {
+        return quote! {
+            impl Validate for #name {
+                fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+            }
+        };
+    }
+    let checks = s.fields.iter().filter_map(|f| {
+        let rust = ident(&f.rust);
+        let wire = &f.wire;
+        let own = constraint_checks(&quote!(value), &f.ty, &f.constraints);
+        let nested = contents_validated(&f.ty, validated_names).then(|| quote!(value.validate(&at, out);));
+        if own.is_empty() && nested.is_none() {
+            return None;
+        }
+        let body = quote! {
+            let at = validate::join(pointer, #wire);
+            #own
+            #nested
+        };
+        Some(if f.required && !f.nullable {
+            quote!({ let value = &self.#rust; #body })
+        } else {
+            quote!(if let Some(value) = &self.#rust { #body })
+        })
+    });
+    let additional = s
+        .additional
+        .as_ref()
+        .filter(|a| contents_validated(a, validated_names))
+        .map(|_| quote!(self.additional_properties.validate(pointer, out);));
+    let allow_deprecated = s
+        .fields
+        .iter()
+        .any(|f| f.deprecated)
+        .then(|| quote!(#[allow(deprecated)]));
+    quote! {
+        #allow_deprecated
+        impl Validate for #name {
+            fn validate(&self, pointer: &str, out: &mut Violations) {
+                #(#checks)*
+                #additional
+            }
+        }
+    }
+}
+
+/// Whether values of `ty` hold a named type with checks of its own.
+fn contents_validated(ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
+    match ty {
+        TypeRef::Named(n) => validated.contains(n),
+        TypeRef::Vec(t) | TypeRef::Map(t) => contents_validated(t, validated),
+        _ => false,
+    }
+}
+
+/// Calls to the runtime's checks for `value` (a reference to a `ty`), one per constraint.
+pub fn constraint_checks(value: &TokenStream, ty: &TypeRef, c: &Constraints) -> TokenStream {
+    let mut out = TokenStream::new();
+    let num = |v: f64| -> TokenStream {
+        match ty {
+            TypeRef::I32 => {
+                let v = v as i32;
+                quote!(#v)
+            }
+            TypeRef::I64 => {
+                let v = v as i64;
+                quote!(#v)
+            }
+            TypeRef::U8 => {
+                let v = v as u8;
+                quote!(#v)
+            }
+            TypeRef::U16 => {
+                let v = v as u16;
+                quote!(#v)
+            }
+            TypeRef::U32 => {
+                let v = v as u32;
+                quote!(#v)
+            }
+            TypeRef::U64 => {
+                let v = v as u64;
+                quote!(#v)
+            }
+            TypeRef::F32 => {
+                let v = v as f32;
+                quote!(#v)
+            }
+            _ => quote!(#v),
+        }
+    };
+    let numeric = matches!(
+        ty,
+        TypeRef::I32 | TypeRef::I64 | TypeRef::U8 | TypeRef::U16 | TypeRef::U32 | TypeRef::U64 | TypeRef::F32 | TypeRef::F64
+    );
+    if numeric {
+        if let Some(min) = c.minimum {
+            let (min, ex) = (num(min), c.exclusive_minimum);
+            out.extend(quote!(validate::check_minimum(*#value, #min, #ex, &at, out);));
+        }
+        if let Some(max) = c.maximum {
+            let (max, ex) = (num(max), c.exclusive_maximum);
+            out.extend(quote!(validate::check_maximum(*#value, #max, #ex, &at, out);));
+        }
+        if let Some(m) = c.multiple_of {
+            out.extend(quote!(validate::check_multiple_of(*#value, #m, &at, out);));
+        }
+    }
+    if *ty == TypeRef::String {
+        if let Some(n) = c.min_length {
+            out.extend(quote!(validate::check_min_length(#value, #n, &at, out);));
+        }
+        if let Some(n) = c.max_length {
+            out.extend(quote!(validate::check_max_length(#value, #n, &at, out);));
+        }
+        if let Some(p) = &c.pattern {
+            out.extend(quote!(validate::check_pattern(#value, #p, &at, out);));
+        }
+    }
+    if matches!(ty, TypeRef::Vec(_)) {
+        if let Some(n) = c.min_items {
+            out.extend(quote!(validate::check_min_items(#value, #n, &at, out);));
+        }
+        if let Some(n) = c.max_items {
+            out.extend(quote!(validate::check_max_items(#value, #n, &at, out);));
+        }
+        if c.unique_items {
+            out.extend(quote!(validate::check_unique_items(#value, &at, out);));
+        }
+    }
+    out
+}
+
+fn one_of(
+    name: &proc_macro2::Ident,
+    wire_name: &str,
+    docs: &TokenStream,
+    o: &OneOf,
+    side: Side,
+    validated: bool,
+) -> TokenStream {
+    let variants: Vec<_> = o.variants.iter().map(|v| ident(&v.rust)).collect();
+    let types: Vec<_> = o
+        .variants
+        .iter()
+        .map(|v| {
+            let t = rust_type(&v.ty, false);
+            if v.boxed { quote!(Box<#t>) } else { t }
+        })
+        .collect();
+    let labels: Vec<String> = o.variants.iter().map(|v| v.rust.clone()).collect();
+    let serialize = match &o.discriminator {
+        // The tag is written even when the variant's own type has no field for it.
+        Some(d) => {
+            let property = &d.property;
+            let arms = o.variants.iter().enumerate().map(|(i, v)| {
+                let variant = ident(&v.rust);
+                let tag = d
+                    .mapping
+                    .iter()
+                    .find(|(_, idx)| *idx == i)
+                    .map(|(wire, _)| wire.clone())
+                    .unwrap_or_else(|| v.rust.clone());
+                quote!(Self::#variant(v) => (serde_json::to_value(v), #tag),)
+            });
+            quote! {
+                let (value, tag) = match self { #(#arms)* };
+                let mut value = value.map_err(serde::ser::Error::custom)?;
+                if let serde_json::Value::Object(map) = &mut value {
+                    map.entry(#property).or_insert_with(|| serde_json::Value::from(tag));
+                }
+                value.serialize(serializer)
+            }
+        }
+        None => quote! {
+            match self { #( Self::#variants(v) => v.serialize(serializer), )* }
+        },
+    };
+    let deserialize = match &o.discriminator {
+        Some(d) => {
+            let property = &d.property;
+            let arms = d.mapping.iter().map(|(wire, i)| {
+                let variant = ident(&o.variants[*i].rust);
+                quote!(#wire => serde_json::from_value(value).map(Self::#variant),)
+            });
+            let known = d.mapping.iter().map(|(w, _)| format!("`{w}`")).collect::<Vec<_>>().join(", ");
+            quote! {
+                let value = serde_json::Value::deserialize(deserializer)?;
+                let tag = value
+                    .get(#property)
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_owned)
+                    .ok_or_else(|| serde::de::Error::custom(concat!("missing discriminator property `", #property, "`")))?;
+                match tag.as_str() {
+                    #(#arms)*
+                    other => return Err(serde::de::Error::custom(format!(
+                        concat!("unknown `", #property, "` value `{}`; expected one of ", #known), other))),
+                }
+                .map_err(serde::de::Error::custom)
+            }
+        }
+        // The first variant that accepts the value wins; the error lists why each refused.
+        None => quote! {
+            let value = serde_json::Value::deserialize(deserializer)?;
+            let mut reasons = Vec::new();
+            #(
+                match serde_json::from_value::<#types>(value.clone()) {
+                    Ok(v) => return Ok(Self::#variants(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                }
+            )*
+            Err(serde::de::Error::custom(format!(
+                concat!("no variant of `", #wire_name, "` matched: {}"),
+                reasons.join("; ")
+            )))
+        },
+    };
+    let validate = (side == Side::Server).then(|| {
+        if validated {
+            quote! {
+                impl Validate for #name {
+                    fn validate(&self, pointer: &str, out: &mut Violations) {
+                        match self { #( Self::#variants(v) => v.validate(pointer, out), )* }
+                    }
+                }
+            }
+        } else {
+            quote! {
+                impl Validate for #name {
+                    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+                }
+            }
+        }
+    });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name {
+            #( #variants(#types), )*
+        }
+        impl Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                #serialize
+            }
+        }
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                #deserialize
+            }
+        }
+        #validate
+    }
+}

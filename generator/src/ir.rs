@@ -1,0 +1,293 @@
+//! The generator's own plain-data model of an API: every decision (names, Rust types, which
+//! status maps to which variant, which headers the runtime adds) is made before this is built,
+//! so the emitters only print it.
+
+use std::collections::BTreeMap;
+
+/// One API: everything both crates are generated from.
+#[derive(Debug, Clone)]
+pub struct Api {
+    pub title: String,
+    pub version: String,
+    pub description: Option<String>,
+    /// Path prefix of the first server URL (`/v1`), empty when there is none.
+    pub base_path: String,
+    pub servers: Vec<Server>,
+    /// Name of the server trait and the client type stem, from the title (`PetStore`).
+    pub api_name: String,
+    pub types: Vec<TypeDef>,
+    pub operations: Vec<Operation>,
+    pub security_schemes: Vec<SecurityScheme>,
+    pub rate_limit: Option<RateLimitPolicy>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Server {
+    /// Rust name of the constant/variant (`Production`).
+    pub name: String,
+    pub url: String,
+    pub description: Option<String>,
+}
+
+/// A named Rust type made from a schema (component or inline).
+#[derive(Debug, Clone)]
+pub struct TypeDef {
+    pub name: String,
+    /// JSON pointer of the schema it was made from, for docs and diagnostics.
+    pub origin: String,
+    pub doc: Vec<String>,
+    pub kind: TypeKind,
+    /// Holds (directly or through its fields) a constraint the server checks.
+    pub validated: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum TypeKind {
+    Struct(Struct),
+    /// A string enumeration.
+    Enum(Vec<EnumVariant>),
+    /// `oneOf`/`anyOf`: exactly one (or the first matching) variant.
+    OneOf(OneOf),
+    /// A named alias for another type (`type Pets = Vec<Pet>`), with its constraints.
+    Alias(TypeRef, Constraints),
+}
+
+#[derive(Debug, Clone)]
+pub struct Struct {
+    pub fields: Vec<Field>,
+    /// Properties beyond the declared ones: `additionalProperties: true` or a schema.
+    pub additional: Option<TypeRef>,
+    /// `additionalProperties: false`: the server rejects unknown fields.
+    pub deny_unknown: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub rust: String,
+    pub wire: String,
+    pub ty: TypeRef,
+    pub required: bool,
+    pub nullable: bool,
+    /// Needs `Box` to break a cycle of types that contain each other.
+    pub boxed: bool,
+    pub doc: Vec<String>,
+    pub constraints: Constraints,
+    pub deprecated: bool,
+    pub read_only: bool,
+    pub write_only: bool,
+    pub default: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumVariant {
+    pub rust: String,
+    pub wire: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct OneOf {
+    pub variants: Vec<OneOfVariant>,
+    /// Property naming the variant, with wire value → variant index.
+    pub discriminator: Option<Discriminator>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OneOfVariant {
+    pub rust: String,
+    pub ty: TypeRef,
+    pub boxed: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Discriminator {
+    pub property: String,
+    /// (wire value, variant index)
+    pub mapping: Vec<(String, usize)>,
+}
+
+/// A Rust type as used in a field, parameter or body.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TypeRef {
+    Named(String),
+    String,
+    Bool,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+    /// `format: binary` in a JSON document, or an octet body: raw bytes.
+    Bytes,
+    Vec(Box<TypeRef>),
+    Map(Box<TypeRef>),
+    /// Any JSON value (`{}`, free-form).
+    Json,
+    /// A free-form JSON object.
+    JsonObject,
+}
+
+impl TypeRef {
+    /// Numbers, strings and booleans: what a path, query, header or cookie value may hold.
+    pub fn is_scalar(&self) -> bool {
+        !matches!(
+            self,
+            TypeRef::Vec(_) | TypeRef::Map(_) | TypeRef::Json | TypeRef::JsonObject | TypeRef::Bytes
+        )
+    }
+}
+
+/// Schema constraints enforced on input by the server.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Constraints {
+    pub minimum: Option<f64>,
+    pub maximum: Option<f64>,
+    pub exclusive_minimum: bool,
+    pub exclusive_maximum: bool,
+    pub multiple_of: Option<f64>,
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
+    pub pattern: Option<String>,
+    pub min_items: Option<usize>,
+    pub max_items: Option<usize>,
+    pub unique_items: bool,
+}
+
+impl Constraints {
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Operation {
+    /// The document's operationId, or a stable name from method and path.
+    pub id: String,
+    /// `list_pets`
+    pub rust: String,
+    /// `ListPets`, the stem of the operation's own types.
+    pub stem: String,
+    pub method: String,
+    /// Path template as in the document (`/pets/{petId}`).
+    pub path: String,
+    pub summary: Option<String>,
+    pub doc: Vec<String>,
+    pub deprecated: Option<Deprecation>,
+    pub params: Vec<Param>,
+    pub body: Option<Body>,
+    pub responses: Vec<Response>,
+    /// Alternatives (OR) of sets (AND) of scheme names; empty = no authentication.
+    pub security: Vec<Vec<String>>,
+    /// Headers the runtime adds to every response of this operation (deprecation).
+    pub extra_headers: Vec<(String, String)>,
+    /// Safe to send twice (GET, HEAD, PUT, DELETE, OPTIONS).
+    pub idempotent: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Deprecation {
+    /// Text for `#[deprecated(note = ...)]`.
+    pub note: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Location {
+    Path,
+    Query,
+    Header,
+    Cookie,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub rust: String,
+    pub wire: String,
+    pub location: Location,
+    pub ty: TypeRef,
+    pub required: bool,
+    /// `form` arrays: repeated keys (`true`) or comma-separated (`false`).
+    pub explode: bool,
+    /// Server-side default, as a Rust literal expression's source value.
+    pub default: Option<serde_json::Value>,
+    pub constraints: Constraints,
+    pub doc: Vec<String>,
+    pub deprecated: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Body {
+    pub required: bool,
+    pub content_type: String,
+    pub kind: BodyKind,
+    pub doc: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum BodyKind {
+    Json(TypeRef),
+    Form(TypeRef),
+    Text,
+    Bytes,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    Code(u16),
+    /// `4XX` → 4
+    Range(u8),
+    Default,
+}
+
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub status: Status,
+    pub variant: String,
+    pub doc: Vec<String>,
+    pub body: Option<ResponseBody>,
+}
+
+impl Response {
+    pub fn is_success(&self) -> bool {
+        match self.status {
+            Status::Code(c) => (200..300).contains(&c),
+            Status::Range(r) => r == 2,
+            Status::Default => false,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ResponseBody {
+    pub content_type: String,
+    pub kind: BodyKind,
+}
+
+#[derive(Debug, Clone)]
+pub struct SecurityScheme {
+    /// Name in `components.securitySchemes`.
+    pub name: String,
+    /// Rust name for builder methods (`bearer_auth`).
+    pub rust: String,
+    pub kind: SchemeKind,
+    pub doc: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemeKind {
+    Bearer,
+    Basic,
+    ApiKeyHeader(String),
+    ApiKeyQuery(String),
+    ApiKeyCookie(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct RateLimitPolicy {
+    pub plans: BTreeMap<String, (u32, u32)>,
+    pub anonymous: String,
+    pub default_plan: String,
+    pub ban_strikes: u32,
+    pub ban_seconds: u64,
+}

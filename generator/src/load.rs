@@ -1,0 +1,266 @@
+//! Reading a document: YAML or JSON text → `openapiv3::OpenAPI`, with located errors, and
+//! `$ref` resolution for every kind of component.
+
+use crate::diag::{Diagnostic, Diagnostics, Severity, push};
+use openapiv3::{
+    Header, OpenAPI, Parameter, ReferenceOr, RequestBody, Response, Schema, SecurityScheme,
+};
+
+/// Parses document text. JSON is YAML too, but JSON is tried first for better error positions.
+pub fn parse(text: &str) -> Result<OpenAPI, Diagnostics> {
+    let value = to_json_value(text)?;
+    check_version(&value)?;
+    serde_path_to_error::deserialize(&value).map_err(|e| {
+        let pointer = path_to_pointer(&e.path().to_string());
+        one(
+            pointer,
+            format!("not a valid OpenAPI 3.0 document: {}", e.inner()),
+        )
+    })
+}
+
+fn one(pointer: String, message: String) -> Diagnostics {
+    Diagnostics(vec![Diagnostic {
+        severity: Severity::Error,
+        pointer,
+        message,
+    }])
+}
+
+fn to_json_value(text: &str) -> Result<serde_json::Value, Diagnostics> {
+    if text.trim_start().starts_with('{') {
+        return serde_json::from_str(text).map_err(|e| {
+            one(
+                String::new(),
+                format!("invalid JSON at line {} column {}: {e}", e.line(), e.column()),
+            )
+        });
+    }
+    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
+        let at = e
+            .location()
+            .map(|l| format!(" at line {} column {}", l.line(), l.column()))
+            .unwrap_or_default();
+        one(String::new(), format!("invalid YAML{at}: {e}"))
+    })?;
+    yaml_to_json(yaml, "")
+}
+
+/// YAML allows non-string keys (`200:` is an integer); OpenAPI means them as strings.
+fn yaml_to_json(value: serde_yaml::Value, at: &str) -> Result<serde_json::Value, Diagnostics> {
+    use serde_json::Value as J;
+    use serde_yaml::Value as Y;
+    Ok(match value {
+        Y::Null => J::Null,
+        Y::Bool(b) => J::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                J::from(i)
+            } else if let Some(u) = n.as_u64() {
+                J::from(u)
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                serde_json::Number::from_f64(f).map(J::Number).ok_or_else(|| {
+                    one(at.to_string(), format!("number {f} cannot be represented in JSON"))
+                })?
+            }
+        }
+        Y::String(s) => J::String(s),
+        Y::Sequence(items) => J::Array(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| yaml_to_json(v, &push(at, &i.to_string())))
+                .collect::<Result<_, _>>()?,
+        ),
+        Y::Mapping(map) => {
+            let mut out = serde_json::Map::new();
+            for (k, v) in map {
+                let key = match k {
+                    Y::String(s) => s,
+                    Y::Number(n) => n.to_string(),
+                    Y::Bool(b) => b.to_string(),
+                    Y::Null => "null".to_string(),
+                    other => {
+                        return Err(one(
+                            at.to_string(),
+                            format!("mapping key {other:?} is not a string"),
+                        ));
+                    }
+                };
+                let child = push(at, &key);
+                out.insert(key, yaml_to_json(v, &child)?);
+            }
+            J::Object(out)
+        }
+        Y::Tagged(tagged) => yaml_to_json(tagged.value, at)?,
+    })
+}
+
+fn check_version(value: &serde_json::Value) -> Result<(), Diagnostics> {
+    if value.get("swagger").is_some() {
+        return Err(one(
+            "/swagger".into(),
+            "Swagger 2.0 documents are not supported; convert the document to OpenAPI 3.0 first"
+                .into(),
+        ));
+    }
+    match value.get("openapi").and_then(|v| v.as_str()) {
+        Some(v) if v.starts_with("3.0") => Ok(()),
+        Some(v) => Err(one(
+            "/openapi".into(),
+            format!("OpenAPI {v} is not supported; this generator reads OpenAPI 3.0.x"),
+        )),
+        None => Err(one(
+            "/openapi".into(),
+            "missing `openapi` version field; is this an OpenAPI document?".into(),
+        )),
+    }
+}
+
+/// serde_path_to_error prints `paths./pets.get`; we speak JSON pointer.
+fn path_to_pointer(path: &str) -> String {
+    if path == "." || path.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    for token in split_path(path) {
+        out = push(&out, &token);
+    }
+    out
+}
+
+/// Splits on dots that separate segments; segments that hold dots are not quoted by
+/// serde_path_to_error, so known OpenAPI map keys (paths start with `/`) are kept whole.
+fn split_path(path: &str) -> Vec<String> {
+    let mut tokens: Vec<String> = Vec::new();
+    for part in path.split('.') {
+        let joins_previous = tokens
+            .last()
+            .is_some_and(|prev| prev.starts_with('/') && !part.is_empty() && !is_keyword(part));
+        if joins_previous {
+            let last = tokens.last_mut().expect("checked above");
+            last.push('.');
+            last.push_str(part);
+        } else {
+            let token = part.trim_start_matches('[').trim_end_matches(']');
+            tokens.push(token.to_string());
+        }
+    }
+    tokens
+}
+
+fn is_keyword(part: &str) -> bool {
+    matches!(
+        part,
+        "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace" | "parameters"
+    )
+}
+
+/// What a `$ref` points at, checked to be local and of the expected component kind.
+pub fn ref_name<'a>(reference: &'a str, kind: &str) -> Result<&'a str, String> {
+    let prefix = format!("#/components/{kind}/");
+    match reference.strip_prefix(&prefix) {
+        Some(name) if !name.is_empty() && !name.contains('/') => Ok(name),
+        _ if reference.is_empty() => Err("empty `$ref` (it would point at the whole document)".into()),
+        _ if !reference.starts_with('#') => Err(format!(
+            "external reference `{reference}` is not supported; bundle the document into one file"
+        )),
+        _ => Err(format!("`{reference}` does not point into #/components/{kind}/")),
+    }
+}
+
+/// Unescapes a component name from a `$ref` token (RFC 6901).
+pub fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// Follows `$ref` chains of one component kind to the item, returning it with its pointer.
+macro_rules! resolver {
+    ($fn_name:ident, $ty:ty, $kind:literal, $field:ident) => {
+        pub fn $fn_name<'a>(
+            doc: &'a OpenAPI,
+            item: &'a ReferenceOr<$ty>,
+            pointer: &str,
+        ) -> Result<(&'a $ty, String), Diagnostic> {
+            let mut current = item;
+            let mut at = pointer.to_string();
+            for _ in 0..32 {
+                match current {
+                    ReferenceOr::Item(found) => return Ok((found, at)),
+                    ReferenceOr::Reference { reference } => {
+                        let name = ref_name(reference, $kind).map_err(|message| Diagnostic {
+                            severity: Severity::Error,
+                            pointer: at.clone(),
+                            message,
+                        })?;
+                        let name = unescape(name);
+                        current = doc
+                            .components
+                            .as_ref()
+                            .and_then(|c| c.$field.get(&name))
+                            .ok_or_else(|| Diagnostic {
+                                severity: Severity::Error,
+                                pointer: at.clone(),
+                                message: format!("`{reference}` points at nothing"),
+                            })?;
+                        at = push(&format!("/components/{}", $kind), &name);
+                    }
+                }
+            }
+            Err(Diagnostic {
+                severity: Severity::Error,
+                pointer: at,
+                message: "`$ref` chain is longer than 32 links (a cycle?)".into(),
+            })
+        }
+    };
+}
+
+resolver!(parameter, Parameter, "parameters", parameters);
+resolver!(response, Response, "responses", responses);
+resolver!(request_body, RequestBody, "requestBodies", request_bodies);
+resolver!(header, Header, "headers", headers);
+resolver!(security_scheme, SecurityScheme, "securitySchemes", security_schemes);
+
+/// Schemas resolve by name (kept so that named types are referenced, not inlined).
+pub fn schema_by_name<'a>(doc: &'a OpenAPI, name: &str) -> Option<&'a ReferenceOr<Schema>> {
+    doc.components.as_ref().and_then(|c| c.schemas.get(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_from_paths() {
+        assert_eq!(
+            path_to_pointer("paths./pets/{id}.get.responses"),
+            "/paths/~1pets~1{id}/get/responses"
+        );
+        assert_eq!(path_to_pointer("paths./v1.2/x.get"), "/paths/~1v1.2~1x/get");
+        assert_eq!(path_to_pointer("components.schemas.Pet"), "/components/schemas/Pet");
+    }
+
+    #[test]
+    fn rejects_other_versions() {
+        let err = parse("swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n").unwrap_err();
+        assert_eq!(err.0[0].pointer, "/swagger");
+        let err = parse("openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths: {}\n").unwrap_err();
+        assert!(err.to_string().contains("3.1.0 is not supported"), "{err}");
+    }
+
+    #[test]
+    fn located_shape_errors() {
+        let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses: 7\n";
+        let err = parse(text).unwrap_err();
+        assert_eq!(err.0[0].pointer, "/paths/~1a/get/responses", "{err}");
+    }
+
+    #[test]
+    fn yaml_integer_keys_become_strings() {
+        let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        200: {description: ok}\n";
+        let doc = parse(text).unwrap();
+        assert_eq!(doc.paths.paths.len(), 1);
+    }
+}

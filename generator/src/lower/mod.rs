@@ -1,0 +1,160 @@
+//! OpenAPI document → IR. Every decision lives here or in the submodules; emitters only print.
+
+mod extensions;
+mod operation;
+pub mod schema;
+
+use crate::diag::{Sink, push};
+use crate::ir::{Api, SchemeKind, SecurityScheme, Server};
+use crate::load;
+use crate::naming::{self, Scope};
+use openapiv3::{APIKeyLocation, OpenAPI};
+use schema::{Schemas, box_cycles, doc_lines, mark_validated};
+
+/// Lowers a parsed document; problems go to `sink` (errors stop generation afterwards).
+pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
+    let mut schemas = Schemas::new(doc);
+    schemas.lower_components(sink);
+    let security_schemes = security_schemes(doc, sink);
+    let base_path = doc
+        .servers
+        .first()
+        .map(|s| base_path(&s.url, s.variables.as_ref()))
+        .unwrap_or_default();
+    let operations = operation::lower_all(doc, &mut schemas, &security_schemes, &base_path, sink);
+    let mut types = schemas.types;
+    box_cycles(&mut types);
+    mark_validated(&mut types);
+    let api_name = naming::pascal(&doc.info.title);
+    Api {
+        title: doc.info.title.clone(),
+        version: doc.info.version.clone(),
+        description: doc.info.description.clone(),
+        base_path,
+        servers: servers(doc),
+        api_name: if api_name == "Value" { "Service".into() } else { api_name },
+        types,
+        operations,
+        security_schemes,
+        rate_limit: extensions::rate_limit(&doc.extensions, sink),
+    }
+}
+
+/// The path part of a server URL, with variables replaced by their defaults
+/// (`https://host/v1` → `/v1`, `/` → ``).
+fn base_path(
+    url: &str,
+    variables: Option<&indexmap::IndexMap<String, openapiv3::ServerVariable>>,
+) -> String {
+    let mut url = url.to_string();
+    for (name, var) in variables.into_iter().flatten() {
+        url = url.replace(&format!("{{{name}}}"), &var.default);
+    }
+    let path = match url.find("://") {
+        Some(i) => url[i + 3..].find('/').map(|p| &url[i + 3 + p..]).unwrap_or(""),
+        None => url.as_str(),
+    };
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    path.trim_end_matches('/').to_string()
+}
+
+fn servers(doc: &OpenAPI) -> Vec<Server> {
+    let mut scope = Scope::reserving(&["Custom"]);
+    doc.servers
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut url = s.url.clone();
+            for (name, var) in s.variables.iter().flatten() {
+                url = url.replace(&format!("{{{name}}}"), &var.default);
+            }
+            let label = s
+                .description
+                .as_deref()
+                .and_then(|d| d.split(['.', ',', ':', '(', '\n']).next())
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && l.split_whitespace().count() <= 3)
+                .map(naming::pascal)
+                .unwrap_or_else(|| format!("Server{}", i + 1));
+            Server {
+                name: scope.claim(label),
+                url: url.trim_end_matches('/').to_string(),
+                description: s.description.clone(),
+            }
+        })
+        .collect()
+}
+
+fn security_schemes(doc: &OpenAPI, sink: &mut Sink) -> Vec<SecurityScheme> {
+    let Some(components) = &doc.components else {
+        return Vec::new();
+    };
+    let mut scope = Scope::new();
+    let mut out = Vec::new();
+    for (name, scheme) in &components.security_schemes {
+        let pointer = push("/components/securitySchemes", name);
+        let (scheme, _) = match load::security_scheme(doc, scheme, &pointer) {
+            Ok(found) => found,
+            Err(d) => {
+                sink.items.push(d);
+                continue;
+            }
+        };
+        use openapiv3::SecurityScheme as S;
+        let (kind, description) = match scheme {
+            S::APIKey {
+                location,
+                name: key,
+                description,
+                ..
+            } => (
+                match location {
+                    APIKeyLocation::Header => SchemeKind::ApiKeyHeader(key.clone()),
+                    APIKeyLocation::Query => SchemeKind::ApiKeyQuery(key.clone()),
+                    APIKeyLocation::Cookie => SchemeKind::ApiKeyCookie(key.clone()),
+                },
+                description,
+            ),
+            S::HTTP {
+                scheme: http_scheme,
+                description,
+                ..
+            } => match http_scheme.to_ascii_lowercase().as_str() {
+                "bearer" => (SchemeKind::Bearer, description),
+                "basic" => (SchemeKind::Basic, description),
+                other => {
+                    sink.warn(
+                        push(&pointer, "scheme"),
+                        format!("HTTP auth scheme `{other}` is not supported; operations that need it accept no credential"),
+                    );
+                    continue;
+                }
+            },
+            // Both end in a bearer token on the wire; obtaining it is the caller's business.
+            S::OAuth2 { description, .. } | S::OpenIDConnect { description, .. } => {
+                (SchemeKind::Bearer, description)
+            }
+        };
+        out.push(SecurityScheme {
+            name: name.clone(),
+            rust: scope.claim(naming::snake(name)),
+            kind,
+            doc: doc_lines(description.as_deref()),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base_path;
+
+    #[test]
+    fn base_paths() {
+        assert_eq!(base_path("https://api.example/v1", None), "/v1");
+        assert_eq!(base_path("https://api.example/v1/", None), "/v1");
+        assert_eq!(base_path("https://api.example", None), "");
+        assert_eq!(base_path("/", None), "");
+        assert_eq!(base_path("/api", None), "/api");
+    }
+}

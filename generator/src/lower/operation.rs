@@ -1,0 +1,439 @@
+//! Paths and operations → `ir::Operation`: parameters (path-level merged with overrides),
+//! bodies, responses named from their status, security and deprecation.
+
+use super::extensions;
+use super::schema::{SchemaRef, Schemas, doc_lines};
+use crate::diag::{Sink, push};
+use crate::ir::{
+    Body, BodyKind, Deprecation, Location, Operation, Param, Response, ResponseBody,
+    SecurityScheme, Status, TypeRef,
+};
+use crate::load;
+use crate::naming::{self, Scope};
+use openapiv3::{
+    MediaType, OpenAPI, Parameter, ParameterSchemaOrContent, PathItem, ReferenceOr, StatusCode,
+};
+use std::collections::BTreeMap;
+
+const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+pub fn lower_all(
+    doc: &OpenAPI,
+    schemas: &mut Schemas<'_>,
+    schemes: &[SecurityScheme],
+    base_path: &str,
+    sink: &mut Sink,
+) -> Vec<Operation> {
+    // The operation ids of the whole document, so a deprecation can link to its successor.
+    let mut routes: BTreeMap<String, String> = BTreeMap::new();
+    for (path, item) in &doc.paths.paths {
+        if let ReferenceOr::Item(item) = item {
+            for (_, op) in item.iter() {
+                if let Some(id) = &op.operation_id {
+                    routes.insert(id.clone(), path.clone());
+                }
+            }
+        }
+    }
+    let mut names = Scope::new();
+    let mut stems = Scope::new();
+    let mut out = Vec::new();
+    for (path, item) in &doc.paths.paths {
+        let path_at = push("/paths", path);
+        let item = match item {
+            ReferenceOr::Item(item) => item,
+            ReferenceOr::Reference { .. } => {
+                sink.warn(&path_at, "path item `$ref` is not supported; the path is skipped");
+                continue;
+            }
+        };
+        for method in METHODS {
+            let Some(op) = operation_of(item, method) else {
+                continue;
+            };
+            let at = push(&path_at, method);
+            let id = op
+                .operation_id
+                .clone()
+                .unwrap_or_else(|| naming::operation_from_route(method, path));
+            let rust = names.claim(naming::snake(&id));
+            let stem = stems.claim(naming::pascal(&id));
+            let ctx = Ctx {
+                doc,
+                stem: &stem,
+                at: &at,
+            };
+            let params = ctx.params(&item.parameters, &op.parameters, path, schemas, sink);
+            let body = op
+                .request_body
+                .as_ref()
+                .and_then(|b| ctx.body(b, schemas, sink));
+            let responses = ctx.responses(&op.responses, schemas, sink);
+            let security = security(
+                op.security.as_ref().or(doc.security.as_ref()),
+                schemes,
+                &at,
+                sink,
+            );
+            let ext = extensions::deprecation(&op.extensions, &at, sink);
+            let (deprecated, extra_headers) =
+                deprecation(op.deprecated, ext, &routes, base_path, &push(&at, "x-deprecation"), sink);
+            let mut doc_text = doc_lines(op.summary.as_deref());
+            let description = doc_lines(op.description.as_deref());
+            if !doc_text.is_empty() && !description.is_empty() {
+                doc_text.push(String::new());
+            }
+            doc_text.extend(description);
+            out.push(Operation {
+                id,
+                rust,
+                stem,
+                method: method.to_uppercase(),
+                path: path.clone(),
+                summary: op.summary.clone(),
+                doc: doc_text,
+                deprecated,
+                params,
+                body,
+                responses,
+                security,
+                extra_headers,
+                idempotent: matches!(*method, "get" | "head" | "put" | "delete" | "options" | "trace"),
+            });
+        }
+    }
+    out
+}
+
+fn operation_of<'a>(item: &'a PathItem, method: &str) -> Option<&'a openapiv3::Operation> {
+    match method {
+        "get" => item.get.as_ref(),
+        "put" => item.put.as_ref(),
+        "post" => item.post.as_ref(),
+        "delete" => item.delete.as_ref(),
+        "options" => item.options.as_ref(),
+        "head" => item.head.as_ref(),
+        "patch" => item.patch.as_ref(),
+        "trace" => item.trace.as_ref(),
+        _ => None,
+    }
+}
+
+struct Ctx<'d> {
+    doc: &'d OpenAPI,
+    stem: &'d str,
+    at: &'d str,
+}
+
+impl Ctx<'_> {
+    fn params(
+        &self,
+        path_level: &[ReferenceOr<Parameter>],
+        op_level: &[ReferenceOr<Parameter>],
+        path: &str,
+        schemas: &mut Schemas<'_>,
+        sink: &mut Sink,
+    ) -> Vec<Param> {
+        // Operation-level parameters override path-level ones with the same name and location.
+        let mut merged: Vec<(&Parameter, String)> = Vec::new();
+        let levels = [
+            (path_level, push(&push("/paths", path), "parameters")),
+            (op_level, push(self.at, "parameters")),
+        ];
+        for (list, list_at) in &levels {
+            for (i, p) in list.iter().enumerate() {
+                match load::parameter(self.doc, p, &push(list_at, &i.to_string())) {
+                    Ok((param, at)) => {
+                        let key = (param.parameter_data_ref().name.clone(), location(param));
+                        merged.retain(|(q, _)| (q.parameter_data_ref().name.clone(), location(q)) != key);
+                        merged.push((param, at));
+                    }
+                    Err(d) => sink.items.push(d),
+                }
+            }
+        }
+        let mut scope = Scope::new();
+        let mut out = Vec::new();
+        for (param, at) in merged {
+            let data = param.parameter_data_ref();
+            let loc = location(param);
+            // OpenAPI says these three are described elsewhere (content negotiation, security).
+            if loc == Location::Header
+                && ["accept", "content-type", "authorization"].contains(&data.name.to_ascii_lowercase().as_str())
+            {
+                continue;
+            }
+            let hint = format!("{}{}", self.stem, naming::pascal(&data.name));
+            let (ty, constraints, default, mut doc) = match &data.format {
+                ParameterSchemaOrContent::Schema(s) => {
+                    let sref = SchemaRef::of(s);
+                    let constraints = schemas.constraints(SchemaRef::of(s));
+                    let default = schemas.default_value(SchemaRef::of(s));
+                    let doc = schemas.description(SchemaRef::of(s));
+                    let ty = schemas.type_of(sref, &hint, &push(&at, "schema"), sink);
+                    (ty, constraints, default, doc)
+                }
+                ParameterSchemaOrContent::Content(_) => {
+                    sink.warn(&at, "parameter with `content` is passed as a plain string");
+                    (TypeRef::String, Default::default(), None, Vec::new())
+                }
+            };
+            let ty = match ty {
+                TypeRef::Vec(inner) if schemas.is_scalar(&inner) => TypeRef::Vec(inner),
+                t if schemas.is_scalar(&t) => t,
+                other => {
+                    sink.warn(
+                        &at,
+                        format!("{other:?} parameters are not supported yet; the value is passed as a plain string"),
+                    );
+                    TypeRef::String
+                }
+            };
+            if !data.description.as_deref().unwrap_or_default().is_empty() {
+                doc = doc_lines(data.description.as_deref());
+            }
+            let explode = data.explode.unwrap_or(matches!(param, Parameter::Query { .. } | Parameter::Cookie { .. }));
+            out.push(Param {
+                rust: scope.claim(naming::snake(&data.name)),
+                wire: data.name.clone(),
+                location: loc,
+                ty,
+                required: data.required || loc == Location::Path,
+                explode,
+                default,
+                constraints,
+                doc,
+                deprecated: data.deprecated.unwrap_or(false),
+            });
+        }
+        out
+    }
+
+    fn body(
+        &self,
+        body: &ReferenceOr<openapiv3::RequestBody>,
+        schemas: &mut Schemas<'_>,
+        sink: &mut Sink,
+    ) -> Option<Body> {
+        let at = push(self.at, "requestBody");
+        let (body, at) = match load::request_body(self.doc, body, &at) {
+            Ok(found) => found,
+            Err(d) => {
+                sink.items.push(d);
+                return None;
+            }
+        };
+        let (content_type, media) = pick_content(&body.content)?;
+        let media_at = push(&push(&at, "content"), content_type);
+        if body.content.len() > 1 {
+            sink.warn(
+                push(&at, "content"),
+                format!("several content types; `{content_type}` is generated, the others are not accepted yet"),
+            );
+        }
+        let kind = self.body_kind(content_type, media, &format!("{}Body", self.stem), &media_at, schemas, sink);
+        Some(Body {
+            required: body.required,
+            content_type: content_type.to_string(),
+            kind,
+            doc: doc_lines(body.description.as_deref()),
+        })
+    }
+
+    fn body_kind(
+        &self,
+        content_type: &str,
+        media: &MediaType,
+        hint: &str,
+        at: &str,
+        schemas: &mut Schemas<'_>,
+        sink: &mut Sink,
+    ) -> BodyKind {
+        let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let schema_ty = |schemas: &mut Schemas<'_>, sink: &mut Sink| match &media.schema {
+            Some(s) => schemas.type_of(SchemaRef::of(s), hint, &push(at, "schema"), sink),
+            None => TypeRef::Json,
+        };
+        if is_json(&essence) {
+            BodyKind::Json(schema_ty(schemas, sink))
+        } else if essence == "application/x-www-form-urlencoded" {
+            BodyKind::Form(schema_ty(schemas, sink))
+        } else if essence.starts_with("text/") {
+            BodyKind::Text
+        } else {
+            if essence.starts_with("multipart/") {
+                sink.warn(at, "multipart bodies are passed as raw bytes with their content type");
+            }
+            BodyKind::Bytes
+        }
+    }
+
+    fn responses(
+        &self,
+        responses: &openapiv3::Responses,
+        schemas: &mut Schemas<'_>,
+        sink: &mut Sink,
+    ) -> Vec<Response> {
+        let at = push(self.at, "responses");
+        let mut scope = Scope::new();
+        let mut entries: Vec<(Status, &ReferenceOr<openapiv3::Response>, String)> = Vec::new();
+        for (code, r) in &responses.responses {
+            let (status, token) = match code {
+                StatusCode::Code(c) => (Status::Code(*c), c.to_string()),
+                StatusCode::Range(r) => (Status::Range(*r as u8), format!("{r}XX")),
+            };
+            entries.push((status, r, push(&at, &token)));
+        }
+        if let Some(d) = &responses.default {
+            entries.push((Status::Default, d, push(&at, "default")));
+        }
+        let mut out = Vec::new();
+        for (status, r, r_at) in entries {
+            if matches!(status, Status::Code(c) if !(100..=599).contains(&c)) {
+                sink.error(&r_at, "status code outside 100..=599");
+                continue;
+            }
+            let (resp, resolved_at) = match load::response(self.doc, r, &r_at) {
+                Ok(found) => found,
+                Err(d) => {
+                    sink.items.push(d);
+                    continue;
+                }
+            };
+            let variant = scope.claim(match status {
+                Status::Code(c) => naming::status_variant(c),
+                Status::Range(r) => naming::range_variant(r),
+                Status::Default => "Default".to_string(),
+            });
+            // Inline body schemas of shared responses are named after the response, not the
+            // first operation that happens to use them.
+            let hint = match r {
+                ReferenceOr::Reference { reference } => {
+                    format!("{}Body", naming::pascal(reference.rsplit('/').next().unwrap_or("Response")))
+                }
+                ReferenceOr::Item(_) => format!("{}{variant}Body", self.stem),
+            };
+            let body = pick_content(&resp.content).map(|(ct, media)| ResponseBody {
+                content_type: ct.to_string(),
+                kind: self.body_kind(ct, media, &hint, &push(&push(&resolved_at, "content"), ct), schemas, sink),
+            });
+            out.push(Response {
+                status,
+                variant,
+                doc: doc_lines(Some(&resp.description)),
+                body,
+            });
+        }
+        out
+    }
+}
+
+fn location(p: &Parameter) -> Location {
+    match p {
+        Parameter::Path { .. } => Location::Path,
+        Parameter::Query { .. } => Location::Query,
+        Parameter::Header { .. } => Location::Header,
+        Parameter::Cookie { .. } => Location::Cookie,
+    }
+}
+
+fn is_json(essence: &str) -> bool {
+    essence == "application/json" || essence.ends_with("+json") || essence == "*/*" || essence == "application/*"
+}
+
+/// JSON first (it is what both sides understand best), then the document's order.
+fn pick_content(content: &indexmap::IndexMap<String, MediaType>) -> Option<(&str, &MediaType)> {
+    content
+        .iter()
+        .find(|(ct, _)| {
+            let essence = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            essence == "application/json" || essence.ends_with("+json")
+        })
+        .or_else(|| content.iter().next())
+        .map(|(ct, m)| (ct.as_str(), m))
+}
+
+fn security(
+    requirements: Option<&Vec<openapiv3::SecurityRequirement>>,
+    schemes: &[SecurityScheme],
+    at: &str,
+    sink: &mut Sink,
+) -> Vec<Vec<String>> {
+    let Some(requirements) = requirements else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, req) in requirements.iter().enumerate() {
+        let mut names: Vec<String> = Vec::new();
+        let mut usable = true;
+        for name in req.keys() {
+            if schemes.iter().any(|s| &s.name == name) {
+                names.push(name.clone());
+            } else {
+                sink.warn(
+                    push(&push(at, "security"), &i.to_string()),
+                    format!("security scheme `{name}` is not defined (or not supported); this alternative is ignored"),
+                );
+                usable = false;
+            }
+        }
+        if usable {
+            out.push(names);
+        }
+    }
+    if out.is_empty() && !requirements.is_empty() && requirements.iter().all(|r| !r.is_empty()) {
+        // Every alternative was unusable: keep the operation closed rather than open.
+        out.push(vec!["<unsupported>".to_string()]);
+    }
+    out
+}
+
+/// The deprecation note and the response headers derived from `x-deprecation`.
+fn deprecation(
+    deprecated: bool,
+    ext: Option<extensions::DeprecationExt>,
+    routes: &BTreeMap<String, String>,
+    base_path: &str,
+    at: &str,
+    sink: &mut Sink,
+) -> (Option<Deprecation>, Vec<(String, String)>) {
+    if !deprecated && ext.is_none() {
+        return (None, Vec::new());
+    }
+    let Some(ext) = ext else {
+        return (
+            Some(Deprecation {
+                note: "This operation is deprecated in the API description.".into(),
+            }),
+            Vec::new(),
+        );
+    };
+    let mut headers = Vec::new();
+    if let Some(since) = ext.since {
+        headers.push(("deprecation".to_string(), format!("@{since}")));
+    }
+    if let Some((imf, _)) = &ext.sunset {
+        headers.push(("sunset".to_string(), imf.clone()));
+    }
+    let successor = ext.replacement.as_ref().and_then(|id| match routes.get(id) {
+        Some(path) => Some((id.clone(), path.clone())),
+        None => {
+            sink.error(push(at, "replacement"), format!("no operation has the operationId `{id}`"));
+            None
+        }
+    });
+    if let Some((_, path)) = &successor {
+        headers.push((
+            "link".to_string(),
+            format!("<{base_path}{path}>; rel=\"successor-version\""),
+        ));
+    }
+    let note = match (&ext.note, &ext.sunset, &successor) {
+        (Some(n), _, _) => n.clone(),
+        (None, Some((_, day)), Some((id, _))) => format!("Removed on {day}; use `{id}` instead."),
+        (None, Some((_, day)), None) => format!("Removed on {day}."),
+        (None, None, Some((id, _))) => format!("Use `{id}` instead."),
+        (None, None, None) => "This operation is deprecated in the API description.".into(),
+    };
+    (Some(Deprecation { note }), headers)
+}

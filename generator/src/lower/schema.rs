@@ -1,0 +1,754 @@
+//! Schemas → named Rust types: component schemas keep their names, inline object/enum/oneOf
+//! schemas are named from where they stand, and everything else becomes a `TypeRef`.
+
+use crate::diag::{Sink, push};
+use crate::ir::{
+    Constraints, Discriminator, EnumVariant, Field, OneOf, OneOfVariant, Struct, TypeDef,
+    TypeKind, TypeRef,
+};
+use crate::load;
+use crate::naming::{self, Scope};
+use openapiv3::{
+    AdditionalProperties, IntegerFormat, NumberFormat, OpenAPI, ReferenceOr, Schema, SchemaKind,
+    Type, VariantOrUnknownOrEmpty,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Lowers schemas into the type list, remembering component names.
+pub struct Schemas<'a> {
+    doc: &'a OpenAPI,
+    pub types: Vec<TypeDef>,
+    scope: Scope,
+    /// Component name → Rust type name.
+    components: BTreeMap<String, String>,
+    /// Components currently being lowered (for `allOf` cycles).
+    in_progress: BTreeSet<String>,
+}
+
+/// A schema reference as it appears in properties and items (boxed or not).
+pub enum SchemaRef<'s> {
+    Ref(&'s str),
+    Item(&'s Schema),
+}
+
+impl<'s> SchemaRef<'s> {
+    pub fn of(r: &'s ReferenceOr<Schema>) -> Self {
+        match r {
+            ReferenceOr::Reference { reference } => SchemaRef::Ref(reference),
+            ReferenceOr::Item(s) => SchemaRef::Item(s),
+        }
+    }
+
+    pub fn of_boxed(r: &'s ReferenceOr<Box<Schema>>) -> Self {
+        match r {
+            ReferenceOr::Reference { reference } => SchemaRef::Ref(reference),
+            ReferenceOr::Item(s) => SchemaRef::Item(s),
+        }
+    }
+}
+
+impl<'a> Schemas<'a> {
+    /// Names every component schema first, so references resolve in any order.
+    pub fn new(doc: &'a OpenAPI) -> Self {
+        let mut scope = Scope::new();
+        let mut components = BTreeMap::new();
+        if let Some(c) = &doc.components {
+            for name in c.schemas.keys() {
+                components.insert(name.clone(), scope.claim(naming::pascal(name)));
+            }
+        }
+        Schemas {
+            doc,
+            types: Vec::new(),
+            scope,
+            components,
+            in_progress: BTreeSet::new(),
+        }
+    }
+
+    /// Lowers every component schema into a named type.
+    pub fn lower_components(&mut self, sink: &mut Sink) {
+        let Some(c) = &self.doc.components else {
+            return;
+        };
+        for (name, schema) in &c.schemas {
+            let rust = self.components[name].clone();
+            let pointer = push("/components/schemas", name);
+            match schema {
+                ReferenceOr::Item(s) => self.define(&rust, s, &pointer, sink),
+                ReferenceOr::Reference { .. } => {
+                    let ty = self.type_of(SchemaRef::of(schema), &rust, &pointer, sink);
+                    self.types.push(TypeDef {
+                        name: rust,
+                        origin: pointer,
+                        doc: Vec::new(),
+                        kind: TypeKind::Alias(ty, Constraints::default()),
+                        validated: false,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The Rust type for a schema standing at `pointer`; inline composite schemas become new
+    /// named types called `hint`.
+    pub fn type_of(&mut self, s: SchemaRef<'_>, hint: &str, pointer: &str, sink: &mut Sink) -> TypeRef {
+        match s {
+            SchemaRef::Ref(reference) => match self.component(reference) {
+                Ok(name) => TypeRef::Named(name),
+                Err(message) => {
+                    sink.warn(pointer, format!("{message}; using any JSON value"));
+                    TypeRef::Json
+                }
+            },
+            SchemaRef::Item(schema) => self.inline(schema, hint, pointer, sink),
+        }
+    }
+
+    fn component(&self, reference: &str) -> Result<String, String> {
+        let name = load::unescape(load::ref_name(reference, "schemas")?);
+        self.components
+            .get(&name)
+            .cloned()
+            .ok_or_else(|| format!("`{reference}` points at nothing"))
+    }
+
+    /// Whether values of `ty` are single strings, numbers or booleans (what a path, query,
+    /// header or cookie value can hold): scalars, string enums and aliases of scalars.
+    pub fn is_scalar(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Named(name) => self.types.iter().any(|t| {
+                t.name == *name
+                    && match &t.kind {
+                        TypeKind::Enum(_) => true,
+                        TypeKind::Alias(inner, _) => inner.is_scalar() && !matches!(inner, TypeRef::Named(_)),
+                        _ => false,
+                    }
+            }),
+            other => other.is_scalar(),
+        }
+    }
+
+    /// Follows a reference to the schema it names.
+    fn resolve<'s>(&'s self, s: SchemaRef<'s>) -> Option<&'s Schema> {
+        let mut current = s;
+        for _ in 0..32 {
+            match current {
+                SchemaRef::Item(schema) => return Some(schema),
+                SchemaRef::Ref(reference) => {
+                    let name = load::unescape(load::ref_name(reference, "schemas").ok()?);
+                    current = SchemaRef::of(load::schema_by_name(self.doc, &name)?);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the schema (through references) admits `null`.
+    pub fn nullable(&self, s: SchemaRef<'_>) -> bool {
+        self.resolve(s).is_some_and(|schema| {
+            schema.schema_data.nullable
+                || matches!(&schema.schema_kind, SchemaKind::Type(Type::String(t)) if t.enumeration.contains(&None))
+        })
+    }
+
+    /// Constraints of the schema (through references), enforced where the value is read.
+    pub fn constraints(&self, s: SchemaRef<'_>) -> Constraints {
+        self.resolve(s).map(constraints_of).unwrap_or_default()
+    }
+
+    /// Description lines of the schema (through references).
+    pub fn description(&self, s: SchemaRef<'_>) -> Vec<String> {
+        self.resolve(s)
+            .map(|schema| doc_lines(schema.schema_data.description.as_deref()))
+            .unwrap_or_default()
+    }
+
+    /// The default value of the schema (through references).
+    pub fn default_value(&self, s: SchemaRef<'_>) -> Option<serde_json::Value> {
+        self.resolve(s).and_then(|schema| schema.schema_data.default.clone())
+    }
+
+    fn inline(&mut self, schema: &Schema, hint: &str, pointer: &str, sink: &mut Sink) -> TypeRef {
+        if let Some(prim) = self.primitive(schema, hint, pointer, sink) {
+            return prim;
+        }
+        let name = self.scope.claim(naming::pascal(hint));
+        self.define(&name, schema, pointer, sink);
+        TypeRef::Named(name)
+    }
+
+    /// Scalars, arrays and maps need no type of their own; `None` means it does.
+    fn primitive(&mut self, schema: &Schema, hint: &str, pointer: &str, sink: &mut Sink) -> Option<TypeRef> {
+        Some(match &schema.schema_kind {
+            SchemaKind::Type(Type::String(s)) if s.enumeration.iter().flatten().next().is_some() => {
+                return None;
+            }
+            SchemaKind::Type(Type::String(_)) => TypeRef::String,
+            SchemaKind::Type(Type::Boolean(_)) => TypeRef::Bool,
+            SchemaKind::Type(Type::Integer(i)) => integer(&i.format, i.minimum),
+            SchemaKind::Type(Type::Number(n)) => match &n.format {
+                VariantOrUnknownOrEmpty::Item(NumberFormat::Float) => TypeRef::F32,
+                _ => TypeRef::F64,
+            },
+            SchemaKind::Type(Type::Array(a)) => {
+                let item = match &a.items {
+                    Some(items) => self.type_of(
+                        SchemaRef::of_boxed(items),
+                        &format!("{hint}Item"),
+                        &push(pointer, "items"),
+                        sink,
+                    ),
+                    None => TypeRef::Json,
+                };
+                TypeRef::Vec(Box::new(item))
+            }
+            SchemaKind::Type(Type::Object(o)) if o.properties.is_empty() => {
+                match &o.additional_properties {
+                    Some(AdditionalProperties::Schema(s)) => {
+                        let value = self.type_of(
+                            SchemaRef::of(s),
+                            &format!("{hint}Value"),
+                            &push(pointer, "additionalProperties"),
+                            sink,
+                        );
+                        TypeRef::Map(Box::new(value))
+                    }
+                    _ => TypeRef::JsonObject,
+                }
+            }
+            SchemaKind::Any(any) => {
+                let composite = !any.properties.is_empty()
+                    || !any.one_of.is_empty()
+                    || !any.any_of.is_empty()
+                    || !any.all_of.is_empty()
+                    || any.typ.as_deref() == Some("object") && any.additional_properties.is_some();
+                if composite {
+                    return None;
+                }
+                match any.typ.as_deref() {
+                    Some("string") if any.enumeration.is_empty() => TypeRef::String,
+                    Some("boolean") => TypeRef::Bool,
+                    Some("integer") => TypeRef::I64,
+                    Some("number") => TypeRef::F64,
+                    Some("object") => TypeRef::JsonObject,
+                    Some("array") => match &any.items {
+                        Some(items) => {
+                            let item = self.type_of(
+                                SchemaRef::of_boxed(items),
+                                &format!("{hint}Item"),
+                                &push(pointer, "items"),
+                                sink,
+                            );
+                            TypeRef::Vec(Box::new(item))
+                        }
+                        None => TypeRef::Vec(Box::new(TypeRef::Json)),
+                    },
+                    _ => TypeRef::Json,
+                }
+            }
+            SchemaKind::Not { .. } => {
+                sink.warn(pointer, "`not` cannot be expressed as a Rust type; using any JSON value");
+                TypeRef::Json
+            }
+            SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
+                // A single-part allOf is a reference with a description beside it.
+                match &all_of[0] {
+                    ReferenceOr::Reference { reference } => {
+                        return Some(self.type_of(SchemaRef::Ref(reference), hint, pointer, sink));
+                    }
+                    ReferenceOr::Item(_) => return None,
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// Lowers `schema` into a type named `name` (already claimed).
+    fn define(&mut self, name: &str, schema: &Schema, pointer: &str, sink: &mut Sink) {
+        let doc = doc_lines(
+            schema
+                .schema_data
+                .description
+                .as_deref()
+                .or(schema.schema_data.title.as_deref()),
+        );
+        let kind = match &schema.schema_kind {
+            SchemaKind::Type(Type::Object(o)) if !o.properties.is_empty() => {
+                let required: BTreeSet<&str> = o.required.iter().map(String::as_str).collect();
+                let props: Vec<_> = o
+                    .properties
+                    .iter()
+                    .map(|(k, v)| (k.clone(), SchemaRef::of_boxed(v), required.contains(k.as_str())))
+                    .collect();
+                TypeKind::Struct(self.object(name, props, o.additional_properties.as_ref(), pointer, sink))
+            }
+            SchemaKind::Type(Type::String(s)) if s.enumeration.iter().flatten().next().is_some() => {
+                TypeKind::Enum(enum_variants(s.enumeration.iter().flatten().map(String::as_str)))
+            }
+            SchemaKind::OneOf { one_of } => self.one_of(name, one_of, schema, pointer, "oneOf", sink),
+            SchemaKind::AnyOf { any_of } => self.one_of(name, any_of, schema, pointer, "anyOf", sink),
+            SchemaKind::AllOf { all_of } => self.all_of(name, all_of, pointer, sink),
+            SchemaKind::Any(any) if !any.properties.is_empty() => {
+                let required: BTreeSet<&str> = any.required.iter().map(String::as_str).collect();
+                let props: Vec<_> = any
+                    .properties
+                    .iter()
+                    .map(|(k, v)| (k.clone(), SchemaRef::of_boxed(v), required.contains(k.as_str())))
+                    .collect();
+                TypeKind::Struct(self.object(name, props, any.additional_properties.as_ref(), pointer, sink))
+            }
+            SchemaKind::Any(any) if !any.one_of.is_empty() || !any.any_of.is_empty() => {
+                let parts = if any.one_of.is_empty() { &any.any_of } else { &any.one_of };
+                self.one_of(name, parts, schema, pointer, "oneOf", sink)
+            }
+            SchemaKind::Any(any) if !any.all_of.is_empty() => self.all_of(name, &any.all_of, pointer, sink),
+            _ => {
+                let ty = self.primitive(schema, name, pointer, sink).unwrap_or(TypeRef::Json);
+                TypeKind::Alias(ty, constraints_of(schema))
+            }
+        };
+        self.types.push(TypeDef {
+            name: name.to_string(),
+            origin: pointer.to_string(),
+            doc,
+            kind,
+            validated: false,
+        });
+    }
+
+    fn object(
+        &mut self,
+        owner: &str,
+        props: Vec<(String, SchemaRef<'_>, bool)>,
+        additional: Option<&AdditionalProperties>,
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> Struct {
+        // `additional` is a reserved field name when extra properties are kept.
+        let mut scope = if additional.is_some_and(|a| !matches!(a, AdditionalProperties::Any(false))) {
+            Scope::reserving(&["additional_properties"])
+        } else {
+            Scope::new()
+        };
+        let mut fields = Vec::new();
+        for (wire, schema, required) in props {
+            let at = push(&push(pointer, "properties"), &wire);
+            let rust = scope.claim(naming::snake(&wire));
+            let hint = format!("{owner}{}", naming::pascal(&wire));
+            let data = self.resolve(SchemaRef::of_ref(&schema)).map(|s| s.schema_data.clone());
+            let nullable = self.nullable(SchemaRef::of_ref(&schema));
+            let constraints = self.constraints(SchemaRef::of_ref(&schema));
+            let ty = self.type_of(schema, &hint, &at, sink);
+            let data = data.unwrap_or_default();
+            fields.push(Field {
+                rust,
+                wire,
+                ty,
+                required,
+                nullable,
+                boxed: false,
+                doc: doc_lines(data.description.as_deref()),
+                constraints,
+                deprecated: data.deprecated,
+                read_only: data.read_only,
+                write_only: data.write_only,
+                default: data.default,
+            });
+        }
+        let (additional, deny_unknown) = match additional {
+            None | Some(AdditionalProperties::Any(false)) => (None, additional.is_some()),
+            Some(AdditionalProperties::Any(true)) => (Some(TypeRef::Json), false),
+            Some(AdditionalProperties::Schema(s)) => {
+                let ty = self.type_of(
+                    SchemaRef::of(s),
+                    &format!("{owner}Value"),
+                    &push(pointer, "additionalProperties"),
+                    sink,
+                );
+                (Some(ty), false)
+            }
+        };
+        Struct {
+            fields,
+            additional,
+            deny_unknown,
+        }
+    }
+
+    fn one_of(
+        &mut self,
+        owner: &str,
+        parts: &[ReferenceOr<Schema>],
+        schema: &Schema,
+        pointer: &str,
+        keyword: &str,
+        sink: &mut Sink,
+    ) -> TypeKind {
+        let mut scope = Scope::new();
+        let mut variants = Vec::new();
+        for (i, part) in parts.iter().enumerate() {
+            let at = push(&push(pointer, keyword), &i.to_string());
+            let label = match part {
+                ReferenceOr::Reference { reference } => self
+                    .component(reference)
+                    .unwrap_or_else(|_| format!("Variant{i}")),
+                ReferenceOr::Item(s) => s
+                    .schema_data
+                    .title
+                    .as_deref()
+                    .map(naming::pascal)
+                    .unwrap_or_else(|| variant_label(s, i)),
+            };
+            let rust = scope.claim(label.clone());
+            let ty = self.type_of(SchemaRef::of(part), &format!("{owner}{label}"), &at, sink);
+            variants.push(OneOfVariant {
+                rust,
+                ty,
+                boxed: false,
+            });
+        }
+        let discriminator = schema.schema_data.discriminator.as_ref().map(|d| {
+            let mut mapping = Vec::new();
+            for (i, part) in parts.iter().enumerate() {
+                if let ReferenceOr::Reference { reference } = part {
+                    let explicit: Vec<&String> = d
+                        .mapping
+                        .iter()
+                        .filter(|(_, target)| {
+                            *target == reference || reference.rsplit('/').next() == Some(target.as_str())
+                        })
+                        .map(|(value, _)| value)
+                        .collect();
+                    if explicit.is_empty() {
+                        let name = reference.rsplit('/').next().unwrap_or_default();
+                        mapping.push((load::unescape(name), i));
+                    } else {
+                        mapping.extend(explicit.into_iter().map(|v| (v.clone(), i)));
+                    }
+                }
+            }
+            Discriminator {
+                property: d.property_name.clone(),
+                mapping,
+            }
+        });
+        if variants.is_empty() {
+            sink.warn(pointer, format!("empty `{keyword}`; using any JSON value"));
+            return TypeKind::Alias(TypeRef::Json, Constraints::default());
+        }
+        TypeKind::OneOf(OneOf {
+            variants,
+            discriminator,
+        })
+    }
+
+    /// Merges the properties of every part into one struct.
+    fn all_of<'s>(&mut self, owner: &str, parts: &'s [ReferenceOr<Schema>], pointer: &str, sink: &mut Sink) -> TypeKind
+    where
+        'a: 's,
+    {
+        let mut props: Vec<(String, SchemaRef<'s>, bool)> = Vec::new();
+        let mut additional = None;
+        let mut ok = true;
+        let doc: &'s OpenAPI = self.doc;
+        for (i, part) in parts.iter().enumerate() {
+            let at = push(&push(pointer, "allOf"), &i.to_string());
+            if !collect_all_of(doc, SchemaRef::of(part), &mut props, &mut additional, &mut self.in_progress, 0) {
+                sink.warn(&at, "an `allOf` part is not an object schema; using any JSON value for the whole");
+                ok = false;
+            }
+        }
+        if !ok {
+            return TypeKind::Alias(TypeRef::Json, Constraints::default());
+        }
+        // A property listed twice (refined in a later part) keeps its first position.
+        let mut merged: Vec<(String, SchemaRef<'s>, bool)> = Vec::new();
+        for (name, schema, required) in props {
+            if let Some(existing) = merged.iter_mut().find(|(n, _, _)| *n == name) {
+                existing.2 |= required;
+                if !matches!(schema, SchemaRef::Item(s) if is_empty_schema(s)) {
+                    existing.1 = schema;
+                }
+            } else {
+                merged.push((name, schema, required));
+            }
+        }
+        TypeKind::Struct(self.object(owner, merged, additional, pointer, sink))
+    }
+}
+
+impl<'s> SchemaRef<'s> {
+    fn of_ref(other: &SchemaRef<'s>) -> SchemaRef<'s> {
+        match other {
+            SchemaRef::Ref(r) => SchemaRef::Ref(r),
+            SchemaRef::Item(s) => SchemaRef::Item(s),
+        }
+    }
+}
+
+fn is_empty_schema(s: &Schema) -> bool {
+    matches!(&s.schema_kind, SchemaKind::Any(a) if a.typ.is_none() && a.properties.is_empty())
+}
+
+/// Gathers the properties of one `allOf` part (following references and nested allOf);
+/// false when the part is not object-like.
+fn collect_all_of<'a>(
+    doc: &'a OpenAPI,
+    part: SchemaRef<'a>,
+    props: &mut Vec<(String, SchemaRef<'a>, bool)>,
+    additional: &mut Option<&'a AdditionalProperties>,
+    seen: &mut BTreeSet<String>,
+    depth: usize,
+) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    let schema = match part {
+        SchemaRef::Item(s) => s,
+        SchemaRef::Ref(reference) => {
+            let Ok(name) = load::ref_name(reference, "schemas") else {
+                return false;
+            };
+            let name = load::unescape(name);
+            if !seen.insert(name.clone()) {
+                return false;
+            }
+            let found = load::schema_by_name(doc, &name);
+            let result = match found {
+                Some(r) => collect_all_of(doc, SchemaRef::of(r), props, additional, seen, depth + 1),
+                None => false,
+            };
+            seen.remove(&name);
+            return result;
+        }
+    };
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::Object(o)) => {
+            for (k, v) in &o.properties {
+                props.push((k.clone(), SchemaRef::of_boxed(v), o.required.contains(k)));
+            }
+            for r in &o.required {
+                if let Some(p) = props.iter_mut().find(|(n, _, _)| n == r) {
+                    p.2 = true;
+                }
+            }
+            if o.additional_properties.is_some() {
+                *additional = o.additional_properties.as_ref();
+            }
+            true
+        }
+        SchemaKind::AllOf { all_of } => all_of
+            .iter()
+            .all(|p| collect_all_of(doc, SchemaRef::of(p), props, additional, seen, depth + 1)),
+        SchemaKind::Any(any) => {
+            for (k, v) in &any.properties {
+                props.push((k.clone(), SchemaRef::of_boxed(v), any.required.contains(k)));
+            }
+            for r in &any.required {
+                if let Some(p) = props.iter_mut().find(|(n, _, _)| n == r) {
+                    p.2 = true;
+                }
+            }
+            let nested_ok = any
+                .all_of
+                .iter()
+                .all(|p| collect_all_of(doc, SchemaRef::of(p), props, additional, seen, depth + 1));
+            nested_ok && any.one_of.is_empty() && any.any_of.is_empty()
+        }
+        _ => false,
+    }
+}
+
+fn integer(format: &VariantOrUnknownOrEmpty<IntegerFormat>, minimum: Option<i64>) -> TypeRef {
+    match format {
+        VariantOrUnknownOrEmpty::Item(IntegerFormat::Int32) => TypeRef::I32,
+        VariantOrUnknownOrEmpty::Item(IntegerFormat::Int64) => TypeRef::I64,
+        VariantOrUnknownOrEmpty::Unknown(f) => match f.as_str() {
+            "uint8" => TypeRef::U8,
+            "uint16" => TypeRef::U16,
+            "uint32" => TypeRef::U32,
+            "uint64" | "uint" => TypeRef::U64,
+            "int8" | "int16" => TypeRef::I32,
+            _ => TypeRef::I64,
+        },
+        VariantOrUnknownOrEmpty::Empty => {
+            let _ = minimum;
+            TypeRef::I64
+        }
+    }
+}
+
+fn variant_label(s: &Schema, i: usize) -> String {
+    match &s.schema_kind {
+        SchemaKind::Type(Type::String(_)) => "String".into(),
+        SchemaKind::Type(Type::Integer(_)) => "Integer".into(),
+        SchemaKind::Type(Type::Number(_)) => "Number".into(),
+        SchemaKind::Type(Type::Boolean(_)) => "Boolean".into(),
+        SchemaKind::Type(Type::Array(_)) => "Array".into(),
+        _ => format!("Variant{i}"),
+    }
+}
+
+/// Variants for a string enumeration; values that are not identifiers get readable names.
+pub fn enum_variants<'v>(values: impl Iterator<Item = &'v str>) -> Vec<EnumVariant> {
+    let mut scope = Scope::reserving(&["Unknown"]);
+    values
+        .map(|wire| EnumVariant {
+            rust: scope.claim(if wire.is_empty() {
+                "Empty".to_string()
+            } else {
+                naming::pascal(wire)
+            }),
+            wire: wire.to_string(),
+        })
+        .collect()
+}
+
+/// The constraints the server enforces for one schema.
+pub fn constraints_of(schema: &Schema) -> Constraints {
+    let mut c = Constraints::default();
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::String(s)) => {
+            c.min_length = s.min_length;
+            c.max_length = s.max_length;
+            c.pattern = s.pattern.clone();
+        }
+        SchemaKind::Type(Type::Integer(i)) => {
+            c.minimum = i.minimum.map(|v| v as f64);
+            c.maximum = i.maximum.map(|v| v as f64);
+            c.exclusive_minimum = i.exclusive_minimum;
+            c.exclusive_maximum = i.exclusive_maximum;
+            c.multiple_of = i.multiple_of.map(|v| v as f64);
+        }
+        SchemaKind::Type(Type::Number(n)) => {
+            c.minimum = n.minimum;
+            c.maximum = n.maximum;
+            c.exclusive_minimum = n.exclusive_minimum;
+            c.exclusive_maximum = n.exclusive_maximum;
+            c.multiple_of = n.multiple_of;
+        }
+        SchemaKind::Type(Type::Array(a)) => {
+            c.min_items = a.min_items;
+            c.max_items = a.max_items;
+            c.unique_items = a.unique_items;
+        }
+        _ => {}
+    }
+    c
+}
+
+/// Splits a description into doc lines (one `#[doc]` per line, see the design notes).
+pub fn doc_lines(text: Option<&str>) -> Vec<String> {
+    text.map(|t| t.trim_end().lines().map(|l| l.trim_end().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// Marks fields and variants that need `Box` because their type contains the owner again
+/// without an allocation in between (`Vec` and maps already allocate).
+pub fn box_cycles(types: &mut [TypeDef]) {
+    let index: BTreeMap<String, usize> = types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
+    let direct: Vec<Vec<usize>> = types
+        .iter()
+        .map(|t| {
+            direct_refs(t)
+                .iter()
+                .filter_map(|n| index.get(*n).copied())
+                .collect()
+        })
+        .collect();
+    let reaches = |from: usize, target: usize| -> bool {
+        let mut stack = vec![from];
+        let mut seen = BTreeSet::new();
+        while let Some(n) = stack.pop() {
+            if n == target {
+                return true;
+            }
+            if seen.insert(n) {
+                stack.extend(direct[n].iter().copied());
+            }
+        }
+        false
+    };
+    for owner in 0..types.len() {
+        let targets: Vec<Option<usize>> = match &types[owner].kind {
+            TypeKind::Struct(s) => s.fields.iter().map(|f| named_index(&f.ty, &index)).collect(),
+            TypeKind::OneOf(o) => o.variants.iter().map(|v| named_index(&v.ty, &index)).collect(),
+            _ => continue,
+        };
+        let boxed: Vec<bool> = targets
+            .iter()
+            .map(|t| t.is_some_and(|t| reaches(t, owner)))
+            .collect();
+        match &mut types[owner].kind {
+            TypeKind::Struct(s) => s.fields.iter_mut().zip(boxed).for_each(|(f, b)| f.boxed = b),
+            TypeKind::OneOf(o) => o.variants.iter_mut().zip(boxed).for_each(|(v, b)| v.boxed = b),
+            _ => {}
+        }
+    }
+}
+
+fn named_index(ty: &TypeRef, index: &BTreeMap<String, usize>) -> Option<usize> {
+    match ty {
+        TypeRef::Named(n) => index.get(n).copied(),
+        _ => None,
+    }
+}
+
+/// Types held inline (not behind `Vec`/map) by a type.
+fn direct_refs(t: &TypeDef) -> Vec<&str> {
+    fn direct(ty: &TypeRef) -> Option<&str> {
+        match ty {
+            TypeRef::Named(n) => Some(n.as_str()),
+            _ => None,
+        }
+    }
+    match &t.kind {
+        TypeKind::Struct(s) => s.fields.iter().filter_map(|f| direct(&f.ty)).collect(),
+        TypeKind::OneOf(o) => o.variants.iter().filter_map(|v| direct(&v.ty)).collect(),
+        TypeKind::Alias(ty, _) => direct(ty).into_iter().collect(),
+        TypeKind::Enum(_) => Vec::new(),
+    }
+}
+
+/// Marks the types whose values hold a checked constraint, directly or through any field,
+/// item or variant, so the server validates exactly those.
+pub fn mark_validated(types: &mut [TypeDef]) {
+    fn inner<'t>(ty: &'t TypeRef) -> &'t TypeRef {
+        match ty {
+            TypeRef::Vec(t) | TypeRef::Map(t) => inner(t),
+            other => other,
+        }
+    }
+    loop {
+        let validated: BTreeSet<String> = types
+            .iter()
+            .filter(|t| t.validated)
+            .map(|t| t.name.clone())
+            .collect();
+        let needs = |ty: &TypeRef| matches!(inner(ty), TypeRef::Named(n) if validated.contains(n));
+        let mut changed = false;
+        for t in types.iter_mut().filter(|t| !t.validated) {
+            let v = match &t.kind {
+                TypeKind::Struct(s) => {
+                    s.fields.iter().any(|f| !f.constraints.is_empty() || needs(&f.ty))
+                        || s.additional.as_ref().is_some_and(|a| needs(a))
+                }
+                TypeKind::OneOf(o) => o.variants.iter().any(|v| needs(&v.ty)),
+                TypeKind::Alias(ty, c) => !c.is_empty() || needs(ty),
+                TypeKind::Enum(_) => false,
+            };
+            if v {
+                t.validated = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! Every Rust name the generator prints is made here: case conversion, keywords, collisions.
+//!
+//! Wire names (what the document says) are never changed; the IR keeps both, and emitters
+//! add `#[serde(rename)]` only where the two differ.
+
+use heck::{ToPascalCase, ToShoutySnakeCase, ToSnakeCase};
+use std::collections::BTreeSet;
+
+/// Words that cannot be identifiers at all, even as raw identifiers.
+const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+
+/// Keywords of every edition (strict and reserved); used raw (`r#type`).
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "dyn", "else", "enum", "extern", "false",
+    "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+    "return", "static", "struct", "trait", "true", "type", "unsafe", "use", "where", "while",
+    "abstract", "become", "box", "do", "final", "gen", "macro", "override", "priv", "try",
+    "typeof", "unsized", "virtual", "yield",
+];
+
+/// Keeps ASCII letters and digits, turning everything else into word breaks, so that heck
+/// sees `foo.bar-baz` and `foo bar baz` alike.
+fn words(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if matches!(c, '+') {
+            out.push_str(" plus ");
+        } else if c == '-' && out.is_empty() {
+            out.push_str("minus ");
+        } else {
+            out.push(' ');
+        }
+    }
+    out
+}
+
+/// A `snake_case` identifier for a field, parameter, method or module.
+pub fn snake(raw: &str) -> String {
+    let mut s = words(raw).to_snake_case();
+    if s.is_empty() {
+        s = "value".to_string();
+    }
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    keyword_safe(s)
+}
+
+/// A `PascalCase` identifier for a type or an enum variant.
+pub fn pascal(raw: &str) -> String {
+    let mut s = words(raw).to_pascal_case();
+    if s.is_empty() {
+        s = "Value".to_string();
+    }
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'V');
+    }
+    keyword_safe(s)
+}
+
+/// `r#type` for keywords, `self_` for the words that cannot be raw.
+fn keyword_safe(s: String) -> String {
+    if NOT_RAW.contains(&s.as_str()) {
+        format!("{s}_")
+    } else if KEYWORDS.contains(&s.as_str()) {
+        format!("r#{s}")
+    } else {
+        s
+    }
+}
+
+/// The name without a raw-identifier prefix, for building derived names from it.
+pub fn bare(ident: &str) -> &str {
+    ident.strip_prefix("r#").unwrap_or(ident)
+}
+
+/// Hands out names unique within one scope (a module, a struct's fields, an enum's
+/// variants): the second `foo` becomes `foo_2`, the third `foo_3`.
+#[derive(Debug, Default, Clone)]
+pub struct Scope {
+    taken: BTreeSet<String>,
+}
+
+impl Scope {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A scope where these names are already taken (generated names a user name must avoid).
+    pub fn reserving(names: &[&str]) -> Self {
+        Self {
+            taken: names.iter().map(|n| n.to_string()).collect(),
+        }
+    }
+
+    /// Claims `name`, or the first free `name_N`/`NameN` after it.
+    pub fn claim(&mut self, name: String) -> String {
+        if self.taken.insert(name.clone()) {
+            return name;
+        }
+        let base = bare(&name).to_string();
+        let sep = if base.starts_with(|c: char| c.is_ascii_uppercase()) {
+            ""
+        } else {
+            "_"
+        };
+        (2..)
+            .map(|n| format!("{base}{sep}{n}"))
+            .find(|candidate| self.taken.insert(candidate.clone()))
+            .expect("an unbounded range always yields a free name")
+    }
+}
+
+/// The variant name for an HTTP status code, from its reason phrase (`404` → `NotFound`).
+/// Named from the code, not from the response description, so editing prose never renames
+/// a variant.
+pub fn status_variant(code: u16) -> String {
+    let reason = match code {
+        100 => "Continue",
+        101 => "SwitchingProtocols",
+        200 => "Ok",
+        201 => "Created",
+        202 => "Accepted",
+        203 => "NonAuthoritativeInformation",
+        204 => "NoContent",
+        205 => "ResetContent",
+        206 => "PartialContent",
+        207 => "MultiStatus",
+        300 => "MultipleChoices",
+        301 => "MovedPermanently",
+        302 => "Found",
+        303 => "SeeOther",
+        304 => "NotModified",
+        307 => "TemporaryRedirect",
+        308 => "PermanentRedirect",
+        400 => "BadRequest",
+        401 => "Unauthorized",
+        402 => "PaymentRequired",
+        403 => "Forbidden",
+        404 => "NotFound",
+        405 => "MethodNotAllowed",
+        406 => "NotAcceptable",
+        408 => "RequestTimeout",
+        409 => "Conflict",
+        410 => "Gone",
+        411 => "LengthRequired",
+        412 => "PreconditionFailed",
+        413 => "PayloadTooLarge",
+        414 => "UriTooLong",
+        415 => "UnsupportedMediaType",
+        416 => "RangeNotSatisfiable",
+        417 => "ExpectationFailed",
+        418 => "ImATeapot",
+        421 => "MisdirectedRequest",
+        422 => "UnprocessableEntity",
+        423 => "Locked",
+        424 => "FailedDependency",
+        425 => "TooEarly",
+        426 => "UpgradeRequired",
+        428 => "PreconditionRequired",
+        429 => "TooManyRequests",
+        431 => "RequestHeaderFieldsTooLarge",
+        451 => "UnavailableForLegalReasons",
+        500 => "InternalServerError",
+        501 => "NotImplemented",
+        502 => "BadGateway",
+        503 => "ServiceUnavailable",
+        504 => "GatewayTimeout",
+        505 => "HttpVersionNotSupported",
+        _ => return format!("Status{code}"),
+    };
+    reason.to_string()
+}
+
+/// The name of `http::StatusCode`'s constant for a code, when it has one (`404` → `NOT_FOUND`).
+pub fn status_const(code: u16) -> Option<String> {
+    let variant = status_variant(code);
+    if variant.starts_with("Status") || code == 418 {
+        return None;
+    }
+    Some(match code {
+        413 => "PAYLOAD_TOO_LARGE".into(),
+        414 => "URI_TOO_LONG".into(),
+        505 => "HTTP_VERSION_NOT_SUPPORTED".into(),
+        _ => variant.to_shouty_snake_case(),
+    })
+}
+
+/// The variant name for a status range such as `4XX`.
+pub fn range_variant(class: u8) -> String {
+    match class {
+        1 => "Informational".into(),
+        2 => "Success".into(),
+        3 => "Redirection".into(),
+        4 => "ClientError".into(),
+        5 => "ServerError".into(),
+        n => format!("Status{n}xx"),
+    }
+}
+
+/// A stable operation name for an operation without `operationId`: method and path
+/// (`GET /pets/{petId}` → `get_pets_pet_id`).
+pub fn operation_from_route(method: &str, path: &str) -> String {
+    let mut raw = method.to_lowercase();
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        raw.push('_');
+        raw.push_str(segment.trim_matches(|c| c == '{' || c == '}'));
+    }
+    if raw == method.to_lowercase() {
+        raw.push_str("_root");
+    }
+    raw
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_names() {
+        assert_eq!(snake("categoryId"), "category_id");
+        assert_eq!(snake("type"), "r#type");
+        assert_eq!(snake("self"), "self_");
+        assert_eq!(snake("1st-place"), "_1st_place");
+        assert_eq!(snake("X-RateLimit-Limit"), "x_rate_limit_limit");
+        assert_eq!(snake(""), "value");
+        assert_eq!(snake("$ref"), "r#ref");
+    }
+
+    #[test]
+    fn pascal_names() {
+        assert_eq!(pascal("pet-status"), "PetStatus");
+        assert_eq!(pascal("available"), "Available");
+        assert_eq!(pascal("2xx"), "V2xx");
+        assert_eq!(pascal("+1"), "Plus1");
+        assert_eq!(pascal("-1"), "Minus1");
+        assert_eq!(pascal("Self"), "Self_");
+        assert_eq!(pascal("ÄÖ"), "Value");
+    }
+
+    #[test]
+    fn scopes_dedupe() {
+        let mut scope = Scope::reserving(&["Client"]);
+        assert_eq!(scope.claim("Client".into()), "Client2");
+        assert_eq!(scope.claim("Pet".into()), "Pet");
+        assert_eq!(scope.claim("Pet".into()), "Pet2");
+        let mut fields = Scope::new();
+        assert_eq!(fields.claim("r#type".into()), "r#type");
+        assert_eq!(fields.claim("r#type".into()), "type_2");
+    }
+
+    #[test]
+    fn route_names() {
+        assert_eq!(
+            operation_from_route("GET", "/pets/{petId}"),
+            "get_pets_petId"
+        );
+        assert_eq!(operation_from_route("POST", "/"), "post_root");
+        assert_eq!(status_variant(404), "NotFound");
+        assert_eq!(status_variant(299), "Status299");
+    }
+}

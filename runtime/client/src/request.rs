@@ -1,0 +1,176 @@
+//! Request building helpers: path segments, query strings (OpenAPI `style: form`), URLs and
+//! JSON bodies, so generated methods only list their parameters.
+
+use bytes::Bytes;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use serde::Serialize;
+
+use super::error::SendError;
+
+// RFC 3986 unreserved characters are the only ones left as they are; everything else,
+// reserved delimiters included, is percent-encoded, so a value can never change the URL's
+// structure (a `/` in a path parameter, a `&` or `=` in a query value).
+const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// Percent-encodes a path parameter value: everything but unreserved characters.
+pub fn encode_path_segment(value: &str) -> String {
+    utf8_percent_encode(value, UNRESERVED).to_string()
+}
+
+/// Percent-encodes a query name or value the same way (space as `%20`, never `+`).
+pub fn encode_query_component(value: &str) -> String {
+    utf8_percent_encode(value, UNRESERVED).to_string()
+}
+
+/// `base` + `path` + (`?query` unless empty). `base` has no trailing slash, `path` starts with `/`.
+pub fn url(base: &str, path: &str, query: &str) -> String {
+    let mut url = String::with_capacity(base.len() + path.len() + query.len() + 1);
+    url.push_str(base);
+    url.push_str(path);
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(query);
+    }
+    url
+}
+
+/// How a value is written as a parameter (path, query, header). Implemented for primitives and
+/// strings; generated enums implement it with their wire names.
+pub trait ToParam {
+    fn to_param(&self) -> String;
+}
+
+impl<T: ToParam + ?Sized> ToParam for &T {
+    fn to_param(&self) -> String {
+        (**self).to_param()
+    }
+}
+
+impl ToParam for str {
+    fn to_param(&self) -> String {
+        self.to_owned()
+    }
+}
+
+impl ToParam for String {
+    fn to_param(&self) -> String {
+        self.clone()
+    }
+}
+
+macro_rules! to_param_via_display {
+    ($($t:ty),* $(,)?) => {
+        $(impl ToParam for $t {
+            fn to_param(&self) -> String {
+                self.to_string()
+            }
+        })*
+    };
+}
+
+// Display of these is exactly their JSON/text form (`true`, `42`, `1.5`).
+to_param_via_display!(
+    bool, char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
+
+/// A query string under construction (`style: form`, the OpenAPI default for queries).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query {
+    buf: String,
+}
+
+impl Query {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends `name=value`.
+    pub fn append<T: ToParam + ?Sized>(&mut self, name: &str, value: &T) -> &mut Self {
+        self.start_pair(name);
+        self.buf
+            .push_str(&encode_query_component(&value.to_param()));
+        self
+    }
+
+    /// Appends `name=value` when `value` is `Some`; nothing otherwise (an absent optional
+    /// parameter is left out, not sent empty).
+    pub fn append_opt<T: ToParam + ?Sized>(&mut self, name: &str, value: Option<&T>) -> &mut Self {
+        if let Some(value) = value {
+            self.append(name, value);
+        }
+        self
+    }
+
+    /// Appends an array. `explode: true` repeats the name (`a=1&a=2`); `explode: false`
+    /// joins the values with `delimiter` (`a=1,2`; `' '` for `spaceDelimited`, `'|'` for
+    /// `pipeDelimited`). A delimiter inside a value is encoded, so the split stays unambiguous.
+    /// An empty array appends nothing.
+    pub fn append_array<T: ToParam>(
+        &mut self,
+        name: &str,
+        values: &[T],
+        explode: bool,
+        delimiter: char,
+    ) -> &mut Self {
+        if values.is_empty() {
+            return self;
+        }
+        if explode {
+            for value in values {
+                self.append(name, value);
+            }
+            return self;
+        }
+        // `,` and `|` are written as is (as OpenAPI's examples show); anything else, notably
+        // the space of spaceDelimited, is percent-encoded.
+        let delimiter = match delimiter {
+            ',' | '|' => delimiter.to_string(),
+            other => encode_query_component(other.encode_utf8(&mut [0; 4])),
+        };
+        self.start_pair(name);
+        for (i, value) in values.iter().enumerate() {
+            if i > 0 {
+                self.buf.push_str(&delimiter);
+            }
+            self.buf
+                .push_str(&encode_query_component(&value.to_param()));
+        }
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The encoded query, without `?`; `""` when nothing was appended.
+    pub fn finish(self) -> String {
+        self.buf
+    }
+
+    fn start_pair(&mut self, name: &str) {
+        if !self.buf.is_empty() {
+            self.buf.push('&');
+        }
+        self.buf.push_str(&encode_query_component(name));
+        self.buf.push('=');
+    }
+}
+
+/// Serializes a JSON request body once, before the first attempt; [`json_body`] then attaches
+/// it to each attempt's request without serializing again.
+pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<Bytes, SendError> {
+    serde_json::to_vec(value)
+        .map(Bytes::from)
+        .map_err(|e| SendError::InvalidRequest(format!("request body serialization failed: {e}")))
+}
+
+/// Attaches serialized JSON (`Bytes` clones are cheap reference-count increments).
+pub fn json_body(builder: reqwest::RequestBuilder, body: &Bytes) -> reqwest::RequestBuilder {
+    builder
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .body(body.clone())
+}

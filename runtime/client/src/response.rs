@@ -1,0 +1,202 @@
+//! Responses: the raw response [`Transport::send`](super::transport::Transport::send) returns,
+//! its conversions into a typed success value or an [`Error`], and deprecation headers.
+
+// `Error<E>` keeps status, headers and body of the response, so it is larger than clippy's
+// default threshold; it is built once per failed call, after network I/O, and matching on its
+// fields directly is worth more than boxing them. (Generated methods carry the same allow.)
+#![allow(clippy::result_large_err)]
+
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{HeaderMap, StatusCode};
+use serde::de::DeserializeOwned;
+use web_time::{SystemTime, UNIX_EPOCH};
+
+use super::error::Error;
+use super::ratelimit::{self, RateLimit};
+
+/// A complete response: status, headers and the whole body.
+#[derive(Clone, Debug)]
+pub struct Raw {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+impl Raw {
+    /// Decodes the body as JSON; a failure is [`Error::Decode`] with the bytes kept.
+    pub fn json<T: DeserializeOwned, E>(self) -> Result<ResponseValue<T>, Error<E>> {
+        match serde_json::from_slice(&self.body) {
+            Ok(value) => Ok(ResponseValue::new(value, self.status, self.headers)),
+            Err(e) => Err(self.decode_error(e.to_string())),
+        }
+    }
+
+    /// A success without a body (whatever body came is ignored).
+    pub fn empty<E>(self) -> Result<ResponseValue<()>, Error<E>> {
+        Ok(ResponseValue::new((), self.status, self.headers))
+    }
+
+    /// The body as UTF-8 text; invalid UTF-8 is [`Error::Decode`].
+    pub fn text<E>(self) -> Result<ResponseValue<String>, Error<E>> {
+        match std::str::from_utf8(&self.body) {
+            Ok(text) => Ok(ResponseValue::new(
+                text.to_owned(),
+                self.status,
+                self.headers,
+            )),
+            Err(e) => Err(self.decode_error(e.to_string())),
+        }
+    }
+
+    /// The body as bytes.
+    pub fn bytes<E>(self) -> Result<ResponseValue<Bytes>, Error<E>> {
+        Ok(ResponseValue::new(self.body, self.status, self.headers))
+    }
+
+    /// A documented error status with a JSON body: decodes it as `B` and wraps it into the
+    /// operation's error enum. A body that does not decode is [`Error::Decode`].
+    pub fn api_error<E, B: DeserializeOwned>(self, wrap: impl FnOnce(B) -> E) -> Error<E> {
+        match serde_json::from_slice(&self.body) {
+            Ok(body) => Error::Api {
+                status: self.status,
+                headers: self.headers,
+                body: wrap(body),
+            },
+            Err(e) => self.decode_error(e.to_string()),
+        }
+    }
+
+    /// A documented error status without a body (or whose body is not described).
+    pub fn api_error_with<E>(self, body: E) -> Error<E> {
+        Error::Api {
+            status: self.status,
+            headers: self.headers,
+            body,
+        }
+    }
+
+    /// A status the operation does not document.
+    pub fn unexpected<E>(self) -> Error<E> {
+        Error::UnexpectedStatus {
+            status: self.status,
+            headers: self.headers,
+            body: self.body,
+        }
+    }
+
+    pub fn rate_limit(&self) -> RateLimit {
+        RateLimit::from_headers(&self.headers)
+    }
+
+    pub fn retry_after(&self) -> Option<Duration> {
+        ratelimit::retry_after(&self.headers, SystemTime::now())
+    }
+
+    fn decode_error<E>(self, message: String) -> Error<E> {
+        Error::Decode {
+            status: self.status,
+            headers: self.headers,
+            body: self.body,
+            message,
+        }
+    }
+}
+
+/// A successful response's typed value, with the status and headers it came with.
+/// Derefs to the value.
+#[derive(Clone)]
+pub struct ResponseValue<T> {
+    inner: T,
+    status: StatusCode,
+    headers: HeaderMap,
+}
+
+impl<T> ResponseValue<T> {
+    pub fn new(inner: T, status: StatusCode, headers: HeaderMap) -> Self {
+        Self {
+            inner,
+            status,
+            headers,
+        }
+    }
+
+    pub fn into_inner(self) -> T {
+        self.inner
+    }
+
+    pub fn into_parts(self) -> (T, StatusCode, HeaderMap) {
+        (self.inner, self.status, self.headers)
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    pub fn rate_limit(&self) -> RateLimit {
+        RateLimit::from_headers(&self.headers)
+    }
+
+    /// Whether the response carried a `Deprecation` header.
+    pub fn is_deprecated(&self) -> bool {
+        self.headers.contains_key("deprecation")
+    }
+
+    /// The date of the `Deprecation` header (RFC 9745), when present and readable.
+    pub fn deprecation(&self) -> Option<SystemTime> {
+        deprecation_date(&self.headers)
+    }
+
+    /// The date of the `Sunset` header (RFC 8594), when present and readable.
+    pub fn sunset(&self) -> Option<SystemTime> {
+        sunset_date(&self.headers)
+    }
+
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> ResponseValue<U> {
+        ResponseValue::new(f(self.inner), self.status, self.headers)
+    }
+}
+
+impl<T> Deref for ResponseValue<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.inner
+    }
+}
+
+impl<T> DerefMut for ResponseValue<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.inner
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for ResponseValue<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResponseValue")
+            .field("status", &self.status)
+            .field("inner", &self.inner)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The `Deprecation` date: RFC 9745's structured-field date `@<unix seconds>`; an HTTP-date
+/// (as earlier drafts used) is accepted too.
+pub fn deprecation_date(headers: &HeaderMap) -> Option<SystemTime> {
+    let value = headers.get("deprecation")?.to_str().ok()?.trim();
+    match value.strip_prefix('@') {
+        Some(secs) => UNIX_EPOCH.checked_add(Duration::from_secs(secs.parse().ok()?)),
+        None => ratelimit::http_date(value),
+    }
+}
+
+/// The `Sunset` date (an HTTP-date).
+pub fn sunset_date(headers: &HeaderMap) -> Option<SystemTime> {
+    ratelimit::http_date(headers.get("sunset")?.to_str().ok()?)
+}

@@ -1,0 +1,268 @@
+//! Transport: the one place around sending. Credentials, retries and waits, rate-limit
+//! bookkeeping and deprecation warnings all happen in [`Transport::send`] and nowhere else.
+
+use std::collections::BTreeSet;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use web_time::{Instant, SystemTime};
+
+use super::auth::{self, Credentials, Security, SecurityScheme};
+use super::error::SendError;
+use super::ratelimit::{self, RateLimit};
+use super::response::Raw;
+use super::retry::{self, Decision, Outcome, RetryPolicy, TransportErrorKind};
+
+/// What [`Transport::send`] needs to know about an operation; the generator emits one static
+/// per operation.
+#[derive(Clone, Debug)]
+pub struct OperationInfo {
+    /// The `operationId`.
+    pub id: &'static str,
+    pub method: http::Method,
+    /// Whether sending twice has the effect of sending once (GET, HEAD, PUT, DELETE, OPTIONS,
+    /// TRACE); decides which failures are retried.
+    pub idempotent: bool,
+    /// `deprecated: true` in the document.
+    pub deprecated: bool,
+    pub security: Security,
+}
+
+/// Shared state of a client: the HTTP client, where to send, credentials, retry policy, and
+/// what earlier responses taught (rate-limit state, deprecations already warned about).
+#[derive(Debug)]
+pub struct Transport {
+    pub http: reqwest::Client,
+    /// Without a trailing slash; operation paths (starting with `/`) are appended.
+    pub base_url: String,
+    pub credentials: Credentials,
+    pub retry: RetryPolicy,
+    last_rate_limit: Mutex<RateLimit>,
+    // Operation ids already warned about, so a deprecated call logs once per Transport,
+    // not once per request.
+    warned_deprecated: Mutex<BTreeSet<&'static str>>,
+}
+
+impl Transport {
+    pub fn new(
+        http: reqwest::Client,
+        base_url: impl Into<String>,
+        credentials: Credentials,
+        retry: RetryPolicy,
+    ) -> Self {
+        let mut base_url = base_url.into();
+        while base_url.ends_with('/') {
+            base_url.pop();
+        }
+        Self {
+            http,
+            base_url,
+            credentials,
+            retry,
+            last_rate_limit: Mutex::new(RateLimit::default()),
+            warned_deprecated: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    /// Sends one call of `op`, retrying per [`Transport::retry`], and returns the final
+    /// response whatever its status (the generated method maps the status), or the transport
+    /// error of the last attempt.
+    ///
+    /// `build` is called again for every attempt (request bodies are re-created from
+    /// serialized bytes); it gets the client and the base URL. Credentials are applied here,
+    /// per `op.security`, on top of what `build` set.
+    pub async fn send<F>(
+        &self,
+        op: &OperationInfo,
+        schemes: &'static [SecurityScheme],
+        build: F,
+    ) -> Result<Raw, SendError>
+    where
+        F: Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder,
+    {
+        let started = Instant::now();
+        let mut attempt: u32 = 0;
+        loop {
+            attempt += 1;
+            // Only before the first attempt: a retry already waits what the failed attempt's
+            // response (its Retry-After) asked for, which is better informed.
+            if attempt == 1 {
+                self.wait_if_exhausted(op, started).await;
+            }
+
+            let mut request = build(&self.http, &self.base_url)
+                .build()
+                .map_err(|e| SendError::InvalidRequest(error_chain(&e)))?;
+            auth::apply(&mut request, schemes, op.security, &self.credentials)
+                .map_err(SendError::InvalidRequest)?;
+
+            let delay = match self.execute(request).await {
+                Ok(raw) => {
+                    self.observe(op, &raw.headers);
+                    if raw.status.is_success() {
+                        return Ok(raw);
+                    }
+                    let retry_after = ratelimit::retry_after(&raw.headers, SystemTime::now());
+                    let decision = self.retry.decide(
+                        attempt,
+                        started.elapsed(),
+                        Outcome::Status(raw.status),
+                        op.idempotent,
+                        retry_after,
+                        retry::jitter(),
+                    );
+                    match decision {
+                        Decision::GiveUp => return Ok(raw),
+                        Decision::Retry(delay) => {
+                            tracing::debug!(
+                                operation = op.id,
+                                method = %op.method,
+                                attempt,
+                                status = raw.status.as_u16(),
+                                delay_ms = delay.as_millis() as u64,
+                                "retrying after error status"
+                            );
+                            delay
+                        }
+                    }
+                }
+                Err(error) => {
+                    let decision = self.retry.decide(
+                        attempt,
+                        started.elapsed(),
+                        Outcome::Transport(TransportErrorKind::of(&error)),
+                        op.idempotent,
+                        None,
+                        retry::jitter(),
+                    );
+                    match decision {
+                        Decision::GiveUp => return Err(SendError::Transport(error)),
+                        Decision::Retry(delay) => {
+                            tracing::debug!(
+                                operation = op.id,
+                                method = %op.method,
+                                attempt,
+                                error = %error,
+                                delay_ms = delay.as_millis() as u64,
+                                "retrying after transport error"
+                            );
+                            delay
+                        }
+                    }
+                }
+            };
+            retry::sleep(delay).await;
+        }
+    }
+
+    /// The rate-limit state of the most recent response that announced one.
+    pub fn last_rate_limit(&self) -> RateLimit {
+        lock(&self.last_rate_limit).clone()
+    }
+
+    /// Whether the deprecation warning for operation `op_id` has been logged.
+    pub fn deprecation_warned(&self, op_id: &str) -> bool {
+        lock(&self.warned_deprecated).contains(op_id)
+    }
+
+    // Sends and reads the whole body: a body cut off is a transport error of this attempt,
+    // which the retry decision must see.
+    async fn execute(&self, request: reqwest::Request) -> Result<Raw, reqwest::Error> {
+        let response = self.http.execute(request).await?;
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response.bytes().await?;
+        Ok(Raw {
+            status,
+            headers,
+            body,
+        })
+    }
+
+    // When the last response said the window is used up, waiting for its reset (if that fits
+    // the budget) beats collecting a 429 and risking a ban for continued requests.
+    async fn wait_if_exhausted(&self, op: &OperationInfo, started: Instant) {
+        if !self.retry.wait_on_exhausted {
+            return;
+        }
+        let Some(wait) = self.last_rate_limit().wait_until_reset(SystemTime::now()) else {
+            return;
+        };
+        if wait <= self.retry.budget.saturating_sub(started.elapsed()) {
+            tracing::debug!(
+                operation = op.id,
+                wait_ms = wait.as_millis() as u64,
+                "rate limit exhausted; waiting for the window to reset"
+            );
+            retry::sleep(wait).await;
+        }
+    }
+
+    fn observe(&self, op: &OperationInfo, headers: &http::HeaderMap) {
+        let rate_limit = RateLimit::from_headers(headers);
+        if !rate_limit.is_empty() {
+            *lock(&self.last_rate_limit) = rate_limit;
+        }
+
+        let header = |name: &str| {
+            let values: Vec<&str> = headers
+                .get_all(name)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .collect();
+            (!values.is_empty()).then(|| values.join(", "))
+        };
+        let deprecation = header("deprecation");
+        let sunset = header("sunset");
+        if !(op.deprecated || deprecation.is_some() || sunset.is_some()) {
+            return;
+        }
+        if !lock(&self.warned_deprecated).insert(op.id) {
+            return;
+        }
+        let link = header("link");
+        tracing::warn!(
+            operation = op.id,
+            deprecation = deprecation.as_deref().unwrap_or("-"),
+            sunset = sunset.as_deref().unwrap_or("-"),
+            link = link.as_deref().unwrap_or("-"),
+            "API operation `{}` is deprecated{}{}",
+            op.id,
+            sunset
+                .as_deref()
+                .map(|s| format!("; it is to be removed (Sunset: {s})"))
+                .unwrap_or_default(),
+            link.as_deref()
+                .map(|l| format!("; see {l}"))
+                .unwrap_or_default(),
+        );
+    }
+}
+
+/// A client with sensible timeouts where the target has them (native: 10 s to connect,
+/// 60 s per attempt). On wasm32 the browser's fetch decides.
+pub fn default_http_client() -> Result<reqwest::Client, reqwest::Error> {
+    let builder = reqwest::Client::builder();
+    #[cfg(not(target_arch = "wasm32"))]
+    let builder = builder
+        .connect_timeout(std::time::Duration::from_secs(10))
+        .timeout(std::time::Duration::from_secs(60));
+    builder.build()
+}
+
+// A poisoned lock only means another thread panicked mid-update of plain data; the data
+// is still usable, and a client must not start panicking because of it.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+// reqwest's builder error says only "builder error"; the cause is in its source chain.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message
+}

@@ -1,0 +1,702 @@
+//! Transport::send against a scripted server on 127.0.0.1: retries, Retry-After, bans, what is
+//! never retried, rate-limit bookkeeping, deprecation warnings, and the shape generated
+//! methods take (the two methods below are the worked examples of API.md).
+
+mod common;
+
+use std::time::Duration;
+
+use apigen_client_runtime::auth::{Credentials, SchemeKind, Secret, Security, SecurityScheme};
+use apigen_client_runtime::error::{Error, SendError};
+use apigen_client_runtime::request::{self, Query};
+use apigen_client_runtime::response::{Raw, ResponseValue};
+use apigen_client_runtime::retry::RetryPolicy;
+use apigen_client_runtime::transport::{OperationInfo, Transport};
+use common::{Server, capture, cut_off, hang_up, json, refused_base_url, reply};
+use http::{Method, StatusCode};
+use web_time::{Instant, SystemTime, UNIX_EPOCH};
+
+// ---- What the generator emits for the pet store (API.md's worked example) -------------------
+
+static SCHEMES: &[SecurityScheme] = &[SecurityScheme {
+    name: "bearerAuth",
+    kind: SchemeKind::HttpBearer,
+}];
+const BEARER: Security = &[&["bearerAuth"]];
+
+static LIST_PETS: OperationInfo = OperationInfo {
+    id: "listPets",
+    method: Method::GET,
+    idempotent: true,
+    deprecated: false,
+    security: BEARER,
+};
+
+static CREATE_PET: OperationInfo = OperationInfo {
+    id: "createPet",
+    method: Method::POST,
+    idempotent: false,
+    deprecated: false,
+    security: BEARER,
+};
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct Pet {
+    id: i64,
+    name: String,
+    #[serde(rename = "categoryId")]
+    category_id: i64,
+}
+
+#[derive(serde::Serialize)]
+struct NewPet {
+    name: String,
+    #[serde(rename = "categoryId")]
+    category_id: i64,
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct ErrorBody {
+    code: String,
+    message: String,
+    status: i64,
+}
+
+#[derive(Debug, PartialEq)]
+enum ListPetsError {
+    Unauthorized(ErrorBody),
+    TooManyRequests,
+}
+
+#[derive(Debug, PartialEq)]
+enum CreatePetError {
+    BadRequest(ErrorBody),
+    Unauthorized(ErrorBody),
+}
+
+struct Client {
+    transport: Transport,
+}
+
+impl Client {
+    #[allow(clippy::result_large_err)]
+    async fn list_pets(
+        &self,
+        limit: Option<i64>,
+        status: Option<&str>,
+    ) -> Result<ResponseValue<Vec<Pet>>, Error<ListPetsError>> {
+        let mut query = Query::new();
+        query.append_opt("limit", limit.as_ref());
+        query.append_opt("status", status);
+        let query = query.finish();
+        let raw = self
+            .transport
+            .send(&LIST_PETS, SCHEMES, |http, base| {
+                http.get(request::url(base, "/pets", &query))
+                    .header(http::header::ACCEPT, "application/json")
+            })
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json(),
+            401 => Err(raw.api_error(ListPetsError::Unauthorized)),
+            429 => Err(raw.api_error_with(ListPetsError::TooManyRequests)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    #[allow(clippy::result_large_err)]
+    async fn create_pet(&self, body: &NewPet) -> Result<ResponseValue<Pet>, Error<CreatePetError>> {
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send(&CREATE_PET, SCHEMES, |http, base| {
+                request::json_body(http.post(request::url(base, "/pets", "")), &body)
+                    .header(http::header::ACCEPT, "application/json")
+            })
+            .await?;
+        match raw.status.as_u16() {
+            201 => raw.json(),
+            400 => Err(raw.api_error(CreatePetError::BadRequest)),
+            401 => Err(raw.api_error(CreatePetError::Unauthorized)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+}
+
+// ---- Helpers --------------------------------------------------------------------------------
+
+/// Short waits so the suite stays fast; the budget is what the Retry-After tests measure against.
+fn fast() -> RetryPolicy {
+    RetryPolicy {
+        max_attempts: 4,
+        initial_backoff: Duration::from_millis(5),
+        max_backoff: Duration::from_millis(20),
+        budget: Duration::from_secs(5),
+        retry_transient: true,
+        wait_on_exhausted: true,
+    }
+}
+
+fn client(base_url: &str, retry: RetryPolicy) -> Client {
+    Client {
+        transport: Transport::new(
+            reqwest::Client::new(),
+            base_url,
+            Credentials::new().with("bearerAuth", Secret::Token("key-1".into())),
+            retry,
+        ),
+    }
+}
+
+const PETS: &str = r#"[{"id":1,"name":"Rex","categoryId":2}]"#;
+const PET: &str = r#"{"id":7,"name":"Tom","categoryId":3}"#;
+
+fn rex() -> Vec<Pet> {
+    vec![Pet {
+        id: 1,
+        name: "Rex".into(),
+        category_id: 2,
+    }]
+}
+
+fn tom() -> NewPet {
+    NewPet {
+        name: "Tom".into(),
+        category_id: 3,
+    }
+}
+
+fn http_date_in(secs: u64) -> String {
+    httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(secs))
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+// ---- Success and request shape --------------------------------------------------------------
+
+#[tokio::test]
+async fn get_sends_query_and_bearer_and_decodes() {
+    let server = Server::start(vec![json(200, &[], PETS)]).await;
+    // A trailing slash on the base URL is dropped.
+    let c = client(&format!("{}/", server.base_url), fast());
+    let pets = c.list_pets(Some(5), Some("available")).await.unwrap();
+    assert_eq!(*pets, rex());
+    assert_eq!(pets.status(), StatusCode::OK);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].method, "GET");
+    assert_eq!(requests[0].target, "/pets?limit=5&status=available");
+    assert_eq!(requests[0].header("authorization"), Some("Bearer key-1"));
+    assert_eq!(requests[0].header("accept"), Some("application/json"));
+}
+
+#[tokio::test]
+async fn post_sends_json_body() {
+    let server = Server::start(vec![json(201, &[], PET)]).await;
+    let c = client(&server.base_url, fast());
+    let pet = c.create_pet(&tom()).await.unwrap();
+    assert_eq!(pet.status(), StatusCode::CREATED);
+    assert_eq!(pet.id, 7);
+    let requests = server.requests();
+    assert_eq!(requests[0].method, "POST");
+    assert_eq!(requests[0].target, "/pets");
+    assert_eq!(requests[0].header("content-type"), Some("application/json"));
+    assert_eq!(requests[0].body, br#"{"name":"Tom","categoryId":3}"#);
+}
+
+// ---- 429 and Retry-After --------------------------------------------------------------------
+
+#[tokio::test]
+async fn too_many_requests_with_retry_after_seconds_then_success() {
+    let server = Server::start(vec![
+        reply(429, &[("Retry-After", "1")], ""),
+        json(200, &[], PETS),
+    ])
+    .await;
+    let c = client(&server.base_url, fast());
+    let started = Instant::now();
+    let pets = c.list_pets(None, None).await.unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(*pets, rex());
+    assert_eq!(server.count(), 2);
+    assert!(elapsed >= Duration::from_millis(950), "{elapsed:?}");
+    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn too_many_requests_with_http_date_then_success() {
+    let server = Server::start(vec![
+        reply(429, &[("Retry-After", &http_date_in(1))], ""),
+        json(200, &[], PETS),
+    ])
+    .await;
+    let c = client(&server.base_url, fast());
+    let started = Instant::now();
+    let pets = c.list_pets(None, None).await.unwrap();
+    assert_eq!(*pets, rex());
+    assert_eq!(server.count(), 2);
+    // An HTTP-date has whole seconds, so the wait is somewhere in (0, 1] s.
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+#[tokio::test]
+async fn a_post_is_retried_after_429() {
+    // The rate limiter refused the request before acting on it, so resending is safe.
+    let server = Server::start(vec![
+        reply(429, &[("Retry-After", "0")], ""),
+        json(201, &[], PET),
+    ])
+    .await;
+    let c = client(&server.base_url, fast());
+    assert_eq!(c.create_pet(&tom()).await.unwrap().id, 7);
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test]
+async fn a_ban_returns_the_429_at_once() {
+    let server = Server::start(vec![
+        reply(429, &[("Retry-After", "900")], "banned"),
+        json(200, &[], PETS),
+    ])
+    .await;
+    // The default policy's 30 s budget cannot hold a 900 s wait.
+    let c = client(&server.base_url, RetryPolicy::default());
+    let started = Instant::now();
+    let err = c.list_pets(None, None).await.unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(server.count(), 1);
+    assert_eq!(err.api_body(), Some(&ListPetsError::TooManyRequests));
+    assert_eq!(err.status(), Some(StatusCode::TOO_MANY_REQUESTS));
+    let retry_after = err.retry_after().unwrap();
+    assert!(retry_after > Duration::from_secs(890) && retry_after <= Duration::from_secs(900));
+}
+
+#[tokio::test]
+async fn attempts_are_bounded() {
+    let server = Server::start(
+        (0..6)
+            .map(|_| reply(429, &[("Retry-After", "0")], ""))
+            .collect(),
+    )
+    .await;
+    let c = client(&server.base_url, fast());
+    let err = c.list_pets(None, None).await.unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::TOO_MANY_REQUESTS));
+    assert_eq!(server.count(), 4);
+}
+
+// ---- Transient failures ---------------------------------------------------------------------
+
+#[tokio::test]
+async fn service_unavailable_then_success_for_get() {
+    let server = Server::start(vec![reply(503, &[], "busy"), json(200, &[], PETS)]).await;
+    let c = client(&server.base_url, fast());
+    assert_eq!(*c.list_pets(None, None).await.unwrap(), rex());
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test]
+async fn service_unavailable_is_not_retried_for_post() {
+    let server = Server::start(vec![reply(503, &[], "busy"), json(201, &[], PET)]).await;
+    let c = client(&server.base_url, fast());
+    let err = c.create_pet(&tom()).await.unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::SERVICE_UNAVAILABLE));
+    assert_eq!(err.body_bytes().map(|b| &b[..]), Some(&b"busy"[..]));
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn post_is_not_retried_after_response_cut_off() {
+    let server = Server::start(vec![cut_off(), json(201, &[], PET)]).await;
+    let c = client(&server.base_url, fast());
+    let err = c.create_pet(&tom()).await.unwrap_err();
+    assert!(matches!(err, Error::Transport(_)), "{err:?}");
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn post_is_not_retried_after_connection_closed_without_answer() {
+    let server = Server::start(vec![hang_up(), json(201, &[], PET)]).await;
+    let c = client(&server.base_url, fast());
+    let err = c.create_pet(&tom()).await.unwrap_err();
+    assert!(matches!(err, Error::Transport(_)), "{err:?}");
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn get_is_retried_after_response_cut_off() {
+    let server = Server::start(vec![cut_off(), hang_up(), json(200, &[], PETS)]).await;
+    let c = client(&server.base_url, fast());
+    assert_eq!(*c.list_pets(None, None).await.unwrap(), rex());
+    assert_eq!(server.count(), 3);
+}
+
+#[tokio::test]
+async fn connection_refused_get_retries_then_returns_transport_error() {
+    let (events, _guard) = capture::start();
+    let c = client(&refused_base_url(), fast());
+    let err = c.list_pets(None, None).await.unwrap_err();
+    match &err {
+        Error::Transport(e) => assert!(e.is_connect(), "{e:?}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(std::error::Error::source(&err).is_some());
+    let retries = events
+        .at(tracing::Level::DEBUG)
+        .into_iter()
+        .filter(|m| {
+            m.starts_with("retrying after transport error") && m.contains("operation=listPets")
+        })
+        .count();
+    assert_eq!(retries, 3, "{:?}", events.all());
+}
+
+#[tokio::test]
+async fn connection_refused_post_is_retried_because_nothing_was_sent() {
+    let (events, _guard) = capture::start();
+    let c = client(&refused_base_url(), fast());
+    let err = c.create_pet(&tom()).await.unwrap_err();
+    assert!(matches!(err, Error::Transport(_)));
+    let retries = events
+        .at(tracing::Level::DEBUG)
+        .into_iter()
+        .filter(|m| {
+            m.starts_with("retrying after transport error") && m.contains("operation=createPet")
+        })
+        .count();
+    assert_eq!(retries, 3);
+}
+
+#[tokio::test]
+async fn no_retry_policy_sends_once() {
+    let server = Server::start(vec![reply(503, &[], ""), json(200, &[], PETS)]).await;
+    let c = client(&server.base_url, RetryPolicy::none());
+    let err = c.list_pets(None, None).await.unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::SERVICE_UNAVAILABLE));
+    assert_eq!(server.count(), 1);
+}
+
+// ---- Status mapping -------------------------------------------------------------------------
+
+#[tokio::test]
+async fn documented_error_is_typed() {
+    let server = Server::start(vec![json(
+        401,
+        &[("WWW-Authenticate", "Bearer")],
+        r#"{"code":"unauthorized","message":"bad key","status":401}"#,
+    )])
+    .await;
+    let c = client(&server.base_url, fast());
+    let err = c.list_pets(None, None).await.unwrap_err();
+    match err {
+        Error::Api {
+            status,
+            body: ListPetsError::Unauthorized(body),
+            ..
+        } => {
+            assert_eq!(status, StatusCode::UNAUTHORIZED);
+            assert_eq!(body.code, "unauthorized");
+            assert_eq!(body.message, "bad key");
+            assert_eq!(body.status, 401);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn documented_error_of_a_post_is_typed() {
+    let server = Server::start(vec![json(
+        400,
+        &[],
+        r#"{"code":"invalid","message":"name missing","status":400}"#,
+    )])
+    .await;
+    let c = client(&server.base_url, fast());
+    let err = c.create_pet(&tom()).await.unwrap_err();
+    assert!(matches!(
+        err.api_body(),
+        Some(CreatePetError::BadRequest(ErrorBody { code, .. })) if code == "invalid"
+    ));
+}
+
+#[tokio::test]
+async fn undocumented_status_is_unexpected_with_body() {
+    let server = Server::start(vec![reply(
+        418,
+        &[("Content-Type", "text/plain")],
+        "teapot",
+    )])
+    .await;
+    let c = client(&server.base_url, fast());
+    match c.list_pets(None, None).await.unwrap_err() {
+        Error::UnexpectedStatus {
+            status,
+            headers,
+            body,
+        } => {
+            assert_eq!(status.as_u16(), 418);
+            assert_eq!(headers["content-type"], "text/plain");
+            assert_eq!(&body[..], b"teapot");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn malformed_json_is_decode_error_with_bytes() {
+    let server = Server::start(vec![json(200, &[], r#"[{"id":1,"name":"#)]).await;
+    let c = client(&server.base_url, fast());
+    match c.list_pets(None, None).await.unwrap_err() {
+        Error::Decode {
+            status,
+            body,
+            message,
+            ..
+        } => {
+            assert_eq!(status, StatusCode::OK);
+            assert_eq!(&body[..], br#"[{"id":1,"name":"#);
+            assert!(!message.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn invalid_base_url_is_invalid_request_and_sends_nothing() {
+    let c = client("not a url", fast());
+    let err = c.list_pets(None, None).await.unwrap_err();
+    match &err {
+        Error::InvalidRequest(message) => assert!(message.contains("builder error"), "{message}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn invalid_secret_is_invalid_request() {
+    let server = Server::start(vec![json(200, &[], PETS)]).await;
+    let mut c = client(&server.base_url, fast());
+    c.transport
+        .credentials
+        .set("bearerAuth", Secret::Token("line\nbreak".into()));
+    let err = c.list_pets(None, None).await.unwrap_err();
+    assert!(matches!(err, Error::InvalidRequest(_)), "{err:?}");
+    assert_eq!(server.count(), 0);
+}
+
+// ---- Rate-limit state -----------------------------------------------------------------------
+
+#[tokio::test]
+async fn rate_limit_state_is_recorded() {
+    let reset = (unix_now() + 600).to_string();
+    let server = Server::start(vec![
+        json(
+            200,
+            &[
+                ("X-RateLimit-Limit", "60"),
+                ("X-RateLimit-Remaining", "59"),
+                ("X-RateLimit-Reset", &reset),
+            ],
+            PETS,
+        ),
+        // A response without the headers leaves the state as it was.
+        json(200, &[], PETS),
+    ])
+    .await;
+    let c = client(&server.base_url, fast());
+    assert_eq!(c.transport.last_rate_limit(), Default::default());
+    let pets = c.list_pets(None, None).await.unwrap();
+    assert_eq!(pets.rate_limit().remaining, Some(59));
+    c.list_pets(None, None).await.unwrap();
+    let rl = c.transport.last_rate_limit();
+    assert_eq!(rl.limit, Some(60));
+    assert_eq!(rl.remaining, Some(59));
+    assert_eq!(
+        rl.reset,
+        Some(UNIX_EPOCH + Duration::from_secs(reset.parse().unwrap()))
+    );
+}
+
+#[tokio::test]
+async fn exhausted_window_is_waited_out_before_sending() {
+    let reset = unix_now() + 1;
+    let server = Server::start(vec![
+        json(
+            200,
+            &[
+                ("X-RateLimit-Remaining", "0"),
+                ("X-RateLimit-Reset", &reset.to_string()),
+            ],
+            PETS,
+        ),
+        json(200, &[("X-RateLimit-Remaining", "59")], PETS),
+    ])
+    .await;
+    let c = client(&server.base_url, fast());
+    c.list_pets(None, None).await.unwrap();
+    let started = Instant::now();
+    c.list_pets(None, None).await.unwrap();
+    let elapsed = started.elapsed();
+    // The second request went out no earlier than the reset second.
+    let first_sent = server.requests().len();
+    assert_eq!(first_sent, 2);
+    assert!(unix_now() >= reset, "{elapsed:?}");
+    assert!(elapsed > Duration::ZERO);
+    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test]
+async fn exhausted_window_beyond_budget_is_not_waited() {
+    let reset = (unix_now() + 600).to_string();
+    let server = Server::start(vec![
+        json(
+            200,
+            &[
+                ("X-RateLimit-Remaining", "0"),
+                ("X-RateLimit-Reset", &reset),
+            ],
+            PETS,
+        ),
+        json(200, &[], PETS),
+    ])
+    .await;
+    let c = client(&server.base_url, fast());
+    c.list_pets(None, None).await.unwrap();
+    let started = Instant::now();
+    c.list_pets(None, None).await.unwrap();
+    assert!(started.elapsed() < Duration::from_millis(500));
+}
+
+// ---- Deprecation ----------------------------------------------------------------------------
+
+const DEPRECATION_HEADERS: &[(&str, &str)] = &[
+    ("Deprecation", "@1688169599"),
+    ("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
+    ("Link", "</v1/pets>; rel=\"successor-version\""),
+];
+
+#[tokio::test]
+async fn deprecation_is_warned_once_per_operation() {
+    let (events, _guard) = capture::start();
+    let server = Server::start(vec![
+        json(200, DEPRECATION_HEADERS, PETS),
+        json(200, DEPRECATION_HEADERS, PETS),
+        json(201, &[], PET),
+    ])
+    .await;
+    let c = client(&server.base_url, fast());
+    assert!(!c.transport.deprecation_warned("listPets"));
+    let first = c.list_pets(None, None).await.unwrap();
+    assert!(first.is_deprecated());
+    assert!(c.transport.deprecation_warned("listPets"));
+    c.list_pets(None, None).await.unwrap();
+    c.create_pet(&tom()).await.unwrap();
+    assert!(!c.transport.deprecation_warned("createPet"));
+
+    let warnings = events.at(tracing::Level::WARN);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("`listPets` is deprecated"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[0].contains("Sunset: Thu, 05 Dec 2030 00:00:00 GMT"),
+        "{}",
+        warnings[0]
+    );
+    assert!(warnings[0].contains("successor-version"), "{}", warnings[0]);
+}
+
+#[tokio::test]
+async fn operation_deprecated_in_the_document_is_warned_without_headers() {
+    static GET_PET: OperationInfo = OperationInfo {
+        id: "getPet",
+        method: Method::GET,
+        idempotent: true,
+        deprecated: true,
+        security: BEARER,
+    };
+    let (events, _guard) = capture::start();
+    let server = Server::start(vec![json(200, &[], PET), json(200, &[], PET)]).await;
+    let c = client(&server.base_url, fast());
+    for _ in 0..2 {
+        let raw: Raw = c
+            .transport
+            .send(&GET_PET, SCHEMES, |http, base| {
+                http.get(request::url(
+                    base,
+                    &format!("/pets/{}", request::encode_path_segment("7")),
+                    "",
+                ))
+            })
+            .await
+            .unwrap();
+        assert_eq!(raw.status, StatusCode::OK);
+    }
+    assert!(c.transport.deprecation_warned("getPet"));
+    assert_eq!(events.at(tracing::Level::WARN).len(), 1);
+    assert_eq!(server.requests()[0].target, "/pets/7");
+}
+
+// ---- Errors of send itself ------------------------------------------------------------------
+
+#[tokio::test]
+async fn send_error_converts_into_any_error() {
+    let c = client(&refused_base_url(), RetryPolicy::none());
+    let err: SendError = c
+        .transport
+        .send(&LIST_PETS, SCHEMES, |http, base| {
+            http.get(format!("{base}/pets"))
+        })
+        .await
+        .unwrap_err();
+    assert!(err.to_string().starts_with("transport error"));
+    let typed: Error<CreatePetError> = err.into();
+    assert!(matches!(typed, Error::Transport(_)));
+}
+
+// ---- Thread-safety on native targets --------------------------------------------------------
+
+#[test]
+fn transport_and_send_future_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>(_: &T) {}
+    fn send<T: Send>(_: &T) {}
+    let c = client("http://127.0.0.1:9", RetryPolicy::none());
+    send_sync(&c.transport);
+    // Generated methods are spawned on multi-threaded runtimes and held across awaits in axum
+    // handlers, so the future must be Send (on wasm32 it need not be, and is not).
+    let body = bytes::Bytes::from_static(b"{}");
+    let future = c.transport.send(&CREATE_PET, SCHEMES, |http, base| {
+        request::json_body(http.post(format!("{base}/pets")), &body)
+    });
+    send(&future);
+    let list = c.list_pets(None, None);
+    send(&list);
+}
+
+#[tokio::test]
+async fn default_http_client_builds_and_sends() {
+    let server = Server::start(vec![json(200, &[], PETS)]).await;
+    let http = apigen_client_runtime::transport::default_http_client().unwrap();
+    let transport = Transport::new(http, &server.base_url, Credentials::new(), fast());
+    let raw = transport
+        .send(&LIST_PETS, SCHEMES, |http, base| {
+            http.get(format!("{base}/pets"))
+        })
+        .await
+        .unwrap();
+    assert_eq!(raw.status, StatusCode::OK);
+    // No credentials held: sent without Authorization, the server decides.
+    assert_eq!(server.requests()[0].header("authorization"), None);
+}

@@ -1,0 +1,513 @@
+//! Owns authentication: the document's security schemes, credential extraction, the
+//! pluggable `Authenticator` (with `StaticKeys` and `DenyAll`), the per-request `Identity`,
+//! and the per-operation `authorize` check that produces 401 problems with `WWW-Authenticate`.
+//!
+//! Secrets never reach logs or problem messages: `Credential` and `StaticKeys` redact
+//! themselves in `Debug`, and messages only say "missing" or "not valid".
+
+use std::fmt;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::Arc;
+
+use http::header::{self, HeaderValue};
+use http::request::Parts;
+use sha2::{Digest, Sha256};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+
+use super::problem::Problem;
+
+/// The realm named in every `WWW-Authenticate` challenge.
+pub const REALM: &str = "api";
+
+/// How a scheme carries its credential. oauth2 and openIdConnect schemes are emitted as
+/// `HttpBearer` (the resource server sees a bearer token either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemeKind {
+    HttpBearer,
+    HttpBasic,
+    ApiKeyHeader(&'static str),
+    ApiKeyQuery(&'static str),
+    ApiKeyCookie(&'static str),
+}
+
+/// One entry of the document's `components.securitySchemes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecurityScheme {
+    pub name: &'static str,
+    pub kind: SchemeKind,
+}
+
+/// One operation's requirement: alternatives (OR) of sets of scheme names (AND). `&[]` = no
+/// auth; an empty inner set = anonymous allowed.
+pub type Security = &'static [&'static [&'static str]];
+
+/// A credential as presented, borrowed for the duration of one `authenticate` call.
+#[derive(Clone, Copy)]
+pub enum Credential<'a> {
+    Bearer(&'a str),
+    Basic { user: &'a str, password: &'a str },
+    ApiKey(&'a str),
+}
+
+impl fmt::Debug for Credential<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Credential::Bearer(_) => f.write_str("Bearer(<redacted>)"),
+            Credential::Basic { user, .. } => {
+                write!(f, "Basic {{ user: {user:?}, password: <redacted> }}")
+            }
+            Credential::ApiKey(_) => f.write_str("ApiKey(<redacted>)"),
+        }
+    }
+}
+
+/// Who the caller is, as an `Authenticator` vouches. `plan` selects the rate-limit quota
+/// (None: the policy's default plan). `scheme` is set by the layer to the scheme's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Principal {
+    pub subject: String,
+    pub plan: Option<String>,
+    pub scheme: &'static str,
+}
+
+/// Decides whether a credential is valid. Called by the router-wide layer once per scheme
+/// that has a credential in the request, before any handler runs.
+pub trait Authenticator: Send + Sync + 'static {
+    fn authenticate<'a>(
+        &'a self,
+        scheme: &'a SecurityScheme,
+        credential: Credential<'a>,
+    ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>>;
+}
+
+impl<A: Authenticator + ?Sized> Authenticator for Arc<A> {
+    fn authenticate<'a>(
+        &'a self,
+        scheme: &'a SecurityScheme,
+        credential: Credential<'a>,
+    ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>> {
+        (**self).authenticate(scheme, credential)
+    }
+}
+
+/// Accepts nobody: the default until the application installs its own authenticator, so a
+/// forgotten setup fails closed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DenyAll;
+
+impl Authenticator for DenyAll {
+    fn authenticate<'a>(
+        &'a self,
+        _scheme: &'a SecurityScheme,
+        _credential: Credential<'a>,
+    ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>> {
+        Box::pin(std::future::ready(None))
+    }
+}
+
+struct KeyEntry {
+    digest: [u8; 32],
+    subject: String,
+    plan: Option<String>,
+}
+
+/// A fixed table of API keys (bearer tokens or apiKey values). Keys are kept only as SHA-256
+/// digests; a lookup hashes the presented key and compares it with every entry in constant
+/// time, without stopping at a match, so timing reveals neither which key nor how much of it
+/// matched.
+#[derive(Default)]
+pub struct StaticKeys {
+    entries: Vec<KeyEntry>,
+}
+
+impl StaticKeys {
+    pub fn new() -> Self {
+        StaticKeys::default()
+    }
+
+    /// Adds a key for `subject` on `plan` (None: the policy's default plan).
+    pub fn with_key(
+        mut self,
+        key: impl AsRef<str>,
+        subject: impl Into<String>,
+        plan: Option<&str>,
+    ) -> Self {
+        self.entries.push(KeyEntry {
+            digest: digest(key.as_ref()),
+            subject: subject.into(),
+            plan: plan.map(str::to_owned),
+        });
+        self
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The subject and plan of `key`, if it is one of ours.
+    pub fn lookup(&self, key: &str) -> Option<(&str, Option<&str>)> {
+        let wanted = digest(key);
+        let mut found = Choice::from(0);
+        let mut index = 0u64;
+        for (i, entry) in self.entries.iter().enumerate() {
+            let eq = entry.digest.ct_eq(&wanted);
+            index.conditional_assign(&(i as u64), eq);
+            found |= eq;
+        }
+        if bool::from(found) {
+            let entry = self.entries.get(index as usize)?;
+            Some((entry.subject.as_str(), entry.plan.as_deref()))
+        } else {
+            None
+        }
+    }
+}
+
+fn digest(key: &str) -> [u8; 32] {
+    Sha256::digest(key.as_bytes()).into()
+}
+
+impl fmt::Debug for StaticKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let subjects: Vec<&str> = self.entries.iter().map(|e| e.subject.as_str()).collect();
+        f.debug_struct("StaticKeys")
+            .field("subjects", &subjects)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Authenticator for StaticKeys {
+    fn authenticate<'a>(
+        &'a self,
+        scheme: &'a SecurityScheme,
+        credential: Credential<'a>,
+    ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>> {
+        let key = match credential {
+            Credential::Bearer(k) | Credential::ApiKey(k) => Some(k),
+            Credential::Basic { .. } => None,
+        };
+        let principal = key.and_then(|k| self.lookup(k)).map(|(subject, plan)| Principal {
+            subject: subject.to_owned(),
+            plan: plan.map(str::to_owned),
+            scheme: scheme.name,
+        });
+        Box::pin(std::future::ready(principal))
+    }
+}
+
+/// A credential taken out of a request (owned, so it can be held across the authenticator's
+/// await without borrowing the request).
+#[derive(Clone)]
+pub enum PresentedCredential {
+    Bearer(String),
+    Basic { user: String, password: String },
+    ApiKey(String),
+}
+
+impl PresentedCredential {
+    pub fn as_credential(&self) -> Credential<'_> {
+        match self {
+            PresentedCredential::Bearer(t) => Credential::Bearer(t),
+            PresentedCredential::Basic { user, password } => Credential::Basic { user, password },
+            PresentedCredential::ApiKey(k) => Credential::ApiKey(k),
+        }
+    }
+}
+
+impl fmt::Debug for PresentedCredential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_credential().fmt(f)
+    }
+}
+
+/// What the request presents for `scheme`:
+/// - `None`: nothing for this scheme;
+/// - `Some(None)`: something was presented but is unusable (an empty bearer token, Basic
+///   that is not base64 of "user:password");
+/// - `Some(Some(c))`: a credential to check.
+///
+/// The auth-scheme word of `Authorization` is case-insensitive (RFC 9110 §11.1).
+pub fn extract(scheme: &SecurityScheme, parts: &Parts) -> Option<Option<PresentedCredential>> {
+    match scheme.kind {
+        SchemeKind::HttpBearer => {
+            let rest = authorization_param(parts, "bearer")?;
+            Some((!rest.is_empty()).then(|| PresentedCredential::Bearer(rest.to_owned())))
+        }
+        SchemeKind::HttpBasic => {
+            let rest = authorization_param(parts, "basic")?;
+            let decoded = base64_decode(rest).and_then(|b| String::from_utf8(b).ok());
+            Some(decoded.and_then(|d| {
+                let (user, password) = d.split_once(':')?;
+                Some(PresentedCredential::Basic {
+                    user: user.to_owned(),
+                    password: password.to_owned(),
+                })
+            }))
+        }
+        SchemeKind::ApiKeyHeader(name) => {
+            let v = parts.headers.get(name)?;
+            Some(
+                v.to_str()
+                    .ok()
+                    .filter(|s| !s.is_empty())
+                    .map(|s| PresentedCredential::ApiKey(s.to_owned())),
+            )
+        }
+        SchemeKind::ApiKeyQuery(name) => {
+            let query = parts.uri.query()?;
+            let (_, v) = form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == name)?;
+            Some((!v.is_empty()).then(|| PresentedCredential::ApiKey(v.into_owned())))
+        }
+        SchemeKind::ApiKeyCookie(name) => {
+            let v = cookie(parts, name)?;
+            Some((!v.is_empty()).then(|| PresentedCredential::ApiKey(v.to_owned())))
+        }
+    }
+}
+
+/// The text after `<scheme> ` in the first `Authorization` header, when its scheme word is
+/// `scheme` (compared case-insensitively).
+fn authorization_param<'p>(parts: &'p Parts, scheme: &str) -> Option<&'p str> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (word, rest) = match value.split_once([' ', '\t']) {
+        Some((w, r)) => (w, r.trim()),
+        None => (value, ""),
+    };
+    word.eq_ignore_ascii_case(scheme).then_some(rest)
+}
+
+fn cookie<'p>(parts: &'p Parts, name: &str) -> Option<&'p str> {
+    parts
+        .headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| k.trim() == name)
+        .map(|(_, v)| v.trim())
+}
+
+/// Standard base64 with optional padding; None on anything else.
+fn base64_decode(input: &str) -> Option<Vec<u8>> {
+    fn value(c: u8) -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    }
+    let trimmed = input.trim_end_matches('=');
+    if input.len() - trimmed.len() > 2 || trimmed.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(trimmed.len() * 3 / 4);
+    for chunk in trimmed.as_bytes().chunks(4) {
+        let mut acc = 0u32;
+        for &c in chunk {
+            acc = (acc << 6) | value(c)?;
+        }
+        match chunk.len() {
+            4 => out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]),
+            3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
+            2 => out.push((acc >> 4) as u8),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// What the router-wide layer learned about the caller; stored in the request extensions.
+#[derive(Clone, Debug, Default)]
+pub struct Identity {
+    schemes: &'static [SecurityScheme],
+    principals: Vec<Principal>,
+    presented: Vec<&'static str>,
+    client_addr: Option<SocketAddr>,
+    client_ip: Option<IpAddr>,
+}
+
+impl Identity {
+    /// An identity with no credentials. `schemes` is the document's scheme table (used to
+    /// word `WWW-Authenticate`); `client_addr` is the TCP peer; `client_ip` the address used
+    /// for anonymous rate limiting (the peer's, or `X-Forwarded-For`'s when trusted).
+    pub fn new(
+        schemes: &'static [SecurityScheme],
+        client_addr: Option<SocketAddr>,
+        client_ip: Option<IpAddr>,
+    ) -> Self {
+        Identity {
+            schemes,
+            principals: Vec::new(),
+            presented: Vec::new(),
+            client_addr,
+            client_ip,
+        }
+    }
+
+    /// Records that `scheme` had a credential in the request (valid or not).
+    pub fn with_presented(mut self, scheme: &'static str) -> Self {
+        if !self.presented.contains(&scheme) {
+            self.presented.push(scheme);
+        }
+        self
+    }
+
+    /// Records a valid credential (implies presented).
+    pub fn with_principal(mut self, principal: Principal) -> Self {
+        self = self.with_presented(principal.scheme);
+        self.principals.retain(|p| p.scheme != principal.scheme);
+        self.principals.push(principal);
+        self
+    }
+
+    pub fn principal(&self, scheme: &str) -> Option<&Principal> {
+        self.principals.iter().find(|p| p.scheme == scheme)
+    }
+
+    /// Valid principals, in the order of the document's schemes.
+    pub fn principals(&self) -> &[Principal] {
+        &self.principals
+    }
+
+    /// Whether a credential for `scheme` was presented (valid or not).
+    pub fn presented(&self, scheme: &str) -> bool {
+        self.presented.contains(&scheme)
+    }
+
+    pub fn client_addr(&self) -> Option<SocketAddr> {
+        self.client_addr
+    }
+
+    pub fn client_ip(&self) -> Option<IpAddr> {
+        self.client_ip
+    }
+
+    pub fn schemes(&self) -> &'static [SecurityScheme] {
+        self.schemes
+    }
+}
+
+/// Extracts every scheme's credential and asks `authenticator` about each one presented.
+/// The layer calls this; it is public for applications that build their own layer.
+pub async fn identify(
+    parts: &Parts,
+    schemes: &'static [SecurityScheme],
+    authenticator: &dyn Authenticator,
+    client_addr: Option<SocketAddr>,
+    client_ip: Option<IpAddr>,
+) -> Identity {
+    let mut identity = Identity::new(schemes, client_addr, client_ip);
+    for scheme in schemes {
+        let Some(presented) = extract(scheme, parts) else {
+            continue;
+        };
+        identity = identity.with_presented(scheme.name);
+        let Some(credential) = presented else {
+            continue;
+        };
+        if let Some(mut principal) = authenticator
+            .authenticate(scheme, credential.as_credential())
+            .await
+        {
+            principal.scheme = scheme.name;
+            identity = identity.with_principal(principal);
+        }
+    }
+    identity
+}
+
+/// Checks one operation's requirement against what the layer learned.
+///
+/// Ok(Some(principal)) for the first alternative whose every scheme has a valid credential
+/// (the principal of its first scheme); Ok(None) when the operation needs no auth or allows
+/// anonymous callers; otherwise a 401 problem whose `WWW-Authenticate` names the schemes the
+/// operation accepts, with `error="invalid_token"` on the bearer challenge only when a
+/// token was presented (RFC 6750 §3).
+pub fn authorize(identity: Option<&Identity>, security: Security) -> Result<Option<Principal>, Problem> {
+    let empty = Identity::default();
+    let identity = identity.unwrap_or(&empty);
+    let mut anonymous = security.is_empty();
+    for alternative in security {
+        if alternative.is_empty() {
+            anonymous = true;
+            continue;
+        }
+        let mut principals = alternative.iter().map(|s| identity.principal(s));
+        if let Some(Some(first)) = principals.next()
+            && principals.all(|p| p.is_some())
+        {
+            return Ok(Some(first.clone()));
+        }
+    }
+    if anonymous {
+        return Ok(None);
+    }
+    Err(unauthorized(identity, security))
+}
+
+fn unauthorized(identity: &Identity, security: Security) -> Problem {
+    let mut required: Vec<&'static str> = Vec::new();
+    for name in security.iter().flat_map(|alt| alt.iter()) {
+        if !required.contains(name) {
+            required.push(name);
+        }
+    }
+    let presented = required.iter().any(|s| identity.presented(s));
+    let mut problem = Problem::unauthorized(if presented {
+        "the credentials are not valid"
+    } else {
+        "authentication is required"
+    });
+    let mut bearer_presented: Option<bool> = None;
+    let mut basic = false;
+    let mut api_key = false;
+    for name in &required {
+        let kind = identity
+            .schemes
+            .iter()
+            .find(|s| s.name == *name)
+            .map(|s| s.kind)
+            // Without the layer's scheme table, assume the common case.
+            .unwrap_or(SchemeKind::HttpBearer);
+        match kind {
+            SchemeKind::HttpBearer => {
+                let prev = bearer_presented.unwrap_or(false);
+                bearer_presented = Some(prev || identity.presented(name));
+            }
+            SchemeKind::HttpBasic => basic = true,
+            _ => api_key = true,
+        }
+    }
+    let mut challenges: Vec<String> = Vec::new();
+    if let Some(presented) = bearer_presented {
+        challenges.push(if presented {
+            format!("Bearer realm=\"{REALM}\", error=\"invalid_token\"")
+        } else {
+            format!("Bearer realm=\"{REALM}\"")
+        });
+    }
+    if basic {
+        challenges.push(format!("Basic realm=\"{REALM}\", charset=\"UTF-8\""));
+    }
+    if api_key {
+        // No registered challenge exists for API keys, but a 401 must carry one (RFC 9110
+        // §15.5.2); this is the form most API-key services use.
+        challenges.push(format!("ApiKey realm=\"{REALM}\""));
+    }
+    for c in challenges {
+        if let Ok(v) = HeaderValue::from_str(&c) {
+            problem = problem.append_header(header::WWW_AUTHENTICATE, v);
+        }
+    }
+    problem
+}

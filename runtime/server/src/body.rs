@@ -1,0 +1,482 @@
+//! Owns request bodies: content-type checks (415), the size limit (413), reading, and decoding
+//! JSON, text, bytes and url-encoded forms into typed values with client-readable errors (400
+//! naming the JSON pointer of the bad field).
+
+use std::borrow::Cow;
+
+use axum::body::{Body, Bytes, HttpBody};
+use http::header;
+use http::request::Parts;
+use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
+
+use super::problem::Problem;
+use super::validate::{join, join_index, Violation};
+
+/// The request's media type, lower-cased, without parameters (`application/json`).
+pub fn media_type(parts: &Parts) -> Option<String> {
+    let raw = parts.headers.get(header::CONTENT_TYPE)?;
+    let raw = String::from_utf8_lossy(raw.as_bytes());
+    let essence = raw.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    Some(essence)
+}
+
+fn raw_content_type(parts: &Parts) -> Option<Cow<'_, str>> {
+    parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()))
+}
+
+/// `application/json` or any `type/subtype+json` (`application/merge-patch+json`, ...).
+pub fn is_json(media_type: &str) -> bool {
+    match media_type.split_once('/') {
+        Some((ty, sub)) => {
+            !ty.is_empty() && (sub == "json" && ty == "application" || sub.ends_with("+json"))
+        }
+        None => false,
+    }
+}
+
+/// Whether `media_type` is covered by one of `accept`'s entries (`*/*`, `image/*` or exact).
+/// An empty `accept` takes anything.
+pub fn media_type_matches(media_type: &str, accept: &[&str]) -> bool {
+    if accept.is_empty() {
+        return true;
+    }
+    accept.iter().any(|range| {
+        let range = range.trim().to_ascii_lowercase();
+        if range == "*/*" || range == media_type {
+            return true;
+        }
+        match range.strip_suffix("/*") {
+            Some(ty) => media_type
+                .split_once('/')
+                .is_some_and(|(t, _)| t == ty),
+            None => false,
+        }
+    })
+}
+
+/// Reads the whole body, refusing more than `limit` bytes (413) before buffering them: a
+/// declared `Content-Length` over the limit is refused without reading anything.
+pub async fn collect(parts: &Parts, mut body: Body, limit: usize) -> Result<Bytes, Problem> {
+    if let Some(len) = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        && len > limit as u64
+    {
+        return Err(Problem::payload_too_large(limit));
+    }
+    let mut buf: Vec<u8> = Vec::new();
+    let mut first: Option<Bytes> = None;
+    while let Some(frame) = std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await {
+        let frame = frame.map_err(|e| {
+            tracing::debug!(error = %e, "failed to read request body");
+            Problem::bad_request("the request body could not be read")
+        })?;
+        let Ok(data) = frame.into_data() else {
+            continue; // trailers carry nothing we use
+        };
+        let total = buf.len() + first.as_ref().map_or(0, Bytes::len) + data.len();
+        if total > limit {
+            return Err(Problem::payload_too_large(limit));
+        }
+        // A single-chunk body (the common case) is passed through without copying.
+        match first.take() {
+            None if buf.is_empty() => first = Some(data),
+            Some(prev) => {
+                buf.extend_from_slice(&prev);
+                buf.extend_from_slice(&data);
+            }
+            None => buf.extend_from_slice(&data),
+        }
+    }
+    Ok(match first {
+        Some(b) => b,
+        None => Bytes::from(buf),
+    })
+}
+
+/// Checks the content type, reads, and returns None for an absent optional body.
+async fn read_checked(
+    parts: &Parts,
+    body: Body,
+    limit: usize,
+    required: bool,
+    accept: impl Fn(&str) -> bool,
+    expected: &str,
+) -> Result<Option<Bytes>, Problem> {
+    let media = media_type(parts);
+    if let Some(m) = &media
+        && !accept(m)
+    {
+        return Err(Problem::unsupported_media_type(
+            raw_content_type(parts).as_deref(),
+            expected,
+        ));
+    }
+    let bytes = collect(parts, body, limit).await?;
+    if bytes.is_empty() {
+        return if required {
+            Err(Problem::bad_request("the request body is required"))
+        } else {
+            Ok(None)
+        };
+    }
+    if media.is_none() {
+        return Err(Problem::unsupported_media_type(None, expected));
+    }
+    Ok(Some(bytes))
+}
+
+/// A JSON body. 415 unless the content type is JSON, 413 over `limit`, 400 when empty but
+/// `required`, 400 "malformed JSON: ... at line L column C" for bad syntax, and 400
+/// "<pointer>: <reason>" (with the violation attached) when the shape is wrong.
+pub async fn read_json<T: DeserializeOwned>(
+    parts: &Parts,
+    body: Body,
+    limit: usize,
+    required: bool,
+) -> Result<Option<T>, Problem> {
+    let Some(bytes) = read_checked(parts, body, limit, required, is_json, "application/json").await?
+    else {
+        return Ok(None);
+    };
+    decode_json(&bytes).map(Some)
+}
+
+/// Turns the `Ok(None)` of an absent body into the 400 a required body gets (the `read_*`
+/// functions already do so when called with `required = true`; this lets generated code get
+/// a `T` without an unreachable branch: `read_json(..).await.and_then(body::required)?`).
+pub fn required<T>(body: Option<T>) -> Result<T, Problem> {
+    body.ok_or_else(|| Problem::bad_request("the request body is required"))
+}
+
+/// Decodes a JSON document with the same errors as [`read_json`].
+pub fn decode_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let result: Result<T, serde_path_to_error::Error<serde_json::Error>> =
+        serde_path_to_error::deserialize(&mut de);
+    let value = match result {
+        Ok(v) => v,
+        Err(e) => {
+            let pointer = pointer_of(e.path());
+            return Err(json_problem(pointer, e.into_inner()));
+        }
+    };
+    // Trailing garbage after the document is a syntax error too.
+    if let Err(e) = de.end() {
+        return Err(json_problem(String::new(), e));
+    }
+    Ok(value)
+}
+
+fn json_problem(pointer: String, e: serde_json::Error) -> Problem {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let reason = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
+    match e.classify() {
+        serde_json::error::Category::Data => Problem::bad_request(String::new()).with_violations(vec![
+            Violation {
+                pointer,
+                message: reason,
+            },
+        ]),
+        _ => Problem::bad_request(format!("malformed JSON: {full}")),
+    }
+}
+
+/// A JSON pointer (RFC 6901) for a serde path.
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    let mut p = String::new();
+    for seg in path.iter() {
+        match seg {
+            serde_path_to_error::Segment::Seq { index } => p = join_index(&p, *index),
+            serde_path_to_error::Segment::Map { key } => p = join(&p, key),
+            serde_path_to_error::Segment::Enum { variant } => p = join(&p, variant),
+            serde_path_to_error::Segment::Unknown => p = join(&p, "?"),
+        }
+    }
+    p
+}
+
+/// Raw bytes (`application/octet-stream`, images, ...). `accept` lists the media ranges the
+/// operation declares (`image/*`, `*/*`); empty takes any.
+pub async fn read_bytes(
+    parts: &Parts,
+    body: Body,
+    limit: usize,
+    required: bool,
+    accept: &[&str],
+) -> Result<Option<Bytes>, Problem> {
+    let expected = expected_list(accept, "any media type");
+    read_checked(
+        parts,
+        body,
+        limit,
+        required,
+        |m| media_type_matches(m, accept),
+        &expected,
+    )
+    .await
+}
+
+/// A text body (`text/plain`, ...), which must be UTF-8.
+pub async fn read_text(
+    parts: &Parts,
+    body: Body,
+    limit: usize,
+    required: bool,
+    accept: &[&str],
+) -> Result<Option<String>, Problem> {
+    let expected = expected_list(accept, "text/plain");
+    let Some(bytes) = read_checked(
+        parts,
+        body,
+        limit,
+        required,
+        |m| media_type_matches(m, accept),
+        &expected,
+    )
+    .await?
+    else {
+        return Ok(None);
+    };
+    match String::from_utf8(bytes.to_vec()) {
+        Ok(s) => Ok(Some(s)),
+        Err(_) => Err(Problem::bad_request("the request body is not valid UTF-8 text")),
+    }
+}
+
+fn expected_list(accept: &[&str], none: &str) -> String {
+    if accept.is_empty() {
+        none.to_owned()
+    } else {
+        accept.join(" or ")
+    }
+}
+
+/// An `application/x-www-form-urlencoded` body decoded into `T`. Values are strings on the
+/// wire and are parsed into the field's type (`categoryId=5` fills an `i64`); a key sent more
+/// than once fills a `Vec` field (a scalar field takes the first). Errors name the field:
+/// "/categoryId: invalid value: string \"x\", expected i64".
+pub async fn read_form<T: DeserializeOwned>(
+    parts: &Parts,
+    body: Body,
+    limit: usize,
+    required: bool,
+) -> Result<Option<T>, Problem> {
+    let Some(bytes) = read_checked(
+        parts,
+        body,
+        limit,
+        required,
+        |m| m == "application/x-www-form-urlencoded",
+        "application/x-www-form-urlencoded",
+    )
+    .await?
+    else {
+        return Ok(None);
+    };
+    decode_form(&bytes).map(Some)
+}
+
+/// Decodes a url-encoded form with the same errors as [`read_form`].
+pub fn decode_form<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
+    // Group repeated keys, keeping first-appearance order.
+    let mut fields: Vec<(String, Vec<String>)> = Vec::new();
+    for (k, v) in form_urlencoded::parse(bytes) {
+        match fields.iter_mut().find(|(name, _)| *name == k) {
+            Some((_, values)) => values.push(v.into_owned()),
+            None => fields.push((k.into_owned(), vec![v.into_owned()])),
+        }
+    }
+    let de: de::value::MapDeserializer<'_, _, de::value::Error> =
+        de::value::MapDeserializer::new(fields.into_iter().map(|(k, v)| (k, FormField(v))));
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let pointer = pointer_of(e.path());
+        Problem::bad_request(String::new()).with_violations(vec![Violation {
+            pointer,
+            message: e.into_inner().to_string(),
+        }])
+    })
+}
+
+/// The values of one form key (never empty).
+struct FormField(Vec<String>);
+
+/// One form value, parsed on demand into whatever the target type asks for.
+struct FormValue(String);
+
+impl<'de> IntoDeserializer<'de, de::value::Error> for FormField {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl<'de> IntoDeserializer<'de, de::value::Error> for FormValue {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl FormField {
+    fn first(self) -> FormValue {
+        FormValue(self.0.into_iter().next().unwrap_or_default())
+    }
+}
+
+macro_rules! field_to_first {
+    ($($method:ident),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            self.first().$method(visitor)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for FormField {
+    type Error = de::value::Error;
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_seq(de::value::SeqDeserializer::new(
+            self.0.into_iter().map(FormValue),
+        ))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.first().deserialize_enum(name, variants, visitor)
+    }
+
+    field_to_first!(
+        deserialize_any, deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32,
+        deserialize_i64, deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32,
+        deserialize_u64, deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char,
+        deserialize_str, deserialize_string, deserialize_bytes, deserialize_byte_buf,
+        deserialize_unit, deserialize_map, deserialize_identifier, deserialize_ignored_any
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.first().deserialize_unit_struct(name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.first().deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.first().deserialize_tuple_struct(name, len, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.first().deserialize_struct(name, fields, visitor)
+    }
+}
+
+macro_rules! parse_value {
+    ($($method:ident => $t:ty, $visit:ident);* $(;)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            match self.0.parse::<$t>() {
+                Ok(v) => visitor.$visit(v),
+                Err(_) => Err(de::Error::invalid_value(de::Unexpected::Str(&self.0), &visitor)),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for FormValue {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_string(self.0)
+    }
+
+    parse_value!(
+        deserialize_bool => bool, visit_bool;
+        deserialize_i8 => i8, visit_i8;
+        deserialize_i16 => i16, visit_i16;
+        deserialize_i32 => i32, visit_i32;
+        deserialize_i64 => i64, visit_i64;
+        deserialize_i128 => i128, visit_i128;
+        deserialize_u8 => u8, visit_u8;
+        deserialize_u16 => u16, visit_u16;
+        deserialize_u32 => u32, visit_u32;
+        deserialize_u64 => u64, visit_u64;
+        deserialize_u128 => u128, visit_u128;
+        deserialize_f32 => f32, visit_f32;
+        deserialize_f64 => f64, visit_f64;
+    );
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_seq(de::value::SeqDeserializer::new(std::iter::once(self)))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let unit: de::value::StringDeserializer<de::value::Error> = self.0.into_deserializer();
+        visitor.visit_enum(unit)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        char str string bytes byte_buf unit_struct tuple tuple_struct map struct identifier
+        ignored_any
+    }
+}

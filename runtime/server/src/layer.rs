@@ -1,0 +1,315 @@
+//! Owns the router-wide part: `ServerConfig`, the `Runtime` handle handlers use at request
+//! time, and `finish`, which nests the generated routes under the base path, turns unknown
+//! paths and undeclared methods into problems, and runs identify + rate-limit on every request.
+
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, OnceLock};
+use std::time::SystemTime;
+
+use axum::extract::{ConnectInfo, Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::Router;
+use http::header::HeaderValue;
+use http::request::Parts;
+use http::{HeaderMap, StatusCode};
+
+use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
+use super::problem::{render_default, Problem, RenderProblem};
+use super::ratelimit::{Decision, InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
+
+/// Default request-body limit: 1 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+
+/// How the application configures a generated server. Defaults: `DenyAll` (every secured
+/// operation answers 401 until an authenticator is installed), no rate limit, 1 MiB bodies,
+/// the default problem renderer, no base path, `X-Forwarded-For` ignored.
+#[derive(Clone)]
+pub struct ServerConfig {
+    authenticator: Arc<dyn Authenticator>,
+    rate_limit: Option<(Arc<dyn RateLimiter>, RateLimitPolicy)>,
+    body_limit: usize,
+    render: RenderProblem,
+    base_path: String,
+    trust_forwarded_for: bool,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            authenticator: Arc::new(DenyAll),
+            rate_limit: None,
+            body_limit: DEFAULT_BODY_LIMIT,
+            render: Arc::new(render_default),
+            base_path: String::new(),
+            trust_forwarded_for: false,
+        }
+    }
+}
+
+impl fmt::Debug for ServerConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerConfig")
+            .field("rate_limit", &self.rate_limit.as_ref().map(|(_, p)| p))
+            .field("body_limit", &self.body_limit)
+            .field("base_path", &self.base_path)
+            .field("trust_forwarded_for", &self.trust_forwarded_for)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerConfig {
+    pub fn new() -> Self {
+        ServerConfig::default()
+    }
+
+    pub fn authenticator(mut self, authenticator: impl Authenticator) -> Self {
+        self.authenticator = Arc::new(authenticator);
+        self
+    }
+
+    pub fn rate_limit(mut self, limiter: impl RateLimiter, policy: RateLimitPolicy) -> Self {
+        self.rate_limit = Some((Arc::new(limiter), policy));
+        self
+    }
+
+    /// `rate_limit` with an `InMemoryRateLimiter` that uses the policy's ban rule.
+    pub fn rate_limit_in_memory(self, policy: RateLimitPolicy) -> Self {
+        let limiter = InMemoryRateLimiter::for_policy(&policy);
+        self.rate_limit(limiter, policy)
+    }
+
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    pub fn render_problem(mut self, render: RenderProblem) -> Self {
+        self.render = render;
+        self
+    }
+
+    /// The path prefix every route lives under ("/v1"). "" or "/" = none.
+    pub fn base_path(mut self, base_path: impl Into<String>) -> Self {
+        self.base_path = base_path.into();
+        self
+    }
+
+    /// Take the client address for anonymous rate limiting from the last `X-Forwarded-For`
+    /// entry (the one the nearest proxy appended). Only for servers reachable solely through
+    /// a proxy that sets it: otherwise any client can pick its own key.
+    pub fn trust_forwarded_for(mut self, trust: bool) -> Self {
+        self.trust_forwarded_for = trust;
+        self
+    }
+
+    /// The handle handlers use at request time, as `finish` will install it.
+    pub fn runtime(&self) -> Runtime {
+        Runtime(Arc::new(Shared {
+            render: self.render.clone(),
+            body_limit: self.body_limit,
+        }))
+    }
+}
+
+struct Shared {
+    render: RenderProblem,
+    body_limit: usize,
+}
+
+/// What a handler needs at request time: the problem renderer and the body limit. `finish`
+/// puts one into every request's extensions; handlers get it with `Runtime::from_parts`.
+#[derive(Clone)]
+pub struct Runtime(Arc<Shared>);
+
+impl fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Runtime")
+            .field("body_limit", &self.0.body_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Runtime {
+    fn default() -> Self {
+        static DEFAULT: OnceLock<Runtime> = OnceLock::new();
+        DEFAULT
+            .get_or_init(|| ServerConfig::default().runtime())
+            .clone()
+    }
+}
+
+impl Runtime {
+    /// The runtime `finish` installed, or the defaults when the routes run without it.
+    pub fn from_parts(parts: &Parts) -> Runtime {
+        parts.extensions.get::<Runtime>().cloned().unwrap_or_default()
+    }
+
+    /// Renders a problem with the configured hook.
+    pub fn problem(&self, problem: Problem) -> Response {
+        if problem.status.is_server_error() {
+            tracing::debug!(code = %problem.code, "responding with a server error problem");
+        }
+        (self.0.render)(&problem)
+    }
+
+    pub fn body_limit(&self) -> usize {
+        self.0.body_limit
+    }
+
+    /// `Ok(response)` as is, `Err(problem)` rendered.
+    pub fn respond(&self, result: Result<Response, Problem>) -> Response {
+        result.unwrap_or_else(|p| self.problem(p))
+    }
+}
+
+struct LayerState {
+    schemes: &'static [SecurityScheme],
+    authenticator: Arc<dyn Authenticator>,
+    rate_limit: Option<(Arc<dyn RateLimiter>, RateLimitPolicy)>,
+    trust_forwarded_for: bool,
+    runtime: Runtime,
+}
+
+/// Wraps the generated routes (state already applied) into the application's router:
+/// - nests them under the base path;
+/// - answers unknown paths with a 404 problem and undeclared methods on known paths with a
+///   405 problem (axum adds the `Allow` header listing the declared methods);
+/// - runs, for every request (404, 405 and 401 included): credential extraction for every
+///   scheme in `schemes`, the authenticator, the rate limit, and stores the `Identity`, the
+///   `Runtime` and the rate-limit `Decision` in the request extensions; answers 429 when over
+///   the limit; adds `X-RateLimit-Limit/Remaining/Reset` to every response when a rate limit
+///   is configured.
+///
+/// Serve the result with `into_make_service_with_connect_info::<SocketAddr>()` so anonymous
+/// callers are limited per address (without it they share one key, "addr:unknown").
+pub fn finish(routes: Router, schemes: &'static [SecurityScheme], config: ServerConfig) -> Router {
+    let runtime = config.runtime();
+
+    let rt = runtime.clone();
+    let routes = routes.method_not_allowed_fallback(move |req: Request| {
+        let rt = rt.clone();
+        async move {
+            rt.problem(Problem::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                format!("method {} is not allowed on this path", req.method()),
+            ))
+        }
+    });
+
+    let base = normalize_base_path(&config.base_path);
+    let app = if base.is_empty() {
+        routes
+    } else {
+        Router::new().nest(&base, routes)
+    };
+
+    let rt = runtime.clone();
+    let app = app.fallback(move || {
+        let rt = rt.clone();
+        async move { rt.problem(Problem::not_found()) }
+    });
+
+    let state = Arc::new(LayerState {
+        schemes,
+        authenticator: config.authenticator,
+        rate_limit: config.rate_limit,
+        trust_forwarded_for: config.trust_forwarded_for,
+        runtime,
+    });
+    app.layer(axum::middleware::from_fn_with_state(state, identify_and_limit))
+}
+
+/// "/v1/" → "/v1", "v1" → "/v1", "/" → "".
+fn normalize_base_path(base: &str) -> String {
+    let trimmed = base.trim().trim_matches('/');
+    if trimmed.is_empty() {
+        String::new()
+    } else {
+        format!("/{trimmed}")
+    }
+}
+
+async fn identify_and_limit(
+    State(state): State<Arc<LayerState>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    // Split so nothing borrowed across an await refers to the (non-Sync) body.
+    let (mut parts, body) = req.into_parts();
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0);
+    let forwarded = if state.trust_forwarded_for {
+        forwarded_for(&parts.headers)
+    } else {
+        None
+    };
+    let client_ip = forwarded.or(peer.map(|p| p.ip()));
+
+    let identity = auth::identify(
+        &parts,
+        state.schemes,
+        state.authenticator.as_ref(),
+        peer,
+        client_ip,
+    )
+    .await;
+
+    let decision = match &state.rate_limit {
+        Some((limiter, policy)) => {
+            let (key, quota) = match identity.principals().first() {
+                Some(p) => (format!("sub:{}", p.subject), policy.quota(p.plan.as_deref())),
+                None => (
+                    match client_ip {
+                        Some(ip) => format!("addr:{ip}"),
+                        None => "addr:unknown".to_owned(),
+                    },
+                    policy.anonymous_quota(),
+                ),
+            };
+            match quota {
+                Some(quota) => Some(limiter.check(&key, quota, SystemTime::now()).await),
+                None => None,
+            }
+        }
+        None => None,
+    };
+
+    parts.extensions.insert(identity);
+    parts.extensions.insert(state.runtime.clone());
+    if let Some(d) = &decision {
+        parts.extensions.insert(d.clone());
+    }
+
+    let mut resp = match &decision {
+        Some(d) if !d.allowed => state.runtime.problem(Problem::too_many_requests(
+            d.retry_after_secs.unwrap_or(1),
+            d.banned,
+        )),
+        _ => next.run(Request::from_parts(parts, body)).await,
+    };
+    if let Some(d) = &decision {
+        set_rate_limit_headers(resp.headers_mut(), d);
+    }
+    resp
+}
+
+/// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix seconds).
+pub fn set_rate_limit_headers(headers: &mut HeaderMap, d: &Decision) {
+    headers.insert("x-ratelimit-limit", HeaderValue::from(d.limit));
+    headers.insert("x-ratelimit-remaining", HeaderValue::from(d.remaining));
+    headers.insert("x-ratelimit-reset", HeaderValue::from(d.reset_unix));
+}
+
+/// The last valid address in `X-Forwarded-For`.
+fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
+    let last = headers.get_all("x-forwarded-for").iter().next_back()?;
+    let last = last.to_str().ok()?.rsplit(',').next()?.trim();
+    last.parse::<IpAddr>()
+        .ok()
+        .or_else(|| last.parse::<SocketAddr>().ok().map(|s| s.ip()))
+}

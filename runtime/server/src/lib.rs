@@ -1,0 +1,19 @@
+//! Server runtime: spec-independent support for generated axum servers (auth, rate limits,
+//! problems, parameters, bodies, validation). Copied verbatim into every generated server crate
+//! as `src/runtime/` (see docs/architecture.md); API.md beside Cargo.toml lists what generated
+//! code calls.
+
+pub mod auth;
+pub mod body;
+pub mod context;
+pub mod layer;
+pub mod params;
+pub mod problem;
+pub mod ratelimit;
+pub mod response;
+pub mod validate;
+
+pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
+pub use layer::{finish, Runtime, ServerConfig};
+pub use problem::Problem;
+pub use ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};

@@ -1,0 +1,331 @@
+//! Owns parameter parsing: raw path/query/header/cookie values in, typed values out, with every
+//! failure collected as a violation ("query/limit: expected an integer (int64), got \"abc\"").
+//! Nothing here panics on client input.
+
+use std::fmt;
+
+use axum::extract::rejection::RawPathParamsRejection;
+use axum::extract::{FromRequestParts, RawPathParams};
+use http::request::Parts;
+use http::HeaderMap;
+
+use super::problem::{quote_truncated, Problem};
+use super::validate::Violations;
+
+/// Parses one parameter value. Generated enums implement it too (rejecting unknown values).
+pub trait FromParam: Sized {
+    /// On failure, a message for the client: what was expected and what came.
+    fn from_param(raw: &str) -> Result<Self, String>;
+}
+
+/// Longest client value echoed back in a message.
+const ECHO_MAX: usize = 64;
+
+/// "expected <what>, got \"<raw>\"" with the value truncated and escaped.
+pub fn expected(what: &str, raw: &str) -> String {
+    format!("expected {what}, got {}", quote_truncated(raw, ECHO_MAX))
+}
+
+impl FromParam for String {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        Ok(raw.to_owned())
+    }
+}
+
+impl FromParam for bool {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        match raw {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(expected("a boolean (true or false)", raw)),
+        }
+    }
+}
+
+macro_rules! int_param {
+    ($($t:ty => $format:literal),* $(,)?) => {$(
+        impl FromParam for $t {
+            fn from_param(raw: &str) -> Result<Self, String> {
+                use std::num::IntErrorKind;
+                raw.parse::<$t>().map_err(|e| match e.kind() {
+                    IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => format!(
+                        "{} is out of range for {}",
+                        quote_truncated(raw, ECHO_MAX),
+                        $format
+                    ),
+                    _ => expected(concat!("an integer (", $format, ")"), raw),
+                })
+            }
+        }
+    )*};
+}
+
+int_param!(
+    i8 => "int8", i16 => "int16", i32 => "int32", i64 => "int64",
+    u8 => "uint8", u16 => "uint16", u32 => "uint32", u64 => "uint64",
+);
+
+macro_rules! float_param {
+    ($($t:ty => $format:literal),*) => {$(
+        impl FromParam for $t {
+            fn from_param(raw: &str) -> Result<Self, String> {
+                // Rust also reads "inf" and "NaN"; JSON numbers have neither.
+                match raw.parse::<$t>() {
+                    Ok(v) if v.is_finite() => Ok(v),
+                    _ => Err(expected(concat!("a number (", $format, ")"), raw)),
+                }
+            }
+        }
+    )*};
+}
+
+float_param!(f32 => "float", f64 => "double");
+
+/// Where a parameter lives, as OpenAPI's `in` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    Path,
+    Query,
+    Header,
+    Cookie,
+}
+
+impl Location {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+            Location::Cookie => "cookie",
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The path parameters axum matched, percent-decoded. A path segment that does not decode to
+/// UTF-8 (`/pets/%FF`) is a 400 problem, not axum's plain-text rejection.
+pub async fn path_params(parts: &mut Parts) -> Result<Vec<(String, String)>, Problem> {
+    match RawPathParams::from_request_parts(parts, &()).await {
+        Ok(raw) => Ok(raw
+            .iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect()),
+        Err(rejection) => {
+            // The only client-caused rejection is invalid UTF-8 in a segment; a handler used on
+            // a route without parameters also lands here and gets no parameters.
+            if matches!(rejection, RawPathParamsRejection::InvalidUtf8InPathParam(_)) {
+                Err(Problem::bad_request(
+                    "a path segment is not valid percent-encoded UTF-8",
+                ))
+            } else {
+                Ok(Vec::new())
+            }
+        }
+    }
+}
+
+/// Every raw parameter value of one request.
+#[derive(Clone, Debug, Default)]
+pub struct RawParams {
+    path: Vec<(String, String)>,
+    query: Vec<(String, String)>,
+    headers: HeaderMap,
+    cookies: Vec<(String, String)>,
+}
+
+impl RawParams {
+    /// `path_params` comes from [`path_params`]. The query string is form-decoded (`+` is a
+    /// space); cookies are taken from every `Cookie` header, values kept as sent.
+    pub fn from_parts(parts: &Parts, path_params: Vec<(String, String)>) -> Self {
+        let query = parts
+            .uri
+            .query()
+            .map(|q| {
+                form_urlencoded::parse(q.as_bytes())
+                    .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut cookies = Vec::new();
+        for value in parts.headers.get_all(http::header::COOKIE) {
+            let Ok(value) = value.to_str() else { continue };
+            for pair in value.split(';') {
+                let pair = pair.trim();
+                if pair.is_empty() {
+                    continue;
+                }
+                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                let v = v.trim();
+                // RFC 6265 allows a value in double quotes; the quotes are not part of it.
+                let v = v
+                    .strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .unwrap_or(v);
+                cookies.push((k.trim().to_owned(), v.to_owned()));
+            }
+        }
+        RawParams {
+            path: path_params,
+            query,
+            headers: parts.headers.clone(),
+            cookies,
+        }
+    }
+
+    /// [`path_params`] then [`RawParams::from_parts`].
+    pub async fn from_request_parts(parts: &mut Parts) -> Result<Self, Problem> {
+        let path = path_params(parts).await?;
+        Ok(RawParams::from_parts(parts, path))
+    }
+
+    /// Every raw value of `name` at `loc`, in request order. Header names are
+    /// case-insensitive; the others are not.
+    fn values<'s>(
+        &'s self,
+        loc: Location,
+        name: &str,
+        errs: &mut Violations,
+    ) -> Vec<&'s str> {
+        let pairs = match loc {
+            Location::Path => &self.path,
+            Location::Query => &self.query,
+            Location::Cookie => &self.cookies,
+            Location::Header => {
+                let mut out = Vec::new();
+                for v in self.headers.get_all(name) {
+                    match v.to_str() {
+                        Ok(s) => out.push(s),
+                        Err(_) => errs.push(
+                            pointer(loc, name),
+                            "header value is not visible ASCII text",
+                        ),
+                    }
+                }
+                return out;
+            }
+        };
+        pairs
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    /// A required parameter: a violation when absent or unparsable. A repeated query key
+    /// uses the first value.
+    pub fn required<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        let before = errs.len();
+        let values = self.values(loc, name, errs);
+        match values.first() {
+            Some(raw) => parse_one(loc, name, raw, errs),
+            None => {
+                if errs.len() == before {
+                    errs.push(pointer(loc, name), "required parameter is missing");
+                }
+                None
+            }
+        }
+    }
+
+    /// An optional parameter: None when absent (no violation), a violation when unparsable.
+    pub fn optional<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        let values = self.values(loc, name, errs);
+        values.first().and_then(|raw| parse_one(loc, name, raw, errs))
+    }
+
+    /// An array parameter. `explode` (OpenAPI's default for query and cookie): one key per
+    /// item, `?tag=a&tag=b`; otherwise one comma-separated value, `?tag=a,b` (the form headers
+    /// and path segments always use). None when absent or when any item fails (each failing
+    /// item is a violation named "<loc>/<name>/<index>"). An empty value is an empty array.
+    pub fn array<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        explode: bool,
+        errs: &mut Violations,
+    ) -> Option<Vec<T>> {
+        let values = self.values(loc, name, errs);
+        if values.is_empty() {
+            return None;
+        }
+        let items: Vec<&str> = if explode && matches!(loc, Location::Query | Location::Cookie) {
+            values
+        } else {
+            values
+                .iter()
+                .filter(|v| !v.is_empty())
+                .flat_map(|v| v.split(','))
+                .map(|v| if loc == Location::Header { v.trim() } else { v })
+                .collect()
+        };
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (i, raw) in items.iter().enumerate() {
+            match T::from_param(raw) {
+                Ok(v) => out.push(v),
+                Err(msg) => {
+                    ok = false;
+                    errs.push(format!("{}/{i}", pointer(loc, name)), msg);
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// Like [`RawParams::array`], with a violation when the parameter is absent.
+    pub fn required_array<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        explode: bool,
+        errs: &mut Violations,
+    ) -> Option<Vec<T>> {
+        let present = !self.values(loc, name, &mut Violations::new()).is_empty();
+        if !present {
+            errs.push(pointer(loc, name), "required parameter is missing");
+            return None;
+        }
+        self.array(loc, name, explode, errs)
+    }
+
+    /// Whether the parameter was sent at all (for generated code that needs to tell an
+    /// absent value from a default).
+    pub fn contains(&self, loc: Location, name: &str) -> bool {
+        !self.values(loc, name, &mut Violations::new()).is_empty()
+    }
+}
+
+/// "<location>/<name>", the pointer of a parameter in violations.
+pub fn pointer(loc: Location, name: &str) -> String {
+    format!("{}/{name}", loc.as_str())
+}
+
+fn parse_one<T: FromParam>(
+    loc: Location,
+    name: &str,
+    raw: &str,
+    errs: &mut Violations,
+) -> Option<T> {
+    match T::from_param(raw) {
+        Ok(v) => Some(v),
+        Err(msg) => {
+            errs.push(pointer(loc, name), msg);
+            None
+        }
+    }
+}

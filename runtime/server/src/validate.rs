@@ -1,0 +1,400 @@
+//! Owns schema-constraint checking: the `Validate` trait generated types implement, the
+//! collected `Violations`, and the check helpers generated `Validate` impls call.
+//!
+//! Pointers are JSON pointers into the request body ("/pets/0/name"; "" is the body itself) or
+//! "<location>/<name>" for parameters ("query/limit").
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Display;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use super::problem::Problem;
+
+/// One failed constraint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub pointer: String,
+    pub message: String,
+}
+
+/// Every violation of one request, so the client learns about all of them at once.
+#[derive(Clone, Debug, Default)]
+pub struct Violations(Vec<Violation>);
+
+impl Violations {
+    pub fn new() -> Self {
+        Violations(Vec::new())
+    }
+
+    pub fn push(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
+        self.0.push(Violation {
+            pointer: pointer.into(),
+            message: message.into(),
+        });
+    }
+
+    pub fn push_violation(&mut self, violation: Violation) {
+        self.0.push(violation);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn as_slice(&self) -> &[Violation] {
+        &self.0
+    }
+
+    pub fn into_vec(self) -> Vec<Violation> {
+        self.0
+    }
+
+    /// 400 `bad_request` whose message lists every violation.
+    pub fn into_problem(self) -> Problem {
+        Problem::bad_request("the request is invalid").with_violations(self.0)
+    }
+
+    /// `Err(problem)` with everything collected so far (leaving `self` empty), `Ok(())` when
+    /// nothing was; lets generated code write `errs.check()?`.
+    pub fn check(&mut self) -> Result<(), Problem> {
+        if self.is_empty() {
+            Ok(())
+        } else {
+            Err(std::mem::take(self).into_problem())
+        }
+    }
+}
+
+/// Implemented by generated types: push a violation for every failed constraint below
+/// `pointer` (the JSON pointer of `self`).
+pub trait Validate {
+    fn validate(&self, pointer: &str, out: &mut Violations);
+}
+
+/// `pointer` + "/" + `segment`, escaping `~` and `/` as RFC 6901 says.
+pub fn join(pointer: &str, segment: &str) -> String {
+    let mut s = String::with_capacity(pointer.len() + segment.len() + 1);
+    s.push_str(pointer);
+    s.push('/');
+    for c in segment.chars() {
+        match c {
+            '~' => s.push_str("~0"),
+            '/' => s.push_str("~1"),
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// `pointer` + "/" + `index`.
+pub fn join_index(pointer: &str, index: usize) -> String {
+    format!("{pointer}/{index}")
+}
+
+impl<T: Validate> Validate for Vec<T> {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        for (i, item) in self.iter().enumerate() {
+            item.validate(&join_index(pointer, i), out);
+        }
+    }
+}
+
+impl<T: Validate> Validate for Option<T> {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(v) = self {
+            v.validate(pointer, out);
+        }
+    }
+}
+
+impl<T: Validate + ?Sized> Validate for Box<T> {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        (**self).validate(pointer, out);
+    }
+}
+
+impl<T: Validate + ?Sized> Validate for Arc<T> {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        (**self).validate(pointer, out);
+    }
+}
+
+impl<T: Validate> Validate for BTreeMap<String, T> {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        for (k, v) in self {
+            v.validate(&join(pointer, k), out);
+        }
+    }
+}
+
+impl<T: Validate, H> Validate for HashMap<String, T, H> {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        // Sorted so the message is the same for the same request.
+        let mut entries: Vec<(&String, &T)> = self.iter().collect();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        for (k, v) in entries {
+            v.validate(&join(pointer, k), out);
+        }
+    }
+}
+
+macro_rules! no_constraints {
+    ($($t:ty),* $(,)?) => {
+        $(impl Validate for $t {
+            fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+        })*
+    };
+}
+
+// Constraints on primitives are checked by the field's owner, which knows the schema.
+no_constraints!(
+    String,
+    str,
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    f32,
+    f64,
+    serde_json::Value,
+    axum::body::Bytes,
+);
+
+/// `minimum` / `exclusiveMinimum` (OpenAPI 3.0: a flag). Value and bound have the field's type,
+/// so integers compare exactly (no trip through f64). NaN never violates.
+pub fn check_minimum<T: PartialOrd + Display + Copy>(
+    value: T,
+    min: T,
+    exclusive: bool,
+    pointer: &str,
+    out: &mut Violations,
+) {
+    if exclusive {
+        if value <= min {
+            out.push(pointer, format!("must be greater than {min}, got {value}"));
+        }
+    } else if value < min {
+        out.push(
+            pointer,
+            format!("must be greater than or equal to {min}, got {value}"),
+        );
+    }
+}
+
+/// `maximum` / `exclusiveMaximum`.
+pub fn check_maximum<T: PartialOrd + Display + Copy>(
+    value: T,
+    max: T,
+    exclusive: bool,
+    pointer: &str,
+    out: &mut Violations,
+) {
+    if exclusive {
+        if value >= max {
+            out.push(pointer, format!("must be less than {max}, got {value}"));
+        }
+    } else if value > max {
+        out.push(
+            pointer,
+            format!("must be less than or equal to {max}, got {value}"),
+        );
+    }
+}
+
+/// Numbers `multipleOf` can be asked about.
+pub trait Numeric: Copy + Display {
+    fn to_f64(self) -> f64;
+    /// Exact integer value, when the type is an integer.
+    fn to_i128(self) -> Option<i128>;
+}
+
+macro_rules! numeric_int {
+    ($($t:ty),*) => {$(
+        impl Numeric for $t {
+            fn to_f64(self) -> f64 { self as f64 }
+            fn to_i128(self) -> Option<i128> { i128::try_from(self).ok() }
+        }
+    )*};
+}
+numeric_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+impl Numeric for f32 {
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn to_i128(self) -> Option<i128> {
+        None
+    }
+}
+
+impl Numeric for f64 {
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn to_i128(self) -> Option<i128> {
+        None
+    }
+}
+
+/// `multipleOf`. Integers with an integral factor are checked exactly; otherwise the quotient
+/// must be within a relative 1e-9 of a whole number (binary floats cannot do better: 0.3 / 0.1
+/// is not exactly 3). A factor that is not positive cannot be checked and is ignored.
+pub fn check_multiple_of<T: Numeric>(value: T, factor: f64, pointer: &str, out: &mut Violations) {
+    if factor.is_nan() || factor <= 0.0 || factor.is_infinite() {
+        return;
+    }
+    let ok = match value.to_i128() {
+        Some(v) if factor.fract() == 0.0 && factor < 1e30 => {
+            let f = factor as i128;
+            v % f == 0
+        }
+        _ => {
+            let q = value.to_f64() / factor;
+            if !q.is_finite() {
+                false
+            } else {
+                (q - q.round()).abs() <= 1e-9 * q.abs().max(1.0)
+            }
+        }
+    };
+    if !ok {
+        out.push(pointer, format!("must be a multiple of {factor}, got {value}"));
+    }
+}
+
+/// `minLength`, counted in characters (Unicode scalar values), as JSON Schema says.
+pub fn check_min_length(value: &str, min: usize, pointer: &str, out: &mut Violations) {
+    let n = value.chars().count();
+    if n < min {
+        out.push(
+            pointer,
+            format!("must be at least {min} characters long, got {n}"),
+        );
+    }
+}
+
+/// `maxLength`, counted in characters.
+pub fn check_max_length(value: &str, max: usize, pointer: &str, out: &mut Violations) {
+    // Count no further than needed: a huge string over the limit is rejected early.
+    let n = value.chars().take(max.saturating_add(1)).count();
+    if n > max {
+        let total = value.chars().count();
+        out.push(
+            pointer,
+            format!("must be at most {max} characters long, got {total}"),
+        );
+    }
+}
+
+type PatternCache = RwLock<HashMap<&'static str, Option<Arc<regex_lite::Regex>>>>;
+
+fn pattern_cache() -> &'static PatternCache {
+    static CACHE: OnceLock<PatternCache> = OnceLock::new();
+    CACHE.get_or_init(|| RwLock::new(HashMap::new()))
+}
+
+/// The compiled pattern, compiled once per process; None when the spec's pattern is not a
+/// regex this engine understands (logged once, then the constraint is not checked: rejecting
+/// every request over a spec bug would be worse).
+fn compiled(pattern: &'static str) -> Option<Arc<regex_lite::Regex>> {
+    let cache = pattern_cache();
+    if let Some(hit) = cache.read().unwrap_or_else(|e| e.into_inner()).get(pattern) {
+        return hit.clone();
+    }
+    let mut map = cache.write().unwrap_or_else(|e| e.into_inner());
+    map.entry(pattern)
+        .or_insert_with(|| match regex_lite::Regex::new(pattern) {
+            Ok(re) => Some(Arc::new(re)),
+            Err(e) => {
+                tracing::warn!(pattern, error = %e, "schema pattern is not a supported regular expression; it will not be checked");
+                None
+            }
+        })
+        .clone()
+}
+
+/// `pattern`: an unanchored search, as JSON Schema says (a pattern that wants the whole value
+/// says so with `^...$`).
+pub fn check_pattern(value: &str, pattern: &'static str, pointer: &str, out: &mut Violations) {
+    if let Some(re) = compiled(pattern)
+        && !re.is_match(value)
+    {
+        out.push(pointer, format!("must match the pattern {pattern:?}"));
+    }
+}
+
+/// `minItems`.
+pub fn check_min_items<T>(items: &[T], min: usize, pointer: &str, out: &mut Violations) {
+    if items.len() < min {
+        out.push(
+            pointer,
+            format!("must have at least {min} items, got {}", items.len()),
+        );
+    }
+}
+
+/// `maxItems`.
+pub fn check_max_items<T>(items: &[T], max: usize, pointer: &str, out: &mut Violations) {
+    if items.len() > max {
+        out.push(
+            pointer,
+            format!("must have at most {max} items, got {}", items.len()),
+        );
+    }
+}
+
+/// `minProperties` / `maxProperties` on a map's length.
+pub fn check_min_properties(len: usize, min: usize, pointer: &str, out: &mut Violations) {
+    if len < min {
+        out.push(
+            pointer,
+            format!("must have at least {min} properties, got {len}"),
+        );
+    }
+}
+
+pub fn check_max_properties(len: usize, max: usize, pointer: &str, out: &mut Violations) {
+    if len > max {
+        out.push(
+            pointer,
+            format!("must have at most {max} properties, got {len}"),
+        );
+    }
+}
+
+/// `uniqueItems`. Items are compared by their JSON form so any generated type works (they all
+/// serialize; few are `Hash`), in linear time. Maps serialize in key order (serde_json's
+/// default `Map` is sorted), so equal objects compare equal whatever their field order.
+pub fn check_unique_items<T: serde::Serialize>(items: &[T], pointer: &str, out: &mut Violations) {
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(items.len());
+    let mut reported: HashSet<usize> = HashSet::new();
+    for (i, item) in items.iter().enumerate() {
+        let Ok(value) = serde_json::to_value(item) else {
+            continue;
+        };
+        let key = value.to_string();
+        if let Some(&first) = seen.get(&key) {
+            if reported.insert(first) {
+                out.push(
+                    pointer,
+                    format!("items must be unique; items {first} and {i} are equal"),
+                );
+            }
+        } else {
+            seen.insert(key, i);
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! Authentication: StaticKeys, credential extraction, authorize and its WWW-Authenticate
+//! challenges (unit level), then the same over real HTTP through `finish`.
+
+mod common;
+
+use apigen_server_runtime::auth::{
+    Authenticator, Credential, DenyAll, Identity, PresentedCredential, Principal, SchemeKind,
+    SecurityScheme, StaticKeys, authorize, extract, identify,
+};
+use common::{GOOD_KEY, PRO_KEY, client, config, keys, send, serve_petstore};
+
+static BEARER: SecurityScheme = SecurityScheme {
+    name: "bearerAuth",
+    kind: SchemeKind::HttpBearer,
+};
+static BASIC: SecurityScheme = SecurityScheme {
+    name: "basicAuth",
+    kind: SchemeKind::HttpBasic,
+};
+static KEY_QUERY: SecurityScheme = SecurityScheme {
+    name: "keyQuery",
+    kind: SchemeKind::ApiKeyQuery("api_key"),
+};
+static KEY_COOKIE: SecurityScheme = SecurityScheme {
+    name: "keyCookie",
+    kind: SchemeKind::ApiKeyCookie("session"),
+};
+static KEY_HEADER: SecurityScheme = SecurityScheme {
+    name: "keyHeader",
+    kind: SchemeKind::ApiKeyHeader("X-API-Key"),
+};
+static ALL: &[SecurityScheme] = &[BEARER, BASIC, KEY_QUERY, KEY_COOKIE, KEY_HEADER];
+
+fn parts(uri: &str, headers: &[(&str, &str)]) -> http::request::Parts {
+    let mut b = http::Request::builder().uri(uri);
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    b.body(()).unwrap().into_parts().0
+}
+
+fn principal(subject: &str, scheme: &'static str) -> Principal {
+    Principal {
+        subject: subject.into(),
+        plan: None,
+        scheme,
+    }
+}
+
+#[test]
+fn static_keys_lookup_is_exact() {
+    let k = keys();
+    assert_eq!(k.len(), 2);
+    assert_eq!(k.lookup(GOOD_KEY), Some(("alice", None)));
+    assert_eq!(k.lookup(PRO_KEY), Some(("bob", Some("pro"))));
+    assert_eq!(k.lookup("k-good-012345678"), None, "a prefix is not the key");
+    assert_eq!(k.lookup(&format!("{GOOD_KEY}x")), None);
+    assert_eq!(k.lookup(""), None);
+    assert_eq!(StaticKeys::new().lookup(GOOD_KEY), None);
+    // Several keys for one subject; the last entry matching wins nothing special: each key
+    // maps to its own entry.
+    let k = StaticKeys::new()
+        .with_key("a", "one", None)
+        .with_key("b", "two", Some("free"))
+        .with_key("c", "three", None);
+    assert_eq!(k.lookup("b"), Some(("two", Some("free"))));
+    assert_eq!(k.lookup("c"), Some(("three", None)));
+}
+
+#[test]
+fn static_keys_debug_never_prints_keys() {
+    let dbg = format!("{:?}", keys());
+    assert!(dbg.contains("alice"), "{dbg}");
+    assert!(!dbg.contains(GOOD_KEY), "{dbg}");
+    assert!(!dbg.contains(PRO_KEY), "{dbg}");
+    let c = Credential::Bearer(GOOD_KEY);
+    assert_eq!(format!("{c:?}"), "Bearer(<redacted>)");
+    let c = PresentedCredential::Basic {
+        user: "u".into(),
+        password: "hunter2".into(),
+    };
+    assert!(!format!("{c:?}").contains("hunter2"));
+}
+
+#[tokio::test]
+async fn static_keys_authenticates_bearer_and_api_key_not_basic() {
+    let k = keys();
+    let p = k.authenticate(&BEARER, Credential::Bearer(PRO_KEY)).await;
+    assert_eq!(
+        p,
+        Some(Principal {
+            subject: "bob".into(),
+            plan: Some("pro".into()),
+            scheme: "bearerAuth"
+        })
+    );
+    let p = k.authenticate(&KEY_HEADER, Credential::ApiKey(GOOD_KEY)).await;
+    assert_eq!(p.map(|p| (p.subject, p.scheme)), Some(("alice".into(), "keyHeader")));
+    let p = k
+        .authenticate(
+            &BASIC,
+            Credential::Basic {
+                user: "alice",
+                password: GOOD_KEY,
+            },
+        )
+        .await;
+    assert_eq!(p, None);
+    assert_eq!(k.authenticate(&BEARER, Credential::Bearer("nope")).await, None);
+    assert_eq!(
+        DenyAll
+            .authenticate(&BEARER, Credential::Bearer(GOOD_KEY))
+            .await,
+        None
+    );
+}
+
+#[test]
+fn bearer_scheme_word_is_case_insensitive() {
+    for header in [
+        "Bearer tok",
+        "bearer tok",
+        "BEARER tok",
+        "bEaReR   tok",
+        "Bearer\ttok",
+    ] {
+        let got = extract(&BEARER, &parts("/", &[("authorization", header)]));
+        match got {
+            Some(Some(PresentedCredential::Bearer(t))) => assert_eq!(t, "tok", "{header}"),
+            other => panic!("{header}: {other:?}"),
+        }
+    }
+    // Another scheme's word is not a bearer credential at all.
+    assert!(extract(&BEARER, &parts("/", &[("authorization", "Basic dTpw")])).is_none());
+    assert!(extract(&BEARER, &parts("/", &[])).is_none());
+    // The word alone: presented, but unusable.
+    assert!(matches!(
+        extract(&BEARER, &parts("/", &[("authorization", "Bearer")])),
+        Some(None)
+    ));
+}
+
+#[test]
+fn basic_and_api_key_extraction() {
+    // "alice:s3:cret" → the password keeps its colon
+    let got = extract(&BASIC, &parts("/", &[("authorization", "basic YWxpY2U6czM6Y3JldA==")]));
+    match got {
+        Some(Some(PresentedCredential::Basic { user, password })) => {
+            assert_eq!((user.as_str(), password.as_str()), ("alice", "s3:cret"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // unpadded base64 of "u:p"
+    assert!(matches!(
+        extract(&BASIC, &parts("/", &[("authorization", "Basic dTpw")])),
+        Some(Some(PresentedCredential::Basic { .. }))
+    ));
+    for bad in ["Basic !!!", "Basic d", "Basic dXNlcg=="] {
+        // not base64 / truncated / no colon
+        assert!(
+            matches!(extract(&BASIC, &parts("/", &[("authorization", bad)])), Some(None)),
+            "{bad}"
+        );
+    }
+    let q = extract(&KEY_QUERY, &parts("/x?a=1&api_key=k%2B1", &[]));
+    assert!(matches!(q, Some(Some(PresentedCredential::ApiKey(k))) if k == "k+1"));
+    assert!(extract(&KEY_QUERY, &parts("/x?a=1", &[])).is_none());
+    let c = extract(&KEY_COOKIE, &parts("/", &[("cookie", "a=1; session=abc ; z=2")]));
+    assert!(matches!(c, Some(Some(PresentedCredential::ApiKey(k))) if k == "abc"));
+    let h = extract(&KEY_HEADER, &parts("/", &[("x-api-key", "hk")]));
+    assert!(matches!(h, Some(Some(PresentedCredential::ApiKey(k))) if k == "hk"));
+}
+
+#[tokio::test]
+async fn identify_records_presented_and_valid_per_scheme() {
+    let p = parts(
+        "/x?api_key=wrong",
+        &[("authorization", &format!("Bearer {GOOD_KEY}"))],
+    );
+    let id = identify(&p, ALL, &keys(), None, None).await;
+    assert_eq!(id.principal("bearerAuth").map(|p| p.subject.as_str()), Some("alice"));
+    assert!(id.presented("bearerAuth"));
+    assert!(id.presented("keyQuery"));
+    assert!(id.principal("keyQuery").is_none());
+    assert!(!id.presented("keyCookie"));
+    assert_eq!(id.principals().len(), 1);
+}
+
+fn www(p: &apigen_server_runtime::Problem) -> Vec<String> {
+    p.headers
+        .get_all("www-authenticate")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn authorize_requirements() {
+    let none = Identity::new(ALL, None, None);
+    let alice = Identity::new(ALL, None, None).with_principal(principal("alice", "bearerAuth"));
+
+    // no security: anyone, no principal
+    assert_eq!(authorize(Some(&none), &[]).unwrap(), None);
+    assert_eq!(authorize(None, &[]).unwrap(), None);
+
+    // required bearer
+    let ok = authorize(Some(&alice), &[&["bearerAuth"]]).unwrap();
+    assert_eq!(ok.unwrap().subject, "alice");
+    let err = authorize(Some(&none), &[&["bearerAuth"]]).unwrap_err();
+    assert_eq!(err.status, 401);
+    assert_eq!(err.code, "unauthorized");
+    assert_eq!(err.message, "authentication is required");
+    assert_eq!(www(&err), vec![r#"Bearer realm="api""#]);
+
+    // a token was presented but is not valid: error="invalid_token"
+    let bad = Identity::new(ALL, None, None).with_presented("bearerAuth");
+    let err = authorize(Some(&bad), &[&["bearerAuth"]]).unwrap_err();
+    assert_eq!(err.message, "the credentials are not valid");
+    assert_eq!(www(&err), vec![r#"Bearer realm="api", error="invalid_token""#]);
+
+    // AND: both needed
+    let both: apigen_server_runtime::auth::Security = &[&["bearerAuth", "keyHeader"]];
+    assert!(authorize(Some(&alice), both).is_err());
+    let alice2 = alice.clone().with_principal(principal("alice-key", "keyHeader"));
+    assert_eq!(authorize(Some(&alice2), both).unwrap().unwrap().subject, "alice");
+
+    // OR with anonymous: a valid credential is still reported
+    let optional: apigen_server_runtime::auth::Security = &[&["bearerAuth"], &[]];
+    assert_eq!(authorize(Some(&none), optional).unwrap(), None);
+    assert_eq!(
+        authorize(Some(&alice), optional).unwrap().unwrap().subject,
+        "alice"
+    );
+
+    // OR of two schemes: the second alternative satisfies
+    let either: apigen_server_runtime::auth::Security = &[&["basicAuth"], &["keyHeader"]];
+    let k = Identity::new(ALL, None, None).with_principal(principal("k", "keyHeader"));
+    assert_eq!(authorize(Some(&k), either).unwrap().unwrap().scheme, "keyHeader");
+    let err = authorize(Some(&none), either).unwrap_err();
+    assert_eq!(
+        www(&err),
+        vec![
+            r#"Basic realm="api", charset="UTF-8""#.to_owned(),
+            r#"ApiKey realm="api""#.to_owned()
+        ]
+    );
+    // without the layer (no Identity) a bearer challenge is still given
+    let err = authorize(None, &[&["bearerAuth"]]).unwrap_err();
+    assert_eq!(www(&err), vec![r#"Bearer realm="api""#]);
+}
+
+// ---- over HTTP ------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn http_missing_wrong_and_valid_bearer() {
+    let srv = serve_petstore(config()).await;
+    let c = client();
+    let url = format!("{}/v1/pets", srv.base);
+
+    let r = send(c.get(&url)).await;
+    assert_eq!(r.status, 401);
+    assert_eq!(r.problem(), ("unauthorized".into(), "authentication is required".into()));
+    assert_eq!(r.header_all("www-authenticate"), vec![r#"Bearer realm="api""#]);
+
+    let r = send(c.get(&url).header("authorization", "Bearer not-a-key-123")).await;
+    assert_eq!(r.status, 401);
+    assert_eq!(
+        r.header_all("www-authenticate"),
+        vec![r#"Bearer realm="api", error="invalid_token""#]
+    );
+    assert!(!r.body.contains("not-a-key-123"));
+    assert_eq!(r.problem().1, "the credentials are not valid");
+
+    // A Basic header is not a bearer token: no error attribute.
+    let r = send(c.get(&url).header("authorization", "Basic dTpw")).await;
+    assert_eq!(r.status, 401);
+    assert_eq!(r.header_all("www-authenticate"), vec![r#"Bearer realm="api""#]);
+
+    for word in ["Bearer", "bearer", "BEARER"] {
+        let r = send(c.get(&url).header("authorization", format!("{word} {GOOD_KEY}"))).await;
+        assert_eq!(r.status, 200, "{word}: {}", r.body);
+        assert_eq!(r.json().as_array().unwrap().len(), 3);
+    }
+}
+
+#[tokio::test]
+async fn http_default_authenticator_denies_everyone() {
+    let srv = serve_petstore(apigen_server_runtime::ServerConfig::new().base_path("/v1")).await;
+    let r = send(
+        client()
+            .get(format!("{}/v1/pets", srv.base))
+            .bearer_auth(GOOD_KEY),
+    )
+    .await;
+    assert_eq!(r.status, 401);
+    assert_eq!(
+        r.header("www-authenticate"),
+        Some(r#"Bearer realm="api", error="invalid_token""#)
+    );
+}
+
+#[tokio::test]
+async fn http_alternatives_and_anonymous() {
+    let srv = serve_petstore(config()).await;
+    let c = client();
+    let url = format!("{}/v1/whoami", srv.base);
+    let r = send(c.get(&url)).await;
+    assert_eq!((r.status, r.body.as_str()), (200, "anonymous"));
+    let r = send(c.get(&url).bearer_auth(PRO_KEY)).await;
+    assert_eq!(r.body, "bob via bearerAuth on pro");
+    let r = send(c.get(&url).header("x-api-key", GOOD_KEY)).await;
+    assert_eq!(r.body, "alice via apiKeyHeader on -");
+    // an invalid credential on an operation that allows anonymous: anonymous
+    let r = send(c.get(&url).bearer_auth("wrong")).await;
+    assert_eq!((r.status, r.body.as_str()), (200, "anonymous"));
+}
+
+#[tokio::test]
+async fn http_auth_is_checked_before_the_body() {
+    let srv = serve_petstore(config().body_limit(10)).await;
+    let r = send(
+        client()
+            .post(format!("{}/v1/pets", srv.base))
+            .header("content-type", "text/plain")
+            .body("x".repeat(100)),
+    )
+    .await;
+    assert_eq!(r.status, 401, "{}", r.body);
+}

@@ -1,0 +1,298 @@
+//! Request bodies read directly (no server): content types, limits, JSON syntax and shape
+//! errors with pointers, forms, text and bytes.
+
+use apigen_server_runtime::body::{
+    decode_form, is_json, media_type_matches, read_bytes, read_form, read_json, read_text,
+};
+use apigen_server_runtime::problem::Problem;
+use axum::body::Body;
+use http::request::Parts;
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Available,
+    Sold,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+struct NewPet {
+    name: String,
+    #[serde(rename = "categoryId")]
+    category_id: i64,
+    #[serde(default)]
+    status: Option<Status>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+struct Form {
+    name: String,
+    #[serde(rename = "categoryId")]
+    category_id: i64,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    status: Option<Status>,
+    #[serde(default)]
+    urgent: Option<bool>,
+}
+
+fn parts(content_type: Option<&str>, content_length: Option<usize>) -> Parts {
+    let mut b = http::Request::builder().method("POST").uri("/pets");
+    if let Some(ct) = content_type {
+        b = b.header("content-type", ct);
+    }
+    if let Some(n) = content_length {
+        b = b.header("content-length", n);
+    }
+    b.body(()).unwrap().into_parts().0
+}
+
+async fn json<T: serde::de::DeserializeOwned>(
+    ct: Option<&str>,
+    body: &str,
+    required: bool,
+) -> Result<Option<T>, Problem> {
+    read_json(
+        &parts(ct, None),
+        Body::from(body.to_owned()),
+        1000,
+        required,
+    )
+    .await
+}
+
+fn rendered_message(p: &Problem) -> String {
+    let resp = apigen_server_runtime::problem::render_default(p);
+    assert_eq!(resp.status(), p.status);
+    // The default renderer's message is the problem's message (violations included).
+    p.message.clone()
+}
+
+#[tokio::test]
+async fn accepts_json_media_types() {
+    for ct in [
+        "application/json",
+        "application/json; charset=utf-8",
+        "Application/JSON",
+        "application/merge-patch+json",
+        "application/vnd.api+json;v=1",
+    ] {
+        let got: Option<NewPet> = json(Some(ct), r#"{"name":"a","categoryId":1}"#, true)
+            .await
+            .unwrap_or_else(|p| panic!("{ct}: {p}"));
+        assert_eq!(got.unwrap().category_id, 1, "{ct}");
+    }
+    assert!(is_json("application/problem+json"));
+    assert!(!is_json("text/json5"));
+    assert!(!is_json("application/jsonx"));
+    assert!(!is_json("json"));
+}
+
+#[tokio::test]
+async fn wrong_or_missing_content_type_is_415() {
+    let p = json::<NewPet>(Some("text/plain"), "{}", true).await.unwrap_err();
+    assert_eq!(p.status, 415);
+    assert_eq!(p.code, "unsupported_media_type");
+    assert_eq!(
+        p.message,
+        r#"unsupported content type "text/plain"; expected application/json"#
+    );
+    let p = json::<NewPet>(None, "{}", true).await.unwrap_err();
+    assert_eq!(p.status, 415);
+    assert_eq!(p.message, "missing Content-Type; expected application/json");
+    // No content type and no body on an optional body: simply absent.
+    assert_eq!(json::<NewPet>(None, "", false).await.unwrap(), None);
+    assert_eq!(
+        json::<NewPet>(Some("application/json"), "", false)
+            .await
+            .unwrap(),
+        None
+    );
+    let p = json::<NewPet>(None, "", true).await.unwrap_err();
+    assert_eq!((p.status.as_u16(), p.message.as_str()), (400, "the request body is required"));
+}
+
+#[tokio::test]
+async fn over_the_limit_is_413() {
+    let body = format!(r#"{{"name":"{}","categoryId":1}}"#, "x".repeat(100));
+    // declared length over the limit: refused before reading
+    let p = read_json::<NewPet>(
+        &parts(Some("application/json"), Some(body.len())),
+        Body::from(body.clone()),
+        50,
+        true,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(p.status, 413);
+    assert_eq!(p.message, "request body exceeds the limit of 50 bytes");
+    // no declared length: counted while reading
+    let p = read_json::<NewPet>(&parts(Some("application/json"), None), Body::from(body), 50, true)
+        .await
+        .unwrap_err();
+    assert_eq!((p.status.as_u16(), p.code.as_ref()), (413, "payload_too_large"));
+    // exactly at the limit is fine
+    let body = r#"{"name":"a","categoryId":1}"#;
+    assert!(
+        read_json::<NewPet>(&parts(Some("application/json"), None), Body::from(body), body.len(), true)
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn malformed_json_names_line_and_column() {
+    let p = json::<NewPet>(Some("application/json"), "{\n  \"name\": \"a\",\n  oops\n}", true)
+        .await
+        .unwrap_err();
+    assert_eq!(p.status, 400);
+    assert_eq!(p.code, "bad_request");
+    assert_eq!(p.message, "malformed JSON: key must be a string at line 3 column 3");
+    assert!(p.violations.is_empty());
+    let p = json::<NewPet>(Some("application/json"), r#"{"name":"a","categoryId":1} x"#, true)
+        .await
+        .unwrap_err();
+    assert_eq!(p.message, "malformed JSON: trailing characters at line 1 column 29");
+    let p = json::<NewPet>(Some("application/json"), "[", true).await.unwrap_err();
+    assert_eq!(p.message, "malformed JSON: EOF while parsing a list at line 1 column 1");
+}
+
+#[tokio::test]
+async fn wrong_shape_names_the_json_pointer() {
+    let p = json::<NewPet>(Some("application/json"), r#"{"name":"a","categoryId":"x"}"#, true)
+        .await
+        .unwrap_err();
+    assert_eq!(p.status, 400);
+    assert_eq!(p.message, r#"/categoryId: invalid type: string "x", expected i64"#);
+    assert_eq!(p.violations.len(), 1);
+    assert_eq!(p.violations[0].pointer, "/categoryId");
+    assert_eq!(rendered_message(&p), p.message);
+
+    let p = json::<NewPet>(Some("application/json"), r#"{"categoryId":1}"#, true)
+        .await
+        .unwrap_err();
+    assert_eq!(p.message, "body: missing field `name`");
+    assert_eq!(p.violations[0].pointer, "");
+
+    let p = json::<Vec<NewPet>>(
+        Some("application/json"),
+        r#"[{"name":"a","categoryId":1},{"name":"b","categoryId":2,"status":"lost"}]"#,
+        true,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        p.message,
+        "/1/status: unknown variant `lost`, expected `available` or `sold`"
+    );
+
+    let p = json::<NewPet>(
+        Some("application/json"),
+        r#"{"name":"a","categoryId":99999999999999999999}"#,
+        true,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(p.status, 400);
+    assert!(p.message.starts_with("/categoryId: "), "{}", p.message);
+
+    let p = json::<std::collections::BTreeMap<String, NewPet>>(
+        Some("application/json"),
+        r#"{"a/b~c":{"name":1,"categoryId":1}}"#,
+        true,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(p.violations[0].pointer, "/a~1b~0c/name");
+}
+
+#[tokio::test]
+async fn forms_fill_typed_fields() {
+    let f: Form = read_form(
+        &parts(Some("application/x-www-form-urlencoded"), None),
+        Body::from("name=Rex+the+dog&categoryId=5&tags=a&tags=b%2Cc&status=sold&urgent=true"),
+        1000,
+        true,
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        f,
+        Form {
+            name: "Rex the dog".into(),
+            category_id: 5,
+            tags: vec!["a".into(), "b,c".into()],
+            status: Some(Status::Sold),
+            urgent: Some(true),
+        }
+    );
+    let f: Form = decode_form(b"name=x&categoryId=1&tags=solo").unwrap();
+    assert_eq!(f.tags, vec!["solo"]);
+
+    let p = decode_form::<Form>(b"name=x&categoryId=x").unwrap_err();
+    assert_eq!(p.message, r#"/categoryId: invalid value: string "x", expected i64"#);
+    let p = decode_form::<Form>(b"categoryId=1").unwrap_err();
+    assert_eq!(p.message, "body: missing field `name`");
+    let p = decode_form::<Form>(b"name=x&categoryId=1&status=lost").unwrap_err();
+    assert_eq!(p.violations[0].pointer, "/status");
+
+    let p = read_form::<Form>(&parts(Some("application/json"), None), Body::from("{}"), 100, true)
+        .await
+        .unwrap_err();
+    assert_eq!(p.status, 415);
+}
+
+#[tokio::test]
+async fn text_and_bytes() {
+    let t = read_text(
+        &parts(Some("text/plain; charset=utf-8"), None),
+        Body::from("héllo"),
+        100,
+        true,
+        &["text/plain"],
+    )
+    .await
+    .unwrap();
+    assert_eq!(t.as_deref(), Some("héllo"));
+    let p = read_text(
+        &parts(Some("text/plain"), None),
+        Body::from(vec![0xff, 0xfe]),
+        100,
+        true,
+        &["text/plain"],
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(p.message, "the request body is not valid UTF-8 text");
+    let p = read_text(&parts(Some("text/html"), None), Body::from("x"), 100, true, &["text/plain"])
+        .await
+        .unwrap_err();
+    assert_eq!(p.message, r#"unsupported content type "text/html"; expected text/plain"#);
+
+    let b = read_bytes(
+        &parts(Some("image/png"), None),
+        Body::from(vec![1u8, 2, 3]),
+        100,
+        true,
+        &["image/*"],
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(&b[..], &[1, 2, 3]);
+    let p = read_bytes(&parts(Some("text/plain"), None), Body::from("x"), 100, true, &["image/*", "application/octet-stream"])
+        .await
+        .unwrap_err();
+    assert_eq!(p.status, 415);
+    assert!(p.message.ends_with("expected image/* or application/octet-stream"), "{}", p.message);
+    let p = read_bytes(&parts(Some("image/png"), None), Body::from(vec![0u8; 11]), 10, true, &[])
+        .await
+        .unwrap_err();
+    assert_eq!(p.status, 413);
+    assert!(media_type_matches("image/png", &["*/*"]));
+    assert!(media_type_matches("image/png", &[]));
+    assert!(!media_type_matches("imagex/png", &["image/*"]));
+}

@@ -1,0 +1,195 @@
+//! Parameter parsing: every failure collected with its pointer, never a panic.
+
+use apigen_server_runtime::params::{FromParam, Location, RawParams};
+use apigen_server_runtime::validate::Violations;
+
+fn raw(uri: &str, headers: &[(&str, &str)], path: &[(&str, &str)]) -> RawParams {
+    let mut b = http::Request::builder().uri(uri);
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    let parts = b.body(()).unwrap().into_parts().0;
+    RawParams::from_parts(
+        &parts,
+        path.iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+    )
+}
+
+fn messages(errs: &Violations) -> Vec<String> {
+    errs.as_slice()
+        .iter()
+        .map(|v| format!("{}: {}", v.pointer, v.message))
+        .collect()
+}
+
+#[test]
+fn scalar_impls() {
+    assert_eq!(i64::from_param("-42"), Ok(-42));
+    assert_eq!(
+        i64::from_param("abc"),
+        Err(r#"expected an integer (int64), got "abc""#.to_owned())
+    );
+    assert_eq!(
+        i64::from_param("9223372036854775808"),
+        Err(r#""9223372036854775808" is out of range for int64"#.to_owned())
+    );
+    assert_eq!(
+        u8::from_param("-1"),
+        Err(r#"expected an integer (uint8), got "-1""#.to_owned())
+    );
+    assert_eq!(
+        i32::from_param("2147483648"),
+        Err(r#""2147483648" is out of range for int32"#.to_owned())
+    );
+    assert_eq!(
+        i64::from_param(" 1"),
+        Err(r#"expected an integer (int64), got " 1""#.to_owned())
+    );
+    assert_eq!(i64::from_param(""), Err(r#"expected an integer (int64), got """#.to_owned()));
+    assert_eq!(bool::from_param("true"), Ok(true));
+    assert_eq!(
+        bool::from_param("yes"),
+        Err(r#"expected a boolean (true or false), got "yes""#.to_owned())
+    );
+    assert_eq!(f64::from_param("1.5"), Ok(1.5));
+    assert_eq!(f32::from_param("-2"), Ok(-2.0));
+    for bad in ["NaN", "inf", "-infinity", "1e999", "x"] {
+        assert!(f64::from_param(bad).is_err(), "{bad}");
+    }
+    assert_eq!(String::from_param("any thing"), Ok("any thing".to_owned()));
+    // long input is truncated, control characters escaped
+    let long = format!("{}\n", "9".repeat(200));
+    let msg = i8::from_param(&long).unwrap_err();
+    assert!(msg.len() < 120, "{msg}");
+    assert!(!msg.contains('\n'), "{msg}");
+}
+
+#[test]
+fn required_optional_and_failures_are_all_collected() {
+    let r = raw(
+        "/pets?limit=abc&status=sold&q=a+b%21&flag=true&flag=false",
+        &[("X-Request-Id", "77")],
+        &[("petId", "12")],
+    );
+    let mut errs = Violations::new();
+    let pet_id: Option<i64> = r.required(Location::Path, "petId", &mut errs);
+    let limit: Option<i32> = r.optional(Location::Query, "limit", &mut errs);
+    let status: Option<String> = r.optional(Location::Query, "status", &mut errs);
+    let q: Option<String> = r.required(Location::Query, "q", &mut errs);
+    let flag: Option<bool> = r.optional(Location::Query, "flag", &mut errs);
+    let missing: Option<i64> = r.required(Location::Query, "page", &mut errs);
+    let absent: Option<i64> = r.optional(Location::Query, "size", &mut errs);
+    let req_id: Option<u32> = r.required(Location::Header, "x-request-id", &mut errs);
+    let trace: Option<String> = r.required(Location::Header, "X-Trace", &mut errs);
+    assert_eq!(pet_id, Some(12));
+    assert_eq!(limit, None);
+    assert_eq!(status.as_deref(), Some("sold"));
+    assert_eq!(q.as_deref(), Some("a b!"), "form decoding");
+    assert_eq!(flag, Some(true), "first of a repeated key");
+    assert_eq!((missing, absent), (None, None));
+    assert_eq!(req_id, Some(77), "header names are case-insensitive");
+    assert_eq!(trace, None);
+    assert_eq!(
+        messages(&errs),
+        vec![
+            r#"query/limit: expected an integer (int32), got "abc""#,
+            "query/page: required parameter is missing",
+            "header/X-Trace: required parameter is missing",
+        ]
+    );
+    // the same names in another location are other parameters
+    let mut errs = Violations::new();
+    assert_eq!(r.optional::<i64>(Location::Path, "limit", &mut errs), None);
+    assert!(errs.is_empty());
+    assert!(r.contains(Location::Query, "limit"));
+    assert!(!r.contains(Location::Cookie, "limit"));
+}
+
+#[test]
+fn arrays_exploded_and_not() {
+    let r = raw(
+        "/x?id=1&id=2&csv=3,4,5&bad=1&bad=x&bad=3&badcsv=1,,2&empty=",
+        &[("X-Ids", "7, 8"), ("X-Ids", "9")],
+        &[("ids", "10,11")],
+    );
+    let mut errs = Violations::new();
+    assert_eq!(
+        r.array::<i64>(Location::Query, "id", true, &mut errs),
+        Some(vec![1, 2])
+    );
+    assert_eq!(
+        r.array::<i64>(Location::Query, "csv", false, &mut errs),
+        Some(vec![3, 4, 5])
+    );
+    assert_eq!(
+        r.array::<String>(Location::Query, "csv", true, &mut errs),
+        Some(vec!["3,4,5".to_owned()]),
+        "exploded: a comma is part of the value"
+    );
+    assert_eq!(
+        r.array::<i64>(Location::Header, "x-ids", false, &mut errs),
+        Some(vec![7, 8, 9])
+    );
+    assert_eq!(
+        r.array::<i64>(Location::Path, "ids", false, &mut errs),
+        Some(vec![10, 11])
+    );
+    assert_eq!(
+        r.array::<i64>(Location::Query, "empty", false, &mut errs),
+        Some(vec![])
+    );
+    assert_eq!(r.array::<i64>(Location::Query, "none", true, &mut errs), None);
+    assert!(errs.is_empty(), "{:?}", messages(&errs));
+    assert_eq!(r.array::<i64>(Location::Query, "bad", true, &mut errs), None);
+    assert_eq!(r.array::<i64>(Location::Query, "badcsv", false, &mut errs), None);
+    assert_eq!(
+        r.required_array::<i64>(Location::Query, "none", true, &mut errs),
+        None
+    );
+    assert_eq!(
+        messages(&errs),
+        vec![
+            r#"query/bad/1: expected an integer (int64), got "x""#,
+            r#"query/badcsv/1: expected an integer (int64), got """#,
+            "query/none: required parameter is missing",
+        ]
+    );
+}
+
+#[test]
+fn cookies() {
+    let r = raw(
+        "/",
+        &[("cookie", "a=1; session=\"xyz\""), ("cookie", "n=5;bad")],
+        &[],
+    );
+    let mut errs = Violations::new();
+    assert_eq!(
+        r.required::<String>(Location::Cookie, "session", &mut errs)
+            .as_deref(),
+        Some("xyz")
+    );
+    assert_eq!(r.required::<i32>(Location::Cookie, "n", &mut errs), Some(5));
+    assert_eq!(r.required::<i32>(Location::Cookie, "a", &mut errs), Some(1));
+    assert_eq!(r.optional::<i32>(Location::Cookie, "bad", &mut errs), None);
+    assert_eq!(
+        messages(&errs),
+        vec![r#"cookie/bad: expected an integer (int32), got """#]
+    );
+}
+
+#[test]
+fn non_ascii_header_values_are_violations() {
+    let mut b = http::Request::builder().uri("/");
+    b = b.header("x-name", http::HeaderValue::from_bytes(b"caf\xe9").unwrap());
+    let parts = b.body(()).unwrap().into_parts().0;
+    let r = RawParams::from_parts(&parts, vec![]);
+    let mut errs = Violations::new();
+    assert_eq!(r.required::<String>(Location::Header, "x-name", &mut errs), None);
+    assert_eq!(
+        messages(&errs),
+        vec!["header/x-name: header value is not visible ASCII text"]
+    );
+}

@@ -1,0 +1,229 @@
+//! `cargo xtask codegen`: writes (or, with `--check`, compares) every generated crate.
+//!
+//! One function, [`sync`], serves the command, `--check` in CI and the drift `#[test]`
+//! below, so the three can never disagree about what "up to date" means.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The command that regenerates everything, as generated files name it.
+pub const COMMAND: &str = "cargo xtask codegen";
+
+/// One document and where its two crates live.
+pub struct Target {
+    pub spec: PathBuf,
+    /// How headers name the document (relative to the repository).
+    pub spec_label: String,
+    pub name: String,
+    pub server_dir: PathBuf,
+    pub client_dir: PathBuf,
+    pub command: String,
+}
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The pet store and every fixture document in `tests/fixtures/`.
+pub fn workspace_targets() -> Result<Vec<Target>, String> {
+    let root = root();
+    let mut targets = vec![Target {
+        spec: root.join("spec/petstore.yaml"),
+        spec_label: "spec/petstore.yaml".into(),
+        name: "petstore".into(),
+        server_dir: root.join("generated-server"),
+        client_dir: root.join("generated-client"),
+        command: COMMAND.into(),
+    }];
+    let fixtures = root.join("tests/fixtures");
+    let mut docs: Vec<PathBuf> = fs::read_dir(&fixtures)
+        .map_err(|e| format!("cannot read {}: {e}", fixtures.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "json"))
+        .collect();
+    docs.sort();
+    for doc in docs {
+        let stem = doc.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture").to_string();
+        targets.push(Target {
+            spec_label: format!("tests/fixtures/{}", doc.file_name().and_then(|s| s.to_str()).unwrap_or_default()),
+            spec: doc,
+            server_dir: root.join(format!("tests/generated/{stem}-server")),
+            client_dir: root.join(format!("tests/generated/{stem}-client")),
+            name: stem,
+            command: COMMAND.into(),
+        });
+    }
+    Ok(targets)
+}
+
+/// What a sync found (or changed).
+#[derive(Debug, Default)]
+pub struct Report {
+    pub changed: Vec<PathBuf>,
+    pub missing: Vec<PathBuf>,
+    pub orphaned: Vec<PathBuf>,
+    pub warnings: Vec<String>,
+}
+
+impl Report {
+    pub fn is_clean(&self) -> bool {
+        self.changed.is_empty() && self.missing.is_empty() && self.orphaned.is_empty()
+    }
+}
+
+/// Generates `target` and writes it (`check == false`) or only compares (`check == true`).
+pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), String> {
+    let text = fs::read_to_string(&target.spec).map_err(|e| format!("cannot read {}: {e}", target.spec.display()))?;
+    let options = apigen::Options {
+        name: target.name.clone(),
+        spec_label: target.spec_label.clone(),
+        command: target.command.clone(),
+    };
+    let output = apigen::generate(&text, &options).map_err(|e| format!("{}:\n{e}", target.spec_label))?;
+    report
+        .warnings
+        .extend(output.warnings.iter().map(|w| format!("{}: {w}", target.spec_label)));
+    let mut expected: BTreeSet<PathBuf> = BTreeSet::new();
+    for (rel, contents) in &output.files {
+        let (side, rest) = rel.split_once('/').ok_or_else(|| format!("unexpected output path {rel}"))?;
+        let dir = if side == "server" { &target.server_dir } else { &target.client_dir };
+        let path = dir.join(rest);
+        expected.insert(path.clone());
+        match fs::read_to_string(&path) {
+            Ok(existing) if existing == *contents => {}
+            Ok(_) => {
+                report.changed.push(path.clone());
+                if !check {
+                    fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                }
+            }
+            Err(_) => {
+                report.missing.push(path.clone());
+                if !check {
+                    if let Some(parent) = path.parent() {
+                        fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+                    }
+                    fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                }
+            }
+        }
+    }
+    for dir in [&target.server_dir, &target.client_dir] {
+        for path in files_under(dir) {
+            if !expected.contains(&path) {
+                report.orphaned.push(path.clone());
+                if !check {
+                    fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Files of a generated crate, leaving out build output.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n == "target") {
+                continue;
+            }
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn relative(path: &Path) -> String {
+    let root = root().canonicalize().unwrap_or_else(|_| root());
+    let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    full.strip_prefix(&root).map(|p| p.display().to_string()).unwrap_or_else(|_| path.display().to_string())
+}
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    let mut check = false;
+    let mut spec = None;
+    let mut out = None;
+    let mut name = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--check" => check = true,
+            "--spec" => spec = Some(it.next().ok_or("--spec needs a path")?.clone()),
+            "--out" => out = Some(it.next().ok_or("--out needs a directory")?.clone()),
+            "--name" => name = Some(it.next().ok_or("--name needs a crate name stem")?.clone()),
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    let targets = match (spec, out) {
+        (None, None) => workspace_targets()?,
+        (Some(spec), Some(out)) => {
+            let spec = PathBuf::from(spec);
+            let stem = spec.file_stem().and_then(|s| s.to_str()).unwrap_or("api").to_string();
+            let name = name.unwrap_or_else(|| stem.clone());
+            let out = PathBuf::from(out);
+            vec![Target {
+                spec_label: spec.file_name().and_then(|s| s.to_str()).unwrap_or("the document").to_string(),
+                command: format!("cargo xtask codegen --spec {} --out DIR", spec.display()),
+                spec,
+                server_dir: out.join("server"),
+                client_dir: out.join("client"),
+                name,
+            }]
+        }
+        _ => return Err("--spec and --out go together".into()),
+    };
+    let mut report = Report::default();
+    for target in &targets {
+        sync(target, check, &mut report)?;
+    }
+    for w in &report.warnings {
+        eprintln!("{w}");
+    }
+    let verb = if check { "stale" } else { "updated" };
+    for p in &report.changed {
+        println!("{verb}: {}", relative(p));
+    }
+    for p in &report.missing {
+        println!("{}: {}", if check { "missing" } else { "created" }, relative(p));
+    }
+    for p in &report.orphaned {
+        println!("{}: {}", if check { "orphaned" } else { "removed" }, relative(p));
+    }
+    if check && !report.is_clean() {
+        return Err(format!(
+            "generated files are out of date ({} stale, {} missing, {} orphaned); run `{COMMAND}` and commit the result",
+            report.changed.len(),
+            report.missing.len(),
+            report.orphaned.len()
+        ));
+    }
+    if report.is_clean() {
+        println!("generated files are up to date ({} documents)", targets.len());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The drift check as a test: committed generated files equal what the generator makes.
+    #[test]
+    fn generated_files_are_up_to_date() {
+        let mut report = Report::default();
+        for target in workspace_targets().unwrap() {
+            sync(&target, true, &mut report).unwrap();
+        }
+        assert!(report.is_clean(), "run `{COMMAND}`: {report:#?}");
+    }
+}

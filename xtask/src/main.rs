@@ -1,0 +1,34 @@
+//! `cargo xtask …`: the project's commands. Run `cargo xtask help` for the list.
+
+mod codegen;
+
+use std::process::ExitCode;
+
+const HELP: &str = "\
+cargo xtask codegen [--check]
+    Regenerate generated-server/ and generated-client/ from spec/petstore.yaml, and the
+    fixture crates under tests/generated/ from tests/fixtures/*.yaml. With --check, write
+    nothing and fail when any generated file is stale, missing or orphaned.
+cargo xtask codegen --spec PATH --out DIR [--name NAME] [--check]
+    Generate DIR/server and DIR/client (crates NAME-server and NAME-client, standalone)
+    from any OpenAPI 3.0 document.
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("codegen") => codegen::main(&args[1..]),
+        Some("help") | Some("--help") | Some("-h") | None => {
+            print!("{HELP}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command `{other}`\n\n{HELP}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
