@@ -5,7 +5,9 @@ use std::fs;
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("runtime");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("runtime");
     let mut out = String::new();
     for side in ["server", "client"] {
         let dir = root.join(side).join("src");
@@ -16,14 +18,24 @@ fn main() {
             .filter(|p| p.extension().is_some_and(|x| x == "rs"))
             .collect();
         files.sort();
-        out.push_str(&format!("pub const {}: &[(&str, &str)] = &[\n", side.to_uppercase()));
+        out.push_str(&format!(
+            "pub const {}: &[(&str, &str)] = &[\n",
+            side.to_uppercase()
+        ));
         for path in files {
             println!("cargo:rerun-if-changed={}", path.display());
-            let name = path.file_name().and_then(|n| n.to_str()).expect("utf-8 file name");
-            out.push_str(&format!("    ({name:?}, include_str!({:?})),\n", path.display().to_string()));
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .expect("utf-8 file name");
+            out.push_str(&format!(
+                "    ({name:?}, include_str!({:?})),\n",
+                path.display().to_string()
+            ));
         }
         out.push_str("];\n");
     }
-    let dest = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("runtime_files.rs");
+    let dest =
+        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("runtime_files.rs");
     fs::write(dest, out).expect("write runtime_files.rs");
 }

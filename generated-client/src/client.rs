@@ -166,17 +166,15 @@ impl Client {
                 &OPERATION,
                 SECURITY_SCHEMES,
                 |http, base| {
-                    let builder = http
-                        .request(http::Method::GET, request::url(base, &path, &query));
-                    builder
+                    http.request(http::Method::GET, request::url(base, path, &query))
                 },
             )
             .await?;
         match raw.status.as_u16() {
-            200u16 => raw.json(),
-            400u16 => Err(raw.api_error(ListPetsError::BadRequest)),
-            401u16 => Err(raw.api_error(ListPetsError::Unauthorized)),
-            429u16 => Err(raw.api_error(ListPetsError::TooManyRequests)),
+            200 => raw.json(),
+            400 => Err(raw.api_error(ListPetsError::BadRequest)),
+            401 => Err(raw.api_error(ListPetsError::Unauthorized)),
+            429 => Err(raw.api_error(ListPetsError::TooManyRequests)),
             _ => Err(raw.unexpected()),
         }
     }
@@ -206,7 +204,7 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, &path, &query));
+                        .request(http::Method::POST, request::url(base, path, query));
                     builder = builder
                         .header(http::header::CONTENT_TYPE, "application/json")
                         .body(body.clone());
@@ -215,12 +213,12 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            201u16 => raw.json(),
-            400u16 => Err(raw.api_error(CreatePetError::BadRequest)),
-            401u16 => Err(raw.api_error(CreatePetError::Unauthorized)),
-            413u16 => Err(raw.api_error(CreatePetError::PayloadTooLarge)),
-            415u16 => Err(raw.api_error(CreatePetError::UnsupportedMediaType)),
-            429u16 => Err(raw.api_error(CreatePetError::TooManyRequests)),
+            201 => raw.json(),
+            400 => Err(raw.api_error(CreatePetError::BadRequest)),
+            401 => Err(raw.api_error(CreatePetError::Unauthorized)),
+            413 => Err(raw.api_error(CreatePetError::PayloadTooLarge)),
+            415 => Err(raw.api_error(CreatePetError::UnsupportedMediaType)),
+            429 => Err(raw.api_error(CreatePetError::TooManyRequests)),
             _ => Err(raw.unexpected()),
         }
     }
@@ -253,18 +251,16 @@ impl Client {
                 &OPERATION,
                 SECURITY_SCHEMES,
                 |http, base| {
-                    let builder = http
-                        .request(http::Method::GET, request::url(base, &path, &query));
-                    builder
+                    http.request(http::Method::GET, request::url(base, &path, query))
                 },
             )
             .await?;
         match raw.status.as_u16() {
-            200u16 => raw.json(),
-            400u16 => Err(raw.api_error(GetPetError::BadRequest)),
-            401u16 => Err(raw.api_error(GetPetError::Unauthorized)),
-            404u16 => Err(raw.api_error(GetPetError::NotFound)),
-            429u16 => Err(raw.api_error(GetPetError::TooManyRequests)),
+            200 => raw.json(),
+            400 => Err(raw.api_error(GetPetError::BadRequest)),
+            401 => Err(raw.api_error(GetPetError::Unauthorized)),
+            404 => Err(raw.api_error(GetPetError::NotFound)),
+            429 => Err(raw.api_error(GetPetError::TooManyRequests)),
             _ => Err(raw.unexpected()),
         }
     }
@@ -291,16 +287,14 @@ impl Client {
                 &OPERATION,
                 SECURITY_SCHEMES,
                 |http, base| {
-                    let builder = http
-                        .request(http::Method::GET, request::url(base, &path, &query));
-                    builder
+                    http.request(http::Method::GET, request::url(base, path, query))
                 },
             )
             .await?;
         match raw.status.as_u16() {
-            200u16 => raw.json(),
-            401u16 => Err(raw.api_error(ListOrdersError::Unauthorized)),
-            429u16 => Err(raw.api_error(ListOrdersError::TooManyRequests)),
+            200 => raw.json(),
+            401 => Err(raw.api_error(ListOrdersError::Unauthorized)),
+            429 => Err(raw.api_error(ListOrdersError::TooManyRequests)),
             _ => Err(raw.unexpected()),
         }
     }

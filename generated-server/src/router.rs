@@ -190,7 +190,8 @@ async fn serve_get_pet<A: PetStoreApi>(
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
     let mut errors = Violations::new();
-    let raw = RawParams::from_parts(&parts, params::path_params(&mut parts).await?);
+    let path = params::path_params(&mut parts).await?;
+    let raw = RawParams::from_parts(&parts, path);
     let params = GetPetParams {
         pet_id: raw.required(Location::Path, "petId", &mut errors).unwrap_or_default(),
     };

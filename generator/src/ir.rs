@@ -134,7 +134,11 @@ impl TypeRef {
     pub fn is_scalar(&self) -> bool {
         !matches!(
             self,
-            TypeRef::Vec(_) | TypeRef::Map(_) | TypeRef::Json | TypeRef::JsonObject | TypeRef::Bytes
+            TypeRef::Vec(_)
+                | TypeRef::Map(_)
+                | TypeRef::Json
+                | TypeRef::JsonObject
+                | TypeRef::Bytes
         )
     }
 }

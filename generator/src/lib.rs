@@ -48,7 +48,11 @@ pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
     let mut sink = Sink::default();
     let api = lower::lower(&doc, &mut sink);
     if sink.has_errors() {
-        let mut errors: Vec<Diagnostic> = sink.items.into_iter().filter(|d| d.severity == Severity::Error).collect();
+        let mut errors: Vec<Diagnostic> = sink
+            .items
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
         errors.sort();
         return Err(Diagnostics(errors));
     }
@@ -66,19 +70,41 @@ pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
     Ok(Output { files, warnings })
 }
 
-fn emit_all(api: &ir::Api, o: &Options, files: &mut BTreeMap<String, String>) -> Result<(), String> {
+fn emit_all(
+    api: &ir::Api,
+    o: &Options,
+    files: &mut BTreeMap<String, String>,
+) -> Result<(), String> {
     let header = emit::header(&o.command, &o.spec_label);
     let server_crate = format!("{}-server", o.name);
     let client_crate = format!("{}-client", o.name);
 
     let rust = |tokens| emit::render(tokens, &header);
-    files.insert("server/src/lib.rs".into(), rust(emit::server::lib_rs(api, &server_crate))?);
+    files.insert(
+        "server/src/lib.rs".into(),
+        rust(emit::server::lib_rs(api, &server_crate))?,
+    );
     files.insert("server/src/api.rs".into(), rust(emit::server::api_rs(api))?);
-    files.insert("server/src/router.rs".into(), rust(emit::server::router_rs(api))?);
-    files.insert("server/src/types.rs".into(), rust(emit::types::file(api, Side::Server))?);
-    files.insert("client/src/lib.rs".into(), rust(emit::client::lib_rs(api, &client_crate))?);
-    files.insert("client/src/client.rs".into(), rust(emit::client::client_rs(api))?);
-    files.insert("client/src/types.rs".into(), rust(emit::types::file(api, Side::Client))?);
+    files.insert(
+        "server/src/router.rs".into(),
+        rust(emit::server::router_rs(api))?,
+    );
+    files.insert(
+        "server/src/types.rs".into(),
+        rust(emit::types::file(api, Side::Server))?,
+    );
+    files.insert(
+        "client/src/lib.rs".into(),
+        rust(emit::client::lib_rs(api, &client_crate))?,
+    );
+    files.insert(
+        "client/src/client.rs".into(),
+        rust(emit::client::client_rs(api))?,
+    );
+    files.insert(
+        "client/src/types.rs".into(),
+        rust(emit::types::file(api, Side::Client))?,
+    );
 
     let toml_header = header.replacen("//", "#", 1);
     files.insert(
@@ -91,11 +117,25 @@ fn emit_all(api: &ir::Api, o: &Options, files: &mut BTreeMap<String, String>) ->
     );
     files.insert(
         "server/README.md".into(),
-        manifest::readme(api, Kind::Server, &server_crate, &header, &o.spec_label, &o.command)?,
+        manifest::readme(
+            api,
+            Kind::Server,
+            &server_crate,
+            &header,
+            &o.spec_label,
+            &o.command,
+        )?,
     );
     files.insert(
         "client/README.md".into(),
-        manifest::readme(api, Kind::Client, &client_crate, &header, &o.spec_label, &o.command)?,
+        manifest::readme(
+            api,
+            Kind::Client,
+            &client_crate,
+            &header,
+            &o.spec_label,
+            &o.command,
+        )?,
     );
     for (name, text) in runtime::files(runtime::SERVER, "runtime/server", &o.command) {
         files.insert(format!("server/src/runtime/{name}"), text);

@@ -11,12 +11,92 @@ pub fn parse(text: &str) -> Result<OpenAPI, Diagnostics> {
     let value = to_json_value(text)?;
     check_version(&value)?;
     serde_path_to_error::deserialize(&value).map_err(|e| {
-        let pointer = path_to_pointer(&e.path().to_string());
+        // openapiv3 flattens extensions into most objects, which hides the path below them;
+        // look for the deepest part that fails on its own to name the place exactly.
+        let (pointer, message) = refine(&value).unwrap_or_else(|| {
+            (
+                path_to_pointer(&e.path().to_string()),
+                e.inner().to_string(),
+            )
+        });
         one(
             pointer,
-            format!("not a valid OpenAPI 3.0 document: {}", e.inner()),
+            format!("not a valid OpenAPI 3.0 document: {message}"),
         )
     })
+}
+
+/// The first part of the document, from the most specific kind of object up, that does not
+/// read as its OpenAPI type on its own.
+fn refine(doc: &serde_json::Value) -> Option<(String, String)> {
+    for (path, item) in entries(doc.get("paths")?) {
+        let item_at = push("/paths", path);
+        for (key, value) in entries(item) {
+            let at = push(&item_at, key);
+            let found = match key.as_str() {
+                "parameters" => refine_list::<ReferenceOr<Parameter>>(value, &at),
+                "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace" => {
+                    refine_operation(value, &at)
+                }
+                _ => None,
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}
+
+fn refine_operation(op: &serde_json::Value, at: &str) -> Option<(String, String)> {
+    for (key, value) in entries(op) {
+        let here = push(at, key);
+        let found = match key.as_str() {
+            "parameters" => refine_list::<ReferenceOr<Parameter>>(value, &here),
+            "requestBody" => check::<ReferenceOr<RequestBody>>(value, &here),
+            "responses" => entries(value)
+                .into_iter()
+                .find_map(|(code, r)| check::<ReferenceOr<Response>>(r, &push(&here, code)))
+                .or_else(|| check::<openapiv3::Responses>(value, &here)),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    check::<openapiv3::Operation>(op, at)
+}
+
+fn refine_list<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+    at: &str,
+) -> Option<(String, String)> {
+    match value.as_array() {
+        Some(list) => list
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| check::<T>(item, &push(at, &i.to_string()))),
+        None => check::<Vec<T>>(value, at),
+    }
+}
+
+fn check<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+    at: &str,
+) -> Option<(String, String)> {
+    serde_path_to_error::deserialize::<_, T>(value)
+        .err()
+        .map(|e| {
+            let inner = path_to_pointer(&e.path().to_string());
+            (format!("{at}{inner}"), e.inner().to_string())
+        })
+}
+
+fn entries(value: &serde_json::Value) -> Vec<(&String, &serde_json::Value)> {
+    value
+        .as_object()
+        .map(|m| m.iter().collect())
+        .unwrap_or_default()
 }
 
 fn one(pointer: String, message: String) -> Diagnostics {
@@ -32,7 +112,11 @@ fn to_json_value(text: &str) -> Result<serde_json::Value, Diagnostics> {
         return serde_json::from_str(text).map_err(|e| {
             one(
                 String::new(),
-                format!("invalid JSON at line {} column {}: {e}", e.line(), e.column()),
+                format!(
+                    "invalid JSON at line {} column {}: {e}",
+                    e.line(),
+                    e.column()
+                ),
             )
         });
     }
@@ -60,9 +144,14 @@ fn yaml_to_json(value: serde_yaml::Value, at: &str) -> Result<serde_json::Value,
                 J::from(u)
             } else {
                 let f = n.as_f64().unwrap_or(f64::NAN);
-                serde_json::Number::from_f64(f).map(J::Number).ok_or_else(|| {
-                    one(at.to_string(), format!("number {f} cannot be represented in JSON"))
-                })?
+                serde_json::Number::from_f64(f)
+                    .map(J::Number)
+                    .ok_or_else(|| {
+                        one(
+                            at.to_string(),
+                            format!("number {f} cannot be represented in JSON"),
+                        )
+                    })?
             }
         }
         Y::String(s) => J::String(s),
@@ -162,11 +251,15 @@ pub fn ref_name<'a>(reference: &'a str, kind: &str) -> Result<&'a str, String> {
     let prefix = format!("#/components/{kind}/");
     match reference.strip_prefix(&prefix) {
         Some(name) if !name.is_empty() && !name.contains('/') => Ok(name),
-        _ if reference.is_empty() => Err("empty `$ref` (it would point at the whole document)".into()),
+        _ if reference.is_empty() => {
+            Err("empty `$ref` (it would point at the whole document)".into())
+        }
         _ if !reference.starts_with('#') => Err(format!(
             "external reference `{reference}` is not supported; bundle the document into one file"
         )),
-        _ => Err(format!("`{reference}` does not point into #/components/{kind}/")),
+        _ => Err(format!(
+            "`{reference}` does not point into #/components/{kind}/"
+        )),
     }
 }
 
@@ -221,7 +314,12 @@ resolver!(parameter, Parameter, "parameters", parameters);
 resolver!(response, Response, "responses", responses);
 resolver!(request_body, RequestBody, "requestBodies", request_bodies);
 resolver!(header, Header, "headers", headers);
-resolver!(security_scheme, SecurityScheme, "securitySchemes", security_schemes);
+resolver!(
+    security_scheme,
+    SecurityScheme,
+    "securitySchemes",
+    security_schemes
+);
 
 /// Schemas resolve by name (kept so that named types are referenced, not inlined).
 pub fn schema_by_name<'a>(doc: &'a OpenAPI, name: &str) -> Option<&'a ReferenceOr<Schema>> {
@@ -239,7 +337,10 @@ mod tests {
             "/paths/~1pets~1{id}/get/responses"
         );
         assert_eq!(path_to_pointer("paths./v1.2/x.get"), "/paths/~1v1.2~1x/get");
-        assert_eq!(path_to_pointer("components.schemas.Pet"), "/components/schemas/Pet");
+        assert_eq!(
+            path_to_pointer("components.schemas.Pet"),
+            "/components/schemas/Pet"
+        );
     }
 
     #[test]

@@ -5,7 +5,11 @@ include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
 
 /// The files of one runtime as they go into a generated crate: `lib.rs` becomes `mod.rs`,
 /// and each file gains the generated-file header (pointing at its hand-written source).
-pub fn files(side: &'static [(&'static str, &'static str)], runtime_dir: &str, command: &str) -> Vec<(String, String)> {
+pub fn files(
+    side: &'static [(&'static str, &'static str)],
+    runtime_dir: &str,
+    command: &str,
+) -> Vec<(String, String)> {
     side.iter()
         .map(|(name, text)| {
             let target = if *name == "lib.rs" { "mod.rs" } else { name };

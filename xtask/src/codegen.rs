@@ -44,9 +44,16 @@ pub fn workspace_targets() -> Result<Vec<Target>, String> {
         .collect();
     docs.sort();
     for doc in docs {
-        let stem = doc.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture").to_string();
+        let stem = doc
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("fixture")
+            .to_string();
         targets.push(Target {
-            spec_label: format!("tests/fixtures/{}", doc.file_name().and_then(|s| s.to_str()).unwrap_or_default()),
+            spec_label: format!(
+                "tests/fixtures/{}",
+                doc.file_name().and_then(|s| s.to_str()).unwrap_or_default()
+            ),
             spec: doc,
             server_dir: root.join(format!("tests/generated/{stem}-server")),
             client_dir: root.join(format!("tests/generated/{stem}-client")),
@@ -74,20 +81,31 @@ impl Report {
 
 /// Generates `target` and writes it (`check == false`) or only compares (`check == true`).
 pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), String> {
-    let text = fs::read_to_string(&target.spec).map_err(|e| format!("cannot read {}: {e}", target.spec.display()))?;
+    let text = fs::read_to_string(&target.spec)
+        .map_err(|e| format!("cannot read {}: {e}", target.spec.display()))?;
     let options = apigen::Options {
         name: target.name.clone(),
         spec_label: target.spec_label.clone(),
         command: target.command.clone(),
     };
-    let output = apigen::generate(&text, &options).map_err(|e| format!("{}:\n{e}", target.spec_label))?;
-    report
-        .warnings
-        .extend(output.warnings.iter().map(|w| format!("{}: {w}", target.spec_label)));
+    let output =
+        apigen::generate(&text, &options).map_err(|e| format!("{}:\n{e}", target.spec_label))?;
+    report.warnings.extend(
+        output
+            .warnings
+            .iter()
+            .map(|w| format!("{}: {w}", target.spec_label)),
+    );
     let mut expected: BTreeSet<PathBuf> = BTreeSet::new();
     for (rel, contents) in &output.files {
-        let (side, rest) = rel.split_once('/').ok_or_else(|| format!("unexpected output path {rel}"))?;
-        let dir = if side == "server" { &target.server_dir } else { &target.client_dir };
+        let (side, rest) = rel
+            .split_once('/')
+            .ok_or_else(|| format!("unexpected output path {rel}"))?;
+        let dir = if side == "server" {
+            &target.server_dir
+        } else {
+            &target.client_dir
+        };
         let path = dir.join(rest);
         expected.insert(path.clone());
         match fs::read_to_string(&path) {
@@ -95,16 +113,19 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
             Ok(_) => {
                 report.changed.push(path.clone());
                 if !check {
-                    fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    fs::write(&path, contents)
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 }
             }
             Err(_) => {
                 report.missing.push(path.clone());
                 if !check {
                     if let Some(parent) = path.parent() {
-                        fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+                        fs::create_dir_all(parent)
+                            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
                     }
-                    fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    fs::write(&path, contents)
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 }
             }
         }
@@ -114,7 +135,8 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
             if !expected.contains(&path) {
                 report.orphaned.push(path.clone());
                 if !check {
-                    fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+                    fs::remove_file(&path)
+                        .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
                 }
             }
         }
@@ -146,7 +168,9 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 fn relative(path: &Path) -> String {
     let root = root().canonicalize().unwrap_or_else(|_| root());
     let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    full.strip_prefix(&root).map(|p| p.display().to_string()).unwrap_or_else(|_| path.display().to_string())
+    full.strip_prefix(&root)
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| path.display().to_string())
 }
 
 pub fn main(args: &[String]) -> Result<(), String> {
@@ -168,11 +192,19 @@ pub fn main(args: &[String]) -> Result<(), String> {
         (None, None) => workspace_targets()?,
         (Some(spec), Some(out)) => {
             let spec = PathBuf::from(spec);
-            let stem = spec.file_stem().and_then(|s| s.to_str()).unwrap_or("api").to_string();
+            let stem = spec
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("api")
+                .to_string();
             let name = name.unwrap_or_else(|| stem.clone());
             let out = PathBuf::from(out);
             vec![Target {
-                spec_label: spec.file_name().and_then(|s| s.to_str()).unwrap_or("the document").to_string(),
+                spec_label: spec
+                    .file_name()
+                    .and_then(|s| s.to_str())
+                    .unwrap_or("the document")
+                    .to_string(),
                 command: format!("cargo xtask codegen --spec {} --out DIR", spec.display()),
                 spec,
                 server_dir: out.join("server"),
@@ -194,10 +226,18 @@ pub fn main(args: &[String]) -> Result<(), String> {
         println!("{verb}: {}", relative(p));
     }
     for p in &report.missing {
-        println!("{}: {}", if check { "missing" } else { "created" }, relative(p));
+        println!(
+            "{}: {}",
+            if check { "missing" } else { "created" },
+            relative(p)
+        );
     }
     for p in &report.orphaned {
-        println!("{}: {}", if check { "orphaned" } else { "removed" }, relative(p));
+        println!(
+            "{}: {}",
+            if check { "orphaned" } else { "removed" },
+            relative(p)
+        );
     }
     if check && !report.is_clean() {
         return Err(format!(
@@ -208,7 +248,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
         ));
     }
     if report.is_clean() {
-        println!("generated files are up to date ({} documents)", targets.len());
+        println!(
+            "generated files are up to date ({} documents)",
+            targets.len()
+        );
     }
     Ok(())
 }

@@ -8,13 +8,22 @@ use quote::{format_ident, quote};
 
 pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
     let krate = crate_name.replace('-', "_");
-    let example_op = api.operations.iter().find(|o| o.deprecated.is_none() && o.body.is_none());
+    let example_op = api
+        .operations
+        .iter()
+        .find(|o| o.deprecated.is_none() && o.body.is_none());
     let mut lines = vec![
-        format!("Client for {} {}, generated from its OpenAPI description.", api.title, api.version),
+        format!(
+            "Client for {} {}, generated from its OpenAPI description.",
+            api.title, api.version
+        ),
         String::new(),
-        "Every method sends one request (retrying politely: `Retry-After` on 429, backoff on".into(),
-        "transient failures, only when the request is safe to repeat) and returns the typed body".into(),
-        "with the response's status and headers, or an [`Error`] whose `Api` variant carries the".into(),
+        "Every method sends one request (retrying politely: `Retry-After` on 429, backoff on"
+            .into(),
+        "transient failures, only when the request is safe to repeat) and returns the typed body"
+            .into(),
+        "with the response's status and headers, or an [`Error`] whose `Api` variant carries the"
+            .into(),
         "operation's typed error. Both expose the rate-limit state the server reported.".into(),
         String::new(),
         "```ignore".into(),
@@ -31,7 +40,12 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
     }
     lines.push("    .build()?;".into());
     if let Some(op) = example_op {
-        let args = op.params.iter().filter(|p| p.required).map(|_| "/* … */").collect::<Vec<_>>();
+        let args = op
+            .params
+            .iter()
+            .filter(|p| p.required)
+            .map(|_| "/* … */")
+            .collect::<Vec<_>>();
         let mut args = args.join(", ");
         if op.params.iter().any(|p| !p.required) {
             if !args.is_empty() {
@@ -39,8 +53,14 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
             }
             args.push_str("Default::default()");
         }
-        lines.push(format!("let response = client.{}({args}).await?;", crate::naming::bare(&op.rust)));
-        lines.push("println!(\"{:?} ({:?} left)\", response.status(), response.rate_limit().remaining);".into());
+        lines.push(format!(
+            "let response = client.{}({args}).await?;",
+            crate::naming::bare(&op.rust)
+        ));
+        lines.push(
+            "println!(\"{:?} ({:?} left)\", response.status(), response.rate_limit().remaining);"
+                .into(),
+        );
     }
     lines.push("```".into());
     let docs = module_doc(&lines);
@@ -110,9 +130,13 @@ fn status_label(r: &Response) -> String {
 
 fn status_pattern(r: &Response) -> TokenStream {
     match &r.status {
-        Status::Code(c) => quote!(#c),
+        Status::Code(c) => {
+            let c = proc_macro2::Literal::u16_unsuffixed(*c);
+            quote!(#c)
+        }
         Status::Range(c) => {
-            let (lo, hi) = (u16::from(*c) * 100, u16::from(*c) * 100 + 99);
+            let lo = proc_macro2::Literal::u16_unsuffixed(u16::from(*c) * 100);
+            let hi = proc_macro2::Literal::u16_unsuffixed(u16::from(*c) * 100 + 99);
             quote!(#lo..=#hi)
         }
         Status::Default => quote!(_),
@@ -120,11 +144,17 @@ fn status_pattern(r: &Response) -> TokenStream {
 }
 
 pub fn client_rs(api: &Api) -> TokenStream {
-    let intro = module_doc(&[format!("[`Client`] for {} {}: one async method per operation.", api.title, api.version)]);
+    let intro = module_doc(&[format!(
+        "[`Client`] for {} {}: one async method per operation.",
+        api.title, api.version
+    )]);
     let servers = &api.servers;
     let server_variants = servers.iter().map(|s| {
         let v = ident(&s.name);
-        let docs = doc(&[s.description.clone().unwrap_or_else(|| s.url.clone()), format!("`{}`", s.url)]);
+        let docs = doc(&[
+            s.description.clone().unwrap_or_else(|| s.url.clone()),
+            format!("`{}`", s.url),
+        ]);
         quote!(#docs #v,)
     });
     let server_urls = servers.iter().map(|s| {
@@ -339,11 +369,19 @@ fn operation_types(op: &Operation) -> TokenStream {
             }
             lines.push(format!("({note})"));
             let docs = doc(&lines);
-            let deprecated = p.deprecated.then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
+            let deprecated = p
+                .deprecated
+                .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
             quote!(#docs #deprecated pub #rust: Option<#t>,)
         });
-        let docs = doc(&[format!("Optional parameters of `{}`; `Default::default()` sets none.", op.id)]);
-        let allow = optional.iter().any(|p| p.deprecated).then(|| quote!(#[allow(deprecated)]));
+        let docs = doc(&[format!(
+            "Optional parameters of `{}`; `Default::default()` sets none.",
+            op.id
+        )]);
+        let allow = optional
+            .iter()
+            .any(|p| p.deprecated)
+            .then(|| quote!(#[allow(deprecated)]));
         quote! {
             #docs
             #allow
@@ -356,7 +394,11 @@ fn operation_types(op: &Operation) -> TokenStream {
         let name = success_ident(op);
         let variants = successes.iter().map(|r| {
             let v = ident(&r.variant);
-            let docs = doc(&[format!("{}: {}", status_label(r), r.doc.first().cloned().unwrap_or_default())]);
+            let docs = doc(&[format!(
+                "{}: {}",
+                status_label(r),
+                r.doc.first().cloned().unwrap_or_default()
+            )]);
             match &r.body {
                 Some(b) => {
                     let t = body_type(&b.kind);
@@ -376,7 +418,11 @@ fn operation_types(op: &Operation) -> TokenStream {
         let name = error_ident(op);
         let variants = op.responses.iter().filter(|r| !r.is_success()).map(|r| {
             let v = ident(&r.variant);
-            let mut lines = vec![format!("{}: {}", status_label(r), r.doc.first().cloned().unwrap_or_default())];
+            let mut lines = vec![format!(
+                "{}: {}",
+                status_label(r),
+                r.doc.first().cloned().unwrap_or_default()
+            )];
             lines.extend(r.doc.iter().skip(1).cloned());
             let docs = doc(&lines);
             match r.body.as_ref().map(|b| &b.kind) {
@@ -387,9 +433,10 @@ fn operation_types(op: &Operation) -> TokenStream {
                 _ => quote!(#docs #v,),
             }
         });
-        let docs = doc(&[
-            format!("The documented error answers of `{}`; the status and headers are on [`Error::Api`].", op.id),
-        ]);
+        let docs = doc(&[format!(
+            "The documented error answers of `{}`; the status and headers are on [`Error::Api`].",
+            op.id
+        )]);
         quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
@@ -411,7 +458,11 @@ fn location_text(l: Location) -> &'static str {
 /// A parameter's value expression, as a `&T` for the request helpers.
 fn param_ref(p: &Param) -> TokenStream {
     let rust = ident(&p.rust);
-    if p.required { quote!(&#rust) } else { quote!(options.#rust.as_ref()) }
+    if p.required {
+        quote!(&#rust)
+    } else {
+        quote!(options.#rust.as_ref())
+    }
 }
 
 fn method(op: &Operation) -> TokenStream {
@@ -434,7 +485,11 @@ fn method(op: &Operation) -> TokenStream {
     });
     let body_arg = op.body.as_ref().map(|b| {
         let t = body_type(&b.kind);
-        if b.required { quote!(body: &#t,) } else { quote!(body: Option<&#t>,) }
+        if b.required {
+            quote!(body: &#t,)
+        } else {
+            quote!(body: Option<&#t>,)
+        }
     });
     // Path: `/pets/{petId}` → format!("/pets/{}", encode(pet_id)).
     let mut template = String::new();
@@ -442,10 +497,17 @@ fn method(op: &Operation) -> TokenStream {
     let mut rest = op.path.as_str();
     while let Some(start) = rest.find('{') {
         template.push_str(&rest[..start].replace('{', "{{").replace('}', "}}"));
-        let end = rest[start..].find('}').map(|e| start + e).unwrap_or(rest.len() - 1);
+        let end = rest[start..]
+            .find('}')
+            .map(|e| start + e)
+            .unwrap_or(rest.len() - 1);
         let wire = &rest[start + 1..end];
         template.push_str("{}");
-        match op.params.iter().find(|p| p.location == Location::Path && p.wire == wire) {
+        match op
+            .params
+            .iter()
+            .find(|p| p.location == Location::Path && p.wire == wire)
+        {
             Some(p) => {
                 let v = param_ref(p);
                 path_args.push(quote!(request::encode_path_segment(&ToParam::to_param(#v))));
@@ -460,7 +522,11 @@ fn method(op: &Operation) -> TokenStream {
     } else {
         quote!(let path = format!(#template, #(#path_args),*);)
     };
-    let query_params: Vec<&Param> = op.params.iter().filter(|p| p.location == Location::Query).collect();
+    let query_params: Vec<&Param> = op
+        .params
+        .iter()
+        .filter(|p| p.location == Location::Query)
+        .collect();
     let query_expr = if query_params.is_empty() {
         quote!(let query = "";)
     } else {
@@ -494,7 +560,13 @@ fn method(op: &Operation) -> TokenStream {
             let wire = &p.wire;
             let v = param_ref(p);
             let value = match &p.ty {
-                TypeRef::Vec(_) => quote!(values.iter().map(ToParam::to_param).collect::<Vec<_>>().join(",")),
+                TypeRef::Vec(_) => quote!(
+                    values
+                        .iter()
+                        .map(ToParam::to_param)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
                 _ => quote!(ToParam::to_param(values)),
             };
             if p.required {
@@ -525,7 +597,11 @@ fn method(op: &Operation) -> TokenStream {
             let cookie = cookies.join("; ");
         }
     });
-    let cookie_set = (!cookies.is_empty()).then(|| quote!(if !cookie.is_empty() { builder = builder.header(http::header::COOKIE, cookie.as_str()); }));
+    let cookie_set = (!cookies.is_empty()).then(|| {
+        quote!(if !cookie.is_empty() {
+            builder = builder.header(http::header::COOKIE, cookie.as_str());
+        })
+    });
     let (body_prep, body_attach) = match &op.body {
         None => (quote!(), quote!()),
         Some(b) => {
@@ -533,7 +609,9 @@ fn method(op: &Operation) -> TokenStream {
             let serialize = match &b.kind {
                 BodyKind::Json(_) => quote!(request::to_json(body)),
                 BodyKind::Form(_) => quote!(request::to_form(body)),
-                BodyKind::Text => quote!(Ok::<_, crate::runtime::error::SendError>(bytes::Bytes::from(body.clone()))),
+                BodyKind::Text => quote!(Ok::<_, crate::runtime::error::SendError>(
+                    bytes::Bytes::from(body.clone())
+                )),
                 BodyKind::Bytes => quote!(Ok::<_, crate::runtime::error::SendError>(body.clone())),
             };
             if b.required {
@@ -550,10 +628,28 @@ fn method(op: &Operation) -> TokenStream {
         }
     };
     let needs_mut = !header_sets.is_empty() || cookie_set.is_some() || op.body.is_some();
-    let builder_decl = if needs_mut {
-        quote!(let mut builder = http.request(http::Method::#http_method, request::url(base, &path, &query));)
+    let path_arg = if path_args.is_empty() {
+        quote!(path)
     } else {
-        quote!(let builder = http.request(http::Method::#http_method, request::url(base, &path, &query));)
+        quote!(&path)
+    };
+    let query_arg = if query_params.is_empty() {
+        quote!(query)
+    } else {
+        quote!(&query)
+    };
+    let request =
+        quote!(http.request(http::Method::#http_method, request::url(base, #path_arg, #query_arg)));
+    let build = if needs_mut {
+        quote! {
+            let mut builder = #request;
+            #(#header_sets)*
+            #cookie_set
+            #body_attach
+            builder
+        }
+    } else {
+        request
     };
     let success_ty = success_type(op);
     let error_ty = error_ident(op);
@@ -578,7 +674,11 @@ fn method(op: &Operation) -> TokenStream {
             if multi {
                 let v = ident(&r.variant);
                 let success = success_ident(op);
-                let wrap = if r.body.is_some() { quote!(#success::#v) } else { quote!(|()| #success::#v) };
+                let wrap = if r.body.is_some() {
+                    quote!(#success::#v)
+                } else {
+                    quote!(|()| #success::#v)
+                };
                 quote!(#pattern => #decode.map(|value| value.map(#wrap)),)
             } else {
                 quote!(#pattern => #decode,)
@@ -586,7 +686,9 @@ fn method(op: &Operation) -> TokenStream {
         } else {
             let v = ident(&r.variant);
             match r.body.as_ref().map(|b| &b.kind) {
-                Some(BodyKind::Json(_) | BodyKind::Form(_)) => quote!(#pattern => Err(raw.api_error(#error_ty::#v)),),
+                Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
+                    quote!(#pattern => Err(raw.api_error(#error_ty::#v)),)
+                }
                 _ => quote!(#pattern => Err(raw.api_error_with(#error_ty::#v)),),
             }
         };
@@ -600,7 +702,10 @@ fn method(op: &Operation) -> TokenStream {
     if !lines.is_empty() {
         lines.push(String::new());
     }
-    lines.push(format!("`{} {}` (operation `{}`).", op.method, op.path, op.id));
+    lines.push(format!(
+        "`{} {}` (operation `{}`).",
+        op.method, op.path, op.id
+    ));
     let docs = doc(&lines);
     let deprecated = op.deprecated.as_ref().map(|d| {
         let note = &d.note;
@@ -628,13 +733,7 @@ fn method(op: &Operation) -> TokenStream {
             #body_prep
             let raw = self
                 .transport
-                .send(&OPERATION, SECURITY_SCHEMES, |http, base| {
-                    #builder_decl
-                    #(#header_sets)*
-                    #cookie_set
-                    #body_attach
-                    builder
-                })
+                .send(&OPERATION, SECURITY_SCHEMES, |http, base| { #build })
                 .await?;
             match raw.status.as_u16() {
                 #(#arms)*

@@ -48,14 +48,18 @@ pub fn cargo_toml(api: &Api, kind: Kind, crate_name: &str, header: &str) -> Resu
     let (runtime, description, features) = match kind {
         Kind::Server => (
             SERVER_RUNTIME_MANIFEST,
-            format!("Server for {} {}: implement the trait, serve the router.", api.title, api.version),
+            format!(
+                "Server for {} {}: implement the trait, serve the router.",
+                api.title, api.version
+            ),
             Vec::new(),
         ),
         Kind::Client => (
             CLIENT_RUNTIME_MANIFEST,
             format!("Client for {} {}.", api.title, api.version),
             vec![
-                "# HTTPS through rustls; off by default so that plain builds stay small.".to_string(),
+                "# HTTPS through rustls; off by default so that plain builds stay small."
+                    .to_string(),
                 "rustls = [\"reqwest/rustls\"]".to_string(),
             ],
         ),
@@ -90,10 +94,22 @@ pub fn readme(
                 api.title
             ),
             vec![
-                ("src/api.rs", "the trait to implement, with the parameter and response types of each operation"),
-                ("src/router.rs", "`router()`: the axum `Router` that serves an implementation"),
-                ("src/types.rs", "the schema types, with the checks of their constraints"),
-                ("src/runtime/", "hand-written support code copied from the generator (auth, rate limits, problems)"),
+                (
+                    "src/api.rs",
+                    "the trait to implement, with the parameter and response types of each operation",
+                ),
+                (
+                    "src/router.rs",
+                    "`router()`: the axum `Router` that serves an implementation",
+                ),
+                (
+                    "src/types.rs",
+                    "the schema types, with the checks of their constraints",
+                ),
+                (
+                    "src/runtime/",
+                    "hand-written support code copied from the generator (auth, rate limits, problems)",
+                ),
             ],
             "## Use\n\nImplement the trait in `src/api.rs` for your service type, then\n`axum::serve(listener, router(Arc::new(service), ServerConfig::new().authenticator(keys)))`.\nSee the crate docs (`cargo doc --open`) for the whole walk-through.",
         ),
@@ -103,9 +119,15 @@ pub fn readme(
                 api.title
             ),
             vec![
-                ("src/client.rs", "`Client`, its builder, and one method per operation with its error type"),
+                (
+                    "src/client.rs",
+                    "`Client`, its builder, and one method per operation with its error type",
+                ),
                 ("src/types.rs", "the schema types"),
-                ("src/runtime/", "hand-written support code copied from the generator (retries, rate-limit state, errors)"),
+                (
+                    "src/runtime/",
+                    "hand-written support code copied from the generator (retries, rate-limit state, errors)",
+                ),
             ],
             "## Use\n\nBuild a client with `Client::builder(base_url)`, set credentials, and call the methods.\nSee the crate docs (`cargo doc --open`) for the whole walk-through.",
         ),
@@ -144,7 +166,11 @@ pub fn readme(
 fn crate_version(v: &str) -> String {
     let core = v.trim().trim_start_matches('v');
     let parts: Vec<&str> = core.split('.').collect();
-    if parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) {
+    if parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+    {
         core.to_string()
     } else {
         "0.1.0".to_string()
@@ -153,7 +179,9 @@ fn crate_version(v: &str) -> String {
 
 /// The `[dependencies]` lines and target-specific sections of a runtime manifest, with
 /// `workspace = true` replaced by the workspace's own specification.
-fn runtime_dependencies(manifest: &str) -> Result<(Vec<String>, Vec<(String, Vec<String>)>), String> {
+fn runtime_dependencies(
+    manifest: &str,
+) -> Result<(Vec<String>, Vec<(String, Vec<String>)>), String> {
     let workspace = section_lines(WORKSPACE_MANIFEST, "workspace.dependencies");
     let resolve = |line: &str| -> Result<String, String> {
         let (name, value) = line
@@ -161,13 +189,18 @@ fn runtime_dependencies(manifest: &str) -> Result<(Vec<String>, Vec<(String, Vec
             .ok_or_else(|| format!("cannot read dependency line `{line}`"))?;
         let name = name.trim().trim_end_matches(".workspace").trim();
         let value = value.trim();
-        let inherits = line.contains(".workspace") || value.replace(' ', "").contains("workspace=true");
+        let inherits =
+            line.contains(".workspace") || value.replace(' ', "").contains("workspace=true");
         if !inherits {
             return Ok(format!("{name} = {value}"));
         }
         let base = workspace
             .iter()
-            .find_map(|l| l.split_once('=').filter(|(n, _)| n.trim() == name).map(|(_, v)| v.trim().to_string()))
+            .find_map(|l| {
+                l.split_once('=')
+                    .filter(|(n, _)| n.trim() == name)
+                    .map(|(_, v)| v.trim().to_string())
+            })
             .ok_or_else(|| format!("`{name}` is not in [workspace.dependencies]"))?;
         // `{ workspace = true, features = [...] }` adds features to the workspace's spec.
         let extra = value
@@ -181,7 +214,10 @@ fn runtime_dependencies(manifest: &str) -> Result<(Vec<String>, Vec<(String, Vec
         if extra.is_empty() {
             Ok(format!("{name} = {base}"))
         } else if base.starts_with('{') {
-            Ok(format!("{name} = {}, {extra} }}", base.trim_end_matches('}').trim_end()))
+            Ok(format!(
+                "{name} = {}, {extra} }}",
+                base.trim_end_matches('}').trim_end()
+            ))
         } else {
             Ok(format!("{name} = {{ version = {base}, {extra} }}"))
         }
@@ -193,7 +229,8 @@ fn runtime_dependencies(manifest: &str) -> Result<(Vec<String>, Vec<(String, Vec
     let mut sections = Vec::new();
     for header in manifest.lines().filter_map(|l| {
         let l = l.trim();
-        (l.starts_with("[target.") && l.ends_with(".dependencies]")).then(|| l[1..l.len() - 1].to_string())
+        (l.starts_with("[target.") && l.ends_with(".dependencies]"))
+            .then(|| l[1..l.len() - 1].to_string())
     }) {
         let lines = section_lines(manifest, &header)
             .iter()
@@ -235,11 +272,23 @@ mod tests {
     #[test]
     fn runtime_deps_resolve_against_the_workspace() {
         let (server, _) = runtime_dependencies(SERVER_RUNTIME_MANIFEST).unwrap();
-        assert!(server.iter().any(|d| d.starts_with("axum = ")), "{server:?}");
-        assert!(server.iter().all(|d| !d.contains("workspace")), "{server:?}");
+        assert!(
+            server.iter().any(|d| d.starts_with("axum = ")),
+            "{server:?}"
+        );
+        assert!(
+            server.iter().all(|d| !d.contains("workspace")),
+            "{server:?}"
+        );
         let (client, sections) = runtime_dependencies(CLIENT_RUNTIME_MANIFEST).unwrap();
-        assert!(client.iter().any(|d| d.starts_with("reqwest = ")), "{client:?}");
+        assert!(
+            client.iter().any(|d| d.starts_with("reqwest = ")),
+            "{client:?}"
+        );
         assert!(!client.iter().any(|d| d.starts_with("axum")), "{client:?}");
-        assert!(sections.iter().any(|(h, _)| h.contains("wasm32")), "{sections:?}");
+        assert!(
+            sections.iter().any(|(h, _)| h.contains("wasm32")),
+            "{sections:?}"
+        );
     }
 }

@@ -3,7 +3,9 @@
 
 use super::types::constraint_checks;
 use super::{doc, ident, literal, module_doc, rust_type};
-use crate::ir::{Api, BodyKind, Location, Operation, Param, Response, SchemeKind, Status, TypeKind, TypeRef};
+use crate::ir::{
+    Api, BodyKind, Location, Operation, Param, Response, SchemeKind, Status, TypeKind, TypeRef,
+};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -36,7 +38,11 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         lines.push("Rate limits from the document's `x-rate-limit`: `ServerConfig::new().rate_limit_in_memory(rate_limit_policy())`.".into());
     }
     let docs = module_doc(&lines);
-    let policy_export = api.rate_limit.as_ref().map(|_| quote!(pub use router::rate_limit_policy;));
+    let policy_export = api.rate_limit.as_ref().map(|_| {
+        quote!(
+            pub use router::rate_limit_policy;
+        )
+    });
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #docs
@@ -75,7 +81,11 @@ fn response_ident(op: &Operation) -> proc_macro2::Ident {
 
 fn param_type(p: &Param) -> TokenStream {
     let t = rust_type(&p.ty, true);
-    if p.required || p.default.is_some() { t } else { quote!(Option<#t>) }
+    if p.required || p.default.is_some() {
+        t
+    } else {
+        quote!(Option<#t>)
+    }
 }
 
 fn location_text(l: Location) -> &'static str {
@@ -116,7 +126,10 @@ pub fn api_rs(api: &Api) -> TokenStream {
                 let docs = doc(&lines);
                 quote!(#docs pub #rust: #ty,)
             });
-            let docs = doc(&[format!("Parameters of `{}` (`{} {}`), parsed and checked.", op.id, op.method, op.path)]);
+            let docs = doc(&[format!(
+                "Parameters of `{}` (`{} {}`), parsed and checked.",
+                op.id, op.method, op.path
+            )]);
             items.push(quote! {
                 #docs
                 #[derive(Debug, Clone, PartialEq)]
@@ -126,7 +139,11 @@ pub fn api_rs(api: &Api) -> TokenStream {
         let name = response_ident(op);
         let variants = op.responses.iter().map(|r| {
             let v = ident(&r.variant);
-            let mut lines = vec![format!("{}: {}", status_doc(r), r.doc.first().cloned().unwrap_or_default())];
+            let mut lines = vec![format!(
+                "{}: {}",
+                status_doc(r),
+                r.doc.first().cloned().unwrap_or_default()
+            )];
             lines.extend(r.doc.iter().skip(1).cloned());
             let docs = doc(&lines);
             let body = r.body.as_ref().map(|b| body_type(&b.kind));
@@ -137,7 +154,10 @@ pub fn api_rs(api: &Api) -> TokenStream {
                 (_, None) => quote!(#docs #v(http::StatusCode),),
             }
         });
-        let docs = doc(&[format!("What `{}` answers: one variant per documented status.", op.id)]);
+        let docs = doc(&[format!(
+            "What `{}` answers: one variant per documented status.",
+            op.id
+        )]);
         items.push(quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
@@ -151,7 +171,10 @@ pub fn api_rs(api: &Api) -> TokenStream {
         if !lines.is_empty() {
             lines.push(String::new());
         }
-        lines.push(format!("`{} {}` (operation `{}`).", op.method, op.path, op.id));
+        lines.push(format!(
+            "`{} {}` (operation `{}`).",
+            op.method, op.path, op.id
+        ));
         let docs = doc(&lines);
         let params = (!op.params.is_empty()).then(|| {
             let p = params_ident(op);
@@ -159,7 +182,11 @@ pub fn api_rs(api: &Api) -> TokenStream {
         });
         let body = op.body.as_ref().map(|b| {
             let t = body_type(&b.kind);
-            if b.required { quote!(body: #t,) } else { quote!(body: Option<#t>,) }
+            if b.required {
+                quote!(body: #t,)
+            } else {
+                quote!(body: Option<#t>,)
+            }
         });
         let deprecated = op.deprecated.as_ref().map(|d| {
             let note = &d.note;
@@ -177,10 +204,14 @@ pub fn api_rs(api: &Api) -> TokenStream {
         }
     });
     let trait_docs = doc(&[
-        format!("{} {}: implement one method per operation.", api.title, api.version),
+        format!(
+            "{} {}: implement one method per operation.",
+            api.title, api.version
+        ),
         String::new(),
         "Each method receives the request context (principal, headers, extensions) and its".into(),
-        "parsed, checked inputs; it returns the operation's response enum or your own error,".into(),
+        "parsed, checked inputs; it returns the operation's response enum or your own error,"
+            .into(),
         "which [`handle_error`](Self::handle_error) turns into a response.".into(),
     ]);
     let intro = module_doc(&[format!(
@@ -268,12 +299,15 @@ pub fn router_rs(api: &Api) -> TokenStream {
         }
         quote!(.route(#path, #chain))
     });
-    let handlers = api.operations.iter().map(|op| handler(api, op, &trait_ident));
+    let handlers = api
+        .operations
+        .iter()
+        .map(|op| handler(api, op, &trait_ident));
     let conversions = api.operations.iter().map(response_conversion);
     let policy = api.rate_limit.as_ref().map(|rl| {
-        let plans = rl.plans.iter().map(|(name, (m, d))| {
-            quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),)
-        });
+        let plans = rl.plans.iter().map(
+            |(name, (m, d))| quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),),
+        );
         let anonymous = &rl.anonymous;
         let default_plan = &rl.default_plan;
         let strikes = rl.ban_strikes;
@@ -292,12 +326,17 @@ pub fn router_rs(api: &Api) -> TokenStream {
             }
         }
     });
-    let policy_use = api.rate_limit.as_ref().map(|_| quote!(use crate::runtime::ratelimit::{Quota, RateLimitPolicy};));
+    let policy_use = api.rate_limit.as_ref().map(|_| {
+        quote!(
+            use crate::runtime::ratelimit::{Quota, RateLimitPolicy};
+        )
+    });
     let intro = module_doc(&[
         format!("HTTP routing for [`{trait_ident}`]: one handler per operation, and [`router`]."),
         String::new(),
         "Each handler checks the operation's security requirement before reading anything,".into(),
-        "parses and checks every parameter and the body (all failures reported together in one".into(),
+        "parses and checks every parameter and the body (all failures reported together in one"
+            .into(),
         "400), calls the trait method, and serializes its answer before writing the status.".into(),
     ]);
     quote! {
@@ -360,7 +399,12 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     let name = ident(&op.rust);
     let serve = format_ident!("serve_{}", crate::naming::bare(&op.rust));
     let id = &op.id;
-    let route_doc = format!("`{} {}`: see [`{trait_ident}::{}`].", op.method, op.path, crate::naming::bare(&op.rust));
+    let route_doc = format!(
+        "`{} {}`: see [`{trait_ident}::{}`].",
+        op.method,
+        op.path,
+        crate::naming::bare(&op.rust)
+    );
     let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
     let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
     let has_path = op.params.iter().any(|p| p.location == Location::Path);
@@ -387,7 +431,9 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             };
             let explode = p.explode;
             let read = match (&p.ty, p.required) {
-                (TypeRef::Vec(_), true) => quote!(raw.required_array(#loc, #wire, #explode, &mut errors)),
+                (TypeRef::Vec(_), true) => {
+                    quote!(raw.required_array(#loc, #wire, #explode, &mut errors))
+                }
                 (TypeRef::Vec(_), false) => quote!(raw.array(#loc, #wire, #explode, &mut errors)),
                 (_, true) => quote!(raw.required(#loc, #wire, &mut errors)),
                 (_, false) => quote!(raw.optional(#loc, #wire, &mut errors)),
@@ -472,7 +518,11 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     };
     let params_arg = (!op.params.is_empty()).then(|| quote!(params,));
     let call_allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
-    let parts_mut = if has_path { quote!(mut parts) } else { quote!(parts) };
+    let parts_mut = if has_path {
+        quote!(mut parts)
+    } else {
+        quote!(parts)
+    };
     let rt_arg = op.body.as_ref().map(|_| quote!(rt: &Runtime,));
     let rt_pass = op.body.as_ref().map(|_| quote!(&rt,));
     quote! {
@@ -528,7 +578,9 @@ fn response_conversion(op: &Operation) -> TokenStream {
             _ => quote!(status),
         };
         let write = match r.body.as_ref().map(|b| (&b.kind, b.content_type.as_str())) {
-            Some((BodyKind::Json(_) | BodyKind::Form(_), _)) => quote!(response::json(#status, &body)),
+            Some((BodyKind::Json(_) | BodyKind::Form(_), _)) => {
+                quote!(response::json(#status, &body))
+            }
             Some((BodyKind::Text, ct)) => quote!(Ok(response::text(#status, #ct, body))),
             Some((BodyKind::Bytes, ct)) => quote!(Ok(response::bytes(#status, #ct, body.into()))),
             None => quote!(Ok(response::empty(#status))),

@@ -12,11 +12,22 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
         format!("Schema types of {} {}.", api.title, api.version),
         String::new(),
         match side {
-            Side::Server => "Server side: string enumerations reject values the document does not list.".to_string(),
-            Side::Client => "Client side: string enumerations keep values a newer server may add, as `Unknown`.".to_string(),
+            Side::Server => {
+                "Server side: string enumerations reject values the document does not list."
+                    .to_string()
+            }
+            Side::Client => {
+                "Client side: string enumerations keep values a newer server may add, as `Unknown`."
+                    .to_string()
+            }
         },
     ]);
-    let validated: BTreeSet<String> = api.types.iter().filter(|t| t.validated).map(|t| t.name.clone()).collect();
+    let validated: BTreeSet<String> = api
+        .types
+        .iter()
+        .filter(|t| t.validated)
+        .map(|t| t.name.clone())
+        .collect();
     let items = api.types.iter().map(|t| type_def(t, side, &validated));
     let uses = if api.types.is_empty() {
         quote!()
@@ -51,7 +62,8 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
     match &t.kind {
         TypeKind::Struct(s) => {
             let def = struct_def(&name, &docs, s, side);
-            let validate = (side == Side::Server).then(|| struct_validate(&name, s, t.validated, validated));
+            let validate =
+                (side == Side::Server).then(|| struct_validate(&name, s, t.validated, validated));
             quote!(#def #validate)
         }
         TypeKind::Enum(variants) => {
@@ -167,7 +179,12 @@ fn field_type(f: &Field) -> TokenStream {
     }
 }
 
-fn struct_def(name: &proc_macro2::Ident, docs: &TokenStream, s: &Struct, side: Side) -> TokenStream {
+fn struct_def(
+    name: &proc_macro2::Ident,
+    docs: &TokenStream,
+    s: &Struct,
+    side: Side,
+) -> TokenStream {
     let fields = s.fields.iter().map(|f| {
         let rust = ident(&f.rust);
         let ty = field_type(f);
@@ -191,8 +208,11 @@ fn struct_def(name: &proc_macro2::Ident, docs: &TokenStream, s: &Struct, side: S
             let wire = &f.wire;
             quote!(#[serde(rename = #wire)])
         });
-        let optional = (!f.required).then(|| quote!(#[serde(default, skip_serializing_if = "Option::is_none")]));
-        let deprecated = f.deprecated.then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
+        let optional = (!f.required)
+            .then(|| quote!(#[serde(default, skip_serializing_if = "Option::is_none")]));
+        let deprecated = f
+            .deprecated
+            .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
         quote! {
             #docs
             #deprecated
@@ -250,7 +270,8 @@ fn struct_validate(
         let rust = ident(&f.rust);
         let wire = &f.wire;
         let own = constraint_checks(&quote!(value), &f.ty, &f.constraints);
-        let nested = contents_validated(&f.ty, validated_names).then(|| quote!(value.validate(&at, out);));
+        let nested =
+            contents_validated(&f.ty, validated_names).then(|| quote!(value.validate(&at, out);));
         if own.is_empty() && nested.is_none() {
             return None;
         }
@@ -333,7 +354,14 @@ pub fn constraint_checks(value: &TokenStream, ty: &TypeRef, c: &Constraints) -> 
     };
     let numeric = matches!(
         ty,
-        TypeRef::I32 | TypeRef::I64 | TypeRef::U8 | TypeRef::U16 | TypeRef::U32 | TypeRef::U64 | TypeRef::F32 | TypeRef::F64
+        TypeRef::I32
+            | TypeRef::I64
+            | TypeRef::U8
+            | TypeRef::U16
+            | TypeRef::U32
+            | TypeRef::U64
+            | TypeRef::F32
+            | TypeRef::F64
     );
     if numeric {
         if let Some(min) = c.minimum {
@@ -425,7 +453,12 @@ fn one_of(
                 let variant = ident(&o.variants[*i].rust);
                 quote!(#wire => serde_json::from_value(value).map(Self::#variant),)
             });
-            let known = d.mapping.iter().map(|(w, _)| format!("`{w}`")).collect::<Vec<_>>().join(", ");
+            let known = d
+                .mapping
+                .iter()
+                .map(|(w, _)| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
             quote! {
                 let value = serde_json::Value::deserialize(deserializer)?;
                 let tag = value

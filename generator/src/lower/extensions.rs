@@ -26,7 +26,10 @@ pub fn deprecation(
     let value = extensions.get("x-deprecation")?;
     let at = push(pointer, "x-deprecation");
     let Some(obj) = value.as_object() else {
-        sink.error(&at, "must be an object with `since`, `sunset`, `replacement`, `note`");
+        sink.error(
+            &at,
+            "must be an object with `since`, `sunset`, `replacement`, `note`",
+        );
         return None;
     };
     let date = |key: &str, sink: &mut Sink| -> Option<(i64, String)> {
@@ -34,7 +37,10 @@ pub fn deprecation(
         match raw.as_str().and_then(parse_date) {
             Some(days) => Some((days * 86_400, raw.as_str().unwrap_or_default().to_string())),
             None => {
-                sink.error(push(&at, key), format!("expected a date `YYYY-MM-DD`, found {raw}"));
+                sink.error(
+                    push(&at, key),
+                    format!("expected a date `YYYY-MM-DD`, found {raw}"),
+                );
                 None
             }
         }
@@ -43,7 +49,10 @@ pub fn deprecation(
     let sunset = date("sunset", sink);
     if let (Some((s, _)), Some((e, _))) = (&since, &sunset) {
         if e < s {
-            sink.error(push(&at, "sunset"), "the sunset date is earlier than the deprecation date");
+            sink.error(
+                push(&at, "sunset"),
+                "the sunset date is earlier than the deprecation date",
+            );
         }
     }
     let text = |key: &str, sink: &mut Sink| -> Option<String> {
@@ -64,19 +73,30 @@ pub fn deprecation(
     })
 }
 
-pub fn rate_limit(extensions: &IndexMap<String, Value>, sink: &mut Sink) -> Option<RateLimitPolicy> {
+pub fn rate_limit(
+    extensions: &IndexMap<String, Value>,
+    sink: &mut Sink,
+) -> Option<RateLimitPolicy> {
     let value = extensions.get("x-rate-limit")?;
     let at = "/x-rate-limit";
     let mut plans = BTreeMap::new();
     let Some(obj) = value.as_object() else {
-        sink.error(at, "must be an object with `plans`, `anonymous`, `defaultPlan` and `ban`");
+        sink.error(
+            at,
+            "must be an object with `plans`, `anonymous`, `defaultPlan` and `ban`",
+        );
         return None;
     };
     let plans_at = push(at, "plans");
     match obj.get("plans").and_then(Value::as_object) {
         Some(map) if !map.is_empty() => {
             for (name, quota) in map {
-                let per = |key: &str| quota.get(key).and_then(Value::as_u64).and_then(|v| u32::try_from(v).ok());
+                let per = |key: &str| {
+                    quota
+                        .get(key)
+                        .and_then(Value::as_u64)
+                        .and_then(|v| u32::try_from(v).ok())
+                };
                 match (per("perMinute"), per("perDay")) {
                     (Some(m), Some(d)) => {
                         plans.insert(name.clone(), (m, d));
@@ -89,7 +109,10 @@ pub fn rate_limit(extensions: &IndexMap<String, Value>, sink: &mut Sink) -> Opti
             }
         }
         _ => {
-            sink.error(plans_at, "must be a non-empty map of plan name → {perMinute, perDay}");
+            sink.error(
+                plans_at,
+                "must be a non-empty map of plan name → {perMinute, perDay}",
+            );
             return None;
         }
     }
@@ -107,7 +130,11 @@ pub fn rate_limit(extensions: &IndexMap<String, Value>, sink: &mut Sink) -> Opti
     let anonymous = plan_name("anonymous", sink);
     let default_plan = plan_name("defaultPlan", sink);
     let ban = obj.get("ban");
-    let ban_u64 = |key: &str, fallback: u64| ban.and_then(|b| b.get(key)).and_then(Value::as_u64).unwrap_or(fallback);
+    let ban_u64 = |key: &str, fallback: u64| {
+        ban.and_then(|b| b.get(key))
+            .and_then(Value::as_u64)
+            .unwrap_or(fallback)
+    };
     Some(RateLimitPolicy {
         plans,
         anonymous,
@@ -126,7 +153,20 @@ pub fn parse_date(s: &str) -> Option<i64> {
     }
     let (y, m, d): (i64, i64, i64) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let month_len = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let month_len = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     if !(1..=12).contains(&m) || d < 1 || d > month_len[(m - 1) as usize] {
         return None;
     }
@@ -173,8 +213,14 @@ mod tests {
     #[test]
     fn dates() {
         assert_eq!(parse_date("1970-01-01"), Some(0));
-        assert_eq!(parse_date("2030-12-05").map(|d| d * 86_400), Some(1_922_572_800));
-        assert_eq!(parse_date("2026-11-22").map(|d| d * 86_400), Some(1_795_305_600));
+        assert_eq!(
+            parse_date("2030-12-05").map(|d| d * 86_400),
+            Some(1_922_572_800)
+        );
+        assert_eq!(
+            parse_date("2026-11-22").map(|d| d * 86_400),
+            Some(1_795_305_600)
+        );
         assert_eq!(parse_date("2030-02-30"), None);
         assert_eq!(parse_date("2024-02-29").is_some(), true);
         assert_eq!(parse_date("5 Dec 2030"), None);
@@ -186,7 +232,10 @@ mod tests {
     #[test]
     fn bad_extension_is_located() {
         let mut ext = IndexMap::new();
-        ext.insert("x-deprecation".to_string(), serde_json::json!({"sunset": "soon"}));
+        ext.insert(
+            "x-deprecation".to_string(),
+            serde_json::json!({"sunset": "soon"}),
+        );
         let mut sink = Sink::default();
         deprecation(&ext, "/paths/~1a/get", &mut sink);
         assert_eq!(sink.items[0].pointer, "/paths/~1a/get/x-deprecation/sunset");

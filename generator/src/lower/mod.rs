@@ -32,7 +32,11 @@ pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
         description: doc.info.description.clone(),
         base_path,
         servers: servers(doc),
-        api_name: if api_name == "Value" { "Service".into() } else { api_name },
+        api_name: if api_name == "Value" {
+            "Service".into()
+        } else {
+            api_name
+        },
         types,
         operations,
         security_schemes,
@@ -51,7 +55,10 @@ fn base_path(
         url = url.replace(&format!("{{{name}}}"), &var.default);
     }
     let path = match url.find("://") {
-        Some(i) => url[i + 3..].find('/').map(|p| &url[i + 3 + p..]).unwrap_or(""),
+        Some(i) => url[i + 3..]
+            .find('/')
+            .map(|p| &url[i + 3 + p..])
+            .unwrap_or(""),
         None => url.as_str(),
     };
     let path = path.split(['?', '#']).next().unwrap_or("");

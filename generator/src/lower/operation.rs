@@ -15,7 +15,9 @@ use openapiv3::{
 };
 use std::collections::BTreeMap;
 
-const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
 
 pub fn lower_all(
     doc: &OpenAPI,
@@ -43,7 +45,10 @@ pub fn lower_all(
         let item = match item {
             ReferenceOr::Item(item) => item,
             ReferenceOr::Reference { .. } => {
-                sink.warn(&path_at, "path item `$ref` is not supported; the path is skipped");
+                sink.warn(
+                    &path_at,
+                    "path item `$ref` is not supported; the path is skipped",
+                );
                 continue;
             }
         };
@@ -76,8 +81,14 @@ pub fn lower_all(
                 sink,
             );
             let ext = extensions::deprecation(&op.extensions, &at, sink);
-            let (deprecated, extra_headers) =
-                deprecation(op.deprecated, ext, &routes, base_path, &push(&at, "x-deprecation"), sink);
+            let (deprecated, extra_headers) = deprecation(
+                op.deprecated,
+                ext,
+                &routes,
+                base_path,
+                &push(&at, "x-deprecation"),
+                sink,
+            );
             let mut doc_text = doc_lines(op.summary.as_deref());
             let description = doc_lines(op.description.as_deref());
             if !doc_text.is_empty() && !description.is_empty() {
@@ -98,7 +109,10 @@ pub fn lower_all(
                 responses,
                 security,
                 extra_headers,
-                idempotent: matches!(*method, "get" | "head" | "put" | "delete" | "options" | "trace"),
+                idempotent: matches!(
+                    *method,
+                    "get" | "head" | "put" | "delete" | "options" | "trace"
+                ),
             });
         }
     }
@@ -145,7 +159,9 @@ impl Ctx<'_> {
                 match load::parameter(self.doc, p, &push(list_at, &i.to_string())) {
                     Ok((param, at)) => {
                         let key = (param.parameter_data_ref().name.clone(), location(param));
-                        merged.retain(|(q, _)| (q.parameter_data_ref().name.clone(), location(q)) != key);
+                        merged.retain(|(q, _)| {
+                            (q.parameter_data_ref().name.clone(), location(q)) != key
+                        });
                         merged.push((param, at));
                     }
                     Err(d) => sink.items.push(d),
@@ -159,7 +175,8 @@ impl Ctx<'_> {
             let loc = location(param);
             // OpenAPI says these three are described elsewhere (content negotiation, security).
             if loc == Location::Header
-                && ["accept", "content-type", "authorization"].contains(&data.name.to_ascii_lowercase().as_str())
+                && ["accept", "content-type", "authorization"]
+                    .contains(&data.name.to_ascii_lowercase().as_str())
             {
                 continue;
             }
@@ -192,7 +209,10 @@ impl Ctx<'_> {
             if !data.description.as_deref().unwrap_or_default().is_empty() {
                 doc = doc_lines(data.description.as_deref());
             }
-            let explode = data.explode.unwrap_or(matches!(param, Parameter::Query { .. } | Parameter::Cookie { .. }));
+            let explode = data.explode.unwrap_or(matches!(
+                param,
+                Parameter::Query { .. } | Parameter::Cookie { .. }
+            ));
             out.push(Param {
                 rust: scope.claim(naming::snake(&data.name)),
                 wire: data.name.clone(),
@@ -231,7 +251,14 @@ impl Ctx<'_> {
                 format!("several content types; `{content_type}` is generated, the others are not accepted yet"),
             );
         }
-        let kind = self.body_kind(content_type, media, &format!("{}Body", self.stem), &media_at, schemas, sink);
+        let kind = self.body_kind(
+            content_type,
+            media,
+            &format!("{}Body", self.stem),
+            &media_at,
+            schemas,
+            sink,
+        );
         Some(Body {
             required: body.required,
             content_type: content_type.to_string(),
@@ -249,7 +276,12 @@ impl Ctx<'_> {
         schemas: &mut Schemas<'_>,
         sink: &mut Sink,
     ) -> BodyKind {
-        let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let essence = content_type
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
         let schema_ty = |schemas: &mut Schemas<'_>, sink: &mut Sink| match &media.schema {
             Some(s) => schemas.type_of(SchemaRef::of(s), hint, &push(at, "schema"), sink),
             None => TypeRef::Json,
@@ -262,7 +294,10 @@ impl Ctx<'_> {
             BodyKind::Text
         } else {
             if essence.starts_with("multipart/") {
-                sink.warn(at, "multipart bodies are passed as raw bytes with their content type");
+                sink.warn(
+                    at,
+                    "multipart bodies are passed as raw bytes with their content type",
+                );
             }
             BodyKind::Bytes
         }
@@ -309,13 +344,23 @@ impl Ctx<'_> {
             // first operation that happens to use them.
             let hint = match r {
                 ReferenceOr::Reference { reference } => {
-                    format!("{}Body", naming::pascal(reference.rsplit('/').next().unwrap_or("Response")))
+                    format!(
+                        "{}Body",
+                        naming::pascal(reference.rsplit('/').next().unwrap_or("Response"))
+                    )
                 }
                 ReferenceOr::Item(_) => format!("{}{variant}Body", self.stem),
             };
             let body = pick_content(&resp.content).map(|(ct, media)| ResponseBody {
                 content_type: ct.to_string(),
-                kind: self.body_kind(ct, media, &hint, &push(&push(&resolved_at, "content"), ct), schemas, sink),
+                kind: self.body_kind(
+                    ct,
+                    media,
+                    &hint,
+                    &push(&push(&resolved_at, "content"), ct),
+                    schemas,
+                    sink,
+                ),
             });
             out.push(Response {
                 status,
@@ -338,7 +383,10 @@ fn location(p: &Parameter) -> Location {
 }
 
 fn is_json(essence: &str) -> bool {
-    essence == "application/json" || essence.ends_with("+json") || essence == "*/*" || essence == "application/*"
+    essence == "application/json"
+        || essence.ends_with("+json")
+        || essence == "*/*"
+        || essence == "application/*"
 }
 
 /// JSON first (it is what both sides understand best), then the document's order.
@@ -346,7 +394,12 @@ fn pick_content(content: &indexmap::IndexMap<String, MediaType>) -> Option<(&str
     content
         .iter()
         .find(|(ct, _)| {
-            let essence = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            let essence = ct
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
             essence == "application/json" || essence.ends_with("+json")
         })
         .or_else(|| content.iter().next())
@@ -415,13 +468,19 @@ fn deprecation(
     if let Some((imf, _)) = &ext.sunset {
         headers.push(("sunset".to_string(), imf.clone()));
     }
-    let successor = ext.replacement.as_ref().and_then(|id| match routes.get(id) {
-        Some(path) => Some((id.clone(), path.clone())),
-        None => {
-            sink.error(push(at, "replacement"), format!("no operation has the operationId `{id}`"));
-            None
-        }
-    });
+    let successor = ext
+        .replacement
+        .as_ref()
+        .and_then(|id| match routes.get(id) {
+            Some(path) => Some((id.clone(), path.clone())),
+            None => {
+                sink.error(
+                    push(at, "replacement"),
+                    format!("no operation has the operationId `{id}`"),
+                );
+                None
+            }
+        });
     if let Some((_, path)) = &successor {
         headers.push((
             "link".to_string(),

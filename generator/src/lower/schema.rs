@@ -3,8 +3,8 @@
 
 use crate::diag::{Sink, push};
 use crate::ir::{
-    Constraints, Discriminator, EnumVariant, Field, OneOf, OneOfVariant, Struct, TypeDef,
-    TypeKind, TypeRef,
+    Constraints, Discriminator, EnumVariant, Field, OneOf, OneOfVariant, Struct, TypeDef, TypeKind,
+    TypeRef,
 };
 use crate::load;
 use crate::naming::{self, Scope};
@@ -92,7 +92,13 @@ impl<'a> Schemas<'a> {
 
     /// The Rust type for a schema standing at `pointer`; inline composite schemas become new
     /// named types called `hint`.
-    pub fn type_of(&mut self, s: SchemaRef<'_>, hint: &str, pointer: &str, sink: &mut Sink) -> TypeRef {
+    pub fn type_of(
+        &mut self,
+        s: SchemaRef<'_>,
+        hint: &str,
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> TypeRef {
         match s {
             SchemaRef::Ref(reference) => match self.component(reference) {
                 Ok(name) => TypeRef::Named(name),
@@ -121,7 +127,9 @@ impl<'a> Schemas<'a> {
                 t.name == *name
                     && match &t.kind {
                         TypeKind::Enum(_) => true,
-                        TypeKind::Alias(inner, _) => inner.is_scalar() && !matches!(inner, TypeRef::Named(_)),
+                        TypeKind::Alias(inner, _) => {
+                            inner.is_scalar() && !matches!(inner, TypeRef::Named(_))
+                        }
                         _ => false,
                     }
             }),
@@ -166,7 +174,8 @@ impl<'a> Schemas<'a> {
 
     /// The default value of the schema (through references).
     pub fn default_value(&self, s: SchemaRef<'_>) -> Option<serde_json::Value> {
-        self.resolve(s).and_then(|schema| schema.schema_data.default.clone())
+        self.resolve(s)
+            .and_then(|schema| schema.schema_data.default.clone())
     }
 
     fn inline(&mut self, schema: &Schema, hint: &str, pointer: &str, sink: &mut Sink) -> TypeRef {
@@ -179,9 +188,17 @@ impl<'a> Schemas<'a> {
     }
 
     /// Scalars, arrays and maps need no type of their own; `None` means it does.
-    fn primitive(&mut self, schema: &Schema, hint: &str, pointer: &str, sink: &mut Sink) -> Option<TypeRef> {
+    fn primitive(
+        &mut self,
+        schema: &Schema,
+        hint: &str,
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> Option<TypeRef> {
         Some(match &schema.schema_kind {
-            SchemaKind::Type(Type::String(s)) if s.enumeration.iter().flatten().next().is_some() => {
+            SchemaKind::Type(Type::String(s))
+                if s.enumeration.iter().flatten().next().is_some() =>
+            {
                 return None;
             }
             SchemaKind::Type(Type::String(_)) => TypeRef::String,
@@ -248,7 +265,10 @@ impl<'a> Schemas<'a> {
                 }
             }
             SchemaKind::Not { .. } => {
-                sink.warn(pointer, "`not` cannot be expressed as a Rust type; using any JSON value");
+                sink.warn(
+                    pointer,
+                    "`not` cannot be expressed as a Rust type; using any JSON value",
+                );
                 TypeRef::Json
             }
             SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
@@ -279,32 +299,72 @@ impl<'a> Schemas<'a> {
                 let props: Vec<_> = o
                     .properties
                     .iter()
-                    .map(|(k, v)| (k.clone(), SchemaRef::of_boxed(v), required.contains(k.as_str())))
+                    .map(|(k, v)| {
+                        (
+                            k.clone(),
+                            SchemaRef::of_boxed(v),
+                            required.contains(k.as_str()),
+                        )
+                    })
                     .collect();
-                TypeKind::Struct(self.object(name, props, o.additional_properties.as_ref(), pointer, sink))
+                TypeKind::Struct(self.object(
+                    name,
+                    props,
+                    o.additional_properties.as_ref(),
+                    pointer,
+                    sink,
+                ))
             }
-            SchemaKind::Type(Type::String(s)) if s.enumeration.iter().flatten().next().is_some() => {
-                TypeKind::Enum(enum_variants(s.enumeration.iter().flatten().map(String::as_str)))
+            SchemaKind::Type(Type::String(s))
+                if s.enumeration.iter().flatten().next().is_some() =>
+            {
+                TypeKind::Enum(enum_variants(
+                    s.enumeration.iter().flatten().map(String::as_str),
+                ))
             }
-            SchemaKind::OneOf { one_of } => self.one_of(name, one_of, schema, pointer, "oneOf", sink),
-            SchemaKind::AnyOf { any_of } => self.one_of(name, any_of, schema, pointer, "anyOf", sink),
+            SchemaKind::OneOf { one_of } => {
+                self.one_of(name, one_of, schema, pointer, "oneOf", sink)
+            }
+            SchemaKind::AnyOf { any_of } => {
+                self.one_of(name, any_of, schema, pointer, "anyOf", sink)
+            }
             SchemaKind::AllOf { all_of } => self.all_of(name, all_of, pointer, sink),
             SchemaKind::Any(any) if !any.properties.is_empty() => {
                 let required: BTreeSet<&str> = any.required.iter().map(String::as_str).collect();
                 let props: Vec<_> = any
                     .properties
                     .iter()
-                    .map(|(k, v)| (k.clone(), SchemaRef::of_boxed(v), required.contains(k.as_str())))
+                    .map(|(k, v)| {
+                        (
+                            k.clone(),
+                            SchemaRef::of_boxed(v),
+                            required.contains(k.as_str()),
+                        )
+                    })
                     .collect();
-                TypeKind::Struct(self.object(name, props, any.additional_properties.as_ref(), pointer, sink))
+                TypeKind::Struct(self.object(
+                    name,
+                    props,
+                    any.additional_properties.as_ref(),
+                    pointer,
+                    sink,
+                ))
             }
             SchemaKind::Any(any) if !any.one_of.is_empty() || !any.any_of.is_empty() => {
-                let parts = if any.one_of.is_empty() { &any.any_of } else { &any.one_of };
+                let parts = if any.one_of.is_empty() {
+                    &any.any_of
+                } else {
+                    &any.one_of
+                };
                 self.one_of(name, parts, schema, pointer, "oneOf", sink)
             }
-            SchemaKind::Any(any) if !any.all_of.is_empty() => self.all_of(name, &any.all_of, pointer, sink),
+            SchemaKind::Any(any) if !any.all_of.is_empty() => {
+                self.all_of(name, &any.all_of, pointer, sink)
+            }
             _ => {
-                let ty = self.primitive(schema, name, pointer, sink).unwrap_or(TypeRef::Json);
+                let ty = self
+                    .primitive(schema, name, pointer, sink)
+                    .unwrap_or(TypeRef::Json);
                 TypeKind::Alias(ty, constraints_of(schema))
             }
         };
@@ -326,17 +386,20 @@ impl<'a> Schemas<'a> {
         sink: &mut Sink,
     ) -> Struct {
         // `additional` is a reserved field name when extra properties are kept.
-        let mut scope = if additional.is_some_and(|a| !matches!(a, AdditionalProperties::Any(false))) {
-            Scope::reserving(&["additional_properties"])
-        } else {
-            Scope::new()
-        };
+        let mut scope =
+            if additional.is_some_and(|a| !matches!(a, AdditionalProperties::Any(false))) {
+                Scope::reserving(&["additional_properties"])
+            } else {
+                Scope::new()
+            };
         let mut fields = Vec::new();
         for (wire, schema, required) in props {
             let at = push(&push(pointer, "properties"), &wire);
             let rust = scope.claim(naming::snake(&wire));
             let hint = format!("{owner}{}", naming::pascal(&wire));
-            let data = self.resolve(SchemaRef::of_ref(&schema)).map(|s| s.schema_data.clone());
+            let data = self
+                .resolve(SchemaRef::of_ref(&schema))
+                .map(|s| s.schema_data.clone());
             let nullable = self.nullable(SchemaRef::of_ref(&schema));
             let constraints = self.constraints(SchemaRef::of_ref(&schema));
             let ty = self.type_of(schema, &hint, &at, sink);
@@ -416,7 +479,8 @@ impl<'a> Schemas<'a> {
                         .mapping
                         .iter()
                         .filter(|(_, target)| {
-                            *target == reference || reference.rsplit('/').next() == Some(target.as_str())
+                            *target == reference
+                                || reference.rsplit('/').next() == Some(target.as_str())
                         })
                         .map(|(value, _)| value)
                         .collect();
@@ -444,7 +508,13 @@ impl<'a> Schemas<'a> {
     }
 
     /// Merges the properties of every part into one struct.
-    fn all_of<'s>(&mut self, owner: &str, parts: &'s [ReferenceOr<Schema>], pointer: &str, sink: &mut Sink) -> TypeKind
+    fn all_of<'s>(
+        &mut self,
+        owner: &str,
+        parts: &'s [ReferenceOr<Schema>],
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> TypeKind
     where
         'a: 's,
     {
@@ -454,8 +524,18 @@ impl<'a> Schemas<'a> {
         let doc: &'s OpenAPI = self.doc;
         for (i, part) in parts.iter().enumerate() {
             let at = push(&push(pointer, "allOf"), &i.to_string());
-            if !collect_all_of(doc, SchemaRef::of(part), &mut props, &mut additional, &mut self.in_progress, 0) {
-                sink.warn(&at, "an `allOf` part is not an object schema; using any JSON value for the whole");
+            if !collect_all_of(
+                doc,
+                SchemaRef::of(part),
+                &mut props,
+                &mut additional,
+                &mut self.in_progress,
+                0,
+            ) {
+                sink.warn(
+                    &at,
+                    "an `allOf` part is not an object schema; using any JSON value for the whole",
+                );
                 ok = false;
             }
         }
@@ -516,7 +596,9 @@ fn collect_all_of<'a>(
             }
             let found = load::schema_by_name(doc, &name);
             let result = match found {
-                Some(r) => collect_all_of(doc, SchemaRef::of(r), props, additional, seen, depth + 1),
+                Some(r) => {
+                    collect_all_of(doc, SchemaRef::of(r), props, additional, seen, depth + 1)
+                }
                 None => false,
             };
             seen.remove(&name);
@@ -640,8 +722,13 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
 
 /// Splits a description into doc lines (one `#[doc]` per line, see the design notes).
 pub fn doc_lines(text: Option<&str>) -> Vec<String> {
-    text.map(|t| t.trim_end().lines().map(|l| l.trim_end().to_string()).collect())
-        .unwrap_or_default()
+    text.map(|t| {
+        t.trim_end()
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// Marks fields and variants that need `Box` because their type contains the owner again
@@ -676,8 +763,16 @@ pub fn box_cycles(types: &mut [TypeDef]) {
     };
     for owner in 0..types.len() {
         let targets: Vec<Option<usize>> = match &types[owner].kind {
-            TypeKind::Struct(s) => s.fields.iter().map(|f| named_index(&f.ty, &index)).collect(),
-            TypeKind::OneOf(o) => o.variants.iter().map(|v| named_index(&v.ty, &index)).collect(),
+            TypeKind::Struct(s) => s
+                .fields
+                .iter()
+                .map(|f| named_index(&f.ty, &index))
+                .collect(),
+            TypeKind::OneOf(o) => o
+                .variants
+                .iter()
+                .map(|v| named_index(&v.ty, &index))
+                .collect(),
             _ => continue,
         };
         let boxed: Vec<bool> = targets
@@ -685,8 +780,16 @@ pub fn box_cycles(types: &mut [TypeDef]) {
             .map(|t| t.is_some_and(|t| reaches(t, owner)))
             .collect();
         match &mut types[owner].kind {
-            TypeKind::Struct(s) => s.fields.iter_mut().zip(boxed).for_each(|(f, b)| f.boxed = b),
-            TypeKind::OneOf(o) => o.variants.iter_mut().zip(boxed).for_each(|(v, b)| v.boxed = b),
+            TypeKind::Struct(s) => s
+                .fields
+                .iter_mut()
+                .zip(boxed)
+                .for_each(|(f, b)| f.boxed = b),
+            TypeKind::OneOf(o) => o
+                .variants
+                .iter_mut()
+                .zip(boxed)
+                .for_each(|(v, b)| v.boxed = b),
             _ => {}
         }
     }
@@ -735,7 +838,9 @@ pub fn mark_validated(types: &mut [TypeDef]) {
         for t in types.iter_mut().filter(|t| !t.validated) {
             let v = match &t.kind {
                 TypeKind::Struct(s) => {
-                    s.fields.iter().any(|f| !f.constraints.is_empty() || needs(&f.ty))
+                    s.fields
+                        .iter()
+                        .any(|f| !f.constraints.is_empty() || needs(&f.ty))
                         || s.additional.as_ref().is_some_and(|a| needs(a))
                 }
                 TypeKind::OneOf(o) => o.variants.iter().any(|v| needs(&v.ty)),

@@ -192,11 +192,13 @@ impl Authenticator for StaticKeys {
             Credential::Bearer(k) | Credential::ApiKey(k) => Some(k),
             Credential::Basic { .. } => None,
         };
-        let principal = key.and_then(|k| self.lookup(k)).map(|(subject, plan)| Principal {
-            subject: subject.to_owned(),
-            plan: plan.map(str::to_owned),
-            scheme: scheme.name,
-        });
+        let principal = key
+            .and_then(|k| self.lookup(k))
+            .map(|(subject, plan)| Principal {
+                subject: subject.to_owned(),
+                plan: plan.map(str::to_owned),
+                scheme: scheme.name,
+            });
         Box::pin(std::future::ready(principal))
     }
 }
@@ -274,7 +276,12 @@ pub fn extract(scheme: &SecurityScheme, parts: &Parts) -> Option<Option<Presente
 /// The text after `<scheme> ` in the first `Authorization` header, when its scheme word is
 /// `scheme` (compared case-insensitively).
 fn authorization_param<'p>(parts: &'p Parts, scheme: &str) -> Option<&'p str> {
-    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let value = parts
+        .headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .trim();
     let (word, rest) = match value.split_once([' ', '\t']) {
         Some((w, r)) => (w, r.trim()),
         None => (value, ""),
@@ -433,7 +440,10 @@ pub async fn identify(
 /// anonymous callers; otherwise a 401 problem whose `WWW-Authenticate` names the schemes the
 /// operation accepts, with `error="invalid_token"` on the bearer challenge only when a
 /// token was presented (RFC 6750 §3).
-pub fn authorize(identity: Option<&Identity>, security: Security) -> Result<Option<Principal>, Problem> {
+pub fn authorize(
+    identity: Option<&Identity>,
+    security: Security,
+) -> Result<Option<Principal>, Problem> {
     let empty = Identity::default();
     let identity = identity.unwrap_or(&empty);
     let mut anonymous = security.is_empty();

@@ -10,13 +10,18 @@ use http::request::Parts;
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
 
 use super::problem::Problem;
-use super::validate::{join, join_index, Violation};
+use super::validate::{Violation, join, join_index};
 
 /// The request's media type, lower-cased, without parameters (`application/json`).
 pub fn media_type(parts: &Parts) -> Option<String> {
     let raw = parts.headers.get(header::CONTENT_TYPE)?;
     let raw = String::from_utf8_lossy(raw.as_bytes());
-    let essence = raw.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let essence = raw
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     Some(essence)
 }
 
@@ -49,9 +54,7 @@ pub fn media_type_matches(media_type: &str, accept: &[&str]) -> bool {
             return true;
         }
         match range.strip_suffix("/*") {
-            Some(ty) => media_type
-                .split_once('/')
-                .is_some_and(|(t, _)| t == ty),
+            Some(ty) => media_type.split_once('/').is_some_and(|(t, _)| t == ty),
             None => false,
         }
     })
@@ -71,7 +74,9 @@ pub async fn collect(parts: &Parts, mut body: Body, limit: usize) -> Result<Byte
     }
     let mut buf: Vec<u8> = Vec::new();
     let mut first: Option<Bytes> = None;
-    while let Some(frame) = std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await {
+    while let Some(frame) =
+        std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await
+    {
         let frame = frame.map_err(|e| {
             tracing::debug!(error = %e, "failed to read request body");
             Problem::bad_request("the request body could not be read")
@@ -140,7 +145,8 @@ pub async fn read_json<T: DeserializeOwned>(
     limit: usize,
     required: bool,
 ) -> Result<Option<T>, Problem> {
-    let Some(bytes) = read_checked(parts, body, limit, required, is_json, "application/json").await?
+    let Some(bytes) =
+        read_checked(parts, body, limit, required, is_json, "application/json").await?
     else {
         return Ok(None);
     };
@@ -178,12 +184,12 @@ fn json_problem(pointer: String, e: serde_json::Error) -> Problem {
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let reason = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
     match e.classify() {
-        serde_json::error::Category::Data => Problem::bad_request(String::new()).with_violations(vec![
-            Violation {
+        serde_json::error::Category::Data => {
+            Problem::bad_request(String::new()).with_violations(vec![Violation {
                 pointer,
                 message: reason,
-            },
-        ]),
+            }])
+        }
         _ => Problem::bad_request(format!("malformed JSON: {full}")),
     }
 }
@@ -202,43 +208,57 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
     p
 }
 
-/// Raw bytes (`application/octet-stream`, images, ...). `accept` lists the media ranges the
-/// operation declares (`image/*`, `*/*`); empty takes any.
+/// Raw bytes (`application/octet-stream`, `image/png`, `multipart/form-data`, ...).
+/// `content_type` is what the operation declares: a media type or range (`image/*`, `*/*`);
+/// its parameters are ignored, and so are the request's.
 pub async fn read_bytes(
     parts: &Parts,
     body: Body,
     limit: usize,
     required: bool,
-    accept: &[&str],
+    content_type: &str,
 ) -> Result<Option<Bytes>, Problem> {
-    let expected = expected_list(accept, "any media type");
+    let declared = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let accept: &[&str] = if declared.is_empty() {
+        &[]
+    } else {
+        &[&declared]
+    };
+    let expected = if declared.is_empty() {
+        "any media type"
+    } else {
+        declared.as_str()
+    };
     read_checked(
         parts,
         body,
         limit,
         required,
         |m| media_type_matches(m, accept),
-        &expected,
+        expected,
     )
     .await
 }
 
-/// A text body (`text/plain`, ...), which must be UTF-8.
+/// A text body: any `text/*` content type; the bytes must be UTF-8.
 pub async fn read_text(
     parts: &Parts,
     body: Body,
     limit: usize,
     required: bool,
-    accept: &[&str],
 ) -> Result<Option<String>, Problem> {
-    let expected = expected_list(accept, "text/plain");
     let Some(bytes) = read_checked(
         parts,
         body,
         limit,
         required,
-        |m| media_type_matches(m, accept),
-        &expected,
+        |m| media_type_matches(m, &["text/*"]),
+        "text/*",
     )
     .await?
     else {
@@ -246,15 +266,9 @@ pub async fn read_text(
     };
     match String::from_utf8(bytes.to_vec()) {
         Ok(s) => Ok(Some(s)),
-        Err(_) => Err(Problem::bad_request("the request body is not valid UTF-8 text")),
-    }
-}
-
-fn expected_list(accept: &[&str], none: &str) -> String {
-    if accept.is_empty() {
-        none.to_owned()
-    } else {
-        accept.join(" or ")
+        Err(_) => Err(Problem::bad_request(
+            "the request body is not valid UTF-8 text",
+        )),
     }
 }
 
@@ -369,11 +383,29 @@ impl<'de> de::Deserializer<'de> for FormField {
     }
 
     field_to_first!(
-        deserialize_any, deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32,
-        deserialize_i64, deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32,
-        deserialize_u64, deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char,
-        deserialize_str, deserialize_string, deserialize_bytes, deserialize_byte_buf,
-        deserialize_unit, deserialize_map, deserialize_identifier, deserialize_ignored_any
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_unit,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any
     );
 
     fn deserialize_unit_struct<V: Visitor<'de>>(

@@ -7,16 +7,16 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
 
+use axum::Router;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-use axum::Router;
 use http::header::HeaderValue;
 use http::request::Parts;
 use http::{HeaderMap, StatusCode};
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
-use super::problem::{render_default, Problem, RenderProblem};
+use super::problem::{Problem, RenderProblem, render_default};
 use super::ratelimit::{Decision, InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
 
 /// Default request-body limit: 1 MiB.
@@ -31,7 +31,7 @@ pub struct ServerConfig {
     rate_limit: Option<(Arc<dyn RateLimiter>, RateLimitPolicy)>,
     body_limit: usize,
     render: RenderProblem,
-    base_path: String,
+    base_path: Option<String>,
     trust_forwarded_for: bool,
 }
 
@@ -42,7 +42,7 @@ impl Default for ServerConfig {
             rate_limit: None,
             body_limit: DEFAULT_BODY_LIMIT,
             render: Arc::new(render_default),
-            base_path: String::new(),
+            base_path: None,
             trust_forwarded_for: false,
         }
     }
@@ -90,9 +90,10 @@ impl ServerConfig {
         self
     }
 
-    /// The path prefix every route lives under ("/v1"). "" or "/" = none.
+    /// The path prefix every route lives under ("/v1"), replacing the document's (the one
+    /// the generated `router` passes to `finish`). "" or "/" = none: routes at the root.
     pub fn base_path(mut self, base_path: impl Into<String>) -> Self {
-        self.base_path = base_path.into();
+        self.base_path = Some(base_path.into());
         self
     }
 
@@ -143,7 +144,11 @@ impl Default for Runtime {
 impl Runtime {
     /// The runtime `finish` installed, or the defaults when the routes run without it.
     pub fn from_parts(parts: &Parts) -> Runtime {
-        parts.extensions.get::<Runtime>().cloned().unwrap_or_default()
+        parts
+            .extensions
+            .get::<Runtime>()
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Renders a problem with the configured hook.
@@ -173,7 +178,8 @@ struct LayerState {
 }
 
 /// Wraps the generated routes (state already applied) into the application's router:
-/// - nests them under the base path;
+/// - nests them under `base_path` (the document's, from its first server URL; "" = none),
+///   or under `ServerConfig::base_path` when the application set one;
 /// - answers unknown paths with a 404 problem and undeclared methods on known paths with a
 ///   405 problem (axum adds the `Allow` header listing the declared methods);
 /// - runs, for every request (404, 405 and 401 included): credential extraction for every
@@ -184,7 +190,12 @@ struct LayerState {
 ///
 /// Serve the result with `into_make_service_with_connect_info::<SocketAddr>()` so anonymous
 /// callers are limited per address (without it they share one key, "addr:unknown").
-pub fn finish(routes: Router, schemes: &'static [SecurityScheme], config: ServerConfig) -> Router {
+pub fn finish(
+    routes: Router,
+    schemes: &'static [SecurityScheme],
+    base_path: &str,
+    config: ServerConfig,
+) -> Router {
     let runtime = config.runtime();
 
     let rt = runtime.clone();
@@ -199,7 +210,7 @@ pub fn finish(routes: Router, schemes: &'static [SecurityScheme], config: Server
         }
     });
 
-    let base = normalize_base_path(&config.base_path);
+    let base = normalize_base_path(config.base_path.as_deref().unwrap_or(base_path));
     let app = if base.is_empty() {
         routes
     } else {
@@ -219,7 +230,10 @@ pub fn finish(routes: Router, schemes: &'static [SecurityScheme], config: Server
         trust_forwarded_for: config.trust_forwarded_for,
         runtime,
     });
-    app.layer(axum::middleware::from_fn_with_state(state, identify_and_limit))
+    app.layer(axum::middleware::from_fn_with_state(
+        state,
+        identify_and_limit,
+    ))
 }
 
 /// "/v1/" → "/v1", "v1" → "/v1", "/" → "".
@@ -262,7 +276,10 @@ async fn identify_and_limit(
     let decision = match &state.rate_limit {
         Some((limiter, policy)) => {
             let (key, quota) = match identity.principals().first() {
-                Some(p) => (format!("sub:{}", p.subject), policy.quota(p.plan.as_deref())),
+                Some(p) => (
+                    format!("sub:{}", p.subject),
+                    policy.quota(p.plan.as_deref()),
+                ),
                 None => (
                     match client_ip {
                         Some(ip) => format!("addr:{ip}"),

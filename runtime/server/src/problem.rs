@@ -77,7 +77,11 @@ impl Problem {
         } else {
             format!("this method is not allowed on this path; allowed: {list}")
         };
-        let p = Problem::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", message);
+        let p = Problem::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            message,
+        );
         match HeaderValue::from_str(&list) {
             Ok(v) => p.with_header(header::ALLOW, v),
             Err(_) => p,
@@ -133,7 +137,7 @@ impl Problem {
     pub fn internal() -> Self {
         Problem::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal_error",
+            "internal",
             "internal server error",
         )
     }
@@ -162,7 +166,13 @@ impl Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.message)
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.code,
+            self.message
+        )
     }
 }
 

@@ -229,7 +229,9 @@ macro_rules! numeric_int {
         }
     )*};
 }
-numeric_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+numeric_int!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
+);
 
 impl Numeric for f32 {
     fn to_f64(self) -> f64 {
@@ -271,7 +273,10 @@ pub fn check_multiple_of<T: Numeric>(value: T, factor: f64, pointer: &str, out: 
         }
     };
     if !ok {
-        out.push(pointer, format!("must be a multiple of {factor}, got {value}"));
+        out.push(
+            pointer,
+            format!("must be a multiple of {factor}, got {value}"),
+        );
     }
 }
 

@@ -53,7 +53,11 @@ fn static_keys_lookup_is_exact() {
     assert_eq!(k.len(), 2);
     assert_eq!(k.lookup(GOOD_KEY), Some(("alice", None)));
     assert_eq!(k.lookup(PRO_KEY), Some(("bob", Some("pro"))));
-    assert_eq!(k.lookup("k-good-012345678"), None, "a prefix is not the key");
+    assert_eq!(
+        k.lookup("k-good-012345678"),
+        None,
+        "a prefix is not the key"
+    );
     assert_eq!(k.lookup(&format!("{GOOD_KEY}x")), None);
     assert_eq!(k.lookup(""), None);
     assert_eq!(StaticKeys::new().lookup(GOOD_KEY), None);
@@ -94,8 +98,13 @@ async fn static_keys_authenticates_bearer_and_api_key_not_basic() {
             scheme: "bearerAuth"
         })
     );
-    let p = k.authenticate(&KEY_HEADER, Credential::ApiKey(GOOD_KEY)).await;
-    assert_eq!(p.map(|p| (p.subject, p.scheme)), Some(("alice".into(), "keyHeader")));
+    let p = k
+        .authenticate(&KEY_HEADER, Credential::ApiKey(GOOD_KEY))
+        .await;
+    assert_eq!(
+        p.map(|p| (p.subject, p.scheme)),
+        Some(("alice".into(), "keyHeader"))
+    );
     let p = k
         .authenticate(
             &BASIC,
@@ -106,7 +115,10 @@ async fn static_keys_authenticates_bearer_and_api_key_not_basic() {
         )
         .await;
     assert_eq!(p, None);
-    assert_eq!(k.authenticate(&BEARER, Credential::Bearer("nope")).await, None);
+    assert_eq!(
+        k.authenticate(&BEARER, Credential::Bearer("nope")).await,
+        None
+    );
     assert_eq!(
         DenyAll
             .authenticate(&BEARER, Credential::Bearer(GOOD_KEY))
@@ -143,7 +155,10 @@ fn bearer_scheme_word_is_case_insensitive() {
 #[test]
 fn basic_and_api_key_extraction() {
     // "alice:s3:cret" → the password keeps its colon
-    let got = extract(&BASIC, &parts("/", &[("authorization", "basic YWxpY2U6czM6Y3JldA==")]));
+    let got = extract(
+        &BASIC,
+        &parts("/", &[("authorization", "basic YWxpY2U6czM6Y3JldA==")]),
+    );
     match got {
         Some(Some(PresentedCredential::Basic { user, password })) => {
             assert_eq!((user.as_str(), password.as_str()), ("alice", "s3:cret"));
@@ -158,14 +173,20 @@ fn basic_and_api_key_extraction() {
     for bad in ["Basic !!!", "Basic d", "Basic dXNlcg=="] {
         // not base64 / truncated / no colon
         assert!(
-            matches!(extract(&BASIC, &parts("/", &[("authorization", bad)])), Some(None)),
+            matches!(
+                extract(&BASIC, &parts("/", &[("authorization", bad)])),
+                Some(None)
+            ),
             "{bad}"
         );
     }
     let q = extract(&KEY_QUERY, &parts("/x?a=1&api_key=k%2B1", &[]));
     assert!(matches!(q, Some(Some(PresentedCredential::ApiKey(k))) if k == "k+1"));
     assert!(extract(&KEY_QUERY, &parts("/x?a=1", &[])).is_none());
-    let c = extract(&KEY_COOKIE, &parts("/", &[("cookie", "a=1; session=abc ; z=2")]));
+    let c = extract(
+        &KEY_COOKIE,
+        &parts("/", &[("cookie", "a=1; session=abc ; z=2")]),
+    );
     assert!(matches!(c, Some(Some(PresentedCredential::ApiKey(k))) if k == "abc"));
     let h = extract(&KEY_HEADER, &parts("/", &[("x-api-key", "hk")]));
     assert!(matches!(h, Some(Some(PresentedCredential::ApiKey(k))) if k == "hk"));
@@ -178,7 +199,10 @@ async fn identify_records_presented_and_valid_per_scheme() {
         &[("authorization", &format!("Bearer {GOOD_KEY}"))],
     );
     let id = identify(&p, ALL, &keys(), None, None).await;
-    assert_eq!(id.principal("bearerAuth").map(|p| p.subject.as_str()), Some("alice"));
+    assert_eq!(
+        id.principal("bearerAuth").map(|p| p.subject.as_str()),
+        Some("alice")
+    );
     assert!(id.presented("bearerAuth"));
     assert!(id.presented("keyQuery"));
     assert!(id.principal("keyQuery").is_none());
@@ -216,13 +240,21 @@ fn authorize_requirements() {
     let bad = Identity::new(ALL, None, None).with_presented("bearerAuth");
     let err = authorize(Some(&bad), &[&["bearerAuth"]]).unwrap_err();
     assert_eq!(err.message, "the credentials are not valid");
-    assert_eq!(www(&err), vec![r#"Bearer realm="api", error="invalid_token""#]);
+    assert_eq!(
+        www(&err),
+        vec![r#"Bearer realm="api", error="invalid_token""#]
+    );
 
     // AND: both needed
     let both: apigen_server_runtime::auth::Security = &[&["bearerAuth", "keyHeader"]];
     assert!(authorize(Some(&alice), both).is_err());
-    let alice2 = alice.clone().with_principal(principal("alice-key", "keyHeader"));
-    assert_eq!(authorize(Some(&alice2), both).unwrap().unwrap().subject, "alice");
+    let alice2 = alice
+        .clone()
+        .with_principal(principal("alice-key", "keyHeader"));
+    assert_eq!(
+        authorize(Some(&alice2), both).unwrap().unwrap().subject,
+        "alice"
+    );
 
     // OR with anonymous: a valid credential is still reported
     let optional: apigen_server_runtime::auth::Security = &[&["bearerAuth"], &[]];
@@ -235,7 +267,10 @@ fn authorize_requirements() {
     // OR of two schemes: the second alternative satisfies
     let either: apigen_server_runtime::auth::Security = &[&["basicAuth"], &["keyHeader"]];
     let k = Identity::new(ALL, None, None).with_principal(principal("k", "keyHeader"));
-    assert_eq!(authorize(Some(&k), either).unwrap().unwrap().scheme, "keyHeader");
+    assert_eq!(
+        authorize(Some(&k), either).unwrap().unwrap().scheme,
+        "keyHeader"
+    );
     let err = authorize(Some(&none), either).unwrap_err();
     assert_eq!(
         www(&err),
@@ -259,8 +294,14 @@ async fn http_missing_wrong_and_valid_bearer() {
 
     let r = send(c.get(&url)).await;
     assert_eq!(r.status, 401);
-    assert_eq!(r.problem(), ("unauthorized".into(), "authentication is required".into()));
-    assert_eq!(r.header_all("www-authenticate"), vec![r#"Bearer realm="api""#]);
+    assert_eq!(
+        r.problem(),
+        ("unauthorized".into(), "authentication is required".into())
+    );
+    assert_eq!(
+        r.header_all("www-authenticate"),
+        vec![r#"Bearer realm="api""#]
+    );
 
     let r = send(c.get(&url).header("authorization", "Bearer not-a-key-123")).await;
     assert_eq!(r.status, 401);
@@ -274,10 +315,17 @@ async fn http_missing_wrong_and_valid_bearer() {
     // A Basic header is not a bearer token: no error attribute.
     let r = send(c.get(&url).header("authorization", "Basic dTpw")).await;
     assert_eq!(r.status, 401);
-    assert_eq!(r.header_all("www-authenticate"), vec![r#"Bearer realm="api""#]);
+    assert_eq!(
+        r.header_all("www-authenticate"),
+        vec![r#"Bearer realm="api""#]
+    );
 
     for word in ["Bearer", "bearer", "BEARER"] {
-        let r = send(c.get(&url).header("authorization", format!("{word} {GOOD_KEY}"))).await;
+        let r = send(
+            c.get(&url)
+                .header("authorization", format!("{word} {GOOD_KEY}")),
+        )
+        .await;
         assert_eq!(r.status, 200, "{word}: {}", r.body);
         assert_eq!(r.json().as_array().unwrap().len(), 3);
     }
@@ -285,7 +333,7 @@ async fn http_missing_wrong_and_valid_bearer() {
 
 #[tokio::test]
 async fn http_default_authenticator_denies_everyone() {
-    let srv = serve_petstore(apigen_server_runtime::ServerConfig::new().base_path("/v1")).await;
+    let srv = serve_petstore(apigen_server_runtime::ServerConfig::new()).await;
     let r = send(
         client()
             .get(format!("{}/v1/pets", srv.base))

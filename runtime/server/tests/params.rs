@@ -47,7 +47,10 @@ fn scalar_impls() {
         i64::from_param(" 1"),
         Err(r#"expected an integer (int64), got " 1""#.to_owned())
     );
-    assert_eq!(i64::from_param(""), Err(r#"expected an integer (int64), got """#.to_owned()));
+    assert_eq!(
+        i64::from_param(""),
+        Err(r#"expected an integer (int64), got """#.to_owned())
+    );
     assert_eq!(bool::from_param("true"), Ok(true));
     assert_eq!(
         bool::from_param("yes"),
@@ -140,10 +143,19 @@ fn arrays_exploded_and_not() {
         r.array::<i64>(Location::Query, "empty", false, &mut errs),
         Some(vec![])
     );
-    assert_eq!(r.array::<i64>(Location::Query, "none", true, &mut errs), None);
+    assert_eq!(
+        r.array::<i64>(Location::Query, "none", true, &mut errs),
+        None
+    );
     assert!(errs.is_empty(), "{:?}", messages(&errs));
-    assert_eq!(r.array::<i64>(Location::Query, "bad", true, &mut errs), None);
-    assert_eq!(r.array::<i64>(Location::Query, "badcsv", false, &mut errs), None);
+    assert_eq!(
+        r.array::<i64>(Location::Query, "bad", true, &mut errs),
+        None
+    );
+    assert_eq!(
+        r.array::<i64>(Location::Query, "badcsv", false, &mut errs),
+        None
+    );
     assert_eq!(
         r.required_array::<i64>(Location::Query, "none", true, &mut errs),
         None
@@ -187,7 +199,10 @@ fn non_ascii_header_values_are_violations() {
     let parts = b.body(()).unwrap().into_parts().0;
     let r = RawParams::from_parts(&parts, vec![]);
     let mut errs = Violations::new();
-    assert_eq!(r.required::<String>(Location::Header, "x-name", &mut errs), None);
+    assert_eq!(
+        r.required::<String>(Location::Header, "x-name", &mut errs),
+        None
+    );
     assert_eq!(
         messages(&errs),
         vec!["header/x-name: header value is not visible ASCII text"]

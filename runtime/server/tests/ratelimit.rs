@@ -272,7 +272,11 @@ fn policy_quota_fallbacks() {
     assert_eq!(p.quota(Some("pro")).unwrap().per_minute, 300);
     assert_eq!(p.quota(None).unwrap().per_minute, 60);
     assert_eq!(p.quota(Some("enterprise")).unwrap().per_minute, 60);
-    assert_eq!(p.anonymous_quota().unwrap().per_minute, 60, "unknown → default");
+    assert_eq!(
+        p.anonymous_quota().unwrap().per_minute,
+        60,
+        "unknown → default"
+    );
     let mut p2 = p.clone();
     p2.default_plan = "missing".into();
     assert_eq!(p2.quota(None), None);
@@ -339,12 +343,25 @@ async fn every_response_carries_rate_limit_headers_and_429_follows() {
     let r405 = send(c.delete(format!("{base}/v1/pets"))).await;
     let r401 = send(c.get(format!("{base}/v1/pets")).bearer_auth("wrong")).await;
     let r200 = send(c.get(format!("{base}/v1/whoami"))).await;
-    for (r, status, remaining) in [(&r404, 404, "3"), (&r405, 405, "2"), (&r401, 401, "1"), (&r200, 200, "0")] {
+    for (r, status, remaining) in [
+        (&r404, 404, "3"),
+        (&r405, 405, "2"),
+        (&r401, 401, "1"),
+        (&r200, 200, "0"),
+    ] {
         assert_eq!(r.status, status, "{}", r.body);
         assert_eq!(r.header("x-ratelimit-limit"), Some("4"), "{status}");
-        assert_eq!(r.header("x-ratelimit-remaining"), Some(remaining), "{status}");
+        assert_eq!(
+            r.header("x-ratelimit-remaining"),
+            Some(remaining),
+            "{status}"
+        );
         let reset = (T0 + 60).to_string();
-        assert_eq!(r.header("x-ratelimit-reset"), Some(reset.as_str()), "{status}");
+        assert_eq!(
+            r.header("x-ratelimit-reset"),
+            Some(reset.as_str()),
+            "{status}"
+        );
     }
 
     // the fifth: 429 problem with Retry-After (seconds to the minute's end)

@@ -184,7 +184,11 @@ async fn json_bodies_end_to_end() {
         )
     );
 
-    let r = send(post("application/json", &format!(r#"{{"name":"{}"}}"#, "a".repeat(300)))).await;
+    let r = send(post(
+        "application/json",
+        &format!(r#"{{"name":"{}"}}"#, "a".repeat(300)),
+    ))
+    .await;
     assert_eq!(r.status, 413);
     assert_eq!(
         r.problem(),
@@ -198,16 +202,24 @@ async fn json_bodies_end_to_end() {
     assert_eq!(r.status, 400);
     assert_eq!(
         r.problem().1,
-        "malformed JSON: EOF while parsing an object at line 1 column 14"
+        "malformed JSON: EOF while parsing a value at line 1 column 14"
     );
 
-    let r = send(post("application/json", r#"{"name":"Rex","categoryId":"x"}"#)).await;
+    let r = send(post(
+        "application/json",
+        r#"{"name":"Rex","categoryId":"x"}"#,
+    ))
+    .await;
     assert_eq!(
         r.problem().1,
         r#"/categoryId: invalid type: string "x", expected i64"#
     );
 
-    let r = send(post("application/json", r#"{"name":"R2D2!","categoryId":0}"#)).await;
+    let r = send(post(
+        "application/json",
+        r#"{"name":"R2D2!","categoryId":0}"#,
+    ))
+    .await;
     assert_eq!(r.status, 400);
     assert_eq!(
         r.problem().1,
@@ -250,11 +262,19 @@ async fn chunked_bodies_are_limited_while_streaming() {
 async fn deprecation_headers_and_typed_errors() {
     let srv = serve_petstore(config()).await;
     let c = client();
-    let r = send(c.get(format!("{}/v1/pets/1", srv.base)).bearer_auth(GOOD_KEY)).await;
+    let r = send(
+        c.get(format!("{}/v1/pets/1", srv.base))
+            .bearer_auth(GOOD_KEY),
+    )
+    .await;
     assert_eq!(r.status, 200);
     assert_eq!(r.header("deprecation"), Some("@1688169599"));
     assert_eq!(r.header("sunset"), Some("Thu, 05 Dec 2030 00:00:00 GMT"));
-    let r = send(c.get(format!("{}/v1/pets/2", srv.base)).bearer_auth(GOOD_KEY)).await;
+    let r = send(
+        c.get(format!("{}/v1/pets/2", srv.base))
+            .bearer_auth(GOOD_KEY),
+    )
+    .await;
     assert_eq!(r.status, 404);
     assert_eq!(r.problem(), ("not_found".into(), "no such pet".into()));
     assert_eq!(r.header("deprecation"), Some("@1688169599"));
@@ -262,12 +282,17 @@ async fn deprecation_headers_and_typed_errors() {
 
 #[tokio::test]
 async fn base_path_variants() {
-    for base in ["", "/", "v1/", "/api/v2/"] {
-        let srv = serve_petstore(config().base_path(base)).await;
+    // None: the document's base path; Some: the application's override.
+    for base in [None, Some(""), Some("/"), Some("v1/"), Some("/api/v2/")] {
+        let cfg = match base {
+            Some(b) => config().base_path(b),
+            None => config(),
+        };
+        let srv = serve_petstore(cfg).await;
         let prefix = match base {
-            "" | "/" => "",
-            "v1/" => "/v1",
-            _ => "/api/v2",
+            None | Some("v1/") => "/v1",
+            Some("" | "/") => "",
+            Some(_) => "/api/v2",
         };
         let r = send(
             client()
@@ -276,6 +301,18 @@ async fn base_path_variants() {
         )
         .await;
         assert_eq!(r.status, 200, "base {base:?}: {}", r.body);
+        if !prefix.is_empty() {
+            let r = send(
+                client()
+                    .get(format!("{}/pets/1", srv.base))
+                    .bearer_auth(GOOD_KEY),
+            )
+            .await;
+            assert_eq!(
+                r.status, 404,
+                "base {base:?}: routes live only under the prefix"
+            );
+        }
     }
 }
 
@@ -316,8 +353,9 @@ async fn the_render_hook_renders_every_problem() {
 async fn handlers_without_finish_use_default_runtime() {
     // The generated routes alone (no finish): no Identity, so 401; the default renderer.
     use axum::routing::get;
-    let app = axum::Router::new()
-        .route("/pets", get(|req: axum::extract::Request| async move {
+    let app = axum::Router::new().route(
+        "/pets",
+        get(|req: axum::extract::Request| async move {
             let (parts, _) = req.into_parts();
             let rt = apigen_server_runtime::Runtime::from_parts(&parts);
             assert_eq!(rt.body_limit(), 1024 * 1024);
@@ -325,7 +363,8 @@ async fn handlers_without_finish_use_default_runtime() {
                 apigen_server_runtime::auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])
                     .map(|_| apigen_server_runtime::response::empty(http::StatusCode::NO_CONTENT)),
             )
-        }));
+        }),
+    );
     let srv = common::serve(app).await;
     let r = send(client().get(format!("{}/pets", srv.base))).await;
     assert_eq!(r.status, 401);

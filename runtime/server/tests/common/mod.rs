@@ -182,13 +182,15 @@ pub trait Api: Send + Sync + 'static {
     fn whoami(&self, ctx: RequestContext) -> impl Future<Output = WhoamiResponse> + Send;
 }
 
+pub const BASE_PATH: &str = "/v1";
+
 pub fn router<A: Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let routes = axum::Router::new()
         .route("/pets", get(list_pets::<A>).post(create_pet::<A>))
         .route("/pets/{petId}", get(get_pet::<A>))
         .route("/whoami", get(whoami::<A>))
         .with_state(api);
-    layer::finish(routes, SECURITY_SCHEMES, config)
+    layer::finish(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
 async fn list_pets<A: Api>(State(api): State<Arc<A>>, req: Request) -> Response {
@@ -377,8 +379,9 @@ pub fn keys() -> runtime::auth::StaticKeys {
         .with_key(PRO_KEY, "bob", Some("pro"))
 }
 
+/// Keys installed; the base path is the document's ("/v1").
 pub fn config() -> ServerConfig {
-    ServerConfig::new().authenticator(keys()).base_path("/v1")
+    ServerConfig::new().authenticator(keys())
 }
 
 // ---- serving and talking -------------------------------------------------------------------

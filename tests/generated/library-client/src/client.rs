@@ -161,7 +161,7 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     let mut builder = http
-                        .request(http::Method::GET, request::url(base, &path, &query));
+                        .request(http::Method::GET, request::url(base, path, &query));
                     if let Some(values) = options.x_request_id.as_ref() {
                         builder = builder
                             .header("X-Request-Id", ToParam::to_param(values));
@@ -171,7 +171,7 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            200u16 => raw.json(),
+            200 => raw.json(),
             _ => Err(raw.api_error(SearchBooksError::Default)),
         }
     }
@@ -197,15 +197,13 @@ impl Client {
                 &OPERATION,
                 SECURITY_SCHEMES,
                 |http, base| {
-                    let builder = http
-                        .request(http::Method::GET, request::url(base, &path, &query));
-                    builder
+                    http.request(http::Method::GET, request::url(base, &path, query))
                 },
             )
             .await?;
         match raw.status.as_u16() {
-            200u16 => raw.json(),
-            404u16 => Err(raw.api_error(GetBooksIsbnError::NotFound)),
+            200 => raw.json(),
+            404 => Err(raw.api_error(GetBooksIsbnError::NotFound)),
             _ => Err(raw.unexpected()),
         }
     }
@@ -231,17 +229,12 @@ impl Client {
                 &OPERATION,
                 SECURITY_SCHEMES,
                 |http, base| {
-                    let builder = http
-                        .request(
-                            http::Method::DELETE,
-                            request::url(base, &path, &query),
-                        );
-                    builder
+                    http.request(http::Method::DELETE, request::url(base, &path, query))
                 },
             )
             .await?;
         match raw.status.as_u16() {
-            204u16 => raw.empty(),
+            204 => raw.empty(),
             _ => Err(raw.unexpected()),
         }
     }
@@ -271,7 +264,7 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, &path, &query));
+                        .request(http::Method::POST, request::url(base, &path, query));
                     builder = builder
                         .header(http::header::CONTENT_TYPE, "application/json")
                         .body(body.clone());
@@ -280,8 +273,8 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            201u16 => raw.json(),
-            409u16 => Err(raw.api_error(LendBookError::Conflict)),
+            201 => raw.json(),
+            409 => Err(raw.api_error(LendBookError::Conflict)),
             _ => Err(raw.unexpected()),
         }
     }

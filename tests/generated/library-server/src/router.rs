@@ -110,7 +110,8 @@ async fn serve_get_books_isbn<A: LendingLibraryApi>(
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
-    let raw = RawParams::from_parts(&parts, params::path_params(&mut parts).await?);
+    let path = params::path_params(&mut parts).await?;
+    let raw = RawParams::from_parts(&parts, path);
     let params = GetBooksIsbnParams {
         isbn: raw.required(Location::Path, "isbn", &mut errors).unwrap_or_default(),
     };
@@ -139,7 +140,8 @@ async fn serve_withdraw_book<A: LendingLibraryApi>(
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
-    let raw = RawParams::from_parts(&parts, params::path_params(&mut parts).await?);
+    let path = params::path_params(&mut parts).await?;
+    let raw = RawParams::from_parts(&parts, path);
     let params = WithdrawBookParams {
         isbn: raw.required(Location::Path, "isbn", &mut errors).unwrap_or_default(),
     };
@@ -169,7 +171,8 @@ async fn serve_lend_book<A: LendingLibraryApi>(
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
-    let raw = RawParams::from_parts(&parts, params::path_params(&mut parts).await?);
+    let path = params::path_params(&mut parts).await?;
+    let raw = RawParams::from_parts(&parts, path);
     let params = LendBookParams {
         member_id: raw
             .required(Location::Path, "memberId", &mut errors)

@@ -7,10 +7,10 @@ use std::fmt;
 
 use axum::extract::rejection::RawPathParamsRejection;
 use axum::extract::{FromRequestParts, RawPathParams};
-use http::request::Parts;
 use http::HeaderMap;
+use http::request::Parts;
 
-use super::problem::{quote_truncated, Problem};
+use super::problem::{Problem, quote_truncated};
 use super::validate::Violations;
 
 /// Parses one parameter value. Generated enums implement it too (rejecting unknown values).
@@ -186,12 +186,7 @@ impl RawParams {
 
     /// Every raw value of `name` at `loc`, in request order. Header names are
     /// case-insensitive; the others are not.
-    fn values<'s>(
-        &'s self,
-        loc: Location,
-        name: &str,
-        errs: &mut Violations,
-    ) -> Vec<&'s str> {
+    fn values<'s>(&'s self, loc: Location, name: &str, errs: &mut Violations) -> Vec<&'s str> {
         let pairs = match loc {
             Location::Path => &self.path,
             Location::Query => &self.query,
@@ -201,10 +196,9 @@ impl RawParams {
                 for v in self.headers.get_all(name) {
                     match v.to_str() {
                         Ok(s) => out.push(s),
-                        Err(_) => errs.push(
-                            pointer(loc, name),
-                            "header value is not visible ASCII text",
-                        ),
+                        Err(_) => {
+                            errs.push(pointer(loc, name), "header value is not visible ASCII text")
+                        }
                     }
                 }
                 return out;
@@ -246,7 +240,9 @@ impl RawParams {
         errs: &mut Violations,
     ) -> Option<T> {
         let values = self.values(loc, name, errs);
-        values.first().and_then(|raw| parse_one(loc, name, raw, errs))
+        values
+            .first()
+            .and_then(|raw| parse_one(loc, name, raw, errs))
     }
 
     /// An array parameter. `explode` (OpenAPI's default for query and cookie): one key per

@@ -78,7 +78,11 @@ impl Problem {
         } else {
             format!("this method is not allowed on this path; allowed: {list}")
         };
-        let p = Problem::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", message);
+        let p = Problem::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            message,
+        );
         match HeaderValue::from_str(&list) {
             Ok(v) => p.with_header(header::ALLOW, v),
             Err(_) => p,
@@ -134,7 +138,7 @@ impl Problem {
     pub fn internal() -> Self {
         Problem::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal_error",
+            "internal",
             "internal server error",
         )
     }
@@ -163,7 +167,13 @@ impl Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.message)
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.code,
+            self.message
+        )
     }
 }
 

@@ -4,8 +4,8 @@
 
 use axum::body::{Body, Bytes};
 use axum::response::Response;
-use http::header::{self, HeaderName, HeaderValue};
 use http::StatusCode;
+use http::header::{self, HeaderName, HeaderValue};
 
 use super::problem::Problem;
 
@@ -33,7 +33,11 @@ pub fn empty(status: StatusCode) -> Response {
 /// A byte body with the given content type (an invalid one falls back to
 /// `application/octet-stream` and is logged: it comes from the spec, not the client).
 pub fn bytes(status: StatusCode, content_type: &str, body: Bytes) -> Response {
-    with_body(status, content_type_value(content_type, "application/octet-stream"), body)
+    with_body(
+        status,
+        content_type_value(content_type, "application/octet-stream"),
+        body,
+    )
 }
 
 /// A text body with the given content type (`text/plain; charset=utf-8` when invalid).
@@ -55,7 +59,8 @@ fn content_type_value(content_type: &str, fallback: &'static str) -> HeaderValue
 fn with_body(status: StatusCode, content_type: HeaderValue, body: Bytes) -> Response {
     let mut resp = Response::new(Body::from(body));
     *resp.status_mut() = status;
-    resp.headers_mut().insert(header::CONTENT_TYPE, content_type);
+    resp.headers_mut()
+        .insert(header::CONTENT_TYPE, content_type);
     resp
 }
 

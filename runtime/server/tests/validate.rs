@@ -1,0 +1,204 @@
+//! Validation helpers and the `Validate` impls for containers.
+
+use std::collections::{BTreeMap, HashMap};
+
+use apigen_server_runtime::validate::{
+    Validate, Violations, check_max_items, check_max_length, check_maximum, check_min_items,
+    check_min_length, check_minimum, check_multiple_of, check_pattern, check_unique_items, join,
+};
+
+fn messages(errs: &Violations) -> Vec<String> {
+    errs.as_slice()
+        .iter()
+        .map(|v| format!("{}: {}", v.pointer, v.message))
+        .collect()
+}
+
+#[test]
+fn minimum_and_maximum_with_exclusive_flags() {
+    let mut e = Violations::new();
+    check_minimum(1i64, 1, false, "/a", &mut e);
+    check_maximum(100i32, 100, false, "/a", &mut e);
+    check_minimum(0.5f64, 0.0, true, "/a", &mut e);
+    assert!(e.is_empty());
+    check_minimum(0i32, 1, false, "/b", &mut e);
+    check_minimum(1i64, 1, true, "/c", &mut e);
+    check_maximum(101u32, 100, false, "/d", &mut e);
+    check_maximum(2.5f64, 2.5, true, "/e", &mut e);
+    check_minimum(i64::MIN, i64::MIN + 1, false, "/f", &mut e);
+    check_minimum(f64::NAN, 0.0, false, "/nan", &mut e); // NaN never violates
+    assert_eq!(
+        messages(&e),
+        vec![
+            "/b: must be greater than or equal to 1, got 0",
+            "/c: must be greater than 1, got 1",
+            "/d: must be less than or equal to 100, got 101",
+            "/e: must be less than 2.5, got 2.5",
+            "/f: must be greater than or equal to -9223372036854775807, got -9223372036854775808",
+        ]
+    );
+}
+
+#[test]
+fn lengths_count_characters() {
+    let mut e = Violations::new();
+    check_min_length("héllo", 5, "/s", &mut e);
+    check_max_length("héllo", 5, "/s", &mut e);
+    check_max_length("日本語", 3, "/s", &mut e);
+    assert!(e.is_empty(), "{:?}", messages(&e));
+    check_min_length("日本", 3, "/t", &mut e);
+    check_max_length("héllo!", 5, "/u", &mut e);
+    assert_eq!(
+        messages(&e),
+        vec![
+            "/t: must be at least 3 characters long, got 2",
+            "/u: must be at most 5 characters long, got 6",
+        ]
+    );
+}
+
+#[test]
+fn patterns_are_searched_cached_and_bad_ones_skipped() {
+    let mut e = Violations::new();
+    check_pattern("abc123", "[0-9]+", "/p", &mut e); // unanchored: a match anywhere
+    check_pattern("abc", "^[a-z]+$", "/p", &mut e);
+    for _ in 0..3 {
+        check_pattern("ABC", "^[a-z]+$", "/q", &mut e);
+    }
+    // invalid in the spec: cannot check, must not panic, no violation
+    check_pattern("anything", "([unclosed", "/r", &mut e);
+    check_pattern("anything", "([unclosed", "/r", &mut e);
+    assert_eq!(e.len(), 3);
+    assert_eq!(messages(&e)[0], r#"/q: must match the pattern "^[a-z]+$""#);
+    // concurrent first use of one pattern
+    let handles: Vec<_> = (0..8)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let mut e = Violations::new();
+                check_pattern(&format!("x{i}"), "^x[0-3]$", "/c", &mut e);
+                e.len()
+            })
+        })
+        .collect();
+    let failures: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    assert_eq!(failures, 4);
+}
+
+#[test]
+fn items() {
+    let mut e = Violations::new();
+    check_min_items(&[1, 2], 2, "/i", &mut e);
+    check_max_items(&[1, 2], 2, "/i", &mut e);
+    check_unique_items(&[1, 2, 3], "/i", &mut e);
+    assert!(e.is_empty());
+    check_min_items::<i32>(&[], 1, "/a", &mut e);
+    check_max_items(&[1, 2, 3], 2, "/b", &mut e);
+    check_unique_items(&["x", "y", "x", "x"], "/c", &mut e);
+    let objs = vec![
+        serde_json::json!({"a": 1, "b": [1, 2]}),
+        serde_json::json!({"b": [1, 2], "a": 1}),
+    ];
+    check_unique_items(&objs, "/d", &mut e);
+    check_unique_items(
+        &[serde_json::json!([1, 2]), serde_json::json!([2, 1])],
+        "/ok",
+        &mut e,
+    );
+    assert_eq!(
+        messages(&e),
+        vec![
+            "/a: must have at least 1 items, got 0",
+            "/b: must have at most 2 items, got 3",
+            "/c: items must be unique; items 0 and 2 are equal",
+            "/d: items must be unique; items 0 and 1 are equal",
+        ]
+    );
+}
+
+#[test]
+fn multiple_of() {
+    let mut e = Violations::new();
+    check_multiple_of(10i64, 5.0, "/a", &mut e);
+    check_multiple_of(0.3f64, 0.1, "/a", &mut e);
+    check_multiple_of(i64::MAX - 7, 1.0, "/a", &mut e);
+    check_multiple_of(4.5f32, 1.5, "/a", &mut e);
+    check_multiple_of(7i32, 0.0, "/a", &mut e); // not checkable: ignored
+    assert!(e.is_empty(), "{:?}", messages(&e));
+    check_multiple_of(10i64, 3.0, "/b", &mut e);
+    check_multiple_of(0.35f64, 0.1, "/c", &mut e);
+    check_multiple_of(5u8, 2.5, "/ok", &mut e);
+    check_multiple_of(3i64, 2.5, "/d", &mut e);
+    assert_eq!(
+        messages(&e),
+        vec![
+            "/b: must be a multiple of 3, got 10",
+            "/c: must be a multiple of 0.1, got 0.35",
+            "/d: must be a multiple of 2.5, got 3",
+        ]
+    );
+}
+
+struct Item {
+    name: String,
+}
+
+impl Validate for Item {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        check_min_length(&self.name, 1, &join(pointer, "name"), out);
+    }
+}
+
+#[test]
+fn containers_extend_the_pointer() {
+    let mut e = Violations::new();
+    let list = vec![
+        Item { name: "a".into() },
+        Item { name: "".into() },
+        Item { name: "".into() },
+    ];
+    list.validate("/items", &mut e);
+    Some(Item { name: "".into() }).validate("/opt", &mut e);
+    None::<Item>.validate("/none", &mut e);
+    Box::new(Item { name: "".into() }).validate("/boxed", &mut e);
+    let mut m = BTreeMap::new();
+    m.insert("a/b~c".to_owned(), Item { name: "".into() });
+    m.validate("/map", &mut e);
+    let mut h = HashMap::new();
+    h.insert("z".to_owned(), Item { name: "".into() });
+    h.insert("y".to_owned(), Item { name: "".into() });
+    h.validate("", &mut e);
+    "str".validate("/s", &mut e);
+    5i64.validate("/n", &mut e);
+    assert_eq!(
+        e.as_slice()
+            .iter()
+            .map(|v| v.pointer.as_str())
+            .collect::<Vec<_>>(),
+        vec![
+            "/items/1/name",
+            "/items/2/name",
+            "/opt/name",
+            "/boxed/name",
+            "/map/a~1b~0c/name",
+            "/y/name",
+            "/z/name",
+        ]
+    );
+}
+
+#[test]
+fn into_problem_and_check() {
+    let mut e = Violations::new();
+    assert!(e.check().is_ok());
+    e.push("query/limit", "must be greater than or equal to 1, got 0");
+    e.push("/name", "must be at least 1 characters long, got 0");
+    let p = e.check().unwrap_err();
+    assert!(e.is_empty(), "check drains");
+    assert_eq!(p.status, 400);
+    assert_eq!(p.code, "bad_request");
+    assert_eq!(p.violations.len(), 2);
+    assert_eq!(
+        p.message,
+        "query/limit: must be greater than or equal to 1, got 0; /name: must be at least 1 characters long, got 0"
+    );
+}

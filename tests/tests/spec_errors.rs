@@ -1,0 +1,84 @@
+//! A bad document gets a located error, never a panic.
+
+fn generate(text: &str) -> Result<apigen::Output, apigen::diag::Diagnostics> {
+    let options = apigen::Options {
+        name: "x".into(),
+        spec_label: "x.yaml".into(),
+        command: "cargo xtask codegen".into(),
+    };
+    apigen::generate(text, &options)
+}
+
+#[test]
+fn not_yaml() {
+    let err = generate("openapi: [unclosed").unwrap_err();
+    assert!(err.to_string().contains("invalid YAML"), "{err}");
+}
+
+#[test]
+fn wrong_shape_is_located() {
+    let err = generate("openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: 5\n      responses: {}\n").unwrap_err();
+    assert_eq!(err.0[0].pointer, "/paths/~1a/get/parameters", "{err}");
+}
+
+#[test]
+fn dangling_reference_is_located() {
+    let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: '#/components/parameters/Nope'\n      responses:\n        '200': {description: ok}\n";
+    let err = generate(text).unwrap_err();
+    assert_eq!(err.0[0].pointer, "/paths/~1a/get/parameters/0", "{err}");
+    assert!(err.to_string().contains("points at nothing"), "{err}");
+}
+
+#[test]
+fn bad_deprecation_extension_is_located() {
+    let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      x-deprecation: {sunset: tomorrow}\n      responses:\n        '200': {description: ok}\n";
+    let err = generate(text).unwrap_err();
+    assert_eq!(
+        err.0[0].pointer, "/paths/~1a/get/x-deprecation/sunset",
+        "{err}"
+    );
+}
+
+#[test]
+fn unsupported_constructs_degrade_with_a_warning() {
+    let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {not: {type: string}}\n";
+    let out = generate(text).unwrap();
+    assert!(
+        out.warnings.iter().any(|w| w.message.contains("`not`")),
+        "{:?}",
+        out.warnings
+    );
+}
+
+#[test]
+fn every_corpus_document_generates_or_fails_cleanly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/openapi-corpus");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("no corpus at {}; skipped", dir.display());
+        return;
+    };
+    let mut seen = 0;
+    for sub in entries.flatten() {
+        for doc in std::fs::read_dir(sub.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let path = doc.path();
+            if !matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "json")
+            ) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            // Either output or located errors; a panic fails the test.
+            match generate(&text) {
+                Ok(out) => assert!(!out.files.is_empty()),
+                Err(e) => assert!(!e.0.is_empty(), "{}", path.display()),
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 20, "expected the corpus, read {seen} documents");
+}
