@@ -121,8 +121,8 @@ async fn serve_list_pets<A: PetStoreApi>(
     {
         let value = &params.limit;
         let at = "query/limit";
-        validate::check_minimum(*value, 1i32, false, &at, out);
-        validate::check_maximum(*value, 100i32, false, &at, out);
+        validate::check_minimum(*value, 1i32, false, at, out);
+        validate::check_maximum(*value, 100i32, false, at, out);
     }
     errors.check()?;
     let ctx = RequestContext::new("listPets", principal, parts);

@@ -292,6 +292,9 @@ pub fn client_rs(api: &Api) -> TokenStream {
             }
 
             /// The client. Fails only when the HTTP client cannot be set up (e.g. an invalid user agent).
+            // One error type for every failure of this crate; it is large because it keeps the
+            // response of a failed call, and building happens once.
+            #[allow(clippy::result_large_err)]
             pub fn build(self) -> Result<Client, Error<std::convert::Infallible>> {
                 let http = match self.http {
                     Some(http) => http,

@@ -177,11 +177,12 @@ fn crate_version(v: &str) -> String {
     }
 }
 
+/// Plain dependency lines, and target-specific sections with theirs.
+type Dependencies = (Vec<String>, Vec<(String, Vec<String>)>);
+
 /// The `[dependencies]` lines and target-specific sections of a runtime manifest, with
 /// `workspace = true` replaced by the workspace's own specification.
-fn runtime_dependencies(
-    manifest: &str,
-) -> Result<(Vec<String>, Vec<(String, Vec<String>)>), String> {
+fn runtime_dependencies(manifest: &str) -> Result<Dependencies, String> {
     let workspace = section_lines(WORKSPACE_MANIFEST, "workspace.dependencies");
     let resolve = |line: &str| -> Result<String, String> {
         let (name, value) = line

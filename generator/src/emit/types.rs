@@ -269,7 +269,7 @@ fn struct_validate(
     let checks = s.fields.iter().filter_map(|f| {
         let rust = ident(&f.rust);
         let wire = &f.wire;
-        let own = constraint_checks(&quote!(value), &f.ty, &f.constraints);
+        let own = constraint_checks(&quote!(value), &quote!(&at), &f.ty, &f.constraints);
         let nested =
             contents_validated(&f.ty, validated_names).then(|| quote!(value.validate(&at, out);));
         if own.is_empty() && nested.is_none() {
@@ -317,7 +317,12 @@ fn contents_validated(ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
 }
 
 /// Calls to the runtime's checks for `value` (a reference to a `ty`), one per constraint.
-pub fn constraint_checks(value: &TokenStream, ty: &TypeRef, c: &Constraints) -> TokenStream {
+pub fn constraint_checks(
+    value: &TokenStream,
+    at: &TokenStream,
+    ty: &TypeRef,
+    c: &Constraints,
+) -> TokenStream {
     let mut out = TokenStream::new();
     let num = |v: f64| -> TokenStream {
         match ty {
@@ -366,36 +371,36 @@ pub fn constraint_checks(value: &TokenStream, ty: &TypeRef, c: &Constraints) -> 
     if numeric {
         if let Some(min) = c.minimum {
             let (min, ex) = (num(min), c.exclusive_minimum);
-            out.extend(quote!(validate::check_minimum(*#value, #min, #ex, &at, out);));
+            out.extend(quote!(validate::check_minimum(*#value, #min, #ex, #at, out);));
         }
         if let Some(max) = c.maximum {
             let (max, ex) = (num(max), c.exclusive_maximum);
-            out.extend(quote!(validate::check_maximum(*#value, #max, #ex, &at, out);));
+            out.extend(quote!(validate::check_maximum(*#value, #max, #ex, #at, out);));
         }
         if let Some(m) = c.multiple_of {
-            out.extend(quote!(validate::check_multiple_of(*#value, #m, &at, out);));
+            out.extend(quote!(validate::check_multiple_of(*#value, #m, #at, out);));
         }
     }
     if *ty == TypeRef::String {
         if let Some(n) = c.min_length {
-            out.extend(quote!(validate::check_min_length(#value, #n, &at, out);));
+            out.extend(quote!(validate::check_min_length(#value, #n, #at, out);));
         }
         if let Some(n) = c.max_length {
-            out.extend(quote!(validate::check_max_length(#value, #n, &at, out);));
+            out.extend(quote!(validate::check_max_length(#value, #n, #at, out);));
         }
         if let Some(p) = &c.pattern {
-            out.extend(quote!(validate::check_pattern(#value, #p, &at, out);));
+            out.extend(quote!(validate::check_pattern(#value, #p, #at, out);));
         }
     }
     if matches!(ty, TypeRef::Vec(_)) {
         if let Some(n) = c.min_items {
-            out.extend(quote!(validate::check_min_items(#value, #n, &at, out);));
+            out.extend(quote!(validate::check_min_items(#value, #n, #at, out);));
         }
         if let Some(n) = c.max_items {
-            out.extend(quote!(validate::check_max_items(#value, #n, &at, out);));
+            out.extend(quote!(validate::check_max_items(#value, #n, #at, out);));
         }
         if c.unique_items {
-            out.extend(quote!(validate::check_unique_items(#value, &at, out);));
+            out.extend(quote!(validate::check_unique_items(#value, #at, out);));
         }
     }
     out

@@ -761,6 +761,8 @@ pub fn box_cycles(types: &mut [TypeDef]) {
         }
         false
     };
+    // Indexing: `types[owner]` is read, then written, with other entries read in between.
+    #[allow(clippy::needless_range_loop)]
     for owner in 0..types.len() {
         let targets: Vec<Option<usize>> = match &types[owner].kind {
             TypeKind::Struct(s) => s
@@ -821,7 +823,7 @@ fn direct_refs(t: &TypeDef) -> Vec<&str> {
 /// Marks the types whose values hold a checked constraint, directly or through any field,
 /// item or variant, so the server validates exactly those.
 pub fn mark_validated(types: &mut [TypeDef]) {
-    fn inner<'t>(ty: &'t TypeRef) -> &'t TypeRef {
+    fn inner(ty: &TypeRef) -> &TypeRef {
         match ty {
             TypeRef::Vec(t) | TypeRef::Map(t) => inner(t),
             other => other,
@@ -841,7 +843,7 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                     s.fields
                         .iter()
                         .any(|f| !f.constraints.is_empty() || needs(&f.ty))
-                        || s.additional.as_ref().is_some_and(|a| needs(a))
+                        || s.additional.as_ref().is_some_and(&needs)
                 }
                 TypeKind::OneOf(o) => o.variants.iter().any(|v| needs(&v.ty)),
                 TypeKind::Alias(ty, c) => !c.is_empty() || needs(ty),

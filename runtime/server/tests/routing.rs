@@ -371,3 +371,14 @@ async fn handlers_without_finish_use_default_runtime() {
     assert_eq!(r.problem().0, "unauthorized");
     let _ = ServerConfig::new();
 }
+
+#[tokio::test]
+async fn a_document_without_paths_still_answers_problems() {
+    let app = apigen_server_runtime::finish(axum::Router::new(), &[], "/v1", ServerConfig::new());
+    let srv = common::serve(app).await;
+    for path in ["/", "/v1", "/v1/pets"] {
+        let r = send(client().post(format!("{}{path}", srv.base))).await;
+        assert_eq!(r.status, 404, "{path}");
+        assert_eq!(r.problem().0, "not_found");
+    }
+}

@@ -77,6 +77,7 @@ impl ClientBuilder {
         self
     }
     /// The client. Fails only when the HTTP client cannot be set up (e.g. an invalid user agent).
+    #[allow(clippy::result_large_err)]
     pub fn build(self) -> Result<Client, Error<std::convert::Infallible>> {
         let http = match self.http {
             Some(http) => http,

@@ -82,8 +82,8 @@ async fn serve_search_books<A: LendingLibraryApi>(
     let out = &mut errors;
     if let Some(value) = &params.min_rating {
         let at = "query/minRating";
-        validate::check_minimum(*value, 0f64, false, &at, out);
-        validate::check_maximum(*value, 5f64, false, &at, out);
+        validate::check_minimum(*value, 0f64, false, at, out);
+        validate::check_maximum(*value, 5f64, false, at, out);
     }
     errors.check()?;
     let ctx = RequestContext::new("searchBooks", principal, parts);
@@ -182,7 +182,7 @@ async fn serve_lend_book<A: LendingLibraryApi>(
     {
         let value = &params.member_id;
         let at = "path/memberId";
-        validate::check_minimum(*value, 1i64, false, &at, out);
+        validate::check_minimum(*value, 1i64, false, at, out);
     }
     errors.check()?;
     let Some(body) = body::read_json::<
