@@ -45,6 +45,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
         )
     };
     quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
         #uses
         #(#items)*
