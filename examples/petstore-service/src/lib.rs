@@ -1,0 +1,1 @@
+//! The reference pet store service (library part).
