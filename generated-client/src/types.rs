@@ -3,8 +3,10 @@
 //! Schema types of Pet Store 1.0.0.
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
+
 #[allow(unused_imports)]
 use serde::{Deserialize, Serialize};
+
 /// The body of every error response.
 ///
 /// Schema: `/components/schemas/Error`.
@@ -17,6 +19,7 @@ pub struct Error {
     /// The HTTP status code of the response.
     pub status: i32,
 }
+
 /// An animal to add (the request body of `createPet`). Unknown fields are ignored.
 ///
 /// Schema: `/components/schemas/NewPet`.
@@ -31,10 +34,12 @@ pub struct NewPet {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<PetStatus>,
 }
+
 /// The orders of the store. The interface does not show the shape of an order; our decision is that each order is a free-form JSON object.
 ///
 /// Schema: `/components/schemas/Orders`.
 pub type Orders = Vec<serde_json::Map<String, serde_json::Value>>;
+
 /// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned on creation. `status` is optional, as in `NewPet`, and has no default.
 ///
 /// Schema: `/components/schemas/Pet`.
@@ -51,6 +56,7 @@ pub struct Pet {
     /// Unique identifier, assigned by the service on creation.
     pub id: i64,
 }
+
 /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
 ///
 /// Schema: `/components/schemas/PetStatus`.
@@ -65,6 +71,7 @@ pub enum PetStatus {
     /// A value this client does not know (the server may have added it).
     Unknown(String),
 }
+
 impl PetStatus {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -76,8 +83,10 @@ impl PetStatus {
         }
     }
 }
+
 impl std::str::FromStr for PetStatus {
     type Err = std::convert::Infallible;
+
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         match value {
             "available" => Ok(Self::Available),
@@ -87,16 +96,19 @@ impl std::str::FromStr for PetStatus {
         }
     }
 }
+
 impl std::fmt::Display for PetStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl Serialize for PetStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> Deserialize<'de> for PetStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -106,11 +118,13 @@ impl<'de> Deserialize<'de> for PetStatus {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
+
 impl crate::runtime::request::ToParam for PetStatus {
     fn to_param(&self) -> String {
         self.as_str().to_string()
     }
 }
+
 /// A JSON array of animals (the list response of `listPets`).
 ///
 /// Schema: `/components/schemas/Pets`.

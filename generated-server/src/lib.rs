@@ -17,6 +17,7 @@
 //! ```
 //!
 //! Rate limits from the document's `x-rate-limit`: `ServerConfig::new().rate_limit_in_memory(rate_limit_policy())`.
+
 pub mod api;
 pub mod router;
 pub mod runtime;

@@ -5,6 +5,7 @@
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
 //! 400), calls the trait method, and serializes its answer before writing the status.
+
 use crate::api::*;
 #[allow(unused_imports)]
 use crate::types;
@@ -23,9 +24,11 @@ use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
 use std::sync::Arc;
+
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
 pub const BASE_PATH: &str = "/v1";
+
 /// The document's security schemes, as the router-wide layer reads credentials.
 const SECURITY_SCHEMES: &[SecurityScheme] = &[
     SecurityScheme {
@@ -33,6 +36,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
         kind: SchemeKind::HttpBearer,
     },
 ];
+
 /// Serves `api` over HTTP under [`BASE_PATH`]. Unknown paths answer 404 and undeclared
 /// methods 405 (with `Allow`), both with the problem body.
 pub fn router<A: PetStoreApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
@@ -43,6 +47,7 @@ pub fn router<A: PetStoreApi>(api: Arc<A>, config: ServerConfig) -> axum::Router
         .with_state(api);
     layer::finish(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
+
 /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of
 /// callers without a valid credential, and the ban rule.
 pub fn rate_limit_policy() -> RateLimitPolicy {
@@ -51,29 +56,29 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
             (
                 "business".to_string(),
                 Quota {
-                    per_minute: 1000u32,
-                    per_day: 100000u32,
+                    per_minute: 1000,
+                    per_day: 100000,
                 },
             ),
             (
                 "enterprise".to_string(),
                 Quota {
-                    per_minute: 10000u32,
-                    per_day: 10000000u32,
+                    per_minute: 10000,
+                    per_day: 10000000,
                 },
             ),
             (
                 "free".to_string(),
                 Quota {
-                    per_minute: 60u32,
-                    per_day: 1000u32,
+                    per_minute: 60,
+                    per_day: 1000,
                 },
             ),
             (
                 "pro".to_string(),
                 Quota {
-                    per_minute: 300u32,
-                    per_day: 10000u32,
+                    per_minute: 300,
+                    per_day: 10000,
                 },
             ),
         ]
@@ -81,10 +86,11 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
             .collect(),
         anonymous_plan: "free".to_string(),
         default_plan: "free".to_string(),
-        ban_strikes: 20u32,
-        ban: std::time::Duration::from_secs(900u64),
+        ban_strikes: 20,
+        ban: std::time::Duration::from_secs(900),
     }
 }
+
 /// Renders a handler's outcome and adds the operation's own headers to it.
 fn reply(
     rt: &Runtime,
@@ -95,7 +101,8 @@ fn reply(
     response::append_headers(&mut response, headers);
     response
 }
-///`GET /pets`: see [`PetStoreApi::list_pets`].
+
+/// `GET /pets`: see [`PetStoreApi::list_pets`].
 async fn list_pets<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -105,6 +112,8 @@ async fn list_pets<A: PetStoreApi>(
     let result = serve_list_pets(api.as_ref(), parts, body).await;
     reply(&rt, result, &[])
 }
+
+/// Authorizes, reads and checks a `listPets` request, then calls the implementation.
 async fn serve_list_pets<A: PetStoreApi>(
     api: &A,
     parts: http::request::Parts,
@@ -114,15 +123,15 @@ async fn serve_list_pets<A: PetStoreApi>(
     let mut errors = Violations::new();
     let raw = RawParams::from_parts(&parts, Vec::new());
     let params = ListPetsParams {
-        limit: raw.optional(Location::Query, "limit", &mut errors).unwrap_or(20i32),
+        limit: raw.optional(Location::Query, "limit", &mut errors).unwrap_or(20),
         status: raw.optional(Location::Query, "status", &mut errors),
     };
     let out = &mut errors;
     {
         let value = &params.limit;
         let at = "query/limit";
-        validate::check_minimum(*value, 1i32, false, at, out);
-        validate::check_maximum(*value, 100i32, false, at, out);
+        validate::check_minimum(*value, 1, false, at, out);
+        validate::check_maximum(*value, 100, false, at, out);
     }
     errors.check()?;
     let ctx = RequestContext::new("listPets", principal, parts);
@@ -132,7 +141,8 @@ async fn serve_list_pets<A: PetStoreApi>(
         Err(error) => Err(api.handle_error(&ctx, error)),
     }
 }
-///`POST /pets`: see [`PetStoreApi::create_pet`].
+
+/// `POST /pets`: see [`PetStoreApi::create_pet`].
 async fn create_pet<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -142,6 +152,8 @@ async fn create_pet<A: PetStoreApi>(
     let result = serve_create_pet(api.as_ref(), &rt, parts, body).await;
     reply(&rt, result, &[])
 }
+
+/// Authorizes, reads and checks a `createPet` request, then calls the implementation.
 async fn serve_create_pet<A: PetStoreApi>(
     api: &A,
     rt: &Runtime,
@@ -165,7 +177,8 @@ async fn serve_create_pet<A: PetStoreApi>(
         Err(error) => Err(api.handle_error(&ctx, error)),
     }
 }
-///`GET /pets/{petId}`: see [`PetStoreApi::get_pet`].
+
+/// `GET /pets/{petId}`: see [`PetStoreApi::get_pet`].
 async fn get_pet<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -183,6 +196,8 @@ async fn get_pet<A: PetStoreApi>(
         ],
     )
 }
+
+/// Authorizes, reads and checks a `getPet` request, then calls the implementation.
 async fn serve_get_pet<A: PetStoreApi>(
     api: &A,
     mut parts: http::request::Parts,
@@ -204,7 +219,8 @@ async fn serve_get_pet<A: PetStoreApi>(
         Err(error) => Err(api.handle_error(&ctx, error)),
     }
 }
-///`GET /store/orders`: see [`PetStoreApi::list_orders`].
+
+/// `GET /store/orders`: see [`PetStoreApi::list_orders`].
 async fn list_orders<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -214,6 +230,8 @@ async fn list_orders<A: PetStoreApi>(
     let result = serve_list_orders(api.as_ref(), parts, body).await;
     reply(&rt, result, &[])
 }
+
+/// Authorizes, reads and checks a `listOrders` request, then calls the implementation.
 async fn serve_list_orders<A: PetStoreApi>(
     api: &A,
     parts: http::request::Parts,
@@ -227,6 +245,7 @@ async fn serve_list_orders<A: PetStoreApi>(
         Err(error) => Err(api.handle_error(&ctx, error)),
     }
 }
+
 impl ListPetsResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -239,6 +258,7 @@ impl ListPetsResponse {
         }
     }
 }
+
 impl CreatePetResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -257,6 +277,7 @@ impl CreatePetResponse {
         }
     }
 }
+
 impl GetPetResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -270,6 +291,7 @@ impl GetPetResponse {
         }
     }
 }
+
 impl ListOrdersResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {

@@ -3,10 +3,12 @@
 //! Schema types of Pet Store 1.0.0.
 //!
 //! Server side: string enumerations reject values the document does not list.
+
 #[allow(unused_imports)]
 use crate::runtime::validate::{self, Validate, Violations};
 #[allow(unused_imports)]
 use serde::{Deserialize, Serialize};
+
 /// The body of every error response.
 ///
 /// Schema: `/components/schemas/Error`.
@@ -19,16 +21,18 @@ pub struct Error {
     /// The HTTP status code of the response.
     pub status: i32,
 }
+
 impl Validate for Error {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
             let value = &self.status;
             let at = validate::join(pointer, "status");
-            validate::check_minimum(*value, 100i32, false, &at, out);
-            validate::check_maximum(*value, 599i32, false, &at, out);
+            validate::check_minimum(*value, 100, false, &at, out);
+            validate::check_maximum(*value, 599, false, &at, out);
         }
     }
 }
+
 /// An animal to add (the request body of `createPet`). Unknown fields are ignored.
 ///
 /// Schema: `/components/schemas/NewPet`.
@@ -43,13 +47,16 @@ pub struct NewPet {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<PetStatus>,
 }
+
 impl Validate for NewPet {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// The orders of the store. The interface does not show the shape of an order; our decision is that each order is a free-form JSON object.
 ///
 /// Schema: `/components/schemas/Orders`.
 pub type Orders = Vec<serde_json::Map<String, serde_json::Value>>;
+
 /// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned on creation. `status` is optional, as in `NewPet`, and has no default.
 ///
 /// Schema: `/components/schemas/Pet`.
@@ -66,9 +73,11 @@ pub struct Pet {
     /// Unique identifier, assigned by the service on creation.
     pub id: i64,
 }
+
 impl Validate for Pet {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
 ///
 /// Schema: `/components/schemas/PetStatus`.
@@ -81,6 +90,7 @@ pub enum PetStatus {
     /// `sold`
     Sold,
 }
+
 impl PetStatus {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -91,8 +101,10 @@ impl PetStatus {
         }
     }
 }
+
 impl std::str::FromStr for PetStatus {
     type Err = String;
+
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         match value {
             "available" => Ok(Self::Available),
@@ -109,16 +121,19 @@ impl std::str::FromStr for PetStatus {
         }
     }
 }
+
 impl std::fmt::Display for PetStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl Serialize for PetStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> Deserialize<'de> for PetStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -128,14 +143,17 @@ impl<'de> Deserialize<'de> for PetStatus {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
+
 impl crate::runtime::params::FromParam for PetStatus {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
+
 impl Validate for PetStatus {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// A JSON array of animals (the list response of `listPets`).
 ///
 /// Schema: `/components/schemas/Pets`.

@@ -101,7 +101,7 @@ pub fn header(command: &str, spec: &str) -> String {
 pub fn render(tokens: TokenStream, header: &str) -> Result<String, String> {
     let file: syn::File = syn::parse2(tokens.clone())
         .map_err(|e| format!("generated code does not parse ({e}): {tokens}"))?;
-    Ok(format!("{header}{}", prettyplease::unparse(&file)))
+    Ok(format!("{header}{}", space_items(&prettyplease::unparse(&file))))
 }
 
 /// A `serde_json::Value` as a Rust expression of type `ty` (for defaults).
@@ -109,13 +109,13 @@ pub fn literal(value: &serde_json::Value, ty: &TypeRef) -> Option<TokenStream> {
     use serde_json::Value;
     Some(match (value, ty) {
         (Value::Bool(b), TypeRef::Bool) => quote!(#b),
-        (Value::Number(n), TypeRef::I32) => {
-            let v = i32::try_from(n.as_i64()?).ok()?;
-            quote!(#v)
-        }
-        (Value::Number(n), TypeRef::I64) => {
+        (Value::Number(n), TypeRef::I32 | TypeRef::I64) => {
             let v = n.as_i64()?;
-            quote!(#v)
+            if *ty == TypeRef::I32 {
+                i32::try_from(v).ok()?;
+            }
+            let lit = proc_macro2::Literal::i64_unsuffixed(v.abs());
+            if v < 0 { quote!(-#lit) } else { quote!(#lit) }
         }
         (Value::Number(n), TypeRef::U8 | TypeRef::U16 | TypeRef::U32 | TypeRef::U64) => {
             let v = proc_macro2::Literal::u64_unsuffixed(n.as_u64()?);
@@ -128,4 +128,41 @@ pub fn literal(value: &serde_json::Value, ty: &TypeRef) -> Option<TokenStream> {
         (Value::String(s), TypeRef::String) => quote!(String::from(#s)),
         _ => return None,
     })
+}
+
+/// prettyplease prints items back to back; a person leaves a blank line between items and
+/// between the methods of an impl or trait. Consecutive `use` and `mod` lines stay grouped.
+fn space_items(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut previous: Option<&str> = None;
+    for line in text.lines() {
+        if let Some(prev) = previous {
+            let indent = |l: &str| l.len() - l.trim_start().len();
+            let (p, c) = (prev.trim(), line.trim());
+            let same_level = indent(prev) == indent(line);
+            let grouped = |l: &str| {
+                ["use ", "pub use ", "mod ", "pub mod ", "#[allow(unused_imports)]"]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+            };
+            let opens_item = c.starts_with("///") || c.starts_with("#[") || c.starts_with("pub ") || c.starts_with("fn ")
+                || c.starts_with("async fn") || c.starts_with("impl") || c.starts_with("const ") || c.starts_with("struct ")
+                || c.starts_with("enum ") || c.starts_with("type ") || c.starts_with("trait ");
+            let closes = p == "}" || (p.ends_with(';') && !p.starts_with("let ") && indent(prev) <= 4);
+            let inner_doc_end = p.starts_with("//!") && !c.starts_with("//!");
+            let after_attr_header = p.starts_with("#![");
+            if !c.is_empty()
+                && same_level
+                && !(grouped(p) && grouped(c))
+                && ((closes && opens_item) || inner_doc_end)
+                && !after_attr_header
+            {
+                out.push('\n');
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+        previous = Some(line);
+    }
+    out
 }

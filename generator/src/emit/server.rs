@@ -306,12 +306,15 @@ pub fn router_rs(api: &Api) -> TokenStream {
     let conversions = api.operations.iter().map(response_conversion);
     let policy = api.rate_limit.as_ref().map(|rl| {
         let plans = rl.plans.iter().map(
-            |(name, (m, d))| quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),),
+            |(name, (m, d))| {
+                let (m, d) = (proc_macro2::Literal::u32_unsuffixed(*m), proc_macro2::Literal::u32_unsuffixed(*d));
+                quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),)
+            },
         );
         let anonymous = &rl.anonymous;
         let default_plan = &rl.default_plan;
-        let strikes = rl.ban_strikes;
-        let seconds = rl.ban_seconds;
+        let strikes = proc_macro2::Literal::u32_unsuffixed(rl.ban_strikes);
+        let seconds = proc_macro2::Literal::u64_unsuffixed(rl.ban_seconds);
         quote! {
             /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of
             /// callers without a valid credential, and the ban rule.
@@ -399,12 +402,16 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     let name = ident(&op.rust);
     let serve = format_ident!("serve_{}", crate::naming::bare(&op.rust));
     let id = &op.id;
-    let route_doc = format!(
+    let route_doc = doc(&[format!(
         "`{} {}`: see [`{trait_ident}::{}`].",
         op.method,
         op.path,
         crate::naming::bare(&op.rust)
-    );
+    )]);
+    let serve_doc = doc(&[format!(
+        "Authorizes, reads and checks a `{}` request, then calls the implementation.",
+        op.id
+    )]);
     let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
     let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
     let has_path = op.params.iter().any(|p| p.location == Location::Path);
@@ -526,7 +533,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     let rt_arg = op.body.as_ref().map(|_| quote!(rt: &Runtime,));
     let rt_pass = op.body.as_ref().map(|_| quote!(&rt,));
     quote! {
-        #[doc = #route_doc]
+        #route_doc
         async fn #name<A: #trait_ident>(State(api): State<Arc<A>>, request: Request) -> Response {
             let (parts, body) = request.into_parts();
             let rt = Runtime::from_parts(&parts);
@@ -534,6 +541,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             reply(&rt, result, &[#(#headers),*])
         }
 
+        #serve_doc
         async fn #serve<A: #trait_ident>(
             api: &A,
             #rt_arg

@@ -325,38 +325,24 @@ pub fn constraint_checks(
     c: &Constraints,
 ) -> TokenStream {
     let mut out = TokenStream::new();
+    // Unsuffixed literals: the value's type decides, as a person would write it.
     let num = |v: f64| -> TokenStream {
-        match ty {
-            TypeRef::I32 => {
-                let v = v as i32;
-                quote!(#v)
+        let lit = match ty {
+            TypeRef::F32 | TypeRef::F64 => proc_macro2::Literal::f64_unsuffixed(v),
+            TypeRef::U8 | TypeRef::U16 | TypeRef::U32 | TypeRef::U64 => {
+                proc_macro2::Literal::u64_unsuffixed(v.max(0.0) as u64)
             }
-            TypeRef::I64 => {
-                let v = v as i64;
-                quote!(#v)
-            }
-            TypeRef::U8 => {
-                let v = v as u8;
-                quote!(#v)
-            }
-            TypeRef::U16 => {
-                let v = v as u16;
-                quote!(#v)
-            }
-            TypeRef::U32 => {
-                let v = v as u32;
-                quote!(#v)
-            }
-            TypeRef::U64 => {
-                let v = v as u64;
-                quote!(#v)
-            }
-            TypeRef::F32 => {
-                let v = v as f32;
-                quote!(#v)
-            }
-            _ => quote!(#v),
+            _ => proc_macro2::Literal::i64_unsuffixed(v as i64),
+        };
+        if v < 0.0 && !matches!(ty, TypeRef::F32 | TypeRef::F64) {
+            let abs = proc_macro2::Literal::i64_unsuffixed((-v) as i64);
+            return quote!(-#abs);
         }
+        if v < 0.0 {
+            let abs = proc_macro2::Literal::f64_unsuffixed(-v);
+            return quote!(-#abs);
+        }
+        quote!(#lit)
     };
     let numeric = matches!(
         ty,
@@ -379,14 +365,17 @@ pub fn constraint_checks(
             out.extend(quote!(validate::check_maximum(*#value, #max, #ex, #at, out);));
         }
         if let Some(m) = c.multiple_of {
+            let m = proc_macro2::Literal::f64_unsuffixed(m);
             out.extend(quote!(validate::check_multiple_of(*#value, #m, #at, out);));
         }
     }
     if *ty == TypeRef::String {
         if let Some(n) = c.min_length {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
             out.extend(quote!(validate::check_min_length(#value, #n, #at, out);));
         }
         if let Some(n) = c.max_length {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
             out.extend(quote!(validate::check_max_length(#value, #n, #at, out);));
         }
         if let Some(p) = &c.pattern {
@@ -395,9 +384,11 @@ pub fn constraint_checks(
     }
     if matches!(ty, TypeRef::Vec(_)) {
         if let Some(n) = c.min_items {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
             out.extend(quote!(validate::check_min_items(#value, #n, #at, out);));
         }
         if let Some(n) = c.max_items {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
             out.extend(quote!(validate::check_max_items(#value, #n, #at, out);));
         }
         if c.unique_items {

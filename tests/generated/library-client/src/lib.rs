@@ -16,6 +16,7 @@
 //! let response = client.search_books(Default::default()).await?;
 //! println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
 //! ```
+
 pub mod client;
 pub mod runtime;
 pub mod types;

@@ -3,8 +3,10 @@
 //! Schema types of Lending Library 2.1.0.
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
+
 #[allow(unused_imports)]
 use serde::{Deserialize, Serialize};
+
 /// Schema: `/components/schemas/Address`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Address {
@@ -13,12 +15,14 @@ pub struct Address {
     pub postcode: Option<String>,
     pub street: String,
 }
+
 /// Schema: `/components/schemas/Adult`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Adult {
     pub kind: String,
     pub name: String,
 }
+
 /// Schema: `/components/schemas/Author`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Author {
@@ -29,6 +33,7 @@ pub struct Author {
     pub id: String,
     pub name: String,
 }
+
 /// Schema: `/components/schemas/Book/properties/series`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BookSeries {
@@ -37,6 +42,7 @@ pub struct BookSeries {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<i64>,
 }
+
 /// Schema: `/components/schemas/Book`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Book {
@@ -58,6 +64,7 @@ pub struct Book {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
 }
+
 /// Schema: `/components/schemas/Child`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Child {
@@ -65,6 +72,7 @@ pub struct Child {
     pub kind: String,
     pub name: String,
 }
+
 /// Schema: `/components/schemas/Format`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Format {
@@ -79,6 +87,7 @@ pub enum Format {
     /// A value this client does not know (the server may have added it).
     Unknown(String),
 }
+
 impl Format {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -91,8 +100,10 @@ impl Format {
         }
     }
 }
+
 impl std::str::FromStr for Format {
     type Err = std::convert::Infallible;
+
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         match value {
             "hardcover" => Ok(Self::Hardcover),
@@ -103,16 +114,19 @@ impl std::str::FromStr for Format {
         }
     }
 }
+
 impl std::fmt::Display for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl Serialize for Format {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> Deserialize<'de> for Format {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -122,11 +136,13 @@ impl<'de> Deserialize<'de> for Format {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
+
 impl crate::runtime::request::ToParam for Format {
     fn to_param(&self) -> String {
         self.as_str().to_string()
     }
 }
+
 /// Schema: `/components/schemas/Loan`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Loan {
@@ -138,18 +154,21 @@ pub struct Loan {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returned: Option<bool>,
 }
+
 /// Schema: `/components/schemas/LoanRequest`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoanRequest {
     pub isbn: String,
     pub member: Member,
 }
+
 /// Schema: `/components/schemas/Member`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Member {
     Adult(Adult),
     Child(Child),
 }
+
 impl Serialize for Member {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -163,6 +182,7 @@ impl Serialize for Member {
         value.serialize(serializer)
     }
 }
+
 impl<'de> Deserialize<'de> for Member {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -192,6 +212,7 @@ impl<'de> Deserialize<'de> for Member {
             .map_err(serde::de::Error::custom)
     }
 }
+
 /// Schema: `/components/schemas/Problem`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Problem {

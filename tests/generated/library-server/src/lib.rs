@@ -15,6 +15,7 @@
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //! axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).await?;
 //! ```
+
 pub mod api;
 pub mod router;
 pub mod runtime;

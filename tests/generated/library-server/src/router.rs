@@ -5,6 +5,7 @@
 //! Each handler checks the operation's security requirement before reading anything,
 //! parses and checks every parameter and the body (all failures reported together in one
 //! 400), calls the trait method, and serializes its answer before writing the status.
+
 use crate::api::*;
 #[allow(unused_imports)]
 use crate::types;
@@ -22,9 +23,11 @@ use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
 use std::sync::Arc;
+
 /// The path prefix of the document's first server; every route lives under it unless
 /// `ServerConfig::base_path` says otherwise.
 pub const BASE_PATH: &str = "/api/v2";
+
 /// The document's security schemes, as the router-wide layer reads credentials.
 const SECURITY_SCHEMES: &[SecurityScheme] = &[
     SecurityScheme {
@@ -32,6 +35,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
         kind: SchemeKind::ApiKeyHeader("X-Library-Key"),
     },
 ];
+
 /// Serves `api` over HTTP under [`BASE_PATH`]. Unknown paths answer 404 and undeclared
 /// methods 405 (with `Allow`), both with the problem body.
 pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
@@ -45,6 +49,7 @@ pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::
         .with_state(api);
     layer::finish(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
+
 /// Renders a handler's outcome and adds the operation's own headers to it.
 fn reply(
     rt: &Runtime,
@@ -55,7 +60,8 @@ fn reply(
     response::append_headers(&mut response, headers);
     response
 }
-///`GET /books`: see [`LendingLibraryApi::search_books`].
+
+/// `GET /books`: see [`LendingLibraryApi::search_books`].
 async fn search_books<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -65,6 +71,8 @@ async fn search_books<A: LendingLibraryApi>(
     let result = serve_search_books(api.as_ref(), parts, body).await;
     reply(&rt, result, &[])
 }
+
+/// Authorizes, reads and checks a `searchBooks` request, then calls the implementation.
 async fn serve_search_books<A: LendingLibraryApi>(
     api: &A,
     parts: http::request::Parts,
@@ -82,8 +90,8 @@ async fn serve_search_books<A: LendingLibraryApi>(
     let out = &mut errors;
     if let Some(value) = &params.min_rating {
         let at = "query/minRating";
-        validate::check_minimum(*value, 0f64, false, at, out);
-        validate::check_maximum(*value, 5f64, false, at, out);
+        validate::check_minimum(*value, 0.0, false, at, out);
+        validate::check_maximum(*value, 5.0, false, at, out);
     }
     errors.check()?;
     let ctx = RequestContext::new("searchBooks", principal, parts);
@@ -93,7 +101,8 @@ async fn serve_search_books<A: LendingLibraryApi>(
         Err(error) => Err(api.handle_error(&ctx, error)),
     }
 }
-///`GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`].
+
+/// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`].
 async fn get_books_isbn<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -103,6 +112,8 @@ async fn get_books_isbn<A: LendingLibraryApi>(
     let result = serve_get_books_isbn(api.as_ref(), parts, body).await;
     reply(&rt, result, &[])
 }
+
+/// Authorizes, reads and checks a `get_books_isbn` request, then calls the implementation.
 async fn serve_get_books_isbn<A: LendingLibraryApi>(
     api: &A,
     mut parts: http::request::Parts,
@@ -123,7 +134,8 @@ async fn serve_get_books_isbn<A: LendingLibraryApi>(
         Err(error) => Err(api.handle_error(&ctx, error)),
     }
 }
-///`DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`].
+
+/// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`].
 async fn withdraw_book<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -133,6 +145,8 @@ async fn withdraw_book<A: LendingLibraryApi>(
     let result = serve_withdraw_book(api.as_ref(), parts, body).await;
     reply(&rt, result, &[])
 }
+
+/// Authorizes, reads and checks a `withdrawBook` request, then calls the implementation.
 async fn serve_withdraw_book<A: LendingLibraryApi>(
     api: &A,
     mut parts: http::request::Parts,
@@ -153,7 +167,8 @@ async fn serve_withdraw_book<A: LendingLibraryApi>(
         Err(error) => Err(api.handle_error(&ctx, error)),
     }
 }
-///`POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`].
+
+/// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`].
 async fn lend_book<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -163,6 +178,8 @@ async fn lend_book<A: LendingLibraryApi>(
     let result = serve_lend_book(api.as_ref(), &rt, parts, body).await;
     reply(&rt, result, &[])
 }
+
+/// Authorizes, reads and checks a `lendBook` request, then calls the implementation.
 async fn serve_lend_book<A: LendingLibraryApi>(
     api: &A,
     rt: &Runtime,
@@ -182,7 +199,7 @@ async fn serve_lend_book<A: LendingLibraryApi>(
     {
         let value = &params.member_id;
         let at = "path/memberId";
-        validate::check_minimum(*value, 1i64, false, at, out);
+        validate::check_minimum(*value, 1, false, at, out);
     }
     errors.check()?;
     let Some(body) = body::read_json::<
@@ -201,6 +218,7 @@ async fn serve_lend_book<A: LendingLibraryApi>(
         Err(error) => Err(api.handle_error(&ctx, error)),
     }
 }
+
 impl SearchBooksResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -209,6 +227,7 @@ impl SearchBooksResponse {
         }
     }
 }
+
 impl GetBooksIsbnResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -217,6 +236,7 @@ impl GetBooksIsbnResponse {
         }
     }
 }
+
 impl WithdrawBookResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -224,6 +244,7 @@ impl WithdrawBookResponse {
         }
     }
 }
+
 impl LendBookResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {

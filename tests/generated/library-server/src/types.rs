@@ -3,10 +3,12 @@
 //! Schema types of Lending Library 2.1.0.
 //!
 //! Server side: string enumerations reject values the document does not list.
+
 #[allow(unused_imports)]
 use crate::runtime::validate::{self, Validate, Violations};
 #[allow(unused_imports)]
 use serde::{Deserialize, Serialize};
+
 /// Schema: `/components/schemas/Address`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Address {
@@ -15,6 +17,7 @@ pub struct Address {
     pub postcode: Option<String>,
     pub street: String,
 }
+
 impl Validate for Address {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.postcode {
@@ -24,19 +27,22 @@ impl Validate for Address {
         {
             let value = &self.street;
             let at = validate::join(pointer, "street");
-            validate::check_min_length(value, 1usize, &at, out);
+            validate::check_min_length(value, 1, &at, out);
         }
     }
 }
+
 /// Schema: `/components/schemas/Adult`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Adult {
     pub kind: String,
     pub name: String,
 }
+
 impl Validate for Adult {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// Schema: `/components/schemas/Author`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Author {
@@ -47,6 +53,7 @@ pub struct Author {
     pub id: String,
     pub name: String,
 }
+
 impl Validate for Author {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.address {
@@ -56,10 +63,11 @@ impl Validate for Author {
         {
             let value = &self.name;
             let at = validate::join(pointer, "name");
-            validate::check_max_length(value, 200usize, &at, out);
+            validate::check_max_length(value, 200, &at, out);
         }
     }
 }
+
 /// Schema: `/components/schemas/Book/properties/series`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BookSeries {
@@ -68,9 +76,11 @@ pub struct BookSeries {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<i64>,
 }
+
 impl Validate for BookSeries {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// Schema: `/components/schemas/Book`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Book {
@@ -92,25 +102,27 @@ pub struct Book {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
 }
+
 impl Validate for Book {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
             let value = &self.authors;
             let at = validate::join(pointer, "authors");
-            validate::check_min_items(value, 1usize, &at, out);
+            validate::check_min_items(value, 1, &at, out);
             value.validate(&at, out);
         }
         if let Some(value) = &self.pages {
             let at = validate::join(pointer, "pages");
-            validate::check_minimum(*value, 1i32, false, &at, out);
+            validate::check_minimum(*value, 1, false, &at, out);
         }
         if let Some(value) = &self.rating {
             let at = validate::join(pointer, "rating");
-            validate::check_minimum(*value, 0f64, false, &at, out);
-            validate::check_maximum(*value, 5f64, false, &at, out);
+            validate::check_minimum(*value, 0.0, false, &at, out);
+            validate::check_maximum(*value, 5.0, false, &at, out);
         }
     }
 }
+
 /// Schema: `/components/schemas/Child`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Child {
@@ -118,9 +130,11 @@ pub struct Child {
     pub kind: String,
     pub name: String,
 }
+
 impl Validate for Child {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// Schema: `/components/schemas/Format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Format {
@@ -133,6 +147,7 @@ pub enum Format {
     /// `1st-edition`
     V1stEdition,
 }
+
 impl Format {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -144,8 +159,10 @@ impl Format {
         }
     }
 }
+
 impl std::str::FromStr for Format {
     type Err = String;
+
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         match value {
             "hardcover" => Ok(Self::Hardcover),
@@ -164,16 +181,19 @@ impl std::str::FromStr for Format {
         }
     }
 }
+
 impl std::fmt::Display for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl Serialize for Format {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> Deserialize<'de> for Format {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -183,14 +203,17 @@ impl<'de> Deserialize<'de> for Format {
         value.parse().map_err(serde::de::Error::custom)
     }
 }
+
 impl crate::runtime::params::FromParam for Format {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
+
 impl Validate for Format {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// Schema: `/components/schemas/Loan`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Loan {
@@ -202,24 +225,29 @@ pub struct Loan {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returned: Option<bool>,
 }
+
 impl Validate for Loan {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// Schema: `/components/schemas/LoanRequest`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoanRequest {
     pub isbn: String,
     pub member: Member,
 }
+
 impl Validate for LoanRequest {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// Schema: `/components/schemas/Member`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Member {
     Adult(Adult),
     Child(Child),
 }
+
 impl Serialize for Member {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -233,6 +261,7 @@ impl Serialize for Member {
         value.serialize(serializer)
     }
 }
+
 impl<'de> Deserialize<'de> for Member {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -262,9 +291,11 @@ impl<'de> Deserialize<'de> for Member {
             .map_err(serde::de::Error::custom)
     }
 }
+
 impl Validate for Member {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
 /// Schema: `/components/schemas/Problem`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Problem {
@@ -272,6 +303,7 @@ pub struct Problem {
     pub message: String,
     pub status: i64,
 }
+
 impl Validate for Problem {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
