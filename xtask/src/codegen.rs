@@ -260,6 +260,87 @@ pub fn main(args: &[String]) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    /// The developer loop of the README, on a copy: editing the spec (an optional field on
+    /// `NewPet`) makes `--check` fail and name files of both crates; `codegen` then changes
+    /// both crates and `--check` passes again.
+    #[test]
+    fn spec_edit_changes_both_crates_and_check_catches_it() {
+        let dir = std::env::temp_dir().join(format!("apigen-drift-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let spec = dir.join("petstore.yaml");
+        let original = fs::read_to_string(root().join("spec/petstore.yaml")).unwrap();
+        fs::write(&spec, &original).unwrap();
+        let target = Target {
+            spec: spec.clone(),
+            spec_label: "spec/petstore.yaml".into(),
+            name: "petstore".into(),
+            server_dir: dir.join("server"),
+            client_dir: dir.join("client"),
+            command: COMMAND.into(),
+        };
+        let run = |check: bool| {
+            let mut report = Report::default();
+            sync(&target, check, &mut report).unwrap();
+            report
+        };
+        assert!(!run(false).is_clean(), "first generation creates files");
+        assert!(run(true).is_clean(), "nothing changed yet");
+
+        // An optional `nickname` on NewPet, as a developer would add it.
+        let edited = insert_property(
+            &original,
+            "NewPet",
+            "nickname",
+            "{type: string, description: A nickname.}",
+        );
+        fs::write(&spec, edited).unwrap();
+
+        let stale = run(true);
+        assert!(!stale.is_clean(), "--check fails before codegen");
+        let names: Vec<String> = stale
+            .changed
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        assert!(
+            names
+                .iter()
+                .any(|n| n.contains("server") && n.ends_with("types.rs")),
+            "{names:?}"
+        );
+        assert!(
+            names
+                .iter()
+                .any(|n| n.contains("client") && n.ends_with("types.rs")),
+            "{names:?}"
+        );
+
+        run(false);
+        assert!(run(true).is_clean(), "--check passes after codegen");
+        for side in ["server", "client"] {
+            let types = fs::read_to_string(dir.join(side).join("src/types.rs")).unwrap();
+            assert!(
+                types.contains("pub nickname: Option<String>"),
+                "{side}: {types}"
+            );
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Adds a property line under `properties:` of the named component schema.
+    fn insert_property(spec: &str, schema: &str, name: &str, body: &str) -> String {
+        let start = spec
+            .find(&format!("\n    {schema}:\n"))
+            .expect("schema present");
+        let props = start
+            + spec[start..]
+                .find("      properties:\n")
+                .expect("properties present");
+        let at = props + "      properties:\n".len();
+        format!("{}        {name}: {body}\n{}", &spec[..at], &spec[at..])
+    }
+
     /// The drift check as a test: committed generated files equal what the generator makes.
     #[test]
     fn generated_files_are_up_to_date() {
