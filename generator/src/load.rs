@@ -125,7 +125,14 @@ fn to_json_value(text: &str) -> Result<serde_json::Value, Diagnostics> {
             .location()
             .map(|l| format!(" at line {} column {}", l.line(), l.column()))
             .unwrap_or_default();
-        one(String::new(), format!("invalid YAML{at}: {e}"))
+        // serde_yaml names the place as `a.b[1].c: message` when it knows it.
+        let message = e.to_string();
+        let pointer = message
+            .split_once(": ")
+            .filter(|(path, _)| !path.contains(' ') && path.contains('.'))
+            .map(|(path, _)| path_to_pointer(path))
+            .unwrap_or_default();
+        one(pointer, format!("invalid YAML{at}: {message}"))
     })?;
     yaml_to_json(yaml, "")
 }
@@ -212,8 +219,9 @@ fn path_to_pointer(path: &str) -> String {
     if path == "." || path.is_empty() {
         return String::new();
     }
+    let path = path.replace("].", ".").replace('[', ".").replace(']', "");
     let mut out = String::new();
-    for token in split_path(path) {
+    for token in split_path(&path) {
         out = push(&out, &token);
     }
     out

@@ -101,7 +101,10 @@ pub fn header(command: &str, spec: &str) -> String {
 pub fn render(tokens: TokenStream, header: &str) -> Result<String, String> {
     let file: syn::File = syn::parse2(tokens.clone())
         .map_err(|e| format!("generated code does not parse ({e}): {tokens}"))?;
-    Ok(format!("{header}{}", space_items(&prettyplease::unparse(&file))))
+    Ok(format!(
+        "{header}{}",
+        space_items(&prettyplease::unparse(&file))
+    ))
 }
 
 /// A `serde_json::Value` as a Rust expression of type `ty` (for defaults).
@@ -141,14 +144,29 @@ fn space_items(text: &str) -> String {
             let (p, c) = (prev.trim(), line.trim());
             let same_level = indent(prev) == indent(line);
             let grouped = |l: &str| {
-                ["use ", "pub use ", "mod ", "pub mod ", "#[allow(unused_imports)]"]
-                    .iter()
-                    .any(|k| l.starts_with(k))
+                [
+                    "use ",
+                    "pub use ",
+                    "mod ",
+                    "pub mod ",
+                    "#[allow(unused_imports)]",
+                ]
+                .iter()
+                .any(|k| l.starts_with(k))
             };
-            let opens_item = c.starts_with("///") || c.starts_with("#[") || c.starts_with("pub ") || c.starts_with("fn ")
-                || c.starts_with("async fn") || c.starts_with("impl") || c.starts_with("const ") || c.starts_with("struct ")
-                || c.starts_with("enum ") || c.starts_with("type ") || c.starts_with("trait ");
-            let closes = p == "}" || (p.ends_with(';') && !p.starts_with("let ") && indent(prev) <= 4);
+            let opens_item = c.starts_with("///")
+                || c.starts_with("#[")
+                || c.starts_with("pub ")
+                || c.starts_with("fn ")
+                || c.starts_with("async fn")
+                || c.starts_with("impl")
+                || c.starts_with("const ")
+                || c.starts_with("struct ")
+                || c.starts_with("enum ")
+                || c.starts_with("type ")
+                || c.starts_with("trait ");
+            let closes =
+                p == "}" || (p.ends_with(';') && !p.starts_with("let ") && indent(prev) <= 4);
             let inner_doc_end = p.starts_with("//!") && !c.starts_with("//!");
             let after_attr_header = p.starts_with("#![");
             if !c.is_empty()

@@ -305,12 +305,13 @@ pub fn router_rs(api: &Api) -> TokenStream {
         .map(|op| handler(api, op, &trait_ident));
     let conversions = api.operations.iter().map(response_conversion);
     let policy = api.rate_limit.as_ref().map(|rl| {
-        let plans = rl.plans.iter().map(
-            |(name, (m, d))| {
-                let (m, d) = (proc_macro2::Literal::u32_unsuffixed(*m), proc_macro2::Literal::u32_unsuffixed(*d));
-                quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),)
-            },
-        );
+        let plans = rl.plans.iter().map(|(name, (m, d))| {
+            let (m, d) = (
+                proc_macro2::Literal::u32_unsuffixed(*m),
+                proc_macro2::Literal::u32_unsuffixed(*d),
+            );
+            quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),)
+        });
         let anonymous = &rl.anonymous;
         let default_plan = &rl.default_plan;
         let strikes = proc_macro2::Literal::u32_unsuffixed(rl.ban_strikes);

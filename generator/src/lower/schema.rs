@@ -404,6 +404,10 @@ impl<'a> Schemas<'a> {
             let constraints = self.constraints(SchemaRef::of_ref(&schema));
             let ty = self.type_of(schema, &hint, &at, sink);
             let data = data.unwrap_or_default();
+            // One Rust type serves requests and responses, so a property only one direction
+            // carries cannot be required in it: readOnly ones are absent from requests,
+            // writeOnly ones from responses.
+            let required = required && !data.read_only && !data.write_only;
             fields.push(Field {
                 rust,
                 wire,

@@ -582,3 +582,23 @@ fn deprecation_and_sunset_headers() {
     assert_eq!(response::deprecation_date(&h), None);
     assert_eq!(response::sunset_date(&h), None);
 }
+
+#[test]
+fn form_bodies_flatten_one_level() {
+    #[derive(serde::Serialize)]
+    struct Form {
+        name: String,
+        count: u32,
+        tags: Vec<String>,
+        missing: Option<String>,
+    }
+    let body = apigen_client_runtime::request::to_form(&Form {
+        name: "a b&c".into(),
+        count: 3,
+        tags: vec!["x".into(), "y".into()],
+        missing: None,
+    })
+    .unwrap();
+    // serde_json keeps object keys sorted, so fields go out in name order.
+    assert_eq!(&body[..], b"count=3&name=a%20b%26c&tags=x&tags=y");
+}

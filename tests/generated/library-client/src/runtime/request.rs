@@ -175,3 +175,40 @@ pub fn json_body(builder: reqwest::RequestBuilder, body: &Bytes) -> reqwest::Req
         .header(http::header::CONTENT_TYPE, "application/json")
         .body(body.clone())
 }
+
+/// Serializes an `application/x-www-form-urlencoded` body: each top-level field becomes a
+/// pair, arrays repeat their key (OpenAPI's default `explode` for forms), nested objects are
+/// sent as their JSON text, and `null`/absent fields are left out.
+pub fn to_form<T: Serialize + ?Sized>(value: &T) -> Result<Bytes, SendError> {
+    let json = serde_json::to_value(value).map_err(|e| {
+        SendError::InvalidRequest(format!("request body serialization failed: {e}"))
+    })?;
+    let serde_json::Value::Object(fields) = json else {
+        return Err(SendError::InvalidRequest(
+            "a form body must be an object with named fields".into(),
+        ));
+    };
+    let mut out = Query::new();
+    for (name, value) in &fields {
+        match value {
+            serde_json::Value::Null => {}
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    out.append(name, &form_scalar(item));
+                }
+            }
+            other => {
+                out.append(name, &form_scalar(other));
+            }
+        }
+    }
+    Ok(Bytes::from(out.finish()))
+}
+
+/// A form value: strings as they are, everything else as its JSON text.
+fn form_scalar(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
