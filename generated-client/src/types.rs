@@ -7,56 +7,6 @@
 #[allow(unused_imports)]
 use serde::{Deserialize, Serialize};
 
-/// The body of every error response.
-///
-/// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Error {
-    /// Machine-readable error code. Values we use: `bad_request`, `unauthorized`, `not_found`, `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `banned`, `internal`.
-    pub code: String,
-    /// Human-readable description of the error.
-    pub message: String,
-    /// The HTTP status code of the response.
-    pub status: i32,
-}
-
-/// An animal to add (the request body of `createPet`). Unknown fields are ignored.
-///
-/// Schema: `/components/schemas/NewPet`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NewPet {
-    /// Identifier of the category the animal belongs to. The Category resource itself is not shown by the interface.
-    #[serde(rename = "categoryId")]
-    pub category_id: i64,
-    /// The animal's name.
-    pub name: String,
-    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<PetStatus>,
-}
-
-/// The orders of the store. The interface does not show the shape of an order; our decision is that each order is a free-form JSON object.
-///
-/// Schema: `/components/schemas/Orders`.
-pub type Orders = Vec<serde_json::Map<String, serde_json::Value>>;
-
-/// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned on creation. `status` is optional, as in `NewPet`, and has no default.
-///
-/// Schema: `/components/schemas/Pet`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Pet {
-    /// Identifier of the category the animal belongs to. The Category resource itself is not shown by the interface.
-    #[serde(rename = "categoryId")]
-    pub category_id: i64,
-    /// The animal's name.
-    pub name: String,
-    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<PetStatus>,
-    /// Unique identifier, assigned by the service on creation.
-    pub id: i64,
-}
-
 /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
 ///
 /// Schema: `/components/schemas/PetStatus`.
@@ -125,7 +75,57 @@ impl crate::runtime::request::ToParam for PetStatus {
     }
 }
 
+/// An animal to add (the request body of `createPet`). Unknown fields are ignored.
+///
+/// Schema: `/components/schemas/NewPet`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewPet {
+    /// The animal's name.
+    pub name: String,
+    /// Identifier of the category the animal belongs to. The Category resource itself is not shown by the interface.
+    #[serde(rename = "categoryId")]
+    pub category_id: i64,
+    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<PetStatus>,
+}
+
+/// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned on creation. `status` is optional, as in `NewPet`, and has no default.
+///
+/// Schema: `/components/schemas/Pet`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pet {
+    /// The animal's name.
+    pub name: String,
+    /// Identifier of the category the animal belongs to. The Category resource itself is not shown by the interface.
+    #[serde(rename = "categoryId")]
+    pub category_id: i64,
+    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<PetStatus>,
+    /// Unique identifier, assigned by the service on creation.
+    pub id: i64,
+}
+
 /// A JSON array of animals (the list response of `listPets`).
 ///
 /// Schema: `/components/schemas/Pets`.
 pub type Pets = Vec<Pet>;
+
+/// The orders of the store. The interface does not show the shape of an order; our decision is that each order is a free-form JSON object.
+///
+/// Schema: `/components/schemas/Orders`.
+pub type Orders = Vec<serde_json::Map<String, serde_json::Value>>;
+
+/// The body of every error response.
+///
+/// Schema: `/components/schemas/Error`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Error {
+    /// Machine-readable error code. Values we use: `bad_request`, `unauthorized`, `not_found`, `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `banned`, `internal`.
+    pub code: String,
+    /// Human-readable description of the error.
+    pub message: String,
+    /// The HTTP status code of the response.
+    pub status: i32,
+}

@@ -250,6 +250,20 @@ pub struct Response {
     pub variant: String,
     pub doc: Vec<String>,
     pub body: Option<ResponseBody>,
+    /// Documented headers the implementation sets (those the runtime adds itself, such as
+    /// rate-limit and deprecation headers, are left out).
+    pub headers: Vec<ResponseHeader>,
+    /// Name of the headers struct when `headers` is not empty (`ListPetsOkHeaders`).
+    pub headers_type: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResponseHeader {
+    pub wire: String,
+    pub rust: String,
+    pub ty: TypeRef,
+    pub required: bool,
+    pub doc: Vec<String>,
 }
 
 impl Response {

@@ -446,7 +446,42 @@ fn operation_types(op: &Operation) -> TokenStream {
             pub enum #name { #(#variants)* }
         }
     };
-    quote!(#options #success #error)
+    let headers = op.responses.iter().filter_map(|r| {
+        let name = ident(r.headers_type.as_ref()?);
+        let fields = r.headers.iter().map(|h| {
+            let rust = ident(&h.rust);
+            let t = rust_type(&h.ty, true);
+            let mut lines = h.doc.clone();
+            lines.push(format!("(header `{}`; `None` when absent or unreadable)", h.wire));
+            let docs = doc(&lines);
+            quote!(#docs pub #rust: Option<#t>,)
+        });
+        let reads = r.headers.iter().map(|h| {
+            let rust = ident(&h.rust);
+            let wire = &h.wire;
+            let parse = match &h.ty {
+                TypeRef::Vec(_) => quote!(value.split(',').map(|v| v.trim().parse().ok()).collect::<Option<Vec<_>>>()),
+                _ => quote!(value.trim().parse().ok()),
+            };
+            quote!(#rust: headers.get(#wire).and_then(|v| v.to_str().ok()).and_then(|value| #parse),)
+        });
+        let docs = doc(&[
+            format!("Headers of the `{}` answer of `{}`.", status_label(r), op.id),
+            "Read them with `from_headers(response.headers())`.".to_string(),
+        ]);
+        Some(quote! {
+            #docs
+            #[derive(Debug, Clone, Default, PartialEq)]
+            pub struct #name { #(#fields)* }
+            impl #name {
+                /// Reads the documented headers; a header that is missing or does not parse is `None`.
+                pub fn from_headers(headers: &http::HeaderMap) -> Self {
+                    Self { #(#reads)* }
+                }
+            }
+        })
+    });
+    quote!(#options #success #error #(#headers)*)
 }
 
 fn location_text(l: Location) -> &'static str {
@@ -458,13 +493,34 @@ fn location_text(l: Location) -> &'static str {
     }
 }
 
+/// Whether a required parameter is taken by reference (`&str`, `&[T]`, `&types::X`) rather
+/// than by value (numbers and booleans), as a person would write the signature.
+fn by_ref(p: &Param) -> bool {
+    matches!(p.ty, TypeRef::String | TypeRef::Vec(_) | TypeRef::Named(_))
+}
+
+/// The argument type of a required parameter.
+fn arg_type(p: &Param) -> TokenStream {
+    match &p.ty {
+        TypeRef::String => quote!(&str),
+        TypeRef::Vec(inner) => {
+            let inner = rust_type(inner, true);
+            quote!(&[#inner])
+        }
+        other => {
+            let t = rust_type(other, true);
+            if by_ref(p) { quote!(&#t) } else { t }
+        }
+    }
+}
+
 /// A parameter's value expression, as a `&T` for the request helpers.
 fn param_ref(p: &Param) -> TokenStream {
     let rust = ident(&p.rust);
-    if p.required {
-        quote!(&#rust)
-    } else {
-        quote!(options.#rust.as_ref())
+    match (p.required, by_ref(p)) {
+        (true, true) => quote!(#rust),
+        (true, false) => quote!(&#rust),
+        (false, _) => quote!(options.#rust.as_ref()),
     }
 }
 
@@ -479,7 +535,7 @@ fn method(op: &Operation) -> TokenStream {
     let has_optional = op.params.iter().any(|p| !p.required);
     let args = required.iter().map(|p| {
         let rust = ident(&p.rust);
-        let t = rust_type(&p.ty, true);
+        let t = arg_type(p);
         quote!(#rust: #t,)
     });
     let options_arg = has_optional.then(|| {

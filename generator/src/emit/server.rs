@@ -146,14 +146,24 @@ pub fn api_rs(api: &Api) -> TokenStream {
             )];
             lines.extend(r.doc.iter().skip(1).cloned());
             let docs = doc(&lines);
+            let status = (!matches!(r.status, Status::Code(_))).then(|| quote!(http::StatusCode));
             let body = r.body.as_ref().map(|b| body_type(&b.kind));
-            match (&r.status, body) {
-                (Status::Code(_), Some(b)) => quote!(#docs #v(#b),),
-                (Status::Code(_), None) => quote!(#docs #v,),
-                (_, Some(b)) => quote!(#docs #v(http::StatusCode, #b),),
-                (_, None) => quote!(#docs #v(http::StatusCode),),
+            let headers = r.headers_type.as_ref().map(|h| {
+                let h = ident(h);
+                quote!(#h)
+            });
+            let fields: Vec<TokenStream> = [status, body, headers].into_iter().flatten().collect();
+            if fields.is_empty() {
+                quote!(#docs #v,)
+            } else {
+                quote!(#docs #v(#(#fields),*),)
             }
         });
+        for r in &op.responses {
+            if let Some(h) = &r.headers_type {
+                items.push(headers_struct(op, r, h));
+            }
+        }
         let docs = doc(&[format!(
             "What `{}` answers: one variant per documented status.",
             op.id
@@ -242,6 +252,61 @@ pub fn api_rs(api: &Api) -> TokenStream {
         }
 
         #(#items)*
+    }
+}
+
+/// The headers the implementation sets on one answer.
+fn headers_struct(op: &Operation, r: &Response, name: &str) -> TokenStream {
+    let name = ident(name);
+    let fields = r.headers.iter().map(|h| {
+        let rust = ident(&h.rust);
+        let t = rust_type(&h.ty, true);
+        let t = if h.required { t } else { quote!(Option<#t>) };
+        let mut lines = h.doc.clone();
+        lines.push(format!("(header `{}`)", h.wire));
+        let docs = doc(&lines);
+        quote!(#docs pub #rust: #t,)
+    });
+    let default = r
+        .headers
+        .iter()
+        .all(|h| !h.required)
+        .then(|| quote!(Default,));
+    let docs = doc(&[format!(
+        "Headers of the `{}` answer of `{}`.",
+        status_doc(r),
+        op.id
+    )]);
+    quote! {
+        #docs
+        #[derive(Debug, Clone, #default PartialEq)]
+        pub struct #name { #(#fields)* }
+    }
+}
+
+/// `impl XHeaders { fn write(..) }`: each header as its text form; arrays comma-separated.
+fn headers_write(r: &Response, name: &str) -> TokenStream {
+    let name = ident(name);
+    let writes = r.headers.iter().map(|h| {
+        let rust = ident(&h.rust);
+        let wire = &h.wire;
+        let text = match &h.ty {
+            TypeRef::Vec(_) => quote!(&value.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")),
+            _ => quote!(&value.to_string()),
+        };
+        if h.required {
+            quote!({ let value = &self.#rust; response::set_header(response, #wire, #text)?; })
+        } else {
+            quote!(if let Some(value) = &self.#rust { response::set_header(response, #wire, #text)?; })
+        }
+    });
+    quote! {
+        impl #name {
+            fn write(&self, response: &mut Response) -> Result<(), Problem> {
+                #(#writes)*
+                Ok(())
+            }
+        }
     }
 }
 
@@ -594,18 +659,38 @@ fn response_conversion(op: &Operation) -> TokenStream {
             Some((BodyKind::Bytes, ct)) => quote!(Ok(response::bytes(#status, #ct, body.into()))),
             None => quote!(Ok(response::empty(#status))),
         };
-        match (&r.status, r.body.is_some()) {
-            (Status::Code(_), true) => quote!(Self::#v(body) => #write,),
-            (Status::Code(_), false) => quote!(Self::#v => #write,),
-            (_, true) => quote!(Self::#v(status, body) => #write,),
-            (_, false) => quote!(Self::#v(status) => #write,),
+        let status_bind = (!matches!(r.status, Status::Code(_))).then(|| quote!(status));
+        let body_bind = r.body.as_ref().map(|_| quote!(body));
+        let headers_bind = r.headers_type.as_ref().map(|_| quote!(headers));
+        let binds: Vec<TokenStream> = [status_bind, body_bind, headers_bind]
+            .into_iter()
+            .flatten()
+            .collect();
+        let pattern = if binds.is_empty() {
+            quote!(Self::#v)
+        } else {
+            quote!(Self::#v(#(#binds),*))
+        };
+        if r.headers_type.is_some() {
+            quote!(#pattern => {
+                let mut response = #write?;
+                headers.write(&mut response)?;
+                Ok(response)
+            })
+        } else {
+            quote!(#pattern => #write,)
         }
     });
+    let writers = op
+        .responses
+        .iter()
+        .filter_map(|r| r.headers_type.as_ref().map(|h| headers_write(r, h)));
     quote! {
         impl #name {
             fn into_http(self) -> Result<Response, Problem> {
                 match self { #(#arms)* }
             }
         }
+        #(#writers)*
     }
 }

@@ -6,7 +6,7 @@ use super::schema::{SchemaRef, Schemas, doc_lines};
 use crate::diag::{Sink, push};
 use crate::ir::{
     Body, BodyKind, Deprecation, Location, Operation, Param, Response, ResponseBody,
-    SecurityScheme, Status, TypeRef,
+    ResponseHeader, SecurityScheme, Status, TypeRef,
 };
 use crate::load;
 use crate::naming::{self, Scope};
@@ -67,6 +67,7 @@ pub fn lower_all(
                 doc,
                 stem: &stem,
                 at: &at,
+                deprecated: op.extensions.contains_key("x-deprecation"),
             };
             let params = ctx.params(&item.parameters, &op.parameters, path, schemas, sink);
             let body = op
@@ -137,6 +138,8 @@ struct Ctx<'d> {
     doc: &'d OpenAPI,
     stem: &'d str,
     at: &'d str,
+    /// The operation carries `x-deprecation`, whose headers the runtime writes.
+    deprecated: bool,
 }
 
 impl Ctx<'_> {
@@ -303,6 +306,71 @@ impl Ctx<'_> {
         }
     }
 
+    /// The headers a response documents, less those the runtime writes itself.
+    fn response_headers(
+        &self,
+        resp: &openapiv3::Response,
+        status: &Status,
+        at: &str,
+        schemas: &mut Schemas<'_>,
+        sink: &mut Sink,
+    ) -> Vec<ResponseHeader> {
+        let mut scope = Scope::new();
+        let mut out = Vec::new();
+        for (name, header) in &resp.headers {
+            if self.managed_header(name, status) {
+                continue;
+            }
+            let h_at = push(&push(at, "headers"), name);
+            let (header, h_at) = match load::header(self.doc, header, &h_at) {
+                Ok(found) => found,
+                Err(d) => {
+                    sink.items.push(d);
+                    continue;
+                }
+            };
+            let ty = match &header.format {
+                ParameterSchemaOrContent::Schema(s) => {
+                    let hint = format!("{}{}", self.stem, naming::pascal(name));
+                    schemas.type_of(SchemaRef::of(s), &hint, &push(&h_at, "schema"), sink)
+                }
+                ParameterSchemaOrContent::Content(_) => TypeRef::String,
+            };
+            let ty = match ty {
+                TypeRef::Vec(inner) if schemas.is_scalar(&inner) => TypeRef::Vec(inner),
+                t if schemas.is_scalar(&t) => t,
+                _ => {
+                    sink.warn(&h_at, "a response header that is not a scalar or an array of scalars is written as a plain string");
+                    TypeRef::String
+                }
+            };
+            out.push(ResponseHeader {
+                rust: scope.claim(naming::snake(name)),
+                wire: name.to_ascii_lowercase(),
+                ty,
+                required: header.required,
+                doc: doc_lines(header.description.as_deref()),
+            });
+        }
+        out
+    }
+
+    /// Headers the runtime writes: content negotiation always; authentication challenges on
+    /// 401; rate-limit state and `Retry-After` on 429 when the document has `x-rate-limit`;
+    /// deprecation headers when the operation has `x-deprecation`.
+    fn managed_header(&self, name: &str, status: &Status) -> bool {
+        let name = name.to_ascii_lowercase();
+        let rate_limited = self.doc.extensions.contains_key("x-rate-limit");
+        match name.as_str() {
+            "content-type" | "content-length" => true,
+            "www-authenticate" => *status == Status::Code(401),
+            "x-ratelimit-limit" | "x-ratelimit-remaining" | "x-ratelimit-reset" => rate_limited,
+            "retry-after" => rate_limited && *status == Status::Code(429),
+            "deprecation" | "sunset" | "link" => self.deprecated,
+            _ => false,
+        }
+    }
+
     fn responses(
         &self,
         responses: &openapiv3::Responses,
@@ -362,11 +430,16 @@ impl Ctx<'_> {
                     sink,
                 ),
             });
+            let headers = self.response_headers(resp, &status, &resolved_at, schemas, sink);
+            let headers_type =
+                (!headers.is_empty()).then(|| format!("{}{variant}Headers", self.stem));
             out.push(Response {
                 status,
                 variant,
                 doc: doc_lines(Some(&resp.description)),
                 body,
+                headers,
+                headers_type,
             });
         }
         out

@@ -197,7 +197,7 @@ impl Client {
     /// `GET /books/{isbn}` (operation `get_books_isbn`).
     pub async fn get_books_isbn(
         &self,
-        isbn: String,
+        isbn: &str,
     ) -> Result<ResponseValue<types::Book>, Error<GetBooksIsbnError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "get_books_isbn",
@@ -207,7 +207,7 @@ impl Client {
             security: &[&["libraryKey"]],
         };
         let path = format!(
-            "/books/{}", request::encode_path_segment(& ToParam::to_param(& isbn))
+            "/books/{}", request::encode_path_segment(& ToParam::to_param(isbn))
         );
         let query = "";
         let raw = self
@@ -230,7 +230,7 @@ impl Client {
     /// `DELETE /books/{isbn}` (operation `withdrawBook`).
     pub async fn withdraw_book(
         &self,
-        isbn: String,
+        isbn: &str,
     ) -> Result<ResponseValue<()>, Error<WithdrawBookError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "withdrawBook",
@@ -240,7 +240,7 @@ impl Client {
             security: &[&["libraryKey"]],
         };
         let path = format!(
-            "/books/{}", request::encode_path_segment(& ToParam::to_param(& isbn))
+            "/books/{}", request::encode_path_segment(& ToParam::to_param(isbn))
         );
         let query = "";
         let raw = self
@@ -319,6 +319,38 @@ pub struct SearchBooksOptions {
 pub enum SearchBooksError {
     /// default: Any error.
     Default(types::Problem),
+}
+
+/// Headers of the `200` answer of `searchBooks`.
+/// Read them with `from_headers(response.headers())`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SearchBooksOkHeaders {
+    /// How many books match in all.
+    /// (header `x-total-count`; `None` when absent or unreadable)
+    pub x_total_count: Option<i64>,
+    /// (header `x-formats`; `None` when absent or unreadable)
+    pub x_formats: Option<Vec<types::Format>>,
+}
+
+impl SearchBooksOkHeaders {
+    /// Reads the documented headers; a header that is missing or does not parse is `None`.
+    pub fn from_headers(headers: &http::HeaderMap) -> Self {
+        Self {
+            x_total_count: headers
+                .get("x-total-count")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|value| value.trim().parse().ok()),
+            x_formats: headers
+                .get("x-formats")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|value| {
+                    value
+                        .split(',')
+                        .map(|v| v.trim().parse().ok())
+                        .collect::<Option<Vec<_>>>()
+                }),
+        }
+    }
 }
 
 /// The documented error answers of `get_books_isbn`; the status and headers are on [`Error::Api`].

@@ -7,72 +7,6 @@
 #[allow(unused_imports)]
 use serde::{Deserialize, Serialize};
 
-/// Schema: `/components/schemas/Address`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Address {
-    pub city: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub postcode: Option<String>,
-    pub street: String,
-}
-
-/// Schema: `/components/schemas/Adult`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Adult {
-    pub kind: String,
-    pub name: String,
-}
-
-/// Schema: `/components/schemas/Author`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Author {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub address: Option<Address>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub born: Option<String>,
-    pub id: String,
-    pub name: String,
-}
-
-/// Schema: `/components/schemas/Book/properties/series`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BookSeries {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub position: Option<i64>,
-}
-
-/// Schema: `/components/schemas/Book`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Book {
-    pub authors: Vec<Author>,
-    pub format: Format,
-    pub isbn: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pages: Option<i32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rating: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub series: Option<BookSeries>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tags: Option<std::collections::BTreeMap<String, String>>,
-    pub title: String,
-    /// A property whose name is a Rust keyword.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub r#type: Option<String>,
-}
-
-/// Schema: `/components/schemas/Child`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Child {
-    pub guardian: String,
-    pub kind: String,
-    pub name: String,
-}
-
 /// Schema: `/components/schemas/Format`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Format {
@@ -143,13 +77,64 @@ impl crate::runtime::request::ToParam for Format {
     }
 }
 
+/// Schema: `/components/schemas/Address`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Address {
+    pub street: String,
+    pub city: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postcode: Option<String>,
+}
+
+/// Schema: `/components/schemas/Author`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Author {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<Address>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub born: Option<String>,
+}
+
+/// Schema: `/components/schemas/Book/properties/series`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BookSeries {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+}
+
+/// Schema: `/components/schemas/Book`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Book {
+    pub isbn: String,
+    pub title: String,
+    pub authors: Vec<Author>,
+    pub format: Format,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<f64>,
+    /// A property whose name is a Rust keyword.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<std::collections::BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<BookSeries>,
+}
+
 /// Schema: `/components/schemas/Loan`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Loan {
     pub isbn: String,
     pub member: Member,
-    pub due: String,
     pub id: i64,
+    pub due: String,
     /// Default: `false`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returned: Option<bool>,
@@ -211,6 +196,21 @@ impl<'de> Deserialize<'de> for Member {
         }
             .map_err(serde::de::Error::custom)
     }
+}
+
+/// Schema: `/components/schemas/Adult`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Adult {
+    pub kind: String,
+    pub name: String,
+}
+
+/// Schema: `/components/schemas/Child`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Child {
+    pub kind: String,
+    pub name: String,
+    pub guardian: String,
 }
 
 /// Schema: `/components/schemas/Problem`.

@@ -67,11 +67,21 @@ pub struct SearchBooksParams {
     pub x_request_id: Option<String>,
 }
 
+/// Headers of the `200` answer of `searchBooks`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchBooksOkHeaders {
+    /// How many books match in all.
+    /// (header `x-total-count`)
+    pub x_total_count: i64,
+    /// (header `x-formats`)
+    pub x_formats: Option<Vec<types::Format>>,
+}
+
 /// What `searchBooks` answers: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SearchBooksResponse {
     /// 200: Matching books.
-    Ok(Vec<types::Book>),
+    Ok(Vec<types::Book>, SearchBooksOkHeaders),
     /// default: Any error.
     Default(http::StatusCode, types::Problem),
 }

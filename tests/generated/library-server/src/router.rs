@@ -222,9 +222,30 @@ async fn serve_lend_book<A: LendingLibraryApi>(
 impl SearchBooksResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
-            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Ok(body, headers) => {
+                let mut response = response::json(StatusCode::OK, &body)?;
+                headers.write(&mut response)?;
+                Ok(response)
+            }
             Self::Default(status, body) => response::json(status, &body),
         }
+    }
+}
+
+impl SearchBooksOkHeaders {
+    fn write(&self, response: &mut Response) -> Result<(), Problem> {
+        {
+            let value = &self.x_total_count;
+            response::set_header(response, "x-total-count", &value.to_string())?;
+        }
+        if let Some(value) = &self.x_formats {
+            response::set_header(
+                response,
+                "x-formats",
+                &value.iter().map(ToString::to_string).collect::<Vec<_>>().join(","),
+            )?;
+        }
+        Ok(())
     }
 }
 

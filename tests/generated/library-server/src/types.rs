@@ -9,132 +9,6 @@ use crate::runtime::validate::{self, Validate, Violations};
 #[allow(unused_imports)]
 use serde::{Deserialize, Serialize};
 
-/// Schema: `/components/schemas/Address`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Address {
-    pub city: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub postcode: Option<String>,
-    pub street: String,
-}
-
-impl Validate for Address {
-    fn validate(&self, pointer: &str, out: &mut Violations) {
-        if let Some(value) = &self.postcode {
-            let at = validate::join(pointer, "postcode");
-            validate::check_pattern(value, "^[0-9]{5}$", &at, out);
-        }
-        {
-            let value = &self.street;
-            let at = validate::join(pointer, "street");
-            validate::check_min_length(value, 1, &at, out);
-        }
-    }
-}
-
-/// Schema: `/components/schemas/Adult`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Adult {
-    pub kind: String,
-    pub name: String,
-}
-
-impl Validate for Adult {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-/// Schema: `/components/schemas/Author`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Author {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub address: Option<Address>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub born: Option<String>,
-    pub id: String,
-    pub name: String,
-}
-
-impl Validate for Author {
-    fn validate(&self, pointer: &str, out: &mut Violations) {
-        if let Some(value) = &self.address {
-            let at = validate::join(pointer, "address");
-            value.validate(&at, out);
-        }
-        {
-            let value = &self.name;
-            let at = validate::join(pointer, "name");
-            validate::check_max_length(value, 200, &at, out);
-        }
-    }
-}
-
-/// Schema: `/components/schemas/Book/properties/series`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BookSeries {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub position: Option<i64>,
-}
-
-impl Validate for BookSeries {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-/// Schema: `/components/schemas/Book`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Book {
-    pub authors: Vec<Author>,
-    pub format: Format,
-    pub isbn: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pages: Option<i32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rating: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub series: Option<BookSeries>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tags: Option<std::collections::BTreeMap<String, String>>,
-    pub title: String,
-    /// A property whose name is a Rust keyword.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub r#type: Option<String>,
-}
-
-impl Validate for Book {
-    fn validate(&self, pointer: &str, out: &mut Violations) {
-        {
-            let value = &self.authors;
-            let at = validate::join(pointer, "authors");
-            validate::check_min_items(value, 1, &at, out);
-            value.validate(&at, out);
-        }
-        if let Some(value) = &self.pages {
-            let at = validate::join(pointer, "pages");
-            validate::check_minimum(*value, 1, false, &at, out);
-        }
-        if let Some(value) = &self.rating {
-            let at = validate::join(pointer, "rating");
-            validate::check_minimum(*value, 0.0, false, &at, out);
-            validate::check_maximum(*value, 5.0, false, &at, out);
-        }
-    }
-}
-
-/// Schema: `/components/schemas/Child`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Child {
-    pub guardian: String,
-    pub kind: String,
-    pub name: String,
-}
-
-impl Validate for Child {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 /// Schema: `/components/schemas/Format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Format {
@@ -214,13 +88,116 @@ impl Validate for Format {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// Schema: `/components/schemas/Address`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Address {
+    pub street: String,
+    pub city: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postcode: Option<String>,
+}
+
+impl Validate for Address {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.street;
+            let at = validate::join(pointer, "street");
+            validate::check_min_length(value, 1, &at, out);
+        }
+        if let Some(value) = &self.postcode {
+            let at = validate::join(pointer, "postcode");
+            validate::check_pattern(value, "^[0-9]{5}$", &at, out);
+        }
+    }
+}
+
+/// Schema: `/components/schemas/Author`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Author {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<Address>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub born: Option<String>,
+}
+
+impl Validate for Author {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.name;
+            let at = validate::join(pointer, "name");
+            validate::check_max_length(value, 200, &at, out);
+        }
+        if let Some(value) = &self.address {
+            let at = validate::join(pointer, "address");
+            value.validate(&at, out);
+        }
+    }
+}
+
+/// Schema: `/components/schemas/Book/properties/series`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BookSeries {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+}
+
+impl Validate for BookSeries {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Book`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Book {
+    pub isbn: String,
+    pub title: String,
+    pub authors: Vec<Author>,
+    pub format: Format,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<f64>,
+    /// A property whose name is a Rust keyword.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<std::collections::BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<BookSeries>,
+}
+
+impl Validate for Book {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.authors;
+            let at = validate::join(pointer, "authors");
+            validate::check_min_items(value, 1, &at, out);
+            value.validate(&at, out);
+        }
+        if let Some(value) = &self.pages {
+            let at = validate::join(pointer, "pages");
+            validate::check_minimum(*value, 1, false, &at, out);
+        }
+        if let Some(value) = &self.rating {
+            let at = validate::join(pointer, "rating");
+            validate::check_minimum(*value, 0.0, false, &at, out);
+            validate::check_maximum(*value, 5.0, false, &at, out);
+        }
+    }
+}
+
 /// Schema: `/components/schemas/Loan`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Loan {
     pub isbn: String,
     pub member: Member,
-    pub due: String,
     pub id: i64,
+    pub due: String,
     /// Default: `false`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returned: Option<bool>,
@@ -293,6 +270,29 @@ impl<'de> Deserialize<'de> for Member {
 }
 
 impl Validate for Member {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Adult`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Adult {
+    pub kind: String,
+    pub name: String,
+}
+
+impl Validate for Adult {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Child`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Child {
+    pub kind: String,
+    pub name: String,
+    pub guardian: String,
+}
+
+impl Validate for Child {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 

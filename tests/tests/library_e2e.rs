@@ -1,0 +1,283 @@
+//! The second document (tests/fixtures/library.yaml) end to end over loopback: API-key auth in
+//! a header, array/boolean/number query parameters, typed response headers, a discriminated
+//! oneOf, allOf, a 204 and a `default` response, through the generated server and client.
+
+use library_client::client::{
+    GetBooksIsbnError, LendBookError, SearchBooksOkHeaders as ClientHeaders, SearchBooksOptions,
+};
+use library_client::{Client, Error, RetryPolicy};
+use library_server::api::{
+    GetBooksIsbnParams, GetBooksIsbnResponse, LendBookParams, LendBookResponse,
+    SearchBooksOkHeaders, SearchBooksParams, SearchBooksResponse, WithdrawBookParams,
+    WithdrawBookResponse,
+};
+use library_server::{LendingLibraryApi, RequestContext, ServerConfig, StaticKeys, types};
+use std::net::SocketAddr;
+
+const KEY: &str = "library-key";
+
+struct Library;
+
+fn book(isbn: &str, format: types::Format) -> types::Book {
+    types::Book {
+        isbn: isbn.into(),
+        title: format!("Book {isbn}"),
+        authors: vec![types::Author {
+            id: "a1".into(),
+            name: "Ann".into(),
+            address: Some(types::Address {
+                street: "1 Main St".into(),
+                city: "Springfield".into(),
+                postcode: None,
+            }),
+            born: None,
+        }],
+        format,
+        pages: Some(120),
+        rating: Some(4.5),
+        r#type: Some("novel".into()),
+        tags: None,
+        metadata: None,
+        series: None,
+    }
+}
+
+impl LendingLibraryApi for Library {
+    type Error = String;
+
+    async fn search_books(
+        &self,
+        _ctx: &RequestContext,
+        params: SearchBooksParams,
+    ) -> Result<SearchBooksResponse, String> {
+        let formats = params.format.clone().unwrap_or_default();
+        let books: Vec<types::Book> = [
+            book("1", types::Format::EBook),
+            book("2", types::Format::V1stEdition),
+        ]
+        .into_iter()
+        .filter(|b| formats.is_empty() || formats.contains(&b.format))
+        .collect();
+        let headers = SearchBooksOkHeaders {
+            x_total_count: books.len() as i64,
+            x_formats: Some(formats),
+        };
+        Ok(SearchBooksResponse::Ok(books, headers))
+    }
+
+    async fn get_books_isbn(
+        &self,
+        _ctx: &RequestContext,
+        params: GetBooksIsbnParams,
+    ) -> Result<GetBooksIsbnResponse, String> {
+        Ok(if params.isbn == "a/b c" {
+            GetBooksIsbnResponse::Ok(book(&params.isbn, types::Format::Hardcover))
+        } else {
+            GetBooksIsbnResponse::NotFound(types::Problem {
+                code: "not_found".into(),
+                message: "no such book".into(),
+                status: 404,
+            })
+        })
+    }
+
+    async fn withdraw_book(
+        &self,
+        _ctx: &RequestContext,
+        _params: WithdrawBookParams,
+    ) -> Result<WithdrawBookResponse, String> {
+        Ok(WithdrawBookResponse::NoContent)
+    }
+
+    async fn lend_book(
+        &self,
+        _ctx: &RequestContext,
+        params: LendBookParams,
+        body: types::LoanRequest,
+    ) -> Result<LendBookResponse, String> {
+        if body.isbn == "taken" {
+            return Ok(LendBookResponse::Conflict(types::Problem {
+                code: "conflict".into(),
+                message: "already lent".into(),
+                status: 409,
+            }));
+        }
+        Ok(LendBookResponse::Created(types::Loan {
+            isbn: body.isbn,
+            member: body.member,
+            due: "2030-01-01T00:00:00Z".into(),
+            id: params.member_id * 10,
+            returned: Some(false),
+        }))
+    }
+}
+
+async fn serve() -> SocketAddr {
+    let config =
+        ServerConfig::new().authenticator(StaticKeys::new().with_key(KEY, "librarian", None));
+    let app = library_server::router(std::sync::Arc::new(Library), config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap();
+    });
+    addr
+}
+
+fn client(addr: SocketAddr) -> Client {
+    Client::builder(format!("http://{addr}/api/v2"))
+        .library_key(KEY)
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn query_arrays_and_typed_headers() {
+    let addr = serve().await;
+    let client = client(addr);
+    let found = client
+        .search_books(SearchBooksOptions {
+            format: Some(vec![library_client::types::Format::EBook]),
+            available: Some(true),
+            min_rating: Some(1.5),
+            x_request_id: Some("req-1".into()),
+        })
+        .await
+        .unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].format, library_client::types::Format::EBook);
+    assert_eq!(found[0].r#type.as_deref(), Some("novel"));
+    let headers = ClientHeaders::from_headers(found.headers());
+    assert_eq!(headers.x_total_count, Some(1));
+    assert_eq!(
+        headers.x_formats,
+        Some(vec![library_client::types::Format::EBook])
+    );
+
+    let all = client
+        .search_books(SearchBooksOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[1].format.as_str(), "1st-edition");
+}
+
+#[tokio::test]
+async fn path_encoding_204_and_typed_errors() {
+    let addr = serve().await;
+    let client = client(addr);
+    let book = client.get_books_isbn("a/b c").await.unwrap();
+    assert_eq!(
+        book.isbn, "a/b c",
+        "the path parameter was percent-encoded and decoded"
+    );
+    match client.get_books_isbn("nope").await.unwrap_err() {
+        Error::Api {
+            body: GetBooksIsbnError::NotFound(p),
+            ..
+        } => assert_eq!(p.code, "not_found"),
+        other => panic!("expected a typed 404, got {other:?}"),
+    }
+    let withdrawn = client.withdraw_book("1").await.unwrap();
+    assert_eq!(withdrawn.status().as_u16(), 204);
+
+    let anonymous = Client::builder(format!("http://{addr}/api/v2"))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let refused = anonymous.withdraw_book("1").await.unwrap_err();
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(401));
+}
+
+#[tokio::test]
+async fn discriminated_one_of_round_trips() {
+    let addr = serve().await;
+    let client = client(addr);
+    let child = library_client::types::Member::Child(library_client::types::Child {
+        kind: "child".into(),
+        name: "Tim".into(),
+        guardian: "Ann".into(),
+    });
+    let loan = client
+        .lend_book(
+            7,
+            &library_client::types::LoanRequest {
+                isbn: "1".into(),
+                member: child.clone(),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(loan.status().as_u16(), 201);
+    assert_eq!(loan.id, 70);
+    assert_eq!(loan.member, child);
+
+    let taken = client
+        .lend_book(
+            7,
+            &library_client::types::LoanRequest {
+                isbn: "taken".into(),
+                member: child,
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            taken,
+            Error::Api {
+                body: LendBookError::Conflict(_),
+                ..
+            }
+        ),
+        "{taken:?}"
+    );
+
+    // A member whose `kind` names no variant is a 400 naming the field.
+    let http = reqwest::Client::new();
+    let response = http
+        .post(format!("http://{addr}/api/v2/members/7/loans"))
+        .header("x-library-key", KEY)
+        .header("content-type", "application/json")
+        .body(r#"{"isbn": "1", "member": {"kind": "robot", "name": "R2"}}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let text = response.text().await.unwrap();
+    assert!(text.contains("robot"), "{text}");
+
+    // memberId has minimum 1.
+    let response = http
+        .post(format!("http://{addr}/api/v2/members/0/loans"))
+        .header("x-library-key", KEY)
+        .header("content-type", "application/json")
+        .body(r#"{"isbn": "1", "member": {"kind": "adult", "name": "Al"}}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let text = response.text().await.unwrap();
+    assert!(text.contains("path/memberId"), "{text}");
+}
+
+#[test]
+fn one_of_serialization_keeps_the_tag() {
+    let adult = library_client::types::Member::Adult(library_client::types::Adult {
+        kind: "adult".into(),
+        name: "Al".into(),
+    });
+    let json = serde_json::to_value(&adult).unwrap();
+    assert_eq!(json["kind"], "adult");
+    let back: library_client::types::Member = serde_json::from_value(json).unwrap();
+    assert_eq!(back, adult);
+    let err =
+        serde_json::from_str::<library_client::types::Member>(r#"{"name": "x"}"#).unwrap_err();
+    assert!(err.to_string().contains("kind"), "{err}");
+}
