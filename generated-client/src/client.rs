@@ -334,6 +334,7 @@ pub struct ListPetsOptions {
 
 /// The documented error answers of `listPets`; the status and headers are on [`Error::Api`].
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum ListPetsError {
     /// 400: The request is invalid: required fields missing or values invalid in the request body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
     BadRequest(types::Error),
@@ -345,6 +346,7 @@ pub enum ListPetsError {
 
 /// The documented error answers of `createPet`; the status and headers are on [`Error::Api`].
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum CreatePetError {
     /// 400: The request is invalid: required fields missing or values invalid in the request body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
     BadRequest(types::Error),
@@ -360,6 +362,7 @@ pub enum CreatePetError {
 
 /// The documented error answers of `getPet`; the status and headers are on [`Error::Api`].
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum GetPetError {
     /// 400: `petId` is not an int64 (code `bad_request`).
     BadRequest(types::Error),
@@ -373,6 +376,7 @@ pub enum GetPetError {
 
 /// The documented error answers of `listOrders`; the status and headers are on [`Error::Api`].
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum ListOrdersError {
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),

@@ -84,6 +84,7 @@ pub struct ListPetsParams {
 
 /// What `listPets` answers: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum ListPetsResponse {
     /// 200: Success. A paginated list of animals: pagination beyond `limit` is not shown by the interface, so there is no cursor and the first `limit` matching animals are returned.
     Ok(types::Pets),
@@ -97,6 +98,7 @@ pub enum ListPetsResponse {
 
 /// What `createPet` answers: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum CreatePetResponse {
     /// 201: Animal added; the body carries the assigned `id`.
     Created(types::Pet),
@@ -122,6 +124,7 @@ pub struct GetPetParams {
 
 /// What `getPet` answers: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum GetPetResponse {
     /// 200: The animal exists.
     Ok(types::Pet),
@@ -137,6 +140,7 @@ pub enum GetPetResponse {
 
 /// What `listOrders` answers: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum ListOrdersResponse {
     /// 200: The orders, as a JSON array of free-form objects.
     Ok(types::Orders),

@@ -414,6 +414,7 @@ fn operation_types(op: &Operation) -> TokenStream {
         quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
+            #[allow(clippy::large_enum_variant)]
             pub enum #name { #(#variants)* }
         }
     });
@@ -443,6 +444,7 @@ fn operation_types(op: &Operation) -> TokenStream {
         quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
+            #[allow(clippy::large_enum_variant)]
             pub enum #name { #(#variants)* }
         }
     };

@@ -507,6 +507,7 @@ fn one_of(
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
         pub enum #name {
             #( #variants(#types), )*
         }

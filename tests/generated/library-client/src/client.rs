@@ -316,6 +316,7 @@ pub struct SearchBooksOptions {
 
 /// The documented error answers of `searchBooks`; the status and headers are on [`Error::Api`].
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum SearchBooksError {
     /// default: Any error.
     Default(types::Problem),
@@ -355,6 +356,7 @@ impl SearchBooksOkHeaders {
 
 /// The documented error answers of `get_books_isbn`; the status and headers are on [`Error::Api`].
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum GetBooksIsbnError {
     /// 404: No such book.
     NotFound(types::Problem),
@@ -362,9 +364,11 @@ pub enum GetBooksIsbnError {
 
 /// The documented error answers of `withdrawBook`; the status and headers are on [`Error::Api`].
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum WithdrawBookError {}
 /// The documented error answers of `lendBook`; the status and headers are on [`Error::Api`].
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum LendBookError {
     /// 409: Already lent.
     Conflict(types::Problem),

@@ -149,6 +149,7 @@ pub struct LoanRequest {
 
 /// Schema: `/components/schemas/Member`.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum Member {
     Adult(Adult),
     Child(Child),

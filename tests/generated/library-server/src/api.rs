@@ -79,6 +79,7 @@ pub struct SearchBooksOkHeaders {
 
 /// What `searchBooks` answers: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum SearchBooksResponse {
     /// 200: Matching books.
     Ok(Vec<types::Book>, SearchBooksOkHeaders),
@@ -95,6 +96,7 @@ pub struct GetBooksIsbnParams {
 
 /// What `get_books_isbn` answers: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum GetBooksIsbnResponse {
     /// 200: The book.
     Ok(types::Book),
@@ -111,6 +113,7 @@ pub struct WithdrawBookParams {
 
 /// What `withdrawBook` answers: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum WithdrawBookResponse {
     /// 204: Withdrawn.
     NoContent,
@@ -125,6 +128,7 @@ pub struct LendBookParams {
 
 /// What `lendBook` answers: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum LendBookResponse {
     /// 201: The loan.
     Created(types::Loan),

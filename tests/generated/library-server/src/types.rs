@@ -220,6 +220,7 @@ impl Validate for LoanRequest {
 
 /// Schema: `/components/schemas/Member`.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum Member {
     Adult(Adult),
     Child(Child),
