@@ -189,7 +189,7 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            200 => raw.json(),
+            200 => raw.json::<types::Pets, _>(),
             400 => Err(raw.api_error(ListPetsError::BadRequest)),
             401 => Err(raw.api_error(ListPetsError::Unauthorized)),
             429 => Err(raw.api_error(ListPetsError::TooManyRequests)),
@@ -232,7 +232,7 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            201 => raw.json(),
+            201 => raw.json::<types::Pet, _>(),
             400 => Err(raw.api_error(CreatePetError::BadRequest)),
             401 => Err(raw.api_error(CreatePetError::Unauthorized)),
             413 => Err(raw.api_error(CreatePetError::PayloadTooLarge)),
@@ -276,7 +276,7 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            200 => raw.json(),
+            200 => raw.json::<types::Pet, _>(),
             400 => Err(raw.api_error(GetPetError::BadRequest)),
             401 => Err(raw.api_error(GetPetError::Unauthorized)),
             404 => Err(raw.api_error(GetPetError::NotFound)),
@@ -313,7 +313,7 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            200 => raw.json(),
+            200 => raw.json::<types::Orders, _>(),
             401 => Err(raw.api_error(ListOrdersError::Unauthorized)),
             429 => Err(raw.api_error(ListOrdersError::TooManyRequests)),
             _ => Err(raw.unexpected()),

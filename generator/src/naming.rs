@@ -101,10 +101,12 @@ impl Scope {
             return name;
         }
         let base = bare(&name).to_string();
-        let sep = if base.starts_with(|c: char| c.is_ascii_uppercase()) {
-            ""
+        // `Self_` + 2 must stay UpperCamelCase (`Self2`), `self_` + 2 snake_case (`self_2`).
+        let trimmed = base.trim_end_matches('_').to_string();
+        let (base, sep) = if base.starts_with(|c: char| c.is_ascii_uppercase()) {
+            (trimmed, "")
         } else {
-            "_"
+            (trimmed, "_")
         };
         (2..)
             .map(|n| format!("{base}{sep}{n}"))
@@ -246,6 +248,8 @@ mod tests {
         assert_eq!(scope.claim("Client".into()), "Client2");
         assert_eq!(scope.claim("Pet".into()), "Pet");
         assert_eq!(scope.claim("Pet".into()), "Pet2");
+        assert_eq!(scope.claim("Self_".into()), "Self_");
+        assert_eq!(scope.claim("Self_".into()), "Self2");
         let mut fields = Scope::new();
         assert_eq!(fields.claim("r#type".into()), "r#type");
         assert_eq!(fields.claim("r#type".into()), "type_2");

@@ -45,6 +45,11 @@ fn library_fixture_output() {
 }
 
 #[test]
+fn constructs_fixture_output() {
+    snapshot_all("tests/fixtures/constructs.yaml", "constructs");
+}
+
+#[test]
 fn output_is_deterministic() {
     let a = generate("spec/petstore.yaml", "petstore");
     let b = generate("spec/petstore.yaml", "petstore");

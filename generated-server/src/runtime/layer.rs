@@ -185,8 +185,9 @@ struct LayerState {
 ///   405 problem (axum adds the `Allow` header listing the declared methods);
 /// - runs, for every request (404, 405 and 401 included): credential extraction for every
 ///   scheme in `schemes`, the authenticator, the rate limit, and stores the `Identity`, the
-///   `Runtime` and the rate-limit `Decision` in the request extensions; answers 429 when over
-///   the limit; adds `X-RateLimit-Limit/Remaining/Reset` to every response when a rate limit
+///   `Runtime` and the rate-limit `Decision` in the request extensions; when over the limit,
+///   marks the `Identity` refused so the route answers 429 (handlers through
+///   `auth::authorize`, with the operation's own headers; the fallbacks directly); adds `X-RateLimit-Limit/Remaining/Reset` to every response when a rate limit
 ///   is configured.
 ///
 /// Serve the result with `into_make_service_with_connect_info::<SocketAddr>()` so anonymous
@@ -203,6 +204,9 @@ pub fn finish(
     let routes = routes.method_not_allowed_fallback(move |req: Request| {
         let rt = rt.clone();
         async move {
+            if let Some(refused) = refusal(&req) {
+                return rt.problem(refused);
+            }
             rt.problem(Problem::new(
                 StatusCode::METHOD_NOT_ALLOWED,
                 "method_not_allowed",
@@ -219,9 +223,9 @@ pub fn finish(
     };
 
     let rt = runtime.clone();
-    let app = app.fallback(move || {
+    let app = app.fallback(move |req: Request| {
         let rt = rt.clone();
-        async move { rt.problem(Problem::not_found()) }
+        async move { rt.problem(refusal(&req).unwrap_or_else(Problem::not_found)) }
     });
 
     let state = Arc::new(LayerState {
@@ -235,6 +239,14 @@ pub fn finish(
         state,
         identify_and_limit,
     ))
+}
+
+/// The 429 the layer refused `req` with, if it did.
+fn refusal(req: &Request) -> Option<Problem> {
+    req.extensions()
+        .get::<auth::Identity>()
+        .and_then(auth::Identity::refusal)
+        .cloned()
 }
 
 /// "/v1/" → "/v1", "v1" → "/v1", "/" → "".
@@ -297,19 +309,39 @@ async fn identify_and_limit(
         None => None,
     };
 
+    // A refused request is still routed, so the 429 comes from the operation's handler (its
+    // first step, `authorize`, answers with the refusal) and carries the operation's own
+    // headers (`Deprecation`, `Sunset`, `Link`); unknown paths and undeclared methods answer
+    // it from the fallbacks. Nothing else of the request (parameters, body) is read.
+    let refused = match &decision {
+        Some(d) if !d.allowed => Some(Problem::too_many_requests(
+            d.retry_after_secs.unwrap_or(1),
+            d.banned,
+        )),
+        _ => None,
+    };
+    let identity = match &refused {
+        Some(p) => identity.with_refusal(p.clone()),
+        None => identity,
+    };
     parts.extensions.insert(identity);
     parts.extensions.insert(state.runtime.clone());
     if let Some(d) = &decision {
         parts.extensions.insert(d.clone());
     }
 
-    let mut resp = match &decision {
-        Some(d) if !d.allowed => state.runtime.problem(Problem::too_many_requests(
-            d.retry_after_secs.unwrap_or(1),
-            d.banned,
-        )),
-        _ => next.run(Request::from_parts(parts, body)).await,
-    };
+    let mut resp = next.run(Request::from_parts(parts, body)).await;
+    if let Some(problem) = refused
+        && resp.status() != StatusCode::TOO_MANY_REQUESTS
+    {
+        // A route that does not start with `auth::authorize` (hand-written, not generated)
+        // ignored the refusal; the client still gets the 429.
+        tracing::error!(
+            status = resp.status().as_u16(),
+            "a route answered a request the rate limit refused; sending 429 instead"
+        );
+        resp = state.runtime.problem(problem);
+    }
     if let Some(d) = &decision {
         set_rate_limit_headers(resp.headers_mut(), d);
     }

@@ -545,7 +545,10 @@ fn method(op: &Operation) -> TokenStream {
         quote!(options: #o,)
     });
     let body_arg = op.body.as_ref().map(|b| {
-        let t = body_type(&b.kind);
+        let t = match b.kind {
+            BodyKind::Text => quote!(str),
+            _ => body_type(&b.kind),
+        };
         if b.required {
             quote!(body: &#t,)
         } else {
@@ -671,7 +674,7 @@ fn method(op: &Operation) -> TokenStream {
                 BodyKind::Json(_) => quote!(request::to_json(body)),
                 BodyKind::Form(_) => quote!(request::to_form(body)),
                 BodyKind::Text => quote!(Ok::<_, crate::runtime::error::SendError>(
-                    bytes::Bytes::from(body.clone())
+                    bytes::Bytes::from(body.to_owned())
                 )),
                 BodyKind::Bytes => quote!(Ok::<_, crate::runtime::error::SendError>(body.clone())),
             };
@@ -682,7 +685,15 @@ fn method(op: &Operation) -> TokenStream {
                 )
             } else {
                 (
-                    quote!(let body = body.map(|body| #serialize).transpose()?;),
+                    match &b.kind {
+                        BodyKind::Json(_) => {
+                            quote!(let body = body.map(request::to_json).transpose()?;)
+                        }
+                        BodyKind::Form(_) => {
+                            quote!(let body = body.map(request::to_form).transpose()?;)
+                        }
+                        _ => quote!(let body = body.map(|body| #serialize).transpose()?;),
+                    },
                     quote!(if let Some(body) = &body { builder = builder.header(http::header::CONTENT_TYPE, #ct).body(body.clone()); }),
                 )
             }
@@ -725,7 +736,10 @@ fn method(op: &Operation) -> TokenStream {
             Status::Default => 2,
         };
         let decode = |kind: Option<&BodyKind>| match kind {
-            Some(BodyKind::Json(_) | BodyKind::Form(_)) => quote!(raw.json()),
+            Some(BodyKind::Json(t) | BodyKind::Form(t)) => {
+                let t = rust_type(t, true);
+                quote!(raw.json::<#t, _>())
+            }
             Some(BodyKind::Text) => quote!(raw.text()),
             Some(BodyKind::Bytes) => quote!(raw.bytes()),
             None => quote!(raw.empty()),

@@ -29,6 +29,23 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
         .map(|t| t.name.clone())
         .collect();
     let items = api.types.iter().map(|t| type_def(t, side, &validated));
+    let double_option = api
+        .types
+        .iter()
+        .any(|t| matches!(&t.kind, TypeKind::Struct(s) if s.fields.iter().any(|f| !f.required && f.nullable)))
+        .then(|| {
+            quote! {
+                /// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
+                /// (`Some(None)`) or a value (`Some(Some(_))`).
+                fn absent_null_or_value<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+                where
+                    T: Deserialize<'de>,
+                    D: serde::Deserializer<'de>,
+                {
+                    Option::<T>::deserialize(deserializer).map(Some)
+                }
+            }
+        });
     let uses = if api.types.is_empty() {
         quote!()
     } else if side == Side::Server {
@@ -48,6 +65,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
         #uses
+        #double_option
         #(#items)*
     }
 }
@@ -75,7 +93,13 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
                 .map(|w| format!("`{w}`"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let variant_docs = wires.iter().map(|w| format!(" `{w}`"));
+            let variant_docs = wires.iter().map(|w| {
+                if w.is_empty() {
+                    " The empty string.".to_string()
+                } else {
+                    format!(" `{w}`")
+                }
+            });
             let (unknown_variant, unknown_str, unknown_parse, derive_copy, err_ty) = match side {
                 Side::Server => (
                     quote!(),
@@ -173,10 +197,12 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
 fn field_type(f: &Field) -> TokenStream {
     let inner = rust_type(&f.ty, false);
     let inner = if f.boxed { quote!(Box<#inner>) } else { inner };
-    if f.required && !f.nullable {
-        inner
-    } else {
-        quote!(Option<#inner>)
+    match (f.required, f.nullable) {
+        (true, false) => inner,
+        // Absent (`None`), `null` (`Some(None)`) and a value are three different requests
+        // (think of a PATCH that clears a field), so they stay apart.
+        (false, true) => quote!(Option<Option<#inner>>),
+        _ => quote!(Option<#inner>),
     }
 }
 
@@ -209,8 +235,20 @@ fn struct_def(
             let wire = &f.wire;
             quote!(#[serde(rename = #wire)])
         });
-        let optional = (!f.required)
-            .then(|| quote!(#[serde(default, skip_serializing_if = "Option::is_none")]));
+        let optional = match (f.required, f.nullable) {
+            (false, true) => Some(quote!(#[serde(
+                default,
+                skip_serializing_if = "Option::is_none",
+                deserialize_with = "absent_null_or_value"
+            )])),
+            (false, false) => {
+                Some(quote!(#[serde(default, skip_serializing_if = "Option::is_none")]))
+            }
+            // serde would read a missing `Option` as `None`; a required property must be sent,
+            // even when its value is `null`.
+            (true, true) => Some(quote!(#[serde(deserialize_with = "Option::deserialize")])),
+            (true, false) => None,
+        };
         let deprecated = f
             .deprecated
             .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
@@ -281,10 +319,10 @@ fn struct_validate(
             #own
             #nested
         };
-        Some(if f.required && !f.nullable {
-            quote!({ let value = &self.#rust; #body })
-        } else {
-            quote!(if let Some(value) = &self.#rust { #body })
+        Some(match (f.required, f.nullable) {
+            (true, false) => quote!({ let value = &self.#rust; #body }),
+            (false, true) => quote!(if let Some(Some(value)) = &self.#rust { #body }),
+            _ => quote!(if let Some(value) = &self.#rust { #body }),
         })
     });
     let additional = s

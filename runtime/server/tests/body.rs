@@ -252,6 +252,53 @@ async fn wrong_shape_names_the_json_pointer() {
     assert_eq!(p.violations[0].pointer, "/a~1b~0c/name");
 }
 
+#[derive(Debug, Deserialize, PartialEq)]
+struct StrictPet {
+    name: String,
+    #[serde(default, deserialize_with = "apigen_server_runtime::body::non_null")]
+    status: Option<Status>,
+    #[serde(default)]
+    note: Option<String>, // a nullable property: plain Option
+}
+
+#[tokio::test]
+async fn non_null_refuses_null_for_optional_fields_that_are_not_nullable() {
+    let ok = |body: &'static str| async move {
+        json::<StrictPet>(Some("application/json"), body, true)
+            .await
+            .unwrap()
+            .unwrap()
+    };
+    assert_eq!(ok(r#"{"name":"a"}"#).await.status, None);
+    assert_eq!(
+        ok(r#"{"name":"a","status":"sold"}"#).await.status,
+        Some(Status::Sold)
+    );
+    assert_eq!(ok(r#"{"name":"a","note":null}"#).await.note, None);
+
+    let p = json::<StrictPet>(
+        Some("application/json"),
+        r#"{"name":"a","status":null}"#,
+        true,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(p.status, 400);
+    assert_eq!(p.violations.len(), 1);
+    assert_eq!(p.violations[0].pointer, "/status");
+    assert!(
+        p.message.starts_with("/status: invalid type: null"),
+        "{}",
+        p.message
+    );
+
+    // The same rule in forms: a present value must decode.
+    let p = decode_form::<StrictPet>(b"name=a&status=lost").unwrap_err();
+    assert_eq!(p.status, 400);
+    let f = decode_form::<StrictPet>(b"name=a&status=sold").unwrap();
+    assert_eq!(f.status, Some(Status::Sold));
+}
+
 #[tokio::test]
 async fn forms_fill_typed_fields() {
     let f: Form = read_form(

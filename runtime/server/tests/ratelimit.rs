@@ -437,3 +437,85 @@ async fn no_headers_without_a_rate_limit() {
     assert_eq!(r.status, 404);
     assert!(r.header("x-ratelimit-limit").is_none());
 }
+
+#[tokio::test]
+async fn refused_requests_are_answered_by_their_route_without_reading_them() {
+    let policy = || {
+        let mut p = http_policy();
+        p.plans.get_mut("anon").unwrap().per_minute = 1;
+        p.ban_strikes = 0; // no ban: every refusal below is a plain 429
+        p
+    };
+    let limiter = PinnedClock(InMemoryRateLimiter::for_policy(&policy()), at(T0 + 45));
+    let srv = serve_petstore(config().rate_limit(limiter, policy())).await;
+    let c = client();
+    let base = &srv.base;
+    assert_eq!(send(c.get(format!("{base}/v1/whoami"))).await.status, 200);
+
+    // A deprecated operation's 429 carries the operation's headers, like its other answers.
+    let r = send(c.get(format!("{base}/v1/pets/1"))).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(r.problem().0, "rate_limited");
+    assert_eq!(r.header("retry-after"), Some("15"));
+    assert_eq!(r.header("deprecation"), Some("@1688169599"));
+    assert_eq!(r.header("sunset"), Some("Thu, 05 Dec 2030 00:00:00 GMT"));
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("0"));
+    assert_eq!(r.header("x-ratelimit-limit"), Some("1"));
+
+    // Nothing of a refused request is read: no 400/415 for bad input, no 401, 404 or 405.
+    let refused = [
+        (c.get(format!("{base}/v1/pets/abc")), true),
+        (c.get(format!("{base}/v1/pets?limit=0")), false),
+        (
+            c.post(format!("{base}/v1/pets"))
+                .header("content-type", "text/plain")
+                .body("{not json"),
+            false,
+        ),
+        (c.get(format!("{base}/v1/pets")).bearer_auth("wrong"), false),
+        (c.get(format!("{base}/v1/nope")), false),
+        (c.delete(format!("{base}/v1/pets")), false),
+    ];
+    for (rb, deprecated) in refused {
+        let r = send(rb).await;
+        assert_eq!(r.status, 429, "{}", r.body);
+        assert_eq!(r.problem().0, "rate_limited");
+        assert_eq!(r.header("retry-after"), Some("15"));
+        assert_eq!(r.header("x-ratelimit-remaining"), Some("0"));
+        assert_eq!(
+            r.header("deprecation").is_some(),
+            deprecated,
+            "{:?}",
+            r.headers
+        );
+        // (axum adds `Allow` to whatever the 405 fallback answers; harmless on a 429)
+        assert!(r.header("www-authenticate").is_none());
+    }
+}
+
+#[tokio::test]
+async fn a_route_that_ignores_the_refusal_still_answers_429() {
+    use apigen_server_runtime::layer;
+    let policy = || {
+        let mut p = http_policy();
+        p.plans.get_mut("anon").unwrap().per_minute = 1;
+        p
+    };
+    let limiter = PinnedClock(InMemoryRateLimiter::for_policy(&policy()), at(T0 + 1));
+    // hand-written, without `auth::authorize`
+    let routes = axum::Router::new().route("/open", axum::routing::get(|| async { "open" }));
+    let app = layer::finish(
+        routes,
+        common::SECURITY_SCHEMES,
+        "/v1",
+        config().rate_limit(limiter, policy()),
+    );
+    let srv = common::serve(app).await;
+    let c = client();
+    let r = send(c.get(format!("{}/v1/open", srv.base))).await;
+    assert_eq!((r.status, r.body.as_str()), (200, "open"));
+    let r = send(c.get(format!("{}/v1/open", srv.base))).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(r.problem().0, "rate_limited");
+    assert_eq!(r.header("retry-after"), Some("59"));
+}

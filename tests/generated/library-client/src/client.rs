@@ -189,7 +189,7 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            200 => raw.json(),
+            200 => raw.json::<Vec<types::Book>, _>(),
             _ => Err(raw.api_error(SearchBooksError::Default)),
         }
     }
@@ -221,7 +221,7 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            200 => raw.json(),
+            200 => raw.json::<types::Book, _>(),
             404 => Err(raw.api_error(GetBooksIsbnError::NotFound)),
             _ => Err(raw.unexpected()),
         }
@@ -294,7 +294,7 @@ impl Client {
             )
             .await?;
         match raw.status.as_u16() {
-            201 => raw.json(),
+            201 => raw.json::<types::Loan, _>(),
             409 => Err(raw.api_error(LendBookError::Conflict)),
             _ => Err(raw.unexpected()),
         }

@@ -7,6 +7,18 @@
 #[allow(unused_imports)]
 use serde::{Deserialize, Serialize};
 
+/// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
+/// (`Some(None)`) or a value (`Some(Some(_))`).
+fn absent_null_or_value<'de, T, D>(
+    deserializer: D,
+) -> Result<Option<Option<T>>, D::Error>
+where
+    T: Deserialize<'de>,
+    D: serde::Deserializer<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
 /// Schema: `/components/schemas/Format`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Format {
@@ -82,8 +94,12 @@ impl crate::runtime::request::ToParam for Format {
 pub struct Address {
     pub street: String,
     pub city: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub postcode: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub postcode: Option<Option<String>>,
 }
 
 /// Schema: `/components/schemas/Author`.
@@ -93,8 +109,12 @@ pub struct Author {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub born: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub born: Option<Option<String>>,
 }
 
 /// Schema: `/components/schemas/Book/properties/series`.

@@ -9,6 +9,18 @@ use crate::runtime::validate::{self, Validate, Violations};
 #[allow(unused_imports)]
 use serde::{Deserialize, Serialize};
 
+/// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
+/// (`Some(None)`) or a value (`Some(Some(_))`).
+fn absent_null_or_value<'de, T, D>(
+    deserializer: D,
+) -> Result<Option<Option<T>>, D::Error>
+where
+    T: Deserialize<'de>,
+    D: serde::Deserializer<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
 /// Schema: `/components/schemas/Format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Format {
@@ -93,8 +105,12 @@ impl Validate for Format {
 pub struct Address {
     pub street: String,
     pub city: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub postcode: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub postcode: Option<Option<String>>,
 }
 
 impl Validate for Address {
@@ -104,7 +120,7 @@ impl Validate for Address {
             let at = validate::join(pointer, "street");
             validate::check_min_length(value, 1, &at, out);
         }
-        if let Some(value) = &self.postcode {
+        if let Some(Some(value)) = &self.postcode {
             let at = validate::join(pointer, "postcode");
             validate::check_pattern(value, "^[0-9]{5}$", &at, out);
         }
@@ -118,8 +134,12 @@ pub struct Author {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub born: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub born: Option<Option<String>>,
 }
 
 impl Validate for Author {

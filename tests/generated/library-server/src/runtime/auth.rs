@@ -342,6 +342,8 @@ pub struct Identity {
     presented: Vec<&'static str>,
     client_addr: Option<SocketAddr>,
     client_ip: Option<IpAddr>,
+    /// Set when the rate limit refused the request: `authorize` answers with it.
+    refusal: Option<Problem>,
 }
 
 impl Identity {
@@ -359,7 +361,21 @@ impl Identity {
             presented: Vec::new(),
             client_addr,
             client_ip,
+            refusal: None,
         }
+    }
+
+    /// Marks the request as refused (the layer's 429): `authorize`, the first thing every
+    /// handler calls, then fails with `problem`, so the operation's own headers (e.g.
+    /// `Deprecation`) are added to the 429 and nothing else of the request is read.
+    pub fn with_refusal(mut self, problem: Problem) -> Self {
+        self.refusal = Some(problem);
+        self
+    }
+
+    /// The problem the request was refused with, if the rate limit refused it.
+    pub fn refusal(&self) -> Option<&Problem> {
+        self.refusal.as_ref()
     }
 
     /// Records that `scheme` had a credential in the request (valid or not).
@@ -436,6 +452,9 @@ pub async fn identify(
 
 /// Checks one operation's requirement against what the layer learned.
 ///
+/// First of all: when the layer refused the request (`Identity::refusal`, a 429), that
+/// problem, whatever the operation requires. Handlers call this before anything else.
+///
 /// Ok(Some(principal)) for the first alternative whose every scheme has a valid credential
 /// (the principal of its first scheme); Ok(None) when the operation needs no auth or allows
 /// anonymous callers; otherwise a 401 problem whose `WWW-Authenticate` names the schemes the
@@ -447,6 +466,9 @@ pub fn authorize(
 ) -> Result<Option<Principal>, Problem> {
     let empty = Identity::default();
     let identity = identity.unwrap_or(&empty);
+    if let Some(refusal) = identity.refusal() {
+        return Err(refusal.clone());
+    }
     let mut anonymous = security.is_empty();
     for alternative in security {
         if alternative.is_empty() {

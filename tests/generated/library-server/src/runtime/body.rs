@@ -161,6 +161,20 @@ pub fn required<T>(body: Option<T>) -> Result<T, Problem> {
     body.ok_or_else(|| Problem::bad_request("the request body is required"))
 }
 
+/// For an optional property that is not `nullable`, on the server side:
+/// `#[serde(default, deserialize_with = "crate::runtime::body::non_null")]` on its
+/// `Option<T>` field. Absent is `None` (through `default`); `null` is refused like any other
+/// value of the wrong type (400 naming the field: `/status: invalid type: null, expected a
+/// string`); anything else decodes as `T`. A plain `Option<T>` would take `null` as `None`,
+/// accepting a body the schema forbids.
+pub fn non_null<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: de::Deserializer<'de>,
+    T: de::Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
 /// Decodes a JSON document with the same errors as [`read_json`].
 pub fn decode_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
     let mut de = serde_json::Deserializer::from_slice(bytes);

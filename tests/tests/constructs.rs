@@ -1,0 +1,161 @@
+//! Round trips of the tricky generated types (tests/fixtures/constructs.yaml): oneOf,
+//! nullable, additionalProperties, enums with odd values, recursion, keyword names; and the
+//! server-side checks of constraints deep inside a body.
+
+use constructs_client::types as c;
+use constructs_server::runtime::validate::{Validate, Violations};
+use constructs_server::types as s;
+use serde_json::json;
+
+#[test]
+fn untagged_one_of_picks_the_first_match_and_explains_failures() {
+    let circle: c::Shape = serde_json::from_value(json!({"radius": 2.0})).unwrap();
+    assert_eq!(circle, c::Shape::Circle(c::ShapeCircle { radius: 2.0 }));
+    let text: c::Shape = serde_json::from_value(json!("hexagon")).unwrap();
+    assert_eq!(text, c::Shape::String("hexagon".into()));
+    assert_eq!(
+        serde_json::to_value(&circle).unwrap(),
+        json!({"radius": 2.0})
+    );
+    let err = serde_json::from_value::<c::Shape>(json!(7))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no variant of `Shape` matched"), "{err}");
+    assert!(err.contains("Circle:") && err.contains("String:"), "{err}");
+}
+
+#[test]
+fn absent_null_and_value_stay_distinct() {
+    let absent: c::Patch = serde_json::from_value(json!({"required_nullable": null})).unwrap();
+    assert_eq!(absent.optional_nullable, None);
+    assert_eq!(absent.required_nullable, None);
+    let null: c::Patch =
+        serde_json::from_value(json!({"required_nullable": "x", "optional_nullable": null}))
+            .unwrap();
+    assert_eq!(null.optional_nullable, Some(None));
+    let value: c::Patch =
+        serde_json::from_value(json!({"required_nullable": "x", "optional_nullable": "y"}))
+            .unwrap();
+    assert_eq!(value.optional_nullable, Some(Some("y".into())));
+    // Written back the same way: absent stays absent, null stays null.
+    assert_eq!(
+        serde_json::to_value(&null).unwrap(),
+        json!({"required_nullable": "x", "optional_nullable": null})
+    );
+    assert_eq!(
+        serde_json::to_value(&absent).unwrap(),
+        json!({"required_nullable": null})
+    );
+    // A required nullable property must be present.
+    assert!(serde_json::from_value::<c::Patch>(json!({})).is_err());
+}
+
+#[test]
+fn read_only_and_write_only_are_never_required() {
+    let p: s::Patch = serde_json::from_value(json!({"required_nullable": "x"})).unwrap();
+    assert_eq!(p.read_only_id, None);
+    assert_eq!(p.secret, None);
+}
+
+#[test]
+fn extra_properties_beside_declared_ones() {
+    let value = json!({"Self": "a", "self": "b", "type": "t", "Type": "T", "2fa": true, "additional_properties": 5, "x": 1, "y": 2});
+    let client: c::Client = serde_json::from_value(value.clone()).unwrap();
+    assert_eq!(client.self_.as_deref(), Some("a"));
+    assert_eq!(client.self_2.as_deref(), Some("b"));
+    assert_eq!(client.r#type.as_deref(), Some("t"));
+    assert_eq!(client.type_2.as_deref(), Some("T"));
+    assert_eq!(client._2fa, Some(true));
+    assert_eq!(client.additional_properties_2, Some(5));
+    assert_eq!(client.additional_properties.len(), 2);
+    assert_eq!(client.additional_properties["x"], 1);
+    assert_eq!(serde_json::to_value(&client).unwrap(), value);
+    assert!(serde_json::from_value::<c::Client>(json!({"x": "not an integer"})).is_err());
+}
+
+#[test]
+fn enums_with_odd_values() {
+    for wire in [
+        "", "a b", "A-B", "+1", "-1", "ÄÖ", "self", "Self", "type", "unknown", "Unknown",
+    ] {
+        let server: s::Odd = serde_json::from_value(json!(wire)).unwrap();
+        assert_eq!(server.as_str(), wire);
+        assert_eq!(serde_json::to_value(server).unwrap(), json!(wire));
+        let client: c::Odd = serde_json::from_value(json!(wire)).unwrap();
+        assert_eq!(client.as_str(), wire);
+        assert!(
+            !matches!(client, c::Odd::Unknown(_)),
+            "{wire} is a known value"
+        );
+    }
+    // The server refuses a value the document does not list; the client keeps it.
+    let err = serde_json::from_value::<s::Odd>(json!("new"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("expected one of"), "{err}");
+    let kept: c::Odd = serde_json::from_value(json!("new")).unwrap();
+    assert_eq!(kept, c::Odd::Unknown("new".into()));
+    assert_eq!(serde_json::to_value(&kept).unwrap(), json!("new"));
+}
+
+#[test]
+fn recursive_types_round_trip() {
+    let value = json!({"value": 1, "left": {"value": 2}, "children": [{"value": 3, "right": {"value": 4}}]});
+    let tree: c::Tree = serde_json::from_value(value.clone()).unwrap();
+    assert_eq!(tree.left.as_ref().map(|t| t.value), Some(2));
+    assert_eq!(serde_json::to_value(&tree).unwrap(), value);
+}
+
+#[test]
+fn constraints_deep_inside_a_body_are_checked_with_pointers() {
+    let named: s::Named = serde_json::from_value(json!({
+        "inner": {"deep": {"value": "NOT-lower-and-too-long"}},
+        "tags": ["a", "a", "b", "c"],
+    }))
+    .unwrap();
+    let mut out = Violations::new();
+    named.validate("", &mut out);
+    let found: Vec<String> = out
+        .as_slice()
+        .iter()
+        .map(|v| format!("{}: {}", v.pointer, v.message))
+        .collect();
+    assert!(
+        found
+            .iter()
+            .any(|v| v.starts_with("/inner/deep/value") && v.contains("pattern")),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|v| v.starts_with("/inner/deep/value") && v.contains("8")),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|v| v.starts_with("/tags") && v.contains("3")),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|v| v.starts_with("/tags") && v.contains("unique")),
+        "{found:?}"
+    );
+
+    let fine: s::Named =
+        serde_json::from_value(json!({"inner": {"deep": {"value": "abc"}}, "tags": ["a"]}))
+            .unwrap();
+    let mut out = Violations::new();
+    fine.validate("", &mut out);
+    assert!(
+        out.is_empty(),
+        "{:?}",
+        out.as_slice()
+            .iter()
+            .map(|v| &v.message)
+            .collect::<Vec<_>>()
+    );
+}
