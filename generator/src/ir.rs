@@ -66,6 +66,9 @@ pub struct Field {
     pub rust: String,
     pub wire: String,
     pub ty: TypeRef,
+    /// The scalar a named alias stands for (`Level` → `i64`), which decides how
+    /// `constraints` are checked; `ty` itself otherwise.
+    pub check_ty: TypeRef,
     pub required: bool,
     pub nullable: bool,
     /// Needs `Box` to break a cycle of types that contain each other.
@@ -157,6 +160,8 @@ pub struct Constraints {
     pub min_items: Option<usize>,
     pub max_items: Option<usize>,
     pub unique_items: bool,
+    /// `enum` on an integer or number (string enums become Rust enums instead).
+    pub one_of: Vec<serde_json::Number>,
 }
 
 impl Constraints {
@@ -210,6 +215,8 @@ pub struct Param {
     pub wire: String,
     pub location: Location,
     pub ty: TypeRef,
+    /// As [`Field::check_ty`].
+    pub check_ty: TypeRef,
     pub required: bool,
     /// `form` arrays: repeated keys (`true`) or comma-separated (`false`).
     pub explode: bool,

@@ -524,7 +524,8 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             quote!(#rust: #value,)
         });
         let checks = op.params.iter().filter_map(|p| {
-            let checks = constraint_checks(&quote!(value), &quote!(at), &p.ty, &p.constraints);
+            let checks =
+                constraint_checks(&quote!(value), &quote!(at), &p.check_ty, &p.constraints);
             if checks.is_empty() {
                 return None;
             }

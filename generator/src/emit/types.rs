@@ -308,7 +308,7 @@ fn struct_validate(
     let checks = s.fields.iter().filter_map(|f| {
         let rust = ident(&f.rust);
         let wire = &f.wire;
-        let own = constraint_checks(&quote!(value), &quote!(&at), &f.ty, &f.constraints);
+        let own = constraint_checks(&quote!(value), &quote!(&at), &f.check_ty, &f.constraints);
         let nested =
             contents_validated(&f.ty, validated_names).then(|| quote!(value.validate(&at, out);));
         if own.is_empty() && nested.is_none() {
@@ -401,6 +401,10 @@ pub fn constraint_checks(
         if let Some(max) = c.maximum {
             let (max, ex) = (num(max), c.exclusive_maximum);
             out.extend(quote!(validate::check_maximum(*#value, #max, #ex, #at, out);));
+        }
+        if !c.one_of.is_empty() {
+            let allowed = c.one_of.iter().filter_map(|n| n.as_f64()).map(&num);
+            out.extend(quote!(validate::check_one_of(#value, &[#(#allowed),*], #at, out);));
         }
         if let Some(m) = c.multiple_of {
             let m = proc_macro2::Literal::f64_unsuffixed(m);

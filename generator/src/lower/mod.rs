@@ -9,7 +9,7 @@ use crate::ir::{Api, SchemeKind, SecurityScheme, Server};
 use crate::load;
 use crate::naming::{self, Scope};
 use openapiv3::{APIKeyLocation, OpenAPI};
-use schema::{Schemas, box_cycles, doc_lines, mark_validated};
+use schema::{Schemas, box_cycles, doc_lines, mark_validated, resolve_check_types};
 
 /// Lowers a parsed document; problems go to `sink` (errors stop generation afterwards).
 pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
@@ -21,9 +21,15 @@ pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
         .first()
         .map(|s| base_path(&s.url, s.variables.as_ref()))
         .unwrap_or_default();
-    let operations = operation::lower_all(doc, &mut schemas, &security_schemes, &base_path, sink);
+    let mut operations =
+        operation::lower_all(doc, &mut schemas, &security_schemes, &base_path, sink);
     let mut types = schemas.types;
     box_cycles(&mut types);
+    let mut params: Vec<&mut crate::ir::Param> = operations
+        .iter_mut()
+        .flat_map(|op| op.params.iter_mut())
+        .collect();
+    resolve_check_types(&mut types, &mut params);
     mark_validated(&mut types);
     let api_name = naming::pascal(&doc.info.title);
     Api {

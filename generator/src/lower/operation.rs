@@ -220,6 +220,7 @@ impl Ctx<'_> {
                 rust: scope.claim(naming::snake(&data.name)),
                 wire: data.name.clone(),
                 location: loc,
+                check_ty: ty.clone(),
                 ty,
                 required: data.required || loc == Location::Path,
                 explode,

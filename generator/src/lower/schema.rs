@@ -411,6 +411,7 @@ impl<'a> Schemas<'a> {
             fields.push(Field {
                 rust,
                 wire,
+                check_ty: ty.clone(),
                 ty,
                 required,
                 nullable,
@@ -706,6 +707,12 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
             c.exclusive_minimum = i.exclusive_minimum;
             c.exclusive_maximum = i.exclusive_maximum;
             c.multiple_of = i.multiple_of.map(|v| v as f64);
+            c.one_of = i
+                .enumeration
+                .iter()
+                .flatten()
+                .map(|v| (*v).into())
+                .collect();
         }
         SchemaKind::Type(Type::Number(n)) => {
             c.minimum = n.minimum;
@@ -713,6 +720,12 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
             c.exclusive_minimum = n.exclusive_minimum;
             c.exclusive_maximum = n.exclusive_maximum;
             c.multiple_of = n.multiple_of;
+            c.one_of = n
+                .enumeration
+                .iter()
+                .flatten()
+                .filter_map(|v| serde_json::Number::from_f64(*v))
+                .collect();
         }
         SchemaKind::Type(Type::Array(a)) => {
             c.min_items = a.min_items;
@@ -861,5 +874,35 @@ pub fn mark_validated(types: &mut [TypeDef]) {
         if !changed {
             return;
         }
+    }
+}
+
+/// Fills in `check_ty`: a field or parameter whose type is an alias of a scalar is checked
+/// as that scalar (its constraints were copied from the alias's schema).
+pub fn resolve_check_types(types: &mut [TypeDef], params: &mut [&mut crate::ir::Param]) {
+    let aliases: BTreeMap<String, TypeRef> = types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Alias(inner, _)
+                if inner.is_scalar() && !matches!(inner, TypeRef::Named(_)) =>
+            {
+                Some((t.name.clone(), inner.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    let resolve = |ty: &TypeRef| match ty {
+        TypeRef::Named(n) => aliases.get(n).cloned().unwrap_or_else(|| ty.clone()),
+        other => other.clone(),
+    };
+    for t in types.iter_mut() {
+        if let TypeKind::Struct(s) = &mut t.kind {
+            for f in &mut s.fields {
+                f.check_ty = resolve(&f.ty);
+            }
+        }
+    }
+    for p in params.iter_mut() {
+        p.check_ty = resolve(&p.ty);
     }
 }

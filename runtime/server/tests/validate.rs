@@ -202,3 +202,14 @@ fn into_problem_and_check() {
         "query/limit: must be greater than or equal to 1, got 0; /name: must be at least 1 characters long, got 0"
     );
 }
+
+#[test]
+fn numeric_enums() {
+    use apigen_server_runtime::validate::{Violations, check_one_of};
+    let mut out = Violations::new();
+    check_one_of(&2i64, &[1, 2, 3], "/level", &mut out);
+    assert!(out.is_empty());
+    check_one_of(&7i64, &[1, 2, 3], "/level", &mut out);
+    assert_eq!(out.as_slice()[0].message, "must be one of 1, 2, 3, got 7");
+    assert_eq!(out.as_slice()[0].pointer, "/level");
+}

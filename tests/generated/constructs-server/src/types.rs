@@ -475,6 +475,11 @@ pub struct GetThingsOkBody {
 
 impl Validate for GetThingsOkBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(value) = &self.level {
+            let at = validate::join(pointer, "level");
+            validate::check_one_of(value, &[1, 2, 3], &at, out);
+            value.validate(&at, out);
+        }
         if let Some(value) = &self.named {
             let at = validate::join(pointer, "named");
             value.validate(&at, out);

@@ -404,3 +404,21 @@ pub fn check_unique_items<T: serde::Serialize>(items: &[T], pointer: &str, out: 
         }
     }
 }
+
+/// `enum` on a number: the value must be one of the listed ones (string enums are Rust enums
+/// and need no check).
+pub fn check_one_of<T: PartialEq + Display>(
+    value: &T,
+    allowed: &[T],
+    pointer: &str,
+    out: &mut Violations,
+) {
+    if !allowed.contains(value) {
+        let list = allowed
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push(pointer, format!("must be one of {list}, got {value}"));
+    }
+}
