@@ -122,10 +122,9 @@ async fn serve_list_pets<A: PetStoreApi>(
     let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
     let mut errors = Violations::new();
     let raw = RawParams::from_parts(&parts, Vec::new());
-    let params = ListPetsParams {
-        limit: raw.optional(Location::Query, "limit", &mut errors).unwrap_or(20),
-        status: raw.optional(Location::Query, "status", &mut errors),
-    };
+    let limit = raw.optional(Location::Query, "limit", &mut errors).unwrap_or(20);
+    let status = raw.optional(Location::Query, "status", &mut errors);
+    let params = ListPetsParams { limit, status };
     let out = &mut errors;
     {
         let value = &params.limit;
@@ -207,9 +206,11 @@ async fn serve_get_pet<A: PetStoreApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
-    let params = GetPetParams {
-        pet_id: raw.required(Location::Path, "petId", &mut errors).unwrap_or_default(),
+    let pet_id = raw.required(Location::Path, "petId", &mut errors);
+    let Some(pet_id) = pet_id else {
+        return Err(errors.into_problem());
     };
+    let params = GetPetParams { pet_id };
     errors.check()?;
     let ctx = RequestContext::new("getPet", principal, parts);
     #[allow(deprecated)]

@@ -514,15 +514,18 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 (_, true) => quote!(raw.required(#loc, #wire, &mut errors)),
                 (_, false) => quote!(raw.optional(#loc, #wire, &mut errors)),
             };
-            // A missing required value is already a violation; the placeholder never escapes
-            // because `errors.finish()` returns first.
             let value = match (p.required, default_expr(api, p)) {
-                (true, _) => quote!(#read.unwrap_or_default()),
                 (false, Some(d)) => quote!(#read.unwrap_or(#d)),
-                (false, None) => read,
+                _ => read,
             };
-            quote!(#rust: #value,)
+            quote!(let #rust = #value;)
         });
+        // Every parameter is read (and every failure collected) before the first return.
+        let unwraps = op.params.iter().filter(|p| p.required).map(|p| {
+            let rust = ident(&p.rust);
+            quote!(let Some(#rust) = #rust else { return Err(errors.into_problem()); };)
+        });
+        let names = op.params.iter().map(|p| ident(&p.rust));
         let checks = op.params.iter().filter_map(|p| {
             let checks =
                 constraint_checks(&quote!(value), &quote!(at), &p.check_ty, &p.constraints);
@@ -546,7 +549,9 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         let checks: Vec<TokenStream> = checks.collect();
         let out = (!checks.is_empty()).then(|| quote!(let out = &mut errors;));
         quote! {
-            let params = #ty { #(#fields)* };
+            #(#fields)*
+            #(#unwraps)*
+            let params = #ty { #(#names),* };
             #out
             #(#checks)*
         }

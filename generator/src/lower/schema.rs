@@ -863,7 +863,9 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                         || s.additional.as_ref().is_some_and(&needs)
                 }
                 TypeKind::OneOf(o) => o.variants.iter().any(|v| needs(&v.ty)),
-                TypeKind::Alias(ty, c) => !c.is_empty() || needs(ty),
+                // An alias has no checks of its own: its constraints were copied to every
+                // field and parameter that uses it.
+                TypeKind::Alias(ty, _) => needs(ty),
                 TypeKind::Enum(_) => false,
             };
             if v {

@@ -96,14 +96,23 @@ async fn serve_get_trees_id<A: ConstructsApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
+    let id = raw.required(Location::Path, "id", &mut errors);
+    let depth = raw.optional(Location::Query, "depth", &mut errors).unwrap_or(3);
+    let x_trace = raw.required(Location::Header, "X-Trace", &mut errors);
+    let theme = raw.optional(Location::Cookie, "theme", &mut errors);
+    let ids = raw.array(Location::Query, "ids", false, &mut errors);
+    let Some(id) = id else {
+        return Err(errors.into_problem());
+    };
+    let Some(x_trace) = x_trace else {
+        return Err(errors.into_problem());
+    };
     let params = GetTreesIdParams {
-        id: raw.required(Location::Path, "id", &mut errors).unwrap_or_default(),
-        depth: raw.optional(Location::Query, "depth", &mut errors).unwrap_or(3),
-        x_trace: raw
-            .required(Location::Header, "X-Trace", &mut errors)
-            .unwrap_or_default(),
-        theme: raw.optional(Location::Cookie, "theme", &mut errors),
-        ids: raw.array(Location::Query, "ids", false, &mut errors),
+        id,
+        depth,
+        x_trace,
+        theme,
+        ids,
     };
     let out = &mut errors;
     {

@@ -81,11 +81,15 @@ async fn serve_search_books<A: LendingLibraryApi>(
     let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
     let raw = RawParams::from_parts(&parts, Vec::new());
+    let format = raw.array(Location::Query, "format", true, &mut errors);
+    let available = raw.optional(Location::Query, "available", &mut errors);
+    let min_rating = raw.optional(Location::Query, "minRating", &mut errors);
+    let x_request_id = raw.optional(Location::Header, "X-Request-Id", &mut errors);
     let params = SearchBooksParams {
-        format: raw.array(Location::Query, "format", true, &mut errors),
-        available: raw.optional(Location::Query, "available", &mut errors),
-        min_rating: raw.optional(Location::Query, "minRating", &mut errors),
-        x_request_id: raw.optional(Location::Header, "X-Request-Id", &mut errors),
+        format,
+        available,
+        min_rating,
+        x_request_id,
     };
     let out = &mut errors;
     if let Some(value) = &params.min_rating {
@@ -123,9 +127,11 @@ async fn serve_get_books_isbn<A: LendingLibraryApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
-    let params = GetBooksIsbnParams {
-        isbn: raw.required(Location::Path, "isbn", &mut errors).unwrap_or_default(),
+    let isbn = raw.required(Location::Path, "isbn", &mut errors);
+    let Some(isbn) = isbn else {
+        return Err(errors.into_problem());
     };
+    let params = GetBooksIsbnParams { isbn };
     errors.check()?;
     let ctx = RequestContext::new("get_books_isbn", principal, parts);
     let outcome = api.get_books_isbn(&ctx, params).await;
@@ -156,9 +162,11 @@ async fn serve_withdraw_book<A: LendingLibraryApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
-    let params = WithdrawBookParams {
-        isbn: raw.required(Location::Path, "isbn", &mut errors).unwrap_or_default(),
+    let isbn = raw.required(Location::Path, "isbn", &mut errors);
+    let Some(isbn) = isbn else {
+        return Err(errors.into_problem());
     };
+    let params = WithdrawBookParams { isbn };
     errors.check()?;
     let ctx = RequestContext::new("withdrawBook", principal, parts);
     let outcome = api.withdraw_book(&ctx, params).await;
@@ -190,11 +198,11 @@ async fn serve_lend_book<A: LendingLibraryApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
-    let params = LendBookParams {
-        member_id: raw
-            .required(Location::Path, "memberId", &mut errors)
-            .unwrap_or_default(),
+    let member_id = raw.required(Location::Path, "memberId", &mut errors);
+    let Some(member_id) = member_id else {
+        return Err(errors.into_problem());
     };
+    let params = LendBookParams { member_id };
     let out = &mut errors;
     {
         let value = &params.member_id;
