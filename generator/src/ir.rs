@@ -193,6 +193,8 @@ pub struct Operation {
     pub extra_headers: Vec<(String, String)>,
     /// Safe to send twice (GET, HEAD, PUT, DELETE, OPTIONS).
     pub idempotent: bool,
+    /// The client's `Accept` header: the media types the responses document.
+    pub accept: Option<String>,
 }
 
 #[derive(Debug, Clone)]

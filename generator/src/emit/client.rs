@@ -259,6 +259,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
             base_url: String,
             credentials: Credentials,
             retry: RetryPolicy,
+            #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
             timeout: Option<Duration>,
             user_agent: Option<String>,
             http: Option<reqwest::Client>,
@@ -273,7 +274,8 @@ pub fn client_rs(api: &Api) -> TokenStream {
                 self
             }
 
-            /// A timeout for each attempt (native targets; browsers apply their own).
+            /// A timeout for each attempt (default 60 s, with 10 s to connect; native targets only,
+            /// browsers apply their own).
             pub fn timeout(mut self, timeout: Duration) -> Self {
                 self.timeout = Some(timeout);
                 self
@@ -307,11 +309,11 @@ pub fn client_rs(api: &Api) -> TokenStream {
                         let mut headers = http::HeaderMap::new();
                         headers.insert(http::header::USER_AGENT, value);
                         let builder = reqwest::Client::builder().default_headers(headers);
+                        // A server that accepts and never answers must not hang a call forever.
                         #[cfg(not(target_arch = "wasm32"))]
-                        let builder = match self.timeout {
-                            Some(timeout) => builder.timeout(timeout),
-                            None => builder,
-                        };
+                        let builder = builder
+                            .connect_timeout(Duration::from_secs(10))
+                            .timeout(self.timeout.unwrap_or(Duration::from_secs(60)));
                         builder.build().map_err(Error::Transport)?
                     }
                 };
@@ -710,8 +712,11 @@ fn method(op: &Operation) -> TokenStream {
     } else {
         quote!(&query)
     };
-    let request =
-        quote!(http.request(http::Method::#http_method, request::url(base, #path_arg, #query_arg)));
+    let accept = op
+        .accept
+        .as_ref()
+        .map(|a| quote!(.header(http::header::ACCEPT, #a)));
+    let request = quote!(http.request(http::Method::#http_method, request::url(base, #path_arg, #query_arg))#accept);
     let build = if needs_mut {
         quote! {
             let mut builder = #request;

@@ -188,10 +188,10 @@ fn runtime_dependencies(manifest: &str) -> Result<Dependencies, String> {
         let (name, value) = line
             .split_once('=')
             .ok_or_else(|| format!("cannot read dependency line `{line}`"))?;
+        let dotted = name.trim().ends_with(".workspace");
         let name = name.trim().trim_end_matches(".workspace").trim();
         let value = value.trim();
-        let inherits =
-            line.contains(".workspace") || value.replace(' ', "").contains("workspace=true");
+        let inherits = dotted || value.replace(' ', "").contains("workspace=true");
         if !inherits {
             return Ok(format!("{name} = {value}"));
         }
@@ -203,15 +203,17 @@ fn runtime_dependencies(manifest: &str) -> Result<Dependencies, String> {
                     .map(|(_, v)| v.trim().to_string())
             })
             .ok_or_else(|| format!("`{name}` is not in [workspace.dependencies]"))?;
-        // `{ workspace = true, features = [...] }` adds features to the workspace's spec.
-        let extra = value
-            .trim_start_matches('{')
-            .trim_end_matches('}')
-            .split(',')
-            .map(str::trim)
-            .filter(|p| !p.is_empty() && !p.replace(' ', "").starts_with("workspace="))
-            .collect::<Vec<_>>()
-            .join(", ");
+        // `x.workspace = true` adds nothing; `{ workspace = true, features = [...] }` adds the
+        // keys beside `workspace` to the workspace's own specification.
+        let extra = if dotted {
+            String::new()
+        } else {
+            top_level_entries(value.trim_start_matches('{').trim_end_matches('}'))
+                .into_iter()
+                .filter(|p| !p.replace(' ', "").starts_with("workspace="))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         if extra.is_empty() {
             Ok(format!("{name} = {base}"))
         } else if base.starts_with('{') {
@@ -240,6 +242,29 @@ fn runtime_dependencies(manifest: &str) -> Result<Dependencies, String> {
         sections.push((header, lines));
     }
     Ok((deps, sections))
+}
+
+/// The comma-separated entries of an inline table's body, leaving commas inside arrays alone.
+fn top_level_entries(body: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut current = String::new();
+    for c in body.chars() {
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    out.push(current.trim().to_string());
+    out.retain(|e| !e.is_empty());
+    out
 }
 
 /// The non-comment, non-empty lines of one `[section]` of a manifest.

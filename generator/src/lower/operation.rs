@@ -96,7 +96,9 @@ pub fn lower_all(
                 doc_text.push(String::new());
             }
             doc_text.extend(description);
+            let accept = accept_header(&responses);
             out.push(Operation {
+                accept,
                 id,
                 rust,
                 stem,
@@ -118,6 +120,23 @@ pub fn lower_all(
         }
     }
     out
+}
+
+/// JSON when any response is JSON (what the client decodes best), otherwise every documented
+/// media type; `None` when no response has a body.
+fn accept_header(responses: &[Response]) -> Option<String> {
+    let mut types: Vec<&str> = Vec::new();
+    for r in responses {
+        if let Some(b) = &r.body {
+            if matches!(b.kind, BodyKind::Json(_)) {
+                return Some("application/json".to_string());
+            }
+            if !types.contains(&b.content_type.as_str()) {
+                types.push(&b.content_type);
+            }
+        }
+    }
+    (!types.is_empty()).then(|| types.join(", "))
 }
 
 fn operation_of<'a>(item: &'a PathItem, method: &str) -> Option<&'a openapiv3::Operation> {

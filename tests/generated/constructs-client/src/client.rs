@@ -64,6 +64,7 @@ pub struct ClientBuilder {
     base_url: String,
     credentials: Credentials,
     retry: RetryPolicy,
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     timeout: Option<Duration>,
     user_agent: Option<String>,
     http: Option<reqwest::Client>,
@@ -111,7 +112,8 @@ impl ClientBuilder {
         self
     }
 
-    /// A timeout for each attempt (native targets; browsers apply their own).
+    /// A timeout for each attempt (default 60 s, with 10 s to connect; native targets only,
+    /// browsers apply their own).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
@@ -149,10 +151,9 @@ impl ClientBuilder {
                 headers.insert(http::header::USER_AGENT, value);
                 let builder = reqwest::Client::builder().default_headers(headers);
                 #[cfg(not(target_arch = "wasm32"))]
-                let builder = match self.timeout {
-                    Some(timeout) => builder.timeout(timeout),
-                    None => builder,
-                };
+                let builder = builder
+                    .connect_timeout(Duration::from_secs(10))
+                    .timeout(self.timeout.unwrap_or(Duration::from_secs(60)));
                 builder.build().map_err(Error::Transport)?
             }
         };
@@ -234,7 +235,8 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     let mut builder = http
-                        .request(http::Method::GET, request::url(base, &path, &query));
+                        .request(http::Method::GET, request::url(base, &path, &query))
+                        .header(http::header::ACCEPT, "application/json");
                     {
                         let values = x_trace;
                         builder = builder.header("X-Trace", ToParam::to_param(values));
@@ -320,7 +322,8 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     let mut builder = http
-                        .request(http::Method::PUT, request::url(base, path, query));
+                        .request(http::Method::PUT, request::url(base, path, query))
+                        .header(http::header::ACCEPT, "text/plain");
                     builder = builder
                         .header(http::header::CONTENT_TYPE, "application/octet-stream")
                         .body(body.clone());
@@ -359,7 +362,8 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     let mut builder = http
-                        .request(http::Method::POST, request::url(base, path, query));
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(http::header::ACCEPT, "application/json");
                     builder = builder
                         .header(http::header::CONTENT_TYPE, "text/plain")
                         .body(body.clone());
@@ -393,6 +397,7 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
+                        .header(http::header::ACCEPT, "application/json")
                 },
             )
             .await?;
