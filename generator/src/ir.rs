@@ -92,6 +92,8 @@ pub struct OneOf {
     pub variants: Vec<OneOfVariant>,
     /// Property naming the variant, with wire value → variant index.
     pub discriminator: Option<Discriminator>,
+    /// Every variant is a string, number or boolean: usable as a parameter.
+    pub scalar: bool,
 }
 
 #[derive(Debug, Clone)]

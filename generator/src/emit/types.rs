@@ -546,7 +546,32 @@ fn one_of(
             }
         }
     });
+    let param = o.scalar.then(|| match side {
+        // The first variant that reads the text wins, as for bodies.
+        Side::Server => quote! {
+            impl crate::runtime::params::FromParam for #name {
+                fn from_param(raw: &str) -> Result<Self, String> {
+                    let mut reasons = Vec::new();
+                    #(
+                        match <#types as crate::runtime::params::FromParam>::from_param(raw) {
+                            Ok(v) => return Ok(Self::#variants(v)),
+                            Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                        }
+                    )*
+                    Err(format!(concat!("no variant of `", #wire_name, "` matched: {}"), reasons.join("; ")))
+                }
+            }
+        },
+        Side::Client => quote! {
+            impl crate::runtime::request::ToParam for #name {
+                fn to_param(&self) -> String {
+                    match self { #( Self::#variants(v) => v.to_param(), )* }
+                }
+            }
+        },
+    });
     quote! {
+        #param
         #docs
         #[derive(Debug, Clone, PartialEq)]
         #[allow(clippy::large_enum_variant)]

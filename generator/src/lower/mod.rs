@@ -9,7 +9,9 @@ use crate::ir::{Api, SchemeKind, SecurityScheme, Server};
 use crate::load;
 use crate::naming::{self, Scope};
 use openapiv3::{APIKeyLocation, OpenAPI};
-use schema::{Schemas, box_cycles, doc_lines, mark_validated, resolve_check_types};
+use schema::{
+    Schemas, box_cycles, doc_lines, mark_scalar_one_ofs, mark_validated, resolve_check_types,
+};
 
 /// Lowers a parsed document; problems go to `sink` (errors stop generation afterwards).
 pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
@@ -31,6 +33,7 @@ pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
         .collect();
     resolve_check_types(&mut types, &mut params);
     mark_validated(&mut types);
+    mark_scalar_one_ofs(&mut types);
     let api_name = naming::pascal(&doc.info.title);
     Api {
         title: doc.info.title.clone(),

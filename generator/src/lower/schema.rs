@@ -123,16 +123,7 @@ impl<'a> Schemas<'a> {
     /// header or cookie value can hold): scalars, string enums and aliases of scalars.
     pub fn is_scalar(&self, ty: &TypeRef) -> bool {
         match ty {
-            TypeRef::Named(name) => self.types.iter().any(|t| {
-                t.name == *name
-                    && match &t.kind {
-                        TypeKind::Enum(_) => true,
-                        TypeKind::Alias(inner, _) => {
-                            inner.is_scalar() && !matches!(inner, TypeRef::Named(_))
-                        }
-                        _ => false,
-                    }
-            }),
+            TypeRef::Named(name) => scalar_types(&self.types).contains(name),
             other => other.is_scalar(),
         }
     }
@@ -272,13 +263,13 @@ impl<'a> Schemas<'a> {
                 TypeRef::Json
             }
             SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
-                // A single-part allOf is a reference with a description beside it.
-                match &all_of[0] {
-                    ReferenceOr::Reference { reference } => {
-                        return Some(self.type_of(SchemaRef::Ref(reference), hint, pointer, sink));
-                    }
-                    ReferenceOr::Item(_) => return None,
-                }
+                // A single-part allOf is the part itself, with a title or description beside.
+                return Some(self.type_of(
+                    SchemaRef::of(&all_of[0]),
+                    hint,
+                    &push(&push(pointer, "allOf"), "0"),
+                    sink,
+                ));
             }
             _ => return None,
         })
@@ -509,6 +500,7 @@ impl<'a> Schemas<'a> {
         TypeKind::OneOf(OneOf {
             variants,
             discriminator,
+            scalar: false,
         })
     }
 
@@ -906,5 +898,48 @@ pub fn resolve_check_types(types: &mut [TypeDef], params: &mut [&mut crate::ir::
     }
     for p in params.iter_mut() {
         p.check_ty = resolve(&p.ty);
+    }
+}
+
+/// Named types whose values are one string, number or boolean: string enums, aliases of
+/// scalars, and oneOfs whose every variant is one of those (`NameOrId`). They can stand in a
+/// path, query, header or cookie parameter.
+pub fn scalar_types(types: &[TypeDef]) -> BTreeSet<String> {
+    let mut scalar = BTreeSet::new();
+    loop {
+        let before = scalar.len();
+        for t in types {
+            let is = match &t.kind {
+                TypeKind::Enum(_) => true,
+                TypeKind::Alias(inner, _) => match inner {
+                    TypeRef::Named(n) => scalar.contains(n),
+                    other => other.is_scalar(),
+                },
+                TypeKind::OneOf(o) => {
+                    o.discriminator.is_none()
+                        && o.variants.iter().all(|v| match &v.ty {
+                            TypeRef::Named(n) => scalar.contains(n),
+                            other => other.is_scalar(),
+                        })
+                }
+                TypeKind::Struct(_) => false,
+            };
+            if is {
+                scalar.insert(t.name.clone());
+            }
+        }
+        if scalar.len() == before {
+            return scalar;
+        }
+    }
+}
+
+/// Marks the oneOfs that are scalars, so they get parameter conversions.
+pub fn mark_scalar_one_ofs(types: &mut [TypeDef]) {
+    let scalar = scalar_types(types);
+    for t in types.iter_mut() {
+        if let TypeKind::OneOf(o) = &mut t.kind {
+            o.scalar = scalar.contains(&t.name);
+        }
     }
 }
