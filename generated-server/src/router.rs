@@ -122,16 +122,17 @@ async fn serve_list_pets<A: PetStoreApi>(
     let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
     let mut errors = Violations::new();
     let raw = RawParams::from_parts(&parts, Vec::new());
-    let limit = raw.optional(Location::Query, "limit", &mut errors).unwrap_or(20);
-    let status = raw.optional(Location::Query, "status", &mut errors);
-    let params = ListPetsParams { limit, status };
+    let limit: i32 = raw.optional(Location::Query, "limit", &mut errors).unwrap_or(20);
+    let status: Option<types::PetStatus> = raw
+        .optional(Location::Query, "status", &mut errors);
     let out = &mut errors;
     {
-        let value = &params.limit;
+        let value = &limit;
         let at = "query/limit";
         validate::check_minimum(*value, 1, false, at, out);
         validate::check_maximum(*value, 100, false, at, out);
     }
+    let params = ListPetsParams { limit, status };
     errors.check()?;
     let ctx = RequestContext::new("listPets", principal, parts);
     let outcome = api.list_pets(&ctx, params).await;
@@ -206,7 +207,7 @@ async fn serve_get_pet<A: PetStoreApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
-    let pet_id = raw.required(Location::Path, "petId", &mut errors);
+    let pet_id: Option<i64> = raw.required(Location::Path, "petId", &mut errors);
     let Some(pet_id) = pet_id else {
         return Err(errors.into_problem());
     };

@@ -96,7 +96,11 @@ pub struct NewPet {
     #[serde(rename = "categoryId")]
     pub category_id: i64,
     /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub status: Option<PetStatus>,
 }
 
@@ -115,7 +119,11 @@ pub struct Pet {
     #[serde(rename = "categoryId")]
     pub category_id: i64,
     /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub status: Option<PetStatus>,
     /// Unique identifier, assigned by the service on creation.
     pub id: i64,

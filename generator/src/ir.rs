@@ -236,6 +236,8 @@ pub struct Body {
     pub required: bool,
     pub content_type: String,
     pub kind: BodyKind,
+    /// Other media types the server also reads into the same type, by `Content-Type`.
+    pub alternatives: Vec<(String, BodyKind)>,
     pub doc: Vec<String>,
 }
 

@@ -1,1 +1,359 @@
-//! The reference pet store service (library part).
+//! The reference pet store service: [`PetStore`] implements the generated
+//! [`PetStoreApi`](petstore_server::PetStoreApi) trait the way a backend team would, and the
+//! helpers below build the router the binary serves, so tests, the CLI's tests and benchmarks
+//! run exactly the same service.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! use petstore_service::{Plan, PetStore, app, spawn};
+//! use std::sync::Arc;
+//!
+//! let store = Arc::new(PetStore::new());
+//! let running = spawn(app(store, [("secret-key", Plan::Pro)])).await?;
+//! println!("serving on {}", running.base_url()); // http://127.0.0.1:PORT/v1
+//! running.shutdown().await
+//! # }
+//! ```
+//!
+//! What the generated router does before [`PetStore`]'s methods run (authentication, rate
+//! limits, parameter and body checks, error bodies, deprecation headers) is described in the
+//! repository's README; this crate only holds the store and the wiring.
+
+pub mod cli;
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::fmt;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use axum::extract::{ConnectInfo, Request};
+use axum::middleware::Next;
+use axum::response::Response;
+use petstore_server::api::{
+    CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersResponse, ListPetsParams,
+    ListPetsResponse,
+};
+use petstore_server::types::{Error, NewPet, Pet, PetStatus};
+use petstore_server::{PetStoreApi, RequestContext, ServerConfig, StaticKeys};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub use petstore_server;
+
+/// The rate-limit plans of the interface (`x-rate-limit.plans` in the spec).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Plan {
+    Free,
+    Pro,
+    Business,
+    Enterprise,
+}
+
+impl Plan {
+    pub const ALL: [Plan; 4] = [Plan::Free, Plan::Pro, Plan::Business, Plan::Enterprise];
+
+    /// The plan's name in the spec's `x-rate-limit.plans` (and on the command line).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Plan::Free => "free",
+            Plan::Pro => "pro",
+            Plan::Business => "business",
+            Plan::Enterprise => "enterprise",
+        }
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A plan name that is not one of `free`, `pro`, `business`, `enterprise`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPlan(pub String);
+
+impl fmt::Display for UnknownPlan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown plan {:?}; expected one of free, pro, business, enterprise",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownPlan {}
+
+impl FromStr for Plan {
+    type Err = UnknownPlan;
+
+    /// Case-insensitive: `pro`, `Pro` and `PRO` are the same plan.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Plan::ALL
+            .into_iter()
+            .find(|p| p.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownPlan(s.to_owned()))
+    }
+}
+
+/// The pet store: animals kept in memory, ids assigned by the store.
+///
+/// One mutex guards both the id counter and the map, so concurrent adds get distinct,
+/// gap-free ids (1, 2, 3, ...) and a pet is listed as soon as its id has been handed out.
+/// The lock is never held across an `.await`.
+#[derive(Debug, Default)]
+pub struct PetStore {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    /// By id, so listing is in creation order.
+    pets: BTreeMap<i64, Pet>,
+    last_id: i64,
+}
+
+impl PetStore {
+    pub fn new() -> Self {
+        PetStore::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // Every update below is a single insert after the id is computed: a panic elsewhere
+        // cannot leave the map half-written, so a poisoned lock is still consistent.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Adds an animal and returns it with its new id.
+    pub fn add(&self, new: NewPet) -> Pet {
+        let mut inner = self.lock();
+        inner.last_id += 1;
+        let pet = Pet {
+            id: inner.last_id,
+            name: new.name,
+            category_id: new.category_id,
+            status: new.status,
+        };
+        inner.pets.insert(pet.id, pet.clone());
+        pet
+    }
+
+    pub fn get(&self, id: i64) -> Option<Pet> {
+        self.lock().pets.get(&id).cloned()
+    }
+
+    /// The first `limit` animals (in creation order) whose status is `status`, or any status
+    /// when `status` is `None`. Animals added without a status match no status filter.
+    pub fn list(&self, status: Option<PetStatus>, limit: usize) -> Vec<Pet> {
+        self.lock()
+            .pets
+            .values()
+            .filter(|p| status.is_none() || p.status == status)
+            .take(limit)
+            .cloned()
+            .collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.lock().pets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl PetStoreApi for PetStore {
+    // Nothing in an in-memory store can fail; a database-backed store would put its error
+    // type here and let `handle_error` turn it into a 500.
+    type Error = Infallible;
+
+    async fn list_pets(
+        &self,
+        _ctx: &RequestContext,
+        params: ListPetsParams,
+    ) -> Result<ListPetsResponse, Infallible> {
+        // The router has already checked 1 <= limit <= 100.
+        let limit = usize::try_from(params.limit).unwrap_or(0);
+        Ok(ListPetsResponse::Ok(self.list(params.status, limit)))
+    }
+
+    async fn create_pet(
+        &self,
+        ctx: &RequestContext,
+        body: NewPet,
+    ) -> Result<CreatePetResponse, Infallible> {
+        let pet = self.add(body);
+        tracing::debug!(
+            id = pet.id,
+            by = ctx.principal.as_ref().map(|p| p.subject.as_str()),
+            "pet added"
+        );
+        Ok(CreatePetResponse::Created(pet))
+    }
+
+    async fn get_pet(
+        &self,
+        _ctx: &RequestContext,
+        params: GetPetParams,
+    ) -> Result<GetPetResponse, Infallible> {
+        Ok(match self.get(params.pet_id) {
+            Some(pet) => GetPetResponse::Ok(pet),
+            None => GetPetResponse::NotFound(Error {
+                code: "not_found".into(),
+                message: format!("no animal with id {}", params.pet_id),
+                status: 404,
+            }),
+        })
+    }
+
+    async fn list_orders(&self, _ctx: &RequestContext) -> Result<ListOrdersResponse, Infallible> {
+        // The interface shows no order resource and no way to create one.
+        Ok(ListOrdersResponse::Ok(Vec::new()))
+    }
+}
+
+/// A `StaticKeys` authenticator holding `keys`, each on its plan. Key number `n` (from 1, in
+/// the order given) gets the subject `key-n`, which is what rate limits count against: two
+/// keys never share a quota, and the key itself never appears in logs.
+pub fn static_keys<K: AsRef<str>>(keys: impl IntoIterator<Item = (K, Plan)>) -> StaticKeys {
+    keys.into_iter()
+        .enumerate()
+        .fold(StaticKeys::new(), |acc, (i, (key, plan))| {
+            acc.with_key(key, format!("key-{}", i + 1), Some(plan.as_str()))
+        })
+}
+
+/// The configuration the binary runs with: `keys` through [`static_keys`], and the in-memory
+/// rate limiter with the spec's policy (`petstore_server::rate_limit_policy()`: plans,
+/// anonymous callers at Free per address, 20 refusals in a window ban a key for 15 minutes).
+pub fn config<K: AsRef<str>>(keys: impl IntoIterator<Item = (K, Plan)>) -> ServerConfig {
+    ServerConfig::new()
+        .authenticator(static_keys(keys))
+        .rate_limit_in_memory(petstore_server::rate_limit_policy())
+}
+
+/// The service's router with a configuration of your own (a custom rate-limit policy or
+/// limiter, body limit, ...).
+pub fn router(store: Arc<PetStore>, config: ServerConfig) -> axum::Router {
+    petstore_server::router(store, config)
+}
+
+/// The service's router as the binary configures it (see [`config`]).
+pub fn app<K: AsRef<str>>(
+    store: Arc<PetStore>,
+    keys: impl IntoIterator<Item = (K, Plan)>,
+) -> axum::Router {
+    router(store, config(keys))
+}
+
+/// Adds one log line per request (target `petstore_service::access`): method, path (no query,
+/// no headers, so no credential), status, duration and peer address. 5xx at `warn`, the rest
+/// at `info`.
+pub fn with_access_log(app: axum::Router) -> axum::Router {
+    app.layer(axum::middleware::from_fn(access_log))
+}
+
+async fn access_log(req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = req.method().clone();
+    let mut path = req.uri().path().to_owned();
+    if path.len() > 200 {
+        let mut cut = 200;
+        while !path.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        path.truncate(cut);
+        path.push('…');
+    }
+    let peer = match req.extensions().get::<ConnectInfo<SocketAddr>>() {
+        Some(c) => c.0.to_string(),
+        None => "-".to_owned(),
+    };
+    let resp = next.run(req).await;
+    let status = resp.status().as_u16();
+    let micros = started.elapsed().as_micros() as u64;
+    if resp.status().is_server_error() {
+        tracing::warn!(target: "petstore_service::access", %method, path, status, micros, peer, "request");
+    } else {
+        tracing::info!(target: "petstore_service::access", %method, path, status, micros, peer, "request");
+    }
+    resp
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then finishes the requests in
+/// flight. Client addresses are passed on (`into_make_service_with_connect_info`), so callers
+/// without a valid key are rate-limited per address.
+pub async fn serve(
+    listener: TcpListener,
+    app: axum::Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}
+
+/// A service running in the background on a loopback port (see [`spawn`]). Dropping it asks
+/// the server to stop; [`Running::shutdown`] also waits for it.
+#[derive(Debug)]
+pub struct Running {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl Running {
+    /// The address the service listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT/v1`: the base URL clients use.
+    pub fn base_url(&self) -> String {
+        format!("http://{}{}", self.addr, petstore_server::BASE_PATH)
+    }
+
+    /// Stops accepting connections, lets requests in flight finish, and waits.
+    pub async fn shutdown(mut self) -> std::io::Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        match self.task.take() {
+            Some(task) => task.await.map_err(std::io::Error::other)?,
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Binds `127.0.0.1` on a free port and serves `app` there on the current tokio runtime.
+pub async fn spawn(app: axum::Router) -> std::io::Result<Running> {
+    let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
+    let addr = listener.local_addr()?;
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(serve(listener, app, async move {
+        let _ = stopped.await;
+    }));
+    Ok(Running {
+        addr,
+        stop: Some(stop),
+        task: Some(task),
+    })
+}

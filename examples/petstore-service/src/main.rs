@@ -1,1 +1,156 @@
-fn main() {}
+//! `cargo run -p petstore-service -- [--addr HOST:PORT] [--api-key KEY=PLAN]...`: serves the
+//! reference pet store until Ctrl-C (or SIGTERM). See `--help`.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use petstore_service::cli::{self, Command};
+use petstore_service::{PetStore, Plan, app, serve, with_access_log};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tracing_subscriber::EnvFilter;
+
+/// How long requests in flight may take to finish once a shutdown is asked for.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+fn main() -> ExitCode {
+    let options = match cli::parse(std::env::args().skip(1)) {
+        Ok(Command::Help) => {
+            print!("{}", cli::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Ok(Command::Serve(options)) => options,
+        Err(message) => {
+            eprintln!("petstore-service: {message}\nTry `petstore-service --help`.");
+            return ExitCode::from(2);
+        }
+    };
+
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("petstore-service: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(run(options))
+}
+
+async fn run(options: cli::Options) -> ExitCode {
+    let listener = match TcpListener::bind(options.addr.as_str()).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("petstore-service: cannot listen on {}: {e}", options.addr);
+            return ExitCode::FAILURE;
+        }
+    };
+    let addr = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("petstore-service: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+
+    let mut keys = options.keys;
+    let demo = keys.is_empty().then(cli::demo_key);
+    if let Some(key) = &demo {
+        keys.push((key.clone(), Plan::Free));
+    }
+
+    let base = format!("http://{addr}{}", petstore_server::BASE_PATH);
+    println!("petstore-service listening on {base}");
+    match &demo {
+        Some(key) => {
+            println!("demo API key (plan free, valid until the service stops): {key}");
+            println!("try: curl -H 'Authorization: Bearer {key}' {base}/pets");
+        }
+        None => {
+            let plans: Vec<&str> = keys.iter().map(|(_, p)| p.as_str()).collect();
+            println!("{} API key(s), plans: {}", keys.len(), plans.join(", "));
+        }
+    }
+    tracing::info!(%addr, keys = keys.len(), "listening");
+
+    let app = with_access_log(app(Arc::new(PetStore::new()), keys));
+    let (stop, stopped) = oneshot::channel::<()>();
+    let mut server = tokio::spawn(serve(listener, app, async move {
+        let _ = stopped.await;
+    }));
+
+    tokio::select! {
+        result = &mut server => return report(result),
+        () = shutdown_signal() => {}
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+    let _ = stop.send(());
+    match tokio::time::timeout(SHUTDOWN_GRACE, &mut server).await {
+        Ok(result) => report(result),
+        Err(_) => {
+            tracing::warn!(
+                "requests still in flight after {}s; stopping anyway",
+                SHUTDOWN_GRACE.as_secs()
+            );
+            server.abort();
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn report(result: Result<std::io::Result<()>, tokio::task::JoinError>) -> ExitCode {
+    match result {
+        Ok(Ok(())) => {
+            tracing::info!("stopped");
+            ExitCode::SUCCESS
+        }
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "server failed");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "server task failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Ctrl-C, or SIGTERM on Unix (what `kill` and service managers send).
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::error!(error = %e, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}

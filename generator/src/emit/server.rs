@@ -514,11 +514,11 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 (_, true) => quote!(raw.required(#loc, #wire, &mut errors)),
                 (_, false) => quote!(raw.optional(#loc, #wire, &mut errors)),
             };
-            let value = match (p.required, default_expr(api, p)) {
-                (false, Some(d)) => quote!(#read.unwrap_or(#d)),
-                _ => read,
-            };
-            quote!(let #rust = #value;)
+            let t = rust_type(&p.ty, true);
+            match (p.required, default_expr(api, p)) {
+                (false, Some(d)) => quote!(let #rust: #t = #read.unwrap_or(#d);),
+                _ => quote!(let #rust: Option<#t> = #read;),
+            }
         });
         // Every parameter is read (and every failure collected) before the first return.
         let unwraps = op.params.iter().filter(|p| p.required).map(|p| {
@@ -540,27 +540,28 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 let at = #at;
                 #checks
             };
-            Some(if p.required || p.default.is_some() {
-                quote!({ let value = &params.#rust; #body })
+            // Checked before any return, so one 400 lists every problem.
+            Some(if !p.required && default_expr(api, p).is_some() {
+                quote!({ let value = &#rust; #body })
             } else {
-                quote!(if let Some(value) = &params.#rust { #body })
+                quote!(if let Some(value) = &#rust { #body })
             })
         });
         let checks: Vec<TokenStream> = checks.collect();
         let out = (!checks.is_empty()).then(|| quote!(let out = &mut errors;));
         quote! {
             #(#fields)*
-            #(#unwraps)*
-            let params = #ty { #(#names),* };
             #out
             #(#checks)*
+            #(#unwraps)*
+            let params = #ty { #(#names),* };
         }
     });
     let errors_decl = (!op.params.is_empty()).then(|| quote!(let mut errors = Violations::new();));
     let params_done = (!op.params.is_empty()).then(|| quote!(errors.check()?;));
     let body = op.body.as_ref().map(|b| {
         let required = b.required;
-        let read = match &b.kind {
+        let read_as = |kind: &BodyKind| match kind {
             BodyKind::Json(t) => {
                 let t = rust_type(t, true);
                 quote!(body::read_json::<#t>(&parts, body, rt.body_limit(), #required).await?)
@@ -574,6 +575,23 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 let ct = &b.content_type;
                 quote!(body::read_bytes(&parts, body, rt.body_limit(), #required, #ct).await?.map(|b| b.to_vec()))
             }
+        };
+        let primary = read_as(&b.kind);
+        let read = if b.alternatives.is_empty() {
+            primary
+        } else {
+            // The request's Content-Type picks the reader; anything else gets the primary
+            // reader's 415.
+            let mut chain = TokenStream::new();
+            for (ct, kind) in &b.alternatives {
+                let essence = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+                let read = read_as(kind);
+                chain.extend(quote!(if body::media_type_matches(&media, &[#essence]) { #read } else));
+            }
+            quote! {{
+                let media = body::media_type(&parts).unwrap_or_default();
+                #chain { #primary }
+            }}
         };
         let validate = matches!(b.kind, BodyKind::Json(_) | BodyKind::Form(_)).then(|| quote! {
             let mut errors = Violations::new();

@@ -241,6 +241,15 @@ fn struct_def(
                 skip_serializing_if = "Option::is_none",
                 deserialize_with = "absent_null_or_value"
             )])),
+            // The server refuses `null` where the schema does not allow it; the client takes it
+            // as absent (tolerant of what servers send).
+            (false, false) if side == Side::Server && !matches!(f.ty, TypeRef::Json) => {
+                Some(quote!(#[serde(
+                    default,
+                    skip_serializing_if = "Option::is_none",
+                    deserialize_with = "crate::runtime::body::non_null"
+                )]))
+            }
             (false, false) => {
                 Some(quote!(#[serde(default, skip_serializing_if = "Option::is_none")]))
             }

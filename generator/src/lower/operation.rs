@@ -268,12 +268,6 @@ impl Ctx<'_> {
         };
         let (content_type, media) = pick_content(&body.content)?;
         let media_at = push(&push(&at, "content"), content_type);
-        if body.content.len() > 1 {
-            sink.warn(
-                push(&at, "content"),
-                format!("several content types; `{content_type}` is generated, the others are not accepted yet"),
-            );
-        }
         let kind = self.body_kind(
             content_type,
             media,
@@ -282,10 +276,44 @@ impl Ctx<'_> {
             schemas,
             sink,
         );
+        // Other media types the server can read into the same Rust type (JSON or form with
+        // the same schema); the client always sends the first.
+        let mut alternatives = Vec::new();
+        for (other, other_media) in &body.content {
+            if other == content_type {
+                continue;
+            }
+            let essence = other
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            let same_schema = other_media.schema == media.schema;
+            let alternative = match (&kind, same_schema) {
+                (BodyKind::Json(t) | BodyKind::Form(t), true) if is_json(&essence) => {
+                    Some(BodyKind::Json(t.clone()))
+                }
+                (BodyKind::Json(t) | BodyKind::Form(t), true)
+                    if essence == "application/x-www-form-urlencoded" =>
+                {
+                    Some(BodyKind::Form(t.clone()))
+                }
+                _ => None,
+            };
+            match alternative {
+                Some(k) => alternatives.push((other.clone(), k)),
+                None => sink.warn(
+                    push(&push(&at, "content"), other),
+                    format!("`{other}` is not accepted: only `{content_type}` and media types with the same schema in JSON or form encoding are"),
+                ),
+            }
+        }
         Some(Body {
             required: body.required,
             content_type: content_type.to_string(),
             kind,
+            alternatives,
             doc: doc_lines(body.description.as_deref()),
         })
     }

@@ -381,8 +381,9 @@ pub fn check_max_properties(len: usize, max: usize, pointer: &str, out: &mut Vio
 }
 
 /// `uniqueItems`. Items are compared by their JSON form so any generated type works (they all
-/// serialize; few are `Hash`), in linear time. Maps serialize in key order (serde_json's
-/// default `Map` is sorted), so equal objects compare equal whatever their field order.
+/// serialize; few are `Hash`), in linear time. Object keys are sorted in that form, so equal
+/// objects compare equal whatever their field order, even when serde_json's
+/// `preserve_order` feature (which keeps `Map` in insertion order) is on in the build.
 pub fn check_unique_items<T: serde::Serialize>(items: &[T], pointer: &str, out: &mut Violations) {
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(items.len());
     let mut reported: HashSet<usize> = HashSet::new();
@@ -390,7 +391,8 @@ pub fn check_unique_items<T: serde::Serialize>(items: &[T], pointer: &str, out: 
         let Ok(value) = serde_json::to_value(item) else {
             continue;
         };
-        let key = value.to_string();
+        let mut key = String::new();
+        canonical_json(&value, &mut key);
         if let Some(&first) = seen.get(&key) {
             if reported.insert(first) {
                 out.push(
@@ -401,6 +403,37 @@ pub fn check_unique_items<T: serde::Serialize>(items: &[T], pointer: &str, out: 
         } else {
             seen.insert(key, i);
         }
+    }
+}
+
+/// `value` as JSON text with every object's keys in sorted order.
+fn canonical_json(value: &serde_json::Value, out: &mut String) {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (n, (k, v)) in entries.into_iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::Value::String(k.clone()).to_string());
+                out.push(':');
+                canonical_json(v, out);
+            }
+            out.push('}');
+        }
+        serde_json::Value::Array(items) => {
+            out.push('[');
+            for (n, v) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                canonical_json(v, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
     }
 }
 

@@ -262,7 +262,7 @@ impl Client {
     /// `POST /forms` (operation `post_forms`).
     pub async fn post_forms(
         &self,
-        body: Option<&types::PostFormsBody>,
+        body: Option<&types::FormEntry>,
     ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "post_forms",
@@ -273,7 +273,7 @@ impl Client {
         };
         let path = "/forms";
         let query = "";
-        let body = body.map(request::to_form).transpose()?;
+        let body = body.map(request::to_json).transpose()?;
         let raw = self
             .transport
             .send(
@@ -284,10 +284,7 @@ impl Client {
                         .request(http::Method::POST, request::url(base, path, query));
                     if let Some(body) = &body {
                         builder = builder
-                            .header(
-                                http::header::CONTENT_TYPE,
-                                "application/x-www-form-urlencoded",
-                            )
+                            .header(http::header::CONTENT_TYPE, "application/json")
                             .body(body.clone());
                     }
                     builder

@@ -248,6 +248,14 @@ impl<'de> Deserialize<'de> for Shape {
     }
 }
 
+/// Schema: `/components/schemas/FormEntry`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FormEntry {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+}
+
 /// Schema: `/components/schemas/AnyThing`.
 pub type AnyThing = serde_json::Value;
 
@@ -353,14 +361,6 @@ impl crate::runtime::request::ToParam for GetTreesIdTheme {
 pub struct GetTreesIdClientErrorBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-}
-
-/// Schema: `/paths/~1forms/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PostFormsBody {
-    pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub count: Option<i64>,
 }
 
 /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.

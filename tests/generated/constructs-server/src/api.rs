@@ -28,7 +28,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
     fn post_forms(
         &self,
         ctx: &RequestContext,
-        body: Option<types::PostFormsBody>,
+        body: Option<types::FormEntry>,
     ) -> impl Future<Output = Result<PostFormsResponse, Self::Error>> + Send;
 
     /// `PUT /blobs` (operation `put_blobs`).

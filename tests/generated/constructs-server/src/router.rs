@@ -96,11 +96,19 @@ async fn serve_get_trees_id<A: ConstructsApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
-    let id = raw.required(Location::Path, "id", &mut errors);
-    let depth = raw.optional(Location::Query, "depth", &mut errors).unwrap_or(3);
-    let x_trace = raw.required(Location::Header, "X-Trace", &mut errors);
-    let theme = raw.optional(Location::Cookie, "theme", &mut errors);
-    let ids = raw.array(Location::Query, "ids", false, &mut errors);
+    let id: Option<u32> = raw.required(Location::Path, "id", &mut errors);
+    let depth: i64 = raw.optional(Location::Query, "depth", &mut errors).unwrap_or(3);
+    let x_trace: Option<String> = raw.required(Location::Header, "X-Trace", &mut errors);
+    let theme: Option<types::GetTreesIdTheme> = raw
+        .optional(Location::Cookie, "theme", &mut errors);
+    let ids: Option<Vec<i64>> = raw.array(Location::Query, "ids", false, &mut errors);
+    let out = &mut errors;
+    {
+        let value = &depth;
+        let at = "query/depth";
+        validate::check_minimum(*value, 0, false, at, out);
+        validate::check_maximum(*value, 10, false, at, out);
+    }
     let Some(id) = id else {
         return Err(errors.into_problem());
     };
@@ -114,13 +122,6 @@ async fn serve_get_trees_id<A: ConstructsApi>(
         theme,
         ids,
     };
-    let out = &mut errors;
-    {
-        let value = &params.depth;
-        let at = "query/depth";
-        validate::check_minimum(*value, 0, false, at, out);
-        validate::check_maximum(*value, 10, false, at, out);
-    }
     errors.check()?;
     let ctx = RequestContext::new("get_trees_id", principal, parts);
     let outcome = api.get_trees_id(&ctx, params).await;
@@ -149,10 +150,16 @@ async fn serve_post_forms<A: ConstructsApi>(
     body: axum::body::Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["oauth"]])?;
-    let body = body::read_form::<
-        types::PostFormsBody,
-    >(&parts, body, rt.body_limit(), false)
-        .await?;
+    let body = {
+        let media = body::media_type(&parts).unwrap_or_default();
+        if body::media_type_matches(&media, &["application/x-www-form-urlencoded"]) {
+            body::read_form::<types::FormEntry>(&parts, body, rt.body_limit(), false)
+                .await?
+        } else {
+            body::read_json::<types::FormEntry>(&parts, body, rt.body_limit(), false)
+                .await?
+        }
+    };
     let mut errors = Violations::new();
     body.validate("", &mut errors);
     errors.check()?;

@@ -25,11 +25,23 @@ where
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tree {
     pub value: i32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub left: Option<Box<Tree>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub right: Option<Box<Tree>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub children: Option<Vec<Tree>>,
 }
 
@@ -43,21 +55,45 @@ impl Validate for Tree {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Client {
     #[serde(rename = "Self")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub self_: Option<String>,
     #[serde(rename = "self")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub self_2: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub r#type: Option<String>,
     #[serde(rename = "Type")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub type_2: Option<String>,
     #[serde(rename = "additional_properties")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub additional_properties_2: Option<i64>,
     #[serde(rename = "2fa")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub _2fa: Option<bool>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -80,16 +116,32 @@ pub struct Patch {
         deserialize_with = "absent_null_or_value"
     )]
     pub optional_nullable: Option<Option<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub optional: Option<String>,
     /// Read-only: sent by the server, ignored in requests.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub read_only_id: Option<String>,
     /// Write-only: sent in requests, never returned.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub secret: Option<String>,
     #[deprecated(note = "deprecated in the API description")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub old: Option<String>,
 }
 
@@ -283,6 +335,22 @@ impl Validate for Shape {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// Schema: `/components/schemas/FormEntry`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FormEntry {
+    pub name: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub count: Option<i64>,
+}
+
+impl Validate for FormEntry {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/components/schemas/AnyThing`.
 pub type AnyThing = serde_json::Value;
 
@@ -292,7 +360,11 @@ pub type FreeForm = serde_json::Map<String, serde_json::Value>;
 /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NamedInnerDeep {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub value: Option<String>,
 }
 
@@ -309,7 +381,11 @@ impl Validate for NamedInnerDeep {
 /// Schema: `/components/schemas/Named/properties/inner`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NamedInner {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub deep: Option<NamedInnerDeep>,
 }
 
@@ -325,7 +401,11 @@ impl Validate for NamedInner {
 /// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NamedLabelsValue {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub text: Option<String>,
 }
 
@@ -336,11 +416,23 @@ impl Validate for NamedLabelsValue {
 /// Schema: `/components/schemas/Named`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Named {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub inner: Option<NamedInner>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub tags: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,
 }
 
@@ -431,7 +523,11 @@ impl Validate for GetTreesIdTheme {
 /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetTreesIdClientErrorBody {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub reason: Option<String>,
 }
 
@@ -439,37 +535,57 @@ impl Validate for GetTreesIdClientErrorBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1forms/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PostFormsBody {
-    pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub count: Option<i64>,
-}
-
-impl Validate for PostFormsBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetThingsOkBody {
     /// A schema whose name collides with the generated client type.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub client: Option<Client>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub patch: Option<Patch>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub level: Option<Level>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub odd: Option<Odd>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub shape: Option<Shape>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub any: Option<AnyThing>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub free: Option<FreeForm>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub named: Option<Named>,
 }
 

@@ -81,22 +81,26 @@ async fn serve_search_books<A: LendingLibraryApi>(
     let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
     let raw = RawParams::from_parts(&parts, Vec::new());
-    let format = raw.array(Location::Query, "format", true, &mut errors);
-    let available = raw.optional(Location::Query, "available", &mut errors);
-    let min_rating = raw.optional(Location::Query, "minRating", &mut errors);
-    let x_request_id = raw.optional(Location::Header, "X-Request-Id", &mut errors);
+    let format: Option<Vec<types::Format>> = raw
+        .array(Location::Query, "format", true, &mut errors);
+    let available: Option<bool> = raw
+        .optional(Location::Query, "available", &mut errors);
+    let min_rating: Option<f64> = raw
+        .optional(Location::Query, "minRating", &mut errors);
+    let x_request_id: Option<String> = raw
+        .optional(Location::Header, "X-Request-Id", &mut errors);
+    let out = &mut errors;
+    if let Some(value) = &min_rating {
+        let at = "query/minRating";
+        validate::check_minimum(*value, 0.0, false, at, out);
+        validate::check_maximum(*value, 5.0, false, at, out);
+    }
     let params = SearchBooksParams {
         format,
         available,
         min_rating,
         x_request_id,
     };
-    let out = &mut errors;
-    if let Some(value) = &params.min_rating {
-        let at = "query/minRating";
-        validate::check_minimum(*value, 0.0, false, at, out);
-        validate::check_maximum(*value, 5.0, false, at, out);
-    }
     errors.check()?;
     let ctx = RequestContext::new("searchBooks", principal, parts);
     let outcome = api.search_books(&ctx, params).await;
@@ -127,7 +131,7 @@ async fn serve_get_books_isbn<A: LendingLibraryApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
-    let isbn = raw.required(Location::Path, "isbn", &mut errors);
+    let isbn: Option<String> = raw.required(Location::Path, "isbn", &mut errors);
     let Some(isbn) = isbn else {
         return Err(errors.into_problem());
     };
@@ -162,7 +166,7 @@ async fn serve_withdraw_book<A: LendingLibraryApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
-    let isbn = raw.required(Location::Path, "isbn", &mut errors);
+    let isbn: Option<String> = raw.required(Location::Path, "isbn", &mut errors);
     let Some(isbn) = isbn else {
         return Err(errors.into_problem());
     };
@@ -198,17 +202,16 @@ async fn serve_lend_book<A: LendingLibraryApi>(
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
-    let member_id = raw.required(Location::Path, "memberId", &mut errors);
+    let member_id: Option<i64> = raw.required(Location::Path, "memberId", &mut errors);
+    let out = &mut errors;
+    if let Some(value) = &member_id {
+        let at = "path/memberId";
+        validate::check_minimum(*value, 1, false, at, out);
+    }
     let Some(member_id) = member_id else {
         return Err(errors.into_problem());
     };
     let params = LendBookParams { member_id };
-    let out = &mut errors;
-    {
-        let value = &params.member_id;
-        let at = "path/memberId";
-        validate::check_minimum(*value, 1, false, at, out);
-    }
     errors.check()?;
     let Some(body) = body::read_json::<
         types::LoanRequest,

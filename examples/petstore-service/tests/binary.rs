@@ -1,0 +1,189 @@
+//! The binary itself: `--help`, refused options, serving on the address it prints, the demo
+//! key, and a graceful stop on SIGINT/SIGTERM.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_petstore-service");
+
+#[test]
+fn help_prints_usage() {
+    let out = Command::new(BIN).arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]..."));
+    assert!(text.contains("free, pro, business"));
+}
+
+#[test]
+fn bad_options_exit_2_with_a_message() {
+    for (args, part) in [
+        (&["--api-key", "k=gold"][..], r#"unknown plan "gold""#),
+        (&["--addr", "nowhere"][..], "expected HOST:PORT"),
+        (&["--verbose"][..], r#"unknown option "--verbose""#),
+    ] {
+        let out = Command::new(BIN).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(part), "{args:?}: {err}");
+        assert!(err.contains("--help"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+struct Service {
+    child: Child,
+    lines: Vec<String>,
+    addr: String,
+}
+
+/// Starts the binary on a free port and reads what it prints up to the address line.
+fn start(args: &[&str]) -> Service {
+    let mut child = Command::new(BIN)
+        .args(["--addr", "127.0.0.1:0"])
+        .args(args)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut reader = BufReader::new(stdout);
+    let mut lines = Vec::new();
+    let mut addr = None;
+    // The banner, printed right after binding, ends with the keys line (given keys) or the
+    // curl hint (demo key).
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        let line = line.trim().to_owned();
+        if let Some(url) = line.strip_prefix("petstore-service listening on http://") {
+            addr = Some(url.trim_end_matches("/v1").to_owned());
+        }
+        let last = line.starts_with("try: curl") || line.contains("API key(s)");
+        lines.push(line);
+        if last {
+            break;
+        }
+    }
+    let addr = addr.unwrap_or_else(|| panic!("no address in {lines:?}"));
+    Service { child, lines, addr }
+}
+
+/// One HTTP/1.1 request over a plain socket; returns (status, head, body).
+fn get(addr: &str, path: &str, key: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_ascii_lowercase(), body.to_owned())
+}
+
+/// Sends `signal` and waits (at most 5 s) for the process to exit; returns its status and stderr.
+fn stop(mut svc: Service, signal: &str) -> (ExitStatus, String) {
+    let pid = svc.child.id().to_string();
+    let killed = Command::new("kill").args([signal, &pid]).status().unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let status = loop {
+        if let Some(status) = svc.child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            svc.child.kill().unwrap();
+            panic!("the service did not stop within 5 s of {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    svc.child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status, err)
+}
+
+#[cfg(unix)]
+#[test]
+fn serves_the_given_keys_and_stops_on_sigint() {
+    let svc = start(&["--api-key", "bin-key-1=pro", "--api-key", "bin-key-2=free"]);
+    assert!(
+        svc.lines.iter().all(|l| !l.contains("bin-key")),
+        "keys given on the command line are not printed: {:?}",
+        svc.lines
+    );
+    assert_eq!(svc.lines[1], "2 API key(s), plans: pro, free");
+
+    let (status, head, body) = get(&svc.addr, "/v1/pets", "bin-key-1");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, "[]");
+    assert!(head.contains("x-ratelimit-limit: 300"), "{head}");
+    let (status, head, _) = get(&svc.addr, "/v1/pets/1", "bin-key-2");
+    assert_eq!(status, 404);
+    assert!(head.contains("x-ratelimit-limit: 60"), "{head}");
+    assert!(head.contains("deprecation: @1795305600"), "{head}");
+    let (status, _, body) = get(&svc.addr, "/v1/pets", "demo-nope");
+    assert_eq!(status, 401, "{body}");
+
+    let addr = svc.addr.clone();
+    let (status, log) = stop(svc, "-INT");
+    assert!(status.success(), "{status:?}: {log}");
+    assert!(log.contains("shutting down"), "{log}");
+    assert!(
+        log.contains("petstore_service::access"),
+        "one line per request: {log}"
+    );
+    assert!(!log.contains("bin-key"), "keys never reach the log: {log}");
+    assert!(TcpStream::connect(&addr).is_err(), "still listening");
+}
+
+#[cfg(unix)]
+#[test]
+fn without_keys_a_demo_free_key_is_made_and_printed() {
+    let svc = start(&[]);
+    let key_line = svc
+        .lines
+        .iter()
+        .find(|l| l.starts_with("demo API key"))
+        .unwrap_or_else(|| panic!("{:?}", svc.lines));
+    let key = key_line.rsplit(' ').next().unwrap().to_owned();
+    assert!(key.starts_with("demo-"), "{key_line}");
+    assert!(
+        svc.lines
+            .iter()
+            .any(|l| l.starts_with("try: curl") && l.contains(&key)),
+        "{:?}",
+        svc.lines
+    );
+
+    let (status, head, body) = get(&svc.addr, "/v1/store/orders", &key);
+    assert_eq!(status, 200, "{body}");
+    assert!(head.contains("x-ratelimit-limit: 60"), "free plan: {head}");
+
+    let (status, log) = stop(svc, "-TERM");
+    assert!(status.success(), "{status:?}: {log}");
+    assert!(log.contains("stopped"), "{log}");
+}
+
+#[test]
+fn an_address_in_use_is_a_clear_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let out = Command::new(BIN).args(["--addr", &addr]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
+}

@@ -1,0 +1,105 @@
+//! The binary's options, parsed by `petstore_service::cli::parse`.
+
+use petstore_service::Plan;
+use petstore_service::cli::{Command, DEFAULT_ADDR, Options, demo_key, parse};
+
+fn serve(args: &[&str]) -> Options {
+    match parse(args.iter().copied()) {
+        Ok(Command::Serve(o)) => o,
+        other => panic!("{args:?}: {other:?}"),
+    }
+}
+
+fn error(args: &[&str]) -> String {
+    match parse(args.iter().copied()) {
+        Err(e) => e,
+        other => panic!("{args:?} should be refused: {other:?}"),
+    }
+}
+
+#[test]
+fn defaults() {
+    let o = serve(&[]);
+    assert_eq!(o.addr, DEFAULT_ADDR);
+    assert_eq!(o.addr, "127.0.0.1:8080");
+    assert!(o.keys.is_empty());
+}
+
+#[test]
+fn options_in_both_forms_and_repeated_keys() {
+    let o = serve(&[
+        "--addr",
+        "0.0.0.0:9000",
+        "--api-key",
+        "a=free",
+        "--api-key=b=Pro",
+        "--api-key",
+        "c=BUSINESS",
+        "--api-key",
+        "dGVzdA===enterprise", // a key ending in base64 padding: split at the last `=`
+    ]);
+    assert_eq!(o.addr, "0.0.0.0:9000");
+    assert_eq!(
+        o.keys,
+        vec![
+            ("a".to_owned(), Plan::Free),
+            ("b".to_owned(), Plan::Pro),
+            ("c".to_owned(), Plan::Business),
+            ("dGVzdA==".to_owned(), Plan::Enterprise),
+        ]
+    );
+    assert_eq!(serve(&["--addr=[::1]:0"]).addr, "[::1]:0");
+    assert_eq!(serve(&["--addr", "localhost:8081"]).addr, "localhost:8081");
+}
+
+#[test]
+fn help() {
+    assert_eq!(parse(["--help"]), Ok(Command::Help));
+    assert_eq!(parse(["--api-key", "a=free", "-h"]), Ok(Command::Help));
+}
+
+#[test]
+fn clear_errors() {
+    assert_eq!(
+        error(&["--api-key", "k=gold"]),
+        r#"--api-key #1: unknown plan "gold"; expected one of free, pro, business, enterprise"#
+    );
+    assert_eq!(
+        error(&["--api-key", "a=pro", "--api-key", "k"]),
+        "--api-key #2: expected KEY=PLAN, e.g. my-key=pro"
+    );
+    assert_eq!(
+        error(&["--api-key", "=pro"]),
+        "--api-key #1: the key is empty"
+    );
+    assert!(error(&["--api-key", "k="]).contains("unknown plan \"\""));
+    assert!(error(&["--api-key", "a b=pro"]).contains("visible ASCII"));
+    assert!(error(&["--api-key", "clé=pro"]).contains("visible ASCII"));
+    assert_eq!(
+        error(&["--api-key", "same=pro", "--api-key", "same=free"]),
+        "--api-key #2: the same key was already given (--api-key #1)"
+    );
+    assert_eq!(
+        error(&["--api-key"]),
+        "--api-key needs a value: --api-key KEY=PLAN"
+    );
+    assert_eq!(error(&["--addr"]), "--addr needs a value: --addr HOST:PORT");
+    for bad in ["8080", "localhost", ":8080", "host:port", "127.0.0.1:70000"] {
+        assert!(
+            error(&["--addr", bad]).contains("expected HOST:PORT"),
+            "{bad}"
+        );
+    }
+    assert_eq!(error(&["--port", "1"]), r#"unknown option "--port""#);
+    assert_eq!(error(&["serve"]), r#"unexpected argument "serve""#);
+    // A refused key is never repeated in the message.
+    assert!(!error(&["--api-key", "s3cret=gold"]).contains("s3cret"));
+}
+
+#[test]
+fn demo_keys_are_fresh() {
+    let (a, b) = (demo_key(), demo_key());
+    assert_ne!(a, b);
+    assert!(a.starts_with("demo-") && a.len() == 5 + 32, "{a}");
+    assert!(a[5..].bytes().all(|c| c.is_ascii_hexdigit()));
+}

@@ -1,0 +1,344 @@
+//! tests/fixtures/constructs.yaml over loopback HTTP: security alternatives (basic OR
+//! query key AND cookie key), header/cookie/exploded-array parameters, defaults, form and JSON
+//! bodies for one operation, octet and text bodies, status ranges, several success statuses.
+
+use constructs_client::client::{GetTreesIdError, GetTreesIdOptions, GetTreesIdSuccess};
+use constructs_client::{Client, Error, RetryPolicy};
+use constructs_server::api::*;
+use constructs_server::runtime::auth::{Credential, SecurityScheme};
+use constructs_server::{
+    Authenticator, ConstructsApi, Principal, RequestContext, ServerConfig, types,
+};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+
+/// Basic `ann:pw`, query key `q`, cookie key `c`, bearer `t`.
+struct Keys;
+
+impl Authenticator for Keys {
+    fn authenticate<'a>(
+        &'a self,
+        scheme: &'a SecurityScheme,
+        credential: Credential<'a>,
+    ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>> {
+        let ok = match (scheme.name, credential) {
+            ("basic", Credential::Basic { user, password }) => user == "ann" && password == "pw",
+            ("queryKey", Credential::ApiKey(k)) => k == "q",
+            ("cookieKey", Credential::ApiKey(k)) => k == "c",
+            ("oauth", Credential::Bearer(t)) => t == "t",
+            _ => false,
+        };
+        let principal = ok.then(|| Principal {
+            subject: scheme.name.to_string(),
+            plan: None,
+            scheme: scheme.name,
+        });
+        Box::pin(std::future::ready(principal))
+    }
+}
+
+struct Service;
+
+impl ConstructsApi for Service {
+    type Error = String;
+
+    async fn get_trees_id(
+        &self,
+        ctx: &RequestContext,
+        params: GetTreesIdParams,
+    ) -> Result<GetTreesIdResponse, String> {
+        if params.id == 0 {
+            return Ok(GetTreesIdResponse::ClientError(
+                http::StatusCode::IM_A_TEAPOT,
+                types::GetTreesIdClientErrorBody {
+                    reason: Some("teapot".into()),
+                },
+            ));
+        }
+        if params.id == 1 {
+            return Ok(GetTreesIdResponse::Accepted);
+        }
+        // The caller was authenticated, and the header parameter arrived.
+        assert!(ctx.principal.is_some());
+        assert_eq!(params.x_trace, "trace-1");
+        let ids: i64 = params.ids.unwrap_or_default().iter().sum();
+        let leaf = |value: i64| types::Tree {
+            value: value as i32,
+            left: None,
+            right: None,
+            children: None,
+        };
+        Ok(GetTreesIdResponse::Ok(types::Tree {
+            value: params.id as i32,
+            left: Some(Box::new(leaf(params.depth))),
+            right: None,
+            children: Some(vec![leaf(ids)]),
+        }))
+    }
+
+    async fn post_forms(
+        &self,
+        _ctx: &RequestContext,
+        body: Option<types::FormEntry>,
+    ) -> Result<PostFormsResponse, String> {
+        let body = body.ok_or("body expected")?;
+        assert_eq!(body.name, "n");
+        Ok(PostFormsResponse::Created)
+    }
+
+    async fn put_blobs(
+        &self,
+        _ctx: &RequestContext,
+        body: Vec<u8>,
+    ) -> Result<PutBlobsResponse, String> {
+        Ok(PutBlobsResponse::Ok(format!("{} bytes", body.len())))
+    }
+
+    async fn post_notes(
+        &self,
+        _ctx: &RequestContext,
+        body: String,
+    ) -> Result<PostNotesResponse, String> {
+        if body == "fail" {
+            return Ok(PostNotesResponse::Default(
+                http::StatusCode::CONFLICT,
+                types::Named {
+                    inner: None,
+                    tags: Some(vec!["x".into()]),
+                    labels: None,
+                },
+            ));
+        }
+        Ok(PostNotesResponse::NoContent)
+    }
+
+    async fn get_things(&self, _ctx: &RequestContext) -> Result<GetThingsResponse, String> {
+        Ok(GetThingsResponse::Ok(types::GetThingsOkBody {
+            client: None,
+            patch: None,
+            level: Some(2),
+            odd: Some(types::Odd::AB2),
+            shape: Some(types::Shape::String("hex".into())),
+            any: None,
+            free: None,
+            named: None,
+        }))
+    }
+}
+
+async fn serve() -> SocketAddr {
+    let app = constructs_server::router(
+        std::sync::Arc::new(Service),
+        ServerConfig::new().authenticator(Keys),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap();
+    });
+    addr
+}
+
+fn base(addr: SocketAddr) -> String {
+    format!("http://{addr}/v3")
+}
+
+#[tokio::test]
+async fn security_alternatives_and_combinations() {
+    let addr = serve().await;
+    let opts = || GetTreesIdOptions {
+        ids: Some(vec![1, 2, 3]),
+        ..Default::default()
+    };
+
+    let basic = Client::builder(base(addr))
+        .basic("ann", "pw")
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let tree = basic.get_trees_id(7, "trace-1", opts()).await.unwrap();
+    match tree.into_inner() {
+        GetTreesIdSuccess::Ok(t) => {
+            assert_eq!(t.value, 7);
+            assert_eq!(t.left.unwrap().value, 3, "depth defaults to 3");
+            assert_eq!(
+                t.children.unwrap()[0].value,
+                6,
+                "ids=1,2,3 (not exploded) summed"
+            );
+        }
+        other => panic!("expected 200, got {other:?}"),
+    }
+
+    // Both keys of the second alternative: query AND cookie.
+    let keys = Client::builder(base(addr))
+        .query_key("q")
+        .cookie_key("c")
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    assert!(keys.get_trees_id(7, "trace-1", opts()).await.is_ok());
+
+    // Only one of the two: not enough.
+    let half = Client::builder(base(addr))
+        .query_key("q")
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let refused = half.get_trees_id(7, "trace-1", opts()).await.unwrap_err();
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(401));
+
+    let wrong = Client::builder(base(addr))
+        .basic("ann", "nope")
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    assert_eq!(
+        wrong
+            .get_trees_id(7, "trace-1", opts())
+            .await
+            .unwrap_err()
+            .status()
+            .map(|s| s.as_u16()),
+        Some(401)
+    );
+}
+
+#[tokio::test]
+async fn several_successes_and_status_ranges() {
+    let addr = serve().await;
+    let client = Client::builder(base(addr))
+        .basic("ann", "pw")
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let accepted = client
+        .get_trees_id(1, "trace-1", GetTreesIdOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(accepted.status().as_u16(), 202);
+    assert_eq!(accepted.into_inner(), GetTreesIdSuccess::Accepted);
+    match client
+        .get_trees_id(0, "trace-1", GetTreesIdOptions::default())
+        .await
+        .unwrap_err()
+    {
+        Error::Api {
+            status,
+            body: GetTreesIdError::ClientError(b),
+            ..
+        } => {
+            assert_eq!(status.as_u16(), 418);
+            assert_eq!(b.reason.as_deref(), Some("teapot"));
+        }
+        other => panic!("expected the 4XX variant, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn parameter_errors_are_collected() {
+    let addr = serve().await;
+    let http = reqwest::Client::new();
+    // Missing required header, depth over its maximum, a bad cookie enum, a bad array item.
+    let response = http
+        .get(format!("{}/trees/7?depth=11&ids=1,x", base(addr)))
+        .basic_auth("ann", Some("pw"))
+        .header("cookie", "theme=purple")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let text = response.text().await.unwrap();
+    for expected in [
+        "header/X-Trace",
+        "query/depth",
+        "cookie/theme",
+        "query/ids/1",
+    ] {
+        assert!(text.contains(expected), "{expected} in {text}");
+    }
+    // A uint32 path parameter refuses negatives and overflow.
+    for bad in ["-1", "4294967296"] {
+        let response = http
+            .get(format!("{}/trees/{bad}", base(addr)))
+            .basic_auth("ann", Some("pw"))
+            .header("x-trace", "t")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{bad}");
+    }
+}
+
+#[tokio::test]
+async fn one_operation_reads_form_and_json() {
+    let addr = serve().await;
+    let http = reqwest::Client::new();
+    for (ct, body) in [
+        ("application/x-www-form-urlencoded", "name=n&count=2"),
+        ("application/json", r#"{"name": "n"}"#),
+    ] {
+        let response = http
+            .post(format!("{}/forms", base(addr)))
+            .bearer_auth("t")
+            .header("content-type", ct)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 201, "{ct}");
+    }
+    let response = http
+        .post(format!("{}/forms", base(addr)))
+        .bearer_auth("t")
+        .header("content-type", "application/xml")
+        .body("<name>n</name>")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 415);
+
+    // And the generated client sends JSON.
+    let client = Client::builder(base(addr))
+        .oauth("t")
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let created = client
+        .post_forms(Some(&constructs_client::types::FormEntry {
+            name: "n".into(),
+            count: None,
+        }))
+        .await
+        .unwrap();
+    assert_eq!(created.status().as_u16(), 201);
+}
+
+#[tokio::test]
+async fn octet_text_and_default_responses() {
+    let addr = serve().await;
+    let client = Client::builder(base(addr))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let digest = client
+        .put_blobs(&bytes::Bytes::from_static(b"12345"))
+        .await
+        .unwrap();
+    assert_eq!(digest.into_inner(), "5 bytes");
+    assert_eq!(
+        client.post_notes("hello").await.unwrap().status().as_u16(),
+        204
+    );
+    let failed = client.post_notes("fail").await.unwrap_err();
+    assert_eq!(failed.status().map(|s| s.as_u16()), Some(409));
+    let things = client.get_things().await.unwrap();
+    assert_eq!(things.level, Some(2));
+    assert_eq!(things.odd, Some(constructs_client::types::Odd::AB2));
+}
