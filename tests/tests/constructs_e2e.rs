@@ -2,6 +2,8 @@
 //! query key AND cookie key), header/cookie/exploded-array parameters, defaults, form and JSON
 //! bodies for one operation, octet and text bodies, status ranges, several success statuses.
 
+mod common;
+
 use constructs_client::client::{GetTreesIdError, GetTreesIdOptions, GetTreesIdSuccess};
 use constructs_client::{Client, Error, RetryPolicy};
 use constructs_server::api::*;
@@ -132,17 +134,7 @@ async fn serve() -> SocketAddr {
         std::sync::Arc::new(Service),
         ServerConfig::new().authenticator(Keys),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
-    addr
+    common::spawn(app).await
 }
 
 fn base(addr: SocketAddr) -> String {

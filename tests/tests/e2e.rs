@@ -1,6 +1,8 @@
 //! End to end over real HTTP on 127.0.0.1: an implementation of the generated trait, served
 //! by the generated router, called through the generated client for every operation.
 
+mod common;
+
 use petstore_client::client::{CreatePetError, GetPetError, ListPetsError, ListPetsOptions};
 use petstore_client::{Client, Error, RetryPolicy};
 use petstore_server::api::{
@@ -91,17 +93,7 @@ async fn serve() -> SocketAddr {
         .authenticator(keys)
         .rate_limit_in_memory(petstore_server::rate_limit_policy());
     let app = petstore_server::router(std::sync::Arc::new(Store::default()), config);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
-    addr
+    common::spawn(app).await
 }
 
 fn client(addr: SocketAddr, key: &str) -> Client {

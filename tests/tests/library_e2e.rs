@@ -2,6 +2,8 @@
 //! a header, array/boolean/number query parameters, typed response headers, a discriminated
 //! oneOf, allOf, a 204 and a `default` response, through the generated server and client.
 
+mod common;
+
 use library_client::client::{
     GetBooksIsbnError, LendBookError, SearchBooksOkHeaders as ClientHeaders, SearchBooksOptions,
 };
@@ -116,17 +118,7 @@ async fn serve() -> SocketAddr {
     let config =
         ServerConfig::new().authenticator(StaticKeys::new().with_key(KEY, "librarian", None));
     let app = library_server::router(std::sync::Arc::new(Library), config);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
-    addr
+    common::spawn(app).await
 }
 
 fn client(addr: SocketAddr) -> Client {

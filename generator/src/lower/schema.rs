@@ -286,18 +286,7 @@ impl<'a> Schemas<'a> {
         );
         let kind = match &schema.schema_kind {
             SchemaKind::Type(Type::Object(o)) if !o.properties.is_empty() => {
-                let required: BTreeSet<&str> = o.required.iter().map(String::as_str).collect();
-                let props: Vec<_> = o
-                    .properties
-                    .iter()
-                    .map(|(k, v)| {
-                        (
-                            k.clone(),
-                            SchemaRef::of_boxed(v),
-                            required.contains(k.as_str()),
-                        )
-                    })
-                    .collect();
+                let props = properties(&o.properties, &o.required);
                 TypeKind::Struct(self.object(
                     name,
                     props,
@@ -321,18 +310,7 @@ impl<'a> Schemas<'a> {
             }
             SchemaKind::AllOf { all_of } => self.all_of(name, all_of, pointer, sink),
             SchemaKind::Any(any) if !any.properties.is_empty() => {
-                let required: BTreeSet<&str> = any.required.iter().map(String::as_str).collect();
-                let props: Vec<_> = any
-                    .properties
-                    .iter()
-                    .map(|(k, v)| {
-                        (
-                            k.clone(),
-                            SchemaRef::of_boxed(v),
-                            required.contains(k.as_str()),
-                        )
-                    })
-                    .collect();
+                let props = properties(&any.properties, &any.required);
                 TypeKind::Struct(self.object(
                     name,
                     props,
@@ -562,6 +540,17 @@ impl<'s> SchemaRef<'s> {
             SchemaRef::Item(s) => SchemaRef::Item(s),
         }
     }
+}
+
+/// (name, schema, required) for each declared property, in document order.
+fn properties<'s>(
+    props: &'s indexmap::IndexMap<String, ReferenceOr<Box<Schema>>>,
+    required: &[String],
+) -> Vec<(String, SchemaRef<'s>, bool)> {
+    props
+        .iter()
+        .map(|(k, v)| (k.clone(), SchemaRef::of_boxed(v), required.contains(k)))
+        .collect()
 }
 
 fn is_empty_schema(s: &Schema) -> bool {

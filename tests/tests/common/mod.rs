@@ -1,0 +1,19 @@
+//! What the end-to-end tests share: serving a generated router on a free loopback port.
+
+use std::net::SocketAddr;
+
+/// Serves `app` on 127.0.0.1 (a free port), with the peer address available to the
+/// rate limiter, for the rest of the test.
+pub async fn spawn(app: axum::Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap();
+    });
+    addr
+}
