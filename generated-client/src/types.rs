@@ -4,8 +4,8 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
-#[allow(unused_imports)]
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+use serde::Serialize;
 
 /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
 ///

@@ -2,11 +2,10 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! The [`PetStoreApi`] trait and the inputs and responses of each operation.
 
-#[allow(unused_imports)]
 use crate::types;
+use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
-use std::future::Future;
 
 /// Pet Store 1.0.0: implement one method per operation.
 ///

@@ -4,10 +4,11 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
-#[allow(unused_imports)]
-use crate::runtime::validate::{self, Validate, Violations};
-#[allow(unused_imports)]
-use serde::{Deserialize, Serialize};
+use crate::runtime::validate;
+use crate::runtime::validate::Validate;
+use crate::runtime::validate::Violations;
+use serde::Deserialize;
+use serde::Serialize;
 
 /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
 ///

@@ -225,27 +225,19 @@ pub fn client_rs(api: &Api) -> TokenStream {
         }
     });
     let methods = api.operations.iter().map(method);
+    // Only operations send requests; a document without any has no use for the schemes.
+    let security_schemes = (!api.operations.is_empty()).then(|| {
+        quote! {
+            /// The document's security schemes, as credentials are applied to requests.
+            const SECURITY_SCHEMES: &[SecurityScheme] = &[#(#schemes)*];
+        }
+    });
     let op_types = api.operations.iter().map(operation_types);
-    quote! {
-        #![cfg_attr(rustfmt, rustfmt::skip)]
-        #intro
-        #[allow(unused_imports)]
-        use crate::types;
-        use crate::runtime::auth::{Credentials, SchemeKind, Secret, SecurityScheme};
-        use crate::runtime::error::Error;
-        use crate::runtime::ratelimit::RateLimit;
-        #[allow(unused_imports)]
-        use crate::runtime::request::{self, Query, ToParam};
-        use crate::runtime::response::ResponseValue;
-        use crate::runtime::retry::RetryPolicy;
-        use crate::runtime::transport::{OperationInfo, Transport};
-        use std::sync::Arc;
-        use std::time::Duration;
+    let body = quote! {
 
         #server_enum
 
-        /// The document's security schemes, as credentials are applied to requests.
-        const SECURITY_SCHEMES: &[SecurityScheme] = &[#(#schemes)*];
+        #security_schemes
 
         /// A client; cheap to clone (clones share connections, credentials and rate-limit state).
         #[derive(Debug, Clone)]
@@ -356,6 +348,34 @@ pub fn client_rs(api: &Api) -> TokenStream {
         }
 
         #(#op_types)*
+    };
+    let uses = super::imports(
+        &body,
+        &[
+            ("crate::types", "types::"),
+            ("crate::runtime::auth::Credentials", "Credentials"),
+            ("crate::runtime::auth::SchemeKind", "SchemeKind"),
+            ("crate::runtime::auth::Secret", "Secret"),
+            ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
+            ("crate::runtime::error::Error", "Error"),
+            ("crate::runtime::ratelimit::RateLimit", "RateLimit"),
+            ("crate::runtime::request", "request::"),
+            ("crate::runtime::request::Query", "Query"),
+            ("crate::runtime::request::ToParam", "ToParam"),
+            ("crate::runtime::response::ResponseValue", "ResponseValue"),
+            ("crate::runtime::retry::RetryPolicy", "RetryPolicy"),
+            ("crate::runtime::transport::OperationInfo", "OperationInfo"),
+            ("crate::runtime::transport::Transport", "Transport"),
+            ("std::sync::Arc", "Arc"),
+            ("std::time::Duration", "Duration"),
+        ],
+    );
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #intro
+        #uses
+
+        #body
     }
 }
 

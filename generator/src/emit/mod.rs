@@ -184,3 +184,42 @@ fn space_items(text: &str) -> String {
     }
     out
 }
+
+/// The `use` items a file needs: each candidate `(path, trigger)` is imported when the body
+/// mentions `trigger` (a name, or `.name` for a method call that needs a trait in scope), so
+/// no generated file carries an unused import whatever the document holds.
+pub fn imports(body: &TokenStream, candidates: &[(&str, &str)]) -> TokenStream {
+    fn collect(tokens: &TokenStream, out: &mut std::collections::BTreeSet<String>) {
+        let trees: Vec<proc_macro2::TokenTree> = tokens.clone().into_iter().collect();
+        for (i, tree) in trees.iter().enumerate() {
+            match tree {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    let name = ident.to_string();
+                    let name = name.strip_prefix("r#").unwrap_or(&name).to_string();
+                    let punct = |at: usize| match trees.get(at) {
+                        Some(proc_macro2::TokenTree::Punct(p)) => Some(p.as_char()),
+                        _ => None,
+                    };
+                    // `a.name` is a method call; `name::` is a path through a module.
+                    if i > 0 && punct(i - 1) == Some('.') {
+                        out.insert(format!(".{name}"));
+                    }
+                    if punct(i + 1) == Some(':') && punct(i + 2) == Some(':') {
+                        out.insert(format!("{name}::"));
+                    }
+                    out.insert(name);
+                }
+                proc_macro2::TokenTree::Group(g) => collect(&g.stream(), out),
+                _ => {}
+            }
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    collect(body, &mut seen);
+    let items = candidates
+        .iter()
+        .filter(|(_, trigger)| seen.contains(*trigger))
+        .filter_map(|(path, _)| syn::parse_str::<syn::Path>(path).ok())
+        .map(|path| quote!(use #path;));
+    quote!(#(#items)*)
+}

@@ -216,6 +216,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
             ) -> impl Future<Output = Result<#response, Self::Error>> + Send;
         }
     });
+    let methods: Vec<TokenStream> = methods.collect();
     let trait_docs = doc(&[
         format!(
             "{} {}: implement one method per operation.",
@@ -230,14 +231,19 @@ pub fn api_rs(api: &Api) -> TokenStream {
     let intro = module_doc(&[format!(
         "The [`{trait_ident}`] trait and the inputs and responses of each operation."
     )]);
+    let uses = super::imports(
+        &quote!(#(#items)* #(#methods)*),
+        &[
+            ("crate::types", "types::"),
+            ("std::future::Future", "Future"),
+        ],
+    );
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
-        #[allow(unused_imports)]
-        use crate::types;
+        #uses
         use crate::runtime::context::RequestContext;
         use crate::runtime::problem::Problem;
-        use std::future::Future;
 
         #trait_docs
         pub trait #trait_ident: Send + Sync + 'static {
@@ -398,11 +404,6 @@ pub fn router_rs(api: &Api) -> TokenStream {
             }
         }
     });
-    let policy_use = api.rate_limit.as_ref().map(|_| {
-        quote!(
-            use crate::runtime::ratelimit::{Quota, RateLimitPolicy};
-        )
-    });
     let intro = module_doc(&[
         format!("HTTP routing for [`{trait_ident}`]: one handler per operation, and [`router`]."),
         String::new(),
@@ -411,28 +412,22 @@ pub fn router_rs(api: &Api) -> TokenStream {
             .into(),
         "400), calls the trait method, and serializes its answer before writing the status.".into(),
     ]);
-    quote! {
-        #![cfg_attr(rustfmt, rustfmt::skip)]
-        #intro
-        use crate::api::*;
-        #[allow(unused_imports)]
-        use crate::types;
-        use crate::runtime::auth::{self, SchemeKind, SecurityScheme};
-        use crate::runtime::body;
-        use crate::runtime::context::RequestContext;
-        use crate::runtime::layer::{self, Runtime, ServerConfig};
-        use crate::runtime::params::{self, Location, RawParams};
-        use crate::runtime::problem::Problem;
-        use crate::runtime::response;
-        #[allow(unused_imports)]
-        use crate::runtime::validate::{self, Validate, Violations};
-        #policy_use
-        use axum::extract::{Request, State};
-        use axum::response::Response;
-        use axum::routing;
-        use http::StatusCode;
-        use std::sync::Arc;
-
+    // Only operations have handlers that reply.
+    let reply = (!api.operations.is_empty()).then(|| {
+        quote! {
+            /// Renders a handler's outcome and adds the operation's own headers to it.
+            fn reply(
+                rt: &Runtime,
+                result: Result<Response, Problem>,
+                headers: &'static [(&'static str, &'static str)],
+            ) -> Response {
+                let mut response = rt.respond(result);
+                response::append_headers(&mut response, headers);
+                response
+            }
+        }
+    });
+    let body = quote! {
         /// The path prefix of the document's first server; every route lives under it unless
         /// `ServerConfig::base_path` says otherwise.
         pub const BASE_PATH: &str = #base_path;
@@ -451,19 +446,51 @@ pub fn router_rs(api: &Api) -> TokenStream {
 
         #policy
 
-        /// Renders a handler's outcome and adds the operation's own headers to it.
-        fn reply(
-            rt: &Runtime,
-            result: Result<Response, Problem>,
-            headers: &'static [(&'static str, &'static str)],
-        ) -> Response {
-            let mut response = rt.respond(result);
-            response::append_headers(&mut response, headers);
-            response
-        }
+        #reply
 
         #(#handlers)*
         #(#conversions)*
+    };
+    let uses = super::imports(
+        &body,
+        &[
+            ("crate::types", "types::"),
+            ("crate::runtime::auth", "auth::"),
+            ("crate::runtime::auth::SchemeKind", "SchemeKind"),
+            ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
+            ("crate::runtime::body", "body::"),
+            ("crate::runtime::context::RequestContext", "RequestContext"),
+            ("crate::runtime::layer", "layer::"),
+            ("crate::runtime::layer::Runtime", "Runtime"),
+            ("crate::runtime::layer::ServerConfig", "ServerConfig"),
+            ("crate::runtime::params", "params::"),
+            ("crate::runtime::params::Location", "Location"),
+            ("crate::runtime::params::RawParams", "RawParams"),
+            ("crate::runtime::problem::Problem", "Problem"),
+            ("crate::runtime::response", "response::"),
+            ("crate::runtime::validate", "validate::"),
+            ("crate::runtime::validate::Validate", ".validate"),
+            ("crate::runtime::validate::Violations", "Violations"),
+            ("crate::runtime::ratelimit::Quota", "Quota"),
+            (
+                "crate::runtime::ratelimit::RateLimitPolicy",
+                "RateLimitPolicy",
+            ),
+            ("axum::extract::Request", "Request"),
+            ("axum::extract::State", "State"),
+            ("axum::response::Response", "Response"),
+            ("axum::routing", "routing::"),
+            ("http::StatusCode", "StatusCode"),
+            ("std::sync::Arc", "Arc"),
+        ],
+    );
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #intro
+        use crate::api::*;
+        #uses
+
+        #body
     }
 }
 

@@ -46,27 +46,23 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
                 }
             }
         });
-    let uses = if api.types.is_empty() {
-        quote!()
-    } else if side == Side::Server {
-        quote!(
-            #[allow(unused_imports)]
-            use crate::runtime::validate::{self, Validate, Violations};
-            #[allow(unused_imports)]
-            use serde::{Deserialize, Serialize};
-        )
-    } else {
-        quote!(
-            #[allow(unused_imports)]
-            use serde::{Deserialize, Serialize};
-        )
-    };
+    let body = quote!(#double_option #(#items)*);
+    let uses = super::imports(
+        &body,
+        &[
+            ("crate::runtime::validate", "validate::"),
+            ("crate::runtime::validate::Validate", "Validate"),
+            ("crate::runtime::validate::Violations", "Violations"),
+            ("serde::Deserialize", "Deserialize"),
+            ("serde::Serialize", "Serialize"),
+        ],
+    );
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
         #uses
-        #double_option
-        #(#items)*
+
+        #body
     }
 }
 
@@ -574,7 +570,7 @@ fn one_of(
         Side::Client => quote! {
             impl crate::runtime::request::ToParam for #name {
                 fn to_param(&self) -> String {
-                    match self { #( Self::#variants(v) => v.to_param(), )* }
+                    match self { #( Self::#variants(v) => crate::runtime::request::ToParam::to_param(v), )* }
                 }
             }
         },

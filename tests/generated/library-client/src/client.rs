@@ -2,16 +2,20 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Lending Library 2.1.0: one async method per operation.
 
-#[allow(unused_imports)]
 use crate::types;
-use crate::runtime::auth::{Credentials, SchemeKind, Secret, SecurityScheme};
+use crate::runtime::auth::Credentials;
+use crate::runtime::auth::SchemeKind;
+use crate::runtime::auth::Secret;
+use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
-#[allow(unused_imports)]
-use crate::runtime::request::{self, Query, ToParam};
+use crate::runtime::request;
+use crate::runtime::request::Query;
+use crate::runtime::request::ToParam;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
-use crate::runtime::transport::{OperationInfo, Transport};
+use crate::runtime::transport::OperationInfo;
+use crate::runtime::transport::Transport;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
-#[allow(unused_imports)]
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+use serde::Serialize;
 
 /// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
 /// (`Some(None)`) or a value (`Some(Some(_))`).

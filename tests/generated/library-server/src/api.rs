@@ -2,11 +2,10 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! The [`LendingLibraryApi`] trait and the inputs and responses of each operation.
 
-#[allow(unused_imports)]
 use crate::types;
+use std::future::Future;
 use crate::runtime::context::RequestContext;
 use crate::runtime::problem::Problem;
-use std::future::Future;
 
 /// Lending Library 2.1.0: implement one method per operation.
 ///

@@ -7,18 +7,25 @@
 //! 400), calls the trait method, and serializes its answer before writing the status.
 
 use crate::api::*;
-#[allow(unused_imports)]
 use crate::types;
-use crate::runtime::auth::{self, SchemeKind, SecurityScheme};
+use crate::runtime::auth;
+use crate::runtime::auth::SchemeKind;
+use crate::runtime::auth::SecurityScheme;
 use crate::runtime::body;
 use crate::runtime::context::RequestContext;
-use crate::runtime::layer::{self, Runtime, ServerConfig};
-use crate::runtime::params::{self, Location, RawParams};
+use crate::runtime::layer;
+use crate::runtime::layer::Runtime;
+use crate::runtime::layer::ServerConfig;
+use crate::runtime::params;
+use crate::runtime::params::Location;
+use crate::runtime::params::RawParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
-#[allow(unused_imports)]
-use crate::runtime::validate::{self, Validate, Violations};
-use axum::extract::{Request, State};
+use crate::runtime::validate;
+use crate::runtime::validate::Validate;
+use crate::runtime::validate::Violations;
+use axum::extract::Request;
+use axum::extract::State;
 use axum::response::Response;
 use axum::routing;
 use http::StatusCode;

@@ -4,10 +4,11 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
-#[allow(unused_imports)]
-use crate::runtime::validate::{self, Validate, Violations};
-#[allow(unused_imports)]
-use serde::{Deserialize, Serialize};
+use crate::runtime::validate;
+use crate::runtime::validate::Validate;
+use crate::runtime::validate::Violations;
+use serde::Deserialize;
+use serde::Serialize;
 
 /// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
 /// (`Some(None)`) or a value (`Some(Some(_))`).
