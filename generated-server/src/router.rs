@@ -22,7 +22,6 @@ use crate::runtime::params::RawParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
-use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use crate::runtime::ratelimit::Quota;
 use crate::runtime::ratelimit::RateLimitPolicy;
@@ -169,15 +168,11 @@ async fn serve_create_pet<A: PetStoreApi>(
     body: axum::body::Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
-    let Some(body) = body::read_json::<
-        types::NewPet,
-    >(&parts, body, rt.body_limit(), true)
-        .await? else {
+    let body = body::read_json::<types::NewPet>(&parts, body, rt.body_limit(), true)
+        .await?;
+    let Some(body) = body else {
         return Err(Problem::bad_request("the request body is required"));
     };
-    let mut errors = Violations::new();
-    body.validate("", &mut errors);
-    errors.check()?;
     let ctx = RequestContext::new("createPet", principal, parts);
     let outcome = api.create_pet(&ctx, body).await;
     match outcome {

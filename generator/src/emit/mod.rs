@@ -99,8 +99,12 @@ pub fn header(command: &str, spec: &str) -> String {
 /// Formats one Rust file. A token stream that does not parse is a generator bug; it is
 /// reported with the text so it can be fixed, never a panic.
 pub fn render(tokens: TokenStream, header: &str) -> Result<String, String> {
-    let file: syn::File = syn::parse2(tokens.clone())
-        .map_err(|e| format!("generated code does not parse ({e}): {tokens}"))?;
+    let file: syn::File = syn::parse2(tokens.clone()).map_err(|e| {
+        // Enough of the text to find the construct, not the whole file.
+        let text = tokens.to_string();
+        let excerpt: String = text.chars().take(300).collect();
+        format!("generated code does not parse ({e}): {excerpt}…")
+    })?;
     Ok(format!(
         "{header}{}",
         space_items(&prettyplease::unparse(&file))

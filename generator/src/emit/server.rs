@@ -620,14 +620,20 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 #chain { #primary }
             }}
         };
-        let validate = matches!(b.kind, BodyKind::Json(_) | BodyKind::Form(_)).then(|| quote! {
+        // Only bodies whose type holds a checked constraint are walked.
+        let checked = match &b.kind {
+            BodyKind::Json(t) | BodyKind::Form(t) => super::types::contents_validated(t, &validated_types(api)),
+            _ => false,
+        };
+        let validate = checked.then(|| quote! {
             let mut errors = Violations::new();
             body.validate("", &mut errors);
             errors.check()?;
         });
         if required {
             quote! {
-                let Some(body) = #read else {
+                let body = #read;
+                let Some(body) = body else {
                     return Err(Problem::bad_request("the request body is required"));
                 };
                 #validate
@@ -694,6 +700,15 @@ pub fn status_const(code: u16) -> TokenStream {
         }
         None => quote!(StatusCode::from_u16(#code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)),
     }
+}
+
+/// The named types that carry checks (`TypeDef::validated`).
+fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
+    api.types
+        .iter()
+        .filter(|t| t.validated)
+        .map(|t| t.name.clone())
+        .collect()
 }
 
 /// `impl XResponse { fn into_http(self) }`: serializes the body first, then the status.

@@ -352,7 +352,7 @@ fn struct_validate(
 }
 
 /// Whether values of `ty` hold a named type with checks of its own.
-fn contents_validated(ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
+pub fn contents_validated(ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
     match ty {
         TypeRef::Named(n) => validated.contains(n),
         TypeRef::Vec(t) | TypeRef::Map(t) => contents_validated(t, validated),

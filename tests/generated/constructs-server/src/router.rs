@@ -22,7 +22,6 @@ use crate::runtime::params::RawParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
-use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::extract::Request;
 use axum::extract::State;
@@ -167,9 +166,6 @@ async fn serve_post_forms<A: ConstructsApi>(
                 .await?
         }
     };
-    let mut errors = Violations::new();
-    body.validate("", &mut errors);
-    errors.check()?;
     let ctx = RequestContext::new("post_forms", principal, parts);
     let outcome = api.post_forms(&ctx, body).await;
     match outcome {
@@ -197,7 +193,7 @@ async fn serve_put_blobs<A: ConstructsApi>(
     body: axum::body::Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[])?;
-    let Some(body) = body::read_bytes(
+    let body = body::read_bytes(
             &parts,
             body,
             rt.body_limit(),
@@ -205,7 +201,8 @@ async fn serve_put_blobs<A: ConstructsApi>(
             "application/octet-stream",
         )
         .await?
-        .map(|b| b.to_vec()) else {
+        .map(|b| b.to_vec());
+    let Some(body) = body else {
         return Err(Problem::bad_request("the request body is required"));
     };
     let ctx = RequestContext::new("put_blobs", principal, parts);
@@ -235,7 +232,8 @@ async fn serve_post_notes<A: ConstructsApi>(
     body: axum::body::Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[])?;
-    let Some(body) = body::read_text(&parts, body, rt.body_limit(), true).await? else {
+    let body = body::read_text(&parts, body, rt.body_limit(), true).await?;
+    let Some(body) = body else {
         return Err(Problem::bad_request("the request body is required"));
     };
     let ctx = RequestContext::new("post_notes", principal, parts);

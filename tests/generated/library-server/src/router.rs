@@ -22,7 +22,6 @@ use crate::runtime::params::RawParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
-use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::extract::Request;
 use axum::extract::State;
@@ -220,15 +219,11 @@ async fn serve_lend_book<A: LendingLibraryApi>(
     };
     let params = LendBookParams { member_id };
     errors.check()?;
-    let Some(body) = body::read_json::<
-        types::LoanRequest,
-    >(&parts, body, rt.body_limit(), true)
-        .await? else {
+    let body = body::read_json::<types::LoanRequest>(&parts, body, rt.body_limit(), true)
+        .await?;
+    let Some(body) = body else {
         return Err(Problem::bad_request("the request body is required"));
     };
-    let mut errors = Violations::new();
-    body.validate("", &mut errors);
-    errors.check()?;
     let ctx = RequestContext::new("lendBook", principal, parts);
     let outcome = api.lend_book(&ctx, params, body).await;
     match outcome {
