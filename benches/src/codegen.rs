@@ -1,0 +1,147 @@
+//! Generator speed: `apigen::generate` called as a library (no cargo, no disk writes) on the
+//! pet store document and on the largest document of the public corpus.
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::stats::median;
+
+pub struct Row {
+    pub document: String,
+    pub bytes: u64,
+    /// Seconds, one per run.
+    pub times: Vec<f64>,
+    /// Seconds of `apigen::load::parse` alone (text → `openapiv3` document), one per run.
+    pub load_times: Vec<f64>,
+    /// Lines of every generated file / of the Rust files / of those outside the copied runtime.
+    pub lines_total: usize,
+    pub lines_rust: usize,
+    pub lines_rust_generated: usize,
+    pub operations_hint: usize,
+    pub warnings: usize,
+    /// Set when the generator rejected the document.
+    pub error: Option<String>,
+    /// Target in seconds, if any.
+    pub target_secs: Option<f64>,
+}
+
+impl Row {
+    pub fn median_secs(&self) -> f64 {
+        median(&self.times)
+    }
+}
+
+pub fn run(root: &Path, runs: usize) -> Result<Vec<Row>, String> {
+    let corpus = Path::new("/work/shared/openapi-corpus/progenitor/api.github.com.json");
+    let mut docs = vec![(
+        root.join("spec/petstore.yaml"),
+        "spec/petstore.yaml".to_owned(),
+        "petstore",
+        None,
+    )];
+    match largest_corpus_document(corpus.parent().and_then(Path::parent)) {
+        Some(path) => {
+            let label = path.display().to_string();
+            docs.push((path, label, "corpus", Some(1.0)));
+        }
+        None => eprintln!("  warning: no corpus found; skipping the largest-document row"),
+    }
+
+    let mut rows = Vec::new();
+    for (path, label, name, target_secs) in docs {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let options = apigen::Options {
+            name: name.to_owned(),
+            spec_label: label.clone(),
+            command: "cargo xtask codegen".to_owned(),
+        };
+        // One unmeasured run first (page cache, allocator warm-up).
+        let first = apigen::generate(&text, &options);
+        let mut times = Vec::with_capacity(runs);
+        let mut load_times = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            let started = Instant::now();
+            let out = apigen::generate(&text, &options);
+            times.push(started.elapsed().as_secs_f64());
+            drop(std::hint::black_box(out));
+            let started = Instant::now();
+            let doc = apigen::load::parse(&text);
+            load_times.push(started.elapsed().as_secs_f64());
+            drop(std::hint::black_box(doc));
+        }
+        let mut row = Row {
+            document: label,
+            bytes: text.len() as u64,
+            times,
+            load_times,
+            lines_total: 0,
+            lines_rust: 0,
+            lines_rust_generated: 0,
+            operations_hint: 0,
+            warnings: 0,
+            error: None,
+            target_secs,
+        };
+        match first {
+            Ok(output) => {
+                for (file, contents) in &output.files {
+                    let lines = contents.lines().count();
+                    row.lines_total += lines;
+                    if file.ends_with(".rs") {
+                        row.lines_rust += lines;
+                        if !file.contains("/src/runtime/") {
+                            row.lines_rust_generated += lines;
+                        }
+                    }
+                    if file == "server/src/router.rs" {
+                        row.operations_hint = contents.matches("fn serve_").count();
+                    }
+                }
+                row.warnings = output.warnings.len();
+            }
+            Err(diagnostics) => {
+                let text = diagnostics.to_string();
+                let first_line = text.lines().next().unwrap_or("").to_owned();
+                row.error = Some(format!(
+                    "rejected: {} error(s), first: {first_line}",
+                    diagnostics.0.len()
+                ));
+            }
+        }
+        eprintln!(
+            "  codegen {:<60} median {:.3} s",
+            row.document,
+            row.median_secs()
+        );
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The largest `.json`/`.yaml`/`.yml` file under the corpus directory.
+fn largest_corpus_document(dir: Option<&Path>) -> Option<std::path::PathBuf> {
+    let dir = dir?;
+    let mut best: Option<(u64, std::path::PathBuf)> = None;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(meta) = entry.metadata() else { continue };
+            if meta.is_dir() {
+                stack.push(path);
+            } else if path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"))
+                && best.as_ref().is_none_or(|(size, _)| meta.len() > *size)
+            {
+                best = Some((meta.len(), path));
+            }
+        }
+    }
+    best.map(|(_, p)| p)
+}

@@ -1,0 +1,362 @@
+//! The hand-written baseline: the pet store service as a team would write it directly on axum,
+//! without the generator. It does the same work as the generated router on the benchmarked
+//! requests:
+//!
+//! - the same store (`petstore_service::PetStore`) and the same JSON (the same `Pet`/`Error`
+//!   shapes, `application/json`);
+//! - bearer authentication with the scheme name case-insensitive and the key compared in
+//!   constant time (SHA-256 digests compared with `subtle`, every key checked, no early exit),
+//!   401 with `WWW-Authenticate` otherwise;
+//! - when rate limiting is on, the same in-memory limiter and policy, the same keys
+//!   (`sub:<subject>`, `addr:<ip>`), 429 with `Retry-After`, and `X-RateLimit-Limit/Remaining/Reset`
+//!   on every response;
+//! - `limit` parsed (default 20) and checked (1..=100), `status` checked against the enum;
+//! - the body's content type, size (1 MiB) and shape checked, errors in the `Error` body;
+//! - `Deprecation`, `Sunset` and `Link` on every response of `getPet`.
+//!
+//! What it leaves out is what a hand-written service would typically leave out: no problem
+//! renderer hook, no collected-violations list, no request context handed to a trait.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::PathRejection;
+use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::get;
+use http::header::{self, HeaderMap, HeaderValue};
+use http::{StatusCode, Uri};
+use petstore_server::runtime::ratelimit::Decision;
+use petstore_server::types::{Error, NewPet, PetStatus};
+use petstore_server::{InMemoryRateLimiter, RateLimitPolicy};
+use petstore_service::PetStore;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use subtle::{ConditionallySelectable, ConstantTimeEq};
+
+const BODY_LIMIT: usize = 1024 * 1024;
+
+/// One API key: its SHA-256 digest (the key itself is not kept), subject and plan.
+struct ApiKey {
+    digest: [u8; 32],
+    subject: String,
+    plan: String,
+}
+
+struct AppState {
+    store: Arc<PetStore>,
+    keys: Vec<ApiKey>,
+    limiter: Option<(InMemoryRateLimiter, RateLimitPolicy)>,
+}
+
+/// The authenticated caller, for the handlers.
+#[derive(Clone)]
+struct Caller {
+    subject: String,
+}
+
+/// The hand-written service. `keys` are `(key, subject, plan)`; `rate_limit` switches the
+/// in-memory limiter on with that policy.
+pub fn app(
+    store: Arc<PetStore>,
+    keys: &[(&str, &str, &str)],
+    rate_limit: Option<RateLimitPolicy>,
+) -> Router {
+    let state = Arc::new(AppState {
+        store,
+        keys: keys
+            .iter()
+            .map(|(key, subject, plan)| ApiKey {
+                digest: Sha256::digest(key.as_bytes()).into(),
+                subject: (*subject).to_owned(),
+                plan: (*plan).to_owned(),
+            })
+            .collect(),
+        limiter: rate_limit.map(|p| (InMemoryRateLimiter::for_policy(&p), p)),
+    });
+    Router::new()
+        .route("/v1/pets", get(list_pets).post(create_pet))
+        .route("/v1/pets/{petId}", get(get_pet))
+        .method_not_allowed_fallback(|| async {
+            error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "method not allowed".into(),
+            )
+        })
+        .fallback(|| async {
+            error(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "the requested resource was not found".into(),
+            )
+        })
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            authenticate_and_limit,
+        ))
+        .with_state(state)
+}
+
+impl AppState {
+    /// Compares the presented key's digest with every stored digest in constant time.
+    fn lookup(&self, key: &str) -> Option<&ApiKey> {
+        let wanted: [u8; 32] = Sha256::digest(key.as_bytes()).into();
+        let mut found = subtle::Choice::from(0);
+        let mut index = 0u64;
+        for (i, entry) in self.keys.iter().enumerate() {
+            let eq = entry.digest.ct_eq(&wanted);
+            index.conditional_assign(&(i as u64), eq);
+            found |= eq;
+        }
+        if bool::from(found) {
+            self.keys.get(index as usize)
+        } else {
+            None
+        }
+    }
+}
+
+/// `Authorization: Bearer <key>`, scheme name case-insensitive: `None` when absent or another
+/// scheme, `Some("")` when the token is empty.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = value.split_once([' ', '\t']).unwrap_or((value, ""));
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then_some(token.trim())
+}
+
+async fn authenticate_and_limit(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    let presented = bearer(req.headers());
+    let key = presented
+        .filter(|t| !t.is_empty())
+        .and_then(|t| state.lookup(t));
+
+    let decision = state.limiter.as_ref().and_then(|(limiter, policy)| {
+        let (rate_key, quota) = match key {
+            Some(k) => (format!("sub:{}", k.subject), policy.quota(Some(&k.plan))),
+            None => (format!("addr:{}", peer.ip()), policy.anonymous_quota()),
+        };
+        quota.map(|q| limiter.check_now(&rate_key, q, SystemTime::now()))
+    });
+
+    let mut resp = match (&decision, key) {
+        (Some(d), _) if !d.allowed => {
+            let (code, message) = if d.banned {
+                ("banned", "the API key is temporarily banned")
+            } else {
+                ("rate_limited", "too many requests")
+            };
+            let mut resp = error(StatusCode::TOO_MANY_REQUESTS, code, message.into());
+            resp.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(d.retry_after_secs.unwrap_or(1)),
+            );
+            resp
+        }
+        (_, None) => {
+            let mut resp = error(
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                if presented.is_some() {
+                    "the credentials are not valid".into()
+                } else {
+                    "authentication is required".into()
+                },
+            );
+            let challenge = if presented.is_some() {
+                "Bearer realm=\"api\", error=\"invalid_token\""
+            } else {
+                "Bearer realm=\"api\""
+            };
+            resp.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static(challenge),
+            );
+            resp
+        }
+        (_, Some(k)) => {
+            req.extensions_mut().insert(Caller {
+                subject: k.subject.clone(),
+            });
+            next.run(req).await
+        }
+    };
+    if let Some(d) = &decision {
+        rate_limit_headers(resp.headers_mut(), d);
+    }
+    resp
+}
+
+fn rate_limit_headers(headers: &mut HeaderMap, d: &Decision) {
+    headers.insert("x-ratelimit-limit", HeaderValue::from(d.limit));
+    headers.insert("x-ratelimit-remaining", HeaderValue::from(d.remaining));
+    headers.insert("x-ratelimit-reset", HeaderValue::from(d.reset_unix));
+}
+
+fn json<T: Serialize>(status: StatusCode, body: &T) -> Response {
+    match serde_json::to_vec(body) {
+        Ok(bytes) => {
+            let mut resp = Response::new(Body::from(bytes));
+            *resp.status_mut() = status;
+            resp.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            resp
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "failed to serialize a response body");
+            error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal_error",
+                "internal server error".into(),
+            )
+        }
+    }
+}
+
+fn error(status: StatusCode, code: &str, message: String) -> Response {
+    json(
+        status,
+        &Error {
+            code: code.to_owned(),
+            message,
+            status: i32::from(status.as_u16()),
+        },
+    )
+}
+
+fn bad_request(message: String) -> Response {
+    error(StatusCode::BAD_REQUEST, "bad_request", message)
+}
+
+/// `GET /v1/pets?limit=&status=`
+async fn list_pets(State(state): State<Arc<AppState>>, uri: Uri) -> Response {
+    let mut limit: Option<i32> = None;
+    let mut status: Option<Option<PetStatus>> = None;
+    let mut problems = Vec::new();
+    for (name, value) in form_urlencoded::parse(uri.query().unwrap_or("").as_bytes()) {
+        match &*name {
+            "limit" if limit.is_none() => match value.parse::<i32>() {
+                Ok(n) if (1..=100).contains(&n) => limit = Some(n),
+                Ok(n) => {
+                    limit = Some(20);
+                    problems.push(format!("query/limit: must be between 1 and 100, got {n}"));
+                }
+                Err(_) => {
+                    limit = Some(20);
+                    problems.push(format!(
+                        "query/limit: expected an integer (int32), got {value:?}"
+                    ));
+                }
+            },
+            "status" if status.is_none() => {
+                status = Some(match &*value {
+                    "available" => Some(PetStatus::Available),
+                    "pending" => Some(PetStatus::Pending),
+                    "sold" => Some(PetStatus::Sold),
+                    other => {
+                        problems.push(format!(
+                            "query/status: expected one of `available`, `pending`, `sold`, got `{other}`"
+                        ));
+                        None
+                    }
+                })
+            }
+            _ => {}
+        }
+    }
+    if !problems.is_empty() {
+        return bad_request(problems.join("; "));
+    }
+    let limit = limit.unwrap_or(20) as usize;
+    json(StatusCode::OK, &state.store.list(status.flatten(), limit))
+}
+
+/// `POST /v1/pets` with an `application/json` `NewPet`.
+async fn create_pet(State(state): State<Arc<AppState>>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let json_type = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .is_some_and(|m| m == "application/json" || m.ends_with("+json"));
+    if !json_type {
+        return error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "expected application/json".into(),
+        );
+    }
+    let bytes: Bytes = match axum::body::to_bytes(body, BODY_LIMIT).await {
+        Ok(b) => b,
+        Err(_) => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                format!("the request body is larger than {BODY_LIMIT} bytes"),
+            );
+        }
+    };
+    if bytes.is_empty() {
+        return bad_request("the request body is required".into());
+    }
+    let new: NewPet = match serde_json::from_slice(&bytes) {
+        Ok(n) => n,
+        Err(e) => return bad_request(format!("invalid body: {e}")),
+    };
+    let pet = state.store.add(new);
+    tracing::debug!(
+        id = pet.id,
+        by = parts.extensions.get::<Caller>().map(|c| c.subject.as_str()),
+        "pet added"
+    );
+    json(StatusCode::CREATED, &pet)
+}
+
+/// `GET /v1/pets/{petId}` (deprecated: `Deprecation`, `Sunset`, `Link` on every response).
+async fn get_pet(
+    State(state): State<Arc<AppState>>,
+    id: Result<Path<i64>, PathRejection>,
+) -> Response {
+    let mut resp = match id {
+        Ok(Path(id)) => match state.store.get(id) {
+            Some(pet) => json(StatusCode::OK, &pet),
+            None => error(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("no animal with id {id}"),
+            ),
+        },
+        Err(e) => bad_request(format!("path/petId: {e}")),
+    };
+    let headers = resp.headers_mut();
+    headers.append("deprecation", HeaderValue::from_static("@1795305600"));
+    headers.append(
+        "sunset",
+        HeaderValue::from_static("Thu, 05 Dec 2030 00:00:00 GMT"),
+    );
+    headers.append(
+        "link",
+        HeaderValue::from_static("</v1/pets>; rel=\"successor-version\""),
+    );
+    resp
+}

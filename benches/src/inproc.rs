@@ -1,0 +1,136 @@
+//! Diagnostic: the two routers called in process, one request at a time on one thread, with
+//! no network, no HTTP parsing and no load generator. What remains is exactly the code that
+//! differs between the two servers (routing, authentication, rate limiting, parameter and
+//! body handling, the store, serialization), so this isolates the generated code and its
+//! runtime from the measurement noise of the loopback runs.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use http::{Method, Request, header};
+use tower_service::Service;
+
+use crate::Settings;
+use crate::serve::{self, KEY, Kind};
+use crate::stats::median;
+
+pub struct Row {
+    pub request: &'static str,
+    pub rate_limit: bool,
+    /// Nanoseconds per request, one per round.
+    pub ns_generated: Vec<f64>,
+    pub ns_handwritten: Vec<f64>,
+}
+
+impl Row {
+    /// hand-written ns / generated ns: above 1 means the generated router is cheaper.
+    pub fn ratio(&self) -> f64 {
+        median(&self.ns_handwritten) / median(&self.ns_generated)
+    }
+}
+
+fn request(workload: &crate::load::Workload, n: u64, peer: SocketAddr) -> Request<Body> {
+    let path = workload.path.replace(
+        "{id}",
+        &((n % workload.id_range.max(1) as u64) as i64 + 1).to_string(),
+    );
+    let mut builder = Request::builder()
+        .method(workload.method.clone())
+        .uri(path)
+        .header(header::HOST, "127.0.0.1")
+        .header(header::AUTHORIZATION, format!("Bearer {KEY}"));
+    if workload.method == Method::POST {
+        builder = builder.header(header::CONTENT_TYPE, "application/json");
+    }
+    let mut req = builder
+        .body(Body::from(workload.body.clone().unwrap_or_default()))
+        .expect("a valid request");
+    // What `into_make_service_with_connect_info` adds on a real connection.
+    req.extensions_mut().insert(ConnectInfo(peer));
+    req
+}
+
+/// Sends requests for `duration`; returns nanoseconds per request.
+async fn drive(
+    router: &mut axum::Router,
+    workload: &crate::load::Workload,
+    duration: Duration,
+) -> Result<f64, String> {
+    let peer: SocketAddr = "127.0.0.1:40000".parse().expect("an address");
+    let started = Instant::now();
+    let mut n = 0u64;
+    while started.elapsed() < duration {
+        // 64 requests between clock reads.
+        for _ in 0..64 {
+            let resp = router
+                .call(request(workload, n, peer))
+                .await
+                .map_err(|e| e.to_string())?;
+            if resp.status().as_u16() != workload.expected_status {
+                return Err(format!(
+                    "in-process {} {}: status {}",
+                    workload.method,
+                    workload.path,
+                    resp.status()
+                ));
+            }
+            let body = axum::body::to_bytes(resp.into_body(), usize::MAX)
+                .await
+                .map_err(|e| e.to_string())?;
+            std::hint::black_box(body);
+            n += 1;
+        }
+    }
+    Ok(started.elapsed().as_nanos() as f64 / n as f64)
+}
+
+pub fn run(settings: &Settings) -> Result<Vec<Row>, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let duration = settings.duration / 2;
+    let mut rows = Vec::new();
+    for rate_limit in [false, true] {
+        for (request, workload) in crate::server::workloads() {
+            let mut generated = serve::app(Kind::Generated, rate_limit);
+            let mut handwritten = serve::app(Kind::Handwritten, rate_limit);
+            let mut row = Row {
+                request,
+                rate_limit,
+                ns_generated: Vec::new(),
+                ns_handwritten: Vec::new(),
+            };
+            runtime.block_on(async {
+                // Warm-up, unrecorded.
+                drive(&mut generated, &workload, settings.warmup).await?;
+                drive(&mut handwritten, &workload, settings.warmup).await?;
+                for round in 0..settings.rounds {
+                    let generated_first = round % 2 == 0;
+                    for generated_turn in [generated_first, !generated_first] {
+                        if generated_turn {
+                            let ns = drive(&mut generated, &workload, duration).await?;
+                            row.ns_generated.push(ns);
+                        } else {
+                            let ns = drive(&mut handwritten, &workload, duration).await?;
+                            row.ns_handwritten.push(ns);
+                        }
+                    }
+                }
+                Ok::<(), String>(())
+            })?;
+            eprintln!(
+                "  in-process {:<22} limiter {:<3}: {:>6.0} vs {:>6.0} ns/req, hand/gen {:.3}",
+                row.request,
+                if rate_limit { "on" } else { "off" },
+                median(&row.ns_generated),
+                median(&row.ns_handwritten),
+                row.ratio()
+            );
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}

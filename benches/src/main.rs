@@ -1,0 +1,194 @@
+//! `cargo run --release -p petstore-bench [-- OPTIONS]` (to be `cargo xtask bench`): measures
+//! the generated server and client against hand-written equivalents, the generator's speed
+//! and the generated crates' compile cost; prints a markdown report and writes it to
+//! `docs/benchmarks.md`. Timings are reported, never asserted.
+//!
+//! The binary re-executes itself as `petstore-bench serve-generated|serve-handwritten
+//! [--rate-limit]` to run each server in its own process (see `serve.rs`).
+
+mod client;
+mod codegen;
+mod compile;
+mod handwritten;
+mod inproc;
+mod load;
+mod report;
+mod serve;
+mod server;
+mod stats;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+const HELP: &str = "\
+petstore-bench [OPTIONS]
+    Run every benchmark, print the report and write it to docs/benchmarks.md.
+
+OPTIONS
+    --rounds N          rounds per comparison, each side once per round (default 10)
+    --secs S            measured seconds per side per round (default 0.6)
+    --warmup S          unrecorded warm-up seconds before each measured run (default 0.15)
+    --connections N     concurrent keep-alive connections / callers (default 16)
+    --codegen-runs N    runs of the generator per document (default 5)
+    --only LIST         comma-separated subset of server,inproc,client,codegen,compile
+    --fresh-compile     remeasure the clean build (with dependencies) of the generated crates
+    --no-write          print the report without writing docs/benchmarks.md
+    --out PATH          write the report there instead of docs/benchmarks.md
+";
+
+/// What one run measures and for how long.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub rounds: usize,
+    pub duration: Duration,
+    pub warmup: Duration,
+    pub connections: usize,
+    pub codegen_runs: usize,
+    pub only: Vec<String>,
+    pub fresh_compile: bool,
+    pub out: Option<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            rounds: 10,
+            duration: Duration::from_millis(600),
+            warmup: Duration::from_millis(150),
+            connections: 16,
+            codegen_runs: 5,
+            only: Vec::new(),
+            fresh_compile: false,
+            out: Some(root().join("docs/benchmarks.md")),
+        }
+    }
+}
+
+impl Settings {
+    fn wants(&self, part: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|p| p == part)
+    }
+}
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    root.canonicalize().unwrap_or(root)
+}
+
+fn parse_args(args: &[String]) -> Result<Settings, String> {
+    let mut s = Settings::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        let number = |name: &str, v: String| {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| format!("{name}: not a number: {v}"))
+        };
+        match arg.as_str() {
+            "--rounds" => s.rounds = number(arg, value(arg)?)?.max(1.0) as usize,
+            "--secs" => s.duration = Duration::from_secs_f64(number(arg, value(arg)?)?.max(0.1)),
+            "--warmup" => s.warmup = Duration::from_secs_f64(number(arg, value(arg)?)?),
+            "--connections" => s.connections = number(arg, value(arg)?)?.max(1.0) as usize,
+            "--codegen-runs" => s.codegen_runs = number(arg, value(arg)?)?.max(1.0) as usize,
+            "--only" => {
+                s.only = value(arg)?
+                    .split(',')
+                    .map(|p| p.trim().to_owned())
+                    .collect();
+                if let Some(bad) = s.only.iter().find(|p| {
+                    !["server", "inproc", "client", "codegen", "compile"].contains(&p.as_str())
+                }) {
+                    return Err(format!("--only: unknown part `{bad}`"));
+                }
+            }
+            "--fresh-compile" => s.fresh_compile = true,
+            "--no-write" => s.out = None,
+            "--out" => s.out = Some(PathBuf::from(value(arg)?)),
+            "-h" | "--help" | "help" => return Err(HELP.to_owned()),
+            other => return Err(format!("unknown option `{other}`\n\n{HELP}")),
+        }
+    }
+    Ok(s)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("serve-generated") => serve::child_main(
+            serve::Kind::Generated,
+            args.iter().any(|a| a == "--rate-limit"),
+        ),
+        Some("serve-handwritten") => serve::child_main(
+            serve::Kind::Handwritten,
+            args.iter().any(|a| a == "--rate-limit"),
+        ),
+        _ => parse_args(&args).and_then(|settings| bench(&settings)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn bench(settings: &Settings) -> Result<(), String> {
+    if cfg!(debug_assertions) {
+        eprintln!("warning: this is a debug build; run with --release for meaningful figures");
+    }
+    let root = root();
+    let mut report = report::Report::new(settings, &root);
+    eprintln!(
+        "petstore-bench: {} core(s), {} round(s) × {:.2} s per side per row, {} connections",
+        report.cores,
+        settings.rounds,
+        settings.duration.as_secs_f64(),
+        settings.connections
+    );
+
+    if settings.wants("server") || settings.wants("client") {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        if settings.wants("server") {
+            eprintln!("server: generated router vs hand-written axum");
+            report.server = runtime.block_on(server::run(settings))?;
+        }
+        if settings.wants("client") {
+            eprintln!("client: generated client vs plain reqwest");
+            report.client = runtime.block_on(client::run(settings))?;
+        }
+    }
+    if settings.wants("inproc") {
+        eprintln!("server, in process (diagnostic): the two routers called without a network");
+        report.inproc = inproc::run(settings)?;
+    }
+    if settings.wants("codegen") {
+        eprintln!("codegen: apigen::generate");
+        report.codegen = codegen::run(&root, settings.codegen_runs)?;
+    }
+    if settings.wants("compile") {
+        eprintln!("compile: release builds of the generated crates");
+        report.compile = compile::run(&root, settings.fresh_compile, &report.date)?;
+    }
+
+    report.finish();
+    let markdown = report.markdown();
+    println!("{markdown}");
+    if let Some(out) = &settings.out {
+        std::fs::write(out, &markdown)
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        eprintln!("wrote {}", out.display());
+    }
+    Ok(())
+}

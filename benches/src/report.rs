@@ -1,0 +1,394 @@
+//! The markdown report: the tables, the machine, the date, the commit, the method.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::Settings;
+use crate::stats::{Pair, median};
+
+/// The throughput ratio (generated / hand-written) every server and client row must reach.
+pub const RATIO_TARGET: f64 = 0.95;
+
+pub struct Report {
+    pub cores: usize,
+    pub date: String,
+    pub commit: String,
+    pub cpu: String,
+    pub load_before: String,
+    pub load_after: String,
+    pub settings: Settings,
+    pub server: Vec<crate::server::Row>,
+    pub inproc: Vec<crate::inproc::Row>,
+    pub client: Vec<crate::client::Row>,
+    pub codegen: Vec<crate::codegen::Row>,
+    pub compile: Vec<crate::compile::Row>,
+}
+
+impl Report {
+    pub fn new(settings: &Settings, root: &Path) -> Report {
+        Report {
+            cores: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            date: utc_now(),
+            commit: commit(root),
+            cpu: cpu_model(),
+            load_before: load_average(),
+            load_after: String::new(),
+            settings: settings.clone(),
+            server: Vec::new(),
+            inproc: Vec::new(),
+            client: Vec::new(),
+            codegen: Vec::new(),
+            compile: Vec::new(),
+        }
+    }
+
+    pub fn finish(&mut self) {
+        self.load_after = load_average();
+    }
+
+    pub fn markdown(&self) -> String {
+        let s = &self.settings;
+        let mut md = String::new();
+        let w = &mut md;
+        let _ = writeln!(w, "# Benchmarks\n");
+        let _ = writeln!(
+            w,
+            "Written by `cargo run --release -p petstore-bench` (to be run as `cargo xtask bench`); do not edit by hand, rerun it.\n"
+        );
+        let _ = writeln!(
+            w,
+            "- **date**: {} (UTC)\n- **commit**: {}\n- **machine**: {} core(s) (`std::thread::available_parallelism`), {}; load average {} before, {} after\n- **settings**: {} round(s) × {:.2} s per side per row (after {:.2} s of unrecorded warm-up each), {} concurrent keep-alive connections, sides alternated (the side that goes first swaps every round)\n- **load generator**: our own, in this crate (`benches/src/load.rs`): hyper's HTTP/1.1 client connection API, one request at a time per connection, every latency recorded. It builds from crates.io with the workspace, so a fresh machine needs no system package (`wrk`) or separately installed tool (`oha`), and it adds no pool, retry or redirect logic of its own to what is measured.\n",
+            self.date,
+            self.commit,
+            self.cores,
+            self.cpu,
+            self.load_before,
+            self.load_after,
+            s.rounds,
+            s.duration.as_secs_f64(),
+            s.warmup.as_secs_f64(),
+            s.connections,
+        );
+
+        let (met, total) = self.score();
+        let _ = writeln!(
+            w,
+            "**{met} of {total} rows with a target meet it.** Ratios are generated / hand-written; \"round range\" is the lowest and highest ratio of the two runs of one round.\n"
+        );
+
+        if !self.server.is_empty() {
+            let _ = writeln!(
+                w,
+                "## 1. Server: generated router vs hand-written axum (target: req/s ratio ≥ {RATIO_TARGET})\n"
+            );
+            let _ = writeln!(
+                w,
+                "| request | rate limiter | req/s generated | req/s hand-written | ratio (round range) | p50 µs gen / hand | p99 µs gen / hand | server CPU µs/req gen / hand (ratio) | peak RSS MiB gen / hand | meets target? |"
+            );
+            let _ = writeln!(w, "|---|---|---:|---:|---|---|---|---|---|---|");
+            for r in &self.server {
+                let _ = writeln!(
+                    w,
+                    "| `{}` | {} | {} | {} | {} | {} | {} | {} | {:.1} / {:.1} | {} |",
+                    r.request,
+                    if r.rate_limit { "on" } else { "off" },
+                    per_sec(&r.pair.generated.per_sec),
+                    per_sec(&r.pair.handwritten.per_sec),
+                    ratio_cell(&r.pair),
+                    latency_cell(&r.pair.generated.p50_us, &r.pair.handwritten.p50_us),
+                    latency_cell(&r.pair.generated.p99_us, &r.pair.handwritten.p99_us),
+                    cpu_cell(&r.pair),
+                    r.peak_kb_generated as f64 / 1024.0,
+                    r.peak_kb_handwritten as f64 / 1024.0,
+                    verdict_pair(&r.pair, r.mismatch.as_deref()),
+                );
+            }
+            let _ = writeln!(w);
+        }
+
+        if !self.inproc.is_empty() {
+            let _ = writeln!(
+                w,
+                "### 1b. Diagnostic: the same two routers called in process (no network, one thread; no target)\n"
+            );
+            let _ = writeln!(
+                w,
+                "| request | rate limiter | ns/req generated | ns/req hand-written | hand-written / generated |"
+            );
+            let _ = writeln!(w, "|---|---|---:|---:|---|");
+            for r in &self.inproc {
+                let _ = writeln!(
+                    w,
+                    "| `{}` | {} | {:.0} | {:.0} | **{:.3}** |",
+                    r.request,
+                    if r.rate_limit { "on" } else { "off" },
+                    median(&r.ns_generated),
+                    median(&r.ns_handwritten),
+                    r.ratio()
+                );
+            }
+            let _ = writeln!(w);
+        }
+
+        if !self.client.is_empty() {
+            let _ = writeln!(
+                w,
+                "## 2. Client: generated client vs plain reqwest (target: calls/s ratio ≥ {RATIO_TARGET})\n"
+            );
+            let _ = writeln!(
+                w,
+                "| operation | calls/s generated | calls/s plain reqwest | ratio (round range) | p50 µs gen / plain | p99 µs gen / plain | client CPU µs/call gen / plain (ratio) | meets target? |"
+            );
+            let _ = writeln!(w, "|---|---:|---:|---|---|---|---|---|");
+            for r in &self.client {
+                let _ = writeln!(
+                    w,
+                    "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
+                    r.request,
+                    per_sec(&r.pair.generated.per_sec),
+                    per_sec(&r.pair.handwritten.per_sec),
+                    ratio_cell(&r.pair),
+                    latency_cell(&r.pair.generated.p50_us, &r.pair.handwritten.p50_us),
+                    latency_cell(&r.pair.generated.p99_us, &r.pair.handwritten.p99_us),
+                    cpu_cell(&r.pair),
+                    verdict_pair(&r.pair, None),
+                );
+            }
+            let _ = writeln!(w);
+        }
+
+        if !self.codegen.is_empty() {
+            let _ = writeln!(
+                w,
+                "## 3. Codegen: `apigen::generate` as a library call (target: largest corpus document < 1 s)\n"
+            );
+            let _ = writeln!(
+                w,
+                "| document | size | median time (runs) | of which reading the document | lines generated: all files / Rust / Rust outside the copied runtime | operations | warnings | meets target? |"
+            );
+            let _ = writeln!(w, "|---|---:|---|---|---|---:|---:|---|");
+            for r in &self.codegen {
+                let verdict = match (&r.error, r.target_secs) {
+                    (Some(e), _) => format!("no ({e})"),
+                    (None, Some(t)) if r.median_secs() < t => format!("yes (< {t} s)"),
+                    (None, Some(t)) => format!("no (≥ {t} s)"),
+                    (None, None) => "no target".to_owned(),
+                };
+                let _ = writeln!(
+                    w,
+                    "| `{}` | {:.1} KiB | {} ({}) | {} | {} / {} / {} | {} | {} | {} |",
+                    r.document,
+                    r.bytes as f64 / 1024.0,
+                    seconds(r.median_secs()),
+                    r.times.len(),
+                    seconds(median(&r.load_times)),
+                    r.lines_total,
+                    r.lines_rust,
+                    r.lines_rust_generated,
+                    r.operations_hint,
+                    r.warnings,
+                    verdict
+                );
+            }
+            let _ = writeln!(w);
+        }
+
+        if !self.compile.is_empty() {
+            let _ = writeln!(
+                w,
+                "## 4. Compile cost: release build of each generated crate (no target; reported)\n"
+            );
+            let _ = writeln!(
+                w,
+                "| crate | crate alone, dependencies prebuilt | clean build incl. dependencies | crate's share | meets target? |"
+            );
+            let _ = writeln!(w, "|---|---:|---|---:|---|");
+            for r in &self.compile {
+                let (clean, share) = match r.clean_secs {
+                    Some(c) => (
+                        format!("{} ({})", seconds(c), r.clean_measured),
+                        format!("{:.0} %", 100.0 * r.crate_secs / c),
+                    ),
+                    None => (r.clean_measured.clone(), "—".to_owned()),
+                };
+                let _ = writeln!(
+                    w,
+                    "| `{}` | {} | {} | {} | no target |",
+                    r.krate,
+                    seconds(r.crate_secs),
+                    clean,
+                    share
+                );
+            }
+            let _ = writeln!(w);
+        }
+
+        let _ = writeln!(w, "## Method and noise\n");
+        let _ = writeln!(
+            w,
+            "Each server runs in its own child process (the bench binary re-executed as `serve-generated` or `serve-handwritten`), started fresh for every row with the same 100 pets; its peak memory is `VmHWM` and its CPU time `utime + stime`, both read by the process itself from `/proc/self/status` and `/proc/self/stat` (in the `POST` rows the peak includes the pets the run added, so the faster side stores more). Both servers use the reference service's store (`petstore_service::PetStore`): the generated side is `petstore_service::router`, the generated router around that store; the hand-written side is `benches/src/handwritten.rs`, plain axum doing the same authentication (SHA-256 digest, constant-time compare), the same limiter and headers and the same JSON; before each row one request to each server checks that both answer with the same status, header names and body. With the limiter on, the key is on the Enterprise plan with its quota raised so that nothing is ever refused (the spec's 10,000 a minute would run out within a second). The client rows run both clients in the bench process against one generated server (limiter off); the client CPU column is the bench process's own CPU time per call. Each comparison runs both sides alternately in the same run, {rounds} times each, the side that goes first swapping every round, and reports medians; the ratio is the ratio of the median throughputs. Many short rounds rather than a few long ones, so that a burst of load from other jobs lands on both sides.",
+            rounds = s.rounds,
+        );
+        let _ = writeln!(w);
+        let _ = writeln!(
+            w,
+            "Noise: the load generator, the clients and the servers share the machine's {cores} core(s), so a throughput is that of the whole loop, not of the server alone, and other jobs on a shared machine move it by tens of percent from one second to the next (see the round ranges and the load averages above). CPU time per request is much steadier, because it counts only the measured process's own work whatever share of the machine it gets, so it is the better guide to what the generated code costs; the in-process table removes the network and the load generator altogether. Latencies are per request (send to last body byte) over every request of a run; p50 and p99 are medians over rounds. Codegen times are the median of {codegen_runs} calls after one unmeasured call. Compile times are wall times of `cargo build --release --locked -p <crate>` in a target directory of the crate's own under `target/bench-compile/`, after `cargo clean --release -p <crate>`. Nothing here asserts a timing.",
+            cores = self.cores,
+            codegen_runs = s.codegen_runs,
+        );
+        md
+    }
+
+    /// (rows meeting their target, rows with a target).
+    fn score(&self) -> (usize, usize) {
+        let mut met = 0;
+        let mut total = 0;
+        for pair in self
+            .server
+            .iter()
+            .map(|r| (&r.pair, r.mismatch.is_some()))
+            .chain(self.client.iter().map(|r| (&r.pair, false)))
+        {
+            total += 1;
+            if pair.0.ratio() >= RATIO_TARGET && !pair.1 && valid(pair.0) {
+                met += 1;
+            }
+        }
+        for r in &self.codegen {
+            if let Some(t) = r.target_secs {
+                total += 1;
+                if r.error.is_none() && r.median_secs() < t {
+                    met += 1;
+                }
+            }
+        }
+        (met, total)
+    }
+}
+
+fn valid(pair: &Pair) -> bool {
+    pair.generated.unexpected == 0 && pair.handwritten.unexpected == 0
+}
+
+fn verdict_pair(pair: &Pair, mismatch: Option<&str>) -> String {
+    if !valid(pair) {
+        return format!(
+            "invalid: {} / {} unexpected answers",
+            pair.generated.unexpected, pair.handwritten.unexpected
+        );
+    }
+    if mismatch.is_some() {
+        return "invalid: the servers answer differently".to_owned();
+    }
+    let r = pair.ratio();
+    if r >= RATIO_TARGET {
+        "yes".to_owned()
+    } else {
+        format!("no ({:.1} % short)", 100.0 * (RATIO_TARGET - r))
+    }
+}
+
+fn per_sec(values: &[f64]) -> String {
+    format!("{:.0}", median(values))
+}
+
+fn ratio_cell(pair: &Pair) -> String {
+    let (lo, hi) = pair.round_ratio_range();
+    format!("**{:.3}** ({lo:.2}–{hi:.2})", pair.ratio())
+}
+
+fn latency_cell(generated: &[f64], handwritten: &[f64]) -> String {
+    format!("{:.0} / {:.0}", median(generated), median(handwritten))
+}
+
+fn cpu_cell(pair: &Pair) -> String {
+    format!(
+        "{:.1} / {:.1} ({:.2})",
+        median(&pair.generated.cpu_us),
+        median(&pair.handwritten.cpu_us),
+        pair.cpu_ratio()
+    )
+}
+
+fn seconds(s: f64) -> String {
+    if s < 1.0 {
+        format!("{:.1} ms", s * 1000.0)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+fn commit(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .current_dir(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    match git(&["rev-parse", "--short", "HEAD"]) {
+        Some(hash) => {
+            let dirty = git(&["status", "--porcelain"]).is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("`{hash}` (with uncommitted changes in the working tree)")
+            } else {
+                format!("`{hash}`")
+            }
+        }
+        None => "unknown (not a git checkout)".to_owned(),
+    }
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|rest| rest.trim_start_matches([' ', '\t', ':']).trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned())
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// `YYYY-MM-DD HH:MM` in UTC from the system clock.
+fn utc_now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
