@@ -79,32 +79,61 @@ fn emit_all(
     let server_crate = format!("{}-server", o.name);
     let client_crate = format!("{}-client", o.name);
 
-    let rust = |tokens| emit::render(tokens, &header);
-    files.insert(
-        "server/src/lib.rs".into(),
-        rust(emit::server::lib_rs(api, &server_crate))?,
+    // Each Rust file is built and formatted on its own thread: parsing and pretty-printing
+    // are most of the generator's time on large documents, and the files are independent.
+    // (Token streams are not `Send`, so each thread makes its own.)
+    type Job<'a> = (
+        &'static str,
+        Box<dyn Fn() -> proc_macro2::TokenStream + Send + Sync + 'a>,
     );
-    files.insert("server/src/api.rs".into(), rust(emit::server::api_rs(api))?);
-    files.insert(
-        "server/src/router.rs".into(),
-        rust(emit::server::router_rs(api))?,
-    );
-    files.insert(
-        "server/src/types.rs".into(),
-        rust(emit::types::file(api, Side::Server))?,
-    );
-    files.insert(
-        "client/src/lib.rs".into(),
-        rust(emit::client::lib_rs(api, &client_crate))?,
-    );
-    files.insert(
-        "client/src/client.rs".into(),
-        rust(emit::client::client_rs(api))?,
-    );
-    files.insert(
-        "client/src/types.rs".into(),
-        rust(emit::types::file(api, Side::Client))?,
-    );
+    let jobs: Vec<Job<'_>> = vec![
+        (
+            "server/src/lib.rs",
+            Box::new(|| emit::server::lib_rs(api, &server_crate)),
+        ),
+        ("server/src/api.rs", Box::new(|| emit::server::api_rs(api))),
+        (
+            "server/src/router.rs",
+            Box::new(|| emit::server::router_rs(api)),
+        ),
+        (
+            "server/src/types.rs",
+            Box::new(|| emit::types::file(api, Side::Server)),
+        ),
+        (
+            "client/src/lib.rs",
+            Box::new(|| emit::client::lib_rs(api, &client_crate)),
+        ),
+        (
+            "client/src/client.rs",
+            Box::new(|| emit::client::client_rs(api)),
+        ),
+        (
+            "client/src/types.rs",
+            Box::new(|| emit::types::file(api, Side::Client)),
+        ),
+    ];
+    let rendered: Vec<(&str, Result<String, String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .iter()
+            .map(|(path, make)| {
+                let header = &header;
+                (*path, scope.spawn(move || emit::render(make(), header)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|(path, h)| {
+                let result = h
+                    .join()
+                    .unwrap_or_else(|_| Err(format!("emitting {path} panicked")));
+                (path, result)
+            })
+            .collect()
+    });
+    for (path, text) in rendered {
+        files.insert(path.to_string(), text?);
+    }
 
     let toml_header = header.replacen("//", "#", 1);
     files.insert(
