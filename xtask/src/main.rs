@@ -1,6 +1,7 @@
 //! `cargo xtask …`: the project's commands. Run `cargo xtask help` for the list.
 
 mod codegen;
+mod corpus;
 
 use std::process::ExitCode;
 
@@ -12,12 +13,21 @@ cargo xtask codegen [--check]
 cargo xtask codegen --spec PATH --out DIR [--name NAME] [--check]
     Generate DIR/server and DIR/client (crates NAME-server and NAME-client, standalone)
     from any OpenAPI 3.0 document.
+cargo xtask corpus [DIR] [--filter SUBSTR] [--keep DIR]
+    Robustness run over every .yaml/.yml/.json document under DIR (default
+    ../shared/openapi-corpus, recursively; --filter keeps paths containing SUBSTR): generate
+    each (a panic is caught and reported), write the crates into one throwaway workspace
+    (target/corpus/ws/, or --keep DIR) and compile them with one `cargo build --keep-going`
+    (shared target dir target/corpus/target; warnings counted, not denied). Prints a table
+    and writes it to target/corpus/report.md. Fails on a panic, an internal generator error
+    or a generated crate that does not compile; a located error refusing a document is fine.
 ";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("codegen") => codegen::main(&args[1..]),
+        Some("corpus") => corpus::main(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
             Ok(())
