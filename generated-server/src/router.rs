@@ -25,6 +25,7 @@ use crate::runtime::validate;
 use crate::runtime::validate::Violations;
 use crate::runtime::ratelimit::Quota;
 use crate::runtime::ratelimit::RateLimitPolicy;
+use axum::body::Body;
 use axum::extract::Request;
 use axum::extract::State;
 use axum::response::Response;
@@ -124,7 +125,7 @@ async fn list_pets<A: PetStoreApi>(
 async fn serve_list_pets<A: PetStoreApi>(
     api: &A,
     parts: http::request::Parts,
-    _body: axum::body::Body,
+    _body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
     let mut errors = Violations::new();
@@ -165,7 +166,7 @@ async fn serve_create_pet<A: PetStoreApi>(
     api: &A,
     rt: &Runtime,
     parts: http::request::Parts,
-    body: axum::body::Body,
+    body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
     let body = body::read_json::<types::NewPet>(&parts, body, rt.body_limit(), true)
@@ -204,7 +205,7 @@ async fn get_pet<A: PetStoreApi>(
 async fn serve_get_pet<A: PetStoreApi>(
     api: &A,
     mut parts: http::request::Parts,
-    _body: axum::body::Body,
+    _body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
     let mut errors = Violations::new();
@@ -240,7 +241,7 @@ async fn list_orders<A: PetStoreApi>(
 async fn serve_list_orders<A: PetStoreApi>(
     api: &A,
     parts: http::request::Parts,
-    _body: axum::body::Body,
+    _body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
     let ctx = RequestContext::new("listOrders", principal, parts);

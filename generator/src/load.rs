@@ -132,7 +132,7 @@ fn to_json_value(text: &str) -> Result<serde_json::Value, Diagnostics> {
             .filter(|(path, _)| !path.contains(' ') && path.contains('.'))
             .map(|(path, _)| path_to_pointer(path))
             .unwrap_or_default();
-        one(pointer, format!("invalid YAML{at}: {message}"))
+        one(pointer, format!("cannot read the document{at}: {message}"))
     })?;
     yaml_to_json(yaml, "")
 }

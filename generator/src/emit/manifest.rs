@@ -69,7 +69,7 @@ pub fn cargo_toml(api: &Api, kind: Kind, crate_name: &str, header: &str) -> Resu
         header: header.trim_end(),
         name: crate_name,
         version: &crate_version(&api.version),
-        description: &description.replace('"', "'"),
+        description: &toml_escape(&description),
         deps,
         sections,
         features,
@@ -160,6 +160,22 @@ pub fn readme(
     .render()
     .map(|s| format!("{}\n", s.trim_end()))
     .map_err(|e| format!("README template: {e}"))
+}
+
+/// The inside of a TOML basic string (`"…"`): backslashes, quotes and control characters
+/// escaped, so any document title makes a valid manifest.
+fn toml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A crate version from `info.version` when it is semver-like, else `0.1.0`.
@@ -287,6 +303,15 @@ fn section_lines(manifest: &str, section: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn descriptions_are_escaped() {
+        assert_eq!(
+            toml_escape(r#"My "quoted" \ API"#),
+            r#"My \"quoted\" \\ API"#
+        );
+        assert_eq!(toml_escape("a\nb"), "a\\nb");
+    }
 
     #[test]
     fn versions() {

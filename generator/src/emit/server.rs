@@ -476,6 +476,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
                 "crate::runtime::ratelimit::RateLimitPolicy",
                 "RateLimitPolicy",
             ),
+            ("axum::body::Body", "Body"),
             ("axum::extract::Request", "Request"),
             ("axum::extract::State", "State"),
             ("axum::response::Response", "Response"),
@@ -672,7 +673,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             api: &A,
             #rt_arg
             #parts_mut: http::request::Parts,
-            #body_var: axum::body::Body,
+            #body_var: Body,
         ) -> Result<Response, Problem> {
             let principal = auth::authorize(parts.extensions.get(), &[#(#security),*])?;
             #errors_decl

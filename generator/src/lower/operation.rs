@@ -122,6 +122,18 @@ pub fn lower_all(
     out
 }
 
+/// A type as a reader of a warning knows it.
+fn describe(ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::Named(n) => format!("`{n}` (an object or a union)"),
+        TypeRef::Vec(_) => "nested array".into(),
+        TypeRef::Map(_) | TypeRef::JsonObject => "object".into(),
+        TypeRef::Json => "free-form".into(),
+        TypeRef::Bytes => "binary".into(),
+        other => format!("{other:?}"),
+    }
+}
+
 /// JSON when any response is JSON (what the client decodes best), otherwise every documented
 /// media type; `None` when no response has a body.
 fn accept_header(responses: &[Response]) -> Option<String> {
@@ -223,7 +235,10 @@ impl Ctx<'_> {
                 other => {
                     sink.warn(
                         &at,
-                        format!("{other:?} parameters are not supported yet; the value is passed as a plain string"),
+                        format!(
+                            "{} parameters are not supported yet (only strings, numbers, booleans, enumerations and arrays of them); the value is passed as a plain string",
+                            describe(&other)
+                        ),
                     );
                     TypeRef::String
                 }

@@ -23,6 +23,7 @@ use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
 use crate::runtime::validate::Violations;
+use axum::body::Body;
 use axum::extract::Request;
 use axum::extract::State;
 use axum::response::Response;
@@ -93,7 +94,7 @@ async fn get_trees_id<A: ConstructsApi>(
 async fn serve_get_trees_id<A: ConstructsApi>(
     api: &A,
     mut parts: http::request::Parts,
-    _body: axum::body::Body,
+    _body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(
         parts.extensions.get(),
@@ -153,7 +154,7 @@ async fn serve_post_forms<A: ConstructsApi>(
     api: &A,
     rt: &Runtime,
     parts: http::request::Parts,
-    body: axum::body::Body,
+    body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["oauth"]])?;
     let body = {
@@ -190,7 +191,7 @@ async fn serve_put_blobs<A: ConstructsApi>(
     api: &A,
     rt: &Runtime,
     parts: http::request::Parts,
-    body: axum::body::Body,
+    body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[])?;
     let body = body::read_bytes(
@@ -229,7 +230,7 @@ async fn serve_post_notes<A: ConstructsApi>(
     api: &A,
     rt: &Runtime,
     parts: http::request::Parts,
-    body: axum::body::Body,
+    body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[])?;
     let body = body::read_text(&parts, body, rt.body_limit(), true).await?;
@@ -259,7 +260,7 @@ async fn get_things<A: ConstructsApi>(
 async fn serve_get_things<A: ConstructsApi>(
     api: &A,
     parts: http::request::Parts,
-    _body: axum::body::Body,
+    _body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[])?;
     let ctx = RequestContext::new("get_things", principal, parts);

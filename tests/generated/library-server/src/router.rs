@@ -23,6 +23,7 @@ use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
 use crate::runtime::validate::Violations;
+use axum::body::Body;
 use axum::extract::Request;
 use axum::extract::State;
 use axum::response::Response;
@@ -82,7 +83,7 @@ async fn search_books<A: LendingLibraryApi>(
 async fn serve_search_books<A: LendingLibraryApi>(
     api: &A,
     parts: http::request::Parts,
-    _body: axum::body::Body,
+    _body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
@@ -131,7 +132,7 @@ async fn get_books_isbn<A: LendingLibraryApi>(
 async fn serve_get_books_isbn<A: LendingLibraryApi>(
     api: &A,
     mut parts: http::request::Parts,
-    _body: axum::body::Body,
+    _body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
@@ -166,7 +167,7 @@ async fn withdraw_book<A: LendingLibraryApi>(
 async fn serve_withdraw_book<A: LendingLibraryApi>(
     api: &A,
     mut parts: http::request::Parts,
-    _body: axum::body::Body,
+    _body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
@@ -202,7 +203,7 @@ async fn serve_lend_book<A: LendingLibraryApi>(
     api: &A,
     rt: &Runtime,
     mut parts: http::request::Parts,
-    body: axum::body::Body,
+    body: Body,
 ) -> Result<Response, Problem> {
     let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
