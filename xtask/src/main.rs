@@ -21,13 +21,34 @@ cargo xtask corpus [DIR] [--filter SUBSTR] [--keep DIR]
     (shared target dir target/corpus/target; warnings counted, not denied). Prints a table
     and writes it to target/corpus/report.md. Fails on a panic, an internal generator error
     or a generated crate that does not compile; a located error refusing a document is fine.
+cargo xtask bench [ARGS]
+    Benchmarks (release build of benches/, package petstore-bench): generated vs hand-written
+    server and client, codegen time, compile cost. Prints the table and writes
+    docs/benchmarks.md. ARGS go to petstore-bench (`--only server,client,codegen`, `--no-write`).
 ";
+
+/// Runs the benchmark binary in release; it is a separate package so that its dependencies
+/// (the reference service, a load generator) stay out of xtask.
+fn bench(args: &[String]) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args(["run", "--release", "-p", "petstore-bench", "--"])
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("petstore-bench failed: {status}"))
+    }
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("codegen") => codegen::main(&args[1..]),
         Some("corpus") => corpus::main(&args[1..]),
+        Some("bench") => bench(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
             Ok(())
