@@ -12,7 +12,11 @@ fn generate(text: &str) -> Result<apigen::Output, apigen::diag::Diagnostics> {
 #[test]
 fn not_yaml() {
     let err = generate("openapi: [unclosed").unwrap_err();
-    assert!(err.to_string().contains("cannot read the document at line 2 column 1"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("cannot read the document at line 2 column 1"),
+        "{err}"
+    );
 }
 
 #[test]
