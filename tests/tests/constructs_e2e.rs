@@ -106,6 +106,7 @@ impl ConstructsApi for Service {
             return Ok(PostNotesResponse::Default(
                 http::StatusCode::CONFLICT,
                 types::Named {
+                    mirror: None,
                     inner: None,
                     tags: Some(vec!["x".into()]),
                     labels: None,

@@ -23,6 +23,8 @@ pub struct Schemas<'a> {
     components: BTreeMap<String, String>,
     /// Components currently being lowered (for `allOf` cycles).
     in_progress: BTreeSet<String>,
+    /// References into component schemas, already lowered.
+    deep_refs: BTreeMap<String, TypeRef>,
 }
 
 /// A schema reference as it appears in properties and items (boxed or not).
@@ -63,6 +65,7 @@ impl<'a> Schemas<'a> {
             scope,
             components,
             in_progress: BTreeSet::new(),
+            deep_refs: BTreeMap::new(),
         }
     }
 
@@ -102,13 +105,54 @@ impl<'a> Schemas<'a> {
         match s {
             SchemaRef::Ref(reference) => match self.component(reference) {
                 Ok(name) => TypeRef::Named(name),
-                Err(message) => {
-                    sink.warn(pointer, format!("{message}; using any JSON value"));
-                    TypeRef::Json
-                }
+                Err(message) => match self.inside_component(reference, sink) {
+                    Some(ty) => ty,
+                    None => {
+                        sink.warn(pointer, format!("{message}; using any JSON value"));
+                        TypeRef::Json
+                    }
+                },
             },
             SchemaRef::Item(schema) => self.inline(schema, hint, pointer, sink),
         }
+    }
+
+    /// A reference into a component schema (`#/components/schemas/Event/properties/type`):
+    /// the schema found there, lowered once and named after the place.
+    fn inside_component(&mut self, reference: &str, sink: &mut Sink) -> Option<TypeRef> {
+        if let Some(done) = self.deep_refs.get(reference) {
+            return Some(done.clone());
+        }
+        let rest = reference.strip_prefix("#/components/schemas/")?;
+        let mut tokens = rest.split('/').map(load::unescape);
+        let component = tokens.next()?;
+        let tokens: Vec<String> = tokens.collect();
+        if tokens.is_empty() {
+            return None;
+        }
+        let mut value = serde_json::to_value(load::schema_by_name(self.doc, &component)?).ok()?;
+        for token in &tokens {
+            value = match value {
+                serde_json::Value::Object(mut map) => map.remove(token)?,
+                serde_json::Value::Array(mut items) => {
+                    let i: usize = token.parse().ok()?;
+                    (i < items.len()).then(|| items.swap_remove(i))?
+                }
+                _ => return None,
+            };
+        }
+        let found: ReferenceOr<Schema> = serde_json::from_value(value).ok()?;
+        // Guard against a reference that leads back to itself.
+        self.deep_refs.insert(reference.to_string(), TypeRef::Json);
+        let hint = format!(
+            "{}{}",
+            self.components.get(&component).cloned().unwrap_or_default(),
+            naming::pascal(tokens.last().map(String::as_str).unwrap_or("Part"))
+        );
+        let at = reference.trim_start_matches('#').to_string();
+        let ty = self.type_of(SchemaRef::of(&found), &hint, &at, sink);
+        self.deep_refs.insert(reference.to_string(), ty.clone());
+        Some(ty)
     }
 
     fn component(&self, reference: &str) -> Result<String, String> {

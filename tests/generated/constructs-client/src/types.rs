@@ -287,6 +287,8 @@ pub struct NamedLabelsValue {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Named {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mirror: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inner: Option<NamedInner>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,

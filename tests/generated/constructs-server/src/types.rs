@@ -422,6 +422,12 @@ pub struct Named {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::runtime::body::non_null"
     )]
+    pub mirror: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
     pub inner: Option<NamedInner>,
     #[serde(
         default,
