@@ -45,15 +45,23 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
     },
 ];
 
-/// Serves `api` over HTTP under [`BASE_PATH`]. Unknown paths answer 404 and undeclared
-/// methods 405 (with `Allow`), both with the problem body.
+/// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
+/// paths, and every path outside the base path, answer 404 and undeclared methods 405
+/// (with `Allow`), both with the problem body.
 pub fn router<A: PetStoreApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+    let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
-        .route("/pets", routing::get(list_pets::<A>).post(create_pet::<A>))
-        .route("/pets/{petId}", routing::get(get_pet::<A>))
-        .route("/store/orders", routing::get(list_orders::<A>))
+        .route(
+            &layer::route_path(&base, "/pets"),
+            routing::get(list_pets::<A>).post(create_pet::<A>),
+        )
+        .route(&layer::route_path(&base, "/pets/{petId}"), routing::get(get_pet::<A>))
+        .route(
+            &layer::route_path(&base, "/store/orders"),
+            routing::get(list_orders::<A>),
+        )
         .with_state(api);
-    layer::finish(routes, SECURITY_SCHEMES, BASE_PATH, config)
+    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
 /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of

@@ -193,6 +193,16 @@ async fn every_operation_round_trips() {
     assert_eq!(orders.into_inner()[0]["id"], 1);
 }
 
+#[test]
+fn servers_are_named_choices() {
+    use petstore_client::Server;
+    assert_eq!("staging".parse::<Server>(), Ok(Server::Staging));
+    assert_eq!("Production".parse::<Server>(), Ok(Server::Production));
+    assert_eq!(Server::Production.url(), "https://api.petstore.example/v1");
+    assert_eq!(Server::ALL.len(), 2);
+    assert!("mars".parse::<Server>().unwrap_err().contains("production, staging"));
+}
+
 #[tokio::test]
 async fn errors_are_typed_and_use_the_error_body() {
     let addr = serve().await;

@@ -11,7 +11,8 @@ use http::{Extensions, HeaderMap, Method, Uri};
 use super::auth::{Identity, Principal};
 
 /// The request as the application sees it. `extensions` carries what middleware put there
-/// (the `Identity`, the rate-limit `Decision`, anything of the application's own).
+/// (the `Identity`, which also holds the rate-limit `Decision`, and anything of the
+/// application's own).
 #[derive(Debug)]
 pub struct RequestContext {
     pub operation_id: &'static str,
@@ -28,16 +29,17 @@ pub struct RequestContext {
 impl RequestContext {
     /// Takes the request's head apart; call after parameters and body have been read.
     pub fn new(operation_id: &'static str, principal: Option<Principal>, parts: Parts) -> Self {
-        let client_addr = parts
-            .extensions
-            .get::<Identity>()
-            .and_then(Identity::client_addr)
-            .or_else(|| {
-                parts
-                    .extensions
-                    .get::<axum::extract::ConnectInfo<SocketAddr>>()
-                    .map(|c| c.0)
-            });
+        let identity = parts.extensions.get::<Identity>();
+        let client_addr = identity.and_then(Identity::client_addr).or_else(|| {
+            parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<SocketAddr>>()
+                .map(|c| c.0)
+        });
+        let uri = match identity.and_then(Identity::runtime) {
+            Some(runtime) => runtime.routed_uri(parts.uri),
+            None => parts.uri,
+        };
         RequestContext {
             operation_id,
             principal,
@@ -45,7 +47,7 @@ impl RequestContext {
             extensions: parts.extensions,
             client_addr,
             method: parts.method,
-            uri: parts.uri,
+            uri,
         }
     }
 

@@ -66,6 +66,14 @@ pub trait RateLimiter: Send + Sync + 'static {
         quota: Quota,
         now: SystemTime,
     ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
+
+    /// The decision without waiting, for limiters that need no I/O (a process-local map):
+    /// `Some(decision)` counts the request exactly as `check` would and `check` is not called,
+    /// which spares the boxed future; `None` (the default) means "call `check`".
+    fn check_sync(&self, key: &str, quota: Quota, now: SystemTime) -> Option<Decision> {
+        let _ = (key, quota, now);
+        None
+    }
 }
 
 impl<R: RateLimiter + ?Sized> RateLimiter for Arc<R> {
@@ -76,6 +84,10 @@ impl<R: RateLimiter + ?Sized> RateLimiter for Arc<R> {
         now: SystemTime,
     ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
         (**self).check(key, quota, now)
+    }
+
+    fn check_sync(&self, key: &str, quota: Quota, now: SystemTime) -> Option<Decision> {
+        (**self).check_sync(key, quota, now)
     }
 }
 
@@ -258,5 +270,9 @@ impl RateLimiter for InMemoryRateLimiter {
         now: SystemTime,
     ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
         Box::pin(std::future::ready(self.check_now(key, quota, now)))
+    }
+
+    fn check_sync(&self, key: &str, quota: Quota, now: SystemTime) -> Option<Decision> {
+        Some(self.check_now(key, quota, now))
     }
 }

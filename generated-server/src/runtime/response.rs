@@ -2,6 +2,10 @@
 //! Owns building success responses: the body is serialized before the status is committed, so
 //! a serialization failure becomes a clean 500 problem instead of a half-written response.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use axum::body::{Body, Bytes};
 use axum::response::Response;
 use http::StatusCode;
@@ -9,10 +13,16 @@ use http::header::{self, HeaderName, HeaderValue};
 
 use super::problem::Problem;
 
+/// The initial buffer of a serialized JSON body.
+const JSON_CAPACITY: usize = 256;
+
 /// A JSON response. Serialization failure (a map with non-string keys, a failing custom
 /// `Serialize`) is logged and becomes `Problem::internal()`.
 pub fn json<T: serde::Serialize>(status: StatusCode, body: &T) -> Result<Response, Problem> {
-    let bytes = serde_json::to_vec(body).map_err(|e| {
+    // Room for a typical object up front: growing from empty reallocates five times before
+    // the first 100 bytes.
+    let mut bytes = Vec::with_capacity(JSON_CAPACITY);
+    serde_json::to_writer(&mut bytes, body).map_err(|e| {
         tracing::error!(error = %e, "failed to serialize a response body");
         Problem::internal()
     })?;
@@ -67,17 +77,82 @@ fn with_body(status: StatusCode, content_type: HeaderValue, body: Bytes) -> Resp
 /// Appends the operation's fixed headers (from the descriptor: `Deprecation`, `Sunset`,
 /// `Link`, ...). A name or value that is not a valid header is skipped and logged, never a
 /// panic.
+///
+/// Each descriptor is parsed once per thread and kept: later responses get clones of the
+/// parsed names and values, which point at the same static text (no copy, no parse).
 pub fn append_headers(resp: &mut Response, headers: &'static [(&'static str, &'static str)]) {
-    for (name, value) in headers {
-        match (
-            HeaderName::from_bytes(name.as_bytes()),
-            HeaderValue::from_str(value),
-        ) {
-            (Ok(n), Ok(v)) => {
-                resp.headers_mut().append(n, v);
-            }
-            _ => tracing::warn!(name, "skipping an invalid response header"),
+    if headers.is_empty() {
+        return;
+    }
+    let key = (headers.as_ptr() as usize, headers.len());
+    let cached = PARSED_HEADERS.try_with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let parsed = cache.entry(key).or_insert_with(|| parse_headers(headers));
+        let map = resp.headers_mut();
+        for (name, value) in parsed.iter() {
+            map.append(name.clone(), value.clone());
         }
+    });
+    if cached.is_err() {
+        // The thread is shutting down and its cache is gone: parse for this response only.
+        let map = resp.headers_mut();
+        for (name, value) in parse_headers(headers).into_vec() {
+            map.append(name, value);
+        }
+    }
+}
+
+/// The valid entries of a descriptor's header list (invalid ones are logged and left out).
+fn parse_headers(headers: &'static [(&'static str, &'static str)]) -> ParsedHeaders {
+    headers
+        .iter()
+        .filter_map(|(name, value)| {
+            match (
+                HeaderName::from_bytes(name.as_bytes()),
+                // From the static text itself: checked, not copied.
+                HeaderValue::from_maybe_shared(Bytes::from_static(value.as_bytes())),
+            ) {
+                (Ok(n), Ok(v)) => Some((n, v)),
+                _ => {
+                    tracing::warn!(name, "skipping an invalid response header");
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+type ParsedHeaders = Box<[(HeaderName, HeaderValue)]>;
+
+thread_local! {
+    /// Parsed header lists by the address and length of their static descriptor.
+    static PARSED_HEADERS: RefCell<HashMap<(usize, usize), ParsedHeaders, BuildHasherDefault<AddressHasher>>> =
+        RefCell::new(HashMap::default());
+}
+
+/// Hashes the (address, length) keys of `PARSED_HEADERS`: a multiply and a fold, so the
+/// aligned low bits of an address still spread over the table.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let x = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 29);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
     }
 }
 

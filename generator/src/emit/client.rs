@@ -76,6 +76,10 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub use runtime::ratelimit::RateLimit;
         pub use runtime::response::ResponseValue;
         pub use runtime::retry::RetryPolicy;
+        /// Re-exported so callers can name header and body types without their own dependency.
+        pub use bytes;
+        /// Re-exported so callers can name header and body types without their own dependency.
+        pub use http;
     }
 }
 
@@ -173,13 +177,46 @@ pub fn client_rs(api: &Api) -> TokenStream {
             }
         }
     } else {
+        let all = servers.iter().map(|s| ident(&s.name));
+        let names = servers.iter().map(|s| {
+            let v = ident(&s.name);
+            let name = crate::naming::snake(&s.name)
+                .trim_start_matches("r#")
+                .to_string();
+            quote!(Self::#v => #name,)
+        });
         quote! {
             /// The servers the document lists; any other URL works with [`Client::builder`].
             #[derive(Debug, Clone, Copy, PartialEq, Eq)]
             pub enum Server { #(#server_variants)* }
             impl Server {
+                /// Every server, in the document's order.
+                pub const ALL: &'static [Server] = &[#(Self::#all),*];
+
                 /// The server's base URL (with its path prefix, without a trailing slash).
                 pub fn url(self) -> &'static str { match self { #(#server_urls)* } }
+
+                /// A short name for command lines and configuration (`production`).
+                pub fn name(self) -> &'static str { match self { #(#names)* } }
+            }
+            impl std::str::FromStr for Server {
+                type Err = String;
+                /// A server by its [`name`](Server::name), ignoring case.
+                fn from_str(text: &str) -> Result<Self, String> {
+                    Self::ALL
+                        .iter()
+                        .copied()
+                        .find(|s| s.name().eq_ignore_ascii_case(text))
+                        .ok_or_else(|| {
+                            let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
+                            format!("unknown server `{text}`; expected one of {}", names.join(", "))
+                        })
+                }
+            }
+            impl std::fmt::Display for Server {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str(self.name())
+                }
             }
         }
     };

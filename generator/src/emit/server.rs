@@ -371,8 +371,11 @@ pub fn router_rs(api: &Api) -> TokenStream {
                 chain.extend(quote!(.#method(#handler::<A>)));
             }
         }
-        quote!(.route(#path, #chain))
+        quote!(.route(&layer::route_path(&base, #path), #chain))
     });
+    // The prefix is resolved once and every route is registered with it, so no request goes
+    // through axum's nesting (a second routing step and a rewritten URI); no routes, no `base`.
+    let base_decl = (!paths.is_empty()).then(|| quote!(let base = config.base_path_or(BASE_PATH);));
     let handlers = api
         .operations
         .iter()
@@ -435,13 +438,15 @@ pub fn router_rs(api: &Api) -> TokenStream {
         /// The document's security schemes, as the router-wide layer reads credentials.
         const SECURITY_SCHEMES: &[SecurityScheme] = &[#(#schemes)*];
 
-        /// Serves `api` over HTTP under [`BASE_PATH`]. Unknown paths answer 404 and undeclared
-        /// methods 405 (with `Allow`), both with the problem body.
+        /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
+        /// paths, and every path outside the base path, answer 404 and undeclared methods 405
+        /// (with `Allow`), both with the problem body.
         pub fn router<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+            #base_decl
             let routes = axum::Router::new()
                 #(#routes)*
                 .with_state(api);
-            layer::finish(routes, SECURITY_SCHEMES, BASE_PATH, config)
+            layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
         }
 
         #policy

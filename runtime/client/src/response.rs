@@ -11,12 +11,17 @@ use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
 use bytes::Bytes;
+use http::header::HeaderName;
 use http::{HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
 use web_time::{SystemTime, UNIX_EPOCH};
 
 use super::error::Error;
 use super::ratelimit::{self, RateLimit};
+
+/// `Deprecation` (RFC 9745) and `Sunset` (RFC 8594), named once (not parsed per lookup).
+pub(super) static DEPRECATION: HeaderName = HeaderName::from_static("deprecation");
+pub(super) static SUNSET: HeaderName = HeaderName::from_static("sunset");
 
 /// A complete response: status, headers and the whole body.
 #[derive(Clone, Debug)]
@@ -146,7 +151,7 @@ impl<T> ResponseValue<T> {
 
     /// Whether the response carried a `Deprecation` header.
     pub fn is_deprecated(&self) -> bool {
-        self.headers.contains_key("deprecation")
+        self.headers.contains_key(&DEPRECATION)
     }
 
     /// The date of the `Deprecation` header (RFC 9745), when present and readable.
@@ -189,7 +194,7 @@ impl<T: fmt::Debug> fmt::Debug for ResponseValue<T> {
 /// The `Deprecation` date: RFC 9745's structured-field date `@<unix seconds>`; an HTTP-date
 /// (as earlier drafts used) is accepted too.
 pub fn deprecation_date(headers: &HeaderMap) -> Option<SystemTime> {
-    let value = headers.get("deprecation")?.to_str().ok()?.trim();
+    let value = headers.get(&DEPRECATION)?.to_str().ok()?.trim();
     match value.strip_prefix('@') {
         Some(secs) => UNIX_EPOCH.checked_add(Duration::from_secs(secs.parse().ok()?)),
         None => ratelimit::http_date(value),
@@ -198,5 +203,5 @@ pub fn deprecation_date(headers: &HeaderMap) -> Option<SystemTime> {
 
 /// The `Sunset` date (an HTTP-date).
 pub fn sunset_date(headers: &HeaderMap) -> Option<SystemTime> {
-    ratelimit::http_date(headers.get("sunset")?.to_str().ok()?)
+    ratelimit::http_date(headers.get(&SUNSET)?.to_str().ok()?)
 }

@@ -1,6 +1,7 @@
 //! Owns the router-wide part: `ServerConfig`, the `Runtime` handle handlers use at request
-//! time, and `finish`, which nests the generated routes under the base path, turns unknown
-//! paths and undeclared methods into problems, and runs identify + rate-limit on every request.
+//! time, and `finish_prefixed` (generated routers: routes registered with the base path in
+//! them) or `finish` (routes to nest under the base path), which turn unknown paths and
+//! undeclared methods into problems and run identify + rate-limit on every request.
 
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
@@ -11,9 +12,10 @@ use axum::Router;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-use http::header::HeaderValue;
+use http::header::{HeaderName, HeaderValue};
 use http::request::Parts;
-use http::{HeaderMap, StatusCode};
+use http::uri::PathAndQuery;
+use http::{HeaderMap, StatusCode, Uri};
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
 use super::problem::{Problem, RenderProblem, render_default};
@@ -91,7 +93,7 @@ impl ServerConfig {
     }
 
     /// The path prefix every route lives under ("/v1"), replacing the document's (the one
-    /// the generated `router` passes to `finish`). "" or "/" = none: routes at the root.
+    /// the generated `router` resolves with `base_path_or`). "" or "/" = none: routes at the root.
     pub fn base_path(mut self, base_path: impl Into<String>) -> Self {
         self.base_path = Some(base_path.into());
         self
@@ -105,11 +107,24 @@ impl ServerConfig {
         self
     }
 
-    /// The handle handlers use at request time, as `finish` will install it.
+    /// The path prefix the routes are served under: the one set with
+    /// [`ServerConfig::base_path`], else `document`'s (the generated `BASE_PATH`), normalized:
+    /// "/v1" (from "v1", "/v1/", ...), or "" for none ("" and "/" both mean routes at the root).
+    pub fn base_path_or(&self, document: &str) -> String {
+        normalize_base_path(self.base_path.as_deref().unwrap_or(document))
+    }
+
+    /// The handle handlers use at request time, as `finish` will install it (`finish_prefixed`
+    /// also gives it the base path to drop from `RequestContext::uri`).
     pub fn runtime(&self) -> Runtime {
+        self.runtime_under(String::new())
+    }
+
+    fn runtime_under(&self, base_path: String) -> Runtime {
         Runtime(Arc::new(Shared {
             render: self.render.clone(),
             body_limit: self.body_limit,
+            base_path,
         }))
     }
 }
@@ -117,6 +132,9 @@ impl ServerConfig {
 struct Shared {
     render: RenderProblem,
     body_limit: usize,
+    /// The prefix `RequestContext::uri` drops: the base path when the routes carry it
+    /// (`finish_prefixed`); "" when axum already stripped it (`finish` nests).
+    base_path: String,
 }
 
 /// What a handler needs at request time: the problem renderer and the body limit. `finish`
@@ -142,8 +160,16 @@ impl Default for Runtime {
 }
 
 impl Runtime {
-    /// The runtime `finish` installed, or the defaults when the routes run without it.
+    /// The runtime `finish` installed (it travels in the request's [`auth::Identity`]), or
+    /// the defaults when the routes run without it.
     pub fn from_parts(parts: &Parts) -> Runtime {
+        if let Some(runtime) = parts
+            .extensions
+            .get::<auth::Identity>()
+            .and_then(auth::Identity::runtime)
+        {
+            return runtime.clone();
+        }
         parts
             .extensions
             .get::<Runtime>()
@@ -167,6 +193,36 @@ impl Runtime {
     pub fn respond(&self, result: Result<Response, Problem>) -> Response {
         result.unwrap_or_else(|p| self.problem(p))
     }
+
+    /// `uri` as routed: without the base path when the routes were registered with it
+    /// (`finish_prefixed`), as it is otherwise. `RequestContext::new` uses it, so the
+    /// application sees the same URI whether or not the routes were nested.
+    pub fn routed_uri(&self, uri: Uri) -> Uri {
+        let base = self.0.base_path.as_str();
+        if base.is_empty() {
+            return uri;
+        }
+        let Some(rest) = uri.path().strip_prefix(base) else {
+            return uri;
+        };
+        if !(rest.is_empty() || rest.starts_with('/')) {
+            return uri;
+        }
+        let rest = if rest.is_empty() { "/" } else { rest };
+        // Exactly the length, so `Bytes::from` takes the buffer over without another allocation.
+        let mut routed = String::with_capacity(rest.len() + uri.query().map_or(0, |q| q.len() + 1));
+        routed.push_str(rest);
+        if let Some(query) = uri.query() {
+            routed.push('?');
+            routed.push_str(query);
+        }
+        let Ok(path_and_query) = PathAndQuery::try_from(routed) else {
+            return uri;
+        };
+        let mut parts = uri.into_parts();
+        parts.path_and_query = Some(path_and_query);
+        Uri::from_parts(parts).unwrap_or_default()
+    }
 }
 
 struct LayerState {
@@ -177,30 +233,80 @@ struct LayerState {
     runtime: Runtime,
 }
 
-/// Wraps the generated routes (state already applied) into the application's router:
+/// Wraps routes (state already applied) that do not carry the base path into the
+/// application's router:
 /// - nests them under `base_path` (the document's, from its first server URL; "" = none),
 ///   or under `ServerConfig::base_path` when the application set one;
-/// - answers unknown paths with a 404 problem and undeclared methods on known paths with a
-///   405 problem (axum adds the `Allow` header listing the declared methods);
-/// - runs, for every request (404, 405 and 401 included): credential extraction for every
-///   scheme in `schemes`, the authenticator, the rate limit, and stores the `Identity`, the
-///   `Runtime` and the rate-limit `Decision` in the request extensions; when over the limit,
-///   marks the `Identity` refused so the route answers 429 (handlers through
-///   `auth::authorize`, with the operation's own headers; the fallbacks directly); adds `X-RateLimit-Limit/Remaining/Reset` to every response when a rate limit
-///   is configured.
+/// - and everything [`finish_prefixed`] does.
 ///
-/// Serve the result with `into_make_service_with_connect_info::<SocketAddr>()` so anonymous
-/// callers are limited per address (without it they share one key, "addr:unknown").
+/// Generated routers register their routes with the base path in them and call
+/// [`finish_prefixed`] instead, which saves axum's nesting (a second routing step and a
+/// rewritten URI) on every request; this stays for routes written without the prefix.
 pub fn finish(
     routes: Router,
     schemes: &'static [SecurityScheme],
     base_path: &str,
     config: ServerConfig,
 ) -> Router {
+    let base = config.base_path_or(base_path);
+    // axum strips the prefix before the routes see the request: nothing left to drop.
     let runtime = config.runtime();
+    let routes = with_method_not_allowed(routes, &runtime);
+    let app = if base.is_empty() {
+        routes
+    } else {
+        Router::new().nest(&base, routes)
+    };
+    wrap(app, schemes, config, runtime)
+}
 
+/// Wraps the generated routes (state already applied), registered with the base path already
+/// in their paths (`route_path(&config.base_path_or(base_path), "/pets")`), into the
+/// application's router:
+/// - answers unknown paths (including every path outside the base path) with a 404 problem
+///   and undeclared methods on known paths with a 405 problem (axum adds the `Allow` header
+///   listing the declared methods);
+/// - runs, for every request (404, 405 and 401 included): credential extraction for every
+///   scheme in `schemes`, the authenticator, the rate limit, and stores the `Identity` in the
+///   request extensions, carrying the rate-limit `Decision` and the handlers' `Runtime`;
+///   when over the limit, marks the `Identity` refused so the route answers 429 (handlers
+///   through `auth::authorize`, with the operation's own headers; the fallbacks directly);
+///   adds `X-RateLimit-Limit/Remaining/Reset` to every response when a rate limit is
+///   configured.
+///
+/// `base_path` is the document's, as for [`finish`]; it only tells `RequestContext::uri` what
+/// to drop, so the application sees the URI as routed, without the prefix.
+///
+/// Serve the result with `into_make_service_with_connect_info::<SocketAddr>()` so anonymous
+/// callers are limited per address (without it they share one key, "addr:unknown").
+pub fn finish_prefixed(
+    routes: Router,
+    schemes: &'static [SecurityScheme],
+    base_path: &str,
+    config: ServerConfig,
+) -> Router {
+    let runtime = config.runtime_under(config.base_path_or(base_path));
+    let routes = with_method_not_allowed(routes, &runtime);
+    wrap(routes, schemes, config, runtime)
+}
+
+/// The path a route is registered under when the base path is part of it: `base` + `path`
+/// ("/v1" + "/pets"); the root path "/" under a base is the base itself ("/v1"), as nesting
+/// serves it. `base` as [`ServerConfig::base_path_or`] gives it.
+pub fn route_path(base: &str, path: &str) -> String {
+    if base.is_empty() {
+        path.to_owned()
+    } else if path == "/" || path.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base}{path}")
+    }
+}
+
+/// Undeclared methods on known paths: the layer's refusal, else a 405 problem.
+fn with_method_not_allowed(routes: Router, runtime: &Runtime) -> Router {
     let rt = runtime.clone();
-    let routes = routes.method_not_allowed_fallback(move |req: Request| {
+    routes.method_not_allowed_fallback(move |req: Request| {
         let rt = rt.clone();
         async move {
             if let Some(refused) = refusal(&req) {
@@ -212,15 +318,16 @@ pub fn finish(
                 format!("method {} is not allowed on this path", req.method()),
             ))
         }
-    });
+    })
+}
 
-    let base = normalize_base_path(config.base_path.as_deref().unwrap_or(base_path));
-    let app = if base.is_empty() {
-        routes
-    } else {
-        Router::new().nest(&base, routes)
-    };
-
+/// Unknown paths, then the identify-and-limit layer around everything.
+fn wrap(
+    app: Router,
+    schemes: &'static [SecurityScheme],
+    config: ServerConfig,
+    runtime: Runtime,
+) -> Router {
     let rt = runtime.clone();
     let app = app.fallback(move |req: Request| {
         let rt = rt.clone();
@@ -260,30 +367,35 @@ fn normalize_base_path(base: &str) -> String {
 
 async fn identify_and_limit(
     State(state): State<Arc<LayerState>>,
-    req: Request,
+    mut req: Request,
     next: Next,
 ) -> Response {
-    // Split so nothing borrowed across an await refers to the (non-Sync) body.
-    let (mut parts, body) = req.into_parts();
-    let peer = parts
-        .extensions
+    let peer = req
+        .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0);
     let forwarded = if state.trust_forwarded_for {
-        forwarded_for(&parts.headers)
+        forwarded_for(req.headers())
     } else {
         None
     };
     let client_ip = forwarded.or(peer.map(|p| p.ip()));
 
-    let identity = auth::identify(
-        &parts,
+    // The common case (an authenticator and a limiter that answer synchronously) runs
+    // without a future of its own; the rest is boxed, so this middleware's future (moved into
+    // a box on every request) stays small. Only shared borrows of the head are held across
+    // an await (the body is not `Sync`).
+    let mut identity = match auth::identify_sync(
+        req.headers(),
+        req.uri(),
         state.schemes,
         state.authenticator.as_ref(),
         peer,
         client_ip,
-    )
-    .await;
+    ) {
+        Ok(identity) => identity,
+        Err(pending) => Box::pin(pending.finish(state.authenticator.as_ref())).await,
+    };
 
     let decision = match &state.rate_limit {
         Some((limiter, policy)) => {
@@ -301,7 +413,13 @@ async fn identify_and_limit(
                 ),
             };
             match quota {
-                Some(quota) => Some(limiter.check(&key, quota, SystemTime::now()).await),
+                Some(quota) => {
+                    let now = SystemTime::now();
+                    Some(match limiter.check_sync(&key, quota, now) {
+                        Some(decision) => decision,
+                        None => limiter.check(&key, quota, now).await,
+                    })
+                }
                 None => None,
             }
         }
@@ -319,17 +437,11 @@ async fn identify_and_limit(
         )),
         _ => None,
     };
-    let identity = match &refused {
-        Some(p) => identity.with_refusal(p.clone()),
-        None => identity,
-    };
-    parts.extensions.insert(identity);
-    parts.extensions.insert(state.runtime.clone());
-    if let Some(d) = &decision {
-        parts.extensions.insert(d.clone());
-    }
+    // One extension value per request: the identity carries the decision and the runtime.
+    identity.attach(decision.clone(), refused.clone(), state.runtime.clone());
+    req.extensions_mut().insert(identity);
 
-    let mut resp = next.run(Request::from_parts(parts, body)).await;
+    let mut resp = next.run(req).await;
     if let Some(problem) = refused
         && resp.status() != StatusCode::TOO_MANY_REQUESTS
     {
@@ -347,11 +459,19 @@ async fn identify_and_limit(
     resp
 }
 
+// Built at compile time: inserting by `&str` would parse and copy each name per response.
+static X_RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
+static X_RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
+static X_RATELIMIT_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
+
 /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix seconds).
 pub fn set_rate_limit_headers(headers: &mut HeaderMap, d: &Decision) {
-    headers.insert("x-ratelimit-limit", HeaderValue::from(d.limit));
-    headers.insert("x-ratelimit-remaining", HeaderValue::from(d.remaining));
-    headers.insert("x-ratelimit-reset", HeaderValue::from(d.reset_unix));
+    headers.insert(X_RATELIMIT_LIMIT.clone(), HeaderValue::from(d.limit));
+    headers.insert(
+        X_RATELIMIT_REMAINING.clone(),
+        HeaderValue::from(d.remaining),
+    );
+    headers.insert(X_RATELIMIT_RESET.clone(), HeaderValue::from(d.reset_unix));
 }
 
 /// The last valid address in `X-Forwarded-For`.

@@ -2,6 +2,7 @@
 //! failure collected as a violation ("query/limit: expected an integer (int64), got \"abc\"").
 //! Nothing here panics on client input.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use axum::extract::rejection::RawPathParamsRejection;
@@ -129,85 +130,136 @@ pub async fn path_params(parts: &mut Parts) -> Result<Vec<(String, String)>, Pro
     }
 }
 
-/// Every raw parameter value of one request.
+/// Every raw parameter value of one request, borrowed from the request's head: nothing is
+/// copied up front. The query string is decoded and the `Cookie` headers are split only when
+/// a parameter is asked for, and only as far as that parameter needs.
 #[derive(Clone, Debug, Default)]
-pub struct RawParams {
+pub struct RawParams<'a> {
     path: Vec<(String, String)>,
-    query: Vec<(String, String)>,
-    headers: HeaderMap,
-    cookies: Vec<(String, String)>,
+    /// The raw query string ("" when the URI has none).
+    query: Cow<'a, str>,
+    headers: Cow<'a, HeaderMap>,
 }
 
-impl RawParams {
+impl<'a> RawParams<'a> {
     /// `path_params` comes from [`path_params`]. The query string is form-decoded (`+` is a
     /// space); cookies are taken from every `Cookie` header, values kept as sent.
-    pub fn from_parts(parts: &Parts, path_params: Vec<(String, String)>) -> Self {
-        let query = parts
-            .uri
-            .query()
-            .map(|q| {
-                form_urlencoded::parse(q.as_bytes())
-                    .map(|(k, v)| (k.into_owned(), v.into_owned()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut cookies = Vec::new();
-        for value in parts.headers.get_all(http::header::COOKIE) {
-            let Ok(value) = value.to_str() else { continue };
-            for pair in value.split(';') {
-                let pair = pair.trim();
-                if pair.is_empty() {
-                    continue;
-                }
-                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-                let v = v.trim();
-                // RFC 6265 allows a value in double quotes; the quotes are not part of it.
-                let v = v
-                    .strip_prefix('"')
-                    .and_then(|v| v.strip_suffix('"'))
-                    .unwrap_or(v);
-                cookies.push((k.trim().to_owned(), v.to_owned()));
-            }
-        }
+    pub fn from_parts(parts: &'a Parts, path_params: Vec<(String, String)>) -> Self {
         RawParams {
             path: path_params,
-            query,
-            headers: parts.headers.clone(),
-            cookies,
+            query: Cow::Borrowed(parts.uri.query().unwrap_or("")),
+            headers: Cow::Borrowed(&parts.headers),
         }
     }
 
     /// [`path_params`] then [`RawParams::from_parts`].
-    pub async fn from_request_parts(parts: &mut Parts) -> Result<Self, Problem> {
+    pub async fn from_request_parts(parts: &'a mut Parts) -> Result<RawParams<'a>, Problem> {
         let path = path_params(parts).await?;
         Ok(RawParams::from_parts(parts, path))
     }
 
-    /// Every raw value of `name` at `loc`, in request order. Header names are
-    /// case-insensitive; the others are not.
-    fn values<'s>(&'s self, loc: Location, name: &str, errs: &mut Violations) -> Vec<&'s str> {
-        let pairs = match loc {
-            Location::Path => &self.path,
-            Location::Query => &self.query,
-            Location::Cookie => &self.cookies,
+    /// The same values, no longer borrowing the request (copies the query string and the
+    /// headers).
+    pub fn into_owned(self) -> RawParams<'static> {
+        RawParams {
+            path: self.path,
+            query: Cow::Owned(self.query.into_owned()),
+            headers: Cow::Owned(self.headers.into_owned()),
+        }
+    }
+
+    /// Calls `each` with every raw value of `name` at `loc`, in request order, while it
+    /// returns true. Header names are case-insensitive; the others are not. A header value
+    /// that is not text is a violation (and skipped).
+    fn visit<'s>(
+        &'s self,
+        loc: Location,
+        name: &str,
+        errs: &mut Violations,
+        mut each: impl FnMut(Cow<'s, str>) -> bool,
+    ) {
+        match loc {
+            Location::Path => {
+                for (k, v) in &self.path {
+                    if k == name && !each(Cow::Borrowed(v)) {
+                        return;
+                    }
+                }
+            }
+            Location::Query => {
+                for (k, v) in form_urlencoded::parse(self.query.as_bytes()) {
+                    if k == name && !each(v) {
+                        return;
+                    }
+                }
+            }
             Location::Header => {
-                let mut out = Vec::new();
                 for v in self.headers.get_all(name) {
                     match v.to_str() {
-                        Ok(s) => out.push(s),
+                        Ok(s) => {
+                            if !each(Cow::Borrowed(s)) {
+                                return;
+                            }
+                        }
                         Err(_) => {
                             errs.push(pointer(loc, name), "header value is not visible ASCII text")
                         }
                     }
                 }
-                return out;
             }
-        };
-        pairs
-            .iter()
-            .filter(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-            .collect()
+            Location::Cookie => {
+                for value in self.headers.get_all(http::header::COOKIE) {
+                    let Ok(value) = value.to_str() else { continue };
+                    for pair in value.split(';') {
+                        let pair = pair.trim();
+                        if pair.is_empty() {
+                            continue;
+                        }
+                        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                        if k.trim() != name {
+                            continue;
+                        }
+                        let v = v.trim();
+                        // RFC 6265 allows a value in double quotes; the quotes are not part of it.
+                        let v = v
+                            .strip_prefix('"')
+                            .and_then(|v| v.strip_suffix('"'))
+                            .unwrap_or(v);
+                        if !each(Cow::Borrowed(v)) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first raw value of `name` at `loc`. Every header line is still looked at, so each
+    /// one that is not text is reported.
+    fn first<'s>(
+        &'s self,
+        loc: Location,
+        name: &str,
+        errs: &mut Violations,
+    ) -> Option<Cow<'s, str>> {
+        let mut first = None;
+        self.visit(loc, name, errs, |v| {
+            if first.is_none() {
+                first = Some(v);
+            }
+            loc == Location::Header
+        });
+        first
+    }
+
+    /// Every raw value of `name` at `loc`, in request order.
+    fn values<'s>(&'s self, loc: Location, name: &str, errs: &mut Violations) -> Vec<Cow<'s, str>> {
+        let mut out = Vec::new();
+        self.visit(loc, name, errs, |v| {
+            out.push(v);
+            true
+        });
+        out
     }
 
     /// A required parameter: a violation when absent or unparsable. A repeated query key
@@ -219,9 +271,8 @@ impl RawParams {
         errs: &mut Violations,
     ) -> Option<T> {
         let before = errs.len();
-        let values = self.values(loc, name, errs);
-        match values.first() {
-            Some(raw) => parse_one(loc, name, raw, errs),
+        match self.first(loc, name, errs) {
+            Some(raw) => parse_one(loc, name, &raw, errs),
             None => {
                 if errs.len() == before {
                     errs.push(pointer(loc, name), "required parameter is missing");
@@ -238,10 +289,8 @@ impl RawParams {
         name: &str,
         errs: &mut Violations,
     ) -> Option<T> {
-        let values = self.values(loc, name, errs);
-        values
-            .first()
-            .and_then(|raw| parse_one(loc, name, raw, errs))
+        self.first(loc, name, errs)
+            .and_then(|raw| parse_one(loc, name, &raw, errs))
     }
 
     /// An array parameter. `explode` (OpenAPI's default for query and cookie): one key per
@@ -260,7 +309,7 @@ impl RawParams {
             return None;
         }
         let items: Vec<&str> = if explode && matches!(loc, Location::Query | Location::Cookie) {
-            values
+            values.iter().map(|v| v.as_ref()).collect()
         } else {
             values
                 .iter()
@@ -291,8 +340,7 @@ impl RawParams {
         explode: bool,
         errs: &mut Violations,
     ) -> Option<Vec<T>> {
-        let present = !self.values(loc, name, &mut Violations::new()).is_empty();
-        if !present {
+        if !self.contains(loc, name) {
             errs.push(pointer(loc, name), "required parameter is missing");
             return None;
         }
@@ -302,7 +350,7 @@ impl RawParams {
     /// Whether the parameter was sent at all (for generated code that needs to tell an
     /// absent value from a default).
     pub fn contains(&self, loc: Location, name: &str) -> bool {
-        !self.values(loc, name, &mut Violations::new()).is_empty()
+        self.first(loc, name, &mut Violations::new()).is_some()
     }
 }
 

@@ -375,3 +375,103 @@ async fn http_auth_is_checked_before_the_body() {
     .await;
     assert_eq!(r.status, 401, "{}", r.body);
 }
+
+/// Answers bearer tokens at once and API keys only asynchronously; counts the async calls.
+#[derive(Default)]
+struct HalfSync {
+    awaited: std::sync::atomic::AtomicUsize,
+}
+
+impl HalfSync {
+    fn answer(scheme: &SecurityScheme, credential: Credential<'_>) -> Option<Principal> {
+        let ok = matches!(
+            credential,
+            Credential::Bearer("t") | Credential::ApiKey("k")
+        );
+        ok.then(|| principal(scheme.name, "overwritten by identify"))
+    }
+}
+
+impl Authenticator for HalfSync {
+    fn authenticate<'a>(
+        &'a self,
+        scheme: &'a SecurityScheme,
+        credential: Credential<'a>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Principal>> + Send + 'a>> {
+        self.awaited
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async move {
+            tokio::task::yield_now().await;
+            HalfSync::answer(scheme, credential)
+        })
+    }
+
+    fn authenticate_sync(
+        &self,
+        scheme: &SecurityScheme,
+        credential: Credential<'_>,
+    ) -> Option<Option<Principal>> {
+        matches!(credential, Credential::Bearer(_)).then(|| HalfSync::answer(scheme, credential))
+    }
+}
+
+#[tokio::test]
+async fn identify_uses_synchronous_answers_and_awaits_the_rest() {
+    let auth = HalfSync::default();
+    let p = parts(
+        "/x?api_key=k",
+        &[
+            ("authorization", "Bearer t"),
+            ("cookie", "session=wrong"),
+            ("x-api-key", "k"),
+        ],
+    );
+    let id = identify(&p, ALL, &auth, None, None).await;
+    // bearer answered synchronously; the three API keys were awaited, in scheme order
+    assert_eq!(auth.awaited.load(std::sync::atomic::Ordering::SeqCst), 3);
+    let valid: Vec<(&str, &str)> = id
+        .principals()
+        .iter()
+        .map(|p| (p.scheme, p.subject.as_str()))
+        .collect();
+    assert_eq!(
+        valid,
+        vec![
+            ("bearerAuth", "bearerAuth"),
+            ("keyQuery", "keyQuery"),
+            ("keyHeader", "keyHeader"),
+        ]
+    );
+    assert!(id.presented("keyCookie"));
+    assert!(id.principal("keyCookie").is_none());
+    assert!(!id.presented("basicAuth"));
+
+    // only synchronous answers: nothing awaited, the same identity without a future
+    let p = parts("/", &[("authorization", "Bearer t")]);
+    let id = apigen_server_runtime::auth::identify_sync(&p.headers, &p.uri, ALL, &auth, None, None)
+        .expect("no credential needed awaiting");
+    assert_eq!(
+        id.principal("bearerAuth").map(|p| p.scheme),
+        Some("bearerAuth")
+    );
+    assert_eq!(auth.awaited.load(std::sync::atomic::Ordering::SeqCst), 3);
+}
+
+#[test]
+fn identities_keep_scheme_order_and_presence_beyond_the_table() {
+    let id = Identity::new(ALL, None, None)
+        .with_principal(principal("a", "keyHeader"))
+        .with_principal(principal("b", "bearerAuth"))
+        .with_principal(principal("c", "keyHeader"))
+        .with_presented("notInTheTable");
+    let subjects: Vec<&str> = id.principals().iter().map(|p| p.subject.as_str()).collect();
+    assert_eq!(
+        subjects,
+        vec!["b", "c"],
+        "a replaced principal moves to the end"
+    );
+    assert!(id.presented("notInTheTable"));
+    assert!(id.presented("keyHeader"));
+    assert!(!id.presented("keyCookie"));
+    assert!(id.rate_limit().is_none());
+}

@@ -3,7 +3,7 @@
 use apigen_server_runtime::params::{FromParam, Location, RawParams};
 use apigen_server_runtime::validate::Violations;
 
-fn raw(uri: &str, headers: &[(&str, &str)], path: &[(&str, &str)]) -> RawParams {
+fn raw(uri: &str, headers: &[(&str, &str)], path: &[(&str, &str)]) -> RawParams<'static> {
     let mut b = http::Request::builder().uri(uri);
     for (k, v) in headers {
         b = b.header(*k, *v);
@@ -15,6 +15,7 @@ fn raw(uri: &str, headers: &[(&str, &str)], path: &[(&str, &str)]) -> RawParams 
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect(),
     )
+    .into_owned()
 }
 
 fn messages(errs: &Violations) -> Vec<String> {

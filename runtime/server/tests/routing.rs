@@ -382,3 +382,85 @@ async fn a_document_without_paths_still_answers_problems() {
         assert_eq!(r.problem().0, "not_found");
     }
 }
+
+#[test]
+fn route_paths_carry_the_base_path() {
+    use apigen_server_runtime::layer::route_path;
+    assert_eq!(route_path("/v1", "/pets"), "/v1/pets");
+    assert_eq!(route_path("/v1", "/pets/{petId}"), "/v1/pets/{petId}");
+    assert_eq!(
+        route_path("/v1", "/"),
+        "/v1",
+        "the root under a base is the base"
+    );
+    assert_eq!(route_path("", "/pets"), "/pets");
+    assert_eq!(route_path("", "/"), "/");
+    let config = ServerConfig::new();
+    assert_eq!(config.base_path_or("/v1"), "/v1");
+    assert_eq!(config.base_path_or("v1/"), "/v1");
+    assert_eq!(config.base_path_or("/"), "");
+    assert_eq!(config.base_path_or(""), "");
+    assert_eq!(
+        ServerConfig::new()
+            .base_path("/api/v2/")
+            .base_path_or("/v1"),
+        "/api/v2"
+    );
+    assert_eq!(ServerConfig::new().base_path("/").base_path_or("/v1"), "");
+}
+
+/// Routes that answer with what the application sees of the request: `RequestContext::uri`,
+/// and whether the layer's rate-limit decision reached it.
+fn echo_routes(prefixed_with: Option<&str>) -> axum::Router {
+    use apigen_server_runtime::context::RequestContext;
+    use apigen_server_runtime::layer::route_path;
+    let path = match prefixed_with {
+        Some(base) => route_path(base, "/echo"),
+        None => "/echo".to_owned(),
+    };
+    axum::Router::new().route(
+        &path,
+        axum::routing::get(|req: axum::extract::Request| async move {
+            let (parts, _) = req.into_parts();
+            let ctx = RequestContext::new("echo", None, parts);
+            let limited = ctx.identity().and_then(|i| i.rate_limit()).map(|d| d.limit);
+            format!("{} {limited:?}", ctx.uri)
+        }),
+    )
+}
+
+#[tokio::test]
+async fn the_application_sees_the_uri_as_routed_either_way() {
+    use apigen_server_runtime::layer::{finish, finish_prefixed};
+    let policy = || apigen_server_runtime::RateLimitPolicy {
+        plans: [(
+            "free".to_owned(),
+            apigen_server_runtime::ratelimit::Quota {
+                per_minute: 1000,
+                per_day: 1000,
+            },
+        )]
+        .into_iter()
+        .collect(),
+        anonymous_plan: "free".into(),
+        default_plan: "free".into(),
+        ban_strikes: 0,
+        ban: std::time::Duration::ZERO,
+    };
+    let nested = finish(echo_routes(None), &[], "/v1", config());
+    let base = config().base_path_or("/v1");
+    let prefixed = finish_prefixed(
+        echo_routes(Some(&base)),
+        &[],
+        "/v1",
+        config().rate_limit_in_memory(policy()),
+    );
+    for (app, limited) in [(nested, "None"), (prefixed, "Some(1000)")] {
+        let srv = common::serve(app).await;
+        let r = send(client().get(format!("{}/v1/echo?a=1&b=%20", srv.base))).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.body, format!("/echo?a=1&b=%20 {limited}"));
+        let r = send(client().get(format!("{}/echo", srv.base))).await;
+        assert_eq!(r.status, 404, "outside the base path");
+    }
+}

@@ -185,12 +185,19 @@ pub trait Api: Send + Sync + 'static {
 pub const BASE_PATH: &str = "/v1";
 
 pub fn router<A: Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+    let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
-        .route("/pets", get(list_pets::<A>).post(create_pet::<A>))
-        .route("/pets/{petId}", get(get_pet::<A>))
-        .route("/whoami", get(whoami::<A>))
+        .route(
+            &layer::route_path(&base, "/pets"),
+            get(list_pets::<A>).post(create_pet::<A>),
+        )
+        .route(
+            &layer::route_path(&base, "/pets/{petId}"),
+            get(get_pet::<A>),
+        )
+        .route(&layer::route_path(&base, "/whoami"), get(whoami::<A>))
         .with_state(api);
-    layer::finish(routes, SECURITY_SCHEMES, BASE_PATH, config)
+    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
 async fn list_pets<A: Api>(State(api): State<Arc<A>>, req: Request) -> Response {

@@ -28,3 +28,9 @@ pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;
 pub use runtime::response::ResponseValue;
 pub use runtime::retry::RetryPolicy;
+
+/// Re-exported so callers can name header and body types without their own dependency.
+pub use bytes;
+
+/// Re-exported so callers can name header and body types without their own dependency.
+pub use http;

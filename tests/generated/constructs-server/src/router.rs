@@ -55,17 +55,19 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
     },
 ];
 
-/// Serves `api` over HTTP under [`BASE_PATH`]. Unknown paths answer 404 and undeclared
-/// methods 405 (with `Allow`), both with the problem body.
+/// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
+/// paths, and every path outside the base path, answer 404 and undeclared methods 405
+/// (with `Allow`), both with the problem body.
 pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+    let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
-        .route("/trees/{id}", routing::get(get_trees_id::<A>))
-        .route("/forms", routing::post(post_forms::<A>))
-        .route("/blobs", routing::put(put_blobs::<A>))
-        .route("/notes", routing::post(post_notes::<A>))
-        .route("/things", routing::get(get_things::<A>))
+        .route(&layer::route_path(&base, "/trees/{id}"), routing::get(get_trees_id::<A>))
+        .route(&layer::route_path(&base, "/forms"), routing::post(post_forms::<A>))
+        .route(&layer::route_path(&base, "/blobs"), routing::put(put_blobs::<A>))
+        .route(&layer::route_path(&base, "/notes"), routing::post(post_notes::<A>))
+        .route(&layer::route_path(&base, "/things"), routing::get(get_things::<A>))
         .with_state(api);
-    layer::finish(routes, SECURITY_SCHEMES, BASE_PATH, config)
+    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
 /// Renders a handler's outcome and adds the operation's own headers to it.

@@ -28,11 +28,43 @@ pub enum Server {
 }
 
 impl Server {
+    /// Every server, in the document's order.
+    pub const ALL: &'static [Server] = &[Self::Local];
+
     /// The server's base URL (with its path prefix, without a trailing slash).
     pub fn url(self) -> &'static str {
         match self {
             Self::Local => "http://localhost:9000/api/v2",
         }
+    }
+
+    /// A short name for command lines and configuration (`production`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Local => "local",
+        }
+    }
+}
+
+impl std::str::FromStr for Server {
+    type Err = String;
+
+    /// A server by its [`name`](Server::name), ignoring case.
+    fn from_str(text: &str) -> Result<Self, String> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|s| s.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
+                format!("unknown server `{text}`; expected one of {}", names.join(", "))
+            })
+    }
+}
+
+impl std::fmt::Display for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

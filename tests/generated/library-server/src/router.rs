@@ -43,18 +43,23 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
     },
 ];
 
-/// Serves `api` over HTTP under [`BASE_PATH`]. Unknown paths answer 404 and undeclared
-/// methods 405 (with `Allow`), both with the problem body.
+/// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
+/// paths, and every path outside the base path, answer 404 and undeclared methods 405
+/// (with `Allow`), both with the problem body.
 pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+    let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
-        .route("/books", routing::get(search_books::<A>))
+        .route(&layer::route_path(&base, "/books"), routing::get(search_books::<A>))
         .route(
-            "/books/{isbn}",
+            &layer::route_path(&base, "/books/{isbn}"),
             routing::get(get_books_isbn::<A>).delete(withdraw_book::<A>),
         )
-        .route("/members/{memberId}/loans", routing::post(lend_book::<A>))
+        .route(
+            &layer::route_path(&base, "/members/{memberId}/loans"),
+            routing::post(lend_book::<A>),
+        )
         .with_state(api);
-    layer::finish(routes, SECURITY_SCHEMES, BASE_PATH, config)
+    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
 /// Renders a handler's outcome and adds the operation's own headers to it.

@@ -5,7 +5,14 @@
 use std::time::Duration;
 
 use http::HeaderMap;
+use http::header::HeaderName;
 use web_time::{SystemTime, UNIX_EPOCH};
+
+// Parsed once, at compile time: looking a header up by `&str` parses and checks the name on
+// every call, and these are read on every response.
+static X_RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
+static X_RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
+static X_RATELIMIT_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
 
 /// The rate-limit state a response announced.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,9 +28,9 @@ pub struct RateLimit {
 impl RateLimit {
     pub fn from_headers(headers: &HeaderMap) -> Self {
         Self {
-            limit: header_u64(headers, "x-ratelimit-limit"),
-            remaining: header_u64(headers, "x-ratelimit-remaining"),
-            reset: header_u64(headers, "x-ratelimit-reset")
+            limit: header_u64(headers, &X_RATELIMIT_LIMIT),
+            remaining: header_u64(headers, &X_RATELIMIT_REMAINING),
+            reset: header_u64(headers, &X_RATELIMIT_RESET)
                 .and_then(|secs| UNIX_EPOCH.checked_add(Duration::from_secs(secs))),
         }
     }
@@ -46,7 +53,7 @@ impl RateLimit {
     }
 }
 
-fn header_u64(headers: &HeaderMap, name: &str) -> Option<u64> {
+fn header_u64(headers: &HeaderMap, name: &HeaderName) -> Option<u64> {
     headers.get(name)?.to_str().ok()?.trim().parse().ok()
 }
 

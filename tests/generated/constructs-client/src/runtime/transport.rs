@@ -3,14 +3,16 @@
 //! bookkeeping and deprecation warnings all happen in [`Transport::send`] and nowhere else.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use http::header::HeaderName;
 use web_time::{Instant, SystemTime};
 
 use super::auth::{self, Credentials, Security, SecurityScheme};
 use super::error::SendError;
 use super::ratelimit::{self, RateLimit};
-use super::response::Raw;
+use super::response::{DEPRECATION, Raw, SUNSET};
 use super::retry::{self, Decision, Outcome, RetryPolicy, TransportErrorKind};
 
 /// What [`Transport::send`] needs to know about an operation; the generator emits one static
@@ -38,6 +40,9 @@ pub struct Transport {
     pub credentials: Credentials,
     pub retry: RetryPolicy,
     last_rate_limit: Mutex<RateLimit>,
+    // Whether `last_rate_limit` says nothing remains in its window, so the common case (quota
+    // left, or no rate-limit headers at all) is known without taking the lock.
+    exhausted: AtomicBool,
     // Operation ids already warned about, so a deprecated call logs once per Transport,
     // not once per request.
     warned_deprecated: Mutex<BTreeSet<&'static str>>,
@@ -60,6 +65,7 @@ impl Transport {
             credentials,
             retry,
             last_rate_limit: Mutex::new(RateLimit::default()),
+            exhausted: AtomicBool::new(false),
             warned_deprecated: Mutex::new(BTreeSet::new()),
         }
     }
@@ -168,9 +174,10 @@ impl Transport {
     // Sends and reads the whole body: a body cut off is a transport error of this attempt,
     // which the retry decision must see.
     async fn execute(&self, request: reqwest::Request) -> Result<Raw, reqwest::Error> {
-        let response = self.http.execute(request).await?;
+        let mut response = self.http.execute(request).await?;
         let status = response.status();
-        let headers = response.headers().clone();
+        // Taken, not copied: reading the body does not need them.
+        let headers = std::mem::take(response.headers_mut());
         let body = response.bytes().await?;
         Ok(Raw {
             status,
@@ -182,7 +189,7 @@ impl Transport {
     // When the last response said the window is used up, waiting for its reset (if that fits
     // the budget) beats collecting a 429 and risking a ban for continued requests.
     async fn wait_if_exhausted(&self, op: &OperationInfo, started: Instant) {
-        if !self.retry.wait_on_exhausted {
+        if !self.retry.wait_on_exhausted || !self.exhausted.load(Ordering::Relaxed) {
             return;
         }
         let Some(wait) = self.last_rate_limit().wait_until_reset(SystemTime::now()) else {
@@ -199,12 +206,40 @@ impl Transport {
     }
 
     fn observe(&self, op: &OperationInfo, headers: &http::HeaderMap) {
-        let rate_limit = RateLimit::from_headers(headers);
-        if !rate_limit.is_empty() {
-            *lock(&self.last_rate_limit) = rate_limit;
+        // One pass over the (few) header names says which lookups can find anything; most
+        // responses carry neither rate-limit nor deprecation headers.
+        let (mut rate_limited, mut deprecating) = (false, false);
+        for name in headers.keys() {
+            let name = name.as_str();
+            if name.starts_with("x-ratelimit-") {
+                rate_limited = true;
+            } else if name == DEPRECATION.as_str() || name == SUNSET.as_str() {
+                deprecating = true;
+            }
         }
 
-        let header = |name: &str| {
+        let rate_limit = if rate_limited {
+            RateLimit::from_headers(headers)
+        } else {
+            RateLimit::default()
+        };
+        if !rate_limit.is_empty() {
+            let mut last = lock(&self.last_rate_limit);
+            // Set under the lock, so the flag never disagrees with the state it summarizes.
+            self.exhausted
+                .store(rate_limit.remaining == Some(0), Ordering::Relaxed);
+            *last = rate_limit;
+        }
+
+        // Nothing to say, or said already: decided without building any text.
+        let present = |name: &HeaderName| headers.get_all(name).iter().any(|v| v.to_str().is_ok());
+        if !(op.deprecated || deprecating && (present(&DEPRECATION) || present(&SUNSET))) {
+            return;
+        }
+        if !lock(&self.warned_deprecated).insert(op.id) {
+            return;
+        }
+        let header = |name: &HeaderName| {
             let values: Vec<&str> = headers
                 .get_all(name)
                 .iter()
@@ -212,15 +247,9 @@ impl Transport {
                 .collect();
             (!values.is_empty()).then(|| values.join(", "))
         };
-        let deprecation = header("deprecation");
-        let sunset = header("sunset");
-        if !(op.deprecated || deprecation.is_some() || sunset.is_some()) {
-            return;
-        }
-        if !lock(&self.warned_deprecated).insert(op.id) {
-            return;
-        }
-        let link = header("link");
+        let deprecation = header(&DEPRECATION);
+        let sunset = header(&SUNSET);
+        let link = header(&http::header::LINK);
         tracing::warn!(
             operation = op.id,
             deprecation = deprecation.as_deref().unwrap_or("-"),

@@ -6,18 +6,22 @@
 //! Secrets never reach logs or problem messages: `Credential` and `StaticKeys` redact
 //! themselves in `Debug`, and messages only say "missing" or "not valid".
 
+use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
 
-use http::header::{self, HeaderValue};
+use http::Uri;
+use http::header::{self, HeaderMap, HeaderValue};
 use http::request::Parts;
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
+use super::layer::Runtime;
 use super::problem::Problem;
+use super::ratelimit::Decision;
 
 /// The realm named in every `WWW-Authenticate` challenge.
 pub const REALM: &str = "api";
@@ -81,6 +85,19 @@ pub trait Authenticator: Send + Sync + 'static {
         scheme: &'a SecurityScheme,
         credential: Credential<'a>,
     ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>>;
+
+    /// The answer without waiting, for authenticators that need no I/O (a fixed key table):
+    /// `Some(answer)` is used as is and `authenticate` is not called, which spares the boxed
+    /// future; `None` (the default) means "ask `authenticate`". An implementation that
+    /// overrides this must give the same answer `authenticate` would.
+    fn authenticate_sync(
+        &self,
+        scheme: &SecurityScheme,
+        credential: Credential<'_>,
+    ) -> Option<Option<Principal>> {
+        let _ = (scheme, credential);
+        None
+    }
 }
 
 impl<A: Authenticator + ?Sized> Authenticator for Arc<A> {
@@ -90,6 +107,14 @@ impl<A: Authenticator + ?Sized> Authenticator for Arc<A> {
         credential: Credential<'a>,
     ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>> {
         (**self).authenticate(scheme, credential)
+    }
+
+    fn authenticate_sync(
+        &self,
+        scheme: &SecurityScheme,
+        credential: Credential<'_>,
+    ) -> Option<Option<Principal>> {
+        (**self).authenticate_sync(scheme, credential)
     }
 }
 
@@ -105,6 +130,14 @@ impl Authenticator for DenyAll {
         _credential: Credential<'a>,
     ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>> {
         Box::pin(std::future::ready(None))
+    }
+
+    fn authenticate_sync(
+        &self,
+        _scheme: &SecurityScheme,
+        _credential: Credential<'_>,
+    ) -> Option<Option<Principal>> {
+        Some(None)
     }
 }
 
@@ -183,24 +216,35 @@ impl fmt::Debug for StaticKeys {
     }
 }
 
+impl StaticKeys {
+    fn principal(&self, scheme: &SecurityScheme, credential: Credential<'_>) -> Option<Principal> {
+        let key = match credential {
+            Credential::Bearer(k) | Credential::ApiKey(k) => k,
+            Credential::Basic { .. } => return None,
+        };
+        self.lookup(key).map(|(subject, plan)| Principal {
+            subject: subject.to_owned(),
+            plan: plan.map(str::to_owned),
+            scheme: scheme.name,
+        })
+    }
+}
+
 impl Authenticator for StaticKeys {
     fn authenticate<'a>(
         &'a self,
         scheme: &'a SecurityScheme,
         credential: Credential<'a>,
     ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>> {
-        let key = match credential {
-            Credential::Bearer(k) | Credential::ApiKey(k) => Some(k),
-            Credential::Basic { .. } => None,
-        };
-        let principal = key
-            .and_then(|k| self.lookup(k))
-            .map(|(subject, plan)| Principal {
-                subject: subject.to_owned(),
-                plan: plan.map(str::to_owned),
-                scheme: scheme.name,
-            });
-        Box::pin(std::future::ready(principal))
+        Box::pin(std::future::ready(self.principal(scheme, credential)))
+    }
+
+    fn authenticate_sync(
+        &self,
+        scheme: &SecurityScheme,
+        credential: Credential<'_>,
+    ) -> Option<Option<Principal>> {
+        Some(self.principal(scheme, credential))
     }
 }
 
@@ -237,52 +281,90 @@ impl fmt::Debug for PresentedCredential {
 ///
 /// The auth-scheme word of `Authorization` is case-insensitive (RFC 9110 §11.1).
 pub fn extract(scheme: &SecurityScheme, parts: &Parts) -> Option<Option<PresentedCredential>> {
+    find(scheme, &parts.headers, &parts.uri).map(|found| found.map(Found::into_presented))
+}
+
+/// A credential as found in the request: borrowed from it where it can be (what `identify`
+/// hands the authenticator), owned where it had to be decoded.
+enum Found<'p> {
+    Bearer(&'p str),
+    /// The decoded `user:password` and the position of its first colon.
+    Basic(String, usize),
+    ApiKey(Cow<'p, str>),
+}
+
+impl Found<'_> {
+    fn credential(&self) -> Credential<'_> {
+        match self {
+            Found::Bearer(t) => Credential::Bearer(t),
+            Found::Basic(decoded, colon) => Credential::Basic {
+                user: &decoded[..*colon],
+                password: &decoded[*colon + 1..],
+            },
+            Found::ApiKey(k) => Credential::ApiKey(k),
+        }
+    }
+
+    fn into_presented(self) -> PresentedCredential {
+        match self {
+            Found::Bearer(t) => PresentedCredential::Bearer(t.to_owned()),
+            Found::Basic(mut decoded, colon) => {
+                let password = decoded[colon + 1..].to_owned();
+                decoded.truncate(colon);
+                PresentedCredential::Basic {
+                    user: decoded,
+                    password,
+                }
+            }
+            Found::ApiKey(k) => PresentedCredential::ApiKey(k.into_owned()),
+        }
+    }
+}
+
+/// [`extract`] on the request's headers and URI, without copying what it can borrow.
+fn find<'p>(
+    scheme: &SecurityScheme,
+    headers: &'p HeaderMap,
+    uri: &'p Uri,
+) -> Option<Option<Found<'p>>> {
     match scheme.kind {
         SchemeKind::HttpBearer => {
-            let rest = authorization_param(parts, "bearer")?;
-            Some((!rest.is_empty()).then(|| PresentedCredential::Bearer(rest.to_owned())))
+            let rest = authorization_param(headers, "bearer")?;
+            Some((!rest.is_empty()).then_some(Found::Bearer(rest)))
         }
         SchemeKind::HttpBasic => {
-            let rest = authorization_param(parts, "basic")?;
+            let rest = authorization_param(headers, "basic")?;
             let decoded = base64_decode(rest).and_then(|b| String::from_utf8(b).ok());
             Some(decoded.and_then(|d| {
-                let (user, password) = d.split_once(':')?;
-                Some(PresentedCredential::Basic {
-                    user: user.to_owned(),
-                    password: password.to_owned(),
-                })
+                let colon = d.find(':')?;
+                Some(Found::Basic(d, colon))
             }))
         }
         SchemeKind::ApiKeyHeader(name) => {
-            let v = parts.headers.get(name)?;
+            let v = headers.get(name)?;
             Some(
                 v.to_str()
                     .ok()
                     .filter(|s| !s.is_empty())
-                    .map(|s| PresentedCredential::ApiKey(s.to_owned())),
+                    .map(|s| Found::ApiKey(Cow::Borrowed(s))),
             )
         }
         SchemeKind::ApiKeyQuery(name) => {
-            let query = parts.uri.query()?;
+            let query = uri.query()?;
             let (_, v) = form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == name)?;
-            Some((!v.is_empty()).then(|| PresentedCredential::ApiKey(v.into_owned())))
+            Some((!v.is_empty()).then_some(Found::ApiKey(v)))
         }
         SchemeKind::ApiKeyCookie(name) => {
-            let v = cookie(parts, name)?;
-            Some((!v.is_empty()).then(|| PresentedCredential::ApiKey(v.to_owned())))
+            let v = cookie(headers, name)?;
+            Some((!v.is_empty()).then_some(Found::ApiKey(Cow::Borrowed(v))))
         }
     }
 }
 
 /// The text after `<scheme> ` in the first `Authorization` header, when its scheme word is
 /// `scheme` (compared case-insensitively).
-fn authorization_param<'p>(parts: &'p Parts, scheme: &str) -> Option<&'p str> {
-    let value = parts
-        .headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .trim();
+fn authorization_param<'p>(headers: &'p HeaderMap, scheme: &str) -> Option<&'p str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
     let (word, rest) = match value.split_once([' ', '\t']) {
         Some((w, r)) => (w, r.trim()),
         None => (value, ""),
@@ -290,9 +372,8 @@ fn authorization_param<'p>(parts: &'p Parts, scheme: &str) -> Option<&'p str> {
     word.eq_ignore_ascii_case(scheme).then_some(rest)
 }
 
-fn cookie<'p>(parts: &'p Parts, name: &str) -> Option<&'p str> {
-    parts
-        .headers
+fn cookie<'p>(headers: &'p HeaderMap, name: &str) -> Option<&'p str> {
+    headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
@@ -335,15 +416,58 @@ fn base64_decode(input: &str) -> Option<Vec<u8>> {
 }
 
 /// What the router-wide layer learned about the caller; stored in the request extensions.
+///
+/// It is the one value the layer stores per request: it also carries the rate-limit
+/// [`Decision`] ([`Identity::rate_limit`]) and the handlers' [`Runtime`]
+/// (`Runtime::from_parts` finds it here).
 #[derive(Clone, Debug, Default)]
 pub struct Identity {
     schemes: &'static [SecurityScheme],
-    principals: Vec<Principal>,
-    presented: Vec<&'static str>,
+    principals: Principals,
+    /// Bit `i`: `schemes[i]` had a credential in the request.
+    presented_mask: u64,
+    /// Schemes marked presented that are not among the first 64 of `schemes`.
+    presented_other: Vec<&'static str>,
     client_addr: Option<SocketAddr>,
     client_ip: Option<IpAddr>,
-    /// Set when the rate limit refused the request: `authorize` answers with it.
-    refusal: Option<Problem>,
+    /// Set when the rate limit refused the request: `authorize` answers with it. Boxed: a
+    /// refusal is rare and the identity is moved around on every request.
+    refusal: Option<Box<Problem>>,
+    decision: Option<Decision>,
+    runtime: Option<Runtime>,
+}
+
+/// The valid principals, without a heap allocation for the usual single one.
+#[derive(Clone, Debug, Default)]
+enum Principals {
+    #[default]
+    None,
+    One(Principal),
+    Many(Vec<Principal>),
+}
+
+impl Principals {
+    fn as_slice(&self) -> &[Principal] {
+        match self {
+            Principals::None => &[],
+            Principals::One(p) => std::slice::from_ref(p),
+            Principals::Many(v) => v,
+        }
+    }
+
+    /// Adds `principal`, replacing one of the same scheme (which moves to the end).
+    fn put(&mut self, principal: Principal) {
+        *self = match std::mem::take(self) {
+            Principals::None => Principals::One(principal),
+            Principals::One(p) if p.scheme == principal.scheme => Principals::One(principal),
+            Principals::One(p) => Principals::Many(vec![p, principal]),
+            Principals::Many(mut v) => {
+                v.retain(|p| p.scheme != principal.scheme);
+                v.push(principal);
+                Principals::Many(v)
+            }
+        };
+    }
 }
 
 impl Identity {
@@ -357,11 +481,9 @@ impl Identity {
     ) -> Self {
         Identity {
             schemes,
-            principals: Vec::new(),
-            presented: Vec::new(),
             client_addr,
             client_ip,
-            refusal: None,
+            ..Identity::default()
         }
     }
 
@@ -369,43 +491,107 @@ impl Identity {
     /// handler calls, then fails with `problem`, so the operation's own headers (e.g.
     /// `Deprecation`) are added to the 429 and nothing else of the request is read.
     pub fn with_refusal(mut self, problem: Problem) -> Self {
-        self.refusal = Some(problem);
+        self.refusal = Some(Box::new(problem));
         self
     }
 
     /// The problem the request was refused with, if the rate limit refused it.
     pub fn refusal(&self) -> Option<&Problem> {
-        self.refusal.as_ref()
+        self.refusal.as_deref()
+    }
+
+    /// What the layer adds once the rate limit has decided (in place: the identity is not
+    /// moved again).
+    pub(super) fn attach(
+        &mut self,
+        decision: Option<Decision>,
+        refusal: Option<Problem>,
+        runtime: Runtime,
+    ) {
+        self.decision = decision;
+        self.refusal = refusal.map(Box::new);
+        self.runtime = Some(runtime);
+    }
+
+    /// Records the rate limit's decision about this request (the layer does).
+    pub fn with_rate_limit(mut self, decision: Decision) -> Self {
+        self.decision = Some(decision);
+        self
+    }
+
+    /// The rate limit's decision about this request; `None` when no limit is configured or
+    /// the caller is not limited.
+    pub fn rate_limit(&self) -> Option<&Decision> {
+        self.decision.as_ref()
+    }
+
+    /// Attaches the handlers' runtime (the layer does; `Runtime::from_parts` reads it).
+    pub fn with_runtime(mut self, runtime: Runtime) -> Self {
+        self.runtime = Some(runtime);
+        self
+    }
+
+    /// The runtime the layer attached, if any.
+    pub fn runtime(&self) -> Option<&Runtime> {
+        self.runtime.as_ref()
     }
 
     /// Records that `scheme` had a credential in the request (valid or not).
     pub fn with_presented(mut self, scheme: &'static str) -> Self {
-        if !self.presented.contains(&scheme) {
-            self.presented.push(scheme);
-        }
+        self.mark_presented(scheme);
         self
+    }
+
+    fn mark_presented(&mut self, scheme: &'static str) {
+        match self.scheme_bit(scheme) {
+            Some(bit) => self.presented_mask |= bit,
+            None => {
+                if !self.presented_other.contains(&scheme) {
+                    self.presented_other.push(scheme);
+                }
+            }
+        }
+    }
+
+    /// The bit of `scheme` in `presented_mask`, when it is among the first 64 schemes.
+    fn scheme_bit(&self, scheme: &str) -> Option<u64> {
+        self.schemes
+            .iter()
+            .take(64)
+            .position(|s| s.name == scheme)
+            .map(|i| 1u64 << i)
+    }
+
+    /// The authenticator's answer for `scheme`'s credential (already marked presented).
+    fn accept(&mut self, scheme: &SecurityScheme, principal: Option<Principal>) {
+        if let Some(mut principal) = principal {
+            principal.scheme = scheme.name;
+            self.principals.put(principal);
+        }
     }
 
     /// Records a valid credential (implies presented).
     pub fn with_principal(mut self, principal: Principal) -> Self {
-        self = self.with_presented(principal.scheme);
-        self.principals.retain(|p| p.scheme != principal.scheme);
-        self.principals.push(principal);
+        self.mark_presented(principal.scheme);
+        self.principals.put(principal);
         self
     }
 
     pub fn principal(&self, scheme: &str) -> Option<&Principal> {
-        self.principals.iter().find(|p| p.scheme == scheme)
+        self.principals().iter().find(|p| p.scheme == scheme)
     }
 
     /// Valid principals, in the order of the document's schemes.
     pub fn principals(&self) -> &[Principal] {
-        &self.principals
+        self.principals.as_slice()
     }
 
     /// Whether a credential for `scheme` was presented (valid or not).
     pub fn presented(&self, scheme: &str) -> bool {
-        self.presented.contains(&scheme)
+        match self.scheme_bit(scheme) {
+            Some(bit) => self.presented_mask & bit != 0,
+            None => self.presented_other.contains(&scheme),
+        }
     }
 
     pub fn client_addr(&self) -> Option<SocketAddr> {
@@ -430,24 +616,117 @@ pub async fn identify(
     client_addr: Option<SocketAddr>,
     client_ip: Option<IpAddr>,
 ) -> Identity {
-    let mut identity = Identity::new(schemes, client_addr, client_ip);
-    for scheme in schemes {
-        let Some(presented) = extract(scheme, parts) else {
-            continue;
-        };
-        identity = identity.with_presented(scheme.name);
-        let Some(credential) = presented else {
-            continue;
-        };
-        if let Some(mut principal) = authenticator
-            .authenticate(scheme, credential.as_credential())
-            .await
-        {
-            principal.scheme = scheme.name;
-            identity = identity.with_principal(principal);
-        }
+    identify_request(
+        &parts.headers,
+        &parts.uri,
+        schemes,
+        authenticator,
+        client_addr,
+        client_ip,
+    )
+    .await
+}
+
+/// [`identify`] on a request's headers and URI (so the layer need not take the request
+/// apart). Credentials are handed to the authenticator borrowed from the request; its
+/// synchronous answer (`Authenticator::authenticate_sync`) is used when it gives one.
+pub async fn identify_request(
+    headers: &HeaderMap,
+    uri: &Uri,
+    schemes: &'static [SecurityScheme],
+    authenticator: &dyn Authenticator,
+    client_addr: Option<SocketAddr>,
+    client_ip: Option<IpAddr>,
+) -> Identity {
+    match identify_sync(headers, uri, schemes, authenticator, client_addr, client_ip) {
+        Ok(identity) => identity,
+        Err(pending) => pending.finish(authenticator).await,
     }
-    identity
+}
+
+/// [`identify_request`] as far as it gets without waiting: `Ok` when the authenticator
+/// answered every presented credential synchronously (`Authenticator::authenticate_sync`),
+/// else `Err` with the rest to await ([`PendingIdentity::finish`]). Lets a layer keep the
+/// common case free of futures.
+pub fn identify_sync<'p>(
+    headers: &'p HeaderMap,
+    uri: &'p Uri,
+    schemes: &'static [SecurityScheme],
+    authenticator: &dyn Authenticator,
+    client_addr: Option<SocketAddr>,
+    client_ip: Option<IpAddr>,
+) -> Result<Identity, Box<PendingIdentity<'p>>> {
+    let mut pending = PendingIdentity {
+        identity: Identity::new(schemes, client_addr, client_ip),
+        headers,
+        uri,
+        next: 0,
+        waiting: None,
+    };
+    if pending.advance(authenticator) {
+        // Boxed: only authenticators that must be awaited get here.
+        Err(Box::new(pending))
+    } else {
+        Ok(pending.identity)
+    }
+}
+
+/// An identification stopped at a credential whose authenticator has to be awaited (see
+/// [`identify_sync`]).
+pub struct PendingIdentity<'p> {
+    identity: Identity,
+    headers: &'p HeaderMap,
+    uri: &'p Uri,
+    /// The index of the next scheme to look at.
+    next: usize,
+    /// The scheme and credential that wait for `Authenticator::authenticate`.
+    waiting: Option<(&'static SecurityScheme, Found<'p>)>,
+}
+
+impl fmt::Debug for PendingIdentity<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PendingIdentity")
+            .field("identity", &self.identity)
+            .field("next", &self.next)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PendingIdentity<'_> {
+    /// Goes through the remaining schemes while the authenticator answers synchronously;
+    /// true when it stopped at a credential to await (`waiting`).
+    fn advance(&mut self, authenticator: &dyn Authenticator) -> bool {
+        let schemes = self.identity.schemes;
+        while let Some(scheme) = schemes.get(self.next) {
+            self.next += 1;
+            let Some(found) = find(scheme, self.headers, self.uri) else {
+                continue;
+            };
+            self.identity.mark_presented(scheme.name);
+            let Some(found) = found else {
+                continue;
+            };
+            match authenticator.authenticate_sync(scheme, found.credential()) {
+                Some(principal) => self.identity.accept(scheme, principal),
+                None => {
+                    self.waiting = Some((scheme, found));
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Awaits the authenticator for the credential it stopped at, and every later one that
+    /// needs it.
+    pub async fn finish(mut self, authenticator: &dyn Authenticator) -> Identity {
+        while let Some((scheme, found)) = self.waiting.take() {
+            let principal = authenticator.authenticate(scheme, found.credential()).await;
+            self.identity.accept(scheme, principal);
+            self.advance(authenticator);
+        }
+        self.identity
+    }
 }
 
 /// Checks one operation's requirement against what the layer learned.

@@ -15,6 +15,6 @@ pub mod response;
 pub mod validate;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
-pub use layer::{Runtime, ServerConfig, finish};
+pub use layer::{Runtime, ServerConfig, finish, finish_prefixed};
 pub use problem::Problem;
 pub use ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
