@@ -200,7 +200,12 @@ fn servers_are_named_choices() {
     assert_eq!("Production".parse::<Server>(), Ok(Server::Production));
     assert_eq!(Server::Production.url(), "https://api.petstore.example/v1");
     assert_eq!(Server::ALL.len(), 2);
-    assert!("mars".parse::<Server>().unwrap_err().contains("production, staging"));
+    assert!(
+        "mars"
+            .parse::<Server>()
+            .unwrap_err()
+            .contains("production, staging")
+    );
 }
 
 #[tokio::test]
