@@ -1,7 +1,10 @@
 //! Prints the client crate: `lib.rs` (docs and re-exports) and `client.rs` (`Client`, its
 //! builder, one method per operation with its options and error types).
 
-use super::{doc, ident, module_doc, rust_type};
+use super::{
+    doc, ident, location_text, module_doc, operation_doc, response_doc, rust_type, scheme_kind,
+    status_text,
+};
 use crate::ir::{Api, BodyKind, Location, Operation, Param, Response, SchemeKind, Status, TypeRef};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -124,14 +127,6 @@ fn success_type(op: &Operation) -> TokenStream {
     }
 }
 
-fn status_label(r: &Response) -> String {
-    match &r.status {
-        Status::Code(c) => c.to_string(),
-        Status::Range(c) => format!("{c}XX"),
-        Status::Default => "default".into(),
-    }
-}
-
 fn status_pattern(r: &Response) -> TokenStream {
     match &r.status {
         Status::Code(c) => {
@@ -222,13 +217,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
     };
     let schemes = api.security_schemes.iter().map(|s| {
         let name = &s.name;
-        let kind = match &s.kind {
-            SchemeKind::Bearer => quote!(SchemeKind::HttpBearer),
-            SchemeKind::Basic => quote!(SchemeKind::HttpBasic),
-            SchemeKind::ApiKeyHeader(n) => quote!(SchemeKind::ApiKeyHeader(#n)),
-            SchemeKind::ApiKeyQuery(n) => quote!(SchemeKind::ApiKeyQuery(#n)),
-            SchemeKind::ApiKeyCookie(n) => quote!(SchemeKind::ApiKeyCookie(#n)),
-        };
+        let kind = scheme_kind(&s.kind);
         quote!(SecurityScheme { name: #name, kind: #kind },)
     });
     let credential_setters = api.security_schemes.iter().map(|s| {
@@ -458,7 +447,7 @@ fn operation_types(op: &Operation) -> TokenStream {
             let v = ident(&r.variant);
             let docs = doc(&[format!(
                 "{}: {}",
-                status_label(r),
+                status_text(r),
                 r.doc.first().cloned().unwrap_or_default()
             )]);
             match &r.body {
@@ -481,13 +470,7 @@ fn operation_types(op: &Operation) -> TokenStream {
         let name = error_ident(op);
         let variants = op.responses.iter().filter(|r| !r.is_success()).map(|r| {
             let v = ident(&r.variant);
-            let mut lines = vec![format!(
-                "{}: {}",
-                status_label(r),
-                r.doc.first().cloned().unwrap_or_default()
-            )];
-            lines.extend(r.doc.iter().skip(1).cloned());
-            let docs = doc(&lines);
+            let docs = response_doc(r);
             match r.body.as_ref().map(|b| &b.kind) {
                 Some(BodyKind::Json(t) | BodyKind::Form(t)) => {
                     let t = rust_type(t, true);
@@ -527,7 +510,7 @@ fn operation_types(op: &Operation) -> TokenStream {
             quote!(#rust: headers.get(#wire).and_then(|v| v.to_str().ok()).and_then(|value| #parse),)
         });
         let docs = doc(&[
-            format!("Headers of the `{}` answer of `{}`.", status_label(r), op.id),
+            format!("Headers of the `{}` answer of `{}`.", status_text(r), op.id),
             "Read them with `from_headers(response.headers())`.".to_string(),
         ]);
         Some(quote! {
@@ -543,15 +526,6 @@ fn operation_types(op: &Operation) -> TokenStream {
         })
     });
     quote!(#options #success #error #(#headers)*)
-}
-
-fn location_text(l: Location) -> &'static str {
-    match l {
-        Location::Path => "path",
-        Location::Query => "query",
-        Location::Header => "header",
-        Location::Cookie => "cookie",
-    }
 }
 
 /// Whether a required parameter is taken by reference (`&str`, `&[T]`, `&types::X`) rather
@@ -835,15 +809,7 @@ fn method(op: &Operation) -> TokenStream {
     let has_default = op.responses.iter().any(|r| r.status == Status::Default);
     let fallback = (!has_default).then(|| quote!(_ => Err(raw.unexpected()),));
     let arms = arms.into_iter().map(|(_, a)| a);
-    let mut lines = op.doc.clone();
-    if !lines.is_empty() {
-        lines.push(String::new());
-    }
-    lines.push(format!(
-        "`{} {}` (operation `{}`).",
-        op.method, op.path, op.id
-    ));
-    let docs = doc(&lines);
+    let docs = operation_doc(op);
     let deprecated = op.deprecated.as_ref().map(|d| {
         let note = &d.note;
         quote!(#[deprecated(note = #note)])

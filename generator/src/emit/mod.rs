@@ -6,7 +6,7 @@ pub mod manifest;
 pub mod server;
 pub mod types;
 
-use crate::ir::TypeRef;
+use crate::ir::{Location, Operation, Response, SchemeKind, Status, TypeRef};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -87,6 +87,60 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
         TypeRef::Json => quote!(serde_json::Value),
         TypeRef::JsonObject => quote!(serde_json::Map<String, serde_json::Value>),
     }
+}
+
+/// `path`, `query`, `header`, `cookie`: how docs and pointers name a parameter's location.
+pub fn location_text(l: Location) -> &'static str {
+    match l {
+        Location::Path => "path",
+        Location::Query => "query",
+        Location::Header => "header",
+        Location::Cookie => "cookie",
+    }
+}
+
+/// A response's status as the document writes it (`404`, `4XX`, `default`).
+pub fn status_text(r: &Response) -> String {
+    match &r.status {
+        Status::Code(c) => c.to_string(),
+        Status::Range(c) => format!("{c}XX"),
+        Status::Default => "default".into(),
+    }
+}
+
+/// A security scheme as the runtimes describe it (both runtimes name the kinds alike).
+pub fn scheme_kind(kind: &SchemeKind) -> TokenStream {
+    match kind {
+        SchemeKind::Bearer => quote!(SchemeKind::HttpBearer),
+        SchemeKind::Basic => quote!(SchemeKind::HttpBasic),
+        SchemeKind::ApiKeyHeader(n) => quote!(SchemeKind::ApiKeyHeader(#n)),
+        SchemeKind::ApiKeyQuery(n) => quote!(SchemeKind::ApiKeyQuery(#n)),
+        SchemeKind::ApiKeyCookie(n) => quote!(SchemeKind::ApiKeyCookie(#n)),
+    }
+}
+
+/// A response variant's docs: `404: <description>`, then the rest of the description.
+pub fn response_doc(r: &Response) -> TokenStream {
+    let mut lines = vec![format!(
+        "{}: {}",
+        status_text(r),
+        r.doc.first().cloned().unwrap_or_default()
+    )];
+    lines.extend(r.doc.iter().skip(1).cloned());
+    doc(&lines)
+}
+
+/// An operation's docs: summary, description, then its method, path and id.
+pub fn operation_doc(op: &Operation) -> TokenStream {
+    let mut lines = op.doc.clone();
+    if !lines.is_empty() {
+        lines.push(String::new());
+    }
+    lines.push(format!(
+        "`{} {}` (operation `{}`).",
+        op.method, op.path, op.id
+    ));
+    doc(&lines)
 }
 
 /// The first line of every generated file.

@@ -2,10 +2,11 @@
 //! structs, response enums) and `router.rs` (one handler per operation and `router()`).
 
 use super::types::constraint_checks;
-use super::{doc, ident, literal, module_doc, rust_type};
-use crate::ir::{
-    Api, BodyKind, Location, Operation, Param, Response, SchemeKind, Status, TypeKind, TypeRef,
+use super::{
+    doc, ident, literal, location_text, module_doc, operation_doc, response_doc, rust_type,
+    scheme_kind, status_text,
 };
+use crate::ir::{Api, BodyKind, Location, Operation, Param, Response, Status, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -88,23 +89,6 @@ fn param_type(p: &Param) -> TokenStream {
     }
 }
 
-fn location_text(l: Location) -> &'static str {
-    match l {
-        Location::Path => "path",
-        Location::Query => "query",
-        Location::Header => "header",
-        Location::Cookie => "cookie",
-    }
-}
-
-fn status_doc(r: &Response) -> String {
-    match &r.status {
-        Status::Code(c) => c.to_string(),
-        Status::Range(c) => format!("{c}XX"),
-        Status::Default => "default".into(),
-    }
-}
-
 pub fn api_rs(api: &Api) -> TokenStream {
     let trait_ident = trait_name(api);
     let mut items = Vec::new();
@@ -139,13 +123,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
         let name = response_ident(op);
         let variants = op.responses.iter().map(|r| {
             let v = ident(&r.variant);
-            let mut lines = vec![format!(
-                "{}: {}",
-                status_doc(r),
-                r.doc.first().cloned().unwrap_or_default()
-            )];
-            lines.extend(r.doc.iter().skip(1).cloned());
-            let docs = doc(&lines);
+            let docs = response_doc(r);
             let status = (!matches!(r.status, Status::Code(_))).then(|| quote!(http::StatusCode));
             let body = r.body.as_ref().map(|b| body_type(&b.kind));
             let headers = r.headers_type.as_ref().map(|h| {
@@ -180,15 +158,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
     let methods = api.operations.iter().map(|op| {
         let method = ident(&op.rust);
         let response = response_ident(op);
-        let mut lines = op.doc.clone();
-        if !lines.is_empty() {
-            lines.push(String::new());
-        }
-        lines.push(format!(
-            "`{} {}` (operation `{}`).",
-            op.method, op.path, op.id
-        ));
-        let docs = doc(&lines);
+        let docs = operation_doc(op);
         let params = (!op.params.is_empty()).then(|| {
             let p = params_ident(op);
             quote!(params: #p,)
@@ -283,7 +253,7 @@ fn headers_struct(op: &Operation, r: &Response, name: &str) -> TokenStream {
         .then(|| quote!(Default,));
     let docs = doc(&[format!(
         "Headers of the `{}` answer of `{}`.",
-        status_doc(r),
+        status_text(r),
         op.id
     )]);
     quote! {
@@ -316,16 +286,6 @@ fn headers_write(r: &Response, name: &str) -> TokenStream {
                 Ok(())
             }
         }
-    }
-}
-
-fn scheme_kind(kind: &SchemeKind) -> TokenStream {
-    match kind {
-        SchemeKind::Bearer => quote!(SchemeKind::HttpBearer),
-        SchemeKind::Basic => quote!(SchemeKind::HttpBasic),
-        SchemeKind::ApiKeyHeader(n) => quote!(SchemeKind::ApiKeyHeader(#n)),
-        SchemeKind::ApiKeyQuery(n) => quote!(SchemeKind::ApiKeyQuery(#n)),
-        SchemeKind::ApiKeyCookie(n) => quote!(SchemeKind::ApiKeyCookie(#n)),
     }
 }
 

@@ -275,11 +275,7 @@ fn struct_def(
     });
     let deny = (s.deny_unknown && side == Side::Server && s.additional.is_none())
         .then(|| quote!(#[serde(deny_unknown_fields)]));
-    let allow_deprecated = s
-        .fields
-        .iter()
-        .any(|f| f.deprecated)
-        .then(|| quote!(#[allow(deprecated)]));
+    let allow_deprecated = allow_deprecated(s);
     quote! {
         #docs
         #allow_deprecated
@@ -290,6 +286,14 @@ fn struct_def(
             #additional
         }
     }
+}
+
+/// `#[allow(deprecated)]` for items that touch a struct's deprecated fields.
+fn allow_deprecated(s: &Struct) -> Option<TokenStream> {
+    s.fields
+        .iter()
+        .any(|f| f.deprecated)
+        .then(|| quote!(#[allow(deprecated)]))
 }
 
 fn bare(name: &str) -> &str {
@@ -335,11 +339,7 @@ fn struct_validate(
         .as_ref()
         .filter(|a| contents_validated(a, validated_names))
         .map(|_| quote!(self.additional_properties.validate(pointer, out);));
-    let allow_deprecated = s
-        .fields
-        .iter()
-        .any(|f| f.deprecated)
-        .then(|| quote!(#[allow(deprecated)]));
+    let allow_deprecated = allow_deprecated(s);
     quote! {
         #allow_deprecated
         impl Validate for #name {

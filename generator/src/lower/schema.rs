@@ -238,7 +238,7 @@ impl<'a> Schemas<'a> {
             }
             SchemaKind::Type(Type::String(_)) => TypeRef::String,
             SchemaKind::Type(Type::Boolean(_)) => TypeRef::Bool,
-            SchemaKind::Type(Type::Integer(i)) => integer(&i.format, i.minimum),
+            SchemaKind::Type(Type::Integer(i)) => integer(&i.format),
             SchemaKind::Type(Type::Number(n)) => match &n.format {
                 VariantOrUnknownOrEmpty::Item(NumberFormat::Float) => TypeRef::F32,
                 _ => TypeRef::F64,
@@ -672,7 +672,7 @@ fn collect_all_of<'a>(
     }
 }
 
-fn integer(format: &VariantOrUnknownOrEmpty<IntegerFormat>, minimum: Option<i64>) -> TypeRef {
+fn integer(format: &VariantOrUnknownOrEmpty<IntegerFormat>) -> TypeRef {
     match format {
         VariantOrUnknownOrEmpty::Item(IntegerFormat::Int32) => TypeRef::I32,
         VariantOrUnknownOrEmpty::Item(IntegerFormat::Int64) => TypeRef::I64,
@@ -684,10 +684,7 @@ fn integer(format: &VariantOrUnknownOrEmpty<IntegerFormat>, minimum: Option<i64>
             "int8" | "int16" => TypeRef::I32,
             _ => TypeRef::I64,
         },
-        VariantOrUnknownOrEmpty::Empty => {
-            let _ = minimum;
-            TypeRef::I64
-        }
+        VariantOrUnknownOrEmpty::Empty => TypeRef::I64,
     }
 }
 
