@@ -107,17 +107,6 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
     }
 }
 
-/// Renders a handler's outcome and adds the operation's own headers to it.
-fn reply(
-    rt: &Runtime,
-    result: Result<Response, Problem>,
-    headers: &'static [(&'static str, &'static str)],
-) -> Response {
-    let mut response = rt.respond(result);
-    response::append_headers(&mut response, headers);
-    response
-}
-
 /// `GET /pets`: see [`PetStoreApi::list_pets`].
 async fn list_pets<A: PetStoreApi>(
     State(api): State<Arc<A>>,
@@ -126,7 +115,7 @@ async fn list_pets<A: PetStoreApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_list_pets(api.as_ref(), parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `listPets` request, then calls the implementation.
@@ -166,7 +155,7 @@ async fn create_pet<A: PetStoreApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_create_pet(api.as_ref(), &rt, parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `createPet` request, then calls the implementation.
@@ -198,8 +187,7 @@ async fn get_pet<A: PetStoreApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_get_pet(api.as_ref(), parts, body).await;
-    reply(
-        &rt,
+    rt.reply(
         result,
         &[
             ("deprecation", "@1795305600"),
@@ -242,7 +230,7 @@ async fn list_orders<A: PetStoreApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_list_orders(api.as_ref(), parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `listOrders` request, then calls the implementation.

@@ -375,21 +375,6 @@ pub fn router_rs(api: &Api) -> TokenStream {
             .into(),
         "400), calls the trait method, and serializes its answer before writing the status.".into(),
     ]);
-    // Only operations have handlers that reply.
-    let reply = (!api.operations.is_empty()).then(|| {
-        quote! {
-            /// Renders a handler's outcome and adds the operation's own headers to it.
-            fn reply(
-                rt: &Runtime,
-                result: Result<Response, Problem>,
-                headers: &'static [(&'static str, &'static str)],
-            ) -> Response {
-                let mut response = rt.respond(result);
-                response::append_headers(&mut response, headers);
-                response
-            }
-        }
-    });
     let body = quote! {
         /// The path prefix of the document's first server; every route lives under it unless
         /// `ServerConfig::base_path` says otherwise.
@@ -410,8 +395,6 @@ pub fn router_rs(api: &Api) -> TokenStream {
         }
 
         #policy
-
-        #reply
 
         #(#handlers)*
         #(#conversions)*
@@ -630,7 +613,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             let (parts, body) = request.into_parts();
             let rt = Runtime::from_parts(&parts);
             let result = #serve(api.as_ref(), #rt_pass parts, body).await;
-            reply(&rt, result, &[#(#headers),*])
+            rt.reply(result, &[#(#headers),*])
         }
 
         #serve_doc

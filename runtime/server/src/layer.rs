@@ -194,6 +194,18 @@ impl Runtime {
         result.unwrap_or_else(|p| self.problem(p))
     }
 
+    /// A handler's outcome rendered, with the operation's own headers (deprecation) added to
+    /// whatever it became, error responses included.
+    pub fn reply(
+        &self,
+        result: Result<Response, Problem>,
+        headers: &'static [(&'static str, &'static str)],
+    ) -> Response {
+        let mut response = self.respond(result);
+        super::response::append_headers(&mut response, headers);
+        response
+    }
+
     /// `uri` as routed: without the base path when the routes were registered with it
     /// (`finish_prefixed`), as it is otherwise. `RequestContext::new` uses it, so the
     /// application sees the same URI whether or not the routes were nested.

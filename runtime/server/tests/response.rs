@@ -45,3 +45,22 @@ fn fixed_headers_are_appended_alike_on_every_response() {
     assert_eq!(resp.headers().get("deprecation").unwrap(), "true");
     assert_eq!(resp.headers().len(), 1);
 }
+
+#[test]
+fn reply_adds_the_operation_headers_to_errors_too() {
+    use apigen_server_runtime::layer::Runtime;
+    use apigen_server_runtime::problem::Problem;
+    static HEADERS: &[(&str, &str)] = &[("sunset", "Thu, 05 Dec 2030 00:00:00 GMT")];
+    let rt = Runtime::default();
+    let failed = rt.reply(Err(Problem::not_found()), HEADERS);
+    assert_eq!(failed.status().as_u16(), 404);
+    assert_eq!(failed.headers()["sunset"], "Thu, 05 Dec 2030 00:00:00 GMT");
+    let ok = rt.reply(
+        Ok(apigen_server_runtime::response::empty(
+            http::StatusCode::NO_CONTENT,
+        )),
+        HEADERS,
+    );
+    assert_eq!(ok.status().as_u16(), 204);
+    assert_eq!(ok.headers()["sunset"], "Thu, 05 Dec 2030 00:00:00 GMT");
+}

@@ -70,17 +70,6 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
-/// Renders a handler's outcome and adds the operation's own headers to it.
-fn reply(
-    rt: &Runtime,
-    result: Result<Response, Problem>,
-    headers: &'static [(&'static str, &'static str)],
-) -> Response {
-    let mut response = rt.respond(result);
-    response::append_headers(&mut response, headers);
-    response
-}
-
 /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`].
 async fn get_trees_id<A: ConstructsApi>(
     State(api): State<Arc<A>>,
@@ -89,7 +78,7 @@ async fn get_trees_id<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_get_trees_id(api.as_ref(), parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `get_trees_id` request, then calls the implementation.
@@ -148,7 +137,7 @@ async fn post_forms<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_post_forms(api.as_ref(), &rt, parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `post_forms` request, then calls the implementation.
@@ -185,7 +174,7 @@ async fn put_blobs<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_put_blobs(api.as_ref(), &rt, parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `put_blobs` request, then calls the implementation.
@@ -224,7 +213,7 @@ async fn post_notes<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_post_notes(api.as_ref(), &rt, parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `post_notes` request, then calls the implementation.
@@ -255,7 +244,7 @@ async fn get_things<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_get_things(api.as_ref(), parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `get_things` request, then calls the implementation.

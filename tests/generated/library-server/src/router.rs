@@ -62,17 +62,6 @@ pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
-/// Renders a handler's outcome and adds the operation's own headers to it.
-fn reply(
-    rt: &Runtime,
-    result: Result<Response, Problem>,
-    headers: &'static [(&'static str, &'static str)],
-) -> Response {
-    let mut response = rt.respond(result);
-    response::append_headers(&mut response, headers);
-    response
-}
-
 /// `GET /books`: see [`LendingLibraryApi::search_books`].
 async fn search_books<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
@@ -81,7 +70,7 @@ async fn search_books<A: LendingLibraryApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_search_books(api.as_ref(), parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `searchBooks` request, then calls the implementation.
@@ -130,7 +119,7 @@ async fn get_books_isbn<A: LendingLibraryApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_get_books_isbn(api.as_ref(), parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `get_books_isbn` request, then calls the implementation.
@@ -165,7 +154,7 @@ async fn withdraw_book<A: LendingLibraryApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_withdraw_book(api.as_ref(), parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `withdrawBook` request, then calls the implementation.
@@ -200,7 +189,7 @@ async fn lend_book<A: LendingLibraryApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let result = serve_lend_book(api.as_ref(), &rt, parts, body).await;
-    reply(&rt, result, &[])
+    rt.reply(result, &[])
 }
 
 /// Authorizes, reads and checks a `lendBook` request, then calls the implementation.
