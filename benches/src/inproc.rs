@@ -134,3 +134,40 @@ pub fn run(settings: &Settings) -> Result<Vec<Row>, String> {
     }
     Ok(rows)
 }
+
+/// `petstore-bench profile generated|handwritten ROW N [--rate-limit]`: sends N in-process
+/// requests of one row (0 = list, 1 = create, 2 = get) to one router, for a profiler
+/// (`valgrind --tool=callgrind`), whose instruction counts hold still on a noisy machine.
+pub fn profile(args: &[String]) -> Result<(), String> {
+    let kind = match args.first().map(String::as_str) {
+        Some("generated") => Kind::Generated,
+        Some("handwritten") => Kind::Handwritten,
+        _ => return Err("profile: generated|handwritten ROW N [--rate-limit]".to_owned()),
+    };
+    let row: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2);
+    let n: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let rate_limit = args.iter().any(|a| a == "--rate-limit");
+    let (_, workload) = crate::server::workloads()
+        .into_iter()
+        .nth(row)
+        .ok_or("profile: ROW is 0, 1 or 2")?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let mut router = serve::app(kind, rate_limit);
+    let peer: SocketAddr = "127.0.0.1:40000".parse().expect("an address");
+    runtime.block_on(async {
+        for i in 0..n {
+            let resp = router
+                .call(request(&workload, i, peer))
+                .await
+                .map_err(|e| e.to_string())?;
+            let body = axum::body::to_bytes(resp.into_body(), usize::MAX)
+                .await
+                .map_err(|e| e.to_string())?;
+            std::hint::black_box(body);
+        }
+        Ok(())
+    })
+}

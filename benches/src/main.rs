@@ -130,6 +130,8 @@ fn main() -> ExitCode {
             serve::Kind::Handwritten,
             args.iter().any(|a| a == "--rate-limit"),
         ),
+        Some("profile") => inproc::profile(&args[1..]),
+        Some("profile-client") => client::profile(&args[1..]),
         _ => parse_args(&args).and_then(|settings| bench(&settings)),
     };
     match result {

@@ -19,6 +19,7 @@ use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
+use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
@@ -124,9 +125,9 @@ async fn serve_list_pets<A: PetStoreApi>(
     parts: http::request::Parts,
     _body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
     let mut errors = Violations::new();
-    let raw = RawParams::from_parts(&parts, Vec::new());
+    let raw = RawParams::from_parts(&parts, PathParams::none());
     let limit: i32 = raw.optional(Location::Query, "limit", &mut errors).unwrap_or(20);
     let status: Option<types::PetStatus> = raw
         .optional(Location::Query, "status", &mut errors);
@@ -139,7 +140,7 @@ async fn serve_list_pets<A: PetStoreApi>(
     }
     let params = ListPetsParams { limit, status };
     errors.check()?;
-    let ctx = RequestContext::new("listPets", principal, parts);
+    let ctx = RequestContext::new("listPets", scheme, parts);
     let outcome = api.list_pets(&ctx, params).await;
     match outcome {
         Ok(response) => response.into_http(),
@@ -165,13 +166,13 @@ async fn serve_create_pet<A: PetStoreApi>(
     parts: http::request::Parts,
     body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
     let body = body::read_json::<types::NewPet>(&parts, body, rt.body_limit(), true)
         .await?;
     let Some(body) = body else {
         return Err(Problem::bad_request("the request body is required"));
     };
-    let ctx = RequestContext::new("createPet", principal, parts);
+    let ctx = RequestContext::new("createPet", scheme, parts);
     let outcome = api.create_pet(&ctx, body).await;
     match outcome {
         Ok(response) => response.into_http(),
@@ -203,7 +204,7 @@ async fn serve_get_pet<A: PetStoreApi>(
     mut parts: http::request::Parts,
     _body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
@@ -213,7 +214,7 @@ async fn serve_get_pet<A: PetStoreApi>(
     };
     let params = GetPetParams { pet_id };
     errors.check()?;
-    let ctx = RequestContext::new("getPet", principal, parts);
+    let ctx = RequestContext::new("getPet", scheme, parts);
     #[allow(deprecated)]
     let outcome = api.get_pet(&ctx, params).await;
     match outcome {
@@ -239,8 +240,8 @@ async fn serve_list_orders<A: PetStoreApi>(
     parts: http::request::Parts,
     _body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]])?;
-    let ctx = RequestContext::new("listOrders", principal, parts);
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+    let ctx = RequestContext::new("listOrders", scheme, parts);
     let outcome = api.list_orders(&ctx).await;
     match outcome {
         Ok(response) => response.into_http(),

@@ -62,7 +62,7 @@ impl ConstructsApi for Service {
             return Ok(GetTreesIdResponse::Accepted);
         }
         // The caller was authenticated, and the header parameter arrived.
-        assert!(ctx.principal.is_some());
+        assert!(ctx.principal().is_some());
         assert_eq!(params.x_trace, "trace-1");
         let ids: i64 = params.ids.unwrap_or_default().iter().sum();
         let leaf = |value: i64| types::Tree {

@@ -32,10 +32,7 @@ impl PetStoreApi for Store {
         params: ListPetsParams,
     ) -> Result<ListPetsResponse, String> {
         assert_eq!(ctx.operation_id, "listPets");
-        assert_eq!(
-            ctx.principal.as_ref().map(|p| p.subject.as_str()),
-            Some("tester")
-        );
+        assert_eq!(ctx.principal().map(|p| p.subject.as_str()), Some("tester"));
         let pets = self.pets.lock().unwrap();
         let matching = pets
             .iter()

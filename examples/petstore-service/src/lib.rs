@@ -192,7 +192,7 @@ impl PetStoreApi for PetStore {
         let pet = self.add(body);
         tracing::debug!(
             id = pet.id,
-            by = ctx.principal.as_ref().map(|p| p.subject.as_str()),
+            by = ctx.principal().map(|p| p.subject.as_str()),
             "pet added"
         );
         Ok(CreatePetResponse::Created(pet))

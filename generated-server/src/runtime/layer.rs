@@ -115,17 +115,18 @@ impl ServerConfig {
         normalize_base_path(self.base_path.as_deref().unwrap_or(document))
     }
 
-    /// The handle handlers use at request time, as `finish` will install it (`finish_prefixed`
-    /// also gives it the base path to drop from `RequestContext::uri`).
+    /// The handle handlers use at request time, with no base path (routes at the root);
+    /// `finish` and `finish_prefixed` install one that knows the base path.
     pub fn runtime(&self) -> Runtime {
-        self.runtime_under(String::new())
+        self.runtime_under(String::new(), false)
     }
 
-    fn runtime_under(&self, base_path: String) -> Runtime {
+    fn runtime_under(&self, base_path: String, nested: bool) -> Runtime {
         Runtime(Arc::new(Shared {
             render: self.render.clone(),
             body_limit: self.body_limit,
             base_path,
+            nested,
         }))
     }
 }
@@ -133,9 +134,11 @@ impl ServerConfig {
 struct Shared {
     render: RenderProblem,
     body_limit: usize,
-    /// The prefix `RequestContext::uri` drops: the base path when the routes carry it
-    /// (`finish_prefixed`); "" when axum already stripped it (`finish` nests).
+    /// The base path the routes are served under ("" for none).
     base_path: String,
+    /// The routes are nested under `base_path` (`finish`), so axum removed it from the URI
+    /// they see; false when the routes carry it (`finish_prefixed`).
+    nested: bool,
 }
 
 /// What a handler needs at request time: the problem renderer and the body limit. `finish`
@@ -207,29 +210,26 @@ impl Runtime {
         response
     }
 
-    /// `uri` as routed: without the base path when the routes were registered with it
-    /// (`finish_prefixed`), as it is otherwise. `RequestContext::new` uses it, so the
-    /// application sees the same URI whether or not the routes were nested.
-    pub fn routed_uri(&self, uri: Uri) -> Uri {
+    /// The base path the routes are served under ("" for none).
+    pub fn base_path(&self) -> &str {
+        &self.0.base_path
+    }
+
+    /// Whether the routes are nested under the base path (axum removes it from the URI they
+    /// see) rather than registered with it.
+    pub fn nested(&self) -> bool {
+        self.0.nested
+    }
+
+    /// A URI as nested routes see it, with the base path put back in front.
+    pub fn unnested_uri(&self, uri: Uri) -> Uri {
         let base = self.0.base_path.as_str();
         if base.is_empty() {
             return uri;
         }
-        let Some(rest) = uri.path().strip_prefix(base) else {
-            return uri;
-        };
-        if !(rest.is_empty() || rest.starts_with('/')) {
-            return uri;
-        }
-        let rest = if rest.is_empty() { "/" } else { rest };
-        // Exactly the length, so `Bytes::from` takes the buffer over without another allocation.
-        let mut routed = String::with_capacity(rest.len() + uri.query().map_or(0, |q| q.len() + 1));
-        routed.push_str(rest);
-        if let Some(query) = uri.query() {
-            routed.push('?');
-            routed.push_str(query);
-        }
-        let Ok(path_and_query) = PathAndQuery::try_from(routed) else {
+        let rest = uri.path_and_query().map_or("/", PathAndQuery::as_str);
+        let rest = if rest == "/" { "" } else { rest };
+        let Ok(path_and_query) = PathAndQuery::try_from(format!("{base}{rest}")) else {
             return uri;
         };
         let mut parts = uri.into_parts();
@@ -262,8 +262,8 @@ pub fn finish(
     config: ServerConfig,
 ) -> Router {
     let base = config.base_path_or(base_path);
-    // axum strips the prefix before the routes see the request: nothing left to drop.
-    let runtime = config.runtime();
+    // axum strips the prefix before the routes see the request.
+    let runtime = config.runtime_under(base.clone(), true);
     let routes = with_method_not_allowed(routes, &runtime);
     let app = if base.is_empty() {
         routes
@@ -287,8 +287,8 @@ pub fn finish(
 ///   adds `X-RateLimit-Limit/Remaining/Reset` to every response when a rate limit is
 ///   configured.
 ///
-/// `base_path` is the document's, as for [`finish`]; it only tells `RequestContext::uri` what
-/// to drop, so the application sees the URI as routed, without the prefix.
+/// `base_path` is the document's, as for [`finish`]; it only tells `RequestContext::path` what
+/// to drop, so the application sees the path as routed, without the prefix.
 ///
 /// Serve the result with `into_make_service_with_connect_info::<SocketAddr>()` so anonymous
 /// callers are limited per address (without it they share one key, "addr:unknown").
@@ -298,7 +298,7 @@ pub fn finish_prefixed(
     base_path: &str,
     config: ServerConfig,
 ) -> Router {
-    let runtime = config.runtime_under(config.base_path_or(base_path));
+    let runtime = config.runtime_under(config.base_path_or(base_path), false);
     let routes = with_method_not_allowed(routes, &runtime);
     wrap(routes, schemes, config, runtime)
 }

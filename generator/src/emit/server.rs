@@ -414,6 +414,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::params", "params::"),
             ("crate::runtime::params::Location", "Location"),
             ("crate::runtime::params::RawParams", "RawParams"),
+            ("crate::runtime::params::PathParams", "PathParams"),
             ("crate::runtime::problem::Problem", "Problem"),
             ("crate::runtime::response", "response::"),
             ("crate::runtime::validate", "validate::"),
@@ -468,7 +469,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             let raw = RawParams::from_parts(&parts, path);
         }
     } else {
-        quote!(let raw = RawParams::from_parts(&parts, Vec::new());)
+        quote!(let raw = RawParams::from_parts(&parts, PathParams::none());)
     };
     let params = (!op.params.is_empty()).then(|| {
         let ty = params_ident(op);
@@ -623,13 +624,13 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             #parts_mut: http::request::Parts,
             #body_var: Body,
         ) -> Result<Response, Problem> {
-            let principal = auth::authorize(parts.extensions.get(), &[#(#security),*])?;
+            let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
             #errors_decl
             #raw
             #params
             #params_done
             #body
-            let ctx = RequestContext::new(#id, principal, parts);
+            let ctx = RequestContext::new(#id, scheme, parts);
             #call_allow
             let outcome = api.#name(&ctx, #params_arg #body_arg).await;
             match outcome {

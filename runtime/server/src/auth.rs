@@ -742,22 +742,34 @@ pub fn authorize(
     identity: Option<&Identity>,
     security: Security,
 ) -> Result<Option<Principal>, Problem> {
-    let empty = Identity::default();
-    let identity = identity.unwrap_or(&empty);
+    let scheme = authorize_scheme(identity, security)?;
+    Ok(scheme.and_then(|s| identity?.principal(s)).cloned())
+}
+
+/// [`authorize`] without copying the principal: the scheme whose principal the operation
+/// acts as (`Identity::principal` finds it; `RequestContext::principal` looks it up).
+/// Generated handlers call this.
+pub fn authorize_scheme(
+    identity: Option<&Identity>,
+    security: Security,
+) -> Result<Option<&'static str>, Problem> {
+    let Some(identity) = identity else {
+        // Routes run without the layer: nobody is authenticated.
+        return authorize_scheme(Some(&Identity::default()), security);
+    };
     if let Some(refusal) = identity.refusal() {
         return Err(refusal.clone());
     }
     let mut anonymous = security.is_empty();
     for alternative in security {
-        if alternative.is_empty() {
+        let Some((first, rest)) = alternative.split_first() else {
             anonymous = true;
             continue;
-        }
-        let mut principals = alternative.iter().map(|s| identity.principal(s));
-        if let Some(Some(first)) = principals.next()
-            && principals.all(|p| p.is_some())
+        };
+        if identity.principal(first).is_some()
+            && rest.iter().all(|s| identity.principal(s).is_some())
         {
-            return Ok(Some(first.clone()));
+            return Ok(Some(first));
         }
     }
     if anonymous {

@@ -108,14 +108,64 @@ impl fmt::Display for Location {
     }
 }
 
+/// The path parameters of one request, percent-decoded: the ones axum matched (taken over
+/// as axum stores them, nothing copied) or ones given directly (tests, own routers).
+#[derive(Debug, Default)]
+pub struct PathParams(PathSource);
+
+#[derive(Debug, Default)]
+enum PathSource {
+    #[default]
+    None,
+    Matched(RawPathParams),
+    Given(Vec<(String, String)>),
+}
+
+impl PathParams {
+    /// No path parameters (the operation's path has none).
+    pub fn none() -> Self {
+        PathParams(PathSource::None)
+    }
+
+    /// Every `(name, value)` pair, in path order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        let (matched, given) = match &self.0 {
+            PathSource::None => (None, None),
+            PathSource::Matched(raw) => (Some(raw), None),
+            PathSource::Given(pairs) => (None, Some(pairs)),
+        };
+        matched.into_iter().flat_map(|raw| raw.iter()).chain(
+            given
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.as_str(), v.as_str())),
+        )
+    }
+}
+
+impl Clone for PathParams {
+    fn clone(&self) -> Self {
+        match &self.0 {
+            PathSource::None => PathParams::none(),
+            _ => self
+                .iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+        }
+    }
+}
+
+impl FromIterator<(String, String)> for PathParams {
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(pairs: I) -> Self {
+        PathParams(PathSource::Given(pairs.into_iter().collect()))
+    }
+}
+
 /// The path parameters axum matched, percent-decoded. A path segment that does not decode to
 /// UTF-8 (`/pets/%FF`) is a 400 problem, not axum's plain-text rejection.
-pub async fn path_params(parts: &mut Parts) -> Result<Vec<(String, String)>, Problem> {
+pub async fn path_params(parts: &mut Parts) -> Result<PathParams, Problem> {
     match RawPathParams::from_request_parts(parts, &()).await {
-        Ok(raw) => Ok(raw
-            .iter()
-            .map(|(k, v)| (k.to_owned(), v.to_owned()))
-            .collect()),
+        Ok(raw) => Ok(PathParams(PathSource::Matched(raw))),
         Err(rejection) => {
             // The only client-caused rejection is invalid UTF-8 in a segment; a handler used on
             // a route without parameters also lands here and gets no parameters.
@@ -124,7 +174,7 @@ pub async fn path_params(parts: &mut Parts) -> Result<Vec<(String, String)>, Pro
                     "a path segment is not valid percent-encoded UTF-8",
                 ))
             } else {
-                Ok(Vec::new())
+                Ok(PathParams::none())
             }
         }
     }
@@ -135,7 +185,7 @@ pub async fn path_params(parts: &mut Parts) -> Result<Vec<(String, String)>, Pro
 /// a parameter is asked for, and only as far as that parameter needs.
 #[derive(Clone, Debug, Default)]
 pub struct RawParams<'a> {
-    path: Vec<(String, String)>,
+    path: PathParams,
     /// The raw query string ("" when the URI has none).
     query: Cow<'a, str>,
     headers: Cow<'a, HeaderMap>,
@@ -144,7 +194,7 @@ pub struct RawParams<'a> {
 impl<'a> RawParams<'a> {
     /// `path_params` comes from [`path_params`]. The query string is form-decoded (`+` is a
     /// space); cookies are taken from every `Cookie` header, values kept as sent.
-    pub fn from_parts(parts: &'a Parts, path_params: Vec<(String, String)>) -> Self {
+    pub fn from_parts(parts: &'a Parts, path_params: PathParams) -> Self {
         RawParams {
             path: path_params,
             query: Cow::Borrowed(parts.uri.query().unwrap_or("")),
@@ -180,7 +230,7 @@ impl<'a> RawParams<'a> {
     ) {
         match loc {
             Location::Path => {
-                for (k, v) in &self.path {
+                for (k, v) in self.path.iter() {
                     if k == name && !each(Cow::Borrowed(v)) {
                         return;
                     }

@@ -1,6 +1,6 @@
 //! Parameter parsing: every failure collected with its pointer, never a panic.
 
-use apigen_server_runtime::params::{FromParam, Location, RawParams};
+use apigen_server_runtime::params::{FromParam, Location, PathParams, RawParams};
 use apigen_server_runtime::validate::Violations;
 
 fn raw(uri: &str, headers: &[(&str, &str)], path: &[(&str, &str)]) -> RawParams<'static> {
@@ -198,7 +198,7 @@ fn non_ascii_header_values_are_violations() {
     let mut b = http::Request::builder().uri("/");
     b = b.header("x-name", http::HeaderValue::from_bytes(b"caf\xe9").unwrap());
     let parts = b.body(()).unwrap().into_parts().0;
-    let r = RawParams::from_parts(&parts, vec![]);
+    let r = RawParams::from_parts(&parts, PathParams::none());
     let mut errs = Violations::new();
     assert_eq!(
         r.required::<String>(Location::Header, "x-name", &mut errs),

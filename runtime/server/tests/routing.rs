@@ -409,8 +409,8 @@ fn route_paths_carry_the_base_path() {
     assert_eq!(ServerConfig::new().base_path("/").base_path_or("/v1"), "");
 }
 
-/// Routes that answer with what the application sees of the request: `RequestContext::uri`,
-/// and whether the layer's rate-limit decision reached it.
+/// Routes that answer with what the application sees of the request: `RequestContext::uri`
+/// and `path`, and whether the layer's rate-limit decision reached it.
 fn echo_routes(prefixed_with: Option<&str>) -> axum::Router {
     use apigen_server_runtime::context::RequestContext;
     use apigen_server_runtime::layer::route_path;
@@ -424,13 +424,13 @@ fn echo_routes(prefixed_with: Option<&str>) -> axum::Router {
             let (parts, _) = req.into_parts();
             let ctx = RequestContext::new("echo", None, parts);
             let limited = ctx.identity().and_then(|i| i.rate_limit()).map(|d| d.limit);
-            format!("{} {limited:?}", ctx.uri)
+            format!("{} {} {limited:?}", ctx.uri, ctx.path())
         }),
     )
 }
 
 #[tokio::test]
-async fn the_application_sees_the_uri_as_routed_either_way() {
+async fn the_application_sees_the_uri_as_sent_and_the_path_as_routed_either_way() {
     use apigen_server_runtime::layer::{finish, finish_prefixed};
     let policy = || apigen_server_runtime::RateLimitPolicy {
         plans: [(
@@ -459,7 +459,7 @@ async fn the_application_sees_the_uri_as_routed_either_way() {
         let srv = common::serve(app).await;
         let r = send(client().get(format!("{}/v1/echo?a=1&b=%20", srv.base))).await;
         assert_eq!(r.status, 200, "{}", r.body);
-        assert_eq!(r.body, format!("/echo?a=1&b=%20 {limited}"));
+        assert_eq!(r.body, format!("/v1/echo?a=1&b=%20 /echo {limited}"));
         let r = send(client().get(format!("{}/echo", srv.base))).await;
         assert_eq!(r.status, 404, "outside the base path");
     }

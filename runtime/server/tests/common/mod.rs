@@ -214,7 +214,7 @@ async fn list_pets_inner<A: Api>(
     _body: Body,
     _rt: &Runtime,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), LIST_PETS.security)?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), LIST_PETS.security)?;
     let raw = RawParams::from_request_parts(&mut parts).await?;
     let mut errs = Violations::new();
     let limit = raw.optional::<i32>(Location::Query, "limit", &mut errs);
@@ -225,7 +225,7 @@ async fn list_pets_inner<A: Api>(
     };
     params.validate("", &mut errs);
     errs.check()?;
-    let ctx = RequestContext::new(LIST_PETS.operation_id, principal, parts);
+    let ctx = RequestContext::new(LIST_PETS.operation_id, scheme, parts);
     match api.list_pets(ctx, params).await {
         ListPetsResponse::Status200(body) => response::json(StatusCode::OK, &body),
     }
@@ -245,7 +245,7 @@ async fn create_pet_inner<A: Api>(
     body: Body,
     rt: &Runtime,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), CREATE_PET.security)?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), CREATE_PET.security)?;
     let _raw = RawParams::from_request_parts(&mut parts).await?;
     let body: NewPet = body::read_json(&parts, body, rt.body_limit(), true)
         .await
@@ -253,7 +253,7 @@ async fn create_pet_inner<A: Api>(
     let mut errs = Violations::new();
     body.validate("", &mut errs);
     errs.check()?;
-    let ctx = RequestContext::new(CREATE_PET.operation_id, principal, parts);
+    let ctx = RequestContext::new(CREATE_PET.operation_id, scheme, parts);
     match api.create_pet(ctx, body).await {
         CreatePetResponse::Status201(body) => response::json(StatusCode::CREATED, &body),
         CreatePetResponse::Status400(body) => response::json(StatusCode::BAD_REQUEST, &body),
@@ -274,7 +274,7 @@ async fn get_pet_inner<A: Api>(
     _body: Body,
     _rt: &Runtime,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), GET_PET.security)?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), GET_PET.security)?;
     let raw = RawParams::from_request_parts(&mut parts).await?;
     let mut errs = Violations::new();
     let pet_id = raw.required::<i64>(Location::Path, "petId", &mut errs);
@@ -284,7 +284,7 @@ async fn get_pet_inner<A: Api>(
     let params = GetPetParams { pet_id };
     params.validate("", &mut errs);
     errs.check()?;
-    let ctx = RequestContext::new(GET_PET.operation_id, principal, parts);
+    let ctx = RequestContext::new(GET_PET.operation_id, scheme, parts);
     match api.get_pet(ctx, params).await {
         GetPetResponse::Status200(body) => response::json(StatusCode::OK, &body),
         GetPetResponse::Status404(body) => response::json(StatusCode::NOT_FOUND, &body),
@@ -305,8 +305,8 @@ async fn whoami_inner<A: Api>(
     _body: Body,
     _rt: &Runtime,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), WHOAMI.security)?;
-    let ctx = RequestContext::new(WHOAMI.operation_id, principal, parts);
+    let scheme = auth::authorize_scheme(parts.extensions.get(), WHOAMI.security)?;
+    let ctx = RequestContext::new(WHOAMI.operation_id, scheme, parts);
     match api.whoami(ctx).await {
         WhoamiResponse::Status200(body) => Ok(response::text(
             StatusCode::OK,
@@ -364,7 +364,7 @@ impl Api for PetStore {
     }
 
     async fn whoami(&self, ctx: RequestContext) -> WhoamiResponse {
-        let who = match &ctx.principal {
+        let who = match ctx.principal() {
             Some(p) => format!(
                 "{} via {} on {}",
                 p.subject,

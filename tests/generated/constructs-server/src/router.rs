@@ -87,7 +87,7 @@ async fn serve_get_trees_id<A: ConstructsApi>(
     mut parts: http::request::Parts,
     _body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(
+    let scheme = auth::authorize_scheme(
         parts.extensions.get(),
         &[&["basic"], &["queryKey", "cookieKey"]],
     )?;
@@ -121,7 +121,7 @@ async fn serve_get_trees_id<A: ConstructsApi>(
         ids,
     };
     errors.check()?;
-    let ctx = RequestContext::new("get_trees_id", principal, parts);
+    let ctx = RequestContext::new("get_trees_id", scheme, parts);
     let outcome = api.get_trees_id(&ctx, params).await;
     match outcome {
         Ok(response) => response.into_http(),
@@ -147,7 +147,7 @@ async fn serve_post_forms<A: ConstructsApi>(
     parts: http::request::Parts,
     body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[&["oauth"]])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["oauth"]])?;
     let body = {
         let media = body::media_type(&parts).unwrap_or_default();
         if body::media_type_matches(&media, &["application/x-www-form-urlencoded"]) {
@@ -158,7 +158,7 @@ async fn serve_post_forms<A: ConstructsApi>(
                 .await?
         }
     };
-    let ctx = RequestContext::new("post_forms", principal, parts);
+    let ctx = RequestContext::new("post_forms", scheme, parts);
     let outcome = api.post_forms(&ctx, body).await;
     match outcome {
         Ok(response) => response.into_http(),
@@ -184,7 +184,7 @@ async fn serve_put_blobs<A: ConstructsApi>(
     parts: http::request::Parts,
     body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
     let body = body::read_bytes(
             &parts,
             body,
@@ -197,7 +197,7 @@ async fn serve_put_blobs<A: ConstructsApi>(
     let Some(body) = body else {
         return Err(Problem::bad_request("the request body is required"));
     };
-    let ctx = RequestContext::new("put_blobs", principal, parts);
+    let ctx = RequestContext::new("put_blobs", scheme, parts);
     let outcome = api.put_blobs(&ctx, body).await;
     match outcome {
         Ok(response) => response.into_http(),
@@ -223,12 +223,12 @@ async fn serve_post_notes<A: ConstructsApi>(
     parts: http::request::Parts,
     body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
     let body = body::read_text(&parts, body, rt.body_limit(), true).await?;
     let Some(body) = body else {
         return Err(Problem::bad_request("the request body is required"));
     };
-    let ctx = RequestContext::new("post_notes", principal, parts);
+    let ctx = RequestContext::new("post_notes", scheme, parts);
     let outcome = api.post_notes(&ctx, body).await;
     match outcome {
         Ok(response) => response.into_http(),
@@ -253,8 +253,8 @@ async fn serve_get_things<A: ConstructsApi>(
     parts: http::request::Parts,
     _body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[])?;
-    let ctx = RequestContext::new("get_things", principal, parts);
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+    let ctx = RequestContext::new("get_things", scheme, parts);
     let outcome = api.get_things(&ctx).await;
     match outcome {
         Ok(response) => response.into_http(),

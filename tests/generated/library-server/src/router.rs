@@ -19,6 +19,7 @@ use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
+use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
@@ -79,9 +80,9 @@ async fn serve_search_books<A: LendingLibraryApi>(
     parts: http::request::Parts,
     _body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
-    let raw = RawParams::from_parts(&parts, Vec::new());
+    let raw = RawParams::from_parts(&parts, PathParams::none());
     let format: Option<Vec<types::Format>> = raw
         .array(Location::Query, "format", true, &mut errors);
     let available: Option<bool> = raw
@@ -103,7 +104,7 @@ async fn serve_search_books<A: LendingLibraryApi>(
         x_request_id,
     };
     errors.check()?;
-    let ctx = RequestContext::new("searchBooks", principal, parts);
+    let ctx = RequestContext::new("searchBooks", scheme, parts);
     let outcome = api.search_books(&ctx, params).await;
     match outcome {
         Ok(response) => response.into_http(),
@@ -128,7 +129,7 @@ async fn serve_get_books_isbn<A: LendingLibraryApi>(
     mut parts: http::request::Parts,
     _body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
@@ -138,7 +139,7 @@ async fn serve_get_books_isbn<A: LendingLibraryApi>(
     };
     let params = GetBooksIsbnParams { isbn };
     errors.check()?;
-    let ctx = RequestContext::new("get_books_isbn", principal, parts);
+    let ctx = RequestContext::new("get_books_isbn", scheme, parts);
     let outcome = api.get_books_isbn(&ctx, params).await;
     match outcome {
         Ok(response) => response.into_http(),
@@ -163,7 +164,7 @@ async fn serve_withdraw_book<A: LendingLibraryApi>(
     mut parts: http::request::Parts,
     _body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
@@ -173,7 +174,7 @@ async fn serve_withdraw_book<A: LendingLibraryApi>(
     };
     let params = WithdrawBookParams { isbn };
     errors.check()?;
-    let ctx = RequestContext::new("withdrawBook", principal, parts);
+    let ctx = RequestContext::new("withdrawBook", scheme, parts);
     let outcome = api.withdraw_book(&ctx, params).await;
     match outcome {
         Ok(response) => response.into_http(),
@@ -199,7 +200,7 @@ async fn serve_lend_book<A: LendingLibraryApi>(
     mut parts: http::request::Parts,
     body: Body,
 ) -> Result<Response, Problem> {
-    let principal = auth::authorize(parts.extensions.get(), &[&["libraryKey"]])?;
+    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
     let mut errors = Violations::new();
     let path = params::path_params(&mut parts).await?;
     let raw = RawParams::from_parts(&parts, path);
@@ -219,7 +220,7 @@ async fn serve_lend_book<A: LendingLibraryApi>(
     let Some(body) = body else {
         return Err(Problem::bad_request("the request body is required"));
     };
-    let ctx = RequestContext::new("lendBook", principal, parts);
+    let ctx = RequestContext::new("lendBook", scheme, parts);
     let outcome = api.lend_book(&ctx, params, body).await;
     match outcome {
         Ok(response) => response.into_http(),

@@ -22,9 +22,16 @@ pub fn media_type(parts: &Parts) -> Option<String> {
 fn media_essence(parts: &Parts) -> Option<Cow<'_, str>> {
     let raw = parts.headers.get(header::CONTENT_TYPE)?;
     fn essence(text: &str) -> &str {
-        text.split(';').next().unwrap_or("").trim()
+        text.split_once(';')
+            .map_or(text, |(essence, _)| essence)
+            .trim()
     }
-    Some(match String::from_utf8_lossy(raw.as_bytes()) {
+    // Visible ASCII (the usual case) borrows; anything else goes through a lossy copy.
+    let text = match raw.to_str() {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(raw.as_bytes()),
+    };
+    Some(match text {
         Cow::Borrowed(text) => {
             let essence = essence(text);
             if essence.bytes().any(|b| b.is_ascii_uppercase()) {
