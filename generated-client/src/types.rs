@@ -63,9 +63,7 @@ impl<'de> Deserialize<'de> for PetStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        #[allow(clippy::useless_conversion)]
-        value.parse().map_err(serde::de::Error::custom)
+        crate::runtime::response::from_str_value(deserializer)
     }
 }
 

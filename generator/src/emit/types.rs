@@ -115,6 +115,11 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
                     quote!(std::convert::Infallible),
                 ),
             };
+            // Borrows the string from the input: no allocation for a known value.
+            let from_str_value = match side {
+                Side::Server => quote!(crate::runtime::body::from_str_value),
+                Side::Client => quote!(crate::runtime::response::from_str_value),
+            };
             let param_impl = match side {
                 Side::Server => quote! {
                     impl crate::runtime::params::FromParam for #name {
@@ -171,9 +176,7 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
                 }
                 impl<'de> Deserialize<'de> for #name {
                     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                        let value = String::deserialize(deserializer)?;
-                        #[allow(clippy::useless_conversion)]
-                        value.parse().map_err(serde::de::Error::custom)
+                        #from_str_value(deserializer)
                     }
                 }
                 #param_impl

@@ -172,9 +172,7 @@ impl<'de> Deserialize<'de> for Odd {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        #[allow(clippy::useless_conversion)]
-        value.parse().map_err(serde::de::Error::custom)
+        crate::runtime::response::from_str_value(deserializer)
     }
 }
 
@@ -346,9 +344,7 @@ impl<'de> Deserialize<'de> for GetTreesIdTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        #[allow(clippy::useless_conversion)]
-        value.parse().map_err(serde::de::Error::custom)
+        crate::runtime::response::from_str_value(deserializer)
     }
 }
 

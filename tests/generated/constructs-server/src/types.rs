@@ -244,9 +244,7 @@ impl<'de> Deserialize<'de> for Odd {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        #[allow(clippy::useless_conversion)]
-        value.parse().map_err(serde::de::Error::custom)
+        crate::runtime::body::from_str_value(deserializer)
     }
 }
 
@@ -511,9 +509,7 @@ impl<'de> Deserialize<'de> for GetTreesIdTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        #[allow(clippy::useless_conversion)]
-        value.parse().map_err(serde::de::Error::custom)
+        crate::runtime::body::from_str_value(deserializer)
     }
 }
 

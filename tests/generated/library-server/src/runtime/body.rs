@@ -193,6 +193,33 @@ where
     T::deserialize(deserializer).map(Some)
 }
 
+/// Deserializes a string-valued type (generated string enums) through its `FromStr`, reading
+/// the string borrowed from the input where the format allows (serde_json does for strings
+/// without escapes): no allocation for a known value. Generated code:
+/// `fn deserialize(d) { ..::from_str_value(d) }`.
+pub fn from_str_value<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    struct StrVisitor<T>(std::marker::PhantomData<T>);
+    impl<T> serde::de::Visitor<'_> for StrVisitor<T>
+    where
+        T: std::str::FromStr,
+        T::Err: std::fmt::Display,
+    {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<T, E> {
+            value.parse().map_err(E::custom)
+        }
+    }
+    deserializer.deserialize_str(StrVisitor(std::marker::PhantomData))
+}
+
 /// Decodes a JSON document with the same errors as [`read_json`].
 ///
 /// A valid document is decoded once, by plain `serde_json` (about twice as fast as going
