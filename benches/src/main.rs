@@ -26,8 +26,8 @@ petstore-bench [OPTIONS]
     Run every benchmark, print the report and write it to docs/benchmarks.md.
 
 OPTIONS
-    --rounds N          rounds per comparison, each side once per round (default 10)
-    --secs S            measured seconds per side per round (default 0.6)
+    --rounds N          rounds per comparison, each side once per round (default 20)
+    --secs S            measured seconds per side per round (default 0.4)
     --warmup S          unrecorded warm-up seconds before each measured run (default 0.15)
     --connections N     concurrent keep-alive connections / callers (default 16)
     --codegen-runs N    runs of the generator per document (default 5)
@@ -53,8 +53,8 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            rounds: 10,
-            duration: Duration::from_millis(600),
+            rounds: 20,
+            duration: Duration::from_millis(400),
             warmup: Duration::from_millis(150),
             connections: 16,
             codegen_runs: 5,

@@ -77,7 +77,7 @@ impl Report {
         let (met, total) = self.score();
         let _ = writeln!(
             w,
-            "**{met} of {total} rows with a target meet it.** Ratios are generated / hand-written; \"round range\" is the lowest and highest ratio of the two runs of one round.\n"
+            "**{met} of {total} rows with a target meet it.** Ratios are generated / hand-written, with a 95 % confidence interval (a bootstrap over rounds); a miss whose interval reaches the target is marked as within the noise of this run.\n"
         );
 
         if !self.server.is_empty() {
@@ -87,7 +87,7 @@ impl Report {
             );
             let _ = writeln!(
                 w,
-                "| request | rate limiter | req/s generated | req/s hand-written | ratio (round range) | p50 µs gen / hand | p99 µs gen / hand | server CPU µs/req gen / hand (ratio) | peak RSS MiB gen / hand | meets target? |"
+                "| request | rate limiter | req/s generated | req/s hand-written | ratio (95 % CI) | p50 µs gen / hand | p99 µs gen / hand | server CPU µs/req gen / hand (ratio) | peak RSS MiB gen / hand | meets target? |"
             );
             let _ = writeln!(w, "|---|---|---:|---:|---|---|---|---|---|---|");
             for r in &self.server {
@@ -141,7 +141,7 @@ impl Report {
             );
             let _ = writeln!(
                 w,
-                "| operation | calls/s generated | calls/s plain reqwest | ratio (round range) | p50 µs gen / plain | p99 µs gen / plain | client CPU µs/call gen / plain (ratio) | meets target? |"
+                "| operation | calls/s generated | calls/s plain reqwest | ratio (95 % CI) | p50 µs gen / plain | p99 µs gen / plain | client CPU µs/call gen / plain (ratio) | meets target? |"
             );
             let _ = writeln!(w, "|---|---:|---:|---|---|---|---|---|");
             for r in &self.client {
@@ -236,7 +236,7 @@ impl Report {
         let _ = writeln!(w);
         let _ = writeln!(
             w,
-            "Noise: the load generator, the clients and the servers share the machine's {cores} core(s), so a throughput is that of the whole loop, not of the server alone, and other jobs on a shared machine move it by tens of percent from one second to the next (see the round ranges and the load averages above). CPU time per request is much steadier, because it counts only the measured process's own work whatever share of the machine it gets, so it is the better guide to what the generated code costs; the in-process table removes the network and the load generator altogether. Latencies are per request (send to last body byte) over every request of a run; p50 and p99 are medians over rounds. Codegen times are the median of {codegen_runs} calls after one unmeasured call. Compile times are wall times of `cargo build --release --locked -p <crate>` in a target directory of the crate's own under `target/bench-compile/`, after `cargo clean --release -p <crate>`. Nothing here asserts a timing.",
+            "Noise: the load generator, the clients and the servers share the machine's {cores} core(s), so a throughput is that of the whole loop, not of the server alone, and other jobs on a shared machine move it by tens of percent from one second to the next (see the confidence intervals and the load averages above). CPU time per request is much steadier, because it counts only the measured process's own work whatever share of the machine it gets, so it is the better guide to what the generated code costs; the in-process table removes the network and the load generator altogether. Latencies are per request (send to last body byte) over every request of a run; p50 and p99 are medians over rounds. Codegen times are the median of {codegen_runs} calls after one unmeasured call. Compile times are wall times of `cargo build --release --locked -p <crate>` in a target directory of the crate's own under `target/bench-compile/`, after `cargo clean --release -p <crate>`. Nothing here asserts a timing.",
             cores = self.cores,
             codegen_runs = s.codegen_runs,
         );
@@ -285,8 +285,14 @@ fn verdict_pair(pair: &Pair, mismatch: Option<&str>) -> String {
         return "invalid: the servers answer differently".to_owned();
     }
     let r = pair.ratio();
+    let (_, hi) = pair.ratio_ci();
     if r >= RATIO_TARGET {
         "yes".to_owned()
+    } else if hi >= RATIO_TARGET {
+        format!(
+            "no ({:.1} % short, within the noise: the interval reaches {RATIO_TARGET})",
+            100.0 * (RATIO_TARGET - r)
+        )
     } else {
         format!("no ({:.1} % short)", 100.0 * (RATIO_TARGET - r))
     }
@@ -297,8 +303,8 @@ fn per_sec(values: &[f64]) -> String {
 }
 
 fn ratio_cell(pair: &Pair) -> String {
-    let (lo, hi) = pair.round_ratio_range();
-    format!("**{:.3}** ({lo:.2}–{hi:.2})", pair.ratio())
+    let (lo, hi) = pair.ratio_ci();
+    format!("**{:.3}** ({lo:.3}–{hi:.3})", pair.ratio())
 }
 
 fn latency_cell(generated: &[f64], handwritten: &[f64]) -> String {
