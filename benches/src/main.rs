@@ -11,6 +11,7 @@ mod codegen;
 mod compile;
 mod handwritten;
 mod inproc;
+mod instructions;
 mod load;
 mod report;
 mod serve;
@@ -31,7 +32,9 @@ OPTIONS
     --warmup S          unrecorded warm-up seconds before each measured run (default 0.15)
     --connections N     concurrent keep-alive connections / callers (default 16)
     --codegen-runs N    runs of the generator per document (default 5)
-    --only LIST         comma-separated subset of server,inproc,client,codegen,compile
+    --only LIST         comma-separated subset of
+                        server,inproc,instructions,client,codegen,compile
+                        (instructions: counted with valgrind's callgrind when installed)
     --fresh-compile     remeasure the clean build (with dependencies) of the generated crates
     --no-write          print the report without writing docs/benchmarks.md
     --out PATH          write the report there instead of docs/benchmarks.md
@@ -104,7 +107,15 @@ fn parse_args(args: &[String]) -> Result<Settings, String> {
                     .map(|p| p.trim().to_owned())
                     .collect();
                 if let Some(bad) = s.only.iter().find(|p| {
-                    !["server", "inproc", "client", "codegen", "compile"].contains(&p.as_str())
+                    ![
+                        "server",
+                        "inproc",
+                        "instructions",
+                        "client",
+                        "codegen",
+                        "compile",
+                    ]
+                    .contains(&p.as_str())
                 }) {
                     return Err(format!("--only: unknown part `{bad}`"));
                 }
@@ -174,6 +185,28 @@ fn bench(settings: &Settings) -> Result<(), String> {
     if settings.wants("inproc") {
         eprintln!("server, in process (diagnostic): the two routers called without a network");
         report.inproc = inproc::run(settings)?;
+    }
+    if settings.wants("instructions") {
+        match instructions::valgrind() {
+            Some(version) => {
+                eprintln!("instructions per request ({version}, callgrind)");
+                report.instructions = instructions::run()?;
+                report.instructions_note = Some(format!(
+                    "Counted by `{version}` (`--tool=callgrind`) on `petstore-bench profile …` (the two routers called in process, as in the in-process table, {server_short} and {server_long} requests) and `petstore-bench profile-client …` (one client, sequential calls to a generated server in another process, {client_short} and {client_long} calls): the per-request figure is the difference of the two counts over the difference of the requests, so set-up cancels out.",
+                    server_short = instructions::SERVER_RUNS.0,
+                    server_long = instructions::SERVER_RUNS.1,
+                    client_short = instructions::CLIENT_RUNS.0,
+                    client_long = instructions::CLIENT_RUNS.1,
+                ));
+            }
+            None => {
+                eprintln!("instructions: valgrind is not installed; skipped");
+                report.instructions_note = Some(
+                    "Skipped: `valgrind` is not installed on this machine (`apt-get install valgrind`)."
+                        .to_owned(),
+                );
+            }
+        }
     }
     if settings.wants("codegen") {
         eprintln!("codegen: apigen::generate");

@@ -21,6 +21,9 @@ pub struct Report {
     pub settings: Settings,
     pub server: Vec<crate::server::Row>,
     pub inproc: Vec<crate::inproc::Row>,
+    /// Instruction counts, and the valgrind that counted them (or why there are none).
+    pub instructions: Vec<crate::instructions::Row>,
+    pub instructions_note: Option<String>,
     pub client: Vec<crate::client::Row>,
     pub codegen: Vec<crate::codegen::Row>,
     pub compile: Vec<crate::compile::Row>,
@@ -40,6 +43,8 @@ impl Report {
             settings: settings.clone(),
             server: Vec::new(),
             inproc: Vec::new(),
+            instructions: Vec::new(),
+            instructions_note: None,
             client: Vec::new(),
             codegen: Vec::new(),
             compile: Vec::new(),
@@ -132,6 +137,35 @@ impl Report {
                 );
             }
             let _ = writeln!(w);
+        }
+
+        if !self.instructions.is_empty() || self.instructions_note.is_some() {
+            let _ = writeln!(
+                w,
+                "### Diagnostic: instructions per request (callgrind; steady where times are not; no target)\n"
+            );
+            if let Some(note) = &self.instructions_note {
+                let _ = writeln!(w, "{note}\n");
+            }
+            if !self.instructions.is_empty() {
+                let _ = writeln!(
+                    w,
+                    "| part | request | generated | hand-written / plain reqwest | baseline / generated |"
+                );
+                let _ = writeln!(w, "|---|---|---:|---:|---|");
+                for r in &self.instructions {
+                    let _ = writeln!(
+                        w,
+                        "| {} | `{}` | {:.0} | {:.0} | **{:.3}** |",
+                        r.part,
+                        r.request,
+                        r.generated,
+                        r.baseline,
+                        r.ratio()
+                    );
+                }
+                let _ = writeln!(w);
+            }
         }
 
         if !self.client.is_empty() {
