@@ -109,143 +109,175 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
 }
 
 /// `GET /pets`: see [`PetStoreApi::list_pets`].
-async fn list_pets<A: PetStoreApi>(
+fn list_pets<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_list_pets(api.as_ref(), parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_list_pets(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `listPets` request, then calls the implementation.
-async fn serve_list_pets<A: PetStoreApi>(
-    api: &A,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_list_pets<A: PetStoreApi>(
+    api: Arc<A>,
     parts: http::request::Parts,
     _body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-    let mut errors = Violations::new();
-    let raw = RawParams::from_parts(&parts, PathParams::none());
-    let limit: i32 = raw.optional(Location::Query, "limit", &mut errors).unwrap_or(20);
-    let status: Option<types::PetStatus> = raw
-        .optional(Location::Query, "status", &mut errors);
-    let out = &mut errors;
-    {
-        let value = &limit;
-        let at = "query/limit";
-        validate::check_minimum(*value, 1, false, at, out);
-        validate::check_maximum(*value, 100, false, at, out);
-    }
-    let params = ListPetsParams { limit, status };
-    errors.check()?;
-    let ctx = RequestContext::new("listPets", scheme, parts);
-    let outcome = api.list_pets(&ctx, params).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let limit: i32 = raw
+                .optional(Location::Query, "limit", &mut errors)
+                .unwrap_or(20);
+            let status: Option<types::PetStatus> = raw
+                .optional(Location::Query, "status", &mut errors);
+            let out = &mut errors;
+            {
+                let value = &limit;
+                let at = "query/limit";
+                validate::check_minimum(*value, 1, false, at, out);
+                validate::check_maximum(*value, 100, false, at, out);
+            }
+            errors.check()?;
+            ListPetsParams { limit, status }
+        };
+        let ctx = RequestContext::new("listPets", scheme, parts);
+        let outcome = api.list_pets(&ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
 /// `POST /pets`: see [`PetStoreApi::create_pet`].
-async fn create_pet<A: PetStoreApi>(
+fn create_pet<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_create_pet(api.as_ref(), &rt, parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_create_pet(api, rt.body_limit(), parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `createPet` request, then calls the implementation.
-async fn serve_create_pet<A: PetStoreApi>(
-    api: &A,
-    rt: &Runtime,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_create_pet<A: PetStoreApi>(
+    api: Arc<A>,
+    body_limit: usize,
     parts: http::request::Parts,
     body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-    let body = body::read_json::<types::NewPet>(&parts, body, rt.body_limit(), true)
-        .await?;
-    let Some(body) = body else {
-        return Err(Problem::bad_request("the request body is required"));
-    };
-    let ctx = RequestContext::new("createPet", scheme, parts);
-    let outcome = api.create_pet(&ctx, body).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let body = body::read_json::<types::NewPet>(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("createPet", scheme, parts);
+        let outcome = api.create_pet(&ctx, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
 /// `GET /pets/{petId}`: see [`PetStoreApi::get_pet`].
-async fn get_pet<A: PetStoreApi>(
+fn get_pet<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_get_pet(api.as_ref(), parts, body).await;
-    rt.reply(
-        result,
-        &[
-            ("deprecation", "@1795305600"),
-            ("sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
-            ("link", "</v1/pets>; rel=\"successor-version\""),
-        ],
-    )
+    let serve = serve_get_pet(api, parts, body);
+    async move {
+        rt.reply(
+            serve.await,
+            &[
+                ("deprecation", "@1795305600"),
+                ("sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
+                ("link", "</v1/pets>; rel=\"successor-version\""),
+            ],
+        )
+    }
 }
 
 /// Authorizes, reads and checks a `getPet` request, then calls the implementation.
-async fn serve_get_pet<A: PetStoreApi>(
-    api: &A,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_get_pet<A: PetStoreApi>(
+    api: Arc<A>,
     mut parts: http::request::Parts,
     _body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-    let mut errors = Violations::new();
-    let path = params::path_params(&mut parts).await?;
-    let raw = RawParams::from_parts(&parts, path);
-    let pet_id: Option<i64> = raw.required(Location::Path, "petId", &mut errors);
-    let Some(pet_id) = pet_id else {
-        return Err(errors.into_problem());
-    };
-    let params = GetPetParams { pet_id };
-    errors.check()?;
-    let ctx = RequestContext::new("getPet", scheme, parts);
-    #[allow(deprecated)]
-    let outcome = api.get_pet(&ctx, params).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let pet_id: Option<i64> = raw.required(Location::Path, "petId", &mut errors);
+            let Some(pet_id) = pet_id else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            GetPetParams { pet_id }
+        };
+        let ctx = RequestContext::new("getPet", scheme, parts);
+        #[allow(deprecated)]
+        let outcome = api.get_pet(&ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
 /// `GET /store/orders`: see [`PetStoreApi::list_orders`].
-async fn list_orders<A: PetStoreApi>(
+fn list_orders<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_list_orders(api.as_ref(), parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_list_orders(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `listOrders` request, then calls the implementation.
-async fn serve_list_orders<A: PetStoreApi>(
-    api: &A,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_list_orders<A: PetStoreApi>(
+    api: Arc<A>,
     parts: http::request::Parts,
     _body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-    let ctx = RequestContext::new("listOrders", scheme, parts);
-    let outcome = api.list_orders(&ctx).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let ctx = RequestContext::new("listOrders", scheme, parts);
+        let outcome = api.list_orders(&ctx).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 

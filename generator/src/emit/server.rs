@@ -454,10 +454,16 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         op.path,
         crate::naming::bare(&op.rust)
     )]);
-    let serve_doc = doc(&[format!(
-        "Authorizes, reads and checks a `{}` request, then calls the implementation.",
-        op.id
-    )]);
+    let serve_doc = doc(&[
+        format!(
+            "Authorizes, reads and checks a `{}` request, then calls the implementation.",
+            op.id
+        ),
+        String::new(),
+        "A function returning an `async` block rather than an `async fn`: the future then holds"
+            .to_owned(),
+        "the request head once, not once more for the argument.".to_owned(),
+    ]);
     let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
     let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
     let has_path = op.params.iter().any(|p| p.location == Location::Path);
@@ -526,31 +532,36 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         });
         let checks: Vec<TokenStream> = checks.collect();
         let out = (!checks.is_empty()).then(|| quote!(let out = &mut errors;));
+        // In a block of its own: the raw values and the violations are gone before the body
+        // is read and the implementation called, so the future does not carry them.
         quote! {
-            #(#fields)*
-            #out
-            #(#checks)*
-            #(#unwraps)*
-            let params = #ty { #(#names),* };
+            let params = {
+                let mut errors = Violations::new();
+                #raw
+                #(#fields)*
+                #out
+                #(#checks)*
+                #(#unwraps)*
+                errors.check()?;
+                #ty { #(#names),* }
+            };
         }
     });
-    let errors_decl = (!op.params.is_empty()).then(|| quote!(let mut errors = Violations::new();));
-    let params_done = (!op.params.is_empty()).then(|| quote!(errors.check()?;));
     let body = op.body.as_ref().map(|b| {
         let required = b.required;
         let read_as = |kind: &BodyKind| match kind {
             BodyKind::Json(t) => {
                 let t = rust_type(t, true);
-                quote!(body::read_json::<#t>(&parts, body, rt.body_limit(), #required).await?)
+                quote!(body::read_json::<#t>(&parts, body, body_limit, #required).await?)
             }
             BodyKind::Form(t) => {
                 let t = rust_type(t, true);
-                quote!(body::read_form::<#t>(&parts, body, rt.body_limit(), #required).await?)
+                quote!(body::read_form::<#t>(&parts, body, body_limit, #required).await?)
             }
-            BodyKind::Text => quote!(body::read_text(&parts, body, rt.body_limit(), #required).await?),
+            BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
             BodyKind::Bytes => {
                 let ct = &b.content_type;
-                quote!(body::read_bytes(&parts, body, rt.body_limit(), #required, #ct).await?.map(|b| b.to_vec()))
+                quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
             }
         };
         let primary = read_as(&b.kind);
@@ -606,36 +617,42 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     } else {
         quote!(parts)
     };
-    let rt_arg = op.body.as_ref().map(|_| quote!(rt: &Runtime,));
-    let rt_pass = op.body.as_ref().map(|_| quote!(&rt,));
+    let limit_arg = op.body.as_ref().map(|_| quote!(body_limit: usize,));
+    let limit_pass = op.body.as_ref().map(|_| quote!(rt.body_limit(),));
+    // Plain functions returning `async` blocks rather than `async fn`s: an `async fn`'s future
+    // keeps its arguments besides what it moves them into, so the request head would be held
+    // two or three times in the future axum boxes for every request.
     quote! {
         #route_doc
-        async fn #name<A: #trait_ident>(State(api): State<Arc<A>>, request: Request) -> Response {
+        fn #name<A: #trait_ident>(
+            State(api): State<Arc<A>>,
+            request: Request,
+        ) -> impl Future<Output = Response> + Send {
             let (parts, body) = request.into_parts();
             let rt = Runtime::from_parts(&parts);
-            let result = #serve(api.as_ref(), #rt_pass parts, body).await;
-            rt.reply(result, &[#(#headers),*])
+            let serve = #serve(api, #limit_pass parts, body);
+            async move { rt.reply(serve.await, &[#(#headers),*]) }
         }
 
         #serve_doc
-        async fn #serve<A: #trait_ident>(
-            api: &A,
-            #rt_arg
+        #[allow(clippy::manual_async_fn)]
+        fn #serve<A: #trait_ident>(
+            api: Arc<A>,
+            #limit_arg
             #parts_mut: http::request::Parts,
             #body_var: Body,
-        ) -> Result<Response, Problem> {
-            let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
-            #errors_decl
-            #raw
-            #params
-            #params_done
-            #body
-            let ctx = RequestContext::new(#id, scheme, parts);
-            #call_allow
-            let outcome = api.#name(&ctx, #params_arg #body_arg).await;
-            match outcome {
-                Ok(response) => response.into_http(),
-                Err(error) => Err(api.handle_error(&ctx, error)),
+        ) -> impl Future<Output = Result<Response, Problem>> + Send {
+            async move {
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
+                #params
+                #body
+                let ctx = RequestContext::new(#id, scheme, parts);
+                #call_allow
+                let outcome = api.#name(&ctx, #params_arg #body_arg).await;
+                match outcome {
+                    Ok(response) => response.into_http(),
+                    Err(error) => Err(api.handle_error(&ctx, error)),
+                }
             }
         }
     }

@@ -71,194 +71,230 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
 }
 
 /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`].
-async fn get_trees_id<A: ConstructsApi>(
+fn get_trees_id<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_get_trees_id(api.as_ref(), parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_get_trees_id(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `get_trees_id` request, then calls the implementation.
-async fn serve_get_trees_id<A: ConstructsApi>(
-    api: &A,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_get_trees_id<A: ConstructsApi>(
+    api: Arc<A>,
     mut parts: http::request::Parts,
     _body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(
-        parts.extensions.get(),
-        &[&["basic"], &["queryKey", "cookieKey"]],
-    )?;
-    let mut errors = Violations::new();
-    let path = params::path_params(&mut parts).await?;
-    let raw = RawParams::from_parts(&parts, path);
-    let id: Option<u32> = raw.required(Location::Path, "id", &mut errors);
-    let depth: i64 = raw.optional(Location::Query, "depth", &mut errors).unwrap_or(3);
-    let x_trace: Option<String> = raw.required(Location::Header, "X-Trace", &mut errors);
-    let theme: Option<types::GetTreesIdTheme> = raw
-        .optional(Location::Cookie, "theme", &mut errors);
-    let ids: Option<Vec<i64>> = raw.array(Location::Query, "ids", false, &mut errors);
-    let out = &mut errors;
-    {
-        let value = &depth;
-        let at = "query/depth";
-        validate::check_minimum(*value, 0, false, at, out);
-        validate::check_maximum(*value, 10, false, at, out);
-    }
-    let Some(id) = id else {
-        return Err(errors.into_problem());
-    };
-    let Some(x_trace) = x_trace else {
-        return Err(errors.into_problem());
-    };
-    let params = GetTreesIdParams {
-        id,
-        depth,
-        x_trace,
-        theme,
-        ids,
-    };
-    errors.check()?;
-    let ctx = RequestContext::new("get_trees_id", scheme, parts);
-    let outcome = api.get_trees_id(&ctx, params).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["basic"], &["queryKey", "cookieKey"]],
+        )?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let id: Option<u32> = raw.required(Location::Path, "id", &mut errors);
+            let depth: i64 = raw
+                .optional(Location::Query, "depth", &mut errors)
+                .unwrap_or(3);
+            let x_trace: Option<String> = raw
+                .required(Location::Header, "X-Trace", &mut errors);
+            let theme: Option<types::GetTreesIdTheme> = raw
+                .optional(Location::Cookie, "theme", &mut errors);
+            let ids: Option<Vec<i64>> = raw
+                .array(Location::Query, "ids", false, &mut errors);
+            let out = &mut errors;
+            {
+                let value = &depth;
+                let at = "query/depth";
+                validate::check_minimum(*value, 0, false, at, out);
+                validate::check_maximum(*value, 10, false, at, out);
+            }
+            let Some(id) = id else {
+                return Err(errors.into_problem());
+            };
+            let Some(x_trace) = x_trace else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            GetTreesIdParams {
+                id,
+                depth,
+                x_trace,
+                theme,
+                ids,
+            }
+        };
+        let ctx = RequestContext::new("get_trees_id", scheme, parts);
+        let outcome = api.get_trees_id(&ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
 /// `POST /forms`: see [`ConstructsApi::post_forms`].
-async fn post_forms<A: ConstructsApi>(
+fn post_forms<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_post_forms(api.as_ref(), &rt, parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_post_forms(api, rt.body_limit(), parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `post_forms` request, then calls the implementation.
-async fn serve_post_forms<A: ConstructsApi>(
-    api: &A,
-    rt: &Runtime,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_post_forms<A: ConstructsApi>(
+    api: Arc<A>,
+    body_limit: usize,
     parts: http::request::Parts,
     body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["oauth"]])?;
-    let body = {
-        let media = body::media_type(&parts).unwrap_or_default();
-        if body::media_type_matches(&media, &["application/x-www-form-urlencoded"]) {
-            body::read_form::<types::FormEntry>(&parts, body, rt.body_limit(), false)
-                .await?
-        } else {
-            body::read_json::<types::FormEntry>(&parts, body, rt.body_limit(), false)
-                .await?
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["oauth"]])?;
+        let body = {
+            let media = body::media_type(&parts).unwrap_or_default();
+            if body::media_type_matches(&media, &["application/x-www-form-urlencoded"]) {
+                body::read_form::<types::FormEntry>(&parts, body, body_limit, false)
+                    .await?
+            } else {
+                body::read_json::<types::FormEntry>(&parts, body, body_limit, false)
+                    .await?
+            }
+        };
+        let ctx = RequestContext::new("post_forms", scheme, parts);
+        let outcome = api.post_forms(&ctx, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
         }
-    };
-    let ctx = RequestContext::new("post_forms", scheme, parts);
-    let outcome = api.post_forms(&ctx, body).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
     }
 }
 
 /// `PUT /blobs`: see [`ConstructsApi::put_blobs`].
-async fn put_blobs<A: ConstructsApi>(
+fn put_blobs<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_put_blobs(api.as_ref(), &rt, parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_put_blobs(api, rt.body_limit(), parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `put_blobs` request, then calls the implementation.
-async fn serve_put_blobs<A: ConstructsApi>(
-    api: &A,
-    rt: &Runtime,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_put_blobs<A: ConstructsApi>(
+    api: Arc<A>,
+    body_limit: usize,
     parts: http::request::Parts,
     body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-    let body = body::read_bytes(
-            &parts,
-            body,
-            rt.body_limit(),
-            true,
-            "application/octet-stream",
-        )
-        .await?
-        .map(|b| b.to_vec());
-    let Some(body) = body else {
-        return Err(Problem::bad_request("the request body is required"));
-    };
-    let ctx = RequestContext::new("put_blobs", scheme, parts);
-    let outcome = api.put_blobs(&ctx, body).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let body = body::read_bytes(
+                &parts,
+                body,
+                body_limit,
+                true,
+                "application/octet-stream",
+            )
+            .await?
+            .map(|b| b.to_vec());
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("put_blobs", scheme, parts);
+        let outcome = api.put_blobs(&ctx, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
 /// `POST /notes`: see [`ConstructsApi::post_notes`].
-async fn post_notes<A: ConstructsApi>(
+fn post_notes<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_post_notes(api.as_ref(), &rt, parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_post_notes(api, rt.body_limit(), parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `post_notes` request, then calls the implementation.
-async fn serve_post_notes<A: ConstructsApi>(
-    api: &A,
-    rt: &Runtime,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_post_notes<A: ConstructsApi>(
+    api: Arc<A>,
+    body_limit: usize,
     parts: http::request::Parts,
     body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-    let body = body::read_text(&parts, body, rt.body_limit(), true).await?;
-    let Some(body) = body else {
-        return Err(Problem::bad_request("the request body is required"));
-    };
-    let ctx = RequestContext::new("post_notes", scheme, parts);
-    let outcome = api.post_notes(&ctx, body).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let body = body::read_text(&parts, body, body_limit, true).await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("post_notes", scheme, parts);
+        let outcome = api.post_notes(&ctx, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
 /// `GET /things`: see [`ConstructsApi::get_things`].
-async fn get_things<A: ConstructsApi>(
+fn get_things<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_get_things(api.as_ref(), parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_get_things(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `get_things` request, then calls the implementation.
-async fn serve_get_things<A: ConstructsApi>(
-    api: &A,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_get_things<A: ConstructsApi>(
+    api: Arc<A>,
     parts: http::request::Parts,
     _body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-    let ctx = RequestContext::new("get_things", scheme, parts);
-    let outcome = api.get_things(&ctx).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let ctx = RequestContext::new("get_things", scheme, parts);
+        let outcome = api.get_things(&ctx).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 

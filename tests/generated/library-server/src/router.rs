@@ -64,167 +64,200 @@ pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::
 }
 
 /// `GET /books`: see [`LendingLibraryApi::search_books`].
-async fn search_books<A: LendingLibraryApi>(
+fn search_books<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_search_books(api.as_ref(), parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_search_books(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `searchBooks` request, then calls the implementation.
-async fn serve_search_books<A: LendingLibraryApi>(
-    api: &A,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_search_books<A: LendingLibraryApi>(
+    api: Arc<A>,
     parts: http::request::Parts,
     _body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
-    let mut errors = Violations::new();
-    let raw = RawParams::from_parts(&parts, PathParams::none());
-    let format: Option<Vec<types::Format>> = raw
-        .array(Location::Query, "format", true, &mut errors);
-    let available: Option<bool> = raw
-        .optional(Location::Query, "available", &mut errors);
-    let min_rating: Option<f64> = raw
-        .optional(Location::Query, "minRating", &mut errors);
-    let x_request_id: Option<String> = raw
-        .optional(Location::Header, "X-Request-Id", &mut errors);
-    let out = &mut errors;
-    if let Some(value) = &min_rating {
-        let at = "query/minRating";
-        validate::check_minimum(*value, 0.0, false, at, out);
-        validate::check_maximum(*value, 5.0, false, at, out);
-    }
-    let params = SearchBooksParams {
-        format,
-        available,
-        min_rating,
-        x_request_id,
-    };
-    errors.check()?;
-    let ctx = RequestContext::new("searchBooks", scheme, parts);
-    let outcome = api.search_books(&ctx, params).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let format: Option<Vec<types::Format>> = raw
+                .array(Location::Query, "format", true, &mut errors);
+            let available: Option<bool> = raw
+                .optional(Location::Query, "available", &mut errors);
+            let min_rating: Option<f64> = raw
+                .optional(Location::Query, "minRating", &mut errors);
+            let x_request_id: Option<String> = raw
+                .optional(Location::Header, "X-Request-Id", &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &min_rating {
+                let at = "query/minRating";
+                validate::check_minimum(*value, 0.0, false, at, out);
+                validate::check_maximum(*value, 5.0, false, at, out);
+            }
+            errors.check()?;
+            SearchBooksParams {
+                format,
+                available,
+                min_rating,
+                x_request_id,
+            }
+        };
+        let ctx = RequestContext::new("searchBooks", scheme, parts);
+        let outcome = api.search_books(&ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
 /// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`].
-async fn get_books_isbn<A: LendingLibraryApi>(
+fn get_books_isbn<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_get_books_isbn(api.as_ref(), parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_get_books_isbn(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `get_books_isbn` request, then calls the implementation.
-async fn serve_get_books_isbn<A: LendingLibraryApi>(
-    api: &A,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_get_books_isbn<A: LendingLibraryApi>(
+    api: Arc<A>,
     mut parts: http::request::Parts,
     _body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
-    let mut errors = Violations::new();
-    let path = params::path_params(&mut parts).await?;
-    let raw = RawParams::from_parts(&parts, path);
-    let isbn: Option<String> = raw.required(Location::Path, "isbn", &mut errors);
-    let Some(isbn) = isbn else {
-        return Err(errors.into_problem());
-    };
-    let params = GetBooksIsbnParams { isbn };
-    errors.check()?;
-    let ctx = RequestContext::new("get_books_isbn", scheme, parts);
-    let outcome = api.get_books_isbn(&ctx, params).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let isbn: Option<String> = raw.required(Location::Path, "isbn", &mut errors);
+            let Some(isbn) = isbn else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            GetBooksIsbnParams { isbn }
+        };
+        let ctx = RequestContext::new("get_books_isbn", scheme, parts);
+        let outcome = api.get_books_isbn(&ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
 /// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`].
-async fn withdraw_book<A: LendingLibraryApi>(
+fn withdraw_book<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_withdraw_book(api.as_ref(), parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_withdraw_book(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `withdrawBook` request, then calls the implementation.
-async fn serve_withdraw_book<A: LendingLibraryApi>(
-    api: &A,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_withdraw_book<A: LendingLibraryApi>(
+    api: Arc<A>,
     mut parts: http::request::Parts,
     _body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
-    let mut errors = Violations::new();
-    let path = params::path_params(&mut parts).await?;
-    let raw = RawParams::from_parts(&parts, path);
-    let isbn: Option<String> = raw.required(Location::Path, "isbn", &mut errors);
-    let Some(isbn) = isbn else {
-        return Err(errors.into_problem());
-    };
-    let params = WithdrawBookParams { isbn };
-    errors.check()?;
-    let ctx = RequestContext::new("withdrawBook", scheme, parts);
-    let outcome = api.withdraw_book(&ctx, params).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let isbn: Option<String> = raw.required(Location::Path, "isbn", &mut errors);
+            let Some(isbn) = isbn else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            WithdrawBookParams { isbn }
+        };
+        let ctx = RequestContext::new("withdrawBook", scheme, parts);
+        let outcome = api.withdraw_book(&ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
 /// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`].
-async fn lend_book<A: LendingLibraryApi>(
+fn lend_book<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let result = serve_lend_book(api.as_ref(), &rt, parts, body).await;
-    rt.reply(result, &[])
+    let serve = serve_lend_book(api, rt.body_limit(), parts, body);
+    async move { rt.reply(serve.await, &[]) }
 }
 
 /// Authorizes, reads and checks a `lendBook` request, then calls the implementation.
-async fn serve_lend_book<A: LendingLibraryApi>(
-    api: &A,
-    rt: &Runtime,
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_lend_book<A: LendingLibraryApi>(
+    api: Arc<A>,
+    body_limit: usize,
     mut parts: http::request::Parts,
     body: Body,
-) -> Result<Response, Problem> {
-    let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
-    let mut errors = Violations::new();
-    let path = params::path_params(&mut parts).await?;
-    let raw = RawParams::from_parts(&parts, path);
-    let member_id: Option<i64> = raw.required(Location::Path, "memberId", &mut errors);
-    let out = &mut errors;
-    if let Some(value) = &member_id {
-        let at = "path/memberId";
-        validate::check_minimum(*value, 1, false, at, out);
-    }
-    let Some(member_id) = member_id else {
-        return Err(errors.into_problem());
-    };
-    let params = LendBookParams { member_id };
-    errors.check()?;
-    let body = body::read_json::<types::LoanRequest>(&parts, body, rt.body_limit(), true)
-        .await?;
-    let Some(body) = body else {
-        return Err(Problem::bad_request("the request body is required"));
-    };
-    let ctx = RequestContext::new("lendBook", scheme, parts);
-    let outcome = api.lend_book(&ctx, params, body).await;
-    match outcome {
-        Ok(response) => response.into_http(),
-        Err(error) => Err(api.handle_error(&ctx, error)),
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["libraryKey"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let member_id: Option<i64> = raw
+                .required(Location::Path, "memberId", &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &member_id {
+                let at = "path/memberId";
+                validate::check_minimum(*value, 1, false, at, out);
+            }
+            let Some(member_id) = member_id else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            LendBookParams { member_id }
+        };
+        let body = body::read_json::<types::LoanRequest>(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("lendBook", scheme, parts);
+        let outcome = api.lend_book(&ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
     }
 }
 
