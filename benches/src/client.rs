@@ -239,7 +239,10 @@ pub fn profile(args: &[String]) -> Result<(), String> {
         Some("get") => Op::Get,
         _ => return Err(usage.to_owned()),
     };
-    let n: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2_000);
+    let n: u64 = args
+        .get(2)
+        .and_then(|a| a.parse().ok())
+        .ok_or_else(|| usage.to_owned())?;
     let server = ServerProcess::start(Kind::Generated, false)?;
     let base = format!("http://{}/v1", server.addr);
     let runtime = tokio::runtime::Builder::new_current_thread()

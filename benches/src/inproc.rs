@@ -52,34 +52,50 @@ fn request(workload: &crate::load::Workload, n: u64, peer: SocketAddr) -> Reques
     req
 }
 
+/// Sends request number `n` and reads the whole answer; an unexpected status is an error.
+async fn send(
+    router: &mut axum::Router,
+    workload: &crate::load::Workload,
+    n: u64,
+    peer: SocketAddr,
+) -> Result<(), String> {
+    let resp = router
+        .call(request(workload, n, peer))
+        .await
+        .map_err(|e| e.to_string())?;
+    if resp.status().as_u16() != workload.expected_status {
+        return Err(format!(
+            "in-process {} {}: status {}",
+            workload.method,
+            workload.path,
+            resp.status()
+        ));
+    }
+    let body = axum::body::to_bytes(resp.into_body(), usize::MAX)
+        .await
+        .map_err(|e| e.to_string())?;
+    std::hint::black_box(body);
+    Ok(())
+}
+
+/// The client address every in-process request comes from.
+fn peer() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], 40000))
+}
+
 /// Sends requests for `duration`; returns nanoseconds per request.
 async fn drive(
     router: &mut axum::Router,
     workload: &crate::load::Workload,
     duration: Duration,
 ) -> Result<f64, String> {
-    let peer: SocketAddr = "127.0.0.1:40000".parse().expect("an address");
+    let peer = peer();
     let started = Instant::now();
     let mut n = 0u64;
     while started.elapsed() < duration {
         // 64 requests between clock reads.
         for _ in 0..64 {
-            let resp = router
-                .call(request(workload, n, peer))
-                .await
-                .map_err(|e| e.to_string())?;
-            if resp.status().as_u16() != workload.expected_status {
-                return Err(format!(
-                    "in-process {} {}: status {}",
-                    workload.method,
-                    workload.path,
-                    resp.status()
-                ));
-            }
-            let body = axum::body::to_bytes(resp.into_body(), usize::MAX)
-                .await
-                .map_err(|e| e.to_string())?;
-            std::hint::black_box(body);
+            send(router, workload, n, peer).await?;
             n += 1;
         }
     }
@@ -139,13 +155,14 @@ pub fn run(settings: &Settings) -> Result<Vec<Row>, String> {
 /// requests of one row (0 = list, 1 = create, 2 = get) to one router, for a profiler
 /// (`valgrind --tool=callgrind`), whose instruction counts hold still on a noisy machine.
 pub fn profile(args: &[String]) -> Result<(), String> {
+    let usage = || "profile: generated|handwritten ROW N [--rate-limit]".to_owned();
     let kind = match args.first().map(String::as_str) {
         Some("generated") => Kind::Generated,
         Some("handwritten") => Kind::Handwritten,
-        _ => return Err("profile: generated|handwritten ROW N [--rate-limit]".to_owned()),
+        _ => return Err(usage()),
     };
-    let row: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2);
-    let n: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let row: usize = args.get(1).and_then(|a| a.parse().ok()).ok_or_else(usage)?;
+    let n: u64 = args.get(2).and_then(|a| a.parse().ok()).ok_or_else(usage)?;
     let rate_limit = args.iter().any(|a| a == "--rate-limit");
     let (_, workload) = crate::server::workloads()
         .into_iter()
@@ -156,17 +173,10 @@ pub fn profile(args: &[String]) -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     let mut router = serve::app(kind, rate_limit);
-    let peer: SocketAddr = "127.0.0.1:40000".parse().expect("an address");
+    let peer = peer();
     runtime.block_on(async {
         for i in 0..n {
-            let resp = router
-                .call(request(&workload, i, peer))
-                .await
-                .map_err(|e| e.to_string())?;
-            let body = axum::body::to_bytes(resp.into_body(), usize::MAX)
-                .await
-                .map_err(|e| e.to_string())?;
-            std::hint::black_box(body);
+            send(&mut router, &workload, i, peer).await?;
         }
         Ok(())
     })

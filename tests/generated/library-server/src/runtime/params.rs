@@ -114,45 +114,44 @@ impl fmt::Display for Location {
 #[derive(Debug, Default)]
 pub struct PathParams(PathSource);
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 enum PathSource {
-    #[default]
-    None,
     Matched(RawPathParams),
+    /// Empty for an operation without path parameters (no allocation).
     Given(Vec<(String, String)>),
+}
+
+impl Default for PathSource {
+    fn default() -> Self {
+        PathSource::Given(Vec::new())
+    }
 }
 
 impl PathParams {
     /// No path parameters (the operation's path has none).
     pub fn none() -> Self {
-        PathParams(PathSource::None)
+        PathParams::default()
     }
 
     /// Every `(name, value)` pair, in path order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        let (matched, given) = match &self.0 {
-            PathSource::None => (None, None),
-            PathSource::Matched(raw) => (Some(raw), None),
-            PathSource::Given(pairs) => (None, Some(pairs)),
+        let (matched, given): (_, &[(String, String)]) = match &self.0 {
+            PathSource::Matched(raw) => (Some(raw), &[]),
+            PathSource::Given(pairs) => (None, pairs),
         };
-        matched.into_iter().flat_map(|raw| raw.iter()).chain(
-            given
-                .into_iter()
-                .flatten()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        )
+        matched
+            .into_iter()
+            .flat_map(|raw| raw.iter())
+            .chain(given.iter().map(|(k, v)| (k.as_str(), v.as_str())))
     }
 }
 
 impl Clone for PathParams {
+    // axum's `RawPathParams` is not `Clone`: a copy holds the pairs themselves.
     fn clone(&self) -> Self {
-        match &self.0 {
-            PathSource::None => PathParams::none(),
-            _ => self
-                .iter()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect(),
-        }
+        self.iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect()
     }
 }
 
