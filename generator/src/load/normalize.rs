@@ -86,6 +86,9 @@ pub fn normalize(mut value: Value, version: Version) -> Normalized {
     }
 }
 
+/// Walks one kind of object in place: (normaliser, object, where, `components/mediaTypes`).
+type Walk = fn(&mut Normalizer, &mut Value, &Loc, &Map<String, Value>);
+
 pub const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
@@ -177,7 +180,7 @@ impl Normalizer {
     }
 
     fn components(&mut self, c: &mut Map<String, Value>, at: &Loc, media: &Map<String, Value>) {
-        let kinds: [(&str, fn(&mut Self, &mut Value, &Loc, &Map<String, Value>)); 6] = [
+        let kinds: [(&str, Walk); 6] = [
             ("schemas", |n, v, l, _| n.schema(v, l)),
             ("responses", Self::response),
             ("parameters", Self::parameter),
