@@ -34,6 +34,41 @@ fn dangling_reference_is_located() {
 }
 
 #[test]
+fn dangling_schema_reference_fails_with_its_pointer() {
+    // A typo in a local reference is an error, not a response typed `serde_json::Value`.
+    let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Missing'}\n";
+    let err = generate(text).unwrap_err();
+    assert_eq!(
+        err.0[0].pointer, "/paths/~1a/get/responses/200/content/application~1json/schema",
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("`#/components/schemas/Missing` points at nothing"),
+        "{err}"
+    );
+    let deep = text.replace("Missing'", "Pet/properties/nope'").replace(
+        "paths:",
+        "components:\n  schemas:\n    Pet: {type: object, properties: {id: {type: integer}}}\npaths:",
+    );
+    let err = generate(&deep).unwrap_err();
+    assert!(err.to_string().contains("points at nothing"), "{err}");
+}
+
+#[test]
+fn external_schema_reference_degrades_with_a_warning() {
+    let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: 'other.yaml#/Pet'}\n";
+    let out = generate(text).unwrap();
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.message.contains("external reference")),
+        "{:?}",
+        out.warnings
+    );
+}
+
+#[test]
 fn bad_deprecation_extension_is_located() {
     let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      x-deprecation: {sunset: tomorrow}\n      responses:\n        '200': {description: ok}\n";
     let err = generate(text).unwrap_err();

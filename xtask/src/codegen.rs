@@ -218,9 +218,6 @@ pub fn main(args: &[String]) -> Result<(), String> {
     for target in &targets {
         sync(target, check, &mut report)?;
     }
-    for w in &report.warnings {
-        eprintln!("{w}");
-    }
     let verb = if check { "stale" } else { "updated" };
     for p in &report.changed {
         println!("{verb}: {}", relative(p));
@@ -237,6 +234,18 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "{}: {}",
             if check { "orphaned" } else { "removed" },
             relative(p)
+        );
+    }
+    // After the file list, so they are not lost among the "created:" lines, and counted.
+    if !report.warnings.is_empty() {
+        eprintln!();
+        for w in &report.warnings {
+            eprintln!("{w}");
+        }
+        eprintln!(
+            "{} generator warning{}: each construct above was generated with a fallback",
+            report.warnings.len(),
+            if report.warnings.len() == 1 { "" } else { "s" }
         );
     }
     if check && !report.is_clean() {

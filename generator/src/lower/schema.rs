@@ -107,6 +107,13 @@ impl<'a> Schemas<'a> {
                 Ok(name) => TypeRef::Named(name),
                 Err(message) => match self.inside_component(reference, sink) {
                     Some(ty) => ty,
+                    // A local reference to nothing is a mistake in the document (a typo in
+                    // a name): an error, never a silent `serde_json::Value`. Local references
+                    // to places we do not read schemas from, and external ones, fall back.
+                    None if reference.starts_with('#') && !self.exists(reference) => {
+                        sink.error(pointer, format!("`{reference}` points at nothing"));
+                        TypeRef::Json
+                    }
                     None => {
                         sink.warn(pointer, format!("{message}; using any JSON value"));
                         TypeRef::Json
@@ -153,6 +160,28 @@ impl<'a> Schemas<'a> {
         let ty = self.type_of(SchemaRef::of(&found), &hint, &at, sink);
         self.deep_refs.insert(reference.to_string(), ty.clone());
         Some(ty)
+    }
+
+    /// Whether a local reference (`#/…`) leads to anything in the document.
+    fn exists(&self, reference: &str) -> bool {
+        let Ok(mut value) = serde_json::to_value(self.doc) else {
+            return true;
+        };
+        let pointer = reference.trim_start_matches('#');
+        for token in pointer.split('/').skip(1).map(load::unescape) {
+            value = match value {
+                serde_json::Value::Object(mut map) => match map.remove(&token) {
+                    Some(v) => v,
+                    None => return false,
+                },
+                serde_json::Value::Array(mut items) => match token.parse::<usize>() {
+                    Ok(i) if i < items.len() => items.swap_remove(i),
+                    _ => return false,
+                },
+                _ => return false,
+            };
+        }
+        true
     }
 
     fn component(&self, reference: &str) -> Result<String, String> {
