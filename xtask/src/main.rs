@@ -2,6 +2,7 @@
 
 mod codegen;
 mod corpus;
+mod fuzz;
 
 use std::process::ExitCode;
 
@@ -17,10 +18,19 @@ cargo xtask corpus [DIR] [--filter SUBSTR] [--keep DIR]
     Robustness run over every .yaml/.yml/.json document under DIR (default
     ../shared/openapi-corpus, recursively; --filter keeps paths containing SUBSTR): generate
     each (a panic is caught and reported), write the crates into one throwaway workspace
-    (target/corpus/ws/, or --keep DIR) and compile them with one `cargo build --keep-going`
-    (shared target dir target/corpus/target; warnings counted, not denied). Prints a table
-    and writes it to target/corpus/report.md. Fails on a panic, an internal generator error
-    or a generated crate that does not compile; a located error refusing a document is fine.
+    (target/corpus/ws/, or --keep DIR) and check them with one `cargo clippy --keep-going`
+    (shared target dir target/corpus/target). Prints a table and writes it to
+    target/corpus/report.md. Fails on a panic, an internal generator error or a generated
+    crate that does not compile or warns (rustc or clippy); a located error refusing a
+    document is fine.
+cargo xtask fuzz [--seeds N] [--start S] [--batch B]
+    Random valid documents (seeds S..S+N, default 1..=20; deterministic by seed) combining the
+    constructs the generator supports with names from the adversarial list; both crates of
+    each generated and checked by one `cargo clippy --keep-going` per batch of B seeds
+    (default 50; throwaway workspace target/fuzz/ws). Fails on a panic, an error on a valid
+    document, a crate that does not compile or any warning; each failing seed is reduced to
+    a small document written to tests/fuzz/seed-N.json, and every document kept there is
+    checked again on every run.
 cargo xtask bench [ARGS]
     Benchmarks (release build of benches/, package petstore-bench): generated vs hand-written
     server and client, codegen time, compile cost. Prints the table and writes
@@ -48,6 +58,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("codegen") => codegen::main(&args[1..]),
         Some("corpus") => corpus::main(&args[1..]),
+        Some("fuzz") => fuzz::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
