@@ -1602,11 +1602,11 @@ mod tests {
             "/tmp/k".into(),
         ])
         .unwrap();
-        assert_eq!(a.dir, Some(PathBuf::from("x")));
+        assert_eq!(a.dirs, [PathBuf::from("x")]);
         assert_eq!(a.filter.as_deref(), Some("oai"));
         assert_eq!(a.keep, Some(PathBuf::from("/tmp/k")));
         assert!(Args::parse(&["--nope".into()]).is_err());
-        assert!(Args::parse(&["a".into(), "b".into()]).is_err());
+        assert_eq!(Args::parse(&["a".into(), "b".into()]).unwrap().dirs.len(), 2);
         assert!(Args::parse(&["--filter".into()]).is_err());
     }
 
