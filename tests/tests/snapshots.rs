@@ -50,6 +50,11 @@ fn constructs_fixture_output() {
 }
 
 #[test]
+fn oas31_fixture_output() {
+    snapshot_all("tests/fixtures/oas31.yaml", "oas31");
+}
+
+#[test]
 fn output_is_deterministic() {
     let a = generate("spec/petstore.yaml", "petstore");
     let b = generate("spec/petstore.yaml", "petstore");

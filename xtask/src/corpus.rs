@@ -1606,7 +1606,10 @@ mod tests {
         assert_eq!(a.filter.as_deref(), Some("oai"));
         assert_eq!(a.keep, Some(PathBuf::from("/tmp/k")));
         assert!(Args::parse(&["--nope".into()]).is_err());
-        assert_eq!(Args::parse(&["a".into(), "b".into()]).unwrap().dirs.len(), 2);
+        assert_eq!(
+            Args::parse(&["a".into(), "b".into()]).unwrap().dirs.len(),
+            2
+        );
         assert!(Args::parse(&["--filter".into()]).is_err());
     }
 
