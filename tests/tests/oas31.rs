@@ -137,7 +137,10 @@ async fn send(addr: SocketAddr, method: &str, path: &str, body: &Value) -> (u16,
         .unwrap();
     let status = response.status().as_u16();
     let bytes = response.bytes().await.unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 fn with(base: Value, key: &str, value: Value) -> Value {

@@ -157,7 +157,8 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
                 }
                 impl std::str::FromStr for #name {
                     type Err = #err_ty;
-                    fn from_str(value: &str) -> Result<Self, Self::Err> {
+                    // `Self::Err` would be ambiguous with a variant named `Err`.
+                    fn from_str(value: &str) -> Result<Self, #err_ty> {
                         match value {
                             #( #wires => Ok(Self::#rusts), )*
                             #unknown_parse
@@ -310,33 +311,38 @@ fn struct_validate(
     validated: bool,
     validated_names: &BTreeSet<String>,
 ) -> TokenStream {
-    if !validated {
-        return quote! {
-            impl Validate for #name {
-                fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-            }
-        };
-    }
-    let checks = s.fields.iter().filter_map(|f| {
-        let rust = ident(&f.rust);
-        let wire = &f.wire;
-        let own = constraint_checks(&quote!(value), &quote!(&at), &f.check_ty, &f.constraints);
-        let nested =
-            contents_validated(&f.ty, validated_names).then(|| quote!(value.validate(&at, out);));
-        if own.is_empty() && nested.is_none() {
-            return None;
+    let nothing = quote! {
+        impl Validate for #name {
+            fn validate(&self, _pointer: &str, _out: &mut Violations) {}
         }
-        let body = quote! {
-            let at = validate::join(pointer, #wire);
-            #own
-            #nested
-        };
-        Some(match (f.required, f.nullable) {
-            (true, false) => quote!({ let value = &self.#rust; #body }),
-            (false, true) => quote!(if let Some(Some(value)) = &self.#rust { #body }),
-            _ => quote!(if let Some(value) = &self.#rust { #body }),
+    };
+    if !validated {
+        return nothing;
+    }
+    let checks: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter_map(|f| {
+            let rust = ident(&f.rust);
+            let wire = &f.wire;
+            let own = constraint_checks(&quote!(value), &quote!(&at), &f.check_ty, &f.constraints);
+            let nested = contents_validated(&f.ty, validated_names)
+                .then(|| quote!(value.validate(&at, out);));
+            if own.is_empty() && nested.is_none() {
+                return None;
+            }
+            let body = quote! {
+                let at = validate::join(pointer, #wire);
+                #own
+                #nested
+            };
+            Some(match (f.required, f.nullable) {
+                (true, false) => quote!({ let value = &self.#rust; #body }),
+                (false, true) => quote!(if let Some(Some(value)) = &self.#rust { #body }),
+                _ => quote!(if let Some(value) = &self.#rust { #body }),
+            })
         })
-    });
+        .collect();
     let additional = s
         .additional
         .as_ref()
@@ -347,28 +353,41 @@ fn struct_validate(
     );
     // `dependentRequired`: a present property needs its dependents (required fields are
     // always there, so only optional ones are looked at).
-    let dependents = s.dependent_required.iter().flat_map(|(present, needed)| {
-        let field = |wire: &str| s.fields.iter().find(|f| f.wire == wire);
-        let Some(p) = field(present) else {
-            return Vec::new();
-        };
-        let p_rust = ident(&p.rust);
-        let p_present = (!p.required).then(|| quote!(self.#p_rust.is_some() &&));
-        needed
-            .iter()
-            .filter_map(|n| field(n))
-            .filter(|n| !n.required)
-            .map(|n| {
-                let n_rust = ident(&n.rust);
-                let n_wire = &n.wire;
-                quote! {
-                    if #p_present self.#n_rust.is_none() {
-                        validate::dependent_missing(pointer, #present, #n_wire, out);
+    let dependents = s
+        .dependent_required
+        .iter()
+        .flat_map(|(present, needed)| {
+            let field = |wire: &str| s.fields.iter().find(|f| f.wire == wire);
+            let Some(p) = field(present) else {
+                return Vec::new();
+            };
+            let p_rust = ident(&p.rust);
+            let p_present = (!p.required).then(|| quote!(self.#p_rust.is_some() &&));
+            needed
+                .iter()
+                .filter_map(|n| field(n))
+                .filter(|n| !n.required)
+                .map(|n| {
+                    let n_rust = ident(&n.rust);
+                    let n_wire = &n.wire;
+                    quote! {
+                        if #p_present self.#n_rust.is_none() {
+                            validate::dependent_missing(pointer, #present, #n_wire, out);
+                        }
                     }
-                }
-            })
-            .collect()
-    });
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>();
+    // Marked validated for a constraint no check is printed for (a bound on a type it does
+    // not apply to): an empty body, whose parameters must not warn as unused.
+    if checks.is_empty()
+        && additional.is_none()
+        && additional_pattern.is_none()
+        && dependents.is_empty()
+    {
+        return nothing;
+    }
     let allow_deprecated = allow_deprecated(s);
     quote! {
         #allow_deprecated

@@ -20,7 +20,10 @@ fn rfc_4648_vectors() {
         assert_eq!(encode(plain.as_bytes(), false), coded);
         assert_eq!(decode(coded, false).unwrap(), plain.as_bytes());
         // Padding is optional on input; the URL-safe form is written without it.
-        assert_eq!(decode(coded.trim_end_matches('='), false).unwrap(), plain.as_bytes());
+        assert_eq!(
+            decode(coded.trim_end_matches('='), false).unwrap(),
+            plain.as_bytes()
+        );
         assert_eq!(encode(plain.as_bytes(), true), coded.trim_end_matches('='));
     }
 }

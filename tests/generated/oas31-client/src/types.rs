@@ -57,7 +57,7 @@ impl RecordKind {
 impl std::str::FromStr for RecordKind {
     type Err = std::convert::Infallible;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
         match value {
             "record" => Ok(Self::Record),
             other => Ok(Self::Unknown(other.to_string())),
@@ -257,7 +257,7 @@ impl RecordDigestAlgorithm {
 impl std::str::FromStr for RecordDigestAlgorithm {
     type Err = std::convert::Infallible;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
         match value {
             "sha256" => Ok(Self::Sha256),
             "sha512" => Ok(Self::Sha512),

@@ -40,15 +40,24 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[];
 pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
-        .route(&layer::route_path(&base, "/records"), routing::post(add_record::<A>))
-        .route(&layer::route_path(&base, "/labels"), routing::put(put_labels::<A>))
-        .route(&layer::route_path(&base, "/shipments"), routing::post(add_shipment::<A>))
+        .route(
+            &layer::route_path(&base, "/records"),
+            routing::post(handle_add_record::<A>),
+        )
+        .route(
+            &layer::route_path(&base, "/labels"),
+            routing::put(handle_put_labels::<A>),
+        )
+        .route(
+            &layer::route_path(&base, "/shipments"),
+            routing::post(handle_add_shipment::<A>),
+        )
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
 /// `POST /records`: see [`Oas31Api::add_record`].
-fn add_record<A: Oas31Api>(
+fn handle_add_record<A: Oas31Api>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -89,7 +98,7 @@ fn serve_add_record<A: Oas31Api>(
 }
 
 /// `PUT /labels`: see [`Oas31Api::put_labels`].
-fn put_labels<A: Oas31Api>(
+fn handle_put_labels<A: Oas31Api>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -130,7 +139,7 @@ fn serve_put_labels<A: Oas31Api>(
 }
 
 /// `POST /shipments`: see [`Oas31Api::add_shipment`].
-fn add_shipment<A: Oas31Api>(
+fn handle_add_shipment<A: Oas31Api>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {

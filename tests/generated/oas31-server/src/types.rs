@@ -71,7 +71,7 @@ impl RecordKind {
 impl std::str::FromStr for RecordKind {
     type Err = String;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "record" => Ok(Self::Record),
             other => {
@@ -401,7 +401,7 @@ impl RecordDigestAlgorithm {
 impl std::str::FromStr for RecordDigestAlgorithm {
     type Err = String;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "sha256" => Ok(Self::Sha256),
             "sha512" => Ok(Self::Sha512),
