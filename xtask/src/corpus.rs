@@ -1581,6 +1581,7 @@ mod tests {
         assert_eq!(
             failures(&rows),
             [
+                "a.yaml server: 1 warning",
                 "a.yaml client does not compile",
                 "c.yaml: generator panicked"
             ]
