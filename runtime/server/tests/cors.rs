@@ -58,8 +58,7 @@ fn list(reply: &Reply, name: &str) -> Vec<String> {
 }
 
 #[tokio::test]
-async fn a_preflight_is_answered_204_before_authentication_with_the_allowed_methods_and_headers()
-{
+async fn a_preflight_is_answered_204_before_authentication_with_the_allowed_methods_and_headers() {
     let srv = serve_petstore(common::config().cors(cors())).await;
     let r = preflight(
         &srv.base,
@@ -234,7 +233,10 @@ async fn a_documents_own_options_operation_is_not_shadowed() {
     let routes = axum::Router::new().route(
         "/v1/things",
         axum::routing::get(|| async { "list" }).options(|| async {
-            ([("allow", "GET, OPTIONS"), ("x-total-count", "2")], "options operation")
+            (
+                [("allow", "GET, OPTIONS"), ("x-total-count", "2")],
+                "options operation",
+            )
         }),
     );
     static DOC: apigen_server_runtime::DocumentCors = apigen_server_runtime::DocumentCors {
@@ -242,13 +244,7 @@ async fn a_documents_own_options_operation_is_not_shadowed() {
         request_headers: &[],
         response_headers: &["x-total-count"],
     };
-    let app = layer::finish_prefixed(
-        routes,
-        &[],
-        "/v1",
-        &DOC,
-        ServerConfig::new().cors(cors()),
-    );
+    let app = layer::finish_prefixed(routes, &[], "/v1", &DOC, ServerConfig::new().cors(cors()));
     let srv = common::serve(app).await;
     // a plain OPTIONS request, from a page or not, reaches the operation
     for origin in [None, Some(APP)] {
@@ -290,7 +286,10 @@ fn bad_rules_are_refused_with_a_clear_error() {
     assert_eq!(err, CorsError::CredentialsWithAnyOrigin);
     assert!(err.to_string().contains("credentials"), "{err}");
     assert_eq!(build(&[], false).unwrap_err(), CorsError::NoOrigin);
-    assert_eq!(build(&["*", APP], false).unwrap_err(), CorsError::AnyWithList);
+    assert_eq!(
+        build(&["*", APP], false).unwrap_err(),
+        CorsError::AnyWithList
+    );
     for bad in [
         "localhost:8000",
         "http://app.example/",

@@ -205,13 +205,7 @@ pub fn router<A: Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
         )
         .route(&layer::route_path(&base, "/whoami"), get(whoami::<A>))
         .with_state(api);
-    layer::finish_prefixed(
-        routes,
-        SECURITY_SCHEMES,
-        BASE_PATH,
-        &CORS,
-        config,
-    )
+    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
 async fn list_pets<A: Api>(State(api): State<Arc<A>>, req: Request) -> Response {
