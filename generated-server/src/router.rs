@@ -64,12 +64,15 @@ pub fn router<A: PetStoreApi>(api: Arc<A>, config: ServerConfig) -> axum::Router
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/pets"),
-            routing::get(list_pets::<A>).post(create_pet::<A>),
+            routing::get(handle_list_pets::<A>).post(handle_create_pet::<A>),
         )
-        .route(&layer::route_path(&base, "/pets/{petId}"), routing::get(get_pet::<A>))
+        .route(
+            &layer::route_path(&base, "/pets/{petId}"),
+            routing::get(handle_get_pet::<A>),
+        )
         .route(
             &layer::route_path(&base, "/store/orders"),
-            routing::get(list_orders::<A>),
+            routing::get(handle_list_orders::<A>),
         )
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
@@ -119,7 +122,7 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
 }
 
 /// `GET /pets`: see [`PetStoreApi::list_pets`].
-fn list_pets<A: PetStoreApi>(
+fn handle_list_pets<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -169,7 +172,7 @@ fn serve_list_pets<A: PetStoreApi>(
 }
 
 /// `POST /pets`: see [`PetStoreApi::create_pet`].
-fn create_pet<A: PetStoreApi>(
+fn handle_create_pet<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -207,7 +210,7 @@ fn serve_create_pet<A: PetStoreApi>(
 }
 
 /// `GET /pets/{petId}`: see [`PetStoreApi::get_pet`].
-fn get_pet<A: PetStoreApi>(
+fn handle_get_pet<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -260,7 +263,7 @@ fn serve_get_pet<A: PetStoreApi>(
 }
 
 /// `GET /store/orders`: see [`PetStoreApi::list_orders`].
-fn list_orders<A: PetStoreApi>(
+fn handle_list_orders<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
