@@ -28,6 +28,7 @@ pub use router::{router, BASE_PATH};
 pub use router::rate_limit_policy;
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};
 pub use runtime::context::RequestContext;
+pub use runtime::cors::{Cors, CorsError};
 pub use runtime::layer::ServerConfig;
 pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};

@@ -13,6 +13,7 @@ use crate::runtime::auth::SchemeKind;
 use crate::runtime::auth::SecurityScheme;
 use crate::runtime::body;
 use crate::runtime::context::RequestContext;
+use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
@@ -46,6 +47,15 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
     },
 ];
 
+/// What the document lets a browser on another origin send and read, when
+/// `ServerConfig::cors` allows that origin: the runtime adds its own headers
+/// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
+const CORS: DocumentCors = DocumentCors {
+    methods: &["GET", "POST"],
+    request_headers: &[],
+    response_headers: &[],
+};
+
 /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
 /// paths, and every path outside the base path, answer 404 and undeclared methods 405
 /// (with `Allow`), both with the problem body.
@@ -65,7 +75,7 @@ pub fn router<A: PetStoreApi>(api: Arc<A>, config: ServerConfig) -> axum::Router
             routing::get(handle_list_orders::<A>),
         )
         .with_state(api);
-    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
+    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
 /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of

@@ -19,6 +19,20 @@ pub struct Api {
     pub operations: Vec<Operation>,
     pub security_schemes: Vec<SecurityScheme>,
     pub rate_limit: Option<RateLimitPolicy>,
+    pub cors: Cors,
+}
+
+/// What a browser on another origin may send and read (CORS), over the whole document; the
+/// runtime adds the headers it handles itself (`Authorization`, `Content-Type`, rate-limit,
+/// `Retry-After`, `WWW-Authenticate`, deprecation).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cors {
+    /// The operations' methods, upper case, sorted, each once.
+    pub methods: Vec<String>,
+    /// Header parameters and header API keys, lower case, sorted, each once.
+    pub request_headers: Vec<String>,
+    /// Response headers the document declares, lower case, sorted, each once.
+    pub response_headers: Vec<String>,
 }
 
 #[derive(Debug, Clone)]

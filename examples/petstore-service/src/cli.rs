@@ -1,8 +1,10 @@
-//! The binary's command line, parsed by hand (three options do not need a parser crate).
+//! The binary's command line, parsed by hand (four options do not need a parser crate).
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use petstore_server::Cors;
 
 use crate::Plan;
 
@@ -12,13 +14,16 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const USAGE: &str = "\
 petstore-service: the reference pet store service (spec/petstore.yaml), in memory.
 
-Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]...
+Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]...
 
 Options:
   --addr HOST:PORT     where to listen (default 127.0.0.1:8080; port 0 picks a free port)
   --api-key KEY=PLAN   accept KEY as a bearer token on PLAN, one of free, pro, business,
                        enterprise (repeatable). Without any, a random demo key on the free
                        plan is made and printed at start.
+  --cors-origin ORIGIN let pages from ORIGIN (scheme://host[:port], e.g.
+                       http://localhost:8000) call the service from a browser (CORS;
+                       repeatable); `*` allows any origin. Off by default.
   -h, --help           print this help
 
 Routes live under /v1 (e.g. GET http://127.0.0.1:8080/v1/pets). Logs go to stderr;
@@ -38,6 +43,8 @@ pub struct Options {
     pub addr: String,
     /// The keys from `--api-key`, in order. Empty: the binary makes a demo key.
     pub keys: Vec<(String, Plan)>,
+    /// The CORS rules from `--cors-origin` (checked), or None: no browser on another origin.
+    pub cors: Option<Cors>,
 }
 
 /// Parses the arguments after the program name. Errors are one line, meant for stderr
@@ -49,6 +56,7 @@ where
 {
     let mut addr: Option<String> = None;
     let mut keys: Vec<(String, Plan)> = Vec::new();
+    let mut origins: Vec<String> = Vec::new();
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -80,15 +88,25 @@ where
                 }
                 keys.push((key, plan));
             }
+            "--cors-origin" => origins.push(value("ORIGIN")?),
             other if other.starts_with('-') => {
                 return Err(format!("unknown option {other:?}"));
             }
             other => return Err(format!("unexpected argument {other:?}")),
         }
     }
+    let cors = if origins.is_empty() {
+        None
+    } else {
+        let rules = origins
+            .into_iter()
+            .fold(Cors::builder(), |rules, origin| rules.allow_origin(origin));
+        Some(rules.build().map_err(|e| format!("--cors-origin: {e}"))?)
+    };
     Ok(Command::Serve(Options {
         addr: addr.unwrap_or_else(|| DEFAULT_ADDR.to_owned()),
         keys,
+        cors,
     }))
 }
 

@@ -1,4 +1,4 @@
-//! `cargo run -p petstore-service -- [--addr HOST:PORT] [--api-key KEY=PLAN]...`: serves the
+//! `cargo run -p petstore-service -- [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]...`: serves the
 //! reference pet store until Ctrl-C (or SIGTERM). See `--help`.
 
 use std::process::ExitCode;
@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use petstore_service::cli::{self, Command};
-use petstore_service::{PetStore, Plan, app, serve, with_access_log};
+use petstore_service::{PetStore, Plan, config, router, serve, with_access_log};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tracing_subscriber::EnvFilter;
@@ -72,6 +72,15 @@ async fn run(options: cli::Options) -> ExitCode {
 
     let base = format!("http://{addr}{}", petstore_server::BASE_PATH);
     println!("petstore-service listening on {base}");
+    if let Some(cors) = &options.cors {
+        match cors.allows_any_origin() {
+            true => println!("CORS: pages from any origin may call the service"),
+            false => println!(
+                "CORS: pages from {} may call the service",
+                cors.origins().join(", ")
+            ),
+        }
+    }
     match &demo {
         Some(key) => {
             println!("demo API key (plan free, valid until the service stops): {key}");
@@ -84,7 +93,11 @@ async fn run(options: cli::Options) -> ExitCode {
     }
     tracing::info!(%addr, keys = keys.len(), "listening");
 
-    let app = with_access_log(app(Arc::new(PetStore::new()), keys));
+    let mut config = config(keys);
+    if let Some(cors) = options.cors {
+        config = config.cors(cors);
+    }
+    let app = with_access_log(router(Arc::new(PetStore::new()), config));
     let (stop, stopped) = oneshot::channel::<()>();
     let mut server = tokio::spawn(serve(listener, app, async move {
         let _ = stopped.await;

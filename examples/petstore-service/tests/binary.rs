@@ -23,6 +23,14 @@ fn bad_options_exit_2_with_a_message() {
         (&["--api-key", "k=gold"][..], r#"unknown plan "gold""#),
         (&["--addr", "nowhere"][..], "expected HOST:PORT"),
         (&["--verbose"][..], r#"unknown option "--verbose""#),
+        (
+            &["--cors-origin", "http://localhost:8000/"][..],
+            "--cors-origin: CORS: `http://localhost:8000/` is not an origin",
+        ),
+        (
+            &["--cors-origin", "*", "--cors-origin", "http://a.example"][..],
+            "cannot be combined with named origins",
+        ),
     ] {
         let out = Command::new(BIN).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -88,6 +96,18 @@ fn get(addr: &str, path: &str, key: &str) -> (u16, String, String) {
     let (head, body) = text.split_once("\r\n\r\n").unwrap();
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
     (status, head.to_ascii_lowercase(), body.to_owned())
+}
+
+/// One HTTP/1.1 request with extra header lines, over a plain socket; returns (status, head).
+fn request(addr: &str, head: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(s, "{head}\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, _) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_ascii_lowercase())
 }
 
 /// Sends `signal` and waits (at most 5 s) for the process to exit; returns its status and stderr.
@@ -176,6 +196,60 @@ fn without_keys_a_demo_free_key_is_made_and_printed() {
     let (status, log) = stop(svc, "-TERM");
     assert!(status.success(), "{status:?}: {log}");
     assert!(log.contains("stopped"), "{log}");
+}
+
+#[cfg(unix)]
+#[test]
+fn cors_origins_answer_preflights_and_expose_the_rate_limit_headers() {
+    let svc = start(&[
+        "--cors-origin",
+        "http://localhost:8000",
+        "--cors-origin=http://127.0.0.1:8000",
+        "--api-key",
+        "cors-key=free",
+    ]);
+    assert!(
+        svc.lines.iter().any(|l| l
+            == "CORS: pages from http://localhost:8000, http://127.0.0.1:8000 may call the service"),
+        "{:?}",
+        svc.lines
+    );
+    // the preflight a browser sends before `GET /v1/pets` with a bearer key
+    let (status, head) = request(
+        &svc.addr,
+        "OPTIONS /v1/pets HTTP/1.1\r\nOrigin: http://127.0.0.1:8000\r\n\
+         Access-Control-Request-Method: GET\r\nAccess-Control-Request-Headers: authorization",
+    );
+    assert_eq!(status, 204, "{head}");
+    assert!(
+        head.contains("access-control-allow-origin: http://127.0.0.1:8000"),
+        "{head}"
+    );
+    assert!(head.contains("authorization"), "{head}");
+    // a refused request is readable by the page, rate-limit headers included
+    let (status, head) = request(
+        &svc.addr,
+        "GET /v1/pets HTTP/1.1\r\nOrigin: http://localhost:8000\r\nAuthorization: Bearer nope",
+    );
+    assert_eq!(status, 401, "{head}");
+    assert!(
+        head.contains("access-control-allow-origin: http://localhost:8000"),
+        "{head}"
+    );
+    let exposed = head
+        .lines()
+        .find_map(|l| l.strip_prefix("access-control-expose-headers: "))
+        .unwrap_or_else(|| panic!("{head}"));
+    for h in [
+        "x-ratelimit-remaining",
+        "retry-after",
+        "www-authenticate",
+        "deprecation",
+    ] {
+        assert!(exposed.contains(h), "{h} in {exposed}");
+    }
+    let (status, log) = stop(svc, "-TERM");
+    assert!(status.success(), "{status:?}: {log}");
 }
 
 #[test]

@@ -23,6 +23,37 @@ fn defaults() {
     assert_eq!(o.addr, DEFAULT_ADDR);
     assert_eq!(o.addr, "127.0.0.1:8080");
     assert!(o.keys.is_empty());
+    assert!(o.cors.is_none(), "CORS is off by default");
+}
+
+#[test]
+fn cors_origins_repeat_or_star() {
+    let o = serve(&[
+        "--cors-origin",
+        "http://localhost:8000",
+        "--cors-origin=https://app.example",
+    ]);
+    let cors = o.cors.unwrap();
+    assert_eq!(
+        cors.origins(),
+        ["http://localhost:8000", "https://app.example"]
+    );
+    assert!(!cors.allows_any_origin());
+    assert!(
+        serve(&["--cors-origin", "*"])
+            .cors
+            .unwrap()
+            .allows_any_origin()
+    );
+    let e = error(&["--cors-origin", "localhost:8000"]);
+    assert!(
+        e.starts_with("--cors-origin: CORS: `localhost:8000` is not an origin"),
+        "{e}"
+    );
+    assert_eq!(
+        error(&["--cors-origin"]),
+        "--cors-origin needs a value: --cors-origin ORIGIN"
+    );
 }
 
 #[test]

@@ -58,6 +58,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         #policy_export
         pub use runtime::auth::{Authenticator, Principal, StaticKeys};
         pub use runtime::context::RequestContext;
+        pub use runtime::cors::{Cors, CorsError};
         pub use runtime::layer::ServerConfig;
         pub use runtime::problem::Problem;
         pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
@@ -370,6 +371,11 @@ pub fn router_rs(api: &Api) -> TokenStream {
             }
         }
     });
+    let (cors_methods, cors_request, cors_response) = (
+        &api.cors.methods,
+        &api.cors.request_headers,
+        &api.cors.response_headers,
+    );
     let intro = module_doc(&[
         format!("HTTP routing for [`{trait_ident}`]: one handler per operation, and [`router`]."),
         String::new(),
@@ -386,6 +392,15 @@ pub fn router_rs(api: &Api) -> TokenStream {
         /// The document's security schemes, as the router-wide layer reads credentials.
         const SECURITY_SCHEMES: &[SecurityScheme] = &[#(#schemes)*];
 
+        /// What the document lets a browser on another origin send and read, when
+        /// `ServerConfig::cors` allows that origin: the runtime adds its own headers
+        /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
+        const CORS: DocumentCors = DocumentCors {
+            methods: &[#(#cors_methods),*],
+            request_headers: &[#(#cors_request),*],
+            response_headers: &[#(#cors_response),*],
+        };
+
         /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
         /// paths, and every path outside the base path, answer 404 and undeclared methods 405
         /// (with `Allow`), both with the problem body.
@@ -394,7 +409,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             let routes = axum::Router::new()
                 #(#routes)*
                 .with_state(api);
-            layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
+            layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
         }
 
         #policy
@@ -411,6 +426,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
             ("crate::runtime::body", "body::"),
             ("crate::runtime::context::RequestContext", "RequestContext"),
+            ("crate::runtime::cors::DocumentCors", "DocumentCors"),
             ("crate::runtime::layer", "layer::"),
             ("crate::runtime::layer::Runtime", "Runtime"),
             ("crate::runtime::layer::ServerConfig", "ServerConfig"),

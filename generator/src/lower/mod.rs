@@ -5,7 +5,7 @@ mod operation;
 pub mod schema;
 
 use crate::diag::{Sink, push};
-use crate::ir::{Api, SchemeKind, SecurityScheme, Server};
+use crate::ir::{Api, Cors, Location, Operation, SchemeKind, SecurityScheme, Server};
 use crate::load;
 use crate::naming::{self, Scope, reserved};
 use openapiv3::{APIKeyLocation, OpenAPI};
@@ -35,6 +35,7 @@ pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
     mark_validated(&mut types);
     mark_scalar_one_ofs(&mut types);
     let api_name = naming::pascal(&doc.info.title);
+    let cors = cors(&operations, &security_schemes);
     Api {
         title: doc.info.title.clone(),
         version: doc.info.version.clone(),
@@ -50,6 +51,36 @@ pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
         operations,
         security_schemes,
         rate_limit: extensions::rate_limit(&doc.extensions, sink),
+        cors,
+    }
+}
+
+/// The document's part of the CORS rules: every method, every header a client may send
+/// (header parameters, header API keys) and every response header declared, so a browser
+/// script may send and read all of them.
+fn cors(operations: &[Operation], schemes: &[SecurityScheme]) -> Cors {
+    use std::collections::BTreeSet;
+    let methods: BTreeSet<String> = operations.iter().map(|op| op.method.clone()).collect();
+    let params = operations
+        .iter()
+        .flat_map(|op| &op.params)
+        .filter(|p| p.location == Location::Header)
+        .map(|p| p.wire.to_ascii_lowercase());
+    let keys = schemes.iter().filter_map(|s| match &s.kind {
+        SchemeKind::ApiKeyHeader(name) => Some(name.to_ascii_lowercase()),
+        _ => None,
+    });
+    let request_headers: BTreeSet<String> = params.chain(keys).collect();
+    let response_headers: BTreeSet<String> = operations
+        .iter()
+        .flat_map(|op| &op.responses)
+        .flat_map(|r| &r.headers)
+        .map(|h| h.wire.to_ascii_lowercase())
+        .collect();
+    Cors {
+        methods: methods.into_iter().collect(),
+        request_headers: request_headers.into_iter().collect(),
+        response_headers: response_headers.into_iter().collect(),
     }
 }
 

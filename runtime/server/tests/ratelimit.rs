@@ -509,6 +509,7 @@ async fn a_route_that_ignores_the_refusal_still_answers_429() {
         routes,
         common::SECURITY_SCHEMES,
         "/v1",
+        &apigen_server_runtime::DocumentCors::EMPTY,
         config().rate_limit(limiter, policy()),
     );
     let srv = common::serve(app).await;

@@ -374,7 +374,13 @@ async fn handlers_without_finish_use_default_runtime() {
 
 #[tokio::test]
 async fn a_document_without_paths_still_answers_problems() {
-    let app = apigen_server_runtime::finish(axum::Router::new(), &[], "/v1", ServerConfig::new());
+    let app = apigen_server_runtime::finish(
+        axum::Router::new(),
+        &[],
+        "/v1",
+        &apigen_server_runtime::DocumentCors::EMPTY,
+        ServerConfig::new(),
+    );
     let srv = common::serve(app).await;
     for path in ["/", "/v1", "/v1/pets"] {
         let r = send(client().post(format!("{}{path}", srv.base))).await;
@@ -431,6 +437,7 @@ fn echo_routes(prefixed_with: Option<&str>) -> axum::Router {
 
 #[tokio::test]
 async fn the_application_sees_the_uri_as_sent_and_the_path_as_routed_either_way() {
+    use apigen_server_runtime::DocumentCors;
     use apigen_server_runtime::layer::{finish, finish_prefixed};
     let policy = || apigen_server_runtime::RateLimitPolicy {
         plans: [(
@@ -447,12 +454,19 @@ async fn the_application_sees_the_uri_as_sent_and_the_path_as_routed_either_way(
         ban_strikes: 0,
         ban: std::time::Duration::ZERO,
     };
-    let nested = finish(echo_routes(None), &[], "/v1", config());
+    let nested = finish(
+        echo_routes(None),
+        &[],
+        "/v1",
+        &DocumentCors::EMPTY,
+        config(),
+    );
     let base = config().base_path_or("/v1");
     let prefixed = finish_prefixed(
         echo_routes(Some(&base)),
         &[],
         "/v1",
+        &DocumentCors::EMPTY,
         config().rate_limit_in_memory(policy()),
     );
     for (app, limited) in [(nested, "None"), (prefixed, "Some(1000)")] {

@@ -184,6 +184,14 @@ pub trait Api: Send + Sync + 'static {
 
 pub const BASE_PATH: &str = "/v1";
 
+/// As the generator derives it: the document's methods, header parameters and declared
+/// response headers.
+pub static CORS: runtime::DocumentCors = runtime::DocumentCors {
+    methods: &["GET", "POST"],
+    request_headers: &["x-request-id"],
+    response_headers: &["x-total-count"],
+};
+
 pub fn router<A: Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
@@ -197,7 +205,7 @@ pub fn router<A: Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
         )
         .route(&layer::route_path(&base, "/whoami"), get(whoami::<A>))
         .with_state(api);
-    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
+    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
 async fn list_pets<A: Api>(State(api): State<Arc<A>>, req: Request) -> Response {

@@ -13,6 +13,7 @@ use crate::runtime::auth::SchemeKind;
 use crate::runtime::auth::SecurityScheme;
 use crate::runtime::body;
 use crate::runtime::context::RequestContext;
+use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
@@ -48,6 +49,15 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
         kind: SchemeKind::HttpBearer,
     },
 ];
+
+/// What the document lets a browser on another origin send and read, when
+/// `ServerConfig::cors` allows that origin: the runtime adds its own headers
+/// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
+const CORS: DocumentCors = DocumentCors {
+    methods: &["DELETE", "GET", "POST", "PUT"],
+    request_headers: &["body", "builder", "ctx", "rt", "x-build"],
+    response_headers: &["response", "value"],
+};
 
 /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
 /// paths, and every path outside the base path, answer 404 and undeclared methods 405
@@ -109,7 +119,7 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
         )
         .route(&layer::route_path(&base, "/ops/kinds"), routing::get(handle_result::<A>))
         .with_state(api);
-    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
+    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
 /// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`].

@@ -24,6 +24,7 @@ pub use api::LendingLibraryApi;
 pub use router::{router, BASE_PATH};
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};
 pub use runtime::context::RequestContext;
+pub use runtime::cors::{Cors, CorsError};
 pub use runtime::layer::ServerConfig;
 pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};

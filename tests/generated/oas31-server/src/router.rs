@@ -12,6 +12,7 @@ use crate::runtime::auth;
 use crate::runtime::auth::SecurityScheme;
 use crate::runtime::body;
 use crate::runtime::context::RequestContext;
+use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
@@ -34,6 +35,15 @@ pub const BASE_PATH: &str = "/v31";
 /// The document's security schemes, as the router-wide layer reads credentials.
 const SECURITY_SCHEMES: &[SecurityScheme] = &[];
 
+/// What the document lets a browser on another origin send and read, when
+/// `ServerConfig::cors` allows that origin: the runtime adds its own headers
+/// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
+const CORS: DocumentCors = DocumentCors {
+    methods: &["POST", "PUT"],
+    request_headers: &[],
+    response_headers: &[],
+};
+
 /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
 /// paths, and every path outside the base path, answer 404 and undeclared methods 405
 /// (with `Allow`), both with the problem body.
@@ -53,7 +63,7 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             routing::post(handle_add_shipment::<A>),
         )
         .with_state(api);
-    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
+    layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
 /// `POST /records`: see [`Oas31Api::add_record`].

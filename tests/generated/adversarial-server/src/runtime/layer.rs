@@ -19,6 +19,7 @@ use http::uri::PathAndQuery;
 use http::{HeaderMap, StatusCode, Uri};
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
+use super::cors::{self, Cors, DocumentCors};
 use super::problem::{Problem, RenderProblem, render_default};
 use super::ratelimit::{Decision, InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
 
@@ -27,7 +28,7 @@ pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 
 /// How the application configures a generated server. Defaults: `DenyAll` (every secured
 /// operation answers 401 until an authenticator is installed), no rate limit, 1 MiB bodies,
-/// the default problem renderer, no base path, `X-Forwarded-For` ignored.
+/// the default problem renderer, no base path, `X-Forwarded-For` ignored, no CORS.
 #[derive(Clone)]
 pub struct ServerConfig {
     authenticator: Arc<dyn Authenticator>,
@@ -36,6 +37,7 @@ pub struct ServerConfig {
     render: RenderProblem,
     base_path: Option<String>,
     trust_forwarded_for: bool,
+    cors: Option<Cors>,
 }
 
 impl Default for ServerConfig {
@@ -47,6 +49,7 @@ impl Default for ServerConfig {
             render: Arc::new(render_default),
             base_path: None,
             trust_forwarded_for: false,
+            cors: None,
         }
     }
 }
@@ -58,6 +61,7 @@ impl fmt::Debug for ServerConfig {
             .field("body_limit", &self.body_limit)
             .field("base_path", &self.base_path)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
+            .field("cors", &self.cors)
             .finish_non_exhaustive()
     }
 }
@@ -105,6 +109,14 @@ impl ServerConfig {
     /// a proxy that sets it: otherwise any client can pick its own key.
     pub fn trust_forwarded_for(mut self, trust: bool) -> Self {
         self.trust_forwarded_for = trust;
+        self
+    }
+
+    /// Answers browsers from other origins (CORS) as `cors` allows, outermost: preflights
+    /// before authentication and rate limits, and every response with the CORS headers (see
+    /// the `cors` module). Off by default.
+    pub fn cors(mut self, cors: Cors) -> Self {
+        self.cors = Some(cors);
         self
     }
 
@@ -259,6 +271,7 @@ pub fn finish(
     routes: Router,
     schemes: &'static [SecurityScheme],
     base_path: &str,
+    document_cors: &DocumentCors,
     config: ServerConfig,
 ) -> Router {
     let base = config.base_path_or(base_path);
@@ -270,7 +283,7 @@ pub fn finish(
     } else {
         Router::new().nest(&base, routes)
     };
-    wrap(app, schemes, config, runtime)
+    wrap(app, schemes, document_cors, config, runtime)
 }
 
 /// Wraps the generated routes (state already applied), registered with the base path already
@@ -285,7 +298,10 @@ pub fn finish(
 ///   when over the limit, marks the `Identity` refused so the route answers 429 (handlers
 ///   through `auth::authorize`, with the operation's own headers; the fallbacks directly);
 ///   adds `X-RateLimit-Limit/Remaining/Reset` to every response when a rate limit is
-///   configured.
+///   configured;
+/// - when `ServerConfig::cors` is set, answers CORS preflights before all of that and adds
+///   the CORS headers to every response, exposing the runtime's headers and those
+///   `document_cors` (the generated `CORS`) declares.
 ///
 /// `base_path` is the document's, as for [`finish`]; it only tells `RequestContext::path` what
 /// to drop, so the application sees the path as routed, without the prefix.
@@ -296,11 +312,12 @@ pub fn finish_prefixed(
     routes: Router,
     schemes: &'static [SecurityScheme],
     base_path: &str,
+    document_cors: &DocumentCors,
     config: ServerConfig,
 ) -> Router {
     let runtime = config.runtime_under(config.base_path_or(base_path), false);
     let routes = with_method_not_allowed(routes, &runtime);
-    wrap(routes, schemes, config, runtime)
+    wrap(routes, schemes, document_cors, config, runtime)
 }
 
 /// The path a route is registered under when the base path is part of it: `base` + `path`
@@ -334,10 +351,12 @@ fn with_method_not_allowed(routes: Router, runtime: &Runtime) -> Router {
     })
 }
 
-/// Unknown paths, then the identify-and-limit layer around everything.
+/// Unknown paths, then the identify-and-limit layer around everything, then CORS (when
+/// configured) around that.
 fn wrap(
     app: Router,
     schemes: &'static [SecurityScheme],
+    document_cors: &DocumentCors,
     config: ServerConfig,
     runtime: Runtime,
 ) -> Router {
@@ -354,10 +373,14 @@ fn wrap(
         trust_forwarded_for: config.trust_forwarded_for,
         runtime,
     });
-    app.layer(axum::middleware::from_fn_with_state(
+    let app = app.layer(axum::middleware::from_fn_with_state(
         state,
         identify_and_limit,
-    ))
+    ));
+    match &config.cors {
+        Some(rules) => cors::wrap(app, rules, document_cors),
+        None => app,
+    }
 }
 
 /// The 429 the layer refused `req` with, if it did.

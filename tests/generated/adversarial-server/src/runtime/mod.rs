@@ -8,6 +8,7 @@ pub mod auth;
 pub mod base64;
 pub mod body;
 pub mod context;
+pub mod cors;
 pub mod layer;
 pub mod params;
 pub mod problem;
@@ -18,6 +19,7 @@ pub mod response;
 pub mod validate;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
+pub use cors::{Cors, CorsError, DocumentCors};
 pub use layer::{Runtime, ServerConfig, finish, finish_prefixed};
 pub use problem::Problem;
 pub use ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};

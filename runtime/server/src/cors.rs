@@ -1,0 +1,346 @@
+//! Owns cross-origin access (CORS) for browsers: [`Cors`] (what the application allows:
+//! origins, credentials, max age; checked when it is built, so a bad set-up is an error rather
+//! than a panic at the first request), [`DocumentCors`] (what the document lets a browser send
+//! and read; the generator writes it) and [`wrap`], which puts tower-http's `CorsLayer`
+//! outermost around the router.
+//!
+//! Decisions:
+//! - Off unless the application configures it (`ServerConfig::cors`).
+//! - Outermost: preflights are answered before credentials are read or any quota is charged,
+//!   and every answer of the layers inside (401, 404, 405, 429, ...) carries the CORS headers,
+//!   so a browser script sees the status and the problem body instead of a network error.
+//! - Only a true preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is
+//!   answered here, with 204; any other `OPTIONS` request goes on to the routes (a document's
+//!   own `options` operation, or 405) with a real response's CORS headers. tower-http's layer
+//!   alone answers every `OPTIONS` request itself.
+//! - Exposed response headers: those the runtime writes ([`RUNTIME_RESPONSE_HEADERS`]) plus
+//!   every response header the document declares. Browsers hide all other headers from
+//!   scripts, which would silently blind a client's rate-limit state, its `Retry-After`
+//!   handling and its deprecation warnings.
+//! - Allowed request headers: `Authorization`, `Content-Type`, the document's header
+//!   parameters and header API keys. Allowed methods: the document's.
+//! - Responses vary on `Origin` (and on the preflight's request headers), so shared caches
+//!   never serve one origin's answer to another.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::Request;
+use axum::middleware::{Next, from_fn};
+use axum::response::Response;
+use http::header::{ACCESS_CONTROL_REQUEST_METHOD, HeaderName, HeaderValue, ORIGIN};
+use http::{HeaderMap, Method, StatusCode};
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+/// Response headers the runtime itself writes; always exposed to browser scripts.
+pub const RUNTIME_RESPONSE_HEADERS: &[&str] = &[
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "retry-after",
+    "www-authenticate",
+    "deprecation",
+    "sunset",
+    "link",
+];
+
+/// Request headers every generated client may send; always allowed.
+pub const RUNTIME_REQUEST_HEADERS: &[&str] = &["authorization", "content-type"];
+
+/// How long browsers may cache a preflight answer unless [`CorsBuilder::max_age`] says
+/// otherwise: ten minutes (Chromium caps it at two hours).
+pub const DEFAULT_MAX_AGE: Duration = Duration::from_secs(600);
+
+/// What the document lets a browser do across origins; the generated router passes its own.
+#[derive(Debug, Clone, Copy)]
+pub struct DocumentCors {
+    /// The methods of the document's operations (`GET`, `POST`, ...).
+    pub methods: &'static [&'static str],
+    /// Header parameters and header API keys, lower case.
+    pub request_headers: &'static [&'static str],
+    /// Every response header the document declares, lower case.
+    pub response_headers: &'static [&'static str],
+}
+
+impl DocumentCors {
+    /// No operations: only the runtime's own headers.
+    pub const EMPTY: DocumentCors = DocumentCors {
+        methods: &[],
+        request_headers: &[],
+        response_headers: &[],
+    };
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Origins {
+    Any,
+    List(Vec<HeaderValue>),
+}
+
+/// The application's CORS rules, checked: build with [`Cors::builder`] or [`Cors::any_origin`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cors {
+    origins: Origins,
+    credentials: bool,
+    max_age: Duration,
+}
+
+impl Cors {
+    /// Rules to fill in; [`CorsBuilder::build`] checks them.
+    pub fn builder() -> CorsBuilder {
+        CorsBuilder {
+            origins: Vec::new(),
+            credentials: false,
+            max_age: DEFAULT_MAX_AGE,
+        }
+    }
+
+    /// Any origin (`Access-Control-Allow-Origin: *`), no credentials, the default max age.
+    pub fn any_origin() -> Cors {
+        Cors {
+            origins: Origins::Any,
+            credentials: false,
+            max_age: DEFAULT_MAX_AGE,
+        }
+    }
+
+    /// Whether any origin is allowed.
+    pub fn allows_any_origin(&self) -> bool {
+        self.origins == Origins::Any
+    }
+
+    /// The allowed origins, as browsers send them (empty when any origin is allowed).
+    pub fn origins(&self) -> Vec<&str> {
+        match &self.origins {
+            Origins::Any => Vec::new(),
+            Origins::List(list) => list.iter().filter_map(|o| o.to_str().ok()).collect(),
+        }
+    }
+
+    /// Whether `Access-Control-Allow-Credentials: true` is sent (cookies and HTTP
+    /// authentication managed by the browser; a bearer key set by the script needs none).
+    pub fn credentials(&self) -> bool {
+        self.credentials
+    }
+
+    pub fn max_age(&self) -> Duration {
+        self.max_age
+    }
+}
+
+/// Unchecked CORS rules; see [`Cors::builder`].
+#[derive(Debug, Clone)]
+pub struct CorsBuilder {
+    origins: Vec<String>,
+    credentials: bool,
+    max_age: Duration,
+}
+
+impl CorsBuilder {
+    /// Allows one origin, `scheme://host[:port]` exactly as a browser sends it
+    /// (`http://localhost:8000`); `*` allows any origin. Repeatable.
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.origins.push(origin.into());
+        self
+    }
+
+    /// Sends `Access-Control-Allow-Credentials: true`; refused with any origin (`*`), as the
+    /// Fetch standard requires.
+    pub fn allow_credentials(mut self, credentials: bool) -> Self {
+        self.credentials = credentials;
+        self
+    }
+
+    /// How long a browser may cache a preflight answer (`Access-Control-Max-Age`).
+    pub fn max_age(mut self, max_age: Duration) -> Self {
+        self.max_age = max_age;
+        self
+    }
+
+    /// Checks the rules: at least one origin, each a bare origin (no path, query or trailing
+    /// slash), `*` alone and never with credentials.
+    pub fn build(self) -> Result<Cors, CorsError> {
+        let any = self.origins.iter().any(|o| o.trim() == "*");
+        let origins = if any {
+            if self.origins.len() > 1 {
+                return Err(CorsError::AnyWithList);
+            }
+            if self.credentials {
+                return Err(CorsError::CredentialsWithAnyOrigin);
+            }
+            Origins::Any
+        } else {
+            if self.origins.is_empty() {
+                return Err(CorsError::NoOrigin);
+            }
+            let mut list = Vec::with_capacity(self.origins.len());
+            for origin in &self.origins {
+                list.push(parse_origin(origin)?);
+            }
+            list.dedup();
+            Origins::List(list)
+        };
+        Ok(Cors {
+            origins,
+            credentials: self.credentials,
+            max_age: self.max_age,
+        })
+    }
+}
+
+/// Why CORS rules were refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CorsError {
+    /// No origin was allowed.
+    NoOrigin,
+    /// `*` together with named origins.
+    AnyWithList,
+    /// Credentials with any origin: browsers refuse `Access-Control-Allow-Origin: *` on a
+    /// credentialed request, so the combination never works.
+    CredentialsWithAnyOrigin,
+    /// Not an origin a browser could send: the value and why.
+    InvalidOrigin(String, &'static str),
+}
+
+impl fmt::Display for CorsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CorsError::NoOrigin => write!(
+                f,
+                "CORS: no allowed origin given (an origin, or `*` for any)"
+            ),
+            CorsError::AnyWithList => write!(
+                f,
+                "CORS: `*` (any origin) cannot be combined with named origins"
+            ),
+            CorsError::CredentialsWithAnyOrigin => write!(
+                f,
+                "CORS: credentials cannot be allowed for any origin (`*`); browsers refuse that combination, so name the origins"
+            ),
+            CorsError::InvalidOrigin(origin, why) => {
+                write!(
+                    f,
+                    "CORS: `{origin}` is not an origin: {why} (expected scheme://host[:port], e.g. http://localhost:8000)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for CorsError {}
+
+/// `https://App.example:8443` → `https://app.example:8443` (browsers send scheme and host in
+/// lower case); anything with a path, query, fragment or user info is refused.
+fn parse_origin(origin: &str) -> Result<HeaderValue, CorsError> {
+    let invalid = |why| CorsError::InvalidOrigin(origin.to_owned(), why);
+    let trimmed = origin.trim();
+    let (scheme, rest) = trimmed
+        .split_once("://")
+        .ok_or_else(|| invalid("no scheme"))?;
+    if scheme.is_empty()
+        || !scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    {
+        return Err(invalid("bad scheme"));
+    }
+    if rest.is_empty() {
+        return Err(invalid("no host"));
+    }
+    if rest.contains('/') {
+        return Err(invalid("an origin has no path, not even a trailing slash"));
+    }
+    if rest.contains(['?', '#', '@']) || rest.contains(char::is_whitespace) {
+        return Err(invalid("an origin has no query, fragment or user info"));
+    }
+    let normalized = format!(
+        "{}://{}",
+        scheme.to_ascii_lowercase(),
+        rest.to_ascii_lowercase()
+    );
+    HeaderValue::try_from(normalized).map_err(|_| invalid("not a valid header value"))
+}
+
+/// Marks an `OPTIONS` request that is not a preflight while it passes the CORS layer.
+#[derive(Clone, Copy)]
+struct PlainOptions;
+
+/// Wraps `app` (every other layer already applied) in the CORS layer: `cors` from the
+/// application, `document` from the generated router.
+pub fn wrap(app: Router, cors: &Cors, document: &DocumentCors) -> Router {
+    let origin = match &cors.origins {
+        Origins::Any => AllowOrigin::any(),
+        Origins::List(list) => AllowOrigin::list(list.iter().cloned()),
+    };
+    let methods: Vec<Method> = document
+        .methods
+        .iter()
+        .filter_map(|m| Method::from_bytes(m.as_bytes()).ok())
+        .collect();
+    let layer = CorsLayer::new()
+        .allow_origin(origin)
+        .allow_credentials(cors.credentials)
+        .allow_methods(methods)
+        .allow_headers(header_names(
+            RUNTIME_REQUEST_HEADERS,
+            document.request_headers,
+        ))
+        .expose_headers(header_names(
+            RUNTIME_RESPONSE_HEADERS,
+            document.response_headers,
+        ))
+        .max_age(cors.max_age);
+    // Layers added later run first: `only_preflights`, then the CORS layer, then
+    // `restore_options`, then the rest of the router.
+    app.layer(from_fn(restore_options))
+        .layer(layer)
+        .layer(from_fn(only_preflights))
+}
+
+/// The runtime's names and the document's, lower case, each once, in a stable order.
+fn header_names(runtime: &[&str], document: &[&str]) -> Vec<HeaderName> {
+    let names: BTreeSet<String> = runtime
+        .iter()
+        .chain(document)
+        .map(|h| h.to_ascii_lowercase())
+        .collect();
+    names
+        .into_iter()
+        .filter_map(|h| HeaderName::try_from(h).ok())
+        .collect()
+}
+
+/// A CORS preflight: `OPTIONS` with `Origin` and `Access-Control-Request-Method`.
+pub fn is_preflight(method: &Method, headers: &HeaderMap) -> bool {
+    method == Method::OPTIONS
+        && headers.contains_key(ORIGIN)
+        && headers.contains_key(ACCESS_CONTROL_REQUEST_METHOD)
+}
+
+/// Preflights are answered by the CORS layer, with 204 (no content, and the status the
+/// Fetch standard's examples use). Any other `OPTIONS` request passes the layer disguised as
+/// a `GET` (so it gets a real response's CORS headers instead of a preflight answer) and is
+/// turned back into `OPTIONS` by `restore_options` before it reaches its route.
+async fn only_preflights(mut req: Request, next: Next) -> Response {
+    if req.method() == Method::OPTIONS {
+        if is_preflight(req.method(), req.headers()) {
+            let mut response = next.run(req).await;
+            if response.status().is_success() {
+                *response.status_mut() = StatusCode::NO_CONTENT;
+            }
+            return response;
+        }
+        *req.method_mut() = Method::GET;
+        req.extensions_mut().insert(PlainOptions);
+    }
+    next.run(req).await
+}
+
+async fn restore_options(mut req: Request, next: Next) -> Response {
+    if req.extensions_mut().remove::<PlainOptions>().is_some() {
+        *req.method_mut() = Method::OPTIONS;
+    }
+    next.run(req).await
+}
