@@ -1,4 +1,4 @@
-//! `cargo run -p petstore-service -- [--addr HOST:PORT] [--api-key KEY=PLAN]...`: serves the
+//! `cargo run -p petstore-service -- [--addr HOST:PORT] [--api-key KEY=PLAN]... [LIMITS]`: serves the
 //! reference pet store until Ctrl-C (or SIGTERM). See `--help`.
 
 use std::process::ExitCode;
@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use petstore_service::cli::{self, Command};
-use petstore_service::{PetStore, Plan, app, serve, with_access_log};
+use petstore_service::{PetStore, Plan, config, router, serve, with_access_log};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tracing_subscriber::EnvFilter;
@@ -82,13 +82,17 @@ async fn run(options: cli::Options) -> ExitCode {
             println!("{} API key(s), plans: {}", keys.len(), plans.join(", "));
         }
     }
-    tracing::info!(%addr, keys = keys.len(), "listening");
+    tracing::info!(%addr, keys = keys.len(), limits = ?options.limits, "listening");
 
-    let app = with_access_log(app(Arc::new(PetStore::new()), keys));
+    let config = config(keys).limits(options.limits);
+    let app = with_access_log(router(Arc::new(PetStore::new()), config.clone()));
     let (stop, stopped) = oneshot::channel::<()>();
-    let mut server = tokio::spawn(serve(listener, app, async move {
-        let _ = stopped.await;
-    }));
+    let mut server = tokio::spawn(async move {
+        serve(listener, app, &config, async move {
+            let _ = stopped.await;
+        })
+        .await
+    });
 
     tokio::select! {
         result = &mut server => return report(result),

@@ -8,13 +8,17 @@ pub mod auth;
 pub mod body;
 pub mod context;
 pub mod layer;
+pub mod limits;
 pub mod params;
 pub mod problem;
 pub mod ratelimit;
 pub mod response;
+pub mod serve;
 pub mod validate;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
 pub use layer::{Runtime, ServerConfig, finish, finish_prefixed};
+pub use limits::Limits;
 pub use problem::Problem;
 pub use ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+pub use serve::serve;
