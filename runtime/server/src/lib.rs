@@ -1,5 +1,5 @@
 //! Server runtime: spec-independent support for generated axum servers (auth, rate limits,
-//! problems, parameters, bodies, validation). Copied verbatim into every generated server crate
+//! problems, parameters, bodies, validation, request limits, the `serve` loop). Copied verbatim into every generated server crate
 //! as `src/runtime/` (see docs/architecture.md); API.md beside Cargo.toml lists what generated
 //! code calls.
 
