@@ -42,6 +42,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
     if api.rate_limit.is_some() {
         lines.push(String::new());
         lines.push("Rate limits from the document's `x-rate-limit`: `ServerConfig::new().rate_limit_in_memory(rate_limit_policy())`.".into());
+        lines.push("Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.".into());
     }
     let docs = module_doc(&lines);
     let policy_export = api.rate_limit.as_ref().map(|_| {
@@ -67,6 +68,8 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub use runtime::problem::Problem;
         pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
         pub use runtime::serve::serve;
+        #[cfg(feature = "redis")]
+        pub use runtime::redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
     }
 }
 

@@ -34,3 +34,8 @@ pub use runtime::limits::Limits;
 pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
 pub use runtime::serve::serve;
+
+#[cfg(feature = "redis")]
+pub use runtime::redis_store::{
+    RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
+};

@@ -12,6 +12,8 @@ pub mod limits;
 pub mod params;
 pub mod problem;
 pub mod ratelimit;
+#[cfg(feature = "redis")]
+pub mod redis_store;
 pub mod response;
 pub mod serve;
 pub mod validate;
@@ -21,4 +23,6 @@ pub use layer::{Runtime, ServerConfig, finish, finish_prefixed};
 pub use limits::Limits;
 pub use problem::Problem;
 pub use ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+#[cfg(feature = "redis")]
+pub use redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
 pub use serve::serve;
