@@ -4,6 +4,7 @@
 //! beside Cargo.toml lists what generated code calls.
 
 pub mod auth;
+pub mod base64;
 pub mod body;
 pub mod context;
 pub mod layer;
