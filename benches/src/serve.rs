@@ -113,7 +113,8 @@ pub fn child_main(kind: Kind, rate_limit: bool) -> Result<(), String> {
             }
             std::process::exit(0);
         });
-        petstore_service::serve(listener, app, std::future::pending())
+        let config = petstore_service::petstore_server::ServerConfig::new();
+        petstore_service::serve(listener, app, &config, std::future::pending())
             .await
             .map_err(|e| e.to_string())
     })

@@ -1,10 +1,12 @@
-//! The binary's command line, parsed by hand (four options do not need a parser crate).
+//! The binary's command line, parsed by hand (a handful of options do not need a parser crate).
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use petstore_server::Cors;
+use std::time::Duration;
+
+use petstore_server::{Cors, Limits};
 
 use crate::Plan;
 
@@ -14,7 +16,7 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const USAGE: &str = "\
 petstore-service: the reference pet store service (spec/petstore.yaml), in memory.
 
-Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]...
+Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [LIMITS]
 
 Options:
   --addr HOST:PORT     where to listen (default 127.0.0.1:8080; port 0 picks a free port)
@@ -25,6 +27,14 @@ Options:
                        http://localhost:8000) call the service from a browser (CORS;
                        repeatable); `*` allows any origin. Off by default.
   -h, --help           print this help
+
+Limits (what a client may send, and how slowly; 0 turns a timeout or the connection limit off):
+  --max-request-target BYTES  longest path and query; longer answers 414 (default 8192)
+  --max-header-bytes BYTES    largest header section; larger answers 431 (default 32768)
+  --head-timeout SECS         time to send a request head, and how long an idle connection
+                              is kept; 408 and closed after it (default 10)
+  --body-timeout SECS         time to send a request body once it is read; 408 (default 30)
+  --max-connections N         connections served at once; more wait (default 10000)
 
 Routes live under /v1 (e.g. GET http://127.0.0.1:8080/v1/pets). Logs go to stderr;
 RUST_LOG sets the level (default: info). Ctrl-C or SIGTERM stops the service gracefully.
@@ -45,6 +55,8 @@ pub struct Options {
     pub keys: Vec<(String, Plan)>,
     /// The CORS rules from `--cors-origin` (checked), or None: no browser on another origin.
     pub cors: Option<Cors>,
+    /// The limits options, over the defaults.
+    pub limits: Limits,
 }
 
 /// Parses the arguments after the program name. Errors are one line, meant for stderr
@@ -57,6 +69,7 @@ where
     let mut addr: Option<String> = None;
     let mut keys: Vec<(String, Plan)> = Vec::new();
     let mut origins: Vec<String> = Vec::new();
+    let mut limits = Limits::new();
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -89,6 +102,18 @@ where
                 keys.push((key, plan));
             }
             "--cors-origin" => origins.push(value("ORIGIN")?),
+            "--max-request-target" => {
+                limits = limits.max_request_target(count(&name, &value("BYTES")?)?);
+            }
+            "--max-header-bytes" => {
+                limits = limits.max_header_section(count(&name, &value("BYTES")?)?);
+            }
+            "--head-timeout" => limits = limits.head_timeout(seconds(&name, &value("SECS")?)?),
+            "--body-timeout" => limits = limits.body_timeout(seconds(&name, &value("SECS")?)?),
+            "--max-connections" => {
+                let n = count(&name, &value("N")?)?;
+                limits = limits.max_connections((n > 0).then_some(n));
+            }
             other if other.starts_with('-') => {
                 return Err(format!("unknown option {other:?}"));
             }
@@ -107,7 +132,24 @@ where
         addr: addr.unwrap_or_else(|| DEFAULT_ADDR.to_owned()),
         keys,
         cors,
+        limits,
     }))
+}
+
+/// A whole number (bytes, connections).
+fn count(name: &str, v: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .map_err(|_| format!("{name} {v:?}: expected a whole number"))
+}
+
+/// Seconds, fractions allowed; 0 is `None` (no timeout).
+fn seconds(name: &str, v: &str) -> Result<Option<Duration>, String> {
+    let secs = v
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 86_400.0)
+        .ok_or_else(|| format!("{name} {v:?}: expected seconds, from 0 (off) to 86400"))?;
+    Ok((secs > 0.0).then(|| Duration::from_secs_f64(secs)))
 }
 
 fn check_addr(addr: &str) -> Result<(), String> {

@@ -288,19 +288,17 @@ async fn access_log(req: Request, next: Next) -> Response {
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then finishes the requests in
-/// flight. Client addresses are passed on (`into_make_service_with_connect_info`), so callers
-/// without a valid key are rate-limited per address.
+/// flight. The generated crate's `serve` does the work: HTTP/1.1 with the connection-level
+/// limits of `config` (the time to send a request head, connections at once; pass the
+/// configuration `app` was built with), and client addresses passed on, so callers without a
+/// valid key are rate-limited per address.
 pub async fn serve(
     listener: TcpListener,
     app: axum::Router,
+    config: &ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
+    petstore_server::serve(listener, app, config, shutdown).await
 }
 
 /// A service running in the background on a loopback port (see [`spawn`]). Dropping it asks
@@ -343,14 +341,24 @@ impl Drop for Running {
     }
 }
 
-/// Binds `127.0.0.1` on a free port and serves `app` there on the current tokio runtime.
+/// Binds `127.0.0.1` on a free port and serves `app` there on the current tokio runtime, with
+/// the default connection-level limits.
 pub async fn spawn(app: axum::Router) -> std::io::Result<Running> {
+    spawn_with(app, &ServerConfig::new()).await
+}
+
+/// [`spawn`] with the connection-level limits of `config` (see [`serve`]).
+pub async fn spawn_with(app: axum::Router, config: &ServerConfig) -> std::io::Result<Running> {
     let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(serve(listener, app, async move {
-        let _ = stopped.await;
-    }));
+    let config = config.clone();
+    let task = tokio::spawn(async move {
+        serve(listener, app, &config, async move {
+            let _ = stopped.await;
+        })
+        .await
+    });
     Ok(Running {
         addr,
         stop: Some(stop),

@@ -1,4 +1,4 @@
-//! `cargo run -p petstore-service -- [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]...`: serves the
+//! `cargo run -p petstore-service -- [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [LIMITS]`: serves the
 //! reference pet store until Ctrl-C (or SIGTERM). See `--help`.
 
 use std::process::ExitCode;
@@ -91,17 +91,20 @@ async fn run(options: cli::Options) -> ExitCode {
             println!("{} API key(s), plans: {}", keys.len(), plans.join(", "));
         }
     }
-    tracing::info!(%addr, keys = keys.len(), "listening");
+    tracing::info!(%addr, keys = keys.len(), limits = ?options.limits, "listening");
 
-    let mut config = config(keys);
+    let mut config = config(keys).limits(options.limits);
     if let Some(cors) = options.cors {
         config = config.cors(cors);
     }
-    let app = with_access_log(router(Arc::new(PetStore::new()), config));
+    let app = with_access_log(router(Arc::new(PetStore::new()), config.clone()));
     let (stop, stopped) = oneshot::channel::<()>();
-    let mut server = tokio::spawn(serve(listener, app, async move {
-        let _ = stopped.await;
-    }));
+    let mut server = tokio::spawn(async move {
+        serve(listener, app, &config, async move {
+            let _ = stopped.await;
+        })
+        .await
+    });
 
     tokio::select! {
         result = &mut server => return report(result),

@@ -31,6 +31,11 @@ fn bad_options_exit_2_with_a_message() {
             &["--cors-origin", "*", "--cors-origin", "http://a.example"][..],
             "cannot be combined with named origins",
         ),
+        (&["--head-timeout", "-1"][..], "expected seconds"),
+        (
+            &["--max-connections", "many"][..],
+            "expected a whole number",
+        ),
     ] {
         let out = Command::new(BIN).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -260,4 +265,68 @@ fn an_address_in_use_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
+}
+
+/// Sends `first`, then `line` every 300 ms (at most 100 times, while the service takes them),
+/// and returns what the service answered before closing (bounded by a 10 s read timeout).
+fn trickle(addr: &str, first: &str, line: &'static [u8]) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(first.as_bytes()).unwrap();
+    let mut writer = s.try_clone().unwrap();
+    std::thread::spawn(move || {
+        for _ in 0..100 {
+            std::thread::sleep(Duration::from_millis(300));
+            if writer.write_all(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut buf = Vec::new();
+    let read = s.read_to_end(&mut buf);
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    assert!(
+        read.is_ok() || !text.is_empty(),
+        "not cut off within 10 s: {read:?}"
+    );
+    text
+}
+
+#[cfg(unix)]
+#[test]
+fn limits_flags_apply() {
+    let svc = start(&[
+        "--api-key",
+        "bin-key-1=pro",
+        "--max-request-target",
+        "100",
+        "--head-timeout",
+        "1",
+        "--body-timeout",
+        "1",
+    ]);
+    let long = format!("/v1/pets?q={}", "a".repeat(100));
+    let (status, head, body) = get(&svc.addr, &long, "bin-key-1");
+    assert_eq!(status, 414, "{body}");
+    assert!(body.contains(r#""code":"uri_too_long""#), "{body}");
+    assert!(head.contains("x-ratelimit-limit: 300"), "{head}");
+
+    let first = format!("GET /v1/pets HTTP/1.1\r\nHost: {}\r\n", svc.addr);
+    let answer = trickle(&svc.addr, &first, b"X-Slow: yes\r\n");
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    assert!(answer.contains(r#""code":"request_timeout""#), "{answer}");
+
+    let first = format!(
+        "POST /v1/pets HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer bin-key-1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{{",
+        svc.addr
+    );
+    let answer = trickle(&svc.addr, &first, b" ");
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    assert!(
+        answer.contains("the request body was not received within 1 second"),
+        "{answer}"
+    );
+
+    let (status, log) = stop(svc, "-TERM");
+    assert!(status.success(), "{status:?}: {log}");
 }

@@ -84,6 +84,44 @@ fn options_in_both_forms_and_repeated_keys() {
 }
 
 #[test]
+fn limits_options() {
+    use petstore_service::petstore_server::Limits;
+    use std::time::Duration;
+    assert_eq!(serve(&[]).limits, Limits::new());
+    let o = serve(&[
+        "--max-request-target",
+        "4096",
+        "--max-header-bytes=16384",
+        "--head-timeout",
+        "2.5",
+        "--body-timeout",
+        "0",
+        "--max-connections",
+        "0",
+    ]);
+    assert_eq!(
+        o.limits,
+        Limits::new()
+            .max_request_target(4096)
+            .max_header_section(16384)
+            .head_timeout(Some(Duration::from_millis(2500)))
+            .body_timeout(None)
+            .max_connections(None)
+    );
+    for (args, part) in [
+        (&["--head-timeout", "soon"][..], "expected seconds"),
+        (&["--body-timeout", "-1"][..], "expected seconds"),
+        (
+            &["--max-header-bytes", "1e3"][..],
+            "expected a whole number",
+        ),
+        (&["--max-connections"][..], "needs a value"),
+    ] {
+        assert!(error(args).contains(part), "{args:?}: {}", error(args));
+    }
+}
+
+#[test]
 fn help() {
     assert_eq!(parse(["--help"]), Ok(Command::Help));
     assert_eq!(parse(["--api-key", "a=free", "-h"]), Ok(Command::Help));

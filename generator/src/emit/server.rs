@@ -25,14 +25,19 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         "and deprecation headers are done before and after your methods run.".into(),
         String::new(),
         "```ignore".into(),
-        format!("use {}::{{router, ServerConfig, StaticKeys}};", crate_name.replace('-', "_")),
+        format!("use {}::{{router, serve, ServerConfig, StaticKeys}};", crate_name.replace('-', "_")),
         String::new(),
         "let keys = StaticKeys::new().with_key(\"secret\", \"alice\", Some(\"pro\"));".into(),
         "let config = ServerConfig::new().authenticator(keys);".into(),
-        "let app = router(std::sync::Arc::new(MyService::default()), config);".into(),
+        "let app = router(std::sync::Arc::new(MyService::default()), config.clone());".into(),
         "let listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;".into(),
-        "axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).await?;".into(),
+        "serve(listener, app, &config, async { let _ = tokio::signal::ctrl_c().await; }).await?;".into(),
         "```".into(),
+        String::new(),
+        "`serve` applies the connection-level [`Limits`] (time to send the request head, connections".into(),
+        "at once); `ServerConfig::limits` sets them and the size and body-time limits every server".into(),
+        "gets. `axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())` works".into(),
+        "too, without the connection-level ones.".into(),
     ];
     if api.rate_limit.is_some() {
         lines.push(String::new());
@@ -60,8 +65,10 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub use runtime::context::RequestContext;
         pub use runtime::cors::{Cors, CorsError};
         pub use runtime::layer::ServerConfig;
+        pub use runtime::limits::Limits;
         pub use runtime::problem::Problem;
         pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+        pub use runtime::serve::serve;
         #[cfg(feature = "redis")]
         pub use runtime::redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
     }

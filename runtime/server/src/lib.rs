@@ -1,7 +1,7 @@
 //! Server runtime: spec-independent support for generated axum servers (auth, rate limits,
-//! problems, parameters, bodies, validation). Copied verbatim into every generated server crate
-//! as `src/runtime/` (see docs/architecture.md); API.md beside Cargo.toml lists what generated
-//! code calls.
+//! problems, parameters, bodies, validation, request limits, the `serve` loop). Copied verbatim
+//! into every generated server crate as `src/runtime/` (see docs/architecture.md); API.md
+//! beside Cargo.toml lists what generated code calls.
 
 pub mod auth;
 pub mod base64;
@@ -9,18 +9,22 @@ pub mod body;
 pub mod context;
 pub mod cors;
 pub mod layer;
+pub mod limits;
 pub mod params;
 pub mod problem;
 pub mod ratelimit;
 #[cfg(feature = "redis")]
 pub mod redis_store;
 pub mod response;
+pub mod serve;
 pub mod validate;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
 pub use cors::{Cors, CorsError, DocumentCors};
 pub use layer::{Runtime, ServerConfig, finish, finish_prefixed};
+pub use limits::Limits;
 pub use problem::Problem;
 pub use ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
 #[cfg(feature = "redis")]
 pub use redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
+pub use serve::serve;

@@ -432,6 +432,24 @@ pub async fn serve(app: axum::Router) -> Server {
     }
 }
 
+/// Serves the pet store with the runtime's own `serve` (HTTP/1.1, the connection-level
+/// limits of `config` applied) on 127.0.0.1 with a random port.
+pub async fn serve_petstore_limited(config: ServerConfig) -> Server {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = router(Arc::new(PetStore::default()), config.clone());
+    let task = tokio::spawn(async move {
+        runtime::serve(listener, app, &config, std::future::pending())
+            .await
+            .unwrap();
+    });
+    Server {
+        addr,
+        base: format!("http://{addr}"),
+        task,
+    }
+}
+
 pub async fn serve_petstore(config: ServerConfig) -> Server {
     serve(router(Arc::new(PetStore::default()), config)).await
 }

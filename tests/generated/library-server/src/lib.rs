@@ -7,14 +7,19 @@
 //! and deprecation headers are done before and after your methods run.
 //!
 //! ```ignore
-//! use library_server::{router, ServerConfig, StaticKeys};
+//! use library_server::{router, serve, ServerConfig, StaticKeys};
 //!
 //! let keys = StaticKeys::new().with_key("secret", "alice", Some("pro"));
 //! let config = ServerConfig::new().authenticator(keys);
-//! let app = router(std::sync::Arc::new(MyService::default()), config);
+//! let app = router(std::sync::Arc::new(MyService::default()), config.clone());
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).await?;
+//! serve(listener, app, &config, async { let _ = tokio::signal::ctrl_c().await; }).await?;
 //! ```
+//!
+//! `serve` applies the connection-level [`Limits`] (time to send the request head, connections
+//! at once); `ServerConfig::limits` sets them and the size and body-time limits every server
+//! gets. `axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())` works
+//! too, without the connection-level ones.
 
 pub mod api;
 pub mod router;
@@ -26,8 +31,10 @@ pub use runtime::auth::{Authenticator, Principal, StaticKeys};
 pub use runtime::context::RequestContext;
 pub use runtime::cors::{Cors, CorsError};
 pub use runtime::layer::ServerConfig;
+pub use runtime::limits::Limits;
 pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+pub use runtime::serve::serve;
 
 #[cfg(feature = "redis")]
 pub use runtime::redis_store::{

@@ -20,6 +20,7 @@ use http::{HeaderMap, StatusCode, Uri};
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
 use super::cors::{self, Cors, DocumentCors};
+use super::limits::Limits;
 use super::problem::{Problem, RenderProblem, render_default};
 use super::ratelimit::{Decision, InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
 
@@ -28,12 +29,15 @@ pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 
 /// How the application configures a generated server. Defaults: `DenyAll` (every secured
 /// operation answers 401 until an authenticator is installed), no rate limit, 1 MiB bodies,
-/// the default problem renderer, no base path, `X-Forwarded-For` ignored, no CORS.
+/// the default problem renderer, no base path, `X-Forwarded-For` ignored, no CORS, the default
+/// [`Limits`] (8 KiB request target, 32 KiB header section, 10 s for the head, 30 s for the
+/// body, 10 000 connections).
 #[derive(Clone)]
 pub struct ServerConfig {
     authenticator: Arc<dyn Authenticator>,
     rate_limit: Option<(Arc<dyn RateLimiter>, RateLimitPolicy)>,
     body_limit: usize,
+    limits: Limits,
     render: RenderProblem,
     base_path: Option<String>,
     trust_forwarded_for: bool,
@@ -46,6 +50,7 @@ impl Default for ServerConfig {
             authenticator: Arc::new(DenyAll),
             rate_limit: None,
             body_limit: DEFAULT_BODY_LIMIT,
+            limits: Limits::default(),
             render: Arc::new(render_default),
             base_path: None,
             trust_forwarded_for: false,
@@ -59,6 +64,7 @@ impl fmt::Debug for ServerConfig {
         f.debug_struct("ServerConfig")
             .field("rate_limit", &self.rate_limit.as_ref().map(|(_, p)| p))
             .field("body_limit", &self.body_limit)
+            .field("limits", &self.limits)
             .field("base_path", &self.base_path)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
             .field("cors", &self.cors)
@@ -89,6 +95,13 @@ impl ServerConfig {
 
     pub fn body_limit(mut self, bytes: usize) -> Self {
         self.body_limit = bytes;
+        self
+    }
+
+    /// Sizes of the request head, time to send the head and the body, connections at once
+    /// (see [`Limits`]; `serve` applies the connection-level ones).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -137,6 +150,7 @@ impl ServerConfig {
         Runtime(Arc::new(Shared {
             render: self.render.clone(),
             body_limit: self.body_limit,
+            limits: self.limits,
             base_path,
             nested,
         }))
@@ -146,6 +160,7 @@ impl ServerConfig {
 struct Shared {
     render: RenderProblem,
     body_limit: usize,
+    limits: Limits,
     /// The base path the routes are served under ("" for none).
     base_path: String,
     /// The routes are nested under `base_path` (`finish`), so axum removed it from the URI
@@ -203,6 +218,11 @@ impl Runtime {
 
     pub fn body_limit(&self) -> usize {
         self.0.body_limit
+    }
+
+    /// The configured [`Limits`].
+    pub fn limits(&self) -> &Limits {
+        &self.0.limits
     }
 
     /// `Ok(response)` as is, `Err(problem)` rendered.
@@ -474,6 +494,18 @@ async fn identify_and_limit(
         )),
         _ => None,
     };
+    // A head over the size limits is answered here, counted by the rate limit and with its
+    // headers like every answer; no route sees it.
+    if refused.is_none()
+        && let Some(problem) = state.runtime.limits().check_head(req.uri(), req.headers())
+    {
+        let mut resp = state.runtime.problem(problem);
+        if let Some(d) = &decision {
+            set_rate_limit_headers(resp.headers_mut(), d);
+        }
+        return resp;
+    }
+
     // One extension value per request: the identity carries the decision and the runtime.
     identity.attach(decision.clone(), refused.clone(), state.runtime.clone());
     req.extensions_mut().insert(identity);

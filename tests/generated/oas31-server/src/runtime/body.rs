@@ -5,11 +5,19 @@
 
 use std::borrow::Cow;
 
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
 use axum::body::{Body, Bytes, HttpBody};
 use http::header;
 use http::request::Parts;
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
+use tokio::time::{Instant, Sleep};
 
+use super::layer::Runtime;
+use super::limits;
 use super::problem::Problem;
 use super::validate::{Violation, join, join_index};
 
@@ -80,8 +88,50 @@ pub fn media_type_matches(media_type: &str, accept: &[&str]) -> bool {
 }
 
 /// Reads the whole body, refusing more than `limit` bytes (413) before buffering them: a
-/// declared `Content-Length` over the limit is refused without reading anything.
-pub async fn collect(parts: &Parts, mut body: Body, limit: usize) -> Result<Bytes, Problem> {
+/// declared `Content-Length` over the limit is refused without reading anything. A client that
+/// has not sent the whole body within the configured body timeout (`Limits::body_timeout`,
+/// counted from this call) gets 408.
+pub async fn collect(parts: &Parts, body: Body, limit: usize) -> Result<Bytes, Problem> {
+    let timeout = Runtime::from_parts(parts).limits().body_timeout;
+    let mut deadline = Deadline::new(timeout);
+    collect_until(parts, body, limit, &mut deadline).await
+}
+
+/// When the body must have arrived. The timer is only made once a read has to wait: a body
+/// that came with the head (the usual case) costs no timer.
+struct Deadline {
+    timeout: Option<Duration>,
+    at: Option<Instant>,
+    timer: Option<Pin<Box<Sleep>>>,
+}
+
+impl Deadline {
+    fn new(timeout: Option<Duration>) -> Self {
+        Deadline {
+            at: timeout.and_then(|t| Instant::now().checked_add(t)),
+            timeout,
+            timer: None,
+        }
+    }
+
+    /// Ready once the deadline has passed (never without a timeout).
+    fn poll_expired(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let Some(at) = self.at else {
+            return Poll::Pending;
+        };
+        self.timer
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(at)))
+            .as_mut()
+            .poll(cx)
+    }
+}
+
+async fn collect_until(
+    parts: &Parts,
+    mut body: Body,
+    limit: usize,
+    deadline: &mut Deadline,
+) -> Result<Bytes, Problem> {
     if let Some(len) = parts
         .headers
         .get(header::CONTENT_LENGTH)
@@ -93,9 +143,21 @@ pub async fn collect(parts: &Parts, mut body: Body, limit: usize) -> Result<Byte
     }
     let mut buf: Vec<u8> = Vec::new();
     let mut first: Option<Bytes> = None;
-    while let Some(frame) =
-        std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await
-    {
+    loop {
+        // None: the deadline passed before the next frame came.
+        let next = std::future::poll_fn(|cx| match Pin::new(&mut body).poll_frame(cx) {
+            Poll::Ready(frame) => Poll::Ready(Some(frame)),
+            Poll::Pending => deadline.poll_expired(cx).map(|()| None),
+        })
+        .await;
+        let frame = match next {
+            Some(Some(frame)) => frame,
+            Some(None) => break,
+            None => {
+                let timeout = deadline.timeout.unwrap_or_default();
+                return Err(limits::request_timeout("body", timeout));
+            }
+        };
         let frame = frame.map_err(|e| {
             tracing::debug!(error = %e, "failed to read request body");
             Problem::bad_request("the request body could not be read")
