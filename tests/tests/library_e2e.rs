@@ -232,7 +232,7 @@ async fn discriminated_one_of_round_trips() {
     );
 
     // A member whose `kind` names no variant is a 400 naming the field.
-    let http = reqwest::Client::new();
+    let http = common::raw_http();
     let response = http
         .post(format!("http://{addr}/api/v2/members/7/loans"))
         .header("x-library-key", KEY)

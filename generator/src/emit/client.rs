@@ -327,6 +327,8 @@ pub fn client_rs(api: &Api) -> TokenStream {
                         let mut headers = http::HeaderMap::new();
                         headers.insert(http::header::USER_AGENT, value);
                         let builder = reqwest::Client::builder().default_headers(headers);
+                        // Loopback traffic never goes through a proxy (see `direct_for_loopback`).
+                        let builder = crate::runtime::transport::direct_for_loopback(builder, &self.base_url);
                         // A server that accepts and never answers must not hang a call forever.
                         #[cfg(not(target_arch = "wasm32"))]
                         let builder = builder

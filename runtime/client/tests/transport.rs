@@ -11,10 +11,13 @@ use apigen_client_runtime::error::{Error, SendError};
 use apigen_client_runtime::request::{self, Query};
 use apigen_client_runtime::response::{Raw, ResponseValue};
 use apigen_client_runtime::retry::RetryPolicy;
-use apigen_client_runtime::transport::{OperationInfo, Transport};
-use common::{Server, capture, cut_off, hang_up, json, refused_base_url, reply};
+use apigen_client_runtime::transport::{
+    OperationInfo, Transport, direct_for_loopback, is_loopback_url,
+};
+use common::{Server, capture, cut_off, direct_http, hang_up, json, refused_base_url, reply};
 use http::{Method, StatusCode};
-use web_time::{Instant, SystemTime, UNIX_EPOCH};
+use tokio::time::Instant;
+use web_time::{SystemTime, UNIX_EPOCH};
 
 // ---- What the generator emits for the pet store (API.md's worked example) -------------------
 
@@ -140,7 +143,7 @@ fn fast() -> RetryPolicy {
 fn client(base_url: &str, retry: RetryPolicy) -> Client {
     Client {
         transport: Transport::new(
-            reqwest::Client::new(),
+            direct_http(),
             base_url,
             Credentials::new().with("bearerAuth", Secret::Token("key-1".into())),
             retry,
@@ -211,37 +214,77 @@ async fn post_sends_json_body() {
 
 // ---- 429 and Retry-After --------------------------------------------------------------------
 
-#[tokio::test]
+// The waits below run on tokio's paused clock: `sleep` returns as soon as nothing else can
+// run, and the transport's budget clock (`retry::Instant`, tokio's) moves with it, so the
+// assertions bound virtual time exactly without waiting in real time. `Retry-After` dates and
+// `X-RateLimit-Reset` are wall-clock times, which the paused clock does not move; the small
+// real time a test takes only shortens those waits, by less than a second.
+
+/// A policy whose budget holds the waits the paused-clock tests ask for.
+fn patient() -> RetryPolicy {
+    RetryPolicy {
+        budget: Duration::from_secs(300),
+        ..fast()
+    }
+}
+
+#[tokio::test(start_paused = true)]
 async fn too_many_requests_with_retry_after_seconds_then_success() {
     let server = Server::start(vec![
-        reply(429, &[("Retry-After", "1")], ""),
+        reply(429, &[("Retry-After", "7")], ""),
         json(200, &[], PETS),
     ])
     .await;
-    let c = client(&server.base_url, fast());
+    let c = client(&server.base_url, patient());
     let started = Instant::now();
     let pets = c.list_pets(None, None).await.unwrap();
     let elapsed = started.elapsed();
     assert_eq!(*pets, rex());
     assert_eq!(server.count(), 2);
-    assert!(elapsed >= Duration::from_millis(950), "{elapsed:?}");
-    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    assert_eq!(elapsed.as_secs(), 7, "{elapsed:?}");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn too_many_requests_with_http_date_then_success() {
     let server = Server::start(vec![
-        reply(429, &[("Retry-After", &http_date_in(1))], ""),
+        reply(429, &[("Retry-After", &http_date_in(60))], ""),
         json(200, &[], PETS),
     ])
     .await;
-    let c = client(&server.base_url, fast());
+    let c = client(&server.base_url, patient());
     let started = Instant::now();
     let pets = c.list_pets(None, None).await.unwrap();
+    let elapsed = started.elapsed();
     assert_eq!(*pets, rex());
     assert_eq!(server.count(), 2);
-    // An HTTP-date has whole seconds, so the wait is somewhere in (0, 1] s.
-    assert!(started.elapsed() < Duration::from_secs(3));
+    // An HTTP-date has whole seconds: the wait is in (59, 60] s (less the real time passed).
+    assert!(
+        elapsed > Duration::from_secs(57) && elapsed <= Duration::from_secs(60),
+        "{elapsed:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_budget_counts_every_wait_of_a_call() {
+    // 20 s + 20 s fit a 50 s budget; a third 20 s wait would end past it, so the third 429
+    // is returned instead of a fourth attempt (max_attempts would allow it).
+    let server = Server::start(
+        (0..4)
+            .map(|_| reply(429, &[("Retry-After", "20")], ""))
+            .collect(),
+    )
+    .await;
+    let policy = RetryPolicy {
+        budget: Duration::from_secs(50),
+        ..fast()
+    };
+    let c = client(&server.base_url, policy);
+    let started = Instant::now();
+    let err = c.list_pets(None, None).await.unwrap_err();
+    let elapsed = started.elapsed();
+    assert_eq!(err.status(), Some(StatusCode::TOO_MANY_REQUESTS));
+    assert_eq!(server.count(), 3);
+    assert_eq!(elapsed.as_secs(), 40, "{elapsed:?}");
 }
 
 #[tokio::test]
@@ -257,7 +300,7 @@ async fn a_post_is_retried_after_429() {
     assert_eq!(server.count(), 2);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_ban_returns_the_429_at_once() {
     let server = Server::start(vec![
         reply(429, &[("Retry-After", "900")], "banned"),
@@ -268,8 +311,9 @@ async fn a_ban_returns_the_429_at_once() {
     let c = client(&server.base_url, RetryPolicy::default());
     let started = Instant::now();
     let err = c.list_pets(None, None).await.unwrap_err();
+    // On the paused clock any wait would show as whole seconds.
     assert!(
-        started.elapsed() < Duration::from_millis(500),
+        started.elapsed() < Duration::from_secs(1),
         "{:?}",
         started.elapsed()
     );
@@ -526,9 +570,9 @@ async fn rate_limit_state_is_recorded() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn exhausted_window_is_waited_out_before_sending() {
-    let reset = unix_now() + 1;
+    let reset = unix_now() + 30;
     let server = Server::start(vec![
         json(
             200,
@@ -541,21 +585,21 @@ async fn exhausted_window_is_waited_out_before_sending() {
         json(200, &[("X-RateLimit-Remaining", "59")], PETS),
     ])
     .await;
-    let c = client(&server.base_url, fast());
+    let c = client(&server.base_url, patient());
     c.list_pets(None, None).await.unwrap();
     let started = Instant::now();
     c.list_pets(None, None).await.unwrap();
     let elapsed = started.elapsed();
-    // The second request went out no earlier than the reset second.
-    let first_sent = server.requests().len();
-    assert_eq!(first_sent, 2);
-    assert!(unix_now() >= reset, "{elapsed:?}");
-    assert!(elapsed > Duration::ZERO);
-    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
     assert_eq!(server.count(), 2);
+    // The second request went out at the reset second: 30 s later, less the real time passed.
+    assert!(
+        elapsed > Duration::from_secs(27) && elapsed <= Duration::from_secs(30),
+        "{elapsed:?}"
+    );
+    assert_eq!(c.transport.last_rate_limit().remaining, Some(59));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn exhausted_window_beyond_budget_is_not_waited() {
     let reset = (unix_now() + 600).to_string();
     let server = Server::start(vec![
@@ -570,11 +614,46 @@ async fn exhausted_window_beyond_budget_is_not_waited() {
         json(200, &[], PETS),
     ])
     .await;
-    let c = client(&server.base_url, fast());
+    let c = client(&server.base_url, patient());
     c.list_pets(None, None).await.unwrap();
     let started = Instant::now();
     c.list_pets(None, None).await.unwrap();
-    assert!(started.elapsed() < Duration::from_millis(500));
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn exhausted_window_is_not_waited_when_switched_off() {
+    let reset = (unix_now() + 30).to_string();
+    let server = Server::start(vec![
+        json(
+            200,
+            &[
+                ("X-RateLimit-Remaining", "0"),
+                ("X-RateLimit-Reset", &reset),
+            ],
+            PETS,
+        ),
+        json(200, &[], PETS),
+    ])
+    .await;
+    let policy = RetryPolicy {
+        wait_on_exhausted: false,
+        ..patient()
+    };
+    let c = client(&server.base_url, policy);
+    c.list_pets(None, None).await.unwrap();
+    let started = Instant::now();
+    c.list_pets(None, None).await.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 // ---- Deprecation ----------------------------------------------------------------------------
@@ -686,10 +765,9 @@ fn transport_and_send_future_are_send_and_sync() {
 }
 
 #[tokio::test]
-async fn default_http_client_builds_and_sends() {
+async fn without_credentials_nothing_is_sent_for_auth() {
     let server = Server::start(vec![json(200, &[], PETS)]).await;
-    let http = apigen_client_runtime::transport::default_http_client().unwrap();
-    let transport = Transport::new(http, &server.base_url, Credentials::new(), fast());
+    let transport = Transport::new(direct_http(), &server.base_url, Credentials::new(), fast());
     let raw = transport
         .send(&LIST_PETS, SCHEMES, |http, base| {
             http.get(format!("{base}/pets"))
@@ -699,4 +777,64 @@ async fn default_http_client_builds_and_sends() {
     assert_eq!(raw.status, StatusCode::OK);
     // No credentials held: sent without Authorization, the server decides.
     assert_eq!(server.requests()[0].header("authorization"), None);
+    // The runtime's stand-alone client (timeouts set) builds on this target.
+    apigen_client_runtime::transport::default_http_client().unwrap();
+}
+
+// ---- Proxies --------------------------------------------------------------------------------
+
+/// A proxy where nothing listens: a request that goes through it fails to connect.
+fn dead_proxy() -> reqwest::ClientBuilder {
+    let proxy = reqwest::Proxy::all(refused_base_url()).unwrap();
+    reqwest::Client::builder().proxy(proxy)
+}
+
+#[tokio::test]
+async fn loopback_base_url_bypasses_any_proxy() {
+    let server = Server::start(vec![json(200, &[], PETS), json(200, &[], PETS)]).await;
+    // Control: through the dead proxy the request fails, so the check below can fail.
+    let proxied = dead_proxy().build().unwrap();
+    let err = proxied
+        .get(format!("{}/pets", server.base_url))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(err.is_connect(), "{err:?}");
+    assert_eq!(server.count(), 0);
+
+    let direct = direct_for_loopback(dead_proxy(), &server.base_url)
+        .build()
+        .unwrap();
+    let response = direct
+        .get(format!("{}/pets", server.base_url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(server.count(), 1);
+}
+
+#[test]
+fn loopback_urls_are_recognised() {
+    for url in [
+        "http://127.0.0.1:8080/v1",
+        "http://127.1.2.3/",
+        "http://[::1]:3000",
+        "http://localhost:80/x",
+        "https://LOCALHOST./",
+        "http://api.localhost/v1",
+    ] {
+        assert!(is_loopback_url(url), "{url}");
+    }
+    for url in [
+        "https://api.example.com/v1",
+        "http://10.0.0.1/",
+        "http://[::2]/",
+        "http://localhost.example.com/",
+        "http://notlocalhost/",
+        "not a url",
+        "",
+    ] {
+        assert!(!is_loopback_url(url), "{url}");
+    }
 }
