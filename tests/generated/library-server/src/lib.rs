@@ -15,6 +15,8 @@
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //! axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).await?;
 //! ```
+//!
+//! Rate limits from the document's `x-rate-limit`: `ServerConfig::new().rate_limit_in_memory(rate_limit_policy())`.
 
 pub mod api;
 pub mod router;
@@ -22,6 +24,7 @@ pub mod runtime;
 pub mod types;
 pub use api::LendingLibraryApi;
 pub use router::{router, BASE_PATH};
+pub use router::rate_limit_policy;
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};
 pub use runtime::context::RequestContext;
 pub use runtime::layer::ServerConfig;
