@@ -22,6 +22,8 @@
 //!     axum::serve(listener, app).await
 //! }
 //! ```
+//!
+//! Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.
 
 pub mod api;
 pub mod router;
@@ -35,3 +37,8 @@ pub use runtime::context::RequestContext;
 pub use runtime::layer::ServerConfig;
 pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+
+#[cfg(feature = "redis")]
+pub use runtime::redis_store::{
+    RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
+};
