@@ -2,6 +2,7 @@
 
 mod codegen;
 mod corpus;
+mod mutants;
 
 use std::process::ExitCode;
 
@@ -21,6 +22,11 @@ cargo xtask corpus [DIR] [--filter SUBSTR] [--keep DIR]
     (shared target dir target/corpus/target; warnings counted, not denied). Prints a table
     and writes it to target/corpus/report.md. Fails on a panic, an internal generator error
     or a generated crate that does not compile; a located error refusing a document is fine.
+cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
+    Mutation testing (cargo-mutants; install: cargo install cargo-mutants --locked) of the
+    runtime and generator files that carry auth, rate limits, retries, deprecation, problems
+    and parameter/body checks. Fails on a surviving mutant docs/mutants.md does not explain.
+    --ci runs the small selection .ci/run uses. Reports: target/mutants/<group>/.
 cargo xtask bench [ARGS]
     Benchmarks (release build of benches/, package petstore-bench): generated vs hand-written
     server and client, codegen time, compile cost. Prints the table and writes
@@ -49,6 +55,7 @@ fn main() -> ExitCode {
         Some("codegen") => codegen::main(&args[1..]),
         Some("corpus") => corpus::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
+        Some("mutants") => mutants::main(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
             Ok(())
