@@ -215,7 +215,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
         println!(
             "   {}: {} caught, {} missed, {} timeouts, {} unviable",
-            group.name, counts.caught, counts.missed.len(), counts.timeout, counts.unviable
+            group.name,
+            counts.caught,
+            counts.missed.len(),
+            counts.timeout,
+            counts.unviable
         );
         for missed in &counts.missed {
             if !documented.contains(&without_position(missed)) {

@@ -267,10 +267,11 @@ impl Transport {
     }
 }
 
-/// A client with sensible timeouts where the target has them (native: 10 s to connect,
-/// 60 s per attempt). On wasm32 the browser's fetch decides.
-pub fn default_http_client() -> Result<reqwest::Client, reqwest::Error> {
-    let builder = reqwest::Client::builder();
+/// A client for `base_url` with sensible timeouts where the target has them (native: 10 s to
+/// connect, 60 s per attempt; on wasm32 the browser's fetch decides), reaching a loopback
+/// `base_url` directly ([`direct_for_loopback`]).
+pub fn default_http_client(base_url: &str) -> Result<reqwest::Client, reqwest::Error> {
+    let builder = direct_for_loopback(reqwest::Client::builder(), base_url);
     #[cfg(not(target_arch = "wasm32"))]
     let builder = builder
         .connect_timeout(std::time::Duration::from_secs(10))

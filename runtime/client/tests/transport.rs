@@ -678,6 +678,8 @@ async fn deprecation_is_warned_once_per_operation() {
     let first = c.list_pets(None, None).await.unwrap();
     assert!(first.is_deprecated());
     assert!(c.transport.deprecation_warned("listPets"));
+    // Warned by the first response that says so, not a later one.
+    assert_eq!(events.at(tracing::Level::WARN).len(), 1);
     c.list_pets(None, None).await.unwrap();
     c.create_pet(&tom()).await.unwrap();
     assert!(!c.transport.deprecation_warned("createPet"));
@@ -726,6 +728,65 @@ async fn operation_deprecated_in_the_document_is_warned_without_headers() {
     assert!(c.transport.deprecation_warned("getPet"));
     assert_eq!(events.at(tracing::Level::WARN).len(), 1);
     assert_eq!(server.requests()[0].target, "/pets/7");
+}
+
+/// A 200 whose only header is `header` (no length: the body, empty, ends with the connection).
+fn only_header(header: &str) -> common::Reply {
+    common::Reply(format!("HTTP/1.1 200 OK\r\n{header}\r\n\r\n").into_bytes())
+}
+
+#[tokio::test]
+async fn a_deprecation_header_alone_is_warned_about() {
+    let (events, _guard) = capture::start();
+    let server = Server::start(vec![only_header("Deprecation: @1688169599")]).await;
+    let c = client(&server.base_url, fast());
+    let raw = c
+        .transport
+        .send(&LIST_PETS, SCHEMES, |http, base| {
+            http.get(format!("{base}/pets"))
+        })
+        .await
+        .unwrap();
+    assert_eq!(raw.headers.len(), 1, "{:?}", raw.headers);
+    let warnings = events.at(tracing::Level::WARN);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("deprecation=@1688169599"),
+        "{}",
+        warnings[0]
+    );
+}
+
+#[tokio::test]
+async fn a_sunset_header_alone_is_warned_about() {
+    let (events, _guard) = capture::start();
+    let server = Server::start(vec![only_header("Sunset: Thu, 05 Dec 2030 00:00:00 GMT")]).await;
+    let c = client(&server.base_url, fast());
+    c.transport
+        .send(&LIST_PETS, SCHEMES, |http, base| {
+            http.get(format!("{base}/pets"))
+        })
+        .await
+        .unwrap();
+    assert_eq!(events.at(tracing::Level::WARN).len(), 1);
+}
+
+#[tokio::test]
+async fn deprecation_headers_that_are_not_text_are_not_warned_about() {
+    // Bytes outside visible ASCII (obs-text) are legal on the wire but not a date: a client
+    // must not warn on what it cannot read, and must not fail the call either.
+    let (events, _guard) = capture::start();
+    let mut raw = reply(200, &[("Content-Type", "application/json")], PETS).0;
+    let at = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 2;
+    raw.splice(
+        at..at,
+        b"Deprecation: @\xff\r\nSunset: \xfe\r\n".iter().copied(),
+    );
+    let server = Server::start(vec![common::Reply(raw)]).await;
+    let c = client(&server.base_url, fast());
+    assert_eq!(*c.list_pets(None, None).await.unwrap(), rex());
+    assert!(events.at(tracing::Level::WARN).is_empty());
+    assert!(!c.transport.deprecation_warned("listPets"));
 }
 
 // ---- Errors of send itself ------------------------------------------------------------------
@@ -777,8 +838,31 @@ async fn without_credentials_nothing_is_sent_for_auth() {
     assert_eq!(raw.status, StatusCode::OK);
     // No credentials held: sent without Authorization, the server decides.
     assert_eq!(server.requests()[0].header("authorization"), None);
-    // The runtime's stand-alone client (timeouts set) builds on this target.
-    apigen_client_runtime::transport::default_http_client().unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_default_client_times_out_an_attempt_after_60_seconds() {
+    // A server that accepts and never answers: the attempt ends at the client's timeout, on
+    // tokio's paused clock (reqwest's timers are tokio's), so in no real time.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}", listener.local_addr().unwrap());
+    let _held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            open.push(socket);
+        }
+    });
+    let http = apigen_client_runtime::transport::default_http_client(&base_url).unwrap();
+    let started = Instant::now();
+    let sent = tokio::time::timeout(
+        Duration::from_secs(600),
+        http.get(format!("{base_url}/pets")).send(),
+    )
+    .await
+    .expect("the default client must time out by itself");
+    let err = sent.unwrap_err();
+    assert!(err.is_timeout(), "{err:?}");
+    assert_eq!(started.elapsed().as_secs(), 60, "{:?}", started.elapsed());
 }
 
 // ---- Proxies --------------------------------------------------------------------------------
