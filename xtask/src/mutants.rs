@@ -10,8 +10,8 @@
 //! ``- `path/to/file.rs`: `replace … in Function` — why it cannot matter``.
 //!
 //! Runs are slow (each mutant rebuilds the package and reruns its tests), so the full set is
-//! not part of `.ci/run`; CI runs `--ci`, the constant-time key lookup and the retry
-//! decision, a few minutes on two cores.
+//! not part of `.ci/run`; CI runs `--ci`, the constant-time key lookup, a few minutes on
+//! two cores.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -23,7 +23,7 @@ cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
     runtime and generator files that carry the rules that matter. Each group is one run; its
     report goes to target/mutants/NAME/mutants.out. Fails when a mutant survives that
     docs/mutants.md does not list with its reason.
-    --ci           only the fast selection CI runs (constant-time key lookup, retry decision)
+    --ci           only the fast selection CI runs (the constant-time key lookup)
     --group NAME   only this group (server, client, generator)
     --file SUBSTR  only files whose path contains SUBSTR
     --timeout SECS per-mutant test timeout (default 90)
@@ -82,22 +82,13 @@ const GROUPS: &[Group] = &[
 ];
 
 /// The selection `.ci/run` runs: small, and on the rules most easily broken unnoticed.
-const CI_GROUPS: &[Group] = &[
-    Group {
-        name: "ci-server-keys",
-        package: "apigen-server-runtime",
-        files: &["runtime/server/src/auth.rs"],
-        tests: &["auth"],
-        re: Some("StaticKeys::lookup|constant_time_eq"),
-    },
-    Group {
-        name: "ci-client-retry",
-        package: "apigen-client-runtime",
-        files: &["runtime/client/src/retry.rs"],
-        tests: &["pure"],
-        re: Some("RetryPolicy::decide"),
-    },
-];
+const CI_GROUPS: &[Group] = &[Group {
+    name: "ci-server-keys",
+    package: "apigen-server-runtime",
+    files: &["runtime/server/src/auth.rs"],
+    tests: &["auth"],
+    re: Some("StaticKeys::lookup|constant_time_eq"),
+}];
 
 struct Args {
     ci: bool,

@@ -886,7 +886,10 @@ async fn loopback_base_url_bypasses_any_proxy() {
     assert!(err.is_connect(), "{err:?}");
     assert_eq!(server.count(), 0);
 
-    let direct = direct_for_loopback(dead_proxy(), &server.base_url)
+    // The builder's other settings are kept (here a default header).
+    let mut headers = http::HeaderMap::new();
+    headers.insert("x-kept", http::HeaderValue::from_static("yes"));
+    let direct = direct_for_loopback(dead_proxy().default_headers(headers), &server.base_url)
         .build()
         .unwrap();
     let response = direct
@@ -896,6 +899,7 @@ async fn loopback_base_url_bypasses_any_proxy() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(server.count(), 1);
+    assert_eq!(server.requests()[0].header("x-kept"), Some("yes"));
 }
 
 #[test]
