@@ -6,14 +6,19 @@
 //! authentication, parameter and body parsing, constraint checks, error bodies, rate-limit
 //! and deprecation headers are done before and after your methods run.
 //!
-//! ```ignore
-//! use oas31_server::{router, ServerConfig, StaticKeys};
+//! ```no_run
+//! use oas31_server::{router, Oas31Api, ServerConfig, StaticKeys};
 //!
-//! let keys = StaticKeys::new().with_key("secret", "alice", Some("pro"));
-//! let config = ServerConfig::new().authenticator(keys);
-//! let app = router(std::sync::Arc::new(MyService::default()), config);
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).await?;
+//! /// Serves `service`, your implementation of [`Oas31Api`], on 127.0.0.1:8080.
+//! async fn serve(service: impl Oas31Api) -> std::io::Result<()> {
+//!     // A key for subject `alice` on the document's default plan.
+//!     let keys = StaticKeys::new().with_key("secret", "alice", None);
+//!     let config = ServerConfig::new().authenticator(keys);
+//!     let app = router(std::sync::Arc::new(service), config);
+//!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//!     let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
+//!     axum::serve(listener, app).await
+//! }
 //! ```
 
 pub mod api;
