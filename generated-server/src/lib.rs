@@ -6,14 +6,21 @@
 //! authentication, parameter and body parsing, constraint checks, error bodies, rate-limit
 //! and deprecation headers are done before and after your methods run.
 //!
-//! ```ignore
-//! use petstore_server::{router, serve, ServerConfig, StaticKeys};
+//! ```no_run
+//! use petstore_server::{router, serve, PetStoreApi, ServerConfig, StaticKeys};
 //!
-//! let keys = StaticKeys::new().with_key("secret", "alice", Some("pro"));
-//! let config = ServerConfig::new().authenticator(keys);
-//! let app = router(std::sync::Arc::new(MyService::default()), config.clone());
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! serve(listener, app, &config, async { let _ = tokio::signal::ctrl_c().await; }).await?;
+//! /// Serves `service`, your implementation of [`PetStoreApi`], on 127.0.0.1:8080.
+//! async fn run(service: impl PetStoreApi) -> std::io::Result<()> {
+//!     // A key for subject `alice` on the document's default plan.
+//!     let keys = StaticKeys::new().with_key("secret", "alice", None);
+//!     let config = ServerConfig::new()
+//!         .authenticator(keys)
+//!         .rate_limit_in_memory(petstore_server::rate_limit_policy()); // the document's x-rate-limit
+//!     let app = router(std::sync::Arc::new(service), config.clone());
+//!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//!     // Runs until the future given last completes (here: never).
+//!     serve(listener, app, &config, std::future::pending()).await
+//! }
 //! ```
 //!
 //! `serve` applies the connection-level [`Limits`] (time to send the request head, connections
@@ -21,7 +28,6 @@
 //! gets. `axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())` works
 //! too, without the connection-level ones.
 //!
-//! Rate limits from the document's `x-rate-limit`: `ServerConfig::new().rate_limit_in_memory(rate_limit_policy())`.
 //! Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.
 
 pub mod api;

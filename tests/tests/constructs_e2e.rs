@@ -237,7 +237,7 @@ async fn several_successes_and_status_ranges() {
 #[tokio::test]
 async fn parameter_errors_are_collected() {
     let addr = serve().await;
-    let http = reqwest::Client::new();
+    let http = common::raw_http();
     // Missing required header, depth over its maximum, a bad cookie enum, a bad array item.
     let response = http
         .get(format!("{}/trees/7?depth=11&ids=1,x", base(addr)))
@@ -272,7 +272,7 @@ async fn parameter_errors_are_collected() {
 #[tokio::test]
 async fn one_operation_reads_form_and_json() {
     let addr = serve().await;
-    let http = reqwest::Client::new();
+    let http = common::raw_http();
     for (ct, body) in [
         ("application/x-www-form-urlencoded", "name=n&count=2"),
         ("application/json", r#"{"name": "n"}"#),

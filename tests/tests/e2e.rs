@@ -271,7 +271,7 @@ async fn errors_are_typed_and_use_the_error_body() {
     }
 
     // A body the schema refuses: the pointer of the field is in the message.
-    let http = reqwest::Client::new();
+    let http = common::raw_http();
     let response = http
         .post(format!("http://{addr}/v1/pets"))
         .bearer_auth(KEY)

@@ -13,8 +13,15 @@ use library_server::api::{
     SearchBooksOkHeaders, SearchBooksParams, SearchBooksResponse, WithdrawBookParams,
     WithdrawBookResponse,
 };
-use library_server::{LendingLibraryApi, RequestContext, ServerConfig, StaticKeys, types};
+use library_server::runtime::ratelimit::Decision;
+use library_server::{
+    InMemoryRateLimiter, LendingLibraryApi, Quota, RateLimiter, RequestContext, ServerConfig,
+    StaticKeys, types,
+};
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const KEY: &str = "library-key";
 
@@ -232,7 +239,7 @@ async fn discriminated_one_of_round_trips() {
     );
 
     // A member whose `kind` names no variant is a 400 naming the field.
-    let http = reqwest::Client::new();
+    let http = common::raw_http();
     let response = http
         .post(format!("http://{addr}/api/v2/members/7/loans"))
         .header("x-library-key", KEY)
@@ -272,4 +279,107 @@ fn one_of_serialization_keeps_the_tag() {
     let err =
         serde_json::from_str::<library_client::types::Member>(r#"{"name": "x"}"#).unwrap_err();
     assert!(err.to_string().contains("kind"), "{err}");
+}
+
+// ---- The document's x-rate-limit, every value read --------------------------------------------
+
+/// The in-memory limiter on a fixed clock, 10 s into a UTC minute (and early in a day), so
+/// the windows cannot roll over while a test runs.
+struct FixedClock(InMemoryRateLimiter);
+
+impl RateLimiter for FixedClock {
+    fn check<'a>(
+        &'a self,
+        key: &'a str,
+        quota: Quota,
+        _now: SystemTime,
+    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
+        let now = UNIX_EPOCH + Duration::from_secs(1_900_000_000 / 86_400 * 86_400 + 3_610);
+        Box::pin(std::future::ready(self.0.check_now(key, quota, now)))
+    }
+}
+
+const LIBRARIAN_KEY: &str = "librarian-key";
+
+async fn serve_rate_limited() -> SocketAddr {
+    let policy = library_server::rate_limit_policy();
+    let limiter = FixedClock(InMemoryRateLimiter::for_policy(&policy));
+    let config = ServerConfig::new()
+        .authenticator(StaticKeys::new().with_key(KEY, "member", None).with_key(
+            LIBRARIAN_KEY,
+            "head",
+            Some("librarian"),
+        ))
+        .rate_limit(limiter, policy);
+    common::spawn(library_server::router(std::sync::Arc::new(Library), config)).await
+}
+
+/// Status, `X-RateLimit-Limit`, `Retry-After` and the error code of `GET /books` sent with `key`.
+async fn books(addr: SocketAddr, key: Option<&str>) -> (u16, String, Option<String>, String) {
+    let mut request = common::raw_http().get(format!("http://{addr}/api/v2/books"));
+    if let Some(key) = key {
+        request = request.header("x-library-key", key);
+    }
+    let response = request.send().await.unwrap();
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    let limit = header("x-ratelimit-limit").unwrap_or_default();
+    let retry_after = header("retry-after");
+    let status = response.status().as_u16();
+    let bytes = response.bytes().await.unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    let code = body["code"].as_str().unwrap_or_default().to_owned();
+    (status, limit, retry_after, code)
+}
+
+#[test]
+fn the_policy_is_the_documents() {
+    let policy = library_server::rate_limit_policy();
+    let plans: Vec<(&str, u32, u32)> = policy
+        .plans
+        .iter()
+        .map(|(name, q)| (name.as_str(), q.per_minute, q.per_day))
+        .collect();
+    assert_eq!(
+        plans,
+        [
+            ("librarian", 500, 70_000),
+            ("member", 5, 400),
+            ("visitor", 2, 30)
+        ]
+    );
+    assert_eq!(policy.anonymous_plan, "visitor");
+    assert_eq!(policy.default_plan, "member");
+    assert_eq!(policy.ban_strikes, 3);
+    assert_eq!(policy.ban, Duration::from_secs(75));
+}
+
+#[tokio::test]
+async fn plans_anonymous_plan_and_ban_come_from_the_document() {
+    let addr = serve_rate_limited().await;
+    // Anonymous callers: the `visitor` plan (2 a minute), even on the 401.
+    let (status, limit, _, _) = books(addr, None).await;
+    assert_eq!((status, limit.as_str()), (401, "2"));
+    // A key with a named plan: that plan.
+    let (status, limit, _, _) = books(addr, Some(LIBRARIAN_KEY)).await;
+    assert_eq!((status, limit.as_str()), (200, "500"));
+    // A key without a plan: `defaultPlan`, 5 a minute.
+    for _ in 0..5 {
+        let (status, limit, _, _) = books(addr, Some(KEY)).await;
+        assert_eq!((status, limit.as_str()), (200, "5"));
+    }
+    // Refused: the first refusal and `strikes - 1` more are plain 429s; the refusal that
+    // makes `strikes` further ones bans the key for `seconds`.
+    for _ in 0..3 {
+        let (status, _, retry_after, code) = books(addr, Some(KEY)).await;
+        assert_eq!((status, code.as_str()), (429, "rate_limited"));
+        assert_eq!(retry_after.as_deref(), Some("50"));
+    }
+    let (status, _, retry_after, code) = books(addr, Some(KEY)).await;
+    assert_eq!((status, code.as_str()), (429, "banned"));
+    assert_eq!(retry_after.as_deref(), Some("75"));
 }

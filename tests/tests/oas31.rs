@@ -126,7 +126,7 @@ async fn serve() -> SocketAddr {
 
 /// Posts `body` and returns (status, body as JSON).
 async fn send(addr: SocketAddr, method: &str, path: &str, body: &Value) -> (u16, Value) {
-    let http = reqwest::Client::new();
+    let http = common::raw_http();
     let method = http::Method::from_bytes(method.as_bytes()).unwrap();
     let response = http
         .request(method, format!("http://{addr}/v31{path}"))

@@ -1614,12 +1614,12 @@ mod tests {
             "--filter".into(),
             "oai".into(),
             "--keep".into(),
-            "/tmp/k".into(),
+            "kept/ws".into(),
         ])
         .unwrap();
         assert_eq!(a.dirs, [PathBuf::from("x")]);
         assert_eq!(a.filter.as_deref(), Some("oai"));
-        assert_eq!(a.keep, Some(PathBuf::from("/tmp/k")));
+        assert_eq!(a.keep, Some(PathBuf::from("kept/ws")));
         assert!(Args::parse(&["--nope".into()]).is_err());
         assert_eq!(
             Args::parse(&["a".into(), "b".into()]).unwrap().dirs.len(),

@@ -3,6 +3,7 @@
 mod codegen;
 mod corpus;
 mod fuzz;
+mod mutants;
 
 use std::process::ExitCode;
 
@@ -33,6 +34,11 @@ cargo xtask fuzz [--seeds N] [--start S] [--batch B]
     document, a crate that does not compile or any warning; each failing seed is reduced to
     a small document written to tests/fuzz/seed-N.json, and every document kept there is
     checked again on every run.
+cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
+    Mutation testing (cargo-mutants; install: cargo install cargo-mutants --locked) of the
+    runtime and generator files that carry auth, rate limits, retries, deprecation, problems
+    and parameter/body checks. Fails on a surviving mutant docs/mutants.md does not explain.
+    --ci runs the small selection .ci/run uses. Reports: target/mutants/<group>/.
 cargo xtask bench [ARGS]
     Benchmarks (release build of benches/, package petstore-bench): generated vs hand-written
     server and client, codegen time, compile cost. Prints the table and writes
@@ -62,6 +68,7 @@ fn main() -> ExitCode {
         Some("corpus") => corpus::main(&args[1..]),
         Some("fuzz") => fuzz::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
+        Some("mutants") => mutants::main(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
             Ok(())

@@ -11,10 +11,13 @@ use quote::{format_ident, quote};
 
 pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
     let krate = crate_name.replace('-', "_");
+    // The example calls an operation without a body, preferring one with the fewest required
+    // parameters (the first such, so the choice is stable).
     let example_op = api
         .operations
         .iter()
-        .find(|o| o.deprecated.is_none() && o.body.is_none());
+        .filter(|o| o.deprecated.is_none() && o.body.is_none())
+        .min_by_key(|o| o.params.iter().filter(|p| p.required).count());
     let mut lines = vec![
         format!(
             "Client for {} {}, generated from its OpenAPI description.",
@@ -29,42 +32,44 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
             .into(),
         "operation's typed error. Both expose the rate-limit state the server reported.".into(),
         String::new(),
-        "```ignore".into(),
+        // `no_run`: a doc test that compiles (cargo test), so the example cannot rot.
+        "```no_run".into(),
         format!("use {krate}::Client;"),
         String::new(),
-        "let client = Client::builder(\"http://127.0.0.1:8080/v1\")".into(),
+        "async fn example() -> Result<(), Box<dyn std::error::Error>> {".into(),
+        "    let client = Client::builder(\"http://127.0.0.1:8080/v1\")".into(),
     ];
     for s in &api.security_schemes {
         let arg = match s.kind {
             SchemeKind::Basic => "\"user\", \"password\"",
             _ => "\"secret\"",
         };
-        lines.push(format!("    .{}({arg})", crate::naming::bare(&s.rust)));
+        lines.push(format!("        .{}({arg})", crate::naming::bare(&s.rust)));
     }
-    lines.push("    .build()?;".into());
+    lines.push("        .build()?;".into());
     if let Some(op) = example_op {
-        let args = op
+        // Required parameters are the caller's to supply: `todo!()` stands for them.
+        let mut args: Vec<&str> = op
             .params
             .iter()
             .filter(|p| p.required)
-            .map(|_| "/* … */")
-            .collect::<Vec<_>>();
-        let mut args = args.join(", ");
+            .map(|_| "todo!()")
+            .collect();
         if op.params.iter().any(|p| !p.required) {
-            if !args.is_empty() {
-                args.push_str(", ");
-            }
-            args.push_str("Default::default()");
+            args.push("Default::default()");
         }
         lines.push(format!(
-            "let response = client.{}({args}).await?;",
-            crate::naming::bare(&op.rust)
+            "    let response = client.{}({}).await?;",
+            crate::naming::bare(&op.rust),
+            args.join(", ")
         ));
         lines.push(
-            "println!(\"{:?} ({:?} left)\", response.status(), response.rate_limit().remaining);"
+            "    println!(\"{:?} ({:?} left)\", response.status(), response.rate_limit().remaining);"
                 .into(),
         );
     }
+    lines.push("    Ok(())".into());
+    lines.push("}".into());
     lines.push("```".into());
     let docs = module_doc(&lines);
     quote! {
@@ -327,6 +332,8 @@ pub fn client_rs(api: &Api) -> TokenStream {
                         let mut headers = http::HeaderMap::new();
                         headers.insert(http::header::USER_AGENT, value);
                         let builder = reqwest::Client::builder().default_headers(headers);
+                        // Loopback traffic never goes through a proxy (see `direct_for_loopback`).
+                        let builder = crate::runtime::transport::direct_for_loopback(builder, &self.base_url);
                         // A server that accepts and never answers must not hang a call forever.
                         #[cfg(not(target_arch = "wasm32"))]
                         let builder = builder

@@ -64,7 +64,18 @@ pub fn cargo_toml(api: &Api, kind: Kind, crate_name: &str, header: &str) -> Resu
             ],
         ),
     };
-    let (deps, sections) = runtime_dependencies(runtime)?;
+    let (deps, mut sections) = runtime_dependencies(runtime)?;
+    if let Kind::Server = kind {
+        sections.push((
+            "dev-dependencies".to_string(),
+            vec![
+                "# The usage example in src/lib.rs is a doc test (compiled by `cargo test`); it binds"
+                    .to_string(),
+                "# a TCP listener.".to_string(),
+                "tokio = { version = \"1\", features = [\"net\"] }".to_string(),
+            ],
+        ));
+    }
     CargoToml {
         header: header.trim_end(),
         name: crate_name,

@@ -17,31 +17,53 @@ fn trait_name(api: &Api) -> proc_macro2::Ident {
 pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
     let trait_ident = trait_name(api);
     let trait_name = trait_ident.to_string();
+    let krate = crate_name.replace('-', "_");
     let mut lines = vec![
-        format!("Server for {} {}, generated from its OpenAPI description.", api.title, api.version),
+        format!(
+            "Server for {} {}, generated from its OpenAPI description.",
+            api.title, api.version
+        ),
         String::new(),
         format!("Implement [`{trait_name}`] (in `api.rs`) and serve it with [`router`]:"),
-        "authentication, parameter and body parsing, constraint checks, error bodies, rate-limit".into(),
+        "authentication, parameter and body parsing, constraint checks, error bodies, rate-limit"
+            .into(),
         "and deprecation headers are done before and after your methods run.".into(),
         String::new(),
-        "```ignore".into(),
-        format!("use {}::{{router, serve, ServerConfig, StaticKeys}};", crate_name.replace('-', "_")),
+        // `no_run`: a doc test that compiles (cargo test), so the example cannot rot.
+        "```no_run".into(),
+        format!("use {krate}::{{router, serve, {trait_name}, ServerConfig, StaticKeys}};"),
         String::new(),
-        "let keys = StaticKeys::new().with_key(\"secret\", \"alice\", Some(\"pro\"));".into(),
-        "let config = ServerConfig::new().authenticator(keys);".into(),
-        "let app = router(std::sync::Arc::new(MyService::default()), config.clone());".into(),
-        "let listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;".into(),
-        "serve(listener, app, &config, async { let _ = tokio::signal::ctrl_c().await; }).await?;".into(),
+        format!(
+            "/// Serves `service`, your implementation of [`{trait_name}`], on 127.0.0.1:8080."
+        ),
+        format!("async fn run(service: impl {trait_name}) -> std::io::Result<()> {{"),
+        "    // A key for subject `alice` on the document's default plan.".into(),
+        "    let keys = StaticKeys::new().with_key(\"secret\", \"alice\", None);".into(),
+    ];
+    if api.rate_limit.is_some() {
+        lines.push("    let config = ServerConfig::new()".into());
+        lines.push("        .authenticator(keys)".into());
+        lines.push(format!(
+            "        .rate_limit_in_memory({krate}::rate_limit_policy()); // the document's x-rate-limit"
+        ));
+    } else {
+        lines.push("    let config = ServerConfig::new().authenticator(keys);".into());
+    }
+    lines.extend([
+        "    let app = router(std::sync::Arc::new(service), config.clone());".into(),
+        "    let listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;".into(),
+        "    // Runs until the future given last completes (here: never).".into(),
+        "    serve(listener, app, &config, std::future::pending()).await".into(),
+        "}".into(),
         "```".into(),
         String::new(),
         "`serve` applies the connection-level [`Limits`] (time to send the request head, connections".into(),
         "at once); `ServerConfig::limits` sets them and the size and body-time limits every server".into(),
         "gets. `axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())` works".into(),
         "too, without the connection-level ones.".into(),
-    ];
+    ]);
     if api.rate_limit.is_some() {
         lines.push(String::new());
-        lines.push("Rate limits from the document's `x-rate-limit`: `ServerConfig::new().rate_limit_in_memory(rate_limit_policy())`.".into());
         lines.push("Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.".into());
     }
     let docs = module_doc(&lines);

@@ -261,7 +261,7 @@ async fn the_server_sees_the_credentials() {
         .with("queryKey", Secret::ApiKey("q".into()))
         .with("cookieKey", Secret::ApiKey("c".into()));
     let transport = Transport::new(
-        reqwest::Client::new(),
+        common::direct_http(),
         &server.base_url,
         creds,
         RetryPolicy::none(),

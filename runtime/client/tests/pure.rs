@@ -148,6 +148,24 @@ fn rate_limit_missing_or_garbled_is_none() {
     assert_eq!(partial.limit, Some(100));
     assert_eq!(partial.remaining, None);
     assert_eq!(partial.reset, None);
+    // Any one header is state worth keeping.
+    assert!(!partial.is_empty());
+    for one in [
+        RateLimit {
+            limit: Some(1),
+            ..RateLimit::default()
+        },
+        RateLimit {
+            remaining: Some(0),
+            ..RateLimit::default()
+        },
+        RateLimit {
+            reset: Some(at(1)),
+            ..RateLimit::default()
+        },
+    ] {
+        assert!(!one.is_empty(), "{one:?}");
+    }
 }
 
 // ---- Backoff and jitter ---------------------------------------------------------------------

@@ -11,10 +11,13 @@ use apigen_client_runtime::error::{Error, SendError};
 use apigen_client_runtime::request::{self, Query};
 use apigen_client_runtime::response::{Raw, ResponseValue};
 use apigen_client_runtime::retry::RetryPolicy;
-use apigen_client_runtime::transport::{OperationInfo, Transport};
-use common::{Server, capture, cut_off, hang_up, json, refused_base_url, reply};
+use apigen_client_runtime::transport::{
+    OperationInfo, Transport, direct_for_loopback, is_loopback_url,
+};
+use common::{Server, capture, cut_off, direct_http, hang_up, json, refused_base_url, reply};
 use http::{Method, StatusCode};
-use web_time::{Instant, SystemTime, UNIX_EPOCH};
+use tokio::time::Instant;
+use web_time::{SystemTime, UNIX_EPOCH};
 
 // ---- What the generator emits for the pet store (API.md's worked example) -------------------
 
@@ -140,7 +143,7 @@ fn fast() -> RetryPolicy {
 fn client(base_url: &str, retry: RetryPolicy) -> Client {
     Client {
         transport: Transport::new(
-            reqwest::Client::new(),
+            direct_http(),
             base_url,
             Credentials::new().with("bearerAuth", Secret::Token("key-1".into())),
             retry,
@@ -211,37 +214,77 @@ async fn post_sends_json_body() {
 
 // ---- 429 and Retry-After --------------------------------------------------------------------
 
-#[tokio::test]
+// The waits below run on tokio's paused clock: `sleep` returns as soon as nothing else can
+// run, and the transport's budget clock (`retry::Instant`, tokio's) moves with it, so the
+// assertions bound virtual time exactly without waiting in real time. `Retry-After` dates and
+// `X-RateLimit-Reset` are wall-clock times, which the paused clock does not move; the small
+// real time a test takes only shortens those waits, by less than a second.
+
+/// A policy whose budget holds the waits the paused-clock tests ask for.
+fn patient() -> RetryPolicy {
+    RetryPolicy {
+        budget: Duration::from_secs(300),
+        ..fast()
+    }
+}
+
+#[tokio::test(start_paused = true)]
 async fn too_many_requests_with_retry_after_seconds_then_success() {
     let server = Server::start(vec![
-        reply(429, &[("Retry-After", "1")], ""),
+        reply(429, &[("Retry-After", "7")], ""),
         json(200, &[], PETS),
     ])
     .await;
-    let c = client(&server.base_url, fast());
+    let c = client(&server.base_url, patient());
     let started = Instant::now();
     let pets = c.list_pets(None, None).await.unwrap();
     let elapsed = started.elapsed();
     assert_eq!(*pets, rex());
     assert_eq!(server.count(), 2);
-    assert!(elapsed >= Duration::from_millis(950), "{elapsed:?}");
-    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    assert_eq!(elapsed.as_secs(), 7, "{elapsed:?}");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn too_many_requests_with_http_date_then_success() {
     let server = Server::start(vec![
-        reply(429, &[("Retry-After", &http_date_in(1))], ""),
+        reply(429, &[("Retry-After", &http_date_in(60))], ""),
         json(200, &[], PETS),
     ])
     .await;
-    let c = client(&server.base_url, fast());
+    let c = client(&server.base_url, patient());
     let started = Instant::now();
     let pets = c.list_pets(None, None).await.unwrap();
+    let elapsed = started.elapsed();
     assert_eq!(*pets, rex());
     assert_eq!(server.count(), 2);
-    // An HTTP-date has whole seconds, so the wait is somewhere in (0, 1] s.
-    assert!(started.elapsed() < Duration::from_secs(3));
+    // An HTTP-date has whole seconds: the wait is in (59, 60] s (less the real time passed).
+    assert!(
+        elapsed > Duration::from_secs(57) && elapsed <= Duration::from_secs(60),
+        "{elapsed:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_budget_counts_every_wait_of_a_call() {
+    // 20 s + 20 s fit a 50 s budget; a third 20 s wait would end past it, so the third 429
+    // is returned instead of a fourth attempt (max_attempts would allow it).
+    let server = Server::start(
+        (0..4)
+            .map(|_| reply(429, &[("Retry-After", "20")], ""))
+            .collect(),
+    )
+    .await;
+    let policy = RetryPolicy {
+        budget: Duration::from_secs(50),
+        ..fast()
+    };
+    let c = client(&server.base_url, policy);
+    let started = Instant::now();
+    let err = c.list_pets(None, None).await.unwrap_err();
+    let elapsed = started.elapsed();
+    assert_eq!(err.status(), Some(StatusCode::TOO_MANY_REQUESTS));
+    assert_eq!(server.count(), 3);
+    assert_eq!(elapsed.as_secs(), 40, "{elapsed:?}");
 }
 
 #[tokio::test]
@@ -257,7 +300,7 @@ async fn a_post_is_retried_after_429() {
     assert_eq!(server.count(), 2);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_ban_returns_the_429_at_once() {
     let server = Server::start(vec![
         reply(429, &[("Retry-After", "900")], "banned"),
@@ -268,8 +311,9 @@ async fn a_ban_returns_the_429_at_once() {
     let c = client(&server.base_url, RetryPolicy::default());
     let started = Instant::now();
     let err = c.list_pets(None, None).await.unwrap_err();
+    // On the paused clock any wait would show as whole seconds.
     assert!(
-        started.elapsed() < Duration::from_millis(500),
+        started.elapsed() < Duration::from_secs(1),
         "{:?}",
         started.elapsed()
     );
@@ -526,9 +570,9 @@ async fn rate_limit_state_is_recorded() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn exhausted_window_is_waited_out_before_sending() {
-    let reset = unix_now() + 1;
+    let reset = unix_now() + 30;
     let server = Server::start(vec![
         json(
             200,
@@ -541,21 +585,21 @@ async fn exhausted_window_is_waited_out_before_sending() {
         json(200, &[("X-RateLimit-Remaining", "59")], PETS),
     ])
     .await;
-    let c = client(&server.base_url, fast());
+    let c = client(&server.base_url, patient());
     c.list_pets(None, None).await.unwrap();
     let started = Instant::now();
     c.list_pets(None, None).await.unwrap();
     let elapsed = started.elapsed();
-    // The second request went out no earlier than the reset second.
-    let first_sent = server.requests().len();
-    assert_eq!(first_sent, 2);
-    assert!(unix_now() >= reset, "{elapsed:?}");
-    assert!(elapsed > Duration::ZERO);
-    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
     assert_eq!(server.count(), 2);
+    // The second request went out at the reset second: 30 s later, less the real time passed.
+    assert!(
+        elapsed > Duration::from_secs(27) && elapsed <= Duration::from_secs(30),
+        "{elapsed:?}"
+    );
+    assert_eq!(c.transport.last_rate_limit().remaining, Some(59));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn exhausted_window_beyond_budget_is_not_waited() {
     let reset = (unix_now() + 600).to_string();
     let server = Server::start(vec![
@@ -570,11 +614,46 @@ async fn exhausted_window_beyond_budget_is_not_waited() {
         json(200, &[], PETS),
     ])
     .await;
-    let c = client(&server.base_url, fast());
+    let c = client(&server.base_url, patient());
     c.list_pets(None, None).await.unwrap();
     let started = Instant::now();
     c.list_pets(None, None).await.unwrap();
-    assert!(started.elapsed() < Duration::from_millis(500));
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn exhausted_window_is_not_waited_when_switched_off() {
+    let reset = (unix_now() + 30).to_string();
+    let server = Server::start(vec![
+        json(
+            200,
+            &[
+                ("X-RateLimit-Remaining", "0"),
+                ("X-RateLimit-Reset", &reset),
+            ],
+            PETS,
+        ),
+        json(200, &[], PETS),
+    ])
+    .await;
+    let policy = RetryPolicy {
+        wait_on_exhausted: false,
+        ..patient()
+    };
+    let c = client(&server.base_url, policy);
+    c.list_pets(None, None).await.unwrap();
+    let started = Instant::now();
+    c.list_pets(None, None).await.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 // ---- Deprecation ----------------------------------------------------------------------------
@@ -599,6 +678,8 @@ async fn deprecation_is_warned_once_per_operation() {
     let first = c.list_pets(None, None).await.unwrap();
     assert!(first.is_deprecated());
     assert!(c.transport.deprecation_warned("listPets"));
+    // Warned by the first response that says so, not a later one.
+    assert_eq!(events.at(tracing::Level::WARN).len(), 1);
     c.list_pets(None, None).await.unwrap();
     c.create_pet(&tom()).await.unwrap();
     assert!(!c.transport.deprecation_warned("createPet"));
@@ -649,6 +730,65 @@ async fn operation_deprecated_in_the_document_is_warned_without_headers() {
     assert_eq!(server.requests()[0].target, "/pets/7");
 }
 
+/// A 200 whose only header is `header` (no length: the body, empty, ends with the connection).
+fn only_header(header: &str) -> common::Reply {
+    common::Reply(format!("HTTP/1.1 200 OK\r\n{header}\r\n\r\n").into_bytes())
+}
+
+#[tokio::test]
+async fn a_deprecation_header_alone_is_warned_about() {
+    let (events, _guard) = capture::start();
+    let server = Server::start(vec![only_header("Deprecation: @1688169599")]).await;
+    let c = client(&server.base_url, fast());
+    let raw = c
+        .transport
+        .send(&LIST_PETS, SCHEMES, |http, base| {
+            http.get(format!("{base}/pets"))
+        })
+        .await
+        .unwrap();
+    assert_eq!(raw.headers.len(), 1, "{:?}", raw.headers);
+    let warnings = events.at(tracing::Level::WARN);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("deprecation=@1688169599"),
+        "{}",
+        warnings[0]
+    );
+}
+
+#[tokio::test]
+async fn a_sunset_header_alone_is_warned_about() {
+    let (events, _guard) = capture::start();
+    let server = Server::start(vec![only_header("Sunset: Thu, 05 Dec 2030 00:00:00 GMT")]).await;
+    let c = client(&server.base_url, fast());
+    c.transport
+        .send(&LIST_PETS, SCHEMES, |http, base| {
+            http.get(format!("{base}/pets"))
+        })
+        .await
+        .unwrap();
+    assert_eq!(events.at(tracing::Level::WARN).len(), 1);
+}
+
+#[tokio::test]
+async fn deprecation_headers_that_are_not_text_are_not_warned_about() {
+    // Bytes outside visible ASCII (obs-text) are legal on the wire but not a date: a client
+    // must not warn on what it cannot read, and must not fail the call either.
+    let (events, _guard) = capture::start();
+    let mut raw = reply(200, &[("Content-Type", "application/json")], PETS).0;
+    let at = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 2;
+    raw.splice(
+        at..at,
+        b"Deprecation: @\xff\r\nSunset: \xfe\r\n".iter().copied(),
+    );
+    let server = Server::start(vec![common::Reply(raw)]).await;
+    let c = client(&server.base_url, fast());
+    assert_eq!(*c.list_pets(None, None).await.unwrap(), rex());
+    assert!(events.at(tracing::Level::WARN).is_empty());
+    assert!(!c.transport.deprecation_warned("listPets"));
+}
+
 // ---- Errors of send itself ------------------------------------------------------------------
 
 #[tokio::test]
@@ -686,10 +826,9 @@ fn transport_and_send_future_are_send_and_sync() {
 }
 
 #[tokio::test]
-async fn default_http_client_builds_and_sends() {
+async fn without_credentials_nothing_is_sent_for_auth() {
     let server = Server::start(vec![json(200, &[], PETS)]).await;
-    let http = apigen_client_runtime::transport::default_http_client().unwrap();
-    let transport = Transport::new(http, &server.base_url, Credentials::new(), fast());
+    let transport = Transport::new(direct_http(), &server.base_url, Credentials::new(), fast());
     let raw = transport
         .send(&LIST_PETS, SCHEMES, |http, base| {
             http.get(format!("{base}/pets"))
@@ -699,4 +838,91 @@ async fn default_http_client_builds_and_sends() {
     assert_eq!(raw.status, StatusCode::OK);
     // No credentials held: sent without Authorization, the server decides.
     assert_eq!(server.requests()[0].header("authorization"), None);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_default_client_times_out_an_attempt_after_60_seconds() {
+    // A server that accepts and never answers: the attempt ends at the client's timeout, on
+    // tokio's paused clock (reqwest's timers are tokio's), so in no real time.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}", listener.local_addr().unwrap());
+    let _held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            open.push(socket);
+        }
+    });
+    let http = apigen_client_runtime::transport::default_http_client(&base_url).unwrap();
+    let started = Instant::now();
+    let sent = tokio::time::timeout(
+        Duration::from_secs(600),
+        http.get(format!("{base_url}/pets")).send(),
+    )
+    .await
+    .expect("the default client must time out by itself");
+    let err = sent.unwrap_err();
+    assert!(err.is_timeout(), "{err:?}");
+    assert_eq!(started.elapsed().as_secs(), 60, "{:?}", started.elapsed());
+}
+
+// ---- Proxies --------------------------------------------------------------------------------
+
+/// A proxy where nothing listens: a request that goes through it fails to connect.
+fn dead_proxy() -> reqwest::ClientBuilder {
+    let proxy = reqwest::Proxy::all(refused_base_url()).unwrap();
+    reqwest::Client::builder().proxy(proxy)
+}
+
+#[tokio::test]
+async fn loopback_base_url_bypasses_any_proxy() {
+    let server = Server::start(vec![json(200, &[], PETS), json(200, &[], PETS)]).await;
+    // Control: through the dead proxy the request fails, so the check below can fail.
+    let proxied = dead_proxy().build().unwrap();
+    let err = proxied
+        .get(format!("{}/pets", server.base_url))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(err.is_connect(), "{err:?}");
+    assert_eq!(server.count(), 0);
+
+    // The builder's other settings are kept (here a default header).
+    let mut headers = http::HeaderMap::new();
+    headers.insert("x-kept", http::HeaderValue::from_static("yes"));
+    let direct = direct_for_loopback(dead_proxy().default_headers(headers), &server.base_url)
+        .build()
+        .unwrap();
+    let response = direct
+        .get(format!("{}/pets", server.base_url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(server.count(), 1);
+    assert_eq!(server.requests()[0].header("x-kept"), Some("yes"));
+}
+
+#[test]
+fn loopback_urls_are_recognised() {
+    for url in [
+        "http://127.0.0.1:8080/v1",
+        "http://127.1.2.3/",
+        "http://[::1]:3000",
+        "http://localhost:80/x",
+        "https://LOCALHOST./",
+        "http://api.localhost/v1",
+    ] {
+        assert!(is_loopback_url(url), "{url}");
+    }
+    for url in [
+        "https://api.example.com/v1",
+        "http://10.0.0.1/",
+        "http://[::2]/",
+        "http://localhost.example.com/",
+        "http://notlocalhost/",
+        "not a url",
+        "",
+    ] {
+        assert!(!is_loopback_url(url), "{url}");
+    }
 }

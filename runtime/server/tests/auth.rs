@@ -5,7 +5,7 @@ mod common;
 
 use apigen_server_runtime::auth::{
     Authenticator, Credential, DenyAll, Identity, PresentedCredential, Principal, SchemeKind,
-    SecurityScheme, StaticKeys, authorize, extract, identify,
+    SecurityScheme, StaticKeys, authorize, constant_time_eq, extract, identify,
 };
 use common::{GOOD_KEY, PRO_KEY, client, config, keys, send, serve_petstore};
 
@@ -69,6 +69,75 @@ fn static_keys_lookup_is_exact() {
         .with_key("c", "three", None);
     assert_eq!(k.lookup("b"), Some(("two", Some("free"))));
     assert_eq!(k.lookup("c"), Some(("three", None)));
+}
+
+#[test]
+fn a_key_added_twice_answers_with_the_later_entry() {
+    let k = StaticKeys::new()
+        .with_key("k", "first", None)
+        .with_key("other", "x", None)
+        .with_key("k", "second", Some("pro"));
+    assert_eq!(k.lookup("k"), Some(("second", Some("pro"))));
+}
+
+thread_local! {
+    /// Digest comparisons made on this thread by `counting_compare`.
+    static COMPARISONS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn counting_compare(a: &[u8; 32], b: &[u8; 32]) -> subtle::Choice {
+    COMPARISONS.with(|c| c.set(c.get() + 1));
+    constant_time_eq(a, b)
+}
+
+/// Comparisons made by `f` (through `counting_compare`).
+fn comparisons(f: impl FnOnce()) -> usize {
+    COMPARISONS.with(|c| c.set(0));
+    f();
+    COMPARISONS.with(|c| c.get())
+}
+
+#[test]
+fn a_key_is_compared_with_every_entry_match_or_not() {
+    // A search that stops at the first match (or compares with `==`, outside the seam) takes
+    // less time the earlier the key sits in the table, which tells an attacker which keys
+    // exist; every lookup must make one constant-time comparison per entry.
+    let k = StaticKeys::new()
+        .with_key("k-0", "zero", None)
+        .with_key("k-1", "one", None)
+        .with_key("k-2", "two", Some("pro"))
+        .with_key("k-3", "three", None)
+        .with_digest_compare(counting_compare);
+    for (key, subject) in [
+        ("k-0", Some("zero")),
+        ("k-2", Some("two")),
+        ("k-3", Some("three")),
+        ("nope", None),
+        ("", None),
+    ] {
+        let mut found = None;
+        let n = comparisons(|| found = k.lookup(key).map(|(s, _)| s.to_owned()));
+        assert_eq!(found.as_deref(), subject, "{key}");
+        assert_eq!(n, 4, "comparisons for {key:?}");
+        // The authenticator's path (what the layer calls) goes through the same comparison.
+        let n = comparisons(|| {
+            let answer = k.authenticate_sync(&BEARER, Credential::Bearer(key));
+            assert_eq!(
+                answer.flatten().map(|p| p.subject),
+                subject.map(str::to_owned)
+            );
+        });
+        assert_eq!(n, 4, "comparisons for {key:?} through authenticate_sync");
+    }
+    // The default comparison is the constant-time one.
+    let a = [7u8; 32];
+    let mut b = a;
+    assert!(bool::from(constant_time_eq(&a, &b)));
+    b[31] = 8;
+    assert!(!bool::from(constant_time_eq(&a, &b)));
+    b = a;
+    b[0] = 0;
+    assert!(!bool::from(constant_time_eq(&a, &b)));
 }
 
 #[test]

@@ -17,3 +17,10 @@ pub async fn spawn(app: axum::Router) -> SocketAddr {
     });
     addr
 }
+
+/// A plain HTTP client for requests the generated client cannot make (malformed bodies and
+/// the like). It ignores `HTTP_PROXY` and friends: the servers are on loopback.
+#[allow(dead_code)] // not every test binary that shares this module sends raw requests
+pub fn raw_http() -> reqwest::Client {
+    reqwest::Client::builder().no_proxy().build().unwrap()
+}

@@ -88,8 +88,9 @@ pub fn spec_policy() -> RateLimitPolicy {
     petstore_server::rate_limit_policy()
 }
 
+/// The test client. It ignores `HTTP_PROXY` and friends: the service is on loopback.
 pub fn client() -> reqwest::Client {
-    reqwest::Client::new()
+    reqwest::Client::builder().no_proxy().build().unwrap()
 }
 
 /// What tests assert on.

@@ -158,6 +158,12 @@ async fn read_request<R: tokio::io::AsyncRead + Unpin>(
     })
 }
 
+/// The HTTP client tests send with: it ignores `HTTP_PROXY` and friends (every server here is
+/// on loopback), so the suite passes on machines with a proxy set.
+pub fn direct_http() -> reqwest::Client {
+    reqwest::Client::builder().no_proxy().build().unwrap()
+}
+
 /// A port on 127.0.0.1 where nothing listens (bound, then released).
 pub fn refused_base_url() -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

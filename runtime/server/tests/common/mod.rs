@@ -454,8 +454,9 @@ pub async fn serve_petstore(config: ServerConfig) -> Server {
     serve(router(Arc::new(PetStore::default()), config)).await
 }
 
+/// The test client. It ignores `HTTP_PROXY` and friends: the server is on loopback.
 pub fn client() -> reqwest::Client {
-    reqwest::Client::new()
+    reqwest::Client::builder().no_proxy().build().unwrap()
 }
 
 /// A response reduced to what tests assert on.

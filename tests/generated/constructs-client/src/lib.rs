@@ -7,17 +7,20 @@
 //! with the response's status and headers, or an [`Error`] whose `Api` variant carries the
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
-//! ```ignore
+//! ```no_run
 //! use constructs_client::Client;
 //!
-//! let client = Client::builder("http://127.0.0.1:8080/v1")
-//!     .basic("user", "password")
-//!     .query_key("secret")
-//!     .cookie_key("secret")
-//!     .oauth("secret")
-//!     .build()?;
-//! let response = client.get_trees_id(/* … */, /* … */, Default::default()).await?;
-//! println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
+//! async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//!     let client = Client::builder("http://127.0.0.1:8080/v1")
+//!         .basic("user", "password")
+//!         .query_key("secret")
+//!         .cookie_key("secret")
+//!         .oauth("secret")
+//!         .build()?;
+//!     let response = client.get_things().await?;
+//!     println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
+//!     Ok(())
+//! }
 //! ```
 
 pub mod client;

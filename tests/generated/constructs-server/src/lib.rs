@@ -6,14 +6,19 @@
 //! authentication, parameter and body parsing, constraint checks, error bodies, rate-limit
 //! and deprecation headers are done before and after your methods run.
 //!
-//! ```ignore
-//! use constructs_server::{router, serve, ServerConfig, StaticKeys};
+//! ```no_run
+//! use constructs_server::{router, serve, ConstructsApi, ServerConfig, StaticKeys};
 //!
-//! let keys = StaticKeys::new().with_key("secret", "alice", Some("pro"));
-//! let config = ServerConfig::new().authenticator(keys);
-//! let app = router(std::sync::Arc::new(MyService::default()), config.clone());
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! serve(listener, app, &config, async { let _ = tokio::signal::ctrl_c().await; }).await?;
+//! /// Serves `service`, your implementation of [`ConstructsApi`], on 127.0.0.1:8080.
+//! async fn run(service: impl ConstructsApi) -> std::io::Result<()> {
+//!     // A key for subject `alice` on the document's default plan.
+//!     let keys = StaticKeys::new().with_key("secret", "alice", None);
+//!     let config = ServerConfig::new().authenticator(keys);
+//!     let app = router(std::sync::Arc::new(service), config.clone());
+//!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//!     // Runs until the future given last completes (here: never).
+//!     serve(listener, app, &config, std::future::pending()).await
+//! }
 //! ```
 //!
 //! `serve` applies the connection-level [`Limits`] (time to send the request head, connections

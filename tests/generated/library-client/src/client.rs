@@ -145,6 +145,10 @@ impl ClientBuilder {
                 let mut headers = http::HeaderMap::new();
                 headers.insert(http::header::USER_AGENT, value);
                 let builder = reqwest::Client::builder().default_headers(headers);
+                let builder = crate::runtime::transport::direct_for_loopback(
+                    builder,
+                    &self.base_url,
+                );
                 #[cfg(not(target_arch = "wasm32"))]
                 let builder = builder
                     .connect_timeout(Duration::from_secs(10))

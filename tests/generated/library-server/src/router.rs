@@ -25,6 +25,8 @@ use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
 use crate::runtime::validate::Violations;
+use crate::runtime::ratelimit::Quota;
+use crate::runtime::ratelimit::RateLimitPolicy;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::extract::State;
@@ -74,6 +76,42 @@ pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::
         )
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
+}
+
+/// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of
+/// callers without a valid credential, and the ban rule.
+pub fn rate_limit_policy() -> RateLimitPolicy {
+    RateLimitPolicy {
+        plans: [
+            (
+                "librarian".to_string(),
+                Quota {
+                    per_minute: 500,
+                    per_day: 70000,
+                },
+            ),
+            (
+                "member".to_string(),
+                Quota {
+                    per_minute: 5,
+                    per_day: 400,
+                },
+            ),
+            (
+                "visitor".to_string(),
+                Quota {
+                    per_minute: 2,
+                    per_day: 30,
+                },
+            ),
+        ]
+            .into_iter()
+            .collect(),
+        anonymous_plan: "visitor".to_string(),
+        default_plan: "member".to_string(),
+        ban_strikes: 3,
+        ban: std::time::Duration::from_secs(75),
+    }
 }
 
 /// `GET /books`: see [`LendingLibraryApi::search_books`].

@@ -7,11 +7,14 @@
 //! with the response's status and headers, or an [`Error`] whose `Api` variant carries the
 //! operation's typed error. Both expose the rate-limit state the server reported.
 //!
-//! ```ignore
+//! ```no_run
 //! use oas31_client::Client;
 //!
-//! let client = Client::builder("http://127.0.0.1:8080/v1")
-//!     .build()?;
+//! async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//!     let client = Client::builder("http://127.0.0.1:8080/v1")
+//!         .build()?;
+//!     Ok(())
+//! }
 //! ```
 
 pub mod client;

@@ -180,6 +180,14 @@ pub fn jitter() -> f64 {
     (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
 }
 
+/// The monotonic clock a call's time budget is measured on: tokio's natively, so that tests
+/// on tokio's paused clock (`#[tokio::test(start_paused = true)]`) drive the budget and
+/// [`sleep`] together, without waiting in real time; web-time's on wasm32 (no tokio there).
+#[cfg(not(target_arch = "wasm32"))]
+pub use tokio::time::Instant;
+#[cfg(target_arch = "wasm32")]
+pub use web_time::Instant;
+
 /// Waits `duration`: tokio's timer natively (reqwest already runs on tokio there), a JS timer
 /// on wasm32 (no tokio in the browser).
 pub async fn sleep(duration: Duration) {

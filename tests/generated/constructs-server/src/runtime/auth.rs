@@ -148,18 +148,44 @@ struct KeyEntry {
     plan: Option<String>,
 }
 
+/// How two key digests are compared: [`constant_time_eq`] unless a test replaces it.
+pub type DigestCompare = fn(&[u8; 32], &[u8; 32]) -> Choice;
+
+/// Compares two digests in time independent of where they differ (`subtle`).
+pub fn constant_time_eq(a: &[u8; 32], b: &[u8; 32]) -> Choice {
+    a.ct_eq(b)
+}
+
 /// A fixed table of API keys (bearer tokens or apiKey values). Keys are kept only as SHA-256
 /// digests; a lookup hashes the presented key and compares it with every entry in constant
 /// time, without stopping at a match, so timing reveals neither which key nor how much of it
-/// matched.
-#[derive(Default)]
+/// matched. When a key was added twice, the later entry wins.
 pub struct StaticKeys {
     entries: Vec<KeyEntry>,
+    compare: DigestCompare,
+}
+
+impl Default for StaticKeys {
+    fn default() -> Self {
+        StaticKeys {
+            entries: Vec::new(),
+            compare: constant_time_eq,
+        }
+    }
 }
 
 impl StaticKeys {
     pub fn new() -> Self {
         StaticKeys::default()
+    }
+
+    /// Replaces the digest comparison every lookup makes: a seam for tests, which count the
+    /// comparisons to prove that a lookup compares the presented key with every entry, match
+    /// or not, instead of stopping early. Applications keep [`constant_time_eq`].
+    #[doc(hidden)]
+    pub fn with_digest_compare(mut self, compare: DigestCompare) -> Self {
+        self.compare = compare;
+        self
     }
 
     /// Adds a key for `subject` on `plan` (None: the policy's default plan).
@@ -191,7 +217,7 @@ impl StaticKeys {
         let mut found = Choice::from(0);
         let mut index = 0u64;
         for (i, entry) in self.entries.iter().enumerate() {
-            let eq = entry.digest.ct_eq(&wanted);
+            let eq = (self.compare)(&entry.digest, &wanted);
             index.conditional_assign(&(i as u64), eq);
             found |= eq;
         }

@@ -7,13 +7,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use http::header::HeaderName;
-use web_time::{Instant, SystemTime};
+use web_time::SystemTime;
 
 use super::auth::{self, Credentials, Security, SecurityScheme};
 use super::error::SendError;
 use super::ratelimit::{self, RateLimit};
 use super::response::{DEPRECATION, Raw, SUNSET};
-use super::retry::{self, Decision, Outcome, RetryPolicy, TransportErrorKind};
+use super::retry::{self, Decision, Instant, Outcome, RetryPolicy, TransportErrorKind};
 
 /// What [`Transport::send`] needs to know about an operation; the generator emits one static
 /// per operation.
@@ -268,15 +268,53 @@ impl Transport {
     }
 }
 
-/// A client with sensible timeouts where the target has them (native: 10 s to connect,
-/// 60 s per attempt). On wasm32 the browser's fetch decides.
-pub fn default_http_client() -> Result<reqwest::Client, reqwest::Error> {
-    let builder = reqwest::Client::builder();
+/// A client for `base_url` with sensible timeouts where the target has them (native: 10 s to
+/// connect, 60 s per attempt; on wasm32 the browser's fetch decides), reaching a loopback
+/// `base_url` directly ([`direct_for_loopback`]).
+pub fn default_http_client(base_url: &str) -> Result<reqwest::Client, reqwest::Error> {
+    let builder = direct_for_loopback(reqwest::Client::builder(), base_url);
     #[cfg(not(target_arch = "wasm32"))]
     let builder = builder
         .connect_timeout(std::time::Duration::from_secs(10))
         .timeout(std::time::Duration::from_secs(60));
     builder.build()
+}
+
+/// `builder` told to use no proxy when `base_url` is a loopback address (`localhost`, a
+/// `.localhost` name, `127.0.0.0/8`, `::1`); any other base URL keeps reqwest's reading of
+/// `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY` and `NO_PROXY`.
+///
+/// Why: a proxy cannot reach the caller's own loopback interface, so sending loopback traffic
+/// through one only breaks local development and tests on machines with a proxy set (Go's
+/// `net/http` makes the same exception). The browser decides on wasm32.
+pub fn direct_for_loopback(
+    builder: reqwest::ClientBuilder,
+    base_url: &str,
+) -> reqwest::ClientBuilder {
+    #[cfg(not(target_arch = "wasm32"))]
+    if is_loopback_url(base_url) {
+        return builder.no_proxy();
+    }
+    let _ = base_url;
+    builder
+}
+
+/// Whether `url`'s host is a loopback address or name (see [`direct_for_loopback`]).
+pub fn is_loopback_url(url: &str) -> bool {
+    let Ok(url) = reqwest::Url::parse(url) else {
+        return false;
+    };
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    match host.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => {
+            let host = host.trim_end_matches('.').to_ascii_lowercase();
+            host == "localhost" || host.ends_with(".localhost")
+        }
+    }
 }
 
 // A poisoned lock only means another thread panicked mid-update of plain data; the data

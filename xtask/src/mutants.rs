@@ -1,0 +1,339 @@
+//! `cargo xtask mutants`: mutation testing (cargo-mutants) of the rules that matter, with the
+//! survivors that cannot matter listed, and explained, in docs/mutants.md.
+//!
+//! Each group below is one cargo-mutants run: one package, the files of the rules named in
+//! issue 18 (authentication and its constant-time compare, rate limits and bans, headers on
+//! every response, retries and their budget, deprecation, problem rendering, parameter and
+//! body checks), and the test targets that exercise them. A mutant that no test notices
+//! ("missed") fails the command unless docs/mutants.md names it, without its line and column
+//! (they move with every edit), in a line of the form
+//! ``- `path/to/file.rs`: `replace … in Function` — why it cannot matter``.
+//!
+//! Runs are slow (each mutant rebuilds the package and reruns its tests), so the full set is
+//! not part of `.ci/run`; CI runs `--ci`, the constant-time key lookup, a few minutes on
+//! two cores.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+const HELP: &str = "\
+cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
+    Mutation testing with cargo-mutants (install: cargo install cargo-mutants --locked) of the
+    runtime and generator files that carry the rules that matter. Each group is one run; its
+    report goes to target/mutants/NAME/mutants.out. Fails when a mutant survives that
+    docs/mutants.md does not list with its reason.
+    --ci           only the fast selection CI runs (the constant-time key lookup)
+    --group NAME   only this group (server, client, generator)
+    --file SUBSTR  only files whose path contains SUBSTR
+    --timeout SECS per-mutant test timeout (default 90)
+";
+
+/// One cargo-mutants run.
+struct Group {
+    name: &'static str,
+    package: &'static str,
+    files: &'static [&'static str],
+    /// Integration test targets to run (`--test NAME`); empty: all of the package's tests.
+    tests: &'static [&'static str],
+    /// A `--re` filter on mutant names, for the CI selection.
+    re: Option<&'static str>,
+}
+
+const GROUPS: &[Group] = &[
+    Group {
+        name: "server",
+        package: "apigen-server-runtime",
+        files: &[
+            "runtime/server/src/auth.rs",
+            "runtime/server/src/ratelimit.rs",
+            "runtime/server/src/layer.rs",
+            "runtime/server/src/problem.rs",
+            "runtime/server/src/response.rs",
+            "runtime/server/src/params.rs",
+            "runtime/server/src/body.rs",
+            "runtime/server/src/validate.rs",
+        ],
+        tests: &[],
+        re: None,
+    },
+    Group {
+        name: "client",
+        package: "apigen-client-runtime",
+        files: &[
+            "runtime/client/src/retry.rs",
+            "runtime/client/src/transport.rs",
+            "runtime/client/src/ratelimit.rs",
+            "runtime/client/src/auth.rs",
+            "runtime/client/src/response.rs",
+            "runtime/client/src/error.rs",
+        ],
+        tests: &[],
+        re: None,
+    },
+    Group {
+        name: "generator",
+        package: "apigen",
+        // Where the document's x-rate-limit and x-deprecation become the IR.
+        files: &["generator/src/lower/extensions.rs"],
+        tests: &[],
+        re: None,
+    },
+];
+
+/// The selection `.ci/run` runs: small, and on the rules most easily broken unnoticed.
+const CI_GROUPS: &[Group] = &[Group {
+    name: "ci-server-keys",
+    package: "apigen-server-runtime",
+    files: &["runtime/server/src/auth.rs"],
+    tests: &["auth"],
+    re: Some("StaticKeys::lookup|constant_time_eq"),
+}];
+
+struct Args {
+    ci: bool,
+    group: Option<String>,
+    file: Option<String>,
+    timeout: u64,
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    let mut parsed = Args {
+        ci: false,
+        group: None,
+        file: None,
+        timeout: 90,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value\n\n{HELP}"))
+        };
+        match arg.as_str() {
+            "--ci" => parsed.ci = true,
+            "--group" => parsed.group = Some(value("--group")?),
+            "--file" => parsed.file = Some(value("--file")?),
+            "--timeout" => {
+                parsed.timeout = value("--timeout")?
+                    .parse()
+                    .map_err(|e| format!("--timeout: {e}"))?
+            }
+            "--help" | "-h" => return Err(HELP.to_string()),
+            other => return Err(format!("unknown argument `{other}`\n\n{HELP}")),
+        }
+    }
+    Ok(parsed)
+}
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    let args = parse(args)?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .ok_or("xtask has no parent directory")?
+        .to_path_buf();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let installed = Command::new(&cargo)
+        .args(["mutants", "--version"])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !installed {
+        return Err("cargo-mutants is not installed: cargo install cargo-mutants --locked".into());
+    }
+    let documented = documented_survivors(&root.join("docs/mutants.md"))?;
+
+    let groups = if args.ci { CI_GROUPS } else { GROUPS };
+    let mut undocumented = Vec::new();
+    let mut totals = Counts::default();
+    for group in groups {
+        if args.group.as_deref().is_some_and(|g| g != group.name) {
+            continue;
+        }
+        let files: Vec<&str> = group
+            .files
+            .iter()
+            .copied()
+            .filter(|f| args.file.as_deref().is_none_or(|s| f.contains(s)))
+            .collect();
+        if files.is_empty() {
+            continue;
+        }
+        let out = root.join("target/mutants").join(group.name);
+        std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let mut command = Command::new(&cargo);
+        command
+            .current_dir(&root)
+            .args(["mutants", "--package", group.package, "--no-shuffle"])
+            .args(["--timeout", &args.timeout.to_string()])
+            .arg("--output")
+            .arg(&out);
+        if args.ci {
+            // CI's checkout is throwaway and nothing else edits it: mutate it in place and
+            // build in its warm target directory (cargo-mutants restores every file).
+            command.arg("--in-place");
+        } else {
+            // A copy of the tree, so the checkout stays editable while the run goes on; the
+            // warm target directory is copied along, since building the package's
+            // dependencies from nothing would take longer than most runs.
+            command.args(["--copy-target", "true"]);
+        }
+        for file in &files {
+            command.args(["--file", file]);
+        }
+        if let Some(re) = group.re {
+            command.args(["--re", re]);
+        }
+        if !group.tests.is_empty() {
+            command.arg("--");
+            for test in group.tests {
+                command.args(["--test", test]);
+            }
+        }
+        println!("== mutants: {} ({})", group.name, files.join(", "));
+        // cargo-mutants exits non-zero when mutants survive; the outcome files decide here.
+        let status = command
+            .status()
+            .map_err(|e| format!("cannot run cargo mutants: {e}"))?;
+        let report = out.join("mutants.out");
+        let counts = Counts::read(&report)?;
+        if counts.total() == 0 && !status.success() {
+            return Err(format!(
+                "cargo mutants failed for {} before testing any mutant ({status})",
+                group.name
+            ));
+        }
+        println!(
+            "   {}: {} caught, {} missed, {} timeouts, {} unviable",
+            group.name,
+            counts.caught,
+            counts.missed.len(),
+            counts.timeout,
+            counts.unviable
+        );
+        for missed in &counts.missed {
+            if !documented.contains(&without_position(missed)) {
+                undocumented.push(missed.clone());
+            }
+        }
+        totals.add(counts);
+    }
+    println!(
+        "mutants: {} caught, {} missed ({} documented in docs/mutants.md), {} timeouts, {} unviable",
+        totals.caught,
+        totals.missed.len(),
+        totals.missed.len() - undocumented.len(),
+        totals.timeout,
+        totals.unviable
+    );
+    if undocumented.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "surviving mutants that no test kills and docs/mutants.md does not explain:\n  {}",
+            undocumented.join("\n  ")
+        ))
+    }
+}
+
+#[derive(Default)]
+struct Counts {
+    caught: usize,
+    missed: Vec<String>,
+    timeout: usize,
+    unviable: usize,
+}
+
+impl Counts {
+    fn read(report: &Path) -> Result<Counts, String> {
+        let lines = |name: &str| -> Vec<String> {
+            std::fs::read_to_string(report.join(name))
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        Ok(Counts {
+            caught: lines("caught.txt").len(),
+            missed: lines("missed.txt"),
+            timeout: lines("timeout.txt").len(),
+            unviable: lines("unviable.txt").len(),
+        })
+    }
+
+    fn total(&self) -> usize {
+        self.caught + self.missed.len() + self.timeout + self.unviable
+    }
+
+    fn add(&mut self, other: Counts) {
+        self.caught += other.caught;
+        self.missed.extend(other.missed);
+        self.timeout += other.timeout;
+        self.unviable += other.unviable;
+    }
+}
+
+/// `path:line:col: description` → `path: description`.
+fn without_position(mutant: &str) -> String {
+    let mut parts = mutant.splitn(4, ':');
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some(path), Some(_line), Some(_col), Some(rest)) => format!("{path}: {}", rest.trim()),
+        _ => mutant.to_owned(),
+    }
+}
+
+/// The survivors docs/mutants.md explains: lines ``- `path`: `description` — reason``.
+fn documented_survivors(doc: &Path) -> Result<BTreeSet<String>, String> {
+    let text = match std::fs::read_to_string(doc) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
+        Err(e) => return Err(format!("{}: {e}", doc.display())),
+    };
+    Ok(text.lines().filter_map(documented_line).collect())
+}
+
+fn documented_line(line: &str) -> Option<String> {
+    let rest = line.trim().strip_prefix("- `")?;
+    let (path, rest) = rest.split_once("`: `")?;
+    let (description, _reason) = rest.split_once('`')?;
+    Some(format!("{path}: {description}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_dropped() {
+        assert_eq!(
+            without_position(
+                "runtime/client/src/ratelimit.rs:39:58: replace && with || in RateLimit::is_empty"
+            ),
+            "runtime/client/src/ratelimit.rs: replace && with || in RateLimit::is_empty"
+        );
+    }
+
+    #[test]
+    fn documented_lines_are_read() {
+        assert_eq!(
+            documented_line(
+                "- `runtime/client/src/ratelimit.rs`: `replace && with || in RateLimit::is_empty` — why"
+            )
+            .as_deref(),
+            Some("runtime/client/src/ratelimit.rs: replace && with || in RateLimit::is_empty")
+        );
+        assert_eq!(documented_line("some prose"), None);
+        assert_eq!(documented_line("- `a`: no backquoted mutant"), None);
+    }
+
+    #[test]
+    fn arguments() {
+        let a = parse(&["--ci".into(), "--timeout".into(), "30".into()]).unwrap();
+        assert!(a.ci);
+        assert_eq!(a.timeout, 30);
+        assert!(parse(&["--group".into()]).is_err());
+        assert!(parse(&["--nope".into()]).is_err());
+    }
+}
