@@ -62,7 +62,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub use runtime::problem::Problem;
         pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
         #[cfg(feature = "redis")]
-        pub use runtime::redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
+        pub use runtime::redis_store::{RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
     }
 }
 
@@ -645,7 +645,10 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         // The runtime stores and replays responses per Idempotency-Key around the handler.
         Some(key) => {
             let required = key.required;
-            let limit = op.body.as_ref().map(|_| quote!(let body_limit = rt.body_limit();));
+            let limit = op
+                .body
+                .as_ref()
+                .map(|_| quote!(let body_limit = rt.body_limit();));
             let limit_pass = op.body.as_ref().map(|_| quote!(body_limit,));
             quote! {
                 let (parts, body) = request.into_parts();

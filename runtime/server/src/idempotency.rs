@@ -89,6 +89,26 @@ pub trait IdempotencyStore: Send + Sync + 'static {
     fn abandon(&self, key: &str);
 }
 
+impl<S: IdempotencyStore + ?Sized> IdempotencyStore for Arc<S> {
+    fn claim<'a>(&'a self, key: &'a str, fingerprint: [u8; 32]) -> BoxFuture<'a, Claim> {
+        (**self).claim(key, fingerprint)
+    }
+
+    fn complete<'a>(
+        &'a self,
+        key: &'a str,
+        fingerprint: [u8; 32],
+        response: &'a StoredResponse,
+        ttl: Duration,
+    ) -> BoxFuture<'a, ()> {
+        (**self).complete(key, fingerprint, response, ttl)
+    }
+
+    fn abandon(&self, key: &str) {
+        (**self).abandon(key)
+    }
+}
+
 #[derive(Debug)]
 enum Entry {
     Running([u8; 32]),
@@ -276,9 +296,8 @@ where
 
     match idem.store.claim(&scoped, fingerprint).await {
         Claim::Claimed => {}
-        Claim::InProgress { fingerprint: first } => {
-            return rt.reply(Err(conflict(first == fingerprint)), headers);
-        }
+        // 409 whatever the body: once the first completes, a different one gets its 422.
+        Claim::InProgress { .. } => return rt.reply(Err(conflict(true)), headers),
         Claim::Done {
             fingerprint: first,
             response,
@@ -385,9 +404,9 @@ fn fingerprint(parts: &Parts, body: &[u8]) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// The store key: a hash of operation, caller and client key (lengths included, so no two
-/// triples collide), in hex.
-fn scoped_key(operation: &str, caller: &str, key: &str) -> String {
+/// The store key: a hash of operation, caller (the principal's subject) and client key
+/// (lengths included, so no two triples collide), in hex.
+pub fn scoped_key(operation: &str, caller: &str, key: &str) -> String {
     let mut h = Sha256::new();
     for part in [operation, caller, key] {
         h.update((part.len() as u64).to_be_bytes());
@@ -431,6 +450,9 @@ fn replay(stored: &StoredResponse) -> Response {
             headers.append(n, v);
         }
     }
-    headers.insert(IDEMPOTENT_REPLAYED.clone(), HeaderValue::from_static("true"));
+    headers.insert(
+        IDEMPOTENT_REPLAYED.clone(),
+        HeaderValue::from_static("true"),
+    );
     response
 }

@@ -217,6 +217,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/path/{}/{}", request::encode_path_segment(& ToParam::to_param(path_2)),
@@ -289,6 +290,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/raw/{}", request::encode_path_segment(& ToParam::to_param(http_2))
@@ -361,6 +363,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/handle-error";
         let mut query = Query::new();
@@ -408,6 +411,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/builder";
         let query = "";
@@ -438,6 +442,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/for-server";
         let query = "";
@@ -468,6 +473,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/base-url";
         let query = "";
@@ -498,6 +504,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/last-rate-limit";
         let query = "";
@@ -526,6 +533,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/router";
         let query = "";
@@ -555,6 +563,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/rate-limit-policy";
         let query = "";
@@ -582,6 +591,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/serve-path";
         let query = "";
@@ -609,6 +619,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/api";
         let query = "";
@@ -636,6 +647,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/config";
         let query = "";
@@ -663,6 +675,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/routes";
         let query = "";
@@ -690,6 +703,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/type";
         let query = "";
@@ -717,6 +731,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/self";
         let query = "";
@@ -749,6 +764,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/ops/super/{}", request::encode_path_segment(& ToParam::to_param(super_))
@@ -786,6 +802,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/kinds";
         let mut query = Query::new();

@@ -243,6 +243,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["basic"], &["queryKey", "cookieKey"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/trees/{}", request::encode_path_segment(& ToParam::to_param(& id))
@@ -306,6 +307,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[&["oauth"]],
+            idempotency_key: false,
         };
         let path = "/forms";
         let query = "";
@@ -344,6 +346,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/blobs";
         let query = "";
@@ -381,6 +384,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/notes";
         let query = "";
@@ -420,6 +424,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/things";
         let query = "";

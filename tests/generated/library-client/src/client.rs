@@ -200,6 +200,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["libraryKey"]],
+            idempotency_key: false,
         };
         let path = "/books";
         let mut query = Query::new();
@@ -243,6 +244,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["libraryKey"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/books/{}", request::encode_path_segment(& ToParam::to_param(isbn))
@@ -277,6 +279,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["libraryKey"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/books/{}", request::encode_path_segment(& ToParam::to_param(isbn))
@@ -310,6 +313,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[&["libraryKey"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/members/{}/loans", request::encode_path_segment(& ToParam::to_param(&
