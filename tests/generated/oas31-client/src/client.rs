@@ -187,6 +187,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/records";
         let query = "";
@@ -225,6 +226,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/labels";
         let query = "";
@@ -263,6 +265,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/shipments";
         let query = "";

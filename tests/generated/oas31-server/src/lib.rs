@@ -30,5 +30,5 @@ pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLi
 
 #[cfg(feature = "redis")]
 pub use runtime::redis_store::{
-    RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
+    RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
 };

@@ -19,6 +19,7 @@ use http::uri::PathAndQuery;
 use http::{HeaderMap, StatusCode, Uri};
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
+use super::idempotency::{self, Idempotency, IdempotencyStore, InMemoryIdempotencyStore};
 use super::problem::{Problem, RenderProblem, render_default};
 use super::ratelimit::{Decision, InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
 
@@ -27,7 +28,8 @@ pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 
 /// How the application configures a generated server. Defaults: `DenyAll` (every secured
 /// operation answers 401 until an authenticator is installed), no rate limit, 1 MiB bodies,
-/// the default problem renderer, no base path, `X-Forwarded-For` ignored.
+/// the default problem renderer, no base path, `X-Forwarded-For` ignored, `Idempotency-Key`
+/// responses kept in memory for 24 hours.
 #[derive(Clone)]
 pub struct ServerConfig {
     authenticator: Arc<dyn Authenticator>,
@@ -36,6 +38,7 @@ pub struct ServerConfig {
     render: RenderProblem,
     base_path: Option<String>,
     trust_forwarded_for: bool,
+    idempotency: Option<Idempotency>,
 }
 
 impl Default for ServerConfig {
@@ -47,6 +50,10 @@ impl Default for ServerConfig {
             render: Arc::new(render_default),
             base_path: None,
             trust_forwarded_for: false,
+            idempotency: Some(Idempotency {
+                store: Arc::new(InMemoryIdempotencyStore::new()),
+                ttl: idempotency::DEFAULT_TTL,
+            }),
         }
     }
 }
@@ -58,6 +65,7 @@ impl fmt::Debug for ServerConfig {
             .field("body_limit", &self.body_limit)
             .field("base_path", &self.base_path)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
+            .field("idempotency", &self.idempotency)
             .finish_non_exhaustive()
     }
 }
@@ -108,6 +116,23 @@ impl ServerConfig {
         self
     }
 
+    /// Where the responses of operations declaring `Idempotency-Key` are kept, and for how
+    /// long (see `runtime::idempotency`); default: in memory, 24 hours. Several instances
+    /// need a shared store (`RedisIdempotencyStore`).
+    pub fn idempotency(mut self, store: impl IdempotencyStore, ttl: std::time::Duration) -> Self {
+        self.idempotency = Some(Idempotency {
+            store: Arc::new(store),
+            ttl,
+        });
+        self
+    }
+
+    /// Ignore `Idempotency-Key`: nothing is stored or replayed.
+    pub fn without_idempotency(mut self) -> Self {
+        self.idempotency = None;
+        self
+    }
+
     /// The path prefix the routes are served under: the one set with
     /// [`ServerConfig::base_path`], else `document`'s (the generated `BASE_PATH`), normalized:
     /// "/v1" (from "v1", "/v1/", ...), or "" for none ("" and "/" both mean routes at the root).
@@ -127,6 +152,7 @@ impl ServerConfig {
             body_limit: self.body_limit,
             base_path,
             nested,
+            idempotency: self.idempotency.clone(),
         }))
     }
 }
@@ -139,6 +165,7 @@ struct Shared {
     /// The routes are nested under `base_path` (`finish`), so axum removed it from the URI
     /// they see; false when the routes carry it (`finish_prefixed`).
     nested: bool,
+    idempotency: Option<Idempotency>,
 }
 
 /// What a handler needs at request time: the problem renderer and the body limit. `finish`
@@ -191,6 +218,11 @@ impl Runtime {
 
     pub fn body_limit(&self) -> usize {
         self.0.body_limit
+    }
+
+    /// Where `Idempotency-Key` responses are kept; None when switched off.
+    pub fn idempotency(&self) -> Option<&Idempotency> {
+        self.0.idempotency.as_ref()
     }
 
     /// `Ok(response)` as is, `Err(problem)` rendered.

@@ -8,6 +8,7 @@ pub mod auth;
 pub mod base64;
 pub mod body;
 pub mod context;
+pub mod idempotency;
 pub mod layer;
 pub mod params;
 pub mod problem;
@@ -18,8 +19,11 @@ pub mod response;
 pub mod validate;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
+pub use idempotency::{IdempotencyStore, InMemoryIdempotencyStore};
 pub use layer::{Runtime, ServerConfig, finish, finish_prefixed};
 pub use problem::Problem;
 pub use ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
 #[cfg(feature = "redis")]
-pub use redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
+pub use redis_store::{
+    RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
+};
