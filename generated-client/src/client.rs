@@ -214,6 +214,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["bearerAuth"]],
+            idempotency_key: false,
         };
         let path = "/pets";
         let mut query = Query::new();
@@ -255,6 +256,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[&["bearerAuth"]],
+            idempotency_key: true,
         };
         let path = "/pets";
         let query = "";
@@ -279,8 +281,10 @@ impl Client {
             201 => raw.json::<types::Pet, _>(),
             400 => Err(raw.api_error(CreatePetError::BadRequest)),
             401 => Err(raw.api_error(CreatePetError::Unauthorized)),
+            409 => Err(raw.api_error(CreatePetError::Conflict)),
             413 => Err(raw.api_error(CreatePetError::PayloadTooLarge)),
             415 => Err(raw.api_error(CreatePetError::UnsupportedMediaType)),
+            422 => Err(raw.api_error(CreatePetError::UnprocessableEntity)),
             429 => Err(raw.api_error(CreatePetError::TooManyRequests)),
             _ => Err(raw.unexpected()),
         }
@@ -304,6 +308,7 @@ impl Client {
             idempotent: true,
             deprecated: true,
             security: &[&["bearerAuth"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/pets/{}", request::encode_path_segment(& ToParam::to_param(& pet_id))
@@ -344,6 +349,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["bearerAuth"]],
+            idempotency_key: false,
         };
         let path = "/store/orders";
         let query = "";
@@ -398,10 +404,14 @@ pub enum CreatePetError {
     BadRequest(types::Error),
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),
+    /// 409: A request with this Idempotency-Key is still running (code `idempotency_key_in_use`); retry after `Retry-After` seconds.
+    Conflict(types::Error),
     /// 413: The request body is too large (code `payload_too_large`).
     PayloadTooLarge(types::Error),
     /// 415: The request body's content type is not `application/json` (code `unsupported_media_type`).
     UnsupportedMediaType(types::Error),
+    /// 422: This Idempotency-Key was used with a different request (code `idempotency_key_reused`).
+    UnprocessableEntity(types::Error),
     /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
 }

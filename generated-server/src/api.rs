@@ -105,10 +105,14 @@ pub enum CreatePetResponse {
     BadRequest(types::Error),
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),
+    /// 409: A request with this Idempotency-Key is still running (code `idempotency_key_in_use`); retry after `Retry-After` seconds.
+    Conflict(types::Error),
     /// 413: The request body is too large (code `payload_too_large`).
     PayloadTooLarge(types::Error),
     /// 415: The request body's content type is not `application/json` (code `unsupported_media_type`).
     UnsupportedMediaType(types::Error),
+    /// 422: This Idempotency-Key was used with a different request (code `idempotency_key_reused`).
+    UnprocessableEntity(types::Error),
     /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
 }

@@ -14,6 +14,7 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::body;
 use crate::runtime::context::RequestContext;
 use crate::runtime::cors::DocumentCors;
+use crate::runtime::idempotency;
 use crate::runtime::layer;
 use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
@@ -178,8 +179,16 @@ fn handle_create_pet<A: PetStoreApi>(
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
-    let serve = serve_create_pet(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    let body_limit = rt.body_limit();
+    idempotency::serve(
+        rt,
+        "createPet",
+        false,
+        parts,
+        body,
+        &[],
+        move |parts, body| { serve_create_pet(api, body_limit, parts, body) },
+    )
 }
 
 /// Authorizes, reads and checks a `createPet` request, then calls the implementation.
@@ -313,11 +322,15 @@ impl CreatePetResponse {
             Self::Created(body) => response::json(StatusCode::CREATED, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
+            Self::Conflict(body) => response::json(StatusCode::CONFLICT, &body),
             Self::PayloadTooLarge(body) => {
                 response::json(StatusCode::PAYLOAD_TOO_LARGE, &body)
             }
             Self::UnsupportedMediaType(body) => {
                 response::json(StatusCode::UNSUPPORTED_MEDIA_TYPE, &body)
+            }
+            Self::UnprocessableEntity(body) => {
+                response::json(StatusCode::UNPROCESSABLE_ENTITY, &body)
             }
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)

@@ -224,8 +224,18 @@ pub struct Operation {
     pub extra_headers: Vec<(String, String)>,
     /// Safe to send twice (GET, HEAD, PUT, DELETE, OPTIONS).
     pub idempotent: bool,
+    /// The operation declares an `Idempotency-Key` header parameter: the server runtime
+    /// stores and replays its responses per key, the client sends a fresh key per call (and
+    /// may then retry it like an idempotent one). The parameter is not in `params`.
+    pub idempotency_key: Option<IdempotencyKey>,
     /// The client's `Accept` header: the media types the responses document.
     pub accept: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdempotencyKey {
+    /// A request without the key is refused (400) instead of served without replay.
+    pub required: bool,
 }
 
 #[derive(Debug, Clone)]

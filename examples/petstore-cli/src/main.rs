@@ -211,8 +211,10 @@ impl Documented for CreatePetError {
         match self {
             Self::BadRequest(e)
             | Self::Unauthorized(e)
+            | Self::Conflict(e)
             | Self::PayloadTooLarge(e)
             | Self::UnsupportedMediaType(e)
+            | Self::UnprocessableEntity(e)
             | Self::TooManyRequests(e) => e,
         }
     }

@@ -571,6 +571,7 @@ fn method(op: &Operation) -> TokenStream {
     let id = &op.id;
     let http_method = format_ident!("{}", op.method.to_uppercase());
     let idempotent = op.idempotent;
+    let idempotency_key = op.idempotency_key.is_some();
     let deprecated_flag = op.deprecated.is_some();
     let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
     let required: Vec<&Param> = op.params.iter().filter(|p| p.required).collect();
@@ -836,6 +837,7 @@ fn method(op: &Operation) -> TokenStream {
                 idempotent: #idempotent,
                 deprecated: #deprecated_flag,
                 security: &[#(#security),*],
+                idempotency_key: #idempotency_key,
             };
             #path_expr
             #query_expr

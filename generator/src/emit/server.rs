@@ -92,7 +92,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
         pub use runtime::serve::serve;
         #[cfg(feature = "redis")]
-        pub use runtime::redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
+        pub use runtime::redis_store::{RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
     }
 }
 
@@ -456,6 +456,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::body", "body::"),
             ("crate::runtime::context::RequestContext", "RequestContext"),
             ("crate::runtime::cors::DocumentCors", "DocumentCors"),
+            ("crate::runtime::idempotency", "idempotency::"),
             ("crate::runtime::layer", "layer::"),
             ("crate::runtime::layer::Runtime", "Runtime"),
             ("crate::runtime::layer::ServerConfig", "ServerConfig"),
@@ -685,16 +686,38 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     // Plain functions returning `async` blocks rather than `async fn`s: an `async fn`'s future
     // keeps its arguments besides what it moves them into, so the request head would be held
     // two or three times in the future axum boxes for every request.
+    let handle_body = match op.idempotency_key {
+        // The runtime stores and replays responses per Idempotency-Key around the handler.
+        Some(key) => {
+            let required = key.required;
+            let limit = op
+                .body
+                .as_ref()
+                .map(|_| quote!(let body_limit = rt.body_limit();));
+            let limit_pass = op.body.as_ref().map(|_| quote!(body_limit,));
+            quote! {
+                let (parts, body) = request.into_parts();
+                let rt = Runtime::from_parts(&parts);
+                #limit
+                idempotency::serve(rt, #id, #required, parts, body, &[#(#headers),*], move |parts, body| {
+                    #serve(api, #limit_pass parts, body)
+                })
+            }
+        }
+        None => quote! {
+            let (parts, body) = request.into_parts();
+            let rt = Runtime::from_parts(&parts);
+            let serve = #serve(api, #limit_pass parts, body);
+            async move { rt.reply(serve.await, &[#(#headers),*]) }
+        },
+    };
     quote! {
         #route_doc
         fn #handle<A: #trait_ident>(
             State(api): State<Arc<A>>,
             request: Request,
         ) -> impl Future<Output = Response> + Send {
-            let (parts, body) = request.into_parts();
-            let rt = Runtime::from_parts(&parts);
-            let serve = #serve(api, #limit_pass parts, body);
-            async move { rt.reply(serve.await, &[#(#headers),*]) }
+            #handle_body
         }
 
         #serve_doc

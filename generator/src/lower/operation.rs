@@ -5,8 +5,8 @@ use super::extensions;
 use super::schema::{SchemaRef, Schemas, doc_lines};
 use crate::diag::{Sink, push};
 use crate::ir::{
-    Body, BodyKind, Deprecation, Location, Operation, Param, Response, ResponseBody,
-    ResponseHeader, SecurityScheme, Status, TypeRef,
+    Body, BodyKind, Deprecation, IdempotencyKey, Location, Operation, Param, Response,
+    ResponseBody, ResponseHeader, SecurityScheme, Status, TypeRef,
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
@@ -14,6 +14,9 @@ use openapiv3::{
     MediaType, OpenAPI, Parameter, ParameterSchemaOrContent, PathItem, ReferenceOr, StatusCode,
 };
 use std::collections::BTreeMap;
+
+/// The header of the IETF `Idempotency-Key` draft; compared case-insensitively.
+const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
 
 const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
@@ -70,7 +73,17 @@ pub fn lower_all(
                 at: &at,
                 deprecated: op.extensions.contains_key("x-deprecation"),
             };
-            let params = ctx.params(&item.parameters, &op.parameters, path, schemas, sink);
+            let mut params = ctx.params(&item.parameters, &op.parameters, path, schemas, sink);
+            // The runtimes own the Idempotency-Key header (IETF draft): the implementation
+            // and the client's caller never see it.
+            let idempotency_key = params
+                .iter()
+                .position(|p| {
+                    p.location == Location::Header && p.wire.eq_ignore_ascii_case(IDEMPOTENCY_KEY)
+                })
+                .map(|i| IdempotencyKey {
+                    required: params.remove(i).required,
+                });
             let body = op
                 .request_body
                 .as_ref()
@@ -117,6 +130,7 @@ pub fn lower_all(
                     *method,
                     "get" | "head" | "put" | "delete" | "options" | "trace"
                 ),
+                idempotency_key,
             });
         }
     }

@@ -255,6 +255,7 @@ async fn the_server_sees_the_credentials() {
         idempotent: true,
         deprecated: false,
         security: &[&["queryKey", "cookieKey"]],
+        idempotency_key: false,
     };
     let server = Server::start(vec![json(200, &[], "{}")]).await;
     let creds = Credentials::new()

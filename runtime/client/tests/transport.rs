@@ -33,6 +33,7 @@ static LIST_PETS: OperationInfo = OperationInfo {
     idempotent: true,
     deprecated: false,
     security: BEARER,
+    idempotency_key: false,
 };
 
 static CREATE_PET: OperationInfo = OperationInfo {
@@ -41,6 +42,7 @@ static CREATE_PET: OperationInfo = OperationInfo {
     idempotent: false,
     deprecated: false,
     security: BEARER,
+    idempotency_key: false,
 };
 
 #[derive(Debug, PartialEq, serde::Deserialize)]
@@ -707,6 +709,7 @@ async fn operation_deprecated_in_the_document_is_warned_without_headers() {
         idempotent: true,
         deprecated: true,
         security: BEARER,
+        idempotency_key: false,
     };
     let (events, _guard) = capture::start();
     let server = Server::start(vec![json(200, &[], PET), json(200, &[], PET)]).await;

@@ -19,6 +19,7 @@ use http::{HeaderMap, StatusCode, Uri};
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
 use super::cors::{self, Cors, DocumentCors};
+use super::idempotency::{self, Idempotency, IdempotencyStore, InMemoryIdempotencyStore};
 use super::limits::Limits;
 use super::problem::{Problem, RenderProblem, render_default};
 use super::ratelimit::{Decision, InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
@@ -30,7 +31,7 @@ pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 /// operation answers 401 until an authenticator is installed), no rate limit, 1 MiB bodies,
 /// the default problem renderer, no base path, `X-Forwarded-For` ignored, no CORS, the default
 /// [`Limits`] (8 KiB request target, 32 KiB header section, 10 s for the head, 30 s for the
-/// body, 10 000 connections).
+/// body, 10 000 connections), `Idempotency-Key` responses kept in memory for 24 hours.
 #[derive(Clone)]
 pub struct ServerConfig {
     authenticator: Arc<dyn Authenticator>,
@@ -41,6 +42,7 @@ pub struct ServerConfig {
     base_path: Option<String>,
     trust_forwarded_for: bool,
     cors: Option<Cors>,
+    idempotency: Option<Idempotency>,
 }
 
 impl Default for ServerConfig {
@@ -54,6 +56,10 @@ impl Default for ServerConfig {
             base_path: None,
             trust_forwarded_for: false,
             cors: None,
+            idempotency: Some(Idempotency {
+                store: Arc::new(InMemoryIdempotencyStore::new()),
+                ttl: idempotency::DEFAULT_TTL,
+            }),
         }
     }
 }
@@ -67,6 +73,7 @@ impl fmt::Debug for ServerConfig {
             .field("base_path", &self.base_path)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
             .field("cors", &self.cors)
+            .field("idempotency", &self.idempotency)
             .finish_non_exhaustive()
     }
 }
@@ -132,6 +139,23 @@ impl ServerConfig {
         self
     }
 
+    /// Where the responses of operations declaring `Idempotency-Key` are kept, and for how
+    /// long (see `runtime::idempotency`); default: in memory, 24 hours. Several instances
+    /// need a shared store (`RedisIdempotencyStore`).
+    pub fn idempotency(mut self, store: impl IdempotencyStore, ttl: std::time::Duration) -> Self {
+        self.idempotency = Some(Idempotency {
+            store: Arc::new(store),
+            ttl,
+        });
+        self
+    }
+
+    /// Ignore `Idempotency-Key`: nothing is stored or replayed.
+    pub fn without_idempotency(mut self) -> Self {
+        self.idempotency = None;
+        self
+    }
+
     /// The path prefix the routes are served under: the one set with
     /// [`ServerConfig::base_path`], else `document`'s (the generated `BASE_PATH`), normalized:
     /// "/v1" (from "v1", "/v1/", ...), or "" for none ("" and "/" both mean routes at the root).
@@ -152,6 +176,7 @@ impl ServerConfig {
             limits: self.limits,
             base_path,
             nested,
+            idempotency: self.idempotency.clone(),
         }))
     }
 }
@@ -165,6 +190,7 @@ struct Shared {
     /// The routes are nested under `base_path` (`finish`), so axum removed it from the URI
     /// they see; false when the routes carry it (`finish_prefixed`).
     nested: bool,
+    idempotency: Option<Idempotency>,
 }
 
 /// What a handler needs at request time: the problem renderer and the body limit. `finish`
@@ -222,6 +248,11 @@ impl Runtime {
     /// The configured [`Limits`].
     pub fn limits(&self) -> &Limits {
         &self.0.limits
+    }
+
+    /// Where `Idempotency-Key` responses are kept; None when switched off.
+    pub fn idempotency(&self) -> Option<&Idempotency> {
+        self.0.idempotency.as_ref()
     }
 
     /// `Ok(response)` as is, `Err(problem)` rendered.

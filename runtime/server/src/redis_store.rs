@@ -1,7 +1,8 @@
 //! Owns the Redis-backed shared store (cargo feature `redis`): `RedisStore`, one
 //! self-reconnecting multiplexed connection with a key prefix, a bounded wait and the rule for
-//! when Redis cannot answer in time, and `RedisRateLimiter`, which decides every request with
-//! one Lua script, by the same rules as `InMemoryRateLimiter`, for all instances of a service.
+//! when Redis cannot answer in time; `RedisRateLimiter`, which decides every request with
+//! one Lua script, by the same rules as `InMemoryRateLimiter`, for all instances of a service;
+//! and `RedisIdempotencyStore`, where those instances keep `Idempotency-Key` responses.
 
 use std::fmt;
 use std::future::Future;
@@ -13,6 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{RedisError, Script};
 
+use super::idempotency::{Claim, IdempotencyStore, StoredResponse};
 use super::ratelimit::{Decision, Quota, RateLimitPolicy, RateLimiter};
 
 /// What a request meets when Redis does not answer within [`RedisOptions::timeout`]
@@ -312,5 +314,164 @@ impl RateLimiter for RedisRateLimiter {
         now: SystemTime,
     ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
         Box::pin(self.decide(key, quota, now))
+    }
+}
+
+/// Claims a key: the stored fields when the key exists, else marks it running (with the
+/// fingerprint) for at most ARGV[2] seconds and returns an empty list.
+const CLAIM: &str = r"
+local v = redis.call('HMGET', KEYS[1], 'state', 'fp', 'status', 'headers', 'body')
+if v[1] then return v end
+redis.call('HSET', KEYS[1], 'state', 'running', 'fp', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return {}
+";
+
+/// Frees a key only while it is still running (never a stored response).
+const ABANDON: &str = r"
+if redis.call('HGET', KEYS[1], 'state') == 'running' then redis.call('DEL', KEYS[1]) end
+return 0
+";
+
+/// `Idempotency-Key` responses in Redis, shared by every instance: one hash per key with
+/// its state, the request's fingerprint and, once done, the response; claimed atomically by a
+/// script (one round trip) and stored with the response's TTL. A running claim expires after
+/// [`RedisIdempotencyStore::RUNNING_TTL`], so a crashed instance cannot hold a key forever.
+#[derive(Clone, Debug)]
+pub struct RedisIdempotencyStore {
+    store: RedisStore,
+    claim: Arc<Script>,
+    abandon: Arc<Script>,
+}
+
+impl RedisIdempotencyStore {
+    /// How long a claim lasts without a response: longer than any handler should run.
+    pub const RUNNING_TTL: Duration = Duration::from_secs(300);
+
+    pub fn new(store: RedisStore) -> Self {
+        RedisIdempotencyStore {
+            store,
+            claim: Arc::new(Script::new(CLAIM)),
+            abandon: Arc::new(Script::new(ABANDON)),
+        }
+    }
+
+    fn key(&self, key: &str) -> String {
+        self.store.key(&format!("idem:{key}"))
+    }
+}
+
+type Fields = Vec<Option<Vec<u8>>>;
+
+impl IdempotencyStore for RedisIdempotencyStore {
+    fn claim<'a>(
+        &'a self,
+        key: &'a str,
+        fingerprint: [u8; 32],
+    ) -> Pin<Box<dyn Future<Output = Claim> + Send + 'a>> {
+        Box::pin(async move {
+            let mut call = self.claim.prepare_invoke();
+            call.key(self.key(key))
+                .arg(&fingerprint[..])
+                .arg(Self::RUNNING_TTL.as_secs());
+            let reply = self
+                .store
+                .call(|mut c| async move { call.invoke_async::<Fields>(&mut c).await })
+                .await;
+            let Ok(fields) = reply else {
+                return Claim::Unavailable {
+                    allow: self.store.options().when_unavailable == WhenUnavailable::Allow,
+                };
+            };
+            let field = |i: usize| fields.get(i).cloned().flatten();
+            let Some(state) = field(0) else {
+                return Claim::Claimed;
+            };
+            let fingerprint = field(1)
+                .and_then(|f| <[u8; 32]>::try_from(f.as_slice()).ok())
+                .unwrap_or([0; 32]);
+            if state != b"done" {
+                return Claim::InProgress { fingerprint };
+            }
+            let status = field(2)
+                .and_then(|s| String::from_utf8(s).ok())
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(500);
+            let headers = field(3)
+                .map(|h| {
+                    String::from_utf8_lossy(&h)
+                        .lines()
+                        .filter_map(|l| l.split_once(": "))
+                        .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            Claim::Done {
+                fingerprint,
+                response: StoredResponse {
+                    status,
+                    headers,
+                    body: field(4).unwrap_or_default(),
+                },
+            }
+        })
+    }
+
+    fn complete<'a>(
+        &'a self,
+        key: &'a str,
+        fingerprint: [u8; 32],
+        response: &'a StoredResponse,
+        ttl: Duration,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>> {
+        Box::pin(async move {
+            let key = self.key(key);
+            let headers: String = response
+                .headers
+                .iter()
+                .map(|(n, v)| format!("{n}: {v}\n"))
+                .collect();
+            let mut pipe = redis::pipe();
+            pipe.atomic()
+                .hset_multiple(
+                    &key,
+                    &[
+                        ("state", b"done".to_vec()),
+                        ("fp", fingerprint.to_vec()),
+                        ("status", response.status.to_string().into_bytes()),
+                        ("headers", headers.into_bytes()),
+                        ("body", response.body.clone()),
+                    ],
+                )
+                .ignore()
+                .expire(&key, ttl.as_secs().max(1) as i64)
+                .ignore();
+            if let Err(e) = self
+                .store
+                .call(|mut c| async move { pipe.query_async::<()>(&mut c).await })
+                .await
+            {
+                // The response still goes out; a retry will run the operation again.
+                tracing::warn!(error = %e, "could not store a response for Idempotency-Key");
+            }
+        })
+    }
+
+    fn abandon(&self, key: &str) {
+        let this = self.clone();
+        let key = self.key(key);
+        // Called from `Drop`: fire and forget on the current runtime; without one (a drop
+        // at shutdown) the claim simply expires after `RUNNING_TTL`.
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(async move {
+            let mut call = this.abandon.prepare_invoke();
+            call.key(key);
+            let _ = this
+                .store
+                .call(|mut c| async move { call.invoke_async::<i64>(&mut c).await })
+                .await;
+        });
     }
 }

@@ -221,6 +221,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/path/{}/{}", request::encode_path_segment(& ToParam::to_param(path_2)),
@@ -293,6 +294,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/raw/{}", request::encode_path_segment(& ToParam::to_param(http_2))
@@ -365,6 +367,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/handle-error";
         let mut query = Query::new();
@@ -412,6 +415,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/builder";
         let query = "";
@@ -442,6 +446,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/for-server";
         let query = "";
@@ -472,6 +477,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/base-url";
         let query = "";
@@ -502,6 +508,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/last-rate-limit";
         let query = "";
@@ -530,6 +537,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/router";
         let query = "";
@@ -559,6 +567,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/rate-limit-policy";
         let query = "";
@@ -586,6 +595,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/serve-path";
         let query = "";
@@ -613,6 +623,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/api";
         let query = "";
@@ -640,6 +651,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/config";
         let query = "";
@@ -667,6 +679,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/routes";
         let query = "";
@@ -694,6 +707,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/type";
         let query = "";
@@ -721,6 +735,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/self";
         let query = "";
@@ -753,6 +768,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/ops/super/{}", request::encode_path_segment(& ToParam::to_param(super_))
@@ -790,6 +806,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
         };
         let path = "/ops/kinds";
         let mut query = Query::new();

@@ -247,6 +247,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["basic"], &["queryKey", "cookieKey"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/trees/{}", request::encode_path_segment(& ToParam::to_param(& id))
@@ -310,6 +311,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[&["oauth"]],
+            idempotency_key: false,
         };
         let path = "/forms";
         let query = "";
@@ -348,6 +350,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/blobs";
         let query = "";
@@ -385,6 +388,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/notes";
         let query = "";
@@ -424,6 +428,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/things";
         let query = "";

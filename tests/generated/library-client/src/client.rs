@@ -204,6 +204,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["libraryKey"]],
+            idempotency_key: false,
         };
         let path = "/books";
         let mut query = Query::new();
@@ -247,6 +248,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["libraryKey"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/books/{}", request::encode_path_segment(& ToParam::to_param(isbn))
@@ -281,6 +283,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[&["libraryKey"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/books/{}", request::encode_path_segment(& ToParam::to_param(isbn))
@@ -314,6 +317,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[&["libraryKey"]],
+            idempotency_key: false,
         };
         let path = format!(
             "/members/{}/loans", request::encode_path_segment(& ToParam::to_param(&

@@ -191,6 +191,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/records";
         let query = "";
@@ -229,6 +230,7 @@ impl Client {
             idempotent: true,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/labels";
         let query = "";
@@ -267,6 +269,7 @@ impl Client {
             idempotent: false,
             deprecated: false,
             security: &[],
+            idempotency_key: false,
         };
         let path = "/shipments";
         let query = "";

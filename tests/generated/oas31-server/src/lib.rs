@@ -43,5 +43,5 @@ pub use runtime::serve::serve;
 
 #[cfg(feature = "redis")]
 pub use runtime::redis_store::{
-    RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
+    RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
 };

@@ -28,6 +28,46 @@ pub struct OperationInfo {
     /// `deprecated: true` in the document.
     pub deprecated: bool,
     pub security: Security,
+    /// The operation declares an `Idempotency-Key` header: every call sends a fresh key, the
+    /// same on each of its retries, so the server runs it once however often it arrives; its
+    /// requests are then retried like idempotent ones (and a 409, "the first attempt is still
+    /// running", like a 503).
+    pub idempotency_key: bool,
+}
+
+static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
+
+/// A fresh key for one call: a random (version 4) UUID as a Structured Field string, the
+/// IETF draft's form (`"3f0e…"`). Drawn from std's per-process random hasher keys, the time
+/// and a counter: unique, which is what a key must be (the server scopes keys per caller).
+pub fn new_idempotency_key() -> http::HeaderValue {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::AtomicU64;
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos();
+    let half = |salt: u64| {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(salt);
+        h.write_u64(n);
+        h.write_u128(nanos);
+        h.finish()
+    };
+    let bits = (u128::from(half(1)) << 64 | u128::from(half(2))) & !(0xf000 << 64 | 0xc000 << 48)
+        | (0x4000 << 64 | 0x8000 << 48);
+    let hex = format!("{bits:032x}");
+    let uuid = format!(
+        "\"{}-{}-{}-{}-{}\"",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    );
+    http::HeaderValue::try_from(uuid).expect("hex digits and dashes are a valid header value")
 }
 
 /// Shared state of a client: the HTTP client, where to send, credentials, retry policy, and
@@ -88,6 +128,8 @@ impl Transport {
     {
         let started = Instant::now();
         let mut attempt: u32 = 0;
+        let key = op.idempotency_key.then(new_idempotency_key);
+        let repeatable = op.idempotent || key.is_some();
         loop {
             attempt += 1;
             // Only before the first attempt: a retry already waits what the failed attempt's
@@ -101,6 +143,11 @@ impl Transport {
                 .map_err(|e| SendError::InvalidRequest(error_chain(&e)))?;
             auth::apply(&mut request, schemes, op.security, &self.credentials)
                 .map_err(SendError::InvalidRequest)?;
+            if let Some(key) = &key {
+                request
+                    .headers_mut()
+                    .insert(IDEMPOTENCY_KEY.clone(), key.clone());
+            }
 
             let delay = match self.execute(request).await {
                 Ok(raw) => {
@@ -109,11 +156,18 @@ impl Transport {
                         return Ok(raw);
                     }
                     let retry_after = ratelimit::retry_after(&raw.headers, SystemTime::now());
+                    // With a key, 409 means "your first attempt is still running".
+                    let status = match raw.status {
+                        http::StatusCode::CONFLICT if key.is_some() => {
+                            http::StatusCode::SERVICE_UNAVAILABLE
+                        }
+                        status => status,
+                    };
                     let decision = self.retry.decide(
                         attempt,
                         started.elapsed(),
-                        Outcome::Status(raw.status),
-                        op.idempotent,
+                        Outcome::Status(status),
+                        repeatable,
                         retry_after,
                         retry::jitter(),
                     );
@@ -137,7 +191,7 @@ impl Transport {
                         attempt,
                         started.elapsed(),
                         Outcome::Transport(TransportErrorKind::of(&error)),
-                        op.idempotent,
+                        repeatable,
                         None,
                         retry::jitter(),
                     );

@@ -9,6 +9,7 @@ pub mod base64;
 pub mod body;
 pub mod context;
 pub mod cors;
+pub mod idempotency;
 pub mod layer;
 pub mod limits;
 pub mod params;
@@ -22,10 +23,13 @@ pub mod validate;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
 pub use cors::{Cors, CorsError, DocumentCors};
+pub use idempotency::{IdempotencyStore, InMemoryIdempotencyStore};
 pub use layer::{Runtime, ServerConfig, finish, finish_prefixed};
 pub use limits::Limits;
 pub use problem::Problem;
 pub use ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
 #[cfg(feature = "redis")]
-pub use redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
+pub use redis_store::{
+    RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
+};
 pub use serve::serve;

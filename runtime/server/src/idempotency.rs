@@ -1,0 +1,458 @@
+//! Owns idempotent retries (IETF draft-ietf-httpapi-idempotency-key-header): for operations
+//! whose document declares an `Idempotency-Key` header, the first completed response per
+//! (caller, operation, key) is stored and replayed to every repeat; `serve` wraps such an
+//! operation's handler, `IdempotencyStore` is where responses live (`InMemoryIdempotencyStore`
+//! here, `RedisIdempotencyStore` with the `redis` feature).
+//!
+//! Rules (also in the README): only requests of an authenticated caller with a key take part
+//! (keys are scoped by the caller, so nobody can read another's responses); anything refused
+//! before the handler runs (401, 429, a bad key) is never stored, so retrying it is honest;
+//! a 5xx is not stored either (the retry runs again); every other response is kept for the
+//! configured time (24 h by default). A repeat with the same method, path, query and body
+//! gets the stored response with `Idempotent-Replayed: true`; the same key with anything
+//! different is 422 `idempotency_key_reused`; a repeat while the first is still running is
+//! 409 `idempotency_key_in_use`; a malformed key is 400 `idempotency_key_invalid`; a missing
+//! one, where the operation requires it, 400 `idempotency_key_missing`.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::response::Response;
+use http::header::{HeaderName, HeaderValue};
+use http::request::Parts;
+use http::{HeaderMap, StatusCode};
+use sha2::{Digest, Sha256};
+
+use super::auth::Identity;
+use super::layer::Runtime;
+use super::problem::Problem;
+
+/// How long a completed response is kept by default: 24 hours, as Stripe does.
+pub const DEFAULT_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// The longest the longest key may be (Stripe's limit).
+pub const MAX_KEY_LEN: usize = 255;
+
+static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
+static IDEMPOTENT_REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+
+/// A completed response as stored: what a replay sends back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredResponse {
+    pub status: u16,
+    /// Header lines, in order (only those whose values are text).
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+/// What a store found when a request tried to claim its key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The key was free: this request runs, then completes or abandons it.
+    Claimed,
+    /// Another request with this key is running; its fingerprint.
+    InProgress { fingerprint: [u8; 32] },
+    /// The key's first request completed.
+    Done {
+        fingerprint: [u8; 32],
+        response: StoredResponse,
+    },
+    /// The store could not answer in time; `allow`: serve without replay, else 503.
+    Unavailable { allow: bool },
+}
+
+type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Where responses are kept. `key` is already scoped (caller, operation, client key) and
+/// hashed, so stores may use it as is.
+pub trait IdempotencyStore: Send + Sync + 'static {
+    /// Claims `key` for a request with `fingerprint`, atomically: of concurrent claims of a
+    /// free key exactly one gets `Claimed`. The claim lasts until `complete` or `abandon`.
+    fn claim<'a>(&'a self, key: &'a str, fingerprint: [u8; 32]) -> BoxFuture<'a, Claim>;
+
+    /// Stores the claimed key's response, kept for `ttl`.
+    fn complete<'a>(
+        &'a self,
+        key: &'a str,
+        fingerprint: [u8; 32],
+        response: &'a StoredResponse,
+        ttl: Duration,
+    ) -> BoxFuture<'a, ()>;
+
+    /// Frees a claimed key without a response (the handler failed or never finished), so a
+    /// retry runs again. Called from `Drop`, so it must not wait.
+    fn abandon(&self, key: &str);
+}
+
+impl<S: IdempotencyStore + ?Sized> IdempotencyStore for Arc<S> {
+    fn claim<'a>(&'a self, key: &'a str, fingerprint: [u8; 32]) -> BoxFuture<'a, Claim> {
+        (**self).claim(key, fingerprint)
+    }
+
+    fn complete<'a>(
+        &'a self,
+        key: &'a str,
+        fingerprint: [u8; 32],
+        response: &'a StoredResponse,
+        ttl: Duration,
+    ) -> BoxFuture<'a, ()> {
+        (**self).complete(key, fingerprint, response, ttl)
+    }
+
+    fn abandon(&self, key: &str) {
+        (**self).abandon(key)
+    }
+}
+
+#[derive(Debug)]
+enum Entry {
+    Running([u8; 32]),
+    Done {
+        fingerprint: [u8; 32],
+        response: StoredResponse,
+        expires: Instant,
+    },
+}
+
+#[derive(Debug, Default)]
+struct Entries {
+    map: HashMap<String, Entry>,
+    last_sweep: Option<Instant>,
+}
+
+/// A process-local store: one mutex-guarded map; expired responses are swept at most once a
+/// minute, so memory is bounded by the responses of one `ttl`.
+#[derive(Debug, Default)]
+pub struct InMemoryIdempotencyStore {
+    entries: Mutex<Entries>,
+}
+
+impl InMemoryIdempotencyStore {
+    pub fn new() -> Self {
+        InMemoryIdempotencyStore::default()
+    }
+
+    /// Keys currently held (for tests and metrics).
+    pub fn len(&self) -> usize {
+        self.lock().map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn claim_now(&self, key: &str, fingerprint: [u8; 32]) -> Claim {
+        let now = Instant::now();
+        let mut entries = self.lock();
+        if entries
+            .last_sweep
+            .is_none_or(|t| now.duration_since(t) >= Duration::from_secs(60))
+        {
+            entries
+                .map
+                .retain(|_, e| !matches!(e, Entry::Done { expires, .. } if *expires <= now));
+            entries.last_sweep = Some(now);
+        }
+        match entries.map.get(key) {
+            Some(Entry::Running(fingerprint)) => Claim::InProgress {
+                fingerprint: *fingerprint,
+            },
+            Some(Entry::Done {
+                fingerprint,
+                response,
+                expires,
+            }) if *expires > now => Claim::Done {
+                fingerprint: *fingerprint,
+                response: response.clone(),
+            },
+            _ => {
+                entries
+                    .map
+                    .insert(key.to_owned(), Entry::Running(fingerprint));
+                Claim::Claimed
+            }
+        }
+    }
+}
+
+impl IdempotencyStore for InMemoryIdempotencyStore {
+    fn claim<'a>(&'a self, key: &'a str, fingerprint: [u8; 32]) -> BoxFuture<'a, Claim> {
+        Box::pin(std::future::ready(self.claim_now(key, fingerprint)))
+    }
+
+    fn complete<'a>(
+        &'a self,
+        key: &'a str,
+        fingerprint: [u8; 32],
+        response: &'a StoredResponse,
+        ttl: Duration,
+    ) -> BoxFuture<'a, ()> {
+        self.lock().map.insert(
+            key.to_owned(),
+            Entry::Done {
+                fingerprint,
+                response: response.clone(),
+                expires: Instant::now() + ttl,
+            },
+        );
+        Box::pin(std::future::ready(()))
+    }
+
+    fn abandon(&self, key: &str) {
+        let mut entries = self.lock();
+        if matches!(entries.map.get(key), Some(Entry::Running(_))) {
+            entries.map.remove(key);
+        }
+    }
+}
+
+/// The store and how long responses are kept; `ServerConfig::idempotency` sets it.
+#[derive(Clone)]
+pub struct Idempotency {
+    pub store: Arc<dyn IdempotencyStore>,
+    pub ttl: Duration,
+}
+
+impl fmt::Debug for Idempotency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Idempotency")
+            .field("ttl", &self.ttl)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Frees the claim if the request ends without a stored response (the handler panicked, or
+/// the connection closed and the handler's future was dropped).
+struct ClaimGuard<'a> {
+    store: &'a dyn IdempotencyStore,
+    key: &'a str,
+    armed: bool,
+}
+
+impl Drop for ClaimGuard<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.store.abandon(self.key);
+        }
+    }
+}
+
+/// Serves one request of an operation that declares `Idempotency-Key` (`operation` is its
+/// id; `required`: a request without a key is refused). `serve` is the operation's handler;
+/// `headers` its own response headers, as for [`Runtime::reply`].
+pub async fn serve<F, Fut>(
+    rt: Runtime,
+    operation: &'static str,
+    required: bool,
+    parts: Parts,
+    body: Body,
+    headers: &'static [(&'static str, &'static str)],
+    serve: F,
+) -> Response
+where
+    F: FnOnce(Parts, Body) -> Fut,
+    Fut: Future<Output = Result<Response, Problem>>,
+{
+    let Some(idem) = rt.idempotency().cloned() else {
+        return rt.reply(serve(parts, body).await, headers);
+    };
+    // Refused or unauthenticated requests pass untouched: whatever they get is not stored.
+    let caller = parts
+        .extensions
+        .get::<Identity>()
+        .filter(|i| i.refusal().is_none())
+        .and_then(|i| i.principals().first())
+        .map(|p| p.subject.clone());
+    let Some(caller) = caller else {
+        return rt.reply(serve(parts, body).await, headers);
+    };
+    let key = match read_key(&parts.headers) {
+        Ok(Some(key)) => key,
+        Ok(None) if required => {
+            let missing = Problem::bad_request(format!(
+                "this operation requires an Idempotency-Key header (1 to {MAX_KEY_LEN} characters, unique per request)"
+            ));
+            return rt.reply(Err(with_code(missing, "idempotency_key_missing")), headers);
+        }
+        Ok(None) => return rt.reply(serve(parts, body).await, headers),
+        Err(problem) => return rt.reply(Err(problem), headers),
+    };
+
+    let limit = rt.body_limit();
+    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+        return rt.reply(Err(Problem::payload_too_large(limit)), headers);
+    };
+    let fingerprint = fingerprint(&parts, &bytes);
+    let scoped = scoped_key(operation, &caller, &key);
+
+    match idem.store.claim(&scoped, fingerprint).await {
+        Claim::Claimed => {}
+        // 409 whatever the body: once the first completes, a different one gets its 422.
+        Claim::InProgress { .. } => return rt.reply(Err(conflict(true)), headers),
+        Claim::Done {
+            fingerprint: first,
+            response,
+        } => {
+            if first != fingerprint {
+                return rt.reply(Err(conflict(false)), headers);
+            }
+            return replay(&response);
+        }
+        Claim::Unavailable { allow: true } => {
+            return rt.reply(serve(parts, Body::from(bytes)).await, headers);
+        }
+        Claim::Unavailable { allow: false } => {
+            let p = Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "idempotency_unavailable",
+                "the Idempotency-Key cannot be checked right now; retry shortly",
+            )
+            .with_header(http::header::RETRY_AFTER, HeaderValue::from(1u32));
+            return rt.reply(Err(p), headers);
+        }
+    }
+
+    let mut guard = ClaimGuard {
+        store: idem.store.as_ref(),
+        key: &scoped,
+        armed: true,
+    };
+    let response = rt.reply(serve(parts, Body::from(bytes)).await, headers);
+    if response.status().is_server_error() {
+        return response; // the guard frees the key: a retry runs again
+    }
+    let (head, body) = response.into_parts();
+    let Ok(body) = axum::body::to_bytes(body, usize::MAX).await else {
+        tracing::error!("could not buffer a response to store it for Idempotency-Key");
+        return Response::from_parts(head, Body::empty());
+    };
+    let stored = StoredResponse {
+        status: head.status.as_u16(),
+        headers: head
+            .headers
+            .iter()
+            .filter_map(|(n, v)| Some((n.as_str().to_owned(), v.to_str().ok()?.to_owned())))
+            .collect(),
+        body: body.to_vec(),
+    };
+    idem.store
+        .complete(&scoped, fingerprint, &stored, idem.ttl)
+        .await;
+    guard.armed = false;
+    Response::from_parts(head, Body::from(body))
+}
+
+/// The client's key: a Structured Field string (`"…"`, as the draft writes it) or a bare
+/// token (as Stripe takes it); printable ASCII, 1 to 255 characters.
+pub fn read_key(headers: &HeaderMap) -> Result<Option<String>, Problem> {
+    let mut values = headers.get_all(&IDEMPOTENCY_KEY).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    let invalid = |why: &str| {
+        with_code(
+            Problem::bad_request(format!("invalid Idempotency-Key: {why}")),
+            "idempotency_key_invalid",
+        )
+    };
+    if values.next().is_some() {
+        return Err(invalid("sent more than once"));
+    }
+    let text = value
+        .to_str()
+        .map_err(|_| invalid("not printable ASCII"))?
+        .trim();
+    let key = match text.strip_prefix('"') {
+        Some(rest) => rest
+            .strip_suffix('"')
+            .filter(|k| !k.contains(['"', '\\']))
+            .ok_or_else(|| invalid("unbalanced quotes"))?,
+        None => text,
+    };
+    if key.is_empty() || key.len() > MAX_KEY_LEN {
+        return Err(invalid(&format!("must be 1 to {MAX_KEY_LEN} characters")));
+    }
+    if !key.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Err(invalid("not printable ASCII"));
+    }
+    Ok(Some(key.to_owned()))
+}
+
+/// What identifies "the same request": method, path and query, body.
+fn fingerprint(parts: &Parts, body: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(parts.method.as_str().as_bytes());
+    h.update([0]);
+    h.update(
+        parts
+            .uri
+            .path_and_query()
+            .map_or("", |p| p.as_str())
+            .as_bytes(),
+    );
+    h.update([0]);
+    h.update(body);
+    h.finalize().into()
+}
+
+/// The store key: a hash of operation, caller (the principal's subject) and client key
+/// (lengths included, so no two triples collide), in hex.
+pub fn scoped_key(operation: &str, caller: &str, key: &str) -> String {
+    let mut h = Sha256::new();
+    for part in [operation, caller, key] {
+        h.update((part.len() as u64).to_be_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn with_code(mut problem: Problem, code: &'static str) -> Problem {
+    problem.code = code.into();
+    problem
+}
+
+/// 409 (the same request is still running) or 422 (the key came with another request).
+fn conflict(same_request: bool) -> Problem {
+    if same_request {
+        Problem::new(
+            StatusCode::CONFLICT,
+            "idempotency_key_in_use",
+            "a request with this Idempotency-Key is still being processed; retry later",
+        )
+        .with_header(http::header::RETRY_AFTER, HeaderValue::from(1u32))
+    } else {
+        Problem::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "idempotency_key_reused",
+            "this Idempotency-Key was used for a different request",
+        )
+    }
+}
+
+fn replay(stored: &StoredResponse) -> Response {
+    let mut response = Response::new(Body::from(stored.body.clone()));
+    *response.status_mut() = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
+    let headers = response.headers_mut();
+    for (name, value) in &stored.headers {
+        if let (Ok(n), Ok(v)) = (
+            HeaderName::try_from(name.as_str()),
+            HeaderValue::try_from(value.as_str()),
+        ) {
+            headers.append(n, v);
+        }
+    }
+    headers.insert(
+        IDEMPOTENT_REPLAYED.clone(),
+        HeaderValue::from_static("true"),
+    );
+    response
+}
