@@ -816,7 +816,17 @@ fn method(op: &Operation) -> TokenStream {
     arms.sort_by_key(|(rank, _)| *rank);
     let has_default = op.responses.iter().any(|r| r.status == Status::Default);
     let fallback = (!has_default).then(|| quote!(_ => Err(raw.unexpected()),));
-    let arms = arms.into_iter().map(|(_, a)| a);
+    let arms: Vec<_> = arms.into_iter().map(|(_, a)| a).collect();
+    // A document may list no response at all (3.1): every status is then unexpected, and a
+    // `match` with only the wildcard arm would be noise (clippy::match_single_binding).
+    let dispatch = if arms.is_empty() {
+        quote!(Err(raw.unexpected()))
+    } else {
+        quote!(match raw.status.as_u16() {
+            #(#arms)*
+            #fallback
+        })
+    };
     let docs = operation_doc(op);
     let deprecated = op.deprecated.as_ref().map(|d| {
         let note = &d.note;
@@ -847,10 +857,7 @@ fn method(op: &Operation) -> TokenStream {
                 .transport
                 .send(&OPERATION, SECURITY_SCHEMES, |http, base| { #build })
                 .await?;
-            match raw.status.as_u16() {
-                #(#arms)*
-                #fallback
-            }
+            #dispatch
         }
     }
 }
