@@ -1,5 +1,5 @@
 //! Server runtime: spec-independent support for generated axum servers (auth, rate limits,
-//! problems, parameters, bodies, validation). Copied verbatim into every generated server crate
+//! problems, parameters, bodies, validation, streamed responses). Copied verbatim into every generated server crate
 //! as `src/runtime/` (see docs/architecture.md); API.md beside Cargo.toml lists what generated
 //! code calls.
 
@@ -11,6 +11,7 @@ pub mod params;
 pub mod problem;
 pub mod ratelimit;
 pub mod response;
+pub mod stream;
 pub mod validate;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
