@@ -150,7 +150,10 @@ impl<I: Iterator> Stream for Iter<I> {
 }
 
 /// A Server-Sent Events response whose `data` fields are the items as JSON.
-pub fn event_stream<T: Serialize + 'static>(status: StatusCode, events: EventStream<T>) -> Response {
+pub fn event_stream<T: Serialize + 'static>(
+    status: StatusCode,
+    events: EventStream<T>,
+) -> Response {
     streamed(
         status,
         HeaderValue::from_static("text/event-stream"),
@@ -188,7 +191,10 @@ pub fn json_lines<T: Serialize + 'static>(
     items: JsonLines<T>,
 ) -> Response {
     let content_type = HeaderValue::from_str(content_type).unwrap_or_else(|_| {
-        tracing::warn!(content_type, "invalid content type; using application/jsonl");
+        tracing::warn!(
+            content_type,
+            "invalid content type; using application/jsonl"
+        );
         HeaderValue::from_static("application/jsonl")
     });
     streamed(
@@ -203,7 +209,11 @@ pub fn json_lines<T: Serialize + 'static>(
     )
 }
 
-fn streamed<T: 'static>(status: StatusCode, content_type: HeaderValue, body: Encoder<T>) -> Response {
+fn streamed<T: 'static>(
+    status: StatusCode,
+    content_type: HeaderValue,
+    body: Encoder<T>,
+) -> Response {
     let mut resp = Response::new(Body::from_stream(body));
     *resp.status_mut() = status;
     let headers = resp.headers_mut();

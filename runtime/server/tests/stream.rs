@@ -117,7 +117,10 @@ async fn each_event_reaches_the_client_before_the_next_is_produced() {
     let mut resp = reqwest::get(format!("{base}/live")).await.unwrap();
     // The first event arrives while the stream is still open (the second not produced yet).
     let first = resp.chunk().await.unwrap().unwrap();
-    assert_eq!(&first[..], b"data: {\"n\":1,\"note\":\"line\\nbreak 1\"}\n\n");
+    assert_eq!(
+        &first[..],
+        b"data: {\"n\":1,\"note\":\"line\\nbreak 1\"}\n\n"
+    );
     tx.send(Ok(Event::new(tick(2)))).unwrap();
     let second = resp.chunk().await.unwrap().unwrap();
     assert!(second.starts_with(b"data: {\"n\":2"), "{second:?}");
@@ -187,7 +190,11 @@ async fn a_failed_json_lines_body_is_aborted_not_ended() {
         routing::get(move || {
             let rx = rx.lock().unwrap().take().unwrap();
             async move {
-                stream::json_lines(StatusCode::OK, "application/jsonl", JsonLines::new(Channel(rx)))
+                stream::json_lines(
+                    StatusCode::OK,
+                    "application/jsonl",
+                    JsonLines::new(Channel(rx)),
+                )
             }
         }),
     );
@@ -222,7 +229,11 @@ async fn a_path_dispatching_its_own_methods_answers_405_with_allow() {
     let base = serve(app).await;
     let c = reqwest::Client::new();
     let query = reqwest::Method::from_bytes(b"QUERY").unwrap();
-    let r = c.request(query, format!("{base}/v1/search")).send().await.unwrap();
+    let r = c
+        .request(query, format!("{base}/v1/search"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(r.text().await.unwrap(), "QUERY ok");
     let r = c.delete(format!("{base}/v1/search")).send().await.unwrap();
