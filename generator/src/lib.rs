@@ -44,9 +44,14 @@ pub struct Output {
 /// Generates both crates from the document text. Never panics on document content; every
 /// problem comes back with the JSON pointer of where it stands.
 pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
-    let doc = load::parse(text)?;
+    let loaded = load::parse(text)?;
     let mut sink = Sink::default();
-    let api = lower::lower(&doc, &mut sink);
+    let api = lower::lower(&loaded.doc, &mut sink);
+    // The lowering speaks of places in the up-read document; the user wrote them elsewhere.
+    for d in &mut sink.items {
+        d.pointer = loaded.original(&d.pointer);
+    }
+    sink.items.extend(loaded.warnings);
     if sink.has_errors() {
         let mut errors: Vec<Diagnostic> = sink
             .items

@@ -206,6 +206,36 @@ async fn bad_limit_and_status_are_400() {
 }
 
 #[tokio::test]
+async fn single_valued_inputs_given_twice_are_400_naming_them() {
+    let srv = start().await;
+    let c = client();
+    let url = |q: &str| format!("{}/pets?{q}", srv.base_url());
+    // Neither value is guessed, even when both are valid and equal.
+    for q in [
+        "limit=5&limit=6",
+        "limit=5&limit=5",
+        "status=sold&limit=2&status=sold",
+    ] {
+        let r = send(c.get(url(q)).bearer_auth(ENTERPRISE_KEY)).await;
+        assert_bad_request(&r, "given 2 times; a single value is expected");
+        let name = if q.starts_with("limit") {
+            "query/limit"
+        } else {
+            "query/status"
+        };
+        assert!(r.problem().1.starts_with(name), "{q}: {}", r.body);
+    }
+    // Two `Authorization` lines: the credential of the operation's scheme is ambiguous.
+    let r = send(
+        c.get(url("limit=5"))
+            .header("authorization", format!("Bearer {ENTERPRISE_KEY}"))
+            .header("authorization", "Bearer someone-else"),
+    )
+    .await;
+    assert_bad_request(&r, "header/Authorization: credential given more than once");
+}
+
+#[tokio::test]
 async fn bad_pet_ids_are_400_never_5xx() {
     let srv = start().await;
     let auth = format!("Authorization: Bearer {ENTERPRISE_KEY}");

@@ -76,7 +76,7 @@ impl<'a> Schemas<'a> {
         };
         for (name, schema) in &c.schemas {
             let rust = self.components[name].clone();
-            let pointer = push("/components/schemas", name);
+            let pointer = load::origin(schema).unwrap_or_else(|| push("/components/schemas", name));
             match schema {
                 ReferenceOr::Item(s) => self.define(&rust, s, &pointer, sink),
                 ReferenceOr::Reference { .. } => {

@@ -210,6 +210,80 @@ async fn identify_records_presented_and_valid_per_scheme() {
     assert_eq!(id.principals().len(), 1);
 }
 
+#[tokio::test]
+async fn identify_checks_no_credential_given_more_than_once() {
+    let twice = format!("Bearer {GOOD_KEY}");
+    let p = parts(
+        "/x?api_key=a&api_key=b",
+        &[
+            ("authorization", twice.as_str()),
+            ("authorization", twice.as_str()),
+            ("cookie", "session=a"),
+            ("cookie", "theme=dark; session=b"),
+            ("x-api-key", GOOD_KEY),
+            ("X-API-Key", GOOD_KEY),
+        ],
+    );
+    let id = identify(&p, ALL, &keys(), None, None).await;
+    for scheme in [
+        "bearerAuth",
+        "basicAuth",
+        "keyQuery",
+        "keyCookie",
+        "keyHeader",
+    ] {
+        assert!(id.repeated(scheme), "{scheme}");
+        assert!(id.presented(scheme), "{scheme}");
+    }
+    assert!(
+        id.principals().is_empty(),
+        "even two equal valid keys are not checked"
+    );
+
+    // once each: nothing repeated
+    let p = parts(
+        "/x?api_key=a&other=b",
+        &[
+            ("authorization", twice.as_str()),
+            ("cookie", "session=a; theme=dark"),
+        ],
+    );
+    let id = identify(&p, ALL, &keys(), None, None).await;
+    assert!(ALL.iter().all(|s| !id.repeated(s.name)));
+    assert_eq!(id.principals().len(), 1);
+}
+
+#[test]
+fn authorize_refuses_repeated_credentials_of_the_operation_only() {
+    let id = Identity::new(ALL, None, None)
+        .with_repeated("bearerAuth")
+        .with_repeated("keyQuery")
+        .with_principal(principal("k", "keyHeader"));
+    let err = authorize(Some(&id), &[&["bearerAuth"]]).unwrap_err();
+    assert_eq!(
+        (err.status.as_u16(), err.code.as_ref()),
+        (400, "bad_request")
+    );
+    assert_eq!(
+        err.message,
+        "header/Authorization: credential given more than once; send exactly one"
+    );
+    // every repeated input the operation accepts is named, even when another alternative is
+    // satisfied: the request is ambiguous either way
+    let err = authorize(Some(&id), &[&["keyHeader"], &["keyQuery"], &["bearerAuth"]]).unwrap_err();
+    let pointers: Vec<&str> = err.violations.iter().map(|v| v.pointer.as_str()).collect();
+    assert_eq!(pointers, vec!["query/api_key", "header/Authorization"]);
+    // an operation that does not accept the scheme does not read it
+    assert_eq!(
+        authorize(Some(&id), &[&["keyHeader"]])
+            .unwrap()
+            .unwrap()
+            .subject,
+        "k"
+    );
+    assert_eq!(authorize(Some(&id), &[]).unwrap(), None);
+}
+
 fn www(p: &apigen_server_runtime::Problem) -> Vec<String> {
     p.headers
         .get_all("www-authenticate")
@@ -329,6 +403,31 @@ async fn http_missing_wrong_and_valid_bearer() {
         assert_eq!(r.status, 200, "{word}: {}", r.body);
         assert_eq!(r.json().as_array().unwrap().len(), 3);
     }
+}
+
+#[tokio::test]
+async fn http_two_authorization_headers_are_refused_with_400() {
+    let srv = serve_petstore(config()).await;
+    let c = client();
+    let url = format!("{}/v1/pets", srv.base);
+    let r = send(
+        c.get(&url)
+            .header("authorization", format!("Bearer {GOOD_KEY}"))
+            .header("authorization", format!("Bearer {PRO_KEY}")),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(
+        r.problem(),
+        (
+            "bad_request".into(),
+            "header/Authorization: credential given more than once; send exactly one".into()
+        )
+    );
+    assert!(!r.body.contains(GOOD_KEY) && !r.body.contains(PRO_KEY));
+    // the same header sent once is served
+    let r = send(c.get(&url).bearer_auth(GOOD_KEY)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
 }
 
 #[tokio::test]

@@ -91,7 +91,10 @@ fn required_optional_and_failures_are_all_collected() {
     assert_eq!(limit, None);
     assert_eq!(status.as_deref(), Some("sold"));
     assert_eq!(q.as_deref(), Some("a b!"), "form decoding");
-    assert_eq!(flag, Some(true), "first of a repeated key");
+    assert_eq!(
+        flag, None,
+        "a repeated single-valued key is refused, not guessed"
+    );
     assert_eq!((missing, absent), (None, None));
     assert_eq!(req_id, Some(77), "header names are case-insensitive");
     assert_eq!(trace, None);
@@ -99,6 +102,7 @@ fn required_optional_and_failures_are_all_collected() {
         messages(&errs),
         vec![
             r#"query/limit: expected an integer (int32), got "abc""#,
+            "query/flag: given 2 times; a single value is expected",
             "query/page: required parameter is missing",
             "header/X-Trace: required parameter is missing",
         ]
@@ -167,6 +171,63 @@ fn arrays_exploded_and_not() {
             r#"query/bad/1: expected an integer (int64), got "x""#,
             r#"query/badcsv/1: expected an integer (int64), got """#,
             "query/none: required parameter is missing",
+        ]
+    );
+}
+
+#[test]
+fn single_valued_inputs_given_more_than_once_are_violations() {
+    let r = raw(
+        "/x?limit=5&limit=6&one=1&ids=1&ids=2&empty=&empty=",
+        &[
+            ("X-Trace", "a"),
+            ("x-trace", "b"),
+            ("X-Tags", "1,2"),
+            ("X-Tags", "3"),
+            ("cookie", "session=a; theme=dark"),
+            ("cookie", "session=b"),
+        ],
+        &[],
+    );
+    let mut errs = Violations::new();
+    assert_eq!(r.optional::<i32>(Location::Query, "limit", &mut errs), None);
+    assert_eq!(
+        r.required::<i32>(Location::Query, "one", &mut errs),
+        Some(1)
+    );
+    assert_eq!(
+        r.required::<String>(Location::Query, "empty", &mut errs),
+        None
+    );
+    assert_eq!(
+        r.required::<String>(Location::Header, "x-trace", &mut errs),
+        None
+    );
+    assert_eq!(
+        r.optional::<String>(Location::Cookie, "session", &mut errs),
+        None
+    );
+    assert_eq!(
+        r.required::<String>(Location::Cookie, "theme", &mut errs)
+            .as_deref(),
+        Some("dark")
+    );
+    // arrays keep their declared style: repeated keys and header lines are their items
+    assert_eq!(
+        r.array::<i64>(Location::Query, "ids", true, &mut errs),
+        Some(vec![1, 2])
+    );
+    assert_eq!(
+        r.array::<i64>(Location::Header, "x-tags", false, &mut errs),
+        Some(vec![1, 2, 3])
+    );
+    assert_eq!(
+        messages(&errs),
+        vec![
+            "query/limit: given 2 times; a single value is expected",
+            "query/empty: given 2 times; a single value is expected",
+            "header/x-trace: given 2 times; a single value is expected",
+            "cookie/session: given 2 times; a single value is expected",
         ]
     );
 }

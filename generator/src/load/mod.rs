@@ -1,16 +1,46 @@
 //! Reading a document: YAML or JSON text → `openapiv3::OpenAPI`, with located errors, and
-//! `$ref` resolution for every kind of component.
+//! `$ref` resolution for every kind of component. OpenAPI 3.1 and 3.2 documents are first
+//! up-read into the 3.0 shape by [`normalize`] (see docs/architecture.md).
+
+mod moves;
+pub mod normalize;
+mod schema31;
+#[cfg(test)]
+mod tests31;
 
 use crate::diag::{Diagnostic, Diagnostics, Severity, push};
+pub use moves::Moves;
+pub use normalize::Version;
 use openapiv3::{
     Header, OpenAPI, Parameter, ReferenceOr, RequestBody, Response, Schema, SecurityScheme,
 };
 
+/// A read document: the 3.0 model, what reading it warned about, and the map from places in
+/// the model back to places in the user's document.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub doc: OpenAPI,
+    pub version: Version,
+    /// Constructs read with a fallback, located in the user's document.
+    pub warnings: Vec<Diagnostic>,
+    pub moves: Moves,
+}
+
+impl Loaded {
+    /// The user's pointer for a pointer into [`Loaded::doc`].
+    pub fn original(&self, pointer: &str) -> String {
+        self.moves.original(pointer)
+    }
+}
+
 /// Parses document text. JSON is YAML too, but JSON is tried first for better error positions.
-pub fn parse(text: &str) -> Result<OpenAPI, Diagnostics> {
+pub fn parse(text: &str) -> Result<Loaded, Diagnostics> {
     let value = to_json_value(text)?;
-    check_version(&value)?;
-    serde_path_to_error::deserialize(&value).map_err(|e| {
+    let version = check_version(&value)?;
+    let normalized = normalize::normalize(value, version);
+    let moves = normalized.moves;
+    let value = normalized.value;
+    let doc = serde_path_to_error::deserialize(&value).map_err(|e| {
         // openapiv3 flattens extensions into most objects, which hides the path below them;
         // look for the deepest part that fails on its own to name the place exactly.
         let (pointer, message) = refine(&value).unwrap_or_else(|| {
@@ -19,10 +49,21 @@ pub fn parse(text: &str) -> Result<OpenAPI, Diagnostics> {
                 e.inner().to_string(),
             )
         });
+        let label = match version {
+            Version::V30 => "3.0",
+            Version::V31 => "3.1",
+            Version::V32 => "3.2",
+        };
         one(
-            pointer,
-            format!("not a valid OpenAPI 3.0 document: {message}"),
+            moves.original(&pointer),
+            format!("not a valid OpenAPI {label} document: {message}"),
         )
+    })?;
+    Ok(Loaded {
+        doc,
+        version,
+        warnings: normalized.warnings,
+        moves,
     })
 }
 
@@ -193,19 +234,23 @@ fn yaml_to_json(value: serde_yaml::Value, at: &str) -> Result<serde_json::Value,
     })
 }
 
-fn check_version(value: &serde_json::Value) -> Result<(), Diagnostics> {
+fn check_version(value: &serde_json::Value) -> Result<Version, Diagnostics> {
     if value.get("swagger").is_some() {
         return Err(one(
             "/swagger".into(),
-            "Swagger 2.0 documents are not supported; convert the document to OpenAPI 3.0 first"
+            "Swagger 2.0 documents are not supported; convert the document to OpenAPI 3 first"
                 .into(),
         ));
     }
     match value.get("openapi").and_then(|v| v.as_str()) {
-        Some(v) if v.starts_with("3.0") => Ok(()),
+        Some(v) if v.starts_with("3.0.") => Ok(Version::V30),
+        Some(v) if v.starts_with("3.1.") => Ok(Version::V31),
+        Some(v) if v.starts_with("3.2.") => Ok(Version::V32),
         Some(v) => Err(one(
             "/openapi".into(),
-            format!("OpenAPI {v} is not supported; this generator reads OpenAPI 3.0.x"),
+            format!(
+                "OpenAPI {v} is not supported; this generator reads OpenAPI 3.0.x, 3.1.x and 3.2.x"
+            ),
         )),
         None => Err(one(
             "/openapi".into(),
@@ -329,6 +374,19 @@ resolver!(
     security_schemes
 );
 
+/// Where a schema the up-reading moved into `components/schemas` was written (`$defs`).
+pub fn origin(schema: &ReferenceOr<Schema>) -> Option<String> {
+    match schema {
+        ReferenceOr::Item(s) => s
+            .schema_data
+            .extensions
+            .get("x-apigen-origin")
+            .and_then(|v| v.as_str())
+            .map(str::to_string),
+        ReferenceOr::Reference { .. } => None,
+    }
+}
+
 /// Schemas resolve by name (kept so that named types are referenced, not inlined).
 pub fn schema_by_name<'a>(doc: &'a OpenAPI, name: &str) -> Option<&'a ReferenceOr<Schema>> {
     doc.components.as_ref().and_then(|c| c.schemas.get(name))
@@ -355,8 +413,8 @@ mod tests {
     fn rejects_other_versions() {
         let err = parse("swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n").unwrap_err();
         assert_eq!(err.0[0].pointer, "/swagger");
-        let err = parse("openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths: {}\n").unwrap_err();
-        assert!(err.to_string().contains("3.1.0 is not supported"), "{err}");
+        let err = parse("openapi: 4.0.0\ninfo: {title: x, version: '1'}\npaths: {}\n").unwrap_err();
+        assert!(err.to_string().contains("4.0.0 is not supported"), "{err}");
     }
 
     #[test]
@@ -369,7 +427,7 @@ mod tests {
     #[test]
     fn yaml_integer_keys_become_strings() {
         let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        200: {description: ok}\n";
-        let doc = parse(text).unwrap();
+        let doc = parse(text).unwrap().doc;
         assert_eq!(doc.paths.paths.len(), 1);
     }
 }

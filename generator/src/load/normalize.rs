@@ -1,0 +1,542 @@
+//! Up-reading OpenAPI 3.1 and 3.2 into the 3.0 shape the `openapiv3` model holds, on the
+//! document's JSON value, before it is deserialized. What 3.0 cannot say is carried in
+//! `x-apigen-*` extensions that the lowering reads (see docs/architecture.md, "Reading 3.1
+//! and 3.2"); what nothing reads yet gets a warning naming its pointer. Every relocation is
+//! recorded in [`Moves`], so diagnostics name the place in the user's document.
+
+use super::moves::Moves;
+use crate::diag::{Diagnostic, Severity, push};
+use serde_json::{Map, Value};
+
+/// The OpenAPI line a document declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Version {
+    V30,
+    V31,
+    V32,
+}
+
+/// The dialect 3.1 and 3.2 documents use unless they say otherwise, and the plain 2020-12
+/// meta-schema, which reads the same for code generation.
+const DEFAULT_DIALECTS: &[&str] = &[
+    "https://spec.openapis.org/oas/3.1/dialect/base",
+    "https://spec.openapis.org/oas/3.1/dialect/2024-10-25",
+    "https://spec.openapis.org/oas/3.2/dialect/2025-09-17",
+    "https://json-schema.org/draft/2020-12/schema",
+];
+
+/// A place in the document: where it is now (`out`) and where the user wrote it (`orig`).
+#[derive(Debug, Clone)]
+pub(super) struct Loc {
+    pub out: String,
+    pub orig: String,
+}
+
+impl Loc {
+    fn root() -> Self {
+        Loc {
+            out: String::new(),
+            orig: String::new(),
+        }
+    }
+
+    pub fn child(&self, token: &str) -> Loc {
+        Loc {
+            out: push(&self.out, token),
+            orig: push(&self.orig, token),
+        }
+    }
+
+    /// The same user place, now standing at another key.
+    pub fn renamed(&self, now: &str, was: &str) -> Loc {
+        Loc {
+            out: push(&self.out, now),
+            orig: push(&self.orig, was),
+        }
+    }
+}
+
+pub(super) struct Normalizer {
+    pub warnings: Vec<Diagnostic>,
+    pub moves: Moves,
+}
+
+/// The result of up-reading: a document `openapiv3` reads, the warnings, and the moves.
+pub struct Normalized {
+    pub value: Value,
+    pub version: Version,
+    pub warnings: Vec<Diagnostic>,
+    pub moves: Moves,
+}
+
+/// Up-reads a 3.1/3.2 document (a 3.0 one is returned unchanged).
+pub fn normalize(mut value: Value, version: Version) -> Normalized {
+    let mut n = Normalizer {
+        warnings: Vec::new(),
+        moves: Moves::default(),
+    };
+    if version != Version::V30 {
+        n.document(&mut value);
+    }
+    Normalized {
+        value,
+        version,
+        warnings: n.warnings,
+        moves: n.moves,
+    }
+}
+
+/// Walks one kind of object in place: (normaliser, object, where, `components/mediaTypes`).
+type Walk = fn(&mut Normalizer, &mut Value, &Loc, &Map<String, Value>);
+
+pub const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+impl Normalizer {
+    pub fn warn(&mut self, loc: &Loc, message: impl Into<String>) {
+        self.warnings.push(Diagnostic {
+            severity: Severity::Warning,
+            pointer: loc.orig.clone(),
+            message: message.into(),
+        });
+    }
+
+    fn document(&mut self, doc: &mut Value) {
+        let root = Loc::root();
+        let Some(obj) = doc.as_object_mut() else {
+            return;
+        };
+        if let Some(dialect) = obj.get("jsonSchemaDialect").and_then(Value::as_str)
+            && !DEFAULT_DIALECTS.contains(&dialect)
+        {
+            let dialect = dialect.to_string();
+            self.warn(
+                &root.child("jsonSchemaDialect"),
+                format!("schemas are read as the OpenAPI dialect of JSON Schema 2020-12, not as `{dialect}`"),
+            );
+        }
+        if let Some(info) = obj.get_mut("info").and_then(Value::as_object_mut) {
+            rename(info, "summary", "x-apigen-summary");
+            if let Some(license) = info.get_mut("license").and_then(Value::as_object_mut) {
+                rename(license, "identifier", "x-apigen-identifier");
+            }
+        }
+        // 3.1: a document may hold only components or webhooks.
+        obj.entry("paths")
+            .or_insert_with(|| Value::Object(Map::new()));
+
+        // Components first: path items and media types are inlined from them below.
+        let mut path_items = Map::new();
+        let mut media_types = Map::new();
+        if let Some(components) = obj.get_mut("components").and_then(Value::as_object_mut) {
+            let at = root.child("components");
+            self.hoist_defs(components, &at);
+            self.security_schemes(components, &at);
+            if let Some(Value::Object(mt)) = components.remove("mediaTypes") {
+                media_types = mt;
+            }
+            self.components(components, &at, &media_types);
+            if let Some(Value::Object(items)) = components.get_mut("pathItems") {
+                let at = at.child("pathItems");
+                for (name, item) in items.iter_mut() {
+                    self.path_item(item, &at.child(name), &media_types);
+                }
+                path_items = items.clone();
+            }
+            // openapiv3 does not know the key; the items live on where they are used.
+            rename(components, "pathItems", "x-apigen-path-items");
+        }
+        self.moves.record(
+            "/components/x-apigen-path-items",
+            "/components/pathItems",
+            true,
+        );
+        let refs = rewritten_def_refs(obj);
+        if !refs.is_empty() {
+            rewrite_refs(doc, &refs);
+        }
+        let Some(obj) = doc.as_object_mut() else {
+            return;
+        };
+        if let Some(Value::Object(paths)) = obj.get_mut("paths") {
+            let at = root.child("paths");
+            for (path, item) in paths.iter_mut() {
+                let loc = at.child(path);
+                self.inline_path_item(item, &loc, &path_items);
+                self.path_item(item, &loc, &media_types);
+            }
+        }
+        if let Some(Value::Object(mut hooks)) = obj.remove("webhooks") {
+            let at = root.renamed("x-apigen-webhooks", "webhooks");
+            self.moves.record(&at.out, &at.orig, true);
+            for (name, item) in hooks.iter_mut() {
+                let loc = at.child(name);
+                self.inline_path_item(item, &loc, &path_items);
+                self.path_item(item, &loc, &media_types);
+            }
+            obj.insert("x-apigen-webhooks".into(), Value::Object(hooks));
+        }
+    }
+
+    fn components(&mut self, c: &mut Map<String, Value>, at: &Loc, media: &Map<String, Value>) {
+        let kinds: [(&str, Walk); 6] = [
+            ("schemas", |n, v, l, _| n.schema(v, l)),
+            ("responses", Self::response),
+            ("parameters", Self::parameter),
+            ("requestBodies", Self::request_body),
+            ("headers", Self::header),
+            ("callbacks", Self::callback),
+        ];
+        for (kind, walk) in kinds {
+            if let Some(Value::Object(items)) = c.get_mut(kind) {
+                let kind_at = at.child(kind);
+                for (name, item) in items.iter_mut() {
+                    // Hoisted `$defs` carry where they were written.
+                    let loc = match item.get("x-apigen-origin").and_then(Value::as_str) {
+                        Some(orig) => Loc {
+                            out: push(&kind_at.out, name),
+                            orig: orig.to_string(),
+                        },
+                        None => kind_at.child(name),
+                    };
+                    walk(self, item, &loc, media);
+                }
+            }
+        }
+        // A `querystring` parameter is not a 3.0 parameter: keep it aside for the lowering.
+        if let Some(Value::Object(params)) = c.get_mut("parameters") {
+            let names: Vec<String> = params
+                .iter()
+                .filter(|(_, p)| is_querystring(p))
+                .map(|(k, _)| k.clone())
+                .collect();
+            if !names.is_empty() {
+                let mut aside = Map::new();
+                for name in names {
+                    if let Some(p) = params.remove(&name) {
+                        aside.insert(name, p);
+                    }
+                }
+                c.insert(
+                    "x-apigen-querystring-parameters".into(),
+                    Value::Object(aside),
+                );
+                self.moves.record(
+                    &push(&at.out, "x-apigen-querystring-parameters"),
+                    &push(&at.orig, "parameters"),
+                    true,
+                );
+            }
+        }
+    }
+
+    /// `mutualTLS` has no 3.0 counterpart; TLS is terminated before the generated code runs.
+    fn security_schemes(&mut self, c: &mut Map<String, Value>, at: &Loc) {
+        let Some(Value::Object(schemes)) = c.get_mut("securitySchemes") else {
+            return;
+        };
+        let at = at.child("securitySchemes");
+        let mtls: Vec<String> = schemes
+            .iter()
+            .filter(|(_, s)| s.get("type").and_then(Value::as_str) == Some("mutualTLS"))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for name in &mtls {
+            schemes.remove(name);
+            self.warn(
+                &at.child(name),
+                "security scheme type `mutualTLS` is checked where TLS ends, not by the generated code; operations that require it accept no credential here",
+            );
+        }
+    }
+
+    /// Replaces a path item `$ref` (3.1: into `components/pathItems`) by the item, with the
+    /// reference's own `summary`/`description` winning.
+    fn inline_path_item(&mut self, item: &mut Value, loc: &Loc, items: &Map<String, Value>) {
+        let Some(reference) = item.get("$ref").and_then(Value::as_str) else {
+            return;
+        };
+        let Some(name) = reference.strip_prefix("#/components/pathItems/") else {
+            // Left as a reference: the lowering reports what it cannot follow.
+            return;
+        };
+        let name = super::unescape(name);
+        let Some(Value::Object(found)) = items.get(&name) else {
+            return;
+        };
+        let mut merged = found.clone();
+        if let Some(obj) = item.as_object() {
+            for key in ["summary", "description"] {
+                if let Some(v) = obj.get(key) {
+                    merged.insert(key.into(), v.clone());
+                }
+            }
+        }
+        self.moves
+            .record(&loc.out, &push("/components/pathItems", &name), false);
+        *item = Value::Object(merged);
+    }
+
+    fn path_item(&mut self, item: &mut Value, loc: &Loc, media: &Map<String, Value>) {
+        let Some(obj) = item.as_object_mut() else {
+            return;
+        };
+        if obj.contains_key("$ref") {
+            return;
+        }
+        self.parameters(obj, loc, media);
+        for method in METHODS {
+            if let Some(op) = obj.get_mut(*method) {
+                self.operation(op, &loc.child(method), media);
+            }
+        }
+        // 3.2: the QUERY method and other methods, kept for the lowering under new names.
+        if let Some(mut op) = obj.remove("query") {
+            let at = loc.renamed("x-apigen-query", "query");
+            self.moves.record(&at.out, &at.orig, true);
+            self.operation(&mut op, &at, media);
+            obj.insert("x-apigen-query".into(), op);
+        }
+        if let Some(mut ops) = obj.remove("additionalOperations") {
+            let at = loc.renamed("x-apigen-additional-operations", "additionalOperations");
+            self.moves.record(&at.out, &at.orig, true);
+            if let Some(map) = ops.as_object_mut() {
+                for (method, op) in map.iter_mut() {
+                    self.operation(op, &at.child(method), media);
+                }
+            }
+            obj.insert("x-apigen-additional-operations".into(), ops);
+        }
+    }
+
+    fn operation(&mut self, op: &mut Value, loc: &Loc, media: &Map<String, Value>) {
+        let Some(obj) = op.as_object_mut() else {
+            return;
+        };
+        self.parameters(obj, loc, media);
+        if let Some(body) = obj.get_mut("requestBody") {
+            self.request_body(body, &loc.child("requestBody"), media);
+        }
+        // 3.1: `responses` is no longer required.
+        let responses = obj
+            .entry("responses")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(map) = responses.as_object_mut() {
+            let at = loc.child("responses");
+            for (code, r) in map.iter_mut() {
+                self.response(r, &at.child(code), media);
+            }
+        }
+        if let Some(Value::Object(callbacks)) = obj.get_mut("callbacks") {
+            let at = loc.child("callbacks");
+            for (name, cb) in callbacks.iter_mut() {
+                self.callback(cb, &at.child(name), media);
+            }
+        }
+    }
+
+    fn callback(&mut self, cb: &mut Value, loc: &Loc, media: &Map<String, Value>) {
+        if let Some(map) = cb.as_object_mut() {
+            for (expr, item) in map.iter_mut() {
+                if !expr.starts_with("x-") {
+                    self.path_item(item, &loc.child(expr), media);
+                }
+            }
+        }
+    }
+
+    /// Walks the parameters; `in: querystring` ones (3.2) move to `x-apigen-querystring`.
+    fn parameters(&mut self, obj: &mut Map<String, Value>, loc: &Loc, media: &Map<String, Value>) {
+        let Some(Value::Array(list)) = obj.remove("parameters") else {
+            return;
+        };
+        let at = loc.child("parameters");
+        let mut kept = Vec::new();
+        let mut aside = Vec::new();
+        for (i, mut p) in list.into_iter().enumerate() {
+            let was = at.child(&i.to_string());
+            if is_querystring(&p) {
+                let now = loc.renamed("x-apigen-querystring", "parameters");
+                let out = push(&now.out, &aside.len().to_string());
+                self.moves.record(&out, &was.orig, true);
+                let here = Loc {
+                    out,
+                    orig: was.orig.clone(),
+                };
+                self.parameter(&mut p, &here, media);
+                aside.push(p);
+            } else {
+                let out = push(&at.out, &kept.len().to_string());
+                self.moves.record(&out, &was.orig, true);
+                let here = Loc {
+                    out,
+                    orig: was.orig,
+                };
+                self.parameter(&mut p, &here, media);
+                kept.push(p);
+            }
+        }
+        if !kept.is_empty() {
+            obj.insert("parameters".into(), Value::Array(kept));
+        }
+        if !aside.is_empty() {
+            obj.insert("x-apigen-querystring".into(), Value::Array(aside));
+        }
+    }
+
+    fn parameter(&mut self, p: &mut Value, loc: &Loc, media: &Map<String, Value>) {
+        let Some(obj) = p.as_object_mut() else {
+            return;
+        };
+        if let Some(s) = obj.get_mut("schema") {
+            self.schema(s, &loc.child("schema"));
+        }
+        self.content(obj, loc, media);
+    }
+
+    fn header(&mut self, h: &mut Value, loc: &Loc, media: &Map<String, Value>) {
+        self.parameter(h, loc, media);
+    }
+
+    fn request_body(&mut self, b: &mut Value, loc: &Loc, media: &Map<String, Value>) {
+        if let Some(obj) = b.as_object_mut() {
+            self.content(obj, loc, media);
+        }
+    }
+
+    fn response(&mut self, r: &mut Value, loc: &Loc, media: &Map<String, Value>) {
+        let Some(obj) = r.as_object_mut() else {
+            return;
+        };
+        if obj.contains_key("$ref") {
+            return;
+        }
+        // 3.2: `description` is no longer required.
+        if !obj.contains_key("description") {
+            let text = obj
+                .get("summary")
+                .cloned()
+                .unwrap_or(Value::String(String::new()));
+            obj.insert("description".into(), text);
+        }
+        if let Some(Value::Object(headers)) = obj.get_mut("headers") {
+            let at = loc.child("headers");
+            for (name, h) in headers.iter_mut() {
+                self.header(h, &at.child(name), media);
+            }
+        }
+        self.content(obj, loc, media);
+    }
+
+    fn content(&mut self, obj: &mut Map<String, Value>, loc: &Loc, media: &Map<String, Value>) {
+        let Some(Value::Object(content)) = obj.get_mut("content") else {
+            return;
+        };
+        let at = loc.child("content");
+        for (mime, m) in content.iter_mut() {
+            let here = at.child(mime);
+            // 3.2: a media type may be a reference into `components/mediaTypes`.
+            if let Some(name) = m
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/components/mediaTypes/"))
+                .map(super::unescape)
+                && let Some(found) = media.get(&name)
+            {
+                let origin = push("/components/mediaTypes", &name);
+                self.moves.record(&here.out, &origin, false);
+                *m = found.clone();
+                let from = Loc {
+                    out: here.out.clone(),
+                    orig: origin,
+                };
+                self.media_type(m, &from);
+                continue;
+            }
+            self.media_type(m, &here);
+        }
+    }
+
+    fn media_type(&mut self, m: &mut Value, loc: &Loc) {
+        let Some(obj) = m.as_object_mut() else {
+            return;
+        };
+        if let Some(s) = obj.get_mut("schema") {
+            self.schema(s, &loc.child("schema"));
+        }
+        // 3.2 sequential media types: the schema of one item of the stream.
+        if let Some(mut s) = obj.remove("itemSchema") {
+            let at = loc.renamed("x-apigen-item-schema", "itemSchema");
+            self.moves.record(&at.out, &at.orig, true);
+            self.schema(&mut s, &at);
+            obj.insert("x-apigen-item-schema".into(), s);
+        }
+        if let Some(Value::Object(enc)) = obj.get_mut("encoding") {
+            let at = loc.child("encoding");
+            for (name, e) in enc.iter_mut() {
+                if let Some(Value::Object(headers)) = e.get_mut("headers") {
+                    let at = at.child(name).child("headers");
+                    for (h, v) in headers.iter_mut() {
+                        let empty = Map::new();
+                        self.header(v, &at.child(h), &empty);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn is_querystring(p: &Value) -> bool {
+    p.get("in").and_then(Value::as_str) == Some("querystring")
+}
+
+fn rename(obj: &mut Map<String, Value>, from: &str, to: &str) {
+    if let Some(v) = obj.remove(from) {
+        obj.insert(to.into(), v);
+    }
+}
+
+/// `#/components/schemas/X/$defs/Y` → the hoisted component's reference, for every `$defs`
+/// entry hoisted by [`Normalizer::hoist_defs`].
+fn rewritten_def_refs(doc: &Map<String, Value>) -> Vec<(String, String)> {
+    let Some(Value::Object(schemas)) = doc.get("components").and_then(|c| c.get("schemas")) else {
+        return Vec::new();
+    };
+    schemas
+        .iter()
+        .filter_map(|(name, s)| {
+            let origin = s.get("x-apigen-origin")?.as_str()?;
+            Some((
+                format!("#{origin}"),
+                format!("#{}", push("/components/schemas", name)),
+            ))
+        })
+        .collect()
+}
+
+/// Rewrites every `$ref` string that points at or into an old place.
+fn rewrite_refs(value: &mut Value, map: &[(String, String)]) {
+    match value {
+        Value::Object(obj) => {
+            if let Some(Value::String(r)) = obj.get_mut("$ref") {
+                let best = map
+                    .iter()
+                    .filter(|(old, _)| {
+                        r == old
+                            || r.strip_prefix(old.as_str())
+                                .is_some_and(|t| t.starts_with('/'))
+                    })
+                    .max_by_key(|(old, _)| old.len());
+                if let Some((old, new)) = best {
+                    *r = format!("{new}{}", &r[old.len()..]);
+                }
+            }
+            for v in obj.values_mut() {
+                rewrite_refs(v, map);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| rewrite_refs(v, map)),
+        _ => {}
+    }
+}

@@ -1,0 +1,310 @@
+//! Unit tests of the 3.1/3.2 up-reading: each construct read into the IR the 3.0 form gives.
+
+use super::parse;
+use crate::diag::Sink;
+use crate::ir::{Api, Field, TypeKind, TypeRef};
+
+fn doc(version: &str, body: &str) -> String {
+    format!("openapi: {version}\ninfo: {{title: T, version: '1'}}\n{body}")
+}
+
+fn lower(text: &str) -> (Api, Sink) {
+    let loaded = parse(text).unwrap_or_else(|e| panic!("{e}"));
+    let mut sink = Sink::default();
+    let api = crate::lower::lower(&loaded.doc, &mut sink);
+    for d in &mut sink.items {
+        d.pointer = loaded.original(&d.pointer);
+    }
+    sink.items.extend(loaded.warnings);
+    (api, sink)
+}
+
+fn field<'a>(api: &'a Api, ty: &str, name: &str) -> &'a Field {
+    let t = api
+        .types
+        .iter()
+        .find(|t| t.name == ty)
+        .unwrap_or_else(|| panic!("no type {ty}"));
+    match &t.kind {
+        TypeKind::Struct(s) => s
+            .fields
+            .iter()
+            .find(|f| f.wire == name)
+            .unwrap_or_else(|| panic!("no field {name}")),
+        other => panic!("{ty} is {other:?}"),
+    }
+}
+
+const SCHEMAS: &str = "\
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [name, tag, owner]
+      properties:
+        name: {type: string}
+        tag: {type: [string, 'null']}
+        nick: {type: [string, 'null'], maxLength: 5}
+        owner:
+          anyOf:
+            - $ref: '#/components/schemas/Owner'
+            - type: 'null'
+        friend:
+          description: the best friend
+          $ref: '#/components/schemas/Owner'
+        kind: {const: dog}
+        age: {type: integer, exclusiveMinimum: 0, exclusiveMaximum: 30}
+        weight: {type: number, minimum: 5, exclusiveMinimum: 1}
+        motto: {type: string, examples: [woof]}
+    Owner:
+      type: object
+      properties:
+        id: {type: integer}
+";
+
+#[test]
+fn every_3x_version_is_read() {
+    for v in ["3.0.3", "3.1.0", "3.1.1", "3.2.0"] {
+        let text = doc(v, "paths: {}\n");
+        let loaded = parse(&text).unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert!(loaded.doc.paths.paths.is_empty());
+    }
+    // 3.1: `paths` may be left out.
+    let loaded = parse(&doc(
+        "3.1.0",
+        "components: {schemas: {A: {type: string}}}\n",
+    ))
+    .unwrap();
+    assert!(loaded.doc.paths.paths.is_empty());
+    assert!(
+        parse(&doc("3.0.3", "components: {}\n")).is_err(),
+        "3.0 requires paths"
+    );
+}
+
+#[test]
+fn nullable_spellings_match_the_3_0_meaning() {
+    let (api, sink) = lower(&doc("3.1.0", SCHEMAS));
+    assert!(sink.items.is_empty(), "{:?}", sink.items);
+    let tag = field(&api, "Pet", "tag");
+    assert_eq!(
+        (tag.ty.clone(), tag.required, tag.nullable),
+        (TypeRef::String, true, true)
+    );
+    let nick = field(&api, "Pet", "nick");
+    assert_eq!((nick.required, nick.nullable), (false, true));
+    assert_eq!(nick.constraints.max_length, Some(5));
+    let owner = field(&api, "Pet", "owner");
+    assert_eq!(owner.ty, TypeRef::Named("Owner".into()));
+    assert!(owner.required && owner.nullable);
+}
+
+#[test]
+fn ref_siblings_const_bounds_examples() {
+    let (api, _) = lower(&doc("3.1.0", SCHEMAS));
+    let friend = field(&api, "Pet", "friend");
+    assert_eq!(friend.ty, TypeRef::Named("Owner".into()));
+    assert_eq!(friend.doc, vec!["the best friend".to_string()]);
+    assert!(!friend.nullable);
+    let kind = field(&api, "Pet", "kind");
+    let TypeRef::Named(kind_ty) = &kind.ty else {
+        panic!("const string is an enum: {:?}", kind.ty)
+    };
+    let def = api.types.iter().find(|t| &t.name == kind_ty).unwrap();
+    assert!(matches!(&def.kind, TypeKind::Enum(v) if v.len() == 1 && v[0].wire == "dog"));
+    let age = field(&api, "Pet", "age");
+    assert_eq!(age.constraints.minimum, Some(0.0));
+    assert!(age.constraints.exclusive_minimum);
+    assert_eq!(age.constraints.maximum, Some(30.0));
+    assert!(age.constraints.exclusive_maximum);
+    // An inclusive bound stricter than the exclusive one wins.
+    let weight = field(&api, "Pet", "weight");
+    assert_eq!(weight.constraints.minimum, Some(5.0));
+    assert!(!weight.constraints.exclusive_minimum);
+}
+
+#[test]
+fn the_3_0_reading_is_unchanged() {
+    // The same words in a 3.0 document keep their 3.0 meaning (a type list is not 3.0).
+    let text = doc(
+        "3.0.3",
+        "paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        n: {type: integer, minimum: 1, exclusiveMinimum: true}\n",
+    );
+    let (api, _) = lower(&text);
+    let n = field(&api, "A", "n");
+    assert_eq!(n.constraints.minimum, Some(1.0));
+    assert!(n.constraints.exclusive_minimum);
+}
+
+#[test]
+fn multi_type_lists_become_unions() {
+    let text = doc(
+        "3.1.0",
+        "components:\n  schemas:\n    Id:\n      type: [string, integer, 'null']\n      minLength: 2\n",
+    );
+    let (api, sink) = lower(&text);
+    assert!(sink.items.is_empty(), "{:?}", sink.items);
+    let id = api.types.iter().find(|t| t.name == "Id").unwrap();
+    let TypeKind::OneOf(o) = &id.kind else {
+        panic!("{:?}", id.kind)
+    };
+    let tys: Vec<_> = o.variants.iter().map(|v| v.ty.clone()).collect();
+    assert_eq!(tys, vec![TypeRef::String, TypeRef::I64]);
+}
+
+#[test]
+fn webhooks_path_items_and_3_2_operations_are_kept() {
+    let text = doc(
+        "3.2.0",
+        "\
+paths:
+  /a: {$ref: '#/components/pathItems/A', summary: mine}
+  /b:
+    query:
+      responses: {'200': {description: ok}}
+    additionalOperations:
+      COPY:
+        responses: {'200': {description: ok}}
+    get:
+      parameters:
+        - {name: q, in: querystring, content: {application/x-www-form-urlencoded: {schema: {type: object}}}}
+        - {name: n, in: query, schema: {type: [integer, 'null']}}
+      responses: {'200': {description: ok}}
+webhooks:
+  ping:
+    post:
+      requestBody: {content: {application/json: {schema: {type: [string, 'null']}}}}
+components:
+  pathItems:
+    A:
+      get:
+        operationId: getA
+        responses:
+          '200':
+            description: ok
+            content: {application/json: {schema: {type: [string, 'null']}}}
+",
+    );
+    let loaded = parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let a = loaded.doc.paths.paths["/a"].as_item().unwrap();
+    assert_eq!(a.summary.as_deref(), Some("mine"));
+    assert_eq!(
+        a.get.as_ref().unwrap().operation_id.as_deref(),
+        Some("getA")
+    );
+    assert_eq!(
+        loaded.original("/paths/~1a/get/responses"),
+        "/components/pathItems/A/get/responses"
+    );
+    let b = loaded.doc.paths.paths["/b"].as_item().unwrap();
+    assert!(b.extensions.contains_key("x-apigen-query"));
+    assert!(b.extensions.contains_key("x-apigen-additional-operations"));
+    let get = b.get.as_ref().unwrap();
+    assert_eq!(get.parameters.len(), 1);
+    assert!(get.extensions.contains_key("x-apigen-querystring"));
+    assert_eq!(
+        loaded.original("/paths/~1b/get/parameters/0"),
+        "/paths/~1b/get/parameters/1"
+    );
+    assert_eq!(
+        loaded.original("/paths/~1b/get/x-apigen-querystring/0"),
+        "/paths/~1b/get/parameters/0"
+    );
+    let hooks = &loaded.doc.extensions["x-apigen-webhooks"];
+    let schema = &hooks["ping"]["post"]["requestBody"]["content"]["application/json"]["schema"];
+    assert_eq!(
+        schema,
+        &serde_json::json!({"type": "string", "nullable": true})
+    );
+    assert_eq!(
+        loaded.original("/x-apigen-webhooks/ping/post"),
+        "/webhooks/ping/post"
+    );
+}
+
+#[test]
+fn unsupported_keywords_warn_where_the_user_wrote_them() {
+    let text = doc(
+        "3.1.0",
+        "\
+jsonSchemaDialect: https://example.com/dialect
+components:
+  schemas:
+    A:
+      type: object
+      if: {properties: {a: {const: 1}}}
+      then: {required: [b]}
+      properties:
+        a: {type: integer}
+        b: {$dynamicRef: '#node'}
+        c:
+          anyOf:
+            - type: object
+              properties:
+                d: {not: {type: string}}
+            - type: 'null'
+",
+    );
+    let (_, sink) = lower(&text);
+    let at: Vec<&str> = sink.items.iter().map(|d| d.pointer.as_str()).collect();
+    assert!(at.contains(&"/jsonSchemaDialect"), "{at:?}");
+    assert!(at.contains(&"/components/schemas/A/if"), "{at:?}");
+    assert!(at.contains(&"/components/schemas/A/properties/b"), "{at:?}");
+    // Found by the lowering in the up-read document, reported where the user wrote it.
+    assert!(
+        at.contains(&"/components/schemas/A/properties/c/anyOf/0/properties/d"),
+        "{at:?}"
+    );
+}
+
+#[test]
+fn defs_are_hoisted_and_refs_follow() {
+    let text = doc(
+        "3.1.0",
+        "\
+components:
+  schemas:
+    A:
+      type: object
+      properties:
+        b: {$ref: '#/components/schemas/A/$defs/B'}
+      $defs:
+        B: {type: object, properties: {c: {type: [string, 'null']}}}
+",
+    );
+    let (api, sink) = lower(&text);
+    assert!(sink.items.is_empty(), "{:?}", sink.items);
+    let b = field(&api, "A", "b");
+    let TypeRef::Named(name) = &b.ty else {
+        panic!("{:?}", b.ty)
+    };
+    let c = field(&api, name, "c");
+    assert!(c.nullable);
+    let def = api.types.iter().find(|t| &t.name == name).unwrap();
+    assert_eq!(def.origin, "/components/schemas/A/$defs/B");
+}
+
+#[test]
+fn boolean_schemas_and_mutual_tls() {
+    let text = doc(
+        "3.1.0",
+        "\
+components:
+  securitySchemes:
+    tls: {type: mutualTLS}
+  schemas:
+    A:
+      type: object
+      properties:
+        any: true
+      unevaluatedProperties: false
+",
+    );
+    let (api, sink) = lower(&text);
+    let any = field(&api, "A", "any");
+    assert_eq!(any.ty, TypeRef::Json);
+    let a = api.types.iter().find(|t| t.name == "A").unwrap();
+    assert!(matches!(&a.kind, TypeKind::Struct(s) if s.deny_unknown));
+    assert_eq!(sink.items.len(), 1, "{:?}", sink.items);
+    assert_eq!(sink.items[0].pointer, "/components/securitySchemes/tls");
+}
