@@ -37,7 +37,7 @@ impl PetStatus {
 impl std::str::FromStr for PetStatus {
     type Err = std::convert::Infallible;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
         match value {
             "available" => Ok(Self::Available),
             "pending" => Ok(Self::Pending),

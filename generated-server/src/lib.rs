@@ -17,6 +17,7 @@
 //! ```
 //!
 //! Rate limits from the document's `x-rate-limit`: `ServerConfig::new().rate_limit_in_memory(rate_limit_policy())`.
+//! Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.
 
 pub mod api;
 pub mod router;
@@ -30,3 +31,8 @@ pub use runtime::context::RequestContext;
 pub use runtime::layer::ServerConfig;
 pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+
+#[cfg(feature = "redis")]
+pub use runtime::redis_store::{
+    RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
+};

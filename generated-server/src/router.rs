@@ -54,12 +54,15 @@ pub fn router<A: PetStoreApi>(api: Arc<A>, config: ServerConfig) -> axum::Router
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/pets"),
-            routing::get(list_pets::<A>).post(create_pet::<A>),
+            routing::get(handle_list_pets::<A>).post(handle_create_pet::<A>),
         )
-        .route(&layer::route_path(&base, "/pets/{petId}"), routing::get(get_pet::<A>))
+        .route(
+            &layer::route_path(&base, "/pets/{petId}"),
+            routing::get(handle_get_pet::<A>),
+        )
         .route(
             &layer::route_path(&base, "/store/orders"),
-            routing::get(list_orders::<A>),
+            routing::get(handle_list_orders::<A>),
         )
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
@@ -109,7 +112,7 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
 }
 
 /// `GET /pets`: see [`PetStoreApi::list_pets`].
-fn list_pets<A: PetStoreApi>(
+fn handle_list_pets<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -159,7 +162,7 @@ fn serve_list_pets<A: PetStoreApi>(
 }
 
 /// `POST /pets`: see [`PetStoreApi::create_pet`].
-fn create_pet<A: PetStoreApi>(
+fn handle_create_pet<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -197,7 +200,7 @@ fn serve_create_pet<A: PetStoreApi>(
 }
 
 /// `GET /pets/{petId}`: see [`PetStoreApi::get_pet`].
-fn get_pet<A: PetStoreApi>(
+fn handle_get_pet<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -250,7 +253,7 @@ fn serve_get_pet<A: PetStoreApi>(
 }
 
 /// `GET /store/orders`: see [`PetStoreApi::list_orders`].
-fn list_orders<A: PetStoreApi>(
+fn handle_list_orders<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {

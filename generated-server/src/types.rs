@@ -37,7 +37,7 @@ impl PetStatus {
 impl std::str::FromStr for PetStatus {
     type Err = String;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "available" => Ok(Self::Available),
             "pending" => Ok(Self::Pending),

@@ -215,7 +215,11 @@ pub enum Location {
 
 #[derive(Debug, Clone)]
 pub struct Param {
+    /// Field name in the parameter structs (`…Params`, `…Options`).
     pub rust: String,
+    /// Name of the value's binding in the server's handler and the client's method: `rust`,
+    /// unless that is a local the emitters use there (`naming::reserved`).
+    pub local: String,
     pub wire: String,
     pub location: Location,
     pub ty: TypeRef,

@@ -3,6 +3,8 @@
 //! Wire names (what the document says) are never changed; the IR keeps both, and emitters
 //! add `#[serde(rename)]` only where the two differ.
 
+pub mod reserved;
+
 use heck::{ToPascalCase, ToShoutySnakeCase, ToSnakeCase};
 use std::collections::BTreeSet;
 

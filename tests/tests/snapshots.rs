@@ -50,6 +50,11 @@ fn constructs_fixture_output() {
 }
 
 #[test]
+fn adversarial_fixture_output() {
+    snapshot_all("tests/fixtures/adversarial.yaml", "adversarial");
+}
+
+#[test]
 fn output_is_deterministic() {
     let a = generate("spec/petstore.yaml", "petstore");
     let b = generate("spec/petstore.yaml", "petstore");

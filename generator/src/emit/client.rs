@@ -551,10 +551,10 @@ fn arg_type(p: &Param) -> TokenStream {
 
 /// A parameter's value expression, as a `&T` for the request helpers.
 fn param_ref(p: &Param) -> TokenStream {
-    let rust = ident(&p.rust);
+    let (rust, local) = (ident(&p.rust), ident(&p.local));
     match (p.required, by_ref(p)) {
-        (true, true) => quote!(#rust),
-        (true, false) => quote!(&#rust),
+        (true, true) => quote!(#local),
+        (true, false) => quote!(&#local),
         (false, _) => quote!(options.#rust.as_ref()),
     }
 }
@@ -569,7 +569,7 @@ fn method(op: &Operation) -> TokenStream {
     let required: Vec<&Param> = op.params.iter().filter(|p| p.required).collect();
     let has_optional = op.params.iter().any(|p| !p.required);
     let args = required.iter().map(|p| {
-        let rust = ident(&p.rust);
+        let rust = ident(&p.local);
         let t = arg_type(p);
         quote!(#rust: #t,)
     });

@@ -52,7 +52,7 @@ pub fn cargo_toml(api: &Api, kind: Kind, crate_name: &str, header: &str) -> Resu
                 "Server for {} {}: implement the trait, serve the router.",
                 api.title, api.version
             ),
-            Vec::new(),
+            section_lines(SERVER_RUNTIME_MANIFEST, "features"),
         ),
         Kind::Client => (
             CLIENT_RUNTIME_MANIFEST,
@@ -330,6 +330,18 @@ mod tests {
         assert!(
             server.iter().all(|d| !d.contains("workspace")),
             "{server:?}"
+        );
+        // The optional store's dependencies stay optional, and its feature is carried over.
+        assert!(
+            server
+                .iter()
+                .any(|d| d.starts_with("redis = ") && d.contains("optional = true")),
+            "{server:?}"
+        );
+        assert!(
+            section_lines(SERVER_RUNTIME_MANIFEST, "features")
+                .iter()
+                .any(|f| f.starts_with("redis = ")),
         );
         let (client, sections) = runtime_dependencies(CLIENT_RUNTIME_MANIFEST).unwrap();
         assert!(

@@ -37,6 +37,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
     if api.rate_limit.is_some() {
         lines.push(String::new());
         lines.push("Rate limits from the document's `x-rate-limit`: `ServerConfig::new().rate_limit_in_memory(rate_limit_policy())`.".into());
+        lines.push("Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.".into());
     }
     let docs = module_doc(&lines);
     let policy_export = api.rate_limit.as_ref().map(|_| {
@@ -60,6 +61,8 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub use runtime::layer::ServerConfig;
         pub use runtime::problem::Problem;
         pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+        #[cfg(feature = "redis")]
+        pub use runtime::redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
     }
 }
 
@@ -324,7 +327,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         let mut chain = TokenStream::new();
         for (i, op) in ops.iter().enumerate() {
             let method = format_ident!("{}", op.method.to_lowercase());
-            let handler = ident(&op.rust);
+            let handler = handler_ident(op);
             if i == 0 {
                 chain.extend(quote!(routing::#method(#handler::<A>)));
             } else {
@@ -444,8 +447,16 @@ pub fn router_rs(api: &Api) -> TokenStream {
     }
 }
 
+/// The route handler of an operation: `handle_…` (and its body `serve_…`), prefixes that
+/// keep them apart from each other, from `router` and from `router`'s locals whatever the
+/// operation is called.
+fn handler_ident(op: &Operation) -> proc_macro2::Ident {
+    format_ident!("handle_{}", crate::naming::bare(&op.rust))
+}
+
 fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> TokenStream {
     let name = ident(&op.rust);
+    let handle = handler_ident(op);
     let serve = format_ident!("serve_{}", crate::naming::bare(&op.rust));
     let id = &op.id;
     let route_doc = doc(&[format!(
@@ -480,7 +491,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     let params = (!op.params.is_empty()).then(|| {
         let ty = params_ident(op);
         let fields = op.params.iter().map(|p| {
-            let rust = ident(&p.rust);
+            let rust = ident(&p.local);
             let wire = &p.wire;
             let loc = match p.location {
                 Location::Path => quote!(Location::Path),
@@ -505,17 +516,24 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         });
         // Every parameter is read (and every failure collected) before the first return.
         let unwraps = op.params.iter().filter(|p| p.required).map(|p| {
-            let rust = ident(&p.rust);
+            let rust = ident(&p.local);
             quote!(let Some(#rust) = #rust else { return Err(errors.into_problem()); };)
         });
-        let names = op.params.iter().map(|p| ident(&p.rust));
+        let names = op.params.iter().map(|p| {
+            let (field, local) = (ident(&p.rust), ident(&p.local));
+            if p.rust == p.local {
+                quote!(#field)
+            } else {
+                quote!(#field: #local)
+            }
+        });
         let checks = op.params.iter().filter_map(|p| {
             let checks =
                 constraint_checks(&quote!(value), &quote!(at), &p.check_ty, &p.constraints);
             if checks.is_empty() {
                 return None;
             }
-            let rust = ident(&p.rust);
+            let rust = ident(&p.local);
             let wire = &p.wire;
             let loc = location_text(p.location);
             let at = format!("{loc}/{wire}");
@@ -624,7 +642,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     // two or three times in the future axum boxes for every request.
     quote! {
         #route_doc
-        fn #name<A: #trait_ident>(
+        fn #handle<A: #trait_ident>(
             State(api): State<Arc<A>>,
             request: Request,
         ) -> impl Future<Output = Response> + Send {

@@ -7,7 +7,7 @@ pub mod schema;
 use crate::diag::{Sink, push};
 use crate::ir::{Api, SchemeKind, SecurityScheme, Server};
 use crate::load;
-use crate::naming::{self, Scope};
+use crate::naming::{self, Scope, reserved};
 use openapiv3::{APIKeyLocation, OpenAPI};
 use schema::{
     Schemas, box_cycles, doc_lines, mark_scalar_one_ofs, mark_validated, resolve_check_types,
@@ -75,7 +75,7 @@ fn base_path(
 }
 
 fn servers(doc: &OpenAPI) -> Vec<Server> {
-    let mut scope = Scope::reserving(&["Custom"]);
+    let mut scope = Scope::reserving(reserved::SERVER_VARIANTS);
     doc.servers
         .iter()
         .enumerate()
@@ -105,7 +105,7 @@ fn security_schemes(doc: &OpenAPI, sink: &mut Sink) -> Vec<SecurityScheme> {
     let Some(components) = &doc.components else {
         return Vec::new();
     };
-    let mut scope = Scope::new();
+    let mut scope = Scope::reserving(reserved::BUILDER_METHODS);
     let mut out = Vec::new();
     for (name, scheme) in &components.security_schemes {
         let pointer = push("/components/securitySchemes", name);

@@ -9,7 +9,7 @@ use crate::ir::{
     ResponseHeader, SecurityScheme, Status, TypeRef,
 };
 use crate::load;
-use crate::naming::{self, Scope};
+use crate::naming::{self, Scope, reserved};
 use openapiv3::{
     MediaType, OpenAPI, Parameter, ParameterSchemaOrContent, PathItem, ReferenceOr, StatusCode,
 };
@@ -37,8 +37,8 @@ pub fn lower_all(
             }
         }
     }
-    let mut names = Scope::new();
-    let mut stems = Scope::new();
+    let mut names = Scope::reserving(reserved::OPERATION_METHODS);
+    let mut stems = Scope::reserving(reserved::OPERATION_STEMS);
     let mut out = Vec::new();
     for (path, item) in &doc.paths.paths {
         let path_at = push("/paths", path);
@@ -62,7 +62,8 @@ pub fn lower_all(
                 .clone()
                 .unwrap_or_else(|| naming::operation_from_route(method, path));
             let rust = names.claim(naming::snake(&id));
-            let stem = stems.claim(naming::pascal(&id));
+            // A stem is only ever a prefix (`SelfParams`), so `Self_` loses its underscore.
+            let stem = stems.claim(naming::pascal(&id).trim_end_matches('_').to_string());
             let ctx = Ctx {
                 doc,
                 stem: &stem,
@@ -203,6 +204,7 @@ impl Ctx<'_> {
             }
         }
         let mut scope = Scope::new();
+        let mut locals = Scope::reserving(&reserved::parameter_locals());
         let mut out = Vec::new();
         for (param, at) in merged {
             let data = param.parameter_data_ref();
@@ -250,8 +252,10 @@ impl Ctx<'_> {
                 param,
                 Parameter::Query { .. } | Parameter::Cookie { .. }
             ));
+            let rust = scope.claim(naming::snake(&data.name));
             out.push(Param {
-                rust: scope.claim(naming::snake(&data.name)),
+                local: locals.claim(rust.clone()),
+                rust,
                 wire: data.name.clone(),
                 location: loc,
                 check_ty: ty.clone(),

@@ -7,7 +7,7 @@ use crate::ir::{
     TypeRef,
 };
 use crate::load;
-use crate::naming::{self, Scope};
+use crate::naming::{self, Scope, reserved};
 use openapiv3::{
     AdditionalProperties, IntegerFormat, NumberFormat, OpenAPI, ReferenceOr, Schema, SchemaKind,
     Type, VariantOrUnknownOrEmpty,
@@ -52,7 +52,7 @@ impl<'s> SchemaRef<'s> {
 impl<'a> Schemas<'a> {
     /// Names every component schema first, so references resolve in any order.
     pub fn new(doc: &'a OpenAPI) -> Self {
-        let mut scope = Scope::new();
+        let mut scope = Scope::reserving(reserved::TYPES_MODULE);
         let mut components = BTreeMap::new();
         if let Some(c) = &doc.components {
             for name in c.schemas.keys() {
@@ -401,7 +401,7 @@ impl<'a> Schemas<'a> {
         // `additional` is a reserved field name when extra properties are kept.
         let mut scope =
             if additional.is_some_and(|a| !matches!(a, AdditionalProperties::Any(false))) {
-                Scope::reserving(&["additional_properties"])
+                Scope::reserving(reserved::STRUCT_FIELDS)
             } else {
                 Scope::new()
             };
@@ -701,7 +701,7 @@ fn variant_label(s: &Schema, i: usize) -> String {
 
 /// Variants for a string enumeration; values that are not identifiers get readable names.
 pub fn enum_variants<'v>(values: impl Iterator<Item = &'v str>) -> Vec<EnumVariant> {
-    let mut scope = Scope::reserving(&["Unknown"]);
+    let mut scope = Scope::reserving(reserved::ENUM_VARIANTS);
     values
         .map(|wire| EnumVariant {
             rust: scope.claim(if wire.is_empty() {

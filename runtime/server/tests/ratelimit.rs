@@ -105,7 +105,8 @@ fn headers_report_the_window_with_fewer_remaining() {
             remaining: 9,
             reset_unix: T0 + 60,
             retry_after_secs: None,
-            banned: false
+            banned: false,
+            unavailable: false,
         }
     );
     for _ in 0..9 {

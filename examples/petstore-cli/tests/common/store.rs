@@ -139,6 +139,7 @@ impl RateLimiter for RefuseAll {
             reset_unix: now + self.0,
             retry_after_secs: Some(self.0),
             banned: false,
+            unavailable: false,
         }))
     }
 }

@@ -138,7 +138,7 @@ impl Odd {
 impl std::str::FromStr for Odd {
     type Err = std::convert::Infallible;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
         match value {
             "" => Ok(Self::Empty),
             "a b" => Ok(Self::AB),
@@ -319,7 +319,7 @@ impl GetTreesIdTheme {
 impl std::str::FromStr for GetTreesIdTheme {
     type Err = std::convert::Infallible;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
         match value {
             "dark" => Ok(Self::Dark),
             "light" => Ok(Self::Light),

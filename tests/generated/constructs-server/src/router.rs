@@ -61,17 +61,29 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
-        .route(&layer::route_path(&base, "/trees/{id}"), routing::get(get_trees_id::<A>))
-        .route(&layer::route_path(&base, "/forms"), routing::post(post_forms::<A>))
-        .route(&layer::route_path(&base, "/blobs"), routing::put(put_blobs::<A>))
-        .route(&layer::route_path(&base, "/notes"), routing::post(post_notes::<A>))
-        .route(&layer::route_path(&base, "/things"), routing::get(get_things::<A>))
+        .route(
+            &layer::route_path(&base, "/trees/{id}"),
+            routing::get(handle_get_trees_id::<A>),
+        )
+        .route(
+            &layer::route_path(&base, "/forms"),
+            routing::post(handle_post_forms::<A>),
+        )
+        .route(&layer::route_path(&base, "/blobs"), routing::put(handle_put_blobs::<A>))
+        .route(
+            &layer::route_path(&base, "/notes"),
+            routing::post(handle_post_notes::<A>),
+        )
+        .route(
+            &layer::route_path(&base, "/things"),
+            routing::get(handle_get_things::<A>),
+        )
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
 /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`].
-fn get_trees_id<A: ConstructsApi>(
+fn handle_get_trees_id<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -142,7 +154,7 @@ fn serve_get_trees_id<A: ConstructsApi>(
 }
 
 /// `POST /forms`: see [`ConstructsApi::post_forms`].
-fn post_forms<A: ConstructsApi>(
+fn handle_post_forms<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -185,7 +197,7 @@ fn serve_post_forms<A: ConstructsApi>(
 }
 
 /// `PUT /blobs`: see [`ConstructsApi::put_blobs`].
-fn put_blobs<A: ConstructsApi>(
+fn handle_put_blobs<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -230,7 +242,7 @@ fn serve_put_blobs<A: ConstructsApi>(
 }
 
 /// `POST /notes`: see [`ConstructsApi::post_notes`].
-fn post_notes<A: ConstructsApi>(
+fn handle_post_notes<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -267,7 +279,7 @@ fn serve_post_notes<A: ConstructsApi>(
 }
 
 /// `GET /things`: see [`ConstructsApi::get_things`].
-fn get_things<A: ConstructsApi>(
+fn handle_get_things<A: ConstructsApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {

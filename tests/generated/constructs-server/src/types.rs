@@ -202,7 +202,7 @@ impl Odd {
 impl std::str::FromStr for Odd {
     type Err = String;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "" => Ok(Self::Empty),
             "a b" => Ok(Self::AB),
@@ -477,7 +477,7 @@ impl GetTreesIdTheme {
 impl std::str::FromStr for GetTreesIdTheme {
     type Err = String;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "dark" => Ok(Self::Dark),
             "light" => Ok(Self::Light),

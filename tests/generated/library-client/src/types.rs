@@ -50,7 +50,7 @@ impl Format {
 impl std::str::FromStr for Format {
     type Err = std::convert::Infallible;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
         match value {
             "hardcover" => Ok(Self::Hardcover),
             "paperback" => Ok(Self::Paperback),

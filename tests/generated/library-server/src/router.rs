@@ -50,21 +50,24 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
-        .route(&layer::route_path(&base, "/books"), routing::get(search_books::<A>))
+        .route(
+            &layer::route_path(&base, "/books"),
+            routing::get(handle_search_books::<A>),
+        )
         .route(
             &layer::route_path(&base, "/books/{isbn}"),
-            routing::get(get_books_isbn::<A>).delete(withdraw_book::<A>),
+            routing::get(handle_get_books_isbn::<A>).delete(handle_withdraw_book::<A>),
         )
         .route(
             &layer::route_path(&base, "/members/{memberId}/loans"),
-            routing::post(lend_book::<A>),
+            routing::post(handle_lend_book::<A>),
         )
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, config)
 }
 
 /// `GET /books`: see [`LendingLibraryApi::search_books`].
-fn search_books<A: LendingLibraryApi>(
+fn handle_search_books<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -121,7 +124,7 @@ fn serve_search_books<A: LendingLibraryApi>(
 }
 
 /// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`].
-fn get_books_isbn<A: LendingLibraryApi>(
+fn handle_get_books_isbn<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -164,7 +167,7 @@ fn serve_get_books_isbn<A: LendingLibraryApi>(
 }
 
 /// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`].
-fn withdraw_book<A: LendingLibraryApi>(
+fn handle_withdraw_book<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
@@ -207,7 +210,7 @@ fn serve_withdraw_book<A: LendingLibraryApi>(
 }
 
 /// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`].
-fn lend_book<A: LendingLibraryApi>(
+fn handle_lend_book<A: LendingLibraryApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {

@@ -50,7 +50,7 @@ impl Format {
 impl std::str::FromStr for Format {
     type Err = String;
 
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
+    fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "hardcover" => Ok(Self::Hardcover),
             "paperback" => Ok(Self::Paperback),

@@ -134,6 +134,17 @@ impl Problem {
             .with_header(header::RETRY_AFTER, HeaderValue::from(retry_after_secs))
     }
 
+    /// 503 with `Retry-After: 1`: the rate limit's shared store did not answer in time and the
+    /// server is configured to refuse rather than serve unlimited.
+    pub fn rate_limit_unavailable() -> Self {
+        Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "rate_limit_unavailable",
+            "the rate limit cannot be checked right now; retry shortly",
+        )
+        .with_header(header::RETRY_AFTER, HeaderValue::from(1u32))
+    }
+
     /// Status 500: the caller logs the cause; the client only learns that something failed.
     pub fn internal() -> Self {
         Problem::new(

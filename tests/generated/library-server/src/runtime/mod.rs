@@ -11,6 +11,8 @@ pub mod layer;
 pub mod params;
 pub mod problem;
 pub mod ratelimit;
+#[cfg(feature = "redis")]
+pub mod redis_store;
 pub mod response;
 pub mod stream;
 pub mod validate;
@@ -19,3 +21,5 @@ pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, Stat
 pub use layer::{Runtime, ServerConfig, finish, finish_prefixed};
 pub use problem::Problem;
 pub use ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+#[cfg(feature = "redis")]
+pub use redis_store::{RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};

@@ -1,0 +1,263 @@
+//! Every identifier the emitters introduce, by the scope it lives in, so that no name taken
+//! from a document can collide with one of ours.
+//!
+//! The scheme: in each scope where document-derived names and generated names meet, the
+//! lowering claims the generated names first ([`Scope::reserving`](super::Scope::reserving)),
+//! so a document's `raw` parameter becomes the local `raw_2` and its `Result` schema the type
+//! `Result2`; names the document cannot reach (wire names in strings, fields read through
+//! `self.`, variants read through `Self::`) are left as the document spells them. Where a
+//! prefix makes collisions impossible by construction (router functions are `handle_…` and
+//! `serve_…`), no reservation is needed.
+//!
+//! A unit test at the bottom parses the generated files of the fixtures and fails when an
+//! emitter binds a local or a parameter that is not listed here: adding one means adding it
+//! to its scope below, which reserves it.
+
+/// Names the types module (`types.rs`, both sides) uses unqualified in type position:
+/// prelude types, imported traits and the generic parameters of serde impls (`D`, `S`, `T`:
+/// a variant type named `D` inside `fn deserialize<D>` would mean the generic). Schema types
+/// may not take them.
+pub const TYPES_MODULE: &[&str] = &[
+    "Box",
+    "D",
+    "Deserialize",
+    "Option",
+    "Result",
+    "S",
+    "Serialize",
+    "String",
+    "T",
+    "Validate",
+    "Vec",
+    "Violations",
+];
+
+/// Operation stems whose derived type names (`{stem}Params`) would be names `router.rs`
+/// imports (`PathParams`, `RawParams`).
+pub const OPERATION_STEMS: &[&str] = &["Path", "Raw"];
+
+/// Methods beside the operations' own: the server trait's `handle_error`, the client's
+/// constructors and accessors. Operation methods may not take them.
+pub const OPERATION_METHODS: &[&str] = &[
+    "base_url",
+    "builder",
+    "for_server",
+    "handle_error",
+    "last_rate_limit",
+];
+
+/// `ClientBuilder` methods beside the credential setters (one per security scheme).
+pub const BUILDER_METHODS: &[&str] = &[
+    "build",
+    "http_client",
+    "retry_policy",
+    "timeout",
+    "user_agent",
+];
+
+/// Server variants beside the document's servers.
+pub const SERVER_VARIANTS: &[&str] = &["Custom"];
+
+/// Client enum variants beside the document's values.
+pub const ENUM_VARIANTS: &[&str] = &["Unknown"];
+
+/// Struct fields beside the document's properties.
+pub const STRUCT_FIELDS: &[&str] = &["additional_properties"];
+
+/// Locals and parameters of the server's per-operation functions (`router.rs`: the route
+/// handler, `serve_…` and its parameter-reading block), where a parameter's value is bound
+/// next to them.
+pub const SERVER_OPERATION_LOCALS: &[&str] = &[
+    "_body",
+    "api",
+    "at",
+    "body",
+    "body_limit",
+    "ctx",
+    "error",
+    "errors",
+    "media",
+    "out",
+    "outcome",
+    "params",
+    "parts",
+    "path",
+    "raw",
+    "request",
+    "response",
+    "rt",
+    "scheme",
+    "serve",
+    "value",
+];
+
+/// Locals and parameters of a client method, where required parameters are arguments and
+/// their values are bound next to them (`base` and `http` are the send closure's).
+pub const CLIENT_OPERATION_LOCALS: &[&str] = &[
+    "base", "body", "builder", "cookie", "cookies", "http", "options", "path", "query", "raw",
+    "value", "values",
+];
+
+/// Bindings of generated functions that never see a document-derived local (serde impls,
+/// `Validate`, conversions, the builder): listed so the test knows every binding; nothing
+/// needs to be claimed around them.
+pub const OTHER_LOCALS: &[&str] = &[
+    "_out",
+    "_pointer",
+    "api",
+    "at",
+    "b",
+    "base",
+    "base_url",
+    "body",
+    "builder",
+    "config",
+    "deserializer",
+    "e",
+    "f",
+    "headers",
+    "http",
+    "key",
+    "map",
+    "names",
+    "other",
+    "out",
+    "password",
+    "pointer",
+    "raw",
+    "reasons",
+    "response",
+    "retry",
+    "routes",
+    "s",
+    "serializer",
+    "server",
+    "status",
+    "tag",
+    "text",
+    "timeout",
+    "token",
+    "user",
+    "user_agent",
+    "v",
+    "value",
+];
+
+/// The names a parameter's local binding may not take: it lives in the server's operation
+/// functions and in the client's method.
+pub fn parameter_locals() -> Vec<&'static str> {
+    let mut all: Vec<&str> = SERVER_OPERATION_LOCALS
+        .iter()
+        .chain(CLIENT_OPERATION_LOCALS)
+        .copied()
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use syn::visit::Visit;
+
+    /// Every identifier a pattern binds (`let`, function and closure parameters, match arms).
+    #[derive(Default)]
+    struct Bindings(BTreeSet<String>);
+
+    impl<'a> Visit<'a> for Bindings {
+        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+            let name = p.ident.to_string().trim_start_matches("r#").to_string();
+            // Upper-case "bindings" are unit variants and constants (`None`).
+            if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                self.0.insert(name);
+            }
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+
+    fn fixtures() -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("petstore", include_str!("../../../spec/petstore.yaml")),
+            (
+                "library",
+                include_str!("../../../tests/fixtures/library.yaml"),
+            ),
+            (
+                "constructs",
+                include_str!("../../../tests/fixtures/constructs.yaml"),
+            ),
+            (
+                "adversarial",
+                include_str!("../../../tests/fixtures/adversarial.yaml"),
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_binding_an_emitter_introduces_is_listed() {
+        let known: BTreeSet<&str> = SERVER_OPERATION_LOCALS
+            .iter()
+            .chain(CLIENT_OPERATION_LOCALS)
+            .chain(OTHER_LOCALS)
+            .copied()
+            .collect();
+        for (name, text) in fixtures() {
+            let doc = crate::load::parse(text).expect("fixture loads");
+            let mut sink = crate::diag::Sink::default();
+            let api = crate::lower::lower(&doc, &mut sink);
+            // The only document-derived bindings: parameter values.
+            let derived: BTreeSet<String> = api
+                .operations
+                .iter()
+                .flat_map(|op| op.params.iter().map(|p| p.local.clone()))
+                .map(|l| l.trim_start_matches("r#").to_string())
+                .collect();
+            let options = crate::Options {
+                name: name.into(),
+                spec_label: name.into(),
+                command: "test".into(),
+            };
+            let output = crate::generate(text, &options).expect("fixture generates");
+            for (path, file) in &output.files {
+                if !path.ends_with(".rs") || path.contains("/runtime/") {
+                    continue;
+                }
+                let parsed: syn::File = syn::parse_file(file).expect("generated file parses");
+                let mut bindings = Bindings::default();
+                bindings.visit_file(&parsed);
+                let unknown: Vec<&String> = bindings
+                    .0
+                    .iter()
+                    .filter(|b| !known.contains(b.as_str()) && !derived.contains(*b))
+                    .collect();
+                assert!(
+                    unknown.is_empty(),
+                    "{name} {path}: bindings not listed in naming/reserved.rs: {unknown:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn parameter_locals_avoid_every_operation_local() {
+        let doc = crate::load::parse(include_str!("../../../tests/fixtures/adversarial.yaml"))
+            .expect("fixture loads");
+        let mut sink = crate::diag::Sink::default();
+        let api = crate::lower::lower(&doc, &mut sink);
+        let reserved = parameter_locals();
+        let mut renamed = 0;
+        for op in &api.operations {
+            for p in &op.params {
+                let local = p.local.trim_start_matches("r#");
+                assert!(!reserved.contains(&local), "{}: {local}", op.id);
+                renamed += usize::from(p.local != p.rust);
+            }
+        }
+        assert!(
+            renamed > 0,
+            "the adversarial fixture exercises the renaming"
+        );
+    }
+}

@@ -1,0 +1,474 @@
+//! tests/fixtures/adversarial.yaml over loopback HTTP: parameters, properties, schemas and
+//! operations named like the generated code's own locals, methods and imports, and like
+//! prelude names. That both crates compile (with `-D warnings`) is half of the proof; these
+//! calls are the other half: every value still reaches its own place.
+
+mod common;
+
+use adversarial_client::client::{HandleErrorOptions, Path2Options, Raw2Options, ResultOptions};
+use adversarial_client::{Client, Error, types as ct};
+use adversarial_server::api::*;
+use adversarial_server::{AdversarialApi, RequestContext, ServerConfig, StaticKeys, types};
+use serde_json::json;
+use std::net::SocketAddr;
+
+struct Service;
+
+fn value(v: serde_json::Value) -> types::Value {
+    serde_json::from_value(v).expect("a Value")
+}
+
+impl AdversarialApi for Service {
+    type Error = String;
+
+    async fn path(
+        &self,
+        _ctx: &RequestContext,
+        params: Path2Params,
+    ) -> Result<Path2Response, String> {
+        let echo = value(json!({
+            "path": params.path,
+            "raw": params.raw,
+            "query": params.query,
+            "errors": params.errors,
+            "out": params.out,
+            "body": params.body,
+            "cookie": params.cookie,
+            "cookies": params.cookies,
+        }));
+        let headers = Path2OkHeaders {
+            response: Some(format!("r-{}", params.raw)),
+            value: Some(params.raw * 2),
+        };
+        Ok(Path2Response::Ok(echo, headers))
+    }
+
+    async fn raw(
+        &self,
+        _ctx: &RequestContext,
+        params: Raw2Params,
+        body: types::Result2,
+    ) -> Result<Raw2Response, String> {
+        let echo = value(json!({
+            "http": params.http,
+            "base": params.base,
+            "ctx": params.ctx,
+            "builder": params.builder,
+            "options": params.options,
+            "values": params.values,
+            "at": params.at,
+            "params": params.params,
+            "type": params.r#type.map(|k| k.as_str().to_string()),
+            "self": params.self_,
+            "result": body,
+        }));
+        Ok(Raw2Response::Created(echo))
+    }
+
+    async fn handle_error_2(
+        &self,
+        _ctx: &RequestContext,
+        params: HandleErrorParams,
+    ) -> Result<HandleErrorResponse, String> {
+        let all = [
+            params.api,
+            params.parts,
+            params.request,
+            params.response,
+            params.rt,
+            params.scheme,
+            params.serve,
+            params.media,
+            params.outcome,
+            params.error,
+            params.body_limit,
+        ];
+        let expected = [
+            "api",
+            "parts",
+            "request",
+            "response",
+            "rt",
+            "scheme",
+            "serve",
+            "media",
+            "outcome",
+            "error",
+            "body_limit",
+        ];
+        let all: Vec<String> = all.into_iter().map(Option::unwrap_or_default).collect();
+        if all == expected && params.value == Some(3) {
+            Ok(HandleErrorResponse::NoContent)
+        } else {
+            Err(format!(
+                "parameters out of place: {all:?} {:?}",
+                params.value
+            ))
+        }
+    }
+
+    async fn builder_2(&self, _ctx: &RequestContext) -> Result<BuilderResponse, String> {
+        Ok(BuilderResponse::Ok(vec![types::String2 {
+            value: Some("v".into()),
+            string: Some("s".into()),
+        }]))
+    }
+
+    async fn for_server_2(&self, _ctx: &RequestContext) -> Result<ForServerResponse, String> {
+        let inner = types::Box2 {
+            r#box: None,
+            box_2: Some("inner".into()),
+        };
+        Ok(ForServerResponse::Ok(types::Box2 {
+            r#box: Some(Box::new(inner)),
+            box_2: Some("outer".into()),
+        }))
+    }
+
+    async fn base_url_2(&self, _ctx: &RequestContext) -> Result<BaseUrlResponse, String> {
+        Ok(BaseUrlResponse::Ok(types::String2 {
+            value: None,
+            string: Some("base".into()),
+        }))
+    }
+
+    async fn last_rate_limit_2(
+        &self,
+        _ctx: &RequestContext,
+    ) -> Result<LastRateLimitResponse, String> {
+        Ok(LastRateLimitResponse::Ok(types::Option2::S2(types::S2 {
+            s: 5,
+        })))
+    }
+
+    async fn router(&self, _ctx: &RequestContext) -> Result<RouterResponse, String> {
+        Ok(RouterResponse::NoContent)
+    }
+
+    async fn rate_limit_policy(
+        &self,
+        _ctx: &RequestContext,
+    ) -> Result<RateLimitPolicyResponse, String> {
+        Ok(RateLimitPolicyResponse::NoContent)
+    }
+
+    async fn serve_path(&self, _ctx: &RequestContext) -> Result<ServePathResponse, String> {
+        Ok(ServePathResponse::NoContent)
+    }
+
+    async fn api(&self, _ctx: &RequestContext) -> Result<ApiResponse, String> {
+        Ok(ApiResponse::NoContent)
+    }
+
+    async fn config(&self, _ctx: &RequestContext) -> Result<ConfigResponse, String> {
+        Ok(ConfigResponse::NoContent)
+    }
+
+    async fn routes(&self, _ctx: &RequestContext) -> Result<RoutesResponse, String> {
+        Ok(RoutesResponse::NoContent)
+    }
+
+    async fn r#type(&self, _ctx: &RequestContext) -> Result<TypeResponse, String> {
+        Ok(TypeResponse::NoContent)
+    }
+
+    async fn self_(&self, _ctx: &RequestContext) -> Result<SelfResponse, String> {
+        Ok(SelfResponse::Ok(types::Self_ {
+            self_: Some("me".into()),
+        }))
+    }
+
+    async fn super_(
+        &self,
+        _ctx: &RequestContext,
+        params: SuperParams,
+    ) -> Result<SuperResponse, String> {
+        assert_eq!(params.crate_.as_deref(), Some("c"));
+        Ok(SuperResponse::Ok(params.super_))
+    }
+
+    async fn result(
+        &self,
+        _ctx: &RequestContext,
+        params: ResultParams,
+    ) -> Result<ResultResponse, String> {
+        if params.none.is_some() {
+            return Ok(ResultResponse::NotFound(types::Error {
+                code: "none".into(),
+                message: format!("{:?} {:?} {:?}", params.ok, params.err, params.some),
+                status: 404,
+            }));
+        }
+        Ok(ResultResponse::Ok(
+            serde_json::from_value(json!({
+                "crate": {"crate": params.ok},
+                "super": {"super": params.err},
+                "t": {"t": null},
+                "types": {"types": params.some},
+            }))
+            .expect("the body"),
+        ))
+    }
+}
+
+async fn client() -> Client {
+    let keys = StaticKeys::new().with_key("key", "ann", None);
+    let app = adversarial_server::router(
+        std::sync::Arc::new(Service),
+        ServerConfig::new().authenticator(keys),
+    );
+    let addr: SocketAddr = common::spawn(app).await;
+    Client::builder(format!("http://{addr}/v1"))
+        .build_2("key")
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn parameters_named_like_locals_reach_their_fields() {
+    let client = client().await;
+    let answer = client
+        .path(
+            "a path/with slash",
+            42,
+            "the query",
+            "the body header",
+            "the-cookie",
+            Path2Options {
+                errors: Some(3),
+                out: Some("out".into()),
+                cookies: Some("more".into()),
+            },
+        )
+        .await
+        .unwrap();
+    let echo = ct::Value::clone(&answer);
+    assert_eq!(echo.path.as_deref(), Some("a path/with slash"));
+    assert_eq!(echo.raw, Some(42));
+    assert_eq!(echo.query.as_deref(), Some("the query"));
+    assert_eq!(echo.errors, Some(3));
+    assert_eq!(echo.out.as_deref(), Some("out"));
+    assert_eq!(echo.body.as_deref(), Some("the body header"));
+    assert_eq!(echo.cookie.as_deref(), Some("the-cookie"));
+    assert_eq!(echo.cookies.as_deref(), Some("more"));
+    let h = adversarial_client::client::Path2OkHeaders::from_headers(answer.headers());
+    assert_eq!(h.response.as_deref(), Some("r-42"));
+    assert_eq!(h.value, Some(84));
+}
+
+#[tokio::test]
+async fn checks_on_parameters_named_like_locals_still_run() {
+    let client = client().await;
+    let err = client
+        .path(
+            "p",
+            1,
+            "q",
+            "b",
+            "c",
+            Path2Options {
+                errors: Some(0),
+                out: Some("longer than eight".into()),
+                cookies: None,
+            },
+        )
+        .await
+        .unwrap_err();
+    let Error::Api { body, status, .. } = err else {
+        panic!("expected the document's error, got {err:?}");
+    };
+    assert_eq!(status.as_u16(), 400);
+    let adversarial_client::client::Path2Error::BadRequest(problem) = body;
+    assert!(
+        problem.message.contains("query/errors"),
+        "{}",
+        problem.message
+    );
+    assert!(problem.message.contains("query/out"), "{}", problem.message);
+}
+
+#[tokio::test]
+async fn body_named_like_the_prelude_result_round_trips() {
+    let client = client().await;
+    let body: ct::Result2 = serde_json::from_value(json!({
+        "type": "t",
+        "self": "s",
+        "Self": "S",
+        "crate": 1,
+        "super": true,
+        "value": 5,
+        "pointer": "abc",
+        "out": "o",
+        "at": ["x"],
+        "serializer": null,
+        "r#type": "raw",
+        "Option": "opt",
+        "ok": {"ok": "fine"},
+        "none": {},
+    }))
+    .unwrap();
+    assert_eq!(body.self_2.as_deref(), Some("S"));
+    assert_eq!(body.serializer, Some(None));
+    let answer = client
+        .raw(
+            "h",
+            "b",
+            "c",
+            Raw2Options {
+                builder: Some("bu".into()),
+                options: Some("op".into()),
+                values: Some(vec!["1".into(), "2".into()]),
+                at: None,
+                params: Some("pa".into()),
+                r#type: Some(ct::Kind::Err),
+                self_: Some("me".into()),
+            },
+            &body,
+        )
+        .await
+        .unwrap();
+    let echo = answer.into_inner();
+    assert_eq!(echo.http.as_deref(), Some("h"));
+    assert_eq!(echo.base.as_deref(), Some("b"));
+    assert_eq!(echo.ctx.as_deref(), Some("c"));
+    assert_eq!(echo.builder.as_deref(), Some("bu"));
+    assert_eq!(echo.options.as_deref(), Some("op"));
+    assert_eq!(echo.values, Some(vec!["1".to_string(), "2".to_string()]));
+    assert_eq!(echo.at, Some(7), "the default applies");
+    assert_eq!(echo.params.as_deref(), Some("pa"));
+    assert_eq!(echo.r#type.as_deref(), Some("Err"));
+    assert_eq!(echo.self_.as_deref(), Some("me"));
+    assert_eq!(echo.result, Some(body));
+}
+
+#[tokio::test]
+async fn a_body_breaking_the_checks_of_result_is_refused_with_its_pointers() {
+    let client = client().await;
+    let body: ct::Result2 = serde_json::from_value(json!({
+        "type": "t", "value": 0, "pointer": "NOT LOWER", "out": "", "crate": -1,
+    }))
+    .unwrap();
+    let err = client
+        .raw("h", "b", "c", Raw2Options::default(), &body)
+        .await
+        .unwrap_err();
+    let Error::Api { body, status, .. } = err else {
+        panic!("expected the document's error, got {err:?}");
+    };
+    assert_eq!(status.as_u16(), 400);
+    let adversarial_client::client::Raw2Error::BadRequest(problem) = body;
+    for pointer in ["/value", "/pointer", "/out", "/crate"] {
+        assert!(
+            problem.message.contains(pointer),
+            "{pointer}: {}",
+            problem.message
+        );
+    }
+}
+
+#[tokio::test]
+async fn operations_named_like_generated_methods_are_served() {
+    let client = client().await;
+    client
+        .handle_error_2(HandleErrorOptions {
+            api: Some("api".into()),
+            parts: Some("parts".into()),
+            request: Some("request".into()),
+            response: Some("response".into()),
+            rt: Some("rt".into()),
+            scheme: Some("scheme".into()),
+            serve: Some("serve".into()),
+            media: Some("media".into()),
+            outcome: Some("outcome".into()),
+            error: Some("error".into()),
+            body_limit: Some("body_limit".into()),
+            value: Some(3),
+        })
+        .await
+        .unwrap();
+    let list = client.builder_2().await.unwrap().into_inner();
+    assert_eq!(list[0].string.as_deref(), Some("s"));
+    let boxed = client.for_server_2().await.unwrap().into_inner();
+    assert_eq!(boxed.r#box.unwrap().box_2.as_deref(), Some("inner"));
+    assert_eq!(
+        client
+            .base_url_2()
+            .await
+            .unwrap()
+            .into_inner()
+            .string
+            .as_deref(),
+        Some("base")
+    );
+    assert!(client.base_url().starts_with("http://127.0.0.1:"));
+    assert_eq!(
+        client.last_rate_limit_2().await.unwrap().into_inner(),
+        ct::Option2::S2(ct::S2 { s: 5 })
+    );
+    client.router().await.unwrap();
+    client.rate_limit_policy().await.unwrap();
+    client.serve_path().await.unwrap();
+    client.api().await.unwrap();
+    client.config().await.unwrap();
+    client.routes().await.unwrap();
+    client.r#type().await.unwrap();
+    assert_eq!(
+        client.self_().await.unwrap().into_inner().self_.as_deref(),
+        Some("me")
+    );
+    let kind = client
+        .super_(
+            &ct::Type::Self_,
+            adversarial_client::client::SuperOptions {
+                crate_: Some("c".into()),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(kind.into_inner(), ct::Type::Self_);
+    let all = client
+        .result(ResultOptions {
+            ok: Some("o".into()),
+            err: Some("e".into()),
+            some: Some("s".into()),
+            none: None,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(all.crate_.unwrap().crate_.as_deref(), Some("o"));
+    assert_eq!(all.super_.unwrap().super_.as_deref(), Some("e"));
+    assert_eq!(all.types.unwrap().types.as_deref(), Some("s"));
+}
+
+#[test]
+fn enumeration_values_named_like_variants_of_the_prelude_round_trip() {
+    for wire in [
+        "Ok", "Err", "Some", "None", "Unknown", "Self", "self", "type", "Result",
+    ] {
+        let server: types::Kind = wire.parse().unwrap();
+        assert_eq!(server.as_str(), wire);
+        let client: ct::Kind = wire.parse().unwrap();
+        assert_eq!(client.as_str(), wire);
+        assert!(!matches!(client, ct::Kind::Unknown(_)), "{wire} is known");
+    }
+    let newer: ct::Kind = "Newer".parse().unwrap();
+    assert_eq!(newer, ct::Kind::Unknown("Newer".into()));
+    assert!("Newer".parse::<types::Kind>().is_err());
+}
+
+#[test]
+fn one_of_over_types_named_like_generic_parameters_round_trips() {
+    for (text, expected) in [
+        (
+            json!({"d": "x"}),
+            types::Option2::D2(types::D2 { d: "x".into() }),
+        ),
+        (json!({"s": 4}), types::Option2::S2(types::S2 { s: 4 })),
+    ] {
+        let read: types::Option2 = serde_json::from_value(text.clone()).unwrap();
+        assert_eq!(read, expected);
+        assert_eq!(serde_json::to_value(&read).unwrap(), text);
+    }
+    assert!(serde_json::from_value::<types::Option2>(json!({"q": 1})).is_err());
+}
