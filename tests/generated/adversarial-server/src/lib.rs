@@ -27,3 +27,8 @@ pub use runtime::context::RequestContext;
 pub use runtime::layer::ServerConfig;
 pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
+
+#[cfg(feature = "redis")]
+pub use runtime::redis_store::{
+    RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
+};

@@ -22,6 +22,7 @@ use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use super::layer::Runtime;
 use super::problem::Problem;
 use super::ratelimit::Decision;
+use super::validate::Violation;
 
 /// The realm named in every `WWW-Authenticate` challenge.
 pub const REALM: &str = "api";
@@ -361,6 +362,48 @@ fn find<'p>(
     }
 }
 
+/// Whether the request carries `scheme`'s credential more than once: a second
+/// `Authorization` line (for bearer and basic schemes, whatever its scheme word), a repeated
+/// API-key header, query key or cookie. Such a request is ambiguous (a proxy in front may
+/// have read the other value), so no credential of the scheme is checked and operations that
+/// accept the scheme refuse the request with 400 (see [`authorize_scheme`]).
+fn repeated(scheme: &SecurityScheme, headers: &HeaderMap, uri: &Uri) -> bool {
+    match scheme.kind {
+        SchemeKind::HttpBearer | SchemeKind::HttpBasic => headers
+            .get_all(header::AUTHORIZATION)
+            .iter()
+            .nth(1)
+            .is_some(),
+        SchemeKind::ApiKeyHeader(name) => headers.get_all(name).iter().nth(1).is_some(),
+        SchemeKind::ApiKeyQuery(name) => uri.query().is_some_and(|q| {
+            form_urlencoded::parse(q.as_bytes())
+                .filter(|(k, _)| k == name)
+                .nth(1)
+                .is_some()
+        }),
+        SchemeKind::ApiKeyCookie(name) => headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .filter(|(k, _)| k.trim() == name)
+            .nth(1)
+            .is_some(),
+    }
+}
+
+/// Where `scheme`'s credential travels, as a violation pointer names an input:
+/// "header/Authorization", "query/api_key", "cookie/session".
+pub fn credential_pointer(scheme: &SecurityScheme) -> String {
+    match scheme.kind {
+        SchemeKind::HttpBearer | SchemeKind::HttpBasic => "header/Authorization".to_owned(),
+        SchemeKind::ApiKeyHeader(name) => format!("header/{name}"),
+        SchemeKind::ApiKeyQuery(name) => format!("query/{name}"),
+        SchemeKind::ApiKeyCookie(name) => format!("cookie/{name}"),
+    }
+}
+
 /// The text after `<scheme> ` in the first `Authorization` header, when its scheme word is
 /// `scheme` (compared case-insensitively).
 fn authorization_param<'p>(headers: &'p HeaderMap, scheme: &str) -> Option<&'p str> {
@@ -428,6 +471,8 @@ pub struct Identity {
     presented_mask: u64,
     /// Schemes marked presented that are not among the first 64 of `schemes`.
     presented_other: Vec<&'static str>,
+    /// Schemes whose credential the request carried more than once (never checked).
+    repeated: Vec<&'static str>,
     client_addr: Option<SocketAddr>,
     client_ip: Option<IpAddr>,
     /// Set when the rate limit refused the request: `authorize` answers with it. Boxed: a
@@ -570,6 +615,25 @@ impl Identity {
         }
     }
 
+    /// Records that the request carried `scheme`'s credential more than once (implies
+    /// presented); operations that accept the scheme answer 400.
+    pub fn with_repeated(mut self, scheme: &'static str) -> Self {
+        self.mark_repeated(scheme);
+        self
+    }
+
+    fn mark_repeated(&mut self, scheme: &'static str) {
+        self.mark_presented(scheme);
+        if !self.repeated.contains(&scheme) {
+            self.repeated.push(scheme);
+        }
+    }
+
+    /// Whether the request carried `scheme`'s credential more than once.
+    pub fn repeated(&self, scheme: &str) -> bool {
+        self.repeated.contains(&scheme)
+    }
+
     /// Records a valid credential (implies presented).
     pub fn with_principal(mut self, principal: Principal) -> Self {
         self.mark_presented(principal.scheme);
@@ -699,6 +763,10 @@ impl PendingIdentity<'_> {
         let schemes = self.identity.schemes;
         while let Some(scheme) = schemes.get(self.next) {
             self.next += 1;
+            if repeated(scheme, self.headers, self.uri) {
+                self.identity.mark_repeated(scheme.name);
+                continue;
+            }
             let Some(found) = find(scheme, self.headers, self.uri) else {
                 continue;
             };
@@ -761,6 +829,9 @@ pub fn authorize_scheme(
     if let Some(refusal) = identity.refusal() {
         return Err(refusal.clone());
     }
+    if let Some(problem) = repeated_credentials(identity, security) {
+        return Err(problem);
+    }
     let mut anonymous = security.is_empty();
     for alternative in security {
         let Some((first, rest)) = alternative.split_first() else {
@@ -777,6 +848,32 @@ pub fn authorize_scheme(
         return Ok(None);
     }
     Err(unauthorized(identity, security))
+}
+
+/// A 400 naming each credential of the operation's schemes that the request carried more
+/// than once; None when there is none (the usual case: no allocation).
+fn repeated_credentials(identity: &Identity, security: Security) -> Option<Problem> {
+    if identity.repeated.is_empty() {
+        return None;
+    }
+    let mut violations: Vec<Violation> = Vec::new();
+    for name in security.iter().flat_map(|alt| alt.iter()) {
+        if !identity.repeated(name) {
+            continue;
+        }
+        let pointer = match identity.schemes.iter().find(|s| s.name == *name) {
+            Some(scheme) => credential_pointer(scheme),
+            None => format!("security/{name}"),
+        };
+        if violations.iter().all(|v| v.pointer != pointer) {
+            violations.push(Violation {
+                pointer,
+                message: "credential given more than once; send exactly one".to_owned(),
+            });
+        }
+    }
+    (!violations.is_empty())
+        .then(|| Problem::bad_request("ambiguous credentials").with_violations(violations))
 }
 
 fn unauthorized(identity: &Identity, security: Security) -> Problem {

@@ -334,6 +334,31 @@ fn with_method_not_allowed(routes: Router, runtime: &Runtime) -> Router {
     })
 }
 
+/// The answer of a path's own method dispatch (generated for paths with a method axum's
+/// method filter cannot name, such as `QUERY` or an `additionalOperations` method) to a method
+/// the path does not declare: the layer's refusal when it refused the request (429), else the
+/// 405 problem with `Allow: allow` ("GET,HEAD,QUERY"), as every other path answers.
+pub fn method_not_allowed(req: &Request, allow: &'static str) -> Response {
+    let rt = req
+        .extensions()
+        .get::<auth::Identity>()
+        .and_then(auth::Identity::runtime)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(refused) = refusal(req) {
+        return rt.problem(refused);
+    }
+    let mut response = rt.problem(Problem::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("method {} is not allowed on this path", req.method()),
+    ));
+    response
+        .headers_mut()
+        .insert(http::header::ALLOW, HeaderValue::from_static(allow));
+    response
+}
+
 /// Unknown paths, then the identify-and-limit layer around everything.
 fn wrap(
     app: Router,
@@ -444,6 +469,7 @@ async fn identify_and_limit(
     // headers (`Deprecation`, `Sunset`, `Link`); unknown paths and undeclared methods answer
     // it from the fallbacks. Nothing else of the request (parameters, body) is read.
     let refused = match &decision {
+        Some(d) if !d.allowed && d.unavailable => Some(Problem::rate_limit_unavailable()),
         Some(d) if !d.allowed => Some(Problem::too_many_requests(
             d.retry_after_secs.unwrap_or(1),
             d.banned,
@@ -456,17 +482,18 @@ async fn identify_and_limit(
 
     let mut resp = next.run(req).await;
     if let Some(problem) = refused
-        && resp.status() != StatusCode::TOO_MANY_REQUESTS
+        && resp.status() != problem.status
     {
         // A route that does not start with `auth::authorize` (hand-written, not generated)
-        // ignored the refusal; the client still gets the 429.
+        // ignored the refusal; the client still gets the 429 (or 503).
         tracing::error!(
             status = resp.status().as_u16(),
-            "a route answered a request the rate limit refused; sending 429 instead"
+            "a route answered a request the rate limit refused; sending the refusal instead"
         );
         resp = state.runtime.problem(problem);
     }
-    if let Some(d) = &decision {
+    // A limiter that could not decide has nothing true to report.
+    if let Some(d) = decision.as_ref().filter(|d| !d.unavailable) {
         set_rate_limit_headers(resp.headers_mut(), d);
     }
     resp

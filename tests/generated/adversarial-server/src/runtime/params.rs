@@ -284,24 +284,6 @@ impl<'a> RawParams<'a> {
         }
     }
 
-    /// The first raw value of `name` at `loc`. Every header line is still looked at, so each
-    /// one that is not text is reported.
-    fn first<'s>(
-        &'s self,
-        loc: Location,
-        name: &str,
-        errs: &mut Violations,
-    ) -> Option<Cow<'s, str>> {
-        let mut first = None;
-        self.visit(loc, name, errs, |v| {
-            if first.is_none() {
-                first = Some(v);
-            }
-            loc == Location::Header
-        });
-        first
-    }
-
     /// Every raw value of `name` at `loc`, in request order.
     fn values<'s>(&'s self, loc: Location, name: &str, errs: &mut Violations) -> Vec<Cow<'s, str>> {
         let mut out = Vec::new();
@@ -312,8 +294,32 @@ impl<'a> RawParams<'a> {
         out
     }
 
-    /// A required parameter: a violation when absent or unparsable. A repeated query key
-    /// uses the first value.
+    /// The raw value of a single-valued parameter. Given more than once (`?limit=5&limit=6`,
+    /// two header lines, a cookie sent twice) is a violation and None: a proxy in front of the
+    /// service may read another of the values than we would, so neither is guessed.
+    fn single<'s>(
+        &'s self,
+        loc: Location,
+        name: &str,
+        errs: &mut Violations,
+    ) -> Option<Cow<'s, str>> {
+        let mut first = None;
+        let mut count = 0usize;
+        self.visit(loc, name, errs, |v| {
+            count += 1;
+            if first.is_none() {
+                first = Some(v);
+            }
+            true
+        });
+        if count > 1 {
+            errs.push(pointer(loc, name), repeated_message(count));
+            return None;
+        }
+        first
+    }
+
+    /// A required parameter: a violation when absent, given more than once or unparsable.
     pub fn required<T: FromParam>(
         &self,
         loc: Location,
@@ -321,7 +327,7 @@ impl<'a> RawParams<'a> {
         errs: &mut Violations,
     ) -> Option<T> {
         let before = errs.len();
-        match self.first(loc, name, errs) {
+        match self.single(loc, name, errs) {
             Some(raw) => parse_one(loc, name, &raw, errs),
             None => {
                 if errs.len() == before {
@@ -332,14 +338,15 @@ impl<'a> RawParams<'a> {
         }
     }
 
-    /// An optional parameter: None when absent (no violation), a violation when unparsable.
+    /// An optional parameter: None when absent (no violation), a violation when given more
+    /// than once or unparsable.
     pub fn optional<T: FromParam>(
         &self,
         loc: Location,
         name: &str,
         errs: &mut Violations,
     ) -> Option<T> {
-        self.first(loc, name, errs)
+        self.single(loc, name, errs)
             .and_then(|raw| parse_one(loc, name, &raw, errs))
     }
 
@@ -400,8 +407,18 @@ impl<'a> RawParams<'a> {
     /// Whether the parameter was sent at all (for generated code that needs to tell an
     /// absent value from a default).
     pub fn contains(&self, loc: Location, name: &str) -> bool {
-        self.first(loc, name, &mut Violations::new()).is_some()
+        let mut found = false;
+        self.visit(loc, name, &mut Violations::new(), |_| {
+            found = true;
+            false
+        });
+        found
     }
+}
+
+/// The violation message for a single-valued input sent `count` times.
+pub fn repeated_message(count: usize) -> String {
+    format!("given {count} times; a single value is expected")
 }
 
 /// "<location>/<name>", the pointer of a parameter in violations.

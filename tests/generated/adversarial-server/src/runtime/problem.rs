@@ -134,6 +134,17 @@ impl Problem {
             .with_header(header::RETRY_AFTER, HeaderValue::from(retry_after_secs))
     }
 
+    /// 503 with `Retry-After: 1`: the rate limit's shared store did not answer in time and the
+    /// server is configured to refuse rather than serve unlimited.
+    pub fn rate_limit_unavailable() -> Self {
+        Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "rate_limit_unavailable",
+            "the rate limit cannot be checked right now; retry shortly",
+        )
+        .with_header(header::RETRY_AFTER, HeaderValue::from(1u32))
+    }
+
     /// Status 500: the caller logs the cause; the client only learns that something failed.
     pub fn internal() -> Self {
         Problem::new(
@@ -199,6 +210,22 @@ pub fn violations_message(violations: &[Violation]) -> String {
 /// `application/json`. Violations are folded into `message` because the schema has no field
 /// for them (adding one would make responses fail schema checks).
 pub fn render_default(p: &Problem) -> Response {
+    let bytes = body_json(p);
+    let mut resp = Response::new(Body::from(bytes));
+    *resp.status_mut() = p.status;
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    for (name, value) in p.headers.iter() {
+        resp.headers_mut().append(name.clone(), value.clone());
+    }
+    resp
+}
+
+/// The default `Error` body of a problem, `{"code","message","status"}`, as JSON bytes (also
+/// the `data` of the `error` event that ends a failed event stream).
+pub fn body_json(p: &Problem) -> Vec<u8> {
     let message = if p.violations.is_empty() {
         Cow::Borrowed(p.message.as_str())
     } else {
@@ -211,17 +238,7 @@ pub fn render_default(p: &Problem) -> Response {
     });
     // Serializing a Value of strings and a number cannot fail; fall back to an empty body
     // rather than panicking if it ever did.
-    let bytes = serde_json::to_vec(&body).unwrap_or_default();
-    let mut resp = Response::new(Body::from(bytes));
-    *resp.status_mut() = p.status;
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    for (name, value) in p.headers.iter() {
-        resp.headers_mut().append(name.clone(), value.clone());
-    }
-    resp
+    serde_json::to_vec(&body).unwrap_or_default()
 }
 
 /// `"text"` with at most `max` characters kept (then `…`), escaped like a Rust string so

@@ -56,6 +56,26 @@ pub struct Decision {
     /// Set when refused: seconds until a request can succeed (at least 1).
     pub retry_after_secs: Option<u64>,
     pub banned: bool,
+    /// The limiter could not decide (its shared store did not answer in time): the request
+    /// is let through without `X-RateLimit-*` headers when `allowed`, else refused with 503.
+    /// `limit`, `remaining` and `reset_unix` mean nothing then.
+    pub unavailable: bool,
+}
+
+impl Decision {
+    /// The decision of a limiter whose store could not answer: `allow` lets the request
+    /// through unlimited, otherwise it is refused with 503 and `Retry-After: 1`.
+    pub fn unavailable(allow: bool) -> Decision {
+        Decision {
+            allowed: allow,
+            limit: 0,
+            remaining: 0,
+            reset_unix: 0,
+            retry_after_secs: (!allow).then_some(1),
+            banned: false,
+            unavailable: true,
+        }
+    }
 }
 
 /// Counts one request of `key` against `quota` at `now` (injected so tests need no sleeps).
@@ -185,6 +205,7 @@ impl InMemoryRateLimiter {
                 reset_unix: entry.banned_until,
                 retry_after_secs: Some(entry.banned_until - t),
                 banned: true,
+                unavailable: false,
             };
         }
         if entry.banned_until != 0 {
@@ -225,6 +246,7 @@ impl InMemoryRateLimiter {
                 reset_unix,
                 retry_after_secs: None,
                 banned: false,
+                unavailable: false,
             };
         }
 
@@ -249,6 +271,7 @@ impl InMemoryRateLimiter {
                 reset_unix: entry.banned_until,
                 retry_after_secs: Some(self.ban_secs),
                 banned: true,
+                unavailable: false,
             };
         }
         Decision {
@@ -258,6 +281,7 @@ impl InMemoryRateLimiter {
             reset_unix,
             retry_after_secs: Some((reset_unix - t).max(1)),
             banned: false,
+            unavailable: false,
         }
     }
 }
