@@ -206,7 +206,7 @@ mod tests {
         for (name, text) in fixtures() {
             let doc = crate::load::parse(text).expect("fixture loads");
             let mut sink = crate::diag::Sink::default();
-            let api = crate::lower::lower(&doc, &mut sink);
+            let api = crate::lower::lower(&doc.doc, &mut sink);
             // The only document-derived bindings: parameter values.
             let derived: BTreeSet<String> = api
                 .operations
@@ -245,7 +245,7 @@ mod tests {
         let doc = crate::load::parse(include_str!("../../../tests/fixtures/adversarial.yaml"))
             .expect("fixture loads");
         let mut sink = crate::diag::Sink::default();
-        let api = crate::lower::lower(&doc, &mut sink);
+        let api = crate::lower::lower(&doc.doc, &mut sink);
         let reserved = parameter_locals();
         let mut renamed = 0;
         for op in &api.operations {
