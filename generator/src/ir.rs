@@ -59,6 +59,12 @@ pub struct Struct {
     pub additional: Option<TypeRef>,
     /// `additionalProperties: false`: the server rejects unknown fields.
     pub deny_unknown: bool,
+    /// `dependentRequired` (3.1): when the property (wire name) is present, these must be too.
+    /// The server checks it.
+    pub dependent_required: Vec<(String, Vec<String>)>,
+    /// `patternProperties` beside `additionalProperties: false`: the names the extra
+    /// properties must match (checked by the server).
+    pub additional_pattern: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -126,6 +132,12 @@ pub enum TypeRef {
     F64,
     /// `format: binary` in a JSON document, or an octet body: raw bytes.
     Bytes,
+    /// `contentEncoding: base64` (3.1): bytes, written as base64 text in JSON.
+    Base64,
+    /// `contentEncoding: base64url` (3.1): bytes, written as URL-safe base64 text in JSON.
+    Base64Url,
+    /// `prefixItems` (3.1) with no other items: a fixed-length tuple.
+    Tuple(Vec<TypeRef>),
     Vec(Box<TypeRef>),
     Map(Box<TypeRef>),
     /// Any JSON value (`{}`, free-form).
@@ -140,6 +152,9 @@ impl TypeRef {
         !matches!(
             self,
             TypeRef::Vec(_)
+                | TypeRef::Tuple(_)
+                | TypeRef::Base64
+                | TypeRef::Base64Url
                 | TypeRef::Map(_)
                 | TypeRef::Json
                 | TypeRef::JsonObject

@@ -50,6 +50,36 @@ pub fn snake(raw: &str) -> String {
     keyword_safe(s)
 }
 
+/// A crate-name stem cargo accepts, from a file name or a title: lowercase ASCII letters and
+/// digits, runs of anything else one `-`, never starting with a digit
+/// (`api.github.com` → `api-github-com`, `3d_models` → `api-3d-models`).
+pub fn crate_stem(raw: &str) -> String {
+    let mut s = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c.to_ascii_lowercase());
+        } else if !s.is_empty() && !s.ends_with('-') {
+            s.push('-');
+        }
+    }
+    while s.ends_with('-') {
+        s.pop();
+    }
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert_str(0, if s.is_empty() { "api" } else { "api-" });
+    }
+    s
+}
+
+/// Whether cargo accepts `stem-server` as a package name (what `--name` must satisfy).
+pub fn is_crate_stem(stem: &str) -> bool {
+    !stem.is_empty()
+        && stem.starts_with(|c: char| c.is_ascii_alphabetic())
+        && stem
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// A `PascalCase` identifier for a type or an enum variant.
 pub fn pascal(raw: &str) -> String {
     let mut s = words(raw).to_pascal_case();
@@ -231,6 +261,20 @@ mod tests {
         assert_eq!(snake("X-RateLimit-Limit"), "x_rate_limit_limit");
         assert_eq!(snake(""), "value");
         assert_eq!(snake("$ref"), "r#ref");
+    }
+
+    #[test]
+    fn crate_stems() {
+        assert_eq!(crate_stem("api.github.com"), "api-github-com");
+        assert_eq!(crate_stem("Petstore"), "petstore");
+        assert_eq!(crate_stem("3d_models"), "api-3d-models");
+        assert_eq!(crate_stem("..."), "api");
+        assert_eq!(crate_stem("twilio_iam scim"), "twilio-iam-scim");
+        for raw in ["api.github.com", "3d", "", "a--b", "ünïcode"] {
+            assert!(is_crate_stem(&crate_stem(raw)), "{raw}");
+        }
+        assert!(!is_crate_stem("api.github.com"));
+        assert!(!is_crate_stem("1api"));
     }
 
     #[test]

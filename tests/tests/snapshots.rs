@@ -50,6 +50,11 @@ fn constructs_fixture_output() {
 }
 
 #[test]
+fn oas31_fixture_output() {
+    snapshot_all("tests/fixtures/oas31.yaml", "oas31");
+}
+
+#[test]
 fn adversarial_fixture_output() {
     snapshot_all("tests/fixtures/adversarial.yaml", "adversarial");
 }

@@ -197,7 +197,17 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 .and_then(|s| s.to_str())
                 .unwrap_or("api")
                 .to_string();
-            let name = name.unwrap_or_else(|| stem.clone());
+            // A file name is rarely a package name (`api.github.com.json`): derive one.
+            let name = match name {
+                Some(n) if apigen::naming::is_crate_stem(&n) => n,
+                Some(n) => {
+                    return Err(format!(
+                        "--name `{n}` is not a valid crate name stem (ASCII letters, digits, `-` and `_`, starting with a letter); try `{}`",
+                        apigen::naming::crate_stem(&n)
+                    ));
+                }
+                None => apigen::naming::crate_stem(&stem),
+            };
             let out = PathBuf::from(out);
             vec![Target {
                 spec_label: spec
@@ -263,6 +273,67 @@ mod tests {
     /// The developer loop of the README, on a copy: editing the spec (an optional field on
     /// `NewPet`) makes `--check` fail and name files of both crates; `codegen` then changes
     /// both crates and `--check` passes again.
+    /// A file name that is not a package name (`api.github.com.json`, no `--name`) gives
+    /// crates cargo accepts; cargo itself reads the manifests.
+    #[test]
+    fn crate_names_from_dotted_file_names_are_valid() {
+        let dir = std::env::temp_dir().join(format!("apigen-names-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let spec = dir.join("api.github.com.json");
+        fs::write(
+            &spec,
+            r#"{"openapi": "3.1.0", "info": {"title": "GitHub", "version": "1"}, "paths": {}}"#,
+        )
+        .unwrap();
+        let out = dir.join("out");
+        let args: Vec<String> = [
+            "--spec",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec();
+        main(&args).unwrap();
+        for (side, expected) in [
+            ("server", "api-github-com-server"),
+            ("client", "api-github-com-client"),
+        ] {
+            let manifest = out.join(side).join("Cargo.toml");
+            let text = fs::read_to_string(&manifest).unwrap();
+            assert!(text.contains(&format!("name = \"{expected}\"")), "{text}");
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .args([
+                    "metadata",
+                    "--no-deps",
+                    "--offline",
+                    "--format-version",
+                    "1",
+                    "--manifest-path",
+                ])
+                .arg(&manifest)
+                .stdout(std::process::Stdio::null())
+                .status()
+                .unwrap();
+            assert!(status.success(), "cargo refuses {}", manifest.display());
+        }
+        let bad: Vec<String> = [
+            "--spec",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--name",
+            "a.b",
+        ]
+        .map(String::from)
+        .to_vec();
+        let err = main(&bad).unwrap_err();
+        assert!(err.contains("try `a-b`"), "{err}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn spec_edit_changes_both_crates_and_check_catches_it() {
         let dir = std::env::temp_dir().join(format!("apigen-drift-{}", std::process::id()));

@@ -1,6 +1,8 @@
-//! `cargo xtask corpus [DIR] [--filter SUBSTR] [--keep DIR]`: the robustness run.
+//! `cargo xtask corpus [DIR...] [--filter SUBSTR] [--keep DIR]`: the robustness run.
 //!
-//! Every OpenAPI document under DIR (default `../shared/openapi-corpus`) goes through
+//! Every OpenAPI document under the DIRs (default `../shared/openapi-corpus`, 3.0, and
+//! `../shared/openapi-corpus-31`, 3.1/3.2; with several, labels start with the folder's
+//! name) goes through
 //! `apigen::generate` (a panic is caught and reported as a bug); the crates of the documents
 //! that generate are written into one throwaway workspace (default `target/corpus/ws/`) and
 //! compiled by ONE `cargo build --workspace --keep-going --message-format=json`, with a
@@ -35,35 +37,69 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let args = Args::parse(args)?;
     let root = crate::codegen::root();
     let root = root.canonicalize().unwrap_or(root);
-    let dir = args
-        .dir
-        .clone()
-        .unwrap_or_else(|| root.join("../shared/openapi-corpus"));
-    let dir = dir
-        .canonicalize()
-        .map_err(|e| format!("cannot read corpus directory {}: {e}", dir.display()))?;
+    // Both public folders by default: 3.0 and 3.1/3.2.
+    let dirs = if args.dirs.is_empty() {
+        vec![
+            root.join("../shared/openapi-corpus"),
+            root.join("../shared/openapi-corpus-31"),
+        ]
+    } else {
+        args.dirs.clone()
+    };
+    let dirs = dirs
+        .iter()
+        .map(|d| {
+            d.canonicalize()
+                .map_err(|e| format!("cannot read corpus directory {}: {e}", d.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let out_dir = root.join("target/corpus");
     let ws = args.keep.clone().unwrap_or_else(|| out_dir.join("ws"));
     let target_dir = out_dir.join("target");
 
-    let known_invalid = fs::read_to_string(dir.join("INDEX.md"))
-        .map(|text| known_invalid(&text))
-        .unwrap_or_default();
+    // With several folders, labels start with the folder's name so that they stay distinct
+    // (both folders hold an `openai/openapi.yaml`).
+    let prefix = |dir: &Path| -> String {
+        if dirs.len() > 1 {
+            dir.file_name()
+                .map(|n| format!("{}/", n.to_string_lossy()))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let mut known_invalid = BTreeSet::new();
     let mut docs = Vec::new();
-    collect_documents(&dir, &mut docs)?;
-    docs.sort();
-    let docs: Vec<(PathBuf, String)> = docs
-        .into_iter()
-        .map(|p| {
-            let label = label_of(&p, &dir);
-            (p, label)
-        })
-        .filter(|(_, label)| args.filter.as_ref().is_none_or(|f| label.contains(f)))
-        .collect();
+    for dir in &dirs {
+        if let Ok(text) = fs::read_to_string(dir.join("INDEX.md")) {
+            known_invalid.extend(
+                self::known_invalid(&text)
+                    .into_iter()
+                    .map(|l| format!("{}{l}", prefix(dir))),
+            );
+        }
+        let mut found = Vec::new();
+        collect_documents(dir, &mut found)?;
+        found.sort();
+        docs.extend(
+            found
+                .into_iter()
+                .map(|p| {
+                    let label = format!("{}{}", prefix(dir), label_of(&p, dir));
+                    (p, label)
+                })
+                .filter(|(_, label)| args.filter.as_ref().is_none_or(|f| label.contains(f))),
+        );
+    }
+    let dir_list = dirs
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" and ");
     if docs.is_empty() {
         return Err(format!(
             "no .yaml, .yml or .json document under {}{}",
-            dir.display(),
+            dir_list,
             args.filter
                 .as_ref()
                 .map(|f| format!(" whose path contains `{f}`"))
@@ -83,7 +119,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         eprintln!("corpus: generating {label}");
         let mut row = Row::new(label.clone());
         if known_invalid.contains(label) {
-            row.notes.push("known-invalid 3.0 (INDEX.md)".into());
+            row.notes.push("known-invalid (INDEX.md)".into());
         }
         match fs::read_to_string(path) {
             Err(e) => row.generated = Generated::Error(format!("cannot read: {e}"), 1),
@@ -231,7 +267,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         report,
         "\n_{} documents from {}; generation {:.1} s, build {:.1} s, total {:.1} s._",
         rows.len(),
-        dir.display(),
+        dir_list,
         rows.iter().map(|r| r.gen_ms).sum::<f64>() / 1000.0,
         build_secs,
         elapsed
@@ -253,7 +289,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
 }
 
 struct Args {
-    dir: Option<PathBuf>,
+    dirs: Vec<PathBuf>,
     filter: Option<String>,
     keep: Option<PathBuf>,
 }
@@ -261,7 +297,7 @@ struct Args {
 impl Args {
     fn parse(args: &[String]) -> Result<Args, String> {
         let mut parsed = Args {
-            dir: None,
+            dirs: Vec::new(),
             filter: None,
             keep: None,
         };
@@ -275,8 +311,7 @@ impl Args {
                 other if other.starts_with('-') => {
                     return Err(format!("unknown option `{other}`"));
                 }
-                other if parsed.dir.is_none() => parsed.dir = Some(other.into()),
-                other => return Err(format!("unexpected argument `{other}` (one DIR only)")),
+                other => parsed.dirs.push(other.into()),
             }
         }
         Ok(parsed)
@@ -1567,11 +1602,14 @@ mod tests {
             "/tmp/k".into(),
         ])
         .unwrap();
-        assert_eq!(a.dir, Some(PathBuf::from("x")));
+        assert_eq!(a.dirs, [PathBuf::from("x")]);
         assert_eq!(a.filter.as_deref(), Some("oai"));
         assert_eq!(a.keep, Some(PathBuf::from("/tmp/k")));
         assert!(Args::parse(&["--nope".into()]).is_err());
-        assert!(Args::parse(&["a".into(), "b".into()]).is_err());
+        assert_eq!(
+            Args::parse(&["a".into(), "b".into()]).unwrap().dirs.len(),
+            2
+        );
         assert!(Args::parse(&["--filter".into()]).is_err());
     }
 

@@ -12,10 +12,12 @@ cargo xtask codegen [--check]
     nothing and fail when any generated file is stale, missing or orphaned.
 cargo xtask codegen --spec PATH --out DIR [--name NAME] [--check]
     Generate DIR/server and DIR/client (crates NAME-server and NAME-client, standalone)
-    from any OpenAPI 3.0 document.
-cargo xtask corpus [DIR] [--filter SUBSTR] [--keep DIR]
-    Robustness run over every .yaml/.yml/.json document under DIR (default
-    ../shared/openapi-corpus, recursively; --filter keeps paths containing SUBSTR): generate
+    from any OpenAPI 3.0, 3.1 or 3.2 document. Without --name, NAME is derived from the file
+    name as a valid package name (api.github.com.json → api-github-com).
+cargo xtask corpus [DIR...] [--filter SUBSTR] [--keep DIR]
+    Robustness run over every .yaml/.yml/.json document under the DIRs (default
+    ../shared/openapi-corpus and ../shared/openapi-corpus-31, recursively; with several
+    folders labels start with the folder name; --filter keeps labels containing SUBSTR): generate
     each (a panic is caught and reported), write the crates into one throwaway workspace
     (target/corpus/ws/, or --keep DIR) and compile them with one `cargo build --keep-going`
     (shared target dir target/corpus/target; warnings counted, not denied). Prints a table

@@ -76,6 +76,12 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
         TypeRef::F32 => quote!(f32),
         TypeRef::F64 => quote!(f64),
         TypeRef::Bytes => quote!(Vec<u8>),
+        TypeRef::Base64 => quote!(crate::runtime::base64::Base64),
+        TypeRef::Base64Url => quote!(crate::runtime::base64::Base64Url),
+        TypeRef::Tuple(items) => {
+            let items = items.iter().map(|t| rust_type(t, qualified));
+            quote!((#(#items,)*))
+        }
         TypeRef::Vec(inner) => {
             let inner = rust_type(inner, qualified);
             quote!(Vec<#inner>)

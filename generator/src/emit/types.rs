@@ -348,9 +348,44 @@ fn struct_validate(
         .as_ref()
         .filter(|a| contents_validated(a, validated_names))
         .map(|_| quote!(self.additional_properties.validate(pointer, out);));
+    let additional_pattern = s.additional_pattern.as_ref().map(
+        |p| quote!(validate::check_key_pattern(&self.additional_properties, #p, pointer, out);),
+    );
+    // `dependentRequired`: a present property needs its dependents (required fields are
+    // always there, so only optional ones are looked at).
+    let dependents = s
+        .dependent_required
+        .iter()
+        .flat_map(|(present, needed)| {
+            let field = |wire: &str| s.fields.iter().find(|f| f.wire == wire);
+            let Some(p) = field(present) else {
+                return Vec::new();
+            };
+            let p_rust = ident(&p.rust);
+            let p_present = (!p.required).then(|| quote!(self.#p_rust.is_some() &&));
+            needed
+                .iter()
+                .filter_map(|n| field(n))
+                .filter(|n| !n.required)
+                .map(|n| {
+                    let n_rust = ident(&n.rust);
+                    let n_wire = &n.wire;
+                    quote! {
+                        if #p_present self.#n_rust.is_none() {
+                            validate::dependent_missing(pointer, #present, #n_wire, out);
+                        }
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>();
     // Marked validated for a constraint no check is printed for (a bound on a type it does
     // not apply to): an empty body, whose parameters must not warn as unused.
-    if checks.is_empty() && additional.is_none() {
+    if checks.is_empty()
+        && additional.is_none()
+        && additional_pattern.is_none()
+        && dependents.is_empty()
+    {
         return nothing;
     }
     let allow_deprecated = allow_deprecated(s);
@@ -360,6 +395,8 @@ fn struct_validate(
             fn validate(&self, pointer: &str, out: &mut Violations) {
                 #(#checks)*
                 #additional
+                #additional_pattern
+                #(#dependents)*
             }
         }
     }

@@ -130,7 +130,8 @@ fn describe(ty: &TypeRef) -> String {
         TypeRef::Vec(_) => "nested array".into(),
         TypeRef::Map(_) | TypeRef::JsonObject => "object".into(),
         TypeRef::Json => "free-form".into(),
-        TypeRef::Bytes => "binary".into(),
+        TypeRef::Bytes | TypeRef::Base64 | TypeRef::Base64Url => "binary".into(),
+        TypeRef::Tuple(_) => "tuple".into(),
         other => format!("{other:?}"),
     }
 }

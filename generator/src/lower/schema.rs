@@ -236,13 +236,16 @@ impl<'a> Schemas<'a> {
             {
                 return None;
             }
-            SchemaKind::Type(Type::String(_)) => TypeRef::String,
+            SchemaKind::Type(Type::String(_)) => string_type(schema, pointer, sink),
             SchemaKind::Type(Type::Boolean(_)) => TypeRef::Bool,
             SchemaKind::Type(Type::Integer(i)) => integer(&i.format),
             SchemaKind::Type(Type::Number(n)) => match &n.format {
                 VariantOrUnknownOrEmpty::Item(NumberFormat::Float) => TypeRef::F32,
                 _ => TypeRef::F64,
             },
+            SchemaKind::Type(Type::Array(a)) if prefix_items(schema).is_some() => {
+                self.tuple(schema, a.items.as_ref(), a.max_items, hint, pointer, sink)
+            }
             SchemaKind::Type(Type::Array(a)) => {
                 let item = match &a.items {
                     Some(items) => self.type_of(
@@ -254,6 +257,12 @@ impl<'a> Schemas<'a> {
                     None => TypeRef::Json,
                 };
                 TypeRef::Vec(Box::new(item))
+            }
+            // Names checked by the server: a type of its own.
+            SchemaKind::Type(Type::Object(o))
+                if o.properties.is_empty() && pattern_properties(schema).is_some() =>
+            {
+                return None;
             }
             SchemaKind::Type(Type::Object(o)) if o.properties.is_empty() => {
                 match &o.additional_properties {
@@ -279,11 +288,22 @@ impl<'a> Schemas<'a> {
                     return None;
                 }
                 match any.typ.as_deref() {
-                    Some("string") if any.enumeration.is_empty() => TypeRef::String,
+                    Some("string") if any.enumeration.is_empty() => {
+                        string_type(schema, pointer, sink)
+                    }
                     Some("boolean") => TypeRef::Bool,
                     Some("integer") => TypeRef::I64,
                     Some("number") => TypeRef::F64,
+                    Some("object") if pattern_properties(schema).is_some() => return None,
                     Some("object") => TypeRef::JsonObject,
+                    Some("array") if prefix_items(schema).is_some() => self.tuple(
+                        schema,
+                        any.items.as_ref(),
+                        any.max_items,
+                        hint,
+                        pointer,
+                        sink,
+                    ),
                     Some("array") => match &any.items {
                         Some(items) => {
                             let item = self.type_of(
@@ -374,6 +394,28 @@ impl<'a> Schemas<'a> {
             SchemaKind::Any(any) if !any.all_of.is_empty() => {
                 self.all_of(name, &any.all_of, pointer, sink)
             }
+            // `patternProperties` alone: a struct of extra properties only, so that the
+            // server checks their names wherever the type is used (struct_31 fills it in).
+            SchemaKind::Type(Type::Object(o)) if pattern_properties(schema).is_some() => {
+                TypeKind::Struct(self.object(
+                    name,
+                    Vec::new(),
+                    o.additional_properties.as_ref(),
+                    pointer,
+                    sink,
+                ))
+            }
+            SchemaKind::Any(any)
+                if any.typ.as_deref() == Some("object") && pattern_properties(schema).is_some() =>
+            {
+                TypeKind::Struct(self.object(
+                    name,
+                    Vec::new(),
+                    any.additional_properties.as_ref(),
+                    pointer,
+                    sink,
+                ))
+            }
             _ => {
                 let ty = self
                     .primitive(schema, name, pointer, sink)
@@ -381,6 +423,10 @@ impl<'a> Schemas<'a> {
                 TypeKind::Alias(ty, constraints_of(schema))
             }
         };
+        let mut kind = kind;
+        if let TypeKind::Struct(st) = &mut kind {
+            self.struct_31(st, schema, name, pointer, sink);
+        }
         self.types.push(TypeDef {
             name: name.to_string(),
             origin: pointer.to_string(),
@@ -388,6 +434,142 @@ impl<'a> Schemas<'a> {
             kind,
             validated: false,
         });
+    }
+
+    /// 3.1 keywords of an object that became a struct: `dependentRequired` (checked) and
+    /// `patternProperties` (the extra properties, their names checked).
+    fn struct_31(
+        &mut self,
+        st: &mut Struct,
+        schema: &Schema,
+        name: &str,
+        pointer: &str,
+        sink: &mut Sink,
+    ) {
+        if let Some(deps) = schema
+            .schema_data
+            .extensions
+            .get("x-apigen-dependent-required")
+            .and_then(|v| v.as_object())
+        {
+            for (present, needed) in deps {
+                let needed: Vec<String> = needed
+                    .as_array()
+                    .map(|l| {
+                        l.iter()
+                            .filter_map(|v| v.as_str().map(String::from))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let known = |wire: &str| st.fields.iter().any(|f| f.wire == wire);
+                let unknown: Vec<&String> = std::iter::once(present)
+                    .chain(needed.iter())
+                    .filter(|w| !known(w))
+                    .collect();
+                if !unknown.is_empty() {
+                    sink.warn(
+                        push(&push(pointer, "dependentRequired"), present),
+                        format!("`dependentRequired` names properties the schema does not declare ({}); not checked", unknown.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")),
+                    );
+                    continue;
+                }
+                st.dependent_required.push((present.clone(), needed));
+            }
+        }
+        if let Some((pattern, value)) = self.pattern_value(schema, name, pointer, sink) {
+            // Names beyond the declared ones must match, unless `additionalProperties`
+            // admits others. (Left out, it would admit any name with any value; a map whose
+            // names are checked is what such a schema means in practice, so that is the
+            // reading, documented in the README.)
+            if st.additional.is_none() {
+                st.additional = Some(value);
+                st.additional_pattern = Some(pattern);
+                st.deny_unknown = false;
+            }
+        }
+    }
+
+    /// `prefixItems`: a tuple of the listed item types when nothing may follow them
+    /// (`items: false`, or `maxItems` equal to their number), and also, stricter than the
+    /// schema (with a warning), when later items are only left open; a list of JSON values
+    /// when `items` describes more.
+    fn tuple(
+        &mut self,
+        schema: &Schema,
+        items: Option<&ReferenceOr<Box<Schema>>>,
+        max_items: Option<usize>,
+        hint: &str,
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> TypeRef {
+        let parts = prefix_items(schema).unwrap_or_default();
+        let at = push(pointer, "x-apigen-prefix-items");
+        let closed = matches!(items, Some(ReferenceOr::Item(s)) if matches!(&s.schema_kind, SchemaKind::Not { .. }));
+        if items.is_some() && !closed {
+            sink.warn(
+                push(pointer, "items"),
+                "`prefixItems` followed by more `items` cannot be a Rust tuple; using a list of JSON values",
+            );
+            return TypeRef::Vec(Box::new(TypeRef::Json));
+        }
+        if parts.is_empty() || parts.len() > 12 {
+            sink.warn(
+                &at,
+                "`prefixItems` with no entry or more than 12 cannot be a Rust tuple; using a list of JSON values",
+            );
+            return TypeRef::Vec(Box::new(TypeRef::Json));
+        }
+        if !closed && max_items != Some(parts.len()) {
+            sink.warn(
+                &at,
+                format!("`prefixItems` read as a tuple of exactly {} items; the schema also allows more (add `items: false` or `maxItems` to say it does not)", parts.len()),
+            );
+        }
+        let types = parts
+            .iter()
+            .enumerate()
+            .map(|(i, part)| {
+                self.type_of(
+                    SchemaRef::of(part),
+                    &format!("{hint}{}", i + 1),
+                    &push(&at, &i.to_string()),
+                    sink,
+                )
+            })
+            .collect();
+        TypeRef::Tuple(types)
+    }
+
+    /// The value type and name pattern of `patternProperties` (one pattern: its schema;
+    /// several: any JSON value, names matching any of them).
+    fn pattern_value(
+        &mut self,
+        schema: &Schema,
+        hint: &str,
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> Option<(String, TypeRef)> {
+        let patterns = pattern_properties(schema)?;
+        let at = push(pointer, "x-apigen-pattern-properties");
+        let joined = if patterns.len() == 1 {
+            patterns[0].0.clone()
+        } else {
+            patterns
+                .iter()
+                .map(|(p, _)| format!("(?:{p})"))
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        let value = match patterns.as_slice() {
+            [(p, s)] => self.type_of(
+                SchemaRef::of(s),
+                &format!("{hint}Value"),
+                &push(&at, p),
+                sink,
+            ),
+            _ => TypeRef::Json,
+        };
+        Some((joined, value))
     }
 
     fn object(
@@ -454,6 +636,8 @@ impl<'a> Schemas<'a> {
             fields,
             additional,
             deny_unknown,
+            dependent_required: Vec::new(),
+            additional_pattern: None,
         }
     }
 
@@ -672,6 +856,47 @@ fn collect_all_of<'a>(
     }
 }
 
+/// A string, or bytes when the 3.1 `contentEncoding` says base64.
+fn string_type(schema: &Schema, pointer: &str, sink: &mut Sink) -> TypeRef {
+    let encoding = schema
+        .schema_data
+        .extensions
+        .get("x-apigen-content-encoding")
+        .and_then(|v| v.as_str());
+    match encoding.map(str::to_ascii_lowercase).as_deref() {
+        None => TypeRef::String,
+        Some("base64") => TypeRef::Base64,
+        Some("base64url") => TypeRef::Base64Url,
+        Some(other) => {
+            sink.warn(
+                push(pointer, "contentEncoding"),
+                format!("`contentEncoding: {other}` is not decoded; the value stays a string"),
+            );
+            TypeRef::String
+        }
+    }
+}
+
+/// The `prefixItems` of a 3.1 schema (carried by the up-reading), when there are any.
+fn prefix_items(schema: &Schema) -> Option<Vec<ReferenceOr<Schema>>> {
+    let value = schema.schema_data.extensions.get("x-apigen-prefix-items")?;
+    serde_json::from_value(value.clone()).ok()
+}
+
+/// The `patternProperties` of a 3.1 schema: (pattern, schema), in document order.
+fn pattern_properties(schema: &Schema) -> Option<Vec<(String, ReferenceOr<Schema>)>> {
+    let map = schema
+        .schema_data
+        .extensions
+        .get("x-apigen-pattern-properties")?
+        .as_object()?;
+    let out: Vec<_> = map
+        .iter()
+        .filter_map(|(k, v)| Some((k.clone(), serde_json::from_value(v.clone()).ok()?)))
+        .collect();
+    (!out.is_empty()).then_some(out)
+}
+
 fn integer(format: &VariantOrUnknownOrEmpty<IntegerFormat>) -> TypeRef {
     match format {
         VariantOrUnknownOrEmpty::Item(IntegerFormat::Int32) => TypeRef::I32,
@@ -756,6 +981,7 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
         }
         _ => {}
     }
+    // A map made of `patternProperties` alone: its names are checked.
     c
 }
 
@@ -883,6 +1109,8 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                         .iter()
                         .any(|f| !f.constraints.is_empty() || needs(&f.ty))
                         || s.additional.as_ref().is_some_and(&needs)
+                        || !s.dependent_required.is_empty()
+                        || s.additional_pattern.is_some()
                 }
                 TypeKind::OneOf(o) => o.variants.iter().any(|v| needs(&v.ty)),
                 // An alias has no checks of its own: its constraints were copied to every

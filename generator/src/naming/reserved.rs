@@ -204,9 +204,9 @@ mod tests {
             .copied()
             .collect();
         for (name, text) in fixtures() {
-            let doc = crate::load::parse(text).expect("fixture loads");
+            let doc = crate::load::parse(text).expect("fixture loads").doc;
             let mut sink = crate::diag::Sink::default();
-            let api = crate::lower::lower(&doc.doc, &mut sink);
+            let api = crate::lower::lower(&doc, &mut sink);
             // The only document-derived bindings: parameter values.
             let derived: BTreeSet<String> = api
                 .operations
@@ -243,9 +243,10 @@ mod tests {
     #[test]
     fn parameter_locals_avoid_every_operation_local() {
         let doc = crate::load::parse(include_str!("../../../tests/fixtures/adversarial.yaml"))
-            .expect("fixture loads");
+            .expect("fixture loads")
+            .doc;
         let mut sink = crate::diag::Sink::default();
-        let api = crate::lower::lower(&doc.doc, &mut sink);
+        let api = crate::lower::lower(&doc, &mut sink);
         let reserved = parameter_locals();
         let mut renamed = 0;
         for op in &api.operations {

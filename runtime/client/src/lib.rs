@@ -47,6 +47,7 @@
 //!   when the error proves it was never sent (a connect error).
 
 pub mod auth;
+pub mod base64;
 pub mod error;
 pub mod ratelimit;
 pub mod request;

@@ -172,6 +172,8 @@ no_constraints!(
     f64,
     serde_json::Value,
     axum::body::Bytes,
+    super::base64::Base64,
+    super::base64::Base64Url,
 );
 
 /// `minimum` / `exclusiveMinimum` (OpenAPI 3.0: a flag). Value and bound have the field's type,
@@ -340,6 +342,32 @@ pub fn check_pattern(value: &str, pattern: &'static str, pointer: &str, out: &mu
     {
         out.push(pointer, format!("must match the pattern {pattern:?}"));
     }
+}
+
+/// `patternProperties` (OpenAPI 3.1) of a map: every property name must match `pattern`
+/// (an unanchored search, as for `pattern`).
+pub fn check_key_pattern<T>(
+    map: &BTreeMap<String, T>,
+    pattern: &'static str,
+    pointer: &str,
+    out: &mut Violations,
+) {
+    if let Some(re) = compiled(pattern) {
+        for key in map.keys().filter(|k| !re.is_match(k)) {
+            out.push(
+                join(pointer, key),
+                format!("property name must match the pattern {pattern:?}"),
+            );
+        }
+    }
+}
+
+/// `dependentRequired` (OpenAPI 3.1): `dependent` must be present because `present` is.
+pub fn dependent_missing(pointer: &str, present: &str, dependent: &str, out: &mut Violations) {
+    out.push(
+        join(pointer, dependent),
+        format!("is required when `{present}` is present"),
+    );
 }
 
 /// `minItems`.

@@ -5,6 +5,7 @@
 //! code calls.
 
 pub mod auth;
+pub mod base64;
 pub mod body;
 pub mod context;
 pub mod layer;

@@ -1,0 +1,245 @@
+//! tests/fixtures/oas31.yaml: the OpenAPI 3.1 schema constructs as Rust types (round trips on
+//! the client types) and as server-side checks over loopback HTTP (each refused with the
+//! `Error` body naming the place), plus one typed client call through the server.
+
+mod common;
+
+use oas31_client::types as c;
+use oas31_client::{Client, RetryPolicy};
+use oas31_server::api::*;
+use oas31_server::{Oas31Api, RequestContext, ServerConfig, types};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+
+fn record() -> Value {
+    json!({"id": 1, "kind": "record", "note": null, "owner": null, "score": 9.5})
+}
+
+#[test]
+fn nullable_spellings_keep_absent_null_and_value_apart() {
+    let r: c::Record = serde_json::from_value(record()).unwrap();
+    assert_eq!(
+        (r.note.as_deref(), &r.owner, &r.nickname),
+        (None, &None, &None)
+    );
+    // Required-but-nullable members must be present.
+    let mut missing = record();
+    missing.as_object_mut().unwrap().remove("note");
+    assert!(serde_json::from_value::<c::Record>(missing).is_err());
+    // Optional-and-nullable: null is not absence, in both directions.
+    let mut with_null = record();
+    with_null["nickname"] = Value::Null;
+    with_null["reviewer"] = json!({"name": "Ann"});
+    with_null["owner"] = json!({"name": "Bob"});
+    let r: c::Record = serde_json::from_value(with_null.clone()).unwrap();
+    assert_eq!(r.nickname, Some(None));
+    assert_eq!(r.reviewer, Some(Some(c::Owner { name: "Ann".into() })));
+    assert_eq!(r.owner, Some(c::Owner { name: "Bob".into() }));
+    assert_eq!(serde_json::to_value(&r).unwrap(), with_null);
+}
+
+#[test]
+fn type_lists_const_and_ref_siblings() {
+    let mut v = record();
+    v["key"] = json!("abc");
+    let r: c::Record = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(r.key, Some(c::RecordKey::String("abc".into())));
+    v["key"] = json!(42);
+    let r: c::Record = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(r.key, Some(c::RecordKey::Integer(42)));
+    assert_eq!(serde_json::to_value(&r).unwrap()["key"], json!(42));
+    // `const: record` is a one-value enum, written back as the constant.
+    assert_eq!(r.kind.as_str(), "record");
+    // `$ref` + description is the referenced type itself.
+    v["backup"] = json!({"name": "Cy"});
+    let r: c::Record = serde_json::from_value(v).unwrap();
+    let backup: Option<c::Owner> = r.backup;
+    assert_eq!(backup.unwrap().name, "Cy");
+}
+
+#[test]
+fn base64_tuples_and_pattern_maps_round_trip() {
+    let mut v = record();
+    v["digest"] = json!({"algorithm": "sha256", "value": "aGVsbG8="});
+    let r: c::Record = serde_json::from_value(v.clone()).unwrap();
+    let digest = r.digest.clone().unwrap();
+    assert_eq!(
+        digest.value.as_deref().map(Vec::as_slice),
+        Some(&b"hello"[..])
+    );
+    assert_eq!(serde_json::to_value(&r).unwrap(), v);
+    v["digest"]["value"] = json!("not base64!");
+    assert!(serde_json::from_value::<c::Record>(v).is_err());
+
+    let s: c::Shipment =
+        serde_json::from_value(json!({"position": [52.5, 13.4], "token": "_-8"})).unwrap();
+    assert_eq!(s.position, (52.5, 13.4));
+    assert_eq!(s.token.0, vec![0xff, 0xef]);
+    assert_eq!(
+        serde_json::to_value(&s).unwrap(),
+        json!({"position": [52.5, 13.4], "token": "_-8"})
+    );
+    // A tuple has exactly its items.
+    for bad in [json!([1.0]), json!([1.0, 2.0, 3.0])] {
+        let doc = json!({"position": bad, "token": ""});
+        assert!(serde_json::from_value::<c::Shipment>(doc).is_err());
+    }
+
+    let labels: c::Labels = serde_json::from_value(json!({"app.example/name": "x"})).unwrap();
+    assert_eq!(labels.additional_properties["app.example/name"], "x");
+}
+
+struct Service;
+
+impl Oas31Api for Service {
+    type Error = String;
+
+    async fn add_record(
+        &self,
+        _ctx: &RequestContext,
+        body: types::Record,
+    ) -> Result<AddRecordResponse, String> {
+        Ok(AddRecordResponse::Ok(body))
+    }
+
+    async fn put_labels(
+        &self,
+        _ctx: &RequestContext,
+        body: types::Labels,
+    ) -> Result<PutLabelsResponse, String> {
+        Ok(PutLabelsResponse::Ok(body))
+    }
+
+    async fn add_shipment(
+        &self,
+        _ctx: &RequestContext,
+        body: types::Shipment,
+    ) -> Result<AddShipmentResponse, String> {
+        Ok(AddShipmentResponse::Created(body))
+    }
+}
+
+async fn serve() -> SocketAddr {
+    let app = oas31_server::router(std::sync::Arc::new(Service), ServerConfig::new());
+    common::spawn(app).await
+}
+
+/// Posts `body` and returns (status, body as JSON).
+async fn send(addr: SocketAddr, method: &str, path: &str, body: &Value) -> (u16, Value) {
+    let http = reqwest::Client::new();
+    let method = http::Method::from_bytes(method.as_bytes()).unwrap();
+    let response = http
+        .request(method, format!("http://{addr}/v31{path}"))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let bytes = response.bytes().await.unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+fn with(base: Value, key: &str, value: Value) -> Value {
+    let mut v = base;
+    v[key] = value;
+    v
+}
+
+#[tokio::test]
+async fn server_checks_the_3_1_constraints() {
+    let addr = serve().await;
+    let (status, body) = send(addr, "POST", "/records", &record()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, record(), "null members are written back as null");
+
+    let refused = [
+        (with(record(), "id", json!(0)), "/id"),
+        (with(record(), "score", json!(10)), "/score"),
+        (with(record(), "score", json!(0)), "/score"),
+        (with(record(), "kind", json!("other")), "kind"),
+        (with(record(), "version", json!(3)), "/version"),
+        (with(record(), "note", json!("x".repeat(21))), "/note"),
+        (with(record(), "surprise", json!(1)), "surprise"),
+        (with(record(), "nickname", json!(7)), "nickname"),
+        (
+            with(
+                record(),
+                "digest",
+                json!({"algorithm": "sha256", "value": "%%%"}),
+            ),
+            "digest",
+        ),
+    ];
+    for (body, place) in refused {
+        let (status, problem) = send(addr, "POST", "/records", &body).await;
+        assert_eq!(status, 400, "{body} → {problem}");
+        assert_eq!(problem["status"], 400, "the Error body: {problem}");
+        let message = problem["message"].as_str().unwrap_or_default();
+        assert!(message.contains(place), "{place} in {message}");
+    }
+    let mut missing = record();
+    missing.as_object_mut().unwrap().remove("owner");
+    assert_eq!(send(addr, "POST", "/records", &missing).await.0, 400);
+}
+
+#[tokio::test]
+async fn server_checks_pattern_names_dependencies_and_tuples() {
+    let addr = serve().await;
+    let ok = json!({"app.example/name": "x", "team.example/owner": "y"});
+    assert_eq!(send(addr, "PUT", "/labels", &ok).await, (200, ok.clone()));
+    let (status, problem) = send(
+        addr,
+        "PUT",
+        "/labels",
+        &json!({"app.example/name": "x", "Bad Key": "y"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{problem}");
+    assert!(
+        problem["message"].as_str().unwrap().contains("/Bad Key"),
+        "the refused name is the place: {problem}"
+    );
+
+    let shipment = json!({"position": [52.5, 13.4], "token": "AQI"});
+    assert_eq!(send(addr, "POST", "/shipments", &shipment).await.0, 201);
+    let tracked = with(shipment.clone(), "trackingNumber", json!("T1"));
+    let (status, problem) = send(addr, "POST", "/shipments", &tracked).await;
+    assert_eq!(status, 400, "{problem}");
+    let message = problem["message"].as_str().unwrap();
+    assert!(
+        message.contains("/carrier") && message.contains("trackingNumber"),
+        "{message}"
+    );
+    let complete = with(tracked, "carrier", json!("C"));
+    assert_eq!(
+        send(addr, "POST", "/shipments", &complete).await,
+        (201, complete.clone())
+    );
+    for bad in [
+        with(shipment.clone(), "position", json!([1.0, 2.0, 3.0])),
+        with(shipment.clone(), "token", json!("a+b")),
+    ] {
+        assert_eq!(send(addr, "POST", "/shipments", &bad).await.0, 400, "{bad}");
+    }
+}
+
+#[tokio::test]
+async fn typed_client_sends_bytes_and_tuples() {
+    let addr = serve().await;
+    let client = Client::builder(format!("http://{addr}/v31"))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let sent = c::Shipment {
+        position: (1.25, -2.5),
+        token: vec![0, 1, 254, 255].into(),
+        tracking_number: Some("T9".into()),
+        carrier: Some("C".into()),
+    };
+    let back = client.add_shipment(&sent).await.unwrap().into_inner();
+    assert_eq!(back, sent);
+}
