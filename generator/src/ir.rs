@@ -19,6 +19,47 @@ pub struct Api {
     pub operations: Vec<Operation>,
     pub security_schemes: Vec<SecurityScheme>,
     pub rate_limit: Option<RateLimitPolicy>,
+    /// Paths with a method axum's method filter cannot name, routed by their own dispatch.
+    pub dispatchers: Vec<Dispatcher>,
+    /// The requests this API sends to its consumers (`webhooks`).
+    pub webhooks: Vec<Webhook>,
+}
+
+/// A path with a method axum's method filter cannot name (`QUERY`, an `additionalOperations`
+/// method): every request to it goes to one function that picks the handler by method name.
+#[derive(Debug, Clone)]
+pub struct Dispatcher {
+    pub path: String,
+    /// Name of the dispatch function (`dispatch_search`).
+    pub rust: String,
+    /// (method as sent, handler = the operation's `rust`), `HEAD` answered by the `GET`
+    /// handler when the path declares no `HEAD`.
+    pub methods: Vec<(String, String)>,
+    /// The `Allow` header of the path's 405 (`GET,HEAD,QUERY`).
+    pub allow: String,
+}
+
+/// One webhook: a request the API provider sends to a URL its consumer registered.
+#[derive(Debug, Clone)]
+pub struct Webhook {
+    /// The key under `webhooks` (`petAdded`).
+    pub name: String,
+    /// Variant of the `Webhook` enum (`PetAdded`).
+    pub variant: String,
+    /// The method it is sent with (`POST`).
+    pub method: String,
+    /// A constant of `http::Method` names it (else built from its name).
+    pub standard_method: bool,
+    pub doc: Vec<String>,
+    /// The JSON payload, if the webhook has one.
+    pub payload: Option<WebhookPayload>,
+}
+
+#[derive(Debug, Clone)]
+pub struct WebhookPayload {
+    pub content_type: String,
+    pub ty: TypeRef,
+    pub required: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -195,7 +236,13 @@ pub struct Operation {
     pub rust: String,
     /// `ListPets`, the stem of the operation's own types.
     pub stem: String,
+    /// As sent on the wire: `GET`, `QUERY`, or an `additionalOperations` key as written.
     pub method: String,
+    /// One of the eight methods axum's method filter and `http::Method`'s constants name
+    /// (`QUERY` and `additionalOperations` methods are not).
+    pub standard_method: bool,
+    /// A success response is streamed (`itemSchema`): the client reads it item by item.
+    pub streamed: bool,
     /// Path template as in the document (`/pets/{petId}`).
     pub path: String,
     pub summary: Option<String>,
@@ -208,7 +255,7 @@ pub struct Operation {
     pub security: Vec<Vec<String>>,
     /// Headers the runtime adds to every response of this operation (deprecation).
     pub extra_headers: Vec<(String, String)>,
-    /// Safe to send twice (GET, HEAD, PUT, DELETE, OPTIONS).
+    /// Safe to send twice (GET, HEAD, PUT, DELETE, OPTIONS, TRACE, QUERY).
     pub idempotent: bool,
     /// The client's `Accept` header: the media types the responses document.
     pub accept: Option<String>,
@@ -266,6 +313,25 @@ pub enum BodyKind {
     Form(TypeRef),
     Text,
     Bytes,
+    /// A response read item by item (3.2 `itemSchema`); never a request body.
+    Stream(ItemStream),
+}
+
+#[derive(Debug, Clone)]
+pub struct ItemStream {
+    pub format: StreamFormat,
+    /// The type of each item (of each event's `data` for Server-Sent Events).
+    pub item: TypeRef,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamFormat {
+    /// `text/event-stream` whose `data` is JSON of the item type.
+    Events,
+    /// `text/event-stream` whose `data` is text (the item type is `String`).
+    EventsText,
+    /// `application/jsonl`, `application/x-ndjson`: one JSON item per line.
+    JsonLines,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

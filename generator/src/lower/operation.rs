@@ -13,6 +13,7 @@ use crate::naming::{self, Scope, reserved};
 use openapiv3::{
     MediaType, OpenAPI, Parameter, ParameterSchemaOrContent, PathItem, ReferenceOr, StatusCode,
 };
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 const METHODS: &[&str] = &[
@@ -28,9 +29,10 @@ pub fn lower_all(
 ) -> Vec<Operation> {
     // The operation ids of the whole document, so a deprecation can link to its successor.
     let mut routes: BTreeMap<String, String> = BTreeMap::new();
+    let mut quiet = Sink::default();
     for (path, item) in &doc.paths.paths {
         if let ReferenceOr::Item(item) = item {
-            for (_, op) in item.iter() {
+            for (_, op, _) in path_operations(item, &push("/paths", path), &mut quiet) {
                 if let Some(id) = &op.operation_id {
                     routes.insert(id.clone(), path.clone());
                 }
@@ -52,11 +54,10 @@ pub fn lower_all(
                 continue;
             }
         };
-        for method in METHODS {
-            let Some(op) = operation_of(item, method) else {
-                continue;
-            };
-            let at = push(&path_at, method);
+        for (wire_method, op, at) in path_operations(item, &path_at, sink) {
+            let op = op.as_ref();
+            let method = wire_method.to_ascii_lowercase();
+            let method = method.as_str();
             let id = op
                 .operation_id
                 .clone()
@@ -98,12 +99,17 @@ pub fn lower_all(
             }
             doc_text.extend(description);
             let accept = accept_header(&responses);
+            let streamed = responses.iter().any(|r| {
+                r.is_success() && matches!(r.body.as_ref().map(|b| &b.kind), Some(BodyKind::Stream(_)))
+            });
             out.push(Operation {
                 accept,
                 id,
                 rust,
                 stem,
-                method: method.to_uppercase(),
+                standard_method: METHODS.contains(&method),
+                streamed,
+                method: wire_method,
                 path: path.clone(),
                 summary: op.summary.clone(),
                 doc: doc_text,
@@ -113,9 +119,11 @@ pub fn lower_all(
                 responses,
                 security,
                 extra_headers,
+                // QUERY is safe and idempotent (it only reads, with a body); a custom
+                // method promises nothing.
                 idempotent: matches!(
-                    *method,
-                    "get" | "head" | "put" | "delete" | "options" | "trace"
+                    method,
+                    "get" | "head" | "put" | "delete" | "options" | "trace" | "query"
                 ),
             });
         }
@@ -151,6 +159,74 @@ fn accept_header(responses: &[Response]) -> Option<String> {
         }
     }
     (!types.is_empty()).then(|| types.join(", "))
+}
+
+/// The operations of a path item in a stable order: the eight fixed methods, then 3.2's
+/// `query`, then `additionalOperations` in document order; each with its method as sent
+/// (upper case, custom ones as written) and its pointer. The loader leaves the 3.2 ones as
+/// JSON in `x-apigen-query` / `x-apigen-additional-operations`.
+pub fn path_operations<'a>(
+    item: &'a PathItem,
+    at: &str,
+    sink: &mut Sink,
+) -> Vec<(String, Cow<'a, openapiv3::Operation>, String)> {
+    let mut out = Vec::new();
+    for method in METHODS {
+        if let Some(op) = operation_of(item, method) {
+            out.push((method.to_uppercase(), Cow::Borrowed(op), push(at, method)));
+        }
+    }
+    if let Some(value) = item.extensions.get("x-apigen-query") {
+        let op_at = push(at, "x-apigen-query");
+        if let Some(op) = extension_operation(value, &op_at, sink) {
+            out.push(("QUERY".to_string(), Cow::Owned(op), op_at));
+        }
+    }
+    if let Some(map) = item.extensions.get("x-apigen-additional-operations") {
+        let map_at = push(at, "x-apigen-additional-operations");
+        let Some(map) = map.as_object() else {
+            sink.error(map_at, "`additionalOperations` must be a map of method → operation");
+            return out;
+        };
+        for (method, value) in map {
+            let op_at = push(&map_at, method);
+            let lower = method.to_ascii_lowercase();
+            if METHODS.contains(&lower.as_str()) || lower == "query" {
+                sink.error(
+                    op_at,
+                    format!("`{method}` has a field of its own in the path item (`{lower}`); `additionalOperations` is for other methods"),
+                );
+                continue;
+            }
+            if method.is_empty() || !method.bytes().all(is_tchar) {
+                sink.error(op_at, format!("`{method}` is not an HTTP method name (RFC 9110 token)"));
+                continue;
+            }
+            if let Some(op) = extension_operation(value, &op_at, sink) {
+                out.push((method.clone(), Cow::Owned(op), op_at));
+            }
+        }
+    }
+    out
+}
+
+/// A character of an HTTP token (RFC 9110, 5.6.2).
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+fn extension_operation(
+    value: &serde_json::Value,
+    at: &str,
+    sink: &mut Sink,
+) -> Option<openapiv3::Operation> {
+    match serde_json::from_value(value.clone()) {
+        Ok(op) => Some(op),
+        Err(e) => {
+            sink.error(at, format!("not a valid Operation: {e}"));
+            None
+        }
+    }
 }
 
 fn operation_of<'a>(item: &'a PathItem, method: &str) -> Option<&'a openapiv3::Operation> {
