@@ -127,6 +127,7 @@ mod harness {
                 reset_unix: reset,
                 retry_after_secs: (!allowed).then(|| (reset - secs).max(1)),
                 banned: false,
+                unavailable: false,
             }
         }
     }

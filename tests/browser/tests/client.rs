@@ -64,9 +64,7 @@ async fn add_list_with_a_status_filter_and_read_the_rate_limit_state() {
         .unwrap();
     assert!(pending.iter().any(|p| p.id == id), "{:?}", *pending);
     assert!(
-        pending
-            .iter()
-            .all(|p| p.status == Some(PetStatus::Pending)),
+        pending.iter().all(|p| p.status == Some(PetStatus::Pending)),
         "{:?}",
         *pending
     );
@@ -89,7 +87,11 @@ async fn get_sees_the_deprecation_headers() {
     #[allow(deprecated)]
     let got = c.get_pet(added.id).await.unwrap();
     assert_eq!(got.name, "Browser Kit");
-    assert!(got.is_deprecated(), "Deprecation exposed: {:?}", got.headers());
+    assert!(
+        got.is_deprecated(),
+        "Deprecation exposed: {:?}",
+        got.headers()
+    );
     assert!(got.deprecation().is_some());
     assert!(got.sunset().is_some(), "Sunset exposed");
     assert!(got.headers().contains_key("link"), "Link exposed");
