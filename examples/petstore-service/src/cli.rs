@@ -26,6 +26,8 @@ Options:
   --cors-origin ORIGIN let pages from ORIGIN (scheme://host[:port], e.g.
                        http://localhost:8000) call the service from a browser (CORS;
                        repeatable); `*` allows any origin. Off by default.
+  --no-idempotency     ignore Idempotency-Key (nothing stored or replayed); used by the
+                       conformance run, whose generator reuses one key for different bodies
   -h, --help           print this help
 
 Limits (what a client may send, and how slowly; 0 turns a timeout or the connection limit off):
@@ -57,6 +59,8 @@ pub struct Options {
     pub cors: Option<Cors>,
     /// The limits options, over the defaults.
     pub limits: Limits,
+    /// False with `--no-idempotency`: `Idempotency-Key` is ignored.
+    pub idempotency: bool,
 }
 
 /// Parses the arguments after the program name. Errors are one line, meant for stderr
@@ -70,6 +74,7 @@ where
     let mut keys: Vec<(String, Plan)> = Vec::new();
     let mut origins: Vec<String> = Vec::new();
     let mut limits = Limits::new();
+    let mut idempotency = true;
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -102,6 +107,7 @@ where
                 keys.push((key, plan));
             }
             "--cors-origin" => origins.push(value("ORIGIN")?),
+            "--no-idempotency" => idempotency = false,
             "--max-request-target" => {
                 limits = limits.max_request_target(count(&name, &value("BYTES")?)?);
             }
@@ -133,6 +139,7 @@ where
         keys,
         cors,
         limits,
+        idempotency,
     }))
 }
 

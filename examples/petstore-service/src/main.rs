@@ -94,6 +94,9 @@ async fn run(options: cli::Options) -> ExitCode {
     tracing::info!(%addr, keys = keys.len(), limits = ?options.limits, "listening");
 
     let mut config = config(keys).limits(options.limits);
+    if !options.idempotency {
+        config = config.without_idempotency();
+    }
     if let Some(cors) = options.cors {
         config = config.cors(cors);
     }

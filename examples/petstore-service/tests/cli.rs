@@ -24,6 +24,12 @@ fn defaults() {
     assert_eq!(o.addr, "127.0.0.1:8080");
     assert!(o.keys.is_empty());
     assert!(o.cors.is_none(), "CORS is off by default");
+    assert!(o.idempotency, "Idempotency-Key is honoured by default");
+}
+
+#[test]
+fn idempotency_can_be_switched_off() {
+    assert!(!serve(&["--no-idempotency"]).idempotency);
 }
 
 #[test]

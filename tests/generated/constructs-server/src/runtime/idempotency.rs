@@ -264,6 +264,10 @@ where
     Fut: Future<Output = Result<Response, Problem>>,
 {
     let Some(idem) = rt.idempotency().cloned() else {
+        // Switched off: the key is still a declared header, checked like any other.
+        if let Err(problem) = read_key(&parts.headers) {
+            return rt.reply(Err(problem), headers);
+        }
         return rt.reply(serve(parts, body).await, headers);
     };
     // Refused or unauthenticated requests pass untouched: whatever they get is not stored.
@@ -353,7 +357,9 @@ where
 }
 
 /// The client's key: a Structured Field string (`"…"`, as the draft writes it) or a bare
-/// token (as Stripe takes it); printable ASCII, 1 to 255 characters.
+/// token (as Stripe takes it) of 1 to 255 visible ASCII characters other than `"` and `\`
+/// (no spaces), exactly the pattern the document declares for the header, so that every
+/// value the document allows is taken and every other value refused.
 pub fn read_key(headers: &HeaderMap) -> Result<Option<String>, Problem> {
     let mut values = headers.get_all(&IDEMPOTENCY_KEY).iter();
     let Some(value) = values.next() else {
@@ -382,8 +388,13 @@ pub fn read_key(headers: &HeaderMap) -> Result<Option<String>, Problem> {
     if key.is_empty() || key.len() > MAX_KEY_LEN {
         return Err(invalid(&format!("must be 1 to {MAX_KEY_LEN} characters")));
     }
-    if !key.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        return Err(invalid("not printable ASCII"));
+    if !key
+        .bytes()
+        .all(|b| (0x21..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        return Err(invalid(
+            "only visible ASCII characters other than `\"` and `\\` are allowed",
+        ));
     }
     Ok(Some(key.to_owned()))
 }
