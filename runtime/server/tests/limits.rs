@@ -348,7 +348,7 @@ async fn serve_passes_client_addresses_and_stops_when_asked() {
         })
         .await
     });
-    let c = reqwest::Client::new();
+    let c = reqwest::Client::builder().no_proxy().build().unwrap();
     let r = common::send(c.get(format!("http://{addr}/peer"))).await;
     assert_eq!((r.status, r.body.as_str()), (200, "127.0.0.1"));
     // The client keeps its connection open; stopping closes it once idle.
