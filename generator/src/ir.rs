@@ -175,6 +175,25 @@ impl TypeRef {
                 | TypeRef::Bytes
         )
     }
+
+    /// Whether a value of this type may contain an integer somewhere (a named type may).
+    pub fn may_hold_integer(&self) -> bool {
+        match self {
+            TypeRef::I32 | TypeRef::I64 | TypeRef::U8 | TypeRef::U16 | TypeRef::U32 => true,
+            TypeRef::U64 | TypeRef::Named(_) => true,
+            TypeRef::Vec(item) | TypeRef::Map(item) => item.may_hold_integer(),
+            TypeRef::Tuple(items) => items.iter().any(TypeRef::may_hold_integer),
+            TypeRef::String
+            | TypeRef::Bool
+            | TypeRef::F32
+            | TypeRef::F64
+            | TypeRef::Bytes
+            | TypeRef::Base64
+            | TypeRef::Base64Url
+            | TypeRef::Json
+            | TypeRef::JsonObject => false,
+        }
+    }
 }
 
 /// Schema constraints enforced on input by the server.

@@ -271,9 +271,16 @@ fn struct_def(
     });
     let additional = s.additional.as_ref().map(|a| {
         let ty = rust_type(a, false);
+        // serde buffers flattened entries itself, out of reach of the runtime's decoding, so
+        // values that may hold an integer are read through its whole-number rule here.
+        let serde = if a.may_hold_integer() {
+            quote!(#[serde(flatten, deserialize_with = "crate::runtime::integer::deserialize")])
+        } else {
+            quote!(#[serde(flatten)])
+        };
         quote! {
             /// Properties beyond the declared ones.
-            #[serde(flatten)]
+            #serde
             pub additional_properties: std::collections::BTreeMap<String, #ty>,
         }
     });
@@ -546,7 +553,7 @@ fn one_of(
             let property = &d.property;
             let arms = d.mapping.iter().map(|(wire, i)| {
                 let variant = ident(&o.variants[*i].rust);
-                quote!(#wire => serde_json::from_value(value).map(Self::#variant),)
+                quote!(#wire => crate::runtime::integer::from_value(value).map(Self::#variant),)
             });
             let known = d
                 .mapping
@@ -574,7 +581,7 @@ fn one_of(
             let value = serde_json::Value::deserialize(deserializer)?;
             let mut reasons = Vec::new();
             #(
-                match serde_json::from_value::<#types>(value.clone()) {
+                match crate::runtime::integer::from_value::<#types>(value.clone()) {
                     Ok(v) => return Ok(Self::#variants(v)),
                     Err(e) => reasons.push(format!("{}: {e}", #labels)),
                 }

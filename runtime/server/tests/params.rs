@@ -36,9 +36,10 @@ fn scalar_impls() {
         i64::from_param("9223372036854775808"),
         Err(r#""9223372036854775808" is out of range for int64"#.to_owned())
     );
+    // An integer, just not one an unsigned type holds.
     assert_eq!(
         u8::from_param("-1"),
-        Err(r#"expected an integer (uint8), got "-1""#.to_owned())
+        Err(r#""-1" is out of range for uint8"#.to_owned())
     );
     assert_eq!(
         i32::from_param("2147483648"),

@@ -94,11 +94,11 @@ impl<'de> Deserialize<'de> for Option2 {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match serde_json::from_value::<D2>(value.clone()) {
+        match crate::runtime::integer::from_value::<D2>(value.clone()) {
             Ok(v) => return Ok(Self::D2(v)),
             Err(e) => reasons.push(format!("{}: {e}", "D2")),
         }
-        match serde_json::from_value::<S2>(value.clone()) {
+        match crate::runtime::integer::from_value::<S2>(value.clone()) {
             Ok(v) => return Ok(Self::S2(v)),
             Err(e) => reasons.push(format!("{}: {e}", "S2")),
         }

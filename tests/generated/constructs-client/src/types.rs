@@ -54,7 +54,7 @@ pub struct Client {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub _2fa: Option<bool>,
     /// Properties beyond the declared ones.
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "crate::runtime::integer::deserialize")]
     pub additional_properties: std::collections::BTreeMap<String, i64>,
 }
 
@@ -223,15 +223,15 @@ impl<'de> Deserialize<'de> for Shape {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match serde_json::from_value::<ShapeCircle>(value.clone()) {
+        match crate::runtime::integer::from_value::<ShapeCircle>(value.clone()) {
             Ok(v) => return Ok(Self::Circle(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Circle")),
         }
-        match serde_json::from_value::<ShapeSquare>(value.clone()) {
+        match crate::runtime::integer::from_value::<ShapeSquare>(value.clone()) {
             Ok(v) => return Ok(Self::Square(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Square")),
         }
-        match serde_json::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }

@@ -200,8 +200,8 @@ impl<'de> Deserialize<'de> for Member {
                 concat!("missing discriminator property `", "kind", "`"),
             ))?;
         match tag.as_str() {
-            "adult" => serde_json::from_value(value).map(Self::Adult),
-            "child" => serde_json::from_value(value).map(Self::Child),
+            "adult" => crate::runtime::integer::from_value(value).map(Self::Adult),
+            "child" => crate::runtime::integer::from_value(value).map(Self::Child),
             other => {
                 return Err(
                     serde::de::Error::custom(

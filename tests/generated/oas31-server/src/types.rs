@@ -176,11 +176,11 @@ impl<'de> Deserialize<'de> for RecordKey {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match serde_json::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match serde_json::from_value::<i64>(value.clone()) {
+        match crate::runtime::integer::from_value::<i64>(value.clone()) {
             Ok(v) => return Ok(Self::Integer(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Integer")),
         }

@@ -1,0 +1,378 @@
+//! Owns how JSON numbers reach integer fields: a number with a zero fractional part (`1.0`,
+//! `-18114.0`, `1e3`) is an integer, as JSON Schema 2020-12 (OpenAPI 3.1) defines `integer`,
+//! and serde alone refuses it. `1.5` and values outside the field's type are still refused,
+//! with serde's message (`invalid type: floating point `1.5`, expected i64`).
+//!
+//! The rule is the same for every document version (the runtime does not know the version,
+//! and 3.0's JSON Schema draft is read the same way by lenient validators): see the README's
+//! type table. [`WholeNumbers`] wraps any serde deserializer and only changes what an integer
+//! field receives; everything else (strings, floats, `serde_json::Value` fields) passes
+//! through untouched, so a free-form `1.0` stays `1.0`.
+
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
+    VariantAccess, Visitor,
+};
+use std::fmt;
+
+/// Decodes JSON bytes into `T`, integers written as whole numbers included.
+pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = T::deserialize(WholeNumbers(&mut de))?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Decodes a JSON value into `T`, integers written as whole numbers included (generated
+/// `oneOf` types try their variants with it).
+pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> serde_json::Result<T> {
+    T::deserialize(WholeNumbers(value))
+}
+
+/// `T::deserialize` through [`WholeNumbers`], for fields serde fills from its own buffer
+/// (a `#[serde(flatten)]` map of extra properties: `deserialize_with` names this function).
+pub fn deserialize<'de, D: Deserializer<'de>, T: de::Deserialize<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    T::deserialize(WholeNumbers(deserializer))
+}
+
+/// The value of a whole number written as text (a parameter or form value such as `1.0` or
+/// `1e3`), when the text is a JSON number and its value has no fractional part; `None`
+/// otherwise (`1.5`, `inf`, `0x10`, ` 1`).
+pub fn whole_text(text: &str) -> Option<f64> {
+    if !is_json_number(text) {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|v| is_whole(*v))
+}
+
+/// A whole number (from [`whole_text`]) as `T`, when `T` holds it exactly.
+pub fn exact<T: TryFrom<i64> + TryFrom<u64>>(whole: f64) -> Option<T> {
+    if (-I64_END..I64_END).contains(&whole) {
+        T::try_from(whole as i64).ok()
+    } else if (0.0..U64_END).contains(&whole) {
+        T::try_from(whole as u64).ok()
+    } else {
+        None
+    }
+}
+
+/// The JSON number grammar (RFC 8259): `-`? int (`.` digits)? ([eE] [+-]? digits)?.
+fn is_json_number(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i > start
+    };
+    let int_start = i;
+    if !digits(&mut i) || (b[int_start] == b'0' && i - int_start > 1) {
+        return false;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+fn is_whole(v: f64) -> bool {
+    v.is_finite() && v.fract() == 0.0
+}
+
+/// 2^63 and 2^64 as doubles: the bounds of `i64` and `u64` (both exact in `f64`).
+const I64_END: f64 = 9_223_372_036_854_775_808.0;
+const U64_END: f64 = 18_446_744_073_709_551_616.0;
+
+/// A deserializer that hands integer fields whole-valued floats as integers.
+pub struct WholeNumbers<D>(pub D);
+
+/// Forwards a `deserialize_*` call with the visitor wrapped.
+macro_rules! forward {
+    ($($method:ident),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            self.0.$method(Wrap::new(visitor))
+        }
+    )*};
+}
+
+/// An integer target asks for any value: serde's own buffer (behind `flatten`) refuses a
+/// float when asked for an integer without showing it to the visitor, and for JSON both
+/// requests read the same.
+macro_rules! integer {
+    ($($method:ident),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            self.0.deserialize_any(Wrap { visitor, integer: true })
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for WholeNumbers<D> {
+    type Error = D::Error;
+
+    integer!(
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128
+    );
+    forward!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_unit_struct(name, Wrap::new(visitor))
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_newtype_struct(name, Wrap::new(visitor))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_tuple(len, Wrap::new(visitor))
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0
+            .deserialize_tuple_struct(name, len, Wrap::new(visitor))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_struct(name, fields, Wrap::new(visitor))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_enum(name, variants, Wrap::new(visitor))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+/// The caller's visitor, with nested values wrapped again and, for an integer target, a
+/// whole-valued float passed on as an integer.
+struct Wrap<V> {
+    visitor: V,
+    integer: bool,
+}
+
+impl<V> Wrap<V> {
+    fn new(visitor: V) -> Self {
+        Wrap {
+            visitor,
+            integer: false,
+        }
+    }
+}
+
+macro_rules! pass {
+    ($($method:ident: $t:ty),* $(,)?) => {$(
+        fn $method<E: de::Error>(self, v: $t) -> Result<V::Value, E> {
+            self.visitor.$method(v)
+        }
+    )*};
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
+        if !self.integer || !is_whole(v) {
+            return self.visitor.visit_f64(v);
+        }
+        // In range of i64 or u64, the visitor checks its own type's range (`300.0` for a
+        // `u8` is "invalid value: integer `300`, expected u8"); beyond both, nothing can hold it.
+        if (-I64_END..I64_END).contains(&v) {
+            self.visitor.visit_i64(v as i64)
+        } else if (0.0..U64_END).contains(&v) {
+            self.visitor.visit_u64(v as u64)
+        } else {
+            Err(E::invalid_value(de::Unexpected::Float(v), &self))
+        }
+    }
+
+    fn visit_f32<E: de::Error>(self, v: f32) -> Result<V::Value, E> {
+        self.visit_f64(f64::from(v))
+    }
+
+    pass!(visit_bool: bool, visit_i8: i8, visit_i16: i16, visit_i32: i32, visit_i64: i64,
+        visit_i128: i128, visit_u8: u8, visit_u16: u16, visit_u32: u32, visit_u64: u64,
+        visit_u128: u128, visit_char: char, visit_str: &str, visit_borrowed_str: &'de str,
+        visit_string: String, visit_bytes: &[u8], visit_borrowed_bytes: &'de [u8],
+        visit_byte_buf: Vec<u8>);
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visitor.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visitor.visit_unit()
+    }
+
+    // The inner value's own `deserialize_*` call says again whether it is an integer.
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.visitor.visit_some(WholeNumbers(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.visitor.visit_newtype_struct(WholeNumbers(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_seq(WholeNumbers(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_map(WholeNumbers(map))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_enum(WholeNumbers(data))
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for WholeNumbers<S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(WholeNumbers(d))
+    }
+}
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for WholeNumbers<A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, A::Error> {
+        self.0.next_element_seed(WholeNumbers(seed))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for WholeNumbers<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(WholeNumbers(seed))
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        self.0.next_value_seed(WholeNumbers(seed))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for WholeNumbers<A> {
+    type Error = A::Error;
+    type Variant = WholeNumbers<A::Variant>;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<(T::Value, Self::Variant), A::Error> {
+        let (value, variant) = self.0.variant_seed(WholeNumbers(seed))?;
+        Ok((value, WholeNumbers(variant)))
+    }
+}
+
+impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for WholeNumbers<A> {
+    type Error = A::Error;
+
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.0.unit_variant()
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
+        self.0.newtype_variant_seed(WholeNumbers(seed))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.0.tuple_variant(len, Wrap::new(visitor))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.0.struct_variant(fields, Wrap::new(visitor))
+    }
+}
