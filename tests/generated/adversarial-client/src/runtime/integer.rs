@@ -4,6 +4,11 @@
 //! and serde alone refuses it. `1.5` and values outside the field's type are still refused,
 //! with serde's message (`invalid type: floating point `1.5`, expected i64`).
 //!
+//! Such a number arrives as a double, exact only up to 2^53 in magnitude: beyond that,
+//! `-9223372036854775809` (past `i64`, so read as a double) would round to `i64::MIN`. So a
+//! whole number written with a fraction or exponent is taken up to ±2^53 (JavaScript's safe
+//! integers) and refused beyond; integers written as plain digits are read exactly, as before.
+//!
 //! The rule is the same for every document version (the runtime does not know the version,
 //! and 3.0's JSON Schema draft is read the same way by lenient validators): see the README's
 //! type table. [`WholeNumbers`] wraps any serde deserializer and only changes what an integer
@@ -39,21 +44,19 @@ pub fn deserialize<'de, D: Deserializer<'de>, T: de::Deserialize<'de>>(
 }
 
 /// The value of a whole number written as text (a parameter or form value such as `1.0` or
-/// `1e3`), when the text is a JSON number and its value has no fractional part; `None`
-/// otherwise (`1.5`, `inf`, `0x10`, ` 1`).
+/// `1e3`), when the text is a JSON number and its value has no fractional part and is within
+/// ±2^53; `None` otherwise (`1.5`, `1e300`, `inf`, `0x10`, ` 1`).
 pub fn whole_text(text: &str) -> Option<f64> {
     if !is_json_number(text) {
         return None;
     }
-    text.parse::<f64>().ok().filter(|v| is_whole(*v))
+    text.parse::<f64>().ok().filter(|v| is_safe_whole(*v))
 }
 
 /// A whole number (from [`whole_text`]) as `T`, when `T` holds it exactly.
-pub fn exact<T: TryFrom<i64> + TryFrom<u64>>(whole: f64) -> Option<T> {
-    if (-I64_END..I64_END).contains(&whole) {
+pub fn exact<T: TryFrom<i64>>(whole: f64) -> Option<T> {
+    if is_safe_whole(whole) {
         T::try_from(whole as i64).ok()
-    } else if (0.0..U64_END).contains(&whole) {
-        T::try_from(whole as u64).ok()
     } else {
         None
     }
@@ -92,13 +95,13 @@ fn is_json_number(text: &str) -> bool {
     i == b.len()
 }
 
-fn is_whole(v: f64) -> bool {
-    v.is_finite() && v.fract() == 0.0
+/// Whole and within ±2^53, where every integer is a double and every double an exact integer.
+fn is_safe_whole(v: f64) -> bool {
+    v.fract() == 0.0 && v.abs() <= SAFE
 }
 
-/// 2^63 and 2^64 as doubles: the bounds of `i64` and `u64` (both exact in `f64`).
-const I64_END: f64 = 9_223_372_036_854_775_808.0;
-const U64_END: f64 = 18_446_744_073_709_551_616.0;
+/// 2^53.
+const SAFE: f64 = 9_007_199_254_740_992.0;
 
 /// A deserializer that hands integer fields whole-valued floats as integers.
 pub struct WholeNumbers<D>(pub D);
@@ -245,15 +248,13 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
-        if !self.integer || !is_whole(v) {
-            return self.visitor.visit_f64(v);
+        if !self.integer || !v.is_finite() || v.fract() != 0.0 {
+            return self.visitor.visit_f64(v); // refused as a fraction, as before
         }
-        // In range of i64 or u64, the visitor checks its own type's range (`300.0` for a
-        // `u8` is "invalid value: integer `300`, expected u8"); beyond both, nothing can hold it.
-        if (-I64_END..I64_END).contains(&v) {
+        // The visitor checks its own type's range (`300.0` for a `u8` is "invalid value:
+        // integer `300`, expected u8"); beyond 2^53 the double may not be what was written.
+        if is_safe_whole(v) {
             self.visitor.visit_i64(v as i64)
-        } else if (0.0..U64_END).contains(&v) {
-            self.visitor.visit_u64(v as u64)
         } else {
             Err(E::invalid_value(de::Unexpected::Float(v), &self))
         }
