@@ -183,6 +183,7 @@ static WATCH: OperationInfo = OperationInfo {
     idempotent: true,
     deprecated: false,
     security: OPEN,
+    idempotency_key: false,
 };
 
 #[derive(Debug, PartialEq, serde::Deserialize)]
@@ -448,6 +449,7 @@ async fn a_custom_method_goes_on_the_wire_by_its_name() {
         idempotent: true,
         deprecated: false,
         security: OPEN,
+        idempotency_key: false,
     };
     let mut lines = t
         .send_streaming(&op, SCHEMES, |http, base| {
