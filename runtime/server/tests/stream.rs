@@ -6,6 +6,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use apigen_server_runtime::ServerConfig;
+use apigen_server_runtime::cors;
 use apigen_server_runtime::layer;
 use apigen_server_runtime::problem::Problem;
 use apigen_server_runtime::stream::{self, Event, EventStream, JsonLines};
@@ -225,7 +226,13 @@ async fn search(req: Request) -> Response {
 #[tokio::test]
 async fn a_path_dispatching_its_own_methods_answers_405_with_allow() {
     let routes = axum::Router::new().route("/v1/search", routing::any(search));
-    let app = layer::finish_prefixed(routes, &[], "/v1", ServerConfig::new());
+    let app = layer::finish_prefixed(
+        routes,
+        &[],
+        "/v1",
+        &cors::DocumentCors::EMPTY,
+        ServerConfig::new(),
+    );
     let base = serve(app).await;
     let c = reqwest::Client::new();
     let query = reqwest::Method::from_bytes(b"QUERY").unwrap();
