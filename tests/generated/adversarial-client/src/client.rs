@@ -834,7 +834,7 @@ impl Client {
     }
 }
 
-/// Optional parameters of `path`; `Default::default()` sets none.
+/// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Path2Options {
     /// (query parameter `errors`)
@@ -845,9 +845,33 @@ pub struct Path2Options {
     pub cookies: Option<String>,
 }
 
+impl Path2Options {
+    /// Sets `errors`.
+    pub fn with_errors(mut self, errors: i32) -> Self {
+        self.errors = Some(errors);
+        self
+    }
+
+    /// Sets `out`.
+    pub fn with_out(mut self, out: String) -> Self {
+        self.out = Some(out);
+        self
+    }
+
+    /// Sets `cookies`.
+    pub fn with_cookies(mut self, cookies: String) -> Self {
+        self.cookies = Some(cookies);
+        self
+    }
+}
+
 /// The documented error answers of `path`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum Path2Error {
     /// 400: The document's error body.
     BadRequest(types::Error),
@@ -879,7 +903,7 @@ impl Path2OkHeaders {
     }
 }
 
-/// Optional parameters of `raw`; `Default::default()` sets none.
+/// Optional parameters of `raw`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Raw2Options {
     /// (header parameter `builder`)
@@ -898,15 +922,63 @@ pub struct Raw2Options {
     pub self_: Option<String>,
 }
 
+impl Raw2Options {
+    /// Sets `builder`.
+    pub fn with_builder(mut self, builder: String) -> Self {
+        self.builder = Some(builder);
+        self
+    }
+
+    /// Sets `options`.
+    pub fn with_options(mut self, options: String) -> Self {
+        self.options = Some(options);
+        self
+    }
+
+    /// Sets `values`.
+    pub fn with_values(mut self, values: Vec<String>) -> Self {
+        self.values = Some(values);
+        self
+    }
+
+    /// Sets `at`.
+    pub fn with_at(mut self, at: i32) -> Self {
+        self.at = Some(at);
+        self
+    }
+
+    /// Sets `params`.
+    pub fn with_params(mut self, params: String) -> Self {
+        self.params = Some(params);
+        self
+    }
+
+    /// Sets `type`.
+    pub fn with_type(mut self, r#type: types::Kind) -> Self {
+        self.r#type = Some(r#type);
+        self
+    }
+
+    /// Sets `self`.
+    pub fn with_self_(mut self, self_: String) -> Self {
+        self.self_ = Some(self_);
+        self
+    }
+}
+
 /// The documented error answers of `raw`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum Raw2Error {
     /// 400: The document's error body.
     BadRequest(types::Error),
 }
 
-/// Optional parameters of `handleError`; `Default::default()` sets none.
+/// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HandleErrorOptions {
     /// (query parameter `api`)
@@ -935,74 +1007,212 @@ pub struct HandleErrorOptions {
     pub value: Option<i64>,
 }
 
+impl HandleErrorOptions {
+    /// Sets `api`.
+    pub fn with_api(mut self, api: String) -> Self {
+        self.api = Some(api);
+        self
+    }
+
+    /// Sets `parts`.
+    pub fn with_parts(mut self, parts: String) -> Self {
+        self.parts = Some(parts);
+        self
+    }
+
+    /// Sets `request`.
+    pub fn with_request(mut self, request: String) -> Self {
+        self.request = Some(request);
+        self
+    }
+
+    /// Sets `response`.
+    pub fn with_response(mut self, response: String) -> Self {
+        self.response = Some(response);
+        self
+    }
+
+    /// Sets `rt`.
+    pub fn with_rt(mut self, rt: String) -> Self {
+        self.rt = Some(rt);
+        self
+    }
+
+    /// Sets `scheme`.
+    pub fn with_scheme(mut self, scheme: String) -> Self {
+        self.scheme = Some(scheme);
+        self
+    }
+
+    /// Sets `serve`.
+    pub fn with_serve(mut self, serve: String) -> Self {
+        self.serve = Some(serve);
+        self
+    }
+
+    /// Sets `media`.
+    pub fn with_media(mut self, media: String) -> Self {
+        self.media = Some(media);
+        self
+    }
+
+    /// Sets `outcome`.
+    pub fn with_outcome(mut self, outcome: String) -> Self {
+        self.outcome = Some(outcome);
+        self
+    }
+
+    /// Sets `error`.
+    pub fn with_error(mut self, error: String) -> Self {
+        self.error = Some(error);
+        self
+    }
+
+    /// Sets `body_limit`.
+    pub fn with_body_limit(mut self, body_limit: String) -> Self {
+        self.body_limit = Some(body_limit);
+        self
+    }
+
+    /// Sets `value`.
+    pub fn with_value(mut self, value: i64) -> Self {
+        self.value = Some(value);
+        self
+    }
+}
+
 /// The documented error answers of `handleError`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum HandleErrorError {
     /// default: The document's error body.
     Default(types::Error),
 }
 
 /// The documented error answers of `builder`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum BuilderError {}
 /// The documented error answers of `for_server`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ForServerError {}
 /// The documented error answers of `baseUrl`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum BaseUrlError {}
 /// The documented error answers of `lastRateLimit`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum LastRateLimitError {}
 /// The documented error answers of `router`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum RouterError {}
 /// The documented error answers of `rate_limit_policy`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum RateLimitPolicyError {}
 /// The documented error answers of `serve_path`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ServePathError {}
 /// The documented error answers of `api`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ApiError {}
 /// The documented error answers of `config`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ConfigError {}
 /// The documented error answers of `routes`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum RoutesError {}
 /// The documented error answers of `type`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum TypeError {}
 /// The documented error answers of `self`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SelfError {}
-/// Optional parameters of `super`; `Default::default()` sets none.
+/// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SuperOptions {
     /// (query parameter `crate`)
     pub crate_: Option<String>,
 }
 
+impl SuperOptions {
+    /// Sets `crate`.
+    pub fn with_crate_(mut self, crate_: String) -> Self {
+        self.crate_ = Some(crate_);
+        self
+    }
+}
+
 /// The documented error answers of `super`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SuperError {}
-/// Optional parameters of `Result`; `Default::default()` sets none.
+/// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResultOptions {
     /// (query parameter `Ok`)
@@ -1015,9 +1225,39 @@ pub struct ResultOptions {
     pub none: Option<String>,
 }
 
+impl ResultOptions {
+    /// Sets `Ok`.
+    pub fn with_ok(mut self, ok: String) -> Self {
+        self.ok = Some(ok);
+        self
+    }
+
+    /// Sets `Err`.
+    pub fn with_err(mut self, err: String) -> Self {
+        self.err = Some(err);
+        self
+    }
+
+    /// Sets `Some`.
+    pub fn with_some(mut self, some: String) -> Self {
+        self.some = Some(some);
+        self
+    }
+
+    /// Sets `None`.
+    pub fn with_none(mut self, none: String) -> Self {
+        self.none = Some(none);
+        self
+    }
+}
+
 /// The documented error answers of `Result`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ResultError {
     /// 404: The document's error body.
     NotFound(types::Error),
