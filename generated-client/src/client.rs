@@ -385,15 +385,15 @@ pub struct ListPetsOptions {
 }
 
 impl ListPetsOptions {
-    /// Sets `limit`.
-    pub fn with_limit(mut self, limit: i32) -> Self {
-        self.limit = Some(limit);
+    /// Sets `limit` (`None` unsets it).
+    pub fn with_limit(mut self, limit: impl Into<Option<i32>>) -> Self {
+        self.limit = limit.into();
         self
     }
 
-    /// Sets `status`.
-    pub fn with_status(mut self, status: types::PetStatus) -> Self {
-        self.status = Some(status);
+    /// Sets `status` (`None` unsets it).
+    pub fn with_status(mut self, status: impl Into<Option<types::PetStatus>>) -> Self {
+        self.status = status.into();
         self
     }
 }

@@ -115,9 +115,9 @@ impl NewPet {
         }
     }
 
-    /// Sets `status`.
-    pub fn with_status(mut self, status: PetStatus) -> Self {
-        self.status = Some(status);
+    /// Sets `status` (`None` unsets it).
+    pub fn with_status(mut self, status: impl Into<Option<PetStatus>>) -> Self {
+        self.status = status.into();
         self
     }
 }
@@ -159,9 +159,9 @@ impl Pet {
         }
     }
 
-    /// Sets `status`.
-    pub fn with_status(mut self, status: PetStatus) -> Self {
-        self.status = Some(status);
+    /// Sets `status` (`None` unsets it).
+    pub fn with_status(mut self, status: impl Into<Option<PetStatus>>) -> Self {
+        self.status = status.into();
         self
     }
 }

@@ -117,12 +117,10 @@ async fn run(
     let base_url = client.base_url();
     match command {
         Command::List { status, limit } => {
-            // `..Default::default()`: options the document adds later stay unset.
-            let options = ListPetsOptions {
-                limit,
-                status: status.map(pet_status),
-                ..Default::default()
-            };
+            // Built with setters: options the document adds later stay unset.
+            let options = ListPetsOptions::default()
+                .with_limit(limit)
+                .with_status(status.map(pet_status));
             let pets = outcome(client.list_pets(options).await, base_url, verbose)?;
             Ok(if json {
                 to_json(serde_json::to_string_pretty(&*pets))?
@@ -136,10 +134,7 @@ async fn run(
             status,
         } => {
             // `new` takes the required fields; optional ones the document adds later stay unset.
-            let mut new = NewPet::new(name, category);
-            if let Some(status) = status {
-                new = new.with_status(pet_status(status));
-            }
+            let new = NewPet::new(name, category).with_status(status.map(pet_status));
             let pet = outcome(client.create_pet(&new).await, base_url, verbose)?;
             Ok(if json {
                 to_json(serde_json::to_string_pretty(&*pet))?

@@ -427,10 +427,10 @@ async fn requests_carry_the_bearer_key_and_the_spec_s_path_and_query() {
     )
     .await;
     let client = client(&server);
-    let list = |limit, status| ListPetsOptions {
-        limit,
-        status,
-        ..Default::default()
+    let list = |limit: Option<i32>, status: Option<PetStatus>| {
+        ListPetsOptions::default()
+            .with_limit(limit)
+            .with_status(status)
     };
     client.list_pets(list(None, None)).await.unwrap();
     client

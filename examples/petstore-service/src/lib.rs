@@ -135,8 +135,7 @@ impl PetStore {
         let mut inner = self.lock();
         inner.last_id += 1;
         // `new` takes the required fields; optional ones the document adds later start unset.
-        let mut pet = Pet::new(new.name, new.category_id, inner.last_id);
-        pet.status = new.status;
+        let pet = Pet::new(new.name, new.category_id, inner.last_id).with_status(new.status);
         inner.pets.insert(pet.id, pet.clone());
         pet
     }

@@ -148,9 +148,7 @@ async fn status_filter_and_limit() {
     // the library view agrees
     let store = PetStore::new();
     for s in [Some(PetStatus::Sold), None, Some(PetStatus::Sold)] {
-        let mut new = NewPet::new("x", 1);
-        new.status = s;
-        store.add(new);
+        store.add(NewPet::new("x", 1).with_status(s));
     }
     assert_eq!(store.list(Some(PetStatus::Sold), 10).len(), 2);
     assert_eq!(store.list(Some(PetStatus::Pending), 10).len(), 0);

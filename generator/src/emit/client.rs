@@ -444,15 +444,16 @@ fn operation_types(op: &Operation) -> TokenStream {
             let rust = ident(&p.rust);
             let setter = ident(&p.setter);
             let t = rust_type(&p.ty, true);
-            let docs = doc(&[format!("Sets `{}`.", p.wire)]);
+            let docs = doc(&[format!("Sets `{}` (`None` unsets it).", p.wire)]);
             let deprecated = p
                 .deprecated
                 .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
+            // A value or an `Option` (to pass one on without an `if let`).
             quote! {
                 #docs
                 #deprecated
-                pub fn #setter(mut self, #rust: #t) -> Self {
-                    self.#rust = Some(#rust);
+                pub fn #setter(mut self, #rust: impl Into<Option<#t>>) -> Self {
+                    self.#rust = #rust.into();
                     self
                 }
             }

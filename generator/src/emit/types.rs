@@ -374,23 +374,29 @@ fn struct_building(name: &proc_macro2::Ident, s: &Struct) -> TokenStream {
     let setters = s.fields.iter().filter(|f| !f.required).map(|f| {
         let rust = ident(&f.rust);
         let setter = ident(&f.setter);
-        let t = param_type(f);
-        let inner = convert(f, quote!(#rust));
+        let ty = rust_type(&f.ty, false);
+        let boxed = |v: TokenStream| if f.boxed { quote!(#v.map(Box::new)) } else { v };
         // Optional and nullable: `Some(None)` sends `null`, so the setter takes the `Option`.
-        let (t, value) = if f.nullable {
-            let inner = if f.boxed {
-                quote!(#rust.map(Box::new))
-            } else {
-                quote!(#rust)
-            };
-            (quote!(Option<#t>), quote!(Some(#inner)))
+        // Otherwise `impl Into<Option<T>>` takes a value or an `Option` (to copy one over,
+        // without an `if let`); a string takes `impl Into<String>` (`"Rex"`).
+        let (t, value, note) = if f.nullable {
+            let value = boxed(quote!(#rust));
+            (
+                quote!(Option<#ty>),
+                quote!(Some(#value)),
+                "; `None` sends `null`",
+            )
+        } else if f.ty == TypeRef::String {
+            let value = convert(f, quote!(#rust));
+            (quote!(impl Into<String>), quote!(Some(#value)), "")
         } else {
-            (t, quote!(Some(#inner)))
+            let value = boxed(quote!(#rust.into()));
+            (quote!(impl Into<Option<#ty>>), value, " (`None` unsets it)")
         };
         let deprecated = f
             .deprecated
             .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
-        let docs = doc(&[format!("Sets `{}`.", f.wire)]);
+        let docs = doc(&[format!("Sets `{}`{note}.", f.wire)]);
         quote! {
             #docs
             #deprecated

@@ -30,9 +30,7 @@ pub struct Store {
 }
 
 fn pet(id: i64, name: &str, category_id: i64, status: Option<PetStatus>) -> types::Pet {
-    let mut pet = types::Pet::new(name, category_id, id);
-    pet.status = status;
-    pet
+    types::Pet::new(name, category_id, id).with_status(status)
 }
 
 impl Store {

@@ -846,21 +846,21 @@ pub struct Path2Options {
 }
 
 impl Path2Options {
-    /// Sets `errors`.
-    pub fn with_errors(mut self, errors: i32) -> Self {
-        self.errors = Some(errors);
+    /// Sets `errors` (`None` unsets it).
+    pub fn with_errors(mut self, errors: impl Into<Option<i32>>) -> Self {
+        self.errors = errors.into();
         self
     }
 
-    /// Sets `out`.
-    pub fn with_out(mut self, out: String) -> Self {
-        self.out = Some(out);
+    /// Sets `out` (`None` unsets it).
+    pub fn with_out(mut self, out: impl Into<Option<String>>) -> Self {
+        self.out = out.into();
         self
     }
 
-    /// Sets `cookies`.
-    pub fn with_cookies(mut self, cookies: String) -> Self {
-        self.cookies = Some(cookies);
+    /// Sets `cookies` (`None` unsets it).
+    pub fn with_cookies(mut self, cookies: impl Into<Option<String>>) -> Self {
+        self.cookies = cookies.into();
         self
     }
 }
@@ -923,45 +923,45 @@ pub struct Raw2Options {
 }
 
 impl Raw2Options {
-    /// Sets `builder`.
-    pub fn with_builder(mut self, builder: String) -> Self {
-        self.builder = Some(builder);
+    /// Sets `builder` (`None` unsets it).
+    pub fn with_builder(mut self, builder: impl Into<Option<String>>) -> Self {
+        self.builder = builder.into();
         self
     }
 
-    /// Sets `options`.
-    pub fn with_options(mut self, options: String) -> Self {
-        self.options = Some(options);
+    /// Sets `options` (`None` unsets it).
+    pub fn with_options(mut self, options: impl Into<Option<String>>) -> Self {
+        self.options = options.into();
         self
     }
 
-    /// Sets `values`.
-    pub fn with_values(mut self, values: Vec<String>) -> Self {
-        self.values = Some(values);
+    /// Sets `values` (`None` unsets it).
+    pub fn with_values(mut self, values: impl Into<Option<Vec<String>>>) -> Self {
+        self.values = values.into();
         self
     }
 
-    /// Sets `at`.
-    pub fn with_at(mut self, at: i32) -> Self {
-        self.at = Some(at);
+    /// Sets `at` (`None` unsets it).
+    pub fn with_at(mut self, at: impl Into<Option<i32>>) -> Self {
+        self.at = at.into();
         self
     }
 
-    /// Sets `params`.
-    pub fn with_params(mut self, params: String) -> Self {
-        self.params = Some(params);
+    /// Sets `params` (`None` unsets it).
+    pub fn with_params(mut self, params: impl Into<Option<String>>) -> Self {
+        self.params = params.into();
         self
     }
 
-    /// Sets `type`.
-    pub fn with_type(mut self, r#type: types::Kind) -> Self {
-        self.r#type = Some(r#type);
+    /// Sets `type` (`None` unsets it).
+    pub fn with_type(mut self, r#type: impl Into<Option<types::Kind>>) -> Self {
+        self.r#type = r#type.into();
         self
     }
 
-    /// Sets `self`.
-    pub fn with_self_(mut self, self_: String) -> Self {
-        self.self_ = Some(self_);
+    /// Sets `self` (`None` unsets it).
+    pub fn with_self_(mut self, self_: impl Into<Option<String>>) -> Self {
+        self.self_ = self_.into();
         self
     }
 }
@@ -1008,75 +1008,75 @@ pub struct HandleErrorOptions {
 }
 
 impl HandleErrorOptions {
-    /// Sets `api`.
-    pub fn with_api(mut self, api: String) -> Self {
-        self.api = Some(api);
+    /// Sets `api` (`None` unsets it).
+    pub fn with_api(mut self, api: impl Into<Option<String>>) -> Self {
+        self.api = api.into();
         self
     }
 
-    /// Sets `parts`.
-    pub fn with_parts(mut self, parts: String) -> Self {
-        self.parts = Some(parts);
+    /// Sets `parts` (`None` unsets it).
+    pub fn with_parts(mut self, parts: impl Into<Option<String>>) -> Self {
+        self.parts = parts.into();
         self
     }
 
-    /// Sets `request`.
-    pub fn with_request(mut self, request: String) -> Self {
-        self.request = Some(request);
+    /// Sets `request` (`None` unsets it).
+    pub fn with_request(mut self, request: impl Into<Option<String>>) -> Self {
+        self.request = request.into();
         self
     }
 
-    /// Sets `response`.
-    pub fn with_response(mut self, response: String) -> Self {
-        self.response = Some(response);
+    /// Sets `response` (`None` unsets it).
+    pub fn with_response(mut self, response: impl Into<Option<String>>) -> Self {
+        self.response = response.into();
         self
     }
 
-    /// Sets `rt`.
-    pub fn with_rt(mut self, rt: String) -> Self {
-        self.rt = Some(rt);
+    /// Sets `rt` (`None` unsets it).
+    pub fn with_rt(mut self, rt: impl Into<Option<String>>) -> Self {
+        self.rt = rt.into();
         self
     }
 
-    /// Sets `scheme`.
-    pub fn with_scheme(mut self, scheme: String) -> Self {
-        self.scheme = Some(scheme);
+    /// Sets `scheme` (`None` unsets it).
+    pub fn with_scheme(mut self, scheme: impl Into<Option<String>>) -> Self {
+        self.scheme = scheme.into();
         self
     }
 
-    /// Sets `serve`.
-    pub fn with_serve(mut self, serve: String) -> Self {
-        self.serve = Some(serve);
+    /// Sets `serve` (`None` unsets it).
+    pub fn with_serve(mut self, serve: impl Into<Option<String>>) -> Self {
+        self.serve = serve.into();
         self
     }
 
-    /// Sets `media`.
-    pub fn with_media(mut self, media: String) -> Self {
-        self.media = Some(media);
+    /// Sets `media` (`None` unsets it).
+    pub fn with_media(mut self, media: impl Into<Option<String>>) -> Self {
+        self.media = media.into();
         self
     }
 
-    /// Sets `outcome`.
-    pub fn with_outcome(mut self, outcome: String) -> Self {
-        self.outcome = Some(outcome);
+    /// Sets `outcome` (`None` unsets it).
+    pub fn with_outcome(mut self, outcome: impl Into<Option<String>>) -> Self {
+        self.outcome = outcome.into();
         self
     }
 
-    /// Sets `error`.
-    pub fn with_error(mut self, error: String) -> Self {
-        self.error = Some(error);
+    /// Sets `error` (`None` unsets it).
+    pub fn with_error(mut self, error: impl Into<Option<String>>) -> Self {
+        self.error = error.into();
         self
     }
 
-    /// Sets `body_limit`.
-    pub fn with_body_limit(mut self, body_limit: String) -> Self {
-        self.body_limit = Some(body_limit);
+    /// Sets `body_limit` (`None` unsets it).
+    pub fn with_body_limit(mut self, body_limit: impl Into<Option<String>>) -> Self {
+        self.body_limit = body_limit.into();
         self
     }
 
-    /// Sets `value`.
-    pub fn with_value(mut self, value: i64) -> Self {
-        self.value = Some(value);
+    /// Sets `value` (`None` unsets it).
+    pub fn with_value(mut self, value: impl Into<Option<i64>>) -> Self {
+        self.value = value.into();
         self
     }
 }
@@ -1197,9 +1197,9 @@ pub struct SuperOptions {
 }
 
 impl SuperOptions {
-    /// Sets `crate`.
-    pub fn with_crate_(mut self, crate_: String) -> Self {
-        self.crate_ = Some(crate_);
+    /// Sets `crate` (`None` unsets it).
+    pub fn with_crate_(mut self, crate_: impl Into<Option<String>>) -> Self {
+        self.crate_ = crate_.into();
         self
     }
 }
@@ -1226,27 +1226,27 @@ pub struct ResultOptions {
 }
 
 impl ResultOptions {
-    /// Sets `Ok`.
-    pub fn with_ok(mut self, ok: String) -> Self {
-        self.ok = Some(ok);
+    /// Sets `Ok` (`None` unsets it).
+    pub fn with_ok(mut self, ok: impl Into<Option<String>>) -> Self {
+        self.ok = ok.into();
         self
     }
 
-    /// Sets `Err`.
-    pub fn with_err(mut self, err: String) -> Self {
-        self.err = Some(err);
+    /// Sets `Err` (`None` unsets it).
+    pub fn with_err(mut self, err: impl Into<Option<String>>) -> Self {
+        self.err = err.into();
         self
     }
 
-    /// Sets `Some`.
-    pub fn with_some(mut self, some: String) -> Self {
-        self.some = Some(some);
+    /// Sets `Some` (`None` unsets it).
+    pub fn with_some(mut self, some: impl Into<Option<String>>) -> Self {
+        self.some = some.into();
         self
     }
 
-    /// Sets `None`.
-    pub fn with_none(mut self, none: String) -> Self {
-        self.none = Some(none);
+    /// Sets `None` (`None` unsets it).
+    pub fn with_none(mut self, none: impl Into<Option<String>>) -> Self {
+        self.none = none.into();
         self
     }
 }

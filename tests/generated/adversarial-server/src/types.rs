@@ -165,15 +165,15 @@ impl Result2 {
         self
     }
 
-    /// Sets `crate`.
-    pub fn with_crate_(mut self, crate_: i64) -> Self {
-        self.crate_ = Some(crate_);
+    /// Sets `crate` (`None` unsets it).
+    pub fn with_crate_(mut self, crate_: impl Into<Option<i64>>) -> Self {
+        self.crate_ = crate_.into();
         self
     }
 
-    /// Sets `super`.
-    pub fn with_super_(mut self, super_: bool) -> Self {
-        self.super_ = Some(super_);
+    /// Sets `super` (`None` unsets it).
+    pub fn with_super_(mut self, super_: impl Into<Option<bool>>) -> Self {
+        self.super_ = super_.into();
         self
     }
 
@@ -189,13 +189,13 @@ impl Result2 {
         self
     }
 
-    /// Sets `at`.
-    pub fn with_at(mut self, at: Vec<String>) -> Self {
-        self.at = Some(at);
+    /// Sets `at` (`None` unsets it).
+    pub fn with_at(mut self, at: impl Into<Option<Vec<String>>>) -> Self {
+        self.at = at.into();
         self
     }
 
-    /// Sets `serializer`.
+    /// Sets `serializer`; `None` sends `null`.
     pub fn with_serializer(mut self, serializer: Option<String>) -> Self {
         self.serializer = Some(serializer);
         self
@@ -219,27 +219,27 @@ impl Result2 {
         self
     }
 
-    /// Sets `ok`.
-    pub fn with_ok(mut self, ok: Ok) -> Self {
-        self.ok = Some(ok);
+    /// Sets `ok` (`None` unsets it).
+    pub fn with_ok(mut self, ok: impl Into<Option<Ok>>) -> Self {
+        self.ok = ok.into();
         self
     }
 
-    /// Sets `err`.
-    pub fn with_err(mut self, err: Err) -> Self {
-        self.err = Some(err);
+    /// Sets `err` (`None` unsets it).
+    pub fn with_err(mut self, err: impl Into<Option<Err>>) -> Self {
+        self.err = err.into();
         self
     }
 
-    /// Sets `some`.
-    pub fn with_some(mut self, some: Some) -> Self {
-        self.some = Some(some);
+    /// Sets `some` (`None` unsets it).
+    pub fn with_some(mut self, some: impl Into<Option<Some>>) -> Self {
+        self.some = some.into();
         self
     }
 
-    /// Sets `none`.
-    pub fn with_none(mut self, none: None) -> Self {
-        self.none = Some(none);
+    /// Sets `none` (`None` unsets it).
+    pub fn with_none(mut self, none: impl Into<Option<None>>) -> Self {
+        self.none = none.into();
         self
     }
 }
@@ -377,7 +377,7 @@ pub struct T2 {
 }
 
 impl T2 {
-    /// Sets `t`.
+    /// Sets `t`; `None` sends `null`.
     pub fn with_t(mut self, t: Option<String>) -> Self {
         self.t = Some(t);
         self
@@ -454,9 +454,9 @@ pub struct Box2 {
 }
 
 impl Box2 {
-    /// Sets `box`.
-    pub fn with_box(mut self, r#box: Box2) -> Self {
-        self.r#box = Some(Box::new(r#box));
+    /// Sets `box` (`None` unsets it).
+    pub fn with_box(mut self, r#box: impl Into<Option<Box2>>) -> Self {
+        self.r#box = r#box.into().map(Box::new);
         self
     }
 
@@ -694,9 +694,9 @@ impl Value {
         self
     }
 
-    /// Sets `raw`.
-    pub fn with_raw(mut self, raw: i64) -> Self {
-        self.raw = Some(raw);
+    /// Sets `raw` (`None` unsets it).
+    pub fn with_raw(mut self, raw: impl Into<Option<i64>>) -> Self {
+        self.raw = raw.into();
         self
     }
 
@@ -706,9 +706,9 @@ impl Value {
         self
     }
 
-    /// Sets `errors`.
-    pub fn with_errors(mut self, errors: i32) -> Self {
-        self.errors = Some(errors);
+    /// Sets `errors` (`None` unsets it).
+    pub fn with_errors(mut self, errors: impl Into<Option<i32>>) -> Self {
+        self.errors = errors.into();
         self
     }
 
@@ -766,15 +766,15 @@ impl Value {
         self
     }
 
-    /// Sets `values`.
-    pub fn with_values(mut self, values: Vec<String>) -> Self {
-        self.values = Some(values);
+    /// Sets `values` (`None` unsets it).
+    pub fn with_values(mut self, values: impl Into<Option<Vec<String>>>) -> Self {
+        self.values = values.into();
         self
     }
 
-    /// Sets `at`.
-    pub fn with_at(mut self, at: i32) -> Self {
-        self.at = Some(at);
+    /// Sets `at` (`None` unsets it).
+    pub fn with_at(mut self, at: impl Into<Option<i32>>) -> Self {
+        self.at = at.into();
         self
     }
 
@@ -796,27 +796,27 @@ impl Value {
         self
     }
 
-    /// Sets `result`.
-    pub fn with_result(mut self, result: Result2) -> Self {
-        self.result = Some(result);
+    /// Sets `result` (`None` unsets it).
+    pub fn with_result(mut self, result: impl Into<Option<Result2>>) -> Self {
+        self.result = result.into();
         self
     }
 
-    /// Sets `map`.
-    pub fn with_map(mut self, map: Map) -> Self {
-        self.map = Some(map);
+    /// Sets `map` (`None` unsets it).
+    pub fn with_map(mut self, map: impl Into<Option<Map>>) -> Self {
+        self.map = map.into();
         self
     }
 
-    /// Sets `kind`.
-    pub fn with_kind(mut self, kind: Kind) -> Self {
-        self.kind = Some(kind);
+    /// Sets `kind` (`None` unsets it).
+    pub fn with_kind(mut self, kind: impl Into<Option<Kind>>) -> Self {
+        self.kind = kind.into();
         self
     }
 
-    /// Sets `option`.
-    pub fn with_option(mut self, option: Option2) -> Self {
-        self.option = Some(option);
+    /// Sets `option` (`None` unsets it).
+    pub fn with_option(mut self, option: impl Into<Option<Option2>>) -> Self {
+        self.option = option.into();
         self
     }
 }
@@ -1271,51 +1271,57 @@ pub struct ResultOkBody {
 }
 
 impl ResultOkBody {
-    /// Sets `deserialize`.
-    pub fn with_deserialize(mut self, deserialize: Deserialize2) -> Self {
-        self.deserialize = Some(deserialize);
+    /// Sets `deserialize` (`None` unsets it).
+    pub fn with_deserialize(
+        mut self,
+        deserialize: impl Into<Option<Deserialize2>>,
+    ) -> Self {
+        self.deserialize = deserialize.into();
         self
     }
 
-    /// Sets `serialize`.
-    pub fn with_serialize(mut self, serialize: Serialize2) -> Self {
-        self.serialize = Some(serialize);
+    /// Sets `serialize` (`None` unsets it).
+    pub fn with_serialize(mut self, serialize: impl Into<Option<Serialize2>>) -> Self {
+        self.serialize = serialize.into();
         self
     }
 
-    /// Sets `validate`.
-    pub fn with_validate(mut self, validate: Validate2) -> Self {
-        self.validate = Some(validate);
+    /// Sets `validate` (`None` unsets it).
+    pub fn with_validate(mut self, validate: impl Into<Option<Validate2>>) -> Self {
+        self.validate = validate.into();
         self
     }
 
-    /// Sets `violations`.
-    pub fn with_violations(mut self, violations: Violations2) -> Self {
-        self.violations = Some(violations);
+    /// Sets `violations` (`None` unsets it).
+    pub fn with_violations(
+        mut self,
+        violations: impl Into<Option<Violations2>>,
+    ) -> Self {
+        self.violations = violations.into();
         self
     }
 
-    /// Sets `crate`.
-    pub fn with_crate_(mut self, crate_: Crate) -> Self {
-        self.crate_ = Some(crate_);
+    /// Sets `crate` (`None` unsets it).
+    pub fn with_crate_(mut self, crate_: impl Into<Option<Crate>>) -> Self {
+        self.crate_ = crate_.into();
         self
     }
 
-    /// Sets `super`.
-    pub fn with_super_(mut self, super_: Super) -> Self {
-        self.super_ = Some(super_);
+    /// Sets `super` (`None` unsets it).
+    pub fn with_super_(mut self, super_: impl Into<Option<Super>>) -> Self {
+        self.super_ = super_.into();
         self
     }
 
-    /// Sets `types`.
-    pub fn with_types(mut self, types: Types) -> Self {
-        self.types = Some(types);
+    /// Sets `types` (`None` unsets it).
+    pub fn with_types(mut self, types: impl Into<Option<Types>>) -> Self {
+        self.types = types.into();
         self
     }
 
-    /// Sets `t`.
-    pub fn with_t(mut self, t: T2) -> Self {
-        self.t = Some(t);
+    /// Sets `t` (`None` unsets it).
+    pub fn with_t(mut self, t: impl Into<Option<T2>>) -> Self {
+        self.t = t.into();
         self
     }
 }

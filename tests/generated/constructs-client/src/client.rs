@@ -462,21 +462,24 @@ pub struct GetTreesIdOptions {
 }
 
 impl GetTreesIdOptions {
-    /// Sets `depth`.
-    pub fn with_depth(mut self, depth: i64) -> Self {
-        self.depth = Some(depth);
+    /// Sets `depth` (`None` unsets it).
+    pub fn with_depth(mut self, depth: impl Into<Option<i64>>) -> Self {
+        self.depth = depth.into();
         self
     }
 
-    /// Sets `theme`.
-    pub fn with_theme(mut self, theme: types::GetTreesIdTheme) -> Self {
-        self.theme = Some(theme);
+    /// Sets `theme` (`None` unsets it).
+    pub fn with_theme(
+        mut self,
+        theme: impl Into<Option<types::GetTreesIdTheme>>,
+    ) -> Self {
+        self.theme = theme.into();
         self
     }
 
-    /// Sets `ids`.
-    pub fn with_ids(mut self, ids: Vec<i64>) -> Self {
-        self.ids = Some(ids);
+    /// Sets `ids` (`None` unsets it).
+    pub fn with_ids(mut self, ids: impl Into<Option<Vec<i64>>>) -> Self {
+        self.ids = ids.into();
         self
     }
 }

@@ -58,21 +58,21 @@ impl Tree {
         }
     }
 
-    /// Sets `left`.
-    pub fn with_left(mut self, left: Tree) -> Self {
-        self.left = Some(Box::new(left));
+    /// Sets `left` (`None` unsets it).
+    pub fn with_left(mut self, left: impl Into<Option<Tree>>) -> Self {
+        self.left = left.into().map(Box::new);
         self
     }
 
-    /// Sets `right`.
-    pub fn with_right(mut self, right: Tree) -> Self {
-        self.right = Some(Box::new(right));
+    /// Sets `right` (`None` unsets it).
+    pub fn with_right(mut self, right: impl Into<Option<Tree>>) -> Self {
+        self.right = right.into().map(Box::new);
         self
     }
 
-    /// Sets `children`.
-    pub fn with_children(mut self, children: Vec<Tree>) -> Self {
-        self.children = Some(children);
+    /// Sets `children` (`None` unsets it).
+    pub fn with_children(mut self, children: impl Into<Option<Vec<Tree>>>) -> Self {
+        self.children = children.into();
         self
     }
 }
@@ -157,15 +157,18 @@ impl Client {
         self
     }
 
-    /// Sets `additional_properties`.
-    pub fn with_additional_properties_2(mut self, additional_properties_2: i64) -> Self {
-        self.additional_properties_2 = Some(additional_properties_2);
+    /// Sets `additional_properties` (`None` unsets it).
+    pub fn with_additional_properties_2(
+        mut self,
+        additional_properties_2: impl Into<Option<i64>>,
+    ) -> Self {
+        self.additional_properties_2 = additional_properties_2.into();
         self
     }
 
-    /// Sets `2fa`.
-    pub fn with_2fa(mut self, _2fa: bool) -> Self {
-        self._2fa = Some(_2fa);
+    /// Sets `2fa` (`None` unsets it).
+    pub fn with_2fa(mut self, _2fa: impl Into<Option<bool>>) -> Self {
+        self._2fa = _2fa.into();
         self
     }
 }
@@ -230,7 +233,7 @@ impl Patch {
         }
     }
 
-    /// Sets `optional_nullable`.
+    /// Sets `optional_nullable`; `None` sends `null`.
     pub fn with_optional_nullable(mut self, optional_nullable: Option<String>) -> Self {
         self.optional_nullable = Some(optional_nullable);
         self
@@ -489,9 +492,9 @@ impl FormEntry {
         }
     }
 
-    /// Sets `count`.
-    pub fn with_count(mut self, count: i64) -> Self {
-        self.count = Some(count);
+    /// Sets `count` (`None` unsets it).
+    pub fn with_count(mut self, count: impl Into<Option<i64>>) -> Self {
+        self.count = count.into();
         self
     }
 }
@@ -547,9 +550,9 @@ pub struct NamedInner {
 }
 
 impl NamedInner {
-    /// Sets `deep`.
-    pub fn with_deep(mut self, deep: NamedInnerDeep) -> Self {
-        self.deep = Some(deep);
+    /// Sets `deep` (`None` unsets it).
+    pub fn with_deep(mut self, deep: impl Into<Option<NamedInnerDeep>>) -> Self {
+        self.deep = deep.into();
         self
     }
 }
@@ -622,24 +625,24 @@ impl Named {
         self
     }
 
-    /// Sets `inner`.
-    pub fn with_inner(mut self, inner: NamedInner) -> Self {
-        self.inner = Some(inner);
+    /// Sets `inner` (`None` unsets it).
+    pub fn with_inner(mut self, inner: impl Into<Option<NamedInner>>) -> Self {
+        self.inner = inner.into();
         self
     }
 
-    /// Sets `tags`.
-    pub fn with_tags(mut self, tags: Vec<String>) -> Self {
-        self.tags = Some(tags);
+    /// Sets `tags` (`None` unsets it).
+    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
+        self.tags = tags.into();
         self
     }
 
-    /// Sets `labels`.
+    /// Sets `labels` (`None` unsets it).
     pub fn with_labels(
         mut self,
-        labels: std::collections::BTreeMap<String, NamedLabelsValue>,
+        labels: impl Into<Option<std::collections::BTreeMap<String, NamedLabelsValue>>>,
     ) -> Self {
-        self.labels = Some(labels);
+        self.labels = labels.into();
         self
     }
 }
@@ -805,51 +808,51 @@ pub struct GetThingsOkBody {
 }
 
 impl GetThingsOkBody {
-    /// Sets `client`.
-    pub fn with_client(mut self, client: Client) -> Self {
-        self.client = Some(client);
+    /// Sets `client` (`None` unsets it).
+    pub fn with_client(mut self, client: impl Into<Option<Client>>) -> Self {
+        self.client = client.into();
         self
     }
 
-    /// Sets `patch`.
-    pub fn with_patch(mut self, patch: Patch) -> Self {
-        self.patch = Some(patch);
+    /// Sets `patch` (`None` unsets it).
+    pub fn with_patch(mut self, patch: impl Into<Option<Patch>>) -> Self {
+        self.patch = patch.into();
         self
     }
 
-    /// Sets `level`.
-    pub fn with_level(mut self, level: Level) -> Self {
-        self.level = Some(level);
+    /// Sets `level` (`None` unsets it).
+    pub fn with_level(mut self, level: impl Into<Option<Level>>) -> Self {
+        self.level = level.into();
         self
     }
 
-    /// Sets `odd`.
-    pub fn with_odd(mut self, odd: Odd) -> Self {
-        self.odd = Some(odd);
+    /// Sets `odd` (`None` unsets it).
+    pub fn with_odd(mut self, odd: impl Into<Option<Odd>>) -> Self {
+        self.odd = odd.into();
         self
     }
 
-    /// Sets `shape`.
-    pub fn with_shape(mut self, shape: Shape) -> Self {
-        self.shape = Some(shape);
+    /// Sets `shape` (`None` unsets it).
+    pub fn with_shape(mut self, shape: impl Into<Option<Shape>>) -> Self {
+        self.shape = shape.into();
         self
     }
 
-    /// Sets `any`.
-    pub fn with_any(mut self, any: AnyThing) -> Self {
-        self.any = Some(any);
+    /// Sets `any` (`None` unsets it).
+    pub fn with_any(mut self, any: impl Into<Option<AnyThing>>) -> Self {
+        self.any = any.into();
         self
     }
 
-    /// Sets `free`.
-    pub fn with_free(mut self, free: FreeForm) -> Self {
-        self.free = Some(free);
+    /// Sets `free` (`None` unsets it).
+    pub fn with_free(mut self, free: impl Into<Option<FreeForm>>) -> Self {
+        self.free = free.into();
         self
     }
 
-    /// Sets `named`.
-    pub fn with_named(mut self, named: Named) -> Self {
-        self.named = Some(named);
+    /// Sets `named` (`None` unsets it).
+    pub fn with_named(mut self, named: impl Into<Option<Named>>) -> Self {
+        self.named = named.into();
         self
     }
 }

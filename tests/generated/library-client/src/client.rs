@@ -363,27 +363,27 @@ pub struct SearchBooksOptions {
 }
 
 impl SearchBooksOptions {
-    /// Sets `format`.
-    pub fn with_format(mut self, format: Vec<types::Format>) -> Self {
-        self.format = Some(format);
+    /// Sets `format` (`None` unsets it).
+    pub fn with_format(mut self, format: impl Into<Option<Vec<types::Format>>>) -> Self {
+        self.format = format.into();
         self
     }
 
-    /// Sets `available`.
-    pub fn with_available(mut self, available: bool) -> Self {
-        self.available = Some(available);
+    /// Sets `available` (`None` unsets it).
+    pub fn with_available(mut self, available: impl Into<Option<bool>>) -> Self {
+        self.available = available.into();
         self
     }
 
-    /// Sets `minRating`.
-    pub fn with_min_rating(mut self, min_rating: f64) -> Self {
-        self.min_rating = Some(min_rating);
+    /// Sets `minRating` (`None` unsets it).
+    pub fn with_min_rating(mut self, min_rating: impl Into<Option<f64>>) -> Self {
+        self.min_rating = min_rating.into();
         self
     }
 
-    /// Sets `X-Request-Id`.
-    pub fn with_x_request_id(mut self, x_request_id: String) -> Self {
-        self.x_request_id = Some(x_request_id);
+    /// Sets `X-Request-Id` (`None` unsets it).
+    pub fn with_x_request_id(mut self, x_request_id: impl Into<Option<String>>) -> Self {
+        self.x_request_id = x_request_id.into();
         self
     }
 }

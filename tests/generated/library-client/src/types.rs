@@ -112,7 +112,7 @@ impl Address {
         }
     }
 
-    /// Sets `postcode`.
+    /// Sets `postcode`; `None` sends `null`.
     pub fn with_postcode(mut self, postcode: Option<String>) -> Self {
         self.postcode = Some(postcode);
         self
@@ -146,13 +146,13 @@ impl Author {
         }
     }
 
-    /// Sets `address`.
-    pub fn with_address(mut self, address: Address) -> Self {
-        self.address = Some(address);
+    /// Sets `address` (`None` unsets it).
+    pub fn with_address(mut self, address: impl Into<Option<Address>>) -> Self {
+        self.address = address.into();
         self
     }
 
-    /// Sets `born`.
+    /// Sets `born`; `None` sends `null`.
     pub fn with_born(mut self, born: Option<String>) -> Self {
         self.born = Some(born);
         self
@@ -175,9 +175,9 @@ impl BookSeries {
         self
     }
 
-    /// Sets `position`.
-    pub fn with_position(mut self, position: i64) -> Self {
-        self.position = Some(position);
+    /// Sets `position` (`None` unsets it).
+    pub fn with_position(mut self, position: impl Into<Option<i64>>) -> Self {
+        self.position = position.into();
         self
     }
 }
@@ -227,15 +227,15 @@ impl Book {
         }
     }
 
-    /// Sets `pages`.
-    pub fn with_pages(mut self, pages: i32) -> Self {
-        self.pages = Some(pages);
+    /// Sets `pages` (`None` unsets it).
+    pub fn with_pages(mut self, pages: impl Into<Option<i32>>) -> Self {
+        self.pages = pages.into();
         self
     }
 
-    /// Sets `rating`.
-    pub fn with_rating(mut self, rating: f64) -> Self {
-        self.rating = Some(rating);
+    /// Sets `rating` (`None` unsets it).
+    pub fn with_rating(mut self, rating: impl Into<Option<f64>>) -> Self {
+        self.rating = rating.into();
         self
     }
 
@@ -245,27 +245,27 @@ impl Book {
         self
     }
 
-    /// Sets `tags`.
+    /// Sets `tags` (`None` unsets it).
     pub fn with_tags(
         mut self,
-        tags: std::collections::BTreeMap<String, String>,
+        tags: impl Into<Option<std::collections::BTreeMap<String, String>>>,
     ) -> Self {
-        self.tags = Some(tags);
+        self.tags = tags.into();
         self
     }
 
-    /// Sets `metadata`.
+    /// Sets `metadata` (`None` unsets it).
     pub fn with_metadata(
         mut self,
-        metadata: serde_json::Map<String, serde_json::Value>,
+        metadata: impl Into<Option<serde_json::Map<String, serde_json::Value>>>,
     ) -> Self {
-        self.metadata = Some(metadata);
+        self.metadata = metadata.into();
         self
     }
 
-    /// Sets `series`.
-    pub fn with_series(mut self, series: BookSeries) -> Self {
-        self.series = Some(series);
+    /// Sets `series` (`None` unsets it).
+    pub fn with_series(mut self, series: impl Into<Option<BookSeries>>) -> Self {
+        self.series = series.into();
         self
     }
 }
@@ -300,9 +300,9 @@ impl Loan {
         }
     }
 
-    /// Sets `returned`.
-    pub fn with_returned(mut self, returned: bool) -> Self {
-        self.returned = Some(returned);
+    /// Sets `returned` (`None` unsets it).
+    pub fn with_returned(mut self, returned: impl Into<Option<bool>>) -> Self {
+        self.returned = returned.into();
         self
     }
 }

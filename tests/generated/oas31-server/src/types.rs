@@ -358,57 +358,60 @@ impl Record {
         }
     }
 
-    /// Sets `version`.
-    pub fn with_version(mut self, version: i64) -> Self {
-        self.version = Some(version);
+    /// Sets `version` (`None` unsets it).
+    pub fn with_version(mut self, version: impl Into<Option<i64>>) -> Self {
+        self.version = version.into();
         self
     }
 
-    /// Sets `nickname`.
+    /// Sets `nickname`; `None` sends `null`.
     pub fn with_nickname(mut self, nickname: Option<String>) -> Self {
         self.nickname = Some(nickname);
         self
     }
 
-    /// Sets `reviewer`.
+    /// Sets `reviewer`; `None` sends `null`.
     pub fn with_reviewer(mut self, reviewer: Option<Owner>) -> Self {
         self.reviewer = Some(reviewer);
         self
     }
 
-    /// Sets `backup`.
-    pub fn with_backup(mut self, backup: Owner) -> Self {
-        self.backup = Some(backup);
+    /// Sets `backup` (`None` unsets it).
+    pub fn with_backup(mut self, backup: impl Into<Option<Owner>>) -> Self {
+        self.backup = backup.into();
         self
     }
 
-    /// Sets `deputy`.
-    pub fn with_deputy(mut self, deputy: RecordDeputy) -> Self {
-        self.deputy = Some(deputy);
+    /// Sets `deputy` (`None` unsets it).
+    pub fn with_deputy(mut self, deputy: impl Into<Option<RecordDeputy>>) -> Self {
+        self.deputy = deputy.into();
         self
     }
 
-    /// Sets `key`.
-    pub fn with_key(mut self, key: RecordKey) -> Self {
-        self.key = Some(key);
+    /// Sets `key` (`None` unsets it).
+    pub fn with_key(mut self, key: impl Into<Option<RecordKey>>) -> Self {
+        self.key = key.into();
         self
     }
 
-    /// Sets `digest`.
-    pub fn with_digest(mut self, digest: RecordDigest) -> Self {
-        self.digest = Some(digest);
+    /// Sets `digest` (`None` unsets it).
+    pub fn with_digest(mut self, digest: impl Into<Option<RecordDigest>>) -> Self {
+        self.digest = digest.into();
         self
     }
 
-    /// Sets `anything`.
-    pub fn with_anything(mut self, anything: serde_json::Value) -> Self {
-        self.anything = Some(anything);
+    /// Sets `anything` (`None` unsets it).
+    pub fn with_anything(
+        mut self,
+        anything: impl Into<Option<serde_json::Value>>,
+    ) -> Self {
+        self.anything = anything.into();
         self
     }
 
-    /// Sets `extra`.
-    pub fn with_extra(mut self, extra: RecordExtra) -> Self {
-        self.extra = Some(extra);
+    /// Sets `extra` (`None` unsets it).
+    pub fn with_extra(mut self, extra: impl Into<Option<RecordExtra>>) -> Self {
+        self.extra = extra.into();
         self
     }
 }
@@ -616,9 +619,12 @@ impl RecordDigest {
         Self { algorithm, value: None }
     }
 
-    /// Sets `value`.
-    pub fn with_value(mut self, value: crate::runtime::base64::Base64) -> Self {
-        self.value = Some(value);
+    /// Sets `value` (`None` unsets it).
+    pub fn with_value(
+        mut self,
+        value: impl Into<Option<crate::runtime::base64::Base64>>,
+    ) -> Self {
+        self.value = value.into();
         self
     }
 }
