@@ -118,6 +118,17 @@ fn emit_all(
             Box::new(|| emit::types::file(api, Side::Client)),
         ),
     ];
+    let mut jobs = jobs;
+    if !api.webhooks.is_empty() {
+        jobs.push((
+            "server/src/webhooks.rs",
+            Box::new(|| emit::webhooks::server_rs(api)),
+        ));
+        jobs.push((
+            "client/src/webhooks.rs",
+            Box::new(|| emit::webhooks::client_rs(api)),
+        ));
+    }
     let rendered: Vec<(&str, Result<String, String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = jobs
             .iter()
