@@ -169,11 +169,9 @@ fn accept_header(responses: &[Response]) -> Option<String> {
     // A streamed answer is asked for by its own media type first, and JSON beside it so the
     // documented errors stay readable.
     let mut types: Vec<&str> = Vec::new();
-    for r in responses {
-        if let Some(b) = &r.body {
-            if matches!(b.kind, BodyKind::Stream(_)) && !types.contains(&b.content_type.as_str()) {
-                types.push(&b.content_type);
-            }
+    for b in responses.iter().filter_map(|r| r.body.as_ref()) {
+        if matches!(b.kind, BodyKind::Stream(_)) && !types.contains(&b.content_type.as_str()) {
+            types.push(&b.content_type);
         }
     }
     let streams = types.len();
