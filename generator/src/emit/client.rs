@@ -20,7 +20,9 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         .operations
         .iter()
         .filter(|o| o.deprecated.is_none() && o.body.is_none())
-        .min_by_key(|o| o.params.iter().filter(|p| p.required).count());
+        .min_by_key(|o| {
+            o.params.iter().filter(|p| p.required).count() + usize::from(o.query_string.is_some())
+        });
     let mut lines = vec![
         format!(
             "Client for {} {}, generated from its OpenAPI description.",
@@ -60,6 +62,9 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
             .collect();
         if op.params.iter().any(|p| !p.required) {
             args.push("Default::default()");
+        }
+        if op.query_string.is_some() {
+            args.push("todo!()");
         }
         lines.push(format!(
             "    let response = client.{}({}).await?;",
