@@ -43,14 +43,20 @@ fn webhook_enum(api: &Api) -> TokenStream {
         quote!(#pattern => #name,)
     });
     let all = api.webhooks.iter().map(|w| &w.name);
-    let docs = doc(&[format!(
-        "One delivery of a webhook of {}: which webhook, with its payload.",
-        api.title
-    )]);
+    let docs = doc(&[
+        format!(
+            "One delivery of a webhook of {}: which webhook, with its payload.",
+            api.title
+        ),
+        String::new(),
+        "`non_exhaustive`: a webhook the document adds later is a new variant; code that".into(),
+        "matches on this enum keeps compiling.".into(),
+    ]);
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq)]
         #[allow(clippy::large_enum_variant)]
+        #[non_exhaustive]
         pub enum Webhook { #(#variants)* }
 
         impl Webhook {

@@ -476,8 +476,12 @@ impl Client {
 }
 
 /// The documented error answers of `watchTicks`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum WatchTicksError {
     /// 400: The error body.
     BadRequest(types::Error),
@@ -501,8 +505,12 @@ impl WatchTicksError {
 }
 
 /// The documented error answers of `searchTicks`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SearchTicksError {
     /// 400: The error body.
     BadRequest(types::Error),
@@ -513,8 +521,12 @@ pub enum SearchTicksError {
 }
 
 /// The documented error answers of `exportTicks`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ExportTicksError {
     /// 401: The error body.
     Unauthorized(types::Error),
@@ -535,8 +547,12 @@ impl ExportTicksError {
 }
 
 /// The documented error answers of `findTicks`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum FindTicksError {
     /// 400: The error body.
     BadRequest(types::Error),
@@ -547,8 +563,12 @@ pub enum FindTicksError {
 }
 
 /// The documented error answers of `watchMessages`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum WatchMessagesError {
     /// 429: The error body.
     TooManyRequests(types::Error),
@@ -566,16 +586,24 @@ impl WatchMessagesError {
 }
 
 /// The documented error answers of `getTick`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetTickError {
     /// 404: The error body.
     NotFound(types::Error),
 }
 
 /// The documented error answers of `purgeTick`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PurgeTickError {
     /// 404: The error body.
     NotFound(types::Error),

@@ -32,8 +32,22 @@ pub struct Tick {
     pub note: Option<Option<String>>,
 }
 
+impl Tick {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(seq: i64, price: f64) -> Self {
+        Self { seq, price, note: None }
+    }
+
+    /// Sets `note`; `None` sends `null`.
+    pub fn with_note(mut self, note: Option<String>) -> Self {
+        self.note = Some(note);
+        self
+    }
+}
+
 /// Schema: `/components/schemas/TickFilter`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TickFilter {
     #[serde(rename = "minPrice")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,12 +56,42 @@ pub struct TickFilter {
     pub limit: Option<i64>,
 }
 
+impl TickFilter {
+    /// Sets `minPrice` (`None` unsets it).
+    pub fn with_min_price(mut self, min_price: impl Into<Option<f64>>) -> Self {
+        self.min_price = min_price.into();
+        self
+    }
+
+    /// Sets `limit` (`None` unsets it).
+    pub fn with_limit(mut self, limit: impl Into<Option<i64>>) -> Self {
+        self.limit = limit.into();
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Error`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
     pub message: String,
     pub status: i32,
+}
+
+impl Error {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        status: i32,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            status,
+        }
+    }
 }
 
 /// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
@@ -60,4 +104,21 @@ pub struct FeedClosedBody {
         deserialize_with = "absent_null_or_value"
     )]
     pub at: Option<Option<String>>,
+}
+
+impl FeedClosedBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reason: reason.into(),
+            at: None,
+        }
+    }
+
+    /// Sets `at`; `None` sends `null`.
+    pub fn with_at(mut self, at: Option<String>) -> Self {
+        self.at = Some(at);
+        self
+    }
 }

@@ -13,8 +13,12 @@ use crate::runtime::webhook;
 use crate::types;
 
 /// One delivery of a webhook of Ticker: which webhook, with its payload.
+///
+/// `non_exhaustive`: a webhook the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum Webhook {
     /// A tick was published
     ///

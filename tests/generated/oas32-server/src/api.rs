@@ -13,6 +13,10 @@ use crate::runtime::problem::Problem;
 /// Each method receives the request context (principal, headers, extensions) and its
 /// parsed, checked inputs; it returns the operation's response enum or your own error,
 /// which [`handle_error`](Self::handle_error) turns into a response.
+///
+/// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
+/// operation the document adds later does not break an implementation written before it
+/// (the price: the compiler does not point at an operation you forgot).
 pub trait TickerApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -24,7 +28,10 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: WatchTicksParams,
-    ) -> impl Future<Output = Result<WatchTicksResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<WatchTicksResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(WatchTicksResponse::Unimplemented) }
+    }
 
     /// Ticks matching a filter sent in the body (the QUERY method)
     ///
@@ -33,7 +40,10 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         body: types::TickFilter,
-    ) -> impl Future<Output = Result<SearchTicksResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<SearchTicksResponse, Self::Error>> + Send {
+        let _ = (ctx, body);
+        async { Ok(SearchTicksResponse::Unimplemented) }
+    }
 
     /// Ticks as JSON Lines
     ///
@@ -43,7 +53,10 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ExportTicksParams,
-    ) -> impl Future<Output = Result<ExportTicksResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ExportTicksResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(ExportTicksResponse::Unimplemented) }
+    }
 
     /// Ticks found by a filter that is the whole query string (in querystring)
     ///
@@ -52,7 +65,10 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         filter: types::TickFilter,
-    ) -> impl Future<Output = Result<FindTicksResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<FindTicksResponse, Self::Error>> + Send {
+        let _ = (ctx, filter);
+        async { Ok(FindTicksResponse::Unimplemented) }
+    }
 
     /// Plain-text messages as Server-Sent Events
     ///
@@ -60,14 +76,20 @@ pub trait TickerApi: Send + Sync + 'static {
     fn watch_messages(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<WatchMessagesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<WatchMessagesResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(WatchMessagesResponse::Unimplemented) }
+    }
 
     /// `GET /ticks/{tickId}` (operation `getTick`).
     fn get_tick(
         &self,
         ctx: &RequestContext,
         params: GetTickParams,
-    ) -> impl Future<Output = Result<GetTickResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<GetTickResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(GetTickResponse::Unimplemented) }
+    }
 
     /// Forget a tick (a custom method)
     ///
@@ -76,7 +98,10 @@ pub trait TickerApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PurgeTickParams,
-    ) -> impl Future<Output = Result<PurgeTickResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<PurgeTickResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(PurgeTickResponse::Unimplemented) }
+    }
 
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
@@ -93,9 +118,13 @@ pub struct WatchTicksParams {
     pub count: i64,
 }
 
-/// What `watchTicks` answers: one variant per documented status.
+/// What `watchTicks` answers: one variant per documented status, and [`Unimplemented`](WatchTicksResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum WatchTicksResponse {
     /// 200: One event per tick; the last says why when the feed fails.
     Ok(stream::EventStream<types::Tick>),
@@ -105,11 +134,18 @@ pub enum WatchTicksResponse {
     Unauthorized(types::Error),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `searchTicks` answers: one variant per documented status.
+/// What `searchTicks` answers: one variant per documented status, and [`Unimplemented`](SearchTicksResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SearchTicksResponse {
     /// 200: The matching ticks.
     Ok(Vec<types::Tick>),
@@ -119,6 +155,9 @@ pub enum SearchTicksResponse {
     Unauthorized(types::Error),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `exportTicks` (`GET /ticks/lines`), parsed and checked.
@@ -128,9 +167,13 @@ pub struct ExportTicksParams {
     pub count: i64,
 }
 
-/// What `exportTicks` answers: one variant per documented status.
+/// What `exportTicks` answers: one variant per documented status, and [`Unimplemented`](ExportTicksResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ExportTicksResponse {
     /// 200: One tick per line.
     Ok(stream::JsonLines<types::Tick>),
@@ -138,11 +181,18 @@ pub enum ExportTicksResponse {
     Unauthorized(types::Error),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `findTicks` answers: one variant per documented status.
+/// What `findTicks` answers: one variant per documented status, and [`Unimplemented`](FindTicksResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum FindTicksResponse {
     /// 200: The matching ticks.
     Ok(Vec<types::Tick>),
@@ -152,16 +202,26 @@ pub enum FindTicksResponse {
     Unauthorized(types::Error),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `watchMessages` answers: one variant per documented status.
+/// What `watchMessages` answers: one variant per documented status, and [`Unimplemented`](WatchMessagesResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum WatchMessagesResponse {
     /// 200: One event per message.
     Ok(stream::EventStream<String>),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `getTick` (`GET /ticks/{tickId}`), parsed and checked.
@@ -171,14 +231,21 @@ pub struct GetTickParams {
     pub tick_id: i64,
 }
 
-/// What `getTick` answers: one variant per documented status.
+/// What `getTick` answers: one variant per documented status, and [`Unimplemented`](GetTickResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetTickResponse {
     /// 200: The tick.
     Ok(types::Tick),
     /// 404: The error body.
     NotFound(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `purgeTick` (`PURGE /ticks/{tickId}`), parsed and checked.
@@ -188,12 +255,19 @@ pub struct PurgeTickParams {
     pub tick_id: i64,
 }
 
-/// What `purgeTick` answers: one variant per documented status.
+/// What `purgeTick` answers: one variant per documented status, and [`Unimplemented`](PurgeTickResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PurgeTickResponse {
     /// 204: Forgotten.
     NoContent,
     /// 404: The error body.
     NotFound(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }

@@ -465,6 +465,7 @@ impl WatchTicksResponse {
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("watchTicks")),
         }
     }
 }
@@ -478,6 +479,7 @@ impl SearchTicksResponse {
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("searchTicks")),
         }
     }
 }
@@ -492,6 +494,7 @@ impl ExportTicksResponse {
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("exportTicks")),
         }
     }
 }
@@ -505,6 +508,7 @@ impl FindTicksResponse {
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("findTicks")),
         }
     }
 }
@@ -516,6 +520,7 @@ impl WatchMessagesResponse {
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("watchMessages")),
         }
     }
 }
@@ -525,6 +530,7 @@ impl GetTickResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("getTick")),
         }
     }
 }
@@ -534,6 +540,7 @@ impl PurgeTickResponse {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("purgeTick")),
         }
     }
 }

@@ -35,12 +35,26 @@ pub struct Tick {
     pub note: Option<Option<String>>,
 }
 
+impl Tick {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(seq: i64, price: f64) -> Self {
+        Self { seq, price, note: None }
+    }
+
+    /// Sets `note`; `None` sends `null`.
+    pub fn with_note(mut self, note: Option<String>) -> Self {
+        self.note = Some(note);
+        self
+    }
+}
+
 impl Validate for Tick {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/TickFilter`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TickFilter {
     #[serde(rename = "minPrice")]
     #[serde(
@@ -55,6 +69,20 @@ pub struct TickFilter {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub limit: Option<i64>,
+}
+
+impl TickFilter {
+    /// Sets `minPrice` (`None` unsets it).
+    pub fn with_min_price(mut self, min_price: impl Into<Option<f64>>) -> Self {
+        self.min_price = min_price.into();
+        self
+    }
+
+    /// Sets `limit` (`None` unsets it).
+    pub fn with_limit(mut self, limit: impl Into<Option<i64>>) -> Self {
+        self.limit = limit.into();
+        self
+    }
 }
 
 impl Validate for TickFilter {
@@ -75,6 +103,22 @@ pub struct Error {
     pub status: i32,
 }
 
+impl Error {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        status: i32,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            status,
+        }
+    }
+}
+
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -89,6 +133,23 @@ pub struct FeedClosedBody {
         deserialize_with = "absent_null_or_value"
     )]
     pub at: Option<Option<String>>,
+}
+
+impl FeedClosedBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reason: reason.into(),
+            at: None,
+        }
+    }
+
+    /// Sets `at`; `None` sends `null`.
+    pub fn with_at(mut self, at: Option<String>) -> Self {
+        self.at = Some(at);
+        self
+    }
 }
 
 impl Validate for FeedClosedBody {
