@@ -52,6 +52,7 @@
 pub mod auth;
 pub mod base64;
 pub mod error;
+pub mod integer;
 pub mod ratelimit;
 pub mod request;
 pub mod response;

@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 use web_time::{SystemTime, UNIX_EPOCH};
 
 use super::error::Error;
+use super::integer;
 use super::ratelimit::{self, RateLimit};
 
 /// `Deprecation` (RFC 9745) and `Sunset` (RFC 8594), named once (not parsed per lookup).
@@ -35,7 +36,7 @@ pub struct Raw {
 impl Raw {
     /// Decodes the body as JSON; a failure is [`Error::Decode`] with the bytes kept.
     pub fn json<T: DeserializeOwned, E>(self) -> Result<ResponseValue<T>, Error<E>> {
-        match serde_json::from_slice(&self.body) {
+        match integer::from_slice(&self.body) {
             Ok(value) => Ok(ResponseValue::new(value, self.status, self.headers)),
             Err(e) => Err(self.decode_error(e.to_string())),
         }
@@ -66,7 +67,7 @@ impl Raw {
     /// A documented error status with a JSON body: decodes it as `B` and wraps it into the
     /// operation's error enum. A body that does not decode is [`Error::Decode`].
     pub fn api_error<E, B: DeserializeOwned>(self, wrap: impl FnOnce(B) -> E) -> Error<E> {
-        match serde_json::from_slice(&self.body) {
+        match integer::from_slice(&self.body) {
             Ok(body) => Error::Api {
                 status: self.status,
                 headers: self.headers,

@@ -29,6 +29,7 @@ use http::{HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
 
 use super::error::{Error, SendError};
+use super::integer;
 use super::response::{Raw, ResponseValue};
 
 /// An item (one line, one event) longer than this ends the stream with [`Error::Decode`]
@@ -312,7 +313,7 @@ impl<T, E> Stream for EventStream<T, E> {
 }
 
 fn json_data<T: DeserializeOwned>(data: &str) -> Result<T, String> {
-    serde_json::from_str(data).map_err(|e| e.to_string())
+    integer::from_slice(data.as_bytes()).map_err(|e| e.to_string())
 }
 
 fn text_data(data: &str) -> Result<String, String> {
@@ -370,7 +371,7 @@ impl<T: DeserializeOwned, E> JsonLines<T, E> {
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                match serde_json::from_slice::<T>(&line) {
+                match integer::from_slice::<T>(&line) {
                     Ok(item) => self.ready.push_back(Ok(item)),
                     Err(e) => {
                         self.source.finished = true;

@@ -11,6 +11,7 @@ pub mod body;
 pub mod context;
 pub mod cors;
 pub mod idempotency;
+pub mod integer;
 pub mod layer;
 pub mod limits;
 pub mod params;

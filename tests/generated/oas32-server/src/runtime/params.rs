@@ -11,6 +11,7 @@ use axum::extract::{FromRequestParts, RawPathParams};
 use http::HeaderMap;
 use http::request::Parts;
 
+use super::integer;
 use super::problem::{Problem, quote_truncated};
 use super::validate::Violations;
 
@@ -49,14 +50,20 @@ macro_rules! int_param {
         impl FromParam for $t {
             fn from_param(raw: &str) -> Result<Self, String> {
                 use std::num::IntErrorKind;
-                raw.parse::<$t>().map_err(|e| match e.kind() {
-                    IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => format!(
-                        "{} is out of range for {}",
-                        quote_truncated(raw, ECHO_MAX),
-                        $format
-                    ),
-                    _ => expected(concat!("an integer (", $format, ")"), raw),
-                })
+                let out_of_range = || {
+                    format!("{} is out of range for {}", quote_truncated(raw, ECHO_MAX), $format)
+                };
+                match raw.parse::<$t>() {
+                    Ok(v) => Ok(v),
+                    Err(e) if matches!(e.kind(), IntErrorKind::PosOverflow | IntErrorKind::NegOverflow) => {
+                        Err(out_of_range())
+                    }
+                    // `5.0`, `5e0`: a whole number is an integer, as in a JSON body.
+                    Err(_) => match integer::whole_text(raw) {
+                        Some(whole) => integer::exact::<$t>(whole).ok_or_else(out_of_range),
+                        None => Err(expected(concat!("an integer (", $format, ")"), raw)),
+                    },
+                }
             }
         }
     )*};
