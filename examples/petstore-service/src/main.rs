@@ -86,9 +86,7 @@ async fn run(options: cli::Options) -> ExitCode {
     println!("petstore-service listening on {base}");
     println!("pets kept {}", pets.describe());
     if options.redis.is_some() {
-        println!(
-            "rate limits, bans and idempotency kept in Redis (shared with other instances)"
-        );
+        println!("rate limits, bans and idempotency kept in Redis (shared with other instances)");
     }
     if let Some(cors) = &options.cors {
         match cors.allows_any_origin() {

@@ -163,11 +163,11 @@ fn serves_the_given_keys_and_stops_on_sigint() {
         "keys given on the command line are not printed: {:?}",
         svc.lines
     );
-    assert_eq!(svc.lines[1], "pets kept in memory (lost when the service stops)");
     assert_eq!(
-        svc.lines.last().unwrap(),
-        "2 API key(s), plans: pro, free"
+        svc.lines[1],
+        "pets kept in memory (lost when the service stops)"
     );
+    assert_eq!(svc.lines.last().unwrap(), "2 API key(s), plans: pro, free");
 
     let (status, head, body) = get(&svc.addr, "/v1/pets", "bin-key-1");
     assert_eq!(status, 200, "{body}");
@@ -278,7 +278,10 @@ fn cors_origins_answer_preflights_and_expose_the_rate_limit_headers() {
 fn an_address_in_use_is_a_clear_error() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let out = Command::new(BIN).args(["--in-memory", "--addr", &addr]).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["--in-memory", "--addr", &addr])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
@@ -367,7 +370,12 @@ fn by_default_pets_are_kept_in_petstore_db_in_the_current_directory() {
 fn an_unreachable_database_stops_the_start() {
     // Port 1 on loopback: nothing listens there, the connection is refused at once.
     let out = Command::new(BIN)
-        .args(["--addr", "127.0.0.1:0", "--database-url", "postgres://u@127.0.0.1:1/db"])
+        .args([
+            "--addr",
+            "127.0.0.1:0",
+            "--database-url",
+            "postgres://u@127.0.0.1:1/db",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

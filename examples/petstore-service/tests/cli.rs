@@ -218,7 +218,9 @@ fn redis_and_what_to_do_when_it_is_away() {
     let o = serve(&["--redis=redis://r/", "--redis-unavailable", "refuse"]);
     assert_eq!(o.when_redis_unavailable, WhenUnavailable::Refuse);
     assert!(error(&["--redis", "http://r"]).contains("expected redis://"));
-    assert!(error(&["--redis=redis://r/", "--redis-unavailable", "maybe"]).contains("allow or refuse"));
+    assert!(
+        error(&["--redis=redis://r/", "--redis-unavailable", "maybe"]).contains("allow or refuse")
+    );
     assert_eq!(
         error(&["--redis-unavailable", "refuse"]),
         "--redis-unavailable needs --redis URL"

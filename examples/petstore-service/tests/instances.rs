@@ -64,7 +64,10 @@ impl Instance {
     fn start(args: &[String]) -> Instance {
         let mut child = Command::new(BIN)
             .args(["--addr", "127.0.0.1:0"])
-            .args(KEYS.iter().flat_map(|(k, p)| ["--api-key".to_owned(), format!("{k}={p}")]))
+            .args(
+                KEYS.iter()
+                    .flat_map(|(k, p)| ["--api-key".to_owned(), format!("{k}={p}")]),
+            )
             .args(args)
             // Warnings only (a Redis outage, a lost database connection), not every request.
             .env("RUST_LOG", "warn")
@@ -108,7 +111,13 @@ impl Instance {
     /// SIGTERM, and waits (at most 30 s, a hang guard) for a clean exit.
     fn stop(mut self) {
         let pid = self.child.id().to_string();
-        assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -180,7 +189,11 @@ fn header(resp: &reqwest::Response, name: &str) -> Option<String> {
 }
 
 fn utc_minute() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() / 60
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        / 60
 }
 
 /// How many pets named `name` the database holds.
@@ -190,7 +203,10 @@ async fn count_named(database_url: &str, name: &str) -> i64 {
         .unwrap();
     tokio::spawn(connection);
     client
-        .query_one("SELECT count(*) FROM pets WHERE name = $1", &[&name.as_bytes()])
+        .query_one(
+            "SELECT count(*) FROM pets WHERE name = $1",
+            &[&name.as_bytes()],
+        )
         .await
         .unwrap()
         .get(0)
@@ -221,7 +237,10 @@ async fn balancer(upstreams: Vec<SocketAddr>, cut_first: bool) -> (SocketAddr, A
                 let request = read_message(&mut inbound).await;
                 outbound.write_all(&request).await.unwrap();
                 let response = read_message(&mut outbound).await;
-                assert!(response.starts_with(b"HTTP/1.1 201"), "the first instance added it");
+                assert!(
+                    response.starts_with(b"HTTP/1.1 201"),
+                    "the first instance added it"
+                );
                 drop(inbound);
             });
         }
@@ -288,7 +307,10 @@ async fn three_instances_share_limits_bans_pets_and_retries() {
         .iter()
         .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
         .count();
-    assert_eq!(served, FREE_PER_MINUTE, "the plan's limit in total, not per instance");
+    assert_eq!(
+        served, FREE_PER_MINUTE,
+        "the plan's limit in total, not per instance"
+    );
     assert_eq!(refused, 150 - FREE_PER_MINUTE);
 
     // 2. A ban earned on the first instance only is enforced by the other two.
@@ -323,7 +345,11 @@ async fn three_instances_share_limits_bans_pets_and_retries() {
     // 4. 200 concurrent adds across the three get 200 distinct ids.
     let added = futures_join((0..200).map(|i| {
         let (http, base) = (http.clone(), bases[i % 3].clone());
-        async move { add(&http, &base, &format!("pet-{i}")).await["id"].as_i64().unwrap() }
+        async move {
+            add(&http, &base, &format!("pet-{i}")).await["id"]
+                .as_i64()
+                .unwrap()
+        }
     }))
     .await;
     let ids: BTreeSet<i64> = added.iter().copied().collect();
@@ -346,7 +372,10 @@ async fn three_instances_share_limits_bans_pets_and_retries() {
     let first: Value = body(first).await;
     let again = send(&bases[1]).await.unwrap();
     assert_eq!(again.status(), StatusCode::CREATED);
-    assert_eq!(header(&again, "idempotent-replayed").as_deref(), Some("true"));
+    assert_eq!(
+        header(&again, "idempotent-replayed").as_deref(),
+        Some("true")
+    );
     assert_eq!(body(again).await, first);
     assert_eq!(count_named(&database_url, "Once").await, 1);
 
@@ -365,9 +394,15 @@ async fn three_instances_share_limits_bans_pets_and_retries() {
         .await
         .expect("the retry succeeds");
     assert_eq!(created.status().as_u16(), 201);
-    assert!(connections.load(Ordering::SeqCst) >= 2, "the client retried");
+    assert!(
+        connections.load(Ordering::SeqCst) >= 2,
+        "the client retried"
+    );
     assert_eq!(
-        created.headers().get("idempotent-replayed").map(|v| v.to_str().unwrap()),
+        created
+            .headers()
+            .get("idempotent-replayed")
+            .map(|v| v.to_str().unwrap()),
         Some("true"),
         "the second instance replayed the first one's answer"
     );
@@ -391,7 +426,10 @@ async fn three_instances_share_limits_bans_pets_and_retries() {
             if resp.status() == StatusCode::OK && header(&resp, "x-ratelimit-limit").is_some() {
                 break;
             }
-            assert!(Instant::now() < deadline, "{base}: no limits 30 s after Redis came back");
+            assert!(
+                Instant::now() < deadline,
+                "{base}: no limits 30 s after Redis came back"
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
@@ -403,12 +441,20 @@ async fn three_instances_share_limits_bans_pets_and_retries() {
     }
     instances = args.iter().map(|a| Instance::start(a)).collect();
     for (n, instance) in instances.iter().enumerate() {
-        assert_eq!(get(&http, &instance.base, id).await, (StatusCode::OK, rex.clone()));
+        assert_eq!(
+            get(&http, &instance.base, id).await,
+            (StatusCode::OK, rex.clone())
+        );
         let some = added[n * 50];
         assert_eq!(get(&http, &instance.base, some).await.0, StatusCode::OK);
     }
-    let next = add(&http, &instances[0].base, "After").await["id"].as_i64().unwrap();
-    assert!(ids.iter().all(|old| *old < next), "ids are not reused after a restart");
+    let next = add(&http, &instances[0].base, "After").await["id"]
+        .as_i64()
+        .unwrap();
+    assert!(
+        ids.iter().all(|old| *old < next),
+        "ids are not reused after a restart"
+    );
     drop(instances);
 }
 
@@ -435,9 +481,14 @@ async fn a_sqlite_file_keeps_the_pets_across_a_restart() {
     let second = Instance::start(&args);
     for pet in &added {
         let id = pet["id"].as_i64().unwrap();
-        assert_eq!(get(&http, &second.base, id).await, (StatusCode::OK, pet.clone()));
+        assert_eq!(
+            get(&http, &second.base, id).await,
+            (StatusCode::OK, pet.clone())
+        );
     }
-    let next = add(&http, &second.base, "After").await["id"].as_i64().unwrap();
+    let next = add(&http, &second.base, "After").await["id"]
+        .as_i64()
+        .unwrap();
     assert!(ids.iter().all(|old| *old < next));
     second.stop();
     let _ = std::fs::remove_dir_all(&dir);
@@ -446,7 +497,10 @@ async fn a_sqlite_file_keeps_the_pets_across_a_restart() {
 /// Runs the requests `burst(key)` makes concurrently with the first of `keys`, and again with
 /// the next key if the UTC minute changed meanwhile (a burst straddling two minute windows may
 /// legitimately be served more); returns their outputs in order.
-async fn in_one_minute<I, F>(keys: &[&'static str], mut burst: impl FnMut(&'static str) -> I) -> Vec<F::Output>
+async fn in_one_minute<I, F>(
+    keys: &[&'static str],
+    mut burst: impl FnMut(&'static str) -> I,
+) -> Vec<F::Output>
 where
     I: IntoIterator<Item = F>,
     F: std::future::Future + Send + 'static,

@@ -144,9 +144,7 @@ async fn open(config: &Config, place: &str) -> Result<Client, StorageError> {
 async fn prepare(client: Client, place: &str) -> Result<Connection, StorageError> {
     let fail = |e: tokio_postgres::Error| StorageError(format!("PostgreSQL {place}: {e}"));
     let add = client
-        .prepare(
-            "INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING id",
-        )
+        .prepare("INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING id")
         .await
         .map_err(fail)?;
     let get = client
@@ -205,8 +203,7 @@ fn pet_from_row(row: &Row) -> Result<Pet, StorageError> {
     let name: Vec<u8> = row.get(1);
     Ok(Pet {
         id: row.get(0),
-        name: String::from_utf8(name)
-            .map_err(|_| StorageError::new("stored name is not UTF-8"))?,
+        name: String::from_utf8(name).map_err(|_| StorageError::new("stored name is not UTF-8"))?,
         category_id: row.get(2),
         status: status_from(row.get(3))?,
     })
@@ -218,10 +215,10 @@ impl Storage for PostgresStorage {
             let c = self.connection().await?;
             let status = status_text(new.status.as_ref());
             let row = self
-                .timed(c.client.query_one(
-                    &c.add,
-                    &[&new.name.as_bytes(), &new.category_id, &status],
-                ))
+                .timed(
+                    c.client
+                        .query_one(&c.add, &[&new.name.as_bytes(), &new.category_id, &status]),
+                )
                 .await?;
             Ok(Pet {
                 id: row.get(0),
@@ -245,7 +242,9 @@ impl Storage for PostgresStorage {
         Box::pin(async move {
             let status = status_text(status.as_ref());
             let c = self.connection().await?;
-            let rows = self.timed(c.client.query(&c.list, &[&status, &limit])).await?;
+            let rows = self
+                .timed(c.client.query(&c.list, &[&status, &limit]))
+                .await?;
             rows.iter().map(pet_from_row).collect()
         })
     }

@@ -30,10 +30,7 @@ impl PostgresServer {
             .and_then(|l| l.local_addr())
             .expect("a free loopback port")
             .port();
-        let dir = std::env::temp_dir().join(format!(
-            "petstore-pg-{}-{port}",
-            std::process::id()
-        ));
+        let dir = std::env::temp_dir().join(format!("petstore-pg-{}-{port}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
@@ -45,7 +42,15 @@ impl PostgresServer {
         let out = as_owner(Command::new(bin.join("initdb")), owner, &dir)
             .arg("-D")
             .arg(&data)
-            .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+            .args([
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-sync",
+            ])
             .output()
             .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.join("initdb").display()));
         assert!(
@@ -72,8 +77,7 @@ impl PostgresServer {
     fn spawn(&self, bin: &Path, owner: Option<(u32, u32)>, data: &Path) -> Child {
         let log = fs::File::create(self.dir.join("postgres.log")).unwrap();
         if let Some((uid, gid)) = owner {
-            std::os::unix::fs::chown(self.dir.join("postgres.log"), Some(uid), Some(gid))
-                .unwrap();
+            std::os::unix::fs::chown(self.dir.join("postgres.log"), Some(uid), Some(gid)).unwrap();
         }
         as_owner(Command::new(bin.join("postgres")), owner, &self.dir)
             .arg("-D")
@@ -169,7 +173,11 @@ fn run_as() -> Option<(u32, u32)> {
                 .flatten()
         })
     };
-    Some(user("postgres").or_else(|| user("nobody")).unwrap_or((65534, 65534)))
+    Some(
+        user("postgres")
+            .or_else(|| user("nobody"))
+            .unwrap_or((65534, 65534)),
+    )
 }
 
 /// The directory holding `initdb`, `postgres` and `pg_isready`.
