@@ -60,6 +60,8 @@ RUST_LOG sets the level (default: info). Ctrl-C or SIGTERM stops the service gra
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
+// Made once per process: the size of the unused variant does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     Serve(Options),
     Help,
