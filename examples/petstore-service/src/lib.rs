@@ -137,12 +137,8 @@ impl PetStore {
     pub fn add(&self, new: NewPet) -> Pet {
         let mut inner = self.lock();
         inner.last_id += 1;
-        let pet = Pet {
-            id: inner.last_id,
-            name: new.name,
-            category_id: new.category_id,
-            status: new.status,
-        };
+        // `new` takes the required fields; optional ones the document adds later start unset.
+        let pet = Pet::new(new.name, new.category_id, inner.last_id).with_status(new.status);
         inner.pets.insert(pet.id, pet.clone());
         pet
     }
@@ -220,11 +216,11 @@ impl PetStoreApi for Service {
     ) -> Result<GetPetResponse, StorageError> {
         Ok(match self.pets.get(params.pet_id).await? {
             Some(pet) => GetPetResponse::Ok(pet),
-            None => GetPetResponse::NotFound(Error {
-                code: "not_found".into(),
-                message: format!("no animal with id {}", params.pet_id),
-                status: 404,
-            }),
+            None => GetPetResponse::NotFound(Error::new(
+                "not_found",
+                format!("no animal with id {}", params.pet_id),
+                404,
+            )),
         })
     }
 
