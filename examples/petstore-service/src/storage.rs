@@ -125,12 +125,8 @@ impl Storage for PetStore {
 }
 
 /// The text a status is stored as (the spec's enum value), and back.
-fn status_text(status: Option<&PetStatus>) -> Option<&'static str> {
-    status.map(|s| match s {
-        PetStatus::Available => "available",
-        PetStatus::Pending => "pending",
-        PetStatus::Sold => "sold",
-    })
+fn status_text(status: Option<&PetStatus>) -> Option<&str> {
+    status.map(PetStatus::as_str)
 }
 
 fn status_from(text: Option<String>) -> Result<Option<PetStatus>, StorageError> {

@@ -386,11 +386,7 @@ async fn three_instances_share_limits_bans_pets_and_retries() {
         .build()
         .unwrap();
     let created = client
-        .create_pet(&NewPet {
-            name: "Cut".into(),
-            category_id: 2,
-            status: None,
-        })
+        .create_pet(&NewPet::new("Cut", 2))
         .await
         .expect("the retry succeeds");
     assert_eq!(created.status().as_u16(), 201);

@@ -220,12 +220,7 @@ impl Storage for PostgresStorage {
                         .query_one(&c.add, &[&new.name.as_bytes(), &new.category_id, &status]),
                 )
                 .await?;
-            Ok(Pet {
-                id: row.get(0),
-                name: new.name,
-                category_id: new.category_id,
-                status: new.status,
-            })
+            Ok(Pet::new(new.name, new.category_id, row.get(0)).with_status(new.status))
         })
     }
 

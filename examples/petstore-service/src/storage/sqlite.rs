@@ -129,12 +129,7 @@ fn pet_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Pet> {
     let status = status_from(status).map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(3, rusqlite::types::Type::Text, Box::new(e))
     })?;
-    Ok(Pet {
-        id: row.get(0)?,
-        name: row.get(1)?,
-        category_id: row.get(2)?,
-        status,
-    })
+    Ok(Pet::new(row.get::<_, String>(1)?, row.get(2)?, row.get(0)?).with_status(status))
 }
 
 impl Storage for SqliteStorage {
@@ -148,12 +143,7 @@ impl Storage for SqliteStorage {
                     params![new.name, new.category_id, status_text(new.status.as_ref())],
                     |row| row.get(0),
                 )?;
-            Ok(Pet {
-                id,
-                name: new.name,
-                category_id: new.category_id,
-                status: new.status,
-            })
+            Ok(Pet::new(new.name, new.category_id, id).with_status(new.status))
         })
     }
 
