@@ -719,7 +719,7 @@ fn method(op: &Operation) -> TokenStream {
     let query_string_arg = op.query_string.as_ref().map(|q| {
         let name = ident(&q.rust);
         let t = match &q.kind {
-            QueryStringKind::Form(t) => {
+            QueryStringKind::Form(t) | QueryStringKind::Json(t) => {
                 let t = rust_type(t, true);
                 quote!(&#t)
             }
@@ -786,6 +786,12 @@ fn method(op: &Operation) -> TokenStream {
             }
             (QueryStringKind::Form(_), false) => quote! {
                 let query = #name.map(request::to_query_string).transpose()?.unwrap_or_default();
+            },
+            (QueryStringKind::Json(_), true) => {
+                quote!(let query = request::to_query_string_json(#name)?;)
+            }
+            (QueryStringKind::Json(_), false) => quote! {
+                let query = #name.map(request::to_query_string_json).transpose()?.unwrap_or_default();
             },
             (QueryStringKind::Raw, true) => quote!(let query = #name;),
             (QueryStringKind::Raw, false) => quote!(let query = #name.unwrap_or_default();),
@@ -908,7 +914,7 @@ fn method(op: &Operation) -> TokenStream {
         quote!(&path)
     };
     let query_arg = if query_params.is_empty()
-        && !matches!(&op.query_string, Some(q) if matches!(q.kind, QueryStringKind::Form(_)))
+        && !matches!(&op.query_string, Some(q) if !matches!(q.kind, QueryStringKind::Raw))
     {
         quote!(query)
     } else {

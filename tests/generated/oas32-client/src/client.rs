@@ -362,6 +362,46 @@ impl Client {
         }
     }
 
+    /// Ticks chosen by a JSON query string
+    ///
+    /// `GET /ticks/select` (operation `selectTicks`).
+    pub async fn select_ticks(
+        &self,
+        selection: Option<&types::TickFilter>,
+    ) -> Result<ResponseValue<Vec<types::Tick>>, Error<SelectTicksError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "selectTicks",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["bearerAuth"]],
+            idempotency_key: false,
+        };
+        let path = "/ticks/select";
+        let query = selection
+            .map(request::to_query_string_json)
+            .transpose()?
+            .unwrap_or_default();
+        let raw = self
+            .transport
+            .send(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    http.request(http::Method::GET, request::url(base, path, &query))
+                        .header(http::header::ACCEPT, "application/json")
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<Vec<types::Tick>, _>(),
+            400 => Err(raw.api_error(SelectTicksError::BadRequest)),
+            401 => Err(raw.api_error(SelectTicksError::Unauthorized)),
+            429 => Err(raw.api_error(SelectTicksError::TooManyRequests)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// Plain-text messages as Server-Sent Events
     ///
     /// `GET /messages` (operation `watchMessages`).
@@ -554,6 +594,22 @@ impl ExportTicksError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum FindTicksError {
+    /// 400: The error body.
+    BadRequest(types::Error),
+    /// 401: The error body.
+    Unauthorized(types::Error),
+    /// 429: The error body.
+    TooManyRequests(types::Error),
+}
+
+/// The documented error answers of `selectTicks`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum SelectTicksError {
     /// 400: The error body.
     BadRequest(types::Error),
     /// 401: The error body.

@@ -70,6 +70,18 @@ pub trait TickerApi: Send + Sync + 'static {
         async { Ok(FindTicksResponse::Unimplemented) }
     }
 
+    /// Ticks chosen by a JSON query string
+    ///
+    /// `GET /ticks/select` (operation `selectTicks`).
+    fn select_ticks(
+        &self,
+        ctx: &RequestContext,
+        selection: Option<types::TickFilter>,
+    ) -> impl Future<Output = Result<SelectTicksResponse, Self::Error>> + Send {
+        let _ = (ctx, selection);
+        async { Ok(SelectTicksResponse::Unimplemented) }
+    }
+
     /// Plain-text messages as Server-Sent Events
     ///
     /// `GET /messages` (operation `watchMessages`).
@@ -194,6 +206,27 @@ pub enum ExportTicksResponse {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum FindTicksResponse {
+    /// 200: The matching ticks.
+    Ok(Vec<types::Tick>),
+    /// 400: The error body.
+    BadRequest(types::Error),
+    /// 401: The error body.
+    Unauthorized(types::Error),
+    /// 429: The error body.
+    TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// What `selectTicks` answers: one variant per documented status, and [`Unimplemented`](SelectTicksResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum SelectTicksResponse {
     /// 200: The matching ticks.
     Ok(Vec<types::Tick>),
     /// 400: The error body.
