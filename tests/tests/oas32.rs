@@ -129,6 +129,10 @@ impl TickerApi for Ticker {
         ])))
     }
 
+    async fn heartbeat(&self, _ctx: &RequestContext) -> Result<HeartbeatResponse, String> {
+        Ok(HeartbeatResponse::Ok(JsonLines::from_items([1, 2, 3])))
+    }
+
     async fn get_tick(
         &self,
         _ctx: &RequestContext,
@@ -576,4 +580,35 @@ async fn a_json_query_string_is_one_typed_value() {
         let text = refused.text().await.unwrap();
         assert!(text.contains(says), "{query}: {text}");
     }
+}
+
+#[tokio::test]
+async fn ndjson_items_of_a_stream_without_documented_errors() {
+    let (addr, _) = serve().await;
+    let response = client(addr).heartbeat().await.unwrap();
+    assert_eq!(response.headers()["content-type"], "application/x-ndjson");
+    let mut beats = response.into_inner();
+    let mut got = Vec::new();
+    while let Some(beat) = tokio::time::timeout(PATIENCE, beats.next()).await.unwrap() {
+        got.push(beat.unwrap());
+    }
+    assert_eq!(got, [1, 2, 3]);
+
+    // Any error status is then unexpected, its body kept.
+    let unimplemented = oas32_server::router(Arc::new(Bare), ServerConfig::new());
+    let addr = common::spawn(unimplemented).await;
+    match client(addr).heartbeat().await.unwrap_err() {
+        Error::UnexpectedStatus { status, body, .. } => {
+            assert_eq!(status, 501);
+            assert!(String::from_utf8_lossy(&body).contains("not_implemented"));
+        }
+        other => panic!("expected the unexpected 501, got {other:?}"),
+    }
+}
+
+/// Implements nothing: every operation answers the trait's default 501.
+struct Bare;
+
+impl TickerApi for Bare {
+    type Error = String;
 }

@@ -560,15 +560,24 @@ fn operation_types(op: &Operation) -> TokenStream {
         ]);
         let from_raw = op.streamed.then(|| {
             let (arms, fallback) = error_arms(op);
+            // Without documented errors every status is unexpected: no one-arm `match`
+            // (clippy::match_single_binding).
+            let body = if arms.is_empty() {
+                quote!(raw.unexpected())
+            } else {
+                quote! {
+                    match raw.status.as_u16() {
+                        #(#arms)*
+                        #fallback
+                    }
+                }
+            };
             quote! {
                 impl #name {
                     /// The error a response of another status than the stream's becomes (also
                     /// the `error` event that ends a stream, by its `status`).
                     fn from_raw(raw: Raw) -> Error<Self> {
-                        match raw.status.as_u16() {
-                            #(#arms)*
-                            #fallback
-                        }
+                        #body
                     }
                 }
             }

@@ -441,6 +441,39 @@ impl Client {
         }
     }
 
+    /// A stream without documented errors (every other status is unexpected)
+    ///
+    /// `GET /heartbeat` (operation `heartbeat`).
+    pub async fn heartbeat(
+        &self,
+    ) -> Result<ResponseValue<JsonLines<i64, HeartbeatError>>, Error<HeartbeatError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "heartbeat",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/heartbeat";
+        let query = "";
+        let streamed = self
+            .transport
+            .send_streaming(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                        .header(http::header::ACCEPT, "application/x-ndjson")
+                },
+            )
+            .await?;
+        match streamed.status.as_u16() {
+            200 => Ok(streamed.json_lines::<i64, _>()),
+            _ => Err(HeartbeatError::from_raw(streamed.into_raw().await?)),
+        }
+    }
+
     /// `GET /ticks/{tickId}` (operation `getTick`).
     pub async fn get_tick(
         &self,
@@ -638,6 +671,22 @@ impl WatchMessagesError {
             429 => raw.api_error(WatchMessagesError::TooManyRequests),
             _ => raw.unexpected(),
         }
+    }
+}
+
+/// The documented error answers of `heartbeat`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum HeartbeatError {}
+impl HeartbeatError {
+    /// The error a response of another status than the stream's becomes (also
+    /// the `error` event that ends a stream, by its `status`).
+    fn from_raw(raw: Raw) -> Error<Self> {
+        raw.unexpected()
     }
 }
 

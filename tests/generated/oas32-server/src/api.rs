@@ -93,6 +93,17 @@ pub trait TickerApi: Send + Sync + 'static {
         async { Ok(WatchMessagesResponse::Unimplemented) }
     }
 
+    /// A stream without documented errors (every other status is unexpected)
+    ///
+    /// `GET /heartbeat` (operation `heartbeat`).
+    fn heartbeat(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = Result<HeartbeatResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(HeartbeatResponse::Unimplemented) }
+    }
+
     /// `GET /ticks/{tickId}` (operation `getTick`).
     fn get_tick(
         &self,
@@ -252,6 +263,21 @@ pub enum WatchMessagesResponse {
     Ok(stream::EventStream<String>),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// What `heartbeat` answers: one variant per documented status, and [`Unimplemented`](HeartbeatResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum HeartbeatResponse {
+    /// 200: One line per beat.
+    Ok(stream::JsonLines<i64>),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

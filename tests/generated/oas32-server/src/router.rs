@@ -82,6 +82,10 @@ pub fn router<A: TickerApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             routing::get(handle_watch_messages::<A>),
         )
         .route(
+            &layer::route_path(&base, "/heartbeat"),
+            routing::get(handle_heartbeat::<A>),
+        )
+        .route(
             &layer::route_path(&base, "/ticks/{tickId}"),
             routing::any(dispatch_ticks_tick_id::<A>),
         )
@@ -400,6 +404,38 @@ fn serve_watch_messages<A: TickerApi>(
     }
 }
 
+/// `GET /heartbeat`: see [`TickerApi::heartbeat`].
+fn handle_heartbeat<A: TickerApi>(
+    State(api): State<Arc<A>>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_heartbeat(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
+}
+
+/// Authorizes, reads and checks a `heartbeat` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_heartbeat<A: TickerApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let ctx = RequestContext::new("heartbeat", scheme, parts);
+        let outcome = api.heartbeat(&ctx).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`].
 fn handle_get_tick<A: TickerApi>(
     State(api): State<Arc<A>>,
@@ -577,6 +613,17 @@ impl WatchMessagesResponse {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
             Self::Unimplemented => Err(Problem::not_implemented("watchMessages")),
+        }
+    }
+}
+
+impl HeartbeatResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => {
+                Ok(stream::json_lines(StatusCode::OK, "application/x-ndjson", body))
+            }
+            Self::Unimplemented => Err(Problem::not_implemented("heartbeat")),
         }
     }
 }
