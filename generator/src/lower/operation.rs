@@ -6,7 +6,7 @@ use super::schema::{SchemaRef, Schemas, doc_lines};
 use crate::diag::{Sink, push};
 use crate::ir::{
     Body, BodyKind, Deprecation, IdempotencyKey, Location, Operation, Param, Response,
-    ResponseBody, ResponseHeader, SecurityScheme, Status, TypeRef,
+    ResponseBody, ResponseHeader, SecurityScheme, Status, Sunset, TypeRef,
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
@@ -621,6 +621,8 @@ fn deprecation(
         return (
             Some(Deprecation {
                 note: "This operation is deprecated in the API description.".into(),
+                sunset: None,
+                replacement: None,
             }),
             Vec::new(),
         );
@@ -658,5 +660,20 @@ fn deprecation(
         (None, None, Some((id, _))) => format!("Use `{id}` instead."),
         (None, None, None) => "This operation is deprecated in the API description.".into(),
     };
-    (Some(Deprecation { note }), headers)
+    let sunset = ext
+        .sunset_at
+        .zip(ext.sunset.as_ref())
+        .map(|(at, (_, day))| Sunset {
+            at,
+            day: day.clone(),
+        });
+    let replacement = successor.map(|(id, _)| id);
+    (
+        Some(Deprecation {
+            note,
+            sunset,
+            replacement,
+        }),
+        headers,
+    )
 }

@@ -19,6 +19,7 @@ pub mod redis_store;
 pub mod response;
 pub mod serve;
 pub mod stream;
+pub mod sunset;
 pub mod validate;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
@@ -33,3 +34,4 @@ pub use redis_store::{
     RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
 };
 pub use serve::serve;
+pub use sunset::{Clock, Retirement, SunsetPolicy};
