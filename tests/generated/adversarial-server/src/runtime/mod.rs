@@ -22,6 +22,7 @@ pub mod redis_store;
 pub mod response;
 pub mod serve;
 pub mod stream;
+pub mod sunset;
 pub mod validate;
 pub mod webhook;
 
@@ -37,3 +38,4 @@ pub use redis_store::{
     RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
 };
 pub use serve::serve;
+pub use sunset::{Clock, Retirement, SunsetPolicy};
