@@ -256,11 +256,68 @@ pub struct Constraints {
     pub unique_items: bool,
     /// `enum` on an integer or number (string enums become Rust enums instead).
     pub one_of: Vec<serde_json::Number>,
+    /// `prefixItems` (3.1) read as a tuple: the constraints of each item, by position (empty
+    /// when no item has any).
+    pub prefix_items: Vec<Constraints>,
 }
 
 impl Constraints {
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()
+    }
+
+    /// Adds the constraints of another schema the same value must meet (an `allOf` part):
+    /// the tighter bound of each pair, the values both enumerations list. A second
+    /// `multipleOf` or `pattern` is not combined (the first one stays).
+    pub fn narrow(&mut self, other: &Constraints) {
+        fn tighter(
+            own: &mut Option<f64>,
+            own_ex: &mut bool,
+            other: Option<f64>,
+            other_ex: bool,
+            is_tighter: fn(f64, f64) -> bool,
+        ) {
+            if let Some(o) = other {
+                match *own {
+                    Some(v) if v == o => *own_ex |= other_ex,
+                    Some(v) if !is_tighter(o, v) => {}
+                    _ => {
+                        *own = Some(o);
+                        *own_ex = other_ex;
+                    }
+                }
+            }
+        }
+        tighter(
+            &mut self.minimum,
+            &mut self.exclusive_minimum,
+            other.minimum,
+            other.exclusive_minimum,
+            |a, b| a > b,
+        );
+        tighter(
+            &mut self.maximum,
+            &mut self.exclusive_maximum,
+            other.maximum,
+            other.exclusive_maximum,
+            |a, b| a < b,
+        );
+        self.multiple_of = self.multiple_of.or(other.multiple_of);
+        self.min_length = self.min_length.max(other.min_length);
+        self.max_length = match (self.max_length, other.max_length) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if self.pattern.is_none() {
+            self.pattern = other.pattern.clone();
+        }
+        if self.one_of.is_empty() {
+            self.one_of = other.one_of.clone();
+        } else if !other.one_of.is_empty() {
+            let both =
+                |n: &serde_json::Number| other.one_of.iter().any(|o| o.as_f64() == n.as_f64());
+            self.one_of.retain(both);
+        }
     }
 }
 

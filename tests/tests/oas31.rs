@@ -225,6 +225,23 @@ async fn server_checks_pattern_names_dependencies_and_tuples() {
     ] {
         assert_eq!(send(addr, "POST", "/shipments", &bad).await.0, 400, "{bad}");
     }
+    // Each tuple item's own constraints (latitude within ±90, longitude within ±180), every
+    // violation named by its index.
+    let (status, problem) = send(
+        addr,
+        "POST",
+        "/shipments",
+        &with(shipment.clone(), "position", json!([90.5, -180.5])),
+    )
+    .await;
+    assert_eq!(status, 400, "{problem}");
+    let message = problem["message"].as_str().unwrap();
+    assert!(
+        message.contains("/position/0") && message.contains("/position/1"),
+        "{message}"
+    );
+    let edge = with(shipment, "position", json!([-90, 180]));
+    assert_eq!(send(addr, "POST", "/shipments", &edge).await.0, 201);
 }
 
 #[tokio::test]

@@ -615,6 +615,21 @@ pub fn constraint_checks(
             out.extend(quote!(validate::check_pattern(#value, #p, #at, out);));
         }
     }
+    // A tuple's items, each in a block of its own: `{ let at = ..; let value = &value.0; .. }`.
+    if let TypeRef::Tuple(items) = ty {
+        for (i, (item, item_c)) in items.iter().zip(&c.prefix_items).enumerate() {
+            let checks = constraint_checks(&quote!(value), &quote!(&at), item, item_c);
+            if !checks.is_empty() {
+                let field = syn::Index::from(i);
+                let i = proc_macro2::Literal::usize_unsuffixed(i);
+                out.extend(quote!({
+                    let at = validate::join_index(#at, #i);
+                    let value = &#value.#field;
+                    #checks
+                }));
+            }
+        }
+    }
     if matches!(ty, TypeRef::Vec(_)) {
         if let Some(n) = c.min_items {
             let n = proc_macro2::Literal::usize_unsuffixed(n);

@@ -7,6 +7,9 @@ pub mod normalize;
 mod schema31;
 #[cfg(test)]
 mod tests31;
+#[cfg(test)]
+mod tests31_fallbacks;
+mod yaml;
 
 use crate::diag::{Diagnostic, Diagnostics, Severity, push};
 pub use moves::Moves;
@@ -161,20 +164,22 @@ fn to_json_value(text: &str) -> Result<serde_json::Value, Diagnostics> {
             )
         });
     }
-    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
-        let at = e
-            .location()
-            .map(|l| format!(" at line {} column {}", l.line(), l.column()))
-            .unwrap_or_default();
-        // serde_yaml names the place as `a.b[1].c: message` when it knows it.
-        let message = e.to_string();
-        let pointer = message
-            .split_once(": ")
-            .filter(|(path, _)| !path.contains(' ') && path.contains('.'))
-            .map(|(path, _)| path_to_pointer(path))
-            .unwrap_or_default();
-        one(pointer, format!("cannot read the document{at}: {message}"))
-    })?;
+    let yaml = serde_yaml::from_str::<yaml::Node>(text)
+        .map(|node| node.0)
+        .map_err(|e| {
+            let at = e
+                .location()
+                .map(|l| format!(" at line {} column {}", l.line(), l.column()))
+                .unwrap_or_default();
+            // serde_yaml names the place as `a.b[1].c: message` when it knows it.
+            let message = e.to_string();
+            let pointer = message
+                .split_once(": ")
+                .filter(|(path, _)| !path.contains(' ') && path.contains('.'))
+                .map(|(path, _)| path_to_pointer(path))
+                .unwrap_or_default();
+            one(pointer, format!("cannot read the document{at}: {message}"))
+        })?;
     yaml_to_json(yaml, "")
 }
 

@@ -160,6 +160,8 @@ impl Normalizer {
         // Unions with `null` first: a single remaining branch may be a `$ref` with siblings.
         self.null_branches(obj, "anyOf", loc);
         self.null_branches(obj, "oneOf", loc);
+        const_branches(obj, "oneOf");
+        const_branches(obj, "anyOf");
         if obj.contains_key("$ref") {
             let parts = self.ref_siblings(obj, loc);
             if parts.is_empty() {
@@ -225,6 +227,7 @@ impl Normalizer {
         bounds(obj, "exclusiveMaximum", "maximum", |bound, exclusive| {
             bound < exclusive
         });
+        self.integer_bounds(obj, loc);
         examples(obj);
         if let Some(Value::Bool(false)) = obj.get("unevaluatedProperties")
             && !obj.contains_key("additionalProperties")
@@ -458,6 +461,75 @@ impl Normalizer {
         }
     }
 
+    /// An integer's bounds, `multipleOf` and `enum` values as 64-bit integers, all the 3.0
+    /// model (and a Rust integer) holds. Exact rewrites are silent: a fractional bound is
+    /// rounded inward (`exclusiveMinimum: 1.5` admits the integers `minimum: 2` does), a whole
+    /// one written as a float becomes an integer, an `enum` value no integer equals is left
+    /// out. A bound beyond `i64` (openai's `minimum: -9223372036854776000`, an int64 bound
+    /// rounded by a JSON writer) is dropped with a warning: no `i64` can cross it, and a
+    /// `uint64` field loses that check.
+    fn integer_bounds(&mut self, obj: &mut Map<String, Value>, loc: &Loc) {
+        if obj.get("type").and_then(Value::as_str) != Some("integer") {
+            return;
+        }
+        for (key, flag, inward) in [
+            ("minimum", "exclusiveMinimum", f64::ceil as fn(f64) -> f64),
+            ("maximum", "exclusiveMaximum", f64::floor),
+        ] {
+            let Some(bound) = obj.get(key).and_then(Value::as_f64) else {
+                continue;
+            };
+            if obj.get(key).is_some_and(Value::is_i64) {
+                continue;
+            }
+            let Some(whole) = as_i64(inward(bound)) else {
+                obj.remove(key);
+                obj.remove(flag);
+                self.warn(
+                    &loc.child(key),
+                    format!("`{key}: {bound}` is beyond a 64-bit integer's range; not checked"),
+                );
+                continue;
+            };
+            if inward(bound) != bound {
+                // x > 1.5 is x >= 2: the rounded bound is inclusive.
+                obj.remove(flag);
+            }
+            obj.insert(key.into(), Value::from(whole));
+        }
+        if let Some(Value::Number(m)) = obj.get("multipleOf")
+            && !m.is_i64()
+        {
+            match m.as_f64().and_then(as_i64) {
+                Some(whole) => {
+                    obj.insert("multipleOf".into(), Value::from(whole));
+                }
+                None => {
+                    let m = m.to_string();
+                    obj.remove("multipleOf");
+                    self.warn(
+                        &loc.child("multipleOf"),
+                        format!("`multipleOf: {m}` on an integer is not checked (only whole factors within 64 bits are)"),
+                    );
+                }
+            }
+        }
+        if let Some(Value::Array(values)) = obj.get_mut("enum") {
+            // Whole values become integers; others no integer equals (fractions, values
+            // beyond 64 bits) admit nothing, so leaving them out changes nothing.
+            values.retain_mut(|v| match v {
+                Value::Number(n) if !n.is_i64() => match n.as_f64().and_then(as_i64) {
+                    Some(whole) => {
+                        *v = Value::from(whole);
+                        true
+                    }
+                    None => false,
+                },
+                _ => true,
+            });
+        }
+    }
+
     /// `type: [..]`: one type (plus `"null"`) becomes `type` + `nullable`; several become an
     /// `anyOf` of one branch per type (true when split).
     fn type_list(&mut self, obj: &mut Map<String, Value>) -> bool {
@@ -530,6 +602,65 @@ impl Normalizer {
     }
 }
 
+/// `oneOf`/`anyOf` whose every branch is one `const` with at most a title and a description
+/// (discord's named enumerations: `{type: integer, oneOf: [{title: ACTION_ROW, const: 1},
+/// …]}`) → `enum` of the values, checked (and, for strings, named) like any enumeration; each
+/// value's title and description are kept as lines of the schema's description.
+fn const_branches(obj: &mut Map<String, Value>, key: &str) {
+    let Some(Value::Array(branches)) = obj.get(key) else {
+        return;
+    };
+    if branches.is_empty() || obj.contains_key("enum") {
+        return;
+    }
+    let mut values = Vec::new();
+    let mut lines = Vec::new();
+    for branch in branches {
+        let Some(b) = branch.as_object() else {
+            return;
+        };
+        let value = match b.get("const") {
+            Some(v @ (Value::String(_) | Value::Number(_) | Value::Bool(_))) => v.clone(),
+            _ => return,
+        };
+        if !b
+            .keys()
+            .all(|k| matches!(k.as_str(), "const" | "title" | "description"))
+        {
+            return;
+        }
+        let text = |k: &str| b.get(k).and_then(Value::as_str).map(str::trim);
+        let line = match (text("title"), text("description")) {
+            (Some(t), Some(d)) => format!("- `{value}`: {t} ({d})"),
+            (Some(t), None) | (None, Some(t)) => format!("- `{value}`: {t}"),
+            (None, None) => format!("- `{value}`"),
+        };
+        values.push(value);
+        lines.push(line);
+    }
+    let kind = |v: &Value| match v {
+        Value::String(_) => "string",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        _ => "number",
+    };
+    let inferred = kind(&values[0]);
+    if values.iter().any(|v| kind(v) != inferred) {
+        return;
+    }
+    obj.remove(key);
+    obj.entry("type")
+        .or_insert_with(|| Value::String(inferred.into()));
+    obj.insert("enum".into(), Value::Array(values));
+    let mut description = obj
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|d| format!("{}\n\n", d.trim_end()))
+        .unwrap_or_default();
+    description.push_str(&lines.join("\n"));
+    obj.insert("description".into(), Value::String(description));
+}
+
 /// 3.1 `examples` (a list) → 3.0 `example` (its first entry), unless both are given.
 fn examples(obj: &mut Map<String, Value>) {
     if !obj.contains_key("example")
@@ -550,6 +681,14 @@ fn value_is(v: &Value, t: &str) -> bool {
         "object" => v.is_object(),
         _ => false,
     }
+}
+
+/// `v` as an `i64` when it is whole and strictly within ±2^63. A double at -2^63 is also
+/// what a writer's rounding makes of anything a little below `i64::MIN` (openai's
+/// `-9223372036854776000`), so it counts as beyond too.
+fn as_i64(v: f64) -> Option<i64> {
+    const END: f64 = 9_223_372_036_854_775_808.0; // 2^63, exact as a double
+    (v.fract() == 0.0 && v > -END && v < END).then_some(v as i64)
 }
 
 /// Numeric `exclusiveMinimum: n` → `minimum: n, exclusiveMinimum: true` (3.0's form), unless

@@ -9,8 +9,8 @@ use crate::ir::{
 use crate::load;
 use crate::naming::{self, Scope, reserved};
 use openapiv3::{
-    AdditionalProperties, IntegerFormat, NumberFormat, OpenAPI, ReferenceOr, Schema, SchemaKind,
-    Type, VariantOrUnknownOrEmpty,
+    AdditionalProperties, AnySchema, IntegerFormat, NumberFormat, OpenAPI, ReferenceOr, Schema,
+    SchemaKind, Type, VariantOrUnknownOrEmpty,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -258,9 +258,30 @@ impl<'a> Schemas<'a> {
         })
     }
 
-    /// Constraints of the schema (through references), enforced where the value is read.
+    /// Constraints of the schema (through references), enforced where the value is read;
+    /// those of a tuple's items too (each through its own references).
     pub fn constraints(&self, s: SchemaRef<'_>) -> Constraints {
-        self.resolve(s).map(constraints_of).unwrap_or_default()
+        let Some(schema) = self.resolve(s) else {
+            return Constraints::default();
+        };
+        let mut c = constraints_of(schema);
+        if let SchemaKind::Any(any) = &schema.schema_kind
+            && is_scalar_all_of(any)
+        {
+            for part in &any.all_of {
+                c.narrow(&self.constraints(SchemaRef::of(part)));
+            }
+        }
+        if let Some(parts) = prefix_items(schema) {
+            let items: Vec<Constraints> = parts
+                .iter()
+                .map(|part| self.constraints(SchemaRef::of(part)))
+                .collect();
+            if items.iter().any(|i| !i.is_empty()) {
+                c.prefix_items = items;
+            }
+        }
+        c
     }
 
     /// Description lines of the schema (through references).
@@ -351,7 +372,7 @@ impl<'a> Schemas<'a> {
                 let composite = !any.properties.is_empty()
                     || !any.one_of.is_empty()
                     || !any.any_of.is_empty()
-                    || !any.all_of.is_empty()
+                    || !any.all_of.is_empty() && !is_scalar_all_of(any)
                     || any.typ.as_deref() == Some("object") && any.additional_properties.is_some();
                 if composite {
                     return None;
@@ -361,7 +382,8 @@ impl<'a> Schemas<'a> {
                         string_type(schema, pointer, sink)
                     }
                     Some("boolean") => TypeRef::Bool,
-                    Some("integer") => TypeRef::I64,
+                    Some("integer") => any_integer(any.format.as_deref()),
+                    Some("number") if any.format.as_deref() == Some("float") => TypeRef::F32,
                     Some("number") => TypeRef::F64,
                     Some("object") if pattern_properties(schema).is_some() => return None,
                     Some("object") => TypeRef::JsonObject,
@@ -460,7 +482,7 @@ impl<'a> Schemas<'a> {
                 };
                 self.one_of(name, parts, schema, pointer, "oneOf", sink)
             }
-            SchemaKind::Any(any) if !any.all_of.is_empty() => {
+            SchemaKind::Any(any) if !any.all_of.is_empty() && !is_scalar_all_of(any) => {
                 self.all_of(name, &any.all_of, pointer, sink)
             }
             // `patternProperties` alone: a struct of extra properties only, so that the
@@ -489,7 +511,7 @@ impl<'a> Schemas<'a> {
                 let ty = self
                     .primitive(schema, name, pointer, sink)
                     .unwrap_or(TypeRef::Json);
-                TypeKind::Alias(ty, constraints_of(schema))
+                TypeKind::Alias(ty, self.constraints(SchemaRef::Item(schema)))
             }
         };
         let mut kind = kind;
@@ -972,6 +994,26 @@ fn pattern_properties(schema: &Schema) -> Option<Vec<(String, ReferenceOr<Schema
     (!out.is_empty()).then_some(out)
 }
 
+/// An integer's Rust type from a `format` openapiv3 left as text (on an "any" schema).
+fn any_integer(format: Option<&str>) -> TypeRef {
+    match format {
+        Some("int32") => TypeRef::I32,
+        Some(other) => integer(&VariantOrUnknownOrEmpty::Unknown(other.to_string())),
+        None => TypeRef::I64,
+    }
+}
+
+/// `allOf` around a number or boolean (discord: `{type: integer, enum: [1], allOf: [{$ref:
+/// MessageComponentTypes}]}`): one value that must meet every part, so that scalar with the
+/// parts' constraints narrowing its own, not a struct.
+fn is_scalar_all_of(any: &AnySchema) -> bool {
+    !any.all_of.is_empty()
+        && any.properties.is_empty()
+        && any.one_of.is_empty()
+        && any.any_of.is_empty()
+        && matches!(any.typ.as_deref(), Some("integer" | "number" | "boolean"))
+}
+
 fn integer(format: &VariantOrUnknownOrEmpty<IntegerFormat>) -> TypeRef {
     match format {
         VariantOrUnknownOrEmpty::Item(IntegerFormat::Int32) => TypeRef::I32,
@@ -1053,6 +1095,28 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
             c.min_items = a.min_items;
             c.max_items = a.max_items;
             c.unique_items = a.unique_items;
+        }
+        // Keywords beside `allOf` (or other combinations openapiv3 reads as "any"), and an
+        // `allOf` part that only adds a bound (`{minimum: 2}`). Which apply is decided where
+        // they are checked, by the value's type.
+        SchemaKind::Any(any) => {
+            if matches!(any.typ.as_deref(), None | Some("integer" | "number")) {
+                c.minimum = any.minimum;
+                c.maximum = any.maximum;
+                c.exclusive_minimum = any.exclusive_minimum.unwrap_or(false);
+                c.exclusive_maximum = any.exclusive_maximum.unwrap_or(false);
+                c.multiple_of = any.multiple_of;
+                c.one_of = any
+                    .enumeration
+                    .iter()
+                    .filter_map(|v| v.as_number().cloned())
+                    .collect();
+            }
+            if matches!(any.typ.as_deref(), None | Some("string")) {
+                c.min_length = any.min_length;
+                c.max_length = any.max_length;
+                c.pattern = any.pattern.clone();
+            }
         }
         _ => {}
     }

@@ -525,6 +525,22 @@ impl Shipment {
 
 impl Validate for Shipment {
     fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.position;
+            let at = validate::join(pointer, "position");
+            {
+                let at = validate::join_index(&at, 0);
+                let value = &value.0;
+                validate::check_minimum(*value, -90.0, false, &at, out);
+                validate::check_maximum(*value, 90.0, false, &at, out);
+            }
+            {
+                let at = validate::join_index(&at, 1);
+                let value = &value.1;
+                validate::check_minimum(*value, -180.0, false, &at, out);
+                validate::check_maximum(*value, 180.0, false, &at, out);
+            }
+        }
         if self.tracking_number.is_some() && self.carrier.is_none() {
             validate::dependent_missing(pointer, "trackingNumber", "carrier", out);
         }
