@@ -401,6 +401,31 @@ fn with_method_not_allowed(routes: Router, runtime: &Runtime) -> Router {
     })
 }
 
+/// The answer of a path's own method dispatch (generated for paths with a method axum's
+/// method filter cannot name, such as `QUERY` or an `additionalOperations` method) to a method
+/// the path does not declare: the layer's refusal when it refused the request (429), else the
+/// 405 problem with `Allow: allow` ("GET,HEAD,QUERY"), as every other path answers.
+pub fn method_not_allowed(req: &Request, allow: &'static str) -> Response {
+    let rt = req
+        .extensions()
+        .get::<auth::Identity>()
+        .and_then(auth::Identity::runtime)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(refused) = refusal(req) {
+        return rt.problem(refused);
+    }
+    let mut response = rt.problem(Problem::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("method {} is not allowed on this path", req.method()),
+    ));
+    response
+        .headers_mut()
+        .insert(http::header::ALLOW, HeaderValue::from_static(allow));
+    response
+}
+
 /// Unknown paths, then the identify-and-limit layer around everything, then CORS (when
 /// configured) around that.
 fn wrap(

@@ -1,7 +1,7 @@
 //! Server runtime: spec-independent support for generated axum servers (auth, rate limits,
-//! problems, parameters, bodies, validation, request limits, the `serve` loop). Copied verbatim
-//! into every generated server crate as `src/runtime/` (see docs/architecture.md); API.md
-//! beside Cargo.toml lists what generated code calls.
+//! problems, parameters, bodies, validation, streamed responses, request limits, the `serve`
+//! loop). Copied verbatim into every generated server crate as `src/runtime/` (see
+//! docs/architecture.md); API.md beside Cargo.toml lists what generated code calls.
 
 pub mod auth;
 pub mod base64;
@@ -18,6 +18,7 @@ pub mod ratelimit;
 pub mod redis_store;
 pub mod response;
 pub mod serve;
+pub mod stream;
 pub mod validate;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};

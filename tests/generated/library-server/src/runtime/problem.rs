@@ -210,6 +210,22 @@ pub fn violations_message(violations: &[Violation]) -> String {
 /// `application/json`. Violations are folded into `message` because the schema has no field
 /// for them (adding one would make responses fail schema checks).
 pub fn render_default(p: &Problem) -> Response {
+    let bytes = body_json(p);
+    let mut resp = Response::new(Body::from(bytes));
+    *resp.status_mut() = p.status;
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    for (name, value) in p.headers.iter() {
+        resp.headers_mut().append(name.clone(), value.clone());
+    }
+    resp
+}
+
+/// The default `Error` body of a problem, `{"code","message","status"}`, as JSON bytes (also
+/// the `data` of the `error` event that ends a failed event stream).
+pub fn body_json(p: &Problem) -> Vec<u8> {
     let message = if p.violations.is_empty() {
         Cow::Borrowed(p.message.as_str())
     } else {
@@ -222,17 +238,7 @@ pub fn render_default(p: &Problem) -> Response {
     });
     // Serializing a Value of strings and a number cannot fail; fall back to an empty body
     // rather than panicking if it ever did.
-    let bytes = serde_json::to_vec(&body).unwrap_or_default();
-    let mut resp = Response::new(Body::from(bytes));
-    *resp.status_mut() = p.status;
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    for (name, value) in p.headers.iter() {
-        resp.headers_mut().append(name.clone(), value.clone());
-    }
-    resp
+    serde_json::to_vec(&body).unwrap_or_default()
 }
 
 /// `"text"` with at most `max` characters kept (then `…`), escaped like a Rust string so

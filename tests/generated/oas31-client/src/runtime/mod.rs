@@ -18,6 +18,8 @@
 //! - [`request`]: percent-encoding of path segments, query strings, JSON request bodies.
 //! - [`response`]: the raw response ([`Raw`]) and the typed success value ([`ResponseValue`]).
 //! - [`error`]: [`Error`], typed per documented status, keeping bytes of everything else.
+//! - [`stream`]: streamed responses (`itemSchema`): Server-Sent Events and JSON Lines decoded
+//!   into typed streams as the bytes arrive ([`Transport::send_streaming`]).
 //!
 //! # How a generated method uses it
 //!
@@ -52,6 +54,7 @@ pub mod ratelimit;
 pub mod request;
 pub mod response;
 pub mod retry;
+pub mod stream;
 pub mod transport;
 
 pub use auth::{Credentials, SchemeKind, Secret, Security, SecurityScheme};
@@ -60,4 +63,5 @@ pub use ratelimit::RateLimit;
 pub use request::{Query, ToParam};
 pub use response::{Raw, ResponseValue};
 pub use retry::RetryPolicy;
+pub use stream::{Event, EventStream, JsonLines, Streamed};
 pub use transport::{OperationInfo, Transport};

@@ -212,3 +212,11 @@ fn form_scalar(value: &serde_json::Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// A method the `http` crate has no constant for (`QUERY`, an `additionalOperations` method),
+/// by its name as the document spells it. The generator checks names are HTTP tokens, so this
+/// fails only for a hand-written bad name.
+pub fn method(name: &str) -> Result<http::Method, SendError> {
+    http::Method::from_bytes(name.as_bytes())
+        .map_err(|_| SendError::InvalidRequest(format!("`{name}` is not a valid HTTP method")))
+}

@@ -14,6 +14,13 @@ use super::error::SendError;
 use super::ratelimit::{self, RateLimit};
 use super::response::{DEPRECATION, Raw, SUNSET};
 use super::retry::{self, Decision, Instant, Outcome, RetryPolicy, TransportErrorKind};
+use super::stream::Streamed;
+
+/// One attempt's response: read whole, or (a success of a streamed operation) not yet read.
+enum Received {
+    Complete(Raw),
+    Live(reqwest::Response),
+}
 
 /// What [`Transport::send`] needs to know about an operation; the generator emits one static
 /// per operation.
@@ -126,6 +133,41 @@ impl Transport {
     where
         F: Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder,
     {
+        match self.send_with(op, schemes, build, false).await? {
+            Received::Complete(raw) => Ok(raw),
+            // Not asked for; read whole all the same.
+            Received::Live(response) => Streamed::live(response).into_raw().await,
+        }
+    }
+
+    /// [`Transport::send`] for an operation with a streamed response: a success comes back
+    /// with its body unread, to be decoded as it arrives; every other status is read whole
+    /// (and retried) as `send` does. Nothing is retried once a success has begun.
+    pub async fn send_streaming<F>(
+        &self,
+        op: &OperationInfo,
+        schemes: &'static [SecurityScheme],
+        build: F,
+    ) -> Result<Streamed, SendError>
+    where
+        F: Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder,
+    {
+        Ok(match self.send_with(op, schemes, build, true).await? {
+            Received::Complete(raw) => Streamed::complete(raw),
+            Received::Live(response) => Streamed::live(response),
+        })
+    }
+
+    async fn send_with<F>(
+        &self,
+        op: &OperationInfo,
+        schemes: &'static [SecurityScheme],
+        build: F,
+        stream_success: bool,
+    ) -> Result<Received, SendError>
+    where
+        F: Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder,
+    {
         let started = Instant::now();
         let mut attempt: u32 = 0;
         let key = op.idempotency_key.then(new_idempotency_key);
@@ -149,11 +191,15 @@ impl Transport {
                     .insert(IDEMPOTENCY_KEY.clone(), key.clone());
             }
 
-            let delay = match self.execute(request).await {
-                Ok(raw) => {
+            let delay = match self.execute(request, stream_success).await {
+                Ok(Received::Live(response)) => {
+                    self.observe(op, response.headers());
+                    return Ok(Received::Live(response));
+                }
+                Ok(Received::Complete(raw)) => {
                     self.observe(op, &raw.headers);
                     if raw.status.is_success() {
-                        return Ok(raw);
+                        return Ok(Received::Complete(raw));
                     }
                     let retry_after = ratelimit::retry_after(&raw.headers, SystemTime::now());
                     // With a key, 409 means "your first attempt is still running".
@@ -172,7 +218,7 @@ impl Transport {
                         retry::jitter(),
                     );
                     match decision {
-                        Decision::GiveUp => return Ok(raw),
+                        Decision::GiveUp => return Ok(Received::Complete(raw)),
                         Decision::Retry(delay) => {
                             tracing::debug!(
                                 operation = op.id,
@@ -226,18 +272,25 @@ impl Transport {
     }
 
     // Sends and reads the whole body: a body cut off is a transport error of this attempt,
-    // which the retry decision must see.
-    async fn execute(&self, request: reqwest::Request) -> Result<Raw, reqwest::Error> {
+    // which the retry decision must see. A success of a streamed operation is left unread.
+    async fn execute(
+        &self,
+        request: reqwest::Request,
+        stream_success: bool,
+    ) -> Result<Received, reqwest::Error> {
         let mut response = self.http.execute(request).await?;
         let status = response.status();
+        if stream_success && status.is_success() {
+            return Ok(Received::Live(response));
+        }
         // Taken, not copied: reading the body does not need them.
         let headers = std::mem::take(response.headers_mut());
         let body = response.bytes().await?;
-        Ok(Raw {
+        Ok(Received::Complete(Raw {
             status,
             headers,
             body,
-        })
+        }))
     }
 
     // When the last response said the window is used up, waiting for its reset (if that fits
