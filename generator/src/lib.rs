@@ -43,7 +43,38 @@ pub struct Output {
 
 /// Generates both crates from the document text. Never panics on document content; every
 /// problem comes back with the JSON pointer of where it stands.
+///
+/// The work runs on a thread of its own with a large stack ([`GENERATE_STACK`]): reading a
+/// document recurses once per nesting level (serde's derived deserializers take large frames in
+/// debug builds), and the caller's thread may be a test thread of 2 MiB. The parsers stop at
+/// 128 levels and the lowering at [`lower::schema::MAX_NESTING`] schemas, so this stack is always enough.
 pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("apigen".into())
+            .stack_size(GENERATE_STACK)
+            .spawn_scoped(scope, || generate_here(text, options))
+            .map_err(|e| internal(format!("cannot start the generator's thread: {e}")))?;
+        // A panic (a generator bug) reaches the caller as the panic it was.
+        worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// Stack of the generator's thread: reserved address space, touched only as deep as the
+/// document nests (a 128-level document takes a few MiB in a debug build).
+const GENERATE_STACK: usize = 64 << 20;
+
+fn internal(message: String) -> Diagnostics {
+    Diagnostics(vec![Diagnostic {
+        severity: Severity::Error,
+        pointer: String::new(),
+        message: format!("internal generator error: {message}"),
+    }])
+}
+
+fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
     let loaded = load::parse(text)?;
     let mut sink = Sink::default();
     let api = lower::lower(&loaded.doc, &mut sink);
@@ -62,18 +93,16 @@ pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
         return Err(Diagnostics(errors));
     }
     let mut files = BTreeMap::new();
-    emit_all(&api, options, &mut files).map_err(|message| {
-        Diagnostics(vec![Diagnostic {
-            severity: Severity::Error,
-            pointer: String::new(),
-            message: format!("internal generator error: {message}"),
-        }])
-    })?;
+    emit_all(&api, options, &mut files).map_err(internal)?;
     let mut warnings = sink.items;
     warnings.sort();
     warnings.dedup();
     Ok(Output { files, warnings })
 }
+
+/// Stack of each emitting thread: reserved address space, touched only as deep as a document
+/// nests (a nesting of `MAX_NESTING` levels takes about 3 MiB in a debug build).
+const EMIT_STACK: usize = 32 << 20;
 
 fn emit_all(
     api: &ir::Api,
@@ -123,15 +152,24 @@ fn emit_all(
             .iter()
             .map(|(path, make)| {
                 let header = &header;
-                (*path, scope.spawn(move || emit::render(make(), header)))
+                // syn and prettyplease recurse once per nesting level of a type
+                // (`Vec<Vec<…>>`), with large frames in debug builds: the threads get room
+                // for the deepest nesting the lowering lets through (`lower::schema::MAX_NESTING`).
+                let handle = std::thread::Builder::new()
+                    .stack_size(EMIT_STACK)
+                    .spawn_scoped(scope, move || emit::render(make(), header));
+                (*path, handle)
             })
             .collect();
         handles
             .into_iter()
             .map(|(path, h)| {
-                let result = h
-                    .join()
-                    .unwrap_or_else(|_| Err(format!("emitting {path} panicked")));
+                let result = match h {
+                    Ok(h) => h
+                        .join()
+                        .unwrap_or_else(|_| Err(format!("emitting {path} panicked"))),
+                    Err(e) => Err(format!("cannot start a thread to emit {path}: {e}")),
+                };
                 (path, result)
             })
             .collect()

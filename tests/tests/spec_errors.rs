@@ -125,3 +125,61 @@ fn every_corpus_document_generates_or_fails_cleanly() {
     }
     assert!(seen >= 20, "expected the corpus, read {seen} documents");
 }
+
+#[test]
+fn all_of_merging_the_schema_it_stands_in_is_a_recursive_type() {
+    // Fuzz seed 6 (tests/fuzz/seed-6.json): `serve.loop` is `allOf: [serve, {…}]`, so the
+    // merged properties hold `loop` again; the lowering recursed until the stack overflowed.
+    let text = include_str!("../fuzz/seed-6.json");
+    let out = generate(text).unwrap_or_else(|e| panic!("{e}"));
+    let types = &out.files["server/src/types.rs"];
+    assert!(
+        types.contains("pub r#loop: Option<Box<ServeLoop>>"),
+        "the merged type holds itself, boxed:\n{types}"
+    );
+}
+
+/// `levels` schemas nested inline, each the `items` of the one above.
+fn nested_arrays(levels: usize) -> String {
+    let mut schema = "{\"type\": \"string\"}".to_string();
+    for _ in 0..levels {
+        schema = format!("{{\"type\": \"array\", \"items\": {schema}}}");
+    }
+    format!(
+        "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"x\", \"version\": \"1\"}}, \"paths\": {{}}, \"components\": {{\"schemas\": {{\"Deep\": {schema}}}}}}}"
+    )
+}
+
+#[test]
+fn schemas_nested_too_deep_fail_with_a_pointer_not_a_crash() {
+    // Within the limit: a type, however silly.
+    generate(&nested_arrays(40)).unwrap_or_else(|e| panic!("{e}"));
+    // Past it: an error at the schema where the limit was passed.
+    let err = generate(&nested_arrays(100)).unwrap_err();
+    assert!(err.to_string().contains("levels deep"), "{err}");
+    assert!(
+        err.0[0]
+            .pointer
+            .starts_with("/components/schemas/Deep/items/items/"),
+        "{err}"
+    );
+}
+
+#[test]
+fn documents_nested_past_the_parsers_limits_fail_cleanly() {
+    // Far past any limit, in both syntaxes: an error, never a stack overflow.
+    let json = format!(
+        "{{\"openapi\": \"3.0.3\", \"x-deep\": {}{}}}",
+        "[".repeat(2_000),
+        "]".repeat(2_000)
+    );
+    let err = generate(&json).unwrap_err();
+    assert!(err.to_string().contains("recursion limit"), "{err}");
+    let yaml = format!(
+        "openapi: 3.0.3\nx-deep: {}{}\n",
+        "[".repeat(2_000),
+        "]".repeat(2_000)
+    );
+    let err = generate(&yaml).unwrap_err();
+    assert!(err.to_string().contains("recursion limit"), "{err}");
+}

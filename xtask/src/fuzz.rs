@@ -1111,9 +1111,6 @@ mod tests {
     }
 
     #[test]
-    // Open finding: one of seeds 1..=30 overflows the generator's stack (deep recursion on a
-    // self-referencing schema, suspected); run with `--ignored` once fixed.
-    #[ignore = "open fuzz finding: a seed in 1..=30 overflows the generator's stack"]
     fn documents_generate() {
         // Most seeds must make a document the generator accepts (the rest are findings).
         let accepted = (1..=30)

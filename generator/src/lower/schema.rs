@@ -25,7 +25,19 @@ pub struct Schemas<'a> {
     in_progress: BTreeSet<String>,
     /// References into component schemas, already lowered.
     deep_refs: BTreeMap<String, TypeRef>,
+    /// Inline schemas being defined right now (by address in the document) and their names:
+    /// an `allOf` that merges in the properties of a schema it stands in reaches the same
+    /// node again, which then names the type being defined (a recursive type) instead of
+    /// defining a new one forever.
+    defining: Vec<(*const Schema, String)>,
+    /// How many schemas deep the lowering is: past [`MAX_NESTING`] it stops with an error.
+    nesting: usize,
 }
+
+/// The deepest schema nesting lowered. Real documents stay far below (the corpus: under 15);
+/// a deeper one is refused with an error at the schema where the limit was passed, so that
+/// no document, however deep or cyclic, can exhaust the stack.
+pub const MAX_NESTING: usize = 64;
 
 /// A schema reference as it appears in properties and items (boxed or not).
 pub enum SchemaRef<'s> {
@@ -66,6 +78,8 @@ impl<'a> Schemas<'a> {
             components,
             in_progress: BTreeSet::new(),
             deep_refs: BTreeMap::new(),
+            defining: Vec::new(),
+            nesting: 0,
         }
     }
 
@@ -96,6 +110,26 @@ impl<'a> Schemas<'a> {
     /// The Rust type for a schema standing at `pointer`; inline composite schemas become new
     /// named types called `hint`.
     pub fn type_of(
+        &mut self,
+        s: SchemaRef<'_>,
+        hint: &str,
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> TypeRef {
+        if self.nesting >= MAX_NESTING {
+            sink.error(
+                pointer,
+                format!("schemas nest more than {MAX_NESTING} levels deep here"),
+            );
+            return TypeRef::Json;
+        }
+        self.nesting += 1;
+        let ty = self.type_of_nested(s, hint, pointer, sink);
+        self.nesting -= 1;
+        ty
+    }
+
+    fn type_of_nested(
         &mut self,
         s: SchemaRef<'_>,
         hint: &str,
@@ -243,11 +277,17 @@ impl<'a> Schemas<'a> {
     }
 
     fn inline(&mut self, schema: &Schema, hint: &str, pointer: &str, sink: &mut Sink) -> TypeRef {
+        let address: *const Schema = schema;
+        if let Some((_, name)) = self.defining.iter().find(|(a, _)| *a == address) {
+            return TypeRef::Named(name.clone());
+        }
         if let Some(prim) = self.primitive(schema, hint, pointer, sink) {
             return prim;
         }
         let name = self.scope.claim(naming::pascal(hint));
+        self.defining.push((address, name.clone()));
         self.define(&name, schema, pointer, sink);
+        self.defining.pop();
         TypeRef::Named(name)
     }
 
@@ -633,6 +673,7 @@ impl<'a> Schemas<'a> {
             // writeOnly ones from responses.
             let required = required && !data.read_only && !data.write_only;
             fields.push(Field {
+                setter: naming::setter(&rust),
                 rust,
                 wire,
                 check_ty: ty.clone(),
@@ -661,6 +702,11 @@ impl<'a> Schemas<'a> {
                 (Some(ty), false)
             }
         };
+        // `_x` and `x` would both be set by `with_x`: the second becomes `with_x_2`.
+        let mut setters = Scope::new();
+        for f in &mut fields {
+            f.setter = setters.claim(std::mem::take(&mut f.setter));
+        }
         Struct {
             fields,
             additional,

@@ -926,6 +926,7 @@ impl Path2Response {
                 Ok(response)
             }
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("path")),
         }
     }
 }
@@ -947,6 +948,7 @@ impl Raw2Response {
         match self {
             Self::Created(body) => response::json(StatusCode::CREATED, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("raw")),
         }
     }
 }
@@ -956,6 +958,7 @@ impl HandleErrorResponse {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::Default(status, body) => response::json(status, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("handleError")),
         }
     }
 }
@@ -964,6 +967,7 @@ impl BuilderResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("builder")),
         }
     }
 }
@@ -972,6 +976,7 @@ impl ForServerResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("for_server")),
         }
     }
 }
@@ -980,6 +985,7 @@ impl BaseUrlResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("baseUrl")),
         }
     }
 }
@@ -988,6 +994,7 @@ impl LastRateLimitResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("lastRateLimit")),
         }
     }
 }
@@ -996,6 +1003,7 @@ impl RouterResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("router")),
         }
     }
 }
@@ -1004,6 +1012,7 @@ impl RateLimitPolicyResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("rate_limit_policy")),
         }
     }
 }
@@ -1012,6 +1021,7 @@ impl ServePathResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("serve_path")),
         }
     }
 }
@@ -1020,6 +1030,7 @@ impl ApiResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("api")),
         }
     }
 }
@@ -1028,6 +1039,7 @@ impl ConfigResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("config")),
         }
     }
 }
@@ -1036,6 +1048,7 @@ impl RoutesResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("routes")),
         }
     }
 }
@@ -1044,6 +1057,7 @@ impl TypeResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("type")),
         }
     }
 }
@@ -1052,6 +1066,7 @@ impl SelfResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("self")),
         }
     }
 }
@@ -1060,6 +1075,7 @@ impl SuperResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("super")),
         }
     }
 }
@@ -1069,6 +1085,7 @@ impl ResultResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("Result")),
         }
     }
 }
