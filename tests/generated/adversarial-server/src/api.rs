@@ -132,6 +132,22 @@ pub trait AdversarialApi: Send + Sync + 'static {
         params: ResultParams,
     ) -> impl Future<Output = Result<ResultResponse, Self::Error>> + Send;
 
+    /// Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.
+    ///
+    /// `GET /ops/headers/internal` (operation `getInternal`).
+    fn get_internal(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = Result<GetInternalResponse, Self::Error>> + Send;
+
+    /// Its 500 answer's headers are `GetInternalServerErrorHeaders`.
+    ///
+    /// `GET /ops/headers` (operation `get`).
+    fn get(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = Result<GetResponse, Self::Error>> + Send;
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -388,4 +404,38 @@ pub enum ResultResponse {
     Ok(types::ResultOkBody),
     /// 404: The document's error body.
     NotFound(types::Error),
+}
+
+/// Headers of the `5XX` answer of `getInternal`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetInternalServerErrorHeaders {
+    /// (header `x-range`)
+    pub x_range: Option<String>,
+}
+
+/// What `getInternal` answers: one variant per documented status.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum GetInternalResponse {
+    /// 204: Nothing.
+    NoContent,
+    /// 5XX: A server error, with a header.
+    ServerError(http::StatusCode, GetInternalServerErrorHeaders),
+}
+
+/// Headers of the `500` answer of `get`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetInternalServerErrorHeaders2 {
+    /// (header `x-code`)
+    pub x_code: Option<String>,
+}
+
+/// What `get` answers: one variant per documented status.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum GetResponse {
+    /// 204: Nothing.
+    NoContent,
+    /// 500: A server error, with a header.
+    InternalServerError(GetInternalServerErrorHeaders2),
 }
