@@ -116,11 +116,10 @@ async fn call_generated(client: &Client, op: Op, n: u64) -> Result<bool, String>
             .await
             .is_ok_and(|pets| pets.len() == 20),
         Op::Create => client
-            .create_pet(&petstore_client::types::NewPet {
-                name: "Rex".into(),
-                category_id: 7,
-                status: Some(petstore_client::types::PetStatus::Available),
-            })
+            .create_pet(
+                &petstore_client::types::NewPet::new("Rex", 7)
+                    .with_status(petstore_client::types::PetStatus::Available),
+            )
             .await
             .is_ok(),
         Op::Get => {

@@ -53,11 +53,7 @@ fn seeded_store() -> Arc<PetStore> {
     let store = PetStore::new();
     let statuses = [PetStatus::Available, PetStatus::Pending, PetStatus::Sold];
     for i in 0..SEEDED_PETS {
-        store.add(NewPet {
-            name: format!("pet-{i}"),
-            category_id: i % 7,
-            status: Some(statuses[(i % 3) as usize]),
-        });
+        store.add(NewPet::new(format!("pet-{i}"), i % 7).with_status(statuses[(i % 3) as usize]));
     }
     Arc::new(store)
 }

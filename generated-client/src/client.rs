@@ -373,7 +373,7 @@ impl Client {
     }
 }
 
-/// Optional parameters of `listPets`; `Default::default()` sets none.
+/// Optional parameters of `listPets`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListPetsOptions {
     /// Maximum number of animals returned (1 to 100, default 20).
@@ -384,9 +384,27 @@ pub struct ListPetsOptions {
     pub status: Option<types::PetStatus>,
 }
 
+impl ListPetsOptions {
+    /// Sets `limit` (`None` unsets it).
+    pub fn with_limit(mut self, limit: impl Into<Option<i32>>) -> Self {
+        self.limit = limit.into();
+        self
+    }
+
+    /// Sets `status` (`None` unsets it).
+    pub fn with_status(mut self, status: impl Into<Option<types::PetStatus>>) -> Self {
+        self.status = status.into();
+        self
+    }
+}
+
 /// The documented error answers of `listPets`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ListPetsError {
     /// 400: The request is invalid: required fields missing or values invalid in the request body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
     BadRequest(types::Error),
@@ -397,8 +415,12 @@ pub enum ListPetsError {
 }
 
 /// The documented error answers of `createPet`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum CreatePetError {
     /// 400: The request is invalid: required fields missing or values invalid in the request body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
     BadRequest(types::Error),
@@ -417,8 +439,12 @@ pub enum CreatePetError {
 }
 
 /// The documented error answers of `getPet`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetPetError {
     /// 400: `petId` is not an int64 (code `bad_request`).
     BadRequest(types::Error),
@@ -431,8 +457,12 @@ pub enum GetPetError {
 }
 
 /// The documented error answers of `listOrders`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ListOrdersError {
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),

@@ -11,6 +11,7 @@ use serde::Serialize;
 ///
 /// Schema: `/components/schemas/PetStatus`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum PetStatus {
     /// `available`
     Available,
@@ -88,6 +89,24 @@ pub struct NewPet {
     pub status: Option<PetStatus>,
 }
 
+impl NewPet {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>, category_id: i64) -> Self {
+        Self {
+            name: name.into(),
+            category_id,
+            status: None,
+        }
+    }
+
+    /// Sets `status` (`None` unsets it).
+    pub fn with_status(mut self, status: impl Into<Option<PetStatus>>) -> Self {
+        self.status = status.into();
+        self
+    }
+}
+
 /// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned on creation. `status` is optional, as in `NewPet`, and has no default.
 ///
 /// Schema: `/components/schemas/Pet`.
@@ -103,6 +122,25 @@ pub struct Pet {
     pub status: Option<PetStatus>,
     /// Unique identifier, assigned by the service on creation.
     pub id: i64,
+}
+
+impl Pet {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>, category_id: i64, id: i64) -> Self {
+        Self {
+            name: name.into(),
+            category_id,
+            status: None,
+            id,
+        }
+    }
+
+    /// Sets `status` (`None` unsets it).
+    pub fn with_status(mut self, status: impl Into<Option<PetStatus>>) -> Self {
+        self.status = status.into();
+        self
+    }
 }
 
 /// A JSON array of animals (the list response of `listPets`).
@@ -126,4 +164,20 @@ pub struct Error {
     pub message: String,
     /// The HTTP status code of the response.
     pub status: i32,
+}
+
+impl Error {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        status: i32,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            status,
+        }
+    }
 }

@@ -12,6 +12,10 @@ use crate::runtime::problem::Problem;
 /// Each method receives the request context (principal, headers, extensions) and its
 /// parsed, checked inputs; it returns the operation's response enum or your own error,
 /// which [`handle_error`](Self::handle_error) turns into a response.
+///
+/// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
+/// operation the document adds later does not break an implementation written before it
+/// (the price: the compiler does not point at an operation you forgot).
 pub trait PetStoreApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -25,7 +29,10 @@ pub trait PetStoreApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ListPetsParams,
-    ) -> impl Future<Output = Result<ListPetsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListPetsResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(ListPetsResponse::Unimplemented) }
+    }
 
     /// Add an animal
     ///
@@ -36,7 +43,10 @@ pub trait PetStoreApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         body: types::NewPet,
-    ) -> impl Future<Output = Result<CreatePetResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreatePetResponse, Self::Error>> + Send {
+        let _ = (ctx, body);
+        async { Ok(CreatePetResponse::Unimplemented) }
+    }
 
     /// Get an animal (deprecated)
     ///
@@ -50,7 +60,10 @@ pub trait PetStoreApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetPetParams,
-    ) -> impl Future<Output = Result<GetPetResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<GetPetResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(GetPetResponse::Unimplemented) }
+    }
 
     /// List orders
     ///
@@ -60,7 +73,10 @@ pub trait PetStoreApi: Send + Sync + 'static {
     fn list_orders(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<ListOrdersResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ListOrdersResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(ListOrdersResponse::Unimplemented) }
+    }
 
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
@@ -81,9 +97,13 @@ pub struct ListPetsParams {
     pub status: Option<types::PetStatus>,
 }
 
-/// What `listPets` answers: one variant per documented status.
+/// What `listPets` answers: one variant per documented status, and [`Unimplemented`](ListPetsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ListPetsResponse {
     /// 200: Success. A paginated list of animals: pagination beyond `limit` is not shown by the interface, so there is no cursor and the first `limit` matching animals are returned.
     Ok(types::Pets),
@@ -93,11 +113,18 @@ pub enum ListPetsResponse {
     Unauthorized(types::Error),
     /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `createPet` answers: one variant per documented status.
+/// What `createPet` answers: one variant per documented status, and [`Unimplemented`](CreatePetResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum CreatePetResponse {
     /// 201: Animal added; the body carries the assigned `id`.
     Created(types::Pet),
@@ -115,6 +142,9 @@ pub enum CreatePetResponse {
     UnprocessableEntity(types::Error),
     /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `getPet` (`GET /pets/{petId}`), parsed and checked.
@@ -125,9 +155,13 @@ pub struct GetPetParams {
     pub pet_id: i64,
 }
 
-/// What `getPet` answers: one variant per documented status.
+/// What `getPet` answers: one variant per documented status, and [`Unimplemented`](GetPetResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetPetResponse {
     /// 200: The animal exists.
     Ok(types::Pet),
@@ -139,11 +173,18 @@ pub enum GetPetResponse {
     NotFound(types::Error),
     /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying.
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `listOrders` answers: one variant per documented status.
+/// What `listOrders` answers: one variant per documented status, and [`Unimplemented`](ListOrdersResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ListOrdersResponse {
     /// 200: The orders, as a JSON array of free-form objects.
     Ok(types::Orders),
@@ -151,4 +192,7 @@ pub enum ListOrdersResponse {
     Unauthorized(types::Error),
     /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }

@@ -312,6 +312,7 @@ impl ListPetsResponse {
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("listPets")),
         }
     }
 }
@@ -335,6 +336,7 @@ impl CreatePetResponse {
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("createPet")),
         }
     }
 }
@@ -349,6 +351,7 @@ impl GetPetResponse {
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("getPet")),
         }
     }
 }
@@ -361,6 +364,7 @@ impl ListOrdersResponse {
             Self::TooManyRequests(body) => {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("listOrders")),
         }
     }
 }

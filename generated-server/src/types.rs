@@ -14,6 +14,7 @@ use serde::Serialize;
 ///
 /// Schema: `/components/schemas/PetStatus`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum PetStatus {
     /// `available`
     Available,
@@ -103,6 +104,24 @@ pub struct NewPet {
     pub status: Option<PetStatus>,
 }
 
+impl NewPet {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>, category_id: i64) -> Self {
+        Self {
+            name: name.into(),
+            category_id,
+            status: None,
+        }
+    }
+
+    /// Sets `status` (`None` unsets it).
+    pub fn with_status(mut self, status: impl Into<Option<PetStatus>>) -> Self {
+        self.status = status.into();
+        self
+    }
+}
+
 impl Validate for NewPet {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -126,6 +145,25 @@ pub struct Pet {
     pub status: Option<PetStatus>,
     /// Unique identifier, assigned by the service on creation.
     pub id: i64,
+}
+
+impl Pet {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>, category_id: i64, id: i64) -> Self {
+        Self {
+            name: name.into(),
+            category_id,
+            status: None,
+            id,
+        }
+    }
+
+    /// Sets `status` (`None` unsets it).
+    pub fn with_status(mut self, status: impl Into<Option<PetStatus>>) -> Self {
+        self.status = status.into();
+        self
+    }
 }
 
 impl Validate for Pet {
@@ -153,6 +191,22 @@ pub struct Error {
     pub message: String,
     /// The HTTP status code of the response.
     pub status: i32,
+}
+
+impl Error {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        status: i32,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            status,
+        }
+    }
 }
 
 impl Validate for Error {

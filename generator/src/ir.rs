@@ -84,6 +84,9 @@ pub struct Struct {
 #[derive(Debug, Clone)]
 pub struct Field {
     pub rust: String,
+    /// The builder-style method that sets it (`with_status`): with the struct's `new`, the
+    /// way of building a value that survives optional fields added later.
+    pub setter: String,
     pub wire: String,
     pub ty: TypeRef,
     /// The scalar a named alias stands for (`Level` → `i64`), which decides how
@@ -218,6 +221,9 @@ pub struct Operation {
     pub params: Vec<Param>,
     pub body: Option<Body>,
     pub responses: Vec<Response>,
+    /// The server response variant the trait's default method answers (501 with the
+    /// `Error` body): `Unimplemented`, unless a documented status took the name.
+    pub unimplemented: String,
     /// Alternatives (OR) of sets (AND) of scheme names; empty = no authentication.
     pub security: Vec<Vec<String>>,
     /// Headers the runtime adds to every response of this operation (deprecation).
@@ -259,6 +265,8 @@ pub struct Param {
     /// Name of the value's binding in the server's handler and the client's method: `rust`,
     /// unless that is a local the emitters use there (`naming::reserved`).
     pub local: String,
+    /// The client options' setter (`with_limit`), as [`Field::setter`].
+    pub setter: String,
     pub wire: String,
     pub location: Location,
     pub ty: TypeRef,

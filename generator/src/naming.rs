@@ -108,6 +108,15 @@ pub fn bare(ident: &str) -> &str {
     ident.strip_prefix("r#").unwrap_or(ident)
 }
 
+/// The builder-style setter of a field (`status` → `with_status`, `r#type` → `with_type`).
+pub fn setter(field: &str) -> String {
+    // `_2fa` → `with_2fa`: `with__2fa` is not snake case.
+    match bare(field).trim_start_matches('_') {
+        "" => "with_value".to_string(),
+        name => format!("with_{name}"),
+    }
+}
+
 /// Hands out names unique within one scope (a module, a struct's fields, an enum's
 /// variants): the second `foo` becomes `foo_2`, the third `foo_3`.
 #[derive(Debug, Default, Clone)]

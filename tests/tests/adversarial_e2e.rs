@@ -297,7 +297,9 @@ async fn checks_on_parameters_named_like_locals_still_run() {
         panic!("expected the document's error, got {err:?}");
     };
     assert_eq!(status.as_u16(), 400);
-    let adversarial_client::client::Path2Error::BadRequest(problem) = body;
+    let adversarial_client::client::Path2Error::BadRequest(problem) = body else {
+        panic!("expected the 400 variant, got {body:?}");
+    };
     assert!(
         problem.message.contains("query/errors"),
         "{}",
@@ -375,7 +377,9 @@ async fn a_body_breaking_the_checks_of_result_is_refused_with_its_pointers() {
         panic!("expected the document's error, got {err:?}");
     };
     assert_eq!(status.as_u16(), 400);
-    let adversarial_client::client::Raw2Error::BadRequest(problem) = body;
+    let adversarial_client::client::Raw2Error::BadRequest(problem) = body else {
+        panic!("expected the 400 variant, got {body:?}");
+    };
     for pointer in ["/value", "/pointer", "/out", "/crate"] {
         assert!(
             problem.message.contains(pointer),

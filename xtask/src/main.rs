@@ -1,6 +1,7 @@
 //! `cargo xtask …`: the project's commands. Run `cargo xtask help` for the list.
 
 mod codegen;
+mod compat;
 mod corpus;
 mod fuzz;
 mod mutants;
@@ -16,6 +17,11 @@ cargo xtask codegen --spec PATH --out DIR [--name NAME] [--check]
     Generate DIR/server and DIR/client (crates NAME-server and NAME-client, standalone)
     from any OpenAPI 3.0, 3.1 or 3.2 document. Without --name, NAME is derived from the file
     name as a valid package name (api.github.com.json → api-github-com).
+cargo xtask compat
+    Additive spec changes are source-compatible: regenerates both pet store crates from
+    spec/petstore.yaml plus an optional property, a query parameter, an error status, an
+    enum value and an operation (throwaway workspace target/compat/ws), and checks that the
+    reference service and CLI, unchanged (all targets), compile against them.
 cargo xtask corpus [DIR...] [--filter SUBSTR] [--keep DIR]
     Robustness run over every .yaml/.yml/.json document under the DIRs (default
     ../shared/openapi-corpus and ../shared/openapi-corpus-31, recursively; with several
@@ -66,6 +72,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("codegen") => codegen::main(&args[1..]),
         Some("corpus") => corpus::main(&args[1..]),
+        Some("compat") => compat::main(&args[1..]),
         Some("fuzz") => fuzz::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("mutants") => mutants::main(&args[1..]),

@@ -49,12 +49,7 @@ const ERROR_429: &str = r#"{"code":"rate_limited","message":"rate limit exceeded
 const BANNED: &str = r#"{"code":"banned","message":"temporarily banned after repeated requests over the rate limit; retry after 900 seconds","status":429}"#;
 
 fn rex() -> Pet {
-    Pet {
-        id: 1,
-        name: "Rex".into(),
-        category_id: 7,
-        status: Some(PetStatus::Available),
-    }
+    Pet::new("Rex", 7, 1).with_status(PetStatus::Available)
 }
 
 // ---- Values this client does not know ------------------------------------------------------
@@ -180,10 +175,11 @@ async fn too_many_requests_with_retry_after_then_success_after_one_retry() {
     let client = client(&server);
     let started = Instant::now();
     let pets = client
-        .list_pets(ListPetsOptions {
-            limit: Some(5),
-            status: Some(PetStatus::Available),
-        })
+        .list_pets(
+            ListPetsOptions::default()
+                .with_limit(5)
+                .with_status(PetStatus::Available),
+        )
         .await
         .unwrap();
     let elapsed = started.elapsed();
@@ -431,7 +427,11 @@ async fn requests_carry_the_bearer_key_and_the_spec_s_path_and_query() {
     )
     .await;
     let client = client(&server);
-    let list = |limit, status| ListPetsOptions { limit, status };
+    let list = |limit: Option<i32>, status: Option<PetStatus>| {
+        ListPetsOptions::default()
+            .with_limit(limit)
+            .with_status(status)
+    };
     client.list_pets(list(None, None)).await.unwrap();
     client
         .list_pets(list(Some(5), Some(PetStatus::Available)))
@@ -455,20 +455,9 @@ async fn requests_carry_the_bearer_key_and_the_spec_s_path_and_query() {
         client.get_pet(i64::MAX).await.unwrap();
     }
     client.list_orders().await.unwrap();
+    client.create_pet(&NewPet::new("Rex", 7)).await.unwrap();
     client
-        .create_pet(&NewPet {
-            name: "Rex".into(),
-            category_id: 7,
-            status: None,
-        })
-        .await
-        .unwrap();
-    client
-        .create_pet(&NewPet {
-            name: "Tom & \"Jerry\"".into(),
-            category_id: 3,
-            status: Some(PetStatus::Pending),
-        })
+        .create_pet(&NewPet::new("Tom & \"Jerry\"", 3).with_status(PetStatus::Pending))
         .await
         .unwrap();
 

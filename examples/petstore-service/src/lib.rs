@@ -134,12 +134,8 @@ impl PetStore {
     pub fn add(&self, new: NewPet) -> Pet {
         let mut inner = self.lock();
         inner.last_id += 1;
-        let pet = Pet {
-            id: inner.last_id,
-            name: new.name,
-            category_id: new.category_id,
-            status: new.status,
-        };
+        // `new` takes the required fields; optional ones the document adds later start unset.
+        let pet = Pet::new(new.name, new.category_id, inner.last_id).with_status(new.status);
         inner.pets.insert(pet.id, pet.clone());
         pet
     }
@@ -205,11 +201,11 @@ impl PetStoreApi for PetStore {
     ) -> Result<GetPetResponse, Infallible> {
         Ok(match self.get(params.pet_id) {
             Some(pet) => GetPetResponse::Ok(pet),
-            None => GetPetResponse::NotFound(Error {
-                code: "not_found".into(),
-                message: format!("no animal with id {}", params.pet_id),
-                status: 404,
-            }),
+            None => GetPetResponse::NotFound(Error::new(
+                "not_found",
+                format!("no animal with id {}", params.pet_id),
+                404,
+            )),
         })
     }
 

@@ -24,21 +24,18 @@ async fn every_operation_through_the_generated_client() {
         ("Kit", PetStatus::Available),
     ] {
         let created = client
-            .create_pet(&NewPet {
-                name: name.into(),
-                category_id: 1,
-                status: Some(status),
-            })
+            .create_pet(&NewPet::new(name, 1).with_status(status))
             .await
             .unwrap();
         assert_eq!(created.status().as_u16(), 201);
     }
 
     let available = client
-        .list_pets(ListPetsOptions {
-            status: Some(PetStatus::Available),
-            limit: Some(10),
-        })
+        .list_pets(
+            ListPetsOptions::default()
+                .with_status(PetStatus::Available)
+                .with_limit(10),
+        )
         .await
         .unwrap();
     let names: Vec<&str> = available.iter().map(|p| p.name.as_str()).collect();

@@ -82,11 +82,7 @@ async fn read_message(stream: &mut TcpStream) -> Vec<u8> {
 }
 
 fn rex() -> NewPet {
-    NewPet {
-        name: "Rex".into(),
-        category_id: 1,
-        status: Some(PetStatus::Available),
-    }
+    NewPet::new("Rex", 1).with_status(PetStatus::Available)
 }
 
 /// Adds one pet through the cutting proxy with the generated client (default retries);

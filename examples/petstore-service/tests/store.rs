@@ -84,15 +84,7 @@ fn the_store_is_exact_under_threads() {
             let store = store.clone();
             std::thread::spawn(move || {
                 (0..1000)
-                    .map(|i| {
-                        store
-                            .add(NewPet {
-                                name: format!("{t}-{i}"),
-                                category_id: t,
-                                status: None,
-                            })
-                            .id
-                    })
+                    .map(|i| store.add(NewPet::new(format!("{t}-{i}"), t)).id)
                     .collect::<Vec<_>>()
             })
         })
@@ -156,11 +148,7 @@ async fn status_filter_and_limit() {
     // the library view agrees
     let store = PetStore::new();
     for s in [Some(PetStatus::Sold), None, Some(PetStatus::Sold)] {
-        store.add(NewPet {
-            name: "x".into(),
-            category_id: 1,
-            status: s,
-        });
+        store.add(NewPet::new("x", 1).with_status(s));
     }
     assert_eq!(store.list(Some(PetStatus::Sold), 10).len(), 2);
     assert_eq!(store.list(Some(PetStatus::Pending), 10).len(), 0);

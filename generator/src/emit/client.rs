@@ -433,18 +433,40 @@ fn operation_types(op: &Operation) -> TokenStream {
             quote!(#docs #deprecated pub #rust: Option<#t>,)
         });
         let docs = doc(&[format!(
-            "Optional parameters of `{}`; `Default::default()` sets none.",
+            "Optional parameters of `{}`; `Default::default()` sets none, the `with_…` methods set one each.",
             op.id
         )]);
         let allow = optional
             .iter()
             .any(|p| p.deprecated)
             .then(|| quote!(#[allow(deprecated)]));
+        let setters = optional.iter().map(|p| {
+            let rust = ident(&p.rust);
+            let setter = ident(&p.setter);
+            let t = rust_type(&p.ty, true);
+            let docs = doc(&[format!("Sets `{}` (`None` unsets it).", p.wire)]);
+            let deprecated = p
+                .deprecated
+                .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
+            // A value or an `Option` (to pass one on without an `if let`).
+            quote! {
+                #docs
+                #deprecated
+                pub fn #setter(mut self, #rust: impl Into<Option<#t>>) -> Self {
+                    self.#rust = #rust.into();
+                    self
+                }
+            }
+        });
         quote! {
             #docs
             #allow
             #[derive(Debug, Clone, Default, PartialEq)]
             pub struct #name { #(#fields)* }
+            #allow
+            impl #name {
+                #(#setters)*
+            }
         }
     });
     let successes = success_responses(op);
@@ -486,14 +508,21 @@ fn operation_types(op: &Operation) -> TokenStream {
                 _ => quote!(#docs #v,),
             }
         });
-        let docs = doc(&[format!(
-            "The documented error answers of `{}`; the status and headers are on [`Error::Api`].",
-            op.id
-        )]);
+        let docs = doc(&[
+            format!(
+                "The documented error answers of `{}`; the status and headers are on [`Error::Api`].",
+                op.id
+            ),
+            String::new(),
+            "`non_exhaustive`: an error status the document adds later is a new variant; code"
+                .into(),
+            "that matches on this enum keeps compiling.".into(),
+        ]);
         quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
             #[allow(clippy::large_enum_variant)]
+            #[non_exhaustive]
             pub enum #name { #(#variants)* }
         }
     };

@@ -175,17 +175,29 @@ pub fn api_rs(api: &Api) -> TokenStream {
                 items.push(headers_struct(op, r, h));
             }
         }
-        let docs = doc(&[format!(
-            "What `{}` answers: one variant per documented status.",
-            op.id
-        )]);
+        let docs = doc(&[
+            format!(
+                "What `{}` answers: one variant per documented status, and [`{}`]({name}::{}) for an implementation without the operation.",
+                op.id, op.unimplemented, op.unimplemented
+            ),
+            String::new(),
+            "`non_exhaustive`: a status the document adds later is a new variant; code that".into(),
+            "matches on this enum keeps compiling.".into(),
+        ]);
+        let unimplemented = ident(&op.unimplemented);
         // Bodies are held by value, as a person writes them; boxing the large one would
         // make every handler noisier for a move that happens once per request.
         items.push(quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
             #[allow(clippy::large_enum_variant)]
-            pub enum #name { #(#variants)* }
+            #[non_exhaustive]
+            pub enum #name {
+                #(#variants)*
+                /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+                /// method answers.
+                #unimplemented,
+            }
         });
     }
     let methods = api.operations.iter().map(|op| {
@@ -208,6 +220,20 @@ pub fn api_rs(api: &Api) -> TokenStream {
             let note = &d.note;
             quote!(#[deprecated(note = #note)])
         });
+        let unimplemented = ident(&op.unimplemented);
+        let unused: Vec<TokenStream> = [
+            Some(quote!(ctx)),
+            params.as_ref().map(|_| quote!(params)),
+            body.as_ref().map(|_| quote!(body)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let unused = if unused.len() == 1 {
+            quote!(#(#unused)*)
+        } else {
+            quote!((#(#unused),*))
+        };
         quote! {
             #docs
             #deprecated
@@ -216,7 +242,10 @@ pub fn api_rs(api: &Api) -> TokenStream {
                 ctx: &RequestContext,
                 #params
                 #body
-            ) -> impl Future<Output = Result<#response, Self::Error>> + Send;
+            ) -> impl Future<Output = Result<#response, Self::Error>> + Send {
+                let _ = #unused;
+                async { Ok(#response::#unimplemented) }
+            }
         }
     });
     let methods: Vec<TokenStream> = methods.collect();
@@ -230,6 +259,12 @@ pub fn api_rs(api: &Api) -> TokenStream {
         "parsed, checked inputs; it returns the operation's response enum or your own error,"
             .into(),
         "which [`handle_error`](Self::handle_error) turns into a response.".into(),
+        String::new(),
+        "Every method has a default answering `501 Not Implemented` with the `Error` body, so an"
+            .into(),
+        "operation the document adds later does not break an implementation written before it"
+            .into(),
+        "(the price: the compiler does not point at an operation you forgot).".into(),
     ]);
     let intro = module_doc(&[format!(
         "The [`{trait_ident}`] trait and the inputs and responses of each operation."
@@ -807,10 +842,15 @@ fn response_conversion(op: &Operation) -> TokenStream {
         .responses
         .iter()
         .filter_map(|r| r.headers_type.as_ref().map(|h| headers_write(r, h)));
+    let unimplemented = ident(&op.unimplemented);
+    let id = &op.id;
     quote! {
         impl #name {
             fn into_http(self) -> Result<Response, Problem> {
-                match self { #(#arms)* }
+                match self {
+                    #(#arms)*
+                    Self::#unimplemented => Err(Problem::not_implemented(#id)),
+                }
             }
         }
         #(#writers)*

@@ -139,9 +139,12 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
                     }
                 },
             };
+            // `non_exhaustive`: a value the document adds later is not a breaking change for
+            // code that matches on the enum (it already needs a `_` arm).
             quote! {
                 #docs
                 #[derive(Debug, Clone, #derive_copy PartialEq, Eq, Hash, PartialOrd, Ord)]
+                #[non_exhaustive]
                 pub enum #name {
                     #( #[doc = #variant_docs] #rusts, )*
                     #unknown_variant
@@ -280,14 +283,139 @@ fn struct_def(
     let deny = (s.deny_unknown && side == Side::Server && s.additional.is_none())
         .then(|| quote!(#[serde(deny_unknown_fields)]));
     let allow_deprecated = allow_deprecated(s);
+    // Nothing required: `Default` is the empty value, and the way to start building one.
+    let default = s
+        .fields
+        .iter()
+        .all(|f| !f.required)
+        .then(|| quote!(Default,));
+    let building = struct_building(name, s);
     quote! {
         #docs
         #allow_deprecated
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, #default PartialEq, Serialize, Deserialize)]
         #deny
         pub struct #name {
             #(#fields)*
             #additional
+        }
+        #building
+    }
+}
+
+/// `new` from the required fields (when there are any) and one `with_` setter per optional
+/// field: code built this way keeps compiling when the document adds an optional property,
+/// where a struct literal names every field and breaks.
+fn struct_building(name: &proc_macro2::Ident, s: &Struct) -> TokenStream {
+    let required: Vec<&Field> = s.fields.iter().filter(|f| f.required).collect();
+    // A `String` field takes anything `Into<String>` (`"Rex"` or a `String`), as a person
+    // would write it; other types are taken as they are.
+    let param_type = |f: &Field| -> TokenStream {
+        match f.ty {
+            TypeRef::String if !f.nullable => quote!(impl Into<String>),
+            _ => rust_type(&f.ty, false),
+        }
+    };
+    let convert = |f: &Field, value: TokenStream| -> TokenStream {
+        let value = match f.ty {
+            TypeRef::String if !f.nullable => quote!(#value.into()),
+            _ => value,
+        };
+        if f.boxed {
+            quote!(Box::new(#value))
+        } else {
+            value
+        }
+    };
+    let new = (!required.is_empty()).then(|| {
+        let params = required.iter().map(|f| {
+            let rust = ident(&f.rust);
+            let t = param_type(f);
+            // A required nullable field is an `Option` that must be present.
+            let t = if f.nullable { quote!(Option<#t>) } else { t };
+            quote!(#rust: #t)
+        });
+        let inits = s.fields.iter().map(|f| {
+            let rust = ident(&f.rust);
+            if f.required {
+                let plain = !f.boxed && (f.ty != TypeRef::String || f.nullable);
+                let value = if f.nullable && f.boxed {
+                    quote!(#rust.map(Box::new))
+                } else {
+                    convert(f, quote!(#rust))
+                };
+                if plain {
+                    quote!(#rust,)
+                } else {
+                    quote!(#rust: #value,)
+                }
+            } else {
+                quote!(#rust: None,)
+            }
+        });
+        let additional = s
+            .additional
+            .as_ref()
+            .map(|_| quote!(additional_properties: Default::default(),));
+        let many = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+        let docs = doc(&[
+            "A value from its required properties, in the order the schema lists them; the"
+                .to_string(),
+            "optional ones start unset (`with_…` sets them).".to_string(),
+        ]);
+        quote! {
+            #docs
+            #many
+            pub fn new(#(#params),*) -> Self {
+                Self { #(#inits)* #additional }
+            }
+        }
+    });
+    let setters = s.fields.iter().filter(|f| !f.required).map(|f| {
+        let rust = ident(&f.rust);
+        let setter = ident(&f.setter);
+        let ty = rust_type(&f.ty, false);
+        let boxed = |v: TokenStream| if f.boxed { quote!(#v.map(Box::new)) } else { v };
+        // Optional and nullable: `Some(None)` sends `null`, so the setter takes the `Option`.
+        // Otherwise `impl Into<Option<T>>` takes a value or an `Option` (to copy one over,
+        // without an `if let`); a string takes `impl Into<String>` (`"Rex"`).
+        let (t, value, note) = if f.nullable {
+            let value = boxed(quote!(#rust));
+            (
+                quote!(Option<#ty>),
+                quote!(Some(#value)),
+                "; `None` sends `null`",
+            )
+        } else if f.ty == TypeRef::String {
+            let value = convert(f, quote!(#rust));
+            (quote!(impl Into<String>), quote!(Some(#value)), "")
+        } else {
+            let value = boxed(quote!(#rust.into()));
+            (quote!(impl Into<Option<#ty>>), value, " (`None` unsets it)")
+        };
+        let deprecated = f
+            .deprecated
+            .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
+        let docs = doc(&[format!("Sets `{}`{note}.", f.wire)]);
+        quote! {
+            #docs
+            #deprecated
+            pub fn #setter(mut self, #rust: #t) -> Self {
+                self.#rust = #value;
+                self
+            }
+        }
+    });
+    let setters: Vec<TokenStream> = setters.collect();
+    if new.is_none() && setters.is_empty() {
+        return TokenStream::new();
+    }
+    let allow = allow_deprecated(s);
+    quote! {
+        #allow
+        impl #name {
+            #new
+            #(#setters)*
         }
     }
 }

@@ -88,7 +88,7 @@ pub fn lower_all(
                 .request_body
                 .as_ref()
                 .and_then(|b| ctx.body(b, schemas, sink));
-            let responses = ctx.responses(&op.responses, schemas, sink);
+            let (responses, unimplemented) = ctx.responses(&op.responses, schemas, sink);
             let security = security(
                 op.security.as_ref().or(doc.security.as_ref()),
                 schemes,
@@ -124,6 +124,7 @@ pub fn lower_all(
                 params,
                 body,
                 responses,
+                unimplemented,
                 security,
                 extra_headers,
                 idempotent: matches!(
@@ -291,6 +292,7 @@ impl Ctx<'_> {
             let rust = scope.claim(naming::snake(&data.name));
             out.push(Param {
                 local: locals.claim(rust.clone()),
+                setter: naming::setter(&rust),
                 rust,
                 wire: data.name.clone(),
                 location: loc,
@@ -303,6 +305,11 @@ impl Ctx<'_> {
                 doc,
                 deprecated: data.deprecated.unwrap_or(false),
             });
+        }
+        // As for struct fields: setter names unique even where field names differ by `_`.
+        let mut setters = Scope::new();
+        for p in &mut out {
+            p.setter = setters.claim(std::mem::take(&mut p.setter));
         }
         out
     }
@@ -479,7 +486,7 @@ impl Ctx<'_> {
         responses: &openapiv3::Responses,
         schemas: &mut Schemas<'_>,
         sink: &mut Sink,
-    ) -> Vec<Response> {
+    ) -> (Vec<Response>, String) {
         let at = push(self.at, "responses");
         let mut scope = Scope::new();
         let mut entries: Vec<(Status, &ReferenceOr<openapiv3::Response>, String)> = Vec::new();
@@ -545,7 +552,9 @@ impl Ctx<'_> {
                 headers_type,
             });
         }
-        out
+        // Claimed last: a documented status keeps its name whatever this one becomes.
+        let unimplemented = scope.claim("Unimplemented".to_string());
+        (out, unimplemented)
     }
 }
 

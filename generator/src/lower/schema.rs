@@ -673,6 +673,7 @@ impl<'a> Schemas<'a> {
             // writeOnly ones from responses.
             let required = required && !data.read_only && !data.write_only;
             fields.push(Field {
+                setter: naming::setter(&rust),
                 rust,
                 wire,
                 check_ty: ty.clone(),
@@ -701,6 +702,11 @@ impl<'a> Schemas<'a> {
                 (Some(ty), false)
             }
         };
+        // `_x` and `x` would both be set by `with_x`: the second becomes `with_x_2`.
+        let mut setters = Scope::new();
+        for f in &mut fields {
+            f.setter = setters.claim(std::mem::take(&mut f.setter));
+        }
         Struct {
             fields,
             additional,

@@ -238,11 +238,22 @@ mod tests {
             let doc = crate::load::parse(text).expect("fixture loads").doc;
             let mut sink = crate::diag::Sink::default();
             let api = crate::lower::lower(&doc, &mut sink);
-            // The only document-derived bindings: parameter values.
+            // The only document-derived bindings: parameter values, and the arguments of the
+            // structs' `new` and setters and the options' setters, named after the fields
+            // (alone in those functions but for `self`, so nothing to reserve there).
+            let fields = api.types.iter().flat_map(|t| match &t.kind {
+                crate::ir::TypeKind::Struct(s) => s.fields.iter().map(|f| f.rust.clone()).collect(),
+                _ => Vec::new(),
+            });
             let derived: BTreeSet<String> = api
                 .operations
                 .iter()
-                .flat_map(|op| op.params.iter().map(|p| p.local.clone()))
+                .flat_map(|op| {
+                    op.params
+                        .iter()
+                        .flat_map(|p| [p.local.clone(), p.rust.clone()])
+                })
+                .chain(fields)
                 .map(|l| l.trim_start_matches("r#").to_string())
                 .collect();
             let options = crate::Options {

@@ -144,6 +144,17 @@ impl Problem {
         .with_header(header::RETRY_AFTER, HeaderValue::from(1u32))
     }
 
+    /// Status 501, code `not_implemented`: what the trait's default method answers for an
+    /// operation the implementation does not provide (yet): one the document added after the
+    /// implementation was written.
+    pub fn not_implemented(operation_id: &str) -> Self {
+        Problem::new(
+            StatusCode::NOT_IMPLEMENTED,
+            "not_implemented",
+            format!("operation {operation_id} is not implemented by this server"),
+        )
+    }
+
     /// Status 500: the caller logs the cause; the client only learns that something failed.
     pub fn internal() -> Self {
         Problem::new(

@@ -30,12 +30,7 @@ pub struct Store {
 }
 
 fn pet(id: i64, name: &str, category_id: i64, status: Option<PetStatus>) -> types::Pet {
-    types::Pet {
-        id,
-        name: name.into(),
-        category_id,
-        status,
-    }
+    types::Pet::new(name, category_id, id).with_status(status)
 }
 
 impl Store {
@@ -93,11 +88,11 @@ impl PetStoreApi for Store {
         let pets = self.pets.lock().unwrap();
         Ok(match pets.iter().find(|p| p.id == params.pet_id) {
             Some(p) => GetPetResponse::Ok(p.clone()),
-            None => GetPetResponse::NotFound(types::Error {
-                code: "not_found".into(),
-                message: format!("no animal with id {}", params.pet_id),
-                status: 404,
-            }),
+            None => GetPetResponse::NotFound(types::Error::new(
+                "not_found",
+                format!("no animal with id {}", params.pet_id),
+                404,
+            )),
         })
     }
 

@@ -898,7 +898,7 @@ impl Client {
     }
 }
 
-/// Optional parameters of `path`; `Default::default()` sets none.
+/// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Path2Options {
     /// (query parameter `errors`)
@@ -909,9 +909,33 @@ pub struct Path2Options {
     pub cookies: Option<String>,
 }
 
+impl Path2Options {
+    /// Sets `errors` (`None` unsets it).
+    pub fn with_errors(mut self, errors: impl Into<Option<i32>>) -> Self {
+        self.errors = errors.into();
+        self
+    }
+
+    /// Sets `out` (`None` unsets it).
+    pub fn with_out(mut self, out: impl Into<Option<String>>) -> Self {
+        self.out = out.into();
+        self
+    }
+
+    /// Sets `cookies` (`None` unsets it).
+    pub fn with_cookies(mut self, cookies: impl Into<Option<String>>) -> Self {
+        self.cookies = cookies.into();
+        self
+    }
+}
+
 /// The documented error answers of `path`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum Path2Error {
     /// 400: The document's error body.
     BadRequest(types::Error),
@@ -943,7 +967,7 @@ impl Path2OkHeaders {
     }
 }
 
-/// Optional parameters of `raw`; `Default::default()` sets none.
+/// Optional parameters of `raw`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Raw2Options {
     /// (header parameter `builder`)
@@ -962,15 +986,63 @@ pub struct Raw2Options {
     pub self_: Option<String>,
 }
 
+impl Raw2Options {
+    /// Sets `builder` (`None` unsets it).
+    pub fn with_builder(mut self, builder: impl Into<Option<String>>) -> Self {
+        self.builder = builder.into();
+        self
+    }
+
+    /// Sets `options` (`None` unsets it).
+    pub fn with_options(mut self, options: impl Into<Option<String>>) -> Self {
+        self.options = options.into();
+        self
+    }
+
+    /// Sets `values` (`None` unsets it).
+    pub fn with_values(mut self, values: impl Into<Option<Vec<String>>>) -> Self {
+        self.values = values.into();
+        self
+    }
+
+    /// Sets `at` (`None` unsets it).
+    pub fn with_at(mut self, at: impl Into<Option<i32>>) -> Self {
+        self.at = at.into();
+        self
+    }
+
+    /// Sets `params` (`None` unsets it).
+    pub fn with_params(mut self, params: impl Into<Option<String>>) -> Self {
+        self.params = params.into();
+        self
+    }
+
+    /// Sets `type` (`None` unsets it).
+    pub fn with_type(mut self, r#type: impl Into<Option<types::Kind>>) -> Self {
+        self.r#type = r#type.into();
+        self
+    }
+
+    /// Sets `self` (`None` unsets it).
+    pub fn with_self_(mut self, self_: impl Into<Option<String>>) -> Self {
+        self.self_ = self_.into();
+        self
+    }
+}
+
 /// The documented error answers of `raw`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum Raw2Error {
     /// 400: The document's error body.
     BadRequest(types::Error),
 }
 
-/// Optional parameters of `handleError`; `Default::default()` sets none.
+/// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HandleErrorOptions {
     /// (query parameter `api`)
@@ -999,74 +1071,212 @@ pub struct HandleErrorOptions {
     pub value: Option<i64>,
 }
 
+impl HandleErrorOptions {
+    /// Sets `api` (`None` unsets it).
+    pub fn with_api(mut self, api: impl Into<Option<String>>) -> Self {
+        self.api = api.into();
+        self
+    }
+
+    /// Sets `parts` (`None` unsets it).
+    pub fn with_parts(mut self, parts: impl Into<Option<String>>) -> Self {
+        self.parts = parts.into();
+        self
+    }
+
+    /// Sets `request` (`None` unsets it).
+    pub fn with_request(mut self, request: impl Into<Option<String>>) -> Self {
+        self.request = request.into();
+        self
+    }
+
+    /// Sets `response` (`None` unsets it).
+    pub fn with_response(mut self, response: impl Into<Option<String>>) -> Self {
+        self.response = response.into();
+        self
+    }
+
+    /// Sets `rt` (`None` unsets it).
+    pub fn with_rt(mut self, rt: impl Into<Option<String>>) -> Self {
+        self.rt = rt.into();
+        self
+    }
+
+    /// Sets `scheme` (`None` unsets it).
+    pub fn with_scheme(mut self, scheme: impl Into<Option<String>>) -> Self {
+        self.scheme = scheme.into();
+        self
+    }
+
+    /// Sets `serve` (`None` unsets it).
+    pub fn with_serve(mut self, serve: impl Into<Option<String>>) -> Self {
+        self.serve = serve.into();
+        self
+    }
+
+    /// Sets `media` (`None` unsets it).
+    pub fn with_media(mut self, media: impl Into<Option<String>>) -> Self {
+        self.media = media.into();
+        self
+    }
+
+    /// Sets `outcome` (`None` unsets it).
+    pub fn with_outcome(mut self, outcome: impl Into<Option<String>>) -> Self {
+        self.outcome = outcome.into();
+        self
+    }
+
+    /// Sets `error` (`None` unsets it).
+    pub fn with_error(mut self, error: impl Into<Option<String>>) -> Self {
+        self.error = error.into();
+        self
+    }
+
+    /// Sets `body_limit` (`None` unsets it).
+    pub fn with_body_limit(mut self, body_limit: impl Into<Option<String>>) -> Self {
+        self.body_limit = body_limit.into();
+        self
+    }
+
+    /// Sets `value` (`None` unsets it).
+    pub fn with_value(mut self, value: impl Into<Option<i64>>) -> Self {
+        self.value = value.into();
+        self
+    }
+}
+
 /// The documented error answers of `handleError`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum HandleErrorError {
     /// default: The document's error body.
     Default(types::Error),
 }
 
 /// The documented error answers of `builder`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum BuilderError {}
 /// The documented error answers of `for_server`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ForServerError {}
 /// The documented error answers of `baseUrl`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum BaseUrlError {}
 /// The documented error answers of `lastRateLimit`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum LastRateLimitError {}
 /// The documented error answers of `router`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum RouterError {}
 /// The documented error answers of `rate_limit_policy`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum RateLimitPolicyError {}
 /// The documented error answers of `serve_path`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ServePathError {}
 /// The documented error answers of `api`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ApiError {}
 /// The documented error answers of `config`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ConfigError {}
 /// The documented error answers of `routes`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum RoutesError {}
 /// The documented error answers of `type`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum TypeError {}
 /// The documented error answers of `self`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SelfError {}
-/// Optional parameters of `super`; `Default::default()` sets none.
+/// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SuperOptions {
     /// (query parameter `crate`)
     pub crate_: Option<String>,
 }
 
+impl SuperOptions {
+    /// Sets `crate` (`None` unsets it).
+    pub fn with_crate_(mut self, crate_: impl Into<Option<String>>) -> Self {
+        self.crate_ = crate_.into();
+        self
+    }
+}
+
 /// The documented error answers of `super`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SuperError {}
-/// Optional parameters of `Result`; `Default::default()` sets none.
+/// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResultOptions {
     /// (query parameter `Ok`)
@@ -1079,9 +1289,39 @@ pub struct ResultOptions {
     pub none: Option<String>,
 }
 
+impl ResultOptions {
+    /// Sets `Ok` (`None` unsets it).
+    pub fn with_ok(mut self, ok: impl Into<Option<String>>) -> Self {
+        self.ok = ok.into();
+        self
+    }
+
+    /// Sets `Err` (`None` unsets it).
+    pub fn with_err(mut self, err: impl Into<Option<String>>) -> Self {
+        self.err = err.into();
+        self
+    }
+
+    /// Sets `Some` (`None` unsets it).
+    pub fn with_some(mut self, some: impl Into<Option<String>>) -> Self {
+        self.some = some.into();
+        self
+    }
+
+    /// Sets `None` (`None` unsets it).
+    pub fn with_none(mut self, none: impl Into<Option<String>>) -> Self {
+        self.none = none.into();
+        self
+    }
+}
+
 /// The documented error answers of `Result`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ResultError {
     /// 404: The document's error body.
     NotFound(types::Error),

@@ -69,6 +69,122 @@ pub struct Result2 {
     pub none: Option<None>,
 }
 
+impl Result2 {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: impl Into<String>, value: i32) -> Self {
+        Self {
+            r#type: r#type.into(),
+            self_: None,
+            self_2: None,
+            crate_: None,
+            super_: None,
+            value,
+            pointer: None,
+            out: None,
+            at: None,
+            serializer: None,
+            deserializer: None,
+            r_type: None,
+            option: None,
+            ok: None,
+            err: None,
+            some: None,
+            none: None,
+        }
+    }
+
+    /// Sets `self`.
+    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
+        self.self_ = Some(self_.into());
+        self
+    }
+
+    /// Sets `Self`.
+    pub fn with_self_2(mut self, self_2: impl Into<String>) -> Self {
+        self.self_2 = Some(self_2.into());
+        self
+    }
+
+    /// Sets `crate` (`None` unsets it).
+    pub fn with_crate_(mut self, crate_: impl Into<Option<i64>>) -> Self {
+        self.crate_ = crate_.into();
+        self
+    }
+
+    /// Sets `super` (`None` unsets it).
+    pub fn with_super_(mut self, super_: impl Into<Option<bool>>) -> Self {
+        self.super_ = super_.into();
+        self
+    }
+
+    /// Sets `pointer`.
+    pub fn with_pointer(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// Sets `out`.
+    pub fn with_out(mut self, out: impl Into<String>) -> Self {
+        self.out = Some(out.into());
+        self
+    }
+
+    /// Sets `at` (`None` unsets it).
+    pub fn with_at(mut self, at: impl Into<Option<Vec<String>>>) -> Self {
+        self.at = at.into();
+        self
+    }
+
+    /// Sets `serializer`; `None` sends `null`.
+    pub fn with_serializer(mut self, serializer: Option<String>) -> Self {
+        self.serializer = Some(serializer);
+        self
+    }
+
+    /// Sets `deserializer`.
+    pub fn with_deserializer(mut self, deserializer: impl Into<String>) -> Self {
+        self.deserializer = Some(deserializer.into());
+        self
+    }
+
+    /// Sets `r#type`.
+    pub fn with_r_type(mut self, r_type: impl Into<String>) -> Self {
+        self.r_type = Some(r_type.into());
+        self
+    }
+
+    /// Sets `Option`.
+    pub fn with_option(mut self, option: impl Into<String>) -> Self {
+        self.option = Some(option.into());
+        self
+    }
+
+    /// Sets `ok` (`None` unsets it).
+    pub fn with_ok(mut self, ok: impl Into<Option<Ok>>) -> Self {
+        self.ok = ok.into();
+        self
+    }
+
+    /// Sets `err` (`None` unsets it).
+    pub fn with_err(mut self, err: impl Into<Option<Err>>) -> Self {
+        self.err = err.into();
+        self
+    }
+
+    /// Sets `some` (`None` unsets it).
+    pub fn with_some(mut self, some: impl Into<Option<Some>>) -> Self {
+        self.some = some.into();
+        self
+    }
+
+    /// Sets `none` (`None` unsets it).
+    pub fn with_none(mut self, none: impl Into<Option<None>>) -> Self {
+        self.none = none.into();
+        self
+    }
+}
+
 /// Takes the prelude's `Option`.
 ///
 /// Schema: `/components/schemas/Option`.
@@ -121,6 +237,14 @@ pub struct D2 {
     pub d: String,
 }
 
+impl D2 {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(d: impl Into<String>) -> Self {
+        Self { d: d.into() }
+    }
+}
+
 /// The generic parameter of `serialize`.
 ///
 /// Schema: `/components/schemas/S`.
@@ -129,8 +253,16 @@ pub struct S2 {
     pub s: i64,
 }
 
+impl S2 {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(s: i64) -> Self {
+        Self { s }
+    }
+}
+
 /// Schema: `/components/schemas/T`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct T2 {
     #[serde(
         default,
@@ -140,8 +272,16 @@ pub struct T2 {
     pub t: Option<Option<String>>,
 }
 
+impl T2 {
+    /// Sets `t`; `None` sends `null`.
+    pub fn with_t(mut self, t: Option<String>) -> Self {
+        self.t = Some(t);
+        self
+    }
+}
+
 /// Schema: `/components/schemas/String`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct String2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
@@ -150,13 +290,27 @@ pub struct String2 {
     pub string: Option<String>,
 }
 
+impl String2 {
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+
+    /// Sets `String`.
+    pub fn with_string(mut self, string: impl Into<String>) -> Self {
+        self.string = Some(string.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Vec`.
 pub type Vec2 = Vec<String2>;
 
 /// Recursive, so it is boxed inside itself.
 ///
 /// Schema: `/components/schemas/Box`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Box2 {
     /// Recursive, so it is boxed inside itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -166,25 +320,63 @@ pub struct Box2 {
     pub box_2: Option<String>,
 }
 
+impl Box2 {
+    /// Sets `box` (`None` unsets it).
+    pub fn with_box(mut self, r#box: impl Into<Option<Box2>>) -> Self {
+        self.r#box = r#box.into().map(Box::new);
+        self
+    }
+
+    /// Sets `Box`.
+    pub fn with_box_2(mut self, box_2: impl Into<String>) -> Self {
+        self.box_2 = Some(box_2.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Ok`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Ok {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<String>,
 }
 
+impl Ok {
+    /// Sets `ok`.
+    pub fn with_ok(mut self, ok: impl Into<String>) -> Self {
+        self.ok = Some(ok.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Err`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Err {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub err: Option<String>,
 }
 
+impl Err {
+    /// Sets `err`.
+    pub fn with_err(mut self, err: impl Into<String>) -> Self {
+        self.err = Some(err.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Some`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Some {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub some: Option<String>,
+}
+
+impl Some {
+    /// Sets `some`.
+    pub fn with_some(mut self, some: impl Into<String>) -> Self {
+        self.some = Some(some.into());
+        self
+    }
 }
 
 /// No properties at all.
@@ -195,7 +387,7 @@ pub type None = serde_json::Map<String, serde_json::Value>;
 /// What the echo operations answer with.
 ///
 /// Schema: `/components/schemas/Value`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Value {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
@@ -246,11 +438,146 @@ pub struct Value {
     pub option: Option<Option2>,
 }
 
+impl Value {
+    /// Sets `path`.
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// Sets `raw` (`None` unsets it).
+    pub fn with_raw(mut self, raw: impl Into<Option<i64>>) -> Self {
+        self.raw = raw.into();
+        self
+    }
+
+    /// Sets `query`.
+    pub fn with_query(mut self, query: impl Into<String>) -> Self {
+        self.query = Some(query.into());
+        self
+    }
+
+    /// Sets `errors` (`None` unsets it).
+    pub fn with_errors(mut self, errors: impl Into<Option<i32>>) -> Self {
+        self.errors = errors.into();
+        self
+    }
+
+    /// Sets `out`.
+    pub fn with_out(mut self, out: impl Into<String>) -> Self {
+        self.out = Some(out.into());
+        self
+    }
+
+    /// Sets `body`.
+    pub fn with_body(mut self, body: impl Into<String>) -> Self {
+        self.body = Some(body.into());
+        self
+    }
+
+    /// Sets `cookie`.
+    pub fn with_cookie(mut self, cookie: impl Into<String>) -> Self {
+        self.cookie = Some(cookie.into());
+        self
+    }
+
+    /// Sets `cookies`.
+    pub fn with_cookies(mut self, cookies: impl Into<String>) -> Self {
+        self.cookies = Some(cookies.into());
+        self
+    }
+
+    /// Sets `http`.
+    pub fn with_http(mut self, http: impl Into<String>) -> Self {
+        self.http = Some(http.into());
+        self
+    }
+
+    /// Sets `base`.
+    pub fn with_base(mut self, base: impl Into<String>) -> Self {
+        self.base = Some(base.into());
+        self
+    }
+
+    /// Sets `ctx`.
+    pub fn with_ctx(mut self, ctx: impl Into<String>) -> Self {
+        self.ctx = Some(ctx.into());
+        self
+    }
+
+    /// Sets `builder`.
+    pub fn with_builder(mut self, builder: impl Into<String>) -> Self {
+        self.builder = Some(builder.into());
+        self
+    }
+
+    /// Sets `options`.
+    pub fn with_options(mut self, options: impl Into<String>) -> Self {
+        self.options = Some(options.into());
+        self
+    }
+
+    /// Sets `values` (`None` unsets it).
+    pub fn with_values(mut self, values: impl Into<Option<Vec<String>>>) -> Self {
+        self.values = values.into();
+        self
+    }
+
+    /// Sets `at` (`None` unsets it).
+    pub fn with_at(mut self, at: impl Into<Option<i32>>) -> Self {
+        self.at = at.into();
+        self
+    }
+
+    /// Sets `params`.
+    pub fn with_params(mut self, params: impl Into<String>) -> Self {
+        self.params = Some(params.into());
+        self
+    }
+
+    /// Sets `type`.
+    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
+        self.r#type = Some(r#type.into());
+        self
+    }
+
+    /// Sets `self`.
+    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
+        self.self_ = Some(self_.into());
+        self
+    }
+
+    /// Sets `result` (`None` unsets it).
+    pub fn with_result(mut self, result: impl Into<Option<Result2>>) -> Self {
+        self.result = result.into();
+        self
+    }
+
+    /// Sets `map` (`None` unsets it).
+    pub fn with_map(mut self, map: impl Into<Option<Map>>) -> Self {
+        self.map = map.into();
+        self
+    }
+
+    /// Sets `kind` (`None` unsets it).
+    pub fn with_kind(mut self, kind: impl Into<Option<Kind>>) -> Self {
+        self.kind = kind.into();
+        self
+    }
+
+    /// Sets `option` (`None` unsets it).
+    pub fn with_option(mut self, option: impl Into<Option<Option2>>) -> Self {
+        self.option = option.into();
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Map`.
 pub type Map = std::collections::BTreeMap<String, i64>;
 
 /// Schema: `/components/schemas/Kind`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Kind {
     /// `Ok`
     Ok,
@@ -345,60 +672,133 @@ pub struct Error {
     pub status: i32,
 }
 
+impl Error {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        status: i32,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            status,
+        }
+    }
+}
+
 /// Schema: `/components/schemas/Deserialize`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Deserialize2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deserialize: Option<String>,
 }
 
+impl Deserialize2 {
+    /// Sets `deserialize`.
+    pub fn with_deserialize(mut self, deserialize: impl Into<String>) -> Self {
+        self.deserialize = Some(deserialize.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Serialize`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Serialize2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub serialize: Option<String>,
 }
 
+impl Serialize2 {
+    /// Sets `serialize`.
+    pub fn with_serialize(mut self, serialize: impl Into<String>) -> Self {
+        self.serialize = Some(serialize.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Validate`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Validate2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validate: Option<String>,
 }
 
+impl Validate2 {
+    /// Sets `validate`.
+    pub fn with_validate(mut self, validate: impl Into<String>) -> Self {
+        self.validate = Some(validate.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Violations`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Violations2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub violations: Option<String>,
 }
 
+impl Violations2 {
+    /// Sets `violations`.
+    pub fn with_violations(mut self, violations: impl Into<String>) -> Self {
+        self.violations = Some(violations.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Self`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Self_ {
     #[serde(rename = "self")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
 
+impl Self_ {
+    /// Sets `self`.
+    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
+        self.self_ = Some(self_.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/crate`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Crate {
     #[serde(rename = "crate")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crate_: Option<String>,
 }
 
+impl Crate {
+    /// Sets `crate`.
+    pub fn with_crate_(mut self, crate_: impl Into<String>) -> Self {
+        self.crate_ = Some(crate_.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/super`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Super {
     #[serde(rename = "super")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub super_: Option<String>,
 }
 
+impl Super {
+    /// Sets `super`.
+    pub fn with_super_(mut self, super_: impl Into<String>) -> Self {
+        self.super_ = Some(super_.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/type`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Type {
     /// `type`
     Type,
@@ -458,14 +858,22 @@ impl crate::runtime::request::ToParam for Type {
 }
 
 /// Schema: `/components/schemas/Types`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Types {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub types: Option<String>,
 }
 
+impl Types {
+    /// Sets `types`.
+    pub fn with_types(mut self, types: impl Into<String>) -> Self {
+        self.types = Some(types.into());
+        self
+    }
+}
+
 /// Schema: `/paths/~1ops~1kinds/get/responses/200/content/application~1json/schema`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResultOkBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deserialize: Option<Deserialize2>,
@@ -485,4 +893,60 @@ pub struct ResultOkBody {
     pub types: Option<Types>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t: Option<T2>,
+}
+
+impl ResultOkBody {
+    /// Sets `deserialize` (`None` unsets it).
+    pub fn with_deserialize(
+        mut self,
+        deserialize: impl Into<Option<Deserialize2>>,
+    ) -> Self {
+        self.deserialize = deserialize.into();
+        self
+    }
+
+    /// Sets `serialize` (`None` unsets it).
+    pub fn with_serialize(mut self, serialize: impl Into<Option<Serialize2>>) -> Self {
+        self.serialize = serialize.into();
+        self
+    }
+
+    /// Sets `validate` (`None` unsets it).
+    pub fn with_validate(mut self, validate: impl Into<Option<Validate2>>) -> Self {
+        self.validate = validate.into();
+        self
+    }
+
+    /// Sets `violations` (`None` unsets it).
+    pub fn with_violations(
+        mut self,
+        violations: impl Into<Option<Violations2>>,
+    ) -> Self {
+        self.violations = violations.into();
+        self
+    }
+
+    /// Sets `crate` (`None` unsets it).
+    pub fn with_crate_(mut self, crate_: impl Into<Option<Crate>>) -> Self {
+        self.crate_ = crate_.into();
+        self
+    }
+
+    /// Sets `super` (`None` unsets it).
+    pub fn with_super_(mut self, super_: impl Into<Option<Super>>) -> Self {
+        self.super_ = super_.into();
+        self
+    }
+
+    /// Sets `types` (`None` unsets it).
+    pub fn with_types(mut self, types: impl Into<Option<Types>>) -> Self {
+        self.types = types.into();
+        self
+    }
+
+    /// Sets `t` (`None` unsets it).
+    pub fn with_t(mut self, t: impl Into<Option<T2>>) -> Self {
+        self.t = t.into();
+        self
+    }
 }

@@ -12,6 +12,10 @@ use crate::runtime::problem::Problem;
 /// Each method receives the request context (principal, headers, extensions) and its
 /// parsed, checked inputs; it returns the operation's response enum or your own error,
 /// which [`handle_error`](Self::handle_error) turns into a response.
+///
+/// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
+/// operation the document adds later does not break an implementation written before it
+/// (the price: the compiler does not point at an operation you forgot).
 pub trait AdversarialApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -23,7 +27,10 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: Path2Params,
-    ) -> impl Future<Output = Result<Path2Response, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<Path2Response, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(Path2Response::Unimplemented) }
+    }
 
     /// More locals, and a body that takes the prelude's `Result`.
     ///
@@ -33,7 +40,10 @@ pub trait AdversarialApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: Raw2Params,
         body: types::Result2,
-    ) -> impl Future<Output = Result<Raw2Response, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<Raw2Response, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(Raw2Response::Unimplemented) }
+    }
 
     /// Takes the name of the trait's `handle_error`.
     ///
@@ -42,86 +52,128 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: HandleErrorParams,
-    ) -> impl Future<Output = Result<HandleErrorResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<HandleErrorResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(HandleErrorResponse::Unimplemented) }
+    }
 
     /// `GET /ops/builder` (operation `builder`).
     fn builder_2(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<BuilderResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<BuilderResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(BuilderResponse::Unimplemented) }
+    }
 
     /// `GET /ops/for-server` (operation `for_server`).
     fn for_server_2(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<ForServerResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ForServerResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(ForServerResponse::Unimplemented) }
+    }
 
     /// `GET /ops/base-url` (operation `baseUrl`).
     fn base_url_2(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<BaseUrlResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<BaseUrlResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(BaseUrlResponse::Unimplemented) }
+    }
 
     /// `GET /ops/last-rate-limit` (operation `lastRateLimit`).
     fn last_rate_limit_2(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<LastRateLimitResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LastRateLimitResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(LastRateLimitResponse::Unimplemented) }
+    }
 
     /// `GET /ops/router` (operation `router`).
     fn router(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<RouterResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RouterResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(RouterResponse::Unimplemented) }
+    }
 
     /// `GET /ops/rate-limit-policy` (operation `rate_limit_policy`).
     fn rate_limit_policy(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<RateLimitPolicyResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RateLimitPolicyResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(RateLimitPolicyResponse::Unimplemented) }
+    }
 
     /// `PUT /ops/serve-path` (operation `serve_path`).
     fn serve_path(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<ServePathResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ServePathResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(ServePathResponse::Unimplemented) }
+    }
 
     /// `GET /ops/api` (operation `api`).
     fn api(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<ApiResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ApiResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(ApiResponse::Unimplemented) }
+    }
 
     /// `GET /ops/config` (operation `config`).
     fn config(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<ConfigResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ConfigResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(ConfigResponse::Unimplemented) }
+    }
 
     /// `GET /ops/routes` (operation `routes`).
     fn routes(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<RoutesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<RoutesResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(RoutesResponse::Unimplemented) }
+    }
 
     /// `DELETE /ops/type` (operation `type`).
     fn r#type(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<TypeResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<TypeResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(TypeResponse::Unimplemented) }
+    }
 
     /// `GET /ops/self` (operation `self`).
     fn self_(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<SelfResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<SelfResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(SelfResponse::Unimplemented) }
+    }
 
     /// `GET /ops/super/{super}` (operation `super`).
     fn super_(
         &self,
         ctx: &RequestContext,
         params: SuperParams,
-    ) -> impl Future<Output = Result<SuperResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<SuperResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(SuperResponse::Unimplemented) }
+    }
 
     /// An operation named like the prelude's `Result`.
     ///
@@ -130,7 +182,10 @@ pub trait AdversarialApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: ResultParams,
-    ) -> impl Future<Output = Result<ResultResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<ResultResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(ResultResponse::Unimplemented) }
+    }
 
     /// Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.
     ///
@@ -186,14 +241,21 @@ pub struct Path2OkHeaders {
     pub value: Option<i64>,
 }
 
-/// What `path` answers: one variant per documented status.
+/// What `path` answers: one variant per documented status, and [`Unimplemented`](Path2Response::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum Path2Response {
     /// 200: The values, each where it arrived.
     Ok(types::Value, Path2OkHeaders),
     /// 400: The document's error body.
     BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `raw` (`POST /raw/{http}`), parsed and checked.
@@ -221,14 +283,21 @@ pub struct Raw2Params {
     pub self_: Option<String>,
 }
 
-/// What `raw` answers: one variant per documented status.
+/// What `raw` answers: one variant per documented status, and [`Unimplemented`](Raw2Response::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum Raw2Response {
     /// 201: The values, each where it arrived, and the body.
     Created(types::Value),
     /// 400: The document's error body.
     BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `handleError` (`GET /ops/handle-error`), parsed and checked.
@@ -260,110 +329,201 @@ pub struct HandleErrorParams {
     pub value: Option<i64>,
 }
 
-/// What `handleError` answers: one variant per documented status.
+/// What `handleError` answers: one variant per documented status, and [`Unimplemented`](HandleErrorResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum HandleErrorResponse {
     /// 204: Nothing.
     NoContent,
     /// default: The document's error body.
     Default(http::StatusCode, types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `builder` answers: one variant per documented status.
+/// What `builder` answers: one variant per documented status, and [`Unimplemented`](BuilderResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum BuilderResponse {
     /// 200: A `Vec` schema.
     Ok(types::Vec2),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `for_server` answers: one variant per documented status.
+/// What `for_server` answers: one variant per documented status, and [`Unimplemented`](ForServerResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ForServerResponse {
     /// 200: A `Box` schema.
     Ok(types::Box2),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `baseUrl` answers: one variant per documented status.
+/// What `baseUrl` answers: one variant per documented status, and [`Unimplemented`](BaseUrlResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum BaseUrlResponse {
     /// 200: A `String` schema.
     Ok(types::String2),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `lastRateLimit` answers: one variant per documented status.
+/// What `lastRateLimit` answers: one variant per documented status, and [`Unimplemented`](LastRateLimitResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum LastRateLimitResponse {
     /// 200: An `Option` schema.
     Ok(types::Option2),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `router` answers: one variant per documented status.
+/// What `router` answers: one variant per documented status, and [`Unimplemented`](RouterResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum RouterResponse {
     /// 204: Takes the name of `router()`.
     NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `rate_limit_policy` answers: one variant per documented status.
+/// What `rate_limit_policy` answers: one variant per documented status, and [`Unimplemented`](RateLimitPolicyResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum RateLimitPolicyResponse {
     /// 204: Takes the name of `rate_limit_policy()`.
     NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `serve_path` answers: one variant per documented status.
+/// What `serve_path` answers: one variant per documented status, and [`Unimplemented`](ServePathResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ServePathResponse {
     /// 204: Takes the name of the `path` operation's serve function.
     NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `api` answers: one variant per documented status.
+/// What `api` answers: one variant per documented status, and [`Unimplemented`](ApiResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ApiResponse {
     /// 204: Takes the name of `router`'s parameter.
     NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `config` answers: one variant per documented status.
+/// What `config` answers: one variant per documented status, and [`Unimplemented`](ConfigResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ConfigResponse {
     /// 204: Takes the name of `router`'s parameter.
     NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `routes` answers: one variant per documented status.
+/// What `routes` answers: one variant per documented status, and [`Unimplemented`](RoutesResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum RoutesResponse {
     /// 204: Takes the name of a local of `router`.
     NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `type` answers: one variant per documented status.
+/// What `type` answers: one variant per documented status, and [`Unimplemented`](TypeResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum TypeResponse {
     /// 204: A keyword.
     NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `self` answers: one variant per documented status.
+/// What `self` answers: one variant per documented status, and [`Unimplemented`](SelfResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SelfResponse {
     /// 200: A keyword that cannot be raw.
     Ok(types::Self_),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `super` (`GET /ops/super/{super}`), parsed and checked.
@@ -375,12 +535,19 @@ pub struct SuperParams {
     pub crate_: Option<String>,
 }
 
-/// What `super` answers: one variant per documented status.
+/// What `super` answers: one variant per documented status, and [`Unimplemented`](SuperResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SuperResponse {
     /// 200: The `type` enumeration back.
     Ok(types::Type),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `Result` (`GET /ops/kinds`), parsed and checked.
@@ -396,14 +563,21 @@ pub struct ResultParams {
     pub none: Option<String>,
 }
 
-/// What `Result` answers: one variant per documented status.
+/// What `Result` answers: one variant per documented status, and [`Unimplemented`](ResultResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum ResultResponse {
     /// 200: Every type named like a std one.
     Ok(types::ResultOkBody),
     /// 404: The document's error body.
     NotFound(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Headers of the `5XX` answer of `getInternal`.

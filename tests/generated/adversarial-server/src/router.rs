@@ -1001,6 +1001,7 @@ impl Path2Response {
                 Ok(response)
             }
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("path")),
         }
     }
 }
@@ -1022,6 +1023,7 @@ impl Raw2Response {
         match self {
             Self::Created(body) => response::json(StatusCode::CREATED, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("raw")),
         }
     }
 }
@@ -1031,6 +1033,7 @@ impl HandleErrorResponse {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::Default(status, body) => response::json(status, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("handleError")),
         }
     }
 }
@@ -1039,6 +1042,7 @@ impl BuilderResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("builder")),
         }
     }
 }
@@ -1047,6 +1051,7 @@ impl ForServerResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("for_server")),
         }
     }
 }
@@ -1055,6 +1060,7 @@ impl BaseUrlResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("baseUrl")),
         }
     }
 }
@@ -1063,6 +1069,7 @@ impl LastRateLimitResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("lastRateLimit")),
         }
     }
 }
@@ -1071,6 +1078,7 @@ impl RouterResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("router")),
         }
     }
 }
@@ -1079,6 +1087,7 @@ impl RateLimitPolicyResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("rate_limit_policy")),
         }
     }
 }
@@ -1087,6 +1096,7 @@ impl ServePathResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("serve_path")),
         }
     }
 }
@@ -1095,6 +1105,7 @@ impl ApiResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("api")),
         }
     }
 }
@@ -1103,6 +1114,7 @@ impl ConfigResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("config")),
         }
     }
 }
@@ -1111,6 +1123,7 @@ impl RoutesResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("routes")),
         }
     }
 }
@@ -1119,6 +1132,7 @@ impl TypeResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("type")),
         }
     }
 }
@@ -1127,6 +1141,7 @@ impl SelfResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("self")),
         }
     }
 }
@@ -1135,6 +1150,7 @@ impl SuperResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("super")),
         }
     }
 }
@@ -1144,6 +1160,7 @@ impl ResultResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("Result")),
         }
     }
 }

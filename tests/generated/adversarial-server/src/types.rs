@@ -128,6 +128,122 @@ pub struct Result2 {
     pub none: Option<None>,
 }
 
+impl Result2 {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: impl Into<String>, value: i32) -> Self {
+        Self {
+            r#type: r#type.into(),
+            self_: None,
+            self_2: None,
+            crate_: None,
+            super_: None,
+            value,
+            pointer: None,
+            out: None,
+            at: None,
+            serializer: None,
+            deserializer: None,
+            r_type: None,
+            option: None,
+            ok: None,
+            err: None,
+            some: None,
+            none: None,
+        }
+    }
+
+    /// Sets `self`.
+    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
+        self.self_ = Some(self_.into());
+        self
+    }
+
+    /// Sets `Self`.
+    pub fn with_self_2(mut self, self_2: impl Into<String>) -> Self {
+        self.self_2 = Some(self_2.into());
+        self
+    }
+
+    /// Sets `crate` (`None` unsets it).
+    pub fn with_crate_(mut self, crate_: impl Into<Option<i64>>) -> Self {
+        self.crate_ = crate_.into();
+        self
+    }
+
+    /// Sets `super` (`None` unsets it).
+    pub fn with_super_(mut self, super_: impl Into<Option<bool>>) -> Self {
+        self.super_ = super_.into();
+        self
+    }
+
+    /// Sets `pointer`.
+    pub fn with_pointer(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// Sets `out`.
+    pub fn with_out(mut self, out: impl Into<String>) -> Self {
+        self.out = Some(out.into());
+        self
+    }
+
+    /// Sets `at` (`None` unsets it).
+    pub fn with_at(mut self, at: impl Into<Option<Vec<String>>>) -> Self {
+        self.at = at.into();
+        self
+    }
+
+    /// Sets `serializer`; `None` sends `null`.
+    pub fn with_serializer(mut self, serializer: Option<String>) -> Self {
+        self.serializer = Some(serializer);
+        self
+    }
+
+    /// Sets `deserializer`.
+    pub fn with_deserializer(mut self, deserializer: impl Into<String>) -> Self {
+        self.deserializer = Some(deserializer.into());
+        self
+    }
+
+    /// Sets `r#type`.
+    pub fn with_r_type(mut self, r_type: impl Into<String>) -> Self {
+        self.r_type = Some(r_type.into());
+        self
+    }
+
+    /// Sets `Option`.
+    pub fn with_option(mut self, option: impl Into<String>) -> Self {
+        self.option = Some(option.into());
+        self
+    }
+
+    /// Sets `ok` (`None` unsets it).
+    pub fn with_ok(mut self, ok: impl Into<Option<Ok>>) -> Self {
+        self.ok = ok.into();
+        self
+    }
+
+    /// Sets `err` (`None` unsets it).
+    pub fn with_err(mut self, err: impl Into<Option<Err>>) -> Self {
+        self.err = err.into();
+        self
+    }
+
+    /// Sets `some` (`None` unsets it).
+    pub fn with_some(mut self, some: impl Into<Option<Some>>) -> Self {
+        self.some = some.into();
+        self
+    }
+
+    /// Sets `none` (`None` unsets it).
+    pub fn with_none(mut self, none: impl Into<Option<None>>) -> Self {
+        self.none = none.into();
+        self
+    }
+}
+
 impl Validate for Result2 {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -216,6 +332,14 @@ pub struct D2 {
     pub d: String,
 }
 
+impl D2 {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(d: impl Into<String>) -> Self {
+        Self { d: d.into() }
+    }
+}
+
 impl Validate for D2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -229,12 +353,20 @@ pub struct S2 {
     pub s: i64,
 }
 
+impl S2 {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(s: i64) -> Self {
+        Self { s }
+    }
+}
+
 impl Validate for S2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/T`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct T2 {
     #[serde(
         default,
@@ -244,12 +376,20 @@ pub struct T2 {
     pub t: Option<Option<String>>,
 }
 
+impl T2 {
+    /// Sets `t`; `None` sends `null`.
+    pub fn with_t(mut self, t: Option<String>) -> Self {
+        self.t = Some(t);
+        self
+    }
+}
+
 impl Validate for T2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/String`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct String2 {
     #[serde(
         default,
@@ -264,6 +404,20 @@ pub struct String2 {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub string: Option<String>,
+}
+
+impl String2 {
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+
+    /// Sets `String`.
+    pub fn with_string(mut self, string: impl Into<String>) -> Self {
+        self.string = Some(string.into());
+        self
+    }
 }
 
 impl Validate for String2 {
@@ -281,7 +435,7 @@ pub type Vec2 = Vec<String2>;
 /// Recursive, so it is boxed inside itself.
 ///
 /// Schema: `/components/schemas/Box`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Box2 {
     /// Recursive, so it is boxed inside itself.
     #[serde(
@@ -299,12 +453,26 @@ pub struct Box2 {
     pub box_2: Option<String>,
 }
 
+impl Box2 {
+    /// Sets `box` (`None` unsets it).
+    pub fn with_box(mut self, r#box: impl Into<Option<Box2>>) -> Self {
+        self.r#box = r#box.into().map(Box::new);
+        self
+    }
+
+    /// Sets `Box`.
+    pub fn with_box_2(mut self, box_2: impl Into<String>) -> Self {
+        self.box_2 = Some(box_2.into());
+        self
+    }
+}
+
 impl Validate for Box2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Ok`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Ok {
     #[serde(
         default,
@@ -314,12 +482,20 @@ pub struct Ok {
     pub ok: Option<String>,
 }
 
+impl Ok {
+    /// Sets `ok`.
+    pub fn with_ok(mut self, ok: impl Into<String>) -> Self {
+        self.ok = Some(ok.into());
+        self
+    }
+}
+
 impl Validate for Ok {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Err`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Err {
     #[serde(
         default,
@@ -329,12 +505,20 @@ pub struct Err {
     pub err: Option<String>,
 }
 
+impl Err {
+    /// Sets `err`.
+    pub fn with_err(mut self, err: impl Into<String>) -> Self {
+        self.err = Some(err.into());
+        self
+    }
+}
+
 impl Validate for Err {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Some`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Some {
     #[serde(
         default,
@@ -342,6 +526,14 @@ pub struct Some {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub some: Option<String>,
+}
+
+impl Some {
+    /// Sets `some`.
+    pub fn with_some(mut self, some: impl Into<String>) -> Self {
+        self.some = Some(some.into());
+        self
+    }
 }
 
 impl Validate for Some {
@@ -356,7 +548,7 @@ pub type None = serde_json::Map<String, serde_json::Value>;
 /// What the echo operations answer with.
 ///
 /// Schema: `/components/schemas/Value`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Value {
     #[serde(
         default,
@@ -495,6 +687,140 @@ pub struct Value {
     pub option: Option<Option2>,
 }
 
+impl Value {
+    /// Sets `path`.
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// Sets `raw` (`None` unsets it).
+    pub fn with_raw(mut self, raw: impl Into<Option<i64>>) -> Self {
+        self.raw = raw.into();
+        self
+    }
+
+    /// Sets `query`.
+    pub fn with_query(mut self, query: impl Into<String>) -> Self {
+        self.query = Some(query.into());
+        self
+    }
+
+    /// Sets `errors` (`None` unsets it).
+    pub fn with_errors(mut self, errors: impl Into<Option<i32>>) -> Self {
+        self.errors = errors.into();
+        self
+    }
+
+    /// Sets `out`.
+    pub fn with_out(mut self, out: impl Into<String>) -> Self {
+        self.out = Some(out.into());
+        self
+    }
+
+    /// Sets `body`.
+    pub fn with_body(mut self, body: impl Into<String>) -> Self {
+        self.body = Some(body.into());
+        self
+    }
+
+    /// Sets `cookie`.
+    pub fn with_cookie(mut self, cookie: impl Into<String>) -> Self {
+        self.cookie = Some(cookie.into());
+        self
+    }
+
+    /// Sets `cookies`.
+    pub fn with_cookies(mut self, cookies: impl Into<String>) -> Self {
+        self.cookies = Some(cookies.into());
+        self
+    }
+
+    /// Sets `http`.
+    pub fn with_http(mut self, http: impl Into<String>) -> Self {
+        self.http = Some(http.into());
+        self
+    }
+
+    /// Sets `base`.
+    pub fn with_base(mut self, base: impl Into<String>) -> Self {
+        self.base = Some(base.into());
+        self
+    }
+
+    /// Sets `ctx`.
+    pub fn with_ctx(mut self, ctx: impl Into<String>) -> Self {
+        self.ctx = Some(ctx.into());
+        self
+    }
+
+    /// Sets `builder`.
+    pub fn with_builder(mut self, builder: impl Into<String>) -> Self {
+        self.builder = Some(builder.into());
+        self
+    }
+
+    /// Sets `options`.
+    pub fn with_options(mut self, options: impl Into<String>) -> Self {
+        self.options = Some(options.into());
+        self
+    }
+
+    /// Sets `values` (`None` unsets it).
+    pub fn with_values(mut self, values: impl Into<Option<Vec<String>>>) -> Self {
+        self.values = values.into();
+        self
+    }
+
+    /// Sets `at` (`None` unsets it).
+    pub fn with_at(mut self, at: impl Into<Option<i32>>) -> Self {
+        self.at = at.into();
+        self
+    }
+
+    /// Sets `params`.
+    pub fn with_params(mut self, params: impl Into<String>) -> Self {
+        self.params = Some(params.into());
+        self
+    }
+
+    /// Sets `type`.
+    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
+        self.r#type = Some(r#type.into());
+        self
+    }
+
+    /// Sets `self`.
+    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
+        self.self_ = Some(self_.into());
+        self
+    }
+
+    /// Sets `result` (`None` unsets it).
+    pub fn with_result(mut self, result: impl Into<Option<Result2>>) -> Self {
+        self.result = result.into();
+        self
+    }
+
+    /// Sets `map` (`None` unsets it).
+    pub fn with_map(mut self, map: impl Into<Option<Map>>) -> Self {
+        self.map = map.into();
+        self
+    }
+
+    /// Sets `kind` (`None` unsets it).
+    pub fn with_kind(mut self, kind: impl Into<Option<Kind>>) -> Self {
+        self.kind = kind.into();
+        self
+    }
+
+    /// Sets `option` (`None` unsets it).
+    pub fn with_option(mut self, option: impl Into<Option<Option2>>) -> Self {
+        self.option = option.into();
+        self
+    }
+}
+
 impl Validate for Value {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.result {
@@ -509,6 +835,7 @@ pub type Map = std::collections::BTreeMap<String, i64>;
 
 /// Schema: `/components/schemas/Kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Kind {
     /// `Ok`
     Ok,
@@ -612,12 +939,28 @@ pub struct Error {
     pub status: i32,
 }
 
+impl Error {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        status: i32,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            status,
+        }
+    }
+}
+
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Deserialize`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Deserialize2 {
     #[serde(
         default,
@@ -627,12 +970,20 @@ pub struct Deserialize2 {
     pub deserialize: Option<String>,
 }
 
+impl Deserialize2 {
+    /// Sets `deserialize`.
+    pub fn with_deserialize(mut self, deserialize: impl Into<String>) -> Self {
+        self.deserialize = Some(deserialize.into());
+        self
+    }
+}
+
 impl Validate for Deserialize2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Serialize`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Serialize2 {
     #[serde(
         default,
@@ -642,12 +993,20 @@ pub struct Serialize2 {
     pub serialize: Option<String>,
 }
 
+impl Serialize2 {
+    /// Sets `serialize`.
+    pub fn with_serialize(mut self, serialize: impl Into<String>) -> Self {
+        self.serialize = Some(serialize.into());
+        self
+    }
+}
+
 impl Validate for Serialize2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Validate`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Validate2 {
     #[serde(
         default,
@@ -657,12 +1016,20 @@ pub struct Validate2 {
     pub validate: Option<String>,
 }
 
+impl Validate2 {
+    /// Sets `validate`.
+    pub fn with_validate(mut self, validate: impl Into<String>) -> Self {
+        self.validate = Some(validate.into());
+        self
+    }
+}
+
 impl Validate for Validate2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Violations`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Violations2 {
     #[serde(
         default,
@@ -672,12 +1039,20 @@ pub struct Violations2 {
     pub violations: Option<String>,
 }
 
+impl Violations2 {
+    /// Sets `violations`.
+    pub fn with_violations(mut self, violations: impl Into<String>) -> Self {
+        self.violations = Some(violations.into());
+        self
+    }
+}
+
 impl Validate for Violations2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Self`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Self_ {
     #[serde(rename = "self")]
     #[serde(
@@ -688,12 +1063,20 @@ pub struct Self_ {
     pub self_: Option<String>,
 }
 
+impl Self_ {
+    /// Sets `self`.
+    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
+        self.self_ = Some(self_.into());
+        self
+    }
+}
+
 impl Validate for Self_ {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/crate`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Crate {
     #[serde(rename = "crate")]
     #[serde(
@@ -704,12 +1087,20 @@ pub struct Crate {
     pub crate_: Option<String>,
 }
 
+impl Crate {
+    /// Sets `crate`.
+    pub fn with_crate_(mut self, crate_: impl Into<String>) -> Self {
+        self.crate_ = Some(crate_.into());
+        self
+    }
+}
+
 impl Validate for Crate {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/super`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Super {
     #[serde(rename = "super")]
     #[serde(
@@ -720,12 +1111,21 @@ pub struct Super {
     pub super_: Option<String>,
 }
 
+impl Super {
+    /// Sets `super`.
+    pub fn with_super_(mut self, super_: impl Into<String>) -> Self {
+        self.super_ = Some(super_.into());
+        self
+    }
+}
+
 impl Validate for Super {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Type {
     /// `type`
     Type,
@@ -793,7 +1193,7 @@ impl Validate for Type {
 }
 
 /// Schema: `/components/schemas/Types`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Types {
     #[serde(
         default,
@@ -803,12 +1203,20 @@ pub struct Types {
     pub types: Option<String>,
 }
 
+impl Types {
+    /// Sets `types`.
+    pub fn with_types(mut self, types: impl Into<String>) -> Self {
+        self.types = Some(types.into());
+        self
+    }
+}
+
 impl Validate for Types {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1ops~1kinds/get/responses/200/content/application~1json/schema`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResultOkBody {
     #[serde(
         default,
@@ -860,6 +1268,62 @@ pub struct ResultOkBody {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub t: Option<T2>,
+}
+
+impl ResultOkBody {
+    /// Sets `deserialize` (`None` unsets it).
+    pub fn with_deserialize(
+        mut self,
+        deserialize: impl Into<Option<Deserialize2>>,
+    ) -> Self {
+        self.deserialize = deserialize.into();
+        self
+    }
+
+    /// Sets `serialize` (`None` unsets it).
+    pub fn with_serialize(mut self, serialize: impl Into<Option<Serialize2>>) -> Self {
+        self.serialize = serialize.into();
+        self
+    }
+
+    /// Sets `validate` (`None` unsets it).
+    pub fn with_validate(mut self, validate: impl Into<Option<Validate2>>) -> Self {
+        self.validate = validate.into();
+        self
+    }
+
+    /// Sets `violations` (`None` unsets it).
+    pub fn with_violations(
+        mut self,
+        violations: impl Into<Option<Violations2>>,
+    ) -> Self {
+        self.violations = violations.into();
+        self
+    }
+
+    /// Sets `crate` (`None` unsets it).
+    pub fn with_crate_(mut self, crate_: impl Into<Option<Crate>>) -> Self {
+        self.crate_ = crate_.into();
+        self
+    }
+
+    /// Sets `super` (`None` unsets it).
+    pub fn with_super_(mut self, super_: impl Into<Option<Super>>) -> Self {
+        self.super_ = super_.into();
+        self
+    }
+
+    /// Sets `types` (`None` unsets it).
+    pub fn with_types(mut self, types: impl Into<Option<Types>>) -> Self {
+        self.types = types.into();
+        self
+    }
+
+    /// Sets `t` (`None` unsets it).
+    pub fn with_t(mut self, t: impl Into<Option<T2>>) -> Self {
+        self.t = t.into();
+        self
+    }
 }
 
 impl Validate for ResultOkBody {

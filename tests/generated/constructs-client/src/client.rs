@@ -450,7 +450,7 @@ impl Client {
     }
 }
 
-/// Optional parameters of `get_trees_id`; `Default::default()` sets none.
+/// Optional parameters of `get_trees_id`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetTreesIdOptions {
     /// (query parameter `depth`; the server uses `3` when unset)
@@ -459,6 +459,29 @@ pub struct GetTreesIdOptions {
     pub theme: Option<types::GetTreesIdTheme>,
     /// (query parameter `ids`)
     pub ids: Option<Vec<i64>>,
+}
+
+impl GetTreesIdOptions {
+    /// Sets `depth` (`None` unsets it).
+    pub fn with_depth(mut self, depth: impl Into<Option<i64>>) -> Self {
+        self.depth = depth.into();
+        self
+    }
+
+    /// Sets `theme` (`None` unsets it).
+    pub fn with_theme(
+        mut self,
+        theme: impl Into<Option<types::GetTreesIdTheme>>,
+    ) -> Self {
+        self.theme = theme.into();
+        self
+    }
+
+    /// Sets `ids` (`None` unsets it).
+    pub fn with_ids(mut self, ids: impl Into<Option<Vec<i64>>>) -> Self {
+        self.ids = ids.into();
+        self
+    }
 }
 
 /// The successful answers of `get_trees_id`.
@@ -472,30 +495,50 @@ pub enum GetTreesIdSuccess {
 }
 
 /// The documented error answers of `get_trees_id`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetTreesIdError {
     /// 4XX: A client error.
     ClientError(types::GetTreesIdClientErrorBody),
 }
 
 /// The documented error answers of `post_forms`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PostFormsError {}
 /// The documented error answers of `put_blobs`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PutBlobsError {}
 /// The documented error answers of `post_notes`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PostNotesError {
     /// default: Anything else.
     Default(types::Named),
 }
 
 /// The documented error answers of `get_things`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetThingsError {}

@@ -12,6 +12,10 @@ use crate::runtime::problem::Problem;
 /// Each method receives the request context (principal, headers, extensions) and its
 /// parsed, checked inputs; it returns the operation's response enum or your own error,
 /// which [`handle_error`](Self::handle_error) turns into a response.
+///
+/// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
+/// operation the document adds later does not break an implementation written before it
+/// (the price: the compiler does not point at an operation you forgot).
 pub trait ConstructsApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -21,34 +25,49 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: GetTreesIdParams,
-    ) -> impl Future<Output = Result<GetTreesIdResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<GetTreesIdResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(GetTreesIdResponse::Unimplemented) }
+    }
 
     /// `POST /forms` (operation `post_forms`).
     fn post_forms(
         &self,
         ctx: &RequestContext,
         body: Option<types::FormEntry>,
-    ) -> impl Future<Output = Result<PostFormsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<PostFormsResponse, Self::Error>> + Send {
+        let _ = (ctx, body);
+        async { Ok(PostFormsResponse::Unimplemented) }
+    }
 
     /// `PUT /blobs` (operation `put_blobs`).
     fn put_blobs(
         &self,
         ctx: &RequestContext,
         body: Vec<u8>,
-    ) -> impl Future<Output = Result<PutBlobsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<PutBlobsResponse, Self::Error>> + Send {
+        let _ = (ctx, body);
+        async { Ok(PutBlobsResponse::Unimplemented) }
+    }
 
     /// `POST /notes` (operation `post_notes`).
     fn post_notes(
         &self,
         ctx: &RequestContext,
         body: String,
-    ) -> impl Future<Output = Result<PostNotesResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<PostNotesResponse, Self::Error>> + Send {
+        let _ = (ctx, body);
+        async { Ok(PostNotesResponse::Unimplemented) }
+    }
 
     /// `GET /things` (operation `get_things`).
     fn get_things(
         &self,
         ctx: &RequestContext,
-    ) -> impl Future<Output = Result<GetThingsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<GetThingsResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(GetThingsResponse::Unimplemented) }
+    }
 
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
@@ -73,9 +92,13 @@ pub struct GetTreesIdParams {
     pub ids: Option<Vec<i64>>,
 }
 
-/// What `get_trees_id` answers: one variant per documented status.
+/// What `get_trees_id` answers: one variant per documented status, and [`Unimplemented`](GetTreesIdResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetTreesIdResponse {
     /// 200: The tree.
     Ok(types::Tree),
@@ -83,38 +106,69 @@ pub enum GetTreesIdResponse {
     Accepted,
     /// 4XX: A client error.
     ClientError(http::StatusCode, types::GetTreesIdClientErrorBody),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `post_forms` answers: one variant per documented status.
+/// What `post_forms` answers: one variant per documented status, and [`Unimplemented`](PostFormsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PostFormsResponse {
     /// 201: Created.
     Created,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `put_blobs` answers: one variant per documented status.
+/// What `put_blobs` answers: one variant per documented status, and [`Unimplemented`](PutBlobsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PutBlobsResponse {
     /// 200: The digest, as text.
     Ok(String),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `post_notes` answers: one variant per documented status.
+/// What `post_notes` answers: one variant per documented status, and [`Unimplemented`](PostNotesResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PostNotesResponse {
     /// 204: Stored.
     NoContent,
     /// default: Anything else.
     Default(http::StatusCode, types::Named),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `get_things` answers: one variant per documented status.
+/// What `get_things` answers: one variant per documented status, and [`Unimplemented`](GetThingsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetThingsResponse {
     /// 200: Everything at once.
     Ok(types::GetThingsOkBody),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }

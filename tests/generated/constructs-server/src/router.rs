@@ -326,6 +326,7 @@ impl GetTreesIdResponse {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Accepted => Ok(response::empty(StatusCode::ACCEPTED)),
             Self::ClientError(status, body) => response::json(status, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("get_trees_id")),
         }
     }
 }
@@ -334,6 +335,7 @@ impl PostFormsResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Created => Ok(response::empty(StatusCode::CREATED)),
+            Self::Unimplemented => Err(Problem::not_implemented("post_forms")),
         }
     }
 }
@@ -342,6 +344,7 @@ impl PutBlobsResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
+            Self::Unimplemented => Err(Problem::not_implemented("put_blobs")),
         }
     }
 }
@@ -351,6 +354,7 @@ impl PostNotesResponse {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::Default(status, body) => response::json(status, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("post_notes")),
         }
     }
 }
@@ -359,6 +363,7 @@ impl GetThingsResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("get_things")),
         }
     }
 }

@@ -46,6 +46,37 @@ pub struct Tree {
     pub children: Option<Vec<Tree>>,
 }
 
+impl Tree {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(value: i32) -> Self {
+        Self {
+            value,
+            left: None,
+            right: None,
+            children: None,
+        }
+    }
+
+    /// Sets `left` (`None` unsets it).
+    pub fn with_left(mut self, left: impl Into<Option<Tree>>) -> Self {
+        self.left = left.into().map(Box::new);
+        self
+    }
+
+    /// Sets `right` (`None` unsets it).
+    pub fn with_right(mut self, right: impl Into<Option<Tree>>) -> Self {
+        self.right = right.into().map(Box::new);
+        self
+    }
+
+    /// Sets `children` (`None` unsets it).
+    pub fn with_children(mut self, children: impl Into<Option<Vec<Tree>>>) -> Self {
+        self.children = children.into();
+        self
+    }
+}
+
 impl Validate for Tree {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -53,7 +84,7 @@ impl Validate for Tree {
 /// A schema whose name collides with the generated client type.
 ///
 /// Schema: `/components/schemas/Client`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Client {
     #[serde(rename = "Self")]
     #[serde(
@@ -101,6 +132,47 @@ pub struct Client {
     pub additional_properties: std::collections::BTreeMap<String, i64>,
 }
 
+impl Client {
+    /// Sets `Self`.
+    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
+        self.self_ = Some(self_.into());
+        self
+    }
+
+    /// Sets `self`.
+    pub fn with_self_2(mut self, self_2: impl Into<String>) -> Self {
+        self.self_2 = Some(self_2.into());
+        self
+    }
+
+    /// Sets `type`.
+    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
+        self.r#type = Some(r#type.into());
+        self
+    }
+
+    /// Sets `Type`.
+    pub fn with_type_2(mut self, type_2: impl Into<String>) -> Self {
+        self.type_2 = Some(type_2.into());
+        self
+    }
+
+    /// Sets `additional_properties` (`None` unsets it).
+    pub fn with_additional_properties_2(
+        mut self,
+        additional_properties_2: impl Into<Option<i64>>,
+    ) -> Self {
+        self.additional_properties_2 = additional_properties_2.into();
+        self
+    }
+
+    /// Sets `2fa` (`None` unsets it).
+    pub fn with_2fa(mut self, _2fa: impl Into<Option<bool>>) -> Self {
+        self._2fa = _2fa.into();
+        self
+    }
+}
+
 impl Validate for Client {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -146,6 +218,53 @@ pub struct Patch {
     pub old: Option<String>,
 }
 
+#[allow(deprecated)]
+impl Patch {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(required_nullable: Option<String>) -> Self {
+        Self {
+            required_nullable,
+            optional_nullable: None,
+            optional: None,
+            read_only_id: None,
+            secret: None,
+            old: None,
+        }
+    }
+
+    /// Sets `optional_nullable`; `None` sends `null`.
+    pub fn with_optional_nullable(mut self, optional_nullable: Option<String>) -> Self {
+        self.optional_nullable = Some(optional_nullable);
+        self
+    }
+
+    /// Sets `optional`.
+    pub fn with_optional(mut self, optional: impl Into<String>) -> Self {
+        self.optional = Some(optional.into());
+        self
+    }
+
+    /// Sets `read_only_id`.
+    pub fn with_read_only_id(mut self, read_only_id: impl Into<String>) -> Self {
+        self.read_only_id = Some(read_only_id.into());
+        self
+    }
+
+    /// Sets `secret`.
+    pub fn with_secret(mut self, secret: impl Into<String>) -> Self {
+        self.secret = Some(secret.into());
+        self
+    }
+
+    /// Sets `old`.
+    #[deprecated(note = "deprecated in the API description")]
+    pub fn with_old(mut self, old: impl Into<String>) -> Self {
+        self.old = Some(old.into());
+        self
+    }
+}
+
 impl Validate for Patch {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -155,6 +274,7 @@ pub type Level = i64;
 
 /// Schema: `/components/schemas/Odd`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Odd {
     /// The empty string.
     Empty,
@@ -266,6 +386,14 @@ pub struct ShapeCircle {
     pub radius: f64,
 }
 
+impl ShapeCircle {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(radius: f64) -> Self {
+        Self { radius }
+    }
+}
+
 impl Validate for ShapeCircle {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -276,6 +404,14 @@ impl Validate for ShapeCircle {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeSquare {
     pub side: f64,
+}
+
+impl ShapeSquare {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(side: f64) -> Self {
+        Self { side }
+    }
 }
 
 impl Validate for ShapeSquare {
@@ -346,6 +482,23 @@ pub struct FormEntry {
     pub count: Option<i64>,
 }
 
+impl FormEntry {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            count: None,
+        }
+    }
+
+    /// Sets `count` (`None` unsets it).
+    pub fn with_count(mut self, count: impl Into<Option<i64>>) -> Self {
+        self.count = count.into();
+        self
+    }
+}
+
 impl Validate for FormEntry {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -357,7 +510,7 @@ pub type AnyThing = serde_json::Value;
 pub type FreeForm = serde_json::Map<String, serde_json::Value>;
 
 /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedInnerDeep {
     #[serde(
         default,
@@ -365,6 +518,14 @@ pub struct NamedInnerDeep {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub value: Option<String>,
+}
+
+impl NamedInnerDeep {
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
 }
 
 impl Validate for NamedInnerDeep {
@@ -378,7 +539,7 @@ impl Validate for NamedInnerDeep {
 }
 
 /// Schema: `/components/schemas/Named/properties/inner`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedInner {
     #[serde(
         default,
@@ -386,6 +547,14 @@ pub struct NamedInner {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub deep: Option<NamedInnerDeep>,
+}
+
+impl NamedInner {
+    /// Sets `deep` (`None` unsets it).
+    pub fn with_deep(mut self, deep: impl Into<Option<NamedInnerDeep>>) -> Self {
+        self.deep = deep.into();
+        self
+    }
 }
 
 impl Validate for NamedInner {
@@ -398,7 +567,7 @@ impl Validate for NamedInner {
 }
 
 /// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedLabelsValue {
     #[serde(
         default,
@@ -408,12 +577,20 @@ pub struct NamedLabelsValue {
     pub text: Option<String>,
 }
 
+impl NamedLabelsValue {
+    /// Sets `text`.
+    pub fn with_text(mut self, text: impl Into<String>) -> Self {
+        self.text = Some(text.into());
+        self
+    }
+}
+
 impl Validate for NamedLabelsValue {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Named`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Named {
     #[serde(
         default,
@@ -441,6 +618,35 @@ pub struct Named {
     pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,
 }
 
+impl Named {
+    /// Sets `mirror`.
+    pub fn with_mirror(mut self, mirror: impl Into<String>) -> Self {
+        self.mirror = Some(mirror.into());
+        self
+    }
+
+    /// Sets `inner` (`None` unsets it).
+    pub fn with_inner(mut self, inner: impl Into<Option<NamedInner>>) -> Self {
+        self.inner = inner.into();
+        self
+    }
+
+    /// Sets `tags` (`None` unsets it).
+    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
+        self.tags = tags.into();
+        self
+    }
+
+    /// Sets `labels` (`None` unsets it).
+    pub fn with_labels(
+        mut self,
+        labels: impl Into<Option<std::collections::BTreeMap<String, NamedLabelsValue>>>,
+    ) -> Self {
+        self.labels = labels.into();
+        self
+    }
+}
+
 impl Validate for Named {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.inner {
@@ -457,6 +663,7 @@ impl Validate for Named {
 
 /// Schema: `/paths/~1trees~1{id}/get/parameters/2/schema`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetTreesIdTheme {
     /// `dark`
     Dark,
@@ -524,7 +731,7 @@ impl Validate for GetTreesIdTheme {
 }
 
 /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GetTreesIdClientErrorBody {
     #[serde(
         default,
@@ -534,12 +741,20 @@ pub struct GetTreesIdClientErrorBody {
     pub reason: Option<String>,
 }
 
+impl GetTreesIdClientErrorBody {
+    /// Sets `reason`.
+    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self
+    }
+}
+
 impl Validate for GetTreesIdClientErrorBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GetThingsOkBody {
     /// A schema whose name collides with the generated client type.
     #[serde(
@@ -590,6 +805,56 @@ pub struct GetThingsOkBody {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub named: Option<Named>,
+}
+
+impl GetThingsOkBody {
+    /// Sets `client` (`None` unsets it).
+    pub fn with_client(mut self, client: impl Into<Option<Client>>) -> Self {
+        self.client = client.into();
+        self
+    }
+
+    /// Sets `patch` (`None` unsets it).
+    pub fn with_patch(mut self, patch: impl Into<Option<Patch>>) -> Self {
+        self.patch = patch.into();
+        self
+    }
+
+    /// Sets `level` (`None` unsets it).
+    pub fn with_level(mut self, level: impl Into<Option<Level>>) -> Self {
+        self.level = level.into();
+        self
+    }
+
+    /// Sets `odd` (`None` unsets it).
+    pub fn with_odd(mut self, odd: impl Into<Option<Odd>>) -> Self {
+        self.odd = odd.into();
+        self
+    }
+
+    /// Sets `shape` (`None` unsets it).
+    pub fn with_shape(mut self, shape: impl Into<Option<Shape>>) -> Self {
+        self.shape = shape.into();
+        self
+    }
+
+    /// Sets `any` (`None` unsets it).
+    pub fn with_any(mut self, any: impl Into<Option<AnyThing>>) -> Self {
+        self.any = any.into();
+        self
+    }
+
+    /// Sets `free` (`None` unsets it).
+    pub fn with_free(mut self, free: impl Into<Option<FreeForm>>) -> Self {
+        self.free = free.into();
+        self
+    }
+
+    /// Sets `named` (`None` unsets it).
+    pub fn with_named(mut self, named: impl Into<Option<Named>>) -> Self {
+        self.named = named.into();
+        self
+    }
 }
 
 impl Validate for GetThingsOkBody {

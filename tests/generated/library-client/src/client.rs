@@ -349,7 +349,7 @@ impl Client {
     }
 }
 
-/// Optional parameters of `searchBooks`; `Default::default()` sets none.
+/// Optional parameters of `searchBooks`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SearchBooksOptions {
     /// (query parameter `format`)
@@ -362,9 +362,39 @@ pub struct SearchBooksOptions {
     pub x_request_id: Option<String>,
 }
 
+impl SearchBooksOptions {
+    /// Sets `format` (`None` unsets it).
+    pub fn with_format(mut self, format: impl Into<Option<Vec<types::Format>>>) -> Self {
+        self.format = format.into();
+        self
+    }
+
+    /// Sets `available` (`None` unsets it).
+    pub fn with_available(mut self, available: impl Into<Option<bool>>) -> Self {
+        self.available = available.into();
+        self
+    }
+
+    /// Sets `minRating` (`None` unsets it).
+    pub fn with_min_rating(mut self, min_rating: impl Into<Option<f64>>) -> Self {
+        self.min_rating = min_rating.into();
+        self
+    }
+
+    /// Sets `X-Request-Id` (`None` unsets it).
+    pub fn with_x_request_id(mut self, x_request_id: impl Into<Option<String>>) -> Self {
+        self.x_request_id = x_request_id.into();
+        self
+    }
+}
+
 /// The documented error answers of `searchBooks`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SearchBooksError {
     /// default: Any error.
     Default(types::Problem),
@@ -403,20 +433,32 @@ impl SearchBooksOkHeaders {
 }
 
 /// The documented error answers of `get_books_isbn`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetBooksIsbnError {
     /// 404: No such book.
     NotFound(types::Problem),
 }
 
 /// The documented error answers of `withdrawBook`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum WithdrawBookError {}
 /// The documented error answers of `lendBook`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum LendBookError {
     /// 409: Already lent.
     Conflict(types::Problem),

@@ -21,6 +21,7 @@ where
 
 /// Schema: `/components/schemas/Format`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Format {
     /// `hardcover`
     Hardcover,
@@ -100,6 +101,24 @@ pub struct Address {
     pub postcode: Option<Option<String>>,
 }
 
+impl Address {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(street: impl Into<String>, city: impl Into<String>) -> Self {
+        Self {
+            street: street.into(),
+            city: city.into(),
+            postcode: None,
+        }
+    }
+
+    /// Sets `postcode`; `None` sends `null`.
+    pub fn with_postcode(mut self, postcode: Option<String>) -> Self {
+        self.postcode = Some(postcode);
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Author`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Author {
@@ -115,13 +134,52 @@ pub struct Author {
     pub born: Option<Option<String>>,
 }
 
+impl Author {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            address: None,
+            born: None,
+        }
+    }
+
+    /// Sets `address` (`None` unsets it).
+    pub fn with_address(mut self, address: impl Into<Option<Address>>) -> Self {
+        self.address = address.into();
+        self
+    }
+
+    /// Sets `born`; `None` sends `null`.
+    pub fn with_born(mut self, born: Option<String>) -> Self {
+        self.born = Some(born);
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Book/properties/series`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BookSeries {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<i64>,
+}
+
+impl BookSeries {
+    /// Sets `name`.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Sets `position` (`None` unsets it).
+    pub fn with_position(mut self, position: impl Into<Option<i64>>) -> Self {
+        self.position = position.into();
+        self
+    }
 }
 
 /// Schema: `/components/schemas/Book`.
@@ -146,6 +204,72 @@ pub struct Book {
     pub series: Option<BookSeries>,
 }
 
+impl Book {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        isbn: impl Into<String>,
+        title: impl Into<String>,
+        authors: Vec<Author>,
+        format: Format,
+    ) -> Self {
+        Self {
+            isbn: isbn.into(),
+            title: title.into(),
+            authors,
+            format,
+            pages: None,
+            rating: None,
+            r#type: None,
+            tags: None,
+            metadata: None,
+            series: None,
+        }
+    }
+
+    /// Sets `pages` (`None` unsets it).
+    pub fn with_pages(mut self, pages: impl Into<Option<i32>>) -> Self {
+        self.pages = pages.into();
+        self
+    }
+
+    /// Sets `rating` (`None` unsets it).
+    pub fn with_rating(mut self, rating: impl Into<Option<f64>>) -> Self {
+        self.rating = rating.into();
+        self
+    }
+
+    /// Sets `type`.
+    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
+        self.r#type = Some(r#type.into());
+        self
+    }
+
+    /// Sets `tags` (`None` unsets it).
+    pub fn with_tags(
+        mut self,
+        tags: impl Into<Option<std::collections::BTreeMap<String, String>>>,
+    ) -> Self {
+        self.tags = tags.into();
+        self
+    }
+
+    /// Sets `metadata` (`None` unsets it).
+    pub fn with_metadata(
+        mut self,
+        metadata: impl Into<Option<serde_json::Map<String, serde_json::Value>>>,
+    ) -> Self {
+        self.metadata = metadata.into();
+        self
+    }
+
+    /// Sets `series` (`None` unsets it).
+    pub fn with_series(mut self, series: impl Into<Option<BookSeries>>) -> Self {
+        self.series = series.into();
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Loan`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Loan {
@@ -158,11 +282,44 @@ pub struct Loan {
     pub returned: Option<bool>,
 }
 
+impl Loan {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        isbn: impl Into<String>,
+        member: Member,
+        id: i64,
+        due: impl Into<String>,
+    ) -> Self {
+        Self {
+            isbn: isbn.into(),
+            member,
+            id,
+            due: due.into(),
+            returned: None,
+        }
+    }
+
+    /// Sets `returned` (`None` unsets it).
+    pub fn with_returned(mut self, returned: impl Into<Option<bool>>) -> Self {
+        self.returned = returned.into();
+        self
+    }
+}
+
 /// Schema: `/components/schemas/LoanRequest`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoanRequest {
     pub isbn: String,
     pub member: Member,
+}
+
+impl LoanRequest {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(isbn: impl Into<String>, member: Member) -> Self {
+        Self { isbn: isbn.into(), member }
+    }
 }
 
 /// Schema: `/components/schemas/Member`.
@@ -224,6 +381,17 @@ pub struct Adult {
     pub name: String,
 }
 
+impl Adult {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(kind: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            name: name.into(),
+        }
+    }
+}
+
 /// Schema: `/components/schemas/Child`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Child {
@@ -232,10 +400,42 @@ pub struct Child {
     pub guardian: String,
 }
 
+impl Child {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        kind: impl Into<String>,
+        name: impl Into<String>,
+        guardian: impl Into<String>,
+    ) -> Self {
+        Self {
+            kind: kind.into(),
+            name: name.into(),
+            guardian: guardian.into(),
+        }
+    }
+}
+
 /// Schema: `/components/schemas/Problem`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Problem {
     pub code: String,
     pub message: String,
     pub status: i64,
+}
+
+impl Problem {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        status: i64,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            status,
+        }
+    }
 }

@@ -12,6 +12,10 @@ use crate::runtime::problem::Problem;
 /// Each method receives the request context (principal, headers, extensions) and its
 /// parsed, checked inputs; it returns the operation's response enum or your own error,
 /// which [`handle_error`](Self::handle_error) turns into a response.
+///
+/// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
+/// operation the document adds later does not break an implementation written before it
+/// (the price: the compiler does not point at an operation you forgot).
 pub trait LendingLibraryApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -21,21 +25,30 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: SearchBooksParams,
-    ) -> impl Future<Output = Result<SearchBooksResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<SearchBooksResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(SearchBooksResponse::Unimplemented) }
+    }
 
     /// `GET /books/{isbn}` (operation `get_books_isbn`).
     fn get_books_isbn(
         &self,
         ctx: &RequestContext,
         params: GetBooksIsbnParams,
-    ) -> impl Future<Output = Result<GetBooksIsbnResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<GetBooksIsbnResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(GetBooksIsbnResponse::Unimplemented) }
+    }
 
     /// `DELETE /books/{isbn}` (operation `withdrawBook`).
     fn withdraw_book(
         &self,
         ctx: &RequestContext,
         params: WithdrawBookParams,
-    ) -> impl Future<Output = Result<WithdrawBookResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<WithdrawBookResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(WithdrawBookResponse::Unimplemented) }
+    }
 
     /// `POST /members/{memberId}/loans` (operation `lendBook`).
     fn lend_book(
@@ -43,7 +56,10 @@ pub trait LendingLibraryApi: Send + Sync + 'static {
         ctx: &RequestContext,
         params: LendBookParams,
         body: types::LoanRequest,
-    ) -> impl Future<Output = Result<LendBookResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<LendBookResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(LendBookResponse::Unimplemented) }
+    }
 
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
@@ -76,14 +92,21 @@ pub struct SearchBooksOkHeaders {
     pub x_formats: Option<Vec<types::Format>>,
 }
 
-/// What `searchBooks` answers: one variant per documented status.
+/// What `searchBooks` answers: one variant per documented status, and [`Unimplemented`](SearchBooksResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum SearchBooksResponse {
     /// 200: Matching books.
     Ok(Vec<types::Book>, SearchBooksOkHeaders),
     /// default: Any error.
     Default(http::StatusCode, types::Problem),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `get_books_isbn` (`GET /books/{isbn}`), parsed and checked.
@@ -93,14 +116,21 @@ pub struct GetBooksIsbnParams {
     pub isbn: String,
 }
 
-/// What `get_books_isbn` answers: one variant per documented status.
+/// What `get_books_isbn` answers: one variant per documented status, and [`Unimplemented`](GetBooksIsbnResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetBooksIsbnResponse {
     /// 200: The book.
     Ok(types::Book),
     /// 404: No such book.
     NotFound(types::Problem),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `withdrawBook` (`DELETE /books/{isbn}`), parsed and checked.
@@ -110,12 +140,19 @@ pub struct WithdrawBookParams {
     pub isbn: String,
 }
 
-/// What `withdrawBook` answers: one variant per documented status.
+/// What `withdrawBook` answers: one variant per documented status, and [`Unimplemented`](WithdrawBookResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum WithdrawBookResponse {
     /// 204: Withdrawn.
     NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
 /// Parameters of `lendBook` (`POST /members/{memberId}/loans`), parsed and checked.
@@ -125,12 +162,19 @@ pub struct LendBookParams {
     pub member_id: i64,
 }
 
-/// What `lendBook` answers: one variant per documented status.
+/// What `lendBook` answers: one variant per documented status, and [`Unimplemented`](LendBookResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum LendBookResponse {
     /// 201: The loan.
     Created(types::Loan),
     /// 409: Already lent.
     Conflict(types::Problem),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }

@@ -321,6 +321,7 @@ impl SearchBooksResponse {
                 Ok(response)
             }
             Self::Default(status, body) => response::json(status, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("searchBooks")),
         }
     }
 }
@@ -347,6 +348,7 @@ impl GetBooksIsbnResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("get_books_isbn")),
         }
     }
 }
@@ -355,6 +357,7 @@ impl WithdrawBookResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("withdrawBook")),
         }
     }
 }
@@ -364,6 +367,7 @@ impl LendBookResponse {
         match self {
             Self::Created(body) => response::json(StatusCode::CREATED, &body),
             Self::Conflict(body) => response::json(StatusCode::CONFLICT, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("lendBook")),
         }
     }
 }

@@ -299,24 +299,36 @@ impl Client {
 }
 
 /// The documented error answers of `addRecord`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum AddRecordError {
     /// 400: The request was refused.
     BadRequest(types::Error),
 }
 
 /// The documented error answers of `putLabels`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PutLabelsError {
     /// 400: The request was refused.
     BadRequest(types::Error),
 }
 
 /// The documented error answers of `addShipment`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum AddShipmentError {
     /// 400: The request was refused.
     BadRequest(types::Error),

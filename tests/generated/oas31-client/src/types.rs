@@ -27,16 +27,41 @@ pub struct Error {
     pub status: i32,
 }
 
+impl Error {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        status: i32,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            status,
+        }
+    }
+}
+
 /// Schema: `/components/schemas/Owner`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Owner {
     pub name: String,
 }
 
+impl Owner {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
+}
+
 /// Always `record`.
 ///
 /// Schema: `/components/schemas/Record/properties/kind`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum RecordKind {
     /// `record`
     Record,
@@ -99,6 +124,14 @@ pub struct RecordDeputy {
     pub name: String,
 }
 
+impl RecordDeputy {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
+}
+
 impl crate::runtime::request::ToParam for RecordKey {
     fn to_param(&self) -> String {
         match self {
@@ -155,10 +188,18 @@ impl<'de> Deserialize<'de> for RecordKey {
 /// Checked only by the other keywords (if/then is not checked).
 ///
 /// Schema: `/components/schemas/Record/properties/extra`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RecordExtra {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
+}
+
+impl RecordExtra {
+    /// Sets `mode`.
+    pub fn with_mode(mut self, mode: impl Into<String>) -> Self {
+        self.mode = Some(mode.into());
+        self
+    }
 }
 
 /// Every nullable spelling of 3.1, constants, bounds and siblings.
@@ -209,10 +250,96 @@ pub struct Record {
     pub extra: Option<RecordExtra>,
 }
 
+impl Record {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        id: i64,
+        kind: RecordKind,
+        note: Option<String>,
+        owner: Option<Owner>,
+        score: f64,
+    ) -> Self {
+        Self {
+            id,
+            kind,
+            version: None,
+            note,
+            nickname: None,
+            owner,
+            reviewer: None,
+            score,
+            backup: None,
+            deputy: None,
+            key: None,
+            digest: None,
+            anything: None,
+            extra: None,
+        }
+    }
+
+    /// Sets `version` (`None` unsets it).
+    pub fn with_version(mut self, version: impl Into<Option<i64>>) -> Self {
+        self.version = version.into();
+        self
+    }
+
+    /// Sets `nickname`; `None` sends `null`.
+    pub fn with_nickname(mut self, nickname: Option<String>) -> Self {
+        self.nickname = Some(nickname);
+        self
+    }
+
+    /// Sets `reviewer`; `None` sends `null`.
+    pub fn with_reviewer(mut self, reviewer: Option<Owner>) -> Self {
+        self.reviewer = Some(reviewer);
+        self
+    }
+
+    /// Sets `backup` (`None` unsets it).
+    pub fn with_backup(mut self, backup: impl Into<Option<Owner>>) -> Self {
+        self.backup = backup.into();
+        self
+    }
+
+    /// Sets `deputy` (`None` unsets it).
+    pub fn with_deputy(mut self, deputy: impl Into<Option<RecordDeputy>>) -> Self {
+        self.deputy = deputy.into();
+        self
+    }
+
+    /// Sets `key` (`None` unsets it).
+    pub fn with_key(mut self, key: impl Into<Option<RecordKey>>) -> Self {
+        self.key = key.into();
+        self
+    }
+
+    /// Sets `digest` (`None` unsets it).
+    pub fn with_digest(mut self, digest: impl Into<Option<RecordDigest>>) -> Self {
+        self.digest = digest.into();
+        self
+    }
+
+    /// Sets `anything` (`None` unsets it).
+    pub fn with_anything(
+        mut self,
+        anything: impl Into<Option<serde_json::Value>>,
+    ) -> Self {
+        self.anything = anything.into();
+        self
+    }
+
+    /// Sets `extra` (`None` unsets it).
+    pub fn with_extra(mut self, extra: impl Into<Option<RecordExtra>>) -> Self {
+        self.extra = extra.into();
+        self
+    }
+}
+
 /// Label names must look like `app.example/name`.
 ///
 /// Schema: `/components/schemas/Labels`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Labels {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -232,8 +359,34 @@ pub struct Shipment {
     pub carrier: Option<String>,
 }
 
+impl Shipment {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(position: (f64, f64), token: crate::runtime::base64::Base64Url) -> Self {
+        Self {
+            position,
+            token,
+            tracking_number: None,
+            carrier: None,
+        }
+    }
+
+    /// Sets `trackingNumber`.
+    pub fn with_tracking_number(mut self, tracking_number: impl Into<String>) -> Self {
+        self.tracking_number = Some(tracking_number.into());
+        self
+    }
+
+    /// Sets `carrier`.
+    pub fn with_carrier(mut self, carrier: impl Into<String>) -> Self {
+        self.carrier = Some(carrier.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum RecordDigestAlgorithm {
     /// `sha256`
     Sha256,
@@ -298,4 +451,21 @@ pub struct RecordDigest {
     pub algorithm: RecordDigestAlgorithm,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<crate::runtime::base64::Base64>,
+}
+
+impl RecordDigest {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(algorithm: RecordDigestAlgorithm) -> Self {
+        Self { algorithm, value: None }
+    }
+
+    /// Sets `value` (`None` unsets it).
+    pub fn with_value(
+        mut self,
+        value: impl Into<Option<crate::runtime::base64::Base64>>,
+    ) -> Self {
+        self.value = value.into();
+        self
+    }
 }

@@ -12,6 +12,10 @@ use crate::runtime::problem::Problem;
 /// Each method receives the request context (principal, headers, extensions) and its
 /// parsed, checked inputs; it returns the operation's response enum or your own error,
 /// which [`handle_error`](Self::handle_error) turns into a response.
+///
+/// Every method has a default answering `501 Not Implemented` with the `Error` body, so an
+/// operation the document adds later does not break an implementation written before it
+/// (the price: the compiler does not point at an operation you forgot).
 pub trait Oas31Api: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
@@ -23,21 +27,30 @@ pub trait Oas31Api: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         body: types::Record,
-    ) -> impl Future<Output = Result<AddRecordResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<AddRecordResponse, Self::Error>> + Send {
+        let _ = (ctx, body);
+        async { Ok(AddRecordResponse::Unimplemented) }
+    }
 
     /// `PUT /labels` (operation `putLabels`).
     fn put_labels(
         &self,
         ctx: &RequestContext,
         body: types::Labels,
-    ) -> impl Future<Output = Result<PutLabelsResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<PutLabelsResponse, Self::Error>> + Send {
+        let _ = (ctx, body);
+        async { Ok(PutLabelsResponse::Unimplemented) }
+    }
 
     /// `POST /shipments` (operation `addShipment`).
     fn add_shipment(
         &self,
         ctx: &RequestContext,
         body: types::Shipment,
-    ) -> impl Future<Output = Result<AddShipmentResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<AddShipmentResponse, Self::Error>> + Send {
+        let _ = (ctx, body);
+        async { Ok(AddShipmentResponse::Unimplemented) }
+    }
 
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
@@ -47,32 +60,53 @@ pub trait Oas31Api: Send + Sync + 'static {
     }
 }
 
-/// What `addRecord` answers: one variant per documented status.
+/// What `addRecord` answers: one variant per documented status, and [`Unimplemented`](AddRecordResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum AddRecordResponse {
     /// 200: The record as stored.
     Ok(types::Record),
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `putLabels` answers: one variant per documented status.
+/// What `putLabels` answers: one variant per documented status, and [`Unimplemented`](PutLabelsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum PutLabelsResponse {
     /// 200: The labels as stored.
     Ok(types::Labels),
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }
 
-/// What `addShipment` answers: one variant per documented status.
+/// What `addShipment` answers: one variant per documented status, and [`Unimplemented`](AddShipmentResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum AddShipmentResponse {
     /// 201: Stored.
     Created(types::Shipment),
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
 }

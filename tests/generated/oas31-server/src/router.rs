@@ -194,6 +194,7 @@ impl AddRecordResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("addRecord")),
         }
     }
 }
@@ -203,6 +204,7 @@ impl PutLabelsResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("putLabels")),
         }
     }
 }
@@ -212,6 +214,7 @@ impl AddShipmentResponse {
         match self {
             Self::Created(body) => response::json(StatusCode::CREATED, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("addShipment")),
         }
     }
 }

@@ -30,6 +30,22 @@ pub struct Error {
     pub status: i32,
 }
 
+impl Error {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        status: i32,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            status,
+        }
+    }
+}
+
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -38,6 +54,14 @@ impl Validate for Error {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Owner {
     pub name: String,
+}
+
+impl Owner {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
 }
 
 impl Validate for Owner {
@@ -54,6 +78,7 @@ impl Validate for Owner {
 ///
 /// Schema: `/components/schemas/Record/properties/kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum RecordKind {
     /// `record`
     Record,
@@ -119,6 +144,14 @@ impl Validate for RecordKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordDeputy {
     pub name: String,
+}
+
+impl RecordDeputy {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
 }
 
 impl Validate for RecordDeputy {
@@ -202,7 +235,7 @@ impl Validate for RecordKey {
 /// Checked only by the other keywords (if/then is not checked).
 ///
 /// Schema: `/components/schemas/Record/properties/extra`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RecordExtra {
     #[serde(
         default,
@@ -210,6 +243,14 @@ pub struct RecordExtra {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub mode: Option<String>,
+}
+
+impl RecordExtra {
+    /// Sets `mode`.
+    pub fn with_mode(mut self, mode: impl Into<String>) -> Self {
+        self.mode = Some(mode.into());
+        self
+    }
 }
 
 impl Validate for RecordExtra {
@@ -289,6 +330,92 @@ pub struct Record {
     pub extra: Option<RecordExtra>,
 }
 
+impl Record {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        id: i64,
+        kind: RecordKind,
+        note: Option<String>,
+        owner: Option<Owner>,
+        score: f64,
+    ) -> Self {
+        Self {
+            id,
+            kind,
+            version: None,
+            note,
+            nickname: None,
+            owner,
+            reviewer: None,
+            score,
+            backup: None,
+            deputy: None,
+            key: None,
+            digest: None,
+            anything: None,
+            extra: None,
+        }
+    }
+
+    /// Sets `version` (`None` unsets it).
+    pub fn with_version(mut self, version: impl Into<Option<i64>>) -> Self {
+        self.version = version.into();
+        self
+    }
+
+    /// Sets `nickname`; `None` sends `null`.
+    pub fn with_nickname(mut self, nickname: Option<String>) -> Self {
+        self.nickname = Some(nickname);
+        self
+    }
+
+    /// Sets `reviewer`; `None` sends `null`.
+    pub fn with_reviewer(mut self, reviewer: Option<Owner>) -> Self {
+        self.reviewer = Some(reviewer);
+        self
+    }
+
+    /// Sets `backup` (`None` unsets it).
+    pub fn with_backup(mut self, backup: impl Into<Option<Owner>>) -> Self {
+        self.backup = backup.into();
+        self
+    }
+
+    /// Sets `deputy` (`None` unsets it).
+    pub fn with_deputy(mut self, deputy: impl Into<Option<RecordDeputy>>) -> Self {
+        self.deputy = deputy.into();
+        self
+    }
+
+    /// Sets `key` (`None` unsets it).
+    pub fn with_key(mut self, key: impl Into<Option<RecordKey>>) -> Self {
+        self.key = key.into();
+        self
+    }
+
+    /// Sets `digest` (`None` unsets it).
+    pub fn with_digest(mut self, digest: impl Into<Option<RecordDigest>>) -> Self {
+        self.digest = digest.into();
+        self
+    }
+
+    /// Sets `anything` (`None` unsets it).
+    pub fn with_anything(
+        mut self,
+        anything: impl Into<Option<serde_json::Value>>,
+    ) -> Self {
+        self.anything = anything.into();
+        self
+    }
+
+    /// Sets `extra` (`None` unsets it).
+    pub fn with_extra(mut self, extra: impl Into<Option<RecordExtra>>) -> Self {
+        self.extra = extra.into();
+        self
+    }
+}
+
 impl Validate for Record {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -332,7 +459,7 @@ impl Validate for Record {
 /// Label names must look like `app.example/name`.
 ///
 /// Schema: `/components/schemas/Labels`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Labels {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -371,6 +498,31 @@ pub struct Shipment {
     pub carrier: Option<String>,
 }
 
+impl Shipment {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(position: (f64, f64), token: crate::runtime::base64::Base64Url) -> Self {
+        Self {
+            position,
+            token,
+            tracking_number: None,
+            carrier: None,
+        }
+    }
+
+    /// Sets `trackingNumber`.
+    pub fn with_tracking_number(mut self, tracking_number: impl Into<String>) -> Self {
+        self.tracking_number = Some(tracking_number.into());
+        self
+    }
+
+    /// Sets `carrier`.
+    pub fn with_carrier(mut self, carrier: impl Into<String>) -> Self {
+        self.carrier = Some(carrier.into());
+        self
+    }
+}
+
 impl Validate for Shipment {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if self.tracking_number.is_some() && self.carrier.is_none() {
@@ -381,6 +533,7 @@ impl Validate for Shipment {
 
 /// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum RecordDigestAlgorithm {
     /// `sha256`
     Sha256,
@@ -457,6 +610,23 @@ pub struct RecordDigest {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub value: Option<crate::runtime::base64::Base64>,
+}
+
+impl RecordDigest {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(algorithm: RecordDigestAlgorithm) -> Self {
+        Self { algorithm, value: None }
+    }
+
+    /// Sets `value` (`None` unsets it).
+    pub fn with_value(
+        mut self,
+        value: impl Into<Option<crate::runtime::base64::Base64>>,
+    ) -> Self {
+        self.value = value.into();
+        self
+    }
 }
 
 impl Validate for RecordDigest {

@@ -1,0 +1,261 @@
+//! `cargo xtask compat`: proves that additive spec changes are source-compatible. The pet
+//! store spec gains an optional property, a query parameter, an error status, an enum value
+//! and an operation; both crates are regenerated into a throwaway workspace, and the
+//! reference service and CLI, copied unchanged (sources and tests), must compile against
+//! them.
+//!
+//! A separate workspace and target directory (`target/compat/`), because cargo cannot build
+//! inside the workspace's own target directory while `cargo test` holds it; so the first run
+//! compiles the dependencies once (a few minutes on two cores) and CI runs it as its own step
+//! rather than inside `cargo test`. The edit itself is unit tested below.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_yaml::{Mapping, Value};
+
+use crate::codegen::{self, Report, Target};
+
+/// What the evolved document adds, each the kind of change the issue calls additive.
+pub const ADDITIONS: &[&str] = &[
+    "optional property `nickname` on NewPet (and so on Pet, through allOf)",
+    "optional query parameter `tag` on listPets",
+    "response status 503 on listPets",
+    "enum value `adopted` in PetStatus",
+    "operation deletePet (DELETE /pets/{petId})",
+];
+
+/// The pet store document with the additions above.
+pub fn evolve(spec: &str) -> Result<String, String> {
+    let mut doc: Value =
+        serde_yaml::from_str(spec).map_err(|e| format!("spec/petstore.yaml: {e}"))?;
+    let yaml = |text: &str| -> Value { serde_yaml::from_str(text).expect("a valid literal") };
+
+    let schemas = at(&mut doc, &["components", "schemas"])?;
+    at(schemas, &["NewPet", "properties"])?
+        .as_mapping_mut()
+        .ok_or("NewPet.properties is not a mapping")?
+        .insert(
+            "nickname".into(),
+            yaml("{type: string, description: What the animal answers to.}"),
+        );
+    at(schemas, &["PetStatus", "enum"])?
+        .as_sequence_mut()
+        .ok_or("PetStatus.enum is not a list")?
+        .push("adopted".into());
+
+    let list = at(&mut doc, &["paths", "/pets", "get"])?;
+    at(list, &["parameters"])?
+        .as_sequence_mut()
+        .ok_or("listPets.parameters is not a list")?
+        .push(yaml(
+            "{name: tag, in: query, required: false, description: Only animals with this tag., schema: {type: string}}",
+        ));
+    at(list, &["responses"])?
+        .as_mapping_mut()
+        .ok_or("listPets.responses is not a mapping")?
+        .insert(
+            "503".into(),
+            yaml(
+                "{description: Under maintenance., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}",
+            ),
+        );
+
+    at(&mut doc, &["paths", "/pets/{petId}"])?
+        .as_mapping_mut()
+        .ok_or("/pets/{petId} is not a mapping")?
+        .insert(
+            "delete".into(),
+            yaml(
+                "{operationId: deletePet, summary: Remove an animal,
+                  parameters: [{name: petId, in: path, required: true, schema: {type: integer, format: int64}}],
+                  responses: {'204': {description: Removed.},
+                              '404': {description: No such animal., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}}}",
+            ),
+        );
+    serde_yaml::to_string(&doc).map_err(|e| format!("cannot write the evolved document: {e}"))
+}
+
+/// The value at `path` (mapping keys), for editing.
+fn at<'a>(value: &'a mut Value, path: &[&str]) -> Result<&'a mut Value, String> {
+    let mut here = value;
+    for (i, key) in path.iter().enumerate() {
+        here = here
+            .as_mapping_mut()
+            .and_then(|m: &mut Mapping| m.get_mut(*key))
+            .ok_or_else(|| format!("spec/petstore.yaml has no /{}", path[..=i].join("/")))?;
+    }
+    Ok(here)
+}
+
+/// The hand-written crates checked, and the generated crate the CLI's tests also use.
+const COPIED: &[&str] = &[
+    "examples/petstore-service",
+    "examples/petstore-cli",
+    "tests/generated/library-client",
+];
+
+/// Test helpers the copied tests include by path (not crates).
+const SUPPORT: &[&str] = &["runtime/server/tests/common"];
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    if let Some(other) = args.first() {
+        return Err(format!(
+            "`cargo xtask compat` takes no arguments (got `{other}`)"
+        ));
+    }
+    let root = codegen::root();
+    let root = root.canonicalize().unwrap_or(root);
+    let base = root.join("target/compat");
+    let ws = base.join("ws");
+    let _ = fs::remove_dir_all(&ws);
+    fs::create_dir_all(ws.join("spec"))
+        .map_err(|e| format!("cannot create {}: {e}", ws.display()))?;
+
+    let spec = fs::read_to_string(root.join("spec/petstore.yaml"))
+        .map_err(|e| format!("cannot read spec/petstore.yaml: {e}"))?;
+    let evolved = ws.join("spec/petstore.yaml");
+    fs::write(&evolved, evolve(&spec)?)
+        .map_err(|e| format!("cannot write {}: {e}", evolved.display()))?;
+    let target = Target {
+        spec: evolved,
+        spec_label: "spec/petstore.yaml (evolved by cargo xtask compat)".into(),
+        name: "petstore".into(),
+        server_dir: ws.join("generated-server"),
+        client_dir: ws.join("generated-client"),
+        command: "cargo xtask compat".into(),
+    };
+    codegen::sync(&target, false, &mut Report::default())?;
+    for dir in COPIED.iter().chain(SUPPORT) {
+        copy_dir(&root.join(dir), &ws.join(dir))?;
+    }
+    let manifest = fs::read_to_string(root.join("Cargo.toml"))
+        .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
+    let members = ["generated-server", "generated-client"]
+        .iter()
+        .chain(COPIED)
+        .map(|m| format!("    \"{m}\",\n"))
+        .collect::<String>();
+    fs::write(ws.join("Cargo.toml"), with_members(&manifest, &members)?)
+        .map_err(|e| format!("cannot write the workspace manifest: {e}"))?;
+    // The repository's versions, so nothing new is fetched.
+    fs::copy(root.join("Cargo.lock"), ws.join("Cargo.lock"))
+        .map_err(|e| format!("cannot copy Cargo.lock: {e}"))?;
+
+    println!("evolved spec/petstore.yaml:");
+    for a in ADDITIONS {
+        println!("  + {a}");
+    }
+    println!("checking the unchanged reference service and CLI (all targets) against it...");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["check", "--workspace", "--all-targets", "--manifest-path"])
+        .arg(ws.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(base.join("target"))
+        .env_remove("CARGO_TARGET_DIR")
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        println!(
+            "compatible: the service and the CLI compile unchanged ({})",
+            ws.display()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "an additive spec change broke hand-written code (workspace kept in {})",
+            ws.display()
+        ))
+    }
+}
+
+/// The repository's manifest with its `members` list replaced (dependencies, lints and
+/// profiles kept, so the copies build as they do here).
+fn with_members(manifest: &str, members: &str) -> Result<String, String> {
+    let start = manifest
+        .find("members = [")
+        .ok_or("Cargo.toml has no `members = [`")?;
+    let end = start
+        + manifest[start..]
+            .find("\n]")
+            .ok_or("Cargo.toml's members list does not end")?;
+    Ok(format!(
+        "# Written by `cargo xtask compat`.\n{}members = [\n{members}{}",
+        &manifest[..start],
+        &manifest[end + 1..]
+    ))
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    let entries = fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+    for entry in entries {
+        let path: PathBuf = entry.map_err(|e| e.to_string())?.path();
+        let name = path.file_name().unwrap_or_default();
+        if name == "target" {
+            continue;
+        }
+        let dest = to.join(name);
+        if path.is_dir() {
+            copy_dir(&path, &dest)?;
+        } else {
+            fs::copy(&path, &dest).map_err(|e| format!("cannot copy {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each addition is really in the evolved document and reaches the generated code; with
+    /// one missing, `cargo xtask compat` would prove less than it says.
+    #[test]
+    fn the_evolved_spec_adds_what_it_says() {
+        let spec = fs::read_to_string(codegen::root().join("spec/petstore.yaml")).unwrap();
+        let evolved = evolve(&spec).unwrap();
+        let options = apigen::Options {
+            name: "petstore".into(),
+            spec_label: "evolved".into(),
+            command: "test".into(),
+        };
+        let before = apigen::generate(&spec, &options).unwrap();
+        let after = apigen::generate(&evolved, &options).unwrap();
+        let file = |out: &apigen::Output, path: &str| -> String {
+            out.files
+                .get(path)
+                .cloned()
+                .unwrap_or_else(|| panic!("no {path}"))
+        };
+        for (path, added) in [
+            ("server/src/types.rs", "pub nickname: Option<String>"),
+            ("client/src/types.rs", "pub fn with_nickname("),
+            ("server/src/types.rs", "Adopted,"),
+            ("client/src/types.rs", "Adopted,"),
+            ("server/src/api.rs", "pub tag: Option<String>"),
+            ("client/src/client.rs", "pub fn with_tag("),
+            ("server/src/api.rs", "ServiceUnavailable(types::Error)"),
+            ("client/src/client.rs", "ServiceUnavailable(types::Error)"),
+            ("server/src/api.rs", "fn delete_pet("),
+            ("client/src/client.rs", "pub async fn delete_pet("),
+        ] {
+            assert!(
+                !file(&before, path).contains(added),
+                "{path} already has {added}"
+            );
+            assert!(file(&after, path).contains(added), "{path} lacks {added}");
+        }
+    }
+
+    #[test]
+    fn members_are_replaced_and_the_rest_kept() {
+        let manifest = "[workspace]\nresolver = \"3\"\nmembers = [\n    \"a\",\n    \"b\",\n]\n\n[workspace.dependencies]\nx = \"1\"\n";
+        let out = with_members(manifest, "    \"c\",\n").unwrap();
+        assert!(out.contains("members = [\n    \"c\",\n]\n"), "{out}");
+        assert!(!out.contains("\"a\""), "{out}");
+        assert!(out.contains("[workspace.dependencies]\nx = \"1\""), "{out}");
+    }
+}
