@@ -1328,8 +1328,12 @@ pub enum ResultError {
 }
 
 /// The documented error answers of `getInternal`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetInternalError {
     /// 5XX: A server error, with a header.
     ServerError,
@@ -1356,8 +1360,12 @@ impl GetInternalServerErrorHeaders {
 }
 
 /// The documented error answers of `get`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
 pub enum GetError {
     /// 500: A server error, with a header.
     InternalServerError,

@@ -1174,6 +1174,7 @@ impl GetInternalResponse {
                 headers.write(&mut response)?;
                 Ok(response)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("getInternal")),
         }
     }
 }
@@ -1198,6 +1199,7 @@ impl GetResponse {
                 headers.write(&mut response)?;
                 Ok(response)
             }
+            Self::Unimplemented => Err(Problem::not_implemented("get")),
         }
     }
 }
