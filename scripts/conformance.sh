@@ -6,8 +6,9 @@
 #
 # What it does:
 #   1. installs schemathesis (PyPI) into .venv/ at the repository root, or reuses it;
-#   2. builds the service and starts it on a free loopback port with a fresh Enterprise key
-#      and --no-idempotency (schemathesis sends one Idempotency-Key value
+#   2. builds the service and starts it on a free loopback port with a fresh Enterprise key,
+#      its pets in a fresh SQLite file (the binary's default storage, so schemathesis's
+#      strings and extreme integers go through the database) and --no-idempotency (schemathesis sends one Idempotency-Key value
 #      with different bodies, which the IETF draft requires us to refuse with 422, and cannot
 #      know that; the idempotency rules are tested in examples/petstore-service/tests/idempotency.rs);
 #   3. runs `st run spec/petstore.yaml` against http://127.0.0.1:PORT/v1 with every check
@@ -65,7 +66,7 @@ trap 'exit 143' TERM
 key="conformance-$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"
 : >"$work/stdout"
 RUST_LOG="${RUST_LOG:-warn}" "${CARGO_TARGET_DIR:-target}/debug/petstore-service" \
-    --addr 127.0.0.1:0 --api-key "$key=enterprise" --no-idempotency \
+    --addr 127.0.0.1:0 --api-key "$key=enterprise" --no-idempotency --db "$work/petstore.db" \
     >"$work/stdout" 2>"$OUT/service.log" &
 service_pid=$!
 

@@ -53,7 +53,7 @@ fn request(workload: &crate::load::Workload, n: u64, peer: SocketAddr) -> Reques
 }
 
 /// Sends request number `n` and reads the whole answer; an unexpected status is an error.
-async fn send(
+pub(crate) async fn send(
     router: &mut axum::Router,
     workload: &crate::load::Workload,
     n: u64,
@@ -79,7 +79,7 @@ async fn send(
 }
 
 /// The client address every in-process request comes from.
-fn peer() -> SocketAddr {
+pub(crate) fn peer() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 40000))
 }
 

@@ -12,6 +12,7 @@ mod compile;
 mod handwritten;
 mod inproc;
 mod instructions;
+mod limiter;
 mod load;
 mod report;
 mod serve;
@@ -33,8 +34,9 @@ OPTIONS
     --connections N     concurrent keep-alive connections / callers (default 16)
     --codegen-runs N    runs of the generator per document (default 5)
     --only LIST         comma-separated subset of
-                        server,inproc,instructions,client,codegen,compile
-                        (instructions: counted with valgrind's callgrind when installed)
+                        server,inproc,instructions,limiter,client,codegen,compile
+                        (instructions: counted with valgrind's callgrind when installed;
+                        limiter: the Redis rate limiter, with redis-server when installed)
     --fresh-compile     remeasure the clean build (with dependencies) of the generated crates
     --no-write          print the report without writing docs/benchmarks.md
     --out PATH          write the report there instead of docs/benchmarks.md
@@ -111,6 +113,7 @@ fn parse_args(args: &[String]) -> Result<Settings, String> {
                         "server",
                         "inproc",
                         "instructions",
+                        "limiter",
                         "client",
                         "codegen",
                         "compile",
@@ -203,6 +206,22 @@ fn bench(settings: &Settings) -> Result<(), String> {
                 eprintln!("instructions: valgrind is not installed; skipped");
                 report.instructions_note = Some(
                     "Skipped: `valgrind` is not installed on this machine (`apt-get install valgrind`)."
+                        .to_owned(),
+                );
+            }
+        }
+    }
+    if settings.wants("limiter") {
+        match limiter::redis_version() {
+            Some(version) => {
+                eprintln!("rate limiter: none, in memory, Redis ({version}, loopback)");
+                report.limiter = limiter::run(settings)?;
+                report.limiter_note = Some(version);
+            }
+            None => {
+                eprintln!("rate limiter: redis-server is not installed; skipped");
+                report.limiter_note = Some(
+                    "Skipped: `redis-server` is not installed on this machine (`apt-get install redis-server`)."
                         .to_owned(),
                 );
             }

@@ -24,6 +24,9 @@ pub struct Report {
     /// Instruction counts, and the valgrind that counted them (or why there are none).
     pub instructions: Vec<crate::instructions::Row>,
     pub instructions_note: Option<String>,
+    /// The shared rate limiter's rows, and the redis-server they ran against (or why none).
+    pub limiter: Vec<crate::limiter::Row>,
+    pub limiter_note: Option<String>,
     pub client: Vec<crate::client::Row>,
     pub codegen: Vec<crate::codegen::Row>,
     pub compile: Vec<crate::compile::Row>,
@@ -45,6 +48,8 @@ impl Report {
             inproc: Vec::new(),
             instructions: Vec::new(),
             instructions_note: None,
+            limiter: Vec::new(),
+            limiter_note: None,
             client: Vec::new(),
             codegen: Vec::new(),
             compile: Vec::new(),
@@ -259,6 +264,43 @@ impl Report {
                 );
             }
             let _ = writeln!(w);
+        }
+
+        if let Some(note) = &self.limiter_note {
+            let _ = writeln!(
+                w,
+                "## 5. Shared rate limiter: Redis vs in memory vs none (no target; reported)\n"
+            );
+            if self.limiter.is_empty() {
+                let _ = writeln!(w, "{note}\n");
+            } else {
+                let _ = writeln!(
+                    w,
+                    "The generated router (the reference service's) called in process, `GET /v1/pets/{{id}}`, one Enterprise key, with no limiter, `InMemoryRateLimiter` and `RedisRateLimiter` against `{note}` on loopback (one multiplexed connection); the three alternate within each round. Medians of {} round(s) × {:.2} s each. Round trips and commands per request are Redis's own counts (`INFO commandstats`) over the measured runs: `EVALSHA` calls, and every command executed, those the script runs included.\n",
+                    s.rounds,
+                    (s.duration / 2).as_secs_f64(),
+                );
+                let _ = writeln!(
+                    w,
+                    "| concurrent callers | ns/req no limiter | ns/req in memory | ns/req Redis | Redis / in memory | Redis / no limiter | Redis's cost per request, µs (Redis − in memory) | Redis round trips per request | Redis commands per request |"
+                );
+                let _ = writeln!(w, "|---:|---:|---:|---:|---|---|---:|---:|---:|");
+                for r in &self.limiter {
+                    let (off, memory, redis) =
+                        (median(&r.ns_off), median(&r.ns_memory), median(&r.ns_redis));
+                    let _ = writeln!(
+                        w,
+                        "| {} | {off:.0} | {memory:.0} | {redis:.0} | **{:.2}** | {:.2} | {:.1} | {:.3} | {:.2} |",
+                        r.callers,
+                        r.ratio(),
+                        redis / off,
+                        (redis - memory) / 1000.0,
+                        r.round_trips_per_request,
+                        r.redis_commands_per_request,
+                    );
+                }
+                let _ = writeln!(w);
+            }
         }
 
         let _ = writeln!(w, "## Method and noise\n");

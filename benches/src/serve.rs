@@ -49,7 +49,7 @@ pub fn bench_policy() -> RateLimitPolicy {
     policy
 }
 
-fn seeded_store() -> Arc<PetStore> {
+pub fn seeded_store() -> Arc<PetStore> {
     let store = PetStore::new();
     let statuses = [PetStatus::Available, PetStatus::Pending, PetStatus::Sold];
     for i in 0..SEEDED_PETS {

@@ -20,6 +20,10 @@ pub struct Api {
     pub security_schemes: Vec<SecurityScheme>,
     pub rate_limit: Option<RateLimitPolicy>,
     pub cors: Cors,
+    /// Paths with a method axum's method filter cannot name, routed by their own dispatch.
+    pub dispatchers: Vec<Dispatcher>,
+    /// The requests this API sends to its consumers (`webhooks`).
+    pub webhooks: Vec<Webhook>,
 }
 
 /// What a browser on another origin may send and read (CORS), over the whole document; the
@@ -33,6 +37,43 @@ pub struct Cors {
     pub request_headers: Vec<String>,
     /// Response headers the document declares, lower case, sorted, each once.
     pub response_headers: Vec<String>,
+}
+
+/// A path with a method axum's method filter cannot name (`QUERY`, an `additionalOperations`
+/// method): every request to it goes to one function that picks the handler by method name.
+#[derive(Debug, Clone)]
+pub struct Dispatcher {
+    pub path: String,
+    /// Name of the dispatch function (`dispatch_search`).
+    pub rust: String,
+    /// (method as sent, handler = the operation's `rust`), `HEAD` answered by the `GET`
+    /// handler when the path declares no `HEAD`.
+    pub methods: Vec<(String, String)>,
+    /// The `Allow` header of the path's 405 (`GET,HEAD,QUERY`).
+    pub allow: String,
+}
+
+/// One webhook: a request the API provider sends to a URL its consumer registered.
+#[derive(Debug, Clone)]
+pub struct Webhook {
+    /// The key under `webhooks` (`petAdded`).
+    pub name: String,
+    /// Variant of the `Webhook` enum (`PetAdded`).
+    pub variant: String,
+    /// The method it is sent with (`POST`).
+    pub method: String,
+    /// A constant of `http::Method` names it (else built from its name).
+    pub standard_method: bool,
+    pub doc: Vec<String>,
+    /// The JSON payload, if the webhook has one.
+    pub payload: Option<WebhookPayload>,
+}
+
+#[derive(Debug, Clone)]
+pub struct WebhookPayload {
+    pub content_type: String,
+    pub ty: TypeRef,
+    pub required: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -212,7 +253,13 @@ pub struct Operation {
     pub rust: String,
     /// `ListPets`, the stem of the operation's own types.
     pub stem: String,
+    /// As sent on the wire: `GET`, `QUERY`, or an `additionalOperations` key as written.
     pub method: String,
+    /// One of the eight methods axum's method filter and `http::Method`'s constants name
+    /// (`QUERY` and `additionalOperations` methods are not).
+    pub standard_method: bool,
+    /// A success response is streamed (`itemSchema`): the client reads it item by item.
+    pub streamed: bool,
     /// Path template as in the document (`/pets/{petId}`).
     pub path: String,
     pub summary: Option<String>,
@@ -228,14 +275,38 @@ pub struct Operation {
     pub security: Vec<Vec<String>>,
     /// Headers the runtime adds to every response of this operation (deprecation).
     pub extra_headers: Vec<(String, String)>,
-    /// Safe to send twice (GET, HEAD, PUT, DELETE, OPTIONS).
+    /// Safe to send twice (GET, HEAD, PUT, DELETE, OPTIONS, TRACE, QUERY).
     pub idempotent: bool,
     /// The operation declares an `Idempotency-Key` header parameter: the server runtime
     /// stores and replays its responses per key, the client sends a fresh key per call (and
     /// may then retry it like an idempotent one). The parameter is not in `params`.
     pub idempotency_key: Option<IdempotencyKey>,
+    /// 3.2 `in: querystring`: the whole query string as one typed value (then `params` holds
+    /// no query parameter).
+    pub query_string: Option<QueryString>,
     /// The client's `Accept` header: the media types the responses document.
     pub accept: Option<String>,
+}
+
+/// The whole query string as one value (3.2 `in: querystring`).
+#[derive(Debug, Clone)]
+pub struct QueryString {
+    /// Name of the server trait method's argument and the client method's (`filter`).
+    pub rust: String,
+    /// The parameter's name in the document (documentation only: it is not on the wire).
+    pub wire: String,
+    pub kind: QueryStringKind,
+    pub required: bool,
+    pub doc: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum QueryStringKind {
+    /// `application/x-www-form-urlencoded`: the query string's pairs are the fields of the
+    /// type (as a form body's are).
+    Form(TypeRef),
+    /// Any other media type: the query string as sent, undecoded.
+    Raw,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -298,6 +369,25 @@ pub enum BodyKind {
     Form(TypeRef),
     Text,
     Bytes,
+    /// A response read item by item (3.2 `itemSchema`); never a request body.
+    Stream(ItemStream),
+}
+
+#[derive(Debug, Clone)]
+pub struct ItemStream {
+    pub format: StreamFormat,
+    /// The type of each item (of each event's `data` for Server-Sent Events).
+    pub item: TypeRef,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamFormat {
+    /// `text/event-stream` whose `data` is JSON of the item type.
+    Events,
+    /// `text/event-stream` whose `data` is text (the item type is `String`).
+    EventsText,
+    /// `application/jsonl`, `application/x-ndjson`: one JSON item per line.
+    JsonLines,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

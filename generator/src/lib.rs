@@ -121,7 +121,7 @@ fn emit_all(
         &'static str,
         Box<dyn Fn() -> proc_macro2::TokenStream + Send + Sync + 'a>,
     );
-    let jobs: Vec<Job<'_>> = vec![
+    let mut jobs: Vec<Job<'_>> = vec![
         (
             "server/src/lib.rs",
             Box::new(|| emit::server::lib_rs(api, &server_crate)),
@@ -148,6 +148,17 @@ fn emit_all(
             Box::new(|| emit::types::file(api, Side::Client)),
         ),
     ];
+    // Only a document with `webhooks` has their module.
+    if !api.webhooks.is_empty() {
+        jobs.push((
+            "server/src/webhooks.rs",
+            Box::new(|| emit::webhooks::server_rs(api)),
+        ));
+        jobs.push((
+            "client/src/webhooks.rs",
+            Box::new(|| emit::webhooks::client_rs(api)),
+        ));
+    }
     let rendered: Vec<(&str, Result<String, String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = jobs
             .iter()

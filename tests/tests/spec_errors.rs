@@ -126,6 +126,109 @@ fn every_corpus_document_generates_or_fails_cleanly() {
     assert!(seen >= 20, "expected the corpus, read {seen} documents");
 }
 
+/// An OpenAPI 3.2 document of one path whose `get` is `op` (YAML at six spaces of indent).
+fn doc32(path_item_extra: &str, op: &str) -> String {
+    format!(
+        "openapi: 3.2.0\ninfo: {{title: x, version: '1'}}\npaths:\n  /a:\n{path_item_extra}    get:\n{op}"
+    )
+}
+
+const OK_RESPONSE: &str = "      responses:\n        '204': {description: ok}\n";
+
+fn warnings(text: &str) -> Vec<(String, String)> {
+    generate(text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .warnings
+        .into_iter()
+        .map(|d| (d.pointer, d.message))
+        .collect()
+}
+
+#[test]
+fn additional_operations_name_real_custom_methods() {
+    for (key, says) in [
+        ("GET", "has a field of its own"),
+        ("query", "has a field of its own"),
+        ("'NOT A TOKEN'", "not an HTTP method name"),
+    ] {
+        let extra = format!(
+            "    additionalOperations:\n      {key}:\n        responses:\n          '204': {{description: ok}}\n"
+        );
+        let text = doc32(&extra, OK_RESPONSE);
+        let err = generate(&text).unwrap_err();
+        let key = key.trim_matches('\'');
+        assert_eq!(
+            err.0[0].pointer,
+            format!("/paths/~1a/additionalOperations/{key}"),
+            "{err}"
+        );
+        assert!(err.to_string().contains(says), "{err}");
+    }
+}
+
+#[test]
+fn a_query_string_parameter_excludes_query_parameters() {
+    let op = "      parameters:\n        - {name: q, in: query, schema: {type: string}}\n        - name: all\n          in: querystring\n          content:\n            application/x-www-form-urlencoded:\n              schema: {type: object, properties: {a: {type: string}}}\n".to_string() + OK_RESPONSE;
+    let err = generate(&doc32("", &op)).unwrap_err();
+    assert_eq!(err.0[0].pointer, "/paths/~1a/get/parameters/1", "{err}");
+    assert!(err.to_string().contains("cannot be combined"), "{err}");
+}
+
+#[test]
+fn a_component_query_string_parameter_is_read_through_its_reference() {
+    let op = "      parameters:\n        - $ref: '#/components/parameters/All'\n".to_string()
+        + OK_RESPONSE;
+    let text = doc32("", &op)
+        + "components:\n  parameters:\n    All:\n      name: all\n      in: querystring\n      required: true\n      content:\n        application/x-www-form-urlencoded:\n          schema: {type: object, properties: {a: {type: string}}}\n";
+    let out = generate(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let client = &out.files["client/src/client.rs"];
+    assert!(client.contains("request::to_query_string(all)"), "{client}");
+}
+
+#[test]
+fn what_3_2_cannot_type_yet_warns_at_its_place() {
+    // A query string in another media type is passed as sent.
+    let op = "      parameters:\n        - name: all\n          in: querystring\n          content:\n            application/json:\n              schema: {type: object}\n".to_string() + OK_RESPONSE;
+    let w = warnings(&doc32("", &op));
+    assert_eq!(
+        w[0].0, "/paths/~1a/get/parameters/0/content/application~1json",
+        "{w:?}"
+    );
+
+    // A sequence media type other than SSE and JSON Lines is read whole.
+    let op = "      responses:\n        '200':\n          description: ok\n          content:\n            application/json-seq:\n              itemSchema: {type: object}\n";
+    let w = warnings(&doc32("", op));
+    assert_eq!(
+        w[0].0, "/paths/~1a/get/responses/200/content/application~1json-seq/itemSchema",
+        "{w:?}"
+    );
+
+    // An event schema without `data` is read as the schema of each event's JSON data.
+    let op = "      responses:\n        '200':\n          description: ok\n          content:\n            text/event-stream:\n              itemSchema: {type: object, properties: {n: {type: integer}}}\n";
+    let w = warnings(&doc32("", op));
+    assert_eq!(
+        w[0].0, "/paths/~1a/get/responses/200/content/text~1event-stream/itemSchema",
+        "{w:?}"
+    );
+
+    // A streamed request body is sent and read whole.
+    let op = "      requestBody:\n        content:\n          application/jsonl:\n            schema: {type: array}\n            itemSchema: {type: object}\n".to_string() + OK_RESPONSE;
+    let w = warnings(&doc32("", &op));
+    assert_eq!(
+        w[0].0, "/paths/~1a/get/requestBody/content/application~1jsonl/itemSchema",
+        "{w:?}"
+    );
+
+    // Webhook parameters are not typed yet; the payload is.
+    let text = "openapi: 3.2.0\ninfo: {title: x, version: '1'}\nwebhooks:\n  ping:\n    post:\n      parameters:\n        - {name: X-Sig, in: header, schema: {type: string}}\n      requestBody:\n        content:\n          application/json:\n            schema: {type: object, properties: {n: {type: integer}}}\n      responses:\n        '204': {description: ok}\n";
+    let w = warnings(text);
+    assert_eq!(w[0].0, "/webhooks/ping/post", "{w:?}");
+    let out = generate(text).unwrap();
+    assert!(out.files.contains_key("server/src/webhooks.rs"));
+    assert!(out.files.contains_key("client/src/webhooks.rs"));
+}
+
 #[test]
 fn all_of_merging_the_schema_it_stands_in_is_a_recursive_type() {
     // Fuzz seed 6 (tests/fuzz/seed-6.json): `serve.loop` is `allOf: [serve, {…}]`, so the

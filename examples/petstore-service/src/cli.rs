@@ -4,19 +4,21 @@ use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use std::path::PathBuf;
 use std::time::Duration;
 
-use petstore_server::{Cors, Limits};
+use petstore_server::{Cors, Limits, WhenUnavailable};
 
 use crate::Plan;
+use crate::storage::Backend;
 
 /// Where the binary listens unless `--addr` says otherwise.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 
 pub const USAGE: &str = "\
-petstore-service: the reference pet store service (spec/petstore.yaml), in memory.
+petstore-service: the reference pet store service (spec/petstore.yaml).
 
-Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [LIMITS]
+Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [STORAGE] [LIMITS]
 
 Options:
   --addr HOST:PORT     where to listen (default 127.0.0.1:8080; port 0 picks a free port)
@@ -29,6 +31,20 @@ Options:
   --no-idempotency     ignore Idempotency-Key (nothing stored or replayed); used by the
                        conformance run, whose generator reuses one key for different bodies
   -h, --help           print this help
+
+Storage (pets kept across restarts; one of):
+  --db PATH            a SQLite file, created on first run (default: petstore.db in the
+                       current directory); for one instance
+  --database-url URL   PostgreSQL (postgres://USER:PASSWORD@HOST:PORT/DATABASE): for several
+                       instances sharing their pets; the schema is created at start
+  --in-memory          keep pets in memory only (lost when the service stops)
+
+Several instances (see the README, section Several instances):
+  --redis URL          keep rate limits, bans and Idempotency-Key responses in Redis
+                       (redis://HOST:PORT/DB), shared by every instance using it
+  --redis-unavailable allow|refuse
+                       when Redis does not answer within 100 ms: serve without a limit
+                       (allow, the default) or answer 503 (refuse)
 
 Limits (what a client may send, and how slowly; 0 turns a timeout or the connection limit off):
   --max-request-target BYTES  longest path and query; longer answers 414 (default 8192)
@@ -44,6 +60,8 @@ RUST_LOG sets the level (default: info). Ctrl-C or SIGTERM stops the service gra
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
+// Made once per process: the size of the unused variant does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     Serve(Options),
     Help,
@@ -61,6 +79,12 @@ pub struct Options {
     pub limits: Limits,
     /// False with `--no-idempotency`: `Idempotency-Key` is ignored.
     pub idempotency: bool,
+    /// Where pets are kept: `--db`, `--database-url`, `--in-memory`.
+    pub storage: Backend,
+    /// `--redis URL`: rate limits, bans and idempotency in Redis instead of in memory.
+    pub redis: Option<String>,
+    /// `--redis-unavailable`.
+    pub when_redis_unavailable: WhenUnavailable,
 }
 
 /// Parses the arguments after the program name. Errors are one line, meant for stderr
@@ -75,6 +99,10 @@ where
     let mut origins: Vec<String> = Vec::new();
     let mut limits = Limits::new();
     let mut idempotency = true;
+    // (the option that chose it, the storage)
+    let mut storage: Option<(String, Backend)> = None;
+    let mut redis: Option<String> = None;
+    let mut when_redis_unavailable: Option<WhenUnavailable> = None;
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -108,6 +136,53 @@ where
             }
             "--cors-origin" => origins.push(value("ORIGIN")?),
             "--no-idempotency" => idempotency = false,
+            "--db" | "--database-url" | "--in-memory" => {
+                let backend = match name.as_str() {
+                    "--db" => {
+                        let path = value("PATH")?;
+                        if path.is_empty() {
+                            return Err("--db needs a file path".into());
+                        }
+                        Backend::Sqlite(PathBuf::from(path))
+                    }
+                    "--database-url" => {
+                        let url = value("URL")?;
+                        if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+                            return Err(
+                                "--database-url: expected postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+                                    .into(),
+                            );
+                        }
+                        Backend::Postgres(url)
+                    }
+                    _ => Backend::Memory,
+                };
+                if let Some((earlier, _)) = &storage {
+                    return Err(format!(
+                        "{name} and {earlier}: choose one place for the pets"
+                    ));
+                }
+                storage = Some((name.clone(), backend));
+            }
+            "--redis" => {
+                let url = value("URL")?;
+                // No TLS in the tree (rediss://): Redis is reached on a private network.
+                if !url.starts_with("redis://") {
+                    return Err("--redis: expected redis://HOST:PORT/DB".into());
+                }
+                redis = Some(url);
+            }
+            "--redis-unavailable" => {
+                when_redis_unavailable = Some(match value("allow|refuse")?.as_str() {
+                    "allow" => WhenUnavailable::Allow,
+                    "refuse" => WhenUnavailable::Refuse,
+                    other => {
+                        return Err(format!(
+                            "--redis-unavailable {other:?}: expected allow or refuse"
+                        ));
+                    }
+                });
+            }
             "--max-request-target" => {
                 limits = limits.max_request_target(count(&name, &value("BYTES")?)?);
             }
@@ -140,6 +215,12 @@ where
         cors,
         limits,
         idempotency,
+        storage: storage.map_or_else(Backend::default_sqlite, |(_, b)| b),
+        when_redis_unavailable: match (when_redis_unavailable, &redis) {
+            (Some(_), None) => return Err("--redis-unavailable needs --redis URL".into()),
+            (w, _) => w.unwrap_or_default(),
+        },
+        redis,
     }))
 }
 

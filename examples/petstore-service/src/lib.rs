@@ -8,7 +8,7 @@
 //! use petstore_service::{Plan, PetStore, app, spawn};
 //! use std::sync::Arc;
 //!
-//! let store = Arc::new(PetStore::new());
+//! let store = Arc::new(PetStore::new()); // or storage::Backend::open: SQLite, PostgreSQL
 //! let running = spawn(app(store, [("secret-key", Plan::Pro)])).await?;
 //! println!("serving on {}", running.base_url()); // http://127.0.0.1:PORT/v1
 //! running.shutdown().await
@@ -20,9 +20,9 @@
 //! repository's README; this crate only holds the store and the wiring.
 
 pub mod cli;
+pub mod storage;
 
 use std::collections::BTreeMap;
-use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -39,6 +39,7 @@ use petstore_server::api::{
 };
 use petstore_server::types::{Error, NewPet, Pet, PetStatus};
 use petstore_server::{PetStoreApi, RequestContext, ServerConfig, StaticKeys};
+use storage::{Storage, StorageError};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -102,7 +103,9 @@ impl FromStr for Plan {
     }
 }
 
-/// The pet store: animals kept in memory, ids assigned by the store.
+/// The in-memory [`Storage`]: animals kept in process memory, ids assigned by the store (the
+/// storage of tests and benchmarks; the binary keeps pets in SQLite or PostgreSQL unless
+/// started with `--in-memory`).
 ///
 /// One mutex guards both the id counter and the map, so concurrent adds get distinct,
 /// gap-free ids (1, 2, 3, ...) and a pet is listed as soon as its id has been handed out.
@@ -165,27 +168,39 @@ impl PetStore {
     }
 }
 
-impl PetStoreApi for PetStore {
-    // Nothing in an in-memory store can fail; a database-backed store would put its error
-    // type here and let `handle_error` turn it into a 500.
-    type Error = Infallible;
+/// The generated trait implemented over a [`Storage`]: what the router calls.
+pub struct Service {
+    pets: Arc<dyn Storage>,
+}
+
+impl Service {
+    pub fn new(pets: Arc<dyn Storage>) -> Service {
+        Service { pets }
+    }
+}
+
+impl PetStoreApi for Service {
+    // A database failure: `handle_error` logs it and answers 500 with the Error body.
+    type Error = StorageError;
 
     async fn list_pets(
         &self,
         _ctx: &RequestContext,
         params: ListPetsParams,
-    ) -> Result<ListPetsResponse, Infallible> {
+    ) -> Result<ListPetsResponse, StorageError> {
         // The router has already checked 1 <= limit <= 100.
         let limit = usize::try_from(params.limit).unwrap_or(0);
-        Ok(ListPetsResponse::Ok(self.list(params.status, limit)))
+        Ok(ListPetsResponse::Ok(
+            self.pets.list(params.status, limit).await?,
+        ))
     }
 
     async fn create_pet(
         &self,
         ctx: &RequestContext,
         body: NewPet,
-    ) -> Result<CreatePetResponse, Infallible> {
-        let pet = self.add(body);
+    ) -> Result<CreatePetResponse, StorageError> {
+        let pet = self.pets.add(body).await?;
         tracing::debug!(
             id = pet.id,
             by = ctx.principal().map(|p| p.subject.as_str()),
@@ -198,8 +213,8 @@ impl PetStoreApi for PetStore {
         &self,
         _ctx: &RequestContext,
         params: GetPetParams,
-    ) -> Result<GetPetResponse, Infallible> {
-        Ok(match self.get(params.pet_id) {
+    ) -> Result<GetPetResponse, StorageError> {
+        Ok(match self.pets.get(params.pet_id).await? {
             Some(pet) => GetPetResponse::Ok(pet),
             None => GetPetResponse::NotFound(Error::new(
                 "not_found",
@@ -209,7 +224,7 @@ impl PetStoreApi for PetStore {
         })
     }
 
-    async fn list_orders(&self, _ctx: &RequestContext) -> Result<ListOrdersResponse, Infallible> {
+    async fn list_orders(&self, _ctx: &RequestContext) -> Result<ListOrdersResponse, StorageError> {
         // The interface shows no order resource and no way to create one.
         Ok(ListOrdersResponse::Ok(Vec::new()))
     }
@@ -235,15 +250,16 @@ pub fn config<K: AsRef<str>>(keys: impl IntoIterator<Item = (K, Plan)>) -> Serve
         .rate_limit_in_memory(petstore_server::rate_limit_policy())
 }
 
-/// The service's router with a configuration of your own (a custom rate-limit policy or
+/// The service's router over `pets` (a [`PetStore`] in memory, or a database from
+/// [`storage::Backend::open`]) with a configuration of your own (a custom rate-limit policy or
 /// limiter, body limit, ...).
-pub fn router(store: Arc<PetStore>, config: ServerConfig) -> axum::Router {
-    petstore_server::router(store, config)
+pub fn router(pets: Arc<dyn Storage>, config: ServerConfig) -> axum::Router {
+    petstore_server::router(Arc::new(Service::new(pets)), config)
 }
 
 /// The service's router as the binary configures it (see [`config`]).
 pub fn app<K: AsRef<str>>(
-    store: Arc<PetStore>,
+    store: Arc<dyn Storage>,
     keys: impl IntoIterator<Item = (K, Plan)>,
 ) -> axum::Router {
     router(store, config(keys))

@@ -1,12 +1,16 @@
-//! `cargo run -p petstore-service -- [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [LIMITS]`: serves the
-//! reference pet store until Ctrl-C (or SIGTERM). See `--help`.
+//! `cargo run -p petstore-service -- [--addr HOST:PORT] [--api-key KEY=PLAN]... [STORAGE] [--redis URL] [LIMITS]`:
+//! serves the reference pet store until Ctrl-C (or SIGTERM). See `--help`.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use petstore_service::cli::{self, Command};
-use petstore_service::{PetStore, Plan, config, router, serve, with_access_log};
+use petstore_service::petstore_server::runtime::idempotency::DEFAULT_TTL;
+use petstore_service::petstore_server::{
+    RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, ServerConfig,
+    WhenUnavailable,
+};
+use petstore_service::{Plan, config, router, serve, static_keys, with_access_log};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tracing_subscriber::EnvFilter;
@@ -49,6 +53,14 @@ fn main() -> ExitCode {
 }
 
 async fn run(options: cli::Options) -> ExitCode {
+    // The database first: an instance that cannot reach its data does not take traffic.
+    let pets = match options.storage.open().await {
+        Ok(pets) => pets,
+        Err(e) => {
+            eprintln!("petstore-service: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let listener = match TcpListener::bind(options.addr.as_str()).await {
         Ok(l) => l,
         Err(e) => {
@@ -72,6 +84,10 @@ async fn run(options: cli::Options) -> ExitCode {
 
     let base = format!("http://{addr}{}", petstore_server::BASE_PATH);
     println!("petstore-service listening on {base}");
+    println!("pets kept {}", pets.describe());
+    if options.redis.is_some() {
+        println!("rate limits, bans and idempotency kept in Redis (shared with other instances)");
+    }
     if let Some(cors) = &options.cors {
         match cors.allows_any_origin() {
             true => println!("CORS: pages from any origin may call the service"),
@@ -93,14 +109,24 @@ async fn run(options: cli::Options) -> ExitCode {
     }
     tracing::info!(%addr, keys = keys.len(), limits = ?options.limits, "listening");
 
-    let mut config = config(keys).limits(options.limits);
+    let mut config = match &options.redis {
+        None => config(keys),
+        Some(url) => match shared_config(keys, url, options.when_redis_unavailable) {
+            Ok(config) => config,
+            Err(e) => {
+                eprintln!("petstore-service: --redis: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    }
+    .limits(options.limits);
     if !options.idempotency {
         config = config.without_idempotency();
     }
     if let Some(cors) = options.cors {
         config = config.cors(cors);
     }
-    let app = with_access_log(router(Arc::new(PetStore::new()), config.clone()));
+    let app = with_access_log(router(pets, config.clone()));
     let (stop, stopped) = oneshot::channel::<()>();
     let mut server = tokio::spawn(async move {
         serve(listener, app, &config, async move {
@@ -126,6 +152,30 @@ async fn run(options: cli::Options) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// The configuration of an instance sharing its limits, bans and idempotency records with
+/// others through Redis at `url` (keys under `petstore:`). Connects lazily: an instance
+/// starts while Redis is down, and `--redis-unavailable` says what requests meet meanwhile.
+fn shared_config(
+    keys: Vec<(String, Plan)>,
+    url: &str,
+    when_unavailable: WhenUnavailable,
+) -> Result<ServerConfig, String> {
+    let store = RedisStore::open(
+        url,
+        RedisOptions {
+            key_prefix: "petstore:".to_owned(),
+            when_unavailable,
+            ..RedisOptions::default()
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let policy = petstore_service::petstore_server::rate_limit_policy();
+    Ok(ServerConfig::new()
+        .authenticator(static_keys(keys))
+        .rate_limit(RedisRateLimiter::for_policy(store.clone(), &policy), policy)
+        .idempotency(RedisIdempotencyStore::new(store), DEFAULT_TTL))
 }
 
 fn report(result: Result<std::io::Result<()>, tokio::task::JoinError>) -> ExitCode {

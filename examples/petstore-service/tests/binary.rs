@@ -52,10 +52,21 @@ struct Service {
     addr: String,
 }
 
-/// Starts the binary on a free port and reads what it prints up to the address line.
+/// Starts the binary on a free port, pets in memory, and reads what it prints up to the
+/// address line.
 fn start(args: &[&str]) -> Service {
-    let mut child = Command::new(BIN)
+    start_in(&["--in-memory"], args, None)
+}
+
+/// [`start`] with `storage` options, in the directory `dir` (else the test's).
+fn start_in(storage: &[&str], args: &[&str], dir: Option<&std::path::Path>) -> Service {
+    let mut command = Command::new(BIN);
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command
         .args(["--addr", "127.0.0.1:0"])
+        .args(storage)
         .args(args)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
@@ -152,7 +163,11 @@ fn serves_the_given_keys_and_stops_on_sigint() {
         "keys given on the command line are not printed: {:?}",
         svc.lines
     );
-    assert_eq!(svc.lines[1], "2 API key(s), plans: pro, free");
+    assert_eq!(
+        svc.lines[1],
+        "pets kept in memory (lost when the service stops)"
+    );
+    assert_eq!(svc.lines.last().unwrap(), "2 API key(s), plans: pro, free");
 
     let (status, head, body) = get(&svc.addr, "/v1/pets", "bin-key-1");
     assert_eq!(status, 200, "{body}");
@@ -263,7 +278,10 @@ fn cors_origins_answer_preflights_and_expose_the_rate_limit_headers() {
 fn an_address_in_use_is_a_clear_error() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let out = Command::new(BIN).args(["--addr", &addr]).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["--in-memory", "--addr", &addr])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
@@ -331,4 +349,37 @@ fn limits_flags_apply() {
 
     let (status, log) = stop(svc, "-TERM");
     assert!(status.success(), "{status:?}: {log}");
+}
+
+#[cfg(unix)]
+#[test]
+fn by_default_pets_are_kept_in_petstore_db_in_the_current_directory() {
+    let dir = std::env::temp_dir().join(format!("petstore-default-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svc = start_in(&[], &["--api-key", "bin-key-1=pro"], Some(&dir));
+    assert_eq!(svc.lines[1], "pets kept in the SQLite file petstore.db");
+    assert!(dir.join("petstore.db").is_file(), "created at start");
+    let (status, _, body) = get(&svc.addr, "/v1/pets", "bin-key-1");
+    assert_eq!((status, body.as_str()), (200, "[]"));
+    let (status, log) = stop(svc, "-TERM");
+    assert!(status.success(), "{status:?}: {log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unreachable_database_stops_the_start() {
+    // Port 1 on loopback: nothing listens there, the connection is refused at once.
+    let out = Command::new(BIN)
+        .args([
+            "--addr",
+            "127.0.0.1:0",
+            "--database-url",
+            "postgres://u@127.0.0.1:1/db",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("PostgreSQL 127.0.0.1:1/db"), "{err}");
+    assert!(out.stdout.is_empty(), "it never listened");
 }

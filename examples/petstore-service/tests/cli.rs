@@ -178,3 +178,51 @@ fn demo_keys_are_fresh() {
     assert!(a.starts_with("demo-") && a.len() == 5 + 32, "{a}");
     assert!(a[5..].bytes().all(|c| c.is_ascii_hexdigit()));
 }
+
+#[test]
+fn storage_is_a_sqlite_file_by_default_or_one_other_choice() {
+    use petstore_service::storage::Backend;
+    use std::path::PathBuf;
+    assert_eq!(
+        serve(&[]).storage,
+        Backend::Sqlite(PathBuf::from("petstore.db"))
+    );
+    assert_eq!(
+        serve(&["--db", "/var/lib/pets.db"]).storage,
+        Backend::Sqlite(PathBuf::from("/var/lib/pets.db"))
+    );
+    assert_eq!(serve(&["--in-memory"]).storage, Backend::Memory);
+    let url = "postgres://pets:secret@db.internal:5432/pets";
+    let o = serve(&["--database-url", url]);
+    assert_eq!(o.storage, Backend::Postgres(url.to_owned()));
+    assert!(
+        !format!("{o:?}").contains("secret"),
+        "the password never reaches a log"
+    );
+    assert_eq!(
+        error(&["--db", "a.db", "--in-memory"]),
+        "--in-memory and --db: choose one place for the pets"
+    );
+    assert!(error(&["--database-url", "mysql://x"]).contains("expected postgres://"));
+    assert_eq!(error(&["--db", ""]), "--db needs a file path");
+}
+
+#[test]
+fn redis_and_what_to_do_when_it_is_away() {
+    use petstore_service::petstore_server::WhenUnavailable;
+    let o = serve(&[]);
+    assert_eq!(o.redis, None);
+    let o = serve(&["--redis", "redis://10.0.0.5:6379/0"]);
+    assert_eq!(o.redis.as_deref(), Some("redis://10.0.0.5:6379/0"));
+    assert_eq!(o.when_redis_unavailable, WhenUnavailable::Allow);
+    let o = serve(&["--redis=redis://r/", "--redis-unavailable", "refuse"]);
+    assert_eq!(o.when_redis_unavailable, WhenUnavailable::Refuse);
+    assert!(error(&["--redis", "http://r"]).contains("expected redis://"));
+    assert!(
+        error(&["--redis=redis://r/", "--redis-unavailable", "maybe"]).contains("allow or refuse")
+    );
+    assert_eq!(
+        error(&["--redis-unavailable", "refuse"]),
+        "--redis-unavailable needs --redis URL"
+    );
+}

@@ -180,13 +180,22 @@ pub fn json_body(builder: reqwest::RequestBuilder, body: &Bytes) -> reqwest::Req
 /// pair, arrays repeat their key (OpenAPI's default `explode` for forms), nested objects are
 /// sent as their JSON text, and `null`/absent fields are left out.
 pub fn to_form<T: Serialize + ?Sized>(value: &T) -> Result<Bytes, SendError> {
-    let json = serde_json::to_value(value).map_err(|e| {
-        SendError::InvalidRequest(format!("request body serialization failed: {e}"))
-    })?;
+    form_pairs(value, "request body").map(Bytes::from)
+}
+
+/// An OpenAPI 3.2 `in: querystring` parameter with `application/x-www-form-urlencoded`
+/// content: the whole query string, written as [`to_form`] writes a body.
+pub fn to_query_string<T: Serialize + ?Sized>(value: &T) -> Result<String, SendError> {
+    form_pairs(value, "query string")
+}
+
+fn form_pairs<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<String, SendError> {
+    let json = serde_json::to_value(value)
+        .map_err(|e| SendError::InvalidRequest(format!("{what} serialization failed: {e}")))?;
     let serde_json::Value::Object(fields) = json else {
-        return Err(SendError::InvalidRequest(
-            "a form body must be an object with named fields".into(),
-        ));
+        return Err(SendError::InvalidRequest(format!(
+            "a form-encoded {what} must be an object with named fields"
+        )));
     };
     let mut out = Query::new();
     for (name, value) in &fields {
@@ -202,7 +211,7 @@ pub fn to_form<T: Serialize + ?Sized>(value: &T) -> Result<Bytes, SendError> {
             }
         }
     }
-    Ok(Bytes::from(out.finish()))
+    Ok(out.finish())
 }
 
 /// A form value: strings as they are, everything else as its JSON text.

@@ -5,7 +5,10 @@ use super::{
     doc, ident, location_text, module_doc, operation_doc, response_doc, rust_type, scheme_kind,
     status_text,
 };
-use crate::ir::{Api, BodyKind, Location, Operation, Param, Response, SchemeKind, Status, TypeRef};
+use crate::ir::{
+    Api, BodyKind, Location, Operation, Param, QueryStringKind, Response, SchemeKind, Status,
+    StreamFormat, TypeRef,
+};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -17,7 +20,9 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         .operations
         .iter()
         .filter(|o| o.deprecated.is_none() && o.body.is_none())
-        .min_by_key(|o| o.params.iter().filter(|p| p.required).count());
+        .min_by_key(|o| {
+            o.params.iter().filter(|p| p.required).count() + usize::from(o.query_string.is_some())
+        });
     let mut lines = vec![
         format!(
             "Client for {} {}, generated from its OpenAPI description.",
@@ -58,6 +63,9 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         if op.params.iter().any(|p| !p.required) {
             args.push("Default::default()");
         }
+        if op.query_string.is_some() {
+            args.push("todo!()");
+        }
         lines.push(format!(
             "    let response = client.{}({}).await?;",
             crate::naming::bare(&op.rust),
@@ -72,18 +80,31 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
     lines.push("}".into());
     lines.push("```".into());
     let docs = module_doc(&lines);
+    let streams = api.operations.iter().any(|o| o.streamed).then(|| {
+        quote!(
+            pub use runtime::stream::{Event, EventStream, JsonLines};
+        )
+    });
+    let webhooks = (!api.webhooks.is_empty()).then(|| {
+        quote! {
+            pub mod webhooks;
+            pub use webhooks::Webhook;
+        }
+    });
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #docs
         pub mod client;
         pub mod runtime;
         pub mod types;
+        #webhooks
 
         pub use client::{Client, ClientBuilder, Server};
         pub use runtime::error::Error;
         pub use runtime::ratelimit::RateLimit;
         pub use runtime::response::ResponseValue;
         pub use runtime::retry::RetryPolicy;
+        #streams
         /// Re-exported so callers can name header and body types without their own dependency.
         pub use bytes;
         /// Re-exported so callers can name header and body types without their own dependency.
@@ -103,11 +124,21 @@ fn success_ident(op: &Operation) -> proc_macro2::Ident {
     format_ident!("{}Success", op.stem)
 }
 
-fn body_type(kind: &BodyKind) -> TokenStream {
+fn body_type(op: &Operation, kind: &BodyKind) -> TokenStream {
     match kind {
         BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
         BodyKind::Text => quote!(String),
         BodyKind::Bytes => quote!(bytes::Bytes),
+        BodyKind::Stream(s) => {
+            let item = rust_type(&s.item, true);
+            let error = error_ident(op);
+            match s.format {
+                StreamFormat::JsonLines => quote!(JsonLines<#item, #error>),
+                StreamFormat::Events | StreamFormat::EventsText => {
+                    quote!(EventStream<#item, #error>)
+                }
+            }
+        }
     }
 }
 
@@ -122,7 +153,7 @@ fn success_type(op: &Operation) -> TokenStream {
     match successes.as_slice() {
         [] => quote!(()),
         [one] => match &one.body {
-            Some(b) => body_type(&b.kind),
+            Some(b) => body_type(op, &b.kind),
             None => quote!(()),
         },
         _ => {
@@ -395,7 +426,10 @@ pub fn client_rs(api: &Api) -> TokenStream {
             ("crate::runtime::request", "request::"),
             ("crate::runtime::request::Query", "Query"),
             ("crate::runtime::request::ToParam", "ToParam"),
+            ("crate::runtime::response::Raw", "Raw"),
             ("crate::runtime::response::ResponseValue", "ResponseValue"),
+            ("crate::runtime::stream::EventStream", "EventStream"),
+            ("crate::runtime::stream::JsonLines", "JsonLines"),
             ("crate::runtime::retry::RetryPolicy", "RetryPolicy"),
             ("crate::runtime::transport::OperationInfo", "OperationInfo"),
             ("crate::runtime::transport::Transport", "Transport"),
@@ -481,16 +515,22 @@ fn operation_types(op: &Operation) -> TokenStream {
             )]);
             match &r.body {
                 Some(b) => {
-                    let t = body_type(&b.kind);
+                    let t = body_type(op, &b.kind);
                     quote!(#docs #v(#t),)
                 }
                 None => quote!(#docs #v,),
             }
         });
         let docs = doc(&[format!("The successful answers of `{}`.", op.id)]);
+        // A stream is read once: neither `Clone` nor `PartialEq`.
+        let derives = if op.streamed {
+            quote!(#[derive(Debug)])
+        } else {
+            quote!(#[derive(Debug, Clone, PartialEq)])
+        };
         quote! {
             #docs
-            #[derive(Debug, Clone, PartialEq)]
+            #derives
             #[allow(clippy::large_enum_variant)]
             pub enum #name { #(#variants)* }
         }
@@ -518,12 +558,28 @@ fn operation_types(op: &Operation) -> TokenStream {
                 .into(),
             "that matches on this enum keeps compiling.".into(),
         ]);
+        let from_raw = op.streamed.then(|| {
+            let (arms, fallback) = error_arms(op);
+            quote! {
+                impl #name {
+                    /// The error a response of another status than the stream's becomes (also
+                    /// the `error` event that ends a stream, by its `status`).
+                    fn from_raw(raw: Raw) -> Error<Self> {
+                        match raw.status.as_u16() {
+                            #(#arms)*
+                            #fallback
+                        }
+                    }
+                }
+            }
+        });
         quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
             #[allow(clippy::large_enum_variant)]
             #[non_exhaustive]
             pub enum #name { #(#variants)* }
+            #from_raw
         }
     };
     let headers = op.responses.iter().filter_map(|r| {
@@ -564,6 +620,41 @@ fn operation_types(op: &Operation) -> TokenStream {
     quote!(#options #success #error #(#headers)*)
 }
 
+/// The match arms (codes first, then ranges, then `default`) turning a documented error status
+/// into the operation's error, and the arm for an undocumented one, as expressions of `raw`.
+fn error_arms(op: &Operation) -> (Vec<TokenStream>, Option<TokenStream>) {
+    let error_ty = error_ident(op);
+    let mut arms: Vec<(u8, TokenStream)> = op
+        .responses
+        .iter()
+        .filter(|r| !r.is_success())
+        .map(|r| {
+            let pattern = status_pattern(r);
+            let v = ident(&r.variant);
+            let arm = match r.body.as_ref().map(|b| &b.kind) {
+                Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
+                    quote!(#pattern => raw.api_error(#error_ty::#v),)
+                }
+                _ => quote!(#pattern => raw.api_error_with(#error_ty::#v),),
+            };
+            (status_rank(r), arm)
+        })
+        .collect();
+    arms.sort_by_key(|(rank, _)| *rank);
+    let has_default = op.responses.iter().any(|r| r.status == Status::Default);
+    let fallback = (!has_default).then(|| quote!(_ => raw.unexpected(),));
+    (arms.into_iter().map(|(_, a)| a).collect(), fallback)
+}
+
+/// Match order: exact codes, then ranges, then `default`.
+fn status_rank(r: &Response) -> u8 {
+    match r.status {
+        Status::Code(_) => 0,
+        Status::Range(_) => 1,
+        Status::Default => 2,
+    }
+}
+
 /// Whether a required parameter is taken by reference (`&str`, `&[T]`, `&types::X`) rather
 /// than by value (numbers and booleans), as a person would write the signature.
 fn by_ref(p: &Param) -> bool {
@@ -598,7 +689,18 @@ fn param_ref(p: &Param) -> TokenStream {
 fn method(op: &Operation) -> TokenStream {
     let name = ident(&op.rust);
     let id = &op.id;
-    let http_method = format_ident!("{}", op.method.to_uppercase());
+    // Standard methods are constants; others (`QUERY`, `additionalOperations`) are built once
+    // from their name, outside the closure that builds each attempt.
+    let (method_decl, method_value) = if op.standard_method {
+        let m = format_ident!("{}", op.method.to_uppercase());
+        (quote!(), quote!(http::Method::#m))
+    } else {
+        let m = &op.method;
+        (
+            quote!(let method = request::method(#m)?;),
+            quote!(method.clone()),
+        )
+    };
     let idempotent = op.idempotent;
     let idempotency_key = op.idempotency_key.is_some();
     let deprecated_flag = op.deprecated.is_some();
@@ -614,10 +716,25 @@ fn method(op: &Operation) -> TokenStream {
         let o = options_ident(op);
         quote!(options: #o,)
     });
+    let query_string_arg = op.query_string.as_ref().map(|q| {
+        let name = ident(&q.rust);
+        let t = match &q.kind {
+            QueryStringKind::Form(t) => {
+                let t = rust_type(t, true);
+                quote!(&#t)
+            }
+            QueryStringKind::Raw => quote!(&str),
+        };
+        if q.required {
+            quote!(#name: #t,)
+        } else {
+            quote!(#name: Option<#t>,)
+        }
+    });
     let body_arg = op.body.as_ref().map(|b| {
         let t = match b.kind {
             BodyKind::Text => quote!(str),
-            _ => body_type(&b.kind),
+            _ => body_type(op, &b.kind),
         };
         if b.required {
             quote!(body: &#t,)
@@ -661,7 +778,19 @@ fn method(op: &Operation) -> TokenStream {
         .iter()
         .filter(|p| p.location == Location::Query)
         .collect();
-    let query_expr = if query_params.is_empty() {
+    let query_expr = if let Some(q) = &op.query_string {
+        let name = ident(&q.rust);
+        match (&q.kind, q.required) {
+            (QueryStringKind::Form(_), true) => {
+                quote!(let query = request::to_query_string(#name)?;)
+            }
+            (QueryStringKind::Form(_), false) => quote! {
+                let query = #name.map(request::to_query_string).transpose()?.unwrap_or_default();
+            },
+            (QueryStringKind::Raw, true) => quote!(let query = #name;),
+            (QueryStringKind::Raw, false) => quote!(let query = #name.unwrap_or_default();),
+        }
+    } else if query_params.is_empty() {
         quote!(let query = "";)
     } else {
         let appends = query_params.iter().map(|p| {
@@ -741,6 +870,9 @@ fn method(op: &Operation) -> TokenStream {
         Some(b) => {
             let ct = &b.content_type;
             let serialize = match &b.kind {
+                BodyKind::Stream(_) => {
+                    quote!(Ok::<_, crate::runtime::error::SendError>(body.clone()))
+                }
                 BodyKind::Json(_) => quote!(request::to_json(body)),
                 BodyKind::Form(_) => quote!(request::to_form(body)),
                 BodyKind::Text => quote!(Ok::<_, crate::runtime::error::SendError>(
@@ -775,7 +907,9 @@ fn method(op: &Operation) -> TokenStream {
     } else {
         quote!(&path)
     };
-    let query_arg = if query_params.is_empty() {
+    let query_arg = if query_params.is_empty()
+        && !matches!(&op.query_string, Some(q) if matches!(q.kind, QueryStringKind::Form(_)))
+    {
         quote!(query)
     } else {
         quote!(&query)
@@ -784,7 +918,8 @@ fn method(op: &Operation) -> TokenStream {
         .accept
         .as_ref()
         .map(|a| quote!(.header(http::header::ACCEPT, #a)));
-    let request = quote!(http.request(http::Method::#http_method, request::url(base, #path_arg, #query_arg))#accept);
+    let request =
+        quote!(http.request(#method_value, request::url(base, #path_arg, #query_arg))#accept);
     let build = if needs_mut {
         quote! {
             let mut builder = #request;
@@ -801,6 +936,7 @@ fn method(op: &Operation) -> TokenStream {
     let successes = success_responses(op);
     let multi = successes.len() > 1;
     let mut arms: Vec<(u8, TokenStream)> = Vec::new();
+    let mut arms_success: Vec<TokenStream> = Vec::new();
     for r in &op.responses {
         let pattern = status_pattern(r);
         let rank = match r.status {
@@ -815,11 +951,32 @@ fn method(op: &Operation) -> TokenStream {
             }
             Some(BodyKind::Text) => quote!(raw.text()),
             Some(BodyKind::Bytes) => quote!(raw.bytes()),
+            Some(BodyKind::Stream(s)) => {
+                let t = rust_type(&s.item, true);
+                match s.format {
+                    StreamFormat::Events => {
+                        quote!(Ok(streamed.event_stream::<#t, _>(#error_ty::from_raw)))
+                    }
+                    StreamFormat::EventsText => {
+                        quote!(Ok(streamed.event_stream_text(#error_ty::from_raw)))
+                    }
+                    StreamFormat::JsonLines => quote!(Ok(streamed.json_lines::<#t, _>())),
+                }
+            }
             None => quote!(raw.empty()),
+        };
+        // A streamed operation's other answers are read whole first.
+        let decode = |kind: Option<&BodyKind>| {
+            let d = decode(kind);
+            if op.streamed && !matches!(kind, Some(BodyKind::Stream(_))) {
+                quote!({ let raw = streamed.into_raw().await?; #d })
+            } else {
+                d
+            }
         };
         let arm = if r.is_success() {
             let decode = decode(r.body.as_ref().map(|b| &b.kind));
-            if multi {
+            let arm = if multi {
                 let v = ident(&r.variant);
                 let success = success_ident(op);
                 let wrap = if r.body.is_some() {
@@ -830,7 +987,9 @@ fn method(op: &Operation) -> TokenStream {
                 quote!(#pattern => #decode.map(|value| value.map(#wrap)),)
             } else {
                 quote!(#pattern => #decode,)
-            }
+            };
+            arms_success.push(arm.clone());
+            arm
         } else {
             let v = ident(&r.variant);
             match r.body.as_ref().map(|b| &b.kind) {
@@ -861,6 +1020,46 @@ fn method(op: &Operation) -> TokenStream {
         let note = &d.note;
         quote!(#[deprecated(note = #note)])
     });
+    let operation = quote!(OperationInfo {
+        id: #id,
+        method: #method_value,
+        idempotent: #idempotent,
+        deprecated: #deprecated_flag,
+        security: &[#(#security),*],
+        idempotency_key: #idempotency_key,
+    });
+    // Standard methods make the descriptor a constant; others are built from their name.
+    let (operation_decl, operation_ref) = if op.standard_method {
+        (
+            quote!(const OPERATION: OperationInfo = #operation;),
+            quote!(&OPERATION),
+        )
+    } else {
+        (quote!(let operation = #operation;), quote!(&operation))
+    };
+    let send_and_match = if op.streamed {
+        // Every documented error goes through `from_raw`, the one mapping the stream's
+        // `error` event also uses; the other answers are read whole first.
+        let success_arms = arms_success;
+        quote! {
+            let streamed = self
+                .transport
+                .send_streaming(#operation_ref, SECURITY_SCHEMES, |http, base| { #build })
+                .await?;
+            match streamed.status.as_u16() {
+                #(#success_arms)*
+                _ => Err(#error_ty::from_raw(streamed.into_raw().await?)),
+            }
+        }
+    } else {
+        quote! {
+            let raw = self
+                .transport
+                .send(#operation_ref, SECURITY_SCHEMES, |http, base| { #build })
+                .await?;
+            #dispatch
+        }
+    };
     quote! {
         #docs
         #deprecated
@@ -868,25 +1067,16 @@ fn method(op: &Operation) -> TokenStream {
             &self,
             #(#args)*
             #options_arg
+            #query_string_arg
             #body_arg
         ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
-            const OPERATION: OperationInfo = OperationInfo {
-                id: #id,
-                method: http::Method::#http_method,
-                idempotent: #idempotent,
-                deprecated: #deprecated_flag,
-                security: &[#(#security),*],
-                idempotency_key: #idempotency_key,
-            };
+            #method_decl
+            #operation_decl
             #path_expr
             #query_expr
             #cookie_expr
             #body_prep
-            let raw = self
-                .transport
-                .send(&OPERATION, SECURITY_SCHEMES, |http, base| { #build })
-                .await?;
-            #dispatch
+            #send_and_match
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod client;
 pub mod manifest;
 pub mod server;
 pub mod types;
+pub mod webhooks;
 
 use crate::ir::{Location, Operation, Response, SchemeKind, Status, TypeRef};
 use proc_macro2::{Ident, Span, TokenStream};

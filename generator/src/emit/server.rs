@@ -6,7 +6,10 @@ use super::{
     doc, ident, literal, location_text, module_doc, operation_doc, response_doc, rust_type,
     scheme_kind, status_text,
 };
-use crate::ir::{Api, BodyKind, Location, Operation, Param, Response, Status, TypeKind, TypeRef};
+use crate::ir::{
+    Api, BodyKind, Dispatcher, Location, Operation, Param, QueryString, QueryStringKind, Response,
+    Status, StreamFormat, TypeKind, TypeRef,
+};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -72,6 +75,17 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
             pub use router::rate_limit_policy;
         )
     });
+    let streams = api.operations.iter().any(has_stream).then(|| {
+        quote!(
+            pub use runtime::stream::{Event, EventStream, JsonLines};
+        )
+    });
+    let webhooks = (!api.webhooks.is_empty()).then(|| {
+        quote! {
+            pub mod webhooks;
+            pub use webhooks::Webhook;
+        }
+    });
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #docs
@@ -79,6 +93,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub mod router;
         pub mod runtime;
         pub mod types;
+        #webhooks
 
         pub use api::#trait_ident;
         pub use router::{router, BASE_PATH};
@@ -91,6 +106,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub use runtime::problem::Problem;
         pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
         pub use runtime::serve::serve;
+        #streams
         #[cfg(feature = "redis")]
         pub use runtime::redis_store::{RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
     }
@@ -102,7 +118,32 @@ fn body_type(kind: &BodyKind) -> TokenStream {
         BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
         BodyKind::Text => quote!(String),
         BodyKind::Bytes => quote!(Vec<u8>),
+        BodyKind::Stream(s) => {
+            let item = rust_type(&s.item, true);
+            match s.format {
+                StreamFormat::JsonLines => quote!(stream::JsonLines<#item>),
+                StreamFormat::Events | StreamFormat::EventsText => {
+                    quote!(stream::EventStream<#item>)
+                }
+            }
+        }
     }
+}
+
+/// The type of an `in: querystring` argument: the form's type, or the query string as sent.
+fn query_string_type(q: &QueryString) -> TokenStream {
+    let t = match &q.kind {
+        QueryStringKind::Form(t) => rust_type(t, true),
+        QueryStringKind::Raw => quote!(String),
+    };
+    if q.required { t } else { quote!(Option<#t>) }
+}
+
+/// Whether an answer of `op` is a stream (which is neither `Clone` nor `PartialEq`).
+fn has_stream(op: &Operation) -> bool {
+    op.responses
+        .iter()
+        .any(|r| matches!(r.body.as_ref().map(|b| &b.kind), Some(BodyKind::Stream(_))))
 }
 
 fn params_ident(op: &Operation) -> proc_macro2::Ident {
@@ -187,9 +228,14 @@ pub fn api_rs(api: &Api) -> TokenStream {
         let unimplemented = ident(&op.unimplemented);
         // Bodies are held by value, as a person writes them; boxing the large one would
         // make every handler noisier for a move that happens once per request.
+        let derives = if has_stream(op) {
+            quote!(#[derive(Debug)])
+        } else {
+            quote!(#[derive(Debug, Clone, PartialEq)])
+        };
         items.push(quote! {
             #docs
-            #[derive(Debug, Clone, PartialEq)]
+            #derives
             #[allow(clippy::large_enum_variant)]
             #[non_exhaustive]
             pub enum #name {
@@ -216,6 +262,11 @@ pub fn api_rs(api: &Api) -> TokenStream {
                 quote!(body: Option<#t>,)
             }
         });
+        let query_string = op.query_string.as_ref().map(|q| {
+            let name = ident(&q.rust);
+            let t = query_string_type(q);
+            quote!(#name: #t,)
+        });
         let deprecated = op.deprecated.as_ref().map(|d| {
             let note = &d.note;
             quote!(#[deprecated(note = #note)])
@@ -224,6 +275,10 @@ pub fn api_rs(api: &Api) -> TokenStream {
         let unused: Vec<TokenStream> = [
             Some(quote!(ctx)),
             params.as_ref().map(|_| quote!(params)),
+            op.query_string.as_ref().map(|q| {
+                let name = ident(&q.rust);
+                quote!(#name)
+            }),
             body.as_ref().map(|_| quote!(body)),
         ]
         .into_iter()
@@ -241,6 +296,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
                 &self,
                 ctx: &RequestContext,
                 #params
+                #query_string
                 #body
             ) -> impl Future<Output = Result<#response, Self::Error>> + Send {
                 let _ = #unused;
@@ -273,6 +329,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
         &quote!(#(#items)* #(#methods)*),
         &[
             ("crate::types", "types::"),
+            ("crate::runtime::stream", "stream::"),
             ("std::future::Future", "Future"),
         ],
     );
@@ -389,6 +446,10 @@ pub fn router_rs(api: &Api) -> TokenStream {
         }
     }
     let routes = paths.iter().map(|(path, ops)| {
+        if let Some(d) = api.dispatchers.iter().find(|d| d.path == *path) {
+            let dispatch = ident(&d.rust);
+            return quote!(.route(&layer::route_path(&base, #path), routing::any(#dispatch::<A>)));
+        }
         let mut chain = TokenStream::new();
         for (i, op) in ops.iter().enumerate() {
             let method = format_ident!("{}", op.method.to_lowercase());
@@ -409,6 +470,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         .iter()
         .map(|op| handler(api, op, &trait_ident));
     let conversions = api.operations.iter().map(response_conversion);
+    let dispatchers = api.dispatchers.iter().map(|d| dispatcher(d, &trait_ident));
     let policy = api.rate_limit.as_ref().map(|rl| {
         let plans = rl.plans.iter().map(|(name, (m, d))| {
             let (m, d) = (
@@ -478,6 +540,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
 
         #policy
 
+        #(#dispatchers)*
         #(#handlers)*
         #(#conversions)*
     };
@@ -501,6 +564,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::params::PathParams", "PathParams"),
             ("crate::runtime::problem::Problem", "Problem"),
             ("crate::runtime::response", "response::"),
+            ("crate::runtime::stream", "stream::"),
             ("crate::runtime::validate", "validate::"),
             ("crate::runtime::validate::Validate", ".validate"),
             ("crate::runtime::validate::Violations", "Violations"),
@@ -658,7 +722,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 quote!(body::read_form::<#t>(&parts, body, body_limit, #required).await?)
             }
             BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
-            BodyKind::Bytes => {
+            BodyKind::Bytes | BodyKind::Stream(_) => {
                 let ct = &b.content_type;
                 quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
             }
@@ -704,6 +768,47 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 #validate
             }
         }
+    });
+    let query_string = op.query_string.as_ref().map(|q| {
+        let name = ident(&q.rust);
+        let required = q.required;
+        let read = match &q.kind {
+            QueryStringKind::Form(t) => {
+                let t = rust_type(t, true);
+                quote!(params::query_string_form::<#t>(&parts, #required)?)
+            }
+            QueryStringKind::Raw => quote!(params::query_string_raw(&parts)),
+        };
+        let read = match (&q.kind, required) {
+            (QueryStringKind::Form(_), true) => quote! {
+                let Some(#name) = #read else {
+                    return Err(Problem::bad_request("the query string is required"));
+                };
+            },
+            (QueryStringKind::Raw, true) => quote!(let #name = #read.unwrap_or_default();),
+            (_, false) => quote!(let #name = #read;),
+        };
+        let checked = match &q.kind {
+            QueryStringKind::Form(t) => super::types::contents_validated(t, &validated_types(api)),
+            QueryStringKind::Raw => false,
+        };
+        let validate = checked.then(|| {
+            let walk = if required {
+                quote!(#name.validate("", &mut errors);)
+            } else {
+                quote!(if let Some(value) = &#name { value.validate("", &mut errors); })
+            };
+            quote! {
+                let mut errors = Violations::new();
+                #walk
+                errors.check()?;
+            }
+        });
+        quote!(#read #validate)
+    });
+    let query_string_arg = op.query_string.as_ref().map(|q| {
+        let name = ident(&q.rust);
+        quote!(#name,)
     });
     let (body_arg, body_var) = match &op.body {
         Some(_) => (quote!(body,), quote!(body)),
@@ -766,14 +871,45 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             async move {
                 let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
                 #params
+                #query_string
                 #body
                 let ctx = RequestContext::new(#id, scheme, parts);
                 #call_allow
-                let outcome = api.#name(&ctx, #params_arg #body_arg).await;
+                let outcome = api.#name(&ctx, #params_arg #query_string_arg #body_arg).await;
                 match outcome {
                     Ok(response) => response.into_http(),
                     Err(error) => Err(api.handle_error(&ctx, error)),
                 }
+            }
+        }
+    }
+}
+
+/// The function a path with a method axum cannot name is routed to: it picks the handler by
+/// the method's name, and answers other methods as every path does (405 with `Allow`).
+fn dispatcher(d: &Dispatcher, trait_ident: &proc_macro2::Ident) -> TokenStream {
+    let name = ident(&d.rust);
+    let allow = &d.allow;
+    let arms = d.methods.iter().map(|(method, handler)| {
+        let handler = format_ident!("handle_{}", crate::naming::bare(handler));
+        quote!(#method => #handler::<A>(state, request).await,)
+    });
+    let list = d
+        .methods
+        .iter()
+        .map(|(m, _)| format!("`{m}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let docs = doc(&[format!(
+        "`{}`: {list}, dispatched by method name (axum's method filter cannot name them all).",
+        d.path
+    )]);
+    quote! {
+        #docs
+        async fn #name<A: #trait_ident>(state: State<Arc<A>>, request: Request) -> Response {
+            match request.method().as_str() {
+                #(#arms)*
+                _ => layer::method_not_allowed(&request, #allow),
             }
         }
     }
@@ -814,6 +950,11 @@ fn response_conversion(op: &Operation) -> TokenStream {
             }
             Some((BodyKind::Text, ct)) => quote!(Ok(response::text(#status, #ct, body))),
             Some((BodyKind::Bytes, ct)) => quote!(Ok(response::bytes(#status, #ct, body.into()))),
+            Some((BodyKind::Stream(s), ct)) => match s.format {
+                StreamFormat::Events => quote!(Ok(stream::event_stream(#status, body))),
+                StreamFormat::EventsText => quote!(Ok(stream::event_stream_text(#status, body))),
+                StreamFormat::JsonLines => quote!(Ok(stream::json_lines(#status, #ct, body))),
+            },
             None => quote!(Ok(response::empty(#status))),
         };
         let status_bind = (!matches!(r.status, Status::Code(_))).then(|| quote!(status));

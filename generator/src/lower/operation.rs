@@ -5,14 +5,17 @@ use super::extensions;
 use super::schema::{SchemaRef, Schemas, doc_lines};
 use crate::diag::{Sink, push};
 use crate::ir::{
-    Body, BodyKind, Deprecation, IdempotencyKey, Location, Operation, Param, Response,
-    ResponseBody, ResponseHeader, SecurityScheme, Status, TypeRef,
+    Body, BodyKind, Deprecation, IdempotencyKey, ItemStream, Location, Operation, Param,
+    QueryString, QueryStringKind, Response, ResponseBody, ResponseHeader, SecurityScheme, Status,
+    StreamFormat, TypeRef, Webhook, WebhookPayload,
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
 use openapiv3::{
-    MediaType, OpenAPI, Parameter, ParameterSchemaOrContent, PathItem, ReferenceOr, StatusCode,
+    MediaType, OpenAPI, Parameter, ParameterSchemaOrContent, PathItem, ReferenceOr, Schema,
+    StatusCode,
 };
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// The header of the IETF `Idempotency-Key` draft; compared case-insensitively.
@@ -31,9 +34,10 @@ pub fn lower_all(
 ) -> Vec<Operation> {
     // The operation ids of the whole document, so a deprecation can link to its successor.
     let mut routes: BTreeMap<String, String> = BTreeMap::new();
+    let mut quiet = Sink::default();
     for (path, item) in &doc.paths.paths {
         if let ReferenceOr::Item(item) = item {
-            for (_, op) in item.iter() {
+            for (_, op, _) in path_operations(item, &push("/paths", path), &mut quiet) {
                 if let Some(id) = &op.operation_id {
                     routes.insert(id.clone(), path.clone());
                 }
@@ -55,11 +59,10 @@ pub fn lower_all(
                 continue;
             }
         };
-        for method in METHODS {
-            let Some(op) = operation_of(item, method) else {
-                continue;
-            };
-            let at = push(&path_at, method);
+        for (wire_method, op, at) in path_operations(item, &path_at, sink) {
+            let op = op.as_ref();
+            let method = wire_method.to_ascii_lowercase();
+            let method = method.as_str();
             let id = op
                 .operation_id
                 .clone()
@@ -84,6 +87,7 @@ pub fn lower_all(
                 .map(|i| IdempotencyKey {
                     required: params.remove(i).required,
                 });
+            let query_string = ctx.query_string(item, op, &path_at, &params, schemas, sink);
             let body = op
                 .request_body
                 .as_ref()
@@ -111,12 +115,18 @@ pub fn lower_all(
             }
             doc_text.extend(description);
             let accept = accept_header(&responses);
+            let streamed = responses.iter().any(|r| {
+                r.is_success()
+                    && matches!(r.body.as_ref().map(|b| &b.kind), Some(BodyKind::Stream(_)))
+            });
             out.push(Operation {
                 accept,
                 id,
                 rust,
                 stem,
-                method: method.to_uppercase(),
+                standard_method: METHODS.contains(&method),
+                streamed,
+                method: wire_method,
                 path: path.clone(),
                 summary: op.summary.clone(),
                 doc: doc_text,
@@ -127,11 +137,14 @@ pub fn lower_all(
                 unimplemented,
                 security,
                 extra_headers,
+                // QUERY is safe and idempotent (it only reads, with a body); a custom
+                // method promises nothing.
                 idempotent: matches!(
-                    *method,
-                    "get" | "head" | "put" | "delete" | "options" | "trace"
+                    method,
+                    "get" | "head" | "put" | "delete" | "options" | "trace" | "query"
                 ),
                 idempotency_key,
+                query_string,
             });
         }
     }
@@ -175,11 +188,21 @@ fn describe(ty: &TypeRef) -> String {
 /// JSON when any response is JSON (what the client decodes best), otherwise every documented
 /// media type; `None` when no response has a body.
 fn accept_header(responses: &[Response]) -> Option<String> {
+    // A streamed answer is asked for by its own media type first, and JSON beside it so the
+    // documented errors stay readable.
     let mut types: Vec<&str> = Vec::new();
+    for b in responses.iter().filter_map(|r| r.body.as_ref()) {
+        if matches!(b.kind, BodyKind::Stream(_)) && !types.contains(&b.content_type.as_str()) {
+            types.push(&b.content_type);
+        }
+    }
+    let streams = types.len();
     for r in responses {
         if let Some(b) = &r.body {
             if matches!(b.kind, BodyKind::Json(_)) {
-                return Some("application/json".to_string());
+                types.truncate(streams);
+                types.push("application/json");
+                break;
             }
             if !types.contains(&b.content_type.as_str()) {
                 types.push(&b.content_type);
@@ -187,6 +210,80 @@ fn accept_header(responses: &[Response]) -> Option<String> {
         }
     }
     (!types.is_empty()).then(|| types.join(", "))
+}
+
+/// The operations of a path item in a stable order: the eight fixed methods, then 3.2's
+/// `query`, then `additionalOperations` in document order; each with its method as sent
+/// (upper case, custom ones as written) and its pointer. The loader leaves the 3.2 ones as
+/// JSON in `x-apigen-query` / `x-apigen-additional-operations`.
+pub fn path_operations<'a>(
+    item: &'a PathItem,
+    at: &str,
+    sink: &mut Sink,
+) -> Vec<(String, Cow<'a, openapiv3::Operation>, String)> {
+    let mut out = Vec::new();
+    for method in METHODS {
+        if let Some(op) = operation_of(item, method) {
+            out.push((method.to_uppercase(), Cow::Borrowed(op), push(at, method)));
+        }
+    }
+    if let Some(value) = item.extensions.get("x-apigen-query") {
+        let op_at = push(at, "x-apigen-query");
+        if let Some(op) = extension_operation(value, &op_at, sink) {
+            out.push(("QUERY".to_string(), Cow::Owned(op), op_at));
+        }
+    }
+    if let Some(map) = item.extensions.get("x-apigen-additional-operations") {
+        let map_at = push(at, "x-apigen-additional-operations");
+        let Some(map) = map.as_object() else {
+            sink.error(
+                map_at,
+                "`additionalOperations` must be a map of method → operation",
+            );
+            return out;
+        };
+        for (method, value) in map {
+            let op_at = push(&map_at, method);
+            let lower = method.to_ascii_lowercase();
+            if METHODS.contains(&lower.as_str()) || lower == "query" {
+                sink.error(
+                    op_at,
+                    format!("`{method}` has a field of its own in the path item (`{lower}`); `additionalOperations` is for other methods"),
+                );
+                continue;
+            }
+            if method.is_empty() || !method.bytes().all(is_tchar) {
+                sink.error(
+                    op_at,
+                    format!("`{method}` is not an HTTP method name (RFC 9110 token)"),
+                );
+                continue;
+            }
+            if let Some(op) = extension_operation(value, &op_at, sink) {
+                out.push((method.clone(), Cow::Owned(op), op_at));
+            }
+        }
+    }
+    out
+}
+
+/// A character of an HTTP token (RFC 9110, 5.6.2).
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+fn extension_operation(
+    value: &serde_json::Value,
+    at: &str,
+    sink: &mut Sink,
+) -> Option<openapiv3::Operation> {
+    match serde_json::from_value(value.clone()) {
+        Ok(op) => Some(op),
+        Err(e) => {
+            sink.error(at, format!("not a valid Operation: {e}"));
+            None
+        }
+    }
 }
 
 fn operation_of<'a>(item: &'a PathItem, method: &str) -> Option<&'a openapiv3::Operation> {
@@ -228,6 +325,10 @@ impl Ctx<'_> {
         ];
         for (list, list_at) in &levels {
             for (i, p) in list.iter().enumerate() {
+                // A reference to a component `in: querystring` parameter: see `query_string`.
+                if querystring_component(self.doc, p).is_some() {
+                    continue;
+                }
                 match load::parameter(self.doc, p, &push(list_at, &i.to_string())) {
                     Ok((param, at)) => {
                         let key = (param.parameter_data_ref().name.clone(), location(param));
@@ -330,6 +431,12 @@ impl Ctx<'_> {
         };
         let (content_type, media) = pick_content(&body.content)?;
         let media_at = push(&push(&at, "content"), content_type);
+        if media.extensions.contains_key("x-apigen-item-schema") {
+            sink.warn(
+                push(&media_at, "x-apigen-item-schema"),
+                "streamed request bodies are not supported yet; the body is sent and read whole, by its `schema`",
+            );
+        }
         let kind = self.body_kind(
             content_type,
             media,
@@ -529,16 +636,22 @@ impl Ctx<'_> {
                 }
                 ReferenceOr::Item(_) => format!("{}{variant}Body", self.stem),
             };
-            let body = pick_content(&resp.content).map(|(ct, media)| ResponseBody {
-                content_type: ct.to_string(),
-                kind: self.body_kind(
-                    ct,
-                    media,
-                    &hint,
-                    &push(&push(&resolved_at, "content"), ct),
-                    schemas,
-                    sink,
-                ),
+            let body = pick_content(&resp.content).map(|(ct, media)| {
+                let media_at = push(&push(&resolved_at, "content"), ct);
+                let streamed = media
+                    .extensions
+                    .get("x-apigen-item-schema")
+                    .and_then(|item| {
+                        let item_hint = format!("{}{variant}Item", self.stem);
+                        stream_kind(ct, item, &item_hint, &media_at, schemas, sink)
+                    });
+                ResponseBody {
+                    content_type: ct.to_string(),
+                    kind: match streamed {
+                        Some(kind) => kind,
+                        None => self.body_kind(ct, media, &hint, &media_at, schemas, sink),
+                    },
+                }
             });
             let headers = self.response_headers(resp, &status, &resolved_at, schemas, sink);
             let headers_type =
@@ -555,6 +668,325 @@ impl Ctx<'_> {
         // Claimed last: a documented status keeps its name whatever this one becomes.
         let unimplemented = scope.claim("Unimplemented".to_string());
         (out, unimplemented)
+    }
+}
+
+/// A response described by 3.2's `itemSchema`: read item by item. `None` (with a warning) for
+/// a media type we do not stream, whose body is then read whole as before.
+///
+/// For `text/event-stream` the item schema describes the event's fields; the item type is
+/// that of `data`: its `contentSchema` when it has one (JSON in the data), text when `data` is
+/// a plain string. Without a `data` property the whole item schema is read as the schema of
+/// each event's JSON data (a common shorthand), with a warning.
+fn stream_kind(
+    content_type: &str,
+    item: &serde_json::Value,
+    hint: &str,
+    media_at: &str,
+    schemas: &mut Schemas<'_>,
+    sink: &mut Sink,
+) -> Option<BodyKind> {
+    let at = push(media_at, "x-apigen-item-schema");
+    let mut type_of =
+        |value: &serde_json::Value, at: &str, sink: &mut Sink| match serde_json::from_value::<
+            ReferenceOr<Schema>,
+        >(value.clone())
+        {
+            Ok(s) => schemas.type_of(SchemaRef::of(&s), hint, at, sink),
+            Err(e) => {
+                sink.warn(
+                    at,
+                    format!("not a schema we can read ({e}); items are free-form JSON"),
+                );
+                TypeRef::Json
+            }
+        };
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let (format, item) = match essence.as_str() {
+        "application/jsonl" | "application/x-ndjson" | "application/x-jsonlines" => {
+            (StreamFormat::JsonLines, type_of(item, &at, sink))
+        }
+        "text/event-stream" => match item.get("properties").and_then(|p| p.get("data")) {
+            Some(data) => {
+                let data_at = push(&push(&at, "properties"), "data");
+                let media = data
+                    .get("x-apigen-content-media-type")
+                    .and_then(|m| m.as_str())
+                    .unwrap_or("");
+                let json_data = media == "application/json" || media.ends_with("+json");
+                let is_string = matches!(
+                    data.get("type").and_then(|t| t.as_str()),
+                    None | Some("string")
+                );
+                if let Some(content) = data.get("contentSchema") {
+                    (
+                        StreamFormat::Events,
+                        type_of(content, &push(&data_at, "contentSchema"), sink),
+                    )
+                } else if json_data {
+                    (StreamFormat::Events, TypeRef::Json)
+                } else if is_string {
+                    (StreamFormat::EventsText, TypeRef::String)
+                } else {
+                    (StreamFormat::Events, type_of(data, &data_at, sink))
+                }
+            }
+            None if item.get("oneOf").is_some() || item.get("anyOf").is_some() => {
+                sink.warn(
+                    &at,
+                    "events described by `oneOf`/`anyOf` are not typed yet; each event's `data` is passed as text",
+                );
+                (StreamFormat::EventsText, TypeRef::String)
+            }
+            None => {
+                sink.warn(
+                    &at,
+                    "an event stream's `itemSchema` describes each event (`data`, `event`, `id`, `retry`); this one has no `data` property, so it is read as the schema of the JSON in each event's `data`",
+                );
+                (StreamFormat::Events, type_of(item, &at, sink))
+            }
+        },
+        _ => {
+            sink.warn(
+                &at,
+                format!("`itemSchema` is read for `text/event-stream` and JSON Lines only; `{content_type}` is read whole"),
+            );
+            return None;
+        }
+    };
+    Some(BodyKind::Stream(ItemStream { format, item }))
+}
+
+/// The document's `webhooks` (kept by the loader as `x-apigen-webhooks`): one entry per
+/// operation of each webhook's path item, with its JSON payload typed.
+pub fn lower_webhooks(doc: &OpenAPI, schemas: &mut Schemas<'_>, sink: &mut Sink) -> Vec<Webhook> {
+    let root = "/x-apigen-webhooks";
+    let Some(map) = doc.extensions.get("x-apigen-webhooks") else {
+        return Vec::new();
+    };
+    let Some(map) = map.as_object() else {
+        sink.error(root, "`webhooks` must be a map of name → path item");
+        return Vec::new();
+    };
+    let mut scope = Scope::new();
+    let mut out = Vec::new();
+    for (name, value) in map {
+        let item_at = push(root, name);
+        let item: PathItem = match serde_json::from_value(value.clone()) {
+            Ok(item) => item,
+            Err(e) => {
+                sink.error(&item_at, format!("not a valid Path Item: {e}"));
+                continue;
+            }
+        };
+        let ops = path_operations(&item, &item_at, sink);
+        let several = ops.len() > 1;
+        for (method, op, at) in ops {
+            let variant = scope.claim(naming::pascal(&if several {
+                format!("{name} {method}")
+            } else {
+                name.clone()
+            }));
+            if !op.parameters.is_empty() || !item.parameters.is_empty() {
+                sink.warn(
+                    &at,
+                    "webhook parameters are not typed yet; only the payload is",
+                );
+            }
+            let ctx = Ctx {
+                doc,
+                stem: &variant,
+                at: &at,
+                deprecated: false,
+            };
+            let body = op
+                .request_body
+                .as_ref()
+                .and_then(|b| ctx.body(b, schemas, sink));
+            let payload = match body {
+                None => None,
+                Some(Body {
+                    kind: BodyKind::Json(ty),
+                    content_type,
+                    required,
+                    ..
+                }) => Some(WebhookPayload {
+                    content_type,
+                    ty,
+                    required,
+                }),
+                Some(_) => {
+                    sink.warn(
+                        push(&at, "requestBody"),
+                        "only JSON webhook payloads are typed yet; this webhook is sent and read without its payload",
+                    );
+                    None
+                }
+            };
+            let mut doc_text = doc_lines(op.summary.as_deref());
+            let description = doc_lines(op.description.as_deref());
+            if !doc_text.is_empty() && !description.is_empty() {
+                doc_text.push(String::new());
+            }
+            doc_text.extend(description);
+            out.push(Webhook {
+                name: name.clone(),
+                variant,
+                standard_method: METHODS.contains(&method.to_ascii_lowercase().as_str()),
+                method,
+                doc: doc_text,
+                payload,
+            });
+        }
+    }
+    out
+}
+
+/// The component `in: querystring` parameter `p` refers to, if it is such a reference (the
+/// loader keeps those in `components/x-apigen-querystring-parameters`).
+fn querystring_component<'d>(
+    doc: &'d OpenAPI,
+    p: &ReferenceOr<Parameter>,
+) -> Option<&'d serde_json::Value> {
+    let ReferenceOr::Reference { reference } = p else {
+        return None;
+    };
+    let name = reference.strip_prefix("#/components/parameters/")?;
+    doc.components
+        .as_ref()?
+        .extensions
+        .get("x-apigen-querystring-parameters")?
+        .get(name)
+}
+
+impl Ctx<'_> {
+    /// 3.2 `in: querystring`: the whole query string as one value. The loader moves such
+    /// parameters to `x-apigen-querystring` (operation or path item); references to component
+    /// ones stay in `parameters`. The operation's own wins over its path item's.
+    fn query_string(
+        &self,
+        item: &PathItem,
+        op: &openapiv3::Operation,
+        path_at: &str,
+        params: &[Param],
+        schemas: &mut Schemas<'_>,
+        sink: &mut Sink,
+    ) -> Option<QueryString> {
+        let mut found: Vec<(serde_json::Value, String)> = Vec::new();
+        for (ext, parameters, at) in [
+            (&op.extensions, &op.parameters, self.at),
+            (&item.extensions, &item.parameters, path_at),
+        ] {
+            let mut here = Vec::new();
+            if let Some(serde_json::Value::Array(list)) = ext.get("x-apigen-querystring") {
+                let list_at = push(at, "x-apigen-querystring");
+                for (i, p) in list.iter().enumerate() {
+                    here.push((p.clone(), push(&list_at, &i.to_string())));
+                }
+            }
+            for (i, p) in parameters.iter().enumerate() {
+                if let Some(p) = querystring_component(self.doc, p) {
+                    here.push((p.clone(), push(&push(at, "parameters"), &i.to_string())));
+                }
+            }
+            if found.is_empty() {
+                found = here;
+            }
+        }
+        let mut found = found.into_iter();
+        let (param, at) = found.next()?;
+        for (_, other) in found {
+            sink.error(
+                other,
+                "an operation has at most one `in: querystring` parameter",
+            );
+        }
+        if let Some(q) = params.iter().find(|p| p.location == Location::Query) {
+            sink.error(
+                &at,
+                format!(
+                    "`in: querystring` describes the whole query string; it cannot be combined with the `in: query` parameter `{}`",
+                    q.wire
+                ),
+            );
+        }
+        let name = param
+            .get("name")
+            .and_then(|n| n.as_str())
+            .unwrap_or("query");
+        let required = param
+            .get("required")
+            .and_then(|r| r.as_bool())
+            .unwrap_or(false);
+        let doc = doc_lines(param.get("description").and_then(|d| d.as_str()));
+        let content = param.get("content").and_then(|c| c.as_object());
+        let kind = match content.and_then(|c| c.iter().next()) {
+            Some((media, value)) => {
+                let essence = media
+                    .split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase();
+                let schema_at = push(&push(&push(&at, "content"), media), "schema");
+                match value.get("schema") {
+                    Some(schema) if essence == "application/x-www-form-urlencoded" => {
+                        let hint = format!("{}Query", self.stem);
+                        match serde_json::from_value::<ReferenceOr<Schema>>(schema.clone()) {
+                            Ok(s) => {
+                                let ty =
+                                    schemas.type_of(SchemaRef::of(&s), &hint, &schema_at, sink);
+                                if schemas.is_scalar(&ty) || matches!(ty, TypeRef::Vec(_)) {
+                                    sink.warn(
+                                        &schema_at,
+                                        "a form-encoded query string is read into an object's fields; this schema is not an object, so the query string is passed as sent",
+                                    );
+                                    QueryStringKind::Raw
+                                } else {
+                                    QueryStringKind::Form(ty)
+                                }
+                            }
+                            Err(e) => {
+                                sink.error(&schema_at, format!("not a valid Schema: {e}"));
+                                QueryStringKind::Raw
+                            }
+                        }
+                    }
+                    _ => {
+                        sink.warn(
+                            push(&push(&at, "content"), media),
+                            format!(
+                                "only `application/x-www-form-urlencoded` query strings are typed yet; `{media}` is passed as the query string as sent"
+                            ),
+                        );
+                        QueryStringKind::Raw
+                    }
+                }
+            }
+            None => {
+                sink.warn(
+                    &at,
+                    "an `in: querystring` parameter is described by `content`; without it the query string is passed as sent",
+                );
+                QueryStringKind::Raw
+            }
+        };
+        let mut locals = Scope::reserving(&reserved::parameter_locals());
+        for p in params {
+            locals.claim(p.local.clone());
+        }
+        Some(QueryString {
+            rust: locals.claim(naming::snake(name)),
+            wire: name.to_string(),
+            kind,
+            required,
+            doc,
+        })
     }
 }
 

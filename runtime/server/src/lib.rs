@@ -1,7 +1,8 @@
 //! Server runtime: spec-independent support for generated axum servers (auth, rate limits,
-//! problems, parameters, bodies, validation, streamed responses, request limits, the `serve`
-//! loop). Copied verbatim into every generated server crate as `src/runtime/` (see
-//! docs/architecture.md); API.md beside Cargo.toml lists what generated code calls.
+//! problems, parameters, bodies, validation, streamed responses, webhook deliveries, request
+//! limits, the `serve` loop). Copied verbatim into every generated server crate as
+//! `src/runtime/` (see docs/architecture.md); API.md beside Cargo.toml lists what generated
+//! code calls.
 
 pub mod auth;
 pub mod base64;
@@ -20,6 +21,7 @@ pub mod response;
 pub mod serve;
 pub mod stream;
 pub mod validate;
+pub mod webhook;
 
 pub use auth::{Authenticator, DenyAll, Identity, Principal, SecurityScheme, StaticKeys};
 pub use cors::{Cors, CorsError, DocumentCors};

@@ -484,3 +484,29 @@ fn parse_one<T: FromParam>(
         }
     }
 }
+
+/// An OpenAPI 3.2 `in: querystring` parameter with `application/x-www-form-urlencoded`
+/// content: the query string's pairs are the fields of `T`, decoded as a form body is (same
+/// 400 problem, the bad field's pointer). An optional one is `None` when the request has no
+/// query string (or an empty one); a required one decodes even an empty query string, so a
+/// missing required field is reported by name.
+pub fn query_string_form<T: serde::de::DeserializeOwned>(
+    parts: &Parts,
+    required: bool,
+) -> Result<Option<T>, Problem> {
+    let query = parts.uri.query().unwrap_or("");
+    if query.is_empty() && !required {
+        return Ok(None);
+    }
+    super::body::decode_form(query.as_bytes()).map(Some)
+}
+
+/// An `in: querystring` parameter of another media type: the query string as sent (still
+/// percent-encoded), `None` when there is none.
+pub fn query_string_raw(parts: &Parts) -> Option<String> {
+    parts
+        .uri
+        .query()
+        .filter(|q| !q.is_empty())
+        .map(str::to_owned)
+}

@@ -18,6 +18,8 @@
 //! - [`request`]: percent-encoding of path segments, query strings, JSON request bodies.
 //! - [`response`]: the raw response ([`Raw`]) and the typed success value ([`ResponseValue`]).
 //! - [`error`]: [`Error`], typed per documented status, keeping bytes of everything else.
+//! - [`webhook`]: reading a webhook delivery your endpoint received (method, content type,
+//!   payload) for the generated `Webhook::from_request`.
 //! - [`stream`]: streamed responses (`itemSchema`): Server-Sent Events and JSON Lines decoded
 //!   into typed streams as the bytes arrive ([`Transport::send_streaming`]).
 //!
@@ -56,6 +58,7 @@ pub mod response;
 pub mod retry;
 pub mod stream;
 pub mod transport;
+pub mod webhook;
 
 pub use auth::{Credentials, SchemeKind, Secret, Security, SecurityScheme};
 pub use error::{Error, SendError};
