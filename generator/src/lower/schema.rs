@@ -1061,8 +1061,6 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
     c
 }
 
-/// Splits a description into doc lines (one `#[doc]` per line, see the design notes).
-
 /// Marks fields and variants that need `Box` because their type contains the owner again
 /// without an allocation in between (`Vec` and maps already allocate).
 pub fn box_cycles(types: &mut [TypeDef]) {
