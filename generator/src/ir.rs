@@ -305,6 +305,8 @@ pub enum QueryStringKind {
     /// `application/x-www-form-urlencoded`: the query string's pairs are the fields of the
     /// type (as a form body's are).
     Form(TypeRef),
+    /// `application/json` (or `+json`): the query string is the percent-encoded JSON text.
+    Json(TypeRef),
     /// Any other media type: the query string as sent, undecoded.
     Raw,
 }

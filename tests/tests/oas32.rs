@@ -112,11 +112,25 @@ impl TickerApi for Ticker {
         Ok(FindTicksResponse::Ok(matching(&filter)))
     }
 
+    async fn select_ticks(
+        &self,
+        _ctx: &RequestContext,
+        selection: Option<types::TickFilter>,
+    ) -> Result<SelectTicksResponse, String> {
+        let filter = selection.unwrap_or_default();
+        self.filters.lock().unwrap().push(filter.clone());
+        Ok(SelectTicksResponse::Ok(matching(&filter)))
+    }
+
     async fn watch_messages(&self, _ctx: &RequestContext) -> Result<WatchMessagesResponse, String> {
         Ok(WatchMessagesResponse::Ok(EventStream::from_events([
             Event::new("hello".to_string()),
             Event::new("two\nlines".to_string()).with_event("notice"),
         ])))
+    }
+
+    async fn heartbeat(&self, _ctx: &RequestContext) -> Result<HeartbeatResponse, String> {
+        Ok(HeartbeatResponse::Ok(JsonLines::from_items([1, 2, 3])))
     }
 
     async fn get_tick(
@@ -521,4 +535,80 @@ async fn webhooks_sent_by_the_server_crate_are_read_by_the_client_crate() {
         400
     );
     assert!(received.try_recv().is_err(), "nothing refused was accepted");
+}
+
+#[tokio::test]
+async fn a_json_query_string_is_one_typed_value() {
+    let (addr, ticker) = serve().await;
+    let client = client(addr);
+    let filter = oas32_client::types::TickFilter {
+        min_price: Some(10.5),
+        limit: None,
+    };
+    let found = client.select_ticks(Some(&filter)).await.unwrap();
+    assert_eq!(
+        found.into_inner().iter().map(|t| t.seq).collect::<Vec<_>>(),
+        [7, 8, 9]
+    );
+    // Without one, the implementation gets `None` (and here answers every tick).
+    assert_eq!(client.select_ticks(None).await.unwrap().len(), 10);
+    assert_eq!(
+        ticker.filters.lock().unwrap().first(),
+        Some(&types::TickFilter {
+            min_price: Some(10.5),
+            limit: None,
+        })
+    );
+
+    // On the wire: the percent-encoded JSON text; bad JSON and a violated bound are 400s.
+    let get = |query: &'static str| {
+        common::raw_http()
+            .get(format!("http://{addr}/api/ticks/select?{query}"))
+            .bearer_auth(KEY)
+            .send()
+    };
+    let ok = get("%7B%22limit%22%3A2%7D").await.unwrap();
+    assert_eq!(ok.status(), 200);
+    let body: serde_json::Value = serde_json::from_slice(&ok.bytes().await.unwrap()).unwrap();
+    assert_eq!(body.as_array().unwrap().len(), 2);
+    for (query, says) in [
+        ("%7B%22limit%22%3A", "EOF"),
+        ("%7B%22limit%22%3A0%7D", "limit"),
+    ] {
+        let refused = get(query).await.unwrap();
+        assert_eq!(refused.status(), 400, "{query}");
+        let text = refused.text().await.unwrap();
+        assert!(text.contains(says), "{query}: {text}");
+    }
+}
+
+#[tokio::test]
+async fn ndjson_items_of_a_stream_without_documented_errors() {
+    let (addr, _) = serve().await;
+    let response = client(addr).heartbeat().await.unwrap();
+    assert_eq!(response.headers()["content-type"], "application/x-ndjson");
+    let mut beats = response.into_inner();
+    let mut got = Vec::new();
+    while let Some(beat) = tokio::time::timeout(PATIENCE, beats.next()).await.unwrap() {
+        got.push(beat.unwrap());
+    }
+    assert_eq!(got, [1, 2, 3]);
+
+    // Any error status is then unexpected, its body kept.
+    let unimplemented = oas32_server::router(Arc::new(Bare), ServerConfig::new());
+    let addr = common::spawn(unimplemented).await;
+    match client(addr).heartbeat().await.unwrap_err() {
+        Error::UnexpectedStatus { status, body, .. } => {
+            assert_eq!(status, 501);
+            assert!(String::from_utf8_lossy(&body).contains("not_implemented"));
+        }
+        other => panic!("expected the unexpected 501, got {other:?}"),
+    }
+}
+
+/// Implements nothing: every operation answers the trait's default 501.
+struct Bare;
+
+impl TickerApi for Bare {
+    type Error = String;
 }

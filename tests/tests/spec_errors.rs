@@ -189,10 +189,10 @@ fn a_component_query_string_parameter_is_read_through_its_reference() {
 #[test]
 fn what_3_2_cannot_type_yet_warns_at_its_place() {
     // A query string in another media type is passed as sent.
-    let op = "      parameters:\n        - name: all\n          in: querystring\n          content:\n            application/json:\n              schema: {type: object}\n".to_string() + OK_RESPONSE;
+    let op = "      parameters:\n        - name: all\n          in: querystring\n          content:\n            application/xml:\n              schema: {type: object}\n".to_string() + OK_RESPONSE;
     let w = warnings(&doc32("", &op));
     assert_eq!(
-        w[0].0, "/paths/~1a/get/parameters/0/content/application~1json",
+        w[0].0, "/paths/~1a/get/parameters/0/content/application~1xml",
         "{w:?}"
     );
 

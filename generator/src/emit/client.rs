@@ -560,15 +560,24 @@ fn operation_types(op: &Operation) -> TokenStream {
         ]);
         let from_raw = op.streamed.then(|| {
             let (arms, fallback) = error_arms(op);
+            // Without documented errors every status is unexpected: no one-arm `match`
+            // (clippy::match_single_binding).
+            let body = if arms.is_empty() {
+                quote!(raw.unexpected())
+            } else {
+                quote! {
+                    match raw.status.as_u16() {
+                        #(#arms)*
+                        #fallback
+                    }
+                }
+            };
             quote! {
                 impl #name {
                     /// The error a response of another status than the stream's becomes (also
                     /// the `error` event that ends a stream, by its `status`).
                     fn from_raw(raw: Raw) -> Error<Self> {
-                        match raw.status.as_u16() {
-                            #(#arms)*
-                            #fallback
-                        }
+                        #body
                     }
                 }
             }
@@ -719,7 +728,7 @@ fn method(op: &Operation) -> TokenStream {
     let query_string_arg = op.query_string.as_ref().map(|q| {
         let name = ident(&q.rust);
         let t = match &q.kind {
-            QueryStringKind::Form(t) => {
+            QueryStringKind::Form(t) | QueryStringKind::Json(t) => {
                 let t = rust_type(t, true);
                 quote!(&#t)
             }
@@ -786,6 +795,12 @@ fn method(op: &Operation) -> TokenStream {
             }
             (QueryStringKind::Form(_), false) => quote! {
                 let query = #name.map(request::to_query_string).transpose()?.unwrap_or_default();
+            },
+            (QueryStringKind::Json(_), true) => {
+                quote!(let query = request::to_query_string_json(#name)?;)
+            }
+            (QueryStringKind::Json(_), false) => quote! {
+                let query = #name.map(request::to_query_string_json).transpose()?.unwrap_or_default();
             },
             (QueryStringKind::Raw, true) => quote!(let query = #name;),
             (QueryStringKind::Raw, false) => quote!(let query = #name.unwrap_or_default();),
@@ -908,7 +923,7 @@ fn method(op: &Operation) -> TokenStream {
         quote!(&path)
     };
     let query_arg = if query_params.is_empty()
-        && !matches!(&op.query_string, Some(q) if matches!(q.kind, QueryStringKind::Form(_)))
+        && !matches!(&op.query_string, Some(q) if !matches!(q.kind, QueryStringKind::Raw))
     {
         quote!(query)
     } else {

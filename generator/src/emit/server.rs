@@ -133,7 +133,7 @@ fn body_type(kind: &BodyKind) -> TokenStream {
 /// The type of an `in: querystring` argument: the form's type, or the query string as sent.
 fn query_string_type(q: &QueryString) -> TokenStream {
     let t = match &q.kind {
-        QueryStringKind::Form(t) => rust_type(t, true),
+        QueryStringKind::Form(t) | QueryStringKind::Json(t) => rust_type(t, true),
         QueryStringKind::Raw => quote!(String),
     };
     if q.required { t } else { quote!(Option<#t>) }
@@ -777,10 +777,14 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 let t = rust_type(t, true);
                 quote!(params::query_string_form::<#t>(&parts, #required)?)
             }
+            QueryStringKind::Json(t) => {
+                let t = rust_type(t, true);
+                quote!(params::query_string_json::<#t>(&parts, #required)?)
+            }
             QueryStringKind::Raw => quote!(params::query_string_raw(&parts)),
         };
         let read = match (&q.kind, required) {
-            (QueryStringKind::Form(_), true) => quote! {
+            (QueryStringKind::Form(_) | QueryStringKind::Json(_), true) => quote! {
                 let Some(#name) = #read else {
                     return Err(Problem::bad_request("the query string is required"));
                 };
@@ -789,7 +793,9 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             (_, false) => quote!(let #name = #read;),
         };
         let checked = match &q.kind {
-            QueryStringKind::Form(t) => super::types::contents_validated(t, &validated_types(api)),
+            QueryStringKind::Form(t) | QueryStringKind::Json(t) => {
+                super::types::contents_validated(t, &validated_types(api))
+            }
             QueryStringKind::Raw => false,
         };
         let validate = checked.then(|| {

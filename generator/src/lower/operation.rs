@@ -934,7 +934,23 @@ impl Ctx<'_> {
                     .trim()
                     .to_ascii_lowercase();
                 let schema_at = push(&push(&push(&at, "content"), media), "schema");
+                let json = essence == "application/json" || essence.ends_with("+json");
                 match value.get("schema") {
+                    Some(schema) if json => {
+                        let hint = format!("{}Query", self.stem);
+                        match serde_json::from_value::<ReferenceOr<Schema>>(schema.clone()) {
+                            Ok(s) => QueryStringKind::Json(schemas.type_of(
+                                SchemaRef::of(&s),
+                                &hint,
+                                &schema_at,
+                                sink,
+                            )),
+                            Err(e) => {
+                                sink.error(&schema_at, format!("not a valid Schema: {e}"));
+                                QueryStringKind::Raw
+                            }
+                        }
+                    }
                     Some(schema) if essence == "application/x-www-form-urlencoded" => {
                         let hint = format!("{}Query", self.stem);
                         match serde_json::from_value::<ReferenceOr<Schema>>(schema.clone()) {
@@ -961,7 +977,7 @@ impl Ctx<'_> {
                         sink.warn(
                             push(&push(&at, "content"), media),
                             format!(
-                                "only `application/x-www-form-urlencoded` query strings are typed yet; `{media}` is passed as the query string as sent"
+                                "only `application/x-www-form-urlencoded` and JSON query strings are typed yet; `{media}` is passed as the query string as sent"
                             ),
                         );
                         QueryStringKind::Raw

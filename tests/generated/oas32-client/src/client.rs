@@ -362,6 +362,46 @@ impl Client {
         }
     }
 
+    /// Ticks chosen by a JSON query string
+    ///
+    /// `GET /ticks/select` (operation `selectTicks`).
+    pub async fn select_ticks(
+        &self,
+        selection: Option<&types::TickFilter>,
+    ) -> Result<ResponseValue<Vec<types::Tick>>, Error<SelectTicksError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "selectTicks",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["bearerAuth"]],
+            idempotency_key: false,
+        };
+        let path = "/ticks/select";
+        let query = selection
+            .map(request::to_query_string_json)
+            .transpose()?
+            .unwrap_or_default();
+        let raw = self
+            .transport
+            .send(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    http.request(http::Method::GET, request::url(base, path, &query))
+                        .header(http::header::ACCEPT, "application/json")
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<Vec<types::Tick>, _>(),
+            400 => Err(raw.api_error(SelectTicksError::BadRequest)),
+            401 => Err(raw.api_error(SelectTicksError::Unauthorized)),
+            429 => Err(raw.api_error(SelectTicksError::TooManyRequests)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// Plain-text messages as Server-Sent Events
     ///
     /// `GET /messages` (operation `watchMessages`).
@@ -398,6 +438,39 @@ impl Client {
         match streamed.status.as_u16() {
             200 => Ok(streamed.event_stream_text(WatchMessagesError::from_raw)),
             _ => Err(WatchMessagesError::from_raw(streamed.into_raw().await?)),
+        }
+    }
+
+    /// A stream without documented errors (every other status is unexpected)
+    ///
+    /// `GET /heartbeat` (operation `heartbeat`).
+    pub async fn heartbeat(
+        &self,
+    ) -> Result<ResponseValue<JsonLines<i64, HeartbeatError>>, Error<HeartbeatError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "heartbeat",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/heartbeat";
+        let query = "";
+        let streamed = self
+            .transport
+            .send_streaming(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                        .header(http::header::ACCEPT, "application/x-ndjson")
+                },
+            )
+            .await?;
+        match streamed.status.as_u16() {
+            200 => Ok(streamed.json_lines::<i64, _>()),
+            _ => Err(HeartbeatError::from_raw(streamed.into_raw().await?)),
         }
     }
 
@@ -562,6 +635,22 @@ pub enum FindTicksError {
     TooManyRequests(types::Error),
 }
 
+/// The documented error answers of `selectTicks`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum SelectTicksError {
+    /// 400: The error body.
+    BadRequest(types::Error),
+    /// 401: The error body.
+    Unauthorized(types::Error),
+    /// 429: The error body.
+    TooManyRequests(types::Error),
+}
+
 /// The documented error answers of `watchMessages`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -582,6 +671,22 @@ impl WatchMessagesError {
             429 => raw.api_error(WatchMessagesError::TooManyRequests),
             _ => raw.unexpected(),
         }
+    }
+}
+
+/// The documented error answers of `heartbeat`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum HeartbeatError {}
+impl HeartbeatError {
+    /// The error a response of another status than the stream's becomes (also
+    /// the `error` event that ends a stream, by its `status`).
+    fn from_raw(raw: Raw) -> Error<Self> {
+        raw.unexpected()
     }
 }
 

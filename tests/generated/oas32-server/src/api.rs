@@ -70,6 +70,18 @@ pub trait TickerApi: Send + Sync + 'static {
         async { Ok(FindTicksResponse::Unimplemented) }
     }
 
+    /// Ticks chosen by a JSON query string
+    ///
+    /// `GET /ticks/select` (operation `selectTicks`).
+    fn select_ticks(
+        &self,
+        ctx: &RequestContext,
+        selection: Option<types::TickFilter>,
+    ) -> impl Future<Output = Result<SelectTicksResponse, Self::Error>> + Send {
+        let _ = (ctx, selection);
+        async { Ok(SelectTicksResponse::Unimplemented) }
+    }
+
     /// Plain-text messages as Server-Sent Events
     ///
     /// `GET /messages` (operation `watchMessages`).
@@ -79,6 +91,17 @@ pub trait TickerApi: Send + Sync + 'static {
     ) -> impl Future<Output = Result<WatchMessagesResponse, Self::Error>> + Send {
         let _ = ctx;
         async { Ok(WatchMessagesResponse::Unimplemented) }
+    }
+
+    /// A stream without documented errors (every other status is unexpected)
+    ///
+    /// `GET /heartbeat` (operation `heartbeat`).
+    fn heartbeat(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = Result<HeartbeatResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(HeartbeatResponse::Unimplemented) }
     }
 
     /// `GET /ticks/{tickId}` (operation `getTick`).
@@ -207,6 +230,27 @@ pub enum FindTicksResponse {
     Unimplemented,
 }
 
+/// What `selectTicks` answers: one variant per documented status, and [`Unimplemented`](SelectTicksResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum SelectTicksResponse {
+    /// 200: The matching ticks.
+    Ok(Vec<types::Tick>),
+    /// 400: The error body.
+    BadRequest(types::Error),
+    /// 401: The error body.
+    Unauthorized(types::Error),
+    /// 429: The error body.
+    TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
 /// What `watchMessages` answers: one variant per documented status, and [`Unimplemented`](WatchMessagesResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -219,6 +263,21 @@ pub enum WatchMessagesResponse {
     Ok(stream::EventStream<String>),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// What `heartbeat` answers: one variant per documented status, and [`Unimplemented`](HeartbeatResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum HeartbeatResponse {
+    /// 200: One line per beat.
+    Ok(stream::JsonLines<i64>),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -74,8 +74,16 @@ pub fn router<A: TickerApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             routing::get(handle_find_ticks::<A>),
         )
         .route(
+            &layer::route_path(&base, "/ticks/select"),
+            routing::get(handle_select_ticks::<A>),
+        )
+        .route(
             &layer::route_path(&base, "/messages"),
             routing::get(handle_watch_messages::<A>),
+        )
+        .route(
+            &layer::route_path(&base, "/heartbeat"),
+            routing::get(handle_heartbeat::<A>),
         )
         .route(
             &layer::route_path(&base, "/ticks/{tickId}"),
@@ -326,6 +334,44 @@ fn serve_find_ticks<A: TickerApi>(
     }
 }
 
+/// `GET /ticks/select`: see [`TickerApi::select_ticks`].
+fn handle_select_ticks<A: TickerApi>(
+    State(api): State<Arc<A>>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_select_ticks(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
+}
+
+/// Authorizes, reads and checks a `selectTicks` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_select_ticks<A: TickerApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let selection = params::query_string_json::<types::TickFilter>(&parts, false)?;
+        let mut errors = Violations::new();
+        if let Some(value) = &selection {
+            value.validate("", &mut errors);
+        }
+        errors.check()?;
+        let ctx = RequestContext::new("selectTicks", scheme, parts);
+        let outcome = api.select_ticks(&ctx, selection).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /messages`: see [`TickerApi::watch_messages`].
 fn handle_watch_messages<A: TickerApi>(
     State(api): State<Arc<A>>,
@@ -351,6 +397,38 @@ fn serve_watch_messages<A: TickerApi>(
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let ctx = RequestContext::new("watchMessages", scheme, parts);
         let outcome = api.watch_messages(&ctx).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /heartbeat`: see [`TickerApi::heartbeat`].
+fn handle_heartbeat<A: TickerApi>(
+    State(api): State<Arc<A>>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_heartbeat(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
+}
+
+/// Authorizes, reads and checks a `heartbeat` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_heartbeat<A: TickerApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let ctx = RequestContext::new("heartbeat", scheme, parts);
+        let outcome = api.heartbeat(&ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -513,6 +591,20 @@ impl FindTicksResponse {
     }
 }
 
+impl SelectTicksResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unauthorized(body) => response::json(StatusCode::UNAUTHORIZED, &body),
+            Self::TooManyRequests(body) => {
+                response::json(StatusCode::TOO_MANY_REQUESTS, &body)
+            }
+            Self::Unimplemented => Err(Problem::not_implemented("selectTicks")),
+        }
+    }
+}
+
 impl WatchMessagesResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -521,6 +613,17 @@ impl WatchMessagesResponse {
                 response::json(StatusCode::TOO_MANY_REQUESTS, &body)
             }
             Self::Unimplemented => Err(Problem::not_implemented("watchMessages")),
+        }
+    }
+}
+
+impl HeartbeatResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => {
+                Ok(stream::json_lines(StatusCode::OK, "application/x-ndjson", body))
+            }
+            Self::Unimplemented => Err(Problem::not_implemented("heartbeat")),
         }
     }
 }

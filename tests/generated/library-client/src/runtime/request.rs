@@ -189,6 +189,15 @@ pub fn to_query_string<T: Serialize + ?Sized>(value: &T) -> Result<String, SendE
     form_pairs(value, "query string")
 }
 
+/// An `in: querystring` parameter with JSON content: the whole query string is the value's
+/// JSON text, percent-encoded (everything but the unreserved characters).
+pub fn to_query_string_json<T: Serialize + ?Sized>(value: &T) -> Result<String, SendError> {
+    let json = serde_json::to_string(value).map_err(|e| {
+        SendError::InvalidRequest(format!("query string serialization failed: {e}"))
+    })?;
+    Ok(encode_query_component(&json))
+}
+
 fn form_pairs<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<String, SendError> {
     let json = serde_json::to_value(value)
         .map_err(|e| SendError::InvalidRequest(format!("{what} serialization failed: {e}")))?;
