@@ -189,31 +189,13 @@ pub async fn path_params(parts: &mut Parts) -> Result<PathParams, Problem> {
 /// encodes them so. `+` is not a space here (that is HTML forms' rule, not RFC 6570's). A `%`
 /// not followed by two hex digits stays as it is, as browsers' decoders keep it; None when
 /// the decoded bytes are not UTF-8.
-fn percent_decode(value: &str) -> Option<Cow<'_, str>> {
+fn cookie_value(value: &str) -> Option<Cow<'_, str>> {
     if !value.contains('%') {
         return Some(Cow::Borrowed(value));
     }
-    let bytes = value.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).and_then(|b| hex(*b)),
-            bytes.get(i + 2).and_then(|b| hex(*b)),
-        ) {
-            (b'%', Some(hi), Some(lo)) => {
-                out.push((hi * 16 + lo) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok().map(Cow::Owned)
+    String::from_utf8(percent_decode(value.as_bytes()))
+        .ok()
+        .map(Cow::Owned)
 }
 
 /// Every raw parameter value of one request, borrowed from the request's head: nothing is
@@ -230,7 +212,7 @@ pub struct RawParams<'a> {
 impl<'a> RawParams<'a> {
     /// `path_params` comes from [`path_params`]. The query string is form-decoded (`+` is a
     /// space); cookies are taken from every `Cookie` header, their values percent-decoded
-    /// (see [`percent_decode`]).
+    /// (see [`cookie_value`]).
     pub fn from_parts(parts: &'a Parts, path_params: PathParams) -> Self {
         RawParams {
             path: path_params,
@@ -312,7 +294,7 @@ impl<'a> RawParams<'a> {
                             .strip_prefix('"')
                             .and_then(|v| v.strip_suffix('"'))
                             .unwrap_or(v);
-                        let Some(v) = percent_decode(v) else {
+                        let Some(v) = cookie_value(v) else {
                             errs.push(
                                 pointer(loc, name),
                                 "cookie value is not valid percent-encoded UTF-8",
