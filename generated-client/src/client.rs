@@ -331,6 +331,7 @@ impl Client {
             401 => Err(raw.api_error(GetPetError::Unauthorized)),
             404 => Err(raw.api_error(GetPetError::NotFound)),
             429 => Err(raw.api_error(GetPetError::TooManyRequests)),
+            410 => Err(raw.gone("getPet", Some("listPets"))),
             _ => Err(raw.unexpected()),
         }
     }

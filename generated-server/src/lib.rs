@@ -45,6 +45,7 @@ pub use runtime::limits::Limits;
 pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
 pub use runtime::serve::serve;
+pub use runtime::sunset::Clock;
 
 #[cfg(feature = "redis")]
 pub use runtime::redis_store::{

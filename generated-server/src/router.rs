@@ -24,6 +24,7 @@ use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
+use crate::runtime::sunset::Retirement;
 use crate::runtime::validate;
 use crate::runtime::validate::Violations;
 use crate::runtime::ratelimit::Quota;
@@ -249,6 +250,13 @@ fn serve_get_pet<A: PetStoreApi>(
     _body: Body,
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
+        const RETIREMENT: Retirement = Retirement {
+            operation: "getPet",
+            at: 1922659200,
+            day: "2030-12-05",
+            replacement: Some("listPets"),
+        };
+        Runtime::from_parts(&parts).check_sunset(&RETIREMENT)?;
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
         let params = {
             let mut errors = Violations::new();

@@ -321,6 +321,19 @@ pub struct IdempotencyKey {
 pub struct Deprecation {
     /// Text for `#[deprecated(note = ...)]`.
     pub note: String,
+    /// `x-deprecation.sunset`: from then on the server answers 410 Gone (unless switched off
+    /// in `ServerConfig`) and the client reads a 410 as `Error::Gone`.
+    pub sunset: Option<Sunset>,
+    /// `x-deprecation.replacement`, an operationId of the document.
+    pub replacement: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sunset {
+    /// Unix seconds (midnight UTC of the day).
+    pub at: i64,
+    /// `YYYY-MM-DD`, as the document writes it.
+    pub day: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -40,6 +40,21 @@ pub struct Output {
     /// Path relative to the output directory (`server/src/lib.rs`) → contents.
     pub files: BTreeMap<String, String>,
     pub warnings: Vec<Diagnostic>,
+    /// Operations with a sunset date (`x-deprecation.sunset`), in document order, for tools
+    /// that warn as the date nears (`cargo xtask codegen`).
+    pub sunsets: Vec<SunsetNotice>,
+}
+
+/// One operation's sunset: from `at` on, the generated server answers it with 410 Gone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SunsetNotice {
+    pub operation: String,
+    /// JSON pointer of the `sunset` member, as the user wrote the document.
+    pub pointer: String,
+    /// `YYYY-MM-DD`, as written.
+    pub day: String,
+    /// Unix seconds (midnight UTC of `day`).
+    pub at: i64,
 }
 
 /// Generates both crates from the document text. Never panics on document content; every
@@ -76,14 +91,14 @@ fn internal(message: String) -> Diagnostics {
 }
 
 fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
-    let loaded = load::parse(text)?;
+    let mut loaded = load::parse(text)?;
     let mut sink = Sink::default();
     let api = lower::lower(&loaded.doc, &mut sink);
     // The lowering speaks of places in the up-read document; the user wrote them elsewhere.
     for d in &mut sink.items {
         d.pointer = loaded.original(&d.pointer);
     }
-    sink.items.extend(loaded.warnings);
+    sink.items.extend(std::mem::take(&mut loaded.warnings));
     if sink.has_errors() {
         let mut errors: Vec<Diagnostic> = sink
             .items
@@ -98,7 +113,28 @@ fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
     let mut warnings = sink.items;
     warnings.sort();
     warnings.dedup();
-    Ok(Output { files, warnings })
+    let sunsets = api
+        .operations
+        .iter()
+        .filter_map(|op| {
+            let sunset = op.deprecated.as_ref()?.sunset.as_ref()?;
+            let pointer = diag::push(
+                &diag::push(&diag::push("/paths", &op.path), &op.method.to_lowercase()),
+                "x-deprecation",
+            );
+            Some(SunsetNotice {
+                operation: op.id.clone(),
+                pointer: loaded.original(&diag::push(&pointer, "sunset")),
+                day: sunset.day.clone(),
+                at: sunset.at,
+            })
+        })
+        .collect();
+    Ok(Output {
+        files,
+        warnings,
+        sunsets,
+    })
 }
 
 /// Stack of each emitting thread: reserved address space, touched only as deep as a document

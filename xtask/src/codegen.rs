@@ -71,6 +71,8 @@ pub struct Report {
     pub missing: Vec<PathBuf>,
     pub orphaned: Vec<PathBuf>,
     pub warnings: Vec<String>,
+    /// (document label, sunset) of every operation with a sunset date.
+    pub sunsets: Vec<(String, apigen::SunsetNotice)>,
 }
 
 impl Report {
@@ -95,6 +97,12 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
             .warnings
             .iter()
             .map(|w| format!("{}: {w}", target.spec_label)),
+    );
+    report.sunsets.extend(
+        output
+            .sunsets
+            .iter()
+            .map(|s| (target.spec_label.clone(), s.clone())),
     );
     let mut expected: BTreeSet<PathBuf> = BTreeSet::new();
     for (rel, contents) in &output.files {
@@ -178,10 +186,19 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut spec = None;
     let mut out = None;
     let mut name = None;
+    let mut sunset_days = DEFAULT_SUNSET_WARNING_DAYS;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--check" => check = true,
+            "--sunset-warning-days" => {
+                let days = it
+                    .next()
+                    .ok_or("--sunset-warning-days needs a number of days")?;
+                sunset_days = days.parse().map_err(|_| {
+                    format!("--sunset-warning-days: `{days}` is not a number of days")
+                })?;
+            }
             "--spec" => spec = Some(it.next().ok_or("--spec needs a path")?.clone()),
             "--out" => out = Some(it.next().ok_or("--out needs a directory")?.clone()),
             "--name" => name = Some(it.next().ok_or("--name needs a crate name stem")?.clone()),
@@ -258,6 +275,16 @@ pub fn main(args: &[String]) -> Result<(), String> {
             if report.warnings.len() == 1 { "" } else { "s" }
         );
     }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let sunsets = sunset_warnings(&report.sunsets, now, sunset_days);
+    if !sunsets.is_empty() {
+        eprintln!();
+        for w in &sunsets {
+            eprintln!("{w}");
+        }
+    }
     if check && !report.is_clean() {
         return Err(format!(
             "generated files are out of date ({} stale, {} missing, {} orphaned); run `{COMMAND}` and commit the result",
@@ -275,9 +302,103 @@ pub fn main(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// How close a sunset must be for `codegen` to warn, unless `--sunset-warning-days` says.
+pub const DEFAULT_SUNSET_WARNING_DAYS: u32 = 90;
+
+/// One warning per operation whose sunset is less than `days` days after `now` (Unix
+/// seconds), or already past.
+pub fn sunset_warnings(
+    sunsets: &[(String, apigen::SunsetNotice)],
+    now: i64,
+    days: u32,
+) -> Vec<String> {
+    const DAY: i64 = 86_400;
+    sunsets
+        .iter()
+        .filter_map(|(label, s)| {
+            let left = s.at - now;
+            let what = if left <= 0 {
+                let ago = -left / DAY;
+                format!(
+                    "sunset {} was {} ago: the generated server answers {} with 410 Gone; remove the operation from the document",
+                    s.day,
+                    plural(ago, "day"),
+                    s.operation
+                )
+            } else if left < i64::from(days) * DAY {
+                // Whole days, rounded up: "in 1 day" until the last second.
+                let left_days = (left + DAY - 1) / DAY;
+                format!(
+                    "sunset {} is in {}: from then on the generated server answers {} with 410 Gone",
+                    s.day,
+                    plural(left_days, "day"),
+                    s.operation
+                )
+            } else {
+                return None;
+            };
+            Some(format!("{label}: warning: {}: {what}", s.pointer))
+        })
+        .collect()
+}
+
+fn plural(n: i64, unit: &str) -> String {
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sunsets_warn_inside_the_window_and_after() {
+        let notice = apigen::SunsetNotice {
+            operation: "getPet".into(),
+            pointer: "/paths/~1pets~1{petId}/get/x-deprecation/sunset".into(),
+            day: "2030-12-05".into(),
+            at: 1_922_659_200,
+        };
+        let sunsets = vec![("spec/petstore.yaml".to_string(), notice)];
+        let day = 86_400;
+        let at = 1_922_659_200;
+        // Outside the window: nothing.
+        assert!(sunset_warnings(&sunsets, at - 90 * day, 90).is_empty());
+        assert_eq!(
+            sunset_warnings(&sunsets, at - 90 * day + 1, 90),
+            [
+                "spec/petstore.yaml: warning: /paths/~1pets~1{petId}/get/x-deprecation/sunset: sunset 2030-12-05 is in 90 days: from then on the generated server answers getPet with 410 Gone"
+            ]
+        );
+        assert!(sunset_warnings(&sunsets, at - 1, 90)[0].contains("is in 1 day:"));
+        assert!(
+            sunset_warnings(&sunsets, at - 1, 0).is_empty(),
+            "0 days: only past sunsets"
+        );
+        assert!(sunset_warnings(&sunsets, at, 0)[0].contains("was 0 days ago"));
+        assert!(
+            sunset_warnings(&sunsets, at + 3 * day, 90)[0]
+                .contains("sunset 2030-12-05 was 3 days ago: the generated server answers getPet with 410 Gone; remove the operation")
+        );
+    }
+
+    /// The pet store's own sunset reaches the report with the pointer the user wrote.
+    #[test]
+    fn the_pet_stores_sunset_is_reported() {
+        let target = &workspace_targets().unwrap()[0];
+        let mut report = Report::default();
+        sync(target, true, &mut report).unwrap();
+        let (label, s) = &report.sunsets[0];
+        assert_eq!(label, "spec/petstore.yaml");
+        assert_eq!(
+            (s.operation.as_str(), s.day.as_str(), s.at),
+            ("getPet", "2030-12-05", 1_922_659_200)
+        );
+        assert_eq!(s.pointer, "/paths/~1pets~1{petId}/get/x-deprecation/sunset");
+    }
 
     /// The developer loop of the README, on a copy: editing the spec (an optional field on
     /// `NewPet`) makes `--check` fail and name files of both crates; `codegen` then changes

@@ -9,10 +9,11 @@ mod mutants;
 use std::process::ExitCode;
 
 const HELP: &str = "\
-cargo xtask codegen [--check]
+cargo xtask codegen [--check] [--sunset-warning-days N]
     Regenerate generated-server/ and generated-client/ from spec/petstore.yaml, and the
     fixture crates under tests/generated/ from tests/fixtures/*.yaml. With --check, write
-    nothing and fail when any generated file is stale, missing or orphaned.
+    nothing and fail when any generated file is stale, missing or orphaned. Warns about every
+    operation whose x-deprecation sunset is less than N days away (default 90) or past.
 cargo xtask codegen --spec PATH --out DIR [--name NAME] [--check]
     Generate DIR/server and DIR/client (crates NAME-server and NAME-client, standalone)
     from any OpenAPI 3.0, 3.1 or 3.2 document. Without --name, NAME is derived from the file

@@ -281,6 +281,25 @@ fn describe<E: Documented>(error: Error<E>, base_url: &str) -> Failure {
                 )),
             }
         }
+        Error::Gone {
+            status,
+            body,
+            operation,
+            replacement,
+            ..
+        } => {
+            // Past the operation's sunset: the server's words when it sent its error body.
+            match serde_json::from_slice::<types::Error>(body) {
+                Ok(e) => lines.push(server_error(*status, &e)),
+                Err(_) => lines.push(format!(
+                    "error: {operation} has been removed (HTTP {})",
+                    status.as_u16()
+                )),
+            }
+            if let Some(replacement) = replacement {
+                lines.push(format!("hint: use {} instead", command_for(replacement)));
+            }
+        }
         Error::Decode {
             status,
             body,
@@ -309,6 +328,18 @@ fn describe<E: Documented>(error: Error<E>, base_url: &str) -> Failure {
         });
     }
     Failure(lines)
+}
+
+/// The command that runs an operation, for hints (`listPets` → `petstore-cli list`).
+fn command_for(operation_id: &str) -> String {
+    let command = match operation_id {
+        "listPets" => "list",
+        "createPet" => "add",
+        "getPet" => "get",
+        "listOrders" => "orders",
+        other => return format!("the operation {other}"),
+    };
+    format!("`petstore-cli {command}`")
 }
 
 /// `error: <message> (<code>, HTTP <status>)`: the server's own words first.

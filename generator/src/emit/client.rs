@@ -1016,6 +1016,22 @@ fn method(op: &Operation) -> TokenStream {
         };
         arms.push((rank, arm));
     }
+    // Past its sunset the server answers 410: `Error::Gone`, naming the replacement, unless
+    // the document describes a 410 (or 4XX) itself.
+    let documents_410 = op
+        .responses
+        .iter()
+        .any(|r| matches!(r.status, Status::Code(410) | Status::Range(4)));
+    if let Some(d) = op.deprecated.as_ref().filter(|d| d.sunset.is_some())
+        && !documents_410
+    {
+        let id = &op.id;
+        let replacement = match &d.replacement {
+            Some(r) => quote!(Some(#r)),
+            None => quote!(None),
+        };
+        arms.push((1, quote!(410 => Err(raw.gone(#id, #replacement)),)));
+    }
     arms.sort_by_key(|(rank, _)| *rank);
     let has_default = op.responses.iter().any(|r| r.status == Status::Default);
     let fallback = (!has_default).then(|| quote!(_ => Err(raw.unexpected()),));

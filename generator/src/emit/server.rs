@@ -106,6 +106,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub use runtime::problem::Problem;
         pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
         pub use runtime::serve::serve;
+        pub use runtime::sunset::Clock;
         #streams
         #[cfg(feature = "redis")]
         pub use runtime::redis_store::{RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
@@ -564,6 +565,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::params::PathParams", "PathParams"),
             ("crate::runtime::problem::Problem", "Problem"),
             ("crate::runtime::response", "response::"),
+            ("crate::runtime::sunset::Retirement", "Retirement"),
             ("crate::runtime::stream", "stream::"),
             ("crate::runtime::validate", "validate::"),
             ("crate::runtime::validate::Validate", ".validate"),
@@ -827,6 +829,28 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     } else {
         quote!(parts)
     };
+    // Past its sunset the operation is gone (410), before anything of the request is read.
+    let sunset = op
+        .deprecated
+        .as_ref()
+        .and_then(|d| d.sunset.as_ref().map(|s| (s, d.replacement.as_deref())))
+        .map(|(s, replacement)| {
+            let at = proc_macro2::Literal::u64_unsuffixed(s.at.max(0) as u64);
+            let day = &s.day;
+            let replacement = match replacement {
+                Some(r) => quote!(Some(#r)),
+                None => quote!(None),
+            };
+            quote! {
+                const RETIREMENT: Retirement = Retirement {
+                    operation: #id,
+                    at: #at,
+                    day: #day,
+                    replacement: #replacement,
+                };
+                Runtime::from_parts(&parts).check_sunset(&RETIREMENT)?;
+            }
+        });
     let limit_arg = op.body.as_ref().map(|_| quote!(body_limit: usize,));
     let limit_pass = op.body.as_ref().map(|_| quote!(rt.body_limit(),));
     // Plain functions returning `async` blocks rather than `async fn`s: an `async fn`'s future
@@ -875,6 +899,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             #body_var: Body,
         ) -> impl Future<Output = Result<Response, Problem>> + Send {
             async move {
+                #sunset
                 let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
                 #params
                 #query_string

@@ -14,6 +14,8 @@ pub struct DeprecationExt {
     pub since: Option<i64>,
     /// `sunset` as an IMF-fixdate, for `Sunset` (RFC 8594), and as `YYYY-MM-DD` for prose.
     pub sunset: Option<(String, String)>,
+    /// Unix seconds of `sunset` (midnight UTC): from then on the server answers 410.
+    pub sunset_at: Option<i64>,
     pub replacement: Option<String>,
     pub note: Option<String>,
 }
@@ -67,6 +69,7 @@ pub fn deprecation(
     };
     Some(DeprecationExt {
         since: since.map(|(s, _)| s),
+        sunset_at: sunset.as_ref().map(|(s, _)| *s),
         sunset: sunset.map(|(s, day)| (imf_fixdate(s), day)),
         replacement: text("replacement", sink),
         note: text("note", sink),

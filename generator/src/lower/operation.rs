@@ -7,7 +7,7 @@ use crate::diag::{Sink, push};
 use crate::ir::{
     Body, BodyKind, Deprecation, IdempotencyKey, ItemStream, Location, Operation, Param,
     QueryString, QueryStringKind, Response, ResponseBody, ResponseHeader, SecurityScheme, Status,
-    StreamFormat, TypeRef, Webhook, WebhookPayload,
+    StreamFormat, Sunset, TypeRef, Webhook, WebhookPayload,
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
@@ -1090,6 +1090,8 @@ fn deprecation(
         return (
             Some(Deprecation {
                 note: "This operation is deprecated in the API description.".into(),
+                sunset: None,
+                replacement: None,
             }),
             Vec::new(),
         );
@@ -1127,5 +1129,20 @@ fn deprecation(
         (None, None, Some((id, _))) => format!("Use `{id}` instead."),
         (None, None, None) => "This operation is deprecated in the API description.".into(),
     };
-    (Some(Deprecation { note }), headers)
+    let sunset = ext
+        .sunset_at
+        .zip(ext.sunset.as_ref())
+        .map(|(at, (_, day))| Sunset {
+            at,
+            day: day.clone(),
+        });
+    let replacement = successor.map(|(id, _)| id);
+    (
+        Some(Deprecation {
+            note,
+            sunset,
+            replacement,
+        }),
+        headers,
+    )
 }

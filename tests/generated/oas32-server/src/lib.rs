@@ -47,6 +47,7 @@ pub use runtime::limits::Limits;
 pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
 pub use runtime::serve::serve;
+pub use runtime::sunset::Clock;
 pub use runtime::stream::{Event, EventStream, JsonLines};
 
 #[cfg(feature = "redis")]

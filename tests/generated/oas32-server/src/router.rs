@@ -23,6 +23,7 @@ use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
+use crate::runtime::sunset::Retirement;
 use crate::runtime::stream;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
@@ -268,6 +269,13 @@ fn serve_export_ticks<A: TickerApi>(
     _body: Body,
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
+        const RETIREMENT: Retirement = Retirement {
+            operation: "exportTicks",
+            at: 1893456000,
+            day: "2030-01-01",
+            replacement: Some("watchTicks"),
+        };
+        Runtime::from_parts(&parts).check_sunset(&RETIREMENT)?;
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
         let params = {
             let mut errors = Violations::new();

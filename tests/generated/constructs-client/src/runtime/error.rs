@@ -25,6 +25,15 @@ pub enum Error<E> {
         headers: HeaderMap,
         body: Bytes,
     },
+    /// `410 Gone` from an operation the document gives a sunset date (`x-deprecation`): it
+    /// has been removed. `replacement` is the `operationId` the document names instead.
+    Gone {
+        status: StatusCode,
+        headers: HeaderMap,
+        body: Bytes,
+        operation: &'static str,
+        replacement: Option<&'static str>,
+    },
     /// The body of a documented status did not decode; the bytes are kept for diagnosis.
     Decode {
         status: StatusCode,
@@ -44,6 +53,7 @@ impl<E> Error<E> {
         match self {
             Error::Api { status, .. }
             | Error::UnexpectedStatus { status, .. }
+            | Error::Gone { status, .. }
             | Error::Decode { status, .. } => Some(*status),
             Error::Transport(e) => e.status(),
             Error::InvalidRequest(_) => None,
@@ -55,6 +65,7 @@ impl<E> Error<E> {
         match self {
             Error::Api { headers, .. }
             | Error::UnexpectedStatus { headers, .. }
+            | Error::Gone { headers, .. }
             | Error::Decode { headers, .. } => Some(headers),
             Error::Transport(_) | Error::InvalidRequest(_) => None,
         }
@@ -75,7 +86,9 @@ impl<E> Error<E> {
     /// The raw body of an undocumented or undecodable response.
     pub fn body_bytes(&self) -> Option<&Bytes> {
         match self {
-            Error::UnexpectedStatus { body, .. } | Error::Decode { body, .. } => Some(body),
+            Error::UnexpectedStatus { body, .. }
+            | Error::Gone { body, .. }
+            | Error::Decode { body, .. } => Some(body),
             _ => None,
         }
     }
@@ -120,6 +133,19 @@ impl<E> Error<E> {
                 body,
                 message,
             },
+            Error::Gone {
+                status,
+                headers,
+                body,
+                operation,
+                replacement,
+            } => Error::Gone {
+                status,
+                headers,
+                body,
+                operation,
+                replacement,
+            },
             Error::Transport(e) => Error::Transport(e),
             Error::InvalidRequest(m) => Error::InvalidRequest(m),
         }
@@ -140,6 +166,17 @@ impl<E: fmt::Debug> fmt::Display for Error<E> {
             Error::Decode {
                 status, message, ..
             } => write!(f, "could not decode the {status} response body: {message}"),
+            Error::Gone {
+                operation,
+                replacement,
+                ..
+            } => {
+                write!(f, "operation {operation} is gone (410, past its sunset)")?;
+                match replacement {
+                    Some(r) => write!(f, "; use {r} instead"),
+                    None => Ok(()),
+                }
+            }
             Error::Transport(e) => write!(f, "transport error: {e}"),
             Error::InvalidRequest(m) => write!(f, "invalid request: {m}"),
         }

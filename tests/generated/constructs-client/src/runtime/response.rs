@@ -85,6 +85,18 @@ impl Raw {
         }
     }
 
+    /// A 410 from an operation with a sunset date: it is gone, and `replacement` (an
+    /// `operationId`) replaces it.
+    pub fn gone<E>(self, operation: &'static str, replacement: Option<&'static str>) -> Error<E> {
+        Error::Gone {
+            status: self.status,
+            headers: self.headers,
+            body: self.body,
+            operation,
+            replacement,
+        }
+    }
+
     /// A status the operation does not document.
     pub fn unexpected<E>(self) -> Error<E> {
         Error::UnexpectedStatus {

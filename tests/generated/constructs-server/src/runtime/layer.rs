@@ -24,6 +24,7 @@ use super::idempotency::{self, Idempotency, IdempotencyStore, InMemoryIdempotenc
 use super::limits::Limits;
 use super::problem::{Problem, RenderProblem, render_default};
 use super::ratelimit::{Decision, InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
+use super::sunset::{Clock, Retirement, SunsetPolicy};
 
 /// Default request-body limit: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
@@ -44,6 +45,7 @@ pub struct ServerConfig {
     trust_forwarded_for: bool,
     cors: Option<Cors>,
     idempotency: Option<Idempotency>,
+    sunset: SunsetPolicy,
 }
 
 impl Default for ServerConfig {
@@ -61,6 +63,7 @@ impl Default for ServerConfig {
                 store: Arc::new(InMemoryIdempotencyStore::new()),
                 ttl: idempotency::DEFAULT_TTL,
             }),
+            sunset: SunsetPolicy::default(),
         }
     }
 }
@@ -75,6 +78,7 @@ impl fmt::Debug for ServerConfig {
             .field("trust_forwarded_for", &self.trust_forwarded_for)
             .field("cors", &self.cors)
             .field("idempotency", &self.idempotency)
+            .field("sunset", &self.sunset)
             .finish_non_exhaustive()
     }
 }
@@ -151,6 +155,20 @@ impl ServerConfig {
         self
     }
 
+    /// Whether operations past their sunset (`x-deprecation.sunset`) answer `410 Gone` with
+    /// the `Error` body (code `gone`) and their deprecation headers: on by default, since
+    /// the document announces their removal then; `false` keeps serving them.
+    pub fn enforce_sunset(mut self, enforce: bool) -> Self {
+        self.sunset.enforce = enforce;
+        self
+    }
+
+    /// The clock sunsets are judged by (default: the system's); tests pass a fixed one.
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.sunset.clock = clock;
+        self
+    }
+
     /// Ignore `Idempotency-Key`: nothing is stored or replayed.
     pub fn without_idempotency(mut self) -> Self {
         self.idempotency = None;
@@ -178,6 +196,7 @@ impl ServerConfig {
             base_path,
             nested,
             idempotency: self.idempotency.clone(),
+            sunset: self.sunset.clone(),
         }))
     }
 }
@@ -192,6 +211,7 @@ struct Shared {
     /// they see; false when the routes carry it (`finish_prefixed`).
     nested: bool,
     idempotency: Option<Idempotency>,
+    sunset: SunsetPolicy,
 }
 
 /// What a handler needs at request time: the problem renderer and the body limit. `finish`
@@ -254,6 +274,11 @@ impl Runtime {
     /// Where `Idempotency-Key` responses are kept; None when switched off.
     pub fn idempotency(&self) -> Option<&Idempotency> {
         self.0.idempotency.as_ref()
+    }
+
+    /// `Err(410 Gone)` when the operation's sunset has come and sunsets are enforced.
+    pub fn check_sunset(&self, retirement: &Retirement) -> Result<(), Problem> {
+        self.0.sunset.check(retirement)
     }
 
     /// `Ok(response)` as is, `Err(problem)` rendered.

@@ -21,6 +21,7 @@ pub mod redis_store;
 pub mod response;
 pub mod serve;
 pub mod stream;
+pub mod sunset;
 pub mod validate;
 pub mod webhook;
 
@@ -36,3 +37,4 @@ pub use redis_store::{
     RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable,
 };
 pub use serve::serve;
+pub use sunset::{Clock, Retirement, SunsetPolicy};
