@@ -201,12 +201,12 @@ async fn migrate(client: &mut Client) -> Result<(), String> {
 
 fn pet_from_row(row: &Row) -> Result<Pet, StorageError> {
     let name: Vec<u8> = row.get(1);
-    Ok(Pet {
-        id: row.get(0),
-        name: String::from_utf8(name).map_err(|_| StorageError::new("stored name is not UTF-8"))?,
-        category_id: row.get(2),
-        status: status_from(row.get(3))?,
-    })
+    let name =
+        String::from_utf8(name).map_err(|_| StorageError::new("stored name is not UTF-8"))?;
+    // `new` + setters, not a struct literal: a property the spec adds later starts unset
+    // instead of breaking the build (`cargo xtask compat`).
+    Ok(Pet::new(name, row.get::<_, i64>(2), row.get::<_, i64>(0))
+        .with_status(status_from(row.get(3))?))
 }
 
 impl Storage for PostgresStorage {
