@@ -54,8 +54,8 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
     methods: &["GET", "POST"],
-    request_headers: &[],
-    response_headers: &[],
+    request_headers: &["idempotency-key"],
+    response_headers: &["idempotent-replayed"],
 };
 
 /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown

@@ -9,6 +9,7 @@
 //! Cargo.toml and README) → the hand-written runtime copied in.
 
 pub mod diag;
+mod docs;
 mod emit;
 pub mod ir;
 pub mod load;

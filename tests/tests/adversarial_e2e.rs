@@ -187,6 +187,23 @@ impl AdversarialApi for Service {
         Ok(SuperResponse::Ok(params.super_))
     }
 
+    async fn get_internal(&self, _ctx: &RequestContext) -> Result<GetInternalResponse, String> {
+        Ok(GetInternalResponse::ServerError(
+            http::StatusCode::NOT_IMPLEMENTED,
+            GetInternalServerErrorHeaders {
+                x_range: Some("from 5XX".into()),
+            },
+        ))
+    }
+
+    async fn get(&self, _ctx: &RequestContext) -> Result<GetResponse, String> {
+        Ok(GetResponse::InternalServerError(
+            GetInternalServerErrorHeaders2 {
+                x_code: Some("from 500".into()),
+            },
+        ))
+    }
+
     async fn result(
         &self,
         _ctx: &RequestContext,
@@ -233,7 +250,9 @@ async fn parameters_named_like_locals_reach_their_fields() {
             42,
             "the query",
             "the body header",
-            "the-cookie",
+            // Characters a cookie value cannot hold as they are (RFC 6265): the client
+            // percent-encodes them, the server decodes them.
+            "the cookie; a=b, \"c\" é+1%",
             Path2Options {
                 errors: Some(3),
                 out: Some("out".into()),
@@ -249,7 +268,7 @@ async fn parameters_named_like_locals_reach_their_fields() {
     assert_eq!(echo.errors, Some(3));
     assert_eq!(echo.out.as_deref(), Some("out"));
     assert_eq!(echo.body.as_deref(), Some("the body header"));
-    assert_eq!(echo.cookie.as_deref(), Some("the-cookie"));
+    assert_eq!(echo.cookie.as_deref(), Some("the cookie; a=b, \"c\" é+1%"));
     assert_eq!(echo.cookies.as_deref(), Some("more"));
     let h = adversarial_client::client::Path2OkHeaders::from_headers(answer.headers());
     assert_eq!(h.response.as_deref(), Some("r-42"));
@@ -443,6 +462,33 @@ async fn operations_named_like_generated_methods_are_served() {
     assert_eq!(all.crate_.unwrap().crate_.as_deref(), Some("o"));
     assert_eq!(all.super_.unwrap().super_.as_deref(), Some("e"));
     assert_eq!(all.types.unwrap().types.as_deref(), Some("s"));
+}
+
+#[tokio::test]
+async fn answers_whose_header_structs_spell_alike_keep_their_own_headers() {
+    // `getInternal` + 5XX (`ServerError`) and `get` + 500 (`InternalServerError`) both
+    // spell `GetInternalServerErrorHeaders`; the second is `…Headers2` on both sides.
+    use adversarial_client::client::{
+        GetError, GetInternalError, GetInternalServerErrorHeaders as FiveXx,
+        GetInternalServerErrorHeaders2 as FiveHundred,
+    };
+    let client = client().await;
+    let err = client.get_internal().await.unwrap_err();
+    assert_eq!(err.status(), Some(http::StatusCode::NOT_IMPLEMENTED));
+    assert!(matches!(
+        err.api_body(),
+        Some(GetInternalError::ServerError)
+    ));
+    let headers = FiveXx::from_headers(err.headers().unwrap());
+    assert_eq!(headers.x_range.as_deref(), Some("from 5XX"));
+    let err = client.get().await.unwrap_err();
+    assert_eq!(err.status(), Some(http::StatusCode::INTERNAL_SERVER_ERROR));
+    assert!(matches!(
+        err.api_body(),
+        Some(GetError::InternalServerError)
+    ));
+    let headers = FiveHundred::from_headers(err.headers().unwrap());
+    assert_eq!(headers.x_code.as_deref(), Some("from 500"));
 }
 
 #[test]

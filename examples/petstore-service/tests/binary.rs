@@ -248,6 +248,30 @@ fn cors_origins_answer_preflights_and_expose_the_rate_limit_headers() {
         "{head}"
     );
     assert!(head.contains("authorization"), "{head}");
+    // the preflight before the generated client's `POST /v1/pets`: it sends an
+    // Idempotency-Key (the spec's parameter), which must be allowed, or no animal can be
+    // added from a browser
+    let (status, head) = request(
+        &svc.addr,
+        "OPTIONS /v1/pets HTTP/1.1\r\nOrigin: http://127.0.0.1:8000\r\n\
+         Access-Control-Request-Method: POST\r\n\
+         Access-Control-Request-Headers: authorization,content-type,idempotency-key",
+    );
+    assert_eq!(status, 204, "{head}");
+    let allowed = head
+        .lines()
+        .find_map(|l| l.strip_prefix("access-control-allow-headers: "))
+        .unwrap_or_else(|| panic!("{head}"));
+    for h in ["authorization", "content-type", "idempotency-key"] {
+        assert!(
+            allowed.split(',').any(|a| a.trim() == h),
+            "{h} in {allowed}"
+        );
+    }
+    assert!(
+        head.contains("access-control-allow-methods: get,post"),
+        "{head}"
+    );
     // a refused request is readable by the page, rate-limit headers included
     let (status, head) = request(
         &svc.addr,
@@ -267,6 +291,7 @@ fn cors_origins_answer_preflights_and_expose_the_rate_limit_headers() {
         "retry-after",
         "www-authenticate",
         "deprecation",
+        "idempotent-replayed",
     ] {
         assert!(exposed.contains(h), "{h} in {exposed}");
     }

@@ -230,8 +230,11 @@ fn space_items(text: &str) -> String {
                 || c.starts_with("enum ")
                 || c.starts_with("type ")
                 || c.starts_with("trait ");
-            let closes =
-                p == "}" || (p.ends_with(';') && !p.starts_with("let ") && indent(prev) <= 4);
+            // A comment line never closes an item, whatever it ends with: a doc line of a
+            // description ending in `;` or `}` followed by another doc line must not get a
+            // blank line between them (clippy's `empty_line_after_doc_comments`).
+            let closes = !p.starts_with("//")
+                && (p == "}" || (p.ends_with(';') && !p.starts_with("let ") && indent(prev) <= 4));
             let inner_doc_end = p.starts_with("//!") && !c.starts_with("//!");
             let after_attr_header = p.starts_with("#![");
             if !c.is_empty()
@@ -287,4 +290,16 @@ pub fn imports(body: &TokenStream, candidates: &[(&str, &str)]) -> TokenStream {
         .filter_map(|(path, _)| syn::parse_str::<syn::Path>(path).ok())
         .map(|path| quote!(use #path;));
     quote!(#(#items)*)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn doc_lines_ending_like_code_get_no_blank_line_after_them() {
+        let text = "/// let x = 1;\n/// }\n/// ```\npub struct A;\npub struct B;\n";
+        assert_eq!(
+            super::space_items(text),
+            "/// let x = 1;\n/// }\n/// ```\npub struct A;\n\npub struct B;\n"
+        );
+    }
 }

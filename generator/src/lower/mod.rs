@@ -61,7 +61,10 @@ pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
 
 /// The document's part of the CORS rules: every method, every header a client may send
 /// (header parameters, header API keys) and every response header declared, so a browser
-/// script may send and read all of them.
+/// script may send and read all of them. An `Idempotency-Key` parameter is lowered out of
+/// `params` (the runtimes handle it), so it is added here, with the `Idempotent-Replayed`
+/// header the server runtime writes on a replay: without them a browser's preflight refuses
+/// every call of such an operation.
 fn cors(operations: &[Operation], schemes: &[SecurityScheme]) -> Cors {
     use std::collections::BTreeSet;
     let methods: BTreeSet<String> = operations.iter().map(|op| op.method.clone()).collect();
@@ -70,16 +73,21 @@ fn cors(operations: &[Operation], schemes: &[SecurityScheme]) -> Cors {
         .flat_map(|op| &op.params)
         .filter(|p| p.location == Location::Header)
         .map(|p| p.wire.to_ascii_lowercase());
+    let idempotent = operations.iter().any(|op| op.idempotency_key.is_some());
     let keys = schemes.iter().filter_map(|s| match &s.kind {
         SchemeKind::ApiKeyHeader(name) => Some(name.to_ascii_lowercase()),
         _ => None,
     });
-    let request_headers: BTreeSet<String> = params.chain(keys).collect();
+    let request_headers: BTreeSet<String> = params
+        .chain(keys)
+        .chain(idempotent.then(|| "idempotency-key".to_owned()))
+        .collect();
     let response_headers: BTreeSet<String> = operations
         .iter()
         .flat_map(|op| &op.responses)
         .flat_map(|r| &r.headers)
         .map(|h| h.wire.to_ascii_lowercase())
+        .chain(idempotent.then(|| "idempotent-replayed".to_owned()))
         .collect();
     Cors {
         methods: methods.into_iter().collect(),

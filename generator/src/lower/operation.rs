@@ -148,7 +148,28 @@ pub fn lower_all(
             });
         }
     }
+    name_headers_types(&mut out);
     out
+}
+
+/// Names the answers' header structs (`{stem}{variant}Headers`) in the module they share
+/// with every operation's types (`api.rs`, `client.rs`): unique among themselves (`getNot` +
+/// 302 `Found` and `get` + 404 `NotFound` both spell `GetNotFoundHeaders`) and never an
+/// operation's `{stem}Params`, `{stem}Response`, … (those names are claimed first).
+fn name_headers_types(ops: &mut [Operation]) {
+    let mut module = Scope::reserving(reserved::OPERATIONS_MODULE);
+    for op in ops.iter() {
+        for suffix in reserved::OPERATION_TYPE_SUFFIXES {
+            module.claim(format!("{}{suffix}", op.stem));
+        }
+    }
+    for op in ops.iter_mut() {
+        for r in &mut op.responses {
+            if let Some(name) = &mut r.headers_type {
+                *name = module.claim(std::mem::take(name));
+            }
+        }
+    }
 }
 
 /// A type as a reader of a warning knows it.

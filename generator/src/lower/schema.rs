@@ -2,6 +2,7 @@
 //! schemas are named from where they stand, and everything else becomes a `TypeRef`.
 
 use crate::diag::{Sink, push};
+pub use crate::docs::doc_lines;
 use crate::ir::{
     Constraints, Discriminator, EnumVariant, Field, OneOf, OneOfVariant, Struct, TypeDef, TypeKind,
     TypeRef,
@@ -1122,17 +1123,6 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
     }
     // A map made of `patternProperties` alone: its names are checked.
     c
-}
-
-/// Splits a description into doc lines (one `#[doc]` per line, see the design notes).
-pub fn doc_lines(text: Option<&str>) -> Vec<String> {
-    text.map(|t| {
-        t.trim_end()
-            .lines()
-            .map(|l| l.trim_end().to_string())
-            .collect()
-    })
-    .unwrap_or_default()
 }
 
 /// Marks fields and variants that need `Box` because their type contains the owner again

@@ -36,6 +36,37 @@ pub const TYPES_MODULE: &[&str] = &[
 /// imports (`PathParams`, `RawParams`).
 pub const OPERATION_STEMS: &[&str] = &["Path", "Raw"];
 
+/// Suffixes of the types the emitters name after an operation's stem in `api.rs` (server)
+/// and `client.rs` (client): `{stem}Params`, `{stem}Response`, `{stem}Options`,
+/// `{stem}Error`, `{stem}Success`. Claimed before the answers' `{stem}{variant}Headers`.
+pub const OPERATION_TYPE_SUFFIXES: &[&str] = &["Params", "Response", "Options", "Error", "Success"];
+
+/// Names `api.rs` and `client.rs` import or define beside the operations' types; the
+/// answers' header structs may not take them.
+pub const OPERATIONS_MODULE: &[&str] = &[
+    "Arc",
+    "Client",
+    "ClientBuilder",
+    "Credentials",
+    "Duration",
+    "Error",
+    "Future",
+    "OperationInfo",
+    "Problem",
+    "Query",
+    "RateLimit",
+    "RequestContext",
+    "ResponseValue",
+    "RetryPolicy",
+    "SchemeKind",
+    "Secret",
+    "SecurityScheme",
+    "Server",
+    "ToParam",
+    "Transport",
+    "types",
+];
+
 /// Methods beside the operations' own: the server trait's `handle_error`, the client's
 /// constructors and accessors. Operation methods may not take them.
 pub const OPERATION_METHODS: &[&str] = &[

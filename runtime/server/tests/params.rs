@@ -256,6 +256,39 @@ fn cookies() {
 }
 
 #[test]
+fn cookie_values_are_percent_decoded() {
+    // What the generated client sends for `a b;c,d"é` (RFC 6570 form style: `%20`, never
+    // `+`), a literal `+`, a `%` that starts no escape, and bytes that are not UTF-8.
+    let r = raw(
+        "/",
+        &[(
+            "cookie",
+            "s=a%20b%3Bc%2Cd%22%C3%A9; plus=1+2; pct=100%; bad=%FF%FE",
+        )],
+        &[],
+    );
+    let mut errs = Violations::new();
+    let get =
+        |name: &str, errs: &mut Violations| r.optional::<String>(Location::Cookie, name, errs);
+    assert_eq!(get("s", &mut errs).as_deref(), Some("a b;c,d\"é"));
+    assert_eq!(get("plus", &mut errs).as_deref(), Some("1+2"));
+    assert_eq!(get("pct", &mut errs).as_deref(), Some("100%"));
+    assert_eq!(get("bad", &mut errs), None);
+    assert_eq!(
+        messages(&errs),
+        vec!["cookie/bad: cookie value is not valid percent-encoded UTF-8"]
+    );
+    // Items of a comma-separated array are decoded with the value (an encoded comma
+    // would split an item, as in a query string).
+    let r = raw("/", &[("cookie", "ids=1%2C2")], &[]);
+    let mut errs = Violations::new();
+    assert_eq!(
+        r.array::<i32>(Location::Cookie, "ids", false, &mut errs),
+        Some(vec![1, 2])
+    );
+}
+
+#[test]
 fn non_ascii_header_values_are_violations() {
     let mut b = http::Request::builder().uri("/");
     b = b.header("x-name", http::HeaderValue::from_bytes(b"caf\xe9").unwrap());

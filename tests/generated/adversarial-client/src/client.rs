@@ -832,6 +832,70 @@ impl Client {
             _ => Err(raw.unexpected()),
         }
     }
+
+    /// Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.
+    ///
+    /// `GET /ops/headers/internal` (operation `getInternal`).
+    pub async fn get_internal(
+        &self,
+    ) -> Result<ResponseValue<()>, Error<GetInternalError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "getInternal",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/headers/internal";
+        let query = "";
+        let raw = self
+            .transport
+            .send(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            500..=599 => Err(raw.api_error_with(GetInternalError::ServerError)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// Its 500 answer's headers are `GetInternalServerErrorHeaders`.
+    ///
+    /// `GET /ops/headers` (operation `get`).
+    pub async fn get(&self) -> Result<ResponseValue<()>, Error<GetError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "get",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/headers";
+        let query = "";
+        let raw = self
+            .transport
+            .send(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            500 => Err(raw.api_error_with(GetError::InternalServerError)),
+            _ => Err(raw.unexpected()),
+        }
+    }
 }
 
 /// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -1261,4 +1325,68 @@ impl ResultOptions {
 pub enum ResultError {
     /// 404: The document's error body.
     NotFound(types::Error),
+}
+
+/// The documented error answers of `getInternal`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetInternalError {
+    /// 5XX: A server error, with a header.
+    ServerError,
+}
+
+/// Headers of the `5XX` answer of `getInternal`.
+/// Read them with `from_headers(response.headers())`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetInternalServerErrorHeaders {
+    /// (header `x-range`; `None` when absent or unreadable)
+    pub x_range: Option<String>,
+}
+
+impl GetInternalServerErrorHeaders {
+    /// Reads the documented headers; a header that is missing or does not parse is `None`.
+    pub fn from_headers(headers: &http::HeaderMap) -> Self {
+        Self {
+            x_range: headers
+                .get("x-range")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|value| value.trim().parse().ok()),
+        }
+    }
+}
+
+/// The documented error answers of `get`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetError {
+    /// 500: A server error, with a header.
+    InternalServerError,
+}
+
+/// Headers of the `500` answer of `get`.
+/// Read them with `from_headers(response.headers())`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetInternalServerErrorHeaders2 {
+    /// (header `x-code`; `None` when absent or unreadable)
+    pub x_code: Option<String>,
+}
+
+impl GetInternalServerErrorHeaders2 {
+    /// Reads the documented headers; a header that is missing or does not parse is `None`.
+    pub fn from_headers(headers: &http::HeaderMap) -> Self {
+        Self {
+            x_code: headers
+                .get("x-code")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|value| value.trim().parse().ok()),
+        }
+    }
 }

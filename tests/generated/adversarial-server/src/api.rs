@@ -187,6 +187,28 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(ResultResponse::Unimplemented) }
     }
 
+    /// Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.
+    ///
+    /// `GET /ops/headers/internal` (operation `getInternal`).
+    fn get_internal(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = Result<GetInternalResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(GetInternalResponse::Unimplemented) }
+    }
+
+    /// Its 500 answer's headers are `GetInternalServerErrorHeaders`.
+    ///
+    /// `GET /ops/headers` (operation `get`).
+    fn get(
+        &self,
+        ctx: &RequestContext,
+    ) -> impl Future<Output = Result<GetResponse, Self::Error>> + Send {
+        let _ = ctx;
+        async { Ok(GetResponse::Unimplemented) }
+    }
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -559,6 +581,54 @@ pub enum ResultResponse {
     Ok(types::ResultOkBody),
     /// 404: The document's error body.
     NotFound(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Headers of the `5XX` answer of `getInternal`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetInternalServerErrorHeaders {
+    /// (header `x-range`)
+    pub x_range: Option<String>,
+}
+
+/// What `getInternal` answers: one variant per documented status, and [`Unimplemented`](GetInternalResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetInternalResponse {
+    /// 204: Nothing.
+    NoContent,
+    /// 5XX: A server error, with a header.
+    ServerError(http::StatusCode, GetInternalServerErrorHeaders),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Headers of the `500` answer of `get`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetInternalServerErrorHeaders2 {
+    /// (header `x-code`)
+    pub x_code: Option<String>,
+}
+
+/// What `get` answers: one variant per documented status, and [`Unimplemented`](GetResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetResponse {
+    /// 204: Nothing.
+    NoContent,
+    /// 500: A server error, with a header.
+    InternalServerError(GetInternalServerErrorHeaders2),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -56,7 +56,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 const CORS: DocumentCors = DocumentCors {
     methods: &["DELETE", "GET", "POST", "PUT"],
     request_headers: &["body", "builder", "ctx", "rt", "x-build"],
-    response_headers: &["response", "value"],
+    response_headers: &["response", "value", "x-code", "x-range"],
 };
 
 /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
@@ -118,6 +118,11 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
             routing::get(handle_super_::<A>),
         )
         .route(&layer::route_path(&base, "/ops/kinds"), routing::get(handle_result::<A>))
+        .route(
+            &layer::route_path(&base, "/ops/headers/internal"),
+            routing::get(handle_get_internal::<A>),
+        )
+        .route(&layer::route_path(&base, "/ops/headers"), routing::get(handle_get::<A>))
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
@@ -917,6 +922,76 @@ fn serve_result<A: AdversarialApi>(
     }
 }
 
+/// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`].
+fn handle_get_internal<A: AdversarialApi>(
+    State(api): State<Arc<A>>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_get_internal(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
+}
+
+/// Authorizes, reads and checks a `getInternal` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_get_internal<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let ctx = RequestContext::new("getInternal", scheme, parts);
+        let outcome = api.get_internal(&ctx).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/headers`: see [`AdversarialApi::get`].
+fn handle_get<A: AdversarialApi>(
+    State(api): State<Arc<A>>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_get(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
+}
+
+/// Authorizes, reads and checks a `get` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_get<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let ctx = RequestContext::new("get", scheme, parts);
+        let outcome = api.get(&ctx).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 impl Path2Response {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -1087,5 +1162,53 @@ impl ResultResponse {
             Self::NotFound(body) => response::json(StatusCode::NOT_FOUND, &body),
             Self::Unimplemented => Err(Problem::not_implemented("Result")),
         }
+    }
+}
+
+impl GetInternalResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::ServerError(status, headers) => {
+                let mut response = Ok(response::empty(status))?;
+                headers.write(&mut response)?;
+                Ok(response)
+            }
+            Self::Unimplemented => Err(Problem::not_implemented("getInternal")),
+        }
+    }
+}
+
+impl GetInternalServerErrorHeaders {
+    fn write(&self, response: &mut Response) -> Result<(), Problem> {
+        if let Some(value) = &self.x_range {
+            response::set_header(response, "x-range", &value.to_string())?;
+        }
+        Ok(())
+    }
+}
+
+impl GetResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::InternalServerError(headers) => {
+                let mut response = Ok(
+                    response::empty(StatusCode::INTERNAL_SERVER_ERROR),
+                )?;
+                headers.write(&mut response)?;
+                Ok(response)
+            }
+            Self::Unimplemented => Err(Problem::not_implemented("get")),
+        }
+    }
+}
+
+impl GetInternalServerErrorHeaders2 {
+    fn write(&self, response: &mut Response) -> Result<(), Problem> {
+        if let Some(value) = &self.x_code {
+            response::set_header(response, "x-code", &value.to_string())?;
+        }
+        Ok(())
     }
 }

@@ -22,6 +22,63 @@ where
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
+/// Descriptions in every Markdown shape clippy's doc lints look at (issue 17):
+/// a list whose items run on
+/// - without indentation,
+///   like this
+/// - or with too much
+///   like this
+///   - nested
+///     lazily
+///
+/// > a quote
+/// > running on
+///
+/// Code, never a doctest:
+///
+/// ```text
+/// let x: u8 = 300;
+/// ```
+///
+/// ```text
+/// fn main() { broken
+/// ```
+///
+/// ```text
+/// A tab, a
+/// ```
+/// carriage return, and a fence left open:
+/// ```text
+/// let y = ;
+/// ```
+///
+/// Schema: `/components/schemas/Markdown`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Markdown {
+    /// Values:
+    /// 1. first
+    ///    continued
+    /// 2. second
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub listed: Option<String>,
+}
+
+impl Markdown {
+    /// Sets `listed`.
+    pub fn with_listed(mut self, listed: impl Into<String>) -> Self {
+        self.listed = Some(listed.into());
+        self
+    }
+}
+
+impl Validate for Markdown {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Takes the prelude's `Result`; checked, so its `Validate` has a body.
 ///
 /// Schema: `/components/schemas/Result`.

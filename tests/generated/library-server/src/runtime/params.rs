@@ -187,6 +187,24 @@ pub async fn path_params(parts: &mut Parts) -> Result<PathParams, Problem> {
     }
 }
 
+/// A cookie value as the document's parameter means it: percent-decoded, `+` kept.
+///
+/// RFC 6265 gives a cookie value no encoding and forbids spaces, `"`, `,`, `;` and `\\` in
+/// it, so a value holding those must be encoded somehow; OpenAPI's cookie parameters use
+/// `style: form` (RFC 6570 form expansion, which percent-encodes like a query value with
+/// space as `%20`, as the OpenAPI 3.2 style table spells out), and the generated client
+/// encodes them so. `+` is not a space here (that is HTML forms' rule, not RFC 6570's). A `%`
+/// not followed by two hex digits stays as it is, as browsers' decoders keep it; None when
+/// the decoded bytes are not UTF-8.
+fn cookie_value(value: &str) -> Option<Cow<'_, str>> {
+    if !value.contains('%') {
+        return Some(Cow::Borrowed(value));
+    }
+    String::from_utf8(percent_decode(value.as_bytes()))
+        .ok()
+        .map(Cow::Owned)
+}
+
 /// Every raw parameter value of one request, borrowed from the request's head: nothing is
 /// copied up front. The query string is decoded and the `Cookie` headers are split only when
 /// a parameter is asked for, and only as far as that parameter needs.
@@ -200,7 +218,8 @@ pub struct RawParams<'a> {
 
 impl<'a> RawParams<'a> {
     /// `path_params` comes from [`path_params`]. The query string is form-decoded (`+` is a
-    /// space); cookies are taken from every `Cookie` header, values kept as sent.
+    /// space); cookies are taken from every `Cookie` header, their values percent-decoded
+    /// (see [`cookie_value`]).
     pub fn from_parts(parts: &'a Parts, path_params: PathParams) -> Self {
         RawParams {
             path: path_params,
@@ -282,7 +301,14 @@ impl<'a> RawParams<'a> {
                             .strip_prefix('"')
                             .and_then(|v| v.strip_suffix('"'))
                             .unwrap_or(v);
-                        if !each(Cow::Borrowed(v)) {
+                        let Some(v) = cookie_value(v) else {
+                            errs.push(
+                                pointer(loc, name),
+                                "cookie value is not valid percent-encoded UTF-8",
+                            );
+                            continue;
+                        };
+                        if !each(v) {
                             return;
                         }
                     }

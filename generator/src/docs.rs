@@ -1,0 +1,417 @@
+//! Document text (descriptions, summaries) → rustdoc lines: the author's Markdown, rendered so
+//! that it reads as written and that no clippy doc lint, doctest or rustdoc code block fires
+//! on it, whatever the text is.
+//!
+//! What is rewritten, and why (everything else is kept as the author wrote it):
+//! - line ends (`\r\n`, `\r`) become `\n`, tabs four spaces (`tabs_in_doc_comments`), other
+//!   control characters are dropped, trailing spaces trimmed, the common indentation removed
+//!   (YAML block scalars keep it), and leading and trailing blank lines dropped;
+//! - a list item's continuation lines are indented exactly to the item's text
+//!   (`doc_lazy_continuation` fires below it, `doc_overindented_list_items` above it), and a
+//!   quote's continuation lines get their `>` (`doc_lazy_continuation`);
+//! - code blocks become fenced blocks that rustdoc does not compile: an indented block, or a
+//!   fenced one without a language (or marked `rust`), is fenced as `text`, since a
+//!   description's example is not a doctest of the generated crate; a fence the author
+//!   left open is closed.
+
+/// The doc lines of an optional text; none for no text or only blanks.
+pub fn doc_lines(text: Option<&str>) -> Vec<String> {
+    text.map(render).unwrap_or_default()
+}
+
+/// One open list item: where its text starts in the author's text and in ours.
+#[derive(Clone, Copy)]
+struct Item {
+    source: usize,
+    out: usize,
+}
+
+/// An open fenced code block.
+struct Fence {
+    marker: char,
+    len: usize,
+    /// Spaces of the author's indentation removed from its lines.
+    strip: usize,
+    /// Spaces put in front of its lines (the list item it stands in).
+    indent: usize,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Prev {
+    Blank,
+    Text,
+    Quote,
+    Other,
+}
+
+fn render(text: &str) -> Vec<String> {
+    let lines = normalize(text);
+    let mut out: Vec<String> = Vec::new();
+    let mut items: Vec<Item> = Vec::new();
+    let mut fence: Option<Fence> = None;
+    let mut prev = Prev::Blank;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &lines[i];
+        i += 1;
+        if let Some(f) = &fence {
+            let indent = indentation(line);
+            let rest = line.trim_start();
+            let closes = indent < f.strip + 4
+                && rest.starts_with(&f.marker.to_string().repeat(f.len))
+                && rest.chars().all(|c| c == f.marker);
+            let kept = &line[indent.min(f.strip)..];
+            if closes {
+                out.push(format!("{}{}", " ".repeat(f.indent), rest));
+                fence = None;
+                prev = Prev::Other;
+            } else if kept.is_empty() {
+                out.push(String::new());
+            } else {
+                out.push(format!("{}{kept}", " ".repeat(f.indent)));
+            }
+            continue;
+        }
+        if line.is_empty() {
+            out.push(String::new());
+            prev = Prev::Blank;
+            continue;
+        }
+        let indent = indentation(line);
+        let rest = line.trim_start();
+
+        // A fence opens: in the deepest item its indentation reaches.
+        if let Some((marker, len, info)) = fence_open(rest) {
+            items.retain(|it| it.source <= indent);
+            let at = items.last().map_or(0, |it| it.out);
+            let info = if is_rust(info) { "text" } else { info };
+            out.push(format!(
+                "{}{}{info}",
+                " ".repeat(at),
+                marker.to_string().repeat(len)
+            ));
+            fence = Some(Fence {
+                marker,
+                len,
+                strip: indent,
+                indent: at,
+            });
+            prev = Prev::Other;
+            continue;
+        }
+
+        // A list item: a child of the deepest item whose text its marker reaches.
+        if let Some(width) = list_marker(rest, prev == Prev::Text && items.is_empty()) {
+            items.retain(|it| it.source <= indent);
+            let at = items.last().map_or(0, |it| it.out);
+            let (marker, text) = rest.split_at(width);
+            let text = text.trim_start();
+            out.push(
+                format!("{}{marker} {text}", " ".repeat(at))
+                    .trim_end()
+                    .to_string(),
+            );
+            let source_text = indent + width + (rest.len() - width - text.len()).max(1);
+            items.push(Item {
+                source: source_text.min(indent + width + 1),
+                out: at + width + 1,
+            });
+            prev = Prev::Text;
+            continue;
+        }
+
+        // Text right below text continues its paragraph: inside an item, at the item's
+        // indentation; below a quote, quoted.
+        if prev == Prev::Text && !items.is_empty() {
+            let at = items.last().map_or(0, |it| it.out);
+            out.push(format!("{}{rest}", " ".repeat(at)));
+            continue;
+        }
+        if prev == Prev::Quote && !rest.starts_with('>') {
+            out.push(format!("> {rest}"));
+            continue;
+        }
+        if prev == Prev::Blank {
+            // After a blank line, text stays in the deepest item its indentation reaches.
+            items.retain(|it| it.source <= indent);
+        }
+        let at = items.last().map_or(0, |it| it.out);
+        let base = items.last().map_or(0, |it| it.source);
+        if prev == Prev::Blank && indent >= base + 4 {
+            // An indented code block: fenced as text, up to the next line less indented.
+            let mut block = vec![&line[base + 4..]];
+            while i < lines.len() {
+                let next = &lines[i];
+                if !next.is_empty() && indentation(next) < base + 4 {
+                    break;
+                }
+                block.push(if next.is_empty() {
+                    ""
+                } else {
+                    &next[base + 4..]
+                });
+                i += 1;
+            }
+            while block.last() == Some(&"") {
+                block.pop();
+                i -= 1;
+            }
+            let pad = " ".repeat(at);
+            out.push(format!("{pad}```text"));
+            for l in block {
+                out.push(if l.is_empty() {
+                    String::new()
+                } else {
+                    format!("{pad}{l}")
+                });
+            }
+            out.push(format!("{pad}```"));
+            prev = Prev::Other;
+            continue;
+        }
+        out.push(format!("{}{rest}", " ".repeat(at)));
+        prev = if rest.starts_with('>') {
+            Prev::Quote
+        } else {
+            Prev::Text
+        };
+    }
+    if let Some(f) = fence {
+        out.push(format!(
+            "{}{}",
+            " ".repeat(f.indent),
+            f.marker.to_string().repeat(f.len)
+        ));
+    }
+    while out.last().is_some_and(String::is_empty) {
+        out.pop();
+    }
+    out
+}
+
+/// Lines with `\n` ends, no tabs or control characters, no trailing spaces, the common
+/// indentation removed, no blank lines at either end.
+fn normalize(text: &str) -> Vec<String> {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut lines: Vec<String> = text
+        .split('\n')
+        .map(|l| {
+            l.replace('\t', "    ")
+                .chars()
+                .filter(|c| !c.is_control())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect();
+    while lines.first().is_some_and(String::is_empty) {
+        lines.remove(0);
+    }
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    let common = lines
+        .iter()
+        .filter(|l| !l.is_empty())
+        .map(|l| indentation(l))
+        .min()
+        .unwrap_or(0);
+    for l in &mut lines {
+        if !l.is_empty() {
+            l.drain(..common);
+        }
+    }
+    lines
+}
+
+fn indentation(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// `(marker, length, info string)` of a line opening a fenced code block.
+fn fence_open(rest: &str) -> Option<(char, usize, &str)> {
+    let marker = rest.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let len = rest.chars().take_while(|c| *c == marker).count();
+    let info = rest[len..].trim();
+    // A backtick fence's info string cannot hold a backtick (that is inline code).
+    (len >= 3 && !(marker == '`' && info.contains('`'))).then_some((marker, len, info))
+}
+
+/// Whether rustdoc would compile a block with this info string as a doctest: no language,
+/// `rust`, or only rustdoc's own attributes.
+fn is_rust(info: &str) -> bool {
+    const RUSTDOC: &[&str] = &[
+        "rust",
+        "ignore",
+        "should_panic",
+        "no_run",
+        "compile_fail",
+        "test_harness",
+        "standalone_crate",
+        "allow_fail",
+    ];
+    info.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .all(|t| RUSTDOC.contains(&t) || t.starts_with("edition"))
+}
+
+/// The width of a list marker at the start of `rest` (`-`, `*`, `+`, `1.`, `1)`), when it
+/// starts a list item as CommonMark reads it. Right after a paragraph line only a bullet or
+/// `1.` starts one, and only with text after it.
+fn list_marker(rest: &str, after_paragraph: bool) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    let width = match bytes.first()? {
+        b'-' | b'*' | b'+' => 1,
+        b'0'..=b'9' => {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits > 9 || !matches!(bytes.get(digits), Some(b'.' | b')')) {
+                return None;
+            }
+            if after_paragraph && &rest[..digits] != "1" {
+                return None;
+            }
+            digits + 1
+        }
+        _ => return None,
+    };
+    let after = &rest[width..];
+    if after.is_empty() {
+        return (!after_paragraph).then_some(width);
+    }
+    if !after.starts_with(' ') {
+        return None;
+    }
+    // `- - -` and `***` are thematic breaks, not items.
+    let first = bytes[0];
+    if matches!(first, b'-' | b'*')
+        && rest.chars().all(|c| c == first as char || c == ' ')
+        && rest.chars().filter(|c| *c == first as char).count() >= 3
+    {
+        return None;
+    }
+    Some(width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::doc_lines;
+
+    fn doc(text: &str) -> Vec<String> {
+        doc_lines(Some(text))
+    }
+
+    #[test]
+    fn plain_text_is_kept_and_trimmed() {
+        assert_eq!(doc("  One line.  \n"), vec!["One line."]);
+        assert_eq!(doc("\n\nA\n\nB\n\n"), vec!["A", "", "B"]);
+        assert_eq!(doc("   "), Vec::<String>::new());
+        assert_eq!(doc_lines(None), Vec::<String>::new());
+    }
+
+    #[test]
+    fn line_ends_tabs_and_control_characters() {
+        assert_eq!(doc("a\r\nb\rc"), vec!["a", "b", "c"]);
+        assert_eq!(doc("x\u{7}y\u{0}"), vec!["xy"]);
+        assert_eq!(doc("- a\n\tb"), vec!["- a", "  b"]);
+    }
+
+    #[test]
+    fn common_indentation_is_removed() {
+        assert_eq!(doc("    a\n      b\n    c"), vec!["a", "b", "c"]);
+    }
+
+    #[test]
+    fn lazy_list_continuations_are_indented_to_the_item() {
+        assert_eq!(
+            doc("Kinds:\n- one that goes\non and on\n- two\n\nAfter."),
+            vec![
+                "Kinds:",
+                "- one that goes",
+                "  on and on",
+                "- two",
+                "",
+                "After."
+            ]
+        );
+        assert_eq!(
+            doc("1. first\nmore\n10. tenth\nmore"),
+            vec!["1. first", "   more", "10. tenth", "    more"]
+        );
+    }
+
+    #[test]
+    fn overindented_continuations_are_brought_back() {
+        assert_eq!(doc("* a\n        deep\n* b"), vec!["* a", "  deep", "* b"]);
+        assert_eq!(
+            doc("-   wide marker\n    text"),
+            vec!["- wide marker", "  text"]
+        );
+    }
+
+    #[test]
+    fn nested_lists_keep_their_levels() {
+        assert_eq!(
+            doc("- a\n   - b\n   lazy\n- c"),
+            vec!["- a", "  - b", "    lazy", "- c"]
+        );
+    }
+
+    #[test]
+    fn text_after_a_blank_line_leaves_or_stays_in_the_list() {
+        assert_eq!(doc("- a\n\nout"), vec!["- a", "", "out"]);
+        assert_eq!(doc("- a\n\n  in"), vec!["- a", "", "  in"]);
+    }
+
+    #[test]
+    fn what_only_looks_like_an_item_is_text() {
+        // CommonMark: `2.` cannot interrupt a paragraph, `-x` is no marker, `---` a rule.
+        assert_eq!(
+            doc("Total\n2. not an item\nmore"),
+            vec!["Total", "2. not an item", "more"]
+        );
+        assert_eq!(doc("-x\ny"), vec!["-x", "y"]);
+        assert_eq!(doc("a\n\n- - -\nb"), vec!["a", "", "- - -", "b"]);
+    }
+
+    #[test]
+    fn quotes_keep_their_marker() {
+        assert_eq!(doc("> quoted\nlazy"), vec!["> quoted", "> lazy"]);
+    }
+
+    #[test]
+    fn code_blocks_never_become_doctests() {
+        assert_eq!(
+            doc("Example:\n```\nlet x = 1;\n```"),
+            vec!["Example:", "```text", "let x = 1;", "```"]
+        );
+        assert_eq!(doc("```rust,ignore\nx\n```"), vec!["```text", "x", "```"]);
+        assert_eq!(
+            doc("~~~json\n{\"a\": 1}\n~~~"),
+            vec!["~~~json", "{\"a\": 1}", "~~~"]
+        );
+        assert_eq!(
+            doc("Run:\n\n    curl -X POST\n\n      --data x\n\nDone."),
+            vec![
+                "Run:",
+                "",
+                "```text",
+                "curl -X POST",
+                "",
+                "  --data x",
+                "```",
+                "",
+                "Done."
+            ]
+        );
+        // A fence left open is closed; lines inside are kept as written.
+        assert_eq!(doc("```\n- a\nb"), vec!["```text", "- a", "b", "```"]);
+    }
+
+    #[test]
+    fn code_inside_a_list_item_stays_in_it() {
+        assert_eq!(
+            doc("- item:\n  ```\n  x\n  ```\n- next"),
+            vec!["- item:", "  ```text", "  x", "  ```", "- next"]
+        );
+    }
+}
