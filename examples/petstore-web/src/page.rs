@@ -178,6 +178,15 @@ fn describe<E: Documented>(error: &Error<E>) -> String {
             "could not reach the service ({e}); is it running, and does it allow this page's origin (--cors-origin)?"
         ),
         Error::InvalidRequest(m) => format!("could not send the request: {m}"),
+        // Past the operation's sunset (x-deprecation): say what to use instead.
+        Error::Gone {
+            operation,
+            replacement,
+            ..
+        } => match replacement {
+            Some(r) => format!("{operation} has been removed (HTTP 410); use {r} instead"),
+            None => format!("{operation} has been removed (HTTP 410)"),
+        },
     };
     if let Some(delay) = error.retry_after() {
         text.push_str(&format!(" (retry after {})", seconds(delay)));
