@@ -459,6 +459,7 @@ fn operation_types(op: &Operation) -> TokenStream {
             if let Some(d) = &p.default {
                 note.push_str(&format!("; the server uses `{d}` when unset"));
             }
+            super::end_list(&mut lines);
             lines.push(format!("({note})"));
             let docs = doc(&lines);
             let deprecated = p

@@ -41,6 +41,22 @@ pub fn doc(lines: &[String]) -> TokenStream {
     quote!(#(#lines)*)
 }
 
+/// Ends a description that closes with a Markdown list item (`- a`, `1. b`) with an empty
+/// line, so that a note added after it starts a paragraph of its own instead of running into
+/// the item (rustdoc would read it as the item's lazy continuation; clippy warns).
+pub fn end_list(lines: &mut Vec<String>) {
+    let Some(last) = lines.last() else {
+        return;
+    };
+    let item = last.trim_start();
+    let numbered = item
+        .split_once(". ")
+        .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if item.starts_with("- ") || item.starts_with("* ") || item.starts_with("+ ") || numbered {
+        lines.push(String::new());
+    }
+}
+
 /// Inner `//!` docs for a module.
 pub fn module_doc(lines: &[String]) -> TokenStream {
     let lines = lines.iter().map(|l| {
@@ -301,5 +317,32 @@ mod tests {
             super::space_items(text),
             "/// let x = 1;\n/// }\n/// ```\npub struct A;\n\npub struct B;\n"
         );
+    }
+}
+
+#[cfg(test)]
+mod end_list_tests {
+    use super::end_list;
+
+    fn ended(text: &[&str]) -> Vec<String> {
+        let mut lines: Vec<String> = text.iter().map(|l| l.to_string()).collect();
+        end_list(&mut lines);
+        lines
+    }
+
+    #[test]
+    fn a_note_after_a_list_starts_a_paragraph() {
+        // openai's parameter descriptions end with their values as a list.
+        for last in ["- `desc`: newest first.", "  * b", "+ c", "12. twelfth"] {
+            assert_eq!(
+                ended(&["Order:", last]).last().map(String::as_str),
+                Some(""),
+                "{last}"
+            );
+        }
+        for last in ["Plain text.", "-1 is the default", "v1. Old", ""] {
+            assert_eq!(ended(&["Text", last]).len(), 2, "{last}");
+        }
+        assert!(ended(&[]).is_empty());
     }
 }

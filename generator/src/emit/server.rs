@@ -181,6 +181,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
                 if p.deprecated {
                     where_.push_str(", deprecated");
                 }
+                super::end_list(&mut lines);
                 lines.push(format!("({where_})"));
                 let docs = doc(&lines);
                 quote!(#docs pub #rust: #ty,)

@@ -605,7 +605,7 @@ impl Normalizer {
 /// `oneOf`/`anyOf` whose every branch is one `const` with at most a title and a description
 /// (discord's named enumerations: `{type: integer, oneOf: [{title: ACTION_ROW, const: 1},
 /// …]}`) → `enum` of the values, checked (and, for strings, named) like any enumeration; each
-/// value's title and description are kept as lines of the schema's description.
+/// value's title and description are kept in a `Values:` line of the schema's description.
 fn const_branches(obj: &mut Map<String, Value>, key: &str) {
     let Some(Value::Array(branches)) = obj.get(key) else {
         return;
@@ -631,9 +631,9 @@ fn const_branches(obj: &mut Map<String, Value>, key: &str) {
         }
         let text = |k: &str| b.get(k).and_then(Value::as_str).map(str::trim);
         let line = match (text("title"), text("description")) {
-            (Some(t), Some(d)) => format!("- `{value}`: {t} ({d})"),
-            (Some(t), None) | (None, Some(t)) => format!("- `{value}`: {t}"),
-            (None, None) => format!("- `{value}`"),
+            (Some(t), Some(d)) => format!("`{value}` {t} ({d})"),
+            (Some(t), None) | (None, Some(t)) => format!("`{value}` {t}"),
+            (None, None) => format!("`{value}`"),
         };
         values.push(value);
         lines.push(line);
@@ -657,7 +657,8 @@ fn const_branches(obj: &mut Map<String, Value>, key: &str) {
         .and_then(Value::as_str)
         .map(|d| format!("{}\n\n", d.trim_end()))
         .unwrap_or_default();
-    description.push_str(&lines.join("\n"));
+    // One line: a list here would run into whatever text follows the description.
+    description.push_str(&format!("Values: {}.", lines.join("; ")));
     obj.insert("description".into(), Value::String(description));
 }
 

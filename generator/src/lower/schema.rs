@@ -774,7 +774,7 @@ impl<'a> Schemas<'a> {
         let discriminator = schema.schema_data.discriminator.as_ref().map(|d| {
             let mut mapping = Vec::new();
             for (i, part) in parts.iter().enumerate() {
-                if let ReferenceOr::Reference { reference } = part {
+                if let Some(reference) = variant_reference(part) {
                     let explicit: Vec<&String> = d
                         .mapping
                         .iter()
@@ -797,6 +797,18 @@ impl<'a> Schemas<'a> {
                 mapping,
             }
         });
+        // Only `$ref` variants have a name a tag can map to; with none, no value would ever
+        // be accepted, so the variants are tried in order instead.
+        let discriminator = match discriminator {
+            Some(d) if d.mapping.is_empty() => {
+                sink.warn(
+                    push(pointer, "discriminator"),
+                    "no variant is a `$ref`, so the discriminator maps no value; the first variant that decodes is chosen",
+                );
+                None
+            }
+            other => other,
+        };
         if variants.is_empty() {
             sink.warn(pointer, format!("empty `{keyword}`; using any JSON value"));
             return TypeKind::Alias(TypeRef::Json, Constraints::default());
@@ -865,6 +877,22 @@ impl<'s> SchemaRef<'s> {
             SchemaRef::Ref(r) => SchemaRef::Ref(r),
             SchemaRef::Item(s) => SchemaRef::Item(s),
         }
+    }
+}
+
+/// The component a `oneOf` variant names: a `$ref`, or a `$ref` the 3.1 up-reading wrapped
+/// in `allOf` to keep its sibling annotations (openai: `- $ref: …/TranscriptTextUsageTokens`
+/// with a `title`).
+fn variant_reference(part: &ReferenceOr<Schema>) -> Option<&String> {
+    match part {
+        ReferenceOr::Reference { reference } => Some(reference),
+        ReferenceOr::Item(s) => match &s.schema_kind {
+            SchemaKind::AllOf { all_of } if all_of.len() == 1 => match &all_of[0] {
+                ReferenceOr::Reference { reference } => Some(reference),
+                ReferenceOr::Item(_) => None,
+            },
+            _ => None,
+        },
     }
 }
 
