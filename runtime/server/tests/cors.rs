@@ -20,10 +20,12 @@ fn cors() -> Cors {
 }
 
 /// A few requests a minute for everyone, so any charge shows.
-fn tight_policy(per_minute: u32) -> RateLimitPolicy {
+/// `limit` requests a minute AND a day: a test that crosses a UTC minute mid-run still finds
+/// its quota used up (the day window carries it), so no test depends on the wall clock.
+fn tight_policy(limit: u32) -> RateLimitPolicy {
     let quota = Quota {
-        per_minute,
-        per_day: 100,
+        per_minute: limit,
+        per_day: limit,
     };
     RateLimitPolicy {
         plans: BTreeMap::from([("free".to_owned(), quota)]),
