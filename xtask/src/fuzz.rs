@@ -601,6 +601,7 @@ fn pool() -> Vec<&'static str> {
         reserved::SERVER_OPERATION_LOCALS,
         reserved::CLIENT_OPERATION_LOCALS,
         reserved::OTHER_LOCALS,
+        reserved::CLIPPY_PLACEHOLDERS,
         PRELUDE,
         WORDS,
     ] {
