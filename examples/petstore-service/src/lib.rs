@@ -31,6 +31,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use axum::extract::{ConnectInfo, Request};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use petstore_server::api::{
@@ -38,7 +39,7 @@ use petstore_server::api::{
     ListPetsResponse,
 };
 use petstore_server::types::{Error, NewPet, Pet, PetStatus};
-use petstore_server::{PetStoreApi, RequestContext, ServerConfig, StaticKeys};
+use petstore_server::{PetStoreApi, Problem, RequestContext, ServerConfig, StaticKeys};
 use storage::{Storage, StorageError};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -180,8 +181,27 @@ impl Service {
 }
 
 impl PetStoreApi for Service {
-    // A database failure: `handle_error` logs it and answers 500 with the Error body.
+    // A database failure: `handle_error` logs it and answers 503 or 500 with the Error body.
     type Error = StorageError;
+
+    /// 503 `database_unavailable` with `Retry-After: 1` while the database cannot be reached
+    /// (the spec's decision 16; see `storage::postgres` for when a write's outcome is
+    /// unknown), 500 `internal` for any other failure. Neither tells the client more: the
+    /// cause is in the log.
+    fn handle_error(&self, ctx: &RequestContext, error: StorageError) -> Problem {
+        if error.is_unavailable() {
+            tracing::warn!(operation = ctx.operation_id, %error, "database unavailable");
+            Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "database_unavailable",
+                "the database cannot be reached right now; retry shortly",
+            )
+            .with_header(header::RETRY_AFTER, HeaderValue::from(1u32))
+        } else {
+            tracing::error!(operation = ctx.operation_id, %error, "handler failed");
+            Problem::internal()
+        }
+    }
 
     async fn list_pets(
         &self,

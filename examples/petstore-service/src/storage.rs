@@ -49,19 +49,41 @@ pub trait Storage: Send + Sync + 'static {
     fn describe(&self) -> String;
 }
 
-/// A database failure. The handlers answer it with a 500 (`handle_error` logs it).
+/// A database failure. The handlers answer it with a 500 (`handle_error` logs it), or with a
+/// 503 when [`is_unavailable`](StorageError::is_unavailable): the database could not be
+/// reached or is busy, nothing was stored, and the same request may succeed shortly.
 #[derive(Debug)]
-pub struct StorageError(pub String);
+pub struct StorageError {
+    message: String,
+    unavailable: bool,
+}
 
 impl StorageError {
+    /// A failure retrying will not cure (a bad stored value, an SQL error): 500.
     pub fn new(what: impl fmt::Display) -> StorageError {
-        StorageError(what.to_string())
+        StorageError {
+            message: what.to_string(),
+            unavailable: false,
+        }
+    }
+
+    /// The database is unreachable, restarting or locked by another process for longer than
+    /// the service waits: 503, so clients retry.
+    pub fn unavailable(what: impl fmt::Display) -> StorageError {
+        StorageError {
+            message: what.to_string(),
+            unavailable: true,
+        }
+    }
+
+    pub fn is_unavailable(&self) -> bool {
+        self.unavailable
     }
 }
 
 impl fmt::Display for StorageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -132,7 +154,7 @@ fn status_text(status: Option<&PetStatus>) -> Option<&str> {
 fn status_from(text: Option<String>) -> Result<Option<PetStatus>, StorageError> {
     text.map(|t| {
         t.parse::<PetStatus>()
-            .map_err(|_| StorageError(format!("stored status {t:?} is not one of the spec's")))
+            .map_err(|_| StorageError::new(format!("stored status {t:?} is not one of the spec's")))
     })
     .transpose()
 }

@@ -525,3 +525,156 @@ where
     }
     out
 }
+
+/// The service's answer while its database is away: 503 with the `Error` body.
+async fn assert_database_unavailable(resp: reqwest::Response) {
+    assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(header(&resp, "retry-after").as_deref(), Some("1"));
+    assert_eq!(
+        header(&resp, "content-type").as_deref(),
+        Some("application/json")
+    );
+    let body = body(resp).await;
+    assert_eq!(body["code"], "database_unavailable", "{body}");
+    assert_eq!(body["status"], 503, "{body}");
+    assert!(body["message"].is_string(), "{body}");
+    assert_eq!(body.as_object().unwrap().len(), 3, "{body}");
+}
+
+/// Every pet the service lists (the spec's largest page).
+async fn list_all(http: &reqwest::Client, base: &str) -> (StatusCode, Value) {
+    let resp = http
+        .get(format!("{base}/pets?limit=100"))
+        .bearer_auth(ENTERPRISE)
+        .send()
+        .await
+        .unwrap();
+    (resp.status(), body(resp).await)
+}
+
+fn post(http: &reqwest::Client, base: &str, name: &str) -> reqwest::RequestBuilder {
+    http.post(format!("{base}/pets"))
+        .bearer_auth(ENTERPRISE)
+        .header("content-type", "application/json")
+        .body(json!({"name": name, "categoryId": 7, "status": "available"}).to_string())
+}
+
+/// PostgreSQL stopped (`pg_ctl stop -m fast`) under a running service: every operation
+/// answers 503 with the `Error` body; started again on the same port and data directory,
+/// the very next request succeeds (a write after the first restart, a read after the second)
+/// and every pet added before is there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_restarted_under_a_running_service() {
+    let mut postgres = PostgresServer::start();
+    let service = Instance::start(&["--database-url".to_owned(), postgres.url()]);
+    let (http, base) = (http(), service.base.clone());
+    let mut added = futures_join((0..10).map(|i| {
+        let (http, base) = (http.clone(), base.clone());
+        async move { add(&http, &base, &format!("before-{i}")).await }
+    }))
+    .await;
+    added.sort_by_key(|pet| pet["id"].as_i64());
+
+    for round in 0..2 {
+        postgres.stop();
+        // Concurrent requests of every pet operation, twice: the first ones find the
+        // connection closed by the server's goodbye, the later ones a refused reconnection.
+        for _ in 0..2 {
+            let answers = futures_join((0..12).map(|i| {
+                let (http, base) = (http.clone(), base.clone());
+                async move {
+                    match i % 3 {
+                        0 => post(&http, &base, "during").send().await.unwrap(),
+                        1 => http
+                            .get(format!("{base}/pets/1"))
+                            .bearer_auth(ENTERPRISE)
+                            .send()
+                            .await
+                            .unwrap(),
+                        _ => list(&http, &base, ENTERPRISE).await,
+                    }
+                }
+            }))
+            .await;
+            for resp in answers {
+                assert_database_unavailable(resp).await;
+            }
+        }
+        postgres.restart();
+        if round == 0 {
+            added.push(add(&http, &base, "after-first-restart").await);
+        } else {
+            let (status, listed) = list_all(&http, &base).await;
+            assert_eq!(status, StatusCode::OK, "{listed}");
+            assert_eq!(
+                listed,
+                Value::Array(added.clone()),
+                "every pet, in id order"
+            );
+        }
+    }
+    for pet in &added {
+        let id = pet["id"].as_i64().unwrap();
+        assert_eq!(get(&http, &base, id).await, (StatusCode::OK, pet.clone()));
+    }
+    assert_eq!(count_named(&postgres.url(), "during").await, 0);
+    service.stop();
+}
+
+/// A TCP proxy to `upstream` whose connections can be cut the way a vanished server or a
+/// lost NAT entry cuts them: on `cut`, each open connection's server side is closed, and its
+/// client side stays open, without a byte or a FIN, until the client sends something; then
+/// it is closed too. Connections opened after the cut are forwarded as usual.
+async fn cuttable_proxy(upstream: SocketAddr) -> (SocketAddr, tokio::sync::watch::Sender<u32>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (cut, cuts) = tokio::sync::watch::channel(0u32);
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut inbound, _)) = listener.accept().await else {
+                return;
+            };
+            let mut cuts = cuts.clone();
+            // Only cuts from now on end this connection.
+            cuts.borrow_and_update();
+            tokio::spawn(async move {
+                let mut outbound = TcpStream::connect(upstream).await.unwrap();
+                tokio::select! {
+                    _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => return,
+                    _ = cuts.changed() => {}
+                }
+                drop(outbound);
+                let mut byte = [0u8; 1];
+                let _ = inbound.read(&mut byte).await;
+            });
+        }
+    });
+    (addr, cut)
+}
+
+/// The connection cut under a statement (the service's driver only learns it when the
+/// statement goes unanswered): a read is sent again on a new connection and succeeds; a
+/// write is not (the service cannot know whether it reached the database) and answers 503,
+/// and here, where it did not reach it, nothing is stored; the next write succeeds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_cut_under_a_statement() {
+    let postgres = PostgresServer::start();
+    let (proxy, cut) = cuttable_proxy(SocketAddr::from(([127, 0, 0, 1], postgres.port))).await;
+    let url = format!("postgres://postgres@{proxy}/postgres");
+    let service = Instance::start(&["--database-url".to_owned(), url]);
+    let (http, base) = (http(), service.base.clone());
+    let rex = add(&http, &base, "Rex").await;
+    let id = rex["id"].as_i64().unwrap();
+
+    cut.send_modify(|n| *n += 1);
+    assert_eq!(get(&http, &base, id).await, (StatusCode::OK, rex.clone()));
+    let (status, listed) = list_all(&http, &base).await;
+    assert_eq!((status, listed), (StatusCode::OK, json!([rex])));
+
+    cut.send_modify(|n| *n += 1);
+    assert_database_unavailable(post(&http, &base, "Lost").send().await.unwrap()).await;
+    assert_eq!(count_named(&postgres.url(), "Lost").await, 0);
+    add(&http, &base, "Kept").await;
+    assert_eq!(count_named(&postgres.url(), "Kept").await, 1);
+    service.stop();
+}

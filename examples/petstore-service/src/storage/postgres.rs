@@ -5,23 +5,57 @@
 //!
 //! One connection, pipelined: tokio-postgres sends the queries of concurrent requests on it
 //! without waiting for each answer, and every operation here is a single statement, so no
-//! transaction ever holds the connection. When the connection breaks (database restarted, a
-//! network cut), the next request opens a new one. The statements are prepared once per
-//! connection: one round trip per operation.
+//! transaction ever holds the connection. The statements are prepared once per connection:
+//! one round trip per operation.
+//!
+//! # When the database goes away
+//!
+//! A restart, a failover or a network cut breaks the connection. What a request does then:
+//!
+//! - **Before sending**, it checks the connection: one the driver knows is closed (the server
+//!   said goodbye, as PostgreSQL does to every session when it shuts down) or that this
+//!   module gave up on is replaced first. So after a restart the next request, read or write,
+//!   runs on a new connection. Reconnecting is bounded by the connect timeout (the URL's
+//!   `connect_timeout`, else `CONNECT_TIMEOUT`), covering the TCP connect, the start-up
+//!   handshake and preparing the statements. Requests queued behind a reconnection that
+//!   fails get its error instead of trying again one after the other, so no request waits
+//!   for more than about two connect timeouts however many are queued.
+//! - **When the connection breaks under a statement** (the driver's `Closed` error, an I/O
+//!   error, or the server answering it with SQLSTATE class 08, `57P01` admin_shutdown,
+//!   `57P02` crash_shutdown or `57P03` cannot_connect_now), the connection is dropped and:
+//!   - a read (`get`, `list`) is sent once more on a new connection: it changes nothing, so
+//!     running it twice is harmless;
+//!   - a write (`add`) is sent once more only when the server itself answered *that
+//!     statement* with `57P01`, `57P02` or `57P03`: the server ended the session before
+//!     the statement's implicit transaction committed (it was refused or rolled back), so
+//!     nothing was stored. On any other break it is *not* retried: tokio-postgres reports
+//!     `Closed` alike whether the statement never left this process or the server inserted
+//!     the row and only the answer was lost, and a blind retry could add the animal twice
+//!     (under another id). The request gets 503 and the client decides; the window is the
+//!     time the statement is on the wire, so this is rare.
+//! - **When nothing answers** a statement within `STATEMENT_TIMEOUT` (a cut link that does
+//!   not reset), the request gets 503 and the connection is replaced on the next request.
+//!
+//! Every one of those failures is [`StorageError::unavailable`]: the client gets 503 with the
+//! `Error` body (`database_unavailable`, `Retry-After: 1`), not 500. Other database errors
+//! (an SQL error, a stored value the service cannot read) stay 500.
 
 use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use petstore_server::types::{NewPet, Pet, PetStatus};
 use tokio::sync::Mutex;
+use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Config, NoTls, Row, Statement};
 
 use super::{Storage, StorageError, StorageFuture, status_from, status_text};
 
-/// How long connecting may take, unless the URL sets `connect_timeout`.
+/// How long connecting may take (TCP, start-up, preparing), unless the URL sets
+/// `connect_timeout`.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
-/// The longest one statement may take before the request gets a 500 (a stuck database does
+/// The longest one statement may take before the request gets a 503 (a stuck database does
 /// not hold requests forever).
 const STATEMENT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The `pg_advisory_xact_lock` key the migration holds ("petstore" in ASCII, as a number).
@@ -45,7 +79,17 @@ pub struct PostgresStorage {
     config: Config,
     /// Where, for logs (host, port, database; never the password).
     place: String,
-    connection: Mutex<Arc<Connection>>,
+    /// The longest a reconnection may take.
+    connect_timeout: Duration,
+    current: Mutex<Current>,
+    /// Reconnections attempted so far (see `connection`).
+    attempts: AtomicU64,
+}
+
+struct Current {
+    connection: Arc<Connection>,
+    /// Why the last reconnection failed; `None` once one succeeded.
+    last_failure: Option<String>,
 }
 
 /// A live connection and its prepared statements.
@@ -54,59 +98,206 @@ struct Connection {
     add: Statement,
     get: Statement,
     list: Statement,
+    /// Set when a statement on it found it broken or got no answer in time: the next request
+    /// opens a new one even though the driver may not have noticed yet.
+    abandoned: AtomicBool,
+}
+
+impl Connection {
+    fn usable(&self) -> bool {
+        !self.client.is_closed() && !self.abandoned.load(Ordering::SeqCst)
+    }
+}
+
+/// Whether a failed statement may be sent again on a new connection (see the module's doc).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    /// A read: whenever the connection broke under it.
+    Read,
+    /// A write: only when the server refused or rolled it back while ending the session.
+    Write,
+}
+
+/// How a statement failed.
+enum Failure {
+    /// The connection broke; `rolled_back` when the server answered the statement itself
+    /// with a shutdown error (so it certainly did not commit).
+    Lost { rolled_back: bool, error: String },
+    /// No answer within `STATEMENT_TIMEOUT`.
+    Silent,
+    /// Anything else: an SQL error, a value the driver could not convert.
+    Other(String),
 }
 
 impl PostgresStorage {
     /// Connects to `url` and migrates the schema. Fails when the database is unreachable:
-    /// a service that starts without its data would only answer 500s.
+    /// a service that starts without its data would only answer errors.
     pub async fn connect(url: &str) -> Result<PostgresStorage, StorageError> {
         let mut config: Config = url
             .parse()
-            .map_err(|e| StorageError(format!("--database-url: {e}")))?;
+            .map_err(|e| StorageError::new(format!("--database-url: {e}")))?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
         if config.get_application_name().is_none() {
             config.application_name("petstore-service");
         }
+        let connect_timeout = config
+            .get_connect_timeout()
+            .copied()
+            .unwrap_or(CONNECT_TIMEOUT);
         let place = place(&config);
         let mut client = open(&config, &place).await?;
-        migrate(&mut client)
-            .await
-            .map_err(|e| StorageError(format!("PostgreSQL {place}: migrating the schema: {e}")))?;
+        migrate(&mut client).await.map_err(|e| {
+            StorageError::new(format!("PostgreSQL {place}: migrating the schema: {e}"))
+        })?;
         let connection = prepare(client, &place).await?;
         Ok(PostgresStorage {
             config,
             place,
-            connection: Mutex::new(Arc::new(connection)),
+            connect_timeout,
+            current: Mutex::new(Current {
+                connection: Arc::new(connection),
+                last_failure: None,
+            }),
+            attempts: AtomicU64::new(0),
         })
     }
 
-    /// The current connection, or a new one when it has closed.
+    /// The current connection, or a new one when it is no longer usable.
     async fn connection(&self) -> Result<Arc<Connection>, StorageError> {
-        let mut current = self.connection.lock().await;
-        if current.client.is_closed() {
-            tracing::warn!(database = %self.place, "PostgreSQL connection lost; reconnecting");
-            let client = open(&self.config, &self.place).await?;
-            *current = Arc::new(prepare(client, &self.place).await?);
-            tracing::info!(database = %self.place, "PostgreSQL connection back");
+        let attempts_before = self.attempts.load(Ordering::SeqCst);
+        let mut current = self.current.lock().await;
+        if current.connection.usable() {
+            return Ok(current.connection.clone());
         }
-        Ok(current.clone())
+        // A reconnection ran and failed while this request waited for the lock: answer with
+        // its failure rather than queue one more connect timeout behind it (the lock is fair,
+        // so a hundred waiting requests would otherwise wait a hundred timeouts).
+        if let Some(failure) = &current.last_failure {
+            if self.attempts.load(Ordering::SeqCst) != attempts_before {
+                return Err(StorageError::unavailable(failure));
+            }
+        }
+        if current.last_failure.is_none() {
+            tracing::warn!(database = %self.place, "PostgreSQL connection lost; reconnecting");
+        }
+        let reconnect = async {
+            let client = open(&self.config, &self.place).await?;
+            prepare(client, &self.place).await
+        };
+        let result = match tokio::time::timeout(self.connect_timeout, reconnect).await {
+            Ok(result) => result,
+            Err(_) => Err(StorageError::new(format!(
+                "PostgreSQL {}: no connection within {} ms",
+                self.place,
+                self.connect_timeout.as_millis()
+            ))),
+        };
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        match result {
+            Ok(connection) => {
+                current.connection = Arc::new(connection);
+                current.last_failure = None;
+                tracing::info!(database = %self.place, "PostgreSQL connection back");
+                Ok(current.connection.clone())
+            }
+            Err(e) => {
+                current.last_failure = Some(e.to_string());
+                Err(StorageError::unavailable(e))
+            }
+        }
     }
 
-    /// Waits for one statement, at most `STATEMENT_TIMEOUT`.
-    async fn timed<T>(
-        &self,
-        statement: impl Future<Output = Result<T, tokio_postgres::Error>>,
-    ) -> Result<T, StorageError> {
-        match tokio::time::timeout(STATEMENT_TIMEOUT, statement).await {
-            Ok(result) => result.map_err(|e| StorageError(format!("PostgreSQL: {e}"))),
-            Err(_) => Err(StorageError(format!(
-                "PostgreSQL {}: no answer within {} s",
-                self.place,
-                STATEMENT_TIMEOUT.as_secs()
-            ))),
+    /// Runs one statement (`statement` builds it on a connection), sending it once more on a
+    /// new connection when `retry` allows it for the way it failed.
+    async fn run<T, F, Fut>(&self, retry: Retry, statement: F) -> Result<T, StorageError>
+    where
+        F: Fn(Arc<Connection>) -> Fut,
+        Fut: Future<Output = Result<T, tokio_postgres::Error>>,
+    {
+        let mut tried = false;
+        loop {
+            let connection = self.connection().await?;
+            let failure = match tokio::time::timeout(
+                STATEMENT_TIMEOUT,
+                statement(connection.clone()),
+            )
+            .await
+            {
+                Ok(Ok(value)) => return Ok(value),
+                Ok(Err(e)) => classify(&e),
+                Err(_) => Failure::Silent,
+            };
+            match failure {
+                Failure::Other(error) => {
+                    return Err(StorageError::new(format!(
+                        "PostgreSQL {}: {error}",
+                        self.place
+                    )));
+                }
+                Failure::Silent => {
+                    connection.abandoned.store(true, Ordering::SeqCst);
+                    return Err(StorageError::unavailable(format!(
+                        "PostgreSQL {}: no answer within {} s",
+                        self.place,
+                        STATEMENT_TIMEOUT.as_secs()
+                    )));
+                }
+                Failure::Lost { rolled_back, error } => {
+                    connection.abandoned.store(true, Ordering::SeqCst);
+                    let again = retry == Retry::Read || rolled_back;
+                    if tried || !again {
+                        return Err(StorageError::unavailable(format!(
+                            "PostgreSQL {}: connection lost: {error}",
+                            self.place
+                        )));
+                    }
+                    tracing::info!(database = %self.place, %error, "PostgreSQL connection lost under a statement; sending it again on a new one");
+                    tried = true;
+                }
+            }
         }
+    }
+}
+
+/// Sorts a driver error into the cases of the module's doc.
+fn classify(e: &tokio_postgres::Error) -> Failure {
+    let error = match e.as_db_error() {
+        Some(db) => format!("{e}: {} ({})", db.message(), db.code().code()),
+        None => e.to_string(),
+    };
+    if let Some(code) = e.code() {
+        let shutdown = [
+            SqlState::ADMIN_SHUTDOWN,
+            SqlState::CRASH_SHUTDOWN,
+            SqlState::CANNOT_CONNECT_NOW,
+        ]
+        .contains(code);
+        return if shutdown {
+            Failure::Lost {
+                rolled_back: true,
+                error,
+            }
+        } else if code.code().starts_with("08") {
+            Failure::Lost {
+                rolled_back: false,
+                error,
+            }
+        } else {
+            Failure::Other(error)
+        };
+    }
+    // `Closed`: the connection ended with the statement sent or not; an I/O error: the socket
+    // failed (the driver gives no kind for it, only its cause).
+    let io = std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>());
+    if e.is_closed() || io {
+        Failure::Lost {
+            rolled_back: false,
+            error,
+        }
+    } else {
+        Failure::Other(error)
     }
 }
 
@@ -129,9 +320,10 @@ async fn open(config: &Config, place: &str) -> Result<Client, StorageError> {
     let (client, connection) = config
         .connect(NoTls)
         .await
-        .map_err(|e| StorageError(format!("PostgreSQL {place}: {e}")))?;
-    // The connection object does the socket work; it ends when the client is dropped or the
-    // socket breaks (then `is_closed` tells the next request to reconnect).
+        .map_err(|e| StorageError::new(format!("PostgreSQL {place}: {e}")))?;
+    // The connection object does the socket work; it ends when the client is dropped, the
+    // socket breaks or the server ends the session (then `is_closed` tells the next request
+    // to reconnect).
     let place = place.to_owned();
     tokio::spawn(async move {
         if let Err(e) = connection.await {
@@ -142,7 +334,7 @@ async fn open(config: &Config, place: &str) -> Result<Client, StorageError> {
 }
 
 async fn prepare(client: Client, place: &str) -> Result<Connection, StorageError> {
-    let fail = |e: tokio_postgres::Error| StorageError(format!("PostgreSQL {place}: {e}"));
+    let fail = |e: tokio_postgres::Error| StorageError::new(format!("PostgreSQL {place}: {e}"));
     let add = client
         .prepare("INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING id")
         .await
@@ -163,6 +355,7 @@ async fn prepare(client: Client, place: &str) -> Result<Connection, StorageError
         add,
         get,
         list,
+        abandoned: AtomicBool::new(false),
     })
 }
 
@@ -212,13 +405,14 @@ fn pet_from_row(row: &Row) -> Result<Pet, StorageError> {
 impl Storage for PostgresStorage {
     fn add(&self, new: NewPet) -> StorageFuture<'_, Pet> {
         Box::pin(async move {
-            let c = self.connection().await?;
             let status = status_text(new.status.as_ref());
+            let (name, category_id) = (new.name.as_bytes(), new.category_id);
             let row = self
-                .timed(
+                .run(Retry::Write, |c| async move {
                     c.client
-                        .query_one(&c.add, &[&new.name.as_bytes(), &new.category_id, &status]),
-                )
+                        .query_one(&c.add, &[&name, &category_id, &status])
+                        .await
+                })
                 .await?;
             Ok(Pet::new(new.name, new.category_id, row.get(0)).with_status(new.status))
         })
@@ -226,8 +420,11 @@ impl Storage for PostgresStorage {
 
     fn get(&self, id: i64) -> StorageFuture<'_, Option<Pet>> {
         Box::pin(async move {
-            let c = self.connection().await?;
-            let row = self.timed(c.client.query_opt(&c.get, &[&id])).await?;
+            let row = self
+                .run(Retry::Read, |c| async move {
+                    c.client.query_opt(&c.get, &[&id]).await
+                })
+                .await?;
             row.as_ref().map(pet_from_row).transpose()
         })
     }
@@ -236,9 +433,10 @@ impl Storage for PostgresStorage {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         Box::pin(async move {
             let status = status_text(status.as_ref());
-            let c = self.connection().await?;
             let rows = self
-                .timed(c.client.query(&c.list, &[&status, &limit]))
+                .run(Retry::Read, |c| async move {
+                    c.client.query(&c.list, &[&status, &limit]).await
+                })
                 .await?;
             rows.iter().map(pet_from_row).collect()
         })

@@ -69,13 +69,25 @@ impl SqliteStorage {
             })
             .await
             .map_err(StorageError::new)?
-            .map_err(|e| StorageError(format!("SQLite: {e}")))
+            .map_err(|e| {
+                // Another process held the write lock for all of `BUSY_TIMEOUT`: the same
+                // request may well succeed in a moment, so 503 rather than 500.
+                let busy = matches!(
+                    e.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                );
+                match busy {
+                    true => StorageError::unavailable(format!("SQLite: {e}")),
+                    false => StorageError::new(format!("SQLite: {e}")),
+                }
+            })
         })
     }
 }
 
 fn open_file(path: &Path) -> Result<Connection, StorageError> {
-    let fail = |e: rusqlite::Error| StorageError(format!("SQLite file {}: {e}", path.display()));
+    let fail =
+        |e: rusqlite::Error| StorageError::new(format!("SQLite file {}: {e}", path.display()));
     let mut connection = Connection::open(path).map_err(fail)?;
     connection.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
     connection
@@ -86,7 +98,7 @@ fn open_file(path: &Path) -> Result<Connection, StorageError> {
         .map_err(fail)?;
     migrate(&mut connection).map_err(|e| match e {
         Migration::Sqlite(e) => fail(e),
-        Migration::Newer(version) => StorageError(format!(
+        Migration::Newer(version) => StorageError::new(format!(
             "SQLite file {}: schema version {version} was written by a newer petstore-service \
              (this one knows {})",
             path.display(),

@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 pub struct PostgresServer {
     pub port: u16,
     dir: PathBuf,
+    bin: PathBuf,
+    owner: Option<(u32, u32)>,
     child: Option<Child>,
 }
 
@@ -62,11 +64,44 @@ impl PostgresServer {
         let mut server = PostgresServer {
             port,
             dir,
+            bin,
+            owner,
             child: None,
         };
-        server.child = Some(server.spawn(&bin, owner, &data));
-        server.wait_ready(&bin);
+        server.child = Some(server.spawn());
+        server.wait_ready();
         server
+    }
+
+    /// Stops the server as an operator would, `pg_ctl stop -m fast` (every session is ended
+    /// with `57P01 terminating connection due to administrator command`), and waits for it to
+    /// exit. The cluster stays on disk for `restart`.
+    pub fn stop(&mut self) {
+        let Some(mut child) = self.child.take() else {
+            return;
+        };
+        let out = as_owner(Command::new(self.bin.join("pg_ctl")), self.owner, &self.dir)
+            .arg("stop")
+            .arg("-D")
+            .arg(self.data())
+            .args(["-m", "fast", "-w", "-t", "60"])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", self.bin.join("pg_ctl").display()));
+        assert!(
+            out.status.success(),
+            "pg_ctl stop failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let _ = child.wait();
+    }
+
+    /// Starts the server again on the same port and data directory (after `stop`); returns
+    /// once it accepts connections.
+    pub fn restart(&mut self) {
+        self.stop();
+        self.child = Some(self.spawn());
+        self.wait_ready();
     }
 
     /// `postgres://postgres@127.0.0.1:PORT/postgres`.
@@ -74,14 +109,24 @@ impl PostgresServer {
         format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
     }
 
-    fn spawn(&self, bin: &Path, owner: Option<(u32, u32)>, data: &Path) -> Child {
-        let log = fs::File::create(self.dir.join("postgres.log")).unwrap();
+    fn data(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    fn spawn(&self) -> Child {
+        let (bin, owner) = (&self.bin, self.owner);
+        // Appended to: a restart keeps what the first run logged.
+        let log = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.join("postgres.log"))
+            .unwrap();
         if let Some((uid, gid)) = owner {
             std::os::unix::fs::chown(self.dir.join("postgres.log"), Some(uid), Some(gid)).unwrap();
         }
         as_owner(Command::new(bin.join("postgres")), owner, &self.dir)
             .arg("-D")
-            .arg(data)
+            .arg(self.data())
             .args(["-p", &self.port.to_string()])
             .arg("-k")
             .arg(&self.dir)
@@ -97,7 +142,8 @@ impl PostgresServer {
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.join("postgres").display()))
     }
 
-    fn wait_ready(&mut self, bin: &Path) {
+    fn wait_ready(&mut self) {
+        let bin = self.bin.clone();
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let ready = Command::new(bin.join("pg_isready"))
@@ -180,10 +226,10 @@ fn run_as() -> Option<(u32, u32)> {
     )
 }
 
-/// The directory holding `initdb`, `postgres` and `pg_isready`.
+/// The directory holding `initdb`, `postgres`, `pg_isready` and `pg_ctl`.
 fn bin_dir() -> PathBuf {
     let has_all = |d: &Path| {
-        ["initdb", "postgres", "pg_isready"]
+        ["initdb", "postgres", "pg_isready", "pg_ctl"]
             .iter()
             .all(|b| d.join(b).is_file())
     };
@@ -207,7 +253,7 @@ fn bin_dir() -> PathBuf {
     versions.sort();
     versions.pop().map(|(_, d)| d).unwrap_or_else(|| {
         panic!(
-            "PostgreSQL's server programs (initdb, postgres, pg_isready) were not found on PATH \
+            "PostgreSQL's server programs (initdb, postgres, pg_isready, pg_ctl) were not found on PATH \
              nor in /usr/lib/postgresql/*/bin: these tests need them; install them with \
              `apt-get install postgresql` (.ci/run does)"
         )
