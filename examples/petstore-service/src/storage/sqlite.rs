@@ -3,9 +3,25 @@
 //! statement in microseconds, so none is cached).
 //!
 //! Journal in WAL mode with `synchronous=NORMAL`: a commit survives the process being killed
-//! (it is in the WAL file), and only a power loss may drop the last commits. Several processes
-//! on one machine may share the file (SQLite locks it; a writer waits up to `BUSY_TIMEOUT` for
-//! another), but not over a network file system: instances on several machines need PostgreSQL.
+//! (it is in the WAL file), and only a power loss may drop the last commits.
+//!
+//! Several processes on one machine may share the file (tested by `tests/instances.rs`):
+//! - ids stay unique: each add is one `INSERT … RETURNING` statement, its own transaction,
+//!   and `AUTOINCREMENT` reads and bumps `sqlite_sequence` under the file's write lock;
+//! - in WAL mode readers never block the writer nor it them, and a read sees every commit
+//!   made before it started, by any process;
+//! - one writer at a time across all processes: a write waits up to `BUSY_TIMEOUT` for the
+//!   lock (SQLite's busy handler). Every write here is a single autocommit statement, so SQLite
+//!   opens its snapshot and takes the write lock together, retrying both under the busy
+//!   handler; it never meets `SQLITE_BUSY_SNAPSHOT` (a read transaction upgraded to a write
+//!   after another process committed, which no wait cures). Still busy after `BUSY_TIMEOUT`: 503, never "database is
+//!   locked" in a 500;
+//! - start-up on a new file is safe with several processes at once: the busy timeout is set
+//!   before anything else, and the migration is one `IMMEDIATE` transaction.
+//!
+//! Not over a network file system (NFS, SMB): WAL needs the `-shm` file mapped in shared
+//! memory by every process, and those file systems' locks are unreliable; instances on
+//! several machines need PostgreSQL.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -90,9 +106,14 @@ fn open_file(path: &Path) -> Result<Connection, StorageError> {
         |e: rusqlite::Error| StorageError::new(format!("SQLite file {}: {e}", path.display()));
     let mut connection = Connection::open(path).map_err(fail)?;
     connection.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
-    connection
-        .pragma_update(None, "journal_mode", "WAL")
+    let mode: String = connection
+        .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
         .map_err(fail)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        // SQLite keeps the old journal when WAL is impossible there (some file systems): the
+        // file still works, but readers and the writer then wait for each other.
+        tracing::warn!(file = %path.display(), journal_mode = %mode, "SQLite could not switch to WAL");
+    }
     connection
         .pragma_update(None, "synchronous", "NORMAL")
         .map_err(fail)?;
