@@ -3,7 +3,10 @@
 //! over real HTTP: a plan's limit holds in total, a ban earned on one instance holds on the
 //! others, pets are shared and outlive a restart, 200 concurrent adds get 200 ids, an
 //! idempotent create retried on another instance is stored once, and a Redis outage gives the
-//! configured behaviour until Redis is back. Plus one instance on a SQLite file, restarted.
+//! configured behaviour until Redis is back. PostgreSQL stopped and started again under a
+//! running service (503s meanwhile, then the very next request succeeds), and its connection
+//! cut under a statement (a read retried, a write answered 503). One instance on a SQLite
+//! file, restarted, and two processes sharing one SQLite file.
 //!
 //! Needs `redis-server` and PostgreSQL's server programs (Debian: `apt-get install
 //! redis-server postgresql`; `.ci/run` installs them): the harness starts both on free
