@@ -174,10 +174,10 @@ impl PostgresStorage {
         // A reconnection ran and failed while this request waited for the lock: answer with
         // its failure rather than queue one more connect timeout behind it (the lock is fair,
         // so a hundred waiting requests would otherwise wait a hundred timeouts).
-        if let Some(failure) = &current.last_failure {
-            if self.attempts.load(Ordering::SeqCst) != attempts_before {
-                return Err(StorageError::unavailable(failure));
-            }
+        if let Some(failure) = &current.last_failure
+            && self.attempts.load(Ordering::SeqCst) != attempts_before
+        {
+            return Err(StorageError::unavailable(failure));
         }
         if current.last_failure.is_none() {
             tracing::warn!(database = %self.place, "PostgreSQL connection lost; reconnecting");
@@ -317,10 +317,14 @@ fn place(config: &Config) -> String {
 }
 
 async fn open(config: &Config, place: &str) -> Result<Client, StorageError> {
-    let (client, connection) = config
-        .connect(NoTls)
-        .await
-        .map_err(|e| StorageError::new(format!("PostgreSQL {place}: {e}")))?;
+    let (client, connection) = config.connect(NoTls).await.map_err(|e| {
+        // The driver's message names only the step ("error connecting to server"); the
+        // cause (refused, timed out, a password rejected) is what an operator needs.
+        match std::error::Error::source(&e) {
+            Some(cause) => StorageError::new(format!("PostgreSQL {place}: {e}: {cause}")),
+            None => StorageError::new(format!("PostgreSQL {place}: {e}")),
+        }
+    })?;
     // The connection object does the socket work; it ends when the client is dropped, the
     // socket breaks or the server ends the session (then `is_closed` tells the next request
     // to reconnect).
