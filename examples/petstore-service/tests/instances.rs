@@ -54,6 +54,11 @@ const FREE_PER_MINUTE: usize = 60;
 /// `x-rate-limit.ban.strikes`: refusals after the first one in a window that ban the key.
 const BAN_STRIKES: usize = 20;
 
+/// Taken by every test for its whole run: each starts servers and processes that time out on
+/// a slow machine (the rate limiter waits 100 ms for Redis), so the tests take turns rather
+/// than load the machine together.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// One `petstore-service` process.
 struct Instance {
     child: Child,
@@ -274,6 +279,7 @@ async fn read_message(stream: &mut TcpStream) -> Vec<u8> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_instances_share_limits_bans_pets_and_retries() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let mut redis = RedisServer::start();
     let postgres = PostgresServer::start();
     let database_url = postgres.url();
@@ -314,7 +320,7 @@ async fn three_instances_share_limits_bans_pets_and_retries() {
         served, FREE_PER_MINUTE,
         "the plan's limit in total, not per instance"
     );
-    assert_eq!(refused, 150 - FREE_PER_MINUTE);
+    assert_eq!(refused, 150 - FREE_PER_MINUTE, "{statuses:?}");
 
     // 2. A ban earned on the first instance only is enforced by the other two.
     let mut banned = None;
@@ -460,6 +466,7 @@ async fn three_instances_share_limits_bans_pets_and_retries() {
 /// One instance on a SQLite file: pets and ids survive a restart.
 #[tokio::test]
 async fn a_sqlite_file_keeps_the_pets_across_a_restart() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let dir = std::env::temp_dir().join(format!("petstore-sqlite-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("pets.db");
@@ -568,6 +575,7 @@ fn post(http: &reqwest::Client, base: &str, name: &str) -> reqwest::RequestBuild
 /// and every pet added before is there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_restarted_under_a_running_service() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let mut postgres = PostgresServer::start();
     let service = Instance::start(&["--database-url".to_owned(), postgres.url()]);
     let (http, base) = (http(), service.base.clone());
@@ -661,6 +669,7 @@ async fn cuttable_proxy(upstream: SocketAddr) -> (SocketAddr, tokio::sync::watch
 /// and here, where it did not reach it, nothing is stored; the next write succeeds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_cut_under_a_statement() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let postgres = PostgresServer::start();
     let (proxy, cut) = cuttable_proxy(SocketAddr::from(([127, 0, 0, 1], postgres.port))).await;
     let url = format!("postgres://postgres@{proxy}/postgres");
@@ -687,6 +696,7 @@ async fn a_connection_cut_under_a_statement() {
 /// is refused (no "database is locked" reaches a client), and either instance lists them all.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_share_one_sqlite_file() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let dir = std::env::temp_dir().join(format!("petstore-sqlite-shared-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -261,12 +261,20 @@ impl PostgresStorage {
     }
 }
 
+/// A driver error with its cause: the driver's own message names only the step ("db error",
+/// "error connecting to server"); the cause (the server's message and SQLSTATE, connection
+/// refused, a password rejected) is what an operator needs.
+fn explain(e: &tokio_postgres::Error) -> String {
+    match (e.as_db_error(), std::error::Error::source(e)) {
+        (Some(db), _) => format!("{e}: {db} (SQLSTATE {})", db.code().code()),
+        (None, Some(cause)) => format!("{e}: {cause}"),
+        (None, None) => e.to_string(),
+    }
+}
+
 /// Sorts a driver error into the cases of the module's doc.
 fn classify(e: &tokio_postgres::Error) -> Failure {
-    let error = match e.as_db_error() {
-        Some(db) => format!("{e}: {} ({})", db.message(), db.code().code()),
-        None => e.to_string(),
-    };
+    let error = explain(e);
     if let Some(code) = e.code() {
         let shutdown = [
             SqlState::ADMIN_SHUTDOWN,
@@ -317,21 +325,17 @@ fn place(config: &Config) -> String {
 }
 
 async fn open(config: &Config, place: &str) -> Result<Client, StorageError> {
-    let (client, connection) = config.connect(NoTls).await.map_err(|e| {
-        // The driver's message names only the step ("error connecting to server"); the
-        // cause (refused, timed out, a password rejected) is what an operator needs.
-        match std::error::Error::source(&e) {
-            Some(cause) => StorageError::new(format!("PostgreSQL {place}: {e}: {cause}")),
-            None => StorageError::new(format!("PostgreSQL {place}: {e}")),
-        }
-    })?;
+    let (client, connection) = config
+        .connect(NoTls)
+        .await
+        .map_err(|e| StorageError::new(format!("PostgreSQL {place}: {}", explain(&e))))?;
     // The connection object does the socket work; it ends when the client is dropped, the
     // socket breaks or the server ends the session (then `is_closed` tells the next request
     // to reconnect).
     let place = place.to_owned();
     tokio::spawn(async move {
         if let Err(e) = connection.await {
-            tracing::warn!(database = %place, error = %e, "PostgreSQL connection ended");
+            tracing::warn!(database = %place, error = explain(&e), "PostgreSQL connection ended");
         }
     });
     Ok(client)
