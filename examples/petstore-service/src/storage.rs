@@ -51,7 +51,8 @@ pub trait Storage: Send + Sync + 'static {
 
 /// A database failure. The handlers answer it with a 500 (`handle_error` logs it), or with a
 /// 503 when [`is_unavailable`](StorageError::is_unavailable): the database could not be
-/// reached or is busy, nothing was stored, and the same request may succeed shortly.
+/// reached or is busy, and the same request may succeed shortly (whether a write whose
+/// connection broke under it was stored is unknown: see [`postgres`]).
 #[derive(Debug)]
 pub struct StorageError {
     message: String,
