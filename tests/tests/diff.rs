@@ -72,7 +72,11 @@ fn every_fixture_pair_is_classified_as_expected() {
         kinds.extend(report.changes.iter().map(|c| c.kind.clone()));
         // Swapped, the pair must still be read (and say something).
         let back = diff(&read("new.yaml"), &read("base.yaml"), NOW).unwrap();
-        assert_eq!(back.changes.is_empty(), expected.is_empty(), "{name} reversed");
+        assert_eq!(
+            back.changes.is_empty(),
+            expected.is_empty(),
+            "{name} reversed"
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     // Every rule the brief names has a pair.
@@ -157,8 +161,7 @@ fn a_bad_document_is_a_located_error() {
     let bad = v31.replacen("sunset: \"2030-12-05\"", "sunset: \"soon\"", 1);
     let err = diff(&v31, &bad, NOW).unwrap_err();
     assert_eq!(
-        err.0[0].pointer,
-        "/paths/~1pets~1{petId}/get/x-deprecation/sunset",
+        err.0[0].pointer, "/paths/~1pets~1{petId}/get/x-deprecation/sunset",
         "{err}"
     );
     assert!(err.0[0].message.starts_with("new document: "), "{err}");

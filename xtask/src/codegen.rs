@@ -181,7 +181,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn relative(path: &Path) -> String {
+pub fn relative(path: &Path) -> String {
     let root = root().canonicalize().unwrap_or_else(|_| root());
     let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     full.strip_prefix(&root)
@@ -336,10 +336,17 @@ fn print_breaking(label: &str, diff: &Result<apigen::diff::Report, String>) {
         Err(why) => println!("{label}: breaking changes not checked ({why})"),
         Ok(diff) => {
             for c in diff.breaking_for_clients() {
-                println!("breaking-for-clients {}: {}: {}", c.pointer, c.kind, c.reason);
+                println!(
+                    "breaking-for-clients {}: {}: {}",
+                    c.pointer, c.kind, c.reason
+                );
             }
             println!("{label} against HEAD: {}", diff.summary());
-            if !diff.changes.is_empty() {
+            if !diff.breaking_for_clients().is_empty() && !diff.major_bumped() {
+                println!(
+                    "(`--deny-breaking` refuses these unless info.version's major goes up; `cargo xtask diff` lists every change)"
+                );
+            } else if !diff.changes.is_empty() {
                 println!("(`cargo xtask diff` lists every change)");
             }
         }
@@ -610,6 +617,37 @@ mod tests {
                 .expect("properties present");
         let at = props + "      properties:\n".len();
         format!("{}        {name}: {body}\n{}", &spec[..at], &spec[at..])
+    }
+
+    /// `--deny-breaking` refuses a change that breaks clients unless the major version went
+    /// up, and never refuses one that only breaks servers.
+    #[test]
+    fn deny_breaking_needs_a_major_version() {
+        let change = |class| apigen::diff::Change {
+            pointer: "/paths/~1pets/get".into(),
+            kind: "operation-removed-without-deprecation".into(),
+            class,
+            reason: "listPets removed".into(),
+        };
+        let report = |class, new_version: &str| apigen::diff::Report {
+            changes: vec![change(class)],
+            base_version: "1.0.0".into(),
+            new_version: new_version.into(),
+        };
+        use apigen::diff::Class;
+        let err = refuse_breaking(
+            "spec/petstore.yaml",
+            &report(Class::BreakingForClients, "1.1.0"),
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("/paths/~1pets/get: operation-removed-without-deprecation"),
+            "{err}"
+        );
+        assert!(err.contains("(1.0.0 → 1.1.0)"), "{err}");
+        assert!(refuse_breaking("x", &report(Class::BreakingForClients, "2.0.0")).is_ok());
+        assert!(refuse_breaking("x", &report(Class::BreakingForServers, "1.0.1")).is_ok());
+        assert!(refuse_breaking("x", &report(Class::Compatible, "1.0.0")).is_ok());
     }
 
     /// The drift check as a test: committed generated files equal what the generator makes.

@@ -43,22 +43,20 @@ fn run(args: &[String]) -> Result<u8, String> {
         (rev, None) => {
             let rev = rev.unwrap_or_else(|| "HEAD".into());
             let text = git_show(&rev, &spec)?;
-            (text, format!("{rev}:{}", spec.display()))
+            (text, format!("{rev}:{}", crate::codegen::relative(&spec)))
         }
     };
     let new_text = read(&spec)?;
-    let report = apigen::diff::diff(&base_text, &new_text, now()).map_err(|e| {
-        format!(
-            "cannot compare {base_label} with {}:\n{e}",
-            spec.display()
-        )
-    })?;
-    if json {
-        println!("{}", report.json());
+    let spec_label = crate::codegen::relative(&spec);
+    let report = apigen::diff::diff(&base_text, &new_text, now())
+        .map_err(|e| format!("cannot compare {base_label} with {spec_label}:\n{e}"))?;
+    let text = if json {
+        format!("{}\n", report.json())
     } else {
-        println!("{base_label} → {}", spec.display());
-        print!("{}", report.human());
-    }
+        format!("{base_label} → {spec_label}\n{}", report.human())
+    };
+    // A reader that stops early (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
     Ok(if report.breaking_for_clients().is_empty() {
         0
     } else {
@@ -100,8 +98,7 @@ fn git_show(rev: &str, path: &Path) -> Result<String, String> {
             String::from_utf8_lossy(&output.stderr).trim()
         ));
     }
-    String::from_utf8(output.stdout)
-        .map_err(|_| format!("{rev}:{} is not UTF-8", path.display()))
+    String::from_utf8(output.stdout).map_err(|_| format!("{rev}:{} is not UTF-8", path.display()))
 }
 
 /// The spec at `path` compared with its last commit (`HEAD`), for `codegen`.

@@ -187,9 +187,9 @@ impl Effect {
     /// refuse the new values. For answers it is the mirror image.
     fn class(self, dir: Dir) -> Class {
         match (self, dir) {
-            (Effect::Replaces, _) | (Effect::Narrows, Dir::Request) | (Effect::Widens, Dir::Response) => {
-                Class::BreakingForClients
-            }
+            (Effect::Replaces, _)
+            | (Effect::Narrows, Dir::Request)
+            | (Effect::Widens, Dir::Response) => Class::BreakingForClients,
             (Effect::Widens, Dir::Request) | (Effect::Narrows, Dir::Response) => {
                 Class::BreakingForServers
             }
@@ -212,9 +212,7 @@ impl Effect {
             (Effect::Replaces, Dir::Request) => {
                 "values valid before may be refused, and new ones refused by old servers"
             }
-            (Effect::Replaces, Dir::Response) => {
-                "clients may receive values they cannot read"
-            }
+            (Effect::Replaces, Dir::Response) => "clients may receive values they cannot read",
         }
     }
 }

@@ -127,6 +127,17 @@ fn operation(cx: &mut Cx<'_>, b: &Op<'_>, n: &Op<'_>) {
         ),
         _ => {}
     }
+    // The generated method and its types are named from the operationId.
+    if let (Some(bid), Some(nid)) = (text(b.op, "operationId"), text(n.op, "operationId"))
+        && bid != nid
+    {
+        cx.at_new(
+            &push(&n.at, "operationId"),
+            "generated-operation-renamed",
+            Class::BreakingForClients,
+            format!("operationId {bid} → {nid}: wire-compatible, but the generated client method, the server trait method and their types are renamed, so code using them stops compiling"),
+        );
+    }
     let sunset_at = push(&push(&n.at, "x-deprecation"), "sunset");
     match (sunset(b.op), sunset(n.op)) {
         (Some((bd, bt)), Some((nd, nt))) if nt < bt => cx.at_new(
@@ -176,10 +187,7 @@ struct Param<'a> {
 /// The operation's parameters with the path item's shared ones it does not override.
 fn params<'a>(doc: &'a Doc, op: &Op<'a>) -> Vec<Param<'a>> {
     let mut out: Vec<Param<'a>> = Vec::new();
-    let lists = [
-        (op.op, op.at.clone()),
-        (op.item, op.item_at.clone()),
-    ];
+    let lists = [(op.op, op.at.clone()), (op.item, op.item_at.clone())];
     for (holder, holder_at) in lists {
         let list_at = push(&holder_at, "parameters");
         for (i, p) in holder
@@ -387,15 +395,7 @@ fn request_body(cx: &mut Cx<'_>, b: &Op<'_>, n: &Op<'_>) {
 }
 
 /// The media types of a body (request or response) and their schemas.
-fn content(
-    cx: &mut Cx<'_>,
-    dir: Dir,
-    context: &str,
-    b: &Value,
-    b_at: &str,
-    n: &Value,
-    n_at: &str,
-) {
+fn content(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &Value, b_at: &str, n: &Value, n_at: &str) {
     let d = dir.word();
     let empty = Value::Null;
     let bc = b.get("content").unwrap_or(&empty);
@@ -480,7 +480,11 @@ fn responses(cx: &mut Cx<'_>, b: &Op<'_>, n: &Op<'_>) {
         };
         let (bv, b_at) = b_doc.resolve(old_raw, &push(&br_at, status));
         let context = format!("{label} response {status}");
-        let has_body = |v: &Value| v.get("content").and_then(object).is_some_and(|c| !c.is_empty());
+        let has_body = |v: &Value| {
+            v.get("content")
+                .and_then(object)
+                .is_some_and(|c| !c.is_empty())
+        };
         match (has_body(bv), has_body(nv)) {
             (false, true) => cx.at_new(
                 &push(&n_at, "content"),
@@ -562,7 +566,9 @@ fn headers(cx: &mut Cx<'_>, context: &str, b: &Value, b_at: &str, n: &Value, n_a
             }
             continue;
         };
-        let Some(old_raw) = bh.get(&old_name) else { continue };
+        let Some(old_raw) = bh.get(&old_name) else {
+            continue;
+        };
         let (bv, old_at) = b_doc.resolve(old_raw, &push(&bh_at, &old_name));
         match (flag(bv, "required"), flag(nv, "required")) {
             (true, false) => cx.at_new(
@@ -575,7 +581,9 @@ fn headers(cx: &mut Cx<'_>, context: &str, b: &Value, b_at: &str, n: &Value, n_a
                 &at,
                 "response-header-became-required",
                 Class::BreakingForServers,
-                format!("{what} became required: servers built from the base document may leave it out"),
+                format!(
+                    "{what} became required: servers built from the base document may leave it out"
+                ),
             ),
             _ => {}
         }

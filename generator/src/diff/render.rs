@@ -8,7 +8,11 @@ impl Report {
     pub fn human(&self) -> String {
         let mut out = String::new();
         for c in &self.changes {
-            let at = if c.pointer.is_empty() { "/" } else { &c.pointer };
+            let at = if c.pointer.is_empty() {
+                "/"
+            } else {
+                &c.pointer
+            };
             out.push_str(&format!(
                 "{:<21} {at}\n{:<21} {}: {}\n",
                 c.class.as_str(),

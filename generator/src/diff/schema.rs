@@ -75,7 +75,8 @@ impl<'a> View<'a> {
                 .flatten()
                 .enumerate()
             {
-                let (branch, branch_at) = doc.resolve(branch, &push(&push(at, "allOf"), &i.to_string()));
+                let (branch, branch_at) =
+                    doc.resolve(branch, &push(&push(at, "allOf"), &i.to_string()));
                 self.merge(doc, branch, &branch_at, depth + 1);
             }
         }
@@ -93,7 +94,9 @@ impl<'a> View<'a> {
     }
 
     fn flag(&self, key: &str) -> bool {
-        self.get(key).and_then(|(v, _)| v.as_bool()).unwrap_or(false)
+        self.get(key)
+            .and_then(|(v, _)| v.as_bool())
+            .unwrap_or(false)
     }
 
     fn property(&self, name: &str) -> Option<&(&'a str, &'a Value, String)> {
@@ -151,7 +154,16 @@ fn compare_at(
 
     if let (Some((bi, bi_at)), Some((ni, ni_at))) = (b.get("items"), n.get("items")) {
         let (bi_at, ni_at) = (bi_at.to_string(), ni_at.to_string());
-        compare_at(cx, dir, &format!("{context}, items"), bi, &bi_at, ni, &ni_at, depth + 1);
+        compare_at(
+            cx,
+            dir,
+            &format!("{context}, items"),
+            bi,
+            &bi_at,
+            ni,
+            &ni_at,
+            depth + 1,
+        );
     }
     additional(cx, dir, context, &b, &n, depth);
     for key in ["oneOf", "anyOf"] {
@@ -182,7 +194,10 @@ fn compare_at(
                 &push(&bk_at, &i.to_string()),
                 format!("{d}-{}-branch-removed", kebab(key)),
                 effect.class(dir),
-                format!("{context}: `{key}` branch {i} removed: {}", effect.consequence(dir)),
+                format!(
+                    "{context}: `{key}` branch {i} removed: {}",
+                    effect.consequence(dir)
+                ),
             );
         }
         for i in bs.len()..ns.len() {
@@ -191,7 +206,10 @@ fn compare_at(
                 &push(&nk_at, &i.to_string()),
                 format!("{d}-{}-branch-added", kebab(key)),
                 effect.class(dir),
-                format!("{context}: `{key}` branch {i} added: {}", effect.consequence(dir)),
+                format!(
+                    "{context}: `{key}` branch {i} added: {}",
+                    effect.consequence(dir)
+                ),
             );
         }
     }
@@ -274,7 +292,10 @@ fn nullable(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'_>
                 &n.at,
                 format!("{d}-became-not-nullable"),
                 effect.class(dir),
-                format!("{context}: null no longer allowed: {}", effect.consequence(dir)),
+                format!(
+                    "{context}: null no longer allowed: {}",
+                    effect.consequence(dir)
+                ),
             );
         }
         _ => {}
@@ -296,7 +317,10 @@ fn enums(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'_>) {
                 &enum_at(n),
                 format!("{d}-became-enum"),
                 effect.class(dir),
-                format!("{context}: restricted to an enum: {}", effect.consequence(dir)),
+                format!(
+                    "{context}: restricted to an enum: {}",
+                    effect.consequence(dir)
+                ),
             );
         }
         (Some(_), None) => {
@@ -446,7 +470,9 @@ fn constraints(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<
         _ => Some((Effect::Replaces, "changed")),
     };
     if let Some((effect, action)) = pattern {
-        let at = n.get("pattern").map_or(n.at.clone(), |(_, p)| p.to_string());
+        let at = n
+            .get("pattern")
+            .map_or(n.at.clone(), |(_, p)| p.to_string());
         cx.at_new(
             &at,
             format!("{d}-pattern-{action}"),
@@ -471,7 +497,9 @@ fn constraints(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<
         _ => Some(Effect::Replaces),
     };
     if let Some(effect) = multiple {
-        let at = n.get("multipleOf").map_or(n.at.clone(), |(_, p)| p.to_string());
+        let at = n
+            .get("multipleOf")
+            .map_or(n.at.clone(), |(_, p)| p.to_string());
         cx.at_new(
             &at,
             format!("{d}-multiple-of-changed"),
@@ -563,7 +591,10 @@ fn properties(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'
         match (b.requires(name), n.requires(name)) {
             (false, true) if !skip => {
                 let (class, why) = match dir {
-                    Dir::Request => (Class::BreakingForClients, "clients that leave it out are refused"),
+                    Dir::Request => (
+                        Class::BreakingForClients,
+                        "clients that leave it out are refused",
+                    ),
                     Dir::Response => (
                         Class::BreakingForServers,
                         "servers built from the base document may leave it out",
@@ -641,7 +672,8 @@ fn properties(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'
 
 fn additional(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'_>, depth: usize) {
     let d = dir.word();
-    let allows = |v: &View<'_>| !matches!(v.get("additionalProperties"), Some((Value::Bool(false), _)));
+    let allows =
+        |v: &View<'_>| !matches!(v.get("additionalProperties"), Some((Value::Bool(false), _)));
     match (allows(b), allows(n)) {
         (true, false) => {
             let effect = Effect::Narrows;

@@ -18,19 +18,40 @@ fn versions() {
     assert!(report("1.4.0", "2.0.0").major_bumped());
     assert!(!report("1.4.0", "1.5.0").major_bumped());
     assert!(!report("2.0.0", "1.0.0").major_bumped());
-    assert!(report("0.1.0", "0.2.0").major_bumped(), "0.x: the minor is the major");
+    assert!(
+        report("0.1.0", "0.2.0").major_bumped(),
+        "0.x: the minor is the major"
+    );
     assert!(!report("0.1.0", "0.1.5").major_bumped());
     assert!(!report("1.0.0", "next").major_bumped());
 }
 
 #[test]
 fn effects_by_direction() {
-    assert_eq!(Effect::Narrows.class(Dir::Request), Class::BreakingForClients);
-    assert_eq!(Effect::Widens.class(Dir::Request), Class::BreakingForServers);
-    assert_eq!(Effect::Narrows.class(Dir::Response), Class::BreakingForServers);
-    assert_eq!(Effect::Widens.class(Dir::Response), Class::BreakingForClients);
-    assert_eq!(Effect::Replaces.class(Dir::Response), Class::BreakingForClients);
-    assert_eq!(Effect::Replaces.class(Dir::Request), Class::BreakingForClients);
+    assert_eq!(
+        Effect::Narrows.class(Dir::Request),
+        Class::BreakingForClients
+    );
+    assert_eq!(
+        Effect::Widens.class(Dir::Request),
+        Class::BreakingForServers
+    );
+    assert_eq!(
+        Effect::Narrows.class(Dir::Response),
+        Class::BreakingForServers
+    );
+    assert_eq!(
+        Effect::Widens.class(Dir::Response),
+        Class::BreakingForClients
+    );
+    assert_eq!(
+        Effect::Replaces.class(Dir::Response),
+        Class::BreakingForClients
+    );
+    assert_eq!(
+        Effect::Replaces.class(Dir::Request),
+        Class::BreakingForClients
+    );
 }
 
 #[test]
