@@ -224,8 +224,8 @@ fn params<'a>(doc: &'a Doc, op: &Op<'a>) -> Vec<Param<'a>> {
 /// Parameters that become part of the generated client's `…Options` (optional ones, but the
 /// `Idempotency-Key` header, which the runtime fills in).
 fn in_options(p: &Param<'_>) -> bool {
-    !flag(p.value, "required")
-        && !(p.location == "header" && p.name.eq_ignore_ascii_case("idempotency-key"))
+    let idempotency_key = p.location == "header" && p.name.eq_ignore_ascii_case("idempotency-key");
+    !flag(p.value, "required") && !idempotency_key
 }
 
 /// A parameter's schema, from `schema` or its one `content` entry.

@@ -122,6 +122,8 @@ pub(crate) fn compare(
     compare_at(cx, dir, context, base, base_at, new, new_at, 0);
 }
 
+// Two schemas with their places, the direction, the context for reasons and the depth: a
+// struct for them would only rename the arguments at every recursive call.
 #[allow(clippy::too_many_arguments)]
 fn compare_at(
     cx: &mut Cx<'_>,
@@ -170,10 +172,7 @@ fn compare_at(
         let (Some((bv, bk_at)), Some((nv, nk_at))) = (b.get(key), n.get(key)) else {
             continue;
         };
-        let (bs, ns) = (
-            bv.as_array().cloned().unwrap_or_default(),
-            nv.as_array().cloned().unwrap_or_default(),
-        );
+        let (bs, ns) = (branches(bv), branches(nv));
         let (bk_at, nk_at) = (bk_at.to_string(), nk_at.to_string());
         for i in 0..bs.len().min(ns.len()) {
             let idx = i.to_string();
@@ -718,6 +717,10 @@ fn additional(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'
             depth + 1,
         );
     }
+}
+
+fn branches(v: &Value) -> &[Value] {
+    v.as_array().map_or(&[], Vec::as_slice)
 }
 
 /// `maxLength` → `max-length`.
