@@ -19,6 +19,10 @@
 #   5. stops the harness on exit, whatever happened.
 # The harness's log is target/browser/harness.log.
 set -euo pipefail
+# Every server this talks to is one it starts on loopback: never through a proxy the
+# environment names (the suite passes with HTTP_PROXY set; issue 18).
+export NO_PROXY="127.0.0.1,localhost${NO_PROXY:+,$NO_PROXY}"
+export no_proxy="127.0.0.1,localhost${no_proxy:+,$no_proxy}"
 cd "$(dirname "$0")/.."
 
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"

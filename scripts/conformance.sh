@@ -24,6 +24,10 @@
 #   PYTHON           the interpreter that creates the venv (default python3)
 # Reports (JUnit XML) and the service's log go to target/conformance/.
 set -euo pipefail
+# Every server this talks to is one it starts on loopback: never through a proxy the
+# environment names (the suite passes with HTTP_PROXY set; issue 18).
+export NO_PROXY="127.0.0.1,localhost${NO_PROXY:+,$NO_PROXY}"
+export no_proxy="127.0.0.1,localhost${no_proxy:+,$no_proxy}"
 cd "$(dirname "$0")/.."
 
 SCHEMATHESIS_VERSION="4.32.5" # the version this script and its config were checked with

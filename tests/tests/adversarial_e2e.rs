@@ -5,7 +5,10 @@
 
 mod common;
 
-use adversarial_client::client::{HandleErrorOptions, Path2Options, Raw2Options, ResultOptions};
+use adversarial_client::client::{
+    HandleErrorOptions, Path2Options, PlaceholdersError, PlaceholdersOptions, Raw2Options,
+    ResultOptions,
+};
 use adversarial_client::{Client, Error, types as ct};
 use adversarial_server::api::*;
 use adversarial_server::{AdversarialApi, RequestContext, ServerConfig, StaticKeys, types};
@@ -202,6 +205,23 @@ impl AdversarialApi for Service {
                 x_code: Some("from 500".into()),
             },
         ))
+    }
+
+    async fn placeholders(
+        &self,
+        _ctx: &RequestContext,
+        params: PlaceholdersParams,
+        body: types::Placeholder,
+    ) -> Result<PlaceholdersResponse, String> {
+        // `default` is the only answer: the implementation picks the status.
+        let status = if body.quux == Some(-1) {
+            http::StatusCode::UNPROCESSABLE_ENTITY
+        } else {
+            http::StatusCode::OK
+        };
+        let echoed = types::Placeholder::new(format!("{}|{}", params.baz, body.baz))
+            .with_quux(params.foo.map(|f| f.len() as i64).or(body.quux));
+        Ok(PlaceholdersResponse::Default(status, echoed))
     }
 
     async fn result(
@@ -521,4 +541,59 @@ fn one_of_over_types_named_like_generic_parameters_round_trips() {
         assert_eq!(serde_json::to_value(&read).unwrap(), text);
     }
     assert!(serde_json::from_value::<types::Option2>(json!({"q": 1})).is_err());
+}
+
+/// `foo`, `baz` and `quux` (names clippy flags by default) reach their places; `default`, the
+/// only documented answer, is the success type for a 2XX status and the error otherwise; and
+/// the body's second JSON media type is read like the first.
+#[tokio::test]
+async fn placeholder_names_and_a_lone_default_answer() {
+    let client = client().await;
+    let answer = client
+        .placeholders(
+            "header",
+            PlaceholdersOptions::default().with_foo("four".to_string()),
+            &ct::Placeholder::new("body"),
+        )
+        .await
+        .expect("a 2XX through `default` is a success");
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.baz, "header|body");
+    assert_eq!(
+        answer.quux,
+        Some(4),
+        "the query parameter `foo` reached the server"
+    );
+
+    let err = client
+        .placeholders(
+            "header",
+            PlaceholdersOptions::default(),
+            &ct::Placeholder::new("body").with_quux(-1),
+        )
+        .await
+        .expect_err("a 422 through `default` is the documented error");
+    let Error::Api { body, status, .. } = err else {
+        panic!("expected the documented error, got {err:?}");
+    };
+    assert_eq!(status, 422);
+    let PlaceholdersError::Default(body) = body else {
+        panic!("expected `default`, got {body:?}");
+    };
+    assert_eq!(body.quux, Some(-1));
+
+    // `application/merge-patch+json` is read by the JSON reader too; a media type the
+    // document does not list is refused.
+    for (media, expected) in [("application/merge-patch+json", 200), ("text/plain", 415)] {
+        let raw = common::raw_http()
+            .post(format!("{}/ops/placeholders", client.base_url()))
+            .bearer_auth("key")
+            .header("baz", "h")
+            .header("content-type", media)
+            .body(r#"{"baz":"b"}"#)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(raw.status(), expected, "{media}");
+    }
 }

@@ -496,7 +496,41 @@ async fn webhooks_sent_by_the_server_crate_are_read_by_the_client_crate() {
     }
     assert_eq!(
         oas32_client::Webhook::NAMES,
-        ["tickPublished", "feedClosed"]
+        ["tickPublished", "feedClosed", "feedPaused"]
+    );
+
+    // One name, two methods: the method tells the deliveries apart, and a third is refused.
+    let paused = [
+        oas32_server::Webhook::FeedPausedPut(types::FeedPausedPutBody::new("2030-01-01T00:00:00Z")),
+        oas32_server::Webhook::FeedPausedDelete,
+    ];
+    for hook in &paused {
+        let url = format!("http://{addr}/hooks/{}", hook.name());
+        assert_eq!(deliver(hook.to_request(&url).unwrap()).await, 204);
+    }
+    match received.recv().await.unwrap() {
+        oas32_client::Webhook::FeedPausedPut(body) => {
+            assert_eq!(body.until, "2030-01-01T00:00:00Z")
+        }
+        other => panic!("expected feedPaused by PUT, got {other:?}"),
+    }
+    assert_eq!(
+        received.recv().await.unwrap(),
+        oas32_client::Webhook::FeedPausedDelete
+    );
+    let patch = http::Request::patch(format!("http://{addr}/hooks/feedPaused"))
+        .body(Vec::new())
+        .unwrap();
+    assert_eq!(deliver(patch).await, 405);
+    let refused = oas32_client::Webhook::from_request(
+        "feedPaused",
+        &http::Method::PATCH,
+        &http::HeaderMap::new(),
+        b"",
+    );
+    assert!(
+        matches!(&refused, Err(oas32_client::webhooks::WebhookError::MethodNotAllowed { expected, .. }) if expected == "PUT or DELETE"),
+        "{refused:?}"
     );
 
     // Refused deliveries get the status that says why.

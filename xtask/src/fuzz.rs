@@ -9,7 +9,7 @@
 //! identifier the emitters introduce (`apigen::naming::reserved`), prelude and std names and
 //! keywords. Seeds are generated in batches; a batch's crates are written into one throwaway
 //! workspace (`target/fuzz/ws`) and checked by ONE `cargo clippy --workspace --keep-going`
-//! with a shared target directory, so dependencies are built once.
+//! with the corpus command's target directory, so dependencies are built once for both.
 //!
 //! A failure is a generator panic, a generator error on a valid document, a crate that does
 //! not compile, or any rustc or clippy warning. Each is reduced (nodes of the document removed
@@ -47,7 +47,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let root = crate::codegen::root();
     let root = root.canonicalize().unwrap_or(root);
     let ws = root.join("target/fuzz/ws");
-    let target_dir = root.join("target/fuzz/target");
+    // The corpus command's target directory: both build throwaway crates with the same
+    // dependencies (the repository's Cargo.lock), so CI builds those once for both.
+    let target_dir = root.join("target/corpus/target");
     let kept_dir = root.join("tests/fuzz");
 
     // The documents kept from earlier runs first, then the seeds.
@@ -601,6 +603,7 @@ fn pool() -> Vec<&'static str> {
         reserved::SERVER_OPERATION_LOCALS,
         reserved::CLIENT_OPERATION_LOCALS,
         reserved::OTHER_LOCALS,
+        reserved::CLIPPY_PLACEHOLDERS,
         PRELUDE,
         WORDS,
     ] {

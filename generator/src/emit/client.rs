@@ -144,8 +144,25 @@ fn body_type(op: &Operation, kind: &BodyKind) -> TokenStream {
 
 /// Successes share one value type when there is one success response (or none); otherwise
 /// they are an enum named after the operation.
+/// The answers read as success. An operation that documents no 2XX answer but a `default`
+/// one reads a 2XX status through `default` (its body is then the success type); any other
+/// status is still the error `default` describes.
 fn success_responses(op: &Operation) -> Vec<&Response> {
-    op.responses.iter().filter(|r| r.is_success()).collect()
+    let successes: Vec<&Response> = op.responses.iter().filter(|r| r.is_success()).collect();
+    if successes.is_empty() {
+        return op
+            .responses
+            .iter()
+            .filter(|r| r.status == Status::Default)
+            .collect();
+    }
+    successes
+}
+
+/// Whether `default` is also the success answer (see [`success_responses`]).
+fn default_succeeds(op: &Operation) -> bool {
+    !op.responses.iter().any(|r| r.is_success())
+        && op.responses.iter().any(|r| r.status == Status::Default)
 }
 
 fn success_type(op: &Operation) -> TokenStream {
@@ -475,6 +492,12 @@ fn operation_types(op: &Operation) -> TokenStream {
             .iter()
             .any(|p| p.deprecated)
             .then(|| quote!(#[allow(deprecated)]));
+        // Each setter takes the value under the field's own name; a document's `foo` is a
+        // name clippy flags by default (disallowed_names) but the document's to choose.
+        let placeholder = optional
+            .iter()
+            .any(|p| crate::naming::reserved::CLIPPY_PLACEHOLDERS.contains(&p.rust.as_str()))
+            .then(|| quote!(#[allow(clippy::disallowed_names)]));
         let setters = optional.iter().map(|p| {
             let rust = ident(&p.rust);
             let setter = ident(&p.setter);
@@ -499,6 +522,7 @@ fn operation_types(op: &Operation) -> TokenStream {
             #[derive(Debug, Clone, Default, PartialEq)]
             pub struct #name { #(#fields)* }
             #allow
+            #placeholder
             impl #name {
                 #(#setters)*
             }
@@ -560,16 +584,20 @@ fn operation_types(op: &Operation) -> TokenStream {
             "that matches on this enum keeps compiling.".into(),
         ]);
         let from_raw = op.streamed.then(|| {
-            let (arms, fallback) = error_arms(op);
-            // Without documented errors every status is unexpected: no one-arm `match`
-            // (clippy::match_single_binding).
-            let body = if arms.is_empty() {
-                quote!(raw.unexpected())
-            } else {
-                quote! {
-                    match raw.status.as_u16() {
-                        #(#arms)*
-                        #fallback
+            let (arms, has_default) = error_arms(op);
+            // Without documented errors every status is unexpected, and with `default` alone
+            // every status reads the same way: no one-arm `match` (clippy::match_single_binding).
+            let body = match arms.as_slice() {
+                [] => quote!(raw.unexpected()),
+                [(_, expr)] if has_default => expr.clone(),
+                _ => {
+                    let fallback = (!has_default).then(|| quote!(_ => raw.unexpected(),));
+                    let arms = arms.iter().map(|(p, e)| quote!(#p => #e,));
+                    quote! {
+                        match raw.status.as_u16() {
+                            #(#arms)*
+                            #fallback
+                        }
                     }
                 }
             };
@@ -632,28 +660,29 @@ fn operation_types(op: &Operation) -> TokenStream {
 
 /// The match arms (codes first, then ranges, then `default`) turning a documented error status
 /// into the operation's error, and the arm for an undocumented one, as expressions of `raw`.
-fn error_arms(op: &Operation) -> (Vec<TokenStream>, Option<TokenStream>) {
+fn error_arms(op: &Operation) -> (Vec<(TokenStream, TokenStream)>, bool) {
     let error_ty = error_ident(op);
-    let mut arms: Vec<(u8, TokenStream)> = op
+    let mut arms: Vec<(u8, TokenStream, TokenStream)> = op
         .responses
         .iter()
         .filter(|r| !r.is_success())
         .map(|r| {
-            let pattern = status_pattern(r);
             let v = ident(&r.variant);
-            let arm = match r.body.as_ref().map(|b| &b.kind) {
+            let expr = match r.body.as_ref().map(|b| &b.kind) {
                 Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
-                    quote!(#pattern => raw.api_error(#error_ty::#v),)
+                    quote!(raw.api_error(#error_ty::#v))
                 }
-                _ => quote!(#pattern => raw.api_error_with(#error_ty::#v),),
+                _ => quote!(raw.api_error_with(#error_ty::#v)),
             };
-            (status_rank(r), arm)
+            (status_rank(r), status_pattern(r), expr)
         })
         .collect();
-    arms.sort_by_key(|(rank, _)| *rank);
+    arms.sort_by_key(|(rank, _, _)| *rank);
     let has_default = op.responses.iter().any(|r| r.status == Status::Default);
-    let fallback = (!has_default).then(|| quote!(_ => raw.unexpected(),));
-    (arms.into_iter().map(|(_, a)| a).collect(), fallback)
+    (
+        arms.into_iter().map(|(_, p, e)| (p, e)).collect(),
+        has_default,
+    )
 }
 
 /// Match order: exact codes, then ranges, then `default`.
@@ -951,7 +980,9 @@ fn method(op: &Operation) -> TokenStream {
     let error_ty = error_ident(op);
     let successes = success_responses(op);
     let multi = successes.len() > 1;
-    let mut arms: Vec<(u8, TokenStream)> = Vec::new();
+    // (rank, pattern, the arm's expression): kept apart so that a lone `default` answer can
+    // be written without a `match` around it.
+    let mut arms: Vec<(u8, TokenStream, TokenStream)> = Vec::new();
     let mut arms_success: Vec<TokenStream> = Vec::new();
     for r in &op.responses {
         let pattern = status_pattern(r);
@@ -990,9 +1021,14 @@ fn method(op: &Operation) -> TokenStream {
                 d
             }
         };
-        let arm = if r.is_success() {
+        if r.status == Status::Default && default_succeeds(op) {
             let decode = decode(r.body.as_ref().map(|b| &b.kind));
-            let arm = if multi {
+            arms_success.push(quote!(200..=299 => #decode,));
+            arms.push((1, quote!(200..=299), decode));
+        }
+        let expr = if r.is_success() {
+            let decode = decode(r.body.as_ref().map(|b| &b.kind));
+            let expr = if multi {
                 let v = ident(&r.variant);
                 let success = success_ident(op);
                 let wrap = if r.body.is_some() {
@@ -1000,22 +1036,22 @@ fn method(op: &Operation) -> TokenStream {
                 } else {
                     quote!(|()| #success::#v)
                 };
-                quote!(#pattern => #decode.map(|value| value.map(#wrap)),)
+                quote!(#decode.map(|value| value.map(#wrap)))
             } else {
-                quote!(#pattern => #decode,)
+                decode
             };
-            arms_success.push(arm.clone());
-            arm
+            arms_success.push(quote!(#pattern => #expr,));
+            expr
         } else {
             let v = ident(&r.variant);
             match r.body.as_ref().map(|b| &b.kind) {
                 Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
-                    quote!(#pattern => Err(raw.api_error(#error_ty::#v)),)
+                    quote!(Err(raw.api_error(#error_ty::#v)))
                 }
-                _ => quote!(#pattern => Err(raw.api_error_with(#error_ty::#v)),),
+                _ => quote!(Err(raw.api_error_with(#error_ty::#v))),
             }
         };
-        arms.push((rank, arm));
+        arms.push((rank, pattern, expr));
     }
     // Past its sunset the server answers 410: `Error::Gone`, naming the replacement, unless
     // the document describes a 410 (or 4XX) itself.
@@ -1031,21 +1067,24 @@ fn method(op: &Operation) -> TokenStream {
             Some(r) => quote!(Some(#r)),
             None => quote!(None),
         };
-        arms.push((1, quote!(410 => Err(raw.gone(#id, #replacement)),)));
+        arms.push((1, quote!(410), quote!(Err(raw.gone(#id, #replacement)))));
     }
-    arms.sort_by_key(|(rank, _)| *rank);
+    arms.sort_by_key(|(rank, _, _)| *rank);
     let has_default = op.responses.iter().any(|r| r.status == Status::Default);
-    let fallback = (!has_default).then(|| quote!(_ => Err(raw.unexpected()),));
-    let arms: Vec<_> = arms.into_iter().map(|(_, a)| a).collect();
-    // A document may list no response at all (3.1): every status is then unexpected, and a
-    // `match` with only the wildcard arm would be noise (clippy::match_single_binding).
-    let dispatch = if arms.is_empty() {
-        quote!(Err(raw.unexpected()))
-    } else {
-        quote!(match raw.status.as_u16() {
-            #(#arms)*
-            #fallback
-        })
+    // A `match` whose only arm is the wildcard is noise (clippy::match_single_binding): a
+    // document may list no response at all (3.1), so every status is unexpected, or only
+    // `default`, so every status reads the same way.
+    let dispatch = match arms.as_slice() {
+        [] => quote!(Err(raw.unexpected())),
+        [(_, _, expr)] if has_default => expr.clone(),
+        _ => {
+            let fallback = (!has_default).then(|| quote!(_ => Err(raw.unexpected()),));
+            let arms = arms.iter().map(|(_, p, e)| quote!(#p => #e,));
+            quote!(match raw.status.as_u16() {
+                #(#arms)*
+                #fallback
+            })
+        }
     };
     let docs = operation_doc(op);
     let deprecated = op.deprecated.as_ref().map(|d| {

@@ -418,8 +418,16 @@ fn struct_building(name: &proc_macro2::Ident, s: &Struct) -> TokenStream {
         return TokenStream::new();
     }
     let allow = allow_deprecated(s);
+    // `new` and the setters take each field under its own name; a document's `foo` is a
+    // name clippy flags by default (disallowed_names) but the document's to choose.
+    let placeholder = s
+        .fields
+        .iter()
+        .any(|f| crate::naming::reserved::CLIPPY_PLACEHOLDERS.contains(&f.rust.as_str()))
+        .then(|| quote!(#[allow(clippy::disallowed_names)]));
     quote! {
         #allow
+        #placeholder
         impl #name {
             #new
             #(#setters)*

@@ -42,7 +42,13 @@ fn webhook_enum(api: &Api) -> TokenStream {
         };
         quote!(#pattern => #name,)
     });
-    let all = api.webhooks.iter().map(|w| &w.name);
+    // Once each: a name with several methods is one webhook of the document.
+    let mut all: Vec<&String> = Vec::new();
+    for w in &api.webhooks {
+        if !all.contains(&&w.name) {
+            all.push(&w.name);
+        }
+    }
     let docs = doc(&[
         format!(
             "One delivery of a webhook of {}: which webhook, with its payload.",
@@ -136,25 +142,57 @@ pub fn server_rs(api: &Api) -> TokenStream {
 
 /// The client's side: the consumer receives deliveries.
 pub fn client_rs(api: &Api) -> TokenStream {
-    let arms = api.webhooks.iter().map(|w| {
+    // A webhook is a path item, so one name can carry several methods: the name alone then
+    // picks nothing (a second arm would be unreachable), the method decides, and any other
+    // method is refused naming the documented ones.
+    let methods_of = |name: &str| -> Vec<&str> {
+        api.webhooks
+            .iter()
+            .filter(|w| w.name == name)
+            .map(|w| w.method.as_str())
+            .collect()
+    };
+    let mut arms: Vec<TokenStream> = Vec::new();
+    for (i, w) in api.webhooks.iter().enumerate() {
         let v = ident(&w.variant);
         let name = &w.name;
         let method = &w.method;
-        match &w.payload {
+        let methods = methods_of(name);
+        let pattern = if methods.len() > 1 {
+            quote!(#name if method.as_str().eq_ignore_ascii_case(#method))
+        } else {
+            quote!(#name)
+        };
+        arms.push(match &w.payload {
             Some(p) if p.required => {
                 let ct = &p.content_type;
-                quote!(#name => Ok(Self::#v(webhook::read_json(method, #method, headers, #ct, body)?)),)
+                quote!(#pattern => Ok(Self::#v(webhook::read_json(method, #method, headers, #ct, body)?)),)
             }
             Some(p) => {
                 let ct = &p.content_type;
-                quote!(#name => Ok(Self::#v(webhook::read_optional_json(method, #method, headers, #ct, body)?)),)
+                quote!(#pattern => Ok(Self::#v(webhook::read_optional_json(method, #method, headers, #ct, body)?)),)
             }
-            None => quote!(#name => {
+            None => quote!(#pattern => {
                 webhook::check_method(method, #method)?;
                 Ok(Self::#v)
             }),
+        });
+        let last_of_name = !api.webhooks[i + 1..].iter().any(|o| o.name == w.name);
+        if methods.len() > 1 && last_of_name {
+            let expected = methods.join(" or ");
+            arms.push(quote!(#name => Err(WebhookError::MethodNotAllowed {
+                expected: #expected.to_owned(),
+                got: method.as_str().to_owned(),
+            }),));
         }
-    });
+    }
+    // Without a typed payload the headers and the body are never read.
+    let reads = api.webhooks.iter().any(|w| w.payload.is_some());
+    let (headers, body) = if reads {
+        (quote!(headers), quote!(body))
+    } else {
+        (quote!(_headers), quote!(_body))
+    };
     let the_enum = webhook_enum(api);
     let intro = module_doc(&[
         format!(
@@ -186,8 +224,8 @@ pub fn client_rs(api: &Api) -> TokenStream {
             pub fn from_request(
                 name: &str,
                 method: &http::Method,
-                headers: &http::HeaderMap,
-                body: &[u8],
+                #headers: &http::HeaderMap,
+                #body: &[u8],
             ) -> Result<Webhook, WebhookError> {
                 match name {
                     #(#arms)*

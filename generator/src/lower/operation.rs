@@ -471,6 +471,10 @@ impl Ctx<'_> {
                 _ => None,
             };
             match alternative {
+                // Read the same way as the primary media type (JSON and JSON, form and
+                // form): the primary reader already takes it, and a branch of its own would
+                // repeat the primary one (clippy::if_same_then_else).
+                Some(k) if same_reader(&k, &kind) => {}
                 Some(k) => alternatives.push((other.clone(), k)),
                 None => sink.warn(
                     push(&push(&at, "content"), other),
@@ -1013,6 +1017,14 @@ fn location(p: &Parameter) -> Location {
         Parameter::Header { .. } => Location::Header,
         Parameter::Cookie { .. } => Location::Cookie,
     }
+}
+
+/// Whether two body kinds are read by the same runtime reader.
+fn same_reader(a: &BodyKind, b: &BodyKind) -> bool {
+    matches!(
+        (a, b),
+        (BodyKind::Json(_), BodyKind::Json(_)) | (BodyKind::Form(_), BodyKind::Form(_))
+    )
 }
 
 fn is_json(essence: &str) -> bool {

@@ -133,6 +133,8 @@ pub const CLIENT_OPERATION_LOCALS: &[&str] = &[
 /// `Validate`, conversions, the builder): listed so the test knows every binding; nothing
 /// needs to be claimed around them.
 pub const OTHER_LOCALS: &[&str] = &[
+    "_body",
+    "_headers",
     "_out",
     "_pointer",
     "api",
@@ -174,12 +176,19 @@ pub const OTHER_LOCALS: &[&str] = &[
     "value",
 ];
 
+/// Names clippy flags wherever they are bound (`clippy::disallowed_names`, on by default):
+/// a parameter spelled so gets a local `foo_2` (its wire name stays `foo`); a struct field
+/// keeps its name and the impl of its `new` and setters (and of a client `…Options`) allows
+/// the lint.
+pub const CLIPPY_PLACEHOLDERS: &[&str] = &["baz", "foo", "quux"];
+
 /// The names a parameter's local binding may not take: it lives in the server's operation
 /// functions and in the client's method.
 pub fn parameter_locals() -> Vec<&'static str> {
     let mut all: Vec<&str> = SERVER_OPERATION_LOCALS
         .iter()
         .chain(CLIENT_OPERATION_LOCALS)
+        .chain(CLIPPY_PLACEHOLDERS)
         .copied()
         .collect();
     all.sort_unstable();

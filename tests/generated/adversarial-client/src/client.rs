@@ -896,6 +896,54 @@ impl Client {
             _ => Err(raw.unexpected()),
         }
     }
+
+    /// Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.
+    ///
+    /// `POST /ops/placeholders` (operation `placeholders`).
+    pub async fn placeholders(
+        &self,
+        baz_2: &str,
+        options: PlaceholdersOptions,
+        body: &types::Placeholder,
+    ) -> Result<ResponseValue<types::Placeholder>, Error<PlaceholdersError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "placeholders",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/placeholders";
+        let mut query = Query::new();
+        query.append_opt("foo", options.foo.as_ref());
+        let query = query.finish();
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, &query))
+                        .header(http::header::ACCEPT, "application/json");
+                    {
+                        let values = baz_2;
+                        builder = builder.header("baz", ToParam::to_param(values));
+                    }
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200..=299 => raw.json::<types::Placeholder, _>(),
+            _ => Err(raw.api_error(PlaceholdersError::Default)),
+        }
+    }
 }
 
 /// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -1389,4 +1437,32 @@ impl GetInternalServerErrorHeaders2 {
                 .and_then(|value| value.trim().parse().ok()),
         }
     }
+}
+
+/// Optional parameters of `placeholders`; `Default::default()` sets none, the `with_…` methods set one each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PlaceholdersOptions {
+    /// (query parameter `foo`)
+    pub foo: Option<String>,
+}
+
+#[allow(clippy::disallowed_names)]
+impl PlaceholdersOptions {
+    /// Sets `foo` (`None` unsets it).
+    pub fn with_foo(mut self, foo: impl Into<Option<String>>) -> Self {
+        self.foo = foo.into();
+        self
+    }
+}
+
+/// The documented error answers of `placeholders`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PlaceholdersError {
+    /// default: Every status reads the same way.
+    Default(types::Placeholder),
 }

@@ -234,6 +234,34 @@ impl Result2 {
     }
 }
 
+/// Properties spelled like the names clippy flags by default.
+///
+/// Schema: `/components/schemas/Placeholder`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Placeholder {
+    pub baz: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quux: Option<i64>,
+}
+
+#[allow(clippy::disallowed_names)]
+impl Placeholder {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(baz: impl Into<String>) -> Self {
+        Self {
+            baz: baz.into(),
+            quux: None,
+        }
+    }
+
+    /// Sets `quux` (`None` unsets it).
+    pub fn with_quux(mut self, quux: impl Into<Option<i64>>) -> Self {
+        self.quux = quux.into();
+        self
+    }
+}
+
 /// Takes the prelude's `Option`.
 ///
 /// Schema: `/components/schemas/Option`.

@@ -209,6 +209,19 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(GetResponse::Unimplemented) }
     }
 
+    /// Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.
+    ///
+    /// `POST /ops/placeholders` (operation `placeholders`).
+    fn placeholders(
+        &self,
+        ctx: &RequestContext,
+        params: PlaceholdersParams,
+        body: types::Placeholder,
+    ) -> impl Future<Output = Result<PlaceholdersResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(PlaceholdersResponse::Unimplemented) }
+    }
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -629,6 +642,30 @@ pub enum GetResponse {
     NoContent,
     /// 500: A server error, with a header.
     InternalServerError(GetInternalServerErrorHeaders2),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `placeholders` (`POST /ops/placeholders`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlaceholdersParams {
+    /// (query parameter `foo`)
+    pub foo: Option<String>,
+    /// (header parameter `baz`)
+    pub baz: String,
+}
+
+/// What `placeholders` answers: one variant per documented status, and [`Unimplemented`](PlaceholdersResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PlaceholdersResponse {
+    /// default: Every status reads the same way.
+    Default(http::StatusCode, types::Placeholder),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

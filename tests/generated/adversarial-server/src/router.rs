@@ -55,7 +55,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
     methods: &["DELETE", "GET", "POST", "PUT"],
-    request_headers: &["body", "builder", "ctx", "rt", "x-build"],
+    request_headers: &["baz", "body", "builder", "ctx", "rt", "x-build"],
     response_headers: &["response", "value", "x-code", "x-range"],
 };
 
@@ -123,6 +123,10 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
             routing::get(handle_get_internal::<A>),
         )
         .route(&layer::route_path(&base, "/ops/headers"), routing::get(handle_get::<A>))
+        .route(
+            &layer::route_path(&base, "/ops/placeholders"),
+            routing::post(handle_placeholders::<A>),
+        )
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
@@ -992,6 +996,63 @@ fn serve_get<A: AdversarialApi>(
     }
 }
 
+/// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`].
+fn handle_placeholders<A: AdversarialApi>(
+    State(api): State<Arc<A>>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_placeholders(api, rt.body_limit(), parts, body);
+    async move { rt.reply(serve.await, &[]) }
+}
+
+/// Authorizes, reads and checks a `placeholders` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_placeholders<A: AdversarialApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let foo_2: Option<String> = raw
+                .optional(Location::Query, "foo", &mut errors);
+            let baz_2: Option<String> = raw
+                .required(Location::Header, "baz", &mut errors);
+            let Some(baz_2) = baz_2 else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            PlaceholdersParams {
+                foo: foo_2,
+                baz: baz_2,
+            }
+        };
+        let body = body::read_json::<types::Placeholder>(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("placeholders", scheme, parts);
+        let outcome = api.placeholders(&ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 impl Path2Response {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -1210,5 +1271,14 @@ impl GetInternalServerErrorHeaders2 {
             response::set_header(response, "x-code", &value.to_string())?;
         }
         Ok(())
+    }
+}
+
+impl PlaceholdersResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Default(status, body) => response::json(status, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("placeholders")),
+        }
     }
 }

@@ -332,6 +332,42 @@ impl Validate for Result2 {
     }
 }
 
+/// Properties spelled like the names clippy flags by default.
+///
+/// Schema: `/components/schemas/Placeholder`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Placeholder {
+    pub baz: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub quux: Option<i64>,
+}
+
+#[allow(clippy::disallowed_names)]
+impl Placeholder {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(baz: impl Into<String>) -> Self {
+        Self {
+            baz: baz.into(),
+            quux: None,
+        }
+    }
+
+    /// Sets `quux` (`None` unsets it).
+    pub fn with_quux(mut self, quux: impl Into<Option<i64>>) -> Self {
+        self.quux = quux.into();
+        self
+    }
+}
+
+impl Validate for Placeholder {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Takes the prelude's `Option`.
 ///
 /// Schema: `/components/schemas/Option`.

@@ -28,17 +28,31 @@ pub enum Webhook {
     ///
     /// (webhook `feedClosed`, sent with `POST`)
     FeedClosed(types::FeedClosedBody),
+    /// The feed paused
+    ///
+    /// (webhook `feedPaused`, sent with `PUT`)
+    FeedPausedPut(types::FeedPausedPutBody),
+    /// The pause was lifted
+    ///
+    /// (webhook `feedPaused`, sent with `DELETE`)
+    FeedPausedDelete,
 }
 
 impl Webhook {
     /// The names of every webhook, as the document's `webhooks` keys them.
-    pub const NAMES: &'static [&'static str] = &["tickPublished", "feedClosed"];
+    pub const NAMES: &'static [&'static str] = &[
+        "tickPublished",
+        "feedClosed",
+        "feedPaused",
+    ];
 
     /// The webhook's name in the document.
     pub fn name(&self) -> &'static str {
         match self {
             Self::TickPublished(_) => "tickPublished",
             Self::FeedClosed(_) => "feedClosed",
+            Self::FeedPausedPut(_) => "feedPaused",
+            Self::FeedPausedDelete => "feedPaused",
         }
     }
 }
@@ -78,6 +92,29 @@ impl Webhook {
                         )?,
                     ),
                 )
+            }
+            "feedPaused" if method.as_str().eq_ignore_ascii_case("PUT") => {
+                Ok(
+                    Self::FeedPausedPut(
+                        webhook::read_json(
+                            method,
+                            "PUT",
+                            headers,
+                            "application/json",
+                            body,
+                        )?,
+                    ),
+                )
+            }
+            "feedPaused" if method.as_str().eq_ignore_ascii_case("DELETE") => {
+                webhook::check_method(method, "DELETE")?;
+                Ok(Self::FeedPausedDelete)
+            }
+            "feedPaused" => {
+                Err(WebhookError::MethodNotAllowed {
+                    expected: "PUT or DELETE".to_owned(),
+                    got: method.as_str().to_owned(),
+                })
             }
             other => Err(WebhookError::UnknownWebhook(other.to_owned())),
         }

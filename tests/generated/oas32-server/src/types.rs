@@ -155,3 +155,21 @@ impl FeedClosedBody {
 impl Validate for FeedClosedBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
+/// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FeedPausedPutBody {
+    pub until: String,
+}
+
+impl FeedPausedPutBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(until: impl Into<String>) -> Self {
+        Self { until: until.into() }
+    }
+}
+
+impl Validate for FeedPausedPutBody {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}

@@ -27,17 +27,31 @@ pub enum Webhook {
     ///
     /// (webhook `feedClosed`, sent with `POST`)
     FeedClosed(types::FeedClosedBody),
+    /// The feed paused
+    ///
+    /// (webhook `feedPaused`, sent with `PUT`)
+    FeedPausedPut(types::FeedPausedPutBody),
+    /// The pause was lifted
+    ///
+    /// (webhook `feedPaused`, sent with `DELETE`)
+    FeedPausedDelete,
 }
 
 impl Webhook {
     /// The names of every webhook, as the document's `webhooks` keys them.
-    pub const NAMES: &'static [&'static str] = &["tickPublished", "feedClosed"];
+    pub const NAMES: &'static [&'static str] = &[
+        "tickPublished",
+        "feedClosed",
+        "feedPaused",
+    ];
 
     /// The webhook's name in the document.
     pub fn name(&self) -> &'static str {
         match self {
             Self::TickPublished(_) => "tickPublished",
             Self::FeedClosed(_) => "feedClosed",
+            Self::FeedPausedPut(_) => "feedPaused",
+            Self::FeedPausedDelete => "feedPaused",
         }
     }
 }
@@ -63,6 +77,15 @@ impl Webhook {
                     payload,
                 )
             }
+            Self::FeedPausedPut(payload) => {
+                webhook::json_request(
+                    http::Method::PUT,
+                    url,
+                    "application/json",
+                    payload,
+                )
+            }
+            Self::FeedPausedDelete => webhook::empty_request(http::Method::DELETE, url),
         }
     }
 }
