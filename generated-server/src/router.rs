@@ -165,7 +165,7 @@ fn serve_list_pets<A: PetStoreApi>(
             ListPetsParams { limit, status }
         };
         let ctx = RequestContext::new("listPets", scheme, parts);
-        let outcome = api.list_pets(&ctx, params).await;
+        let outcome = A::list_pets(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -211,7 +211,7 @@ fn serve_create_pet<A: PetStoreApi>(
             return Err(Problem::bad_request("the request body is required"));
         };
         let ctx = RequestContext::new("createPet", scheme, parts);
-        let outcome = api.create_pet(&ctx, body).await;
+        let outcome = A::create_pet(&api, &ctx, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -271,7 +271,7 @@ fn serve_get_pet<A: PetStoreApi>(
         };
         let ctx = RequestContext::new("getPet", scheme, parts);
         #[allow(deprecated)]
-        let outcome = api.get_pet(&ctx, params).await;
+        let outcome = A::get_pet(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -303,7 +303,7 @@ fn serve_list_orders<A: PetStoreApi>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
         let ctx = RequestContext::new("listOrders", scheme, parts);
-        let outcome = api.list_orders(&ctx).await;
+        let outcome = A::list_orders(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),

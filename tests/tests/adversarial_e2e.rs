@@ -6,8 +6,8 @@
 mod common;
 
 use adversarial_client::client::{
-    HandleErrorOptions, Path2Options, PlaceholdersError, PlaceholdersOptions, Raw2Options,
-    ResultOptions,
+    CloneError, CloneOptions, HandleErrorOptions, Path2Options, PlaceholdersError,
+    PlaceholdersOptions, Raw2Options, ResultOptions,
 };
 use adversarial_client::{Client, Error, types as ct};
 use adversarial_server::api::*;
@@ -204,6 +204,49 @@ impl AdversarialApi for Service {
             GetInternalServerErrorHeaders2 {
                 x_code: Some("from 500".into()),
             },
+        ))
+    }
+
+    async fn clone(
+        &self,
+        _ctx: &RequestContext,
+        params: CloneParams,
+    ) -> Result<CloneResponse, String> {
+        use types::Chain::Array;
+        match params.old.as_deref() {
+            Some("bad") => Ok(CloneResponse::BadRequest(types::Error {
+                code: "bad".into(),
+                message: "bad".into(),
+                status: 400,
+            })),
+            Some("teapot") => Ok(CloneResponse::ClientError(
+                http::StatusCode::IM_A_TEAPOT,
+                types::Error {
+                    code: "teapot".into(),
+                    message: "teapot".into(),
+                    status: 418,
+                },
+            )),
+            _ => Ok(CloneResponse::Ok(Array(vec![
+                Array(vec![]),
+                Array(vec![Array(vec![])]),
+            ]))),
+        }
+    }
+
+    async fn _1st(
+        &self,
+        _ctx: &RequestContext,
+        body: types::Loose,
+    ) -> Result<V1stResponse, String> {
+        let default = match body {
+            types::Loose::Variant0(_) => types::Default2::On,
+            _ => types::Default2::Off,
+        };
+        Ok(V1stResponse::Ok(
+            types::V1stOkBody::default()
+                .with_into(types::Into2::default().with_name("into"))
+                .with_default(default),
         ))
     }
 
@@ -596,4 +639,67 @@ async fn placeholder_names_and_a_lone_default_answer() {
             .unwrap();
         assert_eq!(raw.status(), expected, "{media}");
     }
+}
+
+/// An operation named `clone` reaches the implementation (not `Arc::clone`), a schema that is
+/// an array of itself round trips, and a `400` beside `4XX` keeps each its own arm.
+#[tokio::test]
+#[allow(deprecated)]
+async fn clone_a_recursive_array_and_the_status_ranges() {
+    use ct::Chain::Array;
+    let client = client().await;
+    let chain = client.clone(CloneOptions::default()).await.unwrap();
+    assert_eq!(
+        chain.into_inner(),
+        Array(vec![Array(vec![]), Array(vec![Array(vec![])])])
+    );
+    for (old, status) in [("bad", 400), ("teapot", 418)] {
+        let err = client
+            .clone(CloneOptions::default().with_old(old.to_string()))
+            .await
+            .expect_err(old);
+        let Error::Api {
+            body, status: got, ..
+        } = err
+        else {
+            panic!("{old}: expected the documented error, got {err:?}");
+        };
+        assert_eq!(got, status, "{old}");
+        match (status, body) {
+            (400, CloneError::BadRequest(e)) | (418, CloneError::ClientError(e)) => {
+                assert_eq!(e.code, old)
+            }
+            (_, other) => panic!("{old}: wrong variant {other:?}"),
+        }
+    }
+}
+
+/// `_1st` is served (its handler is `handle_1st`); a `oneOf` of a checked object and a
+/// free-form one checks only the first; `Into` and `Default` are schema types like any other.
+#[tokio::test]
+async fn an_underscored_method_and_a_loose_one_of() {
+    let client = client().await;
+    let checked = ct::Loose::Variant0(ct::LooseVariant0::new(1));
+    let answer = client._1st(&checked).await.unwrap().into_inner();
+    assert_eq!(answer.default, Some(ct::Default2::On));
+    assert_eq!(answer.into.and_then(|i| i.name).as_deref(), Some("into"));
+
+    let mut loose = serde_json::Map::new();
+    loose.insert("anything".into(), json!([1, "two"]));
+    let answer = client._1st(&ct::Loose::Variant1(loose)).await.unwrap();
+    assert_eq!(answer.into_inner().default, Some(ct::Default2::Off));
+
+    // `n` below its minimum: the first variant reads the value (the first that reads it
+    // wins), and its check refuses it, naming the field.
+    let raw = common::raw_http()
+        .post(format!("{}/ops/1st", client.base_url()))
+        .bearer_auth("key")
+        .header("content-type", "application/json")
+        .body(r#"{"n": 0}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 400);
+    let body = raw.text().await.unwrap();
+    assert!(body.contains("/n"), "{body}");
 }

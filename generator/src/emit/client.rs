@@ -180,15 +180,28 @@ fn success_type(op: &Operation) -> TokenStream {
     }
 }
 
-fn status_pattern(r: &Response) -> TokenStream {
+/// The `match` pattern of an answer's status. Exact codes are matched first, so a range
+/// leaves out the codes at its ends that have arms of their own: `400` beside `400..=499`
+/// is an overlap rustc warns about (overlapping_range_endpoints), `401..=499` is not.
+fn status_pattern(r: &Response, op: &Operation) -> TokenStream {
     match &r.status {
         Status::Code(c) => {
             let c = proc_macro2::Literal::u16_unsuffixed(*c);
             quote!(#c)
         }
         Status::Range(c) => {
-            let lo = proc_macro2::Literal::u16_unsuffixed(u16::from(*c) * 100);
-            let hi = proc_macro2::Literal::u16_unsuffixed(u16::from(*c) * 100 + 99);
+            let exact = |code: u16| op.responses.iter().any(|o| o.status == Status::Code(code));
+            let (mut lo, mut hi) = (u16::from(*c) * 100, u16::from(*c) * 100 + 99);
+            while lo < hi && exact(lo) {
+                lo += 1;
+            }
+            while hi > lo && exact(hi) {
+                hi -= 1;
+            }
+            let (lo, hi) = (
+                proc_macro2::Literal::u16_unsuffixed(lo),
+                proc_macro2::Literal::u16_unsuffixed(hi),
+            );
             quote!(#lo..=#hi)
         }
         Status::Default => quote!(_),
@@ -674,7 +687,7 @@ fn error_arms(op: &Operation) -> (Vec<(TokenStream, TokenStream)>, bool) {
                 }
                 _ => quote!(raw.api_error_with(#error_ty::#v)),
             };
-            (status_rank(r), status_pattern(r), expr)
+            (status_rank(r), status_pattern(r, op), expr)
         })
         .collect();
     arms.sort_by_key(|(rank, _, _)| *rank);
@@ -985,7 +998,7 @@ fn method(op: &Operation) -> TokenStream {
     let mut arms: Vec<(u8, TokenStream, TokenStream)> = Vec::new();
     let mut arms_success: Vec<TokenStream> = Vec::new();
     for r in &op.responses {
-        let pattern = status_pattern(r);
+        let pattern = status_pattern(r, op);
         let rank = match r.status {
             Status::Code(_) => 0,
             Status::Range(_) => 1,
@@ -1091,6 +1104,20 @@ fn method(op: &Operation) -> TokenStream {
         let note = &d.note;
         quote!(#[deprecated(note = #note)])
     });
+    // `&self`, the required parameters, then the options, the query string and the body:
+    // a long list is the document's to choose (clippy::too_many_arguments counts `self`).
+    let inputs = 1
+        + required.len()
+        + usize::from(has_optional)
+        + usize::from(op.query_string.is_some())
+        + usize::from(op.body.is_some());
+    let many = (inputs > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    // The method sends every option it is given, deprecated ones too.
+    let reads_deprecated = op
+        .params
+        .iter()
+        .any(|p| !p.required && p.deprecated)
+        .then(|| quote!(#[allow(deprecated)]));
     let operation = quote!(OperationInfo {
         id: #id,
         method: #method_value,
@@ -1134,6 +1161,8 @@ fn method(op: &Operation) -> TokenStream {
     quote! {
         #docs
         #deprecated
+        #reads_deprecated
+        #many
         pub async fn #name(
             &self,
             #(#args)*

@@ -284,14 +284,18 @@ pub fn imports(body: &TokenStream, candidates: &[(&str, &str)]) -> TokenStream {
                         Some(proc_macro2::TokenTree::Punct(p)) => Some(p.as_char()),
                         _ => None,
                     };
-                    // `a.name` is a method call; `name::` is a path through a module.
+                    // `a.name` is a method call; `name::` is a path through a module; in
+                    // `Self::name` or `a::name` the name is reached through the path, so
+                    // nothing needs importing for it.
                     if i > 0 && punct(i - 1) == Some('.') {
                         out.insert(format!(".{name}"));
                     }
                     if punct(i + 1) == Some(':') && punct(i + 2) == Some(':') {
                         out.insert(format!("{name}::"));
                     }
-                    out.insert(name);
+                    if !(i > 1 && punct(i - 1) == Some(':') && punct(i - 2) == Some(':')) {
+                        out.insert(name);
+                    }
                 }
                 proc_macro2::TokenTree::Group(g) => collect(&g.stream(), out),
                 _ => {}

@@ -455,7 +455,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         let mut chain = TokenStream::new();
         for (i, op) in ops.iter().enumerate() {
             let method = format_ident!("{}", op.method.to_lowercase());
-            let handler = handler_ident(op);
+            let handler = handler_ident(api, op);
             if i == 0 {
                 chain.extend(quote!(routing::#method(#handler::<A>)));
             } else {
@@ -472,7 +472,10 @@ pub fn router_rs(api: &Api) -> TokenStream {
         .iter()
         .map(|op| handler(api, op, &trait_ident));
     let conversions = api.operations.iter().map(response_conversion);
-    let dispatchers = api.dispatchers.iter().map(|d| dispatcher(d, &trait_ident));
+    let dispatchers = api
+        .dispatchers
+        .iter()
+        .map(|d| dispatcher(api, d, &trait_ident));
     let policy = api.rate_limit.as_ref().map(|rl| {
         let plans = rl.plans.iter().map(|(name, (m, d))| {
             let (m, d) = (
@@ -598,14 +601,36 @@ pub fn router_rs(api: &Api) -> TokenStream {
 /// The route handler of an operation: `handle_…` (and its body `serve_…`), prefixes that
 /// keep them apart from each other, from `router` and from `router`'s locals whatever the
 /// operation is called.
-fn handler_ident(op: &Operation) -> proc_macro2::Ident {
-    format_ident!("handle_{}", crate::naming::bare(&op.rust))
+fn handler_ident(api: &Api, op: &Operation) -> proc_macro2::Ident {
+    format_ident!("handle_{}", handler_stem(api, &op.rust))
+}
+
+/// What follows `handle_`/`serve_`: the method's name without its leading underscores
+/// (`_1st` → `handle_1st`: `handle__1st` is not snake case), unless another operation's
+/// method is spelled that way (`_x` beside `x`), when the underscores stay and the lint is
+/// allowed where the name is defined.
+fn handler_stem(api: &Api, method: &str) -> String {
+    let bare = crate::naming::bare(method);
+    let trimmed = bare.trim_start_matches('_');
+    let taken = api
+        .operations
+        .iter()
+        .any(|o| crate::naming::bare(&o.rust) == trimmed);
+    if trimmed.is_empty() || (trimmed != bare && taken) {
+        bare.to_string()
+    } else {
+        trimmed.to_string()
+    }
 }
 
 fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> TokenStream {
     let name = ident(&op.rust);
-    let handle = handler_ident(op);
-    let serve = format_ident!("serve_{}", crate::naming::bare(&op.rust));
+    let handle = handler_ident(api, op);
+    let serve = format_ident!("serve_{}", handler_stem(api, &op.rust));
+    let non_snake = handle
+        .to_string()
+        .contains("__")
+        .then(|| quote!(#[allow(non_snake_case)]));
     let id = &op.id;
     let route_doc = doc(&[format!(
         "`{} {}`: see [`{trait_ident}::{}`].",
@@ -884,6 +909,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     };
     quote! {
         #route_doc
+        #non_snake
         fn #handle<A: #trait_ident>(
             State(api): State<Arc<A>>,
             request: Request,
@@ -893,6 +919,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
 
         #serve_doc
         #[allow(clippy::manual_async_fn)]
+        #non_snake
         fn #serve<A: #trait_ident>(
             api: Arc<A>,
             #limit_arg
@@ -907,7 +934,9 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 #body
                 let ctx = RequestContext::new(#id, scheme, parts);
                 #call_allow
-                let outcome = api.#name(&ctx, #params_arg #query_string_arg #body_arg).await;
+                // Called through the trait: an operation named like a method of `Arc` (`clone`)
+                // would otherwise call that one.
+                let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
                 match outcome {
                     Ok(response) => response.into_http(),
                     Err(error) => Err(api.handle_error(&ctx, error)),
@@ -919,11 +948,11 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
 
 /// The function a path with a method axum cannot name is routed to: it picks the handler by
 /// the method's name, and answers other methods as every path does (405 with `Allow`).
-fn dispatcher(d: &Dispatcher, trait_ident: &proc_macro2::Ident) -> TokenStream {
+fn dispatcher(api: &Api, d: &Dispatcher, trait_ident: &proc_macro2::Ident) -> TokenStream {
     let name = ident(&d.rust);
     let allow = &d.allow;
     let arms = d.methods.iter().map(|(method, handler)| {
-        let handler = format_ident!("handle_{}", crate::naming::bare(handler));
+        let handler = format_ident!("handle_{}", handler_stem(api, handler));
         quote!(#method => #handler::<A>(state, request).await,)
     });
     let list = d

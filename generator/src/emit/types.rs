@@ -47,16 +47,22 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
             }
         });
     let body = quote!(#double_option #(#items)*);
-    let uses = super::imports(
-        &body,
-        &[
+    // The checks exist on the server only: a client type or variant spelled `Validate` must
+    // not pull in a module the client's runtime does not have.
+    let candidates: &[(&str, &str)] = match side {
+        Side::Server => &[
             ("crate::runtime::validate", "validate::"),
             ("crate::runtime::validate::Validate", "Validate"),
             ("crate::runtime::validate::Violations", "Violations"),
             ("serde::Deserialize", "Deserialize"),
             ("serde::Serialize", "Serialize"),
         ],
-    );
+        Side::Client => &[
+            ("serde::Deserialize", "Deserialize"),
+            ("serde::Serialize", "Serialize"),
+        ],
+    };
+    let uses = super::imports(&body, candidates);
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
@@ -186,7 +192,7 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
                 #param_impl
             }
         }
-        TypeKind::OneOf(o) => one_of(&name, &t.name, &docs, o, side, t.validated),
+        TypeKind::OneOf(o) => one_of(&name, &t.name, &docs, o, side, t.validated, validated),
         TypeKind::Alias(ty, _) => {
             let ty = rust_type(ty, false);
             quote! {
@@ -661,6 +667,7 @@ fn one_of(
     o: &OneOf,
     side: Side,
     validated: bool,
+    validated_names: &BTreeSet<String>,
 ) -> TokenStream {
     let variants: Vec<_> = o.variants.iter().map(|v| ident(&v.rust)).collect();
     let types: Vec<_> = o
@@ -745,10 +752,20 @@ fn one_of(
     };
     let validate = (side == Side::Server).then(|| {
         if validated {
+            // Only the variants that hold a checked constraint are walked (a free-form
+            // object or a plain string has nothing to check).
+            let arms = o.variants.iter().map(|v| {
+                let variant = ident(&v.rust);
+                if contents_validated(&v.ty, validated_names) {
+                    quote!(Self::#variant(v) => v.validate(pointer, out),)
+                } else {
+                    quote!(Self::#variant(_) => {})
+                }
+            });
             quote! {
                 impl Validate for #name {
                     fn validate(&self, pointer: &str, out: &mut Violations) {
-                        match self { #( Self::#variants(v) => v.validate(pointer, out), )* }
+                        match self { #(#arms)* }
                     }
                 }
             }

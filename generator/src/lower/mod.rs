@@ -10,7 +10,8 @@ use crate::load;
 use crate::naming::{self, Scope, reserved};
 use openapiv3::{APIKeyLocation, OpenAPI};
 use schema::{
-    Schemas, box_cycles, doc_lines, mark_scalar_one_ofs, mark_validated, resolve_check_types,
+    Schemas, box_cycles, doc_lines, mark_scalar_one_ofs, mark_validated, nominal_alias_cycles,
+    resolve_check_types,
 };
 
 /// Lowers a parsed document; problems go to `sink` (errors stop generation afterwards).
@@ -28,6 +29,7 @@ pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
     let webhooks = operation::lower_webhooks(doc, &mut schemas, sink);
     let dispatchers = dispatchers(&operations);
     let mut types = schemas.types;
+    nominal_alias_cycles(&mut types);
     box_cycles(&mut types);
     let mut params: Vec<&mut crate::ir::Param> = operations
         .iter_mut()
@@ -36,7 +38,10 @@ pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
     resolve_check_types(&mut types, &mut params);
     mark_validated(&mut types);
     mark_scalar_one_ofs(&mut types);
+    // Only ever a prefix (`{api_name}Api`), so a title that is a keyword (`self` → `Self_`)
+    // needs no escape: `SelfApi`, not the non-camel-case `Self_Api`.
     let api_name = naming::pascal(&doc.info.title);
+    let api_name = naming::bare(&api_name).trim_end_matches('_').to_string();
     let cors = cors(&operations, &security_schemes);
     Api {
         title: doc.info.title.clone(),

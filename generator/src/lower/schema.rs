@@ -1153,6 +1153,77 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
     c
 }
 
+/// Turns aliases that contain themselves through other aliases (`errors: {type: array,
+/// items: {$ref: errors}}`: `type Errors = Vec<Errors>`, which Rust refuses as a cycle) into
+/// a nominal type: a one-variant `oneOf` (`enum Errors { Array(Vec<Errors>) }`, untagged, so
+/// the JSON is the same). Structs, enums and unions on the way already break such a cycle.
+pub fn nominal_alias_cycles(types: &mut [TypeDef]) {
+    fn named<'a>(ty: &'a TypeRef, out: &mut Vec<&'a str>) {
+        match ty {
+            TypeRef::Named(n) => out.push(n),
+            TypeRef::Vec(t) | TypeRef::Map(t) => named(t, out),
+            TypeRef::Tuple(items) => items.iter().for_each(|t| named(t, out)),
+            _ => {}
+        }
+    }
+    let aliases: BTreeMap<&str, Vec<&str>> = types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Alias(ty, _) => {
+                let mut refs = Vec::new();
+                named(ty, &mut refs);
+                Some((t.name.as_str(), refs))
+            }
+            _ => None,
+        })
+        .collect();
+    let in_cycle = |start: &str| -> bool {
+        let mut stack: Vec<&str> = aliases.get(start).cloned().unwrap_or_default();
+        let mut seen = BTreeSet::new();
+        while let Some(n) = stack.pop() {
+            if n == start {
+                return true;
+            }
+            if seen.insert(n) {
+                stack.extend(aliases.get(n).into_iter().flatten().copied());
+            }
+        }
+        false
+    };
+    let cyclic: BTreeSet<String> = aliases
+        .keys()
+        .filter(|n| in_cycle(n))
+        .map(|n| n.to_string())
+        .collect();
+    for t in types.iter_mut().filter(|t| cyclic.contains(&t.name)) {
+        let TypeKind::Alias(ty, _) = &t.kind else {
+            continue;
+        };
+        let variant = match ty {
+            TypeRef::Vec(_) => "Array",
+            TypeRef::Map(_) => "Map",
+            TypeRef::Tuple(_) => "Tuple",
+            _ => "Value",
+        };
+        let ty = ty.clone();
+        t.doc.push(String::new());
+        t.doc.push(format!(
+            "An enum of one variant (`{variant}` holds the value) rather than a type alias:"
+        ));
+        t.doc
+            .push("the schema contains itself, which an alias cannot.".to_string());
+        t.kind = TypeKind::OneOf(OneOf {
+            variants: vec![OneOfVariant {
+                rust: variant.to_string(),
+                ty,
+                boxed: false,
+            }],
+            discriminator: None,
+            scalar: false,
+        });
+    }
+}
+
 /// Marks fields and variants that need `Box` because their type contains the owner again
 /// without an allocation in between (`Vec` and maps already allocate).
 pub fn box_cycles(types: &mut [TypeDef]) {

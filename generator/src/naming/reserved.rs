@@ -15,12 +15,14 @@
 
 /// Names the types module (`types.rs`, both sides) uses unqualified in type position:
 /// prelude types, imported traits and the generic parameters of serde impls (`D`, `S`, `T`:
-/// a variant type named `D` inside `fn deserialize<D>` would mean the generic). Schema types
-/// may not take them.
+/// a variant type named `D` inside `fn deserialize<D>` would mean the generic; the builders'
+/// `impl Into<String>` and `Default::default()`). Schema types may not take them.
 pub const TYPES_MODULE: &[&str] = &[
     "Box",
     "D",
+    "Default",
     "Deserialize",
+    "Into",
     "Option",
     "Result",
     "S",

@@ -944,6 +944,85 @@ impl Client {
             _ => Err(raw.api_error(PlaceholdersError::Default)),
         }
     }
+
+    /// Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.
+    ///
+    /// `GET /ops/clone` (operation `clone`).
+    #[allow(deprecated)]
+    pub async fn clone(
+        &self,
+        options: CloneOptions,
+    ) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "clone",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/clone";
+        let mut query = Query::new();
+        query.append_opt("old", options.old.as_ref());
+        let query = query.finish();
+        let raw = self
+            .transport
+            .send(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    http.request(http::Method::GET, request::url(base, path, &query))
+                        .header(http::header::ACCEPT, "application/json")
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::Chain, _>(),
+            400 => Err(raw.api_error(CloneError::BadRequest)),
+            401..=499 => Err(raw.api_error(CloneError::ClientError)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// A method name that starts with an underscore (`_1st`).
+    ///
+    /// `POST /ops/1st` (operation `1st`).
+    pub async fn _1st(
+        &self,
+        body: &types::Loose,
+    ) -> Result<ResponseValue<types::V1stOkBody>, Error<V1stError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "1st",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/1st";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(http::header::ACCEPT, "application/json");
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::V1stOkBody, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
 }
 
 /// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -1466,3 +1545,45 @@ pub enum PlaceholdersError {
     /// default: Every status reads the same way.
     Default(types::Placeholder),
 }
+
+/// Optional parameters of `clone`; `Default::default()` sets none, the `with_…` methods set one each.
+#[allow(deprecated)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CloneOptions {
+    /// (query parameter `old`)
+    #[deprecated(note = "deprecated in the API description")]
+    pub old: Option<String>,
+}
+
+#[allow(deprecated)]
+impl CloneOptions {
+    /// Sets `old` (`None` unsets it).
+    #[deprecated(note = "deprecated in the API description")]
+    pub fn with_old(mut self, old: impl Into<Option<String>>) -> Self {
+        self.old = old.into();
+        self
+    }
+}
+
+/// The documented error answers of `clone`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum CloneError {
+    /// 400: The document's error body.
+    BadRequest(types::Error),
+    /// 4XX: The document's error body.
+    ClientError(types::Error),
+}
+
+/// The documented error answers of `1st`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum V1stError {}

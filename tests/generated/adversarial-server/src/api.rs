@@ -222,6 +222,30 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(PlaceholdersResponse::Unimplemented) }
     }
 
+    /// Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.
+    ///
+    /// `GET /ops/clone` (operation `clone`).
+    fn clone(
+        &self,
+        ctx: &RequestContext,
+        params: CloneParams,
+    ) -> impl Future<Output = Result<CloneResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(CloneResponse::Unimplemented) }
+    }
+
+    /// A method name that starts with an underscore (`_1st`).
+    ///
+    /// `POST /ops/1st` (operation `1st`).
+    fn _1st(
+        &self,
+        ctx: &RequestContext,
+        body: types::Loose,
+    ) -> impl Future<Output = Result<V1stResponse, Self::Error>> + Send {
+        let _ = (ctx, body);
+        async { Ok(V1stResponse::Unimplemented) }
+    }
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -666,6 +690,47 @@ pub struct PlaceholdersParams {
 pub enum PlaceholdersResponse {
     /// default: Every status reads the same way.
     Default(http::StatusCode, types::Placeholder),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `clone` (`GET /ops/clone`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CloneParams {
+    /// (query parameter `old`, deprecated)
+    pub old: Option<String>,
+}
+
+/// What `clone` answers: one variant per documented status, and [`Unimplemented`](CloneResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum CloneResponse {
+    /// 200: A list that contains lists of itself.
+    Ok(types::Chain),
+    /// 400: The document's error body.
+    BadRequest(types::Error),
+    /// 4XX: The document's error body.
+    ClientError(http::StatusCode, types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// What `1st` answers: one variant per documented status, and [`Unimplemented`](V1stResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum V1stResponse {
+    /// 200: The body back, with the `Into` and `Default` types.
+    Ok(types::V1stOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -127,6 +127,8 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
             &layer::route_path(&base, "/ops/placeholders"),
             routing::post(handle_placeholders::<A>),
         )
+        .route(&layer::route_path(&base, "/ops/clone"), routing::get(handle_clone::<A>))
+        .route(&layer::route_path(&base, "/ops/1st"), routing::post(handle_1st::<A>))
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
@@ -217,7 +219,7 @@ fn serve_path<A: AdversarialApi>(
             }
         };
         let ctx = RequestContext::new("path", scheme, parts);
-        let outcome = api.path(&ctx, params).await;
+        let outcome = A::path(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -315,7 +317,7 @@ fn serve_raw<A: AdversarialApi>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("raw", scheme, parts);
-        let outcome = api.raw(&ctx, params, body).await;
+        let outcome = A::raw(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -397,7 +399,7 @@ fn serve_handle_error_2<A: AdversarialApi>(
             }
         };
         let ctx = RequestContext::new("handleError", scheme, parts);
-        let outcome = api.handle_error_2(&ctx, params).await;
+        let outcome = A::handle_error_2(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -432,7 +434,7 @@ fn serve_builder_2<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("builder", scheme, parts);
-        let outcome = api.builder_2(&ctx).await;
+        let outcome = A::builder_2(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -467,7 +469,7 @@ fn serve_for_server_2<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("for_server", scheme, parts);
-        let outcome = api.for_server_2(&ctx).await;
+        let outcome = A::for_server_2(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -502,7 +504,7 @@ fn serve_base_url_2<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("baseUrl", scheme, parts);
-        let outcome = api.base_url_2(&ctx).await;
+        let outcome = A::base_url_2(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -537,7 +539,7 @@ fn serve_last_rate_limit_2<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("lastRateLimit", scheme, parts);
-        let outcome = api.last_rate_limit_2(&ctx).await;
+        let outcome = A::last_rate_limit_2(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -572,7 +574,7 @@ fn serve_router<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("router", scheme, parts);
-        let outcome = api.router(&ctx).await;
+        let outcome = A::router(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -607,7 +609,7 @@ fn serve_rate_limit_policy<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("rate_limit_policy", scheme, parts);
-        let outcome = api.rate_limit_policy(&ctx).await;
+        let outcome = A::rate_limit_policy(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -642,7 +644,7 @@ fn serve_serve_path<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("serve_path", scheme, parts);
-        let outcome = api.serve_path(&ctx).await;
+        let outcome = A::serve_path(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -677,7 +679,7 @@ fn serve_api<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("api", scheme, parts);
-        let outcome = api.api(&ctx).await;
+        let outcome = A::api(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -712,7 +714,7 @@ fn serve_config<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("config", scheme, parts);
-        let outcome = api.config(&ctx).await;
+        let outcome = A::config(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -747,7 +749,7 @@ fn serve_routes<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("routes", scheme, parts);
-        let outcome = api.routes(&ctx).await;
+        let outcome = A::routes(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -782,7 +784,7 @@ fn serve_type<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("type", scheme, parts);
-        let outcome = api.r#type(&ctx).await;
+        let outcome = A::r#type(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -817,7 +819,7 @@ fn serve_self_<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("self", scheme, parts);
-        let outcome = api.self_(&ctx).await;
+        let outcome = A::self_(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -866,7 +868,7 @@ fn serve_super_<A: AdversarialApi>(
             SuperParams { super_, crate_ }
         };
         let ctx = RequestContext::new("super", scheme, parts);
-        let outcome = api.super_(&ctx, params).await;
+        let outcome = A::super_(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -918,7 +920,7 @@ fn serve_result<A: AdversarialApi>(
             }
         };
         let ctx = RequestContext::new("Result", scheme, parts);
-        let outcome = api.result(&ctx, params).await;
+        let outcome = A::result(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -953,7 +955,7 @@ fn serve_get_internal<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("getInternal", scheme, parts);
-        let outcome = api.get_internal(&ctx).await;
+        let outcome = A::get_internal(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -988,7 +990,7 @@ fn serve_get<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let ctx = RequestContext::new("get", scheme, parts);
-        let outcome = api.get(&ctx).await;
+        let outcome = A::get(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -1045,7 +1047,93 @@ fn serve_placeholders<A: AdversarialApi>(
             return Err(Problem::bad_request("the request body is required"));
         };
         let ctx = RequestContext::new("placeholders", scheme, parts);
-        let outcome = api.placeholders(&ctx, params, body).await;
+        let outcome = A::placeholders(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/clone`: see [`AdversarialApi::clone`].
+fn handle_clone<A: AdversarialApi>(
+    State(api): State<Arc<A>>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_clone(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
+}
+
+/// Authorizes, reads and checks a `clone` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_clone<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let old: Option<String> = raw.optional(Location::Query, "old", &mut errors);
+            errors.check()?;
+            CloneParams { old }
+        };
+        let ctx = RequestContext::new("clone", scheme, parts);
+        let outcome = A::clone(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /ops/1st`: see [`AdversarialApi::_1st`].
+fn handle_1st<A: AdversarialApi>(
+    State(api): State<Arc<A>>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_1st(api, rt.body_limit(), parts, body);
+    async move { rt.reply(serve.await, &[]) }
+}
+
+/// Authorizes, reads and checks a `1st` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_1st<A: AdversarialApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let body = body::read_json::<types::Loose>(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
+        let ctx = RequestContext::new("1st", scheme, parts);
+        let outcome = A::_1st(&api, &ctx, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -1279,6 +1367,26 @@ impl PlaceholdersResponse {
         match self {
             Self::Default(status, body) => response::json(status, &body),
             Self::Unimplemented => Err(Problem::not_implemented("placeholders")),
+        }
+    }
+}
+
+impl CloneResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::ClientError(status, body) => response::json(status, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("clone")),
+        }
+    }
+}
+
+impl V1stResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("1st")),
         }
     }
 }

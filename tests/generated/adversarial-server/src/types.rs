@@ -332,6 +332,225 @@ impl Validate for Result2 {
     }
 }
 
+/// An array of itself, which a Rust type alias cannot be.
+///
+/// An enum of one variant (`Array` holds the value) rather than a type alias:
+/// the schema contains itself, which an alias cannot.
+///
+/// Schema: `/components/schemas/Chain`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Chain {
+    Array(Vec<Chain>),
+}
+
+impl Serialize for Chain {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Array(v) => v.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Chain {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<Vec<Chain>>(value.clone()) {
+            Ok(v) => return Ok(Self::Array(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Array")),
+        }
+        Err(
+            serde::de::Error::custom(
+                format!(
+                    concat!("no variant of `", "Chain", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            ),
+        )
+    }
+}
+
+impl Validate for Chain {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Loose/oneOf/0`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LooseVariant0 {
+    pub n: i64,
+}
+
+impl LooseVariant0 {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(n: i64) -> Self {
+        Self { n }
+    }
+}
+
+impl Validate for LooseVariant0 {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.n;
+            let at = validate::join(pointer, "n");
+            validate::check_minimum(*value, 1, false, &at, out);
+        }
+    }
+}
+
+/// A free-form object or a checked one.
+///
+/// Schema: `/components/schemas/Loose`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Loose {
+    Variant0(LooseVariant0),
+    Variant1(serde_json::Map<String, serde_json::Value>),
+}
+
+impl Serialize for Loose {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Variant0(v) => v.serialize(serializer),
+            Self::Variant1(v) => v.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Loose {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<LooseVariant0>(value.clone()) {
+            Ok(v) => return Ok(Self::Variant0(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Variant0")),
+        }
+        match crate::runtime::integer::from_value::<
+            serde_json::Map<String, serde_json::Value>,
+        >(value.clone()) {
+            Ok(v) => return Ok(Self::Variant1(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Variant1")),
+        }
+        Err(
+            serde::de::Error::custom(
+                format!(
+                    concat!("no variant of `", "Loose", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            ),
+        )
+    }
+}
+
+impl Validate for Loose {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        match self {
+            Self::Variant0(v) => v.validate(pointer, out),
+            Self::Variant1(_) => {}
+        }
+    }
+}
+
+/// Named like the trait the builders take strings through.
+///
+/// Schema: `/components/schemas/Into`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Into2 {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub name: Option<String>,
+}
+
+impl Into2 {
+    /// Sets `name`.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+impl Validate for Into2 {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Named like the trait `Default::default()` comes from.
+///
+/// Schema: `/components/schemas/Default`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Default2 {
+    /// `on`
+    On,
+    /// `off`
+    Off,
+}
+
+impl Default2 {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::On => "on",
+            Self::Off => "off",
+        }
+    }
+}
+
+impl std::str::FromStr for Default2 {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "on" => Ok(Self::On),
+            "off" => Ok(Self::Off),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`on`, `off`", ", got `{}`"), other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Default2 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Default2 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Default2 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for Default2 {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for Default2 {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Properties spelled like the names clippy flags by default.
 ///
 /// Schema: `/components/schemas/Placeholder`.
@@ -1420,5 +1639,42 @@ impl ResultOkBody {
 }
 
 impl Validate for ResultOkBody {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/paths/~1ops~11st/post/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct V1stOkBody {
+    /// Named like the trait the builders take strings through.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub into: Option<Into2>,
+    /// Named like the trait `Default::default()` comes from.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub default: Option<Default2>,
+}
+
+impl V1stOkBody {
+    /// Sets `into` (`None` unsets it).
+    pub fn with_into(mut self, into: impl Into<Option<Into2>>) -> Self {
+        self.into = into.into();
+        self
+    }
+
+    /// Sets `default` (`None` unsets it).
+    pub fn with_default(mut self, default: impl Into<Option<Default2>>) -> Self {
+        self.default = default.into();
+        self
+    }
+}
+
+impl Validate for V1stOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

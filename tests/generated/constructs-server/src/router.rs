@@ -155,7 +155,7 @@ fn serve_get_trees_id<A: ConstructsApi>(
             }
         };
         let ctx = RequestContext::new("get_trees_id", scheme, parts);
-        let outcome = api.get_trees_id(&ctx, params).await;
+        let outcome = A::get_trees_id(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -198,7 +198,7 @@ fn serve_post_forms<A: ConstructsApi>(
             }
         };
         let ctx = RequestContext::new("post_forms", scheme, parts);
-        let outcome = api.post_forms(&ctx, body).await;
+        let outcome = A::post_forms(&api, &ctx, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -243,7 +243,7 @@ fn serve_put_blobs<A: ConstructsApi>(
             return Err(Problem::bad_request("the request body is required"));
         };
         let ctx = RequestContext::new("put_blobs", scheme, parts);
-        let outcome = api.put_blobs(&ctx, body).await;
+        let outcome = A::put_blobs(&api, &ctx, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -280,7 +280,7 @@ fn serve_post_notes<A: ConstructsApi>(
             return Err(Problem::bad_request("the request body is required"));
         };
         let ctx = RequestContext::new("post_notes", scheme, parts);
-        let outcome = api.post_notes(&ctx, body).await;
+        let outcome = A::post_notes(&api, &ctx, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -312,7 +312,7 @@ fn serve_get_things<A: ConstructsApi>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let ctx = RequestContext::new("get_things", scheme, parts);
-        let outcome = api.get_things(&ctx).await;
+        let outcome = A::get_things(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),

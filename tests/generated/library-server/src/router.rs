@@ -163,7 +163,7 @@ fn serve_search_books<A: LendingLibraryApi>(
             }
         };
         let ctx = RequestContext::new("searchBooks", scheme, parts);
-        let outcome = api.search_books(&ctx, params).await;
+        let outcome = A::search_books(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -206,7 +206,7 @@ fn serve_get_books_isbn<A: LendingLibraryApi>(
             GetBooksIsbnParams { isbn }
         };
         let ctx = RequestContext::new("get_books_isbn", scheme, parts);
-        let outcome = api.get_books_isbn(&ctx, params).await;
+        let outcome = A::get_books_isbn(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -249,7 +249,7 @@ fn serve_withdraw_book<A: LendingLibraryApi>(
             WithdrawBookParams { isbn }
         };
         let ctx = RequestContext::new("withdrawBook", scheme, parts);
-        let outcome = api.withdraw_book(&ctx, params).await;
+        let outcome = A::withdraw_book(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -304,7 +304,7 @@ fn serve_lend_book<A: LendingLibraryApi>(
             return Err(Problem::bad_request("the request body is required"));
         };
         let ctx = RequestContext::new("lendBook", scheme, parts);
-        let outcome = api.lend_book(&ctx, params, body).await;
+        let outcome = A::lend_book(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),

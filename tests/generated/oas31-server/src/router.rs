@@ -99,7 +99,7 @@ fn serve_add_record<A: Oas31Api>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("addRecord", scheme, parts);
-        let outcome = api.add_record(&ctx, body).await;
+        let outcome = A::add_record(&api, &ctx, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -140,7 +140,7 @@ fn serve_put_labels<A: Oas31Api>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("putLabels", scheme, parts);
-        let outcome = api.put_labels(&ctx, body).await;
+        let outcome = A::put_labels(&api, &ctx, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -181,7 +181,7 @@ fn serve_add_shipment<A: Oas31Api>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("addShipment", scheme, parts);
-        let outcome = api.add_shipment(&ctx, body).await;
+        let outcome = A::add_shipment(&api, &ctx, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),

@@ -189,7 +189,7 @@ fn serve_watch_ticks<A: TickerApi>(
             WatchTicksParams { count }
         };
         let ctx = RequestContext::new("watchTicks", scheme, parts);
-        let outcome = api.watch_ticks(&ctx, params).await;
+        let outcome = A::watch_ticks(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -230,7 +230,7 @@ fn serve_search_ticks<A: TickerApi>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("searchTicks", scheme, parts);
-        let outcome = api.search_ticks(&ctx, body).await;
+        let outcome = A::search_ticks(&api, &ctx, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -295,7 +295,7 @@ fn serve_export_ticks<A: TickerApi>(
         };
         let ctx = RequestContext::new("exportTicks", scheme, parts);
         #[allow(deprecated)]
-        let outcome = api.export_ticks(&ctx, params).await;
+        let outcome = A::export_ticks(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -334,7 +334,7 @@ fn serve_find_ticks<A: TickerApi>(
         filter.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("findTicks", scheme, parts);
-        let outcome = api.find_ticks(&ctx, filter).await;
+        let outcome = A::find_ticks(&api, &ctx, filter).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -372,7 +372,7 @@ fn serve_select_ticks<A: TickerApi>(
         }
         errors.check()?;
         let ctx = RequestContext::new("selectTicks", scheme, parts);
-        let outcome = api.select_ticks(&ctx, selection).await;
+        let outcome = A::select_ticks(&api, &ctx, selection).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -404,7 +404,7 @@ fn serve_watch_messages<A: TickerApi>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let ctx = RequestContext::new("watchMessages", scheme, parts);
-        let outcome = api.watch_messages(&ctx).await;
+        let outcome = A::watch_messages(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -436,7 +436,7 @@ fn serve_heartbeat<A: TickerApi>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let ctx = RequestContext::new("heartbeat", scheme, parts);
-        let outcome = api.heartbeat(&ctx).await;
+        let outcome = A::heartbeat(&api, &ctx).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -485,7 +485,7 @@ fn serve_get_tick<A: TickerApi>(
             GetTickParams { tick_id }
         };
         let ctx = RequestContext::new("getTick", scheme, parts);
-        let outcome = api.get_tick(&ctx, params).await;
+        let outcome = A::get_tick(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -534,7 +534,7 @@ fn serve_purge_tick<A: TickerApi>(
             PurgeTickParams { tick_id }
         };
         let ctx = RequestContext::new("purgeTick", scheme, parts);
-        let outcome = api.purge_tick(&ctx, params).await;
+        let outcome = A::purge_tick(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
