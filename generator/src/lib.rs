@@ -9,6 +9,7 @@
 //! Cargo.toml and README) → the hand-written runtime copied in.
 
 pub mod diag;
+pub mod diff;
 mod docs;
 mod emit;
 pub mod ir;

@@ -181,7 +181,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn relative(path: &Path) -> String {
+pub fn relative(path: &Path) -> String {
     let root = root().canonicalize().unwrap_or_else(|_| root());
     let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     full.strip_prefix(&root)
@@ -191,6 +191,7 @@ fn relative(path: &Path) -> String {
 
 pub fn main(args: &[String]) -> Result<(), String> {
     let mut check = false;
+    let mut deny_breaking = false;
     let mut spec = None;
     let mut out = None;
     let mut name = None;
@@ -199,6 +200,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--check" => check = true,
+            "--deny-breaking" => deny_breaking = true,
             "--sunset-warning-days" => {
                 let days = it
                     .next()
@@ -249,6 +251,19 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
         _ => return Err("--spec and --out go together".into()),
     };
+    // The document compared with its last commit: the first target is the pet store (or the
+    // one `--spec` names); the fixtures are test inputs, not interfaces anyone consumes.
+    // `--check` alone stays what CI runs on every commit: a drift check and nothing else.
+    let evolution = (!check || deny_breaking).then(|| {
+        let target = &targets[0];
+        (
+            target.spec_label.clone(),
+            crate::diff::against_git(&target.spec),
+        )
+    });
+    if deny_breaking && let Some((label, Ok(diff))) = &evolution {
+        refuse_breaking(label, diff)?;
+    }
     let mut report = Report::default();
     for target in &targets {
         sync(target, check, &mut report)?;
@@ -270,6 +285,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
             if check { "orphaned" } else { "removed" },
             relative(p)
         );
+    }
+    if let Some((label, diff)) = &evolution {
+        print_breaking(label, diff);
     }
     // After the file list, so they are not lost among the "created:" lines, and counted.
     if !report.warnings.is_empty() {
@@ -308,6 +326,57 @@ pub fn main(args: &[String]) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The summary after the file list: changes that break clients, one per line, then the count
+/// of every class; one line when there is no base to compare with.
+fn print_breaking(label: &str, diff: &Result<apigen::diff::Report, String>) {
+    println!();
+    match diff {
+        Err(why) => println!("{label}: breaking changes not checked ({why})"),
+        Ok(diff) => {
+            for c in diff.breaking_for_clients() {
+                println!(
+                    "breaking-for-clients {}: {}: {}",
+                    c.pointer, c.kind, c.reason
+                );
+            }
+            println!("{label} against HEAD: {}", diff.summary());
+            if !diff.breaking_for_clients().is_empty() && !diff.major_bumped() {
+                println!(
+                    "(`--deny-breaking` refuses these unless info.version's major goes up; `cargo xtask diff` lists every change)"
+                );
+            } else if !diff.changes.is_empty() {
+                println!("(`cargo xtask diff` lists every change)");
+            }
+        }
+    }
+}
+
+/// `--deny-breaking`: a change that breaks clients needs a major version (decision,
+/// docs/diff.md). Changes that break only servers are work for implementers, not refused.
+pub fn refuse_breaking(label: &str, diff: &apigen::diff::Report) -> Result<(), String> {
+    let breaking = diff.breaking_for_clients();
+    if breaking.is_empty() || diff.major_bumped() {
+        return Ok(());
+    }
+    let mut message = String::new();
+    for c in &breaking {
+        message.push_str(&format!(
+            "breaking-for-clients {}: {}: {}\n",
+            c.pointer, c.kind, c.reason
+        ));
+    }
+    message.push_str(&format!(
+        "{label}: refused (--deny-breaking): {} change{} break{} clients and info.version's major did not go up ({} → {}); raise the major version or undo {}; nothing was written",
+        breaking.len(),
+        if breaking.len() == 1 { "" } else { "s" },
+        if breaking.len() == 1 { "s" } else { "" },
+        diff.base_version,
+        diff.new_version,
+        if breaking.len() == 1 { "it" } else { "them" },
+    ));
+    Err(message)
 }
 
 /// How close a sunset must be for `codegen` to warn, unless `--sunset-warning-days` says.
@@ -548,6 +617,37 @@ mod tests {
                 .expect("properties present");
         let at = props + "      properties:\n".len();
         format!("{}        {name}: {body}\n{}", &spec[..at], &spec[at..])
+    }
+
+    /// `--deny-breaking` refuses a change that breaks clients unless the major version went
+    /// up, and never refuses one that only breaks servers.
+    #[test]
+    fn deny_breaking_needs_a_major_version() {
+        let change = |class| apigen::diff::Change {
+            pointer: "/paths/~1pets/get".into(),
+            kind: "operation-removed-without-deprecation".into(),
+            class,
+            reason: "listPets removed".into(),
+        };
+        let report = |class, new_version: &str| apigen::diff::Report {
+            changes: vec![change(class)],
+            base_version: "1.0.0".into(),
+            new_version: new_version.into(),
+        };
+        use apigen::diff::Class;
+        let err = refuse_breaking(
+            "spec/petstore.yaml",
+            &report(Class::BreakingForClients, "1.1.0"),
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("/paths/~1pets/get: operation-removed-without-deprecation"),
+            "{err}"
+        );
+        assert!(err.contains("(1.0.0 → 1.1.0)"), "{err}");
+        assert!(refuse_breaking("x", &report(Class::BreakingForClients, "2.0.0")).is_ok());
+        assert!(refuse_breaking("x", &report(Class::BreakingForServers, "1.0.1")).is_ok());
+        assert!(refuse_breaking("x", &report(Class::Compatible, "1.0.0")).is_ok());
     }
 
     /// The drift check as a test: committed generated files equal what the generator makes.

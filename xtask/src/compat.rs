@@ -250,6 +250,35 @@ mod tests {
         }
     }
 
+    /// `cargo xtask compat` proves these additions keep client code compiling; the diff
+    /// must agree that none breaks clients, and still see each of them.
+    #[test]
+    fn the_diff_finds_the_additions_and_no_client_break() {
+        let spec = fs::read_to_string(codegen::root().join("spec/petstore.yaml")).unwrap();
+        let evolved = evolve(&spec).unwrap();
+        let report = apigen::diff::diff(&spec, &evolved, 0).unwrap();
+        assert!(
+            report.breaking_for_clients().is_empty(),
+            "{}",
+            report.human()
+        );
+        let kinds: Vec<&str> = report.changes.iter().map(|c| c.kind.as_str()).collect();
+        for kind in [
+            "request-property-added-optional",
+            "request-enum-value-added",
+            "response-enum-value-added",
+            "request-parameter-added-optional",
+            "response-status-added",
+            "operation-added",
+        ] {
+            assert!(
+                kinds.contains(&kind),
+                "{kind} not found: {}",
+                report.human()
+            );
+        }
+    }
+
     #[test]
     fn members_are_replaced_and_the_rest_kept() {
         let manifest = "[workspace]\nresolver = \"3\"\nmembers = [\n    \"a\",\n    \"b\",\n]\n\n[workspace.dependencies]\nx = \"1\"\n";

@@ -3,21 +3,29 @@
 mod codegen;
 mod compat;
 mod corpus;
+mod diff;
 mod fuzz;
 mod mutants;
 
 use std::process::ExitCode;
 
 const HELP: &str = "\
-cargo xtask codegen [--check] [--sunset-warning-days N]
+cargo xtask codegen [--check] [--deny-breaking] [--sunset-warning-days N]
     Regenerate generated-server/ and generated-client/ from spec/petstore.yaml, and the
     fixture crates under tests/generated/ from tests/fixtures/*.yaml. With --check, write
     nothing and fail when any generated file is stale, missing or orphaned. Warns about every
     operation whose x-deprecation sunset is less than N days away (default 90) or past.
-cargo xtask codegen --spec PATH --out DIR [--name NAME] [--check]
+    Without --check, ends with the spec's changes that break clients against HEAD; with
+    --deny-breaking, refuses them (writing nothing) unless info.version's major went up.
+cargo xtask codegen --spec PATH --out DIR [--name NAME] [--check] [--deny-breaking]
     Generate DIR/server and DIR/client (crates NAME-server and NAME-client, standalone)
     from any OpenAPI 3.0, 3.1 or 3.2 document. Without --name, NAME is derived from the file
     name as a valid package name (api.github.com.json → api-github-com).
+cargo xtask diff [--base GIT-REF | --base-file PATH] [--spec PATH] [--json]
+    Compare two versions of an OpenAPI 3.0/3.1/3.2 document (default: spec/petstore.yaml at
+    HEAD against the working tree's) and list every change with its JSON pointer, rule, class
+    (breaking-for-clients, breaking-for-servers, compatible) and reason (docs/diff.md). Exit
+    status 0 when no change breaks clients, 1 when one does, 2 when a document cannot be read.
 cargo xtask compat
     Additive spec changes are source-compatible: regenerates both pet store crates from
     spec/petstore.yaml plus an optional property, a query parameter, an error status, an
@@ -74,6 +82,7 @@ fn main() -> ExitCode {
         Some("codegen") => codegen::main(&args[1..]),
         Some("corpus") => corpus::main(&args[1..]),
         Some("compat") => compat::main(&args[1..]),
+        Some("diff") => return diff::main(&args[1..]),
         Some("fuzz") => fuzz::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("mutants") => mutants::main(&args[1..]),

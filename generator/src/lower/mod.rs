@@ -1,6 +1,6 @@
 //! OpenAPI document → IR. Every decision lives here or in the submodules; emitters only print.
 
-mod extensions;
+pub(crate) mod extensions;
 mod operation;
 pub mod schema;
 

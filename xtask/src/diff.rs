@@ -1,0 +1,113 @@
+//! `cargo xtask diff`: reads the two versions of a document (a file, or a file at a git
+//! revision) and prints `apigen::diff`'s report; `codegen` uses [`against_git`] for its
+//! summary and `--deny-breaking`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// Exit status when some change breaks clients (0: none does; 2: the comparison failed).
+const BREAKING: u8 = 1;
+const FAILED: u8 = 2;
+
+pub fn main(args: &[String]) -> ExitCode {
+    match run(args) {
+        Ok(code) => ExitCode::from(code),
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(FAILED)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<u8, String> {
+    let mut base_ref = None;
+    let mut base_file = None;
+    let mut spec = None;
+    let mut json = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--base" => base_ref = Some(it.next().ok_or("--base needs a git revision")?.clone()),
+            "--base-file" => {
+                base_file = Some(PathBuf::from(it.next().ok_or("--base-file needs a path")?))
+            }
+            "--spec" => spec = Some(PathBuf::from(it.next().ok_or("--spec needs a path")?)),
+            "--json" => json = true,
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    let spec = spec.unwrap_or_else(|| crate::codegen::root().join("spec/petstore.yaml"));
+    let (base_text, base_label) = match (base_ref, base_file) {
+        (Some(_), Some(_)) => return Err("--base and --base-file exclude each other".into()),
+        (None, Some(file)) => (read(&file)?, file.display().to_string()),
+        (rev, None) => {
+            let rev = rev.unwrap_or_else(|| "HEAD".into());
+            let text = git_show(&rev, &spec)?;
+            (text, format!("{rev}:{}", crate::codegen::relative(&spec)))
+        }
+    };
+    let new_text = read(&spec)?;
+    let spec_label = crate::codegen::relative(&spec);
+    let report = apigen::diff::diff(&base_text, &new_text, now())
+        .map_err(|e| format!("cannot compare {base_label} with {spec_label}:\n{e}"))?;
+    let text = if json {
+        format!("{}\n", report.json())
+    } else {
+        format!("{base_label} → {spec_label}\n{}", report.human())
+    };
+    // A reader that stops early (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+    Ok(if report.breaking_for_clients().is_empty() {
+        0
+    } else {
+        BREAKING
+    })
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// The file at `path` as it is at revision `rev` of the repository holding it.
+fn git_show(rev: &str, path: &Path) -> Result<String, String> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| format!("{} is not a file name", path.display()))?;
+    // `REV:./name` is read relative to the directory git runs in, wherever the repository is.
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["show", &format!("{rev}:./{name}")])
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "git show {rev}:{}: {}",
+            path.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    String::from_utf8(output.stdout).map_err(|_| format!("{rev}:{} is not UTF-8", path.display()))
+}
+
+/// The spec at `path` compared with its last commit (`HEAD`), for `codegen`.
+pub fn against_git(path: &Path) -> Result<apigen::diff::Report, String> {
+    let base = git_show("HEAD", path)?;
+    let new = read(path)?;
+    apigen::diff::diff(&base, &new, now()).map_err(|e| {
+        // One line: the document's own errors come from the generation itself.
+        let first = e.0.first().map(ToString::to_string).unwrap_or_default();
+        format!("cannot compare with HEAD: {first}")
+    })
+}
