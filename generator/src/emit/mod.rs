@@ -284,10 +284,16 @@ pub fn imports(body: &TokenStream, candidates: &[(&str, &str)]) -> TokenStream {
                         Some(proc_macro2::TokenTree::Punct(p)) => Some(p.as_char()),
                         _ => None,
                     };
-                    // `a.name` is a method call; `name::` is a path through a module; in
+                    // `a.name(…)` is a method call; `name::` is a path through a module; in
                     // `Self::name` or `a::name` the name is reached through the path, so
                     // nothing needs importing for it.
-                    if i > 0 && punct(i - 1) == Some('.') {
+                    let called = matches!(
+                        trees.get(i + 1),
+                        Some(proc_macro2::TokenTree::Group(g))
+                            if g.delimiter() == proc_macro2::Delimiter::Parenthesis
+                    );
+                    // A field read (`self.validate`) is not a call of the trait's method.
+                    if i > 0 && punct(i - 1) == Some('.') && called {
                         out.insert(format!(".{name}"));
                     }
                     if punct(i + 1) == Some(':') && punct(i + 2) == Some(':') {
