@@ -286,3 +286,44 @@ fn documents_nested_past_the_parsers_limits_fail_cleanly() {
     let err = generate(&yaml).unwrap_err();
     assert!(err.to_string().contains("recursion limit"), "{err}");
 }
+
+/// A path parameter spelled apart from its placeholder (openai: `{certificate_id}` described
+/// by `cert_id`) fills the placeholder, with a warning at the parameter; one the path cannot
+/// carry beside a template that has no free placeholder is left out, with a warning.
+#[test]
+fn path_parameters_missing_from_the_template_are_reconciled_with_a_warning() {
+    let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /certs/{certificate_id}:\n    get:\n      operationId: getCert\n      parameters:\n        - {name: cert_id, in: path, required: true, schema: {type: string}}\n      responses:\n        '204': {description: ok}\n  /plain:\n    get:\n      operationId: plain\n      parameters:\n        - {name: stray, in: path, required: true, schema: {type: string}}\n      responses:\n        '204': {description: ok}\n";
+    let out = generate(text).unwrap();
+    let found = |pointer: &str, words: &str| {
+        out.warnings
+            .iter()
+            .any(|w| w.pointer == pointer && w.message.contains(words))
+    };
+    assert!(
+        found(
+            "/paths/~1certs~1{certificate_id}/get/parameters/0",
+            "it fills `{certificate_id}`"
+        ),
+        "{:?}",
+        out.warnings
+    );
+    assert!(
+        found("/paths/~1plain/get/parameters/0", "left out"),
+        "{:?}",
+        out.warnings
+    );
+    let client = &out.files["client/src/client.rs"];
+    assert!(
+        client.contains("pub async fn get_cert(&self, cert_id: &str)")
+            || client.contains("cert_id: &str,"),
+        "the parameter stays an argument: {client}"
+    );
+    assert!(
+        !client.contains("\"certificate_id\""),
+        "the placeholder is filled by the parameter, not sent as written"
+    );
+    assert!(
+        !client.contains("stray"),
+        "a parameter the path cannot carry is not an argument"
+    );
+}

@@ -344,6 +344,7 @@ impl Ctx<'_> {
         let mut scope = Scope::new();
         let mut locals = Scope::reserving(&reserved::parameter_locals());
         let mut out = Vec::new();
+        let mut pointers = Vec::new();
         for (param, at) in merged {
             let data = param.parameter_data_ref();
             let loc = location(param);
@@ -391,6 +392,7 @@ impl Ctx<'_> {
                 Parameter::Query { .. } | Parameter::Cookie { .. }
             ));
             let rust = scope.claim(naming::snake(&data.name));
+            pointers.push(at.clone());
             out.push(Param {
                 local: locals.claim(rust.clone()),
                 setter: naming::setter(&rust),
@@ -407,6 +409,7 @@ impl Ctx<'_> {
                 deprecated: data.deprecated.unwrap_or(false),
             });
         }
+        reconcile_path(path, &mut out, &pointers, sink);
         // As for struct fields: setter names unique even where field names differ by `_`.
         let mut setters = Scope::new();
         for p in &mut out {
@@ -1016,6 +1019,54 @@ fn location(p: &Parameter) -> Location {
         Parameter::Query { .. } => Location::Query,
         Parameter::Header { .. } => Location::Header,
         Parameter::Cookie { .. } => Location::Cookie,
+    }
+}
+
+/// Path parameters against the template's `{names}`. A document may spell them apart
+/// (openai: `{certificate_id}` described by a parameter `cert_id`): when the parameters
+/// missing from the template and the names without a parameter are as many, each fills the
+/// placeholder at its place, with a warning; otherwise a parameter the path cannot carry is
+/// left out (a warning names it), and a name without a parameter is sent as written.
+fn reconcile_path(path: &str, params: &mut Vec<Param>, pointers: &[String], sink: &mut Sink) {
+    let mut names = Vec::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let Some(len) = rest[start..].find('}') else {
+            break;
+        };
+        names.push(rest[start + 1..start + len].to_string());
+        rest = &rest[start + len + 1..];
+    }
+    let in_path = |p: &Param| p.location == Location::Path;
+    let orphans: Vec<usize> = (0..params.len())
+        .filter(|&i| in_path(&params[i]) && !names.contains(&params[i].wire))
+        .collect();
+    let unfilled: Vec<&String> = names
+        .iter()
+        .filter(|n| !params.iter().any(|p| in_path(p) && &p.wire == *n))
+        .collect();
+    if !orphans.is_empty() && orphans.len() == unfilled.len() {
+        for (&i, name) in orphans.iter().zip(&unfilled) {
+            sink.warn(
+                &pointers[i],
+                format!(
+                    "path parameter `{}` is not in the path `{path}`; it fills `{{{name}}}`, which no parameter describes",
+                    params[i].wire
+                ),
+            );
+            params[i].wire = name.to_string();
+        }
+        return;
+    }
+    for &i in orphans.iter().rev() {
+        sink.warn(
+            &pointers[i],
+            format!(
+                "path parameter `{}` is not in the path `{path}`: left out",
+                params[i].wire
+            ),
+        );
+        params.remove(i);
     }
 }
 
