@@ -35,7 +35,7 @@ pub mod router;
 pub mod runtime;
 pub mod types;
 pub use api::PetStoreApi;
-pub use router::{router, BASE_PATH};
+pub use router::{router, test_server, BASE_PATH};
 pub use router::rate_limit_policy;
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};
 pub use runtime::context::RequestContext;
@@ -46,6 +46,7 @@ pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
 pub use runtime::serve::serve;
 pub use runtime::sunset::Clock;
+pub use runtime::testing::TestServer;
 
 #[cfg(feature = "redis")]
 pub use runtime::redis_store::{

@@ -96,7 +96,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         #webhooks
 
         pub use api::#trait_ident;
-        pub use router::{router, BASE_PATH};
+        pub use router::{router, test_server, BASE_PATH};
         #policy_export
         pub use runtime::auth::{Authenticator, Principal, StaticKeys};
         pub use runtime::context::RequestContext;
@@ -107,6 +107,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
         pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
         pub use runtime::serve::serve;
         pub use runtime::sunset::Clock;
+        pub use runtime::testing::TestServer;
         #streams
         #[cfg(feature = "redis")]
         pub use runtime::redis_store::{RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
@@ -543,6 +544,19 @@ pub fn router_rs(api: &Api) -> TokenStream {
             layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
         }
 
+        /// Serves `api` on a free loopback port for as long as the returned [`TestServer`]
+        /// lives: how a test fakes this API. Implement the operations the test needs with
+        /// typed answers (the others answer 501) and build the client with
+        /// [`TestServer::base_url`].
+        pub async fn test_server<A: #trait_ident>(
+            api: Arc<A>,
+            config: ServerConfig,
+        ) -> std::io::Result<TestServer> {
+            let base = config.base_path_or(BASE_PATH);
+            let app = router(api, config.clone());
+            TestServer::start(app, &config, &base).await
+        }
+
         #policy
 
         #(#dispatchers)*
@@ -558,6 +572,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
             ("crate::runtime::body", "body::"),
             ("crate::runtime::context::RequestContext", "RequestContext"),
+            ("crate::runtime::testing::TestServer", "TestServer"),
             ("crate::runtime::cors::DocumentCors", "DocumentCors"),
             ("crate::runtime::idempotency", "idempotency::"),
             ("crate::runtime::layer", "layer::"),

@@ -31,7 +31,7 @@ pub mod router;
 pub mod runtime;
 pub mod types;
 pub use api::ConstructsApi;
-pub use router::{router, BASE_PATH};
+pub use router::{router, test_server, BASE_PATH};
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};
 pub use runtime::context::RequestContext;
 pub use runtime::cors::{Cors, CorsError};
@@ -41,6 +41,7 @@ pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
 pub use runtime::serve::serve;
 pub use runtime::sunset::Clock;
+pub use runtime::testing::TestServer;
 
 #[cfg(feature = "redis")]
 pub use runtime::redis_store::{

@@ -12,6 +12,7 @@ use crate::runtime::auth;
 use crate::runtime::auth::SecurityScheme;
 use crate::runtime::body;
 use crate::runtime::context::RequestContext;
+use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::Runtime;
@@ -64,6 +65,19 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
         )
         .with_state(api);
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
+}
+
+/// Serves `api` on a free loopback port for as long as the returned [`TestServer`]
+/// lives: how a test fakes this API. Implement the operations the test needs with
+/// typed answers (the others answer 501) and build the client with
+/// [`TestServer::base_url`].
+pub async fn test_server<A: Oas31Api>(
+    api: Arc<A>,
+    config: ServerConfig,
+) -> std::io::Result<TestServer> {
+    let base = config.base_path_or(BASE_PATH);
+    let app = router(api, config.clone());
+    TestServer::start(app, &config, &base).await
 }
 
 /// `POST /records`: see [`Oas31Api::add_record`].

@@ -37,7 +37,7 @@ pub mod types;
 pub mod webhooks;
 pub use webhooks::Webhook;
 pub use api::TickerApi;
-pub use router::{router, BASE_PATH};
+pub use router::{router, test_server, BASE_PATH};
 pub use router::rate_limit_policy;
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};
 pub use runtime::context::RequestContext;
@@ -48,6 +48,7 @@ pub use runtime::problem::Problem;
 pub use runtime::ratelimit::{InMemoryRateLimiter, Quota, RateLimitPolicy, RateLimiter};
 pub use runtime::serve::serve;
 pub use runtime::sunset::Clock;
+pub use runtime::testing::TestServer;
 pub use runtime::stream::{Event, EventStream, JsonLines};
 
 #[cfg(feature = "redis")]

@@ -23,6 +23,7 @@ pub mod response;
 pub mod serve;
 pub mod stream;
 pub mod sunset;
+pub mod testing;
 pub mod validate;
 pub mod webhook;
 
@@ -39,3 +40,4 @@ pub use redis_store::{
 };
 pub use serve::serve;
 pub use sunset::{Clock, Retirement, SunsetPolicy};
+pub use testing::TestServer;
