@@ -140,6 +140,7 @@ pub const OTHER_LOCALS: &[&str] = &[
     "_out",
     "_pointer",
     "api",
+    "app",
     "at",
     "b",
     "base",
