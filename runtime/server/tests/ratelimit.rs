@@ -521,3 +521,16 @@ async fn a_route_that_ignores_the_refusal_still_answers_429() {
     assert_eq!(r.problem().0, "rate_limited");
     assert_eq!(r.header("retry-after"), Some("59"));
 }
+
+/// A limiter whose store did not answer: `allow` lets the request through with nothing to
+/// report; refusing says when to come back (`Retry-After: 1`), and neither counts as a ban.
+#[test]
+fn an_unavailable_decision_says_when_to_retry_only_when_it_refuses() {
+    let allowed = Decision::unavailable(true);
+    assert!(allowed.allowed && allowed.unavailable && !allowed.banned);
+    assert_eq!(allowed.retry_after_secs, None);
+
+    let refused = Decision::unavailable(false);
+    assert!(!refused.allowed && refused.unavailable && !refused.banned);
+    assert_eq!(refused.retry_after_secs, Some(1));
+}
