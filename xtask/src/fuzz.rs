@@ -5,7 +5,9 @@
 //! combines what the generator supports: component schemas (objects, enumerations, arrays,
 //! maps, `oneOf`, `allOf`, recursion, nullability, constraints), parameters in every
 //! location, JSON, form, text and binary bodies, responses with headers and status ranges,
-//! security schemes and requirements. Names are drawn from the adversarial list: every
+//! security schemes and requirements; every third seed is an OpenAPI 3.1 document, with
+//! `type: [T, "null"]` and `anyOf: [X, {type: null}]`, numeric `exclusiveMinimum`, `const`,
+//! `prefixItems`, `examples` and `webhooks`. Names are drawn from the adversarial list: every
 //! identifier the emitters introduce (`apigen::naming::reserved`), prelude and std names and
 //! keywords. Seeds are generated in batches; a batch's crates are written into one throwaway
 //! workspace (`target/fuzz/ws`) and checked by ONE `cargo clippy --workspace --keep-going`
@@ -626,6 +628,9 @@ struct Gen {
     rng: Rng,
     names: Vec<&'static str>,
     components: Vec<(String, Shape)>,
+    /// An OpenAPI 3.1 document: JSON Schema 2020-12 spellings (`type: [T, "null"]`, numeric
+    /// `exclusiveMinimum`, `const`, `prefixItems`, `examples`) and `webhooks`.
+    v31: bool,
 }
 
 impl Gen {
@@ -694,8 +699,12 @@ impl Gen {
                     entries.push(("maximum", Value::Int(self.rng.below(1000) as i64 + 10)));
                 }
                 if self.rng.chance(10) {
-                    entries.push(("exclusiveMinimum", Value::Bool(true)));
-                    entries.push(("minimum", Value::Int(0)));
+                    if self.v31 {
+                        entries.push(("exclusiveMinimum", Value::Int(0)));
+                    } else {
+                        entries.push(("exclusiveMinimum", Value::Bool(true)));
+                        entries.push(("minimum", Value::Int(0)));
+                    }
                 }
                 if self.rng.chance(10) {
                     entries.push(("multipleOf", Value::Int(self.rng.below(5) as i64 + 1)));
@@ -711,6 +720,10 @@ impl Gen {
                 }
             }
             4 => entries.push(("type", s("boolean"))),
+            5 if self.v31 && self.rng.chance(30) => {
+                entries.push(("type", s("string")));
+                entries.push(("const", s(&self.name())));
+            }
             _ => {
                 entries.push(("type", s("string")));
                 let n = self.rng.below(4) + 1;
@@ -770,6 +783,15 @@ impl Gen {
                 }
                 obj(entries)
             }
+            5 if self.v31 && self.rng.chance(30) => {
+                let n = self.rng.below(3) + 1;
+                let items = (0..n).map(|_| self.schema(depth + 1)).collect();
+                obj(vec![
+                    ("type", s("array")),
+                    ("prefixItems", Value::Arr(items)),
+                    ("items", Value::Bool(false)),
+                ])
+            }
             5 => obj(vec![
                 ("type", s("object")),
                 ("additionalProperties", self.schema(depth + 1)),
@@ -794,13 +816,37 @@ impl Gen {
             }
             _ => self.scalar(),
         };
+        let nullable = self.rng.chance(15);
         if let Value::Obj(entries) = &mut schema {
             let is_ref = entries.iter().any(|(k, _)| k == "$ref");
-            if !is_ref && self.rng.chance(15) {
+            if !is_ref && nullable && !self.v31 {
                 entries.push(("nullable".into(), Value::Bool(true)));
             }
             if !is_ref && self.rng.chance(15) {
                 entries.push(("description".into(), s(&format!("About {}.", self.name()))));
+            }
+            if self.v31 && self.rng.chance(10) {
+                entries.push(("examples".into(), Value::Arr(vec![s(&self.name())])));
+            }
+        }
+        if nullable && self.v31 {
+            // 3.1's two spellings of "or null": a `type` list, or `anyOf` with `{type: null}`
+            // (what pydantic writes), around anything else.
+            let typed = match &mut schema {
+                Value::Obj(entries) => entries.iter_mut().find(|(k, _)| k == "type"),
+                _ => None,
+            };
+            match typed {
+                Some((_, ty @ Value::Str(_))) => {
+                    let single = std::mem::replace(ty, Value::Arr(Vec::new()));
+                    *ty = Value::Arr(vec![single, s("null")]);
+                }
+                _ => {
+                    schema = obj(vec![(
+                        "anyOf",
+                        Value::Arr(vec![schema, obj(vec![("type", s("null"))])]),
+                    )]);
+                }
             }
         }
         schema
@@ -994,7 +1040,10 @@ fn document(seed: u64) -> Value {
         rng: Rng::new(seed),
         names: pool(),
         components: Vec::new(),
+        v31: false,
     };
+    // Every third seed is a 3.1 document (decided by seed, so documents stay deterministic).
+    g.v31 = seed.is_multiple_of(3);
     // Component names first, so schemas can refer to any of them (recursion included).
     let mut names: Vec<String> = Vec::new();
     for _ in 0..g.rng.below(7) {
@@ -1069,8 +1118,35 @@ fn document(seed: u64) -> Value {
         }
         paths.push((path, Value::Obj(methods)));
     }
+    // 3.1: a webhook or two, with a JSON payload of a component or an inline schema.
+    let mut webhooks: Vec<(String, Value)> = Vec::new();
+    if g.v31 {
+        for _ in 0..g.rng.below(3) {
+            let name = g.plain_name();
+            if webhooks.iter().any(|(k, _)| *k == name) {
+                continue;
+            }
+            let payload = g.schema(1);
+            let body = obj(vec![
+                ("required", Value::Bool(g.rng.chance(70))),
+                (
+                    "content",
+                    obj(vec![("application/json", obj(vec![("schema", payload)]))]),
+                ),
+            ]);
+            let op = obj(vec![
+                ("requestBody", body),
+                (
+                    "responses",
+                    obj(vec![("204", obj(vec![("description", s("Received."))]))]),
+                ),
+            ]);
+            let method = *g.rng.pick::<&str>(&["post", "put"]);
+            webhooks.push((name, obj(vec![(method, op)])));
+        }
+    }
     let mut root = vec![
-        ("openapi", s("3.0.3")),
+        ("openapi", s(if g.v31 { "3.1.0" } else { "3.0.3" })),
         (
             "info",
             obj(vec![("title", s(&g.name())), ("version", s("1.0.0"))]),
@@ -1090,6 +1166,9 @@ fn document(seed: u64) -> Value {
         ));
     }
     root.push(("paths", Value::Obj(paths)));
+    if !webhooks.is_empty() {
+        root.push(("webhooks", Value::Obj(webhooks)));
+    }
     let mut components = Vec::new();
     if !schemas.is_empty() {
         components.push(("schemas", Value::Obj(schemas)));

@@ -1257,22 +1257,22 @@ pub fn box_cycles(types: &mut [TypeDef]) {
     // Indexing: `types[owner]` is read, then written, with other entries read in between.
     #[allow(clippy::needless_range_loop)]
     for owner in 0..types.len() {
-        let targets: Vec<Option<usize>> = match &types[owner].kind {
+        let targets: Vec<Vec<usize>> = match &types[owner].kind {
             TypeKind::Struct(s) => s
                 .fields
                 .iter()
-                .map(|f| named_index(&f.ty, &index))
+                .map(|f| named_indices(&f.ty, &index))
                 .collect(),
             TypeKind::OneOf(o) => o
                 .variants
                 .iter()
-                .map(|v| named_index(&v.ty, &index))
+                .map(|v| named_indices(&v.ty, &index))
                 .collect(),
             _ => continue,
         };
         let boxed: Vec<bool> = targets
             .iter()
-            .map(|t| t.is_some_and(|t| reaches(t, owner)))
+            .map(|t| t.iter().any(|&t| reaches(t, owner)))
             .collect();
         match &mut types[owner].kind {
             TypeKind::Struct(s) => s
@@ -1290,25 +1290,33 @@ pub fn box_cycles(types: &mut [TypeDef]) {
     }
 }
 
-fn named_index(ty: &TypeRef, index: &BTreeMap<String, usize>) -> Option<usize> {
+/// The named types a type holds inline: itself, or a tuple's items (a tuple is laid out in
+/// place, so `(Owner,)` inside `Owner` needs a `Box` as much as `Owner` does).
+fn named_indices(ty: &TypeRef, index: &BTreeMap<String, usize>) -> Vec<usize> {
+    inline_names(ty)
+        .into_iter()
+        .filter_map(|n| index.get(n).copied())
+        .collect()
+}
+
+fn inline_names(ty: &TypeRef) -> Vec<&str> {
     match ty {
-        TypeRef::Named(n) => index.get(n).copied(),
-        _ => None,
+        TypeRef::Named(n) => vec![n.as_str()],
+        TypeRef::Tuple(items) => items.iter().flat_map(inline_names).collect(),
+        _ => Vec::new(),
     }
 }
 
 /// Types held inline (not behind `Vec`/map) by a type.
 fn direct_refs(t: &TypeDef) -> Vec<&str> {
-    fn direct(ty: &TypeRef) -> Option<&str> {
-        match ty {
-            TypeRef::Named(n) => Some(n.as_str()),
-            _ => None,
-        }
-    }
     match &t.kind {
-        TypeKind::Struct(s) => s.fields.iter().filter_map(|f| direct(&f.ty)).collect(),
-        TypeKind::OneOf(o) => o.variants.iter().filter_map(|v| direct(&v.ty)).collect(),
-        TypeKind::Alias(ty, _) => direct(ty).into_iter().collect(),
+        TypeKind::Struct(s) => s.fields.iter().flat_map(|f| inline_names(&f.ty)).collect(),
+        TypeKind::OneOf(o) => o
+            .variants
+            .iter()
+            .flat_map(|v| inline_names(&v.ty))
+            .collect(),
+        TypeKind::Alias(ty, _) => inline_names(ty),
         TypeKind::Enum(_) => Vec::new(),
     }
 }
