@@ -222,7 +222,9 @@ fn transport(base: &str) -> Transport {
         retry_transient: true,
         wait_on_exhausted: false,
     };
-    Transport::new(reqwest::Client::new(), base, Credentials::default(), retry)
+    // Loopback, so never through a proxy the environment names (issue 18).
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    Transport::new(http, base, Credentials::default(), retry)
 }
 
 #[tokio::test]
