@@ -174,10 +174,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
             // build in its warm target directory (cargo-mutants restores every file).
             command.arg("--in-place");
         } else {
-            // A copy of the tree, so the checkout stays editable while the run goes on; the
-            // warm target directory is copied along, since building the package's
-            // dependencies from nothing would take longer than most runs.
-            command.args(["--copy-target", "true"]);
+            // A copy of the tree, so the checkout stays editable while the run goes on. The
+            // checkout's target directory is not copied along (with the corpus's throwaway
+            // crates it holds tens of GB): the copies build in one target directory of their
+            // own, kept between runs, so dependencies are built once.
+            command
+                .args(["--copy-target", "false"])
+                .env("CARGO_TARGET_DIR", root.join("target/mutants/target"));
         }
         for file in &files {
             command.args(["--file", file]);
