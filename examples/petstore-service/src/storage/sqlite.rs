@@ -101,9 +101,41 @@ impl SqliteStorage {
     }
 }
 
+/// Opens the file, retrying for up to `BUSY_TIMEOUT` while another process holds it: when
+/// several processes start together on one new file, switching it to WAL can answer "database
+/// is locked" at once, without waiting in the busy handler (seen in CI: one of two processes
+/// started at the same moment exited at start).
 fn open_file(path: &Path) -> Result<Connection, StorageError> {
-    let fail =
-        |e: rusqlite::Error| StorageError::new(format!("SQLite file {}: {e}", path.display()));
+    let started = std::time::Instant::now();
+    loop {
+        match open_once(path) {
+            Err(Opening::Busy(_)) if started.elapsed() < BUSY_TIMEOUT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(Opening::Busy(e) | Opening::Failed(e)) => return Err(e),
+            Ok(connection) => return Ok(connection),
+        }
+    }
+}
+
+enum Opening {
+    Busy(StorageError),
+    Failed(StorageError),
+}
+
+fn open_once(path: &Path) -> Result<Connection, Opening> {
+    let fail = |e: rusqlite::Error| {
+        let busy = matches!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        );
+        let e = StorageError::new(format!("SQLite file {}: {e}", path.display()));
+        if busy {
+            Opening::Busy(e)
+        } else {
+            Opening::Failed(e)
+        }
+    };
     let mut connection = Connection::open(path).map_err(fail)?;
     connection.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
     let mode: String = connection
@@ -119,12 +151,12 @@ fn open_file(path: &Path) -> Result<Connection, StorageError> {
         .map_err(fail)?;
     migrate(&mut connection).map_err(|e| match e {
         Migration::Sqlite(e) => fail(e),
-        Migration::Newer(version) => StorageError::new(format!(
+        Migration::Newer(version) => Opening::Failed(StorageError::new(format!(
             "SQLite file {}: schema version {version} was written by a newer petstore-service \
              (this one knows {})",
             path.display(),
             MIGRATIONS.len()
-        )),
+        ))),
     })?;
     Ok(connection)
 }
