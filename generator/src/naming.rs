@@ -108,6 +108,20 @@ pub fn bare(ident: &str) -> &str {
     ident.strip_prefix("r#").unwrap_or(ident)
 }
 
+/// What follows `handle_`/`serve_` for an operation method among `methods` (every
+/// operation's): the name without its leading underscores (`_1st` → `handle_1st`:
+/// `handle__1st` is not snake case), unless another method is spelled that way (`_x` beside
+/// `x`), when the underscores stay and the router allows the lint where the name is defined.
+pub fn handler_stem<'a>(method: &str, mut methods: impl Iterator<Item = &'a str>) -> String {
+    let name = bare(method);
+    let trimmed = name.trim_start_matches('_');
+    if trimmed.is_empty() || (trimmed != name && methods.any(|m| bare(m) == trimmed)) {
+        name.to_string()
+    } else {
+        trimmed.to_string()
+    }
+}
+
 /// The builder-style setter of a field (`status` → `with_status`, `r#type` → `with_type`).
 pub fn setter(field: &str) -> String {
     // `_2fa` → `with_2fa`: `with__2fa` is not snake case.

@@ -142,8 +142,6 @@ fn body_type(op: &Operation, kind: &BodyKind) -> TokenStream {
     }
 }
 
-/// Successes share one value type when there is one success response (or none); otherwise
-/// they are an enum named after the operation.
 /// The answers read as success. An operation that documents no 2XX answer but a `default`
 /// one reads a 2XX status through `default` (its body is then the success type); any other
 /// status is still the error `default` describes.
@@ -161,10 +159,13 @@ fn success_responses(op: &Operation) -> Vec<&Response> {
 
 /// Whether `default` is also the success answer (see [`success_responses`]).
 fn default_succeeds(op: &Operation) -> bool {
-    !op.responses.iter().any(|r| r.is_success())
-        && op.responses.iter().any(|r| r.status == Status::Default)
+    success_responses(op)
+        .first()
+        .is_some_and(|r| r.status == Status::Default)
 }
 
+/// Successes share one value type when there is one success response (or none); otherwise
+/// they are an enum named after the operation.
 fn success_type(op: &Operation) -> TokenStream {
     let successes = success_responses(op);
     match successes.as_slice() {

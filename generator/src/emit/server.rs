@@ -620,22 +620,9 @@ fn handler_ident(api: &Api, op: &Operation) -> proc_macro2::Ident {
     format_ident!("handle_{}", handler_stem(api, &op.rust))
 }
 
-/// What follows `handle_`/`serve_`: the method's name without its leading underscores
-/// (`_1st` → `handle_1st`: `handle__1st` is not snake case), unless another operation's
-/// method is spelled that way (`_x` beside `x`), when the underscores stay and the lint is
-/// allowed where the name is defined.
+/// What follows `handle_`/`serve_` (see [`crate::naming::handler_stem`]).
 fn handler_stem(api: &Api, method: &str) -> String {
-    let bare = crate::naming::bare(method);
-    let trimmed = bare.trim_start_matches('_');
-    let taken = api
-        .operations
-        .iter()
-        .any(|o| crate::naming::bare(&o.rust) == trimmed);
-    if trimmed.is_empty() || (trimmed != bare && taken) {
-        bare.to_string()
-    } else {
-        trimmed.to_string()
-    }
+    crate::naming::handler_stem(method, api.operations.iter().map(|o| o.rust.as_str()))
 }
 
 fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> TokenStream {
