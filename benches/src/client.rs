@@ -109,7 +109,7 @@ enum Op {
 async fn call_generated(client: &Client, op: Op, n: u64) -> Result<bool, String> {
     Ok(match op {
         Op::List => client
-            .list_pets(ListPetsOptions {
+            .list_pets_with(ListPetsOptions {
                 limit: Some(20),
                 ..Default::default()
             })

@@ -204,7 +204,18 @@ impl Client {
     /// Returns the animals in stock, optionally only those with a given status, at most `limit` of them. The result is described by the interface as a paginated list, but how to request further pages is not shown; our decision is that the first `limit` matching animals are returned, with no cursor, offset or total count.
     ///
     /// `GET /pets` (operation `listPets`).
+    ///
+    /// Sends none of the optional parameters; [`list_pets_with`](Self::list_pets_with) takes them.
     pub async fn list_pets(
+        &self,
+    ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {
+        self.list_pets_with(ListPetsOptions::default()).await
+    }
+
+    /// [`list_pets`](Self::list_pets) with the optional parameters in `options`.
+    ///
+    /// `GET /pets` (operation `listPets`).
+    pub async fn list_pets_with(
         &self,
         options: ListPetsOptions,
     ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {

@@ -14,7 +14,7 @@
 //!     let client = Client::builder("http://127.0.0.1:8080/v1")
 //!         .bearer_auth("secret")
 //!         .build()?;
-//!     let response = client.list_pets(Default::default()).await?;
+//!     let response = client.list_pets().await?;
 //!     println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
 //!     Ok(())
 //! }

@@ -42,9 +42,10 @@ pub trait PetStoreApi: Send + Sync + 'static {
     fn create_pet(
         &self,
         ctx: &RequestContext,
+        params: CreatePetParams,
         body: types::NewPet,
     ) -> impl Future<Output = Result<CreatePetResponse, Self::Error>> + Send {
-        let _ = (ctx, body);
+        let _ = (ctx, params, body);
         async { Ok(CreatePetResponse::Unimplemented) }
     }
 
@@ -73,8 +74,9 @@ pub trait PetStoreApi: Send + Sync + 'static {
     fn list_orders(
         &self,
         ctx: &RequestContext,
+        params: ListOrdersParams,
     ) -> impl Future<Output = Result<ListOrdersResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(ListOrdersResponse::Unimplemented) }
     }
 
@@ -118,6 +120,9 @@ pub enum ListPetsResponse {
     Unimplemented,
 }
 
+/// Parameters of `createPet` (`POST /pets`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CreatePetParams {}
 /// What `createPet` answers: one variant per documented status, and [`Unimplemented`](CreatePetResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -178,6 +183,9 @@ pub enum GetPetResponse {
     Unimplemented,
 }
 
+/// Parameters of `listOrders` (`GET /store/orders`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListOrdersParams {}
 /// What `listOrders` answers: one variant per documented status, and [`Unimplemented`](ListOrdersResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that

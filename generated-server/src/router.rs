@@ -219,13 +219,14 @@ fn serve_create_pet<A: PetStoreApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = CreatePetParams {};
         let body = body::read_json::<types::NewPet>(&parts, body, body_limit, true)
             .await?;
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
         let ctx = RequestContext::new("createPet", scheme, parts);
-        let outcome = A::create_pet(&api, &ctx, body).await;
+        let outcome = A::create_pet(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -316,8 +317,9 @@ fn serve_list_orders<A: PetStoreApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = ListOrdersParams {};
         let ctx = RequestContext::new("listOrders", scheme, parts);
-        let outcome = A::list_orders(&api, &ctx).await;
+        let outcome = A::list_orders(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),

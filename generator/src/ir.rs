@@ -327,6 +327,10 @@ pub struct Operation {
     pub id: String,
     /// `list_pets`
     pub rust: String,
+    /// `list_pets_with`: the client method that also takes the optional parameters (an
+    /// `…Options` value), when the operation has any. `rust` sends none of them, so an
+    /// operation's first optional parameter adds a method instead of changing one.
+    pub rust_with: Option<String>,
     /// `ListPets`, the stem of the operation's own types.
     pub stem: String,
     /// As sent on the wire: `GET`, `QUERY`, or an `additionalOperations` key as written.

@@ -122,6 +122,12 @@ pub fn handler_stem<'a>(method: &str, mut methods: impl Iterator<Item = &'a str>
     }
 }
 
+/// The client method of an operation that also takes its optional parameters
+/// (`list_pets` → `list_pets_with`, `r#type` → `type_with`, `self_` → `self_with`).
+pub fn with_method(method: &str) -> String {
+    format!("{}_with", bare(method).trim_end_matches('_'))
+}
+
 /// The builder-style setter of a field (`status` → `with_status`, `r#type` → `with_type`).
 pub fn setter(field: &str) -> String {
     // `_2fa` → `with_2fa`: `with__2fa` is not snake case.
@@ -284,6 +290,14 @@ mod tests {
         assert_eq!(snake("X-RateLimit-Limit"), "x_rate_limit_limit");
         assert_eq!(snake(""), "value");
         assert_eq!(snake("$ref"), "r#ref");
+    }
+
+    #[test]
+    fn with_methods() {
+        assert_eq!(with_method("list_pets"), "list_pets_with");
+        assert_eq!(with_method("r#type"), "type_with");
+        assert_eq!(with_method("self_"), "self_with");
+        assert_eq!(with_method("_1st"), "_1st_with");
     }
 
     #[test]

@@ -110,14 +110,22 @@ impl AdversarialApi for Service {
         }
     }
 
-    async fn builder_2(&self, _ctx: &RequestContext) -> Result<BuilderResponse, String> {
+    async fn builder_2(
+        &self,
+        _ctx: &RequestContext,
+        _params: BuilderParams,
+    ) -> Result<BuilderResponse, String> {
         Ok(BuilderResponse::Ok(vec![types::String2 {
             value: Some("v".into()),
             string: Some("s".into()),
         }]))
     }
 
-    async fn for_server_2(&self, _ctx: &RequestContext) -> Result<ForServerResponse, String> {
+    async fn for_server_2(
+        &self,
+        _ctx: &RequestContext,
+        _params: ForServerParams,
+    ) -> Result<ForServerResponse, String> {
         let inner = types::Box2 {
             r#box: None,
             box_2: Some("inner".into()),
@@ -128,7 +136,11 @@ impl AdversarialApi for Service {
         }))
     }
 
-    async fn base_url_2(&self, _ctx: &RequestContext) -> Result<BaseUrlResponse, String> {
+    async fn base_url_2(
+        &self,
+        _ctx: &RequestContext,
+        _params: BaseUrlParams,
+    ) -> Result<BaseUrlResponse, String> {
         Ok(BaseUrlResponse::Ok(types::String2 {
             value: None,
             string: Some("base".into()),
@@ -138,44 +150,70 @@ impl AdversarialApi for Service {
     async fn last_rate_limit_2(
         &self,
         _ctx: &RequestContext,
+        _params: LastRateLimitParams,
     ) -> Result<LastRateLimitResponse, String> {
         Ok(LastRateLimitResponse::Ok(types::Option2::S2(types::S2 {
             s: 5,
         })))
     }
 
-    async fn router(&self, _ctx: &RequestContext) -> Result<RouterResponse, String> {
+    async fn router(
+        &self,
+        _ctx: &RequestContext,
+        _params: RouterParams,
+    ) -> Result<RouterResponse, String> {
         Ok(RouterResponse::NoContent)
     }
 
     async fn rate_limit_policy(
         &self,
         _ctx: &RequestContext,
+        _params: RateLimitPolicyParams,
     ) -> Result<RateLimitPolicyResponse, String> {
         Ok(RateLimitPolicyResponse::NoContent)
     }
 
-    async fn serve_path(&self, _ctx: &RequestContext) -> Result<ServePathResponse, String> {
+    async fn serve_path(
+        &self,
+        _ctx: &RequestContext,
+        _params: ServePathParams,
+    ) -> Result<ServePathResponse, String> {
         Ok(ServePathResponse::NoContent)
     }
 
-    async fn api(&self, _ctx: &RequestContext) -> Result<ApiResponse, String> {
+    async fn api(&self, _ctx: &RequestContext, _params: ApiParams) -> Result<ApiResponse, String> {
         Ok(ApiResponse::NoContent)
     }
 
-    async fn config(&self, _ctx: &RequestContext) -> Result<ConfigResponse, String> {
+    async fn config(
+        &self,
+        _ctx: &RequestContext,
+        _params: ConfigParams,
+    ) -> Result<ConfigResponse, String> {
         Ok(ConfigResponse::NoContent)
     }
 
-    async fn routes(&self, _ctx: &RequestContext) -> Result<RoutesResponse, String> {
+    async fn routes(
+        &self,
+        _ctx: &RequestContext,
+        _params: RoutesParams,
+    ) -> Result<RoutesResponse, String> {
         Ok(RoutesResponse::NoContent)
     }
 
-    async fn r#type(&self, _ctx: &RequestContext) -> Result<TypeResponse, String> {
+    async fn r#type(
+        &self,
+        _ctx: &RequestContext,
+        _params: TypeParams,
+    ) -> Result<TypeResponse, String> {
         Ok(TypeResponse::NoContent)
     }
 
-    async fn self_(&self, _ctx: &RequestContext) -> Result<SelfResponse, String> {
+    async fn self_(
+        &self,
+        _ctx: &RequestContext,
+        _params: SelfParams,
+    ) -> Result<SelfResponse, String> {
         Ok(SelfResponse::Ok(types::Self_ {
             self_: Some("me".into()),
         }))
@@ -190,7 +228,11 @@ impl AdversarialApi for Service {
         Ok(SuperResponse::Ok(params.super_))
     }
 
-    async fn get_internal(&self, _ctx: &RequestContext) -> Result<GetInternalResponse, String> {
+    async fn get_internal(
+        &self,
+        _ctx: &RequestContext,
+        _params: GetInternalParams,
+    ) -> Result<GetInternalResponse, String> {
         Ok(GetInternalResponse::ServerError(
             http::StatusCode::NOT_IMPLEMENTED,
             GetInternalServerErrorHeaders {
@@ -199,7 +241,7 @@ impl AdversarialApi for Service {
         ))
     }
 
-    async fn get(&self, _ctx: &RequestContext) -> Result<GetResponse, String> {
+    async fn get(&self, _ctx: &RequestContext, _params: GetParams) -> Result<GetResponse, String> {
         Ok(GetResponse::InternalServerError(
             GetInternalServerErrorHeaders2 {
                 x_code: Some("from 500".into()),
@@ -237,6 +279,7 @@ impl AdversarialApi for Service {
     async fn _1st(
         &self,
         _ctx: &RequestContext,
+        _params: V1stParams,
         body: types::Loose,
     ) -> Result<V1stResponse, String> {
         let default = match body {
@@ -308,12 +351,11 @@ async fn client() -> Client {
 async fn parameters_named_like_locals_reach_their_fields() {
     let client = client().await;
     let answer = client
-        .path(
+        .path_with(
             "a path/with slash",
             42,
             "the query",
-            "the body header",
-            // Characters a cookie value cannot hold as they are (RFC 6265): the client
+            "the body header", // Characters a cookie value cannot hold as they are (RFC 6265): the client
             // percent-encodes them, the server decodes them.
             "the cookie; a=b, \"c\" é+1%",
             Path2Options {
@@ -342,7 +384,7 @@ async fn parameters_named_like_locals_reach_their_fields() {
 async fn checks_on_parameters_named_like_locals_still_run() {
     let client = client().await;
     let err = client
-        .path(
+        .path_with(
             "p",
             1,
             "q",
@@ -394,10 +436,11 @@ async fn body_named_like_the_prelude_result_round_trips() {
     assert_eq!(body.self_2.as_deref(), Some("S"));
     assert_eq!(body.serializer, Some(None));
     let answer = client
-        .raw(
+        .raw_with(
             "h",
             "b",
             "c",
+            &body,
             Raw2Options {
                 builder: Some("bu".into()),
                 options: Some("op".into()),
@@ -407,7 +450,6 @@ async fn body_named_like_the_prelude_result_round_trips() {
                 r#type: Some(ct::Kind::Err),
                 self_: Some("me".into()),
             },
-            &body,
         )
         .await
         .unwrap();
@@ -432,10 +474,7 @@ async fn a_body_breaking_the_checks_of_result_is_refused_with_its_pointers() {
         "type": "t", "value": 0, "pointer": "NOT LOWER", "out": "", "crate": -1,
     }))
     .unwrap();
-    let err = client
-        .raw("h", "b", "c", Raw2Options::default(), &body)
-        .await
-        .unwrap_err();
+    let err = client.raw("h", "b", "c", &body).await.unwrap_err();
     let Error::Api { body, status, .. } = err else {
         panic!("expected the document's error, got {err:?}");
     };
@@ -456,7 +495,7 @@ async fn a_body_breaking_the_checks_of_result_is_refused_with_its_pointers() {
 async fn operations_named_like_generated_methods_are_served() {
     let client = client().await;
     client
-        .handle_error_2(HandleErrorOptions {
+        .handle_error_2_with(HandleErrorOptions {
             api: Some("api".into()),
             parts: Some("parts".into()),
             request: Some("request".into()),
@@ -503,7 +542,7 @@ async fn operations_named_like_generated_methods_are_served() {
         Some("me")
     );
     let kind = client
-        .super_(
+        .super_with(
             &ct::Type::Self_,
             adversarial_client::client::SuperOptions {
                 crate_: Some("c".into()),
@@ -513,7 +552,7 @@ async fn operations_named_like_generated_methods_are_served() {
         .unwrap();
     assert_eq!(kind.into_inner(), ct::Type::Self_);
     let all = client
-        .result(ResultOptions {
+        .result_with(ResultOptions {
             ok: Some("o".into()),
             err: Some("e".into()),
             some: Some("s".into()),
@@ -593,10 +632,10 @@ fn one_of_over_types_named_like_generic_parameters_round_trips() {
 async fn placeholder_names_and_a_lone_default_answer() {
     let client = client().await;
     let answer = client
-        .placeholders(
+        .placeholders_with(
             "header",
-            PlaceholdersOptions::default().with_foo("four".to_string()),
             &ct::Placeholder::new("body"),
+            PlaceholdersOptions::default().with_foo("four".to_string()),
         )
         .await
         .expect("a 2XX through `default` is a success");
@@ -609,11 +648,7 @@ async fn placeholder_names_and_a_lone_default_answer() {
     );
 
     let err = client
-        .placeholders(
-            "header",
-            PlaceholdersOptions::default(),
-            &ct::Placeholder::new("body").with_quux(-1),
-        )
+        .placeholders("header", &ct::Placeholder::new("body").with_quux(-1))
         .await
         .expect_err("a 422 through `default` is the documented error");
     let Error::Api { body, status, .. } = err else {
@@ -648,14 +683,14 @@ async fn placeholder_names_and_a_lone_default_answer() {
 async fn clone_a_recursive_array_and_the_status_ranges() {
     use ct::Chain::Array;
     let client = client().await;
-    let chain = client.clone(CloneOptions::default()).await.unwrap();
+    let chain = client.clone().await.unwrap();
     assert_eq!(
         chain.into_inner(),
         Array(vec![Array(vec![]), Array(vec![Array(vec![])])])
     );
     for (old, status) in [("bad", 400), ("teapot", 418)] {
         let err = client
-            .clone(CloneOptions::default().with_old(old.to_string()))
+            .clone_with(CloneOptions::default().with_old(old.to_string()))
             .await
             .expect_err(old);
         let Error::Api {

@@ -82,6 +82,7 @@ impl ConstructsApi for Service {
     async fn post_forms(
         &self,
         _ctx: &RequestContext,
+        _params: PostFormsParams,
         body: Option<types::FormEntry>,
     ) -> Result<PostFormsResponse, String> {
         let body = body.ok_or("body expected")?;
@@ -92,6 +93,7 @@ impl ConstructsApi for Service {
     async fn put_blobs(
         &self,
         _ctx: &RequestContext,
+        _params: PutBlobsParams,
         body: Vec<u8>,
     ) -> Result<PutBlobsResponse, String> {
         Ok(PutBlobsResponse::Ok(format!("{} bytes", body.len())))
@@ -100,6 +102,7 @@ impl ConstructsApi for Service {
     async fn post_notes(
         &self,
         _ctx: &RequestContext,
+        _params: PostNotesParams,
         body: String,
     ) -> Result<PostNotesResponse, String> {
         if body == "fail" {
@@ -116,7 +119,11 @@ impl ConstructsApi for Service {
         Ok(PostNotesResponse::NoContent)
     }
 
-    async fn get_things(&self, _ctx: &RequestContext) -> Result<GetThingsResponse, String> {
+    async fn get_things(
+        &self,
+        _ctx: &RequestContext,
+        _params: GetThingsParams,
+    ) -> Result<GetThingsResponse, String> {
         Ok(GetThingsResponse::Ok(types::GetThingsOkBody {
             client: None,
             patch: None,
@@ -155,7 +162,7 @@ async fn security_alternatives_and_combinations() {
         .retry_policy(RetryPolicy::none())
         .build()
         .unwrap();
-    let tree = basic.get_trees_id(7, "trace-1", opts()).await.unwrap();
+    let tree = basic.get_trees_id_with(7, "trace-1", opts()).await.unwrap();
     match tree.into_inner() {
         GetTreesIdSuccess::Ok(t) => {
             assert_eq!(t.value, 7);
@@ -176,7 +183,7 @@ async fn security_alternatives_and_combinations() {
         .retry_policy(RetryPolicy::none())
         .build()
         .unwrap();
-    assert!(keys.get_trees_id(7, "trace-1", opts()).await.is_ok());
+    assert!(keys.get_trees_id_with(7, "trace-1", opts()).await.is_ok());
 
     // Only one of the two: not enough.
     let half = Client::builder(base(addr))
@@ -184,7 +191,10 @@ async fn security_alternatives_and_combinations() {
         .retry_policy(RetryPolicy::none())
         .build()
         .unwrap();
-    let refused = half.get_trees_id(7, "trace-1", opts()).await.unwrap_err();
+    let refused = half
+        .get_trees_id_with(7, "trace-1", opts())
+        .await
+        .unwrap_err();
     assert_eq!(refused.status().map(|s| s.as_u16()), Some(401));
 
     let wrong = Client::builder(base(addr))
@@ -194,7 +204,7 @@ async fn security_alternatives_and_combinations() {
         .unwrap();
     assert_eq!(
         wrong
-            .get_trees_id(7, "trace-1", opts())
+            .get_trees_id_with(7, "trace-1", opts())
             .await
             .unwrap_err()
             .status()
@@ -211,17 +221,10 @@ async fn several_successes_and_status_ranges() {
         .retry_policy(RetryPolicy::none())
         .build()
         .unwrap();
-    let accepted = client
-        .get_trees_id(1, "trace-1", GetTreesIdOptions::default())
-        .await
-        .unwrap();
+    let accepted = client.get_trees_id(1, "trace-1").await.unwrap();
     assert_eq!(accepted.status().as_u16(), 202);
     assert_eq!(accepted.into_inner(), GetTreesIdSuccess::Accepted);
-    match client
-        .get_trees_id(0, "trace-1", GetTreesIdOptions::default())
-        .await
-        .unwrap_err()
-    {
+    match client.get_trees_id(0, "trace-1").await.unwrap_err() {
         Error::Api {
             status,
             body: GetTreesIdError::ClientError(b),

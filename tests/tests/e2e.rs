@@ -6,8 +6,8 @@ mod common;
 use petstore_client::client::{CreatePetError, GetPetError, ListPetsError, ListPetsOptions};
 use petstore_client::{Client, Error, RetryPolicy};
 use petstore_server::api::{
-    CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersResponse, ListPetsParams,
-    ListPetsResponse,
+    CreatePetParams, CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersParams,
+    ListOrdersResponse, ListPetsParams, ListPetsResponse,
 };
 use petstore_server::{PetStoreApi, RequestContext, ServerConfig, StaticKeys, types};
 use std::net::SocketAddr;
@@ -46,6 +46,7 @@ impl PetStoreApi for Store {
     async fn create_pet(
         &self,
         _ctx: &RequestContext,
+        _params: CreatePetParams,
         body: types::NewPet,
     ) -> Result<CreatePetResponse, String> {
         let pet = types::Pet {
@@ -77,7 +78,11 @@ impl PetStoreApi for Store {
         })
     }
 
-    async fn list_orders(&self, _ctx: &RequestContext) -> Result<ListOrdersResponse, String> {
+    async fn list_orders(
+        &self,
+        _ctx: &RequestContext,
+        _params: ListOrdersParams,
+    ) -> Result<ListOrdersResponse, String> {
         let mut order = serde_json::Map::new();
         order.insert("id".into(), serde_json::json!(1));
         Ok(ListOrdersResponse::Ok(vec![order]))
@@ -126,7 +131,7 @@ async fn every_operation_round_trips() {
         .await
         .unwrap();
 
-    let all = client.list_pets(ListPetsOptions::default()).await.unwrap();
+    let all = client.list_pets().await.unwrap();
     assert_eq!(all.status().as_u16(), 200);
     assert_eq!(all.len(), 2);
     let limit = all.rate_limit();
@@ -141,7 +146,7 @@ async fn every_operation_round_trips() {
     );
 
     let sold = client
-        .list_pets(ListPetsOptions {
+        .list_pets_with(ListPetsOptions {
             status: Some(petstore_client::types::PetStatus::Sold),
             limit: Some(10),
         })
@@ -153,7 +158,7 @@ async fn every_operation_round_trips() {
     );
 
     let one = client
-        .list_pets(ListPetsOptions {
+        .list_pets_with(ListPetsOptions {
             limit: Some(1),
             ..Default::default()
         })
@@ -210,11 +215,7 @@ async fn errors_are_typed_and_use_the_error_body() {
     let addr = serve().await;
 
     let wrong = client(addr, "not-a-key");
-    match wrong
-        .list_pets(ListPetsOptions::default())
-        .await
-        .unwrap_err()
-    {
+    match wrong.list_pets().await.unwrap_err() {
         Error::Api {
             status,
             body: ListPetsError::Unauthorized(e),
@@ -237,7 +238,7 @@ async fn errors_are_typed_and_use_the_error_body() {
 
     let client = client(addr, KEY);
     let out_of_range = client
-        .list_pets(ListPetsOptions {
+        .list_pets_with(ListPetsOptions {
             limit: Some(101),
             ..Default::default()
         })

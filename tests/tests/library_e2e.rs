@@ -141,7 +141,7 @@ async fn query_arrays_and_typed_headers() {
     let addr = serve().await;
     let client = client(addr);
     let found = client
-        .search_books(SearchBooksOptions {
+        .search_books_with(SearchBooksOptions {
             format: Some(vec![library_client::types::Format::EBook]),
             available: Some(true),
             min_rating: Some(1.5),
@@ -159,10 +159,7 @@ async fn query_arrays_and_typed_headers() {
         Some(vec![library_client::types::Format::EBook])
     );
 
-    let all = client
-        .search_books(SearchBooksOptions::default())
-        .await
-        .unwrap();
+    let all = client.search_books().await.unwrap();
     assert_eq!(all.len(), 2);
     assert_eq!(all[1].format.as_str(), "1st-edition");
 }

@@ -66,7 +66,7 @@ async fn fake() -> (Arc<FakePetStore>, petstore_server::TestServer, Client) {
 async fn the_client_reads_typed_answers_from_a_fake() {
     let (fake, _server, client) = fake().await;
     let pets = client
-        .list_pets(ListPetsOptions::default().with_limit(5))
+        .list_pets_with(ListPetsOptions::default().with_limit(5))
         .await
         .unwrap();
     let names: Vec<&str> = pets.iter().map(|p| p.name.as_str()).collect();
@@ -95,7 +95,7 @@ async fn the_fake_checks_requests_like_the_real_service() {
     let (fake, _server, client) = fake().await;
     // Below the document's minimum: refused before the fake runs, as the real service would.
     let err = client
-        .list_pets(ListPetsOptions::default().with_limit(0))
+        .list_pets_with(ListPetsOptions::default().with_limit(0))
         .await
         .unwrap_err();
     assert_eq!(err.status().map(|s| s.as_u16()), Some(400), "{err:?}");
@@ -106,10 +106,7 @@ async fn the_fake_checks_requests_like_the_real_service() {
         .bearer_auth("not-the-key")
         .build()
         .unwrap();
-    let err = stranger
-        .list_pets(ListPetsOptions::default())
-        .await
-        .unwrap_err();
+    let err = stranger.list_pets().await.unwrap_err();
     assert_eq!(err.status().map(|s| s.as_u16()), Some(401), "{err:?}");
 
     // An operation the fake leaves out answers 501.

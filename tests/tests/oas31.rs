@@ -97,6 +97,7 @@ impl Oas31Api for Service {
     async fn add_record(
         &self,
         _ctx: &RequestContext,
+        _params: AddRecordParams,
         body: types::Record,
     ) -> Result<AddRecordResponse, String> {
         Ok(AddRecordResponse::Ok(body))
@@ -105,6 +106,7 @@ impl Oas31Api for Service {
     async fn put_labels(
         &self,
         _ctx: &RequestContext,
+        _params: PutLabelsParams,
         body: types::Labels,
     ) -> Result<PutLabelsResponse, String> {
         Ok(PutLabelsResponse::Ok(body))
@@ -113,6 +115,7 @@ impl Oas31Api for Service {
     async fn add_shipment(
         &self,
         _ctx: &RequestContext,
+        _params: AddShipmentParams,
         body: types::Shipment,
     ) -> Result<AddShipmentResponse, String> {
         Ok(AddShipmentResponse::Created(body))

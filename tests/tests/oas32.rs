@@ -88,6 +88,7 @@ impl TickerApi for Ticker {
     async fn search_ticks(
         &self,
         _ctx: &RequestContext,
+        _params: SearchTicksParams,
         body: types::TickFilter,
     ) -> Result<SearchTicksResponse, String> {
         Ok(SearchTicksResponse::Ok(matching(&body)))
@@ -106,6 +107,7 @@ impl TickerApi for Ticker {
     async fn find_ticks(
         &self,
         _ctx: &RequestContext,
+        _params: FindTicksParams,
         filter: types::TickFilter,
     ) -> Result<FindTicksResponse, String> {
         self.filters.lock().unwrap().push(filter.clone());
@@ -115,6 +117,7 @@ impl TickerApi for Ticker {
     async fn select_ticks(
         &self,
         _ctx: &RequestContext,
+        _params: SelectTicksParams,
         selection: Option<types::TickFilter>,
     ) -> Result<SelectTicksResponse, String> {
         let filter = selection.unwrap_or_default();
@@ -122,14 +125,22 @@ impl TickerApi for Ticker {
         Ok(SelectTicksResponse::Ok(matching(&filter)))
     }
 
-    async fn watch_messages(&self, _ctx: &RequestContext) -> Result<WatchMessagesResponse, String> {
+    async fn watch_messages(
+        &self,
+        _ctx: &RequestContext,
+        _params: WatchMessagesParams,
+    ) -> Result<WatchMessagesResponse, String> {
         Ok(WatchMessagesResponse::Ok(EventStream::from_events([
             Event::new("hello".to_string()),
             Event::new("two\nlines".to_string()).with_event("notice"),
         ])))
     }
 
-    async fn heartbeat(&self, _ctx: &RequestContext) -> Result<HeartbeatResponse, String> {
+    async fn heartbeat(
+        &self,
+        _ctx: &RequestContext,
+        _params: HeartbeatParams,
+    ) -> Result<HeartbeatResponse, String> {
         Ok(HeartbeatResponse::Ok(JsonLines::from_items([1, 2, 3])))
     }
 

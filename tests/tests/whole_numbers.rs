@@ -7,8 +7,8 @@
 mod common;
 
 use petstore_server::api::{
-    CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersResponse, ListPetsParams,
-    ListPetsResponse,
+    CreatePetParams, CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersParams,
+    ListOrdersResponse, ListPetsParams, ListPetsResponse,
 };
 use petstore_server::{PetStoreApi, RequestContext, ServerConfig, StaticKeys, types};
 use serde_json::{Value, json};
@@ -39,6 +39,7 @@ impl PetStoreApi for Store {
     async fn create_pet(
         &self,
         _ctx: &RequestContext,
+        _params: CreatePetParams,
         body: types::NewPet,
     ) -> Result<CreatePetResponse, String> {
         let pet = types::Pet {
@@ -63,7 +64,11 @@ impl PetStoreApi for Store {
         }
     }
 
-    async fn list_orders(&self, _ctx: &RequestContext) -> Result<ListOrdersResponse, String> {
+    async fn list_orders(
+        &self,
+        _ctx: &RequestContext,
+        _params: ListOrdersParams,
+    ) -> Result<ListOrdersResponse, String> {
         Ok(ListOrdersResponse::Ok(vec![]))
     }
 }
@@ -201,10 +206,7 @@ async fn generated_client_reads_whole_numbers_in_responses() {
     let pet = client.get_pet(7).await.unwrap().into_inner();
     assert_eq!((pet.id, pet.category_id), (7, 1));
     // A fraction is still not an integer: the response does not decode.
-    let err = client
-        .list_pets(Default::default())
-        .await
-        .expect_err("1.5 is not an int64");
+    let err = client.list_pets().await.expect_err("1.5 is not an int64");
     assert!(
         matches!(err, petstore_client::Error::Decode { .. }),
         "{err:?}"
@@ -271,6 +273,7 @@ impl oas31_server::Oas31Api for Oas31 {
     async fn add_record(
         &self,
         _ctx: &oas31_server::RequestContext,
+        _params: oas31_server::api::AddRecordParams,
         body: oas31_server::types::Record,
     ) -> Result<oas31_server::api::AddRecordResponse, String> {
         Ok(oas31_server::api::AddRecordResponse::Ok(body))
@@ -279,6 +282,7 @@ impl oas31_server::Oas31Api for Oas31 {
     async fn put_labels(
         &self,
         _ctx: &oas31_server::RequestContext,
+        _params: oas31_server::api::PutLabelsParams,
         body: oas31_server::types::Labels,
     ) -> Result<oas31_server::api::PutLabelsResponse, String> {
         Ok(oas31_server::api::PutLabelsResponse::Ok(body))
@@ -287,6 +291,7 @@ impl oas31_server::Oas31Api for Oas31 {
     async fn add_shipment(
         &self,
         _ctx: &oas31_server::RequestContext,
+        _params: oas31_server::api::AddShipmentParams,
         body: oas31_server::types::Shipment,
     ) -> Result<oas31_server::api::AddShipmentResponse, String> {
         Ok(oas31_server::api::AddShipmentResponse::Created(body))

@@ -22,6 +22,8 @@ pub const ADDITIONS: &[&str] = &[
     "optional property `nickname` on NewPet (and so on Pet, through allOf)",
     "optional query parameter `tag` on listPets",
     "response status 503 on listPets",
+    "first parameter of listOrders: optional query parameter `since`",
+    "second success status 200 on createPet, with the Pet body of its 201",
     "enum value `adopted` in PetStatus",
     "operation deletePet (DELETE /pets/{petId})",
 ];
@@ -61,6 +63,23 @@ pub fn evolve(spec: &str) -> Result<String, String> {
                 "{description: Under maintenance., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}",
             ),
         );
+
+    // An operation without parameters gains its first, optional one.
+    at(&mut doc, &["paths", "/store/orders", "get"])?
+        .as_mapping_mut()
+        .ok_or("listOrders is not a mapping")?
+        .insert(
+            "parameters".into(),
+            yaml(
+                "[{name: since, in: query, required: false, description: Only orders placed from this day on., schema: {type: string}}]",
+            ),
+        );
+    // A second success status with the body of the first.
+    let created = at(&mut doc, &["paths", "/pets", "post", "responses", "201"])?.clone();
+    at(&mut doc, &["paths", "/pets", "post", "responses"])?
+        .as_mapping_mut()
+        .ok_or("createPet.responses is not a mapping")?
+        .insert("200".into(), created);
 
     at(&mut doc, &["paths", "/pets/{petId}"])?
         .as_mapping_mut()

@@ -121,7 +121,7 @@ async fn run(
             let options = ListPetsOptions::default()
                 .with_limit(limit)
                 .with_status(status.map(pet_status));
-            let pets = outcome(client.list_pets(options).await, base_url, verbose)?;
+            let pets = outcome(client.list_pets_with(options).await, base_url, verbose)?;
             Ok(if json {
                 to_json(serde_json::to_string_pretty(&*pets))?
             } else {

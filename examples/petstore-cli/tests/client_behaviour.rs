@@ -76,7 +76,7 @@ async fn a_status_this_client_does_not_know_is_kept_as_unknown() {
     .await;
     let client = client(&server);
 
-    let pets = client.list_pets(ListPetsOptions::default()).await.unwrap();
+    let pets = client.list_pets().await.unwrap();
     let statuses: Vec<Option<PetStatus>> = pets.iter().map(|p| p.status.clone()).collect();
     assert_eq!(
         statuses,
@@ -104,10 +104,7 @@ async fn fields_this_client_does_not_know_are_ignored() {
         r#"[{"id":1,"name":"Rex","categoryId":7,"status":"available","tags":["good"],"owner":{"id":3}}]"#,
     )])
     .await;
-    let pets = client(&server)
-        .list_pets(ListPetsOptions::default())
-        .await
-        .unwrap();
+    let pets = client(&server).list_pets().await.unwrap();
     assert_eq!(pets.into_inner(), [rex()]);
 }
 
@@ -140,15 +137,15 @@ async fn rate_limit_headers_missing_or_garbled_are_none_not_errors() {
     .await;
     let client = client(&server);
 
-    let missing = client.list_pets(ListPetsOptions::default()).await.unwrap();
+    let missing = client.list_pets().await.unwrap();
     assert_eq!(missing.rate_limit(), RateLimit::default());
     assert_eq!(client.last_rate_limit(), RateLimit::default());
 
-    let garbled = client.list_pets(ListPetsOptions::default()).await.unwrap();
+    let garbled = client.list_pets().await.unwrap();
     assert_eq!(garbled.rate_limit(), RateLimit::default());
     assert!(garbled.is_empty(), "the body still decodes");
 
-    let partial = client.list_pets(ListPetsOptions::default()).await.unwrap();
+    let partial = client.list_pets().await.unwrap();
     assert_eq!(
         partial.rate_limit(),
         RateLimit {
@@ -175,7 +172,7 @@ async fn too_many_requests_with_retry_after_then_success_after_one_retry() {
     let client = client(&server);
     let started = Instant::now();
     let pets = client
-        .list_pets(
+        .list_pets_with(
             ListPetsOptions::default()
                 .with_limit(5)
                 .with_status(PetStatus::Available),
@@ -211,10 +208,7 @@ async fn a_ban_longer_than_the_budget_is_returned_at_once_and_typed() {
     // The default policy: 30 s of budget cannot hold a 900 s wait.
     let client = client_with(&server, RetryPolicy::default());
     let started = Instant::now();
-    let error = client
-        .list_pets(ListPetsOptions::default())
-        .await
-        .unwrap_err();
+    let error = client.list_pets().await.unwrap_err();
     // On the paused clock any wait would show as whole seconds.
     assert!(
         started.elapsed() < Duration::from_secs(1),
@@ -278,10 +272,7 @@ async fn an_undocumented_status_is_unexpected_status_with_the_body_kept() {
         "I'm a teapot",
     )])
     .await;
-    let error = client(&server)
-        .list_pets(ListPetsOptions::default())
-        .await
-        .unwrap_err();
+    let error = client(&server).list_pets().await.unwrap_err();
     assert_eq!(server.count(), 1, "not retried");
     assert_eq!(error.rate_limit().remaining, Some(41));
     match error {
@@ -305,7 +296,7 @@ async fn malformed_json_in_a_success_is_a_decode_error_with_the_bytes_kept() {
     let server = Server::start(vec![json(200, &[], truncated), json(200, &[], wrong_shape)]).await;
     let client = client(&server);
     for expected in [truncated, wrong_shape] {
-        match client.list_pets(ListPetsOptions::default()).await {
+        match client.list_pets().await {
             Err(Error::Decode {
                 status,
                 body,
@@ -432,18 +423,18 @@ async fn requests_carry_the_bearer_key_and_the_spec_s_path_and_query() {
             .with_limit(limit)
             .with_status(status)
     };
-    client.list_pets(list(None, None)).await.unwrap();
+    client.list_pets_with(list(None, None)).await.unwrap();
     client
-        .list_pets(list(Some(5), Some(PetStatus::Available)))
+        .list_pets_with(list(Some(5), Some(PetStatus::Available)))
         .await
         .unwrap();
     client
-        .list_pets(list(None, Some(PetStatus::Sold)))
+        .list_pets_with(list(None, Some(PetStatus::Sold)))
         .await
         .unwrap();
     // A value the client does not know is sent as given, percent-encoded as a query value.
     client
-        .list_pets(list(
+        .list_pets_with(list(
             Some(100),
             Some(PetStatus::Unknown("on hold&x=1/2".into())),
         ))

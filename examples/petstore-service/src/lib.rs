@@ -35,8 +35,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use petstore_server::api::{
-    CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersResponse, ListPetsParams,
-    ListPetsResponse,
+    CreatePetParams, CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersParams,
+    ListOrdersResponse, ListPetsParams, ListPetsResponse,
 };
 use petstore_server::types::{Error, NewPet, Pet, PetStatus};
 use petstore_server::{PetStoreApi, Problem, RequestContext, ServerConfig, StaticKeys};
@@ -218,6 +218,7 @@ impl PetStoreApi for Service {
     async fn create_pet(
         &self,
         ctx: &RequestContext,
+        _params: CreatePetParams,
         body: NewPet,
     ) -> Result<CreatePetResponse, StorageError> {
         let pet = self.pets.add(body).await?;
@@ -244,7 +245,11 @@ impl PetStoreApi for Service {
         })
     }
 
-    async fn list_orders(&self, _ctx: &RequestContext) -> Result<ListOrdersResponse, StorageError> {
+    async fn list_orders(
+        &self,
+        _ctx: &RequestContext,
+        _params: ListOrdersParams,
+    ) -> Result<ListOrdersResponse, StorageError> {
         // The interface shows no order resource and no way to create one.
         Ok(ListOrdersResponse::Ok(Vec::new()))
     }

@@ -31,7 +31,7 @@ async fn every_operation_through_the_generated_client() {
     }
 
     let available = client
-        .list_pets(
+        .list_pets_with(
             ListPetsOptions::default()
                 .with_status(PetStatus::Available)
                 .with_limit(10),

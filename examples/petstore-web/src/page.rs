@@ -44,7 +44,7 @@ async fn refresh() {
     let Some(client) = client(&doc) else { return };
     let status = status_of(&select(&doc, "status-filter").value());
     let result = client
-        .list_pets(ListPetsOptions {
+        .list_pets_with(ListPetsOptions {
             status,
             limit: Some(100),
         })

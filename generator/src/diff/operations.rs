@@ -266,12 +266,24 @@ fn parameters(cx: &mut Cx<'_>, b: &Op<'_>, n: &Op<'_>) {
                         Class::BreakingForClients,
                         format!("{what} became required: clients that leave it out are refused"),
                     ),
-                    (true, false) => cx.at_new(
-                        &p.at,
-                        "request-parameter-became-optional",
-                        Class::BreakingForServers,
-                        format!("{what} became optional: servers built from the base document refuse requests without it"),
-                    ),
+                    (true, false) => {
+                        cx.at_new(
+                            &p.at,
+                            "request-parameter-became-optional",
+                            Class::BreakingForServers,
+                            format!("{what} became optional: servers built from the base document refuse requests without it"),
+                        );
+                        // Wire-compatible for clients, but not for code calling the
+                        // generated client (the Idempotency-Key header is never an argument).
+                        if in_options(p) {
+                            cx.at_new(
+                                &p.at,
+                                "generated-argument-became-option",
+                                Class::BreakingForClients,
+                                format!("{what} became optional: the generated client method loses its argument (it moves to the `…Options` of the `…_with` method), so code calling it stops compiling"),
+                            );
+                        }
+                    }
                     _ => {}
                 }
                 match (flag(q.value, "deprecated"), flag(p.value, "deprecated")) {
@@ -309,21 +321,6 @@ fn parameters(cx: &mut Cx<'_>, b: &Op<'_>, n: &Op<'_>) {
                 ),
             );
         }
-    }
-    // The generated client takes optional parameters in one `…Options` argument that exists
-    // only when there is one: the first makes every call site and trait implementation change.
-    if !bp.iter().any(in_options)
-        && let Some(p) = np.iter().find(|p| in_options(p))
-    {
-        cx.at_new(
-            &p.site,
-            "generated-options-argument-added",
-            Class::BreakingForClients,
-            format!(
-                "{label}: first optional parameter (`{}`): wire-compatible, but the generated client method gains an `options` argument and the server trait method a `params` one, so code calling or implementing it stops compiling",
-                p.name
-            ),
-        );
     }
 }
 
@@ -519,16 +516,63 @@ fn responses(cx: &mut Cx<'_>, b: &Op<'_>, n: &Op<'_>) {
             format!("{label}: response {status} removed: {why}"),
         );
     }
-    // One success status is the generated client's return type; two or more make it an enum.
-    let successes = |s: &[String]| s.iter().filter(|s| is_success(s)).count();
-    if successes(&bs) <= 1 && successes(&ns) >= 2 {
-        cx.at_new(
+    // Successes of one body type are the generated client's return type; successes whose
+    // bodies differ make it an enum of them: a change between the two changes the type.
+    match (success_enum(b_doc, br), success_enum(n_doc, nr)) {
+        (false, true) => cx.at_new(
             &nr_at,
             "generated-success-enum",
             Class::BreakingForClients,
-            format!("{label}: a second success status: the generated client method's return type becomes an enum of the successes, so code using its result stops compiling"),
-        );
+            format!("{label}: a success status with another body than the others: the generated client method's return type becomes an enum of the successes, so code using its result stops compiling"),
+        ),
+        (true, false) => cx.at_new(
+            &nr_at,
+            "generated-success-enum-removed",
+            Class::BreakingForClients,
+            format!("{label}: the successes now share one body type: the generated client method returns it instead of an enum of the successes, so code matching the enum stops compiling"),
+        ),
+        _ => {}
     }
+}
+
+/// Whether the generated client reads an operation's 2XX answers into an enum: when their
+/// bodies differ (as the client emitter decides). A body is known by its schema as written:
+/// the same `$ref` (or the same inline scalar or array) is the same type, no content is none,
+/// and an inline object is a type of its own, named after its status.
+fn success_enum(doc: &Doc, responses: &Value) -> bool {
+    let shape = |status: &str, r: &Value| -> String {
+        let (r, _) = doc.resolve(r, "");
+        let Some(content) = r.get("content").and_then(object).filter(|c| !c.is_empty()) else {
+            return "none".into();
+        };
+        let Some((media, entry)) = content
+            .iter()
+            .find(|(media, _)| media.contains("json"))
+            .or_else(|| content.iter().next())
+        else {
+            return "none".into();
+        };
+        if !media.contains("json") {
+            return format!("media type {media}");
+        }
+        match entry.get("schema") {
+            None => "any JSON".into(),
+            Some(s) if s.get("$ref").is_some() => s.to_string(),
+            Some(s)
+                if s.get("properties").is_some()
+                    || s.get("type").and_then(Value::as_str) == Some("object") =>
+            {
+                format!("inline object of {status}")
+            }
+            Some(s) => s.to_string(),
+        }
+    };
+    let shapes: std::collections::BTreeSet<String> = members(responses)
+        .into_iter()
+        .filter(|(status, _)| is_success(status))
+        .map(|(status, r)| shape(status, r))
+        .collect();
+    shapes.len() > 1
 }
 
 fn headers(cx: &mut Cx<'_>, context: &str, b: &Value, b_at: &str, n: &Value, n_at: &str) {

@@ -60,15 +60,12 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
             .filter(|p| p.required)
             .map(|_| "todo!()")
             .collect();
-        if op.params.iter().any(|p| !p.required) {
-            args.push("Default::default()");
-        }
         if op.query_string.is_some() {
             args.push("todo!()");
         }
         lines.push(format!(
             "    let response = client.{}({}).await?;",
-            crate::naming::bare(&op.rust),
+            op.rust,
             args.join(", ")
         ));
         lines.push(
@@ -164,20 +161,42 @@ fn default_succeeds(op: &Operation) -> bool {
         .is_some_and(|r| r.status == Status::Default)
 }
 
+/// Whether the successes need an enum named after the operation: only when their bodies
+/// differ. Several successes with one body type (`200` and `201` both a `Pet`, or `200` and
+/// `204` both without a body) return that type, with the status on the `ResponseValue`, so
+/// that a second success status of the same shape does not change the method's return type.
+fn success_enum(op: &Operation) -> bool {
+    let successes = success_responses(op);
+    fn kind(r: &Response) -> Option<&BodyKind> {
+        r.body.as_ref().map(|b| &b.kind)
+    }
+    let same = |a: Option<&BodyKind>, b: Option<&BodyKind>| match (a, b) {
+        (None, None) | (Some(BodyKind::Text), Some(BodyKind::Text)) => true,
+        (Some(BodyKind::Bytes), Some(BodyKind::Bytes)) => true,
+        // Both read as JSON (`raw.json`), whichever media type documents them.
+        (
+            Some(BodyKind::Json(x) | BodyKind::Form(x)),
+            Some(BodyKind::Json(y) | BodyKind::Form(y)),
+        ) => x == y,
+        _ => false,
+    };
+    match successes.split_first() {
+        Some((first, rest)) if !rest.is_empty() => !rest.iter().all(|r| same(kind(first), kind(r))),
+        _ => false,
+    }
+}
+
 /// Successes share one value type when there is one success response (or none); otherwise
 /// they are an enum named after the operation.
 fn success_type(op: &Operation) -> TokenStream {
     let successes = success_responses(op);
-    match successes.as_slice() {
-        [] => quote!(()),
-        [one] => match &one.body {
-            Some(b) => body_type(op, &b.kind),
-            None => quote!(()),
-        },
-        _ => {
-            let name = success_ident(op);
-            quote!(#name)
-        }
+    if success_enum(op) {
+        let name = success_ident(op);
+        return quote!(#name);
+    }
+    match successes.first().and_then(|one| one.body.as_ref()) {
+        Some(b) => body_type(op, &b.kind),
+        None => quote!(()),
     }
 }
 
@@ -543,7 +562,7 @@ fn operation_types(op: &Operation) -> TokenStream {
         }
     });
     let successes = success_responses(op);
-    let success = (successes.len() > 1).then(|| {
+    let success = success_enum(op).then(|| {
         let name = success_ident(op);
         let variants = successes.iter().map(|r| {
             let v = ident(&r.variant);
@@ -992,8 +1011,7 @@ fn method(op: &Operation) -> TokenStream {
     };
     let success_ty = success_type(op);
     let error_ty = error_ident(op);
-    let successes = success_responses(op);
-    let multi = successes.len() > 1;
+    let multi = success_enum(op);
     // (rank, pattern, the arm's expression): kept apart so that a lone `default` answer can
     // be written without a `match` around it.
     let mut arms: Vec<(u8, TokenStream, TokenStream)> = Vec::new();
@@ -1105,7 +1123,7 @@ fn method(op: &Operation) -> TokenStream {
         let note = &d.note;
         quote!(#[deprecated(note = #note)])
     });
-    // `&self`, the required parameters, then the options, the query string and the body:
+    // `&self`, the required parameters, the query string, the body, then the options:
     // a long list is the document's to choose (clippy::too_many_arguments counts `self`).
     let inputs = 1
         + required.len()
@@ -1159,17 +1177,87 @@ fn method(op: &Operation) -> TokenStream {
             #dispatch
         }
     };
+    let Some(with) = &op.rust_with else {
+        return quote! {
+            #docs
+            #deprecated
+            #many
+            pub async fn #name(
+                &self,
+                #(#args)*
+                #query_string_arg
+                #body_arg
+            ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
+                #method_decl
+                #operation_decl
+                #path_expr
+                #query_expr
+                #cookie_expr
+                #body_prep
+                #send_and_match
+            }
+        };
+    };
+    // With optional parameters: `op(required…)` sends none of them and forwards to
+    // `op_with(required…, options)`, so an operation's first optional parameter adds a
+    // method rather than changing one (README, "Evolving the spec").
+    let with = ident(with);
+    let options_ty = options_ident(op);
+    let forward = required
+        .iter()
+        .map(|p| ident(&p.local))
+        .map(|a| quote!(#a,))
+        .chain(op.query_string.as_ref().map(|q| {
+            let q = ident(&q.rust);
+            quote!(#q,)
+        }))
+        .chain(op.body.as_ref().map(|_| quote!(body,)));
+    let many_short = (inputs > 8).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let with_docs = doc(&[
+        format!(
+            "[`{}`](Self::{}) with the optional parameters in `options`.",
+            crate::naming::bare(&op.rust),
+            crate::naming::bare(&op.rust)
+        ),
+        String::new(),
+        format!("`{} {}` (operation `{}`).", op.method, op.path, op.id),
+    ]);
+    let args_again = required.iter().map(|p| {
+        let rust = ident(&p.local);
+        let t = arg_type(p);
+        quote!(#rust: #t,)
+    });
+    let thin_note = doc(&[
+        String::new(),
+        format!(
+            "Sends none of the optional parameters; [`{w}`](Self::{w}) takes them.",
+            w = crate::naming::bare(&with.to_string())
+        ),
+    ]);
     quote! {
         #docs
+        #thin_note
+        #deprecated
+        #many_short
+        pub async fn #name(
+            &self,
+            #(#args_again)*
+            #query_string_arg
+            #body_arg
+        ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
+            self.#with(#(#forward)* #options_ty::default()).await
+        }
+
+        #with_docs
         #deprecated
         #reads_deprecated
         #many
-        pub async fn #name(
+        pub async fn #with(
             &self,
             #(#args)*
-            #options_arg
             #query_string_arg
             #body_arg
+            #options_arg
         ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
             #method_decl
             #operation_decl
@@ -1179,5 +1267,79 @@ fn method(op: &Operation) -> TokenStream {
             #body_prep
             #send_and_match
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The client shapes that keep additive spec edits source-compatible (README, "Evolving
+    //! the spec"), checked on the generated text of small documents.
+
+    fn client_rs(paths: &str) -> String {
+        let doc = format!(
+            "openapi: 3.0.3\ninfo: {{title: T, version: 1.0.0}}\ncomponents:\n  schemas:\n    Pet: {{type: object, properties: {{name: {{type: string}}}}}}\npaths:\n{paths}"
+        );
+        let options = crate::Options {
+            name: "t".into(),
+            spec_label: "t.yaml".into(),
+            command: "test".into(),
+        };
+        let out = crate::generate(&doc, &options).unwrap_or_else(|e| panic!("{e}"));
+        out.files
+            .iter()
+            .find(|(path, _)| path.ends_with("client/src/client.rs"))
+            .map(|(_, text)| text.clone())
+            .expect("a client.rs")
+    }
+
+    const PET: &str = "{content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}, description: x}";
+
+    #[test]
+    fn optional_parameters_get_a_with_method_and_a_document_name_keeps_its_own() {
+        let text = client_rs(&format!(
+            "  /pets:\n    get:\n      operationId: listPets\n      parameters: [{{name: limit, in: query, schema: {{type: integer}}}}]\n      responses: {{'200': {PET}}}\n  /pets/with:\n    get:\n      operationId: listPetsWith\n      responses: {{'200': {PET}}}\n  /types:\n    get:\n      operationId: type\n      parameters: [{{name: q, in: query, schema: {{type: string}}}}]\n      responses: {{'200': {PET}}}\n"
+        ));
+        assert!(
+            text.contains("pub async fn list_pets(\n        &self,\n    )"),
+            "{text}"
+        );
+        // The document's `listPetsWith` keeps its name; ours moves.
+        assert!(
+            text.contains("pub async fn list_pets_with(\n        &self,\n    )"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "pub async fn list_pets_with_2(\n        &self,\n        options: ListPetsOptions,"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("pub async fn r#type(") && text.contains("pub async fn type_with("),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn successes_of_one_body_type_return_it_and_different_bodies_an_enum() {
+        let text = client_rs(&format!(
+            "  /same:\n    post:\n      operationId: same\n      responses: {{'200': {PET}, '201': {PET}}}\n  /empty:\n    post:\n      operationId: empty\n      responses: {{'202': {{description: x}}, '204': {{description: x}}}}\n  /mixed:\n    post:\n      operationId: mixed\n      responses: {{'201': {PET}, '202': {{description: x}}}}\n"
+        ));
+        assert!(
+            text.contains("-> Result<ResponseValue<types::Pet>, Error<SameError>>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("-> Result<ResponseValue<()>, Error<EmptyError>>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("-> Result<ResponseValue<MixedSuccess>, Error<MixedError>>"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("enum SameSuccess") && text.contains("pub enum MixedSuccess"),
+            "{text}"
+        );
     }
 }

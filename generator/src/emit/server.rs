@@ -169,7 +169,20 @@ pub fn api_rs(api: &Api) -> TokenStream {
     let trait_ident = trait_name(api);
     let mut items = Vec::new();
     for op in &api.operations {
-        if !op.params.is_empty() {
+        if op.params.is_empty() {
+            // Passed even empty, so that the operation's first parameter adds a field
+            // rather than an argument to the trait method (README, "Evolving the spec").
+            let name = params_ident(op);
+            let docs = doc(&[format!(
+                "Parameters of `{}` (`{} {}`): none yet; one the document adds becomes a field.",
+                op.id, op.method, op.path
+            )]);
+            items.push(quote! {
+                #docs
+                #[derive(Debug, Clone, Default, PartialEq)]
+                pub struct #name {}
+            });
+        } else {
             let name = params_ident(op);
             let fields = op.params.iter().map(|p| {
                 let rust = ident(&p.rust);
@@ -253,10 +266,10 @@ pub fn api_rs(api: &Api) -> TokenStream {
         let method = ident(&op.rust);
         let response = response_ident(op);
         let docs = operation_doc(op);
-        let params = (!op.params.is_empty()).then(|| {
+        let params = {
             let p = params_ident(op);
-            quote!(params: #p,)
-        });
+            Some(quote!(params: #p,))
+        };
         let body = op.body.as_ref().map(|b| {
             let t = body_type(&b.kind);
             if b.required {
@@ -663,7 +676,10 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     } else {
         quote!(let raw = RawParams::from_parts(&parts, PathParams::none());)
     };
-    let params = (!op.params.is_empty()).then(|| {
+    let params = if op.params.is_empty() {
+        let ty = params_ident(op);
+        Some(quote!(let params = #ty {};))
+    } else {
         let ty = params_ident(op);
         let fields = op.params.iter().map(|p| {
             let rust = ident(&p.local);
@@ -727,7 +743,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         let out = (!checks.is_empty()).then(|| quote!(let out = &mut errors;));
         // In a block of its own: the raw values and the violations are gone before the body
         // is read and the implementation called, so the future does not carry them.
-        quote! {
+        Some(quote! {
             let params = {
                 let mut errors = Violations::new();
                 #raw
@@ -738,8 +754,8 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 errors.check()?;
                 #ty { #(#names),* }
             };
-        }
-    });
+        })
+    };
     let body = op.body.as_ref().map(|b| {
         let required = b.required;
         let read_as = |kind: &BodyKind| match kind {
@@ -850,7 +866,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         Some(_) => (quote!(body,), quote!(body)),
         None => (quote!(), quote!(_body)),
     };
-    let params_arg = (!op.params.is_empty()).then(|| quote!(params,));
+    let params_arg = quote!(params,);
     let call_allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
     let parts_mut = if has_path {
         quote!(mut parts)

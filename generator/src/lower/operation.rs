@@ -123,6 +123,7 @@ pub fn lower_all(
                 accept,
                 id,
                 rust,
+                rust_with: None,
                 stem,
                 standard_method: METHODS.contains(&method),
                 streamed,
@@ -148,8 +149,19 @@ pub fn lower_all(
             });
         }
     }
+    name_with_methods(&mut out, &mut names);
     name_headers_types(&mut out);
     out
+}
+
+/// Names the client's `…_with` methods (see [`Operation::rust_with`]) once every operation
+/// has its own name, so that a document's `listPetsWith` keeps its name and ours moves.
+fn name_with_methods(ops: &mut [Operation], names: &mut Scope) {
+    for op in ops.iter_mut() {
+        if op.params.iter().any(|p| !p.required) {
+            op.rust_with = Some(names.claim(naming::with_method(&op.rust)));
+        }
+    }
 }
 
 /// Names the answers' header structs (`{stem}{variant}Headers`) in the module they share

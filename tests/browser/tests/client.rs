@@ -56,7 +56,7 @@ async fn add_list_with_a_status_filter_and_read_the_rate_limit_state() {
         .unwrap();
 
     let pending = c
-        .list_pets(ListPetsOptions {
+        .list_pets_with(ListPetsOptions {
             status: Some(PetStatus::Pending),
             limit: Some(100),
         })
@@ -110,7 +110,7 @@ async fn get_sees_the_deprecation_headers() {
 #[wasm_bindgen_test]
 async fn a_wrong_key_is_a_typed_401_with_the_servers_message() {
     let c = client("not-a-key");
-    match c.list_pets(ListPetsOptions::default()).await {
+    match c.list_pets().await {
         Err(Error::Api {
             status,
             headers,
@@ -139,7 +139,7 @@ async fn a_429_is_waited_out_with_browser_timers() {
         // Use up the burst window, then read the refusal.
         let mut refusal = None;
         for _ in 0..=harness::BURST_LIMIT {
-            match none.list_pets(ListPetsOptions::default()).await {
+            match none.list_pets().await {
                 Ok(_) => {}
                 Err(e) => {
                     refusal = Some(e);
@@ -169,7 +169,7 @@ async fn a_429_is_waited_out_with_browser_timers() {
         // left), waits `Retry-After` on a browser timer, then succeeds.
         let started = Instant::now();
         let pets = client(harness::BURST_KEY)
-            .list_pets(ListPetsOptions::default())
+            .list_pets()
             .await
             .expect("the retry after the wait succeeds");
         assert_eq!(pets.status().as_u16(), 200);
@@ -190,7 +190,7 @@ async fn a_ban_is_answered_at_once() {
         if let Err(Error::Api {
             body: ListPetsError::TooManyRequests(e),
             ..
-        }) = none.list_pets(ListPetsOptions::default()).await
+        }) = none.list_pets().await
             && e.code == "banned"
         {
             banned = true;
@@ -202,9 +202,7 @@ async fn a_ban_is_answered_at_once() {
     // The default policy would wait a Retry-After within its 30 s budget; a ban's is far
     // longer, so the call returns the 429 at once.
     let started = Instant::now();
-    let result = client(harness::BAN_KEY)
-        .list_pets(ListPetsOptions::default())
-        .await;
+    let result = client(harness::BAN_KEY).list_pets().await;
     let elapsed = started.elapsed();
     match &result {
         Err(Error::Api {

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use petstore_server::api::{
-    CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersResponse, ListPetsParams,
-    ListPetsResponse,
+    CreatePetParams, CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersParams,
+    ListOrdersResponse, ListPetsParams, ListPetsResponse,
 };
 use petstore_server::runtime::ratelimit::Decision;
 use petstore_server::types::{self, PetStatus};
@@ -69,6 +69,7 @@ impl PetStoreApi for Store {
     async fn create_pet(
         &self,
         _ctx: &RequestContext,
+        _params: CreatePetParams,
         body: types::NewPet,
     ) -> Result<CreatePetResponse, String> {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
@@ -96,7 +97,11 @@ impl PetStoreApi for Store {
         })
     }
 
-    async fn list_orders(&self, _ctx: &RequestContext) -> Result<ListOrdersResponse, String> {
+    async fn list_orders(
+        &self,
+        _ctx: &RequestContext,
+        _params: ListOrdersParams,
+    ) -> Result<ListOrdersResponse, String> {
         let order = |value: serde_json::Value| match value {
             serde_json::Value::Object(map) => map,
             _ => unreachable!(),

@@ -206,7 +206,24 @@ impl Client {
     /// Parameters named like the server's and the client's locals.
     ///
     /// `GET /path/{path}/{raw}` (operation `path`).
+    ///
+    /// Sends none of the optional parameters; [`path_with`](Self::path_with) takes them.
     pub async fn path(
+        &self,
+        path_2: &str,
+        raw_2: i64,
+        query_2: &str,
+        body_2: &str,
+        cookie_2: &str,
+    ) -> Result<ResponseValue<types::Value>, Error<Path2Error>> {
+        self.path_with(path_2, raw_2, query_2, body_2, cookie_2, Path2Options::default())
+            .await
+    }
+
+    /// [`path`](Self::path) with the optional parameters in `options`.
+    ///
+    /// `GET /path/{path}/{raw}` (operation `path`).
+    pub async fn path_with(
         &self,
         path_2: &str,
         raw_2: i64,
@@ -280,13 +297,28 @@ impl Client {
     /// More locals, and a body that takes the prelude's `Result`.
     ///
     /// `POST /raw/{http}` (operation `raw`).
+    ///
+    /// Sends none of the optional parameters; [`raw_with`](Self::raw_with) takes them.
     pub async fn raw(
         &self,
         http_2: &str,
         base_2: &str,
         ctx_2: &str,
-        options: Raw2Options,
         body: &types::Result2,
+    ) -> Result<ResponseValue<types::Value>, Error<Raw2Error>> {
+        self.raw_with(http_2, base_2, ctx_2, body, Raw2Options::default()).await
+    }
+
+    /// [`raw`](Self::raw) with the optional parameters in `options`.
+    ///
+    /// `POST /raw/{http}` (operation `raw`).
+    pub async fn raw_with(
+        &self,
+        http_2: &str,
+        base_2: &str,
+        ctx_2: &str,
+        body: &types::Result2,
+        options: Raw2Options,
     ) -> Result<ResponseValue<types::Value>, Error<Raw2Error>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "raw",
@@ -357,7 +389,18 @@ impl Client {
     /// Takes the name of the trait's `handle_error`.
     ///
     /// `GET /ops/handle-error` (operation `handleError`).
+    ///
+    /// Sends none of the optional parameters; [`handle_error_2_with`](Self::handle_error_2_with) takes them.
     pub async fn handle_error_2(
+        &self,
+    ) -> Result<ResponseValue<()>, Error<HandleErrorError>> {
+        self.handle_error_2_with(HandleErrorOptions::default()).await
+    }
+
+    /// [`handle_error_2`](Self::handle_error_2) with the optional parameters in `options`.
+    ///
+    /// `GET /ops/handle-error` (operation `handleError`).
+    pub async fn handle_error_2_with(
         &self,
         options: HandleErrorOptions,
     ) -> Result<ResponseValue<()>, Error<HandleErrorError>> {
@@ -757,7 +800,19 @@ impl Client {
     }
 
     /// `GET /ops/super/{super}` (operation `super`).
+    ///
+    /// Sends none of the optional parameters; [`super_with`](Self::super_with) takes them.
     pub async fn super_(
+        &self,
+        super_: &types::Type,
+    ) -> Result<ResponseValue<types::Type>, Error<SuperError>> {
+        self.super_with(super_, SuperOptions::default()).await
+    }
+
+    /// [`super_`](Self::super_) with the optional parameters in `options`.
+    ///
+    /// `GET /ops/super/{super}` (operation `super`).
+    pub async fn super_with(
         &self,
         super_: &types::Type,
         options: SuperOptions,
@@ -796,7 +851,18 @@ impl Client {
     /// An operation named like the prelude's `Result`.
     ///
     /// `GET /ops/kinds` (operation `Result`).
+    ///
+    /// Sends none of the optional parameters; [`result_with`](Self::result_with) takes them.
     pub async fn result(
+        &self,
+    ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
+        self.result_with(ResultOptions::default()).await
+    }
+
+    /// [`result`](Self::result) with the optional parameters in `options`.
+    ///
+    /// `GET /ops/kinds` (operation `Result`).
+    pub async fn result_with(
         &self,
         options: ResultOptions,
     ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
@@ -900,11 +966,24 @@ impl Client {
     /// Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.
     ///
     /// `POST /ops/placeholders` (operation `placeholders`).
+    ///
+    /// Sends none of the optional parameters; [`placeholders_with`](Self::placeholders_with) takes them.
     pub async fn placeholders(
         &self,
         baz_2: &str,
-        options: PlaceholdersOptions,
         body: &types::Placeholder,
+    ) -> Result<ResponseValue<types::Placeholder>, Error<PlaceholdersError>> {
+        self.placeholders_with(baz_2, body, PlaceholdersOptions::default()).await
+    }
+
+    /// [`placeholders`](Self::placeholders) with the optional parameters in `options`.
+    ///
+    /// `POST /ops/placeholders` (operation `placeholders`).
+    pub async fn placeholders_with(
+        &self,
+        baz_2: &str,
+        body: &types::Placeholder,
+        options: PlaceholdersOptions,
     ) -> Result<ResponseValue<types::Placeholder>, Error<PlaceholdersError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "placeholders",
@@ -948,8 +1027,17 @@ impl Client {
     /// Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.
     ///
     /// `GET /ops/clone` (operation `clone`).
+    ///
+    /// Sends none of the optional parameters; [`clone_with`](Self::clone_with) takes them.
+    pub async fn clone(&self) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
+        self.clone_with(CloneOptions::default()).await
+    }
+
+    /// [`clone`](Self::clone) with the optional parameters in `options`.
+    ///
+    /// `GET /ops/clone` (operation `clone`).
     #[allow(deprecated)]
-    pub async fn clone(
+    pub async fn clone_with(
         &self,
         options: CloneOptions,
     ) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {

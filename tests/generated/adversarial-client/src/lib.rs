@@ -15,7 +15,7 @@
 //!         .build_2("secret")
 //!         .timeout_2("secret")
 //!         .build()?;
-//!     let response = client.handle_error_2(Default::default()).await?;
+//!     let response = client.handle_error_2().await?;
 //!     println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
 //!     Ok(())
 //! }

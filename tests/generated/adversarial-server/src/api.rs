@@ -61,8 +61,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn builder_2(
         &self,
         ctx: &RequestContext,
+        params: BuilderParams,
     ) -> impl Future<Output = Result<BuilderResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(BuilderResponse::Unimplemented) }
     }
 
@@ -70,8 +71,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn for_server_2(
         &self,
         ctx: &RequestContext,
+        params: ForServerParams,
     ) -> impl Future<Output = Result<ForServerResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(ForServerResponse::Unimplemented) }
     }
 
@@ -79,8 +81,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn base_url_2(
         &self,
         ctx: &RequestContext,
+        params: BaseUrlParams,
     ) -> impl Future<Output = Result<BaseUrlResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(BaseUrlResponse::Unimplemented) }
     }
 
@@ -88,8 +91,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn last_rate_limit_2(
         &self,
         ctx: &RequestContext,
+        params: LastRateLimitParams,
     ) -> impl Future<Output = Result<LastRateLimitResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(LastRateLimitResponse::Unimplemented) }
     }
 
@@ -97,8 +101,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn router(
         &self,
         ctx: &RequestContext,
+        params: RouterParams,
     ) -> impl Future<Output = Result<RouterResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(RouterResponse::Unimplemented) }
     }
 
@@ -106,8 +111,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn rate_limit_policy(
         &self,
         ctx: &RequestContext,
+        params: RateLimitPolicyParams,
     ) -> impl Future<Output = Result<RateLimitPolicyResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(RateLimitPolicyResponse::Unimplemented) }
     }
 
@@ -115,8 +121,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn serve_path(
         &self,
         ctx: &RequestContext,
+        params: ServePathParams,
     ) -> impl Future<Output = Result<ServePathResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(ServePathResponse::Unimplemented) }
     }
 
@@ -124,8 +131,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn api(
         &self,
         ctx: &RequestContext,
+        params: ApiParams,
     ) -> impl Future<Output = Result<ApiResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(ApiResponse::Unimplemented) }
     }
 
@@ -133,8 +141,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn config(
         &self,
         ctx: &RequestContext,
+        params: ConfigParams,
     ) -> impl Future<Output = Result<ConfigResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(ConfigResponse::Unimplemented) }
     }
 
@@ -142,8 +151,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn routes(
         &self,
         ctx: &RequestContext,
+        params: RoutesParams,
     ) -> impl Future<Output = Result<RoutesResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(RoutesResponse::Unimplemented) }
     }
 
@@ -151,8 +161,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn r#type(
         &self,
         ctx: &RequestContext,
+        params: TypeParams,
     ) -> impl Future<Output = Result<TypeResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(TypeResponse::Unimplemented) }
     }
 
@@ -160,8 +171,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn self_(
         &self,
         ctx: &RequestContext,
+        params: SelfParams,
     ) -> impl Future<Output = Result<SelfResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(SelfResponse::Unimplemented) }
     }
 
@@ -193,8 +205,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn get_internal(
         &self,
         ctx: &RequestContext,
+        params: GetInternalParams,
     ) -> impl Future<Output = Result<GetInternalResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(GetInternalResponse::Unimplemented) }
     }
 
@@ -204,8 +217,9 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn get(
         &self,
         ctx: &RequestContext,
+        params: GetParams,
     ) -> impl Future<Output = Result<GetResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(GetResponse::Unimplemented) }
     }
 
@@ -240,9 +254,10 @@ pub trait AdversarialApi: Send + Sync + 'static {
     fn _1st(
         &self,
         ctx: &RequestContext,
+        params: V1stParams,
         body: types::Loose,
     ) -> impl Future<Output = Result<V1stResponse, Self::Error>> + Send {
-        let _ = (ctx, body);
+        let _ = (ctx, params, body);
         async { Ok(V1stResponse::Unimplemented) }
     }
 
@@ -389,6 +404,9 @@ pub enum HandleErrorResponse {
     Unimplemented,
 }
 
+/// Parameters of `builder` (`GET /ops/builder`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BuilderParams {}
 /// What `builder` answers: one variant per documented status, and [`Unimplemented`](BuilderResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -404,6 +422,9 @@ pub enum BuilderResponse {
     Unimplemented,
 }
 
+/// Parameters of `for_server` (`GET /ops/for-server`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ForServerParams {}
 /// What `for_server` answers: one variant per documented status, and [`Unimplemented`](ForServerResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -419,6 +440,9 @@ pub enum ForServerResponse {
     Unimplemented,
 }
 
+/// Parameters of `baseUrl` (`GET /ops/base-url`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BaseUrlParams {}
 /// What `baseUrl` answers: one variant per documented status, and [`Unimplemented`](BaseUrlResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -434,6 +458,9 @@ pub enum BaseUrlResponse {
     Unimplemented,
 }
 
+/// Parameters of `lastRateLimit` (`GET /ops/last-rate-limit`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LastRateLimitParams {}
 /// What `lastRateLimit` answers: one variant per documented status, and [`Unimplemented`](LastRateLimitResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -449,6 +476,9 @@ pub enum LastRateLimitResponse {
     Unimplemented,
 }
 
+/// Parameters of `router` (`GET /ops/router`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RouterParams {}
 /// What `router` answers: one variant per documented status, and [`Unimplemented`](RouterResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -464,6 +494,9 @@ pub enum RouterResponse {
     Unimplemented,
 }
 
+/// Parameters of `rate_limit_policy` (`GET /ops/rate-limit-policy`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RateLimitPolicyParams {}
 /// What `rate_limit_policy` answers: one variant per documented status, and [`Unimplemented`](RateLimitPolicyResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -479,6 +512,9 @@ pub enum RateLimitPolicyResponse {
     Unimplemented,
 }
 
+/// Parameters of `serve_path` (`PUT /ops/serve-path`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServePathParams {}
 /// What `serve_path` answers: one variant per documented status, and [`Unimplemented`](ServePathResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -494,6 +530,9 @@ pub enum ServePathResponse {
     Unimplemented,
 }
 
+/// Parameters of `api` (`GET /ops/api`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ApiParams {}
 /// What `api` answers: one variant per documented status, and [`Unimplemented`](ApiResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -509,6 +548,9 @@ pub enum ApiResponse {
     Unimplemented,
 }
 
+/// Parameters of `config` (`GET /ops/config`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ConfigParams {}
 /// What `config` answers: one variant per documented status, and [`Unimplemented`](ConfigResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -524,6 +566,9 @@ pub enum ConfigResponse {
     Unimplemented,
 }
 
+/// Parameters of `routes` (`GET /ops/routes`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RoutesParams {}
 /// What `routes` answers: one variant per documented status, and [`Unimplemented`](RoutesResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -539,6 +584,9 @@ pub enum RoutesResponse {
     Unimplemented,
 }
 
+/// Parameters of `type` (`DELETE /ops/type`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TypeParams {}
 /// What `type` answers: one variant per documented status, and [`Unimplemented`](TypeResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -554,6 +602,9 @@ pub enum TypeResponse {
     Unimplemented,
 }
 
+/// Parameters of `self` (`GET /ops/self`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SelfParams {}
 /// What `self` answers: one variant per documented status, and [`Unimplemented`](SelfResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -623,6 +674,9 @@ pub enum ResultResponse {
     Unimplemented,
 }
 
+/// Parameters of `getInternal` (`GET /ops/headers/internal`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetInternalParams {}
 /// Headers of the `5XX` answer of `getInternal`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetInternalServerErrorHeaders {
@@ -647,6 +701,9 @@ pub enum GetInternalResponse {
     Unimplemented,
 }
 
+/// Parameters of `get` (`GET /ops/headers`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetParams {}
 /// Headers of the `500` answer of `get`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetInternalServerErrorHeaders2 {
@@ -721,6 +778,9 @@ pub enum CloneResponse {
     Unimplemented,
 }
 
+/// Parameters of `1st` (`POST /ops/1st`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct V1stParams {}
 /// What `1st` answers: one variant per documented status, and [`Unimplemented`](V1stResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that

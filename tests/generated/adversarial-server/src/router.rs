@@ -447,8 +447,9 @@ fn serve_builder_2<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = BuilderParams {};
         let ctx = RequestContext::new("builder", scheme, parts);
-        let outcome = A::builder_2(&api, &ctx).await;
+        let outcome = A::builder_2(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -482,8 +483,9 @@ fn serve_for_server_2<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = ForServerParams {};
         let ctx = RequestContext::new("for_server", scheme, parts);
-        let outcome = A::for_server_2(&api, &ctx).await;
+        let outcome = A::for_server_2(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -517,8 +519,9 @@ fn serve_base_url_2<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = BaseUrlParams {};
         let ctx = RequestContext::new("baseUrl", scheme, parts);
-        let outcome = A::base_url_2(&api, &ctx).await;
+        let outcome = A::base_url_2(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -552,8 +555,9 @@ fn serve_last_rate_limit_2<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = LastRateLimitParams {};
         let ctx = RequestContext::new("lastRateLimit", scheme, parts);
-        let outcome = A::last_rate_limit_2(&api, &ctx).await;
+        let outcome = A::last_rate_limit_2(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -587,8 +591,9 @@ fn serve_router<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = RouterParams {};
         let ctx = RequestContext::new("router", scheme, parts);
-        let outcome = A::router(&api, &ctx).await;
+        let outcome = A::router(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -622,8 +627,9 @@ fn serve_rate_limit_policy<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = RateLimitPolicyParams {};
         let ctx = RequestContext::new("rate_limit_policy", scheme, parts);
-        let outcome = A::rate_limit_policy(&api, &ctx).await;
+        let outcome = A::rate_limit_policy(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -657,8 +663,9 @@ fn serve_serve_path<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = ServePathParams {};
         let ctx = RequestContext::new("serve_path", scheme, parts);
-        let outcome = A::serve_path(&api, &ctx).await;
+        let outcome = A::serve_path(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -692,8 +699,9 @@ fn serve_api<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = ApiParams {};
         let ctx = RequestContext::new("api", scheme, parts);
-        let outcome = A::api(&api, &ctx).await;
+        let outcome = A::api(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -727,8 +735,9 @@ fn serve_config<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = ConfigParams {};
         let ctx = RequestContext::new("config", scheme, parts);
-        let outcome = A::config(&api, &ctx).await;
+        let outcome = A::config(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -762,8 +771,9 @@ fn serve_routes<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = RoutesParams {};
         let ctx = RequestContext::new("routes", scheme, parts);
-        let outcome = A::routes(&api, &ctx).await;
+        let outcome = A::routes(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -797,8 +807,9 @@ fn serve_type<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = TypeParams {};
         let ctx = RequestContext::new("type", scheme, parts);
-        let outcome = A::r#type(&api, &ctx).await;
+        let outcome = A::r#type(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -832,8 +843,9 @@ fn serve_self_<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = SelfParams {};
         let ctx = RequestContext::new("self", scheme, parts);
-        let outcome = A::self_(&api, &ctx).await;
+        let outcome = A::self_(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -968,8 +980,9 @@ fn serve_get_internal<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = GetInternalParams {};
         let ctx = RequestContext::new("getInternal", scheme, parts);
-        let outcome = A::get_internal(&api, &ctx).await;
+        let outcome = A::get_internal(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -1003,8 +1016,9 @@ fn serve_get<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = GetParams {};
         let ctx = RequestContext::new("get", scheme, parts);
-        let outcome = A::get(&api, &ctx).await;
+        let outcome = A::get(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -1138,6 +1152,7 @@ fn serve_1st<A: AdversarialApi>(
             parts.extensions.get(),
             &[&["build"], &["timeout"]],
         )?;
+        let params = V1stParams {};
         let body = body::read_json::<types::Loose>(&parts, body, body_limit, true)
             .await?;
         let Some(body) = body else {
@@ -1147,7 +1162,7 @@ fn serve_1st<A: AdversarialApi>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("1st", scheme, parts);
-        let outcome = A::_1st(&api, &ctx, body).await;
+        let outcome = A::_1st(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),

@@ -235,7 +235,20 @@ impl Client {
     }
 
     /// `GET /trees/{id}` (operation `get_trees_id`).
+    ///
+    /// Sends none of the optional parameters; [`get_trees_id_with`](Self::get_trees_id_with) takes them.
     pub async fn get_trees_id(
+        &self,
+        id: u32,
+        x_trace: &str,
+    ) -> Result<ResponseValue<GetTreesIdSuccess>, Error<GetTreesIdError>> {
+        self.get_trees_id_with(id, x_trace, GetTreesIdOptions::default()).await
+    }
+
+    /// [`get_trees_id`](Self::get_trees_id) with the optional parameters in `options`.
+    ///
+    /// `GET /trees/{id}` (operation `get_trees_id`).
+    pub async fn get_trees_id_with(
         &self,
         id: u32,
         x_trace: &str,

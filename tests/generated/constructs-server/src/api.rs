@@ -34,9 +34,10 @@ pub trait ConstructsApi: Send + Sync + 'static {
     fn post_forms(
         &self,
         ctx: &RequestContext,
+        params: PostFormsParams,
         body: Option<types::FormEntry>,
     ) -> impl Future<Output = Result<PostFormsResponse, Self::Error>> + Send {
-        let _ = (ctx, body);
+        let _ = (ctx, params, body);
         async { Ok(PostFormsResponse::Unimplemented) }
     }
 
@@ -44,9 +45,10 @@ pub trait ConstructsApi: Send + Sync + 'static {
     fn put_blobs(
         &self,
         ctx: &RequestContext,
+        params: PutBlobsParams,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<PutBlobsResponse, Self::Error>> + Send {
-        let _ = (ctx, body);
+        let _ = (ctx, params, body);
         async { Ok(PutBlobsResponse::Unimplemented) }
     }
 
@@ -54,9 +56,10 @@ pub trait ConstructsApi: Send + Sync + 'static {
     fn post_notes(
         &self,
         ctx: &RequestContext,
+        params: PostNotesParams,
         body: String,
     ) -> impl Future<Output = Result<PostNotesResponse, Self::Error>> + Send {
-        let _ = (ctx, body);
+        let _ = (ctx, params, body);
         async { Ok(PostNotesResponse::Unimplemented) }
     }
 
@@ -64,8 +67,9 @@ pub trait ConstructsApi: Send + Sync + 'static {
     fn get_things(
         &self,
         ctx: &RequestContext,
+        params: GetThingsParams,
     ) -> impl Future<Output = Result<GetThingsResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(GetThingsResponse::Unimplemented) }
     }
 
@@ -111,6 +115,9 @@ pub enum GetTreesIdResponse {
     Unimplemented,
 }
 
+/// Parameters of `post_forms` (`POST /forms`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PostFormsParams {}
 /// What `post_forms` answers: one variant per documented status, and [`Unimplemented`](PostFormsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -126,6 +133,9 @@ pub enum PostFormsResponse {
     Unimplemented,
 }
 
+/// Parameters of `put_blobs` (`PUT /blobs`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PutBlobsParams {}
 /// What `put_blobs` answers: one variant per documented status, and [`Unimplemented`](PutBlobsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -141,6 +151,9 @@ pub enum PutBlobsResponse {
     Unimplemented,
 }
 
+/// Parameters of `post_notes` (`POST /notes`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PostNotesParams {}
 /// What `post_notes` answers: one variant per documented status, and [`Unimplemented`](PostNotesResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -158,6 +171,9 @@ pub enum PostNotesResponse {
     Unimplemented,
 }
 
+/// Parameters of `get_things` (`GET /things`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetThingsParams {}
 /// What `get_things` answers: one variant per documented status, and [`Unimplemented`](GetThingsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that

@@ -201,6 +201,7 @@ fn serve_post_forms<A: ConstructsApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["oauth"]])?;
+        let params = PostFormsParams {};
         let body = {
             let media = body::media_type(&parts).unwrap_or_default();
             if body::media_type_matches(&media, &["application/x-www-form-urlencoded"]) {
@@ -212,7 +213,7 @@ fn serve_post_forms<A: ConstructsApi>(
             }
         };
         let ctx = RequestContext::new("post_forms", scheme, parts);
-        let outcome = A::post_forms(&api, &ctx, body).await;
+        let outcome = A::post_forms(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -244,6 +245,7 @@ fn serve_put_blobs<A: ConstructsApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = PutBlobsParams {};
         let body = body::read_bytes(
                 &parts,
                 body,
@@ -257,7 +259,7 @@ fn serve_put_blobs<A: ConstructsApi>(
             return Err(Problem::bad_request("the request body is required"));
         };
         let ctx = RequestContext::new("put_blobs", scheme, parts);
-        let outcome = A::put_blobs(&api, &ctx, body).await;
+        let outcome = A::put_blobs(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -289,12 +291,13 @@ fn serve_post_notes<A: ConstructsApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = PostNotesParams {};
         let body = body::read_text(&parts, body, body_limit, true).await?;
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
         let ctx = RequestContext::new("post_notes", scheme, parts);
-        let outcome = A::post_notes(&api, &ctx, body).await;
+        let outcome = A::post_notes(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -325,8 +328,9 @@ fn serve_get_things<A: ConstructsApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = GetThingsParams {};
         let ctx = RequestContext::new("get_things", scheme, parts);
-        let outcome = A::get_things(&api, &ctx).await;
+        let outcome = A::get_things(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),

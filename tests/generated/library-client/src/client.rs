@@ -194,7 +194,18 @@ impl Client {
     }
 
     /// `GET /books` (operation `searchBooks`).
+    ///
+    /// Sends none of the optional parameters; [`search_books_with`](Self::search_books_with) takes them.
     pub async fn search_books(
+        &self,
+    ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {
+        self.search_books_with(SearchBooksOptions::default()).await
+    }
+
+    /// [`search_books`](Self::search_books) with the optional parameters in `options`.
+    ///
+    /// `GET /books` (operation `searchBooks`).
+    pub async fn search_books_with(
         &self,
         options: SearchBooksOptions,
     ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {

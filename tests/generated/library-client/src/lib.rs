@@ -14,7 +14,7 @@
 //!     let client = Client::builder("http://127.0.0.1:8080/v1")
 //!         .library_key("secret")
 //!         .build()?;
-//!     let response = client.search_books(Default::default()).await?;
+//!     let response = client.search_books().await?;
 //!     println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
 //!     Ok(())
 //! }

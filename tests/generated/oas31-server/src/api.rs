@@ -26,9 +26,10 @@ pub trait Oas31Api: Send + Sync + 'static {
     fn add_record(
         &self,
         ctx: &RequestContext,
+        params: AddRecordParams,
         body: types::Record,
     ) -> impl Future<Output = Result<AddRecordResponse, Self::Error>> + Send {
-        let _ = (ctx, body);
+        let _ = (ctx, params, body);
         async { Ok(AddRecordResponse::Unimplemented) }
     }
 
@@ -36,9 +37,10 @@ pub trait Oas31Api: Send + Sync + 'static {
     fn put_labels(
         &self,
         ctx: &RequestContext,
+        params: PutLabelsParams,
         body: types::Labels,
     ) -> impl Future<Output = Result<PutLabelsResponse, Self::Error>> + Send {
-        let _ = (ctx, body);
+        let _ = (ctx, params, body);
         async { Ok(PutLabelsResponse::Unimplemented) }
     }
 
@@ -46,9 +48,10 @@ pub trait Oas31Api: Send + Sync + 'static {
     fn add_shipment(
         &self,
         ctx: &RequestContext,
+        params: AddShipmentParams,
         body: types::Shipment,
     ) -> impl Future<Output = Result<AddShipmentResponse, Self::Error>> + Send {
-        let _ = (ctx, body);
+        let _ = (ctx, params, body);
         async { Ok(AddShipmentResponse::Unimplemented) }
     }
 
@@ -60,6 +63,9 @@ pub trait Oas31Api: Send + Sync + 'static {
     }
 }
 
+/// Parameters of `addRecord` (`POST /records`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddRecordParams {}
 /// What `addRecord` answers: one variant per documented status, and [`Unimplemented`](AddRecordResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -77,6 +83,9 @@ pub enum AddRecordResponse {
     Unimplemented,
 }
 
+/// Parameters of `putLabels` (`PUT /labels`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PutLabelsParams {}
 /// What `putLabels` answers: one variant per documented status, and [`Unimplemented`](PutLabelsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -94,6 +103,9 @@ pub enum PutLabelsResponse {
     Unimplemented,
 }
 
+/// Parameters of `addShipment` (`POST /shipments`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddShipmentParams {}
 /// What `addShipment` answers: one variant per documented status, and [`Unimplemented`](AddShipmentResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that

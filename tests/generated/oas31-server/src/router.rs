@@ -104,6 +104,7 @@ fn serve_add_record<A: Oas31Api>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = AddRecordParams {};
         let body = body::read_json::<types::Record>(&parts, body, body_limit, true)
             .await?;
         let Some(body) = body else {
@@ -113,7 +114,7 @@ fn serve_add_record<A: Oas31Api>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("addRecord", scheme, parts);
-        let outcome = A::add_record(&api, &ctx, body).await;
+        let outcome = A::add_record(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -145,6 +146,7 @@ fn serve_put_labels<A: Oas31Api>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = PutLabelsParams {};
         let body = body::read_json::<types::Labels>(&parts, body, body_limit, true)
             .await?;
         let Some(body) = body else {
@@ -154,7 +156,7 @@ fn serve_put_labels<A: Oas31Api>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("putLabels", scheme, parts);
-        let outcome = A::put_labels(&api, &ctx, body).await;
+        let outcome = A::put_labels(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -186,6 +188,7 @@ fn serve_add_shipment<A: Oas31Api>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = AddShipmentParams {};
         let body = body::read_json::<types::Shipment>(&parts, body, body_limit, true)
             .await?;
         let Some(body) = body else {
@@ -195,7 +198,7 @@ fn serve_add_shipment<A: Oas31Api>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("addShipment", scheme, parts);
-        let outcome = A::add_shipment(&api, &ctx, body).await;
+        let outcome = A::add_shipment(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),

@@ -39,9 +39,10 @@ pub trait TickerApi: Send + Sync + 'static {
     fn search_ticks(
         &self,
         ctx: &RequestContext,
+        params: SearchTicksParams,
         body: types::TickFilter,
     ) -> impl Future<Output = Result<SearchTicksResponse, Self::Error>> + Send {
-        let _ = (ctx, body);
+        let _ = (ctx, params, body);
         async { Ok(SearchTicksResponse::Unimplemented) }
     }
 
@@ -64,9 +65,10 @@ pub trait TickerApi: Send + Sync + 'static {
     fn find_ticks(
         &self,
         ctx: &RequestContext,
+        params: FindTicksParams,
         filter: types::TickFilter,
     ) -> impl Future<Output = Result<FindTicksResponse, Self::Error>> + Send {
-        let _ = (ctx, filter);
+        let _ = (ctx, params, filter);
         async { Ok(FindTicksResponse::Unimplemented) }
     }
 
@@ -76,9 +78,10 @@ pub trait TickerApi: Send + Sync + 'static {
     fn select_ticks(
         &self,
         ctx: &RequestContext,
+        params: SelectTicksParams,
         selection: Option<types::TickFilter>,
     ) -> impl Future<Output = Result<SelectTicksResponse, Self::Error>> + Send {
-        let _ = (ctx, selection);
+        let _ = (ctx, params, selection);
         async { Ok(SelectTicksResponse::Unimplemented) }
     }
 
@@ -88,8 +91,9 @@ pub trait TickerApi: Send + Sync + 'static {
     fn watch_messages(
         &self,
         ctx: &RequestContext,
+        params: WatchMessagesParams,
     ) -> impl Future<Output = Result<WatchMessagesResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(WatchMessagesResponse::Unimplemented) }
     }
 
@@ -99,8 +103,9 @@ pub trait TickerApi: Send + Sync + 'static {
     fn heartbeat(
         &self,
         ctx: &RequestContext,
+        params: HeartbeatParams,
     ) -> impl Future<Output = Result<HeartbeatResponse, Self::Error>> + Send {
-        let _ = ctx;
+        let _ = (ctx, params);
         async { Ok(HeartbeatResponse::Unimplemented) }
     }
 
@@ -162,6 +167,9 @@ pub enum WatchTicksResponse {
     Unimplemented,
 }
 
+/// Parameters of `searchTicks` (`QUERY /ticks`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SearchTicksParams {}
 /// What `searchTicks` answers: one variant per documented status, and [`Unimplemented`](SearchTicksResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -209,6 +217,9 @@ pub enum ExportTicksResponse {
     Unimplemented,
 }
 
+/// Parameters of `findTicks` (`GET /ticks/search`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FindTicksParams {}
 /// What `findTicks` answers: one variant per documented status, and [`Unimplemented`](FindTicksResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -230,6 +241,9 @@ pub enum FindTicksResponse {
     Unimplemented,
 }
 
+/// Parameters of `selectTicks` (`GET /ticks/select`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SelectTicksParams {}
 /// What `selectTicks` answers: one variant per documented status, and [`Unimplemented`](SelectTicksResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -251,6 +265,9 @@ pub enum SelectTicksResponse {
     Unimplemented,
 }
 
+/// Parameters of `watchMessages` (`GET /messages`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WatchMessagesParams {}
 /// What `watchMessages` answers: one variant per documented status, and [`Unimplemented`](WatchMessagesResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
@@ -268,6 +285,9 @@ pub enum WatchMessagesResponse {
     Unimplemented,
 }
 
+/// Parameters of `heartbeat` (`GET /heartbeat`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HeartbeatParams {}
 /// What `heartbeat` answers: one variant per documented status, and [`Unimplemented`](HeartbeatResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that

@@ -235,6 +235,7 @@ fn serve_search_ticks<A: TickerApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = SearchTicksParams {};
         let body = body::read_json::<types::TickFilter>(&parts, body, body_limit, true)
             .await?;
         let Some(body) = body else {
@@ -244,7 +245,7 @@ fn serve_search_ticks<A: TickerApi>(
         body.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("searchTicks", scheme, parts);
-        let outcome = A::search_ticks(&api, &ctx, body).await;
+        let outcome = A::search_ticks(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -340,6 +341,7 @@ fn serve_find_ticks<A: TickerApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = FindTicksParams {};
         let Some(filter) = params::query_string_form::<types::TickFilter>(&parts, true)?
         else {
             return Err(Problem::bad_request("the query string is required"));
@@ -348,7 +350,7 @@ fn serve_find_ticks<A: TickerApi>(
         filter.validate("", &mut errors);
         errors.check()?;
         let ctx = RequestContext::new("findTicks", scheme, parts);
-        let outcome = A::find_ticks(&api, &ctx, filter).await;
+        let outcome = A::find_ticks(&api, &ctx, params, filter).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -379,6 +381,7 @@ fn serve_select_ticks<A: TickerApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = SelectTicksParams {};
         let selection = params::query_string_json::<types::TickFilter>(&parts, false)?;
         let mut errors = Violations::new();
         if let Some(value) = &selection {
@@ -386,7 +389,7 @@ fn serve_select_ticks<A: TickerApi>(
         }
         errors.check()?;
         let ctx = RequestContext::new("selectTicks", scheme, parts);
-        let outcome = A::select_ticks(&api, &ctx, selection).await;
+        let outcome = A::select_ticks(&api, &ctx, params, selection).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -417,8 +420,9 @@ fn serve_watch_messages<A: TickerApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = WatchMessagesParams {};
         let ctx = RequestContext::new("watchMessages", scheme, parts);
-        let outcome = A::watch_messages(&api, &ctx).await;
+        let outcome = A::watch_messages(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -449,8 +453,9 @@ fn serve_heartbeat<A: TickerApi>(
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = HeartbeatParams {};
         let ctx = RequestContext::new("heartbeat", scheme, parts);
-        let outcome = A::heartbeat(&api, &ctx).await;
+        let outcome = A::heartbeat(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
