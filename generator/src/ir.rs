@@ -366,6 +366,38 @@ pub struct Operation {
     pub query_string: Option<QueryString>,
     /// The client's `Accept` header: the media types the responses document.
     pub accept: Option<String>,
+    /// The operation pages its results in a way the client can follow: it gets a
+    /// `…_stream` method yielding every item of every page.
+    pub pagination: Option<Pagination>,
+}
+
+/// How the client walks every page of a paginated operation (`lower/pagination.rs` says which
+/// documents qualify).
+#[derive(Debug, Clone)]
+pub struct Pagination {
+    /// The client method returning the stream of items (`list_pets_stream`).
+    pub rust: String,
+    /// The type of one item.
+    pub item: TypeRef,
+    /// The success body's field holding a page's items (`items`); `None`: the body is the
+    /// list itself.
+    pub items_field: Option<String>,
+    pub next: NextPage,
+}
+
+#[derive(Debug, Clone)]
+pub enum NextPage {
+    /// A field of the body (`next_page`) holds the cursor the optional query parameter
+    /// `param` (its `…Options` field) sends back. `keep_only`: the options later pages keep
+    /// (dropshot: the token carries the others, only `limit` is sent again); `None`: all.
+    Cursor {
+        field: String,
+        param: String,
+        keep_only: Option<Vec<String>>,
+    },
+    /// `Link: <…>; rel="next"` (RFC 8288): the target's query parameters that the operation
+    /// documents, as (wire name, `…Options` field), are set for the next call.
+    Link { params: Vec<(String, String)> },
 }
 
 /// The whole query string as one value (3.2 `in: querystring`).

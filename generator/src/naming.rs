@@ -128,6 +128,12 @@ pub fn with_method(method: &str) -> String {
     format!("{}_with", bare(method).trim_end_matches('_'))
 }
 
+/// The client method of a paginated operation that streams every item of every page
+/// (`list_pets` → `list_pets_stream`).
+pub fn stream_method(method: &str) -> String {
+    format!("{}_stream", bare(method).trim_end_matches('_'))
+}
+
 /// The builder-style setter of a field (`status` → `with_status`, `r#type` → `with_type`).
 pub fn setter(field: &str) -> String {
     // `_2fa` → `with_2fa`: `with__2fa` is not snake case.

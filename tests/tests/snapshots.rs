@@ -113,6 +113,11 @@ fn adversarial_fixture_output() {
 }
 
 #[test]
+fn paging_fixture_output() {
+    snapshot_all("tests/fixtures/paging.yaml", "paging");
+}
+
+#[test]
 fn output_is_deterministic() {
     let a = generate("spec/petstore.yaml", "petstore");
     let b = generate("spec/petstore.yaml", "petstore");

@@ -20,6 +20,8 @@
 //! - [`error`]: [`Error`], typed per documented status, keeping bytes of everything else.
 //! - [`webhook`]: reading a webhook delivery your endpoint received (method, content type,
 //!   payload) for the generated `Webhook::from_request`.
+//! - [`pages`]: paginated operations as one lazy stream of items ([`pages::Pages`]), for
+//!   the generated `…_stream` methods.
 //! - [`stream`]: streamed responses (`itemSchema`): Server-Sent Events and JSON Lines decoded
 //!   into typed streams as the bytes arrive ([`Transport::send_streaming`]).
 //!
@@ -53,6 +55,7 @@ pub mod auth;
 pub mod base64;
 pub mod error;
 pub mod integer;
+pub mod pages;
 pub mod ratelimit;
 pub mod request;
 pub mod response;

@@ -6,8 +6,8 @@ use super::{
     status_text,
 };
 use crate::ir::{
-    Api, BodyKind, Location, Operation, Param, QueryStringKind, Response, SchemeKind, Status,
-    StreamFormat, TypeRef,
+    Api, BodyKind, Location, NextPage, Operation, Pagination, Param, QueryStringKind, Response,
+    SchemeKind, Status, StreamFormat, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -336,7 +336,11 @@ pub fn client_rs(api: &Api) -> TokenStream {
             },
         }
     });
-    let methods = api.operations.iter().map(method);
+    let methods = api.operations.iter().map(|op| {
+        let one = method(op);
+        let stream = op.pagination.as_ref().map(|p| stream_method(op, p));
+        quote!(#one #stream)
+    });
     // Only operations send requests; a document without any has no use for the schemes.
     let security_schemes = (!api.operations.is_empty()).then(|| {
         quote! {
@@ -478,6 +482,9 @@ pub fn client_rs(api: &Api) -> TokenStream {
             ("crate::runtime::request::ToParam", "ToParam"),
             ("crate::runtime::response::Raw", "Raw"),
             ("crate::runtime::response::ResponseValue", "ResponseValue"),
+            ("crate::runtime::pages", "pages::"),
+            ("crate::runtime::pages::Page", "Page"),
+            ("crate::runtime::pages::Pages", "Pages"),
             ("crate::runtime::stream::EventStream", "EventStream"),
             ("crate::runtime::stream::JsonLines", "JsonLines"),
             ("crate::runtime::retry::RetryPolicy", "RetryPolicy"),
@@ -755,6 +762,154 @@ fn param_ref(p: &Param) -> TokenStream {
         (true, true) => quote!(#local),
         (true, false) => quote!(&#local),
         (false, _) => quote!(options.#rust.as_ref()),
+    }
+}
+
+/// The argument type of a required parameter of a `…_stream` method: as [`arg_type`], with
+/// the stream's lifetime on references (the stream borrows them for every page).
+fn arg_type_for_stream(p: &Param) -> TokenStream {
+    match &p.ty {
+        TypeRef::String => quote!(&'a str),
+        TypeRef::Vec(inner) => {
+            let inner = rust_type(inner, true);
+            quote!(&'a [#inner])
+        }
+        other => {
+            let t = rust_type(other, true);
+            if by_ref(p) { quote!(&'a #t) } else { t }
+        }
+    }
+}
+
+/// `…_stream`: every item of every page, fetched lazily through `…_with` (so each page is
+/// authenticated, retried and rate-limited like any call). How the next page is asked for is
+/// the IR's [`Pagination`].
+fn stream_method(op: &Operation, p: &Pagination) -> TokenStream {
+    let name = ident(&p.rust);
+    let Some(with) = op.rust_with.as_ref().map(|w| ident(w)) else {
+        return quote!();
+    };
+    let options_ty = options_ident(op);
+    let error_ty = error_ident(op);
+    let item = rust_type(&p.item, true);
+    let required: Vec<&Param> = op.params.iter().filter(|p| p.required).collect();
+    let args = required.iter().map(|p| {
+        let rust = ident(&p.local);
+        let t = arg_type_for_stream(p);
+        quote!(#rust: #t,)
+    });
+    let forward = required.iter().map(|p| {
+        let a = ident(&p.local);
+        quote!(#a,)
+    });
+    let set_next = match &p.next {
+        NextPage::Cursor {
+            param,
+            keep_only: None,
+            ..
+        } => {
+            let param = ident(param);
+            quote!(options.#param = Some(next);)
+        }
+        NextPage::Cursor {
+            param,
+            keep_only: Some(keep),
+            ..
+        } => {
+            let setter = |rust: &str| {
+                let p = op.params.iter().find(|p| p.rust == rust);
+                ident(p.map_or(rust, |p| p.setter.as_str()))
+            };
+            let set_param = setter(param);
+            let keep = keep.iter().map(|k| {
+                let (set, k) = (setter(k), ident(k));
+                quote!(.#set(options.#k.take()))
+            });
+            quote! {
+                options = #options_ty::default().#set_param(next)#(#keep)*;
+            }
+        }
+        NextPage::Link { params } => {
+            let arms = params.iter().map(|(wire, rust)| {
+                let rust = ident(rust);
+                quote!(#wire => options.#rust = value.parse().ok(),)
+            });
+            quote! {
+                for (name, value) in pages::query_pairs(&next) {
+                    match name.as_str() {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+            }
+        }
+    };
+    let read_page = match (&p.next, &p.items_field) {
+        (NextPage::Cursor { field, .. }, Some(items)) => {
+            let (field, items) = (ident(field), ident(items));
+            quote! {
+                let body = response.into_inner();
+                Ok(Page::new(body.#items, body.#field))
+            }
+        }
+        _ => quote! {
+            let next = pages::link_next(response.headers());
+            Ok(Page::new(response.into_inner(), next))
+        },
+    };
+    let how = match &p.next {
+        NextPage::Cursor {
+            keep_only: Some(_), ..
+        } => {
+            "dropshot's `next_page`, sent back as `page_token` (with `limit` only, as dropshot wants)"
+        }
+        NextPage::Cursor { .. } => {
+            "the cursor in the body, sent back in the query with the other options unchanged"
+        }
+        NextPage::Link { .. } => {
+            "the `Link` header's `rel=\"next\"` target, whose query parameters set the options"
+        }
+    };
+    let docs = doc(&[
+        format!(
+            "Every item of `{}`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`{w}`](Self::{w}) (authenticated, retried and rate-limited like any call).",
+            op.id,
+            w = crate::naming::bare(&with.to_string())
+        ),
+        String::new(),
+        format!(
+            "Next page: {how}. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before."
+        ),
+    ]);
+    let deprecated = op.deprecated.as_ref().map(|d| {
+        let note = &d.note;
+        quote!(#[deprecated(note = #note)] #[allow(deprecated)])
+    });
+    let reads_deprecated = (op.deprecated.is_none()
+        && op.params.iter().any(|p| !p.required && p.deprecated))
+    .then(|| quote!(#[allow(deprecated)]));
+    let many = (1 + required.len() + 1 > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    quote! {
+        #docs
+        #deprecated
+        #reads_deprecated
+        #many
+        pub fn #name<'a>(
+            &'a self,
+            #(#args)*
+            options: #options_ty,
+        ) -> Pages<'a, #item, #error_ty> {
+            Pages::new(move |next: Option<String>| {
+                let mut options = options.clone();
+                if let Some(next) = next {
+                    #set_next
+                }
+                Box::pin(async move {
+                    let response = self.#with(#(#forward)* options).await?;
+                    #read_page
+                })
+            })
+        }
     }
 }
 
@@ -1234,10 +1389,13 @@ fn method(op: &Operation) -> TokenStream {
             w = crate::naming::bare(&with.to_string())
         ),
     ]);
+    // A deprecated operation's `…_with` is deprecated too; calling it is this method's job.
+    let calls_deprecated = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
     quote! {
         #docs
         #thin_note
         #deprecated
+        #calls_deprecated
         #many_short
         pub async fn #name(
             &self,

@@ -2,6 +2,7 @@
 
 pub(crate) mod extensions;
 mod operation;
+mod pagination;
 pub mod schema;
 
 use crate::diag::{Sink, push};

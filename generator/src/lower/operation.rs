@@ -1,8 +1,8 @@
 //! Paths and operations → `ir::Operation`: parameters (path-level merged with overrides),
 //! bodies, responses named from their status, security and deprecation.
 
-use super::extensions;
 use super::schema::{SchemaRef, Schemas, doc_lines};
+use super::{extensions, pagination};
 use crate::diag::{Sink, push};
 use crate::ir::{
     Body, BodyKind, Deprecation, IdempotencyKey, ItemStream, Location, Operation, Param,
@@ -47,6 +47,8 @@ pub fn lower_all(
     let mut names = Scope::reserving(reserved::OPERATION_METHODS);
     let mut stems = Scope::reserving(reserved::OPERATION_STEMS);
     let mut out = Vec::new();
+    // Per operation, beside `out`: its pointer and whether it says `x-dropshot-pagination`.
+    let mut raw: Vec<(String, bool)> = Vec::new();
     for (path, item) in &doc.paths.paths {
         let path_at = push("/paths", path);
         let item = match item {
@@ -119,8 +121,13 @@ pub fn lower_all(
                 r.is_success()
                     && matches!(r.body.as_ref().map(|b| &b.kind), Some(BodyKind::Stream(_)))
             });
+            raw.push((
+                at.clone(),
+                op.extensions.contains_key("x-dropshot-pagination"),
+            ));
             out.push(Operation {
                 accept,
+                pagination: None,
                 id,
                 rust,
                 rust_with: None,
@@ -150,6 +157,14 @@ pub fn lower_all(
         }
     }
     name_with_methods(&mut out, &mut names);
+    let raw: Vec<pagination::Raw<'_>> = raw
+        .iter()
+        .map(|(at, dropshot)| pagination::Raw {
+            at,
+            dropshot: *dropshot,
+        })
+        .collect();
+    pagination::detect(&mut out, &raw, &schemas.types, &mut names, sink);
     name_headers_types(&mut out);
     out
 }

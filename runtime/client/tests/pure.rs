@@ -621,3 +621,53 @@ fn form_bodies_flatten_one_level() {
     // `preserve_order` feature is on in this build.
     assert_eq!(&body[..], b"count=3&name=a%20b%26c&tags=x&tags=y");
 }
+
+// Pagination: the `Link` header and the pieces of a page.
+
+#[test]
+fn the_next_link_is_found_among_others_and_across_header_lines() {
+    use apigen_client_runtime::pages::link_next;
+    let github = headers(&[(
+        "link",
+        "<https://api.github.com/repositories/1/issues?page=2>; rel=\"next\", <https://api.github.com/repositories/1/issues?page=5>; rel=\"last\"",
+    )]);
+    assert_eq!(
+        link_next(&github).as_deref(),
+        Some("https://api.github.com/repositories/1/issues?page=2")
+    );
+    // Order, spacing, case, unquoted and several relation types (RFC 8288).
+    let odd = headers(&[
+        ("link", "</items?page=1>; rel=prev"),
+        ("link", "</items?page=3> ;title=\"x\"; REL=\"last next\""),
+    ]);
+    assert_eq!(link_next(&odd).as_deref(), Some("/items?page=3"));
+    assert_eq!(link_next(&headers(&[("link", "</a>; rel=\"prev\"")])), None);
+    assert_eq!(link_next(&headers(&[("link", "garbage")])), None);
+    assert_eq!(link_next(&HeaderMap::new()), None);
+}
+
+#[test]
+fn a_links_query_is_decoded_pair_by_pair() {
+    use apigen_client_runtime::pages::query_pairs;
+    assert_eq!(
+        query_pairs("https://x.example/a?page=2&per_page=30&q=a+b%2Fc&flag#frag"),
+        [
+            ("page".to_string(), "2".to_string()),
+            ("per_page".to_string(), "30".to_string()),
+            ("q".to_string(), "a b/c".to_string()),
+            ("flag".to_string(), String::new()),
+        ]
+    );
+    assert!(query_pairs("https://x.example/a").is_empty());
+}
+
+#[test]
+fn a_page_reads_its_fields_however_optional_and_an_empty_cursor_ends() {
+    use apigen_client_runtime::pages::Page;
+    let page = Page::new(Some(vec![1, 2]), Some(Some("n".to_string())));
+    assert_eq!((page.items, page.next.as_deref()), (vec![1, 2], Some("n")));
+    let last = Page::new(None::<Vec<u8>>, String::new());
+    assert_eq!((last.items.len(), last.next), (0, None));
+    assert_eq!(Page::new(vec![1], None::<String>).next, None);
+    assert_eq!(Page::new(vec![1], None::<Option<String>>).next, None);
+}
