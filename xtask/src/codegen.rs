@@ -18,6 +18,9 @@ pub struct Target {
     pub name: String,
     pub server_dir: PathBuf,
     pub client_dir: PathBuf,
+    /// The command-line client crate's directory, and the client's path as seen from it;
+    /// `None`: no CLI (the fixtures, `--out` without `--cli`).
+    pub cli: Option<(PathBuf, String)>,
     pub command: String,
 }
 
@@ -37,6 +40,7 @@ pub fn workspace_targets() -> Result<Vec<Target>, String> {
         name: "petstore".into(),
         server_dir: root.join("generated-server"),
         client_dir: root.join("generated-client"),
+        cli: Some((root.join("generated-cli"), "../generated-client".into())),
         command: COMMAND.into(),
     }];
     let fixtures = root.join("tests/fixtures");
@@ -65,6 +69,12 @@ pub fn workspace_targets() -> Result<Vec<Target>, String> {
             spec: doc,
             server_dir: root.join(format!("tests/generated/{stem}-server")),
             client_dir: root.join(format!("tests/generated/{stem}-client")),
+            // Every fixture's CLI is built (and linted) with the workspace: the odd names and
+            // constructs of the fixtures are the CLI emitter's tests too.
+            cli: Some((
+                root.join(format!("tests/generated/{stem}-cli")),
+                format!("../{stem}-client"),
+            )),
             name: stem,
             command: COMMAND.into(),
         });
@@ -113,14 +123,20 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
             .map(|s| (target.spec_label.clone(), s.clone())),
     );
     let mut expected: BTreeSet<PathBuf> = BTreeSet::new();
-    for (rel, contents) in &output.files {
+    let mut files = output.files;
+    if let Some((_, client_path)) = &target.cli {
+        let cli = apigen::generate_cli(&text, &options, client_path)
+            .map_err(|e| format!("{}:\n{e}", target.spec_label))?;
+        files.extend(cli);
+    }
+    for (rel, contents) in &files {
         let (side, rest) = rel
             .split_once('/')
             .ok_or_else(|| format!("unexpected output path {rel}"))?;
-        let dir = if side == "server" {
-            &target.server_dir
-        } else {
-            &target.client_dir
+        let dir = match (side, &target.cli) {
+            ("server", _) => &target.server_dir,
+            ("cli", Some((dir, _))) => dir,
+            _ => &target.client_dir,
         };
         let path = dir.join(rest);
         expected.insert(path.clone());
@@ -146,7 +162,11 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
             }
         }
     }
-    for dir in [&target.server_dir, &target.client_dir] {
+    let cli_dir = target.cli.as_ref().map(|(dir, _)| dir);
+    for dir in [&target.server_dir, &target.client_dir]
+        .into_iter()
+        .chain(cli_dir)
+    {
         for path in files_under(dir) {
             if !expected.contains(&path) {
                 report.orphaned.push(path.clone());
@@ -195,6 +215,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut spec = None;
     let mut out = None;
     let mut name = None;
+    let mut cli = false;
     let mut sunset_days = DEFAULT_SUNSET_WARNING_DAYS;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -212,6 +233,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--spec" => spec = Some(it.next().ok_or("--spec needs a path")?.clone()),
             "--out" => out = Some(it.next().ok_or("--out needs a directory")?.clone()),
             "--name" => name = Some(it.next().ok_or("--name needs a crate name stem")?.clone()),
+            "--cli" => cli = true,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -242,10 +264,15 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     .and_then(|s| s.to_str())
                     .unwrap_or("the document")
                     .to_string(),
-                command: format!("cargo xtask codegen --spec {} --out DIR", spec.display()),
+                command: format!(
+                    "cargo xtask codegen --spec {} --out DIR{}",
+                    spec.display(),
+                    if cli { " --cli" } else { "" }
+                ),
                 spec,
                 server_dir: out.join("server"),
                 client_dir: out.join("client"),
+                cli: cli.then(|| (out.join("cli"), "../client".to_string())),
                 name,
             }]
         }
@@ -555,6 +582,7 @@ mod tests {
             name: "petstore".into(),
             server_dir: dir.join("server"),
             client_dir: dir.join("client"),
+            cli: None,
             command: COMMAND.into(),
         };
         let run = |check: bool| {

@@ -143,6 +143,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         name: "petstore".into(),
         server_dir: ws.join("generated-server"),
         client_dir: ws.join("generated-client"),
+        cli: None,
         command: "cargo xtask compat".into(),
     };
     codegen::sync(&target, false, &mut Report::default())?;

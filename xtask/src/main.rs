@@ -11,14 +11,15 @@ use std::process::ExitCode;
 
 const HELP: &str = "\
 cargo xtask codegen [--check] [--deny-breaking] [--sunset-warning-days N]
-    Regenerate generated-server/ and generated-client/ from spec/petstore.yaml, and the
+    Regenerate generated-server/, generated-client/ and generated-cli/ from spec/petstore.yaml, and the
     fixture crates under tests/generated/ from tests/fixtures/*.yaml. With --check, write
     nothing and fail when any generated file is stale, missing or orphaned. Warns about every
     operation whose x-deprecation sunset is less than N days away (default 90) or past.
     Without --check, ends with the spec's changes that break clients against HEAD; with
     --deny-breaking, refuses them (writing nothing) unless info.version's major went up.
-cargo xtask codegen --spec PATH --out DIR [--name NAME] [--check] [--deny-breaking]
-    Generate DIR/server and DIR/client (crates NAME-server and NAME-client, standalone)
+cargo xtask codegen --spec PATH --out DIR [--name NAME] [--cli] [--check] [--deny-breaking]
+    Generate DIR/server and DIR/client (crates NAME-server and NAME-client, standalone;
+    with --cli also DIR/cli, the command-line client NAME-cli)
     from any OpenAPI 3.0, 3.1 or 3.2 document. Without --name, NAME is derived from the file
     name as a valid package name (api.github.com.json → api-github-com).
 cargo xtask diff [--base GIT-REF | --base-file PATH] [--spec PATH] [--json]

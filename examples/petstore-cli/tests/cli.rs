@@ -11,7 +11,7 @@ use common::Background;
 use common::scripted::{self, json, reply};
 use common::store::{FAILING_ID, KEY, Limits, serve};
 
-const BIN: &str = env!("CARGO_BIN_EXE_petstore-cli");
+const BIN: &str = env!("CARGO_BIN_EXE_petstore-cli-handwritten");
 
 #[derive(Debug)]
 struct Run {

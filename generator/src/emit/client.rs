@@ -109,7 +109,7 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
     }
 }
 
-fn options_ident(op: &Operation) -> proc_macro2::Ident {
+pub(crate) fn options_ident(op: &Operation) -> proc_macro2::Ident {
     format_ident!("{}Options", op.stem)
 }
 
@@ -165,7 +165,7 @@ fn default_succeeds(op: &Operation) -> bool {
 /// differ. Several successes with one body type (`200` and `201` both a `Pet`, or `200` and
 /// `204` both without a body) return that type, with the status on the `ResponseValue`, so
 /// that a second success status of the same shape does not change the method's return type.
-fn success_enum(op: &Operation) -> bool {
+pub(crate) fn success_enum(op: &Operation) -> bool {
     let successes = success_responses(op);
     fn kind(r: &Response) -> Option<&BodyKind> {
         r.body.as_ref().map(|b| &b.kind)
@@ -736,7 +736,7 @@ fn status_rank(r: &Response) -> u8 {
 
 /// Whether a required parameter is taken by reference (`&str`, `&[T]`, `&types::X`) rather
 /// than by value (numbers and booleans), as a person would write the signature.
-fn by_ref(p: &Param) -> bool {
+pub(crate) fn by_ref(p: &Param) -> bool {
     matches!(p.ty, TypeRef::String | TypeRef::Vec(_) | TypeRef::Named(_))
 }
 
@@ -829,6 +829,18 @@ fn stream_method(op: &Operation, p: &Pagination) -> TokenStream {
                 options = #options_ty::default().#set_param(next)#(#keep)*;
             }
         }
+        NextPage::Link { params } if params.len() == 1 => {
+            // One parameter: an `if` (a one-arm `match` is clippy::single_match).
+            let (wire, rust) = &params[0];
+            let rust = ident(rust);
+            quote! {
+                for (name, value) in pages::query_pairs(&next) {
+                    if name == #wire {
+                        options.#rust = value.parse().ok();
+                    }
+                }
+            }
+        }
         NextPage::Link { params } => {
             let arms = params.iter().map(|(wire, rust)| {
                 let rust = ident(rust);
@@ -850,6 +862,13 @@ fn stream_method(op: &Operation, p: &Pagination) -> TokenStream {
             quote! {
                 let body = response.into_inner();
                 Ok(Page::new(body.#items, body.#field))
+            }
+        }
+        (NextPage::Link { .. }, Some(items)) => {
+            let items = ident(items);
+            quote! {
+                let next = pages::link_next(response.headers());
+                Ok(Page::new(response.into_inner().#items, next))
             }
         }
         _ => quote! {

@@ -175,7 +175,7 @@ pub fn readme(
 
 /// The inside of a TOML basic string (`"…"`): backslashes, quotes and control characters
 /// escaped, so any document title makes a valid manifest.
-fn toml_escape(text: &str) -> String {
+pub(crate) fn toml_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -190,7 +190,7 @@ fn toml_escape(text: &str) -> String {
 }
 
 /// A crate version from `info.version` when it is semver-like, else `0.1.0`.
-fn crate_version(v: &str) -> String {
+pub(crate) fn crate_version(v: &str) -> String {
     let core = v.trim().trim_start_matches('v');
     let parts: Vec<&str> = core.split('.').collect();
     if parts.len() == 3

@@ -1,6 +1,7 @@
 //! Printing the IR: `quote!` token streams → `syn` → prettyplease, plus the header line.
 //! Emitters only print what the IR says; they make no decisions.
 
+pub mod cli;
 pub mod client;
 pub mod manifest;
 pub mod server;

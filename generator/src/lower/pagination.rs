@@ -10,8 +10,8 @@
 //!    array) and a next-cursor string (`next_page`, `nextPageToken`, `next_cursor`, …), with a
 //!    string query parameter to send it back in (`page_token`, `pageToken`, `cursor`,
 //!    `after`, …); later pages keep every other option.
-//! 3. a `Link` response header (RFC 8288, as api.github.com) on a body that is a list: the
-//!    `rel="next"` target's query parameters that the operation documents (`page`,
+//! 3. a `Link` response header (RFC 8288, as api.github.com) on a body that is a list, or an
+//!    object with one (as for a cursor, above): the `rel="next"` target's query parameters that the operation documents (`page`,
 //!    `per_page`, `after`, …) are set for the next call.
 //!
 //! Left out, with a warning when the operation has a paging-like parameter: page numbers or
@@ -206,9 +206,21 @@ fn pattern(op: &Operation, dropshot: bool, types: &[TypeDef]) -> Option<Found> {
                 },
             ));
         }
-        return None;
+        // A wrapped list paged by `Link` (api.github.com's `{total_count, runners: [...]}`).
+        let (items, item) = items?;
+        return link(op, success, item.clone(), Some(items.rust.clone()));
     }
     let item = list_item(body, types)?;
+    link(op, success, item, None)
+}
+
+/// The `Link` pattern, when the success response documents the header.
+fn link(
+    op: &Operation,
+    success: &Response,
+    item: TypeRef,
+    items_field: Option<String>,
+) -> Option<Found> {
     if !success
         .headers
         .iter()
@@ -216,6 +228,7 @@ fn pattern(op: &Operation, dropshot: bool, types: &[TypeDef]) -> Option<Found> {
     {
         return None;
     }
+    let optional = |p: &&Param| !p.required && p.location == Location::Query;
     // Only what `str::parse` reads back from the link's text.
     let settable = |p: &&Param| {
         matches!(
@@ -237,7 +250,7 @@ fn pattern(op: &Operation, dropshot: bool, types: &[TypeDef]) -> Option<Found> {
         .filter(settable)
         .map(|p| (p.wire.clone(), p.rust.clone()))
         .collect();
-    (!params.is_empty()).then_some((item, None, NextPage::Link { params }))
+    (!params.is_empty()).then_some((item, items_field, NextPage::Link { params }))
 }
 
 /// The one success response, when every success shares it (several with one body type are
@@ -336,6 +349,28 @@ mod tests {
             out.warnings[0]
                 .message
                 .contains("looks paginated (query parameter `offset`)")
+        );
+    }
+
+    #[test]
+    fn a_link_header_pages_a_list_or_an_object_holding_one() {
+        let link = "headers: {Link: {schema: {type: string}}}";
+        let out = lowered(&format!(
+            "  /list:\n    get:\n      operationId: plainList\n      parameters: [{{name: page, in: query, schema: {{type: integer}}}}]\n      responses: {{'200': {{description: x, {link}, content: {{application/json: {{schema: {{type: array, items: {{$ref: '#/components/schemas/Item'}}}}}}}}}}}}\n  /wrapped:\n    get:\n      operationId: wrapped\n      parameters: [{{name: page, in: query, schema: {{type: integer}}}}, {{name: per_page, in: query, schema: {{type: integer}}}}]\n      responses: {{'200': {{description: x, {link}, content: {{application/json: {{schema: {{type: object, properties: {{total_count: {{type: integer}}, runners: {{type: array, items: {{$ref: '#/components/schemas/Item'}}}}}}}}}}}}}}}}\n"
+        ));
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let text = client(&out);
+        assert!(
+            text.contains("Ok(Page::new(response.into_inner(), next))"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Ok(Page::new(response.into_inner().runners, next))"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\"per_page\" => options.per_page = value.parse().ok(),"),
+            "{text}"
         );
     }
 

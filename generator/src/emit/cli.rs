@@ -1,0 +1,498 @@
+//! The command-line client crate (`…-cli`, issue 14): one clap subcommand per operation the
+//! CLI can call, its flags from the parameters (and the body's top-level properties), built on
+//! the generated client. `cargo xtask codegen` writes it for the pet store (`generated-cli/`),
+//! and for any document with `--cli`.
+//!
+//! Left out (the subcommand list says so in its help): operations with a streamed answer, a
+//! whole-query-string parameter, or a body that is not JSON or form data; those are the
+//! client library's.
+
+use crate::emit::{client, ident, rust_type};
+use crate::ir::{Api, BodyKind, Operation, Param, SchemeKind, TypeRef};
+use crate::naming::{self, Scope};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The CLI's shared half, copied verbatim as `src/support.rs`.
+pub const SUPPORT: &str = include_str!("../../../runtime/cli/support.rs");
+
+/// Flags every subcommand has (global ones, `--body*`, clap's own).
+const RESERVED_FLAGS: &[&str] = &[
+    "base-url",
+    "env",
+    "json",
+    "verbose",
+    "body",
+    "body-file",
+    "help",
+    "version",
+];
+
+/// The environment variable holding the API key: `PETSTORE_API_KEY` for `petstore`.
+pub fn key_var(name: &str) -> String {
+    format!("{}_API_KEY", name.to_ascii_uppercase().replace('-', "_"))
+}
+
+/// Whether the CLI offers `op` as a subcommand (see the module docs).
+pub fn callable(op: &Operation) -> bool {
+    !op.streamed
+        && op.query_string.is_none()
+        && op
+            .body
+            .as_ref()
+            .is_none_or(|b| matches!(b.kind, BodyKind::Json(_) | BodyKind::Form(_)))
+}
+
+fn kebab(raw: &str) -> String {
+    naming::bare(&naming::snake(raw))
+        .trim_matches('_')
+        .replace('_', "-")
+}
+
+/// One flag of a subcommand: its name, and what it sets.
+struct Flag<'a> {
+    name: String,
+    help: String,
+    target: Target<'a>,
+}
+
+enum Target<'a> {
+    Param(&'a Param),
+    /// A top-level property of the body (wire name, type).
+    Property(String, &'a TypeRef),
+}
+
+fn flags<'a>(op: &'a Operation, api: &'a Api) -> Vec<Flag<'a>> {
+    let mut scope = Scope::reserving(RESERVED_FLAGS);
+    let mut out: Vec<Flag<'a>> = op
+        .params
+        .iter()
+        .map(|p| Flag {
+            name: scope.claim(kebab(&p.wire)),
+            help: p.doc.first().cloned().unwrap_or_else(|| {
+                format!(
+                    "{} parameter `{}`",
+                    super::location_text(p.location),
+                    p.wire
+                )
+            }),
+            target: Target::Param(p),
+        })
+        .collect();
+    let body_fields = op.body.as_ref().and_then(|b| match &b.kind {
+        BodyKind::Json(TypeRef::Named(n)) | BodyKind::Form(TypeRef::Named(n)) => {
+            api.types.iter().find(|t| &t.name == n)
+        }
+        _ => None,
+    });
+    if let Some(crate::ir::TypeKind::Struct(s)) = body_fields.map(|t| &t.kind) {
+        for f in s.fields.iter().filter(|f| !f.read_only) {
+            out.push(Flag {
+                name: scope.claim(kebab(&f.wire)),
+                help: format!(
+                    "Body property `{}`{}",
+                    f.wire,
+                    f.doc.first().map(|d| format!(": {d}")).unwrap_or_default()
+                ),
+                target: Target::Property(f.wire.clone(), &f.ty),
+            });
+        }
+    }
+    out
+}
+
+fn value_name(ty: &TypeRef) -> &'static str {
+    match ty {
+        TypeRef::String => "TEXT",
+        TypeRef::Bool => "BOOL",
+        TypeRef::I32 | TypeRef::I64 | TypeRef::U8 | TypeRef::U16 | TypeRef::U32 | TypeRef::U64 => {
+            "INTEGER"
+        }
+        TypeRef::F32 | TypeRef::F64 => "NUMBER",
+        TypeRef::Vec(_) | TypeRef::Tuple(_) => "JSON-ARRAY",
+        _ => "VALUE",
+    }
+}
+
+fn subcommand(op: &Operation, api: &Api, name: &str) -> TokenStream {
+    let about = op
+        .summary
+        .clone()
+        .or_else(|| op.doc.first().cloned())
+        .unwrap_or_else(|| format!("`{} {}`", op.method, op.path));
+    let long = op.doc.join("\n");
+    let long = format!(
+        "{long}{}`{} {}` (operation `{}`).",
+        if long.is_empty() { "" } else { "\n\n" },
+        op.method,
+        op.path,
+        op.id
+    );
+    let flags = flags(op, api);
+    let arg = |f: &Flag<'_>| {
+        let (flag, help) = (&f.name, &f.help);
+        match f.target {
+            Target::Param(p) => {
+                let (required, value) = (p.required, value_name(&p.ty));
+                quote!(.arg(Arg::new(#flag).long(#flag).value_name(#value).required(#required).help(#help)))
+            }
+            Target::Property(_, ty) => {
+                let value = value_name(ty);
+                quote!(.arg(Arg::new(#flag).long(#flag).value_name(#value).help_heading(support::BODY).help(#help)))
+            }
+        }
+    };
+    let params = flags
+        .iter()
+        .filter(|f| matches!(f.target, Target::Param(_)))
+        .map(arg);
+    let properties = flags
+        .iter()
+        .filter(|f| matches!(f.target, Target::Property(..)))
+        .map(arg);
+    let command = quote!(Command::new(#name).about(#about).long_about(#long) #(#params)*);
+    if op.body.is_some() {
+        quote!(support::body_args(#command) #(#properties)*)
+    } else {
+        command
+    }
+}
+
+/// The arm of `run` that calls one operation.
+fn arm(op: &Operation, api: &Api, name: &str, key_var: &str) -> TokenStream {
+    let flags = flags(op, api);
+    let options_ty = client::options_ident(op);
+    let mut reads = Vec::new();
+    let mut args = Vec::new();
+    let mut setters = Vec::new();
+    let mut properties = Vec::new();
+    for f in &flags {
+        let flag = &f.name;
+        match &f.target {
+            Target::Param(p) if p.required => {
+                let local = ident(&p.local);
+                let t = rust_type(&p.ty, true);
+                reads.push(quote!(let #local: #t = support::required(m, #flag)?;));
+                args.push(if client::by_ref(p) {
+                    quote!(&#local,)
+                } else {
+                    quote!(#local,)
+                });
+            }
+            Target::Param(p) => {
+                let setter = ident(&p.setter);
+                let t = rust_type(&p.ty, true);
+                setters.push(quote!(.#setter(support::optional::<#t>(m, #flag)?)));
+            }
+            Target::Property(wire, _) => properties.push(quote!((#flag, #wire),)),
+        }
+    }
+    let has_options = op.rust_with.is_some();
+    let method = ident(op.rust_with.as_ref().unwrap_or(&op.rust));
+    let options = has_options.then(|| quote!(let options = #options_ty::default() #(#setters)*;));
+    let options_arg = has_options.then(|| quote!(options,));
+    let (body_read, body_arg) = match &op.body {
+        Some(b) => {
+            let t = match &b.kind {
+                BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
+                _ => quote!(serde_json::Value),
+            };
+            if b.required {
+                (
+                    quote! {
+                        let body: Option<#t> = support::body(m, &[#(#properties)*])?;
+                        let Some(body) = body else {
+                            return Err(support::usage("this command needs a request body: --body, --body-file, standard input or the property flags"));
+                        };
+                    },
+                    quote!(&body,),
+                )
+            } else {
+                (
+                    quote!(let body: Option<#t> = support::body(m, &[#(#properties)*])?;),
+                    quote!(body.as_ref(),),
+                )
+            }
+        }
+        None => (quote!(), quote!()),
+    };
+    let id = &op.id;
+    let needs_key = (!op.security.is_empty() && !op.security.iter().any(Vec::is_empty))
+        .then(|| {
+            quote! {
+                if !credentials {
+                    return Err(support::usage(concat!(#key_var, " is not set; set it to your API key")));
+                }
+            }
+        });
+    let warn = op.deprecated.as_ref().map(|d| {
+        let text = format!("warning: `{}` is deprecated: {}", op.id, d.note);
+        quote!(eprintln!(#text);)
+    });
+    // A deprecation the document states was told before the call; the headers would repeat it.
+    let documented = op.deprecated.is_some();
+    let finish = if client::success_enum(op) {
+        quote!(finish_debug)
+    } else {
+        quote!(finish)
+    };
+    quote! {
+        #name => {
+            #needs_key
+            #(#reads)*
+            #options
+            #body_read
+            #warn
+            let result = runtime.block_on(client.#method(#(#args)* #body_arg #options_arg));
+            Ok(#finish(&client, (#id, #documented), result, json, verbose))
+        }
+    }
+}
+
+/// `src/main.rs` of the CLI crate: the library's `main`.
+pub fn main_rs(name: &str) -> TokenStream {
+    let krate = ident(&format!("{}_cli", name.replace('-', "_")));
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        //! The command-line client's binary; everything is in the library (`lib.rs`).
+
+        fn main() -> std::process::ExitCode {
+            #krate::main()
+        }
+    }
+}
+
+/// `src/lib.rs` of the CLI crate: the command line ([`cli`]) and what each subcommand does.
+pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
+    let krate = ident(&client_crate.replace('-', "_"));
+    let bin = format!("{name}-cli");
+    let key_var = key_var(name);
+    let about = format!("{} {} from the command line.", api.title, api.version);
+    let ops: Vec<&Operation> = api.operations.iter().filter(|op| callable(op)).collect();
+    let mut names = Scope::reserving(&["help"]);
+    let named: Vec<(&Operation, String)> = ops
+        .iter()
+        .map(|op| (*op, names.claim(kebab(&op.rust))))
+        .collect();
+    let subcommands = named.iter().map(|(op, n)| subcommand(op, api, n));
+    let arms: Vec<TokenStream> = named
+        .iter()
+        .map(|(op, n)| arm(op, api, n, &key_var))
+        .collect();
+    // `types` only when some subcommand names one of the document's types.
+    let types_use = quote!(#(#arms)*)
+        .to_string()
+        .contains("types ::")
+        .then(|| quote!(use #krate::types;));
+    let servers: Vec<String> = api.servers.iter().map(|s| s.name.to_lowercase()).collect();
+    let base_url = if api.servers.is_empty() {
+        quote! {
+            let base_url = m
+                .get_one::<String>("base-url")
+                .cloned()
+                .ok_or_else(|| support::usage("the document names no server: pass --base-url"))?;
+        }
+    } else {
+        quote! {
+            let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
+                (Some(url), _) => url.clone(),
+                (None, Some(env)) => env
+                    .parse::<Server>()
+                    .map_err(|e| support::usage(&e))?
+                    .url()
+                    .to_owned(),
+                (None, None) => Server::ALL[0].url().to_owned(),
+            };
+        }
+    };
+    let server_use = (!api.servers.is_empty()).then(|| quote!(use #krate::Server;));
+    // The operations' `…Options` types, when some subcommand takes one.
+    let options_use = ops
+        .iter()
+        .any(|op| op.rust_with.is_some())
+        .then(|| quote!(use #krate::client::*;));
+    let user_var = format!("{}_USERNAME", name.to_ascii_uppercase().replace('-', "_"));
+    let password_var = format!("{}_PASSWORD", name.to_ascii_uppercase().replace('-', "_"));
+    let credentials = api.security_schemes.iter().map(|s| {
+        let setter = ident(&s.rust);
+        match s.kind {
+            SchemeKind::Basic => quote! {
+                if let (Ok(user), Ok(password)) = (std::env::var(#user_var), std::env::var(#password_var)) {
+                    builder = builder.#setter(user, password);
+                    credentials = true;
+                }
+            },
+            _ => quote! {
+                if let Some(key) = &key {
+                    builder = builder.#setter(key.clone());
+                    credentials = true;
+                }
+            },
+        }
+    });
+    let reads_key = api
+        .security_schemes
+        .iter()
+        .any(|s| s.kind != SchemeKind::Basic)
+        .then(|| {
+            quote! {
+                let key = std::env::var(#key_var)
+                    .ok()
+                    .map(|k| k.trim().to_owned())
+                    .filter(|k| !k.is_empty());
+            }
+        });
+    let mutable = (!api.security_schemes.is_empty()).then(|| quote!(mut));
+    // Only the reporters some operation uses (an unused one is dead code).
+    let (plain, enums): (Vec<&Operation>, Vec<&Operation>) =
+        ops.iter().partition(|op| !client::success_enum(op));
+    let finish = (!plain.is_empty()).then(|| {
+        quote! {
+            /// Prints the answer (or the error) and the requested extras; the exit status.
+            fn finish<T: serde::Serialize, E: std::fmt::Debug>(
+                client: &Client,
+                operation: (&str, bool),
+                result: Result<ResponseValue<T>, Error<E>>,
+                json: bool,
+                verbose: bool,
+            ) -> ExitCode {
+                report(client, operation, result, verbose, |value| support::print_value(value, json))
+            }
+        }
+    });
+    let finish_debug = (!enums.is_empty()).then(|| {
+        quote! {
+            /// As `finish`, for answers that are an enum of several success statuses.
+            fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug>(
+                client: &Client,
+                operation: (&str, bool),
+                result: Result<ResponseValue<T>, Error<E>>,
+                _json: bool,
+                verbose: bool,
+            ) -> ExitCode {
+                report(client, operation, result, verbose, |value| println!("{value:#?}"))
+            }
+        }
+    });
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        //! The command-line client: one subcommand per operation, on the generated client.
+        //! A library with the binary's `main`, so that tests and wrappers can run it and read
+        //! its help ([`cli`]).
+        //!
+        //! Exit status 0 on success, 1 when the call failed, 2 for a usage or configuration
+        //! error (nothing was sent).
+
+        pub mod support;
+
+        use std::process::ExitCode;
+
+        use clap::{Arg, ArgMatches, Command};
+        #options_use
+        use #krate::{Client, Error, ResponseValue};
+        #types_use
+        #server_use
+
+        /// Parses the process's arguments and runs the subcommand; the exit status.
+        pub fn main() -> ExitCode {
+            let matches = cli().get_matches();
+            match run(&matches) {
+                Ok(code) | Err(code) => code,
+            }
+        }
+
+        /// The command line: global flags, then one subcommand per operation.
+        pub fn cli() -> Command {
+            let cmd = Command::new(#bin)
+                .about(#about)
+                .version(env!("CARGO_PKG_VERSION"))
+                .subcommand_required(true)
+                .arg_required_else_help(true);
+            support::global_args(cmd, &[#(#servers),*])
+                #(.subcommand(#subcommands))*
+        }
+
+        /// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
+        #[allow(deprecated)] // deprecated operations and parameters stay callable
+        fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+            let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+            #base_url
+            #reads_key
+            let #mutable builder = Client::builder(base_url)
+                .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
+            let mut credentials = false;
+            #(#credentials)*
+            let client = builder.build().map_err(|e| {
+                eprintln!("error: cannot set up the HTTP client: {e}");
+                ExitCode::from(support::FAILED)
+            })?;
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| {
+                    eprintln!("error: cannot start the async runtime: {e}");
+                    ExitCode::from(support::FAILED)
+                })?;
+            let Some((command, m)) = m.subcommand() else {
+                return Err(support::usage("no command given; --help lists them"));
+            };
+            let _ = &mut credentials;
+            match command {
+                #(#arms)*
+                other => Err(support::usage(&format!("unknown command `{other}`"))),
+            }
+        }
+
+        #finish
+
+        #finish_debug
+
+        /// `operation`: its id, and whether the document deprecates it (then the warning was
+        /// printed before the call, and the answer's `Deprecation` headers are not repeated).
+        fn report<T, E: std::fmt::Debug>(
+            client: &Client,
+            operation: (&str, bool),
+            result: Result<ResponseValue<T>, Error<E>>,
+            verbose: bool,
+            print: impl FnOnce(&T),
+        ) -> ExitCode {
+            let code = match result {
+                Ok(response) => {
+                    if !operation.1 {
+                        support::warn_deprecation(operation.0, response.headers());
+                    }
+                    print(&*response);
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    ExitCode::from(support::FAILED)
+                }
+            };
+            if verbose {
+                let state = client.last_rate_limit();
+                support::print_rate_limit(state.limit, state.remaining, state.reset);
+            }
+            code
+        }
+    }
+}
+
+/// `Cargo.toml` of the CLI crate; `client_path` is the client crate's directory as seen from
+/// the CLI's.
+pub fn cargo_toml(
+    api: &Api,
+    name: &str,
+    client_crate: &str,
+    client_path: &str,
+    header: &str,
+) -> String {
+    let description = super::manifest::toml_escape(&format!(
+        "Command-line client for {} {}.",
+        api.title, api.version
+    ));
+    let version = super::manifest::crate_version(&api.version);
+    format!(
+        "{header}[package]\nname = \"{name}-cli\"\nversion = \"{version}\"\nedition = \"2024\"\ndescription = \"{description}\"\npublish = false\n\n[[bin]]\nname = \"{name}-cli\"\npath = \"src/main.rs\"\n\n[dependencies]\n{client_crate} = {{ path = \"{client_path}\" }}\n# The command line, without the derive macros (the parser is generated code already).\nclap = {{ version = \"4\", default-features = false, features = [\"std\", \"help\", \"usage\", \"error-context\"] }}\nserde = \"1\"\n# Fields print in the document's order, not sorted by name.\nserde_json = {{ version = \"1\", features = [\"preserve_order\"] }}\nhttp = \"1\"\n# One call at a time: a current-thread runtime.\ntokio = {{ version = \"1\", default-features = false, features = [\"rt\"] }}\n\n[features]\n# HTTPS through the client's rustls feature; off by default so that plain builds stay small.\nrustls = [\"{client_crate}/rustls\"]\n"
+    )
+}
