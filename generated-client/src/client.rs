@@ -414,7 +414,8 @@ impl ListPetsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum ListPetsError {
@@ -430,7 +431,8 @@ pub enum ListPetsError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum CreatePetError {
@@ -454,7 +456,8 @@ pub enum CreatePetError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetPetError {
@@ -472,7 +475,8 @@ pub enum GetPetError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum ListOrdersError {

@@ -349,7 +349,7 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
     let finish = (!plain.is_empty()).then(|| {
         quote! {
             /// Prints the answer (or the error) and the requested extras; the exit status.
-            fn finish<T: serde::Serialize, E: std::fmt::Debug>(
+            fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
                 client: &Client,
                 operation: (&str, bool),
                 result: Result<ResponseValue<T>, Error<E>>,
@@ -363,7 +363,7 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
     let finish_debug = (!enums.is_empty()).then(|| {
         quote! {
             /// As `finish`, for answers that are an enum of several success statuses.
-            fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug>(
+            fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
                 client: &Client,
                 operation: (&str, bool),
                 result: Result<ResponseValue<T>, Error<E>>,
@@ -449,7 +449,7 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
 
         /// `operation`: its id, and whether the document deprecates it (then the warning was
         /// printed before the call, and the answer's `Deprecation` headers are not repeated).
-        fn report<T, E: std::fmt::Debug>(
+        fn report<T, E: std::fmt::Debug + serde::Serialize>(
             client: &Client,
             operation: (&str, bool),
             result: Result<ResponseValue<T>, Error<E>>,
@@ -465,7 +465,11 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
                     ExitCode::SUCCESS
                 }
                 Err(error) => {
-                    eprintln!("error: {error}");
+                    let body = match error.api_body() {
+                        Some(body) => serde_json::to_value(body).ok(),
+                        None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
+                    };
+                    support::print_error(error.status(), error.retry_after(), body, &error.to_string());
                     ExitCode::from(support::FAILED)
                 }
             };

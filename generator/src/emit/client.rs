@@ -651,9 +651,12 @@ fn operation_types(op: &Operation) -> TokenStream {
                 }
             }
         });
+        // `Serialize`, untagged: a variant writes the body the server sent (a status without
+        // one writes `null`), for logs and tools such as the generated CLI.
         quote! {
             #docs
-            #[derive(Debug, Clone, PartialEq)]
+            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[serde(untagged)]
             #[allow(clippy::large_enum_variant)]
             #[non_exhaustive]
             pub enum #name { #(#variants)* }

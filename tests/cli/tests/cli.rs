@@ -190,8 +190,10 @@ async fn deprecated_operations_warn_and_failures_exit_1_with_nothing_on_stdout()
         "{missing:#?}"
     );
     assert!(
-        missing.stderr.contains("404") && missing.stderr.contains("no animal with id 99"),
-        "{missing:#?}"
+        missing
+            .stderr
+            .contains("error: 404 Not Found: no animal with id 99 (not_found)"),
+        "the server's message and code: {missing:#?}"
     );
 
     // The server refuses a value the document forbids: 400, exit 1.
@@ -255,4 +257,42 @@ fn the_help_texts_come_from_the_document() {
         let sub = cli.find_subcommand_mut(name).expect("the subcommand");
         insta::assert_snapshot!(name, sub.render_long_help().to_string());
     }
+}
+
+/// A server that answers every request 429 with a long `Retry-After` and the document's
+/// `Error` body, as a rate limiter past its patience would.
+async fn throttling() -> (String, tokio::task::JoinHandle<()>) {
+    let app = axum::Router::new().fallback(|| async {
+        (
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            [
+                ("retry-after", "3600"),
+                ("content-type", "application/json"),
+            ],
+            r#"{"code":"too_many_requests","message":"slow down","status":429}"#,
+        )
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app).await.unwrap();
+    });
+    (url, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_beyond_the_retry_budget_shows_the_message_and_the_delay() {
+    let (url, task) = throttling().await;
+    let run =
+        tokio::task::spawn_blocking(move || run(true, &["list-pets", "--base-url", &url], None))
+            .await
+            .unwrap();
+    task.abort();
+    assert_eq!((run.code, run.stdout.as_str()), (1, ""), "{run:#?}");
+    assert!(
+        run.stderr.contains(
+            "error: 429 Too Many Requests: slow down (too_many_requests); retry after 3600 s"
+        ),
+        "{run:#?}"
+    );
 }

@@ -1148,7 +1148,8 @@ impl Path2Options {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum Path2Error {
@@ -1249,7 +1250,8 @@ impl Raw2Options {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum Raw2Error {
@@ -1364,7 +1366,8 @@ impl HandleErrorOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum HandleErrorError {
@@ -1376,7 +1379,8 @@ pub enum HandleErrorError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum BuilderError {}
@@ -1384,7 +1388,8 @@ pub enum BuilderError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum ForServerError {}
@@ -1392,7 +1397,8 @@ pub enum ForServerError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum BaseUrlError {}
@@ -1400,7 +1406,8 @@ pub enum BaseUrlError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum LastRateLimitError {}
@@ -1408,7 +1415,8 @@ pub enum LastRateLimitError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum RouterError {}
@@ -1416,7 +1424,8 @@ pub enum RouterError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum RateLimitPolicyError {}
@@ -1424,7 +1433,8 @@ pub enum RateLimitPolicyError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum ServePathError {}
@@ -1432,7 +1442,8 @@ pub enum ServePathError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum ApiError {}
@@ -1440,7 +1451,8 @@ pub enum ApiError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum ConfigError {}
@@ -1448,7 +1460,8 @@ pub enum ConfigError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum RoutesError {}
@@ -1456,7 +1469,8 @@ pub enum RoutesError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum TypeError {}
@@ -1464,7 +1478,8 @@ pub enum TypeError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum SelfError {}
@@ -1487,7 +1502,8 @@ impl SuperOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum SuperError {}
@@ -1534,7 +1550,8 @@ impl ResultOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum ResultError {
@@ -1546,7 +1563,8 @@ pub enum ResultError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetInternalError {
@@ -1578,7 +1596,8 @@ impl GetInternalServerErrorHeaders {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetError {
@@ -1626,7 +1645,8 @@ impl PlaceholdersOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PlaceholdersError {
@@ -1657,7 +1677,8 @@ impl CloneOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum CloneError {
@@ -1671,7 +1692,8 @@ pub enum CloneError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum V1stError {}

@@ -511,7 +511,8 @@ pub enum GetTreesIdSuccess {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetTreesIdError {
@@ -523,7 +524,8 @@ pub enum GetTreesIdError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PostFormsError {}
@@ -531,7 +533,8 @@ pub enum PostFormsError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PutBlobsError {}
@@ -539,7 +542,8 @@ pub enum PutBlobsError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PostNotesError {
@@ -551,7 +555,8 @@ pub enum PostNotesError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetThingsError {}

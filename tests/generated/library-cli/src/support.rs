@@ -303,3 +303,29 @@ pub fn warn_deprecation(operation: &str, headers: &http::HeaderMap) {
         .unwrap_or_default();
     eprintln!("warning: `{operation}` is deprecated{sunset}");
 }
+
+/// A failed call on stderr: the status, and the server's `message` and `code` when its body
+/// has them (the document's error shape, or a problem+json `detail`), else `fallback` (the
+/// client's description); and how long to wait when the answer said (`Retry-After`).
+pub fn print_error(
+    status: Option<http::StatusCode>,
+    retry_after: Option<std::time::Duration>,
+    body: Option<Value>,
+    fallback: &str,
+) {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    let said = body.as_ref().and_then(|b| {
+        let message = text(b, "message").or_else(|| text(b, "detail"))?;
+        Some(match text(b, "code").or_else(|| text(b, "title")) {
+            Some(code) => format!("{message} ({code})"),
+            None => message,
+        })
+    });
+    let wait = retry_after
+        .map(|d| format!("; retry after {} s", d.as_secs().max(1)))
+        .unwrap_or_default();
+    match (status, said) {
+        (Some(status), Some(said)) => eprintln!("error: {status}: {said}{wait}"),
+        _ => eprintln!("error: {fallback}{wait}"),
+    }
+}

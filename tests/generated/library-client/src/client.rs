@@ -403,7 +403,8 @@ impl SearchBooksOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum SearchBooksError {
@@ -447,7 +448,8 @@ impl SearchBooksOkHeaders {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetBooksIsbnError {
@@ -459,7 +461,8 @@ pub enum GetBooksIsbnError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum WithdrawBookError {}
@@ -467,7 +470,8 @@ pub enum WithdrawBookError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum LendBookError {

@@ -181,7 +181,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
-fn finish<T: serde::Serialize, E: std::fmt::Debug>(
+fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
@@ -193,7 +193,7 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug>(
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was
 /// printed before the call, and the answer's `Deprecation` headers are not repeated).
-fn report<T, E: std::fmt::Debug>(
+fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
@@ -209,7 +209,16 @@ fn report<T, E: std::fmt::Debug>(
             ExitCode::SUCCESS
         }
         Err(error) => {
-            eprintln!("error: {error}");
+            let body = match error.api_body() {
+                Some(body) => serde_json::to_value(body).ok(),
+                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
+            };
+            support::print_error(
+                error.status(),
+                error.retry_after(),
+                body,
+                &error.to_string(),
+            );
             ExitCode::from(support::FAILED)
         }
     };

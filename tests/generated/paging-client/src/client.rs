@@ -443,7 +443,8 @@ impl DropshotItemsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum DropshotItemsError {
@@ -487,7 +488,8 @@ impl CursorItemsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum CursorItemsError {}
@@ -518,7 +520,8 @@ impl LinkItemsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum LinkItemsError {
