@@ -394,6 +394,9 @@ pub enum NextPage {
         field: String,
         param: String,
         keep_only: Option<Vec<String>>,
+        /// A boolean field saying whether there is a next page at all (openai's `has_more`
+        /// beside `last_id`): the cursor is sent back only while it is true.
+        more: Option<String>,
     },
     /// `Link: <…>; rel="next"` (RFC 8288): the target's query parameters that the operation
     /// documents, as (wire name, `…Options` field), are set for the next call.

@@ -6,8 +6,9 @@ mod common;
 
 use paging_client::{Client, Error, RetryPolicy};
 use paging_server::api::{
-    CursorItemsParams, CursorItemsResponse, DropshotItemsParams, DropshotItemsResponse,
-    LinkItemsOkHeaders, LinkItemsParams, LinkItemsResponse,
+    AfterItemsParams, AfterItemsResponse, CursorItemsParams, CursorItemsResponse,
+    DropshotItemsParams, DropshotItemsResponse, LinkItemsOkHeaders, LinkItemsParams,
+    LinkItemsResponse,
 };
 use paging_server::{PagingApi, RequestContext, ServerConfig, types};
 use std::net::SocketAddr;
@@ -105,6 +106,27 @@ impl PagingApi for Shelves {
             data: Some(page),
             // The last page says "no more" with an empty token, as several APIs do.
             next_page_token: Some(next.map(|n| n.to_string()).unwrap_or_default()),
+        }))
+    }
+
+    async fn after_items(
+        &self,
+        _ctx: &RequestContext,
+        params: AfterItemsParams,
+    ) -> Result<AfterItemsResponse, String> {
+        self.record(format!("after={:?} limit={:?}", params.after, params.limit));
+        let all = items();
+        let offset = params.after.map_or(0, |id| {
+            all.iter().position(|i| i.id.to_string() == id).unwrap() + 1
+        });
+        let (page, next) = window(&all, offset, params.limit.unwrap_or(4) as usize);
+        let id = |i: Option<&types::Item>| i.map(|i| i.id.to_string()).unwrap_or_default();
+        Ok(AfterItemsResponse::Ok(types::AfterPage {
+            object: "list".into(),
+            first_id: id(page.first()),
+            last_id: id(page.last()),
+            has_more: next.is_some(),
+            data: page,
         }))
     }
 
@@ -229,6 +251,26 @@ async fn a_cursor_field_is_sent_back_with_the_other_options_and_pages_are_fetche
         ]
     );
     assert!(stream.next().await.is_none(), "ended streams stay ended");
+}
+
+#[tokio::test]
+async fn the_last_id_is_sent_back_as_after_while_there_is_more() {
+    let (addr, shelves) = serve().await;
+    let client = client(addr);
+    let all = client
+        .after_items_stream(paging_client::client::AfterItemsOptions::default().with_limit(4))
+        .collect_all()
+        .await
+        .unwrap();
+    assert_eq!(ids(&all), (1..=10).collect::<Vec<_>>());
+    assert_eq!(
+        seen(&shelves),
+        [
+            "after=None limit=Some(4)",
+            "after=Some(\"4\") limit=Some(4)",
+            "after=Some(\"8\") limit=Some(4)",
+        ]
+    );
 }
 
 #[tokio::test]

@@ -860,11 +860,30 @@ fn stream_method(op: &Operation, p: &Pagination) -> TokenStream {
         }
     };
     let read_page = match (&p.next, &p.items_field) {
-        (NextPage::Cursor { field, .. }, Some(items)) => {
+        (
+            NextPage::Cursor {
+                field, more: None, ..
+            },
+            Some(items),
+        ) => {
             let (field, items) = (ident(field), ident(items));
             quote! {
                 let body = response.into_inner();
                 Ok(Page::new(body.#items, body.#field))
+            }
+        }
+        (
+            NextPage::Cursor {
+                field,
+                more: Some(more),
+                ..
+            },
+            Some(items),
+        ) => {
+            let (field, items, more) = (ident(field), ident(items), ident(more));
+            quote! {
+                let body = response.into_inner();
+                Ok(Page::new(body.#items, pages::when(body.#more, body.#field)))
             }
         }
         (NextPage::Link { .. }, Some(items)) => {

@@ -10,6 +10,8 @@
 //!    array) and a next-cursor string (`next_page`, `nextPageToken`, `next_cursor`, …), with a
 //!    string query parameter to send it back in (`page_token`, `pageToken`, `cursor`,
 //!    `after`, …); later pages keep every other option.
+//!    Also openai's `{data, has_more, last_id}` with an `after` parameter: `last_id` is sent
+//!    back while `has_more` is true.
 //! 3. a `Link` response header (RFC 8288, as api.github.com) on a body that is a list, or an
 //!    object with one (as for a cursor, above): the `rel="next"` target's query parameters that the operation documents (`page`,
 //!    `per_page`, `after`, …) are set for the next call.
@@ -176,6 +178,7 @@ fn pattern(op: &Operation, dropshot: bool, types: &[TypeDef]) -> Option<Found> {
                         field: next.rust.clone(),
                         param: token.rust.clone(),
                         keep_only: Some(limit.map(|p| p.rust.clone()).into_iter().collect()),
+                        more: None,
                     },
                 ));
             }
@@ -203,6 +206,25 @@ fn pattern(op: &Operation, dropshot: bool, types: &[TypeDef]) -> Option<Found> {
                     field: next.rust.clone(),
                     param: cursor.rust.clone(),
                     keep_only: None,
+                    more: None,
+                },
+            ));
+        }
+        // openai: `has_more` and the page's `last_id`, sent back as `after`.
+        let more = field("has_more").filter(|f| f.ty == TypeRef::Bool);
+        let last = field("last_id").filter(|f| f.ty == TypeRef::String);
+        let after = string_param(&["after"]);
+        if let (Some((items, item)), Some(more), Some(last), Some(after)) =
+            (items, more, last, after)
+        {
+            return Some((
+                item.clone(),
+                Some(items.rust.clone()),
+                NextPage::Cursor {
+                    field: last.rust.clone(),
+                    param: after.rust.clone(),
+                    keep_only: None,
+                    more: Some(more.rust.clone()),
                 },
             ));
         }

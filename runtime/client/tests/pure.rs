@@ -671,3 +671,15 @@ fn a_page_reads_its_fields_however_optional_and_an_empty_cursor_ends() {
     assert_eq!(Page::new(vec![1], None::<String>).next, None);
     assert_eq!(Page::new(vec![1], None::<Option<String>>).next, None);
 }
+
+#[test]
+fn has_more_decides_whether_the_last_id_is_the_next_cursor() {
+    use apigen_client_runtime::pages::when;
+    assert_eq!(when(true, "asst_9".to_string()).as_deref(), Some("asst_9"));
+    assert_eq!(when(false, "asst_9".to_string()), None);
+    assert_eq!(
+        when(Some(true), Some("x".to_string())).as_deref(),
+        Some("x")
+    );
+    assert_eq!(when(None::<bool>, Some("x".to_string())), None);
+}

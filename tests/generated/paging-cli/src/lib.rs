@@ -91,6 +91,27 @@ pub fn cli() -> Command {
                 ),
         )
         .subcommand(
+            Command::new("after-items")
+                .about("Items after an id, as openai pages")
+                .long_about(
+                    "Items after an id, as openai pages\n\n`GET /after/items` (operation `afterItems`).",
+                )
+                .arg(
+                    Arg::new("after")
+                        .long("after")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("The id of the last item of the page before."),
+                )
+                .arg(
+                    Arg::new("limit")
+                        .long("limit")
+                        .value_name("INTEGER")
+                        .required(false)
+                        .help("query parameter `limit`"),
+                ),
+        )
+        .subcommand(
             Command::new("link-items")
                 .about("Items paged by the Link header")
                 .long_about(
@@ -167,6 +188,13 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 .with_kind(support::optional::<String>(m, "kind")?);
             let result = runtime.block_on(client.cursor_items_with(options));
             Ok(finish(&client, ("cursorItems", false), result, json, verbose))
+        }
+        "after-items" => {
+            let options = AfterItemsOptions::default()
+                .with_after(support::optional::<String>(m, "after")?)
+                .with_limit(support::optional::<i32>(m, "limit")?);
+            let result = runtime.block_on(client.after_items_with(options));
+            Ok(finish(&client, ("afterItems", false), result, json, verbose))
         }
         "link-items" => {
             let shelf: String = support::required(m, "shelf")?;

@@ -324,6 +324,74 @@ impl Client {
         })
     }
 
+    /// Items after an id, as openai pages
+    ///
+    /// `GET /after/items` (operation `afterItems`).
+    ///
+    /// Sends none of the optional parameters; [`after_items_with`](Self::after_items_with) takes them.
+    pub async fn after_items(
+        &self,
+    ) -> Result<ResponseValue<types::AfterPage>, Error<AfterItemsError>> {
+        self.after_items_with(AfterItemsOptions::default()).await
+    }
+
+    /// [`after_items`](Self::after_items) with the optional parameters in `options`.
+    ///
+    /// `GET /after/items` (operation `afterItems`).
+    pub async fn after_items_with(
+        &self,
+        options: AfterItemsOptions,
+    ) -> Result<ResponseValue<types::AfterPage>, Error<AfterItemsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "afterItems",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/after/items";
+        let mut query = Query::new();
+        query.append_opt("after", options.after.as_ref());
+        query.append_opt("limit", options.limit.as_ref());
+        let query = query.finish();
+        let raw = self
+            .transport
+            .send(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                |http, base| {
+                    http.request(http::Method::GET, request::url(base, path, &query))
+                        .header(http::header::ACCEPT, "application/json")
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::AfterPage, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// Every item of `afterItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`after_items_with`](Self::after_items_with) (authenticated, retried and rate-limited like any call).
+    ///
+    /// Next page: the cursor in the body, sent back in the query with the other options unchanged. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    pub fn after_items_stream<'a>(
+        &'a self,
+        options: AfterItemsOptions,
+    ) -> Pages<'a, types::Item, AfterItemsError> {
+        Pages::new(move |next: Option<String>| {
+            let mut options = options.clone();
+            if let Some(next) = next {
+                options.after = Some(next);
+            }
+            Box::pin(async move {
+                let response = self.after_items_with(options).await?;
+                let body = response.into_inner();
+                Ok(Page::new(body.data, pages::when(body.has_more, body.last_id)))
+            })
+        })
+    }
+
     /// Items paged by the Link header
     ///
     /// `GET /link/{shelf}/items` (operation `linkItems`).
@@ -493,6 +561,39 @@ impl CursorItemsOptions {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum CursorItemsError {}
+/// Optional parameters of `afterItems`; `Default::default()` sets none, the `with_…` methods set one each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AfterItemsOptions {
+    /// The id of the last item of the page before.
+    /// (query parameter `after`)
+    pub after: Option<String>,
+    /// (query parameter `limit`)
+    pub limit: Option<i32>,
+}
+
+impl AfterItemsOptions {
+    /// Sets `after` (`None` unsets it).
+    pub fn with_after(mut self, after: impl Into<Option<String>>) -> Self {
+        self.after = after.into();
+        self
+    }
+
+    /// Sets `limit` (`None` unsets it).
+    pub fn with_limit(mut self, limit: impl Into<Option<i32>>) -> Self {
+        self.limit = limit.into();
+        self
+    }
+}
+
+/// The documented error answers of `afterItems`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AfterItemsError {}
 /// Optional parameters of `linkItems`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LinkItemsOptions {

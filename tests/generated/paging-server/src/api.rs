@@ -44,6 +44,18 @@ pub trait PagingApi: Send + Sync + 'static {
         async { Ok(CursorItemsResponse::Unimplemented) }
     }
 
+    /// Items after an id, as openai pages
+    ///
+    /// `GET /after/items` (operation `afterItems`).
+    fn after_items(
+        &self,
+        ctx: &RequestContext,
+        params: AfterItemsParams,
+    ) -> impl Future<Output = Result<AfterItemsResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(AfterItemsResponse::Unimplemented) }
+    }
+
     /// Items paged by the Link header
     ///
     /// `GET /link/{shelf}/items` (operation `linkItems`).
@@ -117,6 +129,31 @@ pub struct CursorItemsParams {
 pub enum CursorItemsResponse {
     /// 200: One page.
     Ok(types::CursorPage),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `afterItems` (`GET /after/items`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AfterItemsParams {
+    /// The id of the last item of the page before.
+    /// (query parameter `after`)
+    pub after: Option<String>,
+    /// (query parameter `limit`)
+    pub limit: Option<i32>,
+}
+
+/// What `afterItems` answers: one variant per documented status, and [`Unimplemented`](AfterItemsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AfterItemsResponse {
+    /// 200: One page.
+    Ok(types::AfterPage),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

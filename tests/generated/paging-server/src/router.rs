@@ -62,6 +62,10 @@ pub fn router<A: PagingApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             routing::get(handle_cursor_items::<A>),
         )
         .route(
+            &layer::route_path(&base, "/after/items"),
+            routing::get(handle_after_items::<A>),
+        )
+        .route(
             &layer::route_path(&base, "/link/{shelf}/items"),
             routing::get(handle_link_items::<A>),
         )
@@ -182,6 +186,47 @@ fn serve_cursor_items<A: PagingApi>(
     }
 }
 
+/// `GET /after/items`: see [`PagingApi::after_items`].
+fn handle_after_items<A: PagingApi>(
+    State(api): State<Arc<A>>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_after_items(api, parts, body);
+    async move { rt.reply(serve.await, &[]) }
+}
+
+/// Authorizes, reads and checks a `afterItems` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_after_items<A: PagingApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let after: Option<String> = raw
+                .optional(Location::Query, "after", &mut errors);
+            let limit: Option<i32> = raw.optional(Location::Query, "limit", &mut errors);
+            errors.check()?;
+            AfterItemsParams { after, limit }
+        };
+        let ctx = RequestContext::new("afterItems", scheme, parts);
+        let outcome = A::after_items(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /link/{shelf}/items`: see [`PagingApi::link_items`].
 fn handle_link_items<A: PagingApi>(
     State(api): State<Arc<A>>,
@@ -248,6 +293,15 @@ impl CursorItemsResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("cursorItems")),
+        }
+    }
+}
+
+impl AfterItemsResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("afterItems")),
         }
     }
 }

@@ -106,6 +106,40 @@ impl Validate for CursorPage {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// Schema: `/components/schemas/AfterPage`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AfterPage {
+    pub object: String,
+    pub data: Vec<Item>,
+    pub first_id: String,
+    pub last_id: String,
+    pub has_more: bool,
+}
+
+impl AfterPage {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        object: impl Into<String>,
+        data: Vec<Item>,
+        first_id: impl Into<String>,
+        last_id: impl Into<String>,
+        has_more: bool,
+    ) -> Self {
+        Self {
+            object: object.into(),
+            data,
+            first_id: first_id.into(),
+            last_id: last_id.into(),
+            has_more,
+        }
+    }
+}
+
+impl Validate for AfterPage {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/components/schemas/Error`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {

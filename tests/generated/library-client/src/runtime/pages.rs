@@ -83,6 +83,34 @@ impl IntoNext for Option<Option<String>> {
     }
 }
 
+/// Whether a body says there is another page, as a field holds it (`bool` or `Option<bool>`;
+/// absent means no).
+pub trait IntoMore {
+    fn into_more(self) -> bool;
+}
+
+impl IntoMore for bool {
+    fn into_more(self) -> bool {
+        self
+    }
+}
+
+impl IntoMore for Option<bool> {
+    fn into_more(self) -> bool {
+        self.unwrap_or(false)
+    }
+}
+
+/// The next cursor while `more` says there is a next page (openai's `has_more` and
+/// `last_id`), else none.
+pub fn when(more: impl IntoMore, next: impl IntoNext) -> Option<String> {
+    if more.into_more() {
+        next.into_next()
+    } else {
+        None
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 type PageFuture<'a, T, E> = Pin<Box<dyn Future<Output = Result<Page<T>, Error<E>>> + Send + 'a>>;
 // Browser futures are not `Send`.
