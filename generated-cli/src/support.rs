@@ -63,7 +63,7 @@ pub fn global_args(cmd: Command, servers: &[&'static str]) -> Command {
             .long("verbose")
             .global(true)
             .action(ArgAction::SetTrue)
-            .help("Print the rate-limit state after the call (to stderr)"),
+            .help("Print the server and the rate-limit state (to stderr)"),
     )
 }
 
@@ -234,7 +234,12 @@ fn table(rows: &[Value]) -> String {
         .map(|row| {
             columns
                 .iter()
-                .map(|c| row.get(c).map(cell).unwrap_or_default())
+                // `-` for a field the row does not have (or has as `null`): a blank would
+                // shift the eye to the next column.
+                .map(|c| match row.get(c) {
+                    None | Some(Value::Null) => "-".to_owned(),
+                    Some(v) => cell(v),
+                })
                 .collect()
         })
         .collect();

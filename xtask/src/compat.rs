@@ -1,8 +1,7 @@
 //! `cargo xtask compat`: proves that additive spec changes are source-compatible. The pet
-//! store spec gains an optional property, a query parameter, an error status, an enum value
-//! and an operation; both crates are regenerated into a throwaway workspace, and the
-//! reference service and CLI, copied unchanged (sources and tests), must compile against
-//! them.
+//! store spec gains the [`ADDITIONS`]; the server, client and CLI crates are regenerated into
+//! a throwaway workspace, and the reference service and the CLI's tests (which also use the
+//! generated client directly), copied unchanged, must compile against them.
 //!
 //! A separate workspace and target directory (`target/compat/`), because cargo cannot build
 //! inside the workspace's own target directory while `cargo test` holds it; so the first run
@@ -111,7 +110,7 @@ fn at<'a>(value: &'a mut Value, path: &[&str]) -> Result<&'a mut Value, String> 
 /// The hand-written crates checked, and the generated crate the CLI's tests also use.
 const COPIED: &[&str] = &[
     "examples/petstore-service",
-    "examples/petstore-cli",
+    "tests/cli",
     "tests/generated/library-client",
 ];
 
@@ -143,7 +142,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         name: "petstore".into(),
         server_dir: ws.join("generated-server"),
         client_dir: ws.join("generated-client"),
-        cli: None,
+        cli: Some((ws.join("generated-cli"), "../generated-client".into())),
         command: "cargo xtask compat".into(),
     };
     codegen::sync(&target, false, &mut Report::default())?;
@@ -152,7 +151,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     let manifest = fs::read_to_string(root.join("Cargo.toml"))
         .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
-    let members = ["generated-server", "generated-client"]
+    let members = ["generated-server", "generated-client", "generated-cli"]
         .iter()
         .chain(COPIED)
         .map(|m| format!("    \"{m}\",\n"))
@@ -179,7 +178,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() {
         println!(
-            "compatible: the service and the CLI compile unchanged ({})",
+            "compatible: the service and the CLI tests compile unchanged ({})",
             ws.display()
         );
         Ok(())

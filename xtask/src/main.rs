@@ -28,10 +28,11 @@ cargo xtask diff [--base GIT-REF | --base-file PATH] [--spec PATH] [--json]
     (breaking-for-clients, breaking-for-servers, compatible) and reason (docs/diff.md). Exit
     status 0 when no change breaks clients, 1 when one does, 2 when a document cannot be read.
 cargo xtask compat
-    Additive spec changes are source-compatible: regenerates both pet store crates from
-    spec/petstore.yaml plus an optional property, a query parameter, an error status, an
-    enum value and an operation (throwaway workspace target/compat/ws), and checks that the
-    reference service and CLI, unchanged (all targets), compile against them.
+    Additive spec changes are source-compatible: regenerates the pet store crates from
+    spec/petstore.yaml plus an optional property, query parameters (one the first of its
+    operation), an error status, a same-body success status, an enum value and an operation
+    (throwaway workspace target/compat/ws), and checks that the reference service and the
+    CLI's tests, unchanged (all targets), compile against them.
 cargo xtask corpus [DIR...] [--filter SUBSTR] [--keep DIR]
     Robustness run over every .yaml/.yml/.json document under the DIRs (default
     ../shared/openapi-corpus and ../shared/openapi-corpus-31, recursively; with several

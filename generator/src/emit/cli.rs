@@ -306,6 +306,9 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
         }
     };
     let server_use = (!api.servers.is_empty()).then(|| quote!(use #krate::Server;));
+    let after_help = format!(
+        "The API key is read from {key_var}. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent)."
+    );
     // The operations' `…Options` types, when some subcommand takes one.
     let options_use = ops
         .iter()
@@ -405,6 +408,7 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
         pub fn cli() -> Command {
             let cmd = Command::new(#bin)
                 .about(#about)
+                .after_help(#after_help)
                 .version(env!("CARGO_PKG_VERSION"))
                 .subcommand_required(true)
                 .arg_required_else_help(true);
@@ -417,6 +421,15 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
         fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
             #base_url
+            // Without the TLS feature an HTTPS server cannot be reached: say so before sending.
+            if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
+                return Err(support::usage(&format!(
+                    "{base_url} needs HTTPS, and this CLI was built without it: rebuild with `--features rustls`, or pass `--base-url http://…`"
+                )));
+            }
+            if verbose {
+                eprintln!("server: {base_url}");
+            }
             #reads_key
             let #mutable builder = Client::builder(base_url)
                 .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));

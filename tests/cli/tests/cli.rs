@@ -137,7 +137,7 @@ async fn bodies_from_flags_json_a_file_and_stdin_then_a_table() {
     let list = ok(cli(&service, true, &["list-pets"], None).await);
     assert_eq!(
         list.stdout,
-        "NAME   CATEGORYID  STATUS     ID\nRex    7           available  1\nTom    3           sold       2\nBella  7           pending    3\nNemo   9                      4\n"
+        "NAME   CATEGORYID  STATUS     ID\nRex    7           available  1\nTom    3           sold       2\nBella  7           pending    3\nNemo   9           -          4\n"
     );
     let json = ok(cli(
         &service,

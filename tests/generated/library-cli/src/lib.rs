@@ -27,6 +27,9 @@ pub fn main() -> ExitCode {
 pub fn cli() -> Command {
     let cmd = Command::new("library-cli")
         .about("Lending Library 2.1.0 from the command line.")
+        .after_help(
+            "The API key is read from LIBRARY_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
+        )
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
@@ -131,6 +134,18 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         }
         (None, None) => Server::ALL[0].url().to_owned(),
     };
+    if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
+        return Err(
+            support::usage(
+                &format!(
+                    "{base_url} needs HTTPS, and this CLI was built without it: rebuild with `--features rustls`, or pass `--base-url http://…`"
+                ),
+            ),
+        );
+    }
+    if verbose {
+        eprintln!("server: {base_url}");
+    }
     let key = std::env::var("LIBRARY_API_KEY")
         .ok()
         .map(|k| k.trim().to_owned())
