@@ -61,6 +61,7 @@ pub fn run(root: &Path, runs: usize) -> Result<Vec<Row>, String> {
             name: name.to_owned(),
             spec_label: label.clone(),
             command: "cargo xtask codegen".to_owned(),
+            string_formats: false,
         };
         // One unmeasured run first (page cache, allocator warm-up).
         let first = apigen::generate(&text, &options);

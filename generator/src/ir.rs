@@ -194,6 +194,16 @@ pub enum TypeRef {
     Base64,
     /// `contentEncoding: base64url` (3.1): bytes, written as URL-safe base64 text in JSON.
     Base64Url,
+    /// `format: uuid`: `uuid::Uuid`.
+    Uuid,
+    /// `format: date-time` (RFC 3339): `jiff::Timestamp`.
+    DateTime,
+    /// `format: date` (RFC 3339 full-date): `jiff::civil::Date`.
+    Date,
+    /// `format: ipv4`: `std::net::Ipv4Addr`.
+    Ipv4,
+    /// `format: ipv6`: `std::net::Ipv6Addr`.
+    Ipv6,
     /// `prefixItems` (3.1) with no other items: a fixed-length tuple.
     Tuple(Vec<TypeRef>),
     Vec(Box<TypeRef>),
@@ -220,6 +230,16 @@ impl TypeRef {
         )
     }
 
+    /// A string `format` read into a type of its own (`uuid`, `date-time`, `date`, `ipv4`,
+    /// `ipv6`): the type's parser is the check, so string-length and pattern keywords beside
+    /// the format are not applied to it.
+    pub fn is_string_format(&self) -> bool {
+        matches!(
+            self,
+            TypeRef::Uuid | TypeRef::DateTime | TypeRef::Date | TypeRef::Ipv4 | TypeRef::Ipv6
+        )
+    }
+
     /// Whether a value of this type may contain an integer somewhere (a named type may).
     pub fn may_hold_integer(&self) -> bool {
         match self {
@@ -228,6 +248,11 @@ impl TypeRef {
             TypeRef::Vec(item) | TypeRef::Map(item) => item.may_hold_integer(),
             TypeRef::Tuple(items) => items.iter().any(TypeRef::may_hold_integer),
             TypeRef::String
+            | TypeRef::Uuid
+            | TypeRef::DateTime
+            | TypeRef::Date
+            | TypeRef::Ipv4
+            | TypeRef::Ipv6
             | TypeRef::Bool
             | TypeRef::F32
             | TypeRef::F64
@@ -264,6 +289,14 @@ pub struct Constraints {
 impl Constraints {
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()
+    }
+
+    /// Forgets `minLength`, `maxLength` and `pattern`: for a value read into a format's own
+    /// type (`TypeRef::is_string_format`), whose parser already decided what text is valid.
+    pub fn drop_string_checks(&mut self) {
+        self.min_length = None;
+        self.max_length = None;
+        self.pattern = None;
     }
 
     /// Adds the constraints of another schema the same value must meet (an `allOf` part):

@@ -24,7 +24,7 @@ use emit::manifest::{self, Kind};
 use std::collections::BTreeMap;
 
 /// How to name and label the generated crates.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Stem of the crate names: `petstore` gives `petstore-server` and `petstore-client`.
     pub name: String,
@@ -33,6 +33,10 @@ pub struct Options {
     pub spec_label: String,
     /// The command that regenerates the files, for their first line.
     pub command: String,
+    /// Keep `format: uuid`, `date-time`, `date`, `ipv4` and `ipv6` strings as `String` instead
+    /// of `uuid::Uuid`, `jiff::Timestamp`, `jiff::civil::Date` and `std::net` addresses
+    /// (`cargo xtask codegen --string-formats`). Off by default.
+    pub string_formats: bool,
 }
 
 /// The generated files and the warnings about constructs that fell back to a simpler type.
@@ -94,7 +98,7 @@ fn internal(message: String) -> Diagnostics {
 fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
     let mut loaded = load::parse(text)?;
     let mut sink = Sink::default();
-    let api = lower::lower(&loaded.doc, &mut sink);
+    let api = lower::lower_with(&loaded.doc, options.string_formats, &mut sink);
     // The lowering speaks of places in the up-read document; the user wrote them elsewhere.
     for d in &mut sink.items {
         d.pointer = loaded.original(&d.pointer);

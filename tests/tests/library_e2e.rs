@@ -32,7 +32,7 @@ fn book(isbn: &str, format: types::Format) -> types::Book {
         isbn: isbn.into(),
         title: format!("Book {isbn}"),
         authors: vec![types::Author {
-            id: "a1".into(),
+            id: "00000000-0000-4000-8000-0000000000a1".parse().unwrap(),
             name: "Ann".into(),
             address: Some(types::Address {
                 street: "1 Main St".into(),
@@ -114,7 +114,7 @@ impl LendingLibraryApi for Library {
         Ok(LendBookResponse::Created(types::Loan {
             isbn: body.isbn,
             member: body.member,
-            due: "2030-01-01T00:00:00Z".into(),
+            due: "2030-01-01T00:00:00Z".parse().unwrap(),
             id: params.member_id * 10,
             returned: Some(false),
         }))

@@ -512,7 +512,9 @@ async fn webhooks_sent_by_the_server_crate_are_read_by_the_client_crate() {
 
     // One name, two methods: the method tells the deliveries apart, and a third is refused.
     let paused = [
-        oas32_server::Webhook::FeedPausedPut(types::FeedPausedPutBody::new("2030-01-01T00:00:00Z")),
+        oas32_server::Webhook::FeedPausedPut(types::FeedPausedPutBody::new(
+            "2030-01-01T00:00:00Z".parse().unwrap(),
+        )),
         oas32_server::Webhook::FeedPausedDelete,
     ];
     for hook in &paused {
@@ -521,7 +523,7 @@ async fn webhooks_sent_by_the_server_crate_are_read_by_the_client_crate() {
     }
     match received.recv().await.unwrap() {
         oas32_client::Webhook::FeedPausedPut(body) => {
-            assert_eq!(body.until, "2030-01-01T00:00:00Z")
+            assert_eq!(body.until.to_string(), "2030-01-01T00:00:00Z")
         }
         other => panic!("expected feedPaused by PUT, got {other:?}"),
     }

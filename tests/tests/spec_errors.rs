@@ -5,6 +5,7 @@ fn generate(text: &str) -> Result<apigen::Output, apigen::diag::Diagnostics> {
         name: "x".into(),
         spec_label: "x.yaml".into(),
         command: "cargo xtask codegen".into(),
+        string_formats: false,
     };
     apigen::generate(text, &options)
 }

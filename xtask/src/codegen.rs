@@ -22,6 +22,8 @@ pub struct Target {
     /// `None`: no CLI (the fixtures, `--out` without `--cli`).
     pub cli: Option<(PathBuf, String)>,
     pub command: String,
+    /// `--string-formats`: `apigen::Options::string_formats`.
+    pub string_formats: bool,
 }
 
 pub fn root() -> PathBuf {
@@ -42,6 +44,7 @@ pub fn workspace_targets() -> Result<Vec<Target>, String> {
         client_dir: root.join("generated-client"),
         cli: Some((root.join("generated-cli"), "../generated-client".into())),
         command: COMMAND.into(),
+        string_formats: false,
     }];
     let fixtures = root.join("tests/fixtures");
     let mut docs: Vec<PathBuf> = fs::read_dir(&fixtures)
@@ -77,6 +80,7 @@ pub fn workspace_targets() -> Result<Vec<Target>, String> {
             )),
             name: stem,
             command: COMMAND.into(),
+            string_formats: false,
         });
     }
     Ok(targets)
@@ -107,6 +111,7 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
         name: target.name.clone(),
         spec_label: target.spec_label.clone(),
         command: target.command.clone(),
+        string_formats: target.string_formats,
     };
     let output =
         apigen::generate(&text, &options).map_err(|e| format!("{}:\n{e}", target.spec_label))?;
@@ -216,6 +221,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut out = None;
     let mut name = None;
     let mut cli = false;
+    let mut string_formats = false;
     let mut sunset_days = DEFAULT_SUNSET_WARNING_DAYS;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -234,10 +240,15 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--out" => out = Some(it.next().ok_or("--out needs a directory")?.clone()),
             "--name" => name = Some(it.next().ok_or("--name needs a crate name stem")?.clone()),
             "--cli" => cli = true,
+            "--string-formats" => string_formats = true,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
     let targets = match (spec, out) {
+        // The workspace's crates are generated one way, so that `--check` has one answer.
+        (None, None) if string_formats => {
+            return Err("--string-formats goes with --spec and --out".into());
+        }
         (None, None) => workspace_targets()?,
         (Some(spec), Some(out)) => {
             let spec = PathBuf::from(spec);
@@ -258,6 +269,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 None => apigen::naming::crate_stem(&stem),
             };
             let out = PathBuf::from(out);
+            let flag = if string_formats {
+                " --string-formats"
+            } else {
+                ""
+            };
             vec![Target {
                 spec_label: spec
                     .file_name()
@@ -265,7 +281,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     .unwrap_or("the document")
                     .to_string(),
                 command: format!(
-                    "cargo xtask codegen --spec {} --out DIR{}",
+                    "cargo xtask codegen --spec {} --out DIR{}{flag}",
                     spec.display(),
                     if cli { " --cli" } else { "" }
                 ),
@@ -274,6 +290,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 client_dir: out.join("client"),
                 cli: cli.then(|| (out.join("cli"), "../client".to_string())),
                 name,
+                string_formats,
             }]
         }
         _ => return Err("--spec and --out go together".into()),
@@ -584,6 +601,7 @@ mod tests {
             client_dir: dir.join("client"),
             cli: None,
             command: COMMAND.into(),
+            string_formats: false,
         };
         let run = |check: bool| {
             let mut report = Report::default();

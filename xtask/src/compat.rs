@@ -144,6 +144,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         client_dir: ws.join("generated-client"),
         cli: Some((ws.join("generated-cli"), "../generated-client".into())),
         command: "cargo xtask compat".into(),
+        string_formats: false,
     };
     codegen::sync(&target, false, &mut Report::default())?;
     for dir in COPIED.iter().chain(SUPPORT) {
@@ -240,6 +241,7 @@ mod tests {
             name: "petstore".into(),
             spec_label: "evolved".into(),
             command: "test".into(),
+            string_formats: false,
         };
         let before = apigen::generate(&spec, &options).unwrap();
         let after = apigen::generate(&evolved, &options).unwrap();

@@ -128,6 +128,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     name: slug.clone(),
                     spec_label: label.clone(),
                     command: COMMAND.into(),
+                    string_formats: false,
                 };
                 let (result, ms) = generate_guarded(text, options);
                 row.gen_ms = ms;

@@ -255,6 +255,7 @@ fn generate(case: &Case) -> Result<BTreeMap<String, String>, Failure> {
         name: case.slug.clone(),
         spec_label: case.label.clone(),
         command: "cargo xtask fuzz".into(),
+        string_formats: false,
     };
     let text = case.text.clone();
     let result = std::panic::catch_unwind(move || apigen::generate(&text, &options));

@@ -1482,6 +1482,7 @@ mod tests {
             name: "t".into(),
             spec_label: "t.yaml".into(),
             command: "test".into(),
+            string_formats: false,
         };
         let out = crate::generate(&doc, &options).unwrap_or_else(|e| panic!("{e}"));
         out.files

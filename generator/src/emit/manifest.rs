@@ -204,6 +204,18 @@ pub(crate) fn crate_version(v: &str) -> String {
     }
 }
 
+/// The client runtime's `uuid` and `jiff` lines (the types of typed string formats), for a
+/// crate built on a generated client that names those types (the CLI): the same
+/// specification as the client's, so one build of each serves both.
+pub fn format_dependencies() -> Vec<String> {
+    runtime_dependencies(CLIENT_RUNTIME_MANIFEST)
+        .map(|(deps, _)| deps)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|d| d.starts_with("uuid = ") || d.starts_with("jiff = "))
+        .collect()
+}
+
 /// Plain dependency lines, and target-specific sections with theirs.
 type Dependencies = (Vec<String>, Vec<(String, Vec<String>)>);
 
@@ -364,5 +376,8 @@ mod tests {
             sections.iter().any(|(h, _)| h.contains("wasm32")),
             "{sections:?}"
         );
+        let formats = format_dependencies();
+        assert_eq!(formats.len(), 2, "{formats:?}");
+        assert!(formats.iter().all(|d| client.contains(d)), "{formats:?}");
     }
 }

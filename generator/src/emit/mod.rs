@@ -84,6 +84,11 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
             }
         }
         TypeRef::String => quote!(String),
+        TypeRef::Uuid => quote!(uuid::Uuid),
+        TypeRef::DateTime => quote!(jiff::Timestamp),
+        TypeRef::Date => quote!(jiff::civil::Date),
+        TypeRef::Ipv4 => quote!(std::net::Ipv4Addr),
+        TypeRef::Ipv6 => quote!(std::net::Ipv6Addr),
         TypeRef::Bool => quote!(bool),
         TypeRef::I32 => quote!(i32),
         TypeRef::I64 => quote!(i64),

@@ -15,9 +15,16 @@ use schema::{
     resolve_check_types,
 };
 
-/// Lowers a parsed document; problems go to `sink` (errors stop generation afterwards).
+/// Lowers a parsed document with the default options; problems go to `sink`.
 pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
+    lower_with(doc, false, sink)
+}
+
+/// Lowers a parsed document; problems go to `sink` (errors stop generation afterwards).
+/// `string_formats`: `Options::string_formats` (formats such as `uuid` stay `String`).
+pub fn lower_with(doc: &OpenAPI, string_formats: bool, sink: &mut Sink) -> Api {
     let mut schemas = Schemas::new(doc);
+    schemas.string_formats = string_formats;
     schemas.lower_components(sink);
     let security_schemes = security_schemes(doc, sink);
     let base_path = doc

@@ -321,6 +321,7 @@ mod tests {
             name: "t".into(),
             spec_label: "t.yaml".into(),
             command: "test".into(),
+            string_formats: false,
         };
         crate::generate(&doc, &options).unwrap_or_else(|e| panic!("{e}"))
     }

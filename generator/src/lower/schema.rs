@@ -11,7 +11,7 @@ use crate::load;
 use crate::naming::{self, Scope, reserved};
 use openapiv3::{
     AdditionalProperties, AnySchema, IntegerFormat, NumberFormat, OpenAPI, ReferenceOr, Schema,
-    SchemaKind, Type, VariantOrUnknownOrEmpty,
+    SchemaKind, StringFormat, Type, VariantOrUnknownOrEmpty,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,6 +33,8 @@ pub struct Schemas<'a> {
     defining: Vec<(*const Schema, String)>,
     /// How many schemas deep the lowering is: past [`MAX_NESTING`] it stops with an error.
     nesting: usize,
+    /// `Options::string_formats`: `uuid`, `date-time`, … stay `String`.
+    pub string_formats: bool,
 }
 
 /// The deepest schema nesting lowered. Real documents stay far below (the corpus: under 15);
@@ -81,6 +83,7 @@ impl<'a> Schemas<'a> {
             deep_refs: BTreeMap::new(),
             defining: Vec::new(),
             nesting: 0,
+            string_formats: false,
         }
     }
 
@@ -313,6 +316,36 @@ impl<'a> Schemas<'a> {
         TypeRef::Named(name)
     }
 
+    /// A string: bytes when the 3.1 `contentEncoding` says base64, the format's own type when
+    /// it has one (docs/architecture.md, "String formats") and `string_formats` is off, else
+    /// `String`.
+    fn string_type(
+        &self,
+        schema: &Schema,
+        format: Option<&str>,
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> TypeRef {
+        let encoding = schema
+            .schema_data
+            .extensions
+            .get("x-apigen-content-encoding")
+            .and_then(|v| v.as_str());
+        match encoding.map(str::to_ascii_lowercase).as_deref() {
+            None if self.string_formats => TypeRef::String,
+            None => format.and_then(format_type).unwrap_or(TypeRef::String),
+            Some("base64") => TypeRef::Base64,
+            Some("base64url") => TypeRef::Base64Url,
+            Some(other) => {
+                sink.warn(
+                    push(pointer, "contentEncoding"),
+                    format!("`contentEncoding: {other}` is not decoded; the value stays a string"),
+                );
+                TypeRef::String
+            }
+        }
+    }
+
     /// Scalars, arrays and maps need no type of their own; `None` means it does.
     fn primitive(
         &mut self,
@@ -327,7 +360,15 @@ impl<'a> Schemas<'a> {
             {
                 return None;
             }
-            SchemaKind::Type(Type::String(_)) => string_type(schema, pointer, sink),
+            SchemaKind::Type(Type::String(s)) => {
+                let format = match &s.format {
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Date) => Some("date"),
+                    VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => Some("date-time"),
+                    VariantOrUnknownOrEmpty::Unknown(f) => Some(f.as_str()),
+                    _ => None,
+                };
+                self.string_type(schema, format, pointer, sink)
+            }
             SchemaKind::Type(Type::Boolean(_)) => TypeRef::Bool,
             SchemaKind::Type(Type::Integer(i)) => integer(&i.format),
             SchemaKind::Type(Type::Number(n)) => match &n.format {
@@ -380,7 +421,7 @@ impl<'a> Schemas<'a> {
                 }
                 match any.typ.as_deref() {
                     Some("string") if any.enumeration.is_empty() => {
-                        string_type(schema, pointer, sink)
+                        self.string_type(schema, any.format.as_deref(), pointer, sink)
                     }
                     Some("boolean") => TypeRef::Bool,
                     Some("integer") => any_integer(any.format.as_deref()),
@@ -982,25 +1023,18 @@ fn collect_all_of<'a>(
     }
 }
 
-/// A string, or bytes when the 3.1 `contentEncoding` says base64.
-fn string_type(schema: &Schema, pointer: &str, sink: &mut Sink) -> TypeRef {
-    let encoding = schema
-        .schema_data
-        .extensions
-        .get("x-apigen-content-encoding")
-        .and_then(|v| v.as_str());
-    match encoding.map(str::to_ascii_lowercase).as_deref() {
-        None => TypeRef::String,
-        Some("base64") => TypeRef::Base64,
-        Some("base64url") => TypeRef::Base64Url,
-        Some(other) => {
-            sink.warn(
-                push(pointer, "contentEncoding"),
-                format!("`contentEncoding: {other}` is not decoded; the value stays a string"),
-            );
-            TypeRef::String
-        }
-    }
+/// The type of a string `format` that has one. Formats are case-sensitive names (JSON Schema
+/// 2020-12, 7.3), so `dateTime` or `UUID` stay strings. `uri`, `email`, `hostname` stay
+/// strings too: see docs/architecture.md, "String formats".
+pub fn format_type(format: &str) -> Option<TypeRef> {
+    Some(match format {
+        "uuid" => TypeRef::Uuid,
+        "date-time" => TypeRef::DateTime,
+        "date" => TypeRef::Date,
+        "ipv4" => TypeRef::Ipv4,
+        "ipv6" => TypeRef::Ipv6,
+        _ => return None,
+    })
 }
 
 /// The `prefixItems` of a 3.1 schema (carried by the up-reading), when there are any.
@@ -1387,11 +1421,17 @@ pub fn resolve_check_types(types: &mut [TypeDef], params: &mut [&mut crate::ir::
         if let TypeKind::Struct(s) = &mut t.kind {
             for f in &mut s.fields {
                 f.check_ty = resolve(&f.ty);
+                if f.check_ty.is_string_format() {
+                    f.constraints.drop_string_checks();
+                }
             }
         }
     }
     for p in params.iter_mut() {
         p.check_ty = resolve(&p.ty);
+        if p.check_ty.is_string_format() {
+            p.constraints.drop_string_checks();
+        }
     }
 }
 

@@ -272,6 +272,7 @@ mod tests {
                 name: name.into(),
                 spec_label: name.into(),
                 command: "test".into(),
+                string_formats: false,
             };
             let output = crate::generate(text, &options).expect("fixture generates");
             for (path, file) in &output.files {

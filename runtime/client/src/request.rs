@@ -72,9 +72,30 @@ macro_rules! to_param_via_display {
     };
 }
 
-// Display of these is exactly their JSON/text form (`true`, `42`, `1.5`).
+// Display of these is exactly their JSON/text form (`true`, `42`, `1.5`; a UUID hyphenated
+// in lower case, a timestamp in RFC 3339 with `Z`, a date `YYYY-MM-DD`).
 to_param_via_display!(
-    bool, char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+    bool,
+    char,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    f32,
+    f64,
+    uuid::Uuid,
+    jiff::Timestamp,
+    jiff::civil::Date,
+    std::net::Ipv4Addr,
+    std::net::Ipv6Addr,
 );
 
 /// A query string under construction (`style: form`, the OpenAPI default for queries).

@@ -148,7 +148,7 @@ impl Validate for Address {
 /// Schema: `/components/schemas/Author`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Author {
-    pub id: String,
+    pub id: uuid::Uuid,
     pub name: String,
     #[serde(
         default,
@@ -161,15 +161,15 @@ pub struct Author {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "absent_null_or_value"
     )]
-    pub born: Option<Option<String>>,
+    pub born: Option<Option<jiff::civil::Date>>,
 }
 
 impl Author {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
-    pub fn new(id: impl Into<String>, name: impl Into<String>) -> Self {
+    pub fn new(id: uuid::Uuid, name: impl Into<String>) -> Self {
         Self {
-            id: id.into(),
+            id,
             name: name.into(),
             address: None,
             born: None,
@@ -183,7 +183,7 @@ impl Author {
     }
 
     /// Sets `born`; `None` sends `null`.
-    pub fn with_born(mut self, born: Option<String>) -> Self {
+    pub fn with_born(mut self, born: Option<jiff::civil::Date>) -> Self {
         self.born = Some(born);
         self
     }
@@ -376,7 +376,7 @@ pub struct Loan {
     pub isbn: String,
     pub member: Member,
     pub id: i64,
-    pub due: String,
+    pub due: jiff::Timestamp,
     /// Default: `false`.
     #[serde(
         default,
@@ -393,13 +393,13 @@ impl Loan {
         isbn: impl Into<String>,
         member: Member,
         id: i64,
-        due: impl Into<String>,
+        due: jiff::Timestamp,
     ) -> Self {
         Self {
             isbn: isbn.into(),
             member,
             id,
-            due: due.into(),
+            due,
             returned: None,
         }
     }

@@ -103,7 +103,7 @@ pub struct FeedClosedBody {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "absent_null_or_value"
     )]
-    pub at: Option<Option<String>>,
+    pub at: Option<Option<jiff::Timestamp>>,
 }
 
 impl FeedClosedBody {
@@ -117,7 +117,7 @@ impl FeedClosedBody {
     }
 
     /// Sets `at`; `None` sends `null`.
-    pub fn with_at(mut self, at: Option<String>) -> Self {
+    pub fn with_at(mut self, at: Option<jiff::Timestamp>) -> Self {
         self.at = Some(at);
         self
     }
@@ -126,13 +126,13 @@ impl FeedClosedBody {
 /// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FeedPausedPutBody {
-    pub until: String,
+    pub until: jiff::Timestamp,
 }
 
 impl FeedPausedPutBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
-    pub fn new(until: impl Into<String>) -> Self {
-        Self { until: until.into() }
+    pub fn new(until: jiff::Timestamp) -> Self {
+        Self { until }
     }
 }

@@ -90,6 +90,26 @@ macro_rules! float_param {
 
 float_param!(f32 => "float", f64 => "double");
 
+// String formats read into types of their own (docs/architecture.md, "String formats"): the
+// text must parse as the type, as in a JSON body.
+macro_rules! format_param {
+    ($($t:ty => $what:literal),* $(,)?) => {$(
+        impl FromParam for $t {
+            fn from_param(raw: &str) -> Result<Self, String> {
+                raw.parse::<$t>().map_err(|_| expected($what, raw))
+            }
+        }
+    )*};
+}
+
+format_param!(
+    uuid::Uuid => "a UUID (uuid)",
+    jiff::Timestamp => "a date-time with an offset, RFC 3339 (date-time)",
+    jiff::civil::Date => "a date, YYYY-MM-DD (date)",
+    std::net::Ipv4Addr => "an IPv4 address (ipv4)",
+    std::net::Ipv6Addr => "an IPv6 address (ipv6)",
+);
+
 /// Where a parameter lives, as OpenAPI's `in` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Location {

@@ -1,0 +1,286 @@
+//! tests/fixtures/formats.yaml over loopback HTTP: typed string formats (`uuid`, `date-time`,
+//! `date`, `ipv4`, `ipv6`) make the round trip client → server → client in bodies, path,
+//! query and header parameters and response headers; the server refuses a malformed value
+//! of each with the `Error` body naming the place; `Options::string_formats` keeps them
+//! `String`.
+
+mod common;
+
+use formats_client::client::{GetEventOkHeaders, GetEventOptions};
+use formats_client::types as c;
+use formats_client::{Client, RetryPolicy};
+use formats_server::api::*;
+use formats_server::{FormatsApi, RequestContext, ServerConfig, types};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
+
+struct Service;
+
+impl FormatsApi for Service {
+    type Error = String;
+
+    /// Echoes what the parameters were read as, in the body and the response headers.
+    async fn get_event(
+        &self,
+        _ctx: &RequestContext,
+        p: GetEventParams,
+    ) -> Result<GetEventResponse, String> {
+        let at = p.since.unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+        let day = p.day.unwrap_or(jiff::civil::date(2000, 1, 1));
+        let mut event = types::Event::new(p.id, at, day)
+            .with_v4(p.x_client_ip)
+            .with_v6(p.x_peer)
+            .with_related(p.related);
+        event.ends = Some(None);
+        let headers = GetEventOkHeaders2 {
+            x_request_id: Some(p.id),
+            last_seen: p.since,
+        };
+        Ok(GetEventResponse::Ok(event, headers))
+    }
+
+    async fn put_event(
+        &self,
+        _ctx: &RequestContext,
+        p: PutEventParams,
+        body: types::Event,
+    ) -> Result<PutEventResponse, String> {
+        if body.id != p.id {
+            return Err("path and body disagree".into());
+        }
+        Ok(PutEventResponse::Ok(body))
+    }
+}
+
+/// The server's header struct (the client has one of the same name).
+type GetEventOkHeaders2 = formats_server::api::GetEventOkHeaders;
+
+async fn serve() -> SocketAddr {
+    common::spawn(formats_server::router(
+        std::sync::Arc::new(Service),
+        ServerConfig::new(),
+    ))
+    .await
+}
+
+fn client(addr: SocketAddr) -> Client {
+    Client::builder(format!("http://{addr}"))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap()
+}
+
+const ID: &str = "67e55044-10b1-426f-9247-bb680e5fe0c8";
+
+fn event() -> c::Event {
+    let id: uuid::Uuid = ID.parse().unwrap();
+    // An offset and nanoseconds: the instant survives, written back in UTC.
+    let at: jiff::Timestamp = "2024-06-19T15:22:45.123456789+02:00".parse().unwrap();
+    c::Event::new(id, at, jiff::civil::date(2024, 2, 29))
+        .with_ends(Some("2024-06-20T00:00:00Z".parse().unwrap()))
+        .with_v4(Ipv4Addr::new(192, 0, 2, 1))
+        .with_v6("2001:db8::1".parse::<Ipv6Addr>().unwrap())
+        .with_related(vec![uuid::Uuid::nil(), id])
+        .with_holidays(BTreeMap::from([(
+            "leap".to_string(),
+            jiff::civil::date(2024, 2, 29),
+        )]))
+        .with_code(uuid::Uuid::max())
+        // `uri` and `email` stay strings.
+        .with_homepage("https://example.com/a b")
+        .with_contact("not checked")
+}
+
+#[tokio::test]
+async fn typed_formats_make_the_round_trip_in_bodies() {
+    let addr = serve().await;
+    let sent = event();
+    let back = client(addr)
+        .put_event(sent.id, &sent)
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(back, sent);
+    let wire = serde_json::to_value(&back).unwrap();
+    assert_eq!(
+        wire["at"], "2024-06-19T13:22:45.123456789Z",
+        "RFC 3339, UTC"
+    );
+    assert_eq!(wire["day"], "2024-02-29");
+    assert_eq!(wire["id"], ID);
+    assert_eq!(wire["v6"], "2001:db8::1");
+    assert_eq!(wire["holidays"], json!({"leap": "2024-02-29"}));
+
+    // A null `ends` is not an absent one, and comes back as null.
+    let mut open = sent.clone();
+    open.ends = Some(None);
+    let back = client(addr).put_event(open.id, &open).await.unwrap();
+    assert_eq!(back.into_inner().ends, Some(None));
+}
+
+#[tokio::test]
+async fn typed_formats_make_the_round_trip_in_parameters_and_headers() {
+    let addr = serve().await;
+    let id: uuid::Uuid = ID.parse().unwrap();
+    let since: jiff::Timestamp = "2024-06-19T15:22:45Z".parse().unwrap();
+    let options = GetEventOptions {
+        since: Some(since),
+        day: Some(jiff::civil::date(2024, 12, 31)),
+        related: Some(vec![id, uuid::Uuid::nil()]),
+        x_client_ip: Some(Ipv4Addr::LOCALHOST),
+        x_peer: Some(Ipv6Addr::LOCALHOST),
+    };
+    let answer = client(addr).get_event_with(id, options).await.unwrap();
+    let headers = GetEventOkHeaders::from_headers(answer.headers());
+    assert_eq!(headers.x_request_id, Some(id));
+    assert_eq!(headers.last_seen, Some(since));
+    let event = answer.into_inner();
+    assert_eq!(event.id, id);
+    assert_eq!(event.at, since);
+    assert_eq!(event.day, jiff::civil::date(2024, 12, 31));
+    assert_eq!(event.related, Some(vec![id, uuid::Uuid::nil()]));
+    assert_eq!(event.v4, Some(Ipv4Addr::LOCALHOST));
+    assert_eq!(event.v6, Some(Ipv6Addr::LOCALHOST));
+}
+
+async fn send(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let mut request =
+        common::raw_http().request(method.parse().unwrap(), format!("http://{addr}{path}"));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    if let Some(body) = body {
+        request = request
+            .header("content-type", "application/json")
+            .body(body.to_string());
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let bytes = response.bytes().await.unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// A 400 with the document's `Error` body whose message names `place`.
+fn assert_refused(what: &str, (status, problem): (u16, Value), place: &str) {
+    assert_eq!(status, 400, "{what} → {problem}");
+    assert_eq!(problem["status"], 400, "the Error body: {problem}");
+    assert!(problem["code"].is_string(), "the Error body: {problem}");
+    let message = problem["message"].as_str().unwrap_or_default();
+    assert!(message.contains(place), "{what}: `{place}` in {message}");
+}
+
+#[tokio::test]
+async fn server_refuses_malformed_body_values_with_a_pointer() {
+    let addr = serve().await;
+    let good = serde_json::to_value(event()).unwrap();
+    let path = format!("/events/{ID}");
+    assert_eq!(send(addr, "PUT", &path, &[], Some(&good)).await.0, 200);
+    let cases = [
+        ("id", json!("not-a-uuid"), "/id"),
+        ("id", json!(42), "/id"),
+        ("at", json!("not-a-date"), "/at"),
+        ("at", json!("2024-06-19T15:22:45"), "/at"), // no offset
+        ("at", json!("2024-06-19"), "/at"),
+        ("day", json!("2024-02-30"), "/day"),
+        ("day", json!("2024-06-19T00:00:00Z"), "/day"),
+        ("ends", json!("soon"), "/ends"),
+        ("v4", json!("256.0.0.1"), "/v4"),
+        ("v4", json!("::1"), "/v4"),
+        ("v6", json!("2001:db8::g"), "/v6"),
+        ("related", json!([ID, "x"]), "/related/1"),
+        ("holidays", json!({"leap": "29.02.2024"}), "/holidays/leap"),
+        ("code", json!("zz"), "/code"),
+    ];
+    for (field, value, place) in cases {
+        let mut body = good.clone();
+        body[field] = value.clone();
+        let answer = send(addr, "PUT", &path, &[], Some(&body)).await;
+        assert_refused(&format!("{field}: {value}"), answer, place);
+    }
+}
+
+#[tokio::test]
+async fn server_refuses_malformed_parameters_with_a_pointer() {
+    let addr = serve().await;
+    let ok = format!("/events/{ID}");
+    assert_eq!(send(addr, "GET", &ok, &[], None).await.0, 200);
+    let get = |path: String, headers: Vec<(&'static str, &'static str)>| async move {
+        send(addr, "GET", &path, &headers, None).await
+    };
+    assert_refused(
+        "path",
+        get("/events/not-a-uuid".into(), vec![]).await,
+        "path/id",
+    );
+    assert_refused(
+        "query since",
+        get(format!("{ok}?since=yesterday"), vec![]).await,
+        "query/since",
+    );
+    assert_refused(
+        "query day",
+        get(format!("{ok}?day=2024-13-01"), vec![]).await,
+        "query/day",
+    );
+    assert_refused(
+        "query related",
+        get(format!("{ok}?related={ID},nope"), vec![]).await,
+        "query/related/1",
+    );
+    assert_refused(
+        "header ipv4",
+        get(ok.clone(), vec![("X-Client-Ip", "::1")]).await,
+        "header/X-Client-Ip",
+    );
+    assert_refused(
+        "header ipv6",
+        get(ok.clone(), vec![("X-Peer", "10.0.0.1")]).await,
+        "header/X-Peer",
+    );
+}
+
+/// `Options::string_formats` (`cargo xtask codegen --string-formats`): the same document
+/// with every format a `String`, and the length and pattern checks beside one back.
+#[test]
+fn string_formats_option_keeps_strings() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/formats.yaml"),
+    )
+    .unwrap();
+    let generate = |string_formats: bool| {
+        let options = apigen::Options {
+            name: "formats".into(),
+            spec_label: "tests/fixtures/formats.yaml".into(),
+            command: "cargo xtask codegen".into(),
+            string_formats,
+        };
+        apigen::generate(&text, &options).unwrap().files
+    };
+    let typed = generate(false);
+    assert!(typed["server/src/types.rs"].contains("pub id: uuid::Uuid,"));
+    assert!(!typed["server/src/types.rs"].contains("check_pattern"));
+    let strings = generate(true);
+    for file in [
+        "server/src/types.rs",
+        "server/src/api.rs",
+        "client/src/types.rs",
+        "client/src/client.rs",
+    ] {
+        let text = &strings[file];
+        for typed in ["uuid::", "jiff::", "Ipv4Addr", "Ipv6Addr"] {
+            assert!(!text.contains(typed), "{file} names {typed}");
+        }
+    }
+    assert!(strings["server/src/types.rs"].contains("pub id: String,"));
+    assert!(strings["server/src/types.rs"].contains("validate::check_pattern"));
+}
