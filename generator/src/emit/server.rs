@@ -156,9 +156,12 @@ fn response_ident(op: &Operation) -> proc_macro2::Ident {
     format_ident!("{}Response", op.stem)
 }
 
-fn param_type(p: &Param) -> TokenStream {
+/// A parameter's field type: plain when required or when its default can be written as a
+/// value of its type (the router then fills it in), else an `Option` (a `date-time` default,
+/// a default on an alias).
+fn param_type(api: &Api, p: &Param) -> TokenStream {
     let t = rust_type(&p.ty, true);
-    if p.required || p.default.is_some() {
+    if p.required || default_expr(api, p).is_some() {
         t
     } else {
         quote!(Option<#t>)
@@ -186,7 +189,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
             let name = params_ident(op);
             let fields = op.params.iter().map(|p| {
                 let rust = ident(&p.rust);
-                let ty = param_type(p);
+                let ty = param_type(api, p);
                 let mut lines = p.doc.clone();
                 let mut where_ = format!("{} parameter `{}`", location_text(p.location), p.wire);
                 if let Some(d) = &p.default {

@@ -56,7 +56,9 @@ pub fn cli() -> Command {
                         .long("day")
                         .value_name("VALUE")
                         .required(false)
-                        .help("query parameter `day`"),
+                        .help(
+                            "A default of a typed format is documented, not applied (an `Option`).",
+                        ),
                 )
                 .arg(
                     Arg::new("related")

@@ -252,7 +252,8 @@ impl Client {
 pub struct GetEventOptions {
     /// (query parameter `since`)
     pub since: Option<jiff::Timestamp>,
-    /// (query parameter `day`)
+    /// A default of a typed format is documented, not applied (an `Option`).
+    /// (query parameter `day`; the server uses `"2000-01-01"` when unset)
     pub day: Option<jiff::civil::Date>,
     /// (query parameter `related`)
     pub related: Option<Vec<uuid::Uuid>>,

@@ -56,7 +56,8 @@ pub struct GetEventParams {
     pub id: uuid::Uuid,
     /// (query parameter `since`)
     pub since: Option<jiff::Timestamp>,
-    /// (query parameter `day`)
+    /// A default of a typed format is documented, not applied (an `Option`).
+    /// (query parameter `day`, default `"2000-01-01"`)
     pub day: Option<jiff::civil::Date>,
     /// (query parameter `related`)
     pub related: Option<Vec<uuid::Uuid>>,
