@@ -1,0 +1,239 @@
+//! The router-wide configuration as a small router built the generated way sees it: sunsets
+//! judged on an injected clock (410, or served when not enforced), `Idempotency-Key` replay
+//! through the configured store (or none when switched off), a path's own method dispatch
+//! answering the layer's refusal, and what `ServerConfig`'s and `Runtime`'s `Debug` show.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, UNIX_EPOCH};
+
+use apigen_server_runtime as runtime;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::response::Response;
+use axum::routing::{get, post};
+use common::{GOOD_KEY, client, keys, send, serve};
+use http::StatusCode;
+use runtime::auth::{self, Identity, Security};
+use runtime::idempotency;
+use runtime::layer::{self, Runtime, ServerConfig};
+use runtime::problem::Problem;
+use runtime::response;
+use runtime::{Clock, InMemoryIdempotencyStore, Retirement};
+
+/// 2030-12-05T00:00:00Z.
+const SUNSET: u64 = 1_922_659_200;
+
+static RETIREMENT: Retirement = Retirement {
+    operation: "oldThing",
+    at: SUNSET,
+    day: "2030-12-05",
+    replacement: Some("newThing"),
+};
+static OLD_HEADERS: &[(&str, &str)] = &[("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT")];
+static SECURED: Security = &[&["bearerAuth"]];
+
+fn at(secs: u64) -> Clock {
+    Clock::new(move || UNIX_EPOCH + Duration::from_secs(secs))
+}
+
+/// An operation with a sunset, in the generated handler's order: the sunset first, then
+/// authorization, then the application.
+async fn old_thing(req: Request) -> Response {
+    let (parts, _body) = req.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let result = rt.check_sunset(&RETIREMENT).and_then(|()| {
+        auth::authorize_scheme(parts.extensions.get(), SECURED)?;
+        Ok(response::text(
+            StatusCode::OK,
+            "text/plain; charset=utf-8",
+            "still here".into(),
+        ))
+    });
+    rt.reply(result, OLD_HEADERS)
+}
+
+/// An operation declaring `Idempotency-Key`, served through `idempotency::serve`; it counts
+/// how often the application really ran.
+async fn create_order(State(runs): State<Arc<AtomicUsize>>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    idempotency::serve(
+        rt,
+        "createOrder",
+        false,
+        parts,
+        body,
+        &[],
+        move |parts, _body: Body| async move {
+            auth::authorize_scheme(parts.extensions.get(), SECURED)?;
+            let n = runs.fetch_add(1, Ordering::SeqCst) + 1;
+            Ok(response::text(
+                StatusCode::CREATED,
+                "text/plain; charset=utf-8",
+                format!("order {n}"),
+            ))
+        },
+    )
+    .await
+}
+
+fn router(config: ServerConfig, runs: Arc<AtomicUsize>) -> axum::Router {
+    let routes = axum::Router::new()
+        .route("/old", get(old_thing))
+        .route("/orders", post(create_order))
+        .with_state(runs);
+    layer::finish_prefixed(routes, common::SECURITY_SCHEMES, "", &common::CORS, config)
+}
+
+async fn get_old(config: ServerConfig) -> common::Reply {
+    let srv = serve(router(config, Arc::default())).await;
+    send(
+        client()
+            .get(format!("{}/old", srv.base))
+            .bearer_auth(GOOD_KEY),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn an_operation_past_its_sunset_is_gone_by_the_configured_clock() {
+    // The clock is set after the authenticator: a `clock` that dropped the rest of the
+    // configuration would also lose the keys.
+    let r = get_old(ServerConfig::new().authenticator(keys()).clock(at(SUNSET))).await;
+    assert_eq!(r.status, 410, "{}", r.body);
+    let (code, message) = r.problem();
+    assert_eq!(code, "gone");
+    assert_eq!(
+        message,
+        "operation oldThing was removed on 2030-12-05 (its sunset); use newThing instead"
+    );
+    // The operation's own headers come with the 410 too.
+    assert_eq!(r.header("sunset"), Some("Thu, 05 Dec 2030 00:00:00 GMT"));
+}
+
+#[tokio::test]
+async fn an_operation_before_its_sunset_is_served_by_the_configured_clock() {
+    let r = get_old(
+        ServerConfig::new()
+            .authenticator(keys())
+            .clock(at(SUNSET - 1)),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body, "still here");
+    assert_eq!(r.header("sunset"), Some("Thu, 05 Dec 2030 00:00:00 GMT"));
+}
+
+#[tokio::test]
+async fn sunsets_not_enforced_keep_the_operation_served() {
+    let config = ServerConfig::new()
+        .authenticator(keys())
+        .clock(at(SUNSET + 86_400));
+    let r = get_old(config.clone().enforce_sunset(false)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body, "still here");
+    // The same configuration enforcing: gone.
+    let r = get_old(config.enforce_sunset(true)).await;
+    assert_eq!(r.status, 410, "{}", r.body);
+}
+
+async fn post_order(base: &str, key: &str) -> common::Reply {
+    send(
+        client()
+            .post(format!("{base}/orders"))
+            .bearer_auth(GOOD_KEY)
+            .header("idempotency-key", key)
+            .body("{}"),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_repeated_idempotency_key_is_replayed_from_the_configured_store() {
+    let store = Arc::new(InMemoryIdempotencyStore::new());
+    let runs = Arc::new(AtomicUsize::new(0));
+    let config = ServerConfig::new()
+        .authenticator(keys())
+        .idempotency(store.clone(), Duration::from_secs(60));
+    let srv = serve(router(config, runs.clone())).await;
+
+    let first = post_order(&srv.base, "order-1").await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    assert_eq!(first.body, "order 1");
+    assert_eq!(first.header("idempotent-replayed"), None);
+
+    let again = post_order(&srv.base, "order-1").await;
+    assert_eq!(again.status, 201, "{}", again.body);
+    assert_eq!(again.body, "order 1", "the first response, replayed");
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "the application ran once");
+    // Kept in the store the configuration named, not in a default one.
+    assert_eq!(store.len(), 1);
+}
+
+#[tokio::test]
+async fn without_idempotency_every_repeat_runs_again() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let config = ServerConfig::new()
+        .authenticator(keys())
+        .without_idempotency();
+    let srv = serve(router(config, runs.clone())).await;
+
+    for n in 1..=2 {
+        let r = post_order(&srv.base, "order-1").await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        assert_eq!(r.body, format!("order {n}"));
+        assert_eq!(r.header("idempotent-replayed"), None);
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
+fn request_with(identity: Identity) -> Request {
+    let mut req = Request::builder()
+        .method("QUERY")
+        .uri("/search")
+        .body(Body::empty())
+        .unwrap();
+    req.extensions_mut().insert(identity);
+    req
+}
+
+#[tokio::test]
+async fn a_paths_own_method_dispatch_answers_the_layers_refusal() {
+    // Refused by the rate limit: the 429, not a 405 (and no `Allow`).
+    let refused = Identity::new(common::SECURITY_SCHEMES, None, None)
+        .with_refusal(Problem::too_many_requests(7, false));
+    let resp = layer::method_not_allowed(&request_with(refused), "GET,HEAD");
+    assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(resp.headers().get("retry-after").unwrap(), "7");
+    assert!(resp.headers().get("allow").is_none());
+
+    // Not refused: the 405 with the path's methods.
+    let resp = layer::method_not_allowed(
+        &request_with(Identity::new(common::SECURITY_SCHEMES, None, None)),
+        "GET,HEAD",
+    );
+    assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(resp.headers().get("allow").unwrap(), "GET,HEAD");
+}
+
+#[test]
+fn debug_shows_the_configuration() {
+    // What an application logs of its configuration (no authenticator or keys in it).
+    let config = ServerConfig::new()
+        .authenticator(keys())
+        .body_limit(4096)
+        .base_path("/v2");
+    let shown = format!("{config:?}");
+    assert!(shown.starts_with("ServerConfig {"), "{shown}");
+    assert!(shown.contains("body_limit: 4096"), "{shown}");
+    assert!(shown.contains("base_path: Some(\"/v2\")"), "{shown}");
+    assert!(!shown.contains(GOOD_KEY), "{shown}");
+
+    let shown = format!("{:?}", config.runtime());
+    assert!(shown.starts_with("Runtime {"), "{shown}");
+    assert!(shown.contains("body_limit: 4096"), "{shown}");
+}
