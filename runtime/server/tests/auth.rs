@@ -152,7 +152,13 @@ fn static_keys_debug_never_prints_keys() {
         user: "u".into(),
         password: "hunter2".into(),
     };
-    assert!(!format!("{c:?}").contains("hunter2"));
+    assert_eq!(
+        format!("{c:?}"),
+        r#"Basic { user: "u", password: <redacted> }"#,
+        "the user shows, the password never"
+    );
+    let c = PresentedCredential::ApiKey(GOOD_KEY.into());
+    assert_eq!(format!("{c:?}"), "ApiKey(<redacted>)");
 }
 
 #[tokio::test]
@@ -623,6 +629,80 @@ async fn identify_uses_synchronous_answers_and_awaits_the_rest() {
         Some("bearerAuth")
     );
     assert_eq!(auth.awaited.load(std::sync::atomic::Ordering::SeqCst), 3);
+}
+
+#[tokio::test]
+async fn an_authenticator_shared_in_an_arc_keeps_its_synchronous_answers() {
+    // Applications often hand the layer an `Arc` of their authenticator: it must answer as the
+    // authenticator itself does, synchronous answers included.
+    let auth = std::sync::Arc::new(HalfSync::default());
+    let p = parts("/x", &[("authorization", "Bearer t"), ("x-api-key", "k")]);
+    let id = identify(&p, ALL, &auth, None, None).await;
+    assert_eq!(
+        auth.awaited.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "only the API key was awaited; the bearer token was answered at once"
+    );
+    assert!(id.principal("bearerAuth").is_some());
+    assert!(id.principal("keyHeader").is_some());
+
+    let shared = std::sync::Arc::new(keys());
+    let p = parts("/", &[("authorization", &format!("Bearer {GOOD_KEY}"))]);
+    let id = identify(&p, ALL, &shared, None, None).await;
+    assert_eq!(
+        id.principal("bearerAuth").map(|p| p.subject.as_str()),
+        Some("alice")
+    );
+}
+
+/// Implements only `authenticate` (a key store behind I/O would): no synchronous answers.
+struct AsyncOnly;
+
+impl Authenticator for AsyncOnly {
+    fn authenticate<'a>(
+        &'a self,
+        scheme: &'a SecurityScheme,
+        credential: Credential<'a>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Principal>> + Send + 'a>> {
+        Box::pin(async move {
+            tokio::task::yield_now().await;
+            matches!(credential, Credential::Bearer("t")).then(|| principal("async", scheme.name))
+        })
+    }
+}
+
+#[tokio::test]
+async fn an_authenticator_without_synchronous_answers_is_awaited() {
+    let p = parts("/", &[("authorization", "Bearer t")]);
+    let id = identify(&p, ALL, &AsyncOnly, None, None).await;
+    assert_eq!(
+        id.principal("bearerAuth").map(|p| p.subject.as_str()),
+        Some("async")
+    );
+    let p = parts("/", &[("authorization", "Bearer wrong")]);
+    let id = identify(&p, ALL, &AsyncOnly, None, None).await;
+    assert!(id.presented("bearerAuth"));
+    assert!(id.principal("bearerAuth").is_none());
+}
+
+#[test]
+fn deny_all_answers_without_a_future() {
+    // The default authenticator refuses at once: the layer never boxes a future for it.
+    let p = parts("/", &[("authorization", "Bearer t"), ("x-api-key", "k")]);
+    let id =
+        apigen_server_runtime::auth::identify_sync(&p.headers, &p.uri, ALL, &DenyAll, None, None)
+            .expect("DenyAll answers synchronously");
+    assert!(id.presented("bearerAuth"));
+    assert!(id.principals().is_empty());
+}
+
+#[test]
+fn static_keys_know_whether_they_hold_any() {
+    assert!(StaticKeys::new().is_empty());
+    assert_eq!(StaticKeys::new().len(), 0);
+    let one = StaticKeys::new().with_key("k", "s", None);
+    assert!(!one.is_empty());
+    assert_eq!(one.len(), 1);
 }
 
 #[test]
