@@ -696,6 +696,44 @@ fn deny_all_answers_without_a_future() {
     assert!(id.principals().is_empty());
 }
 
+/// Accepts any Basic credential, naming the principal after the user and password it was
+/// handed, so a test sees exactly what `identify` decoded.
+struct EchoBasic;
+
+impl Authenticator for EchoBasic {
+    fn authenticate<'a>(
+        &'a self,
+        scheme: &'a SecurityScheme,
+        credential: Credential<'a>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Principal>> + Send + 'a>> {
+        let echoed = match credential {
+            Credential::Basic { user, password } => {
+                Some(principal(&format!("{user}|{password}"), scheme.name))
+            }
+            _ => None,
+        };
+        Box::pin(std::future::ready(echoed))
+    }
+}
+
+#[tokio::test]
+async fn identify_hands_the_authenticator_the_decoded_basic_user_and_password() {
+    // base64 of "u:~~>?/?": its alphabet's `+` and `/` both occur, the password a `/`.
+    let p = parts("/", &[("authorization", "Basic dTp+fj4/Lz8=")]);
+    let id = identify(&p, ALL, &EchoBasic, None, None).await;
+    assert_eq!(
+        id.principal("basicAuth").map(|p| p.subject.as_str()),
+        Some("u|~~>?/?")
+    );
+    // "alice:s3:cret": the user ends at the first colon, the password keeps the second.
+    let p = parts("/", &[("authorization", "Basic YWxpY2U6czM6Y3JldA==")]);
+    let id = identify(&p, ALL, &EchoBasic, None, None).await;
+    assert_eq!(
+        id.principal("basicAuth").map(|p| p.subject.as_str()),
+        Some("alice|s3:cret")
+    );
+}
+
 #[test]
 fn static_keys_know_whether_they_hold_any() {
     assert!(StaticKeys::new().is_empty());
