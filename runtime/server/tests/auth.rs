@@ -245,8 +245,14 @@ fn basic_and_api_key_extraction() {
         extract(&BASIC, &parts("/", &[("authorization", "Basic dTpw")])),
         Some(Some(PresentedCredential::Basic { .. }))
     ));
-    for bad in ["Basic !!!", "Basic d", "Basic dXNlcg=="] {
-        // not base64 / truncated / no colon
+    for bad in [
+        "Basic !!!",
+        "Basic d",
+        "Basic dXNlcg==",
+        "Basic dTpw===",
+        "Basic dTo====",
+    ] {
+        // not base64 / truncated / no colon / more than two `=` of padding
         assert!(
             matches!(
                 extract(&BASIC, &parts("/", &[("authorization", bad)])),
@@ -732,6 +738,37 @@ async fn identify_hands_the_authenticator_the_decoded_basic_user_and_password() 
         id.principal("basicAuth").map(|p| p.subject.as_str()),
         Some("alice|s3:cret")
     );
+}
+
+#[test]
+fn a_second_principal_of_the_same_scheme_replaces_the_first() {
+    let id = Identity::new(ALL, None, None)
+        .with_principal(principal("a", "bearerAuth"))
+        .with_principal(principal("b", "bearerAuth"));
+    let subjects: Vec<&str> = id.principals().iter().map(|p| p.subject.as_str()).collect();
+    assert_eq!(subjects, vec!["b"]);
+}
+
+#[test]
+fn an_identity_keeps_the_rate_limit_decision_and_the_rest() {
+    let decision = apigen_server_runtime::ratelimit::Decision {
+        allowed: true,
+        limit: 10,
+        remaining: 9,
+        reset_unix: 60,
+        retry_after_secs: None,
+        banned: false,
+        unavailable: false,
+    };
+    let id = Identity::new(ALL, None, None)
+        .with_principal(principal("a", "bearerAuth"))
+        .with_rate_limit(decision.clone());
+    assert_eq!(id.rate_limit(), Some(&decision));
+    assert_eq!(
+        id.principal("bearerAuth").map(|p| p.subject.as_str()),
+        Some("a")
+    );
+    assert_eq!(id.schemes().len(), ALL.len());
 }
 
 #[test]
