@@ -772,6 +772,21 @@ fn an_identity_keeps_the_rate_limit_decision_and_the_rest() {
 }
 
 #[test]
+fn an_identity_carries_the_runtime_handlers_use() {
+    let rt = apigen_server_runtime::ServerConfig::new()
+        .body_limit(123)
+        .runtime();
+    let id = Identity::new(ALL, None, None).with_runtime(rt);
+    assert_eq!(id.runtime().map(|rt| rt.body_limit()), Some(123));
+    let mut p = parts("/", &[]);
+    p.extensions.insert(id);
+    assert_eq!(
+        apigen_server_runtime::layer::Runtime::from_parts(&p).body_limit(),
+        123
+    );
+}
+
+#[test]
 fn static_keys_know_whether_they_hold_any() {
     assert!(StaticKeys::new().is_empty());
     assert_eq!(StaticKeys::new().len(), 0);
