@@ -787,6 +787,36 @@ fn an_identity_carries_the_runtime_handlers_use() {
 }
 
 #[test]
+fn an_identity_keeps_the_callers_addresses() {
+    let peer: std::net::SocketAddr = "192.0.2.7:4711".parse().unwrap();
+    let forwarded: std::net::IpAddr = "198.51.100.1".parse().unwrap();
+    let p = parts("/", &[]);
+    let id = apigen_server_runtime::auth::identify_sync(
+        &p.headers,
+        &p.uri,
+        ALL,
+        &DenyAll,
+        Some(peer),
+        Some(forwarded),
+    )
+    .expect("nothing to await");
+    assert_eq!(id.client_addr(), Some(peer));
+    assert_eq!(id.client_ip(), Some(forwarded));
+}
+
+#[test]
+fn a_pending_identity_shows_where_it_stopped_without_the_credential() {
+    let p = parts("/", &[("authorization", "Bearer secret-token")]);
+    let pending =
+        apigen_server_runtime::auth::identify_sync(&p.headers, &p.uri, ALL, &AsyncOnly, None, None)
+            .expect_err("the bearer token is awaited");
+    let shown = format!("{pending:?}");
+    assert!(shown.starts_with("PendingIdentity {"), "{shown}");
+    assert!(shown.contains("next: 1"), "{shown}");
+    assert!(!shown.contains("secret-token"), "{shown}");
+}
+
+#[test]
 fn static_keys_know_whether_they_hold_any() {
     assert!(StaticKeys::new().is_empty());
     assert_eq!(StaticKeys::new().len(), 0);
