@@ -304,3 +304,109 @@ fn non_ascii_header_values_are_violations() {
         vec!["header/x-name: header value is not visible ASCII text"]
     );
 }
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct Search {
+    limit: i32,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+fn head(uri: &str) -> http::request::Parts {
+    http::Request::builder()
+        .uri(uri)
+        .body(())
+        .unwrap()
+        .into_parts()
+        .0
+}
+
+#[test]
+fn a_form_query_string_is_the_fields_of_its_type() {
+    use apigen_server_runtime::params::query_string_form;
+    let got = query_string_form::<Search>(&head("/s?limit=3&name=a+b%21"), false).unwrap();
+    assert_eq!(
+        got,
+        Some(Search {
+            limit: 3,
+            name: Some("a b!".into())
+        })
+    );
+    // Optional and absent or empty: none, not a missing field.
+    assert_eq!(
+        query_string_form::<Search>(&head("/s"), false).unwrap(),
+        None
+    );
+    assert_eq!(
+        query_string_form::<Search>(&head("/s?"), false).unwrap(),
+        None
+    );
+    // Required: even an empty query string is decoded, so the missing field is named.
+    let p = query_string_form::<Search>(&head("/s"), true).unwrap_err();
+    assert_eq!(p.status, http::StatusCode::BAD_REQUEST);
+    assert!(p.message.contains("limit"), "{}", p.message);
+}
+
+#[test]
+fn a_json_query_string_is_percent_decoded_json() {
+    use apigen_server_runtime::params::query_string_json;
+    // `{"limit":3,"name":"100%"}`: lower- and upper-case escapes, a `+` that stays a `+`,
+    // and a `%` that starts no escape, kept as it is.
+    let got = query_string_json::<Search>(
+        &head("/s?%7b%22limit%22%3A3,%22name%22%3A%22100%+1%22%7D"),
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        Some(Search {
+            limit: 3,
+            name: Some("100%+1".into())
+        })
+    );
+    assert_eq!(
+        query_string_json::<Search>(&head("/s"), false).unwrap(),
+        None
+    );
+    assert_eq!(
+        query_string_json::<Search>(&head("/s?"), false).unwrap(),
+        None
+    );
+    let p = query_string_json::<Search>(&head("/s"), true).unwrap_err();
+    assert_eq!(p.status, http::StatusCode::BAD_REQUEST);
+    let p =
+        query_string_json::<Search>(&head("/s?%7B%22limit%22%3A%22x%22%7D"), false).unwrap_err();
+    assert_eq!(p.status, http::StatusCode::BAD_REQUEST);
+}
+
+#[test]
+fn a_raw_query_string_is_passed_as_sent() {
+    use apigen_server_runtime::params::query_string_raw;
+    assert_eq!(
+        query_string_raw(&head("/s?a=%20b+c")).as_deref(),
+        Some("a=%20b+c")
+    );
+    assert_eq!(query_string_raw(&head("/s?")), None);
+    assert_eq!(query_string_raw(&head("/s")), None);
+}
+
+#[test]
+fn given_path_parameters_clone_and_locations_print_as_openapi_names_them() {
+    let path: PathParams = [("a", "1"), ("b", "x y")]
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let copy = path.clone();
+    let pairs: Vec<(&str, &str)> = copy.iter().collect();
+    assert_eq!(pairs, vec![("a", "1"), ("b", "x y")]);
+    let names: Vec<String> = [
+        Location::Path,
+        Location::Query,
+        Location::Header,
+        Location::Cookie,
+    ]
+    .iter()
+    .map(|l| l.to_string())
+    .collect();
+    assert_eq!(names, vec!["path", "query", "header", "cookie"]);
+}
