@@ -54,6 +54,7 @@ fn scalar_impls() {
         Err(r#"expected an integer (int64), got """#.to_owned())
     );
     assert_eq!(bool::from_param("true"), Ok(true));
+    assert_eq!(bool::from_param("false"), Ok(false));
     assert_eq!(
         bool::from_param("yes"),
         Err(r#"expected a boolean (true or false), got "yes""#.to_owned())
