@@ -411,3 +411,20 @@ fn given_path_parameters_clone_and_locations_print_as_openapi_names_them() {
     .collect();
     assert_eq!(names, vec!["path", "query", "header", "cookie"]);
 }
+
+#[test]
+fn a_path_parameter_given_twice_is_a_violation_like_any_other() {
+    // Routers of the application's own may hand over pairs with a name twice; no value is
+    // guessed, as for the other locations.
+    let r = raw("/", &[], &[("id", "1"), ("id", "2")]);
+    let mut errs = Violations::new();
+    assert_eq!(r.required::<i64>(Location::Path, "id", &mut errs), None);
+    assert_eq!(
+        messages(&errs),
+        vec!["path/id: given 2 times; a single value is expected"]
+    );
+    assert_eq!(
+        r.array::<i64>(Location::Path, "id", false, &mut Violations::new()),
+        Some(vec![1, 2])
+    );
+}
