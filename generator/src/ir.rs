@@ -381,6 +381,15 @@ pub struct Operation {
     pub params: Vec<Param>,
     pub body: Option<Body>,
     pub responses: Vec<Response>,
+    /// No 2XX answer is documented but a `default` one is: the client reads a 2XX status
+    /// through `default` (its body is then the success type); other statuses are still the
+    /// error `default` describes.
+    pub default_succeeds: bool,
+    /// The client returns an enum of the successes (`…Success`): only when their bodies
+    /// differ. Successes with one body type (`200` and `201` both a `Pet`, `202` and `204`
+    /// without a body) return that type, so a second success status of the same shape does
+    /// not change the method's return type (README, "Evolving the spec").
+    pub success_enum: bool,
     /// The server response variant the trait's default method answers (501 with the
     /// `Error` body): `Unimplemented`, unless a documented status took the name.
     pub unimplemented: String,

@@ -231,7 +231,7 @@ fn arm(op: &Operation, api: &Api, name: &str, key_var: &str) -> TokenStream {
     });
     // A deprecation the document states was told before the call; the headers would repeat it.
     let documented = op.deprecated.is_some();
-    let finish = if client::success_enum(op) {
+    let finish = if op.success_enum {
         quote!(finish_debug)
     } else {
         quote!(finish)
@@ -348,7 +348,7 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
     let mutable = (!api.security_schemes.is_empty()).then(|| quote!(mut));
     // Only the reporters some operation uses (an unused one is dead code).
     let (plain, enums): (Vec<&Operation>, Vec<&Operation>) =
-        ops.iter().partition(|op| !client::success_enum(op));
+        ops.iter().partition(|op| !op.success_enum);
     let finish = (!plain.is_empty()).then(|| {
         quote! {
             /// Prints the answer (or the error) and the requested extras; the exit status.

@@ -139,58 +139,26 @@ fn body_type(op: &Operation, kind: &BodyKind) -> TokenStream {
     }
 }
 
-/// The answers read as success. An operation that documents no 2XX answer but a `default`
-/// one reads a 2XX status through `default` (its body is then the success type); any other
-/// status is still the error `default` describes.
+/// The answers read as success: the 2XX ones, or `default` when the IR says it succeeds
+/// ([`Operation::default_succeeds`]).
 fn success_responses(op: &Operation) -> Vec<&Response> {
-    let successes: Vec<&Response> = op.responses.iter().filter(|r| r.is_success()).collect();
-    if successes.is_empty() {
-        return op
-            .responses
-            .iter()
-            .filter(|r| r.status == Status::Default)
-            .collect();
-    }
-    successes
-}
-
-/// Whether `default` is also the success answer (see [`success_responses`]).
-fn default_succeeds(op: &Operation) -> bool {
-    success_responses(op)
-        .first()
-        .is_some_and(|r| r.status == Status::Default)
-}
-
-/// Whether the successes need an enum named after the operation: only when their bodies
-/// differ. Several successes with one body type (`200` and `201` both a `Pet`, or `200` and
-/// `204` both without a body) return that type, with the status on the `ResponseValue`, so
-/// that a second success status of the same shape does not change the method's return type.
-pub(crate) fn success_enum(op: &Operation) -> bool {
-    let successes = success_responses(op);
-    fn kind(r: &Response) -> Option<&BodyKind> {
-        r.body.as_ref().map(|b| &b.kind)
-    }
-    let same = |a: Option<&BodyKind>, b: Option<&BodyKind>| match (a, b) {
-        (None, None) | (Some(BodyKind::Text), Some(BodyKind::Text)) => true,
-        (Some(BodyKind::Bytes), Some(BodyKind::Bytes)) => true,
-        // Both read as JSON (`raw.json`), whichever media type documents them.
-        (
-            Some(BodyKind::Json(x) | BodyKind::Form(x)),
-            Some(BodyKind::Json(y) | BodyKind::Form(y)),
-        ) => x == y,
-        _ => false,
-    };
-    match successes.split_first() {
-        Some((first, rest)) if !rest.is_empty() => !rest.iter().all(|r| same(kind(first), kind(r))),
-        _ => false,
-    }
+    op.responses
+        .iter()
+        .filter(|r| {
+            if op.default_succeeds {
+                r.status == Status::Default
+            } else {
+                r.is_success()
+            }
+        })
+        .collect()
 }
 
 /// Successes share one value type when there is one success response (or none); otherwise
 /// they are an enum named after the operation.
 fn success_type(op: &Operation) -> TokenStream {
     let successes = success_responses(op);
-    if success_enum(op) {
+    if op.success_enum {
         let name = success_ident(op);
         return quote!(#name);
     }
@@ -569,7 +537,7 @@ fn operation_types(op: &Operation) -> TokenStream {
         }
     });
     let successes = success_responses(op);
-    let success = success_enum(op).then(|| {
+    let success = op.success_enum.then(|| {
         let name = success_ident(op);
         let variants = successes.iter().map(|r| {
             let v = ident(&r.variant);
@@ -1207,7 +1175,7 @@ fn method(op: &Operation) -> TokenStream {
     };
     let success_ty = success_type(op);
     let error_ty = error_ident(op);
-    let multi = success_enum(op);
+    let multi = op.success_enum;
     // (rank, pattern, the arm's expression): kept apart so that a lone `default` answer can
     // be written without a `match` around it.
     let mut arms: Vec<(u8, TokenStream, TokenStream)> = Vec::new();
@@ -1249,7 +1217,7 @@ fn method(op: &Operation) -> TokenStream {
                 d
             }
         };
-        if r.status == Status::Default && default_succeeds(op) {
+        if r.status == Status::Default && op.default_succeeds {
             let decode = decode(r.body.as_ref().map(|b| &b.kind));
             arms_success.push(quote!(200..=299 => #decode,));
             arms.push((1, quote!(200..=299), decode));

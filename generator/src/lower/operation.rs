@@ -141,6 +141,8 @@ pub fn lower_all(
                 deprecated,
                 params,
                 body,
+                default_succeeds: default_succeeds(&responses),
+                success_enum: success_enum(&responses),
                 responses,
                 unimplemented,
                 security,
@@ -1235,4 +1237,40 @@ fn deprecation(
         }),
         headers,
     )
+}
+
+/// See [`Operation::default_succeeds`].
+fn default_succeeds(responses: &[Response]) -> bool {
+    !responses.iter().any(Response::is_success)
+        && responses.iter().any(|r| r.status == Status::Default)
+}
+
+/// See [`Operation::success_enum`]: the successes (or the `default` read as success) differ
+/// in how their bodies are read.
+fn success_enum(responses: &[Response]) -> bool {
+    let successes: Vec<&Response> = if default_succeeds(responses) {
+        responses
+            .iter()
+            .filter(|r| r.status == Status::Default)
+            .collect()
+    } else {
+        responses.iter().filter(|r| r.is_success()).collect()
+    };
+    fn kind(r: &Response) -> Option<&BodyKind> {
+        r.body.as_ref().map(|b| &b.kind)
+    }
+    let same = |a: Option<&BodyKind>, b: Option<&BodyKind>| match (a, b) {
+        (None, None) | (Some(BodyKind::Text), Some(BodyKind::Text)) => true,
+        (Some(BodyKind::Bytes), Some(BodyKind::Bytes)) => true,
+        // Both read as JSON (`raw.json`), whichever media type documents them.
+        (
+            Some(BodyKind::Json(x) | BodyKind::Form(x)),
+            Some(BodyKind::Json(y) | BodyKind::Form(y)),
+        ) => x == y,
+        _ => false,
+    };
+    match successes.split_first() {
+        Some((first, rest)) if !rest.is_empty() => !rest.iter().all(|r| same(kind(first), kind(r))),
+        _ => false,
+    }
 }
