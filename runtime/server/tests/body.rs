@@ -460,3 +460,92 @@ async fn text_and_bytes() {
     assert!(media_type_matches("image/png", &[]));
     assert!(!media_type_matches("imagex/png", &["image/*"]));
 }
+
+/// A body that arrives in the given chunks, one poll each.
+fn chunked(chunks: &[&str]) -> Body {
+    struct Chunks(std::collections::VecDeque<axum::body::Bytes>);
+    impl futures_core::Stream for Chunks {
+        type Item = Result<axum::body::Bytes, std::io::Error>;
+        fn poll_next(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Self::Item>> {
+            std::task::Poll::Ready(self.0.pop_front().map(Ok))
+        }
+    }
+    let chunks = chunks
+        .iter()
+        .map(|c| axum::body::Bytes::from(c.to_string()))
+        .collect();
+    Body::from_stream(Chunks(chunks))
+}
+
+#[tokio::test]
+async fn a_body_in_several_chunks_is_read_whole() {
+    // One, two, three and four chunks: the single-chunk path, and every way of joining them.
+    for chunks in [
+        &["hello world"][..],
+        &["hello", " world"],
+        &["he", "llo", " world"],
+        &["he", "llo", " wor", "ld"],
+    ] {
+        let text = read_text(&parts(Some("text/plain"), None), chunked(chunks), 100, true)
+            .await
+            .unwrap();
+        assert_eq!(text.as_deref(), Some("hello world"), "{chunks:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_declared_length_exactly_at_the_limit_is_read() {
+    let body = "x".repeat(10);
+    let text = read_text(
+        &parts(Some("text/plain"), Some(10)),
+        Body::from(body.clone()),
+        10,
+        true,
+    )
+    .await
+    .unwrap();
+    assert_eq!(text, Some(body));
+    // One more declared byte is refused before anything is read.
+    let refused = read_text(
+        &parts(Some("text/plain"), Some(11)),
+        Body::from("x".repeat(11)),
+        10,
+        true,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(refused.status, http::StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[test]
+fn the_media_type_is_the_lower_cased_essence() {
+    use apigen_server_runtime::body::media_type;
+    assert_eq!(
+        media_type(&parts(Some("Application/JSON; charset=utf-8"), None)).as_deref(),
+        Some("application/json")
+    );
+    assert_eq!(
+        media_type(&parts(Some("application/x-www-form-urlencoded"), None)).as_deref(),
+        Some("application/x-www-form-urlencoded")
+    );
+    assert_eq!(media_type(&parts(None, None)), None);
+}
+
+#[tokio::test]
+async fn a_string_valued_field_given_another_type_says_a_string_was_expected() {
+    #[derive(Debug, Deserialize)]
+    struct Host {
+        #[serde(deserialize_with = "apigen_server_runtime::body::from_str_value")]
+        #[allow(dead_code)] // only the refusal is tested
+        addr: std::net::Ipv4Addr,
+    }
+    let ok: Host = apigen_server_runtime::body::decode_json(br#"{"addr": "10.0.0.1"}"#).unwrap();
+    assert_eq!(ok.addr, std::net::Ipv4Addr::new(10, 0, 0, 1));
+    let err = apigen_server_runtime::body::decode_json::<Host>(br#"{"addr": 10}"#).unwrap_err();
+    let message = rendered_message(&err).await;
+    assert!(message.contains("expected a string"), "{message}");
+    assert!(message.starts_with("/addr"), "{message}");
+}
