@@ -9,7 +9,7 @@ fn main() {
         .join("..")
         .join("runtime");
     let mut out = String::new();
-    for side in ["server", "client"] {
+    for side in ["server", "client", "cli"] {
         let dir = root.join(side).join("src");
         println!("cargo:rerun-if-changed={}", dir.display());
         let mut files: Vec<_> = fs::read_dir(&dir)

@@ -62,6 +62,7 @@ pub fn run(root: &Path, runs: usize) -> Result<Vec<Row>, String> {
             spec_label: label.clone(),
             command: "cargo xtask codegen".to_owned(),
             string_formats: false,
+            ..Default::default()
         };
         // One unmeasured run first (page cache, allocator warm-up).
         let first = apigen::generate(&text, &options);

@@ -263,6 +263,7 @@ fn string_formats_option_keeps_strings() {
             spec_label: "tests/fixtures/formats.yaml".into(),
             command: "cargo xtask codegen".into(),
             string_formats,
+            ..Default::default()
         };
         apigen::generate(&text, &options).unwrap().files
     };

@@ -13,6 +13,7 @@ fn generate(spec: &str) -> BTreeMap<String, String> {
         spec_label: spec.into(),
         command: "cargo xtask codegen".into(),
         string_formats: false,
+        ..Default::default()
     };
     let output = apigen::generate(&text, &options).unwrap_or_else(|e| panic!("{spec}: {e}"));
     assert!(output.warnings.is_empty(), "{spec}: {:?}", output.warnings);

@@ -6,6 +6,7 @@ fn generate(text: &str) -> Result<apigen::Output, apigen::diag::Diagnostics> {
         spec_label: "x.yaml".into(),
         command: "cargo xtask codegen".into(),
         string_formats: false,
+        ..Default::default()
     };
     apigen::generate(text, &options)
 }

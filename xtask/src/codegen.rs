@@ -24,6 +24,9 @@ pub struct Target {
     pub command: String,
     /// `--string-formats`: `apigen::Options::string_formats`.
     pub string_formats: bool,
+    /// Where the crates get the runtime: this checkout's `runtime/` crates by path, or a copy
+    /// (`--vendor-runtime`).
+    pub runtime: apigen::RuntimeSource,
 }
 
 pub fn root() -> PathBuf {
@@ -45,6 +48,7 @@ pub fn workspace_targets() -> Result<Vec<Target>, String> {
         cli: Some((root.join("generated-cli"), "../generated-client".into())),
         command: COMMAND.into(),
         string_formats: false,
+        runtime: runtime_beside(&root.join("generated-server")),
     }];
     let fixtures = root.join("tests/fixtures");
     let mut docs: Vec<PathBuf> = fs::read_dir(&fixtures)
@@ -78,6 +82,7 @@ pub fn workspace_targets() -> Result<Vec<Target>, String> {
                 root.join(format!("tests/generated/{stem}-cli")),
                 format!("../{stem}-client"),
             )),
+            runtime: runtime_beside(&root.join(format!("tests/generated/{stem}-server"))),
             name: stem,
             command: COMMAND.into(),
             string_formats: false,
@@ -112,6 +117,7 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
         spec_label: target.spec_label.clone(),
         command: target.command.clone(),
         string_formats: target.string_formats,
+        runtime: target.runtime.clone(),
     };
     let output =
         apigen::generate(&text, &options).map_err(|e| format!("{}:\n{e}", target.spec_label))?;
@@ -206,9 +212,60 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The runtime crates of this checkout, by path from a generated crate's directory
+/// (`crate_dir`; the server, client and CLI of one document are siblings).
+pub fn runtime_beside(crate_dir: &Path) -> apigen::RuntimeSource {
+    apigen::RuntimeSource::Crates {
+        path: Some(path_between(crate_dir, &root().join("runtime"))),
+    }
+}
+
+/// `to` as seen from the directory `from` (`../runtime`), by their absolute, lexically
+/// normalised forms: neither needs to exist yet. Forward slashes, as Cargo.toml wants on any
+/// platform.
+pub fn path_between(from: &Path, to: &Path) -> String {
+    let from = normalise(from);
+    let to = normalise(to);
+    let common = from
+        .iter()
+        .zip(to.iter())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let ups = from.iter().count() - common;
+    let mut parts: Vec<String> = vec!["..".to_string(); ups];
+    parts.extend(
+        to.iter()
+            .skip(common)
+            .map(|c| c.to_string_lossy().into_owned()),
+    );
+    if parts.is_empty() {
+        ".".to_string()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// An absolute path without `.` or `..` components (lexically: symbolic links are not read).
+fn normalise(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for component in absolute.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 pub fn relative(path: &Path) -> String {
-    let root = root().canonicalize().unwrap_or_else(|_| root());
-    let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    // Lexically, so that a file just removed is named the same way as one that exists.
+    let root = normalise(&root());
+    let full = normalise(path);
     full.strip_prefix(&root)
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| path.display().to_string())
@@ -222,6 +279,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut name = None;
     let mut cli = false;
     let mut string_formats = false;
+    let mut vendor_runtime = false;
     let mut sunset_days = DEFAULT_SUNSET_WARNING_DAYS;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -241,6 +299,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--name" => name = Some(it.next().ok_or("--name needs a crate name stem")?.clone()),
             "--cli" => cli = true,
             "--string-formats" => string_formats = true,
+            "--vendor-runtime" => vendor_runtime = true,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -248,6 +307,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         // The workspace's crates are generated one way, so that `--check` has one answer.
         (None, None) if string_formats => {
             return Err("--string-formats goes with --spec and --out".into());
+        }
+        (None, None) if vendor_runtime => {
+            return Err("--vendor-runtime goes with --spec and --out".into());
         }
         (None, None) => workspace_targets()?,
         (Some(spec), Some(out)) => {
@@ -269,11 +331,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 None => apigen::naming::crate_stem(&stem),
             };
             let out = PathBuf::from(out);
-            let flag = if string_formats {
-                " --string-formats"
-            } else {
-                ""
-            };
+            let mut flag = String::new();
+            if string_formats {
+                flag.push_str(" --string-formats");
+            }
+            if vendor_runtime {
+                flag.push_str(" --vendor-runtime");
+            }
             vec![Target {
                 spec_label: spec
                     .file_name()
@@ -289,6 +353,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 server_dir: out.join("server"),
                 client_dir: out.join("client"),
                 cli: cli.then(|| (out.join("cli"), "../client".to_string())),
+                runtime: if vendor_runtime {
+                    apigen::RuntimeSource::Vendored
+                } else {
+                    runtime_beside(&out.join("server"))
+                },
                 name,
                 string_formats,
             }]
@@ -506,6 +575,27 @@ mod tests {
         );
     }
 
+    #[test]
+    fn paths_between_directories() {
+        let p = |from: &str, to: &str| path_between(Path::new(from), Path::new(to));
+        assert_eq!(p("/r/generated-server", "/r/runtime"), "../runtime");
+        assert_eq!(
+            p("/r/tests/generated/x-server", "/r/runtime"),
+            "../../../runtime"
+        );
+        assert_eq!(
+            p("/tmp/out/server", "/work/r/runtime"),
+            "../../../work/r/runtime"
+        );
+        assert_eq!(p("/r/a/./b/../server", "/r/runtime"), "../../runtime");
+        assert_eq!(p("/r/runtime", "/r/runtime"), ".");
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            p("out/server", here.join("runtime").to_str().unwrap()),
+            "../../runtime"
+        );
+    }
+
     /// The pet store's own sunset reaches the report with the pointer the user wrote.
     #[test]
     fn the_pet_stores_sunset_is_reported() {
@@ -554,6 +644,15 @@ mod tests {
             let manifest = out.join(side).join("Cargo.toml");
             let text = fs::read_to_string(&manifest).unwrap();
             assert!(text.contains(&format!("name = \"{expected}\"")), "{text}");
+            // The runtime crate, by a path that leads from the crate to this checkout.
+            let runtime = format!("apigen-{side}-runtime = {{ version = \"0.1.0\", path = \"");
+            let start = text.find(&runtime).expect("a runtime dependency") + runtime.len();
+            let path = &text[start..start + text[start..].find('"').unwrap()];
+            assert_eq!(
+                out.join(side).join(path).canonicalize().unwrap(),
+                root().join("runtime").join(side).canonicalize().unwrap(),
+                "{path}"
+            );
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let status = std::process::Command::new(cargo)
                 .args([
@@ -602,6 +701,7 @@ mod tests {
             cli: None,
             command: COMMAND.into(),
             string_formats: false,
+            runtime: runtime_beside(&dir.join("server")),
         };
         let run = |check: bool| {
             let mut report = Report::default();

@@ -145,6 +145,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         cli: Some((ws.join("generated-cli"), "../generated-client".into())),
         command: "cargo xtask compat".into(),
         string_formats: false,
+        runtime: codegen::runtime_beside(&ws.join("generated-server")),
     };
     codegen::sync(&target, false, &mut Report::default())?;
     for dir in COPIED.iter().chain(SUPPORT) {
@@ -242,6 +243,7 @@ mod tests {
             spec_label: "evolved".into(),
             command: "test".into(),
             string_formats: false,
+            ..Default::default()
         };
         let before = apigen::generate(&spec, &options).unwrap();
         let after = apigen::generate(&evolved, &options).unwrap();

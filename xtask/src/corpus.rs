@@ -129,6 +129,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     spec_label: label.clone(),
                     command: COMMAND.into(),
                     string_formats: false,
+                    runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-server"))),
                 };
                 let (result, ms) = generate_guarded(text, options);
                 row.gen_ms = ms;

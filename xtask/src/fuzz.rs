@@ -256,6 +256,8 @@ fn generate(case: &Case) -> Result<BTreeMap<String, String>, Failure> {
         spec_label: case.label.clone(),
         command: "cargo xtask fuzz".into(),
         string_formats: false,
+        // Every case's crates are in `target/fuzz/ws/<slug>-*`.
+        runtime: crate::codegen::runtime_beside(&crate::codegen::root().join("target/fuzz/ws/x")),
     };
     let text = case.text.clone();
     let result = std::panic::catch_unwind(move || apigen::generate(&text, &options));

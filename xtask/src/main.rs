@@ -17,9 +17,11 @@ cargo xtask codegen [--check] [--deny-breaking] [--sunset-warning-days N]
     operation whose x-deprecation sunset is less than N days away (default 90) or past.
     Without --check, ends with the spec's changes that break clients against HEAD; with
     --deny-breaking, refuses them (writing nothing) unless info.version's major went up.
-cargo xtask codegen --spec PATH --out DIR [--name NAME] [--cli] [--string-formats] [--check] [--deny-breaking]
-    Generate DIR/server and DIR/client (crates NAME-server and NAME-client, standalone;
-    with --cli also DIR/cli, the command-line client NAME-cli)
+cargo xtask codegen --spec PATH --out DIR [--name NAME] [--cli] [--string-formats] [--vendor-runtime] [--check] [--deny-breaking]
+    Generate DIR/server and DIR/client (crates NAME-server and NAME-client; with --cli also
+    DIR/cli, the command-line client NAME-cli). They depend on this checkout's runtime crates
+    (apigen-server-runtime, ...) by version and path; --vendor-runtime copies the runtime
+    into them instead, for crates that build with nothing but crates.io
     from any OpenAPI 3.0, 3.1 or 3.2 document. Without --name, NAME is derived from the file
     name as a valid package name (api.github.com.json → api-github-com). --string-formats
     keeps format uuid, date-time, date, ipv4 and ipv6 as String (default: typed).

@@ -13,9 +13,6 @@ use crate::naming::{self, Scope};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The CLI's shared half, copied verbatim as `src/support.rs`.
-pub const SUPPORT: &str = include_str!("../../../runtime/cli/support.rs");
-
 /// Flags every subcommand has (global ones, `--body*`, clap's own).
 const RESERVED_FLAGS: &[&str] = &[
     "base-url",
@@ -263,7 +260,7 @@ pub fn main_rs(name: &str) -> TokenStream {
 }
 
 /// `src/lib.rs` of the CLI crate: the command line ([`cli`]) and what each subcommand does.
-pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
+pub fn lib_rs(api: &Api, name: &str, client_crate: &str, vendored: bool) -> TokenStream {
     let krate = ident(&client_crate.replace('-', "_"));
     let bin = format!("{name}-cli");
     let key_var = key_var(name);
@@ -377,6 +374,16 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
             }
         }
     });
+    // Named `support` either way: the runtime crate, or its copy (`--vendor-runtime`).
+    let support = if vendored {
+        quote!(
+            pub mod support;
+        )
+    } else {
+        quote!(
+            pub use apigen_cli_runtime as support;
+        )
+    };
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         //! The command-line client: one subcommand per operation, on the generated client.
@@ -386,7 +393,7 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str) -> TokenStream {
         //! Exit status 0 on success, 1 when the call failed, 2 for a usage or configuration
         //! error (nothing was sent).
 
-        pub mod support;
+        #support
 
         use std::process::ExitCode;
 
@@ -502,8 +509,9 @@ pub fn cargo_toml(
     name: &str,
     client_crate: &str,
     client_path: &str,
+    runtime: &crate::RuntimeSource,
     header: &str,
-) -> String {
+) -> Result<String, String> {
     let description = super::manifest::toml_escape(&format!(
         "Command-line client for {} {}.",
         api.title, api.version
@@ -513,7 +521,14 @@ pub fn cargo_toml(
         .iter()
         .map(|line| format!("{line}\n"))
         .collect();
-    format!(
-        "{header}[package]\nname = \"{name}-cli\"\nversion = \"{version}\"\nedition = \"2024\"\ndescription = \"{description}\"\npublish = false\n\n[[bin]]\nname = \"{name}-cli\"\npath = \"src/main.rs\"\n\n[dependencies]\n{client_crate} = {{ path = \"{client_path}\" }}\n# The command line, without the derive macros (the parser is generated code already).\nclap = {{ version = \"4\", default-features = false, features = [\"std\", \"help\", \"usage\", \"error-context\"] }}\nserde = \"1\"\n# Fields print in the document's order, not sorted by name.\nserde_json = {{ version = \"1\", features = [\"preserve_order\"] }}\nhttp = \"1\"\n# The types of `format: uuid`, `date-time` and `date`, as the client names them.\n{formats}# One call at a time: a current-thread runtime.\ntokio = {{ version = \"1\", default-features = false, features = [\"rt\"] }}\n\n[features]\n# HTTPS through the client's rustls feature; off by default so that plain builds stay small.\nrustls = [\"{client_crate}/rustls\"]\n"
-    )
+    let support = match runtime {
+        crate::RuntimeSource::Vendored => String::new(),
+        crate::RuntimeSource::Crates { path } => format!(
+            "{}\n",
+            super::manifest::cli_runtime_dependency(path.as_deref())?
+        ),
+    };
+    Ok(format!(
+        "{header}[package]\nname = \"{name}-cli\"\nversion = \"{version}\"\nedition = \"2024\"\ndescription = \"{description}\"\npublish = false\n\n[[bin]]\nname = \"{name}-cli\"\npath = \"src/main.rs\"\n\n[dependencies]\n{client_crate} = {{ path = \"{client_path}\" }}\n{support}# The command line, without the derive macros (the parser is generated code already).\nclap = {{ version = \"4\", default-features = false, features = [\"std\", \"help\", \"usage\", \"error-context\"] }}\nserde = \"1\"\n# Fields print in the document's order, not sorted by name.\nserde_json = {{ version = \"1\", features = [\"preserve_order\"] }}\nhttp = \"1\"\n# The types of `format: uuid`, `date-time` and `date`, as the client names them.\n{formats}# One call at a time: a current-thread runtime.\ntokio = {{ version = \"1\", default-features = false, features = [\"rt\"] }}\n\n[features]\n# HTTPS through the client's rustls feature; off by default so that plain builds stay small.\nrustls = [\"{client_crate}/rustls\"]\n"
+    ))
 }

@@ -12,7 +12,7 @@ use crate::ir::{
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
+pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
     let krate = crate_name.replace('-', "_");
     // The example calls an operation without a body, preferring one with the fewest required
     // parameters (the first such, so the choice is stable).
@@ -88,11 +88,21 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
             pub use webhooks::Webhook;
         }
     });
+    // The runtime is a module either way, so generated code names `crate::runtime::…`.
+    let runtime = if vendored {
+        quote!(
+            pub mod runtime;
+        )
+    } else {
+        quote!(
+            pub use apigen_client_runtime as runtime;
+        )
+    };
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #docs
         pub mod client;
-        pub mod runtime;
+        #runtime
         pub mod types;
         #webhooks
 
@@ -1451,6 +1461,7 @@ mod tests {
             spec_label: "t.yaml".into(),
             command: "test".into(),
             string_formats: false,
+            ..Default::default()
         };
         let out = crate::generate(&doc, &options).unwrap_or_else(|e| panic!("{e}"));
         out.files

@@ -1,15 +1,41 @@
 //! Prints the non-Rust files of a generated crate (Cargo.toml, README.md) with askama.
 //!
-//! The dependency list is read from the runtime crate's own Cargo.toml (resolving
-//! `workspace = true` against the workspace's), so the copied runtime and the generated
-//! manifest can never disagree.
+//! The dependency lines are read from the runtime crate's own Cargo.toml (resolving
+//! `workspace = true` against the workspace's), so the runtime and the generated manifest can
+//! never disagree: a crate that depends on the runtime lists it and the crates its own code
+//! names, with the runtime's specification of each; a vendored crate lists all of the
+//! runtime's.
 
+use crate::RuntimeSource;
 use crate::ir::Api;
 use askama::Template;
 
 const WORKSPACE_MANIFEST: &str = include_str!("../../../Cargo.toml");
 const SERVER_RUNTIME_MANIFEST: &str = include_str!("../../../runtime/server/Cargo.toml");
 const CLIENT_RUNTIME_MANIFEST: &str = include_str!("../../../runtime/client/Cargo.toml");
+const CLI_RUNTIME_MANIFEST: &str = include_str!("../../../runtime/cli/Cargo.toml");
+
+/// The crates a generated server's own code names (the runtime's other dependencies are the
+/// runtime's business).
+const SERVER_NAMES: &[&str] = &[
+    "axum",
+    "http",
+    "serde",
+    "serde_json",
+    "tracing",
+    "uuid",
+    "jiff",
+];
+/// The crates a generated client's own code names.
+const CLIENT_NAMES: &[&str] = &[
+    "reqwest",
+    "http",
+    "bytes",
+    "serde",
+    "serde_json",
+    "uuid",
+    "jiff",
+];
 
 #[derive(Template)]
 #[template(path = "Cargo.toml.txt", escape = "none")]
@@ -44,29 +70,51 @@ pub enum Kind {
 }
 
 /// `Cargo.toml` of a generated crate.
-pub fn cargo_toml(api: &Api, kind: Kind, crate_name: &str, header: &str) -> Result<String, String> {
-    let (runtime, description, features) = match kind {
+pub fn cargo_toml(
+    api: &Api,
+    kind: Kind,
+    crate_name: &str,
+    runtime: &RuntimeSource,
+    header: &str,
+) -> Result<String, String> {
+    let (manifest, side, names, description) = match kind {
         Kind::Server => (
             SERVER_RUNTIME_MANIFEST,
+            "server",
+            SERVER_NAMES,
             format!(
                 "Server for {} {}: implement the trait, serve the router.",
                 api.title, api.version
             ),
-            section_lines(SERVER_RUNTIME_MANIFEST, "features"),
         ),
         Kind::Client => (
             CLIENT_RUNTIME_MANIFEST,
+            "client",
+            CLIENT_NAMES,
             format!("Client for {} {}.", api.title, api.version),
-            vec![
-                "# HTTPS through rustls; off by default so that plain builds stay small."
-                    .to_string(),
-                "rustls = [\"reqwest/rustls\"]".to_string(),
-            ],
         ),
     };
-    let (deps, mut sections) = runtime_dependencies(runtime)?;
-    if let Kind::Server = kind {
-        sections.push((
+    let (all, target_sections) = runtime_dependencies(manifest)?;
+    let (deps, mut sections, mut features) = match runtime {
+        RuntimeSource::Vendored => (all, target_sections, section_lines(manifest, "features")),
+        RuntimeSource::Crates { path } => {
+            let package = package_name(manifest)?;
+            let mut deps = vec![runtime_dependency(manifest, side, path.as_deref())?];
+            deps.extend(all.into_iter().filter(|line| {
+                line.split_once(' ')
+                    .is_some_and(|(name, _)| names.contains(&name.replace('-', "_").as_str()))
+            }));
+            // The runtime's features, passed on to it.
+            let features = section_lines(manifest, "features")
+                .iter()
+                .filter_map(|line| line.split_once('=').map(|(name, _)| name.trim()))
+                .map(|name| format!("{name} = [\"{package}/{name}\"]"))
+                .collect();
+            (deps, Vec::new(), features)
+        }
+    };
+    match kind {
+        Kind::Server => sections.push((
             "dev-dependencies".to_string(),
             vec![
                 "# The usage example in src/lib.rs is a doc test (compiled by `cargo test`); it binds"
@@ -74,7 +122,11 @@ pub fn cargo_toml(api: &Api, kind: Kind, crate_name: &str, header: &str) -> Resu
                 "# a TCP listener.".to_string(),
                 "tokio = { version = \"1\", features = [\"net\"] }".to_string(),
             ],
-        ));
+        )),
+        Kind::Client => features.extend([
+            "# HTTPS through rustls; off by default so that plain builds stay small.".to_string(),
+            "rustls = [\"reqwest/rustls\"]".to_string(),
+        ]),
     }
     CargoToml {
         header: header.trim_end(),
@@ -89,6 +141,44 @@ pub fn cargo_toml(api: &Api, kind: Kind, crate_name: &str, header: &str) -> Resu
     .map_err(|e| format!("Cargo.toml template: {e}"))
 }
 
+/// The `[dependencies]` line of a runtime crate (`side`: `server`, `client`, `cli`): its
+/// version, and the checkout's path when there is one.
+pub(crate) fn runtime_dependency(
+    manifest: &str,
+    side: &str,
+    path: Option<&str>,
+) -> Result<String, String> {
+    let name = package_name(manifest)?;
+    let version = package_value(manifest, "version")?;
+    Ok(match path {
+        Some(path) => {
+            let path = toml_escape(&format!("{}/{side}", path.trim_end_matches('/')));
+            format!("{name} = {{ version = \"{version}\", path = \"{path}\" }}")
+        }
+        None => format!("{name} = \"{version}\""),
+    })
+}
+
+/// The CLI runtime's dependency line (see [`runtime_dependency`]).
+pub(crate) fn cli_runtime_dependency(path: Option<&str>) -> Result<String, String> {
+    runtime_dependency(CLI_RUNTIME_MANIFEST, "cli", path)
+}
+
+fn package_name(manifest: &str) -> Result<String, String> {
+    package_value(manifest, "name")
+}
+
+/// A `key = "value"` of a runtime manifest's `[package]`.
+fn package_value(manifest: &str, key: &str) -> Result<String, String> {
+    section_lines(manifest, "package")
+        .iter()
+        .find_map(|line| {
+            let (k, v) = line.split_once('=')?;
+            (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
+        })
+        .ok_or_else(|| format!("a runtime manifest has no package {key}"))
+}
+
 /// `README.md` of a generated crate.
 pub fn readme(
     api: &Api,
@@ -97,8 +187,9 @@ pub fn readme(
     header: &str,
     spec: &str,
     command: &str,
+    vendored: bool,
 ) -> Result<String, String> {
-    let (summary, files, usage) = match kind {
+    let (summary, mut files, usage) = match kind {
         Kind::Server => (
             format!(
                 "The server side of {}: a trait with one async method per operation, and a router that serves an implementation over HTTP with authentication, validation, error bodies, rate limits and deprecation headers handled.",
@@ -117,10 +208,6 @@ pub fn readme(
                     "src/types.rs",
                     "the schema types, with the checks of their constraints",
                 ),
-                (
-                    "src/runtime/",
-                    "hand-written support code copied from the generator (auth, rate limits, problems)",
-                ),
             ],
             "## Use\n\nImplement the trait in `src/api.rs` for your service type, then\n`axum::serve(listener, router(Arc::new(service), ServerConfig::new().authenticator(keys)))`.\nSee the crate docs (`cargo doc --open`) for the whole walk-through.",
         ),
@@ -135,14 +222,28 @@ pub fn readme(
                     "`Client`, its builder, and one method per operation with its error type",
                 ),
                 ("src/types.rs", "the schema types"),
-                (
-                    "src/runtime/",
-                    "hand-written support code copied from the generator (retries, rate-limit state, errors)",
-                ),
             ],
             "## Use\n\nBuild a client with `Client::builder(base_url)`, set credentials, and call the methods.\nSee the crate docs (`cargo doc --open`) for the whole walk-through.",
         ),
     };
+    files.push(match (&kind, vendored) {
+        (Kind::Server, true) => (
+            "src/runtime/",
+            "the server runtime (authentication, rate limits, problems), copied from the generator's `apigen-server-runtime`",
+        ),
+        (Kind::Client, true) => (
+            "src/runtime/",
+            "the client runtime (retries, rate-limit state, errors), copied from the generator's `apigen-client-runtime`",
+        ),
+        (Kind::Server, false) => (
+            "runtime",
+            "the crate `apigen-server-runtime` (authentication, rate limits, problems), re-exported by `src/lib.rs` as the module `runtime`",
+        ),
+        (Kind::Client, false) => (
+            "runtime",
+            "the crate `apigen-client-runtime` (retries, rate-limit state, errors), re-exported by `src/lib.rs` as the module `runtime`",
+        ),
+    });
     let operations = api
         .operations
         .iter()

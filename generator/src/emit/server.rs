@@ -17,7 +17,7 @@ fn trait_name(api: &Api) -> proc_macro2::Ident {
     format_ident!("{}Api", api.api_name)
 }
 
-pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
+pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
     let trait_ident = trait_name(api);
     let trait_name = trait_ident.to_string();
     let krate = crate_name.replace('-', "_");
@@ -86,12 +86,22 @@ pub fn lib_rs(api: &Api, crate_name: &str) -> TokenStream {
             pub use webhooks::Webhook;
         }
     });
+    // The runtime is a module either way, so generated code names `crate::runtime::…`.
+    let runtime = if vendored {
+        quote!(
+            pub mod runtime;
+        )
+    } else {
+        quote!(
+            pub use apigen_server_runtime as runtime;
+        )
+    };
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #docs
         pub mod api;
         pub mod router;
-        pub mod runtime;
+        #runtime
         pub mod types;
         #webhooks
 

@@ -322,6 +322,7 @@ mod tests {
             spec_label: "t.yaml".into(),
             command: "test".into(),
             string_formats: false,
+            ..Default::default()
         };
         crate::generate(&doc, &options).unwrap_or_else(|e| panic!("{e}"))
     }

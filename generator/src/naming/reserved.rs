@@ -273,6 +273,7 @@ mod tests {
                 spec_label: name.into(),
                 command: "test".into(),
                 string_formats: false,
+                ..Default::default()
             };
             let output = crate::generate(text, &options).expect("fixture generates");
             for (path, file) in &output.files {

@@ -1,9 +1,10 @@
 //! Client runtime: the hand-written, spec-independent half of every generated API client.
 //!
-//! The generator copies each file of this `src/` verbatim into a generated client crate as
-//! `src/runtime/` (this file becomes `runtime/mod.rs`), so the code here refers to its siblings
-//! with `super::`, carries no unit tests, and uses only the dependencies the generated crate's
-//! Cargo.toml lists. See `docs/architecture.md`, "Why the runtime is copied".
+//! Generated clients depend on this crate and name it `runtime` (`pub use
+//! apigen_client_runtime as runtime;`); with `--vendor-runtime` the generator copies each file
+//! of this `src/` into the client as `src/runtime/` instead (this file becoming
+//! `runtime/mod.rs`), so the code here refers to its siblings with `super::` and carries no unit
+//! tests. See `docs/architecture.md`, "The runtime crates".
 //!
 //! # What lives where
 //!

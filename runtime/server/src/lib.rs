@@ -1,8 +1,9 @@
 //! Server runtime: spec-independent support for generated axum servers (auth, rate limits,
 //! problems, parameters, bodies, validation, streamed responses, webhook deliveries, request
-//! limits, the `serve` loop). Copied verbatim into every generated server crate as
-//! `src/runtime/` (see docs/architecture.md); API.md beside Cargo.toml lists what generated
-//! code calls.
+//! limits, the `serve` loop). Generated servers depend on this crate and name it `runtime`
+//! (`pub use apigen_server_runtime as runtime;`); with `--vendor-runtime` the generator copies
+//! `src/` into them as `src/runtime/` instead (see docs/architecture.md, "The runtime crates").
+//! API.md beside Cargo.toml lists what generated code calls.
 
 pub mod auth;
 pub mod base64;

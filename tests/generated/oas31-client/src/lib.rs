@@ -18,7 +18,7 @@
 //! ```
 
 pub mod client;
-pub mod runtime;
+pub use apigen_client_runtime as runtime;
 pub mod types;
 pub use client::{Client, ClientBuilder, Server};
 pub use runtime::error::Error;

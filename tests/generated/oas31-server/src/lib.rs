@@ -28,7 +28,7 @@
 
 pub mod api;
 pub mod router;
-pub mod runtime;
+pub use apigen_server_runtime as runtime;
 pub mod types;
 pub use api::Oas31Api;
 pub use router::{router, test_server, BASE_PATH};

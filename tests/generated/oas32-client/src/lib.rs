@@ -21,7 +21,7 @@
 //! ```
 
 pub mod client;
-pub mod runtime;
+pub use apigen_client_runtime as runtime;
 pub mod types;
 pub mod webhooks;
 pub use webhooks::Webhook;

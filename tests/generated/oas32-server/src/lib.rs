@@ -32,7 +32,7 @@
 
 pub mod api;
 pub mod router;
-pub mod runtime;
+pub use apigen_server_runtime as runtime;
 pub mod types;
 pub mod webhooks;
 pub use webhooks::Webhook;

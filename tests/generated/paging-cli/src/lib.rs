@@ -7,7 +7,7 @@
 //! Exit status 0 on success, 1 when the call failed, 2 for a usage or configuration
 //! error (nothing was sent).
 
-pub mod support;
+pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use paging_client::client::*;
