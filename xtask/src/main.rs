@@ -6,6 +6,7 @@ mod corpus;
 mod diff;
 mod fuzz;
 mod mutants;
+mod public_api;
 
 use std::process::ExitCode;
 
@@ -59,6 +60,12 @@ cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
     runtime and generator files that carry auth, rate limits, retries, deprecation, problems
     and parameter/body checks. Fails on a surviving mutant docs/mutants.md does not explain.
     --ci runs the small selection .ci/run uses. Reports: target/mutants/<group>/.
+cargo xtask public-api [--bless] [--allow-breaking]
+    Compare the public API of the runtime crates (runtime/{server,client,cli}) with the
+    reviewed listing in each public-api.txt, printing what was added (+) and removed or
+    changed (-); --bless rewrites the listings, refusing a removal or change unless the crate's
+    version moved to a new minor (0.x) or major (--allow-breaking overrides). A test runs the
+    comparison, so `cargo test` fails on an unreviewed change.
 cargo xtask bench [ARGS]
     Benchmarks (release build of benches/, package petstore-bench): generated vs hand-written
     server and client, codegen time, compile cost. Prints the table and writes
@@ -91,6 +98,7 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("mutants") => mutants::main(&args[1..]),
+        Some("public-api") => public_api::main(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{HELP}");
             Ok(())
