@@ -92,10 +92,24 @@ fn git_show(rev: &str, path: &Path) -> Result<String, String> {
         .output()
         .map_err(|e| format!("cannot run git: {e}"))?;
     if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // The two everyday cases in plain words; anything else as git said it.
+        if stderr.contains("not a git repository") {
+            return Err(format!(
+                "{} is not in a git repository: no earlier version to compare with",
+                path.display()
+            ));
+        }
+        if stderr.contains("exists on disk, but not in") || stderr.contains("does not exist in") {
+            return Err(format!(
+                "{} is not in {rev} yet: no earlier version to compare with",
+                path.display()
+            ));
+        }
         return Err(format!(
             "git show {rev}:{}: {}",
             path.display(),
-            String::from_utf8_lossy(&output.stderr).trim()
+            stderr.trim()
         ));
     }
     String::from_utf8(output.stdout).map_err(|_| format!("{rev}:{} is not UTF-8", path.display()))

@@ -214,8 +214,7 @@ fn arm(op: &Operation, api: &Api, name: &str, key_var: &str) -> TokenStream {
         None => (quote!(), quote!()),
     };
     let id = &op.id;
-    let needs_key = (!op.security.is_empty() && !op.security.iter().any(Vec::is_empty))
-        .then(|| {
+    let needs_key = needs_key(op).then(|| {
             quote! {
                 if !credentials {
                     return Err(support::usage(concat!(#key_var, " is not set; set it to your API key")));
@@ -244,6 +243,12 @@ fn arm(op: &Operation, api: &Api, name: &str, key_var: &str) -> TokenStream {
             Ok(#finish(&client, (#id, #documented), result, json, verbose))
         }
     }
+}
+
+/// Whether the operation's subcommand refuses to run without credentials: every
+/// alternative of its security needs one.
+fn needs_key(op: &Operation) -> bool {
+    !op.security.is_empty() && !op.security.iter().any(Vec::is_empty)
 }
 
 /// `src/main.rs` of the CLI crate: the library's `main`.
@@ -313,19 +318,28 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str, vendored: bool) -> Toke
         .then(|| quote!(use #krate::client::*;));
     let user_var = format!("{}_USERNAME", name.to_ascii_uppercase().replace('-', "_"));
     let password_var = format!("{}_PASSWORD", name.to_ascii_uppercase().replace('-', "_"));
+    // Whether credentials were found is kept only when a subcommand refuses to run without
+    // them (`needs_key`), so that no document leaves an unread or needlessly mutable variable.
+    let checked = ops.iter().any(|op| needs_key(op));
+    let found = (checked && !api.security_schemes.is_empty()).then(|| quote!(credentials = true;));
+    let declare_found = match (checked, found.is_some()) {
+        (false, _) => quote!(),
+        (true, true) => quote!(let mut credentials = false;),
+        (true, false) => quote!(let credentials = false;),
+    };
     let credentials = api.security_schemes.iter().map(|s| {
         let setter = ident(&s.rust);
         match s.kind {
             SchemeKind::Basic => quote! {
                 if let (Ok(user), Ok(password)) = (std::env::var(#user_var), std::env::var(#password_var)) {
                     builder = builder.#setter(user, password);
-                    credentials = true;
+                    #found
                 }
             },
             _ => quote! {
                 if let Some(key) = &key {
                     builder = builder.#setter(key.clone());
-                    credentials = true;
+                    #found
                 }
             },
         }
@@ -440,7 +454,7 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str, vendored: bool) -> Toke
             #reads_key
             let #mutable builder = Client::builder(base_url)
                 .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
-            let mut credentials = false;
+            #declare_found
             #(#credentials)*
             let client = builder.build().map_err(|e| {
                 eprintln!("error: cannot set up the HTTP client: {e}");
@@ -456,7 +470,6 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str, vendored: bool) -> Toke
             let Some((command, m)) = m.subcommand() else {
                 return Err(support::usage("no command given; --help lists them"));
             };
-            let _ = &mut credentials;
             match command {
                 #(#arms)*
                 other => Err(support::usage(&format!("unknown command `{other}`"))),

@@ -217,7 +217,6 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let builder = Client::builder(base_url)
         .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
-    let mut credentials = false;
     let client = builder
         .build()
         .map_err(|e| {
@@ -234,7 +233,6 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
-    let _ = &mut credentials;
     match command {
         "add-record" => {
             let body: Option<types::Record> = support::body(

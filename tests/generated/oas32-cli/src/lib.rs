@@ -136,7 +136,6 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
-    let _ = &mut credentials;
     match command {
         "search-ticks" => {
             if !credentials {
