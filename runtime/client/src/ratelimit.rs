@@ -75,7 +75,7 @@ pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
 }
 
 /// Parses an HTTP-date (IMF-fixdate, and the obsolete RFC 850 and asctime forms).
-pub fn http_date(value: &str) -> Option<SystemTime> {
+pub(crate) fn http_date(value: &str) -> Option<SystemTime> {
     // httpdate yields std's SystemTime; moving through the epoch offset converts it to
     // web-time's, which is a different type on wasm32 (std's `now()` panics there, but the
     // arithmetic used here does not).

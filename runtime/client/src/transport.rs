@@ -46,7 +46,7 @@ static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
 /// A fresh key for one call: a random (version 4) UUID as a Structured Field string, the
 /// IETF draft's form (`"3f0e…"`). Drawn from std's per-process random hasher keys, the time
 /// and a counter: unique, which is what a key must be (the server scopes keys per caller).
-pub fn new_idempotency_key() -> http::HeaderValue {
+pub(crate) fn new_idempotency_key() -> http::HeaderValue {
     use std::hash::{BuildHasher, Hasher};
     use std::sync::atomic::AtomicU64;
     static COUNTER: AtomicU64 = AtomicU64::new(0);

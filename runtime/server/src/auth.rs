@@ -147,10 +147,14 @@ struct KeyEntry {
     plan: Option<String>,
 }
 
-/// How two key digests are compared: [`constant_time_eq`] unless a test replaces it.
+/// How two key digests are compared: [`constant_time_eq`] unless a test replaces it
+/// ([`StaticKeys::with_digest_compare`], a seam for tests only).
+#[doc(hidden)]
 pub type DigestCompare = fn(&[u8; 32], &[u8; 32]) -> Choice;
 
-/// Compares two digests in time independent of where they differ (`subtle`).
+/// Compares two digests in time independent of where they differ (`subtle`). Public for the
+/// tests that wrap it to count comparisons; applications never call it.
+#[doc(hidden)]
 pub fn constant_time_eq(a: &[u8; 32], b: &[u8; 32]) -> Choice {
     a.ct_eq(b)
 }
@@ -420,7 +424,7 @@ fn repeated(scheme: &SecurityScheme, headers: &HeaderMap, uri: &Uri) -> bool {
 
 /// Where `scheme`'s credential travels, as a violation pointer names an input:
 /// "header/Authorization", "query/api_key", "cookie/session".
-pub fn credential_pointer(scheme: &SecurityScheme) -> String {
+pub(crate) fn credential_pointer(scheme: &SecurityScheme) -> String {
     match scheme.kind {
         SchemeKind::HttpBearer | SchemeKind::HttpBasic => "header/Authorization".to_owned(),
         SchemeKind::ApiKeyHeader(name) => format!("header/{name}"),

@@ -313,7 +313,7 @@ fn header_names(runtime: &[&str], document: &[&str]) -> Vec<HeaderName> {
 }
 
 /// A CORS preflight: `OPTIONS` with `Origin` and `Access-Control-Request-Method`.
-pub fn is_preflight(method: &Method, headers: &HeaderMap) -> bool {
+pub(crate) fn is_preflight(method: &Method, headers: &HeaderMap) -> bool {
     method == Method::OPTIONS
         && headers.contains_key(ORIGIN)
         && headers.contains_key(ACCESS_CONTROL_REQUEST_METHOD)

@@ -359,7 +359,7 @@ where
 /// token (as Stripe takes it) of 1 to 255 visible ASCII characters other than `"` and `\`
 /// (no spaces), exactly the pattern the document declares for the header, so that every
 /// value the document allows is taken and every other value refused.
-pub fn read_key(headers: &HeaderMap) -> Result<Option<String>, Problem> {
+pub(crate) fn read_key(headers: &HeaderMap) -> Result<Option<String>, Problem> {
     let mut values = headers.get_all(&IDEMPOTENCY_KEY).iter();
     let Some(value) = values.next() else {
         return Ok(None);

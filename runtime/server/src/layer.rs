@@ -309,7 +309,7 @@ impl Runtime {
     }
 
     /// A URI as nested routes see it, with the base path put back in front.
-    pub fn unnested_uri(&self, uri: Uri) -> Uri {
+    pub(crate) fn unnested_uri(&self, uri: Uri) -> Uri {
         let base = self.0.base_path.as_str();
         if base.is_empty() {
             return uri;
@@ -615,7 +615,7 @@ static X_RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-
 static X_RATELIMIT_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
 
 /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix seconds).
-pub fn set_rate_limit_headers(headers: &mut HeaderMap, d: &Decision) {
+pub(crate) fn set_rate_limit_headers(headers: &mut HeaderMap, d: &Decision) {
     headers.insert(X_RATELIMIT_LIMIT.clone(), HeaderValue::from(d.limit));
     headers.insert(
         X_RATELIMIT_REMAINING.clone(),

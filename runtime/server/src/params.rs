@@ -469,7 +469,7 @@ impl<'a> RawParams<'a> {
 }
 
 /// The violation message for a single-valued input sent `count` times.
-pub fn repeated_message(count: usize) -> String {
+pub(crate) fn repeated_message(count: usize) -> String {
     format!("given {count} times; a single value is expected")
 }
 

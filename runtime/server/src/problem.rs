@@ -201,7 +201,7 @@ impl fmt::Display for Problem {
 impl std::error::Error for Problem {}
 
 /// "<pointer>: <reason>; <pointer>: <reason>". An empty pointer is the request body itself.
-pub fn violations_message(violations: &[Violation]) -> String {
+pub(crate) fn violations_message(violations: &[Violation]) -> String {
     violations
         .iter()
         .map(|v| {
@@ -235,7 +235,7 @@ pub fn render_default(p: &Problem) -> Response {
 
 /// The default `Error` body of a problem, `{"code","message","status"}`, as JSON bytes (also
 /// the `data` of the `error` event that ends a failed event stream).
-pub fn body_json(p: &Problem) -> Vec<u8> {
+pub(crate) fn body_json(p: &Problem) -> Vec<u8> {
     let message = if p.violations.is_empty() {
         Cow::Borrowed(p.message.as_str())
     } else {
