@@ -501,6 +501,18 @@ pub enum Location {
     Cookie,
 }
 
+impl Location {
+    /// `path`, `query`, `header`, `cookie`: as the document names the place.
+    pub fn name(self) -> &'static str {
+        match self {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+            Location::Cookie => "cookie",
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Param {
     /// Field name in the parameter structs (`…Params`, `…Options`).
@@ -634,4 +646,52 @@ pub struct RateLimitPolicy {
     pub default_plan: String,
     pub ban_strikes: u32,
     pub ban_seconds: u64,
+}
+
+/// The command-line client of a document (`apigen::generate_cli`), every decision made:
+/// which operations are subcommands, their names and flags, and where credentials come from.
+#[derive(Debug, Clone)]
+pub struct Cli {
+    /// `petstore-cli`
+    pub bin: String,
+    /// The environment variable of the API key (`PETSTORE_API_KEY`), and of basic
+    /// authentication's user name and password.
+    pub key_var: String,
+    pub user_var: String,
+    pub password_var: String,
+    /// One per operation the CLI can call, in document order.
+    pub commands: Vec<CliCommand>,
+    /// Whether some subcommand refuses to run without credentials (so `run` tracks whether
+    /// any were found).
+    pub checks_credentials: bool,
+}
+
+/// One subcommand: the operation it calls (an index into `Api::operations`), its name
+/// (`list-pets`) and its flags.
+#[derive(Debug, Clone)]
+pub struct CliCommand {
+    pub operation: usize,
+    pub name: String,
+    pub flags: Vec<CliFlag>,
+    /// Every alternative of the operation's security needs a credential: without one the
+    /// subcommand stops before sending.
+    pub needs_key: bool,
+}
+
+/// One flag of a subcommand: its name (`pet-id`), help, the value's placeholder (`INTEGER`)
+/// and what it sets.
+#[derive(Debug, Clone)]
+pub struct CliFlag {
+    pub name: String,
+    pub help: String,
+    pub value_name: &'static str,
+    pub target: FlagTarget,
+}
+
+#[derive(Debug, Clone)]
+pub enum FlagTarget {
+    /// A parameter (an index into the operation's `params`).
+    Param(usize),
+    /// A top-level property of the JSON or form body.
+    Property { wire: String, ty: TypeRef },
 }

@@ -201,7 +201,7 @@ pub fn generate_cli(
     let lib = emit::render(
         emit::cli::lib_rs(
             &api,
-            &options.name,
+            &lower::cli::lower(&api, &options.name),
             &client_crate,
             options.runtime.is_vendored(),
         ),

@@ -128,6 +128,18 @@ pub fn with_method(method: &str) -> String {
     format!("{}_with", bare(method).trim_end_matches('_'))
 }
 
+/// A command-line name (a subcommand, a flag) from a Rust or wire name: `list_pets` →
+/// `list-pets`, `petId` → `pet-id`, `r#type` → `type`.
+pub fn kebab(raw: &str) -> String {
+    bare(&snake(raw)).trim_matches('_').replace('_', "-")
+}
+
+/// An environment variable of a generated tool: `env_var("pet-store", "API_KEY")` →
+/// `PET_STORE_API_KEY`.
+pub fn env_var(stem: &str, what: &str) -> String {
+    format!("{}_{what}", stem.to_ascii_uppercase().replace('-', "_"))
+}
+
 /// The client method of a paginated operation that streams every item of every page
 /// (`list_pets` → `list_pets_stream`).
 pub fn stream_method(method: &str) -> String {

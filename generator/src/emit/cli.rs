@@ -1,117 +1,18 @@
-//! The command-line client crate (`…-cli`, issue 14): one clap subcommand per operation the
-//! CLI can call, its flags from the parameters (and the body's top-level properties), built on
-//! the generated client. `cargo xtask codegen` writes it for the pet store (`generated-cli/`),
-//! and for any document with `--cli`.
-//!
-//! Left out (the subcommand list says so in its help): operations with a streamed answer, a
-//! whole-query-string parameter, or a body that is not JSON or form data; those are the
-//! client library's.
+//! Prints the command-line client crate (`…-cli`, issue 14): one clap subcommand per
+//! operation the CLI can call, its flags from the parameters (and the body's top-level
+//! properties), built on the generated client. Which operations, and every name, flag and
+//! environment variable, are decided in `lower/cli.rs` (IR [`Cli`]). `cargo xtask codegen`
+//! writes it for the pet store (`generated-cli/`), and for any document with `--cli`.
 
 use crate::emit::{client, ident, rust_type};
-use crate::ir::{Api, BodyKind, Operation, Param, SchemeKind, TypeRef};
-use crate::naming::{self, Scope};
+use crate::ir::{Api, BodyKind, Cli, CliCommand, CliFlag, FlagTarget, Operation, SchemeKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// Flags every subcommand has (global ones, `--body*`, clap's own).
-const RESERVED_FLAGS: &[&str] = &[
-    "base-url",
-    "env",
-    "json",
-    "verbose",
-    "body",
-    "body-file",
-    "help",
-    "version",
-];
-
-/// The environment variable holding the API key: `PETSTORE_API_KEY` for `petstore`.
-pub fn key_var(name: &str) -> String {
-    format!("{}_API_KEY", name.to_ascii_uppercase().replace('-', "_"))
-}
-
-/// Whether the CLI offers `op` as a subcommand (see the module docs).
-pub fn callable(op: &Operation) -> bool {
-    !op.streamed
-        && op.query_string.is_none()
-        && op
-            .body
-            .as_ref()
-            .is_none_or(|b| matches!(b.kind, BodyKind::Json(_) | BodyKind::Form(_)))
-}
-
-fn kebab(raw: &str) -> String {
-    naming::bare(&naming::snake(raw))
-        .trim_matches('_')
-        .replace('_', "-")
-}
-
-/// One flag of a subcommand: its name, and what it sets.
-struct Flag<'a> {
-    name: String,
-    help: String,
-    target: Target<'a>,
-}
-
-enum Target<'a> {
-    Param(&'a Param),
-    /// A top-level property of the body (wire name, type).
-    Property(String, &'a TypeRef),
-}
-
-fn flags<'a>(op: &'a Operation, api: &'a Api) -> Vec<Flag<'a>> {
-    let mut scope = Scope::reserving(RESERVED_FLAGS);
-    let mut out: Vec<Flag<'a>> = op
-        .params
-        .iter()
-        .map(|p| Flag {
-            name: scope.claim(kebab(&p.wire)),
-            help: p.doc.first().cloned().unwrap_or_else(|| {
-                format!(
-                    "{} parameter `{}`",
-                    super::location_text(p.location),
-                    p.wire
-                )
-            }),
-            target: Target::Param(p),
-        })
-        .collect();
-    let body_fields = op.body.as_ref().and_then(|b| match &b.kind {
-        BodyKind::Json(TypeRef::Named(n)) | BodyKind::Form(TypeRef::Named(n)) => {
-            api.types.iter().find(|t| &t.name == n)
-        }
-        _ => None,
-    });
-    if let Some(crate::ir::TypeKind::Struct(s)) = body_fields.map(|t| &t.kind) {
-        for f in s.fields.iter().filter(|f| !f.read_only) {
-            out.push(Flag {
-                name: scope.claim(kebab(&f.wire)),
-                help: format!(
-                    "Body property `{}`{}",
-                    f.wire,
-                    f.doc.first().map(|d| format!(": {d}")).unwrap_or_default()
-                ),
-                target: Target::Property(f.wire.clone(), &f.ty),
-            });
-        }
-    }
-    out
-}
-
-fn value_name(ty: &TypeRef) -> &'static str {
-    match ty {
-        TypeRef::String => "TEXT",
-        TypeRef::Bool => "BOOL",
-        TypeRef::I32 | TypeRef::I64 | TypeRef::U8 | TypeRef::U16 | TypeRef::U32 | TypeRef::U64 => {
-            "INTEGER"
-        }
-        TypeRef::F32 | TypeRef::F64 => "NUMBER",
-        TypeRef::Vec(_) | TypeRef::Tuple(_) => "JSON-ARRAY",
-        _ => "VALUE",
-    }
-}
-
-fn subcommand(op: &Operation, api: &Api, name: &str) -> TokenStream {
+/// The clap `Command` of one subcommand.
+fn subcommand(cmd: &CliCommand, api: &Api) -> TokenStream {
+    let op = &api.operations[cmd.operation];
+    let name = &cmd.name;
     let about = op
         .summary
         .clone()
@@ -125,27 +26,27 @@ fn subcommand(op: &Operation, api: &Api, name: &str) -> TokenStream {
         op.path,
         op.id
     );
-    let flags = flags(op, api);
-    let arg = |f: &Flag<'_>| {
-        let (flag, help) = (&f.name, &f.help);
+    let arg = |f: &CliFlag| {
+        let (flag, help, value) = (&f.name, &f.help, f.value_name);
         match f.target {
-            Target::Param(p) => {
-                let (required, value) = (p.required, value_name(&p.ty));
+            FlagTarget::Param(p) => {
+                let required = op.params[p].required;
                 quote!(.arg(Arg::new(#flag).long(#flag).value_name(#value).required(#required).help(#help)))
             }
-            Target::Property(_, ty) => {
-                let value = value_name(ty);
+            FlagTarget::Property { .. } => {
                 quote!(.arg(Arg::new(#flag).long(#flag).value_name(#value).help_heading(support::BODY).help(#help)))
             }
         }
     };
-    let params = flags
+    let params = cmd
+        .flags
         .iter()
-        .filter(|f| matches!(f.target, Target::Param(_)))
+        .filter(|f| matches!(f.target, FlagTarget::Param(_)))
         .map(arg);
-    let properties = flags
+    let properties = cmd
+        .flags
         .iter()
-        .filter(|f| matches!(f.target, Target::Property(..)))
+        .filter(|f| matches!(f.target, FlagTarget::Property { .. }))
         .map(arg);
     let command = quote!(Command::new(#name).about(#about).long_about(#long) #(#params)*);
     if op.body.is_some() {
@@ -156,17 +57,19 @@ fn subcommand(op: &Operation, api: &Api, name: &str) -> TokenStream {
 }
 
 /// The arm of `run` that calls one operation.
-fn arm(op: &Operation, api: &Api, name: &str, key_var: &str) -> TokenStream {
-    let flags = flags(op, api);
+fn arm(cmd: &CliCommand, api: &Api, key_var: &str) -> TokenStream {
+    let op = &api.operations[cmd.operation];
+    let name = &cmd.name;
     let options_ty = client::options_ident(op);
     let mut reads = Vec::new();
     let mut args = Vec::new();
     let mut setters = Vec::new();
     let mut properties = Vec::new();
-    for f in &flags {
+    for f in &cmd.flags {
         let flag = &f.name;
         match &f.target {
-            Target::Param(p) if p.required => {
+            FlagTarget::Param(p) if op.params[*p].required => {
+                let p = &op.params[*p];
                 let local = ident(&p.local);
                 let t = rust_type(&p.ty, true);
                 reads.push(quote!(let #local: #t = support::required(m, #flag)?;));
@@ -176,12 +79,13 @@ fn arm(op: &Operation, api: &Api, name: &str, key_var: &str) -> TokenStream {
                     quote!(#local,)
                 });
             }
-            Target::Param(p) => {
+            FlagTarget::Param(p) => {
+                let p = &op.params[*p];
                 let setter = ident(&p.setter);
                 let t = rust_type(&p.ty, true);
                 setters.push(quote!(.#setter(support::optional::<#t>(m, #flag)?)));
             }
-            Target::Property(wire, _) => properties.push(quote!((#flag, #wire),)),
+            FlagTarget::Property { wire, .. } => properties.push(quote!((#flag, #wire),)),
         }
     }
     let has_options = op.rust_with.is_some();
@@ -214,7 +118,7 @@ fn arm(op: &Operation, api: &Api, name: &str, key_var: &str) -> TokenStream {
         None => (quote!(), quote!()),
     };
     let id = &op.id;
-    let needs_key = needs_key(op).then(|| {
+    let needs_key = cmd.needs_key.then(|| {
             quote! {
                 if !credentials {
                     return Err(support::usage(concat!(#key_var, " is not set; set it to your API key")));
@@ -245,12 +149,6 @@ fn arm(op: &Operation, api: &Api, name: &str, key_var: &str) -> TokenStream {
     }
 }
 
-/// Whether the operation's subcommand refuses to run without credentials: every
-/// alternative of its security needs one.
-fn needs_key(op: &Operation) -> bool {
-    !op.security.is_empty() && !op.security.iter().any(Vec::is_empty)
-}
-
 /// `src/main.rs` of the CLI crate: the library's `main`.
 pub fn main_rs(name: &str) -> TokenStream {
     let krate = ident(&format!("{}_cli", name.replace('-', "_")));
@@ -265,22 +163,18 @@ pub fn main_rs(name: &str) -> TokenStream {
 }
 
 /// `src/lib.rs` of the CLI crate: the command line ([`cli`]) and what each subcommand does.
-pub fn lib_rs(api: &Api, name: &str, client_crate: &str, vendored: bool) -> TokenStream {
+pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> TokenStream {
     let krate = ident(&client_crate.replace('-', "_"));
-    let bin = format!("{name}-cli");
-    let key_var = key_var(name);
+    let bin = &cli.bin;
+    let key_var = &cli.key_var;
     let about = format!("{} {} from the command line.", api.title, api.version);
-    let ops: Vec<&Operation> = api.operations.iter().filter(|op| callable(op)).collect();
-    let mut names = Scope::reserving(&["help"]);
-    let named: Vec<(&Operation, String)> = ops
+    let ops: Vec<&Operation> = cli
+        .commands
         .iter()
-        .map(|op| (*op, names.claim(kebab(&op.rust))))
+        .map(|c| &api.operations[c.operation])
         .collect();
-    let subcommands = named.iter().map(|(op, n)| subcommand(op, api, n));
-    let arms: Vec<TokenStream> = named
-        .iter()
-        .map(|(op, n)| arm(op, api, n, &key_var))
-        .collect();
+    let subcommands = cli.commands.iter().map(|c| subcommand(c, api));
+    let arms: Vec<TokenStream> = cli.commands.iter().map(|c| arm(c, api, key_var)).collect();
     // `types` only when some subcommand names one of the document's types.
     let types_use = quote!(#(#arms)*)
         .to_string()
@@ -316,11 +210,10 @@ pub fn lib_rs(api: &Api, name: &str, client_crate: &str, vendored: bool) -> Toke
         .iter()
         .any(|op| op.rust_with.is_some())
         .then(|| quote!(use #krate::client::*;));
-    let user_var = format!("{}_USERNAME", name.to_ascii_uppercase().replace('-', "_"));
-    let password_var = format!("{}_PASSWORD", name.to_ascii_uppercase().replace('-', "_"));
+    let (user_var, password_var) = (&cli.user_var, &cli.password_var);
     // Whether credentials were found is kept only when a subcommand refuses to run without
-    // them (`needs_key`), so that no document leaves an unread or needlessly mutable variable.
-    let checked = ops.iter().any(|op| needs_key(op));
+    // them, so that no document leaves an unread or needlessly mutable variable.
+    let checked = cli.checks_credentials;
     let found = (checked && !api.security_schemes.is_empty()).then(|| quote!(credentials = true;));
     let declare_found = match (checked, found.is_some()) {
         (false, _) => quote!(),

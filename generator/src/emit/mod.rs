@@ -120,12 +120,7 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
 
 /// `path`, `query`, `header`, `cookie`: how docs and pointers name a parameter's location.
 pub fn location_text(l: Location) -> &'static str {
-    match l {
-        Location::Path => "path",
-        Location::Query => "query",
-        Location::Header => "header",
-        Location::Cookie => "cookie",
-    }
+    l.name()
 }
 
 /// A response's status as the document writes it (`404`, `4XX`, `default`).

@@ -1,5 +1,6 @@
 //! OpenAPI document → IR. Every decision lives here or in the submodules; emitters only print.
 
+pub mod cli;
 pub(crate) mod extensions;
 mod operation;
 mod pagination;

@@ -76,8 +76,8 @@ pub fn cli() -> Command {
                         .help("query parameter `out`"),
                 )
                 .arg(
-                    Arg::new("body_2")
-                        .long("body_2")
+                    Arg::new("body-2")
+                        .long("body-2")
                         .value_name("TEXT")
                         .required(true)
                         .help("header parameter `body`"),
@@ -178,22 +178,22 @@ pub fn cli() -> Command {
                         ),
                 )
                 .arg(
-                    Arg::new("type_2")
-                        .long("type_2")
+                    Arg::new("type-2")
+                        .long("type-2")
                         .value_name("TEXT")
                         .help_heading(support::BODY)
                         .help("Body property `type`"),
                 )
                 .arg(
-                    Arg::new("self_2")
-                        .long("self_2")
+                    Arg::new("self-2")
+                        .long("self-2")
                         .value_name("TEXT")
                         .help_heading(support::BODY)
                         .help("Body property `self`"),
                 )
                 .arg(
-                    Arg::new("self_3")
-                        .long("self_3")
+                    Arg::new("self-3")
+                        .long("self-3")
                         .value_name("TEXT")
                         .help_heading(support::BODY)
                         .help("Body property `Self`"),
@@ -234,8 +234,8 @@ pub fn cli() -> Command {
                         .help("Body property `out`"),
                 )
                 .arg(
-                    Arg::new("at_2")
-                        .long("at_2")
+                    Arg::new("at-2")
+                        .long("at-2")
                         .value_name("JSON-ARRAY")
                         .help_heading(support::BODY)
                         .help("Body property `at`"),
@@ -545,8 +545,8 @@ pub fn cli() -> Command {
                         ),
                 )
                 .arg(
-                    Arg::new("baz_2")
-                        .long("baz_2")
+                    Arg::new("baz-2")
+                        .long("baz-2")
                         .value_name("TEXT")
                         .help_heading(support::BODY)
                         .help("Body property `baz`"),
@@ -654,7 +654,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             let path_2: String = support::required(m, "path")?;
             let raw_2: i64 = support::required(m, "raw")?;
             let query_2: String = support::required(m, "query")?;
-            let body_2: String = support::required(m, "body_2")?;
+            let body_2: String = support::required(m, "body-2")?;
             let cookie_2: String = support::required(m, "cookie")?;
             let options = Path2Options::default()
                 .with_errors(support::optional::<i32>(m, "errors")?)
@@ -691,15 +691,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             let body: Option<types::Result2> = support::body(
                 m,
                 &[
-                    ("type_2", "type"),
-                    ("self_2", "self"),
-                    ("self_3", "Self"),
+                    ("type-2", "type"),
+                    ("self-2", "self"),
+                    ("self-3", "Self"),
                     ("crate", "crate"),
                     ("super", "super"),
                     ("value", "value"),
                     ("pointer", "pointer"),
                     ("out", "out"),
-                    ("at_2", "at"),
+                    ("at-2", "at"),
                     ("serializer", "serializer"),
                     ("deserializer", "deserializer"),
                     ("r-type", "r#type"),
@@ -978,7 +978,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 .with_foo(support::optional::<String>(m, "foo")?);
             let body: Option<types::Placeholder> = support::body(
                 m,
-                &[("baz_2", "baz"), ("quux", "quux")],
+                &[("baz-2", "baz"), ("quux", "quux")],
             )?;
             let Some(body) = body else {
                 return Err(

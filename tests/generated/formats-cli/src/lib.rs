@@ -96,8 +96,8 @@ pub fn cli() -> Command {
                         ),
                 )
                 .arg(
-                    Arg::new("id_2")
-                        .long("id_2")
+                    Arg::new("id-2")
+                        .long("id-2")
                         .value_name("VALUE")
                         .help_heading(support::BODY)
                         .help("Body property `id`"),
@@ -234,7 +234,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             let body: Option<types::Event> = support::body(
                 m,
                 &[
-                    ("id_2", "id"),
+                    ("id-2", "id"),
                     ("at", "at"),
                     ("day", "day"),
                     ("ends", "ends"),

@@ -56,8 +56,8 @@ pub fn cli() -> Command {
                         .help("Body property `kind`: Always `record`."),
                 )
                 .arg(
-                    Arg::new("version_2")
-                        .long("version_2")
+                    Arg::new("version-2")
+                        .long("version-2")
                         .value_name("INTEGER")
                         .help_heading(support::BODY)
                         .help("Body property `version`"),
@@ -240,7 +240,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 &[
                     ("id", "id"),
                     ("kind", "kind"),
-                    ("version_2", "version"),
+                    ("version-2", "version"),
                     ("note", "note"),
                     ("nickname", "nickname"),
                     ("owner", "owner"),
