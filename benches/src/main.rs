@@ -9,6 +9,7 @@
 mod client;
 mod codegen;
 mod compile;
+mod compile_corpus;
 mod handwritten;
 mod inproc;
 mod instructions;
@@ -34,9 +35,13 @@ OPTIONS
     --connections N     concurrent keep-alive connections / callers (default 16)
     --codegen-runs N    runs of the generator per document (default 5)
     --only LIST         comma-separated subset of
-                        server,inproc,instructions,limiter,client,codegen,compile
+                        server,inproc,instructions,limiter,client,codegen,compile,
+                        compile-corpus
                         (instructions: counted with valgrind's callgrind when installed;
-                        limiter: the Redis rate limiter, with redis-server when installed)
+                        limiter: the Redis rate limiter, with redis-server when installed;
+                        compile-corpus: check and release builds of the crates for the three
+                        largest corpus documents, beside progenitor's client when
+                        `cargo progenitor` is installed; tens of minutes on 2 cores)
     --fresh-compile     remeasure the clean build (with dependencies) of the generated crates
     --no-write          print the report without writing docs/benchmarks.md
     --out PATH          write the report there instead of docs/benchmarks.md
@@ -234,6 +239,10 @@ fn bench(settings: &Settings) -> Result<(), String> {
     if settings.wants("compile") {
         eprintln!("compile: release builds of the generated crates");
         report.compile = compile::run(&root, settings.fresh_compile, &report.date)?;
+    }
+    if settings.wants("compile-corpus") {
+        eprintln!("compile: the crates of the largest corpus documents, and progenitor's");
+        report.compile_corpus = compile_corpus::run(&root)?;
     }
 
     report.finish();

@@ -30,6 +30,7 @@ pub struct Report {
     pub client: Vec<crate::client::Row>,
     pub codegen: Vec<crate::codegen::Row>,
     pub compile: Vec<crate::compile::Row>,
+    pub compile_corpus: Vec<crate::compile_corpus::Row>,
 }
 
 impl Report {
@@ -53,6 +54,7 @@ impl Report {
             client: Vec::new(),
             codegen: Vec::new(),
             compile: Vec::new(),
+            compile_corpus: Vec::new(),
         }
     }
 
@@ -262,6 +264,52 @@ impl Report {
                     clean,
                     share
                 );
+            }
+            let _ = writeln!(w);
+        }
+
+        if !self.compile_corpus.is_empty() {
+            let _ = writeln!(
+                w,
+                "## 4b. Compile cost of the largest corpus documents, beside progenitor (no target; reported)\n"
+            );
+            let _ = writeln!(
+                w,
+                "`cargo check` and `cargo build --release` of each crate alone (dependencies and the runtime crates prebuilt, the crate cleaned first), in `target/bench-compile/corpus/`. progenitor generates a client only, from OpenAPI 3.0 documents.\n"
+            );
+            let _ = writeln!(
+                w,
+                "| document | size | OpenAPI | crate | Rust lines | check | release build |"
+            );
+            let _ = writeln!(w, "|---|---:|---|---|---:|---:|---:|");
+            for r in &self.compile_corpus {
+                let size = format!("{:.0} KiB", r.bytes as f64 / 1024.0);
+                let mut first = true;
+                let mut row = |krate: &str, lines: usize, times: &Result<(f64, f64), String>| {
+                    let (doc, size, version) = if first {
+                        (format!("`{}`", r.document), size.clone(), r.version.clone())
+                    } else {
+                        (String::new(), String::new(), String::new())
+                    };
+                    first = false;
+                    let (check, release) = match times {
+                        Ok((c, b)) => (seconds(*c), seconds(*b)),
+                        Err(e) => (e.clone(), "—".to_owned()),
+                    };
+                    let _ = writeln!(
+                        w,
+                        "| {doc} | {size} | {version} | {krate} | {lines} | {check} | {release} |"
+                    );
+                };
+                for (side, lines, times) in &r.ours {
+                    row(&format!("apigen {side}"), *lines, times);
+                }
+                match &r.progenitor {
+                    Ok((lines, check, release)) => {
+                        row("progenitor client", *lines, &Ok((*check, *release)))
+                    }
+                    Err(why) => row("progenitor client", 0, &Err(why.clone())),
+                }
             }
             let _ = writeln!(w);
         }

@@ -1,0 +1,294 @@
+//! Compile cost of the crates generated for the three largest documents of the public corpus
+//! (`cargo check` and a release build of each crate, its dependencies prebuilt), next to the
+//! client progenitor generates for the same document where progenitor can (`cargo progenitor`,
+//! when installed: `cargo install cargo-progenitor --locked`).
+//!
+//! Everything builds in one throwaway workspace, `target/bench-compile/corpus/ws`, with its own
+//! target directory beside it. Before anything is timed, small crates with the same
+//! dependencies are built (the pet store's server and client by apigen, and its 3.0 form's
+//! client by progenitor), so each timed build is the crate itself (and, for our crates, nothing
+//! else: the runtime crates are built by then too). Each crate is cleaned (`cargo clean -p`)
+//! before each timed build.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// How many of the largest documents.
+const DOCUMENTS: usize = 3;
+
+/// Seconds of `cargo check` and of the release build, or why the crate did not build.
+pub type Times = Result<(f64, f64), String>;
+
+pub struct Row {
+    pub document: String,
+    pub bytes: u64,
+    pub version: String,
+    /// (crate, generated lines, check seconds, release seconds) for our server and client.
+    pub ours: Vec<(String, usize, Times)>,
+    /// progenitor's client: its lines and times, or why there is none.
+    pub progenitor: Result<(usize, f64, f64), String>,
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
+}
+
+/// Runs cargo in `ws` with the bench's target directory; the seconds it took.
+fn cargo_in(ws: &Path, args: &[&str]) -> Result<f64, String> {
+    let started = Instant::now();
+    let out = Command::new(cargo())
+        .current_dir(ws)
+        .args(args)
+        .arg("--target-dir")
+        .arg(ws.join("../target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_TARGET_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let first = stderr
+            .lines()
+            .find(|l| l.starts_with("error"))
+            .unwrap_or("cargo failed");
+        return Err(format!("`cargo {}`: {first}", args.join(" ")));
+    }
+    Ok(started.elapsed().as_secs_f64())
+}
+
+/// `cargo check` then a release build of `krate`, each after cleaning it.
+fn time_crate(ws: &Path, krate: &str) -> Times {
+    cargo_in(ws, &["clean", "-p", krate])?;
+    let check = cargo_in(ws, &["check", "-p", krate])?;
+    cargo_in(ws, &["clean", "--release", "-p", krate])?;
+    let release = cargo_in(ws, &["build", "--release", "-p", krate])?;
+    eprintln!("  {krate}: check {check:.1} s, release {release:.1} s");
+    Ok((check, release))
+}
+
+fn progenitor_installed() -> bool {
+    Command::new(cargo())
+        .args(["progenitor", "--version"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// progenitor's client crate for `doc` in `ws/<name>`; its Rust lines, or why it failed.
+fn progenitor(doc: &Path, ws: &Path, name: &str) -> Result<usize, String> {
+    let dir = ws.join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(cargo())
+        .args(["progenitor", "-i"])
+        .arg(doc)
+        .arg("-o")
+        .arg(&dir)
+        .args(["-n", name, "-v", "0.1.0"])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run cargo progenitor: {e}"))?;
+    if !out.status.success() || !dir.join("Cargo.toml").exists() {
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let reason = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("no output")
+            .chars()
+            .take(160)
+            .collect::<String>();
+        return Err(format!("progenitor cannot generate it: {reason}"));
+    }
+    Ok(rust_lines(&dir.join("src")))
+}
+
+fn rust_lines(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .map(|p| {
+            if p.is_dir() {
+                rust_lines(&p)
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                std::fs::read_to_string(&p).map_or(0, |t| t.lines().count())
+            } else {
+                0
+            }
+        })
+        .sum()
+}
+
+/// The `n` largest documents of both corpus folders, by size.
+fn largest(root: &Path, n: usize) -> Vec<(PathBuf, String, u64)> {
+    let mut docs = Vec::new();
+    for folder in ["openapi-corpus", "openapi-corpus-31"] {
+        collect(&root.join("../shared").join(folder), folder, &mut docs);
+    }
+    docs.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
+    docs.truncate(n);
+    docs
+}
+
+fn collect(dir: &Path, label: &str, out: &mut Vec<(PathBuf, String, u64)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.flatten().map(|e| e.path()) {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_owned();
+        if path.is_dir() {
+            collect(&path, &format!("{label}/{name}"), out);
+        } else if [".json", ".yaml", ".yml"].iter().any(|x| name.ends_with(x)) {
+            let bytes = path.metadata().map_or(0, |m| m.len());
+            out.push((path, format!("../shared/{label}/{name}"), bytes));
+        }
+    }
+}
+
+/// Writes apigen's crates for `text` as `ws/<stem>-server` and `ws/<stem>-client`; their
+/// generated Rust lines.
+fn generate(text: &str, stem: &str, label: &str, ws: &Path) -> Result<(usize, usize), String> {
+    let options = apigen::Options {
+        name: stem.to_owned(),
+        spec_label: label.to_owned(),
+        command: "petstore-bench".to_owned(),
+        // From `target/bench-compile/corpus/ws/<crate>` to the checkout's `runtime/`.
+        runtime: apigen::RuntimeSource::Crates {
+            path: Some("../../../../../runtime".to_owned()),
+        },
+        ..Default::default()
+    };
+    let output = apigen::generate(text, &options).map_err(|e| format!("apigen: {e}"))?;
+    let mut lines = (0, 0);
+    for side in ["server", "client"] {
+        let _ = std::fs::remove_dir_all(ws.join(format!("{stem}-{side}")));
+    }
+    for (path, contents) in &output.files {
+        let Some((side, rest)) = path.split_once('/') else {
+            continue;
+        };
+        let file = ws.join(format!("{stem}-{side}")).join(rest);
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(&file, contents).map_err(|e| e.to_string())?;
+        if rest.ends_with(".rs") {
+            let n = contents.lines().count();
+            if side == "server" {
+                lines.0 += n;
+            } else {
+                lines.1 += n;
+            }
+        }
+    }
+    Ok(lines)
+}
+
+pub fn run(root: &Path) -> Result<Vec<Row>, String> {
+    let ws = root.join("target/bench-compile/corpus/ws");
+    std::fs::create_dir_all(&ws).map_err(|e| format!("cannot create {}: {e}", ws.display()))?;
+    let with_progenitor = progenitor_installed();
+    if !with_progenitor {
+        eprintln!("  cargo-progenitor is not installed: its column stays empty");
+    }
+    let docs = largest(root, DOCUMENTS);
+    let mut members = vec!["warm-server".to_owned(), "warm-client".to_owned()];
+    let petstore =
+        std::fs::read_to_string(root.join("spec/petstore.yaml")).map_err(|e| e.to_string())?;
+    generate(&petstore, "warm", "spec/petstore.yaml", &ws)?;
+    if with_progenitor
+        && progenitor(
+            &root.join("tests/fixtures/petstore-3.0.yaml"),
+            &ws,
+            "warm-progenitor",
+        )
+        .is_ok()
+    {
+        members.push("warm-progenitor".to_owned());
+    }
+    let mut prepared = Vec::new();
+    for (i, (path, label, bytes)) in docs.iter().enumerate() {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{label}: {e}"))?;
+        let version = text
+            .split(['"', '\'', '\n', ' '])
+            .skip_while(|t| !t.starts_with("openapi"))
+            .find(|t| t.starts_with('3'))
+            .unwrap_or("?")
+            .to_owned();
+        let stem = format!("doc{}", i + 1);
+        let ours = generate(&text, &stem, label, &ws);
+        if ours.is_ok() {
+            members.push(format!("{stem}-server"));
+            members.push(format!("{stem}-client"));
+        }
+        let theirs = if with_progenitor {
+            let name = format!("{stem}-progenitor");
+            let result = progenitor(path, &ws, &name);
+            if result.is_ok() {
+                members.push(name);
+            }
+            result
+        } else {
+            Err("cargo-progenitor is not installed".to_owned())
+        };
+        prepared.push((label.clone(), *bytes, version, stem, ours, theirs));
+    }
+    let manifest = format!(
+        "# Written by petstore-bench (compile-corpus).\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+        members
+            .iter()
+            .map(|m| format!("\"{m}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    std::fs::write(ws.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
+    if !ws.join("Cargo.lock").exists() {
+        std::fs::copy(root.join("Cargo.lock"), ws.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    }
+    eprintln!("  building the warm-up crates (dependencies; not timed)…");
+    for m in members.iter().filter(|m| m.starts_with("warm-")) {
+        cargo_in(&ws, &["check", "-p", m])?;
+        cargo_in(&ws, &["build", "--release", "-p", m])?;
+    }
+    let mut rows = Vec::new();
+    for (label, bytes, version, stem, ours, theirs) in prepared {
+        eprintln!("  {label}");
+        let ours = match ours {
+            Ok((server_lines, client_lines)) => ["server", "client"]
+                .into_iter()
+                .zip([server_lines, client_lines])
+                .map(|(side, lines)| {
+                    let krate = format!("{stem}-{side}");
+                    let times = time_crate(&ws, &krate);
+                    (side.to_owned(), lines, times)
+                })
+                .collect(),
+            Err(e) => vec![("server and client".to_owned(), 0, Err(e))],
+        };
+        let progenitor = theirs.and_then(|lines| {
+            let (check, release) = time_crate(&ws, &format!("{stem}-progenitor"))?;
+            Ok((lines, check, release))
+        });
+        rows.push(Row {
+            document: label,
+            bytes,
+            version,
+            ours,
+            progenitor,
+        });
+    }
+    Ok(rows)
+}
