@@ -12,6 +12,10 @@ pub(crate) struct Doc {
     /// `nullable`, numeric exclusive bounds as flags).
     value: Value,
     moves: Moves,
+    /// The operations (`GET /pets`) whose generated client returns an enum of successes, as
+    /// the lowering decided (IR `Operation::success_enum`): the diff reads the decision, it
+    /// does not make it again.
+    success_enums: std::collections::BTreeSet<String>,
 }
 
 /// `$ref` chains longer than this are treated as cycles (the loader's resolvers agree).
@@ -31,7 +35,13 @@ impl Doc {
         // `x-deprecation` dates): the same errors `generate` gives, so a document that
         // generates also compares.
         let mut sink = Sink::default();
-        crate::lower::lower(&loaded.doc, &mut sink);
+        let api = crate::lower::lower(&loaded.doc, &mut sink);
+        let success_enums = api
+            .operations
+            .iter()
+            .filter(|op| op.success_enum)
+            .map(|op| format!("{} {}", op.method.to_uppercase(), op.path))
+            .collect();
         let mut errors: Vec<Diagnostic> = sink
             .items
             .into_iter()
@@ -56,6 +66,7 @@ impl Doc {
         Ok(Doc {
             value,
             moves: loaded.moves,
+            success_enums,
         })
     }
 
@@ -79,6 +90,10 @@ impl Doc {
     /// Follows `$ref` (any local reference) from `value` standing at `at`, returning what it
     /// points at and where. A dangling or cyclic reference is returned as it is (the
     /// lowering has refused documents with those where they matter).
+    pub fn success_enum(&self, operation: &str) -> bool {
+        self.success_enums.contains(operation)
+    }
+
     pub fn resolve<'a>(&'a self, mut value: &'a Value, at: &str) -> (&'a Value, String) {
         let mut at = at.to_string();
         for _ in 0..MAX_REF_CHAIN {

@@ -14,6 +14,8 @@ const METHODS: &[&str] = &[
 
 /// One operation of one document: where it stands and its path item (for shared parameters).
 struct Op<'a> {
+    /// `GET /pets`
+    key: String,
     at: String,
     op: &'a Value,
     item: &'a Value,
@@ -36,6 +38,7 @@ fn operations(doc: &Doc) -> Vec<(String, Op<'_>)> {
                 out.push((
                     format!("{} {path}", method.to_uppercase()),
                     Op {
+                        key: format!("{} {path}", method.to_uppercase()),
                         at: push(&item_at, method),
                         op,
                         item,
@@ -518,7 +521,7 @@ fn responses(cx: &mut Cx<'_>, b: &Op<'_>, n: &Op<'_>) {
     }
     // Successes of one body type are the generated client's return type; successes whose
     // bodies differ make it an enum of them: a change between the two changes the type.
-    match (success_enum(b_doc, br), success_enum(n_doc, nr)) {
+    match (b_doc.success_enum(&b.key), n_doc.success_enum(&n.key)) {
         (false, true) => cx.at_new(
             &nr_at,
             "generated-success-enum",
@@ -533,46 +536,6 @@ fn responses(cx: &mut Cx<'_>, b: &Op<'_>, n: &Op<'_>) {
         ),
         _ => {}
     }
-}
-
-/// Whether the generated client reads an operation's 2XX answers into an enum: when their
-/// bodies differ (as the client emitter decides). A body is known by its schema as written:
-/// the same `$ref` (or the same inline scalar or array) is the same type, no content is none,
-/// and an inline object is a type of its own, named after its status.
-fn success_enum(doc: &Doc, responses: &Value) -> bool {
-    let shape = |status: &str, r: &Value| -> String {
-        let (r, _) = doc.resolve(r, "");
-        let Some(content) = r.get("content").and_then(object).filter(|c| !c.is_empty()) else {
-            return "none".into();
-        };
-        let Some((media, entry)) = content
-            .iter()
-            .find(|(media, _)| media.contains("json"))
-            .or_else(|| content.iter().next())
-        else {
-            return "none".into();
-        };
-        if !media.contains("json") {
-            return format!("media type {media}");
-        }
-        match entry.get("schema") {
-            None => "any JSON".into(),
-            Some(s) if s.get("$ref").is_some() => s.to_string(),
-            Some(s)
-                if s.get("properties").is_some()
-                    || s.get("type").and_then(Value::as_str) == Some("object") =>
-            {
-                format!("inline object of {status}")
-            }
-            Some(s) => s.to_string(),
-        }
-    };
-    let shapes: std::collections::BTreeSet<String> = members(responses)
-        .into_iter()
-        .filter(|(status, _)| is_success(status))
-        .map(|(status, r)| shape(status, r))
-        .collect();
-    shapes.len() > 1
 }
 
 fn headers(cx: &mut Cx<'_>, context: &str, b: &Value, b_at: &str, n: &Value, n_at: &str) {
