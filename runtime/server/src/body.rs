@@ -219,7 +219,7 @@ async fn read_checked(
 
 /// A JSON body. 415 unless the content type is JSON, 413 over `limit`, 400 when empty but
 /// `required`, 400 "malformed JSON: ... at line L column C" for bad syntax, and 400
-/// "<pointer>: <reason>" (with the violation attached) when the shape is wrong.
+/// `"<pointer>: <reason>"` (with the violation attached) when the shape is wrong.
 pub async fn read_json<T: DeserializeOwned>(
     parts: &Parts,
     body: Body,

@@ -23,7 +23,7 @@ pub trait FromParam: Sized {
 /// Longest client value echoed back in a message.
 const ECHO_MAX: usize = 64;
 
-/// "expected <what>, got \"<raw>\"" with the value truncated and escaped.
+/// `"expected <what>, got \"<raw>\""` with the value truncated and escaped.
 pub fn expected(what: &str, raw: &str) -> String {
     format!("expected {what}, got {}", quote_truncated(raw, ECHO_MAX))
 }
@@ -238,7 +238,7 @@ pub struct RawParams<'a> {
 impl<'a> RawParams<'a> {
     /// `path_params` comes from [`path_params`]. The query string is form-decoded (`+` is a
     /// space); cookies are taken from every `Cookie` header, their values percent-decoded
-    /// (see [`cookie_value`]).
+    /// (see `cookie_value`).
     pub fn from_parts(parts: &'a Parts, path_params: PathParams) -> Self {
         RawParams {
             path: path_params,
@@ -405,7 +405,7 @@ impl<'a> RawParams<'a> {
     /// An array parameter. `explode` (OpenAPI's default for query and cookie): one key per
     /// item, `?tag=a&tag=b`; otherwise one comma-separated value, `?tag=a,b` (the form headers
     /// and path segments always use). None when absent or when any item fails (each failing
-    /// item is a violation named "<loc>/<name>/<index>"). An empty value is an empty array.
+    /// item is a violation named `"<loc>/<name>/<index>"`). An empty value is an empty array.
     pub fn array<T: FromParam>(
         &self,
         loc: Location,
@@ -473,7 +473,7 @@ pub(crate) fn repeated_message(count: usize) -> String {
     format!("given {count} times; a single value is expected")
 }
 
-/// "<location>/<name>", the pointer of a parameter in violations.
+/// `"<location>/<name>"`, the pointer of a parameter in violations.
 pub fn pointer(loc: Location, name: &str) -> String {
     format!("{}/{name}", loc.as_str())
 }

@@ -2,7 +2,7 @@
 //! collected `Violations`, and the check helpers generated `Validate` impls call.
 //!
 //! Pointers are JSON pointers into the request body ("/pets/0/name"; "" is the body itself) or
-//! "<location>/<name>" for parameters ("query/limit").
+//! `"<location>/<name>"` for parameters ("query/limit").
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Display;
