@@ -43,8 +43,10 @@ Several instances (see the README, section Several instances):
   --redis URL          keep rate limits, bans and Idempotency-Key responses in Redis
                        (redis://HOST:PORT/DB), shared by every instance using it
   --redis-unavailable allow|refuse
-                       when Redis does not answer within 100 ms: serve without a limit
+                       when Redis does not answer in time: serve without a limit
                        (allow, the default) or answer 503 (refuse)
+  --redis-timeout SECS the longest a request waits for Redis, connecting included, before
+                       --redis-unavailable decides (default 0.1)
 
 Limits (what a client may send, and how slowly; 0 turns a timeout or the connection limit off):
   --max-request-target BYTES  longest path and query; longer answers 414 (default 8192)
@@ -85,6 +87,8 @@ pub struct Options {
     pub redis: Option<String>,
     /// `--redis-unavailable`.
     pub when_redis_unavailable: WhenUnavailable,
+    /// `--redis-timeout`: `None` keeps `RedisOptions`' default (100 ms).
+    pub redis_timeout: Option<Duration>,
 }
 
 /// Parses the arguments after the program name. Errors are one line, meant for stderr
@@ -103,6 +107,7 @@ where
     let mut storage: Option<(String, Backend)> = None;
     let mut redis: Option<String> = None;
     let mut when_redis_unavailable: Option<WhenUnavailable> = None;
+    let mut redis_timeout: Option<Duration> = None;
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -172,6 +177,12 @@ where
                 }
                 redis = Some(url);
             }
+            "--redis-timeout" => {
+                redis_timeout = Some(
+                    seconds(&name, &value("SECS")?)?
+                        .ok_or("--redis-timeout 0: Redis needs some time to answer")?,
+                );
+            }
             "--redis-unavailable" => {
                 when_redis_unavailable = Some(match value("allow|refuse")?.as_str() {
                     "allow" => WhenUnavailable::Allow,
@@ -219,6 +230,10 @@ where
         when_redis_unavailable: match (when_redis_unavailable, &redis) {
             (Some(_), None) => return Err("--redis-unavailable needs --redis URL".into()),
             (w, _) => w.unwrap_or_default(),
+        },
+        redis_timeout: match (redis_timeout, &redis) {
+            (Some(_), None) => return Err("--redis-timeout needs --redis URL".into()),
+            (t, _) => t,
         },
         redis,
     }))

@@ -111,7 +111,12 @@ async fn run(options: cli::Options) -> ExitCode {
 
     let mut config = match &options.redis {
         None => config(keys),
-        Some(url) => match shared_config(keys, url, options.when_redis_unavailable) {
+        Some(url) => match shared_config(
+            keys,
+            url,
+            options.when_redis_unavailable,
+            options.redis_timeout,
+        ) {
             Ok(config) => config,
             Err(e) => {
                 eprintln!("petstore-service: --redis: {e}");
@@ -161,13 +166,14 @@ fn shared_config(
     keys: Vec<(String, Plan)>,
     url: &str,
     when_unavailable: WhenUnavailable,
+    timeout: Option<std::time::Duration>,
 ) -> Result<ServerConfig, String> {
     let store = RedisStore::open(
         url,
         RedisOptions {
             key_prefix: "petstore:".to_owned(),
             when_unavailable,
-            ..RedisOptions::default()
+            timeout: timeout.unwrap_or(RedisOptions::default().timeout),
         },
     )
     .map_err(|e| e.to_string())?;

@@ -225,4 +225,15 @@ fn redis_and_what_to_do_when_it_is_away() {
         error(&["--redis-unavailable", "refuse"]),
         "--redis-unavailable needs --redis URL"
     );
+    assert_eq!(o.redis_timeout, None, "RedisOptions' default");
+    let o = serve(&["--redis=redis://r/", "--redis-timeout", "2.5"]);
+    assert_eq!(
+        o.redis_timeout,
+        Some(std::time::Duration::from_millis(2500))
+    );
+    assert!(error(&["--redis=redis://r/", "--redis-timeout", "0"]).contains("needs some time"));
+    assert_eq!(
+        error(&["--redis-timeout", "1"]),
+        "--redis-timeout needs --redis URL"
+    );
 }
