@@ -213,3 +213,142 @@ fn numeric_enums() {
     assert_eq!(out.as_slice()[0].message, "must be one of 1, 2, 3, got 7");
     assert_eq!(out.as_slice()[0].pointer, "/level");
 }
+
+#[test]
+fn violations_keep_what_is_pushed_in_order() {
+    use apigen_server_runtime::validate::Violation;
+    let mut e = Violations::new();
+    e.push("/a", "first");
+    e.push_violation(Violation {
+        pointer: "/b".into(),
+        message: "second".into(),
+    });
+    assert_eq!(e.len(), 2);
+    assert_eq!(
+        e.into_vec(),
+        vec![
+            Violation {
+                pointer: "/a".into(),
+                message: "first".into(),
+            },
+            Violation {
+                pointer: "/b".into(),
+                message: "second".into(),
+            },
+        ]
+    );
+}
+
+#[test]
+fn a_shared_value_is_validated_like_the_value() {
+    let mut e = Violations::new();
+    std::sync::Arc::new(Item { name: "".into() }).validate("/shared", &mut e);
+    assert_eq!(
+        messages(&e),
+        ["/shared/name: must be at least 1 characters long, got 0"]
+    );
+}
+
+#[test]
+fn multiple_of_on_floats_with_an_integral_factor() {
+    let mut e = Violations::new();
+    check_multiple_of(4.5f32, 1.5, "/ok", &mut e);
+    check_multiple_of(-3.0f32, 1.0, "/ok", &mut e);
+    assert!(e.is_empty(), "{:?}", messages(&e));
+    // An integral factor does not make a float an integer: 2.5 is no multiple of 1.
+    check_multiple_of(2.5f32, 1.0, "/a", &mut e);
+    check_multiple_of(4.75f32, 1.5, "/b", &mut e);
+    check_multiple_of(2.5f64, 1.0, "/c", &mut e);
+    assert_eq!(
+        messages(&e),
+        [
+            "/a: must be a multiple of 1, got 2.5",
+            "/b: must be a multiple of 1.5, got 4.75",
+            "/c: must be a multiple of 1, got 2.5",
+        ]
+    );
+}
+
+#[test]
+fn multiple_of_on_integers_is_exact_beyond_what_a_float_holds() {
+    // 2^53 + 1 is odd, but as an f64 it rounds to 2^53, which is even: only the integer
+    // path tells them apart.
+    let mut e = Violations::new();
+    check_multiple_of(9_007_199_254_740_992i64, 2.0, "/ok", &mut e);
+    assert!(e.is_empty(), "{:?}", messages(&e));
+    check_multiple_of(9_007_199_254_740_993i64, 2.0, "/a", &mut e);
+    check_multiple_of(u64::MAX, 2.0, "/b", &mut e);
+    assert_eq!(
+        messages(&e),
+        [
+            "/a: must be a multiple of 2, got 9007199254740993",
+            "/b: must be a multiple of 2, got 18446744073709551615",
+        ]
+    );
+}
+
+#[test]
+fn multiple_of_tolerates_float_error_relative_to_the_quotient() {
+    // 9999999.9 / 0.3 is 33333332.999999996 in binary floats: 4e-9 from a whole number, far
+    // more than 1e-9 absolute, yet 33333333 × 0.3 is exactly what the client meant.
+    let mut e = Violations::new();
+    check_multiple_of(9_999_999.9f64, 0.3, "/ok", &mut e);
+    check_multiple_of(37_037_036.7f64, 0.3, "/ok", &mut e);
+    assert!(e.is_empty(), "{:?}", messages(&e));
+    check_multiple_of(9_999_999.8f64, 0.3, "/a", &mut e);
+    assert_eq!(
+        messages(&e),
+        ["/a: must be a multiple of 0.3, got 9999999.8"]
+    );
+}
+
+#[test]
+fn property_counts_and_dependent_properties() {
+    use apigen_server_runtime::validate::{
+        check_max_properties, check_min_properties, dependent_missing,
+    };
+    let mut e = Violations::new();
+    check_min_properties(2, 2, "/m", &mut e);
+    check_max_properties(2, 2, "/m", &mut e);
+    assert!(e.is_empty(), "{:?}", messages(&e));
+    check_min_properties(1, 2, "/a", &mut e);
+    check_max_properties(3, 2, "/b", &mut e);
+    dependent_missing("/card", "number", "expiry", &mut e);
+    assert_eq!(
+        messages(&e),
+        [
+            "/a: must have at least 2 properties, got 1",
+            "/b: must have at most 2 properties, got 3",
+            "/card/expiry: is required when `number` is present",
+        ]
+    );
+}
+
+#[test]
+fn unique_items_keeps_array_elements_apart() {
+    // Compared by their JSON text: [1, 2] and [12] must not read alike.
+    let mut e = Violations::new();
+    check_unique_items(
+        &[
+            serde_json::json!([1, 2]),
+            serde_json::json!([12]),
+            serde_json::json!({"a": [1, 2]}),
+            serde_json::json!({"a": [12]}),
+        ],
+        "/ok",
+        &mut e,
+    );
+    assert!(e.is_empty(), "{:?}", messages(&e));
+    check_unique_items(
+        &[
+            serde_json::json!({"a": [1, 2]}),
+            serde_json::json!({"a": [1, 2]}),
+        ],
+        "/d",
+        &mut e,
+    );
+    assert_eq!(
+        messages(&e),
+        ["/d: items must be unique; items 0 and 1 are equal"]
+    );
+}
