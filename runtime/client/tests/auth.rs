@@ -278,3 +278,16 @@ async fn the_server_sees_the_credentials() {
     assert_eq!(request.header("cookie"), Some("session=c"));
     assert_eq!(request.header("authorization"), None);
 }
+
+#[test]
+fn credentials_start_empty_and_an_empty_cookie_header_is_replaced() {
+    let mut creds = Credentials::new();
+    assert!(creds.is_empty());
+    creds.set("cookieKey", Secret::ApiKey("k".into()));
+    assert!(!creds.is_empty());
+    // A Cookie header without any cookie: the key is the only cookie, no stray "; ".
+    let req = applied("http://h/x", &[&["cookieKey"]], &creds, |b| {
+        b.header("Cookie", "")
+    });
+    assert_eq!(header(&req, "cookie"), Some("session=k"));
+}

@@ -683,3 +683,99 @@ fn has_more_decides_whether_the_last_id_is_the_next_cursor() {
     );
     assert_eq!(when(None::<bool>, Some("x".to_string())), None);
 }
+
+#[test]
+fn an_undocumented_body_is_quoted_up_to_200_bytes_then_cut_with_an_ellipsis() {
+    let message = |len: usize| {
+        Raw {
+            body: Bytes::from("y".repeat(len)),
+            ..raw(500, &[], "")
+        }
+        .unexpected::<()>()
+        .to_string()
+    };
+    let prefix = "unexpected response status 500 Internal Server Error: ";
+    assert_eq!(message(200), format!("{prefix}{}", "y".repeat(200)));
+    assert_eq!(message(201), format!("{prefix}{}…", "y".repeat(200)));
+    assert_eq!(message(1000), format!("{prefix}{}…", "y".repeat(200)));
+    assert_eq!(
+        message(0),
+        "unexpected response status 500 Internal Server Error"
+    );
+}
+
+#[test]
+fn a_send_errors_source_is_the_transport_error() {
+    let transport = reqwest::Client::new().get("not a url").build().unwrap_err();
+    let shown = transport.to_string();
+    let err = SendError::Transport(transport);
+    assert_eq!(err.to_string(), format!("transport error: {shown}"));
+    let source = std::error::Error::source(&err).expect("the reqwest error");
+    assert_eq!(source.to_string(), shown);
+    assert!(std::error::Error::source(&SendError::InvalidRequest("x".into())).is_none());
+}
+
+#[test]
+fn a_raw_response_reads_its_rate_limit_and_retry_after() {
+    let r = raw(
+        429,
+        &[
+            ("x-ratelimit-limit", "60"),
+            ("x-ratelimit-remaining", "0"),
+            ("retry-after", "30"),
+        ],
+        "",
+    );
+    assert_eq!(r.rate_limit().limit, Some(60));
+    assert_eq!(r.rate_limit().remaining, Some(0));
+    assert_eq!(r.retry_after(), Some(Duration::from_secs(30)));
+    assert_eq!(raw(200, &[], "").retry_after(), None);
+}
+
+#[test]
+fn a_response_value_shows_its_status_and_value_and_lends_its_headers() {
+    let value = raw(201, &[("location", "/pets/7")], "[1,2]")
+        .json::<Vec<i64>, ()>()
+        .unwrap();
+    assert_eq!(value.headers()["location"], "/pets/7");
+    assert_eq!(
+        format!("{value:?}"),
+        "ResponseValue { status: 201, inner: [1, 2], .. }"
+    );
+}
+
+#[test]
+fn a_string_valued_type_refuses_a_non_string_saying_what_it_expected() {
+    #[derive(Debug, PartialEq)]
+    struct Colour(String);
+    impl std::str::FromStr for Colour {
+        type Err = String;
+        fn from_str(s: &str) -> Result<Self, String> {
+            match s {
+                "red" | "blue" => Ok(Colour(s.to_owned())),
+                other => Err(format!("unknown colour `{other}`")),
+            }
+        }
+    }
+    impl<'de> serde::Deserialize<'de> for Colour {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            response::from_str_value(d)
+        }
+    }
+    assert_eq!(
+        serde_json::from_str::<Colour>(r#""red""#).unwrap(),
+        Colour("red".into())
+    );
+    let unknown = serde_json::from_str::<Colour>(r#""green""#).unwrap_err();
+    assert!(
+        unknown.to_string().starts_with("unknown colour `green`"),
+        "{unknown}"
+    );
+    let number = serde_json::from_str::<Colour>("5").unwrap_err();
+    assert!(
+        number
+            .to_string()
+            .starts_with("invalid type: integer `5`, expected a string"),
+        "{number}"
+    );
+}
