@@ -152,3 +152,77 @@ fn largest_corpus_document(dir: &Path) -> Option<std::path::PathBuf> {
     }
     best.map(|(_, p)| p)
 }
+
+/// `petstore-bench codegen-dump DOC OUT [--runs N]`: generates from one document, writes every
+/// output file (and the warnings, or the errors, as `WARNINGS.txt` / `ERRORS.txt`) under OUT,
+/// then times N more calls (default 0) and prints their median with the process's CPU time.
+/// Used to check that an optimisation of the generator leaves its output byte for byte
+/// (`diff -r`) and to time or profile one document alone.
+pub fn dump(args: &[String]) -> Result<(), String> {
+    let usage = "usage: petstore-bench codegen-dump DOC OUT [--runs N]";
+    let mut positional = Vec::new();
+    let mut runs = 0usize;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if arg == "--runs" {
+            runs = it
+                .next()
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| usage.to_owned())?;
+        } else {
+            positional.push(arg);
+        }
+    }
+    let [doc, out] = positional[..] else {
+        return Err(usage.to_owned());
+    };
+    let text = std::fs::read_to_string(doc).map_err(|e| format!("cannot read {doc}: {e}"))?;
+    let options = apigen::Options {
+        name: "dump".to_owned(),
+        spec_label: doc.clone(),
+        command: "cargo xtask codegen".to_owned(),
+        string_formats: false,
+        ..Default::default()
+    };
+    let out = Path::new(out);
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let write = |name: &str, contents: &str| {
+        let path = out.join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::write(&path, contents).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    match apigen::generate(&text, &options) {
+        Ok(output) => {
+            for (file, contents) in &output.files {
+                write(file, contents)?;
+            }
+            let warnings: String = output.warnings.iter().map(|w| format!("{w}\n")).collect();
+            write("WARNINGS.txt", &warnings)?;
+        }
+        Err(diagnostics) => write("ERRORS.txt", &format!("{diagnostics}\n"))?,
+    }
+    if runs > 0 {
+        let cpu_before = crate::serve::cpu_ticks_of_self();
+        let mut times = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            let started = Instant::now();
+            let result = apigen::generate(&text, &options);
+            times.push(started.elapsed().as_secs_f64());
+            drop(std::hint::black_box(result));
+        }
+        let cpu =
+            (crate::serve::cpu_ticks_of_self() - cpu_before) as f64 / crate::serve::TICKS_PER_SEC;
+        let mut sorted = times.clone();
+        sorted.sort_by(f64::total_cmp);
+        println!(
+            "{doc}: median {:.3} s over {runs} runs (min {:.3}, max {:.3}); CPU {:.3} s per run",
+            median(&times),
+            sorted[0],
+            sorted[runs - 1],
+            cpu / runs as f64
+        );
+    }
+    Ok(())
+}

@@ -45,6 +45,10 @@ OPTIONS
     --fresh-compile     remeasure the clean build (with dependencies) of the generated crates
     --no-write          print the report without writing docs/benchmarks.md
     --out PATH          write the report there instead of docs/benchmarks.md
+
+petstore-bench codegen-dump DOC OUT [--runs N]
+    Generate from one document, write every file under OUT (to diff output before and after a
+    change to the generator), then time N more calls and print their median.
 ";
 
 /// What one run measures and for how long.
@@ -151,6 +155,7 @@ fn main() -> ExitCode {
         ),
         Some("profile") => inproc::profile(&args[1..]),
         Some("profile-client") => client::profile(&args[1..]),
+        Some("codegen-dump") => codegen::dump(&args[1..]),
         _ => parse_args(&args).and_then(|settings| bench(&settings)),
     };
     match result {
