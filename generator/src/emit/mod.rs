@@ -273,50 +273,107 @@ fn space_items(text: &str) -> String {
 /// The `use` items a file needs: each candidate `(path, trigger)` is imported when the body
 /// mentions `trigger` (a name, or `.name` for a method call that needs a trait in scope), so
 /// no generated file carries an unused import whatever the document holds.
+///
+/// The walk compares identifiers in place (no string per token) and stops as soon as every
+/// trigger has been seen: it visits every token of the largest files.
 pub fn imports(body: &TokenStream, candidates: &[(&str, &str)]) -> TokenStream {
-    fn collect(tokens: &TokenStream, out: &mut std::collections::BTreeSet<String>) {
-        let trees: Vec<proc_macro2::TokenTree> = tokens.clone().into_iter().collect();
-        for (i, tree) in trees.iter().enumerate() {
-            match tree {
-                proc_macro2::TokenTree::Ident(ident) => {
-                    let name = ident.to_string();
-                    let name = name.strip_prefix("r#").unwrap_or(&name).to_string();
-                    let punct = |at: usize| match trees.get(at) {
-                        Some(proc_macro2::TokenTree::Punct(p)) => Some(p.as_char()),
-                        _ => None,
-                    };
-                    // `a.name(…)` is a method call; `name::` is a path through a module; in
-                    // `Self::name` or `a::name` the name is reached through the path, so
-                    // nothing needs importing for it.
-                    let called = matches!(
-                        trees.get(i + 1),
-                        Some(proc_macro2::TokenTree::Group(g))
-                            if g.delimiter() == proc_macro2::Delimiter::Parenthesis
-                    );
-                    // A field read (`self.validate`) is not a call of the trait's method.
-                    if i > 0 && punct(i - 1) == Some('.') && called {
-                        out.insert(format!(".{name}"));
-                    }
-                    if punct(i + 1) == Some(':') && punct(i + 2) == Some(':') {
-                        out.insert(format!("{name}::"));
-                    }
-                    if !(i > 1 && punct(i - 1) == Some(':') && punct(i - 2) == Some(':')) {
-                        out.insert(name);
-                    }
-                }
-                proc_macro2::TokenTree::Group(g) => collect(&g.stream(), out),
-                _ => {}
-            }
-        }
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    collect(body, &mut seen);
+    let triggers: Vec<Trigger> = candidates
+        .iter()
+        .map(|(_, trigger)| Trigger::new(trigger))
+        .collect();
+    let mut seen = vec![false; triggers.len()];
+    let mut left = triggers.len();
+    find_triggers(body, &triggers, &mut seen, &mut left);
     let items = candidates
         .iter()
-        .filter(|(_, trigger)| seen.contains(*trigger))
-        .filter_map(|(path, _)| syn::parse_str::<syn::Path>(path).ok())
+        .zip(&seen)
+        .filter(|(_, seen)| **seen)
+        .filter_map(|((path, _), _)| syn::parse_str::<syn::Path>(path).ok())
         .map(|path| quote!(use #path;));
     quote!(#(#items)*)
+}
+
+/// How a trigger of [`imports`] shows in the tokens.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mention {
+    /// `name`, not reached through a path (`Self::name`, `a::name`).
+    Name,
+    /// `.name(…)`: a method call.
+    Method,
+    /// `name::`: a path through a module.
+    Path,
+}
+
+/// One trigger of [`imports`]: the identifier, spelled as a plain and as a raw identifier
+/// (`r#type` mentions `type`).
+struct Trigger {
+    mention: Mention,
+    name: String,
+    raw: String,
+}
+
+impl Trigger {
+    fn new(trigger: &str) -> Trigger {
+        let (mention, name) = if let Some(name) = trigger.strip_prefix('.') {
+            (Mention::Method, name)
+        } else if let Some(name) = trigger.strip_suffix("::") {
+            (Mention::Path, name)
+        } else {
+            (Mention::Name, trigger)
+        };
+        Trigger {
+            mention,
+            name: name.to_owned(),
+            raw: format!("r#{name}"),
+        }
+    }
+
+    fn names(&self, ident: &Ident) -> bool {
+        *ident == self.name || *ident == self.raw
+    }
+}
+
+/// Marks in `seen` the triggers the tokens mention; `left` counts those not seen yet.
+fn find_triggers(tokens: &TokenStream, triggers: &[Trigger], seen: &mut [bool], left: &mut usize) {
+    use proc_macro2::{Delimiter, TokenTree};
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let punct = |at: usize| match trees.get(at) {
+        Some(TokenTree::Punct(p)) => Some(p.as_char()),
+        _ => None,
+    };
+    for (i, tree) in trees.iter().enumerate() {
+        if *left == 0 {
+            return;
+        }
+        match tree {
+            TokenTree::Ident(ident) => {
+                // `a.name(…)` is a method call; `name::` is a path through a module; in
+                // `Self::name` or `a::name` the name is reached through the path, so
+                // nothing needs importing for it.
+                let called = matches!(
+                    trees.get(i + 1),
+                    Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
+                );
+                // A field read (`self.validate`) is not a call of the trait's method.
+                let method = i > 0 && punct(i - 1) == Some('.') && called;
+                let path = punct(i + 1) == Some(':') && punct(i + 2) == Some(':');
+                let name = !(i > 1 && punct(i - 1) == Some(':') && punct(i - 2) == Some(':'));
+                for (trigger, seen) in triggers.iter().zip(seen.iter_mut()) {
+                    let mentioned = match trigger.mention {
+                        Mention::Name => name,
+                        Mention::Method => method,
+                        Mention::Path => path,
+                    };
+                    if !*seen && mentioned && trigger.names(ident) {
+                        *seen = true;
+                        *left -= 1;
+                    }
+                }
+            }
+            TokenTree::Group(g) => find_triggers(&g.stream(), triggers, seen, left),
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]
