@@ -176,17 +176,43 @@ pub fn header(command: &str, spec: &str) -> String {
 
 /// Formats one Rust file. A token stream that does not parse is a generator bug; it is
 /// reported with the text so it can be fixed, never a panic.
+///
+/// The file is parsed and printed one item at a time, each item dropped once printed: the
+/// text is the same as printing the whole `syn::File` (prettyplease prints a file's items one
+/// after the other, each ending its own line), and the syntax tree of a large file is never
+/// held whole (less memory to fault in, allocate and free, on hot caches).
 pub fn render(tokens: TokenStream, header: &str) -> Result<String, String> {
-    let file: syn::File = syn::parse2(tokens.clone()).map_err(|e| {
+    use syn::parse::Parser;
+    let mut text = String::new();
+    let print = |input: syn::parse::ParseStream| -> syn::Result<()> {
+        // What `syn::File`'s parser reads: inner attributes, then items to the end.
+        let mut attrs = input.call(syn::Attribute::parse_inner)?;
+        loop {
+            let items = if input.is_empty() {
+                Vec::new()
+            } else {
+                vec![input.parse::<syn::Item>()?]
+            };
+            if !(items.is_empty() && attrs.is_empty()) {
+                text.push_str(&prettyplease::unparse(&syn::File {
+                    shebang: None,
+                    frontmatter: None,
+                    attrs: std::mem::take(&mut attrs),
+                    items,
+                }));
+            }
+            if input.is_empty() {
+                return Ok(());
+            }
+        }
+    };
+    print.parse2(tokens.clone()).map_err(|e| {
         // Enough of the text to find the construct, not the whole file.
         let text = tokens.to_string();
         let excerpt: String = text.chars().take(300).collect();
         format!("generated code does not parse ({e}): {excerpt}…")
     })?;
-    Ok(format!(
-        "{header}{}",
-        space_items(&prettyplease::unparse(&file))
-    ))
+    Ok(format!("{header}{}", space_items(&text)))
 }
 
 /// A `serde_json::Value` as a Rust expression of type `ty` (for defaults).
