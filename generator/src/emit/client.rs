@@ -327,7 +327,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
         }
     });
     let op_types = api.operations.iter().map(operation_types);
-    let body = quote! {
+    let mut body = quote! {
 
         #server_enum
 
@@ -446,7 +446,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
         #(#op_types)*
     };
     let uses = super::imports(
-        &body,
+        [&mut body],
         &[
             ("crate::types", "types::"),
             ("crate::runtime::auth::Credentials", "Credentials"),

@@ -296,20 +296,32 @@ fn space_items(text: &str) -> String {
     out
 }
 
-/// The `use` items a file needs: each candidate `(path, trigger)` is imported when the body
-/// mentions `trigger` (a name, or `.name` for a method call that needs a trait in scope), so
-/// no generated file carries an unused import whatever the document holds.
+/// The `use` items a file needs: each candidate `(path, trigger)` is imported when the
+/// bodies mention `trigger` (a name, or `.name` for a method call that needs a trait in
+/// scope), so no generated file carries an unused import whatever the document holds.
 ///
-/// The walk compares identifiers in place (no string per token) and stops as soon as every
-/// trigger has been seen: it visits every token of the largest files.
-pub fn imports(body: &TokenStream, candidates: &[(&str, &str)]) -> TokenStream {
+/// The walk compares identifiers in place (no string per token) and stops looking once every
+/// trigger has been seen. It visits every token of the largest files, so it takes each body
+/// apart and puts it back together (the same tokens) rather than iterating a shared stream,
+/// which would copy every token (`proc_macro2` streams are iterated by value).
+pub fn imports<'a>(
+    bodies: impl IntoIterator<Item = &'a mut TokenStream>,
+    candidates: &[(&str, &str)],
+) -> TokenStream {
     let triggers: Vec<Trigger> = candidates
         .iter()
         .map(|(_, trigger)| Trigger::new(trigger))
         .collect();
-    let mut seen = vec![false; triggers.len()];
-    let mut left = triggers.len();
-    find_triggers(body, &triggers, &mut seen, &mut left);
+    let mut walk = Walk {
+        triggers: &triggers,
+        seen: vec![false; triggers.len()],
+        left: triggers.len(),
+        name: String::new(),
+    };
+    for body in bodies {
+        *body = walk.find(std::mem::take(body));
+    }
+    let seen = walk.seen;
     let items = candidates
         .iter()
         .zip(&seen)
@@ -330,12 +342,10 @@ enum Mention {
     Path,
 }
 
-/// One trigger of [`imports`]: the identifier, spelled as a plain and as a raw identifier
-/// (`r#type` mentions `type`).
+/// One trigger of [`imports`]: how it shows, and the identifier (`r#type` mentions `type`).
 struct Trigger {
     mention: Mention,
     name: String,
-    raw: String,
 }
 
 impl Trigger {
@@ -350,55 +360,80 @@ impl Trigger {
         Trigger {
             mention,
             name: name.to_owned(),
-            raw: format!("r#{name}"),
         }
-    }
-
-    fn names(&self, ident: &Ident) -> bool {
-        *ident == self.name || *ident == self.raw
     }
 }
 
-/// Marks in `seen` the triggers the tokens mention; `left` counts those not seen yet.
-fn find_triggers(tokens: &TokenStream, triggers: &[Trigger], seen: &mut [bool], left: &mut usize) {
-    use proc_macro2::{Delimiter, TokenTree};
-    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
-    let punct = |at: usize| match trees.get(at) {
-        Some(TokenTree::Punct(p)) => Some(p.as_char()),
-        _ => None,
-    };
-    for (i, tree) in trees.iter().enumerate() {
-        if *left == 0 {
-            return;
-        }
-        match tree {
-            TokenTree::Ident(ident) => {
-                // `a.name(…)` is a method call; `name::` is a path through a module; in
-                // `Self::name` or `a::name` the name is reached through the path, so
-                // nothing needs importing for it.
-                let called = matches!(
-                    trees.get(i + 1),
-                    Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
-                );
-                // A field read (`self.validate`) is not a call of the trait's method.
-                let method = i > 0 && punct(i - 1) == Some('.') && called;
-                let path = punct(i + 1) == Some(':') && punct(i + 2) == Some(':');
-                let name = !(i > 1 && punct(i - 1) == Some(':') && punct(i - 2) == Some(':'));
-                for (trigger, seen) in triggers.iter().zip(seen.iter_mut()) {
-                    let mentioned = match trigger.mention {
-                        Mention::Name => name,
-                        Mention::Method => method,
-                        Mention::Path => path,
+/// The state of [`imports`]' walk over the tokens.
+struct Walk<'a> {
+    triggers: &'a [Trigger],
+    /// Which triggers the tokens mention, and how many are not seen yet.
+    seen: Vec<bool>,
+    left: usize,
+    /// The identifier at hand, spelled into one buffer for the whole walk.
+    name: String,
+}
+
+impl Walk<'_> {
+    /// Marks the triggers the tokens mention; gives back the same tokens.
+    fn find(&mut self, tokens: TokenStream) -> TokenStream {
+        use proc_macro2::{Delimiter, Group, Punct, Spacing, TokenTree};
+        use std::fmt::Write as _;
+        let mut trees: Vec<TokenTree> = tokens.into_iter().collect();
+        for i in 0..trees.len() {
+            if self.left == 0 {
+                break;
+            }
+            match &trees[i] {
+                TokenTree::Ident(ident) => {
+                    let punct = |at: usize| match trees.get(at) {
+                        Some(TokenTree::Punct(p)) => Some(p.as_char()),
+                        _ => None,
                     };
-                    if !*seen && mentioned && trigger.names(ident) {
-                        *seen = true;
-                        *left -= 1;
+                    // `a.name(…)` is a method call; `name::` is a path through a module; in
+                    // `Self::name` or `a::name` the name is reached through the path, so
+                    // nothing needs importing for it.
+                    let called = matches!(
+                        trees.get(i + 1),
+                        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
+                    );
+                    // A field read (`self.validate`) is not a call of the trait's method.
+                    let method = i > 0 && punct(i - 1) == Some('.') && called;
+                    let path = punct(i + 1) == Some(':') && punct(i + 2) == Some(':');
+                    let name = !(i > 1 && punct(i - 1) == Some(':') && punct(i - 2) == Some(':'));
+                    self.name.clear();
+                    let _ = write!(self.name, "{ident}");
+                    let spelled = self.name.strip_prefix("r#").unwrap_or(&self.name);
+                    for (trigger, seen) in self.triggers.iter().zip(self.seen.iter_mut()) {
+                        let mentioned = match trigger.mention {
+                            Mention::Name => name,
+                            Mention::Method => method,
+                            Mention::Path => path,
+                        };
+                        if !*seen && mentioned && trigger.name == spelled {
+                            *seen = true;
+                            self.left -= 1;
+                        }
                     }
                 }
+                TokenTree::Group(_) => {
+                    // Take the group out (a stand-in holds its place meanwhile) so that its
+                    // stream is not shared while it is walked, then put the same group back.
+                    let stand_in = TokenTree::Punct(Punct::new('#', Spacing::Alone));
+                    let TokenTree::Group(group) = std::mem::replace(&mut trees[i], stand_in) else {
+                        unreachable!("matched a group")
+                    };
+                    let (delimiter, span) = (group.delimiter(), group.span());
+                    let stream = group.stream();
+                    drop(group);
+                    let mut group = Group::new(delimiter, self.find(stream));
+                    group.set_span(span);
+                    trees[i] = TokenTree::Group(group);
+                }
+                _ => {}
             }
-            TokenTree::Group(g) => find_triggers(&g.stream(), triggers, seen, left),
-            _ => {}
         }
+        trees.into_iter().collect()
     }
 }
 

@@ -333,7 +333,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
             }
         }
     });
-    let methods: Vec<TokenStream> = methods.collect();
+    let mut methods: Vec<TokenStream> = methods.collect();
     let trait_docs = doc(&[
         format!(
             "{} {}: implement one method per operation.",
@@ -355,7 +355,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
         "The [`{trait_ident}`] trait and the inputs and responses of each operation."
     )]);
     let uses = super::imports(
-        &quote!(#(#items)* #(#methods)*),
+        items.iter_mut().chain(methods.iter_mut()),
         &[
             ("crate::types", "types::"),
             ("crate::runtime::stream", "stream::"),
@@ -542,7 +542,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             .into(),
         "400), calls the trait method, and serializes its answer before writing the status.".into(),
     ]);
-    let body = quote! {
+    let mut body = quote! {
         /// The path prefix of the document's first server; every route lives under it unless
         /// `ServerConfig::base_path` says otherwise.
         pub const BASE_PATH: &str = #base_path;
@@ -590,7 +590,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         #(#conversions)*
     };
     let uses = super::imports(
-        &body,
+        [&mut body],
         &[
             ("crate::types", "types::"),
             ("crate::runtime::auth", "auth::"),

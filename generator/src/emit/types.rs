@@ -46,7 +46,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
                 }
             }
         });
-    let body = quote!(#double_option #(#items)*);
+    let mut body = quote!(#double_option #(#items)*);
     // The checks exist on the server only: a client type or variant spelled `Validate` must
     // not pull in a module the client's runtime does not have.
     let candidates: &[(&str, &str)] = match side {
@@ -62,7 +62,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
             ("serde::Serialize", "Serialize"),
         ],
     };
-    let uses = super::imports(&body, candidates);
+    let uses = super::imports([&mut body], candidates);
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
