@@ -306,7 +306,7 @@ fn emit_all(
                 // for the deepest nesting the lowering lets through (`lower::schema::MAX_NESTING`).
                 let handle = std::thread::Builder::new()
                     .stack_size(EMIT_STACK)
-                    .spawn_scoped(scope, move || emit::render(make(), header));
+                    .spawn_scoped(scope, move || emit::render_built(make, header));
                 (*path, handle)
             })
             .collect();

@@ -32,14 +32,88 @@ pub fn ident(name: &str) -> Ident {
 /// One `#[doc]` attribute per line: prettyplease prints each as a `///` line.
 pub fn doc(lines: &[String]) -> TokenStream {
     let lines = lines.iter().map(|l| {
-        let text = if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        };
+        let text = doc_value(l);
         quote!(#[doc = #text])
     });
     quote!(#(#lines)*)
+}
+
+std::thread_local! {
+    /// While [`render_built`] builds a file: the text of its doc lines, each standing in the
+    /// tokens as a short placeholder until the file is printed.
+    static DOC_LINES: std::cell::RefCell<Option<Vec<String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Starts the placeholders of doc lines (the `\u{1}` control character, which
+/// `docs::render` never lets through, then the line's number).
+const DOC_MARK: char = '\u{1}';
+
+/// The value of one doc attribute (` line`, or empty). While [`render_built`] builds a file,
+/// a placeholder: prettyplease prints a doc value without a line break or leading `/` as
+/// `///value` (`//!value`) with its trailing spaces trimmed and nothing else, so the text
+/// can be put in after printing. A description is most of the text of a large file; this
+/// way it is not escaped into a literal, unescaped by syn and again by prettyplease.
+fn doc_value(line: &str) -> String {
+    let text = if line.is_empty() {
+        String::new()
+    } else {
+        format!(" {line}")
+    };
+    if text.contains(['\n', DOC_MARK]) || text.starts_with('/') {
+        return text;
+    }
+    DOC_LINES.with(|lines| match &mut *lines.borrow_mut() {
+        Some(lines) => {
+            lines.push(text);
+            format!("{DOC_MARK}{}", lines.len() - 1)
+        }
+        None => text,
+    })
+}
+
+/// Builds a file with `make` and formats it as [`render`] does, printing doc lines as
+/// placeholders and putting their text in afterwards (the same text).
+pub fn render_built(make: impl FnOnce() -> TokenStream, header: &str) -> Result<String, String> {
+    DOC_LINES.with(|lines| *lines.borrow_mut() = Some(Vec::new()));
+    let tokens = make();
+    let lines = DOC_LINES
+        .with(|lines| lines.borrow_mut().take())
+        .unwrap_or_default();
+    let text = render(tokens, header)?;
+    Ok(fill_docs(&text, &lines))
+}
+
+/// Puts the doc lines in for their placeholders (`///` or `//!`, the mark, the number, the
+/// end of the line), trimming trailing spaces as prettyplease does.
+fn fill_docs(text: &str, lines: &[String]) -> String {
+    if lines.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + lines.iter().map(String::len).sum::<usize>());
+    let mut rest = text;
+    while let Some(at) = rest.find(DOC_MARK) {
+        let (before, after) = (&rest[..at], &rest[at + DOC_MARK.len_utf8()..]);
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let line = (before.ends_with("///") || before.ends_with("//!"))
+            .then_some(())
+            .filter(|()| after[digits..].starts_with('\n'))
+            .and_then(|()| after[..digits].parse::<usize>().ok())
+            .and_then(|n| lines.get(n));
+        out.push_str(before);
+        match line {
+            Some(line) => {
+                out.push_str(line.trim_end_matches(' '));
+                rest = &after[digits..];
+            }
+            None => {
+                out.push(DOC_MARK);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Ends a description that closes with a Markdown list item (`- a`, `1. b`) with an empty
@@ -61,11 +135,7 @@ pub fn end_list(lines: &mut Vec<String>) {
 /// Inner `//!` docs for a module.
 pub fn module_doc(lines: &[String]) -> TokenStream {
     let lines = lines.iter().map(|l| {
-        let text = if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        };
+        let text = doc_value(l);
         quote!(#![doc = #text])
     });
     quote!(#(#lines)*)
@@ -439,6 +509,30 @@ impl Walk<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn doc_lines_printed_as_placeholders_read_as_written() {
+        let make = || {
+            let module = super::module_doc(&["Module.".into(), String::new(), "x  ".into()]);
+            let lines: Vec<String> = ["A line", "", "trailing  ", "a \u{1}7 mark", "\\ \"q\""]
+                .iter()
+                .map(|l| l.to_string())
+                .collect();
+            let docs = super::doc(&lines);
+            quote::quote! {
+                #module
+                #docs
+                pub struct A;
+                impl A {
+                    #docs
+                    pub fn f(&self) {}
+                }
+            }
+        };
+        let direct = super::render(make(), "// h\n").unwrap();
+        assert_eq!(super::render_built(make, "// h\n").unwrap(), direct);
+        assert!(direct.contains("    /// trailing\n"), "{direct}");
+    }
+
     #[test]
     fn doc_lines_ending_like_code_get_no_blank_line_after_them() {
         let text = "/// let x = 1;\n/// }\n/// ```\npub struct A;\npub struct B;\n";
