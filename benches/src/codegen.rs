@@ -48,7 +48,7 @@ pub fn run(root: &Path, runs: usize) -> Result<Vec<Row>, String> {
                 .join(relative)
                 .display()
                 .to_string();
-            docs.push((path, label, "corpus", Some(1.0)));
+            docs.push((path, label, "corpus", Some(0.5)));
         }
         None => eprintln!("  warning: no corpus found; skipping the largest-document row"),
     }

@@ -205,7 +205,7 @@ impl Report {
         if !self.codegen.is_empty() {
             let _ = writeln!(
                 w,
-                "## 3. Codegen: `apigen::generate` as a library call (target: largest corpus document < 1 s)\n"
+                "## 3. Codegen: `apigen::generate` as a library call (target: largest corpus document < 0.5 s, issue 15)\n"
             );
             let _ = writeln!(
                 w,
