@@ -929,3 +929,63 @@ fn loopback_urls_are_recognised() {
         assert!(!is_loopback_url(url), "{url}");
     }
 }
+
+// ---- Idempotency keys ------------------------------------------------------------------------
+
+/// Each call of an operation declaring `Idempotency-Key` sends a quoted version 4 UUID in
+/// lower-case hex (`"xxxxxxxx-xxxx-4xxx-[89ab]xxx-…"`), a different one per call.
+#[tokio::test]
+async fn idempotency_keys_are_quoted_v4_uuids_and_distinct() {
+    static CREATE_PET: OperationInfo = OperationInfo {
+        id: "createPet",
+        method: Method::POST,
+        idempotent: false,
+        deprecated: false,
+        security: BEARER,
+        idempotency_key: true,
+    };
+    const CALLS: usize = 20;
+    let server = Server::start((0..CALLS).map(|_| json(201, &[], PET)).collect()).await;
+    let c = client(&server.base_url, fast());
+    for _ in 0..CALLS {
+        let raw: Raw = c
+            .transport
+            .send(&CREATE_PET, SCHEMES, |http, base| {
+                http.post(request::url(base, "/pets", ""))
+            })
+            .await
+            .unwrap();
+        assert_eq!(raw.status, StatusCode::CREATED);
+    }
+    let mut seen = std::collections::HashSet::new();
+    for recorded in server.requests() {
+        let text = recorded
+            .header("idempotency-key")
+            .expect("a key")
+            .to_owned();
+        assert_eq!(text.len(), 38, "{text}");
+        let inner = text
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .expect("quoted");
+        let groups: Vec<&str> = inner.split('-').collect();
+        assert_eq!(
+            groups.iter().map(|g| g.len()).collect::<Vec<_>>(),
+            [8, 4, 4, 4, 12],
+            "{text}"
+        );
+        assert!(
+            inner
+                .bytes()
+                .all(|b| b == b'-' || b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+            "{text}"
+        );
+        assert!(groups[2].starts_with('4'), "version 4: {text}");
+        assert!(
+            matches!(groups[3].as_bytes()[0], b'8' | b'9' | b'a' | b'b'),
+            "RFC 4122 variant: {text}"
+        );
+        assert!(seen.insert(text.clone()), "repeated: {text}");
+    }
+    assert_eq!(seen.len(), CALLS);
+}
