@@ -167,7 +167,13 @@ pub fn apply(
                 set_header(request, AUTHORIZATION, &format!("Basic {encoded}"), name)?;
             }
             (SchemeKind::HttpBearer, Secret::Token(token) | Secret::ApiKey(token)) => {
-                set_header(request, AUTHORIZATION, &format!("Bearer {token}"), name)?;
+                // Written as bytes and handed over whole: no formatting, no second copy.
+                let mut line = Vec::with_capacity("Bearer ".len() + token.len());
+                line.extend_from_slice(b"Bearer ");
+                line.extend_from_slice(token.as_bytes());
+                let value = HeaderValue::from_maybe_shared(bytes::Bytes::from(line))
+                    .map_err(|_| invalid_secret(name))?;
+                insert_sensitive(request, AUTHORIZATION, value);
             }
             (SchemeKind::ApiKeyHeader(header), Secret::Token(key) | Secret::ApiKey(key)) => {
                 let header = HeaderName::from_bytes(header.as_bytes()).map_err(|_| {
@@ -193,12 +199,19 @@ fn set_header(
     value: &str,
     scheme: &str,
 ) -> Result<(), String> {
-    let mut value = HeaderValue::from_str(value)
-        .map_err(|_| format!("security scheme `{scheme}`: secret is not a valid header value"))?;
+    let value = HeaderValue::from_str(value).map_err(|_| invalid_secret(scheme))?;
+    insert_sensitive(request, name, value);
+    Ok(())
+}
+
+fn invalid_secret(scheme: &str) -> String {
+    format!("security scheme `{scheme}`: secret is not a valid header value")
+}
+
+fn insert_sensitive(request: &mut reqwest::Request, name: HeaderName, mut value: HeaderValue) {
     // Keeps the value out of HTTP/2 header compression tables and out of Debug output.
     value.set_sensitive(true);
     request.headers_mut().insert(name, value);
-    Ok(())
 }
 
 // Bytes a cookie value may not hold unencoded (RFC 6265 cookie-octet), plus `%` so encoding
