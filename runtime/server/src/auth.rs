@@ -358,17 +358,8 @@ fn find<'p>(
     uri: &'p Uri,
 ) -> Option<Option<Found<'p>>> {
     match scheme.kind {
-        SchemeKind::HttpBearer => {
-            let rest = authorization_param(headers, "bearer")?;
-            Some((!rest.is_empty()).then_some(Found::Bearer(rest)))
-        }
-        SchemeKind::HttpBasic => {
-            let rest = authorization_param(headers, "basic")?;
-            let decoded = base64_decode(rest).and_then(|b| String::from_utf8(b).ok());
-            Some(decoded.and_then(|d| {
-                let colon = d.find(':')?;
-                Some(Found::Basic(d, colon))
-            }))
+        SchemeKind::HttpBearer | SchemeKind::HttpBasic => {
+            from_authorization(scheme, headers.get(header::AUTHORIZATION)?)
         }
         SchemeKind::ApiKeyHeader(name) => {
             let v = headers.get(name)?;
@@ -388,6 +379,28 @@ fn find<'p>(
             let v = cookie(headers, name)?;
             Some((!v.is_empty()).then_some(Found::ApiKey(Cow::Borrowed(v))))
         }
+    }
+}
+
+/// [`find`] for the `Authorization` schemes (bearer, basic), given the header's first line.
+fn from_authorization<'p>(
+    scheme: &SecurityScheme,
+    value: &'p HeaderValue,
+) -> Option<Option<Found<'p>>> {
+    match scheme.kind {
+        SchemeKind::HttpBearer => {
+            let rest = authorization_param(value, "bearer")?;
+            Some((!rest.is_empty()).then_some(Found::Bearer(rest)))
+        }
+        SchemeKind::HttpBasic => {
+            let rest = authorization_param(value, "basic")?;
+            let decoded = base64_decode(rest).and_then(|b| String::from_utf8(b).ok());
+            Some(decoded.and_then(|d| {
+                let colon = d.find(':')?;
+                Some(Found::Basic(d, colon))
+            }))
+        }
+        _ => None,
     }
 }
 
@@ -433,10 +446,10 @@ pub(crate) fn credential_pointer(scheme: &SecurityScheme) -> String {
     }
 }
 
-/// The text after `<scheme> ` in the first `Authorization` header, when its scheme word is
+/// The text after `<scheme> ` in an `Authorization` header line, when its scheme word is
 /// `scheme` (compared case-insensitively).
-fn authorization_param<'p>(headers: &'p HeaderMap, scheme: &str) -> Option<&'p str> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+fn authorization_param<'p>(value: &'p HeaderValue, scheme: &str) -> Option<&'p str> {
+    let value = value.to_str().ok()?.trim();
     let (word, rest) = match value.split_once([' ', '\t']) {
         Some((w, r)) => (w, r.trim()),
         None => (value, ""),
@@ -792,11 +805,27 @@ impl PendingIdentity<'_> {
         let schemes = self.identity.schemes;
         while let Some(scheme) = schemes.get(self.next) {
             self.next += 1;
-            if repeated(scheme, self.headers, self.uri) {
-                self.identity.mark_repeated(scheme.name);
-                continue;
-            }
-            let Some(found) = find(scheme, self.headers, self.uri) else {
+            let found = match scheme.kind {
+                SchemeKind::HttpBearer | SchemeKind::HttpBasic => {
+                    // One lookup of `Authorization` answers both questions: is there a second
+                    // line (`repeated`), and what does the first hold (`find`).
+                    let mut lines = self.headers.get_all(header::AUTHORIZATION).iter();
+                    let first = lines.next();
+                    if lines.next().is_some() {
+                        self.identity.mark_repeated(scheme.name);
+                        continue;
+                    }
+                    first.and_then(|value| from_authorization(scheme, value))
+                }
+                _ => {
+                    if repeated(scheme, self.headers, self.uri) {
+                        self.identity.mark_repeated(scheme.name);
+                        continue;
+                    }
+                    find(scheme, self.headers, self.uri)
+                }
+            };
+            let Some(found) = found else {
                 continue;
             };
             self.identity.mark_presented(scheme.name);
