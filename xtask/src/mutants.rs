@@ -67,6 +67,7 @@ const GROUPS: &[Group] = &[
             "runtime/client/src/auth.rs",
             "runtime/client/src/response.rs",
             "runtime/client/src/error.rs",
+            "runtime/client/src/pages.rs",
         ],
         tests: &[],
         re: None,
