@@ -428,3 +428,54 @@ fn a_path_parameter_given_twice_is_a_violation_like_any_other() {
         Some(vec![1, 2])
     );
 }
+
+#[test]
+fn string_formats_parse_into_their_types_and_refuse_anything_else() {
+    use std::net::{Ipv4Addr, Ipv6Addr};
+    assert_eq!(
+        uuid::Uuid::from_param("67e55044-10b1-426f-9247-bb680e5fe0c8"),
+        Ok(uuid::Uuid::from_u128(
+            0x67e55044_10b1_426f_9247_bb680e5fe0c8
+        ))
+    );
+    assert_eq!(
+        uuid::Uuid::from_param("not-a-uuid"),
+        Err(r#"expected a UUID (uuid), got "not-a-uuid""#.to_owned())
+    );
+    assert_eq!(
+        jiff::Timestamp::from_param("2026-11-23T10:20:30+01:00"),
+        Ok(jiff::Timestamp::from_second(1_795_425_630).unwrap())
+    );
+    // An offset is required: a civil date-time names no instant.
+    assert_eq!(
+        jiff::Timestamp::from_param("2026-11-23T10:20:30"),
+        Err(
+            r#"expected a date-time with an offset, RFC 3339 (date-time), got "2026-11-23T10:20:30""#
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        jiff::civil::Date::from_param("2026-11-23"),
+        Ok(jiff::civil::date(2026, 11, 23))
+    );
+    assert_eq!(
+        jiff::civil::Date::from_param("2026-02-30"),
+        Err(r#"expected a date, YYYY-MM-DD (date), got "2026-02-30""#.to_owned())
+    );
+    assert_eq!(
+        Ipv4Addr::from_param("192.0.2.7"),
+        Ok(Ipv4Addr::new(192, 0, 2, 7))
+    );
+    assert_eq!(
+        Ipv4Addr::from_param("192.0.2.256"),
+        Err(r#"expected an IPv4 address (ipv4), got "192.0.2.256""#.to_owned())
+    );
+    assert_eq!(
+        Ipv6Addr::from_param("2001:db8::7"),
+        Ok(Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 7))
+    );
+    assert_eq!(
+        Ipv6Addr::from_param("192.0.2.7"),
+        Err(r#"expected an IPv6 address (ipv6), got "192.0.2.7""#.to_owned())
+    );
+}
