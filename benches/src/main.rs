@@ -126,6 +126,7 @@ fn parse_args(args: &[String]) -> Result<Settings, String> {
                         "client",
                         "codegen",
                         "compile",
+                        "compile-corpus",
                     ]
                     .contains(&p.as_str())
                 }) {
