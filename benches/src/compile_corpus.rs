@@ -72,7 +72,7 @@ fn time_crate(ws: &Path, krate: &str) -> Times {
 
 fn progenitor_installed() -> bool {
     Command::new(cargo())
-        .args(["progenitor", "--version"])
+        .args(["progenitor", "--help"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
