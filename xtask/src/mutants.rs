@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::Command;
 
 const HELP: &str = "\
-cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
+cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--re REGEX] [--timeout SECS]
     Mutation testing with cargo-mutants (install: cargo install cargo-mutants --locked) of the
     runtime and generator files that carry the rules that matter. Each group is one run; its
     report goes to target/mutants/NAME/mutants.out. Fails when a mutant survives that
@@ -26,6 +26,8 @@ cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
     --ci           only the fast selection CI runs (the constant-time key lookup)
     --group NAME   only this group (server, client, generator)
     --file SUBSTR  only files whose path contains SUBSTR
+    --re REGEX     only mutants whose name matches, instead of the group's selection
+                   (cargo-mutants' --re: a re-run of the functions a change touched)
     --timeout SECS per-mutant test timeout (default 90)
 ";
 
@@ -95,6 +97,7 @@ struct Args {
     ci: bool,
     group: Option<String>,
     file: Option<String>,
+    re: Option<String>,
     timeout: u64,
 }
 
@@ -103,6 +106,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         ci: false,
         group: None,
         file: None,
+        re: None,
         timeout: 90,
     };
     let mut it = args.iter();
@@ -116,6 +120,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--ci" => parsed.ci = true,
             "--group" => parsed.group = Some(value("--group")?),
             "--file" => parsed.file = Some(value("--file")?),
+            "--re" => parsed.re = Some(value("--re")?),
             "--timeout" => {
                 parsed.timeout = value("--timeout")?
                     .parse()
@@ -186,7 +191,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
         for file in &files {
             command.args(["--file", file]);
         }
-        if let Some(re) = group.re {
+        // The caller's selection, else the group's (cargo-mutants ORs repeated `--re`s).
+        if let Some(re) = args.re.as_deref().or(group.re) {
             command.args(["--re", re]);
         }
         if !group.tests.is_empty() {
@@ -339,5 +345,7 @@ mod tests {
         assert_eq!(a.timeout, 30);
         assert!(parse(&["--group".into()]).is_err());
         assert!(parse(&["--nope".into()]).is_err());
+        let re = parse(&["--re".into(), "a|b".into()]).unwrap();
+        assert_eq!(re.re.as_deref(), Some("a|b"));
     }
 }
