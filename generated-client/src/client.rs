@@ -239,7 +239,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -280,9 +283,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },
@@ -332,7 +341,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -372,7 +384,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;

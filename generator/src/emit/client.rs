@@ -1120,7 +1120,7 @@ fn method(op: &Operation) -> TokenStream {
     let (body_prep, body_attach) = match &op.body {
         None => (quote!(), quote!()),
         Some(b) => {
-            let ct = &b.content_type;
+            let ct_value = static_header_value(&b.content_type);
             let serialize = match &b.kind {
                 BodyKind::Stream(_) => {
                     quote!(Ok::<_, crate::runtime::error::SendError>(body.clone()))
@@ -1135,7 +1135,7 @@ fn method(op: &Operation) -> TokenStream {
             if b.required {
                 (
                     quote!(let body = #serialize?;),
-                    quote!(builder = builder.header(http::header::CONTENT_TYPE, #ct).body(body.clone());),
+                    quote!(builder = builder.header(http::header::CONTENT_TYPE, #ct_value).body(body.clone());),
                 )
             } else {
                 (
@@ -1148,7 +1148,7 @@ fn method(op: &Operation) -> TokenStream {
                         }
                         _ => quote!(let body = body.map(|body| #serialize).transpose()?;),
                     },
-                    quote!(if let Some(body) = &body { builder = builder.header(http::header::CONTENT_TYPE, #ct).body(body.clone()); }),
+                    quote!(if let Some(body) = &body { builder = builder.header(http::header::CONTENT_TYPE, #ct_value).body(body.clone()); }),
                 )
             }
         }
@@ -1166,10 +1166,10 @@ fn method(op: &Operation) -> TokenStream {
     } else {
         quote!(&query)
     };
-    let accept = op
-        .accept
-        .as_ref()
-        .map(|a| quote!(.header(http::header::ACCEPT, #a)));
+    let accept = op.accept.as_ref().map(|a| {
+        let a = static_header_value(a);
+        quote!(.header(http::header::ACCEPT, #a))
+    });
     let request =
         quote!(http.request(#method_value, request::url(base, #path_arg, #query_arg))#accept);
     let build = if needs_mut {
@@ -1444,6 +1444,20 @@ fn method(op: &Operation) -> TokenStream {
             #body_prep
             #send_and_match
         }
+    }
+}
+
+/// A header value the document fixes (a media type): `HeaderValue::from_static`, which the
+/// request takes as it is, when every byte is one a header value may hold; otherwise the text,
+/// which reqwest checks (and copies) on every call.
+fn static_header_value(value: &str) -> TokenStream {
+    if value
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+    {
+        quote!(http::HeaderValue::from_static(#value))
+    } else {
+        quote!(#value)
     }
 }
 

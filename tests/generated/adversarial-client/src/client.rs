@@ -275,7 +275,10 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, &path, &query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     {
                         let values = body_2;
                         builder = builder.header("body", ToParam::to_param(values));
@@ -361,7 +364,10 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, &path, &query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     {
                         let values = ctx_2;
                         builder = builder.header("ctx", ToParam::to_param(values));
@@ -373,7 +379,10 @@ impl Client {
                         builder = builder.header(http::header::COOKIE, cookie.as_str());
                     }
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },
@@ -434,7 +443,10 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     if let Some(values) = options.rt.as_ref() {
                         builder = builder.header("rt", ToParam::to_param(values));
                     }
@@ -469,7 +481,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -500,7 +515,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -531,7 +549,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -562,7 +583,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -789,7 +813,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -838,7 +865,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, &path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -888,7 +918,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -1006,13 +1039,19 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     {
                         let values = baz_2;
                         builder = builder.header("baz", ToParam::to_param(values));
                     }
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },
@@ -1060,7 +1099,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -1098,9 +1140,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },

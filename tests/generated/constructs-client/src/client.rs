@@ -290,7 +290,10 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, &path, &query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     {
                         let values = x_trace;
                         builder = builder.header("X-Trace", ToParam::to_param(values));
@@ -339,7 +342,10 @@ impl Client {
                         .request(http::Method::POST, request::url(base, path, query));
                     if let Some(body) = &body {
                         builder = builder
-                            .header(http::header::CONTENT_TYPE, "application/json")
+                            .header(
+                                http::header::CONTENT_TYPE,
+                                http::HeaderValue::from_static("application/json"),
+                            )
                             .body(body.clone());
                     }
                     builder
@@ -376,9 +382,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::PUT, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "text/plain");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("text/plain"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/octet-stream")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/octet-stream"),
+                        )
                         .body(body.clone());
                     builder
                 },
@@ -417,9 +429,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "text/plain")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("text/plain"),
+                        )
                         .body(body.clone());
                     builder
                 },
@@ -452,7 +470,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;

@@ -185,7 +185,10 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, &path, &query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     if let Some(values) = options.x_client_ip.as_ref() {
                         builder = builder
                             .header("X-Client-Ip", ToParam::to_param(values));
@@ -231,9 +234,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::PUT, request::url(base, &path, query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },

@@ -233,7 +233,10 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     if let Some(values) = options.x_request_id.as_ref() {
                         builder = builder
                             .header("X-Request-Id", ToParam::to_param(values));
@@ -272,7 +275,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -344,9 +350,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, &path, query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },

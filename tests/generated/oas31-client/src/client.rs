@@ -204,9 +204,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },
@@ -243,9 +249,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::PUT, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },
@@ -282,9 +294,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },

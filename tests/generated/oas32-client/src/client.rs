@@ -227,7 +227,9 @@ impl Client {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
-                            "text/event-stream, application/json",
+                            http::HeaderValue::from_static(
+                                "text/event-stream, application/json",
+                            ),
                         )
                 },
             )
@@ -265,9 +267,15 @@ impl Client {
                 |http, base| {
                     let mut builder = http
                         .request(method.clone(), request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/json");
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
                     builder = builder
-                        .header(http::header::CONTENT_TYPE, "application/json")
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                         .body(body.clone());
                     builder
                 },
@@ -314,7 +322,9 @@ impl Client {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
-                            "application/jsonl, application/json",
+                            http::HeaderValue::from_static(
+                                "application/jsonl, application/json",
+                            ),
                         )
                 },
             )
@@ -349,7 +359,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -389,7 +402,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -430,7 +446,9 @@ impl Client {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,
-                            "text/event-stream, application/json",
+                            http::HeaderValue::from_static(
+                                "text/event-stream, application/json",
+                            ),
                         )
                 },
             )
@@ -464,7 +482,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
-                        .header(http::header::ACCEPT, "application/x-ndjson")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/x-ndjson"),
+                        )
                 },
             )
             .await?;
@@ -498,7 +519,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -536,7 +560,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(method.clone(), request::url(base, &path, query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;

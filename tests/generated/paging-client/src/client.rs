@@ -222,7 +222,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -294,7 +297,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -362,7 +368,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
@@ -434,7 +443,10 @@ impl Client {
                 SECURITY_SCHEMES,
                 |http, base| {
                     http.request(http::Method::GET, request::url(base, &path, &query))
-                        .header(http::header::ACCEPT, "application/json")
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
                 },
             )
             .await?;
