@@ -53,6 +53,10 @@ fn main() -> ExitCode {
 }
 
 async fn run(options: cli::Options) -> ExitCode {
+    // Listening for Ctrl-C and SIGTERM starts before the service says it is ready: a signal
+    // sent the moment it does is then a graceful stop, never the default action (which ends
+    // the process at once, with status 143).
+    let shutdown = shutdown_signal();
     // The database first: an instance that cannot reach its data does not take traffic.
     let pets = match options.storage.open().await {
         Ok(pets) => pets,
@@ -142,7 +146,7 @@ async fn run(options: cli::Options) -> ExitCode {
 
     tokio::select! {
         result = &mut server => return report(result),
-        () = shutdown_signal() => {}
+        () = shutdown => {}
     }
     tracing::info!("shutting down: finishing requests in flight");
     let _ = stop.send(());
@@ -201,31 +205,37 @@ fn report(result: Result<std::io::Result<()>, tokio::task::JoinError>) -> ExitCo
     }
 }
 
-/// Ctrl-C, or SIGTERM on Unix (what `kill` and service managers send).
-async fn shutdown_signal() {
-    let ctrl_c = async {
+/// Ctrl-C, or SIGTERM on Unix (what `kill` and service managers send). The handlers are
+/// installed when this is called, not when the future is first polled.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{Signal, SignalKind, signal};
+        let interrupt = signal(SignalKind::interrupt());
+        let terminate = signal(SignalKind::terminate());
+        let wait = |installed: std::io::Result<Signal>, name: &'static str| async move {
+            match installed {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot listen for {name}");
+                    std::future::pending::<()>().await;
+                }
+            }
+        };
+        async move {
+            tokio::select! {
+                () = wait(interrupt, "Ctrl-C") => {}
+                () = wait(terminate, "SIGTERM") => {}
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
         if let Err(e) = tokio::signal::ctrl_c().await {
             tracing::error!(error = %e, "cannot listen for Ctrl-C");
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = terminate => {}
     }
 }
