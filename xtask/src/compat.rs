@@ -114,8 +114,11 @@ const COPIED: &[&str] = &[
     "tests/generated/library-client",
 ];
 
-/// Test helpers the copied tests include by path (not crates).
-const SUPPORT: &[&str] = &["runtime/server/tests/common"];
+/// Copied beside them: the runtime crates every generated crate (and the copied fixture
+/// client) depends on by path, so the workspace holds one of each (cargo makes path
+/// dependencies inside the workspace's directory members); the test helpers the copied tests
+/// include by path are among them (`runtime/server/tests/common`).
+const SUPPORT: &[&str] = &["runtime/server", "runtime/client", "runtime/cli"];
 
 pub fn main(args: &[String]) -> Result<(), String> {
     if let Some(other) = args.first() {
@@ -145,7 +148,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
         cli: Some((ws.join("generated-cli"), "../generated-client".into())),
         command: "cargo xtask compat".into(),
         string_formats: false,
-        runtime: codegen::runtime_beside(&ws.join("generated-server")),
+        // The workspace's own copy of the runtime (see `SUPPORT`).
+        runtime: apigen::RuntimeSource::Crates {
+            path: Some(codegen::path_between(
+                &ws.join("generated-server"),
+                &ws.join("runtime"),
+            )),
+        },
     };
     codegen::sync(&target, false, &mut Report::default())?;
     for dir in COPIED.iter().chain(SUPPORT) {
