@@ -279,6 +279,10 @@ pub struct Constraints {
     pub min_items: Option<usize>,
     pub max_items: Option<usize>,
     pub unique_items: bool,
+    /// `minProperties`/`maxProperties`, checked on maps (`additionalProperties` alone, or
+    /// free-form objects); a struct's named fields are not counted (see docs: "Type mapping").
+    pub min_properties: Option<usize>,
+    pub max_properties: Option<usize>,
     /// `enum` on an integer or number (string enums become Rust enums instead).
     pub one_of: Vec<serde_json::Number>,
     /// `prefixItems` (3.1) read as a tuple: the constraints of each item, by position (empty

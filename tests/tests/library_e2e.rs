@@ -114,6 +114,7 @@ impl LendingLibraryApi for Library {
         Ok(LendBookResponse::Created(types::Loan {
             isbn: body.isbn,
             member: body.member,
+            notes: body.notes,
             due: "2030-01-01T00:00:00Z".parse().unwrap(),
             id: params.member_id * 10,
             returned: Some(false),
@@ -206,6 +207,7 @@ async fn discriminated_one_of_round_trips() {
             &library_client::types::LoanRequest {
                 isbn: "1".into(),
                 member: child.clone(),
+                notes: Some([("shelf".to_owned(), "B2".to_owned())].into()),
             },
         )
         .await
@@ -213,6 +215,7 @@ async fn discriminated_one_of_round_trips() {
     assert_eq!(loan.status().as_u16(), 201);
     assert_eq!(loan.id, 70);
     assert_eq!(loan.member, child);
+    assert_eq!(loan.notes.as_ref().map(|n| n["shelf"].as_str()), Some("B2"));
 
     let taken = client
         .lend_book(
@@ -220,6 +223,7 @@ async fn discriminated_one_of_round_trips() {
             &library_client::types::LoanRequest {
                 isbn: "taken".into(),
                 member: child,
+                notes: None,
             },
         )
         .await
@@ -248,6 +252,29 @@ async fn discriminated_one_of_round_trips() {
     assert_eq!(response.status().as_u16(), 400);
     let text = response.text().await.unwrap();
     assert!(text.contains("robot"), "{text}");
+
+    // `notes` holds one or two entries (`minProperties`, `maxProperties` on a map).
+    for (notes, expected) in [
+        ("{}", "must have at least 1 properties, got 0"),
+        (
+            r#"{"a": "1", "b": "2", "c": "3"}"#,
+            "must have at most 2 properties, got 3",
+        ),
+    ] {
+        let response = http
+            .post(format!("http://{addr}/api/v2/members/7/loans"))
+            .header("x-library-key", KEY)
+            .header("content-type", "application/json")
+            .body(format!(
+                r#"{{"isbn": "1", "member": {{"kind": "adult", "name": "Al"}}, "notes": {notes}}}"#
+            ))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{notes}");
+        let text = response.text().await.unwrap();
+        assert!(text.contains("/notes") && text.contains(expected), "{text}");
+    }
 
     // memberId has minimum 1.
     let response = http

@@ -644,6 +644,16 @@ pub fn constraint_checks(
             }
         }
     }
+    if matches!(ty, TypeRef::Map(_) | TypeRef::JsonObject) {
+        if let Some(n) = c.min_properties {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_min_properties(#value.len(), #n, #at, out);));
+        }
+        if let Some(n) = c.max_properties {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_max_properties(#value.len(), #n, #at, out);));
+        }
+    }
     if matches!(ty, TypeRef::Vec(_)) {
         if let Some(n) = c.min_items {
             let n = proc_macro2::Literal::usize_unsuffixed(n);

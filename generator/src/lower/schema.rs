@@ -1159,6 +1159,10 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
             c.max_items = a.max_items;
             c.unique_items = a.unique_items;
         }
+        SchemaKind::Type(Type::Object(o)) => {
+            c.min_properties = o.min_properties;
+            c.max_properties = o.max_properties;
+        }
         // Keywords beside `allOf` (or other combinations openapiv3 reads as "any"), and an
         // `allOf` part that only adds a bound (`{minimum: 2}`). Which apply is decided where
         // they are checked, by the value's type.
@@ -1179,6 +1183,10 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
                 c.min_length = any.min_length;
                 c.max_length = any.max_length;
                 c.pattern = any.pattern.clone();
+            }
+            if matches!(any.typ.as_deref(), None | Some("object")) {
+                c.min_properties = any.min_properties;
+                c.max_properties = any.max_properties;
             }
         }
         _ => {}

@@ -119,6 +119,15 @@ pub fn cli() -> Command {
                         .value_name("VALUE")
                         .help_heading(support::BODY)
                         .help("Body property `member`"),
+                )
+                .arg(
+                    Arg::new("notes")
+                        .long("notes")
+                        .value_name("VALUE")
+                        .help_heading(support::BODY)
+                        .help(
+                            "Body property `notes`: Free notes by topic; one or two of them.",
+                        ),
                 ),
         )
 }
@@ -225,7 +234,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             let member_id: i64 = support::required(m, "member-id")?;
             let body: Option<types::LoanRequest> = support::body(
                 m,
-                &[("isbn", "isbn"), ("member", "member")],
+                &[("isbn", "isbn"), ("member", "member"), ("notes", "notes")],
             )?;
             let Some(body) = body else {
                 return Err(

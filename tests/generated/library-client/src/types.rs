@@ -275,6 +275,9 @@ impl Book {
 pub struct Loan {
     pub isbn: String,
     pub member: Member,
+    /// Free notes by topic; one or two of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<std::collections::BTreeMap<String, String>>,
     pub id: i64,
     pub due: jiff::Timestamp,
     /// Default: `false`.
@@ -294,10 +297,20 @@ impl Loan {
         Self {
             isbn: isbn.into(),
             member,
+            notes: None,
             id,
             due,
             returned: None,
         }
+    }
+
+    /// Sets `notes` (`None` unsets it).
+    pub fn with_notes(
+        mut self,
+        notes: impl Into<Option<std::collections::BTreeMap<String, String>>>,
+    ) -> Self {
+        self.notes = notes.into();
+        self
     }
 
     /// Sets `returned` (`None` unsets it).
@@ -312,13 +325,29 @@ impl Loan {
 pub struct LoanRequest {
     pub isbn: String,
     pub member: Member,
+    /// Free notes by topic; one or two of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl LoanRequest {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
     pub fn new(isbn: impl Into<String>, member: Member) -> Self {
-        Self { isbn: isbn.into(), member }
+        Self {
+            isbn: isbn.into(),
+            member,
+            notes: None,
+        }
+    }
+
+    /// Sets `notes` (`None` unsets it).
+    pub fn with_notes(
+        mut self,
+        notes: impl Into<Option<std::collections::BTreeMap<String, String>>>,
+    ) -> Self {
+        self.notes = notes.into();
+        self
     }
 }
 

@@ -25,6 +25,7 @@ use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::validate;
+use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use crate::runtime::ratelimit::Quota;
 use crate::runtime::ratelimit::RateLimitPolicy;
@@ -317,6 +318,9 @@ fn serve_lend_book<A: LendingLibraryApi>(
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
         let ctx = RequestContext::new("lendBook", scheme, parts);
         let outcome = A::lend_book(&api, &ctx, params, body).await;
         match outcome {

@@ -375,6 +375,13 @@ impl Validate for Book {
 pub struct Loan {
     pub isbn: String,
     pub member: Member,
+    /// Free notes by topic; one or two of them.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub notes: Option<std::collections::BTreeMap<String, String>>,
     pub id: i64,
     pub due: jiff::Timestamp,
     /// Default: `false`.
@@ -398,10 +405,20 @@ impl Loan {
         Self {
             isbn: isbn.into(),
             member,
+            notes: None,
             id,
             due,
             returned: None,
         }
+    }
+
+    /// Sets `notes` (`None` unsets it).
+    pub fn with_notes(
+        mut self,
+        notes: impl Into<Option<std::collections::BTreeMap<String, String>>>,
+    ) -> Self {
+        self.notes = notes.into();
+        self
     }
 
     /// Sets `returned` (`None` unsets it).
@@ -412,7 +429,13 @@ impl Loan {
 }
 
 impl Validate for Loan {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(value) = &self.notes {
+            let at = validate::join(pointer, "notes");
+            validate::check_min_properties(value.len(), 1, &at, out);
+            validate::check_max_properties(value.len(), 2, &at, out);
+        }
+    }
 }
 
 /// Schema: `/components/schemas/LoanRequest`.
@@ -420,18 +443,44 @@ impl Validate for Loan {
 pub struct LoanRequest {
     pub isbn: String,
     pub member: Member,
+    /// Free notes by topic; one or two of them.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub notes: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl LoanRequest {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
     pub fn new(isbn: impl Into<String>, member: Member) -> Self {
-        Self { isbn: isbn.into(), member }
+        Self {
+            isbn: isbn.into(),
+            member,
+            notes: None,
+        }
+    }
+
+    /// Sets `notes` (`None` unsets it).
+    pub fn with_notes(
+        mut self,
+        notes: impl Into<Option<std::collections::BTreeMap<String, String>>>,
+    ) -> Self {
+        self.notes = notes.into();
+        self
     }
 }
 
 impl Validate for LoanRequest {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(value) = &self.notes {
+            let at = validate::join(pointer, "notes");
+            validate::check_min_properties(value.len(), 1, &at, out);
+            validate::check_max_properties(value.len(), 2, &at, out);
+        }
+    }
 }
 
 /// Schema: `/components/schemas/Member`.
