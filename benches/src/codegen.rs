@@ -129,7 +129,12 @@ pub fn run(root: &Path, runs: usize) -> Result<Vec<Row>, String> {
 
 /// The largest `.json`/`.yaml`/`.yml` file under the corpus directory.
 fn largest_corpus_document(dir: &Path) -> Option<std::path::PathBuf> {
-    let mut best: Option<(u64, std::path::PathBuf)> = None;
+    documents_by_size(dir).into_iter().next().map(|(_, p)| p)
+}
+
+/// Every `.json`, `.yaml` and `.yml` file under `dir`, with its size, largest first.
+pub fn documents_by_size(dir: &Path) -> Vec<(u64, std::path::PathBuf)> {
+    let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else {
@@ -144,13 +149,13 @@ fn largest_corpus_document(dir: &Path) -> Option<std::path::PathBuf> {
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"))
-                && best.as_ref().is_none_or(|(size, _)| meta.len() > *size)
             {
-                best = Some((meta.len(), path));
+                found.push((meta.len(), path));
             }
         }
     }
-    best.map(|(_, p)| p)
+    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    found
 }
 
 /// `petstore-bench codegen-dump DOC OUT [--runs N]`: generates from one document, writes every

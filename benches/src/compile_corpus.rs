@@ -130,34 +130,23 @@ fn rust_lines(dir: &Path) -> usize {
         .sum()
 }
 
-/// The `n` largest documents of both corpus folders, by size.
+/// The `n` largest documents of both corpus folders, by size, with their labels.
 fn largest(root: &Path, n: usize) -> Vec<(PathBuf, String, u64)> {
     let mut docs = Vec::new();
     for folder in ["openapi-corpus", "openapi-corpus-31"] {
-        collect(&root.join("../shared").join(folder), folder, &mut docs);
+        let dir = root.join("../shared").join(folder);
+        for (bytes, path) in crate::codegen::documents_by_size(&dir) {
+            let relative = path
+                .strip_prefix(&dir)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            docs.push((path, format!("../shared/{folder}/{relative}"), bytes));
+        }
     }
     docs.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
     docs.truncate(n);
     docs
-}
-
-fn collect(dir: &Path, label: &str, out: &mut Vec<(PathBuf, String, u64)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for path in entries.flatten().map(|e| e.path()) {
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("")
-            .to_owned();
-        if path.is_dir() {
-            collect(&path, &format!("{label}/{name}"), out);
-        } else if [".json", ".yaml", ".yml"].iter().any(|x| name.ends_with(x)) {
-            let bytes = path.metadata().map_or(0, |m| m.len());
-            out.push((path, format!("../shared/{label}/{name}"), bytes));
-        }
-    }
 }
 
 /// Writes apigen's crates for `text` as `ws/<stem>-server` and `ws/<stem>-client`; their

@@ -384,20 +384,29 @@ fn list_items(
                     }
                 }
             }
-            Item::Const(c) if is_pub(&c.vis) => {
+            Item::Const(syn::ItemConst {
+                attrs,
+                vis,
+                ident,
+                ty,
+                ..
+            })
+            | Item::Static(syn::ItemStatic {
+                attrs,
+                vis,
+                ident,
+                ty,
+                ..
+            }) if is_pub(vis) => {
+                let kind = if matches!(item, Item::Const(_)) {
+                    "const"
+                } else {
+                    "static"
+                };
                 out.insert(format!(
-                    "{}pub const {prefix}{}: {}",
-                    lead(&with(cfgs, &c.attrs), &c.attrs),
-                    c.ident,
-                    tokens(&c.ty)
-                ));
-            }
-            Item::Static(s) if is_pub(&s.vis) => {
-                out.insert(format!(
-                    "{}pub static {prefix}{}: {}",
-                    lead(&with(cfgs, &s.attrs), &s.attrs),
-                    s.ident,
-                    tokens(&s.ty)
+                    "{}pub {kind} {prefix}{ident}: {}",
+                    lead(&with(cfgs, attrs), attrs),
+                    tokens(ty)
                 ));
             }
             Item::Type(t) if is_pub(&t.vis) => {

@@ -18,6 +18,11 @@ pub(crate) struct Doc {
     success_enums: std::collections::BTreeSet<String>,
 }
 
+/// How the diff names an operation: `GET /pets`.
+pub(crate) fn operation_key(method: &str, path: &str) -> String {
+    format!("{} {path}", method.to_uppercase())
+}
+
 /// `$ref` chains longer than this are treated as cycles (the loader's resolvers agree).
 const MAX_REF_CHAIN: usize = 32;
 
@@ -40,7 +45,7 @@ impl Doc {
             .operations
             .iter()
             .filter(|op| op.success_enum)
-            .map(|op| format!("{} {}", op.method.to_uppercase(), op.path))
+            .map(|op| operation_key(&op.method, &op.path))
             .collect();
         let mut errors: Vec<Diagnostic> = sink
             .items

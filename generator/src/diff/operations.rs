@@ -34,11 +34,11 @@ fn operations(doc: &Doc) -> Vec<(String, Op<'_>)> {
             if let Some(op) = item.get(*method).filter(|o| o.is_object()) {
                 let label = text(op, "operationId")
                     .map(str::to_string)
-                    .unwrap_or_else(|| format!("{} {path}", method.to_uppercase()));
+                    .unwrap_or_else(|| super::doc::operation_key(method, path));
                 out.push((
-                    format!("{} {path}", method.to_uppercase()),
+                    super::doc::operation_key(method, path),
                     Op {
-                        key: format!("{} {path}", method.to_uppercase()),
+                        key: super::doc::operation_key(method, path),
                         at: push(&item_at, method),
                         op,
                         item,
