@@ -11,6 +11,9 @@ pub struct Row {
     pub bytes: u64,
     /// Seconds, one per run.
     pub times: Vec<f64>,
+    /// Seconds, one per run, in `petstore-codegen` (the same calls with mimalloc as the global
+    /// allocator, as `cargo xtask codegen` runs them), or why there are none.
+    pub mimalloc_times: Result<Vec<f64>, String>,
     /// Seconds of `apigen::load::parse` alone (text → `openapiv3` document), one per run.
     pub load_times: Vec<f64>,
     /// Lines of every generated file / of the Rust files / of those outside the copied runtime.
@@ -28,6 +31,11 @@ pub struct Row {
 impl Row {
     pub fn median_secs(&self) -> f64 {
         median(&self.times)
+    }
+
+    /// The median with mimalloc, the figure the target is judged on.
+    pub fn mimalloc_median_secs(&self) -> Option<f64> {
+        self.mimalloc_times.as_ref().ok().map(|t| median(t))
     }
 }
 
@@ -78,8 +86,11 @@ pub fn run(root: &Path, runs: usize) -> Result<Vec<Row>, String> {
             load_times.push(started.elapsed().as_secs_f64());
             drop(std::hint::black_box(doc));
         }
+        let mimalloc_times =
+            time_with_mimalloc(&path, name, &label, runs, crate::digest::output(&first));
         let mut row = Row {
             document: label,
+            mimalloc_times,
             bytes: text.len() as u64,
             times,
             load_times,
@@ -118,13 +129,66 @@ pub fn run(root: &Path, runs: usize) -> Result<Vec<Row>, String> {
             }
         }
         eprintln!(
-            "  codegen {:<60} median {:.3} s",
+            "  codegen {:<60} median {:.3} s (system allocator), {} (mimalloc)",
             row.document,
-            row.median_secs()
+            row.median_secs(),
+            match row.mimalloc_median_secs() {
+                Some(s) => format!("{s:.3} s"),
+                None => "not measured".to_owned(),
+            }
         );
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// Runs `petstore-codegen` (built beside this binary by `cargo xtask bench`) on the document:
+/// its run times, or why there are none. Its output must hash as `expected`, this process's.
+fn time_with_mimalloc(
+    doc: &Path,
+    name: &str,
+    label: &str,
+    runs: usize,
+    expected: u64,
+) -> Result<Vec<f64>, String> {
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find this binary: {e}"))?
+        .with_file_name("petstore-codegen");
+    if !exe.exists() {
+        return Err(
+            "`petstore-codegen` is not built (`cargo build --release -p petstore-bench --bins`; `cargo xtask bench` does it)"
+                .to_owned(),
+        );
+    }
+    let out = std::process::Command::new(&exe)
+        .arg(doc)
+        .args([name, label, &runs.to_string()])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "petstore-codegen failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut times = Vec::new();
+    let mut digest = None;
+    for line in stdout.lines() {
+        match line.split_once(' ') {
+            Some(("time", secs)) => times.push(
+                secs.parse::<f64>()
+                    .map_err(|_| format!("petstore-codegen printed `{line}`"))?,
+            ),
+            Some(("digest", hex)) => digest = u64::from_str_radix(hex, 16).ok(),
+            _ => return Err(format!("petstore-codegen printed `{line}`")),
+        }
+    }
+    if digest != Some(expected) {
+        return Err("petstore-codegen's output differs from this process's".to_owned());
+    }
+    Ok(times)
 }
 
 /// The largest `.json`/`.yaml`/`.yml` file under the corpus directory.

@@ -10,6 +10,7 @@ mod client;
 mod codegen;
 mod compile;
 mod compile_corpus;
+mod digest;
 mod handwritten;
 mod inproc;
 mod instructions;

@@ -59,39 +59,55 @@ impl Pair {
         median(&self.handwritten.cpu_us) / median(&self.generated.cpu_us)
     }
 
-    /// A 95 % confidence interval for [`Pair::ratio`]: a bootstrap over rounds (each round's
-    /// two runs, back to back, resampled together), 2,000 resamples, fixed seed so the same
-    /// figures give the same interval.
+    /// A 95 % confidence interval for [`Pair::ratio`] (see [`bootstrap`]).
     pub fn ratio_ci(&self) -> (f64, f64) {
-        let rounds = self
-            .generated
-            .per_sec
-            .len()
-            .min(self.handwritten.per_sec.len());
-        if rounds < 2 {
-            let r = self.ratio();
-            return (r, r);
-        }
-        let mut rng = SplitMix(0x5eed_0fbe_4c00);
-        let (mut g, mut h) = (vec![0.0; rounds], vec![0.0; rounds]);
-        let mut ratios: Vec<f64> = (0..2000)
-            .map(|_| {
-                for i in 0..rounds {
-                    let pick = (rng.next() % rounds as u64) as usize;
-                    g[i] = self.generated.per_sec[pick];
-                    h[i] = self.handwritten.per_sec[pick];
-                }
-                median(&g) / median(&h)
-            })
-            .filter(|r| r.is_finite())
-            .collect();
-        if ratios.is_empty() {
-            return (f64::NAN, f64::NAN);
-        }
-        ratios.sort_by(f64::total_cmp);
-        let at = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize];
-        (at(0.025), at(0.975))
+        bootstrap(
+            &self.generated.per_sec,
+            &self.handwritten.per_sec,
+            |g, h| g / h,
+        )
     }
+
+    /// A 95 % confidence interval for [`Pair::cpu_ratio`] (see [`bootstrap`]).
+    pub fn cpu_ratio_ci(&self) -> (f64, f64) {
+        bootstrap(&self.generated.cpu_us, &self.handwritten.cpu_us, |g, h| {
+            h / g
+        })
+    }
+}
+
+/// A 95 % confidence interval for `ratio(median(generated), median(handwritten))`: a bootstrap
+/// over rounds (each round's two runs, back to back, resampled together), 2,000 resamples,
+/// fixed seed so the same figures give the same interval.
+fn bootstrap(
+    generated: &[f64],
+    handwritten: &[f64],
+    ratio: impl Fn(f64, f64) -> f64,
+) -> (f64, f64) {
+    let rounds = generated.len().min(handwritten.len());
+    if rounds < 2 {
+        let r = ratio(median(generated), median(handwritten));
+        return (r, r);
+    }
+    let mut rng = SplitMix(0x5eed_0fbe_4c00);
+    let (mut g, mut h) = (vec![0.0; rounds], vec![0.0; rounds]);
+    let mut ratios: Vec<f64> = (0..2000)
+        .map(|_| {
+            for i in 0..rounds {
+                let pick = (rng.next() % rounds as u64) as usize;
+                g[i] = generated[pick];
+                h[i] = handwritten[pick];
+            }
+            ratio(median(&g), median(&h))
+        })
+        .filter(|r| r.is_finite())
+        .collect();
+    if ratios.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    ratios.sort_by(f64::total_cmp);
+    let at = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize];
+    (at(0.025), at(0.975))
 }
 
 /// SplitMix64: a small deterministic generator for the bootstrap (no dependency needed).
