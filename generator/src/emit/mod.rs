@@ -276,12 +276,16 @@ pub fn render(tokens: TokenStream, header: &str) -> Result<String, String> {
             }
         }
     };
-    print.parse2(tokens.clone()).map_err(|e| {
-        // Enough of the text to find the construct, not the whole file.
-        let text = tokens.to_string();
-        let excerpt: String = text.chars().take(300).collect();
-        format!("generated code does not parse ({e}): {excerpt}…")
-    })?;
+    // The tokens go to the parser by value: each group's tokens are freed as soon as syn has
+    // copied them into its buffer, instead of the whole file staying alive to the end.
+    if let Err(e) = print.parse2(tokens) {
+        // What was printed before the item that failed locates it.
+        let printed = text.chars().rev().take(300).collect::<Vec<_>>();
+        let excerpt: String = printed.into_iter().rev().collect();
+        return Err(format!(
+            "generated code does not parse ({e}); the last item that did ends: …{excerpt}"
+        ));
+    }
     Ok(format!("{header}{}", space_items(&text)))
 }
 
