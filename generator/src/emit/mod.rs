@@ -245,17 +245,61 @@ pub fn header(command: &str, spec: &str) -> String {
 }
 
 /// Formats one Rust file. A token stream that does not parse is a generator bug; it is
-/// reported with the text so it can be fixed, never a panic.
+/// reported with the text around it so it can be fixed, never a panic.
 ///
-/// The file is parsed and printed one item at a time, each item dropped once printed: the
-/// text is the same as printing the whole `syn::File` (prettyplease prints a file's items one
-/// after the other, each ending its own line), and the syntax tree of a large file is never
-/// held whole (less memory to fault in, allocate and free, on hot caches).
+/// The file is parsed and printed one top-level item at a time. The text is the same as
+/// printing the whole `syn::File` (prettyplease prints a file's items one after the other,
+/// each ending its own line), but syn's copy of the tokens (its `TokenBuffer`) and the
+/// syntax tree are only ever those of one item: on a large document they were the largest
+/// allocations the generator made, and memory that is reused stays in the cache and needs no
+/// fresh pages from the kernel.
 pub fn render(tokens: TokenStream, header: &str) -> Result<String, String> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut text = String::new();
+    let mut item = Vec::new();
+    let mut trees = tokens.into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        // At the top level of a file, a `;` ends an item, and so does a `{ … }` not followed by
+        // `;` or `.` (those continue a `const`'s or `static`'s initialiser). A guess that cuts
+        // an item short only fails to parse, and the next tokens are then added to it.
+        let ends = match &tree {
+            TokenTree::Punct(p) => p.as_char() == ';',
+            TokenTree::Group(g) => {
+                g.delimiter() == Delimiter::Brace
+                    && !matches!(trees.peek(), Some(TokenTree::Punct(p)) if matches!(p.as_char(), ';' | '.'))
+            }
+            _ => false,
+        };
+        item.push(tree);
+        let last = trees.peek().is_none();
+        if !(ends || last) {
+            continue;
+        }
+        match print_items(&item) {
+            Ok(printed) => {
+                text.push_str(&printed);
+                item.clear();
+            }
+            Err(e) if last => {
+                // What was printed before the item that failed locates it.
+                let printed = text.chars().rev().take(300).collect::<Vec<_>>();
+                let excerpt: String = printed.into_iter().rev().collect();
+                return Err(format!(
+                    "generated code does not parse ({e}); the last item that did ends: …{excerpt}"
+                ));
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(format!("{header}{}", space_items(&text)))
+}
+
+/// Parses the tokens as what `syn::File`'s parser reads (inner attributes, then items) and
+/// prints them, an item at a time.
+fn print_items(tokens: &[proc_macro2::TokenTree]) -> syn::Result<String> {
     use syn::parse::Parser;
     let mut text = String::new();
     let print = |input: syn::parse::ParseStream| -> syn::Result<()> {
-        // What `syn::File`'s parser reads: inner attributes, then items to the end.
         let mut attrs = input.call(syn::Attribute::parse_inner)?;
         loop {
             let items = if input.is_empty() {
@@ -276,17 +320,8 @@ pub fn render(tokens: TokenStream, header: &str) -> Result<String, String> {
             }
         }
     };
-    // The tokens go to the parser by value: each group's tokens are freed as soon as syn has
-    // copied them into its buffer, instead of the whole file staying alive to the end.
-    if let Err(e) = print.parse2(tokens) {
-        // What was printed before the item that failed locates it.
-        let printed = text.chars().rev().take(300).collect::<Vec<_>>();
-        let excerpt: String = printed.into_iter().rev().collect();
-        return Err(format!(
-            "generated code does not parse ({e}); the last item that did ends: …{excerpt}"
-        ));
-    }
-    Ok(format!("{header}{}", space_items(&text)))
+    print.parse2(tokens.iter().cloned().collect())?;
+    Ok(text)
 }
 
 /// A `serde_json::Value` as a Rust expression of type `ty` (for defaults).
@@ -535,6 +570,46 @@ mod tests {
         let direct = super::render(make(), "// h\n").unwrap();
         assert_eq!(super::render_built(make, "// h\n").unwrap(), direct);
         assert!(direct.contains("    /// trailing\n"), "{direct}");
+    }
+
+    /// Items are cut at the top level by guessing where each ends; items whose braces do not
+    /// end them (initialisers, a `use` group) must come out as printing the whole file does.
+    #[test]
+    fn rendering_item_by_item_prints_what_the_whole_file_prints() {
+        let make = || {
+            quote::quote! {
+                #![allow(dead_code)]
+                //! Module.
+                use std::collections::{BTreeMap, HashMap};
+                pub struct S { pub a: u8 }
+                const X: S = S { a: 1 };
+                const Y: u8 = S { a: 2 }.a;
+                // Cut short after `{ 1 }`: the guess fails to parse, and the rest is added.
+                const W: u8 = if true { 1 } else { 2 };
+                static Z: fn() -> u8 = || { 3 };
+                #[derive(Debug)]
+                pub enum E { A, B }
+                impl S where S: Sized { pub fn a(&self) -> u8 { self.a } }
+                macro_rules! m { () => {} }
+                m!();
+                pub mod inner { pub fn f() {} }
+                type M = BTreeMap<String, HashMap<u8, u8>>;
+            }
+        };
+        let whole = prettyplease::unparse(&syn::parse2(make()).unwrap());
+        let rendered = super::render(make(), "// h\n").unwrap();
+        assert_eq!(rendered, format!("// h\n{}", super::space_items(&whole)));
+    }
+
+    #[test]
+    fn tokens_that_do_not_parse_are_an_error_that_says_where() {
+        let error =
+            super::render(quote::quote!(pub struct A; pub struct B; fn ();), "// h\n").unwrap_err();
+        assert!(
+            error.starts_with("generated code does not parse ("),
+            "{error}"
+        );
+        assert!(error.ends_with("pub struct B;\n"), "{error}");
     }
 
     #[test]
