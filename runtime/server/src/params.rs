@@ -300,8 +300,10 @@ impl<'a> RawParams<'a> {
                 }
             }
             Location::Query => {
-                for (k, v) in form_urlencoded::parse(self.query.as_bytes()) {
-                    if k == name && !each(v) {
+                for pair in self.query.split('&') {
+                    if let Some(v) = query_value(pair, name)
+                        && !each(v)
+                    {
                         return;
                     }
                 }
@@ -484,6 +486,34 @@ impl<'a> RawParams<'a> {
         });
         found
     }
+}
+
+/// The value of one `name=value` piece of a query string when its name is `name`, both
+/// decoded as `form_urlencoded::parse` decodes them (`+` is a space, `%XX` escapes, invalid
+/// UTF-8 replaced); None for another name or an empty piece.
+///
+/// Every parameter lookup goes through the whole query string, so only what is needed is
+/// decoded: text without `%` or `+` (the usual case) decodes to itself and is compared or
+/// borrowed as sent, and a value is decoded only when its name matched.
+fn query_value<'q>(pair: &'q str, name: &str) -> Option<Cow<'q, str>> {
+    fn plain(text: &str) -> bool {
+        !text.bytes().any(|b| b == b'%' || b == b'+')
+    }
+    if pair.is_empty() {
+        return None;
+    }
+    let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+    if plain(key) {
+        if key != name {
+            return None;
+        }
+        if plain(value) {
+            return Some(Cow::Borrowed(value));
+        }
+    }
+    // Something to decode: the piece is one pair to `form_urlencoded` (it holds no `&`).
+    let (key, value) = form_urlencoded::parse(pair.as_bytes()).next()?;
+    (key == name).then_some(value)
 }
 
 /// The violation message for a single-valued input sent `count` times.

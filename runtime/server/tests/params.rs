@@ -479,3 +479,24 @@ fn string_formats_parse_into_their_types_and_refuse_anything_else() {
         Err(r#"expected an IPv6 address (ipv6), got "192.0.2.7""#.to_owned())
     );
 }
+
+#[test]
+fn query_values_decode_as_form_urlencoded_does() {
+    // Names and values with and without escapes, `+`, `=` inside a value, empty pieces, a
+    // name alone, invalid UTF-8 after decoding: each lookup must see what a full
+    // `form_urlencoded::parse` of the query gives for that name.
+    let query = "a=1&&b+c=x+y&b%20c=%41&=v&d&e=f=g&%FF=bad&h=%FF&a%3D=eq&i=%2&a=2";
+    let r = raw(&format!("/?{query}"), &[], &[]);
+    for name in [
+        "a", "b c", "", "d", "e", "\u{FFFD}", "h", "a=", "i", "absent",
+    ] {
+        let expected: Vec<String> = form_urlencoded::parse(query.as_bytes())
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+            .collect();
+        let mut errs = Violations::new();
+        let got = r.array::<String>(Location::Query, name, true, &mut errs);
+        assert!(errs.is_empty(), "{name:?}: {:?}", messages(&errs));
+        assert_eq!(got.unwrap_or_default(), expected, "name {name:?}");
+    }
+}
