@@ -90,39 +90,46 @@ pub fn media_type_matches(media_type: &str, accept: &[&str]) -> bool {
 /// Reads the whole body, refusing more than `limit` bytes (413) before buffering them: a
 /// declared `Content-Length` over the limit is refused without reading anything. A client that
 /// has not sent the whole body within the configured body timeout (`Limits::body_timeout`,
-/// counted from this call) gets 408.
+/// counted from the first read that has to wait for it) gets 408.
 pub async fn collect(parts: &Parts, body: Body, limit: usize) -> Result<Bytes, Problem> {
-    let timeout = Runtime::from_parts(parts).limits().body_timeout;
-    let mut deadline = Deadline::new(timeout);
+    let mut deadline = Deadline::new(parts);
     collect_until(parts, body, limit, &mut deadline).await
 }
 
-/// When the body must have arrived. The timer is only made once a read has to wait: a body
-/// that came with the head (the usual case) costs no timer.
-struct Deadline {
-    timeout: Option<Duration>,
-    at: Option<Instant>,
-    timer: Option<Pin<Box<Sleep>>>,
+/// When the body must have arrived. Nothing is looked up, no clock read and no timer made
+/// until a read has to wait: a body that came with the head (the usual case) costs none of
+/// them, and one that did not is given the whole timeout from that first wait.
+struct Deadline<'p> {
+    parts: &'p Parts,
+    /// Set at the first wait: the configured timeout and its timer (None: no timeout).
+    armed: Option<Option<(Duration, Pin<Box<Sleep>>)>>,
 }
 
-impl Deadline {
-    fn new(timeout: Option<Duration>) -> Self {
-        Deadline {
-            at: timeout.and_then(|t| Instant::now().checked_add(t)),
-            timeout,
-            timer: None,
-        }
+impl<'p> Deadline<'p> {
+    fn new(parts: &'p Parts) -> Self {
+        Deadline { parts, armed: None }
     }
 
     /// Ready once the deadline has passed (never without a timeout).
     fn poll_expired(&mut self, cx: &mut Context<'_>) -> Poll<()> {
-        let Some(at) = self.at else {
-            return Poll::Pending;
-        };
-        self.timer
-            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(at)))
-            .as_mut()
-            .poll(cx)
+        let parts = self.parts;
+        let armed = self.armed.get_or_insert_with(|| {
+            let timeout = Runtime::from_parts(parts).limits().body_timeout?;
+            let at = Instant::now().checked_add(timeout)?;
+            Some((timeout, Box::pin(tokio::time::sleep_until(at))))
+        });
+        match armed {
+            Some((_, timer)) => timer.as_mut().poll(cx),
+            None => Poll::Pending,
+        }
+    }
+
+    /// The timeout that passed (after `poll_expired` was ready).
+    fn timeout(&self) -> Duration {
+        self.armed
+            .as_ref()
+            .and_then(|a| a.as_ref())
+            .map_or_else(Duration::default, |(t, _)| *t)
     }
 }
 
@@ -130,7 +137,7 @@ async fn collect_until(
     parts: &Parts,
     mut body: Body,
     limit: usize,
-    deadline: &mut Deadline,
+    deadline: &mut Deadline<'_>,
 ) -> Result<Bytes, Problem> {
     if let Some(len) = parts
         .headers
@@ -154,8 +161,7 @@ async fn collect_until(
             Some(Some(frame)) => frame,
             Some(None) => break,
             None => {
-                let timeout = deadline.timeout.unwrap_or_default();
-                return Err(limits::request_timeout("body", timeout));
+                return Err(limits::request_timeout("body", deadline.timeout()));
             }
         };
         let frame = frame.map_err(|e| {

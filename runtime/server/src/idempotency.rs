@@ -262,7 +262,7 @@ where
     F: FnOnce(Parts, Body) -> Fut,
     Fut: Future<Output = Result<Response, Problem>>,
 {
-    let Some(idem) = rt.idempotency().cloned() else {
+    let Some(idem) = rt.idempotency() else {
         // Switched off: the key is still a declared header, checked like any other.
         if let Err(problem) = read_key(&parts.headers) {
             return rt.reply(Err(problem), headers);
@@ -270,12 +270,14 @@ where
         return rt.reply(serve(parts, body).await, headers);
     };
     // Refused or unauthenticated requests pass untouched: whatever they get is not stored.
+    // Borrowed from the head until the store key is made (most requests carry no key, and
+    // then nothing is copied).
     let caller = parts
         .extensions
         .get::<Identity>()
         .filter(|i| i.refusal().is_none())
         .and_then(|i| i.principals().first())
-        .map(|p| p.subject.clone());
+        .map(|p| p.subject.as_str());
     let Some(caller) = caller else {
         return rt.reply(serve(parts, body).await, headers);
     };
@@ -296,7 +298,7 @@ where
         return rt.reply(Err(Problem::payload_too_large(limit)), headers);
     };
     let fingerprint = fingerprint(&parts, &bytes);
-    let scoped = scoped_key(operation, &caller, &key);
+    let scoped = scoped_key(operation, caller, &key);
 
     match idem.store.claim(&scoped, fingerprint).await {
         Claim::Claimed => {}
