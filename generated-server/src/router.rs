@@ -239,12 +239,22 @@ fn handle_get_pet<A: PetStoreApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
+    const RETIREMENT: Retirement = Retirement {
+        operation: "getPet",
+        at: 1922659200,
+        day: "2030-12-05",
+        replacement: Some("listPets"),
+    };
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_get_pet(api, parts, body);
     async move {
+        let outcome = match rt.check_sunset(&RETIREMENT) {
+            Ok(()) => serve.await,
+            Err(error) => Err(error),
+        };
         rt.reply(
-            serve.await,
+            outcome,
             &[
                 ("deprecation", "@1795305600"),
                 ("sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
@@ -265,13 +275,6 @@ fn serve_get_pet<A: PetStoreApi>(
     _body: Body,
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
-        const RETIREMENT: Retirement = Retirement {
-            operation: "getPet",
-            at: 1922659200,
-            day: "2030-12-05",
-            replacement: Some("listPets"),
-        };
-        Runtime::from_parts(&parts).check_sunset(&RETIREMENT)?;
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
         let params = {
             let mut errors = Violations::new();

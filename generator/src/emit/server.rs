@@ -887,7 +887,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         quote!(parts)
     };
     // Past its sunset the operation is gone (410), before anything of the request is read.
-    let sunset = op
+    let retirement = op
         .deprecated
         .as_ref()
         .and_then(|d| d.sunset.as_ref().map(|s| (s, d.replacement.as_deref())))
@@ -905,9 +905,22 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                     day: #day,
                     replacement: #replacement,
                 };
-                Runtime::from_parts(&parts).check_sunset(&RETIREMENT)?;
             }
         });
+    // Without Idempotency-Key the handler checks the sunset with the runtime it already holds
+    // (before polling `serve`, so still before anything is read); with it, `serve` runs inside
+    // the runtime's replay logic and checks it there, as the first step of the operation.
+    let (sunset, handle_sunset) = match (&retirement, op.idempotency_key) {
+        (None, _) => (None, None),
+        (Some(retirement), Some(_)) => (
+            Some(quote! {
+                #retirement
+                Runtime::from_parts(&parts).check_sunset(&RETIREMENT)?;
+            }),
+            None,
+        ),
+        (Some(retirement), None) => (None, Some(retirement)),
+    };
     let limit_arg = op.body.as_ref().map(|_| quote!(body_limit: usize,));
     let limit_pass = op.body.as_ref().map(|_| quote!(rt.body_limit(),));
     // Plain functions returning `async` blocks rather than `async fn`s: an `async fn`'s future
@@ -931,11 +944,26 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 })
             }
         }
-        None => quote! {
-            let (parts, body) = request.into_parts();
-            let rt = Runtime::from_parts(&parts);
-            let serve = #serve(api, #limit_pass parts, body);
-            async move { rt.reply(serve.await, &[#(#headers),*]) }
+        None => match handle_sunset {
+            Some(retirement) => quote! {
+                #retirement
+                let (parts, body) = request.into_parts();
+                let rt = Runtime::from_parts(&parts);
+                let serve = #serve(api, #limit_pass parts, body);
+                async move {
+                    let outcome = match rt.check_sunset(&RETIREMENT) {
+                        Ok(()) => serve.await,
+                        Err(error) => Err(error),
+                    };
+                    rt.reply(outcome, &[#(#headers),*])
+                }
+            },
+            None => quote! {
+                let (parts, body) = request.into_parts();
+                let rt = Runtime::from_parts(&parts);
+                let serve = #serve(api, #limit_pass parts, body);
+                async move { rt.reply(serve.await, &[#(#headers),*]) }
+            },
         },
     };
     quote! {

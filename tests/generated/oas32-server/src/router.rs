@@ -258,12 +258,22 @@ fn handle_export_ticks<A: TickerApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
+    const RETIREMENT: Retirement = Retirement {
+        operation: "exportTicks",
+        at: 1893456000,
+        day: "2030-01-01",
+        replacement: Some("watchTicks"),
+    };
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_export_ticks(api, parts, body);
     async move {
+        let outcome = match rt.check_sunset(&RETIREMENT) {
+            Ok(()) => serve.await,
+            Err(error) => Err(error),
+        };
         rt.reply(
-            serve.await,
+            outcome,
             &[
                 ("deprecation", "@1793491200"),
                 ("sunset", "Tue, 01 Jan 2030 00:00:00 GMT"),
@@ -284,13 +294,6 @@ fn serve_export_ticks<A: TickerApi>(
     _body: Body,
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
-        const RETIREMENT: Retirement = Retirement {
-            operation: "exportTicks",
-            at: 1893456000,
-            day: "2030-01-01",
-            replacement: Some("watchTicks"),
-        };
-        Runtime::from_parts(&parts).check_sunset(&RETIREMENT)?;
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
         let params = {
             let mut errors = Violations::new();
