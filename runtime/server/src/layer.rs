@@ -238,6 +238,7 @@ impl Default for Runtime {
 impl Runtime {
     /// The runtime `finish` installed (it travels in the request's [`auth::Identity`]), or
     /// the defaults when the routes run without it.
+    #[inline]
     pub fn from_parts(parts: &Parts) -> Runtime {
         if let Some(runtime) = parts
             .extensions
@@ -261,6 +262,7 @@ impl Runtime {
         (self.0.render)(&problem)
     }
 
+    #[inline]
     pub fn body_limit(&self) -> usize {
         self.0.body_limit
     }
@@ -276,17 +278,20 @@ impl Runtime {
     }
 
     /// `Err(410 Gone)` when the operation's sunset has come and sunsets are enforced.
+    #[inline]
     pub fn check_sunset(&self, retirement: &Retirement) -> Result<(), Problem> {
         self.0.sunset.check(retirement)
     }
 
     /// `Ok(response)` as is, `Err(problem)` rendered.
+    #[inline]
     pub fn respond(&self, result: Result<Response, Problem>) -> Response {
         result.unwrap_or_else(|p| self.problem(p))
     }
 
     /// A handler's outcome rendered, with the operation's own headers (deprecation) added to
     /// whatever it became, error responses included.
+    #[inline]
     pub fn reply(
         &self,
         result: Result<Response, Problem>,

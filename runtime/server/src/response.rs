@@ -65,6 +65,7 @@ fn content_type_value(content_type: &str, fallback: &'static str) -> HeaderValue
     })
 }
 
+#[inline]
 fn with_body(status: StatusCode, content_type: HeaderValue, body: Bytes) -> Response {
     let mut resp = Response::new(Body::from(body));
     *resp.status_mut() = status;

@@ -22,6 +22,7 @@ pub struct Violation {
 pub struct Violations(Vec<Violation>);
 
 impl Violations {
+    #[inline]
     pub fn new() -> Self {
         Violations(Vec::new())
     }
@@ -37,6 +38,7 @@ impl Violations {
         self.0.push(violation);
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -60,6 +62,7 @@ impl Violations {
 
     /// `Err(problem)` with everything collected so far (leaving `self` empty), `Ok(())` when
     /// nothing was; lets generated code write `errs.check()?`.
+    #[inline]
     pub fn check(&mut self) -> Result<(), Problem> {
         if self.is_empty() {
             Ok(())
