@@ -534,6 +534,7 @@ enum Principals {
 }
 
 impl Principals {
+    #[inline]
     fn as_slice(&self) -> &[Principal] {
         match self {
             Principals::None => &[],
@@ -544,6 +545,11 @@ impl Principals {
 
     /// Adds `principal`, replacing one of the same scheme (which moves to the end).
     fn put(&mut self, principal: Principal) {
+        if let Principals::None = self {
+            // The usual case: one scheme, one principal.
+            *self = Principals::One(principal);
+            return;
+        }
         *self = match std::mem::take(self) {
             Principals::None => Principals::One(principal),
             Principals::One(p) if p.scheme == principal.scheme => Principals::One(principal),
@@ -583,6 +589,7 @@ impl Identity {
     }
 
     /// The problem the request was refused with, if the rate limit refused it.
+    #[inline]
     pub fn refusal(&self) -> Option<&Problem> {
         self.refusal.as_deref()
     }
@@ -619,6 +626,7 @@ impl Identity {
     }
 
     /// The runtime the layer attached, if any.
+    #[inline]
     pub fn runtime(&self) -> Option<&Runtime> {
         self.runtime.as_ref()
     }
@@ -627,6 +635,15 @@ impl Identity {
     pub fn with_presented(mut self, scheme: &'static str) -> Self {
         self.mark_presented(scheme);
         self
+    }
+
+    /// [`Identity::mark_presented`] for `schemes[index]`, without looking its name up.
+    fn mark_presented_at(&mut self, index: usize) {
+        match self.schemes.get(index) {
+            Some(_) if index < 64 => self.presented_mask |= 1u64 << index,
+            Some(scheme) => self.mark_presented(scheme.name),
+            None => {}
+        }
     }
 
     fn mark_presented(&mut self, scheme: &'static str) {
@@ -688,6 +705,7 @@ impl Identity {
     }
 
     /// Valid principals, in the order of the document's schemes.
+    #[inline]
     pub fn principals(&self) -> &[Principal] {
         self.principals.as_slice()
     }
@@ -804,6 +822,7 @@ impl PendingIdentity<'_> {
     fn advance(&mut self, authenticator: &dyn Authenticator) -> bool {
         let schemes = self.identity.schemes;
         while let Some(scheme) = schemes.get(self.next) {
+            let index = self.next;
             self.next += 1;
             let found = match scheme.kind {
                 SchemeKind::HttpBearer | SchemeKind::HttpBasic => {
@@ -828,7 +847,7 @@ impl PendingIdentity<'_> {
             let Some(found) = found else {
                 continue;
             };
-            self.identity.mark_presented(scheme.name);
+            self.identity.mark_presented_at(index);
             let Some(found) = found else {
                 continue;
             };
