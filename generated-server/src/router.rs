@@ -145,7 +145,7 @@ fn handle_list_pets<A: PetStoreApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_list_pets(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `listPets` request, then calls the implementation.
@@ -247,21 +247,17 @@ fn handle_get_pet<A: PetStoreApi>(
     };
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
+    let sunset = rt.check_sunset(&RETIREMENT);
     let serve = serve_get_pet(api, parts, body);
-    async move {
-        let outcome = match rt.check_sunset(&RETIREMENT) {
-            Ok(()) => serve.await,
-            Err(error) => Err(error),
-        };
-        rt.reply(
-            outcome,
-            &[
-                ("deprecation", "@1795305600"),
-                ("sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
-                ("link", "</v1/pets>; rel=\"successor-version\""),
-            ],
-        )
-    }
+    rt.reply_to_checked(
+        sunset,
+        serve,
+        &[
+            ("deprecation", "@1795305600"),
+            ("sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
+            ("link", "</v1/pets>; rel=\"successor-version\""),
+        ],
+    )
 }
 
 /// Authorizes, reads and checks a `getPet` request, then calls the implementation.
@@ -305,7 +301,7 @@ fn handle_list_orders<A: PetStoreApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_list_orders(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `listOrders` request, then calls the implementation.

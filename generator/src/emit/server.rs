@@ -908,8 +908,9 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             }
         });
     // Without Idempotency-Key the handler checks the sunset with the runtime it already holds
-    // (before polling `serve`, so still before anything is read); with it, `serve` runs inside
-    // the runtime's replay logic and checks it there, as the first step of the operation.
+    // (`serve` is then never polled, so still before anything is read); with it, `serve` runs
+    // inside the runtime's replay logic and checks it there, as the first step of the
+    // operation.
     let (sunset, handle_sunset) = match (&retirement, op.idempotency_key) {
         (None, _) => (None, None),
         (Some(retirement), Some(_)) => (
@@ -949,20 +950,15 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 #retirement
                 let (parts, body) = request.into_parts();
                 let rt = Runtime::from_parts(&parts);
+                let sunset = rt.check_sunset(&RETIREMENT);
                 let serve = #serve(api, #limit_pass parts, body);
-                async move {
-                    let outcome = match rt.check_sunset(&RETIREMENT) {
-                        Ok(()) => serve.await,
-                        Err(error) => Err(error),
-                    };
-                    rt.reply(outcome, &[#(#headers),*])
-                }
+                rt.reply_to_checked(sunset, serve, &[#(#headers),*])
             },
             None => quote! {
                 let (parts, body) = request.into_parts();
                 let rt = Runtime::from_parts(&parts);
                 let serve = #serve(api, #limit_pass parts, body);
-                async move { rt.reply(serve.await, &[#(#headers),*]) }
+                rt.reply_to(serve, &[#(#headers),*])
             },
         },
     };

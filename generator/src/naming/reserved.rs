@@ -121,6 +121,7 @@ pub const SERVER_OPERATION_LOCALS: &[&str] = &[
     "rt",
     "scheme",
     "serve",
+    "sunset",
     "value",
 ];
 

@@ -5,7 +5,9 @@
 
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
 use std::time::SystemTime;
 
 use axum::Router;
@@ -302,6 +304,52 @@ impl Runtime {
         response
     }
 
+    /// [`Runtime::reply`] to `serve`'s outcome, as a future: what a generated route handler
+    /// returns (axum boxes it for every request).
+    ///
+    /// A future of its own rather than `async move { rt.reply(serve.await, headers) }`: an
+    /// `async` block that awaits a future it captured holds it twice (the capture, and the
+    /// copy it pins to poll), which doubles the allocation and the copies of every request's
+    /// future; this one polls `serve` where it lies.
+    #[inline]
+    pub fn reply_to<F>(
+        self,
+        serve: F,
+        headers: &'static [(&'static str, &'static str)],
+    ) -> impl Future<Output = Response> + Send
+    where
+        F: Future<Output = Result<Response, Problem>> + Send,
+    {
+        Reply {
+            serve,
+            refused: None,
+            rt: self,
+            headers,
+        }
+    }
+
+    /// [`Runtime::reply_to`] after a check made before anything of the request is read (the
+    /// operation's sunset): when it failed, `serve` is never polled and its problem is the
+    /// reply, with the operation's headers.
+    #[inline]
+    pub fn reply_to_checked<F>(
+        self,
+        checked: Result<(), Problem>,
+        serve: F,
+        headers: &'static [(&'static str, &'static str)],
+    ) -> impl Future<Output = Response> + Send
+    where
+        F: Future<Output = Result<Response, Problem>> + Send,
+    {
+        Reply {
+            serve,
+            // Boxed: refusals are rare, and the future is allocated for every request.
+            refused: checked.err().map(Box::new),
+            rt: self,
+            headers,
+        }
+    }
+
     /// The base path the routes are served under ("" for none).
     pub fn base_path(&self) -> &str {
         &self.0.base_path
@@ -327,6 +375,33 @@ impl Runtime {
         let mut parts = uri.into_parts();
         parts.path_and_query = Some(path_and_query);
         Uri::from_parts(parts).unwrap_or_default()
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future of [`Runtime::reply_to`] and [`Runtime::reply_to_checked`].
+    struct Reply<F> {
+        #[pin]
+        serve: F,
+        refused: Option<Box<Problem>>,
+        rt: Runtime,
+        headers: &'static [(&'static str, &'static str)],
+    }
+}
+
+impl<F> Future for Reply<F>
+where
+    F: Future<Output = Result<Response, Problem>>,
+{
+    type Output = Response;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        let this = self.project();
+        let outcome = match this.refused.take() {
+            Some(problem) => Err(*problem),
+            None => std::task::ready!(this.serve.poll(cx)),
+        };
+        Poll::Ready(this.rt.reply(outcome, this.headers))
     }
 }
 

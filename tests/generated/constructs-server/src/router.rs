@@ -114,7 +114,7 @@ fn handle_get_trees_id<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_get_trees_id(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `get_trees_id` request, then calls the implementation.
@@ -185,7 +185,7 @@ fn handle_post_forms<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_post_forms(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `post_forms` request, then calls the implementation.
@@ -229,7 +229,7 @@ fn handle_put_blobs<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_put_blobs(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `put_blobs` request, then calls the implementation.
@@ -275,7 +275,7 @@ fn handle_post_notes<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_post_notes(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `post_notes` request, then calls the implementation.
@@ -313,7 +313,7 @@ fn handle_get_things<A: ConstructsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_get_things(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `get_things` request, then calls the implementation.

@@ -82,7 +82,7 @@ fn handle_get_event<A: FormatsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_get_event(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `getEvent` request, then calls the implementation.
@@ -142,7 +142,7 @@ fn handle_put_event<A: FormatsApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_put_event(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `putEvent` request, then calls the implementation.

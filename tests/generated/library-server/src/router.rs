@@ -137,7 +137,7 @@ fn handle_search_books<A: LendingLibraryApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_search_books(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `searchBooks` request, then calls the implementation.
@@ -194,7 +194,7 @@ fn handle_get_books_isbn<A: LendingLibraryApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_get_books_isbn(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `get_books_isbn` request, then calls the implementation.
@@ -237,7 +237,7 @@ fn handle_withdraw_book<A: LendingLibraryApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_withdraw_book(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `withdrawBook` request, then calls the implementation.
@@ -280,7 +280,7 @@ fn handle_lend_book<A: LendingLibraryApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_lend_book(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `lendBook` request, then calls the implementation.

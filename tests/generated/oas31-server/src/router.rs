@@ -88,7 +88,7 @@ fn handle_add_record<A: Oas31Api>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_add_record(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `addRecord` request, then calls the implementation.
@@ -130,7 +130,7 @@ fn handle_put_labels<A: Oas31Api>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_put_labels(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `putLabels` request, then calls the implementation.
@@ -172,7 +172,7 @@ fn handle_add_shipment<A: Oas31Api>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_add_shipment(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `addShipment` request, then calls the implementation.

@@ -171,7 +171,7 @@ fn handle_watch_ticks<A: TickerApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_watch_ticks(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `watchTicks` request, then calls the implementation.
@@ -219,7 +219,7 @@ fn handle_search_ticks<A: TickerApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_search_ticks(api, rt.body_limit(), parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `searchTicks` request, then calls the implementation.
@@ -266,21 +266,17 @@ fn handle_export_ticks<A: TickerApi>(
     };
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
+    let sunset = rt.check_sunset(&RETIREMENT);
     let serve = serve_export_ticks(api, parts, body);
-    async move {
-        let outcome = match rt.check_sunset(&RETIREMENT) {
-            Ok(()) => serve.await,
-            Err(error) => Err(error),
-        };
-        rt.reply(
-            outcome,
-            &[
-                ("deprecation", "@1793491200"),
-                ("sunset", "Tue, 01 Jan 2030 00:00:00 GMT"),
-                ("link", "</api/ticks>; rel=\"successor-version\""),
-            ],
-        )
-    }
+    rt.reply_to_checked(
+        sunset,
+        serve,
+        &[
+            ("deprecation", "@1793491200"),
+            ("sunset", "Tue, 01 Jan 2030 00:00:00 GMT"),
+            ("link", "</api/ticks>; rel=\"successor-version\""),
+        ],
+    )
 }
 
 /// Authorizes, reads and checks a `exportTicks` request, then calls the implementation.
@@ -329,7 +325,7 @@ fn handle_find_ticks<A: TickerApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_find_ticks(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `findTicks` request, then calls the implementation.
@@ -369,7 +365,7 @@ fn handle_select_ticks<A: TickerApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_select_ticks(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `selectTicks` request, then calls the implementation.
@@ -408,7 +404,7 @@ fn handle_watch_messages<A: TickerApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_watch_messages(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `watchMessages` request, then calls the implementation.
@@ -441,7 +437,7 @@ fn handle_heartbeat<A: TickerApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_heartbeat(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `heartbeat` request, then calls the implementation.
@@ -474,7 +470,7 @@ fn handle_get_tick<A: TickerApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_get_tick(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `getTick` request, then calls the implementation.
@@ -523,7 +519,7 @@ fn handle_purge_tick<A: TickerApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_purge_tick(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `purgeTick` request, then calls the implementation.

@@ -94,7 +94,7 @@ fn handle_dropshot_items<A: PagingApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_dropshot_items(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `dropshotItems` request, then calls the implementation.
@@ -146,7 +146,7 @@ fn handle_cursor_items<A: PagingApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_cursor_items(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `cursorItems` request, then calls the implementation.
@@ -194,7 +194,7 @@ fn handle_after_items<A: PagingApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_after_items(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `afterItems` request, then calls the implementation.
@@ -235,7 +235,7 @@ fn handle_link_items<A: PagingApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_link_items(api, parts, body);
-    async move { rt.reply(serve.await, &[]) }
+    rt.reply_to(serve, &[])
 }
 
 /// Authorizes, reads and checks a `linkItems` request, then calls the implementation.
