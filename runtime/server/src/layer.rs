@@ -581,112 +581,125 @@ fn normalize_base_path(base: &str) -> String {
     }
 }
 
-async fn identify_and_limit(
+/// The middleware around every route. A function returning an `async` block, not an `async
+/// fn`, and the identity scoped to the steps before the route runs: axum boxes this future for
+/// every request, and an `async fn` would keep a second copy of the request, and the identity
+/// a slot of its own, across the route's await.
+#[allow(clippy::manual_async_fn)]
+fn identify_and_limit(
     State(state): State<Arc<LayerState>>,
     mut req: Request,
     next: Next,
-) -> Response {
-    let peer = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0);
-    let forwarded = if state.trust_forwarded_for {
-        forwarded_for(req.headers())
-    } else {
-        None
-    };
-    let client_ip = forwarded.or(peer.map(|p| p.ip()));
-
-    // The common case (an authenticator and a limiter that answer synchronously) runs
-    // without a future of its own; the rest is boxed, so this middleware's future (moved into
-    // a box on every request) stays small. Only shared borrows of the head are held across
-    // an await (the body is not `Sync`).
-    let mut identity = match auth::identify_sync(
-        req.headers(),
-        req.uri(),
-        state.schemes,
-        state.authenticator.as_ref(),
-        peer,
-        client_ip,
-    ) {
-        Ok(identity) => identity,
-        Err(pending) => Box::pin(pending.finish(state.authenticator.as_ref())).await,
-    };
-
-    let decision = match &state.rate_limit {
-        Some((limiter, policy)) => {
-            let (key, quota) = match identity.principals().first() {
-                Some(p) => (
-                    format!("sub:{}", p.subject),
-                    policy.quota(p.plan.as_deref()),
-                ),
-                None => (
-                    match client_ip {
-                        Some(ip) => format!("addr:{ip}"),
-                        None => "addr:unknown".to_owned(),
-                    },
-                    policy.anonymous_quota(),
-                ),
+) -> impl Future<Output = Response> + Send {
+    async move {
+        let (decision, refused) = {
+            let peer = req
+                .extensions()
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0);
+            let forwarded = if state.trust_forwarded_for {
+                forwarded_for(req.headers())
+            } else {
+                None
             };
-            match quota {
-                Some(quota) => {
-                    let now = SystemTime::now();
-                    Some(match limiter.check_sync(&key, quota, now) {
-                        Some(decision) => decision,
-                        None => limiter.check(&key, quota, now).await,
-                    })
+            let client_ip = forwarded.or(peer.map(|p| p.ip()));
+
+            // The common case (an authenticator and a limiter that answer synchronously) runs
+            // without a future of its own; the rest is boxed, so this middleware's future
+            // (moved into a box on every request) stays small. Only shared borrows of the head
+            // are held across an await (the body is not `Sync`).
+            let mut identity = match auth::identify_sync(
+                req.headers(),
+                req.uri(),
+                state.schemes,
+                state.authenticator.as_ref(),
+                peer,
+                client_ip,
+            ) {
+                Ok(identity) => identity,
+                Err(pending) => Box::pin(pending.finish(state.authenticator.as_ref())).await,
+            };
+
+            let decision = match &state.rate_limit {
+                Some((limiter, policy)) => {
+                    let (key, quota) = match identity.principals().first() {
+                        Some(p) => (
+                            format!("sub:{}", p.subject),
+                            policy.quota(p.plan.as_deref()),
+                        ),
+                        None => (
+                            match client_ip {
+                                Some(ip) => format!("addr:{ip}"),
+                                None => "addr:unknown".to_owned(),
+                            },
+                            policy.anonymous_quota(),
+                        ),
+                    };
+                    match quota {
+                        Some(quota) => {
+                            let now = SystemTime::now();
+                            Some(match limiter.check_sync(&key, quota, now) {
+                                Some(decision) => decision,
+                                None => limiter.check(&key, quota, now).await,
+                            })
+                        }
+                        None => None,
+                    }
                 }
                 None => None,
-            }
-        }
-        None => None,
-    };
+            };
 
-    // A refused request is still routed, so the 429 comes from the operation's handler (its
-    // first step, `authorize`, answers with the refusal) and carries the operation's own
-    // headers (`Deprecation`, `Sunset`, `Link`); unknown paths and undeclared methods answer
-    // it from the fallbacks. Nothing else of the request (parameters, body) is read.
-    let refused = match &decision {
-        Some(d) if !d.allowed && d.unavailable => Some(Problem::rate_limit_unavailable()),
-        Some(d) if !d.allowed => Some(Problem::too_many_requests(
-            d.retry_after_secs.unwrap_or(1),
-            d.banned,
-        )),
-        _ => None,
-    };
-    // A head over the size limits is answered here, counted by the rate limit and with its
-    // headers like every answer; no route sees it.
-    if refused.is_none()
-        && let Some(problem) = state.runtime.limits().check_head(req.uri(), req.headers())
-    {
-        let mut resp = state.runtime.problem(problem);
-        if let Some(d) = &decision {
+            // A refused request is still routed, so the 429 comes from the operation's
+            // handler (its first step, `authorize`, answers with the refusal) and carries the
+            // operation's own headers (`Deprecation`, `Sunset`, `Link`); unknown paths and
+            // undeclared methods answer it from the fallbacks. Nothing else of the request
+            // (parameters, body) is read.
+            let refused = match &decision {
+                Some(d) if !d.allowed && d.unavailable => Some(Problem::rate_limit_unavailable()),
+                Some(d) if !d.allowed => Some(Problem::too_many_requests(
+                    d.retry_after_secs.unwrap_or(1),
+                    d.banned,
+                )),
+                _ => None,
+            };
+            // A head over the size limits is answered here, counted by the rate limit and
+            // with its headers like every answer; no route sees it.
+            if refused.is_none()
+                && let Some(problem) = state.runtime.limits().check_head(req.uri(), req.headers())
+            {
+                let mut resp = state.runtime.problem(problem);
+                if let Some(d) = &decision {
+                    set_rate_limit_headers(resp.headers_mut(), d);
+                }
+                return resp;
+            }
+
+            // One extension value per request: the identity carries the decision and the
+            // runtime.
+            identity.attach(decision.clone(), refused.clone(), state.runtime.clone());
+            req.extensions_mut().insert(identity);
+            // Boxed: held across the route's await, and almost always `None`.
+            (decision, refused.map(Box::new))
+        };
+
+        let mut resp = next.run(req).await;
+        if let Some(problem) = refused
+            && resp.status() != problem.status
+        {
+            // A route that does not start with `auth::authorize` (hand-written, not
+            // generated) ignored the refusal; the client still gets the 429 (or 503).
+            tracing::error!(
+                status = resp.status().as_u16(),
+                "a route answered a request the rate limit refused; sending the refusal instead"
+            );
+            resp = state.runtime.problem(*problem);
+        }
+        // A limiter that could not decide has nothing true to report.
+        if let Some(d) = decision.as_ref().filter(|d| !d.unavailable) {
             set_rate_limit_headers(resp.headers_mut(), d);
         }
-        return resp;
+        resp
     }
-
-    // One extension value per request: the identity carries the decision and the runtime.
-    identity.attach(decision.clone(), refused.clone(), state.runtime.clone());
-    req.extensions_mut().insert(identity);
-
-    let mut resp = next.run(req).await;
-    if let Some(problem) = refused
-        && resp.status() != problem.status
-    {
-        // A route that does not start with `auth::authorize` (hand-written, not generated)
-        // ignored the refusal; the client still gets the 429 (or 503).
-        tracing::error!(
-            status = resp.status().as_u16(),
-            "a route answered a request the rate limit refused; sending the refusal instead"
-        );
-        resp = state.runtime.problem(problem);
-    }
-    // A limiter that could not decide has nothing true to report.
-    if let Some(d) = decision.as_ref().filter(|d| !d.unavailable) {
-        set_rate_limit_headers(resp.headers_mut(), d);
-    }
-    resp
 }
 
 // Built at compile time: inserting by `&str` would parse and copy each name per response.
