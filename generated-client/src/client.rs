@@ -234,10 +234,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -277,10 +277,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
                         .header(
@@ -336,10 +336,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, &path, query))
                         .header(
                             http::header::ACCEPT,
@@ -379,10 +379,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,

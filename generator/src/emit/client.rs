@@ -908,11 +908,17 @@ fn stream_method(op: &Operation, p: &Pagination) -> TokenStream {
         && op.params.iter().any(|p| !p.required && p.deprecated))
     .then(|| quote!(#[allow(deprecated)]));
     let many = (1 + required.len() + 1 > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    // `#[inline]`: boxing the page closure instantiates the whole call (the `…_with` future,
+    // the decoding of the page type) wherever this method is compiled. Without the attribute
+    // an optimised build of the client compiles that for every paginated operation, used or
+    // not; with it, like the operations' async methods (whose bodies are compiled where they
+    // are awaited), only in the crates that call it.
     quote! {
         #docs
         #deprecated
         #reads_deprecated
         #many
+        #[inline]
         pub fn #name<'a>(
             &'a self,
             #(#args)*
@@ -1328,6 +1334,8 @@ fn method(op: &Operation) -> TokenStream {
     } else {
         (quote!(let operation = #operation;), quote!(&operation))
     };
+    // `send_dyn` (not the generic `send`): the retry loop is compiled once in the runtime
+    // rather than once per operation, the largest share of a big client's machine code.
     let send_and_match = if op.streamed {
         // Every documented error goes through `from_raw`, the one mapping the stream's
         // `error` event also uses; the other answers are read whole first.
@@ -1335,7 +1343,7 @@ fn method(op: &Operation) -> TokenStream {
         quote! {
             let streamed = self
                 .transport
-                .send_streaming(#operation_ref, SECURITY_SCHEMES, |http, base| { #build })
+                .send_streaming_dyn(#operation_ref, SECURITY_SCHEMES, &|http, base| { #build })
                 .await?;
             match streamed.status.as_u16() {
                 #(#success_arms)*
@@ -1346,7 +1354,7 @@ fn method(op: &Operation) -> TokenStream {
         quote! {
             let raw = self
                 .transport
-                .send(#operation_ref, SECURITY_SCHEMES, |http, base| { #build })
+                .send_dyn(#operation_ref, SECURITY_SCHEMES, &|http, base| { #build })
                 .await?;
             #dispatch
         }

@@ -28,7 +28,8 @@
 //! # How a generated method uses it
 //!
 //! Build the request in a closure (called again for every attempt, so a body is kept as
-//! serialized bytes), hand it to [`Transport::send`], then map the status of the [`Raw`]
+//! serialized bytes), hand it to [`Transport::send_dyn`] (the non-generic form of
+//! [`Transport::send`], compiled once rather than per operation), then map the status of the [`Raw`]
 //! response: a documented success to [`Raw::json`] (or `empty`, `text`, `bytes`), a documented
 //! error to [`Raw::api_error`], anything else to [`Raw::unexpected`]. `runtime/client/API.md`
 //! in the apigen repository has a worked example.

@@ -2,6 +2,8 @@
 //! bookkeeping and deprecation warnings all happen in [`Transport::send`] and nowhere else.
 
 use std::collections::BTreeSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -90,6 +92,21 @@ pub(crate) fn new_idempotency_key() -> http::HeaderValue {
     http::HeaderValue::from_bytes(&text).expect("hex digits and dashes are a valid header value")
 }
 
+/// Builds one attempt's request from the client and the base URL (see [`Transport::send`]):
+/// what [`Transport::send_dyn`] takes, as a reference to a closure.
+#[cfg(not(target_arch = "wasm32"))]
+pub type BuildRequest<'a> =
+    dyn Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder + Send + Sync + 'a;
+// Browser futures are not `Send`, so neither need their builders be.
+#[cfg(target_arch = "wasm32")]
+pub type BuildRequest<'a> = dyn Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder + 'a;
+
+/// The future [`Transport::send_dyn`] returns.
+#[cfg(not(target_arch = "wasm32"))]
+pub type SendFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, SendError>> + Send + 'a>>;
+#[cfg(target_arch = "wasm32")]
+pub type SendFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, SendError>> + 'a>>;
+
 /// Shared state of a client: the HTTP client, where to send, credentials, retry policy, and
 /// what earlier responses taught (rate-limit state, deprecations already warned about).
 #[derive(Debug)]
@@ -151,6 +168,34 @@ impl Transport {
             // Not asked for; read whole all the same.
             Received::Live(response) => Streamed::live(response).into_raw().await,
         }
+    }
+
+    /// [`Transport::send`] through one non-generic, boxed future: what generated methods call.
+    ///
+    /// Why: `send` is generic over `build`, so every operation that calls it gets its own copy
+    /// of the whole retry loop's state machine, compiled in whichever crate awaits it (a
+    /// generated client with a thousand operations spent most of its machine code there).
+    /// Here the loop is compiled once, in this crate; an operation's own code is its request
+    /// builder and the call. The box costs one allocation per call, next to a network round
+    /// trip.
+    pub fn send_dyn<'a>(
+        &'a self,
+        op: &'a OperationInfo,
+        schemes: &'static [SecurityScheme],
+        build: &'a BuildRequest<'a>,
+    ) -> SendFuture<'a, Raw> {
+        Box::pin(self.send(op, schemes, build))
+    }
+
+    /// [`Transport::send_streaming`] through one non-generic, boxed future (see
+    /// [`Transport::send_dyn`] for why).
+    pub fn send_streaming_dyn<'a>(
+        &'a self,
+        op: &'a OperationInfo,
+        schemes: &'static [SecurityScheme],
+        build: &'a BuildRequest<'a>,
+    ) -> SendFuture<'a, Streamed> {
+        Box::pin(self.send_streaming(op, schemes, build))
     }
 
     /// [`Transport::send`] for an operation with a streamed response: a success comes back

@@ -1,6 +1,7 @@
 //! Transport::send against a scripted server on 127.0.0.1: retries, Retry-After, bans, what is
 //! never retried, rate-limit bookkeeping, deprecation warnings, and the shape generated
-//! methods take (the two methods below are the worked examples of API.md).
+//! methods take (the two methods below are the worked examples of API.md, through `send_dyn`;
+//! the deprecation tests call the generic `send`).
 
 mod common;
 
@@ -96,7 +97,7 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(&LIST_PETS, SCHEMES, |http, base| {
+            .send_dyn(&LIST_PETS, SCHEMES, &|http, base| {
                 http.get(request::url(base, "/pets", &query))
                     .header(http::header::ACCEPT, "application/json")
             })
@@ -114,7 +115,7 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(&CREATE_PET, SCHEMES, |http, base| {
+            .send_dyn(&CREATE_PET, SCHEMES, &|http, base| {
                 request::json_body(http.post(request::url(base, "/pets", "")), &body)
                     .header(http::header::ACCEPT, "application/json")
             })
@@ -731,6 +732,18 @@ async fn operation_deprecated_in_the_document_is_warned_without_headers() {
     assert!(c.transport.deprecation_warned("getPet"));
     assert_eq!(events.at(tracing::Level::WARN).len(), 1);
     assert_eq!(server.requests()[0].target, "/pets/7");
+}
+
+// Generated methods are awaited inside `tokio::spawn`: the boxed future must stay `Send` (it is
+// one only because `BuildRequest` requires `Sync` builders).
+#[test]
+fn send_dyn_futures_are_send() {
+    fn send<T: Send>(_: &T) {}
+    let c = client("http://127.0.0.1:9", fast());
+    let path = String::from("/pets");
+    let build = |http: &reqwest::Client, base: &str| http.get(request::url(base, &path, ""));
+    send(&c.transport.send_dyn(&LIST_PETS, SCHEMES, &build));
+    send(&c.transport.send_streaming_dyn(&LIST_PETS, SCHEMES, &build));
 }
 
 /// A 200 whose only header is `header` (no length: the body, empty, ends with the connection).

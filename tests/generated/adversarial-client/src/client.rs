@@ -269,10 +269,10 @@ impl Client {
         let cookie = cookies.join("; ");
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, &path, &query))
                         .header(
@@ -358,10 +358,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, &path, &query))
                         .header(
@@ -437,10 +437,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, path, &query))
                         .header(
@@ -476,10 +476,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,
@@ -510,10 +510,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,
@@ -544,10 +544,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,
@@ -578,10 +578,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,
@@ -610,10 +610,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                 },
             )
@@ -640,10 +640,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                 },
             )
@@ -668,10 +668,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::PUT, request::url(base, path, query))
                 },
             )
@@ -696,10 +696,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                 },
             )
@@ -724,10 +724,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                 },
             )
@@ -752,10 +752,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                 },
             )
@@ -780,10 +780,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::DELETE, request::url(base, path, query))
                 },
             )
@@ -808,10 +808,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,
@@ -860,10 +860,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, &path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -913,10 +913,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -950,10 +950,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                 },
             )
@@ -981,10 +981,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                 },
             )
@@ -1033,10 +1033,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, &query))
                         .header(
@@ -1094,10 +1094,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -1134,10 +1134,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
                         .header(

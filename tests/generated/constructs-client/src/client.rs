@@ -284,10 +284,10 @@ impl Client {
         let cookie = cookies.join("; ");
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, &path, &query))
                         .header(
@@ -334,10 +334,10 @@ impl Client {
         let body = body.map(request::to_json).transpose()?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query));
                     if let Some(body) = &body {
@@ -376,10 +376,10 @@ impl Client {
         let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::PUT, request::url(base, path, query))
                         .header(
@@ -423,10 +423,10 @@ impl Client {
         >(bytes::Bytes::from(body.to_owned()))?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
                         .header(
@@ -465,10 +465,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,

@@ -179,10 +179,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, &path, &query))
                         .header(
@@ -228,10 +228,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::PUT, request::url(base, &path, query))
                         .header(

@@ -227,10 +227,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::GET, request::url(base, path, &query))
                         .header(
@@ -270,10 +270,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, &path, query))
                         .header(
                             http::header::ACCEPT,
@@ -308,10 +308,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::DELETE, request::url(base, &path, query))
                 },
             )
@@ -344,10 +344,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, &path, query))
                         .header(

@@ -198,10 +198,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
                         .header(
@@ -243,10 +243,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::PUT, request::url(base, path, query))
                         .header(
@@ -288,10 +288,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(http::Method::POST, request::url(base, path, query))
                         .header(

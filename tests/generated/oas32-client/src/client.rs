@@ -220,10 +220,10 @@ impl Client {
         let query = query.finish();
         let streamed = self
             .transport
-            .send_streaming(
+            .send_streaming_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -261,10 +261,10 @@ impl Client {
         let body = request::to_json(body)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &operation,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     let mut builder = http
                         .request(method.clone(), request::url(base, path, query))
                         .header(
@@ -315,10 +315,10 @@ impl Client {
         let query = query.finish();
         let streamed = self
             .transport
-            .send_streaming(
+            .send_streaming_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -354,10 +354,10 @@ impl Client {
         let query = request::to_query_string(filter)?;
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -397,10 +397,10 @@ impl Client {
             .unwrap_or_default();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -439,10 +439,10 @@ impl Client {
         let query = "";
         let streamed = self
             .transport
-            .send_streaming(
+            .send_streaming_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,
@@ -477,10 +477,10 @@ impl Client {
         let query = "";
         let streamed = self
             .transport
-            .send_streaming(
+            .send_streaming_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, query))
                         .header(
                             http::header::ACCEPT,
@@ -514,10 +514,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, &path, query))
                         .header(
                             http::header::ACCEPT,
@@ -555,10 +555,10 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &operation,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(method.clone(), request::url(base, &path, query))
                         .header(
                             http::header::ACCEPT,

@@ -217,10 +217,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -239,6 +239,7 @@ impl Client {
     /// Every item of `dropshotItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`dropshot_items_with`](Self::dropshot_items_with) (authenticated, retried and rate-limited like any call).
     ///
     /// Next page: dropshot's `next_page`, sent back as `page_token` (with `limit` only, as dropshot wants). The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    #[inline]
     pub fn dropshot_items_stream<'a>(
         &'a self,
         options: DropshotItemsOptions,
@@ -292,10 +293,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -313,6 +314,7 @@ impl Client {
     /// Every item of `cursorItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`cursor_items_with`](Self::cursor_items_with) (authenticated, retried and rate-limited like any call).
     ///
     /// Next page: the cursor in the body, sent back in the query with the other options unchanged. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    #[inline]
     pub fn cursor_items_stream<'a>(
         &'a self,
         options: CursorItemsOptions,
@@ -363,10 +365,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -384,6 +386,7 @@ impl Client {
     /// Every item of `afterItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`after_items_with`](Self::after_items_with) (authenticated, retried and rate-limited like any call).
     ///
     /// Next page: the cursor in the body, sent back in the query with the other options unchanged. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    #[inline]
     pub fn after_items_stream<'a>(
         &'a self,
         options: AfterItemsOptions,
@@ -438,10 +441,10 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send(
+            .send_dyn(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                |http, base| {
+                &|http, base| {
                     http.request(http::Method::GET, request::url(base, &path, &query))
                         .header(
                             http::header::ACCEPT,
@@ -460,6 +463,7 @@ impl Client {
     /// Every item of `linkItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`link_items_with`](Self::link_items_with) (authenticated, retried and rate-limited like any call).
     ///
     /// Next page: the `Link` header's `rel="next"` target, whose query parameters set the options. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    #[inline]
     pub fn link_items_stream<'a>(
         &'a self,
         shelf: &'a str,
