@@ -734,8 +734,8 @@ async fn operation_deprecated_in_the_document_is_warned_without_headers() {
     assert_eq!(server.requests()[0].target, "/pets/7");
 }
 
-// Generated methods are awaited inside `tokio::spawn`: the boxed future must stay `Send` (it is
-// one only because `BuildRequest` requires `Sync` builders).
+// Generated methods are awaited inside `tokio::spawn`: the future must stay `Send` (it is one
+// only because `BuildRequest` requires `Sync` builders).
 #[test]
 fn send_dyn_futures_are_send() {
     fn send<T: Send>(_: &T) {}
