@@ -37,6 +37,15 @@ impl Row {
     pub fn mimalloc_median_secs(&self) -> Option<f64> {
         self.mimalloc_times.as_ref().ok().map(|t| median(t))
     }
+
+    /// Generated without error, and the median with mimalloc is under the target.
+    pub fn meets_target(&self) -> bool {
+        self.error.is_none()
+            && self
+                .target_secs
+                .zip(self.mimalloc_median_secs())
+                .is_some_and(|(target, median)| median < target)
+    }
 }
 
 pub fn run(root: &Path, runs: usize) -> Result<Vec<Row>, String> {

@@ -320,12 +320,7 @@ impl Runtime {
     where
         F: Future<Output = Result<Response, Problem>> + Send,
     {
-        Reply {
-            serve,
-            refused: None,
-            rt: self,
-            headers,
-        }
+        self.reply_to_checked(Ok(()), serve, headers)
     }
 
     /// [`Runtime::reply_to`] after a check made before anything of the request is read (the
