@@ -32,7 +32,6 @@ use crate::runtime::ratelimit::Quota;
 use crate::runtime::ratelimit::RateLimitPolicy;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
@@ -67,17 +66,17 @@ pub fn router<A: PetStoreApi>(api: Arc<A>, config: ServerConfig) -> axum::Router
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/pets"),
-            routing::get(handle_list_pets::<A>).post(handle_create_pet::<A>),
+            routing::get_service(layer::operation(&api, handle_list_pets::<A>))
+                .post_service(layer::operation(&api, handle_create_pet::<A>)),
         )
         .route(
             &layer::route_path(&base, "/pets/{petId}"),
-            routing::get(handle_get_pet::<A>),
+            routing::get_service(layer::operation(&api, handle_get_pet::<A>)),
         )
         .route(
             &layer::route_path(&base, "/store/orders"),
-            routing::get(handle_list_orders::<A>),
-        )
-        .with_state(api);
+            routing::get_service(layer::operation(&api, handle_list_orders::<A>)),
+        );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -139,7 +138,7 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
 
 /// `GET /pets`: see [`PetStoreApi::list_pets`].
 fn handle_list_pets<A: PetStoreApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -189,7 +188,7 @@ fn serve_list_pets<A: PetStoreApi>(
 
 /// `POST /pets`: see [`PetStoreApi::create_pet`].
 fn handle_create_pet<A: PetStoreApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -236,7 +235,7 @@ fn serve_create_pet<A: PetStoreApi>(
 
 /// `GET /pets/{petId}`: see [`PetStoreApi::get_pet`].
 fn handle_get_pet<A: PetStoreApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     const RETIREMENT: Retirement = Retirement {
@@ -295,7 +294,7 @@ fn serve_get_pet<A: PetStoreApi>(
 
 /// `GET /store/orders`: see [`PetStoreApi::list_orders`].
 fn handle_list_orders<A: PetStoreApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();

@@ -477,23 +477,32 @@ pub fn router_rs(api: &Api) -> TokenStream {
     let routes = paths.iter().map(|(path, ops)| {
         if let Some(d) = api.dispatchers.iter().find(|d| d.path == *path) {
             let dispatch = ident(&d.rust);
-            return quote!(.route(&layer::route_path(&base, #path), routing::any(#dispatch::<A>)));
+            return quote!(.route(
+                &layer::route_path(&base, #path),
+                routing::any_service(layer::operation(&api, #dispatch::<A>)),
+            ));
         }
         let mut chain = TokenStream::new();
         for (i, op) in ops.iter().enumerate() {
-            let method = format_ident!("{}", op.method.to_lowercase());
+            let method = format_ident!("{}_service", op.method.to_lowercase());
             let handler = handler_ident(api, op);
+            let service = quote!(layer::operation(&api, #handler::<A>));
             if i == 0 {
-                chain.extend(quote!(routing::#method(#handler::<A>)));
+                chain.extend(quote!(routing::#method(#service)));
             } else {
-                chain.extend(quote!(.#method(#handler::<A>)));
+                chain.extend(quote!(.#method(#service)));
             }
         }
         quote!(.route(&layer::route_path(&base, #path), #chain))
     });
     // The prefix is resolved once and every route is registered with it, so no request goes
     // through axum's nesting (a second routing step and a rewritten URI); no routes, no `base`.
-    let base_decl = (!paths.is_empty()).then(|| quote!(let base = config.base_path_or(BASE_PATH);));
+    let base_decl = if paths.is_empty() {
+        // Nothing to serve `api` with.
+        quote!(let _ = api;)
+    } else {
+        quote!(let base = config.base_path_or(BASE_PATH);)
+    };
     let handlers = api
         .operations
         .iter()
@@ -565,8 +574,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         pub fn router<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             #base_decl
             let routes = axum::Router::new()
-                #(#routes)*
-                .with_state(api);
+                #(#routes)*;
             layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
         }
 
@@ -622,7 +630,6 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ),
             ("axum::body::Body", "Body"),
             ("axum::extract::Request", "Request"),
-            ("axum::extract::State", "State"),
             ("axum::response::Response", "Response"),
             ("axum::routing", "routing::"),
             ("http::StatusCode", "StatusCode"),
@@ -966,7 +973,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         #route_doc
         #non_snake
         fn #handle<A: #trait_ident>(
-            State(api): State<Arc<A>>,
+            api: Arc<A>,
             request: Request,
         ) -> impl Future<Output = Response> + Send {
             #handle_body
@@ -1008,7 +1015,7 @@ fn dispatcher(api: &Api, d: &Dispatcher, trait_ident: &proc_macro2::Ident) -> To
     let allow = &d.allow;
     let arms = d.methods.iter().map(|(method, handler)| {
         let handler = format_ident!("handle_{}", handler_stem(api, handler));
-        quote!(#method => #handler::<A>(state, request).await,)
+        quote!(#method => #handler::<A>(api, request).await,)
     });
     let list = d
         .methods
@@ -1022,7 +1029,7 @@ fn dispatcher(api: &Api, d: &Dispatcher, trait_ident: &proc_macro2::Ident) -> To
     )]);
     quote! {
         #docs
-        async fn #name<A: #trait_ident>(state: State<Arc<A>>, request: Request) -> Response {
+        async fn #name<A: #trait_ident>(api: Arc<A>, request: Request) -> Response {
             match request.method().as_str() {
                 #(#arms)*
                 _ => layer::method_not_allowed(&request, #allow),

@@ -872,6 +872,62 @@ impl PendingIdentity<'_> {
         }
         self.identity
     }
+
+    /// The identification without its borrows of the request (the credential it stopped at
+    /// copied out), so the request can move; [`DetachedIdentity::finish`] goes on from there.
+    pub(crate) fn detach(self) -> DetachedIdentity {
+        DetachedIdentity {
+            identity: self.identity,
+            next: self.next,
+            waiting: self
+                .waiting
+                .map(|(scheme, found)| (scheme, found.into_presented())),
+        }
+    }
+}
+
+/// A [`PendingIdentity`] that no longer borrows the request: what a layer keeps when it must
+/// move the request (into a future of its own) before awaiting the authenticator.
+pub(crate) struct DetachedIdentity {
+    identity: Identity,
+    next: usize,
+    waiting: Option<(&'static SecurityScheme, PresentedCredential)>,
+}
+
+impl fmt::Debug for DetachedIdentity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DetachedIdentity")
+            .field("identity", &self.identity)
+            .field("next", &self.next)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DetachedIdentity {
+    /// [`PendingIdentity::finish`] on the same request's headers and URI.
+    pub(crate) async fn finish(
+        mut self,
+        headers: &HeaderMap,
+        uri: &Uri,
+        authenticator: &dyn Authenticator,
+    ) -> Identity {
+        while let Some((scheme, presented)) = self.waiting.take() {
+            let principal = authenticator
+                .authenticate(scheme, presented.as_credential())
+                .await;
+            self.identity.accept(scheme, principal);
+            let mut pending = PendingIdentity {
+                identity: self.identity,
+                headers,
+                uri,
+                next: self.next,
+                waiting: None,
+            };
+            pending.advance(authenticator);
+            self = pending.detach();
+        }
+        self.identity
+    }
 }
 
 /// Checks one operation's requirement against what the layer learned.

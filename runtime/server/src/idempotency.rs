@@ -19,6 +19,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -249,7 +250,11 @@ impl Drop for ClaimGuard<'_> {
 /// Serves one request of an operation that declares `Idempotency-Key` (`operation` is its
 /// id; `required`: a request without a key is refused). `serve` is the operation's handler;
 /// `headers` its own response headers, as for [`Runtime::reply`].
-pub async fn serve<F, Fut>(
+///
+/// What to do is decided before any future is made: a request without a key (most of them)
+/// gets the handler's future as [`Runtime::reply_to`] wraps it, nothing more; only a request
+/// with a key gets the future that claims, stores and replays, boxed, since it is large.
+pub fn serve<F, Fut>(
     rt: Runtime,
     operation: &'static str,
     required: bool,
@@ -257,42 +262,131 @@ pub async fn serve<F, Fut>(
     body: Body,
     headers: &'static [(&'static str, &'static str)],
     serve: F,
+) -> Served<impl Future<Output = Response>, impl Future<Output = Response>>
+where
+    F: FnOnce(Parts, Body) -> Fut,
+    Fut: Future<Output = Result<Response, Problem>>,
+{
+    match first_step(&rt, required, &parts) {
+        FirstStep::Serve => Served::Direct {
+            reply: rt.reply_future(Ok(()), serve(parts, body), headers),
+        },
+        FirstStep::Refuse(problem) => Served::Answered {
+            response: Some(rt.reply(Err(problem), headers)),
+        },
+        FirstStep::Keyed(key) => Served::Keyed {
+            keyed: Box::pin(keyed(rt, operation, parts, body, headers, serve, key)),
+        },
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future of [`serve`].
+    #[project = ServedProjection]
+    pub enum Served<D, K> {
+        /// No key: the handler, as for any operation.
+        Direct { #[pin] reply: D },
+        /// Refused before the handler (a bad or missing key).
+        Answered { response: Option<Response> },
+        /// A key: claimed, served, stored (or replayed).
+        Keyed { keyed: Pin<Box<K>> },
+    }
+}
+
+impl<D, K> Future for Served<D, K>
+where
+    D: Future<Output = Response>,
+    K: Future<Output = Response>,
+{
+    type Output = Response;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        match self.project() {
+            ServedProjection::Direct { reply } => reply.poll(cx),
+            ServedProjection::Answered { response } => Poll::Ready(
+                response
+                    .take()
+                    .expect("an idempotent operation's future was polled after it completed"),
+            ),
+            ServedProjection::Keyed { keyed } => keyed.as_mut().poll(cx),
+        }
+    }
+}
+
+impl<D, K> fmt::Debug for Served<D, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Served::Direct { .. } => "Served::Direct",
+            Served::Answered { .. } => "Served::Answered",
+            Served::Keyed { .. } => "Served::Keyed",
+        })
+    }
+}
+
+/// What [`serve`] does with a request, decided from its head.
+enum FirstStep {
+    /// Straight to the handler: no key, idempotency switched off, or a request the layer
+    /// refused or could not authenticate (whatever it gets is not stored).
+    Serve,
+    /// A bad key, or none where one is required.
+    Refuse(Problem),
+    /// A valid key from an authenticated caller.
+    Keyed(String),
+}
+
+fn first_step(rt: &Runtime, required: bool, parts: &Parts) -> FirstStep {
+    if rt.idempotency().is_none() {
+        // Switched off: the key is still a declared header, checked like any other.
+        return match read_key(&parts.headers) {
+            Ok(_) => FirstStep::Serve,
+            Err(problem) => FirstStep::Refuse(problem),
+        };
+    }
+    // Refused or unauthenticated requests pass untouched (`authorize` answers them).
+    if caller(parts).is_none() {
+        return FirstStep::Serve;
+    }
+    match read_key(&parts.headers) {
+        Ok(Some(key)) => FirstStep::Keyed(key),
+        Ok(None) if required => {
+            let missing = Problem::bad_request(format!(
+                "this operation requires an Idempotency-Key header (1 to {MAX_KEY_LEN} characters, unique per request)"
+            ));
+            FirstStep::Refuse(with_code(missing, "idempotency_key_missing"))
+        }
+        Ok(None) => FirstStep::Serve,
+        Err(problem) => FirstStep::Refuse(problem),
+    }
+}
+
+/// The subject of the caller the layer authenticated and did not refuse: whose keys these are.
+fn caller(parts: &Parts) -> Option<&str> {
+    parts
+        .extensions
+        .get::<Identity>()
+        .filter(|i| i.refusal().is_none())
+        .and_then(|i| i.principals().first())
+        .map(|p| p.subject.as_str())
+}
+
+/// [`serve`] for a request with `key`, from an authenticated caller, with idempotency on.
+async fn keyed<F, Fut>(
+    rt: Runtime,
+    operation: &'static str,
+    parts: Parts,
+    body: Body,
+    headers: &'static [(&'static str, &'static str)],
+    serve: F,
+    key: String,
 ) -> Response
 where
     F: FnOnce(Parts, Body) -> Fut,
     Fut: Future<Output = Result<Response, Problem>>,
 {
-    let Some(idem) = rt.idempotency() else {
-        // Switched off: the key is still a declared header, checked like any other.
-        if let Err(problem) = read_key(&parts.headers) {
-            return rt.reply(Err(problem), headers);
-        }
+    let (Some(idem), Some(caller)) = (rt.idempotency(), caller(&parts)) else {
+        // `first_step` checked both.
         return rt.reply(serve(parts, body).await, headers);
     };
-    // Refused or unauthenticated requests pass untouched: whatever they get is not stored.
-    // Borrowed from the head until the store key is made (most requests carry no key, and
-    // then nothing is copied).
-    let caller = parts
-        .extensions
-        .get::<Identity>()
-        .filter(|i| i.refusal().is_none())
-        .and_then(|i| i.principals().first())
-        .map(|p| p.subject.as_str());
-    let Some(caller) = caller else {
-        return rt.reply(serve(parts, body).await, headers);
-    };
-    let key = match read_key(&parts.headers) {
-        Ok(Some(key)) => key,
-        Ok(None) if required => {
-            let missing = Problem::bad_request(format!(
-                "this operation requires an Idempotency-Key header (1 to {MAX_KEY_LEN} characters, unique per request)"
-            ));
-            return rt.reply(Err(with_code(missing, "idempotency_key_missing")), headers);
-        }
-        Ok(None) => return rt.reply(serve(parts, body).await, headers),
-        Err(problem) => return rt.reply(Err(problem), headers),
-    };
-
     let limit = rt.body_limit();
     let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
         return rt.reply(Err(Problem::payload_too_large(limit)), headers);

@@ -3,24 +3,24 @@
 //! them) or `finish` (routes to nest under the base path), which turn unknown paths and
 //! undeclared methods into problems and run identify + rate-limit on every request.
 
+use std::convert::Infallible;
 use std::fmt;
-use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
-use std::time::SystemTime;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, Request, State};
-use axum::middleware::Next;
+use axum::extract::Request;
 use axum::response::Response;
 use http::header::{HeaderName, HeaderValue};
 use http::request::Parts;
 use http::uri::PathAndQuery;
 use http::{HeaderMap, StatusCode, Uri};
+use tower_service::Service;
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
 use super::cors::{self, Cors, DocumentCors};
+use super::gate::{GateLayer, GateState};
 use super::idempotency::{self, Idempotency, IdempotencyStore, InMemoryIdempotencyStore};
 use super::limits::Limits;
 use super::problem::{Problem, RenderProblem, render_default};
@@ -336,6 +336,21 @@ impl Runtime {
     where
         F: Future<Output = Result<Response, Problem>> + Send,
     {
+        self.reply_future(checked, serve, headers)
+    }
+
+    /// [`Runtime::reply_to_checked`] for the runtime's own callers, whose futures need not be
+    /// `Send` for it.
+    #[inline]
+    pub(crate) fn reply_future<F>(
+        self,
+        checked: Result<(), Problem>,
+        serve: F,
+        headers: &'static [(&'static str, &'static str)],
+    ) -> impl Future<Output = Response>
+    where
+        F: Future<Output = Result<Response, Problem>>,
+    {
         Reply {
             serve,
             // Boxed: refusals are rare, and the future is allocated for every request.
@@ -398,14 +413,6 @@ where
         };
         Poll::Ready(this.rt.reply(outcome, this.headers))
     }
-}
-
-struct LayerState {
-    schemes: &'static [SecurityScheme],
-    authenticator: Arc<dyn Authenticator>,
-    rate_limit: Option<(Arc<dyn RateLimiter>, RateLimitPolicy)>,
-    trust_forwarded_for: bool,
-    runtime: Runtime,
 }
 
 /// Wraps routes (state already applied) that do not carry the base path into the
@@ -483,6 +490,82 @@ pub fn route_path(base: &str, path: &str) -> String {
     }
 }
 
+/// A generated operation's handler as the service its route calls: each request is
+/// `handler(state.clone(), request)`. Generated routers register
+/// `routing::get_service(layer::operation(&api, handle_list_pets::<A>))`.
+///
+/// A service rather than an axum handler: axum runs a handler inside an `async` block of its
+/// own, boxed for every request, that holds the request beside the handler's future (two
+/// allocations per request, the first over a kilobyte for most operations); the router boxes
+/// a service's future as it is.
+pub fn operation<S: Clone, H>(state: &S, handler: H) -> Operation<S, H> {
+    Operation {
+        state: state.clone(),
+        handler,
+    }
+}
+
+/// See [`operation`].
+#[derive(Clone)]
+pub struct Operation<S, H> {
+    state: S,
+    handler: H,
+}
+
+impl<S, H> fmt::Debug for Operation<S, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Operation")
+            .field("handler", &std::any::type_name::<H>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S, H, F> Service<Request> for Operation<S, H>
+where
+    S: Clone,
+    H: Fn(S, Request) -> F,
+    F: Future<Output = Response>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = OperationFuture<F>;
+
+    #[inline]
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    #[inline]
+    fn call(&mut self, request: Request) -> OperationFuture<F> {
+        OperationFuture {
+            handler: (self.handler)(self.state.clone(), request),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future of an [`Operation`]: its handler's, which cannot fail.
+    pub struct OperationFuture<F> {
+        #[pin]
+        handler: F,
+    }
+}
+
+impl<F: Future<Output = Response>> Future for OperationFuture<F> {
+    type Output = Result<Response, Infallible>;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        self.project().handler.poll(cx).map(Ok)
+    }
+}
+
+impl<F> fmt::Debug for OperationFuture<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OperationFuture").finish_non_exhaustive()
+    }
+}
+
 /// Undeclared methods on known paths: the layer's refusal, else a 405 problem.
 fn with_method_not_allowed(routes: Router, runtime: &Runtime) -> Router {
     let rt = runtime.clone();
@@ -541,17 +624,13 @@ fn wrap(
         async move { rt.problem(refusal(&req).unwrap_or_else(Problem::not_found)) }
     });
 
-    let state = Arc::new(LayerState {
+    let app = app.layer(GateLayer(Arc::new(GateState {
         schemes,
         authenticator: config.authenticator,
         rate_limit: config.rate_limit,
         trust_forwarded_for: config.trust_forwarded_for,
         runtime,
-    });
-    let app = app.layer(axum::middleware::from_fn_with_state(
-        state,
-        identify_and_limit,
-    ));
+    })));
     match &config.cors {
         Some(rules) => cors::wrap(app, rules, document_cors),
         None => app,
@@ -576,127 +655,6 @@ fn normalize_base_path(base: &str) -> String {
     }
 }
 
-/// The middleware around every route. A function returning an `async` block, not an `async
-/// fn`, and the identity scoped to the steps before the route runs: axum boxes this future for
-/// every request, and an `async fn` would keep a second copy of the request, and the identity
-/// a slot of its own, across the route's await.
-#[allow(clippy::manual_async_fn)]
-fn identify_and_limit(
-    State(state): State<Arc<LayerState>>,
-    mut req: Request,
-    next: Next,
-) -> impl Future<Output = Response> + Send {
-    async move {
-        let (decision, refused) = {
-            let peer = req
-                .extensions()
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0);
-            let forwarded = if state.trust_forwarded_for {
-                forwarded_for(req.headers())
-            } else {
-                None
-            };
-            let client_ip = forwarded.or(peer.map(|p| p.ip()));
-
-            // The common case (an authenticator and a limiter that answer synchronously) runs
-            // without a future of its own; the rest is boxed, so this middleware's future
-            // (moved into a box on every request) stays small. Only shared borrows of the head
-            // are held across an await (the body is not `Sync`).
-            let mut identity = match auth::identify_sync(
-                req.headers(),
-                req.uri(),
-                state.schemes,
-                state.authenticator.as_ref(),
-                peer,
-                client_ip,
-            ) {
-                Ok(identity) => identity,
-                Err(pending) => Box::pin(pending.finish(state.authenticator.as_ref())).await,
-            };
-
-            let decision = match &state.rate_limit {
-                Some((limiter, policy)) => {
-                    let (key, quota) = match identity.principals().first() {
-                        Some(p) => (
-                            format!("sub:{}", p.subject),
-                            policy.quota(p.plan.as_deref()),
-                        ),
-                        None => (
-                            match client_ip {
-                                Some(ip) => format!("addr:{ip}"),
-                                None => "addr:unknown".to_owned(),
-                            },
-                            policy.anonymous_quota(),
-                        ),
-                    };
-                    match quota {
-                        Some(quota) => {
-                            let now = SystemTime::now();
-                            Some(match limiter.check_sync(&key, quota, now) {
-                                Some(decision) => decision,
-                                None => limiter.check(&key, quota, now).await,
-                            })
-                        }
-                        None => None,
-                    }
-                }
-                None => None,
-            };
-
-            // A refused request is still routed, so the 429 comes from the operation's
-            // handler (its first step, `authorize`, answers with the refusal) and carries the
-            // operation's own headers (`Deprecation`, `Sunset`, `Link`); unknown paths and
-            // undeclared methods answer it from the fallbacks. Nothing else of the request
-            // (parameters, body) is read.
-            let refused = match &decision {
-                Some(d) if !d.allowed && d.unavailable => Some(Problem::rate_limit_unavailable()),
-                Some(d) if !d.allowed => Some(Problem::too_many_requests(
-                    d.retry_after_secs.unwrap_or(1),
-                    d.banned,
-                )),
-                _ => None,
-            };
-            // A head over the size limits is answered here, counted by the rate limit and
-            // with its headers like every answer; no route sees it.
-            if refused.is_none()
-                && let Some(problem) = state.runtime.limits().check_head(req.uri(), req.headers())
-            {
-                let mut resp = state.runtime.problem(problem);
-                if let Some(d) = &decision {
-                    set_rate_limit_headers(resp.headers_mut(), d);
-                }
-                return resp;
-            }
-
-            // One extension value per request: the identity carries the decision and the
-            // runtime.
-            identity.attach(decision.clone(), refused.clone(), state.runtime.clone());
-            req.extensions_mut().insert(identity);
-            // Boxed: held across the route's await, and almost always `None`.
-            (decision, refused.map(Box::new))
-        };
-
-        let mut resp = next.run(req).await;
-        if let Some(problem) = refused
-            && resp.status() != problem.status
-        {
-            // A route that does not start with `auth::authorize` (hand-written, not
-            // generated) ignored the refusal; the client still gets the 429 (or 503).
-            tracing::error!(
-                status = resp.status().as_u16(),
-                "a route answered a request the rate limit refused; sending the refusal instead"
-            );
-            resp = state.runtime.problem(*problem);
-        }
-        // A limiter that could not decide has nothing true to report.
-        if let Some(d) = decision.as_ref().filter(|d| !d.unavailable) {
-            set_rate_limit_headers(resp.headers_mut(), d);
-        }
-        resp
-    }
-}
-
 // Built at compile time: inserting by `&str` would parse and copy each name per response.
 static X_RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
 static X_RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
@@ -710,13 +668,4 @@ pub(crate) fn set_rate_limit_headers(headers: &mut HeaderMap, d: &Decision) {
         HeaderValue::from(d.remaining),
     );
     headers.insert(X_RATELIMIT_RESET.clone(), HeaderValue::from(d.reset_unix));
-}
-
-/// The last valid address in `X-Forwarded-For`.
-fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
-    let last = headers.get_all("x-forwarded-for").iter().next_back()?;
-    let last = last.to_str().ok()?.rsplit(',').next()?.trim();
-    last.parse::<IpAddr>()
-        .ok()
-        .or_else(|| last.parse::<SocketAddr>().ok().map(|s| s.ip()))
 }

@@ -10,6 +10,7 @@ pub mod base64;
 pub mod body;
 pub mod context;
 pub mod cors;
+mod gate;
 pub mod idempotency;
 pub mod integer;
 pub mod layer;

@@ -29,7 +29,6 @@ use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
@@ -68,69 +67,92 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/path/{path}/{raw}"),
-            routing::get(handle_path::<A>),
+            routing::get_service(layer::operation(&api, handle_path::<A>)),
         )
-        .route(&layer::route_path(&base, "/raw/{http}"), routing::post(handle_raw::<A>))
+        .route(
+            &layer::route_path(&base, "/raw/{http}"),
+            routing::post_service(layer::operation(&api, handle_raw::<A>)),
+        )
         .route(
             &layer::route_path(&base, "/ops/handle-error"),
-            routing::get(handle_handle_error_2::<A>),
+            routing::get_service(layer::operation(&api, handle_handle_error_2::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ops/builder"),
-            routing::get(handle_builder_2::<A>),
+            routing::get_service(layer::operation(&api, handle_builder_2::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ops/for-server"),
-            routing::get(handle_for_server_2::<A>),
+            routing::get_service(layer::operation(&api, handle_for_server_2::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ops/base-url"),
-            routing::get(handle_base_url_2::<A>),
+            routing::get_service(layer::operation(&api, handle_base_url_2::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ops/last-rate-limit"),
-            routing::get(handle_last_rate_limit_2::<A>),
+            routing::get_service(layer::operation(&api, handle_last_rate_limit_2::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ops/router"),
-            routing::get(handle_router::<A>),
+            routing::get_service(layer::operation(&api, handle_router::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ops/rate-limit-policy"),
-            routing::get(handle_rate_limit_policy::<A>),
+            routing::get_service(layer::operation(&api, handle_rate_limit_policy::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ops/serve-path"),
-            routing::put(handle_serve_path::<A>),
+            routing::put_service(layer::operation(&api, handle_serve_path::<A>)),
         )
-        .route(&layer::route_path(&base, "/ops/api"), routing::get(handle_api::<A>))
+        .route(
+            &layer::route_path(&base, "/ops/api"),
+            routing::get_service(layer::operation(&api, handle_api::<A>)),
+        )
         .route(
             &layer::route_path(&base, "/ops/config"),
-            routing::get(handle_config::<A>),
+            routing::get_service(layer::operation(&api, handle_config::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ops/routes"),
-            routing::get(handle_routes::<A>),
+            routing::get_service(layer::operation(&api, handle_routes::<A>)),
         )
-        .route(&layer::route_path(&base, "/ops/type"), routing::delete(handle_type::<A>))
-        .route(&layer::route_path(&base, "/ops/self"), routing::get(handle_self_::<A>))
+        .route(
+            &layer::route_path(&base, "/ops/type"),
+            routing::delete_service(layer::operation(&api, handle_type::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/self"),
+            routing::get_service(layer::operation(&api, handle_self_::<A>)),
+        )
         .route(
             &layer::route_path(&base, "/ops/super/{super}"),
-            routing::get(handle_super_::<A>),
+            routing::get_service(layer::operation(&api, handle_super_::<A>)),
         )
-        .route(&layer::route_path(&base, "/ops/kinds"), routing::get(handle_result::<A>))
+        .route(
+            &layer::route_path(&base, "/ops/kinds"),
+            routing::get_service(layer::operation(&api, handle_result::<A>)),
+        )
         .route(
             &layer::route_path(&base, "/ops/headers/internal"),
-            routing::get(handle_get_internal::<A>),
+            routing::get_service(layer::operation(&api, handle_get_internal::<A>)),
         )
-        .route(&layer::route_path(&base, "/ops/headers"), routing::get(handle_get::<A>))
+        .route(
+            &layer::route_path(&base, "/ops/headers"),
+            routing::get_service(layer::operation(&api, handle_get::<A>)),
+        )
         .route(
             &layer::route_path(&base, "/ops/placeholders"),
-            routing::post(handle_placeholders::<A>),
+            routing::post_service(layer::operation(&api, handle_placeholders::<A>)),
         )
-        .route(&layer::route_path(&base, "/ops/clone"), routing::get(handle_clone::<A>))
-        .route(&layer::route_path(&base, "/ops/1st"), routing::post(handle_1st::<A>))
-        .with_state(api);
+        .route(
+            &layer::route_path(&base, "/ops/clone"),
+            routing::get_service(layer::operation(&api, handle_clone::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/1st"),
+            routing::post_service(layer::operation(&api, handle_1st::<A>)),
+        );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -149,7 +171,7 @@ pub async fn test_server<A: AdversarialApi>(
 
 /// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`].
 fn handle_path<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -243,7 +265,7 @@ fn serve_path<A: AdversarialApi>(
 
 /// `POST /raw/{http}`: see [`AdversarialApi::raw`].
 fn handle_raw<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -341,7 +363,7 @@ fn serve_raw<A: AdversarialApi>(
 
 /// `GET /ops/handle-error`: see [`AdversarialApi::handle_error_2`].
 fn handle_handle_error_2<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -423,7 +445,7 @@ fn serve_handle_error_2<A: AdversarialApi>(
 
 /// `GET /ops/builder`: see [`AdversarialApi::builder_2`].
 fn handle_builder_2<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -459,7 +481,7 @@ fn serve_builder_2<A: AdversarialApi>(
 
 /// `GET /ops/for-server`: see [`AdversarialApi::for_server_2`].
 fn handle_for_server_2<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -495,7 +517,7 @@ fn serve_for_server_2<A: AdversarialApi>(
 
 /// `GET /ops/base-url`: see [`AdversarialApi::base_url_2`].
 fn handle_base_url_2<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -531,7 +553,7 @@ fn serve_base_url_2<A: AdversarialApi>(
 
 /// `GET /ops/last-rate-limit`: see [`AdversarialApi::last_rate_limit_2`].
 fn handle_last_rate_limit_2<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -567,7 +589,7 @@ fn serve_last_rate_limit_2<A: AdversarialApi>(
 
 /// `GET /ops/router`: see [`AdversarialApi::router`].
 fn handle_router<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -603,7 +625,7 @@ fn serve_router<A: AdversarialApi>(
 
 /// `GET /ops/rate-limit-policy`: see [`AdversarialApi::rate_limit_policy`].
 fn handle_rate_limit_policy<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -639,7 +661,7 @@ fn serve_rate_limit_policy<A: AdversarialApi>(
 
 /// `PUT /ops/serve-path`: see [`AdversarialApi::serve_path`].
 fn handle_serve_path<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -675,7 +697,7 @@ fn serve_serve_path<A: AdversarialApi>(
 
 /// `GET /ops/api`: see [`AdversarialApi::api`].
 fn handle_api<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -711,7 +733,7 @@ fn serve_api<A: AdversarialApi>(
 
 /// `GET /ops/config`: see [`AdversarialApi::config`].
 fn handle_config<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -747,7 +769,7 @@ fn serve_config<A: AdversarialApi>(
 
 /// `GET /ops/routes`: see [`AdversarialApi::routes`].
 fn handle_routes<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -783,7 +805,7 @@ fn serve_routes<A: AdversarialApi>(
 
 /// `DELETE /ops/type`: see [`AdversarialApi::type`].
 fn handle_type<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -819,7 +841,7 @@ fn serve_type<A: AdversarialApi>(
 
 /// `GET /ops/self`: see [`AdversarialApi::self_`].
 fn handle_self_<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -855,7 +877,7 @@ fn serve_self_<A: AdversarialApi>(
 
 /// `GET /ops/super/{super}`: see [`AdversarialApi::super_`].
 fn handle_super_<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -904,7 +926,7 @@ fn serve_super_<A: AdversarialApi>(
 
 /// `GET /ops/kinds`: see [`AdversarialApi::result`].
 fn handle_result<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -956,7 +978,7 @@ fn serve_result<A: AdversarialApi>(
 
 /// `GET /ops/headers/internal`: see [`AdversarialApi::get_internal`].
 fn handle_get_internal<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -992,7 +1014,7 @@ fn serve_get_internal<A: AdversarialApi>(
 
 /// `GET /ops/headers`: see [`AdversarialApi::get`].
 fn handle_get<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -1028,7 +1050,7 @@ fn serve_get<A: AdversarialApi>(
 
 /// `POST /ops/placeholders`: see [`AdversarialApi::placeholders`].
 fn handle_placeholders<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -1085,7 +1107,7 @@ fn serve_placeholders<A: AdversarialApi>(
 
 /// `GET /ops/clone`: see [`AdversarialApi::clone`].
 fn handle_clone<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -1127,7 +1149,7 @@ fn serve_clone<A: AdversarialApi>(
 
 /// `POST /ops/1st`: see [`AdversarialApi::_1st`].
 fn handle_1st<A: AdversarialApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();

@@ -27,7 +27,6 @@ use crate::runtime::validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
@@ -74,22 +73,24 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/trees/{id}"),
-            routing::get(handle_get_trees_id::<A>),
+            routing::get_service(layer::operation(&api, handle_get_trees_id::<A>)),
         )
         .route(
             &layer::route_path(&base, "/forms"),
-            routing::post(handle_post_forms::<A>),
+            routing::post_service(layer::operation(&api, handle_post_forms::<A>)),
         )
-        .route(&layer::route_path(&base, "/blobs"), routing::put(handle_put_blobs::<A>))
+        .route(
+            &layer::route_path(&base, "/blobs"),
+            routing::put_service(layer::operation(&api, handle_put_blobs::<A>)),
+        )
         .route(
             &layer::route_path(&base, "/notes"),
-            routing::post(handle_post_notes::<A>),
+            routing::post_service(layer::operation(&api, handle_post_notes::<A>)),
         )
         .route(
             &layer::route_path(&base, "/things"),
-            routing::get(handle_get_things::<A>),
-        )
-        .with_state(api);
+            routing::get_service(layer::operation(&api, handle_get_things::<A>)),
+        );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -108,7 +109,7 @@ pub async fn test_server<A: ConstructsApi>(
 
 /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`].
 fn handle_get_trees_id<A: ConstructsApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -179,7 +180,7 @@ fn serve_get_trees_id<A: ConstructsApi>(
 
 /// `POST /forms`: see [`ConstructsApi::post_forms`].
 fn handle_post_forms<A: ConstructsApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -223,7 +224,7 @@ fn serve_post_forms<A: ConstructsApi>(
 
 /// `PUT /blobs`: see [`ConstructsApi::put_blobs`].
 fn handle_put_blobs<A: ConstructsApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -269,7 +270,7 @@ fn serve_put_blobs<A: ConstructsApi>(
 
 /// `POST /notes`: see [`ConstructsApi::post_notes`].
 fn handle_post_notes<A: ConstructsApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -307,7 +308,7 @@ fn serve_post_notes<A: ConstructsApi>(
 
 /// `GET /things`: see [`ConstructsApi::get_things`].
 fn handle_get_things<A: ConstructsApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();

@@ -25,7 +25,6 @@ use crate::runtime::response;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
@@ -55,9 +54,9 @@ pub fn router<A: FormatsApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/events/{id}"),
-            routing::get(handle_get_event::<A>).put(handle_put_event::<A>),
-        )
-        .with_state(api);
+            routing::get_service(layer::operation(&api, handle_get_event::<A>))
+                .put_service(layer::operation(&api, handle_put_event::<A>)),
+        );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -76,7 +75,7 @@ pub async fn test_server<A: FormatsApi>(
 
 /// `GET /events/{id}`: see [`FormatsApi::get_event`].
 fn handle_get_event<A: FormatsApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -136,7 +135,7 @@ fn serve_get_event<A: FormatsApi>(
 
 /// `PUT /events/{id}`: see [`FormatsApi::put_event`].
 fn handle_put_event<A: FormatsApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();

@@ -31,7 +31,6 @@ use crate::runtime::ratelimit::Quota;
 use crate::runtime::ratelimit::RateLimitPolicy;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
@@ -66,17 +65,17 @@ pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/books"),
-            routing::get(handle_search_books::<A>),
+            routing::get_service(layer::operation(&api, handle_search_books::<A>)),
         )
         .route(
             &layer::route_path(&base, "/books/{isbn}"),
-            routing::get(handle_get_books_isbn::<A>).delete(handle_withdraw_book::<A>),
+            routing::get_service(layer::operation(&api, handle_get_books_isbn::<A>))
+                .delete_service(layer::operation(&api, handle_withdraw_book::<A>)),
         )
         .route(
             &layer::route_path(&base, "/members/{memberId}/loans"),
-            routing::post(handle_lend_book::<A>),
-        )
-        .with_state(api);
+            routing::post_service(layer::operation(&api, handle_lend_book::<A>)),
+        );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -131,7 +130,7 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
 
 /// `GET /books`: see [`LendingLibraryApi::search_books`].
 fn handle_search_books<A: LendingLibraryApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -188,7 +187,7 @@ fn serve_search_books<A: LendingLibraryApi>(
 
 /// `GET /books/{isbn}`: see [`LendingLibraryApi::get_books_isbn`].
 fn handle_get_books_isbn<A: LendingLibraryApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -231,7 +230,7 @@ fn serve_get_books_isbn<A: LendingLibraryApi>(
 
 /// `DELETE /books/{isbn}`: see [`LendingLibraryApi::withdraw_book`].
 fn handle_withdraw_book<A: LendingLibraryApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -274,7 +273,7 @@ fn serve_withdraw_book<A: LendingLibraryApi>(
 
 /// `POST /members/{memberId}/loans`: see [`LendingLibraryApi::lend_book`].
 fn handle_lend_book<A: LendingLibraryApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();

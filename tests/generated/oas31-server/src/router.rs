@@ -23,7 +23,6 @@ use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
@@ -53,17 +52,16 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/records"),
-            routing::post(handle_add_record::<A>),
+            routing::post_service(layer::operation(&api, handle_add_record::<A>)),
         )
         .route(
             &layer::route_path(&base, "/labels"),
-            routing::put(handle_put_labels::<A>),
+            routing::put_service(layer::operation(&api, handle_put_labels::<A>)),
         )
         .route(
             &layer::route_path(&base, "/shipments"),
-            routing::post(handle_add_shipment::<A>),
-        )
-        .with_state(api);
+            routing::post_service(layer::operation(&api, handle_add_shipment::<A>)),
+        );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -82,7 +80,7 @@ pub async fn test_server<A: Oas31Api>(
 
 /// `POST /records`: see [`Oas31Api::add_record`].
 fn handle_add_record<A: Oas31Api>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -124,7 +122,7 @@ fn serve_add_record<A: Oas31Api>(
 
 /// `PUT /labels`: see [`Oas31Api::put_labels`].
 fn handle_put_labels<A: Oas31Api>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -166,7 +164,7 @@ fn serve_put_labels<A: Oas31Api>(
 
 /// `POST /shipments`: see [`Oas31Api::add_shipment`].
 fn handle_add_shipment<A: Oas31Api>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();

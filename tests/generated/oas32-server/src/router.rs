@@ -33,7 +33,6 @@ use crate::runtime::ratelimit::Quota;
 use crate::runtime::ratelimit::RateLimitPolicy;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
@@ -66,32 +65,34 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: TickerApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
-        .route(&layer::route_path(&base, "/ticks"), routing::any(dispatch_ticks::<A>))
+        .route(
+            &layer::route_path(&base, "/ticks"),
+            routing::any_service(layer::operation(&api, dispatch_ticks::<A>)),
+        )
         .route(
             &layer::route_path(&base, "/ticks/lines"),
-            routing::get(handle_export_ticks::<A>),
+            routing::get_service(layer::operation(&api, handle_export_ticks::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ticks/search"),
-            routing::get(handle_find_ticks::<A>),
+            routing::get_service(layer::operation(&api, handle_find_ticks::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ticks/select"),
-            routing::get(handle_select_ticks::<A>),
+            routing::get_service(layer::operation(&api, handle_select_ticks::<A>)),
         )
         .route(
             &layer::route_path(&base, "/messages"),
-            routing::get(handle_watch_messages::<A>),
+            routing::get_service(layer::operation(&api, handle_watch_messages::<A>)),
         )
         .route(
             &layer::route_path(&base, "/heartbeat"),
-            routing::get(handle_heartbeat::<A>),
+            routing::get_service(layer::operation(&api, handle_heartbeat::<A>)),
         )
         .route(
             &layer::route_path(&base, "/ticks/{tickId}"),
-            routing::any(dispatch_ticks_tick_id::<A>),
-        )
-        .with_state(api);
+            routing::any_service(layer::operation(&api, dispatch_ticks_tick_id::<A>)),
+        );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -138,34 +139,31 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
 }
 
 /// `/ticks`: `GET`, `HEAD`, `QUERY`, dispatched by method name (axum's method filter cannot name them all).
-async fn dispatch_ticks<A: TickerApi>(
-    state: State<Arc<A>>,
-    request: Request,
-) -> Response {
+async fn dispatch_ticks<A: TickerApi>(api: Arc<A>, request: Request) -> Response {
     match request.method().as_str() {
-        "GET" => handle_watch_ticks::<A>(state, request).await,
-        "HEAD" => handle_watch_ticks::<A>(state, request).await,
-        "QUERY" => handle_search_ticks::<A>(state, request).await,
+        "GET" => handle_watch_ticks::<A>(api, request).await,
+        "HEAD" => handle_watch_ticks::<A>(api, request).await,
+        "QUERY" => handle_search_ticks::<A>(api, request).await,
         _ => layer::method_not_allowed(&request, "GET,HEAD,QUERY"),
     }
 }
 
 /// `/ticks/{tickId}`: `GET`, `HEAD`, `PURGE`, dispatched by method name (axum's method filter cannot name them all).
 async fn dispatch_ticks_tick_id<A: TickerApi>(
-    state: State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> Response {
     match request.method().as_str() {
-        "GET" => handle_get_tick::<A>(state, request).await,
-        "HEAD" => handle_get_tick::<A>(state, request).await,
-        "PURGE" => handle_purge_tick::<A>(state, request).await,
+        "GET" => handle_get_tick::<A>(api, request).await,
+        "HEAD" => handle_get_tick::<A>(api, request).await,
+        "PURGE" => handle_purge_tick::<A>(api, request).await,
         _ => layer::method_not_allowed(&request, "GET,HEAD,PURGE"),
     }
 }
 
 /// `GET /ticks`: see [`TickerApi::watch_ticks`].
 fn handle_watch_ticks<A: TickerApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -213,7 +211,7 @@ fn serve_watch_ticks<A: TickerApi>(
 
 /// `QUERY /ticks`: see [`TickerApi::search_ticks`].
 fn handle_search_ticks<A: TickerApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -255,7 +253,7 @@ fn serve_search_ticks<A: TickerApi>(
 
 /// `GET /ticks/lines`: see [`TickerApi::export_ticks`].
 fn handle_export_ticks<A: TickerApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     const RETIREMENT: Retirement = Retirement {
@@ -319,7 +317,7 @@ fn serve_export_ticks<A: TickerApi>(
 
 /// `GET /ticks/search`: see [`TickerApi::find_ticks`].
 fn handle_find_ticks<A: TickerApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -359,7 +357,7 @@ fn serve_find_ticks<A: TickerApi>(
 
 /// `GET /ticks/select`: see [`TickerApi::select_ticks`].
 fn handle_select_ticks<A: TickerApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -398,7 +396,7 @@ fn serve_select_ticks<A: TickerApi>(
 
 /// `GET /messages`: see [`TickerApi::watch_messages`].
 fn handle_watch_messages<A: TickerApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -431,7 +429,7 @@ fn serve_watch_messages<A: TickerApi>(
 
 /// `GET /heartbeat`: see [`TickerApi::heartbeat`].
 fn handle_heartbeat<A: TickerApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -464,7 +462,7 @@ fn serve_heartbeat<A: TickerApi>(
 
 /// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`].
 fn handle_get_tick<A: TickerApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -513,7 +511,7 @@ fn serve_get_tick<A: TickerApi>(
 
 /// `PURGE /ticks/{tickId}`: see [`TickerApi::purge_tick`].
 fn handle_purge_tick<A: TickerApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();

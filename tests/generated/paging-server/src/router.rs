@@ -25,7 +25,6 @@ use crate::runtime::validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing;
 use http::StatusCode;
@@ -55,21 +54,20 @@ pub fn router<A: PagingApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/dropshot/items"),
-            routing::get(handle_dropshot_items::<A>),
+            routing::get_service(layer::operation(&api, handle_dropshot_items::<A>)),
         )
         .route(
             &layer::route_path(&base, "/cursor/items"),
-            routing::get(handle_cursor_items::<A>),
+            routing::get_service(layer::operation(&api, handle_cursor_items::<A>)),
         )
         .route(
             &layer::route_path(&base, "/after/items"),
-            routing::get(handle_after_items::<A>),
+            routing::get_service(layer::operation(&api, handle_after_items::<A>)),
         )
         .route(
             &layer::route_path(&base, "/link/{shelf}/items"),
-            routing::get(handle_link_items::<A>),
-        )
-        .with_state(api);
+            routing::get_service(layer::operation(&api, handle_link_items::<A>)),
+        );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
 
@@ -88,7 +86,7 @@ pub async fn test_server<A: PagingApi>(
 
 /// `GET /dropshot/items`: see [`PagingApi::dropshot_items`].
 fn handle_dropshot_items<A: PagingApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -140,7 +138,7 @@ fn serve_dropshot_items<A: PagingApi>(
 
 /// `GET /cursor/items`: see [`PagingApi::cursor_items`].
 fn handle_cursor_items<A: PagingApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -188,7 +186,7 @@ fn serve_cursor_items<A: PagingApi>(
 
 /// `GET /after/items`: see [`PagingApi::after_items`].
 fn handle_after_items<A: PagingApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
@@ -229,7 +227,7 @@ fn serve_after_items<A: PagingApi>(
 
 /// `GET /link/{shelf}/items`: see [`PagingApi::link_items`].
 fn handle_link_items<A: PagingApi>(
-    State(api): State<Arc<A>>,
+    api: Arc<A>,
     request: Request,
 ) -> impl Future<Output = Response> + Send {
     let (parts, body) = request.into_parts();
