@@ -2,11 +2,16 @@
 //! without the generator. It does the same work as the generated router on the benchmarked
 //! requests:
 //!
-//! - the same store (`petstore_service::PetStore`) and the same JSON (the same `Pet`/`Error`
-//!   shapes, `application/json`);
+//! - the same store, through the same interface (`petstore_service::Storage`, the reference
+//!   service's database abstraction: a service that can run on SQLite or PostgreSQL as well as
+//!   in memory, as the generated side's can, answers its errors with 503 or 500), and the same
+//!   JSON (the same `Pet`/`Error` shapes, `application/json`);
 //! - bearer authentication with the scheme name case-insensitive and the key compared in
 //!   constant time (SHA-256 digests compared with `subtle`, every key checked, no early exit),
-//!   401 with `WWW-Authenticate` otherwise;
+//!   401 with `WWW-Authenticate` otherwise, 400 when `Authorization` comes more than once (a
+//!   proxy in front may have read the other one);
+//! - the request head's size limits the generated server applies by default (8 KiB request
+//!   target, 32 KiB of headers: 414 and 431, counted by the rate limit);
 //! - when rate limiting is on, the same in-memory limiter and policy, the same keys
 //!   (`sub:<subject>`, `addr:<ip>`), 429 with `Retry-After`, and `X-RateLimit-Limit/Remaining/Reset`
 //!   on every response;
@@ -33,12 +38,15 @@ use http::{StatusCode, Uri};
 use petstore_server::runtime::ratelimit::Decision;
 use petstore_server::types::{Error, NewPet, PetStatus};
 use petstore_server::{InMemoryRateLimiter, RateLimitPolicy};
-use petstore_service::PetStore;
+use petstore_service::storage::{Storage, StorageError};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 
 const BODY_LIMIT: usize = 1024 * 1024;
+/// The generated server's default head limits (`Limits::default()`).
+const MAX_REQUEST_TARGET: usize = 8 * 1024;
+const MAX_HEADER_SECTION: usize = 32 * 1024;
 
 /// One API key: its SHA-256 digest (the key itself is not kept), subject and plan.
 struct ApiKey {
@@ -48,7 +56,7 @@ struct ApiKey {
 }
 
 struct AppState {
-    store: Arc<PetStore>,
+    store: Arc<dyn Storage>,
     keys: Vec<ApiKey>,
     limiter: Option<(InMemoryRateLimiter, RateLimitPolicy)>,
 }
@@ -62,7 +70,7 @@ struct Caller {
 /// The hand-written service. `keys` are `(key, subject, plan)`; `rate_limit` switches the
 /// in-memory limiter on with that policy.
 pub fn app(
-    store: Arc<PetStore>,
+    store: Arc<dyn Storage>,
     keys: &[(&str, &str, &str)],
     rate_limit: Option<RateLimitPolicy>,
 ) -> Router {
@@ -121,10 +129,15 @@ impl AppState {
     }
 }
 
-/// `Authorization: Bearer <key>`, scheme name case-insensitive: `None` when absent or another
-/// scheme, `Some("")` when the token is empty.
+/// `Authorization: Bearer <key>`, scheme name case-insensitive: `None` when absent, repeated
+/// or another scheme, `Some("")` when the token is empty.
 fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let mut lines = headers.get_all(header::AUTHORIZATION).iter();
+    let first = lines.next()?;
+    if lines.next().is_some() {
+        return None;
+    }
+    let value = first.to_str().ok()?.trim();
     let (scheme, token) = value.split_once([' ', '\t']).unwrap_or((value, ""));
     scheme
         .eq_ignore_ascii_case("bearer")
@@ -164,6 +177,18 @@ async fn authenticate_and_limit(
             );
             resp
         }
+        // Counted by the limiter, like every request, but no route sees it.
+        _ if let Some(resp) = too_large(&req) => resp,
+        (_, None)
+            if req
+                .headers()
+                .get_all(header::AUTHORIZATION)
+                .iter()
+                .nth(1)
+                .is_some() =>
+        {
+            bad_request("Authorization: credential given more than once; send exactly one".into())
+        }
         (_, None) => {
             let mut resp = error(
                 StatusCode::UNAUTHORIZED,
@@ -196,6 +221,52 @@ async fn authenticate_and_limit(
         rate_limit_headers(resp.headers_mut(), d);
     }
     resp
+}
+
+/// 414 or 431 for a request head over the limits.
+fn too_large(req: &Request) -> Option<Response> {
+    let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    if target > MAX_REQUEST_TARGET {
+        return Some(error(
+            StatusCode::URI_TOO_LONG,
+            "uri_too_long",
+            format!("the request target is {target} bytes, over the limit"),
+        ));
+    }
+    let section: usize = req
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    (section > MAX_HEADER_SECTION).then(|| {
+        error(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "header_fields_too_large",
+            format!("the request headers are {section} bytes, over the limit"),
+        )
+    })
+}
+
+/// A database failure: 503 with `Retry-After` while it cannot be reached, else 500.
+fn storage_error(e: StorageError) -> Response {
+    if e.is_unavailable() {
+        tracing::warn!(error = %e, "database unavailable");
+        let mut resp = error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "database_unavailable",
+            "the database cannot be reached right now; retry shortly".into(),
+        );
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(1u32));
+        resp
+    } else {
+        tracing::error!(error = %e, "handler failed");
+        error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "internal server error".into(),
+        )
+    }
 }
 
 fn rate_limit_headers(headers: &mut HeaderMap, d: &Decision) {
@@ -281,7 +352,10 @@ async fn list_pets(State(state): State<Arc<AppState>>, uri: Uri) -> Response {
         return bad_request(problems.join("; "));
     }
     let limit = limit.unwrap_or(20) as usize;
-    json(StatusCode::OK, &state.store.list(status.flatten(), limit))
+    match state.store.list(status.flatten(), limit).await {
+        Ok(pets) => json(StatusCode::OK, &pets),
+        Err(e) => storage_error(e),
+    }
 }
 
 /// `POST /v1/pets` with an `application/json` `NewPet`.
@@ -323,7 +397,10 @@ async fn create_pet(State(state): State<Arc<AppState>>, req: Request) -> Respons
         Ok(n) => n,
         Err(e) => return bad_request(format!("invalid body: {e}")),
     };
-    let pet = state.store.add(new);
+    let pet = match state.store.add(new).await {
+        Ok(pet) => pet,
+        Err(e) => return storage_error(e),
+    };
     tracing::debug!(
         id = pet.id,
         by = parts.extensions.get::<Caller>().map(|c| c.subject.as_str()),
@@ -338,13 +415,14 @@ async fn get_pet(
     id: Result<Path<i64>, PathRejection>,
 ) -> Response {
     let mut resp = match id {
-        Ok(Path(id)) => match state.store.get(id) {
-            Some(pet) => json(StatusCode::OK, &pet),
-            None => error(
+        Ok(Path(id)) => match state.store.get(id).await {
+            Ok(Some(pet)) => json(StatusCode::OK, &pet),
+            Ok(None) => error(
                 StatusCode::NOT_FOUND,
                 "not_found",
                 format!("no animal with id {id}"),
             ),
+            Err(e) => storage_error(e),
         },
         Err(e) => bad_request(format!("path/petId: {e}")),
     };

@@ -16,6 +16,8 @@ mod inproc;
 mod instructions;
 mod limiter;
 mod load;
+#[cfg(test)]
+mod parity;
 mod report;
 mod serve;
 mod server;
