@@ -225,6 +225,28 @@ fn bearer_scheme_word_is_case_insensitive() {
         extract(&BEARER, &parts("/", &[("authorization", "Bearer")])),
         Some(None)
     ));
+    // Surrounding spaces and tabs are not part of the token.
+    match extract(
+        &BEARER,
+        &parts("/", &[("authorization", " \tBearer  tok \t")]),
+    ) {
+        Some(Some(PresentedCredential::Bearer(t))) => assert_eq!(t, "tok"),
+        other => panic!("padded: {other:?}"),
+    }
+    // A byte over 127 anywhere in the line (not text a header may carry as such): no
+    // credential, in the word as in the token.
+    for line in [
+        &b"Bearer t\xc3\xb6k"[..],
+        b"B\xc3\xa9arer tok",
+        b"Bearer tok\xff",
+    ] {
+        let mut p = parts("/", &[]);
+        p.headers.insert(
+            "authorization",
+            http::HeaderValue::from_bytes(line).unwrap(),
+        );
+        assert!(extract(&BEARER, &p).is_none(), "{line:?}");
+    }
 }
 
 #[test]
