@@ -228,7 +228,10 @@ impl Report {
             for r in &self.compile_corpus {
                 let size = format!("{:.0} KiB", r.bytes as f64 / 1024.0);
                 let mut first = true;
-                let mut row = |krate: &str, lines: usize, times: &Result<(f64, f64), String>| {
+                // `lines` is None when the crate could not be generated.
+                let mut row = |krate: &str,
+                               lines: Option<usize>,
+                               times: &Result<(f64, f64), String>| {
                     let (doc, size, version) = if first {
                         (format!("`{}`", r.document), size.clone(), r.version.clone())
                     } else {
@@ -239,19 +242,20 @@ impl Report {
                         Ok((c, b)) => (seconds(*c), seconds(*b)),
                         Err(e) => (e.clone(), "—".to_owned()),
                     };
+                    let lines = lines.map_or_else(|| "—".to_owned(), |n| n.to_string());
                     let _ = writeln!(
                         w,
                         "| {doc} | {size} | {version} | {krate} | {lines} | {check} | {release} |"
                     );
                 };
                 for (side, lines, times) in &r.ours {
-                    row(&format!("apigen {side}"), *lines, times);
+                    row(&format!("apigen {side}"), Some(*lines), times);
                 }
                 match &r.progenitor {
                     Ok((lines, check, release)) => {
-                        row("progenitor client", *lines, &Ok((*check, *release)))
+                        row("progenitor client", Some(*lines), &Ok((*check, *release)))
                     }
-                    Err(why) => row("progenitor client", 0, &Err(why.clone())),
+                    Err(why) => row("progenitor client", None, &Err(why.clone())),
                 }
             }
             let _ = writeln!(w);
