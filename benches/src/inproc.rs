@@ -44,6 +44,9 @@ fn request(workload: &crate::load::Workload, n: u64, peer: SocketAddr) -> Reques
     if workload.method == Method::POST {
         builder = builder.header(header::CONTENT_TYPE, "application/json");
     }
+    if let Some(origin) = workload.origin {
+        builder = builder.header(header::ORIGIN, origin);
+    }
     let mut req = builder
         .body(Body::from(workload.body.clone().unwrap_or_default()))
         .expect("a valid request");
@@ -151,11 +154,13 @@ pub fn run(settings: &Settings) -> Result<Vec<Row>, String> {
     Ok(rows)
 }
 
-/// `petstore-bench profile generated|handwritten ROW N [--rate-limit]`: sends N in-process
-/// requests of one row (0 = list, 1 = create, 2 = get) to one router, for a profiler
-/// (`valgrind --tool=callgrind`), whose instruction counts hold still on a noisy machine.
+/// `petstore-bench profile generated|handwritten ROW N [--rate-limit] [--cors]`: sends N
+/// in-process requests of one row (0 = list, 1 = create, 2 = get) to one router, for a
+/// profiler (`valgrind --tool=callgrind`), whose instruction counts hold still on a noisy
+/// machine. `--cors` (generated side only, not part of the report): CORS on for one origin,
+/// and every request sent from it, as a browser's would be.
 pub fn profile(args: &[String]) -> Result<(), String> {
-    let usage = || "profile: generated|handwritten ROW N [--rate-limit]".to_owned();
+    let usage = || "profile: generated|handwritten ROW N [--rate-limit] [--cors]".to_owned();
     let kind = match args.first().map(String::as_str) {
         Some("generated") => Kind::Generated,
         Some("handwritten") => Kind::Handwritten,
@@ -164,7 +169,11 @@ pub fn profile(args: &[String]) -> Result<(), String> {
     let row: usize = args.get(1).and_then(|a| a.parse().ok()).ok_or_else(usage)?;
     let n: u64 = args.get(2).and_then(|a| a.parse().ok()).ok_or_else(usage)?;
     let rate_limit = args.iter().any(|a| a == "--rate-limit");
-    let (_, workload) = crate::server::workloads()
+    let cors = args.iter().any(|a| a == "--cors");
+    if cors && matches!(kind, Kind::Handwritten) {
+        return Err("profile: --cors is for the generated side only".into());
+    }
+    let (_, mut workload) = crate::server::workloads()
         .into_iter()
         .nth(row)
         .ok_or("profile: ROW is 0, 1 or 2")?;
@@ -172,7 +181,18 @@ pub fn profile(args: &[String]) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    let mut router = serve::app(kind, rate_limit);
+    let cors = if cors {
+        workload.origin = Some(serve::CORS_ORIGIN);
+        Some(
+            petstore_server::Cors::builder()
+                .allow_origin(serve::CORS_ORIGIN)
+                .build()
+                .map_err(|e| e.to_string())?,
+        )
+    } else {
+        None
+    };
+    let mut router = serve::app_with(kind, rate_limit, cors);
     let peer = peer();
     runtime.block_on(async {
         for i in 0..n {

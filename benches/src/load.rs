@@ -28,6 +28,8 @@ pub struct Workload {
     pub body: Option<Bytes>,
     pub bearer: String,
     pub expected_status: u16,
+    /// `Origin` to send (the in-process `profile … --cors` diagnostic only).
+    pub origin: Option<&'static str>,
 }
 
 impl Workload {

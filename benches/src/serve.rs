@@ -60,6 +60,14 @@ pub fn seeded_store() -> Arc<PetStore> {
 
 /// A server of either kind around a freshly seeded store.
 pub fn app(kind: Kind, rate_limit: bool) -> axum::Router {
+    app_with(kind, rate_limit, None)
+}
+
+/// The origin the diagnostic `profile … --cors` allows and sends.
+pub const CORS_ORIGIN: &str = "https://app.example";
+
+/// [`app`], the generated side with `cors` (a diagnostic: the hand-written side has none).
+pub fn app_with(kind: Kind, rate_limit: bool, cors: Option<petstore_server::Cors>) -> axum::Router {
     let store = seeded_store();
     match kind {
         Kind::Generated => {
@@ -68,6 +76,9 @@ pub fn app(kind: Kind, rate_limit: bool) -> axum::Router {
                 .authenticator(petstore_service::static_keys([(KEY, Plan::Enterprise)]));
             if rate_limit {
                 config = config.rate_limit_in_memory(bench_policy());
+            }
+            if let Some(cors) = cors {
+                config = config.cors(cors);
             }
             petstore_service::router(store, config)
         }

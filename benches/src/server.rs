@@ -31,6 +31,7 @@ pub fn workloads() -> Vec<(&'static str, Workload)> {
         body: body.map(|b: &'static str| Bytes::from_static(b.as_bytes())),
         bearer: KEY.to_owned(),
         expected_status: expected,
+        origin: None,
     };
     vec![
         (

@@ -209,9 +209,12 @@ fn list_items(
     out: &mut BTreeSet<String>,
     descend: &mut Descend<'_>,
 ) -> Result<(), String> {
+    // The structs and enums `pin_project!` invocations declare, as if written out.
+    let projected: Vec<Item> = items.iter().filter_map(projected_item).collect();
     // Types declared public here: only their impls are API.
     let public_types: BTreeSet<String> = items
         .iter()
+        .chain(&projected)
         .filter_map(|item| match item {
             Item::Struct(s) if is_pub(&s.vis) => Some(s.ident.to_string()),
             Item::Enum(e) if is_pub(&e.vis) => Some(e.ident.to_string()),
@@ -221,6 +224,7 @@ fn list_items(
         .collect();
     let declared: BTreeSet<String> = items
         .iter()
+        .chain(&projected)
         .filter_map(|item| match item {
             Item::Struct(s) => Some(s.ident.to_string()),
             Item::Enum(e) => Some(e.ident.to_string()),
@@ -429,7 +433,13 @@ fn list_items(
             // source does not spell out: the invocation stands for them.
             Item::Macro(m) if m.ident.is_none() => {
                 let path = tokens(&m.mac.path);
-                if !matches!(path.as_str(), "macro_rules") {
+                // `pin_project!` wraps one ordinary struct or enum: not public unless it is.
+                let private_projection = projected_item(item).is_some_and(|inner| match inner {
+                    Item::Struct(i) => !is_pub(&i.vis),
+                    Item::Enum(i) => !is_pub(&i.vis),
+                    _ => false,
+                });
+                if !matches!(path.as_str(), "macro_rules") && !private_projection {
                     out.insert(format!(
                         "{}{prefix}{path}!({})",
                         lead(&with(cfgs, &m.attrs), &m.attrs),
@@ -441,6 +451,17 @@ fn list_items(
         }
     }
     Ok(())
+}
+
+/// The struct or enum inside a module-level `pin_project!` invocation.
+fn projected_item(item: &Item) -> Option<Item> {
+    let Item::Macro(m) = item else {
+        return None;
+    };
+    if m.ident.is_some() || !tokens(&m.mac.path).ends_with("pin_project") {
+        return None;
+    }
+    syn::parse2::<Item>(m.mac.tokens.clone()).ok()
 }
 
 fn is_pub(vis: &Visibility) -> bool {
@@ -593,7 +614,11 @@ mod tests {
              pub enum Kind { A, B(u8), C { x: i64 } }\n\
              pub trait Check: Send { fn check(&self) -> bool; fn twice(&self) -> bool { true } }\n\
              pub(crate) fn crate_only() {}\n\
-             pub const LIMIT: usize = 3;\n",
+             pub const LIMIT: usize = 3;\n\
+             pin_project! { struct Hidden<F> { #[pin] f: F } }\n\
+             impl<F> Unpin for Hidden<F> {}\n\
+             pin_project! { pub struct Shown<F> { #[pin] f: F } }\n\
+             impl<F> Unpin for Shown<F> {}\n",
         )
         .unwrap();
         fs::write(
@@ -607,6 +632,8 @@ mod tests {
             "#[cfg(feature = \"x\")] pub fn b::gated<'a>(x: &'a str) -> Option<&'a str>",
             "#[cfg(feature = \"x\")] pub mod b",
             "impl Default for a::Thing",
+            "impl<F> Unpin for a::Shown<F>",
+            "a::pin_project!(pub struct Shown<F> { #[pin] f: F })",
             "pub fn a::Check::check(&self) -> bool",
             "pub fn a::Check::twice(&self) -> bool (provided)",
             "pub a::Kind::A",

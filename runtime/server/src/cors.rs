@@ -1,8 +1,8 @@
 //! Owns cross-origin access (CORS) for browsers: [`Cors`] (what the application allows:
 //! origins, credentials, max age; checked when it is built, so a bad set-up is an error rather
 //! than a panic at the first request), [`DocumentCors`] (what the document lets a browser send
-//! and read; the generator writes it) and [`wrap`], which puts tower-http's `CorsLayer`
-//! outermost around the router.
+//! and read; the generator writes it) and [`wrap`], which puts the CORS service outermost
+//! around every route.
 //!
 //! Decisions:
 //! - Off unless the application configures it (`ServerConfig::cors`).
@@ -11,8 +11,9 @@
 //!   so a browser script sees the status and the problem body instead of a network error.
 //! - Only a true preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is
 //!   answered here, with 204; any other `OPTIONS` request goes on to the routes (a document's
-//!   own `options` operation, or 405) with a real response's CORS headers. tower-http's layer
-//!   alone answers every `OPTIONS` request itself.
+//!   own `options` operation, or 405) with a real response's CORS headers.
+//! - Our own service, not tower-http's `CorsLayer`, which axum clones with its whole
+//!   configuration for every request and which answers every `OPTIONS` request itself.
 //! - Exposed response headers: those the runtime writes ([`RUNTIME_RESPONSE_HEADERS`]) plus
 //!   every response header the document declares. Browsers hide all other headers from
 //!   scripts, which would silently blind a client's rate-limit state, its `Retry-After`
@@ -23,16 +24,25 @@
 //!   never serve one origin's answer to another.
 
 use std::collections::BTreeSet;
+use std::convert::Infallible;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
 use axum::extract::Request;
-use axum::middleware::{Next, from_fn};
 use axum::response::Response;
-use http::header::{ACCESS_CONTROL_REQUEST_METHOD, HeaderName, HeaderValue, ORIGIN};
+use http::header::{
+    ACCESS_CONTROL_ALLOW_CREDENTIALS, ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS,
+    ACCESS_CONTROL_ALLOW_ORIGIN, ACCESS_CONTROL_EXPOSE_HEADERS, ACCESS_CONTROL_MAX_AGE,
+    ACCESS_CONTROL_REQUEST_METHOD, HeaderName, HeaderValue, ORIGIN, VARY as VARY_NAME,
+};
 use http::{HeaderMap, Method, StatusCode};
-use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_layer::Layer;
+use tower_service::Service;
 
 /// Response headers the runtime itself writes; always exposed to browser scripts.
 pub const RUNTIME_RESPONSE_HEADERS: &[&str] = &[
@@ -263,53 +273,52 @@ fn parse_origin(origin: &str) -> Result<HeaderValue, CorsError> {
     HeaderValue::try_from(normalized).map_err(|_| invalid("not a valid header value"))
 }
 
-/// Marks an `OPTIONS` request that is not a preflight while it passes the CORS layer.
-#[derive(Clone, Copy)]
-struct PlainOptions;
-
 /// Wraps `app` (every other layer already applied) in the CORS layer: `cors` from the
 /// application, `document` from the generated router.
 pub fn wrap(app: Router, cors: &Cors, document: &DocumentCors) -> Router {
-    let origin = match &cors.origins {
-        Origins::Any => AllowOrigin::any(),
-        Origins::List(list) => AllowOrigin::list(list.iter().cloned()),
-    };
-    let methods: Vec<Method> = document
+    let methods: Vec<String> = document
         .methods
         .iter()
         .filter_map(|m| Method::from_bytes(m.as_bytes()).ok())
+        .map(|m| m.as_str().to_owned())
         .collect();
-    let layer = CorsLayer::new()
-        .allow_origin(origin)
-        .allow_credentials(cors.credentials)
-        .allow_methods(methods)
-        .allow_headers(header_names(
-            RUNTIME_REQUEST_HEADERS,
-            document.request_headers,
-        ))
-        .expose_headers(header_names(
-            RUNTIME_RESPONSE_HEADERS,
-            document.response_headers,
-        ))
-        .max_age(cors.max_age);
-    // Layers added later run first: `only_preflights`, then the CORS layer, then
-    // `restore_options`, then the rest of the router.
-    app.layer(from_fn(restore_options))
-        .layer(layer)
-        .layer(from_fn(only_preflights))
+    let rules = Rules {
+        origins: cors.origins.clone(),
+        credentials: cors.credentials,
+        allow_methods: joined(methods.iter().map(String::as_str)),
+        allow_headers: joined(
+            header_names(RUNTIME_REQUEST_HEADERS, document.request_headers)
+                .iter()
+                .map(String::as_str),
+        ),
+        expose_headers: joined(
+            header_names(RUNTIME_RESPONSE_HEADERS, document.response_headers)
+                .iter()
+                .map(String::as_str),
+        ),
+        max_age: HeaderValue::from(cors.max_age.as_secs()),
+    };
+    app.layer(CorsLayer(Arc::new(rules)))
 }
 
 /// The runtime's names and the document's, lower case, each once, in a stable order.
-fn header_names(runtime: &[&str], document: &[&str]) -> Vec<HeaderName> {
+fn header_names(runtime: &[&str], document: &[&str]) -> Vec<String> {
     let names: BTreeSet<String> = runtime
         .iter()
         .chain(document)
         .map(|h| h.to_ascii_lowercase())
+        .filter(|h| HeaderName::try_from(h.as_str()).is_ok())
         .collect();
-    names
-        .into_iter()
-        .filter_map(|h| HeaderName::try_from(h).ok())
-        .collect()
+    names.into_iter().collect()
+}
+
+/// `a,b,c` as one header value (an empty list: no header).
+fn joined<'a>(items: impl Iterator<Item = &'a str>) -> Option<HeaderValue> {
+    let text = items.collect::<Vec<_>>().join(",");
+    if text.is_empty() {
+        return None;
+    }
+    HeaderValue::try_from(text).ok()
 }
 
 /// A CORS preflight: `OPTIONS` with `Origin` and `Access-Control-Request-Method`.
@@ -319,28 +328,157 @@ pub(crate) fn is_preflight(method: &Method, headers: &HeaderMap) -> bool {
         && headers.contains_key(ACCESS_CONTROL_REQUEST_METHOD)
 }
 
-/// Preflights are answered by the CORS layer, with 204 (no content, and the status the
-/// Fetch standard's examples use). Any other `OPTIONS` request passes the layer disguised as
-/// a `GET` (so it gets a real response's CORS headers instead of a preflight answer) and is
-/// turned back into `OPTIONS` by `restore_options` before it reaches its route.
-async fn only_preflights(mut req: Request, next: Next) -> Response {
-    if req.method() == Method::OPTIONS {
-        if is_preflight(req.method(), req.headers()) {
-            let mut response = next.run(req).await;
-            if response.status().is_success() {
-                *response.status_mut() = StatusCode::NO_CONTENT;
-            }
-            return response;
-        }
-        *req.method_mut() = Method::GET;
-        req.extensions_mut().insert(PlainOptions);
-    }
-    next.run(req).await
+/// What every answer says, computed once when the router is built: the header values are
+/// shared by every response (no per-request formatting), and the layer's per-request clone
+/// is one reference count.
+struct Rules {
+    origins: Origins,
+    credentials: bool,
+    allow_methods: Option<HeaderValue>,
+    allow_headers: Option<HeaderValue>,
+    expose_headers: Option<HeaderValue>,
+    max_age: HeaderValue,
 }
 
-async fn restore_options(mut req: Request, next: Next) -> Response {
-    if req.extensions_mut().remove::<PlainOptions>().is_some() {
-        *req.method_mut() = Method::OPTIONS;
+/// Responses depend on these request headers, so shared caches never serve one origin's
+/// answer to another.
+static VARY: HeaderValue = HeaderValue::from_static(
+    "origin, access-control-request-method, access-control-request-headers",
+);
+static ANY: HeaderValue = HeaderValue::from_static("*");
+static TRUE: HeaderValue = HeaderValue::from_static("true");
+
+impl Rules {
+    /// `Access-Control-Allow-Origin` for a request from `origin`: `*` for any origin, the
+    /// origin itself when it is one of the allowed, else none.
+    fn allow_origin(&self, origin: Option<&HeaderValue>) -> Option<HeaderValue> {
+        match &self.origins {
+            Origins::Any => Some(ANY.clone()),
+            Origins::List(list) => {
+                let origin = origin?;
+                list.iter().find(|o| *o == origin).cloned()
+            }
+        }
     }
-    next.run(req).await
+
+    /// The headers of every answer that is not a preflight's.
+    fn decorate(&self, headers: &mut HeaderMap, allow_origin: Option<HeaderValue>) {
+        if let Some(origin) = allow_origin {
+            headers.insert(ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        }
+        if self.credentials {
+            headers.insert(ACCESS_CONTROL_ALLOW_CREDENTIALS, TRUE.clone());
+        }
+        if let Some(expose) = &self.expose_headers {
+            headers.insert(ACCESS_CONTROL_EXPOSE_HEADERS, expose.clone());
+        }
+        headers.append(VARY_NAME, VARY.clone());
+    }
+
+    /// The answer to a preflight: 204, no body (the status the Fetch standard's examples use).
+    fn preflight(&self, origin: Option<&HeaderValue>) -> Response {
+        let mut response = Response::new(axum::body::Body::empty());
+        *response.status_mut() = StatusCode::NO_CONTENT;
+        let headers = response.headers_mut();
+        if let Some(origin) = self.allow_origin(origin) {
+            headers.insert(ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        }
+        if self.credentials {
+            headers.insert(ACCESS_CONTROL_ALLOW_CREDENTIALS, TRUE.clone());
+        }
+        if let Some(methods) = &self.allow_methods {
+            headers.insert(ACCESS_CONTROL_ALLOW_METHODS, methods.clone());
+        }
+        if let Some(allowed) = &self.allow_headers {
+            headers.insert(ACCESS_CONTROL_ALLOW_HEADERS, allowed.clone());
+        }
+        headers.insert(ACCESS_CONTROL_MAX_AGE, self.max_age.clone());
+        headers.append(VARY_NAME, VARY.clone());
+        response
+    }
+}
+
+/// Puts the CORS service in front of every route (`Router::layer`).
+#[derive(Clone)]
+struct CorsLayer(Arc<Rules>);
+
+impl<S> Layer<S> for CorsLayer {
+    type Service = CorsService<S>;
+
+    fn layer(&self, inner: S) -> CorsService<S> {
+        CorsService {
+            inner,
+            rules: self.0.clone(),
+        }
+    }
+}
+
+/// One route behind CORS: preflights answered here, every other answer decorated.
+///
+/// Ours rather than tower-http's: its service carries its configuration by value, and axum
+/// clones a route's whole stack for every request (two vectors and their header values), and
+/// it answers every `OPTIONS` request itself, which took two more layers with a boxed future
+/// each to undo for a document's own `options` operation.
+#[derive(Clone)]
+struct CorsService<S> {
+    inner: S,
+    rules: Arc<Rules>,
+}
+
+impl<S> Service<Request> for CorsService<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = CorsFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: Request) -> Self::Future {
+        let origin = req.headers().get(ORIGIN);
+        if is_preflight(req.method(), req.headers()) {
+            return CorsFuture::Answered {
+                response: Some(self.rules.preflight(origin)),
+            };
+        }
+        let allow_origin = self.rules.allow_origin(origin);
+        CorsFuture::Route {
+            inner: self.inner.call(req),
+            after: Some((self.rules.clone(), allow_origin)),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future of [`CorsService`]: the route's answer to decorate, or a preflight's.
+    #[project = CorsProjection]
+    pub(crate) enum CorsFuture<F> {
+        Route { #[pin] inner: F, after: Option<(Arc<Rules>, Option<HeaderValue>)> },
+        Answered { response: Option<Response> },
+    }
+}
+
+impl<F> Future for CorsFuture<F>
+where
+    F: Future<Output = Result<Response, Infallible>>,
+{
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.project() {
+            CorsProjection::Route { inner, after } => {
+                let Ok(mut response) = std::task::ready!(inner.poll(cx));
+                if let Some((rules, allow_origin)) = after.take() {
+                    rules.decorate(response.headers_mut(), allow_origin);
+                }
+                Poll::Ready(Ok(response))
+            }
+            CorsProjection::Answered { response } => Poll::Ready(Ok(response
+                .take()
+                .expect("the CORS future was polled after it completed"))),
+        }
+    }
 }
