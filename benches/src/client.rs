@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Settings;
 use crate::load::RunResult;
-use crate::serve::{KEY, Kind, SEEDED_PETS, ServerProcess, cpu_ticks_of_self};
+use crate::serve::{KEY, Kind, SEEDED_PETS, ServerProcess, cpu_ns_of_self};
 use crate::stats::Pair;
 
 const USER_AGENT: &str = "petstore-client/1.0.0";
@@ -281,13 +281,13 @@ pub async fn run(settings: &Settings) -> Result<Vec<Row>, String> {
             for generated_turn in [generated_first, !generated_first] {
                 // This process runs only the clients (the server is a child process), so its
                 // CPU time per call is the client's cost.
-                let cpu_before = cpu_ticks_of_self();
+                let cpu_before = cpu_ns_of_self();
                 let result = if generated_turn {
                     run_generated(generated.clone(), op, settings).await?
                 } else {
                     run_plain(plain.clone(), base.clone(), op, settings).await?
                 };
-                let cpu = cpu_ticks_of_self().saturating_sub(cpu_before);
+                let cpu = cpu_ns_of_self().saturating_sub(cpu_before);
                 let side = if generated_turn {
                     &mut pair.generated
                 } else {

@@ -282,7 +282,7 @@ pub fn dump(args: &[String]) -> Result<(), String> {
         Err(diagnostics) => write("ERRORS.txt", &format!("{diagnostics}\n"))?,
     }
     if runs > 0 {
-        let cpu_before = crate::serve::cpu_ticks_of_self();
+        let cpu_before = crate::serve::cpu_ns_of_self();
         let mut times = Vec::with_capacity(runs);
         for _ in 0..runs {
             let started = Instant::now();
@@ -290,8 +290,7 @@ pub fn dump(args: &[String]) -> Result<(), String> {
             times.push(started.elapsed().as_secs_f64());
             drop(std::hint::black_box(result));
         }
-        let cpu =
-            (crate::serve::cpu_ticks_of_self() - cpu_before) as f64 / crate::serve::TICKS_PER_SEC;
+        let cpu = (crate::serve::cpu_ns_of_self() - cpu_before) as f64 / crate::serve::NS_PER_SEC;
         let mut sorted = times.clone();
         sorted.sort_by(f64::total_cmp);
         println!(

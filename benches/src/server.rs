@@ -104,7 +104,7 @@ pub async fn run(settings: &Settings) -> Result<Vec<Row>, String> {
                         settings.duration,
                     )
                     .await?;
-                    let cpu = server.stats()?.cpu_ticks.saturating_sub(before.cpu_ticks);
+                    let cpu = server.stats()?.cpu_ns.saturating_sub(before.cpu_ns);
                     side.push(&result, cpu);
                     // Let the sockets of the finished run close before the other side starts.
                     tokio::time::sleep(Duration::from_millis(50)).await;

@@ -29,8 +29,8 @@ pub struct Side {
 
 impl Side {
     /// One run, and the CPU ticks the measured process used during it.
-    pub fn push(&mut self, run: &crate::load::RunResult, cpu_ticks: u64) {
-        let cpu_secs = cpu_ticks as f64 / crate::serve::TICKS_PER_SEC;
+    pub fn push(&mut self, run: &crate::load::RunResult, cpu_ns: u64) {
+        let cpu_secs = cpu_ns as f64 / crate::serve::NS_PER_SEC;
         self.cpu_us
             .push(1e6 * cpu_secs / run.all_completed.max(1) as f64);
         self.per_sec.push(run.requests_per_sec());
