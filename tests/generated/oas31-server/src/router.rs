@@ -47,6 +47,9 @@ const CORS: DocumentCors = DocumentCors {
 /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
 /// paths, and every path outside the base path, answer 404 and undeclared methods 405
 /// (with `Allow`), both with the problem body.
+///
+/// Each operation is registered as a service (`layer::operation`) rather than an axum
+/// handler, so its future is boxed once per request instead of inside a second box.
 pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
