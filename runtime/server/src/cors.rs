@@ -26,7 +26,7 @@
 use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::fmt;
-use std::future::Future;
+use std::future::{Future, Ready};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -361,18 +361,23 @@ impl Rules {
         }
     }
 
-    /// The headers of every answer that is not a preflight's.
-    fn decorate(&self, headers: &mut HeaderMap, allow_origin: Option<HeaderValue>) {
+    /// The headers every answer carries, preflight or not.
+    fn common(&self, headers: &mut HeaderMap, allow_origin: Option<HeaderValue>) {
         if let Some(origin) = allow_origin {
             headers.insert(ACCESS_CONTROL_ALLOW_ORIGIN, origin);
         }
         if self.credentials {
             headers.insert(ACCESS_CONTROL_ALLOW_CREDENTIALS, TRUE.clone());
         }
+        headers.append(VARY_NAME, VARY.clone());
+    }
+
+    /// The headers of every answer that is not a preflight's.
+    fn decorate(&self, headers: &mut HeaderMap, allow_origin: Option<HeaderValue>) {
+        self.common(headers, allow_origin);
         if let Some(expose) = &self.expose_headers {
             headers.insert(ACCESS_CONTROL_EXPOSE_HEADERS, expose.clone());
         }
-        headers.append(VARY_NAME, VARY.clone());
     }
 
     /// The answer to a preflight: 204, no body (the status the Fetch standard's examples use).
@@ -380,12 +385,7 @@ impl Rules {
         let mut response = Response::new(axum::body::Body::empty());
         *response.status_mut() = StatusCode::NO_CONTENT;
         let headers = response.headers_mut();
-        if let Some(origin) = self.allow_origin(origin) {
-            headers.insert(ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-        }
-        if self.credentials {
-            headers.insert(ACCESS_CONTROL_ALLOW_CREDENTIALS, TRUE.clone());
-        }
+        self.common(headers, self.allow_origin(origin));
         if let Some(methods) = &self.allow_methods {
             headers.insert(ACCESS_CONTROL_ALLOW_METHODS, methods.clone());
         }
@@ -393,7 +393,6 @@ impl Rules {
             headers.insert(ACCESS_CONTROL_ALLOW_HEADERS, allowed.clone());
         }
         headers.insert(ACCESS_CONTROL_MAX_AGE, self.max_age.clone());
-        headers.append(VARY_NAME, VARY.clone());
         response
     }
 }
@@ -441,7 +440,7 @@ where
         let origin = req.headers().get(ORIGIN);
         if is_preflight(req.method(), req.headers()) {
             return CorsFuture::Answered {
-                response: Some(self.rules.preflight(origin)),
+                answer: std::future::ready(Ok(self.rules.preflight(origin))),
             };
         }
         let allow_origin = self.rules.allow_origin(origin);
@@ -457,7 +456,7 @@ pin_project_lite::pin_project! {
     #[project = CorsProjection]
     pub(crate) enum CorsFuture<F> {
         Route { #[pin] inner: F, after: Option<(Arc<Rules>, Option<HeaderValue>)> },
-        Answered { response: Option<Response> },
+        Answered { answer: Ready<Result<Response, Infallible>> },
     }
 }
 
@@ -476,9 +475,7 @@ where
                 }
                 Poll::Ready(Ok(response))
             }
-            CorsProjection::Answered { response } => Poll::Ready(Ok(response
-                .take()
-                .expect("the CORS future was polled after it completed"))),
+            CorsProjection::Answered { answer } => Pin::new(answer).poll(cx),
         }
     }
 }

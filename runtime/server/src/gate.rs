@@ -10,7 +10,7 @@
 //! that must be awaited gets a boxed future.
 
 use std::convert::Infallible;
-use std::future::Future;
+use std::future::{Future, Ready};
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
@@ -79,7 +79,7 @@ where
                 after: Some(after),
             },
             Admission::Answer(response) => GateFuture::Answered {
-                response: Some(response),
+                answer: std::future::ready(Ok(response)),
             },
             Admission::Wait(req, resume) => {
                 // The service `poll_ready` was called on goes into the future; a clone stays.
@@ -100,7 +100,7 @@ pin_project_lite::pin_project! {
     #[project = GateProjection]
     pub(crate) enum GateFuture<F> {
         Route { #[pin] inner: F, after: Option<After> },
-        Answered { response: Option<Response> },
+        Answered { answer: Ready<Result<Response, Infallible>> },
         Waiting { future: Pin<Box<dyn Future<Output = Response> + Send>> },
     }
 }
@@ -120,9 +120,7 @@ where
                     None => response,
                 }))
             }
-            GateProjection::Answered { response } => Poll::Ready(Ok(response
-                .take()
-                .expect("the gate's future was polled after it completed"))),
+            GateProjection::Answered { answer } => Pin::new(answer).poll(cx),
             GateProjection::Waiting { future } => future.as_mut().poll(cx).map(Ok),
         }
     }
@@ -261,7 +259,7 @@ async fn admit_later<S>(
 where
     S: Service<Request, Response = Response, Error = Infallible>,
 {
-    let (identity, limited) = match *resume {
+    let (identity, decision) = match *resume {
         Resume::Identify(detached, client) => {
             // Only shared borrows of the head are held across the await (the body is not
             // `Sync`).
@@ -269,17 +267,23 @@ where
             let identity = detached
                 .finish(headers, uri, state.authenticator.as_ref())
                 .await;
-            let limited = limited(&state, &identity, client);
-            (identity, limited.map(|(_, l)| l))
+            let decision = match limited(&state, &identity, client) {
+                Some((limiter, l)) => Some(match limiter.check_sync(&l.key, l.quota, l.now) {
+                    Some(decision) => decision,
+                    None => limiter.check(&l.key, l.quota, l.now).await,
+                }),
+                None => None,
+            };
+            (identity, decision)
         }
-        Resume::Limit(identity, limited) => (identity, Some(limited)),
-    };
-    let decision = match (&state.rate_limit, limited) {
-        (Some((limiter, _)), Some(l)) => Some(match limiter.check_sync(&l.key, l.quota, l.now) {
-            Some(decision) => decision,
-            None => limiter.check(&l.key, l.quota, l.now).await,
-        }),
-        _ => None,
+        // `admit_now` asked `check_sync` already.
+        Resume::Limit(identity, l) => {
+            let decision = match &state.rate_limit {
+                Some((limiter, _)) => Some(limiter.check(&l.key, l.quota, l.now).await),
+                None => None,
+            };
+            (identity, decision)
+        }
     };
     match admit(&state, req, identity, decision) {
         Admitted::Route(req, after) => {

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::future::Future;
+use std::future::{Future, Ready};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -272,7 +272,7 @@ where
             reply: rt.reply_future(Ok(()), serve(parts, body), headers),
         },
         FirstStep::Refuse(problem) => Served::Answered {
-            response: Some(rt.reply(Err(problem), headers)),
+            answer: std::future::ready(rt.reply(Err(problem), headers)),
         },
         FirstStep::Keyed(key) => Served::Keyed {
             keyed: Box::pin(keyed(rt, operation, parts, body, headers, serve, key)),
@@ -287,7 +287,7 @@ pin_project_lite::pin_project! {
         /// No key: the handler, as for any operation.
         Direct { #[pin] reply: D },
         /// Refused before the handler (a bad or missing key).
-        Answered { response: Option<Response> },
+        Answered { answer: Ready<Response> },
         /// A key: claimed, served, stored (or replayed).
         Keyed { keyed: Pin<Box<K>> },
     }
@@ -303,11 +303,7 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         match self.project() {
             ServedProjection::Direct { reply } => reply.poll(cx),
-            ServedProjection::Answered { response } => Poll::Ready(
-                response
-                    .take()
-                    .expect("an idempotent operation's future was polled after it completed"),
-            ),
+            ServedProjection::Answered { answer } => Pin::new(answer).poll(cx),
             ServedProjection::Keyed { keyed } => keyed.as_mut().poll(cx),
         }
     }
