@@ -16,11 +16,9 @@
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
 
 use apigen_server_runtime as runtime;
 use axum::body::Body;
@@ -29,7 +27,7 @@ use axum::response::Response;
 use axum::routing;
 use http::{StatusCode, header};
 use runtime::layer::{self, Runtime, ServerConfig};
-use runtime::{Cors, Quota, RateLimitPolicy, auth, response};
+use runtime::{Cors, auth, response};
 use tower_service::Service;
 
 /// The largest single allocation allowed on the request path: glibc's per-thread cache
@@ -88,18 +86,7 @@ fn router(rate_limit: bool, cors: bool) -> axum::Router {
     );
     let mut config = ServerConfig::new().authenticator(common::keys());
     if rate_limit {
-        let quota = Quota {
-            per_minute: 1_000_000,
-            per_day: 1_000_000,
-        };
-        let policy = RateLimitPolicy {
-            plans: BTreeMap::from([("free".to_owned(), quota)]),
-            anonymous_plan: "free".into(),
-            default_plan: "free".into(),
-            ban_strikes: 0,
-            ban: Duration::ZERO,
-        };
-        config = config.rate_limit_in_memory(policy);
+        config = config.rate_limit_in_memory(common::free_plan_policy(1_000_000, 1_000_000));
     }
     if cors {
         config = config.cors(Cors::builder().allow_origin(ORIGIN).build().unwrap());

@@ -5,12 +5,11 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use apigen_server_runtime::cors::{Cors, CorsError, RUNTIME_RESPONSE_HEADERS};
 use apigen_server_runtime::layer::{self, ServerConfig};
-use apigen_server_runtime::ratelimit::{Quota, RateLimitPolicy};
+use apigen_server_runtime::ratelimit::RateLimitPolicy;
 use common::{GOOD_KEY, Reply, client, send, serve_petstore};
 
 const APP: &str = "http://app.example:8000";
@@ -23,17 +22,7 @@ fn cors() -> Cors {
 /// `limit` requests a minute AND a day: a test that crosses a UTC minute mid-run still finds
 /// its quota used up (the day window carries it), so no test depends on the wall clock.
 fn tight_policy(limit: u32) -> RateLimitPolicy {
-    let quota = Quota {
-        per_minute: limit,
-        per_day: limit,
-    };
-    RateLimitPolicy {
-        plans: BTreeMap::from([("free".to_owned(), quota)]),
-        anonymous_plan: "free".into(),
-        default_plan: "free".into(),
-        ban_strikes: 0,
-        ban: Duration::ZERO,
-    }
+    common::free_plan_policy(limit, limit)
 }
 
 async fn preflight(base: &str, path: &str, origin: &str, method: &str, headers: &str) -> Reply {

@@ -6,12 +6,11 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use apigen_server_runtime as runtime;
 use axum::extract::Request;
@@ -83,17 +82,7 @@ impl RateLimiter for Awaited {
 }
 
 fn policy(per_minute: u32) -> RateLimitPolicy {
-    let quota = Quota {
-        per_minute,
-        per_day: 1000,
-    };
-    RateLimitPolicy {
-        plans: BTreeMap::from([("free".to_owned(), quota)]),
-        anonymous_plan: "free".into(),
-        default_plan: "free".into(),
-        ban_strikes: 0,
-        ban: Duration::ZERO,
-    }
+    common::free_plan_policy(per_minute, 1000)
 }
 
 /// A secured operation that answers with the principals the gate found, `scheme:subject`.

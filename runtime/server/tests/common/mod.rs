@@ -394,6 +394,24 @@ pub fn keys() -> runtime::auth::StaticKeys {
         .with_key(PRO_KEY, "bob", Some("pro"))
 }
 
+/// One plan, "free", for every caller (keys without a plan and anonymous ones alike), with
+/// `per_minute` and `per_day` requests and no bans.
+pub fn free_plan_policy(per_minute: u32, per_day: u32) -> runtime::RateLimitPolicy {
+    runtime::RateLimitPolicy {
+        plans: std::collections::BTreeMap::from([(
+            "free".to_owned(),
+            runtime::Quota {
+                per_minute,
+                per_day,
+            },
+        )]),
+        anonymous_plan: "free".into(),
+        default_plan: "free".into(),
+        ban_strikes: 0,
+        ban: std::time::Duration::ZERO,
+    }
+}
+
 /// Keys installed; the base path is the document's ("/v1").
 pub fn config() -> ServerConfig {
     ServerConfig::new().authenticator(keys())
