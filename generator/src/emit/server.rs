@@ -497,6 +497,15 @@ pub fn router_rs(api: &Api) -> TokenStream {
     });
     // The prefix is resolved once and every route is registered with it, so no request goes
     // through axum's nesting (a second routing step and a rewritten URI); no routes, no `base`.
+    let services_doc = (!paths.is_empty()).then(|| {
+        doc(&[
+            String::new(),
+            "Each operation is registered as a service (`layer::operation`) rather than an axum"
+                .into(),
+            "handler, so its future is boxed once per request instead of inside a second box."
+                .into(),
+        ])
+    });
     let base_decl = if paths.is_empty() {
         // Nothing to serve `api` with.
         quote!(let _ = api;)
@@ -571,9 +580,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
         /// paths, and every path outside the base path, answer 404 and undeclared methods 405
         /// (with `Allow`), both with the problem body.
-        ///
-        /// Each operation is registered as a service (`layer::operation`) rather than an axum
-        /// handler, so its future is boxed once per request instead of inside a second box.
+        #services_doc
         pub fn router<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             #base_decl
             let routes = axum::Router::new()
