@@ -1,19 +1,31 @@
 //! Embeds the runtime crates' source files, so the generator copies them into generated
 //! crates without a hand-kept list that could fall out of step.
+//!
+//! They are read through `runtime-src/`, symbolic links to `../runtime/*/src` (and the runtime
+//! manifests) inside this package: `cargo package` follows them, so the published crate
+//! carries the same files and builds on its own. The package's directory is read when the
+//! script runs (not baked in when it is compiled), so a moved checkout rebuilds correctly.
 
 use std::fs;
-use std::path::Path;
+use std::path::PathBuf;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("runtime");
+    let root = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    )
+    .join("runtime-src");
     let mut out = String::new();
     for side in ["server", "client", "cli"] {
-        let dir = root.join(side).join("src");
+        let dir = root.join(side);
         println!("cargo:rerun-if-changed={}", dir.display());
         let mut files: Vec<_> = fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot read {} ({e}): it is a symbolic link to the runtime's sources; \
+                     on Windows, clone with `git clone -c core.symlinks=true`",
+                    dir.display()
+                )
+            })
             .filter_map(|entry| entry.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "rs"))
             .collect();
@@ -35,7 +47,7 @@ fn main() {
         }
         out.push_str("];\n");
     }
-    let dest =
-        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("runtime_files.rs");
+    let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("runtime_files.rs");
     fs::write(dest, out).expect("write runtime_files.rs");
 }

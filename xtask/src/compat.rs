@@ -14,7 +14,8 @@ use std::process::Command;
 
 use serde_yaml::{Mapping, Value};
 
-use crate::codegen::{self, Report, Target};
+use crate::codegen;
+use apigen_cli::project::{Report, Target, sync};
 
 /// What the evolved document adds, each the kind of change the issue calls additive.
 pub const ADDITIONS: &[&str] = &[
@@ -143,9 +144,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         spec: evolved,
         spec_label: "spec/petstore.yaml (evolved by cargo xtask compat)".into(),
         name: "petstore".into(),
-        server_dir: ws.join("generated-server"),
-        client_dir: ws.join("generated-client"),
-        cli: Some((ws.join("generated-cli"), "../generated-client".into())),
+        server_dir: Some(ws.join("generated-server")),
+        client_dir: Some(ws.join("generated-client")),
+        cli_dir: Some(ws.join("generated-cli")),
         command: "cargo xtask compat".into(),
         string_formats: false,
         // The workspace's own copy of the runtime (see `SUPPORT`).
@@ -156,7 +157,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             )),
         },
     };
-    codegen::sync(&target, false, &mut Report::default())?;
+    sync(&target, false, &mut Report::default())?;
     for dir in COPIED.iter().chain(SUPPORT) {
         copy_dir(&root.join(dir), &ws.join(dir))?;
     }

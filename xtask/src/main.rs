@@ -3,7 +3,6 @@
 mod codegen;
 mod compat;
 mod corpus;
-mod diff;
 mod fuzz;
 mod mutants;
 mod public_api;
@@ -18,25 +17,17 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const HELP: &str = "\
 cargo xtask codegen [--check] [--deny-breaking] [--sunset-warning-days N]
-    Regenerate generated-server/, generated-client/ and generated-cli/ from spec/petstore.yaml, and the
-    fixture crates under tests/generated/ from tests/fixtures/*.yaml. With --check, write
-    nothing and fail when any generated file is stale, missing or orphaned. Warns about every
-    operation whose x-deprecation sunset is less than N days away (default 90) or past.
-    Without --check, ends with the spec's changes that break clients against HEAD; with
-    --deny-breaking, refuses them (writing nothing) unless info.version's major went up.
-cargo xtask codegen --spec PATH --out DIR [--name NAME] [--cli] [--string-formats] [--vendor-runtime] [--check] [--deny-breaking]
-    Generate DIR/server and DIR/client (crates NAME-server and NAME-client; with --cli also
-    DIR/cli, the command-line client NAME-cli). They depend on this checkout's runtime crates
-    (apigen-server-runtime, ...) by version and path; --vendor-runtime copies the runtime
-    into them instead, for crates that build with nothing but crates.io
-    from any OpenAPI 3.0, 3.1 or 3.2 document. Without --name, NAME is derived from the file
-    name as a valid package name (api.github.com.json → api-github-com). --string-formats
-    keeps format uuid, date-time, date, ipv4 and ipv6 as String (default: typed).
+    `apigen generate` (`apigen check` with --check) on this repository's apigen.toml: the pet
+    store's crates (generated-server/, generated-client/, generated-cli/) and the fixtures'
+    (tests/generated/). `cargo xtask codegen --help` has every option.
+cargo xtask codegen --spec PATH --out DIR [--name NAME] [--cli] [--string-formats] [--vendor-runtime]
+    Any other document's crates in DIR/server, DIR/client (and DIR/cli), depending on this
+    checkout's runtime crates by path and version (`--vendor-runtime`: a copy instead).
 cargo xtask diff [--base GIT-REF | --base-file PATH] [--spec PATH] [--json]
-    Compare two versions of an OpenAPI 3.0/3.1/3.2 document (default: spec/petstore.yaml at
-    HEAD against the working tree's) and list every change with its JSON pointer, rule, class
-    (breaking-for-clients, breaking-for-servers, compatible) and reason (docs/diff.md). Exit
-    status 0 when no change breaks clients, 1 when one does, 2 when a document cannot be read.
+    `apigen diff`: every change between two versions of a document (default: each of
+    apigen.toml's at HEAD against the working tree's), with its JSON pointer, rule, class and
+    reason (docs/diff.md). Exit status 0 when no change breaks clients, 1 when one does, 2
+    when a document cannot be read.
 cargo xtask compat
     Additive spec changes are source-compatible: regenerates the pet store crates from
     spec/petstore.yaml plus an optional property, query parameters (one the first of its
@@ -105,10 +96,10 @@ fn bench(args: &[String]) -> Result<(), String> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("codegen") => codegen::main(&args[1..]),
+        Some("codegen") => return codegen::main(&args[1..]),
         Some("corpus") => corpus::main(&args[1..]),
         Some("compat") => compat::main(&args[1..]),
-        Some("diff") => return diff::main(&args[1..]),
+        Some("diff") => return apigen_cli::run(&args, codegen::invocation()),
         Some("fuzz") => fuzz::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("mutants") => mutants::main(&args[1..]),

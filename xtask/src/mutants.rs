@@ -76,7 +76,7 @@ const GROUPS: &[Group] = &[
     },
     Group {
         name: "generator",
-        package: "apigen",
+        package: "apigen-codegen",
         // Where the document's x-rate-limit and x-deprecation become the IR.
         files: &["generator/src/lower/extensions.rs"],
         tests: &[],

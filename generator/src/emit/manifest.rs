@@ -10,10 +10,10 @@ use crate::RuntimeSource;
 use crate::ir::Api;
 use askama::Template;
 
-const WORKSPACE_MANIFEST: &str = include_str!("../../../Cargo.toml");
-const SERVER_RUNTIME_MANIFEST: &str = include_str!("../../../runtime/server/Cargo.toml");
-const CLIENT_RUNTIME_MANIFEST: &str = include_str!("../../../runtime/client/Cargo.toml");
-const CLI_RUNTIME_MANIFEST: &str = include_str!("../../../runtime/cli/Cargo.toml");
+const WORKSPACE_MANIFEST: &str = include_str!("../../runtime-src/workspace.toml");
+const SERVER_RUNTIME_MANIFEST: &str = include_str!("../../runtime-src/server.toml");
+const CLIENT_RUNTIME_MANIFEST: &str = include_str!("../../runtime-src/client.toml");
+const CLI_RUNTIME_MANIFEST: &str = include_str!("../../runtime-src/cli.toml");
 
 /// The crates a generated server's own code names (the runtime's other dependencies are the
 /// runtime's business).

@@ -1,25 +1,31 @@
-//! `cargo xtask diff`: reads the two versions of a document (a file, or a file at a git
-//! revision) and prints `apigen::diff`'s report; `codegen` uses [`against_git`] for its
-//! summary and `--deny-breaking`.
+//! `apigen diff`: reads two versions of a document (a file, or a file at a git revision) and
+//! prints `apigen::diff`'s report; `generate` uses [`against_git`] for its summary and
+//! `--deny-breaking`.
 
+use crate::{Invocation, paths};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::Command;
 
 /// Exit status when some change breaks clients (0: none does; 2: the comparison failed).
-const BREAKING: u8 = 1;
-const FAILED: u8 = 2;
+pub const BREAKING: u8 = 1;
 
-pub fn main(args: &[String]) -> ExitCode {
-    match run(args) {
-        Ok(code) => ExitCode::from(code),
-        Err(message) => {
-            eprintln!("{message}");
-            ExitCode::from(FAILED)
-        }
-    }
-}
+pub const HELP: &str = "\
+Compare two versions of an OpenAPI document and list every change with its JSON pointer, rule,
+class (breaking-for-clients, breaking-for-servers, compatible) and reason.
 
-fn run(args: &[String]) -> Result<u8, String> {
+Usage: {program} diff [--spec PATH] [--base GIT-REF | --base-file PATH] [--json]
+
+Options:
+  --spec PATH        the new version (default: every document of apigen.toml)
+  --base GIT-REF     compare with the document as committed at GIT-REF (default: HEAD)
+  --base-file PATH   compare with this file instead
+  --json             the report as JSON
+
+Exit status: 0 when no change breaks clients, 1 when one does, 2 when a document cannot be
+read (with the pointer of the problem, as `generate` gives it).
+";
+
+pub fn run(args: &[String], inv: &Invocation) -> Result<u8, String> {
     let mut base_ref = None;
     let mut base_file = None;
     let mut spec = None;
@@ -33,41 +39,55 @@ fn run(args: &[String]) -> Result<u8, String> {
             }
             "--spec" => spec = Some(PathBuf::from(it.next().ok_or("--spec needs a path")?)),
             "--json" => json = true,
-            other => return Err(format!("unknown option `{other}`")),
+            other => return Err(crate::unknown_option(other, "diff", inv)),
         }
     }
-    let spec = spec.unwrap_or_else(|| crate::codegen::root().join("spec/petstore.yaml"));
-    let (base_text, base_label) = match (base_ref, base_file) {
-        (Some(_), Some(_)) => return Err("--base and --base-file exclude each other".into()),
-        (None, Some(file)) => (read(&file)?, file.display().to_string()),
-        (rev, None) => {
-            let rev = rev.unwrap_or_else(|| "HEAD".into());
-            let text = git_show(&rev, &spec)?;
-            (text, format!("{rev}:{}", crate::codegen::relative(&spec)))
+    let (specs, base) = match spec {
+        Some(spec) => (vec![spec], inv.cwd.clone()),
+        None => {
+            let config = inv.config()?;
+            let dir = config.dir().to_path_buf();
+            let specs = config.apis.iter().map(|a| dir.join(&a.spec)).collect();
+            (specs, dir)
         }
     };
-    let new_text = read(&spec)?;
-    let spec_label = crate::codegen::relative(&spec);
-    let report = apigen::diff::diff(&base_text, &new_text, now())
-        .map_err(|e| format!("cannot compare {base_label} with {spec_label}:\n{e}"))?;
-    let text = if json {
-        format!("{}\n", report.json())
-    } else {
-        format!("{base_label} → {spec_label}\n{}", report.human())
-    };
-    // A reader that stops early (`| head`) is not an error worth a panic.
-    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
-    Ok(if report.breaking_for_clients().is_empty() {
-        0
-    } else {
-        BREAKING
-    })
+    if base_file.is_some() && specs.len() > 1 {
+        return Err("--base-file compares one document: name it with --spec".into());
+    }
+    let mut worst = 0;
+    for spec in specs {
+        let spec_label = paths::label(&spec, &base);
+        let (base_text, base_label) = match (&base_ref, &base_file) {
+            (Some(_), Some(_)) => return Err("--base and --base-file exclude each other".into()),
+            (None, Some(file)) => (read(file)?, file.display().to_string()),
+            (rev, None) => {
+                let rev = rev.clone().unwrap_or_else(|| "HEAD".into());
+                let text = git_show(&rev, &spec)?;
+                (text, format!("{rev}:{spec_label}"))
+            }
+        };
+        let new_text = read(&spec)?;
+        let report = apigen::diff::diff(&base_text, &new_text, now())
+            .map_err(|e| format!("cannot compare {base_label} with {spec_label}:\n{e}"))?;
+        let text = if json {
+            format!("{}\n", report.json())
+        } else {
+            format!("{base_label} → {spec_label}\n{}", report.human())
+        };
+        // A reader that stops early (`| head`) is not an error worth a panic.
+        let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+        if !report.breaking_for_clients().is_empty() {
+            worst = BREAKING;
+        }
+    }
+    Ok(worst)
 }
 
 fn read(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
+/// Unix seconds now (sunset dates are judged against it).
 pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -115,7 +135,7 @@ fn git_show(rev: &str, path: &Path) -> Result<String, String> {
     String::from_utf8(output.stdout).map_err(|_| format!("{rev}:{} is not UTF-8", path.display()))
 }
 
-/// The spec at `path` compared with its last commit (`HEAD`), for `codegen`.
+/// The spec at `path` compared with its last commit (`HEAD`), for `generate`.
 pub fn against_git(path: &Path) -> Result<apigen::diff::Report, String> {
     let base = git_show("HEAD", path)?;
     let new = read(path)?;
