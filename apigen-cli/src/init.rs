@@ -263,11 +263,36 @@ impl Workspace {
             })
         };
         let added: Vec<String> = members.iter().filter(|m| !covered(m)).cloned().collect();
-        for member in &added {
-            list.push(member.as_str());
-        }
-        if list.len() > 3 && list.trailing_comma() {
-            list.fmt();
+        // A list written one member a line stays so: each new member on a line of its own,
+        // indented as the last, after any comment that ended the list.
+        let indent = list
+            .iter()
+            .last()
+            .and_then(|v| v.decor().prefix()?.as_str())
+            .and_then(|p| p.rsplit_once('\n'))
+            .map(|(_, indent)| indent.to_string());
+        match indent {
+            Some(indent) if !added.is_empty() => {
+                let trailing = list
+                    .trailing()
+                    .as_str()
+                    .unwrap_or("")
+                    .trim_end()
+                    .to_string();
+                for (i, member) in added.iter().enumerate() {
+                    let mut value = Value::from(member.as_str());
+                    let before = if i == 0 { trailing.as_str() } else { "" };
+                    value.decor_mut().set_prefix(format!("{before}\n{indent}"));
+                    list.push_formatted(value);
+                }
+                list.set_trailing("\n");
+                list.set_trailing_comma(true);
+            }
+            _ => {
+                for member in &added {
+                    list.push(member.as_str());
+                }
+            }
         }
         write(&self.path, &self.doc.to_string())?;
         Ok(added)
