@@ -194,7 +194,11 @@ async fn replay_conflict_mismatch_and_bad_keys() {
 
 #[tokio::test]
 async fn a_key_stored_in_redis_is_replayed_by_another_instance() {
-    let redis = redis_server::RedisServer::start();
+    let Some(redis) = redis_server::RedisServer::start_or_skip(
+        "a_key_stored_in_redis_is_replayed_by_another_instance",
+    ) else {
+        return;
+    };
     let options = RedisOptions {
         key_prefix: "idem-test:".into(),
         timeout: Duration::from_secs(5),

@@ -31,6 +31,16 @@ use petstore_client::Client;
 use petstore_client::types::NewPet;
 use postgres_server::PostgresServer;
 use redis_server::RedisServer;
+
+/// Whether a test needing PostgreSQL runs here (see `redis_server::runs_here`).
+fn postgres_here(test: &str) -> bool {
+    redis_server::runs_here(
+        test,
+        "PostgreSQL (initdb, postgres)",
+        PostgresServer::installed(),
+        "apt-get install postgresql",
+    )
+}
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -280,7 +290,13 @@ async fn read_message(stream: &mut TcpStream) -> Vec<u8> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_instances_share_limits_bans_pets_and_retries() {
     let _turn = ONE_AT_A_TIME.lock().await;
-    let mut redis = RedisServer::start();
+    let test = "three_instances_share_limits_bans_pets_and_retries";
+    if !postgres_here(test) {
+        return;
+    }
+    let Some(mut redis) = RedisServer::start_or_skip(test) else {
+        return;
+    };
     let postgres = PostgresServer::start();
     let database_url = postgres.url();
     let shared = |extra: &[&str]| -> Vec<String> {
@@ -582,6 +598,9 @@ fn post(http: &reqwest::Client, base: &str, name: &str) -> reqwest::RequestBuild
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_restarted_under_a_running_service() {
     let _turn = ONE_AT_A_TIME.lock().await;
+    if !postgres_here("postgres_restarted_under_a_running_service") {
+        return;
+    }
     let mut postgres = PostgresServer::start();
     let service = Instance::start(&["--database-url".to_owned(), postgres.url()]);
     let (http, base) = (http(), service.base.clone());
@@ -676,6 +695,9 @@ async fn cuttable_proxy(upstream: SocketAddr) -> (SocketAddr, tokio::sync::watch
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_cut_under_a_statement() {
     let _turn = ONE_AT_A_TIME.lock().await;
+    if !postgres_here("a_connection_cut_under_a_statement") {
+        return;
+    }
     let postgres = PostgresServer::start();
     let (proxy, cut) = cuttable_proxy(SocketAddr::from(([127, 0, 0, 1], postgres.port))).await;
     let url = format!("postgres://postgres@{proxy}/postgres");

@@ -48,7 +48,9 @@ fn options(when_unavailable: WhenUnavailable) -> RedisOptions {
 
 #[tokio::test]
 async fn decides_exactly_as_the_in_memory_limiter() {
-    let redis = RedisServer::start();
+    let Some(redis) = RedisServer::start_or_skip("decides_exactly_as_the_in_memory_limiter") else {
+        return;
+    };
     let store = RedisStore::open(&redis.url(), options(WhenUnavailable::Refuse)).unwrap();
     let shared = RedisRateLimiter::new(store, 3, Duration::from_secs(150));
     let local = InMemoryRateLimiter::new(3, Duration::from_secs(150));
@@ -106,7 +108,9 @@ async fn decides_exactly_as_the_in_memory_limiter() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn exact_under_concurrency_and_keys_expire() {
-    let redis = RedisServer::start();
+    let Some(redis) = RedisServer::start_or_skip("exact_under_concurrency_and_keys_expire") else {
+        return;
+    };
     let opts = options(WhenUnavailable::Refuse);
     let prefix = opts.key_prefix.clone();
     let store = RedisStore::open(&redis.url(), opts).unwrap();
@@ -190,7 +194,10 @@ async fn until(base: &str, done: impl Fn(u16) -> bool) -> common::Reply {
 
 #[tokio::test]
 async fn redis_stopped_mid_run_refuse_then_recover() {
-    let mut redis = RedisServer::start();
+    let Some(mut redis) = RedisServer::start_or_skip("redis_stopped_mid_run_refuse_then_recover")
+    else {
+        return;
+    };
     let mut opts = options(WhenUnavailable::Refuse);
     opts.timeout = Duration::from_millis(500);
     let store = RedisStore::open(&redis.url(), opts).unwrap();
@@ -228,7 +235,10 @@ async fn redis_stopped_mid_run_refuse_then_recover() {
 
 #[tokio::test]
 async fn redis_stopped_mid_run_allow_then_recover() {
-    let mut redis = RedisServer::start();
+    let Some(mut redis) = RedisServer::start_or_skip("redis_stopped_mid_run_allow_then_recover")
+    else {
+        return;
+    };
     let mut opts = options(WhenUnavailable::Allow);
     opts.timeout = Duration::from_millis(500);
     let store = RedisStore::open(&redis.url(), opts).unwrap();

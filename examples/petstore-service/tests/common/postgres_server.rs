@@ -24,6 +24,12 @@ pub struct PostgresServer {
 }
 
 impl PostgresServer {
+    /// Whether PostgreSQL's server programs are installed (tests that need them skip, or fail
+    /// under `APIGEN_REQUIRE_SERVICES`, through `redis_server::runs_here`).
+    pub fn installed() -> bool {
+        find_bin_dir().is_some()
+    }
+
     /// Creates a cluster with the superuser `postgres` (trust authentication on loopback) and
     /// starts it; returns once it accepts connections.
     pub fn start() -> PostgresServer {
@@ -228,6 +234,17 @@ fn run_as() -> Option<(u32, u32)> {
 
 /// The directory holding `initdb`, `postgres`, `pg_isready` and `pg_ctl`.
 fn bin_dir() -> PathBuf {
+    find_bin_dir().unwrap_or_else(|| {
+        panic!(
+            "PostgreSQL's server programs (initdb, postgres, pg_isready, pg_ctl) were not found on PATH \
+             nor in /usr/lib/postgresql/*/bin: these tests need them; install them with \
+             `apt-get install postgresql` (.ci/run does)"
+        )
+    })
+}
+
+/// [`bin_dir`], or `None` where PostgreSQL's server programs are not installed.
+fn find_bin_dir() -> Option<PathBuf> {
     let has_all = |d: &Path| {
         ["initdb", "postgres", "pg_isready", "pg_ctl"]
             .iter()
@@ -237,7 +254,7 @@ fn bin_dir() -> PathBuf {
         .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
         .unwrap_or_default();
     if let Some(d) = on_path.into_iter().find(|d| has_all(d)) {
-        return d;
+        return Some(d);
     }
     // Debian keeps the server programs out of PATH, one directory per major version.
     let mut versions: Vec<(u32, PathBuf)> = fs::read_dir("/usr/lib/postgresql")
@@ -251,11 +268,5 @@ fn bin_dir() -> PathBuf {
         .filter(|(_, d)| has_all(d))
         .collect();
     versions.sort();
-    versions.pop().map(|(_, d)| d).unwrap_or_else(|| {
-        panic!(
-            "PostgreSQL's server programs (initdb, postgres, pg_isready, pg_ctl) were not found on PATH \
-             nor in /usr/lib/postgresql/*/bin: these tests need them; install them with \
-             `apt-get install postgresql` (.ci/run does)"
-        )
-    })
+    versions.pop().map(|(_, d)| d)
 }

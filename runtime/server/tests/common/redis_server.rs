@@ -1,6 +1,8 @@
 //! A throwaway `redis-server` for tests: started on a free loopback port with no persistence,
 //! stoppable and restartable on the same port, killed when dropped. Needs the `redis-server`
-//! binary (Debian: `apt-get install redis-server`; `.ci/run` installs it when missing).
+//! binary (Debian: `apt-get install redis-server`; `.ci/run` installs it when missing): where
+//! it is not installed, [`RedisServer::start_or_skip`] says so and the test does not run,
+//! unless `APIGEN_REQUIRE_SERVICES` is set (`.ci/run` sets it), when that is a failure.
 //! Shared by several test crates through `#[path]`.
 
 #![allow(dead_code)]
@@ -15,7 +17,51 @@ pub struct RedisServer {
     child: Option<Child>,
 }
 
+/// Set (to anything) where a test needing a server program must run: a missing program is
+/// then a failure, not a skip. `.ci/run` sets it, so CI never passes with these tests unrun.
+pub const REQUIRE_SERVICES: &str = "APIGEN_REQUIRE_SERVICES";
+
+/// Whether a test that needs `what` (found or not, per `installed`) runs. When it does not,
+/// one line says so on the terminal, past the test harness's capture of output (so a plain
+/// `cargo test` shows it among the results), with how to run it; with
+/// [`REQUIRE_SERVICES`] set it panics instead.
+pub fn runs_here(test: &str, what: &str, installed: bool, install: &str) -> bool {
+    if installed {
+        return true;
+    }
+    let message = format!(
+        "{what} is not installed, so `{test}` did not run: install it with `{install}` (`.ci/run` does)"
+    );
+    if std::env::var_os(REQUIRE_SERVICES).is_some() {
+        panic!("{message}; {REQUIRE_SERVICES} is set, so this is a failure");
+    }
+    // `eprintln!` would be captured (and dropped) for a passing test.
+    let _ = std::io::Write::write_all(
+        &mut std::io::stderr(),
+        format!("\nSKIPPED: {message}\n").as_bytes(),
+    );
+    false
+}
+
 impl RedisServer {
+    /// [`RedisServer::start`] where `redis-server` is installed; `None` (the test returns at
+    /// once) where it is not, after saying so ([`runs_here`]).
+    pub fn start_or_skip(test: &str) -> Option<RedisServer> {
+        let installed = Command::new("redis-server")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        runs_here(
+            test,
+            "redis-server",
+            installed,
+            "apt-get install redis-server",
+        )
+        .then(RedisServer::start)
+    }
+
     /// Starts a server on a free port and waits until it answers PING.
     pub fn start() -> RedisServer {
         let port = TcpListener::bind("127.0.0.1:0")
