@@ -579,7 +579,7 @@ async fn answers_whose_header_structs_spell_alike_keep_their_own_headers() {
     assert_eq!(err.status(), Some(http::StatusCode::NOT_IMPLEMENTED));
     assert!(matches!(
         err.api_body(),
-        Some(GetInternalError::ServerError)
+        Some(GetInternalError::ServerError(text)) if text.is_empty()
     ));
     let headers = FiveXx::from_headers(err.headers().unwrap());
     assert_eq!(headers.x_range.as_deref(), Some("from 5XX"));
@@ -587,7 +587,7 @@ async fn answers_whose_header_structs_spell_alike_keep_their_own_headers() {
     assert_eq!(err.status(), Some(http::StatusCode::INTERNAL_SERVER_ERROR));
     assert!(matches!(
         err.api_body(),
-        Some(GetError::InternalServerError)
+        Some(GetError::InternalServerError(text)) if text.is_empty()
     ));
     let headers = FiveHundred::from_headers(err.headers().unwrap());
     assert_eq!(headers.x_code.as_deref(), Some("from 500"));

@@ -588,7 +588,23 @@ fn operation_types(op: &Operation) -> TokenStream {
                     let t = rust_type(t, true);
                     quote!(#docs #v(#t),)
                 }
-                _ => quote!(#docs #v,),
+                // Whatever the server sent, as text: the document describes no JSON body, but
+                // the message a server writes there (a sentence, a JSON it did not declare)
+                // is often the only explanation of the failure.
+                _ => {
+                    let mut lines = vec![format!(
+                        "{}: {}",
+                        status_text(r),
+                        r.doc.first().cloned().unwrap_or_default()
+                    )];
+                    lines.extend(r.doc.iter().skip(1).cloned());
+                    lines.push(String::new());
+                    lines.push(
+                        "Holds the body as text, as the server sent it (empty if none).".into(),
+                    );
+                    let docs = doc(&lines);
+                    quote!(#docs #v(String),)
+                }
             }
         });
         let docs = doc(&[
@@ -693,7 +709,7 @@ fn error_arms(op: &Operation) -> (Vec<(TokenStream, TokenStream)>, bool) {
                 Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
                     quote!(raw.api_error(#error_ty::#v))
                 }
-                _ => quote!(raw.api_error_with(#error_ty::#v)),
+                _ => quote!(raw.api_error_text(#error_ty::#v)),
             };
             (status_rank(r), status_pattern(r, op), expr)
         })
@@ -1260,7 +1276,7 @@ fn method(op: &Operation) -> TokenStream {
                 Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
                     quote!(Err(raw.api_error(#error_ty::#v)))
                 }
-                _ => quote!(Err(raw.api_error_with(#error_ty::#v))),
+                _ => quote!(Err(raw.api_error_text(#error_ty::#v))),
             }
         };
         arms.push((rank, pattern, expr));

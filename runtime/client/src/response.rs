@@ -76,6 +76,17 @@ impl Raw {
         }
     }
 
+    /// A documented error status whose body is not JSON (or not described): the body as
+    /// text, lossily, so the server's message is kept (empty when there was none).
+    pub fn api_error_text<E>(self, wrap: impl FnOnce(String) -> E) -> Error<E> {
+        let text = String::from_utf8_lossy(&self.body).into_owned();
+        Error::Api {
+            status: self.status,
+            headers: self.headers,
+            body: wrap(text),
+        }
+    }
+
     /// A documented error status without a body (or whose body is not described).
     pub fn api_error_with<E>(self, body: E) -> Error<E> {
         Error::Api {

@@ -436,6 +436,7 @@ struct ErrorBody {
 enum ListPetsError {
     Unauthorized(ErrorBody),
     TooManyRequests,
+    Default(String),
 }
 
 #[test]
@@ -523,6 +524,26 @@ fn api_errors_are_typed() {
         .api_error_with(ListPetsError::TooManyRequests);
     assert_eq!(err.api_body(), Some(&ListPetsError::TooManyRequests));
     assert_eq!(err.retry_after(), Some(Duration::from_secs(30)));
+
+    // A documented status whose body the document does not describe as JSON: the text the
+    // server sent is kept (lossily where it is not UTF-8), and shown by the error's message.
+    let text = raw(501, &[], "not implemented: use v2").api_error_text(ListPetsError::Default);
+    assert_eq!(
+        text.api_body(),
+        Some(&ListPetsError::Default("not implemented: use v2".into()))
+    );
+    assert_eq!(
+        text.to_string(),
+        "error response 501 Not Implemented: Default(\"not implemented: use v2\")"
+    );
+    let lossy = Raw {
+        body: Bytes::from_static(b"caf\xe9"),
+        ..raw(500, &[], "")
+    };
+    assert_eq!(
+        lossy.api_error_text(ListPetsError::Default).api_body(),
+        Some(&ListPetsError::Default("caf\u{fffd}".into()))
+    );
 
     // map_api changes the typed body only.
     let mapped = err.map_api(|_| "mapped");

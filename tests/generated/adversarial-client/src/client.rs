@@ -960,7 +960,7 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            500..=599 => Err(raw.api_error_with(GetInternalError::ServerError)),
+            500..=599 => Err(raw.api_error_text(GetInternalError::ServerError)),
             _ => Err(raw.unexpected()),
         }
     }
@@ -991,7 +991,7 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            500 => Err(raw.api_error_with(GetError::InternalServerError)),
+            500 => Err(raw.api_error_text(GetError::InternalServerError)),
             _ => Err(raw.unexpected()),
         }
     }
@@ -1617,7 +1617,9 @@ pub enum ResultError {
 #[non_exhaustive]
 pub enum GetInternalError {
     /// 5XX: A server error, with a header.
-    ServerError,
+    ///
+    /// Holds the body as text, as the server sent it (empty if none).
+    ServerError(String),
 }
 
 /// Headers of the `5XX` answer of `getInternal`.
@@ -1650,7 +1652,9 @@ impl GetInternalServerErrorHeaders {
 #[non_exhaustive]
 pub enum GetError {
     /// 500: A server error, with a header.
-    InternalServerError,
+    ///
+    /// Holds the body as text, as the server sent it (empty if none).
+    InternalServerError(String),
 }
 
 /// Headers of the `500` answer of `get`.
