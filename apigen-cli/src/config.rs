@@ -3,7 +3,7 @@
 //! ```toml
 //! [[api]]
 //! spec = "openapi.yaml"      # the document, relative to this file
-//! name = "petstore"          # crate names: petstore-server, petstore-client, petstore-cli
+//! name = "petstore"          # crate names petstore-server, -client, -cli; trait PetstoreApi
 //! out = "petstore"           # where the crates go: petstore/server, petstore/client, petstore/cli
 //! cli = true                 # also the command-line client (default false)
 //! ```
@@ -31,14 +31,25 @@ pub struct Config {
 pub struct ApiEntry {
     /// The document, as written (relative to the file).
     pub spec: String,
-    /// Crate-name stem.
-    pub name: String,
+    /// Crate-name stem, as written; it names the server's trait too (`petstore` →
+    /// `PetstoreApi`). `None`: from the document's file name ([`default_name`]), the trait
+    /// from its title.
+    pub name: Option<String>,
     /// Each crate's directory as written (relative to the file); `None`: not generated.
     pub server: Option<String>,
     pub client: Option<String>,
     pub cli: Option<String>,
     pub string_formats: bool,
     pub runtime: Runtime,
+}
+
+impl ApiEntry {
+    /// The crate-name stem: `name`, or one made from the document's file name.
+    pub fn crate_stem(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| default_name(&self.spec))
+    }
 }
 
 /// Where the generated crates get the runtime crates from.
@@ -106,11 +117,11 @@ impl Config {
         }
         let mut names = std::collections::BTreeSet::new();
         for api in &apis {
-            if !names.insert(api.name.as_str()) {
+            if !names.insert(api.crate_stem()) {
                 return Err(format!(
                     "{}: two `[[api]]` tables are named `{}`: crate names must differ",
                     path.display(),
-                    api.name
+                    api.crate_stem()
                 ));
             }
         }
@@ -167,7 +178,7 @@ fn entry(
         )
     })?;
     let name = match string("name")? {
-        Some(name) if apigen::naming::is_crate_stem(&name) => name,
+        Some(name) if apigen::naming::is_crate_stem(&name) => Some(name),
         Some(name) => {
             return Err(format!(
                 "{}: name `{name}` is not a valid crate name stem (ASCII letters, digits, `-` and `_`, starting with a letter); try `{}`",
@@ -175,9 +186,9 @@ fn entry(
                 apigen::naming::crate_stem(&name)
             ));
         }
-        None => default_name(&spec),
+        None => None,
     };
-    let out = string("out")?.unwrap_or_else(|| name.clone());
+    let out = string("out")?.unwrap_or_else(|| name.clone().unwrap_or_else(|| default_name(&spec)));
     let side = |key: &str, default: bool| -> Result<Option<String>, String> {
         let dir = format!("{}/{key}", out.trim_end_matches('/'));
         match table.get(key) {
@@ -265,7 +276,9 @@ pub fn render(entry: &ApiEntry) -> String {
          # string-formats, runtime (\"registry\", \"vendored\" or { path = \"DIR\" }).\n\n[[api]]\n",
     );
     text.push_str(&format!("spec = {}\n", quoted(&entry.spec)));
-    text.push_str(&format!("name = {}\n", quoted(&entry.name)));
+    if let Some(name) = &entry.name {
+        text.push_str(&format!("name = {}\n", quoted(name)));
+    }
     let out = common_out(entry);
     if let Some(out) = &out {
         text.push_str(&format!("out = {}\n", quoted(out)));
@@ -328,7 +341,8 @@ mod tests {
     fn defaults() {
         let config = parse("[[api]]\nspec = \"spec/api.github.com.json\"\n").unwrap();
         let api = &config.apis[0];
-        assert_eq!(api.name, "api-github-com");
+        assert_eq!(api.name, None);
+        assert_eq!(api.crate_stem(), "api-github-com");
         assert_eq!(api.server.as_deref(), Some("api-github-com/server"));
         assert_eq!(api.client.as_deref(), Some("api-github-com/client"));
         assert_eq!(api.cli, None);
@@ -417,7 +431,7 @@ runtime = "vendored"
         for entry in [
             ApiEntry {
                 spec: "openapi.yaml".into(),
-                name: "petstore".into(),
+                name: Some("petstore".into()),
                 server: Some("petstore/server".into()),
                 client: Some("petstore/client".into()),
                 cli: Some("petstore/cli".into()),
@@ -426,7 +440,7 @@ runtime = "vendored"
             },
             ApiEntry {
                 spec: "specs/my api.yaml".into(),
-                name: "my-api".into(),
+                name: None,
                 server: None,
                 client: Some("crates/my-api-client".into()),
                 cli: None,

@@ -209,6 +209,7 @@ fn one_document(
     inv: &Invocation,
 ) -> Result<Target, String> {
     let spec_label = paths::label(spec, &inv.cwd);
+    let api_name = name.clone();
     let name = match name {
         Some(n) if apigen::naming::is_crate_stem(&n) => n,
         Some(n) => {
@@ -252,6 +253,7 @@ fn one_document(
         spec: spec.to_path_buf(),
         spec_label,
         name,
+        api_name,
         server_dir: Some(server_dir),
         client_dir: Some(client_dir),
         cli_dir,

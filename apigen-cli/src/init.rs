@@ -84,19 +84,18 @@ pub fn run(args: &[String], inv: &Invocation) -> Result<(), String> {
 
     // 1. The entry, as apigen.toml will hold it, and its crates generated in memory first.
     let spec_label = paths::label(&root.join(&spec), &root);
-    let name = match name {
-        Some(n) if apigen::naming::is_crate_stem(&n) => n,
-        Some(n) => {
-            return Err(format!(
-                "--name `{n}` is not a valid crate name stem (ASCII letters, digits, `-` and `_`, starting with a letter); try `{}`",
-                apigen::naming::crate_stem(&n)
-            ));
-        }
-        None => config::default_name(&spec_label),
-    };
+    if let Some(n) = name.as_ref().filter(|n| !apigen::naming::is_crate_stem(n)) {
+        return Err(format!(
+            "--name `{n}` is not a valid crate name stem (ASCII letters, digits, `-` and `_`, starting with a letter); try `{}`",
+            apigen::naming::crate_stem(n)
+        ));
+    }
+    let stem = name
+        .clone()
+        .unwrap_or_else(|| config::default_name(&spec_label));
     let out = match out {
         Some(dir) => paths::label(&root.join(dir), &root),
-        None => name.clone(),
+        None => stem.clone(),
     };
     let entry = ApiEntry {
         spec: spec_label,
@@ -168,7 +167,7 @@ pub fn run(args: &[String], inv: &Invocation) -> Result<(), String> {
     if !added.is_empty() {
         println!("workspace members added: {}", added.join(", "));
     }
-    let krate = |side: &str| format!("{}-{side}", entry.name);
+    let krate = |side: &str| format!("{stem}-{side}");
     println!(
         "\nNext:\n  - implement the trait of `{server}` ({out}/server/src/api.rs) in your service and serve \
          `{server_snake}::router(…)`: add `{server} = {{ path = \"{out}/server\" }}` to its dependencies;\n  \

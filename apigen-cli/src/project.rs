@@ -18,7 +18,10 @@ pub struct Target {
     /// directory the command ran in), never absolute, so output does not depend on where the
     /// project lives.
     pub spec_label: String,
+    /// Crate-name stem.
     pub name: String,
+    /// The name the user gave (`apigen::Options::api_name`); `None`: derived.
+    pub api_name: Option<String>,
     /// Each crate's directory; `None`: not generated.
     pub server_dir: Option<PathBuf>,
     pub client_dir: Option<PathBuf>,
@@ -53,14 +56,19 @@ impl Target {
                             .flatten()
                             .collect();
                         runtime_at(&dirs, &dir.join(runtime)).map_err(|why| {
-                            format!("{}: [[api]] `{}`: {why}", config.path.display(), api.name)
+                            format!(
+                                "{}: [[api]] `{}`: {why}",
+                                config.path.display(),
+                                api.crate_stem()
+                            )
                         })?
                     }
                 };
                 Ok(Target {
                     spec_label: paths::label(&spec, dir),
                     spec,
-                    name: api.name.clone(),
+                    name: api.crate_stem(),
+                    api_name: api.name.clone(),
                     server_dir,
                     client_dir,
                     cli_dir,
@@ -127,6 +135,7 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
         command: target.command.clone(),
         string_formats: target.string_formats,
         runtime: target.runtime.clone(),
+        api_name: target.api_name.clone(),
     };
     let output =
         apigen::generate(&text, &options).map_err(|e| format!("{}:\n{e}", target.spec_label))?;

@@ -75,6 +75,7 @@ pub fn run(root: &Path, runs: usize) -> Result<Vec<Row>, String> {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let options = apigen::Options {
+            api_name: None,
             name: name.to_owned(),
             spec_label: label.clone(),
             command: "cargo xtask codegen".to_owned(),
@@ -256,6 +257,7 @@ pub fn dump(args: &[String]) -> Result<(), String> {
     };
     let text = std::fs::read_to_string(doc).map_err(|e| format!("cannot read {doc}: {e}"))?;
     let options = apigen::Options {
+        api_name: None,
         name: "dump".to_owned(),
         spec_label: doc.clone(),
         command: "cargo xtask codegen".to_owned(),

@@ -153,6 +153,7 @@ fn largest(root: &Path, n: usize) -> Vec<(PathBuf, String, u64)> {
 /// generated Rust lines.
 fn generate(text: &str, stem: &str, label: &str, ws: &Path) -> Result<(usize, usize), String> {
     let options = apigen::Options {
+        api_name: None,
         name: stem.to_owned(),
         spec_label: label.to_owned(),
         command: "petstore-bench".to_owned(),

@@ -18,61 +18,15 @@ pub mod ir;
 pub mod load;
 mod lower;
 pub mod naming;
+mod options;
 mod runtime;
+
+pub use options::{Options, RuntimeSource};
 
 use diag::{Diagnostic, Diagnostics, Severity, Sink};
 use emit::Side;
 use emit::manifest::{self, Kind};
 use std::collections::BTreeMap;
-
-/// How to name and label the generated crates.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Stem of the crate names: `petstore` gives `petstore-server` and `petstore-client`.
-    pub name: String,
-    /// How the document is named in headers (`spec/petstore.yaml`): never an absolute path,
-    /// so output does not depend on where the repository lives.
-    pub spec_label: String,
-    /// The command that regenerates the files, for their first line.
-    pub command: String,
-    /// Keep `format: uuid`, `date-time`, `date`, `ipv4` and `ipv6` strings as `String` instead
-    /// of `uuid::Uuid`, `jiff::Timestamp`, `jiff::civil::Date` and `std::net` addresses
-    /// (`cargo xtask codegen --string-formats`). Off by default.
-    pub string_formats: bool,
-    /// Where the generated crates get the runtime from. Default: the runtime crates, by
-    /// version only.
-    pub runtime: RuntimeSource,
-}
-
-/// How generated crates reach the hand-written runtime (`apigen-server-runtime`,
-/// `apigen-client-runtime`, `apigen-cli-runtime`).
-///
-/// Generated code names runtime items as `crate::runtime::…` either way: a crate that depends
-/// on the runtime re-exports it as `runtime` (`pub use apigen_server_runtime as runtime;`), and
-/// a vendored crate has the module itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RuntimeSource {
-    /// A dependency on the runtime crates at the version this generator was built with
-    /// (`^0.1.0`). `path`, when set, is a checkout's `runtime/` directory as seen from each
-    /// generated crate's directory (`../runtime`), for crates built next to the checkout; the
-    /// version stays, so the same manifest also resolves from a registry.
-    Crates { path: Option<String> },
-    /// A copy of the runtime's source in each crate (`src/runtime/`, the CLI's
-    /// `src/support.rs`): crates that build on their own (`--vendor-runtime`).
-    Vendored,
-}
-
-impl Default for RuntimeSource {
-    fn default() -> Self {
-        RuntimeSource::Crates { path: None }
-    }
-}
-
-impl RuntimeSource {
-    pub fn is_vendored(&self) -> bool {
-        matches!(self, RuntimeSource::Vendored)
-    }
-}
 
 /// The generated files and the warnings about constructs that fell back to a simpler type.
 #[derive(Debug, Clone)]
@@ -133,7 +87,7 @@ fn internal(message: String) -> Diagnostics {
 fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
     let mut loaded = load::parse(text)?;
     let mut sink = Sink::default();
-    let api = lower::lower_with(&loaded.doc, options.string_formats, &mut sink);
+    let api = lower::lower_with(&loaded.doc, options, &mut sink);
     // The lowering speaks of places in the up-read document; the user wrote them elsewhere.
     for d in &mut sink.items {
         d.pointer = loaded.original(&d.pointer);
@@ -187,7 +141,7 @@ pub fn generate_cli(
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
     let loaded = load::parse(text)?;
     let mut sink = Sink::default();
-    let api = lower::lower(&loaded.doc, &mut sink);
+    let api = lower::lower_with(&loaded.doc, options, &mut sink);
     if sink.has_errors() {
         return Err(Diagnostics(
             sink.items

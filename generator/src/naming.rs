@@ -92,6 +92,94 @@ pub fn pascal(raw: &str) -> String {
     keyword_safe(s)
 }
 
+/// The stem of the API's own names (the server's trait is `{stem}Api`): `explicit` (the
+/// user's `--name`) when given, spelt as the title spells it when both are the same letters
+/// (`petstore` and "Pet Store" → `PetStore`); else the title, without the words that only say
+/// it is an API description ("OpenAPI", "API", "REST") or which version ("3.0", "v2"): "Swagger Petstore - OpenAPI 3.0" → `SwaggerPetstore`, "GitHub v3
+/// REST API" → `GitHub`. A title of nothing but those words is kept whole; none at all is
+/// `Service`.
+pub fn api_stem(title: &str, explicit: Option<&str>) -> String {
+    let letters = |s: &str| -> String {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let kept: Vec<&str> = title
+        .split(|c: char| c.is_whitespace() || "-_/:()[],|".contains(c))
+        .filter(|w| !w.is_empty() && !is_noise(w))
+        .collect();
+    let cleaned = kept.join(" ");
+    let from_title = if cleaned.is_empty() {
+        title
+    } else {
+        cleaned.as_str()
+    };
+    let chosen = match explicit {
+        Some(name) if letters(name) != letters(from_title) && letters(name) != letters(title) => {
+            name
+        }
+        _ => from_title,
+    };
+    // Only ever a prefix (`{stem}Api`), so a keyword (`self` → `Self_`) needs no escape:
+    // `SelfApi`, not the non-camel-case `Self_Api`.
+    let stem = pascal(chosen);
+    let stem = bare(&stem).trim_end_matches('_').to_string();
+    if stem == "Value" {
+        "Service".into()
+    } else {
+        stem
+    }
+}
+
+/// A name for a server the document does not describe, from its URL: the host's words (no
+/// `www`, no port) and the path's, at most three (`https://api.github.com` → `ApiGithubCom`,
+/// `/api/v3` → `ApiV3`, `http://localhost:8080/` → `Localhost`, `http://127.0.0.1/api` →
+/// `Api`); `None` when the URL has no words (`/`).
+pub fn server_from_url(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let (host, path) = if url.contains("://") {
+        rest.split_once('/').unwrap_or((rest, ""))
+    } else {
+        ("", rest)
+    };
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = host.split(':').next().unwrap_or("");
+    // An address says nothing a reader would name a server by.
+    let host = if host.parse::<std::net::Ipv4Addr>().is_ok() || host.starts_with('[') {
+        ""
+    } else {
+        host
+    };
+    let words: Vec<&str> = host
+        .split('.')
+        .filter(|w| !w.is_empty() && *w != "www")
+        .chain(path.split(['/', '?', '#']).filter(|w| !w.is_empty()))
+        .take(3)
+        .collect();
+    let name = pascal(&words.join(" "));
+    (!words.is_empty() && name != "Value").then_some(name)
+}
+
+/// Title words that say the document is an API description, or which version it is.
+fn is_noise(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    let numeric = |s: &str| {
+        s.starts_with(|c: char| c.is_ascii_digit())
+            && s.chars().all(|c| c.is_ascii_digit() || c == '.')
+    };
+    // `v2`, `3.0`, `1.0.27`, `3`; not a year (`2024 Edition`).
+    let version = match lower.strip_prefix('v') {
+        Some(rest) => numeric(rest),
+        None => numeric(&lower) && (lower.contains('.') || lower.len() <= 2),
+    };
+    version
+        || matches!(
+            lower.as_str(),
+            "openapi" | "api" | "apis" | "rest" | "restful"
+        )
+}
+
 /// `r#type` for keywords, `self_` for the words that cannot be raw.
 fn keyword_safe(s: String) -> String {
     if NOT_RAW.contains(&s.as_str()) {
@@ -297,6 +385,50 @@ pub fn operation_from_route(method: &str, path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn server_names_from_urls() {
+        let name = |url: &str| server_from_url(url);
+        assert_eq!(
+            name("https://api.github.com").as_deref(),
+            Some("ApiGithubCom")
+        );
+        assert_eq!(name("/api/v3").as_deref(), Some("ApiV3"));
+        assert_eq!(name("http://localhost:8080/").as_deref(), Some("Localhost"));
+        assert_eq!(
+            name("https://www.example.com/api/v2/extra").as_deref(),
+            Some("ExampleComApi")
+        );
+        assert_eq!(name("http://user@10.0.0.1:80/x").as_deref(), Some("X"));
+        assert_eq!(name("http://127.0.0.1/api").as_deref(), Some("Api"));
+        assert_eq!(name("/"), None);
+        assert_eq!(name(""), None);
+    }
+
+    #[test]
+    fn api_stems_from_titles_and_names() {
+        let stem = |title: &str, name: Option<&str>| api_stem(title, name);
+        assert_eq!(
+            stem("Swagger Petstore - OpenAPI 3.0", None),
+            "SwaggerPetstore"
+        );
+        assert_eq!(
+            stem("Swagger Petstore - OpenAPI 3.0", Some("petstore")),
+            "Petstore"
+        );
+        assert_eq!(stem("Pet Store", None), "PetStore");
+        assert_eq!(stem("Pet Store", Some("petstore")), "PetStore");
+        assert_eq!(stem("Pet Store", Some("pet-store")), "PetStore");
+        assert_eq!(stem("Lending Library", Some("library")), "Library");
+        assert_eq!(stem("GitHub v3 REST API", None), "GitHub");
+        assert_eq!(stem("OpenAI API", None), "OpenAi");
+        assert_eq!(stem("Oas31", None), "Oas31");
+        assert_eq!(stem("API", None), "Api");
+        assert_eq!(stem("OpenAPI 3.1", None), "OpenApi31");
+        assert_eq!(stem("", None), "Service");
+        assert_eq!(stem("self", None), "Self");
+        assert_eq!(stem("2024 Edition API", None), "V2024Edition");
+    }
     use super::*;
 
     #[test]

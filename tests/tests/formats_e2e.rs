@@ -259,6 +259,7 @@ fn string_formats_option_keeps_strings() {
     .unwrap();
     let generate = |string_formats: bool| {
         let options = apigen::Options {
+            api_name: None,
             name: "formats".into(),
             spec_label: "tests/fixtures/formats.yaml".into(),
             command: "cargo xtask codegen".into(),

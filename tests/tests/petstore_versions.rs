@@ -9,6 +9,7 @@ fn generate(spec: &str) -> BTreeMap<String, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let text = std::fs::read_to_string(root.join(spec)).unwrap();
     let options = apigen::Options {
+        api_name: None,
         name: "petstore".into(),
         spec_label: spec.into(),
         command: "cargo xtask codegen".into(),

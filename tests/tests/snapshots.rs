@@ -22,6 +22,7 @@ fn generate_with(spec: &str, name: &str, runtime: apigen::RuntimeSource) -> apig
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let text = std::fs::read_to_string(root.join(spec)).unwrap();
     let options = apigen::Options {
+        api_name: None,
         name: name.into(),
         spec_label: spec.into(),
         command: "cargo xtask codegen".into(),

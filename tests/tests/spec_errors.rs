@@ -2,6 +2,7 @@
 
 fn generate(text: &str) -> Result<apigen::Output, apigen::diag::Diagnostics> {
     let options = apigen::Options {
+        api_name: None,
         name: "x".into(),
         spec_label: "x.yaml".into(),
         command: "cargo xtask codegen".into(),

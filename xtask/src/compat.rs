@@ -144,6 +144,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         spec: evolved,
         spec_label: "spec/petstore.yaml (evolved by cargo xtask compat)".into(),
         name: "petstore".into(),
+        api_name: None,
         server_dir: Some(ws.join("generated-server")),
         client_dir: Some(ws.join("generated-client")),
         cli_dir: Some(ws.join("generated-cli")),
@@ -249,6 +250,7 @@ mod tests {
         let spec = fs::read_to_string(codegen::root().join("spec/petstore.yaml")).unwrap();
         let evolved = evolve(&spec).unwrap();
         let options = apigen::Options {
+            api_name: None,
             name: "petstore".into(),
             spec_label: "evolved".into(),
             command: "test".into(),

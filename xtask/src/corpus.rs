@@ -125,6 +125,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             Err(e) => row.generated = Generated::Error(format!("cannot read: {e}"), 1),
             Ok(text) => {
                 let options = apigen::Options {
+                    api_name: None,
                     name: slug.clone(),
                     spec_label: label.clone(),
                     command: COMMAND.into(),

@@ -252,6 +252,7 @@ fn build_failure(side: &str, b: &CrateBuild, stderr: &str) -> Option<Failure> {
 /// Generates a case's files; a panic or an error on a valid document is a failure.
 fn generate(case: &Case) -> Result<BTreeMap<String, String>, Failure> {
     let options = apigen::Options {
+        api_name: None,
         name: case.slug.clone(),
         spec_label: case.label.clone(),
         command: "cargo xtask fuzz".into(),

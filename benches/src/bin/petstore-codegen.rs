@@ -38,6 +38,7 @@ fn main() -> ExitCode {
         }
     };
     let options = apigen::Options {
+        api_name: None,
         name: name.clone(),
         spec_label: label.clone(),
         command: "cargo xtask codegen".to_owned(),

@@ -42,7 +42,12 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         format!("use {krate}::Client;"),
         String::new(),
         "async fn example() -> Result<(), Box<dyn std::error::Error>> {".into(),
-        "    let client = Client::builder(\"http://127.0.0.1:8080/v1\")".into(),
+        // A server of this API run locally (the server crate's example binds this address),
+        // at the document's base path.
+        format!(
+            "    let client = Client::builder(\"http://127.0.0.1:8080{}\")",
+            api.base_path
+        ),
     ];
     for s in &api.security_schemes {
         let arg = match s.kind {

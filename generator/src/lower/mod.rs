@@ -18,14 +18,15 @@ use schema::{
 
 /// Lowers a parsed document with the default options; problems go to `sink`.
 pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
-    lower_with(doc, false, sink)
+    lower_with(doc, &crate::Options::default(), sink)
 }
 
 /// Lowers a parsed document; problems go to `sink` (errors stop generation afterwards).
-/// `string_formats`: `Options::string_formats` (formats such as `uuid` stay `String`).
-pub fn lower_with(doc: &OpenAPI, string_formats: bool, sink: &mut Sink) -> Api {
+/// Of `options`, `string_formats` (formats such as `uuid` stay `String`) and `api_name` (the
+/// trait's name) decide here.
+pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> Api {
     let mut schemas = Schemas::new(doc);
-    schemas.string_formats = string_formats;
+    schemas.string_formats = options.string_formats;
     schemas.lower_components(sink);
     let security_schemes = security_schemes(doc, sink);
     let base_path = doc
@@ -47,10 +48,7 @@ pub fn lower_with(doc: &OpenAPI, string_formats: bool, sink: &mut Sink) -> Api {
     resolve_check_types(&mut types, &mut params);
     mark_validated(&mut types);
     mark_scalar_one_ofs(&mut types);
-    // Only ever a prefix (`{api_name}Api`), so a title that is a keyword (`self` → `Self_`)
-    // needs no escape: `SelfApi`, not the non-camel-case `Self_Api`.
-    let api_name = naming::pascal(&doc.info.title);
-    let api_name = naming::bare(&api_name).trim_end_matches('_').to_string();
+    let api_name = naming::api_stem(&doc.info.title, options.api_name.as_deref());
     let cors = cors(&operations, &security_schemes);
     Api {
         title: doc.info.title.clone(),
@@ -58,11 +56,7 @@ pub fn lower_with(doc: &OpenAPI, string_formats: bool, sink: &mut Sink) -> Api {
         description: doc.info.description.clone(),
         base_path,
         servers: servers(doc),
-        api_name: if api_name == "Value" {
-            "Service".into()
-        } else {
-            api_name
-        },
+        api_name,
         types,
         operations,
         security_schemes,
@@ -148,6 +142,7 @@ fn servers(doc: &OpenAPI) -> Vec<Server> {
                 .map(str::trim)
                 .filter(|l| !l.is_empty() && l.split_whitespace().count() <= 3)
                 .map(naming::pascal)
+                .or_else(|| naming::server_from_url(&url))
                 .unwrap_or_else(|| format!("Server{}", i + 1));
             Server {
                 name: scope.claim(label),

@@ -24,24 +24,24 @@ use std::time::Duration;
 pub enum Server {
     /// https://constructs.example/v3
     /// `https://constructs.example/v3`
-    Server1,
+    ConstructsExampleV3,
 }
 
 impl Server {
     /// Every server, in the document's order.
-    pub const ALL: &'static [Server] = &[Self::Server1];
+    pub const ALL: &'static [Server] = &[Self::ConstructsExampleV3];
 
     /// The server's base URL (with its path prefix, without a trailing slash).
     pub fn url(self) -> &'static str {
         match self {
-            Self::Server1 => "https://constructs.example/v3",
+            Self::ConstructsExampleV3 => "https://constructs.example/v3",
         }
     }
 
     /// A short name for command lines and configuration (`production`).
     pub fn name(self) -> &'static str {
         match self {
-            Self::Server1 => "server1",
+            Self::ConstructsExampleV3 => "constructs_example_v3",
         }
     }
 }

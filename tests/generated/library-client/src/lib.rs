@@ -11,7 +11,7 @@
 //! use library_client::Client;
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
-//!     let client = Client::builder("http://127.0.0.1:8080/v1")
+//!     let client = Client::builder("http://127.0.0.1:8080/api/v2")
 //!         .library_key("secret")
 //!         .build()?;
 //!     let response = client.search_books().await?;

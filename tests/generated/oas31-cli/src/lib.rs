@@ -32,7 +32,7 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    support::global_args(cmd, &["server1"])
+    support::global_args(cmd, &["localhostv31"])
         .subcommand(
             support::body_args(
                     Command::new("add-record")

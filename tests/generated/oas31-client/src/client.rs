@@ -20,24 +20,24 @@ use std::time::Duration;
 pub enum Server {
     /// http://localhost/v31
     /// `http://localhost/v31`
-    Server1,
+    LocalhostV31,
 }
 
 impl Server {
     /// Every server, in the document's order.
-    pub const ALL: &'static [Server] = &[Self::Server1];
+    pub const ALL: &'static [Server] = &[Self::LocalhostV31];
 
     /// The server's base URL (with its path prefix, without a trailing slash).
     pub fn url(self) -> &'static str {
         match self {
-            Self::Server1 => "http://localhost/v31",
+            Self::LocalhostV31 => "http://localhost/v31",
         }
     }
 
     /// A short name for command lines and configuration (`production`).
     pub fn name(self) -> &'static str {
         match self {
-            Self::Server1 => "server1",
+            Self::LocalhostV31 => "localhost_v31",
         }
     }
 }

@@ -32,7 +32,7 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    support::global_args(cmd, &["server1"])
+    support::global_args(cmd, &["v1"])
         .subcommand(
             Command::new("dropshot-items")
                 .about("Items, dropshot style")

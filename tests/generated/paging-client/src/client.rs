@@ -25,24 +25,24 @@ use std::time::Duration;
 pub enum Server {
     /// http://127.0.0.1/v1
     /// `http://127.0.0.1/v1`
-    Server1,
+    V1,
 }
 
 impl Server {
     /// Every server, in the document's order.
-    pub const ALL: &'static [Server] = &[Self::Server1];
+    pub const ALL: &'static [Server] = &[Self::V1];
 
     /// The server's base URL (with its path prefix, without a trailing slash).
     pub fn url(self) -> &'static str {
         match self {
-            Self::Server1 => "http://127.0.0.1/v1",
+            Self::V1 => "http://127.0.0.1/v1",
         }
     }
 
     /// A short name for command lines and configuration (`production`).
     pub fn name(self) -> &'static str {
         match self {
-            Self::Server1 => "server1",
+            Self::V1 => "v1",
         }
     }
 }
