@@ -10,6 +10,7 @@
 //! (`runtime/server`, `runtime/client`, `runtime/cli`), or carry a copy of them
 //! ([`RuntimeSource::Vendored`]).
 
+mod builder;
 pub mod diag;
 pub mod diff;
 mod docs;
@@ -21,6 +22,7 @@ pub mod naming;
 mod options;
 mod runtime;
 
+pub use builder::{BuildError, Builder, Generated};
 pub use options::{Options, RuntimeSource};
 
 use diag::{Diagnostic, Diagnostics, Severity, Sink};

@@ -1,0 +1,301 @@
+//! [`Builder`]: the generator from a `build.rs`, for teams that do not commit generated code.
+//! The only part of the library that touches the disk: it reads the document and writes one
+//! file per side into `OUT_DIR`, and tells cargo to rerun when the document changes.
+
+use crate::{Options, RuntimeSource, generate};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Generates a document's server or client code from a build script, into `OUT_DIR`.
+///
+/// The code is a whole crate's: include it at the root of a crate of its own (one crate per
+/// side; the generated code names its items from the crate root, `crate::types::…`).
+///
+/// ```no_run
+/// // build.rs of a crate `petstore-client`
+/// fn main() {
+///     apigen::Builder::new("../openapi.yaml")
+///         .client()
+///         .generate()
+///         .unwrap_or_else(|e| panic!("{e}"));
+/// }
+/// ```
+///
+/// ```ignore
+/// // src/lib.rs of that crate
+/// include!(concat!(env!("OUT_DIR"), "/apigen/client.rs"));
+/// ```
+///
+/// The including crate depends on what a generated crate's `Cargo.toml` would list: for a
+/// client `apigen-client-runtime` (this crate's version), `reqwest`, `http`, `bytes`, `serde`
+/// (feature `derive`), `serde_json`, `uuid` and `jiff` (feature `serde`); for a server
+/// `apigen-server-runtime`, `axum`, `http`, `serde`, `serde_json`, `tracing`, `uuid` and
+/// `jiff`, and declares a `redis` feature (`redis = ["apigen-server-runtime/redis"]`: the
+/// server code re-exports the Redis store under it). [`Generated::dependencies`] gives the
+/// exact lines. The crate-level documentation of a generated crate (its `//!` lines) is left
+/// out: an included file cannot carry it.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    spec: PathBuf,
+    server: bool,
+    client: bool,
+    name: Option<String>,
+    string_formats: bool,
+    out_dir: Option<PathBuf>,
+}
+
+/// What [`Builder::generate`] wrote.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The files written (`OUT_DIR/apigen/server.rs`, `…/client.rs`).
+    pub files: Vec<PathBuf>,
+    /// Generator warnings (constructs generated with a fallback), also passed to cargo.
+    pub warnings: Vec<String>,
+    dependencies: Vec<(String, Vec<String>)>,
+}
+
+impl Generated {
+    /// The `[dependencies]` lines the including crate of `side` (`"server"`, `"client"`)
+    /// needs, as a generated `Cargo.toml` would list them.
+    pub fn dependencies(&self, side: &str) -> &[String] {
+        self.dependencies
+            .iter()
+            .find(|(s, _)| s == side)
+            .map_or(&[], |(_, lines)| lines.as_slice())
+    }
+}
+
+/// Why [`Builder::generate`] failed: the document could not be read or generated (with the
+/// JSON pointer of each problem), or a file could not be written.
+#[derive(Debug)]
+pub struct BuildError(String);
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl Builder {
+    /// The document at `spec` (relative to the package's directory, where cargo runs build
+    /// scripts).
+    pub fn new(spec: impl AsRef<Path>) -> Builder {
+        Builder {
+            spec: spec.as_ref().to_path_buf(),
+            server: false,
+            client: false,
+            name: None,
+            string_formats: false,
+            out_dir: None,
+        }
+    }
+
+    /// Generate the server side (`OUT_DIR/apigen/server.rs`).
+    pub fn server(mut self) -> Builder {
+        self.server = true;
+        self
+    }
+
+    /// Generate the client side (`OUT_DIR/apigen/client.rs`).
+    pub fn client(mut self) -> Builder {
+        self.client = true;
+        self
+    }
+
+    /// The name the API's trait is named after (`petstore` → `PetstoreApi`); default: the
+    /// document's title.
+    pub fn name(mut self, name: impl Into<String>) -> Builder {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Keep `format: uuid`, `date-time`, … as `String` ([`Options::string_formats`]).
+    pub fn string_formats(mut self, yes: bool) -> Builder {
+        self.string_formats = yes;
+        self
+    }
+
+    /// Write into `dir` instead of `OUT_DIR/apigen`.
+    pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Builder {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Reads the document, generates the sides asked for and writes them; prints
+    /// `cargo:rerun-if-changed` for the document and `cargo:warning` for each generator
+    /// warning.
+    pub fn generate(self) -> Result<Generated, BuildError> {
+        if !self.server && !self.client {
+            return Err(BuildError(
+                "apigen::Builder: ask for .server() or .client() (or both, for two crates)".into(),
+            ));
+        }
+        println!("cargo:rerun-if-changed={}", self.spec.display());
+        let text = std::fs::read_to_string(&self.spec)
+            .map_err(|e| BuildError(format!("cannot read {}: {e}", self.spec.display())))?;
+        let label = self.spec.file_name().map_or_else(
+            || self.spec.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let stem = self
+            .name
+            .clone()
+            .unwrap_or_else(|| crate::naming::crate_stem(label.split('.').next().unwrap_or("api")));
+        let options = Options {
+            name: stem,
+            spec_label: label.clone(),
+            command: "cargo build (apigen::Builder in build.rs)".into(),
+            string_formats: self.string_formats,
+            runtime: RuntimeSource::Crates { path: None },
+            api_name: self.name.clone(),
+        };
+        let output = generate(&text, &options)
+            .map_err(|e| BuildError(format!("{}:\n{e}", self.spec.display())))?;
+        let dir = match self.out_dir {
+            Some(dir) => dir,
+            None => PathBuf::from(std::env::var_os("OUT_DIR").ok_or_else(|| {
+                BuildError("OUT_DIR is not set: run from a build script, or set .out_dir(…)".into())
+            })?)
+            .join("apigen"),
+        };
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| BuildError(format!("cannot create {}: {e}", dir.display())))?;
+        let mut files = Vec::new();
+        let mut dependencies = Vec::new();
+        for (side, wanted) in [("server", self.server), ("client", self.client)] {
+            if !wanted {
+                continue;
+            }
+            let text = single_file(&output.files, side)?;
+            let path = dir.join(format!("{side}.rs"));
+            std::fs::write(&path, text)
+                .map_err(|e| BuildError(format!("cannot write {}: {e}", path.display())))?;
+            files.push(path);
+            let manifest = output
+                .files
+                .get(&format!("{side}/Cargo.toml"))
+                .map(String::as_str)
+                .unwrap_or_default();
+            dependencies.push((side.to_string(), dependency_lines(manifest)));
+        }
+        let warnings: Vec<String> = output
+            .warnings
+            .iter()
+            .map(|w| format!("{label}: {w}"))
+            .collect();
+        for w in &warnings {
+            println!("cargo:warning={w}");
+        }
+        Ok(Generated {
+            files,
+            warnings,
+            dependencies,
+        })
+    }
+}
+
+/// One side's files as one file to `include!` at a crate root: `lib.rs` without its inner
+/// attributes and `//!` documentation (an included file may not hold them), each `pub mod
+/// x;` replaced by the module's file inline (where they may stay).
+fn single_file(
+    files: &std::collections::BTreeMap<String, String>,
+    side: &str,
+) -> Result<String, BuildError> {
+    let lib = files
+        .get(&format!("{side}/src/lib.rs"))
+        .ok_or_else(|| BuildError(format!("internal generator error: no {side}/src/lib.rs")))?;
+    let mut out = String::with_capacity(files.values().map(String::len).sum());
+    for line in lib.lines() {
+        if line.starts_with("#![") || line.starts_with("//!") {
+            continue;
+        }
+        let module = line
+            .strip_prefix("pub mod ")
+            .and_then(|rest| rest.strip_suffix(';'));
+        match module.and_then(|m| files.get(&format!("{side}/src/{m}.rs")).map(|t| (m, t))) {
+            Some((name, text)) => {
+                out.push_str(&format!("pub mod {name} {{\n"));
+                // The module's own first line is the generated-file header, a plain comment.
+                out.push_str(text);
+                out.push_str("}\n");
+            }
+            None if module.is_some() => {
+                return Err(BuildError(format!(
+                    "internal generator error: {side}/src/lib.rs declares `{line}` without its file"
+                )));
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The `[dependencies]` lines of a generated manifest.
+fn dependency_lines(manifest: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut inside = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+        } else if inside && !line.is_empty() && !line.starts_with('#') {
+            lines.push(line.to_string());
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sides_become_one_includable_file() {
+        let dir = std::env::temp_dir().join(format!("apigen-builder-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let spec = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/petstore.yaml");
+        let generated = Builder::new(spec)
+            .server()
+            .client()
+            .out_dir(&dir)
+            .generate()
+            .unwrap();
+        assert_eq!(generated.files.len(), 2);
+        let client = std::fs::read_to_string(dir.join("client.rs")).unwrap();
+        assert!(!client.contains("#![") || client.contains("pub mod client {"));
+        for line in client
+            .lines()
+            .take_while(|l| !l.starts_with("pub mod client {"))
+        {
+            assert!(
+                !line.starts_with("#![") && !line.starts_with("//!"),
+                "{line}"
+            );
+        }
+        assert!(client.contains("pub mod client {") && client.contains("pub mod types {"));
+        assert!(!client.contains("pub mod client;"));
+        let deps = generated.dependencies("client");
+        assert!(
+            deps.iter()
+                .any(|d| d.starts_with("apigen-client-runtime = ")),
+            "{deps:?}"
+        );
+        let err = Builder::new(spec).out_dir(&dir).generate().unwrap_err();
+        assert!(err.to_string().contains(".server() or .client()"), "{err}");
+        let err = Builder::new("no/such.yaml")
+            .client()
+            .out_dir(&dir)
+            .generate()
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("cannot read no/such.yaml"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
