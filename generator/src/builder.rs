@@ -12,13 +12,11 @@ use std::path::{Path, PathBuf};
 /// side; the generated code names its items from the crate root, `crate::types::…`).
 ///
 /// ```no_run
-/// // build.rs of a crate `petstore-client`
-/// fn main() {
-///     apigen::Builder::new("../openapi.yaml")
-///         .client()
-///         .generate()
-///         .unwrap_or_else(|e| panic!("{e}"));
-/// }
+/// // In `fn main` of the build.rs of a crate `petstore-client`:
+/// apigen::Builder::new("../openapi.yaml")
+///     .client()
+///     .generate()
+///     .unwrap_or_else(|e| panic!("{e}"));
 /// ```
 ///
 /// ```ignore
