@@ -23,6 +23,10 @@ pub const FILE_NAME: &str = "apigen.toml";
 pub struct Config {
     /// The file itself; relative paths in it are relative to its directory.
     pub path: PathBuf,
+    /// The command this project regenerates with (`command = "cargo xtask codegen"`), which
+    /// generated files name in their first line; `None`: the caller's (`apigen generate`).
+    /// One value per project, so files do not change with the tool that wrote them.
+    pub command: Option<String>,
     pub apis: Vec<ApiEntry>,
 }
 
@@ -91,11 +95,26 @@ impl Config {
             )
         })?;
         let mut apis = Vec::new();
+        let mut command = None;
         for (key, item) in doc.iter() {
+            if key == "command" {
+                command = Some(
+                    item.as_str()
+                        .filter(|c| !c.trim().is_empty())
+                        .ok_or_else(|| {
+                            format!(
+                                "{}: `command` is the command that regenerates, as a string",
+                                at(item.span())
+                            )
+                        })?
+                        .to_string(),
+                );
+                continue;
+            }
             if key != "api" {
                 let span = doc.key(key).and_then(|k| k.span());
                 return Err(format!(
-                    "{}: unknown key `{key}` (apigen.toml holds `[[api]]` tables)",
+                    "{}: unknown key `{key}` (apigen.toml holds `command` and `[[api]]` tables)",
                     at(span)
                 ));
             }
@@ -127,6 +146,7 @@ impl Config {
         }
         Ok(Config {
             path: path.to_path_buf(),
+            command,
             apis,
         })
     }
@@ -267,14 +287,22 @@ pub fn default_name(spec: &str) -> String {
     apigen::naming::crate_stem(stem)
 }
 
-/// The text of a new `apigen.toml` with one document (`apigen init`).
-pub fn render(entry: &ApiEntry) -> String {
+/// The text of a new `apigen.toml` with one document (`apigen init`); `command`: the
+/// project's regenerating command when it is not `apigen generate`.
+pub fn render(entry: &ApiEntry, command: Option<&str>) -> String {
     let mut text = String::from(
         "# apigen.toml: the OpenAPI documents of this workspace and the crates generated from each.\n\
          # `apigen generate` rewrites the crates, `apigen check` (CI) fails while they are stale.\n\
          # Paths are relative to this file. Keys: spec, name, out, server, client, cli,\n\
-         # string-formats, runtime (\"registry\", \"vendored\" or { path = \"DIR\" }).\n\n[[api]]\n",
+         # string-formats, runtime (\"registry\", \"vendored\" or { path = \"DIR\" }).\n",
     );
+    if let Some(command) = command {
+        text.push_str(&format!(
+            "# `command`: how this project regenerates, as generated files say (either tool writes the same).\ncommand = {}\n",
+            quoted(command)
+        ));
+    }
+    text.push_str("\n[[api]]\n");
     text.push_str(&format!("spec = {}\n", quoted(&entry.spec)));
     if let Some(name) = &entry.name {
         text.push_str(&format!("name = {}\n", quoted(name)));
@@ -410,6 +438,10 @@ runtime = "vendored"
                 "apigen.toml:1: `api` is a list of tables",
             ),
             ("spec = \"a.yaml\"\n", "apigen.toml:1: unknown key `spec`"),
+            (
+                "command = 3\n[[api]]\nspec = \"a.yaml\"\n",
+                "apigen.toml:1: `command` is the command",
+            ),
             ("[[api]]\nspec = \n", "apigen.toml:2: not valid TOML"),
             ("", "apigen.toml: no `[[api]]` table"),
             (
@@ -448,9 +480,10 @@ runtime = "vendored"
                 runtime: Runtime::Path("../apigen/runtime".into()),
             },
         ] {
-            let text = render(&entry);
+            let text = render(&entry, Some("cargo xtask codegen"));
             let back = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(back.apis, vec![entry], "{text}");
+            assert_eq!(back.command.as_deref(), Some("cargo xtask codegen"));
         }
     }
 }

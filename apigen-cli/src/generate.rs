@@ -94,7 +94,11 @@ pub fn run(args: &[String], check_command: bool, inv: &Invocation) -> Result<(),
             }
             let config = inv.config()?;
             let targets = Target::from_config(&config, &inv.generate)?;
-            (targets, inv.generate.clone())
+            let fix = config
+                .command
+                .clone()
+                .unwrap_or_else(|| inv.generate.clone());
+            (targets, fix)
         }
         (Some(spec), Some(out)) => {
             let target = one_document(

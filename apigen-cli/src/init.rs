@@ -106,7 +106,9 @@ pub fn run(args: &[String], inv: &Invocation) -> Result<(), String> {
         string_formats,
         runtime,
     };
-    let text = config::render(&entry);
+    // With an xtask, the project regenerates with it: generated files say so, whichever tool
+    // wrote them.
+    let text = config::render(&entry, xtask.then_some("cargo xtask codegen"));
     let config = Config::parse(&text, &config_path)?;
     let targets = Target::from_config(&config, &inv.generate)?;
     for target in &targets {

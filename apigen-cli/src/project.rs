@@ -36,9 +36,10 @@ pub struct Target {
 
 impl Target {
     /// The targets of a read `apigen.toml`; `command` is what regenerates them
-    /// (`apigen generate`, `cargo xtask codegen`).
+    /// (`apigen generate`, `cargo xtask codegen`) unless the file says ([`Config::command`]).
     pub fn from_config(config: &Config, command: &str) -> Result<Vec<Target>, String> {
         let dir = config.dir();
+        let command = config.command.as_deref().unwrap_or(command);
         config
             .apis
             .iter()
