@@ -23,7 +23,7 @@ mod serve;
 mod server;
 mod stats;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -88,9 +88,14 @@ impl Settings {
     }
 }
 
-/// The workspace root.
+/// The workspace root: read when the program runs (`cargo run` sets `CARGO_MANIFEST_DIR`), so a
+/// moved checkout is not taken for its old place; the compiled-in path is the fallback.
 pub fn root() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .filter(|d| d.join("../apigen.toml").is_file())
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let root = manifest_dir.join("..");
     root.canonicalize().unwrap_or(root)
 }
 

@@ -135,10 +135,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
 
 pub fn main(args: &[String]) -> Result<(), String> {
     let args = parse(args)?;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .ok_or("xtask has no parent directory")?
-        .to_path_buf();
+    let root = crate::codegen::root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let installed = Command::new(&cargo)
         .args(["mutants", "--version"])
