@@ -162,14 +162,17 @@ set -e
 end=$(date +%s)
 if [[ $status -ne 0 ]]; then
     tail -n 60 "$work/steps.log" >&2
+    KEEP=1
     say "the README's steps failed (exit $status)"
     exit 1
 fi
 
 # 4. What the user would have seen.
-fail() { tail -n 40 "$work/steps.log" >&2; say "$*"; exit 1; }
+fail() { tail -n 40 "$work/steps.log" >&2; KEEP=1; say "$*"; exit 1; }
 grep -q '^Rex (id 1)$' "$work/steps.log" || fail "petstore-call did not print the pet the service serves"
-sed -n '/petstore-cli -- list-pets/,$p' "$work/steps.log" | grep -q '^[^+]*Rex' \
+# (grep reads to the end: with -q it would stop early, and pipefail would take sed's SIGPIPE
+# for a failure)
+sed -n '/petstore-cli -- list-pets/,$p' "$work/steps.log" | grep '^[^+]*Rex' >/dev/null \
     || fail "petstore-cli list-pets did not list the pet"
 grep -q 'pub nickname: Option<String>' "$ws/petstore/server/src/types.rs" \
     || fail "apigen generate did not add the edited property"
