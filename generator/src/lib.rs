@@ -56,10 +56,10 @@ pub struct SunsetNotice {
 /// Generates both crates from the document text. Never panics on document content; every
 /// problem comes back with the JSON pointer of where it stands.
 ///
-/// The work runs on a thread of its own with a large stack ([`GENERATE_STACK`]): reading a
+/// The work runs on a thread of its own with a large stack (64 MiB of address space): reading a
 /// document recurses once per nesting level (serde's derived deserializers take large frames in
 /// debug builds), and the caller's thread may be a test thread of 2 MiB. The parsers stop at
-/// 128 levels and the lowering at [`lower::schema::MAX_NESTING`] schemas, so this stack is always enough.
+/// 128 levels and the lowering at a fixed nesting of schemas, so this stack is always enough.
 pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
