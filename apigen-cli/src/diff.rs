@@ -3,6 +3,7 @@
 //! `--deny-breaking`.
 
 use crate::{Invocation, paths};
+use apigen::Source;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -43,7 +44,7 @@ pub fn run(args: &[String], inv: &Invocation) -> Result<u8, String> {
         }
     }
     let (specs, base) = match spec {
-        Some(spec) => (vec![spec], inv.cwd.clone()),
+        Some(spec) => (vec![inv.cwd.join(spec)], inv.cwd.clone()),
         None => {
             let config = inv.config()?;
             let dir = config.dir().to_path_buf();
@@ -56,22 +57,44 @@ pub fn run(args: &[String], inv: &Invocation) -> Result<u8, String> {
     }
     let mut worst = 0;
     for spec in specs {
+        // A document split over several files is read whole on both sides: a change in a
+        // file the root refers to is a change of the document.
         let spec_label = paths::label(&spec, &base);
-        let (base_text, base_label) = match (&base_ref, &base_file) {
+        let new_source = apigen::FileSystem::new(&base);
+        let report = match (&base_ref, &base_file) {
             (Some(_), Some(_)) => return Err("--base and --base-file exclude each other".into()),
-            (None, Some(file)) => (read(file)?, file.display().to_string()),
+            (None, Some(file)) => {
+                let file = inv.cwd.join(file);
+                read(&file)?;
+                let base_label = paths::label(&file, &inv.cwd);
+                let base_source = apigen::FileSystem::new(&inv.cwd);
+                compare(
+                    (&base_label, &base_source),
+                    (&spec_label, &new_source),
+                    &spec_label,
+                )?
+            }
             (rev, None) => {
                 let rev = rev.clone().unwrap_or_else(|| "HEAD".into());
-                let text = git_show(&rev, &spec)?;
-                (text, format!("{rev}:{spec_label}"))
+                let base_source = Git {
+                    rev: rev.clone(),
+                    base: base.clone(),
+                };
+                base_source.read(&spec_label)?;
+                compare(
+                    (&spec_label, &base_source),
+                    (&spec_label, &new_source),
+                    &format!("{rev}:{spec_label}"),
+                )?
             }
         };
-        let new_text = read(&spec)?;
-        let report = apigen::diff::diff(&base_text, &new_text, now())
-            .map_err(|e| format!("cannot compare {base_label} with {spec_label}:\n{e}"))?;
         let text = if json {
             format!("{}\n", report.json())
         } else {
+            let base_label = match (&base_ref, &base_file) {
+                (_, Some(file)) => file.display().to_string(),
+                (rev, None) => format!("{}:{spec_label}", rev.as_deref().unwrap_or("HEAD")),
+            };
             format!("{base_label} → {spec_label}\n{}", report.human())
         };
         // A reader that stops early (`| head`) is not an error worth a panic.
@@ -81,6 +104,33 @@ pub fn run(args: &[String], inv: &Invocation) -> Result<u8, String> {
         }
     }
     Ok(worst)
+}
+
+/// The two versions compared, each read from its root file through its source.
+fn compare(
+    base: (&str, &dyn apigen::Source),
+    new: (&str, &dyn apigen::Source),
+    base_label: &str,
+) -> Result<apigen::diff::Report, String> {
+    // The new root must be readable; said plainly before the generator's own messages.
+    new.1
+        .read(new.0)
+        .map_err(|e| format!("cannot read {}: {e}", new.0))?;
+    apigen::diff::diff_from(base, new, now())
+        .map_err(|e| format!("cannot compare {base_label} with {}:\n{e}", new.0))
+}
+
+/// Files as committed at a git revision, named from `base` (a directory inside the
+/// repository).
+struct Git {
+    rev: String,
+    base: PathBuf,
+}
+
+impl apigen::Source for Git {
+    fn read(&self, path: &str) -> Result<String, String> {
+        git_show(&self.rev, &self.base.join(path))
+    }
 }
 
 fn read(path: &Path) -> Result<String, String> {
@@ -135,11 +185,16 @@ fn git_show(rev: &str, path: &Path) -> Result<String, String> {
     String::from_utf8(output.stdout).map_err(|_| format!("{rev}:{} is not UTF-8", path.display()))
 }
 
-/// The spec at `path` compared with its last commit (`HEAD`), for `generate`.
-pub fn against_git(path: &Path) -> Result<apigen::diff::Report, String> {
-    let base = git_show("HEAD", path)?;
-    let new = read(path)?;
-    apigen::diff::diff(&base, &new, now()).map_err(|e| {
+/// The document whose root file `root` is named from the directory `base`, compared with its
+/// last commit (`HEAD`), every file it pulls in included, for `generate`.
+pub fn against_git(base: &Path, root: &str) -> Result<apigen::diff::Report, String> {
+    let committed = Git {
+        rev: "HEAD".into(),
+        base: base.to_path_buf(),
+    };
+    committed.read(root)?;
+    let files = apigen::FileSystem::new(base);
+    apigen::diff::diff_from((root, &committed), (root, &files), now()).map_err(|e| {
         // One line: the document's own errors come from the generation itself.
         let first = e.0.first().map(ToString::to_string).unwrap_or_default();
         format!("cannot compare with HEAD: {first}")

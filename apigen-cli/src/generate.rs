@@ -127,7 +127,13 @@ pub fn run(args: &[String], check_command: bool, inv: &Invocation) -> Result<(),
     {
         targets
             .iter()
-            .map(|t| (t.spec_label.clone(), crate::diff::against_git(&t.spec)))
+            .map(|t| {
+                let (root, _) = t.source();
+                (
+                    t.spec_label.clone(),
+                    crate::diff::against_git(&t.spec_base, &root),
+                )
+            })
             .collect()
     } else {
         Vec::new()
@@ -255,6 +261,7 @@ fn one_document(
             inv.generate
         ),
         spec: spec.to_path_buf(),
+        spec_base: inv.cwd.clone(),
         spec_label,
         name,
         api_name,

@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct Target {
     pub spec: PathBuf,
+    /// The directory the document's files are named from in messages (`apigen.toml`'s, or
+    /// the one the command ran in): `spec/paths/orders.yaml:12:7`.
+    pub spec_base: PathBuf,
     /// How headers and reports name the document: relative to `apigen.toml` (or to the
     /// directory the command ran in), never absolute, so output does not depend on where the
     /// project lives.
@@ -68,6 +71,7 @@ impl Target {
                 Ok(Target {
                     spec_label: paths::label(&spec, dir),
                     spec,
+                    spec_base: dir.to_path_buf(),
                     name: api.crate_stem(),
                     api_name: api.name.clone(),
                     server_dir,
@@ -79,6 +83,15 @@ impl Target {
                 })
             })
             .collect()
+    }
+
+    /// The document's root file as the generator names it, and the disk it reads it (and
+    /// every file its `$ref`s reach) from.
+    pub fn source(&self) -> (String, apigen::FileSystem) {
+        (
+            paths::label(&self.spec, &self.spec_base),
+            apigen::FileSystem::new(&self.spec_base),
+        )
     }
 
     /// The crates' directories, in the order server, client, CLI.
@@ -128,8 +141,7 @@ impl Report {
 /// (`check == true`): a file that differs is `changed`, one not there `missing`, and a file in
 /// a crate's directory that the generator no longer makes `orphaned` (removed when writing).
 pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), String> {
-    let text = fs::read_to_string(&target.spec)
-        .map_err(|e| format!("cannot read {}: {e}", target.spec.display()))?;
+    let (root, source) = target.source();
     let options = apigen::Options {
         name: target.name.clone(),
         spec_label: target.spec_label.clone(),
@@ -138,8 +150,8 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
         runtime: target.runtime.clone(),
         api_name: target.api_name.clone(),
     };
-    let output =
-        apigen::generate(&text, &options).map_err(|e| format!("{}:\n{e}", target.spec_label))?;
+    let output = apigen::generate_from(&root, &source, &options)
+        .map_err(|e| format!("{}:\n{e}", target.spec_label))?;
     report.warnings.extend(
         output
             .warnings
@@ -155,7 +167,7 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
     let mut files = output.files;
     if let (Some(cli), Some(client)) = (&target.cli_dir, &target.client_dir) {
         let client_path = paths::between(cli, client);
-        let cli = apigen::generate_cli(&text, &options, &client_path)
+        let cli = apigen::generate_cli_from(&root, &source, &options, &client_path)
             .map_err(|e| format!("{}:\n{e}", target.spec_label))?;
         files.extend(cli);
     }

@@ -1,10 +1,12 @@
 //! [`Builder`]: the generator from a `build.rs`, for teams that do not commit generated code.
-//! The only part of the library that touches the disk: it reads the document and writes one
-//! file per side into `OUT_DIR`, and tells cargo to rerun when the document changes.
+//! The only part of the library that touches the disk: it reads the document (every file of
+//! it, when it is split over several) and writes one file per side into `OUT_DIR`, and tells
+//! cargo to rerun when any of those files changes.
 
-use crate::{Options, RuntimeSource, generate};
+use crate::{FileSystem, Options, RuntimeSource, Source, generate_from};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// Generates a document's server or client code from a build script, into `OUT_DIR`.
 ///
@@ -49,6 +51,9 @@ pub struct Generated {
     pub files: Vec<PathBuf>,
     /// Generator warnings (constructs generated with a fallback), also passed to cargo.
     pub warnings: Vec<String>,
+    /// The files the document was read from, each told to cargo with `rerun-if-changed`:
+    /// the document and every file its `$ref`s reach (paths from the package's directory).
+    pub inputs: Vec<String>,
     dependencies: Vec<(String, Vec<String>)>,
 }
 
@@ -122,17 +127,15 @@ impl Builder {
     }
 
     /// Reads the document, generates the sides asked for and writes them; prints
-    /// `cargo:rerun-if-changed` for the document and `cargo:warning` for each generator
-    /// warning.
+    /// `cargo:rerun-if-changed` for the document and for every file its `$ref`s pull in (also
+    /// when generation fails, so that fixing any of them reruns the build script), and
+    /// `cargo:warning` for each generator warning.
     pub fn generate(self) -> Result<Generated, BuildError> {
         if !self.server && !self.client {
             return Err(BuildError(
                 "apigen::Builder: ask for .server() or .client() (or both, for two crates)".into(),
             ));
         }
-        println!("cargo:rerun-if-changed={}", self.spec.display());
-        let text = std::fs::read_to_string(&self.spec)
-            .map_err(|e| BuildError(format!("cannot read {}: {e}", self.spec.display())))?;
         let label = self.spec.file_name().map_or_else(
             || self.spec.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -149,8 +152,18 @@ impl Builder {
             runtime: RuntimeSource::Crates { path: None },
             api_name: self.name.clone(),
         };
-        let output = generate(&text, &options)
-            .map_err(|e| BuildError(format!("{}:\n{e}", self.spec.display())))?;
+        // Files are named from the package's directory, where cargo runs build scripts.
+        let watched = Watched {
+            files: FileSystem::new(""),
+            read: Mutex::new(Vec::new()),
+        };
+        let root = self.spec.to_string_lossy().replace('\\', "/");
+        let result = generate_from(&root, &watched, &options);
+        let inputs = watched.read.into_inner().unwrap_or_else(|e| e.into_inner());
+        for file in &inputs {
+            println!("cargo:rerun-if-changed={file}");
+        }
+        let output = result.map_err(|e| BuildError(format!("{}:\n{e}", self.spec.display())))?;
         let dir = match self.out_dir {
             Some(dir) => dir,
             None => PathBuf::from(std::env::var_os("OUT_DIR").ok_or_else(|| {
@@ -189,8 +202,26 @@ impl Builder {
         Ok(Generated {
             files,
             warnings,
+            inputs,
             dependencies,
         })
+    }
+}
+
+/// The disk, remembering every name asked for (files that could not be read included).
+struct Watched {
+    files: FileSystem,
+    read: Mutex<Vec<String>>,
+}
+
+impl Source for Watched {
+    fn read(&self, path: &str) -> Result<String, String> {
+        if let Ok(mut read) = self.read.lock()
+            && !read.iter().any(|p| p == path)
+        {
+            read.push(path.to_string());
+        }
+        self.files.read(path)
     }
 }
 
@@ -294,6 +325,55 @@ mod tests {
             err.to_string().contains("cannot read no/such.yaml"),
             "{err}"
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Every file a split document pulls in is an input cargo watches, however it was reached.
+    #[test]
+    fn every_file_of_a_split_document_is_watched() {
+        let dir = std::env::temp_dir().join(format!("apigen-builder-split-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let write = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write(
+            "api/openapi.yaml",
+            "openapi: 3.0.3\ninfo: {title: Cafe, version: '1'}\npaths:\n  /menu: {$ref: 'paths/menu.yaml'}\n",
+        );
+        write(
+            "api/paths/menu.yaml",
+            "get:\n  operationId: listMenu\n  responses:\n    '200':\n      description: ok\n      content:\n        application/json:\n          schema: {$ref: '../schemas/Menu.yaml'}\n",
+        );
+        write(
+            "api/schemas/Menu.yaml",
+            "type: object\nproperties:\n  items: {type: array, items: {$ref: 'Item.json'}}\n",
+        );
+        write(
+            "api/schemas/Item.json",
+            r#"{"type": "object", "properties": {"name": {"type": "string"}}}"#,
+        );
+        let spec = dir.join("api/openapi.yaml");
+        let generated = Builder::new(&spec)
+            .client()
+            .out_dir(dir.join("out"))
+            .generate()
+            .unwrap();
+        let root = spec.to_string_lossy().into_owned();
+        let api = root.trim_end_matches("openapi.yaml");
+        assert_eq!(
+            generated.inputs,
+            [
+                root.clone(),
+                format!("{api}paths/menu.yaml"),
+                format!("{api}schemas/Menu.yaml"),
+                format!("{api}schemas/Item.json"),
+            ]
+        );
+        let client = std::fs::read_to_string(dir.join("out/client.rs")).unwrap();
+        assert!(client.contains("pub struct Menu") && client.contains("pub struct Item"));
+        assert!(client.contains("pub async fn list_menu("));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -2,7 +2,10 @@
 //!
 //! The library is pure: [`generate`] takes the document's text and returns the files to
 //! write, with their paths relative to the output directory (`server/…`, `client/…`).
-//! Only `xtask` and tests touch the disk.
+//! A document split over several files is read with [`generate_from`] through a [`Source`]
+//! the caller gives (the disk: [`FileSystem`]; a map of texts; a git revision), which is
+//! the only way the library reaches a file; [`Output::inputs`] names the files it read.
+//! [`Builder`] (for build scripts) is the one part that reads and writes the disk itself.
 //!
 //! Stages: [`load`] (text → `openapiv3`, located errors) → `lower` (→ the plain-data
 //! [`ir`], where every decision is made) → `emit` (quote → syn → prettyplease, askama for
@@ -23,6 +26,7 @@ mod options;
 mod runtime;
 
 pub use builder::{BuildError, Builder, Generated};
+pub use load::source::{FileSystem, Source};
 pub use options::{Options, RuntimeSource};
 
 use diag::{Diagnostic, Diagnostics, Severity, Sink};
@@ -39,6 +43,9 @@ pub struct Output {
     /// Operations with a sunset date (`x-deprecation.sunset`), in document order, for tools
     /// that warn as the date nears (`cargo xtask codegen`).
     pub sunsets: Vec<SunsetNotice>,
+    /// The files the document was read from: the root first, then every file its `$ref`s
+    /// reached, as [`Source`] names them (for build scripts' `rerun-if-changed`).
+    pub inputs: Vec<String>,
 }
 
 /// One operation's sunset: from `at` on, the generated server answers it with 410 Gone.
@@ -54,18 +61,39 @@ pub struct SunsetNotice {
 }
 
 /// Generates both crates from the document text. Never panics on document content; every
-/// problem comes back with the JSON pointer of where it stands.
+/// problem comes back with the JSON pointer of where it stands. The text is the whole
+/// document: a `$ref` into another file is an error (see [`generate_from`]).
 ///
 /// The work runs on a thread of its own with a large stack (64 MiB of address space): reading a
 /// document recurses once per nesting level (serde's derived deserializers take large frames in
 /// debug builds), and the caller's thread may be a test thread of 2 MiB. The parsers stop at
 /// 128 levels and the lowering at a fixed nesting of schemas, so this stack is always enough.
 pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
+    let root = &options.spec_label;
+    generate_from(root, &load::source::Text { root, text }, options)
+}
+
+/// Generates both crates from the document whose root file is named `root`, read through
+/// `source` together with every file its `$ref`s reach (relative paths are resolved against
+/// the file that holds them). Errors name the file, the JSON pointer in it and its line
+/// ([`diag::Diagnostic::position`]).
+///
+/// ```no_run
+/// let options = apigen::Options { name: "cafe".into(), spec_label: "openapi.yaml".into(), ..Default::default() };
+/// let output = apigen::generate_from("openapi.yaml", &apigen::FileSystem::new("api"), &options)?;
+/// assert_eq!(output.inputs[0], "openapi.yaml");
+/// # Ok::<(), apigen::diag::Diagnostics>(())
+/// ```
+pub fn generate_from(
+    root: &str,
+    source: &dyn Source,
+    options: &Options,
+) -> Result<Output, Diagnostics> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("apigen".into())
             .stack_size(GENERATE_STACK)
-            .spawn_scoped(scope, || generate_here(text, options))
+            .spawn_scoped(scope, || generate_here(root, source, options))
             .map_err(|e| internal(format!("cannot start the generator's thread: {e}")))?;
         // A panic (a generator bug) reaches the caller as the panic it was.
         worker
@@ -79,15 +107,18 @@ pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
 const GENERATE_STACK: usize = 64 << 20;
 
 fn internal(message: String) -> Diagnostics {
-    Diagnostics(vec![Diagnostic {
-        severity: Severity::Error,
-        pointer: String::new(),
-        message: format!("internal generator error: {message}"),
-    }])
+    Diagnostics(vec![Diagnostic::error(
+        String::new(),
+        format!("internal generator error: {message}"),
+    )])
 }
 
-fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
-    let mut loaded = load::parse(text)?;
+fn generate_here(
+    root: &str,
+    source: &dyn Source,
+    options: &Options,
+) -> Result<Output, Diagnostics> {
+    let mut loaded = load::read(root, source)?;
     let mut sink = Sink::default();
     let api = lower::lower_with(&loaded.doc, options, &mut sink);
     // The lowering speaks of places in the up-read document; the user wrote them elsewhere.
@@ -102,6 +133,7 @@ fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
             .filter(|d| d.severity == Severity::Error)
             .collect();
         errors.sort();
+        loaded.locate(&mut errors);
         return Err(Diagnostics(errors));
     }
     let mut files = BTreeMap::new();
@@ -130,6 +162,7 @@ fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
         files,
         warnings,
         sunsets,
+        inputs: loaded.files,
     })
 }
 
@@ -141,16 +174,37 @@ pub fn generate_cli(
     options: &Options,
     client_path: &str,
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
-    let loaded = load::parse(text)?;
+    let root = &options.spec_label;
+    generate_cli_from(
+        root,
+        &load::source::Text { root, text },
+        options,
+        client_path,
+    )
+}
+
+/// [`generate_cli`] for a document read through a [`Source`], as [`generate_from`] reads it.
+pub fn generate_cli_from(
+    root: &str,
+    source: &dyn Source,
+    options: &Options,
+    client_path: &str,
+) -> Result<BTreeMap<String, String>, Diagnostics> {
+    let loaded = load::read(root, source)?;
     let mut sink = Sink::default();
     let api = lower::lower_with(&loaded.doc, options, &mut sink);
     if sink.has_errors() {
-        return Err(Diagnostics(
-            sink.items
-                .into_iter()
-                .filter(|d| d.severity == Severity::Error)
-                .collect(),
-        ));
+        let mut errors: Vec<Diagnostic> = sink
+            .items
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|mut d| {
+                d.pointer = loaded.original(&d.pointer);
+                d
+            })
+            .collect();
+        loaded.locate(&mut errors);
+        return Err(Diagnostics(errors));
     }
     let header = emit::header(&options.command, &options.spec_label);
     let client_crate = format!("{}-client", options.name);

@@ -59,15 +59,22 @@ fn dangling_schema_reference_fails_with_its_pointer() {
 }
 
 #[test]
-fn external_schema_reference_degrades_with_a_warning() {
+fn external_reference_in_a_document_given_as_text_is_an_error() {
+    // A `$ref` into another file needs the document's own file to be followed
+    // (`apigen::generate_from`); given text alone, it is an error at the reference, never a
+    // schema typed `serde_json::Value`.
     let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: 'other.yaml#/Pet'}\n";
-    let out = generate(text).unwrap();
+    let err = generate(text).unwrap_err();
+    assert_eq!(
+        err.0[0].pointer, "/paths/~1a/get/responses/200/content/application~1json/schema",
+        "{err}"
+    );
     assert!(
-        out.warnings
-            .iter()
-            .any(|w| w.message.contains("external reference")),
-        "{:?}",
-        out.warnings
+        err.to_string().contains("x.yaml:11:15: ")
+            && err.to_string().contains(
+                "`other.yaml#/Pet`: cannot read other.yaml: the document was given as text"
+            ),
+        "{err}"
     );
 }
 

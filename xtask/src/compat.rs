@@ -142,6 +142,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", evolved.display()))?;
     let target = Target {
         spec: evolved,
+        spec_base: ws.clone(),
         spec_label: "spec/petstore.yaml (evolved by cargo xtask compat)".into(),
         name: "petstore".into(),
         api_name: None,

@@ -27,15 +27,16 @@ pub(crate) fn operation_key(method: &str, path: &str) -> String {
 const MAX_REF_CHAIN: usize = 32;
 
 impl Doc {
-    /// Reads and checks one document; `label` names it in error messages.
-    pub fn read(text: &str, label: &str) -> Result<Doc, Diagnostics> {
+    /// Reads and checks one document (its root file `root`, through `source`); `label` names
+    /// it in error messages.
+    pub fn read(root: &str, source: &dyn crate::Source, label: &str) -> Result<Doc, Diagnostics> {
         let located = |mut d: Diagnostics| {
             for item in &mut d.0 {
                 item.message = format!("{label}: {}", item.message);
             }
             d
         };
-        let loaded = load::parse(text).map_err(located)?;
+        let loaded = load::read(root, source).map_err(located)?;
         // The lowering finds what the loader lets through (dangling `$ref`s, bad
         // `x-deprecation` dates): the same errors `generate` gives, so a document that
         // generates also compares.
@@ -59,14 +60,14 @@ impl Doc {
         if !errors.is_empty() {
             errors.sort();
             errors.dedup();
+            loaded.locate(&mut errors);
             return Err(located(Diagnostics(errors)));
         }
         let value = serde_json::to_value(&loaded.doc).map_err(|e| {
-            located(Diagnostics(vec![Diagnostic {
-                severity: Severity::Error,
-                pointer: String::new(),
-                message: format!("internal error: cannot re-serialize the document: {e}"),
-            }]))
+            located(Diagnostics(vec![Diagnostic::error(
+                String::new(),
+                format!("internal error: cannot re-serialize the document: {e}"),
+            )]))
         })?;
         Ok(Doc {
             value,

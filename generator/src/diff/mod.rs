@@ -13,7 +13,7 @@ mod render;
 mod schema;
 mod security;
 
-use crate::diag::{Diagnostic, Diagnostics, Severity};
+use crate::diag::{Diagnostic, Diagnostics};
 use doc::Doc;
 use std::collections::BTreeSet;
 
@@ -105,6 +105,26 @@ fn version_parts(version: &str) -> Option<(u64, u64)> {
 /// a document the generator would refuse gives its located errors, each message saying which
 /// of the two documents it is about.
 pub fn diff(base: &str, new: &str, now: i64) -> Result<Report, Diagnostics> {
+    let base = crate::load::source::Text {
+        root: "",
+        text: base,
+    };
+    let new = crate::load::source::Text {
+        root: "",
+        text: new,
+    };
+    diff_from(("", &base), ("", &new), now)
+}
+
+/// [`diff`] of two documents each read through a [`crate::Source`] from its root file, as
+/// [`crate::generate_from`] reads one: two versions of a document split over several files
+/// (a change in a file the root refers to is a change of the document, reported at
+/// `file#pointer`).
+pub fn diff_from(
+    base: (&str, &dyn crate::Source),
+    new: (&str, &dyn crate::Source),
+    now: i64,
+) -> Result<Report, Diagnostics> {
     // Reading a document recurses once per nesting level with large debug-build frames, as in
     // `generate`: the same large stack.
     std::thread::scope(|scope| {
@@ -113,11 +133,10 @@ pub fn diff(base: &str, new: &str, now: i64) -> Result<Report, Diagnostics> {
             .stack_size(crate::GENERATE_STACK)
             .spawn_scoped(scope, || diff_here(base, new, now))
             .map_err(|e| {
-                Diagnostics(vec![Diagnostic {
-                    severity: Severity::Error,
-                    pointer: String::new(),
-                    message: format!("internal error: cannot start the diff's thread: {e}"),
-                }])
+                Diagnostics(vec![Diagnostic::error(
+                    String::new(),
+                    format!("internal error: cannot start the diff's thread: {e}"),
+                )])
             })?;
         worker
             .join()
@@ -125,9 +144,13 @@ pub fn diff(base: &str, new: &str, now: i64) -> Result<Report, Diagnostics> {
     })
 }
 
-fn diff_here(base: &str, new: &str, now: i64) -> Result<Report, Diagnostics> {
-    let base_doc = Doc::read(base, "base document");
-    let new_doc = Doc::read(new, "new document");
+fn diff_here(
+    base: (&str, &dyn crate::Source),
+    new: (&str, &dyn crate::Source),
+    now: i64,
+) -> Result<Report, Diagnostics> {
+    let base_doc = Doc::read(base.0, base.1, "base document");
+    let new_doc = Doc::read(new.0, new.1, "new document");
     let (base_doc, new_doc) = match (base_doc, new_doc) {
         (Ok(b), Ok(n)) => (b, n),
         (b, n) => {

@@ -1,25 +1,34 @@
 //! Reading a document: YAML or JSON text → `openapiv3::OpenAPI`, with located errors, and
-//! `$ref` resolution for every kind of component. OpenAPI 3.1 and 3.2 documents are first
-//! up-read into the 3.0 shape by [`normalize`] (see docs/architecture.md).
+//! `$ref` resolution for every kind of component. A document split over several files is
+//! first made one by [`refs`] (files read through the caller's [`Source`]); OpenAPI 3.1 and
+//! 3.2 documents are then up-read into the 3.0 shape by [`normalize`] (see
+//! docs/architecture.md).
 
 mod moves;
 pub mod normalize;
+pub mod position;
+mod refs;
 mod schema31;
+pub mod source;
 #[cfg(test)]
 mod tests31;
 #[cfg(test)]
 mod tests31_fallbacks;
+#[cfg(test)]
+mod tests_refs;
 mod yaml;
 
-use crate::diag::{Diagnostic, Diagnostics, Severity, push};
+use crate::diag::{self, Diagnostic, Diagnostics, Position, push};
 pub use moves::Moves;
 pub use normalize::Version;
 use openapiv3::{
     Header, OpenAPI, Parameter, ReferenceOr, RequestBody, Response, Schema, SecurityScheme,
 };
+pub use source::{FileSystem, Source};
+use std::collections::BTreeMap;
 
 /// A read document: the 3.0 model, what reading it warned about, and the map from places in
-/// the model back to places in the user's document.
+/// the model back to places in the user's files.
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub doc: OpenAPI,
@@ -27,21 +36,90 @@ pub struct Loaded {
     /// Constructs read with a fallback, located in the user's document.
     pub warnings: Vec<Diagnostic>,
     pub moves: Moves,
+    /// Every file read: the root first, then each other file in the order its first `$ref`
+    /// was met (a file that could not be read included, so that a tool watching them sees it
+    /// appear).
+    pub files: Vec<String>,
+    /// The name of the root file, as the caller gave it.
+    pub root: String,
+    /// The files' texts, for [`Loaded::locate`].
+    texts: BTreeMap<String, String>,
 }
 
 impl Loaded {
-    /// The user's pointer for a pointer into [`Loaded::doc`].
+    /// The user's place (`/pointer` in the root file, `file#/pointer` in another) for a
+    /// pointer into [`Loaded::doc`].
     pub fn original(&self, pointer: &str) -> String {
         self.moves.original(pointer)
     }
+
+    /// Sets the file, line and column of each diagnostic that has none and whose place is
+    /// found in the text of its file.
+    pub fn locate(&self, diagnostics: &mut [Diagnostic]) {
+        locate(&self.root, &self.texts, diagnostics);
+    }
 }
 
-/// Parses document text. JSON is YAML too, but JSON is tried first for better error positions.
+fn locate(root: &str, texts: &BTreeMap<String, String>, diagnostics: &mut [Diagnostic]) {
+    for d in diagnostics.iter_mut().filter(|d| d.position.is_none()) {
+        let (file, pointer) = diag::split_place(&d.pointer);
+        let file = file.unwrap_or(root);
+        if file.is_empty() {
+            continue;
+        }
+        if let Some((line, column)) = texts.get(file).and_then(|t| position::find(t, pointer)) {
+            d.position = Some(Position {
+                file: file.to_string(),
+                line,
+                column,
+            });
+        }
+    }
+}
+
+/// Parses document text, given without a file name: a `$ref` into another file is an error
+/// (read the document with [`read`] to follow them). JSON is YAML too, but JSON is tried first
+/// for better error positions.
 pub fn parse(text: &str) -> Result<Loaded, Diagnostics> {
-    let value = to_json_value(text)?;
-    let version = check_version(&value)?;
+    read("", &source::Text { root: "", text })
+}
+
+/// Reads the document whose root file is named `root`, and every file its `$ref`s reach,
+/// through `source`.
+pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
+    let text = source.read(root).map_err(|e| {
+        one(
+            String::new(),
+            if root.is_empty() {
+                e
+            } else {
+                format!("cannot read {root}: {e}")
+            },
+        )
+    })?;
+    let mut value = to_json_value(&text)?;
+    let mut texts = BTreeMap::from([(root.to_string(), text)]);
+    let mut files = vec![root.to_string()];
+    let mut bundle_moves = Moves::default();
+    if refs::needed(&value) {
+        let bundled = refs::bundle(root, value, source);
+        texts.extend(bundled.texts);
+        files.extend(bundled.files);
+        if !bundled.errors.is_empty() {
+            let mut errors = bundled.errors;
+            locate(root, &texts, &mut errors);
+            return Err(Diagnostics(errors));
+        }
+        value = bundled.value;
+        bundle_moves = bundled.moves;
+    }
+    let located = |mut d: Diagnostics| {
+        locate(root, &texts, &mut d.0);
+        d
+    };
+    let version = check_version(&value).map_err(located)?;
     let normalized = normalize::normalize(value, version);
-    let moves = normalized.moves;
+    let moves = normalized.moves.after(bundle_moves.clone());
     let value = normalized.value;
     let doc = serde_path_to_error::deserialize(&value).map_err(|e| {
         // openapiv3 flattens extensions into most objects, which hides the path below them;
@@ -57,16 +135,25 @@ pub fn parse(text: &str) -> Result<Loaded, Diagnostics> {
             Version::V31 => "3.1",
             Version::V32 => "3.2",
         };
-        one(
+        located(one(
             moves.original(&pointer),
             format!("not a valid OpenAPI {label} document: {message}"),
-        )
+        ))
     })?;
+    // The up-reading names places of the document it was given; the user wrote them elsewhere
+    // when that document was made of several files.
+    let mut warnings = normalized.warnings;
+    for w in &mut warnings {
+        w.pointer = bundle_moves.original(&w.pointer);
+    }
     Ok(Loaded {
         doc,
         version,
-        warnings: normalized.warnings,
+        warnings,
         moves,
+        files,
+        root: root.to_string(),
+        texts,
     })
 }
 
@@ -144,16 +231,12 @@ fn entries(value: &serde_json::Value) -> Vec<(&String, &serde_json::Value)> {
 }
 
 fn one(pointer: String, message: String) -> Diagnostics {
-    Diagnostics(vec![Diagnostic {
-        severity: Severity::Error,
-        pointer,
-        message,
-    }])
+    Diagnostics(vec![Diagnostic::error(pointer, message)])
 }
 
 fn to_json_value(text: &str) -> Result<serde_json::Value, Diagnostics> {
     if text.trim_start().starts_with('{') {
-        return serde_json::from_str(text).map_err(|e| {
+        let json = serde_json::from_str(text).map_err(|e| {
             one(
                 String::new(),
                 format!(
@@ -162,6 +245,12 @@ fn to_json_value(text: &str) -> Result<serde_json::Value, Diagnostics> {
                     e.column()
                 ),
             )
+        });
+        // YAML's flow style (`{type: string}`) also starts with a brace.
+        return json.or_else(|json_error| {
+            serde_yaml::from_str::<yaml::Node>(text)
+                .map_err(|_| json_error)
+                .and_then(|node| yaml_to_json(node.0, ""))
         });
     }
     let yaml = serde_yaml::from_str::<yaml::Node>(text)
@@ -340,30 +429,27 @@ macro_rules! resolver {
                 match current {
                     ReferenceOr::Item(found) => return Ok((found, at)),
                     ReferenceOr::Reference { reference } => {
-                        let name = ref_name(reference, $kind).map_err(|message| Diagnostic {
-                            severity: Severity::Error,
-                            pointer: at.clone(),
-                            message,
-                        })?;
+                        let name = ref_name(reference, $kind)
+                            .map_err(|message| Diagnostic::error(at.clone(), message))?;
                         let name = unescape(name);
                         current = doc
                             .components
                             .as_ref()
                             .and_then(|c| c.$field.get(&name))
-                            .ok_or_else(|| Diagnostic {
-                                severity: Severity::Error,
-                                pointer: at.clone(),
-                                message: format!("`{reference}` points at nothing"),
+                            .ok_or_else(|| {
+                                Diagnostic::error(
+                                    at.clone(),
+                                    format!("`{reference}` points at nothing"),
+                                )
                             })?;
                         at = push(&format!("/components/{}", $kind), &name);
                     }
                 }
             }
-            Err(Diagnostic {
-                severity: Severity::Error,
-                pointer: at,
-                message: "`$ref` chain is longer than 32 links (a cycle?)".into(),
-            })
+            Err(Diagnostic::error(
+                at,
+                "`$ref` chain is longer than 32 links (a cycle?)",
+            ))
         }
     };
 }

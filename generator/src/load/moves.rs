@@ -15,13 +15,18 @@ struct Move {
 /// The relocations the normaliser made, composed: each entry maps straight to the user's
 /// document, so one replacement (the longest matching prefix) is always enough.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Moves(Vec<Move>);
+pub struct Moves {
+    moves: Vec<Move>,
+    /// The relocations of the stage before this one (a Swagger 2.0 conversion, the bundling
+    /// of other files), applied after this stage's own.
+    earlier: Option<Box<Moves>>,
+}
 
 impl Moves {
     /// Records that `now` (and what is below it) was at `was`; nothing when they agree.
     pub fn record(&mut self, now: &str, was: &str, whole: bool) {
         if now != was {
-            self.0.push(Move {
+            self.moves.push(Move {
                 now: now.to_string(),
                 was: was.to_string(),
                 whole,
@@ -31,8 +36,29 @@ impl Moves {
 
     /// The pointer in the user's document for a pointer of the normalised one.
     pub fn original(&self, pointer: &str) -> String {
+        let here = self.own(pointer);
+        match &self.earlier {
+            Some(earlier) => earlier.original(&here),
+            None => here,
+        }
+    }
+
+    /// These moves, then `earlier`'s (the stage that ran before): one map from the last
+    /// stage's pointers to the user's files.
+    pub fn after(mut self, earlier: Moves) -> Moves {
+        if earlier.is_empty() {
+            return self;
+        }
+        self.earlier = Some(Box::new(match self.earlier.take() {
+            Some(mine) => mine.after(earlier),
+            None => earlier,
+        }));
+        self
+    }
+
+    fn own(&self, pointer: &str) -> String {
         let found = self
-            .0
+            .moves
             .iter()
             .filter(|m| {
                 (m.whole && pointer == m.now)
@@ -48,7 +74,7 @@ impl Moves {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.moves.is_empty() && self.earlier.as_ref().is_none_or(|e| e.is_empty())
     }
 }
 
@@ -84,5 +110,26 @@ mod tests {
             m.original("/components/schemas/AB"),
             "/components/schemas/AB"
         );
+    }
+
+    #[test]
+    fn stages_compose() {
+        let mut bundled = Moves::default();
+        bundled.record("/components/schemas/Pet", "schemas/Pet.yaml#", true);
+        let mut normalized = Moves::default();
+        normalized.record("/x-apigen-webhooks", "/webhooks", true);
+        normalized.record(
+            "/components/schemas/Pet/properties/tags",
+            "/components/schemas/Pet/properties/tag",
+            true,
+        );
+        let m = normalized.after(bundled);
+        assert_eq!(
+            m.original("/components/schemas/Pet/properties/tags/items"),
+            "schemas/Pet.yaml#/properties/tag/items"
+        );
+        assert_eq!(m.original("/components/schemas/Pet"), "schemas/Pet.yaml#");
+        assert_eq!(m.original("/x-apigen-webhooks/a"), "/webhooks/a");
+        assert!(!m.is_empty());
     }
 }

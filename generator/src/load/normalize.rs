@@ -5,7 +5,7 @@
 //! recorded in [`Moves`], so diagnostics name the place in the user's document.
 
 use super::moves::Moves;
-use crate::diag::{Diagnostic, Severity, push};
+use crate::diag::{Diagnostic, push};
 use serde_json::{Map, Value};
 
 /// The OpenAPI line a document declares.
@@ -95,11 +95,8 @@ pub const METHODS: &[&str] = &[
 
 impl Normalizer {
     pub fn warn(&mut self, loc: &Loc, message: impl Into<String>) {
-        self.warnings.push(Diagnostic {
-            severity: Severity::Warning,
-            pointer: loc.orig.clone(),
-            message: message.into(),
-        });
+        self.warnings
+            .push(Diagnostic::warning(loc.orig.clone(), message));
     }
 
     fn document(&mut self, doc: &mut Value) {

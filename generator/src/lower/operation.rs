@@ -53,10 +53,12 @@ pub fn lower_all(
         let path_at = push("/paths", path);
         let item = match item {
             ReferenceOr::Item(item) => item,
-            ReferenceOr::Reference { .. } => {
-                sink.warn(
+            // The loader copies every path item `$ref` in place; one left here could not be
+            // followed, and a path is never dropped without a word.
+            ReferenceOr::Reference { reference } => {
+                sink.error(
                     &path_at,
-                    "path item `$ref` is not supported; the path is skipped",
+                    format!("path item `$ref` `{reference}` could not be followed"),
                 );
                 continue;
             }
