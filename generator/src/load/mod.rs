@@ -10,12 +10,15 @@ pub mod position;
 mod refs;
 mod schema31;
 pub mod source;
+mod swagger2;
 #[cfg(test)]
 mod tests31;
 #[cfg(test)]
 mod tests31_fallbacks;
 #[cfg(test)]
 mod tests_refs;
+#[cfg(test)]
+mod tests_swagger2;
 mod yaml;
 
 use crate::diag::{self, Diagnostic, Diagnostics, Position, push};
@@ -118,8 +121,29 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
         d
     };
     let version = check_version(&value).map_err(located)?;
+    // Swagger 2.0 is rewritten as 3.0 first; its places map back through its own moves.
+    let mut earlier = bundle_moves;
+    let mut converted_warnings = Vec::new();
+    if version == Version::V20 {
+        let converted = swagger2::convert(&value);
+        let mut errors = converted.errors;
+        if !errors.is_empty() {
+            for e in &mut errors {
+                e.pointer = earlier.original(&e.pointer);
+            }
+            errors.sort();
+            return Err(located(Diagnostics(errors)));
+        }
+        value = converted.value;
+        // Said of the 2.0 document's places: only the bundling's moves apply.
+        converted_warnings = converted.warnings;
+        for w in &mut converted_warnings {
+            w.pointer = earlier.original(&w.pointer);
+        }
+        earlier = converted.moves.after(earlier);
+    }
     let normalized = normalize::normalize(value, version);
-    let moves = normalized.moves.after(bundle_moves.clone());
+    let moves = normalized.moves.after(earlier.clone());
     let value = normalized.value;
     let doc = serde_path_to_error::deserialize(&value).map_err(|e| {
         // openapiv3 flattens extensions into most objects, which hides the path below them;
@@ -131,6 +155,7 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
             )
         });
         let label = match version {
+            Version::V20 => "Swagger 2.0 (read as OpenAPI 3.0)",
             Version::V30 => "3.0",
             Version::V31 => "3.1",
             Version::V32 => "3.2",
@@ -144,8 +169,9 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
     // when that document was made of several files.
     let mut warnings = normalized.warnings;
     for w in &mut warnings {
-        w.pointer = bundle_moves.original(&w.pointer);
+        w.pointer = earlier.original(&w.pointer);
     }
+    warnings.extend(converted_warnings);
     Ok(Loaded {
         doc,
         version,
@@ -329,12 +355,16 @@ fn yaml_to_json(value: serde_yaml::Value, at: &str) -> Result<serde_json::Value,
 }
 
 fn check_version(value: &serde_json::Value) -> Result<Version, Diagnostics> {
-    if value.get("swagger").is_some() {
-        return Err(one(
-            "/swagger".into(),
-            "Swagger 2.0 documents are not supported; convert the document to OpenAPI 3 first"
-                .into(),
-        ));
+    if let Some(v) = value.get("swagger") {
+        return match v.as_str() {
+            Some("2.0") => Ok(Version::V20),
+            _ => Err(one(
+                "/swagger".into(),
+                format!(
+                    "Swagger {v} is not supported; this generator reads Swagger 2.0 and OpenAPI 3.0.x, 3.1.x and 3.2.x"
+                ),
+            )),
+        };
     }
     match value.get("openapi").and_then(|v| v.as_str()) {
         Some(v) if v.starts_with("3.0.") => Ok(Version::V30),
@@ -502,7 +532,7 @@ mod tests {
 
     #[test]
     fn rejects_other_versions() {
-        let err = parse("swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n").unwrap_err();
+        let err = parse("swagger: '1.2'\ninfo: {title: x, version: '1'}\npaths: {}\n").unwrap_err();
         assert_eq!(err.0[0].pointer, "/swagger");
         let err = parse("openapi: 4.0.0\ninfo: {title: x, version: '1'}\npaths: {}\n").unwrap_err();
         assert!(err.to_string().contains("4.0.0 is not supported"), "{err}");

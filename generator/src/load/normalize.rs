@@ -11,6 +11,8 @@ use serde_json::{Map, Value};
 /// The OpenAPI line a document declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Version {
+    /// Swagger 2.0, rewritten as 3.0 by `swagger2` before anything else reads it.
+    V20,
     V30,
     V31,
     V32,
@@ -69,13 +71,13 @@ pub struct Normalized {
     pub moves: Moves,
 }
 
-/// Up-reads a 3.1/3.2 document (a 3.0 one is returned unchanged).
+/// Up-reads a 3.1/3.2 document (a 3.0 one, or a converted 2.0 one, is returned unchanged).
 pub fn normalize(mut value: Value, version: Version) -> Normalized {
     let mut n = Normalizer {
         warnings: Vec::new(),
         moves: Moves::default(),
     };
-    if version != Version::V30 {
+    if version >= Version::V31 {
         n.document(&mut value);
     }
     Normalized {
