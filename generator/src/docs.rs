@@ -19,6 +19,84 @@ pub fn doc_lines(text: Option<&str>) -> Vec<String> {
     text.map(render).unwrap_or_default()
 }
 
+/// Doc lines with every bare URL (`http://…`, `https://…`) outside code written as an
+/// autolink (`<https://…>`), as rustdoc's `bare_urls` lint asks: a description's address is
+/// then a link in the documentation, and `cargo doc` of a generated crate stays clean. URLs in
+/// code spans and fences, in angle brackets and in Markdown links are left as they are.
+pub fn link_bare_urls(lines: &[String]) -> Vec<String> {
+    let mut fence: Option<String> = None;
+    lines
+        .iter()
+        .map(|line| {
+            let rest = line.trim_start();
+            let marker: String = rest
+                .chars()
+                .take_while(|c| *c == '`' || *c == '~')
+                .collect();
+            if marker.len() >= 3 {
+                match &fence {
+                    Some(open) if marker.starts_with(open.as_str()) => fence = None,
+                    None => fence = Some(marker),
+                    _ => {}
+                }
+                return line.clone();
+            }
+            if fence.is_some() || !line.contains("://") {
+                return line.clone();
+            }
+            link_line(line)
+        })
+        .collect()
+}
+
+fn link_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut in_code = false;
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        if c == '`' {
+            in_code = !in_code;
+            out.push(c);
+            rest = &rest[1..];
+            continue;
+        }
+        let starts_url = !in_code
+            && (rest.starts_with("http://") || rest.starts_with("https://"))
+            && !out.ends_with(['<', '(', '[', '"', '\'', '=', '/'])
+            && !out.ends_with("](");
+        if starts_url {
+            let end = rest
+                .find(|c: char| c.is_whitespace() || "<>\"'`".contains(c))
+                .unwrap_or(rest.len());
+            let mut url = &rest[..end];
+            // Sentence punctuation after an address is not part of it, nor is a closing
+            // bracket that opened before it.
+            loop {
+                let trimmed = url.trim_end_matches(['.', ',', ';', ':', '!', '?']);
+                let trimmed = if trimmed.ends_with(')') && !trimmed.contains('(') {
+                    &trimmed[..trimmed.len() - 1]
+                } else {
+                    trimmed
+                };
+                if trimmed.len() == url.len() {
+                    break;
+                }
+                url = trimmed;
+            }
+            if url.len() > "https://".len() {
+                out.push('<');
+                out.push_str(url);
+                out.push('>');
+                rest = &rest[url.len()..];
+                continue;
+            }
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
 /// One open list item: where its text starts in the author's text and in ours.
 #[derive(Clone, Copy)]
 struct Item {
@@ -294,10 +372,35 @@ fn list_marker(rest: &str, after_paragraph: bool) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::doc_lines;
+    use super::{doc_lines, link_bare_urls};
 
     fn doc(text: &str) -> Vec<String> {
         doc_lines(Some(text))
+    }
+
+    #[test]
+    fn bare_urls_become_links_outside_code() {
+        let lines = |text: &[&str]| -> Vec<String> { text.iter().map(|s| s.to_string()).collect() };
+        assert_eq!(
+            link_bare_urls(&lines(&[
+                "See http://swagger.io, or https://a.example/x?y=1 (or <https://b.example>).",
+                "A [link](https://c.example) and `http://code.example` stay.",
+                "(https://d.example/path)",
+                "```",
+                "curl http://e.example",
+                "```",
+                "http://",
+            ])),
+            lines(&[
+                "See <http://swagger.io>, or <https://a.example/x?y=1> (or <https://b.example>).",
+                "A [link](https://c.example) and `http://code.example` stay.",
+                "(https://d.example/path)",
+                "```",
+                "curl http://e.example",
+                "```",
+                "http://",
+            ])
+        );
     }
 
     #[test]

@@ -534,6 +534,12 @@ pub struct Param {
     pub required: bool,
     /// `form` arrays: repeated keys (`true`) or comma-separated (`false`).
     pub explode: bool,
+    /// What separates the items of an array that is not exploded: `,`, or `|` and ` ` for a
+    /// query's `style: pipeDelimited` and `spaceDelimited`.
+    pub delimiter: char,
+    /// A cookie of `style: cookie` (OpenAPI 3.2): the value is written and read as it is,
+    /// without the percent-encoding of `style: form`.
+    pub as_sent: bool,
     /// Server-side default, as a Rust literal expression's source value.
     pub default: Option<serde_json::Value>,
     pub constraints: Constraints,

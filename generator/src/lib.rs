@@ -46,6 +46,8 @@ pub struct Output {
     /// The files the document was read from: the root first, then every file its `$ref`s
     /// reached, as [`Source`] names them (for build scripts' `rerun-if-changed`).
     pub inputs: Vec<String>,
+    /// How many operations the crates serve and call (for reports).
+    pub operations: usize,
 }
 
 /// One operation's sunset: from `at` on, the generated server answers it with 410 Gone.
@@ -163,6 +165,7 @@ fn generate_here(
         warnings,
         sunsets,
         inputs: loaded.files,
+        operations: api.operations.len(),
     })
 }
 

@@ -119,6 +119,21 @@ impl ConstructsApi for Service {
         Ok(PostNotesResponse::NoContent)
     }
 
+    async fn echo_labels(
+        &self,
+        _ctx: &RequestContext,
+        params: EchoLabelsParams,
+    ) -> Result<EchoLabelsResponse, String> {
+        Ok(EchoLabelsResponse::Ok(types::EchoLabelsOkBody {
+            names: Some(params.names),
+            csv: params.csv,
+            pipes: params.pipes,
+            spaced: params.spaced,
+            jar: params.jar,
+            crumbs: params.crumbs,
+        }))
+    }
+
     async fn get_things(
         &self,
         _ctx: &RequestContext,
@@ -337,4 +352,55 @@ async fn octet_text_and_default_responses() {
     let things = client.get_things().await.unwrap();
     assert_eq!(things.level, Some(2));
     assert_eq!(things.odd, Some(constructs_client::types::Odd::AB2));
+}
+
+/// Arrays in a path segment, in the query in each style and in cookies, exploded or not:
+/// an item that holds its own delimiter (`a,b`, `x|y`) or a character that must be encoded
+/// reaches the server as the one item the client sent (it used to be split at `%2C`).
+#[tokio::test]
+async fn arrays_keep_items_that_hold_their_delimiter() {
+    use constructs_client::client::EchoLabelsOptions;
+    let addr = serve().await;
+    let client = Client::builder(base(addr)).build().unwrap();
+    let strings = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let names = strings(&["a,b", "c d", "é/x", "100%"]);
+    let options = EchoLabelsOptions::default()
+        .with_csv(strings(&["1,2", "3", "a&b=c"]))
+        .with_pipes(strings(&["x|y", "z", "p,q"]))
+        .with_spaced(vec![1, 2, 3])
+        .with_jar(strings(&["j,1", "k;2", "l"]))
+        .with_crumbs(strings(&["c,1", "d e"]));
+    let echoed = client
+        .echo_labels_with(&names, options.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(echoed.names, Some(names));
+    assert_eq!(echoed.csv, options.csv);
+    assert_eq!(echoed.pipes, options.pipes);
+    assert_eq!(echoed.spaced, options.spaced);
+    assert_eq!(echoed.jar, options.jar);
+    assert_eq!(echoed.crumbs, options.crumbs);
+    // What another client may send: a literal delimiter separates, an encoded one does not.
+    let raw = reqwest::Client::new()
+        .get(format!(
+            "{}/labels/a%2Cb,c?csv=1%2C2,3&pipes=x%7Cy|z",
+            base(addr)
+        ))
+        .header("cookie", "jar=j%2C1,k; crumbs=a; crumbs=b%2Cc")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 200);
+    let body: serde_json::Value = serde_json::from_slice(&raw.bytes().await.unwrap()).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({
+            "names": ["a,b", "c"],
+            "csv": ["1,2", "3"],
+            "pipes": ["x|y", "z"],
+            "jar": ["j,1", "k"],
+            "crumbs": ["a", "b,c"]
+        })
+    );
 }

@@ -144,6 +144,17 @@ impl TickerApi for Ticker {
         Ok(HeartbeatResponse::Ok(JsonLines::from_items([1, 2, 3])))
     }
 
+    async fn who_am_i(
+        &self,
+        _ctx: &RequestContext,
+        params: WhoAmIParams,
+    ) -> Result<WhoAmIResponse, String> {
+        Ok(WhoAmIResponse::Ok(types::WhoAmIOkBody {
+            session: params.session,
+            theme: params.theme,
+        }))
+    }
+
     async fn get_tick(
         &self,
         _ctx: &RequestContext,
@@ -658,4 +669,33 @@ struct Bare;
 
 impl TickerApi for Bare {
     type Error = String;
+}
+
+/// `style: cookie` (3.2): the client sends the value as it is and the server reads it so (a
+/// base64 token keeps its `/` and `=`, a `%2F` stays three characters); `style: form` beside
+/// it is percent-encoded and decoded.
+#[tokio::test]
+async fn cookies_of_style_cookie_go_as_they_are() {
+    let (addr, _) = serve().await;
+    let me = client(addr)
+        .who_am_i_with(
+            "ab/c+d==",
+            oas32_client::client::WhoAmIOptions::default().with_theme("dark blue/2".to_string()),
+        )
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(me.session, "ab/c+d==");
+    assert_eq!(me.theme.as_deref(), Some("dark blue/2"));
+    let raw = reqwest::Client::new()
+        .get(format!("http://{addr}/api/session"))
+        .header("cookie", "session=a%2Fb; theme=a%2Fb")
+        .send()
+        .await
+        .unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&raw.bytes().await.unwrap()).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"session": "a%2Fb", "theme": "a/b"})
+    );
 }

@@ -1,5 +1,5 @@
 //! A Swagger 2.0 document generates the same crates as its OpenAPI 3.0 form written by hand:
-//! tests/fixtures/swagger2.yaml and tests/fixtures/swagger2-as-3.0.yaml give the same server,
+//! tests/fixtures/swagger2/kennel.yaml and tests/fixtures/swagger2/kennel-3.0.yaml give the same server,
 //! client and command-line crates, file for file and byte for byte but for the document's name
 //! (header lines, the READMEs), and the same warnings.
 
@@ -27,8 +27,8 @@ fn generate(spec: &str) -> (BTreeMap<String, String>, Vec<String>) {
 
 #[test]
 fn swagger_2_0_and_its_3_0_form_generate_the_same_crates() {
-    let (new, new_warnings) = generate("tests/fixtures/swagger2.yaml");
-    let (old, old_warnings) = generate("tests/fixtures/swagger2-as-3.0.yaml");
+    let (new, new_warnings) = generate("tests/fixtures/swagger2/kennel.yaml");
+    let (old, old_warnings) = generate("tests/fixtures/swagger2/kennel-3.0.yaml");
     assert_eq!(
         new.keys().collect::<Vec<_>>(),
         old.keys().collect::<Vec<_>>(),
@@ -37,8 +37,8 @@ fn swagger_2_0_and_its_3_0_form_generate_the_same_crates() {
     assert!(new.contains_key("cli/src/lib.rs"));
     let mut differ = Vec::new();
     for (path, text) in &new {
-        let a = text.replace("tests/fixtures/swagger2.yaml", "<document>");
-        let b = old[path].replace("tests/fixtures/swagger2-as-3.0.yaml", "<document>");
+        let a = text.replace("tests/fixtures/swagger2/kennel.yaml", "<document>");
+        let b = old[path].replace("tests/fixtures/swagger2/kennel-3.0.yaml", "<document>");
         if a != b {
             if let Some((x, y)) = a.lines().zip(b.lines()).find(|(x, y)| x != y) {
                 eprintln!("{path}:\n  2.0: {x}\n  3.0: {y}");

@@ -24,7 +24,10 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 const COMMAND: &str = "cargo xtask corpus";
-const EXTENSIONS: [&str; 3] = ["yaml", "yml", "json"];
+use crate::corpus_docs::{self, Document, EXTENSIONS};
+
+/// The crates written for each document, by the side the generator names.
+const SIDES: [&str; 3] = ["server", "client", "cli"];
 /// Generation runs on its own thread with a large stack, so that deep recursion in the
 /// generator on a big document shows up as a result rather than a stack overflow of the run.
 const GENERATOR_STACK: usize = 256 << 20;
@@ -37,12 +40,18 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let args = Args::parse(args)?;
     let root = crate::codegen::root();
     let root = root.canonicalize().unwrap_or(root);
-    // Both public folders by default: 3.0 and 3.1/3.2.
+    // Every public folder by default: 3.0, 3.1/3.2, documents split over several files,
+    // Swagger 2.0.
     let dirs = if args.dirs.is_empty() {
-        vec![
-            root.join("../shared/openapi-corpus"),
-            root.join("../shared/openapi-corpus-31"),
+        [
+            "openapi-corpus",
+            "openapi-corpus-31",
+            "openapi-corpus-multi",
+            "openapi-corpus-swagger2",
         ]
+        .iter()
+        .map(|d| root.join("../shared").join(d))
+        .collect()
     } else {
         args.dirs.clone()
     };
@@ -69,7 +78,6 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
     };
     let mut known_invalid = BTreeSet::new();
-    let mut docs = Vec::new();
     for dir in &dirs {
         if let Ok(text) = fs::read_to_string(dir.join("INDEX.md")) {
             known_invalid.extend(
@@ -78,19 +86,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     .map(|l| format!("{}{l}", prefix(dir))),
             );
         }
-        let mut found = Vec::new();
-        collect_documents(dir, &mut found)?;
-        found.sort();
-        docs.extend(
-            found
-                .into_iter()
-                .map(|p| {
-                    let label = format!("{}{}", prefix(dir), label_of(&p, dir));
-                    (p, label)
-                })
-                .filter(|(_, label)| args.filter.as_ref().is_none_or(|f| label.contains(f))),
-        );
     }
+    // A folder SOURCES.md lists with a root file is one document split over its files.
+    let docs: Vec<Document> = corpus_docs::find(&dirs)?
+        .into_iter()
+        .filter(|d| args.filters.is_empty() || args.filters.iter().any(|f| d.label.contains(f)))
+        .collect();
     let dir_list = dirs
         .iter()
         .map(|d| d.display().to_string())
@@ -100,10 +101,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         return Err(format!(
             "no .yaml, .yml or .json document under {}{}",
             dir_list,
-            args.filter
-                .as_ref()
-                .map(|f| format!(" whose path contains `{f}`"))
-                .unwrap_or_default()
+            if args.filters.is_empty() {
+                String::new()
+            } else {
+                format!(" whose path contains `{}`", args.filters.join("` or `"))
+            }
         ));
     }
 
@@ -114,60 +116,62 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut taken = BTreeSet::new();
     let previous_hook = panic::take_hook();
     panic::set_hook(Box::new(record_panic));
-    for (path, label) in &docs {
+    for doc in &docs {
+        let label = &doc.label;
         let slug = unique(slug(label), &mut taken);
         eprintln!("corpus: generating {label}");
         let mut row = Row::new(label.clone());
         if known_invalid.contains(label) {
             row.notes.push("known-invalid (INDEX.md)".into());
         }
-        match fs::read_to_string(path) {
-            Err(e) => row.generated = Generated::Error(format!("cannot read: {e}"), 1),
-            Ok(text) => {
-                let options = apigen::Options {
-                    api_name: None,
-                    name: slug.clone(),
-                    spec_label: label.clone(),
-                    command: COMMAND.into(),
-                    string_formats: false,
-                    runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-server"))),
-                };
-                let (result, ms) = generate_guarded(text, options);
-                row.gen_ms = ms;
-                match result {
-                    Ok(Ok(output)) => {
-                        row.gen_warnings = output.warnings.len();
-                        for w in &output.warnings {
-                            let kind = row
-                                .gen_warning_kinds
-                                .entry(kind_of(&w.message))
-                                .or_default();
-                            kind.0 += 1;
-                            if kind.1.is_empty() {
-                                kind.1 = w.pointer.clone();
-                            }
-                        }
-                        row.lines = Some(generated_lines(&output.files));
-                        write_crates(&ws, &slug, &output.files)?;
-                        row.crates = Some(slug.clone());
-                        members.push(format!("{slug}-server"));
-                        members.push(format!("{slug}-client"));
-                        row.generated = Generated::Yes;
-                    }
-                    Ok(Err(diagnostics)) => {
-                        let all = diagnostics.to_string();
-                        let first = all.lines().next().unwrap_or("(no message)").to_string();
-                        if all.contains("internal generator error") {
-                            row.notes.push("internal generator error: a bug".into());
-                        }
-                        row.details = all.lines().take(20).map(|l| clip(l, 600)).collect();
-                        row.generated = Generated::Error(first, diagnostics.0.len());
-                    }
-                    Err(message) => {
-                        row.details = message.lines().take(20).map(|l| clip(l, 600)).collect();
-                        row.generated = Generated::Panic(message);
+        if doc.split {
+            row.notes.push("split over several files".into());
+        }
+        let options = apigen::Options {
+            api_name: None,
+            name: slug.clone(),
+            spec_label: label.clone(),
+            command: COMMAND.into(),
+            string_formats: false,
+            runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-server"))),
+        };
+        let client_path = format!("../{slug}-client");
+        let (result, ms) = generate_guarded(doc.clone(), options, client_path);
+        row.gen_ms = ms;
+        match result {
+            Ok(Ok(output)) => {
+                row.gen_warnings = output.warnings.len();
+                row.operations = Some(output.operations);
+                for w in &output.warnings {
+                    let kind = row
+                        .gen_warning_kinds
+                        .entry(kind_of(&w.message))
+                        .or_default();
+                    kind.0 += 1;
+                    if kind.1.is_empty() {
+                        kind.1 = w.pointer.clone();
                     }
                 }
+                row.lines = Some(generated_lines(&output.files));
+                write_crates(&ws, &slug, &output.files)?;
+                row.crates = Some(slug.clone());
+                for side in SIDES {
+                    members.push(format!("{slug}-{side}"));
+                }
+                row.generated = Generated::Yes;
+            }
+            Ok(Err(diagnostics)) => {
+                let all = diagnostics.to_string();
+                let first = all.lines().next().unwrap_or("(no message)").to_string();
+                if all.contains("internal generator error") {
+                    row.notes.push("internal generator error: a bug".into());
+                }
+                row.details = all.lines().take(20).map(|l| clip(l, 600)).collect();
+                row.generated = Generated::Error(first, diagnostics.0.len());
+            }
+            Err(message) => {
+                row.details = message.lines().take(20).map(|l| clip(l, 600)).collect();
+                row.generated = Generated::Panic(message);
             }
         }
         rows.push(row);
@@ -178,6 +182,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut builds: HashMap<String, CrateBuild> = HashMap::new();
     let mut build_note = None;
     let mut build_secs = 0.0;
+    let mut doc_secs = 0.0;
     if !members.is_empty() {
         write_workspace(&ws, &root, &members)?;
         let mut excluded: BTreeMap<String, String> = BTreeMap::new();
@@ -233,22 +238,43 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 // Nothing of ours reached rustc: resolution or a dependency failed.
                 build_note = Some(first_cargo_error(&stderr));
             }
+            if args.doc {
+                // Their documentation too: rustdoc's lints (broken links, bare URLs, HTML in
+                // descriptions) only run there, and a team's `cargo doc` must be clean.
+                eprintln!("corpus: documenting the crates");
+                let doc_started = Instant::now();
+                let (lines, _, _) = cargo_doc(&ws, &target_dir)?;
+                doc_secs = doc_started.elapsed().as_secs_f64();
+                let mut docs = self::tally(lines.iter().map(String::as_str), &names);
+                for member in &members {
+                    if let (Some(build), Some(doc)) = (builds.get_mut(member), docs.remove(member))
+                    {
+                        build.doc_warnings = Some(doc.warnings);
+                        build.doc_warning_kinds = doc.warning_kinds;
+                    } else if let Some(build) = builds.get_mut(member) {
+                        build.doc_warnings = Some(0);
+                    }
+                }
+            }
         }
     }
     for row in &mut rows {
         if let Some(slug) = &row.crates {
             row.server = builds.remove(&format!("{slug}-server"));
             row.client = builds.remove(&format!("{slug}-client"));
-            for (side, build) in [("server", &row.server), ("client", &row.client)] {
+            row.cli = builds.remove(&format!("{slug}-cli"));
+            let mut notes = Vec::new();
+            for (side, build) in row.sides() {
                 if let Some(b) = build {
                     if let Some(e) = &b.errors.first() {
-                        row.notes.push(format!("{side}: {}", e.short()));
+                        notes.push(format!("{side}: {}", e.short()));
                     }
                     if let Some(m) = &b.manifest_error {
-                        row.notes.push(format!("{side} manifest: {m}"));
+                        notes.push(format!("{side} manifest: {m}"));
                     }
                 }
             }
+            row.notes.extend(notes);
         }
     }
 
@@ -268,11 +294,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let elapsed = started.elapsed().as_secs_f64();
     let _ = writeln!(
         report,
-        "\n_{} documents from {}; generation {:.1} s, build {:.1} s, total {:.1} s._",
+        "\n_{} documents from {}; generation {:.1} s, build {:.1} s, doc {:.1} s, total {:.1} s._",
         rows.len(),
         dir_list,
         rows.iter().map(|r| r.gen_ms).sum::<f64>() / 1000.0,
         build_secs,
+        doc_secs,
         elapsed
     );
     fs::create_dir_all(&out_dir)
@@ -293,23 +320,28 @@ pub fn main(args: &[String]) -> Result<(), String> {
 
 struct Args {
     dirs: Vec<PathBuf>,
-    filter: Option<String>,
+    /// Documents whose label holds any of these (all when none).
+    filters: Vec<String>,
     keep: Option<PathBuf>,
+    /// `cargo doc` the crates too (off with `--no-doc`).
+    doc: bool,
 }
 
 impl Args {
     fn parse(args: &[String]) -> Result<Args, String> {
         let mut parsed = Args {
             dirs: Vec::new(),
-            filter: None,
+            filters: Vec::new(),
             keep: None,
+            doc: true,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
             match arg.as_str() {
-                "--filter" => {
-                    parsed.filter = Some(it.next().ok_or("--filter needs a substring")?.clone())
-                }
+                "--filter" => parsed
+                    .filters
+                    .push(it.next().ok_or("--filter needs a substring")?.clone()),
+                "--no-doc" => parsed.doc = false,
                 "--keep" => parsed.keep = Some(it.next().ok_or("--keep needs a directory")?.into()),
                 other if other.starts_with('-') => {
                     return Err(format!("unknown option `{other}`"));
@@ -332,7 +364,7 @@ fn failures(rows: &[Row]) -> Vec<String> {
             }
             _ => {}
         }
-        for (side, build) in [("server", &row.server), ("client", &row.client)] {
+        for (side, build) in row.sides() {
             match build {
                 Some(b) if b.manifest_error.is_some() => out.push(format!(
                     "{} {side}: cargo cannot load its manifest",
@@ -345,6 +377,11 @@ fn failures(rows: &[Row]) -> Vec<String> {
                     row.doc,
                     plural(b.warnings, "warning")
                 )),
+                Some(b) if b.doc_warnings.unwrap_or(0) > 0 => out.push(format!(
+                    "{} {side}: {} from cargo doc",
+                    row.doc,
+                    plural(b.doc_warnings.unwrap_or(0), "warning")
+                )),
                 _ => {}
             }
         }
@@ -354,36 +391,6 @@ fn failures(rows: &[Row]) -> Vec<String> {
 
 // ---------------------------------------------------------------------------------------------
 // Documents and generation
-
-fn collect_documents(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    for entry in entries {
-        let path = entry
-            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-            .path();
-        if path.is_dir() {
-            collect_documents(&path, out)?;
-        } else if is_document(&path) {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-fn is_document(path: &Path) -> bool {
-    path.extension()
-        .and_then(|x| x.to_str())
-        .is_some_and(|x| EXTENSIONS.contains(&x.to_ascii_lowercase().as_str()))
-}
-
-/// The document's path relative to the corpus directory, with `/` separators.
-fn label_of(path: &Path, dir: &Path) -> String {
-    let rel = path.strip_prefix(dir).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
-}
 
 /// A crate-name stem from a document's relative path: lowercase ASCII letters and digits,
 /// runs of anything else become one `-`, the extension is dropped, and a leading digit gets
@@ -444,16 +451,24 @@ fn record_panic(info: &panic::PanicHookInfo<'_>) {
     }
 }
 
-/// Runs `apigen::generate` on its own thread, catching a panic; returns the result (or the
-/// panic's location and message) and the time the call took in milliseconds.
+/// Generates a document's crates (server, client and command-line client; the CLI's manifest
+/// finds the client at `client_path`) on its own thread, catching a panic; returns the result
+/// (or the panic's location and message) and the time the calls took in milliseconds.
 fn generate_guarded(
-    text: String,
+    doc: Document,
     options: apigen::Options,
+    client_path: String,
 ) -> (
     Result<Result<apigen::Output, apigen::diag::Diagnostics>, String>,
     f64,
 ) {
-    guarded(move || apigen::generate(&text, &options))
+    guarded(move || {
+        let files = apigen::FileSystem::new(&doc.base);
+        let mut output = apigen::generate_from(&doc.root, &files, &options)?;
+        let cli = apigen::generate_cli_from(&doc.root, &files, &options, &client_path)?;
+        output.files.extend(cli);
+        Ok(output)
+    })
 }
 
 /// Runs `f` on a thread with a large stack, catching a panic (as reported by
@@ -521,7 +536,7 @@ pub(crate) fn write_crates(
         }
         fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    for side in ["server", "client"] {
+    for side in SIDES {
         for path in files_under(&ws.join(format!("{slug}-{side}"))) {
             if !written.contains(&path) {
                 fs::remove_file(&path)
@@ -577,6 +592,7 @@ fn cargo() -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     for var in [
         "RUSTFLAGS",
+        "RUSTDOCFLAGS",
         "CARGO_ENCODED_RUSTFLAGS",
         "CARGO_BUILD_RUSTFLAGS",
         "CARGO_TARGET_DIR",
@@ -659,14 +675,28 @@ pub(crate) fn cargo_build(
     ws: &Path,
     target_dir: &Path,
 ) -> Result<(Vec<String>, bool, String), String> {
+    cargo_json(ws, target_dir, &["clippy", "--workspace", "--keep-going"])
+}
+
+/// One `cargo doc --workspace --no-deps --keep-going --message-format=json`: rustdoc's
+/// warnings about the generated crates' documentation, as [`cargo_build`] returns them.
+fn cargo_doc(ws: &Path, target_dir: &Path) -> Result<(Vec<String>, bool, String), String> {
+    cargo_json(
+        ws,
+        target_dir,
+        &["doc", "--workspace", "--no-deps", "--keep-going"],
+    )
+}
+
+fn cargo_json(
+    ws: &Path,
+    target_dir: &Path,
+    command: &[&str],
+) -> Result<(Vec<String>, bool, String), String> {
+    let name = command[0];
     let mut child = cargo()
-        .args([
-            "clippy",
-            "--workspace",
-            "--keep-going",
-            "--message-format=json",
-            "--manifest-path",
-        ])
+        .args(command)
+        .args(["--message-format=json", "--manifest-path"])
         .arg(ws.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(target_dir)
@@ -674,7 +704,7 @@ pub(crate) fn cargo_build(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run cargo clippy: {e}"))?;
+        .map_err(|e| format!("cannot run cargo {name}: {e}"))?;
     let stderr = child.stderr.take().expect("piped stderr");
     let echo = std::thread::spawn(move || {
         let mut kept = String::new();
@@ -696,7 +726,7 @@ pub(crate) fn cargo_build(
         .map_err(|e| format!("cannot read cargo's output: {e}"))?;
     let status = child
         .wait()
-        .map_err(|e| format!("cargo clippy did not finish: {e}"))?;
+        .map_err(|e| format!("cargo {name} did not finish: {e}"))?;
     let stderr = echo.join().unwrap_or_default();
     Ok((
         stdout.lines().map(str::to_string).collect(),
@@ -718,6 +748,9 @@ pub(crate) struct CrateBuild {
     pub(crate) warning_kinds: BTreeMap<String, (usize, String)>,
     /// Set aside before the build: cargo could not load the crate's manifest.
     manifest_error: Option<String>,
+    /// rustdoc's warnings (`None`: not documented).
+    pub(crate) doc_warnings: Option<usize>,
+    pub(crate) doc_warning_kinds: BTreeMap<String, (usize, String)>,
 }
 
 impl CrateBuild {
@@ -880,6 +913,9 @@ struct Row {
     crates: Option<String>,
     server: Option<CrateBuild>,
     client: Option<CrateBuild>,
+    cli: Option<CrateBuild>,
+    /// Operations of the document, when it generated.
+    operations: Option<usize>,
     notes: Vec<String>,
     /// Generator errors or the panic, for the details section.
     details: Vec<String>,
@@ -897,9 +933,20 @@ impl Row {
             crates: None,
             server: None,
             client: None,
+            cli: None,
+            operations: None,
             notes: Vec::new(),
             details: Vec::new(),
         }
+    }
+
+    /// Each crate's build, by side.
+    fn sides(&self) -> [(&'static str, &Option<CrateBuild>); 3] {
+        [
+            ("server", &self.server),
+            ("client", &self.client),
+            ("cli", &self.cli),
+        ]
     }
 }
 
@@ -925,8 +972,8 @@ fn cell(text: &str, max: usize) -> String {
 
 fn render_table(rows: &[Row]) -> String {
     let mut s = String::from(
-        "| document | generated | gen ms | lines | server compiles | client compiles | warnings (gen + rustc server/client) | notes |\n\
-         |---|---|---:|---:|---|---|---|---|\n",
+        "| document | generated | ops | gen ms | lines | server compiles | client compiles | CLI compiles | warnings (gen + rustc server/client/CLI + rustdoc) | notes |\n\
+         |---|---|---:|---:|---:|---|---|---|---|---|\n",
     );
     for r in rows {
         let generated = match &r.generated {
@@ -942,27 +989,41 @@ fn render_table(rows: &[Row]) -> String {
             Generated::Panic(what) => format!("**PANIC** {}", cell(what, 110)),
         };
         let side = |b: &Option<CrateBuild>| b.as_ref().map_or("–".into(), CrateBuild::cell);
-        let warnings = match (&r.generated, &r.server, &r.client) {
-            (Generated::Yes, s, c) => {
+        let warnings = match &r.generated {
+            Generated::Yes => {
                 let count = |b: &Option<CrateBuild>| {
                     b.as_ref()
                         .filter(|b| b.attempted())
                         .map_or("?".into(), |b| b.warnings.to_string())
                 };
-                format!("{} + {}/{}", r.gen_warnings, count(s), count(c))
+                let documented: Vec<usize> = [&r.server, &r.client, &r.cli]
+                    .iter()
+                    .filter_map(|b| b.as_ref().and_then(|b| b.doc_warnings))
+                    .collect();
+                let docs = (!documented.is_empty()).then(|| documented.iter().sum::<usize>());
+                format!(
+                    "{} + {}/{}/{} + {}",
+                    r.gen_warnings,
+                    count(&r.server),
+                    count(&r.client),
+                    count(&r.cli),
+                    docs.map_or("?".into(), |n| n.to_string())
+                )
             }
             _ => "–".into(),
         };
         let notes: Vec<String> = r.notes.iter().map(|n| cell(n, 160)).collect();
         let _ = writeln!(
             s,
-            "| `{}` | {} | {:.0} | {} | {} | {} | {} | {} |",
+            "| `{}` | {} | {} | {:.0} | {} | {} | {} | {} | {} | {} |",
             r.doc,
             generated,
+            r.operations.map_or("–".into(), |n| n.to_string()),
             r.gen_ms,
             r.lines.map_or("–".into(), |n| n.to_string()),
             side(&r.server),
             side(&r.client),
+            side(&r.cli),
             warnings,
             notes.join("; ")
         );
@@ -974,11 +1035,12 @@ fn summary_line(rows: &[Row]) -> String {
     let count = |f: &dyn Fn(&Row) -> bool| rows.iter().filter(|r| f(r)).count();
     let compiles = |b: &Option<CrateBuild>| b.as_ref().is_some_and(|b| b.compiled);
     format!(
-        "corpus: {} documents, {} generated, {} servers compile, {} clients compile, {} clean errors, {} panics",
+        "corpus: {} documents, {} generated, {} servers compile, {} clients compile, {} CLIs compile, {} clean errors, {} panics",
         rows.len(),
         count(&|r| r.generated == Generated::Yes),
         count(&|r| compiles(&r.server)),
         count(&|r| compiles(&r.client)),
+        count(&|r| compiles(&r.cli)),
         count(&|r| matches!(r.generated, Generated::Error(..))),
         count(&|r| matches!(r.generated, Generated::Panic(_))),
     )
@@ -998,7 +1060,7 @@ fn render_details(rows: &[Row]) -> String {
             }
             section.push_str("```\n");
         }
-        for (side, build) in [("server", &r.server), ("client", &r.client)] {
+        for (side, build) in r.sides() {
             let Some(b) = build else { continue };
             if let Some(m) = &b.manifest_error {
                 let _ = writeln!(section, "{side}: cargo cannot load the manifest: {m}\n");
@@ -1068,14 +1130,17 @@ fn render_warnings(rows: &[Row]) -> String {
     }
     let mut generator = Kinds::new();
     let mut rustc = Kinds::new();
+    let mut rustdoc = Kinds::new();
     for r in rows {
         add(&mut generator, &r.gen_warning_kinds, &format!("{} ", r.doc));
-        for b in [&r.server, &r.client].into_iter().flatten() {
+        for b in [&r.server, &r.client, &r.cli].into_iter().flatten() {
             add(&mut rustc, &b.warning_kinds, "");
+            add(&mut rustdoc, &b.doc_warning_kinds, "");
         }
     }
     table("Generator warnings by kind", "documents", generator)
         + &table("rustc warnings by kind", "crates", rustc)
+        + &table("rustdoc warnings by kind", "crates", rustdoc)
 }
 
 /// The message's first line with every backtick- or double-quoted name replaced by `…`
@@ -1385,15 +1450,6 @@ mod tests {
     }
 
     #[test]
-    fn documents_by_extension() {
-        assert!(is_document(Path::new("x/a.yaml")));
-        assert!(is_document(Path::new("x/a.YML")));
-        assert!(is_document(Path::new("a.json")));
-        assert!(!is_document(Path::new("INDEX.md")));
-        assert!(!is_document(Path::new("yaml")));
-    }
-
-    #[test]
     fn known_invalid_rows_of_the_index() {
         let index = "\
 | file | size | openapi | paths | ops | schemas | oas-val | openapiv3 2.2.0 | st load |
@@ -1538,7 +1594,18 @@ mod tests {
             }],
             ..CrateBuild::default()
         };
+        let documented = CrateBuild {
+            compiled: true,
+            doc_warnings: Some(1),
+            doc_warning_kinds: BTreeMap::from([(
+                "this URL is not a hyperlink".to_string(),
+                (1, "a-cli/src/lib.rs:3".to_string()),
+            )]),
+            ..CrateBuild::default()
+        };
         let mut a = Row::new("a.yaml".into());
+        a.operations = Some(4);
+        a.cli = Some(documented);
         a.gen_ms = 12.4;
         a.lines = Some(300);
         a.gen_warnings = 2;
@@ -1567,25 +1634,26 @@ mod tests {
         assert_eq!(lines.len(), 5);
         assert_eq!(
             lines[2],
-            "| `a.yaml` | yes | 12 | 300 | yes | **no** (1 error) | 2 + 1/0 | client: E0412 cannot find type `Foo` at a-client/src/types.rs:7 |"
+            "| `a.yaml` | yes | 4 | 12 | 300 | yes | **no** (1 error) | yes | 2 + 1/0/0 + 1 | client: E0412 cannot find type `Foo` at a-client/src/types.rs:7 |"
         );
         assert_eq!(
             lines[3],
-            "| `dir/b.json` | ERROR error: /paths/~1x\\|y: not 3.0 (+2 more) | 0 | – | – | – | – |  |"
+            "| `dir/b.json` | ERROR error: /paths/~1x\\|y: not 3.0 (+2 more) | – | 0 | – | – | – | – | – |  |"
         );
         assert_eq!(
             lines[4],
-            "| `c.yaml` | **PANIC** panicked at generator/src/lower/mod.rs:10:5: boom | 0 | – | – | – | – |  |"
+            "| `c.yaml` | **PANIC** panicked at generator/src/lower/mod.rs:10:5: boom | – | 0 | – | – | – | – | – |  |"
         );
         assert_eq!(
             summary_line(&rows),
-            "corpus: 3 documents, 1 generated, 1 servers compile, 0 clients compile, 1 clean errors, 1 panics"
+            "corpus: 3 documents, 1 generated, 1 servers compile, 0 clients compile, 1 CLIs compile, 1 clean errors, 1 panics"
         );
         assert_eq!(
             failures(&rows),
             [
                 "a.yaml server: 1 warning",
                 "a.yaml client does not compile",
+                "a.yaml cli: 1 warning from cargo doc",
                 "c.yaml: generator panicked"
             ]
         );
@@ -1598,7 +1666,9 @@ mod tests {
             "\n## Generator warnings by kind\n\n| warning | count | documents | first at |\n|---|---:|---:|---|\n\
              | `…` is not supported; using `…` | 2 | 1 | a.yaml /paths/~1a/get |\n\
              \n## rustc warnings by kind\n\n| warning | count | crates | first at |\n|---|---:|---:|---|\n\
-             | unused import: `…` | 1 | 1 | a-server/src/router.rs:12 |\n"
+             | unused import: `…` | 1 | 1 | a-server/src/router.rs:12 |\n\
+             \n## rustdoc warnings by kind\n\n| warning | count | crates | first at |\n|---|---:|---:|---|\n\
+             | this URL is not a hyperlink | 1 | 1 | a-cli/src/lib.rs:3 |\n"
         );
     }
 
@@ -1621,8 +1691,19 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(a.dirs, [PathBuf::from("x")]);
-        assert_eq!(a.filter.as_deref(), Some("oai"));
+        assert_eq!(a.filters, ["oai"]);
+        assert!(a.doc);
         assert_eq!(a.keep, Some(PathBuf::from("kept/ws")));
+        let a = Args::parse(&[
+            "--filter".into(),
+            "a".into(),
+            "--filter".into(),
+            "b".into(),
+            "--no-doc".into(),
+        ])
+        .unwrap();
+        assert_eq!(a.filters, ["a", "b"]);
+        assert!(!a.doc);
         assert!(Args::parse(&["--nope".into()]).is_err());
         assert_eq!(
             Args::parse(&["a".into(), "b".into()]).unwrap().dirs.len(),

@@ -3,6 +3,7 @@
 mod codegen;
 mod compat;
 mod corpus;
+mod corpus_docs;
 mod fuzz;
 mod mutants;
 mod public_api;
@@ -34,16 +35,17 @@ cargo xtask compat
     operation), an error status, a same-body success status, an enum value and an operation
     (throwaway workspace target/compat/ws), and checks that the reference service and the
     CLI's tests, unchanged (all targets), compile against them.
-cargo xtask corpus [DIR...] [--filter SUBSTR] [--keep DIR]
+cargo xtask corpus [DIR...] [--filter SUBSTR]... [--keep DIR] [--no-doc]
     Robustness run over every .yaml/.yml/.json document under the DIRs (default
-    ../shared/openapi-corpus and ../shared/openapi-corpus-31, recursively; with several
-    folders labels start with the folder name; --filter keeps labels containing SUBSTR): generate
-    each (a panic is caught and reported), write the crates into one throwaway workspace
-    (target/corpus/ws/, or --keep DIR) and check them with one `cargo clippy --keep-going`
-    (shared target dir target/corpus/target). Prints a table and writes it to
-    target/corpus/report.md. Fails on a panic, an internal generator error or a generated
-    crate that does not compile or warns (rustc or clippy); a located error refusing a
-    document is fine.
+    ../shared/openapi-corpus, -31, -multi and -swagger2, recursively; a folder that SOURCES.md
+    lists with a root file is one document split over its files; with several folders labels
+    start with the folder name; --filter keeps labels containing any SUBSTR): generate the
+    server, client and CLI crates of each (a panic is caught and reported), write them into one
+    throwaway workspace (target/corpus/ws/, or --keep DIR), check them with one `cargo clippy
+    --keep-going` and document them with one `cargo doc` (not with --no-doc; shared target
+    dir target/corpus/target). Prints a table and writes it to target/corpus/report.md. Fails
+    on a panic, an internal generator error or a generated crate that does not compile or
+    warns (rustc, clippy or rustdoc); a located error refusing a document is fine.
 cargo xtask fuzz [--seeds N] [--start S] [--batch B]
     Random valid documents (seeds S..S+N, default 1..=20; deterministic by seed) combining the
     constructs the generator supports with names from the adversarial list; both crates of

@@ -173,13 +173,27 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .iter()
         .map(|c| &api.operations[c.operation])
         .collect();
-    let subcommands = cli.commands.iter().map(|c| subcommand(c, api));
+    let subcommands: Vec<TokenStream> = cli.commands.iter().map(|c| subcommand(c, api)).collect();
     let arms: Vec<TokenStream> = cli.commands.iter().map(|c| arm(c, api, key_var)).collect();
-    // `types` only when some subcommand names one of the document's types.
-    let types_use = quote!(#(#arms)*)
-        .to_string()
+    let arms_text = quote!(#(#arms)*).to_string();
+    // `types` only when some subcommand names one of the document's types; `Arg` only when
+    // one takes a flag; the subcommand's matches only when one reads them (a document whose
+    // operations take nothing leaves no unused name).
+    let types_use = arms_text
         .contains("types ::")
         .then(|| quote!(use #krate::types;));
+    let arg_use = quote!(#(#subcommands)*)
+        .to_string()
+        .contains("Arg ::")
+        .then(|| quote!(Arg,));
+    let sub_matches = if arms_text.contains("(m ,") {
+        quote!(m)
+    } else {
+        quote!(_)
+    };
+    // A document without operations: the command line has only its global flags (clap
+    // refuses any command before `run`), and nothing is called.
+    let no_commands = cli.commands.is_empty();
     let servers: Vec<String> = api.servers.iter().map(|s| s.name.to_lowercase()).collect();
     let base_url = if api.servers.is_empty() {
         quote! {
@@ -281,6 +295,27 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             }
         }
     });
+    let (run, report) = if no_commands {
+        let run = quote! {
+            /// The document has no operation: there is no subcommand to run.
+            fn run(_: &ArgMatches) -> Result<ExitCode, ExitCode> {
+                Err(support::usage("the document has no operation to call"))
+            }
+        };
+        (run, quote!())
+    } else {
+        run_and_report(
+            &base_url,
+            reads_key,
+            mutable,
+            declare_found,
+            credentials.collect(),
+            sub_matches,
+            &arms,
+        )
+    };
+    let client_use = (!no_commands).then(|| quote!(use #krate::{Client, Error, ResponseValue};));
+    let server_use = server_use.filter(|_| !no_commands);
     // Named `support` either way: the runtime crate, or its copy (`--vendor-runtime`).
     let support = if vendored {
         quote!(
@@ -304,9 +339,9 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
 
         use std::process::ExitCode;
 
-        use clap::{Arg, ArgMatches, Command};
+        use clap::{#arg_use ArgMatches, Command};
         #options_use
-        use #krate::{Client, Error, ResponseValue};
+        #client_use
         #types_use
         #server_use
 
@@ -330,6 +365,28 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
                 #(.subcommand(#subcommands))*
         }
 
+        #run
+
+        #finish
+
+        #finish_debug
+
+        #report
+    }
+}
+
+/// `run`, which calls the chosen subcommand's operation, and `report`, which prints its
+/// answer (for a document with operations).
+fn run_and_report(
+    base_url: &TokenStream,
+    reads_key: Option<TokenStream>,
+    mutable: Option<TokenStream>,
+    declare_found: TokenStream,
+    credentials: Vec<TokenStream>,
+    sub_matches: TokenStream,
+    arms: &[TokenStream],
+) -> (TokenStream, TokenStream) {
+    let run = quote! {
         /// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
         #[allow(deprecated)] // deprecated operations and parameters stay callable
         fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
@@ -360,7 +417,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
                     eprintln!("error: cannot start the async runtime: {e}");
                     ExitCode::from(support::FAILED)
                 })?;
-            let Some((command, m)) = m.subcommand() else {
+            let Some((command, #sub_matches)) = m.subcommand() else {
                 return Err(support::usage("no command given; --help lists them"));
             };
             match command {
@@ -368,11 +425,8 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
                 other => Err(support::usage(&format!("unknown command `{other}`"))),
             }
         }
-
-        #finish
-
-        #finish_debug
-
+    };
+    let report = quote! {
         /// `operation`: its id, and whether the document deprecates it (then the warning was
         /// printed before the call, and the answer's `Deprecation` headers are not repeated).
         fn report<T, E: std::fmt::Debug + serde::Serialize>(
@@ -405,7 +459,8 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             }
             code
         }
-    }
+    };
+    (run, report)
 }
 
 /// `Cargo.toml` of the CLI crate; `client_path` is the client crate's directory as seen from

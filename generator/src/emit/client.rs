@@ -1034,7 +1034,16 @@ fn method(op: &Operation) -> TokenStream {
         {
             Some(p) => {
                 let v = param_ref(p);
-                path_args.push(quote!(request::encode_path_segment(&ToParam::to_param(#v))));
+                path_args.push(match &p.ty {
+                    // `style: simple`: the items, each encoded, joined by commas (an item's
+                    // own comma is encoded, so the server splits where the client joined).
+                    TypeRef::Vec(_) => quote!(#v
+                        .iter()
+                        .map(|item| request::encode_path_segment(&ToParam::to_param(item)))
+                        .collect::<Vec<_>>()
+                        .join(",")),
+                    _ => quote!(request::encode_path_segment(&ToParam::to_param(#v))),
+                });
             }
             None => path_args.push(quote!(#wire)),
         }
@@ -1075,14 +1084,13 @@ fn method(op: &Operation) -> TokenStream {
         let appends = query_params.iter().map(|p| {
             let wire = &p.wire;
             let v = param_ref(p);
+            let (explode, delimiter) = (p.explode, p.delimiter);
             match (&p.ty, p.required) {
                 (TypeRef::Vec(_), true) => {
-                    let explode = p.explode;
-                    quote!(query.append_array(#wire, #v, #explode, ',');)
+                    quote!(query.append_array(#wire, #v, #explode, #delimiter);)
                 }
                 (TypeRef::Vec(_), false) => {
-                    let explode = p.explode;
-                    quote!(if let Some(values) = #v { query.append_array(#wire, values, #explode, ','); })
+                    quote!(if let Some(values) = #v { query.append_array(#wire, values, #explode, #delimiter); })
                 }
                 (_, true) => quote!(query.append(#wire, #v);),
                 (_, false) => quote!(query.append_opt(#wire, #v);),
@@ -1125,10 +1133,40 @@ fn method(op: &Operation) -> TokenStream {
         .map(|p| {
             let wire = &p.wire;
             let v = param_ref(p);
+            // `style: form` percent-encodes (RFC 6570); `style: cookie` (3.2) writes the
+            // value as it is. An array: one pair per item when exploded (form's default for
+            // cookies), else the items encoded and joined by commas.
+            let encode = |value: TokenStream| {
+                if p.as_sent {
+                    quote!(ToParam::to_param(#value))
+                } else {
+                    quote!(request::encode_query_component(&ToParam::to_param(#value)))
+                }
+            };
+            let push = |values: TokenStream| match &p.ty {
+                TypeRef::Vec(_) if p.explode => {
+                    let item = encode(quote!(item));
+                    quote!(for item in #values { cookies.push(format!("{}={}", #wire, #item)); })
+                }
+                TypeRef::Vec(_) => {
+                    let item = encode(quote!(item));
+                    quote!(cookies.push(format!("{}={}", #wire, #values.iter().map(|item| #item).collect::<Vec<_>>().join(",")));)
+                }
+                _ => {
+                    let value = encode(values);
+                    quote!(cookies.push(format!("{}={}", #wire, #value));)
+                }
+            };
             if p.required {
-                quote!(cookies.push(format!("{}={}", #wire, request::encode_query_component(&ToParam::to_param(#v))));)
+                push(v)
             } else {
-                quote!(if let Some(value) = #v { cookies.push(format!("{}={}", #wire, request::encode_query_component(&ToParam::to_param(value)))); })
+                let binding = if matches!(p.ty, TypeRef::Vec(_)) {
+                    quote!(values)
+                } else {
+                    quote!(value)
+                };
+                let push = push(binding.clone());
+                quote!(if let Some(#binding) = #v { #push })
             }
         })
         .collect();
@@ -1380,11 +1418,13 @@ fn method(op: &Operation) -> TokenStream {
             #dispatch
         }
     };
+    let allows = super::convention_allows(&name.to_string());
     let Some(with) = &op.rust_with else {
         return quote! {
             #docs
             #deprecated
             #many
+            #allows
             pub async fn #name(
                 &self,
                 #(#args)*
@@ -1437,6 +1477,7 @@ fn method(op: &Operation) -> TokenStream {
             w = crate::naming::bare(&with.to_string())
         ),
     ]);
+    let with_allows = super::convention_allows(&with.to_string());
     // A deprecated operation's `…_with` is deprecated too; calling it is this method's job.
     let calls_deprecated = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
     quote! {
@@ -1445,6 +1486,7 @@ fn method(op: &Operation) -> TokenStream {
         #deprecated
         #calls_deprecated
         #many_short
+        #allows
         pub async fn #name(
             &self,
             #(#args_again)*
@@ -1458,6 +1500,7 @@ fn method(op: &Operation) -> TokenStream {
         #deprecated
         #reads_deprecated
         #many
+        #with_allows
         pub async fn #with(
             &self,
             #(#args)*

@@ -31,6 +31,7 @@ pub fn ident(name: &str) -> Ident {
 
 /// One `#[doc]` attribute per line: prettyplease prints each as a `///` line.
 pub fn doc(lines: &[String]) -> TokenStream {
+    let lines = crate::docs::link_bare_urls(lines);
     let lines = lines.iter().map(|l| {
         let text = doc_value(l);
         quote!(#[doc = #text])
@@ -134,6 +135,7 @@ pub fn end_list(lines: &mut Vec<String>) {
 
 /// Inner `//!` docs for a module.
 pub fn module_doc(lines: &[String]) -> TokenStream {
+    let lines = crate::docs::link_bare_urls(lines);
     let lines = lines.iter().map(|l| {
         let text = doc_value(l);
         quote!(#![doc = #text])
@@ -189,6 +191,20 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
 }
 
 /// `path`, `query`, `header`, `cookie`: how docs and pointers name a parameter's location.
+/// `#[allow(…)]` for the clippy lints an operation's method trips by its name alone
+/// ([`crate::naming::self_convention_lints`]); nothing for other names.
+pub fn convention_allows(method: &str) -> TokenStream {
+    let lints: Vec<syn::Path> = crate::naming::self_convention_lints(method)
+        .iter()
+        .filter_map(|lint| syn::parse_str(lint).ok())
+        .collect();
+    if lints.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(#[allow(#(#lints),*)])
+    }
+}
+
 pub fn location_text(l: Location) -> &'static str {
     l.name()
 }

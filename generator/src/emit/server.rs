@@ -27,7 +27,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
             api.title, api.version
         ),
         String::new(),
-        format!("Implement [`{trait_name}`] (in `api.rs`) and serve it with [`router`]:"),
+        format!("Implement [`{trait_name}`] (in `api.rs`) and serve it with [`router()`]:"),
         "authentication, parameter and body parsing, constraint checks, error bodies, rate-limit"
             .into(),
         "and deprecation headers are done before and after your methods run.".into(),
@@ -318,9 +318,11 @@ pub fn api_rs(api: &Api) -> TokenStream {
         } else {
             quote!((#(#unused),*))
         };
+        let allows = super::convention_allows(&method.to_string());
         quote! {
             #docs
             #deprecated
+            #allows
             fn #method(
                 &self,
                 ctx: &RequestContext,
@@ -721,11 +723,24 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 Location::Cookie => quote!(Location::Cookie),
             };
             let explode = p.explode;
+            let delimiter = p.delimiter;
             let read = match (&p.ty, p.required) {
+                (TypeRef::Vec(_), true) if delimiter != ',' => quote!(
+                    raw.required_delimited_array(#loc, #wire, #explode, #delimiter, &mut errors)
+                ),
+                (TypeRef::Vec(_), false) if delimiter != ',' => {
+                    quote!(raw.delimited_array(#loc, #wire, #explode, #delimiter, &mut errors))
+                }
                 (TypeRef::Vec(_), true) => {
                     quote!(raw.required_array(#loc, #wire, #explode, &mut errors))
                 }
                 (TypeRef::Vec(_), false) => quote!(raw.array(#loc, #wire, #explode, &mut errors)),
+                (_, true) if p.as_sent => {
+                    quote!(raw.required_cookie_as_sent(#wire, &mut errors))
+                }
+                (_, false) if p.as_sent => {
+                    quote!(raw.optional_cookie_as_sent(#wire, &mut errors))
+                }
                 (_, true) => quote!(raw.required(#loc, #wire, &mut errors)),
                 (_, false) => quote!(raw.optional(#loc, #wire, &mut errors)),
             };

@@ -388,6 +388,14 @@ impl Normalizer {
         let Some(obj) = p.as_object_mut() else {
             return;
         };
+        // 3.2: `style: cookie` (values as sent, no percent-encoding); the 3.0 model knows
+        // only `form` for cookies.
+        if obj.get("in").and_then(Value::as_str) == Some("cookie")
+            && obj.get("style").and_then(Value::as_str) == Some("cookie")
+        {
+            obj.remove("style");
+            obj.insert("x-apigen-style".into(), Value::String("cookie".into()));
+        }
         if let Some(s) = obj.get_mut("schema") {
             self.schema(s, &loc.child("schema"));
         }

@@ -422,6 +422,7 @@ impl Ctx<'_> {
                 param,
                 Parameter::Query { .. } | Parameter::Cookie { .. }
             ));
+            let (delimiter, as_sent) = style(param, &ty, &at, sink);
             let rust = scope.claim(naming::snake(&data.name));
             pointers.push(at.clone());
             out.push(Param {
@@ -434,6 +435,8 @@ impl Ctx<'_> {
                 ty,
                 required: data.required || loc == Location::Path,
                 explode,
+                delimiter,
+                as_sent,
                 default,
                 constraints,
                 doc,
@@ -1041,6 +1044,59 @@ impl Ctx<'_> {
             required,
             doc,
         })
+    }
+}
+
+/// How a parameter's value is written (`style`): the delimiter of an array's items and
+/// whether a cookie is sent as it is. A style the generated code does not write is said, not
+/// ignored.
+fn style(p: &Parameter, ty: &TypeRef, at: &str, sink: &mut Sink) -> (char, bool) {
+    use openapiv3::{PathStyle, QueryStyle};
+    let array = matches!(ty, TypeRef::Vec(_));
+    match p {
+        Parameter::Query { style, .. } => match style {
+            QueryStyle::Form => (',', false),
+            QueryStyle::SpaceDelimited if array => (' ', false),
+            QueryStyle::PipeDelimited if array => ('|', false),
+            QueryStyle::SpaceDelimited | QueryStyle::PipeDelimited => (',', false),
+            QueryStyle::DeepObject => {
+                sink.warn(
+                    push(at, "style"),
+                    "`deepObject` is for objects, which are passed as a plain string here: the value is written as `form`",
+                );
+                (',', false)
+            }
+        },
+        Parameter::Path { style, .. } => {
+            if !matches!(style, PathStyle::Simple) {
+                let name = if matches!(style, PathStyle::Label) {
+                    "label"
+                } else {
+                    "matrix"
+                };
+                sink.warn(
+                    push(at, "style"),
+                    format!("path style `{name}` is not written by the generated code: the value is read and written as `simple`"),
+                );
+            }
+            (',', false)
+        }
+        Parameter::Cookie { parameter_data, .. } => {
+            let cookie = parameter_data
+                .extensions
+                .get("x-apigen-style")
+                .and_then(|v| v.as_str())
+                == Some("cookie");
+            if cookie && array {
+                sink.warn(
+                    push(at, "style"),
+                    "an array cookie of `style: cookie` is read and written as `style: form` (its items percent-encoded)",
+                );
+                return (',', false);
+            }
+            (',', cookie)
+        }
+        Parameter::Header { .. } => (',', false),
     }
 }
 

@@ -248,6 +248,8 @@ fn cookie_value(value: &str) -> Option<Cow<'_, str>> {
 #[derive(Clone, Debug, Default)]
 pub struct RawParams<'a> {
     path: PathParams,
+    /// The request's path as sent (still percent-encoded), for arrays in a path segment.
+    raw_path: Cow<'a, str>,
     /// The raw query string ("" when the URI has none).
     query: Cow<'a, str>,
     headers: Cow<'a, HeaderMap>,
@@ -261,6 +263,7 @@ impl<'a> RawParams<'a> {
     pub fn from_parts(parts: &'a Parts, path_params: PathParams) -> Self {
         RawParams {
             path: path_params,
+            raw_path: Cow::Borrowed(parts.uri.path()),
             query: Cow::Borrowed(parts.uri.query().unwrap_or("")),
             headers: Cow::Borrowed(&parts.headers),
         }
@@ -277,6 +280,7 @@ impl<'a> RawParams<'a> {
     pub fn into_owned(self) -> RawParams<'static> {
         RawParams {
             path: self.path,
+            raw_path: Cow::Owned(self.raw_path.into_owned()),
             query: Cow::Owned(self.query.into_owned()),
             headers: Cow::Owned(self.headers.into_owned()),
         }
@@ -327,37 +331,74 @@ impl<'a> RawParams<'a> {
                 }
             }
             Location::Cookie => {
-                for value in self.headers.get_all(http::header::COOKIE) {
-                    let Ok(value) = value.to_str() else { continue };
-                    for pair in value.split(';') {
-                        let pair = pair.trim();
-                        if pair.is_empty() {
-                            continue;
-                        }
-                        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-                        if k.trim() != name {
-                            continue;
-                        }
-                        let v = v.trim();
-                        // RFC 6265 allows a value in double quotes; the quotes are not part of it.
-                        let v = v
-                            .strip_prefix('"')
-                            .and_then(|v| v.strip_suffix('"'))
-                            .unwrap_or(v);
-                        let Some(v) = cookie_value(v) else {
-                            errs.push(
-                                pointer(loc, name),
-                                "cookie value is not valid percent-encoded UTF-8",
-                            );
-                            continue;
-                        };
-                        if !each(v) {
-                            return;
-                        }
+                for v in self.cookies_as_sent(name) {
+                    let Some(v) = cookie_value(v) else {
+                        errs.push(
+                            pointer(loc, name),
+                            "cookie value is not valid percent-encoded UTF-8",
+                        );
+                        continue;
+                    };
+                    if !each(v) {
+                        return;
                     }
                 }
             }
         }
+    }
+
+    /// The values of the cookie `name` as sent (not percent-decoded), from every `Cookie`
+    /// header, in order. RFC 6265 allows a value in double quotes; the quotes are not part of it.
+    fn cookies_as_sent<'s, 'n>(
+        &'s self,
+        name: &'n str,
+    ) -> impl Iterator<Item = &'s str> + use<'s, 'n> {
+        self.headers
+            .get_all(http::header::COOKIE)
+            .into_iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(';'))
+            .filter_map(move |pair| {
+                let pair = pair.trim();
+                if pair.is_empty() {
+                    return None;
+                }
+                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                if k.trim() != name {
+                    return None;
+                }
+                let v = v.trim();
+                Some(
+                    v.strip_prefix('"')
+                        .and_then(|v| v.strip_suffix('"'))
+                        .unwrap_or(v),
+                )
+            })
+    }
+
+    /// The raw values of a query parameter (as sent, still encoded), in request order.
+    fn query_as_sent<'s, 'n>(
+        &'s self,
+        name: &'n str,
+    ) -> impl Iterator<Item = &'s str> + use<'s, 'n> {
+        self.query.split(['&']).filter_map(move |pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (!pair.is_empty() && query_value(key, name).is_some()).then_some(value)
+        })
+    }
+
+    /// The path segment as sent whose decoded form is `value`, when exactly one is.
+    fn path_segment_as_sent(&self, value: &str) -> Option<&str> {
+        let mut found = None;
+        for segment in self.raw_path.split('/') {
+            if percent_decode(segment.as_bytes()) == value.as_bytes() {
+                match found {
+                    Some(f) if f != segment => return None,
+                    _ => found = Some(segment),
+                }
+            }
+        }
+        found
     }
 
     /// Every raw value of `name` at `loc`, in request order.
@@ -430,6 +471,9 @@ impl<'a> RawParams<'a> {
     /// item, `?tag=a&tag=b`; otherwise one comma-separated value, `?tag=a,b` (the form headers
     /// and path segments always use). None when absent or when any item fails (each failing
     /// item is a violation named `"<loc>/<name>/<index>"`). An empty value is an empty array.
+    /// The value is split as sent, before it is decoded: an encoded comma (`a%2Cb`) is part
+    /// of an item, as RFC 6570 writes one (headers are not encoded: a comma there always
+    /// separates).
     pub fn array<T: FromParam>(
         &self,
         loc: Location,
@@ -437,20 +481,83 @@ impl<'a> RawParams<'a> {
         explode: bool,
         errs: &mut Violations,
     ) -> Option<Vec<T>> {
+        self.delimited_array(loc, name, explode, ',', errs)
+    }
+
+    /// [`RawParams::array`] with another delimiter between the items of a value that is not
+    /// exploded: `'|'` for `style: pipeDelimited`, `' '` for `spaceDelimited` (a space is
+    /// always encoded in a query, so those items are split after decoding).
+    pub fn delimited_array<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        explode: bool,
+        delimiter: char,
+        errs: &mut Violations,
+    ) -> Option<Vec<T>> {
         let values = self.values(loc, name, errs);
         if values.is_empty() {
             return None;
         }
-        let items: Vec<&str> = if explode && matches!(loc, Location::Query | Location::Cookie) {
-            values.iter().map(|v| v.as_ref()).collect()
-        } else {
-            values
-                .iter()
-                .filter(|v| !v.is_empty())
-                .flat_map(|v| v.split(','))
-                .map(|v| if loc == Location::Header { v.trim() } else { v })
-                .collect()
-        };
+        let items: Vec<Cow<'_, str>> =
+            if explode && matches!(loc, Location::Query | Location::Cookie) {
+                values
+            } else {
+                match loc {
+                    Location::Query if delimiter != ' ' => self
+                        .query_as_sent(name)
+                        .filter(|v| !v.is_empty())
+                        .flat_map(|v| v.split(delimiter))
+                        .map(form_decode)
+                        .collect(),
+                    Location::Cookie if delimiter != ' ' => {
+                        let mut items = Vec::new();
+                        for piece in self
+                            .cookies_as_sent(name)
+                            .filter(|v| !v.is_empty())
+                            .flat_map(|v| v.split(delimiter))
+                        {
+                            match cookie_value(piece) {
+                                Some(item) => items.push(item),
+                                None => {
+                                    errs.push(
+                                        pointer(loc, name),
+                                        "cookie value is not valid percent-encoded UTF-8",
+                                    );
+                                    return None;
+                                }
+                            }
+                        }
+                        items
+                    }
+                    Location::Path => {
+                        let mut items = Vec::new();
+                        for v in values.iter().filter(|v| !v.is_empty()) {
+                            match self.path_segment_as_sent(v) {
+                                // Split as sent, then decoded (the segment was valid UTF-8 whole).
+                                Some(raw) => items.extend(raw.split(delimiter).map(|piece| {
+                                    Cow::Owned(
+                                        String::from_utf8_lossy(&percent_decode(piece.as_bytes()))
+                                            .into_owned(),
+                                    )
+                                })),
+                                None => items
+                                    .extend(v.split(delimiter).map(|s| Cow::Owned(s.to_owned()))),
+                            }
+                        }
+                        items
+                    }
+                    _ => values
+                        .iter()
+                        .filter(|v| !v.is_empty())
+                        .flat_map(|v| v.split(delimiter))
+                        .map(|v| {
+                            let v = if loc == Location::Header { v.trim() } else { v };
+                            Cow::Owned(v.to_owned())
+                        })
+                        .collect(),
+                }
+            };
         let mut out = Vec::with_capacity(items.len());
         let mut ok = true;
         for (i, raw) in items.iter().enumerate() {
@@ -463,6 +570,57 @@ impl<'a> RawParams<'a> {
             }
         }
         ok.then_some(out)
+    }
+
+    /// Like [`RawParams::delimited_array`], with a violation when the parameter is absent.
+    pub fn required_delimited_array<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        explode: bool,
+        delimiter: char,
+        errs: &mut Violations,
+    ) -> Option<Vec<T>> {
+        if !self.contains(loc, name) {
+            errs.push(pointer(loc, name), "required parameter is missing");
+            return None;
+        }
+        self.delimited_array(loc, name, explode, delimiter, errs)
+    }
+
+    /// A cookie parameter of `style: cookie` (OpenAPI 3.2): its value as sent, without the
+    /// percent-decoding of `style: form`. None when absent (no violation), a violation when
+    /// given more than once or unparsable.
+    pub fn optional_cookie_as_sent<T: FromParam>(
+        &self,
+        name: &str,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        let loc = Location::Cookie;
+        let mut values = self.cookies_as_sent(name);
+        let first = values.next()?;
+        let count = 1 + values.count();
+        if count > 1 {
+            errs.push(pointer(loc, name), repeated_message(count));
+            return None;
+        }
+        parse_one(loc, name, first, errs)
+    }
+
+    /// Like [`RawParams::optional_cookie_as_sent`], with a violation when absent.
+    pub fn required_cookie_as_sent<T: FromParam>(
+        &self,
+        name: &str,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        if self.cookies_as_sent(name).next().is_none() {
+            errs.push(
+                pointer(Location::Cookie, name),
+                "required parameter is missing",
+            );
+            return None;
+        }
+        self.optional_cookie_as_sent(name, errs)
     }
 
     /// Like [`RawParams::array`], with a violation when the parameter is absent.
@@ -530,6 +688,16 @@ fn query_value<'q>(pair: &'q str, name: &str) -> Option<Cow<'q, str>> {
     // Something to decode: the piece is one pair to `form_urlencoded` (it holds no `&`).
     let (key, value) = form_urlencoded::parse(pair.as_bytes()).next()?;
     (key == name).then_some(value)
+}
+
+/// A piece of a query value as `form_urlencoded` decodes one: `+` is a space, `%XX` escapes,
+/// invalid UTF-8 replaced.
+fn form_decode(piece: &str) -> Cow<'_, str> {
+    if !piece.contains(['%', '+']) {
+        return Cow::Borrowed(piece);
+    }
+    let spaced = piece.replace('+', " ");
+    Cow::Owned(String::from_utf8_lossy(&percent_decode(spaced.as_bytes())).into_owned())
 }
 
 /// The violation message for a single-valued input sent `count` times.

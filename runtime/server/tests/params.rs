@@ -279,13 +279,21 @@ fn cookie_values_are_percent_decoded() {
         messages(&errs),
         vec!["cookie/bad: cookie value is not valid percent-encoded UTF-8"]
     );
-    // Items of a comma-separated array are decoded with the value (an encoded comma
-    // would split an item, as in a query string).
-    let r = raw("/", &[("cookie", "ids=1%2C2")], &[]);
+    // Items of a comma-separated array are split as sent, then decoded: an encoded comma
+    // is part of its item (here one that is not an integer).
+    let r = raw("/", &[("cookie", "ids=1,2; other=1%2C2")], &[]);
     let mut errs = Violations::new();
     assert_eq!(
         r.array::<i32>(Location::Cookie, "ids", false, &mut errs),
         Some(vec![1, 2])
+    );
+    assert_eq!(
+        r.array::<i32>(Location::Cookie, "other", false, &mut errs),
+        None
+    );
+    assert_eq!(
+        messages(&errs),
+        vec![r#"cookie/other/0: expected an integer (int32), got "1,2""#]
     );
 }
 
@@ -499,4 +507,87 @@ fn query_values_decode_as_form_urlencoded_does() {
         assert!(errs.is_empty(), "{name:?}: {:?}", messages(&errs));
         assert_eq!(got.unwrap_or_default(), expected, "name {name:?}");
     }
+}
+
+/// An encoded delimiter is part of an item: the value is split as sent, then decoded (RFC
+/// 6570 writes a comma inside an item as `%2C`), in the query, in cookies and in a path
+/// segment. Headers have no encoding: a comma there always separates.
+#[test]
+fn encoded_delimiters_are_part_of_their_item() {
+    let mut errs = Violations::new();
+    let r = raw(
+        "/tags/a%2Cb,c%7Cd/x?t=a%2Cb,c&p=x%7Cy|z+w&s=x%20y%20z&e=",
+        &[("cookie", "ids=1%2C5,7"), ("x-list", "a, b%2Cc")],
+        &[("ids", "a,b,c|d")],
+    );
+    let list = |v: Option<Vec<String>>| v.unwrap();
+    assert_eq!(
+        list(r.array(Location::Query, "t", false, &mut errs)),
+        ["a,b", "c"]
+    );
+    assert_eq!(
+        list(r.delimited_array(Location::Query, "p", false, '|', &mut errs)),
+        ["x|y", "z w"]
+    );
+    assert_eq!(
+        list(r.delimited_array(Location::Query, "s", false, ' ', &mut errs)),
+        ["x", "y", "z"]
+    );
+    assert_eq!(
+        list(r.array(Location::Query, "e", false, &mut errs)),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        list(r.array(Location::Cookie, "ids", false, &mut errs)),
+        ["1,5", "7"]
+    );
+    // The path segment as sent is found by its decoded value.
+    assert_eq!(
+        list(r.array(Location::Path, "ids", false, &mut errs)),
+        ["a,b", "c|d"]
+    );
+    assert_eq!(
+        list(r.array(Location::Header, "x-list", false, &mut errs)),
+        ["a", "b%2Cc"]
+    );
+    assert!(errs.is_empty(), "{:?}", messages(&errs));
+    // Exploded query arrays are one item per key, decoded whole.
+    let r = raw("/?t=a%2Cb&t=c", &[], &[]);
+    assert_eq!(
+        list(r.array(Location::Query, "t", true, &mut errs)),
+        ["a,b", "c"]
+    );
+    let r = raw("/", &[], &[]);
+    assert!(
+        r.required_delimited_array::<String>(Location::Query, "t", false, '|', &mut errs)
+            .is_none()
+    );
+    assert_eq!(messages(&errs), ["query/t: required parameter is missing"]);
+}
+
+/// `style: cookie` (OpenAPI 3.2): the value as sent, no percent-decoding.
+#[test]
+fn cookies_of_style_cookie_are_read_as_sent() {
+    let r = raw("/", &[("cookie", "token=ab%2Fc=; other=1")], &[]);
+    let mut errs = Violations::new();
+    assert_eq!(
+        r.required_cookie_as_sent::<String>("token", &mut errs),
+        Some("ab%2Fc=".to_string())
+    );
+    assert_eq!(
+        r.optional::<String>(Location::Cookie, "token", &mut errs),
+        Some("ab/c=".to_string())
+    );
+    assert_eq!(r.optional_cookie_as_sent::<i64>("missing", &mut errs), None);
+    assert!(errs.is_empty());
+    assert_eq!(r.required_cookie_as_sent::<i64>("missing", &mut errs), None);
+    let r = raw("/", &[("cookie", "n=1; n=2")], &[]);
+    assert_eq!(r.optional_cookie_as_sent::<i64>("n", &mut errs), None);
+    assert_eq!(
+        messages(&errs),
+        [
+            "cookie/missing: required parameter is missing",
+            "cookie/n: given 2 times; a single value is expected"
+        ]
+    );
 }

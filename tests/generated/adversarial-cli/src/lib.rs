@@ -584,6 +584,61 @@ pub fn cli() -> Command {
                     ),
             ),
         )
+        .subcommand(
+            Command::new("new")
+                .about("`POST /ops/conventions/new`")
+                .long_about("`POST /ops/conventions/new` (operation `new`)."),
+        )
+        .subcommand(
+            Command::new("from-text")
+                .about("`GET /ops/conventions/from`")
+                .long_about("`GET /ops/conventions/from` (operation `fromText`)."),
+        )
+        .subcommand(
+            Command::new("into-pdf")
+                .about("`GET /ops/conventions/into`")
+                .long_about("`GET /ops/conventions/into` (operation `intoPdf`)."),
+        )
+        .subcommand(
+            Command::new("as-json")
+                .about("`GET /ops/conventions/as`")
+                .long_about("`GET /ops/conventions/as` (operation `asJson`)."),
+        )
+        .subcommand(
+            Command::new("to-csv")
+                .about("`GET /ops/conventions/to`")
+                .long_about("`GET /ops/conventions/to` (operation `toCsv`)."),
+        )
+        .subcommand(
+            Command::new("to-csv-mut")
+                .about("`GET /ops/conventions/to-mut`")
+                .long_about("`GET /ops/conventions/to-mut` (operation `toCsvMut`)."),
+        )
+        .subcommand(
+            Command::new("is-ready")
+                .about("`GET /ops/conventions/is`")
+                .long_about("`GET /ops/conventions/is` (operation `isReady`)."),
+        )
+        .subcommand(
+            Command::new("next")
+                .about("`GET /ops/conventions/next`")
+                .long_about("`GET /ops/conventions/next` (operation `next`)."),
+        )
+        .subcommand(
+            Command::new("from-str")
+                .about("`GET /ops/conventions/from-str`")
+                .long_about("`GET /ops/conventions/from-str` (operation `fromStr`)."),
+        )
+        .subcommand(
+            Command::new("default")
+                .about("`GET /ops/conventions/default`")
+                .long_about("`GET /ops/conventions/default` (operation `default`)."),
+        )
+        .subcommand(
+            Command::new("from-iter")
+                .about("`GET /ops/conventions/from-iter`")
+                .long_about("`GET /ops/conventions/from-iter` (operation `from_iter`)."),
+        )
 }
 
 /// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
@@ -1026,6 +1081,149 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             };
             let result = runtime.block_on(client._1st(&body));
             Ok(finish(&client, ("1st", false), result, json, verbose))
+        }
+        "new" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.new());
+            Ok(finish(&client, ("new", false), result, json, verbose))
+        }
+        "from-text" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.from_text());
+            Ok(finish(&client, ("fromText", false), result, json, verbose))
+        }
+        "into-pdf" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.into_pdf());
+            Ok(finish(&client, ("intoPdf", false), result, json, verbose))
+        }
+        "as-json" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.as_json());
+            Ok(finish(&client, ("asJson", false), result, json, verbose))
+        }
+        "to-csv" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.to_csv());
+            Ok(finish(&client, ("toCsv", false), result, json, verbose))
+        }
+        "to-csv-mut" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.to_csv_mut());
+            Ok(finish(&client, ("toCsvMut", false), result, json, verbose))
+        }
+        "is-ready" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.is_ready());
+            Ok(finish(&client, ("isReady", false), result, json, verbose))
+        }
+        "next" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.next());
+            Ok(finish(&client, ("next", false), result, json, verbose))
+        }
+        "from-str" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.from_str());
+            Ok(finish(&client, ("fromStr", false), result, json, verbose))
+        }
+        "default" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.default());
+            Ok(finish(&client, ("default", false), result, json, verbose))
+        }
+        "from-iter" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        concat!(
+                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
+                        ),
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.from_iter());
+            Ok(finish(&client, ("from_iter", false), result, json, verbose))
         }
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }

@@ -1159,6 +1159,320 @@ impl Client {
             _ => Err(raw.unexpected()),
         }
     }
+
+    /// `POST /ops/conventions/new` (operation `new`).
+    #[allow(clippy::new_ret_no_self, clippy::wrong_self_convention)]
+    pub async fn new(&self) -> Result<ResponseValue<()>, Error<NewError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "new",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/new";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::POST, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/from` (operation `fromText`).
+    #[allow(clippy::wrong_self_convention)]
+    pub async fn from_text(&self) -> Result<ResponseValue<()>, Error<FromTextError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "fromText",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/from";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/into` (operation `intoPdf`).
+    #[allow(clippy::wrong_self_convention)]
+    pub async fn into_pdf(&self) -> Result<ResponseValue<()>, Error<IntoPdfError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "intoPdf",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/into";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/as` (operation `asJson`).
+    pub async fn as_json(&self) -> Result<ResponseValue<()>, Error<AsJsonError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "asJson",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/as";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/to` (operation `toCsv`).
+    pub async fn to_csv(&self) -> Result<ResponseValue<()>, Error<ToCsvError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "toCsv",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/to";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/to-mut` (operation `toCsvMut`).
+    #[allow(clippy::wrong_self_convention)]
+    pub async fn to_csv_mut(&self) -> Result<ResponseValue<()>, Error<ToCsvMutError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "toCsvMut",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/to-mut";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/is` (operation `isReady`).
+    pub async fn is_ready(&self) -> Result<ResponseValue<()>, Error<IsReadyError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "isReady",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/is";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/next` (operation `next`).
+    pub async fn next(&self) -> Result<ResponseValue<()>, Error<NextError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "next",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/next";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/from-str` (operation `fromStr`).
+    #[allow(clippy::wrong_self_convention)]
+    pub async fn from_str(&self) -> Result<ResponseValue<()>, Error<FromStrError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "fromStr",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/from-str";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/default` (operation `default`).
+    pub async fn default(&self) -> Result<ResponseValue<()>, Error<DefaultError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "default",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/default";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `GET /ops/conventions/from-iter` (operation `from_iter`).
+    #[allow(clippy::wrong_self_convention)]
+    pub async fn from_iter(&self) -> Result<ResponseValue<()>, Error<FromIterError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "from_iter",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/conventions/from-iter";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
 }
 
 /// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -1749,3 +2063,102 @@ pub enum CloneError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum V1stError {}
+/// The documented error answers of `new`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum NewError {}
+/// The documented error answers of `fromText`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum FromTextError {}
+/// The documented error answers of `intoPdf`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum IntoPdfError {}
+/// The documented error answers of `asJson`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AsJsonError {}
+/// The documented error answers of `toCsv`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ToCsvError {}
+/// The documented error answers of `toCsvMut`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ToCsvMutError {}
+/// The documented error answers of `isReady`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum IsReadyError {}
+/// The documented error answers of `next`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum NextError {}
+/// The documented error answers of `fromStr`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum FromStrError {}
+/// The documented error answers of `default`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum DefaultError {}
+/// The documented error answers of `from_iter`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum FromIterError {}

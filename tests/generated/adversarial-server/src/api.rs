@@ -261,6 +261,122 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(V1stResponse::Unimplemented) }
     }
 
+    /// `POST /ops/conventions/new` (operation `new`).
+    #[allow(clippy::new_ret_no_self, clippy::wrong_self_convention)]
+    fn new(
+        &self,
+        ctx: &RequestContext,
+        params: NewParams,
+    ) -> impl Future<Output = Result<NewResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(NewResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/from` (operation `fromText`).
+    #[allow(clippy::wrong_self_convention)]
+    fn from_text(
+        &self,
+        ctx: &RequestContext,
+        params: FromTextParams,
+    ) -> impl Future<Output = Result<FromTextResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(FromTextResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/into` (operation `intoPdf`).
+    #[allow(clippy::wrong_self_convention)]
+    fn into_pdf(
+        &self,
+        ctx: &RequestContext,
+        params: IntoPdfParams,
+    ) -> impl Future<Output = Result<IntoPdfResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(IntoPdfResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/as` (operation `asJson`).
+    fn as_json(
+        &self,
+        ctx: &RequestContext,
+        params: AsJsonParams,
+    ) -> impl Future<Output = Result<AsJsonResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(AsJsonResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/to` (operation `toCsv`).
+    fn to_csv(
+        &self,
+        ctx: &RequestContext,
+        params: ToCsvParams,
+    ) -> impl Future<Output = Result<ToCsvResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(ToCsvResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/to-mut` (operation `toCsvMut`).
+    #[allow(clippy::wrong_self_convention)]
+    fn to_csv_mut(
+        &self,
+        ctx: &RequestContext,
+        params: ToCsvMutParams,
+    ) -> impl Future<Output = Result<ToCsvMutResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(ToCsvMutResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/is` (operation `isReady`).
+    fn is_ready(
+        &self,
+        ctx: &RequestContext,
+        params: IsReadyParams,
+    ) -> impl Future<Output = Result<IsReadyResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(IsReadyResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/next` (operation `next`).
+    fn next(
+        &self,
+        ctx: &RequestContext,
+        params: NextParams,
+    ) -> impl Future<Output = Result<NextResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(NextResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/from-str` (operation `fromStr`).
+    #[allow(clippy::wrong_self_convention)]
+    fn from_str(
+        &self,
+        ctx: &RequestContext,
+        params: FromStrParams,
+    ) -> impl Future<Output = Result<FromStrResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(FromStrResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/default` (operation `default`).
+    fn default(
+        &self,
+        ctx: &RequestContext,
+        params: DefaultParams,
+    ) -> impl Future<Output = Result<DefaultResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(DefaultResponse::Unimplemented) }
+    }
+
+    /// `GET /ops/conventions/from-iter` (operation `from_iter`).
+    #[allow(clippy::wrong_self_convention)]
+    fn from_iter(
+        &self,
+        ctx: &RequestContext,
+        params: FromIterParams,
+    ) -> impl Future<Output = Result<FromIterResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(FromIterResponse::Unimplemented) }
+    }
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -791,6 +907,204 @@ pub struct V1stParams {}
 pub enum V1stResponse {
     /// 200: The body back, with the `Into` and `Default` types.
     Ok(types::V1stOkBody),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `new` (`POST /ops/conventions/new`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewParams {}
+/// What `new` answers: one variant per documented status, and [`Unimplemented`](NewResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum NewResponse {
+    /// 204: Made.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `fromText` (`GET /ops/conventions/from`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FromTextParams {}
+/// What `fromText` answers: one variant per documented status, and [`Unimplemented`](FromTextResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum FromTextResponse {
+    /// 204: Read.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `intoPdf` (`GET /ops/conventions/into`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IntoPdfParams {}
+/// What `intoPdf` answers: one variant per documented status, and [`Unimplemented`](IntoPdfResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum IntoPdfResponse {
+    /// 204: Converted.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `asJson` (`GET /ops/conventions/as`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AsJsonParams {}
+/// What `asJson` answers: one variant per documented status, and [`Unimplemented`](AsJsonResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AsJsonResponse {
+    /// 204: Viewed.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `toCsv` (`GET /ops/conventions/to`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToCsvParams {}
+/// What `toCsv` answers: one variant per documented status, and [`Unimplemented`](ToCsvResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ToCsvResponse {
+    /// 204: Exported.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `toCsvMut` (`GET /ops/conventions/to-mut`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToCsvMutParams {}
+/// What `toCsvMut` answers: one variant per documented status, and [`Unimplemented`](ToCsvMutResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ToCsvMutResponse {
+    /// 204: Exported.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `isReady` (`GET /ops/conventions/is`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IsReadyParams {}
+/// What `isReady` answers: one variant per documented status, and [`Unimplemented`](IsReadyResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum IsReadyResponse {
+    /// 204: Ready.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `next` (`GET /ops/conventions/next`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NextParams {}
+/// What `next` answers: one variant per documented status, and [`Unimplemented`](NextResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum NextResponse {
+    /// 204: Next.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `fromStr` (`GET /ops/conventions/from-str`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FromStrParams {}
+/// What `fromStr` answers: one variant per documented status, and [`Unimplemented`](FromStrResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum FromStrResponse {
+    /// 204: Parsed.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `default` (`GET /ops/conventions/default`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DefaultParams {}
+/// What `default` answers: one variant per documented status, and [`Unimplemented`](DefaultResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum DefaultResponse {
+    /// 204: Default.
+    NoContent,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `from_iter` (`GET /ops/conventions/from-iter`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FromIterParams {}
+/// What `from_iter` answers: one variant per documented status, and [`Unimplemented`](FromIterResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum FromIterResponse {
+    /// 204: Collected.
+    NoContent,
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -155,6 +155,50 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
         .route(
             &layer::route_path(&base, "/ops/1st"),
             routing::post_service(layer::operation(&api, handle_1st::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/new"),
+            routing::post_service(layer::operation(&api, handle_new::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/from"),
+            routing::get_service(layer::operation(&api, handle_from_text::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/into"),
+            routing::get_service(layer::operation(&api, handle_into_pdf::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/as"),
+            routing::get_service(layer::operation(&api, handle_as_json::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/to"),
+            routing::get_service(layer::operation(&api, handle_to_csv::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/to-mut"),
+            routing::get_service(layer::operation(&api, handle_to_csv_mut::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/is"),
+            routing::get_service(layer::operation(&api, handle_is_ready::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/next"),
+            routing::get_service(layer::operation(&api, handle_next::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/from-str"),
+            routing::get_service(layer::operation(&api, handle_from_str::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/default"),
+            routing::get_service(layer::operation(&api, handle_default::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/ops/conventions/from-iter"),
+            routing::get_service(layer::operation(&api, handle_from_iter::<A>)),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
@@ -1195,6 +1239,402 @@ fn serve_1st<A: AdversarialApi>(
     }
 }
 
+/// `POST /ops/conventions/new`: see [`AdversarialApi::new`].
+fn handle_new<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_new(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `new` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_new<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = NewParams {};
+        let ctx = RequestContext::new("new", scheme, parts);
+        let outcome = A::new(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/from`: see [`AdversarialApi::from_text`].
+fn handle_from_text<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_from_text(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `fromText` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_from_text<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = FromTextParams {};
+        let ctx = RequestContext::new("fromText", scheme, parts);
+        let outcome = A::from_text(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/into`: see [`AdversarialApi::into_pdf`].
+fn handle_into_pdf<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_into_pdf(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `intoPdf` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_into_pdf<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = IntoPdfParams {};
+        let ctx = RequestContext::new("intoPdf", scheme, parts);
+        let outcome = A::into_pdf(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/as`: see [`AdversarialApi::as_json`].
+fn handle_as_json<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_as_json(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `asJson` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_as_json<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = AsJsonParams {};
+        let ctx = RequestContext::new("asJson", scheme, parts);
+        let outcome = A::as_json(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/to`: see [`AdversarialApi::to_csv`].
+fn handle_to_csv<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_to_csv(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `toCsv` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_to_csv<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = ToCsvParams {};
+        let ctx = RequestContext::new("toCsv", scheme, parts);
+        let outcome = A::to_csv(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/to-mut`: see [`AdversarialApi::to_csv_mut`].
+fn handle_to_csv_mut<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_to_csv_mut(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `toCsvMut` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_to_csv_mut<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = ToCsvMutParams {};
+        let ctx = RequestContext::new("toCsvMut", scheme, parts);
+        let outcome = A::to_csv_mut(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/is`: see [`AdversarialApi::is_ready`].
+fn handle_is_ready<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_is_ready(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `isReady` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_is_ready<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = IsReadyParams {};
+        let ctx = RequestContext::new("isReady", scheme, parts);
+        let outcome = A::is_ready(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/next`: see [`AdversarialApi::next`].
+fn handle_next<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_next(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `next` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_next<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = NextParams {};
+        let ctx = RequestContext::new("next", scheme, parts);
+        let outcome = A::next(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/from-str`: see [`AdversarialApi::from_str`].
+fn handle_from_str<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_from_str(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `fromStr` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_from_str<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = FromStrParams {};
+        let ctx = RequestContext::new("fromStr", scheme, parts);
+        let outcome = A::from_str(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/default`: see [`AdversarialApi::default`].
+fn handle_default<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_default(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `default` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_default<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = DefaultParams {};
+        let ctx = RequestContext::new("default", scheme, parts);
+        let outcome = A::default(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /ops/conventions/from-iter`: see [`AdversarialApi::from_iter`].
+fn handle_from_iter<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_from_iter(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `from_iter` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_from_iter<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = FromIterParams {};
+        let ctx = RequestContext::new("from_iter", scheme, parts);
+        let outcome = A::from_iter(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 impl Path2Response {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -1441,6 +1881,105 @@ impl V1stResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("1st")),
+        }
+    }
+}
+
+impl NewResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("new")),
+        }
+    }
+}
+
+impl FromTextResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("fromText")),
+        }
+    }
+}
+
+impl IntoPdfResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("intoPdf")),
+        }
+    }
+}
+
+impl AsJsonResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("asJson")),
+        }
+    }
+}
+
+impl ToCsvResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("toCsv")),
+        }
+    }
+}
+
+impl ToCsvMutResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("toCsvMut")),
+        }
+    }
+}
+
+impl IsReadyResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("isReady")),
+        }
+    }
+}
+
+impl NextResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("next")),
+        }
+    }
+}
+
+impl FromStrResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("fromStr")),
+        }
+    }
+}
+
+impl DefaultResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("default")),
+        }
+    }
+}
+
+impl FromIterResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("from_iter")),
         }
     }
 }

@@ -100,6 +100,53 @@ pub fn cli() -> Command {
                 .about("`GET /things`")
                 .long_about("`GET /things` (operation `get_things`)."),
         )
+        .subcommand(
+            Command::new("echo-labels")
+                .about("`GET /labels/{names}`")
+                .long_about("`GET /labels/{names}` (operation `echoLabels`).")
+                .arg(
+                    Arg::new("names")
+                        .long("names")
+                        .value_name("JSON-ARRAY")
+                        .required(true)
+                        .help("path parameter `names`"),
+                )
+                .arg(
+                    Arg::new("csv")
+                        .long("csv")
+                        .value_name("JSON-ARRAY")
+                        .required(false)
+                        .help("query parameter `csv`"),
+                )
+                .arg(
+                    Arg::new("pipes")
+                        .long("pipes")
+                        .value_name("JSON-ARRAY")
+                        .required(false)
+                        .help("query parameter `pipes`"),
+                )
+                .arg(
+                    Arg::new("spaced")
+                        .long("spaced")
+                        .value_name("JSON-ARRAY")
+                        .required(false)
+                        .help("query parameter `spaced`"),
+                )
+                .arg(
+                    Arg::new("jar")
+                        .long("jar")
+                        .value_name("JSON-ARRAY")
+                        .required(false)
+                        .help("cookie parameter `jar`"),
+                )
+                .arg(
+                    Arg::new("crumbs")
+                        .long("crumbs")
+                        .value_name("JSON-ARRAY")
+                        .required(false)
+                        .help("cookie parameter `crumbs`"),
+                ),
+        )
 }
 
 /// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
@@ -208,6 +255,17 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-things" => {
             let result = runtime.block_on(client.get_things());
             Ok(finish(&client, ("get_things", false), result, json, verbose))
+        }
+        "echo-labels" => {
+            let names: Vec<String> = support::required(m, "names")?;
+            let options = EchoLabelsOptions::default()
+                .with_csv(support::optional::<Vec<String>>(m, "csv")?)
+                .with_pipes(support::optional::<Vec<String>>(m, "pipes")?)
+                .with_spaced(support::optional::<Vec<i64>>(m, "spaced")?)
+                .with_jar(support::optional::<Vec<String>>(m, "jar")?)
+                .with_crumbs(support::optional::<Vec<String>>(m, "crumbs")?);
+            let result = runtime.block_on(client.echo_labels_with(&names, options));
+            Ok(finish(&client, ("echoLabels", false), result, json, verbose))
         }
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }

@@ -22,7 +22,7 @@ use std::time::Duration;
 /// The servers the document lists; any other URL works with [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Server {
-    /// https://constructs.example/v3
+    /// <https://constructs.example/v3>
     /// `https://constructs.example/v3`
     ConstructsExampleV3,
 }
@@ -482,6 +482,95 @@ impl Client {
             _ => Err(raw.unexpected()),
         }
     }
+
+    /// `GET /labels/{names}` (operation `echoLabels`).
+    ///
+    /// Sends none of the optional parameters; [`echo_labels_with`](Self::echo_labels_with) takes them.
+    pub async fn echo_labels(
+        &self,
+        names: &[String],
+    ) -> Result<ResponseValue<types::EchoLabelsOkBody>, Error<EchoLabelsError>> {
+        self.echo_labels_with(names, EchoLabelsOptions::default()).await
+    }
+
+    /// [`echo_labels`](Self::echo_labels) with the optional parameters in `options`.
+    ///
+    /// `GET /labels/{names}` (operation `echoLabels`).
+    pub async fn echo_labels_with(
+        &self,
+        names: &[String],
+        options: EchoLabelsOptions,
+    ) -> Result<ResponseValue<types::EchoLabelsOkBody>, Error<EchoLabelsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "echoLabels",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = format!(
+            "/labels/{}", names.iter().map(| item | request::encode_path_segment(&
+            ToParam::to_param(item))).collect:: < Vec < _ >> ().join(",")
+        );
+        let mut query = Query::new();
+        if let Some(values) = options.csv.as_ref() {
+            query.append_array("csv", values, false, ',');
+        }
+        if let Some(values) = options.pipes.as_ref() {
+            query.append_array("pipes", values, false, '|');
+        }
+        if let Some(values) = options.spaced.as_ref() {
+            query.append_array("spaced", values, false, ' ');
+        }
+        let query = query.finish();
+        let mut cookies: Vec<String> = Vec::new();
+        if let Some(values) = options.jar.as_ref() {
+            cookies
+                .push(
+                    format!(
+                        "{}={}", "jar", values.iter().map(| item |
+                        request::encode_query_component(& ToParam::to_param(item)))
+                        .collect:: < Vec < _ >> ().join(",")
+                    ),
+                );
+        }
+        if let Some(values) = options.crumbs.as_ref() {
+            for item in values {
+                cookies
+                    .push(
+                        format!(
+                            "{}={}", "crumbs", request::encode_query_component(&
+                            ToParam::to_param(item))
+                        ),
+                    );
+            }
+        }
+        let cookie = cookies.join("; ");
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::GET, request::url(base, &path, &query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    if !cookie.is_empty() {
+                        builder = builder.header(http::header::COOKIE, cookie.as_str());
+                    }
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::EchoLabelsOkBody, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
 }
 
 /// Optional parameters of `get_trees_id`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -581,3 +670,59 @@ pub enum PostNotesError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetThingsError {}
+/// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods set one each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EchoLabelsOptions {
+    /// (query parameter `csv`)
+    pub csv: Option<Vec<String>>,
+    /// (query parameter `pipes`)
+    pub pipes: Option<Vec<String>>,
+    /// (query parameter `spaced`)
+    pub spaced: Option<Vec<i64>>,
+    /// (cookie parameter `jar`)
+    pub jar: Option<Vec<String>>,
+    /// (cookie parameter `crumbs`)
+    pub crumbs: Option<Vec<String>>,
+}
+
+impl EchoLabelsOptions {
+    /// Sets `csv` (`None` unsets it).
+    pub fn with_csv(mut self, csv: impl Into<Option<Vec<String>>>) -> Self {
+        self.csv = csv.into();
+        self
+    }
+
+    /// Sets `pipes` (`None` unsets it).
+    pub fn with_pipes(mut self, pipes: impl Into<Option<Vec<String>>>) -> Self {
+        self.pipes = pipes.into();
+        self
+    }
+
+    /// Sets `spaced` (`None` unsets it).
+    pub fn with_spaced(mut self, spaced: impl Into<Option<Vec<i64>>>) -> Self {
+        self.spaced = spaced.into();
+        self
+    }
+
+    /// Sets `jar` (`None` unsets it).
+    pub fn with_jar(mut self, jar: impl Into<Option<Vec<String>>>) -> Self {
+        self.jar = jar.into();
+        self
+    }
+
+    /// Sets `crumbs` (`None` unsets it).
+    pub fn with_crumbs(mut self, crumbs: impl Into<Option<Vec<String>>>) -> Self {
+        self.crumbs = crumbs.into();
+        self
+    }
+}
+
+/// The documented error answers of `echoLabels`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum EchoLabelsError {}

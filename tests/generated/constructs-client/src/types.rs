@@ -647,3 +647,58 @@ impl GetThingsOkBody {
         self
     }
 }
+
+/// Schema: `/paths/~1labels~1{names}/get/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EchoLabelsOkBody {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub csv: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipes: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spaced: Option<Vec<i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jar: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crumbs: Option<Vec<String>>,
+}
+
+impl EchoLabelsOkBody {
+    /// Sets `names` (`None` unsets it).
+    pub fn with_names(mut self, names: impl Into<Option<Vec<String>>>) -> Self {
+        self.names = names.into();
+        self
+    }
+
+    /// Sets `csv` (`None` unsets it).
+    pub fn with_csv(mut self, csv: impl Into<Option<Vec<String>>>) -> Self {
+        self.csv = csv.into();
+        self
+    }
+
+    /// Sets `pipes` (`None` unsets it).
+    pub fn with_pipes(mut self, pipes: impl Into<Option<Vec<String>>>) -> Self {
+        self.pipes = pipes.into();
+        self
+    }
+
+    /// Sets `spaced` (`None` unsets it).
+    pub fn with_spaced(mut self, spaced: impl Into<Option<Vec<i64>>>) -> Self {
+        self.spaced = spaced.into();
+        self
+    }
+
+    /// Sets `jar` (`None` unsets it).
+    pub fn with_jar(mut self, jar: impl Into<Option<Vec<String>>>) -> Self {
+        self.jar = jar.into();
+        self
+    }
+
+    /// Sets `crumbs` (`None` unsets it).
+    pub fn with_crumbs(mut self, crumbs: impl Into<Option<Vec<String>>>) -> Self {
+        self.crumbs = crumbs.into();
+        self
+    }
+}

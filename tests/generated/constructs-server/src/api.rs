@@ -73,6 +73,16 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(GetThingsResponse::Unimplemented) }
     }
 
+    /// `GET /labels/{names}` (operation `echoLabels`).
+    fn echo_labels(
+        &self,
+        ctx: &RequestContext,
+        params: EchoLabelsParams,
+    ) -> impl Future<Output = Result<EchoLabelsResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(EchoLabelsResponse::Unimplemented) }
+    }
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -184,6 +194,38 @@ pub struct GetThingsParams {}
 pub enum GetThingsResponse {
     /// 200: Everything at once.
     Ok(types::GetThingsOkBody),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `echoLabels` (`GET /labels/{names}`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EchoLabelsParams {
+    /// (path parameter `names`)
+    pub names: Vec<String>,
+    /// (query parameter `csv`)
+    pub csv: Option<Vec<String>>,
+    /// (query parameter `pipes`)
+    pub pipes: Option<Vec<String>>,
+    /// (query parameter `spaced`)
+    pub spaced: Option<Vec<i64>>,
+    /// (cookie parameter `jar`)
+    pub jar: Option<Vec<String>>,
+    /// (cookie parameter `crumbs`)
+    pub crumbs: Option<Vec<String>>,
+}
+
+/// What `echoLabels` answers: one variant per documented status, and [`Unimplemented`](EchoLabelsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum EchoLabelsResponse {
+    /// 200: The arrays as the server read them.
+    Ok(types::EchoLabelsOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! Server for Constructs 0.3.0, generated from its OpenAPI description.
 //!
-//! Implement [`ConstructsApi`] (in `api.rs`) and serve it with [`router`]:
+//! Implement [`ConstructsApi`] (in `api.rs`) and serve it with [`router()`]:
 //! authentication, parameter and body parsing, constraint checks, error bodies, rate-limit
 //! and deprecation headers are done before and after your methods run.
 //!

@@ -93,6 +93,10 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
         .route(
             &layer::route_path(&base, "/things"),
             routing::get_service(layer::operation(&api, handle_get_things::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/labels/{names}"),
+            routing::get_service(layer::operation(&api, handle_echo_labels::<A>)),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
@@ -342,6 +346,67 @@ fn serve_get_things<A: ConstructsApi>(
     }
 }
 
+/// `GET /labels/{names}`: see [`ConstructsApi::echo_labels`].
+fn handle_echo_labels<A: ConstructsApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_echo_labels(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `echoLabels` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_echo_labels<A: ConstructsApi>(
+    api: Arc<A>,
+    mut parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let names: Option<Vec<String>> = raw
+                .required_array(Location::Path, "names", false, &mut errors);
+            let csv: Option<Vec<String>> = raw
+                .array(Location::Query, "csv", false, &mut errors);
+            let pipes: Option<Vec<String>> = raw
+                .delimited_array(Location::Query, "pipes", false, '|', &mut errors);
+            let spaced: Option<Vec<i64>> = raw
+                .delimited_array(Location::Query, "spaced", false, ' ', &mut errors);
+            let jar: Option<Vec<String>> = raw
+                .array(Location::Cookie, "jar", false, &mut errors);
+            let crumbs: Option<Vec<String>> = raw
+                .array(Location::Cookie, "crumbs", true, &mut errors);
+            let Some(names) = names else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            EchoLabelsParams {
+                names,
+                csv,
+                pipes,
+                spaced,
+                jar,
+                crumbs,
+            }
+        };
+        let ctx = RequestContext::new("echoLabels", scheme, parts);
+        let outcome = A::echo_labels(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 impl GetTreesIdResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -386,6 +451,15 @@ impl GetThingsResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("get_things")),
+        }
+    }
+}
+
+impl EchoLabelsResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("echoLabels")),
         }
     }
 }

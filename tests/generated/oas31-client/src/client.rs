@@ -18,7 +18,7 @@ use std::time::Duration;
 /// The servers the document lists; any other URL works with [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Server {
-    /// http://localhost/v31
+    /// <http://localhost/v31>
     /// `http://localhost/v31`
     LocalhostV31,
 }

@@ -10,6 +10,7 @@
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
+use oas32_client::client::*;
 use oas32_client::{Client, Error, ResponseValue};
 use oas32_client::types;
 use oas32_client::Server;
@@ -56,6 +57,29 @@ pub fn cli() -> Command {
                         .value_name("INTEGER")
                         .help_heading(support::BODY)
                         .help("Body property `limit`"),
+                ),
+        )
+        .subcommand(
+            Command::new("who-am-i")
+                .about(
+                    "Cookies of both styles (3.2 `style: cookie` is sent and read as it is)",
+                )
+                .long_about(
+                    "Cookies of both styles (3.2 `style: cookie` is sent and read as it is)\n\n`GET /session` (operation `whoAmI`).",
+                )
+                .arg(
+                    Arg::new("session")
+                        .long("session")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("cookie parameter `session`"),
+                )
+                .arg(
+                    Arg::new("theme")
+                        .long("theme")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("cookie parameter `theme`"),
                 ),
         )
         .subcommand(
@@ -158,6 +182,13 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             };
             let result = runtime.block_on(client.search_ticks(&body));
             Ok(finish(&client, ("searchTicks", false), result, json, verbose))
+        }
+        "who-am-i" => {
+            let session: String = support::required(m, "session")?;
+            let options = WhoAmIOptions::default()
+                .with_theme(support::optional::<String>(m, "theme")?);
+            let result = runtime.block_on(client.who_am_i_with(&session, options));
+            Ok(finish(&client, ("whoAmI", false), result, json, verbose))
         }
         "get-tick" => {
             if !credentials {

@@ -25,7 +25,7 @@ use std::time::Duration;
 /// The servers the document lists; any other URL works with [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Server {
-    /// http://127.0.0.1/api
+    /// <http://127.0.0.1/api>
     /// `http://127.0.0.1/api`
     Api,
 }
@@ -495,6 +495,73 @@ impl Client {
         }
     }
 
+    /// Cookies of both styles (3.2 `style: cookie` is sent and read as it is)
+    ///
+    /// `GET /session` (operation `whoAmI`).
+    ///
+    /// Sends none of the optional parameters; [`who_am_i_with`](Self::who_am_i_with) takes them.
+    pub async fn who_am_i(
+        &self,
+        session: &str,
+    ) -> Result<ResponseValue<types::WhoAmIOkBody>, Error<WhoAmIError>> {
+        self.who_am_i_with(session, WhoAmIOptions::default()).await
+    }
+
+    /// [`who_am_i`](Self::who_am_i) with the optional parameters in `options`.
+    ///
+    /// `GET /session` (operation `whoAmI`).
+    pub async fn who_am_i_with(
+        &self,
+        session: &str,
+        options: WhoAmIOptions,
+    ) -> Result<ResponseValue<types::WhoAmIOkBody>, Error<WhoAmIError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "whoAmI",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/session";
+        let query = "";
+        let mut cookies: Vec<String> = Vec::new();
+        cookies.push(format!("{}={}", "session", ToParam::to_param(session)));
+        if let Some(value) = options.theme.as_ref() {
+            cookies
+                .push(
+                    format!(
+                        "{}={}", "theme", request::encode_query_component(&
+                        ToParam::to_param(value))
+                    ),
+                );
+        }
+        let cookie = cookies.join("; ");
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::GET, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    if !cookie.is_empty() {
+                        builder = builder.header(http::header::COOKIE, cookie.as_str());
+                    }
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::WhoAmIOkBody, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `GET /ticks/{tickId}` (operation `getTick`).
     pub async fn get_tick(
         &self,
@@ -724,6 +791,30 @@ impl HeartbeatError {
     }
 }
 
+/// Optional parameters of `whoAmI`; `Default::default()` sets none, the `with_…` methods set one each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WhoAmIOptions {
+    /// (cookie parameter `theme`)
+    pub theme: Option<String>,
+}
+
+impl WhoAmIOptions {
+    /// Sets `theme` (`None` unsets it).
+    pub fn with_theme(mut self, theme: impl Into<Option<String>>) -> Self {
+        self.theme = theme.into();
+        self
+    }
+}
+
+/// The documented error answers of `whoAmI`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum WhoAmIError {}
 /// The documented error answers of `getTick`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code

@@ -109,6 +109,18 @@ pub trait TickerApi: Send + Sync + 'static {
         async { Ok(HeartbeatResponse::Unimplemented) }
     }
 
+    /// Cookies of both styles (3.2 `style: cookie` is sent and read as it is)
+    ///
+    /// `GET /session` (operation `whoAmI`).
+    fn who_am_i(
+        &self,
+        ctx: &RequestContext,
+        params: WhoAmIParams,
+    ) -> impl Future<Output = Result<WhoAmIResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(WhoAmIResponse::Unimplemented) }
+    }
+
     /// `GET /ticks/{tickId}` (operation `getTick`).
     fn get_tick(
         &self,
@@ -298,6 +310,30 @@ pub struct HeartbeatParams {}
 pub enum HeartbeatResponse {
     /// 200: One line per beat.
     Ok(stream::JsonLines<i64>),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `whoAmI` (`GET /session`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WhoAmIParams {
+    /// (cookie parameter `session`)
+    pub session: String,
+    /// (cookie parameter `theme`)
+    pub theme: Option<String>,
+}
+
+/// What `whoAmI` answers: one variant per documented status, and [`Unimplemented`](WhoAmIResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum WhoAmIResponse {
+    /// 200: The cookies as the server read them.
+    Ok(types::WhoAmIOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

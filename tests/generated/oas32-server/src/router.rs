@@ -93,6 +93,10 @@ pub fn router<A: TickerApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             routing::get_service(layer::operation(&api, handle_heartbeat::<A>)),
         )
         .route(
+            &layer::route_path(&base, "/session"),
+            routing::get_service(layer::operation(&api, handle_who_am_i::<A>)),
+        )
+        .route(
             &layer::route_path(&base, "/ticks/{tickId}"),
             routing::any_service(layer::operation(&api, dispatch_ticks_tick_id::<A>)),
         );
@@ -463,6 +467,51 @@ fn serve_heartbeat<A: TickerApi>(
     }
 }
 
+/// `GET /session`: see [`TickerApi::who_am_i`].
+fn handle_who_am_i<A: TickerApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_who_am_i(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `whoAmI` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_who_am_i<A: TickerApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let session: Option<String> = raw
+                .required_cookie_as_sent("session", &mut errors);
+            let theme: Option<String> = raw
+                .optional(Location::Cookie, "theme", &mut errors);
+            let Some(session) = session else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            WhoAmIParams { session, theme }
+        };
+        let ctx = RequestContext::new("whoAmI", scheme, parts);
+        let outcome = A::who_am_i(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /ticks/{tickId}`: see [`TickerApi::get_tick`].
 fn handle_get_tick<A: TickerApi>(
     api: Arc<A>,
@@ -651,6 +700,15 @@ impl HeartbeatResponse {
                 Ok(stream::json_lines(StatusCode::OK, "application/x-ndjson", body))
             }
             Self::Unimplemented => Err(Problem::not_implemented("heartbeat")),
+        }
+    }
+}
+
+impl WhoAmIResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("whoAmI")),
         }
     }
 }

@@ -123,6 +123,39 @@ impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// Schema: `/paths/~1session/get/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WhoAmIOkBody {
+    pub session: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub theme: Option<String>,
+}
+
+impl WhoAmIOkBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(session: impl Into<String>) -> Self {
+        Self {
+            session: session.into(),
+            theme: None,
+        }
+    }
+
+    /// Sets `theme`.
+    pub fn with_theme(mut self, theme: impl Into<String>) -> Self {
+        self.theme = Some(theme.into());
+        self
+    }
+}
+
+impl Validate for WhoAmIOkBody {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FeedClosedBody {

@@ -23,7 +23,7 @@ use std::time::Duration;
 /// The servers the document lists; any other URL works with [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Server {
-    /// http://127.0.0.1/v1
+    /// <http://127.0.0.1/v1>
     /// `http://127.0.0.1/v1`
     V1,
 }
