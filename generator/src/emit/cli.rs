@@ -131,7 +131,7 @@ fn arm(cmd: &CliCommand, api: &Api, key_var: &str) -> TokenStream {
     });
     // A deprecation the document states was told before the call; the headers would repeat it.
     let documented = op.deprecated.is_some();
-    let finish = if op.success_enum {
+    let finish = if op.success_enum || answers_bytes(op) {
         quote!(finish_debug)
     } else {
         quote!(finish)
@@ -160,6 +160,22 @@ pub fn main_rs(name: &str) -> TokenStream {
             #krate::main()
         }
     }
+}
+
+/// Whether the operation's one success answer is bytes (an image, a file): not JSON, so it is
+/// printed as `finish_debug` prints (the escaped bytes) rather than through serde.
+fn answers_bytes(op: &Operation) -> bool {
+    let mut successes = op.responses.iter().filter(|r| {
+        if op.default_succeeds {
+            r.status == crate::ir::Status::Default
+        } else {
+            r.is_success()
+        }
+    });
+    matches!(
+        (successes.next(), successes.next()),
+        (Some(r), None) if r.body.as_ref().is_some_and(|b| matches!(b.kind, BodyKind::Bytes))
+    )
 }
 
 /// `src/lib.rs` of the CLI crate: the command line ([`cli`]) and what each subcommand does.
@@ -265,8 +281,9 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         });
     let mutable = (!api.security_schemes.is_empty()).then(|| quote!(mut));
     // Only the reporters some operation uses (an unused one is dead code).
-    let (plain, enums): (Vec<&Operation>, Vec<&Operation>) =
-        ops.iter().partition(|op| !op.success_enum);
+    let (plain, enums): (Vec<&Operation>, Vec<&Operation>) = ops
+        .iter()
+        .partition(|op| !op.success_enum && !answers_bytes(op));
     let finish = (!plain.is_empty()).then(|| {
         quote! {
             /// Prints the answer (or the error) and the requested extras; the exit status.
