@@ -20,8 +20,8 @@ pub struct Api {
     pub security_schemes: Vec<SecurityScheme>,
     pub rate_limit: Option<RateLimitPolicy>,
     pub cors: Cors,
-    /// Paths with a method axum's method filter cannot name, routed by their own dispatch.
-    pub dispatchers: Vec<Dispatcher>,
+    /// The server's routes, in the order of the document's paths: one per path shape.
+    pub routes: Vec<Route>,
     /// The requests this API sends to its consumers (`webhooks`).
     pub webhooks: Vec<Webhook>,
 }
@@ -39,18 +39,76 @@ pub struct Cors {
     pub response_headers: Vec<String>,
 }
 
-/// A path with a method axum's method filter cannot name (`QUERY`, an `additionalOperations`
-/// method): every request to it goes to one function that picks the handler by method name.
+/// One route of the server's router: a path pattern axum matches, registered once, serving
+/// every path key of the document that has its shape (`lower/routes.rs` decides).
+#[derive(Debug, Clone)]
+pub struct Route {
+    /// The pattern as axum reads it, without the base path: literal segments and
+    /// whole-segment captures (`/Accounts/{Sid}`); `/` for the document's root path.
+    pub pattern: String,
+    pub serve: RouteServe,
+}
+
+#[derive(Debug, Clone)]
+pub enum RouteServe {
+    /// Keys every request on the route is for (one key, or keys that differ only in their
+    /// parameters' names), with methods axum's method filter names: the operations (indices
+    /// into [`Api::operations`]), each registered for its method.
+    Methods(Vec<usize>),
+    /// Every request goes to one generated function that picks the path key, then the
+    /// method: several keys share the shape, a key mixes parameters with text in a segment or
+    /// carries a query, or a method is one axum's filter cannot name (`QUERY`,
+    /// `additionalOperations`).
+    Dispatch(Dispatcher),
+}
+
+/// A route's own dispatch function.
 #[derive(Debug, Clone)]
 pub struct Dispatcher {
-    pub path: String,
     /// Name of the dispatch function (`dispatch_search`).
     pub rust: String,
+    /// What the request may be, most specific first: the first whose pattern matches serves
+    /// it; a request none matches is an unknown path (404).
+    pub candidates: Vec<Candidate>,
+}
+
+/// Path keys a request cannot tell apart (the same shape, text and query; parameter names
+/// aside), with their methods.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// The keys as the document writes them.
+    pub paths: Vec<String>,
+    /// The `PathPattern` constant (an operation's, [`PathPattern::rust`]) that tells whether a
+    /// request is for these keys; `None`: every request on the route is.
+    pub pattern: Option<String>,
     /// (method as sent, handler = the operation's `rust`), `HEAD` answered by the `GET`
-    /// handler when the path declares no `HEAD`.
+    /// handler when no key declares `HEAD`.
     pub methods: Vec<(String, String)>,
-    /// The `Allow` header of the path's 405 (`GET,HEAD,QUERY`).
+    /// The `Allow` header of the keys' 405 (`GET,HEAD,QUERY`).
     pub allow: String,
+}
+
+/// How an operation's path key reads a request on its route, when the route's captures are
+/// not simply its path parameters (a segment mixing parameters with text, a capture named
+/// after another key's parameter) or the key carries a query: a `route::PathPattern`
+/// constant of the router.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathPattern {
+    /// Name of the constant (`PATH_GET_ACCOUNT`).
+    pub rust: String,
+    /// Each capture that is not one of the operation's parameters under its own name: the
+    /// capture's name in the route and what the segment is made of.
+    pub segments: Vec<(String, Vec<PathPiece>)>,
+    /// The key's constant query pairs (as [`Operation::path_query`]).
+    pub query: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PathPiece {
+    /// Literal text, as written.
+    Text(String),
+    /// A path parameter, by its name in the document.
+    Param(String),
 }
 
 /// One webhook: a request the API provider sends to a URL its consumer registered.
@@ -377,8 +435,18 @@ pub struct Operation {
     pub standard_method: bool,
     /// A success response is streamed (`itemSchema`): the client reads it item by item.
     pub streamed: bool,
-    /// Path template as in the document (`/pets/{petId}`).
+    /// The path key as the document writes it (`/pets/{petId}`, `/responses?beta=true`).
     pub path: String,
+    /// The key without its query (`/responses`): the template the client fills.
+    pub path_template: String,
+    /// The query a key carries (`?beta=true`: `[("beta", "true")]`), decoded: the client
+    /// sends it and the server serves the operation only to requests that carry it, which
+    /// keeps it apart from an operation of the same path without it.
+    pub path_query: Vec<(String, String)>,
+    /// See [`PathPattern`]: present when the handler reads its path parameters through it
+    /// (they are not the route's captures as they are) or the route's dispatch function tells
+    /// the operation's key apart by it.
+    pub path_pattern: Option<PathPattern>,
     pub summary: Option<String>,
     pub doc: Vec<String>,
     pub deprecated: Option<Deprecation>,

@@ -86,7 +86,19 @@ fn internal(message: String) -> Diagnostics {
     }])
 }
 
-fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
+/// The plain-data model of a document ([`ir::Api`]: every decision made, what the emitters
+/// print) and the warnings [`generate`] would give, for tools and tests that look at the
+/// decisions without generating code (the corpus routing test builds every document's routes
+/// from it). Runs on the calling thread: give it a large stack for deeply nested documents.
+pub fn model(text: &str, options: &Options) -> Result<(ir::Api, Vec<Diagnostic>), Diagnostics> {
+    lowered(text, options).map(|(api, warnings, _)| (api, warnings))
+}
+
+/// Loads and lowers, mapping every diagnostic's pointer to the place the user wrote.
+fn lowered(
+    text: &str,
+    options: &Options,
+) -> Result<(ir::Api, Vec<Diagnostic>, load::Loaded), Diagnostics> {
     let mut loaded = load::parse(text)?;
     let mut sink = Sink::default();
     let api = lower::lower_with(&loaded.doc, options, &mut sink);
@@ -104,11 +116,16 @@ fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
         errors.sort();
         return Err(Diagnostics(errors));
     }
-    let mut files = BTreeMap::new();
-    emit_all(&api, options, &mut files).map_err(internal)?;
     let mut warnings = sink.items;
     warnings.sort();
     warnings.dedup();
+    Ok((api, warnings, loaded))
+}
+
+fn generate_here(text: &str, options: &Options) -> Result<Output, Diagnostics> {
+    let (api, warnings, loaded) = lowered(text, options)?;
+    let mut files = BTreeMap::new();
+    emit_all(&api, options, &mut files).map_err(internal)?;
     let sunsets = api
         .operations
         .iter()

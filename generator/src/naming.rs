@@ -234,6 +234,13 @@ pub fn stream_method(method: &str) -> String {
     format!("{}_stream", bare(method).trim_end_matches('_'))
 }
 
+/// The router's constant describing how an operation reads its path key (`route::PathPattern`),
+/// from its handler stem (`get_account` → `PATH_GET_ACCOUNT`): the stems are unique, and no
+/// other item of the router is spelled `PATH_…`.
+pub fn path_pattern_const(handler_stem: &str) -> String {
+    format!("PATH_{}", bare(handler_stem).to_shouty_snake_case())
+}
+
 /// The builder-style setter of a field (`status` → `with_status`, `r#type` → `with_type`).
 pub fn setter(field: &str) -> String {
     // `_2fa` → `with_2fa`: `with__2fa` is not snake case.

@@ -131,6 +131,11 @@ fn paging_fixture_output() {
 }
 
 #[test]
+fn routing_fixture_output() {
+    snapshot_all("tests/fixtures/routing.yaml", "routing");
+}
+
+#[test]
 fn output_is_deterministic() {
     let a = generate("spec/petstore.yaml", "petstore");
     let b = generate("spec/petstore.yaml", "petstore");

@@ -7,8 +7,8 @@ use super::{
     scheme_kind, status_text,
 };
 use crate::ir::{
-    Api, BodyKind, Dispatcher, Location, Operation, Param, QueryString, QueryStringKind, Response,
-    Status, StreamFormat, TypeKind, TypeRef,
+    Api, BodyKind, Dispatcher, Location, Operation, Param, PathPattern, PathPiece, QueryString,
+    QueryStringKind, Response, RouteServe, Status, StreamFormat, TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -466,38 +466,47 @@ pub fn router_rs(api: &Api) -> TokenStream {
         let kind = scheme_kind(&s.kind);
         quote!(SecurityScheme { name: #name, kind: #kind },)
     });
-    // Routes group the methods of one path, in document order.
-    let mut paths: Vec<(&str, Vec<&Operation>)> = Vec::new();
-    for op in &api.operations {
-        match paths.iter_mut().find(|(p, _)| *p == op.path) {
-            Some((_, ops)) => ops.push(op),
-            None => paths.push((&op.path, vec![op])),
+    // One route per path shape (`lower/routes.rs`), in document order; the root path is
+    // registered by the runtime, which also serves it with a trailing slash under a base path.
+    let mut root = None;
+    let mut routes = Vec::new();
+    for route in &api.routes {
+        let service = match &route.serve {
+            RouteServe::Dispatch(d) => {
+                let dispatch = ident(&d.rust);
+                quote!(routing::any_service(layer::operation(&api, #dispatch::<A>)))
+            }
+            RouteServe::Methods(members) => {
+                let mut chain = TokenStream::new();
+                for (i, &index) in members.iter().enumerate() {
+                    let op = &api.operations[index];
+                    let method = format_ident!("{}_service", op.method.to_lowercase());
+                    let handler = handler_ident(api, op);
+                    let service = quote!(layer::operation(&api, #handler::<A>));
+                    if i == 0 {
+                        chain.extend(quote!(routing::#method(#service)));
+                    } else {
+                        chain.extend(quote!(.#method(#service)));
+                    }
+                }
+                chain
+            }
+        };
+        if route.pattern == "/" {
+            root = Some(service);
+        } else {
+            let pattern = &route.pattern;
+            routes.push(quote!(.route(&layer::route_path(&base, #pattern), #service)));
         }
     }
-    let routes = paths.iter().map(|(path, ops)| {
-        if let Some(d) = api.dispatchers.iter().find(|d| d.path == *path) {
-            let dispatch = ident(&d.rust);
-            return quote!(.route(
-                &layer::route_path(&base, #path),
-                routing::any_service(layer::operation(&api, #dispatch::<A>)),
-            ));
-        }
-        let mut chain = TokenStream::new();
-        for (i, op) in ops.iter().enumerate() {
-            let method = format_ident!("{}_service", op.method.to_lowercase());
-            let handler = handler_ident(api, op);
-            let service = quote!(layer::operation(&api, #handler::<A>));
-            if i == 0 {
-                chain.extend(quote!(routing::#method(#service)));
-            } else {
-                chain.extend(quote!(.#method(#service)));
-            }
-        }
-        quote!(.route(&layer::route_path(&base, #path), #chain))
-    });
+    let root = root.map(|service| quote!(let routes = layer::route_root(routes, &base, #service);));
+    let patterns = api
+        .operations
+        .iter()
+        .filter_map(|op| op.path_pattern.as_ref().map(|p| path_pattern(op, p)));
     // The prefix is resolved once and every route is registered with it, so no request goes
     // through axum's nesting (a second routing step and a rewritten URI); no routes, no `base`.
-    let services_doc = (!paths.is_empty()).then(|| {
+    let services_doc = (!api.routes.is_empty()).then(|| {
         doc(&[
             String::new(),
             "Each operation is registered as a service (`layer::operation`) rather than an axum"
@@ -506,7 +515,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
                 .into(),
         ])
     });
-    let base_decl = if paths.is_empty() {
+    let base_decl = if api.routes.is_empty() {
         // Nothing to serve `api` with.
         quote!(let _ = api;)
     } else {
@@ -517,10 +526,10 @@ pub fn router_rs(api: &Api) -> TokenStream {
         .iter()
         .map(|op| handler(api, op, &trait_ident));
     let conversions = api.operations.iter().map(response_conversion);
-    let dispatchers = api
-        .dispatchers
-        .iter()
-        .map(|d| dispatcher(api, d, &trait_ident));
+    let dispatchers = api.routes.iter().filter_map(|r| match &r.serve {
+        RouteServe::Dispatch(d) => Some(dispatcher(api, &r.pattern, d, &trait_ident)),
+        RouteServe::Methods(_) => None,
+    });
     let policy = api.rate_limit.as_ref().map(|rl| {
         let plans = rl.plans.iter().map(|(name, (m, d))| {
             let (m, d) = (
@@ -585,6 +594,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             #base_decl
             let routes = axum::Router::new()
                 #(#routes)*;
+            #root
             layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
         }
 
@@ -603,6 +613,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
 
         #policy
 
+        #(#patterns)*
         #(#dispatchers)*
         #(#handlers)*
         #(#conversions)*
@@ -628,6 +639,9 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::params::PathParams", "PathParams"),
             ("crate::runtime::problem::Problem", "Problem"),
             ("crate::runtime::response", "response::"),
+            ("crate::runtime::route", "route::"),
+            ("crate::runtime::route::PathPattern", "PathPattern"),
+            ("crate::runtime::route::Piece", "Piece::"),
             ("crate::runtime::sunset::Retirement", "Retirement"),
             ("crate::runtime::stream", "stream::"),
             ("crate::runtime::validate", "validate::"),
@@ -696,11 +710,19 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
     let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
     let has_path = op.params.iter().any(|p| p.location == Location::Path);
+    let reads_pattern = op.path_pattern.as_ref().filter(|p| !p.segments.is_empty());
     let raw = if op.params.is_empty() {
         quote!()
     } else if has_path {
+        let path = match reads_pattern {
+            Some(p) => {
+                let name = format_ident!("{}", p.rust);
+                quote!(route::path_params(&mut parts, &#name).await?)
+            }
+            None => quote!(params::path_params(&mut parts).await?),
+        };
         quote! {
-            let path = params::path_params(&mut parts).await?;
+            let path = #path;
             let raw = RawParams::from_parts(&parts, path);
         }
     } else {
@@ -1018,33 +1040,130 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     }
 }
 
-/// The function a path with a method axum cannot name is routed to: it picks the handler by
-/// the method's name, and answers other methods as every path does (405 with `Allow`).
-fn dispatcher(api: &Api, d: &Dispatcher, trait_ident: &proc_macro2::Ident) -> TokenStream {
+/// A route's dispatch function: it picks the path key the request is for (the first
+/// candidate whose pattern it matches; none is a 404), then the handler by the method's name,
+/// and answers other methods as every path does (405 with `Allow`).
+fn dispatcher(
+    api: &Api,
+    pattern: &str,
+    d: &Dispatcher,
+    trait_ident: &proc_macro2::Ident,
+) -> TokenStream {
     let name = ident(&d.rust);
-    let allow = &d.allow;
-    let arms = d.methods.iter().map(|(method, handler)| {
-        let handler = format_ident!("handle_{}", handler_stem(api, handler));
-        quote!(#method => #handler::<A>(api, request).await,)
-    });
-    let list = d
-        .methods
-        .iter()
-        .map(|(m, _)| format!("`{m}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let docs = doc(&[format!(
-        "`{}`: {list}, dispatched by method name (axum's method filter cannot name them all).",
-        d.path
-    )]);
-    quote! {
-        #docs
-        async fn #name<A: #trait_ident>(api: Arc<A>, request: Request) -> Response {
+    let by_method = |c: &crate::ir::Candidate| {
+        let allow = &c.allow;
+        let arms = c.methods.iter().map(|(method, handler)| {
+            let handler = format_ident!("handle_{}", handler_stem(api, handler));
+            quote!(#method => #handler::<A>(api, request).await,)
+        });
+        quote! {
             match request.method().as_str() {
                 #(#arms)*
                 _ => layer::method_not_allowed(&request, #allow),
             }
         }
+    };
+    let keys = d
+        .candidates
+        .iter()
+        .map(|c| {
+            let methods = c
+                .methods
+                .iter()
+                .map(|(m, _)| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let paths = c
+                .paths
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("- {paths}: {methods}")
+        })
+        .collect::<Vec<_>>();
+    let body = match d.candidates.as_slice() {
+        // One key, every request on the route its: the method decides.
+        [only] if only.pattern.is_none() => by_method(only),
+        candidates => {
+            let patterns = candidates.iter().map(|c| {
+                let allow = &c.allow;
+                match &c.pattern {
+                    Some(p) => {
+                        let p = format_ident!("{}", p);
+                        quote!((&#p, #allow))
+                    }
+                    None => quote!((&PathPattern::ANY, #allow)),
+                }
+            });
+            let arms = candidates.iter().enumerate().map(|(i, c)| {
+                let i = proc_macro2::Literal::usize_unsuffixed(i);
+                let body = by_method(c);
+                quote!(Ok(Some(#i)) => #body,)
+            });
+            quote! {
+                let (request, chosen) = route::select(request, &[#(#patterns),*]).await;
+                match chosen {
+                    #(#arms)*
+                    Ok(_) => layer::refuse(&request, Problem::not_found()),
+                    Err(problem) => layer::refuse(&request, problem),
+                }
+            }
+        }
+    };
+    let docs = match d.candidates.as_slice() {
+        [only] if only.pattern.is_none() => {
+            let methods = only
+                .methods
+                .iter()
+                .map(|(m, _)| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            doc(&[format!(
+                "`{pattern}`: {methods}, dispatched by method name (axum's method filter cannot name them all)."
+            )])
+        }
+        _ => {
+            let mut lines = vec![
+                format!(
+                    "`{pattern}`: the path keys it serves, tried in this order, then the method:"
+                ),
+                String::new(),
+            ];
+            lines.extend(keys);
+            doc(&lines)
+        }
+    };
+    quote! {
+        #docs
+        async fn #name<A: #trait_ident>(api: Arc<A>, request: Request) -> Response {
+            #body
+        }
+    }
+}
+
+/// An operation's `PathPattern` constant: the captures it reads otherwise than by name, and
+/// the query its key requires.
+fn path_pattern(op: &Operation, p: &PathPattern) -> TokenStream {
+    let name = format_ident!("{}", p.rust);
+    let segments = p.segments.iter().map(|(capture, pieces)| {
+        let pieces = pieces.iter().map(|piece| match piece {
+            PathPiece::Text(t) => quote!(Piece::Text(#t)),
+            PathPiece::Param(n) => quote!(Piece::Param(#n)),
+        });
+        quote!((#capture, &[#(#pieces),*]))
+    });
+    let query = p.query.iter().map(|(k, v)| quote!((#k, #v)));
+    let docs = doc(&[format!(
+        "How `{}` (`{} {}`) reads a request on its route.",
+        op.id, op.method, op.path
+    )]);
+    quote! {
+        #docs
+        const #name: PathPattern = PathPattern {
+            segments: &[#(#segments),*],
+            query: &[#(#query),*],
+        };
     }
 }
 

@@ -40,6 +40,7 @@ impl Loaded {
 pub fn parse(text: &str) -> Result<Loaded, Diagnostics> {
     let value = to_json_value(text)?;
     let version = check_version(&value)?;
+    check_path_keys(&value)?;
     let normalized = normalize::normalize(value, version);
     let moves = normalized.moves;
     let value = normalized.value;
@@ -68,6 +69,25 @@ pub fn parse(text: &str) -> Result<Loaded, Diagnostics> {
         warnings: normalized.warnings,
         moves,
     })
+}
+
+/// Every key of `paths` starts with `/` (or is an `x-` extension): the 3.0 model leaves any
+/// other key out without a word, which would drop its operations.
+fn check_path_keys(value: &serde_json::Value) -> Result<(), Diagnostics> {
+    let errors: Vec<Diagnostic> = entries(value.get("paths").unwrap_or(&serde_json::Value::Null))
+        .into_iter()
+        .filter(|(key, _)| !key.starts_with('/') && !key.starts_with("x-"))
+        .map(|(key, _)| Diagnostic {
+            severity: Severity::Error,
+            pointer: push("/paths", key),
+            message: format!("a path must start with `/` (the document's URL is the server's URL followed by it): `/{key}`?"),
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Diagnostics(errors))
+    }
 }
 
 /// The first part of the document, from the most specific kind of object up, that does not

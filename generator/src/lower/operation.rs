@@ -136,6 +136,10 @@ pub fn lower_all(
                 streamed,
                 method: wire_method,
                 path: path.clone(),
+                // `routes::plan` reads the key and sets these three.
+                path_template: path.clone(),
+                path_query: Vec::new(),
+                path_pattern: None,
                 summary: op.summary.clone(),
                 doc: doc_text,
                 deprecated,

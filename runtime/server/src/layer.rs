@@ -589,24 +589,48 @@ fn with_method_not_allowed(routes: Router, runtime: &Runtime) -> Router {
 /// the path does not declare: the layer's refusal when it refused the request (429), else the
 /// 405 problem with `Allow: allow` ("GET,HEAD,QUERY"), as every other path answers.
 pub fn method_not_allowed(req: &Request, allow: &'static str) -> Response {
+    if let Some(refused) = refusal(req) {
+        return refuse(req, refused);
+    }
+    let mut response = refuse(
+        req,
+        Problem::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            format!("method {} is not allowed on this path", req.method()),
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(http::header::ALLOW, HeaderValue::from_static(allow));
+    response
+}
+
+/// The answer of a path's own dispatch (generated for routes that serve several path keys,
+/// see `route`) to a request it cannot serve: the layer's refusal when it refused the request
+/// (429), else `problem` (the 404 of a path none of the keys describes, or the 400 of a path
+/// segment that is not UTF-8), rendered as every other problem.
+pub fn refuse(req: &Request, problem: Problem) -> Response {
     let rt = req
         .extensions()
         .get::<auth::Identity>()
         .and_then(auth::Identity::runtime)
         .cloned()
         .unwrap_or_default();
-    if let Some(refused) = refusal(req) {
-        return rt.problem(refused);
+    rt.problem(refusal(req).unwrap_or(problem))
+}
+
+/// Registers the root path's route under the base path both as the base path itself
+/// (`/api`) and with a trailing slash (`/api/`), where URL joining puts it (a client that
+/// appends the document's `/` to its base URL asks for `/api/`); at the root, `/`.
+pub fn route_root(routes: Router, base: &str, service: axum::routing::MethodRouter) -> Router {
+    if base.is_empty() {
+        routes.route("/", service)
+    } else {
+        routes
+            .route(base, service.clone())
+            .route(&format!("{base}/"), service)
     }
-    let mut response = rt.problem(Problem::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        format!("method {} is not allowed on this path", req.method()),
-    ));
-    response
-        .headers_mut()
-        .insert(http::header::ALLOW, HeaderValue::from_static(allow));
-    response
 }
 
 /// Unknown paths, then the identify-and-limit layer around everything, then CORS (when

@@ -21,6 +21,7 @@ pub mod ratelimit;
 #[cfg(feature = "redis")]
 pub mod redis_store;
 pub mod response;
+pub mod route;
 pub mod serve;
 pub mod stream;
 pub mod sunset;
