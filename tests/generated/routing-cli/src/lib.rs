@@ -33,7 +33,7 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    support::global_args(cmd, &["server1"])
+    support::global_args(cmd, &["api"])
         .subcommand(
             Command::new("get-root")
                 .about("`GET /`")

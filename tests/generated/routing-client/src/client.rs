@@ -24,24 +24,24 @@ use std::time::Duration;
 pub enum Server {
     /// http://127.0.0.1/api
     /// `http://127.0.0.1/api`
-    Server1,
+    Api,
 }
 
 impl Server {
     /// Every server, in the document's order.
-    pub const ALL: &'static [Server] = &[Self::Server1];
+    pub const ALL: &'static [Server] = &[Self::Api];
 
     /// The server's base URL (with its path prefix, without a trailing slash).
     pub fn url(self) -> &'static str {
         match self {
-            Self::Server1 => "http://127.0.0.1/api",
+            Self::Api => "http://127.0.0.1/api",
         }
     }
 
     /// A short name for command lines and configuration (`production`).
     pub fn name(self) -> &'static str {
         match self {
-            Self::Server1 => "server1",
+            Self::Api => "api",
         }
     }
 }

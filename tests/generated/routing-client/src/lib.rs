@@ -11,7 +11,7 @@
 //! use routing_client::Client;
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
-//!     let client = Client::builder("http://127.0.0.1:8080/v1")
+//!     let client = Client::builder("http://127.0.0.1:8080/api")
 //!         .bearer_auth("secret")
 //!         .build()?;
 //!     let response = client.get_root().await?;
