@@ -152,6 +152,9 @@ pub struct TypeDef {
     pub kind: TypeKind,
     /// Holds (directly or through its fields) a constraint the server checks.
     pub validated: bool,
+    /// The schema's own `example` (3.1: its first `examples` entry), as written: the mock
+    /// tries it before a value it makes up (it may not fit the schema; the mock checks).
+    pub example: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -201,6 +204,8 @@ pub struct Field {
     pub read_only: bool,
     pub write_only: bool,
     pub default: Option<serde_json::Value>,
+    /// The property schema's `example`, as written (see [`TypeDef::example`]).
+    pub example: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -483,6 +488,27 @@ pub struct Operation {
     /// The operation pages its results in a way the client can follow: it gets a
     /// `…_stream` method yielding every item of every page.
     pub pagination: Option<Pagination>,
+    /// What the generated mock answers (`lower/mock.rs`).
+    pub mock: MockAnswer,
+}
+
+/// The answer of an operation in the generated server's `mock` module: a documented
+/// response, and values to fill it with, each checked by the mock before it is used.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MockAnswer {
+    /// Index into [`Operation::responses`]: the lowest documented 2XX, else `default`, else
+    /// the first documented; `None` when the operation documents no response (the mock
+    /// answers 501, as the trait's default does).
+    pub response: Option<usize>,
+    /// The status sent when the variant takes one (a range or `default`): `2XX` → 200.
+    pub status: u16,
+    /// Candidate bodies, tried in order: the document's examples of the response, then a
+    /// value made from the type with the schemas' examples, then one made without them. The
+    /// first that decodes into the body's type and passes its checks is sent. For a stream,
+    /// candidates for its one item; for text or bytes, JSON strings.
+    pub bodies: Vec<serde_json::Value>,
+    /// A value for each header of the response (`Response::headers` order), as JSON.
+    pub headers: Vec<serde_json::Value>,
 }
 
 /// How the client walks every page of a paginated operation (`lower/pagination.rs` says which
@@ -690,6 +716,9 @@ impl Response {
 pub struct ResponseBody {
     pub content_type: String,
     pub kind: BodyKind,
+    /// The media type's `example` and `examples` values (references resolved; external
+    /// values left out), in document order: the mock's first candidates.
+    pub examples: Vec<serde_json::Value>,
 }
 
 #[derive(Debug, Clone)]

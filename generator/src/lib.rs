@@ -245,6 +245,11 @@ fn emit_all(
             "server/src/types.rs",
             Box::new(|| emit::types::file(api, Side::Server)),
         ),
+        ("server/src/mock.rs", Box::new(|| emit::mock::mock_rs(api))),
+        (
+            "server/src/bin/mock.rs",
+            Box::new(|| emit::mock::bin_rs(api, &server_crate)),
+        ),
         (
             "client/src/lib.rs",
             Box::new(|| emit::client::lib_rs(api, &client_crate, vendored)),

@@ -43,7 +43,9 @@ const GENERATED: &[&str] = &[
     "server/Cargo.toml",
     "server/README.md",
     "server/src/api.rs",
+    "server/src/bin/mock.rs",
     "server/src/lib.rs",
+    "server/src/mock.rs",
     "server/src/router.rs",
     "server/src/types.rs",
 ];

@@ -28,6 +28,10 @@ cargo xtask diff [--base GIT-REF | --base-file PATH] [--spec PATH] [--json]
     apigen.toml's at HEAD against the working tree's), with its JSON pointer, rule, class and
     reason (docs/diff.md). Exit status 0 when no change breaks clients, 1 when one does, 2
     when a document cannot be read.
+cargo xtask mock DOC [--port N] [--key KEY] [--plan NAME] [--cors-origin ORIGIN] [--no-idempotency]
+    `apigen mock` with this checkout's runtime crates: DOC's server crate generated into
+    target/apigen-mock/, built with its `mock` feature and run: every operation answered from the
+    document's examples (or values made from its schemas) through the generated router.
 cargo xtask compat
     Additive spec changes are source-compatible: regenerates the pet store crates from
     spec/petstore.yaml plus an optional property, query parameters (one the first of its
@@ -100,6 +104,8 @@ fn main() -> ExitCode {
         Some("corpus") => corpus::main(&args[1..]),
         Some("compat") => compat::main(&args[1..]),
         Some("diff") => return apigen_cli::run(&args, codegen::invocation()),
+        // `apigen mock` with this checkout's runtime crates.
+        Some("mock") => return apigen_cli::run(&args, codegen::invocation()),
         Some("fuzz") => fuzz::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("mutants") => mutants::main(&args[1..]),

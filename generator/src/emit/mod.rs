@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod client;
 pub mod manifest;
+pub mod mock;
 pub mod server;
 pub mod types;
 pub mod webhooks;

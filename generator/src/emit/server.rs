@@ -13,7 +13,7 @@ use crate::ir::{
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-fn trait_name(api: &Api) -> proc_macro2::Ident {
+pub(super) fn trait_name(api: &Api) -> proc_macro2::Ident {
     format_ident!("{}Api", api.api_name)
 }
 
@@ -100,6 +100,8 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #docs
         pub mod api;
+        #[cfg(feature = "mock")]
+        pub mod mock;
         pub mod router;
         #runtime
         pub mod types;
@@ -125,7 +127,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
 }
 
 /// The Rust type of a body.
-fn body_type(kind: &BodyKind) -> TokenStream {
+pub(super) fn body_type(kind: &BodyKind) -> TokenStream {
     match kind {
         BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
         BodyKind::Text => quote!(String),
@@ -143,7 +145,7 @@ fn body_type(kind: &BodyKind) -> TokenStream {
 }
 
 /// The type of an `in: querystring` argument: the form's type, or the query string as sent.
-fn query_string_type(q: &QueryString) -> TokenStream {
+pub(super) fn query_string_type(q: &QueryString) -> TokenStream {
     let t = match &q.kind {
         QueryStringKind::Form(t) | QueryStringKind::Json(t) => rust_type(t, true),
         QueryStringKind::Raw => quote!(String),
@@ -1179,7 +1181,7 @@ pub fn status_const(code: u16) -> TokenStream {
 }
 
 /// The named types that carry checks (`TypeDef::validated`).
-fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
+pub(super) fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
     api.types
         .iter()
         .filter(|t| t.validated)

@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub(crate) mod extensions;
+mod mock;
 mod operation;
 mod pagination;
 mod routes;
@@ -49,6 +50,7 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> A
     resolve_check_types(&mut types, &mut params);
     mark_validated(&mut types);
     mark_scalar_one_ofs(&mut types);
+    mock::plan(&mut operations, &types);
     let api_name = naming::api_stem(&doc.info.title, options.api_name.as_deref());
     let cors = cors(&operations, &security_schemes);
     Api {

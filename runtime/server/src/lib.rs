@@ -15,6 +15,7 @@ pub mod idempotency;
 pub mod integer;
 pub mod layer;
 pub mod limits;
+pub mod mock;
 pub mod params;
 pub mod problem;
 pub mod ratelimit;
