@@ -22,6 +22,13 @@ pub struct Api {
     pub cors: Cors,
     /// The server's routes, in the order of the document's paths: one per path shape.
     pub routes: Vec<Route>,
+    /// The shapes of the document's error bodies that are not the default `{code, message,
+    /// status}` (`lower/errors.rs`); `errors` and `Operation::errors` point into it.
+    pub error_bodies: Vec<ErrorBody>,
+    /// The document's error bodies by status, for every problem the server writes: for each
+    /// status the document describes, the shape most of its operations use. Empty: the
+    /// default body everywhere.
+    pub errors: ErrorTable,
     /// The requests this API sends to its consumers (`webhooks`).
     pub webhooks: Vec<Webhook>,
 }
@@ -37,6 +44,25 @@ pub struct Cors {
     pub request_headers: Vec<String>,
     /// Response headers the document declares, lower case, sorted, each once.
     pub response_headers: Vec<String>,
+}
+
+/// Error bodies by status: an index into [`Api::error_bodies`], or `None` for the default
+/// body (written out where another entry of the table would apply).
+pub type ErrorTable = Vec<(Status, Option<usize>)>;
+
+/// How the server writes a problem where the document describes its error answers in a shape
+/// of its own: a JSON value valid against the schema, and where the problem's parts go.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorBody {
+    /// Name of the router's constant (`ERROR_BODY_1`).
+    pub rust: String,
+    /// JSON pointer of the schema (for the constant's documentation).
+    pub origin: String,
+    pub template: serde_json::Value,
+    /// JSON pointers: the problem's code (`bad_request`), its message, its status (a number).
+    pub code: Vec<String>,
+    pub message: Vec<String>,
+    pub status: Vec<String>,
 }
 
 /// One route of the server's router: a path pattern axum matches, registered once, serving
@@ -490,6 +516,9 @@ pub struct Operation {
     pub pagination: Option<Pagination>,
     /// What the generated mock answers (`lower/mock.rs`).
     pub mock: MockAnswer,
+    /// The operation's own error bodies by status (indices into `Api::error_bodies`), when
+    /// they differ from the document's (`Api::errors`); the router's `ERRORS_…` constant.
+    pub errors: Option<(String, ErrorTable)>,
 }
 
 /// The answer of an operation in the generated server's `mock` module: a documented

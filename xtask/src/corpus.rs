@@ -37,75 +37,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let args = Args::parse(args)?;
     let root = crate::codegen::root();
     let root = root.canonicalize().unwrap_or(root);
-    // Both public folders by default: 3.0 and 3.1/3.2.
-    let dirs = if args.dirs.is_empty() {
-        vec![
-            root.join("../shared/openapi-corpus"),
-            root.join("../shared/openapi-corpus-31"),
-        ]
-    } else {
-        args.dirs.clone()
-    };
-    let dirs = dirs
-        .iter()
-        .map(|d| {
-            d.canonicalize()
-                .map_err(|e| format!("cannot read corpus directory {}: {e}", d.display()))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let Found {
+        docs,
+        known_invalid,
+        dir_list,
+    } = find_documents(&root, &args.dirs, args.filter.as_deref())?;
     let out_dir = root.join("target/corpus");
     let ws = args.keep.clone().unwrap_or_else(|| out_dir.join("ws"));
     let target_dir = out_dir.join("target");
-
-    // With several folders, labels start with the folder's name so that they stay distinct
-    // (both folders hold an `openai/openapi.yaml`).
-    let prefix = |dir: &Path| -> String {
-        if dirs.len() > 1 {
-            dir.file_name()
-                .map(|n| format!("{}/", n.to_string_lossy()))
-                .unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
-    let mut known_invalid = BTreeSet::new();
-    let mut docs = Vec::new();
-    for dir in &dirs {
-        if let Ok(text) = fs::read_to_string(dir.join("INDEX.md")) {
-            known_invalid.extend(
-                self::known_invalid(&text)
-                    .into_iter()
-                    .map(|l| format!("{}{l}", prefix(dir))),
-            );
-        }
-        let mut found = Vec::new();
-        collect_documents(dir, &mut found)?;
-        found.sort();
-        docs.extend(
-            found
-                .into_iter()
-                .map(|p| {
-                    let label = format!("{}{}", prefix(dir), label_of(&p, dir));
-                    (p, label)
-                })
-                .filter(|(_, label)| args.filter.as_ref().is_none_or(|f| label.contains(f))),
-        );
-    }
-    let dir_list = dirs
-        .iter()
-        .map(|d| d.display().to_string())
-        .collect::<Vec<_>>()
-        .join(" and ");
-    if docs.is_empty() {
-        return Err(format!(
-            "no .yaml, .yml or .json document under {}{}",
-            dir_list,
-            args.filter
-                .as_ref()
-                .map(|f| format!(" whose path contains `{f}`"))
-                .unwrap_or_default()
-        ));
-    }
 
     // 1. Generate every document and write the crates of those that generate.
     fs::create_dir_all(&ws).map_err(|e| format!("cannot create {}: {e}", ws.display()))?;
@@ -223,7 +162,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 target_dir.display()
             );
             let build_started = Instant::now();
-            let (lines, status, stderr) = cargo_build(&ws, &target_dir)?;
+            // The servers' `mock` feature too (cargo checks each crate once, with it on), so
+            // the generated mock modules are held to the same bar.
+            let features: Vec<String> = members
+                .iter()
+                .filter(|m| m.ends_with("-server"))
+                .map(|m| format!("{m}/mock"))
+                .collect();
+            let (lines, status, stderr) = cargo_build(&ws, &target_dir, &features)?;
             build_secs = build_started.elapsed().as_secs_f64();
             let mut tally = tally(lines.iter().map(String::as_str), &names);
             for member in &members {
@@ -289,6 +235,109 @@ pub fn main(args: &[String]) -> Result<(), String> {
     } else {
         Err(format!("corpus: {}", failures.join("; ")))
     }
+}
+
+/// The documents of a run: `(path, label)` in label order, the labels INDEX.md marks as not
+/// valid OpenAPI, and the folders as one line for the report.
+pub(crate) struct Found {
+    pub(crate) docs: Vec<(PathBuf, String)>,
+    pub(crate) known_invalid: BTreeSet<String>,
+    pub(crate) dir_list: String,
+}
+
+/// The documents under `dirs` (default: both public corpus folders, 3.0 and 3.1/3.2), each
+/// labelled by its path in its folder (with the folder's name first when there are several:
+/// both hold an `openai/openapi.yaml`), keeping those whose label contains `filter`. A `dirs`
+/// entry may also be one document, labelled as it would be in a run over its folder.
+pub(crate) fn find_documents(
+    root: &Path,
+    dirs: &[PathBuf],
+    filter: Option<&str>,
+) -> Result<Found, String> {
+    let defaults = [
+        root.join("../shared/openapi-corpus"),
+        root.join("../shared/openapi-corpus-31"),
+    ];
+    let dirs = if dirs.is_empty() {
+        defaults.to_vec()
+    } else {
+        dirs.to_vec()
+    };
+    let dirs = dirs
+        .iter()
+        .map(|d| {
+            d.canonicalize()
+                .map_err(|e| format!("cannot read corpus directory {}: {e}", d.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // A document named on its own is labelled within the corpus folder holding it.
+    let corpus_folders: Vec<PathBuf> = defaults
+        .iter()
+        .filter_map(|d| d.canonicalize().ok())
+        .collect();
+    let several = dirs.len() > 1 || dirs.iter().any(|d| d.is_file());
+    let prefix = |dir: &Path| -> String {
+        if several {
+            dir.file_name()
+                .map(|n| format!("{}/", n.to_string_lossy()))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let mut known_invalid = BTreeSet::new();
+    let mut docs = Vec::new();
+    for dir in &dirs {
+        let (folder, found) = if dir.is_file() {
+            let folder = corpus_folders
+                .iter()
+                .find(|f| dir.starts_with(f))
+                .cloned()
+                .or_else(|| dir.parent().map(Path::to_path_buf))
+                .unwrap_or_default();
+            (folder, vec![dir.clone()])
+        } else {
+            let mut found = Vec::new();
+            collect_documents(dir, &mut found)?;
+            found.sort();
+            (dir.clone(), found)
+        };
+        if let Ok(text) = fs::read_to_string(folder.join("INDEX.md")) {
+            known_invalid.extend(
+                self::known_invalid(&text)
+                    .into_iter()
+                    .map(|l| format!("{}{l}", prefix(&folder))),
+            );
+        }
+        docs.extend(
+            found
+                .into_iter()
+                .map(|p| {
+                    let label = format!("{}{}", prefix(&folder), label_of(&p, &folder));
+                    (p, label)
+                })
+                .filter(|(_, label)| filter.is_none_or(|f| label.contains(f))),
+        );
+    }
+    let dir_list = dirs
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" and ");
+    if docs.is_empty() {
+        return Err(format!(
+            "no .yaml, .yml or .json document under {}{}",
+            dir_list,
+            filter
+                .map(|f| format!(" whose path contains `{f}`"))
+                .unwrap_or_default()
+        ));
+    }
+    Ok(Found {
+        docs,
+        known_invalid,
+        dir_list,
+    })
 }
 
 struct Args {
@@ -377,7 +426,7 @@ fn is_document(path: &Path) -> bool {
 }
 
 /// The document's path relative to the corpus directory, with `/` separators.
-fn label_of(path: &Path, dir: &Path) -> String {
+pub(crate) fn label_of(path: &Path, dir: &Path) -> String {
     let rel = path.strip_prefix(dir).unwrap_or(path);
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
@@ -388,7 +437,7 @@ fn label_of(path: &Path, dir: &Path) -> String {
 /// A crate-name stem from a document's relative path: lowercase ASCII letters and digits,
 /// runs of anything else become one `-`, the extension is dropped, and a leading digit gets
 /// a `doc-` prefix (`oai-examples-v3.0/petstore.yaml` → `oai-examples-v3-0-petstore`).
-fn slug(label: &str) -> String {
+pub(crate) fn slug(label: &str) -> String {
     let stem = match label.rsplit_once('.') {
         Some((stem, ext)) if EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()) => stem,
         _ => label,
@@ -414,7 +463,7 @@ fn slug(label: &str) -> String {
 }
 
 /// `slug`, or `slug-2`, `slug-3`… when two paths sanitize to the same name.
-fn unique(slug: String, taken: &mut BTreeSet<String>) -> String {
+pub(crate) fn unique(slug: String, taken: &mut BTreeSet<String>) -> String {
     let mut candidate = slug.clone();
     let mut n = 2;
     while taken.contains(&candidate) {
@@ -438,7 +487,7 @@ fn known_invalid(index: &str) -> BTreeSet<String> {
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
 /// Panic hook while generating: remember where and what, print nothing (the row says it).
-fn record_panic(info: &panic::PanicHookInfo<'_>) {
+pub(crate) fn record_panic(info: &panic::PanicHookInfo<'_>) {
     if let Ok(mut slot) = LAST_PANIC.lock() {
         *slot = Some(info.to_string());
     }
@@ -446,7 +495,7 @@ fn record_panic(info: &panic::PanicHookInfo<'_>) {
 
 /// Runs `apigen::generate` on its own thread, catching a panic; returns the result (or the
 /// panic's location and message) and the time the call took in milliseconds.
-fn generate_guarded(
+pub(crate) fn generate_guarded(
     text: String,
     options: apigen::Options,
 ) -> (
@@ -458,7 +507,9 @@ fn generate_guarded(
 
 /// Runs `f` on a thread with a large stack, catching a panic (as reported by
 /// [`record_panic`] when that hook is installed, else by its payload), and times it.
-fn guarded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> (Result<T, String>, f64) {
+pub(crate) fn guarded<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> (Result<T, String>, f64) {
     if let Ok(mut slot) = LAST_PANIC.lock() {
         *slot = None;
     }
@@ -573,7 +624,7 @@ pub(crate) fn write_workspace(ws: &Path, root: &Path, members: &[String]) -> Res
 }
 
 /// `cargo` with the caller's flags removed: the corpus counts warnings, it does not deny them.
-fn cargo() -> Command {
+pub(crate) fn cargo() -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     for var in [
         "RUSTFLAGS",
@@ -658,15 +709,20 @@ pub(crate) fn first_cargo_error(stderr: &str) -> String {
 pub(crate) fn cargo_build(
     ws: &Path,
     target_dir: &Path,
+    features: &[String],
 ) -> Result<(Vec<String>, bool, String), String> {
-    let mut child = cargo()
-        .args([
-            "clippy",
-            "--workspace",
-            "--keep-going",
-            "--message-format=json",
-            "--manifest-path",
-        ])
+    let mut command = cargo();
+    command.args([
+        "clippy",
+        "--workspace",
+        "--keep-going",
+        "--message-format=json",
+    ]);
+    if !features.is_empty() {
+        command.arg("--features").arg(features.join(","));
+    }
+    let mut child = command
+        .arg("--manifest-path")
         .arg(ws.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(target_dir)
@@ -1104,7 +1160,7 @@ pub(crate) fn kind_of(message: &str) -> String {
 // A small JSON reader for cargo's messages (xtask depends only on the generator).
 
 #[derive(Debug, Clone, PartialEq)]
-enum Json {
+pub(crate) enum Json {
     Null,
     Bool(bool),
     Number(f64),
@@ -1114,7 +1170,7 @@ enum Json {
 }
 
 impl Json {
-    fn parse(text: &str) -> Result<Json, String> {
+    pub(crate) fn parse(text: &str) -> Result<Json, String> {
         let mut p = JsonParser {
             bytes: text.as_bytes(),
             text,
@@ -1128,28 +1184,28 @@ impl Json {
         Ok(value)
     }
 
-    fn get(&self, key: &str) -> Option<&Json> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Json> {
         match self {
             Json::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
         }
     }
 
-    fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Json::String(s) => Some(s),
             _ => None,
         }
     }
 
-    fn as_number(&self) -> Option<f64> {
+    pub(crate) fn as_number(&self) -> Option<f64> {
         match self {
             Json::Number(n) => Some(*n),
             _ => None,
         }
     }
 
-    fn items(&self) -> &[Json] {
+    pub(crate) fn items(&self) -> &[Json] {
         match self {
             Json::Array(items) => items,
             _ => &[],

@@ -6,6 +6,7 @@ mod corpus;
 mod fuzz;
 mod mutants;
 mod public_api;
+mod serve_corpus;
 
 use std::process::ExitCode;
 
@@ -48,6 +49,14 @@ cargo xtask corpus [DIR...] [--filter SUBSTR] [--keep DIR]
     target/corpus/report.md. Fails on a panic, an internal generator error or a generated
     crate that does not compile or warns (rustc or clippy); a located error refusing a
     document is fine.
+cargo xtask serve-corpus [DOC|DIR...] [--filter SUBSTR] [--max-examples N] [--seed N] [--workers N]
+    Every document (default: both corpus folders, as `corpus` finds them) served by its
+    generated server with the mock (target/serve-corpus/), on a free loopback port with a key,
+    and held to schemathesis (.venv/, scripts/schemathesis.sh) with every check, seed N (42) and
+    N examples per operation and phase (10). Prints the table (operations, cases, failures by
+    check, listed defects) and writes target/serve-corpus/report.md; fails on a failure that
+    docs/serving.md does not list as the document's own defect, a server that does not build
+    or start, and a listed defect that no longer shows.
 cargo xtask fuzz [--seeds N] [--start S] [--batch B]
     Random valid documents (seeds S..S+N, default 1..=20; deterministic by seed) combining the
     constructs the generator supports with names from the adversarial list; both crates of
@@ -107,6 +116,7 @@ fn main() -> ExitCode {
         // `apigen mock` with this checkout's runtime crates.
         Some("mock") => return apigen_cli::run(&args, codegen::invocation()),
         Some("fuzz") => fuzz::main(&args[1..]),
+        Some("serve-corpus") => serve_corpus::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("mutants") => mutants::main(&args[1..]),
         Some("public-api") => public_api::main(&args[1..]),

@@ -3,7 +3,7 @@
 
 use super::server::{body_type, query_string_type, trait_name, validated_types};
 use super::types::contents_validated;
-use super::{doc, ident, module_doc, rust_type, status_text};
+use super::{doc, ident, json_literal, module_doc, rust_type, status_text};
 use crate::ir::{Api, BodyKind, Operation, Status, StreamFormat};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -57,6 +57,7 @@ pub fn mock_rs(api: &Api) -> TokenStream {
         [&mut body],
         &[
             ("crate::types", "types::"),
+            ("crate::runtime::mock", "mock::"),
             ("crate::runtime::stream", "stream::"),
             ("http::StatusCode", "StatusCode"),
         ],
@@ -66,24 +67,12 @@ pub fn mock_rs(api: &Api) -> TokenStream {
         #intro
         use crate::api::*;
         use crate::runtime::context::RequestContext;
-        use crate::runtime::mock::{self, MockError};
+        use crate::runtime::mock::MockError;
         use crate::runtime::problem::Problem;
         #uses
 
         #body
     }
-}
-
-/// A raw string literal of JSON (`r#"…"#`, with as many `#` as it needs).
-fn json_literal(value: &serde_json::Value) -> TokenStream {
-    let text = value.to_string();
-    let mut hashes = String::from("#");
-    while text.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
-    format!("r{hashes}\"{text}\"{hashes}")
-        .parse()
-        .expect("a raw string literal")
 }
 
 /// `let name: T = mock::value(what, &[candidates])?;` (`checked` for a type with checks).

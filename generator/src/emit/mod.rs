@@ -189,6 +189,18 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
     }
 }
 
+/// A raw string literal of JSON text (`r#"…"#`, with as many `#` as it needs).
+pub fn json_literal(value: &serde_json::Value) -> TokenStream {
+    let text = value.to_string();
+    let mut hashes = String::from("#");
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{text}\"{hashes}")
+        .parse()
+        .expect("a raw string literal")
+}
+
 /// `path`, `query`, `header`, `cookie`: how docs and pointers name a parameter's location.
 pub fn location_text(l: Location) -> &'static str {
     l.name()

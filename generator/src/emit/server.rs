@@ -523,6 +523,9 @@ pub fn router_rs(api: &Api) -> TokenStream {
     } else {
         quote!(let base = config.base_path_or(BASE_PATH);)
     };
+    let document_errors =
+        (!api.errors.is_empty()).then(|| quote!(let config = config.document_errors(&ERRORS);));
+    let error_consts = error_constants(api);
     let handlers = api
         .operations
         .iter()
@@ -593,6 +596,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         /// (with `Allow`), both with the problem body.
         #services_doc
         pub fn router<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+            #document_errors
             #base_decl
             let routes = axum::Router::new()
                 #(#routes)*;
@@ -615,6 +619,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
 
         #policy
 
+        #error_consts
         #(#patterns)*
         #(#dispatchers)*
         #(#handlers)*
@@ -641,6 +646,9 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::params::PathParams", "PathParams"),
             ("crate::runtime::problem::Problem", "Problem"),
             ("crate::runtime::response", "response::"),
+            ("crate::runtime::errors::ErrorBodies", "ErrorBodies"),
+            ("crate::runtime::errors::ErrorBody", "ErrorBody"),
+            ("crate::runtime::errors::StatusKey", "StatusKey::"),
             ("crate::runtime::route", "route::"),
             ("crate::runtime::route::PathPattern", "PathPattern"),
             ("crate::runtime::route::Piece", "Piece::"),
@@ -987,20 +995,39 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             }
         }
         None => match handle_sunset {
-            Some(retirement) => quote! {
-                #retirement
-                let (parts, body) = request.into_parts();
-                let rt = Runtime::from_parts(&parts);
-                let sunset = rt.check_sunset(&RETIREMENT);
-                let serve = #serve(api, #limit_pass parts, body);
-                rt.reply_to_checked(sunset, serve, &[#(#headers),*])
-            },
-            None => quote! {
-                let (parts, body) = request.into_parts();
-                let rt = Runtime::from_parts(&parts);
-                let serve = #serve(api, #limit_pass parts, body);
-                rt.reply_to(serve, &[#(#headers),*])
-            },
+            Some(retirement) => {
+                let reply = match &op.errors {
+                    Some((errors, _)) => {
+                        let errors = format_ident!("{errors}");
+                        quote!(rt.reply_to_checked_in(&#errors, sunset, serve, &[#(#headers),*]))
+                    }
+                    None => quote!(rt.reply_to_checked(sunset, serve, &[#(#headers),*])),
+                };
+                quote! {
+                    #retirement
+                    let (parts, body) = request.into_parts();
+                    let rt = Runtime::from_parts(&parts);
+                    let sunset = rt.check_sunset(&RETIREMENT);
+                    let serve = #serve(api, #limit_pass parts, body);
+                    #reply
+                }
+            }
+            None => {
+                // An operation whose error bodies are its own renders its problems with them.
+                let reply = match &op.errors {
+                    Some((errors, _)) => {
+                        let errors = format_ident!("{errors}");
+                        quote!(rt.reply_to_checked_in(&#errors, Ok(()), serve, &[#(#headers),*]))
+                    }
+                    None => quote!(rt.reply_to(serve, &[#(#headers),*])),
+                };
+                quote! {
+                    let (parts, body) = request.into_parts();
+                    let rt = Runtime::from_parts(&parts);
+                    let serve = #serve(api, #limit_pass parts, body);
+                    #reply
+                }
+            }
         },
     };
     quote! {
@@ -1141,6 +1168,83 @@ fn dispatcher(
         async fn #name<A: #trait_ident>(api: Arc<A>, request: Request) -> Response {
             #body
         }
+    }
+}
+
+/// The document's error bodies (`ERROR_BODY_n`), its table (`ERRORS`) and the tables of the
+/// operations that describe other bodies (`ERRORS_…`).
+fn error_constants(api: &Api) -> TokenStream {
+    let key = |status: &Status| match status {
+        Status::Code(c) => {
+            let c = proc_macro2::Literal::u16_unsuffixed(*c);
+            quote!(StatusKey::Code(#c))
+        }
+        Status::Range(r) => {
+            let r = proc_macro2::Literal::u8_unsuffixed(*r);
+            quote!(StatusKey::Class(#r))
+        }
+        Status::Default => quote!(StatusKey::Default),
+    };
+    let table = |entries: &[(Status, Option<usize>)]| {
+        let entries = entries.iter().map(|(status, index)| {
+            let key = key(status);
+            match index {
+                Some(index) => {
+                    let body = format_ident!("{}", api.error_bodies[*index].rust);
+                    quote!((#key, &#body))
+                }
+                None => quote!((#key, &ErrorBody::DEFAULT)),
+            }
+        });
+        quote!(ErrorBodies { bodies: &[#(#entries),*] })
+    };
+    let bodies = api.error_bodies.iter().map(|b| {
+        let name = format_ident!("{}", b.rust);
+        let template = super::json_literal(&b.template);
+        let (code, message, status) = (&b.code, &b.message, &b.status);
+        let docs = doc(&[format!(
+            "A shape of the document's error answers{}: problems are written in it.",
+            if b.origin.is_empty() {
+                String::new()
+            } else {
+                format!(" (`{}`)", b.origin)
+            }
+        )]);
+        quote! {
+            #docs
+            const #name: ErrorBody = ErrorBody {
+                template: #template,
+                code: &[#(#code),*],
+                message: &[#(#message),*],
+                status: &[#(#status),*],
+            };
+        }
+    });
+    let document = (!api.errors.is_empty()).then(|| {
+        let t = table(&api.errors);
+        quote! {
+            /// The document's error answers by status: what every problem of the router is
+            /// written as (unless `ServerConfig::render_problem` says otherwise).
+            const ERRORS: ErrorBodies = #t;
+        }
+    });
+    let operations = api.operations.iter().filter_map(|op| {
+        let (name, entries) = op.errors.as_ref()?;
+        let name = format_ident!("{name}");
+        let t = table(entries);
+        let docs = doc(&[format!(
+            "The error answers `{}` describes, where they differ from the document's.",
+            op.id
+        )]);
+        Some(quote! {
+            #docs
+            const #name: ErrorBodies = #t;
+        })
+    });
+    quote! {
+        #(#bodies)*
+        #document
+        #(#operations)*
     }
 }
 

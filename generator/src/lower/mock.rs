@@ -106,15 +106,16 @@ fn answer(op: &Operation, types: &BTreeMap<&str, &TypeDef>) -> MockAnswer {
     }
 }
 
-/// Makes a value of a type.
-struct Maker<'a> {
-    types: &'a BTreeMap<&'a str, &'a TypeDef>,
+/// Makes a value of a type (also the templates of the document's error bodies,
+/// `lower/errors.rs`).
+pub(super) struct Maker<'a> {
+    pub(super) types: &'a BTreeMap<&'a str, &'a TypeDef>,
     /// Use the schemas' own examples where they have one.
-    examples: bool,
+    pub(super) examples: bool,
 }
 
 impl Maker<'_> {
-    fn value(&self, ty: &TypeRef, c: &Constraints, depth: usize) -> Value {
+    pub(super) fn value(&self, ty: &TypeRef, c: &Constraints, depth: usize) -> Value {
         if depth > DEEPEST {
             return Value::Null;
         }

@@ -1,6 +1,7 @@
 //! OpenAPI document → IR. Every decision lives here or in the submodules; emitters only print.
 
 pub mod cli;
+mod errors;
 pub(crate) mod extensions;
 mod mock;
 mod operation;
@@ -51,6 +52,7 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> A
     mark_validated(&mut types);
     mark_scalar_one_ofs(&mut types);
     mock::plan(&mut operations, &types);
+    let (error_bodies, errors) = errors::plan(&mut operations, &types);
     let api_name = naming::api_stem(&doc.info.title, options.api_name.as_deref());
     let cors = cors(&operations, &security_schemes);
     Api {
@@ -66,6 +68,8 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> A
         rate_limit: extensions::rate_limit(&doc.extensions, sink),
         cors,
         routes,
+        error_bodies,
+        errors,
         webhooks,
     }
 }

@@ -159,8 +159,9 @@ pub fn lower_all(
                 ),
                 idempotency_key,
                 query_string,
-                // `lower::mock` fills it in once every type is known.
+                // `lower::mock` and `lower::errors` fill these in once every type is known.
                 mock: Default::default(),
+                errors: None,
             });
         }
     }

@@ -304,8 +304,10 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
         self.visitor.visit_newtype_struct(WholeNumbers(d))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<V::Value, A::Error> {
         if self.target == Target::Struct {
+            // Read to its end first, so that a malformed array is the syntax error it is.
+            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
             return Err(de::Error::invalid_type(de::Unexpected::Seq, &self));
         }
         self.visitor.visit_seq(WholeNumbers(seq))

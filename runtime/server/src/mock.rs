@@ -15,13 +15,14 @@ use std::process::ExitCode;
 use axum::Router;
 use serde::de::DeserializeOwned;
 
-use super::auth::StaticKeys;
+use super::auth::{Authenticator, Credential, Principal, SecurityScheme, StaticKeys};
 use super::cors::Cors;
 use super::integer;
 use super::layer::ServerConfig;
 use super::problem::Problem;
 use super::ratelimit::RateLimitPolicy;
 use super::validate::{Validate, Violations};
+use std::pin::Pin;
 
 /// Why the mock has no answer: no candidate fits the type (every reason, in order).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,7 +178,11 @@ impl MockArgs {
                 known.join(", ")
             ));
         }
-        let keys = StaticKeys::new().with_key(&self.key, "mock", plan.as_deref());
+        let keys = MockKeys {
+            keys: StaticKeys::new().with_key(&self.key, "mock", plan.as_deref()),
+            key: self.key.clone(),
+            plan,
+        };
         let mut config = ServerConfig::new().authenticator(keys);
         if let Some(policy) = policy {
             config = config.rate_limit_in_memory(policy);
@@ -198,6 +203,48 @@ impl MockArgs {
             config = config.without_idempotency();
         }
         Ok(config)
+    }
+}
+
+/// The mock's one credential, whatever the document's schemes: the key as a bearer token or
+/// API key ([`StaticKeys`], compared in constant time), or as the password of HTTP basic
+/// authentication under any user name.
+struct MockKeys {
+    keys: StaticKeys,
+    key: String,
+    plan: Option<String>,
+}
+
+impl MockKeys {
+    fn basic(&self, scheme: &SecurityScheme, password: &str) -> Option<Principal> {
+        // A password compared as `StaticKeys` compares keys: through its constant-time lookup.
+        let probe = StaticKeys::new().with_key(password, "mock", self.plan.as_deref());
+        probe
+            .authenticate_sync(scheme, Credential::ApiKey(&self.key))
+            .flatten()
+    }
+}
+
+impl Authenticator for MockKeys {
+    fn authenticate<'a>(
+        &'a self,
+        scheme: &'a SecurityScheme,
+        credential: Credential<'a>,
+    ) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send + 'a>> {
+        Box::pin(std::future::ready(
+            self.authenticate_sync(scheme, credential).flatten(),
+        ))
+    }
+
+    fn authenticate_sync(
+        &self,
+        scheme: &SecurityScheme,
+        credential: Credential<'_>,
+    ) -> Option<Option<Principal>> {
+        Some(match credential {
+            Credential::Basic { password, .. } => self.basic(scheme, password),
+            other => self.keys.authenticate_sync(scheme, other).flatten(),
+        })
     }
 }
 

@@ -12,9 +12,10 @@
 
 use crate::api::*;
 use crate::runtime::context::RequestContext;
-use crate::runtime::mock::{self, MockError};
+use crate::runtime::mock::MockError;
 use crate::runtime::problem::Problem;
 use crate::types;
+use crate::runtime::mock;
 
 /// Implements [`Oas31Api`] from the document's examples (see the module's docs).
 #[derive(Debug, Clone, Copy, Default)]
