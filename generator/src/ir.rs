@@ -46,9 +46,23 @@ pub struct Cors {
     pub response_headers: Vec<String>,
 }
 
-/// Error bodies by status: an index into [`Api::error_bodies`], or `None` for the default
-/// body (written out where another entry of the table would apply).
-pub type ErrorTable = Vec<(Status, Option<usize>)>;
+/// How problems are written, for a document or an operation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ErrorTable {
+    /// The status of a request the document's checks refuse: 400, or 422 where the operations
+    /// describe 422 and no 400 (FastAPI, pydantic).
+    pub invalid: u16,
+    /// Error bodies by status: an index into [`Api::error_bodies`], or `None` for the
+    /// default body (written out where another entry of the table would apply).
+    pub bodies: Vec<(Status, Option<usize>)>,
+}
+
+impl ErrorTable {
+    /// Nothing differs from the runtime's defaults (400, the default body).
+    pub fn is_default(&self) -> bool {
+        self.invalid == 400 && self.bodies.is_empty()
+    }
+}
 
 /// How the server writes a problem where the document describes its error answers in a shape
 /// of its own: a JSON value valid against the schema, and where the problem's parts go.

@@ -77,6 +77,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .collect();
     if !members.is_empty() {
         corpus::write_workspace(&ws, &root, &members)?;
+        // No debug info: forty servers' programs would take tens of GB with it, and a failure
+        // is read from schemathesis's report and the server's log, not a debugger.
+        let manifest = ws.join("Cargo.toml");
+        let mut text = fs::read_to_string(&manifest)
+            .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+        text.push_str("\n[profile.dev]\ndebug = 0\n");
+        fs::write(&manifest, text)
+            .map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
         build(&ws, &target_dir, &members)?;
     }
 

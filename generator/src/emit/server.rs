@@ -524,7 +524,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         quote!(let base = config.base_path_or(BASE_PATH);)
     };
     let document_errors =
-        (!api.errors.is_empty()).then(|| quote!(let config = config.document_errors(&ERRORS);));
+        (!api.errors.is_default()).then(|| quote!(let config = config.document_errors(&ERRORS);));
     let error_consts = error_constants(api);
     let handlers = api
         .operations
@@ -1185,8 +1185,9 @@ fn error_constants(api: &Api) -> TokenStream {
         }
         Status::Default => quote!(StatusKey::Default),
     };
-    let table = |entries: &[(Status, Option<usize>)]| {
-        let entries = entries.iter().map(|(status, index)| {
+    let table = |t: &crate::ir::ErrorTable| {
+        let invalid = proc_macro2::Literal::u16_unsuffixed(t.invalid);
+        let entries = t.bodies.iter().map(|(status, index)| {
             let key = key(status);
             match index {
                 Some(index) => {
@@ -1196,7 +1197,7 @@ fn error_constants(api: &Api) -> TokenStream {
                 None => quote!((#key, &ErrorBody::DEFAULT)),
             }
         });
-        quote!(ErrorBodies { bodies: &[#(#entries),*] })
+        quote!(ErrorBodies { invalid: #invalid, bodies: &[#(#entries),*] })
     };
     let bodies = api.error_bodies.iter().map(|b| {
         let name = format_ident!("{}", b.rust);
@@ -1220,7 +1221,7 @@ fn error_constants(api: &Api) -> TokenStream {
             };
         }
     });
-    let document = (!api.errors.is_empty()).then(|| {
+    let document = (!api.errors.is_default()).then(|| {
         let t = table(&api.errors);
         quote! {
             /// The document's error answers by status: what every problem of the router is

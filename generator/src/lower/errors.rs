@@ -18,7 +18,9 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::mock::Maker;
-use crate::ir::{BodyKind, Constraints, ErrorBody, Operation, Status, TypeDef, TypeKind, TypeRef};
+use crate::ir::{
+    BodyKind, Constraints, ErrorBody, ErrorTable, Operation, Status, TypeDef, TypeKind, TypeRef,
+};
 use crate::naming::{self, Scope};
 
 /// How deep the parts are looked for.
@@ -26,16 +28,17 @@ const DEPTH: usize = 3;
 
 /// Decides the error bodies: fills `Operation::errors` and returns the shapes and the
 /// document's table.
-pub fn plan(
-    ops: &mut [Operation],
-    types: &[TypeDef],
-) -> (Vec<ErrorBody>, Vec<(Status, Option<usize>)>) {
+pub fn plan(ops: &mut [Operation], types: &[TypeDef]) -> (Vec<ErrorBody>, ErrorTable) {
     let by_name: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name.as_str(), t)).collect();
     let mut bodies: Vec<ErrorBody> = Vec::new();
-    // Per operation: the shape of each error status it describes (`None`: the default body).
-    let mut per_op: Vec<Vec<(Status, Option<usize>)>> = Vec::new();
+    // Per operation: the shape of each error status it describes (`None`: the default body),
+    // and the status it refuses invalid requests with.
+    let mut per_op: Vec<ErrorTable> = Vec::new();
     for op in ops.iter() {
-        let mut own = Vec::new();
+        let mut own = ErrorTable {
+            invalid: invalid_status(op),
+            bodies: Vec::new(),
+        };
         for r in &op.responses {
             let is_error = match r.status {
                 Status::Code(c) => c >= 400,
@@ -59,16 +62,16 @@ pub fn plan(
                     }
                 }
             });
-            own.push((r.status.clone(), index));
+            own.bodies.push((r.status.clone(), index));
         }
         per_op.push(own);
     }
     // The document's table: for each status, the shape most operations describe (the first
-    // seen on a tie).
+    // seen on a tie); the refusal status most operations have.
     let mut counts: BTreeMap<Status, BTreeMap<Option<usize>, (usize, usize)>> = BTreeMap::new();
     let mut order = 0;
     for own in &per_op {
-        for (status, index) in own {
+        for (status, index) in &own.bodies {
             let entry = counts
                 .entry(status.clone())
                 .or_default()
@@ -78,36 +81,68 @@ pub fn plan(
             order += 1;
         }
     }
-    let document: Vec<(Status, Option<usize>)> = counts
-        .into_iter()
-        .filter_map(|(status, shapes)| {
-            shapes
-                .into_iter()
-                .max_by(|(_, (n1, first1)), (_, (n2, first2))| n1.cmp(n2).then(first2.cmp(first1)))
-                .map(|(index, _)| (status, index))
-        })
-        .collect();
+    let unprocessable = per_op.iter().filter(|t| t.invalid == 422).count();
+    let mut document = ErrorTable {
+        invalid: if unprocessable * 2 > per_op.len() {
+            422
+        } else {
+            400
+        },
+        bodies: counts
+            .into_iter()
+            .filter_map(|(status, shapes)| {
+                shapes
+                    .into_iter()
+                    .max_by(|(_, (n1, first1)), (_, (n2, first2))| {
+                        n1.cmp(n2).then(first2.cmp(first1))
+                    })
+                    .map(|(index, _)| (status, index))
+            })
+            .collect(),
+    };
     let mut names = Scope::new();
     let methods: Vec<String> = ops.iter().map(|o| o.rust.clone()).collect();
     for (op, own) in ops.iter_mut().zip(per_op) {
-        let differs = own.iter().any(|(status, index)| {
-            document.iter().find(|(s, _)| s == status).map(|(_, i)| i) != Some(index)
-        });
+        let differs = own.invalid != document.invalid
+            || own.bodies.iter().any(|(status, index)| {
+                document
+                    .bodies
+                    .iter()
+                    .find(|(s, _)| s == status)
+                    .map(|(_, i)| i)
+                    != Some(index)
+            });
         if differs {
             let stem = naming::handler_stem(&op.rust, methods.iter().map(String::as_str));
             let name = names.claim(naming::operation_const("ERRORS", &stem));
             op.errors = Some((name, own));
         }
     }
-    // Nothing to say when every error answer the document describes has the default body.
-    let document = if document.iter().all(|(_, index)| index.is_none())
+    // Nothing to say when every error answer the document describes has the default body
+    // and refusals are 400s.
+    if document.bodies.iter().all(|(_, index)| index.is_none())
         && ops.iter().all(|op| op.errors.is_none())
     {
-        Vec::new()
-    } else {
-        document
-    };
+        document.bodies.clear();
+    }
     (bodies, document)
+}
+
+/// The status an operation refuses an invalid request with: 422 when it describes 422 and
+/// nothing that covers 400 (400, `4XX`, `default`), else 400.
+fn invalid_status(op: &Operation) -> u16 {
+    let covers_400 = op.responses.iter().any(|r| {
+        matches!(
+            r.status,
+            Status::Code(400) | Status::Range(4) | Status::Default
+        )
+    });
+    let describes_422 = op.responses.iter().any(|r| r.status == Status::Code(422));
+    if describes_422 && !covers_400 {
+        422
+    } else {
+        400
+    }
 }
 
 fn slots(b: &ErrorBody) -> (&Vec<String>, &Vec<String>, &Vec<String>) {
@@ -326,6 +361,7 @@ components:
 "#);
         let nested = &api.error_bodies[api
             .errors
+            .bodies
             .iter()
             .find(|(s, _)| *s == crate::ir::Status::Code(400))
             .unwrap()
@@ -335,6 +371,7 @@ components:
         assert_eq!(nested.code, ["/error/type", "/error/code"]);
         let detail = &api.error_bodies[api
             .errors
+            .bodies
             .iter()
             .find(|(s, _)| *s == crate::ir::Status::Code(422))
             .unwrap()
@@ -349,7 +386,7 @@ components:
         let c = api.operations.iter().find(|o| o.path == "/c").unwrap();
         let (name, own) = c.errors.as_ref().unwrap();
         assert_eq!(name, "ERRORS_GET_C");
-        let integer = &api.error_bodies[own[0].1.unwrap()];
+        let integer = &api.error_bodies[own.bodies[0].1.unwrap()];
         assert_eq!(
             (integer.status.clone(), integer.message.clone()),
             (vec!["/code".to_string()], vec!["/message".to_string()])
@@ -369,6 +406,36 @@ paths:
         '200': {description: ok}
         default: {description: e, content: {application/json: {schema: {type: object, required: [code, message, status], properties: {code: {type: string}, message: {type: string}, status: {type: integer, minimum: 100, maximum: 599}}}}}}
 "#);
-        assert!(api.errors.is_empty() && api.error_bodies.is_empty());
+        assert!(api.errors.is_default() && api.error_bodies.is_empty());
+    }
+
+    #[test]
+    fn operations_that_describe_422_and_no_400_refuse_with_422() {
+        let api = api(r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      parameters: [{name: n, in: query, schema: {type: integer}}]
+      responses:
+        '200': {description: ok}
+        '422': {description: v, content: {application/json: {schema: {type: object, properties: {detail: {type: string}}}}}}
+  /b:
+    get:
+      parameters: [{name: n, in: query, schema: {type: integer}}]
+      responses:
+        '200': {description: ok}
+        '422': {description: v}
+  /c:
+    get:
+      responses:
+        '200': {description: ok}
+        '400': {description: bad}
+"#);
+        assert_eq!(api.errors.invalid, 422);
+        let c = api.operations.iter().find(|o| o.path == "/c").unwrap();
+        assert_eq!(c.errors.as_ref().map(|(_, t)| t.invalid), Some(400));
+        assert!(api.operations.iter().filter(|o| o.errors.is_some()).count() == 1);
     }
 }

@@ -40,6 +40,9 @@ pub enum StatusKey {
 /// The error bodies of a document or an operation, by status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ErrorBodies {
+    /// The status of a request the document's checks refuse: 400, or 422 where the document
+    /// describes 422 for that and no 400 (FastAPI, pydantic). The runtime's 400s take it.
+    pub invalid: u16,
     pub bodies: &'static [(StatusKey, &'static ErrorBody)],
 }
 

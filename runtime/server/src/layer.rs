@@ -290,7 +290,15 @@ impl Runtime {
         self.render_in(problem, Some(errors))
     }
 
-    fn render_in(&self, problem: Problem, errors: Option<&'static ErrorBodies>) -> Response {
+    fn render_in(&self, mut problem: Problem, errors: Option<&'static ErrorBodies>) -> Response {
+        // A refused request answers with the status the document describes for it.
+        if problem.status == StatusCode::BAD_REQUEST
+            && let Some(invalid) = errors
+                .or(self.0.errors)
+                .and_then(|e| StatusCode::from_u16(e.invalid).ok())
+        {
+            problem.status = invalid;
+        }
         if let Some(render) = &self.0.render {
             return render(&problem);
         }

@@ -36,6 +36,7 @@ const DETAIL: ErrorBody = ErrorBody {
 };
 
 const TABLE: ErrorBodies = ErrorBodies {
+    invalid: 400,
     bodies: &[
         (StatusKey::Code(422), &DETAIL),
         (StatusKey::Class(4), &NESTED),
@@ -64,6 +65,7 @@ fn the_body_for_a_status_is_its_code_s_then_its_class_s_then_default() {
     assert_eq!(body(404), Some(ErrorBody::DEFAULT.template));
     assert_eq!(body(500), Some(INTEGER.template));
     let no_default = ErrorBodies {
+        invalid: 400,
         bodies: &[(StatusKey::Code(400), &NESTED)],
     };
     assert_eq!(no_default.body_for(StatusCode::NOT_FOUND), None);
@@ -98,6 +100,7 @@ async fn a_problem_is_written_in_the_document_s_shape() {
     assert_eq!(body["status"], 404);
     // An operation's own table first, then the document's.
     const OWN: ErrorBodies = ErrorBodies {
+        invalid: 400,
         bodies: &[(StatusKey::Code(400), &INTEGER)],
     };
     let (_, body) = json(rt.problem_in(Problem::bad_request("x"), &OWN)).await;
@@ -135,4 +138,23 @@ async fn headers_and_status_are_kept() {
     let (status, body) = json(response).await;
     assert_eq!(status, 405);
     assert_eq!(body["error"]["code"], "method_not_allowed");
+}
+
+#[tokio::test]
+async fn a_refused_request_takes_the_status_the_document_describes_for_it() {
+    // FastAPI: 422 with its `detail` list, and no 400.
+    const FASTAPI: ErrorBodies = ErrorBodies {
+        invalid: 422,
+        bodies: &[(StatusKey::Code(422), &DETAIL)],
+    };
+    let rt = ServerConfig::new().document_errors(&FASTAPI).runtime();
+    let (status, body) = json(rt.problem(Problem::bad_request("query/limit: too big"))).await;
+    assert_eq!(status, 422);
+    assert_eq!(body["detail"][0]["msg"], "query/limit: too big");
+    // Other statuses keep theirs; an operation's own table decides for it.
+    assert_eq!(rt.problem(Problem::not_found()).status(), 404);
+    assert_eq!(
+        rt.problem_in(Problem::bad_request("x"), &TABLE).status(),
+        400
+    );
 }

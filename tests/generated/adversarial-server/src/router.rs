@@ -187,6 +187,7 @@ const ERROR_BODY_1: ErrorBody = ErrorBody {
 /// The document's error answers by status: what every problem of the router is
 /// written as (unless `ServerConfig::render_problem` says otherwise).
 const ERRORS: ErrorBodies = ErrorBodies {
+    invalid: 400,
     bodies: &[
         (StatusKey::Code(400), &ErrorBody::DEFAULT),
         (StatusKey::Code(404), &ErrorBody::DEFAULT),
@@ -197,6 +198,7 @@ const ERRORS: ErrorBodies = ErrorBodies {
 
 /// The error answers `placeholders` describes, where they differ from the document's.
 const ERRORS_PLACEHOLDERS: ErrorBodies = ErrorBodies {
+    invalid: 400,
     bodies: &[(StatusKey::Default, &ERROR_BODY_1)],
 };
 

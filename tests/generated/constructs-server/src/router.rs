@@ -133,6 +133,7 @@ const ERROR_BODY_2: ErrorBody = ErrorBody {
 /// The document's error answers by status: what every problem of the router is
 /// written as (unless `ServerConfig::render_problem` says otherwise).
 const ERRORS: ErrorBodies = ErrorBodies {
+    invalid: 400,
     bodies: &[(StatusKey::Class(4), &ERROR_BODY_1), (StatusKey::Default, &ERROR_BODY_2)],
 };
 
