@@ -30,25 +30,15 @@ export NO_PROXY="127.0.0.1,localhost${NO_PROXY:+,$NO_PROXY}"
 export no_proxy="127.0.0.1,localhost${no_proxy:+,$no_proxy}"
 cd "$(dirname "$0")/.."
 
-SCHEMATHESIS_VERSION="4.32.5" # the version this script and its config were checked with
 MAX_EXAMPLES="${ST_MAX_EXAMPLES:-100}"
 SEED="${ST_SEED:-42}"
 WORKERS="${ST_WORKERS:-2}"
-PYTHON="${PYTHON:-python3}"
 OUT="target/conformance"
 
 say() { printf '== %s\n' "$*" >&2; }
 
-# 1. schemathesis in .venv/ (kept between runs; git-ignored).
-if [[ ! -x .venv/bin/python ]]; then
-    say "creating .venv/"
-    "$PYTHON" -m venv .venv
-fi
-installed="$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null || true)"
-if [[ "$installed" != "$SCHEMATHESIS_VERSION" ]]; then
-    say "installing schemathesis $SCHEMATHESIS_VERSION into .venv/ (found: ${installed:-none})"
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
-fi
+# 1. schemathesis in .venv/ (kept between runs; git-ignored), by the script serve-corpus uses too.
+bash scripts/schemathesis.sh >/dev/null
 
 # 2. the service, on a port the OS picks (it prints the address it bound).
 say "building petstore-service"

@@ -9,6 +9,7 @@ pub mod config;
 pub mod diff;
 pub mod generate;
 pub mod init;
+pub mod mock;
 pub mod paths;
 pub mod project;
 
@@ -101,6 +102,8 @@ Commands:
   {generate}  regenerate the crates of every document in apigen.toml
   check     fail while any generated file is stale, missing or orphaned (for CI)
   diff      list the changes between two versions of a document, and what they break
+  mock      serve a document at once as a typed mock (its examples, through the generated
+            router, with authentication and the document's checks)
   help      this text; `{program} help COMMAND` or `{program} COMMAND --help` for one command
 
 Global options (before or after the command):
@@ -143,6 +146,7 @@ pub fn run(args: &[String], mut inv: Invocation) -> ExitCode {
         "generate" | "check" => generate::HELP,
         "diff" => diff::HELP,
         "init" => init::HELP,
+        "mock" => mock::HELP,
         _ => HELP,
     };
     if wants_help {
@@ -154,6 +158,7 @@ pub fn run(args: &[String], mut inv: Invocation) -> ExitCode {
         "check" => generate::run(args, true, &inv).map(|()| 0),
         "diff" => diff::run(args, &inv),
         "init" => init::run(args, &inv).map(|()| 0),
+        "mock" => mock::run(args, &inv),
         "help" | "--help" | "-h" => {
             let topic = args.first().map(String::as_str);
             let text = match topic {
@@ -161,6 +166,7 @@ pub fn run(args: &[String], mut inv: Invocation) -> ExitCode {
                 Some(t) if t == inv.generate_word => generate::HELP,
                 Some("diff") => diff::HELP,
                 Some("init") => init::HELP,
+                Some("mock") => mock::HELP,
                 _ => HELP,
             };
             print!("{}", inv.fill(text));

@@ -66,6 +66,8 @@ fn help_for_every_command_and_clear_usage_errors() {
         &["diff", "--help"],
         &["init", "--help"],
         &["help", "init"],
+        &["mock", "--help"],
+        &["help", "mock"],
     ] {
         let out = ok(apigen(&dir.0, args));
         assert!(out.contains("Usage: apigen"), "{args:?}: {out}");
@@ -374,4 +376,85 @@ fn init_makes_a_workspace_or_points_at_the_real_root() {
         "{}",
         text(&out)
     );
+}
+
+#[test]
+fn mock_needs_a_document_and_knows_its_options() {
+    let dir = Scratch::new("mock-usage");
+    let out = apigen(&dir.0, &["mock"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("which document? `apigen mock DOC`"),
+        "{}",
+        text(&out)
+    );
+    let out = apigen(&dir.0, &["mock", "a.yaml", "--frobnicate"]);
+    assert!(
+        text(&out).contains("unknown option `--frobnicate` for `apigen mock`"),
+        "{}",
+        text(&out)
+    );
+    let out = apigen(&dir.0, &["mock", "missing.yaml"]);
+    assert!(text(&out).contains("cannot read"), "{}", text(&out));
+}
+
+/// `apigen mock` builds the pet store's mock and serves it: the document's example answers,
+/// and the generated router's authentication and checks stand in front of it. The build shares
+/// the workspace's target directory (the runtime and its dependencies are built already).
+#[test]
+fn mock_serves_a_document_through_its_router() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let dir = Scratch::new("mock");
+    let runtime = repo().join("runtime");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_apigen"))
+        .current_dir(&dir.0)
+        .env(
+            "CARGO_TARGET_DIR",
+            std::env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| repo().join("target")),
+        )
+        .args(["mock"])
+        .arg(repo().join("spec/petstore.yaml"))
+        .args(["--port", "0", "--key", "secret", "--runtime-path"])
+        .arg(&runtime)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let listening = lines.next().expect("the mock prints its address").unwrap();
+    let key_line = lines.next().unwrap().unwrap();
+    let base = listening
+        .rsplit_once("listening on http://")
+        .map(|(_, rest)| rest.to_string())
+        .unwrap_or_else(|| panic!("{listening}"));
+    assert_eq!(key_line, "key: secret");
+    let (addr, base_path) = base.split_once('/').unwrap();
+    let get = |path: &str, key: Option<&str>| {
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        let auth = key
+            .map(|k| format!("Authorization: Bearer {k}\r\n"))
+            .unwrap_or_default();
+        write!(
+            stream,
+            "GET /{base_path}{path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let pets = get("/pets", Some("secret"));
+    let stranger = get("/pets", None);
+    let refused = get("/pets?limit=0", Some("secret"));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(pets.starts_with("HTTP/1.1 200"), "{pets}");
+    assert!(
+        pets.contains(r#""name":"Rex""#),
+        "the document's example: {pets}"
+    );
+    assert!(stranger.starts_with("HTTP/1.1 401"), "{stranger}");
+    assert!(refused.starts_with("HTTP/1.1 400"), "{refused}");
+    assert!(refused.contains("query/limit"), "{refused}");
 }

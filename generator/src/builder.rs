@@ -236,8 +236,15 @@ fn single_file(
         .get(&format!("{side}/src/lib.rs"))
         .ok_or_else(|| BuildError(format!("internal generator error: no {side}/src/lib.rs")))?;
     let mut out = String::with_capacity(files.values().map(String::len).sum());
-    for line in lib.lines() {
+    let mut lines = lib.lines().peekable();
+    while let Some(line) = lines.next() {
         if line.starts_with("#![") || line.starts_with("//!") {
+            continue;
+        }
+        // The mock module is a feature of a generated crate; the including crate has no such
+        // feature (it serves a mock with `apigen mock`), so it is left out with its gate.
+        if line == "#[cfg(feature = \"mock\")]" {
+            lines.next();
             continue;
         }
         let module = line

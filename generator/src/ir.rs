@@ -20,8 +20,15 @@ pub struct Api {
     pub security_schemes: Vec<SecurityScheme>,
     pub rate_limit: Option<RateLimitPolicy>,
     pub cors: Cors,
-    /// Paths with a method axum's method filter cannot name, routed by their own dispatch.
-    pub dispatchers: Vec<Dispatcher>,
+    /// The server's routes, in the order of the document's paths: one per path shape.
+    pub routes: Vec<Route>,
+    /// The shapes of the document's error bodies that are not the default `{code, message,
+    /// status}` (`lower/errors.rs`); `errors` and `Operation::errors` point into it.
+    pub error_bodies: Vec<ErrorBody>,
+    /// The document's error bodies by status, for every problem the server writes: for each
+    /// status the document describes, the shape most of its operations use. Empty: the
+    /// default body everywhere.
+    pub errors: ErrorTable,
     /// The requests this API sends to its consumers (`webhooks`).
     pub webhooks: Vec<Webhook>,
 }
@@ -39,18 +46,109 @@ pub struct Cors {
     pub response_headers: Vec<String>,
 }
 
-/// A path with a method axum's method filter cannot name (`QUERY`, an `additionalOperations`
-/// method): every request to it goes to one function that picks the handler by method name.
+/// How problems are written, for a document or an operation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ErrorTable {
+    /// The status of a request the document's checks refuse: 400, or 422 where the operations
+    /// describe 422 and no 400 (FastAPI, pydantic).
+    pub invalid: u16,
+    /// Error bodies by status: an index into [`Api::error_bodies`], or `None` for the
+    /// default body (written out where another entry of the table would apply).
+    pub bodies: Vec<(Status, Option<usize>)>,
+}
+
+impl ErrorTable {
+    /// Nothing differs from the runtime's defaults (400, the default body).
+    pub fn is_default(&self) -> bool {
+        self.invalid == 400 && self.bodies.is_empty()
+    }
+}
+
+/// How the server writes a problem where the document describes its error answers in a shape
+/// of its own: a JSON value valid against the schema, and where the problem's parts go.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorBody {
+    /// Name of the router's constant (`ERROR_BODY_1`).
+    pub rust: String,
+    /// JSON pointer of the schema (for the constant's documentation).
+    pub origin: String,
+    pub template: serde_json::Value,
+    /// JSON pointers: the problem's code (`bad_request`), its message, its status (a number).
+    pub code: Vec<String>,
+    pub message: Vec<String>,
+    pub status: Vec<String>,
+}
+
+/// One route of the server's router: a path pattern axum matches, registered once, serving
+/// every path key of the document that has its shape (`lower/routes.rs` decides).
+#[derive(Debug, Clone)]
+pub struct Route {
+    /// The pattern as axum reads it, without the base path: literal segments and
+    /// whole-segment captures (`/Accounts/{Sid}`); `/` for the document's root path.
+    pub pattern: String,
+    pub serve: RouteServe,
+}
+
+#[derive(Debug, Clone)]
+pub enum RouteServe {
+    /// Keys every request on the route is for (one key, or keys that differ only in their
+    /// parameters' names), with methods axum's method filter names: the operations (indices
+    /// into [`Api::operations`]), each registered for its method.
+    Methods(Vec<usize>),
+    /// Every request goes to one generated function that picks the path key, then the
+    /// method: several keys share the shape, a key mixes parameters with text in a segment or
+    /// carries a query, or a method is one axum's filter cannot name (`QUERY`,
+    /// `additionalOperations`).
+    Dispatch(Dispatcher),
+}
+
+/// A route's own dispatch function.
 #[derive(Debug, Clone)]
 pub struct Dispatcher {
-    pub path: String,
     /// Name of the dispatch function (`dispatch_search`).
     pub rust: String,
+    /// What the request may be, most specific first: the first whose pattern matches serves
+    /// it; a request none matches is an unknown path (404).
+    pub candidates: Vec<Candidate>,
+}
+
+/// Path keys a request cannot tell apart (the same shape, text and query; parameter names
+/// aside), with their methods.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// The keys as the document writes them.
+    pub paths: Vec<String>,
+    /// The `PathPattern` constant (an operation's, [`PathPattern::rust`]) that tells whether a
+    /// request is for these keys; `None`: every request on the route is.
+    pub pattern: Option<String>,
     /// (method as sent, handler = the operation's `rust`), `HEAD` answered by the `GET`
-    /// handler when the path declares no `HEAD`.
+    /// handler when no key declares `HEAD`.
     pub methods: Vec<(String, String)>,
-    /// The `Allow` header of the path's 405 (`GET,HEAD,QUERY`).
+    /// The `Allow` header of the keys' 405 (`GET,HEAD,QUERY`).
     pub allow: String,
+}
+
+/// How an operation's path key reads a request on its route, when the route's captures are
+/// not simply its path parameters (a segment mixing parameters with text, a capture named
+/// after another key's parameter) or the key carries a query: a `route::PathPattern`
+/// constant of the router.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathPattern {
+    /// Name of the constant (`PATH_GET_ACCOUNT`).
+    pub rust: String,
+    /// Each capture that is not one of the operation's parameters under its own name: the
+    /// capture's name in the route and what the segment is made of.
+    pub segments: Vec<(String, Vec<PathPiece>)>,
+    /// The key's constant query pairs (as [`Operation::path_query`]).
+    pub query: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PathPiece {
+    /// Literal text, as written.
+    Text(String),
+    /// A path parameter, by its name in the document.
+    Param(String),
 }
 
 /// One webhook: a request the API provider sends to a URL its consumer registered.
@@ -94,6 +192,9 @@ pub struct TypeDef {
     pub kind: TypeKind,
     /// Holds (directly or through its fields) a constraint the server checks.
     pub validated: bool,
+    /// The schema's own `example` (3.1: its first `examples` entry), as written: the mock
+    /// tries it before a value it makes up (it may not fit the schema; the mock checks).
+    pub example: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -143,6 +244,8 @@ pub struct Field {
     pub read_only: bool,
     pub write_only: bool,
     pub default: Option<serde_json::Value>,
+    /// The property schema's `example`, as written (see [`TypeDef::example`]).
+    pub example: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -377,8 +480,18 @@ pub struct Operation {
     pub standard_method: bool,
     /// A success response is streamed (`itemSchema`): the client reads it item by item.
     pub streamed: bool,
-    /// Path template as in the document (`/pets/{petId}`).
+    /// The path key as the document writes it (`/pets/{petId}`, `/responses?beta=true`).
     pub path: String,
+    /// The key without its query (`/responses`): the template the client fills.
+    pub path_template: String,
+    /// The query a key carries (`?beta=true`: `[("beta", "true")]`), decoded: the client
+    /// sends it and the server serves the operation only to requests that carry it, which
+    /// keeps it apart from an operation of the same path without it.
+    pub path_query: Vec<(String, String)>,
+    /// See [`PathPattern`]: present when the handler reads its path parameters through it
+    /// (they are not the route's captures as they are) or the route's dispatch function tells
+    /// the operation's key apart by it.
+    pub path_pattern: Option<PathPattern>,
     pub summary: Option<String>,
     pub doc: Vec<String>,
     pub deprecated: Option<Deprecation>,
@@ -415,6 +528,30 @@ pub struct Operation {
     /// The operation pages its results in a way the client can follow: it gets a
     /// `…_stream` method yielding every item of every page.
     pub pagination: Option<Pagination>,
+    /// What the generated mock answers (`lower/mock.rs`).
+    pub mock: MockAnswer,
+    /// The operation's own error bodies by status (indices into `Api::error_bodies`), when
+    /// they differ from the document's (`Api::errors`); the router's `ERRORS_…` constant.
+    pub errors: Option<(String, ErrorTable)>,
+}
+
+/// The answer of an operation in the generated server's `mock` module: a documented
+/// response, and values to fill it with, each checked by the mock before it is used.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MockAnswer {
+    /// Index into [`Operation::responses`]: the lowest documented 2XX, else `default`, else
+    /// the first documented; `None` when the operation documents no response (the mock
+    /// answers 501, as the trait's default does).
+    pub response: Option<usize>,
+    /// The status sent when the variant takes one (a range or `default`): `2XX` → 200.
+    pub status: u16,
+    /// Candidate bodies, tried in order: the document's examples of the response, then a
+    /// value made from the type with the schemas' examples, then one made without them. The
+    /// first that decodes into the body's type and passes its checks is sent. For a stream,
+    /// candidates for its one item; for text or bytes, JSON strings.
+    pub bodies: Vec<serde_json::Value>,
+    /// A value for each header of the response (`Response::headers` order), as JSON.
+    pub headers: Vec<serde_json::Value>,
 }
 
 /// How the client walks every page of a paginated operation (`lower/pagination.rs` says which
@@ -628,6 +765,9 @@ impl Response {
 pub struct ResponseBody {
     pub content_type: String,
     pub kind: BodyKind,
+    /// The media type's `example` and `examples` values (references resolved; external
+    /// values left out), in document order: the mock's first candidates.
+    pub examples: Vec<serde_json::Value>,
 }
 
 #[derive(Debug, Clone)]

@@ -115,11 +115,30 @@ fn internal(message: String) -> Diagnostics {
     )])
 }
 
-fn generate_here(
+/// The plain-data model of a document ([`ir::Api`]: every decision made, what the emitters
+/// print) and the warnings [`generate`] would give, for tools and tests that look at the
+/// decisions without generating code (the corpus routing test builds every document's routes
+/// from it). Runs on the calling thread: give it a large stack for deeply nested documents.
+pub fn model(text: &str, options: &Options) -> Result<(ir::Api, Vec<Diagnostic>), Diagnostics> {
+    let root = &options.spec_label;
+    model_from(root, &load::source::Text { root, text }, options)
+}
+
+/// [`model`] for a document read through a [`Source`], as [`generate_from`] reads it.
+pub fn model_from(
     root: &str,
     source: &dyn Source,
     options: &Options,
-) -> Result<Output, Diagnostics> {
+) -> Result<(ir::Api, Vec<Diagnostic>), Diagnostics> {
+    lowered(root, source, options).map(|(api, warnings, _)| (api, warnings))
+}
+
+/// Loads and lowers, mapping every diagnostic's pointer to the place the user wrote.
+fn lowered(
+    root: &str,
+    source: &dyn Source,
+    options: &Options,
+) -> Result<(ir::Api, Vec<Diagnostic>, load::Loaded), Diagnostics> {
     let mut loaded = load::read(root, source)?;
     let mut sink = Sink::default();
     let api = lower::lower_with(&loaded.doc, options, &mut sink);
@@ -138,11 +157,20 @@ fn generate_here(
         loaded.locate(&mut errors);
         return Err(Diagnostics(errors));
     }
-    let mut files = BTreeMap::new();
-    emit_all(&api, options, &mut files).map_err(internal)?;
     let mut warnings = sink.items;
     warnings.sort();
     warnings.dedup();
+    Ok((api, warnings, loaded))
+}
+
+fn generate_here(
+    root: &str,
+    source: &dyn Source,
+    options: &Options,
+) -> Result<Output, Diagnostics> {
+    let (api, warnings, loaded) = lowered(root, source, options)?;
+    let mut files = BTreeMap::new();
+    emit_all(&api, options, &mut files).map_err(internal)?;
     let sunsets = api
         .operations
         .iter()
@@ -284,6 +312,11 @@ fn emit_all(
         (
             "server/src/types.rs",
             Box::new(|| emit::types::file(api, Side::Server)),
+        ),
+        ("server/src/mock.rs", Box::new(|| emit::mock::mock_rs(api))),
+        (
+            "server/src/bin/mock.rs",
+            Box::new(|| emit::mock::bin_rs(api, &server_crate)),
         ),
         (
             "client/src/lib.rs",

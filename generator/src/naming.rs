@@ -253,6 +253,19 @@ pub fn stream_method(method: &str) -> String {
     format!("{}_stream", bare(method).trim_end_matches('_'))
 }
 
+/// The router's constant describing how an operation reads its path key (`route::PathPattern`),
+/// from its handler stem (`get_account` → `PATH_GET_ACCOUNT`): the stems are unique, and no
+/// other item of the router is spelled `PATH_…`.
+pub fn path_pattern_const(handler_stem: &str) -> String {
+    operation_const("PATH", handler_stem)
+}
+
+/// A router constant of one operation: `prefix` and its handler stem in upper case
+/// (`ERRORS`, `get_account` → `ERRORS_GET_ACCOUNT`).
+pub fn operation_const(prefix: &str, handler_stem: &str) -> String {
+    format!("{prefix}_{}", bare(handler_stem).to_shouty_snake_case())
+}
+
 /// The builder-style setter of a field (`status` → `with_status`, `r#type` → `with_type`).
 pub fn setter(field: &str) -> String {
     // `_2fa` → `with_2fa`: `with__2fa` is not snake case.

@@ -266,13 +266,17 @@ async fn parameter_errors_are_collected() {
         .unwrap();
     assert_eq!(response.status().as_u16(), 400);
     let text = response.text().await.unwrap();
+    // In the document's 4XX body, `{"reason": …}`, not the default `{code, message, status}`.
+    let body: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let reason = body["reason"].as_str().unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(body.as_object().unwrap().len(), 1, "{text}");
     for expected in [
         "header/X-Trace",
         "query/depth",
         "cookie/theme",
         "query/ids/1",
     ] {
-        assert!(text.contains(expected), "{expected} in {text}");
+        assert!(reason.contains(expected), "{expected} in {text}");
     }
     // A uint32 path parameter refuses negatives and overflow.
     for bad in ["-1", "4294967296"] {

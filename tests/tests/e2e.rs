@@ -289,6 +289,29 @@ async fn errors_are_typed_and_use_the_error_body() {
         "{body}"
     );
 
+    // A JSON array where the document describes an object: serde's sequence form of the
+    // struct (its fields in order) is refused with the place, and nothing reaches the store.
+    for array in [r#"["Rex", 7]"#, r#"["Rex", 7, null]"#, "[]"] {
+        let response = http
+            .post(format!("http://{addr}/v1/pets"))
+            .bearer_auth(KEY)
+            .header("content-type", "application/json")
+            .body(array)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{array}");
+        let body: serde_json::Value =
+            serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        assert_eq!(body["code"], "bad_request", "{array}");
+        assert_eq!(
+            body["message"], "body: invalid type: sequence, expected struct NewPet",
+            "{array}"
+        );
+    }
+    let listed = client.list_pets().await.unwrap();
+    assert!(listed.is_empty(), "{:?}", *listed);
+
     let created = petstore_client::types::NewPet {
         name: "A".into(),
         category_id: 1,

@@ -43,7 +43,9 @@ const GENERATED: &[&str] = &[
     "server/Cargo.toml",
     "server/README.md",
     "server/src/api.rs",
+    "server/src/bin/mock.rs",
     "server/src/lib.rs",
+    "server/src/mock.rs",
     "server/src/router.rs",
     "server/src/types.rs",
 ];
@@ -128,6 +130,11 @@ fn adversarial_fixture_output() {
 #[test]
 fn paging_fixture_output() {
     snapshot_all("tests/fixtures/paging.yaml", "paging");
+}
+
+#[test]
+fn routing_fixture_output() {
+    snapshot_all("tests/fixtures/routing.yaml", "routing");
 }
 
 #[test]

@@ -337,3 +337,66 @@ fn path_parameters_missing_from_the_template_are_reconciled_with_a_warning() {
         "a parameter the path cannot carry is not an argument"
     );
 }
+
+/// A path document with the given `paths:` block (YAML, indented by two spaces).
+fn with_paths(paths: &str) -> String {
+    format!("openapi: 3.0.3\ninfo: {{title: x, version: '1'}}\npaths:\n{paths}")
+}
+
+#[test]
+fn paths_no_request_can_tell_apart_are_refused_where_the_second_stands() {
+    // Same shape, only the parameter names differ, the same method: the router could serve
+    // only one of them.
+    let text = with_paths(
+        "  /a/{x}:\n    get:\n      operationId: first\n      responses: {'200': {description: ok}}\n  /a/{y}:\n    get:\n      operationId: second\n      responses: {'200': {description: ok}}\n",
+    );
+    let err = generate(&text).unwrap_err();
+    assert_eq!(err.0[0].pointer, "/paths/~1a~1{y}/get", "{err}");
+    assert!(
+        err.to_string()
+            .contains("`GET /a/{y}` cannot be told apart from `GET /a/{x}` (operation `first`)"),
+        "{err}"
+    );
+    // Other methods, other text or a constant query keep them apart: no error.
+    for (second, method) in [
+        ("/a/{y}", "delete"),
+        ("/a/{y}.json", "get"),
+        ("/a/{y}?v=2", "get"),
+    ] {
+        let text = with_paths(&format!(
+            "  /a/{{x}}:\n    get:\n      responses: {{'200': {{description: ok}}}}\n  {second}:\n    {method}:\n      responses: {{'200': {{description: ok}}}}\n"
+        ));
+        assert!(generate(&text).is_ok(), "{second} {method}");
+    }
+}
+
+#[test]
+fn unreadable_path_templates_are_located() {
+    for (key, says) in [
+        ("/a/{id", "`{` without its `}`"),
+        ("/a/{x}{y}", "two parameters with nothing between them"),
+        (
+            "/a/{x}/b/{x}",
+            "the parameter `{x}` appears twice in the path",
+        ),
+    ] {
+        let text = with_paths(&format!(
+            "  '{key}':\n    get:\n      responses: {{'200': {{description: ok}}}}\n"
+        ));
+        let err = generate(&text).unwrap_err();
+        assert_eq!(
+            err.0[0].pointer,
+            format!("/paths/{}", key.replace('/', "~1")),
+            "{err}"
+        );
+        assert!(err.to_string().contains(says), "{key}: {err}");
+    }
+    // A path without its leading `/` (which the 3.0 model would leave out silently).
+    let text = with_paths("  a/b:\n    get:\n      responses: {'200': {description: ok}}\n");
+    let err = generate(&text).unwrap_err();
+    assert_eq!(err.0[0].pointer, "/paths/a~1b", "{err}");
+    assert!(
+        err.to_string().contains("a path must start with `/`"),
+        "{err}"
+    );
+}

@@ -40,74 +40,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let args = Args::parse(args)?;
     let root = crate::codegen::root();
     let root = root.canonicalize().unwrap_or(root);
-    // Every public folder by default: 3.0, 3.1/3.2, documents split over several files,
-    // Swagger 2.0.
-    let dirs = if args.dirs.is_empty() {
-        [
-            "openapi-corpus",
-            "openapi-corpus-31",
-            "openapi-corpus-multi",
-            "openapi-corpus-swagger2",
-        ]
-        .iter()
-        .map(|d| root.join("../shared").join(d))
-        .collect()
-    } else {
-        args.dirs.clone()
-    };
-    let dirs = dirs
-        .iter()
-        .map(|d| {
-            d.canonicalize()
-                .map_err(|e| format!("cannot read corpus directory {}: {e}", d.display()))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let Found {
+        docs,
+        known_invalid,
+        dir_list,
+    } = find_documents(&root, &args.dirs, &args.filters)?;
     let out_dir = root.join("target/corpus");
     let ws = args.keep.clone().unwrap_or_else(|| out_dir.join("ws"));
     let target_dir = out_dir.join("target");
-
-    // With several folders, labels start with the folder's name so that they stay distinct
-    // (both folders hold an `openai/openapi.yaml`).
-    let prefix = |dir: &Path| -> String {
-        if dirs.len() > 1 {
-            dir.file_name()
-                .map(|n| format!("{}/", n.to_string_lossy()))
-                .unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
-    let mut known_invalid = BTreeSet::new();
-    for dir in &dirs {
-        if let Ok(text) = fs::read_to_string(dir.join("INDEX.md")) {
-            known_invalid.extend(
-                self::known_invalid(&text)
-                    .into_iter()
-                    .map(|l| format!("{}{l}", prefix(dir))),
-            );
-        }
-    }
-    // A folder SOURCES.md lists with a root file is one document split over its files.
-    let docs: Vec<Document> = corpus_docs::find(&dirs)?
-        .into_iter()
-        .filter(|d| args.filters.is_empty() || args.filters.iter().any(|f| d.label.contains(f)))
-        .collect();
-    let dir_list = dirs
-        .iter()
-        .map(|d| d.display().to_string())
-        .collect::<Vec<_>>()
-        .join(" and ");
-    if docs.is_empty() {
-        return Err(format!(
-            "no .yaml, .yml or .json document under {}{}",
-            dir_list,
-            if args.filters.is_empty() {
-                String::new()
-            } else {
-                format!(" whose path contains `{}`", args.filters.join("` or `"))
-            }
-        ));
-    }
 
     // 1. Generate every document and write the crates of those that generate.
     fs::create_dir_all(&ws).map_err(|e| format!("cannot create {}: {e}", ws.display()))?;
@@ -136,7 +76,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-server"))),
         };
         let client_path = format!("../{slug}-client");
-        let (result, ms) = generate_guarded(doc.clone(), options, client_path);
+        let (result, ms) = generate_guarded(doc.clone(), options, Some(client_path));
         row.gen_ms = ms;
         match result {
             Ok(Ok(output)) => {
@@ -228,7 +168,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 target_dir.display()
             );
             let build_started = Instant::now();
-            let (lines, status, stderr) = cargo_build(&ws, &target_dir)?;
+            // The servers' `mock` feature too (cargo checks each crate once, with it on), so
+            // the generated mock modules are held to the same bar.
+            let features: Vec<String> = members
+                .iter()
+                .filter(|m| m.ends_with("-server"))
+                .map(|m| format!("{m}/mock"))
+                .collect();
+            let (lines, status, stderr) = cargo_build(&ws, &target_dir, &features)?;
             build_secs = build_started.elapsed().as_secs_f64();
             let mut tally = tally(lines.iter().map(String::as_str), &names);
             for member in &members {
@@ -318,6 +265,119 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// The documents of a run in label order, the labels INDEX.md marks as not valid OpenAPI,
+/// and the folders as one line for the report.
+pub(crate) struct Found {
+    pub(crate) docs: Vec<Document>,
+    pub(crate) known_invalid: BTreeSet<String>,
+    pub(crate) dir_list: String,
+}
+
+/// The public corpus folders, read when no folder is named: 3.0, 3.1/3.2, documents split
+/// over several files, Swagger 2.0.
+const DEFAULT_FOLDERS: [&str; 4] = [
+    "openapi-corpus",
+    "openapi-corpus-31",
+    "openapi-corpus-multi",
+    "openapi-corpus-swagger2",
+];
+
+/// The documents under `dirs` (default: every public corpus folder), as
+/// [`corpus_docs::find`] tells them apart (a folder SOURCES.md lists with a root file is one
+/// document), keeping those whose label contains any of `filters` (all when none). A `dirs`
+/// entry may also be one document, labelled as it would be in a run over its corpus folder.
+pub(crate) fn find_documents(
+    root: &Path,
+    dirs: &[PathBuf],
+    filters: &[String],
+) -> Result<Found, String> {
+    let defaults: Vec<PathBuf> = DEFAULT_FOLDERS
+        .iter()
+        .map(|d| root.join("../shared").join(d))
+        .collect();
+    let dirs = if dirs.is_empty() {
+        defaults.clone()
+    } else {
+        dirs.to_vec()
+    };
+    let dirs = dirs
+        .iter()
+        .map(|d| {
+            d.canonicalize()
+                .map_err(|e| format!("cannot read corpus directory {}: {e}", d.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let (files, folders): (Vec<PathBuf>, Vec<PathBuf>) =
+        dirs.iter().cloned().partition(|d| d.is_file());
+    // A document named on its own is labelled within the corpus folder holding it.
+    let corpus_folders: Vec<PathBuf> = defaults
+        .iter()
+        .filter_map(|d| d.canonicalize().ok())
+        .collect();
+    let several = dirs.len() > 1 || !files.is_empty();
+    let prefix = |dir: &Path| -> String {
+        if several {
+            dir.file_name()
+                .map(|n| format!("{}/", n.to_string_lossy()))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let mut docs = corpus_docs::find(&folders, several)?;
+    for file in &files {
+        let base = corpus_folders
+            .iter()
+            .find(|f| file.starts_with(f))
+            .cloned()
+            .or_else(|| file.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        let rel = corpus_docs::relative(file, &base);
+        docs.push(Document {
+            label: format!("{}{rel}", prefix(&base)),
+            base,
+            root: rel,
+            split: false,
+        });
+    }
+    let mut known_invalid = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    for base in docs.iter().map(|d| d.base.clone()) {
+        if !seen.insert(base.clone()) {
+            continue;
+        }
+        if let Ok(text) = fs::read_to_string(base.join("INDEX.md")) {
+            known_invalid.extend(
+                self::known_invalid(&text)
+                    .into_iter()
+                    .map(|l| format!("{}{l}", prefix(&base))),
+            );
+        }
+    }
+    docs.retain(|d| filters.is_empty() || filters.iter().any(|f| d.label.contains(f)));
+    let dir_list = dirs
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" and ");
+    if docs.is_empty() {
+        return Err(format!(
+            "no .yaml, .yml or .json document under {}{}",
+            dir_list,
+            if filters.is_empty() {
+                String::new()
+            } else {
+                format!(" whose path contains `{}`", filters.join("` or `"))
+            }
+        ));
+    }
+    Ok(Found {
+        docs,
+        known_invalid,
+        dir_list,
+    })
+}
+
 struct Args {
     dirs: Vec<PathBuf>,
     /// Documents whose label holds any of these (all when none).
@@ -395,7 +455,7 @@ fn failures(rows: &[Row]) -> Vec<String> {
 /// A crate-name stem from a document's relative path: lowercase ASCII letters and digits,
 /// runs of anything else become one `-`, the extension is dropped, and a leading digit gets
 /// a `doc-` prefix (`oai-examples-v3.0/petstore.yaml` → `oai-examples-v3-0-petstore`).
-fn slug(label: &str) -> String {
+pub(crate) fn slug(label: &str) -> String {
     let stem = match label.rsplit_once('.') {
         Some((stem, ext)) if EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()) => stem,
         _ => label,
@@ -421,7 +481,7 @@ fn slug(label: &str) -> String {
 }
 
 /// `slug`, or `slug-2`, `slug-3`… when two paths sanitize to the same name.
-fn unique(slug: String, taken: &mut BTreeSet<String>) -> String {
+pub(crate) fn unique(slug: String, taken: &mut BTreeSet<String>) -> String {
     let mut candidate = slug.clone();
     let mut n = 2;
     while taken.contains(&candidate) {
@@ -445,19 +505,20 @@ fn known_invalid(index: &str) -> BTreeSet<String> {
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
 /// Panic hook while generating: remember where and what, print nothing (the row says it).
-fn record_panic(info: &panic::PanicHookInfo<'_>) {
+pub(crate) fn record_panic(info: &panic::PanicHookInfo<'_>) {
     if let Ok(mut slot) = LAST_PANIC.lock() {
         *slot = Some(info.to_string());
     }
 }
 
-/// Generates a document's crates (server, client and command-line client; the CLI's manifest
-/// finds the client at `client_path`) on its own thread, catching a panic; returns the result
-/// (or the panic's location and message) and the time the calls took in milliseconds.
-fn generate_guarded(
+/// Generates a document's crates (server and client; with `client_path`, the command-line
+/// client too, whose manifest finds the client there) on its own thread, catching a panic;
+/// returns the result (or the panic's location and message) and the time the calls took in
+/// milliseconds.
+pub(crate) fn generate_guarded(
     doc: Document,
     options: apigen::Options,
-    client_path: String,
+    client_path: Option<String>,
 ) -> (
     Result<Result<apigen::Output, apigen::diag::Diagnostics>, String>,
     f64,
@@ -465,15 +526,19 @@ fn generate_guarded(
     guarded(move || {
         let files = apigen::FileSystem::new(&doc.base);
         let mut output = apigen::generate_from(&doc.root, &files, &options)?;
-        let cli = apigen::generate_cli_from(&doc.root, &files, &options, &client_path)?;
-        output.files.extend(cli);
+        if let Some(client_path) = client_path {
+            let cli = apigen::generate_cli_from(&doc.root, &files, &options, &client_path)?;
+            output.files.extend(cli);
+        }
         Ok(output)
     })
 }
 
 /// Runs `f` on a thread with a large stack, catching a panic (as reported by
 /// [`record_panic`] when that hook is installed, else by its payload), and times it.
-fn guarded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> (Result<T, String>, f64) {
+pub(crate) fn guarded<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> (Result<T, String>, f64) {
     if let Ok(mut slot) = LAST_PANIC.lock() {
         *slot = None;
     }
@@ -588,7 +653,7 @@ pub(crate) fn write_workspace(ws: &Path, root: &Path, members: &[String]) -> Res
 }
 
 /// `cargo` with the caller's flags removed: the corpus counts warnings, it does not deny them.
-fn cargo() -> Command {
+pub(crate) fn cargo() -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     for var in [
         "RUSTFLAGS",
@@ -674,8 +739,16 @@ pub(crate) fn first_cargo_error(stderr: &str) -> String {
 pub(crate) fn cargo_build(
     ws: &Path,
     target_dir: &Path,
+    features: &[String],
 ) -> Result<(Vec<String>, bool, String), String> {
-    cargo_json(ws, target_dir, &["clippy", "--workspace", "--keep-going"])
+    let features = if features.is_empty() {
+        Vec::new()
+    } else {
+        vec!["--features".to_string(), features.join(",")]
+    };
+    let mut command = vec!["clippy", "--workspace", "--keep-going"];
+    command.extend(features.iter().map(String::as_str));
+    cargo_json(ws, target_dir, &command)
 }
 
 /// One `cargo doc --workspace --no-deps --keep-going --message-format=json`: rustdoc's
@@ -1169,7 +1242,7 @@ pub(crate) fn kind_of(message: &str) -> String {
 // A small JSON reader for cargo's messages (xtask depends only on the generator).
 
 #[derive(Debug, Clone, PartialEq)]
-enum Json {
+pub(crate) enum Json {
     Null,
     Bool(bool),
     Number(f64),
@@ -1179,7 +1252,7 @@ enum Json {
 }
 
 impl Json {
-    fn parse(text: &str) -> Result<Json, String> {
+    pub(crate) fn parse(text: &str) -> Result<Json, String> {
         let mut p = JsonParser {
             bytes: text.as_bytes(),
             text,
@@ -1193,28 +1266,28 @@ impl Json {
         Ok(value)
     }
 
-    fn get(&self, key: &str) -> Option<&Json> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Json> {
         match self {
             Json::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
         }
     }
 
-    fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Json::String(s) => Some(s),
             _ => None,
         }
     }
 
-    fn as_number(&self) -> Option<f64> {
+    pub(crate) fn as_number(&self) -> Option<f64> {
         match self {
             Json::Number(n) => Some(*n),
             _ => None,
         }
     }
 
-    fn items(&self) -> &[Json] {
+    pub(crate) fn items(&self) -> &[Json] {
         match self {
             Json::Array(items) => items,
             _ => &[],

@@ -23,11 +23,11 @@ pub(crate) struct Document {
 }
 
 /// The documents under each of `dirs`, in order; labels start with the folder's name when
-/// there are several folders (`openapi-corpus/openai/openapi.yaml`).
-pub(crate) fn find(dirs: &[PathBuf]) -> Result<Vec<Document>, String> {
+/// `prefixed` (several folders: `openapi-corpus/openai/openapi.yaml`).
+pub(crate) fn find(dirs: &[PathBuf], prefixed: bool) -> Result<Vec<Document>, String> {
     let mut docs = Vec::new();
     for dir in dirs {
-        let prefix = if dirs.len() > 1 {
+        let prefix = if prefixed {
             dir.file_name()
                 .map(|n| format!("{}/", n.to_string_lossy()))
                 .unwrap_or_default()
@@ -136,7 +136,7 @@ pub(crate) fn is_document(path: &Path) -> bool {
 }
 
 /// `path` relative to `dir`, with `/` separators.
-fn relative(path: &Path, dir: &Path) -> String {
+pub(crate) fn relative(path: &Path, dir: &Path) -> String {
     let rel = path.strip_prefix(dir).unwrap_or(path);
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
@@ -192,10 +192,10 @@ mod tests {
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, text).unwrap();
         }
-        let docs = find(std::slice::from_ref(&dir)).unwrap();
+        let docs = find(std::slice::from_ref(&dir), false).unwrap();
         let roots: Vec<(&str, bool)> = docs.iter().map(|d| (d.root.as_str(), d.split)).collect();
         assert_eq!(roots, [("cafe/openapi.yaml", true), ("single.json", false)]);
-        let docs = find(&[dir.clone(), dir.clone()]).unwrap();
+        let docs = find(&[dir.clone(), dir.clone()], true).unwrap();
         let name = dir.file_name().unwrap().to_string_lossy();
         assert_eq!(docs[0].label, format!("{name}/cafe/openapi.yaml"));
         fs::write(
@@ -204,7 +204,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            find(std::slice::from_ref(&dir))
+            find(std::slice::from_ref(&dir), false)
                 .unwrap_err()
                 .contains("cafe/nope.yaml")
         );

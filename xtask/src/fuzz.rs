@@ -214,7 +214,7 @@ fn check(
             corpus::first_cargo_error(&stderr)
         )
     })?;
-    let (lines, _, stderr) = corpus::cargo_build(ws, target_dir)?;
+    let (lines, _, stderr) = corpus::cargo_build(ws, target_dir, &[])?;
     let mut tally = corpus::tally(lines.iter().map(String::as_str), &names);
     for (i, slug) in built {
         out[i] = ["server", "client"].into_iter().find_map(|side| {

@@ -7,6 +7,7 @@ mod corpus_docs;
 mod fuzz;
 mod mutants;
 mod public_api;
+mod serve_corpus;
 
 use std::process::ExitCode;
 
@@ -29,6 +30,10 @@ cargo xtask diff [--base GIT-REF | --base-file PATH] [--spec PATH] [--json]
     apigen.toml's at HEAD against the working tree's), with its JSON pointer, rule, class and
     reason (docs/diff.md). Exit status 0 when no change breaks clients, 1 when one does, 2
     when a document cannot be read.
+cargo xtask mock DOC [--port N] [--key KEY] [--plan NAME] [--cors-origin ORIGIN] [--no-idempotency]
+    `apigen mock` with this checkout's runtime crates: DOC's server crate generated into
+    target/apigen-mock/, built with its `mock` feature and run: every operation answered from the
+    document's examples (or values made from its schemas) through the generated router.
 cargo xtask compat
     Additive spec changes are source-compatible: regenerates the pet store crates from
     spec/petstore.yaml plus an optional property, query parameters (one the first of its
@@ -46,6 +51,14 @@ cargo xtask corpus [DIR...] [--filter SUBSTR]... [--keep DIR] [--no-doc]
     dir target/corpus/target). Prints a table and writes it to target/corpus/report.md. Fails
     on a panic, an internal generator error or a generated crate that does not compile or
     warns (rustc, clippy or rustdoc); a located error refusing a document is fine.
+cargo xtask serve-corpus [DOC|DIR...] [--filter SUBSTR] [--max-examples N] [--seed N] [--workers N]
+    Every document (default: both corpus folders, as `corpus` finds them) served by its
+    generated server with the mock (target/serve-corpus/), on a free loopback port with a key,
+    and held to schemathesis (.venv/, scripts/schemathesis.sh) with every check, seed N (42) and
+    N examples per operation and phase (10). Prints the table (operations, cases, failures by
+    check, listed defects) and writes target/serve-corpus/report.md; fails on a failure that
+    docs/serving.md does not list as the document's own defect, a server that does not build
+    or start, and a listed defect that no longer shows.
 cargo xtask fuzz [--seeds N] [--start S] [--batch B]
     Random valid documents (seeds S..S+N, default 1..=20; deterministic by seed) combining the
     constructs the generator supports with names from the adversarial list; both crates of
@@ -102,7 +115,10 @@ fn main() -> ExitCode {
         Some("corpus") => corpus::main(&args[1..]),
         Some("compat") => compat::main(&args[1..]),
         Some("diff") => return apigen_cli::run(&args, codegen::invocation()),
+        // `apigen mock` with this checkout's runtime crates.
+        Some("mock") => return apigen_cli::run(&args, codegen::invocation()),
         Some("fuzz") => fuzz::main(&args[1..]),
+        Some("serve-corpus") => serve_corpus::main(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("mutants") => mutants::main(&args[1..]),
         Some("public-api") => public_api::main(&args[1..]),

@@ -1018,7 +1018,7 @@ fn method(op: &Operation) -> TokenStream {
     // Path: `/pets/{petId}` → format!("/pets/{}", encode(pet_id)).
     let mut template = String::new();
     let mut path_args = Vec::new();
-    let mut rest = op.path.as_str();
+    let mut rest = op.path_template.as_str();
     while let Some(start) = rest.find('{') {
         template.push_str(&rest[..start].replace('{', "{{").replace('}', "}}"));
         let end = rest[start..]
@@ -1078,9 +1078,14 @@ fn method(op: &Operation) -> TokenStream {
             (QueryStringKind::Raw, true) => quote!(let query = #name;),
             (QueryStringKind::Raw, false) => quote!(let query = #name.unwrap_or_default();),
         }
-    } else if query_params.is_empty() {
+    } else if query_params.is_empty() && op.path_query.is_empty() {
         quote!(let query = "";)
     } else {
+        // The query the path key carries (`?beta=true`) comes first, as the key writes it.
+        let fixed = op
+            .path_query
+            .iter()
+            .map(|(name, value)| quote!(query.append(#name, #value);));
         let appends = query_params.iter().map(|p| {
             let wire = &p.wire;
             let v = param_ref(p);
@@ -1098,6 +1103,7 @@ fn method(op: &Operation) -> TokenStream {
         });
         quote! {
             let mut query = Query::new();
+            #(#fixed)*
             #(#appends)*
             let query = query.finish();
         }
@@ -1225,6 +1231,7 @@ fn method(op: &Operation) -> TokenStream {
         quote!(&path)
     };
     let query_arg = if query_params.is_empty()
+        && op.path_query.is_empty()
         && !matches!(&op.query_string, Some(q) if !matches!(q.kind, QueryStringKind::Raw))
     {
         quote!(query)

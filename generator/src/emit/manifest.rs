@@ -114,15 +114,34 @@ pub fn cargo_toml(
         }
     };
     match kind {
-        Kind::Server => sections.push((
-            "dev-dependencies".to_string(),
-            vec![
-                "# The usage example in src/lib.rs is a doc test (compiled by `cargo test`); it binds"
+        Kind::Server => {
+            sections.push((
+                "dev-dependencies".to_string(),
+                vec![
+                    "# The usage example in src/lib.rs is a doc test (compiled by `cargo test`); it binds"
+                        .to_string(),
+                    "# a TCP listener.".to_string(),
+                    "tokio = { version = \"1\", features = [\"net\"] }".to_string(),
+                ],
+            ));
+            // `[[bin]]`: the template prints the name inside brackets.
+            sections.push((
+                "[bin]".to_string(),
+                vec![
+                    "# The mock of the API (src/mock.rs), served through the router:".to_string(),
+                    format!("# cargo run --features mock --bin {crate_name}-mock -- --help"),
+                    format!("name = \"{crate_name}-mock\""),
+                    "path = \"src/bin/mock.rs\"".to_string(),
+                    "required-features = [\"mock\"]".to_string(),
+                ],
+            ));
+            features.extend([
+                "# The `mock` module and the `…-mock` program: the document's examples served through"
                     .to_string(),
-                "# a TCP listener.".to_string(),
-                "tokio = { version = \"1\", features = [\"net\"] }".to_string(),
-            ],
-        )),
+                "# the router (no other dependency).".to_string(),
+                "mock = []".to_string(),
+            ]);
+        }
         Kind::Client => features.extend([
             "# HTTPS through rustls; off by default so that plain builds stay small.".to_string(),
             "rustls = [\"reqwest/rustls\"]".to_string(),

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod client;
 pub mod manifest;
+pub mod mock;
 pub mod server;
 pub mod types;
 pub mod webhooks;
@@ -188,6 +189,18 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
         TypeRef::Json => quote!(serde_json::Value),
         TypeRef::JsonObject => quote!(serde_json::Map<String, serde_json::Value>),
     }
+}
+
+/// A raw string literal of JSON text (`r#"…"#`, with as many `#` as it needs).
+pub fn json_literal(value: &serde_json::Value) -> TokenStream {
+    let text = value.to_string();
+    let mut hashes = String::from("#");
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{text}\"{hashes}")
+        .parse()
+        .expect("a raw string literal")
 }
 
 /// `path`, `query`, `header`, `cookie`: how docs and pointers name a parameter's location.

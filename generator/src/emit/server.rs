@@ -7,13 +7,13 @@ use super::{
     scheme_kind, status_text,
 };
 use crate::ir::{
-    Api, BodyKind, Dispatcher, Location, Operation, Param, QueryString, QueryStringKind, Response,
-    Status, StreamFormat, TypeKind, TypeRef,
+    Api, BodyKind, Dispatcher, Location, Operation, Param, PathPattern, PathPiece, QueryString,
+    QueryStringKind, Response, RouteServe, Status, StreamFormat, TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-fn trait_name(api: &Api) -> proc_macro2::Ident {
+pub(super) fn trait_name(api: &Api) -> proc_macro2::Ident {
     format_ident!("{}Api", api.api_name)
 }
 
@@ -100,6 +100,8 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #docs
         pub mod api;
+        #[cfg(feature = "mock")]
+        pub mod mock;
         pub mod router;
         #runtime
         pub mod types;
@@ -125,7 +127,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
 }
 
 /// The Rust type of a body.
-fn body_type(kind: &BodyKind) -> TokenStream {
+pub(super) fn body_type(kind: &BodyKind) -> TokenStream {
     match kind {
         BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
         BodyKind::Text => quote!(String),
@@ -143,7 +145,7 @@ fn body_type(kind: &BodyKind) -> TokenStream {
 }
 
 /// The type of an `in: querystring` argument: the form's type, or the query string as sent.
-fn query_string_type(q: &QueryString) -> TokenStream {
+pub(super) fn query_string_type(q: &QueryString) -> TokenStream {
     let t = match &q.kind {
         QueryStringKind::Form(t) | QueryStringKind::Json(t) => rust_type(t, true),
         QueryStringKind::Raw => quote!(String),
@@ -468,38 +470,47 @@ pub fn router_rs(api: &Api) -> TokenStream {
         let kind = scheme_kind(&s.kind);
         quote!(SecurityScheme { name: #name, kind: #kind },)
     });
-    // Routes group the methods of one path, in document order.
-    let mut paths: Vec<(&str, Vec<&Operation>)> = Vec::new();
-    for op in &api.operations {
-        match paths.iter_mut().find(|(p, _)| *p == op.path) {
-            Some((_, ops)) => ops.push(op),
-            None => paths.push((&op.path, vec![op])),
+    // One route per path shape (`lower/routes.rs`), in document order; the root path is
+    // registered by the runtime, which also serves it with a trailing slash under a base path.
+    let mut root = None;
+    let mut routes = Vec::new();
+    for route in &api.routes {
+        let service = match &route.serve {
+            RouteServe::Dispatch(d) => {
+                let dispatch = ident(&d.rust);
+                quote!(routing::any_service(layer::operation(&api, #dispatch::<A>)))
+            }
+            RouteServe::Methods(members) => {
+                let mut chain = TokenStream::new();
+                for (i, &index) in members.iter().enumerate() {
+                    let op = &api.operations[index];
+                    let method = format_ident!("{}_service", op.method.to_lowercase());
+                    let handler = handler_ident(api, op);
+                    let service = quote!(layer::operation(&api, #handler::<A>));
+                    if i == 0 {
+                        chain.extend(quote!(routing::#method(#service)));
+                    } else {
+                        chain.extend(quote!(.#method(#service)));
+                    }
+                }
+                chain
+            }
+        };
+        if route.pattern == "/" {
+            root = Some(service);
+        } else {
+            let pattern = &route.pattern;
+            routes.push(quote!(.route(&layer::route_path(&base, #pattern), #service)));
         }
     }
-    let routes = paths.iter().map(|(path, ops)| {
-        if let Some(d) = api.dispatchers.iter().find(|d| d.path == *path) {
-            let dispatch = ident(&d.rust);
-            return quote!(.route(
-                &layer::route_path(&base, #path),
-                routing::any_service(layer::operation(&api, #dispatch::<A>)),
-            ));
-        }
-        let mut chain = TokenStream::new();
-        for (i, op) in ops.iter().enumerate() {
-            let method = format_ident!("{}_service", op.method.to_lowercase());
-            let handler = handler_ident(api, op);
-            let service = quote!(layer::operation(&api, #handler::<A>));
-            if i == 0 {
-                chain.extend(quote!(routing::#method(#service)));
-            } else {
-                chain.extend(quote!(.#method(#service)));
-            }
-        }
-        quote!(.route(&layer::route_path(&base, #path), #chain))
-    });
+    let root = root.map(|service| quote!(let routes = layer::route_root(routes, &base, #service);));
+    let patterns = api
+        .operations
+        .iter()
+        .filter_map(|op| op.path_pattern.as_ref().map(|p| path_pattern(op, p)));
     // The prefix is resolved once and every route is registered with it, so no request goes
     // through axum's nesting (a second routing step and a rewritten URI); no routes, no `base`.
-    let services_doc = (!paths.is_empty()).then(|| {
+    let services_doc = (!api.routes.is_empty()).then(|| {
         doc(&[
             String::new(),
             "Each operation is registered as a service (`layer::operation`) rather than an axum"
@@ -508,21 +519,24 @@ pub fn router_rs(api: &Api) -> TokenStream {
                 .into(),
         ])
     });
-    let base_decl = if paths.is_empty() {
+    let base_decl = if api.routes.is_empty() {
         // Nothing to serve `api` with.
         quote!(let _ = api;)
     } else {
         quote!(let base = config.base_path_or(BASE_PATH);)
     };
+    let document_errors =
+        (!api.errors.is_default()).then(|| quote!(let config = config.document_errors(&ERRORS);));
+    let error_consts = error_constants(api);
     let handlers = api
         .operations
         .iter()
         .map(|op| handler(api, op, &trait_ident));
     let conversions = api.operations.iter().map(response_conversion);
-    let dispatchers = api
-        .dispatchers
-        .iter()
-        .map(|d| dispatcher(api, d, &trait_ident));
+    let dispatchers = api.routes.iter().filter_map(|r| match &r.serve {
+        RouteServe::Dispatch(d) => Some(dispatcher(api, &r.pattern, d, &trait_ident)),
+        RouteServe::Methods(_) => None,
+    });
     let policy = api.rate_limit.as_ref().map(|rl| {
         let plans = rl.plans.iter().map(|(name, (m, d))| {
             let (m, d) = (
@@ -584,9 +598,11 @@ pub fn router_rs(api: &Api) -> TokenStream {
         /// (with `Allow`), both with the problem body.
         #services_doc
         pub fn router<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+            #document_errors
             #base_decl
             let routes = axum::Router::new()
                 #(#routes)*;
+            #root
             layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
         }
 
@@ -605,6 +621,8 @@ pub fn router_rs(api: &Api) -> TokenStream {
 
         #policy
 
+        #error_consts
+        #(#patterns)*
         #(#dispatchers)*
         #(#handlers)*
         #(#conversions)*
@@ -630,6 +648,12 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::params::PathParams", "PathParams"),
             ("crate::runtime::problem::Problem", "Problem"),
             ("crate::runtime::response", "response::"),
+            ("crate::runtime::errors::ErrorBodies", "ErrorBodies"),
+            ("crate::runtime::errors::ErrorBody", "ErrorBody"),
+            ("crate::runtime::errors::StatusKey", "StatusKey::"),
+            ("crate::runtime::route", "route::"),
+            ("crate::runtime::route::PathPattern", "PathPattern"),
+            ("crate::runtime::route::Piece", "Piece::"),
             ("crate::runtime::sunset::Retirement", "Retirement"),
             ("crate::runtime::stream", "stream::"),
             ("crate::runtime::validate", "validate::"),
@@ -698,11 +722,19 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
     let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
     let has_path = op.params.iter().any(|p| p.location == Location::Path);
+    let reads_pattern = op.path_pattern.as_ref().filter(|p| !p.segments.is_empty());
     let raw = if op.params.is_empty() {
         quote!()
     } else if has_path {
+        let path = match reads_pattern {
+            Some(p) => {
+                let name = format_ident!("{}", p.rust);
+                quote!(route::path_params(&mut parts, &#name).await?)
+            }
+            None => quote!(params::path_params(&mut parts).await?),
+        };
         quote! {
-            let path = params::path_params(&mut parts).await?;
+            let path = #path;
             let raw = RawParams::from_parts(&parts, path);
         }
     } else {
@@ -978,20 +1010,39 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             }
         }
         None => match handle_sunset {
-            Some(retirement) => quote! {
-                #retirement
-                let (parts, body) = request.into_parts();
-                let rt = Runtime::from_parts(&parts);
-                let sunset = rt.check_sunset(&RETIREMENT);
-                let serve = #serve(api, #limit_pass parts, body);
-                rt.reply_to_checked(sunset, serve, &[#(#headers),*])
-            },
-            None => quote! {
-                let (parts, body) = request.into_parts();
-                let rt = Runtime::from_parts(&parts);
-                let serve = #serve(api, #limit_pass parts, body);
-                rt.reply_to(serve, &[#(#headers),*])
-            },
+            Some(retirement) => {
+                let reply = match &op.errors {
+                    Some((errors, _)) => {
+                        let errors = format_ident!("{errors}");
+                        quote!(rt.reply_to_checked_in(&#errors, sunset, serve, &[#(#headers),*]))
+                    }
+                    None => quote!(rt.reply_to_checked(sunset, serve, &[#(#headers),*])),
+                };
+                quote! {
+                    #retirement
+                    let (parts, body) = request.into_parts();
+                    let rt = Runtime::from_parts(&parts);
+                    let sunset = rt.check_sunset(&RETIREMENT);
+                    let serve = #serve(api, #limit_pass parts, body);
+                    #reply
+                }
+            }
+            None => {
+                // An operation whose error bodies are its own renders its problems with them.
+                let reply = match &op.errors {
+                    Some((errors, _)) => {
+                        let errors = format_ident!("{errors}");
+                        quote!(rt.reply_to_checked_in(&#errors, Ok(()), serve, &[#(#headers),*]))
+                    }
+                    None => quote!(rt.reply_to(serve, &[#(#headers),*])),
+                };
+                quote! {
+                    let (parts, body) = request.into_parts();
+                    let rt = Runtime::from_parts(&parts);
+                    let serve = #serve(api, #limit_pass parts, body);
+                    #reply
+                }
+            }
         },
     };
     quote! {
@@ -1033,33 +1084,208 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     }
 }
 
-/// The function a path with a method axum cannot name is routed to: it picks the handler by
-/// the method's name, and answers other methods as every path does (405 with `Allow`).
-fn dispatcher(api: &Api, d: &Dispatcher, trait_ident: &proc_macro2::Ident) -> TokenStream {
+/// A route's dispatch function: it picks the path key the request is for (the first
+/// candidate whose pattern it matches; none is a 404), then the handler by the method's name,
+/// and answers other methods as every path does (405 with `Allow`).
+fn dispatcher(
+    api: &Api,
+    pattern: &str,
+    d: &Dispatcher,
+    trait_ident: &proc_macro2::Ident,
+) -> TokenStream {
     let name = ident(&d.rust);
-    let allow = &d.allow;
-    let arms = d.methods.iter().map(|(method, handler)| {
-        let handler = format_ident!("handle_{}", handler_stem(api, handler));
-        quote!(#method => #handler::<A>(api, request).await,)
-    });
-    let list = d
-        .methods
-        .iter()
-        .map(|(m, _)| format!("`{m}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let docs = doc(&[format!(
-        "`{}`: {list}, dispatched by method name (axum's method filter cannot name them all).",
-        d.path
-    )]);
-    quote! {
-        #docs
-        async fn #name<A: #trait_ident>(api: Arc<A>, request: Request) -> Response {
+    let by_method = |c: &crate::ir::Candidate| {
+        let allow = &c.allow;
+        let arms = c.methods.iter().map(|(method, handler)| {
+            let handler = format_ident!("handle_{}", handler_stem(api, handler));
+            quote!(#method => #handler::<A>(api, request).await,)
+        });
+        quote! {
             match request.method().as_str() {
                 #(#arms)*
                 _ => layer::method_not_allowed(&request, #allow),
             }
         }
+    };
+    let keys = d
+        .candidates
+        .iter()
+        .map(|c| {
+            let methods = c
+                .methods
+                .iter()
+                .map(|(m, _)| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let paths = c
+                .paths
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("- {paths}: {methods}")
+        })
+        .collect::<Vec<_>>();
+    let body = match d.candidates.as_slice() {
+        // One key, every request on the route its: the method decides.
+        [only] if only.pattern.is_none() => by_method(only),
+        candidates => {
+            let patterns = candidates.iter().map(|c| {
+                let allow = &c.allow;
+                match &c.pattern {
+                    Some(p) => {
+                        let p = format_ident!("{}", p);
+                        quote!((&#p, #allow))
+                    }
+                    None => quote!((&PathPattern::ANY, #allow)),
+                }
+            });
+            let arms = candidates.iter().enumerate().map(|(i, c)| {
+                let i = proc_macro2::Literal::usize_unsuffixed(i);
+                let body = by_method(c);
+                quote!(Ok(Some(#i)) => #body,)
+            });
+            quote! {
+                let (request, chosen) = route::select(request, &[#(#patterns),*]).await;
+                match chosen {
+                    #(#arms)*
+                    Ok(_) => layer::refuse(&request, Problem::not_found()),
+                    Err(problem) => layer::refuse(&request, problem),
+                }
+            }
+        }
+    };
+    let docs = match d.candidates.as_slice() {
+        [only] if only.pattern.is_none() => {
+            let methods = only
+                .methods
+                .iter()
+                .map(|(m, _)| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            doc(&[format!(
+                "`{pattern}`: {methods}, dispatched by method name (axum's method filter cannot name them all)."
+            )])
+        }
+        _ => {
+            let mut lines = vec![
+                format!(
+                    "`{pattern}`: the path keys it serves, tried in this order, then the method:"
+                ),
+                String::new(),
+            ];
+            lines.extend(keys);
+            doc(&lines)
+        }
+    };
+    quote! {
+        #docs
+        async fn #name<A: #trait_ident>(api: Arc<A>, request: Request) -> Response {
+            #body
+        }
+    }
+}
+
+/// The document's error bodies (`ERROR_BODY_n`), its table (`ERRORS`) and the tables of the
+/// operations that describe other bodies (`ERRORS_…`).
+fn error_constants(api: &Api) -> TokenStream {
+    let key = |status: &Status| match status {
+        Status::Code(c) => {
+            let c = proc_macro2::Literal::u16_unsuffixed(*c);
+            quote!(StatusKey::Code(#c))
+        }
+        Status::Range(r) => {
+            let r = proc_macro2::Literal::u8_unsuffixed(*r);
+            quote!(StatusKey::Class(#r))
+        }
+        Status::Default => quote!(StatusKey::Default),
+    };
+    let table = |t: &crate::ir::ErrorTable| {
+        let invalid = proc_macro2::Literal::u16_unsuffixed(t.invalid);
+        let entries = t.bodies.iter().map(|(status, index)| {
+            let key = key(status);
+            match index {
+                Some(index) => {
+                    let body = format_ident!("{}", api.error_bodies[*index].rust);
+                    quote!((#key, &#body))
+                }
+                None => quote!((#key, &ErrorBody::DEFAULT)),
+            }
+        });
+        quote!(ErrorBodies { invalid: #invalid, bodies: &[#(#entries),*] })
+    };
+    let bodies = api.error_bodies.iter().map(|b| {
+        let name = format_ident!("{}", b.rust);
+        let template = super::json_literal(&b.template);
+        let (code, message, status) = (&b.code, &b.message, &b.status);
+        let docs = doc(&[format!(
+            "A shape of the document's error answers{}: problems are written in it.",
+            if b.origin.is_empty() {
+                String::new()
+            } else {
+                format!(" (`{}`)", b.origin)
+            }
+        )]);
+        quote! {
+            #docs
+            const #name: ErrorBody = ErrorBody {
+                template: #template,
+                code: &[#(#code),*],
+                message: &[#(#message),*],
+                status: &[#(#status),*],
+            };
+        }
+    });
+    let document = (!api.errors.is_default()).then(|| {
+        let t = table(&api.errors);
+        quote! {
+            /// The document's error answers by status: what every problem of the router is
+            /// written as (unless `ServerConfig::render_problem` says otherwise).
+            const ERRORS: ErrorBodies = #t;
+        }
+    });
+    let operations = api.operations.iter().filter_map(|op| {
+        let (name, entries) = op.errors.as_ref()?;
+        let name = format_ident!("{name}");
+        let t = table(entries);
+        let docs = doc(&[format!(
+            "The error answers `{}` describes, where they differ from the document's.",
+            op.id
+        )]);
+        Some(quote! {
+            #docs
+            const #name: ErrorBodies = #t;
+        })
+    });
+    quote! {
+        #(#bodies)*
+        #document
+        #(#operations)*
+    }
+}
+
+/// An operation's `PathPattern` constant: the captures it reads otherwise than by name, and
+/// the query its key requires.
+fn path_pattern(op: &Operation, p: &PathPattern) -> TokenStream {
+    let name = format_ident!("{}", p.rust);
+    let segments = p.segments.iter().map(|(capture, pieces)| {
+        let pieces = pieces.iter().map(|piece| match piece {
+            PathPiece::Text(t) => quote!(Piece::Text(#t)),
+            PathPiece::Param(n) => quote!(Piece::Param(#n)),
+        });
+        quote!((#capture, &[#(#pieces),*]))
+    });
+    let query = p.query.iter().map(|(k, v)| quote!((#k, #v)));
+    let docs = doc(&[format!(
+        "How `{}` (`{} {}`) reads a request on its route.",
+        op.id, op.method, op.path
+    )]);
+    quote! {
+        #docs
+        const #name: PathPattern = PathPattern {
+            segments: &[#(#segments),*],
+            query: &[#(#query),*],
+        };
     }
 }
 
@@ -1075,7 +1301,7 @@ pub fn status_const(code: u16) -> TokenStream {
 }
 
 /// The named types that carry checks (`TypeDef::validated`).
-fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
+pub(super) fn validated_types(api: &Api) -> std::collections::BTreeSet<String> {
     api.types
         .iter()
         .filter(|t| t.validated)

@@ -142,6 +142,13 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
         }
         earlier = converted.moves.after(earlier);
     }
+    // Path keys are checked where the paths stand in the document as 3.0 reads it.
+    check_path_keys(&value).map_err(|mut d| {
+        for e in &mut d.0 {
+            e.pointer = earlier.original(&e.pointer);
+        }
+        located(d)
+    })?;
     let normalized = normalize::normalize(value, version);
     let moves = normalized.moves.after(earlier.clone());
     let value = normalized.value;
@@ -181,6 +188,26 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
         root: root.to_string(),
         texts,
     })
+}
+
+/// Every key of `paths` starts with `/` (or is an `x-` extension): the 3.0 model leaves any
+/// other key out without a word, which would drop its operations.
+fn check_path_keys(value: &serde_json::Value) -> Result<(), Diagnostics> {
+    let errors: Vec<Diagnostic> = entries(value.get("paths").unwrap_or(&serde_json::Value::Null))
+        .into_iter()
+        .filter(|(key, _)| !key.starts_with('/') && !key.starts_with("x-"))
+        .map(|(key, _)| {
+            Diagnostic::error(
+                push("/paths", key),
+                format!("a path must start with `/` (the document's URL is the server's URL followed by it): `/{key}`?"),
+            )
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Diagnostics(errors))
+    }
 }
 
 /// The first part of the document, from the most specific kind of object up, that does not

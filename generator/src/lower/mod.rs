@@ -1,13 +1,16 @@
 //! OpenAPI document → IR. Every decision lives here or in the submodules; emitters only print.
 
 pub mod cli;
+mod errors;
 pub(crate) mod extensions;
+mod mock;
 mod operation;
 mod pagination;
+mod routes;
 pub mod schema;
 
 use crate::diag::{Sink, push};
-use crate::ir::{Api, Cors, Dispatcher, Location, Operation, SchemeKind, SecurityScheme, Server};
+use crate::ir::{Api, Cors, Location, Operation, SchemeKind, SecurityScheme, Server};
 use crate::load;
 use crate::naming::{self, Scope, reserved};
 use openapiv3::{APIKeyLocation, OpenAPI};
@@ -37,7 +40,7 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> A
     let mut operations =
         operation::lower_all(doc, &mut schemas, &security_schemes, &base_path, sink);
     let webhooks = operation::lower_webhooks(doc, &mut schemas, sink);
-    let dispatchers = dispatchers(&operations);
+    let routes = routes::plan(&mut operations, sink);
     let mut types = schemas.types;
     nominal_alias_cycles(&mut types);
     box_cycles(&mut types);
@@ -48,6 +51,8 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> A
     resolve_check_types(&mut types, &mut params);
     mark_validated(&mut types);
     mark_scalar_one_ofs(&mut types);
+    mock::plan(&mut operations, &types);
+    let (error_bodies, errors) = errors::plan(&mut operations, &types);
     let api_name = naming::api_stem(&doc.info.title, options.api_name.as_deref());
     let cors = cors(&operations, &security_schemes);
     Api {
@@ -62,7 +67,9 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> A
         security_schemes,
         rate_limit: extensions::rate_limit(&doc.extensions, sink),
         cors,
-        dispatchers,
+        routes,
+        error_bodies,
+        errors,
         webhooks,
     }
 }
@@ -208,50 +215,6 @@ fn security_schemes(doc: &OpenAPI, sink: &mut Sink) -> Vec<SecurityScheme> {
             rust: scope.claim(naming::snake(name)),
             kind,
             doc: doc_lines(description.as_deref()),
-        });
-    }
-    out
-}
-
-/// The paths with a method axum's method filter cannot name; each gets one dispatch function
-/// over all its methods (a `GET` also answers `HEAD` unless the path declares one).
-fn dispatchers(operations: &[Operation]) -> Vec<Dispatcher> {
-    let mut paths: Vec<(&str, Vec<&Operation>)> = Vec::new();
-    for op in operations {
-        match paths.iter_mut().find(|(p, _)| *p == op.path) {
-            Some((_, ops)) => ops.push(op),
-            None => paths.push((&op.path, vec![op])),
-        }
-    }
-    let mut scope = Scope::new();
-    let mut out = Vec::new();
-    for (path, ops) in paths {
-        if ops.iter().all(|o| o.standard_method) {
-            continue;
-        }
-        let mut methods: Vec<(String, String)> = Vec::new();
-        for op in &ops {
-            methods.push((op.method.clone(), op.rust.clone()));
-            if op.method == "GET" && !ops.iter().any(|o| o.method == "HEAD") {
-                methods.push(("HEAD".to_string(), op.rust.clone()));
-            }
-        }
-        let allow = methods
-            .iter()
-            .map(|(m, _)| m.as_str())
-            .collect::<Vec<_>>()
-            .join(",");
-        let stem = naming::snake(path);
-        let stem = if stem.is_empty() {
-            "root".to_string()
-        } else {
-            stem
-        };
-        out.push(Dispatcher {
-            path: path.to_string(),
-            rust: scope.claim(format!("dispatch_{stem}")),
-            methods,
-            allow,
         });
     }
     out

@@ -138,6 +138,10 @@ pub fn lower_all(
                 streamed,
                 method: wire_method,
                 path: path.clone(),
+                // `routes::plan` reads the key and sets these three.
+                path_template: path.clone(),
+                path_query: Vec::new(),
+                path_pattern: None,
                 summary: op.summary.clone(),
                 doc: doc_text,
                 deprecated,
@@ -157,6 +161,9 @@ pub fn lower_all(
                 ),
                 idempotency_key,
                 query_string,
+                // `lower::mock` and `lower::errors` fill these in once every type is known.
+                mock: Default::default(),
+                errors: None,
             });
         }
     }
@@ -687,6 +694,7 @@ impl Ctx<'_> {
                         stream_kind(ct, item, &item_hint, &media_at, schemas, sink)
                     });
                 ResponseBody {
+                    examples: media_examples(self.doc, media),
                     content_type: ct.to_string(),
                     kind: match streamed {
                         Some(kind) => kind,
@@ -1155,6 +1163,28 @@ fn reconcile_path(path: &str, params: &mut Vec<Param>, pointers: &[String], sink
         );
         params.remove(i);
     }
+}
+
+/// The values of a media type's `example` and `examples` (a reference to
+/// `#/components/examples/…` resolved; `externalValue`s and dangling references left out).
+fn media_examples(doc: &OpenAPI, media: &MediaType) -> Vec<serde_json::Value> {
+    let mut out: Vec<serde_json::Value> = media.example.iter().cloned().collect();
+    for example in media.examples.values() {
+        let found = match example {
+            ReferenceOr::Item(e) => Some(e),
+            ReferenceOr::Reference { reference } => reference
+                .strip_prefix("#/components/examples/")
+                .and_then(|name| doc.components.as_ref()?.examples.get(name))
+                .and_then(|e| match e {
+                    ReferenceOr::Item(e) => Some(e),
+                    ReferenceOr::Reference { .. } => None,
+                }),
+        };
+        if let Some(value) = found.and_then(|e| e.value.clone()) {
+            out.push(value);
+        }
+    }
+    out
 }
 
 /// Whether two body kinds are read by the same runtime reader.

@@ -105,6 +105,7 @@ impl<'a> Schemas<'a> {
                         doc: Vec::new(),
                         kind: TypeKind::Alias(ty, Constraints::default()),
                         validated: false,
+                        example: None,
                     });
                 }
             }
@@ -566,6 +567,7 @@ impl<'a> Schemas<'a> {
             doc,
             kind,
             validated: false,
+            example: schema.schema_data.example.clone(),
         });
     }
 
@@ -751,6 +753,7 @@ impl<'a> Schemas<'a> {
                 read_only: data.read_only,
                 write_only: data.write_only,
                 default: data.default,
+                example: data.example,
             });
         }
         let (additional, deny_unknown) = match additional {

@@ -137,7 +137,10 @@ pub const CLIENT_OPERATION_LOCALS: &[&str] = &[
 /// needs to be claimed around them.
 pub const OTHER_LOCALS: &[&str] = &[
     "_body",
+    "_ctx",
     "_headers",
+    "_params",
+    "_query_string",
     "_out",
     "_pointer",
     "api",
@@ -154,6 +157,7 @@ pub const OTHER_LOCALS: &[&str] = &[
     "f",
     "headers",
     "http",
+    "item",
     "key",
     "map",
     "names",
@@ -268,6 +272,15 @@ mod tests {
                 })
                 .chain(fields)
                 .map(|l| l.trim_start_matches("r#").to_string())
+                // The mock binds each answer header's value as `header_<field>`: a prefix no
+                // other binding of its functions has.
+                .chain(api.operations.iter().flat_map(|op| {
+                    op.responses.iter().flat_map(|r| {
+                        r.headers
+                            .iter()
+                            .map(|h| format!("header_{}", crate::naming::bare(&h.rust)))
+                    })
+                }))
                 .collect();
             let options = crate::Options {
                 name: name.into(),

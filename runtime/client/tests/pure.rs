@@ -480,6 +480,39 @@ fn malformed_json_is_decode_with_bytes_kept() {
 }
 
 #[test]
+fn an_array_where_an_object_is_described_is_a_decode_error() {
+    // serde's sequence form of a struct (its fields in order) is not an object: refused,
+    // at the top and nested, through the success and the error decoders alike.
+    for body in [r#"["unauthorized", "no key", 401]"#, "[]"] {
+        let err = raw(200, &[], body)
+            .json::<ErrorBody, ListPetsError>()
+            .unwrap_err();
+        match &err {
+            Error::Decode { message, .. } => assert!(
+                message.contains("invalid type: sequence, expected struct ErrorBody"),
+                "{message}"
+            ),
+            other => panic!("{body}: {other:?}"),
+        }
+        let err = raw(401, &[], body).api_error(ListPetsError::Unauthorized);
+        assert!(matches!(err, Error::Decode { .. }), "{body}: {err:?}");
+    }
+    let err = raw(
+        200,
+        &[],
+        r#"[{"code": "a", "message": "b", "status": 1}, ["a", "b", 1]]"#,
+    )
+    .json::<Vec<ErrorBody>, ListPetsError>()
+    .unwrap_err();
+    assert!(matches!(err, Error::Decode { .. }), "{err:?}");
+    // An object still decodes.
+    let ok = raw(200, &[], r#"{"code": "a", "message": "b", "status": 1.0}"#)
+        .json::<ErrorBody, ListPetsError>()
+        .unwrap();
+    assert_eq!(ok.status, 1);
+}
+
+#[test]
 fn other_success_forms() {
     let empty = raw(204, &[], "").empty::<()>().unwrap();
     assert_eq!(empty.status(), StatusCode::NO_CONTENT);

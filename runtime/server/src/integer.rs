@@ -13,6 +13,12 @@
 //! type table. [`WholeNumbers`] wraps any serde deserializer and only changes what an integer
 //! field receives; everything else (strings, floats, `serde_json::Value` fields) passes
 //! through untouched, so a free-form `1.0` stays `1.0`.
+//!
+//! The same wrapper keeps JSON objects maps (issue 34): a derived `Deserialize` of a struct
+//! also reads serde's sequence form, the field values in order, so `[null, null]` would be
+//! taken for a struct of two optional fields. A struct is only ever an object in a document,
+//! so a sequence where a struct is asked for is refused (`invalid type: sequence, expected
+//! struct Pet`), in every generated type at any depth, without a line of generated code.
 
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
@@ -120,7 +126,7 @@ macro_rules! forward {
 macro_rules! integer {
     ($($method:ident),* $(,)?) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-            self.0.deserialize_any(Wrap { visitor, integer: true })
+            self.0.deserialize_any(Wrap { visitor, target: Target::Integer })
         }
     )*};
 }
@@ -198,7 +204,11 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for WholeNumbers<D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_struct(name, fields, Wrap::new(visitor))
+        let visitor = Wrap {
+            visitor,
+            target: Target::Struct,
+        };
+        self.0.deserialize_struct(name, fields, visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -215,18 +225,26 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for WholeNumbers<D> {
     }
 }
 
-/// The caller's visitor, with nested values wrapped again and, for an integer target, a
-/// whole-valued float passed on as an integer.
+/// The caller's visitor, with nested values wrapped again; for an integer target, a
+/// whole-valued float passed on as an integer; for a struct, a sequence refused.
 struct Wrap<V> {
     visitor: V,
-    integer: bool,
+    target: Target,
+}
+
+/// What the caller's `deserialize_*` call asked for, where it matters.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Integer,
+    Struct,
+    Other,
 }
 
 impl<V> Wrap<V> {
     fn new(visitor: V) -> Self {
         Wrap {
             visitor,
-            integer: false,
+            target: Target::Other,
         }
     }
 }
@@ -247,7 +265,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
-        if !self.integer || !v.is_finite() || v.fract() != 0.0 {
+        if self.target != Target::Integer || !v.is_finite() || v.fract() != 0.0 {
             return self.visitor.visit_f64(v); // refused as a fraction, as before
         }
         // The visitor checks its own type's range (`300.0` for a `u8` is "invalid value:
@@ -286,7 +304,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
         self.visitor.visit_newtype_struct(WholeNumbers(d))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<V::Value, A::Error> {
+        if self.target == Target::Struct {
+            // Read to its end first, so that a malformed array is the syntax error it is.
+            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+            return Err(de::Error::invalid_type(de::Unexpected::Seq, &self));
+        }
         self.visitor.visit_seq(WholeNumbers(seq))
     }
 

@@ -20,6 +20,7 @@ use tower_service::Service;
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
 use super::cors::{self, Cors, DocumentCors};
+use super::errors::ErrorBodies;
 use super::gate::{GateLayer, GateState};
 use super::idempotency::{self, Idempotency, IdempotencyStore, InMemoryIdempotencyStore};
 use super::limits::Limits;
@@ -41,7 +42,11 @@ pub struct ServerConfig {
     rate_limit: Option<(Arc<dyn RateLimiter>, RateLimitPolicy)>,
     body_limit: usize,
     limits: Limits,
-    render: RenderProblem,
+    /// The application's renderer (`render_problem`); `None`: the document's error bodies,
+    /// else the default body.
+    render: Option<RenderProblem>,
+    /// The document's own error bodies (the generated `router` sets them).
+    errors: Option<&'static ErrorBodies>,
     base_path: Option<String>,
     trust_forwarded_for: bool,
     cors: Option<Cors>,
@@ -56,7 +61,8 @@ impl Default for ServerConfig {
             rate_limit: None,
             body_limit: DEFAULT_BODY_LIMIT,
             limits: Limits::default(),
-            render: Arc::new(render_default),
+            render: None,
+            errors: None,
             base_path: None,
             trust_forwarded_for: false,
             cors: None,
@@ -118,7 +124,7 @@ impl ServerConfig {
     }
 
     pub fn render_problem(mut self, render: RenderProblem) -> Self {
-        self.render = render;
+        self.render = Some(render);
         self
     }
 
@@ -170,6 +176,14 @@ impl ServerConfig {
         self
     }
 
+    /// The document's own error bodies (see `errors`): what problems are written as when the
+    /// application set no renderer of its own. The generated `router` sets them for documents
+    /// whose error answers are not the default `{"code", "message", "status"}`.
+    pub fn document_errors(mut self, errors: &'static ErrorBodies) -> Self {
+        self.errors = Some(errors);
+        self
+    }
+
     /// Ignore `Idempotency-Key`: nothing is stored or replayed.
     pub fn without_idempotency(mut self) -> Self {
         self.idempotency = None;
@@ -192,6 +206,7 @@ impl ServerConfig {
     fn runtime_under(&self, base_path: String, nested: bool) -> Runtime {
         Runtime(Arc::new(Shared {
             render: self.render.clone(),
+            errors: self.errors,
             body_limit: self.body_limit,
             limits: self.limits,
             base_path,
@@ -203,7 +218,8 @@ impl ServerConfig {
 }
 
 struct Shared {
-    render: RenderProblem,
+    render: Option<RenderProblem>,
+    errors: Option<&'static ErrorBodies>,
     body_limit: usize,
     limits: Limits,
     /// The base path the routes are served under ("" for none).
@@ -261,7 +277,38 @@ impl Runtime {
         if problem.status.is_server_error() {
             tracing::debug!(code = %problem.code, "responding with a server error problem");
         }
-        (self.0.render)(&problem)
+        self.render_in(problem, self.0.errors)
+    }
+
+    /// [`Runtime::problem`] for an operation whose error bodies differ from the document's:
+    /// the application's renderer when it set one, else `errors`' body for the status, else
+    /// the document's, else the default body.
+    pub fn problem_in(&self, problem: Problem, errors: &'static ErrorBodies) -> Response {
+        if problem.status.is_server_error() {
+            tracing::debug!(code = %problem.code, "responding with a server error problem");
+        }
+        self.render_in(problem, Some(errors))
+    }
+
+    fn render_in(&self, mut problem: Problem, errors: Option<&'static ErrorBodies>) -> Response {
+        // A refused request answers with the status the document describes for it.
+        if problem.status == StatusCode::BAD_REQUEST
+            && let Some(invalid) = errors
+                .or(self.0.errors)
+                .and_then(|e| StatusCode::from_u16(e.invalid).ok())
+        {
+            problem.status = invalid;
+        }
+        if let Some(render) = &self.0.render {
+            return render(&problem);
+        }
+        match errors
+            .and_then(|e| e.body_for(problem.status))
+            .or_else(|| self.0.errors.and_then(|e| e.body_for(problem.status)))
+        {
+            Some(body) => body.render(&problem),
+            None => render_default(&problem),
+        }
     }
 
     #[inline]
@@ -289,6 +336,19 @@ impl Runtime {
     #[inline]
     pub fn respond(&self, result: Result<Response, Problem>) -> Response {
         result.unwrap_or_else(|p| self.problem(p))
+    }
+
+    /// [`Runtime::reply`] for an operation whose error bodies differ from the document's (see
+    /// [`Runtime::problem_in`]).
+    pub fn reply_in(
+        &self,
+        result: Result<Response, Problem>,
+        headers: &'static [(&'static str, &'static str)],
+        errors: &'static ErrorBodies,
+    ) -> Response {
+        let mut response = result.unwrap_or_else(|p| self.problem_in(p, errors));
+        super::response::append_headers(&mut response, headers);
+        response
     }
 
     /// A handler's outcome rendered, with the operation's own headers (deprecation) added to
@@ -357,6 +417,29 @@ impl Runtime {
             refused: checked.err().map(Box::new),
             rt: self,
             headers,
+            errors: (),
+        }
+    }
+
+    /// [`Runtime::reply_to_checked`] for an operation whose error bodies differ from the
+    /// document's (see [`Runtime::problem_in`]).
+    #[inline]
+    pub fn reply_to_checked_in<F>(
+        self,
+        errors: &'static ErrorBodies,
+        checked: Result<(), Problem>,
+        serve: F,
+        headers: &'static [(&'static str, &'static str)],
+    ) -> impl Future<Output = Response> + Send
+    where
+        F: Future<Output = Result<Response, Problem>> + Send,
+    {
+        Reply {
+            serve,
+            refused: checked.err().map(Box::new),
+            rt: self,
+            headers,
+            errors,
         }
     }
 
@@ -389,19 +472,41 @@ impl Runtime {
 }
 
 pin_project_lite::pin_project! {
-    /// The future of [`Runtime::reply_to`] and [`Runtime::reply_to_checked`].
-    struct Reply<F> {
+    /// The future of [`Runtime::reply_to`] and [`Runtime::reply_to_checked`] (`E` = `()`, of
+    /// no size), and of [`Runtime::reply_to_checked_in`] (`E` = the operation's error bodies).
+    struct Reply<F, E> {
         #[pin]
         serve: F,
         refused: Option<Box<Problem>>,
         rt: Runtime,
         headers: &'static [(&'static str, &'static str)],
+        errors: E,
     }
 }
 
-impl<F> Future for Reply<F>
+/// The error bodies a [`Reply`] renders problems with, beyond the document's.
+trait OperationErrors: Copy {
+    fn get(self) -> Option<&'static ErrorBodies>;
+}
+
+impl OperationErrors for () {
+    #[inline]
+    fn get(self) -> Option<&'static ErrorBodies> {
+        None
+    }
+}
+
+impl OperationErrors for &'static ErrorBodies {
+    #[inline]
+    fn get(self) -> Option<&'static ErrorBodies> {
+        Some(self)
+    }
+}
+
+impl<F, E> Future for Reply<F, E>
 where
     F: Future<Output = Result<Response, Problem>>,
+    E: OperationErrors,
 {
     type Output = Response;
 
@@ -411,7 +516,10 @@ where
             Some(problem) => Err(*problem),
             None => std::task::ready!(this.serve.poll(cx)),
         };
-        Poll::Ready(this.rt.reply(outcome, this.headers))
+        Poll::Ready(match this.errors.get() {
+            Some(errors) => this.rt.reply_in(outcome, this.headers, errors),
+            None => this.rt.reply(outcome, this.headers),
+        })
     }
 }
 
@@ -589,24 +697,48 @@ fn with_method_not_allowed(routes: Router, runtime: &Runtime) -> Router {
 /// the path does not declare: the layer's refusal when it refused the request (429), else the
 /// 405 problem with `Allow: allow` ("GET,HEAD,QUERY"), as every other path answers.
 pub fn method_not_allowed(req: &Request, allow: &'static str) -> Response {
+    if let Some(refused) = refusal(req) {
+        return refuse(req, refused);
+    }
+    let mut response = refuse(
+        req,
+        Problem::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            format!("method {} is not allowed on this path", req.method()),
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(http::header::ALLOW, HeaderValue::from_static(allow));
+    response
+}
+
+/// The answer of a path's own dispatch (generated for routes that serve several path keys,
+/// see `route`) to a request it cannot serve: the layer's refusal when it refused the request
+/// (429), else `problem` (the 404 of a path none of the keys describes, or the 400 of a path
+/// segment that is not UTF-8), rendered as every other problem.
+pub fn refuse(req: &Request, problem: Problem) -> Response {
     let rt = req
         .extensions()
         .get::<auth::Identity>()
         .and_then(auth::Identity::runtime)
         .cloned()
         .unwrap_or_default();
-    if let Some(refused) = refusal(req) {
-        return rt.problem(refused);
+    rt.problem(refusal(req).unwrap_or(problem))
+}
+
+/// Registers the root path's route under the base path both as the base path itself
+/// (`/api`) and with a trailing slash (`/api/`), where URL joining puts it (a client that
+/// appends the document's `/` to its base URL asks for `/api/`); at the root, `/`.
+pub fn route_root(routes: Router, base: &str, service: axum::routing::MethodRouter) -> Router {
+    if base.is_empty() {
+        routes.route("/", service)
+    } else {
+        routes
+            .route(base, service.clone())
+            .route(&format!("{base}/"), service)
     }
-    let mut response = rt.problem(Problem::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        format!("method {} is not allowed on this path", req.method()),
-    ));
-    response
-        .headers_mut()
-        .insert(http::header::ALLOW, HeaderValue::from_static(allow));
-    response
 }
 
 /// Unknown paths, then the identify-and-limit layer around everything, then CORS (when

@@ -657,7 +657,7 @@ impl<'a> RawParams<'a> {
 /// Every parameter lookup goes through the whole query string, so only what is needed is
 /// decoded: text without `%` or `+` (the usual case) decodes to itself and is compared or
 /// borrowed as sent, and a value is decoded only when its name matched.
-fn query_value<'q>(pair: &'q str, name: &str) -> Option<Cow<'q, str>> {
+pub(crate) fn query_value<'q>(pair: &'q str, name: &str) -> Option<Cow<'q, str>> {
     if pair.is_empty() {
         return None;
     }

@@ -116,6 +116,78 @@ fn fractions_and_out_of_range_values_are_refused_with_their_pointer() {
     assert!(refusal(&trailing).starts_with("malformed JSON"));
 }
 
+/// Two optional fields: the shape whose derived `Deserialize` would take `[null, null]`.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Update {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    data: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+struct Holder {
+    update: Option<Update>,
+    updates: Vec<Update>,
+    by_name: BTreeMap<String, Update>,
+    tuple: (i64, String),
+    list: Vec<i64>,
+}
+
+#[test]
+fn a_struct_is_an_object_never_an_array() {
+    // serde's sequence form of a struct (field values in order) is refused at any depth,
+    // with the place.
+    for (body, message) in [
+        (
+            "[null, null]",
+            "invalid type: sequence, expected struct Update",
+        ),
+        ("[]", "invalid type: sequence, expected struct Update"),
+    ] {
+        let refused = decode_json::<Update>(body.as_bytes()).unwrap_err();
+        assert_eq!(refused.status, 400);
+        assert!(
+            refused.message.ends_with(message),
+            "{body}: {}",
+            refused.message
+        );
+        assert!(integer::from_slice::<Update>(body.as_bytes()).is_err());
+        assert!(integer::from_value::<Update>(serde_json::from_str(body).unwrap()).is_err());
+    }
+    let ok = r#"{"update": {"name": "a"}, "updates": [{}], "by_name": {"x": {}}, "tuple": [1, "s"], "list": [1, 2.0]}"#;
+    let holder: Holder = decode_json(ok.as_bytes()).unwrap();
+    assert_eq!(holder.tuple, (1, "s".to_string()));
+    assert_eq!(holder.list, vec![1, 2]);
+    let with = |field: &str, value: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(ok).unwrap();
+        v[field] = serde_json::from_str(value).unwrap();
+        decode_json::<Holder>(v.to_string().as_bytes())
+            .unwrap_err()
+            .message
+    };
+    assert_eq!(
+        with("update", "[null, null]"),
+        "/update: invalid type: sequence, expected struct Update"
+    );
+    assert_eq!(
+        with("updates", "[{}, [\"a\"]]"),
+        "/updates/1: invalid type: sequence, expected struct Update"
+    );
+    assert_eq!(
+        with("by_name", r#"{"x": []}"#),
+        "/by_name/x: invalid type: sequence, expected struct Update"
+    );
+    // The whole body as an array, where an object is asked for.
+    let refused = decode_json::<Holder>(b"[null, [], {}, [1, \"s\"], []]").unwrap_err();
+    assert!(
+        refused.message.contains("expected struct Holder"),
+        "{}",
+        refused.message
+    );
+}
+
 #[derive(Debug, Deserialize, PartialEq)]
 struct Form {
     count: i64,

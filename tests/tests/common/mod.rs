@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 
 /// Serves `app` on 127.0.0.1 (a free port), with the peer address available to the
 /// rate limiter, for the rest of the test.
+#[allow(dead_code)] // not every test binary that shares this module serves a bare router
 pub async fn spawn(app: axum::Router) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

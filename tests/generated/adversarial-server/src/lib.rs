@@ -27,6 +27,9 @@
 //! too, without the connection-level ones.
 
 pub mod api;
+
+#[cfg(feature = "mock")]
+pub mod mock;
 pub mod router;
 pub use apigen_server_runtime as runtime;
 pub mod types;

@@ -24,6 +24,9 @@ use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
+use crate::runtime::errors::ErrorBodies;
+use crate::runtime::errors::ErrorBody;
+use crate::runtime::errors::StatusKey;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -66,6 +69,7 @@ const CORS: DocumentCors = DocumentCors {
 /// Each operation is registered as a service (`layer::operation`) rather than an axum
 /// handler, so its future is boxed once per request instead of inside a second box.
 pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+    let config = config.document_errors(&ERRORS);
     let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
         .route(
@@ -215,6 +219,32 @@ pub async fn test_server<A: AdversarialApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
+
+/// A shape of the document's error answers (`/components/schemas/Placeholder`): problems are written in it.
+const ERROR_BODY_1: ErrorBody = ErrorBody {
+    template: r#"{"baz":"string","quux":1}"#,
+    code: &[],
+    message: &[],
+    status: &[],
+};
+
+/// The document's error answers by status: what every problem of the router is
+/// written as (unless `ServerConfig::render_problem` says otherwise).
+const ERRORS: ErrorBodies = ErrorBodies {
+    invalid: 400,
+    bodies: &[
+        (StatusKey::Code(400), &ErrorBody::DEFAULT),
+        (StatusKey::Code(404), &ErrorBody::DEFAULT),
+        (StatusKey::Class(4), &ErrorBody::DEFAULT),
+        (StatusKey::Default, &ErrorBody::DEFAULT),
+    ],
+};
+
+/// The error answers `placeholders` describes, where they differ from the document's.
+const ERRORS_PLACEHOLDERS: ErrorBodies = ErrorBodies {
+    invalid: 400,
+    bodies: &[(StatusKey::Default, &ERROR_BODY_1)],
+};
 
 /// `GET /path/{path}/{raw}`: see [`AdversarialApi::path`].
 fn handle_path<A: AdversarialApi>(
@@ -1103,7 +1133,7 @@ fn handle_placeholders<A: AdversarialApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let serve = serve_placeholders(api, rt.body_limit(), parts, body);
-    rt.reply_to(serve, &[])
+    rt.reply_to_checked_in(&ERRORS_PLACEHOLDERS, Ok(()), serve, &[])
 }
 
 /// Authorizes, reads and checks a `placeholders` request, then calls the implementation.

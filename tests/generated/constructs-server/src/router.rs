@@ -23,6 +23,9 @@ use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
+use crate::runtime::errors::ErrorBodies;
+use crate::runtime::errors::ErrorBody;
+use crate::runtime::errors::StatusKey;
 use crate::runtime::validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
@@ -72,6 +75,7 @@ const CORS: DocumentCors = DocumentCors {
 /// Each operation is registered as a service (`layer::operation`) rather than an axum
 /// handler, so its future is boxed once per request instead of inside a second box.
 pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+    let config = config.document_errors(&ERRORS);
     let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
         .route(
@@ -113,6 +117,29 @@ pub async fn test_server<A: ConstructsApi>(
     let app = router(api, config.clone());
     TestServer::start(app, &config, &base).await
 }
+
+/// A shape of the document's error answers (`/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`): problems are written in it.
+const ERROR_BODY_1: ErrorBody = ErrorBody {
+    template: r#"{"reason":"string"}"#,
+    code: &[],
+    message: &["/reason"],
+    status: &[],
+};
+
+/// A shape of the document's error answers (`/components/schemas/Named`): problems are written in it.
+const ERROR_BODY_2: ErrorBody = ErrorBody {
+    template: r#"{"mirror":"string","inner":{"deep":{"value":"a"}},"tags":["string"],"labels":{}}"#,
+    code: &[],
+    message: &[],
+    status: &[],
+};
+
+/// The document's error answers by status: what every problem of the router is
+/// written as (unless `ServerConfig::render_problem` says otherwise).
+const ERRORS: ErrorBodies = ErrorBodies {
+    invalid: 400,
+    bodies: &[(StatusKey::Class(4), &ERROR_BODY_1), (StatusKey::Default, &ERROR_BODY_2)],
+};
 
 /// `GET /trees/{id}`: see [`ConstructsApi::get_trees_id`].
 fn handle_get_trees_id<A: ConstructsApi>(

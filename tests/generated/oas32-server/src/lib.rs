@@ -31,6 +31,9 @@
 //! Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.
 
 pub mod api;
+
+#[cfg(feature = "mock")]
+pub mod mock;
 pub mod router;
 pub use apigen_server_runtime as runtime;
 pub mod types;

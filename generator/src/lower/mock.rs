@@ -1,0 +1,603 @@
+//! What the generated mock answers (`ir::MockAnswer`): per operation, a documented response
+//! and candidate values for its body and headers, made from the document's examples and from
+//! the types themselves. Values are made from the IR's types (what the server's serde types
+//! and checks accept), not from the raw schemas, so a made-up value decodes into the Rust type
+//! and passes its `Validate`; the mock still checks every candidate at run time and uses the
+//! first that does (an example may not fit its schema).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Number, Value};
+
+use crate::ir::{BodyKind, Constraints, MockAnswer, Operation, Status, TypeDef, TypeKind, TypeRef};
+
+/// Below this depth a made-up value leaves optional fields out and arrays empty, so that a
+/// recursive type ends.
+const SHALLOW: usize = 4;
+/// Past this depth even required fields of a recursive type get `null`.
+const DEEPEST: usize = 24;
+
+/// Fills in [`Operation::mock`] for every operation.
+pub fn plan(ops: &mut [Operation], types: &[TypeDef]) {
+    let types: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name.as_str(), t)).collect();
+    for op in ops.iter_mut() {
+        op.mock = answer(op, &types);
+    }
+}
+
+fn answer(op: &Operation, types: &BTreeMap<&str, &TypeDef>) -> MockAnswer {
+    let success = op
+        .responses
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_success())
+        .min_by_key(|(_, r)| match r.status {
+            Status::Code(c) => c,
+            _ => 299,
+        })
+        .map(|(i, _)| i);
+    let chosen = success
+        .or_else(|| {
+            op.responses
+                .iter()
+                .position(|r| matches!(r.status, Status::Default))
+        })
+        .or((!op.responses.is_empty()).then_some(0));
+    let Some(index) = chosen else {
+        return MockAnswer::default();
+    };
+    let response = &op.responses[index];
+    let status = match response.status {
+        Status::Code(c) => c,
+        Status::Range(r) => u16::from(r) * 100,
+        Status::Default => 200,
+    };
+    let bodies = match &response.body {
+        None => Vec::new(),
+        Some(body) => {
+            let made = |examples| {
+                let maker = Maker { types, examples };
+                match &body.kind {
+                    BodyKind::Json(t) | BodyKind::Form(t) => {
+                        maker.value(t, &Constraints::default(), 0)
+                    }
+                    BodyKind::Stream(s) => maker.value(&s.item, &Constraints::default(), 0),
+                    BodyKind::Text | BodyKind::Bytes => Value::String("mock".into()),
+                }
+            };
+            let mut out: Vec<Value> = match &body.kind {
+                // Text and bytes examples are the body's text.
+                BodyKind::Text | BodyKind::Bytes => body
+                    .examples
+                    .iter()
+                    .map(|e| match e {
+                        Value::String(_) => e.clone(),
+                        other => Value::String(other.to_string()),
+                    })
+                    .collect(),
+                // A stream's examples describe whole answers, not an item.
+                BodyKind::Stream(_) => Vec::new(),
+                _ => body.examples.clone(),
+            };
+            for candidate in [made(true), made(false)] {
+                if !out.contains(&candidate) {
+                    out.push(candidate);
+                }
+            }
+            out
+        }
+    };
+    let headers = response
+        .headers
+        .iter()
+        .map(|h| {
+            Maker {
+                types,
+                examples: false,
+            }
+            .value(&h.ty, &Constraints::default(), 0)
+        })
+        .collect();
+    MockAnswer {
+        response: Some(index),
+        status,
+        bodies,
+        headers,
+    }
+}
+
+/// Makes a value of a type (also the templates of the document's error bodies,
+/// `lower/errors.rs`).
+pub(super) struct Maker<'a> {
+    pub(super) types: &'a BTreeMap<&'a str, &'a TypeDef>,
+    /// Use the schemas' own examples where they have one.
+    pub(super) examples: bool,
+}
+
+impl Maker<'_> {
+    pub(super) fn value(&self, ty: &TypeRef, c: &Constraints, depth: usize) -> Value {
+        if depth > DEEPEST {
+            return Value::Null;
+        }
+        match ty {
+            TypeRef::Named(name) => self.named(name, c, depth),
+            TypeRef::String => Value::String(string(c)),
+            TypeRef::Bool => Value::Bool(true),
+            TypeRef::I32 => integer(c, i32::MIN.into(), i32::MAX.into()),
+            TypeRef::I64 => integer(c, i64::MIN.into(), i64::MAX.into()),
+            TypeRef::U8 => integer(c, 0, u8::MAX.into()),
+            TypeRef::U16 => integer(c, 0, u16::MAX.into()),
+            TypeRef::U32 => integer(c, 0, u32::MAX.into()),
+            TypeRef::U64 => integer(c, 0, i128::from(u64::MAX)),
+            TypeRef::F32 | TypeRef::F64 => number(c),
+            TypeRef::Bytes => Value::String(String::new()),
+            TypeRef::Base64 | TypeRef::Base64Url => Value::String("bW9jaw".into()),
+            TypeRef::Uuid => Value::String("3fa85f64-5717-4562-b3fc-2c963f66afa6".into()),
+            TypeRef::DateTime => Value::String("2024-01-01T00:00:00Z".into()),
+            TypeRef::Date => Value::String("2024-01-01".into()),
+            TypeRef::Ipv4 => Value::String("192.0.2.1".into()),
+            TypeRef::Ipv6 => Value::String("2001:db8::1".into()),
+            TypeRef::Tuple(items) => Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let c = c.prefix_items.get(i).cloned().unwrap_or_default();
+                        self.value(t, &c, depth + 1)
+                    })
+                    .collect(),
+            ),
+            TypeRef::Vec(item) => {
+                let wanted = if depth >= SHALLOW { 0 } else { 1 };
+                let n = wanted
+                    .max(c.min_items.unwrap_or(0))
+                    .min(c.max_items.unwrap_or(usize::MAX));
+                let one = self.value(item, &Constraints::default(), depth + 1);
+                Value::Array(
+                    (0..n)
+                        .map(|i| {
+                            if c.unique_items {
+                                distinct(&one, i)
+                            } else {
+                                one.clone()
+                            }
+                        })
+                        .collect(),
+                )
+            }
+            TypeRef::Map(item) => {
+                let n = c.min_properties.unwrap_or(0);
+                let one = self.value(item, &Constraints::default(), depth + 1);
+                Value::Object(
+                    (0..n)
+                        .map(|i| (format!("key{}", i + 1), one.clone()))
+                        .collect(),
+                )
+            }
+            TypeRef::Json | TypeRef::JsonObject => {
+                let n = c.min_properties.unwrap_or(0);
+                Value::Object(
+                    (0..n)
+                        .map(|i| (format!("key{}", i + 1), Value::String("value".into())))
+                        .collect(),
+                )
+            }
+        }
+    }
+
+    fn named(&self, name: &str, c: &Constraints, depth: usize) -> Value {
+        let Some(def) = self.types.get(name) else {
+            return Value::Null;
+        };
+        if self.examples
+            && let Some(example) = &def.example
+        {
+            return example.clone();
+        }
+        match &def.kind {
+            TypeKind::Enum(variants) => variants
+                .first()
+                .map_or(Value::Null, |v| Value::String(v.wire.clone())),
+            TypeKind::Alias(inner, own) => {
+                let mut both = own.clone();
+                both.narrow(c);
+                self.value(inner, &both, depth)
+            }
+            TypeKind::OneOf(one) => {
+                // With a discriminator, a variant it names, with its tag.
+                let (index, tag) = match &one.discriminator {
+                    Some(d) => match d.mapping.first() {
+                        Some((wire, i)) => (*i, Some((d.property.clone(), wire.clone()))),
+                        None => (0, None),
+                    },
+                    None => (0, None),
+                };
+                let Some(variant) = one.variants.get(index) else {
+                    return Value::Null;
+                };
+                let mut value = self.value(&variant.ty, &Constraints::default(), depth + 1);
+                if let (Some((property, wire)), Value::Object(map)) = (tag, &mut value) {
+                    map.insert(property, Value::String(wire));
+                }
+                value
+            }
+            TypeKind::Struct(st) => {
+                let mut map = Map::new();
+                for f in &st.fields {
+                    // One Rust type for both directions: an answer leaves write-only
+                    // properties out; past `SHALLOW`, every optional one.
+                    if f.write_only || (depth >= SHALLOW && !f.required) {
+                        continue;
+                    }
+                    let value = match (&f.example, self.examples) {
+                        (Some(example), true) => example.clone(),
+                        _ if depth >= DEEPEST && f.nullable => Value::Null,
+                        _ => self.value(&f.ty, &f.constraints, depth + 1),
+                    };
+                    map.insert(f.wire.clone(), value);
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+/// The `i`th of several distinct values like `one` (for `uniqueItems`).
+fn distinct(one: &Value, i: usize) -> Value {
+    match one {
+        Value::String(s) => Value::String(if i == 0 { s.clone() } else { format!("{s}{i}") }),
+        Value::Number(n) => n
+            .as_i64()
+            .map(|v| Value::from(v + i as i64))
+            .unwrap_or_else(|| Value::from(n.as_f64().unwrap_or(0.0) + i as f64)),
+        other => other.clone(),
+    }
+}
+
+/// An integer within the type's range and the bounds, a multiple of `multipleOf`, one of the
+/// listed values when there are some: 1 when it may be, else the closest to it.
+fn integer(c: &Constraints, min: i128, max: i128) -> Value {
+    if let Some(first) = c.one_of.first() {
+        return Value::Number(first.clone());
+    }
+    let mut lo = min;
+    let mut hi = max;
+    if let Some(m) = c.minimum {
+        let m = m.ceil() as i128;
+        lo = lo.max(
+            if c.exclusive_minimum && (m as f64) == c.minimum.unwrap_or(0.0) {
+                m + 1
+            } else {
+                m
+            },
+        );
+    }
+    if let Some(m) = c.maximum {
+        let m = m.floor() as i128;
+        hi = hi.min(
+            if c.exclusive_maximum && (m as f64) == c.maximum.unwrap_or(0.0) {
+                m - 1
+            } else {
+                m
+            },
+        );
+    }
+    let mut v = 1i128.clamp(lo, hi.max(lo));
+    if let Some(step) = c.multiple_of.filter(|s| *s >= 1.0 && s.fract() == 0.0) {
+        let step = step as i128;
+        v = if v % step == 0 {
+            v
+        } else {
+            (v.div_euclid(step) + 1) * step
+        };
+        if v > hi {
+            v = lo.div_euclid(step) * step;
+            if v < lo {
+                v += step;
+            }
+        }
+    }
+    Value::Number(match i64::try_from(v) {
+        Ok(v) => Number::from(v),
+        Err(_) => Number::from(u64::try_from(v).unwrap_or(u64::MAX)),
+    })
+}
+
+/// A number within the bounds (1.5 when it may be).
+fn number(c: &Constraints) -> Value {
+    if let Some(first) = c.one_of.first() {
+        return Value::Number(first.clone());
+    }
+    let mut v = 1.5;
+    if let Some(m) = c.minimum {
+        if v < m || (c.exclusive_minimum && v == m) {
+            v = if c.exclusive_minimum { m + 0.5 } else { m };
+        }
+    }
+    if let Some(m) = c.maximum {
+        if v > m || (c.exclusive_maximum && v == m) {
+            v = if c.exclusive_maximum { m - 0.5 } else { m };
+        }
+    }
+    if let Some(step) = c.multiple_of.filter(|s| *s > 0.0) {
+        v = (v / step).ceil() * step;
+    }
+    Number::from_f64(v).map_or(Value::Null, Value::Number)
+}
+
+/// A string the pattern matches when there is one, of a length within the bounds.
+fn string(c: &Constraints) -> String {
+    let min = c.min_length.unwrap_or(0);
+    let max = c.max_length.unwrap_or(usize::MAX);
+    if let Some(pattern) = &c.pattern {
+        // Repetitions stretched until the sample is long enough (up to 64 more of each).
+        let fits = (0..=64)
+            .filter_map(|stretch| sample_stretched(pattern, stretch))
+            .find(|s| s.chars().count() >= min);
+        if let Some(s) = fits.or_else(|| sample_pattern(pattern)) {
+            return s;
+        }
+    }
+    let mut s = "string".to_string();
+    let len = s.chars().count();
+    if len < min {
+        s.extend(std::iter::repeat_n('x', min - len));
+    }
+    s.chars().take(max).collect()
+}
+
+/// A string a regular expression matches, for the common shapes of patterns in documents
+/// (literals, escapes, classes, groups with alternatives, quantifiers, anchors); `None`
+/// for what it does not read (the mock then tries its other candidates).
+pub fn sample_pattern(pattern: &str) -> Option<String> {
+    sample_stretched(pattern, 0)
+}
+
+/// [`sample_pattern`] with every repetition `stretch` times longer than its least, as far as
+/// its most allows (to reach a `minLength`).
+fn sample_stretched(pattern: &str, stretch: usize) -> Option<String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut pos = 0;
+    let out = alternatives(&chars, &mut pos, stretch)?;
+    (pos == chars.len()).then_some(out)
+}
+
+/// `a|b|c` up to a `)` or the end: the first alternative.
+fn alternatives(chars: &[char], pos: &mut usize, stretch: usize) -> Option<String> {
+    let first = sequence(chars, pos, stretch)?;
+    while chars.get(*pos) == Some(&'|') {
+        *pos += 1;
+        sequence(chars, pos, stretch)?;
+    }
+    Some(first)
+}
+
+fn sequence(chars: &[char], pos: &mut usize, stretch: usize) -> Option<String> {
+    let mut out = String::new();
+    while let Some(&c) = chars.get(*pos) {
+        let atom: String = match c {
+            '|' | ')' => break,
+            '^' | '$' => {
+                *pos += 1;
+                continue;
+            }
+            '(' => {
+                *pos += 1;
+                // Non-capturing and named groups read like plain ones.
+                if chars.get(*pos) == Some(&'?') {
+                    match chars.get(*pos + 1) {
+                        Some(':') => *pos += 2,
+                        Some('<') | Some('P') => {
+                            while chars.get(*pos).is_some_and(|c| *c != '>') {
+                                *pos += 1;
+                            }
+                            *pos += 1;
+                        }
+                        _ => return None,
+                    }
+                }
+                let inner = alternatives(chars, pos, stretch)?;
+                if chars.get(*pos) != Some(&')') {
+                    return None;
+                }
+                *pos += 1;
+                inner
+            }
+            '[' => class(chars, pos)?.to_string(),
+            '\\' => {
+                *pos += 1;
+                let e = *chars.get(*pos)?;
+                *pos += 1;
+                escape(e)?.to_string()
+            }
+            '.' => {
+                *pos += 1;
+                "a".to_string()
+            }
+            '*' | '+' | '?' | '{' => return None,
+            other => {
+                *pos += 1;
+                other.to_string()
+            }
+        };
+        let (min, max) = quantifier(chars, pos)?;
+        let times = (min + stretch).min(max.unwrap_or(usize::MAX)).max(min);
+        for _ in 0..times {
+            out.push_str(&atom);
+        }
+    }
+    Some(out)
+}
+
+/// The repetition after an atom: (least, most); `(1, 1)` when there is none. `*`, `+`, `?`
+/// and `{n}`, `{n,}`, `{n,m}`, each possibly lazy or possessive.
+fn quantifier(chars: &[char], pos: &mut usize) -> Option<(usize, Option<usize>)> {
+    let q = match chars.get(*pos) {
+        Some('*') => {
+            *pos += 1;
+            (0, None)
+        }
+        Some('+') => {
+            *pos += 1;
+            (1, None)
+        }
+        Some('?') => {
+            *pos += 1;
+            (0, Some(1))
+        }
+        Some('{') => {
+            let close = chars[*pos..].iter().position(|c| *c == '}')? + *pos;
+            let inside: String = chars[*pos + 1..close].iter().collect();
+            *pos = close + 1;
+            match inside.split_once(',') {
+                None => {
+                    let n = inside.trim().parse().ok()?;
+                    (n, Some(n))
+                }
+                Some((a, b)) => (
+                    a.trim().parse().ok()?,
+                    if b.trim().is_empty() {
+                        None
+                    } else {
+                        Some(b.trim().parse().ok()?)
+                    },
+                ),
+            }
+        }
+        _ => return Some((1, Some(1))),
+    };
+    if matches!(chars.get(*pos), Some('?') | Some('+')) {
+        *pos += 1;
+    }
+    Some(q)
+}
+
+/// A character a `[...]` class admits: its first member, or for a negated class the first of
+/// `a`, `0`, `_` it does not exclude.
+fn class(chars: &[char], pos: &mut usize) -> Option<char> {
+    *pos += 1;
+    let negated = chars.get(*pos) == Some(&'^');
+    if negated {
+        *pos += 1;
+    }
+    let mut members: Vec<(char, char)> = Vec::new();
+    let mut first = true;
+    loop {
+        let c = *chars.get(*pos)?;
+        if c == ']' && !first {
+            *pos += 1;
+            break;
+        }
+        first = false;
+        let lo = if c == '\\' {
+            *pos += 1;
+            let e = *chars.get(*pos)?;
+            match e {
+                'd' => {
+                    members.push(('0', '9'));
+                    *pos += 1;
+                    continue;
+                }
+                'w' => {
+                    members.push(('a', 'z'));
+                    members.push(('0', '9'));
+                    members.push(('_', '_'));
+                    *pos += 1;
+                    continue;
+                }
+                's' => {
+                    members.push((' ', ' '));
+                    *pos += 1;
+                    continue;
+                }
+                other => escape(other)?,
+            }
+        } else {
+            c
+        };
+        *pos += 1;
+        if chars.get(*pos) == Some(&'-') && chars.get(*pos + 1).is_some_and(|c| *c != ']') {
+            let hi = chars[*pos + 1];
+            *pos += 2;
+            members.push((lo, hi));
+        } else {
+            members.push((lo, lo));
+        }
+    }
+    if negated {
+        ['a', '0', '_', 'x', 'Z']
+            .into_iter()
+            .find(|c| !members.iter().any(|(lo, hi)| lo <= c && c <= hi))
+    } else {
+        members.first().map(|(lo, _)| *lo)
+    }
+}
+
+/// The character an escape stands for (`\d` → `0`, `\.` → `.`).
+fn escape(e: char) -> Option<char> {
+    Some(match e {
+        'd' => '0',
+        'w' => 'a',
+        's' => ' ',
+        'n' => '\n',
+        't' => '\t',
+        'D' | 'W' | 'S' => 'a',
+        'b' | 'B' | 'A' | 'z' | 'Z' | 'p' | 'P' | 'u' | 'x' => return None,
+        other if other.is_ascii_alphanumeric() => return None,
+        other => other,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_give_matching_samples() {
+        for (pattern, sample) in [
+            ("^(0|[1-9][0-9]*)$", "0"),
+            ("^[a-z0-9-]+$", "a"),
+            (r"^\d{4}-\d{2}-\d{2}$", "0000-00-00"),
+            ("^[A-Z]{2}$", "AA"),
+            (r"^v\d+(\.\d+)*$", "v0"),
+            ("^(?:ab|cd)?x$", "x"),
+            ("[^/]+", "a"),
+            (r"^\S+@\S+$", "a@a"),
+            ("^AC[0-9a-fA-F]{32}$", "AC00000000000000000000000000000000"),
+        ] {
+            assert_eq!(
+                sample_pattern(pattern).as_deref(),
+                Some(sample),
+                "{pattern}"
+            );
+        }
+        assert_eq!(sample_pattern(r"^\p{L}+$"), None);
+        assert_eq!(sample_pattern("(a"), None);
+    }
+
+    #[test]
+    fn numbers_keep_their_bounds() {
+        let c = |min: Option<f64>, max: Option<f64>, ex: bool, step: Option<f64>| Constraints {
+            minimum: min,
+            maximum: max,
+            exclusive_minimum: ex,
+            exclusive_maximum: ex,
+            multiple_of: step,
+            ..Default::default()
+        };
+        assert_eq!(integer(&c(None, None, false, None), 0, 10), 1);
+        assert_eq!(integer(&c(Some(5.0), None, false, None), 0, 100), 5);
+        assert_eq!(integer(&c(Some(5.0), None, true, None), 0, 100), 6);
+        assert_eq!(integer(&c(None, Some(0.0), true, None), -10, 10), -1);
+        assert_eq!(integer(&c(Some(3.0), None, false, Some(4.0)), 0, 100), 4);
+        assert_eq!(number(&c(Some(2.0), Some(3.0), false, None)), 2.0);
+        assert_eq!(number(&c(None, Some(1.0), true, None)), 0.5);
+        assert_eq!(
+            string(&Constraints {
+                min_length: Some(10),
+                ..Default::default()
+            }),
+            "stringxxxx"
+        );
+    }
+}

@@ -1,0 +1,1033 @@
+//! `cargo xtask serve-corpus [DOC|DIR...] [--filter S] [--max-examples N] [--seed N]
+//! [--workers N]`: every corpus document's generated server, started with its mock and held
+//! to schemathesis (issue 34).
+//!
+//! Per document (found as `cargo xtask corpus` finds them, `corpus::find_documents`): the
+//! server crate is generated into one throwaway workspace (`target/serve-corpus/ws/`) and its
+//! `<name>-server-mock` program built by one `cargo build` (shared target directory
+//! `target/serve-corpus/target`); each program is started on a free loopback port with a key,
+//! and schemathesis (the version `scripts/schemathesis.sh` installs into `.venv/`) runs
+//! against it with every check (positive and negative data acceptance among them), a fixed
+//! seed and a bounded number of examples. Every failing check of every case is tallied per
+//! document; a failure is accepted only when `docs/serving.md` lists it as the document's own
+//! defect, with its reason. The table (documents, operations, cases, failures by check, listed
+//! defects) is printed and written to `target/serve-corpus/report.md`; the run fails on any
+//! failure not listed, on a server that does not build or start, and on a listed defect that
+//! no longer shows (so the list cannot go stale).
+//!
+//! The pure parts (arguments, the defect table, schemathesis's events, the report) have unit
+//! tests at the bottom; the rest runs processes.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::corpus::{self, Json};
+use crate::corpus_docs::Document;
+
+const COMMAND: &str = "cargo xtask serve-corpus";
+/// Where the table of accepted document defects lives (and the whole-corpus table).
+const DEFECTS_DOC: &str = "docs/serving.md";
+/// Checks not run, each with why (docs/serving.md repeats it).
+const EXCLUDED_CHECKS: &[(&str, &str)] = &[(
+    "use_after_free",
+    "the mock keeps no state: after a DELETE the resource is still answered",
+)];
+/// How long a mock may take to print its address.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long schemathesis may run on one document before it is stopped.
+const RUN_TIMEOUT: Duration = Duration::from_secs(45 * 60);
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    let started = Instant::now();
+    let args = Args::parse(args)?;
+    let root = crate::codegen::root();
+    let root = root.canonicalize().unwrap_or(root);
+    let found = corpus::find_documents(&root, &args.dirs, &args.filters)?;
+    let defects = read_defects(&root.join(DEFECTS_DOC))?;
+    let out = root.join("target/serve-corpus");
+    let ws = out.join("ws");
+    let target_dir = out.join("target");
+    let st = schemathesis(&root)?;
+
+    // 1. Generate every document's server crate.
+    fs::create_dir_all(&ws).map_err(|e| format!("cannot create {}: {e}", ws.display()))?;
+    let mut rows: Vec<Row> = Vec::new();
+    let mut taken = BTreeSet::new();
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(corpus::record_panic));
+    for doc in &found.docs {
+        let label = &doc.label;
+        let slug = corpus::unique(corpus::slug(label), &mut taken);
+        eprintln!("serve-corpus: generating {label}");
+        let mut row = Row::new(&slug, doc);
+        prepare(&mut row, &ws)?;
+        rows.push(row);
+    }
+    std::panic::set_hook(previous_hook);
+
+    // 2. One build of every mock program.
+    let members: Vec<String> = rows
+        .iter()
+        .filter(|r| r.model.is_some())
+        .map(|r| format!("{}-server", r.slug))
+        .collect();
+    if !members.is_empty() {
+        corpus::write_workspace(&ws, &root, &members)?;
+        // No debug info: forty servers' programs would take tens of GB with it, and a failure
+        // is read from schemathesis's report and the server's log, not a debugger.
+        let manifest = ws.join("Cargo.toml");
+        let mut text = fs::read_to_string(&manifest)
+            .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+        text.push_str("\n[profile.dev]\ndebug = 0\n");
+        fs::write(&manifest, text)
+            .map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
+        build(&ws, &target_dir, &members)?;
+    }
+
+    // 3. Serve each and run schemathesis against it.
+    for row in rows.iter_mut().filter(|r| r.model.is_some()) {
+        let binary = target_dir.join("debug").join(format!(
+            "{}-server-mock{}",
+            row.slug,
+            std::env::consts::EXE_SUFFIX
+        ));
+        if !binary.is_file() {
+            row.outcome = Outcome::Broken("the mock program did not build".into());
+            continue;
+        }
+        eprintln!("serve-corpus: serving {}", row.label);
+        let reports = out.join("reports").join(&row.slug);
+        row.outcome = serve_and_test(row, &binary, &reports, &st, &args);
+    }
+
+    // 4. Report.
+    for row in &mut rows {
+        row.judge(&defects);
+    }
+    let stale = stale_defects(&rows, &defects);
+    let report = render(&rows, &stale, &args, started.elapsed());
+    fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let report_path = out.join("report.md");
+    fs::write(&report_path, &report)
+        .map_err(|e| format!("cannot write {}: {e}", report_path.display()))?;
+    println!("{report}");
+    println!("report written to {}", report_path.display());
+    let failing: Vec<String> = rows
+        .iter()
+        .filter(|r| r.verdict() == Verdict::Fails)
+        .map(|r| r.label.clone())
+        .chain(
+            stale
+                .iter()
+                .map(|d| format!("{} (stale defect)", d.document)),
+        )
+        .collect();
+    if failing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "serve-corpus: failures not listed in {DEFECTS_DOC}: {}",
+            failing.join(", ")
+        ))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Args {
+    dirs: Vec<PathBuf>,
+    /// Documents whose label holds any of these (all when none).
+    filters: Vec<String>,
+    max_examples: u32,
+    seed: u64,
+    workers: u32,
+}
+
+impl Args {
+    fn parse(args: &[String]) -> Result<Args, String> {
+        let mut parsed = Args {
+            dirs: Vec::new(),
+            filters: Vec::new(),
+            max_examples: 10,
+            seed: 42,
+            workers: 2,
+        };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            let mut number = |what: &str| -> Result<u64, String> {
+                let text = it.next().ok_or_else(|| format!("{arg} needs {what}"))?;
+                text.parse()
+                    .map_err(|_| format!("{arg}: `{text}` is not {what}"))
+            };
+            match arg.as_str() {
+                "--filter" => parsed
+                    .filters
+                    .push(it.next().ok_or("--filter needs a substring")?.clone()),
+                "--max-examples" => parsed.max_examples = number("a number")?.max(1) as u32,
+                "--seed" => parsed.seed = number("a number")?,
+                "--workers" => parsed.workers = number("a number")?.clamp(1, 64) as u32,
+                other if other.starts_with('-') => {
+                    return Err(format!("unknown option `{other}`"));
+                }
+                other => parsed.dirs.push(other.into()),
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents, crates, the build
+
+/// What the document's model says the harness needs.
+#[derive(Debug, Clone, Default)]
+struct Model {
+    operations: usize,
+    /// (scheme name, kind) for schemathesis's credentials.
+    schemes: Vec<(String, apigen::ir::SchemeKind)>,
+    /// The most generous plan of `x-rate-limit`, when the document has one.
+    plan: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+enum Outcome {
+    /// Not generated (the generator refused the document): nothing to serve.
+    #[default]
+    NotGenerated,
+    /// Generated but not built or not started.
+    Broken(String),
+    Ran(Run),
+}
+
+/// What schemathesis found on one document.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Run {
+    cases: usize,
+    /// check → failing cases
+    by_check: BTreeMap<String, usize>,
+    /// (check, operation) → (failing cases, the first failure's title and message)
+    failures: BTreeMap<(String, String), (usize, String)>,
+    /// schemathesis errors (operations it could not test): (operation or "", message)
+    errors: Vec<(String, String)>,
+    /// warning kind → operations
+    warnings: BTreeMap<String, usize>,
+    exit: Option<i32>,
+}
+
+#[derive(Debug, Clone)]
+struct Row {
+    label: String,
+    slug: String,
+    doc: Document,
+    model: Option<Model>,
+    /// Why the document did not generate (first line).
+    refused: Option<String>,
+    outcome: Outcome,
+    /// (check, operation) failures a listed defect accepts, and those none does.
+    accepted: Vec<(String, String)>,
+    unlisted: Vec<(String, String)>,
+}
+
+impl Row {
+    fn new(slug: &str, doc: &Document) -> Row {
+        Row {
+            label: doc.label.clone(),
+            slug: slug.to_string(),
+            doc: doc.clone(),
+            model: None,
+            refused: None,
+            outcome: Outcome::NotGenerated,
+            accepted: Vec::new(),
+            unlisted: Vec::new(),
+        }
+    }
+
+    fn judge(&mut self, defects: &[Defect]) {
+        let Outcome::Ran(run) = &self.outcome else {
+            return;
+        };
+        let mut found: Vec<(String, String)> = run.failures.keys().cloned().collect();
+        found.extend(
+            run.errors
+                .iter()
+                .map(|(op, _)| ("error".to_string(), op.clone())),
+        );
+        for (check, operation) in found {
+            let listed = defects
+                .iter()
+                .any(|d| d.covers(&self.label, &check, &operation));
+            if listed {
+                self.accepted.push((check, operation));
+            } else {
+                self.unlisted.push((check, operation));
+            }
+        }
+    }
+
+    fn verdict(&self) -> Verdict {
+        match &self.outcome {
+            Outcome::NotGenerated => Verdict::NotServed,
+            Outcome::Broken(_) => Verdict::Fails,
+            Outcome::Ran(_) if self.unlisted.is_empty() => Verdict::Passes,
+            Outcome::Ran(_) => Verdict::Fails,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Passes,
+    Fails,
+    /// The generator refused the document (a located error): no server to hold to anything.
+    NotServed,
+}
+
+/// Generates the document's server crate into `ws/<slug>-server` and reads its model.
+fn prepare(row: &mut Row, ws: &Path) -> Result<(), String> {
+    let crate_dir = ws.join(format!("{}-server", row.slug));
+    let options = apigen::Options {
+        name: row.slug.clone(),
+        spec_label: row.label.clone(),
+        command: COMMAND.into(),
+        runtime: crate::codegen::runtime_beside(&crate_dir),
+        ..Default::default()
+    };
+    let (generated, _) = corpus::generate_guarded(row.doc.clone(), options.clone(), None);
+    let output = match generated {
+        Ok(Ok(output)) => output,
+        Ok(Err(diagnostics)) => {
+            row.refused = Some(
+                diagnostics
+                    .to_string()
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+            );
+            return Ok(());
+        }
+        Err(panic) => {
+            row.outcome = Outcome::Broken(format!("the generator panicked: {panic}"));
+            return Ok(());
+        }
+    };
+    let files: BTreeMap<String, String> = output
+        .files
+        .into_iter()
+        .filter(|(path, _)| path.starts_with("server/"))
+        .collect();
+    corpus::write_crates(ws, &row.slug, &files)?;
+    let doc = row.doc.clone();
+    let (model, _) = corpus::guarded(move || {
+        apigen::model_from(&doc.root, &apigen::FileSystem::new(&doc.base), &options)
+    });
+    let Ok(Ok((api, _))) = model else {
+        row.outcome = Outcome::Broken("the model could not be read again".into());
+        return Ok(());
+    };
+    row.model = Some(Model {
+        operations: api.operations.len(),
+        schemes: api
+            .security_schemes
+            .iter()
+            .map(|s| (s.name.clone(), s.kind.clone()))
+            .collect(),
+        plan: api.rate_limit.as_ref().and_then(|rl| {
+            rl.plans
+                .iter()
+                .max_by_key(|(_, (minute, day))| (*minute, *day))
+                .map(|(name, _)| name.clone())
+        }),
+    });
+    Ok(())
+}
+
+/// `cargo build` of every member's mock program, continuing past a crate that fails.
+fn build(ws: &Path, target_dir: &Path, members: &[String]) -> Result<(), String> {
+    let features: Vec<String> = members.iter().map(|m| format!("{m}/mock")).collect();
+    eprintln!(
+        "serve-corpus: building {} mock programs in {} (target {})",
+        members.len(),
+        ws.display(),
+        target_dir.display()
+    );
+    let status = corpus::cargo()
+        .args([
+            "build",
+            "--workspace",
+            "--bins",
+            "--keep-going",
+            "--features",
+        ])
+        .arg(features.join(","))
+        .arg("--manifest-path")
+        .arg(ws.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target_dir)
+        .status()
+        .map_err(|e| format!("cannot run cargo build: {e}"))?;
+    if !status.success() {
+        eprintln!(
+            "serve-corpus: cargo build failed ({status}); documents without a program are reported"
+        );
+    }
+    Ok(())
+}
+
+/// `.venv/bin/st`, installed by `scripts/schemathesis.sh` when missing.
+fn schemathesis(root: &Path) -> Result<PathBuf, String> {
+    let out = Command::new("bash")
+        .arg(root.join("scripts/schemathesis.sh"))
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run scripts/schemathesis.sh: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("scripts/schemathesis.sh failed ({})", out.status));
+    }
+    Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving and testing one document
+
+/// A child process killed when dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve_and_test(row: &Row, binary: &Path, reports: &Path, st: &Path, args: &Args) -> Outcome {
+    let model = row.model.clone().unwrap_or_default();
+    if let Err(e) = fs::create_dir_all(reports) {
+        return Outcome::Broken(format!("cannot create {}: {e}", reports.display()));
+    }
+    let key = format!("serve-corpus-{}", std::process::id());
+    let mut command = Command::new(binary);
+    command.args(["--port", "0", "--key", &key, "--no-idempotency"]);
+    if let Some(plan) = &model.plan {
+        command.args(["--plan", plan]);
+    }
+    let log = match fs::File::create(reports.join("server.log")) {
+        Ok(log) => log,
+        Err(e) => return Outcome::Broken(format!("cannot create the server log: {e}")),
+    };
+    let child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(log))
+        .spawn();
+    let mut server = match child {
+        Ok(child) => Running(child),
+        Err(e) => return Outcome::Broken(format!("cannot start {}: {e}", binary.display())),
+    };
+    let Some(stdout) = server.0.stdout.take() else {
+        return Outcome::Broken("no stdout".into());
+    };
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let url = match rx.recv_timeout(START_TIMEOUT) {
+        Ok(line) => match line.rsplit_once("listening on ") {
+            Some((_, url)) => url.trim().to_string(),
+            None => return Outcome::Broken(format!("the mock said `{line}`")),
+        },
+        Err(_) => {
+            let log = fs::read_to_string(reports.join("server.log")).unwrap_or_default();
+            return Outcome::Broken(format!(
+                "the mock did not start: {}",
+                log.lines().last().unwrap_or("(no output)")
+            ));
+        }
+    };
+    let config = reports.join("schemathesis.toml");
+    if let Err(e) = fs::write(&config, schemathesis_config(&model, &key)) {
+        return Outcome::Broken(format!("cannot write {}: {e}", config.display()));
+    }
+    let json = reports.join("report.json");
+    let ndjson = reports.join("events.ndjson");
+    let _ = fs::remove_file(&json);
+    let _ = fs::remove_file(&ndjson);
+    let excluded: Vec<&str> = EXCLUDED_CHECKS.iter().map(|(c, _)| *c).collect();
+    let mut st_command = Command::new(st);
+    st_command
+        .current_dir(reports)
+        .arg("--config-file")
+        .arg(&config)
+        .arg("--no-color")
+        .arg("run")
+        .arg(row.doc.base.join(&row.doc.root))
+        .args(["--url", &url, "--checks", "all", "--exclude-checks"])
+        .arg(excluded.join(","))
+        .args(["--max-examples", &args.max_examples.to_string()])
+        .args(["--seed", &args.seed.to_string()])
+        .args(["--workers", &args.workers.to_string()])
+        .args(["--request-timeout", "10", "--generation-database", "none"])
+        .args(["--report", "json,ndjson", "--report-json-path"])
+        .arg(&json)
+        .arg("--report-ndjson-path")
+        .arg(&ndjson)
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .env("no_proxy", "127.0.0.1,localhost");
+    let st_log = match fs::File::create(reports.join("schemathesis.log")) {
+        Ok(f) => f,
+        Err(e) => return Outcome::Broken(format!("cannot create the schemathesis log: {e}")),
+    };
+    let started = Instant::now();
+    let child = st_command
+        .stdout(Stdio::from(st_log))
+        .stderr(Stdio::inherit())
+        .spawn();
+    let mut tester = match child {
+        Ok(child) => Running(child),
+        Err(e) => return Outcome::Broken(format!("cannot run schemathesis: {e}")),
+    };
+    let exit = loop {
+        match tester.0.try_wait() {
+            Ok(Some(status)) => break status.code(),
+            Ok(None) if started.elapsed() > RUN_TIMEOUT => {
+                return Outcome::Broken(format!(
+                    "schemathesis did not finish within {} minutes",
+                    RUN_TIMEOUT.as_secs() / 60
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(200)),
+            Err(e) => return Outcome::Broken(format!("schemathesis: {e}")),
+        }
+    };
+    drop(server);
+    let summary = fs::read_to_string(&json).unwrap_or_default();
+    let events = fs::read_to_string(&ndjson).unwrap_or_default();
+    if summary.is_empty() {
+        return Outcome::Broken(format!(
+            "schemathesis wrote no report (exit {exit:?}); see {}",
+            reports.join("schemathesis.log").display()
+        ));
+    }
+    match read_run(&summary, &events) {
+        Ok(mut run) => {
+            run.exit = exit;
+            Outcome::Ran(run)
+        }
+        Err(e) => Outcome::Broken(format!("cannot read schemathesis's report: {e}")),
+    }
+}
+
+/// The schemathesis configuration of one run: the key for every security scheme the document
+/// declares (schemathesis applies each where the document puts it).
+fn schemathesis_config(model: &Model, key: &str) -> String {
+    use apigen::ir::SchemeKind;
+    let mut s = String::from(
+        "# Written by `cargo xtask serve-corpus` for one document; the key is the mock's.\n",
+    );
+    for (name, kind) in &model.schemes {
+        let name = toml_string(name);
+        let key = toml_string(key);
+        let _ = match kind {
+            SchemeKind::Bearer => writeln!(s, "\n[auth.openapi.{name}]\nbearer = {key}"),
+            SchemeKind::Basic => {
+                writeln!(
+                    s,
+                    "\n[auth.openapi.{name}]\nusername = \"mock\"\npassword = {key}"
+                )
+            }
+            SchemeKind::ApiKeyHeader(_)
+            | SchemeKind::ApiKeyQuery(_)
+            | SchemeKind::ApiKeyCookie(_) => {
+                writeln!(s, "\n[auth.openapi.{name}]\napi_key = {key}")
+            }
+        };
+    }
+    s
+}
+
+/// A TOML basic string.
+fn toml_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Reads schemathesis's JSON run report (cases, errors, warnings) and its events (every
+/// check of every case, with the operation and the first failure's message).
+fn read_run(summary: &str, events: &str) -> Result<Run, String> {
+    let json = Json::parse(summary)?;
+    let mut run = Run {
+        cases: json
+            .get("test_cases")
+            .and_then(|t| t.get("generated"))
+            .and_then(Json::as_number)
+            .unwrap_or(0.0) as usize,
+        ..Run::default()
+    };
+    for error in json.get("errors").map(Json::items).unwrap_or_default() {
+        let operation = error
+            .get("label")
+            .or_else(|| error.get("operation"))
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        let message = ["title", "message"]
+            .iter()
+            .filter_map(|k| error.get(k).and_then(Json::as_str))
+            .collect::<Vec<_>>()
+            .join(": ");
+        run.errors.push((operation, message));
+    }
+    if let Some(Json::Object(warnings)) = json.get("warnings") {
+        for (kind, list) in warnings {
+            let n = list.items().len();
+            if n > 0 {
+                run.warnings.insert(kind.clone(), n);
+            }
+        }
+    }
+    // Each failing (check, case) once: a case can be reported by more than one event.
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    for line in events
+        .lines()
+        .filter(|l| l.contains("\"ScenarioFinished\""))
+    {
+        let Ok(event) = Json::parse(line) else {
+            continue;
+        };
+        let Some(recorder) = event
+            .get("ScenarioFinished")
+            .and_then(|e| e.get("recorder"))
+        else {
+            continue;
+        };
+        let scenario = recorder.get("label").and_then(Json::as_str).unwrap_or("");
+        let Some(Json::Object(checks)) = recorder.get("checks") else {
+            continue;
+        };
+        for (case, results) in checks {
+            // A stateful scenario's cases are of several operations: each says its own.
+            let operation = recorder
+                .get("cases")
+                .and_then(|c| c.get(case))
+                .and_then(|c| c.get("value"))
+                .and_then(|v| {
+                    Some(format!(
+                        "{} {}",
+                        v.get("method")?.as_str()?,
+                        v.get("path")?.as_str()?
+                    ))
+                })
+                .unwrap_or_else(|| scenario.to_string());
+            for result in results.items() {
+                if result.get("status").and_then(Json::as_str) != Some("failure") {
+                    continue;
+                }
+                let check = result
+                    .get("name")
+                    .and_then(Json::as_str)
+                    .unwrap_or("?")
+                    .to_string();
+                if !seen.insert((check.clone(), case.clone())) {
+                    continue;
+                }
+                *run.by_check.entry(check.clone()).or_default() += 1;
+                let failure = result.get("failure_info").and_then(|f| f.get("failure"));
+                let message = failure
+                    .map(|f| {
+                        let title = f.get("title").and_then(Json::as_str).unwrap_or("");
+                        let message = f.get("message").and_then(Json::as_str).unwrap_or("");
+                        format!("{title}: {message}")
+                    })
+                    .unwrap_or_default();
+                let entry = run
+                    .failures
+                    .entry((check, operation.clone()))
+                    .or_insert((0, message));
+                entry.0 += 1;
+            }
+        }
+    }
+    Ok(run)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list of document defects
+
+/// A failure the document itself causes, accepted with its reason (docs/serving.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Defect {
+    document: String,
+    check: String,
+    /// `METHOD /path` as schemathesis names it, or `*` for every operation.
+    operation: String,
+    reason: String,
+}
+
+impl Defect {
+    fn covers(&self, document: &str, check: &str, operation: &str) -> bool {
+        self.document == document
+            && self.check == check
+            && (self.operation == "*" || self.operation == operation)
+    }
+}
+
+/// The rows of the table under `## Document defects`: `| `document` | `check` | `operation` |
+/// reason |`. Every listed defect needs a reason.
+fn read_defects(path: &Path) -> Result<Vec<Defect>, String> {
+    let text =
+        fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_defects(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn parse_defects(text: &str) -> Result<Vec<Defect>, String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with("## ") {
+            inside = line.trim() == "## Document defects";
+            continue;
+        }
+        if !inside || !line.starts_with("| `") {
+            continue;
+        }
+        let cells: Vec<&str> = line
+            .trim()
+            .trim_matches('|')
+            .split(" | ")
+            .map(str::trim)
+            .collect();
+        let [document, check, operation, reason] = cells.as_slice() else {
+            return Err(format!(
+                "line {}: a defect row has four cells (document, check, operation, reason)",
+                n + 1
+            ));
+        };
+        let unquote = |s: &str| s.trim_matches('`').to_string();
+        if reason.is_empty() {
+            return Err(format!("line {}: a listed defect needs its reason", n + 1));
+        }
+        out.push(Defect {
+            document: unquote(document),
+            check: unquote(check),
+            operation: unquote(operation),
+            reason: reason.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// Listed defects of documents that ran and no longer show: the list must not hide a fixed
+/// document (a filtered run only judges the documents it ran).
+fn stale_defects<'a>(rows: &[Row], defects: &'a [Defect]) -> Vec<&'a Defect> {
+    defects
+        .iter()
+        .filter(|d| {
+            rows.iter()
+                .find(|r| r.label == d.document)
+                .is_some_and(|r| {
+                    matches!(r.outcome, Outcome::Ran(_))
+                        && !r
+                            .accepted
+                            .iter()
+                            .any(|(check, op)| d.covers(&r.label, check, op))
+                })
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report
+
+fn render(rows: &[Row], stale: &[&Defect], args: &Args, took: Duration) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| document | operations | cases | failures by check | listed defects | verdict |\n|---|---:|---:|---|---|---|"
+    );
+    for r in rows {
+        let operations = r
+            .model
+            .as_ref()
+            .map_or("–".to_string(), |m| m.operations.to_string());
+        let (cases, failures) = match &r.outcome {
+            Outcome::Ran(run) => {
+                let mut by: Vec<String> = run
+                    .by_check
+                    .iter()
+                    .map(|(check, n)| format!("{check} {n}"))
+                    .collect();
+                if !run.errors.is_empty() {
+                    by.push(format!("errors {}", run.errors.len()));
+                }
+                (
+                    run.cases.to_string(),
+                    if by.is_empty() {
+                        "none".into()
+                    } else {
+                        by.join(", ")
+                    },
+                )
+            }
+            Outcome::Broken(why) => ("–".into(), format!("**{}**", cell(why, 120))),
+            Outcome::NotGenerated => (
+                "–".into(),
+                format!(
+                    "not generated: {}",
+                    cell(r.refused.as_deref().unwrap_or("(no message)"), 100)
+                ),
+            ),
+        };
+        let listed = if r.accepted.is_empty() {
+            "–".to_string()
+        } else {
+            let checks: BTreeSet<&str> = r.accepted.iter().map(|(c, _)| c.as_str()).collect();
+            format!(
+                "{} ({})",
+                r.accepted.len(),
+                checks.into_iter().collect::<Vec<_>>().join(", ")
+            )
+        };
+        let verdict = match r.verdict() {
+            Verdict::Passes => "passes",
+            Verdict::Fails => "**fails**",
+            Verdict::NotServed => "not served",
+        };
+        let _ = writeln!(
+            s,
+            "| `{}` | {operations} | {cases} | {failures} | {listed} | {verdict} |",
+            r.label
+        );
+    }
+    let count = |v: Verdict| rows.iter().filter(|r| r.verdict() == v).count();
+    let _ = writeln!(
+        s,
+        "\nserve-corpus: {} documents, {} served and passing, {} failing, {} not generated; {} cases; checks: all but {} ({}); max examples {}, seed {}, workers {}; {:.0} s.",
+        rows.len(),
+        count(Verdict::Passes),
+        count(Verdict::Fails),
+        count(Verdict::NotServed),
+        rows.iter()
+            .map(|r| match &r.outcome {
+                Outcome::Ran(run) => run.cases,
+                _ => 0,
+            })
+            .sum::<usize>(),
+        EXCLUDED_CHECKS
+            .iter()
+            .map(|(c, _)| *c)
+            .collect::<Vec<_>>()
+            .join(", "),
+        EXCLUDED_CHECKS
+            .iter()
+            .map(|(_, why)| *why)
+            .collect::<Vec<_>>()
+            .join("; "),
+        args.max_examples,
+        args.seed,
+        args.workers,
+        took.as_secs_f64()
+    );
+    // Every failure not listed, with its first message.
+    let mut details = String::new();
+    for r in rows {
+        let Outcome::Ran(run) = &r.outcome else {
+            continue;
+        };
+        if r.unlisted.is_empty() {
+            continue;
+        }
+        let _ = writeln!(details, "\n### `{}`\n", r.label);
+        for (check, operation) in &r.unlisted {
+            let first = run
+                .failures
+                .get(&(check.clone(), operation.clone()))
+                .map(|(n, m)| format!("{n} × {}", clip(m, 600)))
+                .or_else(|| {
+                    run.errors
+                        .iter()
+                        .find(|(op, _)| op == operation)
+                        .map(|(_, m)| clip(m, 600))
+                })
+                .unwrap_or_default();
+            let _ = writeln!(details, "- `{check}` `{operation}`: {first}");
+        }
+    }
+    if !details.is_empty() {
+        let _ = write!(s, "\n## Failures not listed as document defects\n{details}");
+    }
+    if !stale.is_empty() {
+        let _ = writeln!(s, "\n## Listed defects that no longer show (remove them)\n");
+        for d in stale {
+            let _ = writeln!(s, "- `{}` `{}` `{}`", d.document, d.check, d.operation);
+        }
+    }
+    s
+}
+
+fn cell(text: &str, max: usize) -> String {
+    clip(&text.split_whitespace().collect::<Vec<_>>().join(" "), max).replace('|', "\\|")
+}
+
+fn clip(text: &str, max: usize) -> String {
+    let one_line = text.replace('\n', " ⏎ ");
+    if one_line.chars().count() <= max {
+        one_line
+    } else {
+        format!("{}…", one_line.chars().take(max).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments() {
+        let a = Args::parse(&[
+            "x.yaml".into(),
+            "--filter".into(),
+            "oai".into(),
+            "--max-examples".into(),
+            "5".into(),
+            "--seed".into(),
+            "7".into(),
+            "--workers".into(),
+            "3".into(),
+        ])
+        .unwrap();
+        assert_eq!(a.dirs, [PathBuf::from("x.yaml")]);
+        assert_eq!(
+            (a.filter.as_deref(), a.max_examples, a.seed, a.workers),
+            (Some("oai"), 5, 7, 3)
+        );
+        assert!(Args::parse(&["--seed".into(), "x".into()]).is_err());
+        assert!(Args::parse(&["--nope".into()]).is_err());
+    }
+
+    #[test]
+    fn the_defect_table() {
+        let doc = "# Serving\n\n## Document defects\n\n| document | check | operation | reason |\n|---|---|---|---|\n| `a/b.yaml` | `response_schema_conformance` | `GET /x` | its example breaks its schema |\n| `a/c.yaml` | `error` | `*` | unsatisfiable |\n\n## Other\n\n| `z` | `y` | `x` | w |\n";
+        let defects = parse_defects(doc).unwrap();
+        assert_eq!(defects.len(), 2);
+        assert!(defects[0].covers("a/b.yaml", "response_schema_conformance", "GET /x"));
+        assert!(!defects[0].covers("a/b.yaml", "response_schema_conformance", "GET /y"));
+        assert!(defects[1].covers("a/c.yaml", "error", "POST /anything"));
+        let no_reason = "## Document defects\n| `a` | `b` | `c` |  |\n";
+        assert!(parse_defects(no_reason).is_err());
+    }
+
+    #[test]
+    fn schemathesis_events_are_tallied_per_check_and_operation() {
+        let summary = r#"{"test_cases": {"generated": 12}, "errors": [{"label": "GET /z", "title": "Schema error", "message": "unsatisfiable"}], "warnings": {"missing_auth": [], "missing_test_data": ["GET /x"]}}"#;
+        let fail = |case: &str, op: &str, check: &str| {
+            let (method, path) = op.split_once(' ').unwrap();
+            format!(
+                r#"{{"ScenarioFinished": {{"recorder": {{"label": "{op}", "cases": {{"{case}": {{"value": {{"method": "{method}", "path": "{path}"}}}}}}, "checks": {{"{case}": [{{"name": "not_a_server_error", "status": "success"}}, {{"name": "{check}", "status": "failure", "failure_info": {{"failure": {{"title": "Bad", "message": "why"}}}}}}]}}}}}}}}"#
+            )
+        };
+        let events = [
+            fail("c1", "GET /x", "response_schema_conformance"),
+            fail("c2", "GET /x", "response_schema_conformance"),
+            fail("c2", "GET /x", "response_schema_conformance"), // the same case again
+            fail("c3", "POST /y", "negative_data_rejection"),
+            r#"{"PhaseStarted": {}}"#.to_string(),
+        ]
+        .join("\n");
+        let run = read_run(summary, &events).unwrap();
+        assert_eq!(run.cases, 12);
+        assert_eq!(run.by_check["response_schema_conformance"], 2);
+        assert_eq!(run.by_check["negative_data_rejection"], 1);
+        assert_eq!(
+            run.failures[&("response_schema_conformance".into(), "GET /x".into())],
+            (2, "Bad: why".to_string())
+        );
+        assert_eq!(
+            run.errors,
+            [(
+                "GET /z".to_string(),
+                "Schema error: unsatisfiable".to_string()
+            )]
+        );
+        assert_eq!(run.warnings.get("missing_test_data"), Some(&1));
+        assert!(!run.warnings.contains_key("missing_auth"));
+
+        let mut row = Row::new("a.yaml", "a", Path::new("a.yaml"));
+        row.model = Some(Model::default());
+        row.outcome = Outcome::Ran(run);
+        let defects = vec![Defect {
+            document: "a.yaml".into(),
+            check: "response_schema_conformance".into(),
+            operation: "*".into(),
+            reason: "r".into(),
+        }];
+        row.judge(&defects);
+        assert_eq!(row.verdict(), Verdict::Fails);
+        assert_eq!(
+            row.unlisted,
+            [
+                ("negative_data_rejection".to_string(), "POST /y".to_string()),
+                ("error".to_string(), "GET /z".to_string())
+            ]
+        );
+        assert!(stale_defects(&[row.clone()], &defects).is_empty());
+        let report = render(
+            &[row],
+            &[],
+            &Args::parse(&[]).unwrap(),
+            Duration::from_secs(1),
+        );
+        assert!(report.contains("| `a.yaml` | 0 | 12 | negative_data_rejection 1, response_schema_conformance 2, errors 1 | 1 (response_schema_conformance) | **fails** |"), "{report}");
+        assert!(
+            report.contains("- `negative_data_rejection` `POST /y`: 1 × Bad: why"),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn credentials_for_every_scheme() {
+        use apigen::ir::SchemeKind;
+        let model = Model {
+            schemes: vec![
+                ("bearerAuth".into(), SchemeKind::Bearer),
+                (
+                    "api \"key\"".into(),
+                    SchemeKind::ApiKeyHeader("X-Key".into()),
+                ),
+                ("basic".into(), SchemeKind::Basic),
+            ],
+            ..Model::default()
+        };
+        let config = schemathesis_config(&model, "k");
+        assert!(
+            config.contains("[auth.openapi.\"bearerAuth\"]\nbearer = \"k\""),
+            "{config}"
+        );
+        assert!(
+            config.contains("[auth.openapi.\"api \\\"key\\\"\"]\napi_key = \"k\""),
+            "{config}"
+        );
+        assert!(
+            config.contains("username = \"mock\"\npassword = \"k\""),
+            "{config}"
+        );
+    }
+}
