@@ -668,6 +668,18 @@ pub struct Cli {
     /// Whether some subcommand refuses to run without credentials (so `run` tracks whether
     /// any were found).
     pub checks_credentials: bool,
+    /// The operations the CLI does not offer, in document order, each with the reason its
+    /// long help gives.
+    pub left_out: Vec<CliLeftOut>,
+}
+
+/// An operation the command-line client leaves to the client library.
+#[derive(Debug, Clone)]
+pub struct CliLeftOut {
+    /// An index into `Api::operations`.
+    pub operation: usize,
+    /// Why, as the CLI's help says it (`its answer is a stream (use the client library)`).
+    pub reason: String,
 }
 
 /// One subcommand: the operation it calls (an index into `Api::operations`), its name

@@ -141,26 +141,11 @@ pub fn generate_cli(
     options: &Options,
     client_path: &str,
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
-    let loaded = load::parse(text)?;
-    let mut sink = Sink::default();
-    let api = lower::lower_with(&loaded.doc, options, &mut sink);
-    if sink.has_errors() {
-        return Err(Diagnostics(
-            sink.items
-                .into_iter()
-                .filter(|d| d.severity == Severity::Error)
-                .collect(),
-        ));
-    }
+    let (api, cli) = cli_plan(text, options)?;
     let header = emit::header(&options.command, &options.spec_label);
     let client_crate = format!("{}-client", options.name);
     let lib = emit::render(
-        emit::cli::lib_rs(
-            &api,
-            &lower::cli::lower(&api, &options.name),
-            &client_crate,
-            options.runtime.is_vendored(),
-        ),
+        emit::cli::lib_rs(&api, &cli, &client_crate, options.runtime.is_vendored()),
         &header,
     )
     .map_err(internal)?;
@@ -191,6 +176,26 @@ pub fn generate_cli(
         .map_err(internal)?,
     );
     Ok(files)
+}
+
+/// What the command-line client of a document offers ([`ir::Cli`]: its subcommands, their
+/// flags, the credentials' variables, the operations it leaves out and why), with the lowered
+/// API its indexes point into: for tools that drive a generated CLI (`cargo xtask calls`).
+/// [`generate_cli`] prints exactly this.
+pub fn cli_plan(text: &str, options: &Options) -> Result<(ir::Api, ir::Cli), Diagnostics> {
+    let loaded = load::parse(text)?;
+    let mut sink = Sink::default();
+    let api = lower::lower_with(&loaded.doc, options, &mut sink);
+    if sink.has_errors() {
+        return Err(Diagnostics(
+            sink.items
+                .into_iter()
+                .filter(|d| d.severity == Severity::Error)
+                .collect(),
+        ));
+    }
+    let cli = lower::cli::lower(&api, &options.name);
+    Ok((api, cli))
 }
 
 /// Stack of each emitting thread: reserved address space, touched only as deep as a document

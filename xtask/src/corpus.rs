@@ -37,75 +37,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let args = Args::parse(args)?;
     let root = crate::codegen::root();
     let root = root.canonicalize().unwrap_or(root);
-    // Both public folders by default: 3.0 and 3.1/3.2.
-    let dirs = if args.dirs.is_empty() {
-        vec![
-            root.join("../shared/openapi-corpus"),
-            root.join("../shared/openapi-corpus-31"),
-        ]
-    } else {
-        args.dirs.clone()
-    };
-    let dirs = dirs
-        .iter()
-        .map(|d| {
-            d.canonicalize()
-                .map_err(|e| format!("cannot read corpus directory {}: {e}", d.display()))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let Documents {
+        docs,
+        known_invalid,
+        dir_list,
+    } = documents(&root, &args.dirs, args.filter.as_deref())?;
     let out_dir = root.join("target/corpus");
     let ws = args.keep.clone().unwrap_or_else(|| out_dir.join("ws"));
     let target_dir = out_dir.join("target");
-
-    // With several folders, labels start with the folder's name so that they stay distinct
-    // (both folders hold an `openai/openapi.yaml`).
-    let prefix = |dir: &Path| -> String {
-        if dirs.len() > 1 {
-            dir.file_name()
-                .map(|n| format!("{}/", n.to_string_lossy()))
-                .unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
-    let mut known_invalid = BTreeSet::new();
-    let mut docs = Vec::new();
-    for dir in &dirs {
-        if let Ok(text) = fs::read_to_string(dir.join("INDEX.md")) {
-            known_invalid.extend(
-                self::known_invalid(&text)
-                    .into_iter()
-                    .map(|l| format!("{}{l}", prefix(dir))),
-            );
-        }
-        let mut found = Vec::new();
-        collect_documents(dir, &mut found)?;
-        found.sort();
-        docs.extend(
-            found
-                .into_iter()
-                .map(|p| {
-                    let label = format!("{}{}", prefix(dir), label_of(&p, dir));
-                    (p, label)
-                })
-                .filter(|(_, label)| args.filter.as_ref().is_none_or(|f| label.contains(f))),
-        );
-    }
-    let dir_list = dirs
-        .iter()
-        .map(|d| d.display().to_string())
-        .collect::<Vec<_>>()
-        .join(" and ");
-    if docs.is_empty() {
-        return Err(format!(
-            "no .yaml, .yml or .json document under {}{}",
-            dir_list,
-            args.filter
-                .as_ref()
-                .map(|f| format!(" whose path contains `{f}`"))
-                .unwrap_or_default()
-        ));
-    }
 
     // 1. Generate every document and write the crates of those that generate.
     fs::create_dir_all(&ws).map_err(|e| format!("cannot create {}: {e}", ws.display()))?;
@@ -179,33 +118,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut build_note = None;
     let mut build_secs = 0.0;
     if !members.is_empty() {
-        write_workspace(&ws, &root, &members)?;
-        let mut excluded: BTreeMap<String, String> = BTreeMap::new();
-        let names = loop {
-            match cargo_metadata(&ws) {
-                Ok(names) => break names,
-                Err(stderr) => {
-                    // A member whose manifest cargo cannot load stops every cargo command in
-                    // the workspace: set it aside (its row says why) and ask again.
-                    let bad: Vec<String> = members
-                        .iter()
-                        .filter(|m| mentions_member(&stderr, &ws, m))
-                        .cloned()
-                        .collect();
-                    if bad.is_empty() {
-                        return Err(format!(
-                            "cargo cannot load the corpus workspace {}:\n{stderr}",
-                            ws.display()
-                        ));
-                    }
-                    for m in bad {
-                        excluded.insert(m.clone(), first_cargo_error(&stderr));
-                        members.retain(|x| *x != m);
-                    }
-                    write_workspace(&ws, &root, &members)?;
-                }
-            }
-        };
+        let (names, excluded) = load_workspace(&ws, &root, &mut members, "")?;
         for (member, why) in excluded {
             builds.insert(
                 member,
@@ -355,6 +268,105 @@ fn failures(rows: &[Row]) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Documents and generation
 
+/// The documents a run covers, each with its label.
+pub(crate) struct Documents {
+    /// (path, label) in label order per folder; the label is the path relative to its folder,
+    /// prefixed with the folder's name when there are several.
+    pub(crate) docs: Vec<(PathBuf, String)>,
+    /// Labels INDEX.md marks as not valid OpenAPI.
+    pub(crate) known_invalid: BTreeSet<String>,
+    /// The folders (and files) given, for the report.
+    pub(crate) dir_list: String,
+}
+
+/// Every `.yaml`/`.yml`/`.json` document under `paths` (folders, recursively, or files),
+/// default both public folders (`../shared/openapi-corpus`, 3.0, and
+/// `../shared/openapi-corpus-31`, 3.1/3.2), keeping the labels that contain `filter`.
+pub(crate) fn documents(
+    root: &Path,
+    paths: &[PathBuf],
+    filter: Option<&str>,
+) -> Result<Documents, String> {
+    let dirs = if paths.is_empty() {
+        vec![
+            root.join("../shared/openapi-corpus"),
+            root.join("../shared/openapi-corpus-31"),
+        ]
+    } else {
+        paths.to_vec()
+    };
+    let dirs = dirs
+        .iter()
+        .map(|d| {
+            d.canonicalize()
+                .map_err(|e| format!("cannot read corpus directory {}: {e}", d.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // With several folders, labels start with the folder's name so that they stay distinct
+    // (both folders hold an `openai/openapi.yaml`).
+    let prefix = |dir: &Path| -> String {
+        if dirs.len() > 1 {
+            dir.file_name()
+                .map(|n| format!("{}/", n.to_string_lossy()))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let mut known_invalid = BTreeSet::new();
+    let mut docs = Vec::new();
+    for dir in &dirs {
+        if dir.is_file() {
+            // A document named on its own: labelled by its folder and file name.
+            let parent = dir.parent().unwrap_or(dir);
+            let base = parent.parent().unwrap_or(parent);
+            let label = label_of(dir, base);
+            if filter.is_none_or(|f| label.contains(f)) {
+                docs.push((dir.clone(), label));
+            }
+            continue;
+        }
+        if let Ok(text) = fs::read_to_string(dir.join("INDEX.md")) {
+            known_invalid.extend(
+                self::known_invalid(&text)
+                    .into_iter()
+                    .map(|l| format!("{}{l}", prefix(dir))),
+            );
+        }
+        let mut found = Vec::new();
+        collect_documents(dir, &mut found)?;
+        found.sort();
+        docs.extend(
+            found
+                .into_iter()
+                .map(|p| {
+                    let label = format!("{}{}", prefix(dir), label_of(&p, dir));
+                    (p, label)
+                })
+                .filter(|(_, label)| filter.is_none_or(|f| label.contains(f))),
+        );
+    }
+    let dir_list = dirs
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" and ");
+    if docs.is_empty() {
+        return Err(format!(
+            "no .yaml, .yml or .json document under {}{}",
+            dir_list,
+            filter
+                .map(|f| format!(" whose path contains `{f}`"))
+                .unwrap_or_default()
+        ));
+    }
+    Ok(Documents {
+        docs,
+        known_invalid,
+        dir_list,
+    })
+}
+
 fn collect_documents(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries = fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     for entry in entries {
@@ -388,7 +400,7 @@ fn label_of(path: &Path, dir: &Path) -> String {
 /// A crate-name stem from a document's relative path: lowercase ASCII letters and digits,
 /// runs of anything else become one `-`, the extension is dropped, and a leading digit gets
 /// a `doc-` prefix (`oai-examples-v3.0/petstore.yaml` → `oai-examples-v3-0-petstore`).
-fn slug(label: &str) -> String {
+pub(crate) fn slug(label: &str) -> String {
     let stem = match label.rsplit_once('.') {
         Some((stem, ext)) if EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()) => stem,
         _ => label,
@@ -414,7 +426,7 @@ fn slug(label: &str) -> String {
 }
 
 /// `slug`, or `slug-2`, `slug-3`… when two paths sanitize to the same name.
-fn unique(slug: String, taken: &mut BTreeSet<String>) -> String {
+pub(crate) fn unique(slug: String, taken: &mut BTreeSet<String>) -> String {
     let mut candidate = slug.clone();
     let mut n = 2;
     while taken.contains(&candidate) {
@@ -438,7 +450,7 @@ fn known_invalid(index: &str) -> BTreeSet<String> {
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
 /// Panic hook while generating: remember where and what, print nothing (the row says it).
-fn record_panic(info: &panic::PanicHookInfo<'_>) {
+pub(crate) fn record_panic(info: &panic::PanicHookInfo<'_>) {
     if let Ok(mut slot) = LAST_PANIC.lock() {
         *slot = Some(info.to_string());
     }
@@ -458,7 +470,9 @@ fn generate_guarded(
 
 /// Runs `f` on a thread with a large stack, catching a panic (as reported by
 /// [`record_panic`] when that hook is installed, else by its payload), and times it.
-fn guarded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> (Result<T, String>, f64) {
+pub(crate) fn guarded<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> (Result<T, String>, f64) {
     if let Ok(mut slot) = LAST_PANIC.lock() {
         *slot = None;
     }
@@ -497,7 +511,8 @@ fn generated_lines(files: &BTreeMap<String, String>) -> usize {
         .sum()
 }
 
-/// Writes `server/…` into `ws/<slug>-server/…` and `client/…` into `ws/<slug>-client/…`.
+/// Writes `server/…` into `ws/<slug>-server/…`, `client/…` into `ws/<slug>-client/…` (and
+/// `cli/…` into `ws/<slug>-cli/…`).
 /// Files whose contents are unchanged are left alone (so cargo can reuse what it built last
 /// time) and files a previous run left that this one does not write are removed.
 pub(crate) fn write_crates(
@@ -521,7 +536,9 @@ pub(crate) fn write_crates(
         }
         fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    for side in ["server", "client"] {
+    let mut sides: BTreeSet<&str> = files.keys().filter_map(|k| k.split('/').next()).collect();
+    sides.extend(["server", "client"]);
+    for side in sides {
         for path in files_under(&ws.join(format!("{slug}-{side}"))) {
             if !written.contains(&path) {
                 fs::remove_file(&path)
@@ -548,7 +565,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 // ---------------------------------------------------------------------------------------------
 // The workspace and cargo
 
-fn workspace_manifest(members: &[String]) -> String {
+fn workspace_manifest(members: &[String], extra: &str) -> String {
     let mut s = String::from(
         "# Written by `cargo xtask corpus`: a throwaway workspace of generated crates.\n\
          [workspace]\nresolver = \"3\"\nmembers = [\n",
@@ -557,12 +574,23 @@ fn workspace_manifest(members: &[String]) -> String {
         let _ = writeln!(s, "    \"{m}\",");
     }
     s.push_str("]\n");
+    s.push_str(extra);
     s
 }
 
 pub(crate) fn write_workspace(ws: &Path, root: &Path, members: &[String]) -> Result<(), String> {
+    write_workspace_with(ws, root, members, "")
+}
+
+/// [`write_workspace`] with more lines for the workspace's manifest (a `[profile.dev]`).
+pub(crate) fn write_workspace_with(
+    ws: &Path,
+    root: &Path,
+    members: &[String],
+    extra: &str,
+) -> Result<(), String> {
     let manifest = ws.join("Cargo.toml");
-    fs::write(&manifest, workspace_manifest(members))
+    fs::write(&manifest, workspace_manifest(members, extra))
         .map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
     // The repository's lock file, so that the corpus builds the versions the repository
     // builds and needs nothing new from the registry; cargo prunes and extends it.
@@ -585,6 +613,45 @@ fn cargo() -> Command {
         cmd.env_remove(var);
     }
     cmd
+}
+
+/// Package id → package name, and member → why cargo could not load it.
+pub(crate) type Loaded = (HashMap<String, String>, BTreeMap<String, String>);
+
+/// Writes the workspace of `members` and asks cargo for its packages (package id → name). A
+/// member whose manifest cargo cannot load stops every cargo command in the workspace: it is
+/// set aside (removed from `members`, returned with cargo's error) and cargo asked again.
+pub(crate) fn load_workspace(
+    ws: &Path,
+    root: &Path,
+    members: &mut Vec<String>,
+    extra: &str,
+) -> Result<Loaded, String> {
+    write_workspace_with(ws, root, members, extra)?;
+    let mut excluded: BTreeMap<String, String> = BTreeMap::new();
+    loop {
+        match cargo_metadata(ws) {
+            Ok(names) => return Ok((names, excluded)),
+            Err(stderr) => {
+                let bad: Vec<String> = members
+                    .iter()
+                    .filter(|m| mentions_member(&stderr, ws, m))
+                    .cloned()
+                    .collect();
+                if bad.is_empty() {
+                    return Err(format!(
+                        "cargo cannot load the workspace {}:\n{stderr}",
+                        ws.display()
+                    ));
+                }
+                for m in bad {
+                    excluded.insert(m.clone(), first_cargo_error(&stderr));
+                    members.retain(|x| *x != m);
+                }
+                write_workspace_with(ws, root, members, extra)?;
+            }
+        }
+    }
 }
 
 /// Package id → package name for the workspace members, or cargo's stderr when it cannot
@@ -659,9 +726,19 @@ pub(crate) fn cargo_build(
     ws: &Path,
     target_dir: &Path,
 ) -> Result<(Vec<String>, bool, String), String> {
+    cargo_run(ws, target_dir, "clippy")
+}
+
+/// `cargo SUBCOMMAND --workspace --keep-going --message-format=json` (`clippy` to check and
+/// lint, `build` for binaries), as [`cargo_build`].
+pub(crate) fn cargo_run(
+    ws: &Path,
+    target_dir: &Path,
+    subcommand: &str,
+) -> Result<(Vec<String>, bool, String), String> {
     let mut child = cargo()
         .args([
-            "clippy",
+            subcommand,
             "--workspace",
             "--keep-going",
             "--message-format=json",
@@ -674,7 +751,7 @@ pub(crate) fn cargo_build(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run cargo clippy: {e}"))?;
+        .map_err(|e| format!("cannot run cargo {subcommand}: {e}"))?;
     let stderr = child.stderr.take().expect("piped stderr");
     let echo = std::thread::spawn(move || {
         let mut kept = String::new();
@@ -696,7 +773,7 @@ pub(crate) fn cargo_build(
         .map_err(|e| format!("cannot read cargo's output: {e}"))?;
     let status = child
         .wait()
-        .map_err(|e| format!("cargo clippy did not finish: {e}"))?;
+        .map_err(|e| format!("cargo {subcommand} did not finish: {e}"))?;
     let stderr = echo.join().unwrap_or_default();
     Ok((
         stdout.lines().map(str::to_string).collect(),
@@ -717,7 +794,7 @@ pub(crate) struct CrateBuild {
     /// Warning kind (see [`kind_of`]) → how many, and where the first one is.
     pub(crate) warning_kinds: BTreeMap<String, (usize, String)>,
     /// Set aside before the build: cargo could not load the crate's manifest.
-    manifest_error: Option<String>,
+    pub(crate) manifest_error: Option<String>,
 }
 
 impl CrateBuild {

@@ -205,6 +205,16 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     let after_help = format!(
         "The API key is read from {key_var}. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent)."
     );
+    // `--help` (not `-h`) also names the operations left to the client library, and why.
+    let left_out: String = cli
+        .left_out
+        .iter()
+        .map(|l| format!("\n  {}: {}", api.operations[l.operation].id, l.reason))
+        .collect();
+    let after_long_help = (!left_out.is_empty()).then(|| {
+        let text = format!("{after_help}\n\nNot offered here:{left_out}");
+        quote!(.after_long_help(#text))
+    });
     // The operations' `…Options` types, when some subcommand takes one.
     let options_use = ops
         .iter()
@@ -323,6 +333,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             let cmd = Command::new(#bin)
                 .about(#about)
                 .after_help(#after_help)
+                #after_long_help
                 .version(env!("CARGO_PKG_VERSION"))
                 .subcommand_required(true)
                 .arg_required_else_help(true);

@@ -3,7 +3,7 @@
 //! environment variables credentials are read from. The CLI emitter only prints them.
 
 use crate::ir::{
-    Api, BodyKind, Cli, CliCommand, CliFlag, FlagTarget, Operation, TypeKind, TypeRef,
+    Api, BodyKind, Cli, CliCommand, CliFlag, CliLeftOut, FlagTarget, Operation, TypeKind, TypeRef,
 };
 use crate::naming::{self, Scope};
 
@@ -31,18 +31,22 @@ fn claim(scope: &mut Scope, raw: &str) -> String {
 /// The CLI of `api` for the crate stem `name` (`petstore` → `petstore-cli`).
 pub fn lower(api: &Api, name: &str) -> Cli {
     let mut names = Scope::reserving(&["help"]);
-    let commands: Vec<CliCommand> = api
-        .operations
-        .iter()
-        .enumerate()
-        .filter(|(_, op)| callable(op))
-        .map(|(index, op)| CliCommand {
-            operation: index,
-            name: claim(&mut names, &op.rust),
-            flags: flags(op, api),
-            needs_key: needs_key(op),
-        })
-        .collect();
+    let mut commands = Vec::new();
+    let mut left_out = Vec::new();
+    for (index, op) in api.operations.iter().enumerate() {
+        match left_out_because(op) {
+            Some(reason) => left_out.push(CliLeftOut {
+                operation: index,
+                reason,
+            }),
+            None => commands.push(CliCommand {
+                operation: index,
+                name: claim(&mut names, &op.rust),
+                flags: flags(op, api),
+                needs_key: needs_key(op),
+            }),
+        }
+    }
     Cli {
         bin: format!("{name}-cli"),
         key_var: naming::env_var(name, "API_KEY"),
@@ -50,19 +54,28 @@ pub fn lower(api: &Api, name: &str) -> Cli {
         password_var: naming::env_var(name, "PASSWORD"),
         checks_credentials: commands.iter().any(|c| c.needs_key),
         commands,
+        left_out,
     }
 }
 
-/// Whether the CLI offers `op` as a subcommand: not with a streamed answer, a whole-query-
-/// string parameter or a body that is neither JSON nor form data (those are the client
-/// library's; the subcommand list says so in its help).
-fn callable(op: &Operation) -> bool {
-    !op.streamed
-        && op.query_string.is_none()
-        && op
-            .body
-            .as_ref()
-            .is_none_or(|b| matches!(b.kind, BodyKind::Json(_) | BodyKind::Form(_)))
+/// Why the CLI does not offer `op` as a subcommand, if it does not: a streamed answer, a
+/// whole-query-string parameter or a body that is neither JSON nor form data are the client
+/// library's (the CLI's long help lists them with this reason).
+fn left_out_because(op: &Operation) -> Option<String> {
+    if op.streamed {
+        return Some("its answer is a stream (use the client library)".into());
+    }
+    if op.query_string.is_some() {
+        return Some(
+            "it takes the whole query string as one value (use the client library)".into(),
+        );
+    }
+    match op.body.as_ref().map(|b| (&b.kind, &b.content_type)) {
+        Some((BodyKind::Json(_) | BodyKind::Form(_), _)) | None => None,
+        Some((_, media)) => Some(format!(
+            "its request body is `{media}`, not JSON or form data (use the client library)"
+        )),
+    }
 }
 
 /// Every alternative of the operation's security needs a credential.
@@ -207,5 +220,14 @@ paths:
             "anonymous access is an alternative"
         );
         assert!(cli.checks_credentials);
+        let left: Vec<(&str, &str)> = cli
+            .left_out
+            .iter()
+            .map(|l| (api.operations[l.operation].id.as_str(), l.reason.as_str()))
+            .collect();
+        assert_eq!(
+            left,
+            [("events", "its answer is a stream (use the client library)")]
+        );
     }
 }

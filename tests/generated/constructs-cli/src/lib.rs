@@ -30,6 +30,9 @@ pub fn cli() -> Command {
         .after_help(
             "The API key is read from CONSTRUCTS_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
         )
+        .after_long_help(
+            "The API key is read from CONSTRUCTS_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).\n\nNot offered here:\n  put_blobs: its request body is `application/octet-stream`, not JSON or form data (use the client library)\n  post_notes: its request body is `text/plain`, not JSON or form data (use the client library)",
+        )
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);

@@ -29,6 +29,9 @@ pub fn cli() -> Command {
         .after_help(
             "The API key is read from OAS32_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
         )
+        .after_long_help(
+            "The API key is read from OAS32_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).\n\nNot offered here:\n  watchTicks: its answer is a stream (use the client library)\n  exportTicks: its answer is a stream (use the client library)\n  findTicks: it takes the whole query string as one value (use the client library)\n  selectTicks: it takes the whole query string as one value (use the client library)\n  watchMessages: its answer is a stream (use the client library)\n  heartbeat: its answer is a stream (use the client library)",
+        )
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
