@@ -812,39 +812,21 @@ impl<'a> Schemas<'a> {
                 boxed: false,
             });
         }
-        let discriminator = schema.schema_data.discriminator.as_ref().map(|d| {
-            let mut mapping = Vec::new();
-            for (i, part) in parts.iter().enumerate() {
-                if let Some(reference) = variant_reference(part) {
-                    let explicit: Vec<&String> = d
-                        .mapping
-                        .iter()
-                        .filter(|(_, target)| {
-                            *target == reference
-                                || reference.rsplit('/').next() == Some(target.as_str())
-                        })
-                        .map(|(value, _)| value)
-                        .collect();
-                    if explicit.is_empty() {
-                        let name = reference.rsplit('/').next().unwrap_or_default();
-                        mapping.push((load::unescape(name), i));
-                    } else {
-                        mapping.extend(explicit.into_iter().map(|v| (v.clone(), i)));
-                    }
-                }
-            }
-            Discriminator {
+        let discriminator = schema
+            .schema_data
+            .discriminator
+            .as_ref()
+            .map(|d| Discriminator {
                 property: d.property_name.clone(),
-                mapping,
-            }
-        });
-        // Only `$ref` variants have a name a tag can map to; with none, no value would ever
-        // be accepted, so the variants are tried in order instead.
+                mapping: self.tags(parts, &d.property_name, &d.mapping),
+            });
+        // Only `$ref` variants have a name, and only some variants pin the property; with no
+        // value naming any variant, the variants are tried in order instead.
         let discriminator = match discriminator {
             Some(d) if d.mapping.is_empty() => {
                 sink.warn(
                     push(pointer, "discriminator"),
-                    "no variant is a `$ref`, so the discriminator maps no value; the first variant that decodes is chosen",
+                    "no variant is a `$ref` or pins the property to a value, so the discriminator maps no value; the first variant that decodes is chosen",
                 );
                 None
             }
@@ -859,6 +841,89 @@ impl<'a> Schemas<'a> {
             discriminator,
             scalar: false,
         })
+    }
+
+    /// The discriminator's values and the variant each names, the first one of a variant being
+    /// the one written when encoding: the `mapping`'s keys for the variant; else the value the
+    /// variant pins the property to (`type: {enum: [function]}`, 3.1 `const`), which is what
+    /// servers and the document's examples send (typify reads such a union the same way),
+    /// and then the schema's name, which OpenAPI's implicit mapping also allows. A value
+    /// that would name two variants names the first.
+    fn tags(
+        &self,
+        parts: &[ReferenceOr<Schema>],
+        property: &str,
+        explicit: &indexmap::IndexMap<String, String>,
+    ) -> Vec<(String, usize)> {
+        let mut mapping: Vec<(String, usize)> = Vec::new();
+        let mut claim = |value: String, i: usize| {
+            if !mapping.iter().any(|(v, _)| *v == value) {
+                mapping.push((value, i));
+            }
+        };
+        let mut named = Vec::new();
+        for (i, part) in parts.iter().enumerate() {
+            let reference = variant_reference(part);
+            let keys: Vec<&String> = reference
+                .map(|reference| {
+                    explicit
+                        .iter()
+                        .filter(|(_, target)| {
+                            *target == reference
+                                || reference.rsplit('/').next() == Some(target.as_str())
+                        })
+                        .map(|(value, _)| value)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !keys.is_empty() {
+                keys.into_iter().for_each(|k| claim(k.clone(), i));
+                continue;
+            }
+            if let Some(value) = self.pinned(SchemaRef::of(part), property) {
+                claim(value, i);
+            }
+            if let Some(reference) = reference {
+                named.push((
+                    load::unescape(reference.rsplit('/').next().unwrap_or_default()),
+                    i,
+                ));
+            }
+        }
+        for (name, i) in named {
+            claim(name, i);
+        }
+        mapping
+    }
+
+    /// The one string value the object schema (through references and `allOf`) allows for
+    /// `property`, if it allows exactly one (`enum: [x]`; 3.1's `const` is read as that).
+    fn pinned(&self, s: SchemaRef<'_>, property: &str) -> Option<String> {
+        let mut props = Vec::new();
+        let mut additional = None;
+        let mut seen = BTreeSet::new();
+        collect_all_of(self.doc, s, &mut props, &mut additional, &mut seen, 0);
+        let (_, schema, _) = props
+            .into_iter()
+            .rev()
+            .find(|(name, _, _)| name == property)?;
+        let mut schema = self.resolve(schema)?;
+        // `allOf: [{$ref: ToolType}]`: a property that only refers to its type.
+        for _ in 0..8 {
+            match &schema.schema_kind {
+                SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
+                    schema = self.resolve(SchemaRef::of(&all_of[0]))?;
+                }
+                _ => break,
+            }
+        }
+        match &schema.schema_kind {
+            SchemaKind::Type(Type::String(t)) => match t.enumeration.as_slice() {
+                [Some(value)] => Some(value.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Merges the properties of every part into one struct.
