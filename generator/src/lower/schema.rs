@@ -254,11 +254,13 @@ impl<'a> Schemas<'a> {
         None
     }
 
-    /// Whether the schema (through references) admits `null`.
+    /// Whether the schema (through references) admits `null` beside other values (one that
+    /// admits only `null` is [`TypeRef::Unit`], which holds it).
     pub fn nullable(&self, s: SchemaRef<'_>) -> bool {
         self.resolve(s).is_some_and(|schema| {
-            schema.schema_data.nullable
-                || matches!(&schema.schema_kind, SchemaKind::Type(Type::String(t)) if t.enumeration.contains(&None))
+            !only_null(schema)
+                && (schema.schema_data.nullable
+                    || matches!(&schema.schema_kind, SchemaKind::Type(Type::String(t)) if t.enumeration.contains(&None)))
         })
     }
 
@@ -355,6 +357,8 @@ impl<'a> Schemas<'a> {
         sink: &mut Sink,
     ) -> Option<TypeRef> {
         Some(match &schema.schema_kind {
+            // `enum: [null]` (schemars' `()`): no string fits, only `null`.
+            _ if only_null(schema) => TypeRef::Unit,
             SchemaKind::Type(Type::String(s))
                 if s.enumeration.iter().flatten().next().is_some() =>
             {
@@ -989,6 +993,27 @@ impl<'s> SchemaRef<'s> {
 /// The component a `oneOf` variant names: a `$ref`, or a `$ref` the 3.1 up-reading wrapped
 /// in `allOf` to keep its sibling annotations (openai: `- $ref: …/TranscriptTextUsageTokens`
 /// with a `title`).
+/// `enum: [null]`, with `type: string` or none: a schema only `null` fits (schemars writes it
+/// for `()`; typify reads it as `()`). Read literally, `type: string` admits no `null` at all;
+/// every server that writes it sends `null`, and so does Prism.
+fn only_null(schema: &Schema) -> bool {
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::String(s)) => {
+            !s.enumeration.is_empty() && s.enumeration.iter().all(Option::is_none)
+        }
+        SchemaKind::Any(any) => {
+            any.typ.as_deref().is_none_or(|t| t == "string")
+                && !any.enumeration.is_empty()
+                && any.enumeration.iter().all(serde_json::Value::is_null)
+                && any.properties.is_empty()
+                && any.one_of.is_empty()
+                && any.any_of.is_empty()
+                && any.all_of.is_empty()
+        }
+        _ => false,
+    }
+}
+
 fn variant_reference(part: &ReferenceOr<Schema>) -> Option<&String> {
     match part {
         ReferenceOr::Reference { reference } => Some(reference),

@@ -143,9 +143,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "search-ticks" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("OAS32_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
                 );
             }
             let body: Option<types::TickFilter> = support::body(
@@ -165,9 +163,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-tick" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("OAS32_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
                 );
             }
             let tick_id: i64 = support::required(m, "tick-id")?;
@@ -177,9 +173,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "purge-tick" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("OAS32_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
                 );
             }
             let tick_id: i64 = support::required(m, "tick-id")?;
