@@ -14,8 +14,10 @@
 //! Fails on a CLI that does not compile, a request Prism refuses, an answer the CLI cannot
 //! decode (unless Prism's answer broke the document), and any call that could not be made.
 
+mod check;
 mod pattern;
 mod prism;
+mod proxy;
 mod report;
 mod requests;
 mod values;
@@ -129,10 +131,27 @@ pub fn main(args: &[String]) -> Result<(), String> {
     if args.examples {
         modes.push(Mode::Examples);
     }
+    let mock_docs = out_dir.join("mock-documents");
     for run in &mut runs {
         let (Some(bin), Some(prism_bin), Some((doc, api, cli))) = (&run.bin, &prism_bin, &run.plan)
         else {
             continue;
+        };
+        // Nothing to call: no mock needed.
+        if cli.commands.is_empty() {
+            continue;
+        }
+        let document = match prism::with_format_bounds(doc) {
+            Some(copy) => {
+                fs::create_dir_all(&mock_docs)
+                    .map_err(|e| format!("cannot create {}: {e}", mock_docs.display()))?;
+                let path = mock_docs.join(format!("{}.json", run.slug));
+                let text = serde_json::to_string(&copy).map_err(|e| e.to_string())?;
+                fs::write(&path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                path
+            }
+            None => run.path.clone(),
         };
         for (i, mode) in modes.iter().enumerate() {
             let round = i as u32 + 1;
@@ -144,19 +163,25 @@ pub fn main(args: &[String]) -> Result<(), String> {
             );
             let calls = requests::calls(doc, api, cli, round);
             let log = logs.join(format!("{}-{}.log", run.slug, mode_file(*mode)));
-            let result = call_all(prism_bin, &run.path, *mode, bin, cli, &calls, &log);
-            run.rounds.push(match result {
-                Ok(calls) => RoundRun {
-                    mode: *mode,
-                    calls,
-                    prism_error: None,
-                },
-                Err(e) => RoundRun {
-                    mode: *mode,
-                    calls: Vec::new(),
-                    prism_error: Some(e),
-                },
-            });
+            let target = Target {
+                document: &document,
+                doc,
+                bin,
+                cli,
+            };
+            let result = call_all(prism_bin, &target, *mode, &calls, &log);
+            let mut round = RoundRun {
+                mode: *mode,
+                calls: Vec::new(),
+                prism_error: None,
+                unavailable: None,
+            };
+            match result {
+                Ok(calls) => round.calls = calls,
+                Err(RoundError::Unavailable(e)) => round.unavailable = Some(e),
+                Err(RoundError::Failed(e)) => round.prism_error = Some(e),
+            }
+            run.rounds.push(round);
         }
     }
 
@@ -265,21 +290,38 @@ fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or("").to_string()
 }
 
-/// One round: Prism started in `mode`, every call made and classified; Prism's log written.
+/// One round: Prism started in `mode` behind the recording relay, every call made and
+/// classified; Prism's log written. `Err` when Prism cannot serve the document at all
+/// ([`Unavailable`]) or stopped answering.
 fn call_all(
     prism_bin: &Path,
-    document: &Path,
+    target: &Target<'_>,
     mode: Mode,
-    bin: &Path,
-    cli: &apigen::ir::Cli,
     calls: &[requests::Call],
     log: &Path,
-) -> Result<Vec<CallResult>, String> {
-    let mut prism = Prism::start(prism_bin, document, mode)?;
-    let base_url = prism.base_url();
+) -> Result<Vec<CallResult>, RoundError> {
+    let Target {
+        document,
+        doc,
+        bin,
+        cli,
+    } = *target;
+    let mut prism = Prism::start(prism_bin, document, mode).map_err(|e| {
+        if e.starts_with("Prism stopped before listening") {
+            RoundError::Unavailable(e)
+        } else {
+            RoundError::Failed(e)
+        }
+    })?;
+    let relay = proxy::Proxy::start(prism.port).map_err(RoundError::Failed)?;
+    let base_url = format!("http://127.0.0.1:{}", relay.port);
     let mut results = Vec::new();
     let outcome = (|| -> Result<(), String> {
         for call in calls {
+            if let Some(fault) = &call.document_fault {
+                results.push(CallResult::new(call, Outcome::DocumentFault, fault.clone()));
+                continue;
+            }
             if let Some(problem) = &call.problem {
                 results.push(CallResult::new(call, Outcome::NoValues, problem.clone()));
                 continue;
@@ -287,13 +329,32 @@ fn call_all(
             let ran = run_cli(bin, cli, &base_url, call)?;
             let lines = prism.fence()?;
             let seen = prism::read(&lines);
-            let (outcome, detail) = classify(&ran, &seen);
+            let exchanges = relay.take();
+            let (outcome, detail) = classify(&ran, &seen, exchanges.last(), doc, call, mode);
             results.push(CallResult::new(call, outcome, detail));
         }
         Ok(())
     })();
     let _ = fs::write(log, prism.log.join("\n") + "\n");
-    outcome.map(|()| results)
+    outcome.map(|()| results).map_err(RoundError::Failed)
+}
+
+/// What a round calls: the document Prism mocks (its path, and as JSON) and the CLI.
+#[derive(Clone, Copy)]
+struct Target<'a> {
+    document: &'a Path,
+    doc: &'a serde_json::Value,
+    bin: &'a Path,
+    cli: &'a apigen::ir::Cli,
+}
+
+/// Why a round made no calls.
+pub enum RoundError {
+    /// Prism cannot read the document (an external `$ref` it cannot download, no paths):
+    /// the mock's fault, nothing the CLI did.
+    Unavailable(String),
+    /// Prism, the relay or the CLI could not be run, or Prism stopped answering.
+    Failed(String),
 }
 
 /// What one run of the CLI did.
@@ -359,8 +420,16 @@ fn run_cli(
     })
 }
 
-/// The call's outcome, from the CLI's exit status and message and what Prism logged.
-fn classify(ran: &Ran, seen: &prism::Seen) -> (Outcome, String) {
+/// The call's outcome, from the CLI's exit status and message, what Prism logged, and the
+/// answer the relay saw (checked against the document when the CLI could not decode it).
+fn classify(
+    ran: &Ran,
+    seen: &prism::Seen,
+    exchange: Option<&proxy::Exchange>,
+    doc: &serde_json::Value,
+    call: &requests::Call,
+    mode: Mode,
+) -> (Outcome, String) {
     let said = ran
         .stderr
         .lines()
@@ -368,7 +437,16 @@ fn classify(ran: &Ran, seen: &prism::Seen) -> (Outcome, String) {
         .collect::<Vec<_>>()
         .join(" ");
     if !seen.refused.is_empty() {
-        return (Outcome::Refused, seen.refused.join("; "));
+        let mut why = seen.reasons.clone();
+        why.extend(seen.refused.iter().cloned());
+        why.dedup();
+        if let Some(defect) = prism::defect(seen) {
+            return (
+                Outcome::MockFault,
+                format!("Prism's defect: {defect} ({})", why.join("; ")),
+            );
+        }
+        return (Outcome::Refused, why.join("; "));
     }
     if ran.timed_out {
         return (
@@ -380,8 +458,67 @@ fn classify(ran: &Ran, seen: &prism::Seen) -> (Outcome, String) {
         Some(0) => (Outcome::Ok, format!("{} bytes of output", ran.stdout_bytes)),
         Some(2) => (Outcome::NotSent, said),
         _ if !seen.mock_faults.is_empty() => (Outcome::MockFault, seen.mock_faults.join("; ")),
-        _ if said.contains("could not decode") => (Outcome::Undecoded, said),
+        _ if said.contains("could not decode") => {
+            let Some(exchange) = exchange else {
+                return (Outcome::Undecoded, said);
+            };
+            match answer_breaks_document(doc, call, exchange) {
+                Some(broken) => {
+                    let whose = match mode {
+                        Mode::Examples => "the document's example breaks its schema",
+                        Mode::Dynamic(_) => "Prism's answer breaks the document",
+                    };
+                    (Outcome::MockFault, format!("{whose}: {broken}"))
+                }
+                None => (
+                    Outcome::Undecoded,
+                    format!(
+                        "{said}; the answer to `{}` ({} {}): {}",
+                        exchange.request,
+                        exchange.status,
+                        exchange.header("content-type").unwrap_or("no content type"),
+                        excerpt(&exchange.body)
+                    ),
+                ),
+            }
+        }
         Some(code) => (Outcome::Failed, format!("exit status {code}: {said}")),
         None => (Outcome::Failed, format!("killed by a signal: {said}")),
+    }
+}
+
+/// Where the answer breaks the document's schema for its status and media type, if it does.
+fn answer_breaks_document(
+    doc: &serde_json::Value,
+    call: &requests::Call,
+    exchange: &proxy::Exchange,
+) -> Option<String> {
+    let schema = requests::response_schema(
+        doc,
+        &call.path,
+        &call.method,
+        exchange.status,
+        exchange.header("content-type"),
+    )?;
+    let value: serde_json::Value = match serde_json::from_slice(&exchange.body) {
+        Ok(v) => v,
+        Err(e) => {
+            return Some(format!(
+                "the answer is not JSON ({e}): {}",
+                excerpt(&exchange.body)
+            ));
+        }
+    };
+    let found = check::violations(doc, &schema, &value);
+    (!found.is_empty()).then(|| found.join("; "))
+}
+
+/// At most 300 characters of a body, as text.
+fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    if text.chars().count() > 300 {
+        format!("{}…", text.chars().take(300).collect::<String>())
+    } else {
+        text.into_owned()
     }
 }

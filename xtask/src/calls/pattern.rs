@@ -4,31 +4,108 @@
 //! first unbounded repetition to reach a `minLength`.
 //!
 //! Patterns are ECMA-262 regular expressions; the common subset (classes, escapes,
-//! repetitions, groups, anchors) reads the same in regex-syntax. What it cannot read
-//! (look-ahead, back-references) is an error the caller reports.
+//! repetitions, groups, anchors) reads the same in regex-syntax. Look-aheads at the start
+//! (nexus's names: `^(?!<a uuid>$)^[a-z]…`) are taken off, the rest walked, and each
+//! candidate checked against them with regex-lite (a few choices are tried); look-arounds
+//! elsewhere and back-references are an error the caller reports.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// A string matching `pattern`. `choice` picks among alternatives (0: always the first),
 /// `extra` repeats the first repetition without an upper bound that many more times.
 pub fn sample(pattern: &str, choice: u64, extra: usize) -> Result<String, String> {
+    let (rest, looks) = leading_lookaheads(pattern);
     let hir = regex_syntax::ParserBuilder::new()
         .build()
-        .parse(pattern)
+        .parse(&rest)
         .map_err(|e| {
             format!(
                 "pattern `{pattern}` is not read by regex-syntax: {}",
                 first_line(&e.to_string())
             )
         })?;
-    let mut out = String::new();
-    let mut walk = Walk {
-        choice,
-        extra,
-        out: &mut out,
-    };
-    walk.hir(&hir)?;
-    Ok(out)
+    let checks = looks
+        .iter()
+        .map(|(positive, inner)| {
+            regex_lite::Regex::new(&format!("^(?:{inner})"))
+                .map(|re| (*positive, re))
+                .map_err(|e| {
+                    format!("pattern `{pattern}`: a look-ahead regex-lite cannot read: {e}")
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // Without look-aheads the first candidate is the answer.
+    let attempts = if checks.is_empty() { 1 } else { 64 };
+    for attempt in 0..attempts {
+        let mut out = String::new();
+        let mut walk = Walk {
+            choice: choice.wrapping_add(attempt),
+            extra,
+            out: &mut out,
+        };
+        walk.hir(&hir)?;
+        if checks
+            .iter()
+            .all(|(positive, re)| re.is_match(&out) == *positive)
+        {
+            return Ok(out);
+        }
+    }
+    Err(format!(
+        "no string made for `{pattern}` passes its look-aheads"
+    ))
+}
+
+/// The pattern without the look-aheads at its start (after any `^`), and those look-aheads:
+/// (positive, inner pattern).
+fn leading_lookaheads(pattern: &str) -> (String, Vec<(bool, String)>) {
+    let mut rest = pattern;
+    let mut anchors = String::new();
+    let mut looks = Vec::new();
+    loop {
+        if let Some(r) = rest.strip_prefix('^') {
+            anchors.push('^');
+            rest = r;
+            continue;
+        }
+        let positive = if rest.starts_with("(?=") {
+            true
+        } else if rest.starts_with("(?!") {
+            false
+        } else {
+            break;
+        };
+        let Some(end) = closing_paren(rest) else {
+            break;
+        };
+        looks.push((positive, rest[3..end].to_string()));
+        rest = &rest[end + 1..];
+    }
+    (format!("{anchors}{rest}"), looks)
+}
+
+/// The index of the `)` closing the group that opens `text`, skipping escapes and classes.
+fn closing_paren(text: &str) -> Option<usize> {
+    let mut depth = 0;
+    let mut in_class = false;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '(' if !in_class => depth += 1,
+            ')' if !in_class => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn first_line(text: &str) -> String {
@@ -130,6 +207,17 @@ mod tests {
             "-",
             "printable, not the space"
         );
-        assert!(sample("(?=a)b", 0, 0).is_err(), "look-ahead is not read");
+        assert!(
+            sample("a(?=b)b", 0, 0).is_err(),
+            "a look-ahead inside is not read"
+        );
+        let name = r"^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)^[a-z][a-z0-9-]*[a-zA-Z0-9]$";
+        assert_eq!(sample(name, 0, 0).unwrap(), "aa");
+        // The look-ahead rules a candidate out: another choice is taken.
+        assert_eq!(sample("^(?!foo)(foo|bar)$", 0, 0).unwrap(), "bar");
+        assert_eq!(
+            sample("^(?=.*[0-9])[a-z0-9]{3}$", 0, 0).unwrap_err(),
+            "no string made for `^(?=.*[0-9])[a-z0-9]{3}$` passes its look-aheads"
+        );
     }
 }

@@ -134,10 +134,21 @@ impl Prism {
                 while let Ok(line) = prism.lines.try_recv() {
                     prism.log.push(line);
                 }
-                return Err(format!(
-                    "Prism stopped before listening ({status}): {}",
-                    tail(&prism.log, 12)
-                ));
+                // Its own message is the `fatal` line; then comes its usage text.
+                let why = prism
+                    .log
+                    .iter()
+                    .position(|l| l.contains("fatal"))
+                    .map(|i| {
+                        prism.log[i..]
+                            .iter()
+                            .take(2)
+                            .map(|l| message(l))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .unwrap_or_else(|| tail(&prism.log, 12));
+                return Err(format!("Prism stopped before listening ({status}): {why}"));
             }
             if started.elapsed() > START_TIMEOUT {
                 return Err(format!(
@@ -147,10 +158,6 @@ impl Prism {
                 ));
             }
         }
-    }
-
-    pub fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
     }
 
     /// Sends the fence and returns the log lines since the previous one: what Prism logged
@@ -221,6 +228,78 @@ pub struct Seen {
     pub refused: Vec<String>,
     /// Where Prism's own answer breaks the document, or Prism failed to build one.
     pub mock_faults: Vec<String>,
+    /// The validator's findings about the request (`Request query must have required
+    /// property 'x'`), which say why a refusal was made.
+    pub reasons: Vec<String>,
+}
+
+/// Prism's own defects a refusal may come from, each checked by hand against Prism 5.14.2:
+/// the reason Prism gives (a substring of its validator's message) and what is wrong.
+const DEFECTS: &[(&str, &str)] = &[(
+    // fitbit's `filter[organization]`: 422 whether the client writes `filter[organization]`,
+    // `filter%5Borganization%5D` or `filter%5borganization%5d`.
+    "%5b",
+    "Prism cannot match a query parameter whose name holds `[` or `]`: it looks for the percent-encoded name among the decoded ones, however the request spells it",
+)];
+
+/// The Prism defect behind a refusal, when its reasons name one.
+pub fn defect(seen: &Seen) -> Option<&'static str> {
+    DEFECTS.iter().find_map(|(mark, why)| {
+        seen.reasons
+            .iter()
+            .any(|r| r.starts_with("Request query must have required property") && r.contains(mark))
+            .then_some(*why)
+    })
+}
+
+/// The document as Prism gets it: where an integer's `format` is one of the format
+/// registry's (`int8`…`uint64`) and its bounds do not already say so, the format's range is
+/// written as `minimum`/`maximum`. Prism's generator ignores these formats (nexus's `uint16`
+/// fields got 30818977), so its answers broke the document; nothing else is changed. `None`
+/// when nothing needed writing.
+pub fn with_format_bounds(doc: &serde_json::Value) -> Option<serde_json::Value> {
+    fn walk(v: &mut serde_json::Value, changed: &mut bool) {
+        match v {
+            serde_json::Value::Object(map) => {
+                let integer = match map.get("type") {
+                    Some(serde_json::Value::String(t)) => t == "integer",
+                    Some(serde_json::Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+                    _ => false,
+                };
+                let range = map
+                    .get("format")
+                    .and_then(serde_json::Value::as_str)
+                    .and_then(super::check::integer_format);
+                if let (true, Some((lo, hi))) = (integer, range) {
+                    // Doubles in JSON: the 64-bit ends are not exact, so those stay open.
+                    let exact = |n: i128| n.unsigned_abs() < (1u128 << 53);
+                    let lower = map.get("minimum").and_then(serde_json::Value::as_f64);
+                    if exact(lo) && lower.is_none_or(|m| m < lo as f64) {
+                        map.insert("minimum".into(), serde_json::Value::from(lo as i64));
+                        *changed = true;
+                    }
+                    let upper = map.get("maximum").and_then(serde_json::Value::as_f64);
+                    if exact(hi) && upper.is_none_or(|m| m > hi as f64) {
+                        map.insert("maximum".into(), serde_json::Value::from(hi as i64));
+                        *changed = true;
+                    }
+                }
+                for value in map.values_mut() {
+                    walk(value, changed);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    walk(item, changed);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut copy = doc.clone();
+    let mut changed = false;
+    walk(&mut copy, &mut changed);
+    changed.then_some(copy)
 }
 
 /// Reads a call's log lines (see [`Prism::fence`]).
@@ -230,6 +309,11 @@ pub fn read(lines: &[String]) -> Seen {
         let text = message(line);
         if line.contains("[HTTP SERVER]") && text == "Request received" {
             seen.requests += 1;
+        } else if line.contains("[VALIDATOR]")
+            && level(line) == "error"
+            && !text.starts_with("Violation: ")
+        {
+            seen.reasons.push(text.to_string());
         } else if let Some(v) = text.strip_prefix("Violation: ") {
             if v.starts_with("request") {
                 if level(line) == "error" {
@@ -310,6 +394,11 @@ mod tests {
         .to_vec();
         let seen = read(&lines);
         assert_eq!(seen.requests, 1);
+        assert_eq!(
+            seen.reasons,
+            ["Request query parameter limit must be integer"]
+        );
+        assert_eq!(defect(&seen), None);
         assert_eq!(
             seen.refused,
             [

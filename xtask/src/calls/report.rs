@@ -27,12 +27,17 @@ pub enum Outcome {
     Failed,
     /// The harness could not make a value the call needs from the document.
     NoValues,
+    /// The document gives no valid request (a `$ref` it cannot resolve): not made.
+    DocumentFault,
 }
 
 impl Outcome {
     /// Whether this outcome fails the run.
     pub fn fails(self) -> bool {
-        !matches!(self, Outcome::Ok | Outcome::MockFault)
+        !matches!(
+            self,
+            Outcome::Ok | Outcome::MockFault | Outcome::DocumentFault
+        )
     }
 
     fn label(self) -> &'static str {
@@ -44,6 +49,7 @@ impl Outcome {
             Outcome::NotSent => "arguments refused by the CLI",
             Outcome::Failed => "failed",
             Outcome::NoValues => "no valid arguments",
+            Outcome::DocumentFault => "the document's fault",
         }
     }
 }
@@ -72,8 +78,11 @@ impl CallResult {
 pub struct RoundRun {
     pub mode: Mode,
     pub calls: Vec<CallResult>,
-    /// Prism could not be started or stopped answering: no call of the round counts.
+    /// Prism, the relay or the CLI could not be run, or Prism stopped answering: no call of
+    /// the round counts, and the run fails.
     pub prism_error: Option<String>,
+    /// Prism cannot read the document: the mock's fault; no call was made.
+    pub unavailable: Option<String>,
 }
 
 /// One document's run.
@@ -162,20 +171,20 @@ pub fn failures(runs: &[DocRun]) -> Vec<String> {
 /// The table: one row per document, and a total.
 pub fn tables(runs: &[DocRun]) -> String {
     let mut s = String::from(
-        "| document | CLI | operations | left out | calls | ok | refused | not decoded | mock's faults | other failures |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| document | CLI | operations | left out | calls | ok | refused | not decoded | mock's faults | document's faults | other failures |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
-    let mut total = [0usize; 9];
+    let mut total = [0usize; 10];
     for run in runs {
         let cli = match (&run.not_generated, &run.build_error, &run.bin) {
             (Some(e), _, _) => format!("not generated: {}", cell(e, 80)),
             (_, Some(e), _) => format!("**does not compile**: {}", cell(e, 80)),
+            (_, _, Some(_)) if run.rounds.iter().any(|r| r.unavailable.is_some()) => {
+                "yes (Prism cannot read the document)".into()
+            }
             (_, _, Some(_)) => "yes".into(),
             _ => "–".into(),
         };
-        let offered = run.offered().unwrap_or(0);
-        let left = run.left_out().len();
-        let calls = run.calls().count();
         let other = run
             .calls()
             .filter(|c| {
@@ -192,28 +201,28 @@ pub fn tables(runs: &[DocRun]) -> String {
                 .count();
         let row = [
             1,
-            offered,
-            left,
-            calls,
+            run.offered().unwrap_or(0),
+            run.left_out().len(),
+            run.calls().count(),
             run.count(Outcome::Ok),
             run.count(Outcome::Refused),
             run.count(Outcome::Undecoded),
             run.count(Outcome::MockFault),
+            run.count(Outcome::DocumentFault),
             other,
         ];
         for (t, v) in total.iter_mut().zip(row) {
             *t += v;
         }
-        let _ = writeln!(
-            s,
-            "| `{}` | {cli} | {offered} | {left} | {calls} | {} | {} | {} | {} | {other} |",
-            run.label, row[4], row[5], row[6], row[7]
-        );
+        let numbers: Vec<String> = row[1..].iter().map(usize::to_string).collect();
+        let _ = writeln!(s, "| `{}` | {cli} | {} |", run.label, numbers.join(" | "));
     }
+    let numbers: Vec<String> = total[1..].iter().map(usize::to_string).collect();
     let _ = writeln!(
         s,
-        "| **{} documents** | | {} | {} | {} | {} | {} | {} | {} | {} |",
-        total[0], total[1], total[2], total[3], total[4], total[5], total[6], total[7], total[8]
+        "| **{} documents** | | {} |",
+        total[0],
+        numbers.join(" | ")
     );
     s
 }
@@ -247,18 +256,31 @@ pub fn render(runs: &[DocRun], dirs: &str, modes: &[Mode], secs: f64) -> String 
             s.push('\n');
         }
     }
+    // `Some(true)`: failures; `Some(false)`: the mock's faults; `None`: the documents'.
     for (title, wanted) in [
-        ("Failures", true),
+        ("Failures", Some(true)),
         (
-            "The mock's faults (Prism's answer breaks the document)",
-            false,
+            "The mock's faults (Prism's answer breaks the document, or Prism cannot serve it)",
+            Some(false),
         ),
+        ("The documents' faults (no valid request can be made)", None),
     ] {
         let mut section = String::new();
         for run in runs {
             for round in &run.rounds {
+                if let Some(e) = &round.unavailable
+                    && wanted == Some(false)
+                {
+                    let _ = writeln!(
+                        section,
+                        "- `{}` ({}): no call made: {}",
+                        run.label,
+                        round.mode.label(),
+                        cell(e, 400)
+                    );
+                }
                 if let Some(e) = &round.prism_error
-                    && wanted
+                    && wanted == Some(true)
                 {
                     let _ = writeln!(
                         section,
@@ -269,10 +291,10 @@ pub fn render(runs: &[DocRun], dirs: &str, modes: &[Mode], secs: f64) -> String 
                     );
                 }
                 for call in &round.calls {
-                    let show = if wanted {
-                        call.outcome.fails()
-                    } else {
-                        call.outcome == Outcome::MockFault
+                    let show = match wanted {
+                        Some(true) => call.outcome.fails(),
+                        Some(false) => call.outcome == Outcome::MockFault,
+                        None => call.outcome == Outcome::DocumentFault,
                     };
                     if show {
                         let _ = writeln!(
@@ -284,7 +306,7 @@ pub fn render(runs: &[DocRun], dirs: &str, modes: &[Mode], secs: f64) -> String 
                             call.operation,
                             call.outcome.label(),
                             cell(&call.detail, 600),
-                            if wanted && !call.args.is_empty() {
+                            if wanted == Some(true) && !call.args.is_empty() {
                                 format!(
                                     "; arguments: `{}`",
                                     cell(&call.args.join(" "), 300).replace('`', "'")

@@ -6,7 +6,7 @@
 use apigen::ir::{self, FlagTarget};
 use serde_json::Value;
 
-use super::values::{Rng, Values, resolve};
+use super::values::{self, Rng, Values, resolve};
 
 /// One call to make.
 #[derive(Debug, Clone)]
@@ -15,10 +15,16 @@ pub struct Call {
     pub command: String,
     /// The operation's id in the document.
     pub operation: String,
+    /// Where the operation is in the document: its path and method as sent.
+    pub path: String,
+    pub method: String,
     /// The subcommand's flags and values, after the subcommand.
     pub args: Vec<String>,
     /// Why the harness could not make every value the call needs (the call is not made).
     pub problem: Option<String>,
+    /// The document itself gives no valid value (a `$ref` to nothing, an empty `$ref`): the
+    /// call cannot be made as the document is written.
+    pub document_fault: Option<String>,
 }
 
 /// The calls of round `round` (1-based).
@@ -34,8 +40,11 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
     let mut call = Call {
         command: cmd.name.clone(),
         operation: op.id.clone(),
+        path: op.path.clone(),
+        method: op.method.clone(),
         args: Vec::new(),
         problem: None,
+        document_fault: None,
     };
     let Some((item, raw)) = operation(doc, &op.path, &op.method) else {
         call.problem = Some(format!(
@@ -86,10 +95,10 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
             Rng::new(u64::from(round), &format!("{}/{}", op.id, p.wire)),
         );
         match values.request(&schema) {
-            Ok(value) => {
-                call.args.push(format!("--{}", flag.name));
-                call.args.push(flag_text(&value));
-            }
+            // `--flag=value`: a value may start with `-` (fitbit's `sort=-send_time`).
+            Ok(value) => call
+                .args
+                .push(format!("--{}={}", flag.name, flag_text(&value))),
             Err(e) if p.required => {
                 problems.push(format!("{} parameter `{}`: {e}", p.location.name(), p.wire))
             }
@@ -107,10 +116,7 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
                     Rng::new(u64::from(round), &format!("{}/body", op.id)),
                 );
                 match values.request(&schema) {
-                    Ok(value) => {
-                        call.args.push("--body".into());
-                        call.args.push(value.to_string());
-                    }
+                    Ok(value) => call.args.push(format!("--body={value}")),
                     Err(e) if body.required => problems.push(format!("request body: {e}")),
                     Err(_) => {}
                 }
@@ -123,7 +129,13 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         }
     }
     if !problems.is_empty() {
-        call.problem = Some(problems.join("; "));
+        let text = problems.join("; ");
+        // A reference the document cannot resolve is the document's to mend, not ours.
+        if problems.iter().any(|p| p.contains(values::UNRESOLVED)) {
+            call.document_fault = Some(text);
+        } else {
+            call.problem = Some(text);
+        }
     }
     call
 }
@@ -172,6 +184,52 @@ fn parameters<'a>(doc: &'a Value, item: &'a Value, op: &'a Value) -> Vec<&'a Val
         .collect();
     all.extend(own);
     all
+}
+
+/// The schema of the answer with `status` and `content_type` (the exact status, else its
+/// range `4XX`, else `default`; the media type named, else the first JSON one, else the
+/// first).
+pub fn response_schema(
+    doc: &Value,
+    path: &str,
+    method: &str,
+    status: u16,
+    content_type: Option<&str>,
+) -> Option<Value> {
+    let (_, op) = operation(doc, path, method)?;
+    let responses = op.get("responses")?;
+    let mut response = [
+        status.to_string(),
+        format!("{}XX", status / 100),
+        format!("{}xx", status / 100),
+        "default".to_string(),
+    ]
+    .iter()
+    .find_map(|k| responses.get(k))?;
+    if let Some(r) = response.get("$ref").and_then(Value::as_str) {
+        response = resolve(doc, r).ok()?;
+    }
+    let content = response.get("content")?.as_object()?;
+    let essence = |t: &str| {
+        t.split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase()
+    };
+    let wanted = content_type.map(essence);
+    let media = content
+        .iter()
+        .find(|(k, _)| Some(essence(k)) == wanted)
+        .or_else(|| {
+            content.iter().find(|(k, _)| {
+                let e = essence(k);
+                e == "application/json" || e.ends_with("+json")
+            })
+        })
+        .or_else(|| content.iter().next())
+        .map(|(_, m)| m)?;
+    Some(media.get("schema").cloned().unwrap_or(Value::Bool(true)))
 }
 
 /// The schema of the request body's media type `content_type`.

@@ -551,17 +551,20 @@ impl<'a> Values<'a> {
     }
 }
 
+/// How an error about a `$ref` the document cannot resolve begins (the document's fault).
+pub const UNRESOLVED: &str = "unresolvable `$ref: ";
+
 /// The value a local `$ref` points at, following a chain of them.
 pub fn resolve<'v>(root: &'v Value, reference: &str) -> Result<&'v Value, String> {
     let mut reference = reference.to_string();
     for _ in 0..32 {
         let pointer = reference
             .strip_prefix('#')
-            .ok_or_else(|| format!("`$ref: {reference}` points outside the document"))?;
+            .ok_or_else(|| format!("{UNRESOLVED}{reference}`: it points outside the document"))?;
         let pointer = percent_decode(pointer);
         let target = root
             .pointer(&pointer)
-            .ok_or_else(|| format!("`$ref: {reference}` points at nothing"))?;
+            .ok_or_else(|| format!("{UNRESOLVED}{reference}`: it points at nothing"))?;
         match target.get("$ref").and_then(Value::as_str) {
             // Parameters, bodies and responses may be references to references.
             Some(next) if target.as_object().is_some_and(|o| o.len() == 1) => {
