@@ -67,7 +67,7 @@ impl Target {
                 Ok(Target {
                     spec_label: paths::label(&spec, dir),
                     spec,
-                    name: api.crate_stem(),
+                    name: api.crate_stem_in(dir),
                     api_name: api.name.clone(),
                     server_dir,
                     client_dir,

@@ -125,6 +125,18 @@ impl AnswersApi for Service {
         bytes.extend([0xff, 0x00, 0xfe]);
         Ok(GetSpeechResponse::Ok(bytes))
     }
+
+    async fn check_token(
+        &self,
+        _ctx: &RequestContext,
+        params: CheckTokenParams,
+        body: types::CheckTokenBody,
+    ) -> Result<CheckTokenResponse, String> {
+        Ok(CheckTokenResponse::Ok(types::CheckTokenOkBody::new(
+            params.authorization,
+            body.note,
+        )))
+    }
 }
 
 async fn serve(empty: bool) -> Client {
@@ -139,6 +151,23 @@ async fn serve(empty: bool) -> Client {
         .retry_policy(RetryPolicy::none())
         .build()
         .unwrap()
+}
+
+/// Without a security requirement, an `Authorization` header parameter is sent and read as
+/// declared (OpenAPI would ignore it, and the operation could not be called); a member the
+/// body requires without a schema of its own is a field of any JSON value.
+#[tokio::test]
+async fn an_authorization_parameter_and_a_required_member_without_a_schema() {
+    let client = serve(false).await;
+    let body = answers_client::types::CheckTokenBody::new("t", serde_json::json!({"any": [1]}));
+    let seen = client.check_token("Bearer abc", &body).await.unwrap();
+    assert_eq!(seen.authorization, "Bearer abc");
+    assert_eq!(seen.note, serde_json::json!({"any": [1]}));
+    let json = serde_json::to_value(&body).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({"token": "t", "note": {"any": [1]}})
+    );
 }
 
 /// `anyOf: [X, null]`, `type: [array, 'null']` and `anyOf: [number, null]` answers are

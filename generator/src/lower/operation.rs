@@ -72,11 +72,13 @@ pub fn lower_all(
             let rust = names.claim(naming::snake(&id));
             // A stem is only ever a prefix (`SelfParams`), so `Self_` loses its underscore.
             let stem = stems.claim(naming::pascal(&id).trim_end_matches('_').to_string());
+            let requirement = op.security.as_ref().or(doc.security.as_ref());
             let ctx = Ctx {
                 doc,
                 stem: &stem,
                 at: &at,
                 deprecated: op.extensions.contains_key("x-deprecation"),
+                secured: requirement.is_some_and(|r| r.iter().any(|alt| !alt.is_empty())),
             };
             let mut params = ctx.params(&item.parameters, &op.parameters, path, schemas, sink);
             // The runtimes own the Idempotency-Key header (IETF draft): the implementation
@@ -95,12 +97,7 @@ pub fn lower_all(
                 .as_ref()
                 .and_then(|b| ctx.body(b, schemas, sink));
             let (responses, unimplemented) = ctx.responses(&op.responses, schemas, sink);
-            let security = security(
-                op.security.as_ref().or(doc.security.as_ref()),
-                schemes,
-                &at,
-                sink,
-            );
+            let security = security(requirement, schemes, &at, sink);
             let ext = extensions::deprecation(&op.extensions, &at, sink);
             let (deprecated, extra_headers) = deprecation(
                 op.deprecated,
@@ -343,6 +340,8 @@ struct Ctx<'d> {
     at: &'d str,
     /// The operation carries `x-deprecation`, whose headers the runtime writes.
     deprecated: bool,
+    /// The operation has a security requirement (its schemes carry `Authorization`).
+    secured: bool,
 }
 
 impl Ctx<'_> {
@@ -385,12 +384,30 @@ impl Ctx<'_> {
         for (param, at) in merged {
             let data = param.parameter_data_ref();
             let loc = location(param);
-            // OpenAPI says these three are described elsewhere (content negotiation, security).
-            if loc == Location::Header
-                && ["accept", "content-type", "authorization"]
-                    .contains(&data.name.to_ascii_lowercase().as_str())
-            {
-                continue;
+            // OpenAPI says these three are described elsewhere (content negotiation, security),
+            // and the parameter ignored. Without a security requirement nothing else would
+            // send `Authorization` (keeper's "Authorization header (bearer token)"): the
+            // parameter is kept then, as declared.
+            if loc == Location::Header {
+                let ignored = match data.name.to_ascii_lowercase().as_str() {
+                    "accept" | "content-type" => {
+                        Some("the client sets it from the document's media types")
+                    }
+                    "authorization" if self.secured => {
+                        Some("the operation's security scheme sets it")
+                    }
+                    _ => None,
+                };
+                if let Some(why) = ignored {
+                    sink.warn(
+                        &at,
+                        format!(
+                            "header parameter `{}` is ignored, as OpenAPI says: {why}",
+                            data.name
+                        ),
+                    );
+                    continue;
+                }
             }
             let hint = format!("{}{}", self.stem, naming::pascal(&data.name));
             let (ty, constraints, default, mut doc) = match &data.format {
@@ -875,6 +892,7 @@ pub fn lower_webhooks(doc: &OpenAPI, schemas: &mut Schemas<'_>, sink: &mut Sink)
                 stem: &variant,
                 at: &at,
                 deprecated: false,
+                secured: false,
             };
             let body = op
                 .request_body

@@ -1032,11 +1032,26 @@ fn properties<'s>(
     props: &'s indexmap::IndexMap<String, ReferenceOr<Box<Schema>>>,
     required: &[String],
 ) -> Vec<(String, SchemaRef<'s>, bool)> {
-    props
+    let mut out: Vec<(String, SchemaRef<'s>, bool)> = props
         .iter()
         .map(|(k, v)| (k.clone(), SchemaRef::of_boxed(v), required.contains(k)))
-        .collect()
+        .collect();
+    // A required member the schema gives no schema of its own must still be present, with
+    // any value (progenitor's cli-gen: `required: [required]` beside `properties: {gateway}`):
+    // a field of any JSON value, so that a request carries it and an answer keeps it.
+    for name in required.iter().filter(|r| !props.contains_key(*r)) {
+        if !out.iter().any(|(n, _, _)| n == name) {
+            out.push((name.clone(), SchemaRef::Item(&ANY_VALUE), true));
+        }
+    }
+    out
 }
+
+/// The schema `{}`: any value.
+static ANY_VALUE: std::sync::LazyLock<Schema> = std::sync::LazyLock::new(|| Schema {
+    schema_data: Default::default(),
+    schema_kind: SchemaKind::Any(AnySchema::default()),
+});
 
 fn is_empty_schema(s: &Schema) -> bool {
     matches!(&s.schema_kind, SchemaKind::Any(a) if a.typ.is_none() && a.properties.is_empty())

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use answers_client::client::*;
 use answers_client::{Client, Error, ResponseValue};
+use answers_client::types;
 use answers_client::Server;
 
 /// Parses the process's arguments and runs the subcommand; the exit status.
@@ -124,6 +125,38 @@ pub fn cli() -> Command {
                         .value_name("INTEGER")
                         .required(false)
                         .help("query parameter `version`"),
+                ),
+        )
+        .subcommand(
+            support::body_args(
+                    Command::new("check-token")
+                        .about(
+                            "No security scheme, but an `Authorization` header parameter (progenitor's keeper), an\n`Accept` one (ignored), and a body that requires a member it gives no schema for\n(progenitor's cli-gen).\n",
+                        )
+                        .long_about(
+                            "No security scheme, but an `Authorization` header parameter (progenitor's keeper), an\n`Accept` one (ignored), and a body that requires a member it gives no schema for\n(progenitor's cli-gen).\n\n`POST /tokens/check` (operation `checkToken`).",
+                        )
+                        .arg(
+                            Arg::new("authorization")
+                                .long("authorization")
+                                .value_name("TEXT")
+                                .required(true)
+                                .help("header parameter `Authorization`"),
+                        ),
+                )
+                .arg(
+                    Arg::new("token")
+                        .long("token")
+                        .value_name("TEXT")
+                        .help_heading(support::BODY)
+                        .help("Body property `token`"),
+                )
+                .arg(
+                    Arg::new("note")
+                        .long("note")
+                        .value_name("VALUE")
+                        .help_heading(support::BODY)
+                        .help("Body property `note`"),
                 ),
         )
 }
@@ -278,6 +311,22 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 .with_version(support::optional::<i64>(m, "version")?);
             let result = runtime.block_on(client.get_document_with(&id, options));
             Ok(finish(&client, ("getDocument", false), result, json, verbose))
+        }
+        "check-token" => {
+            let authorization: String = support::required(m, "authorization")?;
+            let body: Option<types::CheckTokenBody> = support::body(
+                m,
+                &[("token", "token"), ("note", "note")],
+            )?;
+            let Some(body) = body else {
+                return Err(
+                    support::usage(
+                        "this command needs a request body: --body, --body-file, standard input or the property flags",
+                    ),
+                );
+            };
+            let result = runtime.block_on(client.check_token(&authorization, &body));
+            Ok(finish(&client, ("checkToken", false), result, json, verbose))
         }
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }

@@ -128,6 +128,21 @@ pub trait AnswersApi: Send + Sync + 'static {
         async { Ok(GetDocumentResponse::Unimplemented) }
     }
 
+    /// No security scheme, but an `Authorization` header parameter (progenitor's keeper), an
+    /// `Accept` one (ignored), and a body that requires a member it gives no schema for
+    /// (progenitor's cli-gen).
+    ///
+    /// `POST /tokens/check` (operation `checkToken`).
+    fn check_token(
+        &self,
+        ctx: &RequestContext,
+        params: CheckTokenParams,
+        body: types::CheckTokenBody,
+    ) -> impl Future<Output = Result<CheckTokenResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(CheckTokenResponse::Unimplemented) }
+    }
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -313,6 +328,28 @@ pub struct GetDocumentParams {
 pub enum GetDocumentResponse {
     /// 200: The document at that version.
     Ok(types::GetDocumentOkBody),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `checkToken` (`POST /tokens/check`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckTokenParams {
+    /// (header parameter `Authorization`)
+    pub authorization: String,
+}
+
+/// What `checkToken` answers: one variant per documented status, and [`Unimplemented`](CheckTokenResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum CheckTokenResponse {
+    /// 200: What arrived.
+    Ok(types::CheckTokenOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

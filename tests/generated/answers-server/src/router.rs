@@ -7,9 +7,11 @@
 //! 400), calls the trait method, and serializes its answer before writing the status.
 
 use crate::api::*;
+use crate::types;
 use crate::runtime::auth;
 use crate::runtime::auth::SchemeKind;
 use crate::runtime::auth::SecurityScheme;
+use crate::runtime::body;
 use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
@@ -47,7 +49,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
     methods: &["DELETE", "GET", "POST"],
-    request_headers: &[],
+    request_headers: &["authorization"],
     response_headers: &[],
 };
 
@@ -95,6 +97,10 @@ pub fn router<A: AnswersApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
         .route(
             &layer::route_path(&base, "/documents/{id}"),
             routing::get_service(layer::operation(&api, handle_get_document::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/tokens/check"),
+            routing::post_service(layer::operation(&api, handle_check_token::<A>)),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
@@ -441,6 +447,57 @@ fn serve_get_document<A: AnswersApi>(
     }
 }
 
+/// `POST /tokens/check`: see [`AnswersApi::check_token`].
+fn handle_check_token<A: AnswersApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_check_token(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `checkToken` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_check_token<A: AnswersApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let authorization: Option<String> = raw
+                .required(Location::Header, "Authorization", &mut errors);
+            let Some(authorization) = authorization else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            CheckTokenParams { authorization }
+        };
+        let body = body::read_json::<
+            types::CheckTokenBody,
+        >(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("checkToken", scheme, parts);
+        let outcome = A::check_token(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 impl GetCurrentOwnerResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -525,6 +582,15 @@ impl GetDocumentResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("getDocument")),
+        }
+    }
+}
+
+impl CheckTokenResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("checkToken")),
         }
     }
 }

@@ -73,3 +73,44 @@ impl GetDocumentOkBody {
 impl Validate for GetDocumentOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
+/// Schema: `/paths/~1tokens~1check/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckTokenBody {
+    pub token: String,
+    pub note: serde_json::Value,
+}
+
+impl CheckTokenBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(token: impl Into<String>, note: serde_json::Value) -> Self {
+        Self { token: token.into(), note }
+    }
+}
+
+impl Validate for CheckTokenBody {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/paths/~1tokens~1check/post/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckTokenOkBody {
+    pub authorization: String,
+    pub note: serde_json::Value,
+}
+
+impl CheckTokenOkBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(authorization: impl Into<String>, note: serde_json::Value) -> Self {
+        Self {
+            authorization: authorization.into(),
+            note,
+        }
+    }
+}
+
+impl Validate for CheckTokenOkBody {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
