@@ -51,11 +51,24 @@ fn pinned_discriminator_values_are_the_tags() {
         serde_json::to_value(&server).unwrap(),
         json!({"type": "custom", "input": "x"})
     );
+    // A variant that allows several values is named by each; one that is a union itself by
+    // its own variants' values.
+    let preview: c::ToolCall = serde_json::from_value(json!({"type": "search_preview"})).unwrap();
+    assert!(matches!(preview, c::ToolCall::SearchCall(_)));
+    let shell: c::ToolCall =
+        serde_json::from_value(json!({"type": "shell", "command": "ls"})).unwrap();
+    assert!(
+        matches!(&shell, c::ToolCall::LocalCall(c::LocalCall::ShellCall(s)) if s.command == "ls")
+    );
+    assert_eq!(
+        serde_json::to_value(&shell).unwrap(),
+        json!({"type": "shell", "command": "ls"})
+    );
     let err = serde_json::from_value::<c::ToolCall>(json!({"type": "other"}))
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("expected one of `function`, `custom`, `FunctionCall`, `CustomCall`"),
+        err.contains("expected one of `function`, `custom`, `search`, `search_preview`, `shell`, `patch`, `FunctionCall`, `CustomCall`, `SearchCall`, `LocalCall`"),
         "{err}"
     );
 }

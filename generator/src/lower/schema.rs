@@ -848,11 +848,11 @@ impl<'a> Schemas<'a> {
     }
 
     /// The discriminator's values and the variant each names, the first one of a variant being
-    /// the one written when encoding: the `mapping`'s keys for the variant; else the value the
-    /// variant pins the property to (`type: {enum: [function]}`, 3.1 `const`), which is what
-    /// servers and the document's examples send (typify reads such a union the same way),
-    /// and then the schema's name, which OpenAPI's implicit mapping also allows. A value
-    /// that would name two variants names the first.
+    /// the one written when encoding: the `mapping`'s keys for the variant; else the values
+    /// the variant pins the property to (`type: {enum: [function]}`, 3.1 `const`, or those of
+    /// a nested union's variants), which is what servers and the document's examples send
+    /// (typify reads such a union the same way), and then the schema's name, which OpenAPI's
+    /// implicit mapping also allows. A value that would name two variants names the first.
     fn tags(
         &self,
         parts: &[ReferenceOr<Schema>],
@@ -884,7 +884,7 @@ impl<'a> Schemas<'a> {
                 keys.into_iter().for_each(|k| claim(k.clone(), i));
                 continue;
             }
-            if let Some(value) = self.pinned(SchemaRef::of(part), property) {
+            for value in self.pinned(SchemaRef::of(part), property, 0) {
                 claim(value, i);
             }
             if let Some(reference) = reference {
@@ -900,33 +900,69 @@ impl<'a> Schemas<'a> {
         mapping
     }
 
-    /// The one string value the object schema (through references and `allOf`) allows for
-    /// `property`, if it allows exactly one (`enum: [x]`; 3.1's `const` is read as that).
-    fn pinned(&self, s: SchemaRef<'_>, property: &str) -> Option<String> {
+    /// The string values a variant allows for `property`, when it restricts them: the
+    /// property's `enum` (3.1's `const` is read as a one-value `enum`; openai's web search
+    /// tool allows `web_search_preview` and a dated alias), through references and `allOf`;
+    /// for a variant that is a union itself (openai's `Item` among `InputItem`'s variants),
+    /// the values of its own variants, as deep as they go.
+    fn pinned(&self, s: SchemaRef<'_>, property: &str, depth: usize) -> Vec<String> {
+        if depth > 8 {
+            return Vec::new();
+        }
+        let Some(schema) = self.resolve(SchemaRef::of_ref(&s)) else {
+            return Vec::new();
+        };
+        let nested: Option<&Vec<ReferenceOr<Schema>>> = match &schema.schema_kind {
+            SchemaKind::OneOf { one_of } => Some(one_of),
+            SchemaKind::AnyOf { any_of } => Some(any_of),
+            SchemaKind::Any(any) if !any.one_of.is_empty() && any.properties.is_empty() => {
+                Some(&any.one_of)
+            }
+            SchemaKind::Any(any) if !any.any_of.is_empty() && any.properties.is_empty() => {
+                Some(&any.any_of)
+            }
+            _ => None,
+        };
+        if let Some(parts) = nested {
+            let mut values = Vec::new();
+            for part in parts {
+                for v in self.pinned(SchemaRef::of(part), property, depth + 1) {
+                    if !values.contains(&v) {
+                        values.push(v);
+                    }
+                }
+            }
+            return values;
+        }
         let mut props = Vec::new();
         let mut additional = None;
         let mut seen = BTreeSet::new();
         collect_all_of(self.doc, s, &mut props, &mut additional, &mut seen, 0);
-        let (_, schema, _) = props
+        let Some((_, schema, _)) = props
             .into_iter()
             .rev()
-            .find(|(name, _, _)| name == property)?;
-        let mut schema = self.resolve(schema)?;
+            .find(|(name, _, _)| name == property)
+        else {
+            return Vec::new();
+        };
+        let Some(mut schema) = self.resolve(schema) else {
+            return Vec::new();
+        };
         // `allOf: [{$ref: ToolType}]`: a property that only refers to its type.
         for _ in 0..8 {
             match &schema.schema_kind {
                 SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
-                    schema = self.resolve(SchemaRef::of(&all_of[0]))?;
+                    match self.resolve(SchemaRef::of(&all_of[0])) {
+                        Some(inner) => schema = inner,
+                        None => return Vec::new(),
+                    }
                 }
                 _ => break,
             }
         }
         match &schema.schema_kind {
-            SchemaKind::Type(Type::String(t)) => match t.enumeration.as_slice() {
-                [Some(value)] => Some(value.clone()),
-                _ => None,
-            },
-            _ => None,
+            SchemaKind::Type(Type::String(t)) => t.enumeration.iter().flatten().cloned().collect(),
+            _ => Vec::new(),
         }
     }
 
