@@ -54,6 +54,14 @@ impl ApiEntry {
             .clone()
             .unwrap_or_else(|| default_name(&self.spec))
     }
+
+    /// As [`ApiEntry::crate_stem`], the document (in `dir`) read for its title when its file
+    /// name is generic ([`document_name`]).
+    pub fn crate_stem_in(&self, dir: &Path) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| document_name(&dir.join(&self.spec)))
+    }
 }
 
 /// Where the generated crates get the runtime crates from.
@@ -278,13 +286,28 @@ fn runtime(item: &Item) -> Option<Runtime> {
 }
 
 /// The crate-name stem of a document without `name`: from its file name
-/// (`api.github.com.json` → `api-github-com`).
+/// (`api.github.com.json` → `api-github-com`). Where the document can be read, prefer
+/// [`document_name`], which also reads the title a generic file name gives way to.
 pub fn default_name(spec: &str) -> String {
     let stem = Path::new(spec)
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("api");
     apigen::naming::crate_stem(stem)
+}
+
+/// The crate-name stem of the document at `path` without `name`:
+/// [`apigen::naming::document_stem`], from its file name, or from its title when the file
+/// name is generic (OpenAI's `openapi.yaml`, "OpenAI API" → `openai`, so its CLI reads
+/// `OPENAI_API_KEY`).
+pub fn document_name(path: &Path) -> String {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("api");
+    let title = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| apigen::load::to_json_value(&text).ok())
+        .and_then(|doc| doc.pointer("/info/title")?.as_str().map(str::to_string))
+        .unwrap_or_default();
+    apigen::naming::document_stem(stem, &title)
 }
 
 /// The text of a new `apigen.toml` with one document (`apigen init`); `command`: the

@@ -228,7 +228,7 @@ fn one_document(
                 apigen::naming::crate_stem(&n)
             ));
         }
-        None => crate::config::default_name(&spec_label),
+        None => crate::config::document_name(spec),
     };
     let out_label = paths::label(out, &inv.cwd);
     let mut flags = String::new();

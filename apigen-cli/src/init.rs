@@ -92,7 +92,7 @@ pub fn run(args: &[String], inv: &Invocation) -> Result<(), String> {
     }
     let stem = name
         .clone()
-        .unwrap_or_else(|| config::default_name(&spec_label));
+        .unwrap_or_else(|| config::document_name(&root.join(&spec)));
     let out = match out {
         Some(dir) => paths::label(&root.join(dir), &root),
         None => stem.clone(),

@@ -113,7 +113,8 @@ Global options (before or after the command):
 apigen.toml lists each document with its crates (paths relative to the file):
 
   [[api]]
-  spec = \"openapi.yaml\"   # crate names from `name` (default: the file name)
+  spec = \"openapi.yaml\"   # crate names from `name` (default: the file name; a generic one
+                          # such as openapi.yaml: the title, \"OpenAI API\" → openai)
   name = \"petstore\"       # petstore-server, petstore-client (petstore-cli with cli = true)
   out = \"petstore\"        # petstore/server, petstore/client, petstore/cli
 ";

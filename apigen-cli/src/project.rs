@@ -72,7 +72,7 @@ impl Target {
                     spec_label: paths::label(&spec, dir),
                     spec,
                     spec_base: dir.to_path_buf(),
-                    name: api.crate_stem(),
+                    name: api.crate_stem_in(dir),
                     api_name: api.name.clone(),
                     server_dir,
                     client_dir,

@@ -168,11 +168,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "list-pets" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!(
-                            "PETSTORE_API_KEY", " is not set; set it to your API key"
-                        ),
-                    ),
+                    support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
                 );
             }
             let options = ListPetsOptions::default()
@@ -184,11 +180,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "create-pet" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!(
-                            "PETSTORE_API_KEY", " is not set; set it to your API key"
-                        ),
-                    ),
+                    support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
                 );
             }
             let body: Option<types::NewPet> = support::body(
@@ -208,11 +200,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-pet" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!(
-                            "PETSTORE_API_KEY", " is not set; set it to your API key"
-                        ),
-                    ),
+                    support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
                 );
             }
             let pet_id: i64 = support::required(m, "pet-id")?;
@@ -225,11 +213,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "list-orders" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!(
-                            "PETSTORE_API_KEY", " is not set; set it to your API key"
-                        ),
-                    ),
+                    support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
                 );
             }
             let result = runtime.block_on(client.list_orders());

@@ -313,6 +313,13 @@ pub enum TypeRef {
     Map(Box<TypeRef>),
     /// Any JSON value (`{}`, free-form).
     Json,
+    /// Only `null` (`enum: [null]`, what schemars writes for Rust's `()`): `()`.
+    Unit,
+    /// A whole JSON answer whose schema admits `null` beside its type (FastAPI's
+    /// `Optional[X]`: `anyOf: [X, {type: 'null'}]`, or `type: [array, 'null']`): `Option<T>`,
+    /// `null` being `None`. Only ever a response body's type (fields carry their own
+    /// nullability).
+    Nullable(Box<TypeRef>),
     /// A free-form JSON object.
     JsonObject,
 }
@@ -329,6 +336,8 @@ impl TypeRef {
                 | TypeRef::Map(_)
                 | TypeRef::Json
                 | TypeRef::JsonObject
+                | TypeRef::Unit
+                | TypeRef::Nullable(_)
                 | TypeRef::Bytes
         )
     }
@@ -348,7 +357,9 @@ impl TypeRef {
         match self {
             TypeRef::I32 | TypeRef::I64 | TypeRef::U8 | TypeRef::U16 | TypeRef::U32 => true,
             TypeRef::U64 | TypeRef::Named(_) => true,
-            TypeRef::Vec(item) | TypeRef::Map(item) => item.may_hold_integer(),
+            TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => {
+                item.may_hold_integer()
+            }
             TypeRef::Tuple(items) => items.iter().any(TypeRef::may_hold_integer),
             TypeRef::String
             | TypeRef::Uuid
@@ -363,7 +374,8 @@ impl TypeRef {
             | TypeRef::Base64
             | TypeRef::Base64Url
             | TypeRef::Json
-            | TypeRef::JsonObject => false,
+            | TypeRef::JsonObject
+            | TypeRef::Unit => false,
         }
     }
 }
@@ -809,11 +821,26 @@ pub struct Cli {
     pub key_var: String,
     pub user_var: String,
     pub password_var: String,
+    /// Where the credentials the document's schemes need are read from, for the help (`The
+    /// API key is read from PETSTORE_API_KEY.`); `None` when it has no scheme.
+    pub credentials_help: Option<String>,
     /// One per operation the CLI can call, in document order.
     pub commands: Vec<CliCommand>,
     /// Whether some subcommand refuses to run without credentials (so `run` tracks whether
     /// any were found).
     pub checks_credentials: bool,
+    /// The operations the CLI does not offer, in document order, each with the reason its
+    /// long help gives.
+    pub left_out: Vec<CliLeftOut>,
+}
+
+/// An operation the command-line client leaves to the client library.
+#[derive(Debug, Clone)]
+pub struct CliLeftOut {
+    /// An index into `Api::operations`.
+    pub operation: usize,
+    /// Why, as the CLI's help says it (`its answer is a stream (use the client library)`).
+    pub reason: String,
 }
 
 /// One subcommand: the operation it calls (an index into `Api::operations`), its name
@@ -824,8 +851,13 @@ pub struct CliCommand {
     pub name: String,
     pub flags: Vec<CliFlag>,
     /// Every alternative of the operation's security needs a credential: without one the
-    /// subcommand stops before sending.
-    pub needs_key: bool,
+    /// subcommand stops before sending, with this message naming the variables of the
+    /// schemes the operation uses (`PETSTORE_API_KEY is not set; set it to your API key`).
+    pub missing_credentials: Option<String>,
+    /// The success answer is bytes (`audio/mpeg`, `image/png`, `format: binary`): written as
+    /// they are to standard output or to `--output FILE`, never printed as JSON. The media
+    /// type, for the message shown instead of the bytes on a terminal.
+    pub binary: Option<String>,
 }
 
 /// One flag of a subcommand: its name (`pet-id`), help, the value's placeholder (`INTEGER`)
@@ -833,6 +865,9 @@ pub struct CliCommand {
 #[derive(Debug, Clone)]
 pub struct CliFlag {
     pub name: String,
+    /// The arm's binding of a required parameter's value (`pet_id`; `client_2` where the
+    /// parameter is spelled like one of the arm's own locals); `None` for the others.
+    pub local: Option<String>,
     pub help: String,
     pub value_name: &'static str,
     pub target: FlagTarget,

@@ -221,31 +221,11 @@ pub fn generate_cli_from(
     options: &Options,
     client_path: &str,
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
-    let loaded = load::read(root, source)?;
-    let mut sink = Sink::default();
-    let api = lower::lower_with(&loaded.doc, options, &mut sink);
-    if sink.has_errors() {
-        let mut errors: Vec<Diagnostic> = sink
-            .items
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|mut d| {
-                d.pointer = loaded.original(&d.pointer);
-                d
-            })
-            .collect();
-        loaded.locate(&mut errors);
-        return Err(Diagnostics(errors));
-    }
+    let (api, cli) = cli_plan_from(root, source, options)?;
     let header = emit::header(&options.command, &options.spec_label);
     let client_crate = format!("{}-client", options.name);
     let lib = emit::render(
-        emit::cli::lib_rs(
-            &api,
-            &lower::cli::lower(&api, &options.name),
-            &client_crate,
-            options.runtime.is_vendored(),
-        ),
+        emit::cli::lib_rs(&api, &cli, &client_crate, options.runtime.is_vendored()),
         &header,
     )
     .map_err(internal)?;
@@ -276,6 +256,41 @@ pub fn generate_cli_from(
         .map_err(internal)?,
     );
     Ok(files)
+}
+
+/// What the command-line client of a document offers ([`ir::Cli`]: its subcommands, their
+/// flags, the credentials' variables, the operations it leaves out and why), with the lowered
+/// API its indexes point into: for tools that drive a generated CLI (`cargo xtask calls`).
+/// [`generate_cli`] prints exactly this.
+pub fn cli_plan(text: &str, options: &Options) -> Result<(ir::Api, ir::Cli), Diagnostics> {
+    let root = &options.spec_label;
+    cli_plan_from(root, &load::source::Text { root, text }, options)
+}
+
+/// [`cli_plan`] for a document read through a [`Source`], as [`generate_from`] reads it.
+pub fn cli_plan_from(
+    root: &str,
+    source: &dyn Source,
+    options: &Options,
+) -> Result<(ir::Api, ir::Cli), Diagnostics> {
+    let loaded = load::read(root, source)?;
+    let mut sink = Sink::default();
+    let api = lower::lower_with(&loaded.doc, options, &mut sink);
+    if sink.has_errors() {
+        let mut errors: Vec<Diagnostic> = sink
+            .items
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|mut d| {
+                d.pointer = loaded.original(&d.pointer);
+                d
+            })
+            .collect();
+        loaded.locate(&mut errors);
+        return Err(Diagnostics(errors));
+    }
+    let cli = lower::cli::lower(&api, &options.name);
+    Ok((api, cli))
 }
 
 /// Stack of each emitting thread: reserved address space, touched only as deep as a document

@@ -71,6 +71,75 @@ pub fn crate_stem(raw: &str) -> String {
     s
 }
 
+/// File names that say nothing of the API they hold (`openapi.yaml`, `swagger-2.0.json`,
+/// `schema.json`, `3.1.yaml`): a document so named is named after its title instead.
+/// (`api.yaml` is not among them: it is a name people choose for their one API.)
+const GENERIC_FILE_STEMS: &[&str] = &["oas", "openapi", "schema", "spec", "swagger"];
+
+/// Words a title ends with that say it is an API, not which one ("OpenAI API", "Prefect REST
+/// API", "Discord HTTP API (Preview)").
+const GENERIC_TITLE_WORDS: &[&str] = &[
+    "api",
+    "apis",
+    "documentation",
+    "http",
+    "openapi",
+    "rest",
+    "server",
+    "service",
+    "spec",
+    "specification",
+    "web",
+];
+
+/// The crate-name stem of a document when none is given (the crates are `{stem}-server`,
+/// `{stem}-client`, `{stem}-cli`; the CLI's variables `{STEM}_API_KEY`…): from its file
+/// name (`api.github.com.json` → `api-github-com`), or, when the file name is generic
+/// (`openapi.yaml`, `swagger.json`, `schema.json`), from its title without the words that
+/// only say it is an API and without a parenthesised remark ("OpenAI API" → `openai`,
+/// "Discord HTTP API (Preview)" → `discord`, "Prefect REST API" → `prefect`). A title with
+/// nothing else left keeps the file name.
+pub fn document_stem(file_stem: &str, title: &str) -> String {
+    let from_file = crate_stem(file_stem);
+    let lower = file_stem.to_ascii_lowercase();
+    let meaningful: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| {
+            let version = w.trim_start_matches('v');
+            !w.is_empty() && !version.chars().all(|c| c.is_ascii_digit())
+        })
+        .collect();
+    if !meaningful.iter().all(|w| GENERIC_FILE_STEMS.contains(w)) {
+        return from_file;
+    }
+    // Parenthesised remarks ("(Preview)", "(beta)") say nothing of the API.
+    let mut plain = String::new();
+    let mut depth = 0usize;
+    for c in title.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let stem = crate_stem(&plain);
+    let mut words: Vec<&str> = stem.split('-').collect();
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| GENERIC_TITLE_WORDS.contains(w))
+    {
+        words.pop();
+    }
+    let stem = words.join("-");
+    if stem.is_empty() || GENERIC_TITLE_WORDS.contains(&stem.as_str()) {
+        from_file
+    } else {
+        stem
+    }
+}
+
 /// Whether cargo accepts `stem-server` as a package name (what `--name` must satisfy).
 pub fn is_crate_stem(stem: &str) -> bool {
     !stem.is_empty()
@@ -462,6 +531,40 @@ mod tests {
         assert_eq!(stem("2024 Edition API", None), "V2024Edition");
     }
     use super::*;
+
+    /// Issue 33: OpenAI's `openapi.yaml` gave `openapi-cli` and `OPENAPI_API_KEY`.
+    #[test]
+    fn generic_file_names_give_way_to_the_title() {
+        assert_eq!(document_stem("openapi", "OpenAI API"), "openai");
+        assert_eq!(
+            env_var(&document_stem("openapi", "OpenAI API"), "API_KEY"),
+            "OPENAI_API_KEY"
+        );
+        assert_eq!(
+            document_stem("openapi", "Discord HTTP API (Preview)"),
+            "discord"
+        );
+        assert_eq!(document_stem("schema", "Prefect REST API"), "prefect");
+        assert_eq!(document_stem("3.1", "Scalar Galaxy"), "scalar-galaxy");
+        assert_eq!(
+            document_stem("swagger-2.0", "Swagger Petstore"),
+            "swagger-petstore"
+        );
+        // A file name that names the API wins.
+        assert_eq!(
+            document_stem("api.github.com", "GitHub v3 REST API"),
+            "api-github-com"
+        );
+        assert_eq!(document_stem("petstore", "Swagger Petstore"), "petstore");
+        // A title that only says "an API" leaves the file name.
+        assert_eq!(document_stem("openapi", "REST API"), "openapi");
+        assert_eq!(document_stem("openapi", ""), "openapi");
+        assert_eq!(
+            document_stem("api", "T"),
+            "api",
+            "`api.yaml` is a chosen name"
+        );
+    }
 
     #[test]
     fn snake_names() {

@@ -24,6 +24,71 @@ fn untagged_one_of_picks_the_first_match_and_explains_failures() {
     assert!(err.contains("Circle:") && err.contains("String:"), "{err}");
 }
 
+/// Issue 33: a discriminator without `mapping` whose variants pin the property
+/// (`type: {enum: [function]}`, or a `$ref` to such an enum) is keyed by the pinned values, as
+/// servers and the documents' own examples send them; the schema names are still read, and
+/// the pinned value is what both sides write.
+#[test]
+fn pinned_discriminator_values_are_the_tags() {
+    let function: c::ToolCall =
+        serde_json::from_value(json!({"type": "function", "name": "f"})).unwrap();
+    assert!(matches!(&function, c::ToolCall::FunctionCall(f) if f.name == "f"));
+    let custom: c::ToolCall =
+        serde_json::from_value(json!({"type": "custom", "input": "x"})).unwrap();
+    assert!(matches!(&custom, c::ToolCall::CustomCall(c) if c.input == "x"));
+    // The implicit mapping of OpenAPI (the schema's name) is read too.
+    let named: c::ToolCall =
+        serde_json::from_value(json!({"type": "CustomCall", "input": "y"})).unwrap();
+    assert!(matches!(named, c::ToolCall::CustomCall(_)));
+    assert_eq!(
+        serde_json::to_value(&function).unwrap(),
+        json!({"type": "function", "name": "f"})
+    );
+    // The server's types read and write the same values.
+    let server: s::ToolCall =
+        serde_json::from_value(json!({"type": "custom", "input": "x"})).unwrap();
+    assert_eq!(
+        serde_json::to_value(&server).unwrap(),
+        json!({"type": "custom", "input": "x"})
+    );
+    // A variant that allows several values is named by each; one that is a union itself by
+    // its own variants' values.
+    let preview: c::ToolCall = serde_json::from_value(json!({"type": "search_preview"})).unwrap();
+    assert!(matches!(preview, c::ToolCall::SearchCall(_)));
+    let shell: c::ToolCall =
+        serde_json::from_value(json!({"type": "shell", "command": "ls"})).unwrap();
+    assert!(
+        matches!(&shell, c::ToolCall::LocalCall(c::LocalCall::ShellCall(s)) if s.command == "ls")
+    );
+    assert_eq!(
+        serde_json::to_value(&shell).unwrap(),
+        json!({"type": "shell", "command": "ls"})
+    );
+    let err = serde_json::from_value::<c::ToolCall>(json!({"type": "other"}))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("expected one of `function`, `custom`, `search`, `search_preview`, `shell`, `patch`, `FunctionCall`, `CustomCall`, `SearchCall`, `LocalCall`"),
+        "{err}"
+    );
+}
+
+/// Issue 33: an answer that leaves the discriminator's property out is read by trying the
+/// variants in order, as a union without a discriminator is.
+#[test]
+fn a_missing_discriminator_property_tries_the_variants() {
+    let fish: c::Animal = serde_json::from_value(json!({"fins": 2})).unwrap();
+    assert!(matches!(fish, c::Animal::Fish(f) if f.fins == 2));
+    let bird: s::Animal = serde_json::from_value(json!({"wings": 2})).unwrap();
+    assert!(matches!(bird, s::Animal::Bird(b) if b.wings == 2));
+    let tagged: c::Animal = serde_json::from_value(json!({"kind": "fish", "fins": 1})).unwrap();
+    assert!(matches!(tagged, c::Animal::Fish(_)));
+    let err = serde_json::from_value::<c::Animal>(json!({"legs": 4}))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no variant of `Animal` matched"), "{err}");
+}
+
 #[test]
 fn absent_null_and_value_stay_distinct() {
     let absent: c::Patch = serde_json::from_value(json!({"required_nullable": null})).unwrap();

@@ -15,6 +15,24 @@ fn record() -> Value {
     json!({"id": 1, "kind": "record", "note": null, "owner": null, "score": 9.5})
 }
 
+/// Issue 33: inline variants that pin the discriminator with `const` (no `mapping`, no `$ref`
+/// to name them) are keyed by their constants.
+#[test]
+fn const_pinned_variants_are_keyed_by_their_constants() {
+    let removed: c::Change =
+        serde_json::from_value(json!({"type": "removed", "id": 3, "reason": "gone"})).unwrap();
+    assert!(matches!(&removed, c::Change::Removed(r) if r.id == 3));
+    let added: types::Change = serde_json::from_value(json!({"type": "added", "id": 4})).unwrap();
+    assert_eq!(
+        serde_json::to_value(&added).unwrap(),
+        json!({"type": "added", "id": 4})
+    );
+    assert_eq!(
+        serde_json::to_value(&removed).unwrap(),
+        json!({"type": "removed", "id": 3, "reason": "gone"})
+    );
+}
+
 #[test]
 fn nullable_spellings_keep_absent_null_and_value_apart() {
     let r: c::Record = serde_json::from_value(record()).unwrap();

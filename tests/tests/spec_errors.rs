@@ -154,6 +154,27 @@ fn warnings(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// OpenAPI ignores `Accept`, `Content-Type` and `Authorization` header parameters; each one
+/// ignored says so. `Authorization` is kept where no security scheme would send it.
+#[test]
+fn ignored_header_parameters_are_named() {
+    let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\ncomponents:\n  securitySchemes:\n    key: {type: http, scheme: bearer}\npaths:\n  /a:\n    get:\n      security: [{key: []}]\n      parameters:\n        - {name: Authorization, in: header, schema: {type: string}}\n        - {name: accept, in: header, schema: {type: string}}\n      responses:\n        '204': {description: ok}\n  /b:\n    get:\n      parameters:\n        - {name: Authorization, in: header, schema: {type: string}}\n      responses:\n        '204': {description: ok}\n";
+    let w = warnings(text);
+    assert_eq!(
+        w,
+        [
+            (
+                "/paths/~1a/get/parameters/0".to_string(),
+                "header parameter `Authorization` is ignored, as OpenAPI says: the operation's security scheme sets it".to_string()
+            ),
+            (
+                "/paths/~1a/get/parameters/1".to_string(),
+                "header parameter `accept` is ignored, as OpenAPI says: the client sets it from the document's media types".to_string()
+            ),
+        ]
+    );
+}
+
 #[test]
 fn additional_operations_name_real_custom_methods() {
     for (key, says) in [

@@ -124,33 +124,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut build_secs = 0.0;
     let mut doc_secs = 0.0;
     if !members.is_empty() {
-        write_workspace(&ws, &root, &members)?;
-        let mut excluded: BTreeMap<String, String> = BTreeMap::new();
-        let names = loop {
-            match cargo_metadata(&ws) {
-                Ok(names) => break names,
-                Err(stderr) => {
-                    // A member whose manifest cargo cannot load stops every cargo command in
-                    // the workspace: set it aside (its row says why) and ask again.
-                    let bad: Vec<String> = members
-                        .iter()
-                        .filter(|m| mentions_member(&stderr, &ws, m))
-                        .cloned()
-                        .collect();
-                    if bad.is_empty() {
-                        return Err(format!(
-                            "cargo cannot load the corpus workspace {}:\n{stderr}",
-                            ws.display()
-                        ));
-                    }
-                    for m in bad {
-                        excluded.insert(m.clone(), first_cargo_error(&stderr));
-                        members.retain(|x| *x != m);
-                    }
-                    write_workspace(&ws, &root, &members)?;
-                }
-            }
-        };
+        let (names, excluded) = load_workspace(&ws, &root, &mut members, "")?;
         for (member, why) in excluded {
             builds.insert(
                 member,
@@ -452,6 +426,7 @@ fn failures(rows: &[Row]) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Documents and generation
 
+
 /// A crate-name stem from a document's relative path: lowercase ASCII letters and digits,
 /// runs of anything else become one `-`, the extension is dropped, and a leading digit gets
 /// a `doc-` prefix (`oai-examples-v3.0/petstore.yaml` → `oai-examples-v3-0-petstore`).
@@ -577,7 +552,8 @@ fn generated_lines(files: &BTreeMap<String, String>) -> usize {
         .sum()
 }
 
-/// Writes `server/…` into `ws/<slug>-server/…` and `client/…` into `ws/<slug>-client/…`.
+/// Writes `server/…` into `ws/<slug>-server/…`, `client/…` into `ws/<slug>-client/…` (and
+/// `cli/…` into `ws/<slug>-cli/…`).
 /// Files whose contents are unchanged are left alone (so cargo can reuse what it built last
 /// time) and files a previous run left that this one does not write are removed.
 pub(crate) fn write_crates(
@@ -601,7 +577,9 @@ pub(crate) fn write_crates(
         }
         fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    for side in SIDES {
+    let mut sides: BTreeSet<&str> = files.keys().filter_map(|k| k.split('/').next()).collect();
+    sides.extend(SIDES);
+    for side in sides {
         for path in files_under(&ws.join(format!("{slug}-{side}"))) {
             if !written.contains(&path) {
                 fs::remove_file(&path)
@@ -628,7 +606,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 // ---------------------------------------------------------------------------------------------
 // The workspace and cargo
 
-fn workspace_manifest(members: &[String]) -> String {
+fn workspace_manifest(members: &[String], extra: &str) -> String {
     let mut s = String::from(
         "# Written by `cargo xtask corpus`: a throwaway workspace of generated crates.\n\
          [workspace]\nresolver = \"3\"\nmembers = [\n",
@@ -637,12 +615,23 @@ fn workspace_manifest(members: &[String]) -> String {
         let _ = writeln!(s, "    \"{m}\",");
     }
     s.push_str("]\n");
+    s.push_str(extra);
     s
 }
 
 pub(crate) fn write_workspace(ws: &Path, root: &Path, members: &[String]) -> Result<(), String> {
+    write_workspace_with(ws, root, members, "")
+}
+
+/// [`write_workspace`] with more lines for the workspace's manifest (a `[profile.dev]`).
+pub(crate) fn write_workspace_with(
+    ws: &Path,
+    root: &Path,
+    members: &[String],
+    extra: &str,
+) -> Result<(), String> {
     let manifest = ws.join("Cargo.toml");
-    fs::write(&manifest, workspace_manifest(members))
+    fs::write(&manifest, workspace_manifest(members, extra))
         .map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
     // The repository's lock file, so that the corpus builds the versions the repository
     // builds and needs nothing new from the registry; cargo prunes and extends it.
@@ -666,6 +655,45 @@ pub(crate) fn cargo() -> Command {
         cmd.env_remove(var);
     }
     cmd
+}
+
+/// Package id → package name, and member → why cargo could not load it.
+pub(crate) type Loaded = (HashMap<String, String>, BTreeMap<String, String>);
+
+/// Writes the workspace of `members` and asks cargo for its packages (package id → name). A
+/// member whose manifest cargo cannot load stops every cargo command in the workspace: it is
+/// set aside (removed from `members`, returned with cargo's error) and cargo asked again.
+pub(crate) fn load_workspace(
+    ws: &Path,
+    root: &Path,
+    members: &mut Vec<String>,
+    extra: &str,
+) -> Result<Loaded, String> {
+    write_workspace_with(ws, root, members, extra)?;
+    let mut excluded: BTreeMap<String, String> = BTreeMap::new();
+    loop {
+        match cargo_metadata(ws) {
+            Ok(names) => return Ok((names, excluded)),
+            Err(stderr) => {
+                let bad: Vec<String> = members
+                    .iter()
+                    .filter(|m| mentions_member(&stderr, ws, m))
+                    .cloned()
+                    .collect();
+                if bad.is_empty() {
+                    return Err(format!(
+                        "cargo cannot load the workspace {}:\n{stderr}",
+                        ws.display()
+                    ));
+                }
+                for m in bad {
+                    excluded.insert(m.clone(), first_cargo_error(&stderr));
+                    members.retain(|x| *x != m);
+                }
+                write_workspace_with(ws, root, members, extra)?;
+            }
+        }
+    }
 }
 
 /// Package id → package name for the workspace members, or cargo's stderr when it cannot
@@ -751,6 +779,16 @@ pub(crate) fn cargo_build(
     cargo_json(ws, target_dir, &command)
 }
 
+/// `cargo SUBCOMMAND --workspace --keep-going --message-format=json` (`clippy` to check and
+/// lint, `build` for binaries), as [`cargo_build`].
+pub(crate) fn cargo_run(
+    ws: &Path,
+    target_dir: &Path,
+    subcommand: &str,
+) -> Result<(Vec<String>, bool, String), String> {
+    cargo_json(ws, target_dir, &[subcommand, "--workspace", "--keep-going"])
+}
+
 /// One `cargo doc --workspace --no-deps --keep-going --message-format=json`: rustdoc's
 /// warnings about the generated crates' documentation, as [`cargo_build`] returns them.
 fn cargo_doc(ws: &Path, target_dir: &Path) -> Result<(Vec<String>, bool, String), String> {
@@ -820,7 +858,7 @@ pub(crate) struct CrateBuild {
     /// Warning kind (see [`kind_of`]) → how many, and where the first one is.
     pub(crate) warning_kinds: BTreeMap<String, (usize, String)>,
     /// Set aside before the build: cargo could not load the crate's manifest.
-    manifest_error: Option<String>,
+    pub(crate) manifest_error: Option<String>,
     /// rustdoc's warnings (`None`: not documented).
     pub(crate) doc_warnings: Option<usize>,
     pub(crate) doc_warning_kinds: BTreeMap<String, (usize, String)>,

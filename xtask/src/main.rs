@@ -1,5 +1,6 @@
 //! `cargo xtask …`: the project's commands. Run `cargo xtask help` for the list.
 
+mod calls;
 mod codegen;
 mod compat;
 mod corpus;
@@ -59,6 +60,17 @@ cargo xtask serve-corpus [DOC|DIR...] [--filter SUBSTR] [--max-examples N] [--se
     check, listed defects) and writes target/serve-corpus/report.md; fails on a failure that
     docs/serving.md does not list as the document's own defect, a server that does not build
     or start, and a listed defect that no longer shows.
+cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples]
+    Every operation of each document's generated command-line client, called against Prism
+    (an independent mock of the same document; npm, pinned in scripts/prism, installed with
+    npm ci when missing) on a free loopback port: N seeded dynamic rounds (default 3, Prism's
+    -d --seed 1..N) and one round of the document's examples, each operation once per round
+    with arguments valid by the document. Documents as for corpus (default both public
+    folders; a DOC is a file). Every call is ok, refused by the mock, an answer not decoded,
+    the mock's fault (Prism's answer breaks the document, as its log says) or another
+    failure; operations the CLI leaves out are listed with its reason. Prints a table per
+    document and writes target/calls/report.md (Prism's logs: target/calls/logs/). Fails on a
+    CLI that does not compile and on any call that is not ok or the mock's fault.
 cargo xtask fuzz [--seeds N] [--start S] [--batch B]
     Random valid documents (seeds S..S+N, default 1..=20; deterministic by seed) combining the
     constructs the generator supports with names from the adversarial list; both crates of
@@ -113,6 +125,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("codegen") => return codegen::main(&args[1..]),
         Some("corpus") => corpus::main(&args[1..]),
+        Some("calls") => calls::main(&args[1..]),
         Some("compat") => compat::main(&args[1..]),
         Some("diff") => return apigen_cli::run(&args, codegen::invocation()),
         // `apigen mock` with this checkout's runtime crates.

@@ -48,7 +48,10 @@ fn subcommand(cmd: &CliCommand, api: &Api) -> TokenStream {
         .iter()
         .filter(|f| matches!(f.target, FlagTarget::Property { .. }))
         .map(arg);
-    let command = quote!(Command::new(#name).about(#about).long_about(#long) #(#params)*);
+    let mut command = quote!(Command::new(#name).about(#about).long_about(#long) #(#params)*);
+    if cmd.binary.is_some() {
+        command = quote!(support::output_arg(#command));
+    }
     if op.body.is_some() {
         quote!(support::body_args(#command) #(#properties)*)
     } else {
@@ -57,7 +60,7 @@ fn subcommand(cmd: &CliCommand, api: &Api) -> TokenStream {
 }
 
 /// The arm of `run` that calls one operation.
-fn arm(cmd: &CliCommand, api: &Api, key_var: &str) -> TokenStream {
+fn arm(cmd: &CliCommand, api: &Api) -> TokenStream {
     let op = &api.operations[cmd.operation];
     let name = &cmd.name;
     let options_ty = client::options_ident(op);
@@ -70,7 +73,7 @@ fn arm(cmd: &CliCommand, api: &Api, key_var: &str) -> TokenStream {
         match &f.target {
             FlagTarget::Param(p) if op.params[*p].required => {
                 let p = &op.params[*p];
-                let local = ident(&p.local);
+                let local = ident(f.local.as_deref().unwrap_or(&p.local));
                 let t = rust_type(&p.ty, true);
                 reads.push(quote!(let #local: #t = support::required(m, #flag)?;));
                 args.push(if client::by_ref(p) {
@@ -118,23 +121,27 @@ fn arm(cmd: &CliCommand, api: &Api, key_var: &str) -> TokenStream {
         None => (quote!(), quote!()),
     };
     let id = &op.id;
-    let needs_key = cmd.needs_key.then(|| {
-            quote! {
-                if !credentials {
-                    return Err(support::usage(concat!(#key_var, " is not set; set it to your API key")));
-                }
+    let needs_key = cmd.missing_credentials.as_ref().map(|message| {
+        quote! {
+            if !credentials {
+                return Err(support::usage(#message));
             }
-        });
+        }
+    });
     let warn = op.deprecated.as_ref().map(|d| {
         let text = format!("warning: `{}` is deprecated: {}", op.id, d.note);
         quote!(eprintln!(#text);)
     });
     // A deprecation the document states was told before the call; the headers would repeat it.
     let documented = op.deprecated.is_some();
-    let finish = if op.success_enum || answers_bytes(op) {
-        quote!(finish_debug)
-    } else {
-        quote!(finish)
+    let finish = match &cmd.binary {
+        Some(media) => quote! {
+            finish_bytes(&client, (#id, #documented), result, (m.get_one::<String>("output"), #media), verbose)
+        },
+        None if op.success_enum => {
+            quote!(finish_debug(&client, (#id, #documented), result, json, verbose))
+        }
+        None => quote!(finish(&client, (#id, #documented), result, json, verbose)),
     };
     quote! {
         #name => {
@@ -144,7 +151,7 @@ fn arm(cmd: &CliCommand, api: &Api, key_var: &str) -> TokenStream {
             #body_read
             #warn
             let result = runtime.block_on(client.#method(#(#args)* #body_arg #options_arg));
-            Ok(#finish(&client, (#id, #documented), result, json, verbose))
+            Ok(#finish)
         }
     }
 }
@@ -162,22 +169,6 @@ pub fn main_rs(name: &str) -> TokenStream {
     }
 }
 
-/// Whether the operation's one success answer is bytes (an image, a file): not JSON, so it is
-/// printed as `finish_debug` prints (the escaped bytes) rather than through serde.
-fn answers_bytes(op: &Operation) -> bool {
-    let mut successes = op.responses.iter().filter(|r| {
-        if op.default_succeeds {
-            r.status == crate::ir::Status::Default
-        } else {
-            r.is_success()
-        }
-    });
-    matches!(
-        (successes.next(), successes.next()),
-        (Some(r), None) if r.body.as_ref().is_some_and(|b| matches!(b.kind, BodyKind::Bytes))
-    )
-}
-
 /// `src/lib.rs` of the CLI crate: the command line ([`cli`]) and what each subcommand does.
 pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> TokenStream {
     let krate = ident(&client_crate.replace('-', "_"));
@@ -190,7 +181,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .map(|c| &api.operations[c.operation])
         .collect();
     let subcommands: Vec<TokenStream> = cli.commands.iter().map(|c| subcommand(c, api)).collect();
-    let arms: Vec<TokenStream> = cli.commands.iter().map(|c| arm(c, api, key_var)).collect();
+    let arms: Vec<TokenStream> = cli.commands.iter().map(|c| arm(c, api)).collect();
     let arms_text = quote!(#(#arms)*).to_string();
     // `types` only when some subcommand names one of the document's types; `Arg` only when
     // one takes a flag; the subcommand's matches only when one reads them (a document whose
@@ -202,7 +193,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .to_string()
         .contains("Arg ::")
         .then(|| quote!(Arg,));
-    let sub_matches = if arms_text.contains("(m ,") {
+    let sub_matches = if arms.iter().any(|a| names(a, "m")) {
         quote!(m)
     } else {
         quote!(_)
@@ -233,8 +224,22 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     };
     let server_use = (!api.servers.is_empty()).then(|| quote!(use #krate::Server;));
     let after_help = format!(
-        "The API key is read from {key_var}. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent)."
+        "{}Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
+        cli.credentials_help
+            .as_ref()
+            .map(|c| format!("{c} "))
+            .unwrap_or_default()
     );
+    // `--help` (not `-h`) also names the operations left to the client library, and why.
+    let left_out: String = cli
+        .left_out
+        .iter()
+        .map(|l| format!("\n  {}: {}", api.operations[l.operation].id, l.reason))
+        .collect();
+    let after_long_help = (!left_out.is_empty()).then(|| {
+        let text = format!("{after_help}\n\nNot offered here:{left_out}");
+        quote!(.after_long_help(#text))
+    });
     // The operations' `…Options` types, when some subcommand takes one.
     let options_use = ops
         .iter()
@@ -281,9 +286,11 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         });
     let mutable = (!api.security_schemes.is_empty()).then(|| quote!(mut));
     // Only the reporters some operation uses (an unused one is dead code).
-    let (plain, enums): (Vec<&Operation>, Vec<&Operation>) = ops
+    let (plain, enums): (Vec<&CliCommand>, Vec<&CliCommand>) = cli
+        .commands
         .iter()
-        .partition(|op| !op.success_enum && !answers_bytes(op));
+        .filter(|c| c.binary.is_none())
+        .partition(|c| !api.operations[c.operation].success_enum);
     let finish = (!plain.is_empty()).then(|| {
         quote! {
             /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -333,6 +340,29 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     };
     let client_use = (!no_commands).then(|| quote!(use #krate::{Client, Error, ResponseValue};));
     let server_use = server_use.filter(|_| !no_commands);
+    let finish_bytes = cli.commands.iter().any(|c| c.binary.is_some()).then(|| {
+        quote! {
+            /// As `finish`, for answers that are bytes: written as they are to `--output FILE`
+            /// or standard output, never printed as JSON. `output`: the flag's value and the
+            /// answer's media type.
+            fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
+                client: &Client,
+                operation: (&str, bool),
+                result: Result<ResponseValue<T>, Error<E>>,
+                output: (Option<&String>, &str),
+                verbose: bool,
+            ) -> ExitCode {
+                let mut written = Ok(());
+                let code = report(client, operation, result, verbose, |bytes| {
+                    written = support::write_bytes(bytes.as_ref(), output.0.map(String::as_str), output.1);
+                });
+                match written {
+                    Ok(()) => code,
+                    Err(e) => support::failed(&e),
+                }
+            }
+        }
+    });
     // Named `support` either way: the runtime crate, or its copy (`--vendor-runtime`).
     let support = if vendored {
         quote!(
@@ -375,6 +405,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             let cmd = Command::new(#bin)
                 .about(#about)
                 .after_help(#after_help)
+                #after_long_help
                 .version(env!("CARGO_PKG_VERSION"))
                 .subcommand_required(true)
                 .arg_required_else_help(true);
@@ -388,8 +419,19 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
 
         #finish_debug
 
+        #finish_bytes
+
         #report
     }
+}
+
+/// Whether `tokens` use the identifier `name` anywhere, inside groups too.
+fn names(tokens: &TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => names(&g.stream(), name),
+        _ => false,
+    })
 }
 
 /// `run`, which calls the chosen subcommand's operation, and `report`, which prints its

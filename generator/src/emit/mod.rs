@@ -187,6 +187,11 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
             quote!(std::collections::BTreeMap<String, #inner>)
         }
         TypeRef::Json => quote!(serde_json::Value),
+        TypeRef::Unit => quote!(()),
+        TypeRef::Nullable(inner) => {
+            let inner = rust_type(inner, qualified);
+            quote!(Option<#inner>)
+        }
         TypeRef::JsonObject => quote!(serde_json::Map<String, serde_json::Value>),
     }
 }

@@ -716,12 +716,27 @@ fn one_of(
             match self { #( Self::#variants(v) => v.serialize(serializer), )* }
         },
     };
+    // The first variant that accepts the value wins; the error lists why each refused.
+    let in_order = quote! {
+        let mut reasons = Vec::new();
+        #(
+            match crate::runtime::integer::from_value::<#types>(value.clone()) {
+                Ok(v) => return Ok(Self::#variants(v)),
+                Err(e) => reasons.push(format!("{}: {e}", #labels)),
+            }
+        )*
+        Err(serde::de::Error::custom(format!(
+            concat!("no variant of `", #wire_name, "` matched: {}"),
+            reasons.join("; ")
+        )))
+    };
     let deserialize = match &o.discriminator {
+        // By the tag; without one (an answer that leaves the property out), in order.
         Some(d) => {
             let property = &d.property;
             let arms = d.mapping.iter().map(|(wire, i)| {
                 let variant = ident(&o.variants[*i].rust);
-                quote!(#wire => crate::runtime::integer::from_value(value).map(Self::#variant),)
+                quote!(Some(#wire) => crate::runtime::integer::from_value(value).map(Self::#variant),)
             });
             let known = d
                 .mapping
@@ -734,30 +749,19 @@ fn one_of(
                 let tag = value
                     .get(#property)
                     .and_then(serde_json::Value::as_str)
-                    .map(str::to_owned)
-                    .ok_or_else(|| serde::de::Error::custom(concat!("missing discriminator property `", #property, "`")))?;
-                match tag.as_str() {
+                    .map(str::to_owned);
+                match tag.as_deref() {
                     #(#arms)*
-                    other => return Err(serde::de::Error::custom(format!(
+                    Some(other) => return Err(serde::de::Error::custom(format!(
                         concat!("unknown `", #property, "` value `{}`; expected one of ", #known), other))),
+                    None => { #in_order }
                 }
                 .map_err(serde::de::Error::custom)
             }
         }
-        // The first variant that accepts the value wins; the error lists why each refused.
         None => quote! {
             let value = serde_json::Value::deserialize(deserializer)?;
-            let mut reasons = Vec::new();
-            #(
-                match crate::runtime::integer::from_value::<#types>(value.clone()) {
-                    Ok(v) => return Ok(Self::#variants(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
-                }
-            )*
-            Err(serde::de::Error::custom(format!(
-                concat!("no variant of `", #wire_name, "` matched: {}"),
-                reasons.join("; ")
-            )))
+            #in_order
         },
     };
     let validate = (side == Side::Server).then(|| {

@@ -287,7 +287,9 @@ fn one(pointer: String, message: String) -> Diagnostics {
     Diagnostics(vec![Diagnostic::error(pointer, message)])
 }
 
-fn to_json_value(text: &str) -> Result<serde_json::Value, Diagnostics> {
+/// The document's text as JSON (YAML read as the generator reads it: big integers as
+/// doubles, merge keys applied), before any checking or up-reading.
+pub fn to_json_value(text: &str) -> Result<serde_json::Value, Diagnostics> {
     if text.trim_start().starts_with('{') {
         let json = serde_json::from_str(text).map_err(|e| {
             one(

@@ -3,12 +3,16 @@
 //! environment variables credentials are read from. The CLI emitter only prints them.
 
 use crate::ir::{
-    Api, BodyKind, Cli, CliCommand, CliFlag, FlagTarget, Operation, TypeKind, TypeRef,
+    Api, BodyKind, Cli, CliCommand, CliFlag, CliLeftOut, FlagTarget, Operation, SchemeKind, Status,
+    TypeKind, TypeRef,
 };
-use crate::naming::{self, Scope};
+use crate::naming::{self, Scope, reserved};
 
 /// Flags every subcommand has (global ones, `--body*`, clap's own), in the snake form names
 /// are claimed in (see [`claim`]).
+///
+/// `version` is not one of them: only the top-level command has clap's `--version`, so a
+/// parameter of that name is `--version` in its subcommand.
 const RESERVED_FLAGS: &[&str] = &[
     "base_url",
     "env",
@@ -17,7 +21,6 @@ const RESERVED_FLAGS: &[&str] = &[
     "body",
     "body_file",
     "help",
-    "version",
 ];
 
 /// A command-line name unique in `scope`: claimed in snake form, so that the second
@@ -30,54 +33,174 @@ fn claim(scope: &mut Scope, raw: &str) -> String {
 
 /// The CLI of `api` for the crate stem `name` (`petstore` → `petstore-cli`).
 pub fn lower(api: &Api, name: &str) -> Cli {
+    let vars = Vars {
+        key: naming::env_var(name, "API_KEY"),
+        user: naming::env_var(name, "USERNAME"),
+        password: naming::env_var(name, "PASSWORD"),
+    };
     let mut names = Scope::reserving(&["help"]);
-    let commands: Vec<CliCommand> = api
-        .operations
-        .iter()
-        .enumerate()
-        .filter(|(_, op)| callable(op))
-        .map(|(index, op)| CliCommand {
-            operation: index,
-            name: claim(&mut names, &op.rust),
-            flags: flags(op, api),
-            needs_key: needs_key(op),
-        })
-        .collect();
+    let mut commands = Vec::new();
+    let mut left_out = Vec::new();
+    for (index, op) in api.operations.iter().enumerate() {
+        match left_out_because(op) {
+            Some(reason) => left_out.push(CliLeftOut {
+                operation: index,
+                reason,
+            }),
+            None => {
+                let binary = binary_answer(op);
+                commands.push(CliCommand {
+                    operation: index,
+                    name: claim(&mut names, &op.rust),
+                    flags: flags(op, api, binary.is_some()),
+                    missing_credentials: missing_credentials(op, api, &vars),
+                    binary,
+                })
+            }
+        }
+    }
     Cli {
         bin: format!("{name}-cli"),
-        key_var: naming::env_var(name, "API_KEY"),
-        user_var: naming::env_var(name, "USERNAME"),
-        password_var: naming::env_var(name, "PASSWORD"),
-        checks_credentials: commands.iter().any(|c| c.needs_key),
+        credentials_help: credentials_help(api, &vars),
+        key_var: vars.key,
+        user_var: vars.user,
+        password_var: vars.password,
+        checks_credentials: commands.iter().any(|c| c.missing_credentials.is_some()),
         commands,
+        left_out,
     }
 }
 
-/// Whether the CLI offers `op` as a subcommand: not with a streamed answer, a whole-query-
-/// string parameter or a body that is neither JSON nor form data (those are the client
-/// library's; the subcommand list says so in its help).
-fn callable(op: &Operation) -> bool {
-    !op.streamed
-        && op.query_string.is_none()
-        && op
-            .body
-            .as_ref()
-            .is_none_or(|b| matches!(b.kind, BodyKind::Json(_) | BodyKind::Form(_)))
+/// The environment variables credentials are read from: an API key (bearer, API key
+/// schemes), or basic authentication's user name and password.
+struct Vars {
+    key: String,
+    user: String,
+    password: String,
 }
 
-/// Every alternative of the operation's security needs a credential.
-fn needs_key(op: &Operation) -> bool {
-    !op.security.is_empty() && !op.security.iter().any(Vec::is_empty)
+impl Vars {
+    /// What to set for the schemes of one security alternative (`X_API_KEY`, `X_USERNAME and
+    /// X_PASSWORD`).
+    fn of(&self, schemes: &[String], api: &Api) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        for name in schemes {
+            let part = match api.security_schemes.iter().find(|s| &s.name == name) {
+                Some(s) if s.kind == SchemeKind::Basic => {
+                    format!("{} and {}", self.user, self.password)
+                }
+                _ => self.key.clone(),
+            };
+            if !parts.contains(&part) {
+                parts.push(part);
+            }
+        }
+        parts.join(" and ")
+    }
 }
 
-fn flags(op: &Operation, api: &Api) -> Vec<CliFlag> {
+/// The help's sentence on credentials: the variables of the kinds of scheme the document has.
+fn credentials_help(api: &Api, vars: &Vars) -> Option<String> {
+    let basic = api
+        .security_schemes
+        .iter()
+        .any(|s| s.kind == SchemeKind::Basic);
+    let key = api
+        .security_schemes
+        .iter()
+        .any(|s| s.kind != SchemeKind::Basic);
+    match (key, basic) {
+        (true, false) => Some(format!("The API key is read from {}.", vars.key)),
+        (false, true) => Some(format!(
+            "The user name and password are read from {} and {}.",
+            vars.user, vars.password
+        )),
+        (true, true) => Some(format!(
+            "The API key is read from {}, a user name and password from {} and {}.",
+            vars.key, vars.user, vars.password
+        )),
+        (false, false) => None,
+    }
+}
+
+/// When every alternative of the operation's security needs a credential: the message
+/// naming what to set, from the schemes the operation really uses.
+fn missing_credentials(op: &Operation, api: &Api, vars: &Vars) -> Option<String> {
+    if op.security.is_empty() || op.security.iter().any(Vec::is_empty) {
+        return None;
+    }
+    let mut ways: Vec<String> = Vec::new();
+    for alternative in &op.security {
+        let way = vars.of(alternative, api);
+        if !ways.contains(&way) {
+            ways.push(way);
+        }
+    }
+    Some(match ways.as_slice() {
+        [one] if *one == vars.key => format!("{one} is not set; set it to your API key"),
+        [one] if one.contains(" and ") => {
+            format!("{one} are not set; set them to your credentials")
+        }
+        _ => format!("no credentials are set; set {}", ways.join(", or ")),
+    })
+}
+
+/// The media type of a success answer that is bytes, when every documented success body is.
+fn binary_answer(op: &Operation) -> Option<String> {
+    if op.success_enum {
+        return None;
+    }
+    let bodies: Vec<_> = op
+        .responses
+        .iter()
+        .filter(|r| r.is_success() || (op.default_succeeds && r.status == Status::Default))
+        .filter_map(|r| r.body.as_ref())
+        .collect();
+    let all_bytes = !bodies.is_empty() && bodies.iter().all(|b| matches!(b.kind, BodyKind::Bytes));
+    all_bytes.then(|| bodies[0].content_type.clone())
+}
+
+/// Why the CLI does not offer `op` as a subcommand, if it does not: a streamed answer, a
+/// whole-query-string parameter or a body that is neither JSON nor form data are the client
+/// library's (the CLI's long help lists them with this reason).
+fn left_out_because(op: &Operation) -> Option<String> {
+    let switches = op.responses.iter().any(|r| r.status == Status::Code(101));
+    if switches && !op.responses.iter().any(|r| r.is_success()) {
+        return Some(
+            "its answer switches protocols (101, a WebSocket): a command line cannot hold the connection"
+                .into(),
+        );
+    }
+    if op.streamed {
+        return Some("its answer is a stream (use the client library)".into());
+    }
+    if op.query_string.is_some() {
+        return Some(
+            "it takes the whole query string as one value (use the client library)".into(),
+        );
+    }
+    match op.body.as_ref().map(|b| (&b.kind, &b.content_type)) {
+        Some((BodyKind::Json(_) | BodyKind::Form(_), _)) | None => None,
+        Some((_, media)) => Some(format!(
+            "its request body is `{media}`, not JSON or form data (use the client library)"
+        )),
+    }
+}
+
+/// The flags of `op`'s subcommand; `binary`: its answer is bytes, so it has `--output`.
+fn flags(op: &Operation, api: &Api, binary: bool) -> Vec<CliFlag> {
     let mut scope = Scope::reserving(RESERVED_FLAGS);
+    if binary {
+        scope.claim("output".into());
+    }
+    let mut locals = Scope::reserving(&reserved::cli_parameter_locals());
     let mut out: Vec<CliFlag> = op
         .params
         .iter()
         .enumerate()
         .map(|(index, p)| CliFlag {
             name: claim(&mut scope, &p.wire),
+            local: p.required.then(|| locals.claim(p.rust.clone())),
             help: p
                 .doc
                 .first()
@@ -97,6 +220,7 @@ fn flags(op: &Operation, api: &Api) -> Vec<CliFlag> {
         for f in s.fields.iter().filter(|f| !f.read_only) {
             out.push(CliFlag {
                 name: claim(&mut scope, &f.wire),
+                local: None,
                 help: format!(
                     "Body property `{}`{}",
                     f.wire,
@@ -201,11 +325,23 @@ paths:
                 ("json-2", "BOOL")
             ]
         );
-        assert!(get.needs_key);
+        assert_eq!(
+            get.missing_credentials.as_deref(),
+            Some("PET_STORE_API_KEY is not set; set it to your API key")
+        );
         assert!(
-            !cli.commands[1].needs_key,
+            cli.commands[1].missing_credentials.is_none(),
             "anonymous access is an alternative"
         );
         assert!(cli.checks_credentials);
+        let left: Vec<(&str, &str)> = cli
+            .left_out
+            .iter()
+            .map(|l| (api.operations[l.operation].id.as_str(), l.reason.as_str()))
+            .collect();
+        assert_eq!(
+            left,
+            [("events", "its answer is a stream (use the client library)")]
+        );
     }
 }

@@ -121,6 +121,10 @@ impl Maker<'_> {
         }
         match ty {
             TypeRef::Named(name) => self.named(name, c, depth),
+            // `enum: [null]`: null is its one value.
+            TypeRef::Unit => Value::Null,
+            // A value rather than null: an answer with data exercises more of the reader.
+            TypeRef::Nullable(inner) => self.value(inner, c, depth),
             TypeRef::String => Value::String(string(c)),
             TypeRef::Bool => Value::Bool(true),
             TypeRef::I32 => integer(c, i32::MIN.into(), i32::MAX.into()),

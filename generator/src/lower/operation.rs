@@ -74,11 +74,13 @@ pub fn lower_all(
             let rust = names.claim(naming::snake(&id));
             // A stem is only ever a prefix (`SelfParams`), so `Self_` loses its underscore.
             let stem = stems.claim(naming::pascal(&id).trim_end_matches('_').to_string());
+            let requirement = op.security.as_ref().or(doc.security.as_ref());
             let ctx = Ctx {
                 doc,
                 stem: &stem,
                 at: &at,
                 deprecated: op.extensions.contains_key("x-deprecation"),
+                secured: requirement.is_some_and(|r| r.iter().any(|alt| !alt.is_empty())),
             };
             let mut params = ctx.params(&item.parameters, &op.parameters, path, schemas, sink);
             // The runtimes own the Idempotency-Key header (IETF draft): the implementation
@@ -97,12 +99,7 @@ pub fn lower_all(
                 .as_ref()
                 .and_then(|b| ctx.body(b, schemas, sink));
             let (responses, unimplemented) = ctx.responses(&op.responses, schemas, sink);
-            let security = security(
-                op.security.as_ref().or(doc.security.as_ref()),
-                schemes,
-                &at,
-                sink,
-            );
+            let security = security(requirement, schemes, &at, sink);
             let ext = extensions::deprecation(&op.extensions, &at, sink);
             let (deprecated, extra_headers) = deprecation(
                 op.deprecated,
@@ -217,34 +214,42 @@ fn describe(ty: &TypeRef) -> String {
         TypeRef::Vec(_) => "nested array".into(),
         TypeRef::Map(_) | TypeRef::JsonObject => "object".into(),
         TypeRef::Json => "free-form".into(),
+        TypeRef::Unit => "null".into(),
         TypeRef::Bytes | TypeRef::Base64 | TypeRef::Base64Url => "binary".into(),
         TypeRef::Tuple(_) => "tuple".into(),
         other => format!("{other:?}"),
     }
 }
 
-/// JSON when any response is JSON (what the client decodes best), otherwise every documented
-/// media type; `None` when no response has a body.
+/// The media types the client reads, as the document names them (without parameters), each
+/// once: streamed answers first, then the successes', then the errors'; `None` when no
+/// response has a body. Every one is named, so that a server choosing by `Accept` finds the
+/// one it has (`*/*`, `audio/mpeg` beside a JSON error: answering `Accept: application/json`
+/// alone, Prism says 406).
 fn accept_header(responses: &[Response]) -> Option<String> {
-    // A streamed answer is asked for by its own media type first, and JSON beside it so the
-    // documented errors stay readable.
-    let mut types: Vec<&str> = Vec::new();
-    for b in responses.iter().filter_map(|r| r.body.as_ref()) {
-        if matches!(b.kind, BodyKind::Stream(_)) && !types.contains(&b.content_type.as_str()) {
-            types.push(&b.content_type);
-        }
-    }
-    let streams = types.len();
-    for r in responses {
-        if let Some(b) = &r.body {
-            if matches!(b.kind, BodyKind::Json(_)) {
-                types.truncate(streams);
-                types.push("application/json");
-                break;
-            }
-            if !types.contains(&b.content_type.as_str()) {
-                types.push(&b.content_type);
-            }
+    let mut types: Vec<String> = Vec::new();
+    let streams = responses
+        .iter()
+        .filter_map(|r| r.body.as_ref())
+        .filter(|b| matches!(b.kind, BodyKind::Stream(_)));
+    let successes = responses
+        .iter()
+        .filter(|r| r.is_success())
+        .filter_map(|r| r.body.as_ref());
+    let others = responses
+        .iter()
+        .filter(|r| !r.is_success())
+        .filter_map(|r| r.body.as_ref());
+    for b in streams.chain(successes).chain(others) {
+        let essence = b
+            .content_type
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if !essence.is_empty() && !types.contains(&essence) {
+            types.push(essence);
         }
     }
     (!types.is_empty()).then(|| types.join(", "))
@@ -344,6 +349,8 @@ struct Ctx<'d> {
     at: &'d str,
     /// The operation carries `x-deprecation`, whose headers the runtime writes.
     deprecated: bool,
+    /// The operation has a security requirement (its schemes carry `Authorization`).
+    secured: bool,
 }
 
 impl Ctx<'_> {
@@ -386,12 +393,30 @@ impl Ctx<'_> {
         for (param, at) in merged {
             let data = param.parameter_data_ref();
             let loc = location(param);
-            // OpenAPI says these three are described elsewhere (content negotiation, security).
-            if loc == Location::Header
-                && ["accept", "content-type", "authorization"]
-                    .contains(&data.name.to_ascii_lowercase().as_str())
-            {
-                continue;
+            // OpenAPI says these three are described elsewhere (content negotiation, security),
+            // and the parameter ignored. Without a security requirement nothing else would
+            // send `Authorization` (keeper's "Authorization header (bearer token)"): the
+            // parameter is kept then, as declared.
+            if loc == Location::Header {
+                let ignored = match data.name.to_ascii_lowercase().as_str() {
+                    "accept" | "content-type" => {
+                        Some("the client sets it from the document's media types")
+                    }
+                    "authorization" if self.secured => {
+                        Some("the operation's security scheme sets it")
+                    }
+                    _ => None,
+                };
+                if let Some(why) = ignored {
+                    sink.warn(
+                        &at,
+                        format!(
+                            "header parameter `{}` is ignored, as OpenAPI says: {why}",
+                            data.name
+                        ),
+                    );
+                    continue;
+                }
             }
             let hint = format!("{}{}", self.stem, naming::pascal(&data.name));
             let (ty, constraints, default, mut doc) = match &data.format {
@@ -684,7 +709,21 @@ impl Ctx<'_> {
                 }
                 ReferenceOr::Item(_) => format!("{}{variant}Body", self.stem),
             };
-            let body = pick_content(&resp.content).map(|(ct, media)| {
+            // RFC 9110: a 204, 205 or 304 answer has no content, whatever the document
+            // declares (FastAPI declares a JSON body on 204s): neither side expects one.
+            let bodiless = matches!(status, Status::Code(204 | 205 | 304));
+            if bodiless && !resp.content.is_empty() {
+                sink.warn(
+                    push(&resolved_at, "content"),
+                    "a 204, 205 or 304 answer has no content (RFC 9110); the declared content is ignored",
+                );
+            }
+            let content = if bodiless {
+                &indexmap::IndexMap::new()
+            } else {
+                &resp.content
+            };
+            let body = pick_content(content).map(|(ct, media)| {
                 let media_at = push(&push(&resolved_at, "content"), ct);
                 let streamed = media
                     .extensions
@@ -693,12 +732,26 @@ impl Ctx<'_> {
                         let item_hint = format!("{}{variant}Item", self.stem);
                         stream_kind(ct, item, &item_hint, &media_at, schemas, sink)
                     });
+                let kind = match streamed {
+                    Some(kind) => kind,
+                    None => self.body_kind(ct, media, &hint, &media_at, schemas, sink),
+                };
+                // An answer whose schema admits `null` beside its type is `Option` of it on
+                // both sides (serde_json::Value and `()` hold `null` already).
+                let nullable = media
+                    .schema
+                    .as_ref()
+                    .is_some_and(|s| schemas.nullable(SchemaRef::of(s)));
                 ResponseBody {
                     examples: media_examples(self.doc, media),
                     content_type: ct.to_string(),
-                    kind: match streamed {
-                        Some(kind) => kind,
-                        None => self.body_kind(ct, media, &hint, &media_at, schemas, sink),
+                    kind: match kind {
+                        BodyKind::Json(t)
+                            if nullable && !matches!(t, TypeRef::Json | TypeRef::Unit) =>
+                        {
+                            BodyKind::Json(TypeRef::Nullable(Box::new(t)))
+                        }
+                        other => other,
                     },
                 }
             });
@@ -852,6 +905,7 @@ pub fn lower_webhooks(doc: &OpenAPI, schemas: &mut Schemas<'_>, sink: &mut Sink)
                 stem: &variant,
                 at: &at,
                 deprecated: false,
+                secured: false,
             };
             let body = op
                 .request_body

@@ -255,11 +255,13 @@ impl<'a> Schemas<'a> {
         None
     }
 
-    /// Whether the schema (through references) admits `null`.
+    /// Whether the schema (through references) admits `null` beside other values (one that
+    /// admits only `null` is [`TypeRef::Unit`], which holds it).
     pub fn nullable(&self, s: SchemaRef<'_>) -> bool {
         self.resolve(s).is_some_and(|schema| {
-            schema.schema_data.nullable
-                || matches!(&schema.schema_kind, SchemaKind::Type(Type::String(t)) if t.enumeration.contains(&None))
+            !only_null(schema)
+                && (schema.schema_data.nullable
+                    || matches!(&schema.schema_kind, SchemaKind::Type(Type::String(t)) if t.enumeration.contains(&None)))
         })
     }
 
@@ -356,6 +358,8 @@ impl<'a> Schemas<'a> {
         sink: &mut Sink,
     ) -> Option<TypeRef> {
         Some(match &schema.schema_kind {
+            // `enum: [null]` (schemars' `()`): no string fits, only `null`.
+            _ if only_null(schema) => TypeRef::Unit,
             SchemaKind::Type(Type::String(s))
                 if s.enumeration.iter().flatten().next().is_some() =>
             {
@@ -815,39 +819,21 @@ impl<'a> Schemas<'a> {
                 boxed: false,
             });
         }
-        let discriminator = schema.schema_data.discriminator.as_ref().map(|d| {
-            let mut mapping = Vec::new();
-            for (i, part) in parts.iter().enumerate() {
-                if let Some(reference) = variant_reference(part) {
-                    let explicit: Vec<&String> = d
-                        .mapping
-                        .iter()
-                        .filter(|(_, target)| {
-                            *target == reference
-                                || reference.rsplit('/').next() == Some(target.as_str())
-                        })
-                        .map(|(value, _)| value)
-                        .collect();
-                    if explicit.is_empty() {
-                        let name = reference.rsplit('/').next().unwrap_or_default();
-                        mapping.push((load::unescape(name), i));
-                    } else {
-                        mapping.extend(explicit.into_iter().map(|v| (v.clone(), i)));
-                    }
-                }
-            }
-            Discriminator {
+        let discriminator = schema
+            .schema_data
+            .discriminator
+            .as_ref()
+            .map(|d| Discriminator {
                 property: d.property_name.clone(),
-                mapping,
-            }
-        });
-        // Only `$ref` variants have a name a tag can map to; with none, no value would ever
-        // be accepted, so the variants are tried in order instead.
+                mapping: self.tags(parts, &d.property_name, &d.mapping),
+            });
+        // Only `$ref` variants have a name, and only some variants pin the property; with no
+        // value naming any variant, the variants are tried in order instead.
         let discriminator = match discriminator {
             Some(d) if d.mapping.is_empty() => {
                 sink.warn(
                     push(pointer, "discriminator"),
-                    "no variant is a `$ref`, so the discriminator maps no value; the first variant that decodes is chosen",
+                    "no variant is a `$ref` or pins the property to a value, so the discriminator maps no value; the first variant that decodes is chosen",
                 );
                 None
             }
@@ -862,6 +848,125 @@ impl<'a> Schemas<'a> {
             discriminator,
             scalar: false,
         })
+    }
+
+    /// The discriminator's values and the variant each names, the first one of a variant being
+    /// the one written when encoding: the `mapping`'s keys for the variant; else the values
+    /// the variant pins the property to (`type: {enum: [function]}`, 3.1 `const`, or those of
+    /// a nested union's variants), which is what servers and the document's examples send
+    /// (typify reads such a union the same way), and then the schema's name, which OpenAPI's
+    /// implicit mapping also allows. A value that would name two variants names the first.
+    fn tags(
+        &self,
+        parts: &[ReferenceOr<Schema>],
+        property: &str,
+        explicit: &indexmap::IndexMap<String, String>,
+    ) -> Vec<(String, usize)> {
+        let mut mapping: Vec<(String, usize)> = Vec::new();
+        let mut claim = |value: String, i: usize| {
+            if !mapping.iter().any(|(v, _)| *v == value) {
+                mapping.push((value, i));
+            }
+        };
+        let mut named = Vec::new();
+        for (i, part) in parts.iter().enumerate() {
+            let reference = variant_reference(part);
+            let keys: Vec<&String> = reference
+                .map(|reference| {
+                    explicit
+                        .iter()
+                        .filter(|(_, target)| {
+                            *target == reference
+                                || reference.rsplit('/').next() == Some(target.as_str())
+                        })
+                        .map(|(value, _)| value)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !keys.is_empty() {
+                keys.into_iter().for_each(|k| claim(k.clone(), i));
+                continue;
+            }
+            for value in self.pinned(SchemaRef::of(part), property, 0) {
+                claim(value, i);
+            }
+            if let Some(reference) = reference {
+                named.push((
+                    load::unescape(reference.rsplit('/').next().unwrap_or_default()),
+                    i,
+                ));
+            }
+        }
+        for (name, i) in named {
+            claim(name, i);
+        }
+        mapping
+    }
+
+    /// The string values a variant allows for `property`, when it restricts them: the
+    /// property's `enum` (3.1's `const` is read as a one-value `enum`; openai's web search
+    /// tool allows `web_search_preview` and a dated alias), through references and `allOf`;
+    /// for a variant that is a union itself (openai's `Item` among `InputItem`'s variants),
+    /// the values of its own variants, as deep as they go.
+    fn pinned(&self, s: SchemaRef<'_>, property: &str, depth: usize) -> Vec<String> {
+        if depth > 8 {
+            return Vec::new();
+        }
+        let Some(schema) = self.resolve(SchemaRef::of_ref(&s)) else {
+            return Vec::new();
+        };
+        let nested: Option<&Vec<ReferenceOr<Schema>>> = match &schema.schema_kind {
+            SchemaKind::OneOf { one_of } => Some(one_of),
+            SchemaKind::AnyOf { any_of } => Some(any_of),
+            SchemaKind::Any(any) if !any.one_of.is_empty() && any.properties.is_empty() => {
+                Some(&any.one_of)
+            }
+            SchemaKind::Any(any) if !any.any_of.is_empty() && any.properties.is_empty() => {
+                Some(&any.any_of)
+            }
+            _ => None,
+        };
+        if let Some(parts) = nested {
+            let mut values = Vec::new();
+            for part in parts {
+                for v in self.pinned(SchemaRef::of(part), property, depth + 1) {
+                    if !values.contains(&v) {
+                        values.push(v);
+                    }
+                }
+            }
+            return values;
+        }
+        let mut props = Vec::new();
+        let mut additional = None;
+        let mut seen = BTreeSet::new();
+        collect_all_of(self.doc, s, &mut props, &mut additional, &mut seen, 0);
+        let Some((_, schema, _)) = props
+            .into_iter()
+            .rev()
+            .find(|(name, _, _)| name == property)
+        else {
+            return Vec::new();
+        };
+        let Some(mut schema) = self.resolve(schema) else {
+            return Vec::new();
+        };
+        // `allOf: [{$ref: ToolType}]`: a property that only refers to its type.
+        for _ in 0..8 {
+            match &schema.schema_kind {
+                SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
+                    match self.resolve(SchemaRef::of(&all_of[0])) {
+                        Some(inner) => schema = inner,
+                        None => return Vec::new(),
+                    }
+                }
+                _ => break,
+            }
+        }
+        match &schema.schema_kind {
+            SchemaKind::Type(Type::String(t)) => t.enumeration.iter().flatten().cloned().collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// Merges the properties of every part into one struct.
@@ -927,6 +1032,27 @@ impl<'s> SchemaRef<'s> {
 /// The component a `oneOf` variant names: a `$ref`, or a `$ref` the 3.1 up-reading wrapped
 /// in `allOf` to keep its sibling annotations (openai: `- $ref: …/TranscriptTextUsageTokens`
 /// with a `title`).
+/// `enum: [null]`, with `type: string` or none: a schema only `null` fits (schemars writes it
+/// for `()`; typify reads it as `()`). Read literally, `type: string` admits no `null` at all;
+/// every server that writes it sends `null`, and so does Prism.
+fn only_null(schema: &Schema) -> bool {
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::String(s)) => {
+            !s.enumeration.is_empty() && s.enumeration.iter().all(Option::is_none)
+        }
+        SchemaKind::Any(any) => {
+            any.typ.as_deref().is_none_or(|t| t == "string")
+                && !any.enumeration.is_empty()
+                && any.enumeration.iter().all(serde_json::Value::is_null)
+                && any.properties.is_empty()
+                && any.one_of.is_empty()
+                && any.any_of.is_empty()
+                && any.all_of.is_empty()
+        }
+        _ => false,
+    }
+}
+
 fn variant_reference(part: &ReferenceOr<Schema>) -> Option<&String> {
     match part {
         ReferenceOr::Reference { reference } => Some(reference),
@@ -945,11 +1071,26 @@ fn properties<'s>(
     props: &'s indexmap::IndexMap<String, ReferenceOr<Box<Schema>>>,
     required: &[String],
 ) -> Vec<(String, SchemaRef<'s>, bool)> {
-    props
+    let mut out: Vec<(String, SchemaRef<'s>, bool)> = props
         .iter()
         .map(|(k, v)| (k.clone(), SchemaRef::of_boxed(v), required.contains(k)))
-        .collect()
+        .collect();
+    // A required member the schema gives no schema of its own must still be present, with
+    // any value (progenitor's cli-gen: `required: [required]` beside `properties: {gateway}`):
+    // a field of any JSON value, so that a request carries it and an answer keeps it.
+    for name in required.iter().filter(|r| !props.contains_key(*r)) {
+        if !out.iter().any(|(n, _, _)| n == name) {
+            out.push((name.clone(), SchemaRef::Item(&ANY_VALUE), true));
+        }
+    }
+    out
 }
+
+/// The schema `{}`: any value.
+static ANY_VALUE: std::sync::LazyLock<Schema> = std::sync::LazyLock::new(|| Schema {
+    schema_data: Default::default(),
+    schema_kind: SchemaKind::Any(AnySchema::default()),
+});
 
 fn is_empty_schema(s: &Schema) -> bool {
     matches!(&s.schema_kind, SchemaKind::Any(a) if a.typ.is_none() && a.properties.is_empty())

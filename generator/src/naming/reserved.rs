@@ -132,6 +132,24 @@ pub const CLIENT_OPERATION_LOCALS: &[&str] = &[
     "raw", "value", "values",
 ];
 
+/// Locals of the command-line client's `run` (`lib.rs` of a `…-cli` crate), where each
+/// subcommand's arm binds its required parameters' values next to them.
+pub const CLI_OPERATION_LOCALS: &[&str] = &[
+    "base_url",
+    "body",
+    "builder",
+    "client",
+    "command",
+    "credentials",
+    "json",
+    "key",
+    "m",
+    "options",
+    "result",
+    "runtime",
+    "verbose",
+];
+
 /// Bindings of generated functions that never see a document-derived local (serde impls,
 /// `Validate`, conversions, the builder): listed so the test knows every binding; nothing
 /// needs to be claimed around them.
@@ -141,6 +159,7 @@ pub const OTHER_LOCALS: &[&str] = &[
     "_headers",
     "_params",
     "_query_string",
+    "_json",
     "_out",
     "_pointer",
     "api",
@@ -151,20 +170,27 @@ pub const OTHER_LOCALS: &[&str] = &[
     "base_url",
     "body",
     "builder",
+    "cmd",
+    "code",
     "config",
     "deserializer",
     "e",
+    "env",
     "f",
     "headers",
     "http",
     "item",
+    "k",
     "key",
     "map",
+    "matches",
     "names",
+    "operation",
     "other",
     "out",
     "password",
     "pointer",
+    "print",
     "raw",
     "reasons",
     "response",
@@ -173,11 +199,13 @@ pub const OTHER_LOCALS: &[&str] = &[
     "s",
     "serializer",
     "server",
+    "state",
     "status",
     "tag",
     "text",
     "timeout",
     "token",
+    "url",
     "user",
     "user_agent",
     "v",
@@ -189,6 +217,17 @@ pub const OTHER_LOCALS: &[&str] = &[
 /// keeps its name and the impl of its `new` and setters (and of a client `…Options`) allows
 /// the lint.
 pub const CLIPPY_PLACEHOLDERS: &[&str] = &["baz", "foo", "quux"];
+
+/// The names a parameter's local binding in the command-line client may not take.
+pub fn cli_parameter_locals() -> Vec<&'static str> {
+    let mut all: Vec<&str> = CLI_OPERATION_LOCALS
+        .iter()
+        .chain(CLIPPY_PLACEHOLDERS)
+        .copied()
+        .collect();
+    all.sort_unstable();
+    all
+}
 
 /// The names a parameter's local binding may not take: it lives in the server's operation
 /// functions and in the client's method.
@@ -248,6 +287,7 @@ mod tests {
         let known: BTreeSet<&str> = SERVER_OPERATION_LOCALS
             .iter()
             .chain(CLIENT_OPERATION_LOCALS)
+            .chain(CLI_OPERATION_LOCALS)
             .chain(OTHER_LOCALS)
             .copied()
             .collect();
@@ -262,6 +302,18 @@ mod tests {
                 crate::ir::TypeKind::Struct(s) => s.fields.iter().map(|f| f.rust.clone()).collect(),
                 _ => Vec::new(),
             });
+            let options = crate::Options {
+                name: name.into(),
+                spec_label: name.into(),
+                command: "test".into(),
+                string_formats: false,
+                ..Default::default()
+            };
+            let (_, cli) = crate::cli_plan(text, &options).expect("fixture's CLI plan");
+            let cli_locals = cli
+                .commands
+                .iter()
+                .flat_map(|c| c.flags.iter().filter_map(|f| f.local.clone()));
             let derived: BTreeSet<String> = api
                 .operations
                 .iter()
@@ -271,6 +323,7 @@ mod tests {
                         .flat_map(|p| [p.local.clone(), p.rust.clone()])
                 })
                 .chain(fields)
+                .chain(cli_locals)
                 .map(|l| l.trim_start_matches("r#").to_string())
                 // The mock binds each answer header's value as `header_<field>`: a prefix no
                 // other binding of its functions has.
@@ -282,15 +335,13 @@ mod tests {
                     })
                 }))
                 .collect();
-            let options = crate::Options {
-                name: name.into(),
-                spec_label: name.into(),
-                command: "test".into(),
-                string_formats: false,
-                ..Default::default()
-            };
-            let output = crate::generate(text, &options).expect("fixture generates");
-            for (path, file) in &output.files {
+            let mut files = crate::generate(text, &options)
+                .expect("fixture generates")
+                .files;
+            files.extend(
+                crate::generate_cli(text, &options, "../client").expect("fixture's CLI generates"),
+            );
+            for (path, file) in &files {
                 if !path.ends_with(".rs") || path.contains("/runtime/") {
                     continue;
                 }

@@ -90,6 +90,51 @@ pub fn usage(message: &str) -> Exit {
     ExitCode::from(USAGE)
 }
 
+/// A failure after the call (the answer could not be written): printed, and status 1.
+pub fn failed(message: &str) -> Exit {
+    eprintln!("error: {message}");
+    ExitCode::from(FAILED)
+}
+
+/// `--output FILE`, for a subcommand whose answer is bytes (audio, an image, a file).
+pub fn output_arg(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("output")
+            .long("output")
+            .short('o')
+            .value_name("FILE")
+            .help("Write the answer's bytes to FILE (`-`: standard output) instead of standard output"),
+    )
+}
+
+/// Writes an answer that is bytes as it is: to `output` (a file; `-` is standard output), or
+/// to standard output. Not to a terminal: bytes of `media` there would garble it, so a note
+/// on stderr says how many there are and how to keep them (as curl does).
+pub fn write_bytes(bytes: &[u8], output: Option<&str>, media: &str) -> Result<(), String> {
+    match output {
+        Some(path) if path != "-" => {
+            std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"))
+        }
+        Some(_) => write_stdout(bytes),
+        None if std::io::stdout().is_terminal() => {
+            eprintln!(
+                "note: the answer is {} bytes of `{media}`, not shown on a terminal; write them with --output FILE or by redirecting standard output",
+                bytes.len()
+            );
+            Ok(())
+        }
+        None => write_stdout(bytes),
+    }
+}
+
+fn write_stdout(bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write to standard output: {e}"))
+}
+
 /// The text of a flag as JSON when it is JSON (`5`, `true`, `["a"]`), else as a string.
 fn as_json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))

@@ -429,13 +429,23 @@ impl Transport {
 
 /// A client for `base_url` with sensible timeouts where the target has them (native: 10 s to
 /// connect, 60 s per attempt; on wasm32 the browser's fetch decides), reaching a loopback
-/// `base_url` directly ([`direct_for_loopback`]).
+/// `base_url` directly ([`direct_for_loopback`]), and following no redirect.
+///
+/// Why no redirect: a `3xx` is an answer of the API. A documented one (nexus's login answers
+/// `303` with the `Location` the caller must show a user) is read as its typed variant, with
+/// its headers; following it would send the request again, to a place the document does not
+/// name, and read an answer that the operation does not document (or nothing at all). An
+/// undocumented one is `Error::UnexpectedStatus`, whose headers hold `Location`; the client's
+/// credentials (an API key in a header of the document's choosing, which reqwest would not
+/// strip) never go to a host the caller did not pick. A caller who wants redirects followed
+/// passes their own `reqwest::Client` (`ClientBuilder::http_client`).
 pub fn default_http_client(base_url: &str) -> Result<reqwest::Client, reqwest::Error> {
     let builder = direct_for_loopback(reqwest::Client::builder(), base_url);
     #[cfg(not(target_arch = "wasm32"))]
     let builder = builder
         .connect_timeout(std::time::Duration::from_secs(10))
-        .timeout(std::time::Duration::from_secs(60));
+        .timeout(std::time::Duration::from_secs(60))
+        .redirect(reqwest::redirect::Policy::none());
     builder.build()
 }
 

@@ -201,6 +201,35 @@ async fn get_sends_query_and_bearer_and_decodes() {
     assert_eq!(requests[0].header("accept"), Some("application/json"));
 }
 
+/// The default HTTP client follows no redirect: a `303` is the answer (here undocumented, so
+/// `UnexpectedStatus`, its `Location` kept), and nothing is sent where it points (issue 33:
+/// nexus's login answers `303`, and following it sent the request to Prism's made-up place).
+#[tokio::test]
+async fn redirects_are_answers_not_followed() {
+    let server = Server::start(vec![
+        reply(303, &[("Location", "/elsewhere")], ""),
+        json(200, &[], PETS),
+    ])
+    .await;
+    let c = Client {
+        transport: Transport::new(
+            apigen_client_runtime::transport::default_http_client(&server.base_url).unwrap(),
+            &server.base_url,
+            Credentials::new().with("bearerAuth", Secret::Token("key-1".into())),
+            fast(),
+        ),
+    };
+    let err = c.list_pets(None, None).await.unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::SEE_OTHER));
+    assert_eq!(
+        err.headers()
+            .and_then(|h| h.get("location"))
+            .map(|v| v.to_str().unwrap()),
+        Some("/elsewhere")
+    );
+    assert_eq!(server.requests().len(), 1, "the Location was not followed");
+}
+
 #[tokio::test]
 async fn post_sends_json_body() {
     let server = Server::start(vec![json(201, &[], PET)]).await;

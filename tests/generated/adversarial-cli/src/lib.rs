@@ -98,6 +98,57 @@ pub fn cli() -> Command {
                 ),
         )
         .subcommand(
+            Command::new("cli-locals")
+                .about(
+                    "Required parameters named like the command-line client's locals (issue 33), and one named `version`.",
+                )
+                .long_about(
+                    "Required parameters named like the command-line client's locals (issue 33), and one named `version`.\n\n`GET /cli/{client}` (operation `cliLocals`).",
+                )
+                .arg(
+                    Arg::new("client")
+                        .long("client")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("path parameter `client`"),
+                )
+                .arg(
+                    Arg::new("m")
+                        .long("m")
+                        .value_name("BOOL")
+                        .required(true)
+                        .help("query parameter `m`"),
+                )
+                .arg(
+                    Arg::new("runtime")
+                        .long("runtime")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("query parameter `runtime`"),
+                )
+                .arg(
+                    Arg::new("result")
+                        .long("result")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("header parameter `result`"),
+                )
+                .arg(
+                    Arg::new("verbose-2")
+                        .long("verbose-2")
+                        .value_name("INTEGER")
+                        .required(true)
+                        .help("query parameter `verbose`"),
+                )
+                .arg(
+                    Arg::new("version")
+                        .long("version")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("query parameter `version`"),
+                ),
+        )
+        .subcommand(
             support::body_args(
                     Command::new("raw")
                         .about(
@@ -700,41 +751,65 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
-            let path_2: String = support::required(m, "path")?;
-            let raw_2: i64 = support::required(m, "raw")?;
-            let query_2: String = support::required(m, "query")?;
+            let path: String = support::required(m, "path")?;
+            let raw: i64 = support::required(m, "raw")?;
+            let query: String = support::required(m, "query")?;
             let body_2: String = support::required(m, "body-2")?;
-            let cookie_2: String = support::required(m, "cookie")?;
+            let cookie: String = support::required(m, "cookie")?;
             let options = Path2Options::default()
                 .with_errors(support::optional::<i32>(m, "errors")?)
                 .with_out(support::optional::<String>(m, "out")?)
                 .with_cookies(support::optional::<String>(m, "cookies")?);
             let result = runtime
                 .block_on(
-                    client
-                        .path_with(&path_2, raw_2, &query_2, &body_2, &cookie_2, options),
+                    client.path_with(&path, raw, &query, &body_2, &cookie, options),
                 );
             Ok(finish(&client, ("path", false), result, json, verbose))
+        }
+        "cli-locals" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
+                    ),
+                );
+            }
+            let client_2: String = support::required(m, "client")?;
+            let m_2: bool = support::required(m, "m")?;
+            let runtime_2: String = support::required(m, "runtime")?;
+            let result_2: String = support::required(m, "result")?;
+            let verbose_2: i64 = support::required(m, "verbose-2")?;
+            let options = CliLocalsOptions::default()
+                .with_version(support::optional::<String>(m, "version")?);
+            let result = runtime
+                .block_on(
+                    client
+                        .cli_locals_with(
+                            &client_2,
+                            m_2,
+                            &runtime_2,
+                            &result_2,
+                            verbose_2,
+                            options,
+                        ),
+                );
+            Ok(finish(&client, ("cliLocals", false), result, json, verbose))
         }
         "raw" => {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
-            let http_2: String = support::required(m, "http")?;
-            let base_2: String = support::required(m, "base")?;
-            let ctx_2: String = support::required(m, "ctx")?;
+            let http: String = support::required(m, "http")?;
+            let base: String = support::required(m, "base")?;
+            let ctx: String = support::required(m, "ctx")?;
             let options = Raw2Options::default()
                 .with_builder(support::optional::<String>(m, "builder")?)
                 .with_options(support::optional::<String>(m, "options")?)
@@ -773,16 +848,14 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 );
             };
             let result = runtime
-                .block_on(client.raw_with(&http_2, &base_2, &ctx_2, &body, options));
+                .block_on(client.raw_with(&http, &base, &ctx, &body, options));
             Ok(finish(&client, ("raw", false), result, json, verbose))
         }
         "handle-error-2" => {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -806,9 +879,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -819,9 +890,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -832,9 +901,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -845,9 +912,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -858,9 +923,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -871,9 +934,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -884,9 +945,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -897,9 +956,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -910,9 +967,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -923,9 +978,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -936,9 +989,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -949,9 +1000,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -962,9 +1011,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -978,9 +1025,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -996,9 +1041,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1009,9 +1052,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1022,9 +1063,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1050,9 +1089,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1065,9 +1102,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1086,9 +1121,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1099,9 +1132,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1112,9 +1143,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1125,9 +1154,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1138,9 +1165,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1151,9 +1176,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1164,9 +1187,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1177,9 +1198,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1190,9 +1209,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1203,9 +1220,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }
@@ -1216,9 +1231,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "ADVERSARIAL_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
                     ),
                 );
             }

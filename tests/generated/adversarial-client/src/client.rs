@@ -297,6 +297,81 @@ impl Client {
         }
     }
 
+    /// Required parameters named like the command-line client's locals (issue 33), and one named `version`.
+    ///
+    /// `GET /cli/{client}` (operation `cliLocals`).
+    ///
+    /// Sends none of the optional parameters; [`cli_locals_with`](Self::cli_locals_with) takes them.
+    pub async fn cli_locals(
+        &self,
+        client: &str,
+        m: bool,
+        runtime: &str,
+        result: &str,
+        verbose: i64,
+    ) -> Result<ResponseValue<()>, Error<CliLocalsError>> {
+        self.cli_locals_with(
+                client,
+                m,
+                runtime,
+                result,
+                verbose,
+                CliLocalsOptions::default(),
+            )
+            .await
+    }
+
+    /// [`cli_locals`](Self::cli_locals) with the optional parameters in `options`.
+    ///
+    /// `GET /cli/{client}` (operation `cliLocals`).
+    pub async fn cli_locals_with(
+        &self,
+        client: &str,
+        m: bool,
+        runtime: &str,
+        result: &str,
+        verbose: i64,
+        options: CliLocalsOptions,
+    ) -> Result<ResponseValue<()>, Error<CliLocalsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "cliLocals",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = format!(
+            "/cli/{}", request::encode_path_segment(& ToParam::to_param(client))
+        );
+        let mut query = Query::new();
+        query.append("m", &m);
+        query.append("runtime", runtime);
+        query.append("verbose", &verbose);
+        query.append_opt("version", options.version.as_ref());
+        let query = query.finish();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::GET, request::url(base, &path, &query));
+                    {
+                        let values = result;
+                        builder = builder.header("result", ToParam::to_param(values));
+                    }
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// More locals, and a body that takes the prelude's `Result`.
     ///
     /// `POST /raw/{http}` (operation `raw`).
@@ -1545,6 +1620,30 @@ impl Path2OkHeaders {
     }
 }
 
+/// Optional parameters of `cliLocals`; `Default::default()` sets none, the `with_…` methods set one each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CliLocalsOptions {
+    /// (query parameter `version`)
+    pub version: Option<String>,
+}
+
+impl CliLocalsOptions {
+    /// Sets `version` (`None` unsets it).
+    pub fn with_version(mut self, version: impl Into<Option<String>>) -> Self {
+        self.version = version.into();
+        self
+    }
+}
+
+/// The documented error answers of `cliLocals`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum CliLocalsError {}
 /// Optional parameters of `raw`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Raw2Options {

@@ -32,6 +32,18 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(Path2Response::Unimplemented) }
     }
 
+    /// Required parameters named like the command-line client's locals (issue 33), and one named `version`.
+    ///
+    /// `GET /cli/{client}` (operation `cliLocals`).
+    fn cli_locals(
+        &self,
+        ctx: &RequestContext,
+        params: CliLocalsParams,
+    ) -> impl Future<Output = Result<CliLocalsResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(CliLocalsResponse::Unimplemented) }
+    }
+
     /// More locals, and a body that takes the prelude's `Result`.
     ///
     /// `POST /raw/{http}` (operation `raw`).
@@ -427,6 +439,38 @@ pub enum Path2Response {
     Ok(types::Value, Path2OkHeaders),
     /// 400: The document's error body.
     BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `cliLocals` (`GET /cli/{client}`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CliLocalsParams {
+    /// (path parameter `client`)
+    pub client: String,
+    /// (query parameter `m`)
+    pub m: bool,
+    /// (query parameter `runtime`)
+    pub runtime: String,
+    /// (header parameter `result`)
+    pub result: String,
+    /// (query parameter `verbose`)
+    pub verbose: i64,
+    /// (query parameter `version`)
+    pub version: Option<String>,
+}
+
+/// What `cliLocals` answers: one variant per documented status, and [`Unimplemented`](CliLocalsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum CliLocalsResponse {
+    /// 204: Nothing.
+    NoContent,
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -53,6 +53,15 @@ impl AdversarialApi for Mock {
         )
     }
 
+    /// `GET /cli/{client}`: the 204 answer.
+    async fn cli_locals(
+        &self,
+        _ctx: &RequestContext,
+        _params: CliLocalsParams,
+    ) -> Result<CliLocalsResponse, MockError> {
+        Ok(CliLocalsResponse::NoContent)
+    }
+
     /// `POST /raw/{http}`: the 201 answer.
     async fn raw(
         &self,

@@ -58,7 +58,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
     methods: &["DELETE", "GET", "POST", "PUT"],
-    request_headers: &["baz", "body", "builder", "ctx", "rt", "x-build"],
+    request_headers: &["baz", "body", "builder", "ctx", "result", "rt", "x-build"],
     response_headers: &["response", "value", "x-code", "x-range"],
 };
 
@@ -75,6 +75,10 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
         .route(
             &layer::route_path(&base, "/path/{path}/{raw}"),
             routing::get_service(layer::operation(&api, handle_path::<A>)),
+        )
+        .route(
+            &layer::route_path(&base, "/cli/{client}"),
+            routing::get_service(layer::operation(&api, handle_cli_locals::<A>)),
         )
         .route(
             &layer::route_path(&base, "/raw/{http}"),
@@ -333,6 +337,81 @@ fn serve_path<A: AdversarialApi>(
         };
         let ctx = RequestContext::new("path", scheme, parts);
         let outcome = A::path(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /cli/{client}`: see [`AdversarialApi::cli_locals`].
+fn handle_cli_locals<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_cli_locals(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `cliLocals` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_cli_locals<A: AdversarialApi>(
+    api: Arc<A>,
+    mut parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let client: Option<String> = raw
+                .required(Location::Path, "client", &mut errors);
+            let m: Option<bool> = raw.required(Location::Query, "m", &mut errors);
+            let runtime: Option<String> = raw
+                .required(Location::Query, "runtime", &mut errors);
+            let result: Option<String> = raw
+                .required(Location::Header, "result", &mut errors);
+            let verbose: Option<i64> = raw
+                .required(Location::Query, "verbose", &mut errors);
+            let version: Option<String> = raw
+                .optional(Location::Query, "version", &mut errors);
+            let Some(client) = client else {
+                return Err(errors.into_problem());
+            };
+            let Some(m) = m else {
+                return Err(errors.into_problem());
+            };
+            let Some(runtime) = runtime else {
+                return Err(errors.into_problem());
+            };
+            let Some(result) = result else {
+                return Err(errors.into_problem());
+            };
+            let Some(verbose) = verbose else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            CliLocalsParams {
+                client,
+                m,
+                runtime,
+                result,
+                verbose,
+                version,
+            }
+        };
+        let ctx = RequestContext::new("cliLocals", scheme, parts);
+        let outcome = A::cli_locals(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -1688,6 +1767,15 @@ impl Path2OkHeaders {
             response::set_header(response, "value", &value.to_string())?;
         }
         Ok(())
+    }
+}
+
+impl CliLocalsResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::Unimplemented => Err(Problem::not_implemented("cliLocals")),
+        }
     }
 }
 

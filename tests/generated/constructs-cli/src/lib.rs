@@ -28,7 +28,10 @@ pub fn cli() -> Command {
     let cmd = Command::new("constructs-cli")
         .about("Constructs 0.3.0 from the command line.")
         .after_help(
-            "The API key is read from CONSTRUCTS_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
+            "The API key is read from CONSTRUCTS_API_KEY, a user name and password from CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
+        )
+        .after_long_help(
+            "The API key is read from CONSTRUCTS_API_KEY, a user name and password from CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).\n\nNot offered here:\n  put_blobs: its request body is `application/octet-stream`, not JSON or form data (use the client library)\n  post_notes: its request body is `text/plain`, not JSON or form data (use the client library)",
         )
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
@@ -219,9 +222,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "CONSTRUCTS_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "no credentials are set; set CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD, or CONSTRUCTS_API_KEY",
                     ),
                 );
             }
@@ -239,9 +240,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             if !credentials {
                 return Err(
                     support::usage(
-                        concat!(
-                            "CONSTRUCTS_API_KEY", " is not set; set it to your API key"
-                        ),
+                        "CONSTRUCTS_API_KEY is not set; set it to your API key",
                     ),
                 );
             }

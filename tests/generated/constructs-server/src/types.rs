@@ -470,6 +470,761 @@ impl Validate for Shape {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// Variants that pin the discriminator property (`enum: [function]`, or through a
+/// reference) and no `mapping`: the pinned values are the tags (openai's tool calls).
+///
+/// Schema: `/components/schemas/ToolCall`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ToolCall {
+    FunctionCall(FunctionCall),
+    CustomCall(CustomCall),
+    SearchCall(SearchCall),
+    LocalCall(LocalCall),
+}
+
+impl Serialize for ToolCall {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::FunctionCall(v) => (serde_json::to_value(v), "function"),
+            Self::CustomCall(v) => (serde_json::to_value(v), "custom"),
+            Self::SearchCall(v) => (serde_json::to_value(v), "search"),
+            Self::LocalCall(v) => (serde_json::to_value(v), "shell"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("function") => {
+                crate::runtime::integer::from_value(value).map(Self::FunctionCall)
+            }
+            Some("custom") => {
+                crate::runtime::integer::from_value(value).map(Self::CustomCall)
+            }
+            Some("search") => {
+                crate::runtime::integer::from_value(value).map(Self::SearchCall)
+            }
+            Some("search_preview") => {
+                crate::runtime::integer::from_value(value).map(Self::SearchCall)
+            }
+            Some("shell") => {
+                crate::runtime::integer::from_value(value).map(Self::LocalCall)
+            }
+            Some("patch") => {
+                crate::runtime::integer::from_value(value).map(Self::LocalCall)
+            }
+            Some("FunctionCall") => {
+                crate::runtime::integer::from_value(value).map(Self::FunctionCall)
+            }
+            Some("CustomCall") => {
+                crate::runtime::integer::from_value(value).map(Self::CustomCall)
+            }
+            Some("SearchCall") => {
+                crate::runtime::integer::from_value(value).map(Self::SearchCall)
+            }
+            Some("LocalCall") => {
+                crate::runtime::integer::from_value(value).map(Self::LocalCall)
+            }
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ",
+                            "`function`, `custom`, `search`, `search_preview`, `shell`, `patch`, `FunctionCall`, `CustomCall`, `SearchCall`, `LocalCall`"),
+                            other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<
+                    FunctionCall,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::FunctionCall(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
+                }
+                match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
+                    Ok(v) => return Ok(Self::CustomCall(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
+                }
+                match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
+                    Ok(v) => return Ok(Self::SearchCall(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
+                }
+                match crate::runtime::integer::from_value::<LocalCall>(value.clone()) {
+                    Ok(v) => return Ok(Self::LocalCall(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "LocalCall")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "ToolCall", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Validate for ToolCall {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/FunctionCall/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FunctionCallType {
+    /// `function`
+    Function,
+}
+
+impl FunctionCallType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Function => "function",
+        }
+    }
+}
+
+impl std::str::FromStr for FunctionCallType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "function" => Ok(Self::Function),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`function`", ", got `{}`"), other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for FunctionCallType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for FunctionCallType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for FunctionCallType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for FunctionCallType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for FunctionCallType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/FunctionCall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionCall {
+    pub r#type: FunctionCallType,
+    pub name: String,
+}
+
+impl FunctionCall {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: FunctionCallType, name: impl Into<String>) -> Self {
+        Self { r#type, name: name.into() }
+    }
+}
+
+impl Validate for FunctionCall {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/CustomCall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CustomCall {
+    pub r#type: CustomKind,
+    pub input: String,
+}
+
+impl CustomCall {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: CustomKind, input: impl Into<String>) -> Self {
+        Self {
+            r#type,
+            input: input.into(),
+        }
+    }
+}
+
+impl Validate for CustomCall {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/CustomKind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CustomKind {
+    /// `custom`
+    Custom,
+}
+
+impl CustomKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Custom => "custom",
+        }
+    }
+}
+
+impl std::str::FromStr for CustomKind {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "custom" => Ok(Self::Custom),
+            other => {
+                Err(
+                    format!(concat!("expected one of ", "`custom`", ", got `{}`"), other),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for CustomKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for CustomKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for CustomKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for CustomKind {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for CustomKind {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/SearchCall/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SearchCallType {
+    /// `search`
+    Search,
+    /// `search_preview`
+    SearchPreview,
+}
+
+impl SearchCallType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Search => "search",
+            Self::SearchPreview => "search_preview",
+        }
+    }
+}
+
+impl std::str::FromStr for SearchCallType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "search" => Ok(Self::Search),
+            "search_preview" => Ok(Self::SearchPreview),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`search`, `search_preview`",
+                        ", got `{}`"), other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for SearchCallType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for SearchCallType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for SearchCallType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for SearchCallType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for SearchCallType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Pins the property to either of two values (openai's web search tool).
+///
+/// Schema: `/components/schemas/SearchCall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchCall {
+    pub r#type: SearchCallType,
+}
+
+impl SearchCall {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: SearchCallType) -> Self {
+        Self { r#type }
+    }
+}
+
+impl Validate for SearchCall {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// A variant that is a union itself, whose variants pin the property.
+///
+/// Schema: `/components/schemas/LocalCall`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum LocalCall {
+    ShellCall(ShellCall),
+    PatchCall(PatchCall),
+}
+
+impl Serialize for LocalCall {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::ShellCall(v) => (serde_json::to_value(v), "shell"),
+            Self::PatchCall(v) => (serde_json::to_value(v), "patch"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for LocalCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("shell") => {
+                crate::runtime::integer::from_value(value).map(Self::ShellCall)
+            }
+            Some("patch") => {
+                crate::runtime::integer::from_value(value).map(Self::PatchCall)
+            }
+            Some("ShellCall") => {
+                crate::runtime::integer::from_value(value).map(Self::ShellCall)
+            }
+            Some("PatchCall") => {
+                crate::runtime::integer::from_value(value).map(Self::PatchCall)
+            }
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ",
+                            "`shell`, `patch`, `ShellCall`, `PatchCall`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<ShellCall>(value.clone()) {
+                    Ok(v) => return Ok(Self::ShellCall(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "ShellCall")),
+                }
+                match crate::runtime::integer::from_value::<PatchCall>(value.clone()) {
+                    Ok(v) => return Ok(Self::PatchCall(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "PatchCall")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "LocalCall", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Validate for LocalCall {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/ShellCall/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ShellCallType {
+    /// `shell`
+    Shell,
+}
+
+impl ShellCallType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Shell => "shell",
+        }
+    }
+}
+
+impl std::str::FromStr for ShellCallType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "shell" => Ok(Self::Shell),
+            other => {
+                Err(format!(concat!("expected one of ", "`shell`", ", got `{}`"), other))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ShellCallType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ShellCallType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ShellCallType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for ShellCallType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for ShellCallType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/ShellCall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShellCall {
+    pub r#type: ShellCallType,
+    pub command: String,
+}
+
+impl ShellCall {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: ShellCallType, command: impl Into<String>) -> Self {
+        Self {
+            r#type,
+            command: command.into(),
+        }
+    }
+}
+
+impl Validate for ShellCall {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/PatchCall/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PatchCallType {
+    /// `patch`
+    Patch,
+}
+
+impl PatchCallType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Patch => "patch",
+        }
+    }
+}
+
+impl std::str::FromStr for PatchCallType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "patch" => Ok(Self::Patch),
+            other => {
+                Err(format!(concat!("expected one of ", "`patch`", ", got `{}`"), other))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for PatchCallType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for PatchCallType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for PatchCallType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for PatchCallType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for PatchCallType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/PatchCall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatchCall {
+    pub r#type: PatchCallType,
+    pub diff: String,
+}
+
+impl PatchCall {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: PatchCallType, diff: impl Into<String>) -> Self {
+        Self { r#type, diff: diff.into() }
+    }
+}
+
+impl Validate for PatchCall {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// A discriminated union whose members may leave the property out.
+///
+/// Schema: `/components/schemas/Animal`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Animal {
+    Bird(Bird),
+    Fish(Fish),
+}
+
+impl Serialize for Animal {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::Bird(v) => (serde_json::to_value(v), "bird"),
+            Self::Fish(v) => (serde_json::to_value(v), "fish"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Animal {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("kind")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("bird") => crate::runtime::integer::from_value(value).map(Self::Bird),
+            Some("fish") => crate::runtime::integer::from_value(value).map(Self::Fish),
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "kind",
+                            "` value `{}`; expected one of ", "`bird`, `fish`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<Bird>(value.clone()) {
+                    Ok(v) => return Ok(Self::Bird(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Bird")),
+                }
+                match crate::runtime::integer::from_value::<Fish>(value.clone()) {
+                    Ok(v) => return Ok(Self::Fish(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Fish")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Animal", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Validate for Animal {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Bird`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bird {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub kind: Option<String>,
+    pub wings: i64,
+}
+
+impl Bird {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(wings: i64) -> Self {
+        Self { kind: None, wings }
+    }
+
+    /// Sets `kind`.
+    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
+        self.kind = Some(kind.into());
+        self
+    }
+}
+
+impl Validate for Bird {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Fish`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fish {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub kind: Option<String>,
+    pub fins: i64,
+}
+
+impl Fish {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(fins: i64) -> Self {
+        Self { kind: None, fins }
+    }
+
+    /// Sets `kind`.
+    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
+        self.kind = Some(kind.into());
+        self
+    }
+}
+
+impl Validate for Fish {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/components/schemas/FormEntry`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FormEntry {

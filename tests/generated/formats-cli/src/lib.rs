@@ -27,7 +27,7 @@ pub fn cli() -> Command {
     let cmd = Command::new("formats-cli")
         .about("Formats 0.1.0 from the command line.")
         .after_help(
-            "The API key is read from FORMATS_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
+            "Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
         )
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)

@@ -186,9 +186,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "search-books" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("LIBRARY_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
                 );
             }
             let options = SearchBooksOptions::default()
@@ -202,9 +200,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-books-isbn" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("LIBRARY_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
                 );
             }
             let isbn: String = support::required(m, "isbn")?;
@@ -214,9 +210,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "withdraw-book" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("LIBRARY_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
                 );
             }
             let isbn: String = support::required(m, "isbn")?;
@@ -226,9 +220,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "lend-book" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("LIBRARY_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
                 );
             }
             let member_id: i64 = support::required(m, "member-id")?;

@@ -513,14 +513,11 @@ impl<'de> Deserialize<'de> for Member {
         let tag = value
             .get("kind")
             .and_then(serde_json::Value::as_str)
-            .map(str::to_owned)
-            .ok_or_else(|| serde::de::Error::custom(
-                concat!("missing discriminator property `", "kind", "`"),
-            ))?;
-        match tag.as_str() {
-            "adult" => crate::runtime::integer::from_value(value).map(Self::Adult),
-            "child" => crate::runtime::integer::from_value(value).map(Self::Child),
-            other => {
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("adult") => crate::runtime::integer::from_value(value).map(Self::Adult),
+            Some("child") => crate::runtime::integer::from_value(value).map(Self::Child),
+            Some(other) => {
                 return Err(
                     serde::de::Error::custom(
                         format!(
@@ -529,6 +526,25 @@ impl<'de> Deserialize<'de> for Member {
                         ),
                     ),
                 );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<Adult>(value.clone()) {
+                    Ok(v) => return Ok(Self::Adult(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Adult")),
+                }
+                match crate::runtime::integer::from_value::<Child>(value.clone()) {
+                    Ok(v) => return Ok(Self::Child(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Child")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Member", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
             }
         }
             .map_err(serde::de::Error::custom)

@@ -27,7 +27,7 @@ pub fn cli() -> Command {
     let cmd = Command::new("oas31-cli")
         .about("Oas31 0.1.0 from the command line.")
         .after_help(
-            "The API key is read from OAS31_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
+            "Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
         )
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
@@ -56,8 +56,8 @@ pub fn cli() -> Command {
                         .help("Body property `kind`: Always `record`."),
                 )
                 .arg(
-                    Arg::new("version-2")
-                        .long("version-2")
+                    Arg::new("version")
+                        .long("version")
                         .value_name("INTEGER")
                         .help_heading(support::BODY)
                         .help("Body property `version`"),
@@ -240,7 +240,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 &[
                     ("id", "id"),
                     ("kind", "kind"),
-                    ("version-2", "version"),
+                    ("version", "version"),
                     ("note", "note"),
                     ("nickname", "nickname"),
                     ("owner", "owner"),

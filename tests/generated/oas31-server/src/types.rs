@@ -74,6 +74,264 @@ impl Validate for Owner {
     }
 }
 
+/// Schema: `/components/schemas/Change/anyOf/0/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ChangeAddedType {
+    /// `added`
+    Added,
+}
+
+impl ChangeAddedType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Added => "added",
+        }
+    }
+}
+
+impl std::str::FromStr for ChangeAddedType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "added" => Ok(Self::Added),
+            other => {
+                Err(format!(concat!("expected one of ", "`added`", ", got `{}`"), other))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ChangeAddedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ChangeAddedType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ChangeAddedType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for ChangeAddedType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for ChangeAddedType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// added
+///
+/// Schema: `/components/schemas/Change/anyOf/0`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChangeAdded {
+    pub r#type: ChangeAddedType,
+    pub id: i64,
+}
+
+impl ChangeAdded {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: ChangeAddedType, id: i64) -> Self {
+        Self { r#type, id }
+    }
+}
+
+impl Validate for ChangeAdded {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Change/anyOf/1/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ChangeRemovedType {
+    /// `removed`
+    Removed,
+}
+
+impl ChangeRemovedType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Removed => "removed",
+        }
+    }
+}
+
+impl std::str::FromStr for ChangeRemovedType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "removed" => Ok(Self::Removed),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`removed`", ", got `{}`"), other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ChangeRemovedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ChangeRemovedType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ChangeRemovedType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for ChangeRemovedType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for ChangeRemovedType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// removed
+///
+/// Schema: `/components/schemas/Change/anyOf/1`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChangeRemoved {
+    pub r#type: ChangeRemovedType,
+    pub id: i64,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub reason: Option<String>,
+}
+
+impl ChangeRemoved {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: ChangeRemovedType, id: i64) -> Self {
+        Self { r#type, id, reason: None }
+    }
+
+    /// Sets `reason`.
+    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self
+    }
+}
+
+impl Validate for ChangeRemoved {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Inline variants that pin the discriminator with `const` and no `mapping`: the
+/// constants are the tags.
+///
+/// Schema: `/components/schemas/Change`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Change {
+    Added(ChangeAdded),
+    Removed(ChangeRemoved),
+}
+
+impl Serialize for Change {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::Added(v) => (serde_json::to_value(v), "added"),
+            Self::Removed(v) => (serde_json::to_value(v), "removed"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Change {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("added") => crate::runtime::integer::from_value(value).map(Self::Added),
+            Some("removed") => {
+                crate::runtime::integer::from_value(value).map(Self::Removed)
+            }
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ", "`added`, `removed`"),
+                            other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<ChangeAdded>(value.clone()) {
+                    Ok(v) => return Ok(Self::Added(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Added")),
+                }
+                match crate::runtime::integer::from_value::<
+                    ChangeRemoved,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::Removed(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Removed")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Change", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Validate for Change {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Always `record`.
 ///
 /// Schema: `/components/schemas/Record/properties/kind`.

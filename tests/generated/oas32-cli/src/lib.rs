@@ -30,6 +30,9 @@ pub fn cli() -> Command {
         .after_help(
             "The API key is read from OAS32_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
         )
+        .after_long_help(
+            "The API key is read from OAS32_API_KEY. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).\n\nNot offered here:\n  watchTicks: its answer is a stream (use the client library)\n  exportTicks: its answer is a stream (use the client library)\n  findTicks: it takes the whole query string as one value (use the client library)\n  selectTicks: it takes the whole query string as one value (use the client library)\n  watchMessages: its answer is a stream (use the client library)\n  heartbeat: its answer is a stream (use the client library)",
+        )
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
@@ -164,9 +167,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "search-ticks" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("OAS32_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
                 );
             }
             let body: Option<types::TickFilter> = support::body(
@@ -193,9 +194,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-tick" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("OAS32_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
                 );
             }
             let tick_id: i64 = support::required(m, "tick-id")?;
@@ -205,9 +204,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "purge-tick" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("OAS32_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
                 );
             }
             let tick_id: i64 = support::required(m, "tick-id")?;

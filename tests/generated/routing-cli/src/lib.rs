@@ -160,8 +160,8 @@ pub fn cli() -> Command {
                         .help("path parameter `template_name`"),
                 )
                 .arg(
-                    Arg::new("version-2")
-                        .long("version-2")
+                    Arg::new("version")
+                        .long("version")
                         .value_name("INTEGER")
                         .required(true)
                         .help("path parameter `version`"),
@@ -347,9 +347,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-root" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let result = runtime.block_on(client.get_root());
@@ -358,9 +356,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "list-accounts" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let result = runtime.block_on(client.list_accounts());
@@ -369,9 +365,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-account" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let sid: String = support::required(m, "sid")?;
@@ -381,9 +375,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-call" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let account_sid: String = support::required(m, "account-sid")?;
@@ -394,9 +386,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-file-as" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let name: String = support::required(m, "name")?;
@@ -407,9 +397,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-file" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let id: i64 = support::required(m, "id")?;
@@ -419,9 +407,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "put-file" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let id: i64 = support::required(m, "id")?;
@@ -431,9 +417,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "list-templates" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let project_id: i64 = support::required(m, "project-id")?;
@@ -443,9 +427,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "delete-template" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let template_name: String = support::required(m, "template-name")?;
@@ -455,13 +437,11 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-template-version" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let template_name: String = support::required(m, "template-name")?;
-            let version: i64 = support::required(m, "version-2")?;
+            let version: i64 = support::required(m, "version")?;
             let result = runtime
                 .block_on(client.get_template_version(&template_name, version));
             Ok(finish(&client, ("getTemplateVersion", false), result, json, verbose))
@@ -469,9 +449,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "list-template-versions" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let project_id: i64 = support::required(m, "project-id")?;
@@ -481,9 +459,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "cancel-job" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let name: String = support::required(m, "name")?;
@@ -493,9 +469,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "create-response" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let body: Option<types::Echo> = support::body(
@@ -515,9 +489,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "beta-create-response" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let body: Option<types::Echo> = support::body(
@@ -537,9 +509,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "beta-get-response" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let response_id: String = support::required(m, "response-id")?;
@@ -552,9 +522,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "beta-delete-response" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let response_id: String = support::required(m, "response-id")?;
@@ -564,9 +532,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-response" => {
             if !credentials {
                 return Err(
-                    support::usage(
-                        concat!("ROUTING_API_KEY", " is not set; set it to your API key"),
-                    ),
+                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
                 );
             }
             let response_id: String = support::required(m, "response-id")?;

@@ -1,0 +1,535 @@
+//! `cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples]`: every
+//! operation of every document's generated CLI, called against an independent mock of the
+//! same document (Prism).
+//!
+//! For each document (the corpus walker's, [`crate::corpus::find_documents`]): generate the client
+//! and the command-line client (`apigen::generate`, `apigen::generate_cli`) into one
+//! throwaway workspace (`target/calls/ws`), build every CLI with one `cargo build`
+//! (`target/calls/target`, shared), then per round start Prism on a free loopback port (N
+//! seeded dynamic rounds, `-d --seed 1..N`, and one round of the document's examples) and
+//! run each subcommand once with arguments valid by the document ([`requests`]). Each call is
+//! classified ([`Outcome`]) from the CLI's exit status and message and from what Prism's log
+//! says about it ([`prism`]). A table per document is printed and written, with every
+//! failure's details, to `target/calls/report.md`; Prism's logs go to `target/calls/logs/`.
+//! Fails on a CLI that does not compile, a request Prism refuses, an answer the CLI cannot
+//! decode (unless Prism's answer broke the document), and any call that could not be made.
+
+mod check;
+mod pattern;
+mod prism;
+mod proxy;
+mod report;
+mod requests;
+mod values;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::corpus;
+use prism::{Mode, Prism};
+use report::{CallResult, DocRun, Outcome, RoundRun};
+
+const COMMAND: &str = "cargo xtask calls";
+/// The longest one call may take (Prism answers in milliseconds; a client retrying a 5xx
+/// waits a few seconds).
+const CALL_TIMEOUT: Duration = Duration::from_secs(60);
+/// The throwaway workspace's profile: no debug info (the corpus's CLIs would take tens of GB
+/// with it, and nothing here is debugged).
+const PROFILE: &str = "\n[profile.dev]\ndebug = 0\n";
+
+/// Credentials the CLIs read: any value is good enough for Prism, which only checks that
+/// the document's scheme is used.
+const KEY: &str = "apigen-calls-key";
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    let started = Instant::now();
+    let args = Args::parse(args)?;
+    let root = crate::codegen::root();
+    let root = root.canonicalize().unwrap_or(root);
+    // By default the folders of single-file OpenAPI 3.x documents: the harness makes its
+    // arguments from the document's own text, which a split or 2.0 document is not yet.
+    let paths = if args.paths.is_empty() {
+        ["openapi-corpus", "openapi-corpus-31"]
+            .iter()
+            .map(|d| root.join("../shared").join(d))
+            .collect()
+    } else {
+        args.paths.clone()
+    };
+    let filters: Vec<String> = args.filter.iter().cloned().collect();
+    let corpus::Found { docs, dir_list, .. } = corpus::find_documents(&root, &paths, &filters)?;
+    let out_dir = root.join("target/calls");
+    let ws = out_dir.join("ws");
+    let target_dir = out_dir.join("target");
+    let logs = out_dir.join("logs");
+    for dir in [&ws, &logs] {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+
+    // 1. Generate the client and the CLI of every document.
+    let mut runs = Vec::new();
+    let mut members = Vec::new();
+    let mut taken = BTreeSet::new();
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(corpus::record_panic));
+    for doc in &docs {
+        let (path, label) = (&doc.base.join(&doc.root), &doc.label);
+        let slug = corpus::unique(corpus::slug(label), &mut taken);
+        eprintln!("calls: generating {label}");
+        let mut run = DocRun::new(label.clone(), slug.clone(), path.clone());
+        match generate(path, label, &slug, &ws) {
+            Ok((doc, api, cli)) => {
+                members.push(format!("{slug}-client"));
+                members.push(format!("{slug}-cli"));
+                run.plan = Some((doc, api, cli));
+            }
+            Err(e) => run.not_generated = Some(e),
+        }
+        runs.push(run);
+    }
+    std::panic::set_hook(previous_hook);
+
+    // 2. One workspace, one build of every CLI (and the clients they use).
+    if !members.is_empty() {
+        let (names, excluded) = corpus::load_workspace(&ws, &root, &mut members, PROFILE)?;
+        for run in &mut runs {
+            for side in ["client", "cli"] {
+                if let Some(why) = excluded.get(&format!("{}-{side}", run.slug)) {
+                    run.build_error = Some(format!("{side} manifest: {why}"));
+                }
+            }
+        }
+        eprintln!(
+            "calls: building {} crates in {} (target {})",
+            members.len(),
+            ws.display(),
+            target_dir.display()
+        );
+        let (lines, _, stderr) = corpus::cargo_run(&ws, &target_dir, "build")?;
+        let tally = corpus::tally(lines.iter().map(String::as_str), &names);
+        for run in runs.iter_mut().filter(|r| r.plan.is_some()) {
+            let bin = target_dir.join("debug").join(format!("{}-cli", run.slug));
+            if run.build_error.is_some() {
+                continue;
+            }
+            let errors: Vec<String> = ["client", "cli"]
+                .iter()
+                .filter_map(|side| tally.get(&format!("{}-{side}", run.slug)))
+                .flat_map(|b| b.errors.iter().map(|e| e.short()))
+                .collect();
+            if bin.exists() && errors.is_empty() {
+                run.bin = Some(bin);
+            } else {
+                run.build_error = Some(match errors.first() {
+                    Some(first) => format!("{} ({} errors)", first, errors.len()),
+                    None => corpus::first_cargo_error(&stderr),
+                });
+            }
+        }
+    }
+
+    // 3. The calls, document by document, round by round.
+    let prism_bin = if runs.iter().any(|r| r.bin.is_some()) {
+        Some(prism::install(&root)?)
+    } else {
+        None
+    };
+    let mut modes: Vec<Mode> = (1..=args.seeds).map(Mode::Dynamic).collect();
+    if args.examples {
+        modes.push(Mode::Examples);
+    }
+    let mock_docs = out_dir.join("mock-documents");
+    for run in &mut runs {
+        let (Some(bin), Some(prism_bin), Some((doc, api, cli))) = (&run.bin, &prism_bin, &run.plan)
+        else {
+            continue;
+        };
+        // Nothing to call: no mock needed.
+        if cli.commands.is_empty() {
+            continue;
+        }
+        let document = match prism::with_format_bounds(doc) {
+            Some(copy) => {
+                fs::create_dir_all(&mock_docs)
+                    .map_err(|e| format!("cannot create {}: {e}", mock_docs.display()))?;
+                let path = mock_docs.join(format!("{}.json", run.slug));
+                let text = serde_json::to_string(&copy).map_err(|e| e.to_string())?;
+                fs::write(&path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                path
+            }
+            None => run.path.clone(),
+        };
+        for (i, mode) in modes.iter().enumerate() {
+            let round = i as u32 + 1;
+            eprintln!(
+                "calls: {} — {} ({} operations)",
+                run.label,
+                mode.label(),
+                cli.commands.len()
+            );
+            let calls = requests::calls(doc, api, cli, round);
+            let log = logs.join(format!("{}-{}.log", run.slug, mode_file(*mode)));
+            let target = Target {
+                document: &document,
+                doc,
+                bin,
+                cli,
+            };
+            let result = call_all(prism_bin, &target, *mode, &calls, &log);
+            let mut round = RoundRun {
+                mode: *mode,
+                calls: Vec::new(),
+                prism_error: None,
+                unavailable: None,
+            };
+            match result {
+                Ok(calls) => round.calls = calls,
+                Err(RoundError::Unavailable(e)) => round.unavailable = Some(e),
+                Err(RoundError::Failed(e)) => round.prism_error = Some(e),
+            }
+            run.rounds.push(round);
+        }
+    }
+
+    // 4. Report.
+    let report = report::render(&runs, &dir_list, &modes, started.elapsed().as_secs_f64());
+    let path = out_dir.join("report.md");
+    fs::write(&path, &report).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!("{}", report::tables(&runs));
+    println!("report written to {}", path.display());
+    let failures = report::failures(&runs);
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "calls: {} (details in {})",
+            failures.join("; "),
+            path.display()
+        ))
+    }
+}
+
+struct Args {
+    paths: Vec<PathBuf>,
+    filter: Option<String>,
+    seeds: u64,
+    examples: bool,
+}
+
+impl Args {
+    fn parse(args: &[String]) -> Result<Args, String> {
+        let mut parsed = Args {
+            paths: Vec::new(),
+            filter: None,
+            seeds: 3,
+            examples: true,
+        };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            match arg.as_str() {
+                "--filter" => {
+                    parsed.filter = Some(it.next().ok_or("--filter needs a substring")?.clone())
+                }
+                "--seeds" => {
+                    let n = it.next().ok_or("--seeds needs a number")?;
+                    parsed.seeds = n
+                        .parse()
+                        .map_err(|_| format!("--seeds: `{n}` is not a number"))?;
+                }
+                "--no-examples" => parsed.examples = false,
+                other if other.starts_with('-') => {
+                    return Err(format!("unknown option `{other}`"));
+                }
+                other => parsed.paths.push(other.into()),
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+fn mode_file(mode: Mode) -> String {
+    match mode {
+        Mode::Dynamic(seed) => format!("seed-{seed}"),
+        Mode::Examples => "examples".into(),
+    }
+}
+
+type Plan = (serde_json::Value, apigen::ir::Api, apigen::ir::Cli);
+
+/// Generates the client and the CLI into the workspace; the document as JSON and the CLI's
+/// plan, or why there are none (the generator's first error, or its panic).
+fn generate(path: &Path, label: &str, slug: &str, ws: &Path) -> Result<Plan, String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let doc = apigen::load::to_json_value(&text).map_err(|e| first_line(&e.to_string()))?;
+    let options = apigen::Options {
+        api_name: None,
+        name: slug.to_string(),
+        spec_label: label.to_string(),
+        command: COMMAND.into(),
+        string_formats: false,
+        runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-client"))),
+    };
+    let client_path = format!("../{slug}-client");
+    let (result, _) = corpus::guarded(move || {
+        let output = apigen::generate(&text, &options)?;
+        let cli = apigen::generate_cli(&text, &options, &client_path)?;
+        let plan = apigen::cli_plan(&text, &options)?;
+        Ok::<_, apigen::diag::Diagnostics>((output, cli, plan))
+    });
+    let (output, cli, (api, plan)) = match result {
+        Ok(Ok(done)) => done,
+        Ok(Err(diagnostics)) => return Err(first_line(&diagnostics.to_string())),
+        Err(panic) => return Err(format!("generator panicked: {}", first_line(&panic))),
+    };
+    // The server is not called here; only the client and the CLI are written.
+    let mut files: std::collections::BTreeMap<String, String> = output
+        .files
+        .into_iter()
+        .filter(|(p, _)| p.starts_with("client/"))
+        .collect();
+    files.extend(cli);
+    corpus::write_crates(ws, slug, &files)?;
+    Ok((doc, api, plan))
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or("").to_string()
+}
+
+/// One round: Prism started in `mode` behind the recording relay, every call made and
+/// classified; Prism's log written. `Err` when Prism cannot serve the document at all
+/// ([`Unavailable`]) or stopped answering.
+fn call_all(
+    prism_bin: &Path,
+    target: &Target<'_>,
+    mode: Mode,
+    calls: &[requests::Call],
+    log: &Path,
+) -> Result<Vec<CallResult>, RoundError> {
+    let Target {
+        document,
+        doc,
+        bin,
+        cli,
+    } = *target;
+    let mut prism = Prism::start(prism_bin, document, mode).map_err(|e| {
+        if e.starts_with("Prism stopped before listening") {
+            RoundError::Unavailable(e)
+        } else {
+            RoundError::Failed(e)
+        }
+    })?;
+    let relay = proxy::Proxy::start(prism.port).map_err(RoundError::Failed)?;
+    let base_url = format!("http://127.0.0.1:{}", relay.port);
+    let mut results = Vec::new();
+    let outcome = (|| -> Result<(), String> {
+        for call in calls {
+            if let Some(fault) = &call.document_fault {
+                results.push(CallResult::new(call, Outcome::DocumentFault, fault.clone()));
+                continue;
+            }
+            if let Some(problem) = &call.problem {
+                results.push(CallResult::new(call, Outcome::NoValues, problem.clone()));
+                continue;
+            }
+            let ran = run_cli(bin, cli, &base_url, call)?;
+            let lines = prism.fence()?;
+            let seen = prism::read(&lines);
+            let exchanges = relay.take();
+            let (outcome, detail) = classify(&ran, &seen, exchanges.last(), doc, call, mode);
+            results.push(CallResult::new(call, outcome, detail));
+        }
+        Ok(())
+    })();
+    let _ = fs::write(log, prism.log.join("\n") + "\n");
+    outcome.map(|()| results).map_err(RoundError::Failed)
+}
+
+/// What a round calls: the document Prism mocks (its path, and as JSON) and the CLI.
+#[derive(Clone, Copy)]
+struct Target<'a> {
+    document: &'a Path,
+    doc: &'a serde_json::Value,
+    bin: &'a Path,
+    cli: &'a apigen::ir::Cli,
+}
+
+/// Why a round made no calls.
+pub enum RoundError {
+    /// Prism cannot read the document (an external `$ref` it cannot download, no paths):
+    /// the mock's fault, nothing the CLI did.
+    Unavailable(String),
+    /// Prism, the relay or the CLI could not be run, or Prism stopped answering.
+    Failed(String),
+}
+
+/// What one run of the CLI did.
+struct Ran {
+    /// The exit status; `None` when it was killed (timed out) or died of a signal.
+    code: Option<i32>,
+    timed_out: bool,
+    stderr: String,
+    stdout_bytes: usize,
+}
+
+fn run_cli(
+    bin: &Path,
+    cli: &apigen::ir::Cli,
+    base_url: &str,
+    call: &requests::Call,
+) -> Result<Ran, String> {
+    let mut cmd = Command::new(bin);
+    cmd.arg(&call.command)
+        .args(["--base-url", base_url, "--json"])
+        .args(&call.args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    {
+        let var = &cli.key_var;
+        cmd.env(var, KEY);
+    }
+    cmd.env(&cli.user_var, "apigen").env(&cli.password_var, KEY);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    let mut out = child.stdout.take().expect("piped stdout");
+    let mut err = child.stderr.take().expect("piped stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out.read_to_end(&mut buf);
+        buf.len()
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err.read_to_end(&mut buf);
+        String::from_utf8_lossy(&buf).into_owned()
+    });
+    let started = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if started.elapsed() > CALL_TIMEOUT {
+            timed_out = true;
+            let _ = child.kill();
+            break child.wait().map_err(|e| e.to_string())?;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Ok(Ran {
+        code: status.code(),
+        timed_out,
+        stderr: err_reader.join().unwrap_or_default(),
+        stdout_bytes: out_reader.join().unwrap_or(0),
+    })
+}
+
+/// The call's outcome, from the CLI's exit status and message, what Prism logged, and the
+/// answer the relay saw (checked against the document when the CLI could not decode it).
+fn classify(
+    ran: &Ran,
+    seen: &prism::Seen,
+    exchange: Option<&proxy::Exchange>,
+    doc: &serde_json::Value,
+    call: &requests::Call,
+    mode: Mode,
+) -> (Outcome, String) {
+    let said = ran
+        .stderr
+        .lines()
+        .filter(|l| !l.starts_with("warning:"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if !seen.refused.is_empty() {
+        let mut why = seen.reasons.clone();
+        why.extend(seen.refused.iter().cloned());
+        why.dedup();
+        if let Some(defect) = prism::defect(seen) {
+            return (
+                Outcome::MockFault,
+                format!("Prism's defect: {defect} ({})", why.join("; ")),
+            );
+        }
+        return (Outcome::Refused, why.join("; "));
+    }
+    if ran.timed_out {
+        return (
+            Outcome::Failed,
+            format!("no answer within {} s", CALL_TIMEOUT.as_secs()),
+        );
+    }
+    match ran.code {
+        Some(0) => (Outcome::Ok, format!("{} bytes of output", ran.stdout_bytes)),
+        Some(2) => (Outcome::NotSent, said),
+        _ if !seen.mock_faults.is_empty() => (Outcome::MockFault, seen.mock_faults.join("; ")),
+        _ if said.contains("could not decode") => {
+            let Some(exchange) = exchange else {
+                return (Outcome::Undecoded, said);
+            };
+            match answer_breaks_document(doc, call, exchange) {
+                Some(broken) => {
+                    let whose = match mode {
+                        Mode::Examples => "the document's example breaks its schema",
+                        Mode::Dynamic(_) => "Prism's answer breaks the document",
+                    };
+                    (Outcome::MockFault, format!("{whose}: {broken}"))
+                }
+                None => (
+                    Outcome::Undecoded,
+                    format!(
+                        "{said}; the answer to `{}` ({} {}): {}",
+                        exchange.request,
+                        exchange.status,
+                        exchange.header("content-type").unwrap_or("no content type"),
+                        excerpt(&exchange.body)
+                    ),
+                ),
+            }
+        }
+        Some(code) => (Outcome::Failed, format!("exit status {code}: {said}")),
+        None => (Outcome::Failed, format!("killed by a signal: {said}")),
+    }
+}
+
+/// Where the answer breaks the document's schema for its status and media type, if it does.
+fn answer_breaks_document(
+    doc: &serde_json::Value,
+    call: &requests::Call,
+    exchange: &proxy::Exchange,
+) -> Option<String> {
+    let schema = requests::response_schema(
+        doc,
+        &call.path,
+        &call.method,
+        exchange.status,
+        exchange.header("content-type"),
+    )?;
+    let value: serde_json::Value = match serde_json::from_slice(&exchange.body) {
+        Ok(v) => v,
+        Err(e) => {
+            return Some(format!(
+                "the answer is not JSON ({e}): {}",
+                excerpt(&exchange.body)
+            ));
+        }
+    };
+    let found = check::violations(doc, &schema, &value);
+    (!found.is_empty()).then(|| found.join("; "))
+}
+
+/// At most 300 characters of a body, as text.
+fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    if text.chars().count() > 300 {
+        format!("{}…", text.chars().take(300).collect::<String>())
+    } else {
+        text.into_owned()
+    }
+}

@@ -1,0 +1,249 @@
+//! The command lines of one round: for every subcommand the generated CLI offers, its flags
+//! with values valid by the document (required parameters always, optional ones in later
+//! rounds, the body as `--body JSON`). The CLI's plan (`apigen::cli_plan`) says which flag
+//! sets which parameter; the values come from the document's own schemas ([`super::values`]).
+
+use apigen::ir::{self, FlagTarget};
+use serde_json::Value;
+
+use super::values::{self, Rng, Values, resolve};
+
+/// One call to make.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// The subcommand (`list-pets`).
+    pub command: String,
+    /// The operation's id in the document.
+    pub operation: String,
+    /// Where the operation is in the document: its path and method as sent.
+    pub path: String,
+    pub method: String,
+    /// The subcommand's flags and values, after the subcommand.
+    pub args: Vec<String>,
+    /// Why the harness could not make every value the call needs (the call is not made).
+    pub problem: Option<String>,
+    /// The document itself gives no valid value (a `$ref` to nothing, an empty `$ref`): the
+    /// call cannot be made as the document is written.
+    pub document_fault: Option<String>,
+}
+
+/// The calls of round `round` (1-based).
+pub fn calls(doc: &Value, api: &ir::Api, cli: &ir::Cli, round: u32) -> Vec<Call> {
+    cli.commands
+        .iter()
+        .map(|cmd| call(doc, api, cmd, round))
+        .collect()
+}
+
+fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
+    let op = &api.operations[cmd.operation];
+    let mut call = Call {
+        command: cmd.name.clone(),
+        operation: op.id.clone(),
+        path: op.path.clone(),
+        method: op.method.clone(),
+        args: Vec::new(),
+        problem: None,
+        document_fault: None,
+    };
+    let Some((item, raw)) = operation(doc, &op.path, &op.method) else {
+        call.problem = Some(format!(
+            "{} {} is not in the document's paths",
+            op.method, op.path
+        ));
+        return call;
+    };
+    let params = parameters(doc, item, raw);
+    let mut rng = Rng::new(u64::from(round), &op.id);
+    let mut problems = Vec::new();
+    for flag in &cmd.flags {
+        let FlagTarget::Param(index) = flag.target else {
+            continue;
+        };
+        let p = &op.params[index];
+        let include = p.required
+            || match round {
+                1 => false,
+                2 => true,
+                _ => rng.next().is_multiple_of(2),
+            };
+        if !include {
+            continue;
+        }
+        let Some(raw) = params.iter().find(|r| {
+            r.get("name").and_then(Value::as_str) == Some(&p.wire)
+                && r.get("in").and_then(Value::as_str) == Some(p.location.name())
+        }) else {
+            problems.push(format!(
+                "{} parameter `{}` is not in the document",
+                p.location.name(),
+                p.wire
+            ));
+            continue;
+        };
+        let schema = raw.get("schema").cloned().or_else(|| {
+            raw.get("content")
+                .and_then(Value::as_object)
+                .and_then(|c| c.values().next())
+                .and_then(|m| m.get("schema"))
+                .cloned()
+        });
+        let schema = schema.unwrap_or(Value::Bool(true));
+        let mut values = Values::new(
+            doc,
+            round,
+            Rng::new(u64::from(round), &format!("{}/{}", op.id, p.wire)),
+        );
+        match values.request(&schema) {
+            // `--flag=value`: a value may start with `-` (fitbit's `sort=-send_time`).
+            Ok(value) => call
+                .args
+                .push(format!("--{}={}", flag.name, flag_text(&value))),
+            Err(e) if p.required => {
+                problems.push(format!("{} parameter `{}`: {e}", p.location.name(), p.wire))
+            }
+            Err(_) => {}
+        }
+    }
+    if let Some(body) = &op.body
+        && (body.required || round >= 2)
+    {
+        match body_schema(doc, raw, &body.content_type) {
+            Some(schema) => {
+                let mut values = Values::new(
+                    doc,
+                    round,
+                    Rng::new(u64::from(round), &format!("{}/body", op.id)),
+                );
+                match values.request(&schema) {
+                    Ok(value) => call.args.push(format!("--body={value}")),
+                    Err(e) if body.required => problems.push(format!("request body: {e}")),
+                    Err(_) => {}
+                }
+            }
+            None if body.required => problems.push(format!(
+                "request body: no `{}` schema in the document",
+                body.content_type
+            )),
+            None => {}
+        }
+    }
+    if !problems.is_empty() {
+        let text = problems.join("; ");
+        // A reference the document cannot resolve is the document's to mend, not ours.
+        if problems.iter().any(|p| p.contains(values::UNRESOLVED)) {
+            call.document_fault = Some(text);
+        } else {
+            call.problem = Some(text);
+        }
+    }
+    call
+}
+
+/// A flag's text: strings as they are (the CLI reads a flag as JSON only when it is JSON and
+/// fits the type), everything else as JSON.
+fn flag_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The path item and the operation for `method` (as sent: `GET`, `QUERY`, or an
+/// `additionalOperations` key) at `path`.
+fn operation<'a>(doc: &'a Value, path: &str, method: &str) -> Option<(&'a Value, &'a Value)> {
+    let mut item = doc.get("paths")?.get(path)?;
+    if let Some(r) = item.get("$ref").and_then(Value::as_str) {
+        item = resolve(doc, r).ok()?;
+    }
+    let lower = method.to_ascii_lowercase();
+    let op = item
+        .get(&lower)
+        .or_else(|| item.get("additionalOperations").and_then(|a| a.get(method)))?;
+    Some((item, op))
+}
+
+/// The operation's parameters with the path item's, the operation's winning by name and
+/// place, `$ref`s resolved.
+fn parameters<'a>(doc: &'a Value, item: &'a Value, op: &'a Value) -> Vec<&'a Value> {
+    let resolved = |list: Option<&'a Value>| -> Vec<&'a Value> {
+        list.and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| match p.get("$ref").and_then(Value::as_str) {
+                Some(r) => resolve(doc, r).ok(),
+                None => Some(p),
+            })
+            .collect()
+    };
+    let own = resolved(op.get("parameters"));
+    let key = |p: &Value| (p.get("name").cloned(), p.get("in").cloned());
+    let mut all: Vec<&Value> = resolved(item.get("parameters"))
+        .into_iter()
+        .filter(|p| !own.iter().any(|o| key(o) == key(p)))
+        .collect();
+    all.extend(own);
+    all
+}
+
+/// The schema of the answer with `status` and `content_type` (the exact status, else its
+/// range `4XX`, else `default`; the media type named, else the first JSON one, else the
+/// first).
+pub fn response_schema(
+    doc: &Value,
+    path: &str,
+    method: &str,
+    status: u16,
+    content_type: Option<&str>,
+) -> Option<Value> {
+    let (_, op) = operation(doc, path, method)?;
+    let responses = op.get("responses")?;
+    let mut response = [
+        status.to_string(),
+        format!("{}XX", status / 100),
+        format!("{}xx", status / 100),
+        "default".to_string(),
+    ]
+    .iter()
+    .find_map(|k| responses.get(k))?;
+    if let Some(r) = response.get("$ref").and_then(Value::as_str) {
+        response = resolve(doc, r).ok()?;
+    }
+    let content = response.get("content")?.as_object()?;
+    let essence = |t: &str| {
+        t.split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase()
+    };
+    let wanted = content_type.map(essence);
+    let media = content
+        .iter()
+        .find(|(k, _)| Some(essence(k)) == wanted)
+        .or_else(|| {
+            content.iter().find(|(k, _)| {
+                let e = essence(k);
+                e == "application/json" || e.ends_with("+json")
+            })
+        })
+        .or_else(|| content.iter().next())
+        .map(|(_, m)| m)?;
+    Some(media.get("schema").cloned().unwrap_or(Value::Bool(true)))
+}
+
+/// The schema of the request body's media type `content_type`.
+fn body_schema(doc: &Value, op: &Value, content_type: &str) -> Option<Value> {
+    let mut body = op.get("requestBody")?;
+    if let Some(r) = body.get("$ref").and_then(Value::as_str) {
+        body = resolve(doc, r).ok()?;
+    }
+    let content = body.get("content")?.as_object()?;
+    let media = content.get(content_type).or_else(|| {
+        content
+            .iter()
+            .find(|(k, _)| k.split(';').next().map(str::trim) == Some(content_type))
+            .map(|(_, v)| v)
+    })?;
+    Some(media.get("schema").cloned().unwrap_or(Value::Bool(true)))
+}
