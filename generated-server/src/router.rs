@@ -69,16 +69,24 @@ pub fn router<A: PetStoreApi>(api: Arc<A>, config: ServerConfig) -> axum::Router
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/pets"),
-            routing::get_service(layer::operation(&api, handle_list_pets::<A>))
-                .post_service(layer::operation(&api, handle_create_pet::<A>)),
+            routing::get_service(
+                    layer::operation(&api, handle_list_pets::<A>).named("listPets"),
+                )
+                .post_service(
+                    layer::operation(&api, handle_create_pet::<A>).named("createPet"),
+                ),
         )
         .route(
             &layer::route_path(&base, "/pets/{petId}"),
-            routing::get_service(layer::operation(&api, handle_get_pet::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_get_pet::<A>).named("getPet"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/store/orders"),
-            routing::get_service(layer::operation(&api, handle_list_orders::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_list_orders::<A>).named("listOrders"),
+            ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }

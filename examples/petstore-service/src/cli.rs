@@ -18,7 +18,7 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const USAGE: &str = "\
 petstore-service: the reference pet store service (spec/petstore.yaml).
 
-Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [STORAGE] [LIMITS]
+Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [--log-format text|json] [STORAGE] [LIMITS]
 
 Options:
   --addr HOST:PORT     where to listen (default 127.0.0.1:8080; port 0 picks a free port)
@@ -30,6 +30,10 @@ Options:
                        repeatable); `*` allows any origin. Off by default.
   --no-idempotency     ignore Idempotency-Key (nothing stored or replayed); used by the
                        conformance run, whose generator reuses one key for different bodies
+  --log-format text|json
+                       how log lines are written to stderr: text for people (the default),
+                       json for a log pipeline, one object a line with the span's fields
+                       (request id, operation, plan) beside the event's
   -h, --help           print this help
 
 Storage (pets kept across restarts; one of):
@@ -89,6 +93,19 @@ pub struct Options {
     pub when_redis_unavailable: WhenUnavailable,
     /// `--redis-timeout`: `None` keeps `RedisOptions`' default (100 ms).
     pub redis_timeout: Option<Duration>,
+    /// `--log-format`.
+    pub log_format: LogFormat,
+}
+
+/// How log lines are written (`--log-format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// For people: one line of text an event.
+    #[default]
+    Text,
+    /// For log pipelines: one JSON object a line, with the fields of the spans around the
+    /// event (the request's id, operation, plan).
+    Json,
 }
 
 /// Parses the arguments after the program name. Errors are one line, meant for stderr
@@ -108,6 +125,7 @@ where
     let mut redis: Option<String> = None;
     let mut when_redis_unavailable: Option<WhenUnavailable> = None;
     let mut redis_timeout: Option<Duration> = None;
+    let mut log_format = LogFormat::default();
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -141,6 +159,15 @@ where
             }
             "--cors-origin" => origins.push(value("ORIGIN")?),
             "--no-idempotency" => idempotency = false,
+            "--log-format" => {
+                log_format = match value("text|json")?.as_str() {
+                    "text" => LogFormat::Text,
+                    "json" => LogFormat::Json,
+                    other => {
+                        return Err(format!("--log-format: `{other}` is neither text nor json"));
+                    }
+                }
+            }
             "--db" | "--database-url" | "--in-memory" => {
                 let backend = match name.as_str() {
                     "--db" => {
@@ -236,6 +263,7 @@ where
             (t, _) => t,
         },
         redis,
+        log_format,
     }))
 }
 

@@ -38,6 +38,7 @@ use petstore_server::api::{
     CreatePetParams, CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersParams,
     ListOrdersResponse, ListPetsParams, ListPetsResponse,
 };
+use petstore_server::runtime::observe::{Routed, X_REQUEST_ID};
 use petstore_server::types::{Error, NewPet, Pet, PetStatus};
 use petstore_server::{PetStoreApi, Problem, RequestContext, ServerConfig, StaticKeys};
 use storage::{Storage, StorageError};
@@ -291,7 +292,7 @@ pub fn app<K: AsRef<str>>(
 }
 
 /// Adds one log line per request (target `petstore_service::access`): method, path (no query,
-/// no headers, so no credential), status, duration and peer address. 5xx at `warn`, the rest
+/// no headers, so no credential), status, duration, peer address, request id and operation. 5xx at `warn`, the rest
 /// at `info`.
 pub fn with_access_log(app: axum::Router) -> axum::Router {
     app.layer(axum::middleware::from_fn(access_log))
@@ -316,10 +317,22 @@ async fn access_log(req: Request, next: Next) -> Response {
     let resp = next.run(req).await;
     let status = resp.status().as_u16();
     let micros = started.elapsed().as_micros() as u64;
+    // What the generated router tells of the request: its id (kept or made, on the answer) and
+    // the operation that served it.
+    let request_id = resp
+        .headers()
+        .get(&X_REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-")
+        .to_owned();
+    let operation = resp
+        .extensions()
+        .get::<Routed>()
+        .map_or("-", |r| r.operation);
     if resp.status().is_server_error() {
-        tracing::warn!(target: "petstore_service::access", %method, path, status, micros, peer, "request");
+        tracing::warn!(target: "petstore_service::access", %method, path, status, micros, peer, request_id, operation, "request");
     } else {
-        tracing::info!(target: "petstore_service::access", %method, path, status, micros, peer, "request");
+        tracing::info!(target: "petstore_service::access", %method, path, status, micros, peer, request_id, operation, "request");
     }
     resp
 }

@@ -33,6 +33,10 @@ fn bad_options_exit_2_with_a_message() {
         ),
         (&["--head-timeout", "-1"][..], "expected seconds"),
         (
+            &["--log-format", "xml"][..],
+            "--log-format: `xml` is neither text nor json",
+        ),
+        (
             &["--max-connections", "many"][..],
             "expected a whole number",
         ),
@@ -407,4 +411,46 @@ fn an_unreachable_database_stops_the_start() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("PostgreSQL 127.0.0.1:1/db"), "{err}");
     assert!(out.stdout.is_empty(), "it never listened");
+}
+
+#[cfg(unix)]
+#[test]
+fn json_logs_carry_each_request_id_and_operation() {
+    let svc = start(&["--api-key", "log-key=pro", "--log-format", "json"]);
+    let (status, head) = request(
+        &svc.addr,
+        "GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer log-key\r\nX-Request-Id: trace-me-1",
+    );
+    assert_eq!(status, 200, "{head}");
+    assert!(head.contains("x-request-id: trace-me-1"), "{head}");
+    // Without an id of its own, the request gets one, on the answer and in the log.
+    let (_, head) = request(&svc.addr, "GET /v1/nowhere HTTP/1.1");
+    let made = head
+        .lines()
+        .find_map(|l| l.strip_prefix("x-request-id: "))
+        .unwrap_or_else(|| panic!("no request id in {head}"))
+        .to_owned();
+    let (status, log) = stop(svc, "-TERM");
+    assert!(status.success(), "{status:?}: {log}");
+    // Every line is one JSON object.
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let access = |id: &str| {
+        lines
+            .iter()
+            .find(|l| l["fields"]["request_id"] == id)
+            .unwrap_or_else(|| panic!("no access line for {id} in {log}"))
+            .clone()
+    };
+    let line = access("trace-me-1");
+    assert_eq!(line["target"], "petstore_service::access");
+    assert_eq!(line["fields"]["operation"], "listPets");
+    assert_eq!(line["fields"]["status"], 200);
+    assert_eq!(line["fields"]["path"], "/v1/pets");
+    let line = access(&made);
+    assert_eq!(line["fields"]["operation"], "-");
+    assert_eq!(line["fields"]["status"], 404);
+    assert!(!log.contains("log-key"), "keys never reach the log: {log}");
 }

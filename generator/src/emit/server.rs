@@ -486,7 +486,8 @@ pub fn router_rs(api: &Api) -> TokenStream {
                     let op = &api.operations[index];
                     let method = format_ident!("{}_service", op.method.to_lowercase());
                     let handler = handler_ident(api, op);
-                    let service = quote!(layer::operation(&api, #handler::<A>));
+                    let id = &op.id;
+                    let service = quote!(layer::operation(&api, #handler::<A>).named(#id));
                     if i == 0 {
                         chain.extend(quote!(routing::#method(#service)));
                     } else {

@@ -355,6 +355,7 @@ fn admit(
         }
         return Admitted::Answer(response);
     }
+    super::observe::admitted(&identity, decision.as_ref());
     // One extension value per request: the identity carries the decision and the runtime.
     identity.attach(decision.clone(), refused.clone(), state.runtime.clone());
     req.extensions_mut().insert(identity);

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{MatchedPath, Request};
 use axum::response::Response;
 use http::header::{HeaderName, HeaderValue};
 use http::request::Parts;
@@ -24,6 +24,7 @@ use super::errors::ErrorBodies;
 use super::gate::{GateLayer, GateState};
 use super::idempotency::{self, Idempotency, IdempotencyStore, InMemoryIdempotencyStore};
 use super::limits::Limits;
+use super::observe::{self, ObserveLayer, Routed};
 use super::problem::{Problem, RenderProblem, render_default};
 use super::ratelimit::{Decision, InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
 use super::sunset::{Clock, Retirement, SunsetPolicy};
@@ -610,6 +611,7 @@ pub fn operation<S: Clone, H>(state: &S, handler: H) -> Operation<S, H> {
     Operation {
         state: state.clone(),
         handler,
+        id: "",
     }
 }
 
@@ -618,6 +620,17 @@ pub fn operation<S: Clone, H>(state: &S, handler: H) -> Operation<S, H> {
 pub struct Operation<S, H> {
     state: S,
     handler: H,
+    /// The operation id, for the request's span and metrics (`observe`).
+    id: &'static str,
+}
+
+impl<S, H> Operation<S, H> {
+    /// Names the operation the route serves (`layer::operation(&api, handle).named("getPet")`):
+    /// the request's span is named after it and its metrics carry it (see `observe`).
+    pub fn named(mut self, id: &'static str) -> Self {
+        self.id = id;
+        self
+    }
 }
 
 impl<S, H> fmt::Debug for Operation<S, H> {
@@ -645,17 +658,25 @@ where
 
     #[inline]
     fn call(&mut self, request: Request) -> OperationFuture<F> {
+        let route = request.extensions().get::<MatchedPath>().cloned();
+        observe::routed(self.id, route.as_ref());
         OperationFuture {
             handler: (self.handler)(self.state.clone(), request),
+            routed: Some(Routed {
+                operation: self.id,
+                route,
+            }),
         }
     }
 }
 
 pin_project_lite::pin_project! {
-    /// The future of an [`Operation`]: its handler's, which cannot fail.
+    /// The future of an [`Operation`]: its handler's, which cannot fail; its answer says
+    /// which operation and route served it ([`Routed`]).
     pub struct OperationFuture<F> {
         #[pin]
         handler: F,
+        routed: Option<Routed>,
     }
 }
 
@@ -664,7 +685,12 @@ impl<F: Future<Output = Response>> Future for OperationFuture<F> {
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        self.project().handler.poll(cx).map(Ok)
+        let this = self.project();
+        let mut response = std::task::ready!(this.handler.poll(cx));
+        if let Some(routed) = this.routed.take() {
+            response.extensions_mut().insert(routed);
+        }
+        Poll::Ready(Ok(response))
     }
 }
 
@@ -763,10 +789,12 @@ fn wrap(
         trust_forwarded_for: config.trust_forwarded_for,
         runtime,
     })));
-    match &config.cors {
+    let app = match &config.cors {
         Some(rules) => cors::wrap(app, rules, document_cors),
         None => app,
-    }
+    };
+    // Outermost: the span, the request id and the metrics cover everything above.
+    app.layer(ObserveLayer)
 }
 
 /// The 429 the layer refused `req` with, if it did.

@@ -1,7 +1,7 @@
 //! Server runtime: spec-independent support for generated axum servers (auth, rate limits,
 //! problems, parameters, bodies, validation, streamed responses, webhook deliveries, request
-//! limits, the `serve` loop). Generated servers depend on this crate and name it `runtime`
-//! (`pub use apigen_server_runtime as runtime;`); with `--vendor-runtime` the generator copies
+//! limits, each request's span, id and metrics, the `serve` loop). Generated servers depend on
+//! this crate and name it `runtime` (`pub use apigen_server_runtime as runtime;`); with `--vendor-runtime` the generator copies
 //! `src/` into them as `src/runtime/` instead (see docs/architecture.md, "The runtime crates").
 //! API.md beside Cargo.toml lists what generated code calls.
 
@@ -17,6 +17,7 @@ pub mod integer;
 pub mod layer;
 pub mod limits;
 pub mod mock;
+pub mod observe;
 pub mod params;
 pub mod problem;
 pub mod ratelimit;

@@ -74,139 +74,193 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/path/{path}/{raw}"),
-            routing::get_service(layer::operation(&api, handle_path::<A>)),
+            routing::get_service(layer::operation(&api, handle_path::<A>).named("path")),
         )
         .route(
             &layer::route_path(&base, "/cli/{client}"),
-            routing::get_service(layer::operation(&api, handle_cli_locals::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_cli_locals::<A>).named("cliLocals"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/raw/{http}"),
-            routing::post_service(layer::operation(&api, handle_raw::<A>)),
+            routing::post_service(layer::operation(&api, handle_raw::<A>).named("raw")),
         )
         .route(
             &layer::route_path(&base, "/ops/handle-error"),
-            routing::get_service(layer::operation(&api, handle_handle_error_2::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_handle_error_2::<A>).named("handleError"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/builder"),
-            routing::get_service(layer::operation(&api, handle_builder_2::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_builder_2::<A>).named("builder"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/for-server"),
-            routing::get_service(layer::operation(&api, handle_for_server_2::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_for_server_2::<A>).named("for_server"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/base-url"),
-            routing::get_service(layer::operation(&api, handle_base_url_2::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_base_url_2::<A>).named("baseUrl"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/last-rate-limit"),
-            routing::get_service(layer::operation(&api, handle_last_rate_limit_2::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_last_rate_limit_2::<A>)
+                    .named("lastRateLimit"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/router"),
-            routing::get_service(layer::operation(&api, handle_router::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_router::<A>).named("router"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/rate-limit-policy"),
-            routing::get_service(layer::operation(&api, handle_rate_limit_policy::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_rate_limit_policy::<A>)
+                    .named("rate_limit_policy"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/serve-path"),
-            routing::put_service(layer::operation(&api, handle_serve_path::<A>)),
+            routing::put_service(
+                layer::operation(&api, handle_serve_path::<A>).named("serve_path"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/api"),
-            routing::get_service(layer::operation(&api, handle_api::<A>)),
+            routing::get_service(layer::operation(&api, handle_api::<A>).named("api")),
         )
         .route(
             &layer::route_path(&base, "/ops/config"),
-            routing::get_service(layer::operation(&api, handle_config::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_config::<A>).named("config"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/routes"),
-            routing::get_service(layer::operation(&api, handle_routes::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_routes::<A>).named("routes"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/type"),
-            routing::delete_service(layer::operation(&api, handle_type::<A>)),
+            routing::delete_service(
+                layer::operation(&api, handle_type::<A>).named("type"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/self"),
-            routing::get_service(layer::operation(&api, handle_self_::<A>)),
+            routing::get_service(layer::operation(&api, handle_self_::<A>).named("self")),
         )
         .route(
             &layer::route_path(&base, "/ops/super/{super}"),
-            routing::get_service(layer::operation(&api, handle_super_::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_super_::<A>).named("super"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/kinds"),
-            routing::get_service(layer::operation(&api, handle_result::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_result::<A>).named("Result"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/headers/internal"),
-            routing::get_service(layer::operation(&api, handle_get_internal::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_get_internal::<A>).named("getInternal"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/headers"),
-            routing::get_service(layer::operation(&api, handle_get::<A>)),
+            routing::get_service(layer::operation(&api, handle_get::<A>).named("get")),
         )
         .route(
             &layer::route_path(&base, "/ops/placeholders"),
-            routing::post_service(layer::operation(&api, handle_placeholders::<A>)),
+            routing::post_service(
+                layer::operation(&api, handle_placeholders::<A>).named("placeholders"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/clone"),
-            routing::get_service(layer::operation(&api, handle_clone::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_clone::<A>).named("clone"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/1st"),
-            routing::post_service(layer::operation(&api, handle_1st::<A>)),
+            routing::post_service(layer::operation(&api, handle_1st::<A>).named("1st")),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/new"),
-            routing::post_service(layer::operation(&api, handle_new::<A>)),
+            routing::post_service(layer::operation(&api, handle_new::<A>).named("new")),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/from"),
-            routing::get_service(layer::operation(&api, handle_from_text::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_from_text::<A>).named("fromText"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/into"),
-            routing::get_service(layer::operation(&api, handle_into_pdf::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_into_pdf::<A>).named("intoPdf"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/as"),
-            routing::get_service(layer::operation(&api, handle_as_json::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_as_json::<A>).named("asJson"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/to"),
-            routing::get_service(layer::operation(&api, handle_to_csv::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_to_csv::<A>).named("toCsv"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/to-mut"),
-            routing::get_service(layer::operation(&api, handle_to_csv_mut::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_to_csv_mut::<A>).named("toCsvMut"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/is"),
-            routing::get_service(layer::operation(&api, handle_is_ready::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_is_ready::<A>).named("isReady"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/next"),
-            routing::get_service(layer::operation(&api, handle_next::<A>)),
+            routing::get_service(layer::operation(&api, handle_next::<A>).named("next")),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/from-str"),
-            routing::get_service(layer::operation(&api, handle_from_str::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_from_str::<A>).named("fromStr"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/default"),
-            routing::get_service(layer::operation(&api, handle_default::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_default::<A>).named("default"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ops/conventions/from-iter"),
-            routing::get_service(layer::operation(&api, handle_from_iter::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_from_iter::<A>).named("from_iter"),
+            ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }

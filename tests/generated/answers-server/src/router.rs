@@ -64,43 +64,62 @@ pub fn router<A: AnswersApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/owners/current"),
-            routing::get_service(layer::operation(&api, handle_get_current_owner::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_get_current_owner::<A>)
+                    .named("getCurrentOwner"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/owners"),
-            routing::get_service(layer::operation(&api, handle_list_owners::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_list_owners::<A>).named("listOwners"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/owners/{id}"),
-            routing::delete_service(layer::operation(&api, handle_delete_owner::<A>)),
+            routing::delete_service(
+                layer::operation(&api, handle_delete_owner::<A>).named("deleteOwner"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/lateness"),
-            routing::get_service(layer::operation(&api, handle_get_lateness::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_get_lateness::<A>).named("getLateness"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/hold"),
-            routing::post_service(layer::operation(&api, handle_hold::<A>)),
+            routing::post_service(layer::operation(&api, handle_hold::<A>).named("hold")),
         )
         .route(
             &layer::route_path(&base, "/report"),
-            routing::get_service(layer::operation(&api, handle_get_report::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_get_report::<A>).named("getReport"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/speech"),
-            routing::get_service(layer::operation(&api, handle_get_speech::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_get_speech::<A>).named("getSpeech"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/socket"),
-            routing::get_service(layer::operation(&api, handle_open_socket::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_open_socket::<A>).named("openSocket"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/documents/{id}"),
-            routing::get_service(layer::operation(&api, handle_get_document::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_get_document::<A>).named("getDocument"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/tokens/check"),
-            routing::post_service(layer::operation(&api, handle_check_token::<A>)),
+            routing::post_service(
+                layer::operation(&api, handle_check_token::<A>).named("checkToken"),
+            ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }

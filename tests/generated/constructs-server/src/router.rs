@@ -80,27 +80,39 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/trees/{id}"),
-            routing::get_service(layer::operation(&api, handle_get_trees_id::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_get_trees_id::<A>).named("get_trees_id"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/forms"),
-            routing::post_service(layer::operation(&api, handle_post_forms::<A>)),
+            routing::post_service(
+                layer::operation(&api, handle_post_forms::<A>).named("post_forms"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/blobs"),
-            routing::put_service(layer::operation(&api, handle_put_blobs::<A>)),
+            routing::put_service(
+                layer::operation(&api, handle_put_blobs::<A>).named("put_blobs"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/notes"),
-            routing::post_service(layer::operation(&api, handle_post_notes::<A>)),
+            routing::post_service(
+                layer::operation(&api, handle_post_notes::<A>).named("post_notes"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/things"),
-            routing::get_service(layer::operation(&api, handle_get_things::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_get_things::<A>).named("get_things"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/labels/{names}"),
-            routing::get_service(layer::operation(&api, handle_echo_labels::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_echo_labels::<A>).named("echoLabels"),
+            ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }

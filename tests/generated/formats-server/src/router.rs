@@ -57,8 +57,12 @@ pub fn router<A: FormatsApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/events/{id}"),
-            routing::get_service(layer::operation(&api, handle_get_event::<A>))
-                .put_service(layer::operation(&api, handle_put_event::<A>)),
+            routing::get_service(
+                    layer::operation(&api, handle_get_event::<A>).named("getEvent"),
+                )
+                .put_service(
+                    layer::operation(&api, handle_put_event::<A>).named("putEvent"),
+                ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }

@@ -68,16 +68,26 @@ pub fn router<A: LendingLibraryApi>(api: Arc<A>, config: ServerConfig) -> axum::
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/books"),
-            routing::get_service(layer::operation(&api, handle_search_books::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_search_books::<A>).named("searchBooks"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/books/{isbn}"),
-            routing::get_service(layer::operation(&api, handle_get_books_isbn::<A>))
-                .delete_service(layer::operation(&api, handle_withdraw_book::<A>)),
+            routing::get_service(
+                    layer::operation(&api, handle_get_books_isbn::<A>)
+                        .named("get_books_isbn"),
+                )
+                .delete_service(
+                    layer::operation(&api, handle_withdraw_book::<A>)
+                        .named("withdrawBook"),
+                ),
         )
         .route(
             &layer::route_path(&base, "/members/{memberId}/loans"),
-            routing::post_service(layer::operation(&api, handle_lend_book::<A>)),
+            routing::post_service(
+                layer::operation(&api, handle_lend_book::<A>).named("lendBook"),
+            ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }

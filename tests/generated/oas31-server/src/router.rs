@@ -55,15 +55,21 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/records"),
-            routing::post_service(layer::operation(&api, handle_add_record::<A>)),
+            routing::post_service(
+                layer::operation(&api, handle_add_record::<A>).named("addRecord"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/labels"),
-            routing::put_service(layer::operation(&api, handle_put_labels::<A>)),
+            routing::put_service(
+                layer::operation(&api, handle_put_labels::<A>).named("putLabels"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/shipments"),
-            routing::post_service(layer::operation(&api, handle_add_shipment::<A>)),
+            routing::post_service(
+                layer::operation(&api, handle_add_shipment::<A>).named("addShipment"),
+            ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }

@@ -74,27 +74,39 @@ pub fn router<A: TickerApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
         )
         .route(
             &layer::route_path(&base, "/ticks/lines"),
-            routing::get_service(layer::operation(&api, handle_export_ticks::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_export_ticks::<A>).named("exportTicks"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ticks/search"),
-            routing::get_service(layer::operation(&api, handle_find_ticks::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_find_ticks::<A>).named("findTicks"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ticks/select"),
-            routing::get_service(layer::operation(&api, handle_select_ticks::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_select_ticks::<A>).named("selectTicks"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/messages"),
-            routing::get_service(layer::operation(&api, handle_watch_messages::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_watch_messages::<A>).named("watchMessages"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/heartbeat"),
-            routing::get_service(layer::operation(&api, handle_heartbeat::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_heartbeat::<A>).named("heartbeat"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/session"),
-            routing::get_service(layer::operation(&api, handle_who_am_i::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_who_am_i::<A>).named("whoAmI"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/ticks/{tickId}"),

@@ -57,19 +57,27 @@ pub fn router<A: PagingApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/dropshot/items"),
-            routing::get_service(layer::operation(&api, handle_dropshot_items::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_dropshot_items::<A>).named("dropshotItems"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/cursor/items"),
-            routing::get_service(layer::operation(&api, handle_cursor_items::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_cursor_items::<A>).named("cursorItems"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/after/items"),
-            routing::get_service(layer::operation(&api, handle_after_items::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_after_items::<A>).named("afterItems"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/link/{shelf}/items"),
-            routing::get_service(layer::operation(&api, handle_link_items::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_link_items::<A>).named("linkItems"),
+            ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }

@@ -67,7 +67,9 @@ pub fn router<A: RoutingApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
     let routes = axum::Router::new()
         .route(
             &layer::route_path(&base, "/Accounts.json"),
-            routing::get_service(layer::operation(&api, handle_list_accounts::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_list_accounts::<A>).named("listAccounts"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/Accounts/{Sid}"),
@@ -85,19 +87,27 @@ pub fn router<A: RoutingApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
         )
         .route(
             &layer::route_path(&base, "/templates/{project_id}"),
-            routing::get_service(layer::operation(&api, handle_list_templates::<A>))
-                .delete_service(layer::operation(&api, handle_delete_template::<A>)),
+            routing::get_service(
+                    layer::operation(&api, handle_list_templates::<A>)
+                        .named("listTemplates"),
+                )
+                .delete_service(
+                    layer::operation(&api, handle_delete_template::<A>)
+                        .named("deleteTemplate"),
+                ),
         )
         .route(
             &layer::route_path(&base, "/templates/{template_name}/versions/{version}"),
             routing::get_service(
-                layer::operation(&api, handle_get_template_version::<A>),
+                layer::operation(&api, handle_get_template_version::<A>)
+                    .named("getTemplateVersion"),
             ),
         )
         .route(
             &layer::route_path(&base, "/templates/{project_id}/versions"),
             routing::get_service(
-                layer::operation(&api, handle_list_template_versions::<A>),
+                layer::operation(&api, handle_list_template_versions::<A>)
+                    .named("listTemplateVersions"),
             ),
         )
         .route(
@@ -117,7 +127,9 @@ pub fn router<A: RoutingApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
     let routes = layer::route_root(
         routes,
         &base,
-        routing::get_service(layer::operation(&api, handle_get_root::<A>)),
+        routing::get_service(
+            layer::operation(&api, handle_get_root::<A>).named("getRoot"),
+        ),
     );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }

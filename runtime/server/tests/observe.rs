@@ -1,0 +1,393 @@
+//! Each request's span, id and metrics (`observe`), over real HTTP: the span's fields as a
+//! `tracing` subscriber receives them and the metrics as a `metrics` recorder receives them
+//! (both installed for this binary), never by reading log text. The route is registered as
+//! generated routers register theirs (`layer::operation(..).named(..)`), behind the gate
+//! with keys on plans and an in-memory rate limit.
+//!
+//! One test in this binary: the subscriber and the recorder are process-wide.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use apigen_server_runtime as runtime;
+use axum::extract::Request;
+use axum::response::Response;
+use axum::routing;
+use common::{client, send, serve};
+use http::StatusCode;
+use metrics::{
+    Counter, CounterFn, Gauge, GaugeFn, Histogram, HistogramFn, Key, KeyName, Metadata, Recorder,
+    SharedString, Unit,
+};
+use runtime::auth::{self, StaticKeys};
+use runtime::layer::{self, Runtime, ServerConfig};
+use runtime::observe::{METRIC_ACTIVE, METRIC_DURATION, METRIC_RATE_LIMITED, RequestId};
+use runtime::{Quota, RateLimitPolicy, response};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
+
+// ---- a subscriber that keeps every closed span's fields ------------------------------------
+
+type Fields = BTreeMap<String, String>;
+
+#[derive(Default, Clone)]
+struct Spans {
+    open: Arc<Mutex<BTreeMap<u64, (String, Fields)>>>,
+    closed: Arc<Mutex<Vec<(String, Fields)>>>,
+}
+
+struct Collect<'a>(&'a mut Fields);
+
+impl Visit for Collect<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+    fn record_u64(&mut self, field: &Field, value: u64) {
+        self.0.insert(field.name().to_owned(), value.to_string());
+    }
+}
+
+impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> tracing_subscriber::Layer<S> for Spans {
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
+        let mut fields = Fields::new();
+        attrs.record(&mut Collect(&mut fields));
+        let name = attrs.metadata().name().to_owned();
+        self.open
+            .lock()
+            .unwrap()
+            .insert(id.into_u64(), (name, fields));
+    }
+    fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
+        if let Some((_, fields)) = self.open.lock().unwrap().get_mut(&id.into_u64()) {
+            values.record(&mut Collect(fields));
+        }
+    }
+    fn on_close(&self, id: Id, _: Context<'_, S>) {
+        if let Some(span) = self.open.lock().unwrap().remove(&id.into_u64()) {
+            self.closed.lock().unwrap().push(span);
+        }
+    }
+}
+
+impl Spans {
+    /// The fields of the closed `request` span whose request id is `id`.
+    fn request(&self, id: &str) -> Fields {
+        self.closed
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(name, f)| {
+                name == "request" && f.get("http.request_id").map(String::as_str) == Some(id)
+            })
+            .map(|(_, f)| f.clone())
+            .unwrap_or_else(|| panic!("no closed request span with id {id}"))
+    }
+}
+
+// ---- a recorder that keeps every value ------------------------------------------------------
+
+/// `name{label=value,...}` → counter total, gauge value, or histogram samples.
+#[derive(Default, Clone)]
+struct Metrics(Arc<Mutex<BTreeMap<String, Vec<f64>>>>);
+
+struct Handle {
+    key: String,
+    store: Metrics,
+    gauge: AtomicU64,
+}
+
+fn key_text(key: &Key) -> String {
+    let mut labels: Vec<String> = key
+        .labels()
+        .map(|l| format!("{}={}", l.key(), l.value()))
+        .collect();
+    labels.sort();
+    format!("{}{{{}}}", key.name(), labels.join(","))
+}
+
+impl Handle {
+    fn set(&self, value: f64) {
+        self.store
+            .0
+            .lock()
+            .unwrap()
+            .insert(self.key.clone(), vec![value]);
+    }
+}
+
+impl CounterFn for Handle {
+    fn increment(&self, value: u64) {
+        let mut map = self.store.0.lock().unwrap();
+        let entry = map.entry(self.key.clone()).or_insert_with(|| vec![0.0]);
+        entry[0] += value as f64;
+    }
+    fn absolute(&self, value: u64) {
+        self.set(value as f64);
+    }
+}
+
+impl GaugeFn for Handle {
+    fn increment(&self, value: f64) {
+        let now = f64::from_bits(self.gauge.load(Ordering::SeqCst)) + value;
+        self.gauge.store(now.to_bits(), Ordering::SeqCst);
+        self.set(now);
+    }
+    fn decrement(&self, value: f64) {
+        GaugeFn::increment(self, -value);
+    }
+    fn set(&self, value: f64) {
+        self.gauge.store(value.to_bits(), Ordering::SeqCst);
+        Handle::set(self, value);
+    }
+}
+
+impl HistogramFn for Handle {
+    fn record(&self, value: f64) {
+        self.store
+            .0
+            .lock()
+            .unwrap()
+            .entry(self.key.clone())
+            .or_default()
+            .push(value);
+    }
+}
+
+/// One handle per key, so that a gauge's increments and decrements meet.
+#[derive(Default, Clone)]
+struct Record_ {
+    store: Metrics,
+    handles: Arc<Mutex<BTreeMap<String, Arc<Handle>>>>,
+}
+
+impl Record_ {
+    fn handle(&self, key: &Key) -> Arc<Handle> {
+        let text = key_text(key);
+        self.handles
+            .lock()
+            .unwrap()
+            .entry(text.clone())
+            .or_insert_with(|| {
+                Arc::new(Handle {
+                    key: text,
+                    store: self.store.clone(),
+                    gauge: AtomicU64::new(0f64.to_bits()),
+                })
+            })
+            .clone()
+    }
+}
+
+impl Recorder for Record_ {
+    fn describe_counter(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+    fn describe_gauge(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+    fn describe_histogram(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+    fn register_counter(&self, key: &Key, _: &Metadata<'_>) -> Counter {
+        Counter::from_arc(self.handle(key))
+    }
+    fn register_gauge(&self, key: &Key, _: &Metadata<'_>) -> Gauge {
+        Gauge::from_arc(self.handle(key))
+    }
+    fn register_histogram(&self, key: &Key, _: &Metadata<'_>) -> Histogram {
+        Histogram::from_arc(self.handle(key))
+    }
+}
+
+impl Metrics {
+    fn get(&self, key: &str) -> Vec<f64> {
+        self.0.lock().unwrap().get(key).cloned().unwrap_or_default()
+    }
+}
+
+// ---- the service -----------------------------------------------------------------------------
+
+/// A generated-style handler: authorizes, then answers who the caller is and its request id.
+async fn whoami(_: Arc<()>, request: Request) -> Response {
+    let (parts, _) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let result = auth::authorize(parts.extensions.get(), &[&["bearerAuth"]]).map(|_| {
+        let id = parts
+            .extensions
+            .get::<RequestId>()
+            .map(|id| id.as_str().to_owned())
+            .unwrap_or_default();
+        response::text(StatusCode::OK, "text/plain", id)
+    });
+    rt.reply(result, &[])
+}
+
+fn router() -> axum::Router {
+    let keys = StaticKeys::new()
+        .with_key("gold-key", "ada", Some("gold"))
+        .with_key("free-key", "bob", Some("free"));
+    let policy = RateLimitPolicy {
+        plans: BTreeMap::from([
+            (
+                "gold".to_owned(),
+                Quota {
+                    per_minute: 100,
+                    per_day: 1000,
+                },
+            ),
+            (
+                "free".to_owned(),
+                Quota {
+                    per_minute: 1,
+                    per_day: 1000,
+                },
+            ),
+        ]),
+        anonymous_plan: "free".to_owned(),
+        default_plan: "free".to_owned(),
+        ban_strikes: 100,
+        ban: Duration::from_secs(60),
+    };
+    let config = ServerConfig::new()
+        .authenticator(keys)
+        .rate_limit_in_memory(policy);
+    let routes = axum::Router::new().route(
+        "/v1/users/{name}/whoami",
+        routing::get_service(layer::operation(&Arc::new(()), whoami).named("whoAmI")),
+    );
+    layer::finish_prefixed(
+        routes,
+        common::SECURITY_SCHEMES,
+        "/v1",
+        &common::CORS,
+        config,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spans_ids_and_metrics_of_each_request() {
+    let spans = Spans::default();
+    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(spans.clone()))
+        .unwrap();
+    let recorder = Record_::default();
+    let metrics = recorder.store.clone();
+    metrics::set_global_recorder(recorder).unwrap();
+
+    let srv = serve(router()).await;
+    let url = format!("{}/v1/users/ada/whoami", srv.base);
+
+    // A sane incoming id is kept: on the answer, in the request's extensions, on the span.
+    let reply = send(
+        client()
+            .get(&url)
+            .bearer_auth("gold-key")
+            .header("x-request-id", "req-0001")
+            .header("user-agent", "observe-test/1"),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.body, "req-0001");
+    assert_eq!(reply.headers["x-request-id"], "req-0001");
+    let span = spans.request("req-0001");
+    let expect = [
+        ("otel.name", "whoAmI"),
+        ("otel.kind", "server"),
+        ("http.request.method", "GET"),
+        ("http.route", "/v1/users/{name}/whoami"),
+        ("http.response.status_code", "200"),
+        ("url.scheme", "http"),
+        ("url.path", "/v1/users/ada/whoami"),
+        ("server.address", "127.0.0.1"),
+        ("user_agent.original", "observe-test/1"),
+        ("apigen.operation.id", "whoAmI"),
+        ("apigen.plan", "gold"),
+        ("enduser.id", "ada"),
+        ("apigen.rate_limit", "allowed"),
+    ];
+    for (field, value) in expect {
+        assert_eq!(
+            span.get(field).map(String::as_str),
+            Some(value),
+            "{field} in {span:?}"
+        );
+    }
+    assert!(!span.contains_key("error.type"), "{span:?}");
+    // The credential is nowhere on the span.
+    assert!(!format!("{span:?}").contains("gold-key"), "{span:?}");
+
+    // An id that is not sane is replaced by a new one; so is a missing one.
+    let reply = send(
+        client()
+            .get(&url)
+            .bearer_auth("gold-key")
+            .header("x-request-id", "two words"),
+    )
+    .await;
+    let made = reply.headers["x-request-id"].to_str().unwrap().to_owned();
+    assert_ne!(made, "two words");
+    assert_eq!(made.len(), 32, "{made}");
+    assert_eq!(reply.body, made);
+    let again = send(client().get(&url).bearer_auth("gold-key")).await;
+    assert_ne!(again.headers["x-request-id"], made.as_str());
+
+    // The free plan allows one request a minute: the second is refused, counted by plan.
+    let first = send(
+        client()
+            .get(&url)
+            .bearer_auth("free-key")
+            .header("x-request-id", "free-1"),
+    )
+    .await;
+    assert_eq!(first.status, 200);
+    let second = send(
+        client()
+            .get(&url)
+            .bearer_auth("free-key")
+            .header("x-request-id", "free-2"),
+    )
+    .await;
+    assert_eq!(second.status, 429);
+    assert_eq!(second.headers["x-request-id"], "free-2");
+    let refused = spans.request("free-2");
+    assert_eq!(refused["apigen.rate_limit"], "limited");
+    assert_eq!(refused["apigen.plan"], "free");
+    assert_eq!(refused["http.response.status_code"], "429");
+    assert_eq!(
+        metrics.get(&format!(
+            "{METRIC_RATE_LIMITED}{{apigen.plan=free,apigen.rate_limit=limited}}"
+        )),
+        [1.0]
+    );
+
+    // An unknown path: no operation; the span is named by the method.
+    let lost = send(
+        client()
+            .get(format!("{}/v1/nowhere", srv.base))
+            .header("x-request-id", "lost-1"),
+    )
+    .await;
+    assert_eq!(lost.status, 404);
+    let span = spans.request("lost-1");
+    assert_eq!(span["otel.name"], "GET");
+    assert!(!span.contains_key("apigen.operation.id"), "{span:?}");
+
+    // The duration of every request, by method, route, status and operation.
+    let ok = metrics.get(&format!(
+        "{METRIC_DURATION}{{apigen.operation.id=whoAmI,http.request.method=GET,http.response.status_code=200,http.route=/v1/users/{{name}}/whoami}}"
+    ));
+    assert_eq!(ok.len(), 4, "{ok:?}");
+    assert!(ok.iter().all(|s| *s > 0.0 && *s < 10.0), "{ok:?}");
+    let limited = metrics.get(&format!(
+        "{METRIC_DURATION}{{apigen.operation.id=whoAmI,http.request.method=GET,http.response.status_code=429,http.route=/v1/users/{{name}}/whoami}}"
+    ));
+    assert_eq!(limited.len(), 1, "{limited:?}");
+    let not_found = metrics.get(&format!(
+        "{METRIC_DURATION}{{apigen.operation.id=,http.request.method=GET,http.response.status_code=404,http.route=}}"
+    ));
+    assert_eq!(not_found.len(), 1, "{not_found:?}");
+    // Every request has ended: none in flight.
+    assert_eq!(metrics.get(&format!("{METRIC_ACTIVE}{{}}")), [0.0]);
+}
