@@ -38,7 +38,7 @@ use petstore_server::api::{
     CreatePetParams, CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersParams,
     ListOrdersResponse, ListPetsParams, ListPetsResponse,
 };
-use petstore_server::runtime::observe::{Routed, X_REQUEST_ID};
+use petstore_server::runtime::observe::{Routed, TraceContext, X_REQUEST_ID};
 use petstore_server::types::{Error, NewPet, Pet, PetStatus};
 use petstore_server::{PetStoreApi, Problem, RequestContext, ServerConfig, StaticKeys};
 use storage::{Storage, StorageError};
@@ -292,7 +292,8 @@ pub fn app<K: AsRef<str>>(
 }
 
 /// Adds one log line per request (target `petstore_service::access`): method, path (no query,
-/// no headers, so no credential), status, duration, peer address, request id and operation. 5xx at `warn`, the rest
+/// no headers, so no credential), status, duration, peer address, request id, operation, and
+/// the request's trace and span ids (W3C Trace Context). 5xx at `warn`, the rest
 /// at `info`.
 pub fn with_access_log(app: axum::Router) -> axum::Router {
     app.layer(axum::middleware::from_fn(access_log))
@@ -329,10 +330,14 @@ async fn access_log(req: Request, next: Next) -> Response {
         .extensions()
         .get::<Routed>()
         .map_or("-", |r| r.operation);
+    let (trace_id, span_id) = resp
+        .extensions()
+        .get::<TraceContext>()
+        .map_or(("-", "-"), |t| (t.trace_id.as_str(), t.span_id.as_str()));
     if resp.status().is_server_error() {
-        tracing::warn!(target: "petstore_service::access", %method, path, status, micros, peer, request_id, operation, "request");
+        tracing::warn!(target: "petstore_service::access", %method, path, status, micros, peer, request_id, operation, trace_id, span_id, "request");
     } else {
-        tracing::info!(target: "petstore_service::access", %method, path, status, micros, peer, request_id, operation, "request");
+        tracing::info!(target: "petstore_service::access", %method, path, status, micros, peer, request_id, operation, trace_id, span_id, "request");
     }
     resp
 }

@@ -419,7 +419,7 @@ fn json_logs_carry_each_request_id_and_operation() {
     let svc = start(&["--api-key", "log-key=pro", "--log-format", "json"]);
     let (status, head) = request(
         &svc.addr,
-        "GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer log-key\r\nX-Request-Id: trace-me-1",
+        "GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer log-key\r\nX-Request-Id: trace-me-1\r\ntraceparent: 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
     );
     assert_eq!(status, 200, "{head}");
     assert!(head.contains("x-request-id: trace-me-1"), "{head}");
@@ -449,6 +449,11 @@ fn json_logs_carry_each_request_id_and_operation() {
     assert_eq!(line["fields"]["operation"], "listPets");
     assert_eq!(line["fields"]["status"], 200);
     assert_eq!(line["fields"]["path"], "/v1/pets");
+    assert_eq!(
+        line["fields"]["trace_id"],
+        "0af7651916cd43dd8448eb211c80319c"
+    );
+    assert_eq!(line["fields"]["span_id"].as_str().map(str::len), Some(16));
     let line = access(&made);
     assert_eq!(line["fields"]["operation"], "-");
     assert_eq!(line["fields"]["status"], 404);

@@ -14,7 +14,8 @@
 //! `http.request.method`, `http.route` (the route template as served: `/v1/pets/{petId}`),
 //! `http.response.status_code`, `url.scheme`, `url.path`, `server.address`,
 //! `user_agent.original`, `error.type` (the status code, for 5xx answers),
-//! `http.request_id`, `apigen.operation.id`, `apigen.plan`, `enduser.id` (the principal's
+//! `http.request_id`, `trace_id`, `span_id` and `parent_span_id` (W3C Trace Context: a valid
+//! incoming `traceparent` continues its trace, [`TraceContext`]), `apigen.operation.id`, `apigen.plan`, `enduser.id` (the principal's
 //! subject, never its credential) and `apigen.rate_limit` (`allowed`, `limited`, `banned`,
 //! `unavailable`).
 //!
@@ -76,22 +77,103 @@ fn sane(value: &HeaderValue) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-_.:/+=@".contains(b))
 }
 
-/// A new id: 32 hexadecimal digits, unique in the process (a counter) and unpredictable
-/// across processes (keyed by the process's random hash keys), without a random-number
-/// dependency.
+/// A new id: 32 hexadecimal digits, unpredictable and (a counter under the hash) unique in
+/// the process, without a random-number dependency.
 fn new_id() -> HeaderValue {
+    let text = format!("{:016x}{:016x}", random_u64(0x5eed), random_u64(0xc0ffee));
+    HeaderValue::from_str(&text).expect("hex digits are a valid header value")
+}
+
+/// The request's place in its trace (W3C Trace Context): the trace it continues (from a valid
+/// incoming `traceparent`) or starts, and the request span's own id. In the request's
+/// extensions, for an application that calls further services ([`TraceContext::traceparent`]),
+/// and in the answer's, for an access log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceContext {
+    /// 32 lowercase hexadecimal digits.
+    pub trace_id: String,
+    /// This request's span: 16 lowercase hexadecimal digits.
+    pub span_id: String,
+    /// The caller's span, from `traceparent`; `None` when the trace starts here.
+    pub parent_id: Option<String>,
+    /// The caller's `sampled` flag (`true` when the trace starts here).
+    pub sampled: bool,
+    /// The caller's `tracestate`, passed on as it came.
+    pub tracestate: Option<HeaderValue>,
+}
+
+impl TraceContext {
+    /// Reads `traceparent` (and `tracestate`); a missing or malformed one starts a new trace,
+    /// as the recommendation says (a malformed header is not an error of the request).
+    fn of(headers: &http::HeaderMap) -> TraceContext {
+        let parent = headers
+            .get(&TRACEPARENT)
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_traceparent);
+        let span_id = format!("{:016x}", random_u64(1));
+        match parent {
+            Some((trace_id, parent_id, sampled)) => TraceContext {
+                trace_id,
+                span_id,
+                parent_id: Some(parent_id),
+                sampled,
+                tracestate: headers.get(&TRACESTATE).cloned(),
+            },
+            None => TraceContext {
+                trace_id: format!("{:016x}{:016x}", random_u64(2), random_u64(3)),
+                span_id,
+                parent_id: None,
+                sampled: true,
+                tracestate: None,
+            },
+        }
+    }
+
+    /// The `traceparent` a call this request makes sends: this trace, this request's span as
+    /// the parent.
+    pub fn traceparent(&self) -> String {
+        let flags = if self.sampled { "01" } else { "00" };
+        format!("00-{}-{}-{flags}", self.trace_id, self.span_id)
+    }
+}
+
+/// `traceparent`: W3C Trace Context.
+pub static TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
+/// `tracestate`: W3C Trace Context, vendors' part.
+pub static TRACESTATE: HeaderName = HeaderName::from_static("tracestate");
+
+/// `version-traceid-parentid-flags`: (trace id, parent id, sampled) when valid. Version `ff`
+/// is invalid; a later version is read by its first four fields, as the recommendation asks.
+fn parse_traceparent(value: &str) -> Option<(String, String, bool)> {
+    let mut parts = value.trim().split('-');
+    let (version, trace, parent, flags) =
+        (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let hex = |s: &str, n: usize| {
+        s.len() == n
+            && s.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    let zero = |s: &str| s.bytes().all(|b| b == b'0');
+    if !hex(version, 2) || version == "ff" || (version == "00" && parts.next().is_some()) {
+        return None;
+    }
+    if !hex(trace, 32) || zero(trace) || !hex(parent, 16) || zero(parent) || !hex(flags, 2) {
+        return None;
+    }
+    let sampled = u8::from_str_radix(flags, 16).ok()? & 1 == 1;
+    Some((trace.to_owned(), parent.to_owned(), sampled))
+}
+
+/// 64 unpredictable bits: std's per-process random hash keys over a counter and `salt`.
+fn random_u64(salt: u64) -> u64 {
     static KEYS: OnceLock<std::collections::hash_map::RandomState> = OnceLock::new();
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let keys = KEYS.get_or_init(std::collections::hash_map::RandomState::new);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let half = |salt: u64| {
-        let mut h = keys.build_hasher();
-        h.write_u64(n);
-        h.write_u64(salt);
-        h.finish()
-    };
-    let text = format!("{:016x}{:016x}", half(0x5eed), half(0xc0ffee));
-    HeaderValue::from_str(&text).expect("hex digits are a valid header value")
+    let mut h = KEYS
+        .get_or_init(std::collections::hash_map::RandomState::new)
+        .build_hasher();
+    h.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
+    h.write_u64(salt);
+    h.finish()
 }
 
 /// What the route tells about the request it served, in the answer's extensions (for an
@@ -188,8 +270,10 @@ where
             Some(v) if sane(v) => v.clone(),
             _ => new_id(),
         };
-        let span = request_span(&req, &id);
+        let trace = TraceContext::of(req.headers());
+        let span = request_span(&req, &id, &trace);
         req.extensions_mut().insert(RequestId(id.clone()));
+        req.extensions_mut().insert(trace.clone());
         metrics::gauge!(METRIC_ACTIVE).increment(1.0);
         let method = req.method().clone();
         let inner = {
@@ -200,6 +284,7 @@ where
             inner,
             span,
             id: Some(id),
+            trace: Some(trace),
             method,
             started: Instant::now(),
         }
@@ -208,7 +293,7 @@ where
 
 /// The request's span, its late fields empty until the gate, the route and the answer fill
 /// them.
-fn request_span(req: &Request, id: &HeaderValue) -> tracing::Span {
+fn request_span(req: &Request, id: &HeaderValue, trace: &TraceContext) -> tracing::Span {
     let header = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
     let host = header(HOST).or_else(|| req.uri().host()).unwrap_or("");
     // `server.address` is the host without its port.
@@ -229,6 +314,9 @@ fn request_span(req: &Request, id: &HeaderValue) -> tracing::Span {
         user_agent.original = header(USER_AGENT),
         error.type = Empty,
         http.request_id = id.to_str().unwrap_or_default(),
+        trace_id = trace.trace_id.as_str(),
+        span_id = trace.span_id.as_str(),
+        parent_span_id = trace.parent_id.as_deref(),
         apigen.operation.id = Empty,
         apigen.plan = Empty,
         enduser.id = Empty,
@@ -244,6 +332,7 @@ pin_project_lite::pin_project! {
         inner: F,
         span: tracing::Span,
         id: Option<HeaderValue>,
+        trace: Option<TraceContext>,
         method: http::Method,
         started: Instant,
     }
@@ -276,6 +365,9 @@ where
         }
         if let Some(id) = this.id.take() {
             response.headers_mut().insert(X_REQUEST_ID.clone(), id);
+        }
+        if let Some(trace) = this.trace.take() {
+            response.extensions_mut().insert(trace);
         }
         let (operation, route) = match &routed {
             Some(r) => (
@@ -315,6 +407,49 @@ mod tests {
         for bad in ["", "two words", "a\"b", "<script>", long.as_str()] {
             assert!(!sane(&HeaderValue::from_str(bad).unwrap()), "{bad}");
         }
+    }
+
+    #[test]
+    fn traceparent_is_read_as_the_recommendation_says() {
+        let trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        let parent = "00f067aa0ba902b7";
+        assert_eq!(
+            parse_traceparent(&format!("00-{trace}-{parent}-01")),
+            Some((trace.to_owned(), parent.to_owned(), true))
+        );
+        assert_eq!(
+            parse_traceparent(&format!("00-{trace}-{parent}-00")).map(|t| t.2),
+            Some(false)
+        );
+        // A later version is read by its first fields; version ff, zeros, upper case, wrong
+        // lengths and extra fields in version 00 are not.
+        assert!(parse_traceparent(&format!("01-{trace}-{parent}-01-later")).is_some());
+        for bad in [
+            format!("ff-{trace}-{parent}-01"),
+            format!("00-{}-{parent}-01", "0".repeat(32)),
+            format!("00-{trace}-{}-01", "0".repeat(16)),
+            format!("00-{}-{parent}-01", trace.to_uppercase()),
+            format!("00-{trace}-{parent}-1"),
+            format!("00-{trace}-{parent}-01-x"),
+            "garbage".to_owned(),
+        ] {
+            assert_eq!(parse_traceparent(&bad), None, "{bad}");
+        }
+        let mut headers = http::HeaderMap::new();
+        headers.insert(
+            &TRACEPARENT,
+            HeaderValue::from_str(&format!("00-{trace}-{parent}-01")).unwrap(),
+        );
+        let continued = TraceContext::of(&headers);
+        assert_eq!(continued.trace_id, trace);
+        assert_eq!(continued.parent_id.as_deref(), Some(parent));
+        assert_eq!(continued.span_id.len(), 16);
+        assert_eq!(
+            continued.traceparent(),
+            format!("00-{trace}-{}-01", continued.span_id)
+        );
+        let started = TraceContext::of(&http::HeaderMap::new());
+        assert_eq!((started.trace_id.len(), started.parent_id), (32, None));
     }
 
     #[test]

@@ -285,7 +285,11 @@ async fn spans_ids_and_metrics_of_each_request() {
             .get(&url)
             .bearer_auth("gold-key")
             .header("x-request-id", "req-0001")
-            .header("user-agent", "observe-test/1"),
+            .header("user-agent", "observe-test/1")
+            .header(
+                "traceparent",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+            ),
     )
     .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
@@ -306,6 +310,9 @@ async fn spans_ids_and_metrics_of_each_request() {
         ("apigen.plan", "gold"),
         ("enduser.id", "ada"),
         ("apigen.rate_limit", "allowed"),
+        // The caller's trace continues here.
+        ("trace_id", "4bf92f3577b34da6a3ce929d0e0e4736"),
+        ("parent_span_id", "00f067aa0ba902b7"),
     ];
     for (field, value) in expect {
         assert_eq!(
@@ -332,6 +339,11 @@ async fn spans_ids_and_metrics_of_each_request() {
     assert_eq!(reply.body, made);
     let again = send(client().get(&url).bearer_auth("gold-key")).await;
     assert_ne!(again.headers["x-request-id"], made.as_str());
+    // Without a traceparent, the request starts a trace of its own.
+    let span = spans.request(&made);
+    assert_eq!(span["trace_id"].len(), 32, "{span:?}");
+    assert_ne!(span["trace_id"], "4bf92f3577b34da6a3ce929d0e0e4736");
+    assert!(!span.contains_key("parent_span_id"), "{span:?}");
 
     // The free plan allows one request a minute: the second is refused, counted by plan.
     let first = send(
