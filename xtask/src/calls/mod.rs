@@ -152,8 +152,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         if cli.commands.is_empty() {
             continue;
         }
-        let document = match prism::with_format_bounds(doc) {
-            Some(copy) => {
+        let document = match prism::mock_copy(doc) {
+            Some((copy, changes)) => {
+                run.mock_changes = changes;
                 fs::create_dir_all(&mock_docs)
                     .map_err(|e| format!("cannot create {}: {e}", mock_docs.display()))?;
                 let path = mock_docs.join(format!("{}.json", run.slug));
@@ -451,7 +452,12 @@ fn classify(
         let mut why = seen.reasons.clone();
         why.extend(seen.refused.iter().cloned());
         why.dedup();
-        if let Some(defect) = prism::defect(seen) {
+        let request = prism::Request {
+            method: &call.method,
+            form_body: call.form_body,
+            read_only: &call.read_only,
+        };
+        if let Some(defect) = prism::defect(seen, &request) {
             return (
                 Outcome::MockFault,
                 format!("Prism's defect: {defect} ({})", why.join("; ")),
@@ -468,6 +474,19 @@ fn classify(
     match ran.code {
         Some(0) => (Outcome::Ok, format!("{} bytes of output", ran.stdout_bytes)),
         Some(2) => (Outcome::NotSent, said),
+        // Prism answers 5xx only of its own accord (it picks a documented success first):
+        // json-schema-faker could not make an answer (prefect's `prefixItems`).
+        _ if exchange.is_some_and(|e| e.status >= 500) => {
+            let e = exchange.expect("checked");
+            (
+                Outcome::MockFault,
+                format!(
+                    "Prism failed to answer ({}): {}",
+                    e.status,
+                    excerpt(&e.body)
+                ),
+            )
+        }
         _ if !seen.mock_faults.is_empty() => (Outcome::MockFault, seen.mock_faults.join("; ")),
         _ if said.contains("could not decode") => {
             let Some(exchange) = exchange else {
