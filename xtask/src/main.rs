@@ -60,7 +60,7 @@ cargo xtask serve-corpus [DOC|DIR...] [--filter SUBSTR] [--max-examples N] [--se
     check, listed defects) and writes target/serve-corpus/report.md; fails on a failure that
     docs/serving.md does not list as the document's own defect, a server that does not build
     or start, and a listed defect that no longer shows.
-cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples]
+cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples] [--shared-target]
     Every operation of each document's generated command-line client, called against Prism
     (an independent mock of the same document; npm, pinned in scripts/prism, installed with
     npm ci when missing) on a free loopback port: N seeded dynamic rounds (default 3, Prism's
@@ -70,7 +70,9 @@ cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples]
     the mock's fault (Prism's answer breaks the document, as its log says) or another
     failure; operations the CLI leaves out are listed with its reason. Prints a table per
     document and writes target/calls/report.md (Prism's logs: target/calls/logs/). Fails on a
-    CLI that does not compile and on any call that is not ok or the mock's fault.
+    CLI that does not compile and on any call that is not ok or the mock's fault. Builds in
+    target/calls/target without debug info, or with --shared-target in target/ with the
+    workspace's dev profile (CI: the dependencies the tests built are reused).
 cargo xtask fuzz [--seeds N] [--start S] [--batch B]
     Random valid documents (seeds S..S+N, default 1..=20; deterministic by seed) combining the
     constructs the generator supports with names from the adversarial list; both crates of

@@ -16,11 +16,22 @@ use serde_json::Value;
 
 use super::values::resolve;
 
-/// Where `value` breaks `schema` (JSON pointer: what), at most a few.
+/// Where `value`, an answer, breaks `schema` (JSON pointer: what), at most a few.
 pub fn violations(root: &Value, schema: &Value, value: &Value) -> Vec<String> {
+    check(root, schema, value, false)
+}
+
+/// As [`violations`], for a request: a `readOnly` member is never required (OpenAPI: "the
+/// required will take effect on the response only").
+pub fn request_violations(root: &Value, schema: &Value, value: &Value) -> Vec<String> {
+    check(root, schema, value, true)
+}
+
+fn check(root: &Value, schema: &Value, value: &Value, request: bool) -> Vec<String> {
     let mut check = Check {
         root,
         out: Vec::new(),
+        request,
     };
     check.schema(schema, value, "", 0);
     check.out.truncate(8);
@@ -30,6 +41,7 @@ pub fn violations(root: &Value, schema: &Value, value: &Value) -> Vec<String> {
 struct Check<'a> {
     root: &'a Value,
     out: Vec<String>,
+    request: bool,
 }
 
 impl Check<'_> {
@@ -43,6 +55,7 @@ impl Check<'_> {
         let mut inner = Check {
             root: self.root,
             out: Vec::new(),
+            request: self.request,
         };
         inner.schema(schema, value, "", depth);
         inner.out.is_empty()
@@ -117,6 +130,11 @@ impl Check<'_> {
                 format!("{} is not one of the `enum` values", short(value)),
             );
         }
+        if let Some(not) = s.get("not")
+            && self.fits(not, value, depth + 1)
+        {
+            self.fail(at, "fits the schema under `not`".into());
+        }
         if let Some(c) = s.get("const")
             && !same(c, value)
         {
@@ -149,7 +167,13 @@ impl Check<'_> {
             .flatten()
             .filter_map(Value::as_str)
         {
-            if !map.contains_key(name) {
+            let read_only = || {
+                properties
+                    .and_then(|p| p.get(name))
+                    .is_some_and(|p| self.read_only(p))
+            };
+            let exempt = self.request && read_only();
+            if !map.contains_key(name) && !exempt {
                 self.fail(at, format!("the required member `{name}` is missing"));
             }
         }
@@ -192,6 +216,29 @@ impl Check<'_> {
                 self.schema(schema, item, &here, depth + 1)
             }
         }
+    }
+
+    /// Whether a property's schema (through references and `allOf`) says `readOnly`.
+    fn read_only(&self, schema: &Value) -> bool {
+        let mut current = schema;
+        for _ in 0..16 {
+            if current.get("readOnly") == Some(&Value::Bool(true)) {
+                return true;
+            }
+            if let Some(parts) = current.get("allOf").and_then(Value::as_array)
+                && parts.iter().any(|p| self.read_only(p))
+            {
+                return true;
+            }
+            match current.get("$ref").and_then(Value::as_str) {
+                Some(r) => match resolve(self.root, r) {
+                    Ok(target) => current = target,
+                    Err(_) => return false,
+                },
+                None => return false,
+            }
+        }
+        false
     }
 
     fn string(&mut self, s: &serde_json::Map<String, Value>, text: &str, at: &str) {
@@ -461,5 +508,28 @@ mod tests {
         );
         assert!(violations(&root, &one_of, &json!(2.5)).is_empty());
         assert!(violations(&root, &json!({"type": ["array", "null"]}), &Value::Null).is_empty());
+    }
+
+    #[test]
+    fn a_request_leaves_read_only_members_out_and_not_is_checked() {
+        let root = json!({"components": {"schemas": {
+            "Id": {"type": "string", "readOnly": true}
+        }}});
+        // scalar-galaxy's planets: `id` required and readOnly (here through a reference).
+        let planet = json!({"type": "object", "required": ["id", "name"], "properties": {
+            "id": {"$ref": "#/components/schemas/Id"}, "name": {"type": "string"}}});
+        let body = json!({"name": "Mars"});
+        assert!(request_violations(&root, &planet, &body).is_empty());
+        assert_eq!(
+            violations(&root, &planet, &body),
+            ["/: the required member `id` is missing"],
+            "an answer must carry it"
+        );
+        let not_empty = json!({"type": "string", "not": {"enum": [""]}});
+        assert!(violations(&root, &not_empty, &json!("x")).is_empty());
+        assert_eq!(
+            violations(&root, &not_empty, &json!("")),
+            ["/: fits the schema under `not`"]
+        );
     }
 }

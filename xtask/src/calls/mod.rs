@@ -64,7 +64,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let corpus::Found { docs, dir_list, .. } = corpus::find_documents(&root, &paths, &filters)?;
     let out_dir = root.join("target/calls");
     let ws = out_dir.join("ws");
-    let target_dir = out_dir.join("target");
+    // The whole corpus builds apart, without debug info (about 5 GB); a few documents (CI)
+    // build beside the repository's own crates, whose tests have built most dependencies
+    // already: same target directory, same profile.
+    let (target_dir, profile) = if args.shared_target {
+        (root.join("target"), repository_profile(&root)?)
+    } else {
+        (out_dir.join("target"), PROFILE.to_string())
+    };
     let logs = out_dir.join("logs");
     for dir in [&ws, &logs] {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -95,7 +102,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
 
     // 2. One workspace, one build of every CLI (and the clients they use).
     if !members.is_empty() {
-        let (names, excluded) = corpus::load_workspace(&ws, &root, &mut members, PROFILE)?;
+        let (names, excluded) = corpus::load_workspace(&ws, &root, &mut members, &profile)?;
         for run in &mut runs {
             for side in ["client", "cli"] {
                 if let Some(why) = excluded.get(&format!("{}-{side}", run.slug)) {
@@ -152,8 +159,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         if cli.commands.is_empty() {
             continue;
         }
-        let document = match prism::with_format_bounds(doc) {
-            Some(copy) => {
+        let document = match prism::mock_copy(doc) {
+            Some((copy, changes)) => {
+                run.mock_changes = changes;
                 fs::create_dir_all(&mock_docs)
                     .map_err(|e| format!("cannot create {}: {e}", mock_docs.display()))?;
                 let path = mock_docs.join(format!("{}.json", run.slug));
@@ -219,6 +227,9 @@ struct Args {
     filter: Option<String>,
     seeds: u64,
     examples: bool,
+    /// Build in the repository's own target directory with its dev profile
+    /// ([`repository_profile`]), so that the dependencies its tests built are reused.
+    shared_target: bool,
 }
 
 impl Args {
@@ -228,6 +239,7 @@ impl Args {
             filter: None,
             seeds: 3,
             examples: true,
+            shared_target: false,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -242,6 +254,7 @@ impl Args {
                         .map_err(|_| format!("--seeds: `{n}` is not a number"))?;
                 }
                 "--no-examples" => parsed.examples = false,
+                "--shared-target" => parsed.shared_target = true,
                 other if other.starts_with('-') => {
                     return Err(format!("unknown option `{other}`"));
                 }
@@ -250,6 +263,35 @@ impl Args {
         }
         Ok(parsed)
     }
+}
+
+/// The repository manifest's `[profile.dev]` tables (`[profile.dev]`,
+/// `[profile.dev.package."*"]`, …) as they are written, for a workspace that shares its
+/// target directory: a unit built with another profile would be built again.
+fn repository_profile(root: &Path) -> Result<String, String> {
+    let manifest = root.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest)
+        .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+    Ok(dev_profile_tables(&text))
+}
+
+fn dev_profile_tables(manifest: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in manifest.lines() {
+        let header = line.trim_start();
+        if header.starts_with('[') {
+            inside = header == "[profile.dev]" || header.starts_with("[profile.dev.");
+            if inside {
+                out.push('\n');
+            }
+        }
+        if inside && !header.starts_with('#') && !header.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 fn mode_file(mode: Mode) -> String {
@@ -451,7 +493,12 @@ fn classify(
         let mut why = seen.reasons.clone();
         why.extend(seen.refused.iter().cloned());
         why.dedup();
-        if let Some(defect) = prism::defect(seen) {
+        let request = prism::Request {
+            method: &call.method,
+            form_body: call.form_body,
+            read_only: &call.read_only,
+        };
+        if let Some(defect) = prism::defect(seen, &request) {
             return (
                 Outcome::MockFault,
                 format!("Prism's defect: {defect} ({})", why.join("; ")),
@@ -468,6 +515,19 @@ fn classify(
     match ran.code {
         Some(0) => (Outcome::Ok, format!("{} bytes of output", ran.stdout_bytes)),
         Some(2) => (Outcome::NotSent, said),
+        // Prism answers 5xx only of its own accord (it picks a documented success first):
+        // json-schema-faker could not make an answer (prefect's `prefixItems`).
+        _ if exchange.is_some_and(|e| e.status >= 500) => {
+            let e = exchange.expect("checked");
+            (
+                Outcome::MockFault,
+                format!(
+                    "Prism failed to answer ({}): {}",
+                    e.status,
+                    excerpt(&e.body)
+                ),
+            )
+        }
         _ if !seen.mock_faults.is_empty() => (Outcome::MockFault, seen.mock_faults.join("; ")),
         _ if said.contains("could not decode") => {
             let Some(exchange) = exchange else {
@@ -531,5 +591,19 @@ fn excerpt(body: &[u8]) -> String {
         format!("{}…", text.chars().take(300).collect::<String>())
     } else {
         text.into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_repository_dev_profile_is_copied_whole() {
+        let manifest = "[workspace]\nmembers = []\n\n[profile.dev]\ndebug = \"line-tables-only\"\n\n# why\n[profile.dev.package.\"*\"]\ndebug = false\n\n[profile.release.package.x]\ncodegen-units = 1\n";
+        assert_eq!(
+            dev_profile_tables(manifest),
+            "\n[profile.dev]\ndebug = \"line-tables-only\"\n\n[profile.dev.package.\"*\"]\ndebug = false\n"
+        );
     }
 }

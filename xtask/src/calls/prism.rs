@@ -233,73 +233,162 @@ pub struct Seen {
     pub reasons: Vec<String>,
 }
 
-/// Prism's own defects a refusal may come from, each checked by hand against Prism 5.14.2:
-/// the reason Prism gives (a substring of its validator's message) and what is wrong.
-const DEFECTS: &[(&str, &str)] = &[(
-    // fitbit's `filter[organization]`: 422 whether the client writes `filter[organization]`,
-    // `filter%5Borganization%5D` or `filter%5borganization%5d`.
-    "%5b",
-    "Prism cannot match a query parameter whose name holds `[` or `]`: it looks for the percent-encoded name among the decoded ones, however the request spells it",
-)];
-
-/// The Prism defect behind a refusal, when its reasons name one.
-pub fn defect(seen: &Seen) -> Option<&'static str> {
-    DEFECTS.iter().find_map(|(mark, why)| {
-        seen.reasons
-            .iter()
-            .any(|r| r.starts_with("Request query must have required property") && r.contains(mark))
-            .then_some(*why)
-    })
+/// What a refusal is judged by, besides Prism's reasons: the request's method, whether its
+/// body was form data, and the `readOnly` members the request body's schema names.
+pub struct Request<'a> {
+    pub method: &'a str,
+    pub form_body: bool,
+    pub read_only: &'a [String],
 }
 
-/// The document as Prism gets it: where an integer's `format` is one of the format
-/// registry's (`int8`…`uint64`) and its bounds do not already say so, the format's range is
-/// written as `minimum`/`maximum`. Prism's generator ignores these formats (nexus's `uint16`
-/// fields got 30818977), so its answers broke the document; nothing else is changed. `None`
-/// when nothing needed writing.
-pub fn with_format_bounds(doc: &serde_json::Value) -> Option<serde_json::Value> {
-    fn walk(v: &mut serde_json::Value, changed: &mut bool) {
+/// The Prism defect behind a refusal, when its reasons name one. Each was checked by hand
+/// against Prism 5.14.2 (the refusal stands whatever the request says) and is a refusal of
+/// what the document allows; the report says which.
+pub fn defect(seen: &Seen, request: &Request<'_>) -> Option<&'static str> {
+    let reasons = || seen.reasons.iter().chain(&seen.refused);
+    // fitbit's `filter[organization]`: 422 whether the client writes `filter[organization]`,
+    // `filter%5Borganization%5D` or `filter%5borganization%5d`.
+    if reasons()
+        .any(|r| r.starts_with("Request query must have required property") && r.contains("%5b"))
+    {
+        return Some(
+            "Prism cannot match a query parameter whose name holds `[` or `]`: it looks for the percent-encoded name among the decoded ones, however the request spells it",
+        );
+    }
+    // twilio's `Items`: 422 for `Items=a`, `Items=a&Items=b`, `Items=a,b`, `Items[]=a`.
+    if request.form_body
+        && reasons().all(|r| r.contains("must be array") || r.contains("errors#UNPROCESSABLE"))
+    {
+        return Some(
+            "Prism reads no form-data field as an array, however the request writes it (repeated, comma-separated or bracketed)",
+        );
+    }
+    // 3.2's `query` and `additionalOperations`: Prism 5 knows the eight methods of 3.0.
+    if reasons().any(|r| r.contains("NO_METHOD_MATCHED_ERROR"))
+        && !matches!(
+            request.method,
+            "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE"
+        )
+    {
+        return Some("Prism 5 knows no OpenAPI 3.2 `query` or `additionalOperations` method");
+    }
+    // scalar-galaxy's `id`, required and readOnly inside a `oneOf`: the request leaves it out
+    // (OpenAPI: `required` takes effect on responses only), and the harness checked the body.
+    let required: Vec<&str> = reasons()
+        .filter_map(|r| {
+            r.split_once("must have required property '")
+                .and_then(|(_, rest)| rest.split('\'').next())
+        })
+        .collect();
+    if !required.is_empty()
+        && required
+            .iter()
+            .all(|name| request.read_only.iter().any(|r| r == name))
+    {
+        return Some(
+            "Prism requires a readOnly member in a request where it sits inside a `oneOf`/`anyOf` or an array's items (it leaves readOnly members out only at the top); OpenAPI says a request leaves it out",
+        );
+    }
+    None
+}
+
+/// The document as Prism gets it, and what was changed (for the report); `None` when nothing
+/// was. Two things Prism reads wrongly:
+///
+/// - where an integer's `format` is one of the format registry's (`int8`…`uint64`) and its
+///   bounds do not already say so, the format's range is written as `minimum`/`maximum`:
+///   Prism's generator ignores these formats (nexus's `uint16` fields got 30818977);
+/// - an example value holding a `$ref` member (api.github.com's SCIM examples hold
+///   `"$ref": "https://api.github.com/scim/v2/…"`, which is data) is left out: Prism's reader
+///   follows it as a reference, fails to download it and refuses the whole document.
+pub fn mock_copy(doc: &serde_json::Value) -> Option<(serde_json::Value, Vec<String>)> {
+    use serde_json::Value;
+    fn holds_ref(v: &Value) -> bool {
         match v {
-            serde_json::Value::Object(map) => {
+            Value::Object(m) => m.contains_key("$ref") || m.values().any(holds_ref),
+            Value::Array(items) => items.iter().any(holds_ref),
+            _ => false,
+        }
+    }
+    fn walk(v: &mut Value, at: &str, notes: &mut Vec<String>, bounds: &mut usize) {
+        match v {
+            Value::Object(map) => {
                 let integer = match map.get("type") {
-                    Some(serde_json::Value::String(t)) => t == "integer",
-                    Some(serde_json::Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+                    Some(Value::String(t)) => t == "integer",
+                    Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
                     _ => false,
                 };
                 let range = map
                     .get("format")
-                    .and_then(serde_json::Value::as_str)
+                    .and_then(Value::as_str)
                     .and_then(super::check::integer_format);
                 if let (true, Some((lo, hi))) = (integer, range) {
                     // Doubles in JSON: the 64-bit ends are not exact, so those stay open.
                     let exact = |n: i128| n.unsigned_abs() < (1u128 << 53);
-                    let lower = map.get("minimum").and_then(serde_json::Value::as_f64);
+                    let lower = map.get("minimum").and_then(Value::as_f64);
                     if exact(lo) && lower.is_none_or(|m| m < lo as f64) {
-                        map.insert("minimum".into(), serde_json::Value::from(lo as i64));
-                        *changed = true;
+                        map.insert("minimum".into(), Value::from(lo as i64));
+                        *bounds += 1;
                     }
-                    let upper = map.get("maximum").and_then(serde_json::Value::as_f64);
+                    let upper = map.get("maximum").and_then(Value::as_f64);
                     if exact(hi) && upper.is_none_or(|m| m > hi as f64) {
-                        map.insert("maximum".into(), serde_json::Value::from(hi as i64));
-                        *changed = true;
+                        map.insert("maximum".into(), Value::from(hi as i64));
+                        *bounds += 1;
                     }
                 }
-                for value in map.values_mut() {
-                    walk(value, changed);
+                // Example values are data: a `$ref` member in one is not a reference.
+                let example_object = map.contains_key("value")
+                    && map.keys().all(|k| {
+                        matches!(
+                            k.as_str(),
+                            "value" | "summary" | "description" | "externalValue"
+                        ) || k.starts_with("x-")
+                    });
+                for key in ["example", "value"] {
+                    if (key == "example" || example_object) && map.get(key).is_some_and(holds_ref) {
+                        map.remove(key);
+                        notes.push(format!("{at}/{key}"));
+                    }
+                }
+                if let Some(Value::Array(items)) = map.get_mut("examples") {
+                    let before = items.len();
+                    items.retain(|item| !holds_ref(item));
+                    if items.len() != before {
+                        notes.push(format!("{at}/examples"));
+                    }
+                }
+                for (key, value) in map.iter_mut() {
+                    let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+                    walk(value, &here, notes, bounds);
                 }
             }
-            serde_json::Value::Array(items) => {
-                for item in items {
-                    walk(item, changed);
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    walk(item, &format!("{at}/{i}"), notes, bounds);
                 }
             }
             _ => {}
         }
     }
     let mut copy = doc.clone();
-    let mut changed = false;
-    walk(&mut copy, &mut changed);
-    changed.then_some(copy)
+    let mut notes = Vec::new();
+    let mut bounds = 0;
+    walk(&mut copy, "", &mut notes, &mut bounds);
+    let mut changes: Vec<String> = Vec::new();
+    if bounds > 0 {
+        changes.push(format!(
+            "{bounds} bounds of integer formats written out (int8…uint64)"
+        ));
+    }
+    if !notes.is_empty() {
+        changes.push(format!(
+            "{} example values holding a `$ref` member left out ({}{})",
+            notes.len(),
+            notes.iter().take(3).cloned().collect::<Vec<_>>().join(", "),
+            if notes.len() > 3 { ", …" } else { "" }
+        ));
+    }
+    (!changes.is_empty()).then_some((copy, changes))
 }
 
 /// Reads a call's log lines (see [`Prism::fence`]).
@@ -379,6 +468,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_mock_copy_bounds_integer_formats_and_drops_example_refs() {
+        use serde_json::json;
+        let doc = json!({"components": {
+            "schemas": {"Port": {"type": "integer", "format": "uint16"},
+                        "Big": {"type": "integer", "format": "int64"},
+                        "Small": {"type": "integer", "format": "int8", "minimum": 0}},
+            "examples": {"Scim": {"summary": "a group", "value": {"members": [{"$ref": "https://api.github.com/scim/v2/Users/1"}]}}}
+        }});
+        let (copy, changes) = mock_copy(&doc).expect("changed");
+        assert_eq!(
+            copy["components"]["schemas"]["Port"],
+            json!({"type": "integer", "format": "uint16", "minimum": 0, "maximum": 65535})
+        );
+        assert_eq!(
+            copy["components"]["schemas"]["Big"],
+            json!({"type": "integer", "format": "int64"}),
+            "64-bit ends are not exact in JSON's doubles"
+        );
+        assert_eq!(
+            copy["components"]["schemas"]["Small"],
+            json!({"type": "integer", "format": "int8", "minimum": 0, "maximum": 127})
+        );
+        assert_eq!(
+            copy["components"]["examples"]["Scim"],
+            json!({"summary": "a group"})
+        );
+        assert_eq!(changes.len(), 2, "{changes:?}");
+        assert!(
+            mock_copy(&json!({"components": {"schemas": {"N": {"type": "integer"}}}})).is_none()
+        );
+    }
+
+    #[test]
     fn a_calls_log_is_read() {
         let lines: Vec<String> = [
             "[9:56:54 PM] › [HTTP SERVER] get /pets ℹ  info      Request received",
@@ -398,7 +520,57 @@ mod tests {
             seen.reasons,
             ["Request query parameter limit must be integer"]
         );
-        assert_eq!(defect(&seen), None);
+        let plain = Request {
+            method: "GET",
+            form_body: false,
+            read_only: &[],
+        };
+        assert_eq!(defect(&seen, &plain), None);
+        let brackets = Seen {
+            reasons: vec!["Request query must have required property 'filter%5bname%5d'".into()],
+            ..Seen::default()
+        };
+        assert!(defect(&brackets, &plain).is_some());
+        let read_only = Seen {
+            reasons: vec![
+                "Request body must have required property 'id'".into(),
+                "Request body must match exactly one schema in oneOf".into(),
+            ],
+            ..Seen::default()
+        };
+        assert_eq!(
+            defect(&read_only, &plain),
+            None,
+            "`id` is not readOnly here"
+        );
+        let ids = ["id".to_string()];
+        let with_ids = Request {
+            read_only: &ids,
+            ..plain
+        };
+        assert!(defect(&read_only, &with_ids).is_some());
+        // twilio's `Items`: Prism reads no form field as an array.
+        let array = Seen {
+            reasons: vec!["Request body property Items must be array".into()],
+            ..Seen::default()
+        };
+        assert_eq!(defect(&array, &plain), None, "a JSON body");
+        let form = Request {
+            form_body: true,
+            ..plain
+        };
+        assert!(defect(&array, &form).is_some());
+        // 3.2's QUERY: a method Prism 5 does not know, not an unmatched path.
+        let no_method = Seen {
+            refused: vec!["https://stoplight.io/prism/errors#NO_METHOD_MATCHED_ERROR".into()],
+            ..Seen::default()
+        };
+        assert_eq!(defect(&no_method, &plain), None, "GET is known");
+        let query = Request {
+            method: "QUERY",
+            ..plain
+        };
+        assert!(defect(&no_method, &query).is_some());
         assert_eq!(
             seen.refused,
             [

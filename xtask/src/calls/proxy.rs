@@ -71,7 +71,7 @@ fn relay(client: TcpStream, upstream: u16, recorded: &Mutex<Vec<Exchange>>) -> R
     let mut reader = BufReader::new(client.try_clone().map_err(|e| e.to_string())?);
     let mut writer = client;
     loop {
-        let Some((head, body)) = read_message(&mut reader, true)? else {
+        let Some((head, body)) = read_message(&mut reader, Kind::Request)? else {
             return Ok(());
         };
         let request_line = head.first().cloned().unwrap_or_default();
@@ -106,7 +106,10 @@ fn relay(client: TcpStream, upstream: u16, recorded: &Mutex<Vec<Exchange>>) -> R
             .and_then(|()| upstream_stream.write_all(&body))
             .map_err(|e| format!("cannot send to Prism: {e}"))?;
         let mut upstream_reader = BufReader::new(upstream_stream);
-        let Some((answer_head, answer_body)) = read_message(&mut upstream_reader, false)? else {
+        let head_request = request_line.starts_with("HEAD ");
+        let Some((answer_head, answer_body)) =
+            read_message(&mut upstream_reader, Kind::Answer { head_request })?
+        else {
             return Err("Prism closed the connection without answering".into());
         };
         let status_line = answer_head.first().cloned().unwrap_or_default();
@@ -115,22 +118,31 @@ fn relay(client: TcpStream, upstream: u16, recorded: &Mutex<Vec<Exchange>>) -> R
             .nth(1)
             .and_then(|s| s.parse().ok())
             .unwrap_or(0);
+        // An answer that has no body by its status (or a HEAD's) keeps its `Content-Length`
+        // as sent: Prism writes the declared content's length on a 204, and a client must
+        // ignore it (RFC 9112, 6.3), so the CLI sees it too.
+        let bodiless = head_request || !status_has_body(status);
         let mut headers = Vec::new();
         let mut back = format!("{status_line}\r\n");
         for line in &answer_head[1..] {
             let (name, value) = line.split_once(':').unwrap_or((line, ""));
             let lower = name.trim().to_ascii_lowercase();
             headers.push((lower.clone(), value.trim().to_string()));
-            if matches!(
-                lower.as_str(),
-                "connection" | "content-length" | "transfer-encoding" | "keep-alive"
-            ) {
+            let framing = match lower.as_str() {
+                "connection" | "transfer-encoding" | "keep-alive" => true,
+                "content-length" => !bodiless,
+                _ => false,
+            };
+            if framing {
                 continue;
             }
             back.push_str(line);
             back.push_str("\r\n");
         }
-        back.push_str(&format!("Content-Length: {}\r\n\r\n", answer_body.len()));
+        if !bodiless {
+            back.push_str(&format!("Content-Length: {}\r\n", answer_body.len()));
+        }
+        back.push_str("\r\n");
         recorded
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -155,12 +167,29 @@ fn has_body_method(request_line: &str) -> bool {
     )
 }
 
+/// Whether an answer with this status may have a body: never a 1xx, 204 or 304 (RFC 9112,
+/// 6.3), whatever its `Content-Length` says.
+fn status_has_body(status: u16) -> bool {
+    !(100..200).contains(&status) && status != 204 && status != 304
+}
+
 /// A message's head lines (without CRLF) and its body.
 type Message = (Vec<String>, Vec<u8>);
 
+/// Which message is read: how its body ends depends on it.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Request,
+    /// An answer, to a HEAD request or not.
+    Answer {
+        head_request: bool,
+    },
+}
+
 /// A message, its body by `Content-Length`, chunked, or (an answer without either) to the
-/// end of the connection. `None` at a clean end of input.
-fn read_message(reader: &mut impl BufRead, request: bool) -> Result<Option<Message>, String> {
+/// end of the connection; an answer to a HEAD request, or whose status has no body, has none
+/// whatever its headers say. `None` at a clean end of input.
+fn read_message(reader: &mut impl BufRead, kind: Kind) -> Result<Option<Message>, String> {
     let mut head = Vec::new();
     loop {
         let mut line = String::new();
@@ -192,6 +221,16 @@ fn read_message(reader: &mut impl BufRead, request: bool) -> Result<Option<Messa
         })
     };
     let mut body = Vec::new();
+    if let Kind::Answer { head_request } = kind {
+        let status = head[0]
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(200);
+        if head_request || !status_has_body(status) {
+            return Ok(Some((head, body)));
+        }
+    }
     if header("transfer-encoding").is_some_and(|v| v.to_ascii_lowercase().contains("chunked")) {
         loop {
             let mut size = String::new();
@@ -222,7 +261,7 @@ fn read_message(reader: &mut impl BufRead, request: bool) -> Result<Option<Messa
             .map_err(|_| format!("a bad Content-Length `{length}`"))?;
         body = vec![0; length];
         reader.read_exact(&mut body).map_err(|e| e.to_string())?;
-    } else if !request {
+    } else if matches!(kind, Kind::Answer { .. }) {
         reader.read_to_end(&mut body).map_err(|e| e.to_string())?;
     }
     Ok(Some((head, body)))
@@ -236,23 +275,65 @@ mod tests {
     fn messages_are_read_by_length_chunks_or_to_the_end() {
         let mut text: &[u8] =
             b"POST /a HTTP/1.1\r\nContent-Length: 3\r\n\r\nabcGET /b HTTP/1.1\r\nHost: x\r\n\r\n";
-        let (head, body) = read_message(&mut text, true).unwrap().unwrap();
+        let (head, body) = read_message(&mut text, Kind::Request).unwrap().unwrap();
         assert_eq!(head[0], "POST /a HTTP/1.1");
         assert_eq!(body, b"abc");
-        let (head, body) = read_message(&mut text, true).unwrap().unwrap();
+        let (head, body) = read_message(&mut text, Kind::Request).unwrap().unwrap();
         assert_eq!(head, ["GET /b HTTP/1.1", "Host: x"]);
         assert!(body.is_empty());
-        assert!(read_message(&mut text, true).unwrap().is_none());
+        assert!(read_message(&mut text, Kind::Request).unwrap().is_none());
         let mut chunked: &[u8] =
             b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
         assert_eq!(
-            read_message(&mut chunked, false).unwrap().unwrap().1,
+            read_message(
+                &mut chunked,
+                Kind::Answer {
+                    head_request: false
+                }
+            )
+            .unwrap()
+            .unwrap()
+            .1,
             b"abcde"
         );
         let mut open: &[u8] = b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nall of it";
         assert_eq!(
-            read_message(&mut open, false).unwrap().unwrap().1,
+            read_message(
+                &mut open,
+                Kind::Answer {
+                    head_request: false
+                }
+            )
+            .unwrap()
+            .unwrap()
+            .1,
             b"all of it"
         );
+    }
+
+    #[test]
+    fn answers_without_a_body_by_status_or_method_are_not_read_for_one() {
+        // Prism's 204 for a declared JSON content: the content's length, and no body.
+        let mut no_content: &[u8] =
+            b"HTTP/1.1 204 No Content\r\nContent-Length: 65\r\n\r\nHTTP/1.1 200 OK\r\n";
+        let (head, body) = read_message(
+            &mut no_content,
+            Kind::Answer {
+                head_request: false,
+            },
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(head[0], "HTTP/1.1 204 No Content");
+        assert!(body.is_empty());
+        let mut head_answer: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n";
+        let (_, body) = read_message(&mut head_answer, Kind::Answer { head_request: true })
+            .unwrap()
+            .unwrap();
+        assert!(body.is_empty());
+        for status in [101, 204, 304] {
+            assert!(!status_has_body(status), "{status}");
+        }
+        assert!(status_has_body(200) && status_has_body(205));
     }
 }

@@ -97,6 +97,8 @@ pub struct DocRun {
     pub build_error: Option<String>,
     pub bin: Option<PathBuf>,
     pub rounds: Vec<RoundRun>,
+    /// What Prism's copy of the document changes ([`super::prism::mock_copy`]).
+    pub mock_changes: Vec<String>,
 }
 
 impl DocRun {
@@ -110,6 +112,7 @@ impl DocRun {
             build_error: None,
             bin: None,
             rounds: Vec::new(),
+            mock_changes: Vec::new(),
         }
     }
 
@@ -249,6 +252,18 @@ pub fn render(runs: &[DocRun], dirs: &str, modes: &[Mode], secs: f64) -> String 
                 .map(move |(op, why)| format!("- `{}` {op}: {why}", r.label))
         })
         .collect();
+    let changed: Vec<String> = runs
+        .iter()
+        .filter(|r| !r.mock_changes.is_empty())
+        .map(|r| format!("- `{}`: {}", r.label, r.mock_changes.join("; ")))
+        .collect();
+    if !changed.is_empty() {
+        s.push_str("\n## What Prism's copy of a document changes\n\n");
+        for line in changed {
+            s.push_str(&line);
+            s.push('\n');
+        }
+    }
     if !left.is_empty() {
         s.push_str("\n## Left out by the CLI\n\n");
         for line in left {

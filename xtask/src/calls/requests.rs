@@ -25,6 +25,10 @@ pub struct Call {
     /// The document itself gives no valid value (a `$ref` to nothing, an empty `$ref`): the
     /// call cannot be made as the document is written.
     pub document_fault: Option<String>,
+    /// The body is sent as form data.
+    pub form_body: bool,
+    /// Members the request body's schema marks `readOnly`, anywhere in it.
+    pub read_only: Vec<String>,
 }
 
 /// The calls of round `round` (1-based).
@@ -45,6 +49,11 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         args: Vec::new(),
         problem: None,
         document_fault: None,
+        form_body: op
+            .body
+            .as_ref()
+            .is_some_and(|b| matches!(b.kind, ir::BodyKind::Form(_))),
+        read_only: Vec::new(),
     };
     let Some((item, raw)) = operation(doc, &op.path, &op.method) else {
         call.problem = Some(format!(
@@ -54,6 +63,23 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         return call;
     };
     let params = parameters(doc, item, raw);
+    // Path parameters spelled apart from the template (openai's `{certificate_id}` described
+    // by `cert_id`) fill its placeholders in order, as the generator reads them.
+    let placeholders: Vec<&str> = op
+        .path
+        .split('{')
+        .skip(1)
+        .filter_map(|p| p.split('}').next())
+        .collect();
+    let mut unplaced = params
+        .iter()
+        .filter(|r| {
+            r.get("in").and_then(Value::as_str) == Some("path")
+                && r.get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| !placeholders.contains(&n))
+        })
+        .copied();
     let mut rng = Rng::new(u64::from(round), &op.id);
     let mut problems = Vec::new();
     for flag in &cmd.flags {
@@ -70,10 +96,15 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         if !include {
             continue;
         }
-        let Some(raw) = params.iter().find(|r| {
+        let found = params.iter().copied().find(|r| {
             r.get("name").and_then(Value::as_str) == Some(&p.wire)
                 && r.get("in").and_then(Value::as_str) == Some(p.location.name())
-        }) else {
+        });
+        let found = match found {
+            None if p.location == ir::Location::Path => unplaced.next(),
+            other => other,
+        };
+        let Some(raw) = found else {
             problems.push(format!(
                 "{} parameter `{}` is not in the document",
                 p.location.name(),
@@ -110,6 +141,7 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
     {
         match body_schema(doc, raw, &body.content_type) {
             Some(schema) => {
+                read_only_members(doc, &schema, 0, &mut call.read_only);
                 let mut values = Values::new(
                     doc,
                     round,
@@ -138,6 +170,48 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         }
     }
     call
+}
+
+/// The names of the members marked `readOnly` anywhere in `schema` (through references,
+/// unions, items and properties; a few levels deep).
+fn read_only_members(doc: &Value, schema: &Value, depth: usize, out: &mut Vec<String>) {
+    if depth > 12 {
+        return;
+    }
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => match resolve(doc, r) {
+            Ok(target) => target,
+            Err(_) => return,
+        },
+        None => schema,
+    };
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, p) in properties {
+            let p = match p.get("$ref").and_then(Value::as_str) {
+                Some(r) => resolve(doc, r).unwrap_or(p),
+                None => p,
+            };
+            if p.get("readOnly") == Some(&Value::Bool(true)) && !out.contains(name) {
+                out.push(name.clone());
+            }
+            read_only_members(doc, p, depth + 1, out);
+        }
+    }
+    for key in ["allOf", "oneOf", "anyOf", "prefixItems"] {
+        for part in schema
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            read_only_members(doc, part, depth + 1, out);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(inner) = schema.get(key).filter(|v| v.is_object()) {
+            read_only_members(doc, inner, depth + 1, out);
+        }
+    }
 }
 
 /// A flag's text: strings as they are (the CLI reads a flag as JSON only when it is JSON and

@@ -60,9 +60,36 @@ impl<'a> Values<'a> {
         Values { root, round, rng }
     }
 
-    /// A value of `schema` as a request carries it: `readOnly` members left out.
+    /// A value of `schema` as a request carries it: `readOnly` members left out. Each value
+    /// made is checked against the schema ([`super::check`]: a `oneOf` must match exactly one
+    /// variant, `not` must not match); one that does not fit is made again with other,
+    /// seeded choices.
     pub fn request(&mut self, schema: &Value) -> Result<Value, String> {
-        self.value(schema, 0)
+        let first = self.value(schema, 0);
+        let why = match &first {
+            Ok(v) => super::check::request_violations(self.root, schema, v),
+            Err(_) => Vec::new(),
+        };
+        if first.is_ok() && why.is_empty() {
+            return first;
+        }
+        let saved = self.round;
+        self.round = 3;
+        let mut found = None;
+        for _ in 0..48 {
+            if let Ok(v) = self.value(schema, 0)
+                && super::check::request_violations(self.root, schema, &v).is_empty()
+            {
+                found = Some(v);
+                break;
+            }
+        }
+        self.round = saved;
+        match (found, first) {
+            (Some(v), _) => Ok(v),
+            (None, Err(e)) => Err(e),
+            (None, Ok(_)) => Err(format!("no value made fits the schema: {}", why.join("; "))),
+        }
     }
 
     /// Index of the choice among `n` for this round.
@@ -145,7 +172,11 @@ impl<'a> Values<'a> {
             };
             match value {
                 Ok(mut value) => {
-                    if let Some(d) = &discriminator {
+                    // A variant that is a union itself carries the tag of the variant made.
+                    let nested = flat.contains_key("oneOf") || flat.contains_key("anyOf");
+                    if let Some(d) = &discriminator
+                        && !nested
+                    {
                         self.tag(&mut value, d, variant, name.as_deref(), &merged);
                     }
                     return Ok(value);
@@ -197,18 +228,14 @@ impl<'a> Values<'a> {
         }
     }
 
-    /// Whether the object schema fixes the property to one value.
+    /// Whether the object schema restricts the property to listed values (`const`, `enum`):
+    /// the value made is one of them, and is the tag.
     fn pinned(&self, s: &Map<String, Value>, property: &str) -> bool {
         let Some(p) = s.get("properties").and_then(|p| p.get(property)) else {
             return false;
         };
         match self.flatten(p, 0) {
-            Ok((p, _)) => {
-                p.contains_key("const")
-                    || p.get("enum")
-                        .and_then(Value::as_array)
-                        .is_some_and(|e| e.len() == 1)
-            }
+            Ok((p, _)) => p.contains_key("const") || p.contains_key("enum"),
             Err(_) => false,
         }
     }
@@ -818,14 +845,17 @@ mod tests {
     #[test]
     fn discriminated_unions_are_tagged() {
         let root = json!({"components": {"schemas": {
-            "Cat": {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}, "meow": {"type": "boolean"}}},
+            "Cat": {"type": "object", "required": ["kind", "meow"], "properties": {"kind": {"type": "string"}, "meow": {"type": "boolean"}}},
             "Dog": {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string", "enum": ["dog"]}}}
         }}});
         let union = json!({
             "oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
             "discriminator": {"propertyName": "kind", "mapping": {"cat": "#/components/schemas/Cat"}}
         });
-        assert_eq!(values(&root, 1, union.clone()), json!({"kind": "cat"}));
+        assert_eq!(
+            values(&root, 1, union.clone()),
+            json!({"kind": "cat", "meow": true})
+        );
         assert_eq!(
             values(&root, 2, union.clone()),
             json!({"kind": "dog"}),
@@ -837,7 +867,7 @@ mod tests {
         });
         assert_eq!(
             values(&root, 1, unmapped),
-            json!({"kind": "Cat"}),
+            json!({"kind": "Cat", "meow": true}),
             "the schema's name"
         );
         assert_eq!(

@@ -93,6 +93,15 @@ pub fn cli() -> Command {
                 ),
         )
         .subcommand(
+            Command::new("list-tool-calls")
+                .about(
+                    "A union whose variants pin its discriminator property, without a `mapping` (openai's\ntool calls: the pinned values are the tags), and one whose answer leaves the property\nout (the variants are tried in order). The example is what such servers send.\n",
+                )
+                .long_about(
+                    "A union whose variants pin its discriminator property, without a `mapping` (openai's\ntool calls: the pinned values are the tags), and one whose answer leaves the property\nout (the variants are tried in order). The example is what such servers send.\n\n`GET /calls` (operation `listToolCalls`).",
+                ),
+        )
+        .subcommand(
             support::output_arg(
                 Command::new("get-speech")
                     .about("Audio bytes.")
@@ -277,6 +286,17 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             }
             let result = runtime.block_on(client.get_report());
             Ok(finish(&client, ("getReport", false), result, json, verbose))
+        }
+        "list-tool-calls" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.list_tool_calls());
+            Ok(finish(&client, ("listToolCalls", false), result, json, verbose))
         }
         "get-speech" => {
             if !credentials {

@@ -418,6 +418,44 @@ impl Client {
         }
     }
 
+    /// A union whose variants pin its discriminator property, without a `mapping` (openai's
+    /// tool calls: the pinned values are the tags), and one whose answer leaves the property
+    /// out (the variants are tried in order). The example is what such servers send.
+    ///
+    /// `GET /calls` (operation `listToolCalls`).
+    pub async fn list_tool_calls(
+        &self,
+    ) -> Result<ResponseValue<types::ListToolCallsOkBody>, Error<ListToolCallsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "listToolCalls",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = "/calls";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::ListToolCallsOkBody, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// Audio bytes.
     ///
     /// `GET /speech` (operation `getSpeech`).
@@ -664,6 +702,15 @@ pub enum GetReportError {
     ClientError(types::Error),
 }
 
+/// The documented error answers of `listToolCalls`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ListToolCallsError {}
 /// The documented error answers of `getSpeech`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code

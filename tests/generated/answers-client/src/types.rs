@@ -21,6 +21,460 @@ impl Owner {
     }
 }
 
+/// Schema: `/components/schemas/ToolCall`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ToolCall {
+    FunctionCall(FunctionCall),
+    CustomCall(CustomCall),
+}
+
+impl Serialize for ToolCall {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::FunctionCall(v) => (serde_json::to_value(v), "function"),
+            Self::CustomCall(v) => (serde_json::to_value(v), "custom"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("function") => {
+                crate::runtime::integer::from_value(value).map(Self::FunctionCall)
+            }
+            Some("custom") => {
+                crate::runtime::integer::from_value(value).map(Self::CustomCall)
+            }
+            Some("FunctionCall") => {
+                crate::runtime::integer::from_value(value).map(Self::FunctionCall)
+            }
+            Some("CustomCall") => {
+                crate::runtime::integer::from_value(value).map(Self::CustomCall)
+            }
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ",
+                            "`function`, `custom`, `FunctionCall`, `CustomCall`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<
+                    FunctionCall,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::FunctionCall(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
+                }
+                match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
+                    Ok(v) => return Ok(Self::CustomCall(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "ToolCall", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Schema: `/components/schemas/FunctionCall/properties/type`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FunctionCallType {
+    /// `function`
+    Function,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl FunctionCallType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Function => "function",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for FunctionCallType {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "function" => Ok(Self::Function),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for FunctionCallType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for FunctionCallType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for FunctionCallType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for FunctionCallType {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/FunctionCall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionCall {
+    pub r#type: FunctionCallType,
+    pub name: String,
+}
+
+impl FunctionCall {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: FunctionCallType, name: impl Into<String>) -> Self {
+        Self { r#type, name: name.into() }
+    }
+}
+
+/// Schema: `/components/schemas/CustomCall/properties/type`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CustomCallType {
+    /// `custom`
+    Custom,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl CustomCallType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Custom => "custom",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for CustomCallType {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "custom" => Ok(Self::Custom),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for CustomCallType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for CustomCallType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for CustomCallType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for CustomCallType {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/CustomCall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CustomCall {
+    pub r#type: CustomCallType,
+    pub input: String,
+}
+
+impl CustomCall {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: CustomCallType, input: impl Into<String>) -> Self {
+        Self {
+            r#type,
+            input: input.into(),
+        }
+    }
+}
+
+/// Schema: `/components/schemas/Pet`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Pet {
+    Bird(Bird),
+    Fish(Fish),
+}
+
+impl Serialize for Pet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::Bird(v) => (serde_json::to_value(v), "bird"),
+            Self::Fish(v) => (serde_json::to_value(v), "fish"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Pet {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("kind")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("bird") => crate::runtime::integer::from_value(value).map(Self::Bird),
+            Some("fish") => crate::runtime::integer::from_value(value).map(Self::Fish),
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "kind",
+                            "` value `{}`; expected one of ", "`bird`, `fish`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<Bird>(value.clone()) {
+                    Ok(v) => return Ok(Self::Bird(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Bird")),
+                }
+                match crate::runtime::integer::from_value::<Fish>(value.clone()) {
+                    Ok(v) => return Ok(Self::Fish(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Fish")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Pet", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Schema: `/components/schemas/Bird/properties/kind`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum BirdKind {
+    /// `bird`
+    Bird,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl BirdKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Bird => "bird",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for BirdKind {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "bird" => Ok(Self::Bird),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for BirdKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for BirdKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for BirdKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for BirdKind {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/Bird`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bird {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<BirdKind>,
+    pub wings: i64,
+}
+
+impl Bird {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(wings: i64) -> Self {
+        Self { kind: None, wings }
+    }
+
+    /// Sets `kind` (`None` unsets it).
+    pub fn with_kind(mut self, kind: impl Into<Option<BirdKind>>) -> Self {
+        self.kind = kind.into();
+        self
+    }
+}
+
+/// Schema: `/components/schemas/Fish/properties/kind`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FishKind {
+    /// `fish`
+    Fish,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl FishKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Fish => "fish",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for FishKind {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "fish" => Ok(Self::Fish),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for FishKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for FishKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for FishKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for FishKind {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/Fish`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fish {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<FishKind>,
+    pub fins: i64,
+}
+
+impl Fish {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(fins: i64) -> Self {
+        Self { kind: None, fins }
+    }
+
+    /// Sets `kind` (`None` unsets it).
+    pub fn with_kind(mut self, kind: impl Into<Option<FishKind>>) -> Self {
+        self.kind = kind.into();
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Error`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
@@ -42,6 +496,21 @@ impl Error {
             message: message.into(),
             status,
         }
+    }
+}
+
+/// Schema: `/paths/~1calls/get/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListToolCallsOkBody {
+    pub calls: Vec<ToolCall>,
+    pub pet: Pet,
+}
+
+impl ListToolCallsOkBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(calls: Vec<ToolCall>, pet: Pet) -> Self {
+        Self { calls, pet }
     }
 }
 

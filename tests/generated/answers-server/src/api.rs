@@ -92,6 +92,20 @@ pub trait AnswersApi: Send + Sync + 'static {
         async { Ok(GetReportResponse::Unimplemented) }
     }
 
+    /// A union whose variants pin its discriminator property, without a `mapping` (openai's
+    /// tool calls: the pinned values are the tags), and one whose answer leaves the property
+    /// out (the variants are tried in order). The example is what such servers send.
+    ///
+    /// `GET /calls` (operation `listToolCalls`).
+    fn list_tool_calls(
+        &self,
+        ctx: &RequestContext,
+        params: ListToolCallsParams,
+    ) -> impl Future<Output = Result<ListToolCallsResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(ListToolCallsResponse::Unimplemented) }
+    }
+
     /// Audio bytes.
     ///
     /// `GET /speech` (operation `getSpeech`).
@@ -260,6 +274,24 @@ pub enum GetReportResponse {
     Ok(serde_json::Value),
     /// 4XX: Refused.
     ClientError(http::StatusCode, types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `listToolCalls` (`GET /calls`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListToolCallsParams {}
+/// What `listToolCalls` answers: one variant per documented status, and [`Unimplemented`](ListToolCallsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ListToolCallsResponse {
+    /// 200: The calls, and a pet.
+    Ok(types::ListToolCallsOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

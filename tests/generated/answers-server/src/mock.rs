@@ -89,6 +89,22 @@ impl AnswersApi for Mock {
         Ok(GetReportResponse::Ok(body))
     }
 
+    /// `GET /calls`: the 200 answer.
+    async fn list_tool_calls(
+        &self,
+        _ctx: &RequestContext,
+        _params: ListToolCallsParams,
+    ) -> Result<ListToolCallsResponse, MockError> {
+        let body: types::ListToolCallsOkBody = mock::checked(
+            "listToolCalls: 200 body",
+            &[
+                r#"{"calls":[{"type":"function","name":"lookup"},{"type":"custom","input":"some text"}],"pet":{"wings":2}}"#,
+                r#"{"calls":[{"type":"function","name":"string"}],"pet":{"kind":"bird","wings":1}}"#,
+            ],
+        )?;
+        Ok(ListToolCallsResponse::Ok(body))
+    }
+
     /// `GET /speech`: the 200 answer.
     async fn get_speech(
         &self,

@@ -98,6 +98,10 @@ pub fn router<A: AnswersApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
             ),
         )
         .route(
+            &layer::route_path(&base, "/calls"),
+            routing::get_service(layer::operation(&api, handle_list_tool_calls::<A>)),
+        )
+        .route(
             &layer::route_path(&base, "/speech"),
             routing::get_service(
                 layer::operation(&api, handle_get_speech::<A>).named("getSpeech"),
@@ -345,6 +349,39 @@ fn serve_get_report<A: AnswersApi>(
     }
 }
 
+/// `GET /calls`: see [`AnswersApi::list_tool_calls`].
+fn handle_list_tool_calls<A: AnswersApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_list_tool_calls(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `listToolCalls` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_list_tool_calls<A: AnswersApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+        let params = ListToolCallsParams {};
+        let ctx = RequestContext::new("listToolCalls", scheme, parts);
+        let outcome = A::list_tool_calls(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /speech`: see [`AnswersApi::get_speech`].
 fn handle_get_speech<A: AnswersApi>(
     api: Arc<A>,
@@ -568,6 +605,15 @@ impl GetReportResponse {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::ClientError(status, body) => response::json(status, &body),
             Self::Unimplemented => Err(Problem::not_implemented("getReport")),
+        }
+    }
+}
+
+impl ListToolCallsResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("listToolCalls")),
         }
     }
 }
