@@ -99,7 +99,10 @@ pub fn router<A: AnswersApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
         )
         .route(
             &layer::route_path(&base, "/calls"),
-            routing::get_service(layer::operation(&api, handle_list_tool_calls::<A>)),
+            routing::get_service(
+                layer::operation(&api, handle_list_tool_calls::<A>)
+                    .named("listToolCalls"),
+            ),
         )
         .route(
             &layer::route_path(&base, "/speech"),
