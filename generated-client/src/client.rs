@@ -221,6 +221,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "listPets",
+            path: "/pets",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -266,6 +267,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Pet>, Error<CreatePetError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "createPet",
+            path: "/pets",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -324,6 +326,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Pet>, Error<GetPetError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getPet",
+            path: "/pets/{petId}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: true,
@@ -369,6 +372,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Orders>, Error<ListOrdersError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "listOrders",
+            path: "/store/orders",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,

@@ -1383,8 +1383,10 @@ fn method(op: &Operation) -> TokenStream {
         .iter()
         .any(|p| !p.required && p.deprecated)
         .then(|| quote!(#[allow(deprecated)]));
+    let template = &op.path;
     let operation = quote!(OperationInfo {
         id: #id,
+        path: #template,
         method: #method_value,
         idempotent: #idempotent,
         deprecated: #deprecated_flag,

@@ -62,6 +62,7 @@ pub mod request;
 pub mod response;
 pub mod retry;
 pub mod stream;
+pub mod trace;
 pub mod transport;
 pub mod webhook;
 

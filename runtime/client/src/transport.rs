@@ -14,6 +14,8 @@ use super::ratelimit::{self, RateLimit};
 use super::response::{DEPRECATION, Raw, SUNSET};
 use super::retry::{self, Decision, Instant, Outcome, RetryPolicy, TransportErrorKind};
 use super::stream::Streamed;
+use super::trace;
+use tracing::Instrument;
 
 /// One attempt's response: read whole, or (a success of a streamed operation) not yet read.
 enum Received {
@@ -27,6 +29,8 @@ enum Received {
 pub struct OperationInfo {
     /// The `operationId`.
     pub id: &'static str,
+    /// The document's path template (`/pets/{petId}`): the call span's `url.template`.
+    pub path: &'static str,
     pub method: http::Method,
     /// Whether sending twice has the effect of sending once (GET, HEAD, PUT, DELETE, OPTIONS,
     /// TRACE); decides which failures are retried.
@@ -210,12 +214,42 @@ impl Transport {
         })
     }
 
+    /// One call inside its span (see [`call_span`]), with a `traceparent` of its own.
     async fn send_with<F>(
         &self,
         op: &OperationInfo,
         schemes: &'static [SecurityScheme],
         build: F,
         stream_success: bool,
+    ) -> Result<Received, SendError>
+    where
+        F: Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder,
+    {
+        let trace = trace::CallTrace::new();
+        let span = trace::call_span(op, &self.base_url, &trace);
+        let result = self
+            .attempts(op, schemes, build, stream_success, &trace)
+            .instrument(span.clone())
+            .await;
+        if !span.is_disabled() {
+            match &result {
+                Ok(Received::Complete(raw)) => trace::record_status(&span, raw.status),
+                Ok(Received::Live(response)) => trace::record_status(&span, response.status()),
+                Err(e) => {
+                    span.record("error.type", trace::error_type(e));
+                }
+            }
+        }
+        result
+    }
+
+    async fn attempts<F>(
+        &self,
+        op: &OperationInfo,
+        schemes: &'static [SecurityScheme],
+        build: F,
+        stream_success: bool,
+        trace: &trace::CallTrace,
     ) -> Result<Received, SendError>
     where
         F: Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder,
@@ -241,6 +275,13 @@ impl Transport {
                 request
                     .headers_mut()
                     .insert(IDEMPOTENCY_KEY.clone(), key.clone());
+            }
+            // The server's span for this request joins the call's trace.
+            request
+                .headers_mut()
+                .insert(trace::TRACEPARENT.clone(), trace.traceparent());
+            if attempt > 1 {
+                tracing::Span::current().record("http.request.resend_count", attempt - 1);
             }
 
             let delay = match self.execute(request, stream_success).await {

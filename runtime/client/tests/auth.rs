@@ -251,6 +251,7 @@ fn debug_output_redacts_secrets() {
 async fn the_server_sees_the_credentials() {
     static OP: OperationInfo = OperationInfo {
         id: "op",
+        path: "/test",
         method: Method::GET,
         idempotent: true,
         deprecated: false,

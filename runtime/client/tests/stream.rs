@@ -179,6 +179,7 @@ const OPEN: Security = &[];
 
 static WATCH: OperationInfo = OperationInfo {
     id: "watchTicks",
+    path: "/test",
     method: Method::GET,
     idempotent: true,
     deprecated: false,
@@ -447,6 +448,7 @@ async fn a_custom_method_goes_on_the_wire_by_its_name() {
     let query = request::method("QUERY").unwrap();
     let op = OperationInfo {
         id: "searchTicks",
+        path: "/test",
         method: query.clone(),
         idempotent: true,
         deprecated: false,

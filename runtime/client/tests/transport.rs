@@ -30,6 +30,7 @@ const BEARER: Security = &[&["bearerAuth"]];
 
 static LIST_PETS: OperationInfo = OperationInfo {
     id: "listPets",
+    path: "/test",
     method: Method::GET,
     idempotent: true,
     deprecated: false,
@@ -39,6 +40,7 @@ static LIST_PETS: OperationInfo = OperationInfo {
 
 static CREATE_PET: OperationInfo = OperationInfo {
     id: "createPet",
+    path: "/test",
     method: Method::POST,
     idempotent: false,
     deprecated: false,
@@ -735,6 +737,7 @@ async fn deprecation_is_warned_once_per_operation() {
 async fn operation_deprecated_in_the_document_is_warned_without_headers() {
     static GET_PET: OperationInfo = OperationInfo {
         id: "getPet",
+        path: "/test",
         method: Method::GET,
         idempotent: true,
         deprecated: true,
@@ -980,6 +983,7 @@ fn loopback_urls_are_recognised() {
 async fn idempotency_keys_are_quoted_v4_uuids_and_distinct() {
     static CREATE_PET: OperationInfo = OperationInfo {
         id: "createPet",
+        path: "/test",
         method: Method::POST,
         idempotent: false,
         deprecated: false,

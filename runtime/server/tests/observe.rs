@@ -4,7 +4,7 @@
 //! generated routers register theirs (`layer::operation(..).named(..)`), behind the gate
 //! with keys on plans and an in-memory rate limit.
 //!
-//! One test in this binary: the subscriber and the recorder are process-wide.
+//! One test over HTTP in this binary: the subscriber and the recorder are process-wide.
 
 mod common;
 
@@ -25,7 +25,9 @@ use metrics::{
 };
 use runtime::auth::{self, StaticKeys};
 use runtime::layer::{self, Runtime, ServerConfig};
-use runtime::observe::{METRIC_ACTIVE, METRIC_DURATION, METRIC_RATE_LIMITED, RequestId};
+use runtime::observe::{
+    METRIC_ACTIVE, METRIC_DURATION, METRIC_RATE_LIMITED, RequestId, TRACEPARENT, TraceContext,
+};
 use runtime::{Quota, RateLimitPolicy, response};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -402,4 +404,48 @@ async fn spans_ids_and_metrics_of_each_request() {
     assert_eq!(not_found.len(), 1, "{not_found:?}");
     // Every request has ended: none in flight.
     assert_eq!(metrics.get(&format!("{METRIC_ACTIVE}{{}}")), [0.0]);
+}
+
+/// `traceparent` as the W3C recommendation reads it: valid ones continue their trace, anything
+/// else starts a new one.
+#[test]
+fn traceparent_is_read_as_the_recommendation_says() {
+    let trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    let parent = "00f067aa0ba902b7";
+    let read = |value: &str| {
+        let mut headers = http::HeaderMap::new();
+        headers.insert(&TRACEPARENT, value.parse().unwrap());
+        TraceContext::from_headers(&headers)
+    };
+    let continued = read(&format!("00-{trace}-{parent}-01"));
+    assert_eq!(continued.trace_id, trace);
+    assert_eq!(continued.parent_id.as_deref(), Some(parent));
+    assert!(continued.sampled);
+    assert_eq!(continued.span_id.len(), 16);
+    assert_ne!(continued.span_id, parent);
+    // Calls made while serving the request: this trace, this request's span as the parent.
+    assert_eq!(
+        continued.traceparent(),
+        format!("00-{trace}-{}-01", continued.span_id)
+    );
+    assert!(!read(&format!("00-{trace}-{parent}-00")).sampled);
+    // A later version is read by its first four fields.
+    assert_eq!(
+        read(&format!("01-{trace}-{parent}-01-later")).trace_id,
+        trace
+    );
+    for bad in [
+        format!("ff-{trace}-{parent}-01"),
+        format!("00-{}-{parent}-01", "0".repeat(32)),
+        format!("00-{trace}-{}-01", "0".repeat(16)),
+        format!("00-{}-{parent}-01", trace.to_uppercase()),
+        format!("00-{trace}-{parent}-1"),
+        format!("00-{trace}-{parent}-01-x"),
+        "garbage".to_owned(),
+    ] {
+        let started = read(&bad);
+        assert_ne!(started.trace_id, trace, "{bad}");
+        assert_eq!(started.trace_id.len(), 32, "{bad}");
+        assert_eq!(started.parent_id, None, "{bad}");
+    }
 }

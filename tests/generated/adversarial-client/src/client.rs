@@ -234,6 +234,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Value>, Error<Path2Error>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "path",
+            path: "/path/{path}/{raw}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -335,6 +336,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<CliLocalsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "cliLocals",
+            path: "/cli/{client}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -400,6 +402,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Value>, Error<Raw2Error>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "raw",
+            path: "/raw/{http}",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -490,6 +493,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<HandleErrorError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "handleError",
+            path: "/ops/handle-error",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -541,6 +545,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Vec2>, Error<BuilderError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "builder",
+            path: "/ops/builder",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -575,6 +580,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Box2>, Error<ForServerError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "for_server",
+            path: "/ops/for-server",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -609,6 +615,7 @@ impl Client {
     ) -> Result<ResponseValue<types::String2>, Error<BaseUrlError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "baseUrl",
+            path: "/ops/base-url",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -643,6 +650,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Option2>, Error<LastRateLimitError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "lastRateLimit",
+            path: "/ops/last-rate-limit",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -675,6 +683,7 @@ impl Client {
     pub async fn router(&self) -> Result<ResponseValue<()>, Error<RouterError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "router",
+            path: "/ops/router",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -705,6 +714,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<RateLimitPolicyError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "rate_limit_policy",
+            path: "/ops/rate-limit-policy",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -733,6 +743,7 @@ impl Client {
     pub async fn serve_path(&self) -> Result<ResponseValue<()>, Error<ServePathError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "serve_path",
+            path: "/ops/serve-path",
             method: http::Method::PUT,
             idempotent: true,
             deprecated: false,
@@ -761,6 +772,7 @@ impl Client {
     pub async fn api(&self) -> Result<ResponseValue<()>, Error<ApiError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "api",
+            path: "/ops/api",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -789,6 +801,7 @@ impl Client {
     pub async fn config(&self) -> Result<ResponseValue<()>, Error<ConfigError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "config",
+            path: "/ops/config",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -817,6 +830,7 @@ impl Client {
     pub async fn routes(&self) -> Result<ResponseValue<()>, Error<RoutesError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "routes",
+            path: "/ops/routes",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -845,6 +859,7 @@ impl Client {
     pub async fn r#type(&self) -> Result<ResponseValue<()>, Error<TypeError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "type",
+            path: "/ops/type",
             method: http::Method::DELETE,
             idempotent: true,
             deprecated: false,
@@ -873,6 +888,7 @@ impl Client {
     pub async fn self_(&self) -> Result<ResponseValue<types::Self_>, Error<SelfError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "self",
+            path: "/ops/self",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -921,6 +937,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Type>, Error<SuperError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "super",
+            path: "/ops/super/{super}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -973,6 +990,7 @@ impl Client {
     ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "Result",
+            path: "/ops/kinds",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1015,6 +1033,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<GetInternalError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getInternal",
+            path: "/ops/headers/internal",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1046,6 +1065,7 @@ impl Client {
     pub async fn get(&self) -> Result<ResponseValue<()>, Error<GetError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "get",
+            path: "/ops/headers",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1095,6 +1115,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Placeholder>, Error<PlaceholdersError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "placeholders",
+            path: "/ops/placeholders",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -1157,6 +1178,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "clone",
+            path: "/ops/clone",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1198,6 +1220,7 @@ impl Client {
     ) -> Result<ResponseValue<types::V1stOkBody>, Error<V1stError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "1st",
+            path: "/ops/1st",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -1240,6 +1263,7 @@ impl Client {
     pub async fn new(&self) -> Result<ResponseValue<()>, Error<NewError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "new",
+            path: "/ops/conventions/new",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -1269,6 +1293,7 @@ impl Client {
     pub async fn from_text(&self) -> Result<ResponseValue<()>, Error<FromTextError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "fromText",
+            path: "/ops/conventions/from",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1298,6 +1323,7 @@ impl Client {
     pub async fn into_pdf(&self) -> Result<ResponseValue<()>, Error<IntoPdfError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "intoPdf",
+            path: "/ops/conventions/into",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1326,6 +1352,7 @@ impl Client {
     pub async fn as_json(&self) -> Result<ResponseValue<()>, Error<AsJsonError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "asJson",
+            path: "/ops/conventions/as",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1354,6 +1381,7 @@ impl Client {
     pub async fn to_csv(&self) -> Result<ResponseValue<()>, Error<ToCsvError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "toCsv",
+            path: "/ops/conventions/to",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1383,6 +1411,7 @@ impl Client {
     pub async fn to_csv_mut(&self) -> Result<ResponseValue<()>, Error<ToCsvMutError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "toCsvMut",
+            path: "/ops/conventions/to-mut",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1411,6 +1440,7 @@ impl Client {
     pub async fn is_ready(&self) -> Result<ResponseValue<()>, Error<IsReadyError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "isReady",
+            path: "/ops/conventions/is",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1439,6 +1469,7 @@ impl Client {
     pub async fn next(&self) -> Result<ResponseValue<()>, Error<NextError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "next",
+            path: "/ops/conventions/next",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1468,6 +1499,7 @@ impl Client {
     pub async fn from_str(&self) -> Result<ResponseValue<()>, Error<FromStrError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "fromStr",
+            path: "/ops/conventions/from-str",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1496,6 +1528,7 @@ impl Client {
     pub async fn default(&self) -> Result<ResponseValue<()>, Error<DefaultError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "default",
+            path: "/ops/conventions/default",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -1525,6 +1558,7 @@ impl Client {
     pub async fn from_iter(&self) -> Result<ResponseValue<()>, Error<FromIterError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "from_iter",
+            path: "/ops/conventions/from-iter",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,

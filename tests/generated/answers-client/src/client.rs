@@ -212,6 +212,7 @@ impl Client {
     ) -> Result<ResponseValue<Option<types::Owner>>, Error<GetCurrentOwnerError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getCurrentOwner",
+            path: "/owners/current",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -248,6 +249,7 @@ impl Client {
     ) -> Result<ResponseValue<Option<Vec<types::Owner>>>, Error<ListOwnersError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "listOwners",
+            path: "/owners",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -285,6 +287,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<DeleteOwnerError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "deleteOwner",
+            path: "/owners/{id}",
             method: http::Method::DELETE,
             idempotent: true,
             deprecated: false,
@@ -319,6 +322,7 @@ impl Client {
     ) -> Result<ResponseValue<Option<f64>>, Error<GetLatenessError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getLateness",
+            path: "/lateness",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -353,6 +357,7 @@ impl Client {
     pub async fn hold(&self) -> Result<ResponseValue<()>, Error<HoldError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "hold",
+            path: "/hold",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -389,6 +394,7 @@ impl Client {
     ) -> Result<ResponseValue<serde_json::Value>, Error<GetReportError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getReport",
+            path: "/report",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -428,6 +434,7 @@ impl Client {
     ) -> Result<ResponseValue<types::ListToolCallsOkBody>, Error<ListToolCallsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "listToolCalls",
+            path: "/calls",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -465,6 +472,7 @@ impl Client {
     ) -> Result<ResponseValue<bytes::Bytes>, Error<GetSpeechError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getSpeech",
+            path: "/speech",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -506,6 +514,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<OpenSocketError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "openSocket",
+            path: "/socket",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -557,6 +566,7 @@ impl Client {
     ) -> Result<ResponseValue<types::GetDocumentOkBody>, Error<GetDocumentError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getDocument",
+            path: "/documents/{id}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -601,6 +611,7 @@ impl Client {
     ) -> Result<ResponseValue<types::CheckTokenOkBody>, Error<CheckTokenError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "checkToken",
+            path: "/tokens/check",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,

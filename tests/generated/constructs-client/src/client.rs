@@ -256,6 +256,7 @@ impl Client {
     ) -> Result<ResponseValue<GetTreesIdSuccess>, Error<GetTreesIdError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "get_trees_id",
+            path: "/trees/{id}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -323,6 +324,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "post_forms",
+            path: "/forms",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -365,6 +367,7 @@ impl Client {
     ) -> Result<ResponseValue<String>, Error<PutBlobsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "put_blobs",
+            path: "/blobs",
             method: http::Method::PUT,
             idempotent: true,
             deprecated: false,
@@ -409,6 +412,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<PostNotesError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "post_notes",
+            path: "/notes",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -455,6 +459,7 @@ impl Client {
     ) -> Result<ResponseValue<types::GetThingsOkBody>, Error<GetThingsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "get_things",
+            path: "/things",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -503,6 +508,7 @@ impl Client {
     ) -> Result<ResponseValue<types::EchoLabelsOkBody>, Error<EchoLabelsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "echoLabels",
+            path: "/labels/{names}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,

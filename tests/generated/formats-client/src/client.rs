@@ -161,6 +161,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Event>, Error<GetEventError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getEvent",
+            path: "/events/{id}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -215,6 +216,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Event>, Error<PutEventError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "putEvent",
+            path: "/events/{id}",
             method: http::Method::PUT,
             idempotent: true,
             deprecated: false,

@@ -211,6 +211,7 @@ impl Client {
     ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "searchBooks",
+            path: "/books",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -258,6 +259,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Book>, Error<GetBooksIsbnError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "get_books_isbn",
+            path: "/books/{isbn}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -296,6 +298,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<WithdrawBookError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "withdrawBook",
+            path: "/books/{isbn}",
             method: http::Method::DELETE,
             idempotent: true,
             deprecated: false,
@@ -330,6 +333,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Loan>, Error<LendBookError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "lendBook",
+            path: "/members/{memberId}/loans",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,

@@ -187,6 +187,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Record>, Error<AddRecordError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "addRecord",
+            path: "/records",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -232,6 +233,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Labels>, Error<PutLabelsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "putLabels",
+            path: "/labels",
             method: http::Method::PUT,
             idempotent: true,
             deprecated: false,
@@ -277,6 +279,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Shipment>, Error<AddShipmentError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "addShipment",
+            path: "/shipments",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,

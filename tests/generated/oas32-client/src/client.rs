@@ -208,6 +208,7 @@ impl Client {
     > {
         const OPERATION: OperationInfo = OperationInfo {
             id: "watchTicks",
+            path: "/ticks",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -250,6 +251,7 @@ impl Client {
         let method = request::method("QUERY")?;
         let operation = OperationInfo {
             id: "searchTicks",
+            path: "/ticks",
             method: method.clone(),
             idempotent: true,
             deprecated: false,
@@ -303,6 +305,7 @@ impl Client {
     > {
         const OPERATION: OperationInfo = OperationInfo {
             id: "exportTicks",
+            path: "/ticks/lines",
             method: http::Method::GET,
             idempotent: true,
             deprecated: true,
@@ -344,6 +347,7 @@ impl Client {
     ) -> Result<ResponseValue<Vec<types::Tick>>, Error<FindTicksError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "findTicks",
+            path: "/ticks/search",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -384,6 +388,7 @@ impl Client {
     ) -> Result<ResponseValue<Vec<types::Tick>>, Error<SelectTicksError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "selectTicks",
+            path: "/ticks/select",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -429,6 +434,7 @@ impl Client {
     > {
         const OPERATION: OperationInfo = OperationInfo {
             id: "watchMessages",
+            path: "/messages",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -467,6 +473,7 @@ impl Client {
     ) -> Result<ResponseValue<JsonLines<i64, HeartbeatError>>, Error<HeartbeatError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "heartbeat",
+            path: "/heartbeat",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -517,6 +524,7 @@ impl Client {
     ) -> Result<ResponseValue<types::WhoAmIOkBody>, Error<WhoAmIError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "whoAmI",
+            path: "/session",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -569,6 +577,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Tick>, Error<GetTickError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getTick",
+            path: "/ticks/{tickId}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -610,6 +619,7 @@ impl Client {
         let method = request::method("PURGE")?;
         let operation = OperationInfo {
             id: "purgeTick",
+            path: "/ticks/{tickId}",
             method: method.clone(),
             idempotent: false,
             deprecated: false,

@@ -203,6 +203,7 @@ impl Client {
     ) -> Result<ResponseValue<types::ItemResultsPage>, Error<DropshotItemsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "dropshotItems",
+            path: "/dropshot/items",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -279,6 +280,7 @@ impl Client {
     ) -> Result<ResponseValue<types::CursorPage>, Error<CursorItemsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "cursorItems",
+            path: "/cursor/items",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -352,6 +354,7 @@ impl Client {
     ) -> Result<ResponseValue<types::AfterPage>, Error<AfterItemsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "afterItems",
+            path: "/after/items",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -426,6 +429,7 @@ impl Client {
     ) -> Result<ResponseValue<Vec<types::Item>>, Error<LinkItemsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "linkItems",
+            path: "/link/{shelf}/items",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,

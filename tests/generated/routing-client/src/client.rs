@@ -199,6 +199,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<GetRootError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getRoot",
+            path: "/",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -233,6 +234,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<ListAccountsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "listAccounts",
+            path: "/Accounts.json",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -268,6 +270,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<GetAccountError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getAccount",
+            path: "/Accounts/{Sid}.json",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -307,6 +310,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<GetCallError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getCall",
+            path: "/Accounts/{AccountSid}/Calls/{Sid}.json",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -347,6 +351,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<GetFileAsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getFileAs",
+            path: "/files/{name}.{format}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -386,6 +391,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<GetFileError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getFile",
+            path: "/files/{id}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -424,6 +430,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<PutFileError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "putFile",
+            path: "/files/{id}",
             method: http::Method::PUT,
             idempotent: true,
             deprecated: false,
@@ -461,6 +468,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<ListTemplatesError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "listTemplates",
+            path: "/templates/{project_id}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -499,6 +507,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<DeleteTemplateError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "deleteTemplate",
+            path: "/templates/{template_name}",
             method: http::Method::DELETE,
             idempotent: true,
             deprecated: false,
@@ -538,6 +547,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<GetTemplateVersionError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getTemplateVersion",
+            path: "/templates/{template_name}/versions/{version}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -577,6 +587,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<ListTemplateVersionsError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "listTemplateVersions",
+            path: "/templates/{project_id}/versions",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -615,6 +626,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<CancelJobError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "cancelJob",
+            path: "/jobs/{name}:cancel",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -652,6 +664,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<CreateResponseError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "createResponse",
+            path: "/responses",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -696,6 +709,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<BetaCreateResponseError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "betaCreateResponse",
+            path: "/responses?beta=true",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,
@@ -755,6 +769,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<BetaGetResponseError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "betaGetResponse",
+            path: "/responses/{response_id}?beta=true",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
@@ -796,6 +811,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<BetaDeleteResponseError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "betaDeleteResponse",
+            path: "/responses/{response_id}?beta=true",
             method: http::Method::DELETE,
             idempotent: true,
             deprecated: false,
@@ -849,6 +865,7 @@ impl Client {
     ) -> Result<ResponseValue<types::Echo>, Error<GetResponseError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getResponse",
+            path: "/responses/{response_id}",
             method: http::Method::GET,
             idempotent: true,
             deprecated: false,
