@@ -60,7 +60,9 @@ Limits (what a client may send, and how slowly; 0 turns a timeout or the connect
   --body-timeout SECS         time to send a request body once it is read; 408 (default 30)
   --max-connections N         connections served at once; more wait (default 10000)
 
-Routes live under /v1 (e.g. GET http://127.0.0.1:8080/v1/pets). Logs go to stderr;
+Routes live under /v1 (e.g. GET http://127.0.0.1:8080/v1/pets); GET /healthz answers 200
+while the process runs, GET /readyz 200 while the database (and Redis) answer, else 503
+with the Error body; neither needs a key. Each answer carries X-Request-Id. Logs go to stderr;
 RUST_LOG sets the level (default: info). Ctrl-C or SIGTERM stops the service gracefully.
 ";
 

@@ -20,6 +20,7 @@
 //! repository's README; this crate only holds the store and the wiring.
 
 pub mod cli;
+pub mod health;
 pub mod storage;
 
 use std::collections::BTreeMap;
@@ -46,6 +47,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub use health::with_health;
 pub use petstore_server;
 
 /// The rate-limit plans of the interface (`x-rate-limit.plans` in the spec).

@@ -10,7 +10,7 @@ use petstore_service::petstore_server::{
     RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, ServerConfig,
     WhenUnavailable,
 };
-use petstore_service::{Plan, config, router, serve, static_keys, with_access_log};
+use petstore_service::{Plan, config, router, serve, static_keys, with_access_log, with_health};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tracing_subscriber::EnvFilter;
@@ -122,29 +122,33 @@ async fn run(options: cli::Options) -> ExitCode {
     }
     tracing::info!(%addr, keys = keys.len(), limits = ?options.limits, "listening");
 
-    let mut config = match &options.redis {
-        None => config(keys),
+    let (config, redis) = match &options.redis {
+        None => (config(keys), None),
         Some(url) => match shared_config(
             keys,
             url,
             options.when_redis_unavailable,
             options.redis_timeout,
         ) {
-            Ok(config) => config,
+            Ok((config, store)) => (config, Some(store)),
             Err(e) => {
                 eprintln!("petstore-service: --redis: {e}");
                 return ExitCode::FAILURE;
             }
         },
-    }
-    .limits(options.limits);
+    };
+    let mut config = config.limits(options.limits);
     if !options.idempotency {
         config = config.without_idempotency();
     }
     if let Some(cors) = options.cors {
         config = config.cors(cors);
     }
-    let app = with_access_log(router(pets, config.clone()));
+    let app = with_health(
+        with_access_log(router(pets.clone(), config.clone())),
+        pets,
+        redis,
+    );
     let (stop, stopped) = oneshot::channel::<()>();
     let mut server = tokio::spawn(async move {
         serve(listener, app, &config, async move {
@@ -180,7 +184,7 @@ fn shared_config(
     url: &str,
     when_unavailable: WhenUnavailable,
     timeout: Option<std::time::Duration>,
-) -> Result<ServerConfig, String> {
+) -> Result<(ServerConfig, RedisStore), String> {
     let store = RedisStore::open(
         url,
         RedisOptions {
@@ -191,10 +195,11 @@ fn shared_config(
     )
     .map_err(|e| e.to_string())?;
     let policy = petstore_service::petstore_server::rate_limit_policy();
-    Ok(ServerConfig::new()
+    let config = ServerConfig::new()
         .authenticator(static_keys(keys))
         .rate_limit(RedisRateLimiter::for_policy(store.clone(), &policy), policy)
-        .idempotency(RedisIdempotencyStore::new(store), DEFAULT_TTL))
+        .idempotency(RedisIdempotencyStore::new(store.clone()), DEFAULT_TTL);
+    Ok((config, store))
 }
 
 fn report(result: Result<std::io::Result<()>, tokio::task::JoinError>) -> ExitCode {

@@ -47,6 +47,12 @@ pub trait Storage: Send + Sync + 'static {
 
     /// Where the animals are, for the start-up banner and logs: never a password.
     fn describe(&self) -> String;
+
+    /// Whether the database answers now (`GET /readyz`): one trivial statement. Memory always
+    /// does.
+    fn ready(&self) -> StorageFuture<'_, ()> {
+        Box::pin(std::future::ready(Ok(())))
+    }
 }
 
 /// A database failure. The handlers answer it with a 500 (`handle_error` logs it), or with a

@@ -459,3 +459,23 @@ fn json_logs_carry_each_request_id_and_operation() {
     assert_eq!(line["fields"]["status"], 404);
     assert!(!log.contains("log-key"), "keys never reach the log: {log}");
 }
+
+#[cfg(unix)]
+#[test]
+fn health_and_readiness_answer_without_a_key_and_stay_out_of_the_access_log() {
+    let svc = start(&["--api-key", "probe-key=free"]);
+    let (status, head) = request(&svc.addr, "GET /healthz HTTP/1.1");
+    assert_eq!(status, 200, "{head}");
+    let (status, head) = request(&svc.addr, "GET /readyz HTTP/1.1");
+    assert_eq!(status, 200, "{head}");
+    // Not rate limited: far more probes than the free plan's minute allows.
+    for _ in 0..70 {
+        assert_eq!(request(&svc.addr, "GET /readyz HTTP/1.1").0, 200);
+    }
+    let (status, log) = stop(svc, "-TERM");
+    assert!(status.success(), "{status:?}: {log}");
+    assert!(
+        !log.contains("/readyz") && !log.contains("/healthz"),
+        "{log}"
+    );
+}

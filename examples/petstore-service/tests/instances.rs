@@ -780,3 +780,58 @@ async fn two_processes_share_one_sqlite_file() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `/readyz` follows the database: 200 while PostgreSQL answers, 503 with the `Error` body
+/// (code `not_ready`) while it is stopped, 200 again once it is back; `/healthz` answers 200
+/// throughout (the process is up). Neither needs a key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readiness_follows_postgres() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    if !postgres_here("readiness_follows_postgres") {
+        return;
+    }
+    let mut postgres = PostgresServer::start();
+    let service = Instance::start(&["--database-url".to_owned(), postgres.url()]);
+    let root = format!("http://{}", service.addr());
+    let http = http();
+    let probe = |path: &'static str| {
+        let (http, root) = (http.clone(), root.clone());
+        async move {
+            let resp = http.get(format!("{root}{path}")).send().await.unwrap();
+            let status = resp.status();
+            (status, resp.text().await.unwrap())
+        }
+    };
+    assert_eq!(probe("/healthz").await, (StatusCode::OK, "ok".to_owned()));
+    assert_eq!(probe("/readyz").await, (StatusCode::OK, "ready".to_owned()));
+
+    postgres.stop();
+    let (status, body) = probe("/readyz").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    let error: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(error["code"], "not_ready");
+    assert_eq!(error["status"], 503);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("the database does not answer"),
+        "{body}"
+    );
+    assert_eq!(probe("/healthz").await.0, StatusCode::OK);
+
+    postgres.restart();
+    // The first probe after the restart may still find the old connection's goodbye; a
+    // bounded wait (a hang guard, generous for a loaded machine) for the next one.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, body) = probe("/readyz").await;
+        if status == StatusCode::OK {
+            assert_eq!(body, "ready");
+            break;
+        }
+        assert!(Instant::now() < deadline, "not ready again: {body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    service.stop();
+}

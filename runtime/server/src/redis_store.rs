@@ -128,6 +128,17 @@ impl RedisStore {
         format!("{}{name}", self.inner.options.key_prefix)
     }
 
+    /// Whether Redis answers now (a `PING` within the timeout): for readiness checks.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.call(|mut c| async move {
+            redis::cmd("PING")
+                .query_async::<String>(&mut c)
+                .await
+                .map(|_| ())
+        })
+        .await
+    }
+
     /// Runs one call on the shared connection within the timeout, logging the start and end
     /// of an outage once each.
     pub async fn call<T, F, Fut>(&self, f: F) -> Result<T, StoreError>

@@ -453,4 +453,13 @@ impl Storage for PostgresStorage {
     fn describe(&self) -> String {
         format!("in PostgreSQL at {}", self.place)
     }
+
+    fn ready(&self) -> StorageFuture<'_, ()> {
+        Box::pin(async move {
+            self.run(Retry::Read, |c| async move {
+                c.client.simple_query("SELECT 1").await.map(|_| ())
+            })
+            .await
+        })
+    }
 }

@@ -235,4 +235,8 @@ impl Storage for SqliteStorage {
     fn describe(&self) -> String {
         format!("in the SQLite file {}", self.path.display())
     }
+
+    fn ready(&self) -> StorageFuture<'_, ()> {
+        self.run(|c| c.query_row("SELECT 1", [], |_| Ok(())))
+    }
 }
