@@ -6,7 +6,7 @@
 //!
 //! The layer is the outermost of the generated router (`layer::finish*`), so that the span
 //! and the duration cover everything the request goes through: CORS, the gate (which records
-//! the caller's plan, its principal and the rate-limit outcome on the span, [`admitted`]), the
+//! the caller's plan, its principal and the rate-limit outcome on the span), the
 //! route (which records the operation, `layer::Operation`).
 //!
 //! Span fields (`tracing` names, dotted as OpenTelemetry's attributes are):
