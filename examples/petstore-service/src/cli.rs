@@ -18,7 +18,7 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const USAGE: &str = "\
 petstore-service: the reference pet store service (spec/petstore.yaml).
 
-Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [--log-format text|json] [STORAGE] [LIMITS]
+Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [--log-format text|json] [--metrics-addr HOST:PORT] [STORAGE] [LIMITS]
 
 Options:
   --addr HOST:PORT     where to listen (default 127.0.0.1:8080; port 0 picks a free port)
@@ -30,6 +30,9 @@ Options:
                        repeatable); `*` allows any origin. Off by default.
   --no-idempotency     ignore Idempotency-Key (nothing stored or replayed); used by the
                        conformance run, whose generator reuses one key for different bodies
+  --metrics-addr HOST:PORT
+                       serve the metrics in Prometheus text format at GET /metrics on a
+                       listener of their own (port 0 picks a free port); off by default
   --log-format text|json
                        how log lines are written to stderr: text for people (the default),
                        json for a log pipeline, one object a line with the span's fields
@@ -97,6 +100,8 @@ pub struct Options {
     pub redis_timeout: Option<Duration>,
     /// `--log-format`.
     pub log_format: LogFormat,
+    /// `--metrics-addr`: where `GET /metrics` is served; `None`: metrics are not kept.
+    pub metrics_addr: Option<String>,
 }
 
 /// How log lines are written (`--log-format`).
@@ -128,6 +133,7 @@ where
     let mut when_redis_unavailable: Option<WhenUnavailable> = None;
     let mut redis_timeout: Option<Duration> = None;
     let mut log_format = LogFormat::default();
+    let mut metrics_addr: Option<String> = None;
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -161,6 +167,7 @@ where
             }
             "--cors-origin" => origins.push(value("ORIGIN")?),
             "--no-idempotency" => idempotency = false,
+            "--metrics-addr" => metrics_addr = Some(value("HOST:PORT")?),
             "--log-format" => {
                 log_format = match value("text|json")?.as_str() {
                     "text" => LogFormat::Text,
@@ -266,6 +273,7 @@ where
         },
         redis,
         log_format,
+        metrics_addr,
     }))
 }
 

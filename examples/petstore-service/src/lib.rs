@@ -21,6 +21,7 @@
 
 pub mod cli;
 pub mod health;
+pub mod prometheus;
 pub mod storage;
 
 use std::collections::BTreeMap;
@@ -39,7 +40,9 @@ use petstore_server::api::{
     CreatePetParams, CreatePetResponse, GetPetParams, GetPetResponse, ListOrdersParams,
     ListOrdersResponse, ListPetsParams, ListPetsResponse,
 };
-use petstore_server::runtime::observe::{Routed, TraceContext, X_REQUEST_ID};
+use petstore_server::runtime::observe::{
+    METRIC_STORE_ERRORS as STORE_ERRORS, Routed, TraceContext, X_REQUEST_ID,
+};
 use petstore_server::types::{Error, NewPet, Pet, PetStatus};
 use petstore_server::{PetStoreApi, Problem, RequestContext, ServerConfig, StaticKeys};
 use storage::{Storage, StorageError};
@@ -192,6 +195,12 @@ impl PetStoreApi for Service {
     /// unknown), 500 `internal` for any other failure. Neither tells the client more: the
     /// cause is in the log.
     fn handle_error(&self, ctx: &RequestContext, error: StorageError) -> Problem {
+        metrics::counter!(
+            STORE_ERRORS,
+            "store" => "database",
+            "error" => if error.is_unavailable() { "unavailable" } else { "error" },
+        )
+        .increment(1);
         if error.is_unavailable() {
             tracing::warn!(operation = ctx.operation_id, %error, "database unavailable");
             Problem::new(

@@ -10,6 +10,7 @@ use petstore_service::petstore_server::{
     RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, ServerConfig,
     WhenUnavailable,
 };
+use petstore_service::prometheus::Prometheus;
 use petstore_service::{Plan, config, router, serve, static_keys, with_access_log, with_health};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -95,8 +96,46 @@ async fn run(options: cli::Options) -> ExitCode {
         keys.push((key.clone(), Plan::Free));
     }
 
+    // Metrics before the first request: the recorder is installed once, for the process.
+    let metrics = match &options.metrics_addr {
+        None => None,
+        Some(at) => match TcpListener::bind(at.as_str()).await {
+            Ok(l) => Some(l),
+            Err(e) => {
+                eprintln!("petstore-service: cannot listen on {at} (--metrics-addr): {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let metrics_url = match &metrics {
+        None => None,
+        Some(listener) => {
+            let exporter = Prometheus::default();
+            if metrics::set_global_recorder(exporter.clone()).is_err() {
+                eprintln!("petstore-service: a metrics recorder is already installed");
+                return ExitCode::FAILURE;
+            }
+            let url = listener
+                .local_addr()
+                .map(|a| format!("http://{a}/metrics"))
+                .unwrap_or_default();
+            Some((url, exporter))
+        }
+    };
+    if let (Some(listener), Some((_, exporter))) = (metrics, &metrics_url) {
+        let app = exporter.router();
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                tracing::error!(error = %e, "the metrics listener stopped");
+            }
+        });
+    }
+
     let base = format!("http://{addr}{}", petstore_server::BASE_PATH);
     println!("petstore-service listening on {base}");
+    if let Some((url, _)) = &metrics_url {
+        println!("metrics (Prometheus text) at {url}");
+    }
     println!("pets kept {}", pets.describe());
     if options.redis.is_some() {
         println!("rate limits, bans and idempotency kept in Redis (shared with other instances)");

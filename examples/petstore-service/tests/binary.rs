@@ -479,3 +479,66 @@ fn health_and_readiness_answer_without_a_key_and_stay_out_of_the_access_log() {
         "{log}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn metrics_are_served_in_prometheus_text_on_their_own_address() {
+    let svc = start(&[
+        "--api-key",
+        "metrics-key=free",
+        "--metrics-addr",
+        "127.0.0.1:0",
+    ]);
+    let at = svc
+        .lines
+        .iter()
+        .find_map(|l| l.strip_prefix("metrics (Prometheus text) at http://"))
+        .unwrap_or_else(|| panic!("no metrics address in {:?}", svc.lines))
+        .trim_end_matches("/metrics")
+        .to_owned();
+    // The free plan allows 60 a minute: the 61st is refused.
+    for _ in 0..61 {
+        get(&svc.addr, "/v1/pets", "metrics-key");
+    }
+    let (status, head) = request(&at, "GET /metrics HTTP/1.1");
+    assert_eq!(status, 200, "{head}");
+    assert!(
+        head.contains("content-type: text/plain; version=0.0.4"),
+        "{head}"
+    );
+    let mut s = TcpStream::connect(&at).unwrap();
+    write!(
+        s,
+        "GET /metrics HTTP/1.1\r\nHost: {at}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (_, body) = text.split_once("\r\n\r\n").unwrap();
+    for line in [
+        "# TYPE http_server_request_duration_seconds histogram",
+        "# TYPE http_server_active_requests gauge",
+        "# TYPE apigen_rate_limit_refused_total counter",
+        r#"apigen_rate_limit_refused_total{apigen_plan="free",apigen_rate_limit="limited"} 1"#,
+    ] {
+        assert!(body.lines().any(|l| l == line), "{line} in {body}");
+    }
+    let count = |status: &str| {
+        body.lines()
+            .find(|l| {
+                l.starts_with("http_server_request_duration_seconds_count{")
+                    && l.contains(r#"apigen_operation_id="listPets""#)
+                    && l.contains(&format!(r#"http_response_status_code="{status}""#))
+                    && l.contains(r#"http_route="/v1/pets""#)
+            })
+            .and_then(|l| l.rsplit(' ').next())
+            .unwrap_or_else(|| panic!("no {status} count in {body}"))
+            .to_owned()
+    };
+    assert_eq!(count("200"), "60");
+    assert_eq!(count("429"), "1");
+    // The API's port does not serve them.
+    assert_eq!(request(&svc.addr, "GET /metrics HTTP/1.1").0, 404);
+    let (status, log) = stop(svc, "-TERM");
+    assert!(status.success(), "{status:?}: {log}");
+}

@@ -146,6 +146,7 @@ async fn collect_until(
         .and_then(|v| v.trim().parse::<u64>().ok())
         && len > limit as u64
     {
+        super::observe::body_refused("too_large");
         return Err(Problem::payload_too_large(limit));
     }
     let mut buf: Vec<u8> = Vec::new();
@@ -161,6 +162,7 @@ async fn collect_until(
             Some(Some(frame)) => frame,
             Some(None) => break,
             None => {
+                super::observe::body_refused("timeout");
                 return Err(limits::request_timeout("body", deadline.timeout()));
             }
         };
@@ -173,6 +175,7 @@ async fn collect_until(
         };
         let total = buf.len() + first.as_ref().map_or(0, Bytes::len) + data.len();
         if total > limit {
+            super::observe::body_refused("too_large");
             return Err(Problem::payload_too_large(limit));
         }
         // A single-chunk body (the common case) is passed through without copying.

@@ -385,6 +385,7 @@ where
     };
     let limit = rt.body_limit();
     let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+        super::observe::body_refused("too_large");
         return rt.reply(Err(Problem::payload_too_large(limit)), headers);
     };
     let fingerprint = fingerprint(&parts, &bytes);
@@ -393,14 +394,19 @@ where
     match idem.store.claim(&scoped, fingerprint).await {
         Claim::Claimed => {}
         // 409 whatever the body: once the first completes, a different one gets its 422.
-        Claim::InProgress { .. } => return rt.reply(Err(conflict(true)), headers),
+        Claim::InProgress { .. } => {
+            count_conflict("in_progress");
+            return rt.reply(Err(conflict(true)), headers);
+        }
         Claim::Done {
             fingerprint: first,
             response,
         } => {
             if first != fingerprint {
+                count_conflict("different_request");
                 return rt.reply(Err(conflict(false)), headers);
             }
+            metrics::counter!(super::observe::METRIC_IDEMPOTENT_REPLAYS).increment(1);
             return replay(&response);
         }
         Claim::Unavailable { allow: true } => {
@@ -521,6 +527,10 @@ pub fn scoped_key(operation: &str, caller: &str, key: &str) -> String {
 fn with_code(mut problem: Problem, code: &'static str) -> Problem {
     problem.code = code.into();
     problem
+}
+
+fn count_conflict(reason: &'static str) {
+    metrics::counter!(super::observe::METRIC_IDEMPOTENT_CONFLICTS, "reason" => reason).increment(1);
 }
 
 /// 409 (the same request is still running) or 422 (the key came with another request).

@@ -55,6 +55,23 @@ pub const METRIC_ACTIVE: &str = "http.server.active_requests";
 /// without credentials) and `apigen.rate_limit` (`limited`, `banned`, `unavailable`).
 pub const METRIC_RATE_LIMITED: &str = "apigen.rate_limit.refused";
 
+/// Counter: `Idempotency-Key` requests answered with the stored response.
+pub const METRIC_IDEMPOTENT_REPLAYS: &str = "apigen.idempotency.replays";
+/// Counter: `Idempotency-Key` requests refused, per `reason` (`in_progress`: 409, the first is
+/// still running; `different_request`: 422, the key came with another request).
+pub const METRIC_IDEMPOTENT_CONFLICTS: &str = "apigen.idempotency.conflicts";
+/// Counter: request bodies refused, per `reason` (`too_large`: 413; `timeout`: 408, not sent
+/// within `Limits::body_timeout`).
+pub const METRIC_BODY_REFUSED: &str = "apigen.request.body.refused";
+/// Counter: calls to a shared store that failed, per `store` (`redis`; the reference service
+/// counts its `database` too) and `error` (`timeout`, `error`).
+pub const METRIC_STORE_ERRORS: &str = "apigen.store.errors";
+
+/// Counts one refused request body (`reason`: `too_large` or `timeout`).
+pub(crate) fn body_refused(reason: &'static str) {
+    metrics::counter!(METRIC_BODY_REFUSED, "reason" => reason).increment(1);
+}
+
 /// A request's id, in its extensions for the application (`RequestContext::extensions`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestId(pub HeaderValue);

@@ -163,6 +163,15 @@ impl RedisStore {
                 }
             }
             Err(e) => {
+                metrics::counter!(
+                    super::observe::METRIC_STORE_ERRORS,
+                    "store" => "redis",
+                    "error" => match e {
+                        StoreError::Timeout => "timeout",
+                        StoreError::Redis(_) => "error",
+                    },
+                )
+                .increment(1);
                 if self.inner.healthy.swap(false, Ordering::Relaxed) {
                     tracing::warn!(
                         error = %e,
