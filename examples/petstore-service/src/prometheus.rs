@@ -32,8 +32,11 @@ const BOUNDS: [f64; 14] = [
 /// reads; clones share it.
 #[derive(Clone, Default)]
 pub struct Prometheus {
-    series: Arc<Mutex<BTreeMap<(String, Vec<(String, String)>), Arc<Series>>>>,
+    series: Arc<Mutex<BTreeMap<SeriesKey, Arc<Series>>>>,
 }
+
+/// A series' name and its labels, in the order recorded.
+type SeriesKey = (String, Vec<(String, String)>);
 
 /// One time series: a name and its labels, and its value.
 struct Series {
