@@ -31,6 +31,7 @@
 //! Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.
 
 pub mod api;
+pub mod document;
 
 #[cfg(feature = "mock")]
 pub mod mock;

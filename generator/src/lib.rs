@@ -171,6 +171,11 @@ fn generate_here(
     let (api, warnings, loaded) = lowered(root, source, options)?;
     let mut files = BTreeMap::new();
     emit_all(&api, options, &mut files).map_err(internal)?;
+    let header = emit::header(&options.command, &options.spec_label);
+    files.insert(
+        "server/src/document.rs".into(),
+        emit::document::document_rs(&header, &api.title, &loaded.written).map_err(internal)?,
+    );
     let sunsets = api
         .operations
         .iter()

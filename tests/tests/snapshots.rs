@@ -44,6 +44,7 @@ const GENERATED: &[&str] = &[
     "server/README.md",
     "server/src/api.rs",
     "server/src/bin/mock.rs",
+    "server/src/document.rs",
     "server/src/lib.rs",
     "server/src/mock.rs",
     "server/src/router.rs",
@@ -86,6 +87,11 @@ fn snapshot_with(spec: &str, name: &str, extra: &[&str]) {
     let paths: Vec<String> = output.files.keys().cloned().collect();
     assert_eq!(paths, expected, "{spec}: the generated file list");
     for (path, text) in &output.files {
+        // The document itself, as written (the reference service's test compares it with
+        // the spec); a snapshot would only repeat the fixture.
+        if path == "server/src/document.rs" {
+            continue;
+        }
         let snapshot = format!("{name}__{}", path.replace('/', "__"));
         insta::with_settings!({ snapshot_path => "snapshots", prepend_module_to_snapshot => false }, {
             insta::assert_snapshot!(snapshot, text);

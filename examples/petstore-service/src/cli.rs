@@ -65,7 +65,9 @@ Limits (what a client may send, and how slowly; 0 turns a timeout or the connect
 
 Routes live under /v1 (e.g. GET http://127.0.0.1:8080/v1/pets); GET /healthz answers 200
 while the process runs, GET /readyz 200 while the database (and Redis) answer, else 503
-with the Error body; neither needs a key. Each answer carries X-Request-Id. Logs go to stderr;
+with the Error body; neither needs a key. GET /openapi.json and /openapi.yaml answer the
+document (spec/petstore.yaml), /openapi.html a page listing its operations. Each answer
+carries X-Request-Id. Logs go to stderr;
 RUST_LOG sets the level (default: info). Ctrl-C or SIGTERM stops the service gracefully.
 ";
 

@@ -176,7 +176,8 @@ async fn run(options: cli::Options) -> ExitCode {
             }
         },
     };
-    let mut config = config.limits(options.limits);
+    // The document it serves, for the tools that read it, and a page listing its operations.
+    let mut config = config.limits(options.limits).serve_document("/openapi");
     if !options.idempotency {
         config = config.without_idempotency();
     }

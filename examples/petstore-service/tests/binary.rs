@@ -542,3 +542,46 @@ fn metrics_are_served_in_prometheus_text_on_their_own_address() {
     let (status, log) = stop(svc, "-TERM");
     assert!(status.success(), "{status:?}: {log}");
 }
+
+#[cfg(unix)]
+#[test]
+fn the_document_and_its_page_are_served() {
+    let svc = start(&["--api-key", "doc-key=free"]);
+    let fetch = |path: &str| {
+        let mut s = TcpStream::connect(&svc.addr).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            svc.addr
+        )
+        .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        (head.to_ascii_lowercase(), body.to_owned())
+    };
+    let spec = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../spec/petstore.yaml"
+    ))
+    .unwrap();
+    // The YAML is the exact text; the JSON is the same document.
+    let (head, yaml) = fetch("/openapi.yaml");
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("content-type: application/yaml"), "{head}");
+    assert_eq!(yaml, spec);
+    let (head, json) = fetch("/openapi.json");
+    assert!(head.contains("content-type: application/json"), "{head}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["info"]["title"], "Pet Store");
+    assert!(json["paths"]["/pets/{petId}"]["get"]["deprecated"] == true);
+    let (head, page) = fetch("/openapi.html");
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(page.contains("<title>Pet Store</title>"), "{page}");
+    assert!(page.contains(r#"fetch("/openapi.json")"#), "{page}");
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "nothing from elsewhere"
+    );
+    stop(svc, "-TERM");
+}

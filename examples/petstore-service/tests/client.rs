@@ -64,3 +64,18 @@ async fn every_operation_through_the_generated_client() {
     assert!(orders.is_empty());
     assert_eq!(client.last_rate_limit().limit, Some(300));
 }
+
+/// The library serves the document only when asked (`ServerConfig::serve_document`): a
+/// service that did not ask answers its paths like any unknown path.
+#[tokio::test]
+async fn the_document_is_not_served_unless_asked() {
+    let running = spawn(app(Arc::new(PetStore::new()), [("pro-key", Plan::Pro)]))
+        .await
+        .unwrap();
+    let root = running.base_url().trim_end_matches("/v1").to_owned();
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    for path in ["/openapi.json", "/openapi.yaml", "/openapi.html"] {
+        let resp = http.get(format!("{root}{path}")).send().await.unwrap();
+        assert_eq!(resp.status().as_u16(), 404, "{path}");
+    }
+}

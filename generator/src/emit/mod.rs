@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod client;
+pub mod document;
 pub mod manifest;
 pub mod mock;
 pub mod server;

@@ -100,6 +100,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #docs
         pub mod api;
+        pub mod document;
         #[cfg(feature = "mock")]
         pub mod mock;
         pub mod router;
@@ -596,9 +597,11 @@ pub fn router_rs(api: &Api) -> TokenStream {
 
         /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
         /// paths, and every path outside the base path, answer 404 and undeclared methods 405
-        /// (with `Allow`), both with the problem body.
+        /// (with `Allow`), both with the problem body. With `ServerConfig::serve_document`,
+        /// also the document it was generated from ([`crate::document::DOCUMENT`]).
         #services_doc
         pub fn router<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+            let config = config.document(&crate::document::DOCUMENT);
             #document_errors
             #base_decl
             let routes = axum::Router::new()

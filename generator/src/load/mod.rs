@@ -28,6 +28,7 @@ use openapiv3::{
     Header, OpenAPI, Parameter, ReferenceOr, RequestBody, Response, Schema, SecurityScheme,
 };
 pub use source::{FileSystem, Source};
+
 use std::collections::BTreeMap;
 
 /// A read document: the 3.0 model, what reading it warned about, and the map from places in
@@ -47,6 +48,19 @@ pub struct Loaded {
     pub root: String,
     /// The files' texts, for [`Loaded::locate`].
     texts: BTreeMap<String, String>,
+    /// The document as its author wrote it, for the generated server to serve: the root
+    /// file's text when it is the whole document, else (split over several files) every file
+    /// bundled into one. Before any conversion (a Swagger 2.0 document stays 2.0).
+    pub written: Written,
+}
+
+/// See [`Loaded::written`].
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// The root file's text, when the document is that one file.
+    pub text: Option<String>,
+    /// The document as one JSON value (bundled when split).
+    pub value: serde_json::Value,
 }
 
 impl Loaded {
@@ -116,6 +130,10 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
         value = bundled.value;
         bundle_moves = bundled.moves;
     }
+    let source_doc = Written {
+        text: (files.len() == 1).then(|| texts[root].clone()),
+        value: value.clone(),
+    };
     let located = |mut d: Diagnostics| {
         locate(root, &texts, &mut d.0);
         d
@@ -187,6 +205,7 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
         files,
         root: root.to_string(),
         texts,
+        written: source_doc,
     })
 }
 

@@ -20,6 +20,7 @@ use tower_service::Service;
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
 use super::cors::{self, Cors, DocumentCors};
+use super::document::Document;
 use super::errors::ErrorBodies;
 use super::gate::{GateLayer, GateState};
 use super::idempotency::{self, Idempotency, IdempotencyStore, InMemoryIdempotencyStore};
@@ -53,6 +54,10 @@ pub struct ServerConfig {
     cors: Option<Cors>,
     idempotency: Option<Idempotency>,
     sunset: SunsetPolicy,
+    /// The document the generated `router` was generated from, and where to serve it (`None`:
+    /// not served, the default).
+    document: Option<&'static Document>,
+    serve_document: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -72,6 +77,8 @@ impl Default for ServerConfig {
                 ttl: idempotency::DEFAULT_TTL,
             }),
             sunset: SunsetPolicy::default(),
+            document: None,
+            serve_document: None,
         }
     }
 }
@@ -182,6 +189,23 @@ impl ServerConfig {
     /// whose error answers are not the default `{"code", "message", "status"}`.
     pub fn document_errors(mut self, errors: &'static ErrorBodies) -> Self {
         self.errors = Some(errors);
+        self
+    }
+
+    /// Serves the document the router was generated from (the exact text; one split over
+    /// several files bundled into one) at `{prefix}.json` and `{prefix}.yaml`, and a page
+    /// listing its operations at `{prefix}.html` that needs nothing from elsewhere
+    /// (`serve_document("/openapi")`: `/openapi.json`, …). Off by default. The routes are
+    /// anonymous and rate-limited like any request.
+    pub fn serve_document(mut self, prefix: impl Into<String>) -> Self {
+        self.serve_document = Some(prefix.into());
+        self
+    }
+
+    /// The document the generated `router` holds (`document::DOCUMENT`); served only when
+    /// [`ServerConfig::serve_document`] asks.
+    pub fn document(mut self, document: &'static Document) -> Self {
+        self.document = Some(document);
         self
     }
 
@@ -776,6 +800,10 @@ fn wrap(
     config: ServerConfig,
     runtime: Runtime,
 ) -> Router {
+    let app = match (config.document, &config.serve_document) {
+        (Some(document), Some(prefix)) => super::document::routes(app, document, prefix),
+        _ => app,
+    };
     let rt = runtime.clone();
     let app = app.fallback(move |req: Request| {
         let rt = rt.clone();

@@ -10,6 +10,7 @@ pub mod base64;
 pub mod body;
 pub mod context;
 pub mod cors;
+pub mod document;
 pub mod errors;
 mod gate;
 pub mod idempotency;

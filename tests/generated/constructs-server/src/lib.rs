@@ -27,6 +27,7 @@
 //! too, without the connection-level ones.
 
 pub mod api;
+pub mod document;
 
 #[cfg(feature = "mock")]
 pub mod mock;

@@ -70,11 +70,13 @@ const CORS: DocumentCors = DocumentCors {
 
 /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
 /// paths, and every path outside the base path, answer 404 and undeclared methods 405
-/// (with `Allow`), both with the problem body.
+/// (with `Allow`), both with the problem body. With `ServerConfig::serve_document`,
+/// also the document it was generated from ([`crate::document::DOCUMENT`]).
 ///
 /// Each operation is registered as a service (`layer::operation`) rather than an axum
 /// handler, so its future is boxed once per request instead of inside a second box.
 pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+    let config = config.document(&crate::document::DOCUMENT);
     let config = config.document_errors(&ERRORS);
     let base = config.base_path_or(BASE_PATH);
     let routes = axum::Router::new()
