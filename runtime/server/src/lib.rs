@@ -11,6 +11,7 @@ pub mod body;
 pub mod context;
 pub mod cors;
 pub mod errors;
+pub mod formats;
 mod gate;
 pub mod idempotency;
 pub mod integer;

@@ -346,6 +346,21 @@ pub fn check_pattern(value: &str, pattern: &'static str, pointer: &str, out: &mu
     }
 }
 
+/// `format` of a value kept as a string, for the formats the server checks (`formats`): `uri`,
+/// `uri-reference`, `email`, `hostname`.
+pub fn check_format(value: &str, format: &'static str, pointer: &str, out: &mut Violations) {
+    let valid = match format {
+        "uri" => super::formats::is_uri(value),
+        "uri-reference" => super::formats::is_uri_reference(value),
+        "email" => super::formats::is_email(value),
+        "hostname" => super::formats::is_hostname(value),
+        _ => true,
+    };
+    if !valid {
+        out.push(pointer, format!("must be a valid {format}"));
+    }
+}
+
 /// `patternProperties` (OpenAPI 3.1) of a map: every property name must match `pattern`
 /// (an unanchored search, as for `pattern`).
 pub fn check_key_pattern<T>(
