@@ -423,6 +423,10 @@ pub async fn read_form<T: DeserializeOwned>(
     limit: usize,
     required: bool,
 ) -> Result<Option<T>, Problem> {
+    // An empty body sent as a form is the form of no fields (`{}`, checked like any form:
+    // a required field is then missing), not an absent body: a request without a body
+    // carries no Content-Type. JSON has no empty form, so read_json keeps the absent reading.
+    let declared = media_essence(parts).is_some();
     let Some(bytes) = read_checked(
         parts,
         body,
@@ -433,7 +437,11 @@ pub async fn read_form<T: DeserializeOwned>(
     )
     .await?
     else {
-        return Ok(None);
+        return if declared {
+            decode_form(b"").map(Some)
+        } else {
+            Ok(None)
+        };
     };
     decode_form(&bytes).map(Some)
 }

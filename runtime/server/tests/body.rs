@@ -366,6 +366,18 @@ async fn forms_fill_typed_fields() {
     .await
     .unwrap_err();
     assert_eq!(p.status, 415);
+
+    // An optional form body: an empty one sent as a form is the form of no fields (its
+    // required `name` is missing: 400), an empty one without a Content-Type is no body.
+    let empty = |content_type: Option<&'static str>| async move {
+        read_form::<Form>(&parts(content_type, Some(0)), Body::empty(), 100, false).await
+    };
+    let p = empty(Some("application/x-www-form-urlencoded"))
+        .await
+        .unwrap_err();
+    assert_eq!(p.status, 400);
+    assert_eq!(p.message, "body: missing field `name`");
+    assert_eq!(empty(None).await.unwrap(), None);
 }
 
 #[tokio::test]
