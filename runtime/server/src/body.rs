@@ -199,6 +199,7 @@ async fn read_checked(
     required: bool,
     accept: impl Fn(&str) -> bool,
     expected: &str,
+    empty_is_value: bool,
 ) -> Result<Option<Bytes>, Problem> {
     let media = media_essence(parts);
     if let Some(m) = &media
@@ -210,6 +211,12 @@ async fn read_checked(
         ));
     }
     let bytes = collect(parts, body, limit).await?;
+    // A form, a text or bytes can be empty: sent with its Content-Type, an empty body is that
+    // value (the form of no fields, "", no bytes), not an absent body; a request without a
+    // body carries no Content-Type. JSON has no empty value: there it is absent.
+    if bytes.is_empty() && empty_is_value && media.is_some() {
+        return Ok(Some(bytes));
+    }
     if bytes.is_empty() {
         return if required {
             Err(Problem::bad_request("the request body is required"))
@@ -232,8 +239,16 @@ pub async fn read_json<T: DeserializeOwned>(
     limit: usize,
     required: bool,
 ) -> Result<Option<T>, Problem> {
-    let Some(bytes) =
-        read_checked(parts, body, limit, required, is_json, "application/json").await?
+    let Some(bytes) = read_checked(
+        parts,
+        body,
+        limit,
+        required,
+        is_json,
+        "application/json",
+        false,
+    )
+    .await?
     else {
         return Ok(None);
     };
@@ -382,6 +397,7 @@ pub async fn read_bytes(
         required,
         |m| media_type_matches(m, accept),
         expected,
+        true,
     )
     .await
 }
@@ -400,6 +416,7 @@ pub async fn read_text(
         required,
         |m| media_type_matches(m, &["text/*"]),
         "text/*",
+        true,
     )
     .await?
     else {
@@ -423,10 +440,8 @@ pub async fn read_form<T: DeserializeOwned>(
     limit: usize,
     required: bool,
 ) -> Result<Option<T>, Problem> {
-    // An empty body sent as a form is the form of no fields (`{}`, checked like any form:
-    // a required field is then missing), not an absent body: a request without a body
-    // carries no Content-Type. JSON has no empty form, so read_json keeps the absent reading.
-    let declared = media_essence(parts).is_some();
+    // Sent with its Content-Type, an empty body is the form of no fields (`{}`, checked like
+    // any form: a required field is then missing), not an absent body (`read_checked`).
     let Some(bytes) = read_checked(
         parts,
         body,
@@ -434,14 +449,11 @@ pub async fn read_form<T: DeserializeOwned>(
         required,
         |m| m == "application/x-www-form-urlencoded",
         "application/x-www-form-urlencoded",
+        true,
     )
     .await?
     else {
-        return if declared {
-            decode_form(b"").map(Some)
-        } else {
-            Ok(None)
-        };
+        return Ok(None);
     };
     decode_form(&bytes).map(Some)
 }

@@ -422,6 +422,32 @@ async fn text_and_bytes() {
             .unwrap(),
         None
     );
+    // Sent with its Content-Type, an empty body is the empty value, even where the body is
+    // required (buildomat's required `application/octet-stream` chunk of no bytes); without
+    // one it is no body.
+    let empty_bytes = read_bytes(
+        &parts(Some("application/octet-stream"), Some(0)),
+        Body::empty(),
+        100,
+        true,
+        "application/octet-stream",
+    )
+    .await
+    .unwrap();
+    assert_eq!(empty_bytes.as_deref(), Some(&b""[..]));
+    let t = read_text(
+        &parts(Some("text/plain"), Some(0)),
+        Body::empty(),
+        100,
+        true,
+    )
+    .await
+    .unwrap();
+    assert_eq!(t.as_deref(), Some(""));
+    let p = read_bytes(&parts(None, Some(0)), Body::empty(), 100, true, "")
+        .await
+        .unwrap_err();
+    assert_eq!(p.message, "the request body is required");
 
     let b = read_bytes(
         &parts(Some("image/png"), None),
