@@ -55,9 +55,21 @@ impl Violations {
         self.0
     }
 
-    /// 400 `bad_request` whose message lists every violation.
+    /// 400 `bad_request` whose message lists every violation; 401 `unauthorized` when one of
+    /// them is a missing `Authorization` header parameter (credentials a document asks for
+    /// as a parameter rather than a security scheme: without them the request is
+    /// unauthenticated, RFC 9110, before it is malformed).
     pub fn into_problem(self) -> Problem {
-        Problem::bad_request("the request is invalid").with_violations(self.0)
+        let unauthenticated = self.0.iter().any(|v| {
+            v.pointer.eq_ignore_ascii_case("header/authorization")
+                && v.message == crate::params::MISSING_PARAMETER
+        });
+        let problem = if unauthenticated {
+            Problem::unauthorized("the request is invalid")
+        } else {
+            Problem::bad_request("the request is invalid")
+        };
+        problem.with_violations(self.0)
     }
 
     /// `Err(problem)` with everything collected so far (leaving `self` empty), `Ok(())` when
