@@ -403,11 +403,23 @@ pub struct Constraints {
     /// `prefixItems` (3.1) read as a tuple: the constraints of each item, by position (empty
     /// when no item has any).
     pub prefix_items: Vec<Constraints>,
+    /// `format` of a string kept as `String`, when the server checks it: `uri`,
+    /// `uri-reference`, `email`, `hostname` (runtime `formats`).
+    pub checked_format: Option<String>,
+    /// `format` of a string kept as `String`, as written, checked or not: what a value made up
+    /// for it (the mock's, an error body's) must look like. Not a check.
+    pub format: Option<String>,
 }
 
+/// The formats the server checks on a value kept as `String` (see [`Constraints`]).
+pub const CHECKED_FORMATS: &[&str] = &["uri", "uri-reference", "email", "hostname"];
+
 impl Constraints {
+    /// Nothing to check (a format the server does not check is not a check).
     pub fn is_empty(&self) -> bool {
-        *self == Constraints::default()
+        let mut checks = self.clone();
+        checks.format = None;
+        checks == Constraints::default()
     }
 
     /// Forgets `minLength`, `maxLength` and `pattern`: for a value read into a format's own
@@ -416,6 +428,8 @@ impl Constraints {
         self.min_length = None;
         self.max_length = None;
         self.pattern = None;
+        self.checked_format = None;
+        self.format = None;
     }
 
     /// Adds the constraints of another schema the same value must meet (an `allOf` part):
@@ -462,6 +476,10 @@ impl Constraints {
         };
         if self.pattern.is_none() {
             self.pattern = other.pattern.clone();
+        }
+        if self.format.is_none() {
+            self.format = other.format.clone();
+            self.checked_format = other.checked_format.clone();
         }
         if self.one_of.is_empty() {
             self.one_of = other.one_of.clone();

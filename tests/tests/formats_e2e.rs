@@ -1,8 +1,9 @@
 //! tests/fixtures/formats.yaml over loopback HTTP: typed string formats (`uuid`, `date-time`,
 //! `date`, `ipv4`, `ipv6`) make the round trip client → server → client in bodies, path,
 //! query and header parameters and response headers; the server refuses a malformed value
-//! of each with the `Error` body naming the place; `Options::string_formats` keeps them
-//! `String`.
+//! of each with the `Error` body naming the place; `uri`, `uri-reference`, `email` and
+//! `hostname` stay `String`s the server checks (and the mock's values fit);
+//! `Options::string_formats` keeps them all `String`.
 
 mod common;
 
@@ -87,9 +88,11 @@ fn event() -> c::Event {
             jiff::civil::date(2024, 2, 29),
         )]))
         .with_code(uuid::Uuid::max())
-        // `uri` and `email` stay strings.
-        .with_homepage("https://example.com/a b")
-        .with_contact("not checked")
+        // Strings, checked by the server: values validators accept, unusual ones included.
+        .with_homepage("https://example.com/a?b#c")
+        .with_contact("\"quoted local\"@example.com")
+        .with_host("xn--bcher-kva.example")
+        .with_link("../relative?x#y")
 }
 
 #[tokio::test]
@@ -130,6 +133,7 @@ async fn typed_formats_make_the_round_trip_in_parameters_and_headers() {
         related: Some(vec![id, uuid::Uuid::nil()]),
         x_client_ip: Some(Ipv4Addr::LOCALHOST),
         x_peer: Some(Ipv6Addr::LOCALHOST),
+        owner: Some("user@[192.0.2.1]".into()),
     };
     let answer = client(addr).get_event_with(id, options).await.unwrap();
     let headers = GetEventOkHeaders::from_headers(answer.headers());
@@ -247,6 +251,74 @@ async fn server_refuses_malformed_parameters_with_a_pointer() {
         get(ok.clone(), vec![("X-Peer", "10.0.0.1")]).await,
         "header/X-Peer",
     );
+}
+
+/// `uri`, `uri-reference`, `email` and `hostname` are kept as `String` and checked: a value
+/// outside the format is refused with the document's `Error` body naming the place, in a body
+/// and in a parameter; values JSON Schema validators accept pass (the round trips above).
+#[tokio::test]
+async fn server_checks_string_formats_kept_as_text() {
+    let addr = serve().await;
+    let good = serde_json::to_value(event()).unwrap();
+    let path = format!("/events/{ID}");
+    for (field, value) in [
+        ("homepage", json!("mailto:x@y.z")),
+        ("contact", json!("user@[IPv6:2001:db8::1]")),
+        ("homepage", json!("urn:isbn:0451450523")),
+        ("host", json!("localhost")),
+        ("link", json!("")),
+    ] {
+        let mut body = good.clone();
+        body[field] = value.clone();
+        let (status, answer) = send(addr, "PUT", &path, &[], Some(&body)).await;
+        assert_eq!(status, 200, "{field}: {value} → {answer}");
+    }
+    let cases = [
+        ("contact", json!("a@"), "/contact", "email"),
+        ("contact", json!("not an email"), "/contact", "email"),
+        ("homepage", json!("not a uri"), "/homepage", "uri"),
+        ("homepage", json!("http://exa mple.com"), "/homepage", "uri"),
+        ("homepage", json!("/relative"), "/homepage", "uri"),
+        ("host", json!("-host.com"), "/host", "hostname"),
+        ("link", json!("a b"), "/link", "uri-reference"),
+    ];
+    for (field, value, place, format) in cases {
+        let mut body = good.clone();
+        body[field] = value.clone();
+        let answer = send(addr, "PUT", &path, &[], Some(&body)).await;
+        let message = answer.1["message"].as_str().unwrap_or_default().to_string();
+        assert_refused(&format!("{field}: {value}"), answer, place);
+        assert!(message.contains(format), "{field}: `{format}` in {message}");
+    }
+    let get = format!("{path}?owner=user%40example.com");
+    assert_eq!(send(addr, "GET", &get, &[], None).await.0, 200);
+    assert_refused(
+        "query owner",
+        send(addr, "GET", &format!("{path}?owner=a%40"), &[], None).await,
+        "query/owner",
+    );
+}
+
+/// The mock's values fit the formats the server checks: its answer passes the server's own
+/// checks (`mock::checked`; a value that did not would be a 500) and the client reads it.
+#[tokio::test]
+async fn the_mock_answers_values_of_each_format() {
+    let addr = common::spawn(formats_server::router(
+        std::sync::Arc::new(formats_server::mock::Mock),
+        ServerConfig::new(),
+    ))
+    .await;
+    let id: uuid::Uuid = ID.parse().unwrap();
+    let event = client(addr).get_event(id).await.unwrap().into_inner();
+    let homepage = event.homepage.unwrap();
+    let contact = event.contact.unwrap();
+    let host = event.host.unwrap();
+    let link = event.link.unwrap();
+    use formats_server::runtime::formats;
+    assert!(formats::is_uri(&homepage), "{homepage}");
+    assert!(formats::is_email(&contact), "{contact}");
+    assert!(formats::is_hostname(&host), "{host}");
+    assert!(formats::is_uri_reference(&link), "{link}");
 }
 
 /// `Options::string_formats` (`cargo xtask codegen --string-formats`): the same document

@@ -150,4 +150,8 @@ async fn every_operation_of_the_fixtures_answers_its_documented_status() {
     assert!(events.next().await.is_none());
     let tick = client.get_tick(1).await.unwrap();
     assert_eq!(tick.seq, 1);
+    // An operation that describes no response is `default` without content: the mock
+    // answers 200 with no body (it was a 501 no implementation could avoid).
+    let pinged = client.ping().await.unwrap();
+    assert_eq!(pinged.status(), 200);
 }

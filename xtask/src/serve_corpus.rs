@@ -624,11 +624,15 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
             continue;
         };
         for (case, results) in checks {
-            // A stateful scenario's cases are of several operations: each says its own.
-            let operation = recorder
+            let value = recorder
                 .get("cases")
                 .and_then(|c| c.get(case))
-                .and_then(|c| c.get("value"))
+                .and_then(|c| c.get("value"));
+            let negative = value
+                .and_then(|v| v.get("meta")?.get("generation")?.get("mode")?.as_str())
+                == Some("negative");
+            // A stateful scenario's cases are of several operations: each says its own.
+            let operation = value
                 .and_then(|v| {
                     Some(format!(
                         "{} {}",
@@ -641,23 +645,32 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
                 if result.get("status").and_then(Json::as_str) != Some("failure") {
                     continue;
                 }
-                let check = result
+                let failure = result.get("failure_info").and_then(|f| f.get("failure"));
+                let text = |key: &str| {
+                    failure
+                        .and_then(|f| f.get(key))
+                        .and_then(Json::as_str)
+                        .unwrap_or("")
+                };
+                let mut check = result
                     .get("name")
                     .and_then(Json::as_str)
                     .unwrap_or("?")
                     .to_string();
+                if check == "status_code_conformance"
+                    && negative
+                    && undocumented_refusal(text("message"))
+                {
+                    check = UNDOCUMENTED_REFUSAL.to_string();
+                }
                 if !seen.insert((check.clone(), case.clone())) {
                     continue;
                 }
                 *run.by_check.entry(check.clone()).or_default() += 1;
-                let failure = result.get("failure_info").and_then(|f| f.get("failure"));
-                let message = failure
-                    .map(|f| {
-                        let title = f.get("title").and_then(Json::as_str).unwrap_or("");
-                        let message = f.get("message").and_then(Json::as_str).unwrap_or("");
-                        format!("{title}: {message}")
-                    })
-                    .unwrap_or_default();
+                let message = match failure {
+                    Some(_) => format!("{}: {}", text("title"), text("message")),
+                    None => String::new(),
+                };
                 let entry = run
                     .failures
                     .entry((check, operation.clone()))
@@ -667,6 +680,37 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
         }
     }
     Ok(run)
+}
+
+/// The name the harness gives a `status_code_conformance` failure that is a refusal the
+/// document has no status for (see [`undocumented_refusal`]).
+const UNDOCUMENTED_REFUSAL: &str = "undocumented_refusal";
+
+/// Whether schemathesis's "Received: 400 ⏎ Documented: 200, 404" is the server refusing
+/// invalid data (the case was made invalid on purpose) with a 4XX the operation does not list,
+/// when the operation lists neither 400 nor 422: the document gives no status for the refusal
+/// negative_data_rejection demands, so no answer satisfies both checks. A 400 where the
+/// operation lists 422 (or the reverse), a 5XX or a 2XX stays a status_code_conformance failure.
+fn undocumented_refusal(message: &str) -> bool {
+    let field = |name: &str| {
+        message
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(name))
+            .map(str::trim)
+    };
+    let Some(received) = field("Received:").and_then(|r| r.parse::<u16>().ok()) else {
+        return false;
+    };
+    let documented: Vec<&str> = field("Documented:")
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    (400..500).contains(&received)
+        && !documented
+            .iter()
+            .any(|d| matches!(*d, "400" | "422" | "4XX" | "default"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -683,8 +727,9 @@ struct Defect {
 }
 
 impl Defect {
+    /// `*` as the document: every document (a class of defect, never stale).
     fn covers(&self, document: &str, check: &str, operation: &str) -> bool {
-        self.document == document
+        (self.document == "*" || self.document == document)
             && self.check == check
             && (self.operation == "*" || self.operation == operation)
     }
@@ -921,6 +966,41 @@ mod tests {
         );
         assert!(Args::parse(&["--seed".into(), "x".into()]).is_err());
         assert!(Args::parse(&["--nope".into()]).is_err());
+    }
+
+    #[test]
+    fn refusals_the_document_has_no_status_for_are_told_apart() {
+        assert!(undocumented_refusal("Received: 400\nDocumented: 200"));
+        assert!(undocumented_refusal("Received: 400\nDocumented: 204, 404"));
+        assert!(undocumented_refusal("Received: 401\nDocumented: "));
+        assert!(!undocumented_refusal("Received: 400\nDocumented: 200, 422"));
+        assert!(!undocumented_refusal("Received: 422\nDocumented: 200, 400"));
+        assert!(!undocumented_refusal("Received: 501\nDocumented: 200"));
+        assert!(!undocumented_refusal("Received: 200\nDocumented: 201"));
+        assert!(!undocumented_refusal("no status"));
+
+        let case = |id: &str, mode: &str, documented: &str| {
+            format!(
+                r#"{{"ScenarioFinished": {{"recorder": {{"label": "GET /k", "cases": {{"{id}": {{"value": {{"method": "GET", "path": "/k", "meta": {{"generation": {{"mode": "{mode}"}}}}}}}}}}, "checks": {{"{id}": [{{"name": "status_code_conformance", "status": "failure", "failure_info": {{"failure": {{"title": "Undocumented status code", "message": "Received: 400\nDocumented: {documented}"}}}}}}]}}}}}}}}"#
+            )
+        };
+        let events = [
+            case("n1", "negative", "200"),
+            case("n2", "negative", "200, 422"),
+            case("p1", "positive", "200"),
+        ]
+        .join("\n");
+        let run = read_run(r#"{"test_cases": {"generated": 3}}"#, &events).unwrap();
+        assert_eq!(run.by_check[UNDOCUMENTED_REFUSAL], 1);
+        assert_eq!(run.by_check["status_code_conformance"], 2);
+        let class = Defect {
+            document: "*".into(),
+            check: UNDOCUMENTED_REFUSAL.into(),
+            operation: "*".into(),
+            reason: "r".into(),
+        };
+        assert!(class.covers("any.yaml", UNDOCUMENTED_REFUSAL, "GET /k"));
+        assert!(!class.covers("any.yaml", "status_code_conformance", "GET /k"));
     }
 
     #[test]

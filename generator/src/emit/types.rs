@@ -628,6 +628,9 @@ pub fn constraint_checks(
         if let Some(p) = &c.pattern {
             out.extend(quote!(validate::check_pattern(#value, #p, #at, out);));
         }
+        if let Some(f) = &c.checked_format {
+            out.extend(quote!(validate::check_format(#value, #f, #at, out);));
+        }
     }
     // A tuple's items, each in a block of its own: `{ let at = ..; let value = &value.0; .. }`.
     if let TypeRef::Tuple(items) = ty {

@@ -342,12 +342,41 @@ fn string(c: &Constraints) -> String {
             return s;
         }
     }
-    let mut s = "string".to_string();
+    let mut s = c
+        .format
+        .as_deref()
+        .and_then(format_sample)
+        .unwrap_or("string")
+        .to_string();
     let len = s.chars().count();
     if len < min {
+        // At the end: a URI's path, or any other text, takes more characters there.
         s.extend(std::iter::repeat_n('x', min - len));
     }
     s.chars().take(max).collect()
+}
+
+/// A value of a `format` JSON Schema validators check (the mock's answers are checked
+/// against the document by them), for strings kept as text.
+fn format_sample(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "uri" | "iri" | "uri-reference" | "iri-reference" | "url" => "https://example.com/",
+        "email" | "idn-email" => "user@example.com",
+        "hostname" | "idn-hostname" => "example.com",
+        "uri-template" => "https://example.com/{id}",
+        "duration" => "P1D",
+        "time" => "12:00:00Z",
+        "json-pointer" => "/a",
+        "relative-json-pointer" => "0/a",
+        "regex" => "^a$",
+        // With `Options::string_formats`, these stay text too.
+        "uuid" => "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+        "date-time" => "2024-01-01T00:00:00Z",
+        "date" => "2024-01-01",
+        "ipv4" => "192.0.2.1",
+        "ipv6" => "2001:db8::1",
+        _ => return None,
+    })
 }
 
 /// A string a regular expression matches, for the common shapes of patterns in documents
@@ -603,5 +632,20 @@ mod tests {
             }),
             "stringxxxx"
         );
+    }
+
+    #[test]
+    fn formats_give_fitting_samples() {
+        let c = |format: &str, min_length: Option<usize>| Constraints {
+            format: Some(format.to_string()),
+            min_length,
+            ..Default::default()
+        };
+        assert_eq!(string(&c("email", None)), "user@example.com");
+        assert_eq!(string(&c("uri", None)), "https://example.com/");
+        assert_eq!(string(&c("hostname", None)), "example.com");
+        // Longer at the end: a URI's path, a host name's last label.
+        assert_eq!(string(&c("uri", Some(24))), "https://example.com/xxxx");
+        assert_eq!(string(&c("x-made-up", None)), "string");
     }
 }

@@ -767,6 +767,23 @@ impl Ctx<'_> {
                 headers_type,
             });
         }
+        // No response described (`responses` is optional since 3.1): the document says
+        // nothing of the answer, which is what `default` without content says. Without it the
+        // operation could only answer 501, implemented or not.
+        if responses.responses.is_empty() && responses.default.is_none() {
+            sink.warn(
+                self.at,
+                "the operation describes no response: read as `default` with no content (any status, no body)",
+            );
+            out.push(Response {
+                status: Status::Default,
+                variant: scope.claim("Default".to_string()),
+                doc: vec!["The document describes no response: any status, no body.".to_string()],
+                body: None,
+                headers: Vec::new(),
+                headers_type: None,
+            });
+        }
         // Claimed last: a documented status keeps its name whatever this one becomes.
         let unimplemented = scope.claim("Unimplemented".to_string());
         (out, unimplemented)

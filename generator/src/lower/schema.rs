@@ -1271,6 +1271,21 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
             c.min_length = s.min_length;
             c.max_length = s.max_length;
             c.pattern = s.pattern.clone();
+            // The format, for values made up (the mock's) and, for those the server checks,
+            // as a check; a format read into a type of its own drops both
+            // (`Constraints::drop_string_checks`).
+            let format = match &s.format {
+                VariantOrUnknownOrEmpty::Item(StringFormat::Date) => Some("date".to_string()),
+                VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => {
+                    Some("date-time".to_string())
+                }
+                VariantOrUnknownOrEmpty::Unknown(f) => Some(f.clone()),
+                _ => None,
+            };
+            c.checked_format = format
+                .clone()
+                .filter(|f| crate::ir::CHECKED_FORMATS.contains(&f.as_str()));
+            c.format = format;
         }
         SchemaKind::Type(Type::Integer(i)) => {
             c.minimum = i.minimum.map(|v| v as f64);

@@ -202,6 +202,7 @@ async fn read_checked(
     required: bool,
     accept: impl Fn(&str) -> bool,
     expected: &str,
+    empty_is_value: bool,
 ) -> Result<Option<Bytes>, Problem> {
     let media = media_essence(parts);
     if let Some(m) = &media
@@ -213,6 +214,12 @@ async fn read_checked(
         ));
     }
     let bytes = collect(parts, body, limit).await?;
+    // A form, a text or bytes can be empty: sent with its Content-Type, an empty body is that
+    // value (the form of no fields, "", no bytes), not an absent body; a request without a
+    // body carries no Content-Type. JSON has no empty value: there it is absent.
+    if bytes.is_empty() && empty_is_value && media.is_some() {
+        return Ok(Some(bytes));
+    }
     if bytes.is_empty() {
         return if required {
             Err(Problem::bad_request("the request body is required"))
@@ -235,8 +242,16 @@ pub async fn read_json<T: DeserializeOwned>(
     limit: usize,
     required: bool,
 ) -> Result<Option<T>, Problem> {
-    let Some(bytes) =
-        read_checked(parts, body, limit, required, is_json, "application/json").await?
+    let Some(bytes) = read_checked(
+        parts,
+        body,
+        limit,
+        required,
+        is_json,
+        "application/json",
+        false,
+    )
+    .await?
     else {
         return Ok(None);
     };
@@ -385,6 +400,7 @@ pub async fn read_bytes(
         required,
         |m| media_type_matches(m, accept),
         expected,
+        true,
     )
     .await
 }
@@ -403,6 +419,7 @@ pub async fn read_text(
         required,
         |m| media_type_matches(m, &["text/*"]),
         "text/*",
+        true,
     )
     .await?
     else {
@@ -426,6 +443,8 @@ pub async fn read_form<T: DeserializeOwned>(
     limit: usize,
     required: bool,
 ) -> Result<Option<T>, Problem> {
+    // Sent with its Content-Type, an empty body is the form of no fields (`{}`, checked like
+    // any form: a required field is then missing), not an absent body (`read_checked`).
     let Some(bytes) = read_checked(
         parts,
         body,
@@ -433,6 +452,7 @@ pub async fn read_form<T: DeserializeOwned>(
         required,
         |m| m == "application/x-www-form-urlencoded",
         "application/x-www-form-urlencoded",
+        true,
     )
     .await?
     else {

@@ -448,7 +448,7 @@ impl<'a> RawParams<'a> {
             Some(raw) => parse_one(loc, name, &raw, errs),
             None => {
                 if errs.len() == before {
-                    errs.push(pointer(loc, name), "required parameter is missing");
+                    errs.push(pointer(loc, name), MISSING_PARAMETER);
                 }
                 None
             }
@@ -582,7 +582,7 @@ impl<'a> RawParams<'a> {
         errs: &mut Violations,
     ) -> Option<Vec<T>> {
         if !self.contains(loc, name) {
-            errs.push(pointer(loc, name), "required parameter is missing");
+            errs.push(pointer(loc, name), MISSING_PARAMETER);
             return None;
         }
         self.delimited_array(loc, name, explode, delimiter, errs)
@@ -614,10 +614,7 @@ impl<'a> RawParams<'a> {
         errs: &mut Violations,
     ) -> Option<T> {
         if self.cookies_as_sent(name).next().is_none() {
-            errs.push(
-                pointer(Location::Cookie, name),
-                "required parameter is missing",
-            );
+            errs.push(pointer(Location::Cookie, name), MISSING_PARAMETER);
             return None;
         }
         self.optional_cookie_as_sent(name, errs)
@@ -632,7 +629,7 @@ impl<'a> RawParams<'a> {
         errs: &mut Violations,
     ) -> Option<Vec<T>> {
         if !self.contains(loc, name) {
-            errs.push(pointer(loc, name), "required parameter is missing");
+            errs.push(pointer(loc, name), MISSING_PARAMETER);
             return None;
         }
         self.array(loc, name, explode, errs)
@@ -706,6 +703,9 @@ pub(crate) fn repeated_message(count: usize) -> String {
 }
 
 /// `"<location>/<name>"`, the pointer of a parameter in violations.
+/// The message of a required parameter the request lacks.
+pub(crate) const MISSING_PARAMETER: &str = "required parameter is missing";
+
 pub fn pointer(loc: Location, name: &str) -> String {
     format!("{}/{name}", loc.as_str())
 }

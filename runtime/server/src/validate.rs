@@ -55,9 +55,21 @@ impl Violations {
         self.0
     }
 
-    /// 400 `bad_request` whose message lists every violation.
+    /// 400 `bad_request` whose message lists every violation; 401 `unauthorized` when one of
+    /// them is a missing `Authorization` header parameter (credentials a document asks for
+    /// as a parameter rather than a security scheme: without them the request is
+    /// unauthenticated, RFC 9110, before it is malformed).
     pub fn into_problem(self) -> Problem {
-        Problem::bad_request("the request is invalid").with_violations(self.0)
+        let unauthenticated = self.0.iter().any(|v| {
+            v.pointer.eq_ignore_ascii_case("header/authorization")
+                && v.message == crate::params::MISSING_PARAMETER
+        });
+        let problem = if unauthenticated {
+            Problem::unauthorized("the request is invalid")
+        } else {
+            Problem::bad_request("the request is invalid")
+        };
+        problem.with_violations(self.0)
     }
 
     /// `Err(problem)` with everything collected so far (leaving `self` empty), `Ok(())` when
@@ -343,6 +355,21 @@ pub fn check_pattern(value: &str, pattern: &'static str, pointer: &str, out: &mu
         && !re.is_match(value)
     {
         out.push(pointer, format!("must match the pattern {pattern:?}"));
+    }
+}
+
+/// `format` of a value kept as a string, for the formats the server checks (`formats`): `uri`,
+/// `uri-reference`, `email`, `hostname`.
+pub fn check_format(value: &str, format: &'static str, pointer: &str, out: &mut Violations) {
+    let valid = match format {
+        "uri" => super::formats::is_uri(value),
+        "uri-reference" => super::formats::is_uri_reference(value),
+        "email" => super::formats::is_email(value),
+        "hostname" => super::formats::is_hostname(value),
+        _ => true,
+    };
+    if !valid {
+        out.push(pointer, format!("must be a valid {format}"));
     }
 }
 

@@ -366,6 +366,18 @@ async fn forms_fill_typed_fields() {
     .await
     .unwrap_err();
     assert_eq!(p.status, 415);
+
+    // An optional form body: an empty one sent as a form is the form of no fields (its
+    // required `name` is missing: 400), an empty one without a Content-Type is no body.
+    let empty = |content_type: Option<&'static str>| async move {
+        read_form::<Form>(&parts(content_type, Some(0)), Body::empty(), 100, false).await
+    };
+    let p = empty(Some("application/x-www-form-urlencoded"))
+        .await
+        .unwrap_err();
+    assert_eq!(p.status, 400);
+    assert_eq!(p.message, "body: missing field `name`");
+    assert_eq!(empty(None).await.unwrap(), None);
 }
 
 #[tokio::test]
@@ -410,6 +422,32 @@ async fn text_and_bytes() {
             .unwrap(),
         None
     );
+    // Sent with its Content-Type, an empty body is the empty value, even where the body is
+    // required (buildomat's required `application/octet-stream` chunk of no bytes); without
+    // one it is no body.
+    let empty_bytes = read_bytes(
+        &parts(Some("application/octet-stream"), Some(0)),
+        Body::empty(),
+        100,
+        true,
+        "application/octet-stream",
+    )
+    .await
+    .unwrap();
+    assert_eq!(empty_bytes.as_deref(), Some(&b""[..]));
+    let t = read_text(
+        &parts(Some("text/plain"), Some(0)),
+        Body::empty(),
+        100,
+        true,
+    )
+    .await
+    .unwrap();
+    assert_eq!(t.as_deref(), Some(""));
+    let p = read_bytes(&parts(None, Some(0)), Body::empty(), 100, true, "")
+        .await
+        .unwrap_err();
+    assert_eq!(p.message, "the request body is required");
 
     let b = read_bytes(
         &parts(Some("image/png"), None),

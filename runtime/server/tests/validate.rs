@@ -352,3 +352,32 @@ fn unique_items_keeps_array_elements_apart() {
         ["/d: items must be unique; items 0 and 1 are equal"]
     );
 }
+
+#[test]
+fn a_missing_authorization_header_parameter_is_401() {
+    use apigen_server_runtime::validate::Violations;
+    let problem = |pointer: &str, message: &str| {
+        let mut v = Violations::new();
+        v.push("query/limit", "must be less than or equal to 10, got 11");
+        v.push(pointer, message);
+        v.into_problem()
+    };
+    // Credentials asked for as a header parameter (keeper): without them, unauthenticated.
+    let p = problem("header/Authorization", "required parameter is missing");
+    assert_eq!(p.status, 401);
+    assert_eq!(p.code, "unauthorized");
+    assert_eq!(p.violations.len(), 2);
+    assert_eq!(
+        problem("header/authorization", "required parameter is missing").status,
+        401
+    );
+    // Present but malformed, or another header missing: malformed, 400.
+    assert_eq!(
+        problem("header/Authorization", "must be a valid uri").status,
+        400
+    );
+    assert_eq!(
+        problem("header/X-Api-Version", "required parameter is missing").status,
+        400
+    );
+}

@@ -80,6 +80,13 @@ pub fn cli() -> Command {
                         .value_name("VALUE")
                         .required(false)
                         .help("header parameter `X-Peer`"),
+                )
+                .arg(
+                    Arg::new("owner")
+                        .long("owner")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("query parameter `owner`"),
                 ),
         )
         .subcommand(
@@ -173,6 +180,20 @@ pub fn cli() -> Command {
                         .value_name("TEXT")
                         .help_heading(support::BODY)
                         .help("Body property `contact`"),
+                )
+                .arg(
+                    Arg::new("host")
+                        .long("host")
+                        .value_name("TEXT")
+                        .help_heading(support::BODY)
+                        .help("Body property `host`"),
+                )
+                .arg(
+                    Arg::new("link")
+                        .long("link")
+                        .value_name("TEXT")
+                        .help_heading(support::BODY)
+                        .help("Body property `link`"),
                 ),
         )
 }
@@ -225,7 +246,8 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 .with_x_client_ip(
                     support::optional::<std::net::Ipv4Addr>(m, "x-client-ip")?,
                 )
-                .with_x_peer(support::optional::<std::net::Ipv6Addr>(m, "x-peer")?);
+                .with_x_peer(support::optional::<std::net::Ipv6Addr>(m, "x-peer")?)
+                .with_owner(support::optional::<String>(m, "owner")?);
             let result = runtime.block_on(client.get_event_with(id, options));
             Ok(finish(&client, ("getEvent", false), result, json, verbose))
         }
@@ -245,6 +267,8 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                     ("code", "code"),
                     ("homepage", "homepage"),
                     ("contact", "contact"),
+                    ("host", "host"),
+                    ("link", "link"),
                 ],
             )?;
             let Some(body) = body else {

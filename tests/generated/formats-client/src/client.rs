@@ -177,6 +177,7 @@ impl Client {
         if let Some(values) = options.related.as_ref() {
             query.append_array("related", values, false, ',');
         }
+        query.append_opt("owner", options.owner.as_ref());
         let query = query.finish();
         let raw = self
             .transport
@@ -272,6 +273,8 @@ pub struct GetEventOptions {
     pub x_client_ip: Option<std::net::Ipv4Addr>,
     /// (header parameter `X-Peer`)
     pub x_peer: Option<std::net::Ipv6Addr>,
+    /// (query parameter `owner`)
+    pub owner: Option<String>,
 }
 
 impl GetEventOptions {
@@ -305,6 +308,12 @@ impl GetEventOptions {
     /// Sets `X-Peer` (`None` unsets it).
     pub fn with_x_peer(mut self, x_peer: impl Into<Option<std::net::Ipv6Addr>>) -> Self {
         self.x_peer = x_peer.into();
+        self
+    }
+
+    /// Sets `owner` (`None` unsets it).
+    pub fn with_owner(mut self, owner: impl Into<Option<String>>) -> Self {
+        self.owner = owner.into();
         self
     }
 }

@@ -46,6 +46,10 @@ pub struct Event {
     pub homepage: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 impl Event {
@@ -64,6 +68,8 @@ impl Event {
             code: None,
             homepage: None,
             contact: None,
+            host: None,
+            link: None,
         }
     }
 
@@ -117,6 +123,18 @@ impl Event {
     /// Sets `contact`.
     pub fn with_contact(mut self, contact: impl Into<String>) -> Self {
         self.contact = Some(contact.into());
+        self
+    }
+
+    /// Sets `host`.
+    pub fn with_host(mut self, host: impl Into<String>) -> Self {
+        self.host = Some(host.into());
+        self
+    }
+
+    /// Sets `link`.
+    pub fn with_link(mut self, link: impl Into<String>) -> Self {
+        self.link = Some(link.into());
         self
     }
 }

@@ -65,6 +65,8 @@ pub struct GetEventParams {
     pub x_client_ip: Option<std::net::Ipv4Addr>,
     /// (header parameter `X-Peer`)
     pub x_peer: Option<std::net::Ipv6Addr>,
+    /// (query parameter `owner`)
+    pub owner: Option<String>,
 }
 
 /// Headers of the `200` answer of `getEvent`.

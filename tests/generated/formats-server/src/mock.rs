@@ -30,10 +30,10 @@ impl FormatsApi for Mock {
         _ctx: &RequestContext,
         _params: GetEventParams,
     ) -> Result<GetEventResponse, MockError> {
-        let body: types::Event = mock::value(
+        let body: types::Event = mock::checked(
             "getEvent: 200 body",
             &[
-                r#"{"id":"3fa85f64-5717-4562-b3fc-2c963f66afa6","at":"2024-01-01T00:00:00Z","day":"2024-01-01","ends":"2024-01-01T00:00:00Z","v4":"192.0.2.1","v6":"2001:db8::1","related":["3fa85f64-5717-4562-b3fc-2c963f66afa6"],"holidays":{},"code":"3fa85f64-5717-4562-b3fc-2c963f66afa6","homepage":"string","contact":"string"}"#,
+                r#"{"id":"3fa85f64-5717-4562-b3fc-2c963f66afa6","at":"2024-01-01T00:00:00Z","day":"2024-01-01","ends":"2024-01-01T00:00:00Z","v4":"192.0.2.1","v6":"2001:db8::1","related":["3fa85f64-5717-4562-b3fc-2c963f66afa6"],"holidays":{},"code":"3fa85f64-5717-4562-b3fc-2c963f66afa6","homepage":"https://example.com/","contact":"user@example.com","host":"example.com","link":"https://example.com/"}"#,
             ],
         )?;
         let header_x_request_id: uuid::Uuid = mock::value(
@@ -62,10 +62,10 @@ impl FormatsApi for Mock {
         _params: PutEventParams,
         _body: types::Event,
     ) -> Result<PutEventResponse, MockError> {
-        let body: types::Event = mock::value(
+        let body: types::Event = mock::checked(
             "putEvent: 200 body",
             &[
-                r#"{"id":"3fa85f64-5717-4562-b3fc-2c963f66afa6","at":"2024-01-01T00:00:00Z","day":"2024-01-01","ends":"2024-01-01T00:00:00Z","v4":"192.0.2.1","v6":"2001:db8::1","related":["3fa85f64-5717-4562-b3fc-2c963f66afa6"],"holidays":{},"code":"3fa85f64-5717-4562-b3fc-2c963f66afa6","homepage":"string","contact":"string"}"#,
+                r#"{"id":"3fa85f64-5717-4562-b3fc-2c963f66afa6","at":"2024-01-01T00:00:00Z","day":"2024-01-01","ends":"2024-01-01T00:00:00Z","v4":"192.0.2.1","v6":"2001:db8::1","related":["3fa85f64-5717-4562-b3fc-2c963f66afa6"],"holidays":{},"code":"3fa85f64-5717-4562-b3fc-2c963f66afa6","homepage":"https://example.com/","contact":"user@example.com","host":"example.com","link":"https://example.com/"}"#,
             ],
         )?;
         Ok(PutEventResponse::Ok(body))

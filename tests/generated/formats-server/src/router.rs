@@ -22,6 +22,8 @@ use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
+use crate::runtime::validate;
+use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
@@ -120,6 +122,13 @@ fn serve_get_event<A: FormatsApi>(
                 .optional(Location::Header, "X-Client-Ip", &mut errors);
             let x_peer: Option<std::net::Ipv6Addr> = raw
                 .optional(Location::Header, "X-Peer", &mut errors);
+            let owner: Option<String> = raw
+                .optional(Location::Query, "owner", &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &owner {
+                let at = "query/owner";
+                validate::check_format(value, "email", at, out);
+            }
             let Some(id) = id else {
                 return Err(errors.into_problem());
             };
@@ -131,6 +140,7 @@ fn serve_get_event<A: FormatsApi>(
                 related,
                 x_client_ip,
                 x_peer,
+                owner,
             }
         };
         let ctx = RequestContext::new("getEvent", scheme, parts);
@@ -182,6 +192,9 @@ fn serve_put_event<A: FormatsApi>(
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
         let ctx = RequestContext::new("putEvent", scheme, parts);
         let outcome = A::put_event(&api, &ctx, params, body).await;
         match outcome {

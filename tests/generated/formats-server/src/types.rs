@@ -4,6 +4,7 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use serde::Deserialize;
@@ -76,6 +77,18 @@ pub struct Event {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub contact: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub host: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub link: Option<String>,
 }
 
 impl Event {
@@ -94,6 +107,8 @@ impl Event {
             code: None,
             homepage: None,
             contact: None,
+            host: None,
+            link: None,
         }
     }
 
@@ -149,10 +164,39 @@ impl Event {
         self.contact = Some(contact.into());
         self
     }
+
+    /// Sets `host`.
+    pub fn with_host(mut self, host: impl Into<String>) -> Self {
+        self.host = Some(host.into());
+        self
+    }
+
+    /// Sets `link`.
+    pub fn with_link(mut self, link: impl Into<String>) -> Self {
+        self.link = Some(link.into());
+        self
+    }
 }
 
 impl Validate for Event {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(value) = &self.homepage {
+            let at = validate::join(pointer, "homepage");
+            validate::check_format(value, "uri", &at, out);
+        }
+        if let Some(value) = &self.contact {
+            let at = validate::join(pointer, "contact");
+            validate::check_format(value, "email", &at, out);
+        }
+        if let Some(value) = &self.host {
+            let at = validate::join(pointer, "host");
+            validate::check_format(value, "hostname", &at, out);
+        }
+        if let Some(value) = &self.link {
+            let at = validate::join(pointer, "link");
+            validate::check_format(value, "uri-reference", &at, out);
+        }
+    }
 }
 
 /// Schema: `/components/schemas/Error`.

@@ -63,6 +63,13 @@ pub fn cli() -> Command {
                 ),
         )
         .subcommand(
+            Command::new("ping")
+                .about("No response described (`responses` is optional since 3.1)")
+                .long_about(
+                    "No response described (`responses` is optional since 3.1)\n\nRead as `default` with no content, so an implementation, and the mock, can answer at all.\n\n`POST /ping` (operation `ping`).",
+                ),
+        )
+        .subcommand(
             Command::new("who-am-i")
                 .about(
                     "Cookies of both styles (3.2 `style: cookie` is sent and read as it is)",
@@ -183,6 +190,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             };
             let result = runtime.block_on(client.search_ticks(&body));
             Ok(finish(&client, ("searchTicks", false), result, json, verbose))
+        }
+        "ping" => {
+            if !credentials {
+                return Err(
+                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
+                );
+            }
+            let result = runtime.block_on(client.ping());
+            Ok(finish(&client, ("ping", false), result, json, verbose))
         }
         "who-am-i" => {
             let session: String = support::required(m, "session")?;

@@ -502,6 +502,38 @@ impl Client {
         }
     }
 
+    /// No response described (`responses` is optional since 3.1)
+    ///
+    /// Read as `default` with no content, so an implementation, and the mock, can answer at all.
+    ///
+    /// `POST /ping` (operation `ping`).
+    pub async fn ping(&self) -> Result<ResponseValue<()>, Error<PingError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "ping",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["bearerAuth"]],
+            idempotency_key: false,
+        };
+        let path = "/ping";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::POST, request::url(base, path, query))
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200..=299 => raw.empty(),
+            _ => Err(raw.api_error_text(PingError::Default)),
+        }
+    }
+
     /// Cookies of both styles (3.2 `style: cookie` is sent and read as it is)
     ///
     /// `GET /session` (operation `whoAmI`).
@@ -799,6 +831,21 @@ impl HeartbeatError {
     fn from_raw(raw: Raw) -> Error<Self> {
         raw.unexpected()
     }
+}
+
+/// The documented error answers of `ping`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PingError {
+    /// default: The document describes no response: any status, no body.
+    ///
+    /// Holds the body as text, as the server sent it (empty if none).
+    Default(String),
 }
 
 /// Optional parameters of `whoAmI`; `Default::default()` sets none, the `with_…` methods set one each.

@@ -109,6 +109,20 @@ pub trait TickerApi: Send + Sync + 'static {
         async { Ok(HeartbeatResponse::Unimplemented) }
     }
 
+    /// No response described (`responses` is optional since 3.1)
+    ///
+    /// Read as `default` with no content, so an implementation, and the mock, can answer at all.
+    ///
+    /// `POST /ping` (operation `ping`).
+    fn ping(
+        &self,
+        ctx: &RequestContext,
+        params: PingParams,
+    ) -> impl Future<Output = Result<PingResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(PingResponse::Unimplemented) }
+    }
+
     /// Cookies of both styles (3.2 `style: cookie` is sent and read as it is)
     ///
     /// `GET /session` (operation `whoAmI`).
@@ -310,6 +324,24 @@ pub struct HeartbeatParams {}
 pub enum HeartbeatResponse {
     /// 200: One line per beat.
     Ok(stream::JsonLines<i64>),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `ping` (`POST /ping`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PingParams {}
+/// What `ping` answers: one variant per documented status, and [`Unimplemented`](PingResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PingResponse {
+    /// default: The document describes no response: any status, no body.
+    Default(http::StatusCode),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -17,6 +17,7 @@ use crate::runtime::problem::Problem;
 use crate::types;
 use crate::runtime::mock;
 use crate::runtime::stream;
+use http::StatusCode;
 
 /// Implements [`TickerApi`] from the document's examples (see the module's docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -120,6 +121,15 @@ impl TickerApi for Mock {
     ) -> Result<HeartbeatResponse, MockError> {
         let item: i64 = mock::value("heartbeat: 200 body", &[r#"1"#])?;
         Ok(HeartbeatResponse::Ok(stream::JsonLines::from_items([item])))
+    }
+
+    /// `POST /ping`: the default answer.
+    async fn ping(
+        &self,
+        _ctx: &RequestContext,
+        _params: PingParams,
+    ) -> Result<PingResponse, MockError> {
+        Ok(PingResponse::Default(StatusCode::from_u16(200).unwrap_or(StatusCode::OK)))
     }
 
     /// `GET /session`: the 200 answer.

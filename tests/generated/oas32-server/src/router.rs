@@ -54,7 +54,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 /// `ServerConfig::cors` allows that origin: the runtime adds its own headers
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
-    methods: &["GET", "PURGE", "QUERY"],
+    methods: &["GET", "POST", "PURGE", "QUERY"],
     request_headers: &[],
     response_headers: &[],
 };
@@ -103,6 +103,10 @@ pub fn router<A: TickerApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             routing::get_service(
                 layer::operation(&api, handle_heartbeat::<A>).named("heartbeat"),
             ),
+        )
+        .route(
+            &layer::route_path(&base, "/ping"),
+            routing::post_service(layer::operation(&api, handle_ping::<A>)),
         )
         .route(
             &layer::route_path(&base, "/session"),
@@ -481,6 +485,39 @@ fn serve_heartbeat<A: TickerApi>(
     }
 }
 
+/// `POST /ping`: see [`TickerApi::ping`].
+fn handle_ping<A: TickerApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_ping(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `ping` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_ping<A: TickerApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = PingParams {};
+        let ctx = RequestContext::new("ping", scheme, parts);
+        let outcome = A::ping(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /session`: see [`TickerApi::who_am_i`].
 fn handle_who_am_i<A: TickerApi>(
     api: Arc<A>,
@@ -714,6 +751,15 @@ impl HeartbeatResponse {
                 Ok(stream::json_lines(StatusCode::OK, "application/x-ndjson", body))
             }
             Self::Unimplemented => Err(Problem::not_implemented("heartbeat")),
+        }
+    }
+}
+
+impl PingResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Default(status) => Ok(response::empty(status)),
+            Self::Unimplemented => Err(Problem::not_implemented("ping")),
         }
     }
 }
