@@ -426,7 +426,6 @@ fn failures(rows: &[Row]) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Documents and generation
 
-
 /// A crate-name stem from a document's relative path: lowercase ASCII letters and digits,
 /// runs of anything else become one `-`, the extension is dropped, and a leading digit gets
 /// a `doc-` prefix (`oai-examples-v3.0/petstore.yaml` → `oai-examples-v3-0-petstore`).

@@ -916,8 +916,8 @@ mod tests {
         .unwrap();
         assert_eq!(a.dirs, [PathBuf::from("x.yaml")]);
         assert_eq!(
-            (a.filter.as_deref(), a.max_examples, a.seed, a.workers),
-            (Some("oai"), 5, 7, 3)
+            (a.filters.as_slice(), a.max_examples, a.seed, a.workers),
+            (["oai".to_string()].as_slice(), 5, 7, 3)
         );
         assert!(Args::parse(&["--seed".into(), "x".into()]).is_err());
         assert!(Args::parse(&["--nope".into()]).is_err());
@@ -970,7 +970,13 @@ mod tests {
         assert_eq!(run.warnings.get("missing_test_data"), Some(&1));
         assert!(!run.warnings.contains_key("missing_auth"));
 
-        let mut row = Row::new("a.yaml", "a", Path::new("a.yaml"));
+        let document = Document {
+            base: PathBuf::from("."),
+            root: "a.yaml".into(),
+            label: "a.yaml".into(),
+            split: false,
+        };
+        let mut row = Row::new("a", &document);
         row.model = Some(Model::default());
         row.outcome = Outcome::Ran(run);
         let defects = vec![Defect {
