@@ -12,11 +12,20 @@
 //! - code blocks become fenced blocks that rustdoc does not compile: an indented block, or a
 //!   fenced one without a language (or marked `rust`), is fenced as `text`, since a
 //!   description's example is not a doctest of the generated crate; a fence the author
-//!   left open is closed.
+//!   left open is closed; a fence's info string is cut to its language (rustdoc reads the
+//!   rest as its own attributes and warns);
+//! - bracketed text that is no Markdown link (`filter[sender]`) is escaped, `\[sender\]`:
+//!   rustdoc would take it for an intra-doc link that resolves to nothing.
 
 /// The doc lines of an optional text; none for no text or only blanks.
 pub fn doc_lines(text: Option<&str>) -> Vec<String> {
     text.map(render).unwrap_or_default()
+}
+
+/// A rendered doc line as plain text for a terminal (the CLI's help): the brackets
+/// `escape_brackets` escaped for rustdoc shown without their backslash.
+pub fn plain(line: &str) -> String {
+    line.replace("\\[", "[").replace("\\]", "]")
 }
 
 /// Doc lines with every bare URL (`http://…`, `https://…`) outside code written as an
@@ -124,6 +133,8 @@ enum Prev {
 
 fn render(text: &str) -> Vec<String> {
     let lines = normalize(text);
+    let labels = reference_labels(&lines);
+    let text = |line: &str| escape_brackets(line, &labels);
     let mut out: Vec<String> = Vec::new();
     let mut items: Vec<Item> = Vec::new();
     let mut fence: Option<Fence> = None;
@@ -162,7 +173,7 @@ fn render(text: &str) -> Vec<String> {
         if let Some((marker, len, info)) = fence_open(rest) {
             items.retain(|it| it.source <= indent);
             let at = items.last().map_or(0, |it| it.out);
-            let info = if is_rust(info) { "text" } else { info };
+            let info = fence_language(info);
             out.push(format!(
                 "{}{}{info}",
                 " ".repeat(at),
@@ -183,13 +194,17 @@ fn render(text: &str) -> Vec<String> {
             items.retain(|it| it.source <= indent);
             let at = items.last().map_or(0, |it| it.out);
             let (marker, text) = rest.split_at(width);
-            let text = text.trim_start();
+            let item_text = text.trim_start();
+            let shown = match task_box(item_text) {
+                Some(b) => format!("{b}{}", escape_brackets(&item_text[b.len()..], &labels)),
+                None => escape_brackets(item_text, &labels),
+            };
             out.push(
-                format!("{}{marker} {text}", " ".repeat(at))
+                format!("{}{marker} {shown}", " ".repeat(at))
                     .trim_end()
                     .to_string(),
             );
-            let source_text = indent + width + (rest.len() - width - text.len()).max(1);
+            let source_text = indent + width + (rest.len() - width - item_text.len()).max(1);
             items.push(Item {
                 source: source_text.min(indent + width + 1),
                 out: at + width + 1,
@@ -202,11 +217,11 @@ fn render(text: &str) -> Vec<String> {
         // indentation; below a quote, quoted.
         if prev == Prev::Text && !items.is_empty() {
             let at = items.last().map_or(0, |it| it.out);
-            out.push(format!("{}{rest}", " ".repeat(at)));
+            out.push(format!("{}{}", " ".repeat(at), text(rest)));
             continue;
         }
         if prev == Prev::Quote && !rest.starts_with('>') {
-            out.push(format!("> {rest}"));
+            out.push(format!("> {}", text(rest)));
             continue;
         }
         if prev == Prev::Blank {
@@ -247,7 +262,7 @@ fn render(text: &str) -> Vec<String> {
             prev = Prev::Other;
             continue;
         }
-        out.push(format!("{}{rest}", " ".repeat(at)));
+        out.push(format!("{}{}", " ".repeat(at), text(rest)));
         prev = if rest.starts_with('>') {
             Prev::Quote
         } else {
@@ -313,6 +328,181 @@ fn fence_open(rest: &str) -> Option<(char, usize, &str)> {
     let info = rest[len..].trim();
     // A backtick fence's info string cannot hold a backtick (that is inline code).
     (len >= 3 && !(marker == '`' && info.contains('`'))).then_some((marker, len, info))
+}
+
+/// The info string a fence is printed with: its language only, or `text`. rustdoc reads the
+/// whole info string as its own attributes (`{…}` opens a class block, `compile-fail` is a
+/// misspelt attribute: both warn), so what an author put after the language (`JSON  {`,
+/// `js title="x"`) is dropped, and a language rustdoc would compile as Rust, or one it would
+/// read as something else than a language, becomes `text`.
+fn fence_language(info: &str) -> &str {
+    let language = info
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .find(|t| !t.is_empty())
+        .unwrap_or("");
+    let plain = language
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "+#._-".contains(c));
+    let squashed: String = language
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_'))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let attribute_like = [
+        "compilefail",
+        "shouldpanic",
+        "norun",
+        "testharness",
+        "standalonecrate",
+        "allowfail",
+    ]
+    .contains(&squashed.as_str())
+        || squashed.starts_with("ignore")
+        || squashed.starts_with("edition");
+    if !plain || attribute_like || is_rust(language) {
+        "text"
+    } else {
+        language
+    }
+}
+
+/// The labels of the text's link reference definitions (`[label]: https://…`), normalized as
+/// CommonMark matches them (case and runs of white space do not count).
+fn reference_labels(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let rest = l.trim_start();
+            if indentation(l) > 3 || !rest.starts_with('[') {
+                return None;
+            }
+            let close = rest.find("]:")?;
+            Some(label(&rest[1..close]))
+        })
+        .collect()
+}
+
+fn label(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// A task list item's box (`[ ] `, `[x] `) at the start of an item's text: rustdoc shows a
+/// checkbox, so it is not escaped.
+fn task_box(text: &str) -> Option<&'static str> {
+    ["[ ] ", "[x] ", "[X] "]
+        .into_iter()
+        .find(|b| text.starts_with(b))
+}
+
+/// A line of text with each `[…]` that is no Markdown link written `\[…\]`. rustdoc takes
+/// any bracketed text without a target for an intra-doc link to a Rust item and warns that
+/// it resolves to nothing (`filter[sender]`, `[deprecated]`); escaped, it shows as written.
+/// Links stay as they are: `[text](url)`, `[text][label]`, a label defined in the same text
+/// (`[label]` with `[label]: url`), a definition itself, an image's text; so do code spans,
+/// autolinks, bare URLs, escaped brackets, empty brackets and brackets that do not pair up
+/// on the line.
+fn escape_brackets(line: &str, labels: &[String]) -> String {
+    if !line.contains('[') {
+        return line.to_string();
+    }
+    let bytes = line.as_bytes();
+    // Byte positions of the brackets outside code spans, autolinks, bare URLs and escapes.
+    let mut brackets = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &line[i..];
+        match bytes[i] {
+            b'\\' => i += 1 + line[i + 1..].chars().next().map_or(0, char::len_utf8),
+            b'`' => {
+                let run = rest.bytes().take_while(|b| *b == b'`').count();
+                let ticks = &rest[..run];
+                i += run;
+                // A span closes at the next run of exactly as many backticks.
+                let mut j = i;
+                while let Some(at) = line[j..].find(ticks) {
+                    let start = j + at;
+                    let len = line[start..].bytes().take_while(|b| *b == b'`').count();
+                    if len == run {
+                        i = start + run;
+                        break;
+                    }
+                    j = start + len;
+                }
+            }
+            b'<' if rest.contains('>') && autolink_scheme(&rest[1..]) => {
+                i += rest.find('>').map_or(rest.len(), |e| e + 1);
+            }
+            b'h' if rest.starts_with("http://") || rest.starts_with("https://") => {
+                i += rest
+                    .find(|c: char| c.is_whitespace() || "<>\"'`".contains(c))
+                    .unwrap_or(rest.len());
+            }
+            b'[' | b']' => {
+                brackets.push(i);
+                i += 1;
+            }
+            _ => i += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    // The pairs, as (opening, closing) positions.
+    let mut open: Vec<usize> = Vec::new();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for at in brackets {
+        if bytes[at] == b'[' {
+            open.push(at);
+        } else if let Some(start) = open.pop() {
+            pairs.push((start, at));
+        }
+    }
+    let inner = |(start, close): (usize, usize)| &line[start + 1..close];
+    let defined = |text: &str| labels.contains(&label(text));
+    let mut escaped = Vec::new();
+    for &(start, close) in &pairs {
+        let text = inner((start, close));
+        let after = bytes.get(close + 1).copied();
+        let before = start.checked_sub(1).map(|b| bytes[b]);
+        // `[text][label]` is a link when the label is defined (`[text][]` when the text is),
+        // and so is its label; `[text]` on its own when the text is a defined label.
+        let next = pairs.iter().find(|p| p.0 == close + 1).copied();
+        let is_link = match (after, next) {
+            (Some(b'('), _) => true,
+            (Some(b':'), _) if line[..start].trim().is_empty() => true,
+            (Some(b'['), Some(next)) if inner(next).is_empty() => defined(text),
+            (Some(b'['), Some(next)) => defined(inner(next)) || defined(text),
+            _ => before == Some(b'!') || defined(text),
+        };
+        if !is_link && !text.trim().is_empty() {
+            escaped.push(start);
+            escaped.push(close);
+        }
+    }
+    if escaped.is_empty() {
+        return line.to_string();
+    }
+    escaped.sort_unstable();
+    let mut out = String::with_capacity(line.len() + escaped.len());
+    let mut from = 0;
+    for at in escaped {
+        out.push_str(&line[from..at]);
+        out.push('\\');
+        from = at;
+    }
+    out.push_str(&line[from..]);
+    out
+}
+
+/// Whether text after a `<` starts an autolink (`<https://…>`, `<mailto:…>`).
+fn autolink_scheme(rest: &str) -> bool {
+    let scheme = rest.split(':').next().unwrap_or("");
+    rest.len() > scheme.len()
+        && (2..=32).contains(&scheme.len())
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
 }
 
 /// Whether rustdoc would compile a block with this info string as a doctest: no language,
@@ -508,6 +698,67 @@ mod tests {
         );
         // A fence left open is closed; lines inside are kept as written.
         assert_eq!(doc("```\n- a\nb"), vec!["```text", "- a", "b", "```"]);
+    }
+
+    #[test]
+    fn brackets_that_are_no_link_are_escaped() {
+        // fitbit: rustdoc read `[sender]` as an intra-doc link and warned it resolves to nothing.
+        assert_eq!(
+            doc("Required if filter[sender] is not defined; see [deprecated] and [a b]."),
+            vec![r"Required if filter\[sender\] is not defined; see \[deprecated\] and \[a b\]."]
+        );
+        // Links, definitions, images, code, URLs, escapes, empty and unpaired brackets stay.
+        let kept = [
+            "A [link](https://a.example) and [another][ref] and [ref].",
+            "[ref]: https://b.example",
+            "An ![image](i.png), `code[i]`, ``x[`y`]``, <https://c.example/?a[b]=1>.",
+            "Bare https://d.example/?q[x]=1 stays, \\[escaped\\] too, so do [] and a lone [ here.",
+            "A lone ] there.",
+        ];
+        assert_eq!(doc(&kept.join("\n")), kept.to_vec());
+        // fitbit: `[identifier][value]` is a reference to an undefined label, so no link.
+        assert_eq!(
+            doc("requires \"filter[identifier][value]\"; [x][] and [y][z] too"),
+            vec![r#"requires "filter\[identifier\]\[value\]"; \[x\][] and \[y\]\[z\] too"#]
+        );
+        // A label is matched as CommonMark matches it; a task box is a checkbox.
+        assert_eq!(
+            doc(
+                "See [The  Spec].\n\n[the spec]: https://e.example\n\n- [x] done [now]\n- [ ] open"
+            ),
+            vec![
+                "See [The  Spec].",
+                "",
+                "[the spec]: https://e.example",
+                "",
+                r"- [x] done \[now\]",
+                "- [ ] open"
+            ]
+        );
+        // Inside fences nothing is escaped; in quotes and continuations it is.
+        assert_eq!(
+            doc("```json\n{\"a\": [1]}\n```\n> q[x]\nlazy[y]"),
+            vec![
+                "```json",
+                "{\"a\": [1]}",
+                "```",
+                r"> q\[x\]",
+                r"> lazy\[y\]"
+            ]
+        );
+        // Multi-byte text around escapes and brackets.
+        assert_eq!(doc("é\\é [ü] `ß`"), vec![r"é\é \[ü\] `ß`"]);
+    }
+
+    #[test]
+    fn fence_info_strings_are_cut_to_their_language() {
+        // fitbit: rustdoc read `JSON  {` as an attribute block left open.
+        assert_eq!(doc("```JSON  {\n{}\n```"), vec!["```JSON", "{}", "```"]);
+        assert_eq!(doc("```js title=\"x\"\nx\n```")[0], "```js");
+        assert_eq!(doc("```{.json}\nx\n```")[0], "```text");
+        assert_eq!(doc("```compile-fail\nx\n```")[0], "```text");
+        assert_eq!(doc("```edition2021\nx\n```")[0], "```text");
+        assert_eq!(doc("```c++\nx\n```")[0], "```c++");
     }
 
     #[test]

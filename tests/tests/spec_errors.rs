@@ -29,6 +29,18 @@ fn wrong_shape_is_located() {
 }
 
 #[test]
+fn a_parameter_without_schema_or_content_says_so_at_its_place() {
+    let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters:\n        - {name: q, in: query}\n      responses:\n        '200': {description: ok}\n";
+    let err = generate(text).unwrap_err();
+    assert_eq!(err.0[0].pointer, "/paths/~1a/get/parameters/0", "{err}");
+    assert!(
+        err.to_string()
+            .contains("a parameter needs `schema` or `content`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn dangling_reference_is_located() {
     let text = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: '#/components/parameters/Nope'\n      responses:\n        '200': {description: ok}\n";
     let err = generate(text).unwrap_err();

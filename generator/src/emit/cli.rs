@@ -16,9 +16,9 @@ fn subcommand(cmd: &CliCommand, api: &Api) -> TokenStream {
     let about = op
         .summary
         .clone()
-        .or_else(|| op.doc.first().cloned())
+        .or_else(|| op.doc.first().map(|d| crate::docs::plain(d)))
         .unwrap_or_else(|| format!("`{} {}`", op.method, op.path));
-    let long = op.doc.join("\n");
+    let long = crate::docs::plain(&op.doc.join("\n"));
     let long = format!(
         "{long}{}`{} {}` (operation `{}`).",
         if long.is_empty() { "" } else { "\n\n" },

@@ -187,7 +187,10 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
         };
         located(one(
             moves.original(&pointer),
-            format!("not a valid OpenAPI {label} document: {message}"),
+            format!(
+                "not a valid OpenAPI {label} document: {}",
+                explain(&message)
+            ),
         ))
     })?;
     // The up-reading names places of the document it was given; the user wrote them elsewhere
@@ -293,6 +296,21 @@ fn check<T: serde::de::DeserializeOwned>(
             let inner = path_to_pointer(&e.path().to_string());
             (format!("{at}{inner}"), e.inner().to_string())
         })
+}
+
+/// serde's message for a shape the model could not read, with what the specification asks
+/// said first where serde only names its own enum (swagger-parser's dereference fixture: a
+/// parameter with neither `schema` nor `content` read "no variant of enum
+/// ParameterSchemaOrContent found in flattened data").
+fn explain(message: &str) -> String {
+    const MEANINGS: &[(&str, &str)] = &[(
+        "enum ParameterSchemaOrContent",
+        "a parameter needs `schema` or `content`",
+    )];
+    match MEANINGS.iter().find(|(serde, _)| message.contains(serde)) {
+        Some((_, meaning)) => format!("{meaning} ({message})"),
+        None => message.to_string(),
+    }
 }
 
 fn entries(value: &serde_json::Value) -> Vec<(&String, &serde_json::Value)> {

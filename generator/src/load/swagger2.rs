@@ -730,8 +730,7 @@ impl Converter {
                     split.body = Some((src, written_at, reference));
                 }
                 Some("formData") => split.form.push((src, written_at)),
-                Some(place @ ("query" | "path" | "header")) => {
-                    let _ = place;
+                Some("query" | "path" | "header") => {
                     self.moves.record(&out, &orig, true);
                     match reference {
                         Some(name) => split

@@ -204,7 +204,7 @@ fn flags(op: &Operation, api: &Api, binary: bool) -> Vec<CliFlag> {
             help: p
                 .doc
                 .first()
-                .cloned()
+                .map(|d| crate::docs::plain(d))
                 .unwrap_or_else(|| format!("{} parameter `{}`", p.location.name(), p.wire)),
             value_name: value_name(&p.ty),
             target: FlagTarget::Param(index),
@@ -224,7 +224,10 @@ fn flags(op: &Operation, api: &Api, binary: bool) -> Vec<CliFlag> {
                 help: format!(
                     "Body property `{}`{}",
                     f.wire,
-                    f.doc.first().map(|d| format!(": {d}")).unwrap_or_default()
+                    f.doc
+                        .first()
+                        .map(|d| format!(": {}", crate::docs::plain(d)))
+                        .unwrap_or_default()
                 ),
                 value_name: value_name(&f.ty),
                 target: FlagTarget::Property {
@@ -342,6 +345,47 @@ paths:
         assert_eq!(
             left,
             [("events", "its answer is a stream (use the client library)")]
+        );
+    }
+
+    /// The doc comment escapes brackets for rustdoc (`filter\[sender\]`); the help a
+    /// terminal shows does not.
+    #[test]
+    fn help_shows_brackets_as_written() {
+        let (api, cli) = cli(r#"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /mail:
+    post:
+      operationId: send
+      parameters:
+        - {name: "filter[sender]", in: query, description: "Required if filter[receiver] is not set.", schema: {type: string}}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                to: {type: string, description: "One of [a] or [b]."}
+      responses: {"204": {description: ok}}
+"#);
+        let op = &api.operations[0];
+        assert_eq!(
+            op.params[0].doc,
+            [r"Required if filter\[receiver\] is not set."]
+        );
+        let help: Vec<&str> = cli.commands[0]
+            .flags
+            .iter()
+            .map(|f| f.help.as_str())
+            .collect();
+        assert_eq!(
+            help,
+            [
+                "Required if filter[receiver] is not set.",
+                "Body property `to`: One of [a] or [b]."
+            ]
         );
     }
 }
