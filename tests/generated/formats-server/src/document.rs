@@ -12,7 +12,7 @@ pub static DOCUMENT: Document = Document {
   "info": {
     "title": "Formats",
     "version": "0.1.0",
-    "description": "A fixture for typed string formats (issue 14): `uuid`, `date-time`, `date`, `ipv4` and\n`ipv6` in bodies (required, optional, nullable, in arrays and maps), in path, query and\nheader parameters and in a response header; `uri` and `email` stay strings, length\nand pattern keywords beside a typed format give way to the type's own parser, and a\nparameter's default of a typed format leaves the parameter optional.\n"
+    "description": "A fixture for typed string formats (issue 14): `uuid`, `date-time`, `date`, `ipv4` and\n`ipv6` in bodies (required, optional, nullable, in arrays and maps), in path, query and\nheader parameters and in a response header; `uri`, `uri-reference`, `email` and\n`hostname` stay strings the server checks (issue 34), length and pattern keywords beside\na typed format give way to the type's own parser, and a parameter's default of a typed\nformat leaves the parameter optional.\n"
   },
   "paths": {
     "/events/{id}": {
@@ -74,6 +74,14 @@ pub static DOCUMENT: Document = Document {
             "schema": {
               "type": "string",
               "format": "ipv6"
+            }
+          },
+          {
+            "name": "owner",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "format": "email"
             }
           }
         ],
@@ -214,6 +222,14 @@ pub static DOCUMENT: Document = Document {
           "contact": {
             "type": "string",
             "format": "email"
+          },
+          "host": {
+            "type": "string",
+            "format": "hostname"
+          },
+          "link": {
+            "type": "string",
+            "format": "uri-reference"
           }
         }
       },
@@ -247,9 +263,10 @@ info:
   description: |
     A fixture for typed string formats (issue 14): `uuid`, `date-time`, `date`, `ipv4` and
     `ipv6` in bodies (required, optional, nullable, in arrays and maps), in path, query and
-    header parameters and in a response header; `uri` and `email` stay strings, length
-    and pattern keywords beside a typed format give way to the type's own parser, and a
-    parameter's default of a typed format leaves the parameter optional.
+    header parameters and in a response header; `uri`, `uri-reference`, `email` and
+    `hostname` stay strings the server checks (issue 34), length and pattern keywords beside
+    a typed format give way to the type's own parser, and a parameter's default of a typed
+    format leaves the parameter optional.
 paths:
   /events/{id}:
     parameters:
@@ -268,6 +285,7 @@ paths:
           schema: {type: array, items: {type: string, format: uuid}}
         - {name: X-Client-Ip, in: header, schema: {type: string, format: ipv4}}
         - {name: X-Peer, in: header, schema: {type: string, format: ipv6}}
+        - {name: owner, in: query, schema: {type: string, format: email}}
       responses:
         '200':
           description: The event, with what the server read from the parameters.
@@ -328,6 +346,8 @@ components:
           pattern: '^[0-9a-f-]+$'
         homepage: {type: string, format: uri}
         contact: {type: string, format: email}
+        host: {type: string, format: hostname}
+        link: {type: string, format: uri-reference}
     Error:
       type: object
       required: [code, message, status]

@@ -510,6 +510,7 @@ impl Client {
     pub async fn ping(&self) -> Result<ResponseValue<()>, Error<PingError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "ping",
+            path: "/ping",
             method: http::Method::POST,
             idempotent: false,
             deprecated: false,

@@ -13,7 +13,7 @@ pub static DOCUMENT: Document = Document {
     "title": "Ticker",
     "version": "0.1.0",
     "summary": "OpenAPI 3.2 additions end to end",
-    "description": "A fixture for the 3.2 additions: responses streamed item by item (`itemSchema` with\nServer-Sent Events and JSON Lines), the `QUERY` method, a custom method from\n`additionalOperations`, a query string read as one typed object (`in: querystring`), and\n`webhooks`.\n"
+    "description": "A fixture for the 3.2 additions: responses streamed item by item (`itemSchema` with\nServer-Sent Events and JSON Lines), the `QUERY` method, a custom method from\n`additionalOperations`, a query string read as one typed object (`in: querystring`),\n`webhooks`, and an operation that describes no response.\n"
   },
   "servers": [
     {
@@ -322,6 +322,13 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/ping": {
+      "post": {
+        "operationId": "ping",
+        "summary": "No response described (`responses` is optional since 3.1)",
+        "description": "Read as `default` with no content, so an implementation, and the mock, can answer at all."
+      }
+    },
     "/session": {
       "get": {
         "operationId": "whoAmI",
@@ -597,8 +604,8 @@ info:
   description: |
     A fixture for the 3.2 additions: responses streamed item by item (`itemSchema` with
     Server-Sent Events and JSON Lines), the `QUERY` method, a custom method from
-    `additionalOperations`, a query string read as one typed object (`in: querystring`), and
-    `webhooks`.
+    `additionalOperations`, a query string read as one typed object (`in: querystring`),
+    `webhooks`, and an operation that describes no response.
 servers:
   - url: http://127.0.0.1/api
 security:
@@ -778,6 +785,12 @@ paths:
             application/x-ndjson:
               itemSchema:
                 type: integer
+  /ping:
+    post:
+      operationId: ping
+      summary: No response described (`responses` is optional since 3.1)
+      description: Read as `default` with no content, so an implementation, and the mock, can
+        answer at all.
   /session:
     get:
       operationId: whoAmI

@@ -106,7 +106,7 @@ pub fn router<A: TickerApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
         )
         .route(
             &layer::route_path(&base, "/ping"),
-            routing::post_service(layer::operation(&api, handle_ping::<A>)),
+            routing::post_service(layer::operation(&api, handle_ping::<A>).named("ping")),
         )
         .route(
             &layer::route_path(&base, "/session"),
