@@ -3,69 +3,17 @@
 //! client's span, and each side's fields are OpenTelemetry's (read through a `tracing`
 //! subscriber installed for this binary, never from log text).
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use petstore_client::{Client, RetryPolicy};
 use petstore_service::{PetStore, Plan, app, spawn};
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing_subscriber::layer::{Context, SubscriberExt};
-use tracing_subscriber::registry::LookupSpan;
+use tracing_subscriber::layer::SubscriberExt;
 
-type Fields = BTreeMap<String, String>;
+// The reference service's tests read spans with the runtime's test subscriber.
+#[path = "../../../runtime/server/tests/common/spans.rs"]
+mod spans;
 
-/// Every closed span, by name, with its fields.
-#[derive(Default, Clone)]
-struct Spans {
-    open: Arc<Mutex<BTreeMap<u64, (String, Fields)>>>,
-    closed: Arc<Mutex<Vec<(String, Fields)>>>,
-}
-
-struct Collect<'a>(&'a mut Fields);
-
-impl Visit for Collect<'_> {
-    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
-    }
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
-    }
-}
-
-impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> tracing_subscriber::Layer<S> for Spans {
-    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
-        let mut fields = Fields::new();
-        attrs.record(&mut Collect(&mut fields));
-        let name = attrs.metadata().name().to_owned();
-        self.open
-            .lock()
-            .unwrap()
-            .insert(id.into_u64(), (name, fields));
-    }
-    fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
-        if let Some((_, fields)) = self.open.lock().unwrap().get_mut(&id.into_u64()) {
-            values.record(&mut Collect(fields));
-        }
-    }
-    fn on_close(&self, id: Id, _: Context<'_, S>) {
-        if let Some(span) = self.open.lock().unwrap().remove(&id.into_u64()) {
-            self.closed.lock().unwrap().push(span);
-        }
-    }
-}
-
-impl Spans {
-    fn named(&self, name: &str) -> Vec<Fields> {
-        self.closed
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, f)| f.clone())
-            .collect()
-    }
-}
+use spans::Spans;
 
 #[tokio::test]
 async fn a_call_and_its_request_share_one_trace() {

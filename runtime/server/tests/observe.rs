@@ -7,6 +7,8 @@
 //! One test over HTTP in this binary: the subscriber and the recorder are process-wide.
 
 mod common;
+#[path = "common/spans.rs"]
+mod spans;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,71 +31,10 @@ use runtime::observe::{
     METRIC_ACTIVE, METRIC_DURATION, METRIC_RATE_LIMITED, RequestId, TRACEPARENT, TraceContext,
 };
 use runtime::{Quota, RateLimitPolicy, response};
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing_subscriber::layer::{Context, SubscriberExt};
-use tracing_subscriber::registry::LookupSpan;
+use spans::Spans;
+use tracing_subscriber::layer::SubscriberExt;
 
-// ---- a subscriber that keeps every closed span's fields ------------------------------------
-
-type Fields = BTreeMap<String, String>;
-
-#[derive(Default, Clone)]
-struct Spans {
-    open: Arc<Mutex<BTreeMap<u64, (String, Fields)>>>,
-    closed: Arc<Mutex<Vec<(String, Fields)>>>,
-}
-
-struct Collect<'a>(&'a mut Fields);
-
-impl Visit for Collect<'_> {
-    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
-    }
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
-    }
-    fn record_u64(&mut self, field: &Field, value: u64) {
-        self.0.insert(field.name().to_owned(), value.to_string());
-    }
-}
-
-impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> tracing_subscriber::Layer<S> for Spans {
-    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
-        let mut fields = Fields::new();
-        attrs.record(&mut Collect(&mut fields));
-        let name = attrs.metadata().name().to_owned();
-        self.open
-            .lock()
-            .unwrap()
-            .insert(id.into_u64(), (name, fields));
-    }
-    fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
-        if let Some((_, fields)) = self.open.lock().unwrap().get_mut(&id.into_u64()) {
-            values.record(&mut Collect(fields));
-        }
-    }
-    fn on_close(&self, id: Id, _: Context<'_, S>) {
-        if let Some(span) = self.open.lock().unwrap().remove(&id.into_u64()) {
-            self.closed.lock().unwrap().push(span);
-        }
-    }
-}
-
-impl Spans {
-    /// The fields of the closed `request` span whose request id is `id`.
-    fn request(&self, id: &str) -> Fields {
-        self.closed
-            .lock()
-            .unwrap()
-            .iter()
-            .find(|(name, f)| {
-                name == "request" && f.get("http.request_id").map(String::as_str) == Some(id)
-            })
-            .map(|(_, f)| f.clone())
-            .unwrap_or_else(|| panic!("no closed request span with id {id}"))
-    }
-}
+// The subscriber: common/spans.rs.
 
 // ---- a recorder that keeps every value ------------------------------------------------------
 
