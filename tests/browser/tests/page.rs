@@ -1,4 +1,5 @@
-//! The pet store page (`examples/petstore-web`) in headless Chromium, driven through WebDriver
+//! The pet store page (`examples/petstore-web`), and the document's page the service serves
+//! (`/openapi.html`), in headless Chromium, driven through WebDriver
 //! (chromedriver) as a person would use it: add an animal with the form and see it in the
 //! list, filter by status, read the rate-limit state, see the server's 401 message for a wrong
 //! key. The page and the reference service are served here on two loopback origins (the
@@ -27,6 +28,53 @@ const KEY: &str = "page-test-key";
 
 /// How long the page may take to show what a step expects: generous, the machine is shared.
 const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The document's page (`ServerConfig::serve_document`), opened as a person would: it reads
+/// the document from the same server, with nothing from elsewhere (Chromium here has no
+/// network beyond loopback), and lists every operation.
+#[tokio::test]
+#[ignore = "needs Chromium and chromedriver: scripts/browser-test.sh"]
+async fn the_documents_page_lists_its_operations() {
+    let config = config([(KEY, Plan::Free)]).serve_document("/openapi");
+    let service = spawn_with(router(Arc::new(PetStore::new()), config.clone()), &config)
+        .await
+        .unwrap();
+    let root = service.base_url().trim_end_matches("/v1").to_owned();
+    let spec: Value = serde_json::from_str(
+        &reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .unwrap()
+            .get(format!("{root}/openapi.json"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    let ids: Vec<String> = spec["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| item.as_object().unwrap().values())
+        .filter_map(|op| op["operationId"].as_str().map(str::to_owned))
+        .collect();
+
+    let browser = Browser::start().await;
+    browser.go(&format!("{root}/openapi.html")).await;
+    let status = browser
+        .wait_text("#status", |t| t.ends_with("operations."))
+        .await;
+    assert_eq!(status, format!("{} operations.", ids.len()));
+    let listed = browser.text("#operations").await;
+    for id in &ids {
+        assert!(listed.contains(id.as_str()), "{id} in {listed}");
+    }
+    assert!(listed.contains("/pets/{petId}"), "{listed}");
+    browser.quit().await;
+}
 
 #[tokio::test]
 #[ignore = "needs the page built for wasm32, Chromium and chromedriver: scripts/browser-test.sh"]
@@ -227,8 +275,11 @@ impl Browser {
         // A fresh profile for every run; the flags keep Chromium off the network (a closed
         // network refuses its background connections) and out of a sandbox (it runs as root
         // in CI).
+        // One profile per browser: the tests of this file may run at once.
+        static BROWSERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = BROWSERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("chromium-profile-{}", std::process::id()));
+            .join(format!("chromium-profile-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         let mut browser = Browser {
             http,
