@@ -67,6 +67,14 @@ pub const METRIC_BODY_REFUSED: &str = "apigen.request.body.refused";
 /// counts its `database` too) and `error` (`timeout`, `error`).
 pub const METRIC_STORE_ERRORS: &str = "apigen.store.errors";
 
+/// Counter: bans started (a key refused past the policy's strikes), by either limiter.
+pub const METRIC_BANS: &str = "apigen.rate_limit.bans";
+
+/// Counts one ban started (the limiters call it where they ban a key).
+pub(crate) fn ban_started() {
+    metrics::counter!(METRIC_BANS).increment(1);
+}
+
 /// Counts one refused request body (`reason`: `too_large` or `timeout`).
 pub(crate) fn body_refused(reason: &'static str) {
     metrics::counter!(METRIC_BODY_REFUSED, "reason" => reason).increment(1);

@@ -262,6 +262,7 @@ impl InMemoryRateLimiter {
         entry.refusals = entry.refusals.saturating_add(1);
         if self.ban_strikes > 0 && self.ban_secs > 0 && entry.refusals > self.ban_strikes {
             entry.banned_until = t + self.ban_secs;
+            super::observe::ban_started();
             entry.refusals = 0;
             return Decision {
                 allowed: false,

@@ -197,7 +197,8 @@ impl RedisStore {
 ///
 /// KEYS: minute counter, day counter, strikes (hash `n`, `until`), ban.
 /// ARGV: now, per_minute, per_day, minute_reset, day_reset, ban_strikes, ban_secs.
-/// Returns {outcome (0 refused, 1 allowed, 2 banned), limit, remaining, reset, retry_after}.
+/// Returns {outcome (0 refused, 1 allowed, 2 banned, 3 banned from now on), limit, remaining,
+/// reset, retry_after}.
 const DECIDE: &str = r"
 local t = tonumber(ARGV[1])
 local per_minute = tonumber(ARGV[2])
@@ -238,7 +239,7 @@ n = n + 1
 if strikes > 0 and ban_secs > 0 and n > strikes then
   redis.call('SET', KEYS[4], t + ban_secs, 'EX', ban_secs)
   redis.call('DEL', KEYS[3])
-  return {2, limit, 0, t + ban_secs, ban_secs}
+  return {3, limit, 0, t + ban_secs, ban_secs}
 end
 redis.call('HSET', KEYS[3], 'n', n, 'until', reset)
 redis.call('EXPIRE', KEYS[3], reset - t + grace)
@@ -310,15 +311,20 @@ impl RedisRateLimiter {
             })
             .await;
         match reply {
-            Ok((outcome, limit, remaining, reset_unix, retry_after)) => Decision {
-                allowed: outcome == 1,
-                limit,
-                remaining,
-                reset_unix,
-                retry_after_secs: (outcome != 1).then_some(retry_after.max(1)),
-                banned: outcome == 2,
-                unavailable: false,
-            },
+            Ok((outcome, limit, remaining, reset_unix, retry_after)) => {
+                if outcome == 3 {
+                    super::observe::ban_started();
+                }
+                Decision {
+                    allowed: outcome == 1,
+                    limit,
+                    remaining,
+                    reset_unix,
+                    retry_after_secs: (outcome != 1).then_some(retry_after.max(1)),
+                    banned: outcome >= 2,
+                    unavailable: false,
+                }
+            }
             Err(_) => Decision::unavailable(
                 self.store.options().when_unavailable == WhenUnavailable::Allow,
             ),

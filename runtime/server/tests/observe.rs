@@ -28,7 +28,8 @@ use metrics::{
 use runtime::auth::{self, StaticKeys};
 use runtime::layer::{self, Runtime, ServerConfig};
 use runtime::observe::{
-    METRIC_ACTIVE, METRIC_DURATION, METRIC_RATE_LIMITED, RequestId, TRACEPARENT, TraceContext,
+    METRIC_ACTIVE, METRIC_BANS, METRIC_DURATION, METRIC_RATE_LIMITED, RequestId, TRACEPARENT,
+    TraceContext,
 };
 use runtime::{Quota, RateLimitPolicy, response};
 use spans::Spans;
@@ -191,7 +192,7 @@ fn router() -> axum::Router {
         ]),
         anonymous_plan: "free".to_owned(),
         default_plan: "free".to_owned(),
-        ban_strikes: 100,
+        ban_strikes: 2,
         ban: Duration::from_secs(60),
     };
     let config = ServerConfig::new()
@@ -316,6 +317,26 @@ async fn spans_ids_and_metrics_of_each_request() {
         )),
         [1.0]
     );
+    // Two more refusals past the first (the policy's strikes) ban the key: counted once as a
+    // ban, and each banned answer as a refusal of that kind.
+    for n in 3..=5 {
+        let reply = send(
+            client()
+                .get(&url)
+                .bearer_auth("free-key")
+                .header("x-request-id", format!("free-{n}")),
+        )
+        .await;
+        assert_eq!(reply.status, 429);
+    }
+    assert_eq!(spans.request("free-4")["apigen.rate_limit"], "banned");
+    assert_eq!(metrics.get(&format!("{METRIC_BANS}{{}}")), [1.0]);
+    assert_eq!(
+        metrics.get(&format!(
+            "{METRIC_RATE_LIMITED}{{apigen.plan=free,apigen.rate_limit=banned}}"
+        )),
+        [2.0]
+    );
 
     // An unknown path: no operation; the span is named by the method.
     let lost = send(
@@ -338,7 +359,7 @@ async fn spans_ids_and_metrics_of_each_request() {
     let limited = metrics.get(&format!(
         "{METRIC_DURATION}{{apigen.operation.id=whoAmI,http.request.method=GET,http.response.status_code=429,http.route=/v1/users/{{name}}/whoami}}"
     ));
-    assert_eq!(limited.len(), 1, "{limited:?}");
+    assert_eq!(limited.len(), 4, "{limited:?}");
     let not_found = metrics.get(&format!(
         "{METRIC_DURATION}{{apigen.operation.id=,http.request.method=GET,http.response.status_code=404,http.route=}}"
     ));
