@@ -386,7 +386,10 @@ async fn arrays_keep_items_that_hold_their_delimiter() {
     assert_eq!(echoed.jar, options.jar);
     assert_eq!(echoed.crumbs, options.crumbs);
     // What another client may send: a literal delimiter separates, an encoded one does not.
-    let raw = reqwest::Client::new()
+    let raw = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
         .get(format!(
             "{}/labels/a%2Cb,c?csv=1%2C2,3&pipes=x%7Cy|z",
             base(addr)

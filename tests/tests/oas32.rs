@@ -687,7 +687,10 @@ async fn cookies_of_style_cookie_go_as_they_are() {
         .into_inner();
     assert_eq!(me.session, "ab/c+d==");
     assert_eq!(me.theme.as_deref(), Some("dark blue/2"));
-    let raw = reqwest::Client::new()
+    let raw = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
         .get(format!("http://{addr}/api/session"))
         .header("cookie", "session=a%2Fb; theme=a%2Fb")
         .send()
