@@ -37,6 +37,10 @@ fn swagger_2_0_and_its_3_0_form_generate_the_same_crates() {
     assert!(new.contains_key("cli/src/lib.rs"));
     let mut differ = Vec::new();
     for (path, text) in &new {
+        // The document itself, which the server serves as written: each form its own text.
+        if path == "server/src/document.rs" {
+            continue;
+        }
         let a = text.replace("tests/fixtures/swagger2/kennel.yaml", "<document>");
         let b = old[path].replace("tests/fixtures/swagger2/kennel-3.0.yaml", "<document>");
         if a != b {

@@ -390,7 +390,11 @@ where
                 this.span.record("otel.name", this.method.as_str());
             }
         }
-        if let Some(id) = this.id.take() {
+        // On every answer, unless the operation wrote its own (a document may declare an
+        // `X-Request-Id` answer header of another shape: the operation's value is the contract).
+        if let Some(id) = this.id.take()
+            && !response.headers().contains_key(&X_REQUEST_ID)
+        {
             response.headers_mut().insert(X_REQUEST_ID.clone(), id);
         }
         if let Some(trace) = this.trace.take() {
