@@ -62,7 +62,7 @@ impl Violations {
     pub fn into_problem(self) -> Problem {
         let unauthenticated = self.0.iter().any(|v| {
             v.pointer.eq_ignore_ascii_case("header/authorization")
-                && v.message == crate::params::MISSING_PARAMETER
+                && v.message == super::params::MISSING_PARAMETER
         });
         let problem = if unauthenticated {
             Problem::unauthorized("the request is invalid")
