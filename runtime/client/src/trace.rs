@@ -44,7 +44,9 @@ impl CallTrace {
     }
 }
 
-/// 64 unpredictable bits: std's per-process random hash keys over a counter and `salt`.
+/// 64 unpredictable bits: std's per-process random hash keys over a counter, the time and
+/// `salt`. The time matters in the browser, where std has no source of randomness (its hash
+/// keys are fixed) and every page would otherwise count the same ids.
 fn random_u64(salt: u64) -> u64 {
     use std::hash::{BuildHasher, Hasher};
     use std::sync::OnceLock;
@@ -55,6 +57,12 @@ fn random_u64(salt: u64) -> u64 {
         .get_or_init(std::collections::hash_map::RandomState::new)
         .build_hasher();
     h.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
+    h.write_u128(
+        web_time::SystemTime::now()
+            .duration_since(web_time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos(),
+    );
     h.write_u64(salt);
     h.finish()
 }
@@ -90,10 +98,21 @@ pub(crate) fn record_status(span: &tracing::Span, status: http::StatusCode) {
 pub(crate) fn error_type(error: &SendError) -> &'static str {
     match error {
         SendError::Transport(e) if e.is_timeout() => "timeout",
-        SendError::Transport(e) if e.is_connect() => "connect",
+        SendError::Transport(e) if connect_error(e) => "connect",
         SendError::Transport(_) => "transport",
         SendError::InvalidRequest(_) => "invalid_request",
     }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn connect_error(e: &reqwest::Error) -> bool {
+    e.is_connect()
+}
+
+// The browser's fetch does not tell a connection that failed from any other failure.
+#[cfg(target_arch = "wasm32")]
+fn connect_error(_: &reqwest::Error) -> bool {
+    false
 }
 
 /// The host of `http://host:port/base` (no port, no brackets around an IPv6 address).

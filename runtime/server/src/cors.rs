@@ -54,10 +54,18 @@ pub const RUNTIME_RESPONSE_HEADERS: &[&str] = &[
     "deprecation",
     "sunset",
     "link",
+    "x-request-id",
 ];
 
-/// Request headers every generated client may send; always allowed.
-pub const RUNTIME_REQUEST_HEADERS: &[&str] = &["authorization", "content-type"];
+/// Request headers every generated client may send (credentials, bodies, W3C Trace Context,
+/// the request id the runtime keeps); always allowed.
+pub const RUNTIME_REQUEST_HEADERS: &[&str] = &[
+    "authorization",
+    "content-type",
+    "traceparent",
+    "tracestate",
+    "x-request-id",
+];
 
 /// How long browsers may cache a preflight answer unless [`CorsBuilder::max_age`] says
 /// otherwise: ten minutes (Chromium caps it at two hours).

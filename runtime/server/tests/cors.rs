@@ -65,7 +65,15 @@ async fn a_preflight_is_answered_204_before_authentication_with_the_allowed_meth
     assert_eq!(list(&r, "access-control-allow-methods"), ["get", "post"]);
     assert_eq!(
         list(&r, "access-control-allow-headers"),
-        ["authorization", "content-type", "x-request-id"]
+        // The runtime's own (credentials, bodies, trace context, request id), then the
+        // document's (here X-Request-Id again, listed once).
+        [
+            "authorization",
+            "content-type",
+            "traceparent",
+            "tracestate",
+            "x-request-id"
+        ]
     );
     assert_eq!(r.header("access-control-max-age"), Some("600"));
     assert!(r.header("access-control-allow-credentials").is_none());
