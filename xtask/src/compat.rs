@@ -108,12 +108,9 @@ fn at<'a>(value: &'a mut Value, path: &[&str]) -> Result<&'a mut Value, String> 
     Ok(here)
 }
 
-/// The hand-written crates checked, and the generated crate the CLI's tests also use.
-const COPIED: &[&str] = &[
-    "examples/petstore-service",
-    "tests/cli",
-    "tests/generated/library-client",
-];
+/// The hand-written crates checked, and the fixtures' generated crates the CLI's tests also
+/// use (its binary and tests run the fixtures' CLIs and the answers fixture's server).
+const COPIED: &[&str] = &["examples/petstore-service", "tests/cli", "tests/generated"];
 
 /// Copied beside them: the runtime crates every generated crate (and the copied fixture
 /// client) depends on by path, so the workspace holds one of each (cargo makes path
@@ -165,10 +162,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     let manifest = fs::read_to_string(root.join("Cargo.toml"))
         .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
+    // A copied folder of crates (tests/generated) is a glob of members.
     let members = ["generated-server", "generated-client", "generated-cli"]
         .iter()
         .chain(COPIED)
-        .map(|m| format!("    \"{m}\",\n"))
+        .map(|m| match root.join(m).join("Cargo.toml").is_file() {
+            true => format!("    \"{m}\",\n"),
+            false => format!("    \"{m}/*\",\n"),
+        })
         .collect::<String>();
     fs::write(ws.join("Cargo.toml"), with_members(&manifest, &members)?)
         .map_err(|e| format!("cannot write the workspace manifest: {e}"))?;
