@@ -116,6 +116,14 @@ impl AnswersApi for Service {
         ))
     }
 
+    async fn get_motd(
+        &self,
+        _ctx: &RequestContext,
+        _params: GetMotdParams,
+    ) -> Result<GetMotdResponse, String> {
+        Ok(GetMotdResponse::Ok("Closed on \"Sundays\".".into()))
+    }
+
     async fn get_speech(
         &self,
         ctx: &RequestContext,
@@ -215,4 +223,14 @@ async fn accept_names_the_documented_media_types_and_bytes_arrive_whole() {
         speech.as_ref(),
         b"audio/mpeg, application/json|hi|\xff\x00\xfe"
     );
+}
+
+/// A `*/*` answer with a string schema is text: the server sends `text/plain` (a range is
+/// not a media type it can send), the client reads the text as it came.
+#[tokio::test]
+async fn a_string_of_any_media_type_is_text() {
+    let client = serve(false).await;
+    let motd = client.get_motd().await.unwrap();
+    assert_eq!(motd.headers()["content-type"], "text/plain; charset=utf-8");
+    assert_eq!(motd.as_str(), "Closed on \"Sundays\".");
 }

@@ -103,6 +103,14 @@ fn base64_tuples_and_pattern_maps_round_trip() {
         assert!(serde_json::from_value::<c::Shipment>(doc).is_err());
     }
 
+    // `prefixItems` whose `minItems` lets the array stop early is a list (a tuple's length
+    // is fixed): `[]` and one item both fit.
+    for via in [json!([]), json!(["AMS"])] {
+        let doc = json!({"position": [1.0, 2.0], "token": "", "via": via});
+        let s: c::Shipment = serde_json::from_value(doc).unwrap();
+        assert_eq!(json!(s.via.unwrap()), via);
+    }
+
     let labels: c::Labels = serde_json::from_value(json!({"app.example/name": "x"})).unwrap();
     assert_eq!(labels.additional_properties["app.example/name"], "x");
 }
@@ -243,6 +251,8 @@ async fn server_checks_pattern_names_dependencies_and_tuples() {
     for bad in [
         with(shipment.clone(), "position", json!([1.0, 2.0, 3.0])),
         with(shipment.clone(), "token", json!("a+b")),
+        // `items: false` after one `prefixItems` entry: at most one item.
+        with(shipment.clone(), "via", json!(["AMS", "FRA"])),
     ] {
         assert_eq!(send(addr, "POST", "/shipments", &bad).await.0, 400, "{bad}");
     }
@@ -277,6 +287,7 @@ async fn typed_client_sends_bytes_and_tuples() {
         token: vec![0, 1, 254, 255].into(),
         tracking_number: Some("T9".into()),
         carrier: Some("C".into()),
+        via: Some(vec!["AMS".into()]),
     };
     let back = client.add_shipment(&sent).await.unwrap().into_inner();
     assert_eq!(back, sent);

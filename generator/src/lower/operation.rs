@@ -579,7 +579,17 @@ impl Ctx<'_> {
             Some(s) => schemas.type_of(SchemaRef::of(s), hint, &push(at, "schema"), sink),
             None => TypeRef::Json,
         };
-        if is_json(&essence) {
+        if essence == "*/*" {
+            // Any media type: what is sent is read by its own Content-Type. A string (JSON
+            // text or plain text alike) is text, bytes are bytes; the rest is JSON, the one
+            // encoding every side reads (nexus's `*/*` answers are `type: string`, and a real
+            // server sends them as text/plain, which a JSON reader refused).
+            match schema_ty(schemas, sink) {
+                TypeRef::String => BodyKind::Text,
+                TypeRef::Bytes => BodyKind::Bytes,
+                ty => BodyKind::Json(ty),
+            }
+        } else if is_json(&essence) {
             BodyKind::Json(schema_ty(schemas, sink))
         } else if essence == "application/x-www-form-urlencoded" {
             BodyKind::Form(schema_ty(schemas, sink))

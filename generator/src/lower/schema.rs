@@ -280,6 +280,11 @@ impl<'a> Schemas<'a> {
             }
         }
         if let Some(parts) = prefix_items(schema) {
+            // `items: false` after them: no more items than they list (what a list read in
+            // place of a tuple, see `tuple`, must check itself).
+            if items_closed(schema) {
+                c.max_items = Some(c.max_items.map_or(parts.len(), |m| m.min(parts.len())));
+            }
             let items: Vec<Constraints> = parts
                 .iter()
                 .map(|part| self.constraints(SchemaRef::of(part)))
@@ -381,7 +386,8 @@ impl<'a> Schemas<'a> {
                 _ => TypeRef::F64,
             },
             SchemaKind::Type(Type::Array(a)) if prefix_items(schema).is_some() => {
-                self.tuple(schema, a.items.as_ref(), a.max_items, hint, pointer, sink)
+                let bounds = (a.min_items, a.max_items);
+                self.tuple(schema, a.items.as_ref(), bounds, hint, pointer, sink)
             }
             SchemaKind::Type(Type::Array(a)) => {
                 let item = match &a.items {
@@ -437,7 +443,7 @@ impl<'a> Schemas<'a> {
                     Some("array") if prefix_items(schema).is_some() => self.tuple(
                         schema,
                         any.items.as_ref(),
-                        any.max_items,
+                        (any.min_items, any.max_items),
                         hint,
                         pointer,
                         sink,
@@ -631,19 +637,23 @@ impl<'a> Schemas<'a> {
     /// `prefixItems`: a tuple of the listed item types when nothing may follow them
     /// (`items: false`, or `maxItems` equal to their number), and also, stricter than the
     /// schema (with a warning), when later items are only left open; a list of JSON values
-    /// when `items` describes more.
+    /// when `items` describes more. A tuple is exact in length, so where `minItems` (0 when
+    /// absent) lets an array stop before the last listed item, it is a list instead: of the
+    /// items' type when they all have one schema, else of JSON values. Reading `[]` as
+    /// "missing the first item" would refuse what the document allows (redocly-cli's
+    /// `prefixItems: [string], items: false`, whose answers Prism sends empty).
     fn tuple(
         &mut self,
         schema: &Schema,
         items: Option<&ReferenceOr<Box<Schema>>>,
-        max_items: Option<usize>,
+        (min_items, max_items): (Option<usize>, Option<usize>),
         hint: &str,
         pointer: &str,
         sink: &mut Sink,
     ) -> TypeRef {
         let parts = prefix_items(schema).unwrap_or_default();
         let at = push(pointer, "x-apigen-prefix-items");
-        let closed = matches!(items, Some(ReferenceOr::Item(s)) if matches!(&s.schema_kind, SchemaKind::Not { .. }));
+        let closed = items_closed(schema);
         if items.is_some() && !closed {
             sink.warn(
                 push(pointer, "items"),
@@ -657,6 +667,28 @@ impl<'a> Schemas<'a> {
                 "`prefixItems` with no entry or more than 12 cannot be a Rust tuple; using a list of JSON values",
             );
             return TypeRef::Vec(Box::new(TypeRef::Json));
+        }
+        if min_items.unwrap_or(0) < parts.len() {
+            let same = parts.iter().all(|p| p == &parts[0]);
+            let item = if same {
+                self.type_of(
+                    SchemaRef::of(&parts[0]),
+                    &format!("{hint}Item"),
+                    &push(&at, "0"),
+                    sink,
+                )
+            } else {
+                TypeRef::Json
+            };
+            sink.warn(
+                &at,
+                format!(
+                    "`prefixItems` where `minItems` allows fewer items than it lists ({}) cannot be a Rust tuple (its length is fixed); using a list of {}",
+                    parts.len(),
+                    if same { "the items' type" } else { "JSON values" }
+                ),
+            );
+            return TypeRef::Vec(Box::new(item));
         }
         if !closed && max_items != Some(parts.len()) {
             sink.warn(
@@ -1179,6 +1211,17 @@ pub fn format_type(format: &str) -> Option<TypeRef> {
         "ipv6" => TypeRef::Ipv6,
         _ => return None,
     })
+}
+
+/// Whether an array schema's `items` is `false` (read as `not: {}`): nothing may follow its
+/// `prefixItems`.
+fn items_closed(schema: &Schema) -> bool {
+    let items = match &schema.schema_kind {
+        SchemaKind::Type(Type::Array(a)) => a.items.as_ref(),
+        SchemaKind::Any(any) => any.items.as_ref(),
+        _ => None,
+    };
+    matches!(items, Some(ReferenceOr::Item(s)) if matches!(&s.schema_kind, SchemaKind::Not { .. }))
 }
 
 /// The `prefixItems` of a 3.1 schema (carried by the up-reading), when there are any.

@@ -46,8 +46,15 @@ impl Raw {
         Ok(ResponseValue::new((), self.status, self.headers))
     }
 
-    /// The body as UTF-8 text; invalid UTF-8 is [`Error::Decode`].
+    /// The body as UTF-8 text; invalid UTF-8 is [`Error::Decode`]. An answer whose
+    /// `Content-Type` says JSON and that holds one JSON string is that string (a `*/*` or
+    /// `text/*` answer a server chose to send as JSON), not its quoted form.
     pub fn text<E>(self) -> Result<ResponseValue<String>, Error<E>> {
+        if self.says_json()
+            && let Ok(text) = serde_json::from_slice::<String>(&self.body)
+        {
+            return Ok(ResponseValue::new(text, self.status, self.headers));
+        }
         match std::str::from_utf8(&self.body) {
             Ok(text) => Ok(ResponseValue::new(
                 text.to_owned(),
@@ -56,6 +63,16 @@ impl Raw {
             )),
             Err(e) => Err(self.decode_error(e.to_string())),
         }
+    }
+
+    /// Whether the `Content-Type` is JSON (`application/json` or `…+json`).
+    fn says_json(&self) -> bool {
+        let Some(value) = self.headers.get(http::header::CONTENT_TYPE) else {
+            return false;
+        };
+        let essence = value.to_str().unwrap_or("").split(';').next().unwrap_or("");
+        let essence = essence.trim().to_ascii_lowercase();
+        essence == "application/json" || essence.ends_with("+json")
     }
 
     /// The body as bytes.

@@ -523,6 +523,14 @@ fn other_success_forms() {
         ..raw(200, &[], "")
     };
     assert!(matches!(bad_utf8.text::<()>(), Err(Error::Decode { .. })));
+    // Text sent as JSON (a `*/*` answer): one JSON string is that string; anything else stays
+    // the text it is.
+    let json = [("content-type", "application/json; charset=utf-8")];
+    let quoted = raw(200, &json, r#""a \"b\"""#);
+    assert_eq!(*quoted.text::<()>().unwrap(), r#"a "b""#);
+    assert_eq!(*raw(200, &json, "[1]").text::<()>().unwrap(), "[1]");
+    let plain = [("content-type", "text/plain")];
+    assert_eq!(*raw(200, &plain, r#""q""#).text::<()>().unwrap(), r#""q""#);
 }
 
 #[test]

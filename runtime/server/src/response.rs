@@ -58,7 +58,12 @@ pub fn text(status: StatusCode, content_type: &str, body: String) -> Response {
     )
 }
 
+/// The document's media type as the answer's `Content-Type`; a range (`*/*`, `text/*`) is
+/// what a client may accept, not what a server can send, so it becomes `fallback`.
 fn content_type_value(content_type: &str, fallback: &'static str) -> HeaderValue {
+    if content_type.split(';').next().unwrap_or("").contains('*') {
+        return HeaderValue::from_static(fallback);
+    }
     HeaderValue::from_str(content_type).unwrap_or_else(|_| {
         tracing::warn!(content_type, "invalid content type; using {fallback}");
         HeaderValue::from_static(fallback)

@@ -56,6 +56,14 @@ impl AnswersApi for Service {
         Ok(GetCurrentOwnerResponse::Ok(None))
     }
 
+    async fn get_motd(
+        &self,
+        _ctx: &RequestContext,
+        _params: GetMotdParams,
+    ) -> Result<GetMotdResponse, String> {
+        Ok(GetMotdResponse::Ok("Closed on \"Sundays\".".into()))
+    }
+
     async fn get_speech(
         &self,
         _ctx: &RequestContext,
@@ -188,6 +196,18 @@ fn a_null_answer_is_printed_as_null() {
     let run = cli(true, &["--json", "get-current-owner", "--base-url", &url]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "null");
+}
+
+/// A string answer of any media type (`*/*`) is printed as the text it is, not quoted.
+#[test]
+fn a_text_answer_is_printed_as_text() {
+    let (_server, url) = serve();
+    let run = cli(true, &["get-motd", "--base-url", &url]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout).trim(),
+        "Closed on \"Sundays\"."
+    );
 }
 
 #[test]

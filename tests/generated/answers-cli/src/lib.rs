@@ -93,6 +93,15 @@ pub fn cli() -> Command {
                 ),
         )
         .subcommand(
+            Command::new("get-motd")
+                .about(
+                    "A string answer of any media type (nexus's `*/*` answers), read as text.",
+                )
+                .long_about(
+                    "A string answer of any media type (nexus's `*/*` answers), read as text.\n\n`GET /motd` (operation `getMotd`).",
+                ),
+        )
+        .subcommand(
             Command::new("list-tool-calls")
                 .about(
                     "A union whose variants pin its discriminator property, without a `mapping` (openai's\ntool calls: the pinned values are the tags), and one whose answer leaves the property\nout (the variants are tried in order). The example is what such servers send.\n",
@@ -286,6 +295,17 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             }
             let result = runtime.block_on(client.get_report());
             Ok(finish(&client, ("getReport", false), result, json, verbose))
+        }
+        "get-motd" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.get_motd());
+            Ok(finish(&client, ("getMotd", false), result, json, verbose))
         }
         "list-tool-calls" => {
             if !credentials {

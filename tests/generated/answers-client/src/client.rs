@@ -424,6 +424,41 @@ impl Client {
         }
     }
 
+    /// A string answer of any media type (nexus's `*/*` answers), read as text.
+    ///
+    /// `GET /motd` (operation `getMotd`).
+    pub async fn get_motd(&self) -> Result<ResponseValue<String>, Error<GetMotdError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "getMotd",
+            path: "/motd",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = "/motd";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("*/*"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.text(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// A union whose variants pin its discriminator property, without a `mapping` (openai's
     /// tool calls: the pinned values are the tags), and one whose answer leaves the property
     /// out (the variants are tried in order). The example is what such servers send.
@@ -713,6 +748,15 @@ pub enum GetReportError {
     ClientError(types::Error),
 }
 
+/// The documented error answers of `getMotd`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetMotdError {}
 /// The documented error answers of `listToolCalls`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code

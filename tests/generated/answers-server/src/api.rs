@@ -92,6 +92,18 @@ pub trait AnswersApi: Send + Sync + 'static {
         async { Ok(GetReportResponse::Unimplemented) }
     }
 
+    /// A string answer of any media type (nexus's `*/*` answers), read as text.
+    ///
+    /// `GET /motd` (operation `getMotd`).
+    fn get_motd(
+        &self,
+        ctx: &RequestContext,
+        params: GetMotdParams,
+    ) -> impl Future<Output = Result<GetMotdResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(GetMotdResponse::Unimplemented) }
+    }
+
     /// A union whose variants pin its discriminator property, without a `mapping` (openai's
     /// tool calls: the pinned values are the tags), and one whose answer leaves the property
     /// out (the variants are tried in order). The example is what such servers send.
@@ -274,6 +286,24 @@ pub enum GetReportResponse {
     Ok(serde_json::Value),
     /// 4XX: Refused.
     ClientError(http::StatusCode, types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `getMotd` (`GET /motd`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetMotdParams {}
+/// What `getMotd` answers: one variant per documented status, and [`Unimplemented`](GetMotdResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetMotdResponse {
+    /// 200: The message of the day, as the server has it.
+    Ok(String),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

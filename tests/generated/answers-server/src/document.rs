@@ -174,6 +174,25 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/motd": {
+      "get": {
+        "operationId": "getMotd",
+        "summary": "A string answer of any media type (nexus's `*/*` answers), read as text.",
+        "responses": {
+          "200": {
+            "description": "The message of the day, as the server has it.",
+            "content": {
+              "*/*": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "Closed on Sundays."
+              }
+            }
+          }
+        }
+      }
+    },
     "/calls": {
       "get": {
         "operationId": "listToolCalls",
@@ -630,6 +649,17 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Error'}
+  /motd:
+    get:
+      operationId: getMotd
+      summary: "A string answer of any media type (nexus's `*/*` answers), read as text."
+      responses:
+        '200':
+          description: The message of the day, as the server has it.
+          content:
+            '*/*':
+              schema: {type: string}
+              example: Closed on Sundays.
   /calls:
     get:
       operationId: listToolCalls

@@ -89,6 +89,19 @@ impl AnswersApi for Mock {
         Ok(GetReportResponse::Ok(body))
     }
 
+    /// `GET /motd`: the 200 answer.
+    async fn get_motd(
+        &self,
+        _ctx: &RequestContext,
+        _params: GetMotdParams,
+    ) -> Result<GetMotdResponse, MockError> {
+        let body: String = mock::value(
+            "getMotd: 200 body",
+            &[r#""Closed on Sundays.""#, r#""mock""#],
+        )?;
+        Ok(GetMotdResponse::Ok(body))
+    }
+
     /// `GET /calls`: the 200 answer.
     async fn list_tool_calls(
         &self,

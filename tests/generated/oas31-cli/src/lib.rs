@@ -169,6 +169,15 @@ pub fn cli() -> Command {
                         .help("Body property `position`: Latitude and longitude."),
                 )
                 .arg(
+                    Arg::new("via")
+                        .long("via")
+                        .value_name("JSON-ARRAY")
+                        .help_heading(support::BODY)
+                        .help(
+                            "Body property `via`: At most one hub the shipment passes; `[]` when it goes direct.",
+                        ),
+                )
+                .arg(
                     Arg::new("token")
                         .long("token")
                         .value_name("VALUE")
@@ -281,6 +290,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 m,
                 &[
                     ("position", "position"),
+                    ("via", "via"),
                     ("token", "token"),
                     ("tracking-number", "trackingNumber"),
                     ("carrier", "carrier"),

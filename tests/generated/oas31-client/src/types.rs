@@ -583,6 +583,9 @@ pub struct Labels {
 pub struct Shipment {
     /// Latitude and longitude.
     pub position: (f64, f64),
+    /// At most one hub the shipment passes; `[]` when it goes direct.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<Vec<String>>,
     pub token: crate::runtime::base64::Base64Url,
     #[serde(rename = "trackingNumber")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -597,10 +600,17 @@ impl Shipment {
     pub fn new(position: (f64, f64), token: crate::runtime::base64::Base64Url) -> Self {
         Self {
             position,
+            via: None,
             token,
             tracking_number: None,
             carrier: None,
         }
+    }
+
+    /// Sets `via` (`None` unsets it).
+    pub fn with_via(mut self, via: impl Into<Option<Vec<String>>>) -> Self {
+        self.via = via.into();
+        self
     }
 
     /// Sets `trackingNumber`.

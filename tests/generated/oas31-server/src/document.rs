@@ -414,6 +414,17 @@ pub static DOCUMENT: Document = Document {
                 "maximum": 180
               }
             ],
+            "items": false,
+            "minItems": 2
+          },
+          "via": {
+            "description": "At most one hub the shipment passes; `[]` when it goes direct.",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "string"
+              }
+            ],
             "items": false
           },
           "token": {
@@ -616,6 +627,13 @@ components:
           prefixItems:
             - {type: number, minimum: -90, maximum: 90}
             - {type: number, minimum: -180, maximum: 180}
+          items: false
+          minItems: 2
+        via:
+          description: At most one hub the shipment passes; `[]` when it goes direct.
+          type: array
+          prefixItems:
+            - {type: string}
           items: false
         token:
           type: string

@@ -62,7 +62,7 @@ impl Oas31Api for Mock {
         let body: types::Shipment = mock::checked(
             "addShipment: 201 body",
             &[
-                r#"{"position":[1.5,1.5],"token":"bW9jaw","trackingNumber":"string","carrier":"string"}"#,
+                r#"{"position":[1.5,1.5],"via":["string"],"token":"bW9jaw","trackingNumber":"string","carrier":"string"}"#,
             ],
         )?;
         Ok(AddShipmentResponse::Created(body))

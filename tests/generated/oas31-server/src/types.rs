@@ -740,6 +740,13 @@ impl Validate for Labels {
 pub struct Shipment {
     /// Latitude and longitude.
     pub position: (f64, f64),
+    /// At most one hub the shipment passes; `[]` when it goes direct.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub via: Option<Vec<String>>,
     pub token: crate::runtime::base64::Base64Url,
     #[serde(rename = "trackingNumber")]
     #[serde(
@@ -762,10 +769,17 @@ impl Shipment {
     pub fn new(position: (f64, f64), token: crate::runtime::base64::Base64Url) -> Self {
         Self {
             position,
+            via: None,
             token,
             tracking_number: None,
             carrier: None,
         }
+    }
+
+    /// Sets `via` (`None` unsets it).
+    pub fn with_via(mut self, via: impl Into<Option<Vec<String>>>) -> Self {
+        self.via = via.into();
+        self
     }
 
     /// Sets `trackingNumber`.
@@ -798,6 +812,10 @@ impl Validate for Shipment {
                 validate::check_minimum(*value, -180.0, false, &at, out);
                 validate::check_maximum(*value, 180.0, false, &at, out);
             }
+        }
+        if let Some(value) = &self.via {
+            let at = validate::join(pointer, "via");
+            validate::check_max_items(value, 1, &at, out);
         }
         if self.tracking_number.is_some() && self.carrier.is_none() {
             validate::dependent_missing(pointer, "trackingNumber", "carrier", out);
