@@ -712,6 +712,24 @@ pub struct Param {
     pub constraints: Constraints,
     pub doc: Vec<String>,
     pub deprecated: bool,
+    /// A query parameter whose value is an object (a struct or a map of scalars): how its
+    /// members are sent. None for every other parameter.
+    pub object: Option<ObjectStyle>,
+}
+
+/// How the members of an object-valued query parameter are written (`style`, `explode`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ObjectStyle {
+    /// `form`, exploded (the default): each member a pair of its own (`role=admin`); these
+    /// are the object's property names.
+    Members(Vec<String>),
+    /// `form`, exploded, a map (any member names): the pairs that no other query parameter of
+    /// the operation names (these are the names taken).
+    Rest(Vec<String>),
+    /// `form`, not exploded: one pair, names and values in turn (`id=role,admin`).
+    Joined,
+    /// `deepObject`: `id[role]=admin`.
+    Deep,
 }
 
 #[derive(Debug, Clone)]

@@ -6,8 +6,8 @@ use super::{
     status_text,
 };
 use crate::ir::{
-    Api, BodyKind, Location, NextPage, Operation, Pagination, Param, QueryStringKind, Response,
-    SchemeKind, Status, StreamFormat, TypeRef,
+    Api, BodyKind, Location, NextPage, ObjectStyle, Operation, Pagination, Param, QueryStringKind,
+    Response, SchemeKind, Status, StreamFormat, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -462,6 +462,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
             ("crate::runtime::ratelimit::RateLimit", "RateLimit"),
             ("crate::runtime::request", "request::"),
             ("crate::runtime::request::Query", "Query"),
+            ("crate::runtime::request::ObjectQuery", "ObjectQuery::"),
             ("crate::runtime::request::ToParam", "ToParam"),
             ("crate::runtime::response::Raw", "Raw"),
             ("crate::runtime::response::ResponseValue", "ResponseValue"),
@@ -1090,7 +1091,18 @@ fn method(op: &Operation) -> TokenStream {
             let wire = &p.wire;
             let v = param_ref(p);
             let (explode, delimiter) = (p.explode, p.delimiter);
+            let object = p.object.as_ref().map(|style| match style {
+                ObjectStyle::Members(_) | ObjectStyle::Rest(_) => quote!(ObjectQuery::Exploded),
+                ObjectStyle::Joined => quote!(ObjectQuery::Joined),
+                ObjectStyle::Deep => quote!(ObjectQuery::Deep),
+            });
             match (&p.ty, p.required) {
+                _ if p.required && object.is_some() => {
+                    quote!(query.append_object(#wire, #v, #object)?;)
+                }
+                _ if object.is_some() => {
+                    quote!(if let Some(value) = #v { query.append_object(#wire, value, #object)?; })
+                }
                 (TypeRef::Vec(_), true) => {
                     quote!(query.append_array(#wire, #v, #explode, #delimiter);)
                 }

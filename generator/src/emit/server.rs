@@ -7,8 +7,8 @@ use super::{
     scheme_kind, status_text,
 };
 use crate::ir::{
-    Api, BodyKind, Dispatcher, Location, Operation, Param, PathPattern, PathPiece, QueryString,
-    QueryStringKind, Response, RouteServe, Status, StreamFormat, TypeKind, TypeRef,
+    Api, BodyKind, Dispatcher, Location, ObjectStyle, Operation, Param, PathPattern, PathPiece,
+    QueryString, QueryStringKind, Response, RouteServe, Status, StreamFormat, TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -649,6 +649,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
             ("crate::runtime::params", "params::"),
             ("crate::runtime::params::Location", "Location"),
             ("crate::runtime::params::RawParams", "RawParams"),
+            ("crate::runtime::params::ObjectQuery", "ObjectQuery::"),
             ("crate::runtime::params::PathParams", "PathParams"),
             ("crate::runtime::problem::Problem", "Problem"),
             ("crate::runtime::response", "response::"),
@@ -761,6 +762,18 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             let explode = p.explode;
             let delimiter = p.delimiter;
             let read = match (&p.ty, p.required) {
+                _ if p.object.is_some() => {
+                    let style = match p.object.as_ref() {
+                        Some(ObjectStyle::Members(names)) => {
+                            quote!(ObjectQuery::Members(&[#(#names),*]))
+                        }
+                        Some(ObjectStyle::Rest(names)) => quote!(ObjectQuery::Rest(&[#(#names),*])),
+                        Some(ObjectStyle::Joined) => quote!(ObjectQuery::Joined),
+                        Some(ObjectStyle::Deep) | None => quote!(ObjectQuery::Deep),
+                    };
+                    let required = p.required;
+                    quote!(raw.object(#wire, #style, #required, &mut errors))
+                }
                 (TypeRef::Vec(_), true) if delimiter != ',' => quote!(
                     raw.required_delimited_array(#loc, #wire, #explode, #delimiter, &mut errors)
                 ),

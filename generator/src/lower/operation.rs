@@ -5,9 +5,9 @@ use super::schema::{SchemaRef, Schemas, doc_lines};
 use super::{extensions, pagination};
 use crate::diag::{Sink, push};
 use crate::ir::{
-    Body, BodyKind, Deprecation, IdempotencyKey, ItemStream, Location, Operation, Param,
-    QueryString, QueryStringKind, Response, ResponseBody, ResponseHeader, SecurityScheme, Status,
-    StreamFormat, Sunset, TypeRef, Webhook, WebhookPayload,
+    Body, BodyKind, Deprecation, IdempotencyKey, ItemStream, Location, ObjectStyle, Operation,
+    Param, QueryString, QueryStringKind, Response, ResponseBody, ResponseHeader, SchemeKind,
+    SecurityScheme, Status, StreamFormat, Sunset, TypeRef, Webhook, WebhookPayload,
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
@@ -100,6 +100,7 @@ pub fn lower_all(
                 .and_then(|b| ctx.body(b, schemas, sink));
             let (responses, unimplemented) = ctx.responses(&op.responses, schemas, sink);
             let security = security(requirement, schemes, &at, sink);
+            rest_leaves_others(&mut params, &security, schemes);
             let ext = extensions::deprecation(&op.extensions, &at, sink);
             let (deprecated, extra_headers) = deprecation(
                 op.deprecated,
@@ -390,6 +391,13 @@ impl Ctx<'_> {
         let mut locals = Scope::reserving(&reserved::parameter_locals());
         let mut out = Vec::new();
         let mut pointers = Vec::new();
+        // The query's names: what a map sent member by member (`style: form`, exploded) is
+        // not.
+        let query_names: Vec<String> = merged
+            .iter()
+            .filter(|(p, _)| location(p) == Location::Query)
+            .map(|(p, _)| p.parameter_data_ref().name.clone())
+            .collect();
         for (param, at) in merged {
             let data = param.parameter_data_ref();
             let loc = location(param);
@@ -433,14 +441,15 @@ impl Ctx<'_> {
                     (TypeRef::String, Default::default(), None, Vec::new())
                 }
             };
+            let object = object_style(param, &ty, schemas, &query_names);
             let ty = match ty {
                 TypeRef::Vec(inner) if schemas.is_scalar(&inner) => TypeRef::Vec(inner),
-                t if schemas.is_scalar(&t) => t,
+                t if schemas.is_scalar(&t) || object.is_some() => t,
                 other => {
                     sink.warn(
                         &at,
                         format!(
-                            "{} parameters are not supported yet (only strings, numbers, booleans, enumerations and arrays of them); the value is passed as a plain string",
+                            "{} parameters are not supported yet (only strings, numbers, booleans, enumerations, arrays of them, and in the query objects of them); the value is passed as a plain string",
                             describe(&other)
                         ),
                     );
@@ -454,7 +463,7 @@ impl Ctx<'_> {
                 param,
                 Parameter::Query { .. } | Parameter::Cookie { .. }
             ));
-            let (delimiter, as_sent) = style(param, &ty, &at, sink);
+            let (delimiter, as_sent) = style(param, &ty, object.is_some(), &at, sink);
             let rust = scope.claim(naming::snake(&data.name));
             pointers.push(at.clone());
             out.push(Param {
@@ -473,6 +482,7 @@ impl Ctx<'_> {
                 constraints,
                 doc,
                 deprecated: data.deprecated.unwrap_or(false),
+                object,
             });
         }
         reconcile_path(path, &mut out, &pointers, sink);
@@ -1136,10 +1146,79 @@ impl Ctx<'_> {
     }
 }
 
+/// A map sent member by member (`ObjectStyle::Rest`) is every pair nobody else names: beside
+/// the other query parameters, the members of structs sent the same way and the query keys of
+/// the operation's security schemes (a key must not land in the implementation's map).
+fn rest_leaves_others(params: &mut [Param], security: &[Vec<String>], schemes: &[SecurityScheme]) {
+    let mut taken: Vec<String> = params
+        .iter()
+        .filter_map(|p| match &p.object {
+            Some(ObjectStyle::Members(names)) => Some(names.iter().cloned()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    taken.extend(
+        schemes
+            .iter()
+            .filter(|s| security.iter().flatten().any(|name| *name == s.name))
+            .filter_map(|s| match &s.kind {
+                SchemeKind::ApiKeyQuery(key) => Some(key.clone()),
+                _ => None,
+            }),
+    );
+    for p in params {
+        if let Some(ObjectStyle::Rest(names)) = &mut p.object {
+            for name in &taken {
+                if !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
+        }
+    }
+}
+
+/// How an object-valued query parameter's members are sent, when the parameter is one: in
+/// the query, of a type whose members are scalars (or lists of them), in `style: form` or
+/// `deepObject`. `query_names` are the names of the operation's query parameters.
+fn object_style(
+    p: &Parameter,
+    ty: &TypeRef,
+    schemas: &Schemas<'_>,
+    query_names: &[String],
+) -> Option<ObjectStyle> {
+    use openapiv3::QueryStyle;
+    let Parameter::Query {
+        parameter_data,
+        style,
+        ..
+    } = p
+    else {
+        return None;
+    };
+    let members = schemas.query_object(ty)?;
+    let explode = parameter_data.explode.unwrap_or(true);
+    Some(match (style, members) {
+        (QueryStyle::DeepObject, _) => ObjectStyle::Deep,
+        (QueryStyle::Form, _) if !explode => ObjectStyle::Joined,
+        (QueryStyle::Form, Some(members)) => ObjectStyle::Members(members),
+        (QueryStyle::Form, None) => ObjectStyle::Rest(
+            query_names
+                .iter()
+                .filter(|n| **n != parameter_data.name)
+                .cloned()
+                .collect(),
+        ),
+        // Objects in spaceDelimited or pipeDelimited: not written (the plain-string fallback
+        // says so).
+        _ => return None,
+    })
+}
+
 /// How a parameter's value is written (`style`): the delimiter of an array's items and
 /// whether a cookie is sent as it is. A style the generated code does not write is said, not
-/// ignored.
-fn style(p: &Parameter, ty: &TypeRef, at: &str, sink: &mut Sink) -> (char, bool) {
+/// ignored. `object`: the value is an object written member by member (`object_style`).
+fn style(p: &Parameter, ty: &TypeRef, object: bool, at: &str, sink: &mut Sink) -> (char, bool) {
     use openapiv3::{PathStyle, QueryStyle};
     let array = matches!(ty, TypeRef::Vec(_));
     match p {
@@ -1148,6 +1227,7 @@ fn style(p: &Parameter, ty: &TypeRef, at: &str, sink: &mut Sink) -> (char, bool)
             QueryStyle::SpaceDelimited if array => (' ', false),
             QueryStyle::PipeDelimited if array => ('|', false),
             QueryStyle::SpaceDelimited | QueryStyle::PipeDelimited => (',', false),
+            QueryStyle::DeepObject if object => (',', false),
             QueryStyle::DeepObject => {
                 sink.warn(
                     push(at, "style"),

@@ -240,6 +240,35 @@ impl<'a> Schemas<'a> {
         }
     }
 
+    /// The shape of a type as an object-valued query parameter: `Some(Some(names))` for a
+    /// struct whose members are all scalars or lists of them (and nothing beyond its
+    /// properties), `Some(None)` for a map of scalars, `None` for anything a query cannot
+    /// carry member by member (nested objects).
+    pub fn query_object(&self, ty: &TypeRef) -> Option<Option<Vec<String>>> {
+        let flat = |t: &TypeRef| match t {
+            TypeRef::Vec(inner) => self.is_scalar(inner),
+            other => self.is_scalar(other),
+        };
+        match ty {
+            TypeRef::Map(inner) if self.is_scalar(inner) => Some(None),
+            TypeRef::Named(name) => {
+                let def = self.types.iter().find(|t| &t.name == name)?;
+                match &def.kind {
+                    TypeKind::Alias(inner, _) => self.query_object(inner),
+                    TypeKind::Struct(st)
+                        if st.additional.is_none()
+                            && !st.fields.is_empty()
+                            && st.fields.iter().all(|f| flat(&f.ty)) =>
+                    {
+                        Some(Some(st.fields.iter().map(|f| f.wire.clone()).collect()))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Follows a reference to the schema it names.
     fn resolve<'s>(&'s self, s: SchemaRef<'s>) -> Option<&'s Schema> {
         let mut current = s;

@@ -98,6 +98,18 @@ to_param_via_display!(
     std::net::Ipv6Addr,
 );
 
+/// How the members of an object-valued query parameter are written (OpenAPI's `style` and
+/// `explode` for an object).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectQuery {
+    /// `form`, exploded (the default): each member a pair of its own, `role=admin`.
+    Exploded,
+    /// `form`, not exploded: one pair, names and values in turn, `id=role,admin,first,Alex`.
+    Joined,
+    /// `deepObject`: `id[role]=admin&id[first]=Alex`.
+    Deep,
+}
+
 /// A query string under construction (`style: form`, the OpenAPI default for queries).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Query {
@@ -163,6 +175,45 @@ impl Query {
         self
     }
 
+    /// Appends an object-valued parameter, member by member, as `style` says (see
+    /// [`ObjectQuery`]). A member that is a list repeats its name, `null` members are left
+    /// out; an object with no members appends nothing.
+    pub fn append_object<T: Serialize + ?Sized>(
+        &mut self,
+        name: &str,
+        value: &T,
+        style: ObjectQuery,
+    ) -> Result<&mut Self, SendError> {
+        let pairs = members(value, &format!("query parameter `{name}`"))?;
+        match style {
+            ObjectQuery::Exploded => {
+                for (member, value) in &pairs {
+                    self.append(member, value);
+                }
+            }
+            ObjectQuery::Deep => {
+                for (member, value) in &pairs {
+                    self.append(&format!("{name}[{member}]"), value);
+                }
+            }
+            ObjectQuery::Joined if pairs.is_empty() => {}
+            ObjectQuery::Joined => {
+                // Names and values in turn, each encoded, so a comma inside one stays apart
+                // from the commas between them.
+                self.start_pair(name);
+                for (i, (member, value)) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        self.buf.push(',');
+                    }
+                    self.buf.push_str(&encode_query_component(member));
+                    self.buf.push(',');
+                    self.buf.push_str(&encode_query_component(value));
+                }
+            }
+        }
+        Ok(self)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.buf.is_empty()
     }
@@ -219,6 +270,19 @@ pub fn to_query_string_json<T: Serialize + ?Sized>(value: &T) -> Result<String, 
 }
 
 fn form_pairs<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<String, SendError> {
+    let mut out = Query::new();
+    for (name, value) in members(value, what)? {
+        out.append(&name, &value);
+    }
+    Ok(out.finish())
+}
+
+/// An object's members as name/value pairs, as a form writes them: a list repeats its name,
+/// `null` is left out, a nested value is its JSON text.
+fn members<T: Serialize + ?Sized>(
+    value: &T,
+    what: &str,
+) -> Result<Vec<(String, String)>, SendError> {
     let json = serde_json::to_value(value)
         .map_err(|e| SendError::InvalidRequest(format!("{what} serialization failed: {e}")))?;
     let serde_json::Value::Object(fields) = json else {
@@ -226,21 +290,17 @@ fn form_pairs<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<String, Se
             "a form-encoded {what} must be an object with named fields"
         )));
     };
-    let mut out = Query::new();
-    for (name, value) in &fields {
+    let mut out = Vec::with_capacity(fields.len());
+    for (name, value) in fields {
         match value {
             serde_json::Value::Null => {}
             serde_json::Value::Array(items) => {
-                for item in items {
-                    out.append(name, &form_scalar(item));
-                }
+                out.extend(items.iter().map(|item| (name.clone(), form_scalar(item))));
             }
-            other => {
-                out.append(name, &form_scalar(other));
-            }
+            other => out.push((name, form_scalar(&other))),
         }
     }
-    Ok(out.finish())
+    Ok(out)
 }
 
 /// A form value: strings as they are, everything else as its JSON text.

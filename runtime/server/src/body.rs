@@ -463,22 +463,31 @@ pub async fn read_form<T: DeserializeOwned>(
 
 /// Decodes a url-encoded form with the same errors as [`read_form`].
 pub fn decode_form<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
+    let pairs = form_urlencoded::parse(bytes).map(|(k, v)| (k.into_owned(), v.into_owned()));
+    decode_pairs(pairs)
+        .map_err(|violation| Problem::bad_request(String::new()).with_violations(vec![violation]))
+}
+
+/// Decoded name/value pairs into `T`, as a form's: each value parsed into its field's type, a
+/// name given more than once filling a `Vec` field. The failure names the field (its pointer
+/// relative to `T`). Also how an object-valued query parameter is read
+/// ([`RawParams::object`](super::params::RawParams::object)).
+pub(crate) fn decode_pairs<T: DeserializeOwned>(
+    pairs: impl IntoIterator<Item = (String, String)>,
+) -> Result<T, Violation> {
     // Group repeated keys, keeping first-appearance order.
     let mut fields: Vec<(String, Vec<String>)> = Vec::new();
-    for (k, v) in form_urlencoded::parse(bytes) {
+    for (k, v) in pairs {
         match fields.iter_mut().find(|(name, _)| *name == k) {
-            Some((_, values)) => values.push(v.into_owned()),
-            None => fields.push((k.into_owned(), vec![v.into_owned()])),
+            Some((_, values)) => values.push(v),
+            None => fields.push((k, vec![v])),
         }
     }
     let de: de::value::MapDeserializer<'_, _, de::value::Error> =
         de::value::MapDeserializer::new(fields.into_iter().map(|(k, v)| (k, FormField(v))));
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let pointer = pointer_of(e.path());
-        Problem::bad_request(String::new()).with_violations(vec![Violation {
-            pointer,
-            message: e.into_inner().to_string(),
-        }])
+    serde_path_to_error::deserialize(de).map_err(|e| Violation {
+        pointer: pointer_of(e.path()),
+        message: e.into_inner().to_string(),
     })
 }
 

@@ -637,6 +637,78 @@ impl<'a> RawParams<'a> {
 
     /// Whether the parameter was sent at all (for generated code that needs to tell an
     /// absent value from a default).
+    /// An object-valued query parameter, its members sent as `style` says (see
+    /// [`ObjectQuery`]), each value parsed into its member's type as a form field is. None
+    /// when no pair of it was sent (a violation when `required`) or when a member fails (the
+    /// violation names it: `query/filter/since`).
+    pub fn object<T: serde::de::DeserializeOwned>(
+        &self,
+        name: &str,
+        style: ObjectQuery<'_>,
+        required: bool,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        let at = pointer(Location::Query, name);
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        if let ObjectQuery::Joined = style {
+            let sent: Vec<&str> = self.query_as_sent(name).collect();
+            if sent.len() > 1 {
+                errs.push(at, repeated_message(sent.len()));
+                return None;
+            }
+            if let Some(sent) = sent.first().filter(|s| !s.is_empty()) {
+                // Split as sent, before decoding: an encoded comma is part of a name or value.
+                let items: Vec<Cow<'_, str>> = sent.split(',').map(form_decode).collect();
+                if items.len() % 2 != 0 {
+                    errs.push(
+                        at,
+                        "expected names and values in turn (`name,value,...`), got an odd number of items",
+                    );
+                    return None;
+                }
+                pairs.extend(
+                    items
+                        .chunks(2)
+                        .map(|kv| (kv[0].clone().into_owned(), kv[1].clone().into_owned())),
+                );
+            }
+        } else {
+            for (key, value) in form_urlencoded::parse(self.query.as_bytes()) {
+                let member = match style {
+                    ObjectQuery::Members(names) => names.contains(&&*key).then_some(key),
+                    // Nor a deepObject's member of a parameter taken (`range[gt]`).
+                    ObjectQuery::Rest(taken) => {
+                        let owner = key.split_once('[').map_or(&*key, |(owner, _)| owner);
+                        (!taken.contains(&&*key) && !taken.contains(&owner)).then_some(key)
+                    }
+                    ObjectQuery::Deep => key
+                        .strip_prefix(name)
+                        .and_then(|k| k.strip_prefix('['))
+                        .and_then(|k| k.strip_suffix(']'))
+                        .map(|k| Cow::Owned(k.to_owned())),
+                    ObjectQuery::Joined => None,
+                };
+                if let Some(member) = member {
+                    pairs.push((member.into_owned(), value.into_owned()));
+                }
+            }
+        }
+        if pairs.is_empty() {
+            if required {
+                errs.push(at, MISSING_PARAMETER);
+            }
+            return None;
+        }
+        match super::body::decode_pairs(pairs) {
+            Ok(value) => Some(value),
+            Err(mut violation) => {
+                violation.pointer = format!("{at}{}", violation.pointer);
+                errs.push_violation(violation);
+                None
+            }
+        }
+    }
+
     pub fn contains(&self, loc: Location, name: &str) -> bool {
         let mut found = false;
         self.visit(loc, name, &mut Violations::new(), |_| {
@@ -645,6 +717,23 @@ impl<'a> RawParams<'a> {
         });
         found
     }
+}
+
+/// How the members of an object-valued query parameter are sent (OpenAPI's `style` and
+/// `explode` for an object).
+#[derive(Clone, Copy, Debug)]
+pub enum ObjectQuery<'n> {
+    /// `form`, exploded (the default): each member is a pair of its own, `role=admin`; these
+    /// are the names of the object's properties.
+    Members(&'n [&'n str]),
+    /// `form`, exploded, for a map (any member names): every pair of the query that no other
+    /// parameter of the operation names (these are the names taken; `name[…]` is taken with
+    /// `name`).
+    Rest(&'n [&'n str]),
+    /// `form`, not exploded: one pair, names and values in turn, `id=role,admin,first,Alex`.
+    Joined,
+    /// `deepObject`: `id[role]=admin&id[first]=Alex`.
+    Deep,
 }
 
 /// The value of one `name=value` piece of a query string when its name is `name`, both

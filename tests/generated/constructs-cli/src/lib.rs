@@ -104,6 +104,46 @@ pub fn cli() -> Command {
                 .long_about("`GET /things` (operation `get_things`)."),
         )
         .subcommand(
+            Command::new("echo-filters")
+                .about("`GET /filters`")
+                .long_about("`GET /filters` (operation `echoFilters`).")
+                .arg(
+                    Arg::new("q")
+                        .long("q")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("query parameter `q`"),
+                )
+                .arg(
+                    Arg::new("metadata")
+                        .long("metadata")
+                        .value_name("VALUE")
+                        .required(false)
+                        .help("query parameter `metadata`"),
+                )
+                .arg(
+                    Arg::new("page")
+                        .long("page")
+                        .value_name("VALUE")
+                        .required(false)
+                        .help("query parameter `page`"),
+                )
+                .arg(
+                    Arg::new("point")
+                        .long("point")
+                        .value_name("VALUE")
+                        .required(false)
+                        .help("query parameter `point`"),
+                )
+                .arg(
+                    Arg::new("range")
+                        .long("range")
+                        .value_name("VALUE")
+                        .required(true)
+                        .help("query parameter `range`"),
+                ),
+        )
+        .subcommand(
             Command::new("echo-labels")
                 .about("`GET /labels/{names}`")
                 .long_about("`GET /labels/{names}` (operation `echoLabels`).")
@@ -254,6 +294,16 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-things" => {
             let result = runtime.block_on(client.get_things());
             Ok(finish(&client, ("get_things", false), result, json, verbose))
+        }
+        "echo-filters" => {
+            let range: types::Range = support::required(m, "range")?;
+            let options = EchoFiltersOptions::default()
+                .with_q(support::optional::<String>(m, "q")?)
+                .with_metadata(support::optional::<types::Metadata>(m, "metadata")?)
+                .with_page(support::optional::<types::Page>(m, "page")?)
+                .with_point(support::optional::<types::Point>(m, "point")?);
+            let result = runtime.block_on(client.echo_filters_with(&range, options));
+            Ok(finish(&client, ("echoFilters", false), result, json, verbose))
         }
         "echo-labels" => {
             let names: Vec<String> = support::required(m, "names")?;

@@ -11,6 +11,7 @@ use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
 use crate::runtime::request::Query;
+use crate::runtime::request::ObjectQuery;
 use crate::runtime::request::ToParam;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
@@ -488,6 +489,67 @@ impl Client {
         }
     }
 
+    /// `GET /filters` (operation `echoFilters`).
+    ///
+    /// Sends none of the optional parameters; [`echo_filters_with`](Self::echo_filters_with) takes them.
+    pub async fn echo_filters(
+        &self,
+        range: &types::Range,
+    ) -> Result<ResponseValue<types::EchoFiltersOkBody>, Error<EchoFiltersError>> {
+        self.echo_filters_with(range, EchoFiltersOptions::default()).await
+    }
+
+    /// [`echo_filters`](Self::echo_filters) with the optional parameters in `options`.
+    ///
+    /// `GET /filters` (operation `echoFilters`).
+    pub async fn echo_filters_with(
+        &self,
+        range: &types::Range,
+        options: EchoFiltersOptions,
+    ) -> Result<ResponseValue<types::EchoFiltersOkBody>, Error<EchoFiltersError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "echoFilters",
+            path: "/filters",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/filters";
+        let mut query = Query::new();
+        query.append_opt("q", options.q.as_ref());
+        if let Some(value) = options.metadata.as_ref() {
+            query.append_object("metadata", value, ObjectQuery::Exploded)?;
+        }
+        if let Some(value) = options.page.as_ref() {
+            query.append_object("page", value, ObjectQuery::Exploded)?;
+        }
+        if let Some(value) = options.point.as_ref() {
+            query.append_object("point", value, ObjectQuery::Joined)?;
+        }
+        query.append_object("range", range, ObjectQuery::Deep)?;
+        let query = query.finish();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, &query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::EchoFiltersOkBody, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `GET /labels/{names}` (operation `echoLabels`).
     ///
     /// Sends none of the optional parameters; [`echo_labels_with`](Self::echo_labels_with) takes them.
@@ -676,6 +738,57 @@ pub enum PostNotesError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetThingsError {}
+/// Optional parameters of `echoFilters`; `Default::default()` sets none, the `with_…` methods set one each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EchoFiltersOptions {
+    /// (query parameter `q`)
+    pub q: Option<String>,
+    /// (query parameter `metadata`)
+    pub metadata: Option<types::Metadata>,
+    /// (query parameter `page`)
+    pub page: Option<types::Page>,
+    /// (query parameter `point`)
+    pub point: Option<types::Point>,
+}
+
+impl EchoFiltersOptions {
+    /// Sets `q` (`None` unsets it).
+    pub fn with_q(mut self, q: impl Into<Option<String>>) -> Self {
+        self.q = q.into();
+        self
+    }
+
+    /// Sets `metadata` (`None` unsets it).
+    pub fn with_metadata(
+        mut self,
+        metadata: impl Into<Option<types::Metadata>>,
+    ) -> Self {
+        self.metadata = metadata.into();
+        self
+    }
+
+    /// Sets `page` (`None` unsets it).
+    pub fn with_page(mut self, page: impl Into<Option<types::Page>>) -> Self {
+        self.page = page.into();
+        self
+    }
+
+    /// Sets `point` (`None` unsets it).
+    pub fn with_point(mut self, point: impl Into<Option<types::Point>>) -> Self {
+        self.point = point.into();
+        self
+    }
+}
+
+/// The documented error answers of `echoFilters`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum EchoFiltersError {}
 /// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EchoLabelsOptions {

@@ -202,6 +202,70 @@ impl Patch {
     }
 }
 
+/// Schema: `/components/schemas/Metadata`.
+pub type Metadata = std::collections::BTreeMap<String, String>;
+
+/// Schema: `/components/schemas/Page`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Page {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
+impl Page {
+    /// Sets `size` (`None` unsets it).
+    pub fn with_size(mut self, size: impl Into<Option<i64>>) -> Self {
+        self.size = size.into();
+        self
+    }
+
+    /// Sets `cursor`.
+    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
+        self.cursor = Some(cursor.into());
+        self
+    }
+}
+
+/// Schema: `/components/schemas/Point`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Point {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(x: f64, y: f64) -> Self {
+        Self { x, y }
+    }
+}
+
+/// Schema: `/components/schemas/Range`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Range {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gt: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lte: Option<i64>,
+}
+
+impl Range {
+    /// Sets `gt` (`None` unsets it).
+    pub fn with_gt(mut self, gt: impl Into<Option<i64>>) -> Self {
+        self.gt = gt.into();
+        self
+    }
+
+    /// Sets `lte` (`None` unsets it).
+    pub fn with_lte(mut self, lte: impl Into<Option<i64>>) -> Self {
+        self.lte = lte.into();
+        self
+    }
+}
+
 /// Schema: `/components/schemas/Level`.
 pub type Level = i64;
 
@@ -1325,6 +1389,57 @@ impl GetThingsOkBody {
     /// Sets `named` (`None` unsets it).
     pub fn with_named(mut self, named: impl Into<Option<Named>>) -> Self {
         self.named = named.into();
+        self
+    }
+}
+
+/// Schema: `/paths/~1filters/get/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EchoFiltersOkBody {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub metadata: Option<Option<Metadata>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<Page>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point: Option<Point>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Range>,
+}
+
+impl EchoFiltersOkBody {
+    /// Sets `q`.
+    pub fn with_q(mut self, q: impl Into<String>) -> Self {
+        self.q = Some(q.into());
+        self
+    }
+
+    /// Sets `metadata`; `None` sends `null`.
+    pub fn with_metadata(mut self, metadata: Option<Metadata>) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+
+    /// Sets `page` (`None` unsets it).
+    pub fn with_page(mut self, page: impl Into<Option<Page>>) -> Self {
+        self.page = page.into();
+        self
+    }
+
+    /// Sets `point` (`None` unsets it).
+    pub fn with_point(mut self, point: impl Into<Option<Point>>) -> Self {
+        self.point = point.into();
+        self
+    }
+
+    /// Sets `range` (`None` unsets it).
+    pub fn with_range(mut self, range: impl Into<Option<Range>>) -> Self {
+        self.range = range.into();
         self
     }
 }

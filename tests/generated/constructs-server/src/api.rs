@@ -73,6 +73,16 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(GetThingsResponse::Unimplemented) }
     }
 
+    /// `GET /filters` (operation `echoFilters`).
+    fn echo_filters(
+        &self,
+        ctx: &RequestContext,
+        params: EchoFiltersParams,
+    ) -> impl Future<Output = Result<EchoFiltersResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(EchoFiltersResponse::Unimplemented) }
+    }
+
     /// `GET /labels/{names}` (operation `echoLabels`).
     fn echo_labels(
         &self,
@@ -194,6 +204,36 @@ pub struct GetThingsParams {}
 pub enum GetThingsResponse {
     /// 200: Everything at once.
     Ok(types::GetThingsOkBody),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `echoFilters` (`GET /filters`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EchoFiltersParams {
+    /// (query parameter `q`)
+    pub q: Option<String>,
+    /// (query parameter `metadata`)
+    pub metadata: Option<types::Metadata>,
+    /// (query parameter `page`)
+    pub page: Option<types::Page>,
+    /// (query parameter `point`)
+    pub point: Option<types::Point>,
+    /// (query parameter `range`)
+    pub range: types::Range,
+}
+
+/// What `echoFilters` answers: one variant per documented status, and [`Unimplemented`](EchoFiltersResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum EchoFiltersResponse {
+    /// 200: The objects as the server read them.
+    Ok(types::EchoFiltersOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

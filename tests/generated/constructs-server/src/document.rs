@@ -135,6 +135,52 @@ pub static DOCUMENT: Document = Document {
           }
         }
       },
+      "Metadata": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string",
+          "maxLength": 64
+        },
+        "nullable": true
+      },
+      "Page": {
+        "type": "object",
+        "properties": {
+          "size": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "cursor": {
+            "type": "string"
+          }
+        }
+      },
+      "Point": {
+        "type": "object",
+        "required": [
+          "x",
+          "y"
+        ],
+        "properties": {
+          "x": {
+            "type": "number"
+          },
+          "y": {
+            "type": "number"
+          }
+        }
+      },
+      "Range": {
+        "type": "object",
+        "properties": {
+          "gt": {
+            "type": "integer"
+          },
+          "lte": {
+            "type": "integer"
+          }
+        }
+      },
       "Level": {
         "type": "integer",
         "enum": [
@@ -661,6 +707,82 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/filters": {
+      "get": {
+        "operationId": "echoFilters",
+        "security": [],
+        "parameters": [
+          {
+            "name": "q",
+            "in": "query",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "metadata",
+            "in": "query",
+            "schema": {
+              "$ref": "#/components/schemas/Metadata"
+            }
+          },
+          {
+            "name": "page",
+            "in": "query",
+            "schema": {
+              "$ref": "#/components/schemas/Page"
+            }
+          },
+          {
+            "name": "point",
+            "in": "query",
+            "explode": false,
+            "schema": {
+              "$ref": "#/components/schemas/Point"
+            }
+          },
+          {
+            "name": "range",
+            "in": "query",
+            "style": "deepObject",
+            "explode": true,
+            "required": true,
+            "schema": {
+              "$ref": "#/components/schemas/Range"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The objects as the server read them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "properties": {
+                    "q": {
+                      "type": "string"
+                    },
+                    "metadata": {
+                      "$ref": "#/components/schemas/Metadata"
+                    },
+                    "page": {
+                      "$ref": "#/components/schemas/Page"
+                    },
+                    "point": {
+                      "$ref": "#/components/schemas/Point"
+                    },
+                    "range": {
+                      "$ref": "#/components/schemas/Range"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/labels/{names}": {
       "get": {
         "operationId": "echoLabels",
@@ -847,6 +969,26 @@ components:
         old:
           type: string
           deprecated: true
+    Metadata:
+      type: object
+      additionalProperties: {type: string, maxLength: 64}
+      nullable: true
+    Page:
+      type: object
+      properties:
+        size: {type: integer, minimum: 1}
+        cursor: {type: string}
+    Point:
+      type: object
+      required: [x, y]
+      properties:
+        x: {type: number}
+        y: {type: number}
+    Range:
+      type: object
+      properties:
+        gt: {type: integer}
+        lte: {type: integer}
     Level:
       type: integer
       enum: [1, 2, 3]
@@ -1053,6 +1195,32 @@ paths:
                   any: {$ref: '#/components/schemas/AnyThing'}
                   free: {$ref: '#/components/schemas/FreeForm'}
                   named: {$ref: '#/components/schemas/Named'}
+  # Objects in the query, in each style a query writes them (openai's `metadata` filters):
+  # a map exploded (its members are the pairs no other parameter names), a struct exploded,
+  # not exploded (`point=x,1,y,2`) and as a deepObject (`range[gt]=1`).
+  /filters:
+    get:
+      operationId: echoFilters
+      security: []
+      parameters:
+        - {name: q, in: query, schema: {type: string}}
+        - {name: metadata, in: query, schema: {$ref: '#/components/schemas/Metadata'}}
+        - {name: page, in: query, schema: {$ref: '#/components/schemas/Page'}}
+        - {name: point, in: query, explode: false, schema: {$ref: '#/components/schemas/Point'}}
+        - {name: range, in: query, style: deepObject, explode: true, required: true, schema: {$ref: '#/components/schemas/Range'}}
+      responses:
+        '200':
+          description: The objects as the server read them.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  q: {type: string}
+                  metadata: {$ref: '#/components/schemas/Metadata'}
+                  page: {$ref: '#/components/schemas/Page'}
+                  point: {$ref: '#/components/schemas/Point'}
+                  range: {$ref: '#/components/schemas/Range'}
   # Arrays in every place a parameter stands, in each style: an item may hold its own
   # delimiter (written encoded, so it stays one item).
   /labels/{names}:

@@ -85,6 +85,21 @@ impl ConstructsApi for Mock {
         Ok(GetThingsResponse::Ok(body))
     }
 
+    /// `GET /filters`: the 200 answer.
+    async fn echo_filters(
+        &self,
+        _ctx: &RequestContext,
+        _params: EchoFiltersParams,
+    ) -> Result<EchoFiltersResponse, MockError> {
+        let body: types::EchoFiltersOkBody = mock::checked(
+            "echoFilters: 200 body",
+            &[
+                r#"{"q":"string","metadata":{},"page":{"size":1,"cursor":"string"},"point":{"x":1.5,"y":1.5},"range":{"gt":1,"lte":1}}"#,
+            ],
+        )?;
+        Ok(EchoFiltersResponse::Ok(body))
+    }
+
     /// `GET /labels/{names}`: the 200 answer.
     async fn echo_labels(
         &self,

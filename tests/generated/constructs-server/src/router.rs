@@ -21,6 +21,8 @@ use crate::runtime::layer::ServerConfig;
 use crate::runtime::params;
 use crate::runtime::params::Location;
 use crate::runtime::params::RawParams;
+use crate::runtime::params::ObjectQuery;
+use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
 use crate::runtime::errors::ErrorBodies;
@@ -108,6 +110,12 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
             &layer::route_path(&base, "/things"),
             routing::get_service(
                 layer::operation(&api, handle_get_things::<A>).named("get_things"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/filters"),
+            routing::get_service(
+                layer::operation(&api, handle_echo_filters::<A>).named("echoFilters"),
             ),
         )
         .route(
@@ -387,6 +395,74 @@ fn serve_get_things<A: ConstructsApi>(
     }
 }
 
+/// `GET /filters`: see [`ConstructsApi::echo_filters`].
+fn handle_echo_filters<A: ConstructsApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_echo_filters(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `echoFilters` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_echo_filters<A: ConstructsApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let q: Option<String> = raw.optional(Location::Query, "q", &mut errors);
+            let metadata: Option<types::Metadata> = raw
+                .object(
+                    "metadata",
+                    ObjectQuery::Rest(
+                        &["q", "page", "point", "range", "size", "cursor"],
+                    ),
+                    false,
+                    &mut errors,
+                );
+            let page: Option<types::Page> = raw
+                .object(
+                    "page",
+                    ObjectQuery::Members(&["size", "cursor"]),
+                    false,
+                    &mut errors,
+                );
+            let point: Option<types::Point> = raw
+                .object("point", ObjectQuery::Joined, false, &mut errors);
+            let range: Option<types::Range> = raw
+                .object("range", ObjectQuery::Deep, true, &mut errors);
+            let Some(range) = range else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            EchoFiltersParams {
+                q,
+                metadata,
+                page,
+                point,
+                range,
+            }
+        };
+        let ctx = RequestContext::new("echoFilters", scheme, parts);
+        let outcome = A::echo_filters(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /labels/{names}`: see [`ConstructsApi::echo_labels`].
 fn handle_echo_labels<A: ConstructsApi>(
     api: Arc<A>,
@@ -492,6 +568,15 @@ impl GetThingsResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("get_things")),
+        }
+    }
+}
+
+impl EchoFiltersResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("echoFilters")),
         }
     }
 }

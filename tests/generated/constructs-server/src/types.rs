@@ -269,6 +269,103 @@ impl Validate for Patch {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// Schema: `/components/schemas/Metadata`.
+pub type Metadata = std::collections::BTreeMap<String, String>;
+
+/// Schema: `/components/schemas/Page`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Page {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub size: Option<i64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub cursor: Option<String>,
+}
+
+impl Page {
+    /// Sets `size` (`None` unsets it).
+    pub fn with_size(mut self, size: impl Into<Option<i64>>) -> Self {
+        self.size = size.into();
+        self
+    }
+
+    /// Sets `cursor`.
+    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
+        self.cursor = Some(cursor.into());
+        self
+    }
+}
+
+impl Validate for Page {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(value) = &self.size {
+            let at = validate::join(pointer, "size");
+            validate::check_minimum(*value, 1, false, &at, out);
+        }
+    }
+}
+
+/// Schema: `/components/schemas/Point`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Point {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(x: f64, y: f64) -> Self {
+        Self { x, y }
+    }
+}
+
+impl Validate for Point {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Range`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Range {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub gt: Option<i64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub lte: Option<i64>,
+}
+
+impl Range {
+    /// Sets `gt` (`None` unsets it).
+    pub fn with_gt(mut self, gt: impl Into<Option<i64>>) -> Self {
+        self.gt = gt.into();
+        self
+    }
+
+    /// Sets `lte` (`None` unsets it).
+    pub fn with_lte(mut self, lte: impl Into<Option<i64>>) -> Self {
+        self.lte = lte.into();
+        self
+    }
+}
+
+impl Validate for Range {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/components/schemas/Level`.
 pub type Level = i64;
 
@@ -1620,6 +1717,82 @@ impl Validate for GetThingsOkBody {
         }
         if let Some(value) = &self.named {
             let at = validate::join(pointer, "named");
+            value.validate(&at, out);
+        }
+    }
+}
+
+/// Schema: `/paths/~1filters/get/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EchoFiltersOkBody {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub q: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub metadata: Option<Option<Metadata>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub page: Option<Page>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub point: Option<Point>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub range: Option<Range>,
+}
+
+impl EchoFiltersOkBody {
+    /// Sets `q`.
+    pub fn with_q(mut self, q: impl Into<String>) -> Self {
+        self.q = Some(q.into());
+        self
+    }
+
+    /// Sets `metadata`; `None` sends `null`.
+    pub fn with_metadata(mut self, metadata: Option<Metadata>) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+
+    /// Sets `page` (`None` unsets it).
+    pub fn with_page(mut self, page: impl Into<Option<Page>>) -> Self {
+        self.page = page.into();
+        self
+    }
+
+    /// Sets `point` (`None` unsets it).
+    pub fn with_point(mut self, point: impl Into<Option<Point>>) -> Self {
+        self.point = point.into();
+        self
+    }
+
+    /// Sets `range` (`None` unsets it).
+    pub fn with_range(mut self, range: impl Into<Option<Range>>) -> Self {
+        self.range = range.into();
+        self
+    }
+}
+
+impl Validate for EchoFiltersOkBody {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(value) = &self.page {
+            let at = validate::join(pointer, "page");
             value.validate(&at, out);
         }
     }
