@@ -433,3 +433,47 @@ fn unreadable_path_templates_are_located() {
         "{err}"
     );
 }
+
+/// A discriminator `mapping` key the variant's own property forbids (scalar-galaxy's `planet`
+/// for a `Planet` whose `type` is `terrestrial`, …) is said where the key stands: no value
+/// fits both.
+#[test]
+fn a_mapping_key_its_variant_forbids_is_located() {
+    let text = r#"openapi: 3.1.0
+info: {title: x, version: '1'}
+paths:
+  /a:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Body'}
+components:
+  schemas:
+    Body:
+      oneOf: [{$ref: '#/components/schemas/Planet'}, {$ref: '#/components/schemas/Moon'}]
+      discriminator:
+        propertyName: type
+        mapping: {planet: '#/components/schemas/Planet', moon: '#/components/schemas/Moon'}
+    Planet:
+      type: object
+      properties: {type: {type: string, enum: [terrestrial, dwarf]}}
+    Moon:
+      type: object
+      properties: {type: {type: string, enum: [moon]}}
+"#;
+    let out = generate(text).unwrap();
+    let found: Vec<_> = out
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("no value fits both"))
+        .collect();
+    assert_eq!(found.len(), 1, "{:?}", out.warnings);
+    assert_eq!(
+        found[0].pointer,
+        "/components/schemas/Body/discriminator/mapping/planet"
+    );
+    assert!(found[0].message.contains("`terrestrial`, `dwarf`"));
+}

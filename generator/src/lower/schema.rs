@@ -886,7 +886,13 @@ impl<'a> Schemas<'a> {
             .as_ref()
             .map(|d| Discriminator {
                 property: d.property_name.clone(),
-                mapping: self.tags(parts, &d.property_name, &d.mapping),
+                mapping: self.tags(
+                    parts,
+                    &d.property_name,
+                    &d.mapping,
+                    &push(pointer, "discriminator"),
+                    sink,
+                ),
             });
         // Only `$ref` variants have a name, and only some variants pin the property; with no
         // value naming any variant, the variants are tried in order instead.
@@ -917,11 +923,17 @@ impl<'a> Schemas<'a> {
     /// a nested union's variants), which is what servers and the document's examples send
     /// (typify reads such a union the same way), and then the schema's name, which OpenAPI's
     /// implicit mapping also allows. A value that would name two variants names the first.
+    ///
+    /// A `mapping` key that the variant's own property forbids (scalar-galaxy maps `planet`
+    /// to a `Planet` whose `type` is one of `terrestrial`, `gas_giant`, …) is said: no value
+    /// fits both, and the mapping, which names the variant, is what is written.
     fn tags(
         &self,
         parts: &[ReferenceOr<Schema>],
         property: &str,
         explicit: &indexmap::IndexMap<String, String>,
+        at: &str,
+        sink: &mut Sink,
     ) -> Vec<(String, usize)> {
         let mut mapping: Vec<(String, usize)> = Vec::new();
         let mut claim = |value: String, i: usize| {
@@ -945,6 +957,23 @@ impl<'a> Schemas<'a> {
                 })
                 .unwrap_or_default();
             if !keys.is_empty() {
+                let allowed = self.pinned(SchemaRef::of(part), property, 0);
+                for key in keys
+                    .iter()
+                    .filter(|k| !allowed.is_empty() && !allowed.contains(k))
+                {
+                    sink.warn(
+                        push(&push(at, "mapping"), key),
+                        format!(
+                            "maps `{key}` to a variant whose `{property}` allows only {}: no value fits both; `{key}` is written (the mapping names the variant), which the variant's schema refuses",
+                            allowed
+                                .iter()
+                                .map(|v| format!("`{v}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    );
+                }
                 keys.into_iter().for_each(|k| claim(k.clone(), i));
                 continue;
             }

@@ -162,8 +162,12 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
     }
     if !problems.is_empty() {
         let text = problems.join("; ");
-        // A reference the document cannot resolve is the document's to mend, not ours.
-        if problems.iter().any(|p| p.contains(values::UNRESOLVED)) {
+        // A reference the document cannot resolve, or a schema no value fits, is the
+        // document's to mend, not ours.
+        if problems
+            .iter()
+            .any(|p| p.contains(values::UNRESOLVED) || p.contains(values::CONTRADICTS))
+        {
             call.document_fault = Some(text);
         } else {
             call.problem = Some(text);

@@ -176,8 +176,10 @@ impl<'a> Values<'a> {
                     let nested = flat.contains_key("oneOf") || flat.contains_key("anyOf");
                     if let Some(d) = &discriminator
                         && !nested
+                        && let Err(e) = self.tag(&mut value, d, variant, name.as_deref(), &merged)
                     {
-                        self.tag(&mut value, d, variant, name.as_deref(), &merged);
+                        why.push(e);
+                        continue;
                     }
                     return Ok(value);
                 }
@@ -191,7 +193,10 @@ impl<'a> Values<'a> {
     }
 
     /// Sets the discriminator's property to the value naming `variant`: its `mapping` key,
-    /// else the value the variant pins (`enum: [x]`, `const`), else the schema's name.
+    /// else the value the variant pins (`enum: [x]`, `const`), else the schema's name. A
+    /// mapping key the variant's own property forbids (scalar-galaxy maps `planet` to a
+    /// `Planet` whose `type` is one of `terrestrial`, `gas_giant`, …) is the document
+    /// contradicting itself: no value is both.
     fn tag(
         &self,
         value: &mut Value,
@@ -199,11 +204,13 @@ impl<'a> Values<'a> {
         variant: &Value,
         name: Option<&str>,
         merged: &Map<String, Value>,
-    ) {
+    ) -> Result<(), String> {
         let Some(property) = discriminator.get("propertyName").and_then(Value::as_str) else {
-            return;
+            return Ok(());
         };
-        let Value::Object(object) = value else { return };
+        let Value::Object(object) = value else {
+            return Ok(());
+        };
         let reference = variant.get("$ref").and_then(Value::as_str);
         let mapped = discriminator
             .get("mapping")
@@ -217,15 +224,38 @@ impl<'a> Values<'a> {
                 })
             });
         if let Some(key) = mapped {
+            if let Some(allowed) = self.allowed(merged, property)
+                && !allowed.contains(&Value::String(key.clone()))
+            {
+                let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
+                return Err(format!(
+                    "{CONTRADICTS}its discriminator maps `{key}` to `{}`, whose `{property}` allows only {}",
+                    name.or(variant.get("$ref").and_then(Value::as_str))
+                        .unwrap_or("the variant"),
+                    list.join(", ")
+                ));
+            }
             object.insert(property.to_string(), Value::String(key));
-            return;
+            return Ok(());
         }
         if self.pinned(merged, property) {
-            return;
+            return Ok(());
         }
         if let Some(name) = name {
             object.insert(property.to_string(), Value::String(name.to_string()));
         }
+        Ok(())
+    }
+
+    /// The values the object schema's property is restricted to (`enum`, or `const` as one),
+    /// None when it is open.
+    fn allowed(&self, s: &Map<String, Value>, property: &str) -> Option<Vec<Value>> {
+        let p = s.get("properties")?.get(property)?;
+        let (p, _) = self.flatten(p, 0).ok()?;
+        if let Some(c) = p.get("const") {
+            return Some(vec![c.clone()]);
+        }
+        p.get("enum")?.as_array().cloned()
     }
 
     /// Whether the object schema restricts the property to listed values (`const`, `enum`):
@@ -275,7 +305,7 @@ impl<'a> Values<'a> {
                 // names `petType`) is tagged with its own name.
                 if let (Some(d), Some(name)) = (s.get("discriminator"), name) {
                     let reference = Value::Object(Map::new());
-                    self.tag(&mut value, d, &reference, Some(name), s);
+                    self.tag(&mut value, d, &reference, Some(name), s)?;
                 }
                 Ok(value)
             }
@@ -581,6 +611,9 @@ impl<'a> Values<'a> {
 /// How an error about a `$ref` the document cannot resolve begins (the document's fault).
 pub const UNRESOLVED: &str = "unresolvable `$ref: ";
 
+/// How an error about a schema no value can fit begins (the document's fault).
+pub const CONTRADICTS: &str = "the document contradicts itself: ";
+
 /// The value a local `$ref` points at, following a chain of them.
 pub fn resolve<'v>(root: &'v Value, reference: &str) -> Result<&'v Value, String> {
     let mut reference = reference.to_string();
@@ -877,6 +910,19 @@ mod tests {
                 json!({"anyOf": [{"type": "null"}, {"type": "integer"}]})
             ),
             json!(1)
+        );
+        // A mapping key the variant's own property forbids: no value fits, and the error says
+        // it is the document's (scalar-galaxy's `planet` for a `type` of `terrestrial`, …).
+        let contradiction = json!({
+            "oneOf": [{"$ref": "#/components/schemas/Dog"}],
+            "discriminator": {"propertyName": "kind", "mapping": {"hound": "#/components/schemas/Dog"}}
+        });
+        let err = Values::new(&root, 1, Rng::new(1, "t"))
+            .request(&contradiction)
+            .unwrap_err();
+        assert!(
+            err.contains(CONTRADICTS) && err.contains("`hound`") && err.contains("\"dog\""),
+            "{err}"
         );
     }
 }
