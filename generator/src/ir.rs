@@ -403,6 +403,10 @@ pub struct Constraints {
     /// `prefixItems` (3.1) read as a tuple: the constraints of each item, by position (empty
     /// when no item has any).
     pub prefix_items: Vec<Constraints>,
+    /// The constraints of every item of an array (`items`) or value of a map
+    /// (`additionalProperties`), when they have any: checked on each, where the item is a
+    /// scalar (a named type checks its own).
+    pub each: Option<Box<Constraints>>,
     /// `format` of a string kept as `String`, when the server checks it: `uri`,
     /// `uri-reference`, `email`, `hostname` (runtime `formats`).
     pub checked_format: Option<String>,

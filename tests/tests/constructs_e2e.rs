@@ -414,6 +414,18 @@ async fn arrays_keep_items_that_hold_their_delimiter() {
         .unwrap();
     assert_eq!(raw.status(), 200);
     let body: serde_json::Value = serde_json::from_slice(&raw.bytes().await.unwrap()).unwrap();
+    // Each item's own constraint (`minimum: 0`), named by its index.
+    let refused = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
+        .get(format!("{}/labels/a?spaced=1%20-2", base(addr)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 400);
+    let problem = String::from_utf8_lossy(&refused.bytes().await.unwrap()).into_owned();
+    assert!(problem.contains("query/spaced/1"), "{problem}");
     assert_eq!(
         body,
         serde_json::json!({
@@ -489,10 +501,17 @@ async fn objects_in_the_query_in_each_style() {
     );
     // A member that is not of its type, a joined object with a name and no value, a required
     // object not sent: each a violation naming its place, in one 400.
-    let (status, body) = get("size=big&point=x,1,y").await;
+    let long = "x".repeat(65);
+    let (status, body) = get(&format!("size=big&point=x,1,y&team={long}")).await;
     assert_eq!(status, 400, "{body}");
     let text = body.to_string();
-    for place in ["query/page/size", "query/point", "query/range"] {
+    // (A map's value has its own `maxLength`: named by its key.)
+    for place in [
+        "query/page/size",
+        "query/point",
+        "query/range",
+        "query/metadata/team",
+    ] {
         assert!(text.contains(place), "{place} in {text}");
     }
 }

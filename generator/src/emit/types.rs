@@ -670,6 +670,32 @@ pub fn constraint_checks(
             out.extend(quote!(validate::check_unique_items(#value, #at, out);));
         }
     }
+    // Each item's or value's own constraints, named by its index or key.
+    match (ty, c.each.as_deref()) {
+        (TypeRef::Vec(inner), Some(each)) => {
+            let checks = constraint_checks(&quote!(item), &quote!(&at), inner, each);
+            if !checks.is_empty() {
+                out.extend(quote! {
+                    for (i, item) in #value.iter().enumerate() {
+                        let at = validate::join_index(#at, i);
+                        #checks
+                    }
+                });
+            }
+        }
+        (TypeRef::Map(inner), Some(each)) => {
+            let checks = constraint_checks(&quote!(item), &quote!(&at), inner, each);
+            if !checks.is_empty() {
+                out.extend(quote! {
+                    for (key, item) in #value.iter() {
+                        let at = validate::join(#at, key);
+                        #checks
+                    }
+                });
+            }
+        }
+        _ => {}
+    }
     out
 }
 

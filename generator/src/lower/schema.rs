@@ -297,6 +297,12 @@ impl<'a> Schemas<'a> {
     /// Constraints of the schema (through references), enforced where the value is read;
     /// those of a tuple's items too (each through its own references).
     pub fn constraints(&self, s: SchemaRef<'_>) -> Constraints {
+        self.constraints_within(s, 0)
+    }
+
+    /// [`Self::constraints`], `depth` items or values deep (a recursive schema, an array of
+    /// itself, ends somewhere).
+    fn constraints_within(&self, s: SchemaRef<'_>, depth: usize) -> Constraints {
         let Some(schema) = self.resolve(s) else {
             return Constraints::default();
         };
@@ -305,7 +311,32 @@ impl<'a> Schemas<'a> {
             && is_scalar_all_of(any)
         {
             for part in &any.all_of {
-                c.narrow(&self.constraints(SchemaRef::of(part)));
+                c.narrow(&self.constraints_within(SchemaRef::of(part), depth));
+            }
+        }
+        let each = match &schema.schema_kind {
+            SchemaKind::Type(Type::Array(a)) => a.items.as_ref(),
+            SchemaKind::Any(any) => any.items.as_ref(),
+            _ => None,
+        };
+        // A map's values: `additionalProperties` of an object with no properties of its own
+        // (what `type_of` reads as a map).
+        let each = each.map(SchemaRef::of_boxed).or(match &schema.schema_kind {
+            SchemaKind::Type(Type::Object(o)) if o.properties.is_empty() => {
+                match &o.additional_properties {
+                    Some(AdditionalProperties::Schema(s)) => Some(SchemaRef::of(s)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        });
+        if let Some(each) = each
+            && depth < 8
+            && prefix_items(schema).is_none()
+        {
+            let inner = self.constraints_within(each, depth + 1);
+            if !inner.is_empty() {
+                c.each = Some(Box::new(inner));
             }
         }
         if let Some(parts) = prefix_items(schema) {
@@ -1668,23 +1699,38 @@ pub fn mark_validated(types: &mut [TypeDef]) {
 }
 
 /// Fills in `check_ty`: a field or parameter whose type is an alias of a scalar is checked
-/// as that scalar (its constraints were copied from the alias's schema).
+/// as that scalar (its constraints were copied from the alias's schema); one of a list or map
+/// as that list or map, and their items as theirs (`Vec<Tag>` of `Tag = String` as
+/// `Vec<String>`), so that `minItems` and each item's `maxLength` are checked.
 pub fn resolve_check_types(types: &mut [TypeDef], params: &mut [&mut crate::ir::Param]) {
     let aliases: BTreeMap<String, TypeRef> = types
         .iter()
         .filter_map(|t| match &t.kind {
             TypeKind::Alias(inner, _)
-                if inner.is_scalar() && !matches!(inner, TypeRef::Named(_)) =>
+                if !matches!(inner, TypeRef::Named(_))
+                    && (inner.is_scalar()
+                        || matches!(inner, TypeRef::Vec(_) | TypeRef::Map(_))) =>
             {
                 Some((t.name.clone(), inner.clone()))
             }
             _ => None,
         })
         .collect();
-    let resolve = |ty: &TypeRef| match ty {
-        TypeRef::Named(n) => aliases.get(n).cloned().unwrap_or_else(|| ty.clone()),
-        other => other.clone(),
-    };
+    fn resolve(aliases: &BTreeMap<String, TypeRef>, ty: &TypeRef, depth: usize) -> TypeRef {
+        if depth > 8 {
+            return ty.clone();
+        }
+        match ty {
+            TypeRef::Named(n) => match aliases.get(n) {
+                Some(inner) => resolve(aliases, inner, depth + 1),
+                None => ty.clone(),
+            },
+            TypeRef::Vec(inner) => TypeRef::Vec(Box::new(resolve(aliases, inner, depth + 1))),
+            TypeRef::Map(inner) => TypeRef::Map(Box::new(resolve(aliases, inner, depth + 1))),
+            other => other.clone(),
+        }
+    }
+    let resolve = |ty: &TypeRef| resolve(&aliases, ty, 0);
     for t in types.iter_mut() {
         if let TypeKind::Struct(s) = &mut t.kind {
             for f in &mut s.fields {

@@ -830,7 +830,8 @@ pub static DOCUMENT: Document = Document {
             "schema": {
               "type": "array",
               "items": {
-                "type": "integer"
+                "type": "integer",
+                "minimum": 0
               }
             }
           },
@@ -1231,7 +1232,7 @@ paths:
         - {name: names, in: path, required: true, schema: {type: array, items: {type: string}}}
         - {name: csv, in: query, explode: false, schema: {type: array, items: {type: string}}}
         - {name: pipes, in: query, style: pipeDelimited, explode: false, schema: {type: array, items: {type: string}}}
-        - {name: spaced, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: integer}}}
+        - {name: spaced, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: integer, minimum: 0}}}
         - {name: jar, in: cookie, explode: false, schema: {type: array, items: {type: string}}}
         - {name: crumbs, in: cookie, schema: {type: array, items: {type: string}}}
       responses:

@@ -442,6 +442,14 @@ fn serve_echo_filters<A: ConstructsApi>(
                 .object("point", ObjectQuery::Joined, false, &mut errors);
             let range: Option<types::Range> = raw
                 .object("range", ObjectQuery::Deep, true, &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &metadata {
+                let at = "query/metadata";
+                for (key, item) in value.iter() {
+                    let at = validate::join(at, key);
+                    validate::check_max_length(item, 64, &at, out);
+                }
+            }
             let Some(range) = range else {
                 return Err(errors.into_problem());
             };
@@ -502,6 +510,14 @@ fn serve_echo_labels<A: ConstructsApi>(
                 .array(Location::Cookie, "jar", false, &mut errors);
             let crumbs: Option<Vec<String>> = raw
                 .array(Location::Cookie, "crumbs", true, &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &spaced {
+                let at = "query/spaced";
+                for (i, item) in value.iter().enumerate() {
+                    let at = validate::join_index(at, i);
+                    validate::check_minimum(*item, 0, false, &at, out);
+                }
+            }
             let Some(names) = names else {
                 return Err(errors.into_problem());
             };

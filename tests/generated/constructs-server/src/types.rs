@@ -1791,6 +1791,13 @@ impl EchoFiltersOkBody {
 
 impl Validate for EchoFiltersOkBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(Some(value)) = &self.metadata {
+            let at = validate::join(pointer, "metadata");
+            for (key, item) in value.iter() {
+                let at = validate::join(&at, key);
+                validate::check_max_length(item, 64, &at, out);
+            }
+        }
         if let Some(value) = &self.page {
             let at = validate::join(pointer, "page");
             value.validate(&at, out);
