@@ -27,6 +27,12 @@ pub(crate) struct Document {
 pub(crate) fn find(dirs: &[PathBuf], prefixed: bool) -> Result<Vec<Document>, String> {
     let mut docs = Vec::new();
     for dir in dirs {
+        // The folder of one split document, named as such (its parent's SOURCES.md lists
+        // it): that document, not each of its files.
+        if let Some(doc) = split_folder(dir) {
+            docs.push(doc);
+            continue;
+        }
         let prefix = if prefixed {
             dir.file_name()
                 .map(|n| format!("{}/", n.to_string_lossy()))
@@ -74,6 +80,30 @@ pub(crate) fn find(dirs: &[PathBuf], prefixed: bool) -> Result<Vec<Document>, St
         docs.extend(here);
     }
     Ok(docs)
+}
+
+/// The split document whose folder `dir` is, when the SOURCES.md beside that folder lists it
+/// with its root file.
+fn split_folder(dir: &Path) -> Option<Document> {
+    let parent = dir.parent()?;
+    let name = dir.file_name()?.to_string_lossy().into_owned();
+    let text = fs::read_to_string(parent.join("SOURCES.md")).ok()?;
+    let (folder, root) = roots(&text)
+        .into_iter()
+        .find(|(folder, _)| *folder == name)?;
+    let rel = format!("{folder}/{root}");
+    parent.join(&rel).is_file().then(|| Document {
+        base: parent.to_path_buf(),
+        label: format!(
+            "{}/{rel}",
+            parent
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default()
+        ),
+        root: rel,
+        split: true,
+    })
 }
 
 /// (folder, root file) of each row of a markdown table whose header has a `root file`
@@ -209,5 +239,27 @@ mod tests {
                 .contains("cafe/nope.yaml")
         );
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A split document's own folder, given directly, is that one document (the corpus's
+    /// SOURCES.md beside it names its root file), not each of its files.
+    #[test]
+    fn a_split_documents_folder_is_one_document() {
+        let dir = std::env::temp_dir().join(format!("apigen-split-{}", std::process::id()));
+        let cafe = dir.join("corpus/cafe");
+        fs::create_dir_all(cafe.join("paths")).unwrap();
+        fs::write(
+            dir.join("corpus/SOURCES.md"),
+            "| folder | root file |\n|---|---|\n| `cafe/` | `openapi.yaml` |\n",
+        )
+        .unwrap();
+        fs::write(cafe.join("openapi.yaml"), "openapi: 3.1.0").unwrap();
+        fs::write(cafe.join("paths/menu.yaml"), "get: {}").unwrap();
+        let docs = find(std::slice::from_ref(&cafe), false).unwrap();
+        let _ = fs::remove_dir_all(&dir);
+        assert_eq!(docs.len(), 1, "{docs:?}");
+        assert_eq!(docs[0].root, "cafe/openapi.yaml");
+        assert_eq!(docs[0].label, "corpus/cafe/openapi.yaml");
+        assert!(docs[0].split && docs[0].base.ends_with("corpus"));
     }
 }

@@ -50,13 +50,18 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let args = Args::parse(args)?;
     let root = crate::codegen::root();
     let root = root.canonicalize().unwrap_or(root);
-    // By default the folders of single-file OpenAPI 3.x documents: the harness makes its
-    // arguments from the document's own text, which a split or 2.0 document is not yet.
+    // By default all four folders: a split document is called as bundled, a 2.0 one as the
+    // 3.0 document it is read as (Prism and the harness both read that).
     let paths = if args.paths.is_empty() {
-        ["openapi-corpus", "openapi-corpus-31"]
-            .iter()
-            .map(|d| root.join("../shared").join(d))
-            .collect()
+        [
+            "openapi-corpus",
+            "openapi-corpus-31",
+            "openapi-corpus-multi",
+            "openapi-corpus-swagger2",
+        ]
+        .iter()
+        .map(|d| root.join("../shared").join(d))
+        .collect()
     } else {
         args.paths.clone()
     };
@@ -88,11 +93,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
         let slug = corpus::unique(corpus::slug(label), &mut taken);
         eprintln!("calls: generating {label}");
         let mut run = DocRun::new(label.clone(), slug.clone(), path.clone());
-        match generate(path, label, &slug, &ws) {
-            Ok((doc, api, cli)) => {
+        match generate(doc, label, &slug, &ws) {
+            Ok((plan, own)) => {
                 members.push(format!("{slug}-client"));
                 members.push(format!("{slug}-cli"));
-                run.plan = Some((doc, api, cli));
+                run.plan = Some(plan);
+                run.own_copy = own;
             }
             Err(e) => run.not_generated = Some(e),
         }
@@ -159,9 +165,28 @@ pub fn main(args: &[String]) -> Result<(), String> {
         if cli.commands.is_empty() {
             continue;
         }
-        let document = match prism::mock_copy(doc) {
+        // Prism reads the harness's copy when it changed something, or when the JSON is not
+        // the root file as written (split, or 2.0 read as 3.0).
+        let copy = match prism::mock_copy(doc) {
             Some((copy, changes)) => {
                 run.mock_changes = changes;
+                Some(copy)
+            }
+            None => run.own_copy.then(|| doc.clone()),
+        };
+        // A bundled copy is read from another folder: references to other files that only
+        // extensions hold (redocly's `x-codeSamples` sources) would point at nothing there.
+        let copy = copy.map(|mut copy| {
+            let dropped = drop_file_references_in_extensions(&mut copy);
+            if dropped > 0 {
+                run.mock_changes.push(format!(
+                    "{dropped} extension members referring to other files left out"
+                ));
+            }
+            copy
+        });
+        let document = match copy {
+            Some(copy) => {
                 fs::create_dir_all(&mock_docs)
                     .map_err(|e| format!("cannot create {}: {e}", mock_docs.display()))?;
                 let path = mock_docs.join(format!("{}.json", run.slug));
@@ -301,13 +326,20 @@ fn mode_file(mode: Mode) -> String {
     }
 }
 
+/// The document as JSON (what arguments are made from and Prism is given), the lowered API
+/// and the CLI's plan.
 type Plan = (serde_json::Value, apigen::ir::Api, apigen::ir::Cli);
 
-/// Generates the client and the CLI into the workspace; the document as JSON and the CLI's
-/// plan, or why there are none (the generator's first error, or its panic).
-fn generate(path: &Path, label: &str, slug: &str, ws: &Path) -> Result<Plan, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let doc = apigen::load::to_json_value(&text).map_err(|e| first_line(&e.to_string()))?;
+/// Generates the client and the CLI into the workspace; the plan and whether the JSON is not
+/// the root file as written (a split document bundled into one, a Swagger 2.0 document as the
+/// OpenAPI 3.0 it is read as: Prism is then given that, so that it and the harness read the
+/// same document), or why there is none (the generator's first error, or its panic).
+fn generate(
+    doc: &crate::corpus_docs::Document,
+    label: &str,
+    slug: &str,
+    ws: &Path,
+) -> Result<(Plan, bool), String> {
     let options = apigen::Options {
         api_name: None,
         name: slug.to_string(),
@@ -317,13 +349,27 @@ fn generate(path: &Path, label: &str, slug: &str, ws: &Path) -> Result<Plan, Str
         runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-client"))),
     };
     let client_path = format!("../{slug}-client");
+    let (base, root) = (doc.base.clone(), doc.root.clone());
     let (result, _) = corpus::guarded(move || {
-        let output = apigen::generate(&text, &options)?;
-        let cli = apigen::generate_cli(&text, &options, &client_path)?;
-        let plan = apigen::cli_plan(&text, &options)?;
-        Ok::<_, apigen::diag::Diagnostics>((output, cli, plan))
+        let files = apigen::FileSystem::new(&base);
+        let loaded = apigen::load::read(&root, &files)?;
+        let (json, own) = if loaded.written.value.get("swagger").is_some() {
+            let converted = serde_json::to_value(&loaded.doc).map_err(|e| {
+                apigen::diag::Diagnostics(vec![apigen::diag::Diagnostic::error(
+                    String::new(),
+                    format!("the converted document is not JSON: {e}"),
+                )])
+            })?;
+            (converted, true)
+        } else {
+            (loaded.written.value, loaded.written.text.is_none())
+        };
+        let output = apigen::generate_from(&root, &files, &options)?;
+        let cli = apigen::generate_cli_from(&root, &files, &options, &client_path)?;
+        let plan = apigen::cli_plan_from(&root, &files, &options)?;
+        Ok::<_, apigen::diag::Diagnostics>((json, own, output, cli, plan))
     });
-    let (output, cli, (api, plan)) = match result {
+    let (json, own, output, cli, (api, plan)) = match result {
         Ok(Ok(done)) => done,
         Ok(Err(diagnostics)) => return Err(first_line(&diagnostics.to_string())),
         Err(panic) => return Err(format!("generator panicked: {}", first_line(&panic))),
@@ -336,7 +382,7 @@ fn generate(path: &Path, label: &str, slug: &str, ws: &Path) -> Result<Plan, Str
         .collect();
     files.extend(cli);
     corpus::write_crates(ws, slug, &files)?;
-    Ok((doc, api, plan))
+    Ok(((json, api, plan), own))
 }
 
 fn first_line(text: &str) -> String {
@@ -553,9 +599,57 @@ fn classify(
                 ),
             }
         }
+        // An operation that documents errors only (swagger-parser's issue 1032: a 403), whose
+        // error the client decoded as its error type: it read what the mock sent.
+        Some(1) if said.contains("error response ") && errors_only(doc, call) => (
+            Outcome::Ok,
+            format!("a documented error, read as the operation's error type: {said}"),
+        ),
         Some(code) => (Outcome::Failed, format!("exit status {code}: {said}")),
         None => (Outcome::Failed, format!("killed by a signal: {said}")),
     }
+}
+
+/// Removes every `x-` member whose value holds a `$ref` to another file; how many.
+fn drop_file_references_in_extensions(value: &mut serde_json::Value) -> usize {
+    fn refers_out(value: &serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::Object(o) => o.iter().any(|(k, v)| {
+                (k == "$ref" && v.as_str().is_some_and(|r| !r.starts_with('#'))) || refers_out(v)
+            }),
+            serde_json::Value::Array(items) => items.iter().any(refers_out),
+            _ => false,
+        }
+    }
+    match value {
+        serde_json::Value::Object(o) => {
+            let before = o.len();
+            o.retain(|k, v| !(k.starts_with("x-") && refers_out(v)));
+            let mut dropped = before - o.len();
+            for v in o.values_mut() {
+                dropped += drop_file_references_in_extensions(v);
+            }
+            dropped
+        }
+        serde_json::Value::Array(items) => items
+            .iter_mut()
+            .map(drop_file_references_in_extensions)
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// Whether the operation documents no success (no `2XX` status, no `default`): a mock can
+/// only answer it with one of its errors.
+fn errors_only(doc: &serde_json::Value, call: &requests::Call) -> bool {
+    requests::operation(doc, &call.path, &call.method)
+        .and_then(|(_, op)| op.get("responses")?.as_object())
+        .is_some_and(|responses| {
+            !responses.is_empty()
+                && responses
+                    .keys()
+                    .all(|status| !status.starts_with('2') && status != "default")
+        })
 }
 
 /// Where the answer breaks the document's schema for its status and media type, if it does.
@@ -605,5 +699,20 @@ mod tests {
             dev_profile_tables(manifest),
             "\n[profile.dev]\ndebug = \"line-tables-only\"\n\n[profile.dev.package.\"*\"]\ndebug = false\n"
         );
+    }
+
+    #[test]
+    fn extensions_referring_to_other_files_are_left_out_of_the_copy() {
+        let mut doc = serde_json::json!({
+            "paths": {"/a": {"get": {
+                "x-codeSamples": [{"lang": "C#", "source": {"$ref": "code/get.cs"}}],
+                "x-note": {"$ref": "#/components/x"},
+                "responses": {"200": {"$ref": "#/components/responses/Ok"}}
+            }}}
+        });
+        assert_eq!(drop_file_references_in_extensions(&mut doc), 1);
+        let get = &doc["paths"]["/a"]["get"];
+        assert!(get.get("x-codeSamples").is_none());
+        assert!(get.get("x-note").is_some() && get.get("responses").is_some());
     }
 }

@@ -99,6 +99,9 @@ pub struct DocRun {
     pub rounds: Vec<RoundRun>,
     /// What Prism's copy of the document changes ([`super::prism::mock_copy`]).
     pub mock_changes: Vec<String>,
+    /// The document's JSON is not its root file as written (bundled, or 2.0 read as 3.0):
+    /// Prism is given the harness's copy.
+    pub own_copy: bool,
 }
 
 impl DocRun {
@@ -113,6 +116,7 @@ impl DocRun {
             bin: None,
             rounds: Vec::new(),
             mock_changes: Vec::new(),
+            own_copy: false,
         }
     }
 

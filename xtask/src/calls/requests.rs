@@ -82,6 +82,27 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         .copied();
     let mut rng = Rng::new(u64::from(round), &op.id);
     let mut problems = Vec::new();
+    // A required path parameter the template has no place for (swagger-parser's issue 455:
+    // `serverID` beside `/api/batch/`): no request can carry it, and a mock that checks
+    // requests refuses every one without it.
+    let declared: Vec<&str> = params
+        .iter()
+        .filter(|r| r.get("in").and_then(Value::as_str) == Some("path"))
+        .filter_map(|r| r.get("name").and_then(Value::as_str))
+        .collect();
+    if declared.len() > placeholders.len() {
+        let homeless: Vec<String> = declared
+            .iter()
+            .filter(|n| !placeholders.contains(n))
+            .map(|n| format!("`{n}`"))
+            .collect();
+        problems.push(format!(
+            "{}it declares path parameter {} that its path `{}` has no place for",
+            values::CONTRADICTS,
+            homeless.join(", "),
+            op.path
+        ));
+    }
     for flag in &cmd.flags {
         let FlagTarget::Param(index) = flag.target else {
             continue;
@@ -229,7 +250,8 @@ fn flag_text(value: &Value) -> String {
 
 /// The path item and the operation for `method` (as sent: `GET`, `QUERY`, or an
 /// `additionalOperations` key) at `path`.
-fn operation<'a>(doc: &'a Value, path: &str, method: &str) -> Option<(&'a Value, &'a Value)> {
+/// The path item and the operation of `method` on `path`, in the document's JSON.
+pub fn operation<'a>(doc: &'a Value, path: &str, method: &str) -> Option<(&'a Value, &'a Value)> {
     let mut item = doc.get("paths")?.get(path)?;
     if let Some(r) = item.get("$ref").and_then(Value::as_str) {
         item = resolve(doc, r).ok()?;

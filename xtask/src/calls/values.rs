@@ -119,7 +119,7 @@ impl<'a> Values<'a> {
             return Ok(c.clone());
         }
         if let Some(Value::Array(values)) = s.get("enum") {
-            let values: Vec<&Value> = values.iter().filter(|v| !v.is_null()).collect();
+            let values = enum_values(&s, values)?;
             if values.is_empty() {
                 return Ok(Value::Null);
             }
@@ -281,7 +281,7 @@ impl<'a> Values<'a> {
             return Ok(c.clone());
         }
         if let Some(Value::Array(values)) = s.get("enum") {
-            let values: Vec<&Value> = values.iter().filter(|v| !v.is_null()).collect();
+            let values = enum_values(s, values)?;
             if let Some(v) = values.first() {
                 let i = self.pick(values.len());
                 return Ok(values.get(i).unwrap_or(v).to_owned().clone());
@@ -658,6 +658,34 @@ fn percent_decode(text: &str) -> String {
 
 /// The JSON type a value of the schema gets: its `type` (the first that is not `null`), or
 /// the one its keywords imply.
+/// The values of an `enum` a request may carry: not `null`, and of the schema's `type` when it
+/// names one. An `enum` none of whose values is of that type (swagger-parser's issue 597: an
+/// `array` whose `enum` lists strings) is the document contradicting itself.
+fn enum_values<'v>(s: &Map<String, Value>, values: &'v [Value]) -> Result<Vec<&'v Value>, String> {
+    let listed: Vec<&Value> = values.iter().filter(|v| !v.is_null()).collect();
+    let Some(Value::String(ty)) = s.get("type") else {
+        return Ok(listed);
+    };
+    let fits = |v: &Value| match ty.as_str() {
+        "string" => v.is_string(),
+        "integer" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
+    };
+    let fitting: Vec<&Value> = listed.iter().copied().filter(|v| fits(v)).collect();
+    if fitting.is_empty() && !listed.is_empty() {
+        let shown: Vec<String> = listed.iter().take(3).map(|v| v.to_string()).collect();
+        return Err(format!(
+            "{CONTRADICTS}its `enum` ({}) lists no value of its `type` ({ty})",
+            shown.join(", ")
+        ));
+    }
+    Ok(fitting)
+}
+
 fn type_of(s: &Map<String, Value>) -> String {
     match s.get("type") {
         Some(Value::String(t)) => return t.clone(),
@@ -924,5 +952,21 @@ mod tests {
             err.contains(CONTRADICTS) && err.contains("`hound`") && err.contains("\"dog\""),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_enum_of_no_value_of_its_type_is_the_documents_fault() {
+        let root = json!({});
+        let schema = json!({"type": "array", "items": {"type": "string"}, "enum": ["a", "b"]});
+        let err = Values::new(&root, 1, Rng::new(1, "t"))
+            .request(&schema)
+            .unwrap_err();
+        assert!(
+            err.contains(CONTRADICTS) && err.contains("(array)"),
+            "{err}"
+        );
+        // Values of the type are kept, the others left out.
+        let mixed = json!({"type": "integer", "enum": ["x", 3]});
+        assert_eq!(values(&root, 1, mixed), json!(3));
     }
 }
