@@ -919,6 +919,22 @@ impl Converter {
                 }
             }
         }
+        // Examples without a schema (oai's api-with-examples): a body the document shows but
+        // does not describe. Each is content of its own media type with no schema (any
+        // value), so that the example is kept and answered, not dropped with the response's
+        // body.
+        if !src.contains_key("schema")
+            && let Some(examples) = examples.filter(|e| !e.is_empty())
+        {
+            let here = loc.child("examples");
+            let mut content = Map::new();
+            for (m, example) in examples {
+                let media_at = at(push(&push(&loc.out, "content"), m), here.orig.clone());
+                self.moved(&media_at, true);
+                content.insert(m.clone(), json!({ "example": example }));
+            }
+            out.insert("content".into(), Value::Object(content));
+        }
         Value::Object(out)
     }
 

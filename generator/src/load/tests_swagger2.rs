@@ -287,6 +287,15 @@ fn responses_carry_their_schema_headers_and_examples_per_produced_type() {
         op(&c, "/x", "get")["responses"]["200"]["content"],
         json!({"text/plain": {"schema": {"type": "string"}}})
     );
+    // Examples without a schema (oai's api-with-examples) are kept, each as content of its
+    // own media type with no schema, not dropped with the body.
+    let c = doc(
+        "paths:\n  /v:\n    get:\n      responses:\n        '200':\n          description: versions\n          examples:\n            application/json: {versions: [v2]}\n",
+    );
+    assert_eq!(
+        op(&c, "/v", "get")["responses"]["200"],
+        json!({"description": "versions", "content": {"application/json": {"example": {"versions": ["v2"]}}}})
+    );
 }
 
 #[test]
