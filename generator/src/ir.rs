@@ -822,6 +822,18 @@ pub struct ResponseBody {
     pub examples: Vec<serde_json::Value>,
 }
 
+impl ResponseBody {
+    /// The media type a JSON answer is written with, when it is not `application/json`
+    /// itself: a JSON type of the document's own (`application/vnd.api+json`), which the
+    /// answer must carry. None for plain JSON and for ranges (`*/*`), which are no
+    /// `Content-Type`.
+    pub fn own_json_media_type(&self) -> Option<&str> {
+        let essence = self.content_type.split(';').next().unwrap_or("").trim();
+        let plain = essence.eq_ignore_ascii_case("application/json") || essence.contains('*');
+        (!plain && matches!(self.kind, BodyKind::Json(_))).then_some(self.content_type.as_str())
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SecurityScheme {
     /// Name in `components.securitySchemes`.

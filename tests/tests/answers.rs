@@ -116,6 +116,14 @@ impl AnswersApi for Service {
         ))
     }
 
+    async fn get_profile(
+        &self,
+        _ctx: &RequestContext,
+        _params: GetProfileParams,
+    ) -> Result<GetProfileResponse, String> {
+        Ok(GetProfileResponse::Ok(types::Owner::new("Ann")))
+    }
+
     async fn get_motd(
         &self,
         _ctx: &RequestContext,
@@ -233,4 +241,17 @@ async fn a_string_of_any_media_type_is_text() {
     let motd = client.get_motd().await.unwrap();
     assert_eq!(motd.headers()["content-type"], "text/plain; charset=utf-8");
     assert_eq!(motd.as_str(), "Closed on \"Sundays\".");
+}
+
+/// A JSON answer documented under a JSON media type of its own is sent with that type (a
+/// conformance tool compares it with the document), and read as JSON.
+#[tokio::test]
+async fn a_json_answer_carries_its_documented_media_type() {
+    let client = serve(false).await;
+    let profile = client.get_profile().await.unwrap();
+    assert_eq!(
+        profile.headers()["content-type"],
+        "application/vnd.api+json"
+    );
+    assert_eq!(*profile, answers_client::types::Owner::new("Ann"));
 }

@@ -1336,6 +1336,11 @@ fn response_conversion(op: &Operation) -> TokenStream {
             _ => quote!(status),
         };
         let write = match r.body.as_ref().map(|b| (&b.kind, b.content_type.as_str())) {
+            Some((BodyKind::Json(_), _))
+                if let Some(ct) = r.body.as_ref().and_then(|b| b.own_json_media_type()) =>
+            {
+                quote!(response::json_as(#status, #ct, &body))
+            }
             Some((BodyKind::Json(_) | BodyKind::Form(_), _)) => {
                 quote!(response::json(#status, &body))
             }

@@ -32,6 +32,22 @@ pub fn json<T: serde::Serialize>(status: StatusCode, body: &T) -> Result<Respons
     ))
 }
 
+/// [`json`] under the document's own JSON media type (`application/vnd.api+json`,
+/// `application/problem+json`): clients and conformance tools compare the answer's
+/// `Content-Type` with the one documented. An invalid one falls back to `application/json`.
+pub fn json_as<T: serde::Serialize>(
+    status: StatusCode,
+    content_type: &str,
+    body: &T,
+) -> Result<Response, Problem> {
+    let mut resp = json(status, body)?;
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        content_type_value(content_type, "application/json"),
+    );
+    Ok(resp)
+}
+
 /// A response without a body (204, 304, or a documented status without content).
 pub fn empty(status: StatusCode) -> Response {
     let mut resp = Response::new(Body::empty());

@@ -93,6 +93,15 @@ pub fn cli() -> Command {
                 ),
         )
         .subcommand(
+            Command::new("get-profile")
+                .about(
+                    "A JSON answer under a media type of the API's own (fitbit's JSON:API).",
+                )
+                .long_about(
+                    "A JSON answer under a media type of the API's own (fitbit's JSON:API).\n\n`GET /profile` (operation `getProfile`).",
+                ),
+        )
+        .subcommand(
             Command::new("get-motd")
                 .about(
                     "A string answer of any media type (nexus's `*/*` answers), read as text.",
@@ -295,6 +304,17 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             }
             let result = runtime.block_on(client.get_report());
             Ok(finish(&client, ("getReport", false), result, json, verbose))
+        }
+        "get-profile" => {
+            if !credentials {
+                return Err(
+                    support::usage(
+                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+                    ),
+                );
+            }
+            let result = runtime.block_on(client.get_profile());
+            Ok(finish(&client, ("getProfile", false), result, json, verbose))
         }
         "get-motd" => {
             if !credentials {

@@ -424,6 +424,43 @@ impl Client {
         }
     }
 
+    /// A JSON answer under a media type of the API's own (fitbit's JSON:API).
+    ///
+    /// `GET /profile` (operation `getProfile`).
+    pub async fn get_profile(
+        &self,
+    ) -> Result<ResponseValue<types::Owner>, Error<GetProfileError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "getProfile",
+            path: "/profile",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = "/profile";
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/vnd.api+json"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::Owner, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// A string answer of any media type (nexus's `*/*` answers), read as text.
     ///
     /// `GET /motd` (operation `getMotd`).
@@ -748,6 +785,15 @@ pub enum GetReportError {
     ClientError(types::Error),
 }
 
+/// The documented error answers of `getProfile`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetProfileError {}
 /// The documented error answers of `getMotd`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code

@@ -92,6 +92,18 @@ pub trait AnswersApi: Send + Sync + 'static {
         async { Ok(GetReportResponse::Unimplemented) }
     }
 
+    /// A JSON answer under a media type of the API's own (fitbit's JSON:API).
+    ///
+    /// `GET /profile` (operation `getProfile`).
+    fn get_profile(
+        &self,
+        ctx: &RequestContext,
+        params: GetProfileParams,
+    ) -> impl Future<Output = Result<GetProfileResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(GetProfileResponse::Unimplemented) }
+    }
+
     /// A string answer of any media type (nexus's `*/*` answers), read as text.
     ///
     /// `GET /motd` (operation `getMotd`).
@@ -286,6 +298,24 @@ pub enum GetReportResponse {
     Ok(serde_json::Value),
     /// 4XX: Refused.
     ClientError(http::StatusCode, types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `getProfile` (`GET /profile`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetProfileParams {}
+/// What `getProfile` answers: one variant per documented status, and [`Unimplemented`](GetProfileResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetProfileResponse {
+    /// 200: The owner, as a JSON:API resource.
+    Ok(types::Owner),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

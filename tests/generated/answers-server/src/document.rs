@@ -174,6 +174,24 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/profile": {
+      "get": {
+        "operationId": "getProfile",
+        "summary": "A JSON answer under a media type of the API's own (fitbit's JSON:API).",
+        "responses": {
+          "200": {
+            "description": "The owner, as a JSON:API resource.",
+            "content": {
+              "application/vnd.api+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Owner"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/motd": {
       "get": {
         "operationId": "getMotd",
@@ -649,6 +667,16 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Error'}
+  /profile:
+    get:
+      operationId: getProfile
+      summary: A JSON answer under a media type of the API's own (fitbit's JSON:API).
+      responses:
+        '200':
+          description: The owner, as a JSON:API resource.
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/Owner'}
   /motd:
     get:
       operationId: getMotd

@@ -89,6 +89,19 @@ impl AnswersApi for Mock {
         Ok(GetReportResponse::Ok(body))
     }
 
+    /// `GET /profile`: the 200 answer.
+    async fn get_profile(
+        &self,
+        _ctx: &RequestContext,
+        _params: GetProfileParams,
+    ) -> Result<GetProfileResponse, MockError> {
+        let body: types::Owner = mock::value(
+            "getProfile: 200 body",
+            &[r#"{"name":"string"}"#],
+        )?;
+        Ok(GetProfileResponse::Ok(body))
+    }
+
     /// `GET /motd`: the 200 answer.
     async fn get_motd(
         &self,

@@ -100,6 +100,12 @@ pub fn router<A: AnswersApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
             ),
         )
         .route(
+            &layer::route_path(&base, "/profile"),
+            routing::get_service(
+                layer::operation(&api, handle_get_profile::<A>).named("getProfile"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/motd"),
             routing::get_service(
                 layer::operation(&api, handle_get_motd::<A>).named("getMotd"),
@@ -353,6 +359,39 @@ fn serve_get_report<A: AnswersApi>(
         let params = GetReportParams {};
         let ctx = RequestContext::new("getReport", scheme, parts);
         let outcome = A::get_report(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /profile`: see [`AnswersApi::get_profile`].
+fn handle_get_profile<A: AnswersApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_get_profile(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `getProfile` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_get_profile<A: AnswersApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+        let params = GetProfileParams {};
+        let ctx = RequestContext::new("getProfile", scheme, parts);
+        let outcome = A::get_profile(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -649,6 +688,17 @@ impl GetReportResponse {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::ClientError(status, body) => response::json(status, &body),
             Self::Unimplemented => Err(Problem::not_implemented("getReport")),
+        }
+    }
+}
+
+impl GetProfileResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => {
+                response::json_as(StatusCode::OK, "application/vnd.api+json", &body)
+            }
+            Self::Unimplemented => Err(Problem::not_implemented("getProfile")),
         }
     }
 }
