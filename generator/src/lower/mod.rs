@@ -21,13 +21,13 @@ use schema::{
 
 /// Lowers a parsed document with the default options; problems go to `sink`.
 pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
-    lower_with(doc, &crate::Options::default(), sink)
+    lower_with(doc, &crate::options::Options::default(), sink)
 }
 
 /// Lowers a parsed document; problems go to `sink` (errors stop generation afterwards).
 /// Of `options`, `string_formats` (formats such as `uuid` stay `String`) and `api_name` (the
 /// trait's name) decide here.
-pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> Api {
+pub fn lower_with(doc: &OpenAPI, options: &crate::options::Options, sink: &mut Sink) -> Api {
     let mut schemas = Schemas::new(doc);
     schemas.string_formats = options.string_formats;
     schemas.lower_components(sink);

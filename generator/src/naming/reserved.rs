@@ -335,12 +335,9 @@ mod tests {
                     })
                 }))
                 .collect();
-            let mut files = crate::generate(text, &options)
+            let files = crate::generate_with_cli(text, &options, "../client")
                 .expect("fixture generates")
                 .files;
-            files.extend(
-                crate::generate_cli(text, &options, "../client").expect("fixture's CLI generates"),
-            );
             for (path, file) in &files {
                 if !path.ends_with(".rs") || path.contains("/runtime/") {
                     continue;

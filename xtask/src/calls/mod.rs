@@ -318,23 +318,21 @@ fn generate(path: &Path, label: &str, slug: &str, ws: &Path) -> Result<Plan, Str
     };
     let client_path = format!("../{slug}-client");
     let (result, _) = corpus::guarded(move || {
-        let output = apigen::generate(&text, &options)?;
-        let cli = apigen::generate_cli(&text, &options, &client_path)?;
+        let output = apigen::generate_with_cli(&text, &options, &client_path)?;
         let plan = apigen::cli_plan(&text, &options)?;
-        Ok::<_, apigen::diag::Diagnostics>((output, cli, plan))
+        Ok::<_, apigen::diag::Diagnostics>((output, plan))
     });
-    let (output, cli, (api, plan)) = match result {
+    let (output, (api, plan)) = match result {
         Ok(Ok(done)) => done,
         Ok(Err(diagnostics)) => return Err(first_line(&diagnostics.to_string())),
         Err(panic) => return Err(format!("generator panicked: {}", first_line(&panic))),
     };
     // The server is not called here; only the client and the CLI are written.
-    let mut files: std::collections::BTreeMap<String, String> = output
+    let files: std::collections::BTreeMap<String, String> = output
         .files
         .into_iter()
-        .filter(|(p, _)| p.starts_with("client/"))
+        .filter(|(p, _)| p.starts_with("client/") || p.starts_with("cli/"))
         .collect();
-    files.extend(cli);
     corpus::write_crates(ws, slug, &files)?;
     Ok((doc, api, plan))
 }
