@@ -6,8 +6,8 @@ use super::{
     status_text,
 };
 use crate::ir::{
-    Api, BodyKind, Location, NextPage, Operation, Pagination, Param, QueryStringKind, Response,
-    SchemeKind, Status, StreamFormat, TypeRef,
+    Api, BodyKind, Location, NextPage, Operation, Pagination, Param, PathPiece, QueryStringKind,
+    Response, SchemeKind, Status, StreamFormat, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -81,31 +81,14 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
     lines.push("    Ok(())".into());
     lines.push("}".into());
     lines.push("```".into());
-    let docs = module_doc(&lines);
-    let streams = api.operations.iter().any(|o| o.streamed).then(|| {
-        quote!(
-            pub use runtime::stream::{Event, EventStream, JsonLines};
-        )
-    });
-    let webhooks = (!api.webhooks.is_empty()).then(|| {
-        quote! {
-            pub mod webhooks;
-            pub use webhooks::Webhook;
-        }
-    });
-    // The runtime is a module either way, so generated code names `crate::runtime::…`.
-    let runtime = if vendored {
-        quote!(
-            pub mod runtime;
-        )
-    } else {
-        quote!(
-            pub use apigen_client_runtime as runtime;
-        )
-    };
+    let super::root::Root {
+        head,
+        runtime,
+        webhooks,
+        streams,
+    } = super::root::parts(api, &lines, "apigen_client_runtime", vendored);
     quote! {
-        #![cfg_attr(rustfmt, rustfmt::skip)]
-        #docs
+        #head
         pub mod client;
         #runtime
         pub mod types;
@@ -1018,14 +1001,14 @@ fn method(op: &Operation) -> TokenStream {
     // Path: `/pets/{petId}` → format!("/pets/{}", encode(pet_id)).
     let mut template = String::new();
     let mut path_args = Vec::new();
-    let mut rest = op.path_template.as_str();
-    while let Some(start) = rest.find('{') {
-        template.push_str(&rest[..start].replace('{', "{{").replace('}', "}}"));
-        let end = rest[start..]
-            .find('}')
-            .map(|e| start + e)
-            .unwrap_or(rest.len() - 1);
-        let wire = &rest[start + 1..end];
+    for piece in &op.path_template {
+        let wire = match piece {
+            PathPiece::Text(text) => {
+                template.push_str(&text.replace('{', "{{").replace('}', "}}"));
+                continue;
+            }
+            PathPiece::Param(wire) => wire.as_str(),
+        };
         template.push_str("{}");
         match op
             .params
@@ -1047,9 +1030,7 @@ fn method(op: &Operation) -> TokenStream {
             }
             None => path_args.push(quote!(#wire)),
         }
-        rest = &rest[end + 1..];
     }
-    template.push_str(&rest.replace('{', "{{").replace('}', "}}"));
     let path_expr = if path_args.is_empty() {
         quote!(let path = #template;)
     } else {
