@@ -1,7 +1,9 @@
-//! apigen: one OpenAPI 3.0 document in, a server crate and a client crate out.
+//! apigen: one OpenAPI 3.0, 3.1 or 3.2 document (or Swagger 2.0, read as its 3.0 form) in; a
+//! server crate, a client crate and a command-line client crate out.
 //!
 //! The library is pure: [`generate`] takes the document's text and returns the files to
-//! write, with their paths relative to the output directory (`server/…`, `client/…`).
+//! write, with their paths relative to the output directory (`server/…`, `client/…`);
+//! [`generate_with_cli`] adds the command-line client's (`cli/…`) from the same lowering.
 //! A document split over several files is read with [`generate_from`] through a [`Source`]
 //! the caller gives (the disk: [`FileSystem`]; a map of texts; a git revision), which is
 //! the only way the library reaches a file; [`Output::inputs`] names the files it read.
@@ -9,7 +11,8 @@
 //!
 //! Stages: [`load`] (text → `openapiv3`, located errors) → `lower` (→ the plain-data
 //! [`ir`], where every decision is made) → `emit` (quote → syn → prettyplease, askama for
-//! Cargo.toml and README). Generated crates depend on the hand-written runtime crates
+//! Cargo.toml and README). [`diff`] compares two versions of a document and classifies each
+//! change. Generated crates depend on the hand-written runtime crates
 //! (`runtime/server`, `runtime/client`, `runtime/cli`), or carry a copy of them
 //! ([`RuntimeSource::Vendored`]).
 
@@ -62,7 +65,7 @@ pub struct SunsetNotice {
     pub at: i64,
 }
 
-/// Generates both crates from the document text. Never panics on document content; every
+/// Generates the server and client crates from the document text. Never panics on document content; every
 /// problem comes back with the JSON pointer of where it stands. The text is the whole
 /// document: a `$ref` into another file is an error (see [`generate_from`]).
 ///
@@ -75,7 +78,7 @@ pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
     generate_from(root, &load::source::Text { root, text }, options)
 }
 
-/// Generates both crates from the document whose root file is named `root`, read through
+/// Generates the server and client crates from the document whose root file is named `root`, read through
 /// `source` together with every file its `$ref`s reach (relative paths are resolved against
 /// the file that holds them). Errors name the file, the JSON pointer in it and its line
 /// ([`diag::Diagnostic::position`]).
