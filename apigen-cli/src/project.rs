@@ -150,8 +150,16 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
         runtime: target.runtime.clone(),
         api_name: target.api_name.clone(),
     };
-    let output = apigen::generate_from(&root, &source, &options)
-        .map_err(|e| format!("{}:\n{e}", target.spec_label))?;
+    // The CLI comes from the same lowering as the client it calls.
+    let client_path = match (&target.cli_dir, &target.client_dir) {
+        (Some(cli), Some(client)) => Some(paths::between(cli, client)),
+        _ => None,
+    };
+    let output = match &client_path {
+        Some(client_path) => apigen::generate_with_cli_from(&root, &source, &options, client_path),
+        None => apigen::generate_from(&root, &source, &options),
+    }
+    .map_err(|e| format!("{}:\n{e}", target.spec_label))?;
     report.warnings.extend(
         output
             .warnings
@@ -164,13 +172,7 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
             .iter()
             .map(|s| (target.spec_label.clone(), s.clone())),
     );
-    let mut files = output.files;
-    if let (Some(cli), Some(client)) = (&target.cli_dir, &target.client_dir) {
-        let client_path = paths::between(cli, client);
-        let cli = apigen::generate_cli_from(&root, &source, &options, &client_path)
-            .map_err(|e| format!("{}:\n{e}", target.spec_label))?;
-        files.extend(cli);
-    }
+    let files = output.files;
     let mut expected: BTreeSet<PathBuf> = BTreeSet::new();
     for (rel, contents) in &files {
         let (side, rest) = rel

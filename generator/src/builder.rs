@@ -3,7 +3,8 @@
 //! it, when it is split over several) and writes one file per side into `OUT_DIR`, and tells
 //! cargo to rerun when any of those files changes.
 
-use crate::{FileSystem, Options, RuntimeSource, Source, generate_from};
+use crate::options::{Options, RuntimeSource};
+use crate::{FileSystem, Source, generate_from};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

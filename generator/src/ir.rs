@@ -31,6 +31,9 @@ pub struct Api {
     pub errors: ErrorTable,
     /// The requests this API sends to its consumers (`webhooks`).
     pub webhooks: Vec<Webhook>,
+    /// Some answer of some operation is a stream (`BodyKind::Stream`, a success's or not):
+    /// both crate roots re-export the runtime's stream types.
+    pub streams: bool,
 }
 
 /// What a browser on another origin may send and read (CORS), over the whole document; the
@@ -516,8 +519,10 @@ pub struct Operation {
     pub streamed: bool,
     /// The path key as the document writes it (`/pets/{petId}`, `/responses?beta=true`).
     pub path: String,
-    /// The key without its query (`/responses`): the template the client fills.
-    pub path_template: String,
+    /// The key without its query, read (`/pets/{petId}/toys`: the text `/pets/`, the parameter
+    /// `petId`, the text `/toys`): the template the client fills. Text pieces are never empty
+    /// and never next to each other.
+    pub path_template: Vec<PathPiece>,
     /// The query a key carries (`?beta=true`: `[("beta", "true")]`), decoded: the client
     /// sends it and the server serves the operation only to requests that carry it, which
     /// keeps it apart from an operation of the same path without it.

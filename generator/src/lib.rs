@@ -1,7 +1,9 @@
-//! apigen: one OpenAPI 3.0 document in, a server crate and a client crate out.
+//! apigen: one OpenAPI 3.0, 3.1 or 3.2 document (or Swagger 2.0, read as its 3.0 form) in; a
+//! server crate, a client crate and a command-line client crate out.
 //!
 //! The library is pure: [`generate`] takes the document's text and returns the files to
-//! write, with their paths relative to the output directory (`server/…`, `client/…`).
+//! write, with their paths relative to the output directory (`server/…`, `client/…`);
+//! [`generate_with_cli`] adds the command-line client's (`cli/…`) from the same lowering.
 //! A document split over several files is read with [`generate_from`] through a [`Source`]
 //! the caller gives (the disk: [`FileSystem`]; a map of texts; a git revision), which is
 //! the only way the library reaches a file; [`Output::inputs`] names the files it read.
@@ -9,7 +11,8 @@
 //!
 //! Stages: [`load`] (text → `openapiv3`, located errors) → `lower` (→ the plain-data
 //! [`ir`], where every decision is made) → `emit` (quote → syn → prettyplease, askama for
-//! Cargo.toml and README). Generated crates depend on the hand-written runtime crates
+//! Cargo.toml and README). [`diff`] compares two versions of a document and classifies each
+//! change. Generated crates depend on the hand-written runtime crates
 //! (`runtime/server`, `runtime/client`, `runtime/cli`), or carry a copy of them
 //! ([`RuntimeSource::Vendored`]).
 
@@ -62,7 +65,7 @@ pub struct SunsetNotice {
     pub at: i64,
 }
 
-/// Generates both crates from the document text. Never panics on document content; every
+/// Generates the server and client crates from the document text. Never panics on document content; every
 /// problem comes back with the JSON pointer of where it stands. The text is the whole
 /// document: a `$ref` into another file is an error (see [`generate_from`]).
 ///
@@ -75,7 +78,7 @@ pub fn generate(text: &str, options: &Options) -> Result<Output, Diagnostics> {
     generate_from(root, &load::source::Text { root, text }, options)
 }
 
-/// Generates both crates from the document whose root file is named `root`, read through
+/// Generates the server and client crates from the document whose root file is named `root`, read through
 /// `source` together with every file its `$ref`s reach (relative paths are resolved against
 /// the file that holds them). Errors name the file, the JSON pointer in it and its line
 /// ([`diag::Diagnostic::position`]).
@@ -91,11 +94,22 @@ pub fn generate_from(
     source: &dyn Source,
     options: &Options,
 ) -> Result<Output, Diagnostics> {
+    let crates = Crates {
+        server_and_client: true,
+        cli: None,
+    };
+    on_large_stack(|| generate_here(root, source, options, crates))
+}
+
+/// Runs `work` on a thread of its own with [`GENERATE_STACK`] (see [`generate`]).
+fn on_large_stack(
+    work: impl FnOnce() -> Result<Output, Diagnostics> + Send,
+) -> Result<Output, Diagnostics> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("apigen".into())
             .stack_size(GENERATE_STACK)
-            .spawn_scoped(scope, || generate_here(root, source, options))
+            .spawn_scoped(scope, work)
             .map_err(|e| internal(format!("cannot start the generator's thread: {e}")))?;
         // A panic (a generator bug) reaches the caller as the panic it was.
         worker
@@ -167,15 +181,18 @@ fn generate_here(
     root: &str,
     source: &dyn Source,
     options: &Options,
+    crates: Crates<'_>,
 ) -> Result<Output, Diagnostics> {
     let (api, warnings, loaded) = lowered(root, source, options)?;
     let mut files = BTreeMap::new();
-    emit_all(&api, options, &mut files).map_err(internal)?;
-    let header = emit::header(&options.command, &options.spec_label);
-    files.insert(
-        "server/src/document.rs".into(),
-        emit::document::document_rs(&header, &api.title, &loaded.written).map_err(internal)?,
-    );
+    emit_all(&api, options, crates, &mut files).map_err(internal)?;
+    if crates.server_and_client {
+        let header = emit::header(&options.command, &options.spec_label);
+        files.insert(
+            "server/src/document.rs".into(),
+            emit::document::document_rs(&header, &api.title, &loaded.written).map_err(internal)?,
+        );
+    }
     let sunsets = api
         .operations
         .iter()
@@ -202,9 +219,53 @@ fn generate_here(
     })
 }
 
+/// Which crates one run emits, all from the one lowered [`ir::Api`].
+#[derive(Debug, Clone, Copy)]
+struct Crates<'a> {
+    /// The server crate (`server/…`) and the client crate (`client/…`).
+    server_and_client: bool,
+    /// The command-line client (`cli/…`), whose manifest finds the client crate at this path.
+    cli: Option<&'a str>,
+}
+
+/// [`generate`] and the command-line client crate too (`cli/Cargo.toml`,
+/// `cli/src/{lib,main,support}.rs`), from one reading and one lowering of the document, so
+/// the CLI and the client it calls agree on every type. `client_path` is where the client
+/// crate is relative to the CLI's directory (`../client` beside it under `--out`).
+pub fn generate_with_cli(
+    text: &str,
+    options: &Options,
+    client_path: &str,
+) -> Result<Output, Diagnostics> {
+    let root = &options.spec_label;
+    generate_with_cli_from(
+        root,
+        &load::source::Text { root, text },
+        options,
+        client_path,
+    )
+}
+
+/// [`generate_with_cli`] for a document read through a [`Source`], as [`generate_from`] reads
+/// it.
+pub fn generate_with_cli_from(
+    root: &str,
+    source: &dyn Source,
+    options: &Options,
+    client_path: &str,
+) -> Result<Output, Diagnostics> {
+    let crates = Crates {
+        server_and_client: true,
+        cli: Some(client_path),
+    };
+    on_large_stack(|| generate_here(root, source, options, crates))
+}
+
 /// The command-line client crate (`cli/Cargo.toml`, `cli/src/{lib,main,support}.rs`)
 /// for a document whose client crate is at `client_path` relative to the CLI's directory
 /// (`../client` beside it under `--out`). Warnings are those of [`generate`], not repeated.
+/// Only the CLI's files: [`generate_with_cli`] gives them with the server's and the client's
+/// from one lowering.
 pub fn generate_cli(
     text: &str,
     options: &Options,
@@ -226,41 +287,11 @@ pub fn generate_cli_from(
     options: &Options,
     client_path: &str,
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
-    let (api, cli) = cli_plan_from(root, source, options)?;
-    let header = emit::header(&options.command, &options.spec_label);
-    let client_crate = format!("{}-client", options.name);
-    let lib = emit::render(
-        emit::cli::lib_rs(&api, &cli, &client_crate, options.runtime.is_vendored()),
-        &header,
-    )
-    .map_err(internal)?;
-    let main = emit::render(emit::cli::main_rs(&options.name), &header).map_err(internal)?;
-    let mut files = BTreeMap::new();
-    files.insert("cli/src/lib.rs".to_string(), lib);
-    files.insert("cli/src/main.rs".to_string(), main);
-    if options.runtime.is_vendored() {
-        for (name, text) in runtime::files(runtime::CLI, "runtime/cli", &options.command) {
-            let name = if name == "mod.rs" {
-                "support.rs"
-            } else {
-                &name
-            };
-            files.insert(format!("cli/src/{name}"), text);
-        }
-    }
-    files.insert(
-        "cli/Cargo.toml".to_string(),
-        emit::cli::cargo_toml(
-            &api,
-            &options.name,
-            &client_crate,
-            client_path,
-            &options.runtime,
-            &header.replacen("//", "#", 1),
-        )
-        .map_err(internal)?,
-    );
-    Ok(files)
+    let crates = Crates {
+        server_and_client: false,
+        cli: Some(client_path),
+    };
+    on_large_stack(|| generate_here(root, source, options, crates)).map(|output| output.files)
 }
 
 /// What the command-line client of a document offers ([`ir::Cli`]: its subcommands, their
@@ -278,22 +309,7 @@ pub fn cli_plan_from(
     source: &dyn Source,
     options: &Options,
 ) -> Result<(ir::Api, ir::Cli), Diagnostics> {
-    let loaded = load::read(root, source)?;
-    let mut sink = Sink::default();
-    let api = lower::lower_with(&loaded.doc, options, &mut sink);
-    if sink.has_errors() {
-        let mut errors: Vec<Diagnostic> = sink
-            .items
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|mut d| {
-                d.pointer = loaded.original(&d.pointer);
-                d
-            })
-            .collect();
-        loaded.locate(&mut errors);
-        return Err(Diagnostics(errors));
-    }
+    let (api, _, _) = lowered(root, source, options)?;
     let cli = lower::cli::lower(&api, &options.name);
     Ok((api, cli))
 }
@@ -305,12 +321,15 @@ const EMIT_STACK: usize = 32 << 20;
 fn emit_all(
     api: &ir::Api,
     o: &Options,
+    crates: Crates<'_>,
     files: &mut BTreeMap<String, String>,
 ) -> Result<(), String> {
     let header = emit::header(&o.command, &o.spec_label);
     let server_crate = format!("{}-server", o.name);
     let client_crate = format!("{}-client", o.name);
     let vendored = o.runtime.is_vendored();
+    // The CLI's plan is lowered from the same API the client is printed from.
+    let cli = crates.cli.map(|_| lower::cli::lower(api, &o.name));
 
     // Each Rust file is built and formatted on its own thread: parsing and pretty-printing
     // are most of the generator's time on large documents, and the files are independent.
@@ -319,48 +338,58 @@ fn emit_all(
         &'static str,
         Box<dyn Fn() -> proc_macro2::TokenStream + Send + Sync + 'a>,
     );
-    let mut jobs: Vec<Job<'_>> = vec![
-        (
-            "server/src/lib.rs",
-            Box::new(|| emit::server::lib_rs(api, &server_crate, vendored)),
-        ),
-        ("server/src/api.rs", Box::new(|| emit::server::api_rs(api))),
-        (
-            "server/src/router.rs",
-            Box::new(|| emit::server::router_rs(api)),
-        ),
-        (
-            "server/src/types.rs",
-            Box::new(|| emit::types::file(api, Side::Server)),
-        ),
-        ("server/src/mock.rs", Box::new(|| emit::mock::mock_rs(api))),
-        (
-            "server/src/bin/mock.rs",
-            Box::new(|| emit::mock::bin_rs(api, &server_crate)),
-        ),
-        (
-            "client/src/lib.rs",
-            Box::new(|| emit::client::lib_rs(api, &client_crate, vendored)),
-        ),
-        (
-            "client/src/client.rs",
-            Box::new(|| emit::client::client_rs(api)),
-        ),
-        (
-            "client/src/types.rs",
-            Box::new(|| emit::types::file(api, Side::Client)),
-        ),
-    ];
-    // Only a document with `webhooks` has their module.
-    if !api.webhooks.is_empty() {
+    let mut jobs: Vec<Job<'_>> = Vec::new();
+    if crates.server_and_client {
+        jobs = vec![
+            (
+                "server/src/lib.rs",
+                Box::new(|| emit::server::lib_rs(api, &server_crate, vendored)),
+            ),
+            ("server/src/api.rs", Box::new(|| emit::server::api_rs(api))),
+            (
+                "server/src/router.rs",
+                Box::new(|| emit::server::router_rs(api)),
+            ),
+            (
+                "server/src/types.rs",
+                Box::new(|| emit::types::file(api, Side::Server)),
+            ),
+            ("server/src/mock.rs", Box::new(|| emit::mock::mock_rs(api))),
+            (
+                "server/src/bin/mock.rs",
+                Box::new(|| emit::mock::bin_rs(api, &server_crate)),
+            ),
+            (
+                "client/src/lib.rs",
+                Box::new(|| emit::client::lib_rs(api, &client_crate, vendored)),
+            ),
+            (
+                "client/src/client.rs",
+                Box::new(|| emit::client::client_rs(api)),
+            ),
+            (
+                "client/src/types.rs",
+                Box::new(|| emit::types::file(api, Side::Client)),
+            ),
+        ];
+        // Only a document with `webhooks` has their module.
+        if !api.webhooks.is_empty() {
+            jobs.push((
+                "server/src/webhooks.rs",
+                Box::new(|| emit::webhooks::server_rs(api)),
+            ));
+            jobs.push((
+                "client/src/webhooks.rs",
+                Box::new(|| emit::webhooks::client_rs(api)),
+            ));
+        }
+    }
+    if let Some(cli) = &cli {
         jobs.push((
-            "server/src/webhooks.rs",
-            Box::new(|| emit::webhooks::server_rs(api)),
+            "cli/src/lib.rs",
+            Box::new(|| emit::cli::lib_rs(api, cli, &client_crate, vendored)),
         ));
-        jobs.push((
-            "client/src/webhooks.rs",
-            Box::new(|| emit::webhooks::client_rs(api)),
-        ));
+        jobs.push(("cli/src/main.rs", Box::new(|| emit::cli::main_rs(&o.name))));
     }
     let rendered: Vec<(&str, Result<String, String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = jobs
@@ -394,6 +423,48 @@ fn emit_all(
     }
 
     let toml_header = header.replacen("//", "#", 1);
+    if crates.server_and_client {
+        server_and_client_files(api, o, &header, files)?;
+    }
+    if let Some(client_path) = crates.cli {
+        files.insert(
+            "cli/Cargo.toml".to_string(),
+            emit::cli::cargo_toml(
+                api,
+                &o.name,
+                &client_crate,
+                client_path,
+                &o.runtime,
+                &toml_header,
+            )?,
+        );
+        if vendored {
+            for (name, text) in runtime::files(runtime::CLI, "runtime/cli", &o.command) {
+                // The CLI's copy of its runtime is one module, `support`.
+                let name = if name == "mod.rs" {
+                    "support.rs"
+                } else {
+                    &name
+                };
+                files.insert(format!("cli/src/{name}"), text);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The server's and the client's manifests and READMEs, and their copies of the runtime when
+/// it is vendored.
+fn server_and_client_files(
+    api: &ir::Api,
+    o: &Options,
+    header: &str,
+    files: &mut BTreeMap<String, String>,
+) -> Result<(), String> {
+    let server_crate = format!("{}-server", o.name);
+    let client_crate = format!("{}-client", o.name);
+    let vendored = o.runtime.is_vendored();
+    let toml_header = header.replacen("//", "#", 1);
     files.insert(
         "server/Cargo.toml".into(),
         manifest::cargo_toml(api, Kind::Server, &server_crate, &o.runtime, &toml_header)?,
@@ -408,7 +479,7 @@ fn emit_all(
             api,
             Kind::Server,
             &server_crate,
-            &header,
+            header,
             &o.spec_label,
             &o.command,
             vendored,
@@ -420,7 +491,7 @@ fn emit_all(
             api,
             Kind::Client,
             &client_crate,
-            &header,
+            header,
             &o.spec_label,
             &o.command,
             vendored,

@@ -1,6 +1,6 @@
 //! The hand-written runtime crates' source files (`runtime/{server,client,cli}/src`), embedded
 //! at build time by `build.rs`, for crates generated with their runtime vendored
-//! ([`crate::RuntimeSource::Vendored`]): a server or client carries them as `src/runtime/`, a
+//! ([`crate::options::RuntimeSource::Vendored`]): a server or client carries them as `src/runtime/`, a
 //! CLI as `src/support.rs`.
 
 include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));

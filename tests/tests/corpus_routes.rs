@@ -210,18 +210,17 @@ fn request_for(op: &ir::Operation) -> (String, BTreeMap<String, String>) {
     let mut expected = BTreeMap::new();
     let mut path = String::new();
     let mut n = 0;
-    let mut rest = op.path_template.as_str();
-    while let Some(start) = rest.find('{') {
-        path.push_str(&rest[..start]);
-        let end = start + rest[start..].find('}').unwrap();
-        let name = &rest[start + 1..end];
-        n += 1;
-        let value = format!("v{n}x");
-        path.push_str(&value);
-        expected.insert(name.to_string(), value);
-        rest = &rest[end + 1..];
+    for piece in &op.path_template {
+        match piece {
+            PathPiece::Text(text) => path.push_str(text),
+            PathPiece::Param(name) => {
+                n += 1;
+                let value = format!("v{n}x");
+                path.push_str(&value);
+                expected.insert(name.clone(), value);
+            }
+        }
     }
-    path.push_str(rest);
     if !op.path_query.is_empty() {
         let pairs: Vec<String> = op
             .path_query

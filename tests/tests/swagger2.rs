@@ -15,14 +15,10 @@ fn generate(spec: &str) -> (BTreeMap<String, String>, Vec<String>) {
         command: "cargo xtask codegen".into(),
         ..Default::default()
     };
-    let output = apigen::generate(&text, &options).unwrap_or_else(|e| panic!("{spec}: {e}"));
-    let mut files = output.files;
-    files.extend(
-        apigen::generate_cli(&text, &options, "../client")
-            .unwrap_or_else(|e| panic!("{spec}: {e}")),
-    );
+    let output = apigen::generate_with_cli(&text, &options, "../client")
+        .unwrap_or_else(|e| panic!("{spec}: {e}"));
     let warnings = output.warnings.iter().map(|w| w.message.clone()).collect();
-    (files, warnings)
+    (output.files, warnings)
 }
 
 #[test]

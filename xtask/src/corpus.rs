@@ -499,12 +499,12 @@ pub(crate) fn generate_guarded(
 ) {
     guarded(move || {
         let files = apigen::FileSystem::new(&doc.base);
-        let mut output = apigen::generate_from(&doc.root, &files, &options)?;
-        if let Some(client_path) = client_path {
-            let cli = apigen::generate_cli_from(&doc.root, &files, &options, &client_path)?;
-            output.files.extend(cli);
+        match client_path {
+            Some(client_path) => {
+                apigen::generate_with_cli_from(&doc.root, &files, &options, &client_path)
+            }
+            None => apigen::generate_from(&doc.root, &files, &options),
         }
-        Ok(output)
     })
 }
 

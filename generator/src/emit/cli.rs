@@ -529,7 +529,7 @@ pub fn cargo_toml(
     name: &str,
     client_crate: &str,
     client_path: &str,
-    runtime: &crate::RuntimeSource,
+    runtime: &crate::options::RuntimeSource,
     header: &str,
 ) -> Result<String, String> {
     let description = super::manifest::toml_escape(&format!(
@@ -542,8 +542,8 @@ pub fn cargo_toml(
         .map(|line| format!("{line}\n"))
         .collect();
     let support = match runtime {
-        crate::RuntimeSource::Vendored => String::new(),
-        crate::RuntimeSource::Crates { path } => format!(
+        crate::options::RuntimeSource::Vendored => String::new(),
+        crate::options::RuntimeSource::Crates { path } => format!(
             "{}\n",
             super::manifest::cli_runtime_dependency(path.as_deref())?
         ),

@@ -6,8 +6,8 @@
 //! names, with the runtime's specification of each; a vendored crate lists all of the
 //! runtime's.
 
-use crate::RuntimeSource;
 use crate::ir::Api;
+use crate::options::RuntimeSource;
 use askama::Template;
 
 const WORKSPACE_MANIFEST: &str = include_str!("../../runtime-src/workspace.toml");

@@ -6,6 +6,7 @@ pub mod client;
 pub mod document;
 pub mod manifest;
 pub mod mock;
+pub mod root;
 pub mod server;
 pub mod types;
 pub mod webhooks;

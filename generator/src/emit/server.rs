@@ -69,36 +69,19 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         lines.push(String::new());
         lines.push("Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.".into());
     }
-    let docs = module_doc(&lines);
     let policy_export = api.rate_limit.as_ref().map(|_| {
         quote!(
             pub use router::rate_limit_policy;
         )
     });
-    let streams = api.operations.iter().any(has_stream).then(|| {
-        quote!(
-            pub use runtime::stream::{Event, EventStream, JsonLines};
-        )
-    });
-    let webhooks = (!api.webhooks.is_empty()).then(|| {
-        quote! {
-            pub mod webhooks;
-            pub use webhooks::Webhook;
-        }
-    });
-    // The runtime is a module either way, so generated code names `crate::runtime::…`.
-    let runtime = if vendored {
-        quote!(
-            pub mod runtime;
-        )
-    } else {
-        quote!(
-            pub use apigen_server_runtime as runtime;
-        )
-    };
+    let super::root::Root {
+        head,
+        runtime,
+        webhooks,
+        streams,
+    } = super::root::parts(api, &lines, "apigen_server_runtime", vendored);
     quote! {
-        #![cfg_attr(rustfmt, rustfmt::skip)]
-        #docs
+        #head
         pub mod api;
         pub mod document;
         #[cfg(feature = "mock")]

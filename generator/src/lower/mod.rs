@@ -10,7 +10,7 @@ mod routes;
 pub mod schema;
 
 use crate::diag::{Sink, push};
-use crate::ir::{Api, Cors, Location, Operation, SchemeKind, SecurityScheme, Server};
+use crate::ir::{Api, BodyKind, Cors, Location, Operation, SchemeKind, SecurityScheme, Server};
 use crate::load;
 use crate::naming::{self, Scope, reserved};
 use openapiv3::{APIKeyLocation, OpenAPI};
@@ -21,13 +21,13 @@ use schema::{
 
 /// Lowers a parsed document with the default options; problems go to `sink`.
 pub fn lower(doc: &OpenAPI, sink: &mut Sink) -> Api {
-    lower_with(doc, &crate::Options::default(), sink)
+    lower_with(doc, &crate::options::Options::default(), sink)
 }
 
 /// Lowers a parsed document; problems go to `sink` (errors stop generation afterwards).
 /// Of `options`, `string_formats` (formats such as `uuid` stay `String`) and `api_name` (the
 /// trait's name) decide here.
-pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> Api {
+pub fn lower_with(doc: &OpenAPI, options: &crate::options::Options, sink: &mut Sink) -> Api {
     let mut schemas = Schemas::new(doc);
     schemas.string_formats = options.string_formats;
     schemas.lower_components(sink);
@@ -55,6 +55,11 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> A
     let (error_bodies, errors) = errors::plan(&mut operations, &types);
     let api_name = naming::api_stem(&doc.info.title, options.api_name.as_deref());
     let cors = cors(&operations, &security_schemes);
+    let streams = operations.iter().any(|op| {
+        op.responses
+            .iter()
+            .any(|r| matches!(r.body.as_ref().map(|b| &b.kind), Some(BodyKind::Stream(_))))
+    });
     Api {
         title: doc.info.title.clone(),
         version: doc.info.version.clone(),
@@ -71,6 +76,7 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::Options, sink: &mut Sink) -> A
         error_bodies,
         errors,
         webhooks,
+        streams,
     }
 }
 

@@ -137,7 +137,7 @@ pub fn lower_all(
                 method: wire_method,
                 path: path.clone(),
                 // `routes::plan` reads the key and sets these three.
-                path_template: path.clone(),
+                path_template: Vec::new(),
                 path_query: Vec::new(),
                 path_pattern: None,
                 summary: op.summary.clone(),

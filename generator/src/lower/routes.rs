@@ -20,8 +20,8 @@ use crate::naming::{self, Scope};
 /// One path key, read.
 #[derive(Debug, Clone, PartialEq)]
 struct Key {
-    /// The path without the query.
-    template: String,
+    /// The path without the query, as text and parameters ([`Operation::path_template`]).
+    template: Vec<PathPiece>,
     query: Vec<(String, String)>,
     segments: Vec<Segment>,
 }
@@ -84,10 +84,17 @@ fn read_key(raw: &str) -> Result<Key, String> {
     let query = query.map(read_query).transpose()?.unwrap_or_default();
     let mut segments = Vec::new();
     let mut seen: Vec<String> = Vec::new();
+    let mut template = Vec::new();
     // `/` alone is the root: no segment.
-    if path != "/" {
+    if path == "/" {
+        push_piece(&mut template, PathPiece::Text("/".into()));
+    } else {
         for text in path.strip_prefix('/').unwrap_or(path).split('/') {
             let pieces = read_segment(text)?;
+            push_piece(&mut template, PathPiece::Text("/".into()));
+            for piece in &pieces {
+                push_piece(&mut template, piece.clone());
+            }
             for piece in &pieces {
                 if let PathPiece::Param(name) = piece {
                     if seen.contains(name) {
@@ -107,10 +114,19 @@ fn read_key(raw: &str) -> Result<Key, String> {
         }
     }
     Ok(Key {
-        template: path.to_string(),
+        template,
         query,
         segments,
     })
+}
+
+/// Adds `piece` to a template, joining text to the text before it.
+fn push_piece(template: &mut Vec<PathPiece>, piece: PathPiece) {
+    match (template.last_mut(), piece) {
+        (_, PathPiece::Text(t)) if t.is_empty() => {}
+        (Some(PathPiece::Text(last)), PathPiece::Text(t)) => last.push_str(&t),
+        (_, piece) => template.push(piece),
+    }
 }
 
 fn read_segment(text: &str) -> Result<Vec<PathPiece>, String> {
@@ -503,7 +519,27 @@ mod tests {
             ]
         );
         let key = read_key("/responses/{id}?beta=true&x=a+b%21").unwrap();
-        assert_eq!(key.template, "/responses/{id}");
+        assert_eq!(
+            key.template,
+            vec![
+                PathPiece::Text("/responses/".into()),
+                PathPiece::Param("id".into())
+            ]
+        );
+        // The whole path, text joined across segments; the root is `/`, an empty segment
+        // its slash.
+        let template = |key: &str| read_key(key).unwrap().template;
+        assert_eq!(template("/"), vec![PathPiece::Text("/".into())]);
+        assert_eq!(template("/a//b/"), vec![PathPiece::Text("/a//b/".into())]);
+        assert_eq!(
+            template("/{Sid}.json/x{n}"),
+            vec![
+                PathPiece::Text("/".into()),
+                PathPiece::Param("Sid".into()),
+                PathPiece::Text(".json/x".into()),
+                PathPiece::Param("n".into()),
+            ]
+        );
         assert_eq!(
             key.query,
             vec![

@@ -109,6 +109,11 @@ pub const SERVER_OPERATION_LOCALS: &[&str] = &[
     "ctx",
     "error",
     "errors",
+    // An array's items and a map's values, each checked in a loop of its own (`for (i, item)`,
+    // `for (key, item)`).
+    "i",
+    "item",
+    "key",
     "media",
     "out",
     "outcome",
@@ -335,12 +340,9 @@ mod tests {
                     })
                 }))
                 .collect();
-            let mut files = crate::generate(text, &options)
+            let files = crate::generate_with_cli(text, &options, "../client")
                 .expect("fixture generates")
                 .files;
-            files.extend(
-                crate::generate_cli(text, &options, "../client").expect("fixture's CLI generates"),
-            );
             for (path, file) in &files {
                 if !path.ends_with(".rs") || path.contains("/runtime/") {
                     continue;

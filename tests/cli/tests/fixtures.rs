@@ -14,6 +14,7 @@ fn every_fixtures_command_line_is_valid() {
         adversarial_cli::cli(),
         paging_cli::cli(),
         formats_cli::cli(),
+        text_formats_cli::cli(),
     ] {
         cli.debug_assert();
     }

@@ -364,23 +364,21 @@ fn generate(
         } else {
             (loaded.written.value, loaded.written.text.is_none())
         };
-        let output = apigen::generate_from(&root, &files, &options)?;
-        let cli = apigen::generate_cli_from(&root, &files, &options, &client_path)?;
+        let output = apigen::generate_with_cli_from(&root, &files, &options, &client_path)?;
         let plan = apigen::cli_plan_from(&root, &files, &options)?;
-        Ok::<_, apigen::diag::Diagnostics>((json, own, output, cli, plan))
+        Ok::<_, apigen::diag::Diagnostics>((json, own, output, plan))
     });
-    let (json, own, output, cli, (api, plan)) = match result {
+    let (json, own, output, (api, plan)) = match result {
         Ok(Ok(done)) => done,
         Ok(Err(diagnostics)) => return Err(first_line(&diagnostics.to_string())),
         Err(panic) => return Err(format!("generator panicked: {}", first_line(&panic))),
     };
     // The server is not called here; only the client and the CLI are written.
-    let mut files: std::collections::BTreeMap<String, String> = output
+    let files: std::collections::BTreeMap<String, String> = output
         .files
         .into_iter()
-        .filter(|(p, _)| p.starts_with("client/"))
+        .filter(|(p, _)| p.starts_with("client/") || p.starts_with("cli/"))
         .collect();
-    files.extend(cli);
     corpus::write_crates(ws, slug, &files)?;
     Ok(((json, api, plan), own))
 }

@@ -1,0 +1,769 @@
+//! One operation's methods on the client (`op`, and `op_with` when it has optional
+//! parameters), printed in parts: the signature's inputs, the path, the query, the headers
+//! and cookies, the body, the request, the answers and the call that sends it.
+
+use super::{
+    arg_type, body_type, error_ident, options_ident, param_ref, static_header_value,
+    status_pattern, success_ident, success_type,
+};
+use crate::emit::{doc, ident, operation_doc, rust_type};
+use crate::ir::{
+    BodyKind, Location, ObjectStyle, Operation, Param, PathPiece, QueryStringKind, Status,
+    StreamFormat, TypeRef,
+};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// The method (or the pair) of `op`.
+pub(super) fn method(op: &Operation) -> TokenStream {
+    let inputs = Inputs::of(op);
+    let body = statements(op);
+    match &op.rust_with {
+        None => single(op, &inputs, body),
+        Some(with) => pair(op, &inputs, with, body),
+    }
+}
+
+/// What the method `op` and `op_with` show alike: the operation's docs, its deprecation and
+/// the types of its answer.
+struct Shared {
+    docs: TokenStream,
+    deprecated: Option<TokenStream>,
+    success_ty: TokenStream,
+    error_ty: proc_macro2::Ident,
+}
+
+impl Shared {
+    fn of(op: &Operation) -> Shared {
+        Shared {
+            docs: operation_doc(op),
+            deprecated: op.deprecated.as_ref().map(|d| {
+                let note = &d.note;
+                quote!(#[deprecated(note = #note)])
+            }),
+            success_ty: success_type(op),
+            error_ty: error_ident(op),
+        }
+    }
+}
+
+/// The one method of an operation without optional parameters.
+fn single(op: &Operation, inputs: &Inputs<'_>, body: TokenStream) -> TokenStream {
+    let name = ident(&op.rust);
+    let Shared {
+        docs,
+        deprecated,
+        success_ty,
+        error_ty,
+    } = Shared::of(op);
+    let (args, query_string_arg, body_arg) = (
+        inputs.required_args(),
+        &inputs.query_string_arg,
+        &inputs.body_arg,
+    );
+    let many = (inputs.count > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let allows = crate::emit::convention_allows(&name.to_string());
+    quote! {
+        #docs
+        #deprecated
+        #many
+        #allows
+        pub async fn #name(
+            &self,
+            #(#args)*
+            #query_string_arg
+            #body_arg
+        ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
+            #body
+        }
+    }
+}
+
+/// With optional parameters: `op(required…)` sends none of them and forwards to
+/// `op_with(required…, options)`, so an operation's first optional parameter adds a method
+/// rather than changing one (README, "Evolving the spec").
+fn pair(op: &Operation, inputs: &Inputs<'_>, with: &str, body: TokenStream) -> TokenStream {
+    let name = ident(&op.rust);
+    let with = ident(with);
+    let Shared {
+        docs,
+        deprecated,
+        success_ty,
+        error_ty,
+    } = Shared::of(op);
+    let (query_string_arg, body_arg) = (&inputs.query_string_arg, &inputs.body_arg);
+    let options_ty = options_ident(op);
+    let options_arg = inputs.has_optional.then(|| quote!(options: #options_ty,));
+    let forward = inputs
+        .required
+        .iter()
+        .map(|p| ident(&p.local))
+        .map(|a| quote!(#a,))
+        .chain(op.query_string.as_ref().map(|q| {
+            let q = ident(&q.rust);
+            quote!(#q,)
+        }))
+        .chain(op.body.as_ref().map(|_| quote!(body,)));
+    let many = (inputs.count > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let many_short = (inputs.count > 8).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let with_docs = doc(&[
+        format!(
+            "[`{}`](Self::{}) with the optional parameters in `options`.",
+            crate::naming::bare(&op.rust),
+            crate::naming::bare(&op.rust)
+        ),
+        String::new(),
+        format!("`{} {}` (operation `{}`).", op.method, op.path, op.id),
+    ]);
+    let thin_note = doc(&[
+        String::new(),
+        format!(
+            "Sends none of the optional parameters; [`{w}`](Self::{w}) takes them.",
+            w = crate::naming::bare(&with.to_string())
+        ),
+    ]);
+    let allows = crate::emit::convention_allows(&name.to_string());
+    let with_allows = crate::emit::convention_allows(&with.to_string());
+    // A deprecated operation's `…_with` is deprecated too; calling it is this method's job.
+    let calls_deprecated = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
+    // The method sends every option it is given, deprecated ones too.
+    let reads_deprecated = op
+        .params
+        .iter()
+        .any(|p| !p.required && p.deprecated)
+        .then(|| quote!(#[allow(deprecated)]));
+    let (args, args_again) = (inputs.required_args(), inputs.required_args());
+    quote! {
+        #docs
+        #thin_note
+        #deprecated
+        #calls_deprecated
+        #many_short
+        #allows
+        pub async fn #name(
+            &self,
+            #(#args_again)*
+            #query_string_arg
+            #body_arg
+        ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
+            self.#with(#(#forward)* #options_ty::default()).await
+        }
+
+        #with_docs
+        #deprecated
+        #reads_deprecated
+        #many
+        #with_allows
+        pub async fn #with(
+            &self,
+            #(#args)*
+            #query_string_arg
+            #body_arg
+            #options_arg
+        ) -> Result<ResponseValue<#success_ty>, Error<#error_ty>> {
+            #body
+        }
+    }
+}
+
+/// The statements of the method that sends: the method and descriptor, the path, the query,
+/// the cookies and the body made once, then the call (which builds each attempt's request)
+/// and the answer read by its status.
+fn statements(op: &Operation) -> TokenStream {
+    let (method_decl, method_value) = http_method(op);
+    let path = path(op);
+    let query = query(op);
+    let cookies = cookies(op);
+    let (body_prep, body_attach) = body(op);
+    let build = request(
+        op,
+        &method_value,
+        &path.arg,
+        &query.arg,
+        &cookies.set,
+        &body_attach,
+    );
+    let (operation_decl, operation_ref) = operation_info(op, &method_value);
+    let send_and_match = send_and_match(op, &operation_ref, &build);
+    let (path_expr, query_expr, cookie_expr) = (&path.expr, &query.expr, &cookies.expr);
+    quote! {
+        #method_decl
+        #operation_decl
+        #path_expr
+        #query_expr
+        #cookie_expr
+        #body_prep
+        #send_and_match
+    }
+}
+
+/// What a method takes besides `&self`: the required parameters, the query string, the body
+/// (the options, when there are optional parameters, are added by [`method`]).
+struct Inputs<'a> {
+    required: Vec<&'a Param>,
+    has_optional: bool,
+    query_string_arg: Option<TokenStream>,
+    body_arg: Option<TokenStream>,
+    /// How many inputs `op_with` has, `&self` included: a long list is the document's to
+    /// choose (clippy::too_many_arguments counts `self`).
+    count: usize,
+}
+
+impl<'a> Inputs<'a> {
+    fn of(op: &'a Operation) -> Inputs<'a> {
+        let required: Vec<&Param> = op.params.iter().filter(|p| p.required).collect();
+        let has_optional = op.params.iter().any(|p| !p.required);
+        let query_string_arg = op.query_string.as_ref().map(|q| {
+            let name = ident(&q.rust);
+            let t = match &q.kind {
+                QueryStringKind::Form(t) | QueryStringKind::Json(t) => {
+                    let t = rust_type(t, true);
+                    quote!(&#t)
+                }
+                QueryStringKind::Raw => quote!(&str),
+            };
+            if q.required {
+                quote!(#name: #t,)
+            } else {
+                quote!(#name: Option<#t>,)
+            }
+        });
+        let body_arg = op.body.as_ref().map(|b| {
+            let t = match b.kind {
+                BodyKind::Text => quote!(str),
+                _ => body_type(op, &b.kind),
+            };
+            if b.required {
+                quote!(body: &#t,)
+            } else {
+                quote!(body: Option<&#t>,)
+            }
+        });
+        let count = 1
+            + required.len()
+            + usize::from(has_optional)
+            + usize::from(op.query_string.is_some())
+            + usize::from(op.body.is_some());
+        Inputs {
+            required,
+            has_optional,
+            query_string_arg,
+            body_arg,
+            count,
+        }
+    }
+
+    /// `name: Type,` of each required parameter.
+    fn required_args(&self) -> Vec<TokenStream> {
+        self.required
+            .iter()
+            .map(|p| {
+                let rust = ident(&p.local);
+                let t = arg_type(p);
+                quote!(#rust: #t,)
+            })
+            .collect()
+    }
+}
+
+/// The request method's declaration (if any) and value. Standard methods are constants;
+/// others (`QUERY`, `additionalOperations`) are built once from their name, outside the
+/// closure that builds each attempt.
+fn http_method(op: &Operation) -> (TokenStream, TokenStream) {
+    if op.standard_method {
+        let m = format_ident!("{}", op.method.to_uppercase());
+        (quote!(), quote!(http::Method::#m))
+    } else {
+        let m = &op.method;
+        (
+            quote!(let method = request::method(#m)?;),
+            quote!(method.clone()),
+        )
+    }
+}
+
+/// A part of the request: the statements that make it, and how the request names it.
+struct Part {
+    expr: TokenStream,
+    arg: TokenStream,
+}
+
+/// The path: `/pets/{petId}` → `format!("/pets/{}", encode(pet_id))`.
+fn path(op: &Operation) -> Part {
+    let mut template = String::new();
+    let mut path_args = Vec::new();
+    for piece in &op.path_template {
+        let wire = match piece {
+            PathPiece::Text(text) => {
+                template.push_str(&text.replace('{', "{{").replace('}', "}}"));
+                continue;
+            }
+            PathPiece::Param(wire) => wire.as_str(),
+        };
+        template.push_str("{}");
+        match op
+            .params
+            .iter()
+            .find(|p| p.location == Location::Path && p.wire == wire)
+        {
+            Some(p) => {
+                let v = param_ref(p);
+                path_args.push(match &p.ty {
+                    // `style: simple`: the items, each encoded, joined by commas (an item's
+                    // own comma is encoded, so the server splits where the client joined).
+                    TypeRef::Vec(_) => quote!(#v
+                        .iter()
+                        .map(|item| request::encode_path_segment(&ToParam::to_param(item)))
+                        .collect::<Vec<_>>()
+                        .join(",")),
+                    _ => quote!(request::encode_path_segment(&ToParam::to_param(#v))),
+                });
+            }
+            None => path_args.push(quote!(#wire)),
+        }
+    }
+    if path_args.is_empty() {
+        Part {
+            expr: quote!(let path = #template;),
+            arg: quote!(path),
+        }
+    } else {
+        Part {
+            expr: quote!(let path = format!(#template, #(#path_args),*);),
+            arg: quote!(&path),
+        }
+    }
+}
+
+/// The query: the whole query string (`in: querystring`), or the key's constant pairs then
+/// the query parameters.
+fn query(op: &Operation) -> Part {
+    let query_params: Vec<&Param> = op
+        .params
+        .iter()
+        .filter(|p| p.location == Location::Query)
+        .collect();
+    let expr = if let Some(q) = &op.query_string {
+        let name = ident(&q.rust);
+        match (&q.kind, q.required) {
+            (QueryStringKind::Form(_), true) => {
+                quote!(let query = request::to_query_string(#name)?;)
+            }
+            (QueryStringKind::Form(_), false) => quote! {
+                let query = #name.map(request::to_query_string).transpose()?.unwrap_or_default();
+            },
+            (QueryStringKind::Json(_), true) => {
+                quote!(let query = request::to_query_string_json(#name)?;)
+            }
+            (QueryStringKind::Json(_), false) => quote! {
+                let query = #name.map(request::to_query_string_json).transpose()?.unwrap_or_default();
+            },
+            (QueryStringKind::Raw, true) => quote!(let query = #name;),
+            (QueryStringKind::Raw, false) => quote!(let query = #name.unwrap_or_default();),
+        }
+    } else if query_params.is_empty() && op.path_query.is_empty() {
+        quote!(let query = "";)
+    } else {
+        // The query the path key carries (`?beta=true`) comes first, as the key writes it.
+        let fixed = op
+            .path_query
+            .iter()
+            .map(|(name, value)| quote!(query.append(#name, #value);));
+        let appends = query_params.iter().map(|p| {
+            let wire = &p.wire;
+            let v = param_ref(p);
+            let (explode, delimiter) = (p.explode, p.delimiter);
+            let object = p.object.as_ref().map(|style| match style {
+                ObjectStyle::Members(_) | ObjectStyle::Rest(_) => quote!(ObjectQuery::Exploded),
+                ObjectStyle::Joined => quote!(ObjectQuery::Joined),
+                ObjectStyle::Deep => quote!(ObjectQuery::Deep),
+            });
+            match (&p.ty, p.required) {
+                _ if p.required && object.is_some() => {
+                    quote!(query.append_object(#wire, #v, #object)?;)
+                }
+                _ if object.is_some() => {
+                    quote!(if let Some(value) = #v { query.append_object(#wire, value, #object)?; })
+                }
+                (TypeRef::Vec(_), true) => {
+                    quote!(query.append_array(#wire, #v, #explode, #delimiter);)
+                }
+                (TypeRef::Vec(_), false) => {
+                    quote!(if let Some(values) = #v { query.append_array(#wire, values, #explode, #delimiter); })
+                }
+                (_, true) => quote!(query.append(#wire, #v);),
+                (_, false) => quote!(query.append_opt(#wire, #v);),
+            }
+        });
+        quote! {
+            let mut query = Query::new();
+            #(#fixed)*
+            #(#appends)*
+            let query = query.finish();
+        }
+    };
+    let arg = if query_params.is_empty()
+        && op.path_query.is_empty()
+        && !matches!(&op.query_string, Some(q) if !matches!(q.kind, QueryStringKind::Raw))
+    {
+        quote!(query)
+    } else {
+        quote!(&query)
+    };
+    Part { expr, arg }
+}
+
+/// `builder = builder.header(…)` for each header parameter.
+fn headers(op: &Operation) -> Vec<TokenStream> {
+    op.params
+        .iter()
+        .filter(|p| p.location == Location::Header)
+        .map(|p| {
+            let wire = &p.wire;
+            let v = param_ref(p);
+            let value = match &p.ty {
+                TypeRef::Vec(_) => quote!(
+                    values
+                        .iter()
+                        .map(ToParam::to_param)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                _ => quote!(ToParam::to_param(values)),
+            };
+            if p.required {
+                quote!({ let values = #v; builder = builder.header(#wire, #value); })
+            } else {
+                quote!(if let Some(values) = #v { builder = builder.header(#wire, #value); })
+            }
+        })
+        .collect()
+}
+
+/// The cookie parameters: the statements that join them into one `Cookie` header before
+/// the request is built, and the statement that sets it on each attempt.
+struct Cookies {
+    expr: Option<TokenStream>,
+    set: Option<TokenStream>,
+}
+
+fn cookies(op: &Operation) -> Cookies {
+    let cookies: Vec<TokenStream> = op
+        .params
+        .iter()
+        .filter(|p| p.location == Location::Cookie)
+        .map(cookie)
+        .collect();
+    if cookies.is_empty() {
+        return Cookies {
+            expr: None,
+            set: None,
+        };
+    }
+    Cookies {
+        expr: Some(quote! {
+            let mut cookies: Vec<String> = Vec::new();
+            #(#cookies)*
+            let cookie = cookies.join("; ");
+        }),
+        set: Some(quote!(if !cookie.is_empty() {
+            builder = builder.header(http::header::COOKIE, cookie.as_str());
+        })),
+    }
+}
+
+/// The pairs of one cookie parameter, pushed onto `cookies`.
+fn cookie(p: &Param) -> TokenStream {
+    let wire = &p.wire;
+    let v = param_ref(p);
+    // `style: form` percent-encodes (RFC 6570); `style: cookie` (3.2) writes the value as it
+    // is. An array: one pair per item when exploded (form's default for cookies), else the
+    // items encoded and joined by commas.
+    let encode = |value: TokenStream| {
+        if p.as_sent {
+            quote!(ToParam::to_param(#value))
+        } else {
+            quote!(request::encode_query_component(&ToParam::to_param(#value)))
+        }
+    };
+    let push = |values: TokenStream| match &p.ty {
+        TypeRef::Vec(_) if p.explode => {
+            let item = encode(quote!(item));
+            quote!(for item in #values { cookies.push(format!("{}={}", #wire, #item)); })
+        }
+        TypeRef::Vec(_) => {
+            let item = encode(quote!(item));
+            quote!(cookies.push(format!("{}={}", #wire, #values.iter().map(|item| #item).collect::<Vec<_>>().join(",")));)
+        }
+        _ => {
+            let value = encode(values);
+            quote!(cookies.push(format!("{}={}", #wire, #value));)
+        }
+    };
+    if p.required {
+        push(v)
+    } else {
+        let binding = if matches!(p.ty, TypeRef::Vec(_)) {
+            quote!(values)
+        } else {
+            quote!(value)
+        };
+        let push = push(binding.clone());
+        quote!(if let Some(#binding) = #v { #push })
+    }
+}
+
+/// The body: serialized once before the request (`prep`), attached to each attempt.
+fn body(op: &Operation) -> (TokenStream, TokenStream) {
+    let Some(b) = &op.body else {
+        return (quote!(), quote!());
+    };
+    let ct_value = static_header_value(&b.content_type);
+    let serialize = match &b.kind {
+        BodyKind::Stream(_) => {
+            quote!(Ok::<_, crate::runtime::error::SendError>(body.clone()))
+        }
+        BodyKind::Json(_) => quote!(request::to_json(body)),
+        BodyKind::Form(_) => quote!(request::to_form(body)),
+        BodyKind::Text => quote!(Ok::<_, crate::runtime::error::SendError>(
+            bytes::Bytes::from(body.to_owned())
+        )),
+        BodyKind::Bytes => quote!(Ok::<_, crate::runtime::error::SendError>(body.clone())),
+    };
+    if b.required {
+        return (
+            quote!(let body = #serialize?;),
+            quote!(builder = builder.header(http::header::CONTENT_TYPE, #ct_value).body(body.clone());),
+        );
+    }
+    let prep = match &b.kind {
+        BodyKind::Json(_) => {
+            quote!(let body = body.map(request::to_json).transpose()?;)
+        }
+        BodyKind::Form(_) => {
+            quote!(let body = body.map(request::to_form).transpose()?;)
+        }
+        _ => quote!(let body = body.map(|body| #serialize).transpose()?;),
+    };
+    (
+        prep,
+        quote!(if let Some(body) = &body { builder = builder.header(http::header::CONTENT_TYPE, #ct_value).body(body.clone()); }),
+    )
+}
+
+/// The body of the closure that builds each attempt's request from `http` and `base`.
+fn request(
+    op: &Operation,
+    method_value: &TokenStream,
+    path_arg: &TokenStream,
+    query_arg: &TokenStream,
+    cookie_set: &Option<TokenStream>,
+    body_attach: &TokenStream,
+) -> TokenStream {
+    let header_sets = headers(op);
+    let accept = op.accept.as_ref().map(|a| {
+        let a = static_header_value(a);
+        quote!(.header(http::header::ACCEPT, #a))
+    });
+    let request =
+        quote!(http.request(#method_value, request::url(base, #path_arg, #query_arg))#accept);
+    let needs_mut = !header_sets.is_empty() || cookie_set.is_some() || op.body.is_some();
+    if !needs_mut {
+        return request;
+    }
+    quote! {
+        let mut builder = #request;
+        #(#header_sets)*
+        #cookie_set
+        #body_attach
+        builder
+    }
+}
+
+/// The operation's descriptor for the transport (retries, authentication, deprecation):
+/// its declaration and how the call names it. Standard methods make it a constant; others
+/// are built from their name.
+fn operation_info(op: &Operation, method_value: &TokenStream) -> (TokenStream, TokenStream) {
+    let id = &op.id;
+    let template = &op.path;
+    let idempotent = op.idempotent;
+    let idempotency_key = op.idempotency_key.is_some();
+    let deprecated_flag = op.deprecated.is_some();
+    let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
+    let operation = quote!(OperationInfo {
+        id: #id,
+        path: #template,
+        method: #method_value,
+        idempotent: #idempotent,
+        deprecated: #deprecated_flag,
+        security: &[#(#security),*],
+        idempotency_key: #idempotency_key,
+    });
+    if op.standard_method {
+        (
+            quote!(const OPERATION: OperationInfo = #operation;),
+            quote!(&OPERATION),
+        )
+    } else {
+        (quote!(let operation = #operation;), quote!(&operation))
+    }
+}
+
+/// Sends the request and reads the answer by its status.
+///
+/// `send_dyn` (not the generic `send`): the retry loop is compiled once in the runtime
+/// rather than once per operation, the largest share of a big client's machine code.
+fn send_and_match(op: &Operation, operation_ref: &TokenStream, build: &TokenStream) -> TokenStream {
+    let answers = answers(op);
+    if op.streamed {
+        // Every documented error goes through `from_raw`, the one mapping the stream's
+        // `error` event also uses; the other answers are read whole first.
+        let error_ty = error_ident(op);
+        let success_arms = answers.success;
+        return quote! {
+            let streamed = self
+                .transport
+                .send_streaming_dyn(#operation_ref, SECURITY_SCHEMES, &|http, base| { #build })
+                .await?;
+            match streamed.status.as_u16() {
+                #(#success_arms)*
+                _ => Err(#error_ty::from_raw(streamed.into_raw().await?)),
+            }
+        };
+    }
+    let dispatch = dispatch(op, answers.all);
+    quote! {
+        let raw = self
+            .transport
+            .send_dyn(#operation_ref, SECURITY_SCHEMES, &|http, base| { #build })
+            .await?;
+        #dispatch
+    }
+}
+
+/// The answers' `match` arms: every answer's, by rank (exact codes, ranges, `default`), and
+/// the successes' alone (a streamed operation matches only those).
+struct Answers {
+    /// (rank, pattern, the arm's expression): kept apart so that a lone `default` answer can
+    /// be written without a `match` around it.
+    all: Vec<(u8, TokenStream, TokenStream)>,
+    success: Vec<TokenStream>,
+}
+
+fn answers(op: &Operation) -> Answers {
+    let error_ty = error_ident(op);
+    let mut arms: Vec<(u8, TokenStream, TokenStream)> = Vec::new();
+    let mut arms_success: Vec<TokenStream> = Vec::new();
+    for r in &op.responses {
+        let pattern = status_pattern(r, op);
+        let rank = match r.status {
+            Status::Code(_) => 0,
+            Status::Range(_) => 1,
+            Status::Default => 2,
+        };
+        let kind = r.body.as_ref().map(|b| &b.kind);
+        if r.status == Status::Default && op.default_succeeds {
+            let decode = decode(op, kind);
+            arms_success.push(quote!(200..=299 => #decode,));
+            arms.push((1, quote!(200..=299), decode));
+        }
+        let expr = if r.is_success() {
+            let decode = decode(op, kind);
+            let expr = if op.success_enum {
+                let v = ident(&r.variant);
+                let success = success_ident(op);
+                let wrap = if r.body.is_some() {
+                    quote!(#success::#v)
+                } else {
+                    quote!(|()| #success::#v)
+                };
+                quote!(#decode.map(|value| value.map(#wrap)))
+            } else {
+                decode
+            };
+            arms_success.push(quote!(#pattern => #expr,));
+            expr
+        } else {
+            let v = ident(&r.variant);
+            match kind {
+                Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
+                    quote!(Err(raw.api_error(#error_ty::#v)))
+                }
+                _ => quote!(Err(raw.api_error_text(#error_ty::#v))),
+            }
+        };
+        arms.push((rank, pattern, expr));
+    }
+    // Past its sunset the server answers 410: `Error::Gone`, naming the replacement, unless
+    // the document describes a 410 (or 4XX) itself.
+    let documents_410 = op
+        .responses
+        .iter()
+        .any(|r| matches!(r.status, Status::Code(410) | Status::Range(4)));
+    if let Some(d) = op.deprecated.as_ref().filter(|d| d.sunset.is_some())
+        && !documents_410
+    {
+        let id = &op.id;
+        let replacement = match &d.replacement {
+            Some(r) => quote!(Some(#r)),
+            None => quote!(None),
+        };
+        arms.push((1, quote!(410), quote!(Err(raw.gone(#id, #replacement)))));
+    }
+    arms.sort_by_key(|(rank, _, _)| *rank);
+    Answers {
+        all: arms,
+        success: arms_success,
+    }
+}
+
+/// Reads a success's body of `kind`. A streamed operation's other answers are read whole
+/// first.
+fn decode(op: &Operation, kind: Option<&BodyKind>) -> TokenStream {
+    let error_ty = error_ident(op);
+    let d = match kind {
+        Some(BodyKind::Json(t) | BodyKind::Form(t)) => {
+            let t = rust_type(t, true);
+            quote!(raw.json::<#t, _>())
+        }
+        Some(BodyKind::Text) => quote!(raw.text()),
+        Some(BodyKind::Bytes) => quote!(raw.bytes()),
+        Some(BodyKind::Stream(s)) => {
+            let t = rust_type(&s.item, true);
+            match s.format {
+                StreamFormat::Events => {
+                    quote!(Ok(streamed.event_stream::<#t, _>(#error_ty::from_raw)))
+                }
+                StreamFormat::EventsText => {
+                    quote!(Ok(streamed.event_stream_text(#error_ty::from_raw)))
+                }
+                StreamFormat::JsonLines => quote!(Ok(streamed.json_lines::<#t, _>())),
+            }
+        }
+        None => quote!(raw.empty()),
+    };
+    if op.streamed && !matches!(kind, Some(BodyKind::Stream(_))) {
+        quote!({ let raw = streamed.into_raw().await?; #d })
+    } else {
+        d
+    }
+}
+
+/// The answer read by its status. A `match` whose only arm is the wildcard is noise
+/// (clippy::match_single_binding): a document may list no response at all (3.1), so every
+/// status is unexpected, or only `default`, so every status reads the same way.
+fn dispatch(op: &Operation, arms: Vec<(u8, TokenStream, TokenStream)>) -> TokenStream {
+    let has_default = op.responses.iter().any(|r| r.status == Status::Default);
+    match arms.as_slice() {
+        [] => quote!(Err(raw.unexpected())),
+        [(_, _, expr)] if has_default => expr.clone(),
+        _ => {
+            let fallback = (!has_default).then(|| quote!(_ => Err(raw.unexpected()),));
+            let arms = arms.iter().map(|(_, p, e)| quote!(#p => #e,));
+            quote!(match raw.status.as_u16() {
+                #(#arms)*
+                #fallback
+            })
+        }
+    }
+}

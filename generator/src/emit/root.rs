@@ -1,0 +1,58 @@
+//! What the server's and the client's `src/lib.rs` share: the file's attributes and module
+//! docs, how the runtime is reached, the webhooks module and the stream types' re-export.
+//! Each side places these parts among its own modules and re-exports.
+
+use super::module_doc;
+use crate::ir::Api;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// The shared parts of a crate root, as token streams to interpolate.
+pub struct Root {
+    /// `#![cfg_attr(rustfmt, rustfmt::skip)]` and the module docs (`lines`).
+    pub head: TokenStream,
+    /// `pub mod runtime;` (vendored) or the runtime crate re-exported as `runtime`.
+    pub runtime: TokenStream,
+    /// `pub mod webhooks;` with its `Webhook` enum, for a document with `webhooks`.
+    pub webhooks: Option<TokenStream>,
+    /// The runtime's stream types, for an API with a streamed answer ([`Api::streams`]).
+    pub streams: Option<TokenStream>,
+}
+
+/// The parts of a crate root whose module docs are `lines` and whose runtime crate is
+/// `runtime_crate` (`apigen_client_runtime`) unless the runtime is `vendored`.
+pub fn parts(api: &Api, lines: &[String], runtime_crate: &str, vendored: bool) -> Root {
+    let docs = module_doc(lines);
+    let head = quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #docs
+    };
+    // The runtime is a module either way, so generated code names `crate::runtime::…`.
+    let runtime = if vendored {
+        quote!(
+            pub mod runtime;
+        )
+    } else {
+        let krate = format_ident!("{runtime_crate}");
+        quote!(
+            pub use #krate as runtime;
+        )
+    };
+    let webhooks = (!api.webhooks.is_empty()).then(|| {
+        quote! {
+            pub mod webhooks;
+            pub use webhooks::Webhook;
+        }
+    });
+    let streams = api.streams.then(|| {
+        quote!(
+            pub use runtime::stream::{Event, EventStream, JsonLines};
+        )
+    });
+    Root {
+        head,
+        runtime,
+        webhooks,
+        streams,
+    }
+}
