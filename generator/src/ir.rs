@@ -238,6 +238,9 @@ pub struct Field {
     /// `constraints` are checked; `ty` itself otherwise.
     pub check_ty: TypeRef,
     pub required: bool,
+    /// The document requires it in an answer: `required`, or required and `readOnly` (which
+    /// `required` leaves out, a request not carrying it). What a mock's answer must hold.
+    pub required_in_answers: bool,
     pub nullable: bool,
     /// Needs `Box` to break a cycle of types that contain each other.
     pub boxed: bool,

@@ -155,3 +155,64 @@ async fn every_operation_of_the_fixtures_answers_its_documented_status() {
     let pinged = client.ping().await.unwrap();
     assert_eq!(pinged.status(), 200);
 }
+
+/// A mock's answer holds what the document requires of an answer at any depth: a required
+/// `readOnly` member (scalar-galaxy's `Planet.id`, left out of the Rust type's required
+/// fields because a request lacks it) even past the depth where optional members stop, and
+/// list items that meet the items' own constraints.
+#[test]
+fn deep_answers_keep_required_read_only_members_and_item_constraints() {
+    let text = r#"openapi: 3.1.0
+info: {title: x, version: '1'}
+paths:
+  /planets:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  data:
+                    type: object
+                    properties:
+                      page:
+                        type: object
+                        properties:
+                          items: {type: array, minItems: 1, items: {$ref: '#/components/schemas/Planet'}}
+components:
+  schemas:
+    Planet:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer, readOnly: true}
+        name: {type: string}
+        moons: {type: array, minItems: 1, items: {type: integer, minimum: 10}}
+"#;
+    let options = apigen::Options {
+        name: "x".into(),
+        spec_label: "x.yaml".into(),
+        command: "cargo xtask codegen".into(),
+        ..Default::default()
+    };
+    let (api, _) = apigen::model(text, &options).unwrap();
+    let body = &api.operations[0].mock.bodies[0];
+    let planet = &body["data"]["page"]["items"][0];
+    assert!(planet.get("id").is_some(), "{body}");
+    let outer = &api.operations[0].mock.bodies;
+    // At a shallow depth the optional list is made too, its item within its bounds.
+    let direct = apigen::model(
+        &text.replace(
+            "data:\n                    type: object\n                    properties:\n                      page:\n                        type: object\n                        properties:\n                          items:",
+            "items:",
+        ),
+        &options,
+    )
+    .unwrap()
+    .0;
+    let moons = &direct.operations[0].mock.bodies[0]["items"][0]["moons"];
+    assert!(moons[0].as_i64().unwrap() >= 10, "{moons} ({outer:?})");
+}

@@ -251,8 +251,10 @@ fn struct_def(
                 deserialize_with = "absent_null_or_value"
             )])),
             // The server refuses `null` where the schema does not allow it; the client takes it
-            // as absent (tolerant of what servers send).
-            (false, false) if side == Side::Server && !matches!(f.ty, TypeRef::Json) => {
+            // as absent (tolerant of what servers send). (A unit's one value is `null`.)
+            (false, false)
+                if side == Side::Server && !matches!(f.ty, TypeRef::Json | TypeRef::Unit) =>
+            {
                 Some(quote!(#[serde(
                     default,
                     skip_serializing_if = "Option::is_none",

@@ -539,9 +539,15 @@ impl Normalizer {
                 .filter_map(Value::as_str)
                 .map(String::from)
                 .collect(),
+            // Only `null`: read as `enum: [null]` (what schemars writes for `()`), which the
+            // lowering types as a unit. Nullable with no type would be any JSON value, and a
+            // mock's `{}` for it breaks the document.
             Some(Value::String(t)) if t == "null" => {
                 obj.remove("type");
                 obj.insert("nullable".into(), Value::Bool(true));
+                if !obj.contains_key("enum") && !obj.contains_key("const") {
+                    obj.insert("enum".into(), Value::Array(vec![Value::Null]));
+                }
                 return false;
             }
             _ => return false,
@@ -554,6 +560,9 @@ impl Normalizer {
         match rest.len() {
             0 => {
                 obj.remove("type");
+                if null && !obj.contains_key("enum") && !obj.contains_key("const") {
+                    obj.insert("enum".into(), Value::Array(vec![Value::Null]));
+                }
                 false
             }
             1 => {

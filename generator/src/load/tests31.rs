@@ -308,3 +308,18 @@ components:
     assert_eq!(sink.items.len(), 1, "{:?}", sink.items);
     assert_eq!(sink.items[0].pointer, "/components/securitySchemes/tls");
 }
+
+/// `type: 'null'` alone (or `type: ['null']`) admits only `null`: a unit, as `enum: [null]`
+/// is, not a nullable value of any type (whose mock `{}` broke the document).
+#[test]
+fn only_null_is_a_unit() {
+    let text = doc(
+        "3.1.0",
+        "paths: {}\ncomponents:\n  schemas:\n    Pet:\n      type: object\n      properties:\n        none: {type: 'null'}\n        listed: {type: ['null']}\n        either: {type: [string, 'null']}\n",
+    );
+    let (api, _) = lower(&text);
+    assert_eq!(field(&api, "Pet", "none").ty, TypeRef::Unit);
+    assert_eq!(field(&api, "Pet", "listed").ty, TypeRef::Unit);
+    let either = field(&api, "Pet", "either");
+    assert_eq!((&either.ty, either.nullable), (&TypeRef::String, true));
+}

@@ -156,7 +156,8 @@ impl Maker<'_> {
                 let n = wanted
                     .max(c.min_items.unwrap_or(0))
                     .min(c.max_items.unwrap_or(usize::MAX));
-                let one = self.value(item, &Constraints::default(), depth + 1);
+                let each = c.each.as_deref().cloned().unwrap_or_default();
+                let one = self.value(item, &each, depth + 1);
                 Value::Array(
                     (0..n)
                         .map(|i| {
@@ -171,7 +172,8 @@ impl Maker<'_> {
             }
             TypeRef::Map(item) => {
                 let n = c.min_properties.unwrap_or(0);
-                let one = self.value(item, &Constraints::default(), depth + 1);
+                let each = c.each.as_deref().cloned().unwrap_or_default();
+                let one = self.value(item, &each, depth + 1);
                 Value::Object(
                     (0..n)
                         .map(|i| (format!("key{}", i + 1), one.clone()))
@@ -229,8 +231,9 @@ impl Maker<'_> {
                 let mut map = Map::new();
                 for f in &st.fields {
                     // One Rust type for both directions: an answer leaves write-only
-                    // properties out; past `SHALLOW`, every optional one.
-                    if f.write_only || (depth >= SHALLOW && !f.required) {
+                    // properties out; past `SHALLOW`, every one the answer may lack (a
+                    // required readOnly one, scalar-galaxy's `Planet.id`, it may not).
+                    if f.write_only || (depth >= SHALLOW && !f.required_in_answers) {
                         continue;
                     }
                     let value = match (&f.example, self.examples) {

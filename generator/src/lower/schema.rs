@@ -833,6 +833,7 @@ impl<'a> Schemas<'a> {
             // One Rust type serves requests and responses, so a property only one direction
             // carries cannot be required in it: readOnly ones are absent from requests,
             // writeOnly ones from responses.
+            let required_in_answers = required && !data.write_only;
             let required = required && !data.read_only && !data.write_only;
             fields.push(Field {
                 setter: naming::setter(&rust),
@@ -841,6 +842,7 @@ impl<'a> Schemas<'a> {
                 check_ty: ty.clone(),
                 ty,
                 required,
+                required_in_answers,
                 nullable,
                 boxed: false,
                 doc: doc_lines(data.description.as_deref()),
