@@ -809,6 +809,9 @@ pub struct ResponseHeader {
     pub ty: TypeRef,
     pub required: bool,
     pub doc: Vec<String>,
+    /// The header schema's constraints (its `format` among them): what a value made up for
+    /// it (the mock's) must meet.
+    pub constraints: Constraints,
 }
 
 impl Response {

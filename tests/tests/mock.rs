@@ -216,3 +216,31 @@ components:
     let moons = &direct.operations[0].mock.bodies[0]["items"][0]["moons"];
     assert!(moons[0].as_i64().unwrap() >= 10, "{moons} ({outer:?})");
 }
+
+/// A mock's header values meet the header schema's own constraints: a `format: uri`
+/// `Location` is a URI (it was the word `string`, scalar-galaxy's response_headers_conformance).
+#[test]
+fn mock_headers_meet_their_formats() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths:
+  /planets:
+    post:
+      responses:
+        '201':
+          description: created
+          headers:
+            Location: {schema: {type: string, format: uri}}
+            X-Count: {schema: {type: integer, minimum: 5}}
+"#;
+    let options = apigen::Options {
+        name: "x".into(),
+        spec_label: "x.yaml".into(),
+        command: "cargo xtask codegen".into(),
+        ..Default::default()
+    };
+    let (api, _) = apigen::model(text, &options).unwrap();
+    let headers = &api.operations[0].mock.headers;
+    assert_eq!(headers[0], "https://example.com/");
+    assert!(headers[1].as_i64().unwrap() >= 5, "{headers:?}");
+}

@@ -95,7 +95,7 @@ fn answer(op: &Operation, types: &BTreeMap<&str, &TypeDef>) -> MockAnswer {
                 types,
                 examples: false,
             }
-            .value(&h.ty, &Constraints::default(), 0)
+            .value(&h.ty, &h.constraints, 0)
         })
         .collect();
     MockAnswer {

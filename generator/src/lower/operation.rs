@@ -646,6 +646,10 @@ impl Ctx<'_> {
                 }
                 ParameterSchemaOrContent::Content(_) => TypeRef::String,
             };
+            let constraints = match &header.format {
+                ParameterSchemaOrContent::Schema(s) => schemas.constraints(SchemaRef::of(s)),
+                ParameterSchemaOrContent::Content(_) => Default::default(),
+            };
             let ty = match ty {
                 TypeRef::Vec(inner) if schemas.is_scalar(&inner) => TypeRef::Vec(inner),
                 t if schemas.is_scalar(&t) => t,
@@ -660,6 +664,7 @@ impl Ctx<'_> {
                 ty,
                 required: header.required,
                 doc: doc_lines(header.description.as_deref()),
+                constraints,
             });
         }
         out
