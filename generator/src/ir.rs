@@ -80,6 +80,9 @@ pub struct ErrorBody {
     pub code: Vec<String>,
     pub message: Vec<String>,
     pub status: Vec<String>,
+    /// The media type the document gives these answers (`application/problem+json`), which
+    /// they are sent with.
+    pub content_type: String,
 }
 
 /// One route of the server's router: a path pattern axum matches, registered once, serving

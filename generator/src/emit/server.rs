@@ -1218,6 +1218,7 @@ fn error_constants(api: &Api) -> TokenStream {
         let name = format_ident!("{}", b.rust);
         let template = super::json_literal(&b.template);
         let (code, message, status) = (&b.code, &b.message, &b.status);
+        let content_type = &b.content_type;
         let docs = doc(&[format!(
             "A shape of the document's error answers{}: problems are written in it.",
             if b.origin.is_empty() {
@@ -1233,6 +1234,7 @@ fn error_constants(api: &Api) -> TokenStream {
                 code: &[#(#code),*],
                 message: &[#(#message),*],
                 status: &[#(#status),*],
+                content_type: #content_type,
             };
         }
     });

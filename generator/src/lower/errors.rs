@@ -49,11 +49,23 @@ pub fn plan(ops: &mut [Operation], types: &[TypeDef]) -> (Vec<ErrorBody>, ErrorT
             else {
                 continue;
             };
-            let index = shape(ty, &by_name).map(|mut body| {
-                match bodies
-                    .iter()
-                    .position(|b| b.template == body.template && slots(b) == slots(&body))
-                {
+            // Sent with the document's media type: a JSON type of its own
+            // (`application/problem+json`) makes a shape of the default body too.
+            let own_type = r
+                .body
+                .as_ref()
+                .and_then(|b| b.own_json_media_type())
+                .map(str::to_string);
+            let found = shape(ty, &by_name).or_else(|| own_type.as_ref().map(|_| default_shape()));
+            let index = found.map(|mut body| {
+                if let Some(ct) = &own_type {
+                    body.content_type = ct.clone();
+                }
+                match bodies.iter().position(|b| {
+                    b.template == body.template
+                        && slots(b) == slots(&body)
+                        && b.content_type == body.content_type
+                }) {
                     Some(i) => i,
                     None => {
                         body.rust = format!("ERROR_BODY_{}", bodies.len() + 1);
@@ -173,6 +185,7 @@ fn shape(ty: &TypeRef, types: &BTreeMap<&str, &TypeDef>) -> Option<ErrorBody> {
         code: Vec::new(),
         message: Vec::new(),
         status: Vec::new(),
+        content_type: "application/json".into(),
     };
     find(ty, "", types, &mut body, 0);
     let is_default = matches!(&body.template, Value::Object(m)
@@ -181,6 +194,20 @@ fn shape(ty: &TypeRef, types: &BTreeMap<&str, &TypeDef>) -> Option<ErrorBody> {
         && body.message == ["/message"]
         && body.status == ["/status"];
     (!is_default).then_some(body)
+}
+
+/// The default body, `{"code", "message", "status"}`, as a shape of its own: for answers
+/// whose media type is not `application/json`.
+fn default_shape() -> ErrorBody {
+    ErrorBody {
+        rust: String::new(),
+        origin: String::new(),
+        template: serde_json::json!({"code": "", "message": "", "status": 0}),
+        code: vec!["/code".into()],
+        message: vec!["/message".into()],
+        status: vec!["/status".into()],
+        content_type: "application/json".into(),
+    }
 }
 
 /// Records in `body` where the problem's parts go in a value of type `ty` at `pointer`.
@@ -407,6 +434,32 @@ paths:
         default: {description: e, content: {application/json: {schema: {type: object, required: [code, message, status], properties: {code: {type: string}, message: {type: string}, status: {type: integer, minimum: 100, maximum: 599}}}}}}
 "#);
         assert!(api.errors.is_default() && api.error_bodies.is_empty());
+    }
+
+    #[test]
+    fn a_media_type_of_the_document_s_own_makes_a_shape_sent_with_it() {
+        let api = api(r#"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      responses:
+        '200': {description: ok}
+        '400': {description: e, content: {application/problem+json: {schema: {type: object}}}}
+        '404': {description: e, content: {application/problem+json: {schema: {type: object, properties: {title: {type: string}, detail: {type: string}, status: {type: integer}}}}}}
+"#);
+        let types: Vec<&str> = api
+            .error_bodies
+            .iter()
+            .map(|b| b.content_type.as_str())
+            .collect();
+        assert_eq!(
+            types,
+            ["application/problem+json", "application/problem+json"],
+            "the default body too, and RFC 9457's shape"
+        );
+        assert_eq!(api.error_bodies[0].code, ["/code"]);
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct ErrorBody {
     pub message: &'static [&'static str],
     /// Where its status goes, as a number.
     pub status: &'static [&'static str],
+    /// The media type the document gives these answers (`application/json`, or one of its
+    /// own such as `application/problem+json`), which they are sent with.
+    pub content_type: &'static str,
 }
 
 /// Which answers a body is for, as the document keys its responses.
@@ -71,6 +74,7 @@ impl ErrorBody {
         code: &["/code"],
         message: &["/message"],
         status: &["/status"],
+        content_type: "application/json",
     };
 
     /// The body's JSON with the problem's code, message and status in their places.
@@ -101,10 +105,10 @@ impl ErrorBody {
         let bytes = serde_json::to_vec(&self.value(p)).unwrap_or_default();
         let mut resp = Response::new(Body::from(bytes));
         *resp.status_mut() = p.status;
-        resp.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
+        let content_type = HeaderValue::from_str(self.content_type)
+            .unwrap_or_else(|_| HeaderValue::from_static("application/json"));
+        resp.headers_mut()
+            .insert(header::CONTENT_TYPE, content_type);
         for (name, value) in p.headers.iter() {
             resp.headers_mut().append(name.clone(), value.clone());
         }

@@ -17,6 +17,7 @@ const NESTED: ErrorBody = ErrorBody {
     code: &["/error/code"],
     message: &["/error/message"],
     status: &[],
+    content_type: "application/json",
 };
 
 /// An integer code: `{"code": 0, "message": ""}`.
@@ -25,6 +26,7 @@ const INTEGER: ErrorBody = ErrorBody {
     code: &[],
     message: &["/message"],
     status: &["/code"],
+    content_type: "application/json",
 };
 
 /// FastAPI's validation error: `{"detail": [{"loc": [...], "msg", "type"}]}`.
@@ -33,6 +35,7 @@ const DETAIL: ErrorBody = ErrorBody {
     code: &["/detail/0/type"],
     message: &["/detail/0/msg"],
     status: &[],
+    content_type: "application/json",
 };
 
 const TABLE: ErrorBodies = ErrorBodies {
@@ -156,5 +159,25 @@ async fn a_refused_request_takes_the_status_the_document_describes_for_it() {
     assert_eq!(
         rt.problem_in(Problem::bad_request("x"), &TABLE).status(),
         400
+    );
+}
+
+/// An error body the document gives a media type of its own (RFC 9457's
+/// `application/problem+json`) is sent with it.
+#[test]
+fn a_shape_is_sent_with_its_media_type() {
+    const PROBLEM: ErrorBody = ErrorBody {
+        content_type: "application/problem+json",
+        ..ErrorBody::DEFAULT
+    };
+    let response = PROBLEM.render(&Problem::bad_request("query/limit: too big"));
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        response.headers()[http::header::CONTENT_TYPE],
+        "application/problem+json"
+    );
+    assert_eq!(
+        ErrorBody::DEFAULT.render(&Problem::not_found()).headers()[http::header::CONTENT_TYPE],
+        "application/json"
     );
 }

@@ -286,6 +286,7 @@ const ERROR_BODY_1: ErrorBody = ErrorBody {
     code: &[],
     message: &[],
     status: &[],
+    content_type: "application/json",
 };
 
 /// The document's error answers by status: what every problem of the router is

@@ -146,6 +146,7 @@ const ERROR_BODY_1: ErrorBody = ErrorBody {
     code: &[],
     message: &["/reason"],
     status: &[],
+    content_type: "application/json",
 };
 
 /// A shape of the document's error answers (`/components/schemas/Named`): problems are written in it.
@@ -154,6 +155,7 @@ const ERROR_BODY_2: ErrorBody = ErrorBody {
     code: &[],
     message: &[],
     status: &[],
+    content_type: "application/json",
 };
 
 /// The document's error answers by status: what every problem of the router is
