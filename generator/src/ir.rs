@@ -277,6 +277,10 @@ pub struct OneOfVariant {
     pub rust: String,
     pub ty: TypeRef,
     pub boxed: bool,
+    /// The variant schema's own constraints (a scalar variant's `minimum`: `type: [integer,
+    /// string]` splits its keywords between the variants): what a value made for it (the
+    /// mock's) must meet.
+    pub constraints: Constraints,
 }
 
 #[derive(Debug, Clone)]

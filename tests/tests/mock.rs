@@ -244,3 +244,35 @@ paths:
     assert_eq!(headers[0], "https://example.com/");
     assert!(headers[1].as_i64().unwrap() >= 5, "{headers:?}");
 }
+
+/// A property of several types takes each type's keywords to its own variant (`minimum` to
+/// the integer, `minLength` to the string); the mock's value meets the variant's
+/// (redocly-cli's `person.id`: the mock's 1 was below its `minimum: 10`).
+#[test]
+fn a_variant_of_several_types_keeps_its_own_keywords() {
+    let text = r#"openapi: 3.1.0
+info: {title: x, version: '1'}
+paths:
+  /person:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [id]
+                properties:
+                  id: {type: [integer, string], minimum: 10, minLength: 4}
+"#;
+    let options = apigen::Options {
+        name: "x".into(),
+        spec_label: "x.yaml".into(),
+        command: "cargo xtask codegen".into(),
+        ..Default::default()
+    };
+    let (api, _) = apigen::model(text, &options).unwrap();
+    let id = &api.operations[0].mock.bodies[0]["id"];
+    assert!(id.as_i64().is_some_and(|n| n >= 10), "{id}");
+}

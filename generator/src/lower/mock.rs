@@ -221,7 +221,7 @@ impl Maker<'_> {
                 let Some(variant) = one.variants.get(index) else {
                     return Value::Null;
                 };
-                let mut value = self.value(&variant.ty, &Constraints::default(), depth + 1);
+                let mut value = self.value(&variant.ty, &variant.constraints, depth + 1);
                 if let (Some((property, wire)), Value::Object(map)) = (tag, &mut value) {
                     map.insert(property, Value::String(wire));
                 }

@@ -911,6 +911,7 @@ impl<'a> Schemas<'a> {
                 rust,
                 ty,
                 boxed: false,
+                constraints: self.constraints(SchemaRef::of(part)),
             });
         }
         let discriminator = schema
@@ -1552,6 +1553,7 @@ pub fn nominal_alias_cycles(types: &mut [TypeDef]) {
                 rust: variant.to_string(),
                 ty,
                 boxed: false,
+                constraints: Constraints::default(),
             }],
             discriminator: None,
             scalar: false,
