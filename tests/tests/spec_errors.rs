@@ -477,3 +477,29 @@ components:
     );
     assert!(found[0].message.contains("`terrestrial`, `dwarf`"));
 }
+
+/// 3.0's `{$ref: X, nullable: true}` means "X or null" (openai's `reasoning`): OpenAPI 3.0
+/// ignores keywords beside `$ref`, but the documents' servers send `null` there and
+/// schemathesis reads it so. The property is nullable, and no warning is needed.
+#[test]
+fn a_nullable_reference_in_3_0_is_nullable() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths: {}
+components:
+  schemas:
+    Reasoning: {type: object, properties: {effort: {type: string}}}
+    Response:
+      type: object
+      properties:
+        reasoning: {$ref: '#/components/schemas/Reasoning', nullable: true}
+        plain: {$ref: '#/components/schemas/Reasoning'}
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    assert!(
+        types.contains("pub reasoning: Option<Option<Reasoning>>"),
+        "{types}"
+    );
+    assert!(types.contains("pub plain: Option<Reasoning>"), "{types}");
+}

@@ -79,6 +79,8 @@ pub fn normalize(mut value: Value, version: Version) -> Normalized {
     };
     if version >= Version::V31 {
         n.document(&mut value);
+    } else {
+        n.nullable_refs(&mut value, &Loc::root());
     }
     Normalized {
         value,
@@ -96,6 +98,38 @@ pub const METHODS: &[&str] = &[
 ];
 
 impl Normalizer {
+    /// 3.0 (and 2.0 read as it): `{$ref: X, nullable: true}` becomes `{allOf: [{$ref: X}],
+    /// nullable: true}`. OpenAPI 3.0 says keywords beside `$ref` are ignored, but documents
+    /// that write this mean "X or null" (openai's `reasoning`, `response_format`), their
+    /// servers send `null` there, and schemathesis reads it so; read literally, the generated
+    /// server refused `null` with a 400 and the client could not decode it. 3.1 reads every
+    /// sibling (`schema31::ref_siblings`). Example and default values are data, left alone.
+    fn nullable_refs(&mut self, value: &mut Value, loc: &Loc) {
+        match value {
+            Value::Object(obj) => {
+                if obj.get("nullable") == Some(&Value::Bool(true))
+                    && let Some(reference) = obj.get("$ref").filter(|r| r.is_string()).cloned()
+                {
+                    obj.remove("$ref");
+                    obj.insert("allOf".into(), serde_json::json!([{ "$ref": reference }]));
+                    self.moves
+                        .record(&push(&push(&loc.out, "allOf"), "0"), &loc.orig, true);
+                }
+                for (key, child) in obj.iter_mut() {
+                    if !matches!(key.as_str(), "example" | "examples" | "default" | "enum") {
+                        self.nullable_refs(child, &loc.child(key));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    self.nullable_refs(item, &loc.child(&i.to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+
     pub fn warn(&mut self, loc: &Loc, message: impl Into<String>) {
         self.warnings
             .push(Diagnostic::warning(loc.orig.clone(), message));
