@@ -35,6 +35,7 @@ use axum::extract::{MatchedPath, Request};
 use axum::response::Response;
 use http::HeaderValue;
 use http::header::{HOST, HeaderName, USER_AGENT};
+use metrics::SharedString;
 use tower_layer::Layer;
 use tower_service::Service;
 use tracing::field::Empty;
@@ -103,11 +104,103 @@ fn sane(value: &HeaderValue) -> bool {
 }
 
 /// A new id: 32 hexadecimal digits, unpredictable and (a counter under the hash) unique in
-/// the process, without a random-number dependency.
+/// the process, without a random-number dependency. Written into the header value directly
+/// (its one allocation), not through a `String` first.
 fn new_id() -> HeaderValue {
-    let text = format!("{:016x}{:016x}", random_u64(0x5eed), random_u64(0xc0ffee));
-    HeaderValue::from_str(&text).expect("hex digits are a valid header value")
+    let id =
+        TraceId::from_u128(u128::from(random_u64(0x5eed)) << 64 | u128::from(random_u64(0xc0ffee)));
+    HeaderValue::from_str(id.as_str()).expect("hex digits are a valid header value")
 }
+
+/// Lowercase hexadecimal digits of `value`, all `N` of them, into `out`.
+fn write_hex<const N: usize>(out: &mut [u8; N], mut value: u128) {
+    for digit in out.iter_mut().rev() {
+        *digit = b"0123456789abcdef"[(value & 0xf) as usize];
+        value >>= 4;
+    }
+}
+
+/// A trace id of W3C Trace Context: 32 lowercase hexadecimal digits, kept as their text in
+/// place (no allocation per request; an incoming id is copied, not parsed and formatted again).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TraceId([u8; 32]);
+
+/// A span id of W3C Trace Context: 16 lowercase hexadecimal digits, kept as [`TraceId`] is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SpanId([u8; 16]);
+
+macro_rules! hex_id {
+    ($name:ident, $int:ty, $len:literal) => {
+        impl $name {
+            /// The id of this number.
+            pub fn from_u128(value: u128) -> Self {
+                let mut digits = [0; $len];
+                write_hex(&mut digits, value);
+                Self(digits)
+            }
+
+            /// The id's number.
+            pub fn to_int(&self) -> $int {
+                <$int>::from_str_radix(self.as_str(), 16).expect("hexadecimal digits")
+            }
+
+            /// The id's text: lowercase hexadecimal digits.
+            pub fn as_str(&self) -> &str {
+                std::str::from_utf8(&self.0).expect("hexadecimal digits are ASCII")
+            }
+
+            /// Its text's length (always the same).
+            #[allow(clippy::len_without_is_empty)]
+            pub const fn len(&self) -> usize {
+                $len
+            }
+
+            /// The id of lowercase hexadecimal `text` of the right length, not all zeros.
+            fn parse(text: &str) -> Option<Self> {
+                let bytes: [u8; $len] = text.as_bytes().try_into().ok()?;
+                let valid = bytes
+                    .iter()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+                    && bytes.iter().any(|b| *b != b'0');
+                valid.then_some(Self(bytes))
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                self.as_str()
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Debug::fmt(self.as_str(), f)
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.as_str() == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+    };
+}
+
+hex_id!(TraceId, u128, 32);
+hex_id!(SpanId, u64, 16);
 
 /// The request's place in its trace (W3C Trace Context): the trace it continues (from a valid
 /// incoming `traceparent`) or starts, and the request span's own id. In the request's
@@ -116,11 +209,11 @@ fn new_id() -> HeaderValue {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceContext {
     /// 32 lowercase hexadecimal digits.
-    pub trace_id: String,
+    pub trace_id: TraceId,
     /// This request's span: 16 lowercase hexadecimal digits.
-    pub span_id: String,
+    pub span_id: SpanId,
     /// The caller's span, from `traceparent`; `None` when the trace starts here.
-    pub parent_id: Option<String>,
+    pub parent_id: Option<SpanId>,
     /// The caller's `sampled` flag (`true` when the trace starts here).
     pub sampled: bool,
     /// The caller's `tracestate`, passed on as it came.
@@ -137,7 +230,7 @@ impl TraceContext {
             .get(&TRACEPARENT)
             .and_then(|v| v.to_str().ok())
             .and_then(parse_traceparent);
-        let span_id = format!("{:016x}", random_u64(1));
+        let span_id = SpanId::from_u128(u128::from(random_u64(1)));
         match parent {
             Some((trace_id, parent_id, sampled)) => TraceContext {
                 trace_id,
@@ -147,7 +240,9 @@ impl TraceContext {
                 tracestate: headers.get(&TRACESTATE).cloned(),
             },
             None => TraceContext {
-                trace_id: format!("{:016x}{:016x}", random_u64(2), random_u64(3)),
+                trace_id: TraceId::from_u128(
+                    u128::from(random_u64(2)) << 64 | u128::from(random_u64(3)),
+                ),
                 span_id,
                 parent_id: None,
                 sampled: true,
@@ -171,7 +266,7 @@ pub static TRACESTATE: HeaderName = HeaderName::from_static("tracestate");
 
 /// `version-traceid-parentid-flags`: (trace id, parent id, sampled) when valid. Version `ff`
 /// is invalid; a later version is read by its first four fields, as the recommendation asks.
-fn parse_traceparent(value: &str) -> Option<(String, String, bool)> {
+fn parse_traceparent(value: &str) -> Option<(TraceId, SpanId, bool)> {
     let mut parts = value.trim().split('-');
     let (version, trace, parent, flags) =
         (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
@@ -180,15 +275,15 @@ fn parse_traceparent(value: &str) -> Option<(String, String, bool)> {
             && s.bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     };
-    let zero = |s: &str| s.bytes().all(|b| b == b'0');
     if !hex(version, 2) || version == "ff" || (version == "00" && parts.next().is_some()) {
         return None;
     }
-    if !hex(trace, 32) || zero(trace) || !hex(parent, 16) || zero(parent) || !hex(flags, 2) {
+    let (trace, parent) = (TraceId::parse(trace)?, SpanId::parse(parent)?);
+    if !hex(flags, 2) {
         return None;
     }
     let sampled = u8::from_str_radix(flags, 16).ok()? & 1 == 1;
-    Some((trace.to_owned(), parent.to_owned(), sampled))
+    Some((trace, parent, sampled))
 }
 
 /// 64 unpredictable bits: std's per-process random hash keys over a counter and `salt`.
@@ -211,6 +306,61 @@ pub struct Routed {
     pub operation: &'static str,
     /// The route template as served (`/v1/pets/{petId}`).
     pub route: Option<MatchedPath>,
+    /// The route template as a metric label, shared by every request of the route (the
+    /// operation keeps it, `layer::Operation`), so that a request does not copy it.
+    pub(crate) label: Option<SharedString>,
+}
+
+impl Routed {
+    /// The route template as a metric label: the operation's shared one, else a copy.
+    fn route_label(&self) -> SharedString {
+        match (&self.label, &self.route) {
+            (Some(label), _) => label.clone(),
+            (None, Some(route)) => SharedString::from_owned(route.as_str().to_owned()),
+            (None, None) => SharedString::const_str(""),
+        }
+    }
+}
+
+/// The method as a metric label: the standard ones without a copy.
+fn method_label(method: &http::Method) -> SharedString {
+    use http::Method;
+    let known = match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        Method::TRACE => "TRACE",
+        Method::CONNECT => "CONNECT",
+        _ => return SharedString::from_owned(method.as_str().to_owned()),
+    };
+    SharedString::const_str(known)
+}
+
+/// The three digits of every status code (100 to 999, the codes `http` allows), so that a
+/// status label is a `'static` slice of them rather than a copy per request.
+static STATUS_DIGITS: [u8; 2700] = {
+    let mut digits = [0; 2700];
+    let mut code = 100;
+    while code < 1000 {
+        let at = (code - 100) * 3;
+        digits[at] = b'0' + (code / 100) as u8;
+        digits[at + 1] = b'0' + (code / 10 % 10) as u8;
+        digits[at + 2] = b'0' + (code % 10) as u8;
+        code += 1;
+    }
+    digits
+};
+
+/// The status code as a metric label, without a copy.
+fn status_label(status: http::StatusCode) -> SharedString {
+    let at = (usize::from(status.as_u16()) - 100) * 3;
+    SharedString::const_str(
+        std::str::from_utf8(&STATUS_DIGITS[at..at + 3]).expect("the table holds ASCII digits"),
+    )
 }
 
 /// Records the operation and the route template on the request's span (called by
@@ -242,7 +392,11 @@ pub(crate) fn admitted(identity: &Identity, decision: Option<&Decision>) {
     if let Some(outcome) = outcome.filter(|o| *o != "allowed") {
         metrics::counter!(
             METRIC_RATE_LIMITED,
-            "apigen.plan" => plan.unwrap_or(if principal.is_some() { "default" } else { "anonymous" }).to_owned(),
+            "apigen.plan" => match plan {
+                Some(plan) => SharedString::from_owned(plan.to_owned()),
+                None if principal.is_some() => SharedString::const_str("default"),
+                None => SharedString::const_str("anonymous"),
+            },
             "apigen.rate_limit" => outcome,
         )
         .increment(1);
@@ -378,14 +532,19 @@ where
             std::task::ready!(this.inner.poll(cx))
         };
         let status = response.status();
-        let routed = response.extensions().get::<Routed>().cloned();
+        let routed = response.extensions().get::<Routed>();
+        let named = routed.is_some();
+        let (operation, route) = match routed {
+            Some(r) => (r.operation, r.route_label()),
+            None => ("", SharedString::const_str("")),
+        };
         if !this.span.is_disabled() {
             this.span
                 .record("http.response.status_code", status.as_u16());
             if status.is_server_error() {
                 this.span.record("error.type", status.as_str());
             }
-            if routed.is_none() {
+            if !named {
                 // No operation took it (a 404, a 405, a preflight): named by method and route.
                 this.span.record("otel.name", this.method.as_str());
             }
@@ -400,19 +559,12 @@ where
         if let Some(trace) = this.trace.take() {
             response.extensions_mut().insert(trace);
         }
-        let (operation, route) = match &routed {
-            Some(r) => (
-                r.operation,
-                r.route.as_ref().map_or("", MatchedPath::as_str).to_owned(),
-            ),
-            None => ("", String::new()),
-        };
         metrics::gauge!(METRIC_ACTIVE).decrement(1.0);
         metrics::histogram!(
             METRIC_DURATION,
-            "http.request.method" => this.method.as_str().to_owned(),
+            "http.request.method" => method_label(this.method),
             "http.route" => route,
-            "http.response.status_code" => status.as_str().to_owned(),
+            "http.response.status_code" => status_label(status),
             "apigen.operation.id" => operation,
         )
         .record(this.started.elapsed().as_secs_f64());
