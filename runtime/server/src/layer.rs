@@ -712,6 +712,24 @@ where
     }
 }
 
+/// The handler a route's dispatch function chose (generated for a route several path keys or
+/// methods share, whose [`Operation`] is not named): names the operation on the request's span
+/// and in its metrics, as [`Operation::named`] does for a route of its own.
+/// `"GET" => layer::dispatched("getFile", handle_get_file::<A>(api, request)).await`.
+pub async fn dispatched<F: Future<Output = Response>>(
+    operation: &'static str,
+    handler: F,
+) -> Response {
+    observe::routed(operation, None);
+    let mut response = handler.await;
+    response.extensions_mut().insert(Routed {
+        operation,
+        route: None,
+        label: None,
+    });
+    response
+}
+
 pin_project_lite::pin_project! {
     /// The future of an [`Operation`]: its handler's, which cannot fail; its answer says
     /// which operation and route served it ([`Routed`]).
@@ -729,7 +747,11 @@ impl<F: Future<Output = Response>> Future for OperationFuture<F> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let mut response = std::task::ready!(this.handler.poll(cx));
-        if let Some(routed) = this.routed.take() {
+        if let Some(mut routed) = this.routed.take() {
+            // A dispatch function's choice (`dispatched`) names the operation.
+            if let Some(chosen) = response.extensions().get::<Routed>() {
+                routed.operation = chosen.operation;
+            }
             response.extensions_mut().insert(routed);
         }
         Poll::Ready(Ok(response))

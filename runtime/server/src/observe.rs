@@ -7,7 +7,9 @@
 //! The layer is the outermost of the generated router (`layer::finish*`), so that the span
 //! and the duration cover everything the request goes through: CORS, the gate (which records
 //! the caller's plan, its principal and the rate-limit outcome on the span), the
-//! route (which records the operation, `layer::Operation`).
+//! route (which records the operation, `layer::Operation`, or, on a route several path keys
+//! share, the operation its dispatch function chose, `layer::dispatched`; `http.route` is then
+//! the shared route's template).
 //!
 //! Span fields (`tracing` names, dotted as OpenTelemetry's attributes are):
 //! `otel.name` (the operation id, else `METHOD route`), `otel.kind` (`server`),
@@ -302,7 +304,9 @@ fn random_u64(salt: u64) -> u64 {
 /// access log outside the router, as the reference service's).
 #[derive(Debug, Clone)]
 pub struct Routed {
-    /// The operation id (`""` for a route several operations share, which named none).
+    /// The operation id: the route's (`layer::Operation::named`), or the one a route's
+    /// dispatch function chose (`layer::dispatched`); `""` when none was chosen (a 404 or 405
+    /// of a dispatched route).
     pub operation: &'static str,
     /// The route template as served (`/v1/pets/{petId}`).
     pub route: Option<MatchedPath>,
