@@ -17,6 +17,20 @@ fn help_prints_usage() {
     assert!(text.contains("free, pro, business"));
 }
 
+/// Without the `otlp` feature the flag is refused, not ignored: spans the operator asked for
+/// would silently go nowhere.
+#[cfg(not(feature = "otlp"))]
+#[test]
+fn otlp_endpoint_needs_the_feature() {
+    let out = Command::new(BIN)
+        .args(["--in-memory", "--otlp-endpoint", "http://127.0.0.1:4318"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--features otlp"), "{err}");
+}
+
 #[test]
 fn bad_options_exit_2_with_a_message() {
     for (args, part) in [
@@ -39,6 +53,10 @@ fn bad_options_exit_2_with_a_message() {
         (
             &["--max-connections", "many"][..],
             "expected a whole number",
+        ),
+        (
+            &["--otlp-endpoint", "collector:4318"][..],
+            "expected an http:// or https:// URL",
         ),
     ] {
         let out = Command::new(BIN).args(args).output().unwrap();
