@@ -603,3 +603,55 @@ fn the_document_and_its_page_are_served() {
     );
     stop(svc, "-TERM");
 }
+
+/// SIGTERM drains: a request in flight when it comes (its body half sent) is still served,
+/// and one that never finishes does not hold the process past the shutdown bound (10 s,
+/// `SHUTDOWN_GRACE` in src/main.rs), after which it stops, saying so.
+#[cfg(unix)]
+#[test]
+fn sigterm_finishes_requests_in_flight_within_its_bound() {
+    let svc = start(&["--api-key", "drain-key=pro"]);
+    let body = r#"{"name":"Rex","categoryId":7,"status":"available"}"#;
+    let (first, rest) = body.split_at(10);
+    let post = |addr: &str| {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(
+            s,
+            "POST /v1/pets HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer drain-key\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{first}",
+            body.len()
+        )
+        .unwrap();
+        s
+    };
+    // One request finishes after the signal, one never does.
+    let mut finishing = post(&svc.addr);
+    let _stuck = post(&svc.addr);
+    // Ordering, not speed: both requests reach the service before the signal.
+    std::thread::sleep(Duration::from_millis(500));
+    let pid = svc.child.id().to_string();
+    let signalled = Instant::now();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    finishing.write_all(rest.as_bytes()).unwrap();
+    let mut answer = String::new();
+    finishing.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+
+    let (status, log) = stop(svc, "-0");
+    let took = signalled.elapsed();
+    assert!(status.success(), "{status}: {log}");
+    assert!(
+        log.contains("requests still in flight after 10s; stopping anyway"),
+        "{log}"
+    );
+    // The bound holds (the stuck request's body timeout, 30 s, is not what ended it).
+    assert!(took >= Duration::from_secs(10), "{took:?}");
+    assert!(took < Duration::from_secs(30), "{took:?}");
+}
