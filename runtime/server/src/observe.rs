@@ -108,10 +108,43 @@ fn sane(value: &HeaderValue) -> bool {
 /// A new id: 32 hexadecimal digits, unpredictable and (a counter under the hash) unique in
 /// the process, without a random-number dependency. Written into the header value directly
 /// (its one allocation), not through a `String` first.
-fn new_id() -> HeaderValue {
-    let id =
-        TraceId::from_u128(u128::from(random_u64(0x5eed)) << 64 | u128::from(random_u64(0xc0ffee)));
+fn new_id(entropy: &mut Entropy) -> HeaderValue {
+    let id = TraceId::from_u128(entropy.u128());
     HeaderValue::from_str(id.as_str()).expect("hex digits are a valid header value")
+}
+
+/// A request's randomness: at most two keyed hashes of the process's counter
+/// ([`random_u64`]), 128 unpredictable bits, each id the request makes a bijective mix of
+/// them (splitmix64's finalizer), so that two requests' ids differ as their hashes do. One
+/// hash per id would be five a request, about a thousand instructions.
+struct Entropy {
+    seed: [Option<u64>; 2],
+    drawn: u64,
+}
+
+impl Entropy {
+    fn new() -> Entropy {
+        Entropy {
+            seed: [None, None],
+            drawn: 0,
+        }
+    }
+
+    /// 64 bits: a mix of one of the two seed words (alternately) with the draw's number.
+    fn u64(&mut self) -> u64 {
+        let slot = (self.drawn % 2) as usize;
+        self.drawn += 1;
+        let word = *self.seed[slot].get_or_insert_with(|| random_u64(slot as u64));
+        let mut z = word ^ self.drawn.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// 128 bits: both seed words, mixed.
+    fn u128(&mut self) -> u128 {
+        u128::from(self.u64()) << 64 | u128::from(self.u64())
+    }
 }
 
 /// Lowercase hexadecimal digits of `value`, all `N` of them, into `out`.
@@ -228,11 +261,16 @@ impl TraceContext {
     /// valid one: version `00` with exactly four fields, or a later version (not `ff`) read by
     /// its first four; lowercase hexadecimal ids, neither all zeros.
     pub fn from_headers(headers: &http::HeaderMap) -> TraceContext {
+        TraceContext::read(headers, &mut Entropy::new())
+    }
+
+    /// [`TraceContext::from_headers`], new ids from `entropy`.
+    fn read(headers: &http::HeaderMap, entropy: &mut Entropy) -> TraceContext {
         let parent = headers
             .get(&TRACEPARENT)
             .and_then(|v| v.to_str().ok())
             .and_then(parse_traceparent);
-        let span_id = SpanId::from_u128(u128::from(random_u64(1)));
+        let span_id = SpanId::from_u128(u128::from(entropy.u64()));
         match parent {
             Some((trace_id, parent_id, sampled)) => TraceContext {
                 trace_id,
@@ -242,9 +280,7 @@ impl TraceContext {
                 tracestate: headers.get(&TRACESTATE).cloned(),
             },
             None => TraceContext {
-                trace_id: TraceId::from_u128(
-                    u128::from(random_u64(2)) << 64 | u128::from(random_u64(3)),
-                ),
+                trace_id: TraceId::from_u128(entropy.u128()),
                 span_id,
                 parent_id: None,
                 sampled: true,
@@ -451,11 +487,12 @@ where
     }
 
     fn call(&mut self, mut req: Request) -> Self::Future {
+        let mut entropy = Entropy::new();
         let id = match req.headers().get(&X_REQUEST_ID) {
             Some(v) if sane(v) => v.clone(),
-            _ => new_id(),
+            _ => new_id(&mut entropy),
         };
-        let trace = TraceContext::from_headers(req.headers());
+        let trace = TraceContext::read(req.headers(), &mut entropy);
         let span = request_span(&req, &id, &trace);
         req.extensions_mut().insert(RequestId(id.clone()));
         req.extensions_mut().insert(trace.clone());
