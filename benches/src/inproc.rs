@@ -159,8 +159,11 @@ pub fn run(settings: &Settings) -> Result<Vec<Row>, String> {
 /// profiler (`valgrind --tool=callgrind`), whose instruction counts hold still on a noisy
 /// machine. `--cors` (generated side only, not part of the report): CORS on for one origin,
 /// and every request sent from it, as a browser's would be.
+///
+/// `--observe`: tracing and metrics on (`observed`), on either side.
 pub fn profile(args: &[String]) -> Result<(), String> {
-    let usage = || "profile: generated|handwritten ROW N [--rate-limit] [--cors]".to_owned();
+    let usage =
+        || "profile: generated|handwritten ROW N [--rate-limit] [--cors] [--observe]".to_owned();
     let kind = match args.first().map(String::as_str) {
         Some("generated") => Kind::Generated,
         Some("handwritten") => Kind::Handwritten,
@@ -170,6 +173,10 @@ pub fn profile(args: &[String]) -> Result<(), String> {
     let n: u64 = args.get(2).and_then(|a| a.parse().ok()).ok_or_else(usage)?;
     let rate_limit = args.iter().any(|a| a == "--rate-limit");
     let cors = args.iter().any(|a| a == "--cors");
+    let observe = args.iter().any(|a| a == "--observe");
+    if observe {
+        crate::observed::install()?;
+    }
     if cors && matches!(kind, Kind::Handwritten) {
         return Err("profile: --cors is for the generated side only".into());
     }
@@ -193,6 +200,9 @@ pub fn profile(args: &[String]) -> Result<(), String> {
         None
     };
     let mut router = serve::app_with(kind, rate_limit, cors);
+    if observe && matches!(kind, Kind::Handwritten) {
+        router = crate::observed::handwritten(router);
+    }
     let peer = peer();
     runtime.block_on(async {
         for i in 0..n {

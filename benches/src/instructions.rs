@@ -13,9 +13,12 @@ use std::process::Command;
 pub const SERVER_RUNS: (u64, u64) = (1_000, 4_000);
 pub const CLIENT_RUNS: (u64, u64) = (500, 2_000);
 
+/// The part of the rows with tracing and metrics on (limiter off).
+pub const OBSERVED: &str = "server, tracing and metrics on";
+
 pub struct Row {
     pub request: &'static str,
-    /// "server, limiter off", "server, limiter on" or "client".
+    /// "server, limiter off", "server, limiter on", [`OBSERVED`] or "client".
     pub part: &'static str,
     pub generated: f64,
     /// The hand-written server or the plain reqwest client.
@@ -101,6 +104,30 @@ pub fn run() -> Result<Vec<Row>, String> {
             );
             rows.push(row);
         }
+    }
+    // Tracing and metrics on (`observed`), limiter off: beside the hand-written router with
+    // tower-http's trace layer and the same metrics; the report sets them beside the rows off.
+    for (index, (request, _)) in crate::server::workloads().into_iter().enumerate() {
+        let index = index.to_string();
+        let side = |kind: &'static str| {
+            per_request(
+                &["profile", kind, index.as_str(), "{n}", "--observe"],
+                SERVER_RUNS,
+            )
+        };
+        let row = Row {
+            request,
+            part: OBSERVED,
+            generated: side("generated")?,
+            baseline: side("handwritten")?,
+        };
+        eprintln!(
+            "  instructions {OBSERVED:<20} {request:<22}: {:>7.0} vs {:>7.0} per request, hand/gen {:.3}",
+            row.generated,
+            row.baseline,
+            row.ratio()
+        );
+        rows.push(row);
     }
     for (request, op) in [
         ("listPets (limit=20)", "list"),

@@ -16,6 +16,7 @@ mod inproc;
 mod instructions;
 mod limiter;
 mod load;
+mod observed;
 #[cfg(test)]
 mod parity;
 mod report;

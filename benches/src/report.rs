@@ -95,6 +95,7 @@ impl Report {
         );
         self.targets(w);
         self.instructions_table(w);
+        self.observed_table(w);
         if !self.server.is_empty() {
             let _ = writeln!(
                 w,
@@ -426,6 +427,53 @@ impl Report {
                 r.generated,
                 r.baseline,
                 r.ratio()
+            );
+        }
+        let _ = writeln!(w);
+    }
+
+    /// §1b: what tracing and metrics on add to each side, from the §1 rows off and on.
+    fn observed_table(&self, w: &mut String) {
+        let on: Vec<_> = self
+            .instructions
+            .iter()
+            .filter(|r| r.part == crate::instructions::OBSERVED)
+            .collect();
+        if on.is_empty() {
+            return;
+        }
+        let _ = writeln!(
+            w,
+            "### 1b. What tracing and metrics cost (instructions per request, limiter off; no target)
+"
+        );
+        let _ = writeln!(
+            w,
+            "On: a `tracing` subscriber at INFO writing to a sink and the reference service's `metrics` recorder installed, nothing exporting (`benches/src/observed.rs`); the hand-written side adds `tower-http`'s `TraceLayer` (its span at INFO, no event per response, as the generated router) and a middleware recording the same metrics. Off: the §1 rows without them (no subscriber, no recorder).\n"
+        );
+        let _ = writeln!(
+            w,
+            "| request | generated off | generated on | generated on / off | hand-written off | hand-written on | hand-written on / off |"
+        );
+        let _ = writeln!(w, "|---|---:|---:|---|---:|---:|---|");
+        for r in on {
+            let Some(off) = self
+                .instructions
+                .iter()
+                .find(|o| o.part == "server, limiter off" && o.request == r.request)
+            else {
+                continue;
+            };
+            let _ = writeln!(
+                w,
+                "| `{}` | {:.0} | {:.0} | **{:.3}** | {:.0} | {:.0} | **{:.3}** |",
+                r.request,
+                off.generated,
+                r.generated,
+                r.generated / off.generated,
+                off.baseline,
+                r.baseline,
+                r.baseline / off.baseline
             );
         }
         let _ = writeln!(w);

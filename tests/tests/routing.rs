@@ -5,6 +5,8 @@
 //! declares), and the root path answers under the base path with and without a slash.
 
 mod common;
+#[path = "../../runtime/server/tests/common/spans.rs"]
+mod spans;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -525,4 +527,120 @@ async fn the_generated_client_reaches_every_key() {
         op(&client.beta_delete_response("r9").await.unwrap()),
         "betaDeleteResponse"
     );
+}
+
+/// The route's labels of each duration recorded, as a recorder receives them (`name{k=v,..}`).
+#[derive(Clone, Default)]
+struct Durations(Arc<std::sync::Mutex<Vec<String>>>);
+
+impl metrics::Recorder for Durations {
+    fn describe_counter(
+        &self,
+        _: metrics::KeyName,
+        _: Option<metrics::Unit>,
+        _: metrics::SharedString,
+    ) {
+    }
+    fn describe_gauge(
+        &self,
+        _: metrics::KeyName,
+        _: Option<metrics::Unit>,
+        _: metrics::SharedString,
+    ) {
+    }
+    fn describe_histogram(
+        &self,
+        _: metrics::KeyName,
+        _: Option<metrics::Unit>,
+        _: metrics::SharedString,
+    ) {
+    }
+    fn register_counter(&self, _: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Counter {
+        metrics::Counter::noop()
+    }
+    fn register_gauge(&self, _: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Gauge {
+        metrics::Gauge::noop()
+    }
+    fn register_histogram(
+        &self,
+        key: &metrics::Key,
+        _: &metrics::Metadata<'_>,
+    ) -> metrics::Histogram {
+        let mut labels: Vec<String> = key
+            .labels()
+            .map(|l| format!("{}={}", l.key(), l.value()))
+            .collect();
+        labels.sort();
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("{}{{{}}}", key.name(), labels.join(",")));
+        metrics::Histogram::noop()
+    }
+}
+
+/// A route several path keys share is served by its dispatch function, whose `Operation`
+/// names no operation: the operation it chooses names itself on the request's span
+/// (`otel.name`, `apigen.operation.id`) and in its duration's labels, as a route of its own
+/// does (issue 30).
+#[tokio::test]
+async fn a_dispatched_operation_names_itself_on_the_span_and_metrics() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let spans = spans::Spans::default();
+    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(spans.clone()))
+        .unwrap();
+    let durations = Durations::default();
+    metrics::set_global_recorder(durations.clone()).unwrap();
+    let origin = serve().await;
+    // `/files/{name}.{format}` and `/files/{id}` share the route `/files/{name_format}`.
+    let cases = [
+        ("GET", "/api/files/report.csv", "getFileAs", "dispatch-1"),
+        ("GET", "/api/files/7", "getFile", "dispatch-2"),
+        ("PUT", "/api/files/7", "putFile", "dispatch-3"),
+    ];
+    for (method, path, operation, id) in cases {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let mut request = common::raw_http()
+            .request(method.clone(), format!("{origin}{path}"))
+            .bearer_auth(KEY)
+            .header("x-request-id", id);
+        if method == reqwest::Method::PUT {
+            request = request
+                .header("content-type", "application/json")
+                .body(r#"{"operation":"raw"}"#);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 200, "{method} {path}");
+        let span = spans.request(id);
+        assert_eq!(
+            span.get("otel.name").map(String::as_str),
+            Some(operation),
+            "{span:?}"
+        );
+        assert_eq!(
+            span.get("apigen.operation.id").map(String::as_str),
+            Some(operation),
+            "{span:?}"
+        );
+        assert_eq!(span["http.route"], "/api/files/{name_format}", "{span:?}");
+        let key = format!(
+            "http.server.request.duration{{apigen.operation.id={operation},http.request.method={method},http.response.status_code=200,http.route=/api/files/{{name_format}}}}"
+        );
+        assert!(
+            durations.0.lock().unwrap().contains(&key),
+            "{key} not in {:?}",
+            durations.0.lock().unwrap()
+        );
+    }
+    // A path none of the route's keys describes names no operation.
+    let response = common::raw_http()
+        .get(format!("{origin}/api/jobs/7"))
+        .bearer_auth(KEY)
+        .header("x-request-id", "dispatch-4")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 404);
+    let span = spans.request("dispatch-4");
+    assert!(!span.contains_key("apigen.operation.id"), "{span:?}");
 }

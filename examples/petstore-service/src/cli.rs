@@ -18,7 +18,7 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const USAGE: &str = "\
 petstore-service: the reference pet store service (spec/petstore.yaml).
 
-Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [--log-format text|json] [--metrics-addr HOST:PORT] [STORAGE] [LIMITS]
+Usage: petstore-service [--addr HOST:PORT] [--api-key KEY=PLAN]... [--cors-origin ORIGIN]... [--log-format text|json] [--metrics-addr HOST:PORT] [--otlp-endpoint URL] [STORAGE] [LIMITS]
 
 Options:
   --addr HOST:PORT     where to listen (default 127.0.0.1:8080; port 0 picks a free port)
@@ -33,6 +33,9 @@ Options:
   --metrics-addr HOST:PORT
                        serve the metrics in Prometheus text format at GET /metrics on a
                        listener of their own (port 0 picks a free port); off by default
+  --otlp-endpoint URL  export each request's span over OTLP/HTTP (protobuf) to the collector
+                       at URL (e.g. http://127.0.0.1:4318; /v1/traces is added unless
+                       given); needs a binary built with `--features otlp`
   --log-format text|json
                        how log lines are written to stderr: text for people (the default),
                        json for a log pipeline, one object a line with the span's fields
@@ -104,6 +107,9 @@ pub struct Options {
     pub log_format: LogFormat,
     /// `--metrics-addr`: where `GET /metrics` is served; `None`: metrics are not kept.
     pub metrics_addr: Option<String>,
+    /// `--otlp-endpoint`: the collector request spans are exported to (OTLP/HTTP); only a
+    /// binary built with the `otlp` feature exports, any other refuses to start with it.
+    pub otlp_endpoint: Option<String>,
 }
 
 /// How log lines are written (`--log-format`).
@@ -136,6 +142,7 @@ where
     let mut redis_timeout: Option<Duration> = None;
     let mut log_format = LogFormat::default();
     let mut metrics_addr: Option<String> = None;
+    let mut otlp_endpoint: Option<String> = None;
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -170,6 +177,15 @@ where
             "--cors-origin" => origins.push(value("ORIGIN")?),
             "--no-idempotency" => idempotency = false,
             "--metrics-addr" => metrics_addr = Some(value("HOST:PORT")?),
+            "--otlp-endpoint" => {
+                let v = value("URL")?;
+                if !(v.starts_with("http://") || v.starts_with("https://")) {
+                    return Err(format!(
+                        "--otlp-endpoint {v:?}: expected an http:// or https:// URL (the collector's OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318)"
+                    ));
+                }
+                otlp_endpoint = Some(v);
+            }
             "--log-format" => {
                 log_format = match value("text|json")?.as_str() {
                     "text" => LogFormat::Text,
@@ -276,6 +292,7 @@ where
         redis,
         log_format,
         metrics_addr,
+        otlp_endpoint,
     }))
 }
 

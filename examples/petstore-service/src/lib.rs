@@ -21,6 +21,8 @@
 
 pub mod cli;
 pub mod health;
+#[cfg(feature = "otlp")]
+pub mod otlp;
 pub mod prometheus;
 pub mod storage;
 

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use petstore_service::cli::{self, Command};
+#[cfg(feature = "otlp")]
+use petstore_service::otlp;
 use petstore_service::petstore_server::runtime::idempotency::DEFAULT_TTL;
 use petstore_service::petstore_server::{
     RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, ServerConfig,
@@ -15,6 +17,9 @@ use petstore_service::{Plan, config, router, serve, static_keys, with_access_log
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::Layer as _;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 /// How long requests in flight may take to finish once a shutdown is asked for.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -32,22 +37,45 @@ fn main() -> ExitCode {
         }
     };
 
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr);
-    match options.log_format {
+    // The filter first, for every layer: RUST_LOG, else info.
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    #[cfg_attr(not(feature = "otlp"), allow(unused_mut))]
+    let mut layers = vec![match options.log_format {
         cli::LogFormat::Text => logs
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .init(),
+            .boxed(),
         // The current span (the request's, with its id, operation and plan) beside each event.
         cli::LogFormat::Json => logs
             .json()
             .with_current_span(true)
             .with_span_list(false)
-            .init(),
+            .boxed(),
+    }];
+    // Made before the async runtime: its HTTP client is a blocking one, on a thread of its own.
+    #[cfg(feature = "otlp")]
+    let otlp = match options.otlp_endpoint.as_deref().map(otlp::pipeline) {
+        None => None,
+        Some(Ok(pipeline)) => {
+            layers.push(pipeline.layer);
+            Some(pipeline.provider)
+        }
+        Some(Err(message)) => {
+            eprintln!("petstore-service: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    #[cfg(not(feature = "otlp"))]
+    if options.otlp_endpoint.is_some() {
+        eprintln!(
+            "petstore-service: --otlp-endpoint needs a binary built with the otlp feature (cargo build -p petstore-service --features otlp)"
+        );
+        return ExitCode::from(2);
     }
+    tracing_subscriber::registry()
+        .with(filter)
+        .with(layers)
+        .init();
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -59,10 +87,24 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(run(options))
+    #[cfg(feature = "otlp")]
+    let exporting = otlp.is_some();
+    #[cfg(not(feature = "otlp"))]
+    let exporting = false;
+    let code = runtime.block_on(run(options, exporting));
+    // The spans not sent yet go now, before the process ends.
+    #[cfg(feature = "otlp")]
+    if let Some(provider) = otlp
+        && let Err(e) = provider.shutdown()
+    {
+        eprintln!("petstore-service: --otlp-endpoint: the last spans were not sent: {e}");
+    }
+    code
 }
 
-async fn run(options: cli::Options) -> ExitCode {
+/// `exporting`: request spans are exported (`--otlp-endpoint`), so each continues its
+/// caller's trace in OpenTelemetry's context too (`otlp::ContinueLayer`).
+async fn run(options: cli::Options, exporting: bool) -> ExitCode {
     // Listening for Ctrl-C and SIGTERM starts before the service says it is ready: a signal
     // sent the moment it does is then a graceful stop, never the default action (which ends
     // the process at once, with status 143).
@@ -184,11 +226,15 @@ async fn run(options: cli::Options) -> ExitCode {
     if let Some(cors) = options.cors {
         config = config.cors(cors);
     }
-    let app = with_health(
-        with_access_log(router(pets.clone(), config.clone())),
-        pets,
-        redis,
-    );
+    let routes = router(pets.clone(), config.clone());
+    #[cfg(feature = "otlp")]
+    let routes = match exporting {
+        true => routes.layer(otlp::ContinueLayer),
+        false => routes,
+    };
+    #[cfg(not(feature = "otlp"))]
+    let _ = exporting;
+    let app = with_health(with_access_log(routes), pets, redis);
     let (stop, stopped) = oneshot::channel::<()>();
     let mut server = tokio::spawn(async move {
         serve(listener, app, &config, async move {

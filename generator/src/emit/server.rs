@@ -1097,8 +1097,15 @@ fn dispatcher(
     let by_method = |c: &crate::ir::Candidate| {
         let allow = &c.allow;
         let arms = c.methods.iter().map(|(method, handler)| {
+            // The route's `Operation` is not named (several operations share it): the
+            // chosen one names itself on the request's span and metrics.
+            let id = api
+                .operations
+                .iter()
+                .find(|op| &op.rust == handler)
+                .map_or("", |op| op.id.as_str());
             let handler = format_ident!("handle_{}", handler_stem(api, handler));
-            quote!(#method => #handler::<A>(api, request).await,)
+            quote!(#method => layer::dispatched(#id, #handler::<A>(api, request)).await,)
         });
         quote! {
             match request.method().as_str() {

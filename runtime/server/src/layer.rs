@@ -16,6 +16,7 @@ use http::header::{HeaderName, HeaderValue};
 use http::request::Parts;
 use http::uri::PathAndQuery;
 use http::{HeaderMap, StatusCode, Uri};
+use metrics::SharedString;
 use tower_service::Service;
 
 use super::auth::{self, Authenticator, DenyAll, SecurityScheme};
@@ -636,6 +637,7 @@ pub fn operation<S: Clone, H>(state: &S, handler: H) -> Operation<S, H> {
         state: state.clone(),
         handler,
         id: "",
+        route: Arc::default(),
     }
 }
 
@@ -646,6 +648,9 @@ pub struct Operation<S, H> {
     handler: H,
     /// The operation id, for the request's span and metrics (`observe`).
     id: &'static str,
+    /// The route template as a metric label, made on the first request and shared by the
+    /// next ones (the route is known only from a request's `MatchedPath`).
+    route: Arc<OnceLock<SharedString>>,
 }
 
 impl<S, H> Operation<S, H> {
@@ -684,14 +689,45 @@ where
     fn call(&mut self, request: Request) -> OperationFuture<F> {
         let route = request.extensions().get::<MatchedPath>().cloned();
         observe::routed(self.id, route.as_ref());
+        // One service may serve two templates (the root, with and without its slash): the
+        // shared label only where it is this request's.
+        let label = route.as_ref().map(|route| {
+            let label = self
+                .route
+                .get_or_init(|| SharedString::from_shared(Arc::from(route.as_str())));
+            if label.as_ref() == route.as_str() {
+                label.clone()
+            } else {
+                SharedString::from_owned(route.as_str().to_owned())
+            }
+        });
         OperationFuture {
             handler: (self.handler)(self.state.clone(), request),
             routed: Some(Routed {
                 operation: self.id,
                 route,
+                label,
             }),
         }
     }
+}
+
+/// The handler a route's dispatch function chose (generated for a route several path keys or
+/// methods share, whose [`Operation`] is not named): names the operation on the request's span
+/// and in its metrics, as [`Operation::named`] does for a route of its own.
+/// `"GET" => layer::dispatched("getFile", handle_get_file::<A>(api, request)).await`.
+pub async fn dispatched<F: Future<Output = Response>>(
+    operation: &'static str,
+    handler: F,
+) -> Response {
+    observe::routed(operation, None);
+    let mut response = handler.await;
+    response.extensions_mut().insert(Routed {
+        operation,
+        route: None,
+        label: None,
+    });
+    response
 }
 
 pin_project_lite::pin_project! {
@@ -711,7 +747,11 @@ impl<F: Future<Output = Response>> Future for OperationFuture<F> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let mut response = std::task::ready!(this.handler.poll(cx));
-        if let Some(routed) = this.routed.take() {
+        if let Some(mut routed) = this.routed.take() {
+            // A dispatch function's choice (`dispatched`) names the operation.
+            if let Some(chosen) = response.extensions().get::<Routed>() {
+                routed.operation = chosen.operation;
+            }
             response.extensions_mut().insert(routed);
         }
         Poll::Ready(Ok(response))

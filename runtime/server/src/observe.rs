@@ -7,7 +7,9 @@
 //! The layer is the outermost of the generated router (`layer::finish*`), so that the span
 //! and the duration cover everything the request goes through: CORS, the gate (which records
 //! the caller's plan, its principal and the rate-limit outcome on the span), the
-//! route (which records the operation, `layer::Operation`).
+//! route (which records the operation, `layer::Operation`, or, on a route several path keys
+//! share, the operation its dispatch function chose, `layer::dispatched`; `http.route` is then
+//! the shared route's template).
 //!
 //! Span fields (`tracing` names, dotted as OpenTelemetry's attributes are):
 //! `otel.name` (the operation id, else `METHOD route`), `otel.kind` (`server`),
@@ -35,6 +37,7 @@ use axum::extract::{MatchedPath, Request};
 use axum::response::Response;
 use http::HeaderValue;
 use http::header::{HOST, HeaderName, USER_AGENT};
+use metrics::SharedString;
 use tower_layer::Layer;
 use tower_service::Service;
 use tracing::field::Empty;
@@ -103,11 +106,136 @@ fn sane(value: &HeaderValue) -> bool {
 }
 
 /// A new id: 32 hexadecimal digits, unpredictable and (a counter under the hash) unique in
-/// the process, without a random-number dependency.
-fn new_id() -> HeaderValue {
-    let text = format!("{:016x}{:016x}", random_u64(0x5eed), random_u64(0xc0ffee));
-    HeaderValue::from_str(&text).expect("hex digits are a valid header value")
+/// the process, without a random-number dependency. Written into the header value directly
+/// (its one allocation), not through a `String` first.
+fn new_id(entropy: &mut Entropy) -> HeaderValue {
+    let id = TraceId::from_u128(entropy.u128());
+    HeaderValue::from_str(id.as_str()).expect("hex digits are a valid header value")
 }
+
+/// A request's randomness: at most two keyed hashes of the process's counter
+/// ([`random_u64`]), 128 unpredictable bits, each id the request makes a bijective mix of
+/// them (splitmix64's finalizer), so that two requests' ids differ as their hashes do. One
+/// hash per id would be five a request, about a thousand instructions.
+struct Entropy {
+    seed: [Option<u64>; 2],
+    drawn: u64,
+}
+
+impl Entropy {
+    fn new() -> Entropy {
+        Entropy {
+            seed: [None, None],
+            drawn: 0,
+        }
+    }
+
+    /// 64 bits: a mix of one of the two seed words (alternately) with the draw's number.
+    fn u64(&mut self) -> u64 {
+        let slot = (self.drawn % 2) as usize;
+        self.drawn += 1;
+        let word = *self.seed[slot].get_or_insert_with(|| random_u64(slot as u64));
+        let mut z = word ^ self.drawn.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// 128 bits: both seed words, mixed.
+    fn u128(&mut self) -> u128 {
+        u128::from(self.u64()) << 64 | u128::from(self.u64())
+    }
+}
+
+/// Lowercase hexadecimal digits of `value`, all `N` of them, into `out`.
+fn write_hex<const N: usize>(out: &mut [u8; N], mut value: u128) {
+    for digit in out.iter_mut().rev() {
+        *digit = b"0123456789abcdef"[(value & 0xf) as usize];
+        value >>= 4;
+    }
+}
+
+/// A trace id of W3C Trace Context: 32 lowercase hexadecimal digits, kept as their text in
+/// place (no allocation per request; an incoming id is copied, not parsed and formatted again).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TraceId([u8; 32]);
+
+/// A span id of W3C Trace Context: 16 lowercase hexadecimal digits, kept as [`TraceId`] is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SpanId([u8; 16]);
+
+macro_rules! hex_id {
+    ($name:ident, $int:ty, $len:literal) => {
+        impl $name {
+            /// The id of this number.
+            pub fn from_u128(value: u128) -> Self {
+                let mut digits = [0; $len];
+                write_hex(&mut digits, value);
+                Self(digits)
+            }
+
+            /// The id's number.
+            pub fn to_int(&self) -> $int {
+                <$int>::from_str_radix(self.as_str(), 16).expect("hexadecimal digits")
+            }
+
+            /// The id's text: lowercase hexadecimal digits.
+            pub fn as_str(&self) -> &str {
+                std::str::from_utf8(&self.0).expect("hexadecimal digits are ASCII")
+            }
+
+            /// Its text's length (always the same).
+            #[allow(clippy::len_without_is_empty)]
+            pub const fn len(&self) -> usize {
+                $len
+            }
+
+            /// The id of lowercase hexadecimal `text` of the right length, not all zeros.
+            fn parse(text: &str) -> Option<Self> {
+                let bytes: [u8; $len] = text.as_bytes().try_into().ok()?;
+                let valid = bytes
+                    .iter()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+                    && bytes.iter().any(|b| *b != b'0');
+                valid.then_some(Self(bytes))
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                self.as_str()
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Debug::fmt(self.as_str(), f)
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.as_str() == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+    };
+}
+
+hex_id!(TraceId, u128, 32);
+hex_id!(SpanId, u64, 16);
 
 /// The request's place in its trace (W3C Trace Context): the trace it continues (from a valid
 /// incoming `traceparent`) or starts, and the request span's own id. In the request's
@@ -116,11 +244,11 @@ fn new_id() -> HeaderValue {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceContext {
     /// 32 lowercase hexadecimal digits.
-    pub trace_id: String,
+    pub trace_id: TraceId,
     /// This request's span: 16 lowercase hexadecimal digits.
-    pub span_id: String,
+    pub span_id: SpanId,
     /// The caller's span, from `traceparent`; `None` when the trace starts here.
-    pub parent_id: Option<String>,
+    pub parent_id: Option<SpanId>,
     /// The caller's `sampled` flag (`true` when the trace starts here).
     pub sampled: bool,
     /// The caller's `tracestate`, passed on as it came.
@@ -133,11 +261,16 @@ impl TraceContext {
     /// valid one: version `00` with exactly four fields, or a later version (not `ff`) read by
     /// its first four; lowercase hexadecimal ids, neither all zeros.
     pub fn from_headers(headers: &http::HeaderMap) -> TraceContext {
+        TraceContext::read(headers, &mut Entropy::new())
+    }
+
+    /// [`TraceContext::from_headers`], new ids from `entropy`.
+    fn read(headers: &http::HeaderMap, entropy: &mut Entropy) -> TraceContext {
         let parent = headers
             .get(&TRACEPARENT)
             .and_then(|v| v.to_str().ok())
             .and_then(parse_traceparent);
-        let span_id = format!("{:016x}", random_u64(1));
+        let span_id = SpanId::from_u128(u128::from(entropy.u64()));
         match parent {
             Some((trace_id, parent_id, sampled)) => TraceContext {
                 trace_id,
@@ -147,7 +280,7 @@ impl TraceContext {
                 tracestate: headers.get(&TRACESTATE).cloned(),
             },
             None => TraceContext {
-                trace_id: format!("{:016x}{:016x}", random_u64(2), random_u64(3)),
+                trace_id: TraceId::from_u128(entropy.u128()),
                 span_id,
                 parent_id: None,
                 sampled: true,
@@ -171,7 +304,7 @@ pub static TRACESTATE: HeaderName = HeaderName::from_static("tracestate");
 
 /// `version-traceid-parentid-flags`: (trace id, parent id, sampled) when valid. Version `ff`
 /// is invalid; a later version is read by its first four fields, as the recommendation asks.
-fn parse_traceparent(value: &str) -> Option<(String, String, bool)> {
+fn parse_traceparent(value: &str) -> Option<(TraceId, SpanId, bool)> {
     let mut parts = value.trim().split('-');
     let (version, trace, parent, flags) =
         (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
@@ -180,15 +313,15 @@ fn parse_traceparent(value: &str) -> Option<(String, String, bool)> {
             && s.bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     };
-    let zero = |s: &str| s.bytes().all(|b| b == b'0');
     if !hex(version, 2) || version == "ff" || (version == "00" && parts.next().is_some()) {
         return None;
     }
-    if !hex(trace, 32) || zero(trace) || !hex(parent, 16) || zero(parent) || !hex(flags, 2) {
+    let (trace, parent) = (TraceId::parse(trace)?, SpanId::parse(parent)?);
+    if !hex(flags, 2) {
         return None;
     }
     let sampled = u8::from_str_radix(flags, 16).ok()? & 1 == 1;
-    Some((trace.to_owned(), parent.to_owned(), sampled))
+    Some((trace, parent, sampled))
 }
 
 /// 64 unpredictable bits: std's per-process random hash keys over a counter and `salt`.
@@ -207,10 +340,67 @@ fn random_u64(salt: u64) -> u64 {
 /// access log outside the router, as the reference service's).
 #[derive(Debug, Clone)]
 pub struct Routed {
-    /// The operation id (`""` for a route several operations share, which named none).
+    /// The operation id: the route's (`layer::Operation::named`), or the one a route's
+    /// dispatch function chose (`layer::dispatched`); `""` when none was chosen (a 404 or 405
+    /// of a dispatched route).
     pub operation: &'static str,
     /// The route template as served (`/v1/pets/{petId}`).
     pub route: Option<MatchedPath>,
+    /// The route template as a metric label, shared by every request of the route (the
+    /// operation keeps it, `layer::Operation`), so that a request does not copy it.
+    pub(crate) label: Option<SharedString>,
+}
+
+impl Routed {
+    /// The route template as a metric label: the operation's shared one, else a copy.
+    fn route_label(&self) -> SharedString {
+        match (&self.label, &self.route) {
+            (Some(label), _) => label.clone(),
+            (None, Some(route)) => SharedString::from_owned(route.as_str().to_owned()),
+            (None, None) => SharedString::const_str(""),
+        }
+    }
+}
+
+/// The method as a metric label: the standard ones without a copy.
+fn method_label(method: &http::Method) -> SharedString {
+    use http::Method;
+    let known = match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        Method::TRACE => "TRACE",
+        Method::CONNECT => "CONNECT",
+        _ => return SharedString::from_owned(method.as_str().to_owned()),
+    };
+    SharedString::const_str(known)
+}
+
+/// The three digits of every status code (100 to 999, the codes `http` allows), so that a
+/// status label is a `'static` slice of them rather than a copy per request.
+static STATUS_DIGITS: [u8; 2700] = {
+    let mut digits = [0; 2700];
+    let mut code = 100;
+    while code < 1000 {
+        let at = (code - 100) * 3;
+        digits[at] = b'0' + (code / 100) as u8;
+        digits[at + 1] = b'0' + (code / 10 % 10) as u8;
+        digits[at + 2] = b'0' + (code % 10) as u8;
+        code += 1;
+    }
+    digits
+};
+
+/// The status code as a metric label, without a copy.
+fn status_label(status: http::StatusCode) -> SharedString {
+    let at = (usize::from(status.as_u16()) - 100) * 3;
+    SharedString::const_str(
+        std::str::from_utf8(&STATUS_DIGITS[at..at + 3]).expect("the table holds ASCII digits"),
+    )
 }
 
 /// Records the operation and the route template on the request's span (called by
@@ -242,7 +432,11 @@ pub(crate) fn admitted(identity: &Identity, decision: Option<&Decision>) {
     if let Some(outcome) = outcome.filter(|o| *o != "allowed") {
         metrics::counter!(
             METRIC_RATE_LIMITED,
-            "apigen.plan" => plan.unwrap_or(if principal.is_some() { "default" } else { "anonymous" }).to_owned(),
+            "apigen.plan" => match plan {
+                Some(plan) => SharedString::from_owned(plan.to_owned()),
+                None if principal.is_some() => SharedString::const_str("default"),
+                None => SharedString::const_str("anonymous"),
+            },
             "apigen.rate_limit" => outcome,
         )
         .increment(1);
@@ -293,11 +487,12 @@ where
     }
 
     fn call(&mut self, mut req: Request) -> Self::Future {
+        let mut entropy = Entropy::new();
         let id = match req.headers().get(&X_REQUEST_ID) {
             Some(v) if sane(v) => v.clone(),
-            _ => new_id(),
+            _ => new_id(&mut entropy),
         };
-        let trace = TraceContext::from_headers(req.headers());
+        let trace = TraceContext::read(req.headers(), &mut entropy);
         let span = request_span(&req, &id, &trace);
         req.extensions_mut().insert(RequestId(id.clone()));
         req.extensions_mut().insert(trace.clone());
@@ -378,14 +573,19 @@ where
             std::task::ready!(this.inner.poll(cx))
         };
         let status = response.status();
-        let routed = response.extensions().get::<Routed>().cloned();
+        let routed = response.extensions().get::<Routed>();
+        let named = routed.is_some();
+        let (operation, route) = match routed {
+            Some(r) => (r.operation, r.route_label()),
+            None => ("", SharedString::const_str("")),
+        };
         if !this.span.is_disabled() {
             this.span
                 .record("http.response.status_code", status.as_u16());
             if status.is_server_error() {
                 this.span.record("error.type", status.as_str());
             }
-            if routed.is_none() {
+            if !named {
                 // No operation took it (a 404, a 405, a preflight): named by method and route.
                 this.span.record("otel.name", this.method.as_str());
             }
@@ -400,19 +600,12 @@ where
         if let Some(trace) = this.trace.take() {
             response.extensions_mut().insert(trace);
         }
-        let (operation, route) = match &routed {
-            Some(r) => (
-                r.operation,
-                r.route.as_ref().map_or("", MatchedPath::as_str).to_owned(),
-            ),
-            None => ("", String::new()),
-        };
         metrics::gauge!(METRIC_ACTIVE).decrement(1.0);
         metrics::histogram!(
             METRIC_DURATION,
-            "http.request.method" => this.method.as_str().to_owned(),
+            "http.request.method" => method_label(this.method),
             "http.route" => route,
-            "http.response.status_code" => status.as_str().to_owned(),
+            "http.response.status_code" => status_label(status),
             "apigen.operation.id" => operation,
         )
         .record(this.started.elapsed().as_secs_f64());

@@ -411,3 +411,25 @@ fn traceparent_is_read_as_the_recommendation_says() {
         assert_eq!(started.parent_id, None, "{bad}");
     }
 }
+
+/// Trace and span ids are kept as their digits (no allocation per request): made from a
+/// number, they read back as that number and print as W3C's lowercase hexadecimal.
+#[test]
+fn ids_are_their_hexadecimal_digits() {
+    use runtime::observe::{SpanId, TraceId};
+    let n = 0x4bf9_2f35_77b3_4da6_a3ce_929d_0e0e_4736_u128;
+    let trace = TraceId::from_u128(n);
+    assert_eq!(trace.to_int(), n);
+    assert_eq!(trace.to_string(), format!("{n:032x}"));
+    assert_eq!(format!("{trace:?}"), format!("\"{n:032x}\""));
+    let span = SpanId::from_u128(0xf0);
+    assert_eq!(span.as_str(), "00000000000000f0");
+    assert_eq!(span.to_int(), 0xf0);
+    // A made context's traceparent reads back as the same ids.
+    let made = TraceContext::from_headers(&http::HeaderMap::new());
+    let mut headers = http::HeaderMap::new();
+    headers.insert(&TRACEPARENT, made.traceparent().parse().unwrap());
+    let continued = TraceContext::from_headers(&headers);
+    assert_eq!(continued.trace_id, made.trace_id);
+    assert_eq!(continued.parent_id, Some(made.span_id));
+}

@@ -166,9 +166,16 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
 /// `/ticks`: `GET`, `HEAD`, `QUERY`, dispatched by method name (axum's method filter cannot name them all).
 async fn dispatch_ticks<A: TickerApi>(api: Arc<A>, request: Request) -> Response {
     match request.method().as_str() {
-        "GET" => handle_watch_ticks::<A>(api, request).await,
-        "HEAD" => handle_watch_ticks::<A>(api, request).await,
-        "QUERY" => handle_search_ticks::<A>(api, request).await,
+        "GET" => {
+            layer::dispatched("watchTicks", handle_watch_ticks::<A>(api, request)).await
+        }
+        "HEAD" => {
+            layer::dispatched("watchTicks", handle_watch_ticks::<A>(api, request)).await
+        }
+        "QUERY" => {
+            layer::dispatched("searchTicks", handle_search_ticks::<A>(api, request))
+                .await
+        }
         _ => layer::method_not_allowed(&request, "GET,HEAD,QUERY"),
     }
 }
@@ -179,9 +186,11 @@ async fn dispatch_ticks_tick_id<A: TickerApi>(
     request: Request,
 ) -> Response {
     match request.method().as_str() {
-        "GET" => handle_get_tick::<A>(api, request).await,
-        "HEAD" => handle_get_tick::<A>(api, request).await,
-        "PURGE" => handle_purge_tick::<A>(api, request).await,
+        "GET" => layer::dispatched("getTick", handle_get_tick::<A>(api, request)).await,
+        "HEAD" => layer::dispatched("getTick", handle_get_tick::<A>(api, request)).await,
+        "PURGE" => {
+            layer::dispatched("purgeTick", handle_purge_tick::<A>(api, request)).await
+        }
         _ => layer::method_not_allowed(&request, "GET,HEAD,PURGE"),
     }
 }

@@ -220,8 +220,20 @@ async fn dispatch_accounts_sid<A: RoutingApi>(
     match chosen {
         Ok(Some(0)) => {
             match request.method().as_str() {
-                "GET" => handle_get_account::<A>(api, request).await,
-                "HEAD" => handle_get_account::<A>(api, request).await,
+                "GET" => {
+                    layer::dispatched(
+                            "getAccount",
+                            handle_get_account::<A>(api, request),
+                        )
+                        .await
+                }
+                "HEAD" => {
+                    layer::dispatched(
+                            "getAccount",
+                            handle_get_account::<A>(api, request),
+                        )
+                        .await
+                }
                 _ => layer::method_not_allowed(&request, "GET,HEAD"),
             }
         }
@@ -242,8 +254,14 @@ async fn dispatch_accounts_account_sid_calls_sid<A: RoutingApi>(
     match chosen {
         Ok(Some(0)) => {
             match request.method().as_str() {
-                "GET" => handle_get_call::<A>(api, request).await,
-                "HEAD" => handle_get_call::<A>(api, request).await,
+                "GET" => {
+                    layer::dispatched("getCall", handle_get_call::<A>(api, request))
+                        .await
+                }
+                "HEAD" => {
+                    layer::dispatched("getCall", handle_get_call::<A>(api, request))
+                        .await
+                }
                 _ => layer::method_not_allowed(&request, "GET,HEAD"),
             }
         }
@@ -268,16 +286,31 @@ async fn dispatch_files_name_format<A: RoutingApi>(
     match chosen {
         Ok(Some(0)) => {
             match request.method().as_str() {
-                "GET" => handle_get_file_as::<A>(api, request).await,
-                "HEAD" => handle_get_file_as::<A>(api, request).await,
+                "GET" => {
+                    layer::dispatched("getFileAs", handle_get_file_as::<A>(api, request))
+                        .await
+                }
+                "HEAD" => {
+                    layer::dispatched("getFileAs", handle_get_file_as::<A>(api, request))
+                        .await
+                }
                 _ => layer::method_not_allowed(&request, "GET,HEAD"),
             }
         }
         Ok(Some(1)) => {
             match request.method().as_str() {
-                "GET" => handle_get_file::<A>(api, request).await,
-                "HEAD" => handle_get_file::<A>(api, request).await,
-                "PUT" => handle_put_file::<A>(api, request).await,
+                "GET" => {
+                    layer::dispatched("getFile", handle_get_file::<A>(api, request))
+                        .await
+                }
+                "HEAD" => {
+                    layer::dispatched("getFile", handle_get_file::<A>(api, request))
+                        .await
+                }
+                "PUT" => {
+                    layer::dispatched("putFile", handle_put_file::<A>(api, request))
+                        .await
+                }
                 _ => layer::method_not_allowed(&request, "GET,HEAD,PUT"),
             }
         }
@@ -294,7 +327,10 @@ async fn dispatch_jobs_name<A: RoutingApi>(api: Arc<A>, request: Request) -> Res
     match chosen {
         Ok(Some(0)) => {
             match request.method().as_str() {
-                "POST" => handle_cancel_job::<A>(api, request).await,
+                "POST" => {
+                    layer::dispatched("cancelJob", handle_cancel_job::<A>(api, request))
+                        .await
+                }
                 _ => layer::method_not_allowed(&request, "POST"),
             }
         }
@@ -316,13 +352,25 @@ async fn dispatch_responses<A: RoutingApi>(api: Arc<A>, request: Request) -> Res
     match chosen {
         Ok(Some(0)) => {
             match request.method().as_str() {
-                "POST" => handle_beta_create_response::<A>(api, request).await,
+                "POST" => {
+                    layer::dispatched(
+                            "betaCreateResponse",
+                            handle_beta_create_response::<A>(api, request),
+                        )
+                        .await
+                }
                 _ => layer::method_not_allowed(&request, "POST"),
             }
         }
         Ok(Some(1)) => {
             match request.method().as_str() {
-                "POST" => handle_create_response::<A>(api, request).await,
+                "POST" => {
+                    layer::dispatched(
+                            "createResponse",
+                            handle_create_response::<A>(api, request),
+                        )
+                        .await
+                }
                 _ => layer::method_not_allowed(&request, "POST"),
             }
         }
@@ -350,16 +398,46 @@ async fn dispatch_responses_response_id<A: RoutingApi>(
     match chosen {
         Ok(Some(0)) => {
             match request.method().as_str() {
-                "GET" => handle_beta_get_response::<A>(api, request).await,
-                "HEAD" => handle_beta_get_response::<A>(api, request).await,
-                "DELETE" => handle_beta_delete_response::<A>(api, request).await,
+                "GET" => {
+                    layer::dispatched(
+                            "betaGetResponse",
+                            handle_beta_get_response::<A>(api, request),
+                        )
+                        .await
+                }
+                "HEAD" => {
+                    layer::dispatched(
+                            "betaGetResponse",
+                            handle_beta_get_response::<A>(api, request),
+                        )
+                        .await
+                }
+                "DELETE" => {
+                    layer::dispatched(
+                            "betaDeleteResponse",
+                            handle_beta_delete_response::<A>(api, request),
+                        )
+                        .await
+                }
                 _ => layer::method_not_allowed(&request, "GET,HEAD,DELETE"),
             }
         }
         Ok(Some(1)) => {
             match request.method().as_str() {
-                "GET" => handle_get_response::<A>(api, request).await,
-                "HEAD" => handle_get_response::<A>(api, request).await,
+                "GET" => {
+                    layer::dispatched(
+                            "getResponse",
+                            handle_get_response::<A>(api, request),
+                        )
+                        .await
+                }
+                "HEAD" => {
+                    layer::dispatched(
+                            "getResponse",
+                            handle_get_response::<A>(api, request),
+                        )
+                        .await
+                }
                 _ => layer::method_not_allowed(&request, "GET,HEAD"),
             }
         }
