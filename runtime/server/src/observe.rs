@@ -105,12 +105,29 @@ fn sane(value: &HeaderValue) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-_.:/+=@".contains(b))
 }
 
-/// A new id: 32 hexadecimal digits, unpredictable and (a counter under the hash) unique in
-/// the process, without a random-number dependency. Written into the header value directly
-/// (its one allocation), not through a `String` first.
+/// A new id: a random (version 4) UUID's text, `8-4-4-4-12` lowercase hexadecimal digits,
+/// unpredictable and (a counter under the hash) unique in the process, without a
+/// random-number dependency. A UUID because it is what request-id headers hold where
+/// documents say what they hold (scalar-galaxy's `X-Request-ID: format: uuid`; bare hex broke
+/// that answer header's schema). Written into the header value directly (its one
+/// allocation), not through a `String` first.
 fn new_id(entropy: &mut Entropy) -> HeaderValue {
-    let id = TraceId::from_u128(entropy.u128());
-    HeaderValue::from_str(id.as_str()).expect("hex digits are a valid header value")
+    // RFC 9562: version 4 in the high nibble of byte 6, variant `10` in the top bits of byte 8.
+    let bits = entropy.u128() & !(0xf << 76) & !(0x3 << 62) | (0x4 << 76) | (0x2 << 62);
+    let mut hex = [0u8; 32];
+    write_hex(&mut hex, bits);
+    let mut text = [b'-'; 36];
+    for (range, at) in [
+        (0..8, 0),
+        (8..12, 9),
+        (12..16, 14),
+        (16..20, 19),
+        (20..32, 24),
+    ] {
+        let len = range.len();
+        text[at..at + len].copy_from_slice(&hex[range]);
+    }
+    HeaderValue::from_bytes(&text).expect("hex digits and hyphens are a valid header value")
 }
 
 /// A request's randomness: at most two keyed hashes of the process's counter
