@@ -276,3 +276,38 @@ paths:
     let id = &api.operations[0].mock.bodies[0]["id"];
     assert!(id.as_i64().is_some_and(|n| n >= 10), "{id}");
 }
+
+/// A documented framing header (openai's speech answer: `Transfer-Encoding: chunked`) is the
+/// HTTP layer's, not the implementation's: neither the trait's answer nor the mock sets it
+/// (the mock's `string` beside a whole body made hyper drop the connection unanswered).
+#[test]
+fn framing_headers_are_left_to_the_http_layer() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths:
+  /audio/speech:
+    post:
+      responses:
+        '200':
+          description: ok
+          headers:
+            Transfer-Encoding: {schema: {type: string}, description: chunked}
+            Connection: {schema: {type: string}}
+            X-Kept: {schema: {type: string}}
+          content:
+            application/octet-stream: {schema: {type: string, format: binary}}
+"#;
+    let options = apigen::Options {
+        name: "x".into(),
+        spec_label: "x.yaml".into(),
+        command: "cargo xtask codegen".into(),
+        ..Default::default()
+    };
+    let (api, _) = apigen::model(text, &options).unwrap();
+    let headers: Vec<&str> = api.operations[0].responses[0]
+        .headers
+        .iter()
+        .map(|h| h.wire.as_str())
+        .collect();
+    assert_eq!(headers, ["x-kept"]);
+}

@@ -678,6 +678,12 @@ impl Ctx<'_> {
         let rate_limited = self.doc.extensions.contains_key("x-rate-limit");
         match name.as_str() {
             "content-type" | "content-length" => true,
+            // How the message is framed and the connection kept (RFC 9110 §7.6.1, RFC 9112):
+            // the HTTP layer's, on each hop. openai documents `Transfer-Encoding: chunked` on
+            // its speech answer; set by the implementation (the mock's `string`) beside a whole
+            // body, hyper dropped the connection without an answer.
+            "transfer-encoding" | "connection" | "keep-alive" | "upgrade" | "te" | "trailer"
+            | "proxy-connection" => true,
             "www-authenticate" => *status == Status::Code(401),
             "x-ratelimit-limit" | "x-ratelimit-remaining" | "x-ratelimit-reset" => rate_limited,
             "retry-after" => rate_limited && *status == Status::Code(429),
