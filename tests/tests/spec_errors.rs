@@ -494,6 +494,7 @@ components:
       properties:
         reasoning: {$ref: '#/components/schemas/Reasoning', nullable: true}
         plain: {$ref: '#/components/schemas/Reasoning'}
+        choice: {allOf: [{$ref: '#/components/schemas/Reasoning'}, {nullable: true}]}
 "#;
     let out = generate(text).unwrap();
     let types = &out.files["server/src/types.rs"];
@@ -502,4 +503,9 @@ components:
         "{types}"
     );
     assert!(types.contains("pub plain: Option<Reasoning>"), "{types}");
+    // (openai's `tool_choice`: a part that says only `nullable`.)
+    assert!(
+        types.contains("pub choice: Option<Option<Reasoning>>"),
+        "{types}"
+    );
 }

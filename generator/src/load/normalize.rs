@@ -99,7 +99,7 @@ pub const METHODS: &[&str] = &[
 
 impl Normalizer {
     /// 3.0 (and 2.0 read as it): `{$ref: X, nullable: true}` becomes `{allOf: [{$ref: X}],
-    /// nullable: true}`. OpenAPI 3.0 says keywords beside `$ref` are ignored, but documents
+    /// nullable: true}`, and an `allOf` part that holds only `nullable: true` the whole's. OpenAPI 3.0 says keywords beside `$ref` are ignored, but documents
     /// that write this mean "X or null" (openai's `reasoning`, `response_format`), their
     /// servers send `null` there, and schemathesis reads it so; read literally, the generated
     /// server refused `null` with a 400 and the client could not decode it. 3.1 reads every
@@ -107,6 +107,30 @@ impl Normalizer {
     fn nullable_refs(&mut self, value: &mut Value, loc: &Loc) {
         match value {
             Value::Object(obj) => {
+                // `allOf: [{$ref: X}, {nullable: true}]` (openai's `tool_choice`): a part that
+                // says only `nullable` makes the whole nullable; merged as a part it made the
+                // value an object of no known shape. The parts after it move up by one.
+                if let Some(Value::Array(parts)) = obj.get_mut("allOf") {
+                    let only_nullable = |p: &Value| {
+                        p.as_object().is_some_and(|o| {
+                            o.len() == 1 && o.get("nullable") == Some(&Value::Bool(true))
+                        })
+                    };
+                    if parts.len() > 1 && parts.iter().any(only_nullable) {
+                        let mut kept = Vec::new();
+                        for (i, part) in std::mem::take(parts).into_iter().enumerate() {
+                            if only_nullable(&part) {
+                                continue;
+                            }
+                            let now = push(&push(&loc.out, "allOf"), &kept.len().to_string());
+                            let was = push(&push(&loc.orig, "allOf"), &i.to_string());
+                            self.moves.record(&now, &was, true);
+                            kept.push(part);
+                        }
+                        *parts = kept;
+                        obj.insert("nullable".into(), Value::Bool(true));
+                    }
+                }
                 if obj.get("nullable") == Some(&Value::Bool(true))
                     && let Some(reference) = obj.get("$ref").filter(|r| r.is_string()).cloned()
                 {
