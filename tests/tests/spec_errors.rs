@@ -495,6 +495,7 @@ components:
         reasoning: {$ref: '#/components/schemas/Reasoning', nullable: true}
         plain: {$ref: '#/components/schemas/Reasoning'}
         choice: {allOf: [{$ref: '#/components/schemas/Reasoning'}, {nullable: true}]}
+        default: {$ref: '#/components/schemas/Reasoning', nullable: true}
 "#;
     let out = generate(text).unwrap();
     let types = &out.files["server/src/types.rs"];
@@ -506,6 +507,11 @@ components:
     // (openai's `tool_choice`: a part that says only `nullable`.)
     assert!(
         types.contains("pub choice: Option<Option<Reasoning>>"),
+        "{types}"
+    );
+    // A property named like a keyword that holds a value (`default`) is a schema still.
+    assert!(
+        types.contains("pub default: Option<Option<Reasoning>>"),
         "{types}"
     );
 }

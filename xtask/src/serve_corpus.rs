@@ -390,12 +390,11 @@ fn build(ws: &Path, target_dir: &Path, members: &[String]) -> Result<(), String>
 fn tested_document(doc: &Document, reports: &Path) -> Result<PathBuf, String> {
     let path = doc.base.join(&doc.root);
     // Only a 2.0 document is read again (a large 3.x one would be parsed for nothing).
-    let head: String = fs::read_to_string(&path)
-        .unwrap_or_default()
-        .chars()
-        .take(4096)
-        .collect();
-    if !head.contains("swagger") {
+    let mut head = Vec::new();
+    if let Ok(file) = fs::File::open(&path) {
+        let _ = std::io::Read::read_to_end(&mut std::io::Read::take(file, 4096), &mut head);
+    }
+    if !String::from_utf8_lossy(&head).contains("swagger") {
         return Ok(path);
     }
     let files = apigen::FileSystem::new(&doc.base);

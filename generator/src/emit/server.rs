@@ -744,37 +744,37 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             };
             let explode = p.explode;
             let delimiter = p.delimiter;
-            let read = match (&p.ty, p.required) {
-                _ if p.object.is_some() => {
-                    let style = match p.object.as_ref() {
-                        Some(ObjectStyle::Members(names)) => {
-                            quote!(ObjectQuery::Members(&[#(#names),*]))
-                        }
-                        Some(ObjectStyle::Rest(names)) => quote!(ObjectQuery::Rest(&[#(#names),*])),
-                        Some(ObjectStyle::Joined) => quote!(ObjectQuery::Joined),
-                        Some(ObjectStyle::Deep) | None => quote!(ObjectQuery::Deep),
-                    };
-                    let required = p.required;
+            let object = p.object.as_ref().map(|style| match style {
+                ObjectStyle::Members(names) => quote!(ObjectQuery::Members(&[#(#names),*])),
+                ObjectStyle::Rest(names) => quote!(ObjectQuery::Rest(&[#(#names),*])),
+                ObjectStyle::Joined => quote!(ObjectQuery::Joined),
+                ObjectStyle::Deep => quote!(ObjectQuery::Deep),
+            });
+            let required = p.required;
+            let read = match (&p.ty, p.required, &object) {
+                (_, _, Some(style)) => {
                     quote!(raw.object(#wire, #style, #required, &mut errors))
                 }
-                (TypeRef::Vec(_), true) if delimiter != ',' => quote!(
+                (TypeRef::Vec(_), true, None) if delimiter != ',' => quote!(
                     raw.required_delimited_array(#loc, #wire, #explode, #delimiter, &mut errors)
                 ),
-                (TypeRef::Vec(_), false) if delimiter != ',' => {
+                (TypeRef::Vec(_), false, None) if delimiter != ',' => {
                     quote!(raw.delimited_array(#loc, #wire, #explode, #delimiter, &mut errors))
                 }
-                (TypeRef::Vec(_), true) => {
+                (TypeRef::Vec(_), true, None) => {
                     quote!(raw.required_array(#loc, #wire, #explode, &mut errors))
                 }
-                (TypeRef::Vec(_), false) => quote!(raw.array(#loc, #wire, #explode, &mut errors)),
-                (_, true) if p.as_sent => {
+                (TypeRef::Vec(_), false, None) => {
+                    quote!(raw.array(#loc, #wire, #explode, &mut errors))
+                }
+                (_, true, None) if p.as_sent => {
                     quote!(raw.required_cookie_as_sent(#wire, &mut errors))
                 }
-                (_, false) if p.as_sent => {
+                (_, false, None) if p.as_sent => {
                     quote!(raw.optional_cookie_as_sent(#wire, &mut errors))
                 }
-                (_, true) => quote!(raw.required(#loc, #wire, &mut errors)),
-                (_, false) => quote!(raw.optional(#loc, #wire, &mut errors)),
+                (_, true, None) => quote!(raw.required(#loc, #wire, &mut errors)),
+                (_, false, None) => quote!(raw.optional(#loc, #wire, &mut errors)),
             };
             let t = rust_type(&p.ty, true);
             match (p.required, default_expr(api, p)) {
@@ -1327,11 +1327,10 @@ fn response_conversion(op: &Operation) -> TokenStream {
             Status::Code(c) => status_const(*c),
             _ => quote!(status),
         };
+        let own_json = r.body.as_ref().and_then(|b| b.own_json_media_type());
         let write = match r.body.as_ref().map(|b| (&b.kind, b.content_type.as_str())) {
-            Some((BodyKind::Json(_), _))
-                if let Some(ct) = r.body.as_ref().and_then(|b| b.own_json_media_type()) =>
-            {
-                quote!(response::json_as(#status, #ct, &body))
+            Some((BodyKind::Json(_), _)) if own_json.is_some() => {
+                quote!(response::json_as(#status, #own_json, &body))
             }
             Some((BodyKind::Json(_) | BodyKind::Form(_), _)) => {
                 quote!(response::json(#status, &body))

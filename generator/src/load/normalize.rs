@@ -105,6 +105,11 @@ impl Normalizer {
     /// server refused `null` with a 400 and the client could not decode it. 3.1 reads every
     /// sibling (`schema31::ref_siblings`). Example and default values are data, left alone.
     fn nullable_refs(&mut self, value: &mut Value, loc: &Loc) {
+        self.nullable_refs_in(value, loc, false);
+    }
+
+    /// [`Self::nullable_refs`]; `names`: `value` is a map whose keys are names.
+    fn nullable_refs_in(&mut self, value: &mut Value, loc: &Loc, names: bool) {
         match value {
             Value::Object(obj) => {
                 // `allOf: [{$ref: X}, {nullable: true}]` (openai's `tool_choice`): a part that
@@ -140,14 +145,22 @@ impl Normalizer {
                         .record(&push(&push(&loc.out, "allOf"), "0"), &loc.orig, true);
                 }
                 for (key, child) in obj.iter_mut() {
-                    if !matches!(key.as_str(), "example" | "examples" | "default" | "enum") {
-                        self.nullable_refs(child, &loc.child(key));
+                    // Values, not schemas: left alone. Inside a map of names (`properties`,
+                    // `schemas`), a key is a name, so a property named `default` is walked.
+                    let data = matches!(key.as_str(), "example" | "examples" | "default" | "enum");
+                    if data && !names {
+                        continue;
                     }
+                    let named = matches!(
+                        key.as_str(),
+                        "properties" | "patternProperties" | "schemas" | "definitions" | "$defs"
+                    );
+                    self.nullable_refs_in(child, &loc.child(key), named && !names);
                 }
             }
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
-                    self.nullable_refs(item, &loc.child(&i.to_string()));
+                    self.nullable_refs_in(item, &loc.child(&i.to_string()), false);
                 }
             }
             _ => {}
