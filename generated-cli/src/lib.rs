@@ -33,91 +33,34 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let subcommands: &[fn() -> Command] = &[
+        list_pets_command,
+        create_pet_command,
+        get_pet_command,
+        list_orders_command,
+    ];
     support::global_args(cmd, &["production", "staging"])
-        .subcommand(
-            Command::new("list-pets")
-                .about("List animals")
-                .long_about(
-                    "List animals\n\nReturns the animals in stock, optionally only those with a given status, at most `limit` of them. The result is described by the interface as a paginated list, but how to request further pages is not shown; our decision is that the first `limit` matching animals are returned, with no cursor, offset or total count.\n\n`GET /pets` (operation `listPets`).",
-                )
-                .arg(
-                    Arg::new("limit")
-                        .long("limit")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help(
-                            "Maximum number of animals returned (1 to 100, default 20).",
-                        ),
-                )
-                .arg(
-                    Arg::new("status")
-                        .long("status")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help("Returns only animals with this status."),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("create-pet")
-                        .about("Add an animal")
-                        .long_about(
-                            "Add an animal\n\nAdds an animal to the stock. `name` and `categoryId` are required; `status` is optional and has no default. The service assigns the animal's `id` and returns the created animal.\n\n`POST /pets` (operation `createPet`).",
-                        ),
-                )
-                .arg(
-                    Arg::new("name")
-                        .long("name")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `name`: The animal's name."),
-                )
-                .arg(
-                    Arg::new("category-id")
-                        .long("category-id")
-                        .value_name("INTEGER")
-                        .help_heading(support::BODY)
-                        .help(
-                            "Body property `categoryId`: Identifier of the category the animal belongs to. The Category resource itself is not shown by the interface.",
-                        ),
-                )
-                .arg(
-                    Arg::new("status")
-                        .long("status")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help(
-                            "Body property `status`: Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.",
-                        ),
-                ),
-        )
-        .subcommand(
-            Command::new("get-pet")
-                .about("Get an animal (deprecated)")
-                .long_about(
-                    "Get an animal (deprecated)\n\nReturns one animal by its identifier. Deprecated: this operation is scheduled for removal on 5 December 2030; use `GET /pets` (`listPets`) with the `status` filter instead. The interface does not say when the deprecation began; we record 2026-11-22, the date this description was written. Every response carries the `Deprecation`, `Sunset` and `Link` headers.\n\n`GET /pets/{petId}` (operation `getPet`).",
-                )
-                .arg(
-                    Arg::new("pet-id")
-                        .long("pet-id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("The identifier of the animal."),
-                ),
-        )
-        .subcommand(
-            Command::new("list-orders")
-                .about("List orders")
-                .long_about(
-                    "List orders\n\nLists the store's orders. The interface does not show this operation's request or response shapes. Our decision: the operation takes no parameters and answers a JSON array of free-form JSON objects.\n\n`GET /store/orders` (operation `listOrders`).",
-                ),
-        )
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// Whether the environment holds credentials.
+    credentials: bool,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -161,66 +104,170 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        credentials,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "list-pets" => {
-            if !credentials {
-                return Err(
-                    support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let options = ListPetsOptions::default()
-                .with_limit(support::optional::<i32>(m, "limit")?)
-                .with_status(support::optional::<types::PetStatus>(m, "status")?);
-            let result = runtime.block_on(client.list_pets_with(options));
-            Ok(finish(&client, ("listPets", false), result, json, verbose))
-        }
-        "create-pet" => {
-            if !credentials {
-                return Err(
-                    support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let body: Option<types::NewPet> = support::body(
-                m,
-                &[("name", "name"), ("category-id", "categoryId"), ("status", "status")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.create_pet(&body));
-            Ok(finish(&client, ("createPet", false), result, json, verbose))
-        }
-        "get-pet" => {
-            if !credentials {
-                return Err(
-                    support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let pet_id: i64 = support::required(m, "pet-id")?;
-            eprintln!(
-                "warning: `getPet` is deprecated: Removed on 2030-12-05; use GET /pets with the status filter instead."
-            );
-            let result = runtime.block_on(client.get_pet(pet_id));
-            Ok(finish(&client, ("getPet", true), result, json, verbose))
-        }
-        "list-orders" => {
-            if !credentials {
-                return Err(
-                    support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let result = runtime.block_on(client.list_orders());
-            Ok(finish(&client, ("listOrders", false), result, json, verbose))
-        }
+        "list-pets" => list_pets(&call, m),
+        "create-pet" => create_pet(&call, m),
+        "get-pet" => get_pet(&call, m),
+        "list-orders" => list_orders(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `list-pets`: its flags and help.
+fn list_pets_command() -> Command {
+    Command::new("list-pets")
+        .about("List animals")
+        .long_about(
+            "List animals\n\nReturns the animals in stock, optionally only those with a given status, at most `limit` of them. The result is described by the interface as a paginated list, but how to request further pages is not shown; our decision is that the first `limit` matching animals are returned, with no cursor, offset or total count.\n\n`GET /pets` (operation `listPets`).",
+        )
+        .arg(
+            Arg::new("limit")
+                .long("limit")
+                .value_name("INTEGER")
+                .required(false)
+                .help("Maximum number of animals returned (1 to 100, default 20)."),
+        )
+        .arg(
+            Arg::new("status")
+                .long("status")
+                .value_name("VALUE")
+                .required(false)
+                .help("Returns only animals with this status."),
+        )
+}
+
+/// `list-pets`: calls `listPets`.
+fn list_pets(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let options = ListPetsOptions::default()
+        .with_limit(support::optional::<i32>(m, "limit")?)
+        .with_status(support::optional::<types::PetStatus>(m, "status")?);
+    let result = call.runtime.block_on(call.client.list_pets_with(options));
+    Ok(finish(&call.client, ("listPets", false), result, call.json, call.verbose))
+}
+
+/// `create-pet`: its flags and help.
+fn create_pet_command() -> Command {
+    support::body_args(
+            Command::new("create-pet")
+                .about("Add an animal")
+                .long_about(
+                    "Add an animal\n\nAdds an animal to the stock. `name` and `categoryId` are required; `status` is optional and has no default. The service assigns the animal's `id` and returns the created animal.\n\n`POST /pets` (operation `createPet`).",
+                ),
+        )
+        .arg(
+            Arg::new("name")
+                .long("name")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `name`: The animal's name."),
+        )
+        .arg(
+            Arg::new("category-id")
+                .long("category-id")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `categoryId`: Identifier of the category the animal belongs to. The Category resource itself is not shown by the interface.",
+                ),
+        )
+        .arg(
+            Arg::new("status")
+                .long("status")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `status`: Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.",
+                ),
+        )
+}
+
+/// `create-pet`: calls `createPet`.
+fn create_pet(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let body: Option<types::NewPet> = support::body(
+        m,
+        &[("name", "name"), ("category-id", "categoryId"), ("status", "status")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.create_pet(&body));
+    Ok(finish(&call.client, ("createPet", false), result, call.json, call.verbose))
+}
+
+/// `get-pet`: its flags and help.
+fn get_pet_command() -> Command {
+    Command::new("get-pet")
+        .about("Get an animal (deprecated)")
+        .long_about(
+            "Get an animal (deprecated)\n\nReturns one animal by its identifier. Deprecated: this operation is scheduled for removal on 5 December 2030; use `GET /pets` (`listPets`) with the `status` filter instead. The interface does not say when the deprecation began; we record 2026-11-22, the date this description was written. Every response carries the `Deprecation`, `Sunset` and `Link` headers.\n\n`GET /pets/{petId}` (operation `getPet`).",
+        )
+        .arg(
+            Arg::new("pet-id")
+                .long("pet-id")
+                .value_name("INTEGER")
+                .required(true)
+                .help("The identifier of the animal."),
+        )
+}
+
+/// `get-pet`: calls `getPet`.
+#[allow(deprecated)]
+fn get_pet(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let pet_id: i64 = support::required(m, "pet-id")?;
+    eprintln!(
+        "warning: `getPet` is deprecated: Removed on 2030-12-05; use GET /pets with the status filter instead."
+    );
+    let result = call.runtime.block_on(call.client.get_pet(pet_id));
+    Ok(finish(&call.client, ("getPet", true), result, call.json, call.verbose))
+}
+
+/// `list-orders`: its flags and help.
+fn list_orders_command() -> Command {
+    Command::new("list-orders")
+        .about("List orders")
+        .long_about(
+            "List orders\n\nLists the store's orders. The interface does not show this operation's request or response shapes. Our decision: the operation takes no parameters and answers a JSON array of free-form JSON objects.\n\n`GET /store/orders` (operation `listOrders`).",
+        )
+}
+
+/// `list-orders`: calls `listOrders`.
+fn list_orders(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("PETSTORE_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.list_orders());
+    Ok(finish(&call.client, ("listOrders", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

@@ -919,6 +919,12 @@ pub struct CliLeftOut {
 pub struct CliCommand {
     pub operation: usize,
     pub name: String,
+    /// The library's function that runs the subcommand (`list_pets`), and the one that builds
+    /// its clap `Command` (`list_pets_command`): one pair per subcommand keeps every stack frame
+    /// small (one `run` and one builder chain for 765 operations overflowed the main thread's
+    /// stack in a debug build).
+    pub function: String,
+    pub builder: String,
     pub flags: Vec<CliFlag>,
     /// Every alternative of the operation's security needs a credential: without one the
     /// subcommand stops before sending, with this message naming the variables of the

@@ -9,8 +9,21 @@ use crate::ir::{Api, BodyKind, Cli, CliCommand, CliFlag, FlagTarget, Operation, 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The clap `Command` of one subcommand.
+/// The function that builds the clap `Command` of one subcommand.
 fn subcommand(cmd: &CliCommand, api: &Api) -> TokenStream {
+    let builder = ident(&cmd.builder);
+    let docs = super::doc(&[format!("`{}`: its flags and help.", cmd.name)]);
+    let command = subcommand_chain(cmd, api);
+    quote! {
+        #docs
+        fn #builder() -> Command {
+            #command
+        }
+    }
+}
+
+/// The builder chain of [`subcommand`].
+fn subcommand_chain(cmd: &CliCommand, api: &Api) -> TokenStream {
     let op = &api.operations[cmd.operation];
     let name = &cmd.name;
     let about = op
@@ -59,10 +72,11 @@ fn subcommand(cmd: &CliCommand, api: &Api) -> TokenStream {
     }
 }
 
-/// The arm of `run` that calls one operation.
-fn arm(cmd: &CliCommand, api: &Api) -> TokenStream {
+/// The function that runs one subcommand: reads its flags, calls the operation, prints the
+/// answer.
+fn runner(cmd: &CliCommand, api: &Api) -> TokenStream {
     let op = &api.operations[cmd.operation];
-    let name = &cmd.name;
+    let function = ident(&cmd.function);
     let options_ty = client::options_ident(op);
     let mut reads = Vec::new();
     let mut args = Vec::new();
@@ -123,7 +137,7 @@ fn arm(cmd: &CliCommand, api: &Api) -> TokenStream {
     let id = &op.id;
     let needs_key = cmd.missing_credentials.as_ref().map(|message| {
         quote! {
-            if !credentials {
+            if !call.credentials {
                 return Err(support::usage(#message));
             }
         }
@@ -136,22 +150,37 @@ fn arm(cmd: &CliCommand, api: &Api) -> TokenStream {
     let documented = op.deprecated.is_some();
     let finish = match &cmd.binary {
         Some(media) => quote! {
-            finish_bytes(&client, (#id, #documented), result, (m.get_one::<String>("output"), #media), verbose)
+            finish_bytes(&call.client, (#id, #documented), result, (m.get_one::<String>("output"), #media), call.verbose)
         },
         None if op.success_enum => {
-            quote!(finish_debug(&client, (#id, #documented), result, json, verbose))
+            quote!(finish_debug(&call.client, (#id, #documented), result, call.json, call.verbose))
         }
-        None => quote!(finish(&client, (#id, #documented), result, json, verbose)),
+        None => quote!(finish(&call.client, (#id, #documented), result, call.json, call.verbose)),
     };
+    let body = quote! {
+        #needs_key
+        #(#reads)*
+        #options
+        #body_read
+        #warn
+        let result = call.runtime.block_on(call.client.#method(#(#args)* #body_arg #options_arg));
+        Ok(#finish)
+    };
+    // A subcommand without flags reads no matches.
+    let m = if names(&body, "m") {
+        quote!(m)
+    } else {
+        quote!(_)
+    };
+    let docs = super::doc(&[format!("`{}`: calls `{}`.", cmd.name, op.id)]);
+    // A deprecated operation or parameter stays callable from the command line.
+    let allow = (op.deprecated.is_some() || op.params.iter().any(|p| p.deprecated))
+        .then(|| quote!(#[allow(deprecated)]));
     quote! {
-        #name => {
-            #needs_key
-            #(#reads)*
-            #options
-            #body_read
-            #warn
-            let result = runtime.block_on(client.#method(#(#args)* #body_arg #options_arg));
-            Ok(#finish)
+        #docs
+        #allow
+        fn #function(call: &Call, #m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+            #body
         }
     }
 }
@@ -181,23 +210,32 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .map(|c| &api.operations[c.operation])
         .collect();
     let subcommands: Vec<TokenStream> = cli.commands.iter().map(|c| subcommand(c, api)).collect();
-    let arms: Vec<TokenStream> = cli.commands.iter().map(|c| arm(c, api)).collect();
-    let arms_text = quote!(#(#arms)*).to_string();
+    let runners: Vec<TokenStream> = cli.commands.iter().map(|c| runner(c, api)).collect();
+    let runners_text = quote!(#(#runners)*).to_string();
     // `types` only when some subcommand names one of the document's types; `Arg` only when
-    // one takes a flag; the subcommand's matches only when one reads them (a document whose
-    // operations take nothing leaves no unused name).
-    let types_use = arms_text
+    // one takes a flag (a document whose operations take nothing leaves no unused name).
+    let types_use = runners_text
         .contains("types ::")
         .then(|| quote!(use #krate::types;));
     let arg_use = quote!(#(#subcommands)*)
         .to_string()
         .contains("Arg ::")
         .then(|| quote!(Arg,));
-    let sub_matches = if arms.iter().any(|a| names(a, "m")) {
-        quote!(m)
-    } else {
-        quote!(_)
-    };
+    // Each subcommand's builder beside its runner, so that one operation reads in one place.
+    let commands: Vec<TokenStream> = subcommands
+        .iter()
+        .zip(&runners)
+        .map(|(builder, runner)| quote!(#builder #runner))
+        .collect();
+    let builders: Vec<_> = cli.commands.iter().map(|c| ident(&c.builder)).collect();
+    let arms: Vec<TokenStream> = cli
+        .commands
+        .iter()
+        .map(|c| {
+            let (name, function) = (&c.name, ident(&c.function));
+            quote!(#name => #function(&call, m),)
+        })
+        .collect();
     // A document without operations: the command line has only its global flags (clap
     // refuses any command before `run`), and nothing is called.
     let no_commands = cli.commands.is_empty();
@@ -334,9 +372,22 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             mutable,
             declare_found,
             credentials.collect(),
-            sub_matches,
+            CallFields {
+                credentials: checked,
+                json: cli.commands.iter().any(|c| c.binary.is_none()),
+            },
             &arms,
         )
+    };
+    let cli_subcommands = if no_commands {
+        quote!(support::global_args(cmd, &[#(#servers),*]))
+    } else {
+        quote! {
+            // Each subcommand is built by its own function, one at a time: one chain of
+            // hundreds would need a stack frame too large for a debug build's main thread.
+            let subcommands: &[fn() -> Command] = &[#(#builders),*];
+            support::global_args(cmd, &[#(#servers),*]).subcommands(subcommands.iter().map(|build| build()))
+        }
     };
     let client_use = (!no_commands).then(|| quote!(use #krate::{Client, Error, ResponseValue};));
     let server_use = server_use.filter(|_| !no_commands);
@@ -409,11 +460,12 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
                 .version(env!("CARGO_PKG_VERSION"))
                 .subcommand_required(true)
                 .arg_required_else_help(true);
-            support::global_args(cmd, &[#(#servers),*])
-                #(.subcommand(#subcommands))*
+            #cli_subcommands
         }
 
         #run
+
+        #(#commands)*
 
         #finish
 
@@ -434,6 +486,13 @@ fn names(tokens: &TokenStream, name: &str) -> bool {
     })
 }
 
+/// Which of [`run_and_report`]'s `Call` fields some subcommand reads (an unread field is dead
+/// code).
+struct CallFields {
+    credentials: bool,
+    json: bool,
+}
+
 /// `run`, which calls the chosen subcommand's operation, and `report`, which prints its
 /// answer (for a document with operations).
 fn run_and_report(
@@ -442,14 +501,49 @@ fn run_and_report(
     mutable: Option<TokenStream>,
     declare_found: TokenStream,
     credentials: Vec<TokenStream>,
-    sub_matches: TokenStream,
+    fields: CallFields,
     arms: &[TokenStream],
 ) -> (TokenStream, TokenStream) {
+    let (credentials_field, credentials_doc) = if fields.credentials {
+        (
+            quote!(credentials,),
+            quote!(
+                /// Whether the environment holds credentials.
+                credentials: bool,
+            ),
+        )
+    } else {
+        (quote!(), quote!())
+    };
+    let (json_field, json_doc, json_read) = if fields.json {
+        (
+            quote!(json,),
+            quote!(
+                /// `--json`: the answer is printed as JSON, not as a table.
+                json: bool,
+            ),
+            quote!(let json = m.get_flag("json");),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
     let run = quote! {
-        /// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-        #[allow(deprecated)] // deprecated operations and parameters stay callable
+        /// What every subcommand's call needs: the client, the runtime that drives it, and the
+        /// flags that shape the output.
+        struct Call {
+            client: Client,
+            runtime: tokio::runtime::Runtime,
+            #credentials_doc
+            #json_doc
+            /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+            verbose: bool,
+        }
+
+        /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+        /// early exit whose message is printed.
         fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-            let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+            #json_read
+            let verbose = m.get_flag("verbose");
             #base_url
             // Without the TLS feature an HTTPS server cannot be reached: say so before sending.
             if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
@@ -476,7 +570,8 @@ fn run_and_report(
                     eprintln!("error: cannot start the async runtime: {e}");
                     ExitCode::from(support::FAILED)
                 })?;
-            let Some((command, #sub_matches)) = m.subcommand() else {
+            let call = Call { client, runtime, #credentials_field #json_field verbose };
+            let Some((command, m)) = m.subcommand() else {
                 return Err(support::usage("no command given; --help lists them"));
             };
             match command {

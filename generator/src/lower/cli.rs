@@ -23,6 +23,20 @@ const RESERVED_FLAGS: &[&str] = &[
     "help",
 ];
 
+/// The CLI library's own functions and modules, which a subcommand's functions are named apart
+/// from (an operation `run` gets `run_2`).
+const LIBRARY_ITEMS: &[&str] = &[
+    "main",
+    "cli",
+    "run",
+    "finish",
+    "finish_debug",
+    "finish_bytes",
+    "report",
+    "support",
+    "types",
+];
+
 /// A command-line name unique in `scope`: claimed in snake form, so that the second
 /// `pet-id` becomes `pet-id-2` (not `pet-id_2`), then written in kebab form.
 fn claim(scope: &mut Scope, raw: &str) -> String {
@@ -39,6 +53,7 @@ pub fn lower(api: &Api, name: &str) -> Cli {
         password: naming::env_var(name, "PASSWORD"),
     };
     let mut names = Scope::reserving(&["help"]);
+    let mut functions = Scope::reserving(LIBRARY_ITEMS);
     let mut commands = Vec::new();
     let mut left_out = Vec::new();
     for (index, op) in api.operations.iter().enumerate() {
@@ -52,6 +67,8 @@ pub fn lower(api: &Api, name: &str) -> Cli {
                 commands.push(CliCommand {
                     operation: index,
                     name: claim(&mut names, &op.rust),
+                    function: functions.claim(op.rust.clone()),
+                    builder: functions.claim(naming::cli_builder(&op.rust)),
                     flags: flags(op, api, binary.is_some()),
                     missing_credentials: missing_credentials(op, api, &vars),
                     binary,

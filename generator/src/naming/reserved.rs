@@ -137,12 +137,14 @@ pub const CLIENT_OPERATION_LOCALS: &[&str] = &[
     "raw", "value", "values",
 ];
 
-/// Locals of the command-line client's `run` (`lib.rs` of a `…-cli` crate), where each
-/// subcommand's arm binds its required parameters' values next to them.
+/// Locals of the command-line client's subcommand functions (`lib.rs` of a `…-cli` crate),
+/// which bind the required parameters' values next to them, and of `run`, where they were
+/// bound before each subcommand had its function (kept, so no generated name moves).
 pub const CLI_OPERATION_LOCALS: &[&str] = &[
     "base_url",
     "body",
     "builder",
+    "call",
     "client",
     "command",
     "credentials",
@@ -174,6 +176,7 @@ pub const OTHER_LOCALS: &[&str] = &[
     "base",
     "base_url",
     "body",
+    "build",
     "builder",
     "cmd",
     "code",
@@ -206,6 +209,7 @@ pub const OTHER_LOCALS: &[&str] = &[
     "server",
     "state",
     "status",
+    "subcommands",
     "tag",
     "text",
     "timeout",

@@ -33,669 +33,64 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let subcommands: &[fn() -> Command] = &[
+        path_command,
+        cli_locals_command,
+        raw_command,
+        handle_error_2_command,
+        builder_2_command,
+        for_server_2_command,
+        base_url_2_command,
+        last_rate_limit_2_command,
+        router_command,
+        rate_limit_policy_command,
+        serve_path_command,
+        api_command,
+        config_command,
+        routes_command,
+        type_command,
+        self_command,
+        super_command,
+        result_command,
+        get_internal_command,
+        get_command,
+        placeholders_command,
+        clone_command,
+        _1st_command,
+        new_command,
+        from_text_command,
+        into_pdf_command,
+        as_json_command,
+        to_csv_command,
+        to_csv_mut_command,
+        is_ready_command,
+        next_command,
+        from_str_command,
+        default_command,
+        from_iter_command,
+    ];
     support::global_args(cmd, &["custom2"])
-        .subcommand(
-            Command::new("path")
-                .about("Parameters named like the server's and the client's locals.")
-                .long_about(
-                    "Parameters named like the server's and the client's locals.\n\n`GET /path/{path}/{raw}` (operation `path`).",
-                )
-                .arg(
-                    Arg::new("path")
-                        .long("path")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `path`"),
-                )
-                .arg(
-                    Arg::new("raw")
-                        .long("raw")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `raw`"),
-                )
-                .arg(
-                    Arg::new("query")
-                        .long("query")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("query parameter `query`"),
-                )
-                .arg(
-                    Arg::new("errors")
-                        .long("errors")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("query parameter `errors`"),
-                )
-                .arg(
-                    Arg::new("out")
-                        .long("out")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `out`"),
-                )
-                .arg(
-                    Arg::new("body-2")
-                        .long("body-2")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("header parameter `body`"),
-                )
-                .arg(
-                    Arg::new("cookie")
-                        .long("cookie")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("cookie parameter `cookie`"),
-                )
-                .arg(
-                    Arg::new("cookies")
-                        .long("cookies")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("cookie parameter `cookies`"),
-                ),
-        )
-        .subcommand(
-            Command::new("cli-locals")
-                .about(
-                    "Required parameters named like the command-line client's locals (issue 33), and one named `version`.",
-                )
-                .long_about(
-                    "Required parameters named like the command-line client's locals (issue 33), and one named `version`.\n\n`GET /cli/{client}` (operation `cliLocals`).",
-                )
-                .arg(
-                    Arg::new("client")
-                        .long("client")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `client`"),
-                )
-                .arg(
-                    Arg::new("m")
-                        .long("m")
-                        .value_name("BOOL")
-                        .required(true)
-                        .help("query parameter `m`"),
-                )
-                .arg(
-                    Arg::new("runtime")
-                        .long("runtime")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("query parameter `runtime`"),
-                )
-                .arg(
-                    Arg::new("result")
-                        .long("result")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("header parameter `result`"),
-                )
-                .arg(
-                    Arg::new("verbose-2")
-                        .long("verbose-2")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("query parameter `verbose`"),
-                )
-                .arg(
-                    Arg::new("version")
-                        .long("version")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `version`"),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("raw")
-                        .about(
-                            "More locals, and a body that takes the prelude's `Result`.",
-                        )
-                        .long_about(
-                            "More locals, and a body that takes the prelude's `Result`.\n\n`POST /raw/{http}` (operation `raw`).",
-                        )
-                        .arg(
-                            Arg::new("http")
-                                .long("http")
-                                .value_name("TEXT")
-                                .required(true)
-                                .help("path parameter `http`"),
-                        )
-                        .arg(
-                            Arg::new("base")
-                                .long("base")
-                                .value_name("TEXT")
-                                .required(true)
-                                .help("query parameter `base`"),
-                        )
-                        .arg(
-                            Arg::new("ctx")
-                                .long("ctx")
-                                .value_name("TEXT")
-                                .required(true)
-                                .help("header parameter `ctx`"),
-                        )
-                        .arg(
-                            Arg::new("builder")
-                                .long("builder")
-                                .value_name("TEXT")
-                                .required(false)
-                                .help("header parameter `builder`"),
-                        )
-                        .arg(
-                            Arg::new("options")
-                                .long("options")
-                                .value_name("TEXT")
-                                .required(false)
-                                .help("query parameter `options`"),
-                        )
-                        .arg(
-                            Arg::new("values")
-                                .long("values")
-                                .value_name("JSON-ARRAY")
-                                .required(false)
-                                .help("query parameter `values`"),
-                        )
-                        .arg(
-                            Arg::new("at")
-                                .long("at")
-                                .value_name("INTEGER")
-                                .required(false)
-                                .help("query parameter `at`"),
-                        )
-                        .arg(
-                            Arg::new("params")
-                                .long("params")
-                                .value_name("TEXT")
-                                .required(false)
-                                .help("cookie parameter `params`"),
-                        )
-                        .arg(
-                            Arg::new("type")
-                                .long("type")
-                                .value_name("VALUE")
-                                .required(false)
-                                .help("query parameter `type`"),
-                        )
-                        .arg(
-                            Arg::new("self")
-                                .long("self")
-                                .value_name("TEXT")
-                                .required(false)
-                                .help("query parameter `self`"),
-                        ),
-                )
-                .arg(
-                    Arg::new("type-2")
-                        .long("type-2")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `type`"),
-                )
-                .arg(
-                    Arg::new("self-2")
-                        .long("self-2")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `self`"),
-                )
-                .arg(
-                    Arg::new("self-3")
-                        .long("self-3")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `Self`"),
-                )
-                .arg(
-                    Arg::new("crate")
-                        .long("crate")
-                        .value_name("INTEGER")
-                        .help_heading(support::BODY)
-                        .help("Body property `crate`"),
-                )
-                .arg(
-                    Arg::new("super")
-                        .long("super")
-                        .value_name("BOOL")
-                        .help_heading(support::BODY)
-                        .help("Body property `super`"),
-                )
-                .arg(
-                    Arg::new("value")
-                        .long("value")
-                        .value_name("INTEGER")
-                        .help_heading(support::BODY)
-                        .help("Body property `value`"),
-                )
-                .arg(
-                    Arg::new("pointer")
-                        .long("pointer")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `pointer`"),
-                )
-                .arg(
-                    Arg::new("out")
-                        .long("out")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `out`"),
-                )
-                .arg(
-                    Arg::new("at-2")
-                        .long("at-2")
-                        .value_name("JSON-ARRAY")
-                        .help_heading(support::BODY)
-                        .help("Body property `at`"),
-                )
-                .arg(
-                    Arg::new("serializer")
-                        .long("serializer")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `serializer`"),
-                )
-                .arg(
-                    Arg::new("deserializer")
-                        .long("deserializer")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `deserializer`"),
-                )
-                .arg(
-                    Arg::new("r-type")
-                        .long("r-type")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `r#type`"),
-                )
-                .arg(
-                    Arg::new("option")
-                        .long("option")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `Option`"),
-                )
-                .arg(
-                    Arg::new("ok")
-                        .long("ok")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `ok`"),
-                )
-                .arg(
-                    Arg::new("err")
-                        .long("err")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `err`"),
-                )
-                .arg(
-                    Arg::new("some")
-                        .long("some")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `some`"),
-                )
-                .arg(
-                    Arg::new("none")
-                        .long("none")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `none`: No properties at all."),
-                ),
-        )
-        .subcommand(
-            Command::new("handle-error-2")
-                .about("Takes the name of the trait's `handle_error`.")
-                .long_about(
-                    "Takes the name of the trait's `handle_error`.\n\n`GET /ops/handle-error` (operation `handleError`).",
-                )
-                .arg(
-                    Arg::new("api")
-                        .long("api")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `api`"),
-                )
-                .arg(
-                    Arg::new("parts")
-                        .long("parts")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `parts`"),
-                )
-                .arg(
-                    Arg::new("request")
-                        .long("request")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `request`"),
-                )
-                .arg(
-                    Arg::new("response")
-                        .long("response")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `response`"),
-                )
-                .arg(
-                    Arg::new("rt")
-                        .long("rt")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("header parameter `rt`"),
-                )
-                .arg(
-                    Arg::new("scheme")
-                        .long("scheme")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `scheme`"),
-                )
-                .arg(
-                    Arg::new("serve")
-                        .long("serve")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `serve`"),
-                )
-                .arg(
-                    Arg::new("media")
-                        .long("media")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `media`"),
-                )
-                .arg(
-                    Arg::new("outcome")
-                        .long("outcome")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `outcome`"),
-                )
-                .arg(
-                    Arg::new("error")
-                        .long("error")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `error`"),
-                )
-                .arg(
-                    Arg::new("body-limit")
-                        .long("body-limit")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `body_limit`"),
-                )
-                .arg(
-                    Arg::new("value")
-                        .long("value")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("query parameter `value`"),
-                ),
-        )
-        .subcommand(
-            Command::new("builder-2")
-                .about("`GET /ops/builder`")
-                .long_about("`GET /ops/builder` (operation `builder`)."),
-        )
-        .subcommand(
-            Command::new("for-server-2")
-                .about("`GET /ops/for-server`")
-                .long_about("`GET /ops/for-server` (operation `for_server`)."),
-        )
-        .subcommand(
-            Command::new("base-url-2")
-                .about("`GET /ops/base-url`")
-                .long_about("`GET /ops/base-url` (operation `baseUrl`)."),
-        )
-        .subcommand(
-            Command::new("last-rate-limit-2")
-                .about("`GET /ops/last-rate-limit`")
-                .long_about("`GET /ops/last-rate-limit` (operation `lastRateLimit`)."),
-        )
-        .subcommand(
-            Command::new("router")
-                .about("`GET /ops/router`")
-                .long_about("`GET /ops/router` (operation `router`)."),
-        )
-        .subcommand(
-            Command::new("rate-limit-policy")
-                .about("`GET /ops/rate-limit-policy`")
-                .long_about(
-                    "`GET /ops/rate-limit-policy` (operation `rate_limit_policy`).",
-                ),
-        )
-        .subcommand(
-            Command::new("serve-path")
-                .about("`PUT /ops/serve-path`")
-                .long_about("`PUT /ops/serve-path` (operation `serve_path`)."),
-        )
-        .subcommand(
-            Command::new("api")
-                .about("`GET /ops/api`")
-                .long_about("`GET /ops/api` (operation `api`)."),
-        )
-        .subcommand(
-            Command::new("config")
-                .about("`GET /ops/config`")
-                .long_about("`GET /ops/config` (operation `config`)."),
-        )
-        .subcommand(
-            Command::new("routes")
-                .about("`GET /ops/routes`")
-                .long_about("`GET /ops/routes` (operation `routes`)."),
-        )
-        .subcommand(
-            Command::new("r-type")
-                .about("`DELETE /ops/type`")
-                .long_about("`DELETE /ops/type` (operation `type`)."),
-        )
-        .subcommand(
-            Command::new("self")
-                .about("`GET /ops/self`")
-                .long_about("`GET /ops/self` (operation `self`)."),
-        )
-        .subcommand(
-            Command::new("super")
-                .about("`GET /ops/super/{super}`")
-                .long_about("`GET /ops/super/{super}` (operation `super`).")
-                .arg(
-                    Arg::new("super")
-                        .long("super")
-                        .value_name("VALUE")
-                        .required(true)
-                        .help("path parameter `super`"),
-                )
-                .arg(
-                    Arg::new("crate")
-                        .long("crate")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `crate`"),
-                ),
-        )
-        .subcommand(
-            Command::new("result")
-                .about("An operation named like the prelude's `Result`.")
-                .long_about(
-                    "An operation named like the prelude's `Result`.\n\n`GET /ops/kinds` (operation `Result`).",
-                )
-                .arg(
-                    Arg::new("ok")
-                        .long("ok")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `Ok`"),
-                )
-                .arg(
-                    Arg::new("err")
-                        .long("err")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `Err`"),
-                )
-                .arg(
-                    Arg::new("some")
-                        .long("some")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `Some`"),
-                )
-                .arg(
-                    Arg::new("none")
-                        .long("none")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `None`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-internal")
-                .about(
-                    "Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.",
-                )
-                .long_about(
-                    "Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.\n\n`GET /ops/headers/internal` (operation `getInternal`).",
-                ),
-        )
-        .subcommand(
-            Command::new("get")
-                .about("Its 500 answer's headers are `GetInternalServerErrorHeaders`.")
-                .long_about(
-                    "Its 500 answer's headers are `GetInternalServerErrorHeaders`.\n\n`GET /ops/headers` (operation `get`).",
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("placeholders")
-                        .about(
-                            "Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.",
-                        )
-                        .long_about(
-                            "Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.\n\n`POST /ops/placeholders` (operation `placeholders`).",
-                        )
-                        .arg(
-                            Arg::new("foo")
-                                .long("foo")
-                                .value_name("TEXT")
-                                .required(false)
-                                .help("query parameter `foo`"),
-                        )
-                        .arg(
-                            Arg::new("baz")
-                                .long("baz")
-                                .value_name("TEXT")
-                                .required(true)
-                                .help("header parameter `baz`"),
-                        ),
-                )
-                .arg(
-                    Arg::new("baz-2")
-                        .long("baz-2")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `baz`"),
-                )
-                .arg(
-                    Arg::new("quux")
-                        .long("quux")
-                        .value_name("INTEGER")
-                        .help_heading(support::BODY)
-                        .help("Body property `quux`"),
-                ),
-        )
-        .subcommand(
-            Command::new("clone")
-                .about(
-                    "Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.",
-                )
-                .long_about(
-                    "Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.\n\n`GET /ops/clone` (operation `clone`).",
-                )
-                .arg(
-                    Arg::new("old")
-                        .long("old")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `old`"),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                Command::new("1st")
-                    .about("A method name that starts with an underscore (`_1st`).")
-                    .long_about(
-                        "A method name that starts with an underscore (`_1st`).\n\n`POST /ops/1st` (operation `1st`).",
-                    ),
-            ),
-        )
-        .subcommand(
-            Command::new("new")
-                .about("`POST /ops/conventions/new`")
-                .long_about("`POST /ops/conventions/new` (operation `new`)."),
-        )
-        .subcommand(
-            Command::new("from-text")
-                .about("`GET /ops/conventions/from`")
-                .long_about("`GET /ops/conventions/from` (operation `fromText`)."),
-        )
-        .subcommand(
-            Command::new("into-pdf")
-                .about("`GET /ops/conventions/into`")
-                .long_about("`GET /ops/conventions/into` (operation `intoPdf`)."),
-        )
-        .subcommand(
-            Command::new("as-json")
-                .about("`GET /ops/conventions/as`")
-                .long_about("`GET /ops/conventions/as` (operation `asJson`)."),
-        )
-        .subcommand(
-            Command::new("to-csv")
-                .about("`GET /ops/conventions/to`")
-                .long_about("`GET /ops/conventions/to` (operation `toCsv`)."),
-        )
-        .subcommand(
-            Command::new("to-csv-mut")
-                .about("`GET /ops/conventions/to-mut`")
-                .long_about("`GET /ops/conventions/to-mut` (operation `toCsvMut`)."),
-        )
-        .subcommand(
-            Command::new("is-ready")
-                .about("`GET /ops/conventions/is`")
-                .long_about("`GET /ops/conventions/is` (operation `isReady`)."),
-        )
-        .subcommand(
-            Command::new("next")
-                .about("`GET /ops/conventions/next`")
-                .long_about("`GET /ops/conventions/next` (operation `next`)."),
-        )
-        .subcommand(
-            Command::new("from-str")
-                .about("`GET /ops/conventions/from-str`")
-                .long_about("`GET /ops/conventions/from-str` (operation `fromStr`)."),
-        )
-        .subcommand(
-            Command::new("default")
-                .about("`GET /ops/conventions/default`")
-                .long_about("`GET /ops/conventions/default` (operation `default`)."),
-        )
-        .subcommand(
-            Command::new("from-iter")
-                .about("`GET /ops/conventions/from-iter`")
-                .long_about("`GET /ops/conventions/from-iter` (operation `from_iter`)."),
-        )
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// Whether the environment holds credentials.
+    credentials: bool,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -743,503 +138,1274 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        credentials,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "path" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let path: String = support::required(m, "path")?;
-            let raw: i64 = support::required(m, "raw")?;
-            let query: String = support::required(m, "query")?;
-            let body_2: String = support::required(m, "body-2")?;
-            let cookie: String = support::required(m, "cookie")?;
-            let options = Path2Options::default()
-                .with_errors(support::optional::<i32>(m, "errors")?)
-                .with_out(support::optional::<String>(m, "out")?)
-                .with_cookies(support::optional::<String>(m, "cookies")?);
-            let result = runtime
-                .block_on(
-                    client.path_with(&path, raw, &query, &body_2, &cookie, options),
-                );
-            Ok(finish(&client, ("path", false), result, json, verbose))
-        }
-        "cli-locals" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let client_2: String = support::required(m, "client")?;
-            let m_2: bool = support::required(m, "m")?;
-            let runtime_2: String = support::required(m, "runtime")?;
-            let result_2: String = support::required(m, "result")?;
-            let verbose_2: i64 = support::required(m, "verbose-2")?;
-            let options = CliLocalsOptions::default()
-                .with_version(support::optional::<String>(m, "version")?);
-            let result = runtime
-                .block_on(
-                    client
-                        .cli_locals_with(
-                            &client_2,
-                            m_2,
-                            &runtime_2,
-                            &result_2,
-                            verbose_2,
-                            options,
-                        ),
-                );
-            Ok(finish(&client, ("cliLocals", false), result, json, verbose))
-        }
-        "raw" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let http: String = support::required(m, "http")?;
-            let base: String = support::required(m, "base")?;
-            let ctx: String = support::required(m, "ctx")?;
-            let options = Raw2Options::default()
-                .with_builder(support::optional::<String>(m, "builder")?)
-                .with_options(support::optional::<String>(m, "options")?)
-                .with_values(support::optional::<Vec<String>>(m, "values")?)
-                .with_at(support::optional::<i32>(m, "at")?)
-                .with_params(support::optional::<String>(m, "params")?)
-                .with_type(support::optional::<types::Kind>(m, "type")?)
-                .with_self_(support::optional::<String>(m, "self")?);
-            let body: Option<types::Result2> = support::body(
-                m,
-                &[
-                    ("type-2", "type"),
-                    ("self-2", "self"),
-                    ("self-3", "Self"),
-                    ("crate", "crate"),
-                    ("super", "super"),
-                    ("value", "value"),
-                    ("pointer", "pointer"),
-                    ("out", "out"),
-                    ("at-2", "at"),
-                    ("serializer", "serializer"),
-                    ("deserializer", "deserializer"),
-                    ("r-type", "r#type"),
-                    ("option", "Option"),
-                    ("ok", "ok"),
-                    ("err", "err"),
-                    ("some", "some"),
-                    ("none", "none"),
-                ],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime
-                .block_on(client.raw_with(&http, &base, &ctx, &body, options));
-            Ok(finish(&client, ("raw", false), result, json, verbose))
-        }
-        "handle-error-2" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let options = HandleErrorOptions::default()
-                .with_api(support::optional::<String>(m, "api")?)
-                .with_parts(support::optional::<String>(m, "parts")?)
-                .with_request(support::optional::<String>(m, "request")?)
-                .with_response(support::optional::<String>(m, "response")?)
-                .with_rt(support::optional::<String>(m, "rt")?)
-                .with_scheme(support::optional::<String>(m, "scheme")?)
-                .with_serve(support::optional::<String>(m, "serve")?)
-                .with_media(support::optional::<String>(m, "media")?)
-                .with_outcome(support::optional::<String>(m, "outcome")?)
-                .with_error(support::optional::<String>(m, "error")?)
-                .with_body_limit(support::optional::<String>(m, "body-limit")?)
-                .with_value(support::optional::<i64>(m, "value")?);
-            let result = runtime.block_on(client.handle_error_2_with(options));
-            Ok(finish(&client, ("handleError", false), result, json, verbose))
-        }
-        "builder-2" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.builder_2());
-            Ok(finish(&client, ("builder", false), result, json, verbose))
-        }
-        "for-server-2" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.for_server_2());
-            Ok(finish(&client, ("for_server", false), result, json, verbose))
-        }
-        "base-url-2" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.base_url_2());
-            Ok(finish(&client, ("baseUrl", false), result, json, verbose))
-        }
-        "last-rate-limit-2" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.last_rate_limit_2());
-            Ok(finish(&client, ("lastRateLimit", false), result, json, verbose))
-        }
-        "router" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.router());
-            Ok(finish(&client, ("router", false), result, json, verbose))
-        }
-        "rate-limit-policy" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.rate_limit_policy());
-            Ok(finish(&client, ("rate_limit_policy", false), result, json, verbose))
-        }
-        "serve-path" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.serve_path());
-            Ok(finish(&client, ("serve_path", false), result, json, verbose))
-        }
-        "api" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.api());
-            Ok(finish(&client, ("api", false), result, json, verbose))
-        }
-        "config" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.config());
-            Ok(finish(&client, ("config", false), result, json, verbose))
-        }
-        "routes" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.routes());
-            Ok(finish(&client, ("routes", false), result, json, verbose))
-        }
-        "r-type" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.r#type());
-            Ok(finish(&client, ("type", false), result, json, verbose))
-        }
-        "self" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.self_());
-            Ok(finish(&client, ("self", false), result, json, verbose))
-        }
-        "super" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let super_: types::Type = support::required(m, "super")?;
-            let options = SuperOptions::default()
-                .with_crate_(support::optional::<String>(m, "crate")?);
-            let result = runtime.block_on(client.super_with(&super_, options));
-            Ok(finish(&client, ("super", false), result, json, verbose))
-        }
-        "result" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let options = ResultOptions::default()
-                .with_ok(support::optional::<String>(m, "ok")?)
-                .with_err(support::optional::<String>(m, "err")?)
-                .with_some(support::optional::<String>(m, "some")?)
-                .with_none(support::optional::<String>(m, "none")?);
-            let result = runtime.block_on(client.result_with(options));
-            Ok(finish(&client, ("Result", false), result, json, verbose))
-        }
-        "get-internal" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.get_internal());
-            Ok(finish(&client, ("getInternal", false), result, json, verbose))
-        }
-        "get" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.get());
-            Ok(finish(&client, ("get", false), result, json, verbose))
-        }
-        "placeholders" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let baz_2: String = support::required(m, "baz")?;
-            let options = PlaceholdersOptions::default()
-                .with_foo(support::optional::<String>(m, "foo")?);
-            let body: Option<types::Placeholder> = support::body(
-                m,
-                &[("baz-2", "baz"), ("quux", "quux")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime
-                .block_on(client.placeholders_with(&baz_2, &body, options));
-            Ok(finish(&client, ("placeholders", false), result, json, verbose))
-        }
-        "clone" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let options = CloneOptions::default()
-                .with_old(support::optional::<String>(m, "old")?);
-            let result = runtime.block_on(client.clone_with(options));
-            Ok(finish(&client, ("clone", false), result, json, verbose))
-        }
-        "1st" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let body: Option<types::Loose> = support::body(m, &[])?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client._1st(&body));
-            Ok(finish(&client, ("1st", false), result, json, verbose))
-        }
-        "new" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.new());
-            Ok(finish(&client, ("new", false), result, json, verbose))
-        }
-        "from-text" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.from_text());
-            Ok(finish(&client, ("fromText", false), result, json, verbose))
-        }
-        "into-pdf" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.into_pdf());
-            Ok(finish(&client, ("intoPdf", false), result, json, verbose))
-        }
-        "as-json" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.as_json());
-            Ok(finish(&client, ("asJson", false), result, json, verbose))
-        }
-        "to-csv" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.to_csv());
-            Ok(finish(&client, ("toCsv", false), result, json, verbose))
-        }
-        "to-csv-mut" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.to_csv_mut());
-            Ok(finish(&client, ("toCsvMut", false), result, json, verbose))
-        }
-        "is-ready" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.is_ready());
-            Ok(finish(&client, ("isReady", false), result, json, verbose))
-        }
-        "next" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.next());
-            Ok(finish(&client, ("next", false), result, json, verbose))
-        }
-        "from-str" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.from_str());
-            Ok(finish(&client, ("fromStr", false), result, json, verbose))
-        }
-        "default" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.default());
-            Ok(finish(&client, ("default", false), result, json, verbose))
-        }
-        "from-iter" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ADVERSARIAL_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.from_iter());
-            Ok(finish(&client, ("from_iter", false), result, json, verbose))
-        }
+        "path" => path(&call, m),
+        "cli-locals" => cli_locals(&call, m),
+        "raw" => raw(&call, m),
+        "handle-error-2" => handle_error_2(&call, m),
+        "builder-2" => builder_2(&call, m),
+        "for-server-2" => for_server_2(&call, m),
+        "base-url-2" => base_url_2(&call, m),
+        "last-rate-limit-2" => last_rate_limit_2(&call, m),
+        "router" => router(&call, m),
+        "rate-limit-policy" => rate_limit_policy(&call, m),
+        "serve-path" => serve_path(&call, m),
+        "api" => api(&call, m),
+        "config" => config(&call, m),
+        "routes" => routes(&call, m),
+        "r-type" => r#type(&call, m),
+        "self" => self_(&call, m),
+        "super" => super_(&call, m),
+        "result" => result(&call, m),
+        "get-internal" => get_internal(&call, m),
+        "get" => get(&call, m),
+        "placeholders" => placeholders(&call, m),
+        "clone" => clone(&call, m),
+        "1st" => _1st(&call, m),
+        "new" => new(&call, m),
+        "from-text" => from_text(&call, m),
+        "into-pdf" => into_pdf(&call, m),
+        "as-json" => as_json(&call, m),
+        "to-csv" => to_csv(&call, m),
+        "to-csv-mut" => to_csv_mut(&call, m),
+        "is-ready" => is_ready(&call, m),
+        "next" => next(&call, m),
+        "from-str" => from_str(&call, m),
+        "default" => default(&call, m),
+        "from-iter" => from_iter(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `path`: its flags and help.
+fn path_command() -> Command {
+    Command::new("path")
+        .about("Parameters named like the server's and the client's locals.")
+        .long_about(
+            "Parameters named like the server's and the client's locals.\n\n`GET /path/{path}/{raw}` (operation `path`).",
+        )
+        .arg(
+            Arg::new("path")
+                .long("path")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `path`"),
+        )
+        .arg(
+            Arg::new("raw")
+                .long("raw")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `raw`"),
+        )
+        .arg(
+            Arg::new("query")
+                .long("query")
+                .value_name("TEXT")
+                .required(true)
+                .help("query parameter `query`"),
+        )
+        .arg(
+            Arg::new("errors")
+                .long("errors")
+                .value_name("INTEGER")
+                .required(false)
+                .help("query parameter `errors`"),
+        )
+        .arg(
+            Arg::new("out")
+                .long("out")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `out`"),
+        )
+        .arg(
+            Arg::new("body-2")
+                .long("body-2")
+                .value_name("TEXT")
+                .required(true)
+                .help("header parameter `body`"),
+        )
+        .arg(
+            Arg::new("cookie")
+                .long("cookie")
+                .value_name("TEXT")
+                .required(true)
+                .help("cookie parameter `cookie`"),
+        )
+        .arg(
+            Arg::new("cookies")
+                .long("cookies")
+                .value_name("TEXT")
+                .required(false)
+                .help("cookie parameter `cookies`"),
+        )
+}
+
+/// `path`: calls `path`.
+fn path(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let path: String = support::required(m, "path")?;
+    let raw: i64 = support::required(m, "raw")?;
+    let query: String = support::required(m, "query")?;
+    let body_2: String = support::required(m, "body-2")?;
+    let cookie: String = support::required(m, "cookie")?;
+    let options = Path2Options::default()
+        .with_errors(support::optional::<i32>(m, "errors")?)
+        .with_out(support::optional::<String>(m, "out")?)
+        .with_cookies(support::optional::<String>(m, "cookies")?);
+    let result = call
+        .runtime
+        .block_on(call.client.path_with(&path, raw, &query, &body_2, &cookie, options));
+    Ok(finish(&call.client, ("path", false), result, call.json, call.verbose))
+}
+
+/// `cli-locals`: its flags and help.
+fn cli_locals_command() -> Command {
+    Command::new("cli-locals")
+        .about(
+            "Required parameters named like the command-line client's locals (issue 33), and one named `version`.",
+        )
+        .long_about(
+            "Required parameters named like the command-line client's locals (issue 33), and one named `version`.\n\n`GET /cli/{client}` (operation `cliLocals`).",
+        )
+        .arg(
+            Arg::new("client")
+                .long("client")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `client`"),
+        )
+        .arg(
+            Arg::new("m")
+                .long("m")
+                .value_name("BOOL")
+                .required(true)
+                .help("query parameter `m`"),
+        )
+        .arg(
+            Arg::new("runtime")
+                .long("runtime")
+                .value_name("TEXT")
+                .required(true)
+                .help("query parameter `runtime`"),
+        )
+        .arg(
+            Arg::new("result")
+                .long("result")
+                .value_name("TEXT")
+                .required(true)
+                .help("header parameter `result`"),
+        )
+        .arg(
+            Arg::new("verbose-2")
+                .long("verbose-2")
+                .value_name("INTEGER")
+                .required(true)
+                .help("query parameter `verbose`"),
+        )
+        .arg(
+            Arg::new("version")
+                .long("version")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `version`"),
+        )
+}
+
+/// `cli-locals`: calls `cliLocals`.
+fn cli_locals(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let client_2: String = support::required(m, "client")?;
+    let m_2: bool = support::required(m, "m")?;
+    let runtime_2: String = support::required(m, "runtime")?;
+    let result_2: String = support::required(m, "result")?;
+    let verbose_2: i64 = support::required(m, "verbose-2")?;
+    let options = CliLocalsOptions::default()
+        .with_version(support::optional::<String>(m, "version")?);
+    let result = call
+        .runtime
+        .block_on(
+            call
+                .client
+                .cli_locals_with(
+                    &client_2,
+                    m_2,
+                    &runtime_2,
+                    &result_2,
+                    verbose_2,
+                    options,
+                ),
+        );
+    Ok(finish(&call.client, ("cliLocals", false), result, call.json, call.verbose))
+}
+
+/// `raw`: its flags and help.
+fn raw_command() -> Command {
+    support::body_args(
+            Command::new("raw")
+                .about("More locals, and a body that takes the prelude's `Result`.")
+                .long_about(
+                    "More locals, and a body that takes the prelude's `Result`.\n\n`POST /raw/{http}` (operation `raw`).",
+                )
+                .arg(
+                    Arg::new("http")
+                        .long("http")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("path parameter `http`"),
+                )
+                .arg(
+                    Arg::new("base")
+                        .long("base")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("query parameter `base`"),
+                )
+                .arg(
+                    Arg::new("ctx")
+                        .long("ctx")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("header parameter `ctx`"),
+                )
+                .arg(
+                    Arg::new("builder")
+                        .long("builder")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("header parameter `builder`"),
+                )
+                .arg(
+                    Arg::new("options")
+                        .long("options")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("query parameter `options`"),
+                )
+                .arg(
+                    Arg::new("values")
+                        .long("values")
+                        .value_name("JSON-ARRAY")
+                        .required(false)
+                        .help("query parameter `values`"),
+                )
+                .arg(
+                    Arg::new("at")
+                        .long("at")
+                        .value_name("INTEGER")
+                        .required(false)
+                        .help("query parameter `at`"),
+                )
+                .arg(
+                    Arg::new("params")
+                        .long("params")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("cookie parameter `params`"),
+                )
+                .arg(
+                    Arg::new("type")
+                        .long("type")
+                        .value_name("VALUE")
+                        .required(false)
+                        .help("query parameter `type`"),
+                )
+                .arg(
+                    Arg::new("self")
+                        .long("self")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("query parameter `self`"),
+                ),
+        )
+        .arg(
+            Arg::new("type-2")
+                .long("type-2")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `type`"),
+        )
+        .arg(
+            Arg::new("self-2")
+                .long("self-2")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `self`"),
+        )
+        .arg(
+            Arg::new("self-3")
+                .long("self-3")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `Self`"),
+        )
+        .arg(
+            Arg::new("crate")
+                .long("crate")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `crate`"),
+        )
+        .arg(
+            Arg::new("super")
+                .long("super")
+                .value_name("BOOL")
+                .help_heading(support::BODY)
+                .help("Body property `super`"),
+        )
+        .arg(
+            Arg::new("value")
+                .long("value")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `value`"),
+        )
+        .arg(
+            Arg::new("pointer")
+                .long("pointer")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `pointer`"),
+        )
+        .arg(
+            Arg::new("out")
+                .long("out")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `out`"),
+        )
+        .arg(
+            Arg::new("at-2")
+                .long("at-2")
+                .value_name("JSON-ARRAY")
+                .help_heading(support::BODY)
+                .help("Body property `at`"),
+        )
+        .arg(
+            Arg::new("serializer")
+                .long("serializer")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `serializer`"),
+        )
+        .arg(
+            Arg::new("deserializer")
+                .long("deserializer")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `deserializer`"),
+        )
+        .arg(
+            Arg::new("r-type")
+                .long("r-type")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `r#type`"),
+        )
+        .arg(
+            Arg::new("option")
+                .long("option")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `Option`"),
+        )
+        .arg(
+            Arg::new("ok")
+                .long("ok")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `ok`"),
+        )
+        .arg(
+            Arg::new("err")
+                .long("err")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `err`"),
+        )
+        .arg(
+            Arg::new("some")
+                .long("some")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `some`"),
+        )
+        .arg(
+            Arg::new("none")
+                .long("none")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `none`: No properties at all."),
+        )
+}
+
+/// `raw`: calls `raw`.
+fn raw(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let http: String = support::required(m, "http")?;
+    let base: String = support::required(m, "base")?;
+    let ctx: String = support::required(m, "ctx")?;
+    let options = Raw2Options::default()
+        .with_builder(support::optional::<String>(m, "builder")?)
+        .with_options(support::optional::<String>(m, "options")?)
+        .with_values(support::optional::<Vec<String>>(m, "values")?)
+        .with_at(support::optional::<i32>(m, "at")?)
+        .with_params(support::optional::<String>(m, "params")?)
+        .with_type(support::optional::<types::Kind>(m, "type")?)
+        .with_self_(support::optional::<String>(m, "self")?);
+    let body: Option<types::Result2> = support::body(
+        m,
+        &[
+            ("type-2", "type"),
+            ("self-2", "self"),
+            ("self-3", "Self"),
+            ("crate", "crate"),
+            ("super", "super"),
+            ("value", "value"),
+            ("pointer", "pointer"),
+            ("out", "out"),
+            ("at-2", "at"),
+            ("serializer", "serializer"),
+            ("deserializer", "deserializer"),
+            ("r-type", "r#type"),
+            ("option", "Option"),
+            ("ok", "ok"),
+            ("err", "err"),
+            ("some", "some"),
+            ("none", "none"),
+        ],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call
+        .runtime
+        .block_on(call.client.raw_with(&http, &base, &ctx, &body, options));
+    Ok(finish(&call.client, ("raw", false), result, call.json, call.verbose))
+}
+
+/// `handle-error-2`: its flags and help.
+fn handle_error_2_command() -> Command {
+    Command::new("handle-error-2")
+        .about("Takes the name of the trait's `handle_error`.")
+        .long_about(
+            "Takes the name of the trait's `handle_error`.\n\n`GET /ops/handle-error` (operation `handleError`).",
+        )
+        .arg(
+            Arg::new("api")
+                .long("api")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `api`"),
+        )
+        .arg(
+            Arg::new("parts")
+                .long("parts")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `parts`"),
+        )
+        .arg(
+            Arg::new("request")
+                .long("request")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `request`"),
+        )
+        .arg(
+            Arg::new("response")
+                .long("response")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `response`"),
+        )
+        .arg(
+            Arg::new("rt")
+                .long("rt")
+                .value_name("TEXT")
+                .required(false)
+                .help("header parameter `rt`"),
+        )
+        .arg(
+            Arg::new("scheme")
+                .long("scheme")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `scheme`"),
+        )
+        .arg(
+            Arg::new("serve")
+                .long("serve")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `serve`"),
+        )
+        .arg(
+            Arg::new("media")
+                .long("media")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `media`"),
+        )
+        .arg(
+            Arg::new("outcome")
+                .long("outcome")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `outcome`"),
+        )
+        .arg(
+            Arg::new("error")
+                .long("error")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `error`"),
+        )
+        .arg(
+            Arg::new("body-limit")
+                .long("body-limit")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `body_limit`"),
+        )
+        .arg(
+            Arg::new("value")
+                .long("value")
+                .value_name("INTEGER")
+                .required(false)
+                .help("query parameter `value`"),
+        )
+}
+
+/// `handle-error-2`: calls `handleError`.
+fn handle_error_2(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let options = HandleErrorOptions::default()
+        .with_api(support::optional::<String>(m, "api")?)
+        .with_parts(support::optional::<String>(m, "parts")?)
+        .with_request(support::optional::<String>(m, "request")?)
+        .with_response(support::optional::<String>(m, "response")?)
+        .with_rt(support::optional::<String>(m, "rt")?)
+        .with_scheme(support::optional::<String>(m, "scheme")?)
+        .with_serve(support::optional::<String>(m, "serve")?)
+        .with_media(support::optional::<String>(m, "media")?)
+        .with_outcome(support::optional::<String>(m, "outcome")?)
+        .with_error(support::optional::<String>(m, "error")?)
+        .with_body_limit(support::optional::<String>(m, "body-limit")?)
+        .with_value(support::optional::<i64>(m, "value")?);
+    let result = call.runtime.block_on(call.client.handle_error_2_with(options));
+    Ok(finish(&call.client, ("handleError", false), result, call.json, call.verbose))
+}
+
+/// `builder-2`: its flags and help.
+fn builder_2_command() -> Command {
+    Command::new("builder-2")
+        .about("`GET /ops/builder`")
+        .long_about("`GET /ops/builder` (operation `builder`).")
+}
+
+/// `builder-2`: calls `builder`.
+fn builder_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.builder_2());
+    Ok(finish(&call.client, ("builder", false), result, call.json, call.verbose))
+}
+
+/// `for-server-2`: its flags and help.
+fn for_server_2_command() -> Command {
+    Command::new("for-server-2")
+        .about("`GET /ops/for-server`")
+        .long_about("`GET /ops/for-server` (operation `for_server`).")
+}
+
+/// `for-server-2`: calls `for_server`.
+fn for_server_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.for_server_2());
+    Ok(finish(&call.client, ("for_server", false), result, call.json, call.verbose))
+}
+
+/// `base-url-2`: its flags and help.
+fn base_url_2_command() -> Command {
+    Command::new("base-url-2")
+        .about("`GET /ops/base-url`")
+        .long_about("`GET /ops/base-url` (operation `baseUrl`).")
+}
+
+/// `base-url-2`: calls `baseUrl`.
+fn base_url_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.base_url_2());
+    Ok(finish(&call.client, ("baseUrl", false), result, call.json, call.verbose))
+}
+
+/// `last-rate-limit-2`: its flags and help.
+fn last_rate_limit_2_command() -> Command {
+    Command::new("last-rate-limit-2")
+        .about("`GET /ops/last-rate-limit`")
+        .long_about("`GET /ops/last-rate-limit` (operation `lastRateLimit`).")
+}
+
+/// `last-rate-limit-2`: calls `lastRateLimit`.
+fn last_rate_limit_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.last_rate_limit_2());
+    Ok(finish(&call.client, ("lastRateLimit", false), result, call.json, call.verbose))
+}
+
+/// `router`: its flags and help.
+fn router_command() -> Command {
+    Command::new("router")
+        .about("`GET /ops/router`")
+        .long_about("`GET /ops/router` (operation `router`).")
+}
+
+/// `router`: calls `router`.
+fn router(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.router());
+    Ok(finish(&call.client, ("router", false), result, call.json, call.verbose))
+}
+
+/// `rate-limit-policy`: its flags and help.
+fn rate_limit_policy_command() -> Command {
+    Command::new("rate-limit-policy")
+        .about("`GET /ops/rate-limit-policy`")
+        .long_about("`GET /ops/rate-limit-policy` (operation `rate_limit_policy`).")
+}
+
+/// `rate-limit-policy`: calls `rate_limit_policy`.
+fn rate_limit_policy(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.rate_limit_policy());
+    Ok(
+        finish(
+            &call.client,
+            ("rate_limit_policy", false),
+            result,
+            call.json,
+            call.verbose,
+        ),
+    )
+}
+
+/// `serve-path`: its flags and help.
+fn serve_path_command() -> Command {
+    Command::new("serve-path")
+        .about("`PUT /ops/serve-path`")
+        .long_about("`PUT /ops/serve-path` (operation `serve_path`).")
+}
+
+/// `serve-path`: calls `serve_path`.
+fn serve_path(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.serve_path());
+    Ok(finish(&call.client, ("serve_path", false), result, call.json, call.verbose))
+}
+
+/// `api`: its flags and help.
+fn api_command() -> Command {
+    Command::new("api")
+        .about("`GET /ops/api`")
+        .long_about("`GET /ops/api` (operation `api`).")
+}
+
+/// `api`: calls `api`.
+fn api(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.api());
+    Ok(finish(&call.client, ("api", false), result, call.json, call.verbose))
+}
+
+/// `config`: its flags and help.
+fn config_command() -> Command {
+    Command::new("config")
+        .about("`GET /ops/config`")
+        .long_about("`GET /ops/config` (operation `config`).")
+}
+
+/// `config`: calls `config`.
+fn config(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.config());
+    Ok(finish(&call.client, ("config", false), result, call.json, call.verbose))
+}
+
+/// `routes`: its flags and help.
+fn routes_command() -> Command {
+    Command::new("routes")
+        .about("`GET /ops/routes`")
+        .long_about("`GET /ops/routes` (operation `routes`).")
+}
+
+/// `routes`: calls `routes`.
+fn routes(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.routes());
+    Ok(finish(&call.client, ("routes", false), result, call.json, call.verbose))
+}
+
+/// `r-type`: its flags and help.
+fn type_command() -> Command {
+    Command::new("r-type")
+        .about("`DELETE /ops/type`")
+        .long_about("`DELETE /ops/type` (operation `type`).")
+}
+
+/// `r-type`: calls `type`.
+fn r#type(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.r#type());
+    Ok(finish(&call.client, ("type", false), result, call.json, call.verbose))
+}
+
+/// `self`: its flags and help.
+fn self_command() -> Command {
+    Command::new("self")
+        .about("`GET /ops/self`")
+        .long_about("`GET /ops/self` (operation `self`).")
+}
+
+/// `self`: calls `self`.
+fn self_(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.self_());
+    Ok(finish(&call.client, ("self", false), result, call.json, call.verbose))
+}
+
+/// `super`: its flags and help.
+fn super_command() -> Command {
+    Command::new("super")
+        .about("`GET /ops/super/{super}`")
+        .long_about("`GET /ops/super/{super}` (operation `super`).")
+        .arg(
+            Arg::new("super")
+                .long("super")
+                .value_name("VALUE")
+                .required(true)
+                .help("path parameter `super`"),
+        )
+        .arg(
+            Arg::new("crate")
+                .long("crate")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `crate`"),
+        )
+}
+
+/// `super`: calls `super`.
+fn super_(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let super_: types::Type = support::required(m, "super")?;
+    let options = SuperOptions::default()
+        .with_crate_(support::optional::<String>(m, "crate")?);
+    let result = call.runtime.block_on(call.client.super_with(&super_, options));
+    Ok(finish(&call.client, ("super", false), result, call.json, call.verbose))
+}
+
+/// `result`: its flags and help.
+fn result_command() -> Command {
+    Command::new("result")
+        .about("An operation named like the prelude's `Result`.")
+        .long_about(
+            "An operation named like the prelude's `Result`.\n\n`GET /ops/kinds` (operation `Result`).",
+        )
+        .arg(
+            Arg::new("ok")
+                .long("ok")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `Ok`"),
+        )
+        .arg(
+            Arg::new("err")
+                .long("err")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `Err`"),
+        )
+        .arg(
+            Arg::new("some")
+                .long("some")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `Some`"),
+        )
+        .arg(
+            Arg::new("none")
+                .long("none")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `None`"),
+        )
+}
+
+/// `result`: calls `Result`.
+fn result(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let options = ResultOptions::default()
+        .with_ok(support::optional::<String>(m, "ok")?)
+        .with_err(support::optional::<String>(m, "err")?)
+        .with_some(support::optional::<String>(m, "some")?)
+        .with_none(support::optional::<String>(m, "none")?);
+    let result = call.runtime.block_on(call.client.result_with(options));
+    Ok(finish(&call.client, ("Result", false), result, call.json, call.verbose))
+}
+
+/// `get-internal`: its flags and help.
+fn get_internal_command() -> Command {
+    Command::new("get-internal")
+        .about("Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.")
+        .long_about(
+            "Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.\n\n`GET /ops/headers/internal` (operation `getInternal`).",
+        )
+}
+
+/// `get-internal`: calls `getInternal`.
+fn get_internal(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.get_internal());
+    Ok(finish(&call.client, ("getInternal", false), result, call.json, call.verbose))
+}
+
+/// `get`: its flags and help.
+fn get_command() -> Command {
+    Command::new("get")
+        .about("Its 500 answer's headers are `GetInternalServerErrorHeaders`.")
+        .long_about(
+            "Its 500 answer's headers are `GetInternalServerErrorHeaders`.\n\n`GET /ops/headers` (operation `get`).",
+        )
+}
+
+/// `get`: calls `get`.
+fn get(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.get());
+    Ok(finish(&call.client, ("get", false), result, call.json, call.verbose))
+}
+
+/// `placeholders`: its flags and help.
+fn placeholders_command() -> Command {
+    support::body_args(
+            Command::new("placeholders")
+                .about(
+                    "Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.",
+                )
+                .long_about(
+                    "Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.\n\n`POST /ops/placeholders` (operation `placeholders`).",
+                )
+                .arg(
+                    Arg::new("foo")
+                        .long("foo")
+                        .value_name("TEXT")
+                        .required(false)
+                        .help("query parameter `foo`"),
+                )
+                .arg(
+                    Arg::new("baz")
+                        .long("baz")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("header parameter `baz`"),
+                ),
+        )
+        .arg(
+            Arg::new("baz-2")
+                .long("baz-2")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `baz`"),
+        )
+        .arg(
+            Arg::new("quux")
+                .long("quux")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `quux`"),
+        )
+}
+
+/// `placeholders`: calls `placeholders`.
+fn placeholders(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let baz_2: String = support::required(m, "baz")?;
+    let options = PlaceholdersOptions::default()
+        .with_foo(support::optional::<String>(m, "foo")?);
+    let body: Option<types::Placeholder> = support::body(
+        m,
+        &[("baz-2", "baz"), ("quux", "quux")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call
+        .runtime
+        .block_on(call.client.placeholders_with(&baz_2, &body, options));
+    Ok(finish(&call.client, ("placeholders", false), result, call.json, call.verbose))
+}
+
+/// `clone`: its flags and help.
+fn clone_command() -> Command {
+    Command::new("clone")
+        .about(
+            "Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.",
+        )
+        .long_about(
+            "Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.\n\n`GET /ops/clone` (operation `clone`).",
+        )
+        .arg(
+            Arg::new("old")
+                .long("old")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `old`"),
+        )
+}
+
+/// `clone`: calls `clone`.
+#[allow(deprecated)]
+fn clone(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let options = CloneOptions::default()
+        .with_old(support::optional::<String>(m, "old")?);
+    let result = call.runtime.block_on(call.client.clone_with(options));
+    Ok(finish(&call.client, ("clone", false), result, call.json, call.verbose))
+}
+
+/// `1st`: its flags and help.
+fn _1st_command() -> Command {
+    support::body_args(
+        Command::new("1st")
+            .about("A method name that starts with an underscore (`_1st`).")
+            .long_about(
+                "A method name that starts with an underscore (`_1st`).\n\n`POST /ops/1st` (operation `1st`).",
+            ),
+    )
+}
+
+/// `1st`: calls `1st`.
+fn _1st(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let body: Option<types::Loose> = support::body(m, &[])?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client._1st(&body));
+    Ok(finish(&call.client, ("1st", false), result, call.json, call.verbose))
+}
+
+/// `new`: its flags and help.
+fn new_command() -> Command {
+    Command::new("new")
+        .about("`POST /ops/conventions/new`")
+        .long_about("`POST /ops/conventions/new` (operation `new`).")
+}
+
+/// `new`: calls `new`.
+fn new(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.new());
+    Ok(finish(&call.client, ("new", false), result, call.json, call.verbose))
+}
+
+/// `from-text`: its flags and help.
+fn from_text_command() -> Command {
+    Command::new("from-text")
+        .about("`GET /ops/conventions/from`")
+        .long_about("`GET /ops/conventions/from` (operation `fromText`).")
+}
+
+/// `from-text`: calls `fromText`.
+fn from_text(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.from_text());
+    Ok(finish(&call.client, ("fromText", false), result, call.json, call.verbose))
+}
+
+/// `into-pdf`: its flags and help.
+fn into_pdf_command() -> Command {
+    Command::new("into-pdf")
+        .about("`GET /ops/conventions/into`")
+        .long_about("`GET /ops/conventions/into` (operation `intoPdf`).")
+}
+
+/// `into-pdf`: calls `intoPdf`.
+fn into_pdf(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.into_pdf());
+    Ok(finish(&call.client, ("intoPdf", false), result, call.json, call.verbose))
+}
+
+/// `as-json`: its flags and help.
+fn as_json_command() -> Command {
+    Command::new("as-json")
+        .about("`GET /ops/conventions/as`")
+        .long_about("`GET /ops/conventions/as` (operation `asJson`).")
+}
+
+/// `as-json`: calls `asJson`.
+fn as_json(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.as_json());
+    Ok(finish(&call.client, ("asJson", false), result, call.json, call.verbose))
+}
+
+/// `to-csv`: its flags and help.
+fn to_csv_command() -> Command {
+    Command::new("to-csv")
+        .about("`GET /ops/conventions/to`")
+        .long_about("`GET /ops/conventions/to` (operation `toCsv`).")
+}
+
+/// `to-csv`: calls `toCsv`.
+fn to_csv(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.to_csv());
+    Ok(finish(&call.client, ("toCsv", false), result, call.json, call.verbose))
+}
+
+/// `to-csv-mut`: its flags and help.
+fn to_csv_mut_command() -> Command {
+    Command::new("to-csv-mut")
+        .about("`GET /ops/conventions/to-mut`")
+        .long_about("`GET /ops/conventions/to-mut` (operation `toCsvMut`).")
+}
+
+/// `to-csv-mut`: calls `toCsvMut`.
+fn to_csv_mut(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.to_csv_mut());
+    Ok(finish(&call.client, ("toCsvMut", false), result, call.json, call.verbose))
+}
+
+/// `is-ready`: its flags and help.
+fn is_ready_command() -> Command {
+    Command::new("is-ready")
+        .about("`GET /ops/conventions/is`")
+        .long_about("`GET /ops/conventions/is` (operation `isReady`).")
+}
+
+/// `is-ready`: calls `isReady`.
+fn is_ready(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.is_ready());
+    Ok(finish(&call.client, ("isReady", false), result, call.json, call.verbose))
+}
+
+/// `next`: its flags and help.
+fn next_command() -> Command {
+    Command::new("next")
+        .about("`GET /ops/conventions/next`")
+        .long_about("`GET /ops/conventions/next` (operation `next`).")
+}
+
+/// `next`: calls `next`.
+fn next(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.next());
+    Ok(finish(&call.client, ("next", false), result, call.json, call.verbose))
+}
+
+/// `from-str`: its flags and help.
+fn from_str_command() -> Command {
+    Command::new("from-str")
+        .about("`GET /ops/conventions/from-str`")
+        .long_about("`GET /ops/conventions/from-str` (operation `fromStr`).")
+}
+
+/// `from-str`: calls `fromStr`.
+fn from_str(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.from_str());
+    Ok(finish(&call.client, ("fromStr", false), result, call.json, call.verbose))
+}
+
+/// `default`: its flags and help.
+fn default_command() -> Command {
+    Command::new("default")
+        .about("`GET /ops/conventions/default`")
+        .long_about("`GET /ops/conventions/default` (operation `default`).")
+}
+
+/// `default`: calls `default`.
+fn default(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.default());
+    Ok(finish(&call.client, ("default", false), result, call.json, call.verbose))
+}
+
+/// `from-iter`: its flags and help.
+fn from_iter_command() -> Command {
+    Command::new("from-iter")
+        .about("`GET /ops/conventions/from-iter`")
+        .long_about("`GET /ops/conventions/from-iter` (operation `from_iter`).")
+}
+
+/// `from-iter`: calls `from_iter`.
+fn from_iter(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let result = call.runtime.block_on(call.client.from_iter());
+    Ok(finish(&call.client, ("from_iter", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

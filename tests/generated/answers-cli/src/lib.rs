@@ -36,162 +36,42 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let subcommands: &[fn() -> Command] = &[
+        get_current_owner_command,
+        list_owners_command,
+        delete_owner_command,
+        get_lateness_command,
+        hold_command,
+        get_report_command,
+        get_profile_command,
+        get_motd_command,
+        list_tool_calls_command,
+        get_speech_command,
+        get_document_command,
+        check_token_command,
+    ];
     support::global_args(cmd, &["localhostv1"])
-        .subcommand(
-            Command::new("get-current-owner")
-                .about(
-                    "The owner, or null when there is none (FastAPI's `Optional[Owner]`).",
-                )
-                .long_about(
-                    "The owner, or null when there is none (FastAPI's `Optional[Owner]`).\n\n`GET /owners/current` (operation `getCurrentOwner`).",
-                ),
-        )
-        .subcommand(
-            Command::new("list-owners")
-                .about("Every owner, or null when the list is not known.")
-                .long_about(
-                    "Every owner, or null when the list is not known.\n\n`GET /owners` (operation `listOwners`).",
-                ),
-        )
-        .subcommand(
-            Command::new("delete-owner")
-                .about(
-                    "A 204 that declares a JSON body (as FastAPI writes it); a 204 has none.",
-                )
-                .long_about(
-                    "A 204 that declares a JSON body (as FastAPI writes it); a 204 has none.\n\n`DELETE /owners/{id}` (operation `deleteOwner`).",
-                )
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `id`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-lateness")
-                .about("A number, or null (`anyOf: [number, null]`).")
-                .long_about(
-                    "A number, or null (`anyOf: [number, null]`).\n\n`GET /lateness` (operation `getLateness`).",
-                ),
-        )
-        .subcommand(
-            Command::new("hold")
-                .about(
-                    "An answer whose only value is `null` (what schemars writes for `()`).",
-                )
-                .long_about(
-                    "An answer whose only value is `null` (what schemars writes for `()`).\n\n`POST /hold` (operation `hold`).",
-                ),
-        )
-        .subcommand(
-            Command::new("get-report")
-                .about("An answer of any media type, and a JSON error.")
-                .long_about(
-                    "An answer of any media type, and a JSON error.\n\n`GET /report` (operation `getReport`).",
-                ),
-        )
-        .subcommand(
-            Command::new("get-profile")
-                .about(
-                    "A JSON answer under a media type of the API's own (fitbit's JSON:API).",
-                )
-                .long_about(
-                    "A JSON answer under a media type of the API's own (fitbit's JSON:API).\n\n`GET /profile` (operation `getProfile`).",
-                ),
-        )
-        .subcommand(
-            Command::new("get-motd")
-                .about(
-                    "A string answer of any media type (nexus's `*/*` answers), read as text.",
-                )
-                .long_about(
-                    "A string answer of any media type (nexus's `*/*` answers), read as text.\n\n`GET /motd` (operation `getMotd`).",
-                ),
-        )
-        .subcommand(
-            Command::new("list-tool-calls")
-                .about(
-                    "A union whose variants pin its discriminator property, without a `mapping` (openai's\ntool calls: the pinned values are the tags), and one whose answer leaves the property\nout (the variants are tried in order). The example is what such servers send.\n",
-                )
-                .long_about(
-                    "A union whose variants pin its discriminator property, without a `mapping` (openai's\ntool calls: the pinned values are the tags), and one whose answer leaves the property\nout (the variants are tried in order). The example is what such servers send.\n\n`GET /calls` (operation `listToolCalls`).",
-                ),
-        )
-        .subcommand(
-            support::output_arg(
-                Command::new("get-speech")
-                    .about("Audio bytes.")
-                    .long_about("Audio bytes.\n\n`GET /speech` (operation `getSpeech`).")
-                    .arg(
-                        Arg::new("text")
-                            .long("text")
-                            .value_name("TEXT")
-                            .required(true)
-                            .help("query parameter `text`"),
-                    ),
-            ),
-        )
-        .subcommand(
-            Command::new("get-document")
-                .about("A parameter named `version`.")
-                .long_about(
-                    "A parameter named `version`.\n\n`GET /documents/{id}` (operation `getDocument`).",
-                )
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `id`"),
-                )
-                .arg(
-                    Arg::new("version")
-                        .long("version")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("query parameter `version`"),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("check-token")
-                        .about(
-                            "No security scheme, but an `Authorization` header parameter (progenitor's keeper), an\n`Accept` one (ignored), and a body that requires a member it gives no schema for\n(progenitor's cli-gen).\n",
-                        )
-                        .long_about(
-                            "No security scheme, but an `Authorization` header parameter (progenitor's keeper), an\n`Accept` one (ignored), and a body that requires a member it gives no schema for\n(progenitor's cli-gen).\n\n`POST /tokens/check` (operation `checkToken`).",
-                        )
-                        .arg(
-                            Arg::new("authorization")
-                                .long("authorization")
-                                .value_name("TEXT")
-                                .required(true)
-                                .help("header parameter `Authorization`"),
-                        ),
-                )
-                .arg(
-                    Arg::new("token")
-                        .long("token")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `token`"),
-                )
-                .arg(
-                    Arg::new("note")
-                        .long("note")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `note`"),
-                ),
-        )
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// Whether the environment holds credentials.
+    credentials: bool,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -234,162 +114,370 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        credentials,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "get-current-owner" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.get_current_owner());
-            Ok(finish(&client, ("getCurrentOwner", false), result, json, verbose))
-        }
-        "list-owners" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.list_owners());
-            Ok(finish(&client, ("listOwners", false), result, json, verbose))
-        }
-        "delete-owner" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let id: i64 = support::required(m, "id")?;
-            let result = runtime.block_on(client.delete_owner(id));
-            Ok(finish(&client, ("deleteOwner", false), result, json, verbose))
-        }
-        "get-lateness" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.get_lateness());
-            Ok(finish(&client, ("getLateness", false), result, json, verbose))
-        }
-        "hold" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.hold());
-            Ok(finish(&client, ("hold", false), result, json, verbose))
-        }
-        "get-report" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.get_report());
-            Ok(finish(&client, ("getReport", false), result, json, verbose))
-        }
-        "get-profile" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.get_profile());
-            Ok(finish(&client, ("getProfile", false), result, json, verbose))
-        }
-        "get-motd" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.get_motd());
-            Ok(finish(&client, ("getMotd", false), result, json, verbose))
-        }
-        "list-tool-calls" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let result = runtime.block_on(client.list_tool_calls());
-            Ok(finish(&client, ("listToolCalls", false), result, json, verbose))
-        }
-        "get-speech" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let text: String = support::required(m, "text")?;
-            let result = runtime.block_on(client.get_speech(&text));
-            Ok(
-                finish_bytes(
-                    &client,
-                    ("getSpeech", false),
-                    result,
-                    (m.get_one::<String>("output"), "audio/mpeg"),
-                    verbose,
-                ),
-            )
-        }
-        "get-document" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
-                    ),
-                );
-            }
-            let id: String = support::required(m, "id")?;
-            let options = GetDocumentOptions::default()
-                .with_version(support::optional::<i64>(m, "version")?);
-            let result = runtime.block_on(client.get_document_with(&id, options));
-            Ok(finish(&client, ("getDocument", false), result, json, verbose))
-        }
-        "check-token" => {
-            let authorization: String = support::required(m, "authorization")?;
-            let body: Option<types::CheckTokenBody> = support::body(
-                m,
-                &[("token", "token"), ("note", "note")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.check_token(&authorization, &body));
-            Ok(finish(&client, ("checkToken", false), result, json, verbose))
-        }
+        "get-current-owner" => get_current_owner(&call, m),
+        "list-owners" => list_owners(&call, m),
+        "delete-owner" => delete_owner(&call, m),
+        "get-lateness" => get_lateness(&call, m),
+        "hold" => hold(&call, m),
+        "get-report" => get_report(&call, m),
+        "get-profile" => get_profile(&call, m),
+        "get-motd" => get_motd(&call, m),
+        "list-tool-calls" => list_tool_calls(&call, m),
+        "get-speech" => get_speech(&call, m),
+        "get-document" => get_document(&call, m),
+        "check-token" => check_token(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `get-current-owner`: its flags and help.
+fn get_current_owner_command() -> Command {
+    Command::new("get-current-owner")
+        .about("The owner, or null when there is none (FastAPI's `Optional[Owner]`).")
+        .long_about(
+            "The owner, or null when there is none (FastAPI's `Optional[Owner]`).\n\n`GET /owners/current` (operation `getCurrentOwner`).",
+        )
+}
+
+/// `get-current-owner`: calls `getCurrentOwner`.
+fn get_current_owner(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let result = call.runtime.block_on(call.client.get_current_owner());
+    Ok(finish(&call.client, ("getCurrentOwner", false), result, call.json, call.verbose))
+}
+
+/// `list-owners`: its flags and help.
+fn list_owners_command() -> Command {
+    Command::new("list-owners")
+        .about("Every owner, or null when the list is not known.")
+        .long_about(
+            "Every owner, or null when the list is not known.\n\n`GET /owners` (operation `listOwners`).",
+        )
+}
+
+/// `list-owners`: calls `listOwners`.
+fn list_owners(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let result = call.runtime.block_on(call.client.list_owners());
+    Ok(finish(&call.client, ("listOwners", false), result, call.json, call.verbose))
+}
+
+/// `delete-owner`: its flags and help.
+fn delete_owner_command() -> Command {
+    Command::new("delete-owner")
+        .about("A 204 that declares a JSON body (as FastAPI writes it); a 204 has none.")
+        .long_about(
+            "A 204 that declares a JSON body (as FastAPI writes it); a 204 has none.\n\n`DELETE /owners/{id}` (operation `deleteOwner`).",
+        )
+        .arg(
+            Arg::new("id")
+                .long("id")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `id`"),
+        )
+}
+
+/// `delete-owner`: calls `deleteOwner`.
+fn delete_owner(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let id: i64 = support::required(m, "id")?;
+    let result = call.runtime.block_on(call.client.delete_owner(id));
+    Ok(finish(&call.client, ("deleteOwner", false), result, call.json, call.verbose))
+}
+
+/// `get-lateness`: its flags and help.
+fn get_lateness_command() -> Command {
+    Command::new("get-lateness")
+        .about("A number, or null (`anyOf: [number, null]`).")
+        .long_about(
+            "A number, or null (`anyOf: [number, null]`).\n\n`GET /lateness` (operation `getLateness`).",
+        )
+}
+
+/// `get-lateness`: calls `getLateness`.
+fn get_lateness(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let result = call.runtime.block_on(call.client.get_lateness());
+    Ok(finish(&call.client, ("getLateness", false), result, call.json, call.verbose))
+}
+
+/// `hold`: its flags and help.
+fn hold_command() -> Command {
+    Command::new("hold")
+        .about("An answer whose only value is `null` (what schemars writes for `()`).")
+        .long_about(
+            "An answer whose only value is `null` (what schemars writes for `()`).\n\n`POST /hold` (operation `hold`).",
+        )
+}
+
+/// `hold`: calls `hold`.
+fn hold(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let result = call.runtime.block_on(call.client.hold());
+    Ok(finish(&call.client, ("hold", false), result, call.json, call.verbose))
+}
+
+/// `get-report`: its flags and help.
+fn get_report_command() -> Command {
+    Command::new("get-report")
+        .about("An answer of any media type, and a JSON error.")
+        .long_about(
+            "An answer of any media type, and a JSON error.\n\n`GET /report` (operation `getReport`).",
+        )
+}
+
+/// `get-report`: calls `getReport`.
+fn get_report(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let result = call.runtime.block_on(call.client.get_report());
+    Ok(finish(&call.client, ("getReport", false), result, call.json, call.verbose))
+}
+
+/// `get-profile`: its flags and help.
+fn get_profile_command() -> Command {
+    Command::new("get-profile")
+        .about("A JSON answer under a media type of the API's own (fitbit's JSON:API).")
+        .long_about(
+            "A JSON answer under a media type of the API's own (fitbit's JSON:API).\n\n`GET /profile` (operation `getProfile`).",
+        )
+}
+
+/// `get-profile`: calls `getProfile`.
+fn get_profile(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let result = call.runtime.block_on(call.client.get_profile());
+    Ok(finish(&call.client, ("getProfile", false), result, call.json, call.verbose))
+}
+
+/// `get-motd`: its flags and help.
+fn get_motd_command() -> Command {
+    Command::new("get-motd")
+        .about(
+            "A string answer of any media type (nexus's `*/*` answers), read as text.",
+        )
+        .long_about(
+            "A string answer of any media type (nexus's `*/*` answers), read as text.\n\n`GET /motd` (operation `getMotd`).",
+        )
+}
+
+/// `get-motd`: calls `getMotd`.
+fn get_motd(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let result = call.runtime.block_on(call.client.get_motd());
+    Ok(finish(&call.client, ("getMotd", false), result, call.json, call.verbose))
+}
+
+/// `list-tool-calls`: its flags and help.
+fn list_tool_calls_command() -> Command {
+    Command::new("list-tool-calls")
+        .about(
+            "A union whose variants pin its discriminator property, without a `mapping` (openai's\ntool calls: the pinned values are the tags), and one whose answer leaves the property\nout (the variants are tried in order). The example is what such servers send.\n",
+        )
+        .long_about(
+            "A union whose variants pin its discriminator property, without a `mapping` (openai's\ntool calls: the pinned values are the tags), and one whose answer leaves the property\nout (the variants are tried in order). The example is what such servers send.\n\n`GET /calls` (operation `listToolCalls`).",
+        )
+}
+
+/// `list-tool-calls`: calls `listToolCalls`.
+fn list_tool_calls(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let result = call.runtime.block_on(call.client.list_tool_calls());
+    Ok(finish(&call.client, ("listToolCalls", false), result, call.json, call.verbose))
+}
+
+/// `get-speech`: its flags and help.
+fn get_speech_command() -> Command {
+    support::output_arg(
+        Command::new("get-speech")
+            .about("Audio bytes.")
+            .long_about("Audio bytes.\n\n`GET /speech` (operation `getSpeech`).")
+            .arg(
+                Arg::new("text")
+                    .long("text")
+                    .value_name("TEXT")
+                    .required(true)
+                    .help("query parameter `text`"),
+            ),
+    )
+}
+
+/// `get-speech`: calls `getSpeech`.
+fn get_speech(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let text: String = support::required(m, "text")?;
+    let result = call.runtime.block_on(call.client.get_speech(&text));
+    Ok(
+        finish_bytes(
+            &call.client,
+            ("getSpeech", false),
+            result,
+            (m.get_one::<String>("output"), "audio/mpeg"),
+            call.verbose,
+        ),
+    )
+}
+
+/// `get-document`: its flags and help.
+fn get_document_command() -> Command {
+    Command::new("get-document")
+        .about("A parameter named `version`.")
+        .long_about(
+            "A parameter named `version`.\n\n`GET /documents/{id}` (operation `getDocument`).",
+        )
+        .arg(
+            Arg::new("id")
+                .long("id")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `id`"),
+        )
+        .arg(
+            Arg::new("version")
+                .long("version")
+                .value_name("INTEGER")
+                .required(false)
+                .help("query parameter `version`"),
+        )
+}
+
+/// `get-document`: calls `getDocument`.
+fn get_document(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let id: String = support::required(m, "id")?;
+    let options = GetDocumentOptions::default()
+        .with_version(support::optional::<i64>(m, "version")?);
+    let result = call.runtime.block_on(call.client.get_document_with(&id, options));
+    Ok(finish(&call.client, ("getDocument", false), result, call.json, call.verbose))
+}
+
+/// `check-token`: its flags and help.
+fn check_token_command() -> Command {
+    support::body_args(
+            Command::new("check-token")
+                .about(
+                    "No security scheme, but an `Authorization` header parameter (progenitor's keeper), an\n`Accept` one (ignored), and a body that requires a member it gives no schema for\n(progenitor's cli-gen).\n",
+                )
+                .long_about(
+                    "No security scheme, but an `Authorization` header parameter (progenitor's keeper), an\n`Accept` one (ignored), and a body that requires a member it gives no schema for\n(progenitor's cli-gen).\n\n`POST /tokens/check` (operation `checkToken`).",
+                )
+                .arg(
+                    Arg::new("authorization")
+                        .long("authorization")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("header parameter `Authorization`"),
+                ),
+        )
+        .arg(
+            Arg::new("token")
+                .long("token")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `token`"),
+        )
+        .arg(
+            Arg::new("note")
+                .long("note")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `note`"),
+        )
+}
+
+/// `check-token`: calls `checkToken`.
+fn check_token(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let authorization: String = support::required(m, "authorization")?;
+    let body: Option<types::CheckTokenBody> = support::body(
+        m,
+        &[("token", "token"), ("note", "note")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.check_token(&authorization, &body));
+    Ok(finish(&call.client, ("checkToken", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

@@ -36,166 +36,35 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let subcommands: &[fn() -> Command] = &[
+        get_trees_id_command,
+        post_forms_command,
+        get_things_command,
+        echo_filters_command,
+        echo_labels_command,
+    ];
     support::global_args(cmd, &["constructsexamplev3"])
-        .subcommand(
-            Command::new("get-trees-id")
-                .about("`GET /trees/{id}`")
-                .long_about("`GET /trees/{id}` (operation `get_trees_id`).")
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `id`"),
-                )
-                .arg(
-                    Arg::new("depth")
-                        .long("depth")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("query parameter `depth`"),
-                )
-                .arg(
-                    Arg::new("x-trace")
-                        .long("x-trace")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("header parameter `X-Trace`"),
-                )
-                .arg(
-                    Arg::new("theme")
-                        .long("theme")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help("cookie parameter `theme`"),
-                )
-                .arg(
-                    Arg::new("ids")
-                        .long("ids")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("query parameter `ids`"),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("post-forms")
-                        .about("`POST /forms`")
-                        .long_about("`POST /forms` (operation `post_forms`)."),
-                )
-                .arg(
-                    Arg::new("name")
-                        .long("name")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `name`"),
-                )
-                .arg(
-                    Arg::new("count")
-                        .long("count")
-                        .value_name("INTEGER")
-                        .help_heading(support::BODY)
-                        .help("Body property `count`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-things")
-                .about("`GET /things`")
-                .long_about("`GET /things` (operation `get_things`)."),
-        )
-        .subcommand(
-            Command::new("echo-filters")
-                .about("`GET /filters`")
-                .long_about("`GET /filters` (operation `echoFilters`).")
-                .arg(
-                    Arg::new("q")
-                        .long("q")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `q`"),
-                )
-                .arg(
-                    Arg::new("metadata")
-                        .long("metadata")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help("query parameter `metadata`"),
-                )
-                .arg(
-                    Arg::new("page")
-                        .long("page")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help("query parameter `page`"),
-                )
-                .arg(
-                    Arg::new("point")
-                        .long("point")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help("query parameter `point`"),
-                )
-                .arg(
-                    Arg::new("range")
-                        .long("range")
-                        .value_name("VALUE")
-                        .required(true)
-                        .help("query parameter `range`"),
-                ),
-        )
-        .subcommand(
-            Command::new("echo-labels")
-                .about("`GET /labels/{names}`")
-                .long_about("`GET /labels/{names}` (operation `echoLabels`).")
-                .arg(
-                    Arg::new("names")
-                        .long("names")
-                        .value_name("JSON-ARRAY")
-                        .required(true)
-                        .help("path parameter `names`"),
-                )
-                .arg(
-                    Arg::new("csv")
-                        .long("csv")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("query parameter `csv`"),
-                )
-                .arg(
-                    Arg::new("pipes")
-                        .long("pipes")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("query parameter `pipes`"),
-                )
-                .arg(
-                    Arg::new("spaced")
-                        .long("spaced")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("query parameter `spaced`"),
-                )
-                .arg(
-                    Arg::new("jar")
-                        .long("jar")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("cookie parameter `jar`"),
-                )
-                .arg(
-                    Arg::new("crumbs")
-                        .long("crumbs")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("cookie parameter `crumbs`"),
-                ),
-        )
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// Whether the environment holds credentials.
+    credentials: bool,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -254,70 +123,262 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        credentials,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "get-trees-id" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "no credentials are set; set CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD, or CONSTRUCTS_API_KEY",
-                    ),
-                );
-            }
-            let id: u32 = support::required(m, "id")?;
-            let x_trace: String = support::required(m, "x-trace")?;
-            let options = GetTreesIdOptions::default()
-                .with_depth(support::optional::<i64>(m, "depth")?)
-                .with_theme(support::optional::<types::GetTreesIdTheme>(m, "theme")?)
-                .with_ids(support::optional::<Vec<i64>>(m, "ids")?);
-            let result = runtime
-                .block_on(client.get_trees_id_with(id, &x_trace, options));
-            Ok(finish_debug(&client, ("get_trees_id", false), result, json, verbose))
-        }
-        "post-forms" => {
-            if !credentials {
-                return Err(
-                    support::usage(
-                        "CONSTRUCTS_API_KEY is not set; set it to your API key",
-                    ),
-                );
-            }
-            let body: Option<types::FormEntry> = support::body(
-                m,
-                &[("name", "name"), ("count", "count")],
-            )?;
-            let result = runtime.block_on(client.post_forms(body.as_ref()));
-            Ok(finish(&client, ("post_forms", false), result, json, verbose))
-        }
-        "get-things" => {
-            let result = runtime.block_on(client.get_things());
-            Ok(finish(&client, ("get_things", false), result, json, verbose))
-        }
-        "echo-filters" => {
-            let range: types::Range = support::required(m, "range")?;
-            let options = EchoFiltersOptions::default()
-                .with_q(support::optional::<String>(m, "q")?)
-                .with_metadata(support::optional::<types::Metadata>(m, "metadata")?)
-                .with_page(support::optional::<types::Page>(m, "page")?)
-                .with_point(support::optional::<types::Point>(m, "point")?);
-            let result = runtime.block_on(client.echo_filters_with(&range, options));
-            Ok(finish(&client, ("echoFilters", false), result, json, verbose))
-        }
-        "echo-labels" => {
-            let names: Vec<String> = support::required(m, "names")?;
-            let options = EchoLabelsOptions::default()
-                .with_csv(support::optional::<Vec<String>>(m, "csv")?)
-                .with_pipes(support::optional::<Vec<String>>(m, "pipes")?)
-                .with_spaced(support::optional::<Vec<i64>>(m, "spaced")?)
-                .with_jar(support::optional::<Vec<String>>(m, "jar")?)
-                .with_crumbs(support::optional::<Vec<String>>(m, "crumbs")?);
-            let result = runtime.block_on(client.echo_labels_with(&names, options));
-            Ok(finish(&client, ("echoLabels", false), result, json, verbose))
-        }
+        "get-trees-id" => get_trees_id(&call, m),
+        "post-forms" => post_forms(&call, m),
+        "get-things" => get_things(&call, m),
+        "echo-filters" => echo_filters(&call, m),
+        "echo-labels" => echo_labels(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `get-trees-id`: its flags and help.
+fn get_trees_id_command() -> Command {
+    Command::new("get-trees-id")
+        .about("`GET /trees/{id}`")
+        .long_about("`GET /trees/{id}` (operation `get_trees_id`).")
+        .arg(
+            Arg::new("id")
+                .long("id")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `id`"),
+        )
+        .arg(
+            Arg::new("depth")
+                .long("depth")
+                .value_name("INTEGER")
+                .required(false)
+                .help("query parameter `depth`"),
+        )
+        .arg(
+            Arg::new("x-trace")
+                .long("x-trace")
+                .value_name("TEXT")
+                .required(true)
+                .help("header parameter `X-Trace`"),
+        )
+        .arg(
+            Arg::new("theme")
+                .long("theme")
+                .value_name("VALUE")
+                .required(false)
+                .help("cookie parameter `theme`"),
+        )
+        .arg(
+            Arg::new("ids")
+                .long("ids")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("query parameter `ids`"),
+        )
+}
+
+/// `get-trees-id`: calls `get_trees_id`.
+fn get_trees_id(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "no credentials are set; set CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD, or CONSTRUCTS_API_KEY",
+            ),
+        );
+    }
+    let id: u32 = support::required(m, "id")?;
+    let x_trace: String = support::required(m, "x-trace")?;
+    let options = GetTreesIdOptions::default()
+        .with_depth(support::optional::<i64>(m, "depth")?)
+        .with_theme(support::optional::<types::GetTreesIdTheme>(m, "theme")?)
+        .with_ids(support::optional::<Vec<i64>>(m, "ids")?);
+    let result = call
+        .runtime
+        .block_on(call.client.get_trees_id_with(id, &x_trace, options));
+    Ok(
+        finish_debug(
+            &call.client,
+            ("get_trees_id", false),
+            result,
+            call.json,
+            call.verbose,
+        ),
+    )
+}
+
+/// `post-forms`: its flags and help.
+fn post_forms_command() -> Command {
+    support::body_args(
+            Command::new("post-forms")
+                .about("`POST /forms`")
+                .long_about("`POST /forms` (operation `post_forms`)."),
+        )
+        .arg(
+            Arg::new("name")
+                .long("name")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `name`"),
+        )
+        .arg(
+            Arg::new("count")
+                .long("count")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `count`"),
+        )
+}
+
+/// `post-forms`: calls `post_forms`.
+fn post_forms(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("CONSTRUCTS_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let body: Option<types::FormEntry> = support::body(
+        m,
+        &[("name", "name"), ("count", "count")],
+    )?;
+    let result = call.runtime.block_on(call.client.post_forms(body.as_ref()));
+    Ok(finish(&call.client, ("post_forms", false), result, call.json, call.verbose))
+}
+
+/// `get-things`: its flags and help.
+fn get_things_command() -> Command {
+    Command::new("get-things")
+        .about("`GET /things`")
+        .long_about("`GET /things` (operation `get_things`).")
+}
+
+/// `get-things`: calls `get_things`.
+fn get_things(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let result = call.runtime.block_on(call.client.get_things());
+    Ok(finish(&call.client, ("get_things", false), result, call.json, call.verbose))
+}
+
+/// `echo-filters`: its flags and help.
+fn echo_filters_command() -> Command {
+    Command::new("echo-filters")
+        .about("`GET /filters`")
+        .long_about("`GET /filters` (operation `echoFilters`).")
+        .arg(
+            Arg::new("q")
+                .long("q")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `q`"),
+        )
+        .arg(
+            Arg::new("metadata")
+                .long("metadata")
+                .value_name("VALUE")
+                .required(false)
+                .help("query parameter `metadata`"),
+        )
+        .arg(
+            Arg::new("page")
+                .long("page")
+                .value_name("VALUE")
+                .required(false)
+                .help("query parameter `page`"),
+        )
+        .arg(
+            Arg::new("point")
+                .long("point")
+                .value_name("VALUE")
+                .required(false)
+                .help("query parameter `point`"),
+        )
+        .arg(
+            Arg::new("range")
+                .long("range")
+                .value_name("VALUE")
+                .required(true)
+                .help("query parameter `range`"),
+        )
+}
+
+/// `echo-filters`: calls `echoFilters`.
+fn echo_filters(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let range: types::Range = support::required(m, "range")?;
+    let options = EchoFiltersOptions::default()
+        .with_q(support::optional::<String>(m, "q")?)
+        .with_metadata(support::optional::<types::Metadata>(m, "metadata")?)
+        .with_page(support::optional::<types::Page>(m, "page")?)
+        .with_point(support::optional::<types::Point>(m, "point")?);
+    let result = call.runtime.block_on(call.client.echo_filters_with(&range, options));
+    Ok(finish(&call.client, ("echoFilters", false), result, call.json, call.verbose))
+}
+
+/// `echo-labels`: its flags and help.
+fn echo_labels_command() -> Command {
+    Command::new("echo-labels")
+        .about("`GET /labels/{names}`")
+        .long_about("`GET /labels/{names}` (operation `echoLabels`).")
+        .arg(
+            Arg::new("names")
+                .long("names")
+                .value_name("JSON-ARRAY")
+                .required(true)
+                .help("path parameter `names`"),
+        )
+        .arg(
+            Arg::new("csv")
+                .long("csv")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("query parameter `csv`"),
+        )
+        .arg(
+            Arg::new("pipes")
+                .long("pipes")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("query parameter `pipes`"),
+        )
+        .arg(
+            Arg::new("spaced")
+                .long("spaced")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("query parameter `spaced`"),
+        )
+        .arg(
+            Arg::new("jar")
+                .long("jar")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("cookie parameter `jar`"),
+        )
+        .arg(
+            Arg::new("crumbs")
+                .long("crumbs")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("cookie parameter `crumbs`"),
+        )
+}
+
+/// `echo-labels`: calls `echoLabels`.
+fn echo_labels(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let names: Vec<String> = support::required(m, "names")?;
+    let options = EchoLabelsOptions::default()
+        .with_csv(support::optional::<Vec<String>>(m, "csv")?)
+        .with_pipes(support::optional::<Vec<String>>(m, "pipes")?)
+        .with_spaced(support::optional::<Vec<i64>>(m, "spaced")?)
+        .with_jar(support::optional::<Vec<String>>(m, "jar")?)
+        .with_crumbs(support::optional::<Vec<String>>(m, "crumbs")?);
+    let result = call.runtime.block_on(call.client.echo_labels_with(&names, options));
+    Ok(finish(&call.client, ("echoLabels", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

@@ -32,176 +32,26 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    support::global_args(cmd, &[])
-        .subcommand(
-            Command::new("get-event")
-                .about("`GET /events/{id}`")
-                .long_about("`GET /events/{id}` (operation `getEvent`).")
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("VALUE")
-                        .required(true)
-                        .help("path parameter `id`"),
-                )
-                .arg(
-                    Arg::new("since")
-                        .long("since")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help("query parameter `since`"),
-                )
-                .arg(
-                    Arg::new("day")
-                        .long("day")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help(
-                            "A default of a typed format is documented, not applied (an `Option`).",
-                        ),
-                )
-                .arg(
-                    Arg::new("related")
-                        .long("related")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("query parameter `related`"),
-                )
-                .arg(
-                    Arg::new("x-client-ip")
-                        .long("x-client-ip")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help("header parameter `X-Client-Ip`"),
-                )
-                .arg(
-                    Arg::new("x-peer")
-                        .long("x-peer")
-                        .value_name("VALUE")
-                        .required(false)
-                        .help("header parameter `X-Peer`"),
-                )
-                .arg(
-                    Arg::new("owner")
-                        .long("owner")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `owner`"),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("put-event")
-                        .about("`PUT /events/{id}`")
-                        .long_about("`PUT /events/{id}` (operation `putEvent`).")
-                        .arg(
-                            Arg::new("id")
-                                .long("id")
-                                .value_name("VALUE")
-                                .required(true)
-                                .help("path parameter `id`"),
-                        ),
-                )
-                .arg(
-                    Arg::new("id-2")
-                        .long("id-2")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `id`"),
-                )
-                .arg(
-                    Arg::new("at")
-                        .long("at")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `at`"),
-                )
-                .arg(
-                    Arg::new("day")
-                        .long("day")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `day`"),
-                )
-                .arg(
-                    Arg::new("ends")
-                        .long("ends")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `ends`"),
-                )
-                .arg(
-                    Arg::new("v4")
-                        .long("v4")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `v4`"),
-                )
-                .arg(
-                    Arg::new("v6")
-                        .long("v6")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `v6`"),
-                )
-                .arg(
-                    Arg::new("related")
-                        .long("related")
-                        .value_name("JSON-ARRAY")
-                        .help_heading(support::BODY)
-                        .help("Body property `related`"),
-                )
-                .arg(
-                    Arg::new("holidays")
-                        .long("holidays")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `holidays`"),
-                )
-                .arg(
-                    Arg::new("code")
-                        .long("code")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help(
-                            "Body property `code`: Length and pattern beside a format are the UUID parser's to decide.",
-                        ),
-                )
-                .arg(
-                    Arg::new("homepage")
-                        .long("homepage")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `homepage`"),
-                )
-                .arg(
-                    Arg::new("contact")
-                        .long("contact")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `contact`"),
-                )
-                .arg(
-                    Arg::new("host")
-                        .long("host")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `host`"),
-                )
-                .arg(
-                    Arg::new("link")
-                        .long("link")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `link`"),
-                ),
-        )
+    let subcommands: &[fn() -> Command] = &[get_event_command, put_event_command];
+    support::global_args(cmd, &[]).subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = m
         .get_one::<String>("base-url")
         .cloned()
@@ -233,56 +83,233 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "get-event" => {
-            let id: uuid::Uuid = support::required(m, "id")?;
-            let options = GetEventOptions::default()
-                .with_since(support::optional::<jiff::Timestamp>(m, "since")?)
-                .with_day(support::optional::<jiff::civil::Date>(m, "day")?)
-                .with_related(support::optional::<Vec<uuid::Uuid>>(m, "related")?)
-                .with_x_client_ip(
-                    support::optional::<std::net::Ipv4Addr>(m, "x-client-ip")?,
-                )
-                .with_x_peer(support::optional::<std::net::Ipv6Addr>(m, "x-peer")?)
-                .with_owner(support::optional::<String>(m, "owner")?);
-            let result = runtime.block_on(client.get_event_with(id, options));
-            Ok(finish(&client, ("getEvent", false), result, json, verbose))
-        }
-        "put-event" => {
-            let id: uuid::Uuid = support::required(m, "id")?;
-            let body: Option<types::Event> = support::body(
-                m,
-                &[
-                    ("id-2", "id"),
-                    ("at", "at"),
-                    ("day", "day"),
-                    ("ends", "ends"),
-                    ("v4", "v4"),
-                    ("v6", "v6"),
-                    ("related", "related"),
-                    ("holidays", "holidays"),
-                    ("code", "code"),
-                    ("homepage", "homepage"),
-                    ("contact", "contact"),
-                    ("host", "host"),
-                    ("link", "link"),
-                ],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.put_event(id, &body));
-            Ok(finish(&client, ("putEvent", false), result, json, verbose))
-        }
+        "get-event" => get_event(&call, m),
+        "put-event" => put_event(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `get-event`: its flags and help.
+fn get_event_command() -> Command {
+    Command::new("get-event")
+        .about("`GET /events/{id}`")
+        .long_about("`GET /events/{id}` (operation `getEvent`).")
+        .arg(
+            Arg::new("id")
+                .long("id")
+                .value_name("VALUE")
+                .required(true)
+                .help("path parameter `id`"),
+        )
+        .arg(
+            Arg::new("since")
+                .long("since")
+                .value_name("VALUE")
+                .required(false)
+                .help("query parameter `since`"),
+        )
+        .arg(
+            Arg::new("day")
+                .long("day")
+                .value_name("VALUE")
+                .required(false)
+                .help(
+                    "A default of a typed format is documented, not applied (an `Option`).",
+                ),
+        )
+        .arg(
+            Arg::new("related")
+                .long("related")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("query parameter `related`"),
+        )
+        .arg(
+            Arg::new("x-client-ip")
+                .long("x-client-ip")
+                .value_name("VALUE")
+                .required(false)
+                .help("header parameter `X-Client-Ip`"),
+        )
+        .arg(
+            Arg::new("x-peer")
+                .long("x-peer")
+                .value_name("VALUE")
+                .required(false)
+                .help("header parameter `X-Peer`"),
+        )
+        .arg(
+            Arg::new("owner")
+                .long("owner")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `owner`"),
+        )
+}
+
+/// `get-event`: calls `getEvent`.
+fn get_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let id: uuid::Uuid = support::required(m, "id")?;
+    let options = GetEventOptions::default()
+        .with_since(support::optional::<jiff::Timestamp>(m, "since")?)
+        .with_day(support::optional::<jiff::civil::Date>(m, "day")?)
+        .with_related(support::optional::<Vec<uuid::Uuid>>(m, "related")?)
+        .with_x_client_ip(support::optional::<std::net::Ipv4Addr>(m, "x-client-ip")?)
+        .with_x_peer(support::optional::<std::net::Ipv6Addr>(m, "x-peer")?)
+        .with_owner(support::optional::<String>(m, "owner")?);
+    let result = call.runtime.block_on(call.client.get_event_with(id, options));
+    Ok(finish(&call.client, ("getEvent", false), result, call.json, call.verbose))
+}
+
+/// `put-event`: its flags and help.
+fn put_event_command() -> Command {
+    support::body_args(
+            Command::new("put-event")
+                .about("`PUT /events/{id}`")
+                .long_about("`PUT /events/{id}` (operation `putEvent`).")
+                .arg(
+                    Arg::new("id")
+                        .long("id")
+                        .value_name("VALUE")
+                        .required(true)
+                        .help("path parameter `id`"),
+                ),
+        )
+        .arg(
+            Arg::new("id-2")
+                .long("id-2")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `id`"),
+        )
+        .arg(
+            Arg::new("at")
+                .long("at")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `at`"),
+        )
+        .arg(
+            Arg::new("day")
+                .long("day")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `day`"),
+        )
+        .arg(
+            Arg::new("ends")
+                .long("ends")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `ends`"),
+        )
+        .arg(
+            Arg::new("v4")
+                .long("v4")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `v4`"),
+        )
+        .arg(
+            Arg::new("v6")
+                .long("v6")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `v6`"),
+        )
+        .arg(
+            Arg::new("related")
+                .long("related")
+                .value_name("JSON-ARRAY")
+                .help_heading(support::BODY)
+                .help("Body property `related`"),
+        )
+        .arg(
+            Arg::new("holidays")
+                .long("holidays")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `holidays`"),
+        )
+        .arg(
+            Arg::new("code")
+                .long("code")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `code`: Length and pattern beside a format are the UUID parser's to decide.",
+                ),
+        )
+        .arg(
+            Arg::new("homepage")
+                .long("homepage")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `homepage`"),
+        )
+        .arg(
+            Arg::new("contact")
+                .long("contact")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `contact`"),
+        )
+        .arg(
+            Arg::new("host")
+                .long("host")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `host`"),
+        )
+        .arg(
+            Arg::new("link")
+                .long("link")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `link`"),
+        )
+}
+
+/// `put-event`: calls `putEvent`.
+fn put_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let id: uuid::Uuid = support::required(m, "id")?;
+    let body: Option<types::Event> = support::body(
+        m,
+        &[
+            ("id-2", "id"),
+            ("at", "at"),
+            ("day", "day"),
+            ("ends", "ends"),
+            ("v4", "v4"),
+            ("v6", "v6"),
+            ("related", "related"),
+            ("holidays", "holidays"),
+            ("code", "code"),
+            ("homepage", "homepage"),
+            ("contact", "contact"),
+            ("host", "host"),
+            ("link", "link"),
+        ],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.put_event(id, &body));
+    Ok(finish(&call.client, ("putEvent", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

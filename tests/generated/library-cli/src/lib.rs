@@ -33,109 +33,34 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let subcommands: &[fn() -> Command] = &[
+        search_books_command,
+        get_books_isbn_command,
+        withdraw_book_command,
+        lend_book_command,
+    ];
     support::global_args(cmd, &["local"])
-        .subcommand(
-            Command::new("search-books")
-                .about("`GET /books`")
-                .long_about("`GET /books` (operation `searchBooks`).")
-                .arg(
-                    Arg::new("format")
-                        .long("format")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("query parameter `format`"),
-                )
-                .arg(
-                    Arg::new("available")
-                        .long("available")
-                        .value_name("BOOL")
-                        .required(false)
-                        .help("query parameter `available`"),
-                )
-                .arg(
-                    Arg::new("min-rating")
-                        .long("min-rating")
-                        .value_name("NUMBER")
-                        .required(false)
-                        .help("query parameter `minRating`"),
-                )
-                .arg(
-                    Arg::new("x-request-id")
-                        .long("x-request-id")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("header parameter `X-Request-Id`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-books-isbn")
-                .about("`GET /books/{isbn}`")
-                .long_about("`GET /books/{isbn}` (operation `get_books_isbn`).")
-                .arg(
-                    Arg::new("isbn")
-                        .long("isbn")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `isbn`"),
-                ),
-        )
-        .subcommand(
-            Command::new("withdraw-book")
-                .about("`DELETE /books/{isbn}`")
-                .long_about("`DELETE /books/{isbn}` (operation `withdrawBook`).")
-                .arg(
-                    Arg::new("isbn")
-                        .long("isbn")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `isbn`"),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("lend-book")
-                        .about("`POST /members/{memberId}/loans`")
-                        .long_about(
-                            "`POST /members/{memberId}/loans` (operation `lendBook`).",
-                        )
-                        .arg(
-                            Arg::new("member-id")
-                                .long("member-id")
-                                .value_name("INTEGER")
-                                .required(true)
-                                .help("path parameter `memberId`"),
-                        ),
-                )
-                .arg(
-                    Arg::new("isbn")
-                        .long("isbn")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `isbn`"),
-                )
-                .arg(
-                    Arg::new("member")
-                        .long("member")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `member`"),
-                )
-                .arg(
-                    Arg::new("notes")
-                        .long("notes")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help(
-                            "Body property `notes`: Free notes by topic; one or two of them.",
-                        ),
-                ),
-        )
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// Whether the environment holds credentials.
+    credentials: bool,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -179,67 +104,178 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        credentials,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "search-books" => {
-            if !credentials {
-                return Err(
-                    support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let options = SearchBooksOptions::default()
-                .with_format(support::optional::<Vec<types::Format>>(m, "format")?)
-                .with_available(support::optional::<bool>(m, "available")?)
-                .with_min_rating(support::optional::<f64>(m, "min-rating")?)
-                .with_x_request_id(support::optional::<String>(m, "x-request-id")?);
-            let result = runtime.block_on(client.search_books_with(options));
-            Ok(finish(&client, ("searchBooks", false), result, json, verbose))
-        }
-        "get-books-isbn" => {
-            if !credentials {
-                return Err(
-                    support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let isbn: String = support::required(m, "isbn")?;
-            let result = runtime.block_on(client.get_books_isbn(&isbn));
-            Ok(finish(&client, ("get_books_isbn", false), result, json, verbose))
-        }
-        "withdraw-book" => {
-            if !credentials {
-                return Err(
-                    support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let isbn: String = support::required(m, "isbn")?;
-            let result = runtime.block_on(client.withdraw_book(&isbn));
-            Ok(finish(&client, ("withdrawBook", false), result, json, verbose))
-        }
-        "lend-book" => {
-            if !credentials {
-                return Err(
-                    support::usage("LIBRARY_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let member_id: i64 = support::required(m, "member-id")?;
-            let body: Option<types::LoanRequest> = support::body(
-                m,
-                &[("isbn", "isbn"), ("member", "member"), ("notes", "notes")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.lend_book(member_id, &body));
-            Ok(finish(&client, ("lendBook", false), result, json, verbose))
-        }
+        "search-books" => search_books(&call, m),
+        "get-books-isbn" => get_books_isbn(&call, m),
+        "withdraw-book" => withdraw_book(&call, m),
+        "lend-book" => lend_book(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `search-books`: its flags and help.
+fn search_books_command() -> Command {
+    Command::new("search-books")
+        .about("`GET /books`")
+        .long_about("`GET /books` (operation `searchBooks`).")
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("query parameter `format`"),
+        )
+        .arg(
+            Arg::new("available")
+                .long("available")
+                .value_name("BOOL")
+                .required(false)
+                .help("query parameter `available`"),
+        )
+        .arg(
+            Arg::new("min-rating")
+                .long("min-rating")
+                .value_name("NUMBER")
+                .required(false)
+                .help("query parameter `minRating`"),
+        )
+        .arg(
+            Arg::new("x-request-id")
+                .long("x-request-id")
+                .value_name("TEXT")
+                .required(false)
+                .help("header parameter `X-Request-Id`"),
+        )
+}
+
+/// `search-books`: calls `searchBooks`.
+fn search_books(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("LIBRARY_API_KEY is not set; set it to your API key"));
+    }
+    let options = SearchBooksOptions::default()
+        .with_format(support::optional::<Vec<types::Format>>(m, "format")?)
+        .with_available(support::optional::<bool>(m, "available")?)
+        .with_min_rating(support::optional::<f64>(m, "min-rating")?)
+        .with_x_request_id(support::optional::<String>(m, "x-request-id")?);
+    let result = call.runtime.block_on(call.client.search_books_with(options));
+    Ok(finish(&call.client, ("searchBooks", false), result, call.json, call.verbose))
+}
+
+/// `get-books-isbn`: its flags and help.
+fn get_books_isbn_command() -> Command {
+    Command::new("get-books-isbn")
+        .about("`GET /books/{isbn}`")
+        .long_about("`GET /books/{isbn}` (operation `get_books_isbn`).")
+        .arg(
+            Arg::new("isbn")
+                .long("isbn")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `isbn`"),
+        )
+}
+
+/// `get-books-isbn`: calls `get_books_isbn`.
+fn get_books_isbn(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("LIBRARY_API_KEY is not set; set it to your API key"));
+    }
+    let isbn: String = support::required(m, "isbn")?;
+    let result = call.runtime.block_on(call.client.get_books_isbn(&isbn));
+    Ok(finish(&call.client, ("get_books_isbn", false), result, call.json, call.verbose))
+}
+
+/// `withdraw-book`: its flags and help.
+fn withdraw_book_command() -> Command {
+    Command::new("withdraw-book")
+        .about("`DELETE /books/{isbn}`")
+        .long_about("`DELETE /books/{isbn}` (operation `withdrawBook`).")
+        .arg(
+            Arg::new("isbn")
+                .long("isbn")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `isbn`"),
+        )
+}
+
+/// `withdraw-book`: calls `withdrawBook`.
+fn withdraw_book(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("LIBRARY_API_KEY is not set; set it to your API key"));
+    }
+    let isbn: String = support::required(m, "isbn")?;
+    let result = call.runtime.block_on(call.client.withdraw_book(&isbn));
+    Ok(finish(&call.client, ("withdrawBook", false), result, call.json, call.verbose))
+}
+
+/// `lend-book`: its flags and help.
+fn lend_book_command() -> Command {
+    support::body_args(
+            Command::new("lend-book")
+                .about("`POST /members/{memberId}/loans`")
+                .long_about("`POST /members/{memberId}/loans` (operation `lendBook`).")
+                .arg(
+                    Arg::new("member-id")
+                        .long("member-id")
+                        .value_name("INTEGER")
+                        .required(true)
+                        .help("path parameter `memberId`"),
+                ),
+        )
+        .arg(
+            Arg::new("isbn")
+                .long("isbn")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `isbn`"),
+        )
+        .arg(
+            Arg::new("member")
+                .long("member")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `member`"),
+        )
+        .arg(
+            Arg::new("notes")
+                .long("notes")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `notes`: Free notes by topic; one or two of them."),
+        )
+}
+
+/// `lend-book`: calls `lendBook`.
+fn lend_book(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("LIBRARY_API_KEY is not set; set it to your API key"));
+    }
+    let member_id: i64 = support::required(m, "member-id")?;
+    let body: Option<types::LoanRequest> = support::body(
+        m,
+        &[("isbn", "isbn"), ("member", "member"), ("notes", "notes")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.lend_book(member_id, &body));
+    Ok(finish(&call.client, ("lendBook", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

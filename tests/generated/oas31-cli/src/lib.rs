@@ -32,179 +32,31 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let subcommands: &[fn() -> Command] = &[
+        add_record_command,
+        put_labels_command,
+        add_shipment_command,
+    ];
     support::global_args(cmd, &["localhostv31"])
-        .subcommand(
-            support::body_args(
-                    Command::new("add-record")
-                        .about("Stores a record and returns it as stored.")
-                        .long_about(
-                            "Stores a record and returns it as stored.\n\n`POST /records` (operation `addRecord`).",
-                        ),
-                )
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("INTEGER")
-                        .help_heading(support::BODY)
-                        .help("Body property `id`"),
-                )
-                .arg(
-                    Arg::new("kind")
-                        .long("kind")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `kind`: Always `record`."),
-                )
-                .arg(
-                    Arg::new("version")
-                        .long("version")
-                        .value_name("INTEGER")
-                        .help_heading(support::BODY)
-                        .help("Body property `version`"),
-                )
-                .arg(
-                    Arg::new("note")
-                        .long("note")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `note`: Required, but may be null."),
-                )
-                .arg(
-                    Arg::new("nickname")
-                        .long("nickname")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `nickname`: May be left out or be null."),
-                )
-                .arg(
-                    Arg::new("owner")
-                        .long("owner")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help(
-                            "Body property `owner`: Required; null when nobody owns it (the FastAPI/pydantic spelling).",
-                        ),
-                )
-                .arg(
-                    Arg::new("reviewer")
-                        .long("reviewer")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `reviewer`"),
-                )
-                .arg(
-                    Arg::new("score")
-                        .long("score")
-                        .value_name("NUMBER")
-                        .help_heading(support::BODY)
-                        .help("Body property `score`"),
-                )
-                .arg(
-                    Arg::new("backup")
-                        .long("backup")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help(
-                            "Body property `backup`: The same owner type, documented here (a `$ref` with a sibling).",
-                        ),
-                )
-                .arg(
-                    Arg::new("deputy")
-                        .long("deputy")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help(
-                            "Body property `deputy`: A `$ref` whose sibling adds a constraint, merged like `allOf`.",
-                        ),
-                )
-                .arg(
-                    Arg::new("key")
-                        .long("key")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `key`: A string or an integer."),
-                )
-                .arg(
-                    Arg::new("digest")
-                        .long("digest")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `digest`"),
-                )
-                .arg(
-                    Arg::new("anything")
-                        .long("anything")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `anything`"),
-                )
-                .arg(
-                    Arg::new("extra")
-                        .long("extra")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help(
-                            "Body property `extra`: Checked only by the other keywords (if/then is not checked).",
-                        ),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                Command::new("put-labels")
-                    .about("`PUT /labels`")
-                    .long_about("`PUT /labels` (operation `putLabels`)."),
-            ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("add-shipment")
-                        .about("`POST /shipments`")
-                        .long_about("`POST /shipments` (operation `addShipment`)."),
-                )
-                .arg(
-                    Arg::new("position")
-                        .long("position")
-                        .value_name("JSON-ARRAY")
-                        .help_heading(support::BODY)
-                        .help("Body property `position`: Latitude and longitude."),
-                )
-                .arg(
-                    Arg::new("via")
-                        .long("via")
-                        .value_name("JSON-ARRAY")
-                        .help_heading(support::BODY)
-                        .help(
-                            "Body property `via`: At most one hub the shipment passes; `[]` when it goes direct.",
-                        ),
-                )
-                .arg(
-                    Arg::new("token")
-                        .long("token")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `token`"),
-                )
-                .arg(
-                    Arg::new("tracking-number")
-                        .long("tracking-number")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `trackingNumber`"),
-                )
-                .arg(
-                    Arg::new("carrier")
-                        .long("carrier")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `carrier`"),
-                ),
-        )
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -239,75 +91,262 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "add-record" => {
-            let body: Option<types::Record> = support::body(
-                m,
-                &[
-                    ("id", "id"),
-                    ("kind", "kind"),
-                    ("version", "version"),
-                    ("note", "note"),
-                    ("nickname", "nickname"),
-                    ("owner", "owner"),
-                    ("reviewer", "reviewer"),
-                    ("score", "score"),
-                    ("backup", "backup"),
-                    ("deputy", "deputy"),
-                    ("key", "key"),
-                    ("digest", "digest"),
-                    ("anything", "anything"),
-                    ("extra", "extra"),
-                ],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.add_record(&body));
-            Ok(finish(&client, ("addRecord", false), result, json, verbose))
-        }
-        "put-labels" => {
-            let body: Option<types::Labels> = support::body(m, &[])?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.put_labels(&body));
-            Ok(finish(&client, ("putLabels", false), result, json, verbose))
-        }
-        "add-shipment" => {
-            let body: Option<types::Shipment> = support::body(
-                m,
-                &[
-                    ("position", "position"),
-                    ("via", "via"),
-                    ("token", "token"),
-                    ("tracking-number", "trackingNumber"),
-                    ("carrier", "carrier"),
-                ],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.add_shipment(&body));
-            Ok(finish(&client, ("addShipment", false), result, json, verbose))
-        }
+        "add-record" => add_record(&call, m),
+        "put-labels" => put_labels(&call, m),
+        "add-shipment" => add_shipment(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `add-record`: its flags and help.
+fn add_record_command() -> Command {
+    support::body_args(
+            Command::new("add-record")
+                .about("Stores a record and returns it as stored.")
+                .long_about(
+                    "Stores a record and returns it as stored.\n\n`POST /records` (operation `addRecord`).",
+                ),
+        )
+        .arg(
+            Arg::new("id")
+                .long("id")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `id`"),
+        )
+        .arg(
+            Arg::new("kind")
+                .long("kind")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `kind`: Always `record`."),
+        )
+        .arg(
+            Arg::new("version")
+                .long("version")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `version`"),
+        )
+        .arg(
+            Arg::new("note")
+                .long("note")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `note`: Required, but may be null."),
+        )
+        .arg(
+            Arg::new("nickname")
+                .long("nickname")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `nickname`: May be left out or be null."),
+        )
+        .arg(
+            Arg::new("owner")
+                .long("owner")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `owner`: Required; null when nobody owns it (the FastAPI/pydantic spelling).",
+                ),
+        )
+        .arg(
+            Arg::new("reviewer")
+                .long("reviewer")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `reviewer`"),
+        )
+        .arg(
+            Arg::new("score")
+                .long("score")
+                .value_name("NUMBER")
+                .help_heading(support::BODY)
+                .help("Body property `score`"),
+        )
+        .arg(
+            Arg::new("backup")
+                .long("backup")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `backup`: The same owner type, documented here (a `$ref` with a sibling).",
+                ),
+        )
+        .arg(
+            Arg::new("deputy")
+                .long("deputy")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `deputy`: A `$ref` whose sibling adds a constraint, merged like `allOf`.",
+                ),
+        )
+        .arg(
+            Arg::new("key")
+                .long("key")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `key`: A string or an integer."),
+        )
+        .arg(
+            Arg::new("digest")
+                .long("digest")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `digest`"),
+        )
+        .arg(
+            Arg::new("anything")
+                .long("anything")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `anything`"),
+        )
+        .arg(
+            Arg::new("extra")
+                .long("extra")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `extra`: Checked only by the other keywords (if/then is not checked).",
+                ),
+        )
+}
+
+/// `add-record`: calls `addRecord`.
+fn add_record(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::Record> = support::body(
+        m,
+        &[
+            ("id", "id"),
+            ("kind", "kind"),
+            ("version", "version"),
+            ("note", "note"),
+            ("nickname", "nickname"),
+            ("owner", "owner"),
+            ("reviewer", "reviewer"),
+            ("score", "score"),
+            ("backup", "backup"),
+            ("deputy", "deputy"),
+            ("key", "key"),
+            ("digest", "digest"),
+            ("anything", "anything"),
+            ("extra", "extra"),
+        ],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_record(&body));
+    Ok(finish(&call.client, ("addRecord", false), result, call.json, call.verbose))
+}
+
+/// `put-labels`: its flags and help.
+fn put_labels_command() -> Command {
+    support::body_args(
+        Command::new("put-labels")
+            .about("`PUT /labels`")
+            .long_about("`PUT /labels` (operation `putLabels`)."),
+    )
+}
+
+/// `put-labels`: calls `putLabels`.
+fn put_labels(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::Labels> = support::body(m, &[])?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.put_labels(&body));
+    Ok(finish(&call.client, ("putLabels", false), result, call.json, call.verbose))
+}
+
+/// `add-shipment`: its flags and help.
+fn add_shipment_command() -> Command {
+    support::body_args(
+            Command::new("add-shipment")
+                .about("`POST /shipments`")
+                .long_about("`POST /shipments` (operation `addShipment`)."),
+        )
+        .arg(
+            Arg::new("position")
+                .long("position")
+                .value_name("JSON-ARRAY")
+                .help_heading(support::BODY)
+                .help("Body property `position`: Latitude and longitude."),
+        )
+        .arg(
+            Arg::new("via")
+                .long("via")
+                .value_name("JSON-ARRAY")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `via`: At most one hub the shipment passes; `[]` when it goes direct.",
+                ),
+        )
+        .arg(
+            Arg::new("token")
+                .long("token")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `token`"),
+        )
+        .arg(
+            Arg::new("tracking-number")
+                .long("tracking-number")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `trackingNumber`"),
+        )
+        .arg(
+            Arg::new("carrier")
+                .long("carrier")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `carrier`"),
+        )
+}
+
+/// `add-shipment`: calls `addShipment`.
+fn add_shipment(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::Shipment> = support::body(
+        m,
+        &[
+            ("position", "position"),
+            ("via", "via"),
+            ("token", "token"),
+            ("tracking-number", "trackingNumber"),
+            ("carrier", "carrier"),
+        ],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_shipment(&body));
+    Ok(finish(&call.client, ("addShipment", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

@@ -36,94 +36,35 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let subcommands: &[fn() -> Command] = &[
+        search_ticks_command,
+        ping_command,
+        who_am_i_command,
+        get_tick_command,
+        purge_tick_command,
+    ];
     support::global_args(cmd, &["api"])
-        .subcommand(
-            support::body_args(
-                    Command::new("search-ticks")
-                        .about(
-                            "Ticks matching a filter sent in the body (the QUERY method)",
-                        )
-                        .long_about(
-                            "Ticks matching a filter sent in the body (the QUERY method)\n\n`QUERY /ticks` (operation `searchTicks`).",
-                        ),
-                )
-                .arg(
-                    Arg::new("min-price")
-                        .long("min-price")
-                        .value_name("NUMBER")
-                        .help_heading(support::BODY)
-                        .help("Body property `minPrice`"),
-                )
-                .arg(
-                    Arg::new("limit")
-                        .long("limit")
-                        .value_name("INTEGER")
-                        .help_heading(support::BODY)
-                        .help("Body property `limit`"),
-                ),
-        )
-        .subcommand(
-            Command::new("ping")
-                .about("No response described (`responses` is optional since 3.1)")
-                .long_about(
-                    "No response described (`responses` is optional since 3.1)\n\nRead as `default` with no content, so an implementation, and the mock, can answer at all.\n\n`POST /ping` (operation `ping`).",
-                ),
-        )
-        .subcommand(
-            Command::new("who-am-i")
-                .about(
-                    "Cookies of both styles (3.2 `style: cookie` is sent and read as it is)",
-                )
-                .long_about(
-                    "Cookies of both styles (3.2 `style: cookie` is sent and read as it is)\n\n`GET /session` (operation `whoAmI`).",
-                )
-                .arg(
-                    Arg::new("session")
-                        .long("session")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("cookie parameter `session`"),
-                )
-                .arg(
-                    Arg::new("theme")
-                        .long("theme")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("cookie parameter `theme`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-tick")
-                .about("`GET /ticks/{tickId}`")
-                .long_about("`GET /ticks/{tickId}` (operation `getTick`).")
-                .arg(
-                    Arg::new("tick-id")
-                        .long("tick-id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `tickId`"),
-                ),
-        )
-        .subcommand(
-            Command::new("purge-tick")
-                .about("Forget a tick (a custom method)")
-                .long_about(
-                    "Forget a tick (a custom method)\n\n`PURGE /ticks/{tickId}` (operation `purgeTick`).",
-                )
-                .arg(
-                    Arg::new("tick-id")
-                        .long("tick-id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `tickId`"),
-                ),
-        )
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// Whether the environment holds credentials.
+    credentials: bool,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -167,68 +108,169 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        credentials,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "search-ticks" => {
-            if !credentials {
-                return Err(
-                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let body: Option<types::TickFilter> = support::body(
-                m,
-                &[("min-price", "minPrice"), ("limit", "limit")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.search_ticks(&body));
-            Ok(finish(&client, ("searchTicks", false), result, json, verbose))
-        }
-        "ping" => {
-            if !credentials {
-                return Err(
-                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let result = runtime.block_on(client.ping());
-            Ok(finish(&client, ("ping", false), result, json, verbose))
-        }
-        "who-am-i" => {
-            let session: String = support::required(m, "session")?;
-            let options = WhoAmIOptions::default()
-                .with_theme(support::optional::<String>(m, "theme")?);
-            let result = runtime.block_on(client.who_am_i_with(&session, options));
-            Ok(finish(&client, ("whoAmI", false), result, json, verbose))
-        }
-        "get-tick" => {
-            if !credentials {
-                return Err(
-                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let tick_id: i64 = support::required(m, "tick-id")?;
-            let result = runtime.block_on(client.get_tick(tick_id));
-            Ok(finish(&client, ("getTick", false), result, json, verbose))
-        }
-        "purge-tick" => {
-            if !credentials {
-                return Err(
-                    support::usage("OAS32_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let tick_id: i64 = support::required(m, "tick-id")?;
-            let result = runtime.block_on(client.purge_tick(tick_id));
-            Ok(finish(&client, ("purgeTick", false), result, json, verbose))
-        }
+        "search-ticks" => search_ticks(&call, m),
+        "ping" => ping(&call, m),
+        "who-am-i" => who_am_i(&call, m),
+        "get-tick" => get_tick(&call, m),
+        "purge-tick" => purge_tick(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `search-ticks`: its flags and help.
+fn search_ticks_command() -> Command {
+    support::body_args(
+            Command::new("search-ticks")
+                .about("Ticks matching a filter sent in the body (the QUERY method)")
+                .long_about(
+                    "Ticks matching a filter sent in the body (the QUERY method)\n\n`QUERY /ticks` (operation `searchTicks`).",
+                ),
+        )
+        .arg(
+            Arg::new("min-price")
+                .long("min-price")
+                .value_name("NUMBER")
+                .help_heading(support::BODY)
+                .help("Body property `minPrice`"),
+        )
+        .arg(
+            Arg::new("limit")
+                .long("limit")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `limit`"),
+        )
+}
+
+/// `search-ticks`: calls `searchTicks`.
+fn search_ticks(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("OAS32_API_KEY is not set; set it to your API key"));
+    }
+    let body: Option<types::TickFilter> = support::body(
+        m,
+        &[("min-price", "minPrice"), ("limit", "limit")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.search_ticks(&body));
+    Ok(finish(&call.client, ("searchTicks", false), result, call.json, call.verbose))
+}
+
+/// `ping`: its flags and help.
+fn ping_command() -> Command {
+    Command::new("ping")
+        .about("No response described (`responses` is optional since 3.1)")
+        .long_about(
+            "No response described (`responses` is optional since 3.1)\n\nRead as `default` with no content, so an implementation, and the mock, can answer at all.\n\n`POST /ping` (operation `ping`).",
+        )
+}
+
+/// `ping`: calls `ping`.
+fn ping(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("OAS32_API_KEY is not set; set it to your API key"));
+    }
+    let result = call.runtime.block_on(call.client.ping());
+    Ok(finish(&call.client, ("ping", false), result, call.json, call.verbose))
+}
+
+/// `who-am-i`: its flags and help.
+fn who_am_i_command() -> Command {
+    Command::new("who-am-i")
+        .about("Cookies of both styles (3.2 `style: cookie` is sent and read as it is)")
+        .long_about(
+            "Cookies of both styles (3.2 `style: cookie` is sent and read as it is)\n\n`GET /session` (operation `whoAmI`).",
+        )
+        .arg(
+            Arg::new("session")
+                .long("session")
+                .value_name("TEXT")
+                .required(true)
+                .help("cookie parameter `session`"),
+        )
+        .arg(
+            Arg::new("theme")
+                .long("theme")
+                .value_name("TEXT")
+                .required(false)
+                .help("cookie parameter `theme`"),
+        )
+}
+
+/// `who-am-i`: calls `whoAmI`.
+fn who_am_i(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let session: String = support::required(m, "session")?;
+    let options = WhoAmIOptions::default()
+        .with_theme(support::optional::<String>(m, "theme")?);
+    let result = call.runtime.block_on(call.client.who_am_i_with(&session, options));
+    Ok(finish(&call.client, ("whoAmI", false), result, call.json, call.verbose))
+}
+
+/// `get-tick`: its flags and help.
+fn get_tick_command() -> Command {
+    Command::new("get-tick")
+        .about("`GET /ticks/{tickId}`")
+        .long_about("`GET /ticks/{tickId}` (operation `getTick`).")
+        .arg(
+            Arg::new("tick-id")
+                .long("tick-id")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `tickId`"),
+        )
+}
+
+/// `get-tick`: calls `getTick`.
+fn get_tick(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("OAS32_API_KEY is not set; set it to your API key"));
+    }
+    let tick_id: i64 = support::required(m, "tick-id")?;
+    let result = call.runtime.block_on(call.client.get_tick(tick_id));
+    Ok(finish(&call.client, ("getTick", false), result, call.json, call.verbose))
+}
+
+/// `purge-tick`: its flags and help.
+fn purge_tick_command() -> Command {
+    Command::new("purge-tick")
+        .about("Forget a tick (a custom method)")
+        .long_about(
+            "Forget a tick (a custom method)\n\n`PURGE /ticks/{tickId}` (operation `purgeTick`).",
+        )
+        .arg(
+            Arg::new("tick-id")
+                .long("tick-id")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `tickId`"),
+        )
+}
+
+/// `purge-tick`: calls `purgeTick`.
+fn purge_tick(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("OAS32_API_KEY is not set; set it to your API key"));
+    }
+    let tick_id: i64 = support::required(m, "tick-id")?;
+    let result = call.runtime.block_on(call.client.purge_tick(tick_id));
+    Ok(finish(&call.client, ("purgeTick", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

@@ -32,122 +32,32 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let subcommands: &[fn() -> Command] = &[
+        dropshot_items_command,
+        cursor_items_command,
+        after_items_command,
+        link_items_command,
+    ];
     support::global_args(cmd, &["v1"])
-        .subcommand(
-            Command::new("dropshot-items")
-                .about("Items, dropshot style")
-                .long_about(
-                    "Items, dropshot style\n\n`GET /dropshot/items` (operation `dropshotItems`).",
-                )
-                .arg(
-                    Arg::new("limit")
-                        .long("limit")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("Items per page."),
-                )
-                .arg(
-                    Arg::new("page-token")
-                        .long("page-token")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help(
-                            "The token of the page to fetch; it carries the scan's other parameters.",
-                        ),
-                )
-                .arg(
-                    Arg::new("kind")
-                        .long("kind")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help(
-                            "Only items of this kind (first page only; the token remembers it).",
-                        ),
-                ),
-        )
-        .subcommand(
-            Command::new("cursor-items")
-                .about("Items with a next-page token in the body")
-                .long_about(
-                    "Items with a next-page token in the body\n\n`GET /cursor/items` (operation `cursorItems`).",
-                )
-                .arg(
-                    Arg::new("page-token")
-                        .long("page-token")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `pageToken`"),
-                )
-                .arg(
-                    Arg::new("page-size")
-                        .long("page-size")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("query parameter `pageSize`"),
-                )
-                .arg(
-                    Arg::new("kind")
-                        .long("kind")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("Sent with every page."),
-                ),
-        )
-        .subcommand(
-            Command::new("after-items")
-                .about("Items after an id, as openai pages")
-                .long_about(
-                    "Items after an id, as openai pages\n\n`GET /after/items` (operation `afterItems`).",
-                )
-                .arg(
-                    Arg::new("after")
-                        .long("after")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("The id of the last item of the page before."),
-                )
-                .arg(
-                    Arg::new("limit")
-                        .long("limit")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("query parameter `limit`"),
-                ),
-        )
-        .subcommand(
-            Command::new("link-items")
-                .about("Items paged by the Link header")
-                .long_about(
-                    "Items paged by the Link header\n\n`GET /link/{shelf}/items` (operation `linkItems`).",
-                )
-                .arg(
-                    Arg::new("shelf")
-                        .long("shelf")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `shelf`"),
-                )
-                .arg(
-                    Arg::new("page")
-                        .long("page")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("query parameter `page`"),
-                )
-                .arg(
-                    Arg::new("per-page")
-                        .long("per-page")
-                        .value_name("INTEGER")
-                        .required(false)
-                        .help("query parameter `per_page`"),
-                ),
-        )
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -182,43 +92,178 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "dropshot-items" => {
-            let options = DropshotItemsOptions::default()
-                .with_limit(support::optional::<u32>(m, "limit")?)
-                .with_page_token(support::optional::<String>(m, "page-token")?)
-                .with_kind(support::optional::<String>(m, "kind")?);
-            let result = runtime.block_on(client.dropshot_items_with(options));
-            Ok(finish(&client, ("dropshotItems", false), result, json, verbose))
-        }
-        "cursor-items" => {
-            let options = CursorItemsOptions::default()
-                .with_page_token(support::optional::<String>(m, "page-token")?)
-                .with_page_size(support::optional::<i32>(m, "page-size")?)
-                .with_kind(support::optional::<String>(m, "kind")?);
-            let result = runtime.block_on(client.cursor_items_with(options));
-            Ok(finish(&client, ("cursorItems", false), result, json, verbose))
-        }
-        "after-items" => {
-            let options = AfterItemsOptions::default()
-                .with_after(support::optional::<String>(m, "after")?)
-                .with_limit(support::optional::<i32>(m, "limit")?);
-            let result = runtime.block_on(client.after_items_with(options));
-            Ok(finish(&client, ("afterItems", false), result, json, verbose))
-        }
-        "link-items" => {
-            let shelf: String = support::required(m, "shelf")?;
-            let options = LinkItemsOptions::default()
-                .with_page(support::optional::<i32>(m, "page")?)
-                .with_per_page(support::optional::<i32>(m, "per-page")?);
-            let result = runtime.block_on(client.link_items_with(&shelf, options));
-            Ok(finish(&client, ("linkItems", false), result, json, verbose))
-        }
+        "dropshot-items" => dropshot_items(&call, m),
+        "cursor-items" => cursor_items(&call, m),
+        "after-items" => after_items(&call, m),
+        "link-items" => link_items(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `dropshot-items`: its flags and help.
+fn dropshot_items_command() -> Command {
+    Command::new("dropshot-items")
+        .about("Items, dropshot style")
+        .long_about(
+            "Items, dropshot style\n\n`GET /dropshot/items` (operation `dropshotItems`).",
+        )
+        .arg(
+            Arg::new("limit")
+                .long("limit")
+                .value_name("INTEGER")
+                .required(false)
+                .help("Items per page."),
+        )
+        .arg(
+            Arg::new("page-token")
+                .long("page-token")
+                .value_name("TEXT")
+                .required(false)
+                .help(
+                    "The token of the page to fetch; it carries the scan's other parameters.",
+                ),
+        )
+        .arg(
+            Arg::new("kind")
+                .long("kind")
+                .value_name("TEXT")
+                .required(false)
+                .help(
+                    "Only items of this kind (first page only; the token remembers it).",
+                ),
+        )
+}
+
+/// `dropshot-items`: calls `dropshotItems`.
+fn dropshot_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let options = DropshotItemsOptions::default()
+        .with_limit(support::optional::<u32>(m, "limit")?)
+        .with_page_token(support::optional::<String>(m, "page-token")?)
+        .with_kind(support::optional::<String>(m, "kind")?);
+    let result = call.runtime.block_on(call.client.dropshot_items_with(options));
+    Ok(finish(&call.client, ("dropshotItems", false), result, call.json, call.verbose))
+}
+
+/// `cursor-items`: its flags and help.
+fn cursor_items_command() -> Command {
+    Command::new("cursor-items")
+        .about("Items with a next-page token in the body")
+        .long_about(
+            "Items with a next-page token in the body\n\n`GET /cursor/items` (operation `cursorItems`).",
+        )
+        .arg(
+            Arg::new("page-token")
+                .long("page-token")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `pageToken`"),
+        )
+        .arg(
+            Arg::new("page-size")
+                .long("page-size")
+                .value_name("INTEGER")
+                .required(false)
+                .help("query parameter `pageSize`"),
+        )
+        .arg(
+            Arg::new("kind")
+                .long("kind")
+                .value_name("TEXT")
+                .required(false)
+                .help("Sent with every page."),
+        )
+}
+
+/// `cursor-items`: calls `cursorItems`.
+fn cursor_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let options = CursorItemsOptions::default()
+        .with_page_token(support::optional::<String>(m, "page-token")?)
+        .with_page_size(support::optional::<i32>(m, "page-size")?)
+        .with_kind(support::optional::<String>(m, "kind")?);
+    let result = call.runtime.block_on(call.client.cursor_items_with(options));
+    Ok(finish(&call.client, ("cursorItems", false), result, call.json, call.verbose))
+}
+
+/// `after-items`: its flags and help.
+fn after_items_command() -> Command {
+    Command::new("after-items")
+        .about("Items after an id, as openai pages")
+        .long_about(
+            "Items after an id, as openai pages\n\n`GET /after/items` (operation `afterItems`).",
+        )
+        .arg(
+            Arg::new("after")
+                .long("after")
+                .value_name("TEXT")
+                .required(false)
+                .help("The id of the last item of the page before."),
+        )
+        .arg(
+            Arg::new("limit")
+                .long("limit")
+                .value_name("INTEGER")
+                .required(false)
+                .help("query parameter `limit`"),
+        )
+}
+
+/// `after-items`: calls `afterItems`.
+fn after_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let options = AfterItemsOptions::default()
+        .with_after(support::optional::<String>(m, "after")?)
+        .with_limit(support::optional::<i32>(m, "limit")?);
+    let result = call.runtime.block_on(call.client.after_items_with(options));
+    Ok(finish(&call.client, ("afterItems", false), result, call.json, call.verbose))
+}
+
+/// `link-items`: its flags and help.
+fn link_items_command() -> Command {
+    Command::new("link-items")
+        .about("Items paged by the Link header")
+        .long_about(
+            "Items paged by the Link header\n\n`GET /link/{shelf}/items` (operation `linkItems`).",
+        )
+        .arg(
+            Arg::new("shelf")
+                .long("shelf")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `shelf`"),
+        )
+        .arg(
+            Arg::new("page")
+                .long("page")
+                .value_name("INTEGER")
+                .required(false)
+                .help("query parameter `page`"),
+        )
+        .arg(
+            Arg::new("per-page")
+                .long("per-page")
+                .value_name("INTEGER")
+                .required(false)
+                .help("query parameter `per_page`"),
+        )
+}
+
+/// `link-items`: calls `linkItems`.
+fn link_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let shelf: String = support::required(m, "shelf")?;
+    let options = LinkItemsOptions::default()
+        .with_page(support::optional::<i32>(m, "page")?)
+        .with_per_page(support::optional::<i32>(m, "per-page")?);
+    let result = call.runtime.block_on(call.client.link_items_with(&shelf, options));
+    Ok(finish(&call.client, ("linkItems", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

@@ -33,270 +33,47 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let subcommands: &[fn() -> Command] = &[
+        get_root_command,
+        list_accounts_command,
+        get_account_command,
+        get_call_command,
+        get_file_as_command,
+        get_file_command,
+        put_file_command,
+        list_templates_command,
+        delete_template_command,
+        get_template_version_command,
+        list_template_versions_command,
+        cancel_job_command,
+        create_response_command,
+        beta_create_response_command,
+        beta_get_response_command,
+        beta_delete_response_command,
+        get_response_command,
+    ];
     support::global_args(cmd, &["api"])
-        .subcommand(
-            Command::new("get-root")
-                .about("`GET /`")
-                .long_about("`GET /` (operation `getRoot`)."),
-        )
-        .subcommand(
-            Command::new("list-accounts")
-                .about("`GET /Accounts.json`")
-                .long_about("`GET /Accounts.json` (operation `listAccounts`)."),
-        )
-        .subcommand(
-            Command::new("get-account")
-                .about("`GET /Accounts/{Sid}.json`")
-                .long_about("`GET /Accounts/{Sid}.json` (operation `getAccount`).")
-                .arg(
-                    Arg::new("sid")
-                        .long("sid")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `Sid`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-call")
-                .about("`GET /Accounts/{AccountSid}/Calls/{Sid}.json`")
-                .long_about(
-                    "`GET /Accounts/{AccountSid}/Calls/{Sid}.json` (operation `getCall`).",
-                )
-                .arg(
-                    Arg::new("account-sid")
-                        .long("account-sid")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `AccountSid`"),
-                )
-                .arg(
-                    Arg::new("sid")
-                        .long("sid")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `Sid`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-file-as")
-                .about("`GET /files/{name}.{format}`")
-                .long_about("`GET /files/{name}.{format}` (operation `getFileAs`).")
-                .arg(
-                    Arg::new("name")
-                        .long("name")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `name`"),
-                )
-                .arg(
-                    Arg::new("format")
-                        .long("format")
-                        .value_name("VALUE")
-                        .required(true)
-                        .help("path parameter `format`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-file")
-                .about("`GET /files/{id}`")
-                .long_about("`GET /files/{id}` (operation `getFile`).")
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `id`"),
-                ),
-        )
-        .subcommand(
-            Command::new("put-file")
-                .about("`PUT /files/{id}`")
-                .long_about("`PUT /files/{id}` (operation `putFile`).")
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `id`"),
-                ),
-        )
-        .subcommand(
-            Command::new("list-templates")
-                .about("`GET /templates/{project_id}`")
-                .long_about("`GET /templates/{project_id}` (operation `listTemplates`).")
-                .arg(
-                    Arg::new("project-id")
-                        .long("project-id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `project_id`"),
-                ),
-        )
-        .subcommand(
-            Command::new("delete-template")
-                .about("`DELETE /templates/{template_name}`")
-                .long_about(
-                    "`DELETE /templates/{template_name}` (operation `deleteTemplate`).",
-                )
-                .arg(
-                    Arg::new("template-name")
-                        .long("template-name")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `template_name`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-template-version")
-                .about("`GET /templates/{template_name}/versions/{version}`")
-                .long_about(
-                    "`GET /templates/{template_name}/versions/{version}` (operation `getTemplateVersion`).",
-                )
-                .arg(
-                    Arg::new("template-name")
-                        .long("template-name")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `template_name`"),
-                )
-                .arg(
-                    Arg::new("version")
-                        .long("version")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `version`"),
-                ),
-        )
-        .subcommand(
-            Command::new("list-template-versions")
-                .about("`GET /templates/{project_id}/versions`")
-                .long_about(
-                    "`GET /templates/{project_id}/versions` (operation `listTemplateVersions`).",
-                )
-                .arg(
-                    Arg::new("project-id")
-                        .long("project-id")
-                        .value_name("INTEGER")
-                        .required(true)
-                        .help("path parameter `project_id`"),
-                ),
-        )
-        .subcommand(
-            Command::new("cancel-job")
-                .about("`POST /jobs/{name}:cancel`")
-                .long_about("`POST /jobs/{name}:cancel` (operation `cancelJob`).")
-                .arg(
-                    Arg::new("name")
-                        .long("name")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `name`"),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("create-response")
-                        .about("`POST /responses`")
-                        .long_about("`POST /responses` (operation `createResponse`)."),
-                )
-                .arg(
-                    Arg::new("operation")
-                        .long("operation")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `operation`"),
-                )
-                .arg(
-                    Arg::new("params")
-                        .long("params")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `params`"),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("beta-create-response")
-                        .about("`POST /responses?beta=true`")
-                        .long_about(
-                            "`POST /responses?beta=true` (operation `betaCreateResponse`).",
-                        ),
-                )
-                .arg(
-                    Arg::new("operation")
-                        .long("operation")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `operation`"),
-                )
-                .arg(
-                    Arg::new("params")
-                        .long("params")
-                        .value_name("VALUE")
-                        .help_heading(support::BODY)
-                        .help("Body property `params`"),
-                ),
-        )
-        .subcommand(
-            Command::new("beta-get-response")
-                .about("`GET /responses/{response_id}?beta=true`")
-                .long_about(
-                    "`GET /responses/{response_id}?beta=true` (operation `betaGetResponse`).",
-                )
-                .arg(
-                    Arg::new("response-id")
-                        .long("response-id")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `response_id`"),
-                )
-                .arg(
-                    Arg::new("include")
-                        .long("include")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `include`"),
-                ),
-        )
-        .subcommand(
-            Command::new("beta-delete-response")
-                .about("`DELETE /responses/{response_id}?beta=true`")
-                .long_about(
-                    "`DELETE /responses/{response_id}?beta=true` (operation `betaDeleteResponse`).",
-                )
-                .arg(
-                    Arg::new("response-id")
-                        .long("response-id")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `response_id`"),
-                ),
-        )
-        .subcommand(
-            Command::new("get-response")
-                .about("`GET /responses/{response_id}`")
-                .long_about("`GET /responses/{response_id}` (operation `getResponse`).")
-                .arg(
-                    Arg::new("response-id")
-                        .long("response-id")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `response_id`"),
-                )
-                .arg(
-                    Arg::new("include")
-                        .long("include")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `include`"),
-                ),
-        )
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// Whether the environment holds credentials.
+    credentials: bool,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -340,210 +117,558 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        credentials,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "get-root" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let result = runtime.block_on(client.get_root());
-            Ok(finish(&client, ("getRoot", false), result, json, verbose))
-        }
-        "list-accounts" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let result = runtime.block_on(client.list_accounts());
-            Ok(finish(&client, ("listAccounts", false), result, json, verbose))
-        }
-        "get-account" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let sid: String = support::required(m, "sid")?;
-            let result = runtime.block_on(client.get_account(&sid));
-            Ok(finish(&client, ("getAccount", false), result, json, verbose))
-        }
-        "get-call" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let account_sid: String = support::required(m, "account-sid")?;
-            let sid: String = support::required(m, "sid")?;
-            let result = runtime.block_on(client.get_call(&account_sid, &sid));
-            Ok(finish(&client, ("getCall", false), result, json, verbose))
-        }
-        "get-file-as" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let name: String = support::required(m, "name")?;
-            let format: types::GetFileAsFormat = support::required(m, "format")?;
-            let result = runtime.block_on(client.get_file_as(&name, &format));
-            Ok(finish(&client, ("getFileAs", false), result, json, verbose))
-        }
-        "get-file" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let id: i64 = support::required(m, "id")?;
-            let result = runtime.block_on(client.get_file(id));
-            Ok(finish(&client, ("getFile", false), result, json, verbose))
-        }
-        "put-file" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let id: i64 = support::required(m, "id")?;
-            let result = runtime.block_on(client.put_file(id));
-            Ok(finish(&client, ("putFile", false), result, json, verbose))
-        }
-        "list-templates" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let project_id: i64 = support::required(m, "project-id")?;
-            let result = runtime.block_on(client.list_templates(project_id));
-            Ok(finish(&client, ("listTemplates", false), result, json, verbose))
-        }
-        "delete-template" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let template_name: String = support::required(m, "template-name")?;
-            let result = runtime.block_on(client.delete_template(&template_name));
-            Ok(finish(&client, ("deleteTemplate", false), result, json, verbose))
-        }
-        "get-template-version" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let template_name: String = support::required(m, "template-name")?;
-            let version: i64 = support::required(m, "version")?;
-            let result = runtime
-                .block_on(client.get_template_version(&template_name, version));
-            Ok(finish(&client, ("getTemplateVersion", false), result, json, verbose))
-        }
-        "list-template-versions" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let project_id: i64 = support::required(m, "project-id")?;
-            let result = runtime.block_on(client.list_template_versions(project_id));
-            Ok(finish(&client, ("listTemplateVersions", false), result, json, verbose))
-        }
-        "cancel-job" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let name: String = support::required(m, "name")?;
-            let result = runtime.block_on(client.cancel_job(&name));
-            Ok(finish(&client, ("cancelJob", false), result, json, verbose))
-        }
-        "create-response" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let body: Option<types::Echo> = support::body(
-                m,
-                &[("operation", "operation"), ("params", "params")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.create_response(&body));
-            Ok(finish(&client, ("createResponse", false), result, json, verbose))
-        }
-        "beta-create-response" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let body: Option<types::Echo> = support::body(
-                m,
-                &[("operation", "operation"), ("params", "params")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.beta_create_response(&body));
-            Ok(finish(&client, ("betaCreateResponse", false), result, json, verbose))
-        }
-        "beta-get-response" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let response_id: String = support::required(m, "response-id")?;
-            let options = BetaGetResponseOptions::default()
-                .with_include(support::optional::<String>(m, "include")?);
-            let result = runtime
-                .block_on(client.beta_get_response_with(&response_id, options));
-            Ok(finish(&client, ("betaGetResponse", false), result, json, verbose))
-        }
-        "beta-delete-response" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let response_id: String = support::required(m, "response-id")?;
-            let result = runtime.block_on(client.beta_delete_response(&response_id));
-            Ok(finish(&client, ("betaDeleteResponse", false), result, json, verbose))
-        }
-        "get-response" => {
-            if !credentials {
-                return Err(
-                    support::usage("ROUTING_API_KEY is not set; set it to your API key"),
-                );
-            }
-            let response_id: String = support::required(m, "response-id")?;
-            let options = GetResponseOptions::default()
-                .with_include(support::optional::<String>(m, "include")?);
-            let result = runtime
-                .block_on(client.get_response_with(&response_id, options));
-            Ok(finish(&client, ("getResponse", false), result, json, verbose))
-        }
+        "get-root" => get_root(&call, m),
+        "list-accounts" => list_accounts(&call, m),
+        "get-account" => get_account(&call, m),
+        "get-call" => get_call(&call, m),
+        "get-file-as" => get_file_as(&call, m),
+        "get-file" => get_file(&call, m),
+        "put-file" => put_file(&call, m),
+        "list-templates" => list_templates(&call, m),
+        "delete-template" => delete_template(&call, m),
+        "get-template-version" => get_template_version(&call, m),
+        "list-template-versions" => list_template_versions(&call, m),
+        "cancel-job" => cancel_job(&call, m),
+        "create-response" => create_response(&call, m),
+        "beta-create-response" => beta_create_response(&call, m),
+        "beta-get-response" => beta_get_response(&call, m),
+        "beta-delete-response" => beta_delete_response(&call, m),
+        "get-response" => get_response(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `get-root`: its flags and help.
+fn get_root_command() -> Command {
+    Command::new("get-root")
+        .about("`GET /`")
+        .long_about("`GET /` (operation `getRoot`).")
+}
+
+/// `get-root`: calls `getRoot`.
+fn get_root(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let result = call.runtime.block_on(call.client.get_root());
+    Ok(finish(&call.client, ("getRoot", false), result, call.json, call.verbose))
+}
+
+/// `list-accounts`: its flags and help.
+fn list_accounts_command() -> Command {
+    Command::new("list-accounts")
+        .about("`GET /Accounts.json`")
+        .long_about("`GET /Accounts.json` (operation `listAccounts`).")
+}
+
+/// `list-accounts`: calls `listAccounts`.
+fn list_accounts(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let result = call.runtime.block_on(call.client.list_accounts());
+    Ok(finish(&call.client, ("listAccounts", false), result, call.json, call.verbose))
+}
+
+/// `get-account`: its flags and help.
+fn get_account_command() -> Command {
+    Command::new("get-account")
+        .about("`GET /Accounts/{Sid}.json`")
+        .long_about("`GET /Accounts/{Sid}.json` (operation `getAccount`).")
+        .arg(
+            Arg::new("sid")
+                .long("sid")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `Sid`"),
+        )
+}
+
+/// `get-account`: calls `getAccount`.
+fn get_account(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let sid: String = support::required(m, "sid")?;
+    let result = call.runtime.block_on(call.client.get_account(&sid));
+    Ok(finish(&call.client, ("getAccount", false), result, call.json, call.verbose))
+}
+
+/// `get-call`: its flags and help.
+fn get_call_command() -> Command {
+    Command::new("get-call")
+        .about("`GET /Accounts/{AccountSid}/Calls/{Sid}.json`")
+        .long_about(
+            "`GET /Accounts/{AccountSid}/Calls/{Sid}.json` (operation `getCall`).",
+        )
+        .arg(
+            Arg::new("account-sid")
+                .long("account-sid")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `AccountSid`"),
+        )
+        .arg(
+            Arg::new("sid")
+                .long("sid")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `Sid`"),
+        )
+}
+
+/// `get-call`: calls `getCall`.
+fn get_call(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let account_sid: String = support::required(m, "account-sid")?;
+    let sid: String = support::required(m, "sid")?;
+    let result = call.runtime.block_on(call.client.get_call(&account_sid, &sid));
+    Ok(finish(&call.client, ("getCall", false), result, call.json, call.verbose))
+}
+
+/// `get-file-as`: its flags and help.
+fn get_file_as_command() -> Command {
+    Command::new("get-file-as")
+        .about("`GET /files/{name}.{format}`")
+        .long_about("`GET /files/{name}.{format}` (operation `getFileAs`).")
+        .arg(
+            Arg::new("name")
+                .long("name")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `name`"),
+        )
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_name("VALUE")
+                .required(true)
+                .help("path parameter `format`"),
+        )
+}
+
+/// `get-file-as`: calls `getFileAs`.
+fn get_file_as(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let name: String = support::required(m, "name")?;
+    let format: types::GetFileAsFormat = support::required(m, "format")?;
+    let result = call.runtime.block_on(call.client.get_file_as(&name, &format));
+    Ok(finish(&call.client, ("getFileAs", false), result, call.json, call.verbose))
+}
+
+/// `get-file`: its flags and help.
+fn get_file_command() -> Command {
+    Command::new("get-file")
+        .about("`GET /files/{id}`")
+        .long_about("`GET /files/{id}` (operation `getFile`).")
+        .arg(
+            Arg::new("id")
+                .long("id")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `id`"),
+        )
+}
+
+/// `get-file`: calls `getFile`.
+fn get_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let id: i64 = support::required(m, "id")?;
+    let result = call.runtime.block_on(call.client.get_file(id));
+    Ok(finish(&call.client, ("getFile", false), result, call.json, call.verbose))
+}
+
+/// `put-file`: its flags and help.
+fn put_file_command() -> Command {
+    Command::new("put-file")
+        .about("`PUT /files/{id}`")
+        .long_about("`PUT /files/{id}` (operation `putFile`).")
+        .arg(
+            Arg::new("id")
+                .long("id")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `id`"),
+        )
+}
+
+/// `put-file`: calls `putFile`.
+fn put_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let id: i64 = support::required(m, "id")?;
+    let result = call.runtime.block_on(call.client.put_file(id));
+    Ok(finish(&call.client, ("putFile", false), result, call.json, call.verbose))
+}
+
+/// `list-templates`: its flags and help.
+fn list_templates_command() -> Command {
+    Command::new("list-templates")
+        .about("`GET /templates/{project_id}`")
+        .long_about("`GET /templates/{project_id}` (operation `listTemplates`).")
+        .arg(
+            Arg::new("project-id")
+                .long("project-id")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `project_id`"),
+        )
+}
+
+/// `list-templates`: calls `listTemplates`.
+fn list_templates(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let project_id: i64 = support::required(m, "project-id")?;
+    let result = call.runtime.block_on(call.client.list_templates(project_id));
+    Ok(finish(&call.client, ("listTemplates", false), result, call.json, call.verbose))
+}
+
+/// `delete-template`: its flags and help.
+fn delete_template_command() -> Command {
+    Command::new("delete-template")
+        .about("`DELETE /templates/{template_name}`")
+        .long_about("`DELETE /templates/{template_name}` (operation `deleteTemplate`).")
+        .arg(
+            Arg::new("template-name")
+                .long("template-name")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `template_name`"),
+        )
+}
+
+/// `delete-template`: calls `deleteTemplate`.
+fn delete_template(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let template_name: String = support::required(m, "template-name")?;
+    let result = call.runtime.block_on(call.client.delete_template(&template_name));
+    Ok(finish(&call.client, ("deleteTemplate", false), result, call.json, call.verbose))
+}
+
+/// `get-template-version`: its flags and help.
+fn get_template_version_command() -> Command {
+    Command::new("get-template-version")
+        .about("`GET /templates/{template_name}/versions/{version}`")
+        .long_about(
+            "`GET /templates/{template_name}/versions/{version}` (operation `getTemplateVersion`).",
+        )
+        .arg(
+            Arg::new("template-name")
+                .long("template-name")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `template_name`"),
+        )
+        .arg(
+            Arg::new("version")
+                .long("version")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `version`"),
+        )
+}
+
+/// `get-template-version`: calls `getTemplateVersion`.
+fn get_template_version(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let template_name: String = support::required(m, "template-name")?;
+    let version: i64 = support::required(m, "version")?;
+    let result = call
+        .runtime
+        .block_on(call.client.get_template_version(&template_name, version));
+    Ok(
+        finish(
+            &call.client,
+            ("getTemplateVersion", false),
+            result,
+            call.json,
+            call.verbose,
+        ),
+    )
+}
+
+/// `list-template-versions`: its flags and help.
+fn list_template_versions_command() -> Command {
+    Command::new("list-template-versions")
+        .about("`GET /templates/{project_id}/versions`")
+        .long_about(
+            "`GET /templates/{project_id}/versions` (operation `listTemplateVersions`).",
+        )
+        .arg(
+            Arg::new("project-id")
+                .long("project-id")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `project_id`"),
+        )
+}
+
+/// `list-template-versions`: calls `listTemplateVersions`.
+fn list_template_versions(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let project_id: i64 = support::required(m, "project-id")?;
+    let result = call.runtime.block_on(call.client.list_template_versions(project_id));
+    Ok(
+        finish(
+            &call.client,
+            ("listTemplateVersions", false),
+            result,
+            call.json,
+            call.verbose,
+        ),
+    )
+}
+
+/// `cancel-job`: its flags and help.
+fn cancel_job_command() -> Command {
+    Command::new("cancel-job")
+        .about("`POST /jobs/{name}:cancel`")
+        .long_about("`POST /jobs/{name}:cancel` (operation `cancelJob`).")
+        .arg(
+            Arg::new("name")
+                .long("name")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `name`"),
+        )
+}
+
+/// `cancel-job`: calls `cancelJob`.
+fn cancel_job(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let name: String = support::required(m, "name")?;
+    let result = call.runtime.block_on(call.client.cancel_job(&name));
+    Ok(finish(&call.client, ("cancelJob", false), result, call.json, call.verbose))
+}
+
+/// `create-response`: its flags and help.
+fn create_response_command() -> Command {
+    support::body_args(
+            Command::new("create-response")
+                .about("`POST /responses`")
+                .long_about("`POST /responses` (operation `createResponse`)."),
+        )
+        .arg(
+            Arg::new("operation")
+                .long("operation")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `operation`"),
+        )
+        .arg(
+            Arg::new("params")
+                .long("params")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `params`"),
+        )
+}
+
+/// `create-response`: calls `createResponse`.
+fn create_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let body: Option<types::Echo> = support::body(
+        m,
+        &[("operation", "operation"), ("params", "params")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.create_response(&body));
+    Ok(finish(&call.client, ("createResponse", false), result, call.json, call.verbose))
+}
+
+/// `beta-create-response`: its flags and help.
+fn beta_create_response_command() -> Command {
+    support::body_args(
+            Command::new("beta-create-response")
+                .about("`POST /responses?beta=true`")
+                .long_about(
+                    "`POST /responses?beta=true` (operation `betaCreateResponse`).",
+                ),
+        )
+        .arg(
+            Arg::new("operation")
+                .long("operation")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `operation`"),
+        )
+        .arg(
+            Arg::new("params")
+                .long("params")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `params`"),
+        )
+}
+
+/// `beta-create-response`: calls `betaCreateResponse`.
+fn beta_create_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let body: Option<types::Echo> = support::body(
+        m,
+        &[("operation", "operation"), ("params", "params")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.beta_create_response(&body));
+    Ok(
+        finish(
+            &call.client,
+            ("betaCreateResponse", false),
+            result,
+            call.json,
+            call.verbose,
+        ),
+    )
+}
+
+/// `beta-get-response`: its flags and help.
+fn beta_get_response_command() -> Command {
+    Command::new("beta-get-response")
+        .about("`GET /responses/{response_id}?beta=true`")
+        .long_about(
+            "`GET /responses/{response_id}?beta=true` (operation `betaGetResponse`).",
+        )
+        .arg(
+            Arg::new("response-id")
+                .long("response-id")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `response_id`"),
+        )
+        .arg(
+            Arg::new("include")
+                .long("include")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `include`"),
+        )
+}
+
+/// `beta-get-response`: calls `betaGetResponse`.
+fn beta_get_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let response_id: String = support::required(m, "response-id")?;
+    let options = BetaGetResponseOptions::default()
+        .with_include(support::optional::<String>(m, "include")?);
+    let result = call
+        .runtime
+        .block_on(call.client.beta_get_response_with(&response_id, options));
+    Ok(finish(&call.client, ("betaGetResponse", false), result, call.json, call.verbose))
+}
+
+/// `beta-delete-response`: its flags and help.
+fn beta_delete_response_command() -> Command {
+    Command::new("beta-delete-response")
+        .about("`DELETE /responses/{response_id}?beta=true`")
+        .long_about(
+            "`DELETE /responses/{response_id}?beta=true` (operation `betaDeleteResponse`).",
+        )
+        .arg(
+            Arg::new("response-id")
+                .long("response-id")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `response_id`"),
+        )
+}
+
+/// `beta-delete-response`: calls `betaDeleteResponse`.
+fn beta_delete_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let response_id: String = support::required(m, "response-id")?;
+    let result = call.runtime.block_on(call.client.beta_delete_response(&response_id));
+    Ok(
+        finish(
+            &call.client,
+            ("betaDeleteResponse", false),
+            result,
+            call.json,
+            call.verbose,
+        ),
+    )
+}
+
+/// `get-response`: its flags and help.
+fn get_response_command() -> Command {
+    Command::new("get-response")
+        .about("`GET /responses/{response_id}`")
+        .long_about("`GET /responses/{response_id}` (operation `getResponse`).")
+        .arg(
+            Arg::new("response-id")
+                .long("response-id")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `response_id`"),
+        )
+        .arg(
+            Arg::new("include")
+                .long("include")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `include`"),
+        )
+}
+
+/// `get-response`: calls `getResponse`.
+fn get_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let response_id: String = support::required(m, "response-id")?;
+    let options = GetResponseOptions::default()
+        .with_include(support::optional::<String>(m, "include")?);
+    let result = call
+        .runtime
+        .block_on(call.client.get_response_with(&response_id, options));
+    Ok(finish(&call.client, ("getResponse", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

@@ -32,88 +32,26 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    support::global_args(cmd, &[])
-        .subcommand(
-            Command::new("get-event")
-                .about("`GET /events/{id}`")
-                .long_about("`GET /events/{id}` (operation `getEvent`).")
-                .arg(
-                    Arg::new("id")
-                        .long("id")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("path parameter `id`"),
-                )
-                .arg(
-                    Arg::new("since")
-                        .long("since")
-                        .value_name("TEXT")
-                        .required(true)
-                        .help("query parameter `since`"),
-                )
-                .arg(
-                    Arg::new("day")
-                        .long("day")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("query parameter `day`"),
-                )
-                .arg(
-                    Arg::new("related")
-                        .long("related")
-                        .value_name("JSON-ARRAY")
-                        .required(false)
-                        .help("query parameter `related`"),
-                )
-                .arg(
-                    Arg::new("x-trace")
-                        .long("x-trace")
-                        .value_name("TEXT")
-                        .required(false)
-                        .help("header parameter `X-Trace`"),
-                ),
-        )
-        .subcommand(
-            support::body_args(
-                    Command::new("put-event")
-                        .about("`PUT /events/{id}`")
-                        .long_about("`PUT /events/{id}` (operation `putEvent`).")
-                        .arg(
-                            Arg::new("id")
-                                .long("id")
-                                .value_name("TEXT")
-                                .required(true)
-                                .help("path parameter `id`"),
-                        ),
-                )
-                .arg(
-                    Arg::new("id-2")
-                        .long("id-2")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `id`"),
-                )
-                .arg(
-                    Arg::new("at")
-                        .long("at")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `at`"),
-                )
-                .arg(
-                    Arg::new("day")
-                        .long("day")
-                        .value_name("TEXT")
-                        .help_heading(support::BODY)
-                        .help("Body property `day`"),
-                ),
-        )
+    let subcommands: &[fn() -> Command] = &[get_event_command, put_event_command];
+    support::global_args(cmd, &[]).subcommands(subcommands.iter().map(|build| build()))
 }
 
-/// Runs the chosen subcommand; `Err` is an early exit whose message is printed.
-#[allow(deprecated)]
+/// What every subcommand's call needs: the client, the runtime that drives it, and the
+/// flags that shape the output.
+struct Call {
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// `--json`: the answer is printed as JSON, not as a table.
+    json: bool,
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    verbose: bool,
+}
+
+/// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
+/// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let (json, verbose) = (m.get_flag("json"), m.get_flag("verbose"));
+    let json = m.get_flag("json");
+    let verbose = m.get_flag("verbose");
     let base_url = m
         .get_one::<String>("base-url")
         .cloned()
@@ -145,38 +83,129 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot start the async runtime: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let call = Call {
+        client,
+        runtime,
+        json,
+        verbose,
+    };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
-        "get-event" => {
-            let id: String = support::required(m, "id")?;
-            let since: String = support::required(m, "since")?;
-            let options = GetEventOptions::default()
-                .with_day(support::optional::<String>(m, "day")?)
-                .with_related(support::optional::<Vec<String>>(m, "related")?)
-                .with_x_trace(support::optional::<String>(m, "x-trace")?);
-            let result = runtime.block_on(client.get_event_with(&id, &since, options));
-            Ok(finish(&client, ("getEvent", false), result, json, verbose))
-        }
-        "put-event" => {
-            let id: String = support::required(m, "id")?;
-            let body: Option<types::Event> = support::body(
-                m,
-                &[("id-2", "id"), ("at", "at"), ("day", "day")],
-            )?;
-            let Some(body) = body else {
-                return Err(
-                    support::usage(
-                        "this command needs a request body: --body, --body-file, standard input or the property flags",
-                    ),
-                );
-            };
-            let result = runtime.block_on(client.put_event(&id, &body));
-            Ok(finish(&client, ("putEvent", false), result, json, verbose))
-        }
+        "get-event" => get_event(&call, m),
+        "put-event" => put_event(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `get-event`: its flags and help.
+fn get_event_command() -> Command {
+    Command::new("get-event")
+        .about("`GET /events/{id}`")
+        .long_about("`GET /events/{id}` (operation `getEvent`).")
+        .arg(
+            Arg::new("id")
+                .long("id")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `id`"),
+        )
+        .arg(
+            Arg::new("since")
+                .long("since")
+                .value_name("TEXT")
+                .required(true)
+                .help("query parameter `since`"),
+        )
+        .arg(
+            Arg::new("day")
+                .long("day")
+                .value_name("TEXT")
+                .required(false)
+                .help("query parameter `day`"),
+        )
+        .arg(
+            Arg::new("related")
+                .long("related")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("query parameter `related`"),
+        )
+        .arg(
+            Arg::new("x-trace")
+                .long("x-trace")
+                .value_name("TEXT")
+                .required(false)
+                .help("header parameter `X-Trace`"),
+        )
+}
+
+/// `get-event`: calls `getEvent`.
+fn get_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let id: String = support::required(m, "id")?;
+    let since: String = support::required(m, "since")?;
+    let options = GetEventOptions::default()
+        .with_day(support::optional::<String>(m, "day")?)
+        .with_related(support::optional::<Vec<String>>(m, "related")?)
+        .with_x_trace(support::optional::<String>(m, "x-trace")?);
+    let result = call.runtime.block_on(call.client.get_event_with(&id, &since, options));
+    Ok(finish(&call.client, ("getEvent", false), result, call.json, call.verbose))
+}
+
+/// `put-event`: its flags and help.
+fn put_event_command() -> Command {
+    support::body_args(
+            Command::new("put-event")
+                .about("`PUT /events/{id}`")
+                .long_about("`PUT /events/{id}` (operation `putEvent`).")
+                .arg(
+                    Arg::new("id")
+                        .long("id")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("path parameter `id`"),
+                ),
+        )
+        .arg(
+            Arg::new("id-2")
+                .long("id-2")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `id`"),
+        )
+        .arg(
+            Arg::new("at")
+                .long("at")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `at`"),
+        )
+        .arg(
+            Arg::new("day")
+                .long("day")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `day`"),
+        )
+}
+
+/// `put-event`: calls `putEvent`.
+fn put_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let id: String = support::required(m, "id")?;
+    let body: Option<types::Event> = support::body(
+        m,
+        &[("id-2", "id"), ("at", "at"), ("day", "day")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.put_event(&id, &body));
+    Ok(finish(&call.client, ("putEvent", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
