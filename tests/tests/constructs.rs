@@ -73,6 +73,52 @@ fn pinned_discriminator_values_are_the_tags() {
     );
 }
 
+/// Issue 33: a union with no discriminator whose variants each pin `type` to their own values
+/// (openai's chunking strategies and `tool_choice`) is tagged by `type`. Tried in order, the
+/// client's first variant (whose `type` enum keeps unknown values) read the second's objects
+/// and dropped what only the second has: `{"type": "static", "static": {…}}` went out as
+/// `{"type": "static"}`, which the API refuses.
+#[test]
+fn variants_that_pin_a_property_are_told_apart_by_it() {
+    let static_ = json!({"type": "static", "static": {"max_tokens": 200}});
+    let chunking: c::Chunking = serde_json::from_value(static_.clone()).unwrap();
+    assert!(
+        matches!(&chunking, c::Chunking::StaticChunking(s) if s.r#static.max_tokens == 200),
+        "{chunking:?}"
+    );
+    assert_eq!(serde_json::to_value(&chunking).unwrap(), static_);
+    let auto: c::Chunking = serde_json::from_value(json!({"type": "auto"})).unwrap();
+    assert!(matches!(auto, c::Chunking::AutoChunking(_)));
+    // A value no variant pins is refused, naming the values that are known; the schemas'
+    // names are not tags here (no discriminator, so no implicit mapping).
+    for other in ["dynamic", "AutoChunking"] {
+        let err = serde_json::from_value::<c::Chunking>(json!({"type": other}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("expected one of `auto`, `static`"), "{err}");
+    }
+    // The server reads and writes the same.
+    let server: s::Chunking = serde_json::from_value(static_.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&server).unwrap(), static_);
+
+    // A string beside two kinds of object: the objects by `type`, the string as itself.
+    let function = json!({"type": "function", "name": "lookup"});
+    let choice: c::ToolChoice = serde_json::from_value(function.clone()).unwrap();
+    assert!(
+        matches!(&choice, c::ToolChoice::FunctionChoice(f) if f.name == "lookup"),
+        "{choice:?}"
+    );
+    assert_eq!(serde_json::to_value(&choice).unwrap(), function);
+    let hosted: c::ToolChoice = serde_json::from_value(json!({"type": "web_search"})).unwrap();
+    assert!(matches!(hosted, c::ToolChoice::HostedToolChoice(_)));
+    let mode: c::ToolChoice = serde_json::from_value(json!("required")).unwrap();
+    assert!(matches!(
+        mode,
+        c::ToolChoice::String(c::ToolChoiceString::Required)
+    ));
+    assert_eq!(serde_json::to_value(&mode).unwrap(), json!("required"));
+}
+
 /// Issue 33: an answer that leaves the discriminator's property out is read by trying the
 /// variants in order, as a union without a discriminator is.
 #[test]

@@ -148,6 +148,18 @@ impl ConstructsApi for Service {
         }))
     }
 
+    async fn echo_choices(
+        &self,
+        _ctx: &RequestContext,
+        _params: EchoChoicesParams,
+        body: types::EchoChoicesBody,
+    ) -> Result<EchoChoicesResponse, String> {
+        Ok(EchoChoicesResponse::Ok(types::EchoChoicesOkBody {
+            chunking: body.chunking,
+            tool_choice: body.tool_choice,
+        }))
+    }
+
     async fn get_things(
         &self,
         _ctx: &RequestContext,
@@ -514,4 +526,39 @@ async fn objects_in_the_query_in_each_style() {
     ] {
         assert!(text.contains(place), "{place} in {text}");
     }
+}
+
+/// Issue 33: unions told apart by a property their variants pin (no discriminator) go out and
+/// come back whole: the `static` member and the function's `name` reach the server, and its
+/// answer reaches the client (tried in order, the first variant took both and dropped them).
+#[tokio::test]
+async fn unions_told_apart_by_a_pinned_property_travel_whole() {
+    let addr = serve().await;
+    let client = Client::builder(base(addr))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let sent: constructs_client::types::EchoChoicesBody =
+        serde_json::from_value(serde_json::json!({
+            "chunking": {"type": "static", "static": {"max_tokens": 300}},
+            "tool_choice": {"type": "function", "name": "lookup"}
+        }))
+        .unwrap();
+    let answer = client.echo_choices(&sent).await.unwrap().into_inner();
+    assert_eq!(
+        serde_json::to_value(&answer).unwrap(),
+        serde_json::json!({
+            "chunking": {"type": "static", "static": {"max_tokens": 300}},
+            "tool_choice": {"type": "function", "name": "lookup"}
+        })
+    );
+    // The server checks the variant it read: `max_tokens` below its minimum is a 400.
+    let raw = reqwest::Client::new()
+        .post(format!("{}/choices", base(addr)))
+        .header("content-type", "application/json")
+        .body(r#"{"chunking": {"type": "static", "static": {"max_tokens": 5}}, "tool_choice": "auto"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status().as_u16(), 400);
 }

@@ -928,6 +928,7 @@ impl<'a> Schemas<'a> {
                     sink,
                 ),
             });
+        let discriminator = discriminator.or_else(|| self.implied_discriminator(parts));
         // Only `$ref` variants have a name, and only some variants pin the property; with no
         // value naming any variant, the variants are tried in order instead.
         let discriminator = match discriminator {
@@ -949,6 +950,70 @@ impl<'a> Schemas<'a> {
             discriminator,
             scalar: false,
         })
+    }
+
+    /// The discriminator of a union that names none but whose variants each pin one property
+    /// to values no other variant allows (openai's chunking strategies: `type` is `auto` in
+    /// one, `static` in the other; variants that are not objects aside): the union is tagged
+    /// by that property, as if the document
+    /// said so. Tried in order instead, a variant whose property is an enum that keeps unknown
+    /// values (the client's `Unknown`) would read the other's value too, and drop what only
+    /// the other has (`{"type": "static", "static": {…}}` read as the `auto` variant sent
+    /// `{"type": "static"}`). Only the pinned values name a variant, not the schemas' names:
+    /// without a `discriminator` OpenAPI's implicit mapping does not apply, and the variants'
+    /// own schemas refuse those names.
+    fn implied_discriminator(&self, parts: &[ReferenceOr<Schema>]) -> Option<Discriminator> {
+        // Variants that are not objects (openai's `tool_choice` is a string or one of two
+        // objects) carry no property; a JSON value without it tries the variants in order.
+        let scalar = |part: &ReferenceOr<Schema>| {
+            self.resolve(SchemaRef::of(part)).is_some_and(|s| {
+                matches!(
+                    s.schema_kind,
+                    SchemaKind::Type(
+                        Type::String(_)
+                            | Type::Number(_)
+                            | Type::Integer(_)
+                            | Type::Boolean(_)
+                            | Type::Array(_)
+                    )
+                )
+            })
+        };
+        let objects: Vec<(usize, &ReferenceOr<Schema>)> = parts
+            .iter()
+            .enumerate()
+            .filter(|(_, part)| !scalar(part))
+            .collect();
+        if objects.len() < 2 {
+            return None;
+        }
+        let mut props = Vec::new();
+        let mut additional = None;
+        let mut seen = BTreeSet::new();
+        collect_all_of(
+            self.doc,
+            SchemaRef::of(objects[0].1),
+            &mut props,
+            &mut additional,
+            &mut seen,
+            0,
+        );
+        props
+            .into_iter()
+            .map(|(name, _, _)| name)
+            .find_map(|property| {
+                let mut mapping: Vec<(String, usize)> = Vec::new();
+                for &(i, part) in &objects {
+                    let values = self.pinned(SchemaRef::of(part), &property, 0);
+                    if values.is_empty()
+                        || values.iter().any(|v| mapping.iter().any(|(m, _)| m == v))
+                    {
+                        return None;
+                    }
+                    mapping.extend(values.into_iter().map(|v| (v, i)));
+                }
+                Some(Discriminator { property, mapping })
+            })
     }
 
     /// The discriminator's values and the variant each names, the first one of a variant being

@@ -82,20 +82,18 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         .copied();
     let mut rng = Rng::new(u64::from(round), &op.id);
     let mut problems = Vec::new();
-    // A required path parameter the template has no place for (swagger-parser's issue 455:
-    // `serverID` beside `/api/batch/`): no request can carry it, and a mock that checks
-    // requests refuses every one without it.
-    let declared: Vec<&str> = params
+    // A path parameter the template has no place for: swagger-parser's issue 455 declares
+    // `serverID` beside `/api/batch/`, openai's `getCertificate` `cert_id` beside
+    // `{certificate_id}`. No request can carry it under its name, and a mock that checks
+    // requests refuses every one without it (the generator fills the placeholders in order).
+    let homeless: Vec<String> = params
         .iter()
         .filter(|r| r.get("in").and_then(Value::as_str) == Some("path"))
         .filter_map(|r| r.get("name").and_then(Value::as_str))
+        .filter(|n| !placeholders.contains(n))
+        .map(|n| format!("`{n}`"))
         .collect();
-    if declared.len() > placeholders.len() {
-        let homeless: Vec<String> = declared
-            .iter()
-            .filter(|n| !placeholders.contains(n))
-            .map(|n| format!("`{n}`"))
-            .collect();
+    if !homeless.is_empty() {
         problems.push(format!(
             "{}it declares path parameter {} that its path `{}` has no place for",
             values::CONTRADICTS,
@@ -346,4 +344,56 @@ fn body_schema(doc: &Value, op: &Value, content_type: &str) -> Option<Value> {
             .map(|(_, v)| v)
     })?;
     Some(media.get("schema").cloned().unwrap_or(Value::Bool(true)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The document's own path parameters, as the harness reads them, against its path key.
+    fn first_call(text: &str) -> Call {
+        let options = apigen::Options {
+            name: "doc".into(),
+            spec_label: "doc.yaml".into(),
+            command: "test".into(),
+            ..Default::default()
+        };
+        let (api, cli) = apigen::cli_plan(text, &options).expect("the document plans");
+        let doc: Value = serde_yaml::from_str(text).expect("YAML");
+        calls(&doc, &api, &cli, 1).remove(0)
+    }
+
+    const DOC: &str = r#"
+openapi: 3.0.3
+info: {title: Certificates, version: "1"}
+paths:
+  PATH:
+    get:
+      operationId: getCertificate
+      parameters:
+        - {name: PARAM, in: path, required: true, schema: {type: string}}
+      responses:
+        "200": {description: the certificate}
+"#;
+
+    #[test]
+    fn a_path_parameter_the_path_has_no_place_for_is_the_documents_fault() {
+        // openai's `getCertificate`: as many parameters as placeholders, named apart.
+        let apart = DOC
+            .replace("PATH", "/certificates/{certificate_id}")
+            .replace("PARAM", "cert_id");
+        let call = first_call(&apart);
+        let fault = call.document_fault.expect("the document's fault");
+        assert!(
+            fault.contains("`cert_id`") && fault.contains("{certificate_id}"),
+            "{fault}"
+        );
+        // Named as its placeholder: an ordinary call.
+        let placed = DOC
+            .replace("PATH", "/certificates/{cert_id}")
+            .replace("PARAM", "cert_id");
+        let call = first_call(&placed);
+        assert_eq!((call.document_fault, call.problem), (None, None));
+        assert_eq!(call.args.len(), 1, "{:?}", call.args);
+    }
 }

@@ -41,6 +41,7 @@ pub fn cli() -> Command {
         post_forms_command,
         get_things_command,
         echo_filters_command,
+        echo_choices_command,
         echo_labels_command,
     ];
     support::global_args(cmd, &["constructsexamplev3"])
@@ -138,6 +139,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "post-forms" => post_forms(&call, m),
         "get-things" => get_things(&call, m),
         "echo-filters" => echo_filters(&call, m),
+        "echo-choices" => echo_choices(&call, m),
         "echo-labels" => echo_labels(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
@@ -317,6 +319,50 @@ fn echo_filters(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_point(support::optional::<types::Point>(m, "point")?);
     let result = call.runtime.block_on(call.client.echo_filters_with(&range, options));
     Ok(finish(&call.client, ("echoFilters", false), result, call.json, call.verbose))
+}
+
+/// `echo-choices`: its flags and help.
+fn echo_choices_command() -> Command {
+    support::body_args(
+            Command::new("echo-choices")
+                .about("`POST /choices`")
+                .long_about("`POST /choices` (operation `echoChoices`)."),
+        )
+        .arg(
+            Arg::new("chunking")
+                .long("chunking")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `chunking`: No discriminator, but each variant pins `type` to its own value (openai's chunking",
+                ),
+        )
+        .arg(
+            Arg::new("tool-choice")
+                .long("tool-choice")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `tool_choice`: A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):",
+                ),
+        )
+}
+
+/// `echo-choices`: calls `echoChoices`.
+fn echo_choices(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::EchoChoicesBody> = support::body(
+        m,
+        &[("chunking", "chunking"), ("tool-choice", "tool_choice")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.echo_choices(&body));
+    Ok(finish(&call.client, ("echoChoices", false), result, call.json, call.verbose))
 }
 
 /// `echo-labels`: its flags and help.

@@ -550,6 +550,51 @@ impl Client {
         }
     }
 
+    /// `POST /choices` (operation `echoChoices`).
+    pub async fn echo_choices(
+        &self,
+        body: &types::EchoChoicesBody,
+    ) -> Result<ResponseValue<types::EchoChoicesOkBody>, Error<EchoChoicesError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "echoChoices",
+            path: "/choices",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/choices";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::EchoChoicesOkBody, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `GET /labels/{names}` (operation `echoLabels`).
     ///
     /// Sends none of the optional parameters; [`echo_labels_with`](Self::echo_labels_with) takes them.
@@ -789,6 +834,15 @@ impl EchoFiltersOptions {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum EchoFiltersError {}
+/// The documented error answers of `echoChoices`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum EchoChoicesError {}
 /// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EchoLabelsOptions {

@@ -1013,6 +1013,546 @@ impl PatchCall {
     }
 }
 
+/// No discriminator, but each variant pins `type` to its own value (openai's chunking
+/// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+/// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+///
+/// Schema: `/components/schemas/Chunking`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Chunking {
+    AutoChunking(AutoChunking),
+    StaticChunking(StaticChunking),
+}
+
+impl Serialize for Chunking {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::AutoChunking(v) => (serde_json::to_value(v), "auto"),
+            Self::StaticChunking(v) => (serde_json::to_value(v), "static"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Chunking {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("auto") => {
+                crate::runtime::integer::from_value(value).map(Self::AutoChunking)
+            }
+            Some("static") => {
+                crate::runtime::integer::from_value(value).map(Self::StaticChunking)
+            }
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ", "`auto`, `static`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<
+                    AutoChunking,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::AutoChunking(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
+                }
+                match crate::runtime::integer::from_value::<
+                    StaticChunking,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::StaticChunking(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Chunking", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Schema: `/components/schemas/AutoChunking/properties/type`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AutoChunkingType {
+    /// `auto`
+    Auto,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl AutoChunkingType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "auto",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for AutoChunkingType {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "auto" => Ok(Self::Auto),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for AutoChunkingType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for AutoChunkingType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for AutoChunkingType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for AutoChunkingType {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/AutoChunking`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AutoChunking {
+    pub r#type: AutoChunkingType,
+}
+
+impl AutoChunking {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: AutoChunkingType) -> Self {
+        Self { r#type }
+    }
+}
+
+/// Schema: `/components/schemas/StaticChunking/properties/type`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum StaticChunkingType {
+    /// `static`
+    Static,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl StaticChunkingType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for StaticChunkingType {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "static" => Ok(Self::Static),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for StaticChunkingType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for StaticChunkingType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for StaticChunkingType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for StaticChunkingType {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/StaticChunking/properties/static`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StaticChunkingStatic {
+    pub max_tokens: i64,
+}
+
+impl StaticChunkingStatic {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(max_tokens: i64) -> Self {
+        Self { max_tokens }
+    }
+}
+
+/// Schema: `/components/schemas/StaticChunking`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StaticChunking {
+    pub r#type: StaticChunkingType,
+    pub r#static: StaticChunkingStatic,
+}
+
+impl StaticChunking {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: StaticChunkingType, r#static: StaticChunkingStatic) -> Self {
+        Self { r#type, r#static }
+    }
+}
+
+/// Schema: `/components/schemas/ToolChoice/oneOf/0`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ToolChoiceString {
+    /// `none`
+    None,
+    /// `auto`
+    Auto,
+    /// `required`
+    Required,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl ToolChoiceString {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "none",
+            Self::Auto => "auto",
+            Self::Required => "required",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for ToolChoiceString {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "none" => Ok(Self::None),
+            "auto" => Ok(Self::Auto),
+            "required" => Ok(Self::Required),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for ToolChoiceString {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ToolChoiceString {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolChoiceString {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for ToolChoiceString {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+/// the objects are tagged by `type`, the string read as itself.
+///
+/// Schema: `/components/schemas/ToolChoice`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ToolChoice {
+    String(ToolChoiceString),
+    HostedToolChoice(HostedToolChoice),
+    FunctionChoice(FunctionChoice),
+}
+
+impl Serialize for ToolChoice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::String(v) => (serde_json::to_value(v), "String"),
+            Self::HostedToolChoice(v) => (serde_json::to_value(v), "file_search"),
+            Self::FunctionChoice(v) => (serde_json::to_value(v), "function"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("file_search") => {
+                crate::runtime::integer::from_value(value).map(Self::HostedToolChoice)
+            }
+            Some("web_search") => {
+                crate::runtime::integer::from_value(value).map(Self::HostedToolChoice)
+            }
+            Some("function") => {
+                crate::runtime::integer::from_value(value).map(Self::FunctionChoice)
+            }
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ",
+                            "`file_search`, `web_search`, `function`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<
+                    ToolChoiceString,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::String(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "String")),
+                }
+                match crate::runtime::integer::from_value::<
+                    HostedToolChoice,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::HostedToolChoice(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
+                }
+                match crate::runtime::integer::from_value::<
+                    FunctionChoice,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::FunctionChoice(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "ToolChoice", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Schema: `/components/schemas/HostedToolChoice/properties/type`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum HostedToolChoiceType {
+    /// `file_search`
+    FileSearch,
+    /// `web_search`
+    WebSearch,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl HostedToolChoiceType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::FileSearch => "file_search",
+            Self::WebSearch => "web_search",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for HostedToolChoiceType {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "file_search" => Ok(Self::FileSearch),
+            "web_search" => Ok(Self::WebSearch),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for HostedToolChoiceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for HostedToolChoiceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for HostedToolChoiceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for HostedToolChoiceType {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/HostedToolChoice`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HostedToolChoice {
+    pub r#type: HostedToolChoiceType,
+}
+
+impl HostedToolChoice {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: HostedToolChoiceType) -> Self {
+        Self { r#type }
+    }
+}
+
+/// Schema: `/components/schemas/FunctionChoice/properties/type`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FunctionChoiceType {
+    /// `function`
+    Function,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl FunctionChoiceType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Function => "function",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for FunctionChoiceType {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "function" => Ok(Self::Function),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for FunctionChoiceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for FunctionChoiceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for FunctionChoiceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for FunctionChoiceType {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/FunctionChoice`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionChoice {
+    pub r#type: FunctionChoiceType,
+    pub name: String,
+}
+
+impl FunctionChoice {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: FunctionChoiceType, name: impl Into<String>) -> Self {
+        Self { r#type, name: name.into() }
+    }
+}
+
 /// A discriminated union whose members may leave the property out.
 ///
 /// Schema: `/components/schemas/Animal`.
@@ -1441,6 +1981,46 @@ impl EchoFiltersOkBody {
     pub fn with_range(mut self, range: impl Into<Option<Range>>) -> Self {
         self.range = range.into();
         self
+    }
+}
+
+/// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EchoChoicesBody {
+    /// No discriminator, but each variant pins `type` to its own value (openai's chunking
+    /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+    /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+    pub chunking: Chunking,
+    /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+    /// the objects are tagged by `type`, the string read as itself.
+    pub tool_choice: ToolChoice,
+}
+
+impl EchoChoicesBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
+        Self { chunking, tool_choice }
+    }
+}
+
+/// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EchoChoicesOkBody {
+    /// No discriminator, but each variant pins `type` to its own value (openai's chunking
+    /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+    /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+    pub chunking: Chunking,
+    /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+    /// the objects are tagged by `type`, the string read as itself.
+    pub tool_choice: ToolChoice,
+}
+
+impl EchoChoicesOkBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
+        Self { chunking, tool_choice }
     }
 }
 

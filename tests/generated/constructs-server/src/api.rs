@@ -83,6 +83,17 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(EchoFiltersResponse::Unimplemented) }
     }
 
+    /// `POST /choices` (operation `echoChoices`).
+    fn echo_choices(
+        &self,
+        ctx: &RequestContext,
+        params: EchoChoicesParams,
+        body: types::EchoChoicesBody,
+    ) -> impl Future<Output = Result<EchoChoicesResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(EchoChoicesResponse::Unimplemented) }
+    }
+
     /// `GET /labels/{names}` (operation `echoLabels`).
     fn echo_labels(
         &self,
@@ -234,6 +245,24 @@ pub struct EchoFiltersParams {
 pub enum EchoFiltersResponse {
     /// 200: The objects as the server read them.
     Ok(types::EchoFiltersOkBody),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `echoChoices` (`POST /choices`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EchoChoicesParams {}
+/// What `echoChoices` answers: one variant per documented status, and [`Unimplemented`](EchoChoicesResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum EchoChoicesResponse {
+    /// 200: The choices as the server read them.
+    Ok(types::EchoChoicesOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

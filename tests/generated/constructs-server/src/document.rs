@@ -361,6 +361,113 @@ pub static DOCUMENT: Document = Document {
           }
         }
       },
+      "Chunking": {
+        "description": "No discriminator, but each variant pins `type` to its own value (openai's chunking\nstrategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps\nunknown values on the client) read `{\"type\": \"static\", …}` too and dropped `static`.\n",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/AutoChunking"
+          },
+          {
+            "$ref": "#/components/schemas/StaticChunking"
+          }
+        ]
+      },
+      "AutoChunking": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "auto"
+            ]
+          }
+        }
+      },
+      "StaticChunking": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "type",
+          "static"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "static"
+            ]
+          },
+          "static": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "max_tokens"
+            ],
+            "properties": {
+              "max_tokens": {
+                "type": "integer",
+                "minimum": 100
+              }
+            }
+          }
+        }
+      },
+      "ToolChoice": {
+        "description": "A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):\nthe objects are tagged by `type`, the string read as itself.\n",
+        "oneOf": [
+          {
+            "type": "string",
+            "enum": [
+              "none",
+              "auto",
+              "required"
+            ]
+          },
+          {
+            "$ref": "#/components/schemas/HostedToolChoice"
+          },
+          {
+            "$ref": "#/components/schemas/FunctionChoice"
+          }
+        ]
+      },
+      "HostedToolChoice": {
+        "type": "object",
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "file_search",
+              "web_search"
+            ]
+          }
+        }
+      },
+      "FunctionChoice": {
+        "type": "object",
+        "required": [
+          "type",
+          "name"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "function"
+            ]
+          },
+          "name": {
+            "type": "string"
+          }
+        }
+      },
       "Animal": {
         "description": "A discriminated union whose members may leave the property out.",
         "oneOf": [
@@ -783,6 +890,58 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/choices": {
+      "post": {
+        "operationId": "echoChoices",
+        "security": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "chunking",
+                  "tool_choice"
+                ],
+                "properties": {
+                  "chunking": {
+                    "$ref": "#/components/schemas/Chunking"
+                  },
+                  "tool_choice": {
+                    "$ref": "#/components/schemas/ToolChoice"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The choices as the server read them.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "chunking",
+                    "tool_choice"
+                  ],
+                  "properties": {
+                    "chunking": {
+                      "$ref": "#/components/schemas/Chunking"
+                    },
+                    "tool_choice": {
+                      "$ref": "#/components/schemas/ToolChoice"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/labels/{names}": {
       "get": {
         "operationId": "echoLabels",
@@ -1056,6 +1215,51 @@ components:
       properties:
         type: {type: string, enum: [patch]}
         diff: {type: string}
+    Chunking:
+      description: |
+        No discriminator, but each variant pins `type` to its own value (openai's chunking
+        strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+        unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+      oneOf:
+        - $ref: '#/components/schemas/AutoChunking'
+        - $ref: '#/components/schemas/StaticChunking'
+    AutoChunking:
+      type: object
+      additionalProperties: false
+      required: [type]
+      properties:
+        type: {type: string, enum: [auto]}
+    StaticChunking:
+      type: object
+      additionalProperties: false
+      required: [type, static]
+      properties:
+        type: {type: string, enum: [static]}
+        static:
+          type: object
+          additionalProperties: false
+          required: [max_tokens]
+          properties:
+            max_tokens: {type: integer, minimum: 100}
+    ToolChoice:
+      description: |
+        A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+        the objects are tagged by `type`, the string read as itself.
+      oneOf:
+        - {type: string, enum: [none, auto, required]}
+        - $ref: '#/components/schemas/HostedToolChoice'
+        - $ref: '#/components/schemas/FunctionChoice'
+    HostedToolChoice:
+      type: object
+      required: [type]
+      properties:
+        type: {type: string, enum: [file_search, web_search]}
+    FunctionChoice:
+      type: object
+      required: [type, name]
+      properties:
+        type: {type: string, enum: [function]}
+        name: {type: string}
     Animal:
       description: A discriminated union whose members may leave the property out.
       oneOf:
@@ -1224,6 +1428,31 @@ paths:
                   range: {$ref: '#/components/schemas/Range'}
   # Arrays in every place a parameter stands, in each style: an item may hold its own
   # delimiter (written encoded, so it stays one item).
+  /choices:
+    post:
+      operationId: echoChoices
+      security: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [chunking, tool_choice]
+              properties:
+                chunking: {$ref: '#/components/schemas/Chunking'}
+                tool_choice: {$ref: '#/components/schemas/ToolChoice'}
+      responses:
+        '200':
+          description: The choices as the server read them.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [chunking, tool_choice]
+                properties:
+                  chunking: {$ref: '#/components/schemas/Chunking'}
+                  tool_choice: {$ref: '#/components/schemas/ToolChoice'}
   /labels/{names}:
     get:
       operationId: echoLabels

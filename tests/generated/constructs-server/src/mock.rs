@@ -100,6 +100,20 @@ impl ConstructsApi for Mock {
         Ok(EchoFiltersResponse::Ok(body))
     }
 
+    /// `POST /choices`: the 200 answer.
+    async fn echo_choices(
+        &self,
+        _ctx: &RequestContext,
+        _params: EchoChoicesParams,
+        _body: types::EchoChoicesBody,
+    ) -> Result<EchoChoicesResponse, MockError> {
+        let body: types::EchoChoicesOkBody = mock::checked(
+            "echoChoices: 200 body",
+            &[r#"{"chunking":{"type":"auto"},"tool_choice":{"type":"file_search"}}"#],
+        )?;
+        Ok(EchoChoicesResponse::Ok(body))
+    }
+
     /// `GET /labels/{names}`: the 200 answer.
     async fn echo_labels(
         &self,

@@ -29,6 +29,7 @@ use crate::runtime::errors::ErrorBodies;
 use crate::runtime::errors::ErrorBody;
 use crate::runtime::errors::StatusKey;
 use crate::runtime::validate;
+use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
@@ -116,6 +117,12 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
             &layer::route_path(&base, "/filters"),
             routing::get_service(
                 layer::operation(&api, handle_echo_filters::<A>).named("echoFilters"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/choices"),
+            routing::post_service(
+                layer::operation(&api, handle_echo_choices::<A>).named("echoChoices"),
             ),
         )
         .route(
@@ -473,6 +480,50 @@ fn serve_echo_filters<A: ConstructsApi>(
     }
 }
 
+/// `POST /choices`: see [`ConstructsApi::echo_choices`].
+fn handle_echo_choices<A: ConstructsApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_echo_choices(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `echoChoices` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_echo_choices<A: ConstructsApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = EchoChoicesParams {};
+        let body = body::read_json::<
+            types::EchoChoicesBody,
+        >(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
+        let ctx = RequestContext::new("echoChoices", scheme, parts);
+        let outcome = A::echo_choices(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /labels/{names}`: see [`ConstructsApi::echo_labels`].
 fn handle_echo_labels<A: ConstructsApi>(
     api: Arc<A>,
@@ -595,6 +646,15 @@ impl EchoFiltersResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("echoFilters")),
+        }
+    }
+}
+
+impl EchoChoicesResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("echoChoices")),
         }
     }
 }

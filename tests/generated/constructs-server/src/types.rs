@@ -1188,6 +1188,625 @@ impl Validate for PatchCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// No discriminator, but each variant pins `type` to its own value (openai's chunking
+/// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+/// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+///
+/// Schema: `/components/schemas/Chunking`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Chunking {
+    AutoChunking(AutoChunking),
+    StaticChunking(StaticChunking),
+}
+
+impl Serialize for Chunking {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::AutoChunking(v) => (serde_json::to_value(v), "auto"),
+            Self::StaticChunking(v) => (serde_json::to_value(v), "static"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Chunking {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("auto") => {
+                crate::runtime::integer::from_value(value).map(Self::AutoChunking)
+            }
+            Some("static") => {
+                crate::runtime::integer::from_value(value).map(Self::StaticChunking)
+            }
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ", "`auto`, `static`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<
+                    AutoChunking,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::AutoChunking(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
+                }
+                match crate::runtime::integer::from_value::<
+                    StaticChunking,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::StaticChunking(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Chunking", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Validate for Chunking {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        match self {
+            Self::AutoChunking(_) => {}
+            Self::StaticChunking(v) => v.validate(pointer, out),
+        }
+    }
+}
+
+/// Schema: `/components/schemas/AutoChunking/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AutoChunkingType {
+    /// `auto`
+    Auto,
+}
+
+impl AutoChunkingType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "auto",
+        }
+    }
+}
+
+impl std::str::FromStr for AutoChunkingType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "auto" => Ok(Self::Auto),
+            other => {
+                Err(format!(concat!("expected one of ", "`auto`", ", got `{}`"), other))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for AutoChunkingType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for AutoChunkingType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for AutoChunkingType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for AutoChunkingType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for AutoChunkingType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/AutoChunking`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AutoChunking {
+    pub r#type: AutoChunkingType,
+}
+
+impl AutoChunking {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: AutoChunkingType) -> Self {
+        Self { r#type }
+    }
+}
+
+impl Validate for AutoChunking {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/StaticChunking/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum StaticChunkingType {
+    /// `static`
+    Static,
+}
+
+impl StaticChunkingType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+        }
+    }
+}
+
+impl std::str::FromStr for StaticChunkingType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "static" => Ok(Self::Static),
+            other => {
+                Err(
+                    format!(concat!("expected one of ", "`static`", ", got `{}`"), other),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for StaticChunkingType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for StaticChunkingType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for StaticChunkingType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for StaticChunkingType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for StaticChunkingType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/StaticChunking/properties/static`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StaticChunkingStatic {
+    pub max_tokens: i64,
+}
+
+impl StaticChunkingStatic {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(max_tokens: i64) -> Self {
+        Self { max_tokens }
+    }
+}
+
+impl Validate for StaticChunkingStatic {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.max_tokens;
+            let at = validate::join(pointer, "max_tokens");
+            validate::check_minimum(*value, 100, false, &at, out);
+        }
+    }
+}
+
+/// Schema: `/components/schemas/StaticChunking`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StaticChunking {
+    pub r#type: StaticChunkingType,
+    pub r#static: StaticChunkingStatic,
+}
+
+impl StaticChunking {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: StaticChunkingType, r#static: StaticChunkingStatic) -> Self {
+        Self { r#type, r#static }
+    }
+}
+
+impl Validate for StaticChunking {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.r#static;
+            let at = validate::join(pointer, "static");
+            value.validate(&at, out);
+        }
+    }
+}
+
+/// Schema: `/components/schemas/ToolChoice/oneOf/0`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ToolChoiceString {
+    /// `none`
+    None,
+    /// `auto`
+    Auto,
+    /// `required`
+    Required,
+}
+
+impl ToolChoiceString {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "none",
+            Self::Auto => "auto",
+            Self::Required => "required",
+        }
+    }
+}
+
+impl std::str::FromStr for ToolChoiceString {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "none" => Ok(Self::None),
+            "auto" => Ok(Self::Auto),
+            "required" => Ok(Self::Required),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`none`, `auto`, `required`",
+                        ", got `{}`"), other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ToolChoiceString {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ToolChoiceString {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolChoiceString {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for ToolChoiceString {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for ToolChoiceString {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+/// the objects are tagged by `type`, the string read as itself.
+///
+/// Schema: `/components/schemas/ToolChoice`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ToolChoice {
+    String(ToolChoiceString),
+    HostedToolChoice(HostedToolChoice),
+    FunctionChoice(FunctionChoice),
+}
+
+impl Serialize for ToolChoice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::String(v) => (serde_json::to_value(v), "String"),
+            Self::HostedToolChoice(v) => (serde_json::to_value(v), "file_search"),
+            Self::FunctionChoice(v) => (serde_json::to_value(v), "function"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("file_search") => {
+                crate::runtime::integer::from_value(value).map(Self::HostedToolChoice)
+            }
+            Some("web_search") => {
+                crate::runtime::integer::from_value(value).map(Self::HostedToolChoice)
+            }
+            Some("function") => {
+                crate::runtime::integer::from_value(value).map(Self::FunctionChoice)
+            }
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ",
+                            "`file_search`, `web_search`, `function`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<
+                    ToolChoiceString,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::String(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "String")),
+                }
+                match crate::runtime::integer::from_value::<
+                    HostedToolChoice,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::HostedToolChoice(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
+                }
+                match crate::runtime::integer::from_value::<
+                    FunctionChoice,
+                >(value.clone()) {
+                    Ok(v) => return Ok(Self::FunctionChoice(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "ToolChoice", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Validate for ToolChoice {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/HostedToolChoice/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum HostedToolChoiceType {
+    /// `file_search`
+    FileSearch,
+    /// `web_search`
+    WebSearch,
+}
+
+impl HostedToolChoiceType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::FileSearch => "file_search",
+            Self::WebSearch => "web_search",
+        }
+    }
+}
+
+impl std::str::FromStr for HostedToolChoiceType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "file_search" => Ok(Self::FileSearch),
+            "web_search" => Ok(Self::WebSearch),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`file_search`, `web_search`",
+                        ", got `{}`"), other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for HostedToolChoiceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for HostedToolChoiceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for HostedToolChoiceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for HostedToolChoiceType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for HostedToolChoiceType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/HostedToolChoice`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HostedToolChoice {
+    pub r#type: HostedToolChoiceType,
+}
+
+impl HostedToolChoice {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: HostedToolChoiceType) -> Self {
+        Self { r#type }
+    }
+}
+
+impl Validate for HostedToolChoice {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/FunctionChoice/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FunctionChoiceType {
+    /// `function`
+    Function,
+}
+
+impl FunctionChoiceType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Function => "function",
+        }
+    }
+}
+
+impl std::str::FromStr for FunctionChoiceType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "function" => Ok(Self::Function),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`function`", ", got `{}`"), other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for FunctionChoiceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for FunctionChoiceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for FunctionChoiceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for FunctionChoiceType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for FunctionChoiceType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/FunctionChoice`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionChoice {
+    pub r#type: FunctionChoiceType,
+    pub name: String,
+}
+
+impl FunctionChoice {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: FunctionChoiceType, name: impl Into<String>) -> Self {
+        Self { r#type, name: name.into() }
+    }
+}
+
+impl Validate for FunctionChoice {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// A discriminated union whose members may leave the property out.
 ///
 /// Schema: `/components/schemas/Animal`.
@@ -1800,6 +2419,66 @@ impl Validate for EchoFiltersOkBody {
         }
         if let Some(value) = &self.page {
             let at = validate::join(pointer, "page");
+            value.validate(&at, out);
+        }
+    }
+}
+
+/// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EchoChoicesBody {
+    /// No discriminator, but each variant pins `type` to its own value (openai's chunking
+    /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+    /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+    pub chunking: Chunking,
+    /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+    /// the objects are tagged by `type`, the string read as itself.
+    pub tool_choice: ToolChoice,
+}
+
+impl EchoChoicesBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
+        Self { chunking, tool_choice }
+    }
+}
+
+impl Validate for EchoChoicesBody {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.chunking;
+            let at = validate::join(pointer, "chunking");
+            value.validate(&at, out);
+        }
+    }
+}
+
+/// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EchoChoicesOkBody {
+    /// No discriminator, but each variant pins `type` to its own value (openai's chunking
+    /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+    /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+    pub chunking: Chunking,
+    /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+    /// the objects are tagged by `type`, the string read as itself.
+    pub tool_choice: ToolChoice,
+}
+
+impl EchoChoicesOkBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
+        Self { chunking, tool_choice }
+    }
+}
+
+impl Validate for EchoChoicesOkBody {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.chunking;
+            let at = validate::join(pointer, "chunking");
             value.validate(&at, out);
         }
     }
