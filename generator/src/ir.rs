@@ -288,6 +288,9 @@ pub struct Discriminator {
     pub property: String,
     /// (wire value, variant index)
     pub mapping: Vec<(String, usize)>,
+    /// The values are JSON integers written in decimal (discord's action types `1`…`4`,
+    /// a tag implied by variants that pin an integer property), not strings.
+    pub integer: bool,
 }
 
 /// A Rust type as used in a field, parameter or body.

@@ -117,6 +117,21 @@ fn variants_that_pin_a_property_are_told_apart_by_it() {
         c::ToolChoice::String(c::ToolChoiceString::Required)
     ));
     assert_eq!(serde_json::to_value(&mode).unwrap(), json!("required"));
+
+    // An integer property (discord's action types), pinned beside an `allOf` too.
+    let flag = json!({"type": 2, "metadata": {"channel": "c1"}});
+    let action: c::Action = serde_json::from_value(flag.clone()).unwrap();
+    assert!(
+        matches!(&action, c::Action::FlagAction(f) if f.metadata.channel == "c1"),
+        "{action:?}"
+    );
+    assert_eq!(serde_json::to_value(&action).unwrap(), flag);
+    let block: s::Action = serde_json::from_value(json!({"type": 1})).unwrap();
+    assert!(matches!(block, s::Action::BlockAction(_)));
+    let err = serde_json::from_value::<c::Action>(json!({"type": 3}))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("expected one of `1`, `2`"), "{err}");
 }
 
 /// Issue 33: an answer that leaves the discriminator's property out is read by trying the

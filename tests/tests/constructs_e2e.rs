@@ -157,6 +157,7 @@ impl ConstructsApi for Service {
         Ok(EchoChoicesResponse::Ok(types::EchoChoicesOkBody {
             chunking: body.chunking,
             tool_choice: body.tool_choice,
+            actions: body.actions,
         }))
     }
 

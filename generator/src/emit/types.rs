@@ -732,6 +732,7 @@ fn one_of(
                     .find(|(_, idx)| *idx == i)
                     .map(|(wire, _)| wire.clone())
                     .unwrap_or_else(|| v.rust.clone());
+                let tag = tag_literal(d, &tag);
                 quote!(Self::#variant(v) => (serde_json::to_value(v), #tag),)
             });
             quote! {
@@ -767,6 +768,7 @@ fn one_of(
             let property = &d.property;
             let arms = d.mapping.iter().map(|(wire, i)| {
                 let variant = ident(&o.variants[*i].rust);
+                let wire = tag_literal(d, wire);
                 quote!(Some(#wire) => crate::runtime::integer::from_value(value).map(Self::#variant),)
             });
             let known = d
@@ -775,13 +777,21 @@ fn one_of(
                 .map(|(w, _)| format!("`{w}`"))
                 .collect::<Vec<_>>()
                 .join(", ");
+            let tag = if d.integer {
+                quote!(let tag = value.get(#property).and_then(serde_json::Value::as_i64);)
+            } else {
+                quote! {
+                    let tag = value
+                        .get(#property)
+                        .and_then(serde_json::Value::as_str)
+                        .map(str::to_owned);
+                    let tag = tag.as_deref();
+                }
+            };
             quote! {
                 let value = serde_json::Value::deserialize(deserializer)?;
-                let tag = value
-                    .get(#property)
-                    .and_then(serde_json::Value::as_str)
-                    .map(str::to_owned);
-                match tag.as_deref() {
+                #tag
+                match tag {
                     #(#arms)*
                     Some(other) => return Err(serde::de::Error::custom(format!(
                         concat!("unknown `", #property, "` value `{}`; expected one of ", #known), other))),
@@ -865,5 +875,17 @@ fn one_of(
             }
         }
         #validate
+    }
+}
+
+/// A discriminator value as the literal the generated code matches and writes: `"auto"`, or
+/// `2` for an integer tag.
+fn tag_literal(d: &crate::ir::Discriminator, wire: &str) -> TokenStream {
+    match wire.parse::<i64>() {
+        Ok(n) if d.integer => {
+            let n = proc_macro2::Literal::i64_unsuffixed(n);
+            quote!(#n)
+        }
+        _ => quote!(#wire),
     }
 }

@@ -213,7 +213,13 @@ impl Maker<'_> {
                 // With a discriminator, a variant it names, with its tag.
                 let (index, tag) = match &one.discriminator {
                     Some(d) => match d.mapping.first() {
-                        Some((wire, i)) => (*i, Some((d.property.clone(), wire.clone()))),
+                        Some((wire, i)) => {
+                            let tag = match wire.parse::<i64>() {
+                                Ok(n) if d.integer => Value::from(n),
+                                _ => Value::String(wire.clone()),
+                            };
+                            (*i, Some((d.property.clone(), tag)))
+                        }
                         None => (0, None),
                     },
                     None => (0, None),
@@ -222,8 +228,8 @@ impl Maker<'_> {
                     return Value::Null;
                 };
                 let mut value = self.value(&variant.ty, &variant.constraints, depth + 1);
-                if let (Some((property, wire)), Value::Object(map)) = (tag, &mut value) {
-                    map.insert(property, Value::String(wire));
+                if let (Some((property, tag)), Value::Object(map)) = (tag, &mut value) {
+                    map.insert(property, tag);
                 }
                 value
             }

@@ -920,6 +920,7 @@ impl<'a> Schemas<'a> {
             .as_ref()
             .map(|d| Discriminator {
                 property: d.property_name.clone(),
+                integer: false,
                 mapping: self.tags(
                     parts,
                     &d.property_name,
@@ -998,13 +999,12 @@ impl<'a> Schemas<'a> {
             &mut seen,
             0,
         );
-        props
-            .into_iter()
-            .map(|(name, _, _)| name)
-            .find_map(|property| {
+        // String values first (what OpenAPI's discriminators are), then integers.
+        [Pin::String, Pin::Integer].into_iter().find_map(|pin| {
+            props.iter().find_map(|(property, _, _)| {
                 let mut mapping: Vec<(String, usize)> = Vec::new();
                 for &(i, part) in &objects {
-                    let values = self.pinned(SchemaRef::of(part), &property, 0);
+                    let values = self.pinned(SchemaRef::of(part), property, pin, 0);
                     if values.is_empty()
                         || values.iter().any(|v| mapping.iter().any(|(m, _)| m == v))
                     {
@@ -1012,8 +1012,13 @@ impl<'a> Schemas<'a> {
                     }
                     mapping.extend(values.into_iter().map(|v| (v, i)));
                 }
-                Some(Discriminator { property, mapping })
+                Some(Discriminator {
+                    property: property.clone(),
+                    mapping,
+                    integer: pin == Pin::Integer,
+                })
             })
+        })
     }
 
     /// The discriminator's values and the variant each names, the first one of a variant being
@@ -1056,7 +1061,7 @@ impl<'a> Schemas<'a> {
                 })
                 .unwrap_or_default();
             if !keys.is_empty() {
-                let allowed = self.pinned(SchemaRef::of(part), property, 0);
+                let allowed = self.pinned(SchemaRef::of(part), property, Pin::String, 0);
                 for key in keys
                     .iter()
                     .filter(|k| !allowed.is_empty() && !allowed.contains(k))
@@ -1076,7 +1081,7 @@ impl<'a> Schemas<'a> {
                 keys.into_iter().for_each(|k| claim(k.clone(), i));
                 continue;
             }
-            for value in self.pinned(SchemaRef::of(part), property, 0) {
+            for value in self.pinned(SchemaRef::of(part), property, Pin::String, 0) {
                 claim(value, i);
             }
             if let Some(reference) = reference {
@@ -1097,7 +1102,7 @@ impl<'a> Schemas<'a> {
     /// tool allows `web_search_preview` and a dated alias), through references and `allOf`;
     /// for a variant that is a union itself (openai's `Item` among `InputItem`'s variants),
     /// the values of its own variants, as deep as they go.
-    fn pinned(&self, s: SchemaRef<'_>, property: &str, depth: usize) -> Vec<String> {
+    fn pinned(&self, s: SchemaRef<'_>, property: &str, pin: Pin, depth: usize) -> Vec<String> {
         if depth > 8 {
             return Vec::new();
         }
@@ -1118,7 +1123,7 @@ impl<'a> Schemas<'a> {
         if let Some(parts) = nested {
             let mut values = Vec::new();
             for part in parts {
-                for v in self.pinned(SchemaRef::of(part), property, depth + 1) {
+                for v in self.pinned(SchemaRef::of(part), property, pin, depth + 1) {
                     if !values.contains(&v) {
                         values.push(v);
                     }
@@ -1152,8 +1157,25 @@ impl<'a> Schemas<'a> {
                 _ => break,
             }
         }
-        match &schema.schema_kind {
-            SchemaKind::Type(Type::String(t)) => t.enumeration.iter().flatten().cloned().collect(),
+        match (&schema.schema_kind, pin) {
+            (SchemaKind::Type(Type::String(t)), Pin::String) => {
+                t.enumeration.iter().flatten().cloned().collect()
+            }
+            (SchemaKind::Type(Type::Integer(t)), Pin::Integer) => {
+                t.enumeration.iter().flatten().map(i64::to_string).collect()
+            }
+            // `{type: integer, enum: [2], allOf: [{$ref: ActionType}]}` (discord): the `enum`
+            // beside the `allOf` is the narrower.
+            (SchemaKind::Any(any), Pin::String) if any.typ.as_deref() != Some("integer") => any
+                .enumeration
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
+            (SchemaKind::Any(any), Pin::Integer) if any.typ.as_deref() != Some("string") => any
+                .enumeration
+                .iter()
+                .filter_map(|v| v.as_i64().map(|n| n.to_string()))
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -1287,6 +1309,14 @@ fn is_empty_schema(s: &Schema) -> bool {
 
 /// Gathers the properties of one `allOf` part (following references and nested allOf);
 /// false when the part is not object-like.
+/// Which values [`Schemas::pinned`] reads: a string property's (`type: {enum: [function]}`)
+/// or an integer property's (discord's `type: {type: integer, enum: [2]}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pin {
+    String,
+    Integer,
+}
+
 fn collect_all_of<'a>(
     doc: &'a OpenAPI,
     part: SchemaRef<'a>,

@@ -59,7 +59,8 @@ impl<'de> Deserialize<'de> for ToolCall {
             .get("type")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
-        match tag.as_deref() {
+        let tag = tag.as_deref();
+        match tag {
             Some("function") => {
                 crate::runtime::integer::from_value(value).map(Self::FunctionCall)
             }
@@ -311,7 +312,8 @@ impl<'de> Deserialize<'de> for Pet {
             .get("kind")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
-        match tag.as_deref() {
+        let tag = tag.as_deref();
+        match tag {
             Some("bird") => crate::runtime::integer::from_value(value).map(Self::Bird),
             Some("fish") => crate::runtime::integer::from_value(value).map(Self::Fish),
             Some(other) => {

@@ -346,13 +346,24 @@ fn echo_choices_command() -> Command {
                     "Body property `tool_choice`: A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):",
                 ),
         )
+        .arg(
+            Arg::new("actions")
+                .long("actions")
+                .value_name("JSON-ARRAY")
+                .help_heading(support::BODY)
+                .help("Body property `actions`"),
+        )
 }
 
 /// `echo-choices`: calls `echoChoices`.
 fn echo_choices(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let body: Option<types::EchoChoicesBody> = support::body(
         m,
-        &[("chunking", "chunking"), ("tool-choice", "tool_choice")],
+        &[
+            ("chunking", "chunking"),
+            ("tool-choice", "tool_choice"),
+            ("actions", "actions"),
+        ],
     )?;
     let Some(body) = body else {
         return Err(

@@ -484,7 +484,8 @@ impl<'de> Deserialize<'de> for ToolCall {
             .get("type")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
-        match tag.as_deref() {
+        let tag = tag.as_deref();
+        match tag {
             Some("function") => {
                 crate::runtime::integer::from_value(value).map(Self::FunctionCall)
             }
@@ -818,7 +819,8 @@ impl<'de> Deserialize<'de> for LocalCall {
             .get("type")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
-        match tag.as_deref() {
+        let tag = tag.as_deref();
+        match tag {
             Some("shell") => {
                 crate::runtime::integer::from_value(value).map(Self::ShellCall)
             }
@@ -1048,7 +1050,8 @@ impl<'de> Deserialize<'de> for Chunking {
             .get("type")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
-        match tag.as_deref() {
+        let tag = tag.as_deref();
+        match tag {
             Some("auto") => {
                 crate::runtime::integer::from_value(value).map(Self::AutoChunking)
             }
@@ -1351,7 +1354,8 @@ impl<'de> Deserialize<'de> for ToolChoice {
             .get("type")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
-        match tag.as_deref() {
+        let tag = tag.as_deref();
+        match tag {
             Some("file_search") => {
                 crate::runtime::integer::from_value(value).map(Self::HostedToolChoice)
             }
@@ -1403,6 +1407,146 @@ impl<'de> Deserialize<'de> for ToolChoice {
             }
         }
             .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Variants that pin an integer `type` (discord's auto-moderation actions): tagged by
+/// it. Tried in order, `block`'s optional metadata took `flag`'s and dropped `channel`.
+///
+/// Schema: `/components/schemas/Action`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Action {
+    BlockAction(BlockAction),
+    FlagAction(FlagAction),
+}
+
+impl Serialize for Action {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::BlockAction(v) => (serde_json::to_value(v), 1),
+            Self::FlagAction(v) => (serde_json::to_value(v), 2),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value.get("type").and_then(serde_json::Value::as_i64);
+        match tag {
+            Some(1) => crate::runtime::integer::from_value(value).map(Self::BlockAction),
+            Some(2) => crate::runtime::integer::from_value(value).map(Self::FlagAction),
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ", "`1`, `2`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<BlockAction>(value.clone()) {
+                    Ok(v) => return Ok(Self::BlockAction(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
+                }
+                match crate::runtime::integer::from_value::<FlagAction>(value.clone()) {
+                    Ok(v) => return Ok(Self::FlagAction(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Action", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Schema: `/components/schemas/ActionType`.
+pub type ActionType = i64;
+
+/// Schema: `/components/schemas/BlockAction/properties/metadata`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BlockActionMetadata {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl BlockActionMetadata {
+    /// Sets `reason`.
+    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self
+    }
+}
+
+/// Schema: `/components/schemas/BlockAction`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BlockAction {
+    pub r#type: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BlockActionMetadata>,
+}
+
+impl BlockAction {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: i64) -> Self {
+        Self { r#type, metadata: None }
+    }
+
+    /// Sets `metadata` (`None` unsets it).
+    pub fn with_metadata(
+        mut self,
+        metadata: impl Into<Option<BlockActionMetadata>>,
+    ) -> Self {
+        self.metadata = metadata.into();
+        self
+    }
+}
+
+/// Schema: `/components/schemas/FlagAction/properties/metadata`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlagActionMetadata {
+    pub channel: String,
+}
+
+impl FlagActionMetadata {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(channel: impl Into<String>) -> Self {
+        Self { channel: channel.into() }
+    }
+}
+
+/// Schema: `/components/schemas/FlagAction`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlagAction {
+    pub r#type: i64,
+    pub metadata: FlagActionMetadata,
+}
+
+impl FlagAction {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: i64, metadata: FlagActionMetadata) -> Self {
+        Self { r#type, metadata }
     }
 }
 
@@ -1586,7 +1730,8 @@ impl<'de> Deserialize<'de> for Animal {
             .get("kind")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
-        match tag.as_deref() {
+        let tag = tag.as_deref();
+        match tag {
             Some("bird") => crate::runtime::integer::from_value(value).map(Self::Bird),
             Some("fish") => crate::runtime::integer::from_value(value).map(Self::Fish),
             Some(other) => {
@@ -1994,13 +2139,25 @@ pub struct EchoChoicesBody {
     /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
     /// the objects are tagged by `type`, the string read as itself.
     pub tool_choice: ToolChoice,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<Vec<Action>>,
 }
 
 impl EchoChoicesBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
     pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
-        Self { chunking, tool_choice }
+        Self {
+            chunking,
+            tool_choice,
+            actions: None,
+        }
+    }
+
+    /// Sets `actions` (`None` unsets it).
+    pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
+        self.actions = actions.into();
+        self
     }
 }
 
@@ -2014,13 +2171,25 @@ pub struct EchoChoicesOkBody {
     /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
     /// the objects are tagged by `type`, the string read as itself.
     pub tool_choice: ToolChoice,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<Vec<Action>>,
 }
 
 impl EchoChoicesOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
     pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
-        Self { chunking, tool_choice }
+        Self {
+            chunking,
+            tool_choice,
+            actions: None,
+        }
+    }
+
+    /// Sets `actions` (`None` unsets it).
+    pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
+        self.actions = actions.into();
+        self
     }
 }
 

@@ -435,6 +435,77 @@ pub static DOCUMENT: Document = Document {
           }
         ]
       },
+      "Action": {
+        "description": "Variants that pin an integer `type` (discord's auto-moderation actions): tagged by\nit. Tried in order, `block`'s optional metadata took `flag`'s and dropped `channel`.\n",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/BlockAction"
+          },
+          {
+            "$ref": "#/components/schemas/FlagAction"
+          }
+        ]
+      },
+      "ActionType": {
+        "type": "integer",
+        "enum": [
+          1,
+          2
+        ]
+      },
+      "BlockAction": {
+        "type": "object",
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "type": "integer",
+            "enum": [
+              1
+            ],
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/ActionType"
+              }
+            ]
+          },
+          "metadata": {
+            "type": "object",
+            "properties": {
+              "reason": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "FlagAction": {
+        "type": "object",
+        "required": [
+          "type",
+          "metadata"
+        ],
+        "properties": {
+          "type": {
+            "type": "integer",
+            "enum": [
+              2
+            ]
+          },
+          "metadata": {
+            "type": "object",
+            "required": [
+              "channel"
+            ],
+            "properties": {
+              "channel": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
       "HostedToolChoice": {
         "type": "object",
         "required": [
@@ -910,6 +981,12 @@ pub static DOCUMENT: Document = Document {
                   },
                   "tool_choice": {
                     "$ref": "#/components/schemas/ToolChoice"
+                  },
+                  "actions": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Action"
+                    }
                   }
                 }
               }
@@ -933,6 +1010,12 @@ pub static DOCUMENT: Document = Document {
                     },
                     "tool_choice": {
                       "$ref": "#/components/schemas/ToolChoice"
+                    },
+                    "actions": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Action"
+                      }
                     }
                   }
                 }
@@ -1249,6 +1332,36 @@ components:
         - {type: string, enum: [none, auto, required]}
         - $ref: '#/components/schemas/HostedToolChoice'
         - $ref: '#/components/schemas/FunctionChoice'
+    Action:
+      description: |
+        Variants that pin an integer `type` (discord's auto-moderation actions): tagged by
+        it. Tried in order, `block`'s optional metadata took `flag`'s and dropped `channel`.
+      oneOf:
+        - $ref: '#/components/schemas/BlockAction'
+        - $ref: '#/components/schemas/FlagAction'
+    ActionType: {type: integer, enum: [1, 2]}
+    BlockAction:
+      type: object
+      required: [type]
+      properties:
+        type:
+          type: integer
+          enum: [1]
+          allOf: [{$ref: '#/components/schemas/ActionType'}]
+        metadata:
+          type: object
+          properties:
+            reason: {type: string}
+    FlagAction:
+      type: object
+      required: [type, metadata]
+      properties:
+        type: {type: integer, enum: [2]}
+        metadata:
+          type: object
+          required: [channel]
+          properties:
+            channel: {type: string}
     HostedToolChoice:
       type: object
       required: [type]
@@ -1442,6 +1555,7 @@ paths:
               properties:
                 chunking: {$ref: '#/components/schemas/Chunking'}
                 tool_choice: {$ref: '#/components/schemas/ToolChoice'}
+                actions: {type: array, items: {$ref: '#/components/schemas/Action'}}
       responses:
         '200':
           description: The choices as the server read them.
@@ -1453,6 +1567,7 @@ paths:
                 properties:
                   chunking: {$ref: '#/components/schemas/Chunking'}
                   tool_choice: {$ref: '#/components/schemas/ToolChoice'}
+                  actions: {type: array, items: {$ref: '#/components/schemas/Action'}}
   /labels/{names}:
     get:
       operationId: echoLabels

@@ -109,7 +109,9 @@ impl ConstructsApi for Mock {
     ) -> Result<EchoChoicesResponse, MockError> {
         let body: types::EchoChoicesOkBody = mock::checked(
             "echoChoices: 200 body",
-            &[r#"{"chunking":{"type":"auto"},"tool_choice":{"type":"file_search"}}"#],
+            &[
+                r#"{"chunking":{"type":"auto"},"tool_choice":{"type":"file_search"},"actions":[{"type":1,"metadata":{}}]}"#,
+            ],
         )?;
         Ok(EchoChoicesResponse::Ok(body))
     }

@@ -382,7 +382,8 @@ impl<'de> Deserialize<'de> for Member {
             .get("kind")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
-        match tag.as_deref() {
+        let tag = tag.as_deref();
+        match tag {
             Some("adult") => crate::runtime::integer::from_value(value).map(Self::Adult),
             Some("child") => crate::runtime::integer::from_value(value).map(Self::Child),
             Some(other) => {

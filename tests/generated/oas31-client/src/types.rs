@@ -247,7 +247,8 @@ impl<'de> Deserialize<'de> for Change {
             .get("type")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
-        match tag.as_deref() {
+        let tag = tag.as_deref();
+        match tag {
             Some("added") => crate::runtime::integer::from_value(value).map(Self::Added),
             Some("removed") => {
                 crate::runtime::integer::from_value(value).map(Self::Removed)
