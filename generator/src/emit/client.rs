@@ -386,14 +386,12 @@ pub fn client_rs(api: &Api) -> TokenStream {
                         let mut headers = http::HeaderMap::new();
                         headers.insert(http::header::USER_AGENT, value);
                         let builder = reqwest::Client::builder().default_headers(headers);
-                        // Loopback traffic never goes through a proxy (see `direct_for_loopback`).
-                        let builder = crate::runtime::transport::direct_for_loopback(builder, &self.base_url);
-                        // A server that accepts and never answers must not hang a call forever.
-                        #[cfg(not(target_arch = "wasm32"))]
-                        let builder = builder
-                            .connect_timeout(Duration::from_secs(10))
-                            .timeout(self.timeout.unwrap_or(Duration::from_secs(60)));
-                        builder.build().map_err(Error::Transport)?
+                        // Timeouts (a server that accepts and never answers must not hang a
+                        // call forever), no proxy for loopback, and no redirect followed: a
+                        // `3xx` is the API's answer (see `default_http_client`).
+                        crate::runtime::transport::configured(builder, &self.base_url, self.timeout)
+                            .build()
+                            .map_err(Error::Transport)?
                     }
                 };
                 Ok(Client {

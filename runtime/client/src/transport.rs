@@ -481,13 +481,28 @@ impl Transport {
 /// strip) never go to a host the caller did not pick. A caller who wants redirects followed
 /// passes their own `reqwest::Client` (`ClientBuilder::http_client`).
 pub fn default_http_client(base_url: &str) -> Result<reqwest::Client, reqwest::Error> {
-    let builder = direct_for_loopback(reqwest::Client::builder(), base_url);
+    configured(reqwest::Client::builder(), base_url, None).build()
+}
+
+/// `builder` (holding the caller's own settings, such as default headers) set up as
+/// [`default_http_client`] describes: no proxy for a loopback `base_url`, the connect
+/// timeout, `timeout` per attempt (60 s when `None`; the browser decides on wasm32) and no
+/// redirect followed. The generated `ClientBuilder::build` goes through it, so its client and
+/// this one cannot drift apart (they did: the generated one followed nexus's `303`).
+pub fn configured(
+    builder: reqwest::ClientBuilder,
+    base_url: &str,
+    timeout: Option<std::time::Duration>,
+) -> reqwest::ClientBuilder {
+    let builder = direct_for_loopback(builder, base_url);
     #[cfg(not(target_arch = "wasm32"))]
     let builder = builder
         .connect_timeout(std::time::Duration::from_secs(10))
-        .timeout(std::time::Duration::from_secs(60))
+        .timeout(timeout.unwrap_or(std::time::Duration::from_secs(60)))
         .redirect(reqwest::redirect::Policy::none());
-    builder.build()
+    #[cfg(target_arch = "wasm32")]
+    let _ = timeout;
+    builder
 }
 
 /// `builder` told to use no proxy when `base_url` is a loopback address (`localhost`, a

@@ -289,6 +289,29 @@ async fn an_undocumented_status_is_unexpected_status_with_the_body_kept() {
     }
 }
 
+/// A `3xx` is the API's answer, never followed by the client `ClientBuilder::build` makes
+/// (the generated builder once made its own reqwest client, which followed nexus's `303`
+/// to wherever `Location` pointed and sent the request again).
+#[tokio::test]
+async fn a_redirect_is_the_answer_not_followed() {
+    let server = Server::start(vec![
+        reply(303, &[("Location", "/elsewhere")], ""),
+        json(200, &[], "[]"),
+    ])
+    .await;
+    let error = client(&server).list_pets().await.unwrap_err();
+    assert_eq!(server.count(), 1, "the Location was not followed");
+    match error {
+        Error::UnexpectedStatus {
+            status, headers, ..
+        } => {
+            assert_eq!(status.as_u16(), 303);
+            assert_eq!(headers["location"], "/elsewhere");
+        }
+        other => panic!("expected the 303 itself, got {other:?}"),
+    }
+}
+
 #[tokio::test]
 async fn malformed_json_in_a_success_is_a_decode_error_with_the_bytes_kept() {
     let truncated = r#"[{"id":1,"name":"Rex""#;

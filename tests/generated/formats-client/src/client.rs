@@ -93,15 +93,13 @@ impl ClientBuilder {
                 let mut headers = http::HeaderMap::new();
                 headers.insert(http::header::USER_AGENT, value);
                 let builder = reqwest::Client::builder().default_headers(headers);
-                let builder = crate::runtime::transport::direct_for_loopback(
-                    builder,
-                    &self.base_url,
-                );
-                #[cfg(not(target_arch = "wasm32"))]
-                let builder = builder
-                    .connect_timeout(Duration::from_secs(10))
-                    .timeout(self.timeout.unwrap_or(Duration::from_secs(60)));
-                builder.build().map_err(Error::Transport)?
+                crate::runtime::transport::configured(
+                        builder,
+                        &self.base_url,
+                        self.timeout,
+                    )
+                    .build()
+                    .map_err(Error::Transport)?
             }
         };
         Ok(Client {
