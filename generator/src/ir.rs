@@ -331,10 +331,10 @@ pub enum TypeRef {
     Json,
     /// Only `null` (`enum: [null]`, what schemars writes for Rust's `()`): `()`.
     Unit,
-    /// A whole JSON answer whose schema admits `null` beside its type (FastAPI's
-    /// `Optional[X]`: `anyOf: [X, {type: 'null'}]`, or `type: [array, 'null']`): `Option<T>`,
-    /// `null` being `None`. Only ever a response body's type (fields carry their own
-    /// nullability).
+    /// A value whose schema admits `null` beside its type: `Option<T>`, `null` being `None`.
+    /// A whole JSON answer (FastAPI's `Optional[X]`: `anyOf: [X, {type: 'null'}]`, or
+    /// `type: [array, 'null']`), an array's item or a map's value (api.github.com's gist
+    /// `files`); never a field's type (fields carry their own nullability).
     Nullable(Box<TypeRef>),
     /// A free-form JSON object.
     JsonObject,

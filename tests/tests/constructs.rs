@@ -134,6 +134,32 @@ fn variants_that_pin_a_property_are_told_apart_by_it() {
     assert!(err.contains("expected one of `1`, `2`"), "{err}");
 }
 
+/// Issue 33: items and map values whose schema admits `null` (api.github.com's gist `files`,
+/// its code-scanning `classifications`) are `Option`s: `null` decodes on both sides, and the
+/// server checks the items that hold a value.
+#[test]
+fn items_and_values_that_may_be_null() {
+    let sparse = json!({
+        "labels": ["ab", null],
+        "kinds": ["a", null],
+        "files": {"x.txt": {"name": "x.txt"}, "gone.txt": null}
+    });
+    let client: c::Sparse = serde_json::from_value(sparse.clone()).unwrap();
+    assert_eq!(client.labels, Some(vec![Some("ab".into()), None]));
+    assert_eq!(client.kinds, Some(vec![Some(c::NullableKind::A), None]));
+    assert_eq!(client.files.as_ref().unwrap()["gone.txt"], None);
+    assert_eq!(serde_json::to_value(&client).unwrap(), sparse);
+    let server: s::Sparse = serde_json::from_value(sparse).unwrap();
+    let mut out = Violations::default();
+    server.validate("body", &mut out);
+    assert!(out.is_empty(), "{out:?}");
+    // A present item is still checked (`maxLength: 4`), named by its index.
+    let long: s::Sparse = serde_json::from_value(json!({"labels": [null, "toolong"]})).unwrap();
+    let mut out = Violations::default();
+    long.validate("body", &mut out);
+    assert!(format!("{out:?}").contains("body/labels/1"), "{out:?}");
+}
+
 /// Issue 33: an answer that leaves the discriminator's property out is read by trying the
 /// variants in order, as a union without a discriminator is.
 #[test]

@@ -158,6 +158,7 @@ impl ConstructsApi for Service {
             chunking: body.chunking,
             tool_choice: body.tool_choice,
             actions: body.actions,
+            sparse: body.sparse,
         }))
     }
 

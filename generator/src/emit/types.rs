@@ -557,7 +557,9 @@ fn struct_validate(
 pub fn contents_validated(ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
     match ty {
         TypeRef::Named(n) => validated.contains(n),
-        TypeRef::Vec(t) | TypeRef::Map(t) => contents_validated(t, validated),
+        TypeRef::Vec(t) | TypeRef::Map(t) | TypeRef::Nullable(t) => {
+            contents_validated(t, validated)
+        }
         _ => false,
     }
 }
@@ -673,12 +675,22 @@ pub fn constraint_checks(
         }
     }
     // Each item's or value's own constraints, named by its index or key.
+    // Items and values that may be `null` are checked where they hold a value.
+    let present = |inner: &TypeRef| match inner {
+        TypeRef::Nullable(inner) => (
+            inner.as_ref().clone(),
+            quote!(let Some(item) = item else { continue };),
+        ),
+        inner => (inner.clone(), quote!()),
+    };
     match (ty, c.each.as_deref()) {
         (TypeRef::Vec(inner), Some(each)) => {
-            let checks = constraint_checks(&quote!(item), &quote!(&at), inner, each);
+            let (inner, bind) = present(inner);
+            let checks = constraint_checks(&quote!(item), &quote!(&at), &inner, each);
             if !checks.is_empty() {
                 out.extend(quote! {
                     for (i, item) in #value.iter().enumerate() {
+                        #bind
                         let at = validate::join_index(#at, i);
                         #checks
                     }
@@ -686,10 +698,12 @@ pub fn constraint_checks(
             }
         }
         (TypeRef::Map(inner), Some(each)) => {
-            let checks = constraint_checks(&quote!(item), &quote!(&at), inner, each);
+            let (inner, bind) = present(inner);
+            let checks = constraint_checks(&quote!(item), &quote!(&at), &inner, each);
             if !checks.is_empty() {
                 out.extend(quote! {
                     for (key, item) in #value.iter() {
+                        #bind
                         let at = validate::join(#at, key);
                         #checks
                     }

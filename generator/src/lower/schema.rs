@@ -294,6 +294,18 @@ impl<'a> Schemas<'a> {
         })
     }
 
+    /// An array's item or a map's value of type `ty`, `Option` of it when its schema admits
+    /// `null` (api.github.com's gist `files`, a map whose values may be `null`; its
+    /// code-scanning `classifications`, items of a nullable enum): a property carries its own
+    /// nullability, items and values had none, so `null` failed to decode.
+    fn or_null(&self, s: SchemaRef<'_>, ty: TypeRef) -> TypeRef {
+        if self.nullable(s) && !matches!(ty, TypeRef::Json | TypeRef::Unit | TypeRef::Nullable(_)) {
+            TypeRef::Nullable(Box::new(ty))
+        } else {
+            ty
+        }
+    }
+
     /// Constraints of the schema (through references), enforced where the value is read;
     /// those of a tuple's items too (each through its own references).
     pub fn constraints(&self, s: SchemaRef<'_>) -> Constraints {
@@ -451,12 +463,15 @@ impl<'a> Schemas<'a> {
             }
             SchemaKind::Type(Type::Array(a)) => {
                 let item = match &a.items {
-                    Some(items) => self.type_of(
-                        SchemaRef::of_boxed(items),
-                        &format!("{hint}Item"),
-                        &push(pointer, "items"),
-                        sink,
-                    ),
+                    Some(items) => {
+                        let item = self.type_of(
+                            SchemaRef::of_boxed(items),
+                            &format!("{hint}Item"),
+                            &push(pointer, "items"),
+                            sink,
+                        );
+                        self.or_null(SchemaRef::of_boxed(items), item)
+                    }
                     None => TypeRef::Json,
                 };
                 TypeRef::Vec(Box::new(item))
@@ -476,7 +491,7 @@ impl<'a> Schemas<'a> {
                             &push(pointer, "additionalProperties"),
                             sink,
                         );
-                        TypeRef::Map(Box::new(value))
+                        TypeRef::Map(Box::new(self.or_null(SchemaRef::of(s), value)))
                     }
                     _ => TypeRef::JsonObject,
                 }

@@ -353,6 +353,15 @@ fn echo_choices_command() -> Command {
                 .help_heading(support::BODY)
                 .help("Body property `actions`"),
         )
+        .arg(
+            Arg::new("sparse")
+                .long("sparse")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `sparse`: Items and map values that may be `null` (api.github.com's gist `files`, whose values",
+                ),
+        )
 }
 
 /// `echo-choices`: calls `echoChoices`.
@@ -363,6 +372,7 @@ fn echo_choices(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ("chunking", "chunking"),
             ("tool-choice", "tool_choice"),
             ("actions", "actions"),
+            ("sparse", "sparse"),
         ],
     )?;
     let Some(body) = body else {

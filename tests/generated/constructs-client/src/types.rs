@@ -1550,6 +1550,126 @@ impl FlagAction {
     }
 }
 
+/// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SparseFilesValue {
+    pub name: String,
+}
+
+impl SparseFilesValue {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
+}
+
+/// Items and map values that may be `null` (api.github.com's gist `files`, whose values
+/// may be `null`, and code-scanning `classifications`, items of a nullable enum).
+///
+/// Schema: `/components/schemas/Sparse`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sparse {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<Option<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<Vec<Option<NullableKind>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
+}
+
+impl Sparse {
+    /// Sets `labels` (`None` unsets it).
+    pub fn with_labels(
+        mut self,
+        labels: impl Into<Option<Vec<Option<String>>>>,
+    ) -> Self {
+        self.labels = labels.into();
+        self
+    }
+
+    /// Sets `kinds` (`None` unsets it).
+    pub fn with_kinds(
+        mut self,
+        kinds: impl Into<Option<Vec<Option<NullableKind>>>>,
+    ) -> Self {
+        self.kinds = kinds.into();
+        self
+    }
+
+    /// Sets `files` (`None` unsets it).
+    pub fn with_files(
+        mut self,
+        files: impl Into<
+            Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
+        >,
+    ) -> Self {
+        self.files = files.into();
+        self
+    }
+}
+
+/// Schema: `/components/schemas/NullableKind`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NullableKind {
+    /// `a`
+    A,
+    /// `b`
+    B,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl NullableKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::A => "a",
+            Self::B => "b",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for NullableKind {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "a" => Ok(Self::A),
+            "b" => Ok(Self::B),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for NullableKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for NullableKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for NullableKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for NullableKind {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
 /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -2141,6 +2261,10 @@ pub struct EchoChoicesBody {
     pub tool_choice: ToolChoice,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions: Option<Vec<Action>>,
+    /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
+    /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sparse: Option<Sparse>,
 }
 
 impl EchoChoicesBody {
@@ -2151,12 +2275,19 @@ impl EchoChoicesBody {
             chunking,
             tool_choice,
             actions: None,
+            sparse: None,
         }
     }
 
     /// Sets `actions` (`None` unsets it).
     pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
         self.actions = actions.into();
+        self
+    }
+
+    /// Sets `sparse` (`None` unsets it).
+    pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
+        self.sparse = sparse.into();
         self
     }
 }
@@ -2173,6 +2304,10 @@ pub struct EchoChoicesOkBody {
     pub tool_choice: ToolChoice,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions: Option<Vec<Action>>,
+    /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
+    /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sparse: Option<Sparse>,
 }
 
 impl EchoChoicesOkBody {
@@ -2183,12 +2318,19 @@ impl EchoChoicesOkBody {
             chunking,
             tool_choice,
             actions: None,
+            sparse: None,
         }
     }
 
     /// Sets `actions` (`None` unsets it).
     pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
         self.actions = actions.into();
+        self
+    }
+
+    /// Sets `sparse` (`None` unsets it).
+    pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
+        self.sparse = sparse.into();
         self
     }
 }

@@ -506,6 +506,49 @@ pub static DOCUMENT: Document = Document {
           }
         }
       },
+      "Sparse": {
+        "description": "Items and map values that may be `null` (api.github.com's gist `files`, whose values\nmay be `null`, and code-scanning `classifications`, items of a nullable enum).\n",
+        "type": "object",
+        "properties": {
+          "labels": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "nullable": true,
+              "maxLength": 4
+            }
+          },
+          "kinds": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/NullableKind"
+            }
+          },
+          "files": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "object",
+              "nullable": true,
+              "required": [
+                "name"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "NullableKind": {
+        "type": "string",
+        "nullable": true,
+        "enum": [
+          "a",
+          "b"
+        ]
+      },
       "HostedToolChoice": {
         "type": "object",
         "required": [
@@ -987,6 +1030,9 @@ pub static DOCUMENT: Document = Document {
                     "items": {
                       "$ref": "#/components/schemas/Action"
                     }
+                  },
+                  "sparse": {
+                    "$ref": "#/components/schemas/Sparse"
                   }
                 }
               }
@@ -1016,6 +1062,9 @@ pub static DOCUMENT: Document = Document {
                       "items": {
                         "$ref": "#/components/schemas/Action"
                       }
+                    },
+                    "sparse": {
+                      "$ref": "#/components/schemas/Sparse"
                     }
                   }
                 }
@@ -1362,6 +1411,23 @@ components:
           required: [channel]
           properties:
             channel: {type: string}
+    Sparse:
+      description: |
+        Items and map values that may be `null` (api.github.com's gist `files`, whose values
+        may be `null`, and code-scanning `classifications`, items of a nullable enum).
+      type: object
+      properties:
+        labels: {type: array, items: {type: string, nullable: true, maxLength: 4}}
+        kinds: {type: array, items: {$ref: '#/components/schemas/NullableKind'}}
+        files:
+          type: object
+          additionalProperties:
+            type: object
+            nullable: true
+            required: [name]
+            properties:
+              name: {type: string}
+    NullableKind: {type: string, nullable: true, enum: [a, b]}
     HostedToolChoice:
       type: object
       required: [type]
@@ -1556,6 +1622,7 @@ paths:
                 chunking: {$ref: '#/components/schemas/Chunking'}
                 tool_choice: {$ref: '#/components/schemas/ToolChoice'}
                 actions: {type: array, items: {$ref: '#/components/schemas/Action'}}
+                sparse: {$ref: '#/components/schemas/Sparse'}
       responses:
         '200':
           description: The choices as the server read them.
@@ -1568,6 +1635,7 @@ paths:
                   chunking: {$ref: '#/components/schemas/Chunking'}
                   tool_choice: {$ref: '#/components/schemas/ToolChoice'}
                   actions: {type: array, items: {$ref: '#/components/schemas/Action'}}
+                  sparse: {$ref: '#/components/schemas/Sparse'}
   /labels/{names}:
     get:
       operationId: echoLabels

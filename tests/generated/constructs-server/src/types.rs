@@ -1826,6 +1826,160 @@ impl Validate for FlagAction {
     }
 }
 
+/// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SparseFilesValue {
+    pub name: String,
+}
+
+impl SparseFilesValue {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
+}
+
+impl Validate for SparseFilesValue {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Items and map values that may be `null` (api.github.com's gist `files`, whose values
+/// may be `null`, and code-scanning `classifications`, items of a nullable enum).
+///
+/// Schema: `/components/schemas/Sparse`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sparse {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub labels: Option<Vec<Option<String>>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub kinds: Option<Vec<Option<NullableKind>>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
+}
+
+impl Sparse {
+    /// Sets `labels` (`None` unsets it).
+    pub fn with_labels(
+        mut self,
+        labels: impl Into<Option<Vec<Option<String>>>>,
+    ) -> Self {
+        self.labels = labels.into();
+        self
+    }
+
+    /// Sets `kinds` (`None` unsets it).
+    pub fn with_kinds(
+        mut self,
+        kinds: impl Into<Option<Vec<Option<NullableKind>>>>,
+    ) -> Self {
+        self.kinds = kinds.into();
+        self
+    }
+
+    /// Sets `files` (`None` unsets it).
+    pub fn with_files(
+        mut self,
+        files: impl Into<
+            Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
+        >,
+    ) -> Self {
+        self.files = files.into();
+        self
+    }
+}
+
+impl Validate for Sparse {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(value) = &self.labels {
+            let at = validate::join(pointer, "labels");
+            for (i, item) in value.iter().enumerate() {
+                let Some(item) = item else { continue };
+                let at = validate::join_index(&at, i);
+                validate::check_max_length(item, 4, &at, out);
+            }
+        }
+    }
+}
+
+/// Schema: `/components/schemas/NullableKind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NullableKind {
+    /// `a`
+    A,
+    /// `b`
+    B,
+}
+
+impl NullableKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::A => "a",
+            Self::B => "b",
+        }
+    }
+}
+
+impl std::str::FromStr for NullableKind {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "a" => Ok(Self::A),
+            "b" => Ok(Self::B),
+            other => {
+                Err(
+                    format!(concat!("expected one of ", "`a`, `b`", ", got `{}`"), other),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for NullableKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for NullableKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for NullableKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for NullableKind {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for NullableKind {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -2630,6 +2784,14 @@ pub struct EchoChoicesBody {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub actions: Option<Vec<Action>>,
+    /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
+    /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub sparse: Option<Sparse>,
 }
 
 impl EchoChoicesBody {
@@ -2640,12 +2802,19 @@ impl EchoChoicesBody {
             chunking,
             tool_choice,
             actions: None,
+            sparse: None,
         }
     }
 
     /// Sets `actions` (`None` unsets it).
     pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
         self.actions = actions.into();
+        self
+    }
+
+    /// Sets `sparse` (`None` unsets it).
+    pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
+        self.sparse = sparse.into();
         self
     }
 }
@@ -2659,6 +2828,10 @@ impl Validate for EchoChoicesBody {
         }
         if let Some(value) = &self.actions {
             let at = validate::join(pointer, "actions");
+            value.validate(&at, out);
+        }
+        if let Some(value) = &self.sparse {
+            let at = validate::join(pointer, "sparse");
             value.validate(&at, out);
         }
     }
@@ -2680,6 +2853,14 @@ pub struct EchoChoicesOkBody {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub actions: Option<Vec<Action>>,
+    /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
+    /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub sparse: Option<Sparse>,
 }
 
 impl EchoChoicesOkBody {
@@ -2690,12 +2871,19 @@ impl EchoChoicesOkBody {
             chunking,
             tool_choice,
             actions: None,
+            sparse: None,
         }
     }
 
     /// Sets `actions` (`None` unsets it).
     pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
         self.actions = actions.into();
+        self
+    }
+
+    /// Sets `sparse` (`None` unsets it).
+    pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
+        self.sparse = sparse.into();
         self
     }
 }
@@ -2709,6 +2897,10 @@ impl Validate for EchoChoicesOkBody {
         }
         if let Some(value) = &self.actions {
             let at = validate::join(pointer, "actions");
+            value.validate(&at, out);
+        }
+        if let Some(value) = &self.sparse {
+            let at = validate::join(pointer, "sparse");
             value.validate(&at, out);
         }
     }
