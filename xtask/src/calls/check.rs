@@ -27,6 +27,56 @@ pub fn request_violations(root: &Value, schema: &Value, value: &Value) -> Vec<St
     check(root, schema, value, true)
 }
 
+/// Where a parameter's `value` is ambiguous as the text the request carries: a mock reads a
+/// path, query or header value back as whatever type fits (`1` as an integer and as a
+/// string), so a `oneOf` whose variants take both (api.github.com's `workflow_id`: an
+/// integer or a file name) refuses the integer's text, which fits two. Empty when the text
+/// fits at most one variant, or the schema has no `oneOf` at its top.
+pub fn parameter_text_violations(root: &Value, schema: &Value, value: &Value) -> Vec<String> {
+    let mut schema = schema;
+    for _ in 0..16 {
+        match schema.get("$ref").and_then(Value::as_str) {
+            Some(r) => match resolve(root, r) {
+                Ok(target) => schema = target,
+                Err(_) => return Vec::new(),
+            },
+            None => break,
+        }
+    }
+    let Some(variants) = schema.get("oneOf").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let text = match value {
+        Value::String(s) => s.clone(),
+        Value::Number(_) | Value::Bool(_) => value.to_string(),
+        _ => return Vec::new(),
+    };
+    // The readings a mock may give the text: itself, and the number or boolean it spells.
+    let mut readings = vec![Value::String(text.clone())];
+    if let Ok(n) = serde_json::from_str::<serde_json::Number>(&text) {
+        readings.push(Value::Number(n));
+    }
+    if let Ok(b) = text.parse::<bool>() {
+        readings.push(Value::Bool(b));
+    }
+    let check = Check {
+        root,
+        out: Vec::new(),
+        request: true,
+    };
+    let fitting = variants
+        .iter()
+        .filter(|v| readings.iter().any(|r| check.fits(v, r, 1)))
+        .count();
+    if fitting > 1 {
+        vec![format!(
+            "/: the text `{text}` fits {fitting} variants of the `oneOf` (a parameter is read back as any type its text spells)"
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
 fn check(root: &Value, schema: &Value, value: &Value, request: bool) -> Vec<String> {
     let mut check = Check {
         root,

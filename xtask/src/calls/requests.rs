@@ -144,7 +144,7 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
             round,
             Rng::new(u64::from(round), &format!("{}/{}", op.id, p.wire)),
         );
-        match values.request(&schema) {
+        match values.parameter(&schema) {
             // `--flag=value`: a value may start with `-` (fitbit's `sort=-send_time`).
             Ok(value) => call
                 .args
@@ -375,6 +375,33 @@ paths:
       responses:
         "200": {description: the certificate}
 "#;
+
+    #[test]
+    fn a_parameter_s_text_fits_one_variant_of_its_one_of() {
+        // api.github.com's `workflow_id`: an integer or a file name. `1` fits both as text
+        // (a mock reads it back as either), so the value made is a name.
+        let doc = DOC
+            .replace("PATH", "/workflows/{id}")
+            .replace(
+                "{name: PARAM, in: path, required: true, schema: {type: string}}",
+                "{name: id, in: path, required: true, schema: {oneOf: [{type: integer}, {type: string}]}}",
+            );
+        for round in 1..=3 {
+            let options = apigen::Options {
+                name: "doc".into(),
+                spec_label: "doc.yaml".into(),
+                command: "test".into(),
+                ..Default::default()
+            };
+            let (api, cli) = apigen::cli_plan(&doc, &options).expect("the document plans");
+            let value: Value = serde_yaml::from_str(&doc).expect("YAML");
+            let call = calls(&value, &api, &cli, round).remove(0);
+            assert_eq!(call.problem, None);
+            let arg = &call.args[0];
+            let text = arg.trim_start_matches("--id=");
+            assert!(text.parse::<f64>().is_err(), "round {round}: {arg}");
+        }
+    }
 
     #[test]
     fn a_path_parameter_the_path_has_no_place_for_is_the_documents_fault() {

@@ -65,9 +65,27 @@ impl<'a> Values<'a> {
     /// variant, `not` must not match); one that does not fit is made again with other,
     /// seeded choices.
     pub fn request(&mut self, schema: &Value) -> Result<Value, String> {
+        self.fitting(schema, false)
+    }
+
+    /// As [`Self::request`], for a parameter: its text must also fit one variant of a `oneOf`
+    /// however a mock reads it back ([`super::check::parameter_text_violations`]).
+    pub fn parameter(&mut self, schema: &Value) -> Result<Value, String> {
+        self.fitting(schema, true)
+    }
+
+    fn fitting(&mut self, schema: &Value, parameter: bool) -> Result<Value, String> {
+        let root = self.root;
+        let violations = |v: &Value| {
+            let mut why = super::check::request_violations(root, schema, v);
+            if parameter {
+                why.extend(super::check::parameter_text_violations(root, schema, v));
+            }
+            why
+        };
         let first = self.value(schema, 0);
         let why = match &first {
-            Ok(v) => super::check::request_violations(self.root, schema, v),
+            Ok(v) => violations(v),
             Err(_) => Vec::new(),
         };
         if first.is_ok() && why.is_empty() {
@@ -78,7 +96,7 @@ impl<'a> Values<'a> {
         let mut found = None;
         for _ in 0..48 {
             if let Ok(v) = self.value(schema, 0)
-                && super::check::request_violations(self.root, schema, &v).is_empty()
+                && violations(&v).is_empty()
             {
                 found = Some(v);
                 break;
