@@ -322,15 +322,15 @@ fn number(c: &Constraints) -> Value {
         return Value::Number(first.clone());
     }
     let mut v = 1.5;
-    if let Some(m) = c.minimum {
-        if v < m || (c.exclusive_minimum && v == m) {
-            v = if c.exclusive_minimum { m + 0.5 } else { m };
-        }
+    if let Some(m) = c.minimum
+        && (v < m || (c.exclusive_minimum && v == m))
+    {
+        v = if c.exclusive_minimum { m + 0.5 } else { m };
     }
-    if let Some(m) = c.maximum {
-        if v > m || (c.exclusive_maximum && v == m) {
-            v = if c.exclusive_maximum { m - 0.5 } else { m };
-        }
+    if let Some(m) = c.maximum
+        && (v > m || (c.exclusive_maximum && v == m))
+    {
+        v = if c.exclusive_maximum { m - 0.5 } else { m };
     }
     if let Some(step) = c.multiple_of.filter(|s| *s > 0.0) {
         v = (v / step).ceil() * step;

@@ -659,9 +659,7 @@ impl<'a> RawParams<'a> {
             if let Some(sent) = sent.first().filter(|s| !s.is_empty()) {
                 // Split as sent, before decoding: an encoded comma is part of a name or value.
                 let items: Vec<Cow<'_, str>> = sent.split(',').map(form_decode).collect();
-                // (`chunks_exact`'s remainder, not `len() % 2`: the vendored copy is linted
-                // without the workspace's MSRV, where clippy asks for `is_multiple_of`, which
-                // is newer than that MSRV.)
+                // Names and values in turn: an odd count leaves a name without its value.
                 let in_turn = items.chunks_exact(2);
                 if !in_turn.remainder().is_empty() {
                     errs.push(
