@@ -515,3 +515,34 @@ components:
         "{types}"
     );
 }
+
+/// Properties of a schema's own beside its `allOf` (swagger-parser issue 1796's
+/// `ComposedModel`): a value must fit both, so the struct holds the own members and the parts'
+/// (it held only its own, and the mock's answer lacked the required `uuid`); a `required`
+/// beside `allOf` also names members a part declares.
+#[test]
+fn own_properties_beside_all_of_keep_the_parts() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths: {}
+components:
+  schemas:
+    BaseModel:
+      type: object
+      required: [uuid]
+      properties: {uuid: {type: string}, note: {type: string}}
+    ComposedModel:
+      type: object
+      required: [name, note]
+      allOf: [{$ref: '#/components/schemas/BaseModel'}]
+      properties: {name: {type: string}}
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    let composed = &types[types.find("pub struct ComposedModel").expect(types)..];
+    let composed = &composed[..composed.find("\n}").unwrap()];
+    assert!(composed.contains("pub name: String"), "{composed}");
+    assert!(composed.contains("pub uuid: String"), "{composed}");
+    // Optional in BaseModel, required by ComposedModel's own list.
+    assert!(composed.contains("pub note: String"), "{composed}");
+}

@@ -577,6 +577,24 @@ impl<'a> Schemas<'a> {
                 self.one_of(name, any_of, schema, pointer, "anyOf", sink)
             }
             SchemaKind::AllOf { all_of } => self.all_of(name, all_of, pointer, sink),
+            // Properties of its own beside `allOf` (swagger-parser issue 1796's
+            // `ComposedModel`: `name`, and `allOf: [BaseModel]` with `uuid`): a value must fit
+            // both, so the struct holds both; its own members alone lost the parts' (the mock
+            // answered without the required `uuid`).
+            SchemaKind::Any(any)
+                if !any.properties.is_empty()
+                    && !any.all_of.is_empty()
+                    && !is_scalar_all_of(any)
+                    && any.one_of.is_empty()
+                    && any.any_of.is_empty() =>
+            {
+                let own = Own {
+                    props: &any.properties,
+                    required: &any.required,
+                    additional: any.additional_properties.as_ref(),
+                };
+                self.merge_all_of(name, Some(own), &any.all_of, pointer, sink)
+            }
             SchemaKind::Any(any) if !any.properties.is_empty() => {
                 let props = properties(&any.properties, &any.required);
                 TypeKind::Struct(self.object(
@@ -1104,8 +1122,32 @@ impl<'a> Schemas<'a> {
     where
         'a: 's,
     {
+        self.merge_all_of(owner, None, parts, pointer, sink)
+    }
+
+    /// Merges the schema's own members (when it has any beside `allOf`) and those of every
+    /// part into one struct; the own `required` also names members a part declares.
+    fn merge_all_of<'s>(
+        &mut self,
+        owner: &str,
+        own: Option<Own<'s>>,
+        parts: &'s [ReferenceOr<Schema>],
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> TypeKind
+    where
+        'a: 's,
+    {
         let mut props: Vec<(String, SchemaRef<'s>, bool)> = Vec::new();
         let mut additional = None;
+        if let Some(own) = &own {
+            props.extend(
+                own.props
+                    .iter()
+                    .map(|(k, v)| (k.clone(), SchemaRef::of_boxed(v), false)),
+            );
+            additional = own.additional;
+        }
         let mut ok = true;
         let doc: &'s OpenAPI = self.doc;
         for (i, part) in parts.iter().enumerate() {
@@ -1128,6 +1170,15 @@ impl<'a> Schemas<'a> {
         if !ok {
             return TypeKind::Alias(TypeRef::Json, Constraints::default());
         }
+        if let Some(own) = &own {
+            for name in own.required {
+                match props.iter_mut().find(|(n, _, _)| n == name) {
+                    Some(p) => p.2 = true,
+                    // Required with no schema anywhere: present, with any value (`properties`).
+                    None => props.push((name.clone(), SchemaRef::Item(&ANY_VALUE), true)),
+                }
+            }
+        }
         // A property listed twice (refined in a later part) keeps its first position.
         let mut merged: Vec<(String, SchemaRef<'s>, bool)> = Vec::new();
         for (name, schema, required) in props {
@@ -1142,6 +1193,13 @@ impl<'a> Schemas<'a> {
         }
         TypeKind::Struct(self.object(owner, merged, additional, pointer, sink))
     }
+}
+
+/// A schema's own members beside its `allOf`.
+struct Own<'s> {
+    props: &'s indexmap::IndexMap<String, ReferenceOr<Box<Schema>>>,
+    required: &'s [String],
+    additional: Option<&'s AdditionalProperties>,
 }
 
 impl<'s> SchemaRef<'s> {
