@@ -546,3 +546,43 @@ components:
     // Optional in BaseModel, required by ComposedModel's own list.
     assert!(composed.contains("pub note: String"), "{composed}");
 }
+
+/// A union each of whose branches is writeOnly is writeOnly (prefect's `auth_string`:
+/// `anyOf: [{type: string, writeOnly: true}, {type: null}]` beside a keyword of its own, so the
+/// branch stays a branch): the mock leaves it out of its answers, as it does a writeOnly
+/// property (it answered it, and schemathesis refused the answer).
+#[test]
+fn a_union_of_write_only_branches_is_write_only() {
+    let text = r#"openapi: 3.1.0
+info: {title: x, version: '1'}
+paths:
+  /settings:
+    get:
+      operationId: settings
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Settings'}
+components:
+  schemas:
+    Settings:
+      type: object
+      properties:
+        url: {type: string}
+        auth_string:
+          anyOf: [{type: string, writeOnly: true}, {type: 'null'}]
+          supported_environment_variables: [AUTH_STRING]
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    let field = &types[..types.find("pub auth_string").expect(types)];
+    assert!(
+        field[field.rfind("pub url").expect(types)..].contains("Write-only"),
+        "{types}"
+    );
+    let mock = &out.files["server/src/mock.rs"];
+    assert!(mock.contains("url"), "{mock}");
+    assert!(!mock.contains("auth_string"), "{mock}");
+}

@@ -286,6 +286,38 @@ impl<'a> Schemas<'a> {
 
     /// Whether the schema (through references) admits `null` beside other values (one that
     /// admits only `null` is [`TypeRef::Unit`], which holds it).
+    /// Whether every branch of the `anyOf`/`oneOf` that `s` is (nested ones too) says
+    /// `flag`; false for a schema that is no union.
+    fn every_branch(
+        &self,
+        s: SchemaRef<'_>,
+        flag: fn(&openapiv3::SchemaData) -> bool,
+        depth: usize,
+    ) -> bool {
+        let Some(schema) = self.resolve(s) else {
+            return false;
+        };
+        let branches = match &schema.schema_kind {
+            SchemaKind::OneOf { one_of: b } | SchemaKind::AnyOf { any_of: b } => b,
+            SchemaKind::Any(any) if any.properties.is_empty() && any.all_of.is_empty() => {
+                if any.one_of.is_empty() {
+                    &any.any_of
+                } else {
+                    &any.one_of
+                }
+            }
+            _ => return false,
+        };
+        depth < 8
+            && !branches.is_empty()
+            && branches.iter().all(|b| {
+                let b = SchemaRef::of(b);
+                self.resolve(SchemaRef::of_ref(&b))
+                    .is_some_and(|r| flag(&r.schema_data))
+                    || self.every_branch(b, flag, depth + 1)
+            })
+    }
+
     pub fn nullable(&self, s: SchemaRef<'_>) -> bool {
         self.resolve(s).is_some_and(|schema| {
             !only_null(schema)
@@ -846,8 +878,16 @@ impl<'a> Schemas<'a> {
                 .map(|s| s.schema_data.clone());
             let nullable = self.nullable(SchemaRef::of_ref(&schema));
             let constraints = self.constraints(SchemaRef::of_ref(&schema));
+            let write_only = self.every_branch(SchemaRef::of_ref(&schema), |d| d.write_only, 0);
+            let read_only = self.every_branch(SchemaRef::of_ref(&schema), |d| d.read_only, 0);
             let ty = self.type_of(schema, &hint, &at, sink);
-            let data = data.unwrap_or_default();
+            let mut data = data.unwrap_or_default();
+            // A union each of whose branches is writeOnly (readOnly) is so too: prefect's
+            // `auth_string` is `anyOf: [{type: string, writeOnly: true}, {type: null}]` beside
+            // a keyword of its own, so the branch stays a branch; read as an ordinary
+            // property, the mock answered it, which the document forbids.
+            data.write_only |= write_only;
+            data.read_only |= read_only;
             // One Rust type serves requests and responses, so a property only one direction
             // carries cannot be required in it: readOnly ones are absent from requests,
             // writeOnly ones from responses.
