@@ -426,6 +426,9 @@ pub struct Constraints {
     /// `format` of a string kept as `String`, as written, checked or not: what a value made up
     /// for it (the mock's, an error body's) must look like. Not a check.
     pub format: Option<String>,
+    /// The one value a boolean's `enum` allows (slack's `defs_ok_false`: `enum: [false]`):
+    /// what a value made up for it (the mock's, an error body's) must be. Not a check.
+    pub boolean: Option<bool>,
 }
 
 /// The formats the server checks on a value kept as `String` (see [`Constraints`]).
@@ -436,6 +439,7 @@ impl Constraints {
     pub fn is_empty(&self) -> bool {
         let mut checks = self.clone();
         checks.format = None;
+        checks.boolean = None;
         checks == Constraints::default()
     }
 
@@ -498,6 +502,7 @@ impl Constraints {
             self.format = other.format.clone();
             self.checked_format = other.checked_format.clone();
         }
+        self.boolean = self.boolean.or(other.boolean);
         if self.one_of.is_empty() {
             self.one_of = other.one_of.clone();
         } else if !other.one_of.is_empty() {

@@ -586,3 +586,57 @@ components:
     assert!(mock.contains("url"), "{mock}");
     assert!(!mock.contains("auth_string"), "{mock}");
 }
+
+/// A boolean whose `enum` allows one value (slack's `defs_ok_false`: `enum: [false]`) is
+/// written with it: in the mock's answers and in the error body the server refuses requests
+/// with (it wrote `"ok":true` into slack's error body, which the document forbids).
+#[test]
+fn a_boolean_with_one_allowed_value_is_made_with_it() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths:
+  /auth.revoke:
+    get:
+      operationId: revoke
+      parameters:
+        - {name: test, in: query, schema: {type: boolean}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [ok, revoked]
+                properties:
+                  ok: {$ref: '#/components/schemas/defs_ok_true'}
+                  revoked: {type: boolean}
+        default:
+          description: error
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [ok, error]
+                properties:
+                  ok: {$ref: '#/components/schemas/defs_ok_false'}
+                  error: {type: string}
+components:
+  schemas:
+    defs_ok_true: {type: boolean, enum: [true]}
+    defs_ok_false: {type: boolean, enum: [false]}
+"#;
+    let out = generate(text).unwrap();
+    let all: String = out
+        .files
+        .iter()
+        .filter(|(path, _)| path.starts_with("server/src/"))
+        .map(|(_, text)| text.as_str())
+        .collect();
+    let compact: String = all.chars().filter(|c| !c.is_whitespace()).collect();
+    assert!(
+        compact.contains(r#"\"ok\":false"#) || compact.contains(r#""ok":false"#),
+        "{all}"
+    );
+    assert!(!compact.contains(r#"\"ok\":true,\"error\""#), "{all}");
+}

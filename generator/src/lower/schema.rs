@@ -1546,6 +1546,15 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
                 .filter_map(|v| serde_json::Number::from_f64(*v))
                 .collect();
         }
+        SchemaKind::Type(Type::Boolean(b)) => {
+            // `enum: [false]`: the one value; `[true, false]` allows both, as no enum does.
+            let mut values = b.enumeration.iter().flatten().copied();
+            if let Some(first) = values.next()
+                && values.all(|v| v == first)
+            {
+                c.boolean = Some(first);
+            }
+        }
         SchemaKind::Type(Type::Array(a)) => {
             c.min_items = a.min_items;
             c.max_items = a.max_items;
