@@ -281,6 +281,10 @@ pub struct OneOfVariant {
     /// string]` splits its keywords between the variants): what a value made for it (the
     /// mock's) must meet.
     pub constraints: Constraints,
+    /// The type the constraints are checked as: the variant's, or the scalar an alias of it
+    /// stands for (nexus's `NameOrId`: `Name`, a `String` with `maxLength` and `pattern`).
+    /// Filled by `resolve_check_types`.
+    pub check_ty: TypeRef,
 }
 
 #[derive(Debug, Clone)]

@@ -640,3 +640,39 @@ components:
     );
     assert!(!compact.contains(r#"\"ok\":true,\"error\""#), "{all}");
 }
+
+/// A `oneOf` whose variant is a checked scalar (nexus's `NameOrId`: a `uuid`, or a `Name`
+/// with `maxLength` and `pattern`) checks that variant's constraints, and a parameter of it
+/// is checked: a 64-character name reached the implementation.
+#[test]
+fn a_one_of_checks_its_scalar_variants() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths:
+  /instances/{instance}:
+    get:
+      operationId: view
+      parameters:
+        - {name: instance, in: path, required: true, schema: {$ref: '#/components/schemas/NameOrId'}}
+      responses:
+        '204': {description: ok}
+components:
+  schemas:
+    Name: {type: string, pattern: '^[a-z]+$', maxLength: 63}
+    NameOrId:
+      oneOf:
+        - {title: id, allOf: [{type: string, format: uuid}]}
+        - {title: name, allOf: [{$ref: '#/components/schemas/Name'}]}
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    let validate = &types[types.find("impl Validate for NameOrId").expect(types)..];
+    let validate = &validate[..validate.find("\n}\n").unwrap()];
+    assert!(
+        validate.contains("check_max_length(value, 63, pointer, out)"),
+        "{validate}"
+    );
+    assert!(validate.contains("check_pattern"), "{validate}");
+    let router = &out.files["server/src/router.rs"];
+    assert!(router.contains("value.validate(at, out)"), "{router}");
+}

@@ -346,6 +346,14 @@ impl<'a> Schemas<'a> {
                 c.narrow(&self.constraints_within(SchemaRef::of(part), depth));
             }
         }
+        // A one-part `allOf` with a title beside is the part (nexus's `NameOrId` variants:
+        // `{title: name, allOf: [{$ref: Name}]}`), constraints and all.
+        if let SchemaKind::AllOf { all_of } = &schema.schema_kind
+            && all_of.len() == 1
+            && depth < 8
+        {
+            c.narrow(&self.constraints_within(SchemaRef::of(&all_of[0]), depth + 1));
+        }
         let each = match &schema.schema_kind {
             SchemaKind::Type(Type::Array(a)) => a.items.as_ref(),
             SchemaKind::Any(any) => any.items.as_ref(),
@@ -967,6 +975,7 @@ impl<'a> Schemas<'a> {
             let ty = self.type_of(SchemaRef::of(part), &format!("{owner}{label}"), &at, sink);
             variants.push(OneOfVariant {
                 rust,
+                check_ty: ty.clone(),
                 ty,
                 boxed: false,
                 constraints: self.constraints(SchemaRef::of(part)),
@@ -1658,6 +1667,7 @@ pub fn nominal_alias_cycles(types: &mut [TypeDef]) {
         t.kind = TypeKind::OneOf(OneOf {
             variants: vec![OneOfVariant {
                 rust: variant.to_string(),
+                check_ty: ty.clone(),
                 ty,
                 boxed: false,
                 constraints: Constraints::default(),
@@ -1792,7 +1802,12 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                         || !s.dependent_required.is_empty()
                         || s.additional_pattern.is_some()
                 }
-                TypeKind::OneOf(o) => o.variants.iter().any(|v| needs(&v.ty)),
+                // A variant that is a checked scalar (nexus's `NameOrId`: a `uuid`, or a
+                // `Name` with `maxLength` and `pattern`) is checked as one.
+                TypeKind::OneOf(o) => o
+                    .variants
+                    .iter()
+                    .any(|v| needs(&v.ty) || checked_scalar(&v.check_ty, &v.constraints)),
                 // An alias has no checks of its own: its constraints were copied to every
                 // field and parameter that uses it.
                 TypeKind::Alias(ty, _) => needs(ty),
@@ -1807,6 +1822,33 @@ pub fn mark_validated(types: &mut [TypeDef]) {
             return;
         }
     }
+}
+
+/// Whether a value of `ty` has a check printed for `c` (`emit::types::constraint_checks`
+/// prints those of numbers and strings).
+pub fn checked_scalar(ty: &TypeRef, c: &Constraints) -> bool {
+    let numeric = matches!(
+        ty,
+        TypeRef::I32
+            | TypeRef::I64
+            | TypeRef::U8
+            | TypeRef::U16
+            | TypeRef::U32
+            | TypeRef::U64
+            | TypeRef::F32
+            | TypeRef::F64
+    );
+    let string = *ty == TypeRef::String;
+    (numeric
+        && (c.minimum.is_some()
+            || c.maximum.is_some()
+            || !c.one_of.is_empty()
+            || c.multiple_of.is_some()))
+        || (string
+            && (c.min_length.is_some()
+                || c.max_length.is_some()
+                || c.pattern.is_some()
+                || c.checked_format.is_some()))
 }
 
 /// Fills in `check_ty`: a field or parameter whose type is an alias of a scalar is checked
@@ -1843,13 +1885,21 @@ pub fn resolve_check_types(types: &mut [TypeDef], params: &mut [&mut crate::ir::
     }
     let resolve = |ty: &TypeRef| resolve(&aliases, ty, 0);
     for t in types.iter_mut() {
-        if let TypeKind::Struct(s) = &mut t.kind {
-            for f in &mut s.fields {
-                f.check_ty = resolve(&f.ty);
-                if f.check_ty.is_string_format() {
-                    f.constraints.drop_string_checks();
+        match &mut t.kind {
+            TypeKind::Struct(s) => {
+                for f in &mut s.fields {
+                    f.check_ty = resolve(&f.ty);
+                    if f.check_ty.is_string_format() {
+                        f.constraints.drop_string_checks();
+                    }
                 }
             }
+            TypeKind::OneOf(o) => {
+                for v in &mut o.variants {
+                    v.check_ty = resolve(&v.ty);
+                }
+            }
+            _ => {}
         }
     }
     for p in params.iter_mut() {

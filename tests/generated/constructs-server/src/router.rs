@@ -29,6 +29,7 @@ use crate::runtime::errors::ErrorBodies;
 use crate::runtime::errors::ErrorBody;
 use crate::runtime::errors::StatusKey;
 use crate::runtime::validate;
+use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
@@ -451,6 +452,10 @@ fn serve_echo_filters<A: ConstructsApi>(
                     let at = validate::join(at, key);
                     validate::check_max_length(item, 64, &at, out);
                 }
+            }
+            if let Some(value) = &page {
+                let at = "query/page";
+                value.validate(at, out);
             }
             let Some(range) = range else {
                 return Err(errors.into_problem());
