@@ -676,3 +676,27 @@ components:
     let router = &out.files["server/src/router.rs"];
     assert!(router.contains("value.validate(at, out)"), "{router}");
 }
+
+/// 3.0: a `oneOf` branch that is `nullable` lets `null` through the whole (openai's `stop`:
+/// `oneOf: [{type: string, nullable: true}, {type: array}]`, `default: null`): the union's
+/// reader tried each branch's type on `null` and refused it with a 400.
+#[test]
+fn a_nullable_branch_makes_the_union_nullable() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths: {}
+components:
+  schemas:
+    Request:
+      type: object
+      properties:
+        stop:
+          default: null
+          oneOf:
+            - {type: string, nullable: true}
+            - {type: array, minItems: 1, items: {type: string}}
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    assert!(types.contains("pub stop: Option<Option<"), "{types}");
+}
