@@ -700,3 +700,49 @@ components:
     let types = &out.files["server/src/types.rs"];
     assert!(types.contains("pub stop: Option<Option<"), "{types}");
 }
+
+/// A string `enum` beside `allOf` (discord's install scopes: `{type: string, enum:
+/// [applications.commands, bot], allOf: [{$ref: OAuth2Scopes}]}`, a `oneOf` of constants) is
+/// that enum: merged as object parts it became any JSON value, and the mock answered `{}`.
+#[test]
+fn a_string_enum_beside_all_of_is_an_enum() {
+    let text = r#"openapi: 3.1.0
+info: {title: x, version: '1'}
+paths:
+  /install:
+    get:
+      operationId: install
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [scopes]
+                properties:
+                  scopes:
+                    type: array
+                    items:
+                      type: string
+                      enum: [applications.commands, bot]
+                      allOf: [{$ref: '#/components/schemas/OAuth2Scopes'}]
+components:
+  schemas:
+    OAuth2Scopes:
+      type: string
+      oneOf:
+        - {title: BOT, const: bot}
+        - {title: COMMANDS, const: applications.commands}
+        - {title: EMAIL, const: email}
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    assert!(!types.contains("ScopesItem = serde_json::Value"), "{types}");
+    assert!(
+        types.contains("pub enum InstallOkBodyScopesItem"),
+        "{types}"
+    );
+    let mock = &out.files["server/src/mock.rs"];
+    assert!(mock.contains("applications.commands"), "{mock}");
+}

@@ -653,6 +653,13 @@ impl<'a> Schemas<'a> {
                 };
                 self.one_of(name, parts, schema, pointer, "oneOf", sink)
             }
+            // A string `enum` beside `allOf` (discord's scopes: `{type: string, enum:
+            // [applications.commands, bot], allOf: [{$ref: OAuth2Scopes}]}`, a `oneOf` of
+            // constants): the values it lists are the ones the parts may narrow, so it is that
+            // enum; merged as object parts, it became any JSON value, and the mock's `{}`.
+            SchemaKind::Any(any) if string_enum_beside_all_of(any) => TypeKind::Enum(
+                enum_variants(any.enumeration.iter().filter_map(serde_json::Value::as_str)),
+            ),
             SchemaKind::Any(any) if !any.all_of.is_empty() && !is_scalar_all_of(any) => {
                 self.all_of(name, &any.all_of, pointer, sink)
             }
@@ -1455,6 +1462,17 @@ fn any_integer(format: Option<&str>) -> TypeRef {
 /// `allOf` around a number or boolean (discord: `{type: integer, enum: [1], allOf: [{$ref:
 /// MessageComponentTypes}]}`): one value that must meet every part, so that scalar with the
 /// parts' constraints narrowing its own, not a struct.
+/// `{type: string, enum: [..], allOf: [..]}`: an enum of strings, whatever the parts say.
+fn string_enum_beside_all_of(any: &AnySchema) -> bool {
+    any.typ.as_deref() == Some("string")
+        && !any.all_of.is_empty()
+        && any.properties.is_empty()
+        && any.one_of.is_empty()
+        && any.any_of.is_empty()
+        && !any.enumeration.is_empty()
+        && any.enumeration.iter().all(serde_json::Value::is_string)
+}
+
 fn is_scalar_all_of(any: &AnySchema) -> bool {
     !any.all_of.is_empty()
         && any.properties.is_empty()
