@@ -733,6 +733,28 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
                 {
                     check = XML_BODY.to_string();
                 }
+                // An empty array in a form body: `Items=[]` encodes to no pair at all, the
+                // same bytes as a body without the required `Items` (twilio's bulk
+                // operations), which the server refuses naming the field.
+                let form = value
+                    .and_then(|v| v.get("media_type")?.as_str())
+                    .is_some_and(|m| m.starts_with("application/x-www-form-urlencoded"));
+                let empty_array = value.and_then(|v| v.get("body")).is_some_and(|b| match b {
+                    Json::Object(members) => members
+                        .iter()
+                        .any(|(_, v)| matches!(v, Json::Array(items) if items.is_empty())),
+                    _ => false,
+                });
+                if form
+                    && empty_array
+                    && !negative
+                    && matches!(
+                        check.as_str(),
+                        "positive_data_acceptance" | "status_code_conformance"
+                    )
+                {
+                    check = EMPTY_FORM_ARRAY.to_string();
+                }
                 // A request target the HTTP layer does not read: hyper answers a bare 414
                 // (no body, no media type) to one over 64 KiB before any service sees it,
                 // as servers bound request targets (RFC 9112 §3: at least 8,000 octets);
@@ -768,6 +790,10 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
 /// Appended to a schemathesis error that its log shows to be Hypothesis failing in its own
 /// source reader (see `serve`), which the harness calls a `tool_error`.
 const TOOL_ERROR_NOTE: &str = " (Hypothesis's own: lambda_sources.py)";
+
+/// The name the harness gives a valid form body's refusal when the case holds an empty array,
+/// which a form cannot write (no pair at all).
+const EMPTY_FORM_ARRAY: &str = "empty_form_array";
 
 /// The name the harness gives any failure on a 414 answer: a request target longer than the
 /// HTTP layer reads.
@@ -1278,6 +1304,28 @@ mod tests {
         let run = read_run(summary, &event(400)).unwrap();
         assert!(!run.by_check.contains_key(URI_TOO_LONG));
         assert_eq!(run.by_check["negative_data_rejection"], 1);
+    }
+
+    #[test]
+    fn an_empty_array_in_a_form_is_named() {
+        let event = |media: &str, items: &str| {
+            format!(
+                r#"{{"ScenarioFinished": {{"recorder": {{"label": "POST /b", "cases": {{"c1": {{"value": {{"method": "POST", "path": "/b", "media_type": "{media}", "body": {{"Items": {items}}}, "meta": {{"generation": {{"mode": "positive"}}}}}}}}}}, "checks": {{"c1": [{{"name": "positive_data_acceptance", "status": "failure", "failure_info": {{"failure": {{"title": "Rejected", "message": "why"}}}}}}]}}}}}}}}"#
+            )
+        };
+        let summary = r#"{"test_cases": {"generated": 1}}"#;
+        let form = "application/x-www-form-urlencoded";
+        let run = read_run(summary, &event(form, "[]")).unwrap();
+        assert_eq!(
+            run.by_check.get(EMPTY_FORM_ARRAY),
+            Some(&1),
+            "{:?}",
+            run.by_check
+        );
+        for (media, items) in [(form, "[1]"), ("application/json", "[]")] {
+            let run = read_run(summary, &event(media, items)).unwrap();
+            assert_eq!(run.by_check["positive_data_acceptance"], 1);
+        }
     }
 
     #[test]
