@@ -663,6 +663,10 @@ components:
       oneOf:
         - {title: id, allOf: [{type: string, format: uuid}]}
         - {title: name, allOf: [{$ref: '#/components/schemas/Name'}]}
+    IpNet:
+      oneOf:
+        - {title: v4, type: string, pattern: '^[0-9.]+/[0-9]+$'}
+        - {title: v6, type: string, pattern: '^[0-9a-f:]+/[0-9]+$'}
 "#;
     let out = generate(text).unwrap();
     let types = &out.files["server/src/types.rs"];
@@ -675,6 +679,11 @@ components:
     assert!(validate.contains("check_pattern"), "{validate}");
     let router = &out.files["server/src/router.rs"];
     assert!(router.contains("value.validate(at, out)"), "{router}");
+    // Two string variants told apart by pattern alone (nexus's `IpNet`): the reader takes the
+    // first for any string, so its pattern cannot judge the value (an IPv6 net was refused).
+    let ip = &types[types.find("impl Validate for IpNet").expect(types)..];
+    let ip = &ip[..ip.find("\n}\n").unwrap()];
+    assert!(!ip.contains("check_pattern"), "{ip}");
 }
 
 /// 3.0: a `oneOf` branch that is `nullable` lets `null` through the whole (openai's `stop`:
