@@ -272,6 +272,24 @@ pub struct OneOf {
     pub scalar: bool,
 }
 
+impl OneOf {
+    /// Whether the server checks a scalar variant's own constraints: only when no other
+    /// variant is read as the same type. nexus's `NameOrId` (a `uuid`, or a `Name` string with
+    /// a pattern) is told apart by type, so a value read as a `Name` must be one; its `IpNet`
+    /// (an IPv4 or an IPv6 net, both strings told apart by pattern alone) is read as the first
+    /// string variant whatever it holds, so that variant's pattern cannot judge it.
+    pub fn checks_variant(&self, index: usize) -> bool {
+        let Some(variant) = self.variants.get(index) else {
+            return false;
+        };
+        self.variants
+            .iter()
+            .filter(|v| v.check_ty == variant.check_ty)
+            .count()
+            == 1
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct OneOfVariant {
     pub rust: String,
@@ -281,6 +299,10 @@ pub struct OneOfVariant {
     /// string]` splits its keywords between the variants): what a value made for it (the
     /// mock's) must meet.
     pub constraints: Constraints,
+    /// The type the constraints are checked as: the variant's, or the scalar an alias of it
+    /// stands for (nexus's `NameOrId`: `Name`, a `String` with `maxLength` and `pattern`).
+    /// Filled by `resolve_check_types`.
+    pub check_ty: TypeRef,
 }
 
 #[derive(Debug, Clone)]
@@ -429,6 +451,9 @@ pub struct Constraints {
     /// `format` of a string kept as `String`, as written, checked or not: what a value made up
     /// for it (the mock's, an error body's) must look like. Not a check.
     pub format: Option<String>,
+    /// The one value a boolean's `enum` allows (slack's `defs_ok_false`: `enum: [false]`):
+    /// what a value made up for it (the mock's, an error body's) must be. Not a check.
+    pub boolean: Option<bool>,
 }
 
 /// The formats the server checks on a value kept as `String` (see [`Constraints`]).
@@ -439,6 +464,7 @@ impl Constraints {
     pub fn is_empty(&self) -> bool {
         let mut checks = self.clone();
         checks.format = None;
+        checks.boolean = None;
         checks == Constraints::default()
     }
 
@@ -501,6 +527,7 @@ impl Constraints {
             self.format = other.format.clone();
             self.checked_format = other.checked_format.clone();
         }
+        self.boolean = self.boolean.or(other.boolean);
         if self.one_of.is_empty() {
             self.one_of = other.one_of.clone();
         } else if !other.one_of.is_empty() {

@@ -528,6 +528,15 @@ async fn objects_in_the_query_in_each_style() {
     ] {
         assert!(text.contains(place), "{place} in {text}");
     }
+    // An object parameter's members keep their own constraints (`Page.size`: `minimum: 1`);
+    // the object was read and never checked, so `size=0` reached the implementation.
+    let (status, body) = get("size=0&range[gt]=1").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.to_string()
+            .contains("query/page/size: must be greater than or equal to 1"),
+        "{body}"
+    );
 }
 
 /// Issue 33: unions told apart by a property their variants pin (no discriminator) go out and

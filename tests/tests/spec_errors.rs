@@ -515,3 +515,243 @@ components:
         "{types}"
     );
 }
+
+/// Properties of a schema's own beside its `allOf` (swagger-parser issue 1796's
+/// `ComposedModel`): a value must fit both, so the struct holds the own members and the parts'
+/// (it held only its own, and the mock's answer lacked the required `uuid`); a `required`
+/// beside `allOf` also names members a part declares.
+#[test]
+fn own_properties_beside_all_of_keep_the_parts() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths: {}
+components:
+  schemas:
+    BaseModel:
+      type: object
+      required: [uuid]
+      properties: {uuid: {type: string}, note: {type: string}}
+    ComposedModel:
+      type: object
+      required: [name, note]
+      allOf: [{$ref: '#/components/schemas/BaseModel'}]
+      properties: {name: {type: string}}
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    let composed = &types[types.find("pub struct ComposedModel").expect(types)..];
+    let composed = &composed[..composed.find("\n}").unwrap()];
+    assert!(composed.contains("pub name: String"), "{composed}");
+    assert!(composed.contains("pub uuid: String"), "{composed}");
+    // Optional in BaseModel, required by ComposedModel's own list.
+    assert!(composed.contains("pub note: String"), "{composed}");
+}
+
+/// A union each of whose branches is writeOnly is writeOnly (prefect's `auth_string`:
+/// `anyOf: [{type: string, writeOnly: true}, {type: null}]` beside a keyword of its own, so the
+/// branch stays a branch): the mock leaves it out of its answers, as it does a writeOnly
+/// property (it answered it, and schemathesis refused the answer).
+#[test]
+fn a_union_of_write_only_branches_is_write_only() {
+    let text = r#"openapi: 3.1.0
+info: {title: x, version: '1'}
+paths:
+  /settings:
+    get:
+      operationId: settings
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Settings'}
+components:
+  schemas:
+    Settings:
+      type: object
+      properties:
+        url: {type: string}
+        auth_string:
+          anyOf: [{type: string, writeOnly: true}, {type: 'null'}]
+          supported_environment_variables: [AUTH_STRING]
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    let field = &types[..types.find("pub auth_string").expect(types)];
+    assert!(
+        field[field.rfind("pub url").expect(types)..].contains("Write-only"),
+        "{types}"
+    );
+    let mock = &out.files["server/src/mock.rs"];
+    assert!(mock.contains("url"), "{mock}");
+    assert!(!mock.contains("auth_string"), "{mock}");
+}
+
+/// A boolean whose `enum` allows one value (slack's `defs_ok_false`: `enum: [false]`) is
+/// written with it: in the mock's answers and in the error body the server refuses requests
+/// with (it wrote `"ok":true` into slack's error body, which the document forbids).
+#[test]
+fn a_boolean_with_one_allowed_value_is_made_with_it() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths:
+  /auth.revoke:
+    get:
+      operationId: revoke
+      parameters:
+        - {name: test, in: query, schema: {type: boolean}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [ok, revoked]
+                properties:
+                  ok: {$ref: '#/components/schemas/defs_ok_true'}
+                  revoked: {type: boolean}
+        default:
+          description: error
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [ok, error]
+                properties:
+                  ok: {$ref: '#/components/schemas/defs_ok_false'}
+                  error: {type: string}
+components:
+  schemas:
+    defs_ok_true: {type: boolean, enum: [true]}
+    defs_ok_false: {type: boolean, enum: [false]}
+"#;
+    let out = generate(text).unwrap();
+    let all: String = out
+        .files
+        .iter()
+        .filter(|(path, _)| path.starts_with("server/src/"))
+        .map(|(_, text)| text.as_str())
+        .collect();
+    let compact: String = all.chars().filter(|c| !c.is_whitespace()).collect();
+    assert!(
+        compact.contains(r#"\"ok\":false"#) || compact.contains(r#""ok":false"#),
+        "{all}"
+    );
+    assert!(!compact.contains(r#"\"ok\":true,\"error\""#), "{all}");
+}
+
+/// A `oneOf` whose variant is a checked scalar (nexus's `NameOrId`: a `uuid`, or a `Name`
+/// with `maxLength` and `pattern`) checks that variant's constraints, and a parameter of it
+/// is checked: a 64-character name reached the implementation.
+#[test]
+fn a_one_of_checks_its_scalar_variants() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths:
+  /instances/{instance}:
+    get:
+      operationId: view
+      parameters:
+        - {name: instance, in: path, required: true, schema: {$ref: '#/components/schemas/NameOrId'}}
+      responses:
+        '204': {description: ok}
+components:
+  schemas:
+    Name: {type: string, pattern: '^[a-z]+$', maxLength: 63}
+    NameOrId:
+      oneOf:
+        - {title: id, allOf: [{type: string, format: uuid}]}
+        - {title: name, allOf: [{$ref: '#/components/schemas/Name'}]}
+    IpNet:
+      oneOf:
+        - {title: v4, type: string, pattern: '^[0-9.]+/[0-9]+$'}
+        - {title: v6, type: string, pattern: '^[0-9a-f:]+/[0-9]+$'}
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    let validate = &types[types.find("impl Validate for NameOrId").expect(types)..];
+    let validate = &validate[..validate.find("\n}\n").unwrap()];
+    assert!(
+        validate.contains("check_max_length(value, 63, pointer, out)"),
+        "{validate}"
+    );
+    assert!(validate.contains("check_pattern"), "{validate}");
+    let router = &out.files["server/src/router.rs"];
+    assert!(router.contains("value.validate(at, out)"), "{router}");
+    // Two string variants told apart by pattern alone (nexus's `IpNet`): the reader takes the
+    // first for any string, so its pattern cannot judge the value (an IPv6 net was refused).
+    let ip = &types[types.find("impl Validate for IpNet").expect(types)..];
+    let ip = &ip[..ip.find("\n}\n").unwrap()];
+    assert!(!ip.contains("check_pattern"), "{ip}");
+}
+
+/// 3.0: a `oneOf` branch that is `nullable` lets `null` through the whole (openai's `stop`:
+/// `oneOf: [{type: string, nullable: true}, {type: array}]`, `default: null`): the union's
+/// reader tried each branch's type on `null` and refused it with a 400.
+#[test]
+fn a_nullable_branch_makes_the_union_nullable() {
+    let text = r#"openapi: 3.0.3
+info: {title: x, version: '1'}
+paths: {}
+components:
+  schemas:
+    Request:
+      type: object
+      properties:
+        stop:
+          default: null
+          oneOf:
+            - {type: string, nullable: true}
+            - {type: array, minItems: 1, items: {type: string}}
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    assert!(types.contains("pub stop: Option<Option<"), "{types}");
+}
+
+/// A string `enum` beside `allOf` (discord's install scopes: `{type: string, enum:
+/// [applications.commands, bot], allOf: [{$ref: OAuth2Scopes}]}`, a `oneOf` of constants) is
+/// that enum: merged as object parts it became any JSON value, and the mock answered `{}`.
+#[test]
+fn a_string_enum_beside_all_of_is_an_enum() {
+    let text = r#"openapi: 3.1.0
+info: {title: x, version: '1'}
+paths:
+  /install:
+    get:
+      operationId: install
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [scopes]
+                properties:
+                  scopes:
+                    type: array
+                    items:
+                      type: string
+                      enum: [applications.commands, bot]
+                      allOf: [{$ref: '#/components/schemas/OAuth2Scopes'}]
+components:
+  schemas:
+    OAuth2Scopes:
+      type: string
+      oneOf:
+        - {title: BOT, const: bot}
+        - {title: COMMANDS, const: applications.commands}
+        - {title: EMAIL, const: email}
+"#;
+    let out = generate(text).unwrap();
+    let types = &out.files["server/src/types.rs"];
+    assert!(!types.contains("ScopesItem = serde_json::Value"), "{types}");
+    assert!(
+        types.contains("pub enum InstallOkBodyScopesItem"),
+        "{types}"
+    );
+    let mock = &out.files["server/src/mock.rs"];
+    assert!(mock.contains("applications.commands"), "{mock}");
+}

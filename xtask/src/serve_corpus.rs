@@ -733,6 +733,41 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
                 {
                     check = XML_BODY.to_string();
                 }
+                // An empty array in a form body: `Items=[]` encodes to no pair at all, the
+                // same bytes as a body without the required `Items` (twilio's bulk
+                // operations), which the server refuses naming the field.
+                let form = value
+                    .and_then(|v| v.get("media_type")?.as_str())
+                    .is_some_and(|m| m.starts_with("application/x-www-form-urlencoded"));
+                let empty_array = value.and_then(|v| v.get("body")).is_some_and(|b| match b {
+                    Json::Object(members) => members
+                        .iter()
+                        .any(|(_, v)| matches!(v, Json::Array(items) if items.is_empty())),
+                    _ => false,
+                });
+                if form
+                    && empty_array
+                    && !negative
+                    && matches!(
+                        check.as_str(),
+                        "positive_data_acceptance" | "status_code_conformance"
+                    )
+                {
+                    check = EMPTY_FORM_ARRAY.to_string();
+                }
+                // A request target the HTTP layer does not read: hyper answers a bare 414
+                // (no body, no media type) to one over 64 KiB before any service sees it,
+                // as servers bound request targets (RFC 9112 §3: at least 8,000 octets);
+                // discord lets its path parameter `code` be 152,133 characters long.
+                let status = recorder.get("interactions").and_then(|i| {
+                    i.get(case)?
+                        .get("response")?
+                        .get("status_code")?
+                        .as_number()
+                });
+                if status == Some(414.0) {
+                    check = URI_TOO_LONG.to_string();
+                }
                 if !seen.insert((check.clone(), case.clone())) {
                     continue;
                 }
@@ -755,6 +790,14 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
 /// Appended to a schemathesis error that its log shows to be Hypothesis failing in its own
 /// source reader (see `serve`), which the harness calls a `tool_error`.
 const TOOL_ERROR_NOTE: &str = " (Hypothesis's own: lambda_sources.py)";
+
+/// The name the harness gives a valid form body's refusal when the case holds an empty array,
+/// which a form cannot write (no pair at all).
+const EMPTY_FORM_ARRAY: &str = "empty_form_array";
+
+/// The name the harness gives any failure on a 414 answer: a request target longer than the
+/// HTTP layer reads.
+const URI_TOO_LONG: &str = "uri_too_long";
 
 /// The name the harness gives the 415 refusing a body sent as XML.
 const XML_BODY: &str = "xml_body_not_read";
@@ -1240,6 +1283,49 @@ mod tests {
             report.contains("- `negative_data_rejection` `POST /y`: 1 × Bad: why"),
             "{report}"
         );
+    }
+
+    #[test]
+    fn failures_on_a_414_are_named_uri_too_long() {
+        let event = |status: u16| {
+            format!(
+                r#"{{"ScenarioFinished": {{"recorder": {{"label": "PUT /i/{{code}}", "cases": {{"c1": {{"value": {{"method": "PUT", "path": "/i/{{code}}", "meta": {{"generation": {{"mode": "negative"}}}}}}}}}}, "checks": {{"c1": [{{"name": "negative_data_rejection", "status": "failure", "failure_info": {{"failure": {{"title": "Accepted", "message": "why"}}}}}}, {{"name": "content_type_conformance", "status": "failure", "failure_info": {{"failure": {{"title": "Media", "message": "none"}}}}}}]}}, "interactions": {{"c1": {{"response": {{"status_code": {status}}}}}}}}}}}}}"#
+            )
+        };
+        let summary = r#"{"test_cases": {"generated": 1}}"#;
+        let run = read_run(summary, &event(414)).unwrap();
+        assert_eq!(
+            run.by_check.get(URI_TOO_LONG),
+            Some(&1),
+            "{:?}",
+            run.by_check
+        );
+        assert!(!run.by_check.contains_key("negative_data_rejection"));
+        let run = read_run(summary, &event(400)).unwrap();
+        assert!(!run.by_check.contains_key(URI_TOO_LONG));
+        assert_eq!(run.by_check["negative_data_rejection"], 1);
+    }
+
+    #[test]
+    fn an_empty_array_in_a_form_is_named() {
+        let event = |media: &str, items: &str| {
+            format!(
+                r#"{{"ScenarioFinished": {{"recorder": {{"label": "POST /b", "cases": {{"c1": {{"value": {{"method": "POST", "path": "/b", "media_type": "{media}", "body": {{"Items": {items}}}, "meta": {{"generation": {{"mode": "positive"}}}}}}}}}}, "checks": {{"c1": [{{"name": "positive_data_acceptance", "status": "failure", "failure_info": {{"failure": {{"title": "Rejected", "message": "why"}}}}}}]}}}}}}}}"#
+            )
+        };
+        let summary = r#"{"test_cases": {"generated": 1}}"#;
+        let form = "application/x-www-form-urlencoded";
+        let run = read_run(summary, &event(form, "[]")).unwrap();
+        assert_eq!(
+            run.by_check.get(EMPTY_FORM_ARRAY),
+            Some(&1),
+            "{:?}",
+            run.by_check
+        );
+        for (media, items) in [(form, "[1]"), ("application/json", "[]")] {
+            let run = read_run(summary, &event(media, items)).unwrap();
+            assert_eq!(run.by_check["positive_data_acceptance"], 1);
+        }
     }
 
     #[test]

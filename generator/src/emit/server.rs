@@ -795,9 +795,17 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 quote!(#field: #local)
             }
         });
+        let validated = validated_types(api);
         let checks = op.params.iter().filter_map(|p| {
-            let checks =
+            let mut checks =
                 constraint_checks(&quote!(value), &quote!(at), &p.check_ty, &p.constraints);
+            // A named type with checks of its own (nexus's `NameOrId`, whose `Name` has a
+            // `maxLength` and a `pattern`) checks itself.
+            if matches!(p.ty, TypeRef::Named(_))
+                && super::types::contents_validated(&p.ty, &validated)
+            {
+                checks.extend(quote!(value.validate(at, out);));
+            }
             if checks.is_empty() {
                 return None;
             }

@@ -822,11 +822,24 @@ fn one_of(
     let validate = (side == Side::Server).then(|| {
         if validated {
             // Only the variants that hold a checked constraint are walked (a free-form
-            // object or a plain string has nothing to check).
-            let arms = o.variants.iter().map(|v| {
+            // object or a plain string has nothing to check); a scalar variant's own
+            // constraints are checked here (nexus's `Name` of `NameOrId`).
+            let arms = o.variants.iter().enumerate().map(|(i, v)| {
                 let variant = ident(&v.rust);
+                let checks = if o.checks_variant(i) {
+                    constraint_checks(
+                        &quote!(value),
+                        &quote!(pointer),
+                        &v.check_ty,
+                        &v.constraints,
+                    )
+                } else {
+                    TokenStream::new()
+                };
                 if contents_validated(&v.ty, validated_names) {
                     quote!(Self::#variant(v) => v.validate(pointer, out),)
+                } else if !checks.is_empty() {
+                    quote!(Self::#variant(value) => { #checks })
                 } else {
                     quote!(Self::#variant(_) => {})
                 }

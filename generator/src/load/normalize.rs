@@ -136,6 +136,22 @@ impl Normalizer {
                         obj.insert("nullable".into(), Value::Bool(true));
                     }
                 }
+                // `oneOf: [{type: string, nullable: true}, {type: array}]` (openai's `stop`):
+                // `null` fits a branch, so it fits the whole; the union's reader, which tries
+                // each branch's type, refused it with a 400.
+                if !names
+                    && ["oneOf", "anyOf"].iter().any(|key| {
+                        obj.get(*key)
+                            .and_then(Value::as_array)
+                            .is_some_and(|branches| {
+                                branches
+                                    .iter()
+                                    .any(|b| b.get("nullable") == Some(&Value::Bool(true)))
+                            })
+                    })
+                {
+                    obj.insert("nullable".into(), Value::Bool(true));
+                }
                 if obj.get("nullable") == Some(&Value::Bool(true))
                     && let Some(reference) = obj.get("$ref").filter(|r| r.is_string()).cloned()
                 {

@@ -126,7 +126,7 @@ impl Maker<'_> {
             // A value rather than null: an answer with data exercises more of the reader.
             TypeRef::Nullable(inner) => self.value(inner, c, depth),
             TypeRef::String => Value::String(string(c)),
-            TypeRef::Bool => Value::Bool(true),
+            TypeRef::Bool => Value::Bool(c.boolean.unwrap_or(true)),
             TypeRef::I32 => integer(c, i32::MIN.into(), i32::MAX.into()),
             TypeRef::I64 => integer(c, i64::MIN.into(), i64::MAX.into()),
             TypeRef::U8 => integer(c, 0, u8::MAX.into()),

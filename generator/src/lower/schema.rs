@@ -286,6 +286,38 @@ impl<'a> Schemas<'a> {
 
     /// Whether the schema (through references) admits `null` beside other values (one that
     /// admits only `null` is [`TypeRef::Unit`], which holds it).
+    /// Whether every branch of the `anyOf`/`oneOf` that `s` is (nested ones too) says
+    /// `flag`; false for a schema that is no union.
+    fn every_branch(
+        &self,
+        s: SchemaRef<'_>,
+        flag: fn(&openapiv3::SchemaData) -> bool,
+        depth: usize,
+    ) -> bool {
+        let Some(schema) = self.resolve(s) else {
+            return false;
+        };
+        let branches = match &schema.schema_kind {
+            SchemaKind::OneOf { one_of: b } | SchemaKind::AnyOf { any_of: b } => b,
+            SchemaKind::Any(any) if any.properties.is_empty() && any.all_of.is_empty() => {
+                if any.one_of.is_empty() {
+                    &any.any_of
+                } else {
+                    &any.one_of
+                }
+            }
+            _ => return false,
+        };
+        depth < 8
+            && !branches.is_empty()
+            && branches.iter().all(|b| {
+                let b = SchemaRef::of(b);
+                self.resolve(SchemaRef::of_ref(&b))
+                    .is_some_and(|r| flag(&r.schema_data))
+                    || self.every_branch(b, flag, depth + 1)
+            })
+    }
+
     pub fn nullable(&self, s: SchemaRef<'_>) -> bool {
         self.resolve(s).is_some_and(|schema| {
             !only_null(schema)
@@ -325,6 +357,14 @@ impl<'a> Schemas<'a> {
             for part in &any.all_of {
                 c.narrow(&self.constraints_within(SchemaRef::of(part), depth));
             }
+        }
+        // A one-part `allOf` with a title beside is the part (nexus's `NameOrId` variants:
+        // `{title: name, allOf: [{$ref: Name}]}`), constraints and all.
+        if let SchemaKind::AllOf { all_of } = &schema.schema_kind
+            && all_of.len() == 1
+            && depth < 8
+        {
+            c.narrow(&self.constraints_within(SchemaRef::of(&all_of[0]), depth + 1));
         }
         let each = match &schema.schema_kind {
             SchemaKind::Type(Type::Array(a)) => a.items.as_ref(),
@@ -592,6 +632,24 @@ impl<'a> Schemas<'a> {
                 self.one_of(name, any_of, schema, pointer, "anyOf", sink)
             }
             SchemaKind::AllOf { all_of } => self.all_of(name, all_of, pointer, sink),
+            // Properties of its own beside `allOf` (swagger-parser issue 1796's
+            // `ComposedModel`: `name`, and `allOf: [BaseModel]` with `uuid`): a value must fit
+            // both, so the struct holds both; its own members alone lost the parts' (the mock
+            // answered without the required `uuid`).
+            SchemaKind::Any(any)
+                if !any.properties.is_empty()
+                    && !any.all_of.is_empty()
+                    && !is_scalar_all_of(any)
+                    && any.one_of.is_empty()
+                    && any.any_of.is_empty() =>
+            {
+                let own = Own {
+                    props: &any.properties,
+                    required: &any.required,
+                    additional: any.additional_properties.as_ref(),
+                };
+                self.merge_all_of(name, Some(own), &any.all_of, pointer, sink)
+            }
             SchemaKind::Any(any) if !any.properties.is_empty() => {
                 let props = properties(&any.properties, &any.required);
                 TypeKind::Struct(self.object(
@@ -610,6 +668,13 @@ impl<'a> Schemas<'a> {
                 };
                 self.one_of(name, parts, schema, pointer, "oneOf", sink)
             }
+            // A string `enum` beside `allOf` (discord's scopes: `{type: string, enum:
+            // [applications.commands, bot], allOf: [{$ref: OAuth2Scopes}]}`, a `oneOf` of
+            // constants): the values it lists are the ones the parts may narrow, so it is that
+            // enum; merged as object parts, it became any JSON value, and the mock's `{}`.
+            SchemaKind::Any(any) if string_enum_beside_all_of(any) => TypeKind::Enum(
+                enum_variants(any.enumeration.iter().filter_map(serde_json::Value::as_str)),
+            ),
             SchemaKind::Any(any) if !any.all_of.is_empty() && !is_scalar_all_of(any) => {
                 self.all_of(name, &any.all_of, pointer, sink)
             }
@@ -843,8 +908,16 @@ impl<'a> Schemas<'a> {
                 .map(|s| s.schema_data.clone());
             let nullable = self.nullable(SchemaRef::of_ref(&schema));
             let constraints = self.constraints(SchemaRef::of_ref(&schema));
+            let write_only = self.every_branch(SchemaRef::of_ref(&schema), |d| d.write_only, 0);
+            let read_only = self.every_branch(SchemaRef::of_ref(&schema), |d| d.read_only, 0);
             let ty = self.type_of(schema, &hint, &at, sink);
-            let data = data.unwrap_or_default();
+            let mut data = data.unwrap_or_default();
+            // A union each of whose branches is writeOnly (readOnly) is so too: prefect's
+            // `auth_string` is `anyOf: [{type: string, writeOnly: true}, {type: null}]` beside
+            // a keyword of its own, so the branch stays a branch; read as an ordinary
+            // property, the mock answered it, which the document forbids.
+            data.write_only |= write_only;
+            data.read_only |= read_only;
             // One Rust type serves requests and responses, so a property only one direction
             // carries cannot be required in it: readOnly ones are absent from requests,
             // writeOnly ones from responses.
@@ -924,6 +997,7 @@ impl<'a> Schemas<'a> {
             let ty = self.type_of(SchemaRef::of(part), &format!("{owner}{label}"), &at, sink);
             variants.push(OneOfVariant {
                 rust,
+                check_ty: ty.clone(),
                 ty,
                 boxed: false,
                 constraints: self.constraints(SchemaRef::of(part)),
@@ -1206,8 +1280,32 @@ impl<'a> Schemas<'a> {
     where
         'a: 's,
     {
+        self.merge_all_of(owner, None, parts, pointer, sink)
+    }
+
+    /// Merges the schema's own members (when it has any beside `allOf`) and those of every
+    /// part into one struct; the own `required` also names members a part declares.
+    fn merge_all_of<'s>(
+        &mut self,
+        owner: &str,
+        own: Option<Own<'s>>,
+        parts: &'s [ReferenceOr<Schema>],
+        pointer: &str,
+        sink: &mut Sink,
+    ) -> TypeKind
+    where
+        'a: 's,
+    {
         let mut props: Vec<(String, SchemaRef<'s>, bool)> = Vec::new();
         let mut additional = None;
+        if let Some(own) = &own {
+            props.extend(
+                own.props
+                    .iter()
+                    .map(|(k, v)| (k.clone(), SchemaRef::of_boxed(v), false)),
+            );
+            additional = own.additional;
+        }
         let mut ok = true;
         let doc: &'s OpenAPI = self.doc;
         for (i, part) in parts.iter().enumerate() {
@@ -1230,6 +1328,15 @@ impl<'a> Schemas<'a> {
         if !ok {
             return TypeKind::Alias(TypeRef::Json, Constraints::default());
         }
+        if let Some(own) = &own {
+            for name in own.required {
+                match props.iter_mut().find(|(n, _, _)| n == name) {
+                    Some(p) => p.2 = true,
+                    // Required with no schema anywhere: present, with any value (`properties`).
+                    None => props.push((name.clone(), SchemaRef::Item(&ANY_VALUE), true)),
+                }
+            }
+        }
         // A property listed twice (refined in a later part) keeps its first position.
         let mut merged: Vec<(String, SchemaRef<'s>, bool)> = Vec::new();
         for (name, schema, required) in props {
@@ -1244,6 +1351,13 @@ impl<'a> Schemas<'a> {
         }
         TypeKind::Struct(self.object(owner, merged, additional, pointer, sink))
     }
+}
+
+/// A schema's own members beside its `allOf`.
+struct Own<'s> {
+    props: &'s indexmap::IndexMap<String, ReferenceOr<Box<Schema>>>,
+    required: &'s [String],
+    additional: Option<&'s AdditionalProperties>,
 }
 
 impl<'s> SchemaRef<'s> {
@@ -1458,6 +1572,17 @@ fn any_integer(format: Option<&str>) -> TypeRef {
 /// `allOf` around a number or boolean (discord: `{type: integer, enum: [1], allOf: [{$ref:
 /// MessageComponentTypes}]}`): one value that must meet every part, so that scalar with the
 /// parts' constraints narrowing its own, not a struct.
+/// `{type: string, enum: [..], allOf: [..]}`: an enum of strings, whatever the parts say.
+fn string_enum_beside_all_of(any: &AnySchema) -> bool {
+    any.typ.as_deref() == Some("string")
+        && !any.all_of.is_empty()
+        && any.properties.is_empty()
+        && any.one_of.is_empty()
+        && any.any_of.is_empty()
+        && !any.enumeration.is_empty()
+        && any.enumeration.iter().all(serde_json::Value::is_string)
+}
+
 fn is_scalar_all_of(any: &AnySchema) -> bool {
     !any.all_of.is_empty()
         && any.properties.is_empty()
@@ -1557,6 +1682,15 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
                 .flatten()
                 .filter_map(|v| serde_json::Number::from_f64(*v))
                 .collect();
+        }
+        SchemaKind::Type(Type::Boolean(b)) => {
+            // `enum: [false]`: the one value; `[true, false]` allows both, as no enum does.
+            let mut values = b.enumeration.iter().flatten().copied();
+            if let Some(first) = values.next()
+                && values.all(|v| v == first)
+            {
+                c.boolean = Some(first);
+            }
         }
         SchemaKind::Type(Type::Array(a)) => {
             c.min_items = a.min_items;
@@ -1661,6 +1795,7 @@ pub fn nominal_alias_cycles(types: &mut [TypeDef]) {
         t.kind = TypeKind::OneOf(OneOf {
             variants: vec![OneOfVariant {
                 rust: variant.to_string(),
+                check_ty: ty.clone(),
                 ty,
                 boxed: false,
                 constraints: Constraints::default(),
@@ -1795,7 +1930,12 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                         || !s.dependent_required.is_empty()
                         || s.additional_pattern.is_some()
                 }
-                TypeKind::OneOf(o) => o.variants.iter().any(|v| needs(&v.ty)),
+                // A variant that is a checked scalar (nexus's `NameOrId`: a `uuid`, or a
+                // `Name` with `maxLength` and `pattern`) is checked as one.
+                TypeKind::OneOf(o) => o.variants.iter().enumerate().any(|(i, v)| {
+                    needs(&v.ty)
+                        || o.checks_variant(i) && checked_scalar(&v.check_ty, &v.constraints)
+                }),
                 // An alias has no checks of its own: its constraints were copied to every
                 // field and parameter that uses it.
                 TypeKind::Alias(ty, _) => needs(ty),
@@ -1810,6 +1950,33 @@ pub fn mark_validated(types: &mut [TypeDef]) {
             return;
         }
     }
+}
+
+/// Whether a value of `ty` has a check printed for `c` (`emit::types::constraint_checks`
+/// prints those of numbers and strings).
+pub fn checked_scalar(ty: &TypeRef, c: &Constraints) -> bool {
+    let numeric = matches!(
+        ty,
+        TypeRef::I32
+            | TypeRef::I64
+            | TypeRef::U8
+            | TypeRef::U16
+            | TypeRef::U32
+            | TypeRef::U64
+            | TypeRef::F32
+            | TypeRef::F64
+    );
+    let string = *ty == TypeRef::String;
+    (numeric
+        && (c.minimum.is_some()
+            || c.maximum.is_some()
+            || !c.one_of.is_empty()
+            || c.multiple_of.is_some()))
+        || (string
+            && (c.min_length.is_some()
+                || c.max_length.is_some()
+                || c.pattern.is_some()
+                || c.checked_format.is_some()))
 }
 
 /// Fills in `check_ty`: a field or parameter whose type is an alias of a scalar is checked
@@ -1846,13 +2013,21 @@ pub fn resolve_check_types(types: &mut [TypeDef], params: &mut [&mut crate::ir::
     }
     let resolve = |ty: &TypeRef| resolve(&aliases, ty, 0);
     for t in types.iter_mut() {
-        if let TypeKind::Struct(s) = &mut t.kind {
-            for f in &mut s.fields {
-                f.check_ty = resolve(&f.ty);
-                if f.check_ty.is_string_format() {
-                    f.constraints.drop_string_checks();
+        match &mut t.kind {
+            TypeKind::Struct(s) => {
+                for f in &mut s.fields {
+                    f.check_ty = resolve(&f.ty);
+                    if f.check_ty.is_string_format() {
+                        f.constraints.drop_string_checks();
+                    }
                 }
             }
+            TypeKind::OneOf(o) => {
+                for v in &mut o.variants {
+                    v.check_ty = resolve(&v.ty);
+                }
+            }
+            _ => {}
         }
     }
     for p in params.iter_mut() {

@@ -321,24 +321,98 @@ pub fn check_max_length(value: &str, max: usize, pointer: &str, out: &mut Violat
     }
 }
 
-type PatternCache = RwLock<HashMap<&'static str, Option<Arc<regex_lite::Regex>>>>;
+type PatternCache = RwLock<HashMap<&'static str, Option<Arc<Pattern>>>>;
 
 fn pattern_cache() -> &'static PatternCache {
     static CACHE: OnceLock<PatternCache> = OnceLock::new();
     CACHE.get_or_init(|| RwLock::new(HashMap::new()))
 }
 
+/// A compiled `pattern`. The engine (regex-lite, as the rest of the runtime) has no
+/// look-around, which JSON Schema's ECMA-262 patterns allow; dropshot's names open with one
+/// (`^(?![0-9a-fA-F]{8}-…$)^[a-z][a-z0-9-]*[a-zA-Z0-9]$`: a name, and not a UUID). Look-aheads
+/// at the anchored start are each checked as a pattern of their own anchored there: `^(?!X)Y`
+/// is `^(?:Y)` matching where `^(?:X)` does not, `^(?=X)Y` where both do.
+struct Pattern {
+    main: regex_lite::Regex,
+    /// (must match, the look-ahead anchored at the start)
+    ahead: Vec<(bool, regex_lite::Regex)>,
+}
+
+impl Pattern {
+    fn new(pattern: &str) -> Result<Pattern, String> {
+        let mut rest = pattern;
+        let mut ahead = Vec::new();
+        while let Some(after) = rest.strip_prefix('^') {
+            let positive = if after.starts_with("(?=") {
+                true
+            } else if after.starts_with("(?!") {
+                false
+            } else {
+                break;
+            };
+            let end = group_end(after).ok_or("an unclosed look-ahead group")?;
+            let inner = &after[3..end];
+            let re = regex_lite::Regex::new(&format!("^(?:{inner})")).map_err(|e| e.to_string())?;
+            ahead.push((positive, re));
+            // What follows is anchored at the same start.
+            rest = &after[end + 1..];
+            if !rest.starts_with('^') {
+                let main =
+                    regex_lite::Regex::new(&format!("^(?:{rest})")).map_err(|e| e.to_string())?;
+                return Ok(Pattern { main, ahead });
+            }
+        }
+        let main = regex_lite::Regex::new(rest).map_err(|e| e.to_string())?;
+        Ok(Pattern { main, ahead })
+    }
+
+    fn is_match(&self, value: &str) -> bool {
+        self.ahead
+            .iter()
+            .all(|(positive, re)| re.is_match(value) == *positive)
+            && self.main.is_match(value)
+    }
+}
+
+/// The index of the `)` closing the group `text` opens with, past escapes and classes.
+fn group_end(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_class = false;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' => escaped = true,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '(' if !in_class => depth += 1,
+            ')' if !in_class => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The compiled pattern, compiled once per process; None when the spec's pattern is not a
 /// regex this engine understands (logged once, then the constraint is not checked: rejecting
 /// every request over a spec bug would be worse).
-fn compiled(pattern: &'static str) -> Option<Arc<regex_lite::Regex>> {
+fn compiled(pattern: &'static str) -> Option<Arc<Pattern>> {
     let cache = pattern_cache();
     if let Some(hit) = cache.read().unwrap_or_else(|e| e.into_inner()).get(pattern) {
         return hit.clone();
     }
     let mut map = cache.write().unwrap_or_else(|e| e.into_inner());
     map.entry(pattern)
-        .or_insert_with(|| match regex_lite::Regex::new(pattern) {
+        .or_insert_with(|| match Pattern::new(pattern) {
             Ok(re) => Some(Arc::new(re)),
             Err(e) => {
                 tracing::warn!(pattern, error = %e, "schema pattern is not a supported regular expression; it will not be checked");

@@ -459,6 +459,10 @@ fn serve_echo_filters<A: ConstructsApi>(
                     validate::check_max_length(item, 64, &at, out);
                 }
             }
+            if let Some(value) = &page {
+                let at = "query/page";
+                value.validate(at, out);
+            }
             let Some(range) = range else {
                 return Err(errors.into_problem());
             };
