@@ -638,6 +638,7 @@ pub fn operation<S: Clone, H>(state: &S, handler: H) -> Operation<S, H> {
         handler,
         id: "",
         route: Arc::default(),
+        durations: Arc::default(),
     }
 }
 
@@ -651,6 +652,9 @@ pub struct Operation<S, H> {
     /// The route template as a metric label, made on the first request and shared by the
     /// next ones (the route is known only from a request's `MatchedPath`).
     route: Arc<OnceLock<SharedString>>,
+    /// The operation's duration histograms, registered once per status rather than per
+    /// request (`observe::Durations`).
+    durations: Arc<observe::Durations>,
 }
 
 impl<S, H> Operation<S, H> {
@@ -707,6 +711,7 @@ where
                 operation: self.id,
                 route,
                 label,
+                durations: Some(self.durations.clone()),
             }),
         }
     }
@@ -726,6 +731,7 @@ pub async fn dispatched<F: Future<Output = Response>>(
         operation,
         route: None,
         label: None,
+        durations: None,
     });
     response
 }

@@ -28,8 +28,8 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::hash::{BuildHasher, Hasher};
 use std::pin::Pin;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Instant;
 
@@ -37,10 +37,11 @@ use axum::extract::{MatchedPath, Request};
 use axum::response::Response;
 use http::HeaderValue;
 use http::header::{HOST, HeaderName, USER_AGENT};
-use metrics::SharedString;
+use metrics::{Gauge, Histogram, SharedString};
 use tower_layer::Layer;
 use tower_service::Service;
-use tracing::field::Empty;
+use tracing::Value;
+use tracing::field::{Empty, Field, display};
 
 use super::auth::Identity;
 use super::ratelimit::Decision;
@@ -366,6 +367,9 @@ pub struct Routed {
     /// The route template as a metric label, shared by every request of the route (the
     /// operation keeps it, `layer::Operation`), so that a request does not copy it.
     pub(crate) label: Option<SharedString>,
+    /// The operation's histograms, shared by its requests (`layer::Operation`); `None` where
+    /// no operation took the request (a 404, a 405, a preflight): those register per request.
+    pub(crate) durations: Option<Arc<Durations>>,
 }
 
 impl Routed {
@@ -420,19 +424,162 @@ fn status_label(status: http::StatusCode) -> SharedString {
     )
 }
 
+/// The recorder metrics go to now (`metrics::with_recorder`: the thread's local one, else the
+/// global one, else the no-op), by address: a handle registered with one recorder is kept only
+/// while it is still the one in use, so a recorder installed after the first requests (or a
+/// test's local recorder) gets every later request's metrics.
+fn recorder_id() -> usize {
+    metrics::with_recorder(|r| std::ptr::from_ref(r).cast::<()>() as usize)
+}
+
+/// `http.server.active_requests`, registered once per recorder: the `gauge!` macro registers
+/// it anew at every call (with the reference service's recorder, copying its name and looking
+/// it up under a lock: ~500 instructions, twice a request).
+fn active_requests() -> Gauge {
+    static ACTIVE: Mutex<Option<(usize, Gauge)>> = Mutex::new(None);
+    let recorder = recorder_id();
+    let mut cached = ACTIVE.lock().unwrap_or_else(PoisonError::into_inner);
+    match &*cached {
+        Some((id, gauge)) if *id == recorder => gauge.clone(),
+        _ => {
+            let gauge = metrics::gauge!(METRIC_ACTIVE);
+            *cached = Some((recorder, gauge.clone()));
+            gauge
+        }
+    }
+}
+
+/// An operation's `http.server.request.duration` histograms, one per method, status and
+/// operation id its requests were answered with (a handful), registered with the recorder on
+/// the first such request and reused: registering builds the key's four labels and hands them
+/// to the recorder, which looks the series up (the reference service's copies every label to
+/// do so), several thousand instructions a request.
+#[derive(Debug, Default)]
+pub(crate) struct Durations {
+    cached: Mutex<DurationCache>,
+}
+
+#[derive(Debug, Default)]
+struct DurationCache {
+    /// [`recorder_id`] of the recorder the handles were registered with.
+    recorder: usize,
+    /// Method, status, operation id and route template, and their histogram.
+    handles: Vec<(
+        http::Method,
+        http::StatusCode,
+        &'static str,
+        SharedString,
+        Histogram,
+    )>,
+}
+
+impl Durations {
+    /// Records one request's duration under its labels.
+    fn record(
+        &self,
+        method: &http::Method,
+        status: http::StatusCode,
+        operation: &'static str,
+        route: SharedString,
+        seconds: f64,
+    ) {
+        let recorder = recorder_id();
+        let mut cache = self.cached.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.recorder != recorder {
+            cache.handles.clear();
+            cache.recorder = recorder;
+        }
+        let found = cache.handles.iter().find(|(m, s, o, r, _)| {
+            *s == status && m == method && *o == operation && r[..] == route[..]
+        });
+        match found {
+            Some((.., histogram)) => histogram.record(seconds),
+            None => {
+                let histogram = duration_histogram(method, status, operation, route.clone());
+                histogram.record(seconds);
+                cache
+                    .handles
+                    .push((method.clone(), status, operation, route, histogram));
+            }
+        }
+    }
+}
+
+/// The duration histogram of these labels, registered with the recorder.
+fn duration_histogram(
+    method: &http::Method,
+    status: http::StatusCode,
+    operation: &'static str,
+    route: SharedString,
+) -> Histogram {
+    metrics::histogram!(
+        METRIC_DURATION,
+        "http.request.method" => method_label(method),
+        "http.route" => route,
+        "http.response.status_code" => status_label(status),
+        "apigen.operation.id" => operation,
+    )
+}
+
 /// Records the operation and the route template on the request's span (called by
 /// `layer::Operation` as the route takes the request).
 pub(crate) fn routed(operation: &'static str, route: Option<&MatchedPath>) {
     let span = tracing::Span::current();
-    if span.is_disabled() {
+    let Some((meta, fields)) = late_fields(&span) else {
         return;
-    }
-    if !operation.is_empty() {
-        span.record("apigen.operation.id", operation);
-        span.record("otel.name", operation);
-    }
-    if let Some(route) = route {
-        span.record("http.route", route.as_str());
+    };
+    let operation = (!operation.is_empty()).then(|| display(operation));
+    let route = route.map(|r| display(r.as_str()));
+    span.record_all(&meta.fields().value_set(&[
+        (
+            &fields.operation,
+            operation.as_ref().map(|v| v as &dyn Value),
+        ),
+        (&fields.name, operation.as_ref().map(|v| v as &dyn Value)),
+        (&fields.route, route.as_ref().map(|v| v as &dyn Value)),
+    ]));
+}
+
+/// The request span's fields recorded after it starts, looked up by name once: each
+/// `Span::record` call is one visit of the subscriber (with `tracing-subscriber`'s `fmt`, a
+/// look-up of the span and a lock on its formatted fields), so each step records its fields
+/// in one `record_all`.
+struct LateFields {
+    name: Field,
+    route: Field,
+    status: Field,
+    error: Field,
+    operation: Field,
+    plan: Field,
+    principal: Field,
+    rate_limit: Field,
+}
+
+static LATE_FIELDS: OnceLock<LateFields> = OnceLock::new();
+
+/// The span's metadata and its late fields, when it is an enabled request span
+/// ([`request_span`]'s).
+fn late_fields(
+    span: &tracing::Span,
+) -> Option<(&'static tracing::Metadata<'static>, &'static LateFields)> {
+    let meta = span.metadata()?;
+    let fields = LATE_FIELDS.get()?;
+    (fields.name.callsite() == meta.callsite()).then_some((meta, fields))
+}
+
+impl LateFields {
+    fn of(meta: &'static tracing::Metadata<'static>) -> Option<LateFields> {
+        let field = |name: &str| meta.fields().field(name);
+        Some(LateFields {
+            name: field("otel.name")?,
+            route: field("http.route")?,
+            status: field("http.response.status_code")?,
+            error: field("error.type")?,
+            operation: field("apigen.operation.id")?,
+            plan: field("apigen.plan")?,
+            principal: field("enduser.id")?,
+            rate_limit: field("apigen.rate_limit")?,
+        })
     }
 }
 
@@ -459,18 +606,22 @@ pub(crate) fn admitted(identity: &Identity, decision: Option<&Decision>) {
         .increment(1);
     }
     let span = tracing::Span::current();
-    if span.is_disabled() {
+    let Some((meta, fields)) = late_fields(&span) else {
         return;
-    }
-    if let Some(p) = principal {
-        span.record("enduser.id", p.subject.as_str());
-    }
-    if let Some(plan) = plan {
-        span.record("apigen.plan", plan);
-    }
-    if let Some(outcome) = outcome {
-        span.record("apigen.rate_limit", outcome);
-    }
+    };
+    let principal = principal.map(|p| p.subject.as_str());
+    let outcome = outcome.map(display);
+    span.record_all(&meta.fields().value_set(&[
+        (
+            &fields.principal,
+            principal.as_ref().map(|v| v as &dyn Value),
+        ),
+        (&fields.plan, plan.as_ref().map(|v| v as &dyn Value)),
+        (
+            &fields.rate_limit,
+            outcome.as_ref().map(|v| v as &dyn Value),
+        ),
+    ]));
 }
 
 /// Puts [`Observed`] around the whole router (`Router::layer`, last).
@@ -513,7 +664,7 @@ where
         let span = request_span(&req, &id, &trace);
         req.extensions_mut().insert(RequestId(id.clone()));
         req.extensions_mut().insert(trace.clone());
-        metrics::gauge!(METRIC_ACTIVE).increment(1.0);
+        active_requests().increment(1.0);
         let method = req.method().clone();
         let inner = {
             let _entered = span.enter();
@@ -540,19 +691,23 @@ fn request_span(req: &Request, id: &HeaderValue, trace: &TraceContext) -> tracin
         Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
         _ => host,
     };
-    tracing::info_span!(
+    // What the server made or checked (the request id, the scheme, the method) is recorded as
+    // displayed text, what the client sent as it is (`str`): a text log then quotes and
+    // escapes only the latter, character by character.
+    let span = tracing::info_span!(
         "request",
         otel.name = Empty,
-        otel.kind = "server",
+        otel.kind = display("server"),
         http.request.method = %req.method(),
         http.route = Empty,
         http.response.status_code = Empty,
-        url.scheme = req.uri().scheme_str().unwrap_or("http"),
+        url.scheme = display(req.uri().scheme_str().unwrap_or("http")),
         url.path = req.uri().path(),
         server.address = address,
         user_agent.original = header(USER_AGENT),
         error.type = Empty,
-        http.request_id = id.to_str().unwrap_or_default(),
+        http.request_id = display(id.to_str().unwrap_or_default()),
+        // Text (`str`), as the reference service's OTLP export reads them (`otlp.rs`).
         trace_id = trace.trace_id.as_str(),
         span_id = trace.span_id.as_str(),
         parent_span_id = trace.parent_id.as_deref(),
@@ -560,7 +715,14 @@ fn request_span(req: &Request, id: &HeaderValue, trace: &TraceContext) -> tracin
         apigen.plan = Empty,
         enduser.id = Empty,
         apigen.rate_limit = Empty,
-    )
+    );
+    if let Some(meta) = span.metadata()
+        && LATE_FIELDS.get().is_none()
+        && let Some(fields) = LateFields::of(meta)
+    {
+        let _ = LATE_FIELDS.set(fields);
+    }
+    span
 }
 
 pin_project_lite::pin_project! {
@@ -592,20 +754,20 @@ where
         let status = response.status();
         let routed = response.extensions().get::<Routed>();
         let named = routed.is_some();
-        let (operation, route) = match routed {
-            Some(r) => (r.operation, r.route_label()),
-            None => ("", SharedString::const_str("")),
+        let (operation, route, durations) = match routed {
+            Some(r) => (r.operation, r.route_label(), r.durations.clone()),
+            None => ("", SharedString::const_str(""), None),
         };
-        if !this.span.is_disabled() {
-            this.span
-                .record("http.response.status_code", status.as_u16());
-            if status.is_server_error() {
-                this.span.record("error.type", status.as_str());
-            }
-            if !named {
-                // No operation took it (a 404, a 405, a preflight): named by method and route.
-                this.span.record("otel.name", this.method.as_str());
-            }
+        if let Some((meta, fields)) = late_fields(this.span) {
+            let code = status.as_u16();
+            let error = status.is_server_error().then(|| display(status.as_str()));
+            // No operation took it (a 404, a 405, a preflight): named by its method.
+            let name = (!named).then(|| display(this.method.as_str()));
+            this.span.record_all(&meta.fields().value_set(&[
+                (&fields.status, Some(&code as &dyn Value)),
+                (&fields.error, error.as_ref().map(|v| v as &dyn Value)),
+                (&fields.name, name.as_ref().map(|v| v as &dyn Value)),
+            ]));
         }
         // On every answer, unless the operation wrote its own (a document may declare an
         // `X-Request-Id` answer header of another shape: the operation's value is the contract).
@@ -617,15 +779,12 @@ where
         if let Some(trace) = this.trace.take() {
             response.extensions_mut().insert(trace);
         }
-        metrics::gauge!(METRIC_ACTIVE).decrement(1.0);
-        metrics::histogram!(
-            METRIC_DURATION,
-            "http.request.method" => method_label(this.method),
-            "http.route" => route,
-            "http.response.status_code" => status_label(status),
-            "apigen.operation.id" => operation,
-        )
-        .record(this.started.elapsed().as_secs_f64());
+        active_requests().decrement(1.0);
+        let seconds = this.started.elapsed().as_secs_f64();
+        match durations {
+            Some(durations) => durations.record(this.method, status, operation, route, seconds),
+            None => duration_histogram(this.method, status, operation, route).record(seconds),
+        }
         Poll::Ready(Ok(response))
     }
 }
