@@ -17,6 +17,28 @@ fn record() -> Value {
 
 /// Issue 33: inline variants that pin the discriminator with `const` (no `mapping`, no `$ref`
 /// to name them) are keyed by their constants.
+/// A variant that refers to a union beside annotations (openai's `InputItem` variant `{$ref:
+/// Item, title: Item, type: object}`) is that union, and its variants' values are tags of
+/// the outer one: it was any JSON value, and `web_search_call` an unknown tag.
+#[test]
+fn a_variant_referring_to_a_union_with_siblings_is_that_union() {
+    let search = json!({"type": "search_call", "query": "rust"});
+    let input: c::Input = serde_json::from_value(search.clone()).unwrap();
+    assert!(
+        matches!(&input, c::Input::Item(c::Item::SearchCall(s)) if s.query == "rust"),
+        "{input:?}"
+    );
+    assert_eq!(serde_json::to_value(&input).unwrap(), search);
+    let note: types::Input = serde_json::from_value(json!({"type": "note", "text": "t"})).unwrap();
+    assert!(matches!(note, types::Input::Note(_)));
+    let patch: types::Input =
+        serde_json::from_value(json!({"type": "patch_output", "id": "p1"})).unwrap();
+    assert!(matches!(
+        patch,
+        types::Input::Item(types::Item::PatchOutput(_))
+    ));
+}
+
 #[test]
 fn const_pinned_variants_are_keyed_by_their_constants() {
     let removed: c::Change =

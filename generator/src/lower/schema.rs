@@ -1198,6 +1198,25 @@ impl<'a> Schemas<'a> {
         let Some(schema) = self.resolve(SchemaRef::of_ref(&s)) else {
             return Vec::new();
         };
+        // A wrapper of one `allOf` part beside parts that only say "an object": 3.1's
+        // `{$ref: Item, title: Item, type: object}` (openai's `InputItem` variant), read as an
+        // `allOf` of the reference and its siblings, pins what the part pins.
+        let parts = match &schema.schema_kind {
+            SchemaKind::AllOf { all_of } => Some(all_of),
+            SchemaKind::Any(any)
+                if any.properties.is_empty() && any.one_of.is_empty() && any.any_of.is_empty() =>
+            {
+                Some(&any.all_of)
+            }
+            _ => None,
+        };
+        let mut meaningful = parts
+            .into_iter()
+            .flatten()
+            .filter(|p| !self.resolve(SchemaRef::of(p)).is_some_and(is_bare_object));
+        if let (Some(part), None) = (meaningful.next(), meaningful.next()) {
+            return self.pinned(SchemaRef::of(part), property, pin, depth + 1);
+        }
         let nested: Option<&Vec<ReferenceOr<Schema>>> = match &schema.schema_kind {
             SchemaKind::OneOf { one_of } => Some(one_of),
             SchemaKind::AnyOf { any_of } => Some(any_of),
@@ -1280,6 +1299,21 @@ impl<'a> Schemas<'a> {
     where
         'a: 's,
     {
+        // One part that is a union beside parts that only say "an object" (3.1's `{$ref: Item,
+        // title: Item, type: object}`, read as an `allOf` of the reference and its siblings,
+        // where openai's `Item` is a `oneOf`): that union, not object parts to merge (which
+        // fell back to any JSON value, and lost the union's tags).
+        let mut meaningful = parts
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !self.resolve(SchemaRef::of(p)).is_some_and(is_bare_object));
+        if let (Some((i, part)), None) = (meaningful.next(), meaningful.next())
+            && self.resolve(SchemaRef::of(part)).is_some_and(is_union)
+        {
+            let at = push(&push(pointer, "allOf"), &i.to_string());
+            let ty = self.type_of(SchemaRef::of(part), &format!("{owner}Part"), &at, sink);
+            return TypeKind::Alias(ty, Constraints::default());
+        }
         self.merge_all_of(owner, None, parts, pointer, sink)
     }
 
@@ -1438,6 +1472,32 @@ fn is_empty_schema(s: &Schema) -> bool {
 
 /// Gathers the properties of one `allOf` part (following references and nested allOf);
 /// false when the part is not object-like.
+/// Whether the schema says only "an object": `type: object` and annotations, no members,
+/// bounds or union.
+fn is_bare_object(schema: &Schema) -> bool {
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::Object(o)) => {
+            o.properties.is_empty()
+                && o.required.is_empty()
+                && o.additional_properties.is_none()
+                && o.min_properties.is_none()
+                && o.max_properties.is_none()
+        }
+        _ => false,
+    }
+}
+
+/// Whether the schema is a `oneOf`/`anyOf` with no members of its own.
+fn is_union(schema: &Schema) -> bool {
+    match &schema.schema_kind {
+        SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => true,
+        SchemaKind::Any(any) => {
+            (!any.one_of.is_empty() || !any.any_of.is_empty()) && any.properties.is_empty()
+        }
+        _ => false,
+    }
+}
+
 /// Which values [`Schemas::pinned`] reads: a string property's (`type: {enum: [function]}`)
 /// or an integer property's (discord's `type: {type: integer, enum: [2]}`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -438,6 +438,79 @@ pub static DOCUMENT: Document = Document {
             "type": "string"
           }
         }
+      },
+      "Input": {
+        "description": "A variant that refers to a union with siblings (openai's `InputItem`: `{$ref: Item,\ntitle: Item, type: object}`): that union, tagged by its variants' pinned values.\n",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/Note"
+          },
+          {
+            "type": "object",
+            "title": "Item",
+            "description": "Any item.",
+            "$ref": "#/components/schemas/Item"
+          }
+        ],
+        "discriminator": {
+          "propertyName": "type"
+        }
+      },
+      "Note": {
+        "type": "object",
+        "required": [
+          "type",
+          "text"
+        ],
+        "properties": {
+          "type": {
+            "const": "note"
+          },
+          "text": {
+            "type": "string"
+          }
+        }
+      },
+      "Item": {
+        "type": "object",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/SearchCall"
+          },
+          {
+            "$ref": "#/components/schemas/PatchOutput"
+          }
+        ]
+      },
+      "SearchCall": {
+        "type": "object",
+        "required": [
+          "type",
+          "query"
+        ],
+        "properties": {
+          "type": {
+            "const": "search_call"
+          },
+          "query": {
+            "type": "string"
+          }
+        }
+      },
+      "PatchOutput": {
+        "type": "object",
+        "required": [
+          "type",
+          "id"
+        ],
+        "properties": {
+          "type": {
+            "const": "patch_output"
+          },
+          "id": {
+            "type": "string"
+          }
+        }
       }
     }
   }
@@ -640,6 +713,31 @@ components:
           contentEncoding: base64url
         trackingNumber: {type: string}
         carrier: {type: string}
+    Input:
+      description: |
+        A variant that refers to a union with siblings (openai's `InputItem`: `{$ref: Item,
+        title: Item, type: object}`): that union, tagged by its variants' pinned values.
+      oneOf:
+        - $ref: '#/components/schemas/Note'
+        - {type: object, title: Item, description: Any item., $ref: '#/components/schemas/Item'}
+      discriminator: {propertyName: type}
+    Note:
+      type: object
+      required: [type, text]
+      properties: {type: {const: note}, text: {type: string}}
+    Item:
+      type: object
+      oneOf:
+        - $ref: '#/components/schemas/SearchCall'
+        - $ref: '#/components/schemas/PatchOutput'
+    SearchCall:
+      type: object
+      required: [type, query]
+      properties: {type: {const: search_call}, query: {type: string}}
+    PatchOutput:
+      type: object
+      required: [type, id]
+      properties: {type: {const: patch_output}, id: {type: string}}
 "#,
     title: r#"Oas31"#,
 };

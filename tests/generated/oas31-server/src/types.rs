@@ -824,6 +824,421 @@ impl Validate for Shipment {
     }
 }
 
+/// Any item.
+///
+/// Schema: `/components/schemas/Input/oneOf/1`.
+pub type InputItem = Item;
+
+/// A variant that refers to a union with siblings (openai's `InputItem`: `{$ref: Item,
+/// title: Item, type: object}`): that union, tagged by its variants' pinned values.
+///
+/// Schema: `/components/schemas/Input`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Input {
+    Note(Note),
+    Item(InputItem),
+}
+
+impl Serialize for Input {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::Note(v) => (serde_json::to_value(v), "note"),
+            Self::Item(v) => (serde_json::to_value(v), "search_call"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Input {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        let tag = tag.as_deref();
+        match tag {
+            Some("note") => crate::runtime::integer::from_value(value).map(Self::Note),
+            Some("search_call") => {
+                crate::runtime::integer::from_value(value).map(Self::Item)
+            }
+            Some("patch_output") => {
+                crate::runtime::integer::from_value(value).map(Self::Item)
+            }
+            Some("Note") => crate::runtime::integer::from_value(value).map(Self::Note),
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ",
+                            "`note`, `search_call`, `patch_output`, `Note`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<Note>(value.clone()) {
+                    Ok(v) => return Ok(Self::Note(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Note")),
+                }
+                match crate::runtime::integer::from_value::<InputItem>(value.clone()) {
+                    Ok(v) => return Ok(Self::Item(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Item")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Input", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Validate for Input {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Note/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NoteType {
+    /// `note`
+    Note,
+}
+
+impl NoteType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Note => "note",
+        }
+    }
+}
+
+impl std::str::FromStr for NoteType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "note" => Ok(Self::Note),
+            other => {
+                Err(format!(concat!("expected one of ", "`note`", ", got `{}`"), other))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for NoteType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for NoteType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for NoteType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for NoteType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for NoteType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Note`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Note {
+    pub r#type: NoteType,
+    pub text: String,
+}
+
+impl Note {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: NoteType, text: impl Into<String>) -> Self {
+        Self { r#type, text: text.into() }
+    }
+}
+
+impl Validate for Note {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Item`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Item {
+    SearchCall(SearchCall),
+    PatchOutput(PatchOutput),
+}
+
+impl Serialize for Item {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::SearchCall(v) => (serde_json::to_value(v), "search_call"),
+            Self::PatchOutput(v) => (serde_json::to_value(v), "patch_output"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Item {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        let tag = tag.as_deref();
+        match tag {
+            Some("search_call") => {
+                crate::runtime::integer::from_value(value).map(Self::SearchCall)
+            }
+            Some("patch_output") => {
+                crate::runtime::integer::from_value(value).map(Self::PatchOutput)
+            }
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "type",
+                            "` value `{}`; expected one of ",
+                            "`search_call`, `patch_output`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
+                    Ok(v) => return Ok(Self::SearchCall(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
+                }
+                match crate::runtime::integer::from_value::<PatchOutput>(value.clone()) {
+                    Ok(v) => return Ok(Self::PatchOutput(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "PatchOutput")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Item", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Validate for Item {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/SearchCall/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SearchCallType {
+    /// `search_call`
+    SearchCall,
+}
+
+impl SearchCallType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SearchCall => "search_call",
+        }
+    }
+}
+
+impl std::str::FromStr for SearchCallType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "search_call" => Ok(Self::SearchCall),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`search_call`", ", got `{}`"), other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for SearchCallType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for SearchCallType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for SearchCallType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for SearchCallType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for SearchCallType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/SearchCall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchCall {
+    pub r#type: SearchCallType,
+    pub query: String,
+}
+
+impl SearchCall {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: SearchCallType, query: impl Into<String>) -> Self {
+        Self {
+            r#type,
+            query: query.into(),
+        }
+    }
+}
+
+impl Validate for SearchCall {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/PatchOutput/properties/type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PatchOutputType {
+    /// `patch_output`
+    PatchOutput,
+}
+
+impl PatchOutputType {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::PatchOutput => "patch_output",
+        }
+    }
+}
+
+impl std::str::FromStr for PatchOutputType {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "patch_output" => Ok(Self::PatchOutput),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`patch_output`", ", got `{}`"),
+                        other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for PatchOutputType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for PatchOutputType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for PatchOutputType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for PatchOutputType {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for PatchOutputType {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/PatchOutput`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatchOutput {
+    pub r#type: PatchOutputType,
+    pub id: String,
+}
+
+impl PatchOutput {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(r#type: PatchOutputType, id: impl Into<String>) -> Self {
+        Self { r#type, id: id.into() }
+    }
+}
+
+impl Validate for PatchOutput {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
