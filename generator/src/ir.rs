@@ -315,6 +315,18 @@ pub struct Discriminator {
     pub integer: bool,
 }
 
+impl Discriminator {
+    /// The tag as the integer it is on the wire, for an integer discriminator; `None` for a
+    /// text tag (and for a value an integer discriminator cannot hold, written as text).
+    pub fn integer_tag(&self, wire: &str) -> Option<i64> {
+        if self.integer {
+            wire.parse().ok()
+        } else {
+            None
+        }
+    }
+}
+
 /// A Rust type as used in a field, parameter or body.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TypeRef {
@@ -929,6 +941,9 @@ pub struct Cli {
     /// Whether some subcommand refuses to run without credentials (so `run` tracks whether
     /// any were found).
     pub checks_credentials: bool,
+    /// Whether some subcommand prints its answer as a value (not bytes), so that `run` reads
+    /// `--json` for it.
+    pub prints_values: bool,
     /// The operations the CLI does not offer, in document order, each with the reason its
     /// long help gives.
     pub left_out: Vec<CliLeftOut>,

@@ -372,10 +372,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             mutable,
             declare_found,
             credentials.collect(),
-            CallFields {
-                credentials: checked,
-                json: cli.commands.iter().any(|c| c.binary.is_none()),
-            },
+            cli,
             &arms,
         )
     };
@@ -486,25 +483,19 @@ fn names(tokens: &TokenStream, name: &str) -> bool {
     })
 }
 
-/// Which of [`run_and_report`]'s `Call` fields some subcommand reads (an unread field is dead
-/// code).
-struct CallFields {
-    credentials: bool,
-    json: bool,
-}
-
 /// `run`, which calls the chosen subcommand's operation, and `report`, which prints its
-/// answer (for a document with operations).
+/// answer (for a document with operations). `Call` holds only the fields some subcommand
+/// reads (an unread field is dead code): credentials and `--json` as the `Cli` says.
 fn run_and_report(
     base_url: &TokenStream,
     reads_key: Option<TokenStream>,
     mutable: Option<TokenStream>,
     declare_found: TokenStream,
     credentials: Vec<TokenStream>,
-    fields: CallFields,
+    cli: &Cli,
     arms: &[TokenStream],
 ) -> (TokenStream, TokenStream) {
-    let (credentials_field, credentials_doc) = if fields.credentials {
+    let (credentials_field, credentials_doc) = if cli.checks_credentials {
         (
             quote!(credentials,),
             quote!(
@@ -515,7 +506,7 @@ fn run_and_report(
     } else {
         (quote!(), quote!())
     };
-    let (json_field, json_doc, json_read) = if fields.json {
+    let (json_field, json_doc, json_read) = if cli.prints_values {
         (
             quote!(json,),
             quote!(

@@ -908,11 +908,11 @@ fn one_of(
 /// A discriminator value as the literal the generated code matches and writes: `"auto"`, or
 /// `2` for an integer tag.
 fn tag_literal(d: &crate::ir::Discriminator, wire: &str) -> TokenStream {
-    match wire.parse::<i64>() {
-        Ok(n) if d.integer => {
+    match d.integer_tag(wire) {
+        Some(n) => {
             let n = proc_macro2::Literal::i64_unsuffixed(n);
             quote!(#n)
         }
-        _ => quote!(#wire),
+        None => quote!(#wire),
     }
 }

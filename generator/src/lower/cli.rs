@@ -83,6 +83,7 @@ pub fn lower(api: &Api, name: &str) -> Cli {
         user_var: vars.user,
         password_var: vars.password,
         checks_credentials: commands.iter().any(|c| c.missing_credentials.is_some()),
+        prints_values: commands.iter().any(|c| c.binary.is_none()),
         commands,
         left_out,
     }

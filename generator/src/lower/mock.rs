@@ -214,9 +214,9 @@ impl Maker<'_> {
                 let (index, tag) = match &one.discriminator {
                     Some(d) => match d.mapping.first() {
                         Some((wire, i)) => {
-                            let tag = match wire.parse::<i64>() {
-                                Ok(n) if d.integer => Value::from(n),
-                                _ => Value::String(wire.clone()),
+                            let tag = match d.integer_tag(wire) {
+                                Some(n) => Value::from(n),
+                                None => Value::String(wire.clone()),
                             };
                             (*i, Some((d.property.clone(), tag)))
                         }

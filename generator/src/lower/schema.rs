@@ -1210,11 +1210,7 @@ impl<'a> Schemas<'a> {
             }
             _ => None,
         };
-        let mut meaningful = parts
-            .into_iter()
-            .flatten()
-            .filter(|p| !self.resolve(SchemaRef::of(p)).is_some_and(is_bare_object));
-        if let (Some(part), None) = (meaningful.next(), meaningful.next()) {
+        if let Some((_, part)) = parts.and_then(|parts| self.sole_meaningful_part(parts)) {
             return self.pinned(SchemaRef::of(part), property, pin, depth + 1);
         }
         let nested: Option<&Vec<ReferenceOr<Schema>>> = match &schema.schema_kind {
@@ -1288,6 +1284,23 @@ impl<'a> Schemas<'a> {
         }
     }
 
+    /// The one `allOf` part (with its index) that says more than "an object", when all the
+    /// others say only that: how 3.1's `{$ref: X, title: X, type: object}` reads, an `allOf`
+    /// of the reference and its siblings, which means `X`.
+    fn sole_meaningful_part<'p>(
+        &self,
+        parts: &'p [ReferenceOr<Schema>],
+    ) -> Option<(usize, &'p ReferenceOr<Schema>)> {
+        let mut meaningful = parts
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !self.resolve(SchemaRef::of(p)).is_some_and(is_bare_object));
+        match (meaningful.next(), meaningful.next()) {
+            (Some(part), None) => Some(part),
+            _ => None,
+        }
+    }
+
     /// Merges the properties of every part into one struct.
     fn all_of<'s>(
         &mut self,
@@ -1303,11 +1316,7 @@ impl<'a> Schemas<'a> {
         // title: Item, type: object}`, read as an `allOf` of the reference and its siblings,
         // where openai's `Item` is a `oneOf`): that union, not object parts to merge (which
         // fell back to any JSON value, and lost the union's tags).
-        let mut meaningful = parts
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !self.resolve(SchemaRef::of(p)).is_some_and(is_bare_object));
-        if let (Some((i, part)), None) = (meaningful.next(), meaningful.next())
+        if let Some((i, part)) = self.sole_meaningful_part(parts)
             && self.resolve(SchemaRef::of(part)).is_some_and(is_union)
         {
             let at = push(&push(pointer, "allOf"), &i.to_string());
@@ -1470,8 +1479,6 @@ fn is_empty_schema(s: &Schema) -> bool {
     matches!(&s.schema_kind, SchemaKind::Any(a) if a.typ.is_none() && a.properties.is_empty())
 }
 
-/// Gathers the properties of one `allOf` part (following references and nested allOf);
-/// false when the part is not object-like.
 /// Whether the schema says only "an object": `type: object` and annotations, no members,
 /// bounds or union.
 fn is_bare_object(schema: &Schema) -> bool {

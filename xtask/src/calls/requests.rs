@@ -350,8 +350,8 @@ fn body_schema(doc: &Value, op: &Value, content_type: &str) -> Option<Value> {
 mod tests {
     use super::*;
 
-    /// The document's own path parameters, as the harness reads them, against its path key.
-    fn first_call(text: &str) -> Call {
+    /// The harness's first call of the document in the given round.
+    fn first_call(text: &str, round: u32) -> Call {
         let options = apigen::Options {
             name: "doc".into(),
             spec_label: "doc.yaml".into(),
@@ -360,7 +360,7 @@ mod tests {
         };
         let (api, cli) = apigen::cli_plan(text, &options).expect("the document plans");
         let doc: Value = serde_yaml::from_str(text).expect("YAML");
-        calls(&doc, &api, &cli, 1).remove(0)
+        calls(&doc, &api, &cli, round).remove(0)
     }
 
     const DOC: &str = r#"
@@ -387,15 +387,7 @@ paths:
                 "{name: id, in: path, required: true, schema: {oneOf: [{type: integer}, {type: string}]}}",
             );
         for round in 1..=3 {
-            let options = apigen::Options {
-                name: "doc".into(),
-                spec_label: "doc.yaml".into(),
-                command: "test".into(),
-                ..Default::default()
-            };
-            let (api, cli) = apigen::cli_plan(&doc, &options).expect("the document plans");
-            let value: Value = serde_yaml::from_str(&doc).expect("YAML");
-            let call = calls(&value, &api, &cli, round).remove(0);
+            let call = first_call(&doc, round);
             assert_eq!(call.problem, None);
             let arg = &call.args[0];
             let text = arg.trim_start_matches("--id=");
@@ -409,7 +401,7 @@ paths:
         let apart = DOC
             .replace("PATH", "/certificates/{certificate_id}")
             .replace("PARAM", "cert_id");
-        let call = first_call(&apart);
+        let call = first_call(&apart, 1);
         let fault = call.document_fault.expect("the document's fault");
         assert!(
             fault.contains("`cert_id`") && fault.contains("{certificate_id}"),
@@ -419,7 +411,7 @@ paths:
         let placed = DOC
             .replace("PATH", "/certificates/{cert_id}")
             .replace("PARAM", "cert_id");
-        let call = first_call(&placed);
+        let call = first_call(&placed, 1);
         assert_eq!((call.document_fault, call.problem), (None, None));
         assert_eq!(call.args.len(), 1, "{:?}", call.args);
     }
