@@ -800,6 +800,10 @@ pub struct Body {
     pub kind: BodyKind,
     /// Other media types the server also reads into the same type, by `Content-Type`.
     pub alternatives: Vec<(String, BodyKind)>,
+    /// For a `multipart/form-data` body, which reaches the implementation as its bytes
+    /// (`BodyKind::Bytes`): the type of the document's schema, which the server decodes the
+    /// parts into and checks before passing the bytes on.
+    pub checked_as: Option<TypeRef>,
     pub doc: Vec<String>,
 }
 
@@ -809,6 +813,10 @@ pub enum BodyKind {
     Form(TypeRef),
     Text,
     Bytes,
+    /// A `multipart/form-data` body read into the type, each part filling the field it
+    /// names; only ever an alternative to a JSON or form body of the same schema (a body that
+    /// is multipart alone is `Bytes` with `Body::checked_as`: its files are bytes).
+    Multipart(TypeRef),
     /// A response read item by item (3.2 `itemSchema`); never a request body.
     Stream(ItemStream),
 }

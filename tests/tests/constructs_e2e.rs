@@ -99,6 +99,28 @@ impl ConstructsApi for Service {
         Ok(PutBlobsResponse::Ok(format!("{} bytes", body.len())))
     }
 
+    /// Reads the form's parts itself, with the runtime's parser and the boundary of the
+    /// request's Content-Type, as an implementation of a multipart body does.
+    async fn upload(
+        &self,
+        ctx: &RequestContext,
+        _params: UploadParams,
+        body: Vec<u8>,
+    ) -> Result<UploadResponse, String> {
+        use constructs_server::runtime::multipart;
+        let content_type = ctx.headers["content-type"]
+            .to_str()
+            .map_err(|e| e.to_string())?;
+        let boundary = multipart::boundary(content_type).ok_or("no boundary")?;
+        let parts = multipart::parse(&body.into(), &boundary).map_err(|p| p.message)?;
+        let file = parts.iter().find(|p| p.name == "file").ok_or("no file")?;
+        Ok(UploadResponse::Ok(format!(
+            "{} bytes in {}",
+            file.data.len(),
+            file.filename.as_deref().unwrap_or("?")
+        )))
+    }
+
     async fn post_notes(
         &self,
         _ctx: &RequestContext,
@@ -361,6 +383,147 @@ async fn one_operation_reads_form_and_json() {
         .await
         .unwrap();
     assert_eq!(created.status().as_u16(), 201);
+}
+
+/// A multipart form of the given parts (name, optional file name, bytes), and its
+/// Content-Type.
+fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> (String, Vec<u8>) {
+    let mut body = Vec::new();
+    for (name, filename, data) in parts {
+        body.extend_from_slice(b"--B0und\r\nContent-Disposition: form-data; name=\"");
+        body.extend_from_slice(name.as_bytes());
+        body.push(b'"');
+        if let Some(f) = filename {
+            body.extend_from_slice(
+                format!("; filename=\"{f}\"\r\nContent-Type: application/octet-stream").as_bytes(),
+            );
+        }
+        body.extend_from_slice(b"\r\n\r\n");
+        body.extend_from_slice(data);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(b"--B0und--\r\n");
+    ("multipart/form-data; boundary=B0und".into(), body)
+}
+
+#[tokio::test]
+async fn multipart_forms_are_checked_against_their_schema() {
+    let addr = serve().await;
+    let http = common::raw_http();
+    let send = |url: String, content_type: String, body: Vec<u8>| {
+        let http = http.clone();
+        async move {
+            let response = http
+                .post(url)
+                .bearer_auth("t")
+                .header("content-type", content_type)
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            (status, response.text().await.unwrap())
+        }
+    };
+    let uploads = format!("{}/uploads", base(addr));
+    let file: &[u8] = &[0xff, 0x00, 0xfe, b'\r', b'\n', b'-', b'-'];
+    // A file that is no text, repeated parts for an array, a JSON part for an object: the
+    // implementation gets the body as sent and finds the file's bytes whole.
+    let (ct, body) = multipart(&[
+        ("title", None, b"Rex"),
+        ("copies", None, b"2"),
+        ("tags", None, b"a"),
+        ("tags", None, b"b"),
+        ("meta", None, br#"{"author": "ann"}"#),
+        ("file", Some("rex.png"), file),
+    ]);
+    assert_eq!(
+        send(uploads.clone(), ct, body).await,
+        (200, "7 bytes in rex.png".into())
+    );
+    // What breaks the schema is refused before the implementation, naming the place.
+    for (parts, says) in [
+        (
+            vec![("title", None, &b""[..]), ("file", Some("f"), file)],
+            "/title",
+        ),
+        (vec![("file", Some("f"), file)], "title"),
+        (vec![("title", None, &b"t"[..])], "file"),
+        (
+            vec![
+                ("title", None, &b"t"[..]),
+                ("copies", None, b"0"),
+                ("file", Some("f"), file),
+            ],
+            "/copies",
+        ),
+        (
+            vec![
+                ("title", None, &b"t"[..]),
+                ("copies", None, b"two"),
+                ("file", Some("f"), file),
+            ],
+            "/copies",
+        ),
+        (
+            vec![
+                ("title", None, &b"t"[..]),
+                ("tags", None, b"toolongatag"),
+                ("file", Some("f"), file),
+            ],
+            "/tags/0",
+        ),
+        (
+            vec![
+                ("title", None, &b"t"[..]),
+                ("meta", None, b"{}"),
+                ("file", Some("f"), file),
+            ],
+            "author",
+        ),
+        (
+            vec![
+                ("title", None, &b"t"[..]),
+                ("meta", None, b"ann"),
+                ("file", Some("f"), file),
+            ],
+            "/meta",
+        ),
+    ] {
+        let (ct, body) = multipart(&parts);
+        let (status, text) = send(uploads.clone(), ct, body).await;
+        assert_eq!(status, 400, "{parts:?}: {text}");
+        assert!(text.contains(says), "{parts:?}: {text}");
+    }
+    // A malformed body, one without its boundary, and another media type.
+    let (_, body) = multipart(&[("title", None, b"t")]);
+    let (status, text) = send(
+        uploads.clone(),
+        "multipart/form-data; boundary=other".into(),
+        body.clone(),
+    )
+    .await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("malformed multipart body"), "{text}");
+    let (status, text) = send(uploads.clone(), "multipart/form-data".into(), body).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("boundary"), "{text}");
+    let (status, _) = send(uploads, "application/json".into(), b"{}".to_vec()).await;
+    assert_eq!(status, 415);
+
+    // Multipart offered beside JSON and form data for the same schema: read into the type.
+    let forms = format!("{}/forms", base(addr));
+    let (ct, body) = multipart(&[("name", None, b"n"), ("count", None, b"3")]);
+    assert_eq!(send(forms.clone(), ct, body).await.0, 201);
+    let (ct, body) = multipart(&[("count", None, b"3")]);
+    let (status, text) = send(forms.clone(), ct, body).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("name"), "{text}");
+    // Its fields hold text: a part that is not UTF-8 is refused, naming it.
+    let (ct, body) = multipart(&[("name", None, &[0xff, 0xfe][..])]);
+    let (status, text) = send(forms, ct, body).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("/name") && text.contains("UTF-8"), "{text}");
 }
 
 #[tokio::test]

@@ -113,7 +113,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
 /// The Rust type of a body.
 pub(super) fn body_type(kind: &BodyKind) -> TokenStream {
     match kind {
-        BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
+        BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart(t) => rust_type(t, true),
         BodyKind::Text => quote!(String),
         BodyKind::Bytes => quote!(Vec<u8>),
         BodyKind::Stream(s) => {
@@ -852,11 +852,18 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 let t = rust_type(t, true);
                 quote!(body::read_form::<#t>(&parts, body, body_limit, #required).await?)
             }
-            BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
-            BodyKind::Bytes | BodyKind::Stream(_) => {
-                let ct = &b.content_type;
-                quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
+            BodyKind::Multipart(t) => {
+                let t = rust_type(t, true);
+                quote!(body::read_multipart::<#t>(&parts, body, body_limit, #required).await?)
             }
+            BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
+            BodyKind::Bytes | BodyKind::Stream(_) => match &b.checked_as {
+                Some(form) => multipart_checked(api, form, required),
+                None => {
+                    let ct = &b.content_type;
+                    quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
+                }
+            },
         };
         let primary = read_as(&b.kind);
         let read = if b.alternatives.is_empty() {
@@ -1340,7 +1347,7 @@ fn response_conversion(op: &Operation) -> TokenStream {
             Some((BodyKind::Json(_), _)) if own_json.is_some() => {
                 quote!(response::json_as(#status, #own_json, &body))
             }
-            Some((BodyKind::Json(_) | BodyKind::Form(_), _)) => {
+            Some((BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Multipart(_), _)) => {
                 quote!(response::json(#status, &body))
             }
             Some((BodyKind::Text, ct)) => quote!(Ok(response::text(#status, #ct, body))),
@@ -1390,5 +1397,32 @@ fn response_conversion(op: &Operation) -> TokenStream {
             }
         }
         #(#writers)*
+    }
+}
+
+/// Reads a `multipart/form-data` body that the implementation gets as its bytes: its parts
+/// decoded into the schema's type `form` and checked, then passed on as sent.
+fn multipart_checked(api: &Api, form: &TypeRef, required: bool) -> TokenStream {
+    let t = rust_type(form, true);
+    let check = super::types::contents_validated(form, &validated_types(api)).then(|| {
+        quote! {
+            let mut errors = Violations::new();
+            form.validate("", &mut errors);
+            errors.check()?;
+        }
+    });
+    let form = if check.is_some() {
+        quote!(form)
+    } else {
+        quote!(_form)
+    };
+    quote! {
+        match body::read_multipart_as::<#t>(&parts, body, body_limit, #required).await? {
+            Some((#form, raw)) => {
+                #check
+                Some(raw)
+            }
+            None => None,
+        }
     }
 }

@@ -58,7 +58,7 @@ fn answer(op: &Operation, types: &BTreeMap<&str, &TypeDef>) -> MockAnswer {
             let made = |examples| {
                 let maker = Maker { types, examples };
                 match &body.kind {
-                    BodyKind::Json(t) | BodyKind::Form(t) => {
+                    BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart(t) => {
                         maker.value(t, &Constraints::default(), 0)
                     }
                     BodyKind::Stream(s) => maker.value(&s.item, &Constraints::default(), 0),

@@ -180,6 +180,9 @@ pub fn lower_all(
 
 /// Names the client's `…_with` methods (see [`Operation::rust_with`]) once every operation
 /// has its own name, so that a document's `listPetsWith` keeps its name and ours moves.
+/// The one multipart media type whose parts the server reads (RFC 7578).
+const MULTIPART_FORM: &str = "multipart/form-data";
+
 fn name_with_methods(ops: &mut [Operation], names: &mut Scope) {
     for op in ops.iter_mut() {
         if op.params.iter().any(|p| !p.required) {
@@ -547,6 +550,10 @@ impl Ctx<'_> {
                 {
                     Some(BodyKind::Form(t.clone()))
                 }
+                // discord offers its JSON bodies as form data and multipart too.
+                (BodyKind::Json(t) | BodyKind::Form(t), true) if essence == MULTIPART_FORM => {
+                    Some(BodyKind::Multipart(t.clone()))
+                }
                 _ => None,
             };
             match alternative {
@@ -561,11 +568,36 @@ impl Ctx<'_> {
                 ),
             }
         }
+        // A multipart form is passed on as its bytes (its files are bytes, which the
+        // schema's `format: binary` strings cannot hold), checked first as its schema's type.
+        let is_multipart_form = |ct: &str| {
+            ct.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .eq_ignore_ascii_case(MULTIPART_FORM)
+        };
+        let checked_as = match (&kind, &media.schema) {
+            (BodyKind::Bytes, Some(schema)) if is_multipart_form(content_type) => {
+                let hint = format!("{}Body", self.stem);
+                match schemas.type_of(
+                    SchemaRef::of(schema),
+                    &hint,
+                    &push(&media_at, "schema"),
+                    sink,
+                ) {
+                    ty @ TypeRef::Named(_) => Some(ty),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
         Some(Body {
             required: body.required,
             content_type: content_type.to_string(),
             kind,
             alternatives,
+            checked_as,
             doc: doc_lines(body.description.as_deref()),
         })
     }
@@ -606,7 +638,12 @@ impl Ctx<'_> {
         } else if essence.starts_with("text/") {
             BodyKind::Text
         } else {
-            if essence.starts_with("multipart/") {
+            if essence == MULTIPART_FORM && media.schema.is_some() {
+                sink.warn(
+                    at,
+                    "a multipart/form-data body reaches the implementation as its bytes (the boundary is in the request's Content-Type), after the server has checked its parts against the schema",
+                );
+            } else if essence.starts_with("multipart/") {
                 sink.warn(
                     at,
                     "multipart bodies are passed as raw bytes with their content type",

@@ -109,6 +109,8 @@ pub const SERVER_OPERATION_LOCALS: &[&str] = &[
     "ctx",
     "error",
     "errors",
+    // A multipart body's decoded parts, checked before its bytes are passed on.
+    "form",
     // An array's items and a map's values, each checked in a loop of its own (`for (i, item)`,
     // `for (key, item)`).
     "i",

@@ -19,6 +19,7 @@ pub mod integer;
 pub mod layer;
 pub mod limits;
 pub mod mock;
+pub mod multipart;
 pub mod observe;
 pub mod params;
 pub mod problem;

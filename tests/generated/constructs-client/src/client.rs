@@ -359,6 +359,53 @@ impl Client {
         }
     }
 
+    /// A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.
+    ///
+    /// `POST /uploads` (operation `upload`).
+    pub async fn upload(
+        &self,
+        body: &bytes::Bytes,
+    ) -> Result<ResponseValue<String>, Error<UploadError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "upload",
+            path: "/uploads",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/uploads";
+        let query = "";
+        let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("text/plain"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("multipart/form-data"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.text(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `PUT /blobs` (operation `put_blobs`).
     pub async fn put_blobs(
         &self,
@@ -750,6 +797,15 @@ pub enum GetTreesIdError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PostFormsError {}
+/// The documented error answers of `upload`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum UploadError {}
 /// The documented error answers of `put_blobs`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code

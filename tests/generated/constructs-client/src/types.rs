@@ -2126,6 +2126,65 @@ impl GetTreesIdClientErrorBody {
     }
 }
 
+/// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UploadBodyMeta {
+    pub author: String,
+}
+
+impl UploadBodyMeta {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(author: impl Into<String>) -> Self {
+        Self { author: author.into() }
+    }
+}
+
+/// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UploadBody {
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copies: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<UploadBodyMeta>,
+    pub file: String,
+}
+
+impl UploadBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(title: impl Into<String>, file: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            copies: None,
+            tags: None,
+            meta: None,
+            file: file.into(),
+        }
+    }
+
+    /// Sets `copies` (`None` unsets it).
+    pub fn with_copies(mut self, copies: impl Into<Option<i64>>) -> Self {
+        self.copies = copies.into();
+        self
+    }
+
+    /// Sets `tags` (`None` unsets it).
+    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
+        self.tags = tags.into();
+        self
+    }
+
+    /// Sets `meta` (`None` unsets it).
+    pub fn with_meta(mut self, meta: impl Into<Option<UploadBodyMeta>>) -> Self {
+        self.meta = meta.into();
+        self
+    }
+}
+
 /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GetThingsOkBody {

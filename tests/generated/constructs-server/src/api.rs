@@ -41,6 +41,19 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(PostFormsResponse::Unimplemented) }
     }
 
+    /// A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.
+    ///
+    /// `POST /uploads` (operation `upload`).
+    fn upload(
+        &self,
+        ctx: &RequestContext,
+        params: UploadParams,
+        body: Vec<u8>,
+    ) -> impl Future<Output = Result<UploadResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(UploadResponse::Unimplemented) }
+    }
+
     /// `PUT /blobs` (operation `put_blobs`).
     fn put_blobs(
         &self,
@@ -159,6 +172,24 @@ pub struct PostFormsParams {}
 pub enum PostFormsResponse {
     /// 201: Created.
     Created,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `upload` (`POST /uploads`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct UploadParams {}
+/// What `upload` answers: one variant per documented status, and [`Unimplemented`](UploadResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum UploadResponse {
+    /// 200: How many bytes arrived.
+    Ok(String),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -820,12 +820,81 @@ pub static DOCUMENT: Document = Document {
               "schema": {
                 "$ref": "#/components/schemas/FormEntry"
               }
+            },
+            "multipart/form-data": {
+              "schema": {
+                "$ref": "#/components/schemas/FormEntry"
+              }
             }
           }
         },
         "responses": {
           "201": {
             "description": "Created."
+          }
+        }
+      }
+    },
+    "/uploads": {
+      "post": {
+        "operationId": "upload",
+        "description": "A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "multipart/form-data": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "title",
+                  "file"
+                ],
+                "properties": {
+                  "title": {
+                    "type": "string",
+                    "minLength": 1
+                  },
+                  "copies": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "tags": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "maxLength": 8
+                    }
+                  },
+                  "meta": {
+                    "type": "object",
+                    "required": [
+                      "author"
+                    ],
+                    "properties": {
+                      "author": {
+                        "type": "string"
+                      }
+                    }
+                  },
+                  "file": {
+                    "type": "string",
+                    "format": "binary"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "How many bytes arrived.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
           }
         }
       }
@@ -1532,8 +1601,39 @@ paths:
             schema: {$ref: '#/components/schemas/FormEntry'}
           application/xml:
             schema: {$ref: '#/components/schemas/FormEntry'}
+          multipart/form-data:
+            schema: {$ref: '#/components/schemas/FormEntry'}
       responses:
         '201': {description: Created.}
+  /uploads:
+    post:
+      operationId: upload
+      description: >-
+        A multipart form with a file: the implementation gets the body as sent, after the
+        server has checked its parts against the schema.
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [title, file]
+              properties:
+                title: {type: string, minLength: 1}
+                copies: {type: integer, minimum: 1}
+                tags: {type: array, items: {type: string, maxLength: 8}}
+                meta:
+                  type: object
+                  required: [author]
+                  properties:
+                    author: {type: string}
+                file: {type: string, format: binary}
+      responses:
+        '200':
+          description: How many bytes arrived.
+          content:
+            text/plain:
+              schema: {type: string}
   /blobs:
     put:
       requestBody:

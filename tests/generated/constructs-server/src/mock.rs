@@ -49,6 +49,17 @@ impl ConstructsApi for Mock {
         Ok(PostFormsResponse::Created)
     }
 
+    /// `POST /uploads`: the 200 answer.
+    async fn upload(
+        &self,
+        _ctx: &RequestContext,
+        _params: UploadParams,
+        _body: Vec<u8>,
+    ) -> Result<UploadResponse, MockError> {
+        let body: String = mock::value("upload: 200 body", &[r#""mock""#])?;
+        Ok(UploadResponse::Ok(body))
+    }
+
     /// `PUT /blobs`: the 200 answer.
     async fn put_blobs(
         &self,

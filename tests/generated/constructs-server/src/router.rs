@@ -96,6 +96,12 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
             ),
         )
         .route(
+            &layer::route_path(&base, "/uploads"),
+            routing::post_service(
+                layer::operation(&api, handle_upload::<A>).named("upload"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/blobs"),
             routing::put_service(
                 layer::operation(&api, handle_put_blobs::<A>).named("put_blobs"),
@@ -273,6 +279,9 @@ fn serve_post_forms<A: ConstructsApi>(
             if body::media_type_matches(&media, &["application/x-www-form-urlencoded"]) {
                 body::read_form::<types::FormEntry>(&parts, body, body_limit, false)
                     .await?
+            } else if body::media_type_matches(&media, &["multipart/form-data"]) {
+                body::read_multipart::<types::FormEntry>(&parts, body, body_limit, false)
+                    .await?
             } else {
                 body::read_json::<types::FormEntry>(&parts, body, body_limit, false)
                     .await?
@@ -280,6 +289,56 @@ fn serve_post_forms<A: ConstructsApi>(
         };
         let ctx = RequestContext::new("post_forms", scheme, parts);
         let outcome = A::post_forms(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /uploads`: see [`ConstructsApi::upload`].
+fn handle_upload<A: ConstructsApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_upload(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `upload` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_upload<A: ConstructsApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = UploadParams {};
+        let body = match body::read_multipart_as::<
+            types::UploadBody,
+        >(&parts, body, body_limit, true)
+            .await?
+        {
+            Some((form, raw)) => {
+                let mut errors = Violations::new();
+                form.validate("", &mut errors);
+                errors.check()?;
+                Some(raw)
+            }
+            None => None,
+        };
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("upload", scheme, parts);
+        let outcome = A::upload(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -613,6 +672,15 @@ impl PostFormsResponse {
         match self {
             Self::Created => Ok(response::empty(StatusCode::CREATED)),
             Self::Unimplemented => Err(Problem::not_implemented("post_forms")),
+        }
+    }
+}
+
+impl UploadResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
+            Self::Unimplemented => Err(Problem::not_implemented("upload")),
         }
     }
 }
