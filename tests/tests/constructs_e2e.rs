@@ -99,6 +99,15 @@ impl ConstructsApi for Service {
         Ok(PutBlobsResponse::Ok(format!("{} bytes", body.len())))
     }
 
+    async fn add_dish(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddDishParams,
+        body: types::Dish,
+    ) -> Result<AddDishResponse, String> {
+        Ok(AddDishResponse::Ok(body))
+    }
+
     /// Reads the form's parts itself, with the runtime's parser and the boundary of the
     /// request's Content-Type, as an implementation of a multipart body does.
     async fn upload(
@@ -524,6 +533,58 @@ async fn multipart_forms_are_checked_against_their_schema() {
     let (status, text) = send(forms, ct, body).await;
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("/name") && text.contains("UTF-8"), "{text}");
+}
+
+#[tokio::test]
+async fn a_union_read_from_a_form_takes_its_numbers_from_text() {
+    let addr = serve().await;
+    let http = common::raw_http();
+    let dishes = format!("{}/dishes", base(addr));
+    let send = |content_type: String, body: Vec<u8>| {
+        let (http, dishes) = (http.clone(), dishes.clone());
+        async move {
+            let response = http
+                .post(dishes)
+                .header("content-type", content_type)
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            (status, response.text().await.unwrap())
+        }
+    };
+    let form = "application/x-www-form-urlencoded".to_string();
+    let cake = r#"{"kind":"Cake","calories":420.5,"vegan":true}"#;
+    assert_eq!(
+        send(
+            form.clone(),
+            b"kind=Cake&calories=420.5&vegan=true".to_vec()
+        )
+        .await,
+        (200, cake.into())
+    );
+    let (ct, body) = multipart(&[
+        ("kind", None, b"Cake"),
+        ("calories", None, b"420.5"),
+        ("vegan", None, b"true"),
+    ]);
+    assert_eq!(send(ct, body).await, (200, cake.into()));
+    let (ct, body) = multipart(&[("kind", None, b"Tea"), ("cups", None, b"2")]);
+    assert_eq!(
+        send(ct, body).await,
+        (200, r#"{"kind":"Tea","cups":2}"#.into())
+    );
+    // Text that spells no number of the variant's type, or breaks its bounds, is refused.
+    for body in [
+        "kind=Cake&calories=lots",
+        "kind=Tea&cups=1.5",
+        "kind=Cake&calories=1&vegan=maybe",
+        "kind=Tea&cups=0",
+    ] {
+        let (status, text) = send(form.clone(), body.as_bytes().to_vec()).await;
+        assert_eq!(status, 400, "{body}: {text}");
+    }
 }
 
 #[tokio::test]

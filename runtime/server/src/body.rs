@@ -571,7 +571,9 @@ pub(crate) fn decode_pairs<T: DeserializeOwned>(
     }
     let de: de::value::MapDeserializer<'_, _, de::value::Error> =
         de::value::MapDeserializer::new(fields.into_iter().map(|(k, v)| (k, FormField(v))));
-    serde_path_to_error::deserialize(de).map_err(|e| Violation {
+    // A type that buffers the form first (a `oneOf` body) reads its variants' numbers and
+    // booleans from the text they arrived as.
+    integer::text_scalars(|| serde_path_to_error::deserialize(de)).map_err(|e| Violation {
         pointer: pointer_of(e.path()),
         message: e.into_inner().to_string(),
     })

@@ -19,12 +19,38 @@
 //! taken for a struct of two optional fields. A struct is only ever an object in a document,
 //! so a sequence where a struct is asked for is refused (`invalid type: sequence, expected
 //! struct Pet`), in every generated type at any depth, without a line of generated code.
+//!
+//! Inside [`text_scalars`] it also reads numbers and booleans written as text (`"420"` for a
+//! `number`): a form's values are all text, and a type that buffers its input first (a
+//! `oneOf` tries its variants on a `serde_json::Value`) would otherwise meet `"420"` where
+//! its variant's field wants a number. Outside it, a string is only ever a string.
 
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
     VariantAccess, Visitor,
 };
+use std::cell::Cell;
 use std::fmt;
+
+thread_local! {
+    /// Whether [`text_scalars`] is running on this thread.
+    static TEXT_SCALARS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` (a synchronous decode) with numbers and booleans written as text read as what
+/// they spell, by every [`WholeNumbers`] on this thread: how form values, which are all text,
+/// reach the fields of a type that buffers them first.
+pub fn text_scalars<R>(f: impl FnOnce() -> R) -> R {
+    /// Puts the previous state back, also when `f` panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            TEXT_SCALARS.set(self.0);
+        }
+    }
+    let _restore = Restore(TEXT_SCALARS.replace(true));
+    f()
+}
 
 /// Decodes JSON bytes into `T`, integers written as whole numbers included.
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
@@ -146,11 +172,32 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for WholeNumbers<D> {
         deserialize_u64,
         deserialize_u128
     );
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        if TEXT_SCALARS.get() {
+            let target = Target::Bool;
+            return self.0.deserialize_any(Wrap { visitor, target });
+        }
+        self.0.deserialize_bool(Wrap::new(visitor))
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        if TEXT_SCALARS.get() {
+            let target = Target::Float;
+            return self.0.deserialize_any(Wrap { visitor, target });
+        }
+        self.0.deserialize_f32(Wrap::new(visitor))
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        if TEXT_SCALARS.get() {
+            let target = Target::Float;
+            return self.0.deserialize_any(Wrap { visitor, target });
+        }
+        self.0.deserialize_f64(Wrap::new(visitor))
+    }
+
     forward!(
         deserialize_any,
-        deserialize_bool,
-        deserialize_f32,
-        deserialize_f64,
         deserialize_char,
         deserialize_str,
         deserialize_string,
@@ -237,6 +284,10 @@ struct Wrap<V> {
 enum Target {
     Integer,
     Struct,
+    /// A float or a boolean asked for inside [`text_scalars`] (outside it, these ask for
+    /// what they want and the target is `Other`).
+    Float,
+    Bool,
     Other,
 }
 
@@ -283,9 +334,52 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
 
     pass!(visit_bool: bool, visit_i8: i8, visit_i16: i16, visit_i32: i32, visit_i64: i64,
         visit_i128: i128, visit_u8: u8, visit_u16: u16, visit_u32: u32, visit_u64: u64,
-        visit_u128: u128, visit_char: char, visit_str: &str, visit_borrowed_str: &'de str,
-        visit_string: String, visit_bytes: &[u8], visit_borrowed_bytes: &'de [u8],
+        visit_u128: u128, visit_char: char, visit_bytes: &[u8], visit_borrowed_bytes: &'de [u8],
         visit_byte_buf: Vec<u8>);
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        if TEXT_SCALARS.get() {
+            match self.target {
+                Target::Integer => {
+                    if let Ok(n) = v.parse::<i64>() {
+                        return self.visitor.visit_i64(n);
+                    }
+                    if let Ok(n) = v.parse::<u64>() {
+                        return self.visitor.visit_u64(n);
+                    }
+                    if let Some(whole) = whole_text(v) {
+                        return self.visitor.visit_i64(whole as i64);
+                    }
+                }
+                Target::Float => {
+                    if let Ok(n) = v.parse::<f64>() {
+                        return self.visitor.visit_f64(n);
+                    }
+                }
+                Target::Bool => {
+                    if let Ok(b) = v.parse::<bool>() {
+                        return self.visitor.visit_bool(b);
+                    }
+                }
+                Target::Struct | Target::Other => {}
+            }
+        }
+        self.visitor.visit_str(v)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        if TEXT_SCALARS.get() && self.target != Target::Other && self.target != Target::Struct {
+            return self.visit_str(v);
+        }
+        self.visitor.visit_borrowed_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        if TEXT_SCALARS.get() && self.target != Target::Other && self.target != Target::Struct {
+            return self.visit_str(&v);
+        }
+        self.visitor.visit_string(v)
+    }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
         self.visitor.visit_none()

@@ -39,6 +39,7 @@ pub fn cli() -> Command {
     let subcommands: &[fn() -> Command] = &[
         get_trees_id_command,
         post_forms_command,
+        add_dish_command,
         get_things_command,
         echo_filters_command,
         echo_choices_command,
@@ -137,6 +138,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     match command {
         "get-trees-id" => get_trees_id(&call, m),
         "post-forms" => post_forms(&call, m),
+        "add-dish" => add_dish(&call, m),
         "get-things" => get_things(&call, m),
         "echo-filters" => echo_filters(&call, m),
         "echo-choices" => echo_choices(&call, m),
@@ -252,6 +254,33 @@ fn post_forms(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     )?;
     let result = call.runtime.block_on(call.client.post_forms(body.as_ref()));
     Ok(finish(&call.client, ("post_forms", false), result, call.json, call.verbose))
+}
+
+/// `add-dish`: its flags and help.
+fn add_dish_command() -> Command {
+    support::body_args(
+        Command::new("add-dish")
+            .about(
+                "A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.",
+            )
+            .long_about(
+                "A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.\n\n`POST /dishes` (operation `addDish`).",
+            ),
+    )
+}
+
+/// `add-dish`: calls `addDish`.
+fn add_dish(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::Dish> = support::body(m, &[])?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_dish(&body));
+    Ok(finish(&call.client, ("addDish", false), result, call.json, call.verbose))
 }
 
 /// `get-things`: its flags and help.

@@ -359,6 +359,55 @@ impl Client {
         }
     }
 
+    /// A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.
+    ///
+    /// `POST /dishes` (operation `addDish`).
+    pub async fn add_dish(
+        &self,
+        body: &types::Dish,
+    ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "addDish",
+            path: "/dishes",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/dishes";
+        let query = "";
+        let body = request::to_form(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static(
+                                "application/x-www-form-urlencoded",
+                            ),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::Dish, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.
     ///
     /// `POST /uploads` (operation `upload`).
@@ -797,6 +846,15 @@ pub enum GetTreesIdError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PostFormsError {}
+/// The documented error answers of `addDish`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddDishError {}
 /// The documented error answers of `upload`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code

@@ -1963,6 +1963,231 @@ pub type AnyThing = serde_json::Value;
 /// Schema: `/components/schemas/FreeForm`.
 pub type FreeForm = serde_json::Map<String, serde_json::Value>;
 
+/// Schema: `/components/schemas/Dish`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Dish {
+    Cake(Cake),
+    Tea(Tea),
+}
+
+impl Serialize for Dish {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::Cake(v) => (serde_json::to_value(v), "Cake"),
+            Self::Tea(v) => (serde_json::to_value(v), "Tea"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Dish {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("kind")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        let tag = tag.as_deref();
+        match tag {
+            Some("Cake") => crate::runtime::integer::from_value(value).map(Self::Cake),
+            Some("Tea") => crate::runtime::integer::from_value(value).map(Self::Tea),
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "kind",
+                            "` value `{}`; expected one of ", "`Cake`, `Tea`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<Cake>(value.clone()) {
+                    Ok(v) => return Ok(Self::Cake(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Cake")),
+                }
+                match crate::runtime::integer::from_value::<Tea>(value.clone()) {
+                    Ok(v) => return Ok(Self::Tea(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Tea")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Dish", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Schema: `/components/schemas/Cake/properties/kind`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CakeKind {
+    /// `Cake`
+    Cake,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl CakeKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Cake => "Cake",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for CakeKind {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "Cake" => Ok(Self::Cake),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for CakeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for CakeKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for CakeKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for CakeKind {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/Cake`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cake {
+    pub kind: CakeKind,
+    pub calories: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vegan: Option<bool>,
+}
+
+impl Cake {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(kind: CakeKind, calories: f64) -> Self {
+        Self {
+            kind,
+            calories,
+            vegan: None,
+        }
+    }
+
+    /// Sets `vegan` (`None` unsets it).
+    pub fn with_vegan(mut self, vegan: impl Into<Option<bool>>) -> Self {
+        self.vegan = vegan.into();
+        self
+    }
+}
+
+/// Schema: `/components/schemas/Tea/properties/kind`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TeaKind {
+    /// `Tea`
+    Tea,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl TeaKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Tea => "Tea",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for TeaKind {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "Tea" => Ok(Self::Tea),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for TeaKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for TeaKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for TeaKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for TeaKind {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/Tea`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tea {
+    pub kind: TeaKind,
+    pub cups: i64,
+}
+
+impl Tea {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(kind: TeaKind, cups: i64) -> Self {
+        Self { kind, cups }
+    }
+}
+
 /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedInnerDeep {

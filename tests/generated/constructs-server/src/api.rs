@@ -41,6 +41,19 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(PostFormsResponse::Unimplemented) }
     }
 
+    /// A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.
+    ///
+    /// `POST /dishes` (operation `addDish`).
+    fn add_dish(
+        &self,
+        ctx: &RequestContext,
+        params: AddDishParams,
+        body: types::Dish,
+    ) -> impl Future<Output = Result<AddDishResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(AddDishResponse::Unimplemented) }
+    }
+
     /// A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.
     ///
     /// `POST /uploads` (operation `upload`).
@@ -172,6 +185,24 @@ pub struct PostFormsParams {}
 pub enum PostFormsResponse {
     /// 201: Created.
     Created,
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `addDish` (`POST /dishes`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddDishParams {}
+/// What `addDish` answers: one variant per documented status, and [`Unimplemented`](AddDishResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddDishResponse {
+    /// 200: The dish as read.
+    Ok(types::Dish),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

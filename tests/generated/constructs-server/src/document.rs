@@ -646,6 +646,60 @@ pub static DOCUMENT: Document = Document {
       "FreeForm": {
         "type": "object"
       },
+      "Dish": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/Cake"
+          },
+          {
+            "$ref": "#/components/schemas/Tea"
+          }
+        ],
+        "discriminator": {
+          "propertyName": "kind"
+        }
+      },
+      "Cake": {
+        "type": "object",
+        "required": [
+          "kind",
+          "calories"
+        ],
+        "properties": {
+          "kind": {
+            "type": "string",
+            "enum": [
+              "Cake"
+            ]
+          },
+          "calories": {
+            "type": "number",
+            "minimum": 0
+          },
+          "vegan": {
+            "type": "boolean"
+          }
+        }
+      },
+      "Tea": {
+        "type": "object",
+        "required": [
+          "kind",
+          "cups"
+        ],
+        "properties": {
+          "kind": {
+            "type": "string",
+            "enum": [
+              "Tea"
+            ]
+          },
+          "cups": {
+            "type": "integer",
+            "minimum": 1
+          }
+        }
+      },
       "Named": {
         "type": "object",
         "properties": {
@@ -831,6 +885,39 @@ pub static DOCUMENT: Document = Document {
         "responses": {
           "201": {
             "description": "Created."
+          }
+        }
+      }
+    },
+    "/dishes": {
+      "post": {
+        "operationId": "addDish",
+        "description": "A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "$ref": "#/components/schemas/Dish"
+              }
+            },
+            "multipart/form-data": {
+              "schema": {
+                "$ref": "#/components/schemas/Dish"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The dish as read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Dish"
+                }
+              }
+            }
           }
         }
       }
@@ -1538,6 +1625,24 @@ components:
         count: {type: integer}
     AnyThing: {}
     FreeForm: {type: object}
+    Dish:
+      oneOf:
+        - {$ref: '#/components/schemas/Cake'}
+        - {$ref: '#/components/schemas/Tea'}
+      discriminator: {propertyName: kind}
+    Cake:
+      type: object
+      required: [kind, calories]
+      properties:
+        kind: {type: string, enum: [Cake]}
+        calories: {type: number, minimum: 0}
+        vegan: {type: boolean}
+    Tea:
+      type: object
+      required: [kind, cups]
+      properties:
+        kind: {type: string, enum: [Tea]}
+        cups: {type: integer, minimum: 1}
     Named:
       type: object
       properties:
@@ -1605,6 +1710,25 @@ paths:
             schema: {$ref: '#/components/schemas/FormEntry'}
       responses:
         '201': {description: Created.}
+  /dishes:
+    post:
+      operationId: addDish
+      description: >-
+        A union as a form: its values are text, read as the numbers and booleans of the
+        variant the tag names.
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema: {$ref: '#/components/schemas/Dish'}
+          multipart/form-data:
+            schema: {$ref: '#/components/schemas/Dish'}
+      responses:
+        '200':
+          description: The dish as read.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Dish'}
   /uploads:
     post:
       operationId: upload

@@ -49,6 +49,20 @@ impl ConstructsApi for Mock {
         Ok(PostFormsResponse::Created)
     }
 
+    /// `POST /dishes`: the 200 answer.
+    async fn add_dish(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddDishParams,
+        _body: types::Dish,
+    ) -> Result<AddDishResponse, MockError> {
+        let body: types::Dish = mock::checked(
+            "addDish: 200 body",
+            &[r#"{"kind":"Cake","calories":1.5,"vegan":true}"#],
+        )?;
+        Ok(AddDishResponse::Ok(body))
+    }
+
     /// `POST /uploads`: the 200 answer.
     async fn upload(
         &self,

@@ -96,6 +96,12 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
             ),
         )
         .route(
+            &layer::route_path(&base, "/dishes"),
+            routing::post_service(
+                layer::operation(&api, handle_add_dish::<A>).named("addDish"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/uploads"),
             routing::post_service(
                 layer::operation(&api, handle_upload::<A>).named("upload"),
@@ -289,6 +295,55 @@ fn serve_post_forms<A: ConstructsApi>(
         };
         let ctx = RequestContext::new("post_forms", scheme, parts);
         let outcome = A::post_forms(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /dishes`: see [`ConstructsApi::add_dish`].
+fn handle_add_dish<A: ConstructsApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_add_dish(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `addDish` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_add_dish<A: ConstructsApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = AddDishParams {};
+        let body = {
+            let media = body::media_type(&parts).unwrap_or_default();
+            if body::media_type_matches(&media, &["multipart/form-data"]) {
+                body::read_multipart::<types::Dish>(&parts, body, body_limit, true)
+                    .await?
+            } else {
+                body::read_form::<types::Dish>(&parts, body, body_limit, true).await?
+            }
+        };
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
+        let ctx = RequestContext::new("addDish", scheme, parts);
+        let outcome = A::add_dish(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -672,6 +727,15 @@ impl PostFormsResponse {
         match self {
             Self::Created => Ok(response::empty(StatusCode::CREATED)),
             Self::Unimplemented => Err(Problem::not_implemented("post_forms")),
+        }
+    }
+}
+
+impl AddDishResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("addDish")),
         }
     }
 }

@@ -2324,6 +2324,270 @@ pub type AnyThing = serde_json::Value;
 /// Schema: `/components/schemas/FreeForm`.
 pub type FreeForm = serde_json::Map<String, serde_json::Value>;
 
+/// Schema: `/components/schemas/Dish`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Dish {
+    Cake(Cake),
+    Tea(Tea),
+}
+
+impl Serialize for Dish {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (value, tag) = match self {
+            Self::Cake(v) => (serde_json::to_value(v), "Cake"),
+            Self::Tea(v) => (serde_json::to_value(v), "Tea"),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let serde_json::Value::Object(map) = &mut value {
+            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Dish {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("kind")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        let tag = tag.as_deref();
+        match tag {
+            Some("Cake") => crate::runtime::integer::from_value(value).map(Self::Cake),
+            Some("Tea") => crate::runtime::integer::from_value(value).map(Self::Tea),
+            Some(other) => {
+                return Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("unknown `", "kind",
+                            "` value `{}`; expected one of ", "`Cake`, `Tea`"), other
+                        ),
+                    ),
+                );
+            }
+            None => {
+                let mut reasons = Vec::new();
+                match crate::runtime::integer::from_value::<Cake>(value.clone()) {
+                    Ok(v) => return Ok(Self::Cake(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Cake")),
+                }
+                match crate::runtime::integer::from_value::<Tea>(value.clone()) {
+                    Ok(v) => return Ok(Self::Tea(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", "Tea")),
+                }
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Dish", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Validate for Dish {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        match self {
+            Self::Cake(v) => v.validate(pointer, out),
+            Self::Tea(v) => v.validate(pointer, out),
+        }
+    }
+}
+
+/// Schema: `/components/schemas/Cake/properties/kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CakeKind {
+    /// `Cake`
+    Cake,
+}
+
+impl CakeKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Cake => "Cake",
+        }
+    }
+}
+
+impl std::str::FromStr for CakeKind {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "Cake" => Ok(Self::Cake),
+            other => {
+                Err(format!(concat!("expected one of ", "`Cake`", ", got `{}`"), other))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for CakeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for CakeKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for CakeKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for CakeKind {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for CakeKind {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Cake`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cake {
+    pub kind: CakeKind,
+    pub calories: f64,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub vegan: Option<bool>,
+}
+
+impl Cake {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(kind: CakeKind, calories: f64) -> Self {
+        Self {
+            kind,
+            calories,
+            vegan: None,
+        }
+    }
+
+    /// Sets `vegan` (`None` unsets it).
+    pub fn with_vegan(mut self, vegan: impl Into<Option<bool>>) -> Self {
+        self.vegan = vegan.into();
+        self
+    }
+}
+
+impl Validate for Cake {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.calories;
+            let at = validate::join(pointer, "calories");
+            validate::check_minimum(*value, 0.0, false, &at, out);
+        }
+    }
+}
+
+/// Schema: `/components/schemas/Tea/properties/kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TeaKind {
+    /// `Tea`
+    Tea,
+}
+
+impl TeaKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Tea => "Tea",
+        }
+    }
+}
+
+impl std::str::FromStr for TeaKind {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "Tea" => Ok(Self::Tea),
+            other => {
+                Err(format!(concat!("expected one of ", "`Tea`", ", got `{}`"), other))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for TeaKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for TeaKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for TeaKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for TeaKind {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for TeaKind {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Tea`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tea {
+    pub kind: TeaKind,
+    pub cups: i64,
+}
+
+impl Tea {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(kind: TeaKind, cups: i64) -> Self {
+        Self { kind, cups }
+    }
+}
+
+impl Validate for Tea {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.cups;
+            let at = validate::join(pointer, "cups");
+            validate::check_minimum(*value, 1, false, &at, out);
+        }
+    }
+}
+
 /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedInnerDeep {
