@@ -768,6 +768,27 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
                 if status == Some(414.0) {
                     check = URI_TOO_LONG.to_string();
                 }
+                // A valid request the server refused because an integer is beyond its
+                // `format` (nexus's `uint32` `limit=9539416630`; schemathesis ignores the
+                // `uint*` formats): the server's 400 says so, as the README's type table decides.
+                let answer = recorder
+                    .get("interactions")
+                    .and_then(|i| i.get(case)?.get("response"));
+                if !negative
+                    && matches!(
+                        check.as_str(),
+                        "positive_data_acceptance" | "status_code_conformance"
+                    )
+                    && answer.is_some_and(|a| {
+                        a.get("status_code").and_then(Json::as_number) == Some(400.0)
+                            && a.get("content")
+                                .and_then(|c| c.get("$base64")?.as_str())
+                                .and_then(base64_text)
+                                .is_some_and(|body| beyond_format(&body))
+                    })
+                {
+                    check = BEYOND_FORMAT.to_string();
+                }
                 if !seen.insert((check.clone(), case.clone())) {
                     continue;
                 }
@@ -830,6 +851,58 @@ fn beyond_64_bits(case: &Json) -> bool {
         .iter()
         .filter_map(|part| case.get(part))
         .any(big)
+}
+
+/// The name the harness gives a valid request's refusal whose answer says an integer is
+/// beyond the range of its `format` (see [`beyond_format`]).
+const BEYOND_FORMAT: &str = "integer_beyond_format";
+
+/// Whether a 400's body is the generated server refusing an integer beyond its format's
+/// range: `"9539416630" is out of range for uint32` (a parameter), or serde's `invalid value:
+/// integer `9539416630`, expected u32` (a body field).
+fn beyond_format(body: &str) -> bool {
+    const FORMATS: [(&str, &str); 8] = [
+        ("int8", "i8"),
+        ("int16", "i16"),
+        ("int32", "i32"),
+        ("int64", "i64"),
+        ("uint8", "u8"),
+        ("uint16", "u16"),
+        ("uint32", "u32"),
+        ("uint64", "u64"),
+    ];
+    FORMATS.iter().any(|(format, rust)| {
+        body.contains(&format!("is out of range for {format}\""))
+            || body.contains(&format!("is out of range for {format}\\\""))
+            || body.contains("invalid value: integer `")
+                && body.contains(&format!("`, expected {rust}"))
+    })
+}
+
+/// Standard base64 (as schemathesis stores bodies) decoded to text; `None` when it is not
+/// base64 or the bytes are not UTF-8.
+fn base64_text(encoded: &str) -> Option<String> {
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for c in encoded.bytes().filter(|&c| c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(v);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// The name the harness gives a `status_code_conformance` failure that is a refusal the
@@ -1158,6 +1231,48 @@ mod tests {
             "Received: 401\nDocumented: 200, 4XX"
         ));
         assert!(!undocumented_challenge("Received: 403\nDocumented: 200"));
+    }
+
+    #[test]
+    fn integers_beyond_their_format_are_found_in_the_servers_refusal() {
+        // Base64 as schemathesis stores bodies; the messages as the runtime writes them.
+        let encode = |text: &str| {
+            const ALPHABET: &[u8] =
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+            let mut out = String::new();
+            for chunk in text.as_bytes().chunks(3) {
+                let n = chunk.iter().fold(0u32, |n, &b| n << 8 | u32::from(b))
+                    << (8 * (3 - chunk.len()));
+                for i in 0..=chunk.len() {
+                    out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+                }
+                out.push_str(&"=".repeat(3 - chunk.len()));
+            }
+            out
+        };
+        for (body, beyond) in [
+            (
+                r#"{"message":"query/limit: \"9539416630\" is out of range for uint32"}"#,
+                true,
+            ),
+            (
+                r#"{"message":"/ncpus: invalid value: integer `70000`, expected u16"}"#,
+                true,
+            ),
+            (
+                r#"{"message":"query/limit: expected an integer (uint32), got \"x\""}"#,
+                false,
+            ),
+            (
+                r#"{"message":"/name: invalid type: integer `5`, expected a string"}"#,
+                false,
+            ),
+        ] {
+            let decoded = base64_text(&encode(body)).expect("base64");
+            assert_eq!(decoded, body);
+            assert_eq!(beyond_format(&decoded), beyond, "{body}");
+        }
+        assert_eq!(base64_text("not base64!"), None);
     }
 
     #[test]
