@@ -272,24 +272,6 @@ pub struct OneOf {
     pub scalar: bool,
 }
 
-impl OneOf {
-    /// Whether the server checks a scalar variant's own constraints: only when no other
-    /// variant is read as the same type. nexus's `NameOrId` (a `uuid`, or a `Name` string with
-    /// a pattern) is told apart by type, so a value read as a `Name` must be one; its `IpNet`
-    /// (an IPv4 or an IPv6 net, both strings told apart by pattern alone) is read as the first
-    /// string variant whatever it holds, so that variant's pattern cannot judge it.
-    pub fn checks_variant(&self, index: usize) -> bool {
-        let Some(variant) = self.variants.get(index) else {
-            return false;
-        };
-        self.variants
-            .iter()
-            .filter(|v| v.check_ty == variant.check_ty)
-            .count()
-            == 1
-    }
-}
-
 #[derive(Debug, Clone)]
 pub struct OneOfVariant {
     pub rust: String,

@@ -190,6 +190,7 @@ impl ConstructsApi for Service {
             tool_choice: body.tool_choice,
             actions: body.actions,
             sparse: body.sparse,
+            net: body.net,
         }))
     }
 
@@ -800,4 +801,27 @@ async fn unions_told_apart_by_a_pinned_property_travel_whole() {
         .await
         .unwrap();
     assert_eq!(raw.status().as_u16(), 400);
+
+    // Variants told apart by pattern alone: a value is the one whose pattern it matches, and
+    // a value that matches neither is refused.
+    for (net, status) in [
+        ("10.0.0.0/8", 200),
+        ("fd00::/8", 200),
+        ("a net", 400),
+        ("10.0.0.0", 400),
+    ] {
+        let response = common::raw_http()
+            .post(format!("{}/choices", base(addr)))
+            .header("content-type", "application/json")
+            .body(serde_json::json!({"chunking": {"type": "auto"}, "tool_choice": "auto", "net": net}).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), status, "{net}");
+        if status == 200 {
+            let answer: serde_json::Value =
+                serde_json::from_str(&response.text().await.unwrap()).unwrap();
+            assert_eq!(answer["net"], net);
+        }
+    }
 }

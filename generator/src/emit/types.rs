@@ -762,19 +762,49 @@ fn one_of(
             match self { #( Self::#variants(v) => v.serialize(serializer), )* }
         },
     };
-    // The first variant that accepts the value wins; the error lists why each refused.
-    let in_order = quote! {
-        let mut reasons = Vec::new();
-        #(
-            match crate::runtime::integer::from_value::<#types>(value.clone()) {
-                Ok(v) => return Ok(Self::#variants(v)),
-                Err(e) => reasons.push(format!("{}: {e}", #labels)),
-            }
-        )*
-        Err(serde::de::Error::custom(format!(
-            concat!("no variant of `", #wire_name, "` matched: {}"),
-            reasons.join("; ")
-        )))
+    // The first variant that accepts the value wins; the error lists why each refused. In
+    // the server, where the union holds checked constraints, the first variant the value
+    // also passes the checks of: variants told apart by constraints alone (nexus's `IpNet`,
+    // an IPv4 or an IPv6 net, both strings, by `pattern`) are read as the one it fits, and
+    // when it fits none, as the first that reads it, whose checks then refuse it.
+    let checked_in_order = side == Side::Server && validated;
+    let in_order = if checked_in_order {
+        quote! {
+            let mut reasons = Vec::new();
+            let mut unchecked = None;
+            #(
+                match crate::runtime::integer::from_value::<#types>(value.clone()) {
+                    Ok(v) => {
+                        let v = Self::#variants(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
+                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                }
+            )*
+            unchecked.ok_or_else(|| serde::de::Error::custom(format!(
+                concat!("no variant of `", #wire_name, "` matched: {}"),
+                reasons.join("; ")
+            )))
+        }
+    } else {
+        quote! {
+            let mut reasons = Vec::new();
+            #(
+                match crate::runtime::integer::from_value::<#types>(value.clone()) {
+                    Ok(v) => return Ok(Self::#variants(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                }
+            )*
+            Err(serde::de::Error::custom(format!(
+                concat!("no variant of `", #wire_name, "` matched: {}"),
+                reasons.join("; ")
+            )))
+        }
     };
     let deserialize = match &o.discriminator {
         // By the tag; without one (an answer that leaves the property out), in order.
@@ -823,19 +853,17 @@ fn one_of(
         if validated {
             // Only the variants that hold a checked constraint are walked (a free-form
             // object or a plain string has nothing to check); a scalar variant's own
-            // constraints are checked here (nexus's `Name` of `NameOrId`).
-            let arms = o.variants.iter().enumerate().map(|(i, v)| {
+            // constraints are checked here (nexus's `Name` of `NameOrId`). A value is read as
+            // the first variant whose checks it passes (`in_order`), so variants of one type
+            // told apart by constraints (nexus's `IpNet`) are each checked as themselves.
+            let arms = o.variants.iter().map(|v| {
                 let variant = ident(&v.rust);
-                let checks = if o.checks_variant(i) {
-                    constraint_checks(
-                        &quote!(value),
-                        &quote!(pointer),
-                        &v.check_ty,
-                        &v.constraints,
-                    )
-                } else {
-                    TokenStream::new()
-                };
+                let checks = constraint_checks(
+                    &quote!(value),
+                    &quote!(pointer),
+                    &v.check_ty,
+                    &v.constraints,
+                );
                 if contents_validated(&v.ty, validated_names) {
                     quote!(Self::#variant(v) => v.validate(pointer, out),)
                 } else if !checks.is_empty() {
@@ -861,6 +889,29 @@ fn one_of(
     });
     let param = o.scalar.then(|| match side {
         // The first variant that reads the text wins, as for bodies.
+        Side::Server if checked_in_order => quote! {
+            impl crate::runtime::params::FromParam for #name {
+                fn from_param(raw: &str) -> Result<Self, String> {
+                    let mut reasons = Vec::new();
+                    let mut unchecked = None;
+                    #(
+                        match <#types as crate::runtime::params::FromParam>::from_param(raw) {
+                            Ok(v) => {
+                                let v = Self::#variants(v);
+                                let mut errors = Violations::new();
+                                v.validate("", &mut errors);
+                                if errors.is_empty() {
+                                    return Ok(v);
+                                }
+                                unchecked.get_or_insert(v);
+                            }
+                            Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                        }
+                    )*
+                    unchecked.ok_or_else(|| format!(concat!("no variant of `", #wire_name, "` matched: {}"), reasons.join("; ")))
+                }
+            }
+        },
         Side::Server => quote! {
             impl crate::runtime::params::FromParam for #name {
                 fn from_param(raw: &str) -> Result<Self, String> {

@@ -1999,10 +1999,10 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                 }
                 // A variant that is a checked scalar (nexus's `NameOrId`: a `uuid`, or a
                 // `Name` with `maxLength` and `pattern`) is checked as one.
-                TypeKind::OneOf(o) => o.variants.iter().enumerate().any(|(i, v)| {
-                    needs(&v.ty)
-                        || o.checks_variant(i) && checked_scalar(&v.check_ty, &v.constraints)
-                }),
+                TypeKind::OneOf(o) => o
+                    .variants
+                    .iter()
+                    .any(|v| needs(&v.ty) || checked_scalar(&v.check_ty, &v.constraints)),
                 // An alias has no checks of its own: its constraints were copied to every
                 // field and parameter that uses it.
                 TypeKind::Alias(ty, _) => needs(ty),

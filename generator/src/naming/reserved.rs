@@ -216,6 +216,8 @@ pub const OTHER_LOCALS: &[&str] = &[
     "text",
     "timeout",
     "token",
+    // A union's first readable variant, kept while later ones are tried against their checks.
+    "unchecked",
     "url",
     "user",
     "user_agent",

@@ -426,24 +426,40 @@ impl<'de> Deserialize<'de> for Loose {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
+        let mut unchecked = None;
         match crate::runtime::integer::from_value::<LooseVariant0>(value.clone()) {
-            Ok(v) => return Ok(Self::Variant0(v)),
+            Ok(v) => {
+                let v = Self::Variant0(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Variant0")),
         }
         match crate::runtime::integer::from_value::<
             serde_json::Map<String, serde_json::Value>,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::Variant1(v)),
+            Ok(v) => {
+                let v = Self::Variant1(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Variant1")),
         }
-        Err(
-            serde::de::Error::custom(
+        unchecked
+            .ok_or_else(|| serde::de::Error::custom(
                 format!(
                     concat!("no variant of `", "Loose", "` matched: {}"), reasons
                     .join("; ")
                 ),
-            ),
-        )
+            ))
     }
 }
 

@@ -328,22 +328,38 @@ impl<'de> Deserialize<'de> for Pet {
             }
             None => {
                 let mut reasons = Vec::new();
+                let mut unchecked = None;
                 match crate::runtime::integer::from_value::<Bird>(value.clone()) {
-                    Ok(v) => return Ok(Self::Bird(v)),
+                    Ok(v) => {
+                        let v = Self::Bird(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
                     Err(e) => reasons.push(format!("{}: {e}", "Bird")),
                 }
                 match crate::runtime::integer::from_value::<Fish>(value.clone()) {
-                    Ok(v) => return Ok(Self::Fish(v)),
+                    Ok(v) => {
+                        let v = Self::Fish(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
                     Err(e) => reasons.push(format!("{}: {e}", "Fish")),
                 }
-                Err(
-                    serde::de::Error::custom(
+                unchecked
+                    .ok_or_else(|| serde::de::Error::custom(
                         format!(
                             concat!("no variant of `", "Pet", "` matched: {}"), reasons
                             .join("; ")
                         ),
-                    ),
-                )
+                    ))
             }
         }
             .map_err(serde::de::Error::custom)

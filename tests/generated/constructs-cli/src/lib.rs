@@ -391,6 +391,13 @@ fn echo_choices_command() -> Command {
                     "Body property `sparse`: Items and map values that may be `null` (api.github.com's gist `files`, whose values",
                 ),
         )
+        .arg(
+            Arg::new("net")
+                .long("net")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `net`"),
+        )
 }
 
 /// `echo-choices`: calls `echoChoices`.
@@ -402,6 +409,7 @@ fn echo_choices(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ("tool-choice", "tool_choice"),
             ("actions", "actions"),
             ("sparse", "sparse"),
+            ("net", "net"),
         ],
     )?;
     let Some(body) = body else {

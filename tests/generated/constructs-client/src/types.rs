@@ -1963,6 +1963,57 @@ pub type AnyThing = serde_json::Value;
 /// Schema: `/components/schemas/FreeForm`.
 pub type FreeForm = serde_json::Map<String, serde_json::Value>;
 
+impl crate::runtime::request::ToParam for Net {
+    fn to_param(&self) -> String {
+        match self {
+            Self::String(v) => crate::runtime::request::ToParam::to_param(v),
+            Self::String2(v) => crate::runtime::request::ToParam::to_param(v),
+        }
+    }
+}
+
+/// Schema: `/components/schemas/Net`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Net {
+    String(String),
+    String2(String),
+}
+
+impl Serialize for Net {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::String(v) => v.serialize(serializer),
+            Self::String2(v) => v.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Net {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<String>(value.clone()) {
+            Ok(v) => return Ok(Self::String(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "String")),
+        }
+        match crate::runtime::integer::from_value::<String>(value.clone()) {
+            Ok(v) => return Ok(Self::String2(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "String2")),
+        }
+        Err(
+            serde::de::Error::custom(
+                format!(
+                    concat!("no variant of `", "Net", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            ),
+        )
+    }
+}
+
 /// Schema: `/components/schemas/Dish`.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
@@ -2549,6 +2600,8 @@ pub struct EchoChoicesBody {
     /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sparse: Option<Sparse>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net: Option<Net>,
 }
 
 impl EchoChoicesBody {
@@ -2560,6 +2613,7 @@ impl EchoChoicesBody {
             tool_choice,
             actions: None,
             sparse: None,
+            net: None,
         }
     }
 
@@ -2572,6 +2626,12 @@ impl EchoChoicesBody {
     /// Sets `sparse` (`None` unsets it).
     pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
         self.sparse = sparse.into();
+        self
+    }
+
+    /// Sets `net` (`None` unsets it).
+    pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
+        self.net = net.into();
         self
     }
 }
@@ -2592,6 +2652,8 @@ pub struct EchoChoicesOkBody {
     /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sparse: Option<Sparse>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net: Option<Net>,
 }
 
 impl EchoChoicesOkBody {
@@ -2603,6 +2665,7 @@ impl EchoChoicesOkBody {
             tool_choice,
             actions: None,
             sparse: None,
+            net: None,
         }
     }
 
@@ -2615,6 +2678,12 @@ impl EchoChoicesOkBody {
     /// Sets `sparse` (`None` unsets it).
     pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
         self.sparse = sparse.into();
+        self
+    }
+
+    /// Sets `net` (`None` unsets it).
+    pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
+        self.net = net.into();
         self
     }
 }

@@ -646,6 +646,18 @@ pub static DOCUMENT: Document = Document {
       "FreeForm": {
         "type": "object"
       },
+      "Net": {
+        "oneOf": [
+          {
+            "type": "string",
+            "pattern": "^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"
+          },
+          {
+            "type": "string",
+            "pattern": "^[0-9a-f:]+/[0-9]{1,3}$"
+          }
+        ]
+      },
       "Dish": {
         "oneOf": [
           {
@@ -1189,6 +1201,9 @@ pub static DOCUMENT: Document = Document {
                   },
                   "sparse": {
                     "$ref": "#/components/schemas/Sparse"
+                  },
+                  "net": {
+                    "$ref": "#/components/schemas/Net"
                   }
                 }
               }
@@ -1221,6 +1236,9 @@ pub static DOCUMENT: Document = Document {
                     },
                     "sparse": {
                       "$ref": "#/components/schemas/Sparse"
+                    },
+                    "net": {
+                      "$ref": "#/components/schemas/Net"
                     }
                   }
                 }
@@ -1625,6 +1643,12 @@ components:
         count: {type: integer}
     AnyThing: {}
     FreeForm: {type: object}
+    # Two strings told apart by pattern alone (nexus's IpNet): a value is the variant whose
+    # pattern it matches, and refused when it matches none.
+    Net:
+      oneOf:
+        - {type: string, pattern: '^[0-9]{1,3}(\.[0-9]{1,3}){3}/[0-9]{1,2}$'}
+        - {type: string, pattern: '^[0-9a-f:]+/[0-9]{1,3}$'}
     Dish:
       oneOf:
         - {$ref: '#/components/schemas/Cake'}
@@ -1847,6 +1871,7 @@ paths:
                 tool_choice: {$ref: '#/components/schemas/ToolChoice'}
                 actions: {type: array, items: {$ref: '#/components/schemas/Action'}}
                 sparse: {$ref: '#/components/schemas/Sparse'}
+                net: {$ref: '#/components/schemas/Net'}
       responses:
         '200':
           description: The choices as the server read them.
@@ -1860,6 +1885,7 @@ paths:
                   tool_choice: {$ref: '#/components/schemas/ToolChoice'}
                   actions: {type: array, items: {$ref: '#/components/schemas/Action'}}
                   sparse: {$ref: '#/components/schemas/Sparse'}
+                  net: {$ref: '#/components/schemas/Net'}
   /labels/{names}:
     get:
       operationId: echoLabels

@@ -1245,26 +1245,42 @@ impl<'de> Deserialize<'de> for Chunking {
             }
             None => {
                 let mut reasons = Vec::new();
+                let mut unchecked = None;
                 match crate::runtime::integer::from_value::<
                     AutoChunking,
                 >(value.clone()) {
-                    Ok(v) => return Ok(Self::AutoChunking(v)),
+                    Ok(v) => {
+                        let v = Self::AutoChunking(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
                     Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
                 }
                 match crate::runtime::integer::from_value::<
                     StaticChunking,
                 >(value.clone()) {
-                    Ok(v) => return Ok(Self::StaticChunking(v)),
+                    Ok(v) => {
+                        let v = Self::StaticChunking(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
                     Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
                 }
-                Err(
-                    serde::de::Error::custom(
+                unchecked
+                    .ok_or_else(|| serde::de::Error::custom(
                         format!(
                             concat!("no variant of `", "Chunking", "` matched: {}"),
                             reasons.join("; ")
                         ),
-                    ),
-                )
+                    ))
             }
         }
             .map_err(serde::de::Error::custom)
@@ -1687,22 +1703,38 @@ impl<'de> Deserialize<'de> for Action {
             }
             None => {
                 let mut reasons = Vec::new();
+                let mut unchecked = None;
                 match crate::runtime::integer::from_value::<BlockAction>(value.clone()) {
-                    Ok(v) => return Ok(Self::BlockAction(v)),
+                    Ok(v) => {
+                        let v = Self::BlockAction(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
                     Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
                 }
                 match crate::runtime::integer::from_value::<FlagAction>(value.clone()) {
-                    Ok(v) => return Ok(Self::FlagAction(v)),
+                    Ok(v) => {
+                        let v = Self::FlagAction(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
                     Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
                 }
-                Err(
-                    serde::de::Error::custom(
+                unchecked
+                    .ok_or_else(|| serde::de::Error::custom(
                         format!(
                             concat!("no variant of `", "Action", "` matched: {}"),
                             reasons.join("; ")
                         ),
-                    ),
-                )
+                    ))
             }
         }
             .map_err(serde::de::Error::custom)
@@ -2324,6 +2356,120 @@ pub type AnyThing = serde_json::Value;
 /// Schema: `/components/schemas/FreeForm`.
 pub type FreeForm = serde_json::Map<String, serde_json::Value>;
 
+impl crate::runtime::params::FromParam for Net {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        let mut unchecked = None;
+        match <String as crate::runtime::params::FromParam>::from_param(raw) {
+            Ok(v) => {
+                let v = Self::String(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "String")),
+        }
+        match <String as crate::runtime::params::FromParam>::from_param(raw) {
+            Ok(v) => {
+                let v = Self::String2(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "String2")),
+        }
+        unchecked
+            .ok_or_else(|| {
+                format!(
+                    concat!("no variant of `", "Net", "` matched: {}"), reasons
+                    .join("; ")
+                )
+            })
+    }
+}
+
+/// Schema: `/components/schemas/Net`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Net {
+    String(String),
+    String2(String),
+}
+
+impl Serialize for Net {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::String(v) => v.serialize(serializer),
+            Self::String2(v) => v.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Net {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        let mut unchecked = None;
+        match crate::runtime::integer::from_value::<String>(value.clone()) {
+            Ok(v) => {
+                let v = Self::String(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "String")),
+        }
+        match crate::runtime::integer::from_value::<String>(value.clone()) {
+            Ok(v) => {
+                let v = Self::String2(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "String2")),
+        }
+        unchecked
+            .ok_or_else(|| serde::de::Error::custom(
+                format!(
+                    concat!("no variant of `", "Net", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            ))
+    }
+}
+
+impl Validate for Net {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        match self {
+            Self::String(value) => {
+                validate::check_pattern(
+                    value,
+                    "^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$",
+                    pointer,
+                    out,
+                );
+            }
+            Self::String2(value) => {
+                validate::check_pattern(value, "^[0-9a-f:]+/[0-9]{1,3}$", pointer, out);
+            }
+        }
+    }
+}
+
 /// Schema: `/components/schemas/Dish`.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
@@ -2371,22 +2517,38 @@ impl<'de> Deserialize<'de> for Dish {
             }
             None => {
                 let mut reasons = Vec::new();
+                let mut unchecked = None;
                 match crate::runtime::integer::from_value::<Cake>(value.clone()) {
-                    Ok(v) => return Ok(Self::Cake(v)),
+                    Ok(v) => {
+                        let v = Self::Cake(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
                     Err(e) => reasons.push(format!("{}: {e}", "Cake")),
                 }
                 match crate::runtime::integer::from_value::<Tea>(value.clone()) {
-                    Ok(v) => return Ok(Self::Tea(v)),
+                    Ok(v) => {
+                        let v = Self::Tea(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
                     Err(e) => reasons.push(format!("{}: {e}", "Tea")),
                 }
-                Err(
-                    serde::de::Error::custom(
+                unchecked
+                    .ok_or_else(|| serde::de::Error::custom(
                         format!(
                             concat!("no variant of `", "Dish", "` matched: {}"), reasons
                             .join("; ")
                         ),
-                    ),
-                )
+                    ))
             }
         }
             .map_err(serde::de::Error::custom)
@@ -3152,6 +3314,12 @@ pub struct EchoChoicesBody {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub sparse: Option<Sparse>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub net: Option<Net>,
 }
 
 impl EchoChoicesBody {
@@ -3163,6 +3331,7 @@ impl EchoChoicesBody {
             tool_choice,
             actions: None,
             sparse: None,
+            net: None,
         }
     }
 
@@ -3175,6 +3344,12 @@ impl EchoChoicesBody {
     /// Sets `sparse` (`None` unsets it).
     pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
         self.sparse = sparse.into();
+        self
+    }
+
+    /// Sets `net` (`None` unsets it).
+    pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
+        self.net = net.into();
         self
     }
 }
@@ -3192,6 +3367,10 @@ impl Validate for EchoChoicesBody {
         }
         if let Some(value) = &self.sparse {
             let at = validate::join(pointer, "sparse");
+            value.validate(&at, out);
+        }
+        if let Some(value) = &self.net {
+            let at = validate::join(pointer, "net");
             value.validate(&at, out);
         }
     }
@@ -3221,6 +3400,12 @@ pub struct EchoChoicesOkBody {
         deserialize_with = "crate::runtime::body::non_null"
     )]
     pub sparse: Option<Sparse>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub net: Option<Net>,
 }
 
 impl EchoChoicesOkBody {
@@ -3232,6 +3417,7 @@ impl EchoChoicesOkBody {
             tool_choice,
             actions: None,
             sparse: None,
+            net: None,
         }
     }
 
@@ -3244,6 +3430,12 @@ impl EchoChoicesOkBody {
     /// Sets `sparse` (`None` unsets it).
     pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
         self.sparse = sparse.into();
+        self
+    }
+
+    /// Sets `net` (`None` unsets it).
+    pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
+        self.net = net.into();
         self
     }
 }
@@ -3261,6 +3453,10 @@ impl Validate for EchoChoicesOkBody {
         }
         if let Some(value) = &self.sparse {
             let at = validate::join(pointer, "sparse");
+            value.validate(&at, out);
+        }
+        if let Some(value) = &self.net {
+            let at = validate::join(pointer, "net");
             value.validate(&at, out);
         }
     }
