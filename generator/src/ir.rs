@@ -789,6 +789,19 @@ pub struct Body {
     pub doc: Vec<String>,
 }
 
+impl Body {
+    /// A `multipart/form-data` body passed as bytes: the client builds it as a
+    /// `runtime::multipart::Form` (files are bytes), the server checks it as `checked_as`.
+    pub fn is_multipart_form(&self) -> bool {
+        matches!(self.kind, BodyKind::Bytes)
+            && self
+                .content_type
+                .split(';')
+                .next()
+                .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("multipart/form-data"))
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum BodyKind {
     Json(TypeRef),

@@ -451,6 +451,23 @@ async fn multipart_forms_are_checked_against_their_schema() {
         send(uploads.clone(), ct, body).await,
         (200, "7 bytes in rex.png".into())
     );
+    // The generated client sends a form it builds part by part, files as bytes, with a
+    // boundary of its own in the Content-Type.
+    let client = Client::builder(base(addr))
+        .oauth("t")
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let form = constructs_client::runtime::multipart::Form::new()
+        .text("title", "Rex")
+        .json("meta", &serde_json::json!({"author": "ann"}))
+        .unwrap()
+        .file("file", "rex.png", file.to_vec());
+    let answer = client.upload(&form).await.unwrap().into_inner();
+    assert_eq!(answer, "7 bytes in rex.png");
+    // A form without the required file: the server's 400 reaches the client.
+    let form = constructs_client::runtime::multipart::Form::new().text("title", "Rex");
+    assert!(client.upload(&form).await.is_err());
     // What breaks the schema is refused before the implementation, naming the place.
     for (parts, says) in [
         (

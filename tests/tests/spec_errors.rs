@@ -686,7 +686,9 @@ components:
     let ip = &types[types.find("impl Validate for IpNet").expect(types)..];
     let ip = &ip[..ip.find("\n}\n").unwrap()];
     assert_eq!(ip.matches("check_pattern").count(), 2, "{ip}");
-    let read = &types[types.find("impl<'de> Deserialize<'de> for IpNet").expect(types)..];
+    let read = &types[types
+        .find("impl<'de> Deserialize<'de> for IpNet")
+        .expect(types)..];
     let read = &read[..read.find("\n}\n").unwrap()];
     assert!(read.contains("v.validate(\"\", &mut errors)"), "{read}");
 }

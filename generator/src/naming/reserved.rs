@@ -135,8 +135,20 @@ pub const SERVER_OPERATION_LOCALS: &[&str] = &[
 /// Locals and parameters of a client method, where required parameters are arguments and
 /// their values are bound next to them (`base` and `http` are the send closure's).
 pub const CLIENT_OPERATION_LOCALS: &[&str] = &[
-    "base", "body", "builder", "cookie", "cookies", "http", "item", "options", "path", "query",
-    "raw", "value", "values",
+    "base",
+    "body",
+    "builder",
+    "cookie",
+    "cookies",
+    "http",
+    "item",
+    "multipart_type",
+    "options",
+    "path",
+    "query",
+    "raw",
+    "value",
+    "values",
 ];
 
 /// Locals of the command-line client's subcommand functions (`lib.rs` of a `…-cli` crate),

@@ -56,6 +56,7 @@ pub mod auth;
 pub mod base64;
 pub mod error;
 pub mod integer;
+pub mod multipart;
 pub mod pages;
 pub mod ratelimit;
 pub mod request;

@@ -231,6 +231,7 @@ impl<'a> Inputs<'a> {
         let body_arg = op.body.as_ref().map(|b| {
             let t = match b.kind {
                 BodyKind::Text => quote!(str),
+                _ if b.is_multipart_form() => quote!(crate::runtime::multipart::Form),
                 _ => body_type(op, &b.kind),
             };
             if b.required {
@@ -518,6 +519,24 @@ fn body(op: &Operation) -> (TokenStream, TokenStream) {
     let Some(b) = &op.body else {
         return (quote!(), quote!());
     };
+    if b.is_multipart_form() {
+        // The Content-Type carries the boundary the form chose.
+        return if b.required {
+            (
+                quote!(let (multipart_type, body) = body.encode();),
+                quote!(builder = builder.header(http::header::CONTENT_TYPE, multipart_type.clone()).body(body.clone());),
+            )
+        } else {
+            (
+                quote!(let body = body.map(|body| body.encode());),
+                quote!(if let Some((multipart_type, body)) = &body {
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, multipart_type.clone())
+                        .body(body.clone());
+                }),
+            )
+        };
+    }
     let ct_value = static_header_value(&b.content_type);
     let serialize = match &b.kind {
         BodyKind::Stream(_) => {

@@ -413,7 +413,7 @@ impl Client {
     /// `POST /uploads` (operation `upload`).
     pub async fn upload(
         &self,
-        body: &bytes::Bytes,
+        body: &crate::runtime::multipart::Form,
     ) -> Result<ResponseValue<String>, Error<UploadError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "upload",
@@ -426,7 +426,7 @@ impl Client {
         };
         let path = "/uploads";
         let query = "";
-        let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
+        let (multipart_type, body) = body.encode();
         let raw = self
             .transport
             .send_dyn(
@@ -440,10 +440,7 @@ impl Client {
                             http::HeaderValue::from_static("text/plain"),
                         );
                     builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("multipart/form-data"),
-                        )
+                        .header(http::header::CONTENT_TYPE, multipart_type.clone())
                         .body(body.clone());
                     builder
                 },
