@@ -866,6 +866,16 @@ pub struct ResponseHeader {
     pub constraints: Constraints,
 }
 
+impl Operation {
+    /// Whether the operation's answer switches protocols: a `101` and no 2XX, taken for a
+    /// WebSocket (nexus's serial console). The server answers a request that does not ask for
+    /// the switch 426; the CLI leaves the operation out.
+    pub fn switches_protocols(&self) -> bool {
+        self.responses.iter().any(|r| r.status == Status::Code(101))
+            && !self.responses.iter().any(Response::is_success)
+    }
+}
+
 impl Response {
     pub fn is_success(&self) -> bool {
         match self.status {

@@ -255,3 +255,43 @@ async fn a_json_answer_carries_its_documented_media_type() {
     );
     assert_eq!(*profile, answers_client::types::Owner::new("Ann"));
 }
+
+/// An operation whose answer switches protocols (a WebSocket): a request that does not ask for
+/// the switch gets 426 with the error body and the `Upgrade` to send, before the
+/// implementation; one that asks reaches it (here the trait's default, 501). Before, every
+/// request got the implementation's 101 with nothing switched (schemathesis on nexus).
+#[tokio::test]
+async fn a_protocol_switch_needs_a_request_for_it() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let client = serve(false).await;
+    let authority = client
+        .base_url()
+        .trim_start_matches("http://")
+        .trim_end_matches("/v1")
+        .to_string();
+    let ask = |extra: &'static str| {
+        let authority = authority.clone();
+        async move {
+            let mut tcp = tokio::net::TcpStream::connect(&authority).await.unwrap();
+            let request = format!(
+                "GET /v1/socket HTTP/1.1\r\nHost: {authority}\r\nAuthorization: Basic YW5uOnB3\r\n{extra}Connection: close{}\r\n\r\n",
+                if extra.is_empty() { "" } else { ", upgrade" }
+            );
+            tcp.write_all(request.as_bytes()).await.unwrap();
+            let mut answer = String::new();
+            tcp.read_to_string(&mut answer).await.unwrap();
+            answer
+        }
+    };
+    let refused = ask("").await;
+    assert!(refused.starts_with("HTTP/1.1 426 "), "{refused}");
+    assert!(
+        refused
+            .to_ascii_lowercase()
+            .contains("\r\nupgrade: websocket\r\n"),
+        "{refused}"
+    );
+    assert!(refused.contains("upgrade_required"), "{refused}");
+    let asked = ask("Upgrade: websocket\r\n").await;
+    assert!(asked.starts_with("HTTP/1.1 501 "), "{asked}");
+}

@@ -768,6 +768,12 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
                 if status == Some(414.0) {
                     check = URI_TOO_LONG.to_string();
                 }
+                // An operation that switches protocols (nexus's serial console, a WebSocket):
+                // schemathesis speaks plain HTTP and never asks for the switch, so every case
+                // gets the 426 that says what to send.
+                if status == Some(426.0) {
+                    check = UPGRADE_REQUIRED.to_string();
+                }
                 // A valid request the server refused because an integer is beyond its
                 // `format` (nexus's `uint32` `limit=9539416630`; schemathesis ignores the
                 // `uint*` formats): the server's 400 says so, as the README's type table decides.
@@ -819,6 +825,10 @@ const EMPTY_FORM_ARRAY: &str = "empty_form_array";
 /// The name the harness gives any failure on a 414 answer: a request target longer than the
 /// HTTP layer reads.
 const URI_TOO_LONG: &str = "uri_too_long";
+
+/// The name the harness gives any failure on a 426 answer: a request to an operation that
+/// switches protocols which does not ask for the switch.
+const UPGRADE_REQUIRED: &str = "upgrade_required";
 
 /// The name the harness gives the 415 refusing a body sent as XML.
 const XML_BODY: &str = "xml_body_not_read";

@@ -960,6 +960,10 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
     };
     let params_arg = quote!(params,);
     let call_allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
+    // A request that does not ask for the switch gets 426 (a 101 without one answers nothing).
+    let upgrade = op
+        .switches_protocols()
+        .then(|| quote!(crate::runtime::upgrade::require(&parts, "websocket")?;));
     let parts_mut = if has_path {
         quote!(mut parts)
     } else {
@@ -1085,6 +1089,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 #params
                 #query_string
                 #body
+                #upgrade
                 let ctx = RequestContext::new(#id, scheme, parts);
                 #call_allow
                 // Called through the trait: an operation named like a method of `Arc` (`clone`)

@@ -182,8 +182,7 @@ fn binary_answer(op: &Operation) -> Option<String> {
 /// whole-query-string parameter or a body that is neither JSON nor form data are the client
 /// library's (the CLI's long help lists them with this reason).
 fn left_out_because(op: &Operation) -> Option<String> {
-    let switches = op.responses.iter().any(|r| r.status == Status::Code(101));
-    if switches && !op.responses.iter().any(|r| r.is_success()) {
+    if op.switches_protocols() {
         return Some(
             "its answer switches protocols (101, a WebSocket): a command line cannot hold the connection"
                 .into(),

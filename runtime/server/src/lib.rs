@@ -32,6 +32,7 @@ pub mod serve;
 pub mod stream;
 pub mod sunset;
 pub mod testing;
+pub mod upgrade;
 pub mod validate;
 pub mod webhook;
 

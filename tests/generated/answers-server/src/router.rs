@@ -532,6 +532,7 @@ fn serve_open_socket<A: AnswersApi>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
         let params = OpenSocketParams {};
+        crate::runtime::upgrade::require(&parts, "websocket")?;
         let ctx = RequestContext::new("openSocket", scheme, parts);
         let outcome = A::open_socket(&api, &ctx, params).await;
         match outcome {
