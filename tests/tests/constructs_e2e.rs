@@ -194,6 +194,14 @@ impl ConstructsApi for Service {
         }))
     }
 
+    async fn list_tagged(
+        &self,
+        _ctx: &RequestContext,
+        params: ListTaggedParams,
+    ) -> Result<ListTaggedResponse, String> {
+        Ok(ListTaggedResponse::Ok(params.tag.unwrap_or_default()))
+    }
+
     async fn get_things(
         &self,
         _ctx: &RequestContext,
@@ -603,6 +611,37 @@ async fn a_union_read_from_a_form_takes_its_numbers_from_text() {
         let (status, text) = send(form.clone(), body.as_bytes().to_vec()).await;
         assert_eq!(status, 400, "{body}: {text}");
     }
+}
+
+#[tokio::test]
+async fn a_query_parameter_of_one_value_or_several_is_a_list() {
+    let addr = serve().await;
+    for (query, status, answer) in [
+        ("tag=abc", 200, r#"["abc"]"#),
+        ("tag=1&tag=2", 200, r#"["1","2"]"#),
+        ("", 200, "[]"),
+        ("tag=1&tag=2&tag=3&tag=4", 400, "at most 3 items"),
+        ("tag=1&tag=1", 400, "unique"),
+    ] {
+        let response = common::raw_http()
+            .get(format!("{}/tagged?{query}", base(addr)))
+            .send()
+            .await
+            .unwrap();
+        let got = (response.status().as_u16(), response.text().await.unwrap());
+        assert_eq!(got.0, status, "{query}: {}", got.1);
+        assert!(got.1.contains(answer), "{query}: {}", got.1);
+    }
+    // The client sends a list as the repeated key.
+    let client = Client::builder(base(addr))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let options = constructs_client::client::ListTaggedOptions {
+        tag: Some(vec!["7".into(), "8".into()]),
+    };
+    let answer = client.list_tagged_with(options).await.unwrap().into_inner();
+    assert_eq!(answer, ["7", "8"]);
 }
 
 #[tokio::test]

@@ -445,6 +445,11 @@ impl Ctx<'_> {
                 }
             };
             let object = object_style(param, &ty, schemas, &query_names);
+            // One value or several (`oneOf: [T, array of T]`) in the query: a list.
+            let (ty, constraints) = match (param, schemas.one_or_many(&ty)) {
+                (Parameter::Query { .. }, Some(many)) if data.explode != Some(false) => many,
+                _ => (ty, constraints),
+            };
             let ty = match ty {
                 TypeRef::Vec(inner) if schemas.is_scalar(&inner) => TypeRef::Vec(inner),
                 t if schemas.is_scalar(&t) || object.is_some() => t,

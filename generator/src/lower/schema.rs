@@ -240,6 +240,50 @@ impl<'a> Schemas<'a> {
         }
     }
 
+    /// For a union of one scalar and an array of that scalar (discord's `tag`: `oneOf:
+    /// [string, array of snowflakes]`), the array type and the constraints a list of values
+    /// is checked by: in a form-style query, one value and an array of one item are the same
+    /// text, so the parameter is a list. An item is checked only by what both variants ask of
+    /// it (a value the scalar variant takes is valid), the list by `maxItems` and
+    /// `uniqueItems` (a single value meets them), not by a `minItems` above one.
+    pub fn one_or_many(&self, ty: &TypeRef) -> Option<(TypeRef, Constraints)> {
+        let TypeRef::Named(name) = ty else {
+            return None;
+        };
+        let def = self.types.iter().find(|t| &t.name == name)?;
+        let TypeKind::OneOf(o) = &def.kind else {
+            return None;
+        };
+        let [a, b] = &o.variants[..] else {
+            return None;
+        };
+        let (one, many) = match (&a.ty, &b.ty) {
+            (_, TypeRef::Vec(_)) => (a, b),
+            (TypeRef::Vec(_), _) => (b, a),
+            _ => return None,
+        };
+        let TypeRef::Vec(item) = &many.ty else {
+            return None;
+        };
+        if **item != one.ty || !self.is_scalar(item) {
+            return None;
+        }
+        let each = many
+            .constraints
+            .each
+            .as_deref()
+            .filter(|each| **each == one.constraints)
+            .map(|each| Box::new(each.clone()));
+        let constraints = Constraints {
+            max_items: many.constraints.max_items,
+            unique_items: many.constraints.unique_items,
+            min_items: many.constraints.min_items.filter(|&n| n <= 1),
+            each,
+            ..Constraints::default()
+        };
+        Some((many.ty.clone(), constraints))
+    }
+
     /// The shape of a type as an object-valued query parameter: `Some(Some(names))` for a
     /// struct whose members are all scalars or lists of them (and nothing beyond its
     /// properties), `Some(None)` for a map of scalars, `None` for anything a query cannot

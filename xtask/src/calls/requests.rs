@@ -145,6 +145,11 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
             Rng::new(u64::from(round), &format!("{}/{}", op.id, p.wire)),
         );
         match values.parameter(&schema) {
+            // A list flag (`oneOf: [T, array of T]` is one: discord's `tag`) takes a single
+            // value as the list of it, the same text on the wire.
+            Ok(value) if matches!(p.ty, ir::TypeRef::Vec(_)) && !value.is_array() => call
+                .args
+                .push(format!("--{}={}", flag.name, Value::Array(vec![value]))),
             // `--flag=value`: a value may start with `-` (fitbit's `sort=-send_time`).
             Ok(value) => call
                 .args

@@ -40,6 +40,7 @@ pub fn cli() -> Command {
         get_trees_id_command,
         post_forms_command,
         add_dish_command,
+        list_tagged_command,
         get_things_command,
         echo_filters_command,
         echo_choices_command,
@@ -139,6 +140,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-trees-id" => get_trees_id(&call, m),
         "post-forms" => post_forms(&call, m),
         "add-dish" => add_dish(&call, m),
+        "list-tagged" => list_tagged(&call, m),
         "get-things" => get_things(&call, m),
         "echo-filters" => echo_filters(&call, m),
         "echo-choices" => echo_choices(&call, m),
@@ -281,6 +283,32 @@ fn add_dish(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.add_dish(&body));
     Ok(finish(&call.client, ("addDish", false), result, call.json, call.verbose))
+}
+
+/// `list-tagged`: its flags and help.
+fn list_tagged_command() -> Command {
+    Command::new("list-tagged")
+        .about(
+            "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list.",
+        )
+        .long_about(
+            "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list.\n\n`GET /tagged` (operation `listTagged`).",
+        )
+        .arg(
+            Arg::new("tag")
+                .long("tag")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("query parameter `tag`"),
+        )
+}
+
+/// `list-tagged`: calls `listTagged`.
+fn list_tagged(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let options = ListTaggedOptions::default()
+        .with_tag(support::optional::<Vec<String>>(m, "tag")?);
+    let result = call.runtime.block_on(call.client.list_tagged_with(options));
+    Ok(finish(&call.client, ("listTagged", false), result, call.json, call.verbose))
 }
 
 /// `get-things`: its flags and help.

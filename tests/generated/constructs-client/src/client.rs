@@ -545,6 +545,59 @@ impl Client {
         }
     }
 
+    /// One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list.
+    ///
+    /// `GET /tagged` (operation `listTagged`).
+    ///
+    /// Sends none of the optional parameters; [`list_tagged_with`](Self::list_tagged_with) takes them.
+    pub async fn list_tagged(
+        &self,
+    ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
+        self.list_tagged_with(ListTaggedOptions::default()).await
+    }
+
+    /// [`list_tagged`](Self::list_tagged) with the optional parameters in `options`.
+    ///
+    /// `GET /tagged` (operation `listTagged`).
+    pub async fn list_tagged_with(
+        &self,
+        options: ListTaggedOptions,
+    ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "listTagged",
+            path: "/tagged",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/tagged";
+        let mut query = Query::new();
+        if let Some(values) = options.tag.as_ref() {
+            query.append_array("tag", values, true, ',');
+        }
+        let query = query.finish();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, &query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<Vec<String>, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `GET /things` (operation `get_things`).
     pub async fn get_things(
         &self,
@@ -883,6 +936,30 @@ pub enum PostNotesError {
     Default(types::Named),
 }
 
+/// Optional parameters of `listTagged`; `Default::default()` sets none, the `with_…` methods set one each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListTaggedOptions {
+    /// (query parameter `tag`)
+    pub tag: Option<Vec<String>>,
+}
+
+impl ListTaggedOptions {
+    /// Sets `tag` (`None` unsets it).
+    pub fn with_tag(mut self, tag: impl Into<Option<Vec<String>>>) -> Self {
+        self.tag = tag.into();
+        self
+    }
+}
+
+/// The documented error answers of `listTagged`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ListTaggedError {}
 /// The documented error answers of `get_things`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code

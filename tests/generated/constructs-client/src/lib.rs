@@ -17,7 +17,7 @@
 //!         .cookie_key("secret")
 //!         .oauth("secret")
 //!         .build()?;
-//!     let response = client.get_things().await?;
+//!     let response = client.list_tagged().await?;
 //!     println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
 //!     Ok(())
 //! }

@@ -89,6 +89,18 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(PostNotesResponse::Unimplemented) }
     }
 
+    /// One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list.
+    ///
+    /// `GET /tagged` (operation `listTagged`).
+    fn list_tagged(
+        &self,
+        ctx: &RequestContext,
+        params: ListTaggedParams,
+    ) -> impl Future<Output = Result<ListTaggedResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(ListTaggedResponse::Unimplemented) }
+    }
+
     /// `GET /things` (operation `get_things`).
     fn get_things(
         &self,
@@ -259,6 +271,28 @@ pub enum PostNotesResponse {
     NoContent,
     /// default: Anything else.
     Default(http::StatusCode, types::Named),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `listTagged` (`GET /tagged`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListTaggedParams {
+    /// (query parameter `tag`)
+    pub tag: Option<Vec<String>>,
+}
+
+/// What `listTagged` answers: one variant per documented status, and [`Unimplemented`](ListTaggedResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ListTaggedResponse {
+    /// 200: The values as read.
+    Ok(Vec<String>),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -1054,6 +1054,50 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/tagged": {
+      "get": {
+        "operationId": "listTagged",
+        "security": [],
+        "description": "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list.",
+        "parameters": [
+          {
+            "name": "tag",
+            "in": "query",
+            "schema": {
+              "oneOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "array",
+                  "items": {
+                    "type": "string",
+                    "pattern": "^[0-9]+$"
+                  },
+                  "maxItems": 3,
+                  "uniqueItems": true
+                }
+              ]
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The values as read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/things": {
       "get": {
         "responses": {
@@ -1809,6 +1853,26 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Named'}
+  /tagged:
+    get:
+      operationId: listTagged
+      security: []
+      description: >-
+        One value or several (discord's `tag`): in a form-style query, one value and an array
+        of one item are the same text, so the parameter is a list.
+      parameters:
+        - name: tag
+          in: query
+          schema:
+            oneOf:
+              - {type: string}
+              - {type: array, items: {type: string, pattern: '^[0-9]+$'}, maxItems: 3, uniqueItems: true}
+      responses:
+        '200':
+          description: The values as read.
+          content:
+            application/json:
+              schema: {type: array, items: {type: string}}
   /things:
     get:
       responses:

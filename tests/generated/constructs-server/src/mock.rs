@@ -95,6 +95,16 @@ impl ConstructsApi for Mock {
         Ok(PostNotesResponse::NoContent)
     }
 
+    /// `GET /tagged`: the 200 answer.
+    async fn list_tagged(
+        &self,
+        _ctx: &RequestContext,
+        _params: ListTaggedParams,
+    ) -> Result<ListTaggedResponse, MockError> {
+        let body: Vec<String> = mock::value("listTagged: 200 body", &[r#"["string"]"#])?;
+        Ok(ListTaggedResponse::Ok(body))
+    }
+
     /// `GET /things`: the 200 answer.
     async fn get_things(
         &self,

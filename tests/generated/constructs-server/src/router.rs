@@ -120,6 +120,12 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
             ),
         )
         .route(
+            &layer::route_path(&base, "/tagged"),
+            routing::get_service(
+                layer::operation(&api, handle_list_tagged::<A>).named("listTagged"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/things"),
             routing::get_service(
                 layer::operation(&api, handle_get_things::<A>).named("get_things"),
@@ -485,6 +491,52 @@ fn serve_post_notes<A: ConstructsApi>(
     }
 }
 
+/// `GET /tagged`: see [`ConstructsApi::list_tagged`].
+fn handle_list_tagged<A: ConstructsApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_list_tagged(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `listTagged` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_list_tagged<A: ConstructsApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let tag: Option<Vec<String>> = raw
+                .array(Location::Query, "tag", true, &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &tag {
+                let at = "query/tag";
+                validate::check_max_items(value, 3, at, out);
+                validate::check_unique_items(value, at, out);
+            }
+            errors.check()?;
+            ListTaggedParams { tag }
+        };
+        let ctx = RequestContext::new("listTagged", scheme, parts);
+        let outcome = A::list_tagged(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /things`: see [`ConstructsApi::get_things`].
 fn handle_get_things<A: ConstructsApi>(
     api: Arc<A>,
@@ -764,6 +816,15 @@ impl PostNotesResponse {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::Default(status, body) => response::json(status, &body),
             Self::Unimplemented => Err(Problem::not_implemented("post_notes")),
+        }
+    }
+}
+
+impl ListTaggedResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("listTagged")),
         }
     }
 }

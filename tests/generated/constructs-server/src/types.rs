@@ -3090,6 +3090,52 @@ impl Validate for UploadBody {
     }
 }
 
+/// Schema: `/paths/~1tagged/get/parameters/0/schema`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ListTaggedTag {
+    String(String),
+    Array(Vec<String>),
+}
+
+impl Serialize for ListTaggedTag {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::String(v) => v.serialize(serializer),
+            Self::Array(v) => v.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ListTaggedTag {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<String>(value.clone()) {
+            Ok(v) => return Ok(Self::String(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "String")),
+        }
+        match crate::runtime::integer::from_value::<Vec<String>>(value.clone()) {
+            Ok(v) => return Ok(Self::Array(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Array")),
+        }
+        Err(
+            serde::de::Error::custom(
+                format!(
+                    concat!("no variant of `", "ListTaggedTag", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            ),
+        )
+    }
+}
+
+impl Validate for ListTaggedTag {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GetThingsOkBody {
