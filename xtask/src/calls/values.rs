@@ -640,6 +640,12 @@ pub fn resolve<'v>(root: &'v Value, reference: &str) -> Result<&'v Value, String
             .strip_prefix('#')
             .ok_or_else(|| format!("{UNRESOLVED}{reference}`: it points outside the document"))?;
         let pointer = percent_decode(pointer);
+        // `#` (how the loader writes fitbit's `$ref: ""`) is the whole document: no schema.
+        if pointer.is_empty() {
+            return Err(format!(
+                "{UNRESOLVED}{reference}`: it points at the whole document, not a schema"
+            ));
+        }
         let target = root
             .pointer(&pointer)
             .ok_or_else(|| format!("{UNRESOLVED}{reference}`: it points at nothing"))?;
@@ -835,6 +841,19 @@ mod tests {
         Values::new(root, round, Rng::new(1, "t"))
             .request(&schema)
             .unwrap()
+    }
+
+    #[test]
+    fn a_reference_to_the_whole_document_is_unresolvable() {
+        // fitbit's `allOf: [{$ref: ""}]`, which the loader writes `#`: read as the document's
+        // root, its `required` members were made up and Prism refused 9 bodies.
+        let root =
+            json!({"openapi": "3.0.0", "components": {"schemas": {"A": {"type": "string"}}}});
+        for reference in ["#", ""] {
+            let error = resolve(&root, reference).expect_err(reference);
+            assert!(error.starts_with(UNRESOLVED), "{error}");
+        }
+        assert!(resolve(&root, "#/components/schemas/A").is_ok());
     }
 
     #[test]
