@@ -758,14 +758,15 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
                 // A request target the HTTP layer does not read: hyper answers a bare 414
                 // (no body, no media type) to one over 64 KiB before any service sees it,
                 // as servers bound request targets (RFC 9112 §3: at least 8,000 octets);
-                // discord lets its path parameter `code` be 152,133 characters long.
+                // discord lets its path parameter `code` be 152,133 characters long. A head
+                // larger still (that target beside long headers) gets hyper's bare 431.
                 let status = recorder.get("interactions").and_then(|i| {
                     i.get(case)?
                         .get("response")?
                         .get("status_code")?
                         .as_number()
                 });
-                if status == Some(414.0) {
+                if status == Some(414.0) || status == Some(431.0) {
                     check = URI_TOO_LONG.to_string();
                 }
                 // An operation that switches protocols (nexus's serial console, a WebSocket):
@@ -1426,6 +1427,9 @@ mod tests {
             run.by_check
         );
         assert!(!run.by_check.contains_key("negative_data_rejection"));
+        // hyper's 431 to a head larger still is the same class.
+        let run = read_run(summary, &event(431)).unwrap();
+        assert_eq!(run.by_check.get(URI_TOO_LONG), Some(&1));
         let run = read_run(summary, &event(400)).unwrap();
         assert!(!run.by_check.contains_key(URI_TOO_LONG));
         assert_eq!(run.by_check["negative_data_rejection"], 1);
