@@ -793,13 +793,19 @@ impl Body {
     /// A `multipart/form-data` body passed as bytes: the client builds it as a
     /// `runtime::multipart::Form` (files are bytes), the server checks it as `checked_as`.
     pub fn is_multipart_form(&self) -> bool {
-        matches!(self.kind, BodyKind::Bytes)
-            && self
-                .content_type
-                .split(';')
-                .next()
-                .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("multipart/form-data"))
+        matches!(self.kind, BodyKind::Bytes) && is_multipart_form(&self.content_type)
     }
+}
+
+/// The one multipart media type whose parts the server reads (RFC 7578).
+pub const MULTIPART_FORM: &str = "multipart/form-data";
+
+/// Whether a media type (parameters allowed) is `multipart/form-data`.
+pub fn is_multipart_form(content_type: &str) -> bool {
+    content_type
+        .split(';')
+        .next()
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(MULTIPART_FORM))
 }
 
 #[derive(Debug, Clone)]

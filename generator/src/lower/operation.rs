@@ -5,9 +5,9 @@ use super::schema::{SchemaRef, Schemas, doc_lines};
 use super::{extensions, pagination};
 use crate::diag::{Sink, push};
 use crate::ir::{
-    Body, BodyKind, Deprecation, IdempotencyKey, ItemStream, Location, ObjectStyle, Operation,
-    Param, QueryString, QueryStringKind, Response, ResponseBody, ResponseHeader, SchemeKind,
-    SecurityScheme, Status, StreamFormat, Sunset, TypeRef, Webhook, WebhookPayload,
+    Body, BodyKind, Deprecation, IdempotencyKey, ItemStream, Location, MULTIPART_FORM, ObjectStyle,
+    Operation, Param, QueryString, QueryStringKind, Response, ResponseBody, ResponseHeader,
+    SchemeKind, SecurityScheme, Status, StreamFormat, Sunset, TypeRef, Webhook, WebhookPayload,
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
@@ -180,9 +180,6 @@ pub fn lower_all(
 
 /// Names the client's `…_with` methods (see [`Operation::rust_with`]) once every operation
 /// has its own name, so that a document's `listPetsWith` keeps its name and ours moves.
-/// The one multipart media type whose parts the server reads (RFC 7578).
-const MULTIPART_FORM: &str = "multipart/form-data";
-
 fn name_with_methods(ops: &mut [Operation], names: &mut Scope) {
     for op in ops.iter_mut() {
         if op.params.iter().any(|p| !p.required) {
@@ -575,15 +572,8 @@ impl Ctx<'_> {
         }
         // A multipart form is passed on as its bytes (its files are bytes, which the
         // schema's `format: binary` strings cannot hold), checked first as its schema's type.
-        let is_multipart_form = |ct: &str| {
-            ct.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .eq_ignore_ascii_case(MULTIPART_FORM)
-        };
         let checked_as = match (&kind, &media.schema) {
-            (BodyKind::Bytes, Some(schema)) if is_multipart_form(content_type) => {
+            (BodyKind::Bytes, Some(schema)) if crate::ir::is_multipart_form(content_type) => {
                 let hint = format!("{}Body", self.stem);
                 match schemas.type_of(
                     SchemaRef::of(schema),
