@@ -415,8 +415,8 @@ impl TypeRef {
 /// Schema constraints enforced on input by the server.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Constraints {
-    pub minimum: Option<f64>,
-    pub maximum: Option<f64>,
+    pub minimum: Option<Bound>,
+    pub maximum: Option<Bound>,
     pub exclusive_minimum: bool,
     pub exclusive_maximum: bool,
     pub multiple_of: Option<f64>,
@@ -450,6 +450,57 @@ pub struct Constraints {
     pub boolean: Option<bool>,
 }
 
+/// A `minimum` or `maximum` as the document writes it. An integer's bound stays exact: as an
+/// `f64`, discord's `maximum: 18014398509481983` (2^54 - 1) rounded up to 2^54, and the check
+/// let 2^54 through.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    Integer(i64),
+    Number(f64),
+}
+
+impl Bound {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Bound::Integer(v) => v as f64,
+            Bound::Number(v) => v,
+        }
+    }
+
+    /// Whether `self` is below `other`, exactly when both are integers.
+    pub fn below(self, other: Bound) -> bool {
+        match (self, other) {
+            (Bound::Integer(a), Bound::Integer(b)) => a < b,
+            (a, b) => a.as_f64() < b.as_f64(),
+        }
+    }
+
+    /// The least integer a minimum allows: the bound itself, the next one when it is exclusive,
+    /// the ceiling of a fraction. `None` beyond the integers an `i128` holds.
+    pub fn least_integer(self, exclusive: bool) -> Option<i128> {
+        match self {
+            Bound::Integer(v) => Some(i128::from(v) + i128::from(exclusive)),
+            Bound::Number(v) if v.is_finite() && v.abs() < 1e38 => {
+                let c = v.ceil();
+                Some(c as i128 + i128::from(exclusive && c == v))
+            }
+            Bound::Number(_) => None,
+        }
+    }
+
+    /// The greatest integer a maximum allows (see [`Bound::least_integer`]).
+    pub fn greatest_integer(self, exclusive: bool) -> Option<i128> {
+        match self {
+            Bound::Integer(v) => Some(i128::from(v) - i128::from(exclusive)),
+            Bound::Number(v) if v.is_finite() && v.abs() < 1e38 => {
+                let f = v.floor();
+                Some(f as i128 - i128::from(exclusive && f == v))
+            }
+            Bound::Number(_) => None,
+        }
+    }
+}
+
 /// The formats the server checks on a value kept as `String` (see [`Constraints`]).
 pub const CHECKED_FORMATS: &[&str] = &["uri", "uri-reference", "email", "hostname"];
 
@@ -477,15 +528,15 @@ impl Constraints {
     /// `multipleOf` or `pattern` is not combined (the first one stays).
     pub fn narrow(&mut self, other: &Constraints) {
         fn tighter(
-            own: &mut Option<f64>,
+            own: &mut Option<Bound>,
             own_ex: &mut bool,
-            other: Option<f64>,
+            other: Option<Bound>,
             other_ex: bool,
-            is_tighter: fn(f64, f64) -> bool,
+            is_tighter: fn(Bound, Bound) -> bool,
         ) {
             if let Some(o) = other {
                 match *own {
-                    Some(v) if v == o => *own_ex |= other_ex,
+                    Some(v) if !v.below(o) && !o.below(v) => *own_ex |= other_ex,
                     Some(v) if !is_tighter(o, v) => {}
                     _ => {
                         *own = Some(o);
@@ -499,14 +550,14 @@ impl Constraints {
             &mut self.exclusive_minimum,
             other.minimum,
             other.exclusive_minimum,
-            |a, b| a > b,
+            |a, b| b.below(a),
         );
         tighter(
             &mut self.maximum,
             &mut self.exclusive_maximum,
             other.maximum,
             other.exclusive_maximum,
-            |a, b| a < b,
+            |a, b| a.below(b),
         );
         self.multiple_of = self.multiple_of.or(other.multiple_of);
         self.min_length = self.min_length.max(other.min_length);
@@ -786,10 +837,25 @@ pub struct Body {
     /// (`BodyKind::Bytes`): the type of the document's schema, which the server decodes the
     /// parts into and checks before passing the bytes on.
     pub checked_as: Option<TypeRef>,
+    /// The body schema's own constraints (a whole-array body's `maxItems`, a map body's
+    /// `maxProperties`, each item's or value's), checked on JSON and form bodies beside the
+    /// checks the body's types carry.
+    pub constraints: Constraints,
+    /// The body's type with aliases of scalars, arrays and maps resolved, which decides the
+    /// checks that apply (filled by `resolve_check_types`).
+    pub check_ty: TypeRef,
     pub doc: Vec<String>,
 }
 
 impl Body {
+    /// The type of a JSON or form body (the one the handler reads and checks).
+    pub fn read_type(&self) -> Option<&TypeRef> {
+        match &self.kind {
+            BodyKind::Json(t) | BodyKind::Form(t) => Some(t),
+            _ => None,
+        }
+    }
+
     /// A `multipart/form-data` body passed as bytes: the client builds it as a
     /// `runtime::multipart::Form` (files are bytes), the server checks it as `checked_as`.
     pub fn is_multipart_form(&self) -> bool {

@@ -168,6 +168,34 @@ impl Oas31Api for Service {
     ) -> Result<AddShipmentResponse, String> {
         Ok(AddShipmentResponse::Created(body))
     }
+
+    async fn put_commands(
+        &self,
+        _ctx: &RequestContext,
+        _params: PutCommandsParams,
+        body: Option<Vec<types::Command>>,
+    ) -> Result<PutCommandsResponse, String> {
+        Ok(PutCommandsResponse::Ok(body))
+    }
+
+    async fn list_commands(
+        &self,
+        _ctx: &RequestContext,
+        params: ListCommandsParams,
+    ) -> Result<ListCommandsResponse, String> {
+        Ok(ListCommandsResponse::Ok(
+            params.status.unwrap_or(types::CommandStatus::Submitted),
+        ))
+    }
+
+    async fn put_moderation(
+        &self,
+        _ctx: &RequestContext,
+        _params: PutModerationParams,
+        _body: std::collections::BTreeMap<String, String>,
+    ) -> Result<PutModerationResponse, String> {
+        Ok(PutModerationResponse::NoContent)
+    }
 }
 
 async fn serve() -> SocketAddr {
@@ -313,4 +341,71 @@ async fn typed_client_sends_bytes_and_tuples() {
     };
     let back = client.add_shipment(&sent).await.unwrap().into_inner();
     assert_eq!(back, sent);
+}
+
+/// What discord's documents showed the server letting through (issue 34): the whole body's own
+/// constraints, an integer bound beyond 2^53, `null` or patterned items, a string whose one
+/// `allOf` part is its enum; and a body that may be `null`.
+#[tokio::test]
+async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
+    let addr = serve().await;
+    let max = (1u64 << 54) - 1;
+    let command = |extra: Value| {
+        let mut c = json!({"name": "a"});
+        c.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        c
+    };
+    let accepted = [
+        json!(null),
+        json!([]),
+        json!([command(json!({"permissions": max, "roles": [null, "12"]}))]),
+    ];
+    for body in accepted {
+        let (status, answer) = send(addr, "PUT", "/commands", &body).await;
+        assert_eq!((status, &answer), (200, &body), "{body}");
+    }
+    let refused = [
+        (
+            json!([command(json!({"permissions": max + 1}))]),
+            "/0/permissions",
+        ),
+        (
+            json!([{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}]),
+            "body: must have at most 3 items",
+        ),
+        (json!([command(json!({"roles": ["x"]}))]), "/0/roles/0"),
+        (json!([command(json!({"roles": ["1", "1"]}))]), "unique"),
+    ];
+    for (body, place) in refused {
+        let (status, problem) = send(addr, "PUT", "/commands", &body).await;
+        let message = problem["message"].as_str().unwrap_or_default();
+        assert_eq!(status, 400, "{body} → {problem}");
+        assert!(message.contains(place), "{place} in {message}");
+    }
+    let moderation = [
+        (json!({"a": "b", "c": "d"}), 204, ""),
+        (
+            json!({"a": "b", "c": "d", "e": "f"}),
+            400,
+            "body: must have at most 2 properties",
+        ),
+        (json!({"a": "toolong"}), 400, "body/a"),
+    ];
+    for (body, status, place) in moderation {
+        let (got, problem) = send(addr, "PUT", "/moderation", &body).await;
+        let message = problem["message"].as_str().unwrap_or_default();
+        assert_eq!(got, status, "{body} → {problem}");
+        assert!(message.contains(place), "{place} in {message}");
+    }
+    let http = common::raw_http();
+    for (query, status) in [("", 200), ("?status=APPROVED", 200), ("?status=false", 400)] {
+        let response = http
+            .get(format!("http://{addr}/v31/commands{query}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), status, "{query}");
+    }
 }

@@ -887,9 +887,36 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             BodyKind::Json(t) | BodyKind::Form(t) => super::types::contents_validated(t, &validated_types(api)),
             _ => false,
         };
-        let validate = checked.then(|| quote! {
+        // The body schema's own constraints (a whole array's `maxItems`, a map's
+        // `maxProperties`, each item's pattern), where it holds a value.
+        let (own_ty, own_bind) = match &b.check_ty {
+            TypeRef::Nullable(inner) => (
+                inner.as_ref().clone(),
+                quote!(if let Some(value) = value),
+            ),
+            ty => (ty.clone(), quote!()),
+        };
+        let own = constraint_checks(&quote!(value), &quote!("body"), &own_ty, &b.constraints);
+        let own = (!own.is_empty()).then(|| {
+            let value = if required { quote!(&body) } else { quote!(body) };
+            let optional = (!required).then(|| quote!(if let Some(value) = value));
+            // Each layer that may be absent or `null` is looked into in turn.
+            let inner = quote!({ let out = &mut errors; #own });
+            let inner = if own_bind.is_empty() { inner } else { quote!({ #own_bind #inner }) };
+            let inner = match optional {
+                Some(open) => quote!({ #open #inner }),
+                None => inner,
+            };
+            quote! {
+                let value = #value;
+                #inner
+            }
+        });
+        let walk = checked.then(|| quote!(body.validate("", &mut errors);));
+        let validate = (own.is_some() || checked).then(|| quote! {
             let mut errors = Violations::new();
-            body.validate("", &mut errors);
+            #own
+            #walk
             errors.check()?;
         });
         if required {

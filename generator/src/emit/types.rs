@@ -2,7 +2,7 @@
 //! `Validate` impls that enforce the schema's constraints.
 
 use super::{Side, doc, ident, module_doc, rust_type};
-use crate::ir::{Api, Constraints, Field, OneOf, Struct, TypeDef, TypeKind, TypeRef};
+use crate::ir::{Api, Bound, Constraints, Field, OneOf, Struct, TypeDef, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::BTreeSet;
@@ -602,13 +602,33 @@ pub fn constraint_checks(
             | TypeRef::F32
             | TypeRef::F64
     );
+    let integral = numeric && !matches!(ty, TypeRef::F32 | TypeRef::F64);
+    // An integer's bound exactly as written (an `f64` rounds beyond 2^53); a fraction on an
+    // integer becomes the integer it allows, inclusive.
+    let bound = |b: Bound, exclusive: bool, least: bool| -> (TokenStream, bool) {
+        let whole = match b {
+            Bound::Integer(v) if integral => Some((i128::from(v), exclusive)),
+            Bound::Number(v) if integral && v.is_finite() && v.abs() < 1e38 => {
+                let w = if least { v.ceil() } else { v.floor() };
+                Some((w as i128, exclusive && w == v))
+            }
+            _ => None,
+        };
+        match whole {
+            Some((v, exclusive)) => {
+                let (literal, exact) = int_literal(v, ty);
+                (literal, exclusive && exact)
+            }
+            None => (num(b.as_f64()), exclusive),
+        }
+    };
     if numeric {
         if let Some(min) = c.minimum {
-            let (min, ex) = (num(min), c.exclusive_minimum);
+            let (min, ex) = bound(min, c.exclusive_minimum, true);
             out.extend(quote!(validate::check_minimum(*#value, #min, #ex, #at, out);));
         }
         if let Some(max) = c.maximum {
-            let (max, ex) = (num(max), c.exclusive_maximum);
+            let (max, ex) = bound(max, c.exclusive_maximum, false);
             out.extend(quote!(validate::check_maximum(*#value, #max, #ex, #at, out);));
         }
         if !c.one_of.is_empty() {
@@ -713,6 +733,28 @@ pub fn constraint_checks(
         _ => {}
     }
     out
+}
+
+/// An integer literal for a bound of a value of type `ty` (unsuffixed: the value's type
+/// decides), held within the type's range: a bound beyond it is met by every value, and the
+/// literal must fit the type to compile.
+fn int_literal(v: i128, ty: &TypeRef) -> (TokenStream, bool) {
+    let (lo, hi) = match ty {
+        TypeRef::U8 => (0, i128::from(u8::MAX)),
+        TypeRef::U16 => (0, i128::from(u16::MAX)),
+        TypeRef::U32 => (0, i128::from(u32::MAX)),
+        TypeRef::U64 => (0, i128::from(u64::MAX)),
+        TypeRef::I32 => (i128::from(i32::MIN), i128::from(i32::MAX)),
+        _ => (i128::from(i64::MIN), i128::from(i64::MAX)),
+    };
+    let held = v.clamp(lo, hi);
+    let abs = proc_macro2::Literal::u128_unsuffixed(held.unsigned_abs());
+    let literal = if held < 0 {
+        quote!(-#abs)
+    } else {
+        quote!(#abs)
+    };
+    (literal, held == v)
 }
 
 fn one_of(

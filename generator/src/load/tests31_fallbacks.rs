@@ -4,7 +4,7 @@
 
 use super::parse;
 use crate::diag::Sink;
-use crate::ir::{Api, Constraints, Field, TypeKind, TypeRef};
+use crate::ir::{Api, Bound, Constraints, Field, TypeKind, TypeRef};
 
 fn lower(body: &str) -> (Api, Sink) {
     let text = format!("openapi: 3.1.0\ninfo: {{title: T, version: '1'}}\n{body}");
@@ -54,16 +54,31 @@ fn integer_bounds_beyond_64_bits_fall_back_with_a_warning() {
     );
     let seed = field(&api, "Req", "seed");
     assert_eq!(
-        (seed.constraints.minimum, seed.constraints.maximum),
+        (
+            seed.constraints.minimum.map(Bound::as_f64),
+            seed.constraints.maximum.map(Bound::as_f64)
+        ),
         (None, None)
     );
     let half = &field(&api, "Req", "half").constraints;
-    assert_eq!((half.minimum, half.exclusive_minimum), (Some(2.0), false));
-    assert_eq!((half.maximum, half.multiple_of), (Some(10.0), Some(2.0)));
+    assert_eq!(
+        (half.minimum.map(Bound::as_f64), half.exclusive_minimum),
+        (Some(2.0), false)
+    );
+    assert_eq!(
+        (half.maximum.map(Bound::as_f64), half.multiple_of),
+        (Some(10.0), Some(2.0))
+    );
     let odd = &field(&api, "Req", "odd").constraints;
     assert_eq!(odd.multiple_of, None);
     assert_eq!(odd.one_of, vec![1.into(), 2.into()]);
-    assert_eq!(field(&api, "Req", "huge").constraints.maximum, None);
+    assert_eq!(
+        field(&api, "Req", "huge")
+            .constraints
+            .maximum
+            .map(Bound::as_f64),
+        None
+    );
     let w = warnings(&sink);
     for place in [
         "seed/minimum",
@@ -90,7 +105,13 @@ fn yaml_integers_beyond_64_bits_and_tags_are_read() {
 ",
     );
     let big = &field(&api, "N", "big").constraints;
-    assert_eq!((big.minimum, big.maximum), (Some(-1e20), Some(1e20)));
+    assert_eq!(
+        (
+            big.minimum.map(Bound::as_f64),
+            big.maximum.map(Bound::as_f64)
+        ),
+        (Some(-1e20), Some(1e20))
+    );
     assert_eq!(field(&api, "N", "tagged").ty, TypeRef::String);
 }
 
@@ -166,7 +187,10 @@ fn const_branches_are_enumerations_and_all_of_around_a_scalar_narrows_it() {
     let any = field(&api, "Row", "any");
     assert_eq!(any.ty, TypeRef::I64);
     assert_eq!(
-        (&any.constraints.one_of, any.constraints.minimum),
+        (
+            &any.constraints.one_of,
+            any.constraints.minimum.map(Bound::as_f64)
+        ),
         (&ints(&[1, 2, 3]), Some(2.0))
     );
 }
@@ -174,24 +198,53 @@ fn const_branches_are_enumerations_and_all_of_around_a_scalar_narrows_it() {
 #[test]
 fn narrowing_keeps_the_tighter_bound_and_the_shared_values() {
     let mut c = Constraints {
-        minimum: Some(1.0),
-        maximum: Some(10.0),
+        minimum: Some(Bound::Number(1.0)),
+        maximum: Some(Bound::Integer(10)),
         exclusive_maximum: true,
         one_of: vec![1.into(), 2.into(), 3.into()],
         ..Constraints::default()
     };
     c.narrow(&Constraints {
-        minimum: Some(1.0),
+        minimum: Some(Bound::Integer(1)),
         exclusive_minimum: true,
-        maximum: Some(20.0),
+        maximum: Some(Bound::Number(20.0)),
         one_of: vec![2.into(), 3.into(), 4.into()],
         max_length: Some(3),
         ..Constraints::default()
     });
-    assert_eq!((c.minimum, c.exclusive_minimum), (Some(1.0), true));
-    assert_eq!((c.maximum, c.exclusive_maximum), (Some(10.0), true));
+    assert_eq!(
+        (c.minimum.map(Bound::as_f64), c.exclusive_minimum),
+        (Some(1.0), true)
+    );
+    assert_eq!(
+        (c.maximum.map(Bound::as_f64), c.exclusive_maximum),
+        (Some(10.0), true)
+    );
     assert_eq!(c.one_of, vec![2.into(), 3.into()]);
     assert_eq!(c.max_length, Some(3));
+}
+
+#[test]
+fn integer_bounds_stay_exact_beyond_two_to_the_53() {
+    // discord's permissions: `maximum: 18014398509481983`, 2^54 - 1, which an `f64` holds as
+    // 2^54. The tighter of two integer bounds is found exactly too.
+    let max = (1i64 << 54) - 1;
+    let mut c = Constraints {
+        maximum: Some(Bound::Integer(max)),
+        ..Constraints::default()
+    };
+    c.narrow(&Constraints {
+        maximum: Some(Bound::Integer(max - 1)),
+        ..Constraints::default()
+    });
+    assert_eq!(c.maximum, Some(Bound::Integer(max - 1)));
+    assert_eq!(
+        Bound::Integer(max).greatest_integer(true),
+        Some(i128::from(max) - 1)
+    );
+    assert_eq!(Bound::Number(2.5).least_integer(false), Some(3));
+    assert_eq!(Bound::Number(2.0).least_integer(true), Some(3));
+    assert_eq!(Bound::Number(2.5).greatest_integer(true), Some(2));
 }
 
 #[test]
@@ -217,11 +270,17 @@ fn tuple_items_carry_their_constraints() {
     let items = &at.constraints.prefix_items;
     assert_eq!(items.len(), 3);
     assert_eq!(
-        (items[0].minimum, items[0].maximum),
+        (
+            items[0].minimum.map(Bound::as_f64),
+            items[0].maximum.map(Bound::as_f64)
+        ),
         (Some(-90.0), Some(90.0))
     );
     assert_eq!(
-        (items[1].minimum, items[1].exclusive_minimum),
+        (
+            items[1].minimum.map(Bound::as_f64),
+            items[1].exclusive_minimum
+        ),
         (Some(-180.0), true)
     );
     assert!(items[2].is_empty());

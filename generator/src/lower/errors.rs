@@ -19,7 +19,8 @@ use serde_json::Value;
 
 use super::mock::Maker;
 use crate::ir::{
-    BodyKind, Constraints, ErrorBody, ErrorTable, Operation, Status, TypeDef, TypeKind, TypeRef,
+    BodyKind, Bound, Constraints, ErrorBody, ErrorTable, Operation, Status, TypeDef, TypeKind,
+    TypeRef,
 };
 use crate::naming::{self, Scope};
 
@@ -282,8 +283,10 @@ fn holds_statuses(c: &Constraints) -> bool {
     };
     *c == only_bounds
         && c.minimum
+            .map(Bound::as_f64)
             .is_none_or(|m| m < 400.0 || (m == 400.0 && !c.exclusive_minimum))
         && c.maximum
+            .map(Bound::as_f64)
             .is_none_or(|m| m > 599.0 || (m == 599.0 && !c.exclusive_maximum))
 }
 

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Number, Value};
 
-use crate::ir::{BodyKind, Constraints, MockAnswer, Operation, Status, TypeDef, TypeKind, TypeRef};
+use crate::ir::{
+    BodyKind, Bound, Constraints, MockAnswer, Operation, Status, TypeDef, TypeKind, TypeRef,
+};
 
 /// Below this depth a made-up value leaves optional fields out and arrays empty, so that a
 /// recursive type ends.
@@ -275,25 +277,14 @@ fn integer(c: &Constraints, min: i128, max: i128) -> Value {
     }
     let mut lo = min;
     let mut hi = max;
-    if let Some(m) = c.minimum {
-        let m = m.ceil() as i128;
-        lo = lo.max(
-            if c.exclusive_minimum && (m as f64) == c.minimum.unwrap_or(0.0) {
-                m + 1
-            } else {
-                m
-            },
-        );
+    if let Some(m) = c.minimum.and_then(|m| m.least_integer(c.exclusive_minimum)) {
+        lo = lo.max(m);
     }
-    if let Some(m) = c.maximum {
-        let m = m.floor() as i128;
-        hi = hi.min(
-            if c.exclusive_maximum && (m as f64) == c.maximum.unwrap_or(0.0) {
-                m - 1
-            } else {
-                m
-            },
-        );
+    if let Some(m) = c
+        .maximum
+        .and_then(|m| m.greatest_integer(c.exclusive_maximum))
+    {
+        hi = hi.min(m);
     }
     let mut v = 1i128.clamp(lo, hi.max(lo));
     if let Some(step) = c.multiple_of.filter(|s| *s >= 1.0 && s.fract() == 0.0) {
@@ -322,12 +313,12 @@ fn number(c: &Constraints) -> Value {
         return Value::Number(first.clone());
     }
     let mut v = 1.5;
-    if let Some(m) = c.minimum
+    if let Some(m) = c.minimum.map(Bound::as_f64)
         && (v < m || (c.exclusive_minimum && v == m))
     {
         v = if c.exclusive_minimum { m + 0.5 } else { m };
     }
-    if let Some(m) = c.maximum
+    if let Some(m) = c.maximum.map(Bound::as_f64)
         && (v > m || (c.exclusive_maximum && v == m))
     {
         v = if c.exclusive_maximum { m - 0.5 } else { m };
@@ -620,8 +611,8 @@ mod tests {
     #[test]
     fn numbers_keep_their_bounds() {
         let c = |min: Option<f64>, max: Option<f64>, ex: bool, step: Option<f64>| Constraints {
-            minimum: min,
-            maximum: max,
+            minimum: min.map(Bound::Number),
+            maximum: max.map(Bound::Number),
             exclusive_minimum: ex,
             exclusive_maximum: ex,
             multiple_of: step,

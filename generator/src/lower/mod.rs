@@ -44,11 +44,13 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::options::Options, sink: &mut S
     let mut types = schemas.types;
     nominal_alias_cycles(&mut types);
     box_cycles(&mut types);
-    let mut params: Vec<&mut crate::ir::Param> = operations
-        .iter_mut()
-        .flat_map(|op| op.params.iter_mut())
-        .collect();
-    resolve_check_types(&mut types, &mut params);
+    let mut params = Vec::new();
+    let mut bodies = Vec::new();
+    for op in &mut operations {
+        params.extend(op.params.iter_mut());
+        bodies.extend(op.body.as_mut());
+    }
+    resolve_check_types(&mut types, &mut params, &mut bodies);
     mark_validated(&mut types);
     mark_scalar_one_ofs(&mut types);
     mock::plan(&mut operations, &types);

@@ -5,9 +5,10 @@ use super::schema::{SchemaRef, Schemas, doc_lines};
 use super::{extensions, pagination};
 use crate::diag::{Sink, push};
 use crate::ir::{
-    Body, BodyKind, Deprecation, IdempotencyKey, ItemStream, Location, MULTIPART_FORM, ObjectStyle,
-    Operation, Param, QueryString, QueryStringKind, Response, ResponseBody, ResponseHeader,
-    SchemeKind, SecurityScheme, Status, StreamFormat, Sunset, TypeRef, Webhook, WebhookPayload,
+    Body, BodyKind, Constraints, Deprecation, IdempotencyKey, ItemStream, Location, MULTIPART_FORM,
+    ObjectStyle, Operation, Param, QueryString, QueryStringKind, Response, ResponseBody,
+    ResponseHeader, SchemeKind, SecurityScheme, Status, StreamFormat, Sunset, TypeRef, Webhook,
+    WebhookPayload,
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
@@ -529,6 +530,13 @@ impl Ctx<'_> {
             schemas,
             sink,
         );
+        // A JSON body whose schema admits `null` (discord's `type: [array, "null"]` command
+        // lists) is an `Option`: the JSON text `null` is a valid request body. (An answer's
+        // `null` is handled where responses are lowered.)
+        let kind = match (kind, &media.schema) {
+            (BodyKind::Json(ty), Some(s)) => BodyKind::Json(schemas.or_null(SchemaRef::of(s), ty)),
+            (kind, _) => kind,
+        };
         // Other media types the server can read into the same Rust type (JSON or form with
         // the same schema); the client always sends the first.
         let mut alternatives = Vec::new();
@@ -587,12 +595,24 @@ impl Ctx<'_> {
             }
             _ => None,
         };
+        let constraints = match &media.schema {
+            Some(schema) if matches!(kind, BodyKind::Json(_) | BodyKind::Form(_)) => {
+                schemas.constraints(SchemaRef::of(schema))
+            }
+            _ => Constraints::default(),
+        };
+        let check_ty = match &kind {
+            BodyKind::Json(t) | BodyKind::Form(t) => t.clone(),
+            _ => TypeRef::Unit,
+        };
         Some(Body {
             required: body.required,
             content_type: content_type.to_string(),
             kind,
             alternatives,
             checked_as,
+            constraints,
+            check_ty,
             doc: doc_lines(body.description.as_deref()),
         })
     }

@@ -4,8 +4,8 @@
 use crate::diag::{Sink, push};
 pub use crate::docs::doc_lines;
 use crate::ir::{
-    Constraints, Discriminator, EnumVariant, Field, OneOf, OneOfVariant, Struct, TypeDef, TypeKind,
-    TypeRef,
+    Bound, Constraints, Discriminator, EnumVariant, Field, OneOf, OneOfVariant, Struct, TypeDef,
+    TypeKind, TypeRef,
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
@@ -374,7 +374,7 @@ impl<'a> Schemas<'a> {
     /// `null` (api.github.com's gist `files`, a map whose values may be `null`; its
     /// code-scanning `classifications`, items of a nullable enum): a property carries its own
     /// nullability, items and values had none, so `null` failed to decode.
-    fn or_null(&self, s: SchemaRef<'_>, ty: TypeRef) -> TypeRef {
+    pub fn or_null(&self, s: SchemaRef<'_>, ty: TypeRef) -> TypeRef {
         if self.nullable(s) && !matches!(ty, TypeRef::Json | TypeRef::Unit | TypeRef::Nullable(_)) {
             TypeRef::Nullable(Box::new(ty))
         } else {
@@ -580,6 +580,17 @@ impl<'a> Schemas<'a> {
                     _ => TypeRef::JsonObject,
                 }
             }
+            // `{type: string, enum: [], allOf: [{$ref: Status}]}` (discord's query `status`):
+            // the one part says what the string is; an empty `enum`, which read literally
+            // admits nothing, is taken for "none listed" (README "Type mapping").
+            SchemaKind::Any(any) if string_beside_one_part(any) => {
+                return Some(self.type_of(
+                    SchemaRef::of(&any.all_of[0]),
+                    hint,
+                    &push(&push(pointer, "allOf"), "0"),
+                    sink,
+                ));
+            }
             SchemaKind::Any(any) => {
                 let composite = !any.properties.is_empty()
                     || !any.one_of.is_empty()
@@ -719,7 +730,11 @@ impl<'a> Schemas<'a> {
             SchemaKind::Any(any) if string_enum_beside_all_of(any) => TypeKind::Enum(
                 enum_variants(any.enumeration.iter().filter_map(serde_json::Value::as_str)),
             ),
-            SchemaKind::Any(any) if !any.all_of.is_empty() && !is_scalar_all_of(any) => {
+            SchemaKind::Any(any)
+                if !any.all_of.is_empty()
+                    && !is_scalar_all_of(any)
+                    && !string_beside_one_part(any) =>
+            {
                 self.all_of(name, &any.all_of, pointer, sink)
             }
             // `patternProperties` alone: a struct of extra properties only, so that the
@@ -1694,6 +1709,16 @@ fn string_enum_beside_all_of(any: &AnySchema) -> bool {
         && any.enumeration.iter().all(serde_json::Value::is_string)
 }
 
+/// `{type: string, allOf: [one part]}` and nothing else that shapes the value: the part.
+fn string_beside_one_part(any: &AnySchema) -> bool {
+    any.typ.as_deref() == Some("string")
+        && any.all_of.len() == 1
+        && any.properties.is_empty()
+        && any.one_of.is_empty()
+        && any.any_of.is_empty()
+        && any.enumeration.is_empty()
+}
+
 fn is_scalar_all_of(any: &AnySchema) -> bool {
     !any.all_of.is_empty()
         && any.properties.is_empty()
@@ -1769,8 +1794,8 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
             c.format = format;
         }
         SchemaKind::Type(Type::Integer(i)) => {
-            c.minimum = i.minimum.map(|v| v as f64);
-            c.maximum = i.maximum.map(|v| v as f64);
+            c.minimum = i.minimum.map(Bound::Integer);
+            c.maximum = i.maximum.map(Bound::Integer);
             c.exclusive_minimum = i.exclusive_minimum;
             c.exclusive_maximum = i.exclusive_maximum;
             c.multiple_of = i.multiple_of.map(|v| v as f64);
@@ -1782,8 +1807,8 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
                 .collect();
         }
         SchemaKind::Type(Type::Number(n)) => {
-            c.minimum = n.minimum;
-            c.maximum = n.maximum;
+            c.minimum = n.minimum.map(Bound::Number);
+            c.maximum = n.maximum.map(Bound::Number);
             c.exclusive_minimum = n.exclusive_minimum;
             c.exclusive_maximum = n.exclusive_maximum;
             c.multiple_of = n.multiple_of;
@@ -1817,8 +1842,10 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
         // they are checked, by the value's type.
         SchemaKind::Any(any) => {
             if matches!(any.typ.as_deref(), None | Some("integer" | "number")) {
-                c.minimum = any.minimum;
-                c.maximum = any.maximum;
+                // openapiv3 reads these as `f64` already (beside `allOf`, 2^53 and beyond may
+                // have rounded).
+                c.minimum = any.minimum.map(Bound::Number);
+                c.maximum = any.maximum.map(Bound::Number);
                 c.exclusive_minimum = any.exclusive_minimum.unwrap_or(false);
                 c.exclusive_maximum = any.exclusive_maximum.unwrap_or(false);
                 c.multiple_of = any.multiple_of;
@@ -2094,7 +2121,11 @@ pub fn checked_scalar(ty: &TypeRef, c: &Constraints) -> bool {
 /// as that scalar (its constraints were copied from the alias's schema); one of a list or map
 /// as that list or map, and their items as theirs (`Vec<Tag>` of `Tag = String` as
 /// `Vec<String>`), so that `minItems` and each item's `maxLength` are checked.
-pub fn resolve_check_types(types: &mut [TypeDef], params: &mut [&mut crate::ir::Param]) {
+pub fn resolve_check_types(
+    types: &mut [TypeDef],
+    params: &mut [&mut crate::ir::Param],
+    bodies: &mut [&mut crate::ir::Body],
+) {
     let aliases: BTreeMap<String, TypeRef> = types
         .iter()
         .filter_map(|t| match &t.kind {
@@ -2119,6 +2150,11 @@ pub fn resolve_check_types(types: &mut [TypeDef], params: &mut [&mut crate::ir::
             },
             TypeRef::Vec(inner) => TypeRef::Vec(Box::new(resolve(aliases, inner, depth + 1))),
             TypeRef::Map(inner) => TypeRef::Map(Box::new(resolve(aliases, inner, depth + 1))),
+            // Items that may be `null` (discord's `roles`: `oneOf: [null, Snowflake]`) are
+            // checked where they hold a value, as what the alias names.
+            TypeRef::Nullable(inner) => {
+                TypeRef::Nullable(Box::new(resolve(aliases, inner, depth + 1)))
+            }
             other => other.clone(),
         }
     }
@@ -2145,6 +2181,14 @@ pub fn resolve_check_types(types: &mut [TypeDef], params: &mut [&mut crate::ir::
         p.check_ty = resolve(&p.ty);
         if p.check_ty.is_string_format() {
             p.constraints.drop_string_checks();
+        }
+    }
+    for b in bodies.iter_mut() {
+        if let Some(ty) = b.read_type() {
+            b.check_ty = resolve(ty);
+        }
+        if b.check_ty.is_string_format() {
+            b.constraints.drop_string_checks();
         }
     }
 }

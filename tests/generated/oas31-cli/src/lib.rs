@@ -10,6 +10,7 @@
 pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
+use oas31_client::client::*;
 use oas31_client::{Client, Error, ResponseValue};
 use oas31_client::types;
 use oas31_client::Server;
@@ -36,6 +37,9 @@ pub fn cli() -> Command {
         add_record_command,
         put_labels_command,
         add_shipment_command,
+        list_commands_command,
+        put_commands_command,
+        put_moderation_command,
     ];
     support::global_args(cmd, &["localhostv31"])
         .subcommands(subcommands.iter().map(|build| build()))
@@ -104,6 +108,9 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "add-record" => add_record(&call, m),
         "put-labels" => put_labels(&call, m),
         "add-shipment" => add_shipment(&call, m),
+        "list-commands" => list_commands(&call, m),
+        "put-commands" => put_commands(&call, m),
+        "put-moderation" => put_moderation(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
 }
@@ -347,6 +354,81 @@ fn add_shipment(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.add_shipment(&body));
     Ok(finish(&call.client, ("addShipment", false), result, call.json, call.verbose))
+}
+
+/// `list-commands`: its flags and help.
+fn list_commands_command() -> Command {
+    Command::new("list-commands")
+        .about("`GET /commands`")
+        .long_about("`GET /commands` (operation `listCommands`).")
+        .arg(
+            Arg::new("status")
+                .long("status")
+                .value_name("VALUE")
+                .required(false)
+                .help(
+                    "A string whose one `allOf` part is an enum (its own `enum` is empty).",
+                ),
+        )
+}
+
+/// `list-commands`: calls `listCommands`.
+fn list_commands(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let options = ListCommandsOptions::default()
+        .with_status(support::optional::<types::CommandStatus>(m, "status")?);
+    let result = call.runtime.block_on(call.client.list_commands_with(options));
+    Ok(finish(&call.client, ("listCommands", false), result, call.json, call.verbose))
+}
+
+/// `put-commands`: its flags and help.
+fn put_commands_command() -> Command {
+    support::body_args(
+        Command::new("put-commands")
+            .about("Replaces the command list; `null` clears it.")
+            .long_about(
+                "Replaces the command list; `null` clears it.\n\nA whole-array body that may be `null`, with a bound on its length (discord's command\nlists): each item's integer bound is beyond 2^53, its role ids are `null` or patterned.\n\n`PUT /commands` (operation `putCommands`).",
+            ),
+    )
+}
+
+/// `put-commands`: calls `putCommands`.
+fn put_commands(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<Option<Vec<types::Command>>> = support::body(m, &[])?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.put_commands(&body));
+    Ok(finish(&call.client, ("putCommands", false), result, call.json, call.verbose))
+}
+
+/// `put-moderation`: its flags and help.
+fn put_moderation_command() -> Command {
+    support::body_args(
+        Command::new("put-moderation")
+            .about("`PUT /moderation`")
+            .long_about("`PUT /moderation` (operation `putModeration`)."),
+    )
+}
+
+/// `put-moderation`: calls `putModeration`.
+fn put_moderation(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<std::collections::BTreeMap<String, String>> = support::body(
+        m,
+        &[],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.put_moderation(&body));
+    Ok(finish(&call.client, ("putModeration", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

@@ -8,6 +8,7 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::Query;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -315,6 +316,153 @@ impl Client {
             _ => Err(raw.unexpected()),
         }
     }
+
+    /// `GET /commands` (operation `listCommands`).
+    ///
+    /// Sends none of the optional parameters; [`list_commands_with`](Self::list_commands_with) takes them.
+    pub async fn list_commands(
+        &self,
+    ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
+        self.list_commands_with(ListCommandsOptions::default()).await
+    }
+
+    /// [`list_commands`](Self::list_commands) with the optional parameters in `options`.
+    ///
+    /// `GET /commands` (operation `listCommands`).
+    pub async fn list_commands_with(
+        &self,
+        options: ListCommandsOptions,
+    ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "listCommands",
+            path: "/commands",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/commands";
+        let mut query = Query::new();
+        query.append_opt("status", options.status.as_ref());
+        let query = query.finish();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, &query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::CommandStatus, _>(),
+            400 => Err(raw.api_error(ListCommandsError::BadRequest)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// Replaces the command list; `null` clears it.
+    ///
+    /// A whole-array body that may be `null`, with a bound on its length (discord's command
+    /// lists): each item's integer bound is beyond 2^53, its role ids are `null` or patterned.
+    ///
+    /// `PUT /commands` (operation `putCommands`).
+    pub async fn put_commands(
+        &self,
+        body: &Option<Vec<types::Command>>,
+    ) -> Result<ResponseValue<Option<Vec<types::Command>>>, Error<PutCommandsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "putCommands",
+            path: "/commands",
+            method: http::Method::PUT,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/commands";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::PUT, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<Option<Vec<types::Command>>, _>(),
+            400 => Err(raw.api_error(PutCommandsError::BadRequest)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// `PUT /moderation` (operation `putModeration`).
+    pub async fn put_moderation(
+        &self,
+        body: &std::collections::BTreeMap<String, String>,
+    ) -> Result<ResponseValue<()>, Error<PutModerationError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "putModeration",
+            path: "/moderation",
+            method: http::Method::PUT,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/moderation";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::PUT, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            400 => Err(raw.api_error(PutModerationError::BadRequest)),
+            _ => Err(raw.unexpected()),
+        }
+    }
 }
 
 /// The documented error answers of `addRecord`; the status and headers are on [`Error::Api`].
@@ -352,6 +500,64 @@ pub enum PutLabelsError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum AddShipmentError {
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+}
+
+/// Optional parameters of `listCommands`; `Default::default()` sets none, the `with_…` methods set one each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListCommandsOptions {
+    /// A string whose one `allOf` part is an enum (its own `enum` is empty).
+    /// (query parameter `status`)
+    pub status: Option<types::CommandStatus>,
+}
+
+impl ListCommandsOptions {
+    /// Sets `status` (`None` unsets it).
+    pub fn with_status(
+        mut self,
+        status: impl Into<Option<types::CommandStatus>>,
+    ) -> Self {
+        self.status = status.into();
+        self
+    }
+}
+
+/// The documented error answers of `listCommands`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ListCommandsError {
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+}
+
+/// The documented error answers of `putCommands`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutCommandsError {
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+}
+
+/// The documented error answers of `putModeration`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutModerationError {
     /// 400: The request was refused.
     BadRequest(types::Error),
 }

@@ -19,6 +19,112 @@ where
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
+/// Schema: `/components/schemas/Command`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Command {
+    pub name: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub permissions: Option<Option<i64>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub roles: Option<Option<Vec<Option<Snowflake>>>>,
+}
+
+impl Command {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            permissions: None,
+            roles: None,
+        }
+    }
+
+    /// Sets `permissions`; `None` sends `null`.
+    pub fn with_permissions(mut self, permissions: Option<i64>) -> Self {
+        self.permissions = Some(permissions);
+        self
+    }
+
+    /// Sets `roles`; `None` sends `null`.
+    pub fn with_roles(mut self, roles: Option<Vec<Option<Snowflake>>>) -> Self {
+        self.roles = Some(roles);
+        self
+    }
+}
+
+/// Schema: `/components/schemas/CommandStatus`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CommandStatus {
+    /// `SUBMITTED`
+    Submitted,
+    /// `APPROVED`
+    Approved,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+impl CommandStatus {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Submitted => "SUBMITTED",
+            Self::Approved => "APPROVED",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+impl std::str::FromStr for CommandStatus {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "SUBMITTED" => Ok(Self::Submitted),
+            "APPROVED" => Ok(Self::Approved),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for CommandStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for CommandStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for CommandStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::request::ToParam for CommandStatus {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/components/schemas/Snowflake`.
+pub type Snowflake = String;
+
 /// Schema: `/components/schemas/Error`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {

@@ -55,6 +55,43 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(AddShipmentResponse::Unimplemented) }
     }
 
+    /// `GET /commands` (operation `listCommands`).
+    fn list_commands(
+        &self,
+        ctx: &RequestContext,
+        params: ListCommandsParams,
+    ) -> impl Future<Output = Result<ListCommandsResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(ListCommandsResponse::Unimplemented) }
+    }
+
+    /// Replaces the command list; `null` clears it.
+    ///
+    /// A whole-array body that may be `null`, with a bound on its length (discord's command
+    /// lists): each item's integer bound is beyond 2^53, its role ids are `null` or patterned.
+    ///
+    /// `PUT /commands` (operation `putCommands`).
+    fn put_commands(
+        &self,
+        ctx: &RequestContext,
+        params: PutCommandsParams,
+        body: Option<Vec<types::Command>>,
+    ) -> impl Future<Output = Result<PutCommandsResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(PutCommandsResponse::Unimplemented) }
+    }
+
+    /// `PUT /moderation` (operation `putModeration`).
+    fn put_moderation(
+        &self,
+        ctx: &RequestContext,
+        params: PutModerationParams,
+        body: std::collections::BTreeMap<String, String>,
+    ) -> impl Future<Output = Result<PutModerationResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(PutModerationResponse::Unimplemented) }
+    }
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -116,6 +153,71 @@ pub struct AddShipmentParams {}
 pub enum AddShipmentResponse {
     /// 201: Stored.
     Created(types::Shipment),
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `listCommands` (`GET /commands`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListCommandsParams {
+    /// A string whose one `allOf` part is an enum (its own `enum` is empty).
+    /// (query parameter `status`)
+    pub status: Option<types::CommandStatus>,
+}
+
+/// What `listCommands` answers: one variant per documented status, and [`Unimplemented`](ListCommandsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum ListCommandsResponse {
+    /// 200: The status asked for.
+    Ok(types::CommandStatus),
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `putCommands` (`PUT /commands`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PutCommandsParams {}
+/// What `putCommands` answers: one variant per documented status, and [`Unimplemented`](PutCommandsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutCommandsResponse {
+    /// 200: The list as stored.
+    Ok(Option<Vec<types::Command>>),
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `putModeration` (`PUT /moderation`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PutModerationParams {}
+/// What `putModeration` answers: one variant per documented status, and [`Unimplemented`](PutModerationResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutModerationResponse {
+    /// 204: Stored.
+    NoContent,
     /// 400: The request was refused.
     BadRequest(types::Error),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default

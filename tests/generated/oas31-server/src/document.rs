@@ -117,6 +117,113 @@ pub static DOCUMENT: Document = Document {
           }
         }
       }
+    },
+    "/commands": {
+      "put": {
+        "operationId": "putCommands",
+        "summary": "Replaces the command list; `null` clears it.",
+        "description": "A whole-array body that may be `null`, with a bound on its length (discord's command\nlists): each item's integer bound is beyond 2^53, its role ids are `null` or patterned.\n",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": [
+                  "array",
+                  "null"
+                ],
+                "maxItems": 3,
+                "items": {
+                  "$ref": "#/components/schemas/Command"
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The list as stored.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": [
+                    "array",
+                    "null"
+                  ],
+                  "items": {
+                    "$ref": "#/components/schemas/Command"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      },
+      "get": {
+        "operationId": "listCommands",
+        "parameters": [
+          {
+            "name": "status",
+            "in": "query",
+            "description": "A string whose one `allOf` part is an enum (its own `enum` is empty).",
+            "schema": {
+              "type": "string",
+              "enum": [],
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/CommandStatus"
+                }
+              ]
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The status asked for.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/CommandStatus"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/moderation": {
+      "put": {
+        "operationId": "putModeration",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "string",
+                  "maxLength": 5
+                },
+                "maxProperties": 2
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Stored."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -166,6 +273,54 @@ pub static DOCUMENT: Document = Document {
       }
     },
     "schemas": {
+      "Command": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "permissions": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 18014398509481983
+          },
+          "roles": {
+            "type": [
+              "array",
+              "null"
+            ],
+            "maxItems": 2,
+            "uniqueItems": true,
+            "items": {
+              "oneOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "$ref": "#/components/schemas/Snowflake"
+                }
+              ]
+            }
+          }
+        }
+      },
+      "CommandStatus": {
+        "type": "string",
+        "enum": [
+          "SUBMITTED",
+          "APPROVED"
+        ]
+      },
+      "Snowflake": {
+        "type": "string",
+        "pattern": "^(0|[1-9][0-9]*)$"
+      },
       "Error": {
         "type": "object",
         "required": [
@@ -565,6 +720,61 @@ paths:
             application/json:
               schema: {$ref: '#/components/schemas/Shipment'}
         '400': {$ref: '#/components/responses/Problem'}
+  /commands:
+    put:
+      operationId: putCommands
+      summary: Replaces the command list; `null` clears it.
+      description: |
+        A whole-array body that may be `null`, with a bound on its length (discord's command
+        lists): each item's integer bound is beyond 2^53, its role ids are `null` or patterned.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: [array, "null"]
+              maxItems: 3
+              items: {$ref: '#/components/schemas/Command'}
+      responses:
+        '200':
+          description: The list as stored.
+          content:
+            application/json:
+              schema:
+                type: [array, "null"]
+                items: {$ref: '#/components/schemas/Command'}
+        '400': {$ref: '#/components/responses/Problem'}
+    get:
+      operationId: listCommands
+      parameters:
+        - name: status
+          in: query
+          description: A string whose one `allOf` part is an enum (its own `enum` is empty).
+          schema:
+            type: string
+            enum: []
+            allOf: [{$ref: '#/components/schemas/CommandStatus'}]
+      responses:
+        '200':
+          description: The status asked for.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/CommandStatus'}
+        '400': {$ref: '#/components/responses/Problem'}
+  /moderation:
+    put:
+      operationId: putModeration
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: {type: string, maxLength: 5}
+              maxProperties: 2
+      responses:
+        '204': {description: Stored.}
+        '400': {$ref: '#/components/responses/Problem'}
 components:
   responses:
     Problem:
@@ -590,6 +800,20 @@ components:
                 schema: {$ref: '#/components/schemas/Record'}
           '400': {$ref: '#/components/responses/Problem'}
   schemas:
+    Command:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+        permissions: {type: [integer, "null"], minimum: 0, maximum: 18014398509481983}
+        roles:
+          type: [array, "null"]
+          maxItems: 2
+          uniqueItems: true
+          items:
+            oneOf: [{type: "null"}, {$ref: '#/components/schemas/Snowflake'}]
+    CommandStatus: {type: string, enum: [SUBMITTED, APPROVED]}
+    Snowflake: {type: string, pattern: '^(0|[1-9][0-9]*)$'}
     Error:
       type: object
       required: [code, message, status]

@@ -68,6 +68,43 @@ impl Oas31Api for Mock {
         Ok(AddShipmentResponse::Created(body))
     }
 
+    /// `GET /commands`: the 200 answer.
+    async fn list_commands(
+        &self,
+        _ctx: &RequestContext,
+        _params: ListCommandsParams,
+    ) -> Result<ListCommandsResponse, MockError> {
+        let body: types::CommandStatus = mock::value(
+            "listCommands: 200 body",
+            &[r#""SUBMITTED""#],
+        )?;
+        Ok(ListCommandsResponse::Ok(body))
+    }
+
+    /// `PUT /commands`: the 200 answer.
+    async fn put_commands(
+        &self,
+        _ctx: &RequestContext,
+        _params: PutCommandsParams,
+        _body: Option<Vec<types::Command>>,
+    ) -> Result<PutCommandsResponse, MockError> {
+        let body: Option<Vec<types::Command>> = mock::checked(
+            "putCommands: 200 body",
+            &[r#"[{"name":"string","permissions":1,"roles":["0"]}]"#],
+        )?;
+        Ok(PutCommandsResponse::Ok(body))
+    }
+
+    /// `PUT /moderation`: the 204 answer.
+    async fn put_moderation(
+        &self,
+        _ctx: &RequestContext,
+        _params: PutModerationParams,
+        _body: std::collections::BTreeMap<String, String>,
+    ) -> Result<PutModerationResponse, MockError> {
+        Ok(PutModerationResponse::NoContent)
+    }
+
     /// The 500 of an answer the mock has no value for, with its reasons.
     fn handle_error(&self, _ctx: &RequestContext, error: MockError) -> Problem {
         error.problem()

@@ -17,8 +17,12 @@ use crate::runtime::cors::DocumentCors;
 use crate::runtime::layer;
 use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
+use crate::runtime::params::Location;
+use crate::runtime::params::RawParams;
+use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
+use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
@@ -39,7 +43,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[];
 /// `ServerConfig::cors` allows that origin: the runtime adds its own headers
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
-    methods: &["POST", "PUT"],
+    methods: &["GET", "POST", "PUT"],
     request_headers: &[],
     response_headers: &[],
 };
@@ -71,6 +75,22 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             &layer::route_path(&base, "/shipments"),
             routing::post_service(
                 layer::operation(&api, handle_add_shipment::<A>).named("addShipment"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/commands"),
+            routing::get_service(
+                    layer::operation(&api, handle_list_commands::<A>)
+                        .named("listCommands"),
+                )
+                .put_service(
+                    layer::operation(&api, handle_put_commands::<A>).named("putCommands"),
+                ),
+        )
+        .route(
+            &layer::route_path(&base, "/moderation"),
+            routing::put_service(
+                layer::operation(&api, handle_put_moderation::<A>).named("putModeration"),
             ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
@@ -215,6 +235,149 @@ fn serve_add_shipment<A: Oas31Api>(
     }
 }
 
+/// `GET /commands`: see [`Oas31Api::list_commands`].
+fn handle_list_commands<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_list_commands(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `listCommands` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_list_commands<A: Oas31Api>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let status: Option<types::CommandStatus> = raw
+                .optional(Location::Query, "status", &mut errors);
+            errors.check()?;
+            ListCommandsParams { status }
+        };
+        let ctx = RequestContext::new("listCommands", scheme, parts);
+        let outcome = A::list_commands(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `PUT /commands`: see [`Oas31Api::put_commands`].
+fn handle_put_commands<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_put_commands(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `putCommands` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_put_commands<A: Oas31Api>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = PutCommandsParams {};
+        let body = body::read_json::<
+            Option<Vec<types::Command>>,
+        >(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        let value = &body;
+        {
+            if let Some(value) = value {
+                let out = &mut errors;
+                validate::check_max_items(value, 3, "body", out);
+            }
+        }
+        body.validate("", &mut errors);
+        errors.check()?;
+        let ctx = RequestContext::new("putCommands", scheme, parts);
+        let outcome = A::put_commands(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `PUT /moderation`: see [`Oas31Api::put_moderation`].
+fn handle_put_moderation<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_put_moderation(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `putModeration` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_put_moderation<A: Oas31Api>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = PutModerationParams {};
+        let body = body::read_json::<
+            std::collections::BTreeMap<String, String>,
+        >(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        let value = &body;
+        {
+            let out = &mut errors;
+            validate::check_max_properties(value.len(), 2, "body", out);
+            for (key, item) in value.iter() {
+                let at = validate::join("body", key);
+                validate::check_max_length(item, 5, &at, out);
+            }
+        }
+        errors.check()?;
+        let ctx = RequestContext::new("putModeration", scheme, parts);
+        let outcome = A::put_moderation(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 impl AddRecordResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -241,6 +404,36 @@ impl AddShipmentResponse {
             Self::Created(body) => response::json(StatusCode::CREATED, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("addShipment")),
+        }
+    }
+}
+
+impl ListCommandsResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("listCommands")),
+        }
+    }
+}
+
+impl PutCommandsResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("putCommands")),
+        }
+    }
+}
+
+impl PutModerationResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("putModeration")),
         }
     }
 }

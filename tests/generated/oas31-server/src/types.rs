@@ -22,6 +22,140 @@ where
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
+/// Schema: `/components/schemas/Command`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Command {
+    pub name: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub permissions: Option<Option<i64>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub roles: Option<Option<Vec<Option<Snowflake>>>>,
+}
+
+impl Command {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            permissions: None,
+            roles: None,
+        }
+    }
+
+    /// Sets `permissions`; `None` sends `null`.
+    pub fn with_permissions(mut self, permissions: Option<i64>) -> Self {
+        self.permissions = Some(permissions);
+        self
+    }
+
+    /// Sets `roles`; `None` sends `null`.
+    pub fn with_roles(mut self, roles: Option<Vec<Option<Snowflake>>>) -> Self {
+        self.roles = Some(roles);
+        self
+    }
+}
+
+impl Validate for Command {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(Some(value)) = &self.permissions {
+            let at = validate::join(pointer, "permissions");
+            validate::check_minimum(*value, 0, false, &at, out);
+            validate::check_maximum(*value, 18014398509481983, false, &at, out);
+        }
+        if let Some(Some(value)) = &self.roles {
+            let at = validate::join(pointer, "roles");
+            validate::check_max_items(value, 2, &at, out);
+            validate::check_unique_items(value, &at, out);
+            for (i, item) in value.iter().enumerate() {
+                let Some(item) = item else { continue };
+                let at = validate::join_index(&at, i);
+                validate::check_pattern(item, "^(0|[1-9][0-9]*)$", &at, out);
+            }
+        }
+    }
+}
+
+/// Schema: `/components/schemas/CommandStatus`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CommandStatus {
+    /// `SUBMITTED`
+    Submitted,
+    /// `APPROVED`
+    Approved,
+}
+
+impl CommandStatus {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Submitted => "SUBMITTED",
+            Self::Approved => "APPROVED",
+        }
+    }
+}
+
+impl std::str::FromStr for CommandStatus {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "SUBMITTED" => Ok(Self::Submitted),
+            "APPROVED" => Ok(Self::Approved),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`SUBMITTED`, `APPROVED`",
+                        ", got `{}`"), other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for CommandStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for CommandStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for CommandStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for CommandStatus {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for CommandStatus {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Snowflake`.
+pub type Snowflake = String;
+
 /// Schema: `/components/schemas/Error`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
