@@ -79,6 +79,16 @@ pub fn normalize(mut value: Value, version: Version) -> Normalized {
     };
     if version >= Version::V31 {
         n.document(&mut value);
+        // 3.0's `nullable` as the 3.1 reading left it (kept as written, or made from a type
+        // list): a 3.1 document converted from 3.0 still writes `allOf: [{$ref: X},
+        // {nullable: true}]` (openai's `tool_choice`), and a union with a nullable branch
+        // admits `null` as a whole. Read as 3.0 reads them, a second stage of moves.
+        let mut late = Normalizer {
+            warnings: Vec::new(),
+            moves: Moves::default(),
+        };
+        late.nullable_refs(&mut value, &Loc::root());
+        n.moves = late.moves.after(std::mem::take(&mut n.moves));
     } else {
         n.nullable_refs(&mut value, &Loc::root());
     }

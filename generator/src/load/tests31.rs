@@ -323,3 +323,36 @@ fn only_null_is_a_unit() {
     let either = field(&api, "Pet", "either");
     assert_eq!((&either.ty, either.nullable), (&TypeRef::String, true));
 }
+
+#[test]
+fn a_3_0_nullable_part_in_a_3_1_document_makes_the_whole_nullable() {
+    // openai's 3.1 document (converted from 3.0) writes `allOf: [{$ref}, {nullable: true}]`
+    // for a required member that may be `null`: the reference, or null, not an object of no
+    // known shape (the mock answered `{}`, which no branch of the union takes).
+    let (api, sink) = lower(&doc(
+        "3.1.0",
+        "\
+paths: {}
+components:
+  schemas:
+    Choice:
+      oneOf:
+        - {type: string, enum: [none, auto]}
+        - {type: object, required: [type], properties: {type: {type: string}}}
+    Run:
+      type: object
+      required: [tool_choice]
+      properties:
+        tool_choice:
+          allOf:
+            - $ref: '#/components/schemas/Choice'
+            - nullable: true
+",
+    ));
+    assert!(sink.items.is_empty(), "{:?}", sink.items);
+    let f = field(&api, "Run", "tool_choice");
+    assert_eq!(
+        (&f.ty, f.nullable),
+        (&TypeRef::Named("Choice".into()), true)
+    );
+}
