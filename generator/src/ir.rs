@@ -831,7 +831,9 @@ pub struct Body {
     pub required: bool,
     pub content_type: String,
     pub kind: BodyKind,
-    /// Other media types the server also reads into the same type, by `Content-Type`.
+    /// Other media types the server also reads, by `Content-Type`: into the same type (JSON,
+    /// form), or as a checked multipart body (then the implementation receives
+    /// `runtime::body::OrMultipart`, see [`Body::multipart_alternative`]).
     pub alternatives: Vec<(String, BodyKind)>,
     /// For a `multipart/form-data` body, which reaches the implementation as its bytes
     /// (`BodyKind::Bytes`): the type of the document's schema, which the server decodes the
@@ -848,6 +850,15 @@ pub struct Body {
 }
 
 impl Body {
+    /// The type a `multipart/form-data` alternative is checked as, when the body has one: the
+    /// implementation then receives `runtime::body::OrMultipart` of the body's type.
+    pub fn multipart_alternative(&self) -> Option<&TypeRef> {
+        self.alternatives.iter().find_map(|(_, kind)| match kind {
+            BodyKind::Multipart(t) => Some(t),
+            _ => None,
+        })
+    }
+
     /// The type of a JSON or form body (the one the handler reads and checks).
     pub fn read_type(&self) -> Option<&TypeRef> {
         match &self.kind {
@@ -880,9 +891,11 @@ pub enum BodyKind {
     Form(TypeRef),
     Text,
     Bytes,
-    /// A `multipart/form-data` body read into the type, each part filling the field it
-    /// names; only ever an alternative to a JSON or form body of the same schema (a body that
-    /// is multipart alone is `Bytes` with `Body::checked_as`: its files are bytes).
+    /// A `multipart/form-data` alternative to a JSON or form body (its schema the same or
+    /// its own): passed on as its bytes (`runtime::body::OrMultipart::Multipart`), after the
+    /// server has decoded the parts into this type and checked them. Only ever an alternative
+    /// (a body that is multipart alone is `Bytes` with `Body::checked_as`); either way its
+    /// files are bytes, which the schema's `format: binary` strings cannot hold.
     Multipart(TypeRef),
     /// A response read item by item (3.2 `itemSchema`); never a request body.
     Stream(ItemStream),

@@ -1,7 +1,7 @@
 //! Prints the server crate's mock (feature `mock`): `mock.rs`, the trait implemented from the
 //! answers `lower/mock.rs` chose, and `bin/mock.rs`, the program that serves it.
 
-use super::server::{body_type, query_string_type, trait_name, validated_types};
+use super::server::{query_string_type, request_body_type, trait_name, validated_types};
 use super::types::contents_validated;
 use super::{doc, ident, json_literal, module_doc, rust_type, status_text};
 use crate::ir::{Api, BodyKind, Operation, Status, StreamFormat};
@@ -102,7 +102,7 @@ fn method(op: &Operation, validated: &std::collections::BTreeSet<String>) -> Tok
         quote!(_query_string: #t,)
     });
     let body_arg = op.body.as_ref().map(|b| {
-        let t = body_type(&b.kind);
+        let t = request_body_type(b);
         if b.required {
             quote!(_body: #t,)
         } else {

@@ -69,6 +69,20 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         lines.push(String::new());
         lines.push("Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.".into());
     }
+    // What an implementation names in its signature for a body also offered as multipart.
+    let or_multipart = api
+        .operations
+        .iter()
+        .any(|op| {
+            op.body
+                .as_ref()
+                .is_some_and(|b| b.multipart_alternative().is_some())
+        })
+        .then(|| {
+            quote!(
+                pub use runtime::body::OrMultipart;
+            )
+        });
     let policy_export = api.rate_limit.as_ref().map(|_| {
         quote!(
             pub use router::rate_limit_policy;
@@ -94,6 +108,7 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         pub use api::#trait_ident;
         pub use router::{router, test_server, BASE_PATH};
         #policy_export
+        #or_multipart
         pub use runtime::auth::{Authenticator, Principal, StaticKeys};
         pub use runtime::context::RequestContext;
         pub use runtime::cors::{Cors, CorsError};
@@ -107,6 +122,16 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         #streams
         #[cfg(feature = "redis")]
         pub use runtime::redis_store::{RedisIdempotencyStore, RedisOptions, RedisRateLimiter, RedisStore, WhenUnavailable};
+    }
+}
+
+/// The Rust type the implementation receives for a request body: the body's, or
+/// `OrMultipart` of it when the document also offers it as `multipart/form-data`.
+pub(super) fn request_body_type(b: &crate::ir::Body) -> TokenStream {
+    let t = body_type(&b.kind);
+    match b.multipart_alternative() {
+        Some(_) => quote!(crate::runtime::body::OrMultipart<#t>),
+        None => t,
     }
 }
 
@@ -270,7 +295,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
             Some(quote!(params: #p,))
         };
         let body = op.body.as_ref().map(|b| {
-            let t = body_type(&b.kind);
+            let t = request_body_type(b);
             if b.required {
                 quote!(body: #t,)
             } else {
@@ -852,13 +877,13 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 let t = rust_type(t, true);
                 quote!(body::read_form::<#t>(&parts, body, body_limit, #required).await?)
             }
-            BodyKind::Multipart(t) => {
-                let t = rust_type(t, true);
-                quote!(body::read_multipart::<#t>(&parts, body, body_limit, #required).await?)
-            }
+            // Only ever an alternative, read apart from the others (see below).
+            BodyKind::Multipart(t) => multipart_checked(api, t, required, |raw| {
+                quote!(body::OrMultipart::Multipart(#raw))
+            }),
             BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
             BodyKind::Bytes | BodyKind::Stream(_) => match &b.checked_as {
-                Some(form) => multipart_checked(api, form, required),
+                Some(form) => multipart_checked(api, form, required, |raw| raw),
                 None => {
                     let ct = &b.content_type;
                     quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
@@ -866,71 +891,67 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             },
         };
         let primary = read_as(&b.kind);
-        let read = if b.alternatives.is_empty() {
-            primary
-        } else {
-            // The request's Content-Type picks the reader; anything else gets the primary
-            // reader's 415.
-            let mut chain = TokenStream::new();
-            for (ct, kind) in &b.alternatives {
-                let essence = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-                let read = read_as(kind);
-                chain.extend(quote!(if body::media_type_matches(&media, &[#essence]) { #read } else));
+        // The request's Content-Type picks the reader; anything else gets the primary
+        // reader's 415. A multipart alternative is read apart (see below).
+        let mut chain = TokenStream::new();
+        for (ct, kind) in &b.alternatives {
+            if matches!(kind, BodyKind::Multipart(_)) {
+                continue;
             }
-            quote! {{
-                let media = body::media_type(&parts).unwrap_or_default();
-                #chain { #primary }
-            }}
-        };
+            let essence = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            let read = read_as(kind);
+            chain.extend(quote!(if body::media_type_matches(&media, &[#essence]) { #read } else));
+        }
+        let media = quote!(let media = body::media_type(&parts).unwrap_or_default(););
         // Only bodies whose type holds a checked constraint are walked.
         let checked = match &b.kind {
             BodyKind::Json(t) | BodyKind::Form(t) => super::types::contents_validated(t, &validated_types(api)),
             _ => false,
         };
-        // The body schema's own constraints (a whole array's `maxItems`, a map's
-        // `maxProperties`, each item's pattern), where it holds a value.
-        let (own_ty, own_bind) = match &b.check_ty {
-            TypeRef::Nullable(inner) => (
-                inner.as_ref().clone(),
-                quote!(if let Some(value) = value),
-            ),
-            ty => (ty.clone(), quote!()),
-        };
-        let own = constraint_checks(&quote!(value), &quote!("body"), &own_ty, &b.constraints);
-        let own = (!own.is_empty()).then(|| {
-            let value = if required { quote!(&body) } else { quote!(body) };
-            let optional = (!required).then(|| quote!(if let Some(value) = value));
-            // Each layer that may be absent or `null` is looked into in turn.
-            let inner = quote!({ let out = &mut errors; #own });
-            let inner = if own_bind.is_empty() { inner } else { quote!({ #own_bind #inner }) };
-            let inner = match optional {
-                Some(open) => quote!({ #open #inner }),
-                None => inner,
+        let require = required.then(|| quote! {
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
             };
-            quote! {
-                let value = #value;
-                #inner
-            }
         });
-        let walk = checked.then(|| quote!(body.validate("", &mut errors);));
-        let validate = (own.is_some() || checked).then(|| quote! {
-            let mut errors = Violations::new();
-            #own
-            #walk
-            errors.check()?;
-        });
-        if required {
-            quote! {
-                let body = #read;
-                let Some(body) = body else {
-                    return Err(Problem::bad_request("the request body is required"));
+        match b.multipart_alternative() {
+            None => {
+                let read = if chain.is_empty() {
+                    primary
+                } else {
+                    quote!({ #media #chain { #primary } })
                 };
-                #validate
+                let validate = body_checks(b, checked, required);
+                quote! {
+                    let body = #read;
+                    #require
+                    #validate
+                }
             }
-        } else {
-            quote! {
-                let body = #read;
-                #validate
+            // Beside a JSON (or form) body, `multipart/form-data`: its parts checked as its
+            // schema's type, its bytes passed on (`OrMultipart::Multipart`); the typed body
+            // checked as it is alone (`OrMultipart::Typed`).
+            Some(form) => {
+                let multipart = read_as(&BodyKind::Multipart(form.clone()));
+                let read = if chain.is_empty() {
+                    primary
+                } else {
+                    quote!(#chain { #primary })
+                };
+                let validate = body_checks(b, checked, false);
+                let essence = crate::ir::MULTIPART_FORM;
+                quote! {
+                    let body = {
+                        #media
+                        if body::media_type_matches(&media, &[#essence]) {
+                            #multipart
+                        } else {
+                            let body = #read;
+                            #validate
+                            body.map(body::OrMultipart::Typed)
+                        }
+                    };
+                    #require
+                }
             }
         }
     });
@@ -1434,27 +1455,65 @@ fn response_conversion(op: &Operation) -> TokenStream {
 
 /// Reads a `multipart/form-data` body that the implementation gets as its bytes: its parts
 /// decoded into the schema's type `form` and checked, then passed on as sent.
-fn multipart_checked(api: &Api, form: &TypeRef, required: bool) -> TokenStream {
-    let t = rust_type(form, true);
-    let check = super::types::contents_validated(form, &validated_types(api)).then(|| {
+/// The checks of a typed request body named `body` (a `T` when `present`, else an
+/// `Option<T>`): the body schema's own constraints (a whole array's `maxItems`, a map's
+/// `maxProperties`, each item's pattern) where it holds a value, then the checks its types
+/// carry (`checked`). Nothing when there are none.
+fn body_checks(b: &crate::ir::Body, checked: bool, present: bool) -> Option<TokenStream> {
+    let (own_ty, nullable) = match &b.check_ty {
+        TypeRef::Nullable(inner) => (inner.as_ref().clone(), true),
+        ty => (ty.clone(), false),
+    };
+    let own = constraint_checks(&quote!(value), &quote!("body"), &own_ty, &b.constraints);
+    let own = (!own.is_empty()).then(|| {
+        // Each layer that may be absent or `null` is looked into in turn.
+        let mut inner = quote!({ let out = &mut errors; #own });
+        if nullable {
+            inner = quote!({ if let Some(value) = value #inner });
+        }
+        if !present {
+            inner = quote!({ if let Some(value) = value #inner });
+        }
         quote! {
-            let mut errors = Violations::new();
-            form.validate("", &mut errors);
-            errors.check()?;
+            let value = &body;
+            #inner
         }
     });
-    let form = if check.is_some() {
-        quote!(form)
-    } else {
-        quote!(_form)
-    };
-    quote! {
-        match body::read_multipart_as::<#t>(&parts, body, body_limit, #required).await? {
-            Some((#form, raw)) => {
-                #check
-                Some(raw)
-            }
-            None => None,
+    let walk = checked.then(|| quote!(body.validate("", &mut errors);));
+    (own.is_some() || checked).then(|| {
+        quote! {
+            let mut errors = Violations::new();
+            #own
+            #walk
+            errors.check()?;
         }
+    })
+}
+
+/// Reads a multipart body as its parts decoded into `form` (checked when its type has checks)
+/// and the bytes: `Some(wrap(raw))`, `None` without a body.
+fn multipart_checked(
+    api: &Api,
+    form: &TypeRef,
+    required: bool,
+    wrap: impl FnOnce(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let t = rust_type(form, true);
+    let read = quote!(body::read_multipart_as::<#t>(&parts, body, body_limit, #required).await?);
+    let raw = wrap(quote!(raw));
+    if super::types::contents_validated(form, &validated_types(api)) {
+        quote! {
+            match #read {
+                Some((form, raw)) => {
+                    let mut errors = Violations::new();
+                    form.validate("", &mut errors);
+                    errors.check()?;
+                    Some(#raw)
+                }
+                None => None,
+            }
+        }
+    } else {
+        quote!(#read.map(|(_form, raw)| #raw))
     }
 }

@@ -560,9 +560,29 @@ impl Ctx<'_> {
                 {
                     Some(BodyKind::Form(t.clone()))
                 }
-                // discord offers its JSON bodies as form data and multipart too.
+                // discord offers its JSON bodies as form data and multipart too; openai its
+                // video and image uploads as JSON and as multipart of a schema of its own.
+                // Either way the parts are checked as the multipart schema's type and the
+                // bytes passed on (files are bytes).
                 (BodyKind::Json(t) | BodyKind::Form(t), true) if essence == MULTIPART_FORM => {
+                    // A multipart body is never `null`, whatever its JSON twin allows.
+                    let t = match t {
+                        TypeRef::Nullable(inner) => inner.as_ref(),
+                        t => t,
+                    };
                     Some(BodyKind::Multipart(t.clone()))
+                }
+                (BodyKind::Json(_) | BodyKind::Form(_), false) if essence == MULTIPART_FORM => {
+                    let hint = format!("{}Multipart", self.stem);
+                    let at = push(&push(&push(&at, "content"), other), "schema");
+                    match other_media
+                        .schema
+                        .as_ref()
+                        .map(|schema| schemas.type_of(SchemaRef::of(schema), &hint, &at, sink))
+                    {
+                        Some(ty @ TypeRef::Named(_)) => Some(BodyKind::Multipart(ty)),
+                        _ => None,
+                    }
                 }
                 _ => None,
             };
@@ -574,7 +594,7 @@ impl Ctx<'_> {
                 Some(k) => alternatives.push((other.clone(), k)),
                 None => sink.warn(
                     push(&push(&at, "content"), other),
-                    format!("`{other}` is not accepted: only `{content_type}` and media types with the same schema in JSON or form encoding are"),
+                    format!("`{other}` is not accepted: only `{content_type}`, media types with the same schema in JSON or form encoding, and `multipart/form-data` with an object schema are"),
                 ),
             }
         }

@@ -109,7 +109,9 @@ pub const SERVER_OPERATION_LOCALS: &[&str] = &[
     "ctx",
     "error",
     "errors",
-    // A multipart body's decoded parts, checked before its bytes are passed on.
+    // A multipart body's decoded parts, checked before its bytes are passed on (`_form`
+    // where its type has no checks).
+    "_form",
     "form",
     // An array's items and a map's values, each checked in a loop of its own (`for (i, item)`,
     // `for (key, item)`).

@@ -461,6 +461,21 @@ pub async fn read_form<T: DeserializeOwned>(
     decode_form(&bytes).map(Some)
 }
 
+/// A request body the document offers both as JSON (or a form) and as `multipart/form-data`
+/// (discord's messages with their files, openai's video and image uploads): the first decoded
+/// into the schema's type, the second passed on as sent, after the server has decoded its parts
+/// into the multipart schema's type and checked them (files are bytes, which the schema's
+/// `format: binary` strings cannot hold). [`multipart::parse`](super::multipart::parse) splits
+/// the bytes into parts; the boundary is in the request's `Content-Type` (`ctx.headers`,
+/// [`multipart::boundary`](super::multipart::boundary)).
+#[derive(Debug, Clone, PartialEq)]
+pub enum OrMultipart<T> {
+    /// Sent as JSON (or a form), decoded and checked.
+    Typed(T),
+    /// Sent as `multipart/form-data`: the body's bytes, its parts checked.
+    Multipart(Vec<u8>),
+}
+
 /// A `multipart/form-data` body (RFC 7578) decoded into `T` as a form is ([`read_form`]):
 /// each part's text fills the field its name says, parts of one name fill a `Vec` field, a
 /// JSON part fills an object field. A part that is not UTF-8 text (a file) is refused with a
@@ -523,13 +538,38 @@ async fn read_parts(
         return Ok(None);
     };
     let content_type = raw_content_type(parts).unwrap_or_default();
-    let Some(boundary) = super::multipart::boundary(&content_type) else {
+    let fields = multipart_fields(&content_type, &bytes, lossy)?;
+    Ok(Some((fields, bytes)))
+}
+
+/// A `multipart/form-data` body's parts decoded into `T` as [`read_multipart`] does, from the
+/// request's `Content-Type` (its boundary) and the body's bytes: how an implementation given
+/// [`OrMultipart::Multipart`] reads the fields that are text (`ctx.headers`' Content-Type).
+/// A part that is not UTF-8 text (a file) is refused naming its field; read files with
+/// [`multipart::parse`](super::multipart::parse).
+pub fn decode_multipart<T: DeserializeOwned>(
+    content_type: &str,
+    bytes: &[u8],
+) -> Result<T, Problem> {
+    let fields = multipart_fields(content_type, &Bytes::copy_from_slice(bytes), false)?;
+    decode_pairs(fields)
+        .map_err(|violation| Problem::bad_request(String::new()).with_violations(vec![violation]))
+}
+
+/// The name/text pairs of a multipart body; `lossy`: a part that is not UTF-8 (a file) is
+/// read as lossy text rather than refused.
+fn multipart_fields(
+    content_type: &str,
+    bytes: &Bytes,
+    lossy: bool,
+) -> Result<Vec<(String, String)>, Problem> {
+    let Some(boundary) = super::multipart::boundary(content_type) else {
         return Err(Problem::bad_request(
             "the multipart body's Content-Type names no boundary",
         ));
     };
     let mut fields = Vec::new();
-    for part in super::multipart::parse(&bytes, &boundary)? {
+    for part in super::multipart::parse(bytes, &boundary)? {
         let text = match String::from_utf8(part.data.to_vec()) {
             Ok(text) => text,
             Err(e) if lossy => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -544,7 +584,7 @@ async fn read_parts(
         };
         fields.push((part.name, text));
     }
-    Ok(Some((fields, bytes)))
+    Ok(fields)
 }
 
 /// Decodes a url-encoded form with the same errors as [`read_form`].

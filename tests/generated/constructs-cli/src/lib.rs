@@ -40,6 +40,7 @@ pub fn cli() -> Command {
         get_trees_id_command,
         post_forms_command,
         add_dish_command,
+        create_video_command,
         list_tagged_command,
         get_things_command,
         echo_filters_command,
@@ -140,6 +141,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-trees-id" => get_trees_id(&call, m),
         "post-forms" => post_forms(&call, m),
         "add-dish" => add_dish(&call, m),
+        "create-video" => create_video(&call, m),
         "list-tagged" => list_tagged(&call, m),
         "get-things" => get_things(&call, m),
         "echo-filters" => echo_filters(&call, m),
@@ -283,6 +285,50 @@ fn add_dish(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.add_dish(&body));
     Ok(finish(&call.client, ("addDish", false), result, call.json, call.verbose))
+}
+
+/// `create-video`: its flags and help.
+fn create_video_command() -> Command {
+    support::body_args(
+            Command::new("create-video")
+                .about(
+                    "A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).",
+                )
+                .long_about(
+                    "A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).\n\n`POST /videos` (operation `createVideo`).",
+                ),
+        )
+        .arg(
+            Arg::new("prompt")
+                .long("prompt")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `prompt`"),
+        )
+        .arg(
+            Arg::new("seconds")
+                .long("seconds")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `seconds`"),
+        )
+}
+
+/// `create-video`: calls `createVideo`.
+fn create_video(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::CreateVideoBody> = support::body(
+        m,
+        &[("prompt", "prompt"), ("seconds", "seconds")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.create_video(&body));
+    Ok(finish(&call.client, ("createVideo", false), result, call.json, call.verbose))
 }
 
 /// `list-tagged`: its flags and help.

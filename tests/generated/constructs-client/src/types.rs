@@ -2402,6 +2402,49 @@ impl GetTreesIdClientErrorBody {
     }
 }
 
+/// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreateVideoBody {
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<i64>,
+}
+
+impl CreateVideoBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(prompt: impl Into<String>) -> Self {
+        Self {
+            prompt: prompt.into(),
+            seconds: None,
+        }
+    }
+
+    /// Sets `seconds` (`None` unsets it).
+    pub fn with_seconds(mut self, seconds: impl Into<Option<i64>>) -> Self {
+        self.seconds = seconds.into();
+        self
+    }
+}
+
+/// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreateVideoMultipart {
+    pub prompt: String,
+    pub reference: String,
+}
+
+impl CreateVideoMultipart {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(prompt: impl Into<String>, reference: impl Into<String>) -> Self {
+        Self {
+            prompt: prompt.into(),
+            reference: reference.into(),
+        }
+    }
+}
+
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UploadBodyMeta {

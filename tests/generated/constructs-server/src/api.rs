@@ -35,7 +35,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PostFormsParams,
-        body: Option<types::FormEntry>,
+        body: Option<crate::runtime::body::OrMultipart<types::FormEntry>>,
     ) -> impl Future<Output = Result<PostFormsResponse, Self::Error>> + Send {
         let _ = (ctx, params, body);
         async { Ok(PostFormsResponse::Unimplemented) }
@@ -48,10 +48,23 @@ pub trait ConstructsApi: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: AddDishParams,
-        body: types::Dish,
+        body: crate::runtime::body::OrMultipart<types::Dish>,
     ) -> impl Future<Output = Result<AddDishResponse, Self::Error>> + Send {
         let _ = (ctx, params, body);
         async { Ok(AddDishResponse::Unimplemented) }
+    }
+
+    /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).
+    ///
+    /// `POST /videos` (operation `createVideo`).
+    fn create_video(
+        &self,
+        ctx: &RequestContext,
+        params: CreateVideoParams,
+        body: crate::runtime::body::OrMultipart<types::CreateVideoBody>,
+    ) -> impl Future<Output = Result<CreateVideoResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(CreateVideoResponse::Unimplemented) }
     }
 
     /// A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.
@@ -215,6 +228,24 @@ pub struct AddDishParams {}
 pub enum AddDishResponse {
     /// 200: The dish as read.
     Ok(types::Dish),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `createVideo` (`POST /videos`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CreateVideoParams {}
+/// What `createVideo` answers: one variant per documented status, and [`Unimplemented`](CreateVideoResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum CreateVideoResponse {
+    /// 201: How the body came, and its prompt.
+    Created(String),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -934,6 +934,67 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/videos": {
+      "post": {
+        "operationId": "createVideo",
+        "description": "A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "prompt"
+                ],
+                "properties": {
+                  "prompt": {
+                    "type": "string",
+                    "minLength": 1
+                  },
+                  "seconds": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 12
+                  }
+                }
+              }
+            },
+            "multipart/form-data": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "prompt",
+                  "reference"
+                ],
+                "properties": {
+                  "prompt": {
+                    "type": "string",
+                    "minLength": 1
+                  },
+                  "reference": {
+                    "type": "string",
+                    "format": "binary"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "How the body came, and its prompt.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/uploads": {
       "post": {
         "operationId": "upload",
@@ -1797,6 +1858,36 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Dish'}
+  /videos:
+    post:
+      operationId: createVideo
+      description: >-
+        A body offered as JSON and as multipart with a schema of its own (openai's video
+        uploads): the JSON decoded, the multipart checked against its schema and passed on as
+        sent (its reference image is bytes).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [prompt]
+              properties:
+                prompt: {type: string, minLength: 1}
+                seconds: {type: integer, minimum: 1, maximum: 12}
+          multipart/form-data:
+            schema:
+              type: object
+              required: [prompt, reference]
+              properties:
+                prompt: {type: string, minLength: 1}
+                reference: {type: string, format: binary}
+      responses:
+        '201':
+          description: How the body came, and its prompt.
+          content:
+            text/plain:
+              schema: {type: string}
   /uploads:
     post:
       operationId: upload

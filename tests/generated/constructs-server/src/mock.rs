@@ -44,7 +44,7 @@ impl ConstructsApi for Mock {
         &self,
         _ctx: &RequestContext,
         _params: PostFormsParams,
-        _body: Option<types::FormEntry>,
+        _body: Option<crate::runtime::body::OrMultipart<types::FormEntry>>,
     ) -> Result<PostFormsResponse, MockError> {
         Ok(PostFormsResponse::Created)
     }
@@ -54,13 +54,24 @@ impl ConstructsApi for Mock {
         &self,
         _ctx: &RequestContext,
         _params: AddDishParams,
-        _body: types::Dish,
+        _body: crate::runtime::body::OrMultipart<types::Dish>,
     ) -> Result<AddDishResponse, MockError> {
         let body: types::Dish = mock::checked(
             "addDish: 200 body",
             &[r#"{"kind":"Cake","calories":1.5,"vegan":true}"#],
         )?;
         Ok(AddDishResponse::Ok(body))
+    }
+
+    /// `POST /videos`: the 201 answer.
+    async fn create_video(
+        &self,
+        _ctx: &RequestContext,
+        _params: CreateVideoParams,
+        _body: crate::runtime::body::OrMultipart<types::CreateVideoBody>,
+    ) -> Result<CreateVideoResponse, MockError> {
+        let body: String = mock::value("createVideo: 201 body", &[r#""mock""#])?;
+        Ok(CreateVideoResponse::Created(body))
     }
 
     /// `POST /uploads`: the 200 answer.

@@ -102,6 +102,12 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
             ),
         )
         .route(
+            &layer::route_path(&base, "/videos"),
+            routing::post_service(
+                layer::operation(&api, handle_create_video::<A>).named("createVideo"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/uploads"),
             routing::post_service(
                 layer::operation(&api, handle_upload::<A>).named("upload"),
@@ -288,15 +294,24 @@ fn serve_post_forms<A: ConstructsApi>(
         let params = PostFormsParams {};
         let body = {
             let media = body::media_type(&parts).unwrap_or_default();
-            if body::media_type_matches(&media, &["application/x-www-form-urlencoded"]) {
-                body::read_form::<types::FormEntry>(&parts, body, body_limit, false)
+            if body::media_type_matches(&media, &["multipart/form-data"]) {
+                body::read_multipart_as::<
+                    types::FormEntry,
+                >(&parts, body, body_limit, false)
                     .await?
-            } else if body::media_type_matches(&media, &["multipart/form-data"]) {
-                body::read_multipart::<types::FormEntry>(&parts, body, body_limit, false)
-                    .await?
+                    .map(|(_form, raw)| body::OrMultipart::Multipart(raw))
             } else {
-                body::read_json::<types::FormEntry>(&parts, body, body_limit, false)
-                    .await?
+                let body = if body::media_type_matches(
+                    &media,
+                    &["application/x-www-form-urlencoded"],
+                ) {
+                    body::read_form::<types::FormEntry>(&parts, body, body_limit, false)
+                        .await?
+                } else {
+                    body::read_json::<types::FormEntry>(&parts, body, body_limit, false)
+                        .await?
+                };
+                body.map(body::OrMultipart::Typed)
             }
         };
         let ctx = RequestContext::new("post_forms", scheme, parts);
@@ -336,20 +351,97 @@ fn serve_add_dish<A: ConstructsApi>(
         let body = {
             let media = body::media_type(&parts).unwrap_or_default();
             if body::media_type_matches(&media, &["multipart/form-data"]) {
-                body::read_multipart::<types::Dish>(&parts, body, body_limit, true)
+                match body::read_multipart_as::<
+                    types::Dish,
+                >(&parts, body, body_limit, true)
                     .await?
+                {
+                    Some((form, raw)) => {
+                        let mut errors = Violations::new();
+                        form.validate("", &mut errors);
+                        errors.check()?;
+                        Some(body::OrMultipart::Multipart(raw))
+                    }
+                    None => None,
+                }
             } else {
-                body::read_form::<types::Dish>(&parts, body, body_limit, true).await?
+                let body = body::read_form::<types::Dish>(&parts, body, body_limit, true)
+                    .await?;
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                body.map(body::OrMultipart::Typed)
             }
         };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
-        let mut errors = Violations::new();
-        body.validate("", &mut errors);
-        errors.check()?;
         let ctx = RequestContext::new("addDish", scheme, parts);
         let outcome = A::add_dish(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /videos`: see [`ConstructsApi::create_video`].
+fn handle_create_video<A: ConstructsApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_create_video(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `createVideo` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_create_video<A: ConstructsApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = CreateVideoParams {};
+        let body = {
+            let media = body::media_type(&parts).unwrap_or_default();
+            if body::media_type_matches(&media, &["multipart/form-data"]) {
+                match body::read_multipart_as::<
+                    types::CreateVideoMultipart,
+                >(&parts, body, body_limit, true)
+                    .await?
+                {
+                    Some((form, raw)) => {
+                        let mut errors = Violations::new();
+                        form.validate("", &mut errors);
+                        errors.check()?;
+                        Some(body::OrMultipart::Multipart(raw))
+                    }
+                    None => None,
+                }
+            } else {
+                let body = body::read_json::<
+                    types::CreateVideoBody,
+                >(&parts, body, body_limit, true)
+                    .await?;
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                body.map(body::OrMultipart::Typed)
+            }
+        };
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("createVideo", scheme, parts);
+        let outcome = A::create_video(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -788,6 +880,17 @@ impl AddDishResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("addDish")),
+        }
+    }
+}
+
+impl CreateVideoResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Created(body) => {
+                Ok(response::text(StatusCode::CREATED, "text/plain", body))
+            }
+            Self::Unimplemented => Err(Problem::not_implemented("createVideo")),
         }
     }
 }

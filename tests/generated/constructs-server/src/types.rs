@@ -2994,6 +2994,78 @@ impl Validate for GetTreesIdClientErrorBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreateVideoBody {
+    pub prompt: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub seconds: Option<i64>,
+}
+
+impl CreateVideoBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(prompt: impl Into<String>) -> Self {
+        Self {
+            prompt: prompt.into(),
+            seconds: None,
+        }
+    }
+
+    /// Sets `seconds` (`None` unsets it).
+    pub fn with_seconds(mut self, seconds: impl Into<Option<i64>>) -> Self {
+        self.seconds = seconds.into();
+        self
+    }
+}
+
+impl Validate for CreateVideoBody {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.prompt;
+            let at = validate::join(pointer, "prompt");
+            validate::check_min_length(value, 1, &at, out);
+        }
+        if let Some(value) = &self.seconds {
+            let at = validate::join(pointer, "seconds");
+            validate::check_minimum(*value, 1, false, &at, out);
+            validate::check_maximum(*value, 12, false, &at, out);
+        }
+    }
+}
+
+/// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreateVideoMultipart {
+    pub prompt: String,
+    pub reference: String,
+}
+
+impl CreateVideoMultipart {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(prompt: impl Into<String>, reference: impl Into<String>) -> Self {
+        Self {
+            prompt: prompt.into(),
+            reference: reference.into(),
+        }
+    }
+}
+
+impl Validate for CreateVideoMultipart {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.prompt;
+            let at = validate::join(pointer, "prompt");
+            validate::check_min_length(value, 1, &at, out);
+        }
+    }
+}
+
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UploadBodyMeta {
