@@ -4,6 +4,7 @@
 //! 3.2 documents are then up-read into the 3.0 shape by [`normalize`] (see
 //! docs/architecture.md).
 
+mod dynamic;
 mod moves;
 pub mod normalize;
 pub mod position;

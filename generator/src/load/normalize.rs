@@ -78,6 +78,7 @@ pub fn normalize(mut value: Value, version: Version) -> Normalized {
         moves: Moves::default(),
     };
     if version >= Version::V31 {
+        super::dynamic::bind(&mut value, &mut n.moves);
         n.document(&mut value);
         // 3.0's `nullable` as the 3.1 reading left it (kept as written, or made from a type
         // list): a 3.1 document converted from 3.0 still writes `allOf: [{$ref: X},

@@ -356,3 +356,66 @@ components:
         (&TypeRef::Named("Choice".into()), true)
     );
 }
+
+#[test]
+fn a_dynamic_ref_bound_where_it_is_used_becomes_a_type_of_its_own() {
+    // scalar-galaxy's `PaginatedResource<T>`: `items: {$dynamicRef: '#itemType'}`, bound to
+    // `Planet` by the `$defs` beside the `$ref` of each use.
+    let (api, sink) = lower(&doc(
+        "3.2.0",
+        "\
+paths:
+  /planets:
+    get:
+      responses:
+        '200':
+          description: A page of planets.
+          content:
+            application/json:
+              schema:
+                $id: 'https://example.com/schemas/PaginatedPlanets'
+                $defs:
+                  itemType:
+                    $dynamicAnchor: itemType
+                    $ref: '#/components/schemas/Planet'
+                $ref: '#/components/schemas/PaginatedResource'
+components:
+  schemas:
+    Planet:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+    PaginatedResource:
+      $id: 'https://example.com/schemas/PaginatedResource'
+      $defs:
+        itemType:
+          $dynamicAnchor: itemType
+          not: {}
+      type: object
+      properties:
+        data:
+          type: array
+          items:
+            $dynamicRef: '#itemType'
+",
+    ));
+    let page = field(&api, "PaginatedPlanets", "data");
+    assert_eq!(
+        page.ty,
+        TypeRef::Vec(Box::new(TypeRef::Named("Planet".into())))
+    );
+    let op = &api.operations[0];
+    let answer = op.responses[0].body.as_ref().expect("a body");
+    assert!(
+        matches!(&answer.kind, crate::ir::BodyKind::Json(TypeRef::Named(n)) if n == "PaginatedPlanets"),
+        "{:?}",
+        answer.kind
+    );
+    // The generic itself, unbound, still warns where its `$dynamicRef` was written.
+    let at: Vec<&str> = sink.items.iter().map(|d| d.pointer.as_str()).collect();
+    assert!(
+        at.contains(&"/components/schemas/PaginatedResource/properties/data/items"),
+        "{at:?}"
+    );
+}
