@@ -192,7 +192,7 @@ impl Oas31Api for Service {
         &self,
         _ctx: &RequestContext,
         _params: PutModerationParams,
-        _body: std::collections::BTreeMap<String, String>,
+        _body: oas31_server::OrMultipart<std::collections::BTreeMap<String, String>>,
     ) -> Result<PutModerationResponse, String> {
         Ok(PutModerationResponse::NoContent)
     }
@@ -399,7 +399,34 @@ async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
         assert_eq!(got, status, "{body} → {problem}");
         assert!(message.contains(place), "{place} in {message}");
     }
+    // The same map sent as multipart: its bounds checked alike.
     let http = common::raw_http();
+    for (fields, status, place) in [
+        (&["a", "c"][..], 204, ""),
+        (
+            &["a", "c", "e"][..],
+            400,
+            "body: must have at most 2 properties",
+        ),
+    ] {
+        let mut body = String::new();
+        for name in fields {
+            body.push_str(&format!(
+                "--b\r\ncontent-disposition: form-data; name=\"{name}\"\r\n\r\nx\r\n"
+            ));
+        }
+        body.push_str("--b--\r\n");
+        let response = http
+            .put(format!("http://{addr}/v31/moderation"))
+            .header("content-type", "multipart/form-data; boundary=b")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), status, "{fields:?}");
+        let text = response.text().await.unwrap();
+        assert!(text.contains(place), "{place} in {text}");
+    }
     for (query, status) in [("", 200), ("?status=APPROVED", 200), ("?status=false", 400)] {
         let response = http
             .get(format!("http://{addr}/v31/commands{query}"))

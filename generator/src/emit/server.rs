@@ -877,13 +877,22 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 let t = rust_type(t, true);
                 quote!(body::read_form::<#t>(&parts, body, body_limit, #required).await?)
             }
-            // Only ever an alternative, read apart from the others (see below).
-            BodyKind::Multipart(t) => multipart_checked(api, t, required, |raw| {
-                quote!(body::OrMultipart::Multipart(#raw))
-            }),
+            // Only ever an alternative, read apart from the others (see below). Of the same
+            // schema as the typed body, its own constraints apply as well.
+            BodyKind::Multipart(t) => {
+                let check_ty = match &b.check_ty {
+                    TypeRef::Nullable(inner) => inner.as_ref(),
+                    ty => ty,
+                };
+                let same = b.read_type().is_some_and(|typed| typed == t || matches!(typed, TypeRef::Nullable(inner) if **inner == *t));
+                let own = same.then_some((check_ty, &b.constraints));
+                multipart_checked(api, t, own, required, |raw| {
+                    quote!(body::OrMultipart::Multipart(#raw))
+                })
+            }
             BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
             BodyKind::Bytes | BodyKind::Stream(_) => match &b.checked_as {
-                Some(form) => multipart_checked(api, form, required, |raw| raw),
+                Some(form) => multipart_checked(api, form, None, required, |raw| raw),
                 None => {
                     let ct = &b.content_type;
                     quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
@@ -1495,18 +1504,28 @@ fn body_checks(b: &crate::ir::Body, checked: bool, present: bool) -> Option<Toke
 fn multipart_checked(
     api: &Api,
     form: &TypeRef,
+    own: Option<(&TypeRef, &crate::ir::Constraints)>,
     required: bool,
     wrap: impl FnOnce(TokenStream) -> TokenStream,
 ) -> TokenStream {
     let t = rust_type(form, true);
     let read = quote!(body::read_multipart_as::<#t>(&parts, body, body_limit, #required).await?);
     let raw = wrap(quote!(raw));
-    if super::types::contents_validated(form, &validated_types(api)) {
+    // The schema's own constraints (a map's `maxProperties`, each value's `maxLength`), as
+    // for the same body sent as JSON.
+    let own = own
+        .map(|(ty, c)| constraint_checks(&quote!(value), &quote!("body"), ty, c))
+        .filter(|checks| !checks.is_empty())
+        .map(|checks| quote!({ let value = &form; let out = &mut errors; #checks }));
+    let walk = super::types::contents_validated(form, &validated_types(api))
+        .then(|| quote!(form.validate("", &mut errors);));
+    if own.is_some() || walk.is_some() {
         quote! {
             match #read {
                 Some((form, raw)) => {
                     let mut errors = Violations::new();
-                    form.validate("", &mut errors);
+                    #own
+                    #walk
                     errors.check()?;
                     Some(#raw)
                 }

@@ -86,7 +86,9 @@ pub trait Oas31Api: Send + Sync + 'static {
         &self,
         ctx: &RequestContext,
         params: PutModerationParams,
-        body: std::collections::BTreeMap<String, String>,
+        body: crate::runtime::body::OrMultipart<
+            std::collections::BTreeMap<String, String>,
+        >,
     ) -> impl Future<Output = Result<PutModerationResponse, Self::Error>> + Send {
         let _ = (ctx, params, body);
         async { Ok(PutModerationResponse::Unimplemented) }

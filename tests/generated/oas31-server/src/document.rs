@@ -212,6 +212,16 @@ pub static DOCUMENT: Document = Document {
                 },
                 "maxProperties": 2
               }
+            },
+            "multipart/form-data": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "string",
+                  "maxLength": 5
+                },
+                "maxProperties": 2
+              }
             }
           }
         },
@@ -768,6 +778,11 @@ paths:
         required: true
         content:
           application/json:
+            schema:
+              type: object
+              additionalProperties: {type: string, maxLength: 5}
+              maxProperties: 2
+          multipart/form-data:
             schema:
               type: object
               additionalProperties: {type: string, maxLength: 5}

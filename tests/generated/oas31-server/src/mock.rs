@@ -100,7 +100,9 @@ impl Oas31Api for Mock {
         &self,
         _ctx: &RequestContext,
         _params: PutModerationParams,
-        _body: std::collections::BTreeMap<String, String>,
+        _body: crate::runtime::body::OrMultipart<
+            std::collections::BTreeMap<String, String>,
+        >,
     ) -> Result<PutModerationResponse, MockError> {
         Ok(PutModerationResponse::NoContent)
     }

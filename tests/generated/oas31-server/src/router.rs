@@ -351,24 +351,54 @@ fn serve_put_moderation<A: Oas31Api>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let params = PutModerationParams {};
-        let body = body::read_json::<
-            std::collections::BTreeMap<String, String>,
-        >(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            let media = body::media_type(&parts).unwrap_or_default();
+            if body::media_type_matches(&media, &["multipart/form-data"]) {
+                match body::read_multipart_as::<
+                    std::collections::BTreeMap<String, String>,
+                >(&parts, body, body_limit, true)
+                    .await?
+                {
+                    Some((form, raw)) => {
+                        let mut errors = Violations::new();
+                        {
+                            let value = &form;
+                            let out = &mut errors;
+                            validate::check_max_properties(value.len(), 2, "body", out);
+                            for (key, item) in value.iter() {
+                                let at = validate::join("body", key);
+                                validate::check_max_length(item, 5, &at, out);
+                            }
+                        }
+                        errors.check()?;
+                        Some(body::OrMultipart::Multipart(raw))
+                    }
+                    None => None,
+                }
+            } else {
+                let body = body::read_json::<
+                    std::collections::BTreeMap<String, String>,
+                >(&parts, body, body_limit, true)
+                    .await?;
+                let mut errors = Violations::new();
+                let value = &body;
+                {
+                    if let Some(value) = value {
+                        let out = &mut errors;
+                        validate::check_max_properties(value.len(), 2, "body", out);
+                        for (key, item) in value.iter() {
+                            let at = validate::join("body", key);
+                            validate::check_max_length(item, 5, &at, out);
+                        }
+                    }
+                }
+                errors.check()?;
+                body.map(body::OrMultipart::Typed)
+            }
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
-        let mut errors = Violations::new();
-        let value = &body;
-        {
-            let out = &mut errors;
-            validate::check_max_properties(value.len(), 2, "body", out);
-            for (key, item) in value.iter() {
-                let at = validate::join("body", key);
-                validate::check_max_length(item, 5, &at, out);
-            }
-        }
-        errors.check()?;
         let ctx = RequestContext::new("putModeration", scheme, parts);
         let outcome = A::put_moderation(&api, &ctx, params, body).await;
         match outcome {
