@@ -361,6 +361,8 @@ async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
         json!(null),
         json!([]),
         json!([command(json!({"permissions": max, "roles": [null, "12"]}))]),
+        json!([command(json!({"include_roles": "anything"}))]),
+        json!([command(json!({"include_roles": ["1", "2"]}))]),
     ];
     for body in accepted {
         let (status, answer) = send(addr, "PUT", "/commands", &body).await;
@@ -377,6 +379,19 @@ async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
         ),
         (json!([command(json!({"roles": ["x"]}))]), "/0/roles/0"),
         (json!([command(json!({"roles": ["1", "1"]}))]), "unique"),
+        // A union's list variant is held to its own bounds.
+        (
+            json!([command(json!({"include_roles": ["1", "1"]}))]),
+            "unique",
+        ),
+        (
+            json!([command(json!({"include_roles": ["x"]}))]),
+            "/0/include_roles/0",
+        ),
+        (
+            json!([command(json!({"include_roles": ["1", "2", "3"]}))]),
+            "at most 2",
+        ),
     ];
     for (body, place) in refused {
         let (status, problem) = send(addr, "PUT", "/commands", &body).await;

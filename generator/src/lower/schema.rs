@@ -2070,10 +2070,16 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                 }
                 // A variant that is a checked scalar (nexus's `NameOrId`: a `uuid`, or a
                 // `Name` with `maxLength` and `pattern`) is checked as one.
-                TypeKind::OneOf(o) => o
-                    .variants
-                    .iter()
-                    .any(|v| needs(&v.ty) || checked_scalar(&v.check_ty, &v.constraints)),
+                // So is one that is a list or map with bounds of its own (discord's
+                // `include_roles`: `oneOf: [string, array with uniqueItems]`).
+                TypeKind::OneOf(o) => o.variants.iter().any(|v| {
+                    needs(&v.ty)
+                        || checked_scalar(&v.check_ty, &v.constraints)
+                        || matches!(
+                            v.check_ty,
+                            TypeRef::Vec(_) | TypeRef::Map(_) | TypeRef::JsonObject
+                        ) && !v.constraints.is_empty()
+                }),
                 // An alias has no checks of its own: its constraints were copied to every
                 // field and parameter that uses it.
                 TypeKind::Alias(ty, _) => needs(ty),

@@ -3185,27 +3185,55 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
+        let mut unchecked = None;
         match crate::runtime::integer::from_value::<String>(value.clone()) {
-            Ok(v) => return Ok(Self::String(v)),
+            Ok(v) => {
+                let v = Self::String(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
         match crate::runtime::integer::from_value::<Vec<String>>(value.clone()) {
-            Ok(v) => return Ok(Self::Array(v)),
+            Ok(v) => {
+                let v = Self::Array(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Array")),
         }
-        Err(
-            serde::de::Error::custom(
+        unchecked
+            .ok_or_else(|| serde::de::Error::custom(
                 format!(
                     concat!("no variant of `", "ListTaggedTag", "` matched: {}"), reasons
                     .join("; ")
                 ),
-            ),
-        )
+            ))
     }
 }
 
 impl Validate for ListTaggedTag {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        match self {
+            Self::String(_) => {}
+            Self::Array(value) => {
+                validate::check_max_items(value, 3, pointer, out);
+                validate::check_unique_items(value, pointer, out);
+                for (i, item) in value.iter().enumerate() {
+                    let at = validate::join_index(pointer, i);
+                    validate::check_pattern(item, "^[0-9]+$", &at, out);
+                }
+            }
+        }
+    }
 }
 
 /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.

@@ -19,6 +19,50 @@ where
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
+/// One string, or a list with bounds of its own.
+///
+/// Schema: `/components/schemas/Command/properties/include_roles`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum CommandIncludeRoles {
+    String(String),
+    Array(Vec<Snowflake>),
+}
+
+impl Serialize for CommandIncludeRoles {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::String(v) => v.serialize(serializer),
+            Self::Array(v) => v.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for CommandIncludeRoles {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<String>(value.clone()) {
+            Ok(v) => return Ok(Self::String(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "String")),
+        }
+        match crate::runtime::integer::from_value::<Vec<Snowflake>>(value.clone()) {
+            Ok(v) => return Ok(Self::Array(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Array")),
+        }
+        Err(
+            serde::de::Error::custom(
+                format!(
+                    concat!("no variant of `", "CommandIncludeRoles", "` matched: {}"),
+                    reasons.join("; ")
+                ),
+            ),
+        )
+    }
+}
+
 /// Schema: `/components/schemas/Command`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Command {
@@ -35,6 +79,9 @@ pub struct Command {
         deserialize_with = "absent_null_or_value"
     )]
     pub roles: Option<Option<Vec<Option<Snowflake>>>>,
+    /// One string, or a list with bounds of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_roles: Option<CommandIncludeRoles>,
 }
 
 impl Command {
@@ -45,6 +92,7 @@ impl Command {
             name: name.into(),
             permissions: None,
             roles: None,
+            include_roles: None,
         }
     }
 
@@ -57,6 +105,15 @@ impl Command {
     /// Sets `roles`; `None` sends `null`.
     pub fn with_roles(mut self, roles: Option<Vec<Option<Snowflake>>>) -> Self {
         self.roles = Some(roles);
+        self
+    }
+
+    /// Sets `include_roles` (`None` unsets it).
+    pub fn with_include_roles(
+        mut self,
+        include_roles: impl Into<Option<CommandIncludeRoles>>,
+    ) -> Self {
+        self.include_roles = include_roles.into();
         self
     }
 }

@@ -317,6 +317,22 @@ pub static DOCUMENT: Document = Document {
                 }
               ]
             }
+          },
+          "include_roles": {
+            "description": "One string, or a list with bounds of its own.",
+            "oneOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Snowflake"
+                },
+                "maxItems": 2,
+                "uniqueItems": true
+              }
+            ]
           }
         }
       },
@@ -827,6 +843,14 @@ components:
           uniqueItems: true
           items:
             oneOf: [{type: "null"}, {$ref: '#/components/schemas/Snowflake'}]
+        include_roles:
+          description: One string, or a list with bounds of its own.
+          oneOf:
+            - {type: string}
+            - type: array
+              items: {$ref: '#/components/schemas/Snowflake'}
+              maxItems: 2
+              uniqueItems: true
     CommandStatus: {type: string, enum: [SUBMITTED, APPROVED]}
     Snowflake: {type: string, pattern: '^(0|[1-9][0-9]*)$'}
     Error:

@@ -90,7 +90,9 @@ impl Oas31Api for Mock {
     ) -> Result<PutCommandsResponse, MockError> {
         let body: Option<Vec<types::Command>> = mock::checked(
             "putCommands: 200 body",
-            &[r#"[{"name":"string","permissions":1,"roles":["0"]}]"#],
+            &[
+                r#"[{"name":"string","permissions":1,"roles":["0"],"include_roles":"string"}]"#,
+            ],
         )?;
         Ok(PutCommandsResponse::Ok(body))
     }

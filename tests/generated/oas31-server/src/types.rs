@@ -22,6 +22,82 @@ where
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
+/// One string, or a list with bounds of its own.
+///
+/// Schema: `/components/schemas/Command/properties/include_roles`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum CommandIncludeRoles {
+    String(String),
+    Array(Vec<Snowflake>),
+}
+
+impl Serialize for CommandIncludeRoles {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::String(v) => v.serialize(serializer),
+            Self::Array(v) => v.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for CommandIncludeRoles {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        let mut unchecked = None;
+        match crate::runtime::integer::from_value::<String>(value.clone()) {
+            Ok(v) => {
+                let v = Self::String(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "String")),
+        }
+        match crate::runtime::integer::from_value::<Vec<Snowflake>>(value.clone()) {
+            Ok(v) => {
+                let v = Self::Array(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "Array")),
+        }
+        unchecked
+            .ok_or_else(|| serde::de::Error::custom(
+                format!(
+                    concat!("no variant of `", "CommandIncludeRoles", "` matched: {}"),
+                    reasons.join("; ")
+                ),
+            ))
+    }
+}
+
+impl Validate for CommandIncludeRoles {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        match self {
+            Self::String(_) => {}
+            Self::Array(value) => {
+                validate::check_max_items(value, 2, pointer, out);
+                validate::check_unique_items(value, pointer, out);
+                for (i, item) in value.iter().enumerate() {
+                    let at = validate::join_index(pointer, i);
+                    validate::check_pattern(item, "^(0|[1-9][0-9]*)$", &at, out);
+                }
+            }
+        }
+    }
+}
+
 /// Schema: `/components/schemas/Command`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Command {
@@ -38,6 +114,13 @@ pub struct Command {
         deserialize_with = "absent_null_or_value"
     )]
     pub roles: Option<Option<Vec<Option<Snowflake>>>>,
+    /// One string, or a list with bounds of its own.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub include_roles: Option<CommandIncludeRoles>,
 }
 
 impl Command {
@@ -48,6 +131,7 @@ impl Command {
             name: name.into(),
             permissions: None,
             roles: None,
+            include_roles: None,
         }
     }
 
@@ -60,6 +144,15 @@ impl Command {
     /// Sets `roles`; `None` sends `null`.
     pub fn with_roles(mut self, roles: Option<Vec<Option<Snowflake>>>) -> Self {
         self.roles = Some(roles);
+        self
+    }
+
+    /// Sets `include_roles` (`None` unsets it).
+    pub fn with_include_roles(
+        mut self,
+        include_roles: impl Into<Option<CommandIncludeRoles>>,
+    ) -> Self {
+        self.include_roles = include_roles.into();
         self
     }
 }
@@ -80,6 +173,10 @@ impl Validate for Command {
                 let at = validate::join_index(&at, i);
                 validate::check_pattern(item, "^(0|[1-9][0-9]*)$", &at, out);
             }
+        }
+        if let Some(value) = &self.include_roles {
+            let at = validate::join(pointer, "include_roles");
+            value.validate(&at, out);
         }
     }
 }
