@@ -489,7 +489,7 @@ pub async fn read_multipart<T: DeserializeOwned>(
     let Some((fields, _)) = read_parts(parts, body, limit, required, false).await? else {
         return Ok(None);
     };
-    decode_pairs(fields)
+    decode_fields(fields, true)
         .map(Some)
         .map_err(|violation| Problem::bad_request(String::new()).with_violations(vec![violation]))
 }
@@ -508,7 +508,7 @@ pub async fn read_multipart_as<T: DeserializeOwned>(
     let Some((fields, raw)) = read_parts(parts, body, limit, required, true).await? else {
         return Ok(None);
     };
-    let value = decode_pairs(fields).map_err(|violation| {
+    let value = decode_fields(fields, true).map_err(|violation| {
         Problem::bad_request(String::new()).with_violations(vec![violation])
     })?;
     Ok(Some((value, raw.to_vec())))
@@ -552,7 +552,7 @@ pub fn decode_multipart<T: DeserializeOwned>(
     bytes: &[u8],
 ) -> Result<T, Problem> {
     let fields = multipart_fields(content_type, &Bytes::copy_from_slice(bytes), false)?;
-    decode_pairs(fields)
+    decode_fields(fields, true)
         .map_err(|violation| Problem::bad_request(String::new()).with_violations(vec![violation]))
 }
 
@@ -601,6 +601,15 @@ pub fn decode_form<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
 pub(crate) fn decode_pairs<T: DeserializeOwned>(
     pairs: impl IntoIterator<Item = (String, String)>,
 ) -> Result<T, Violation> {
+    decode_fields(pairs, false)
+}
+
+/// [`decode_pairs`]; `null_text`: a value `null` is JSON's null where the field admits it (a
+/// multipart body's parts, see [`multipart_fields`]).
+fn decode_fields<T: DeserializeOwned>(
+    pairs: impl IntoIterator<Item = (String, String)>,
+    null_text: bool,
+) -> Result<T, Violation> {
     // Group repeated keys, keeping first-appearance order.
     let mut fields: Vec<(String, Vec<String>)> = Vec::new();
     for (k, v) in pairs {
@@ -609,8 +618,11 @@ pub(crate) fn decode_pairs<T: DeserializeOwned>(
             None => fields.push((k, vec![v])),
         }
     }
-    let de: de::value::MapDeserializer<'_, _, de::value::Error> =
-        de::value::MapDeserializer::new(fields.into_iter().map(|(k, v)| (k, FormField(v))));
+    let de: de::value::MapDeserializer<'_, _, de::value::Error> = de::value::MapDeserializer::new(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k, FormField(v, null_text))),
+    );
     // A type that buffers the form first (a `oneOf` body) reads its variants' numbers and
     // booleans from the text they arrived as.
     integer::text_scalars(|| serde_path_to_error::deserialize(de)).map_err(|e| Violation {
@@ -619,11 +631,21 @@ pub(crate) fn decode_pairs<T: DeserializeOwned>(
     })
 }
 
-/// The values of one form key (never empty).
-struct FormField(Vec<String>);
+/// The values of one form key (never empty); whether `null` is JSON's null (see
+/// [`FormValue`]).
+struct FormField(Vec<String>, bool);
 
-/// One form value, parsed on demand into whatever the target type asks for.
-struct FormValue(String);
+/// One form value, parsed on demand into whatever the target type asks for; with `.1` (the
+/// parts of a multipart body), the text `null` is JSON's null for a field that admits it:
+/// schemathesis writes a part's non-string values in their JSON spelling, and a browser's
+/// `FormData` turns `null` into the text `null` too. (A url-encoded form's `null` stays text.)
+struct FormValue(String, bool);
+
+impl FormValue {
+    fn is_null(&self) -> bool {
+        self.1 && self.0 == "null"
+    }
+}
 
 impl<'de> IntoDeserializer<'de, de::value::Error> for FormField {
     type Deserializer = Self;
@@ -641,7 +663,7 @@ impl<'de> IntoDeserializer<'de, de::value::Error> for FormValue {
 
 impl FormField {
     fn first(self) -> FormValue {
-        FormValue(self.0.into_iter().next().unwrap_or_default())
+        FormValue(self.0.into_iter().next().unwrap_or_default(), self.1)
     }
 }
 
@@ -657,12 +679,16 @@ impl<'de> de::Deserializer<'de> for FormField {
     type Error = de::value::Error;
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        let null_text = self.1;
         visitor.visit_seq(de::value::SeqDeserializer::new(
-            self.0.into_iter().map(FormValue),
+            self.0.into_iter().map(|v| FormValue(v, null_text)),
         ))
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        if self.0.len() == 1 && self.1 && self.0[0] == "null" {
+            return visitor.visit_none();
+        }
         visitor.visit_some(self)
     }
 
@@ -775,6 +801,10 @@ impl<'de> de::Deserializer<'de> for FormValue {
     type Error = de::value::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        // A type that buffers its input (a `oneOf`) sees `null` as JSON's null.
+        if self.is_null() {
+            return visitor.visit_unit();
+        }
         visitor.visit_string(self.0)
     }
 
@@ -797,6 +827,9 @@ impl<'de> de::Deserializer<'de> for FormValue {
     );
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        if self.is_null() {
+            return visitor.visit_none();
+        }
         visitor.visit_some(self)
     }
 

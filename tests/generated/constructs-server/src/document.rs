@@ -709,6 +709,10 @@ pub static DOCUMENT: Document = Document {
           "cups": {
             "type": "integer",
             "minimum": 1
+          },
+          "sugar": {
+            "type": "integer",
+            "nullable": true
           }
         }
       },
@@ -975,6 +979,14 @@ pub static DOCUMENT: Document = Document {
                   "reference": {
                     "type": "string",
                     "format": "binary"
+                  },
+                  "style": {
+                    "type": "string",
+                    "enum": [
+                      "calm",
+                      "wild"
+                    ],
+                    "nullable": true
                   }
                 }
               }
@@ -1772,6 +1784,7 @@ components:
       properties:
         kind: {type: string, enum: [Tea]}
         cups: {type: integer, minimum: 1}
+        sugar: {type: integer, nullable: true}
     Named:
       type: object
       properties:
@@ -1882,6 +1895,7 @@ paths:
               properties:
                 prompt: {type: string, minLength: 1}
                 reference: {type: string, format: binary}
+                style: {type: string, enum: [calm, wild], nullable: true}
       responses:
         '201':
           description: How the body came, and its prompt.

@@ -2730,13 +2730,25 @@ impl Validate for TeaKind {
 pub struct Tea {
     pub kind: TeaKind,
     pub cups: i64,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub sugar: Option<Option<i64>>,
 }
 
 impl Tea {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
     pub fn new(kind: TeaKind, cups: i64) -> Self {
-        Self { kind, cups }
+        Self { kind, cups, sugar: None }
+    }
+
+    /// Sets `sugar`; `None` sends `null`.
+    pub fn with_sugar(mut self, sugar: Option<i64>) -> Self {
+        self.sugar = Some(sugar);
+        self
     }
 }
 
@@ -3038,11 +3050,86 @@ impl Validate for CreateVideoBody {
     }
 }
 
+/// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema/properties/style`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CreateVideoMultipartStyle {
+    /// `calm`
+    Calm,
+    /// `wild`
+    Wild,
+}
+
+impl CreateVideoMultipartStyle {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Calm => "calm",
+            Self::Wild => "wild",
+        }
+    }
+}
+
+impl std::str::FromStr for CreateVideoMultipartStyle {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "calm" => Ok(Self::Calm),
+            "wild" => Ok(Self::Wild),
+            other => {
+                Err(
+                    format!(
+                        concat!("expected one of ", "`calm`, `wild`", ", got `{}`"),
+                        other
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for CreateVideoMultipartStyle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for CreateVideoMultipartStyle {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for CreateVideoMultipartStyle {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+impl crate::runtime::params::FromParam for CreateVideoMultipartStyle {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+impl Validate for CreateVideoMultipartStyle {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CreateVideoMultipart {
     pub prompt: String,
     pub reference: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub style: Option<Option<CreateVideoMultipartStyle>>,
 }
 
 impl CreateVideoMultipart {
@@ -3052,7 +3139,14 @@ impl CreateVideoMultipart {
         Self {
             prompt: prompt.into(),
             reference: reference.into(),
+            style: None,
         }
+    }
+
+    /// Sets `style`; `None` sends `null`.
+    pub fn with_style(mut self, style: Option<CreateVideoMultipartStyle>) -> Self {
+        self.style = Some(style);
+        self
     }
 }
 
