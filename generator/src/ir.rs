@@ -439,6 +439,10 @@ pub struct Constraints {
     /// (`additionalProperties`), when they have any: checked on each, where the item is a
     /// scalar (a named type checks its own).
     pub each: Option<Box<Constraints>>,
+    /// `each` applies only to a list of two items or more: a query parameter of one value or
+    /// several (`oneOf: [string, array of patterned strings]`), where one value is the
+    /// scalar variant's, which takes any text.
+    pub each_when_several: bool,
     /// `format` of a string kept as `String`, when the server checks it: `uri`,
     /// `uri-reference`, `email`, `hostname` (runtime `formats`).
     pub checked_format: Option<String>,

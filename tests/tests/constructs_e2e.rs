@@ -692,6 +692,8 @@ async fn a_query_parameter_of_one_value_or_several_is_a_list() {
         ("", 200, "[]"),
         ("tag=1&tag=2&tag=3&tag=4", 400, "at most 3 items"),
         ("tag=1&tag=1", 400, "unique"),
+        // Several values are the array variant's: each item is checked as a `Digits`.
+        ("tag=abc&tag=1", 400, "query/tag/0"),
     ] {
         let response = common::raw_http()
             .get(format!("{}/tagged?{query}", base(addr)))

@@ -708,12 +708,18 @@ pub fn constraint_checks(
             let (inner, bind) = present(inner);
             let checks = constraint_checks(&quote!(item), &quote!(&at), &inner, each);
             if !checks.is_empty() {
-                out.extend(quote! {
+                let each = quote! {
                     for (i, item) in #value.iter().enumerate() {
                         #bind
                         let at = validate::join_index(#at, i);
                         #checks
                     }
+                };
+                // One value is the scalar variant's, which takes any text.
+                out.extend(if c.each_when_several {
+                    quote!(if #value.len() > 1 { #each })
+                } else {
+                    each
                 });
             }
         }

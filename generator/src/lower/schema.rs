@@ -265,23 +265,49 @@ impl<'a> Schemas<'a> {
         let TypeRef::Vec(item) = &many.ty else {
             return None;
         };
-        if **item != one.ty || !self.is_scalar(item) {
+        // Items that may be `null` are read as their type (a query has no null).
+        let item = match item.as_ref() {
+            TypeRef::Nullable(inner) => inner.as_ref(),
+            item => item,
+        };
+        // The items are the scalar, or an alias of it (discord's `tag`: `oneOf: [string,
+        // array of SnowflakeType]`, a patterned string).
+        if !self.is_scalar(item) || self.scalar_of(item) != self.scalar_of(&one.ty) {
             return None;
         }
-        let each = many
-            .constraints
-            .each
-            .as_deref()
-            .filter(|each| **each == one.constraints)
-            .map(|each| Box::new(each.clone()));
+        // An item is checked by what both variants ask of it (a value the scalar variant
+        // takes is valid); beyond that, the array variant's item checks apply when there are
+        // several values, which only the array variant takes.
+        let (each, each_when_several) = match many.constraints.each.as_deref() {
+            Some(each) if *each == one.constraints => (Some(Box::new(each.clone())), false),
+            Some(each) if one.constraints.is_empty() => (Some(Box::new(each.clone())), true),
+            _ => (None, false),
+        };
         let constraints = Constraints {
             max_items: many.constraints.max_items,
             unique_items: many.constraints.unique_items,
             min_items: many.constraints.min_items.filter(|&n| n <= 1),
             each,
+            each_when_several,
             ..Constraints::default()
         };
-        Some((many.ty.clone(), constraints))
+        // Values of the scalar variant's type: one value may be any text it takes.
+        Some((TypeRef::Vec(Box::new(one.ty.clone())), constraints))
+    }
+
+    /// The scalar a type is, through aliases of scalars (`SnowflakeType` → `String`).
+    fn scalar_of(&self, ty: &TypeRef) -> TypeRef {
+        let mut ty = ty.clone();
+        for _ in 0..8 {
+            let TypeRef::Named(name) = &ty else {
+                break;
+            };
+            match self.types.iter().find(|t| &t.name == name).map(|t| &t.kind) {
+                Some(TypeKind::Alias(inner, _)) => ty = inner.clone(),
+                _ => break,
+            }
+        }
+        ty
     }
 
     /// The shape of a type as an object-valued query parameter: `Some(Some(names))` for a

@@ -335,10 +335,10 @@ fn create_video(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 fn list_tagged_command() -> Command {
     Command::new("list-tagged")
         .about(
-            "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list.",
+            "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list. One value is the string variant's (any text); several are the array's, each item a `Digits`.",
         )
         .long_about(
-            "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list.\n\n`GET /tagged` (operation `listTagged`).",
+            "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list. One value is the string variant's (any text); several are the array's, each item a `Digits`.\n\n`GET /tagged` (operation `listTagged`).",
         )
         .arg(
             Arg::new("tag")

@@ -1932,6 +1932,9 @@ impl Fish {
     }
 }
 
+/// Schema: `/components/schemas/Digits`.
+pub type Digits = String;
+
 /// Schema: `/components/schemas/FormEntry`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FormEntry {
@@ -2595,7 +2598,7 @@ impl UploadBody {
 #[allow(clippy::large_enum_variant)]
 pub enum ListTaggedTag {
     String(String),
-    Array(Vec<String>),
+    Array(Vec<Digits>),
 }
 
 impl Serialize for ListTaggedTag {
@@ -2617,7 +2620,7 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<Vec<String>>(value.clone()) {
+        match crate::runtime::integer::from_value::<Vec<Digits>>(value.clone()) {
             Ok(v) => return Ok(Self::Array(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Array")),
         }

@@ -102,7 +102,7 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(PostNotesResponse::Unimplemented) }
     }
 
-    /// One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list.
+    /// One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list. One value is the string variant's (any text); several are the array's, each item a `Digits`.
     ///
     /// `GET /tagged` (operation `listTagged`).
     fn list_tagged(

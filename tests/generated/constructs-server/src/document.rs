@@ -628,6 +628,10 @@ pub static DOCUMENT: Document = Document {
           }
         }
       },
+      "Digits": {
+        "type": "string",
+        "pattern": "^[0-9]+$"
+      },
       "FormEntry": {
         "type": "object",
         "required": [
@@ -1131,7 +1135,7 @@ pub static DOCUMENT: Document = Document {
       "get": {
         "operationId": "listTagged",
         "security": [],
-        "description": "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list.",
+        "description": "One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list. One value is the string variant's (any text); several are the array's, each item a `Digits`.",
         "parameters": [
           {
             "name": "tag",
@@ -1144,8 +1148,7 @@ pub static DOCUMENT: Document = Document {
                 {
                   "type": "array",
                   "items": {
-                    "type": "string",
-                    "pattern": "^[0-9]+$"
+                    "$ref": "#/components/schemas/Digits"
                   },
                   "maxItems": 3,
                   "uniqueItems": true
@@ -1752,6 +1755,7 @@ components:
       properties:
         kind: {type: string}
         fins: {type: integer}
+    Digits: {type: string, pattern: '^[0-9]+$'}
     FormEntry:
       type: object
       required: [name]
@@ -1964,14 +1968,15 @@ paths:
       security: []
       description: >-
         One value or several (discord's `tag`): in a form-style query, one value and an array
-        of one item are the same text, so the parameter is a list.
+        of one item are the same text, so the parameter is a list. One value is the string
+        variant's (any text); several are the array's, each item a `Digits`.
       parameters:
         - name: tag
           in: query
           schema:
             oneOf:
               - {type: string}
-              - {type: array, items: {type: string, pattern: '^[0-9]+$'}, maxItems: 3, uniqueItems: true}
+              - {type: array, items: {$ref: '#/components/schemas/Digits'}, maxItems: 3, uniqueItems: true}
       responses:
         '200':
           description: The values as read.

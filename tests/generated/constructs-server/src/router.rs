@@ -616,6 +616,12 @@ fn serve_list_tagged<A: ConstructsApi>(
                 let at = "query/tag";
                 validate::check_max_items(value, 3, at, out);
                 validate::check_unique_items(value, at, out);
+                if value.len() > 1 {
+                    for (i, item) in value.iter().enumerate() {
+                        let at = validate::join_index(at, i);
+                        validate::check_pattern(item, "^[0-9]+$", &at, out);
+                    }
+                }
             }
             errors.check()?;
             ListTaggedParams { tag }

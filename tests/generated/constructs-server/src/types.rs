@@ -2317,6 +2317,9 @@ impl Validate for Fish {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// Schema: `/components/schemas/Digits`.
+pub type Digits = String;
+
 /// Schema: `/components/schemas/FormEntry`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FormEntry {
@@ -3261,7 +3264,7 @@ impl Validate for UploadBody {
 #[allow(clippy::large_enum_variant)]
 pub enum ListTaggedTag {
     String(String),
-    Array(Vec<String>),
+    Array(Vec<Digits>),
 }
 
 impl Serialize for ListTaggedTag {
@@ -3292,7 +3295,7 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
             }
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<Vec<String>>(value.clone()) {
+        match crate::runtime::integer::from_value::<Vec<Digits>>(value.clone()) {
             Ok(v) => {
                 let v = Self::Array(v);
                 let mut errors = Violations::new();
