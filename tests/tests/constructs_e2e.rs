@@ -139,6 +139,15 @@ impl ConstructsApi for Service {
         Ok(AddDishResponse::Ok(dish))
     }
 
+    async fn put_raw_note(
+        &self,
+        _ctx: &RequestContext,
+        _params: PutRawNoteParams,
+        body: String,
+    ) -> Result<PutRawNoteResponse, String> {
+        Ok(PutRawNoteResponse::Ok(format!("{} bytes", body.len())))
+    }
+
     async fn create_video(
         &self,
         ctx: &RequestContext,
@@ -1013,4 +1022,26 @@ async fn a_body_offered_as_json_and_as_multipart_of_its_own_schema_takes_both() 
     let (status, text) = send(json, br#"{"prompt":"otter","seconds":40}"#.to_vec()).await;
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("/seconds"), "{text}");
+}
+
+#[tokio::test]
+async fn a_string_body_of_any_media_type_takes_any_media_type() {
+    let addr = serve().await;
+    let http = common::raw_http();
+    for (content_type, body, status) in [
+        ("application/json", &br#"{"a":1}"#[..], 200),
+        ("text/plain", &b"hello"[..], 200),
+        ("application/octet-stream", &b"bytes"[..], 200),
+        // Still text: bytes that are not UTF-8 are refused.
+        ("application/octet-stream", &[0xff, 0xfe][..], 400),
+    ] {
+        let response = http
+            .put(format!("{}/raw-notes", base(addr)))
+            .header("content-type", content_type)
+            .body(body.to_vec())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), status, "{content_type}");
+    }
 }

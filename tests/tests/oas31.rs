@@ -362,6 +362,7 @@ async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
         json!([]),
         json!([command(json!({"permissions": max, "roles": [null, "12"]}))]),
         json!([command(json!({"include_roles": "anything"}))]),
+        json!([command(json!({"nothing": {}}))]),
         json!([command(json!({"include_roles": ["1", "2"]}))]),
     ];
     for body in accepted {
@@ -379,6 +380,10 @@ async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
         ),
         (json!([command(json!({"roles": ["x"]}))]), "/0/roles/0"),
         (json!([command(json!({"roles": ["1", "1"]}))]), "unique"),
+        (
+            json!([command(json!({"nothing": {"a": 1}}))]),
+            "/0/nothing: must have at most 0",
+        ),
         // A union's list variant is held to its own bounds.
         (
             json!([command(json!({"include_roles": ["1", "1"]}))]),

@@ -890,6 +890,10 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                     quote!(body::OrMultipart::Multipart(#raw))
                 })
             }
+            // `*/*`: any media type, read as the string the schema says (`text/*` otherwise).
+            BodyKind::Text if b.content_type.trim() == "*/*" => quote! {
+                body::read_text_of(&parts, body, body_limit, #required, "*/*").await?
+            },
             BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
             BodyKind::Bytes | BodyKind::Stream(_) => match &b.checked_as {
                 Some(form) => multipart_checked(api, form, None, required, |raw| raw),

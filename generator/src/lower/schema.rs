@@ -1862,6 +1862,18 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
         SchemaKind::Type(Type::Object(o)) => {
             c.min_properties = o.min_properties;
             c.max_properties = o.max_properties;
+            // `{type: object, additionalProperties: false}` and no properties (github's app
+            // manifest conversion): the empty object alone, read as a free-form object that
+            // may hold no member.
+            if o.properties.is_empty()
+                && matches!(
+                    o.additional_properties,
+                    Some(AdditionalProperties::Any(false))
+                )
+                && pattern_properties(schema).is_none()
+            {
+                c.max_properties = Some(0);
+            }
         }
         // Keywords beside `allOf` (or other combinations openapiv3 reads as "any"), and an
         // `allOf` part that only adds a bound (`{minimum: 2}`). Which apply is decided where

@@ -412,13 +412,25 @@ pub async fn read_text(
     limit: usize,
     required: bool,
 ) -> Result<Option<String>, Problem> {
+    read_text_of(parts, body, limit, required, "text/*").await
+}
+
+/// A text body of the media types `accept` covers (`*/*`: any, for a `*/*` request body whose
+/// schema is a string, github's release asset upload); the bytes must be UTF-8.
+pub async fn read_text_of(
+    parts: &Parts,
+    body: Body,
+    limit: usize,
+    required: bool,
+    accept: &str,
+) -> Result<Option<String>, Problem> {
     let Some(bytes) = read_checked(
         parts,
         body,
         limit,
         required,
-        |m| media_type_matches(m, &["text/*"]),
-        "text/*",
+        |m| media_type_matches(m, &[accept]),
+        accept,
         true,
     )
     .await?

@@ -31,7 +31,7 @@ pub fn cli() -> Command {
             "The API key is read from CONSTRUCTS_API_KEY, a user name and password from CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
         )
         .after_long_help(
-            "The API key is read from CONSTRUCTS_API_KEY, a user name and password from CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).\n\nNot offered here:\n  upload: its request body is `multipart/form-data`, not JSON or form data (use the client library)\n  put_blobs: its request body is `application/octet-stream`, not JSON or form data (use the client library)\n  post_notes: its request body is `text/plain`, not JSON or form data (use the client library)",
+            "The API key is read from CONSTRUCTS_API_KEY, a user name and password from CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).\n\nNot offered here:\n  putRawNote: its request body is `*/*`, not JSON or form data (use the client library)\n  upload: its request body is `multipart/form-data`, not JSON or form data (use the client library)\n  put_blobs: its request body is `application/octet-stream`, not JSON or form data (use the client library)\n  post_notes: its request body is `text/plain`, not JSON or form data (use the client library)",
         )
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)

@@ -408,6 +408,56 @@ impl Client {
         }
     }
 
+    /// A body of any media type whose schema is a string (github's asset upload).
+    ///
+    /// `PUT /raw-notes` (operation `putRawNote`).
+    pub async fn put_raw_note(
+        &self,
+        body: &str,
+    ) -> Result<ResponseValue<String>, Error<PutRawNoteError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "putRawNote",
+            path: "/raw-notes",
+            method: http::Method::PUT,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/raw-notes";
+        let query = "";
+        let body = Ok::<
+            _,
+            crate::runtime::error::SendError,
+        >(bytes::Bytes::from(body.to_owned()))?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::PUT, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("text/plain"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("*/*"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.text(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).
     ///
     /// `POST /videos` (operation `createVideo`).
@@ -952,6 +1002,15 @@ pub enum PostFormsError {}
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum AddDishError {}
+/// The documented error answers of `putRawNote`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutRawNoteError {}
 /// The documented error answers of `createVideo`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code

@@ -54,6 +54,19 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(AddDishResponse::Unimplemented) }
     }
 
+    /// A body of any media type whose schema is a string (github's asset upload).
+    ///
+    /// `PUT /raw-notes` (operation `putRawNote`).
+    fn put_raw_note(
+        &self,
+        ctx: &RequestContext,
+        params: PutRawNoteParams,
+        body: String,
+    ) -> impl Future<Output = Result<PutRawNoteResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(PutRawNoteResponse::Unimplemented) }
+    }
+
     /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).
     ///
     /// `POST /videos` (operation `createVideo`).
@@ -228,6 +241,24 @@ pub struct AddDishParams {}
 pub enum AddDishResponse {
     /// 200: The dish as read.
     Ok(types::Dish),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `putRawNote` (`PUT /raw-notes`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PutRawNoteParams {}
+/// What `putRawNote` answers: one variant per documented status, and [`Unimplemented`](PutRawNoteResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutRawNoteResponse {
+    /// 200: The note's length.
+    Ok(String),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

@@ -942,6 +942,34 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/raw-notes": {
+      "put": {
+        "operationId": "putRawNote",
+        "description": "A body of any media type whose schema is a string (github's asset upload).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "*/*": {
+              "schema": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The note's length.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/videos": {
       "post": {
         "operationId": "createVideo",
@@ -1875,6 +1903,21 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Dish'}
+  /raw-notes:
+    put:
+      operationId: putRawNote
+      description: A body of any media type whose schema is a string (github's asset upload).
+      requestBody:
+        required: true
+        content:
+          '*/*':
+            schema: {type: string}
+      responses:
+        '200':
+          description: The note's length.
+          content:
+            text/plain:
+              schema: {type: string}
   /videos:
     post:
       operationId: createVideo

@@ -63,6 +63,17 @@ impl ConstructsApi for Mock {
         Ok(AddDishResponse::Ok(body))
     }
 
+    /// `PUT /raw-notes`: the 200 answer.
+    async fn put_raw_note(
+        &self,
+        _ctx: &RequestContext,
+        _params: PutRawNoteParams,
+        _body: String,
+    ) -> Result<PutRawNoteResponse, MockError> {
+        let body: String = mock::value("putRawNote: 200 body", &[r#""mock""#])?;
+        Ok(PutRawNoteResponse::Ok(body))
+    }
+
     /// `POST /videos`: the 201 answer.
     async fn create_video(
         &self,

@@ -102,6 +102,12 @@ pub fn router<A: ConstructsApi>(api: Arc<A>, config: ServerConfig) -> axum::Rout
             ),
         )
         .route(
+            &layer::route_path(&base, "/raw-notes"),
+            routing::put_service(
+                layer::operation(&api, handle_put_raw_note::<A>).named("putRawNote"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/videos"),
             routing::post_service(
                 layer::operation(&api, handle_create_video::<A>).named("createVideo"),
@@ -378,6 +384,44 @@ fn serve_add_dish<A: ConstructsApi>(
         };
         let ctx = RequestContext::new("addDish", scheme, parts);
         let outcome = A::add_dish(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `PUT /raw-notes`: see [`ConstructsApi::put_raw_note`].
+fn handle_put_raw_note<A: ConstructsApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_put_raw_note(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `putRawNote` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_put_raw_note<A: ConstructsApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = PutRawNoteParams {};
+        let body = body::read_text_of(&parts, body, body_limit, true, "*/*").await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("putRawNote", scheme, parts);
+        let outcome = A::put_raw_note(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -886,6 +930,15 @@ impl AddDishResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("addDish")),
+        }
+    }
+}
+
+impl PutRawNoteResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
+            Self::Unimplemented => Err(Problem::not_implemented("putRawNote")),
         }
     }
 }

@@ -79,6 +79,9 @@ pub struct Command {
         deserialize_with = "absent_null_or_value"
     )]
     pub roles: Option<Option<Vec<Option<Snowflake>>>>,
+    /// The empty object alone (no properties, no other member allowed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nothing: Option<serde_json::Map<String, serde_json::Value>>,
     /// One string, or a list with bounds of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_roles: Option<CommandIncludeRoles>,
@@ -92,6 +95,7 @@ impl Command {
             name: name.into(),
             permissions: None,
             roles: None,
+            nothing: None,
             include_roles: None,
         }
     }
@@ -105,6 +109,15 @@ impl Command {
     /// Sets `roles`; `None` sends `null`.
     pub fn with_roles(mut self, roles: Option<Vec<Option<Snowflake>>>) -> Self {
         self.roles = Some(roles);
+        self
+    }
+
+    /// Sets `nothing` (`None` unsets it).
+    pub fn with_nothing(
+        mut self,
+        nothing: impl Into<Option<serde_json::Map<String, serde_json::Value>>>,
+    ) -> Self {
+        self.nothing = nothing.into();
         self
     }
 

@@ -318,6 +318,11 @@ pub static DOCUMENT: Document = Document {
               ]
             }
           },
+          "nothing": {
+            "description": "The empty object alone (no properties, no other member allowed).",
+            "type": "object",
+            "additionalProperties": false
+          },
           "include_roles": {
             "description": "One string, or a list with bounds of its own.",
             "oneOf": [
@@ -843,6 +848,10 @@ components:
           uniqueItems: true
           items:
             oneOf: [{type: "null"}, {$ref: '#/components/schemas/Snowflake'}]
+        nothing:
+          description: The empty object alone (no properties, no other member allowed).
+          type: object
+          additionalProperties: false
         include_roles:
           description: One string, or a list with bounds of its own.
           oneOf:

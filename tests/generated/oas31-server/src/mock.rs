@@ -91,7 +91,7 @@ impl Oas31Api for Mock {
         let body: Option<Vec<types::Command>> = mock::checked(
             "putCommands: 200 body",
             &[
-                r#"[{"name":"string","permissions":1,"roles":["0"],"include_roles":"string"}]"#,
+                r#"[{"name":"string","permissions":1,"roles":["0"],"nothing":{},"include_roles":"string"}]"#,
             ],
         )?;
         Ok(PutCommandsResponse::Ok(body))

@@ -114,6 +114,13 @@ pub struct Command {
         deserialize_with = "absent_null_or_value"
     )]
     pub roles: Option<Option<Vec<Option<Snowflake>>>>,
+    /// The empty object alone (no properties, no other member allowed).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub nothing: Option<serde_json::Map<String, serde_json::Value>>,
     /// One string, or a list with bounds of its own.
     #[serde(
         default,
@@ -131,6 +138,7 @@ impl Command {
             name: name.into(),
             permissions: None,
             roles: None,
+            nothing: None,
             include_roles: None,
         }
     }
@@ -144,6 +152,15 @@ impl Command {
     /// Sets `roles`; `None` sends `null`.
     pub fn with_roles(mut self, roles: Option<Vec<Option<Snowflake>>>) -> Self {
         self.roles = Some(roles);
+        self
+    }
+
+    /// Sets `nothing` (`None` unsets it).
+    pub fn with_nothing(
+        mut self,
+        nothing: impl Into<Option<serde_json::Map<String, serde_json::Value>>>,
+    ) -> Self {
+        self.nothing = nothing.into();
         self
     }
 
@@ -173,6 +190,10 @@ impl Validate for Command {
                 let at = validate::join_index(&at, i);
                 validate::check_pattern(item, "^(0|[1-9][0-9]*)$", &at, out);
             }
+        }
+        if let Some(value) = &self.nothing {
+            let at = validate::join(pointer, "nothing");
+            validate::check_max_properties(value.len(), 0, &at, out);
         }
         if let Some(value) = &self.include_roles {
             let at = validate::join(pointer, "include_roles");
