@@ -224,6 +224,11 @@ pub struct Struct {
     /// `dependentRequired` (3.1): when the property (wire name) is present, these must be too.
     /// The server checks it.
     pub dependent_required: Vec<(String, Vec<String>)>,
+    /// `anyOf` (or `oneOf`) whose branches only list `required` properties (github's
+    /// requested reviewers: `reviewers` or `team_reviewers`): the properties (wire names) of
+    /// at least one branch must all be present. The server checks it (a `oneOf`'s "exactly
+    /// one" is read as "at least one").
+    pub required_any_of: Vec<Vec<String>>,
     /// `patternProperties` beside `additionalProperties: false`: the names the extra
     /// properties must match (checked by the server).
     pub additional_pattern: Option<String>,

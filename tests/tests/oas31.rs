@@ -188,6 +188,15 @@ impl Oas31Api for Service {
         ))
     }
 
+    async fn request_reviews(
+        &self,
+        _ctx: &RequestContext,
+        _params: RequestReviewsParams,
+        _body: types::RequestReviewsBody,
+    ) -> Result<RequestReviewsResponse, String> {
+        Ok(RequestReviewsResponse::NoContent)
+    }
+
     async fn put_moderation(
         &self,
         _ctx: &RequestContext,
@@ -418,6 +427,22 @@ async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
         let message = problem["message"].as_str().unwrap_or_default();
         assert_eq!(got, status, "{body} → {problem}");
         assert!(message.contains(place), "{place} in {message}");
+    }
+    // `anyOf` of `required` lists: one of them must be met.
+    for (body, status) in [
+        (json!({"team": []}), 204),
+        (json!({"reviewers": ["a"], "team": ["b"]}), 204),
+        (json!({}), 400),
+    ] {
+        let (got, problem) = send(addr, "POST", "/reviews", &body).await;
+        assert_eq!(got, status, "{body} → {problem}");
+        if status == 400 {
+            let message = problem["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("needs `reviewers`, or `team`"),
+                "{message}"
+            );
+        }
     }
     // The same map sent as multipart: its bounds checked alike.
     let http = common::raw_http();

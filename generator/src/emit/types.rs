@@ -530,12 +530,46 @@ fn struct_validate(
                 .collect::<Vec<_>>()
         })
         .collect::<Vec<_>>();
+    // `anyOf` of `required` lists: one list's properties must all be present.
+    let alternatives = (!s.required_any_of.is_empty()).then(|| {
+        let groups = s.required_any_of.iter().map(|group| {
+            let present = group.iter().filter_map(|wire| {
+                let f = s.fields.iter().find(|f| &f.wire == wire)?;
+                let rust = ident(&f.rust);
+                (!f.required).then(|| quote!(self.#rust.is_some()))
+            });
+            let present: Vec<TokenStream> = present.collect();
+            match present.as_slice() {
+                [] => quote!(true),
+                [one] => one.clone(),
+                _ => quote!((#(#present)&&*)),
+            }
+        });
+        let names = s
+            .required_any_of
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|w| format!("`{w}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            })
+            .collect::<Vec<_>>()
+            .join(", or ");
+        let message = format!("needs {names}");
+        quote! {
+            if !(#(#groups)||*) {
+                out.push(pointer, #message);
+            }
+        }
+    });
     // Marked validated for a constraint no check is printed for (a bound on a type it does
     // not apply to): an empty body, whose parameters must not warn as unused.
     if checks.is_empty()
         && additional.is_none()
         && additional_pattern.is_none()
         && dependents.is_empty()
+        && alternatives.is_none()
     {
         return nothing;
     }
@@ -548,6 +582,7 @@ fn struct_validate(
                 #additional
                 #additional_pattern
                 #(#dependents)*
+                #alternatives
             }
         }
     }

@@ -77,6 +77,7 @@ pub fn normalize(mut value: Value, version: Version) -> Normalized {
         warnings: Vec::new(),
         moves: Moves::default(),
     };
+    required_alternatives(&mut value);
     if version >= Version::V31 {
         super::dynamic::bind(&mut value, &mut n.moves);
         n.document(&mut value);
@@ -589,6 +590,50 @@ impl Normalizer {
                 }
             }
         }
+    }
+}
+
+/// `anyOf` (or `oneOf`) whose every branch only lists `required` properties (github's
+/// `anyOf: [{required: [reviewers]}, {required: [team_reviewers]}]` beside `properties`)
+/// becomes `x-apigen-required-any-of: [[reviewers], [team_reviewers]]`: beside `type: object`
+/// the `openapiv3` model drops the key, and the rule ("one of these is present") is what the
+/// lowering checks on the struct.
+fn required_alternatives(value: &mut Value) {
+    match value {
+        Value::Object(obj) => {
+            for key in ["anyOf", "oneOf"] {
+                let groups: Option<Vec<Value>> =
+                    obj.get(key).and_then(Value::as_array).and_then(|branches| {
+                        branches
+                            .iter()
+                            .map(|b| {
+                                let b = b.as_object()?;
+                                let only_required = b.keys().all(|k| {
+                                    matches!(k.as_str(), "required" | "description" | "title")
+                                        || k == "type" && b[k] == "object"
+                                });
+                                let required = b.get("required")?.as_array()?;
+                                (only_required && !required.is_empty())
+                                    .then(|| Value::Array(required.clone()))
+                            })
+                            .collect()
+                    });
+                if let Some(groups) = groups.filter(|g| !g.is_empty()) {
+                    obj.remove(key);
+                    obj.insert("x-apigen-required-any-of".into(), Value::Array(groups));
+                }
+            }
+            for (key, child) in obj.iter_mut() {
+                if !matches!(
+                    key.as_str(),
+                    "example" | "examples" | "default" | "enum" | "const"
+                ) {
+                    required_alternatives(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(required_alternatives),
+        _ => {}
     }
 }
 

@@ -846,6 +846,33 @@ impl<'a> Schemas<'a> {
                 st.dependent_required.push((present.clone(), needed));
             }
         }
+        if let Some(serde_json::Value::Array(groups)) = schema
+            .schema_data
+            .extensions
+            .get("x-apigen-required-any-of")
+        {
+            let groups: Vec<Vec<String>> = groups
+                .iter()
+                .map(|g| {
+                    g.as_array()
+                        .map(|l| {
+                            l.iter()
+                                .filter_map(|v| v.as_str().map(String::from))
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect();
+            let known = |wire: &String| st.fields.iter().any(|f| &f.wire == wire);
+            if groups.iter().flatten().all(known) {
+                st.required_any_of = groups;
+            } else {
+                sink.warn(
+                    push(pointer, "anyOf"),
+                    "`anyOf` of `required` lists names properties the schema does not declare; not checked",
+                );
+            }
+        }
         if let Some((pattern, value)) = self.pattern_value(schema, name, pointer, sink) {
             // Names beyond the declared ones must match, unless `additionalProperties`
             // admits others. (Left out, it would admit any name with any value; a map whose
@@ -1050,6 +1077,7 @@ impl<'a> Schemas<'a> {
             additional,
             deny_unknown,
             dependent_required: Vec::new(),
+            required_any_of: Vec::new(),
             additional_pattern: None,
         }
     }
@@ -2104,6 +2132,7 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                         .any(|f| !f.constraints.is_empty() || needs(&f.ty))
                         || s.additional.as_ref().is_some_and(&needs)
                         || !s.dependent_required.is_empty()
+                        || !s.required_any_of.is_empty()
                         || s.additional_pattern.is_some()
                 }
                 // A variant that is a checked scalar (nexus's `NameOrId`: a `uuid`, or a

@@ -39,6 +39,7 @@ pub fn cli() -> Command {
         add_shipment_command,
         list_commands_command,
         put_commands_command,
+        request_reviews_command,
         put_moderation_command,
     ];
     support::global_args(cmd, &["localhostv31"])
@@ -110,6 +111,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "add-shipment" => add_shipment(&call, m),
         "list-commands" => list_commands(&call, m),
         "put-commands" => put_commands(&call, m),
+        "request-reviews" => request_reviews(&call, m),
         "put-moderation" => put_moderation(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
@@ -403,6 +405,50 @@ fn put_commands(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.put_commands(&body));
     Ok(finish(&call.client, ("putCommands", false), result, call.json, call.verbose))
+}
+
+/// `request-reviews`: its flags and help.
+fn request_reviews_command() -> Command {
+    support::body_args(
+            Command::new("request-reviews")
+                .about(
+                    "Either list may be left out, not both (github's requested reviewers).",
+                )
+                .long_about(
+                    "Either list may be left out, not both (github's requested reviewers).\n\n`POST /reviews` (operation `requestReviews`).",
+                ),
+        )
+        .arg(
+            Arg::new("reviewers")
+                .long("reviewers")
+                .value_name("JSON-ARRAY")
+                .help_heading(support::BODY)
+                .help("Body property `reviewers`"),
+        )
+        .arg(
+            Arg::new("team")
+                .long("team")
+                .value_name("JSON-ARRAY")
+                .help_heading(support::BODY)
+                .help("Body property `team`"),
+        )
+}
+
+/// `request-reviews`: calls `requestReviews`.
+fn request_reviews(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::RequestReviewsBody> = support::body(
+        m,
+        &[("reviewers", "reviewers"), ("team", "team")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.request_reviews(&body));
+    Ok(finish(&call.client, ("requestReviews", false), result, call.json, call.verbose))
 }
 
 /// `put-moderation`: its flags and help.

@@ -418,6 +418,54 @@ impl Client {
         }
     }
 
+    /// Either list may be left out, not both (github's requested reviewers).
+    ///
+    /// `POST /reviews` (operation `requestReviews`).
+    pub async fn request_reviews(
+        &self,
+        body: &types::RequestReviewsBody,
+    ) -> Result<ResponseValue<()>, Error<RequestReviewsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "requestReviews",
+            path: "/reviews",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/reviews";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            400 => Err(raw.api_error(RequestReviewsError::BadRequest)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `PUT /moderation` (operation `putModeration`).
     pub async fn put_moderation(
         &self,
@@ -545,6 +593,19 @@ pub enum ListCommandsError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PutCommandsError {
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+}
+
+/// The documented error answers of `requestReviews`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum RequestReviewsError {
     /// 400: The request was refused.
     BadRequest(types::Error),
 }

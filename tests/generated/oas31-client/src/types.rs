@@ -1265,3 +1265,26 @@ impl RecordDigest {
         self
     }
 }
+
+/// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RequestReviewsBody {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewers: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<Vec<String>>,
+}
+
+impl RequestReviewsBody {
+    /// Sets `reviewers` (`None` unsets it).
+    pub fn with_reviewers(mut self, reviewers: impl Into<Option<Vec<String>>>) -> Self {
+        self.reviewers = reviewers.into();
+        self
+    }
+
+    /// Sets `team` (`None` unsets it).
+    pub fn with_team(mut self, team: impl Into<Option<Vec<String>>>) -> Self {
+        self.team = team.into();
+        self
+    }
+}

@@ -81,6 +81,19 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(PutCommandsResponse::Unimplemented) }
     }
 
+    /// Either list may be left out, not both (github's requested reviewers).
+    ///
+    /// `POST /reviews` (operation `requestReviews`).
+    fn request_reviews(
+        &self,
+        ctx: &RequestContext,
+        params: RequestReviewsParams,
+        body: types::RequestReviewsBody,
+    ) -> impl Future<Output = Result<RequestReviewsResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(RequestReviewsResponse::Unimplemented) }
+    }
+
     /// `PUT /moderation` (operation `putModeration`).
     fn put_moderation(
         &self,
@@ -200,6 +213,26 @@ pub struct PutCommandsParams {}
 pub enum PutCommandsResponse {
     /// 200: The list as stored.
     Ok(Option<Vec<types::Command>>),
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `requestReviews` (`POST /reviews`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RequestReviewsParams {}
+/// What `requestReviews` answers: one variant per documented status, and [`Unimplemented`](RequestReviewsResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum RequestReviewsResponse {
+    /// 204: Requested.
+    NoContent,
     /// 400: The request was refused.
     BadRequest(types::Error),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default

@@ -197,6 +197,56 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/reviews": {
+      "post": {
+        "operationId": "requestReviews",
+        "description": "Either list may be left out, not both (github's requested reviewers).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "properties": {
+                  "reviewers": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "team": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "anyOf": [
+                  {
+                    "required": [
+                      "reviewers"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "team"
+                    ]
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Requested."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/moderation": {
       "put": {
         "operationId": "putModeration",
@@ -791,6 +841,25 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/CommandStatus'}
+        '400': {$ref: '#/components/responses/Problem'}
+  /reviews:
+    post:
+      operationId: requestReviews
+      description: Either list may be left out, not both (github's requested reviewers).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                reviewers: {type: array, items: {type: string}}
+                team: {type: array, items: {type: string}}
+              anyOf:
+                - required: [reviewers]
+                - required: [team]
+      responses:
+        '204': {description: Requested.}
         '400': {$ref: '#/components/responses/Problem'}
   /moderation:
     put:

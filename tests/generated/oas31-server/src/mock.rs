@@ -97,6 +97,16 @@ impl Oas31Api for Mock {
         Ok(PutCommandsResponse::Ok(body))
     }
 
+    /// `POST /reviews`: the 204 answer.
+    async fn request_reviews(
+        &self,
+        _ctx: &RequestContext,
+        _params: RequestReviewsParams,
+        _body: types::RequestReviewsBody,
+    ) -> Result<RequestReviewsResponse, MockError> {
+        Ok(RequestReviewsResponse::NoContent)
+    }
+
     /// `PUT /moderation`: the 204 answer.
     async fn put_moderation(
         &self,

@@ -88,6 +88,13 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
                 ),
         )
         .route(
+            &layer::route_path(&base, "/reviews"),
+            routing::post_service(
+                layer::operation(&api, handle_request_reviews::<A>)
+                    .named("requestReviews"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/moderation"),
             routing::put_service(
                 layer::operation(&api, handle_put_moderation::<A>).named("putModeration"),
@@ -326,6 +333,50 @@ fn serve_put_commands<A: Oas31Api>(
     }
 }
 
+/// `POST /reviews`: see [`Oas31Api::request_reviews`].
+fn handle_request_reviews<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_request_reviews(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `requestReviews` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_request_reviews<A: Oas31Api>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = RequestReviewsParams {};
+        let body = body::read_json::<
+            types::RequestReviewsBody,
+        >(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
+        let ctx = RequestContext::new("requestReviews", scheme, parts);
+        let outcome = A::request_reviews(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `PUT /moderation`: see [`Oas31Api::put_moderation`].
 fn handle_put_moderation<A: Oas31Api>(
     api: Arc<A>,
@@ -454,6 +505,16 @@ impl PutCommandsResponse {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("putCommands")),
+        }
+    }
+}
+
+impl RequestReviewsResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("requestReviews")),
         }
     }
 }

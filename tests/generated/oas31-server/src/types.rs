@@ -1592,3 +1592,42 @@ impl RecordDigest {
 impl Validate for RecordDigest {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
+/// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RequestReviewsBody {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub reviewers: Option<Vec<String>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub team: Option<Vec<String>>,
+}
+
+impl RequestReviewsBody {
+    /// Sets `reviewers` (`None` unsets it).
+    pub fn with_reviewers(mut self, reviewers: impl Into<Option<Vec<String>>>) -> Self {
+        self.reviewers = reviewers.into();
+        self
+    }
+
+    /// Sets `team` (`None` unsets it).
+    pub fn with_team(mut self, team: impl Into<Option<Vec<String>>>) -> Self {
+        self.team = team.into();
+        self
+    }
+}
+
+impl Validate for RequestReviewsBody {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if !(self.reviewers.is_some() || self.team.is_some()) {
+            out.push(pointer, "needs `reviewers`, or `team`");
+        }
+    }
+}
