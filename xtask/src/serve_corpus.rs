@@ -745,9 +745,14 @@ fn read_run(summary: &str, events: &str) -> Result<Run, String> {
                 // An empty array in a form body: `Items=[]` encodes to no pair at all, the
                 // same bytes as a body without the required `Items` (twilio's bulk
                 // operations), which the server refuses naming the field.
+                // So in a multipart body, where an empty array is no part at all (openai's
+                // image edits: `image: []`).
                 let form = value
                     .and_then(|v| v.get("media_type")?.as_str())
-                    .is_some_and(|m| m.starts_with("application/x-www-form-urlencoded"));
+                    .is_some_and(|m| {
+                        m.starts_with("application/x-www-form-urlencoded")
+                            || m.starts_with("multipart/form-data")
+                    });
                 let empty_array = value.and_then(|v| v.get("body")).is_some_and(|b| match b {
                     Json::Object(members) => members
                         .iter()
