@@ -338,7 +338,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
         visit_byte_buf: Vec<u8>);
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        if TEXT_SCALARS.get() {
+        // Only a number's JSON spelling is a number (`007`, `+7` and `1_000` stay text: a
+        // form's `nonce` of 26 zeros is a string too long, not the integer 0).
+        if TEXT_SCALARS.get() && (is_json_number(v) || self.target == Target::Bool) {
             match self.target {
                 Target::Integer => {
                     if let Ok(n) = v.parse::<i64>() {

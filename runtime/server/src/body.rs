@@ -447,7 +447,8 @@ pub async fn read_text_of(
 
 /// An `application/x-www-form-urlencoded` body decoded into `T`. Values are strings on the
 /// wire and are parsed into the field's type (`categoryId=5` fills an `i64`); a key sent more
-/// than once fills a `Vec` field (a scalar field takes the first). Errors name the field:
+/// than once fills a `Vec` field (a field of one value given twice is a 400: `/name: given 2
+/// times; a single value is expected`). Errors name the field:
 /// "/categoryId: invalid value: string \"x\", expected i64".
 pub async fn read_form<T: DeserializeOwned>(
     parts: &Parts,
@@ -677,12 +678,24 @@ impl FormField {
     fn first(self) -> FormValue {
         FormValue(self.0.into_iter().next().unwrap_or_default(), self.1)
     }
+
+    /// The one value of a field that holds one value: a key given more than once is refused,
+    /// as a query parameter's is (which of them was meant is not for the server to guess;
+    /// discord's `invitable` sent twice).
+    fn single(self) -> Result<FormValue, de::value::Error> {
+        match self.0.len() {
+            0 | 1 => Ok(self.first()),
+            n => Err(de::Error::custom(format!(
+                "given {n} times; a single value is expected"
+            ))),
+        }
+    }
 }
 
-macro_rules! field_to_first {
+macro_rules! field_to_single {
     ($($method:ident),*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-            self.first().$method(visitor)
+            self.single()?.$method(visitor)
         }
     )*};
 }
@@ -718,11 +731,23 @@ impl<'de> de::Deserializer<'de> for FormField {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.first().deserialize_enum(name, variants, visitor)
+        self.single()?.deserialize_enum(name, variants, visitor)
     }
 
-    field_to_first!(
-        deserialize_any,
+    // A type that buffers its input (a `oneOf`) sees a repeated key as a list.
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        if self.0.len() > 1 {
+            return self.deserialize_seq(visitor);
+        }
+        self.first().deserialize_any(visitor)
+    }
+
+    // A member the type does not know is skipped, however often it is given.
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.first().deserialize_ignored_any(visitor)
+    }
+
+    field_to_single!(
         deserialize_bool,
         deserialize_i8,
         deserialize_i16,
@@ -743,8 +768,7 @@ impl<'de> de::Deserializer<'de> for FormField {
         deserialize_byte_buf,
         deserialize_unit,
         deserialize_map,
-        deserialize_identifier,
-        deserialize_ignored_any
+        deserialize_identifier
     );
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -752,7 +776,7 @@ impl<'de> de::Deserializer<'de> for FormField {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.first().deserialize_unit_struct(name, visitor)
+        self.single()?.deserialize_unit_struct(name, visitor)
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
@@ -760,7 +784,7 @@ impl<'de> de::Deserializer<'de> for FormField {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.first().deserialize_tuple(len, visitor)
+        self.single()?.deserialize_tuple(len, visitor)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -769,7 +793,7 @@ impl<'de> de::Deserializer<'de> for FormField {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.first().deserialize_tuple_struct(name, len, visitor)
+        self.single()?.deserialize_tuple_struct(name, len, visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -778,7 +802,7 @@ impl<'de> de::Deserializer<'de> for FormField {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.first().deserialize_struct(name, fields, visitor)
+        self.single()?.deserialize_struct(name, fields, visitor)
     }
 }
 
