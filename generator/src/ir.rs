@@ -225,13 +225,24 @@ pub struct Struct {
     /// The server checks it.
     pub dependent_required: Vec<(String, Vec<String>)>,
     /// `anyOf` (or `oneOf`) whose branches only list `required` properties (github's
-    /// requested reviewers: `reviewers` or `team_reviewers`): the properties (wire names) of
-    /// at least one branch must all be present. The server checks it (a `oneOf`'s "exactly
-    /// one" is read as "at least one").
-    pub required_any_of: Vec<Vec<String>>,
+    /// requested reviewers: `reviewers` or `team_reviewers`), or say the object is empty.
+    /// The server checks it.
+    pub required_any_of: Option<RequiredAnyOf>,
     /// `patternProperties` beside `additionalProperties: false`: the names the extra
     /// properties must match (checked by the server).
     pub additional_pattern: Option<String>,
+}
+
+/// `anyOf: [{required: [reviewers]}, {required: [team_reviewers]}]`: the properties (wire
+/// names) of at least one group must all be present (a `oneOf`'s "exactly one" is read as
+/// "at least one"). A branch `{maxProperties: 0}` (github's gist file: new content, a new
+/// name, or `{}` to delete it) lets an object with no property at all through as well; such a
+/// struct keeps the properties it does not declare (`additional`), so that `{"other": 1}`
+/// is not taken for `{}`.
+#[derive(Debug, Clone)]
+pub struct RequiredAnyOf {
+    pub groups: Vec<Vec<String>>,
+    pub or_empty: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -197,6 +197,15 @@ impl Oas31Api for Service {
         Ok(RequestReviewsResponse::NoContent)
     }
 
+    async fn edit_gist_file(
+        &self,
+        _ctx: &RequestContext,
+        _params: EditGistFileParams,
+        _body: types::EditGistFileBody,
+    ) -> Result<EditGistFileResponse, String> {
+        Ok(EditGistFileResponse::NoContent)
+    }
+
     async fn put_moderation(
         &self,
         _ctx: &RequestContext,
@@ -440,6 +449,23 @@ async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
             let message = problem["message"].as_str().unwrap_or_default();
             assert!(
                 message.contains("needs `reviewers`, or `team`"),
+                "{message}"
+            );
+        }
+    }
+    // A branch `{maxProperties: 0}` beside them: `{}` is met, another property is not.
+    for (body, status) in [
+        (json!({}), 204),
+        (json!({"content": "x"}), 204),
+        (json!({"filename": null}), 204),
+        (json!({"other": 1}), 400),
+    ] {
+        let (got, problem) = send(addr, "PATCH", "/gist-files", &body).await;
+        assert_eq!(got, status, "{body} → {problem}");
+        if status == 400 {
+            let message = problem["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("needs `content`, or `filename`, or no property at all"),
                 "{message}"
             );
         }

@@ -530,36 +530,34 @@ fn struct_validate(
                 .collect::<Vec<_>>()
         })
         .collect::<Vec<_>>();
-    // `anyOf` of `required` lists: one list's properties must all be present.
-    let alternatives = (!s.required_any_of.is_empty()).then(|| {
-        let groups = s.required_any_of.iter().map(|group| {
-            let present = group.iter().filter_map(|wire| {
-                let f = s.fields.iter().find(|f| &f.wire == wire)?;
-                let rust = ident(&f.rust);
-                (!f.required).then(|| quote!(self.#rust.is_some()))
-            });
-            let present: Vec<TokenStream> = present.collect();
-            match present.as_slice() {
-                [] => quote!(true),
-                [one] => one.clone(),
-                _ => quote!((#(#present)&&*)),
-            }
-        });
-        let names = s
-            .required_any_of
+    // `anyOf` of `required` lists: one list's properties must all be present (or, where a
+    // branch allows it, none at all).
+    let alternatives = s.required_any_of.as_ref().map(|any| {
+        let present = |wire: &String| {
+            let f = s.fields.iter().find(|f| &f.wire == wire)?;
+            let rust = ident(&f.rust);
+            (!f.required).then(|| quote!(self.#rust.is_some()))
+        };
+        let mut met: Vec<TokenStream> = any
+            .groups
             .iter()
-            .map(|g| {
-                g.iter()
-                    .map(|w| format!("`{w}`"))
-                    .collect::<Vec<_>>()
-                    .join(" and ")
+            .map(|group| {
+                let present: Vec<TokenStream> = group.iter().filter_map(present).collect();
+                match present.as_slice() {
+                    [] => quote!(true),
+                    [one] => one.clone(),
+                    _ => quote!((#(#present)&&*)),
+                }
             })
-            .collect::<Vec<_>>()
-            .join(", or ");
-        let message = format!("needs {names}");
+            .collect();
+        if any.or_empty {
+            met.push(empty_object(s));
+        }
+        let groups = any.groups.iter().map(|group| quote!(&[#(#group),*]));
+        let or_empty = any.or_empty;
         quote! {
-            if !(#(#groups)||*) {
-                out.push(pointer, #message);
+            if !(#(#met)||*) {
+                validate::required_any_missing(pointer, &[#(#groups),*], #or_empty, out);
             }
         }
     });
@@ -1048,5 +1046,29 @@ fn tag_literal(d: &crate::ir::Discriminator, wire: &str) -> TokenStream {
             quote!(#n)
         }
         None => quote!(#wire),
+    }
+}
+
+/// Whether a value of the struct holds no property: every field absent, no extra property.
+/// A struct with a required field is never empty.
+fn empty_object(s: &Struct) -> TokenStream {
+    if s.fields.iter().any(|f| f.required) {
+        return quote!(false);
+    }
+    let mut absent: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .map(|f| {
+            let rust = ident(&f.rust);
+            quote!(self.#rust.is_none())
+        })
+        .collect();
+    if s.additional.is_some() {
+        absent.push(quote!(self.additional_properties.is_empty()));
+    }
+    match absent.as_slice() {
+        [] => quote!(true),
+        [one] => one.clone(),
+        _ => quote!((#(#absent)&&*)),
     }
 }

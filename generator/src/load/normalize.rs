@@ -597,7 +597,8 @@ impl Normalizer {
 /// `anyOf: [{required: [reviewers]}, {required: [team_reviewers]}]` beside `properties`)
 /// becomes `x-apigen-required-any-of: [[reviewers], [team_reviewers]]`: beside `type: object`
 /// the `openapiv3` model drops the key, and the rule ("one of these is present") is what the
-/// lowering checks on the struct.
+/// lowering checks on the struct. A branch that says the object is empty (`maxProperties:
+/// 0`, github's gist file) is the empty list `[]`; at least one branch must list names.
 fn required_alternatives(value: &mut Value) {
     match value {
         Value::Object(obj) => {
@@ -608,17 +609,28 @@ fn required_alternatives(value: &mut Value) {
                             .iter()
                             .map(|b| {
                                 let b = b.as_object()?;
-                                let only_required = b.keys().all(|k| {
-                                    matches!(k.as_str(), "required" | "description" | "title")
+                                let annotation = |k: &String| {
+                                    matches!(k.as_str(), "description" | "title")
                                         || k == "type" && b[k] == "object"
-                                });
+                                };
+                                if b.keys().all(|k| annotation(k) || k == "maxProperties")
+                                    && b.get("maxProperties").and_then(Value::as_u64) == Some(0)
+                                {
+                                    return Some(Value::Array(Vec::new()));
+                                }
+                                let only_required =
+                                    b.keys().all(|k| annotation(k) || k == "required");
                                 let required = b.get("required")?.as_array()?;
                                 (only_required && !required.is_empty())
                                     .then(|| Value::Array(required.clone()))
                             })
                             .collect()
                     });
-                if let Some(groups) = groups.filter(|g| !g.is_empty()) {
+                let names_some = |g: &Vec<Value>| {
+                    g.iter()
+                        .any(|l| l.as_array().is_some_and(|l| !l.is_empty()))
+                };
+                if let Some(groups) = groups.filter(names_some) {
                     obj.remove(key);
                     obj.insert("x-apigen-required-any-of".into(), Value::Array(groups));
                 }

@@ -4,8 +4,8 @@
 use crate::diag::{Sink, push};
 pub use crate::docs::doc_lines;
 use crate::ir::{
-    Bound, Constraints, Discriminator, EnumVariant, Field, OneOf, OneOfVariant, Struct, TypeDef,
-    TypeKind, TypeRef,
+    Bound, Constraints, Discriminator, EnumVariant, Field, OneOf, OneOfVariant, RequiredAnyOf,
+    Struct, TypeDef, TypeKind, TypeRef,
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
@@ -851,7 +851,8 @@ impl<'a> Schemas<'a> {
             .extensions
             .get("x-apigen-required-any-of")
         {
-            let groups: Vec<Vec<String>> = groups
+            // An empty group is the branch `{maxProperties: 0}` (load/normalize.rs).
+            let (empty, groups): (Vec<Vec<String>>, Vec<Vec<String>>) = groups
                 .iter()
                 .map(|g| {
                     g.as_array()
@@ -862,10 +863,16 @@ impl<'a> Schemas<'a> {
                         })
                         .unwrap_or_default()
                 })
-                .collect();
+                .partition(Vec::is_empty);
             let known = |wire: &String| st.fields.iter().any(|f| &f.wire == wire);
             if groups.iter().flatten().all(known) {
-                st.required_any_of = groups;
+                let or_empty = !empty.is_empty();
+                // To tell `{}` from `{"other": 1}` (no branch takes it), the properties the
+                // schema does not declare are kept, as `additionalProperties: true` would.
+                if or_empty && st.additional.is_none() && !st.deny_unknown {
+                    st.additional = Some(TypeRef::Json);
+                }
+                st.required_any_of = Some(RequiredAnyOf { groups, or_empty });
             } else {
                 sink.warn(
                     push(pointer, "anyOf"),
@@ -1077,7 +1084,7 @@ impl<'a> Schemas<'a> {
             additional,
             deny_unknown,
             dependent_required: Vec::new(),
-            required_any_of: Vec::new(),
+            required_any_of: None,
             additional_pattern: None,
         }
     }
@@ -2132,7 +2139,7 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                         .any(|f| !f.constraints.is_empty() || needs(&f.ty))
                         || s.additional.as_ref().is_some_and(&needs)
                         || !s.dependent_required.is_empty()
-                        || !s.required_any_of.is_empty()
+                        || s.required_any_of.is_some()
                         || s.additional_pattern.is_some()
                 }
                 // A variant that is a checked scalar (nexus's `NameOrId`: a `uuid`, or a

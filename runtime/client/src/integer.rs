@@ -41,6 +41,18 @@ thread_local! {
 /// they spell, by every [`WholeNumbers`] on this thread: how form values, which are all text,
 /// reach the fields of a type that buffers them first.
 pub fn text_scalars<R>(f: impl FnOnce() -> R) -> R {
+    scalars_as_text(true, f)
+}
+
+/// Runs `f` with strings read as strings again, inside [`text_scalars`]: a JSON value
+/// carried by a form (a multipart part holding an object) writes its numbers as numbers,
+/// so `{"pages": "5"}` there is a string where a number belongs, as in a JSON body.
+pub fn json_scalars<R>(f: impl FnOnce() -> R) -> R {
+    scalars_as_text(false, f)
+}
+
+/// Runs `f` with [`TEXT_SCALARS`] set to `on`, and puts the previous state back after.
+fn scalars_as_text<R>(on: bool, f: impl FnOnce() -> R) -> R {
     /// Puts the previous state back, also when `f` panics.
     struct Restore(bool);
     impl Drop for Restore {
@@ -48,7 +60,7 @@ pub fn text_scalars<R>(f: impl FnOnce() -> R) -> R {
             TEXT_SCALARS.set(self.0);
         }
     }
-    let _restore = Restore(TEXT_SCALARS.replace(true));
+    let _restore = Restore(TEXT_SCALARS.replace(on));
     f()
 }
 

@@ -658,6 +658,20 @@ impl FormValue {
     fn is_null(&self) -> bool {
         self.1 && self.0 == "null"
     }
+
+    /// The value as the JSON object it must spell, or serde's "invalid type" naming the text.
+    fn json_object(
+        &self,
+        expected: &dyn de::Expected,
+    ) -> Result<serde_json::Value, de::value::Error> {
+        match serde_json::from_str::<serde_json::Value>(&self.0) {
+            Ok(value @ serde_json::Value::Object(_)) => Ok(value),
+            _ => Err(de::Error::invalid_type(
+                de::Unexpected::Str(&self.0),
+                expected,
+            )),
+        }
+    }
 }
 
 impl<'de> IntoDeserializer<'de, de::value::Error> for FormField {
@@ -896,26 +910,24 @@ impl<'de> de::Deserializer<'de> for FormValue {
     }
 
     // An object in a form value is JSON text: how a multipart part whose property is an
-    // object is sent (RFC 7578 with OpenAPI's default `application/json` for it).
+    // object is sent (RFC 7578 with OpenAPI's default `application/json` for it). It is read
+    // as a JSON body is, through `WholeNumbers`: an array where an object belongs is refused
+    // at any depth, and its strings stay strings.
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        match serde_json::from_str::<serde_json::Value>(&self.0) {
-            Ok(value @ serde_json::Value::Object(_)) => {
-                value.deserialize_map(visitor).map_err(de::Error::custom)
-            }
-            _ => Err(de::Error::invalid_type(
-                de::Unexpected::Str(&self.0),
-                &visitor,
-            )),
-        }
+        let value = self.json_object(&visitor)?;
+        integer::json_scalars(|| WholeNumbers(value).deserialize_map(visitor))
+            .map_err(de::Error::custom)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
+        name: &'static str,
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.deserialize_map(visitor)
+        let value = self.json_object(&visitor)?;
+        integer::json_scalars(|| WholeNumbers(value).deserialize_struct(name, fields, visitor))
+            .map_err(de::Error::custom)
     }
 
     serde::forward_to_deserialize_any! {

@@ -473,6 +473,28 @@ pub fn dependent_missing(pointer: &str, present: &str, dependent: &str, out: &mu
     );
 }
 
+/// `anyOf` of `required` lists (github's requested reviewers), none met: names what would
+/// do, `needs `reviewers`, or `team_reviewers``; `or_empty` when an object with no property
+/// at all would do as well (a branch `maxProperties: 0`).
+pub fn required_any_missing(
+    pointer: &str,
+    groups: &[&[&str]],
+    or_empty: bool,
+    out: &mut Violations,
+) {
+    let mut ways: Vec<String> = groups
+        .iter()
+        .map(|group| {
+            let names: Vec<String> = group.iter().map(|wire| format!("`{wire}`")).collect();
+            names.join(" and ")
+        })
+        .collect();
+    if or_empty {
+        ways.push("no property at all".into());
+    }
+    out.push(pointer, format!("needs {}", ways.join(", or ")));
+}
+
 /// `minItems`.
 pub fn check_min_items<T>(items: &[T], min: usize, pointer: &str, out: &mut Violations) {
     if items.len() < min {

@@ -1077,6 +1077,17 @@ pub static DOCUMENT: Document = Document {
                     "properties": {
                       "author": {
                         "type": "string"
+                      },
+                      "pages": {
+                        "type": "integer"
+                      },
+                      "origin": {
+                        "type": "object",
+                        "properties": {
+                          "city": {
+                            "type": "string"
+                          }
+                        }
                       }
                     }
                   },
@@ -1971,6 +1982,11 @@ paths:
                   required: [author]
                   properties:
                     author: {type: string}
+                    pages: {type: integer}
+                    origin:
+                      type: object
+                      properties:
+                        city: {type: string}
                 file: {type: string, format: binary}
       responses:
         '200':

@@ -3163,17 +3163,71 @@ impl Validate for CreateVideoMultipart {
     }
 }
 
+/// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta/properties/origin`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct UploadBodyMetaOrigin {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub city: Option<String>,
+}
+
+impl UploadBodyMetaOrigin {
+    /// Sets `city`.
+    pub fn with_city(mut self, city: impl Into<String>) -> Self {
+        self.city = Some(city.into());
+        self
+    }
+}
+
+impl Validate for UploadBodyMetaOrigin {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UploadBodyMeta {
     pub author: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub pages: Option<i64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub origin: Option<UploadBodyMetaOrigin>,
 }
 
 impl UploadBodyMeta {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
     pub fn new(author: impl Into<String>) -> Self {
-        Self { author: author.into() }
+        Self {
+            author: author.into(),
+            pages: None,
+            origin: None,
+        }
+    }
+
+    /// Sets `pages` (`None` unsets it).
+    pub fn with_pages(mut self, pages: impl Into<Option<i64>>) -> Self {
+        self.pages = pages.into();
+        self
+    }
+
+    /// Sets `origin` (`None` unsets it).
+    pub fn with_origin(
+        mut self,
+        origin: impl Into<Option<UploadBodyMetaOrigin>>,
+    ) -> Self {
+        self.origin = origin.into();
+        self
     }
 }
 

@@ -40,6 +40,7 @@ pub fn cli() -> Command {
         list_commands_command,
         put_commands_command,
         request_reviews_command,
+        edit_gist_file_command,
         put_moderation_command,
     ];
     support::global_args(cmd, &["localhostv31"])
@@ -112,6 +113,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "list-commands" => list_commands(&call, m),
         "put-commands" => put_commands(&call, m),
         "request-reviews" => request_reviews(&call, m),
+        "edit-gist-file" => edit_gist_file(&call, m),
         "put-moderation" => put_moderation(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
@@ -449,6 +451,50 @@ fn request_reviews(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.request_reviews(&body));
     Ok(finish(&call.client, ("requestReviews", false), result, call.json, call.verbose))
+}
+
+/// `edit-gist-file`: its flags and help.
+fn edit_gist_file_command() -> Command {
+    support::body_args(
+            Command::new("edit-gist-file")
+                .about(
+                    "New content, a new name, or `{}` to delete the file (github's gist files).",
+                )
+                .long_about(
+                    "New content, a new name, or `{}` to delete the file (github's gist files).\n\n`PATCH /gist-files` (operation `editGistFile`).",
+                ),
+        )
+        .arg(
+            Arg::new("content")
+                .long("content")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `content`"),
+        )
+        .arg(
+            Arg::new("filename")
+                .long("filename")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `filename`"),
+        )
+}
+
+/// `edit-gist-file`: calls `editGistFile`.
+fn edit_gist_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::EditGistFileBody> = support::body(
+        m,
+        &[("content", "content"), ("filename", "filename")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.edit_gist_file(&body));
+    Ok(finish(&call.client, ("editGistFile", false), result, call.json, call.verbose))
 }
 
 /// `put-moderation`: its flags and help.

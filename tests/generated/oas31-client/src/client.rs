@@ -466,6 +466,54 @@ impl Client {
         }
     }
 
+    /// New content, a new name, or `{}` to delete the file (github's gist files).
+    ///
+    /// `PATCH /gist-files` (operation `editGistFile`).
+    pub async fn edit_gist_file(
+        &self,
+        body: &types::EditGistFileBody,
+    ) -> Result<ResponseValue<()>, Error<EditGistFileError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "editGistFile",
+            path: "/gist-files",
+            method: http::Method::PATCH,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/gist-files";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::PATCH, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            400 => Err(raw.api_error(EditGistFileError::BadRequest)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `PUT /moderation` (operation `putModeration`).
     pub async fn put_moderation(
         &self,
@@ -606,6 +654,19 @@ pub enum PutCommandsError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum RequestReviewsError {
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+}
+
+/// The documented error answers of `editGistFile`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum EditGistFileError {
     /// 400: The request was refused.
     BadRequest(types::Error),
 }

@@ -1288,3 +1288,33 @@ impl RequestReviewsBody {
         self
     }
 }
+
+/// Schema: `/paths/~1gist-files/patch/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EditGistFileBody {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub filename: Option<Option<String>>,
+    /// Properties beyond the declared ones.
+    #[serde(flatten)]
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl EditGistFileBody {
+    /// Sets `content`.
+    pub fn with_content(mut self, content: impl Into<String>) -> Self {
+        self.content = Some(content.into());
+        self
+    }
+
+    /// Sets `filename`; `None` sends `null`.
+    pub fn with_filename(mut self, filename: Option<String>) -> Self {
+        self.filename = Some(filename);
+        self
+    }
+}

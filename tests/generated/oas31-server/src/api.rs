@@ -94,6 +94,19 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(RequestReviewsResponse::Unimplemented) }
     }
 
+    /// New content, a new name, or `{}` to delete the file (github's gist files).
+    ///
+    /// `PATCH /gist-files` (operation `editGistFile`).
+    fn edit_gist_file(
+        &self,
+        ctx: &RequestContext,
+        params: EditGistFileParams,
+        body: types::EditGistFileBody,
+    ) -> impl Future<Output = Result<EditGistFileResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(EditGistFileResponse::Unimplemented) }
+    }
+
     /// `PUT /moderation` (operation `putModeration`).
     fn put_moderation(
         &self,
@@ -232,6 +245,26 @@ pub struct RequestReviewsParams {}
 #[non_exhaustive]
 pub enum RequestReviewsResponse {
     /// 204: Requested.
+    NoContent,
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `editGistFile` (`PATCH /gist-files`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EditGistFileParams {}
+/// What `editGistFile` answers: one variant per documented status, and [`Unimplemented`](EditGistFileResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum EditGistFileResponse {
+    /// 204: Edited.
     NoContent,
     /// 400: The request was refused.
     BadRequest(types::Error),

@@ -247,6 +247,57 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/gist-files": {
+      "patch": {
+        "operationId": "editGistFile",
+        "description": "New content, a new name, or `{}` to delete the file (github's gist files).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "properties": {
+                  "content": {
+                    "type": "string"
+                  },
+                  "filename": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "anyOf": [
+                  {
+                    "required": [
+                      "content"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "filename"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "maxProperties": 0
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Edited."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/moderation": {
       "put": {
         "operationId": "putModeration",
@@ -860,6 +911,26 @@ paths:
                 - required: [team]
       responses:
         '204': {description: Requested.}
+        '400': {$ref: '#/components/responses/Problem'}
+  /gist-files:
+    patch:
+      operationId: editGistFile
+      description: New content, a new name, or `{}` to delete the file (github's gist files).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                content: {type: string}
+                filename: {type: [string, "null"]}
+              anyOf:
+                - required: [content]
+                - required: [filename]
+                - {type: object, maxProperties: 0}
+      responses:
+        '204': {description: Edited.}
         '400': {$ref: '#/components/responses/Problem'}
   /moderation:
     put:

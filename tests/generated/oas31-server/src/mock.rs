@@ -107,6 +107,16 @@ impl Oas31Api for Mock {
         Ok(RequestReviewsResponse::NoContent)
     }
 
+    /// `PATCH /gist-files`: the 204 answer.
+    async fn edit_gist_file(
+        &self,
+        _ctx: &RequestContext,
+        _params: EditGistFileParams,
+        _body: types::EditGistFileBody,
+    ) -> Result<EditGistFileResponse, MockError> {
+        Ok(EditGistFileResponse::NoContent)
+    }
+
     /// `PUT /moderation`: the 204 answer.
     async fn put_moderation(
         &self,

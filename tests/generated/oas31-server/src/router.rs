@@ -43,7 +43,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[];
 /// `ServerConfig::cors` allows that origin: the runtime adds its own headers
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
-    methods: &["GET", "POST", "PUT"],
+    methods: &["GET", "PATCH", "POST", "PUT"],
     request_headers: &[],
     response_headers: &[],
 };
@@ -92,6 +92,12 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             routing::post_service(
                 layer::operation(&api, handle_request_reviews::<A>)
                     .named("requestReviews"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/gist-files"),
+            routing::patch_service(
+                layer::operation(&api, handle_edit_gist_file::<A>).named("editGistFile"),
             ),
         )
         .route(
@@ -377,6 +383,50 @@ fn serve_request_reviews<A: Oas31Api>(
     }
 }
 
+/// `PATCH /gist-files`: see [`Oas31Api::edit_gist_file`].
+fn handle_edit_gist_file<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_edit_gist_file(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `editGistFile` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_edit_gist_file<A: Oas31Api>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = EditGistFileParams {};
+        let body = body::read_json::<
+            types::EditGistFileBody,
+        >(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
+        let ctx = RequestContext::new("editGistFile", scheme, parts);
+        let outcome = A::edit_gist_file(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `PUT /moderation`: see [`Oas31Api::put_moderation`].
 fn handle_put_moderation<A: Oas31Api>(
     api: Arc<A>,
@@ -515,6 +565,16 @@ impl RequestReviewsResponse {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("requestReviews")),
+        }
+    }
+}
+
+impl EditGistFileResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("editGistFile")),
         }
     }
 }

@@ -1627,7 +1627,62 @@ impl RequestReviewsBody {
 impl Validate for RequestReviewsBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if !(self.reviewers.is_some() || self.team.is_some()) {
-            out.push(pointer, "needs `reviewers`, or `team`");
+            validate::required_any_missing(
+                pointer,
+                &[&["reviewers"], &["team"]],
+                false,
+                out,
+            );
+        }
+    }
+}
+
+/// Schema: `/paths/~1gist-files/patch/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EditGistFileBody {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub content: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absent_null_or_value"
+    )]
+    pub filename: Option<Option<String>>,
+    /// Properties beyond the declared ones.
+    #[serde(flatten)]
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl EditGistFileBody {
+    /// Sets `content`.
+    pub fn with_content(mut self, content: impl Into<String>) -> Self {
+        self.content = Some(content.into());
+        self
+    }
+
+    /// Sets `filename`; `None` sends `null`.
+    pub fn with_filename(mut self, filename: Option<String>) -> Self {
+        self.filename = Some(filename);
+        self
+    }
+}
+
+impl Validate for EditGistFileBody {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if !(self.content.is_some() || self.filename.is_some()
+            || (self.content.is_none() && self.filename.is_none()
+                && self.additional_properties.is_empty()))
+        {
+            validate::required_any_missing(
+                pointer,
+                &[&["content"], &["filename"]],
+                true,
+                out,
+            );
         }
     }
 }
