@@ -495,29 +495,32 @@ impl Bound {
         }
     }
 
-    /// The least integer a minimum allows: the bound itself, the next one when it is exclusive,
-    /// the ceiling of a fraction. `None` beyond the integers an `i128` holds.
-    pub fn least_integer(self, exclusive: bool) -> Option<i128> {
+    /// The bound as a whole number, for an integer (a minimum when `least`, else a maximum):
+    /// a fraction becomes the integer it allows (its ceiling for a minimum, its floor for a
+    /// maximum), no longer exclusive; a whole bound keeps `exclusive`. `None` beyond the
+    /// integers an `i128` holds.
+    pub fn whole(self, exclusive: bool, least: bool) -> Option<(i128, bool)> {
         match self {
-            Bound::Integer(v) => Some(i128::from(v) + i128::from(exclusive)),
+            Bound::Integer(v) => Some((i128::from(v), exclusive)),
             Bound::Number(v) if v.is_finite() && v.abs() < 1e38 => {
-                let c = v.ceil();
-                Some(c as i128 + i128::from(exclusive && c == v))
+                let w = if least { v.ceil() } else { v.floor() };
+                Some((w as i128, exclusive && w == v))
             }
             Bound::Number(_) => None,
         }
     }
 
+    /// The least integer a minimum allows: the bound itself, the next one when it is exclusive,
+    /// the ceiling of a fraction. `None` beyond the integers an `i128` holds.
+    pub fn least_integer(self, exclusive: bool) -> Option<i128> {
+        let (v, exclusive) = self.whole(exclusive, true)?;
+        Some(v + i128::from(exclusive))
+    }
+
     /// The greatest integer a maximum allows (see [`Bound::least_integer`]).
     pub fn greatest_integer(self, exclusive: bool) -> Option<i128> {
-        match self {
-            Bound::Integer(v) => Some(i128::from(v) - i128::from(exclusive)),
-            Bound::Number(v) if v.is_finite() && v.abs() < 1e38 => {
-                let f = v.floor();
-                Some(f as i128 - i128::from(exclusive && f == v))
-            }
-            Bound::Number(_) => None,
-        }
+        let (v, exclusive) = self.whole(exclusive, false)?;
+        Some(v - i128::from(exclusive))
     }
 }
 
@@ -874,9 +877,18 @@ impl Body {
     /// implementation then receives `runtime::body::OrMultipart` of the body's type.
     pub fn multipart_alternative(&self) -> Option<&TypeRef> {
         self.alternatives.iter().find_map(|(_, kind)| match kind {
-            BodyKind::Multipart(t) => Some(t),
+            BodyKind::Multipart { ty, .. } => Some(ty),
             _ => None,
         })
+    }
+
+    /// `check_ty` with a nullable body's `null` looked through, and whether it was nullable:
+    /// the type the body's own `constraints` are checked as where it holds a value.
+    pub fn check_ty_of_value(&self) -> (&TypeRef, bool) {
+        match &self.check_ty {
+            TypeRef::Nullable(inner) => (inner, true),
+            ty => (ty, false),
+        }
     }
 
     /// The type of a JSON or form body (the one the handler reads and checks).
@@ -916,7 +928,12 @@ pub enum BodyKind {
     /// server has decoded the parts into this type and checked them. Only ever an alternative
     /// (a body that is multipart alone is `Bytes` with `Body::checked_as`); either way its
     /// files are bytes, which the schema's `format: binary` strings cannot hold.
-    Multipart(TypeRef),
+    Multipart {
+        ty: TypeRef,
+        /// The body's own schema (not one of its own): the body's `constraints` apply to
+        /// the parts as well.
+        same_schema: bool,
+    },
     /// A response read item by item (3.2 `itemSchema`); never a request body.
     Stream(ItemStream),
 }

@@ -124,7 +124,9 @@ fn success_ident(op: &Operation) -> proc_macro2::Ident {
 
 fn body_type(op: &Operation, kind: &BodyKind) -> TokenStream {
     match kind {
-        BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart(t) => rust_type(t, true),
+        BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart { ty: t, .. } => {
+            rust_type(t, true)
+        }
         BodyKind::Text => quote!(String),
         BodyKind::Bytes => quote!(bytes::Bytes),
         BodyKind::Stream(s) => {

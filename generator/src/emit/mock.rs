@@ -127,7 +127,7 @@ fn method(op: &Operation, validated: &std::collections::BTreeSet<String>) -> Tok
                 let what = format!("{}: {what_status} body", op.id);
                 let candidates = &op.mock.bodies;
                 match &b.kind {
-                    BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart(t) => {
+                    BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart { ty: t, .. } => {
                         let checked = contents_validated(t, validated);
                         lets.push(pick("body", rust_type(t, true), checked, &what, candidates));
                         quote!(body)

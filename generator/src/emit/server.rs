@@ -138,7 +138,9 @@ pub(super) fn request_body_type(b: &crate::ir::Body) -> TokenStream {
 /// The Rust type of a body.
 pub(super) fn body_type(kind: &BodyKind) -> TokenStream {
     match kind {
-        BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart(t) => rust_type(t, true),
+        BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart { ty: t, .. } => {
+            rust_type(t, true)
+        }
         BodyKind::Text => quote!(String),
         BodyKind::Bytes => quote!(Vec<u8>),
         BodyKind::Stream(s) => {
@@ -879,14 +881,9 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             }
             // Only ever an alternative, read apart from the others (see below). Of the same
             // schema as the typed body, its own constraints apply as well.
-            BodyKind::Multipart(t) => {
-                let check_ty = match &b.check_ty {
-                    TypeRef::Nullable(inner) => inner.as_ref(),
-                    ty => ty,
-                };
-                let same = b.read_type().is_some_and(|typed| typed == t || matches!(typed, TypeRef::Nullable(inner) if **inner == *t));
-                let own = same.then_some((check_ty, &b.constraints));
-                multipart_checked(api, t, own, required, |raw| {
+            BodyKind::Multipart { ty, same_schema } => {
+                let own = same_schema.then_some((b.check_ty_of_value().0, &b.constraints));
+                multipart_checked(api, ty, own, required, |raw| {
                     quote!(body::OrMultipart::Multipart(#raw))
                 })
             }
@@ -908,7 +905,7 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
         // reader's 415. A multipart alternative is read apart (see below).
         let mut chain = TokenStream::new();
         for (ct, kind) in &b.alternatives {
-            if matches!(kind, BodyKind::Multipart(_)) {
+            if matches!(kind, BodyKind::Multipart { .. }) {
                 continue;
             }
             let essence = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
@@ -926,7 +923,8 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
                 return Err(Problem::bad_request("the request body is required"));
             };
         });
-        match b.multipart_alternative() {
+        let mut kinds = b.alternatives.iter().map(|(_, kind)| kind);
+        match kinds.find(|kind| matches!(kind, BodyKind::Multipart { .. })) {
             None => {
                 let read = if chain.is_empty() {
                     primary
@@ -943,8 +941,8 @@ fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> Token
             // Beside a JSON (or form) body, `multipart/form-data`: its parts checked as its
             // schema's type, its bytes passed on (`OrMultipart::Multipart`); the typed body
             // checked as it is alone (`OrMultipart::Typed`).
-            Some(form) => {
-                let multipart = read_as(&BodyKind::Multipart(form.clone()));
+            Some(multipart) => {
+                let multipart = read_as(multipart);
                 let read = if chain.is_empty() {
                     primary
                 } else {
@@ -1413,7 +1411,7 @@ fn response_conversion(op: &Operation) -> TokenStream {
             Some((BodyKind::Json(_), _)) if own_json.is_some() => {
                 quote!(response::json_as(#status, #own_json, &body))
             }
-            Some((BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Multipart(_), _)) => {
+            Some((BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Multipart { .. }, _)) => {
                 quote!(response::json(#status, &body))
             }
             Some((BodyKind::Text, ct)) => quote!(Ok(response::text(#status, #ct, body))),
@@ -1473,11 +1471,8 @@ fn response_conversion(op: &Operation) -> TokenStream {
 /// `maxProperties`, each item's pattern) where it holds a value, then the checks its types
 /// carry (`checked`). Nothing when there are none.
 fn body_checks(b: &crate::ir::Body, checked: bool, present: bool) -> Option<TokenStream> {
-    let (own_ty, nullable) = match &b.check_ty {
-        TypeRef::Nullable(inner) => (inner.as_ref().clone(), true),
-        ty => (ty.clone(), false),
-    };
-    let own = constraint_checks(&quote!(value), &quote!("body"), &own_ty, &b.constraints);
+    let (own_ty, nullable) = b.check_ty_of_value();
+    let own = constraint_checks(&quote!(value), &quote!("body"), own_ty, &b.constraints);
     let own = (!own.is_empty()).then(|| {
         // Each layer that may be absent or `null` is looked into in turn.
         let mut inner = quote!({ let out = &mut errors; #own });

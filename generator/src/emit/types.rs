@@ -639,15 +639,7 @@ pub fn constraint_checks(
     // An integer's bound exactly as written (an `f64` rounds beyond 2^53); a fraction on an
     // integer becomes the integer it allows, inclusive.
     let bound = |b: Bound, exclusive: bool, least: bool| -> (TokenStream, bool) {
-        let whole = match b {
-            Bound::Integer(v) if integral => Some((i128::from(v), exclusive)),
-            Bound::Number(v) if integral && v.is_finite() && v.abs() < 1e38 => {
-                let w = if least { v.ceil() } else { v.floor() };
-                Some((w as i128, exclusive && w == v))
-            }
-            _ => None,
-        };
-        match whole {
+        match integral.then(|| b.whole(exclusive, least)).flatten() {
             Some((v, exclusive)) => {
                 let (literal, exact) = int_literal(v, ty);
                 (literal, exclusive && exact)

@@ -60,7 +60,7 @@ fn answer(op: &Operation, types: &BTreeMap<&str, &TypeDef>) -> MockAnswer {
             let made = |examples| {
                 let maker = Maker { types, examples };
                 match &body.kind {
-                    BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart(t) => {
+                    BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart { ty: t, .. } => {
                         maker.value(t, &Constraints::default(), 0)
                     }
                     BodyKind::Stream(s) => maker.value(&s.item, &Constraints::default(), 0),

@@ -570,7 +570,10 @@ impl Ctx<'_> {
                         TypeRef::Nullable(inner) => inner.as_ref(),
                         t => t,
                     };
-                    Some(BodyKind::Multipart(t.clone()))
+                    Some(BodyKind::Multipart {
+                        ty: t.clone(),
+                        same_schema: true,
+                    })
                 }
                 (BodyKind::Json(_) | BodyKind::Form(_), false) if essence == MULTIPART_FORM => {
                     let hint = format!("{}Multipart", self.stem);
@@ -580,7 +583,10 @@ impl Ctx<'_> {
                         .as_ref()
                         .map(|schema| schemas.type_of(SchemaRef::of(schema), &hint, &at, sink))
                     {
-                        Some(ty @ TypeRef::Named(_)) => Some(BodyKind::Multipart(ty)),
+                        Some(ty @ TypeRef::Named(_)) => Some(BodyKind::Multipart {
+                            ty,
+                            same_schema: false,
+                        }),
                         _ => None,
                     }
                 }

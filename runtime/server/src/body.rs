@@ -654,9 +654,15 @@ struct FormField(Vec<String>, bool);
 /// `FormData` turns `null` into the text `null` too. (A url-encoded form's `null` stays text.)
 struct FormValue(String, bool);
 
+/// Whether a form value is JSON's null: the text `null` of a multipart part (see
+/// [`FormValue`]).
+fn is_json_null(text: &str, multipart: bool) -> bool {
+    multipart && text == "null"
+}
+
 impl FormValue {
     fn is_null(&self) -> bool {
-        self.1 && self.0 == "null"
+        is_json_null(&self.0, self.1)
     }
 
     /// The value as the JSON object it must spell, or serde's "invalid type" naming the text.
@@ -725,7 +731,7 @@ impl<'de> de::Deserializer<'de> for FormField {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        if self.0.len() == 1 && self.1 && self.0[0] == "null" {
+        if matches!(self.0.as_slice(), [one] if is_json_null(one, self.1)) {
             return visitor.visit_none();
         }
         visitor.visit_some(self)

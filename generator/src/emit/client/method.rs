@@ -548,7 +548,7 @@ fn body(op: &Operation) -> (TokenStream, TokenStream) {
             bytes::Bytes::from(body.to_owned())
         )),
         BodyKind::Bytes => quote!(Ok::<_, crate::runtime::error::SendError>(body.clone())),
-        BodyKind::Multipart(_) => {
+        BodyKind::Multipart { .. } => {
             unreachable!("a typed multipart body is only ever an alternative the server reads")
         }
     };
@@ -744,7 +744,7 @@ fn answers(op: &Operation) -> Answers {
 fn decode(op: &Operation, kind: Option<&BodyKind>) -> TokenStream {
     let error_ty = error_ident(op);
     let d = match kind {
-        Some(BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart(t)) => {
+        Some(BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart { ty: t, .. }) => {
             let t = rust_type(t, true);
             quote!(raw.json::<#t, _>())
         }
