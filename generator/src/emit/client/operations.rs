@@ -1,0 +1,254 @@
+//! Prints each operation's own types beside the client: its options struct, its success
+//! enum and its error enum, with the statuses each variant stands for.
+
+use super::*;
+
+/// Options, success and error types of one operation.
+pub(super) fn operation_types(op: &Operation) -> TokenStream {
+    let optional: Vec<&Param> = op.params.iter().filter(|p| !p.required).collect();
+    let options = (!optional.is_empty()).then(|| {
+        let name = options_ident(op);
+        let fields = optional.iter().map(|p| {
+            let rust = ident(&p.rust);
+            let t = rust_type(&p.ty, true);
+            let mut lines = p.doc.clone();
+            let mut note = format!("{} parameter `{}`", location_text(p.location), p.wire);
+            if let Some(d) = &p.default {
+                note.push_str(&format!("; the server uses `{d}` when unset"));
+            }
+            crate::emit::end_list(&mut lines);
+            lines.push(format!("({note})"));
+            let docs = doc(&lines);
+            let deprecated = p
+                .deprecated
+                .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
+            quote!(#docs #deprecated pub #rust: Option<#t>,)
+        });
+        let docs = doc(&[format!(
+            "Optional parameters of `{}`; `Default::default()` sets none, the `with_…` methods set one each.",
+            op.id
+        )]);
+        let allow = optional
+            .iter()
+            .any(|p| p.deprecated)
+            .then(|| quote!(#[allow(deprecated)]));
+        // Each setter takes the value under the field's own name; a document's `foo` is a
+        // name clippy flags by default (disallowed_names) but the document's to choose.
+        let placeholder = optional
+            .iter()
+            .any(|p| crate::naming::reserved::CLIPPY_PLACEHOLDERS.contains(&p.rust.as_str()))
+            .then(|| quote!(#[allow(clippy::disallowed_names)]));
+        let setters = optional.iter().map(|p| {
+            let rust = ident(&p.rust);
+            let setter = ident(&p.setter);
+            let t = rust_type(&p.ty, true);
+            let docs = doc(&[format!("Sets `{}` (`None` unsets it).", p.wire)]);
+            let deprecated = p
+                .deprecated
+                .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
+            // A value or an `Option` (to pass one on without an `if let`).
+            quote! {
+                #docs
+                #deprecated
+                pub fn #setter(mut self, #rust: impl Into<Option<#t>>) -> Self {
+                    self.#rust = #rust.into();
+                    self
+                }
+            }
+        });
+        quote! {
+            #docs
+            #allow
+            #[derive(Debug, Clone, Default, PartialEq)]
+            pub struct #name { #(#fields)* }
+            #allow
+            #placeholder
+            impl #name {
+                #(#setters)*
+            }
+        }
+    });
+    let successes = success_responses(op);
+    let success = op.success_enum.then(|| {
+        let name = success_ident(op);
+        let variants = successes.iter().map(|r| {
+            let v = ident(&r.variant);
+            let docs = doc(&[format!(
+                "{}: {}",
+                status_text(r),
+                r.doc.first().cloned().unwrap_or_default()
+            )]);
+            match &r.body {
+                Some(b) => {
+                    let t = body_type(op, &b.kind);
+                    quote!(#docs #v(#t),)
+                }
+                None => quote!(#docs #v,),
+            }
+        });
+        let docs = doc(&[format!("The successful answers of `{}`.", op.id)]);
+        // A stream is read once: neither `Clone` nor `PartialEq`.
+        let derives = if op.streamed {
+            quote!(#[derive(Debug)])
+        } else {
+            quote!(#[derive(Debug, Clone, PartialEq)])
+        };
+        quote! {
+            #docs
+            #derives
+            #[allow(clippy::large_enum_variant)]
+            pub enum #name { #(#variants)* }
+        }
+    });
+    let error = {
+        let name = error_ident(op);
+        let variants = op.responses.iter().filter(|r| !r.is_success()).map(|r| {
+            let v = ident(&r.variant);
+            let docs = response_doc(r);
+            match r.body.as_ref().map(|b| &b.kind) {
+                Some(BodyKind::Json(t) | BodyKind::Form(t)) => {
+                    let t = rust_type(t, true);
+                    quote!(#docs #v(#t),)
+                }
+                // Whatever the server sent, as text: the document describes no JSON body, but
+                // the message a server writes there (a sentence, a JSON it did not declare)
+                // is often the only explanation of the failure.
+                _ => {
+                    let mut lines = vec![format!(
+                        "{}: {}",
+                        status_text(r),
+                        r.doc.first().cloned().unwrap_or_default()
+                    )];
+                    lines.extend(r.doc.iter().skip(1).cloned());
+                    lines.push(String::new());
+                    lines.push(
+                        "Holds the body as text, as the server sent it (empty if none).".into(),
+                    );
+                    let docs = doc(&lines);
+                    quote!(#docs #v(String),)
+                }
+            }
+        });
+        let docs = doc(&[
+            format!(
+                "The documented error answers of `{}`; the status and headers are on [`Error::Api`].",
+                op.id
+            ),
+            String::new(),
+            "`non_exhaustive`: an error status the document adds later is a new variant; code"
+                .into(),
+            "that matches on this enum keeps compiling.".into(),
+        ]);
+        let from_raw = op.streamed.then(|| {
+            let (arms, has_default) = error_arms(op);
+            // Without documented errors every status is unexpected, and with `default` alone
+            // every status reads the same way: no one-arm `match` (clippy::match_single_binding).
+            let body = match arms.as_slice() {
+                [] => quote!(raw.unexpected()),
+                [(_, expr)] if has_default => expr.clone(),
+                _ => {
+                    let fallback = (!has_default).then(|| quote!(_ => raw.unexpected(),));
+                    let arms = arms.iter().map(|(p, e)| quote!(#p => #e,));
+                    quote! {
+                        match raw.status.as_u16() {
+                            #(#arms)*
+                            #fallback
+                        }
+                    }
+                }
+            };
+            quote! {
+                impl #name {
+                    /// The error a response of another status than the stream's becomes (also
+                    /// the `error` event that ends a stream, by its `status`).
+                    fn from_raw(raw: Raw) -> Error<Self> {
+                        #body
+                    }
+                }
+            }
+        });
+        // `Serialize`, untagged: a variant writes the body the server sent (a status without
+        // one writes `null`), for logs and tools such as the generated CLI.
+        quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[serde(untagged)]
+            #[allow(clippy::large_enum_variant)]
+            #[non_exhaustive]
+            pub enum #name { #(#variants)* }
+            #from_raw
+        }
+    };
+    let headers = op.responses.iter().filter_map(|r| {
+        let name = ident(r.headers_type.as_ref()?);
+        let fields = r.headers.iter().map(|h| {
+            let rust = ident(&h.rust);
+            let t = rust_type(&h.ty, true);
+            let mut lines = h.doc.clone();
+            lines.push(format!("(header `{}`; `None` when absent or unreadable)", h.wire));
+            let docs = doc(&lines);
+            quote!(#docs pub #rust: Option<#t>,)
+        });
+        let reads = r.headers.iter().map(|h| {
+            let rust = ident(&h.rust);
+            let wire = &h.wire;
+            let parse = match &h.ty {
+                TypeRef::Vec(_) => quote!(value.split(',').map(|v| v.trim().parse().ok()).collect::<Option<Vec<_>>>()),
+                _ => quote!(value.trim().parse().ok()),
+            };
+            quote!(#rust: headers.get(#wire).and_then(|v| v.to_str().ok()).and_then(|value| #parse),)
+        });
+        let docs = doc(&[
+            format!("Headers of the `{}` answer of `{}`.", status_text(r), op.id),
+            "Read them with `from_headers(response.headers())`.".to_string(),
+        ]);
+        Some(quote! {
+            #docs
+            #[derive(Debug, Clone, Default, PartialEq)]
+            pub struct #name { #(#fields)* }
+            impl #name {
+                /// Reads the documented headers; a header that is missing or does not parse is `None`.
+                pub fn from_headers(headers: &http::HeaderMap) -> Self {
+                    Self { #(#reads)* }
+                }
+            }
+        })
+    });
+    quote!(#options #success #error #(#headers)*)
+}
+
+/// The match arms (codes first, then ranges, then `default`) turning a documented error status
+/// into the operation's error, and the arm for an undocumented one, as expressions of `raw`.
+pub(super) fn error_arms(op: &Operation) -> (Vec<(TokenStream, TokenStream)>, bool) {
+    let error_ty = error_ident(op);
+    let mut arms: Vec<(u8, TokenStream, TokenStream)> = op
+        .responses
+        .iter()
+        .filter(|r| !r.is_success())
+        .map(|r| {
+            let v = ident(&r.variant);
+            let expr = match r.body.as_ref().map(|b| &b.kind) {
+                Some(BodyKind::Json(_) | BodyKind::Form(_)) => {
+                    quote!(raw.api_error(#error_ty::#v))
+                }
+                _ => quote!(raw.api_error_text(#error_ty::#v)),
+            };
+            (status_rank(r), status_pattern(r, op), expr)
+        })
+        .collect();
+    arms.sort_by_key(|(rank, _, _)| *rank);
+    let has_default = op.responses.iter().any(|r| r.status == Status::Default);
+    (
+        arms.into_iter().map(|(_, p, e)| (p, e)).collect(),
+        has_default,
+    )
+}
+
+/// Match order: exact codes, then ranges, then `default`.
+pub(super) fn status_rank(r: &Response) -> u8 {
+    match r.status {
+        Status::Code(_) => 0,
+        Status::Range(_) => 1,
+        Status::Default => 2,
+    }
+}

@@ -1,0 +1,286 @@
+//! Prints `api.rs`: the trait an implementation fills in, each operation's parameter struct
+//! and response enum (with its headers), and the defaults of optional parameters.
+
+use super::*;
+
+pub fn api_rs(api: &Api) -> TokenStream {
+    let trait_ident = trait_name(api);
+    let mut items = Vec::new();
+    for op in &api.operations {
+        if op.params.is_empty() {
+            // Passed even empty, so that the operation's first parameter adds a field
+            // rather than an argument to the trait method (README, "Evolving the spec").
+            let name = params_ident(op);
+            let docs = doc(&[format!(
+                "Parameters of `{}` (`{} {}`): none yet; one the document adds becomes a field.",
+                op.id, op.method, op.path
+            )]);
+            items.push(quote! {
+                #docs
+                #[derive(Debug, Clone, Default, PartialEq)]
+                pub struct #name {}
+            });
+        } else {
+            let name = params_ident(op);
+            let fields = op.params.iter().map(|p| {
+                let rust = ident(&p.rust);
+                let ty = param_type(api, p);
+                let mut lines = p.doc.clone();
+                let mut where_ = format!("{} parameter `{}`", location_text(p.location), p.wire);
+                if let Some(d) = &p.default {
+                    where_.push_str(&format!(", default `{d}`"));
+                }
+                if p.deprecated {
+                    where_.push_str(", deprecated");
+                }
+                crate::emit::end_list(&mut lines);
+                lines.push(format!("({where_})"));
+                let docs = doc(&lines);
+                quote!(#docs pub #rust: #ty,)
+            });
+            let docs = doc(&[format!(
+                "Parameters of `{}` (`{} {}`), parsed and checked.",
+                op.id, op.method, op.path
+            )]);
+            items.push(quote! {
+                #docs
+                #[derive(Debug, Clone, PartialEq)]
+                pub struct #name { #(#fields)* }
+            });
+        }
+        let name = response_ident(op);
+        let variants = op.responses.iter().map(|r| {
+            let v = ident(&r.variant);
+            let docs = response_doc(r);
+            let status = (!matches!(r.status, Status::Code(_))).then(|| quote!(http::StatusCode));
+            let body = r.body.as_ref().map(|b| body_type(&b.kind));
+            let headers = r.headers_type.as_ref().map(|h| {
+                let h = ident(h);
+                quote!(#h)
+            });
+            let fields: Vec<TokenStream> = [status, body, headers].into_iter().flatten().collect();
+            if fields.is_empty() {
+                quote!(#docs #v,)
+            } else {
+                quote!(#docs #v(#(#fields),*),)
+            }
+        });
+        for r in &op.responses {
+            if let Some(h) = &r.headers_type {
+                items.push(headers_struct(op, r, h));
+            }
+        }
+        let docs = doc(&[
+            format!(
+                "What `{}` answers: one variant per documented status, and [`{}`]({name}::{}) for an implementation without the operation.",
+                op.id, op.unimplemented, op.unimplemented
+            ),
+            String::new(),
+            "`non_exhaustive`: a status the document adds later is a new variant; code that".into(),
+            "matches on this enum keeps compiling.".into(),
+        ]);
+        let unimplemented = ident(&op.unimplemented);
+        // Bodies are held by value, as a person writes them; boxing the large one would
+        // make every handler noisier for a move that happens once per request.
+        let derives = if has_stream(op) {
+            quote!(#[derive(Debug)])
+        } else {
+            quote!(#[derive(Debug, Clone, PartialEq)])
+        };
+        items.push(quote! {
+            #docs
+            #derives
+            #[allow(clippy::large_enum_variant)]
+            #[non_exhaustive]
+            pub enum #name {
+                #(#variants)*
+                /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+                /// method answers.
+                #unimplemented,
+            }
+        });
+    }
+    let methods = api.operations.iter().map(|op| {
+        let method = ident(&op.rust);
+        let response = response_ident(op);
+        let docs = operation_doc(op);
+        let params = {
+            let p = params_ident(op);
+            Some(quote!(params: #p,))
+        };
+        let body = op.body.as_ref().map(|b| {
+            let t = request_body_type(b);
+            if b.required {
+                quote!(body: #t,)
+            } else {
+                quote!(body: Option<#t>,)
+            }
+        });
+        let query_string = op.query_string.as_ref().map(|q| {
+            let name = ident(&q.rust);
+            let t = query_string_type(q);
+            quote!(#name: #t,)
+        });
+        let deprecated = op.deprecated.as_ref().map(|d| {
+            let note = &d.note;
+            quote!(#[deprecated(note = #note)])
+        });
+        let unimplemented = ident(&op.unimplemented);
+        let unused: Vec<TokenStream> = [
+            Some(quote!(ctx)),
+            params.as_ref().map(|_| quote!(params)),
+            op.query_string.as_ref().map(|q| {
+                let name = ident(&q.rust);
+                quote!(#name)
+            }),
+            body.as_ref().map(|_| quote!(body)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let unused = if unused.len() == 1 {
+            quote!(#(#unused)*)
+        } else {
+            quote!((#(#unused),*))
+        };
+        let allows = crate::emit::convention_allows(&method.to_string());
+        quote! {
+            #docs
+            #deprecated
+            #allows
+            fn #method(
+                &self,
+                ctx: &RequestContext,
+                #params
+                #query_string
+                #body
+            ) -> impl Future<Output = Result<#response, Self::Error>> + Send {
+                let _ = #unused;
+                async { Ok(#response::#unimplemented) }
+            }
+        }
+    });
+    let mut methods: Vec<TokenStream> = methods.collect();
+    let trait_docs = doc(&[
+        format!(
+            "{} {}: implement one method per operation.",
+            api.title, api.version
+        ),
+        String::new(),
+        "Each method receives the request context (principal, headers, extensions) and its".into(),
+        "parsed, checked inputs; it returns the operation's response enum or your own error,"
+            .into(),
+        "which [`handle_error`](Self::handle_error) turns into a response.".into(),
+        String::new(),
+        "Every method has a default answering `501 Not Implemented` with the `Error` body, so an"
+            .into(),
+        "operation the document adds later does not break an implementation written before it"
+            .into(),
+        "(the price: the compiler does not point at an operation you forgot).".into(),
+    ]);
+    let intro = module_doc(&[format!(
+        "The [`{trait_ident}`] trait and the inputs and responses of each operation."
+    )]);
+    let uses = crate::emit::imports(
+        items.iter_mut().chain(methods.iter_mut()),
+        &[
+            ("crate::types", "types::"),
+            ("crate::runtime::stream", "stream::"),
+            ("std::future::Future", "Future"),
+        ],
+    );
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #intro
+        #uses
+        use crate::runtime::context::RequestContext;
+        use crate::runtime::problem::Problem;
+
+        #trait_docs
+        pub trait #trait_ident: Send + Sync + 'static {
+            /// Your error type; anything `Display` (e.g. `anyhow::Error`).
+            type Error: std::fmt::Display + Send + 'static;
+
+            #(#methods)*
+
+            /// Turns an error of yours into the problem sent to the client. The default logs it
+            /// and answers 500 with the `Error` body, without internals.
+            fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
+                tracing::error!(operation = ctx.operation_id, %error, "handler failed");
+                Problem::internal()
+            }
+        }
+
+        #(#items)*
+    }
+}
+
+/// The headers the implementation sets on one answer.
+pub(super) fn headers_struct(op: &Operation, r: &Response, name: &str) -> TokenStream {
+    let name = ident(name);
+    let fields = r.headers.iter().map(|h| {
+        let rust = ident(&h.rust);
+        let t = rust_type(&h.ty, true);
+        let t = if h.required { t } else { quote!(Option<#t>) };
+        let mut lines = h.doc.clone();
+        lines.push(format!("(header `{}`)", h.wire));
+        let docs = doc(&lines);
+        quote!(#docs pub #rust: #t,)
+    });
+    let default = r
+        .headers
+        .iter()
+        .all(|h| !h.required)
+        .then(|| quote!(Default,));
+    let docs = doc(&[format!(
+        "Headers of the `{}` answer of `{}`.",
+        status_text(r),
+        op.id
+    )]);
+    quote! {
+        #docs
+        #[derive(Debug, Clone, #default PartialEq)]
+        pub struct #name { #(#fields)* }
+    }
+}
+
+/// `impl XHeaders { fn write(..) }`: each header as its text form; arrays comma-separated.
+pub(super) fn headers_write(r: &Response, name: &str) -> TokenStream {
+    let name = ident(name);
+    let writes = r.headers.iter().map(|h| {
+        let rust = ident(&h.rust);
+        let wire = &h.wire;
+        let text = match &h.ty {
+            TypeRef::Vec(_) => quote!(&value.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")),
+            _ => quote!(&value.to_string()),
+        };
+        if h.required {
+            quote!({ let value = &self.#rust; response::set_header(response, #wire, #text)?; })
+        } else {
+            quote!(if let Some(value) = &self.#rust { response::set_header(response, #wire, #text)?; })
+        }
+    });
+    quote! {
+        impl #name {
+            fn write(&self, response: &mut Response) -> Result<(), Problem> {
+                #(#writes)*
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The default of a parameter as an expression of its type (enum defaults name a variant).
+pub(super) fn default_expr(api: &Api, p: &Param) -> Option<TokenStream> {
+    let value = p.default.as_ref()?;
+    if let (TypeRef::Named(n), serde_json::Value::String(wire)) = (&p.ty, value) {
+        let def = api.types.iter().find(|t| &t.name == n)?;
+        if let TypeKind::Enum(variants) = &def.kind {
+            let v = variants.iter().find(|v| &v.wire == wire)?;
+            let (t, v) = (ident(n), ident(&v.rust));
+            return Some(quote!(types::#t::#v));
+        }
+        return None;
+    }
+    literal(value, &p.ty)
+}

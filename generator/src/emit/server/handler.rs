@@ -1,0 +1,601 @@
+//! Prints one operation's handler: parameters read and checked, the body read by its media
+//! type and checked, the implementation called, and its answer turned into a response.
+
+use super::*;
+
+pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Ident) -> TokenStream {
+    let name = ident(&op.rust);
+    let handle = handler_ident(api, op);
+    let serve = format_ident!("serve_{}", handler_stem(api, &op.rust));
+    let non_snake = handle
+        .to_string()
+        .contains("__")
+        .then(|| quote!(#[allow(non_snake_case)]));
+    let id = &op.id;
+    let route_doc = doc(&[format!(
+        "`{} {}`: see [`{trait_ident}::{}`].",
+        op.method,
+        op.path,
+        crate::naming::bare(&op.rust)
+    )]);
+    let serve_doc = doc(&[
+        format!(
+            "Authorizes, reads and checks a `{}` request, then calls the implementation.",
+            op.id
+        ),
+        String::new(),
+        "A function returning an `async` block rather than an `async fn`: the future then holds"
+            .to_owned(),
+        "the request head once, not once more for the argument.".to_owned(),
+    ]);
+    let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
+    let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
+    let has_path = op.params.iter().any(|p| p.location == Location::Path);
+    let reads_pattern = op.path_pattern.as_ref().filter(|p| !p.segments.is_empty());
+    let raw = if op.params.is_empty() {
+        quote!()
+    } else if has_path {
+        let path = match reads_pattern {
+            Some(p) => {
+                let name = format_ident!("{}", p.rust);
+                quote!(route::path_params(&mut parts, &#name).await?)
+            }
+            None => quote!(params::path_params(&mut parts).await?),
+        };
+        quote! {
+            let path = #path;
+            let raw = RawParams::from_parts(&parts, path);
+        }
+    } else {
+        quote!(let raw = RawParams::from_parts(&parts, PathParams::none());)
+    };
+    let params = if op.params.is_empty() {
+        let ty = params_ident(op);
+        Some(quote!(let params = #ty {};))
+    } else {
+        let ty = params_ident(op);
+        let fields = op.params.iter().map(|p| {
+            let rust = ident(&p.local);
+            let wire = &p.wire;
+            let loc = match p.location {
+                Location::Path => quote!(Location::Path),
+                Location::Query => quote!(Location::Query),
+                Location::Header => quote!(Location::Header),
+                Location::Cookie => quote!(Location::Cookie),
+            };
+            let explode = p.explode;
+            let delimiter = p.delimiter;
+            let object = p.object.as_ref().map(|style| match style {
+                ObjectStyle::Members(names) => quote!(ObjectQuery::Members(&[#(#names),*])),
+                ObjectStyle::Rest(names) => quote!(ObjectQuery::Rest(&[#(#names),*])),
+                ObjectStyle::Joined => quote!(ObjectQuery::Joined),
+                ObjectStyle::Deep => quote!(ObjectQuery::Deep),
+            });
+            let required = p.required;
+            let read = match (&p.ty, p.required, &object) {
+                (_, _, Some(style)) => {
+                    quote!(raw.object(#wire, #style, #required, &mut errors))
+                }
+                (TypeRef::Vec(_), true, None) if delimiter != ',' => quote!(
+                    raw.required_delimited_array(#loc, #wire, #explode, #delimiter, &mut errors)
+                ),
+                (TypeRef::Vec(_), false, None) if delimiter != ',' => {
+                    quote!(raw.delimited_array(#loc, #wire, #explode, #delimiter, &mut errors))
+                }
+                (TypeRef::Vec(_), true, None) => {
+                    quote!(raw.required_array(#loc, #wire, #explode, &mut errors))
+                }
+                (TypeRef::Vec(_), false, None) => {
+                    quote!(raw.array(#loc, #wire, #explode, &mut errors))
+                }
+                (_, true, None) if p.as_sent => {
+                    quote!(raw.required_cookie_as_sent(#wire, &mut errors))
+                }
+                (_, false, None) if p.as_sent => {
+                    quote!(raw.optional_cookie_as_sent(#wire, &mut errors))
+                }
+                (_, true, None) => quote!(raw.required(#loc, #wire, &mut errors)),
+                (_, false, None) => quote!(raw.optional(#loc, #wire, &mut errors)),
+            };
+            let t = rust_type(&p.ty, true);
+            match (p.required, default_expr(api, p)) {
+                (false, Some(d)) => quote!(let #rust: #t = #read.unwrap_or(#d);),
+                _ => quote!(let #rust: Option<#t> = #read;),
+            }
+        });
+        // Every parameter is read (and every failure collected) before the first return.
+        let unwraps = op.params.iter().filter(|p| p.required).map(|p| {
+            let rust = ident(&p.local);
+            quote!(let Some(#rust) = #rust else { return Err(errors.into_problem()); };)
+        });
+        let names = op.params.iter().map(|p| {
+            let (field, local) = (ident(&p.rust), ident(&p.local));
+            if p.rust == p.local {
+                quote!(#field)
+            } else {
+                quote!(#field: #local)
+            }
+        });
+        let validated = validated_types(api);
+        let checks = op.params.iter().filter_map(|p| {
+            let mut checks =
+                constraint_checks(&quote!(value), &quote!(at), &p.check_ty, &p.constraints);
+            // A named type with checks of its own (nexus's `NameOrId`, whose `Name` has a
+            // `maxLength` and a `pattern`) checks itself.
+            if matches!(p.ty, TypeRef::Named(_))
+                && crate::emit::types::contents_validated(&p.ty, &validated)
+            {
+                checks.extend(quote!(value.validate(at, out);));
+            }
+            if checks.is_empty() {
+                return None;
+            }
+            let rust = ident(&p.local);
+            let wire = &p.wire;
+            let loc = location_text(p.location);
+            let at = format!("{loc}/{wire}");
+            let body = quote! {
+                let at = #at;
+                #checks
+            };
+            // Checked before any return, so one 400 lists every problem.
+            Some(if !p.required && default_expr(api, p).is_some() {
+                quote!({ let value = &#rust; #body })
+            } else {
+                quote!(if let Some(value) = &#rust { #body })
+            })
+        });
+        let checks: Vec<TokenStream> = checks.collect();
+        let out = (!checks.is_empty()).then(|| quote!(let out = &mut errors;));
+        // In a block of its own: the raw values and the violations are gone before the body
+        // is read and the implementation called, so the future does not carry them.
+        Some(quote! {
+            let params = {
+                let mut errors = Violations::new();
+                #raw
+                #(#fields)*
+                #out
+                #(#checks)*
+                #(#unwraps)*
+                errors.check()?;
+                #ty { #(#names),* }
+            };
+        })
+    };
+    let body = op.body.as_ref().map(|b| {
+        let required = b.required;
+        let read_as = |kind: &BodyKind| match kind {
+            BodyKind::Json(t) => {
+                let t = rust_type(t, true);
+                quote!(body::read_json::<#t>(&parts, body, body_limit, #required).await?)
+            }
+            BodyKind::Form(t) => {
+                let t = rust_type(t, true);
+                quote!(body::read_form::<#t>(&parts, body, body_limit, #required).await?)
+            }
+            // Only ever an alternative, read apart from the others (see below). Of the same
+            // schema as the typed body, its own constraints apply as well.
+            BodyKind::Multipart { ty, same_schema } => {
+                let own = same_schema.then_some((b.check_ty_of_value().0, &b.constraints));
+                multipart_checked(api, ty, own, required, |raw| {
+                    quote!(body::OrMultipart::Multipart(#raw))
+                })
+            }
+            // `*/*`: any media type, read as the string the schema says (`text/*` otherwise).
+            BodyKind::Text if b.content_type.trim() == "*/*" => quote! {
+                body::read_text_of(&parts, body, body_limit, #required, "*/*").await?
+            },
+            BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
+            BodyKind::Bytes | BodyKind::Stream(_) => match &b.checked_as {
+                Some(form) => multipart_checked(api, form, None, required, |raw| raw),
+                None => {
+                    let ct = &b.content_type;
+                    quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
+                }
+            },
+        };
+        let primary = read_as(&b.kind);
+        // The request's Content-Type picks the reader; anything else gets the primary
+        // reader's 415. A multipart alternative is read apart (see below).
+        let mut chain = TokenStream::new();
+        for (ct, kind) in &b.alternatives {
+            if matches!(kind, BodyKind::Multipart { .. }) {
+                continue;
+            }
+            let essence = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            let read = read_as(kind);
+            chain.extend(quote!(if body::media_type_matches(&media, &[#essence]) { #read } else));
+        }
+        let media = quote!(let media = body::media_type(&parts).unwrap_or_default(););
+        // Only bodies whose type holds a checked constraint are walked.
+        let checked = match &b.kind {
+            BodyKind::Json(t) | BodyKind::Form(t) => crate::emit::types::contents_validated(t, &validated_types(api)),
+            _ => false,
+        };
+        let require = required.then(|| quote! {
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+        });
+        let mut kinds = b.alternatives.iter().map(|(_, kind)| kind);
+        match kinds.find(|kind| matches!(kind, BodyKind::Multipart { .. })) {
+            None => {
+                let read = if chain.is_empty() {
+                    primary
+                } else {
+                    quote!({ #media #chain { #primary } })
+                };
+                let validate = body_checks(b, checked, required);
+                quote! {
+                    let body = #read;
+                    #require
+                    #validate
+                }
+            }
+            // Beside a JSON (or form) body, `multipart/form-data`: its parts checked as its
+            // schema's type, its bytes passed on (`OrMultipart::Multipart`); the typed body
+            // checked as it is alone (`OrMultipart::Typed`).
+            Some(multipart) => {
+                let multipart = read_as(multipart);
+                let read = if chain.is_empty() {
+                    primary
+                } else {
+                    quote!(#chain { #primary })
+                };
+                let validate = body_checks(b, checked, false);
+                let essence = crate::ir::MULTIPART_FORM;
+                quote! {
+                    let body = {
+                        #media
+                        if body::media_type_matches(&media, &[#essence]) {
+                            #multipart
+                        } else {
+                            let body = #read;
+                            #validate
+                            body.map(body::OrMultipart::Typed)
+                        }
+                    };
+                    #require
+                }
+            }
+        }
+    });
+    let query_string = op.query_string.as_ref().map(|q| {
+        let name = ident(&q.rust);
+        let required = q.required;
+        let read = match &q.kind {
+            QueryStringKind::Form(t) => {
+                let t = rust_type(t, true);
+                quote!(params::query_string_form::<#t>(&parts, #required)?)
+            }
+            QueryStringKind::Json(t) => {
+                let t = rust_type(t, true);
+                quote!(params::query_string_json::<#t>(&parts, #required)?)
+            }
+            QueryStringKind::Raw => quote!(params::query_string_raw(&parts)),
+        };
+        let read = match (&q.kind, required) {
+            (QueryStringKind::Form(_) | QueryStringKind::Json(_), true) => quote! {
+                let Some(#name) = #read else {
+                    return Err(Problem::bad_request("the query string is required"));
+                };
+            },
+            (QueryStringKind::Raw, true) => quote!(let #name = #read.unwrap_or_default();),
+            (_, false) => quote!(let #name = #read;),
+        };
+        let checked = match &q.kind {
+            QueryStringKind::Form(t) | QueryStringKind::Json(t) => {
+                crate::emit::types::contents_validated(t, &validated_types(api))
+            }
+            QueryStringKind::Raw => false,
+        };
+        let validate = checked.then(|| {
+            let walk = if required {
+                quote!(#name.validate("", &mut errors);)
+            } else {
+                quote!(if let Some(value) = &#name { value.validate("", &mut errors); })
+            };
+            quote! {
+                let mut errors = Violations::new();
+                #walk
+                errors.check()?;
+            }
+        });
+        quote!(#read #validate)
+    });
+    let query_string_arg = op.query_string.as_ref().map(|q| {
+        let name = ident(&q.rust);
+        quote!(#name,)
+    });
+    let (body_arg, body_var) = match &op.body {
+        Some(_) => (quote!(body,), quote!(body)),
+        None => (quote!(), quote!(_body)),
+    };
+    let params_arg = quote!(params,);
+    let call_allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
+    // A request that does not ask for the switch gets 426 (a 101 without one answers nothing).
+    let upgrade = op
+        .switches_protocols()
+        .then(|| quote!(crate::runtime::upgrade::require(&parts, "websocket")?;));
+    let parts_mut = if has_path {
+        quote!(mut parts)
+    } else {
+        quote!(parts)
+    };
+    // Past its sunset the operation is gone (410), before anything of the request is read.
+    let retirement = op
+        .deprecated
+        .as_ref()
+        .and_then(|d| d.sunset.as_ref().map(|s| (s, d.replacement.as_deref())))
+        .map(|(s, replacement)| {
+            let at = proc_macro2::Literal::u64_unsuffixed(s.at.max(0) as u64);
+            let day = &s.day;
+            let replacement = match replacement {
+                Some(r) => quote!(Some(#r)),
+                None => quote!(None),
+            };
+            quote! {
+                const RETIREMENT: Retirement = Retirement {
+                    operation: #id,
+                    at: #at,
+                    day: #day,
+                    replacement: #replacement,
+                };
+            }
+        });
+    // Without Idempotency-Key the handler checks the sunset with the runtime it already holds
+    // (`serve` is then never polled, so still before anything is read); with it, `serve` runs
+    // inside the runtime's replay logic and checks it there, as the first step of the
+    // operation.
+    let (sunset, handle_sunset) = match (&retirement, op.idempotency_key) {
+        (None, _) => (None, None),
+        (Some(retirement), Some(_)) => (
+            Some(quote! {
+                #retirement
+                Runtime::from_parts(&parts).check_sunset(&RETIREMENT)?;
+            }),
+            None,
+        ),
+        (Some(retirement), None) => (None, Some(retirement)),
+    };
+    let limit_arg = op.body.as_ref().map(|_| quote!(body_limit: usize,));
+    let limit_pass = op.body.as_ref().map(|_| quote!(rt.body_limit(),));
+    // Plain functions returning `async` blocks rather than `async fn`s: an `async fn`'s future
+    // keeps its arguments besides what it moves them into, so the request head would be held
+    // two or three times in the future axum boxes for every request.
+    let handle_body = match op.idempotency_key {
+        // The runtime stores and replays responses per Idempotency-Key around the handler.
+        Some(key) => {
+            let required = key.required;
+            let limit = op
+                .body
+                .as_ref()
+                .map(|_| quote!(let body_limit = rt.body_limit();));
+            let limit_pass = op.body.as_ref().map(|_| quote!(body_limit,));
+            quote! {
+                let (parts, body) = request.into_parts();
+                let rt = Runtime::from_parts(&parts);
+                #limit
+                idempotency::serve(rt, #id, #required, parts, body, &[#(#headers),*], move |parts, body| {
+                    #serve(api, #limit_pass parts, body)
+                })
+            }
+        }
+        None => match handle_sunset {
+            Some(retirement) => {
+                let reply = match &op.errors {
+                    Some((errors, _)) => {
+                        let errors = format_ident!("{errors}");
+                        quote!(rt.reply_to_checked_in(&#errors, sunset, serve, &[#(#headers),*]))
+                    }
+                    None => quote!(rt.reply_to_checked(sunset, serve, &[#(#headers),*])),
+                };
+                quote! {
+                    #retirement
+                    let (parts, body) = request.into_parts();
+                    let rt = Runtime::from_parts(&parts);
+                    let sunset = rt.check_sunset(&RETIREMENT);
+                    let serve = #serve(api, #limit_pass parts, body);
+                    #reply
+                }
+            }
+            None => {
+                // An operation whose error bodies are its own renders its problems with them.
+                let reply = match &op.errors {
+                    Some((errors, _)) => {
+                        let errors = format_ident!("{errors}");
+                        quote!(rt.reply_to_checked_in(&#errors, Ok(()), serve, &[#(#headers),*]))
+                    }
+                    None => quote!(rt.reply_to(serve, &[#(#headers),*])),
+                };
+                quote! {
+                    let (parts, body) = request.into_parts();
+                    let rt = Runtime::from_parts(&parts);
+                    let serve = #serve(api, #limit_pass parts, body);
+                    #reply
+                }
+            }
+        },
+    };
+    quote! {
+        #route_doc
+        #non_snake
+        fn #handle<A: #trait_ident>(
+            api: Arc<A>,
+            request: Request,
+        ) -> impl Future<Output = Response> + Send {
+            #handle_body
+        }
+
+        #serve_doc
+        #[allow(clippy::manual_async_fn)]
+        #non_snake
+        fn #serve<A: #trait_ident>(
+            api: Arc<A>,
+            #limit_arg
+            #parts_mut: http::request::Parts,
+            #body_var: Body,
+        ) -> impl Future<Output = Result<Response, Problem>> + Send {
+            async move {
+                #sunset
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
+                #params
+                #query_string
+                #body
+                #upgrade
+                let ctx = RequestContext::new(#id, scheme, parts);
+                #call_allow
+                // Called through the trait: an operation named like a method of `Arc` (`clone`)
+                // would otherwise call that one.
+                let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
+                match outcome {
+                    Ok(response) => response.into_http(),
+                    Err(error) => Err(api.handle_error(&ctx, error)),
+                }
+            }
+        }
+    }
+}
+
+/// `impl XResponse { fn into_http(self) }`: serializes the body first, then the status.
+pub(super) fn response_conversion(op: &Operation) -> TokenStream {
+    let name = response_ident(op);
+    let arms = op.responses.iter().map(|r| {
+        let v = ident(&r.variant);
+        let status = match &r.status {
+            Status::Code(c) => status_const(*c),
+            _ => quote!(status),
+        };
+        let own_json = r.body.as_ref().and_then(|b| b.own_json_media_type());
+        let write = match r.body.as_ref().map(|b| (&b.kind, b.content_type.as_str())) {
+            Some((BodyKind::Json(_), _)) if own_json.is_some() => {
+                quote!(response::json_as(#status, #own_json, &body))
+            }
+            Some((BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Multipart { .. }, _)) => {
+                quote!(response::json(#status, &body))
+            }
+            Some((BodyKind::Text, ct)) => quote!(Ok(response::text(#status, #ct, body))),
+            Some((BodyKind::Bytes, ct)) => quote!(Ok(response::bytes(#status, #ct, body.into()))),
+            Some((BodyKind::Stream(s), ct)) => match s.format {
+                StreamFormat::Events => quote!(Ok(stream::event_stream(#status, body))),
+                StreamFormat::EventsText => quote!(Ok(stream::event_stream_text(#status, body))),
+                StreamFormat::JsonLines => quote!(Ok(stream::json_lines(#status, #ct, body))),
+            },
+            None => quote!(Ok(response::empty(#status))),
+        };
+        let status_bind = (!matches!(r.status, Status::Code(_))).then(|| quote!(status));
+        let body_bind = r.body.as_ref().map(|_| quote!(body));
+        let headers_bind = r.headers_type.as_ref().map(|_| quote!(headers));
+        let binds: Vec<TokenStream> = [status_bind, body_bind, headers_bind]
+            .into_iter()
+            .flatten()
+            .collect();
+        let pattern = if binds.is_empty() {
+            quote!(Self::#v)
+        } else {
+            quote!(Self::#v(#(#binds),*))
+        };
+        if r.headers_type.is_some() {
+            quote!(#pattern => {
+                let mut response = #write?;
+                headers.write(&mut response)?;
+                Ok(response)
+            })
+        } else {
+            quote!(#pattern => #write,)
+        }
+    });
+    let writers = op
+        .responses
+        .iter()
+        .filter_map(|r| r.headers_type.as_ref().map(|h| headers_write(r, h)));
+    let unimplemented = ident(&op.unimplemented);
+    let id = &op.id;
+    quote! {
+        impl #name {
+            fn into_http(self) -> Result<Response, Problem> {
+                match self {
+                    #(#arms)*
+                    Self::#unimplemented => Err(Problem::not_implemented(#id)),
+                }
+            }
+        }
+        #(#writers)*
+    }
+}
+
+/// Reads a `multipart/form-data` body that the implementation gets as its bytes: its parts
+/// decoded into the schema's type `form` and checked, then passed on as sent.
+/// The checks of a typed request body named `body` (a `T` when `present`, else an
+/// `Option<T>`): the body schema's own constraints (a whole array's `maxItems`, a map's
+/// `maxProperties`, each item's pattern) where it holds a value, then the checks its types
+/// carry (`checked`). Nothing when there are none.
+pub(super) fn body_checks(
+    b: &crate::ir::Body,
+    checked: bool,
+    present: bool,
+) -> Option<TokenStream> {
+    let (own_ty, nullable) = b.check_ty_of_value();
+    let own = constraint_checks(&quote!(value), &quote!("body"), own_ty, &b.constraints);
+    let own = (!own.is_empty()).then(|| {
+        // Each layer that may be absent or `null` is looked into in turn.
+        let mut inner = quote!({ let out = &mut errors; #own });
+        if nullable {
+            inner = quote!({ if let Some(value) = value #inner });
+        }
+        if !present {
+            inner = quote!({ if let Some(value) = value #inner });
+        }
+        quote! {
+            let value = &body;
+            #inner
+        }
+    });
+    let walk = checked.then(|| quote!(body.validate("", &mut errors);));
+    (own.is_some() || checked).then(|| {
+        quote! {
+            let mut errors = Violations::new();
+            #own
+            #walk
+            errors.check()?;
+        }
+    })
+}
+
+/// Reads a multipart body as its parts decoded into `form` (checked when its type has checks)
+/// and the bytes: `Some(wrap(raw))`, `None` without a body.
+pub(super) fn multipart_checked(
+    api: &Api,
+    form: &TypeRef,
+    own: Option<(&TypeRef, &crate::ir::Constraints)>,
+    required: bool,
+    wrap: impl FnOnce(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let t = rust_type(form, true);
+    let read = quote!(body::read_multipart_as::<#t>(&parts, body, body_limit, #required).await?);
+    let raw = wrap(quote!(raw));
+    // The schema's own constraints (a map's `maxProperties`, each value's `maxLength`), as
+    // for the same body sent as JSON.
+    let own = own
+        .map(|(ty, c)| constraint_checks(&quote!(value), &quote!("body"), ty, c))
+        .filter(|checks| !checks.is_empty())
+        .map(|checks| quote!({ let value = &form; let out = &mut errors; #checks }));
+    let walk = crate::emit::types::contents_validated(form, &validated_types(api))
+        .then(|| quote!(form.validate("", &mut errors);));
+    if own.is_some() || walk.is_some() {
+        quote! {
+            match #read {
+                Some((form, raw)) => {
+                    let mut errors = Violations::new();
+                    #own
+                    #walk
+                    errors.check()?;
+                    Some(#raw)
+                }
+                None => None,
+            }
+        }
+    } else {
+        quote!(#read.map(|(_form, raw)| #raw))
+    }
+}

@@ -1,0 +1,454 @@
+//! Prints `router.rs`: `router()` with its routes (shared shapes dispatched by what each
+//! operation requires), the error constants and the path patterns the handlers match.
+
+use super::*;
+
+pub fn router_rs(api: &Api) -> TokenStream {
+    let trait_ident = trait_name(api);
+    let base_path = &api.base_path;
+    let schemes = api.security_schemes.iter().map(|s| {
+        let name = &s.name;
+        let kind = scheme_kind(&s.kind);
+        quote!(SecurityScheme { name: #name, kind: #kind },)
+    });
+    // One route per path shape (`lower/routes.rs`), in document order; the root path is
+    // registered by the runtime, which also serves it with a trailing slash under a base path.
+    let mut root = None;
+    let mut routes = Vec::new();
+    for route in &api.routes {
+        let service = match &route.serve {
+            RouteServe::Dispatch(d) => {
+                let dispatch = ident(&d.rust);
+                quote!(routing::any_service(layer::operation(&api, #dispatch::<A>)))
+            }
+            RouteServe::Methods(members) => {
+                let mut chain = TokenStream::new();
+                for (i, &index) in members.iter().enumerate() {
+                    let op = &api.operations[index];
+                    let method = format_ident!("{}_service", op.method.to_lowercase());
+                    let handler = handler_ident(api, op);
+                    let id = &op.id;
+                    let service = quote!(layer::operation(&api, #handler::<A>).named(#id));
+                    if i == 0 {
+                        chain.extend(quote!(routing::#method(#service)));
+                    } else {
+                        chain.extend(quote!(.#method(#service)));
+                    }
+                }
+                chain
+            }
+        };
+        if route.pattern == "/" {
+            root = Some(service);
+        } else {
+            let pattern = &route.pattern;
+            routes.push(quote!(.route(&layer::route_path(&base, #pattern), #service)));
+        }
+    }
+    let root = root.map(|service| quote!(let routes = layer::route_root(routes, &base, #service);));
+    let patterns = api
+        .operations
+        .iter()
+        .filter_map(|op| op.path_pattern.as_ref().map(|p| path_pattern(op, p)));
+    // The prefix is resolved once and every route is registered with it, so no request goes
+    // through axum's nesting (a second routing step and a rewritten URI); no routes, no `base`.
+    let services_doc = (!api.routes.is_empty()).then(|| {
+        doc(&[
+            String::new(),
+            "Each operation is registered as a service (`layer::operation`) rather than an axum"
+                .into(),
+            "handler, so its future is boxed once per request instead of inside a second box."
+                .into(),
+        ])
+    });
+    let base_decl = if api.routes.is_empty() {
+        // Nothing to serve `api` with.
+        quote!(let _ = api;)
+    } else {
+        quote!(let base = config.base_path_or(BASE_PATH);)
+    };
+    let document_errors =
+        (!api.errors.is_default()).then(|| quote!(let config = config.document_errors(&ERRORS);));
+    let error_consts = error_constants(api);
+    let handlers = api
+        .operations
+        .iter()
+        .map(|op| handler(api, op, &trait_ident));
+    let conversions = api.operations.iter().map(response_conversion);
+    let dispatchers = api.routes.iter().filter_map(|r| match &r.serve {
+        RouteServe::Dispatch(d) => Some(dispatcher(api, &r.pattern, d, &trait_ident)),
+        RouteServe::Methods(_) => None,
+    });
+    let policy = api.rate_limit.as_ref().map(|rl| {
+        let plans = rl.plans.iter().map(|(name, (m, d))| {
+            let (m, d) = (
+                proc_macro2::Literal::u32_unsuffixed(*m),
+                proc_macro2::Literal::u32_unsuffixed(*d),
+            );
+            quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),)
+        });
+        let anonymous = &rl.anonymous;
+        let default_plan = &rl.default_plan;
+        let strikes = proc_macro2::Literal::u32_unsuffixed(rl.ban_strikes);
+        let seconds = proc_macro2::Literal::u64_unsuffixed(rl.ban_seconds);
+        quote! {
+            /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of
+            /// callers without a valid credential, and the ban rule.
+            pub fn rate_limit_policy() -> RateLimitPolicy {
+                RateLimitPolicy {
+                    plans: [#(#plans)*].into_iter().collect(),
+                    anonymous_plan: #anonymous.to_string(),
+                    default_plan: #default_plan.to_string(),
+                    ban_strikes: #strikes,
+                    ban: std::time::Duration::from_secs(#seconds),
+                }
+            }
+        }
+    });
+    let (cors_methods, cors_request, cors_response) = (
+        &api.cors.methods,
+        &api.cors.request_headers,
+        &api.cors.response_headers,
+    );
+    let intro = module_doc(&[
+        format!("HTTP routing for [`{trait_ident}`]: one handler per operation, and [`router`]."),
+        String::new(),
+        "Each handler checks the operation's security requirement before reading anything,".into(),
+        "parses and checks every parameter and the body (all failures reported together in one"
+            .into(),
+        "400), calls the trait method, and serializes its answer before writing the status.".into(),
+    ]);
+    let mut body = quote! {
+        /// The path prefix of the document's first server; every route lives under it unless
+        /// `ServerConfig::base_path` says otherwise.
+        pub const BASE_PATH: &str = #base_path;
+
+        /// The document's security schemes, as the router-wide layer reads credentials.
+        const SECURITY_SCHEMES: &[SecurityScheme] = &[#(#schemes)*];
+
+        /// What the document lets a browser on another origin send and read, when
+        /// `ServerConfig::cors` allows that origin: the runtime adds its own headers
+        /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
+        const CORS: DocumentCors = DocumentCors {
+            methods: &[#(#cors_methods),*],
+            request_headers: &[#(#cors_request),*],
+            response_headers: &[#(#cors_response),*],
+        };
+
+        /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
+        /// paths, and every path outside the base path, answer 404 and undeclared methods 405
+        /// (with `Allow`), both with the problem body. With `ServerConfig::serve_document`,
+        /// also the document it was generated from ([`crate::document::DOCUMENT`]).
+        #services_doc
+        pub fn router<A: #trait_ident>(api: Arc<A>, config: ServerConfig) -> axum::Router {
+            let config = config.document(&crate::document::DOCUMENT);
+            #document_errors
+            #base_decl
+            let routes = axum::Router::new()
+                #(#routes)*;
+            #root
+            layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
+        }
+
+        /// Serves `api` on a free loopback port for as long as the returned [`TestServer`]
+        /// lives: how a test fakes this API. Implement the operations the test needs with
+        /// typed answers (the others answer 501) and build the client with
+        /// [`TestServer::base_url`].
+        pub async fn test_server<A: #trait_ident>(
+            api: Arc<A>,
+            config: ServerConfig,
+        ) -> std::io::Result<TestServer> {
+            let base = config.base_path_or(BASE_PATH);
+            let app = router(api, config.clone());
+            TestServer::start(app, &config, &base).await
+        }
+
+        #policy
+
+        #error_consts
+        #(#patterns)*
+        #(#dispatchers)*
+        #(#handlers)*
+        #(#conversions)*
+    };
+    let uses = crate::emit::imports(
+        [&mut body],
+        &[
+            ("crate::types", "types::"),
+            ("crate::runtime::auth", "auth::"),
+            ("crate::runtime::auth::SchemeKind", "SchemeKind"),
+            ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
+            ("crate::runtime::body", "body::"),
+            ("crate::runtime::context::RequestContext", "RequestContext"),
+            ("crate::runtime::testing::TestServer", "TestServer"),
+            ("crate::runtime::cors::DocumentCors", "DocumentCors"),
+            ("crate::runtime::idempotency", "idempotency::"),
+            ("crate::runtime::layer", "layer::"),
+            ("crate::runtime::layer::Runtime", "Runtime"),
+            ("crate::runtime::layer::ServerConfig", "ServerConfig"),
+            ("crate::runtime::params", "params::"),
+            ("crate::runtime::params::Location", "Location"),
+            ("crate::runtime::params::RawParams", "RawParams"),
+            ("crate::runtime::params::ObjectQuery", "ObjectQuery::"),
+            ("crate::runtime::params::PathParams", "PathParams"),
+            ("crate::runtime::problem::Problem", "Problem"),
+            ("crate::runtime::response", "response::"),
+            ("crate::runtime::errors::ErrorBodies", "ErrorBodies"),
+            ("crate::runtime::errors::ErrorBody", "ErrorBody"),
+            ("crate::runtime::errors::StatusKey", "StatusKey::"),
+            ("crate::runtime::route", "route::"),
+            ("crate::runtime::route::PathPattern", "PathPattern"),
+            ("crate::runtime::route::Piece", "Piece::"),
+            ("crate::runtime::sunset::Retirement", "Retirement"),
+            ("crate::runtime::stream", "stream::"),
+            ("crate::runtime::validate", "validate::"),
+            ("crate::runtime::validate::Validate", ".validate"),
+            ("crate::runtime::validate::Violations", "Violations"),
+            ("crate::runtime::ratelimit::Quota", "Quota"),
+            (
+                "crate::runtime::ratelimit::RateLimitPolicy",
+                "RateLimitPolicy",
+            ),
+            ("axum::body::Body", "Body"),
+            ("axum::extract::Request", "Request"),
+            ("axum::response::Response", "Response"),
+            ("axum::routing", "routing::"),
+            ("http::StatusCode", "StatusCode"),
+            ("std::sync::Arc", "Arc"),
+        ],
+    );
+    quote! {
+        #![cfg_attr(rustfmt, rustfmt::skip)]
+        #intro
+        use crate::api::*;
+        #uses
+
+        #body
+    }
+}
+
+/// A route's dispatch function: it picks the path key the request is for (the first
+/// candidate whose pattern it matches; none is a 404), then the handler by the method's name,
+/// and answers other methods as every path does (405 with `Allow`).
+pub(super) fn dispatcher(
+    api: &Api,
+    pattern: &str,
+    d: &Dispatcher,
+    trait_ident: &proc_macro2::Ident,
+) -> TokenStream {
+    let name = ident(&d.rust);
+    let by_method = |c: &crate::ir::Candidate| {
+        let allow = &c.allow;
+        let arms = c.methods.iter().map(|(method, handler)| {
+            // The route's `Operation` is not named (several operations share it): the
+            // chosen one names itself on the request's span and metrics.
+            let id = api
+                .operations
+                .iter()
+                .find(|op| &op.rust == handler)
+                .map_or("", |op| op.id.as_str());
+            let handler = format_ident!("handle_{}", handler_stem(api, handler));
+            quote!(#method => layer::dispatched(#id, #handler::<A>(api, request)).await,)
+        });
+        quote! {
+            match request.method().as_str() {
+                #(#arms)*
+                _ => layer::method_not_allowed(&request, #allow),
+            }
+        }
+    };
+    let keys = d
+        .candidates
+        .iter()
+        .map(|c| {
+            let methods = c
+                .methods
+                .iter()
+                .map(|(m, _)| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let paths = c
+                .paths
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("- {paths}: {methods}")
+        })
+        .collect::<Vec<_>>();
+    let body = match d.candidates.as_slice() {
+        // One key, every request on the route its: the method decides.
+        [only] if only.pattern.is_none() => by_method(only),
+        candidates => {
+            let patterns = candidates.iter().map(|c| {
+                let allow = &c.allow;
+                match &c.pattern {
+                    Some(p) => {
+                        let p = format_ident!("{}", p);
+                        quote!((&#p, #allow))
+                    }
+                    None => quote!((&PathPattern::ANY, #allow)),
+                }
+            });
+            let arms = candidates.iter().enumerate().map(|(i, c)| {
+                let i = proc_macro2::Literal::usize_unsuffixed(i);
+                let body = by_method(c);
+                quote!(Ok(Some(#i)) => #body,)
+            });
+            quote! {
+                let (request, chosen) = route::select(request, &[#(#patterns),*]).await;
+                match chosen {
+                    #(#arms)*
+                    Ok(_) => layer::refuse(&request, Problem::not_found()),
+                    Err(problem) => layer::refuse(&request, problem),
+                }
+            }
+        }
+    };
+    let docs = match d.candidates.as_slice() {
+        [only] if only.pattern.is_none() => {
+            let methods = only
+                .methods
+                .iter()
+                .map(|(m, _)| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            doc(&[format!(
+                "`{pattern}`: {methods}, dispatched by method name (axum's method filter cannot name them all)."
+            )])
+        }
+        _ => {
+            let mut lines = vec![
+                format!(
+                    "`{pattern}`: the path keys it serves, tried in this order, then the method:"
+                ),
+                String::new(),
+            ];
+            lines.extend(keys);
+            doc(&lines)
+        }
+    };
+    quote! {
+        #docs
+        async fn #name<A: #trait_ident>(api: Arc<A>, request: Request) -> Response {
+            #body
+        }
+    }
+}
+
+/// The document's error bodies (`ERROR_BODY_n`), its table (`ERRORS`) and the tables of the
+/// operations that describe other bodies (`ERRORS_…`).
+pub(super) fn error_constants(api: &Api) -> TokenStream {
+    let key = |status: &Status| match status {
+        Status::Code(c) => {
+            let c = proc_macro2::Literal::u16_unsuffixed(*c);
+            quote!(StatusKey::Code(#c))
+        }
+        Status::Range(r) => {
+            let r = proc_macro2::Literal::u8_unsuffixed(*r);
+            quote!(StatusKey::Class(#r))
+        }
+        Status::Default => quote!(StatusKey::Default),
+    };
+    let table = |t: &crate::ir::ErrorTable| {
+        let invalid = proc_macro2::Literal::u16_unsuffixed(t.invalid);
+        let entries = t.bodies.iter().map(|(status, index)| {
+            let key = key(status);
+            match index {
+                Some(index) => {
+                    let body = format_ident!("{}", api.error_bodies[*index].rust);
+                    quote!((#key, &#body))
+                }
+                None => quote!((#key, &ErrorBody::DEFAULT)),
+            }
+        });
+        quote!(ErrorBodies { invalid: #invalid, bodies: &[#(#entries),*] })
+    };
+    let bodies = api.error_bodies.iter().map(|b| {
+        let name = format_ident!("{}", b.rust);
+        let template = crate::emit::json_literal(&b.template);
+        let (code, message, status) = (&b.code, &b.message, &b.status);
+        let content_type = &b.content_type;
+        let docs = doc(&[format!(
+            "A shape of the document's error answers{}: problems are written in it.",
+            if b.origin.is_empty() {
+                String::new()
+            } else {
+                format!(" (`{}`)", b.origin)
+            }
+        )]);
+        quote! {
+            #docs
+            const #name: ErrorBody = ErrorBody {
+                template: #template,
+                code: &[#(#code),*],
+                message: &[#(#message),*],
+                status: &[#(#status),*],
+                content_type: #content_type,
+            };
+        }
+    });
+    let document = (!api.errors.is_default()).then(|| {
+        let t = table(&api.errors);
+        quote! {
+            /// The document's error answers by status: what every problem of the router is
+            /// written as (unless `ServerConfig::render_problem` says otherwise).
+            const ERRORS: ErrorBodies = #t;
+        }
+    });
+    let operations = api.operations.iter().filter_map(|op| {
+        let (name, entries) = op.errors.as_ref()?;
+        let name = format_ident!("{name}");
+        let t = table(entries);
+        let docs = doc(&[format!(
+            "The error answers `{}` describes, where they differ from the document's.",
+            op.id
+        )]);
+        Some(quote! {
+            #docs
+            const #name: ErrorBodies = #t;
+        })
+    });
+    quote! {
+        #(#bodies)*
+        #document
+        #(#operations)*
+    }
+}
+
+/// An operation's `PathPattern` constant: the captures it reads otherwise than by name, and
+/// the query its key requires.
+pub(super) fn path_pattern(op: &Operation, p: &PathPattern) -> TokenStream {
+    let name = format_ident!("{}", p.rust);
+    let segments = p.segments.iter().map(|(capture, pieces)| {
+        let pieces = pieces.iter().map(|piece| match piece {
+            PathPiece::Text(t) => quote!(Piece::Text(#t)),
+            PathPiece::Param(n) => quote!(Piece::Param(#n)),
+        });
+        quote!((#capture, &[#(#pieces),*]))
+    });
+    let query = p.query.iter().map(|(k, v)| quote!((#k, #v)));
+    let docs = doc(&[format!(
+        "How `{}` (`{} {}`) reads a request on its route.",
+        op.id, op.method, op.path
+    )]);
+    quote! {
+        #docs
+        const #name: PathPattern = PathPattern {
+            segments: &[#(#segments),*],
+            query: &[#(#query),*],
+        };
+    }
+}
+
+/// The route handler of an operation: `handle_…` (and its body `serve_…`), prefixes that
+/// keep them apart from each other, from `router` and from `router`'s locals whatever the
+/// operation is called.
+pub(super) fn handler_ident(api: &Api, op: &Operation) -> proc_macro2::Ident {
+    format_ident!("handle_{}", handler_stem(api, &op.rust))
+}
+
+/// What follows `handle_`/`serve_` (see [`crate::naming::handler_stem`]).
+pub(super) fn handler_stem(api: &Api, method: &str) -> String {
+    crate::naming::handler_stem(method, api.operations.iter().map(|o| o.rust.as_str()))
+}

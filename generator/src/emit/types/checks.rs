@@ -1,0 +1,362 @@
+//! Prints the server's `Validate` impls: each struct's members checked against their
+//! constraints, `dependentRequired` and `anyOf` of `required` lists, and the checks of one
+//! value (bounds, lengths, patterns, formats, item and property counts).
+
+use super::*;
+
+/// The server's checks of one struct: each field's own constraints, then its contents.
+pub(super) fn struct_validate(
+    name: &proc_macro2::Ident,
+    s: &Struct,
+    validated: bool,
+    validated_names: &BTreeSet<String>,
+) -> TokenStream {
+    let nothing = quote! {
+        impl Validate for #name {
+            fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+        }
+    };
+    if !validated {
+        return nothing;
+    }
+    let checks: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter_map(|f| {
+            let rust = ident(&f.rust);
+            let wire = &f.wire;
+            let own = constraint_checks(&quote!(value), &quote!(&at), &f.check_ty, &f.constraints);
+            let nested = contents_validated(&f.ty, validated_names)
+                .then(|| quote!(value.validate(&at, out);));
+            if own.is_empty() && nested.is_none() {
+                return None;
+            }
+            let body = quote! {
+                let at = validate::join(pointer, #wire);
+                #own
+                #nested
+            };
+            Some(match (f.required, f.nullable) {
+                (true, false) => quote!({ let value = &self.#rust; #body }),
+                (false, true) => quote!(if let Some(Some(value)) = &self.#rust { #body }),
+                _ => quote!(if let Some(value) = &self.#rust { #body }),
+            })
+        })
+        .collect();
+    let additional = s
+        .additional
+        .as_ref()
+        .filter(|a| contents_validated(a, validated_names))
+        .map(|_| quote!(self.additional_properties.validate(pointer, out);));
+    let additional_pattern = s.additional_pattern.as_ref().map(
+        |p| quote!(validate::check_key_pattern(&self.additional_properties, #p, pointer, out);),
+    );
+    // `dependentRequired`: a present property needs its dependents (required fields are
+    // always there, so only optional ones are looked at).
+    let dependents = s
+        .dependent_required
+        .iter()
+        .flat_map(|(present, needed)| {
+            let field = |wire: &str| s.fields.iter().find(|f| f.wire == wire);
+            let Some(p) = field(present) else {
+                return Vec::new();
+            };
+            let p_rust = ident(&p.rust);
+            let p_present = (!p.required).then(|| quote!(self.#p_rust.is_some() &&));
+            needed
+                .iter()
+                .filter_map(|n| field(n))
+                .filter(|n| !n.required)
+                .map(|n| {
+                    let n_rust = ident(&n.rust);
+                    let n_wire = &n.wire;
+                    quote! {
+                        if #p_present self.#n_rust.is_none() {
+                            validate::dependent_missing(pointer, #present, #n_wire, out);
+                        }
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>();
+    // `anyOf` of `required` lists: one list's properties must all be present (or, where a
+    // branch allows it, none at all).
+    let alternatives = s.required_any_of.as_ref().map(|any| {
+        let present = |wire: &String| {
+            let f = s.fields.iter().find(|f| &f.wire == wire)?;
+            let rust = ident(&f.rust);
+            (!f.required).then(|| quote!(self.#rust.is_some()))
+        };
+        let mut met: Vec<TokenStream> = any
+            .groups
+            .iter()
+            .map(|group| {
+                let present: Vec<TokenStream> = group.iter().filter_map(present).collect();
+                match present.as_slice() {
+                    [] => quote!(true),
+                    [one] => one.clone(),
+                    _ => quote!((#(#present)&&*)),
+                }
+            })
+            .collect();
+        if any.or_empty {
+            met.push(empty_object(s));
+        }
+        let groups = any.groups.iter().map(|group| quote!(&[#(#group),*]));
+        let or_empty = any.or_empty;
+        quote! {
+            if !(#(#met)||*) {
+                validate::required_any_missing(pointer, &[#(#groups),*], #or_empty, out);
+            }
+        }
+    });
+    // Marked validated for a constraint no check is printed for (a bound on a type it does
+    // not apply to): an empty body, whose parameters must not warn as unused.
+    if checks.is_empty()
+        && additional.is_none()
+        && additional_pattern.is_none()
+        && dependents.is_empty()
+        && alternatives.is_none()
+    {
+        return nothing;
+    }
+    let allow_deprecated = allow_deprecated(s);
+    quote! {
+        #allow_deprecated
+        impl Validate for #name {
+            fn validate(&self, pointer: &str, out: &mut Violations) {
+                #(#checks)*
+                #additional
+                #additional_pattern
+                #(#dependents)*
+                #alternatives
+            }
+        }
+    }
+}
+
+/// Whether values of `ty` hold a named type with checks of its own.
+pub fn contents_validated(ty: &TypeRef, validated: &BTreeSet<String>) -> bool {
+    match ty {
+        TypeRef::Named(n) => validated.contains(n),
+        TypeRef::Vec(t) | TypeRef::Map(t) | TypeRef::Nullable(t) => {
+            contents_validated(t, validated)
+        }
+        _ => false,
+    }
+}
+
+/// Calls to the runtime's checks for `value` (a reference to a `ty`), one per constraint.
+pub fn constraint_checks(
+    value: &TokenStream,
+    at: &TokenStream,
+    ty: &TypeRef,
+    c: &Constraints,
+) -> TokenStream {
+    let mut out = TokenStream::new();
+    // Unsuffixed literals: the value's type decides, as a person would write it.
+    let num = |v: f64| -> TokenStream {
+        let lit = match ty {
+            TypeRef::F32 | TypeRef::F64 => proc_macro2::Literal::f64_unsuffixed(v),
+            TypeRef::U8 | TypeRef::U16 | TypeRef::U32 | TypeRef::U64 => {
+                proc_macro2::Literal::u64_unsuffixed(v.max(0.0) as u64)
+            }
+            _ => proc_macro2::Literal::i64_unsuffixed(v as i64),
+        };
+        if v < 0.0 && !matches!(ty, TypeRef::F32 | TypeRef::F64) {
+            let abs = proc_macro2::Literal::i64_unsuffixed((-v) as i64);
+            return quote!(-#abs);
+        }
+        if v < 0.0 {
+            let abs = proc_macro2::Literal::f64_unsuffixed(-v);
+            return quote!(-#abs);
+        }
+        quote!(#lit)
+    };
+    let numeric = matches!(
+        ty,
+        TypeRef::I32
+            | TypeRef::I64
+            | TypeRef::U8
+            | TypeRef::U16
+            | TypeRef::U32
+            | TypeRef::U64
+            | TypeRef::F32
+            | TypeRef::F64
+    );
+    let integral = numeric && !matches!(ty, TypeRef::F32 | TypeRef::F64);
+    // An integer's bound exactly as written (an `f64` rounds beyond 2^53); a fraction on an
+    // integer becomes the integer it allows, inclusive.
+    let bound = |b: Bound, exclusive: bool, least: bool| -> (TokenStream, bool) {
+        match integral.then(|| b.whole(exclusive, least)).flatten() {
+            Some((v, exclusive)) => {
+                let (literal, exact) = int_literal(v, ty);
+                (literal, exclusive && exact)
+            }
+            None => (num(b.as_f64()), exclusive),
+        }
+    };
+    if numeric {
+        if let Some(min) = c.minimum {
+            let (min, ex) = bound(min, c.exclusive_minimum, true);
+            out.extend(quote!(validate::check_minimum(*#value, #min, #ex, #at, out);));
+        }
+        if let Some(max) = c.maximum {
+            let (max, ex) = bound(max, c.exclusive_maximum, false);
+            out.extend(quote!(validate::check_maximum(*#value, #max, #ex, #at, out);));
+        }
+        if !c.one_of.is_empty() {
+            let allowed = c.one_of.iter().filter_map(|n| n.as_f64()).map(&num);
+            out.extend(quote!(validate::check_one_of(#value, &[#(#allowed),*], #at, out);));
+        }
+        if let Some(m) = c.multiple_of {
+            let m = proc_macro2::Literal::f64_unsuffixed(m);
+            out.extend(quote!(validate::check_multiple_of(*#value, #m, #at, out);));
+        }
+    }
+    if *ty == TypeRef::String {
+        if let Some(n) = c.min_length {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_min_length(#value, #n, #at, out);));
+        }
+        if let Some(n) = c.max_length {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_max_length(#value, #n, #at, out);));
+        }
+        if let Some(p) = &c.pattern {
+            out.extend(quote!(validate::check_pattern(#value, #p, #at, out);));
+        }
+        if let Some(f) = &c.checked_format {
+            out.extend(quote!(validate::check_format(#value, #f, #at, out);));
+        }
+    }
+    // A tuple's items, each in a block of its own: `{ let at = ..; let value = &value.0; .. }`.
+    if let TypeRef::Tuple(items) = ty {
+        for (i, (item, item_c)) in items.iter().zip(&c.prefix_items).enumerate() {
+            let checks = constraint_checks(&quote!(value), &quote!(&at), item, item_c);
+            if !checks.is_empty() {
+                let field = syn::Index::from(i);
+                let i = proc_macro2::Literal::usize_unsuffixed(i);
+                out.extend(quote!({
+                    let at = validate::join_index(#at, #i);
+                    let value = &#value.#field;
+                    #checks
+                }));
+            }
+        }
+    }
+    if matches!(ty, TypeRef::Map(_) | TypeRef::JsonObject) {
+        if let Some(n) = c.min_properties {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_min_properties(#value.len(), #n, #at, out);));
+        }
+        if let Some(n) = c.max_properties {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_max_properties(#value.len(), #n, #at, out);));
+        }
+    }
+    if matches!(ty, TypeRef::Vec(_)) {
+        if let Some(n) = c.min_items {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_min_items(#value, #n, #at, out);));
+        }
+        if let Some(n) = c.max_items {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_max_items(#value, #n, #at, out);));
+        }
+        if c.unique_items {
+            out.extend(quote!(validate::check_unique_items(#value, #at, out);));
+        }
+    }
+    // Each item's or value's own constraints, named by its index or key.
+    // Items and values that may be `null` are checked where they hold a value.
+    let present = |inner: &TypeRef| match inner {
+        TypeRef::Nullable(inner) => (
+            inner.as_ref().clone(),
+            quote!(let Some(item) = item else { continue };),
+        ),
+        inner => (inner.clone(), quote!()),
+    };
+    match (ty, c.each.as_deref()) {
+        (TypeRef::Vec(inner), Some(each)) => {
+            let (inner, bind) = present(inner);
+            let checks = constraint_checks(&quote!(item), &quote!(&at), &inner, each);
+            if !checks.is_empty() {
+                let each = quote! {
+                    for (i, item) in #value.iter().enumerate() {
+                        #bind
+                        let at = validate::join_index(#at, i);
+                        #checks
+                    }
+                };
+                // One value is the scalar variant's, which takes any text.
+                out.extend(if c.each_when_several {
+                    quote!(if #value.len() > 1 { #each })
+                } else {
+                    each
+                });
+            }
+        }
+        (TypeRef::Map(inner), Some(each)) => {
+            let (inner, bind) = present(inner);
+            let checks = constraint_checks(&quote!(item), &quote!(&at), &inner, each);
+            if !checks.is_empty() {
+                out.extend(quote! {
+                    for (key, item) in #value.iter() {
+                        #bind
+                        let at = validate::join(#at, key);
+                        #checks
+                    }
+                });
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// An integer literal for a bound of a value of type `ty` (unsuffixed: the value's type
+/// decides), held within the type's range: a bound beyond it is met by every value, and the
+/// literal must fit the type to compile.
+pub(super) fn int_literal(v: i128, ty: &TypeRef) -> (TokenStream, bool) {
+    let (lo, hi) = match ty {
+        TypeRef::U8 => (0, i128::from(u8::MAX)),
+        TypeRef::U16 => (0, i128::from(u16::MAX)),
+        TypeRef::U32 => (0, i128::from(u32::MAX)),
+        TypeRef::U64 => (0, i128::from(u64::MAX)),
+        TypeRef::I32 => (i128::from(i32::MIN), i128::from(i32::MAX)),
+        _ => (i128::from(i64::MIN), i128::from(i64::MAX)),
+    };
+    let held = v.clamp(lo, hi);
+    let abs = proc_macro2::Literal::u128_unsuffixed(held.unsigned_abs());
+    let literal = if held < 0 {
+        quote!(-#abs)
+    } else {
+        quote!(#abs)
+    };
+    (literal, held == v)
+}
+
+/// Whether a value of the struct holds no property: every field absent, no extra property.
+/// A struct with a required field is never empty.
+pub(super) fn empty_object(s: &Struct) -> TokenStream {
+    if s.fields.iter().any(|f| f.required) {
+        return quote!(false);
+    }
+    let mut absent: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .map(|f| {
+            let rust = ident(&f.rust);
+            quote!(self.#rust.is_none())
+        })
+        .collect();
+    if s.additional.is_some() {
+        absent.push(quote!(self.additional_properties.is_empty()));
+    }
+    match absent.as_slice() {
+        [] => quote!(true),
+        [one] => one.clone(),
+        _ => quote!((#(#absent)&&*)),
+    }
+}

@@ -1,0 +1,257 @@
+//! Prints a `oneOf`/`anyOf` type: an enum tagged by its discriminator or tried variant by
+//! variant, with the serde impls that read and write it and, on the server, its checks.
+
+use super::*;
+
+pub(super) fn one_of(
+    name: &proc_macro2::Ident,
+    wire_name: &str,
+    docs: &TokenStream,
+    o: &OneOf,
+    side: Side,
+    validated: bool,
+    validated_names: &BTreeSet<String>,
+) -> TokenStream {
+    let variants: Vec<_> = o.variants.iter().map(|v| ident(&v.rust)).collect();
+    let types: Vec<_> = o
+        .variants
+        .iter()
+        .map(|v| {
+            let t = rust_type(&v.ty, false);
+            if v.boxed { quote!(Box<#t>) } else { t }
+        })
+        .collect();
+    let labels: Vec<String> = o.variants.iter().map(|v| v.rust.clone()).collect();
+    let serialize = match &o.discriminator {
+        // The tag is written even when the variant's own type has no field for it.
+        Some(d) => {
+            let property = &d.property;
+            let arms = o.variants.iter().enumerate().map(|(i, v)| {
+                let variant = ident(&v.rust);
+                let tag = d
+                    .mapping
+                    .iter()
+                    .find(|(_, idx)| *idx == i)
+                    .map(|(wire, _)| wire.clone())
+                    .unwrap_or_else(|| v.rust.clone());
+                let tag = tag_literal(d, &tag);
+                quote!(Self::#variant(v) => (serde_json::to_value(v), #tag),)
+            });
+            quote! {
+                let (value, tag) = match self { #(#arms)* };
+                let mut value = value.map_err(serde::ser::Error::custom)?;
+                if let serde_json::Value::Object(map) = &mut value {
+                    map.entry(#property).or_insert_with(|| serde_json::Value::from(tag));
+                }
+                value.serialize(serializer)
+            }
+        }
+        None => quote! {
+            match self { #( Self::#variants(v) => v.serialize(serializer), )* }
+        },
+    };
+    // The first variant that accepts the value wins; the error lists why each refused. In
+    // the server, where the union holds checked constraints, the first variant the value
+    // also passes the checks of: variants told apart by constraints alone (nexus's `IpNet`,
+    // an IPv4 or an IPv6 net, both strings, by `pattern`) are read as the one it fits, and
+    // when it fits none, as the first that reads it, whose checks then refuse it.
+    let checked_in_order = side == Side::Server && validated;
+    let in_order = if checked_in_order {
+        quote! {
+            let mut reasons = Vec::new();
+            let mut unchecked = None;
+            #(
+                match crate::runtime::integer::from_value::<#types>(value.clone()) {
+                    Ok(v) => {
+                        let v = Self::#variants(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
+                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                }
+            )*
+            unchecked.ok_or_else(|| serde::de::Error::custom(format!(
+                concat!("no variant of `", #wire_name, "` matched: {}"),
+                reasons.join("; ")
+            )))
+        }
+    } else {
+        quote! {
+            let mut reasons = Vec::new();
+            #(
+                match crate::runtime::integer::from_value::<#types>(value.clone()) {
+                    Ok(v) => return Ok(Self::#variants(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                }
+            )*
+            Err(serde::de::Error::custom(format!(
+                concat!("no variant of `", #wire_name, "` matched: {}"),
+                reasons.join("; ")
+            )))
+        }
+    };
+    let deserialize = match &o.discriminator {
+        // By the tag; without one (an answer that leaves the property out), in order.
+        Some(d) => {
+            let property = &d.property;
+            let arms = d.mapping.iter().map(|(wire, i)| {
+                let variant = ident(&o.variants[*i].rust);
+                let wire = tag_literal(d, wire);
+                quote!(Some(#wire) => crate::runtime::integer::from_value(value).map(Self::#variant),)
+            });
+            let known = d
+                .mapping
+                .iter()
+                .map(|(w, _)| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let tag = if d.integer {
+                quote!(let tag = value.get(#property).and_then(serde_json::Value::as_i64);)
+            } else {
+                quote! {
+                    let tag = value
+                        .get(#property)
+                        .and_then(serde_json::Value::as_str)
+                        .map(str::to_owned);
+                    let tag = tag.as_deref();
+                }
+            };
+            quote! {
+                let value = serde_json::Value::deserialize(deserializer)?;
+                #tag
+                match tag {
+                    #(#arms)*
+                    Some(other) => return Err(serde::de::Error::custom(format!(
+                        concat!("unknown `", #property, "` value `{}`; expected one of ", #known), other))),
+                    None => { #in_order }
+                }
+                .map_err(serde::de::Error::custom)
+            }
+        }
+        None => quote! {
+            let value = serde_json::Value::deserialize(deserializer)?;
+            #in_order
+        },
+    };
+    let validate = (side == Side::Server).then(|| {
+        if validated {
+            // Only the variants that hold a checked constraint are walked (a free-form
+            // object or a plain string has nothing to check); a scalar variant's own
+            // constraints are checked here (nexus's `Name` of `NameOrId`). A value is read as
+            // the first variant whose checks it passes (`in_order`), so variants of one type
+            // told apart by constraints (nexus's `IpNet`) are each checked as themselves.
+            let arms = o.variants.iter().map(|v| {
+                let variant = ident(&v.rust);
+                let checks = constraint_checks(
+                    &quote!(value),
+                    &quote!(pointer),
+                    &v.check_ty,
+                    &v.constraints,
+                );
+                if contents_validated(&v.ty, validated_names) {
+                    quote!(Self::#variant(v) => v.validate(pointer, out),)
+                } else if !checks.is_empty() {
+                    quote!(Self::#variant(value) => { #checks })
+                } else {
+                    quote!(Self::#variant(_) => {})
+                }
+            });
+            quote! {
+                impl Validate for #name {
+                    fn validate(&self, pointer: &str, out: &mut Violations) {
+                        match self { #(#arms)* }
+                    }
+                }
+            }
+        } else {
+            quote! {
+                impl Validate for #name {
+                    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+                }
+            }
+        }
+    });
+    let param = o.scalar.then(|| match side {
+        // The first variant that reads the text wins, as for bodies.
+        Side::Server if checked_in_order => quote! {
+            impl crate::runtime::params::FromParam for #name {
+                fn from_param(raw: &str) -> Result<Self, String> {
+                    let mut reasons = Vec::new();
+                    let mut unchecked = None;
+                    #(
+                        match <#types as crate::runtime::params::FromParam>::from_param(raw) {
+                            Ok(v) => {
+                                let v = Self::#variants(v);
+                                let mut errors = Violations::new();
+                                v.validate("", &mut errors);
+                                if errors.is_empty() {
+                                    return Ok(v);
+                                }
+                                unchecked.get_or_insert(v);
+                            }
+                            Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                        }
+                    )*
+                    unchecked.ok_or_else(|| format!(concat!("no variant of `", #wire_name, "` matched: {}"), reasons.join("; ")))
+                }
+            }
+        },
+        Side::Server => quote! {
+            impl crate::runtime::params::FromParam for #name {
+                fn from_param(raw: &str) -> Result<Self, String> {
+                    let mut reasons = Vec::new();
+                    #(
+                        match <#types as crate::runtime::params::FromParam>::from_param(raw) {
+                            Ok(v) => return Ok(Self::#variants(v)),
+                            Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                        }
+                    )*
+                    Err(format!(concat!("no variant of `", #wire_name, "` matched: {}"), reasons.join("; ")))
+                }
+            }
+        },
+        Side::Client => quote! {
+            impl crate::runtime::request::ToParam for #name {
+                fn to_param(&self) -> String {
+                    match self { #( Self::#variants(v) => crate::runtime::request::ToParam::to_param(v), )* }
+                }
+            }
+        },
+    });
+    quote! {
+        #param
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum #name {
+            #( #variants(#types), )*
+        }
+        impl Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                #serialize
+            }
+        }
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                #deserialize
+            }
+        }
+        #validate
+    }
+}
+
+/// A discriminator value as the literal the generated code matches and writes: `"auto"`, or
+/// `2` for an integer tag.
+pub(super) fn tag_literal(d: &crate::ir::Discriminator, wire: &str) -> TokenStream {
+    match d.integer_tag(wire) {
+        Some(n) => {
+            let n = proc_macro2::Literal::i64_unsuffixed(n);
+            quote!(#n)
+        }
+        None => quote!(#wire),
+    }
+}

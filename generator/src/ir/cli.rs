@@ -1,0 +1,84 @@
+//! The command-line client of a document: its subcommands, their flags, the credentials'
+//! variables and the operations it leaves out.
+
+use super::*;
+
+/// The command-line client of a document (`apigen::generate_cli`), every decision made:
+/// which operations are subcommands, their names and flags, and where credentials come from.
+#[derive(Debug, Clone)]
+pub struct Cli {
+    /// `petstore-cli`
+    pub bin: String,
+    /// The environment variable of the API key (`PETSTORE_API_KEY`), and of basic
+    /// authentication's user name and password.
+    pub key_var: String,
+    pub user_var: String,
+    pub password_var: String,
+    /// Where the credentials the document's schemes need are read from, for the help (`The
+    /// API key is read from PETSTORE_API_KEY.`); `None` when it has no scheme.
+    pub credentials_help: Option<String>,
+    /// One per operation the CLI can call, in document order.
+    pub commands: Vec<CliCommand>,
+    /// Whether some subcommand refuses to run without credentials (so `run` tracks whether
+    /// any were found).
+    pub checks_credentials: bool,
+    /// Whether some subcommand prints its answer as a value (not bytes), so that `run` reads
+    /// `--json` for it.
+    pub prints_values: bool,
+    /// The operations the CLI does not offer, in document order, each with the reason its
+    /// long help gives.
+    pub left_out: Vec<CliLeftOut>,
+}
+
+/// An operation the command-line client leaves to the client library.
+#[derive(Debug, Clone)]
+pub struct CliLeftOut {
+    /// An index into `Api::operations`.
+    pub operation: usize,
+    /// Why, as the CLI's help says it (`its answer is a stream (use the client library)`).
+    pub reason: String,
+}
+
+/// One subcommand: the operation it calls (an index into `Api::operations`), its name
+/// (`list-pets`) and its flags.
+#[derive(Debug, Clone)]
+pub struct CliCommand {
+    pub operation: usize,
+    pub name: String,
+    /// The library's function that runs the subcommand (`list_pets`), and the one that builds
+    /// its clap `Command` (`list_pets_command`): one pair per subcommand keeps every stack frame
+    /// small (one `run` and one builder chain for 765 operations overflowed the main thread's
+    /// stack in a debug build).
+    pub function: String,
+    pub builder: String,
+    pub flags: Vec<CliFlag>,
+    /// Every alternative of the operation's security needs a credential: without one the
+    /// subcommand stops before sending, with this message naming the variables of the
+    /// schemes the operation uses (`PETSTORE_API_KEY is not set; set it to your API key`).
+    pub missing_credentials: Option<String>,
+    /// The success answer is bytes (`audio/mpeg`, `image/png`, `format: binary`): written as
+    /// they are to standard output or to `--output FILE`, never printed as JSON. The media
+    /// type, for the message shown instead of the bytes on a terminal.
+    pub binary: Option<String>,
+}
+
+/// One flag of a subcommand: its name (`pet-id`), help, the value's placeholder (`INTEGER`)
+/// and what it sets.
+#[derive(Debug, Clone)]
+pub struct CliFlag {
+    pub name: String,
+    /// The arm's binding of a required parameter's value (`pet_id`; `client_2` where the
+    /// parameter is spelled like one of the arm's own locals); `None` for the others.
+    pub local: Option<String>,
+    pub help: String,
+    pub value_name: &'static str,
+    pub target: FlagTarget,
+}
+
+#[derive(Debug, Clone)]
+pub enum FlagTarget {
+    /// A parameter (an index into the operation's `params`).
+    Param(usize),
+    /// A top-level property of the JSON or form body.
+    Property { wire: String, ty: TypeRef },
+}

@@ -1,0 +1,376 @@
+//! Passes over the finished type list: aliases that contain themselves made nominal, cycles
+//! boxed, which types carry checks, and the scalar each alias is checked as.
+
+use super::*;
+
+/// Turns aliases that contain themselves through other aliases (`errors: {type: array,
+/// items: {$ref: errors}}`: `type Errors = Vec<Errors>`, which Rust refuses as a cycle) into
+/// a nominal type: a one-variant `oneOf` (`enum Errors { Array(Vec<Errors>) }`, untagged, so
+/// the JSON is the same). Structs, enums and unions on the way already break such a cycle.
+pub fn nominal_alias_cycles(types: &mut [TypeDef]) {
+    fn named<'a>(ty: &'a TypeRef, out: &mut Vec<&'a str>) {
+        match ty {
+            TypeRef::Named(n) => out.push(n),
+            TypeRef::Vec(t) | TypeRef::Map(t) => named(t, out),
+            TypeRef::Tuple(items) => items.iter().for_each(|t| named(t, out)),
+            _ => {}
+        }
+    }
+    let aliases: BTreeMap<&str, Vec<&str>> = types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Alias(ty, _) => {
+                let mut refs = Vec::new();
+                named(ty, &mut refs);
+                Some((t.name.as_str(), refs))
+            }
+            _ => None,
+        })
+        .collect();
+    let in_cycle = |start: &str| -> bool {
+        let mut stack: Vec<&str> = aliases.get(start).cloned().unwrap_or_default();
+        let mut seen = BTreeSet::new();
+        while let Some(n) = stack.pop() {
+            if n == start {
+                return true;
+            }
+            if seen.insert(n) {
+                stack.extend(aliases.get(n).into_iter().flatten().copied());
+            }
+        }
+        false
+    };
+    let cyclic: BTreeSet<String> = aliases
+        .keys()
+        .filter(|n| in_cycle(n))
+        .map(|n| n.to_string())
+        .collect();
+    for t in types.iter_mut().filter(|t| cyclic.contains(&t.name)) {
+        let TypeKind::Alias(ty, _) = &t.kind else {
+            continue;
+        };
+        let variant = match ty {
+            TypeRef::Vec(_) => "Array",
+            TypeRef::Map(_) => "Map",
+            TypeRef::Tuple(_) => "Tuple",
+            _ => "Value",
+        };
+        let ty = ty.clone();
+        t.doc.push(String::new());
+        t.doc.push(format!(
+            "An enum of one variant (`{variant}` holds the value) rather than a type alias:"
+        ));
+        t.doc
+            .push("the schema contains itself, which an alias cannot.".to_string());
+        t.kind = TypeKind::OneOf(OneOf {
+            variants: vec![OneOfVariant {
+                rust: variant.to_string(),
+                check_ty: ty.clone(),
+                ty,
+                boxed: false,
+                constraints: Constraints::default(),
+            }],
+            discriminator: None,
+            scalar: false,
+        });
+    }
+}
+
+/// Marks fields and variants that need `Box` because their type contains the owner again
+/// without an allocation in between (`Vec` and maps already allocate).
+pub fn box_cycles(types: &mut [TypeDef]) {
+    let index: BTreeMap<String, usize> = types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
+    let direct: Vec<Vec<usize>> = types
+        .iter()
+        .map(|t| {
+            direct_refs(t)
+                .iter()
+                .filter_map(|n| index.get(*n).copied())
+                .collect()
+        })
+        .collect();
+    let reaches = |from: usize, target: usize| -> bool {
+        let mut stack = vec![from];
+        let mut seen = BTreeSet::new();
+        while let Some(n) = stack.pop() {
+            if n == target {
+                return true;
+            }
+            if seen.insert(n) {
+                stack.extend(direct[n].iter().copied());
+            }
+        }
+        false
+    };
+    // Indexing: `types[owner]` is read, then written, with other entries read in between.
+    #[allow(clippy::needless_range_loop)]
+    for owner in 0..types.len() {
+        let targets: Vec<Vec<usize>> = match &types[owner].kind {
+            TypeKind::Struct(s) => s
+                .fields
+                .iter()
+                .map(|f| named_indices(&f.ty, &index))
+                .collect(),
+            TypeKind::OneOf(o) => o
+                .variants
+                .iter()
+                .map(|v| named_indices(&v.ty, &index))
+                .collect(),
+            _ => continue,
+        };
+        let boxed: Vec<bool> = targets
+            .iter()
+            .map(|t| t.iter().any(|&t| reaches(t, owner)))
+            .collect();
+        match &mut types[owner].kind {
+            TypeKind::Struct(s) => s
+                .fields
+                .iter_mut()
+                .zip(boxed)
+                .for_each(|(f, b)| f.boxed = b),
+            TypeKind::OneOf(o) => o
+                .variants
+                .iter_mut()
+                .zip(boxed)
+                .for_each(|(v, b)| v.boxed = b),
+            _ => {}
+        }
+    }
+}
+
+/// The named types a type holds inline: itself, or a tuple's items (a tuple is laid out in
+/// place, so `(Owner,)` inside `Owner` needs a `Box` as much as `Owner` does).
+fn named_indices(ty: &TypeRef, index: &BTreeMap<String, usize>) -> Vec<usize> {
+    inline_names(ty)
+        .into_iter()
+        .filter_map(|n| index.get(n).copied())
+        .collect()
+}
+
+fn inline_names(ty: &TypeRef) -> Vec<&str> {
+    match ty {
+        TypeRef::Named(n) => vec![n.as_str()],
+        TypeRef::Tuple(items) => items.iter().flat_map(inline_names).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Types held inline (not behind `Vec`/map) by a type.
+fn direct_refs(t: &TypeDef) -> Vec<&str> {
+    match &t.kind {
+        TypeKind::Struct(s) => s.fields.iter().flat_map(|f| inline_names(&f.ty)).collect(),
+        TypeKind::OneOf(o) => o
+            .variants
+            .iter()
+            .flat_map(|v| inline_names(&v.ty))
+            .collect(),
+        TypeKind::Alias(ty, _) => inline_names(ty),
+        TypeKind::Enum(_) => Vec::new(),
+    }
+}
+
+/// Marks the types whose values hold a checked constraint, directly or through any field,
+/// item or variant, so the server validates exactly those.
+pub fn mark_validated(types: &mut [TypeDef]) {
+    fn inner(ty: &TypeRef) -> &TypeRef {
+        match ty {
+            TypeRef::Vec(t) | TypeRef::Map(t) => inner(t),
+            other => other,
+        }
+    }
+    loop {
+        let validated: BTreeSet<String> = types
+            .iter()
+            .filter(|t| t.validated)
+            .map(|t| t.name.clone())
+            .collect();
+        let needs = |ty: &TypeRef| matches!(inner(ty), TypeRef::Named(n) if validated.contains(n));
+        let mut changed = false;
+        for t in types.iter_mut().filter(|t| !t.validated) {
+            let v = match &t.kind {
+                TypeKind::Struct(s) => {
+                    s.fields
+                        .iter()
+                        .any(|f| !f.constraints.is_empty() || needs(&f.ty))
+                        || s.additional.as_ref().is_some_and(&needs)
+                        || !s.dependent_required.is_empty()
+                        || s.required_any_of.is_some()
+                        || s.additional_pattern.is_some()
+                }
+                // A variant that is a checked scalar (nexus's `NameOrId`: a `uuid`, or a
+                // `Name` with `maxLength` and `pattern`) is checked as one.
+                // So is one that is a list or map with bounds of its own (discord's
+                // `include_roles`: `oneOf: [string, array with uniqueItems]`).
+                TypeKind::OneOf(o) => o.variants.iter().any(|v| {
+                    needs(&v.ty)
+                        || checked_scalar(&v.check_ty, &v.constraints)
+                        || matches!(
+                            v.check_ty,
+                            TypeRef::Vec(_) | TypeRef::Map(_) | TypeRef::JsonObject
+                        ) && !v.constraints.is_empty()
+                }),
+                // An alias has no checks of its own: its constraints were copied to every
+                // field and parameter that uses it.
+                TypeKind::Alias(ty, _) => needs(ty),
+                TypeKind::Enum(_) => false,
+            };
+            if v {
+                t.validated = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
+}
+
+/// Whether a value of `ty` has a check printed for `c` (`emit::types::constraint_checks`
+/// prints those of numbers and strings).
+pub fn checked_scalar(ty: &TypeRef, c: &Constraints) -> bool {
+    let numeric = matches!(
+        ty,
+        TypeRef::I32
+            | TypeRef::I64
+            | TypeRef::U8
+            | TypeRef::U16
+            | TypeRef::U32
+            | TypeRef::U64
+            | TypeRef::F32
+            | TypeRef::F64
+    );
+    let string = *ty == TypeRef::String;
+    (numeric
+        && (c.minimum.is_some()
+            || c.maximum.is_some()
+            || !c.one_of.is_empty()
+            || c.multiple_of.is_some()))
+        || (string
+            && (c.min_length.is_some()
+                || c.max_length.is_some()
+                || c.pattern.is_some()
+                || c.checked_format.is_some()))
+}
+
+/// Fills in `check_ty`: a field or parameter whose type is an alias of a scalar is checked
+/// as that scalar (its constraints were copied from the alias's schema); one of a list or map
+/// as that list or map, and their items as theirs (`Vec<Tag>` of `Tag = String` as
+/// `Vec<String>`), so that `minItems` and each item's `maxLength` are checked.
+pub fn resolve_check_types(
+    types: &mut [TypeDef],
+    params: &mut [&mut crate::ir::Param],
+    bodies: &mut [&mut crate::ir::Body],
+) {
+    let aliases: BTreeMap<String, TypeRef> = types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Alias(inner, _)
+                if !matches!(inner, TypeRef::Named(_))
+                    && (inner.is_scalar()
+                        || matches!(inner, TypeRef::Vec(_) | TypeRef::Map(_))) =>
+            {
+                Some((t.name.clone(), inner.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    fn resolve(aliases: &BTreeMap<String, TypeRef>, ty: &TypeRef, depth: usize) -> TypeRef {
+        if depth > 8 {
+            return ty.clone();
+        }
+        match ty {
+            TypeRef::Named(n) => match aliases.get(n) {
+                Some(inner) => resolve(aliases, inner, depth + 1),
+                None => ty.clone(),
+            },
+            TypeRef::Vec(inner) => TypeRef::Vec(Box::new(resolve(aliases, inner, depth + 1))),
+            TypeRef::Map(inner) => TypeRef::Map(Box::new(resolve(aliases, inner, depth + 1))),
+            // Items that may be `null` (discord's `roles`: `oneOf: [null, Snowflake]`) are
+            // checked where they hold a value, as what the alias names.
+            TypeRef::Nullable(inner) => {
+                TypeRef::Nullable(Box::new(resolve(aliases, inner, depth + 1)))
+            }
+            other => other.clone(),
+        }
+    }
+    let resolve = |ty: &TypeRef| resolve(&aliases, ty, 0);
+    for t in types.iter_mut() {
+        match &mut t.kind {
+            TypeKind::Struct(s) => {
+                for f in &mut s.fields {
+                    f.check_ty = resolve(&f.ty);
+                    if f.check_ty.is_string_format() {
+                        f.constraints.drop_string_checks();
+                    }
+                }
+            }
+            TypeKind::OneOf(o) => {
+                for v in &mut o.variants {
+                    v.check_ty = resolve(&v.ty);
+                }
+            }
+            _ => {}
+        }
+    }
+    for p in params.iter_mut() {
+        p.check_ty = resolve(&p.ty);
+        if p.check_ty.is_string_format() {
+            p.constraints.drop_string_checks();
+        }
+    }
+    for b in bodies.iter_mut() {
+        if let Some(ty) = b.read_type() {
+            b.check_ty = resolve(ty);
+        }
+        if b.check_ty.is_string_format() {
+            b.constraints.drop_string_checks();
+        }
+    }
+}
+
+/// Named types whose values are one string, number or boolean: string enums, aliases of
+/// scalars, and oneOfs whose every variant is one of those (`NameOrId`). They can stand in a
+/// path, query, header or cookie parameter.
+pub fn scalar_types(types: &[TypeDef]) -> BTreeSet<String> {
+    let mut scalar = BTreeSet::new();
+    loop {
+        let before = scalar.len();
+        for t in types {
+            let is = match &t.kind {
+                TypeKind::Enum(_) => true,
+                TypeKind::Alias(inner, _) => match inner {
+                    TypeRef::Named(n) => scalar.contains(n),
+                    other => other.is_scalar(),
+                },
+                TypeKind::OneOf(o) => {
+                    o.discriminator.is_none()
+                        && o.variants.iter().all(|v| match &v.ty {
+                            TypeRef::Named(n) => scalar.contains(n),
+                            other => other.is_scalar(),
+                        })
+                }
+                TypeKind::Struct(_) => false,
+            };
+            if is {
+                scalar.insert(t.name.clone());
+            }
+        }
+        if scalar.len() == before {
+            return scalar;
+        }
+    }
+}
+
+/// Marks the oneOfs that are scalars, so they get parameter conversions.
+pub fn mark_scalar_one_ofs(types: &mut [TypeDef]) {
+    let scalar = scalar_types(types);
+    for t in types.iter_mut() {
+        if let TypeKind::OneOf(o) = &mut t.kind {
+            o.scalar = scalar.contains(&t.name);
+        }
+    }
+}

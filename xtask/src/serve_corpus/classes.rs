@@ -1,0 +1,261 @@
+//! The failures the harness names by what caused them (a class listed in docs/serving.md for
+//! every document: `integer_beyond_64_bits`, `null_as_text`, `uri_too_long`, …), each
+//! recognized from the case schemathesis sent or the server's answer.
+
+use super::*;
+
+/// Appended to a schemathesis error that its log shows to be Hypothesis failing in its own
+/// source reader (see `serve`), which the harness calls a `tool_error`.
+pub(super) const TOOL_ERROR_NOTE: &str = " (Hypothesis's own: lambda_sources.py)";
+
+/// The name the harness gives a valid form body's refusal when the case holds an empty array,
+/// which a form cannot write (no pair at all).
+pub(super) const EMPTY_FORM_ARRAY: &str = "empty_form_array";
+
+/// The name the harness gives a valid request's refusal where a url-encoded form or a query
+/// carried a `null` as the text `null` (see [`null_as_text`]).
+pub(super) const NULL_AS_TEXT: &str = "null_as_text";
+
+/// Whether a case writes a `null` where its encoding has none: a member of a url-encoded form
+/// body that is `null` (or a list holding `null`), which schemathesis writes as the text
+/// `null`, or a query value recorded as that text (`sku_ids=0&sku_ids=null`, an item of
+/// `oneOf: [null, SnowflakeType]`). RFC 6570 leaves an undefined value out; the generated
+/// server reads the text as text (README "Type mapping": only a multipart part's `null` is
+/// JSON's null) and refuses it where the member is no string.
+pub(super) fn null_as_text(case: &Json) -> bool {
+    let form = case
+        .get("media_type")
+        .and_then(Json::as_str)
+        .is_some_and(|m| m.starts_with("application/x-www-form-urlencoded"));
+    let null = |v: &Json| match v {
+        Json::Null => true,
+        Json::Array(items) => items.iter().any(|i| matches!(i, Json::Null)),
+        _ => false,
+    };
+    let text_null = |v: &Json| match v {
+        Json::String(t) => t == "null",
+        Json::Array(items) => items.iter().any(|i| i.as_str() == Some("null")),
+        _ => false,
+    };
+    let members = |key: &str| match case.get(key) {
+        Some(Json::Object(members)) => members.iter().map(|(_, v)| v).collect(),
+        _ => Vec::new(),
+    };
+    form && members("body").into_iter().any(null) || members("query").into_iter().any(text_null)
+}
+
+/// The name the harness gives an invalid form body accepted because its form is byte for byte
+/// that of a valid one (see [`form_same_bytes`]).
+pub(super) const FORM_SAME_BYTES: &str = "form_same_bytes";
+
+/// Whether schemathesis' "Invalid component: in body - NAME: Incorrect type" case sent, in a
+/// url-encoded or multipart form, a scalar for NAME (discord's `sticker_ids: 0`, an array of
+/// snowflakes): a form writes every value as text and an array as one pair per item, so the
+/// scalar `0` is the same bytes as the array `["0"]`, or as the string `"0"`. Where the
+/// declared type has a value of that spelling, no server can tell the invalid case from a
+/// valid one; where it has none (an integer sent as `"x"`), the server refuses it and no
+/// failure shows.
+pub(super) fn form_same_bytes(case: &Json, message: &str) -> bool {
+    let form = case
+        .get("media_type")
+        .and_then(Json::as_str)
+        .is_some_and(|m| {
+            m.starts_with("application/x-www-form-urlencoded")
+                || m.starts_with("multipart/form-data")
+        });
+    let Some(name) = message
+        .split("Invalid component: in body - ")
+        .nth(1)
+        .and_then(|rest| {
+            rest.strip_suffix(": Incorrect type")
+                .or_else(|| rest.split_once(": Incorrect type").map(|(name, _)| name))
+        })
+    else {
+        return false;
+    };
+    let scalar = case
+        .get("body")
+        .and_then(|b| b.get(name))
+        .is_some_and(|v| matches!(v, Json::Bool(_) | Json::Number(_) | Json::String(_)));
+    form && scalar
+}
+
+/// The name the harness gives any failure on a 414 answer: a request target longer than the
+/// HTTP layer reads.
+pub(super) const URI_TOO_LONG: &str = "uri_too_long";
+
+/// The name the harness gives any failure on a 426 answer: a request to an operation that
+/// switches protocols which does not ask for the switch.
+pub(super) const UPGRADE_REQUIRED: &str = "upgrade_required";
+
+/// The name the harness gives the 415 refusing a body sent as XML.
+pub(super) const XML_BODY: &str = "xml_body_not_read";
+
+/// The name the harness gives a valid request's refusal whose data holds an integer no 64-bit
+/// integer can hold (see [`beyond_64_bits`]).
+pub(super) const BEYOND_64_BITS: &str = "integer_beyond_64_bits";
+
+/// Whether a case's parameters or body hold an integer beyond `i64` (fitbit's
+/// `page[limit]=12628635628150235136` for an `integer` without `format`): JSON Schema sets no
+/// bound, the generated server reads `i64` and refuses it with a 400 naming the place, as the
+/// README's type mapping decides; schemathesis calls that valid data refused.
+pub(super) fn beyond_64_bits(case: &Json) -> bool {
+    fn big(value: &Json) -> bool {
+        match value {
+            // (Read as f64: 2^63 and beyond are whole there, and nothing below it rounds up.)
+            Json::Number(n) => n.fract() == 0.0 && n.abs() >= 9_223_372_036_854_775_808.0,
+            Json::String(s) => {
+                let digits = s.strip_prefix('-').unwrap_or(s);
+                !digits.is_empty()
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                    && s.parse::<i64>().is_err()
+            }
+            Json::Array(items) => items.iter().any(big),
+            Json::Object(members) => members.iter().any(|(_, v)| big(v)),
+            _ => false,
+        }
+    }
+    ["query", "path_parameters", "headers", "cookies", "body"]
+        .iter()
+        .filter_map(|part| case.get(part))
+        .any(big)
+}
+
+/// The name the harness gives a valid request's refusal whose answer says an integer is
+/// beyond the range of its `format` (see [`beyond_format`]).
+pub(super) const BEYOND_FORMAT: &str = "integer_beyond_format";
+
+/// Whether a 400's body is the generated server refusing an integer beyond its format's
+/// range: `"9539416630" is out of range for uint32` (a parameter), or serde's `invalid value:
+/// integer `9539416630`, expected u32` (a body field).
+pub(super) fn beyond_format(body: &str) -> bool {
+    const FORMATS: [(&str, &str); 8] = [
+        ("int8", "i8"),
+        ("int16", "i16"),
+        ("int32", "i32"),
+        ("int64", "i64"),
+        ("uint8", "u8"),
+        ("uint16", "u16"),
+        ("uint32", "u32"),
+        ("uint64", "u64"),
+    ];
+    FORMATS.iter().any(|(format, rust)| {
+        body.contains(&format!("is out of range for {format}\""))
+            || body.contains(&format!("is out of range for {format}\\\""))
+            || body.contains("invalid value: integer `")
+                && body.contains(&format!("`, expected {rust}"))
+    })
+}
+
+/// The name the harness gives schemathesis' "Unknown discriminator value" on an answer: the
+/// tag is the pinned value of a variant where the document's discriminator has no `mapping`.
+pub(super) const PINNED_DISCRIMINATOR: &str = "discriminator_pinned_value";
+
+/// The name the harness gives a valid request's refusal whose answer says a string is not the
+/// base64 its `contentEncoding: base64` (3.1) or `format: byte` says it is.
+pub(super) const NOT_BASE64: &str = "not_base64";
+
+/// The name the harness gives a valid request's refusal whose answer says a `date-time` was
+/// empty.
+pub(super) const EMPTY_DATE_TIME: &str = "empty_date_time";
+
+/// The class of a 400's body that refuses a request by one of the README's decisions, which
+/// schemathesis calls valid data refused:
+/// - an integer beyond its `format` ([`beyond_format`]);
+/// - a string that is not base64 where the document says it is: JSON Schema makes
+///   `contentEncoding` an annotation, so schemathesis sends any text (discord's `avatar`,
+///   `image`: `"äC"`); the generated server decodes such a string into bytes and refuses text
+///   that is not base64 with a 400 naming the place (runtime `base64`);
+/// - an empty `date-time`: schemathesis makes `""` for a `date-time` whose `type` is a list
+///   (`type: [string, "null"]`, discord's `scheduled_end_time`), which its own validator with
+///   formats checked refuses (`jsonschema_rs`, `validate_formats=True`); the server's 400
+///   says the year is missing.
+pub(super) fn refusal_by_decision(body: &str) -> Option<&'static str> {
+    if beyond_format(body) {
+        Some(BEYOND_FORMAT)
+    } else if body.contains("invalid base64 character at") || body.contains("invalid base64 length")
+    {
+        Some(NOT_BASE64)
+    } else if body.contains("expected four digit year") && body.contains("but found end of input") {
+        Some(EMPTY_DATE_TIME)
+    } else {
+        None
+    }
+}
+
+/// Standard base64 (as schemathesis stores bodies) decoded to text; `None` when it is not
+/// base64 or the bytes are not UTF-8.
+pub(super) fn base64_text(encoded: &str) -> Option<String> {
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for c in encoded.bytes().filter(|&c| c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(v);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The name the harness gives a `status_code_conformance` failure that is a refusal the
+/// document has no status for (see [`undocumented_refusal`]).
+pub(super) const UNDOCUMENTED_REFUSAL: &str = "undocumented_refusal";
+
+/// Whether schemathesis's "Received: 401 ⏎ Documented: 200, 400, 404" is the server asking
+/// for the credentials a secured operation requires (schemathesis sends some cases without
+/// them, or with wrong ones, on purpose) where the operation documents no 401 (nor `4XX`, nor
+/// `default`): redocly-museum's operations need HTTP basic and list no 401. The document
+/// gives that refusal no status.
+pub(super) fn undocumented_challenge(message: &str) -> bool {
+    let field = |name: &str| {
+        message
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(name))
+            .map(str::trim)
+    };
+    field("Received:") == Some("401")
+        && !field("Documented:")
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .any(|d| matches!(d, "401" | "4XX" | "default"))
+}
+
+/// Whether schemathesis's "Received: 400 ⏎ Documented: 200, 404" is the server refusing
+/// invalid data (the case was made invalid on purpose) with a 4XX the operation does not list,
+/// when the operation lists neither 400 nor 422: the document gives no status for the refusal
+/// negative_data_rejection demands, so no answer satisfies both checks. A 400 where the
+/// operation lists 422 (or the reverse), a 5XX or a 2XX stays a status_code_conformance failure.
+pub(super) fn undocumented_refusal(message: &str) -> bool {
+    let field = |name: &str| {
+        message
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(name))
+            .map(str::trim)
+    };
+    let Some(received) = field("Received:").and_then(|r| r.parse::<u16>().ok()) else {
+        return false;
+    };
+    let documented: Vec<&str> = field("Documented:")
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    (400..500).contains(&received)
+        && !documented
+            .iter()
+            .any(|d| matches!(*d, "400" | "422" | "4XX" | "default"))
+}
