@@ -29,280 +29,10 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         "the request head once, not once more for the argument.".to_owned(),
     ]);
     let security = op.security.iter().map(|alt| quote!(&[#(#alt),*]));
-    let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
     let has_path = op.params.iter().any(|p| p.location == Location::Path);
-    let reads_pattern = op.path_pattern.as_ref().filter(|p| !p.segments.is_empty());
-    let raw = if op.params.is_empty() {
-        quote!()
-    } else if has_path {
-        let path = match reads_pattern {
-            Some(p) => {
-                let name = format_ident!("{}", p.rust);
-                quote!(route::path_params(&mut parts, &#name).await?)
-            }
-            None => quote!(params::path_params(&mut parts).await?),
-        };
-        quote! {
-            let path = #path;
-            let raw = RawParams::from_parts(&parts, path);
-        }
-    } else {
-        quote!(let raw = RawParams::from_parts(&parts, PathParams::none());)
-    };
-    let params = if op.params.is_empty() {
-        let ty = params_ident(op);
-        Some(quote!(let params = #ty {};))
-    } else {
-        let ty = params_ident(op);
-        let fields = op.params.iter().map(|p| {
-            let rust = ident(&p.local);
-            let wire = &p.wire;
-            let loc = match p.location {
-                Location::Path => quote!(Location::Path),
-                Location::Query => quote!(Location::Query),
-                Location::Header => quote!(Location::Header),
-                Location::Cookie => quote!(Location::Cookie),
-            };
-            let explode = p.explode;
-            let delimiter = p.delimiter;
-            let object = p.object.as_ref().map(|style| match style {
-                ObjectStyle::Members(names) => quote!(ObjectQuery::Members(&[#(#names),*])),
-                ObjectStyle::Rest(names) => quote!(ObjectQuery::Rest(&[#(#names),*])),
-                ObjectStyle::Joined => quote!(ObjectQuery::Joined),
-                ObjectStyle::Deep => quote!(ObjectQuery::Deep),
-            });
-            let required = p.required;
-            let read = match (&p.ty, p.required, &object) {
-                (_, _, Some(style)) => {
-                    quote!(raw.object(#wire, #style, #required, &mut errors))
-                }
-                (TypeRef::Vec(_), true, None) if delimiter != ',' => quote!(
-                    raw.required_delimited_array(#loc, #wire, #explode, #delimiter, &mut errors)
-                ),
-                (TypeRef::Vec(_), false, None) if delimiter != ',' => {
-                    quote!(raw.delimited_array(#loc, #wire, #explode, #delimiter, &mut errors))
-                }
-                (TypeRef::Vec(_), true, None) => {
-                    quote!(raw.required_array(#loc, #wire, #explode, &mut errors))
-                }
-                (TypeRef::Vec(_), false, None) => {
-                    quote!(raw.array(#loc, #wire, #explode, &mut errors))
-                }
-                (_, true, None) if p.as_sent => {
-                    quote!(raw.required_cookie_as_sent(#wire, &mut errors))
-                }
-                (_, false, None) if p.as_sent => {
-                    quote!(raw.optional_cookie_as_sent(#wire, &mut errors))
-                }
-                (_, true, None) => quote!(raw.required(#loc, #wire, &mut errors)),
-                (_, false, None) => quote!(raw.optional(#loc, #wire, &mut errors)),
-            };
-            let t = rust_type(&p.ty, true);
-            match (p.required, default_expr(api, p)) {
-                (false, Some(d)) => quote!(let #rust: #t = #read.unwrap_or(#d);),
-                _ => quote!(let #rust: Option<#t> = #read;),
-            }
-        });
-        // Every parameter is read (and every failure collected) before the first return.
-        let unwraps = op.params.iter().filter(|p| p.required).map(|p| {
-            let rust = ident(&p.local);
-            quote!(let Some(#rust) = #rust else { return Err(errors.into_problem()); };)
-        });
-        let names = op.params.iter().map(|p| {
-            let (field, local) = (ident(&p.rust), ident(&p.local));
-            if p.rust == p.local {
-                quote!(#field)
-            } else {
-                quote!(#field: #local)
-            }
-        });
-        let validated = validated_types(api);
-        let checks = op.params.iter().filter_map(|p| {
-            let mut checks =
-                constraint_checks(&quote!(value), &quote!(at), &p.check_ty, &p.constraints);
-            // A named type with checks of its own (nexus's `NameOrId`, whose `Name` has a
-            // `maxLength` and a `pattern`) checks itself.
-            if matches!(p.ty, TypeRef::Named(_))
-                && crate::emit::types::contents_validated(&p.ty, &validated)
-            {
-                checks.extend(quote!(value.validate(at, out);));
-            }
-            if checks.is_empty() {
-                return None;
-            }
-            let rust = ident(&p.local);
-            let wire = &p.wire;
-            let loc = location_text(p.location);
-            let at = format!("{loc}/{wire}");
-            let body = quote! {
-                let at = #at;
-                #checks
-            };
-            // Checked before any return, so one 400 lists every problem.
-            Some(if !p.required && default_expr(api, p).is_some() {
-                quote!({ let value = &#rust; #body })
-            } else {
-                quote!(if let Some(value) = &#rust { #body })
-            })
-        });
-        let checks: Vec<TokenStream> = checks.collect();
-        let out = (!checks.is_empty()).then(|| quote!(let out = &mut errors;));
-        // In a block of its own: the raw values and the violations are gone before the body
-        // is read and the implementation called, so the future does not carry them.
-        Some(quote! {
-            let params = {
-                let mut errors = Violations::new();
-                #raw
-                #(#fields)*
-                #out
-                #(#checks)*
-                #(#unwraps)*
-                errors.check()?;
-                #ty { #(#names),* }
-            };
-        })
-    };
-    let body = op.body.as_ref().map(|b| {
-        let required = b.required;
-        let read_as = |kind: &BodyKind| match kind {
-            BodyKind::Json(t) => {
-                let t = rust_type(t, true);
-                quote!(body::read_json::<#t>(&parts, body, body_limit, #required).await?)
-            }
-            BodyKind::Form(t) => {
-                let t = rust_type(t, true);
-                quote!(body::read_form::<#t>(&parts, body, body_limit, #required).await?)
-            }
-            // Only ever an alternative, read apart from the others (see below). Of the same
-            // schema as the typed body, its own constraints apply as well.
-            BodyKind::Multipart { ty, same_schema } => {
-                let own = same_schema.then_some((b.check_ty_of_value().0, &b.constraints));
-                multipart_checked(api, ty, own, required, |raw| {
-                    quote!(body::OrMultipart::Multipart(#raw))
-                })
-            }
-            // `*/*`: any media type, read as the string the schema says (`text/*` otherwise).
-            BodyKind::Text if b.content_type.trim() == "*/*" => quote! {
-                body::read_text_of(&parts, body, body_limit, #required, "*/*").await?
-            },
-            BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
-            BodyKind::Bytes | BodyKind::Stream(_) => match &b.checked_as {
-                Some(form) => multipart_checked(api, form, None, required, |raw| raw),
-                None => {
-                    let ct = &b.content_type;
-                    quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
-                }
-            },
-        };
-        let primary = read_as(&b.kind);
-        // The request's Content-Type picks the reader; anything else gets the primary
-        // reader's 415. A multipart alternative is read apart (see below).
-        let mut chain = TokenStream::new();
-        for (ct, kind) in &b.alternatives {
-            if matches!(kind, BodyKind::Multipart { .. }) {
-                continue;
-            }
-            let essence = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-            let read = read_as(kind);
-            chain.extend(quote!(if body::media_type_matches(&media, &[#essence]) { #read } else));
-        }
-        let media = quote!(let media = body::media_type(&parts).unwrap_or_default(););
-        // Only bodies whose type holds a checked constraint are walked.
-        let checked = match &b.kind {
-            BodyKind::Json(t) | BodyKind::Form(t) => crate::emit::types::contents_validated(t, &validated_types(api)),
-            _ => false,
-        };
-        let require = required.then(|| quote! {
-            let Some(body) = body else {
-                return Err(Problem::bad_request("the request body is required"));
-            };
-        });
-        let mut kinds = b.alternatives.iter().map(|(_, kind)| kind);
-        match kinds.find(|kind| matches!(kind, BodyKind::Multipart { .. })) {
-            None => {
-                let read = if chain.is_empty() {
-                    primary
-                } else {
-                    quote!({ #media #chain { #primary } })
-                };
-                let validate = body_checks(b, checked, required);
-                quote! {
-                    let body = #read;
-                    #require
-                    #validate
-                }
-            }
-            // Beside a JSON (or form) body, `multipart/form-data`: its parts checked as its
-            // schema's type, its bytes passed on (`OrMultipart::Multipart`); the typed body
-            // checked as it is alone (`OrMultipart::Typed`).
-            Some(multipart) => {
-                let multipart = read_as(multipart);
-                let read = if chain.is_empty() {
-                    primary
-                } else {
-                    quote!(#chain { #primary })
-                };
-                let validate = body_checks(b, checked, false);
-                let essence = crate::ir::MULTIPART_FORM;
-                quote! {
-                    let body = {
-                        #media
-                        if body::media_type_matches(&media, &[#essence]) {
-                            #multipart
-                        } else {
-                            let body = #read;
-                            #validate
-                            body.map(body::OrMultipart::Typed)
-                        }
-                    };
-                    #require
-                }
-            }
-        }
-    });
-    let query_string = op.query_string.as_ref().map(|q| {
-        let name = ident(&q.rust);
-        let required = q.required;
-        let read = match &q.kind {
-            QueryStringKind::Form(t) => {
-                let t = rust_type(t, true);
-                quote!(params::query_string_form::<#t>(&parts, #required)?)
-            }
-            QueryStringKind::Json(t) => {
-                let t = rust_type(t, true);
-                quote!(params::query_string_json::<#t>(&parts, #required)?)
-            }
-            QueryStringKind::Raw => quote!(params::query_string_raw(&parts)),
-        };
-        let read = match (&q.kind, required) {
-            (QueryStringKind::Form(_) | QueryStringKind::Json(_), true) => quote! {
-                let Some(#name) = #read else {
-                    return Err(Problem::bad_request("the query string is required"));
-                };
-            },
-            (QueryStringKind::Raw, true) => quote!(let #name = #read.unwrap_or_default();),
-            (_, false) => quote!(let #name = #read;),
-        };
-        let checked = match &q.kind {
-            QueryStringKind::Form(t) | QueryStringKind::Json(t) => {
-                crate::emit::types::contents_validated(t, &validated_types(api))
-            }
-            QueryStringKind::Raw => false,
-        };
-        let validate = checked.then(|| {
-            let walk = if required {
-                quote!(#name.validate("", &mut errors);)
-            } else {
-                quote!(if let Some(value) = &#name { value.validate("", &mut errors); })
-            };
-            quote! {
-                let mut errors = Violations::new();
-                #walk
-                errors.check()?;
-            }
-        });
-        quote!(#read #validate)
-    });
+    let params = params_part(api, op, has_path);
+    let body = op.body.as_ref().map(|b| body_part(api, b));
+    let query_string = op.query_string.as_ref().map(|q| query_string_part(api, q));
     let query_string_arg = op.query_string.as_ref().map(|q| {
         let name = ident(&q.rust);
         quote!(#name,)
@@ -322,6 +52,345 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
     } else {
         quote!(parts)
     };
+    let limit_arg = op.body.as_ref().map(|_| quote!(body_limit: usize,));
+    let (sunset, handle_body) = entry_part(op, &serve);
+    quote! {
+        #route_doc
+        #non_snake
+        fn #handle<A: #trait_ident>(
+            api: Arc<A>,
+            request: Request,
+        ) -> impl Future<Output = Response> + Send {
+            #handle_body
+        }
+
+        #serve_doc
+        #[allow(clippy::manual_async_fn)]
+        #non_snake
+        fn #serve<A: #trait_ident>(
+            api: Arc<A>,
+            #limit_arg
+            #parts_mut: http::request::Parts,
+            #body_var: Body,
+        ) -> impl Future<Output = Result<Response, Problem>> + Send {
+            async move {
+                #sunset
+                let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
+                #params
+                #query_string
+                #body
+                #upgrade
+                let ctx = RequestContext::new(#id, scheme, parts);
+                #call_allow
+                // Called through the trait: an operation named like a method of `Arc` (`clone`)
+                // would otherwise call that one.
+                let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
+                match outcome {
+                    Ok(response) => response.into_http(),
+                    Err(error) => Err(api.handle_error(&ctx, error)),
+                }
+            }
+        }
+    }
+}
+
+/// Reads every parameter (collecting each failure before the first return) and checks
+/// their constraints: `let params = { … Params { … } };`.
+fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
+    let ty = params_ident(op);
+    if op.params.is_empty() {
+        return quote!(let params = #ty {};);
+    }
+    let reads_pattern = op.path_pattern.as_ref().filter(|p| !p.segments.is_empty());
+    let raw = if has_path {
+        let path = match reads_pattern {
+            Some(p) => {
+                let name = format_ident!("{}", p.rust);
+                quote!(route::path_params(&mut parts, &#name).await?)
+            }
+            None => quote!(params::path_params(&mut parts).await?),
+        };
+        quote! {
+            let path = #path;
+            let raw = RawParams::from_parts(&parts, path);
+        }
+    } else {
+        quote!(let raw = RawParams::from_parts(&parts, PathParams::none());)
+    };
+    let fields = op.params.iter().map(|p| {
+        let rust = ident(&p.local);
+        let wire = &p.wire;
+        let loc = match p.location {
+            Location::Path => quote!(Location::Path),
+            Location::Query => quote!(Location::Query),
+            Location::Header => quote!(Location::Header),
+            Location::Cookie => quote!(Location::Cookie),
+        };
+        let explode = p.explode;
+        let delimiter = p.delimiter;
+        let object = p.object.as_ref().map(|style| match style {
+            ObjectStyle::Members(names) => quote!(ObjectQuery::Members(&[#(#names),*])),
+            ObjectStyle::Rest(names) => quote!(ObjectQuery::Rest(&[#(#names),*])),
+            ObjectStyle::Joined => quote!(ObjectQuery::Joined),
+            ObjectStyle::Deep => quote!(ObjectQuery::Deep),
+        });
+        let required = p.required;
+        let read = match (&p.ty, p.required, &object) {
+            (_, _, Some(style)) => {
+                quote!(raw.object(#wire, #style, #required, &mut errors))
+            }
+            (TypeRef::Vec(_), true, None) if delimiter != ',' => quote!(
+                raw.required_delimited_array(#loc, #wire, #explode, #delimiter, &mut errors)
+            ),
+            (TypeRef::Vec(_), false, None) if delimiter != ',' => {
+                quote!(raw.delimited_array(#loc, #wire, #explode, #delimiter, &mut errors))
+            }
+            (TypeRef::Vec(_), true, None) => {
+                quote!(raw.required_array(#loc, #wire, #explode, &mut errors))
+            }
+            (TypeRef::Vec(_), false, None) => {
+                quote!(raw.array(#loc, #wire, #explode, &mut errors))
+            }
+            (_, true, None) if p.as_sent => {
+                quote!(raw.required_cookie_as_sent(#wire, &mut errors))
+            }
+            (_, false, None) if p.as_sent => {
+                quote!(raw.optional_cookie_as_sent(#wire, &mut errors))
+            }
+            (_, true, None) => quote!(raw.required(#loc, #wire, &mut errors)),
+            (_, false, None) => quote!(raw.optional(#loc, #wire, &mut errors)),
+        };
+        let t = rust_type(&p.ty, true);
+        match (p.required, default_expr(api, p)) {
+            (false, Some(d)) => quote!(let #rust: #t = #read.unwrap_or(#d);),
+            _ => quote!(let #rust: Option<#t> = #read;),
+        }
+    });
+    // Every parameter is read (and every failure collected) before the first return.
+    let unwraps = op.params.iter().filter(|p| p.required).map(|p| {
+        let rust = ident(&p.local);
+        quote!(let Some(#rust) = #rust else { return Err(errors.into_problem()); };)
+    });
+    let names = op.params.iter().map(|p| {
+        let (field, local) = (ident(&p.rust), ident(&p.local));
+        if p.rust == p.local {
+            quote!(#field)
+        } else {
+            quote!(#field: #local)
+        }
+    });
+    let validated = validated_types(api);
+    let checks = op.params.iter().filter_map(|p| {
+        let mut checks =
+            constraint_checks(&quote!(value), &quote!(at), &p.check_ty, &p.constraints);
+        // A named type with checks of its own (nexus's `NameOrId`, whose `Name` has a
+        // `maxLength` and a `pattern`) checks itself.
+        if matches!(p.ty, TypeRef::Named(_))
+            && crate::emit::types::contents_validated(&p.ty, &validated)
+        {
+            checks.extend(quote!(value.validate(at, out);));
+        }
+        if checks.is_empty() {
+            return None;
+        }
+        let rust = ident(&p.local);
+        let wire = &p.wire;
+        let loc = location_text(p.location);
+        let at = format!("{loc}/{wire}");
+        let body = quote! {
+            let at = #at;
+            #checks
+        };
+        // Checked before any return, so one 400 lists every problem.
+        Some(if !p.required && default_expr(api, p).is_some() {
+            quote!({ let value = &#rust; #body })
+        } else {
+            quote!(if let Some(value) = &#rust { #body })
+        })
+    });
+    let checks: Vec<TokenStream> = checks.collect();
+    let out = (!checks.is_empty()).then(|| quote!(let out = &mut errors;));
+    // In a block of its own: the raw values and the violations are gone before the body
+    // is read and the implementation called, so the future does not carry them.
+    quote! {
+        let params = {
+            let mut errors = Violations::new();
+            #raw
+            #(#fields)*
+            #out
+            #(#checks)*
+            #(#unwraps)*
+            errors.check()?;
+            #ty { #(#names),* }
+        };
+    }
+}
+
+/// Reads the body by the request's media type (JSON, form, text, bytes, a multipart twin) and
+/// checks it: `let body = …;`.
+fn body_part(api: &Api, b: &crate::ir::Body) -> TokenStream {
+    let required = b.required;
+    let read_as = |kind: &BodyKind| match kind {
+        BodyKind::Json(t) => {
+            let t = rust_type(t, true);
+            quote!(body::read_json::<#t>(&parts, body, body_limit, #required).await?)
+        }
+        BodyKind::Form(t) => {
+            let t = rust_type(t, true);
+            quote!(body::read_form::<#t>(&parts, body, body_limit, #required).await?)
+        }
+        // Only ever an alternative, read apart from the others (see below). Of the same
+        // schema as the typed body, its own constraints apply as well.
+        BodyKind::Multipart { ty, same_schema } => {
+            let own = same_schema.then_some((b.check_ty_of_value().0, &b.constraints));
+            multipart_checked(
+                api,
+                ty,
+                own,
+                required,
+                |raw| quote!(body::OrMultipart::Multipart(#raw)),
+            )
+        }
+        // `*/*`: any media type, read as the string the schema says (`text/*` otherwise).
+        BodyKind::Text if b.content_type.trim() == "*/*" => quote! {
+            body::read_text_of(&parts, body, body_limit, #required, "*/*").await?
+        },
+        BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
+        BodyKind::Bytes | BodyKind::Stream(_) => match &b.checked_as {
+            Some(form) => multipart_checked(api, form, None, required, |raw| raw),
+            None => {
+                let ct = &b.content_type;
+                quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
+            }
+        },
+    };
+    let primary = read_as(&b.kind);
+    // The request's Content-Type picks the reader; anything else gets the primary
+    // reader's 415. A multipart alternative is read apart (see below).
+    let mut chain = TokenStream::new();
+    for (ct, kind) in &b.alternatives {
+        if matches!(kind, BodyKind::Multipart { .. }) {
+            continue;
+        }
+        let essence = ct
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        let read = read_as(kind);
+        chain.extend(quote!(if body::media_type_matches(&media, &[#essence]) { #read } else));
+    }
+    let media = quote!(let media = body::media_type(&parts).unwrap_or_default(););
+    // Only bodies whose type holds a checked constraint are walked.
+    let checked = match &b.kind {
+        BodyKind::Json(t) | BodyKind::Form(t) => {
+            crate::emit::types::contents_validated(t, &validated_types(api))
+        }
+        _ => false,
+    };
+    let require = required.then(|| {
+        quote! {
+            let Some(body) = body else {
+                return Err(Problem::bad_request("the request body is required"));
+            };
+        }
+    });
+    let mut kinds = b.alternatives.iter().map(|(_, kind)| kind);
+    match kinds.find(|kind| matches!(kind, BodyKind::Multipart { .. })) {
+        None => {
+            let read = if chain.is_empty() {
+                primary
+            } else {
+                quote!({ #media #chain { #primary } })
+            };
+            let validate = body_checks(b, checked, required);
+            quote! {
+                let body = #read;
+                #require
+                #validate
+            }
+        }
+        // Beside a JSON (or form) body, `multipart/form-data`: its parts checked as its
+        // schema's type, its bytes passed on (`OrMultipart::Multipart`); the typed body
+        // checked as it is alone (`OrMultipart::Typed`).
+        Some(multipart) => {
+            let multipart = read_as(multipart);
+            let read = if chain.is_empty() {
+                primary
+            } else {
+                quote!(#chain { #primary })
+            };
+            let validate = body_checks(b, checked, false);
+            let essence = crate::ir::MULTIPART_FORM;
+            quote! {
+                let body = {
+                    #media
+                    if body::media_type_matches(&media, &[#essence]) {
+                        #multipart
+                    } else {
+                        let body = #read;
+                        #validate
+                        body.map(body::OrMultipart::Typed)
+                    }
+                };
+                #require
+            }
+        }
+    }
+}
+
+/// 3.2 `in: querystring`: the whole query string read as one value, and checked.
+fn query_string_part(api: &Api, q: &QueryString) -> TokenStream {
+    let name = ident(&q.rust);
+    let required = q.required;
+    let read = match &q.kind {
+        QueryStringKind::Form(t) => {
+            let t = rust_type(t, true);
+            quote!(params::query_string_form::<#t>(&parts, #required)?)
+        }
+        QueryStringKind::Json(t) => {
+            let t = rust_type(t, true);
+            quote!(params::query_string_json::<#t>(&parts, #required)?)
+        }
+        QueryStringKind::Raw => quote!(params::query_string_raw(&parts)),
+    };
+    let read = match (&q.kind, required) {
+        (QueryStringKind::Form(_) | QueryStringKind::Json(_), true) => quote! {
+            let Some(#name) = #read else {
+                return Err(Problem::bad_request("the query string is required"));
+            };
+        },
+        (QueryStringKind::Raw, true) => quote!(let #name = #read.unwrap_or_default();),
+        (_, false) => quote!(let #name = #read;),
+    };
+    let checked = match &q.kind {
+        QueryStringKind::Form(t) | QueryStringKind::Json(t) => {
+            crate::emit::types::contents_validated(t, &validated_types(api))
+        }
+        QueryStringKind::Raw => false,
+    };
+    let validate = checked.then(|| {
+        let walk = if required {
+            quote!(#name.validate("", &mut errors);)
+        } else {
+            quote!(if let Some(value) = &#name { value.validate("", &mut errors); })
+        };
+        quote! {
+            let mut errors = Violations::new();
+            #walk
+            errors.check()?;
+        }
+    });
+    quote!(#read #validate)
+}
+
+/// The handler's body and the sunset check `serve` starts with: the operation past its
+/// sunset answered 410 before anything is read, and with an `Idempotency-Key` the runtime's
+/// store and replay around `serve`.
+fn entry_part(op: &Operation, serve: &proc_macro2::Ident) -> (Option<TokenStream>, TokenStream) {
+    let id = &op.id;
+    let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
     // Past its sunset the operation is gone (410), before anything of the request is read.
     let retirement = op
         .deprecated
@@ -358,7 +427,6 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         ),
         (Some(retirement), None) => (None, Some(retirement)),
     };
-    let limit_arg = op.body.as_ref().map(|_| quote!(body_limit: usize,));
     let limit_pass = op.body.as_ref().map(|_| quote!(rt.body_limit(),));
     // Plain functions returning `async` blocks rather than `async fn`s: an `async fn`'s future
     // keeps its arguments besides what it moves them into, so the request head would be held
@@ -417,44 +485,7 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
             }
         },
     };
-    quote! {
-        #route_doc
-        #non_snake
-        fn #handle<A: #trait_ident>(
-            api: Arc<A>,
-            request: Request,
-        ) -> impl Future<Output = Response> + Send {
-            #handle_body
-        }
-
-        #serve_doc
-        #[allow(clippy::manual_async_fn)]
-        #non_snake
-        fn #serve<A: #trait_ident>(
-            api: Arc<A>,
-            #limit_arg
-            #parts_mut: http::request::Parts,
-            #body_var: Body,
-        ) -> impl Future<Output = Result<Response, Problem>> + Send {
-            async move {
-                #sunset
-                let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
-                #params
-                #query_string
-                #body
-                #upgrade
-                let ctx = RequestContext::new(#id, scheme, parts);
-                #call_allow
-                // Called through the trait: an operation named like a method of `Arc` (`clone`)
-                // would otherwise call that one.
-                let outcome = A::#name(&api, &ctx, #params_arg #query_string_arg #body_arg).await;
-                match outcome {
-                    Ok(response) => response.into_http(),
-                    Err(error) => Err(api.handle_error(&ctx, error)),
-                }
-            }
-        }
-    }
+    (sunset, handle_body)
 }
 
 /// `impl XResponse { fn into_http(self) }`: serializes the body first, then the status.
