@@ -202,7 +202,6 @@ pub fn main_rs(name: &str) -> TokenStream {
 pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> TokenStream {
     let krate = ident(&client_crate.replace('-', "_"));
     let bin = &cli.bin;
-    let key_var = &cli.key_var;
     let about = format!("{} {} from the command line.", api.title, api.version);
     let ops: Vec<&Operation> = cli
         .commands
@@ -240,123 +239,21 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     // refuses any command before `run`), and nothing is called.
     let no_commands = cli.commands.is_empty();
     let servers: Vec<String> = api.servers.iter().map(|s| s.name.to_lowercase()).collect();
-    let base_url = if api.servers.is_empty() {
-        quote! {
-            let base_url = m
-                .get_one::<String>("base-url")
-                .cloned()
-                .ok_or_else(|| support::usage("the document names no server: pass --base-url"))?;
-        }
-    } else {
-        quote! {
-            let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
-                (Some(url), _) => url.clone(),
-                (None, Some(env)) => env
-                    .parse::<Server>()
-                    .map_err(|e| support::usage(&e))?
-                    .url()
-                    .to_owned(),
-                (None, None) => Server::ALL[0].url().to_owned(),
-            };
-        }
-    };
+    let base_url = base_url_part(api);
     let server_use = (!api.servers.is_empty()).then(|| quote!(use #krate::Server;));
-    let after_help = format!(
-        "{}Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
-        cli.credentials_help
-            .as_ref()
-            .map(|c| format!("{c} "))
-            .unwrap_or_default()
-    );
-    // `--help` (not `-h`) also names the operations left to the client library, and why.
-    let left_out: String = cli
-        .left_out
-        .iter()
-        .map(|l| format!("\n  {}: {}", api.operations[l.operation].id, l.reason))
-        .collect();
-    let after_long_help = (!left_out.is_empty()).then(|| {
-        let text = format!("{after_help}\n\nNot offered here:{left_out}");
-        quote!(.after_long_help(#text))
-    });
+    let (after_help, after_long_help) = help_texts(api, cli);
     // The operations' `…Options` types, when some subcommand takes one.
     let options_use = ops
         .iter()
         .any(|op| op.rust_with.is_some())
         .then(|| quote!(use #krate::client::*;));
-    let (user_var, password_var) = (&cli.user_var, &cli.password_var);
-    // Whether credentials were found is kept only when a subcommand refuses to run without
-    // them, so that no document leaves an unread or needlessly mutable variable.
-    let checked = cli.checks_credentials;
-    let found = (checked && !api.security_schemes.is_empty()).then(|| quote!(credentials = true;));
-    let declare_found = match (checked, found.is_some()) {
-        (false, _) => quote!(),
-        (true, true) => quote!(let mut credentials = false;),
-        (true, false) => quote!(let credentials = false;),
-    };
-    let credentials = api.security_schemes.iter().map(|s| {
-        let setter = ident(&s.rust);
-        match s.kind {
-            SchemeKind::Basic => quote! {
-                if let (Ok(user), Ok(password)) = (std::env::var(#user_var), std::env::var(#password_var)) {
-                    builder = builder.#setter(user, password);
-                    #found
-                }
-            },
-            _ => quote! {
-                if let Some(key) = &key {
-                    builder = builder.#setter(key.clone());
-                    #found
-                }
-            },
-        }
-    });
-    let reads_key = api
-        .security_schemes
-        .iter()
-        .any(|s| s.kind != SchemeKind::Basic)
-        .then(|| {
-            quote! {
-                let key = std::env::var(#key_var)
-                    .ok()
-                    .map(|k| k.trim().to_owned())
-                    .filter(|k| !k.is_empty());
-            }
-        });
-    let mutable = (!api.security_schemes.is_empty()).then(|| quote!(mut));
-    // Only the reporters some operation uses (an unused one is dead code).
-    let (plain, enums): (Vec<&CliCommand>, Vec<&CliCommand>) = cli
-        .commands
-        .iter()
-        .filter(|c| c.binary.is_none())
-        .partition(|c| !api.operations[c.operation].success_enum);
-    let finish = (!plain.is_empty()).then(|| {
-        quote! {
-            /// Prints the answer (or the error) and the requested extras; the exit status.
-            fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
-                client: &Client,
-                operation: (&str, bool),
-                result: Result<ResponseValue<T>, Error<E>>,
-                json: bool,
-                verbose: bool,
-            ) -> ExitCode {
-                report(client, operation, result, verbose, |value| support::print_value(value, json))
-            }
-        }
-    });
-    let finish_debug = (!enums.is_empty()).then(|| {
-        quote! {
-            /// As `finish`, for answers that are an enum of several success statuses.
-            fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
-                client: &Client,
-                operation: (&str, bool),
-                result: Result<ResponseValue<T>, Error<E>>,
-                _json: bool,
-                verbose: bool,
-            ) -> ExitCode {
-                report(client, operation, result, verbose, |value| println!("{value:#?}"))
-            }
-        }
-    });
+    let Credentials {
+        declare_found,
+        credentials,
+        reads_key,
+        mutable,
+    } = credentials_part(api, cli);
+    let (finish, finish_debug) = finishers(api, cli);
     let (run, report) = if no_commands {
         let run = quote! {
             /// The document has no operation: there is no subcommand to run.
@@ -371,7 +268,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             reads_key,
             mutable,
             declare_found,
-            credentials.collect(),
+            credentials,
             cli,
             &arms,
         )
@@ -388,29 +285,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     };
     let client_use = (!no_commands).then(|| quote!(use #krate::{Client, Error, ResponseValue};));
     let server_use = server_use.filter(|_| !no_commands);
-    let finish_bytes = cli.commands.iter().any(|c| c.binary.is_some()).then(|| {
-        quote! {
-            /// As `finish`, for answers that are bytes: written as they are to `--output FILE`
-            /// or standard output, never printed as JSON. `output`: the flag's value and the
-            /// answer's media type.
-            fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
-                client: &Client,
-                operation: (&str, bool),
-                result: Result<ResponseValue<T>, Error<E>>,
-                output: (Option<&String>, &str),
-                verbose: bool,
-            ) -> ExitCode {
-                let mut written = Ok(());
-                let code = report(client, operation, result, verbose, |bytes| {
-                    written = support::write_bytes(bytes.as_ref(), output.0.map(String::as_str), output.1);
-                });
-                match written {
-                    Ok(()) => code,
-                    Err(e) => support::failed(&e),
-                }
-            }
-        }
-    });
+    let finish_bytes = finish_bytes(cli);
     // Named `support` either way: the runtime crate, or its copy (`--vendor-runtime`).
     let support = if vendored {
         quote!(
@@ -472,6 +347,182 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
 
         #report
     }
+}
+
+/// The text after `--help`: the exit statuses (and where credentials come from), and under
+/// the long help the operations left to the client library, with why.
+fn help_texts(api: &Api, cli: &Cli) -> (String, Option<TokenStream>) {
+    let after_help = format!(
+        "{}Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
+        cli.credentials_help
+            .as_ref()
+            .map(|c| format!("{c} "))
+            .unwrap_or_default()
+    );
+    // `--help` (not `-h`) also names the operations left to the client library, and why.
+    let left_out: String = cli
+        .left_out
+        .iter()
+        .map(|l| format!("\n  {}: {}", api.operations[l.operation].id, l.reason))
+        .collect();
+    let after_long_help = (!left_out.is_empty()).then(|| {
+        let text = format!("{after_help}\n\nNot offered here:{left_out}");
+        quote!(.after_long_help(#text))
+    });
+    (after_help, after_long_help)
+}
+
+/// How the base URL is chosen: `--base-url`, else `--env` (a server's name), else the first
+/// server; a document without servers needs `--base-url`.
+fn base_url_part(api: &Api) -> TokenStream {
+    if api.servers.is_empty() {
+        quote! {
+            let base_url = m
+                .get_one::<String>("base-url")
+                .cloned()
+                .ok_or_else(|| support::usage("the document names no server: pass --base-url"))?;
+        }
+    } else {
+        quote! {
+            let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
+                (Some(url), _) => url.clone(),
+                (None, Some(env)) => env
+                    .parse::<Server>()
+                    .map_err(|e| support::usage(&e))?
+                    .url()
+                    .to_owned(),
+                (None, None) => Server::ALL[0].url().to_owned(),
+            };
+        }
+    }
+}
+
+/// What `run` prints to set the client's credentials from the environment.
+struct Credentials {
+    /// `let mut credentials = false;` where a subcommand refuses to run without them.
+    declare_found: TokenStream,
+    /// One setter call per scheme, each when its variables are set.
+    credentials: Vec<TokenStream>,
+    /// Reads the API key's variable, when some scheme takes a key or token.
+    reads_key: Option<TokenStream>,
+    /// `mut` on the builder when any scheme sets credentials on it.
+    mutable: Option<TokenStream>,
+}
+
+fn credentials_part(api: &Api, cli: &Cli) -> Credentials {
+    let key_var = &cli.key_var;
+    let (user_var, password_var) = (&cli.user_var, &cli.password_var);
+    // Whether credentials were found is kept only when a subcommand refuses to run without
+    // them, so that no document leaves an unread or needlessly mutable variable.
+    let checked = cli.checks_credentials;
+    let found = (checked && !api.security_schemes.is_empty()).then(|| quote!(credentials = true;));
+    let declare_found = match (checked, found.is_some()) {
+        (false, _) => quote!(),
+        (true, true) => quote!(let mut credentials = false;),
+        (true, false) => quote!(let credentials = false;),
+    };
+    let credentials = api.security_schemes.iter().map(|s| {
+        let setter = ident(&s.rust);
+        match s.kind {
+            SchemeKind::Basic => quote! {
+                if let (Ok(user), Ok(password)) = (std::env::var(#user_var), std::env::var(#password_var)) {
+                    builder = builder.#setter(user, password);
+                    #found
+                }
+            },
+            _ => quote! {
+                if let Some(key) = &key {
+                    builder = builder.#setter(key.clone());
+                    #found
+                }
+            },
+        }
+    });
+    let reads_key = api
+        .security_schemes
+        .iter()
+        .any(|s| s.kind != SchemeKind::Basic)
+        .then(|| {
+            quote! {
+                let key = std::env::var(#key_var)
+                    .ok()
+                    .map(|k| k.trim().to_owned())
+                    .filter(|k| !k.is_empty());
+            }
+        });
+    let mutable = (!api.security_schemes.is_empty()).then(|| quote!(mut));
+    Credentials {
+        declare_found,
+        credentials: credentials.collect(),
+        reads_key,
+        mutable,
+    }
+}
+
+/// The reporters of JSON answers (`finish`) and of enums of several successes
+/// (`finish_debug`), each only when some subcommand uses it (an unused one is dead code).
+fn finishers(api: &Api, cli: &Cli) -> (Option<TokenStream>, Option<TokenStream>) {
+    let (plain, enums): (Vec<&CliCommand>, Vec<&CliCommand>) = cli
+        .commands
+        .iter()
+        .filter(|c| c.binary.is_none())
+        .partition(|c| !api.operations[c.operation].success_enum);
+    let finish = (!plain.is_empty()).then(|| {
+        quote! {
+            /// Prints the answer (or the error) and the requested extras; the exit status.
+            fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
+                client: &Client,
+                operation: (&str, bool),
+                result: Result<ResponseValue<T>, Error<E>>,
+                json: bool,
+                verbose: bool,
+            ) -> ExitCode {
+                report(client, operation, result, verbose, |value| support::print_value(value, json))
+            }
+        }
+    });
+    let finish_debug = (!enums.is_empty()).then(|| {
+        quote! {
+            /// As `finish`, for answers that are an enum of several success statuses.
+            fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
+                client: &Client,
+                operation: (&str, bool),
+                result: Result<ResponseValue<T>, Error<E>>,
+                _json: bool,
+                verbose: bool,
+            ) -> ExitCode {
+                report(client, operation, result, verbose, |value| println!("{value:#?}"))
+            }
+        }
+    });
+    (finish, finish_debug)
+}
+
+/// The reporter of answers that are bytes, when some subcommand has one.
+fn finish_bytes(cli: &Cli) -> Option<TokenStream> {
+    cli.commands.iter().any(|c| c.binary.is_some()).then(|| {
+        quote! {
+            /// As `finish`, for answers that are bytes: written as they are to `--output FILE`
+            /// or standard output, never printed as JSON. `output`: the flag's value and the
+            /// answer's media type.
+            fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
+                client: &Client,
+                operation: (&str, bool),
+                result: Result<ResponseValue<T>, Error<E>>,
+                output: (Option<&String>, &str),
+                verbose: bool,
+            ) -> ExitCode {
+                let mut written = Ok(());
+                let code = report(client, operation, result, verbose, |bytes| {
+                    written = support::write_bytes(bytes.as_ref(), output.0.map(String::as_str), output.1);
+                });
+                match written {
+                    Ok(()) => code,
+                    Err(e) => support::failed(&e),
+                }
+            }
+        }
+    })
 }
 
 /// Whether `tokens` use the identifier `name` anywhere, inside groups too.

@@ -208,109 +208,13 @@ pub fn client_rs(api: &Api) -> TokenStream {
         "[`Client`] for {} {}: one async method per operation.",
         api.title, api.version
     )]);
-    let servers = &api.servers;
-    let server_variants = servers.iter().map(|s| {
-        let v = ident(&s.name);
-        let docs = doc(&[
-            s.description.clone().unwrap_or_else(|| s.url.clone()),
-            format!("`{}`", s.url),
-        ]);
-        quote!(#docs #v,)
-    });
-    let server_urls = servers.iter().map(|s| {
-        let v = ident(&s.name);
-        let url = &s.url;
-        quote!(Self::#v => #url,)
-    });
-    let server_enum = if servers.is_empty() {
-        quote! {
-            /// The document lists no servers; pass a URL to [`Client::builder`].
-            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-            pub enum Server {}
-            impl Server {
-                /// The server's base URL.
-                pub fn url(self) -> &'static str { match self {} }
-            }
-        }
-    } else {
-        let all = servers.iter().map(|s| ident(&s.name));
-        let names = servers.iter().map(|s| {
-            let v = ident(&s.name);
-            let name = crate::naming::snake(&s.name)
-                .trim_start_matches("r#")
-                .to_string();
-            quote!(Self::#v => #name,)
-        });
-        quote! {
-            /// The servers the document lists; any other URL works with [`Client::builder`].
-            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-            pub enum Server { #(#server_variants)* }
-            impl Server {
-                /// Every server, in the document's order.
-                pub const ALL: &'static [Server] = &[#(Self::#all),*];
-
-                /// The server's base URL (with its path prefix, without a trailing slash).
-                pub fn url(self) -> &'static str { match self { #(#server_urls)* } }
-
-                /// A short name for command lines and configuration (`production`).
-                pub fn name(self) -> &'static str { match self { #(#names)* } }
-            }
-            impl std::str::FromStr for Server {
-                type Err = String;
-                /// A server by its [`name`](Server::name), ignoring case.
-                fn from_str(text: &str) -> Result<Self, String> {
-                    Self::ALL
-                        .iter()
-                        .copied()
-                        .find(|s| s.name().eq_ignore_ascii_case(text))
-                        .ok_or_else(|| {
-                            let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
-                            format!("unknown server `{text}`; expected one of {}", names.join(", "))
-                        })
-                }
-            }
-            impl std::fmt::Display for Server {
-                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str(self.name())
-                }
-            }
-        }
-    };
+    let server_enum = server_enum(&api.servers);
     let schemes = api.security_schemes.iter().map(|s| {
         let name = &s.name;
         let kind = scheme_kind(&s.kind);
         quote!(SecurityScheme { name: #name, kind: #kind },)
     });
-    let credential_setters = api.security_schemes.iter().map(|s| {
-        let method = ident(&s.rust);
-        let name = &s.name;
-        let mut lines = vec![format!("Credentials for the `{name}` scheme.")];
-        lines.extend(s.doc.iter().cloned());
-        let docs = doc(&lines);
-        match s.kind {
-            SchemeKind::Basic => quote! {
-                #docs
-                pub fn #method(mut self, user: impl Into<String>, password: impl Into<String>) -> Self {
-                    self.credentials.set(#name, Secret::Basic { user: user.into(), password: password.into() });
-                    self
-                }
-            },
-            SchemeKind::Bearer => quote! {
-                #docs
-                pub fn #method(mut self, token: impl Into<String>) -> Self {
-                    self.credentials.set(#name, Secret::Token(token.into()));
-                    self
-                }
-            },
-            _ => quote! {
-                #docs
-                pub fn #method(mut self, key: impl Into<String>) -> Self {
-                    self.credentials.set(#name, Secret::ApiKey(key.into()));
-                    self
-                }
-            },
-        }
-    });
+    let credential_setters = api.security_schemes.iter().map(credential_setter);
     let methods = api.operations.iter().map(|op| {
         let one = method(op);
         let stream = op.pagination.as_ref().map(|p| stream_method(op, p));
@@ -440,34 +344,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
 
         #(#op_types)*
     };
-    let uses = super::imports(
-        [&mut body],
-        &[
-            ("crate::types", "types::"),
-            ("crate::runtime::auth::Credentials", "Credentials"),
-            ("crate::runtime::auth::SchemeKind", "SchemeKind"),
-            ("crate::runtime::auth::Secret", "Secret"),
-            ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
-            ("crate::runtime::error::Error", "Error"),
-            ("crate::runtime::ratelimit::RateLimit", "RateLimit"),
-            ("crate::runtime::request", "request::"),
-            ("crate::runtime::request::Query", "Query"),
-            ("crate::runtime::request::ObjectQuery", "ObjectQuery::"),
-            ("crate::runtime::request::ToParam", "ToParam"),
-            ("crate::runtime::response::Raw", "Raw"),
-            ("crate::runtime::response::ResponseValue", "ResponseValue"),
-            ("crate::runtime::pages", "pages::"),
-            ("crate::runtime::pages::Page", "Page"),
-            ("crate::runtime::pages::Pages", "Pages"),
-            ("crate::runtime::stream::EventStream", "EventStream"),
-            ("crate::runtime::stream::JsonLines", "JsonLines"),
-            ("crate::runtime::retry::RetryPolicy", "RetryPolicy"),
-            ("crate::runtime::transport::OperationInfo", "OperationInfo"),
-            ("crate::runtime::transport::Transport", "Transport"),
-            ("std::sync::Arc", "Arc"),
-            ("std::time::Duration", "Duration"),
-        ],
-    );
+    let uses = super::imports([&mut body], CLIENT_IMPORTS);
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
@@ -476,6 +353,138 @@ pub fn client_rs(api: &Api) -> TokenStream {
         #body
     }
 }
+
+/// `Server`: the document's servers, with their URLs and short names (an empty enum when it
+/// lists none).
+fn server_enum(servers: &[crate::ir::Server]) -> TokenStream {
+    let server_variants = servers.iter().map(|s| {
+        let v = ident(&s.name);
+        let docs = doc(&[
+            s.description.clone().unwrap_or_else(|| s.url.clone()),
+            format!("`{}`", s.url),
+        ]);
+        quote!(#docs #v,)
+    });
+    let server_urls = servers.iter().map(|s| {
+        let v = ident(&s.name);
+        let url = &s.url;
+        quote!(Self::#v => #url,)
+    });
+    if servers.is_empty() {
+        quote! {
+            /// The document lists no servers; pass a URL to [`Client::builder`].
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub enum Server {}
+            impl Server {
+                /// The server's base URL.
+                pub fn url(self) -> &'static str { match self {} }
+            }
+        }
+    } else {
+        let all = servers.iter().map(|s| ident(&s.name));
+        let names = servers.iter().map(|s| {
+            let v = ident(&s.name);
+            let name = crate::naming::snake(&s.name)
+                .trim_start_matches("r#")
+                .to_string();
+            quote!(Self::#v => #name,)
+        });
+        quote! {
+            /// The servers the document lists; any other URL works with [`Client::builder`].
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub enum Server { #(#server_variants)* }
+            impl Server {
+                /// Every server, in the document's order.
+                pub const ALL: &'static [Server] = &[#(Self::#all),*];
+
+                /// The server's base URL (with its path prefix, without a trailing slash).
+                pub fn url(self) -> &'static str { match self { #(#server_urls)* } }
+
+                /// A short name for command lines and configuration (`production`).
+                pub fn name(self) -> &'static str { match self { #(#names)* } }
+            }
+            impl std::str::FromStr for Server {
+                type Err = String;
+                /// A server by its [`name`](Server::name), ignoring case.
+                fn from_str(text: &str) -> Result<Self, String> {
+                    Self::ALL
+                        .iter()
+                        .copied()
+                        .find(|s| s.name().eq_ignore_ascii_case(text))
+                        .ok_or_else(|| {
+                            let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
+                            format!("unknown server `{text}`; expected one of {}", names.join(", "))
+                        })
+                }
+            }
+            impl std::fmt::Display for Server {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str(self.name())
+                }
+            }
+        }
+    }
+}
+
+/// The builder's setter of one scheme's credentials (`bearer(token)`, `basic(user, password)`,
+/// `api_key(key)`).
+fn credential_setter(s: &crate::ir::SecurityScheme) -> TokenStream {
+    let method = ident(&s.rust);
+    let name = &s.name;
+    let mut lines = vec![format!("Credentials for the `{name}` scheme.")];
+    lines.extend(s.doc.iter().cloned());
+    let docs = doc(&lines);
+    match s.kind {
+        SchemeKind::Basic => quote! {
+            #docs
+            pub fn #method(mut self, user: impl Into<String>, password: impl Into<String>) -> Self {
+                self.credentials.set(#name, Secret::Basic { user: user.into(), password: password.into() });
+                self
+            }
+        },
+        SchemeKind::Bearer => quote! {
+            #docs
+            pub fn #method(mut self, token: impl Into<String>) -> Self {
+                self.credentials.set(#name, Secret::Token(token.into()));
+                self
+            }
+        },
+        _ => quote! {
+            #docs
+            pub fn #method(mut self, key: impl Into<String>) -> Self {
+                self.credentials.set(#name, Secret::ApiKey(key.into()));
+                self
+            }
+        },
+    }
+}
+
+/// The paths `client.rs` uses, each imported only when the printed code names it.
+const CLIENT_IMPORTS: &[(&str, &str)] = &[
+    ("crate::types", "types::"),
+    ("crate::runtime::auth::Credentials", "Credentials"),
+    ("crate::runtime::auth::SchemeKind", "SchemeKind"),
+    ("crate::runtime::auth::Secret", "Secret"),
+    ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
+    ("crate::runtime::error::Error", "Error"),
+    ("crate::runtime::ratelimit::RateLimit", "RateLimit"),
+    ("crate::runtime::request", "request::"),
+    ("crate::runtime::request::Query", "Query"),
+    ("crate::runtime::request::ObjectQuery", "ObjectQuery::"),
+    ("crate::runtime::request::ToParam", "ToParam"),
+    ("crate::runtime::response::Raw", "Raw"),
+    ("crate::runtime::response::ResponseValue", "ResponseValue"),
+    ("crate::runtime::pages", "pages::"),
+    ("crate::runtime::pages::Page", "Page"),
+    ("crate::runtime::pages::Pages", "Pages"),
+    ("crate::runtime::stream::EventStream", "EventStream"),
+    ("crate::runtime::stream::JsonLines", "JsonLines"),
+    ("crate::runtime::retry::RetryPolicy", "RetryPolicy"),
+    ("crate::runtime::transport::OperationInfo", "OperationInfo"),
+    ("crate::runtime::transport::Transport", "Transport"),
+    ("std::sync::Arc", "Arc"),
+    ("std::time::Duration", "Duration"),
+];
 
 /// Whether a required parameter is taken by reference (`&str`, `&[T]`, `&types::X`) rather
 /// than by value (numbers and booleans), as a person would write the signature.
