@@ -7,160 +7,15 @@ pub fn api_rs(api: &Api) -> TokenStream {
     let trait_ident = trait_name(api);
     let mut items = Vec::new();
     for op in &api.operations {
-        if op.params.is_empty() {
-            // Passed even empty, so that the operation's first parameter adds a field
-            // rather than an argument to the trait method (README, "Evolving the spec").
-            let name = params_ident(op);
-            let docs = doc(&[format!(
-                "Parameters of `{}` (`{} {}`): none yet; one the document adds becomes a field.",
-                op.id, op.method, op.path
-            )]);
-            items.push(quote! {
-                #docs
-                #[derive(Debug, Clone, Default, PartialEq)]
-                pub struct #name {}
-            });
-        } else {
-            let name = params_ident(op);
-            let fields = op.params.iter().map(|p| {
-                let rust = ident(&p.rust);
-                let ty = param_type(api, p);
-                let mut lines = p.doc.clone();
-                let mut where_ = format!("{} parameter `{}`", location_text(p.location), p.wire);
-                if let Some(d) = &p.default {
-                    where_.push_str(&format!(", default `{d}`"));
-                }
-                if p.deprecated {
-                    where_.push_str(", deprecated");
-                }
-                crate::emit::end_list(&mut lines);
-                lines.push(format!("({where_})"));
-                let docs = doc(&lines);
-                quote!(#docs pub #rust: #ty,)
-            });
-            let docs = doc(&[format!(
-                "Parameters of `{}` (`{} {}`), parsed and checked.",
-                op.id, op.method, op.path
-            )]);
-            items.push(quote! {
-                #docs
-                #[derive(Debug, Clone, PartialEq)]
-                pub struct #name { #(#fields)* }
-            });
-        }
-        let name = response_ident(op);
-        let variants = op.responses.iter().map(|r| {
-            let v = ident(&r.variant);
-            let docs = response_doc(r);
-            let status = (!matches!(r.status, Status::Code(_))).then(|| quote!(http::StatusCode));
-            let body = r.body.as_ref().map(|b| body_type(&b.kind));
-            let headers = r.headers_type.as_ref().map(|h| {
-                let h = ident(h);
-                quote!(#h)
-            });
-            let fields: Vec<TokenStream> = [status, body, headers].into_iter().flatten().collect();
-            if fields.is_empty() {
-                quote!(#docs #v,)
-            } else {
-                quote!(#docs #v(#(#fields),*),)
-            }
-        });
+        items.push(params_struct(api, op));
         for r in &op.responses {
             if let Some(h) = &r.headers_type {
                 items.push(headers_struct(op, r, h));
             }
         }
-        let docs = doc(&[
-            format!(
-                "What `{}` answers: one variant per documented status, and [`{}`]({name}::{}) for an implementation without the operation.",
-                op.id, op.unimplemented, op.unimplemented
-            ),
-            String::new(),
-            "`non_exhaustive`: a status the document adds later is a new variant; code that".into(),
-            "matches on this enum keeps compiling.".into(),
-        ]);
-        let unimplemented = ident(&op.unimplemented);
-        // Bodies are held by value, as a person writes them; boxing the large one would
-        // make every handler noisier for a move that happens once per request.
-        let derives = if has_stream(op) {
-            quote!(#[derive(Debug)])
-        } else {
-            quote!(#[derive(Debug, Clone, PartialEq)])
-        };
-        items.push(quote! {
-            #docs
-            #derives
-            #[allow(clippy::large_enum_variant)]
-            #[non_exhaustive]
-            pub enum #name {
-                #(#variants)*
-                /// 501 with the `Error` body (code `not_implemented`): what the trait's default
-                /// method answers.
-                #unimplemented,
-            }
-        });
+        items.push(response_enum(op));
     }
-    let methods = api.operations.iter().map(|op| {
-        let method = ident(&op.rust);
-        let response = response_ident(op);
-        let docs = operation_doc(op);
-        let params = {
-            let p = params_ident(op);
-            Some(quote!(params: #p,))
-        };
-        let body = op.body.as_ref().map(|b| {
-            let t = request_body_type(b);
-            if b.required {
-                quote!(body: #t,)
-            } else {
-                quote!(body: Option<#t>,)
-            }
-        });
-        let query_string = op.query_string.as_ref().map(|q| {
-            let name = ident(&q.rust);
-            let t = query_string_type(q);
-            quote!(#name: #t,)
-        });
-        let deprecated = op.deprecated.as_ref().map(|d| {
-            let note = &d.note;
-            quote!(#[deprecated(note = #note)])
-        });
-        let unimplemented = ident(&op.unimplemented);
-        let unused: Vec<TokenStream> = [
-            Some(quote!(ctx)),
-            params.as_ref().map(|_| quote!(params)),
-            op.query_string.as_ref().map(|q| {
-                let name = ident(&q.rust);
-                quote!(#name)
-            }),
-            body.as_ref().map(|_| quote!(body)),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        let unused = if unused.len() == 1 {
-            quote!(#(#unused)*)
-        } else {
-            quote!((#(#unused),*))
-        };
-        let allows = crate::emit::convention_allows(&method.to_string());
-        quote! {
-            #docs
-            #deprecated
-            #allows
-            fn #method(
-                &self,
-                ctx: &RequestContext,
-                #params
-                #query_string
-                #body
-            ) -> impl Future<Output = Result<#response, Self::Error>> + Send {
-                let _ = #unused;
-                async { Ok(#response::#unimplemented) }
-            }
-        }
-    });
-    let mut methods: Vec<TokenStream> = methods.collect();
+    let mut methods: Vec<TokenStream> = api.operations.iter().map(trait_method).collect();
     let trait_docs = doc(&[
         format!(
             "{} {}: implement one method per operation.",
@@ -212,6 +67,165 @@ pub fn api_rs(api: &Api) -> TokenStream {
         }
 
         #(#items)*
+    }
+}
+
+/// An operation's parameter struct (an empty one too: a parameter the document adds then
+/// becomes a field, not a new argument of the trait method).
+fn params_struct(api: &Api, op: &Operation) -> TokenStream {
+    if op.params.is_empty() {
+        // Passed even empty, so that the operation's first parameter adds a field
+        // rather than an argument to the trait method (README, "Evolving the spec").
+        let name = params_ident(op);
+        let docs = doc(&[format!(
+            "Parameters of `{}` (`{} {}`): none yet; one the document adds becomes a field.",
+            op.id, op.method, op.path
+        )]);
+        quote! {
+            #docs
+            #[derive(Debug, Clone, Default, PartialEq)]
+            pub struct #name {}
+        }
+    } else {
+        let name = params_ident(op);
+        let fields = op.params.iter().map(|p| {
+            let rust = ident(&p.rust);
+            let ty = param_type(api, p);
+            let mut lines = p.doc.clone();
+            let mut where_ = format!("{} parameter `{}`", location_text(p.location), p.wire);
+            if let Some(d) = &p.default {
+                where_.push_str(&format!(", default `{d}`"));
+            }
+            if p.deprecated {
+                where_.push_str(", deprecated");
+            }
+            crate::emit::end_list(&mut lines);
+            lines.push(format!("({where_})"));
+            let docs = doc(&lines);
+            quote!(#docs pub #rust: #ty,)
+        });
+        let docs = doc(&[format!(
+            "Parameters of `{}` (`{} {}`), parsed and checked.",
+            op.id, op.method, op.path
+        )]);
+        quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct #name { #(#fields)* }
+        }
+    }
+}
+
+/// An operation's response enum: one variant per documented status, with its body and headers,
+/// and the one the trait's default method answers (501).
+fn response_enum(op: &Operation) -> TokenStream {
+    let name = response_ident(op);
+    let variants = op.responses.iter().map(|r| {
+        let v = ident(&r.variant);
+        let docs = response_doc(r);
+        let status = (!matches!(r.status, Status::Code(_))).then(|| quote!(http::StatusCode));
+        let body = r.body.as_ref().map(|b| body_type(&b.kind));
+        let headers = r.headers_type.as_ref().map(|h| {
+            let h = ident(h);
+            quote!(#h)
+        });
+        let fields: Vec<TokenStream> = [status, body, headers].into_iter().flatten().collect();
+        if fields.is_empty() {
+            quote!(#docs #v,)
+        } else {
+            quote!(#docs #v(#(#fields),*),)
+        }
+    });
+    let docs = doc(&[
+        format!(
+            "What `{}` answers: one variant per documented status, and [`{}`]({name}::{}) for an implementation without the operation.",
+            op.id, op.unimplemented, op.unimplemented
+        ),
+        String::new(),
+        "`non_exhaustive`: a status the document adds later is a new variant; code that".into(),
+        "matches on this enum keeps compiling.".into(),
+    ]);
+    let unimplemented = ident(&op.unimplemented);
+    // Bodies are held by value, as a person writes them; boxing the large one would
+    // make every handler noisier for a move that happens once per request.
+    let derives = if has_stream(op) {
+        quote!(#[derive(Debug)])
+    } else {
+        quote!(#[derive(Debug, Clone, PartialEq)])
+    };
+    quote! {
+        #docs
+        #derives
+        #[allow(clippy::large_enum_variant)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#variants)*
+            /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+            /// method answers.
+            #unimplemented,
+        }
+    }
+}
+
+/// One method of the trait, with its default answering 501.
+fn trait_method(op: &Operation) -> TokenStream {
+    let method = ident(&op.rust);
+    let response = response_ident(op);
+    let docs = operation_doc(op);
+    let params = {
+        let p = params_ident(op);
+        Some(quote!(params: #p,))
+    };
+    let body = op.body.as_ref().map(|b| {
+        let t = request_body_type(b);
+        if b.required {
+            quote!(body: #t,)
+        } else {
+            quote!(body: Option<#t>,)
+        }
+    });
+    let query_string = op.query_string.as_ref().map(|q| {
+        let name = ident(&q.rust);
+        let t = query_string_type(q);
+        quote!(#name: #t,)
+    });
+    let deprecated = op.deprecated.as_ref().map(|d| {
+        let note = &d.note;
+        quote!(#[deprecated(note = #note)])
+    });
+    let unimplemented = ident(&op.unimplemented);
+    let unused: Vec<TokenStream> = [
+        Some(quote!(ctx)),
+        params.as_ref().map(|_| quote!(params)),
+        op.query_string.as_ref().map(|q| {
+            let name = ident(&q.rust);
+            quote!(#name)
+        }),
+        body.as_ref().map(|_| quote!(body)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let unused = if unused.len() == 1 {
+        quote!(#(#unused)*)
+    } else {
+        quote!((#(#unused),*))
+    };
+    let allows = crate::emit::convention_allows(&method.to_string());
+    quote! {
+        #docs
+        #deprecated
+        #allows
+        fn #method(
+            &self,
+            ctx: &RequestContext,
+            #params
+            #query_string
+            #body
+        ) -> impl Future<Output = Result<#response, Self::Error>> + Send {
+            let _ = #unused;
+            async { Ok(#response::#unimplemented) }
+        }
     }
 }
 

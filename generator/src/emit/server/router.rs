@@ -11,40 +11,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         let kind = scheme_kind(&s.kind);
         quote!(SecurityScheme { name: #name, kind: #kind },)
     });
-    // One route per path shape (`lower/routes.rs`), in document order; the root path is
-    // registered by the runtime, which also serves it with a trailing slash under a base path.
-    let mut root = None;
-    let mut routes = Vec::new();
-    for route in &api.routes {
-        let service = match &route.serve {
-            RouteServe::Dispatch(d) => {
-                let dispatch = ident(&d.rust);
-                quote!(routing::any_service(layer::operation(&api, #dispatch::<A>)))
-            }
-            RouteServe::Methods(members) => {
-                let mut chain = TokenStream::new();
-                for (i, &index) in members.iter().enumerate() {
-                    let op = &api.operations[index];
-                    let method = format_ident!("{}_service", op.method.to_lowercase());
-                    let handler = handler_ident(api, op);
-                    let id = &op.id;
-                    let service = quote!(layer::operation(&api, #handler::<A>).named(#id));
-                    if i == 0 {
-                        chain.extend(quote!(routing::#method(#service)));
-                    } else {
-                        chain.extend(quote!(.#method(#service)));
-                    }
-                }
-                chain
-            }
-        };
-        if route.pattern == "/" {
-            root = Some(service);
-        } else {
-            let pattern = &route.pattern;
-            routes.push(quote!(.route(&layer::route_path(&base, #pattern), #service)));
-        }
-    }
+    let (root, routes) = routes_part(api);
     let root = root.map(|service| quote!(let routes = layer::route_root(routes, &base, #service);));
     let patterns = api
         .operations
@@ -79,32 +46,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         RouteServe::Dispatch(d) => Some(dispatcher(api, &r.pattern, d, &trait_ident)),
         RouteServe::Methods(_) => None,
     });
-    let policy = api.rate_limit.as_ref().map(|rl| {
-        let plans = rl.plans.iter().map(|(name, (m, d))| {
-            let (m, d) = (
-                proc_macro2::Literal::u32_unsuffixed(*m),
-                proc_macro2::Literal::u32_unsuffixed(*d),
-            );
-            quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),)
-        });
-        let anonymous = &rl.anonymous;
-        let default_plan = &rl.default_plan;
-        let strikes = proc_macro2::Literal::u32_unsuffixed(rl.ban_strikes);
-        let seconds = proc_macro2::Literal::u64_unsuffixed(rl.ban_seconds);
-        quote! {
-            /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of
-            /// callers without a valid credential, and the ban rule.
-            pub fn rate_limit_policy() -> RateLimitPolicy {
-                RateLimitPolicy {
-                    plans: [#(#plans)*].into_iter().collect(),
-                    anonymous_plan: #anonymous.to_string(),
-                    default_plan: #default_plan.to_string(),
-                    ban_strikes: #strikes,
-                    ban: std::time::Duration::from_secs(#seconds),
-                }
-            }
-        }
-    });
+    let policy = api.rate_limit.as_ref().map(rate_limit_policy);
     let (cors_methods, cors_request, cors_response) = (
         &api.cors.methods,
         &api.cors.request_headers,
@@ -171,52 +113,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         #(#handlers)*
         #(#conversions)*
     };
-    let uses = crate::emit::imports(
-        [&mut body],
-        &[
-            ("crate::types", "types::"),
-            ("crate::runtime::auth", "auth::"),
-            ("crate::runtime::auth::SchemeKind", "SchemeKind"),
-            ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
-            ("crate::runtime::body", "body::"),
-            ("crate::runtime::context::RequestContext", "RequestContext"),
-            ("crate::runtime::testing::TestServer", "TestServer"),
-            ("crate::runtime::cors::DocumentCors", "DocumentCors"),
-            ("crate::runtime::idempotency", "idempotency::"),
-            ("crate::runtime::layer", "layer::"),
-            ("crate::runtime::layer::Runtime", "Runtime"),
-            ("crate::runtime::layer::ServerConfig", "ServerConfig"),
-            ("crate::runtime::params", "params::"),
-            ("crate::runtime::params::Location", "Location"),
-            ("crate::runtime::params::RawParams", "RawParams"),
-            ("crate::runtime::params::ObjectQuery", "ObjectQuery::"),
-            ("crate::runtime::params::PathParams", "PathParams"),
-            ("crate::runtime::problem::Problem", "Problem"),
-            ("crate::runtime::response", "response::"),
-            ("crate::runtime::errors::ErrorBodies", "ErrorBodies"),
-            ("crate::runtime::errors::ErrorBody", "ErrorBody"),
-            ("crate::runtime::errors::StatusKey", "StatusKey::"),
-            ("crate::runtime::route", "route::"),
-            ("crate::runtime::route::PathPattern", "PathPattern"),
-            ("crate::runtime::route::Piece", "Piece::"),
-            ("crate::runtime::sunset::Retirement", "Retirement"),
-            ("crate::runtime::stream", "stream::"),
-            ("crate::runtime::validate", "validate::"),
-            ("crate::runtime::validate::Validate", ".validate"),
-            ("crate::runtime::validate::Violations", "Violations"),
-            ("crate::runtime::ratelimit::Quota", "Quota"),
-            (
-                "crate::runtime::ratelimit::RateLimitPolicy",
-                "RateLimitPolicy",
-            ),
-            ("axum::body::Body", "Body"),
-            ("axum::extract::Request", "Request"),
-            ("axum::response::Response", "Response"),
-            ("axum::routing", "routing::"),
-            ("http::StatusCode", "StatusCode"),
-            ("std::sync::Arc", "Arc"),
-        ],
-    );
+    let uses = crate::emit::imports([&mut body], ROUTER_IMPORTS);
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
@@ -226,6 +123,119 @@ pub fn router_rs(api: &Api) -> TokenStream {
         #body
     }
 }
+
+/// One route per path shape, in document order: a method router of its operations, or the
+/// dispatcher of a shape several path keys share. The root path (`/`) apart: the runtime
+/// registers it, also with a trailing slash under a base path.
+fn routes_part(api: &Api) -> (Option<TokenStream>, Vec<TokenStream>) {
+    let mut root = None;
+    let mut routes = Vec::new();
+    for route in &api.routes {
+        let service = match &route.serve {
+            RouteServe::Dispatch(d) => {
+                let dispatch = ident(&d.rust);
+                quote!(routing::any_service(layer::operation(&api, #dispatch::<A>)))
+            }
+            RouteServe::Methods(members) => {
+                let mut chain = TokenStream::new();
+                for (i, &index) in members.iter().enumerate() {
+                    let op = &api.operations[index];
+                    let method = format_ident!("{}_service", op.method.to_lowercase());
+                    let handler = handler_ident(api, op);
+                    let id = &op.id;
+                    let service = quote!(layer::operation(&api, #handler::<A>).named(#id));
+                    if i == 0 {
+                        chain.extend(quote!(routing::#method(#service)));
+                    } else {
+                        chain.extend(quote!(.#method(#service)));
+                    }
+                }
+                chain
+            }
+        };
+        if route.pattern == "/" {
+            root = Some(service);
+        } else {
+            let pattern = &route.pattern;
+            routes.push(quote!(.route(&layer::route_path(&base, #pattern), #service)));
+        }
+    }
+    (root, routes)
+}
+
+/// `rate_limit_policy()`: the plans, the plan of callers without a valid credential and the
+/// ban rule the document states in `x-rate-limit`.
+fn rate_limit_policy(rl: &crate::ir::RateLimitPolicy) -> TokenStream {
+    let plans = rl.plans.iter().map(|(name, (m, d))| {
+        let (m, d) = (
+            proc_macro2::Literal::u32_unsuffixed(*m),
+            proc_macro2::Literal::u32_unsuffixed(*d),
+        );
+        quote!((#name.to_string(), Quota { per_minute: #m, per_day: #d }),)
+    });
+    let anonymous = &rl.anonymous;
+    let default_plan = &rl.default_plan;
+    let strikes = proc_macro2::Literal::u32_unsuffixed(rl.ban_strikes);
+    let seconds = proc_macro2::Literal::u64_unsuffixed(rl.ban_seconds);
+    quote! {
+        /// The rate-limit policy the document states in `x-rate-limit`: plans, the plan of
+        /// callers without a valid credential, and the ban rule.
+        pub fn rate_limit_policy() -> RateLimitPolicy {
+            RateLimitPolicy {
+                plans: [#(#plans)*].into_iter().collect(),
+                anonymous_plan: #anonymous.to_string(),
+                default_plan: #default_plan.to_string(),
+                ban_strikes: #strikes,
+                ban: std::time::Duration::from_secs(#seconds),
+            }
+        }
+    }
+}
+
+/// The paths `router.rs` uses, each imported only when the printed code names it.
+const ROUTER_IMPORTS: &[(&str, &str)] = &[
+    ("crate::types", "types::"),
+    ("crate::runtime::auth", "auth::"),
+    ("crate::runtime::auth::SchemeKind", "SchemeKind"),
+    ("crate::runtime::auth::SecurityScheme", "SecurityScheme"),
+    ("crate::runtime::body", "body::"),
+    ("crate::runtime::context::RequestContext", "RequestContext"),
+    ("crate::runtime::testing::TestServer", "TestServer"),
+    ("crate::runtime::cors::DocumentCors", "DocumentCors"),
+    ("crate::runtime::idempotency", "idempotency::"),
+    ("crate::runtime::layer", "layer::"),
+    ("crate::runtime::layer::Runtime", "Runtime"),
+    ("crate::runtime::layer::ServerConfig", "ServerConfig"),
+    ("crate::runtime::params", "params::"),
+    ("crate::runtime::params::Location", "Location"),
+    ("crate::runtime::params::RawParams", "RawParams"),
+    ("crate::runtime::params::ObjectQuery", "ObjectQuery::"),
+    ("crate::runtime::params::PathParams", "PathParams"),
+    ("crate::runtime::problem::Problem", "Problem"),
+    ("crate::runtime::response", "response::"),
+    ("crate::runtime::errors::ErrorBodies", "ErrorBodies"),
+    ("crate::runtime::errors::ErrorBody", "ErrorBody"),
+    ("crate::runtime::errors::StatusKey", "StatusKey::"),
+    ("crate::runtime::route", "route::"),
+    ("crate::runtime::route::PathPattern", "PathPattern"),
+    ("crate::runtime::route::Piece", "Piece::"),
+    ("crate::runtime::sunset::Retirement", "Retirement"),
+    ("crate::runtime::stream", "stream::"),
+    ("crate::runtime::validate", "validate::"),
+    ("crate::runtime::validate::Validate", ".validate"),
+    ("crate::runtime::validate::Violations", "Violations"),
+    ("crate::runtime::ratelimit::Quota", "Quota"),
+    (
+        "crate::runtime::ratelimit::RateLimitPolicy",
+        "RateLimitPolicy",
+    ),
+    ("axum::body::Body", "Body"),
+    ("axum::extract::Request", "Request"),
+    ("axum::response::Response", "Response"),
+    ("axum::routing", "routing::"),
+    ("http::StatusCode", "StatusCode"),
+    ("std::sync::Arc", "Arc"),
+];
 
 /// A route's dispatch function: it picks the path key the request is for (the first
 /// candidate whose pattern it matches; none is a 404), then the handler by the method's name,
