@@ -5,8 +5,17 @@ use super::*;
 
 /// Options, success and error types of one operation.
 pub(super) fn operation_types(op: &Operation) -> TokenStream {
+    let options = options_struct(op);
+    let success = success_enum(op);
+    let error = error_enum(op);
+    let headers = op.responses.iter().filter_map(|r| headers_struct(op, r));
+    quote!(#options #success #error #(#headers)*)
+}
+
+/// The options struct of an operation's optional parameters, with a setter each.
+fn options_struct(op: &Operation) -> Option<TokenStream> {
     let optional: Vec<&Param> = op.params.iter().filter(|p| !p.required).collect();
-    let options = (!optional.is_empty()).then(|| {
+    (!optional.is_empty()).then(|| {
         let name = options_ident(op);
         let fields = optional.iter().map(|p| {
             let rust = ident(&p.rust);
@@ -67,9 +76,13 @@ pub(super) fn operation_types(op: &Operation) -> TokenStream {
                 #(#setters)*
             }
         }
-    });
+    })
+}
+
+/// The enum of an operation's successes, when it has several.
+fn success_enum(op: &Operation) -> Option<TokenStream> {
     let successes = success_responses(op);
-    let success = op.success_enum.then(|| {
+    op.success_enum.then(|| {
         let name = success_ident(op);
         let variants = successes.iter().map(|r| {
             let v = ident(&r.variant);
@@ -99,122 +112,131 @@ pub(super) fn operation_types(op: &Operation) -> TokenStream {
             #[allow(clippy::large_enum_variant)]
             pub enum #name { #(#variants)* }
         }
-    });
-    let error = {
-        let name = error_ident(op);
-        let variants = op.responses.iter().filter(|r| !r.is_success()).map(|r| {
-            let v = ident(&r.variant);
-            let docs = response_doc(r);
-            match r.body.as_ref().map(|b| &b.kind) {
-                Some(BodyKind::Json(t) | BodyKind::Form(t)) => {
-                    let t = rust_type(t, true);
-                    quote!(#docs #v(#t),)
-                }
-                // Whatever the server sent, as text: the document describes no JSON body, but
-                // the message a server writes there (a sentence, a JSON it did not declare)
-                // is often the only explanation of the failure.
-                _ => {
-                    let mut lines = vec![format!(
-                        "{}: {}",
-                        status_text(r),
-                        r.doc.first().cloned().unwrap_or_default()
-                    )];
-                    lines.extend(r.doc.iter().skip(1).cloned());
-                    lines.push(String::new());
-                    lines.push(
-                        "Holds the body as text, as the server sent it (empty if none).".into(),
-                    );
-                    let docs = doc(&lines);
-                    quote!(#docs #v(String),)
-                }
+    })
+}
+
+/// The enum of an operation's documented error answers (and, for a streamed one, how a raw
+/// answer becomes it).
+fn error_enum(op: &Operation) -> TokenStream {
+    let name = error_ident(op);
+    let variants = op.responses.iter().filter(|r| !r.is_success()).map(|r| {
+        let v = ident(&r.variant);
+        let docs = response_doc(r);
+        match r.body.as_ref().map(|b| &b.kind) {
+            Some(BodyKind::Json(t) | BodyKind::Form(t)) => {
+                let t = rust_type(t, true);
+                quote!(#docs #v(#t),)
             }
-        });
-        let docs = doc(&[
-            format!(
-                "The documented error answers of `{}`; the status and headers are on [`Error::Api`].",
-                op.id
-            ),
-            String::new(),
-            "`non_exhaustive`: an error status the document adds later is a new variant; code"
-                .into(),
-            "that matches on this enum keeps compiling.".into(),
-        ]);
-        let from_raw = op.streamed.then(|| {
-            let (arms, has_default) = error_arms(op);
-            // Without documented errors every status is unexpected, and with `default` alone
-            // every status reads the same way: no one-arm `match` (clippy::match_single_binding).
-            let body = match arms.as_slice() {
-                [] => quote!(raw.unexpected()),
-                [(_, expr)] if has_default => expr.clone(),
-                _ => {
-                    let fallback = (!has_default).then(|| quote!(_ => raw.unexpected(),));
-                    let arms = arms.iter().map(|(p, e)| quote!(#p => #e,));
-                    quote! {
-                        match raw.status.as_u16() {
-                            #(#arms)*
-                            #fallback
-                        }
-                    }
-                }
-            };
-            quote! {
-                impl #name {
-                    /// The error a response of another status than the stream's becomes (also
-                    /// the `error` event that ends a stream, by its `status`).
-                    fn from_raw(raw: Raw) -> Error<Self> {
-                        #body
-                    }
-                }
+            // Whatever the server sent, as text: the document describes no JSON body, but
+            // the message a server writes there (a sentence, a JSON it did not declare)
+            // is often the only explanation of the failure.
+            _ => {
+                let mut lines = vec![format!(
+                    "{}: {}",
+                    status_text(r),
+                    r.doc.first().cloned().unwrap_or_default()
+                )];
+                lines.extend(r.doc.iter().skip(1).cloned());
+                lines.push(String::new());
+                lines.push("Holds the body as text, as the server sent it (empty if none).".into());
+                let docs = doc(&lines);
+                quote!(#docs #v(String),)
             }
-        });
-        // `Serialize`, untagged: a variant writes the body the server sent (a status without
-        // one writes `null`), for logs and tools such as the generated CLI.
-        quote! {
-            #docs
-            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-            #[serde(untagged)]
-            #[allow(clippy::large_enum_variant)]
-            #[non_exhaustive]
-            pub enum #name { #(#variants)* }
-            #from_raw
         }
-    };
-    let headers = op.responses.iter().filter_map(|r| {
-        let name = ident(r.headers_type.as_ref()?);
-        let fields = r.headers.iter().map(|h| {
-            let rust = ident(&h.rust);
-            let t = rust_type(&h.ty, true);
-            let mut lines = h.doc.clone();
-            lines.push(format!("(header `{}`; `None` when absent or unreadable)", h.wire));
-            let docs = doc(&lines);
-            quote!(#docs pub #rust: Option<#t>,)
-        });
-        let reads = r.headers.iter().map(|h| {
-            let rust = ident(&h.rust);
-            let wire = &h.wire;
-            let parse = match &h.ty {
-                TypeRef::Vec(_) => quote!(value.split(',').map(|v| v.trim().parse().ok()).collect::<Option<Vec<_>>>()),
-                _ => quote!(value.trim().parse().ok()),
-            };
-            quote!(#rust: headers.get(#wire).and_then(|v| v.to_str().ok()).and_then(|value| #parse),)
-        });
-        let docs = doc(&[
-            format!("Headers of the `{}` answer of `{}`.", status_text(r), op.id),
-            "Read them with `from_headers(response.headers())`.".to_string(),
-        ]);
-        Some(quote! {
-            #docs
-            #[derive(Debug, Clone, Default, PartialEq)]
-            pub struct #name { #(#fields)* }
-            impl #name {
-                /// Reads the documented headers; a header that is missing or does not parse is `None`.
-                pub fn from_headers(headers: &http::HeaderMap) -> Self {
-                    Self { #(#reads)* }
+    });
+    let docs = doc(&[
+        format!(
+            "The documented error answers of `{}`; the status and headers are on [`Error::Api`].",
+            op.id
+        ),
+        String::new(),
+        "`non_exhaustive`: an error status the document adds later is a new variant; code".into(),
+        "that matches on this enum keeps compiling.".into(),
+    ]);
+    let from_raw = op.streamed.then(|| {
+        let (arms, has_default) = error_arms(op);
+        // Without documented errors every status is unexpected, and with `default` alone
+        // every status reads the same way: no one-arm `match` (clippy::match_single_binding).
+        let body = match arms.as_slice() {
+            [] => quote!(raw.unexpected()),
+            [(_, expr)] if has_default => expr.clone(),
+            _ => {
+                let fallback = (!has_default).then(|| quote!(_ => raw.unexpected(),));
+                let arms = arms.iter().map(|(p, e)| quote!(#p => #e,));
+                quote! {
+                    match raw.status.as_u16() {
+                        #(#arms)*
+                        #fallback
+                    }
                 }
             }
-        })
+        };
+        quote! {
+            impl #name {
+                /// The error a response of another status than the stream's becomes (also
+                /// the `error` event that ends a stream, by its `status`).
+                fn from_raw(raw: Raw) -> Error<Self> {
+                    #body
+                }
+            }
+        }
     });
-    quote!(#options #success #error #(#headers)*)
+    // `Serialize`, untagged: a variant writes the body the server sent (a status without
+    // one writes `null`), for logs and tools such as the generated CLI.
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+        #[serde(untagged)]
+        #[allow(clippy::large_enum_variant)]
+        #[non_exhaustive]
+        pub enum #name { #(#variants)* }
+        #from_raw
+    }
+}
+
+/// The struct of the documented headers of one answer, read from a response's headers.
+fn headers_struct(op: &Operation, r: &Response) -> Option<TokenStream> {
+    let name = ident(r.headers_type.as_ref()?);
+    let fields = r.headers.iter().map(|h| {
+        let rust = ident(&h.rust);
+        let t = rust_type(&h.ty, true);
+        let mut lines = h.doc.clone();
+        lines.push(format!(
+            "(header `{}`; `None` when absent or unreadable)",
+            h.wire
+        ));
+        let docs = doc(&lines);
+        quote!(#docs pub #rust: Option<#t>,)
+    });
+    let reads = r.headers.iter().map(|h| {
+        let rust = ident(&h.rust);
+        let wire = &h.wire;
+        let parse = match &h.ty {
+            TypeRef::Vec(_) => quote!(
+                value
+                    .split(',')
+                    .map(|v| v.trim().parse().ok())
+                    .collect::<Option<Vec<_>>>()
+            ),
+            _ => quote!(value.trim().parse().ok()),
+        };
+        quote!(#rust: headers.get(#wire).and_then(|v| v.to_str().ok()).and_then(|value| #parse),)
+    });
+    let docs = doc(&[
+        format!("Headers of the `{}` answer of `{}`.", status_text(r), op.id),
+        "Read them with `from_headers(response.headers())`.".to_string(),
+    ]);
+    Some(quote! {
+        #docs
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct #name { #(#fields)* }
+        impl #name {
+            /// Reads the documented headers; a header that is missing or does not parse is `None`.
+            pub fn from_headers(headers: &http::HeaderMap) -> Self {
+                Self { #(#reads)* }
+            }
+        }
+    })
 }
 
 /// The match arms (codes first, then ranges, then `default`) turning a documented error status

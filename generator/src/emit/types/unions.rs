@@ -22,34 +22,7 @@ pub(super) fn one_of(
         })
         .collect();
     let labels: Vec<String> = o.variants.iter().map(|v| v.rust.clone()).collect();
-    let serialize = match &o.discriminator {
-        // The tag is written even when the variant's own type has no field for it.
-        Some(d) => {
-            let property = &d.property;
-            let arms = o.variants.iter().enumerate().map(|(i, v)| {
-                let variant = ident(&v.rust);
-                let tag = d
-                    .mapping
-                    .iter()
-                    .find(|(_, idx)| *idx == i)
-                    .map(|(wire, _)| wire.clone())
-                    .unwrap_or_else(|| v.rust.clone());
-                let tag = tag_literal(d, &tag);
-                quote!(Self::#variant(v) => (serde_json::to_value(v), #tag),)
-            });
-            quote! {
-                let (value, tag) = match self { #(#arms)* };
-                let mut value = value.map_err(serde::ser::Error::custom)?;
-                if let serde_json::Value::Object(map) = &mut value {
-                    map.entry(#property).or_insert_with(|| serde_json::Value::from(tag));
-                }
-                value.serialize(serializer)
-            }
-        }
-        None => quote! {
-            match self { #( Self::#variants(v) => v.serialize(serializer), )* }
-        },
-    };
+    let serialize = serialize_part(o, &variants);
     // The first variant that accepts the value wins; the error lists why each refused. In
     // the server, where the union holds checked constraints, the first variant the value
     // also passes the checks of: variants told apart by constraints alone (nexus's `IpNet`,
@@ -137,45 +110,131 @@ pub(super) fn one_of(
             #in_order
         },
     };
-    let validate = (side == Side::Server).then(|| {
-        if validated {
-            // Only the variants that hold a checked constraint are walked (a free-form
-            // object or a plain string has nothing to check); a scalar variant's own
-            // constraints are checked here (nexus's `Name` of `NameOrId`). A value is read as
-            // the first variant whose checks it passes (`in_order`), so variants of one type
-            // told apart by constraints (nexus's `IpNet`) are each checked as themselves.
-            let arms = o.variants.iter().map(|v| {
+    let validate =
+        (side == Side::Server).then(|| validate_part(name, o, validated, validated_names));
+    let param = o.scalar.then(|| {
+        param_part(
+            name,
+            wire_name,
+            side,
+            checked_in_order,
+            &variants,
+            &types,
+            &labels,
+        )
+    });
+    quote! {
+        #param
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum #name {
+            #( #variants(#types), )*
+        }
+        impl Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                #serialize
+            }
+        }
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                #deserialize
+            }
+        }
+        #validate
+    }
+}
+
+/// `Serialize`: the variant's value, with the discriminator's tag added where the variant's
+/// own type has no field for it.
+fn serialize_part(o: &OneOf, variants: &[proc_macro2::Ident]) -> TokenStream {
+    match &o.discriminator {
+        // The tag is written even when the variant's own type has no field for it.
+        Some(d) => {
+            let property = &d.property;
+            let arms = o.variants.iter().enumerate().map(|(i, v)| {
                 let variant = ident(&v.rust);
-                let checks = constraint_checks(
-                    &quote!(value),
-                    &quote!(pointer),
-                    &v.check_ty,
-                    &v.constraints,
-                );
-                if contents_validated(&v.ty, validated_names) {
-                    quote!(Self::#variant(v) => v.validate(pointer, out),)
-                } else if !checks.is_empty() {
-                    quote!(Self::#variant(value) => { #checks })
-                } else {
-                    quote!(Self::#variant(_) => {})
-                }
+                let tag = d
+                    .mapping
+                    .iter()
+                    .find(|(_, idx)| *idx == i)
+                    .map(|(wire, _)| wire.clone())
+                    .unwrap_or_else(|| v.rust.clone());
+                let tag = tag_literal(d, &tag);
+                quote!(Self::#variant(v) => (serde_json::to_value(v), #tag),)
             });
             quote! {
-                impl Validate for #name {
-                    fn validate(&self, pointer: &str, out: &mut Violations) {
-                        match self { #(#arms)* }
-                    }
+                let (value, tag) = match self { #(#arms)* };
+                let mut value = value.map_err(serde::ser::Error::custom)?;
+                if let serde_json::Value::Object(map) = &mut value {
+                    map.entry(#property).or_insert_with(|| serde_json::Value::from(tag));
                 }
+                value.serialize(serializer)
             }
-        } else {
-            quote! {
-                impl Validate for #name {
-                    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+        }
+        None => quote! {
+            match self { #( Self::#variants(v) => v.serialize(serializer), )* }
+        },
+    }
+}
+
+/// The server's `Validate` impl of a union: each variant checked as itself.
+fn validate_part(
+    name: &proc_macro2::Ident,
+    o: &OneOf,
+    validated: bool,
+    validated_names: &BTreeSet<String>,
+) -> TokenStream {
+    if validated {
+        // Only the variants that hold a checked constraint are walked (a free-form
+        // object or a plain string has nothing to check); a scalar variant's own
+        // constraints are checked here (nexus's `Name` of `NameOrId`). A value is read as
+        // the first variant whose checks it passes (`in_order`), so variants of one type
+        // told apart by constraints (nexus's `IpNet`) are each checked as themselves.
+        let arms = o.variants.iter().map(|v| {
+            let variant = ident(&v.rust);
+            let checks = constraint_checks(
+                &quote!(value),
+                &quote!(pointer),
+                &v.check_ty,
+                &v.constraints,
+            );
+            if contents_validated(&v.ty, validated_names) {
+                quote!(Self::#variant(v) => v.validate(pointer, out),)
+            } else if !checks.is_empty() {
+                quote!(Self::#variant(value) => { #checks })
+            } else {
+                quote!(Self::#variant(_) => {})
+            }
+        });
+        quote! {
+            impl Validate for #name {
+                fn validate(&self, pointer: &str, out: &mut Violations) {
+                    match self { #(#arms)* }
                 }
             }
         }
-    });
-    let param = o.scalar.then(|| match side {
+    } else {
+        quote! {
+            impl Validate for #name {
+                fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+            }
+        }
+    }
+}
+
+/// A union of scalars as a parameter: read from text (the server) or written as text (the
+/// client), the first variant that reads the text winning.
+fn param_part(
+    name: &proc_macro2::Ident,
+    wire_name: &str,
+    side: Side,
+    checked_in_order: bool,
+    variants: &[proc_macro2::Ident],
+    types: &[TokenStream],
+    labels: &[String],
+) -> TokenStream {
+    match side {
         // The first variant that reads the text wins, as for bodies.
         Side::Server if checked_in_order => quote! {
             impl crate::runtime::params::FromParam for #name {
@@ -221,26 +280,6 @@ pub(super) fn one_of(
                 }
             }
         },
-    });
-    quote! {
-        #param
-        #docs
-        #[derive(Debug, Clone, PartialEq)]
-        #[allow(clippy::large_enum_variant)]
-        pub enum #name {
-            #( #variants(#types), )*
-        }
-        impl Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                #serialize
-            }
-        }
-        impl<'de> Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                #deserialize
-            }
-        }
-        #validate
     }
 }
 
