@@ -40,99 +40,8 @@ pub(super) fn stream_method(op: &Operation, p: &Pagination) -> TokenStream {
         let a = ident(&p.local);
         quote!(#a,)
     });
-    let set_next = match &p.next {
-        NextPage::Cursor {
-            param,
-            keep_only: None,
-            ..
-        } => {
-            let param = ident(param);
-            quote!(options.#param = Some(next);)
-        }
-        NextPage::Cursor {
-            param,
-            keep_only: Some(keep),
-            ..
-        } => {
-            let setter = |rust: &str| {
-                let p = op.params.iter().find(|p| p.rust == rust);
-                ident(p.map_or(rust, |p| p.setter.as_str()))
-            };
-            let set_param = setter(param);
-            let keep = keep.iter().map(|k| {
-                let (set, k) = (setter(k), ident(k));
-                quote!(.#set(options.#k.take()))
-            });
-            quote! {
-                options = #options_ty::default().#set_param(next)#(#keep)*;
-            }
-        }
-        NextPage::Link { params } if params.len() == 1 => {
-            // One parameter: an `if` (a one-arm `match` is clippy::single_match).
-            let (wire, rust) = &params[0];
-            let rust = ident(rust);
-            quote! {
-                for (name, value) in pages::query_pairs(&next) {
-                    if name == #wire {
-                        options.#rust = value.parse().ok();
-                    }
-                }
-            }
-        }
-        NextPage::Link { params } => {
-            let arms = params.iter().map(|(wire, rust)| {
-                let rust = ident(rust);
-                quote!(#wire => options.#rust = value.parse().ok(),)
-            });
-            quote! {
-                for (name, value) in pages::query_pairs(&next) {
-                    match name.as_str() {
-                        #(#arms)*
-                        _ => {}
-                    }
-                }
-            }
-        }
-    };
-    let read_page = match (&p.next, &p.items_field) {
-        (
-            NextPage::Cursor {
-                field, more: None, ..
-            },
-            Some(items),
-        ) => {
-            let (field, items) = (ident(field), ident(items));
-            quote! {
-                let body = response.into_inner();
-                Ok(Page::new(body.#items, body.#field))
-            }
-        }
-        (
-            NextPage::Cursor {
-                field,
-                more: Some(more),
-                ..
-            },
-            Some(items),
-        ) => {
-            let (field, items, more) = (ident(field), ident(items), ident(more));
-            quote! {
-                let body = response.into_inner();
-                Ok(Page::new(body.#items, pages::when(body.#more, body.#field)))
-            }
-        }
-        (NextPage::Link { .. }, Some(items)) => {
-            let items = ident(items);
-            quote! {
-                let next = pages::link_next(response.headers());
-                Ok(Page::new(response.into_inner().#items, next))
-            }
-        }
-        _ => quote! {
-            let next = pages::link_next(response.headers());
-            Ok(Page::new(response.into_inner(), next))
-        },
-    };
+    let set_next = set_next(op, p);
+    let read_page = read_page(p);
     let how = match &p.next {
         NextPage::Cursor {
             keep_only: Some(_), ..
@@ -192,5 +101,109 @@ pub(super) fn stream_method(op: &Operation, p: &Pagination) -> TokenStream {
                 })
             })
         }
+    }
+}
+
+/// How the options of the next request are set from the page's `next` (a cursor, or the
+/// query of a `Link` target).
+fn set_next(op: &Operation, p: &Pagination) -> TokenStream {
+    let options_ty = options_ident(op);
+    match &p.next {
+        NextPage::Cursor {
+            param,
+            keep_only: None,
+            ..
+        } => {
+            let param = ident(param);
+            quote!(options.#param = Some(next);)
+        }
+        NextPage::Cursor {
+            param,
+            keep_only: Some(keep),
+            ..
+        } => {
+            let setter = |rust: &str| {
+                let p = op.params.iter().find(|p| p.rust == rust);
+                ident(p.map_or(rust, |p| p.setter.as_str()))
+            };
+            let set_param = setter(param);
+            let keep = keep.iter().map(|k| {
+                let (set, k) = (setter(k), ident(k));
+                quote!(.#set(options.#k.take()))
+            });
+            quote! {
+                options = #options_ty::default().#set_param(next)#(#keep)*;
+            }
+        }
+        NextPage::Link { params } if params.len() == 1 => {
+            // One parameter: an `if` (a one-arm `match` is clippy::single_match).
+            let (wire, rust) = &params[0];
+            let rust = ident(rust);
+            quote! {
+                for (name, value) in pages::query_pairs(&next) {
+                    if name == #wire {
+                        options.#rust = value.parse().ok();
+                    }
+                }
+            }
+        }
+        NextPage::Link { params } => {
+            let arms = params.iter().map(|(wire, rust)| {
+                let rust = ident(rust);
+                quote!(#wire => options.#rust = value.parse().ok(),)
+            });
+            quote! {
+                for (name, value) in pages::query_pairs(&next) {
+                    match name.as_str() {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// How a page is read from an answer: its items (the body, or a member of it) and where the
+/// next page is named.
+fn read_page(p: &Pagination) -> TokenStream {
+    match (&p.next, &p.items_field) {
+        (
+            NextPage::Cursor {
+                field, more: None, ..
+            },
+            Some(items),
+        ) => {
+            let (field, items) = (ident(field), ident(items));
+            quote! {
+                let body = response.into_inner();
+                Ok(Page::new(body.#items, body.#field))
+            }
+        }
+        (
+            NextPage::Cursor {
+                field,
+                more: Some(more),
+                ..
+            },
+            Some(items),
+        ) => {
+            let (field, items, more) = (ident(field), ident(items), ident(more));
+            quote! {
+                let body = response.into_inner();
+                Ok(Page::new(body.#items, pages::when(body.#more, body.#field)))
+            }
+        }
+        (NextPage::Link { .. }, Some(items)) => {
+            let items = ident(items);
+            quote! {
+                let next = pages::link_next(response.headers());
+                Ok(Page::new(response.into_inner().#items, next))
+            }
+        }
+        _ => quote! {
+            let next = pages::link_next(response.headers());
+            Ok(Page::new(response.into_inner(), next))
+        },
     }
 }

@@ -154,6 +154,73 @@ pub fn constraint_checks(
     c: &Constraints,
 ) -> TokenStream {
     let mut out = TokenStream::new();
+    out.extend(numeric_checks(value, at, ty, c));
+    if *ty == TypeRef::String {
+        if let Some(n) = c.min_length {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_min_length(#value, #n, #at, out);));
+        }
+        if let Some(n) = c.max_length {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_max_length(#value, #n, #at, out);));
+        }
+        if let Some(p) = &c.pattern {
+            out.extend(quote!(validate::check_pattern(#value, #p, #at, out);));
+        }
+        if let Some(f) = &c.checked_format {
+            out.extend(quote!(validate::check_format(#value, #f, #at, out);));
+        }
+    }
+    // A tuple's items, each in a block of its own: `{ let at = ..; let value = &value.0; .. }`.
+    if let TypeRef::Tuple(items) = ty {
+        for (i, (item, item_c)) in items.iter().zip(&c.prefix_items).enumerate() {
+            let checks = constraint_checks(&quote!(value), &quote!(&at), item, item_c);
+            if !checks.is_empty() {
+                let field = syn::Index::from(i);
+                let i = proc_macro2::Literal::usize_unsuffixed(i);
+                out.extend(quote!({
+                    let at = validate::join_index(#at, #i);
+                    let value = &#value.#field;
+                    #checks
+                }));
+            }
+        }
+    }
+    if matches!(ty, TypeRef::Map(_) | TypeRef::JsonObject) {
+        if let Some(n) = c.min_properties {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_min_properties(#value.len(), #n, #at, out);));
+        }
+        if let Some(n) = c.max_properties {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_max_properties(#value.len(), #n, #at, out);));
+        }
+    }
+    if matches!(ty, TypeRef::Vec(_)) {
+        if let Some(n) = c.min_items {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_min_items(#value, #n, #at, out);));
+        }
+        if let Some(n) = c.max_items {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            out.extend(quote!(validate::check_max_items(#value, #n, #at, out);));
+        }
+        if c.unique_items {
+            out.extend(quote!(validate::check_unique_items(#value, #at, out);));
+        }
+    }
+    out.extend(each_checks(value, at, ty, c));
+    out
+}
+
+/// The checks of a number: bounds (exact for integers), `enum` values, `multipleOf`.
+fn numeric_checks(
+    value: &TokenStream,
+    at: &TokenStream,
+    ty: &TypeRef,
+    c: &Constraints,
+) -> TokenStream {
+    let mut out = TokenStream::new();
     // Unsuffixed literals: the value's type decides, as a person would write it.
     let num = |v: f64| -> TokenStream {
         let lit = match ty {
@@ -214,61 +281,17 @@ pub fn constraint_checks(
             out.extend(quote!(validate::check_multiple_of(*#value, #m, #at, out);));
         }
     }
-    if *ty == TypeRef::String {
-        if let Some(n) = c.min_length {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_min_length(#value, #n, #at, out);));
-        }
-        if let Some(n) = c.max_length {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_max_length(#value, #n, #at, out);));
-        }
-        if let Some(p) = &c.pattern {
-            out.extend(quote!(validate::check_pattern(#value, #p, #at, out);));
-        }
-        if let Some(f) = &c.checked_format {
-            out.extend(quote!(validate::check_format(#value, #f, #at, out);));
-        }
-    }
-    // A tuple's items, each in a block of its own: `{ let at = ..; let value = &value.0; .. }`.
-    if let TypeRef::Tuple(items) = ty {
-        for (i, (item, item_c)) in items.iter().zip(&c.prefix_items).enumerate() {
-            let checks = constraint_checks(&quote!(value), &quote!(&at), item, item_c);
-            if !checks.is_empty() {
-                let field = syn::Index::from(i);
-                let i = proc_macro2::Literal::usize_unsuffixed(i);
-                out.extend(quote!({
-                    let at = validate::join_index(#at, #i);
-                    let value = &#value.#field;
-                    #checks
-                }));
-            }
-        }
-    }
-    if matches!(ty, TypeRef::Map(_) | TypeRef::JsonObject) {
-        if let Some(n) = c.min_properties {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_min_properties(#value.len(), #n, #at, out);));
-        }
-        if let Some(n) = c.max_properties {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_max_properties(#value.len(), #n, #at, out);));
-        }
-    }
-    if matches!(ty, TypeRef::Vec(_)) {
-        if let Some(n) = c.min_items {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_min_items(#value, #n, #at, out);));
-        }
-        if let Some(n) = c.max_items {
-            let n = proc_macro2::Literal::usize_unsuffixed(n);
-            out.extend(quote!(validate::check_max_items(#value, #n, #at, out);));
-        }
-        if c.unique_items {
-            out.extend(quote!(validate::check_unique_items(#value, #at, out);));
-        }
-    }
-    // Each item's or value's own constraints, named by its index or key.
+    out
+}
+
+/// Each item's or value's own constraints, named by its index or key.
+fn each_checks(
+    value: &TokenStream,
+    at: &TokenStream,
+    ty: &TypeRef,
+    c: &Constraints,
+) -> TokenStream {
+    let mut out = TokenStream::new();
     // Items and values that may be `null` are checked where they hold a value.
     let present = |inner: &TypeRef| match inner {
         TypeRef::Nullable(inner) => (
