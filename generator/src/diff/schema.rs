@@ -638,8 +638,13 @@ fn properties(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'
             depth + 1,
         );
     }
-    // The generated `new` takes the required properties in property order: the same ones in
-    // another order compile and swap values silently, or stop compiling.
+    required_order(cx, dir, context, b, n);
+}
+
+/// The required properties in another order: the generated `new` takes them in property
+/// order, so the same ones reordered compile and swap values silently, or stop compiling.
+fn required_order(cx: &mut Cx<'_>, dir: Dir, context: &str, b: &View<'_>, n: &View<'_>) {
+    let d = dir.word();
     let order = |v: &View<'_>, other: &View<'_>| -> Vec<String> {
         v.properties
             .iter()

@@ -45,18 +45,7 @@ pub fn lower_all(
     base_path: &str,
     sink: &mut Sink,
 ) -> Vec<Operation> {
-    // The operation ids of the whole document, so a deprecation can link to its successor.
-    let mut routes: BTreeMap<String, String> = BTreeMap::new();
-    let mut quiet = Sink::default();
-    for (path, item) in &doc.paths.paths {
-        if let ReferenceOr::Item(item) = item {
-            for (_, op, _) in path_operations(item, &push("/paths", path), &mut quiet) {
-                if let Some(id) = &op.operation_id {
-                    routes.insert(id.clone(), path.clone());
-                }
-            }
-        }
-    }
+    let routes = paths_by_operation_id(doc);
     let mut names = Scope::reserving(reserved::OPERATION_METHODS);
     let mut stems = Scope::reserving(reserved::OPERATION_STEMS);
     let mut out = Vec::new();
@@ -123,12 +112,7 @@ pub fn lower_all(
                 &push(&at, "x-deprecation"),
                 sink,
             );
-            let mut doc_text = doc_lines(op.summary.as_deref());
-            let description = doc_lines(op.description.as_deref());
-            if !doc_text.is_empty() && !description.is_empty() {
-                doc_text.push(String::new());
-            }
-            doc_text.extend(description);
+            let doc_text = operation_doc(op);
             let accept = accept_header(&responses);
             let streamed = responses.iter().any(|r| {
                 r.is_success()
@@ -189,6 +173,34 @@ pub fn lower_all(
     pagination::detect(&mut out, &raw, &schemas.types, &mut names, sink);
     name_headers_types(&mut out);
     out
+}
+
+/// The path of each operation id of the whole document, so that a deprecation can link to its
+/// successor.
+fn paths_by_operation_id(doc: &OpenAPI) -> BTreeMap<String, String> {
+    let mut routes = BTreeMap::new();
+    let mut quiet = Sink::default();
+    for (path, item) in &doc.paths.paths {
+        if let ReferenceOr::Item(item) = item {
+            for (_, op, _) in path_operations(item, &push("/paths", path), &mut quiet) {
+                if let Some(id) = &op.operation_id {
+                    routes.insert(id.clone(), path.clone());
+                }
+            }
+        }
+    }
+    routes
+}
+
+/// An operation's documentation: its summary, then its description.
+fn operation_doc(op: &openapiv3::Operation) -> Vec<String> {
+    let mut lines = doc_lines(op.summary.as_deref());
+    let description = doc_lines(op.description.as_deref());
+    if !lines.is_empty() && !description.is_empty() {
+        lines.push(String::new());
+    }
+    lines.extend(description);
+    lines
 }
 
 /// Names the client's `…_with` methods (see [`Operation::rust_with`]) once every operation
