@@ -260,134 +260,10 @@ fn list_items(
                     signature(&f.sig)
                 ));
             }
-            Item::Struct(s) if is_pub(&s.vis) => {
-                let l = lead(&with(cfgs, &s.attrs), &s.attrs);
-                let generics = tokens(&s.generics);
-                out.insert(format!(
-                    "{l}pub struct {prefix}{}{generics}{}",
-                    s.ident,
-                    derives(&s.attrs)
-                ));
-                for (i, field) in s.fields.iter().enumerate() {
-                    if is_pub(&field.vis) {
-                        let name = field
-                            .ident
-                            .as_ref()
-                            .map(|i| i.to_string())
-                            .unwrap_or_else(|| i.to_string());
-                        out.insert(format!(
-                            "{l}pub {prefix}{}.{name}: {}",
-                            s.ident,
-                            tokens(&field.ty)
-                        ));
-                    }
-                }
-            }
-            Item::Enum(e) if is_pub(&e.vis) => {
-                let l = lead(&with(cfgs, &e.attrs), &e.attrs);
-                out.insert(format!(
-                    "{l}pub enum {prefix}{}{}{}",
-                    e.ident,
-                    tokens(&e.generics),
-                    derives(&e.attrs)
-                ));
-                for variant in &e.variants {
-                    let mut v = variant.clone();
-                    v.attrs.retain(|a| a.path().is_ident("cfg"));
-                    v.discriminant = None;
-                    out.insert(format!("{l}pub {prefix}{}::{}", e.ident, tokens(&v)));
-                }
-            }
-            Item::Trait(t) if is_pub(&t.vis) => {
-                let l = lead(&with(cfgs, &t.attrs), &t.attrs);
-                let supertraits = if t.supertraits.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", tokens(&t.supertraits))
-                };
-                out.insert(format!(
-                    "{l}pub trait {prefix}{}{}{supertraits}",
-                    t.ident,
-                    tokens(&t.generics)
-                ));
-                for inner in &t.items {
-                    match inner {
-                        TraitItem::Fn(f) => {
-                            let default = if f.default.is_some() {
-                                " (provided)"
-                            } else {
-                                ""
-                            };
-                            out.insert(format!(
-                                "{}pub fn {prefix}{}::{}{default}",
-                                lead(&with(cfgs, &f.attrs), &f.attrs),
-                                t.ident,
-                                signature(&f.sig)
-                            ));
-                        }
-                        TraitItem::Type(ty) => {
-                            out.insert(format!("{l}{prefix}{}::type {}", t.ident, ty.ident));
-                        }
-                        TraitItem::Const(c) => {
-                            out.insert(format!(
-                                "{l}{prefix}{}::const {}: {}",
-                                t.ident,
-                                c.ident,
-                                tokens(&c.ty)
-                            ));
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            Item::Impl(i) => {
-                let self_name = last_segment(&i.self_ty);
-                // Impls of a private type are not API; inherent methods count only on this
-                // module's public types; a trait impl on a type from elsewhere (`String`,
-                // `Arc<T>`) is named as written, without this module's path.
-                let declared_here = declared.contains(&self_name);
-                if (declared_here && !public_types.contains(&self_name))
-                    || (i.trait_.is_none() && !public_types.contains(&self_name))
-                {
-                    continue;
-                }
-                let l = lead(&with(cfgs, &i.attrs), &i.attrs);
-                let self_ty = if declared_here {
-                    format!("{prefix}{}", tokens(&i.self_ty))
-                } else {
-                    tokens(&i.self_ty)
-                };
-                match &i.trait_ {
-                    Some((path, _)) => {
-                        out.insert(format!(
-                            "{l}impl{} {} for {self_ty}",
-                            tokens(&i.generics),
-                            tokens(path)
-                        ));
-                    }
-                    None => {
-                        for inner in &i.items {
-                            match inner {
-                                ImplItem::Fn(f) if is_pub(&f.vis) => {
-                                    out.insert(format!(
-                                        "{}pub fn {self_ty}::{}",
-                                        lead(&with(cfgs, &i.attrs), &f.attrs),
-                                        signature(&f.sig)
-                                    ));
-                                }
-                                ImplItem::Const(c) if is_pub(&c.vis) => {
-                                    out.insert(format!(
-                                        "{l}pub const {self_ty}::{}: {}",
-                                        c.ident,
-                                        tokens(&c.ty)
-                                    ));
-                                }
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-            }
+            Item::Struct(s) if is_pub(&s.vis) => list_struct(s, prefix, cfgs, out),
+            Item::Enum(e) if is_pub(&e.vis) => list_enum(e, prefix, cfgs, out),
+            Item::Trait(t) if is_pub(&t.vis) => list_trait(t, prefix, cfgs, out),
+            Item::Impl(i) => list_impl(i, prefix, cfgs, (&declared, &public_types), out),
             Item::Const(syn::ItemConst {
                 attrs,
                 vis,
@@ -451,6 +327,150 @@ fn list_items(
         }
     }
     Ok(())
+}
+
+/// A public struct: its declaration (with derives) and each public field.
+fn list_struct(s: &syn::ItemStruct, prefix: &str, cfgs: &[String], out: &mut BTreeSet<String>) {
+    let l = lead(&with(cfgs, &s.attrs), &s.attrs);
+    let generics = tokens(&s.generics);
+    out.insert(format!(
+        "{l}pub struct {prefix}{}{generics}{}",
+        s.ident,
+        derives(&s.attrs)
+    ));
+    for (i, field) in s.fields.iter().enumerate() {
+        if is_pub(&field.vis) {
+            let name = field
+                .ident
+                .as_ref()
+                .map(|i| i.to_string())
+                .unwrap_or_else(|| i.to_string());
+            out.insert(format!(
+                "{l}pub {prefix}{}.{name}: {}",
+                s.ident,
+                tokens(&field.ty)
+            ));
+        }
+    }
+}
+
+/// A public enum: its declaration (with derives) and each variant.
+fn list_enum(e: &syn::ItemEnum, prefix: &str, cfgs: &[String], out: &mut BTreeSet<String>) {
+    let l = lead(&with(cfgs, &e.attrs), &e.attrs);
+    out.insert(format!(
+        "{l}pub enum {prefix}{}{}{}",
+        e.ident,
+        tokens(&e.generics),
+        derives(&e.attrs)
+    ));
+    for variant in &e.variants {
+        let mut v = variant.clone();
+        v.attrs.retain(|a| a.path().is_ident("cfg"));
+        v.discriminant = None;
+        out.insert(format!("{l}pub {prefix}{}::{}", e.ident, tokens(&v)));
+    }
+}
+
+/// A public trait: its declaration and each of its methods, types and constants.
+fn list_trait(t: &syn::ItemTrait, prefix: &str, cfgs: &[String], out: &mut BTreeSet<String>) {
+    let l = lead(&with(cfgs, &t.attrs), &t.attrs);
+    let supertraits = if t.supertraits.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", tokens(&t.supertraits))
+    };
+    out.insert(format!(
+        "{l}pub trait {prefix}{}{}{supertraits}",
+        t.ident,
+        tokens(&t.generics)
+    ));
+    for inner in &t.items {
+        match inner {
+            TraitItem::Fn(f) => {
+                let default = if f.default.is_some() {
+                    " (provided)"
+                } else {
+                    ""
+                };
+                out.insert(format!(
+                    "{}pub fn {prefix}{}::{}{default}",
+                    lead(&with(cfgs, &f.attrs), &f.attrs),
+                    t.ident,
+                    signature(&f.sig)
+                ));
+            }
+            TraitItem::Type(ty) => {
+                out.insert(format!("{l}{prefix}{}::type {}", t.ident, ty.ident));
+            }
+            TraitItem::Const(c) => {
+                out.insert(format!(
+                    "{l}{prefix}{}::const {}: {}",
+                    t.ident,
+                    c.ident,
+                    tokens(&c.ty)
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An impl: a trait impl as its header; an inherent impl of a public type as its public
+/// methods and constants. `(declared, public_types)`: the types this module declares, and
+/// those of them that are public.
+fn list_impl(
+    i: &syn::ItemImpl,
+    prefix: &str,
+    cfgs: &[String],
+    (declared, public_types): (&BTreeSet<String>, &BTreeSet<String>),
+    out: &mut BTreeSet<String>,
+) {
+    let self_name = last_segment(&i.self_ty);
+    // Impls of a private type are not API; inherent methods count only on this
+    // module's public types; a trait impl on a type from elsewhere (`String`,
+    // `Arc<T>`) is named as written, without this module's path.
+    let declared_here = declared.contains(&self_name);
+    if (declared_here && !public_types.contains(&self_name))
+        || (i.trait_.is_none() && !public_types.contains(&self_name))
+    {
+        return;
+    }
+    let l = lead(&with(cfgs, &i.attrs), &i.attrs);
+    let self_ty = if declared_here {
+        format!("{prefix}{}", tokens(&i.self_ty))
+    } else {
+        tokens(&i.self_ty)
+    };
+    match &i.trait_ {
+        Some((path, _)) => {
+            out.insert(format!(
+                "{l}impl{} {} for {self_ty}",
+                tokens(&i.generics),
+                tokens(path)
+            ));
+        }
+        None => {
+            for inner in &i.items {
+                match inner {
+                    ImplItem::Fn(f) if is_pub(&f.vis) => {
+                        out.insert(format!(
+                            "{}pub fn {self_ty}::{}",
+                            lead(&with(cfgs, &i.attrs), &f.attrs),
+                            signature(&f.sig)
+                        ));
+                    }
+                    ImplItem::Const(c) if is_pub(&c.vis) => {
+                        out.insert(format!(
+                            "{l}pub const {self_ty}::{}: {}",
+                            c.ident,
+                            tokens(&c.ty)
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
 }
 
 /// The struct or enum inside a module-level `pin_project!` invocation.
