@@ -71,58 +71,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
         let label = &doc.label;
         let slug = unique(slug(label), &mut taken);
         eprintln!("corpus: generating {label}");
-        let mut row = Row::new(label.clone());
-        if known_invalid.contains(label) {
-            row.notes.push("known-invalid (INDEX.md)".into());
-        }
-        if doc.split {
-            row.notes.push("split over several files".into());
-        }
-        let options = apigen::Options {
-            api_name: None,
-            name: slug.clone(),
-            spec_label: label.clone(),
-            command: COMMAND.into(),
-            string_formats: false,
-            runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-server"))),
-        };
-        let client_path = format!("../{slug}-client");
-        let (result, ms) = generate_guarded(doc.clone(), options, Some(client_path));
-        row.gen_ms = ms;
-        match result {
-            Ok(Ok(output)) => {
-                row.gen_warnings = output.warnings.len();
-                row.operations = Some(output.operations);
-                for w in &output.warnings {
-                    let kind = row
-                        .gen_warning_kinds
-                        .entry(kind_of(&w.message))
-                        .or_default();
-                    kind.0 += 1;
-                    if kind.1.is_empty() {
-                        kind.1 = w.pointer.clone();
-                    }
-                }
-                row.lines = Some(generated_lines(&output.files));
-                write_crates(&ws, &slug, &output.files)?;
-                row.crates = Some(slug.clone());
-                for side in SIDES {
-                    members.push(format!("{slug}-{side}"));
-                }
-                row.generated = Generated::Yes;
-            }
-            Ok(Err(diagnostics)) => {
-                let all = diagnostics.to_string();
-                let first = all.lines().next().unwrap_or("(no message)").to_string();
-                if all.contains("internal generator error") {
-                    row.notes.push("internal generator error: a bug".into());
-                }
-                row.details = all.lines().take(20).map(|l| clip(l, 600)).collect();
-                row.generated = Generated::Error(first, diagnostics.0.len());
-            }
-            Err(message) => {
-                row.details = message.lines().take(20).map(|l| clip(l, 600)).collect();
-                row.generated = Generated::Panic(message);
+        let row = generate_row(doc, &slug, &ws, &known_invalid)?;
+        if row.crates.is_some() {
+            for side in SIDES {
+                members.push(format!("{slug}-{side}"));
             }
         }
         rows.push(row);
@@ -190,25 +142,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    for row in &mut rows {
-        if let Some(slug) = &row.crates {
-            row.server = builds.remove(&format!("{slug}-server"));
-            row.client = builds.remove(&format!("{slug}-client"));
-            row.cli = builds.remove(&format!("{slug}-cli"));
-            let mut notes = Vec::new();
-            for (side, build) in row.sides() {
-                if let Some(b) = build {
-                    if let Some(e) = &b.errors.first() {
-                        notes.push(format!("{side}: {}", e.short()));
-                    }
-                    if let Some(m) = &b.manifest_error {
-                        notes.push(format!("{side} manifest: {m}"));
-                    }
-                }
-            }
-            row.notes.extend(notes);
-        }
-    }
+    attach_builds(&mut rows, &mut builds);
 
     // 3. Report.
     let mut report = render_table(&rows);
@@ -248,6 +182,93 @@ pub fn main(args: &[String]) -> Result<(), String> {
     } else {
         Err(format!("corpus: {}", failures.join("; ")))
     }
+}
+
+/// Each generated document's row takes the builds of its crates, and a note of each first
+/// error or manifest error.
+fn attach_builds(rows: &mut [Row], builds: &mut HashMap<String, CrateBuild>) {
+    for row in rows {
+        if let Some(slug) = &row.crates {
+            row.server = builds.remove(&format!("{slug}-server"));
+            row.client = builds.remove(&format!("{slug}-client"));
+            row.cli = builds.remove(&format!("{slug}-cli"));
+            let mut notes = Vec::new();
+            for (side, build) in row.sides() {
+                if let Some(b) = build {
+                    if let Some(e) = &b.errors.first() {
+                        notes.push(format!("{side}: {}", e.short()));
+                    }
+                    if let Some(m) = &b.manifest_error {
+                        notes.push(format!("{side} manifest: {m}"));
+                    }
+                }
+            }
+            row.notes.extend(notes);
+        }
+    }
+}
+
+/// Generates one document and writes its crates into the workspace: the row of the table,
+/// with `crates` set when it generated.
+fn generate_row(
+    doc: &Document,
+    slug: &str,
+    ws: &Path,
+    known_invalid: &BTreeSet<String>,
+) -> Result<Row, String> {
+    let label = &doc.label;
+    let mut row = Row::new(label.clone());
+    if known_invalid.contains(label) {
+        row.notes.push("known-invalid (INDEX.md)".into());
+    }
+    if doc.split {
+        row.notes.push("split over several files".into());
+    }
+    let options = apigen::Options {
+        api_name: None,
+        name: slug.to_string(),
+        spec_label: label.clone(),
+        command: COMMAND.into(),
+        string_formats: false,
+        runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-server"))),
+    };
+    let client_path = format!("../{slug}-client");
+    let (result, ms) = generate_guarded(doc.clone(), options, Some(client_path));
+    row.gen_ms = ms;
+    match result {
+        Ok(Ok(output)) => {
+            row.gen_warnings = output.warnings.len();
+            row.operations = Some(output.operations);
+            for w in &output.warnings {
+                let kind = row
+                    .gen_warning_kinds
+                    .entry(kind_of(&w.message))
+                    .or_default();
+                kind.0 += 1;
+                if kind.1.is_empty() {
+                    kind.1 = w.pointer.clone();
+                }
+            }
+            row.lines = Some(generated_lines(&output.files));
+            write_crates(&ws, &slug, &output.files)?;
+            row.crates = Some(slug.to_string());
+            row.generated = Generated::Yes;
+        }
+        Ok(Err(diagnostics)) => {
+            let all = diagnostics.to_string();
+            let first = all.lines().next().unwrap_or("(no message)").to_string();
+            if all.contains("internal generator error") {
+                row.notes.push("internal generator error: a bug".into());
+            }
+            row.details = all.lines().take(20).map(|l| clip(l, 600)).collect();
+            row.generated = Generated::Error(first, diagnostics.0.len());
+        }
+        Err(message) => {
+            row.details = message.lines().take(20).map(|l| clip(l, 600)).collect();
+            row.generated = Generated::Panic(message);
+        }
+    }
+    Ok(row)
 }
 
 /// The documents of a run in label order, the labels INDEX.md marks as not valid OpenAPI,
