@@ -50,18 +50,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let args = Args::parse(args)?;
     let root = crate::codegen::root();
     let root = root.canonicalize().unwrap_or(root);
-    // By default all four folders: a split document is called as bundled, a 2.0 one as the
-    // 3.0 document it is read as (Prism and the harness both read that).
     let paths = if args.paths.is_empty() {
-        [
-            "openapi-corpus",
-            "openapi-corpus-31",
-            "openapi-corpus-multi",
-            "openapi-corpus-swagger2",
-        ]
-        .iter()
-        .map(|d| root.join("../shared").join(d))
-        .collect()
+        default_paths(&root)
     } else {
         args.paths.clone()
     };
@@ -124,25 +114,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         );
         let (lines, _, stderr) = corpus::cargo_run(&ws, &target_dir, "build")?;
         let tally = corpus::tally(lines.iter().map(String::as_str), &names);
-        for run in runs.iter_mut().filter(|r| r.plan.is_some()) {
-            let bin = target_dir.join("debug").join(format!("{}-cli", run.slug));
-            if run.build_error.is_some() {
-                continue;
-            }
-            let errors: Vec<String> = ["client", "cli"]
-                .iter()
-                .filter_map(|side| tally.get(&format!("{}-{side}", run.slug)))
-                .flat_map(|b| b.errors.iter().map(|e| e.short()))
-                .collect();
-            if bin.exists() && errors.is_empty() {
-                run.bin = Some(bin);
-            } else {
-                run.build_error = Some(match errors.first() {
-                    Some(first) => format!("{} ({} errors)", first, errors.len()),
-                    None => corpus::first_cargo_error(&stderr),
-                });
-            }
-        }
+        attach_builds(&mut runs, &tally, &target_dir, &stderr);
     }
 
     // 3. The calls, document by document, round by round.
@@ -165,38 +137,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         if cli.commands.is_empty() {
             continue;
         }
-        // Prism reads the harness's copy when it changed something, or when the JSON is not
-        // the root file as written (split, or 2.0 read as 3.0).
-        let copy = match prism::mock_copy(doc) {
-            Some((copy, changes)) => {
-                run.mock_changes = changes;
-                Some(copy)
-            }
-            None => run.own_copy.then(|| doc.clone()),
-        };
-        // A bundled copy is read from another folder: references to other files that only
-        // extensions hold (redocly's `x-codeSamples` sources) would point at nothing there.
-        let copy = copy.map(|mut copy| {
-            let dropped = drop_file_references_in_extensions(&mut copy);
-            if dropped > 0 {
-                run.mock_changes.push(format!(
-                    "{dropped} extension members referring to other files left out"
-                ));
-            }
-            copy
-        });
-        let document = match copy {
-            Some(copy) => {
-                fs::create_dir_all(&mock_docs)
-                    .map_err(|e| format!("cannot create {}: {e}", mock_docs.display()))?;
-                let path = mock_docs.join(format!("{}.json", run.slug));
-                let text = serde_json::to_string(&copy).map_err(|e| e.to_string())?;
-                fs::write(&path, text)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-                path
-            }
-            None => run.path.clone(),
-        };
+        let (document, changes) =
+            mock_document(doc, (&run.slug, &run.path, run.own_copy), &mock_docs)?;
+        run.mock_changes = changes;
         for (i, mode) in modes.iter().enumerate() {
             let round = i as u32 + 1;
             eprintln!(
@@ -244,6 +187,90 @@ pub fn main(args: &[String]) -> Result<(), String> {
             failures.join("; "),
             path.display()
         ))
+    }
+}
+
+/// By default all four folders: a split document is called as bundled, a 2.0 one as the 3.0
+/// document it is read as (Prism and the harness both read that).
+fn default_paths(root: &Path) -> Vec<PathBuf> {
+    [
+        "openapi-corpus",
+        "openapi-corpus-31",
+        "openapi-corpus-multi",
+        "openapi-corpus-swagger2",
+    ]
+    .iter()
+    .map(|d| root.join("../shared").join(d))
+    .collect()
+}
+
+/// The document Prism mocks for a run: the harness's copy when it changed something or when
+/// the JSON is not the root file as written (split, or 2.0 read as 3.0), else the file itself.
+fn mock_document(
+    doc: &serde_json::Value,
+    (slug, path, own_copy): (&str, &Path, bool),
+    mock_docs: &Path,
+) -> Result<(PathBuf, Vec<String>), String> {
+    let mut changes = Vec::new();
+    // Prism reads the harness's copy when it changed something, or when the JSON is not
+    // the root file as written (split, or 2.0 read as 3.0).
+    let copy = match prism::mock_copy(doc) {
+        Some((copy, made)) => {
+            changes = made;
+            Some(copy)
+        }
+        None => own_copy.then(|| doc.clone()),
+    };
+    // A bundled copy is read from another folder: references to other files that only
+    // extensions hold (redocly's `x-codeSamples` sources) would point at nothing there.
+    let copy = copy.map(|mut copy| {
+        let dropped = drop_file_references_in_extensions(&mut copy);
+        if dropped > 0 {
+            changes.push(format!(
+                "{dropped} extension members referring to other files left out"
+            ));
+        }
+        copy
+    });
+    let document = match copy {
+        Some(copy) => {
+            fs::create_dir_all(mock_docs)
+                .map_err(|e| format!("cannot create {}: {e}", mock_docs.display()))?;
+            let path = mock_docs.join(format!("{slug}.json"));
+            let text = serde_json::to_string(&copy).map_err(|e| e.to_string())?;
+            fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            path
+        }
+        None => path.to_path_buf(),
+    };
+    Ok((document, changes))
+}
+
+/// Each generated run takes its CLI binary, or the first build error of its crates.
+fn attach_builds(
+    runs: &mut [DocRun],
+    tally: &std::collections::HashMap<String, corpus::CrateBuild>,
+    target_dir: &Path,
+    stderr: &str,
+) {
+    for run in runs.iter_mut().filter(|r| r.plan.is_some()) {
+        let bin = target_dir.join("debug").join(format!("{}-cli", run.slug));
+        if run.build_error.is_some() {
+            continue;
+        }
+        let errors: Vec<String> = ["client", "cli"]
+            .iter()
+            .filter_map(|side| tally.get(&format!("{}-{side}", run.slug)))
+            .flat_map(|b| b.errors.iter().map(|e| e.short()))
+            .collect();
+        if bin.exists() && errors.is_empty() {
+            run.bin = Some(bin);
+        } else {
+            run.build_error = Some(match errors.first() {
+                Some(first) => format!("{} ({} errors)", first, errors.len()),
+                None => corpus::first_cargo_error(&stderr),
+            });
+        }
     }
 }
 

@@ -82,25 +82,7 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         .copied();
     let mut rng = Rng::new(u64::from(round), &op.id);
     let mut problems = Vec::new();
-    // A path parameter the template has no place for: swagger-parser's issue 455 declares
-    // `serverID` beside `/api/batch/`, openai's `getCertificate` `cert_id` beside
-    // `{certificate_id}`. No request can carry it under its name, and a mock that checks
-    // requests refuses every one without it (the generator fills the placeholders in order).
-    let homeless: Vec<String> = params
-        .iter()
-        .filter(|r| r.get("in").and_then(Value::as_str) == Some("path"))
-        .filter_map(|r| r.get("name").and_then(Value::as_str))
-        .filter(|n| !placeholders.contains(n))
-        .map(|n| format!("`{n}`"))
-        .collect();
-    if !homeless.is_empty() {
-        problems.push(format!(
-            "{}it declares path parameter {} that its path `{}` has no place for",
-            values::CONTRADICTS,
-            homeless.join(", "),
-            op.path
-        ));
-    }
+    problems.extend(homeless_path_params(&params, &placeholders, &op.path));
     for flag in &cmd.flags {
         let FlagTarget::Param(index) = flag.target else {
             continue;
@@ -198,6 +180,27 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         }
     }
     call
+}
+
+/// A path parameter the template has no place for: swagger-parser's issue 455 declares
+/// `serverID` beside `/api/batch/`, openai's `getCertificate` `cert_id` beside
+/// `{certificate_id}`. No request can carry it under its name, and a mock that checks
+/// requests refuses every one without it (the generator fills the placeholders in order).
+fn homeless_path_params(params: &[&Value], placeholders: &[&str], path: &str) -> Option<String> {
+    let homeless: Vec<String> = params
+        .iter()
+        .filter(|r| r.get("in").and_then(Value::as_str) == Some("path"))
+        .filter_map(|r| r.get("name").and_then(Value::as_str))
+        .filter(|n| !placeholders.contains(n))
+        .map(|n| format!("`{n}`"))
+        .collect();
+    (!homeless.is_empty()).then(|| {
+        format!(
+            "{}it declares path parameter {} that its path `{path}` has no place for",
+            values::CONTRADICTS,
+            homeless.join(", "),
+        )
+    })
 }
 
 /// The names of the members marked `readOnly` anywhere in `schema` (through references,
