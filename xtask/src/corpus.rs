@@ -250,7 +250,7 @@ fn generate_row(
                 }
             }
             row.lines = Some(generated_lines(&output.files));
-            write_crates(&ws, &slug, &output.files)?;
+            write_crates(ws, slug, &output.files)?;
             row.crates = Some(slug.to_string());
             row.generated = Generated::Yes;
         }

@@ -268,7 +268,7 @@ fn attach_builds(
         } else {
             run.build_error = Some(match errors.first() {
                 Some(first) => format!("{} ({} errors)", first, errors.len()),
-                None => corpus::first_cargo_error(&stderr),
+                None => corpus::first_cargo_error(stderr),
             });
         }
     }
