@@ -12,10 +12,10 @@ use std::task::{Context, Poll};
 use axum::Router;
 use axum::extract::{MatchedPath, Request};
 use axum::response::Response;
-use http::header::{HeaderName, HeaderValue};
+use http::header::HeaderValue;
 use http::request::Parts;
 use http::uri::PathAndQuery;
-use http::{HeaderMap, StatusCode, Uri};
+use http::{StatusCode, Uri};
 use metrics::SharedString;
 use tower_service::Service;
 
@@ -28,7 +28,7 @@ use super::idempotency::{self, Idempotency, IdempotencyStore, InMemoryIdempotenc
 use super::limits::Limits;
 use super::observe::{self, ObserveLayer, Routed};
 use super::problem::{Problem, RenderProblem, render_default};
-use super::ratelimit::{Decision, InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
+use super::ratelimit::{InMemoryRateLimiter, RateLimitPolicy, RateLimiter};
 use super::sunset::{Clock, Retirement, SunsetPolicy};
 
 /// Default request-body limit: 1 MiB.
@@ -887,19 +887,4 @@ fn normalize_base_path(base: &str) -> String {
     } else {
         format!("/{trimmed}")
     }
-}
-
-// Built at compile time: inserting by `&str` would parse and copy each name per response.
-static X_RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
-static X_RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
-static X_RATELIMIT_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
-
-/// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix seconds).
-pub(crate) fn set_rate_limit_headers(headers: &mut HeaderMap, d: &Decision) {
-    headers.insert(X_RATELIMIT_LIMIT.clone(), HeaderValue::from(d.limit));
-    headers.insert(
-        X_RATELIMIT_REMAINING.clone(),
-        HeaderValue::from(d.remaining),
-    );
-    headers.insert(X_RATELIMIT_RESET.clone(), HeaderValue::from(d.reset_unix));
 }

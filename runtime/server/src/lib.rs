@@ -12,6 +12,7 @@ pub mod context;
 pub mod cors;
 pub mod document;
 pub mod errors;
+mod form;
 pub mod formats;
 mod gate;
 pub mod idempotency;

@@ -1,8 +1,9 @@
 //! Owns rate limiting: plans and quotas (`RateLimitPolicy`, from the document's
 //! `x-rate-limit`), the pluggable `RateLimiter`, and `InMemoryRateLimiter` — fixed windows
 //! aligned to the UTC minute and day, exact under concurrency, with temporary bans for keys
-//! that keep sending while refused.
+//! that keep sending while refused; and the `X-RateLimit-*` headers that say a decision.
 
+use http::{HeaderMap, HeaderName, HeaderValue};
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
@@ -299,4 +300,19 @@ impl RateLimiter for InMemoryRateLimiter {
     fn check_sync(&self, key: &str, quota: Quota, now: SystemTime) -> Option<Decision> {
         Some(self.check_now(key, quota, now))
     }
+}
+
+// Built at compile time: inserting by `&str` would parse and copy each name per response.
+static X_RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
+static X_RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
+static X_RATELIMIT_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
+
+/// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix seconds).
+pub(crate) fn set_rate_limit_headers(headers: &mut HeaderMap, d: &Decision) {
+    headers.insert(X_RATELIMIT_LIMIT.clone(), HeaderValue::from(d.limit));
+    headers.insert(
+        X_RATELIMIT_REMAINING.clone(),
+        HeaderValue::from(d.remaining),
+    );
+    headers.insert(X_RATELIMIT_RESET.clone(), HeaderValue::from(d.reset_unix));
 }
