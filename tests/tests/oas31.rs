@@ -197,6 +197,15 @@ impl Oas31Api for Service {
         Ok(RequestReviewsResponse::NoContent)
     }
 
+    async fn add_image_ref(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddImageRefParams,
+        _body: types::AddImageRefBody,
+    ) -> Result<AddImageRefResponse, String> {
+        Ok(AddImageRefResponse::NoContent)
+    }
+
     async fn edit_gist_file(
         &self,
         _ctx: &RequestContext,
@@ -469,6 +478,22 @@ async fn server_checks_whole_bodies_exact_bounds_and_nullable_items() {
                 "{message}"
             );
         }
+    }
+    // `not: {required: [..]}`: one of the two, not both.
+    for (body, status, says) in [
+        (json!({"image_url": "u"}), 204, ""),
+        (json!({"file_id": "f"}), 204, ""),
+        (
+            json!({"image_url": "u", "file_id": "f"}),
+            400,
+            "body: must not have all of `image_url`, `file_id`",
+        ),
+        (json!({}), 400, "needs `image_url`, or `file_id`"),
+    ] {
+        let (got, problem) = send(addr, "POST", "/image-refs", &body).await;
+        assert_eq!(got, status, "{body} → {problem}");
+        let message = problem["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{says} in {message}");
     }
     // The same map sent as multipart: its bounds checked alike.
     let http = common::raw_http();

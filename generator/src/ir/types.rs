@@ -41,6 +41,10 @@ pub struct Struct {
     /// requested reviewers: `reviewers` or `team_reviewers`), or say the object is empty.
     /// The server checks it.
     pub required_any_of: Option<RequiredAnyOf>,
+    /// `not: {required: [image_url, file_id]}` (openai's image references): the properties
+    /// (wire names) of each list are never all present. The server checks it; the mock
+    /// leaves the last optional one out.
+    pub not_all_of: Vec<Vec<String>>,
     /// `patternProperties` beside `additionalProperties: false`: the names the extra
     /// properties must match (checked by the server).
     pub additional_pattern: Option<String>,

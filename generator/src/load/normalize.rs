@@ -635,6 +635,20 @@ fn required_alternatives(value: &mut Value) {
                     obj.insert("x-apigen-required-any-of".into(), Value::Array(groups));
                 }
             }
+            // `not: {required: [image_url, file_id]}` (openai's image references: one of
+            // the two, not both): these properties are never all present.
+            let not_all = obj.get("not").and_then(Value::as_object).and_then(|not| {
+                let only_required = not.keys().all(|k| {
+                    matches!(k.as_str(), "required" | "description" | "title")
+                        || k == "type" && not[k] == "object"
+                });
+                let required = not.get("required")?.as_array()?;
+                (only_required && !required.is_empty()).then(|| required.clone())
+            });
+            if let Some(names) = not_all {
+                obj.remove("not");
+                obj.insert("x-apigen-not-all-of".into(), Value::Array(names));
+            }
             for (key, child) in obj.iter_mut() {
                 if !matches!(
                     key.as_str(),

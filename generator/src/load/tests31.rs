@@ -419,3 +419,52 @@ components:
         "{at:?}"
     );
 }
+
+#[test]
+fn not_all_of_required_is_checked_and_the_mock_answers_one_of_them() {
+    // openai's `ImageRefParam`: a URL or a file id, at least one, not both.
+    let text = doc(
+        "3.1.0",
+        r#"paths:
+  /refs:
+    get:
+      responses:
+        '200':
+          description: A reference.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/ImageRef'}
+components:
+  schemas:
+    ImageRef:
+      type: object
+      properties:
+        image_url: {type: string}
+        file_id: {type: string}
+      anyOf:
+        - required: [image_url]
+        - required: [file_id]
+      not:
+        required: [image_url, file_id]
+      additionalProperties: false
+"#,
+    );
+    let (api, sink) = lower(&text);
+    assert!(sink.items.is_empty(), "{:?}", sink.items);
+    let image_ref = api.types.iter().find(|t| t.name == "ImageRef").unwrap();
+    let TypeKind::Struct(s) = &image_ref.kind else {
+        panic!("not a struct: {:?}", image_ref.kind);
+    };
+    assert_eq!(
+        s.not_all_of,
+        vec![vec!["image_url".to_string(), "file_id".to_string()]]
+    );
+    assert!(image_ref.validated);
+    // The mock's made-up answer holds the first, not both.
+    let answer = &api.operations[0].mock.bodies;
+    assert!(!answer.is_empty());
+    for body in answer {
+        assert!(body.get("image_url").is_some(), "{body}");
+        assert!(body.get("file_id").is_none(), "{body}");
+    }
+}

@@ -251,6 +251,20 @@ impl Maker<'_> {
                     };
                     map.insert(f.wire.clone(), value);
                 }
+                // `not: {required: [..]}`: the last optional one of a group all present
+                // is left out.
+                for names in &st.not_all_of {
+                    if names.iter().all(|n| map.contains_key(n)) {
+                        let optional = st
+                            .fields
+                            .iter()
+                            .rev()
+                            .find(|f| !f.required_in_answers && names.contains(&f.wire));
+                        if let Some(f) = optional {
+                            map.remove(&f.wire);
+                        }
+                    }
+                }
                 Value::Object(map)
             }
         }

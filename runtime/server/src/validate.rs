@@ -495,6 +495,16 @@ pub fn required_any_missing(
     out.push(pointer, format!("needs {}", ways.join(", or ")));
 }
 
+/// `not: {required: [..]}` (openai's image references: a URL or a file, not both): these
+/// properties, all present, may not be.
+pub fn all_present(pointer: &str, names: &[&str], out: &mut Violations) {
+    let names: Vec<String> = names.iter().map(|wire| format!("`{wire}`")).collect();
+    out.push(
+        pointer,
+        format!("must not have all of {}", names.join(", ")),
+    );
+}
+
 /// `minItems`.
 pub fn check_min_items<T>(items: &[T], min: usize, pointer: &str, out: &mut Violations) {
     if items.len() < min {

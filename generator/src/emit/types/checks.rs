@@ -79,6 +79,7 @@ pub(super) fn struct_validate(
                 .collect::<Vec<_>>()
         })
         .collect::<Vec<_>>();
+    let not_all = not_all_checks(s);
     // `anyOf` of `required` lists: one list's properties must all be present (or, where a
     // branch allows it, none at all).
     let alternatives = s.required_any_of.as_ref().map(|any| {
@@ -117,6 +118,7 @@ pub(super) fn struct_validate(
         && additional_pattern.is_none()
         && dependents.is_empty()
         && alternatives.is_none()
+        && not_all.is_empty()
     {
         return nothing;
     }
@@ -130,9 +132,35 @@ pub(super) fn struct_validate(
                 #additional_pattern
                 #(#dependents)*
                 #alternatives
+                #(#not_all)*
             }
         }
     }
+}
+
+/// `not: {required: [..]}`: a check per group that its properties are not all present.
+fn not_all_checks(s: &Struct) -> Vec<TokenStream> {
+    s.not_all_of
+        .iter()
+        .map(|names| {
+            let present = names.iter().filter_map(|wire| {
+                let f = s.fields.iter().find(|f| &f.wire == wire)?;
+                let rust = ident(&f.rust);
+                (!f.required).then(|| quote!(self.#rust.is_some()))
+            });
+            let present: Vec<TokenStream> = present.collect();
+            let all = if present.is_empty() {
+                quote!(true)
+            } else {
+                quote!(#(#present)&&*)
+            };
+            quote! {
+                if #all {
+                    validate::all_present(pointer, &[#(#names),*], out);
+                }
+            }
+        })
+        .collect()
 }
 
 /// Whether values of `ty` hold a named type with checks of its own.

@@ -78,6 +78,25 @@ impl<'a> Schemas<'a> {
                 );
             }
         }
+        if let Some(serde_json::Value::Array(names)) =
+            schema.schema_data.extensions.get("x-apigen-not-all-of")
+        {
+            let names: Vec<String> = names
+                .iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect();
+            if names
+                .iter()
+                .all(|wire| st.fields.iter().any(|f| &f.wire == wire))
+            {
+                st.not_all_of.push(names);
+            } else {
+                sink.warn(
+                    push(pointer, "not"),
+                    "`not: {required: [...]}` names properties the schema does not declare; not checked",
+                );
+            }
+        }
         if let Some((pattern, value)) = self.pattern_value(schema, name, pointer, sink) {
             // Names beyond the declared ones must match, unless `additionalProperties`
             // admits others. (Left out, it would admit any name with any value; a map whose
@@ -283,6 +302,7 @@ impl<'a> Schemas<'a> {
             deny_unknown,
             dependent_required: Vec::new(),
             required_any_of: None,
+            not_all_of: Vec::new(),
             additional_pattern: None,
         }
     }

@@ -199,6 +199,7 @@ pub fn mark_validated(types: &mut [TypeDef]) {
                         || s.additional.as_ref().is_some_and(&needs)
                         || !s.dependent_required.is_empty()
                         || s.required_any_of.is_some()
+                        || !s.not_all_of.is_empty()
                         || s.additional_pattern.is_some()
                 }
                 // A variant that is a checked scalar (nexus's `NameOrId`: a `uuid`, or a

@@ -41,6 +41,7 @@ pub fn cli() -> Command {
         put_commands_command,
         request_reviews_command,
         edit_gist_file_command,
+        add_image_ref_command,
         put_moderation_command,
     ];
     support::global_args(cmd, &["localhostv31"])
@@ -114,6 +115,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "put-commands" => put_commands(&call, m),
         "request-reviews" => request_reviews(&call, m),
         "edit-gist-file" => edit_gist_file(&call, m),
+        "add-image-ref" => add_image_ref(&call, m),
         "put-moderation" => put_moderation(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
@@ -495,6 +497,48 @@ fn edit_gist_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.edit_gist_file(&body));
     Ok(finish(&call.client, ("editGistFile", false), result, call.json, call.verbose))
+}
+
+/// `add-image-ref`: its flags and help.
+fn add_image_ref_command() -> Command {
+    support::body_args(
+            Command::new("add-image-ref")
+                .about("A URL or a file id, not both (openai's image references).")
+                .long_about(
+                    "A URL or a file id, not both (openai's image references).\n\n`POST /image-refs` (operation `addImageRef`).",
+                ),
+        )
+        .arg(
+            Arg::new("image-url")
+                .long("image-url")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `image_url`"),
+        )
+        .arg(
+            Arg::new("file-id")
+                .long("file-id")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `file_id`"),
+        )
+}
+
+/// `add-image-ref`: calls `addImageRef`.
+fn add_image_ref(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::AddImageRefBody> = support::body(
+        m,
+        &[("image-url", "image_url"), ("file-id", "file_id")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_image_ref(&body));
+    Ok(finish(&call.client, ("addImageRef", false), result, call.json, call.verbose))
 }
 
 /// `put-moderation`: its flags and help.

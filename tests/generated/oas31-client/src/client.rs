@@ -514,6 +514,54 @@ impl Client {
         }
     }
 
+    /// A URL or a file id, not both (openai's image references).
+    ///
+    /// `POST /image-refs` (operation `addImageRef`).
+    pub async fn add_image_ref(
+        &self,
+        body: &types::AddImageRefBody,
+    ) -> Result<ResponseValue<()>, Error<AddImageRefError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "addImageRef",
+            path: "/image-refs",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/image-refs";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            400 => Err(raw.api_error(AddImageRefError::BadRequest)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `PUT /moderation` (operation `putModeration`).
     pub async fn put_moderation(
         &self,
@@ -667,6 +715,19 @@ pub enum RequestReviewsError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum EditGistFileError {
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+}
+
+/// The documented error answers of `addImageRef`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddImageRefError {
     /// 400: The request was refused.
     BadRequest(types::Error),
 }

@@ -1318,3 +1318,26 @@ impl EditGistFileBody {
         self
     }
 }
+
+/// Schema: `/paths/~1image-refs/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AddImageRefBody {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_id: Option<String>,
+}
+
+impl AddImageRefBody {
+    /// Sets `image_url`.
+    pub fn with_image_url(mut self, image_url: impl Into<String>) -> Self {
+        self.image_url = Some(image_url.into());
+        self
+    }
+
+    /// Sets `file_id`.
+    pub fn with_file_id(mut self, file_id: impl Into<String>) -> Self {
+        self.file_id = Some(file_id.into());
+        self
+    }
+}

@@ -107,6 +107,19 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(EditGistFileResponse::Unimplemented) }
     }
 
+    /// A URL or a file id, not both (openai's image references).
+    ///
+    /// `POST /image-refs` (operation `addImageRef`).
+    fn add_image_ref(
+        &self,
+        ctx: &RequestContext,
+        params: AddImageRefParams,
+        body: types::AddImageRefBody,
+    ) -> impl Future<Output = Result<AddImageRefResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(AddImageRefResponse::Unimplemented) }
+    }
+
     /// `PUT /moderation` (operation `putModeration`).
     fn put_moderation(
         &self,
@@ -265,6 +278,26 @@ pub struct EditGistFileParams {}
 #[non_exhaustive]
 pub enum EditGistFileResponse {
     /// 204: Edited.
+    NoContent,
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `addImageRef` (`POST /image-refs`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddImageRefParams {}
+/// What `addImageRef` answers: one variant per documented status, and [`Unimplemented`](AddImageRefResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddImageRefResponse {
+    /// 204: Added.
     NoContent,
     /// 400: The request was refused.
     BadRequest(types::Error),

@@ -298,6 +298,57 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/image-refs": {
+      "post": {
+        "operationId": "addImageRef",
+        "description": "A URL or a file id, not both (openai's image references).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "properties": {
+                  "image_url": {
+                    "type": "string"
+                  },
+                  "file_id": {
+                    "type": "string"
+                  }
+                },
+                "anyOf": [
+                  {
+                    "required": [
+                      "image_url"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "file_id"
+                    ]
+                  }
+                ],
+                "not": {
+                  "required": [
+                    "image_url",
+                    "file_id"
+                  ]
+                },
+                "additionalProperties": false
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Added."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/moderation": {
       "put": {
         "operationId": "putModeration",
@@ -931,6 +982,28 @@ paths:
                 - {type: object, maxProperties: 0}
       responses:
         '204': {description: Edited.}
+        '400': {$ref: '#/components/responses/Problem'}
+  /image-refs:
+    post:
+      operationId: addImageRef
+      description: A URL or a file id, not both (openai's image references).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                image_url: {type: string}
+                file_id: {type: string}
+              anyOf:
+                - required: [image_url]
+                - required: [file_id]
+              not:
+                required: [image_url, file_id]
+              additionalProperties: false
+      responses:
+        '204': {description: Added.}
         '400': {$ref: '#/components/responses/Problem'}
   /moderation:
     put:

@@ -117,6 +117,16 @@ impl Oas31Api for Mock {
         Ok(EditGistFileResponse::NoContent)
     }
 
+    /// `POST /image-refs`: the 204 answer.
+    async fn add_image_ref(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddImageRefParams,
+        _body: types::AddImageRefBody,
+    ) -> Result<AddImageRefResponse, MockError> {
+        Ok(AddImageRefResponse::NoContent)
+    }
+
     /// `PUT /moderation`: the 204 answer.
     async fn put_moderation(
         &self,

@@ -101,6 +101,12 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             ),
         )
         .route(
+            &layer::route_path(&base, "/image-refs"),
+            routing::post_service(
+                layer::operation(&api, handle_add_image_ref::<A>).named("addImageRef"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/moderation"),
             routing::put_service(
                 layer::operation(&api, handle_put_moderation::<A>).named("putModeration"),
@@ -427,6 +433,50 @@ fn serve_edit_gist_file<A: Oas31Api>(
     }
 }
 
+/// `POST /image-refs`: see [`Oas31Api::add_image_ref`].
+fn handle_add_image_ref<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_add_image_ref(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `addImageRef` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_add_image_ref<A: Oas31Api>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = AddImageRefParams {};
+        let body = body::read_json::<
+            types::AddImageRefBody,
+        >(&parts, body, body_limit, true)
+            .await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
+        let ctx = RequestContext::new("addImageRef", scheme, parts);
+        let outcome = A::add_image_ref(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `PUT /moderation`: see [`Oas31Api::put_moderation`].
 fn handle_put_moderation<A: Oas31Api>(
     api: Arc<A>,
@@ -575,6 +625,16 @@ impl EditGistFileResponse {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("editGistFile")),
+        }
+    }
+}
+
+impl AddImageRefResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("addImageRef")),
         }
     }
 }

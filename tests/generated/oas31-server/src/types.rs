@@ -1686,3 +1686,51 @@ impl Validate for EditGistFileBody {
         }
     }
 }
+
+/// Schema: `/paths/~1image-refs/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddImageRefBody {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub image_url: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub file_id: Option<String>,
+}
+
+impl AddImageRefBody {
+    /// Sets `image_url`.
+    pub fn with_image_url(mut self, image_url: impl Into<String>) -> Self {
+        self.image_url = Some(image_url.into());
+        self
+    }
+
+    /// Sets `file_id`.
+    pub fn with_file_id(mut self, file_id: impl Into<String>) -> Self {
+        self.file_id = Some(file_id.into());
+        self
+    }
+}
+
+impl Validate for AddImageRefBody {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if !(self.image_url.is_some() || self.file_id.is_some()) {
+            validate::required_any_missing(
+                pointer,
+                &[&["image_url"], &["file_id"]],
+                false,
+                out,
+            );
+        }
+        if self.image_url.is_some() && self.file_id.is_some() {
+            validate::all_present(pointer, &["image_url", "file_id"], out);
+        }
+    }
+}
