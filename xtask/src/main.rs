@@ -53,13 +53,15 @@ cargo xtask corpus [DIR...] [--filter SUBSTR]... [--keep DIR] [--no-doc]
     on a panic, an internal generator error or a generated crate that does not compile or
     warns (rustc, clippy or rustdoc); a located error refusing a document is fine.
 cargo xtask serve-corpus [DOC|DIR...] [--filter SUBSTR] [--max-examples N] [--seed N] [--workers N]
+                         [--generate-only]
     Every document (default: both corpus folders, as `corpus` finds them) served by its
     generated server with the mock (target/serve-corpus/), on a free loopback port with a key,
     and held to schemathesis (.venv/, scripts/schemathesis.sh) with every check, seed N (42) and
     N examples per operation and phase (10). Prints the table (operations, cases, failures by
     check, listed defects) and writes target/serve-corpus/report.md; fails on a failure that
     docs/serving.md does not list as the document's own defect, a server that does not build
-    or start, and a listed defect that no longer shows.
+    or start, and a listed defect that no longer shows. --generate-only: write the servers
+    into target/serve-corpus/ws/ and stop (to compare two generators' output).
 cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples] [--shared-target]
     Every operation of each document's generated command-line client, called against Prism
     (an independent mock of the same document; npm, pinned in scripts/prism, installed with

@@ -1,6 +1,6 @@
 //! `cargo xtask serve-corpus [DOC|DIR...] [--filter S] [--max-examples N] [--seed N]
-//! [--workers N]`: every corpus document's generated server, started with its mock and held
-//! to schemathesis (issue 34).
+//! [--workers N] [--generate-only]`: every corpus document's generated server, started with
+//! its mock and held to schemathesis (issue 34).
 //!
 //! Per document (found as `cargo xtask corpus` finds them, `corpus::find_documents`): the
 //! server crate is generated into one throwaway workspace (`target/serve-corpus/ws/`) and its
@@ -82,6 +82,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
         rows.push(row);
     }
     std::panic::set_hook(previous_hook);
+    if args.generate_only {
+        eprintln!("serve-corpus: generated into {}", ws.display());
+        return Ok(());
+    }
 
     // 2. One build of every mock program.
     let members: Vec<String> = rows
@@ -158,6 +162,9 @@ struct Args {
     max_examples: u32,
     seed: u64,
     workers: u32,
+    /// `--generate-only`: write the servers into the workspace and stop (to compare what two
+    /// versions of the generator write for the whole corpus).
+    generate_only: bool,
 }
 
 impl Args {
@@ -168,6 +175,7 @@ impl Args {
             max_examples: 10,
             seed: 42,
             workers: 2,
+            generate_only: false,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -183,6 +191,7 @@ impl Args {
                 "--max-examples" => parsed.max_examples = number("a number")?.max(1) as u32,
                 "--seed" => parsed.seed = number("a number")?,
                 "--workers" => parsed.workers = number("a number")?.clamp(1, 64) as u32,
+                "--generate-only" => parsed.generate_only = true,
                 other if other.starts_with('-') => {
                     return Err(format!("unknown option `{other}`"));
                 }

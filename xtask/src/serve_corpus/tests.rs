@@ -17,8 +17,10 @@ fn arguments() {
         "7".into(),
         "--workers".into(),
         "3".into(),
+        "--generate-only".into(),
     ])
     .unwrap();
+    assert!(a.generate_only);
     assert_eq!(a.dirs, [PathBuf::from("x.yaml")]);
     assert_eq!(
         (a.filters.as_slice(), a.max_examples, a.seed, a.workers),
