@@ -27,6 +27,8 @@ mod lower;
 pub mod naming;
 mod options;
 mod runtime;
+#[cfg(test)]
+mod tests;
 
 pub use builder::{BuildError, Builder, Generated};
 pub use load::source::{FileSystem, Source};

@@ -11,15 +11,7 @@ pub mod position;
 mod refs;
 mod schema31;
 pub mod source;
-mod swagger2;
-#[cfg(test)]
-mod tests31;
-#[cfg(test)]
-mod tests31_fallbacks;
-#[cfg(test)]
-mod tests_refs;
-#[cfg(test)]
-mod tests_swagger2;
+pub(crate) mod swagger2;
 mod yaml;
 
 use crate::diag::{self, Diagnostic, Diagnostics, Position, push};

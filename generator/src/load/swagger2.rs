@@ -1,7 +1,7 @@
 //! Owns reading Swagger 2.0: a 2.0 document (already made one file by `refs`) is rewritten as
 //! the OpenAPI 3.0 document a careful person would write by hand, on its JSON value, before
 //! anything else reads it. Every rule is one function (here, in `schemas`, `parameters` or
-//! `operations`) and has a test in `tests_swagger2.rs`; decisions in docs/architecture.md,
+//! `operations`) and has a test in `tests/swagger2.rs`; decisions in docs/architecture.md,
 //! "Swagger 2.0".
 //!
 //! - `host`, `basePath`, `schemes` → `servers` (`https` when no scheme is given; an
@@ -34,7 +34,7 @@ mod schemas;
 use parameters::{Split, has_schema};
 
 /// A 2.0 document rewritten as 3.0.
-pub(super) struct Converted {
+pub(crate) struct Converted {
     pub value: Value,
     pub moves: Moves,
     pub warnings: Vec<Diagnostic>,
@@ -42,7 +42,7 @@ pub(super) struct Converted {
 }
 
 /// Rewrites a Swagger 2.0 document as OpenAPI 3.0.3.
-pub(super) fn convert(doc: &Value) -> Converted {
+pub(crate) fn convert(doc: &Value) -> Converted {
     let mut c = Converter {
         moves: Moves::default(),
         warnings: Vec::new(),

@@ -1,7 +1,7 @@
 //! Documents split over several files, rule by rule, on small documents held in memory.
 
-use super::{Loaded, read};
 use crate::diag::Diagnostics;
+use crate::load::{Loaded, read};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -412,7 +412,7 @@ fn a_document_given_as_text_cannot_refer_to_files() {
     let text = format!(
         "{HEAD}paths:\n  /a:\n    get:\n      responses:\n        '200': {{$ref: 'responses.yaml#/Ok'}}\n"
     );
-    let err = super::parse(&text).unwrap_err();
+    let err = crate::load::parse(&text).unwrap_err();
     assert_eq!(err.0[0].pointer, "/paths/~1a/get/responses/200");
     assert!(err.0[0].message.contains("given as text"), "{err}");
 }

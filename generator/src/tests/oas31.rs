@@ -1,8 +1,8 @@
 //! Unit tests of the 3.1/3.2 up-reading: each construct read into the IR the 3.0 form gives.
 
-use super::parse;
 use crate::diag::Sink;
 use crate::ir::{Api, Bound, Field, TypeKind, TypeRef};
+use crate::load::parse;
 
 fn doc(version: &str, body: &str) -> String {
     format!("openapi: {version}\ninfo: {{title: T, version: '1'}}\n{body}")

@@ -2,9 +2,9 @@
 //! (openai), named enumerations spelled as `oneOf` of `const`s and `allOf` around them
 //! (discord), and the constraints of tuple items.
 
-use super::parse;
 use crate::diag::Sink;
 use crate::ir::{Api, Bound, Constraints, Field, TypeKind, TypeRef};
+use crate::load::parse;
 
 fn lower(body: &str) -> (Api, Sink) {
     let text = format!("openapi: 3.1.0\ninfo: {{title: T, version: '1'}}\n{body}");

@@ -1,11 +1,11 @@
 //! Swagger 2.0 → OpenAPI 3.0, rule by rule: each test gives a small 2.0 document and the 3.0
 //! form the converter must write (or the located error / warning it must give).
 
-use super::swagger2::{Converted, convert};
+use crate::load::swagger2::{Converted, convert};
 use serde_json::{Value, json};
 
 fn yaml(text: &str) -> Value {
-    super::to_json_value(text).unwrap()
+    crate::load::to_json_value(text).unwrap()
 }
 
 fn doc(rest: &str) -> Converted {
