@@ -599,6 +599,7 @@ impl Normalizer {
 /// the `openapiv3` model drops the key, and the rule ("one of these is present") is what the
 /// lowering checks on the struct. A branch that says the object is empty (`maxProperties:
 /// 0`, github's gist file) is the empty list `[]`; at least one branch must list names.
+/// Likewise `not: {required: [a, b]}` becomes `x-apigen-not-all-of: [a, b]`.
 fn required_alternatives(value: &mut Value) {
     match value {
         Value::Object(obj) => {
@@ -609,20 +610,12 @@ fn required_alternatives(value: &mut Value) {
                             .iter()
                             .map(|b| {
                                 let b = b.as_object()?;
-                                let annotation = |k: &String| {
-                                    matches!(k.as_str(), "description" | "title")
-                                        || k == "type" && b[k] == "object"
-                                };
-                                if b.keys().all(|k| annotation(k) || k == "maxProperties")
+                                if b.keys().all(|k| annotation(b, k) || k == "maxProperties")
                                     && b.get("maxProperties").and_then(Value::as_u64) == Some(0)
                                 {
                                     return Some(Value::Array(Vec::new()));
                                 }
-                                let only_required =
-                                    b.keys().all(|k| annotation(k) || k == "required");
-                                let required = b.get("required")?.as_array()?;
-                                (only_required && !required.is_empty())
-                                    .then(|| Value::Array(required.clone()))
+                                required_only(b).map(Value::Array)
                             })
                             .collect()
                     });
@@ -637,14 +630,10 @@ fn required_alternatives(value: &mut Value) {
             }
             // `not: {required: [image_url, file_id]}` (openai's image references: one of
             // the two, not both): these properties are never all present.
-            let not_all = obj.get("not").and_then(Value::as_object).and_then(|not| {
-                let only_required = not.keys().all(|k| {
-                    matches!(k.as_str(), "required" | "description" | "title")
-                        || k == "type" && not[k] == "object"
-                });
-                let required = not.get("required")?.as_array()?;
-                (only_required && !required.is_empty()).then(|| required.clone())
-            });
+            let not_all = obj
+                .get("not")
+                .and_then(Value::as_object)
+                .and_then(required_only);
             if let Some(names) = not_all {
                 obj.remove("not");
                 obj.insert("x-apigen-not-all-of".into(), Value::Array(names));
@@ -661,6 +650,22 @@ fn required_alternatives(value: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(required_alternatives),
         _ => {}
     }
+}
+
+/// The names of a schema that only lists `required` properties (beside annotations and
+/// `type: object`), when it lists some.
+fn required_only(schema: &Map<String, Value>) -> Option<Vec<Value>> {
+    let only_required = schema
+        .keys()
+        .all(|k| annotation(schema, k) || k == "required");
+    let required = schema.get("required")?.as_array()?;
+    (only_required && !required.is_empty()).then(|| required.clone())
+}
+
+/// Whether member `key` of `schema` says nothing of the value: `description`, `title`,
+/// `type: object` (in a branch of an object's `anyOf` or its `not`).
+fn annotation(schema: &Map<String, Value>, key: &str) -> bool {
+    matches!(key, "description" | "title") || key == "type" && schema[key] == "object"
 }
 
 fn is_querystring(p: &Value) -> bool {

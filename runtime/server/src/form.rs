@@ -9,8 +9,8 @@ use super::body::pointer_of;
 use super::integer::{self, WholeNumbers};
 use super::validate::Violation;
 
-/// [`decode_pairs`](super::body::decode_pairs); `null_text`: a value `null` is JSON's null where the field admits it (a
-/// multipart body's parts).
+/// [`decode_pairs`](super::body::decode_pairs); `null_text`: a value `null` is JSON's null
+/// where the field admits it (a multipart body's parts).
 pub(crate) fn decode_fields<T: DeserializeOwned>(
     pairs: impl IntoIterator<Item = (String, String)>,
     null_text: bool,

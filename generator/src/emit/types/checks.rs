@@ -83,16 +83,11 @@ pub(super) fn struct_validate(
     // `anyOf` of `required` lists: one list's properties must all be present (or, where a
     // branch allows it, none at all).
     let alternatives = s.required_any_of.as_ref().map(|any| {
-        let present = |wire: &String| {
-            let f = s.fields.iter().find(|f| &f.wire == wire)?;
-            let rust = ident(&f.rust);
-            (!f.required).then(|| quote!(self.#rust.is_some()))
-        };
         let mut met: Vec<TokenStream> = any
             .groups
             .iter()
             .map(|group| {
-                let present: Vec<TokenStream> = group.iter().filter_map(present).collect();
+                let present = presence(s, group);
                 match present.as_slice() {
                     [] => quote!(true),
                     [one] => one.clone(),
@@ -143,12 +138,7 @@ fn not_all_checks(s: &Struct) -> Vec<TokenStream> {
     s.not_all_of
         .iter()
         .map(|names| {
-            let present = names.iter().filter_map(|wire| {
-                let f = s.fields.iter().find(|f| &f.wire == wire)?;
-                let rust = ident(&f.rust);
-                (!f.required).then(|| quote!(self.#rust.is_some()))
-            });
-            let present: Vec<TokenStream> = present.collect();
+            let present = presence(s, names);
             let all = if present.is_empty() {
                 quote!(true)
             } else {
@@ -159,6 +149,19 @@ fn not_all_checks(s: &Struct) -> Vec<TokenStream> {
                     validate::all_present(pointer, &[#(#names),*], out);
                 }
             }
+        })
+        .collect()
+}
+
+/// `self.x.is_some()` for each optional member among `names` (wire names): what says they are
+/// all present (a required member always is).
+fn presence(s: &Struct, names: &[String]) -> Vec<TokenStream> {
+    names
+        .iter()
+        .filter_map(|wire| {
+            let f = s.fields.iter().find(|f| &f.wire == wire)?;
+            let rust = ident(&f.rust);
+            (!f.required).then(|| quote!(self.#rust.is_some()))
         })
         .collect()
 }
