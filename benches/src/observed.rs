@@ -5,19 +5,25 @@
 //! scrapes it). Process-wide: only the `profile … --observe` runs install them.
 //!
 //! The hand-written side does what a team writing axum by hand would do for the same
-//! dashboards: `tower-http`'s `TraceLayer` with its span at INFO (its default is DEBUG, which
-//! a subscriber at INFO would skip: not the same work) and no event per response (the
-//! generated router writes none either), and a middleware recording the same metrics
-//! (requests in flight, the duration histogram with method, route, status and operation), its
-//! labels made per request as axum's own metrics example makes them.
+//! dashboards: `tower-http`'s `TraceLayer` with its span at INFO recording the attributes the
+//! generated router's span records where a hand-written service knows them (method, scheme,
+//! path, server address, user agent; then route, operation, caller, plan, status and request
+//! id as the request goes through), no event per response (the generated router writes none
+//! either), and a middleware recording the same metrics (requests in flight, the duration
+//! histogram with method, route, status and operation), its labels made per request as axum's
+//! own metrics example makes them. It leaves out the trace context (`trace_id`, `span_id`:
+//! a hand-written service would need OpenTelemetry's propagator for it), which the generated
+//! side pays for.
 
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
-use tracing::Level;
+use http::header::{HOST, USER_AGENT};
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tracing::field::Empty;
+use tracing::{Level, Span};
 
 /// Installs the subscriber and the recorder, once for the process.
 pub fn install() -> Result<(), String> {
@@ -37,8 +43,30 @@ pub fn install() -> Result<(), String> {
 pub fn handwritten(router: axum::Router) -> axum::Router {
     router.layer(middleware::from_fn(track)).layer(
         TraceLayer::new_for_http()
-            .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+            .make_span_with(request_span)
             .on_response(DefaultOnResponse::new().level(Level::DEBUG)),
+    )
+}
+
+/// The request's span: what the request tells at once, the rest left for later.
+fn request_span(req: &Request) -> Span {
+    let header = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
+    tracing::info_span!(
+        "request",
+        otel.name = Empty,
+        otel.kind = "server",
+        http.request.method = %req.method(),
+        http.route = Empty,
+        http.response.status_code = Empty,
+        url.scheme = req.uri().scheme_str().unwrap_or("http"),
+        url.path = req.uri().path(),
+        server.address = header(HOST).map(|h| h.rsplit_once(':').map_or(h, |(name, _)| name)),
+        user_agent.original = header(USER_AGENT),
+        http.request_id = Empty,
+        apigen.operation.id = Empty,
+        apigen.plan = Empty,
+        enduser.id = Empty,
+        apigen.rate_limit = Empty,
     )
 }
 
@@ -60,12 +88,25 @@ async fn track(req: Request, next: Next) -> Response {
         .get::<MatchedPath>()
         .map(|p| p.as_str().to_owned())
         .unwrap_or_default();
+    let op = operation(&method, &route);
+    let span = Span::current();
+    span.record("otel.name", op);
+    span.record("apigen.operation.id", op);
+    span.record("http.route", route.as_str());
     metrics::gauge!("http.server.active_requests").increment(1.0);
     let response = next.run(req).await;
     metrics::gauge!("http.server.active_requests").decrement(1.0);
+    span.record("http.response.status_code", response.status().as_u16());
+    if let Some(id) = response
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+    {
+        span.record("http.request_id", id);
+    }
     let labels = [
         ("http.request.method", method.to_string()),
-        ("apigen.operation.id", operation(&method, &route).to_owned()),
+        ("apigen.operation.id", op.to_owned()),
         ("http.route", route),
         (
             "http.response.status_code",

@@ -116,7 +116,13 @@ impl Visit for Ids {
             _ => {}
         }
     }
-    fn record_debug(&mut self, _: &Field, _: &dyn std::fmt::Debug) {}
+    // The runtime records the ids as displayed text (`tracing::field::display`), which
+    // arrives here: its `Debug` is the text itself.
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        if matches!(field.name(), "trace_id" | "span_id") {
+            self.record_str(field, &format!("{value:?}"));
+        }
+    }
 }
 
 impl<S> tracing_subscriber::Layer<S> for RequestIds

@@ -394,7 +394,9 @@ fn from_authorization<'p>(
         }
         SchemeKind::HttpBasic => {
             let rest = authorization_param(value, "basic")?;
-            let decoded = base64_decode(rest).and_then(|b| String::from_utf8(b).ok());
+            let decoded = crate::base64::decode(rest, false)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
             Some(decoded.and_then(|d| {
                 let colon = d.find(':')?;
                 Some(Found::Basic(d, colon))
@@ -466,38 +468,6 @@ fn cookie<'p>(headers: &'p HeaderMap, name: &str) -> Option<&'p str> {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(k, _)| k.trim() == name)
         .map(|(_, v)| v.trim())
-}
-
-/// Standard base64 with optional padding; None on anything else.
-fn base64_decode(input: &str) -> Option<Vec<u8>> {
-    fn value(c: u8) -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    }
-    let trimmed = input.trim_end_matches('=');
-    if input.len() - trimmed.len() > 2 || trimmed.len() % 4 == 1 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(trimmed.len() * 3 / 4);
-    for chunk in trimmed.as_bytes().chunks(4) {
-        let mut acc = 0u32;
-        for &c in chunk {
-            acc = (acc << 6) | value(c)?;
-        }
-        match chunk.len() {
-            4 => out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]),
-            3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
-            2 => out.push((acc >> 4) as u8),
-            _ => return None,
-        }
-    }
-    Some(out)
 }
 
 /// What the router-wide layer learned about the caller; stored in the request extensions.

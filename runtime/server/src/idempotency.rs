@@ -338,11 +338,16 @@ fn first_step(rt: &Runtime, required: bool, parts: &Parts) -> FirstStep {
             Err(problem) => FirstStep::Refuse(problem),
         };
     }
+    let key = read_key(&parts.headers);
+    // Most requests: no key, none required (the caller's look-up is skipped).
+    if matches!(key, Ok(None)) && !required {
+        return FirstStep::Serve;
+    }
     // Refused or unauthenticated requests pass untouched (`authorize` answers them).
     if caller(parts).is_none() {
         return FirstStep::Serve;
     }
-    match read_key(&parts.headers) {
+    match key {
         Ok(Some(key)) => FirstStep::Keyed(key),
         Ok(None) if required => {
             let missing = Problem::bad_request(format!(

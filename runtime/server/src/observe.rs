@@ -26,7 +26,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::hash::{BuildHasher, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -107,14 +107,13 @@ fn sane(value: &HeaderValue) -> bool {
 }
 
 /// A new id: a random (version 4) UUID's text, `8-4-4-4-12` lowercase hexadecimal digits,
-/// unpredictable and (a counter under the hash) unique in the process, without a
-/// random-number dependency. A UUID because it is what request-id headers hold where
-/// documents say what they hold (scalar-galaxy's `X-Request-ID: format: uuid`; bare hex broke
-/// that answer header's schema). Written into the header value directly (its one
-/// allocation), not through a `String` first.
-fn new_id(entropy: &mut Entropy) -> HeaderValue {
+/// from [`random_u64`], without a random-number dependency. A UUID because it is what
+/// request-id headers hold where documents say what they hold (scalar-galaxy's
+/// `X-Request-ID: format: uuid`; bare hex broke that answer header's schema). Written into
+/// the header value directly (its one allocation), not through a `String` first.
+fn new_id() -> HeaderValue {
     // RFC 9562: version 4 in the high nibble of byte 6, variant `10` in the top bits of byte 8.
-    let bits = entropy.u128() & !(0xf << 76) & !(0x3 << 62) | (0x4 << 76) | (0x2 << 62);
+    let bits = random_u128() & !(0xf << 76) & !(0x3 << 62) | (0x4 << 76) | (0x2 << 62);
     let mut hex = [0u8; 32];
     write_hex(&mut hex, bits);
     let mut text = [b'-'; 36];
@@ -131,45 +130,23 @@ fn new_id(entropy: &mut Entropy) -> HeaderValue {
     HeaderValue::from_bytes(&text).expect("hex digits and hyphens are a valid header value")
 }
 
-/// A request's randomness: at most two keyed hashes of the process's counter
-/// ([`random_u64`]), 128 unpredictable bits, each id the request makes a bijective mix of
-/// them (splitmix64's finalizer), so that two requests' ids differ as their hashes do. One
-/// hash per id would be five a request, about a thousand instructions.
-struct Entropy {
-    seed: [Option<u64>; 2],
-    drawn: u64,
-}
-
-impl Entropy {
-    fn new() -> Entropy {
-        Entropy {
-            seed: [None, None],
-            drawn: 0,
-        }
-    }
-
-    /// 64 bits: a mix of one of the two seed words (alternately) with the draw's number.
-    fn u64(&mut self) -> u64 {
-        let slot = (self.drawn % 2) as usize;
-        self.drawn += 1;
-        let word = *self.seed[slot].get_or_insert_with(|| random_u64(slot as u64));
-        let mut z = word ^ self.drawn.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// 128 bits: both seed words, mixed.
-    fn u128(&mut self) -> u128 {
-        u128::from(self.u64()) << 64 | u128::from(self.u64())
-    }
-}
-
-/// Lowercase hexadecimal digits of `value`, all `N` of them, into `out`.
+/// Lowercase hexadecimal digits of `value`, all `N` of them, into `out`: two digits a step
+/// from a table of the 256 byte values' digits (three ids a request, 80 digits).
 fn write_hex<const N: usize>(out: &mut [u8; N], mut value: u128) {
-    for digit in out.iter_mut().rev() {
-        *digit = b"0123456789abcdef"[(value & 0xf) as usize];
-        value >>= 4;
+    const PAIRS: [[u8; 2]; 256] = {
+        let digits = b"0123456789abcdef";
+        let mut pairs = [[0; 2]; 256];
+        let mut byte = 0;
+        while byte < 256 {
+            pairs[byte] = [digits[byte >> 4], digits[byte & 0xf]];
+            byte += 1;
+        }
+        pairs
+    };
+    const { assert!(N.is_multiple_of(2), "an even number of digits") };
+    for pair in out.rchunks_exact_mut(2) {
+        pair.copy_from_slice(&PAIRS[(value & 0xff) as usize]);
+        value >>= 8;
     }
 }
 
@@ -279,16 +256,16 @@ impl TraceContext {
     /// valid one: version `00` with exactly four fields, or a later version (not `ff`) read by
     /// its first four; lowercase hexadecimal ids, neither all zeros.
     pub fn from_headers(headers: &http::HeaderMap) -> TraceContext {
-        TraceContext::read(headers, &mut Entropy::new())
+        TraceContext::read(headers)
     }
 
-    /// [`TraceContext::from_headers`], new ids from `entropy`.
-    fn read(headers: &http::HeaderMap, entropy: &mut Entropy) -> TraceContext {
+    /// [`TraceContext::from_headers`].
+    fn read(headers: &http::HeaderMap) -> TraceContext {
         let parent = headers
             .get(&TRACEPARENT)
             .and_then(|v| v.to_str().ok())
             .and_then(parse_traceparent);
-        let span_id = SpanId::from_u128(u128::from(entropy.u64()));
+        let span_id = SpanId::from_u128(u128::from(random_u64()));
         match parent {
             Some((trace_id, parent_id, sampled)) => TraceContext {
                 trace_id,
@@ -298,7 +275,7 @@ impl TraceContext {
                 tracestate: headers.get(&TRACESTATE).cloned(),
             },
             None => TraceContext {
-                trace_id: TraceId::from_u128(entropy.u128()),
+                trace_id: TraceId::from_u128(random_u128()),
                 span_id,
                 parent_id: None,
                 sampled: true,
@@ -342,15 +319,48 @@ fn parse_traceparent(value: &str) -> Option<(TraceId, SpanId, bool)> {
     Some((trace, parent, sampled))
 }
 
-/// 64 unpredictable bits: std's per-process random hash keys over a counter and `salt`.
-fn random_u64(salt: u64) -> u64 {
+/// 64 random bits, for request, trace and span ids: a per-thread wyrand generator (a Weyl
+/// sequence through a 128-bit multiply, a dozen instructions a draw) whose state std's random
+/// hash keys seed once per thread (the keys come from the operating system; the thread's
+/// number and a process counter under them make each thread's stream its own).
+///
+/// Decision: ids must be unique and well spread (W3C Trace Context asks trace ids to be
+/// random enough for sampling on them and unique across systems), not secret: none of them
+/// grants anything, and each is sent in clear to the caller and onward. So a fast generator,
+/// not a cryptographic one (a keyed hash per draw cost ~300 instructions; three draws a
+/// request made that 5% of a small request's cost).
+fn random_u64() -> u64 {
+    thread_local! {
+        // 0: not yet seeded (a seed is never 0).
+        static STATE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+    STATE.with(|state| {
+        let mut current = state.get();
+        if current == 0 {
+            current = seed() | 1;
+        }
+        let next = current.wrapping_add(0xa076_1d64_78bd_642f);
+        state.set(next);
+        let product = u128::from(next) * u128::from(next ^ 0xe703_7ed1_a0b4_28db);
+        (product >> 64) as u64 ^ product as u64
+    })
+}
+
+/// 128 random bits: two draws of [`random_u64`].
+fn random_u128() -> u128 {
+    u128::from(random_u64()) << 64 | u128::from(random_u64())
+}
+
+/// A thread's seed: std's per-process random hash keys over a process-wide counter and the
+/// thread's id.
+fn seed() -> u64 {
     static KEYS: OnceLock<std::collections::hash_map::RandomState> = OnceLock::new();
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let mut h = KEYS
         .get_or_init(std::collections::hash_map::RandomState::new)
         .build_hasher();
     h.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
-    h.write_u64(salt);
+    std::thread::current().id().hash(&mut h);
     h.finish()
 }
 
@@ -524,8 +534,7 @@ fn duration_histogram(
 /// Records the operation and the route template on the request's span (called by
 /// `layer::Operation` as the route takes the request).
 pub(crate) fn routed(operation: &'static str, route: Option<&MatchedPath>) {
-    let span = tracing::Span::current();
-    let Some((meta, fields)) = late_fields(&span) else {
+    let Some((span, meta, fields)) = current_request_span() else {
         return;
     };
     let operation = (!operation.is_empty()).then(|| display(operation));
@@ -559,6 +568,21 @@ static LATE_FIELDS: OnceLock<LateFields> = OnceLock::new();
 
 /// The span's metadata and its late fields, when it is an enabled request span
 /// ([`request_span`]'s).
+/// The request's span, when it is the current span and enabled; nothing (and no look-up of
+/// the current span) when no subscriber takes INFO spans.
+fn current_request_span() -> Option<(
+    tracing::Span,
+    &'static tracing::Metadata<'static>,
+    &'static LateFields,
+)> {
+    if !tracing::level_enabled!(tracing::Level::INFO) {
+        return None;
+    }
+    let span = tracing::Span::current();
+    let (meta, fields) = late_fields(&span)?;
+    Some((span, meta, fields))
+}
+
 fn late_fields(
     span: &tracing::Span,
 ) -> Option<(&'static tracing::Metadata<'static>, &'static LateFields)> {
@@ -605,8 +629,7 @@ pub(crate) fn admitted(identity: &Identity, decision: Option<&Decision>) {
         )
         .increment(1);
     }
-    let span = tracing::Span::current();
-    let Some((meta, fields)) = late_fields(&span) else {
+    let Some((span, meta, fields)) = current_request_span() else {
         return;
     };
     let principal = principal.map(|p| p.subject.as_str());
@@ -655,16 +678,17 @@ where
     }
 
     fn call(&mut self, mut req: Request) -> Self::Future {
-        let mut entropy = Entropy::new();
         let id = match req.headers().get(&X_REQUEST_ID) {
             Some(v) if sane(v) => v.clone(),
-            _ => new_id(&mut entropy),
+            _ => new_id(),
         };
-        let trace = TraceContext::read(req.headers(), &mut entropy);
+        let trace = TraceContext::read(req.headers());
         let span = request_span(&req, &id, &trace);
         req.extensions_mut().insert(RequestId(id.clone()));
         req.extensions_mut().insert(trace.clone());
-        active_requests().increment(1.0);
+        // The handle is kept for the answer: one look-up of the recorder's gauge a request.
+        let active = active_requests();
+        active.increment(1.0);
         let method = req.method().clone();
         let inner = {
             let _entered = span.enter();
@@ -676,6 +700,7 @@ where
             id: Some(id),
             trace: Some(trace),
             method,
+            active,
             started: Instant::now(),
         }
     }
@@ -685,11 +710,14 @@ where
 /// them.
 fn request_span(req: &Request, id: &HeaderValue, trace: &TraceContext) -> tracing::Span {
     let header = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
-    let host = header(HOST).or_else(|| req.uri().host()).unwrap_or("");
-    // `server.address` is the host without its port.
-    let address = match host.rsplit_once(':') {
-        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
-        _ => host,
+    // `server.address` is the host without its port. A closure: the macro evaluates its
+    // fields only when the span is enabled, and a disabled one should cost no header look-up.
+    let address = || {
+        let host = header(HOST).or_else(|| req.uri().host()).unwrap_or("");
+        match host.rsplit_once(':') {
+            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+            _ => host,
+        }
     };
     // What the server made or checked (the request id, the scheme, the method) is recorded as
     // displayed text, what the client sent as it is (`str`): a text log then quotes and
@@ -703,14 +731,13 @@ fn request_span(req: &Request, id: &HeaderValue, trace: &TraceContext) -> tracin
         http.response.status_code = Empty,
         url.scheme = display(req.uri().scheme_str().unwrap_or("http")),
         url.path = req.uri().path(),
-        server.address = address,
+        server.address = address(),
         user_agent.original = header(USER_AGENT),
         error.type = Empty,
         http.request_id = display(id.to_str().unwrap_or_default()),
-        // Text (`str`), as the reference service's OTLP export reads them (`otlp.rs`).
-        trace_id = trace.trace_id.as_str(),
-        span_id = trace.span_id.as_str(),
-        parent_span_id = trace.parent_id.as_deref(),
+        trace_id = display(trace.trace_id.as_str()),
+        span_id = display(trace.span_id.as_str()),
+        parent_span_id = trace.parent_id.as_deref().map(display),
         apigen.operation.id = Empty,
         apigen.plan = Empty,
         enduser.id = Empty,
@@ -735,6 +762,7 @@ pin_project_lite::pin_project! {
         id: Option<HeaderValue>,
         trace: Option<TraceContext>,
         method: http::Method,
+        active: Gauge,
         started: Instant,
     }
 }
@@ -779,12 +807,60 @@ where
         if let Some(trace) = this.trace.take() {
             response.extensions_mut().insert(trace);
         }
-        active_requests().decrement(1.0);
+        this.active.decrement(1.0);
         let seconds = this.started.elapsed().as_secs_f64();
         match durations {
             Some(durations) => durations.record(this.method, status, operation, route, seconds),
             None => duration_histogram(this.method, status, operation, route).record(seconds),
         }
         Poll::Ready(Ok(response))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_digits_are_those_of_the_number() {
+        for value in [
+            0,
+            1,
+            0xab,
+            u128::from(u64::MAX),
+            u128::MAX,
+            0x0123_4567_89ab_cdef << 40,
+        ] {
+            let mut long = [0; 32];
+            write_hex(&mut long, value);
+            assert_eq!(std::str::from_utf8(&long).unwrap(), format!("{value:032x}"));
+            let mut short = [0; 16];
+            write_hex(&mut short, value & u128::from(u64::MAX));
+            assert_eq!(
+                std::str::from_utf8(&short).unwrap(),
+                format!("{:016x}", value as u64)
+            );
+        }
+    }
+
+    /// Ids drawn on several threads (each its own generator's stream) never repeat, and each
+    /// thread's stream starts elsewhere.
+    #[test]
+    fn ids_do_not_repeat_within_or_across_threads() {
+        let draws: Vec<Vec<u128>> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| (0..10_000).map(|_| random_u128()).collect()))
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        let all: std::collections::HashSet<u128> = draws.iter().flatten().copied().collect();
+        assert_eq!(all.len(), 40_000);
+        let firsts: std::collections::HashSet<u128> = draws.iter().map(|d| d[0]).collect();
+        assert_eq!(firsts.len(), 4);
+        // Well spread: each of the 128 bits is set in roughly half of the draws.
+        for bit in 0..128 {
+            let set = draws[0].iter().filter(|v| *v >> bit & 1 == 1).count();
+            assert!((4_000..6_000).contains(&set), "bit {bit}: {set} of 10000");
+        }
     }
 }
