@@ -184,20 +184,82 @@ fn walk(
         fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let parsed = syn::parse_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
     let dir = file.parent().unwrap_or(Path::new("."));
-    list_items(
-        &parsed.items,
-        prefix,
-        cfgs,
-        out,
-        &mut |name, item_cfgs, out| {
-            walk(
-                &dir.join(format!("{name}.rs")),
-                &format!("{prefix}{name}::"),
-                item_cfgs,
-                out,
-            )
-        },
-    )
+    let items = inline_reexports(&parsed.items, dir)?;
+    list_items(&items, prefix, cfgs, out, &mut |name, item_cfgs, out| {
+        walk(
+            &dir.join(format!("{name}.rs")),
+            &format!("{prefix}{name}::"),
+            item_cfgs,
+            out,
+        )
+    })
+}
+
+/// `items` with each `pub use super::m::{A, b}` of a private sibling module file (`m.rs`:
+/// the shared `scheme.rs`, `credentials.rs`) replaced by the items it names and their impls,
+/// so that the listing shows them, fields and variants included, where users reach them.
+fn inline_reexports(items: &[Item], dir: &Path) -> Result<Vec<Item>, String> {
+    let mut out = Vec::new();
+    for item in items {
+        let reexport = match item {
+            Item::Use(u) if is_pub(&u.vis) => sibling_reexport(&u.tree),
+            _ => None,
+        };
+        let Some((module, names)) = reexport else {
+            out.push(item.clone());
+            continue;
+        };
+        let file = dir.join(format!("{module}.rs"));
+        let text = fs::read_to_string(&file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let parsed = syn::parse_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        let named = |ident: &syn::Ident| names.contains(&ident.to_string());
+        out.extend(parsed.items.into_iter().filter(|inner| match inner {
+            Item::Struct(i) => named(&i.ident),
+            Item::Enum(i) => named(&i.ident),
+            Item::Type(i) => named(&i.ident),
+            Item::Fn(i) => named(&i.sig.ident),
+            Item::Trait(i) => named(&i.ident),
+            Item::Const(i) => named(&i.ident),
+            Item::Static(i) => named(&i.ident),
+            Item::Impl(i) => names.contains(&last_segment(&i.self_ty)),
+            // A macro that declares one of them (`hex_id!(TraceId, …)`): its first word.
+            Item::Macro(m) => {
+                let tokens = m.mac.tokens.to_string();
+                let first = tokens.split([',', ' ']).next().unwrap_or_default();
+                names.contains(first)
+            }
+            _ => false,
+        }));
+    }
+    Ok(out)
+}
+
+/// `super::m::Name` or `super::m::{A, B}`: the module and the names, when the tree is only
+/// that (no renames, globs or deeper paths).
+fn sibling_reexport(tree: &syn::UseTree) -> Option<(String, BTreeSet<String>)> {
+    let syn::UseTree::Path(up) = tree else {
+        return None;
+    };
+    let syn::UseTree::Path(module) = &*up.tree else {
+        return None;
+    };
+    if up.ident != "super" {
+        return None;
+    }
+    let names = match &*module.tree {
+        syn::UseTree::Name(n) => BTreeSet::from([n.ident.to_string()]),
+        syn::UseTree::Group(g) => g
+            .items
+            .iter()
+            .map(|t| match t {
+                syn::UseTree::Name(n) => Some(n.ident.to_string()),
+                _ => None,
+            })
+            .collect::<Option<_>>()?,
+        _ => return None,
+    };
+    Some((module.ident.to_string(), names))
 }
 
 type Descend<'a> = dyn FnMut(&str, &[String], &mut BTreeSet<String>) -> Result<(), String> + 'a;
@@ -622,7 +684,7 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         fs::write(
             dir.join("lib.rs"),
-            "pub mod a;\n#[cfg(feature = \"x\")]\npub mod b;\nmod private;\npub use a::Thing;\n",
+            "pub mod a;\n#[cfg(feature = \"x\")]\npub mod b;\nmod private;\nmod shared;\npub use a::Thing;\n",
         )
         .unwrap();
         fs::write(
@@ -638,7 +700,15 @@ mod tests {
              pin_project! { struct Hidden<F> { #[pin] f: F } }\n\
              impl<F> Unpin for Hidden<F> {}\n\
              pin_project! { pub struct Shown<F> { #[pin] f: F } }\n\
-             impl<F> Unpin for Shown<F> {}\n",
+             impl<F> Unpin for Shown<F> {}\n\
+             pub use super::shared::{Shared, make};\n",
+        )
+        .unwrap();
+        // A private module's items re-exported: listed where users reach them, in full.
+        fs::write(
+            dir.join("shared.rs"),
+            "pub struct Shared { pub x: u8 }\nimpl Shared { pub fn get(&self) -> u8 { 0 } }\n\
+             pub fn make() -> Shared { todo!() }\npub fn other() {}\n",
         )
         .unwrap();
         fs::write(
@@ -667,6 +737,10 @@ mod tests {
             "pub struct a::Thing #[derive(Clone, Debug)]",
             "pub trait a::Check: Send",
             "pub use {a::Thing}",
+            "pub struct a::Shared",
+            "pub a::Shared.x: u8",
+            "pub fn a::Shared::get(&self) -> u8",
+            "pub fn a::make() -> Shared",
         ];
         let _ = fs::remove_dir_all(&dir);
         let mut expected = expected.to_vec();

@@ -7,33 +7,7 @@ use std::fmt;
 use http::header::{AUTHORIZATION, COOKIE, HeaderName, HeaderValue};
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
-/// How a security scheme carries its secret (OpenAPI `securitySchemes`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SchemeKind {
-    /// `type: http, scheme: bearer` → `Authorization: Bearer <token>`.
-    HttpBearer,
-    /// `type: http, scheme: basic` → `Authorization: Basic base64(user:password)`.
-    HttpBasic,
-    /// `type: apiKey, in: header`, with the header name.
-    ApiKeyHeader(&'static str),
-    /// `type: apiKey, in: query`, with the parameter name.
-    ApiKeyQuery(&'static str),
-    /// `type: apiKey, in: cookie`, with the cookie name.
-    ApiKeyCookie(&'static str),
-}
-
-/// One entry of the document's `components.securitySchemes`, emitted as a static by the generator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SecurityScheme {
-    /// The scheme's key in `securitySchemes`; security requirements refer to it.
-    pub name: &'static str,
-    pub kind: SchemeKind,
-}
-
-/// An operation's security requirement: alternatives (OR) of sets of scheme names (AND).
-/// `&[]` means the operation needs no credentials; an empty set among the alternatives means
-/// credentials are optional.
-pub type Security = &'static [&'static [&'static str]];
+pub use super::scheme::{SchemeKind, Security, SecurityScheme};
 
 /// A secret for one scheme.
 #[derive(Clone, PartialEq, Eq)]

@@ -62,6 +62,7 @@ pub mod ratelimit;
 pub mod request;
 pub mod response;
 pub mod retry;
+mod scheme;
 pub mod stream;
 pub mod trace;
 pub mod transport;
