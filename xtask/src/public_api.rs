@@ -214,22 +214,31 @@ fn inline_reexports(items: &[Item], dir: &Path) -> Result<Vec<Item>, String> {
             .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
         let parsed = syn::parse_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
         let named = |ident: &syn::Ident| names.contains(&ident.to_string());
-        out.extend(parsed.items.into_iter().filter(|inner| match inner {
-            Item::Struct(i) => named(&i.ident),
-            Item::Enum(i) => named(&i.ident),
-            Item::Type(i) => named(&i.ident),
-            Item::Fn(i) => named(&i.sig.ident),
-            Item::Trait(i) => named(&i.ident),
-            Item::Const(i) => named(&i.ident),
-            Item::Static(i) => named(&i.ident),
-            Item::Impl(i) => names.contains(&last_segment(&i.self_ty)),
-            // A macro that declares one of them (`hex_id!(TraceId, …)`): its first word.
-            Item::Macro(m) => {
-                let tokens = m.mac.tokens.to_string();
-                let first = tokens.split([',', ' ']).next().unwrap_or_default();
-                names.contains(first)
+        out.extend(parsed.items.into_iter().filter(|inner| {
+            match inner {
+                Item::Struct(i) => named(&i.ident),
+                Item::Enum(i) => named(&i.ident),
+                Item::Type(i) => named(&i.ident),
+                Item::Fn(i) => named(&i.sig.ident),
+                Item::Trait(i) => named(&i.ident),
+                Item::Const(i) => named(&i.ident),
+                Item::Static(i) => named(&i.ident),
+                // Impls of a named type, or of a named trait (`impl<A> Authenticator for Arc<A>`).
+                Item::Impl(i) => {
+                    names.contains(&last_segment(&i.self_ty))
+                        || i.trait_
+                            .as_ref()
+                            .and_then(|t| t.0.segments.last())
+                            .is_some_and(|s| names.contains(&s.ident.to_string()))
+                }
+                // A macro that declares one of them (`hex_id!(TraceId, …)`): its first word.
+                Item::Macro(m) => {
+                    let tokens = m.mac.tokens.to_string();
+                    let first = tokens.split([',', ' ']).next().unwrap_or_default();
+                    names.contains(first)
+                }
+                _ => false,
             }
-            _ => false,
         }));
     }
     Ok(out)

@@ -14,7 +14,6 @@ use http::header::HeaderName;
 use tracing::field::Empty;
 
 use super::error::SendError;
-use super::transport::OperationInfo;
 
 /// `traceparent`: W3C Trace Context.
 pub static TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
@@ -67,16 +66,21 @@ fn random_u64(salt: u64) -> u64 {
     h.finish()
 }
 
-/// The call's span, its answer's fields empty until it comes.
-pub(crate) fn call_span(op: &OperationInfo, base_url: &str, trace: &CallTrace) -> tracing::Span {
+/// The call's span (of the operation `id`, `method` and path `template`), its answer's
+/// fields empty until it comes.
+pub(crate) fn call_span(
+    (id, method, template): (&str, &http::Method, &str),
+    base_url: &str,
+    trace: &CallTrace,
+) -> tracing::Span {
     tracing::info_span!(
         "call",
-        otel.name = op.id,
+        otel.name = id,
         otel.kind = "client",
-        apigen.operation.id = op.id,
-        http.request.method = op.method.as_str(),
+        apigen.operation.id = id,
+        http.request.method = method.as_str(),
         server.address = host(base_url),
-        url.template = op.path,
+        url.template = template,
         http.response.status_code = Empty,
         http.request.resend_count = Empty,
         error.type = Empty,

@@ -226,7 +226,7 @@ impl Transport {
         F: Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder,
     {
         let trace = trace::CallTrace::new();
-        let span = trace::call_span(op, &self.base_url, &trace);
+        let span = trace::call_span((op.id, &op.method, op.path), &self.base_url, &trace);
         let result = self
             .attempts(op, schemes, build, stream_success, &trace)
             .instrument(span.clone())

@@ -17,10 +17,11 @@ use tokio::time::{Instant, Sleep};
 
 use super::form;
 use super::integer::{self, WholeNumbers};
-use super::layer::Runtime;
 use super::limits;
 use super::problem::Problem;
-use super::validate::{Violation, join, join_index};
+use super::problem::Violation;
+use super::runtime_handle::Runtime;
+use super::validate::{join, pointer_of};
 
 /// The request's media type, lower-cased, without parameters (`application/json`).
 pub fn media_type(parts: &Parts) -> Option<String> {
@@ -356,20 +357,6 @@ fn json_problem(pointer: String, e: serde_json::Error) -> Problem {
         }
         _ => Problem::bad_request(format!("malformed JSON: {full}")),
     }
-}
-
-/// A JSON pointer (RFC 6901) for a serde path.
-pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    let mut p = String::new();
-    for seg in path.iter() {
-        match seg {
-            serde_path_to_error::Segment::Seq { index } => p = join_index(&p, *index),
-            serde_path_to_error::Segment::Map { key } => p = join(&p, key),
-            serde_path_to_error::Segment::Enum { variant } => p = join(&p, variant),
-            serde_path_to_error::Segment::Unknown => p = join(&p, "?"),
-        }
-    }
-    p
 }
 
 /// Raw bytes (`application/octet-stream`, `image/png`, `multipart/form-data`, ...).

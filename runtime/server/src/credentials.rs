@@ -166,7 +166,7 @@ pub(crate) fn from_authorization<'p>(
 /// `Authorization` line (for bearer and basic schemes, whatever its scheme word), a repeated
 /// API-key header, query key or cookie. Such a request is ambiguous (a proxy in front may
 /// have read the other value), so no credential of the scheme is checked and operations that
-/// accept the scheme refuse the request with 400 (see [`super::auth::authorize_scheme`]).
+/// accept the scheme refuse the request with 400 (`auth::authorize_scheme`).
 pub(crate) fn repeated(scheme: &SecurityScheme, headers: &HeaderMap, uri: &Uri) -> bool {
     match scheme.kind {
         SchemeKind::HttpBearer | SchemeKind::HttpBasic => headers

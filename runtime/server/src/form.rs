@@ -5,9 +5,9 @@
 
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
 
-use super::body::pointer_of;
 use super::integer::{self, WholeNumbers};
-use super::validate::Violation;
+use super::problem::Violation;
+use super::validate::pointer_of;
 
 /// [`decode_pairs`](super::body::decode_pairs); `null_text`: a value `null` is JSON's null
 /// where the field admits it (a multipart body's parts).

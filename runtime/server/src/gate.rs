@@ -24,10 +24,10 @@ use tower_layer::Layer;
 use tower_service::Service;
 
 use super::auth::{self, Authenticator, DetachedIdentity, Identity, SecurityScheme};
-use super::layer::Runtime;
 use super::problem::Problem;
 use super::ratelimit::set_rate_limit_headers;
 use super::ratelimit::{Decision, Quota, RateLimitPolicy, RateLimiter};
+use super::runtime_handle::Runtime;
 
 /// What the gate needs, shared by every route.
 pub(crate) struct GateState {

@@ -6,6 +6,7 @@
 //! API.md beside Cargo.toml lists what generated code calls.
 
 pub mod auth;
+mod authenticator;
 pub mod base64;
 pub mod body;
 pub mod context;
@@ -17,6 +18,7 @@ mod form;
 pub mod formats;
 mod gate;
 pub mod idempotency;
+mod idempotency_store;
 pub mod integer;
 pub mod layer;
 pub mod limits;
@@ -30,6 +32,7 @@ pub mod ratelimit;
 pub mod redis_store;
 pub mod response;
 pub mod route;
+mod runtime_handle;
 mod scheme;
 pub mod serve;
 pub mod stream;

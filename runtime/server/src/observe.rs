@@ -43,6 +43,8 @@ use tracing::field::{Empty, Field, display};
 
 use super::auth::Identity;
 use super::ratelimit::Decision;
+// Counted where bans start (`ratelimit`); listed here with the other metrics' names.
+pub use super::ratelimit::METRIC_BANS;
 use super::trace_context::new_id;
 pub use super::trace_context::{SpanId, TRACEPARENT, TRACESTATE, TraceContext, TraceId};
 
@@ -70,14 +72,6 @@ pub const METRIC_BODY_REFUSED: &str = "apigen.request.body.refused";
 /// Counter: calls to a shared store that failed, per `store` (`redis`; the reference service
 /// counts its `database` too) and `error` (`timeout`, `error`).
 pub const METRIC_STORE_ERRORS: &str = "apigen.store.errors";
-
-/// Counter: bans started (a key refused past the policy's strikes), by either limiter.
-pub const METRIC_BANS: &str = "apigen.rate_limit.bans";
-
-/// Counts one ban started (the limiters call it where they ban a key).
-pub(crate) fn ban_started() {
-    metrics::counter!(METRIC_BANS).increment(1);
-}
 
 /// Counts one refused request body (`reason`: `too_large` or `timeout`).
 pub(crate) fn body_refused(reason: &'static str) {

@@ -12,7 +12,7 @@ use http::request::Parts;
 
 use super::integer;
 use super::problem::{Problem, quote_truncated};
-use super::validate::Violations;
+use super::validate::{MISSING_PARAMETER, Violations};
 
 /// Parses one parameter value. Generated enums implement it too (rejecting unknown values).
 pub trait FromParam: Sized {
@@ -792,9 +792,6 @@ pub(crate) fn repeated_message(count: usize) -> String {
 }
 
 /// `"<location>/<name>"`, the pointer of a parameter in violations.
-/// The message of a required parameter the request lacks.
-pub(crate) const MISSING_PARAMETER: &str = "required parameter is missing";
-
 pub fn pointer(loc: Location, name: &str) -> String {
     format!("{}/{name}", loc.as_str())
 }

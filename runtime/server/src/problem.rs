@@ -1,5 +1,6 @@
-//! Owns the error response: the `Problem` value every request error becomes, and the one
-//! overridable hook (`RenderProblem`) that turns it into an HTTP response.
+//! Owns the error response: the `Problem` value every request error becomes (with the
+//! `Violation`s a 400 lists), and the one overridable hook (`RenderProblem`) that turns it
+//! into an HTTP response.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -10,7 +11,14 @@ use axum::response::Response;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue, IntoHeaderName};
 use http::{Method, StatusCode};
 
-use super::validate::Violation;
+/// One failed constraint: where in the request (a JSON pointer into the body, or
+/// `query/limit`, `header/Authorization`) and what it broke. A 400's body lists every one
+/// (`validate::Violations` collects them; also `validate::Violation`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub pointer: String,
+    pub message: String,
+}
 
 /// A request error on its way to the client.
 ///

@@ -10,6 +10,15 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+/// Counter: bans started (a key refused past the policy's strikes), by either limiter
+/// (`observe::METRIC_BANS` too, beside the other metrics' names).
+pub const METRIC_BANS: &str = "apigen.rate_limit.bans";
+
+/// Counts one ban started (the limiters call it where they ban a key).
+pub(crate) fn ban_started() {
+    metrics::counter!(METRIC_BANS).increment(1);
+}
+
 /// Requests allowed per window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quota {
@@ -263,7 +272,7 @@ impl InMemoryRateLimiter {
         entry.refusals = entry.refusals.saturating_add(1);
         if self.ban_strikes > 0 && self.ban_secs > 0 && entry.refusals > self.ban_strikes {
             entry.banned_until = t + self.ban_secs;
-            super::observe::ban_started();
+            ban_started();
             entry.refusals = 0;
             return Decision {
                 allowed: false,

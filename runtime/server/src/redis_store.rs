@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{RedisError, Script};
 
-use super::idempotency::{Claim, IdempotencyStore, StoredResponse};
+use super::idempotency_store::{Claim, IdempotencyStore, StoredResponse};
 use super::ratelimit::{Decision, Quota, RateLimitPolicy, RateLimiter};
 
 /// What a request meets when Redis does not answer within [`RedisOptions::timeout`]
@@ -313,7 +313,7 @@ impl RedisRateLimiter {
         match reply {
             Ok((outcome, limit, remaining, reset_unix, retry_after)) => {
                 if outcome == 3 {
-                    super::observe::ban_started();
+                    super::ratelimit::ban_started();
                 }
                 Decision {
                     allowed: outcome == 1,

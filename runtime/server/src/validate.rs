@@ -9,13 +9,7 @@ use std::fmt::Display;
 use std::sync::{Arc, OnceLock, RwLock};
 
 use super::problem::Problem;
-
-/// One failed constraint.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    pub pointer: String,
-    pub message: String,
-}
+pub use super::problem::Violation;
 
 /// Every violation of one request, so the client learns about all of them at once.
 #[derive(Clone, Debug, Default)]
@@ -61,8 +55,7 @@ impl Violations {
     /// unauthenticated, RFC 9110, before it is malformed).
     pub fn into_problem(self) -> Problem {
         let unauthenticated = self.0.iter().any(|v| {
-            v.pointer.eq_ignore_ascii_case("header/authorization")
-                && v.message == super::params::MISSING_PARAMETER
+            v.pointer.eq_ignore_ascii_case("header/authorization") && v.message == MISSING_PARAMETER
         });
         let problem = if unauthenticated {
             Problem::unauthorized("the request is invalid")
@@ -109,6 +102,24 @@ pub fn join(pointer: &str, segment: &str) -> String {
 pub fn join_index(pointer: &str, index: usize) -> String {
     format!("{pointer}/{index}")
 }
+
+/// A JSON pointer (RFC 6901) for a serde path.
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    let mut p = String::new();
+    for seg in path.iter() {
+        match seg {
+            serde_path_to_error::Segment::Seq { index } => p = join_index(&p, *index),
+            serde_path_to_error::Segment::Map { key } => p = join(&p, key),
+            serde_path_to_error::Segment::Enum { variant } => p = join(&p, variant),
+            serde_path_to_error::Segment::Unknown => p = join(&p, "?"),
+        }
+    }
+    p
+}
+
+/// The message of a required parameter the request lacks (`params` writes it; a missing
+/// `Authorization` parameter makes the request unauthenticated, [`Violations::into_problem`]).
+pub(crate) const MISSING_PARAMETER: &str = "required parameter is missing";
 
 impl<T: Validate> Validate for Vec<T> {
     fn validate(&self, pointer: &str, out: &mut Violations) {

@@ -14,7 +14,7 @@
 
 use serde_json::Value;
 
-use super::values::resolve;
+use super::refs::resolve;
 
 /// Where `value`, an answer, breaks `schema` (JSON pointer: what), at most a few.
 pub fn violations(root: &Value, schema: &Value, value: &Value) -> Vec<String> {

@@ -18,6 +18,7 @@ mod check;
 mod pattern;
 mod prism;
 mod proxy;
+mod refs;
 mod report;
 mod requests;
 mod values;

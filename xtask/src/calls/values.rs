@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 
 mod schema;
 
-pub use schema::{CONTRADICTS, UNRESOLVED, resolve};
+pub use super::refs::{UNRESOLVED, resolve};
+pub use schema::CONTRADICTS;
 use schema::{enum_values, is_null_only, merge, type_of};
 
 /// Deeper than this, an object gets its required members only (keeps bodies small and

@@ -1,64 +1,11 @@
-//! Reading the document's schemas as values are made: `$ref`s resolved (percent-escapes and
-//! all), enum values, the type a schema says, and `allOf` parts merged.
+//! Reading the document's schemas as values are made: enum values, the type a schema says,
+//! and `allOf` parts merged (`$ref`s are resolved by `calls::refs`).
 
 use super::*;
-
-/// How an error about a `$ref` the document cannot resolve begins (the document's fault).
-pub const UNRESOLVED: &str = "unresolvable `$ref: ";
 
 /// How an error about a schema no value can fit begins (the document's fault).
 pub const CONTRADICTS: &str = "the document contradicts itself: ";
 
-/// The value a local `$ref` points at, following a chain of them.
-pub fn resolve<'v>(root: &'v Value, reference: &str) -> Result<&'v Value, String> {
-    let mut reference = reference.to_string();
-    for _ in 0..32 {
-        let pointer = reference
-            .strip_prefix('#')
-            .ok_or_else(|| format!("{UNRESOLVED}{reference}`: it points outside the document"))?;
-        let pointer = percent_decode(pointer);
-        // `#` (how the loader writes fitbit's `$ref: ""`) is the whole document: no schema.
-        if pointer.is_empty() {
-            return Err(format!(
-                "{UNRESOLVED}{reference}`: it points at the whole document, not a schema"
-            ));
-        }
-        let target = root
-            .pointer(&pointer)
-            .ok_or_else(|| format!("{UNRESOLVED}{reference}`: it points at nothing"))?;
-        match target.get("$ref").and_then(Value::as_str) {
-            // Parameters, bodies and responses may be references to references.
-            Some(next) if target.as_object().is_some_and(|o| o.len() == 1) => {
-                reference = next.to_string();
-            }
-            _ => return Ok(target),
-        }
-    }
-    Err(format!("`$ref: {reference}`: too many references in a row"))
-}
-
-/// `%7B` → `{` in a JSON pointer taken from a URI fragment.
-pub(super) fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(h) = text.get(i + 1..i + 3)
-            && let Ok(b) = u8::from_str_radix(h, 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The JSON type a value of the schema gets: its `type` (the first that is not `null`), or
-/// the one its keywords imply.
 /// The values of an `enum` a request may carry: not `null`, and of the schema's `type` when it
 /// names one. An `enum` none of whose values is of that type (swagger-parser's issue 597: an
 /// `array` whose `enum` lists strings) is the document contradicting itself.
@@ -90,6 +37,8 @@ pub(super) fn enum_values<'v>(
     Ok(fitting)
 }
 
+/// The JSON type a value of the schema gets: its `type` (the first that is not `null`), or
+/// the one its keywords imply.
 pub(super) fn type_of(s: &Map<String, Value>) -> String {
     match s.get("type") {
         Some(Value::String(t)) => return t.clone(),
