@@ -49,11 +49,15 @@ const GROUPS: &[Group] = &[
         package: "apigen-server-runtime",
         files: &[
             "runtime/server/src/auth.rs",
+            "runtime/server/src/authenticator.rs",
+            "runtime/server/src/credentials.rs",
             "runtime/server/src/ratelimit.rs",
             "runtime/server/src/layer.rs",
+            "runtime/server/src/runtime_handle.rs",
             "runtime/server/src/problem.rs",
             "runtime/server/src/response.rs",
             "runtime/server/src/params.rs",
+            "runtime/server/src/from_param.rs",
             "runtime/server/src/body.rs",
             "runtime/server/src/validate.rs",
         ],
@@ -89,7 +93,7 @@ const GROUPS: &[Group] = &[
 const CI_GROUPS: &[Group] = &[Group {
     name: "ci-server-keys",
     package: "apigen-server-runtime",
-    files: &["runtime/server/src/auth.rs"],
+    files: &["runtime/server/src/authenticator.rs"],
     tests: &["auth"],
     re: Some("StaticKeys::lookup|constant_time_eq"),
 }];

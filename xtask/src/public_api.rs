@@ -231,12 +231,10 @@ fn inline_reexports(items: &[Item], dir: &Path) -> Result<Vec<Item>, String> {
                             .and_then(|t| t.0.segments.last())
                             .is_some_and(|s| names.contains(&s.ident.to_string()))
                 }
-                // A macro that declares one of them (`hex_id!(TraceId, …)`): its first word.
-                Item::Macro(m) => {
-                    let tokens = m.mac.tokens.to_string();
-                    let first = tokens.split([',', ' ']).next().unwrap_or_default();
-                    names.contains(first)
-                }
+                // An invocation makes items the source does not spell out (`hex_id!(TraceId, …)`,
+                // `int_param!(i8 => …)`, impls of a re-exported trait): listed as in a public
+                // module (`list_items` leaves out private projections).
+                Item::Macro(m) => m.ident.is_none(),
                 _ => false,
             }
         }));

@@ -28,7 +28,7 @@ pub(crate) struct CallTrace {
 
 impl CallTrace {
     pub(crate) fn new() -> CallTrace {
-        let (high, low, span) = (random_u64(1), random_u64(2), random_u64(3));
+        let (high, low, span) = (random_u64(), random_u64(), random_u64());
         CallTrace {
             // Never all zeros (invalid): the low bit of each part set.
             trace_id: (u128::from(high) << 64 | u128::from(low)) | 1,
@@ -36,25 +36,46 @@ impl CallTrace {
         }
     }
 
-    /// `00-{trace}-{span}-01`: version 0, sampled.
+    /// `00-{trace}-{span}-01`: version 0, sampled; written into a buffer (a `format!` of
+    /// the two numbers cost more than the rest of the header).
     pub(crate) fn traceparent(&self) -> HeaderValue {
-        let text = format!("00-{:032x}-{:016x}-01", self.trace_id, self.span_id);
-        HeaderValue::from_str(&text).expect("hex digits and dashes are a valid header value")
+        let mut text = *b"00-00000000000000000000000000000000-0000000000000000-01";
+        write_hex(&mut text[3..35], self.trace_id);
+        write_hex(&mut text[36..52], u128::from(self.span_id));
+        HeaderValue::from_bytes(&text).expect("hex digits and dashes are a valid header value")
     }
 }
 
-/// 64 unpredictable bits: std's per-process random hash keys over a counter, the time and
-/// `salt`. The time matters in the browser, where std has no source of randomness (its hash
-/// keys are fixed) and every page would otherwise count the same ids.
-fn random_u64(salt: u64) -> u64 {
+/// 64 random bits, for trace and span ids and idempotency keys: a per-thread wyrand
+/// generator (a Weyl sequence through a 128-bit multiply, a dozen instructions a draw),
+/// seeded once per thread by std's random hash keys over a process counter and the time. The
+/// time matters in the browser, where std has no source of randomness (its hash keys are
+/// fixed) and every page would otherwise draw the same ids. Unique and well spread, not
+/// secret (decision, README "Running it in production"): a keyed hash per draw, three a
+/// call, cost more than the rest of the call's tracing.
+pub(crate) fn random_u64() -> u64 {
+    thread_local! {
+        // 0: not yet seeded (a seed is never 0).
+        static STATE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+    STATE.with(|state| {
+        let mut current = state.get();
+        if current == 0 {
+            current = seed() | 1;
+        }
+        let next = current.wrapping_add(0xa076_1d64_78bd_642f);
+        state.set(next);
+        let product = u128::from(next) * u128::from(next ^ 0xe703_7ed1_a0b4_28db);
+        (product >> 64) as u64 ^ product as u64
+    })
+}
+
+/// A thread's seed (see [`random_u64`]).
+fn seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
-    use std::sync::OnceLock;
     use std::sync::atomic::{AtomicU64, Ordering};
-    static KEYS: OnceLock<std::collections::hash_map::RandomState> = OnceLock::new();
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let mut h = KEYS
-        .get_or_init(std::collections::hash_map::RandomState::new)
-        .build_hasher();
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
     h.write_u128(
         web_time::SystemTime::now()
@@ -62,8 +83,18 @@ fn random_u64(salt: u64) -> u64 {
             .unwrap_or_default()
             .as_nanos(),
     );
-    h.write_u64(salt);
     h.finish()
+}
+
+/// Lowercase hexadecimal digits of `value`'s low `out.len() / 2` bytes into `out`.
+pub(crate) fn write_hex(out: &mut [u8], mut value: u128) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for pair in out.rchunks_exact_mut(2) {
+        let byte = (value & 0xff) as usize;
+        pair[0] = HEX[byte >> 4];
+        pair[1] = HEX[byte & 0xf];
+        value >>= 8;
+    }
 }
 
 /// The call's span (of the operation `id`, `method` and path `template`), its answer's

@@ -48,49 +48,20 @@ pub struct OperationInfo {
 static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
 
 /// A fresh key for one call: a random (version 4) UUID as a Structured Field string, the
-/// IETF draft's form (`"3f0e…"`). Drawn from std's per-process random hasher keys, the time
-/// and a counter: unique, which is what a key must be (the server scopes keys per caller).
+/// IETF draft's form (`"3f0e…"`), from the call's random draws (`trace::random_u64`):
+/// unique, which is what a key must be (the server scopes keys per caller).
 pub(crate) fn new_idempotency_key() -> http::HeaderValue {
-    use std::hash::{BuildHasher, Hasher};
-    use std::sync::OnceLock;
-    use std::sync::atomic::AtomicU64;
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    // Two random words per process, from std's randomly keyed hasher, drawn once.
-    static SEED: OnceLock<(u64, u64)> = OnceLock::new();
-    let &(seed_high, seed_low) = SEED.get_or_init(|| {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(0);
-        let high = h.finish();
-        h.write_u64(1);
-        (high, h.finish())
-    });
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let nanos = SystemTime::now()
-        .duration_since(web_time::UNIX_EPOCH)
-        .unwrap_or_default()
-        .as_nanos() as u64;
-    // splitmix64's finalizer is a bijection: distinct counters give distinct high halves
-    // within a process; the seed and the time set processes apart.
-    let mix = |mut z: u64| {
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    let high = mix(seed_high ^ n);
-    let low = mix(seed_low ^ nanos ^ n.rotate_left(32));
-    let bits = (u128::from(high) << 64 | u128::from(low)) & !(0xf000 << 64 | 0xc000 << 48)
+    let bits = (u128::from(trace::random_u64()) << 64 | u128::from(trace::random_u64()))
+        & !(0xf000 << 64 | 0xc000 << 48)
         | (0x4000 << 64 | 0x8000 << 48);
     // `"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"` written straight into a buffer: formatting it
     // (two `format!`s and a copy) was most of what a key cost.
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    // Where each byte's two digits go, the dashes skipped.
-    const AT: [usize; 16] = [1, 3, 5, 7, 10, 12, 15, 17, 20, 22, 25, 27, 29, 31, 33, 35];
-    let mut text = *b"\"------------------------------------\"";
-    let bytes = bits.to_be_bytes();
-    for (byte, at) in bytes.iter().zip(AT) {
-        text[at] = HEX[usize::from(byte >> 4)];
-        text[at + 1] = HEX[usize::from(byte & 0xf)];
-    }
+    let mut text = *b"\"00000000-0000-0000-0000-000000000000\"";
+    trace::write_hex(&mut text[1..9], bits >> 96);
+    trace::write_hex(&mut text[10..14], bits >> 80);
+    trace::write_hex(&mut text[15..19], bits >> 64);
+    trace::write_hex(&mut text[20..24], bits >> 48);
+    trace::write_hex(&mut text[25..37], bits);
     http::HeaderValue::from_bytes(&text).expect("hex digits and dashes are a valid header value")
 }
 

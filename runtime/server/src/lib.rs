@@ -16,6 +16,7 @@ pub mod document;
 pub mod errors;
 mod form;
 pub mod formats;
+mod from_param;
 mod gate;
 pub mod idempotency;
 mod idempotency_store;

@@ -427,6 +427,18 @@ fn ids_are_their_hexadecimal_digits() {
     let span = SpanId::from_u128(0xf0);
     assert_eq!(span.as_str(), "00000000000000f0");
     assert_eq!(span.to_int(), 0xf0);
+    for n in [
+        0,
+        1,
+        0xab,
+        u128::from(u64::MAX),
+        u128::MAX,
+        0x0123_4567_89ab_cdef << 40,
+    ] {
+        assert_eq!(TraceId::from_u128(n).as_str(), format!("{n:032x}"));
+        let low = n & u128::from(u64::MAX);
+        assert_eq!(SpanId::from_u128(low).as_str(), format!("{low:016x}"));
+    }
     // A made context's traceparent reads back as the same ids.
     let made = TraceContext::from_headers(&http::HeaderMap::new());
     let mut headers = http::HeaderMap::new();
@@ -434,4 +446,33 @@ fn ids_are_their_hexadecimal_digits() {
     let continued = TraceContext::from_headers(&headers);
     assert_eq!(continued.trace_id, made.trace_id);
     assert_eq!(continued.parent_id, Some(made.span_id));
+}
+
+/// New trace ids (a per-thread generator, `trace_context.rs`) never repeat, within a thread or
+/// across threads (each thread's stream starts elsewhere), and are well spread: each of the
+/// 128 bits is set in about half of them.
+#[test]
+fn new_trace_ids_do_not_repeat_and_are_well_spread() {
+    let draws: Vec<Vec<u128>> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    (0..10_000)
+                        .map(|_| {
+                            TraceContext::from_headers(&http::HeaderMap::new())
+                                .trace_id
+                                .to_int()
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    let all: std::collections::HashSet<u128> = draws.iter().flatten().copied().collect();
+    assert_eq!(all.len(), 40_000);
+    for bit in 0..128 {
+        let set = draws[0].iter().filter(|v| *v >> bit & 1 == 1).count();
+        assert!((4_000..6_000).contains(&set), "bit {bit}: {set} of 10000");
+    }
 }
