@@ -14,6 +14,7 @@ use http::header::HeaderName;
 use tracing::field::Empty;
 
 use super::error::SendError;
+use super::random::{random_u64, write_hex};
 
 /// `traceparent`: W3C Trace Context.
 pub static TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
@@ -43,57 +44,6 @@ impl CallTrace {
         write_hex(&mut text[3..35], self.trace_id);
         write_hex(&mut text[36..52], u128::from(self.span_id));
         HeaderValue::from_bytes(&text).expect("hex digits and dashes are a valid header value")
-    }
-}
-
-/// 64 random bits, for trace and span ids and idempotency keys: a per-thread wyrand
-/// generator (a Weyl sequence through a 128-bit multiply, a dozen instructions a draw),
-/// seeded once per thread by std's random hash keys over a process counter and the time. The
-/// time matters in the browser, where std has no source of randomness (its hash keys are
-/// fixed) and every page would otherwise draw the same ids. Unique and well spread, not
-/// secret (decision, README "Running it in production"): a keyed hash per draw, three a
-/// call, cost more than the rest of the call's tracing.
-pub(crate) fn random_u64() -> u64 {
-    thread_local! {
-        // 0: not yet seeded (a seed is never 0).
-        static STATE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    }
-    STATE.with(|state| {
-        let mut current = state.get();
-        if current == 0 {
-            current = seed() | 1;
-        }
-        let next = current.wrapping_add(0xa076_1d64_78bd_642f);
-        state.set(next);
-        let product = u128::from(next) * u128::from(next ^ 0xe703_7ed1_a0b4_28db);
-        (product >> 64) as u64 ^ product as u64
-    })
-}
-
-/// A thread's seed (see [`random_u64`]).
-fn seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
-    h.write_u128(
-        web_time::SystemTime::now()
-            .duration_since(web_time::UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_nanos(),
-    );
-    h.finish()
-}
-
-/// Lowercase hexadecimal digits of `value`'s low `out.len() / 2` bytes into `out`.
-pub(crate) fn write_hex(out: &mut [u8], mut value: u128) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for pair in out.rchunks_exact_mut(2) {
-        let byte = (value & 0xff) as usize;
-        pair[0] = HEX[byte >> 4];
-        pair[1] = HEX[byte & 0xf];
-        value >>= 8;
     }
 }
 

@@ -28,6 +28,7 @@ pub mod multipart;
 pub mod observe;
 pub mod params;
 pub mod problem;
+mod random;
 pub mod ratelimit;
 #[cfg(feature = "redis")]
 pub mod redis_store;

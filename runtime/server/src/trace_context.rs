@@ -1,14 +1,12 @@
 //! Owns the ids a request gets: W3C Trace Context (an incoming `traceparent` read, or a new
 //! trace started: [`TraceContext`], [`TraceId`], [`SpanId`]), new request ids (version 4
-//! UUIDs), and the fast per-thread randomness both are drawn from. `observe` puts them on the
-//! request's span, in its extensions and on its answer.
-
-use std::hash::{BuildHasher, Hash, Hasher};
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+//! UUIDs), drawn from `random.rs`. `observe` puts them on the request's span, in its
+//! extensions and on its answer.
 
 use http::HeaderValue;
 use http::header::HeaderName;
+
+use super::random::{random_u64, random_u128, write_hex};
 
 /// A new id: a random (version 4) UUID's text, `8-4-4-4-12` lowercase hexadecimal digits,
 /// from [`random_u64`], without a random-number dependency. A UUID because it is what
@@ -32,26 +30,6 @@ pub(crate) fn new_id() -> HeaderValue {
         text[at..at + len].copy_from_slice(&hex[range]);
     }
     HeaderValue::from_bytes(&text).expect("hex digits and hyphens are a valid header value")
-}
-
-/// Lowercase hexadecimal digits of `value`, all `N` of them, into `out`: two digits a step
-/// from a table of the 256 byte values' digits (three ids a request, 80 digits).
-fn write_hex<const N: usize>(out: &mut [u8; N], mut value: u128) {
-    const PAIRS: [[u8; 2]; 256] = {
-        let digits = b"0123456789abcdef";
-        let mut pairs = [[0; 2]; 256];
-        let mut byte = 0;
-        while byte < 256 {
-            pairs[byte] = [digits[byte >> 4], digits[byte & 0xf]];
-            byte += 1;
-        }
-        pairs
-    };
-    const { assert!(N.is_multiple_of(2), "an even number of digits") };
-    for pair in out.rchunks_exact_mut(2) {
-        pair.copy_from_slice(&PAIRS[(value & 0xff) as usize]);
-        value >>= 8;
-    }
 }
 
 /// A trace id of W3C Trace Context: 32 lowercase hexadecimal digits, kept as their text in
@@ -216,49 +194,4 @@ fn parse_traceparent(value: &str) -> Option<(TraceId, SpanId, bool)> {
     }
     let sampled = u8::from_str_radix(flags, 16).ok()? & 1 == 1;
     Some((trace, parent, sampled))
-}
-
-/// 64 random bits, for request, trace and span ids: a per-thread wyrand generator (a Weyl
-/// sequence through a 128-bit multiply, a dozen instructions a draw) whose state std's random
-/// hash keys seed once per thread (the keys come from the operating system; the thread's
-/// number and a process counter under them make each thread's stream its own).
-///
-/// Decision: ids must be unique and well spread (W3C Trace Context asks trace ids to be
-/// random enough for sampling on them and unique across systems), not secret: none of them
-/// grants anything, and each is sent in clear to the caller and onward. So a fast generator,
-/// not a cryptographic one (a keyed hash per draw cost ~300 instructions; three draws a
-/// request made that 5% of a small request's cost).
-fn random_u64() -> u64 {
-    thread_local! {
-        // 0: not yet seeded (a seed is never 0).
-        static STATE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    }
-    STATE.with(|state| {
-        let mut current = state.get();
-        if current == 0 {
-            current = seed() | 1;
-        }
-        let next = current.wrapping_add(0xa076_1d64_78bd_642f);
-        state.set(next);
-        let product = u128::from(next) * u128::from(next ^ 0xe703_7ed1_a0b4_28db);
-        (product >> 64) as u64 ^ product as u64
-    })
-}
-
-/// 128 random bits: two draws of [`random_u64`].
-fn random_u128() -> u128 {
-    u128::from(random_u64()) << 64 | u128::from(random_u64())
-}
-
-/// A thread's seed: std's per-process random hash keys over a process-wide counter and the
-/// thread's id.
-fn seed() -> u64 {
-    static KEYS: OnceLock<std::collections::hash_map::RandomState> = OnceLock::new();
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let mut h = KEYS
-        .get_or_init(std::collections::hash_map::RandomState::new)
-        .build_hasher();
-    h.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
-    std::thread::current().id().hash(&mut h);
-    h.finish()
 }
