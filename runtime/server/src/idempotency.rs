@@ -1,8 +1,9 @@
 //! Owns idempotent retries (IETF draft-ietf-httpapi-idempotency-key-header): for operations
 //! whose document declares an `Idempotency-Key` header, the first completed response per
 //! (caller, operation, key) is stored and replayed to every repeat; `serve` wraps such an
-//! operation's handler, `IdempotencyStore` is where responses live (`InMemoryIdempotencyStore`
-//! here, `RedisIdempotencyStore` with the `redis` feature).
+//! operation's handler, `IdempotencyStore` is where responses live (`InMemoryIdempotencyStore`,
+//! both in `idempotency_store.rs` and public here; `RedisIdempotencyStore` with the `redis`
+//! feature).
 //!
 //! Rules (also in the README): only requests of an authenticated caller with a key take part
 //! (keys are scoped by the caller, so nobody can read another's responses); anything refused

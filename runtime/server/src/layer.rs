@@ -1,7 +1,8 @@
-//! Owns the router-wide part: `ServerConfig`, the `Runtime` handle handlers use at request
-//! time, and `finish_prefixed` (generated routers: routes registered with the base path in
-//! them) or `finish` (routes to nest under the base path), which turn unknown paths and
-//! undeclared methods into problems and run identify + rate-limit on every request.
+//! Owns the router-wide part: `ServerConfig`, which makes the `Runtime` handle handlers use
+//! at request time (defined in `runtime_handle.rs`, public here), and `finish_prefixed`
+//! (generated routers: routes registered with the base path in them) or `finish` (routes to
+//! nest under the base path), which turn unknown paths and undeclared methods into problems
+//! and run identify + rate-limit on every request.
 
 use std::convert::Infallible;
 use std::fmt;
