@@ -1,7 +1,8 @@
 //! Unit tests of the 3.1/3.2 up-reading: each construct read into the IR the 3.0 form gives.
 
+use super::field;
 use crate::diag::Sink;
-use crate::ir::{Api, Bound, Field, TypeKind, TypeRef};
+use crate::ir::{Api, Bound, TypeKind, TypeRef};
 use crate::load::parse;
 
 fn doc(version: &str, body: &str) -> String {
@@ -9,30 +10,7 @@ fn doc(version: &str, body: &str) -> String {
 }
 
 fn lower(text: &str) -> (Api, Sink) {
-    let loaded = parse(text).unwrap_or_else(|e| panic!("{e}"));
-    let mut sink = Sink::default();
-    let api = crate::lower::lower(&loaded.doc, &mut sink);
-    for d in &mut sink.items {
-        d.pointer = loaded.original(&d.pointer);
-    }
-    sink.items.extend(loaded.warnings);
-    (api, sink)
-}
-
-fn field<'a>(api: &'a Api, ty: &str, name: &str) -> &'a Field {
-    let t = api
-        .types
-        .iter()
-        .find(|t| t.name == ty)
-        .unwrap_or_else(|| panic!("no type {ty}"));
-    match &t.kind {
-        TypeKind::Struct(s) => s
-            .fields
-            .iter()
-            .find(|f| f.wire == name)
-            .unwrap_or_else(|| panic!("no field {name}")),
-        other => panic!("{ty} is {other:?}"),
-    }
+    super::lower_text(text)
 }
 
 const SCHEMAS: &str = "\

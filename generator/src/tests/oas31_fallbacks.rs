@@ -2,28 +2,14 @@
 //! (openai), named enumerations spelled as `oneOf` of `const`s and `allOf` around them
 //! (discord), and the constraints of tuple items.
 
+use super::field;
 use crate::diag::Sink;
-use crate::ir::{Api, Bound, Constraints, Field, TypeKind, TypeRef};
-use crate::load::parse;
+use crate::ir::{Api, Bound, Constraints, TypeKind, TypeRef};
 
 fn lower(body: &str) -> (Api, Sink) {
-    let text = format!("openapi: 3.1.0\ninfo: {{title: T, version: '1'}}\n{body}");
-    let loaded = parse(&text).unwrap_or_else(|e| panic!("{e}"));
-    let mut sink = Sink::default();
-    let api = crate::lower::lower(&loaded.doc, &mut sink);
-    for d in &mut sink.items {
-        d.pointer = loaded.original(&d.pointer);
-    }
-    sink.items.extend(loaded.warnings);
-    (api, sink)
-}
-
-fn field<'a>(api: &'a Api, ty: &str, name: &str) -> &'a Field {
-    let t = api.types.iter().find(|t| t.name == ty).unwrap();
-    match &t.kind {
-        TypeKind::Struct(s) => s.fields.iter().find(|f| f.wire == name).unwrap(),
-        other => panic!("{ty} is {other:?}"),
-    }
+    super::lower_text(&format!(
+        "openapi: 3.1.0\ninfo: {{title: T, version: '1'}}\n{body}"
+    ))
 }
 
 fn warnings(sink: &Sink) -> Vec<(String, String)> {
