@@ -80,6 +80,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         rows.push(row);
     }
     panic::set_hook(previous_hook);
+    if args.generate_only {
+        return write_outcomes(&ws, &rows);
+    }
 
     // 2. One workspace, one build.
     let mut builds: HashMap<String, CrateBuild> = HashMap::new();
@@ -391,6 +394,34 @@ struct Args {
     keep: Option<PathBuf>,
     /// `cargo doc` the crates too (off with `--no-doc`).
     doc: bool,
+    /// Write the crates and each document's outcome, build nothing (`--generate-only`).
+    generate_only: bool,
+}
+
+/// `--generate-only`: each document's outcome (generated, or its first error, warnings by
+/// kind) beside its crates in `ws/outcomes.txt`, so that two generators' output, refusals
+/// included, compare with one `diff -r`.
+fn write_outcomes(ws: &Path, rows: &[Row]) -> Result<(), String> {
+    let mut text = String::new();
+    for row in rows {
+        let outcome = match &row.generated {
+            Generated::Yes => "generated".to_string(),
+            Generated::Error(first, n) => format!("refused ({n} errors): {first}"),
+            Generated::Panic(at) => format!("panicked: {at}"),
+        };
+        let _ = writeln!(text, "{}: {outcome}", row.doc);
+        for (kind, (n, first)) in &row.gen_warning_kinds {
+            let _ = writeln!(text, "    warning {kind} x{n}, first at {first}");
+        }
+    }
+    let path = ws.join("outcomes.txt");
+    fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!(
+        "corpus: {} documents generated into {}",
+        rows.len(),
+        ws.display()
+    );
+    Ok(())
 }
 
 impl Args {
@@ -400,6 +431,7 @@ impl Args {
             filters: Vec::new(),
             keep: None,
             doc: true,
+            generate_only: false,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -408,6 +440,7 @@ impl Args {
                     .filters
                     .push(it.next().ok_or("--filter needs a substring")?.clone()),
                 "--no-doc" => parsed.doc = false,
+                "--generate-only" => parsed.generate_only = true,
                 "--keep" => parsed.keep = Some(it.next().ok_or("--keep needs a directory")?.into()),
                 other if other.starts_with('-') => {
                     return Err(format!("unknown option `{other}`"));

@@ -41,7 +41,7 @@ cargo xtask compat
     operation), an error status, a same-body success status, an enum value and an operation
     (throwaway workspace target/compat/ws), and checks that the reference service and the
     CLI's tests, unchanged (all targets), compile against them.
-cargo xtask corpus [DIR...] [--filter SUBSTR]... [--keep DIR] [--no-doc]
+cargo xtask corpus [DIR...] [--filter SUBSTR]... [--keep DIR] [--no-doc] [--generate-only]
     Robustness run over every .yaml/.yml/.json document under the DIRs (default
     ../shared/openapi-corpus, -31, -multi and -swagger2, recursively; a folder that SOURCES.md
     lists with a root file is one document split over its files; with several folders labels
@@ -52,6 +52,8 @@ cargo xtask corpus [DIR...] [--filter SUBSTR]... [--keep DIR] [--no-doc]
     dir target/corpus/target). Prints a table and writes it to target/corpus/report.md. Fails
     on a panic, an internal generator error or a generated crate that does not compile or
     warns (rustc, clippy or rustdoc); a located error refusing a document is fine.
+    --generate-only: write the crates and each document's outcome (ws/outcomes.txt) and stop,
+    to compare two generators' output with `diff -r`.
 cargo xtask serve-corpus [DOC|DIR...] [--filter SUBSTR] [--max-examples N] [--seed N] [--workers N]
                          [--generate-only]
     Every document (default: both corpus folders, as `corpus` finds them) served by its

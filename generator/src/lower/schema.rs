@@ -9,10 +9,7 @@ use crate::ir::{
 };
 use crate::load;
 use crate::naming::{self, Scope, reserved};
-use openapiv3::{
-    AdditionalProperties, AnySchema, IntegerFormat, NumberFormat, OpenAPI, ReferenceOr, Schema,
-    SchemaKind, StringFormat, Type, VariantOrUnknownOrEmpty,
-};
+use openapiv3::{AdditionalProperties, OpenAPI, ReferenceOr, Schema};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod all_of;
@@ -22,6 +19,7 @@ mod passes;
 mod scalars;
 mod shapes;
 mod unions;
+mod view;
 
 use all_of::{Own, collect_all_of};
 use constraints::constraints_of;
@@ -31,9 +29,10 @@ pub use passes::{
     box_cycles, mark_scalar_one_ofs, mark_validated, nominal_alias_cycles, resolve_check_types,
 };
 use shapes::{
-    is_bare_object, is_empty_schema, is_scalar_all_of, is_union, only_null, string_beside_one_part,
-    string_enum_beside_all_of,
+    is_bare_object, is_empty_schema, is_memberless, is_scalar_all_of, is_string_enum, is_union,
+    only_null, string_beside_one_part,
 };
+use view::View;
 
 /// Lowers schemas into the type list, remembering component names.
 pub struct Schemas<'a> {
@@ -374,8 +373,6 @@ impl<'a> Schemas<'a> {
         None
     }
 
-    /// Whether the schema (through references) admits `null` beside other values (one that
-    /// admits only `null` is [`TypeRef::Unit`], which holds it).
     /// Whether every branch of the `anyOf`/`oneOf` that `s` is (nested ones too) says
     /// `flag`; false for a schema that is no union.
     fn every_branch(
@@ -387,15 +384,9 @@ impl<'a> Schemas<'a> {
         let Some(schema) = self.resolve(s) else {
             return false;
         };
-        let branches = match &schema.schema_kind {
-            SchemaKind::OneOf { one_of: b } | SchemaKind::AnyOf { any_of: b } => b,
-            SchemaKind::Any(any) if any.properties.is_empty() && any.all_of.is_empty() => {
-                if any.one_of.is_empty() {
-                    &any.any_of
-                } else {
-                    &any.one_of
-                }
-            }
+        let v = View::of(schema);
+        let branches = match v.union() {
+            Some((branches, _)) if v.properties.is_empty() && v.all_of.is_empty() => branches,
             _ => return false,
         };
         depth < 8
@@ -408,11 +399,16 @@ impl<'a> Schemas<'a> {
             })
     }
 
+    /// Whether the schema (through references) admits `null` beside other values (one that
+    /// admits only `null` is [`TypeRef::Unit`], which holds it): `nullable: true`, or a typed
+    /// schema whose `enum` lists `null` (`{type: string, enum:
+    /// [a, null]}`); one with no `type` is any JSON value, which holds `null` already.
     pub fn nullable(&self, s: SchemaRef<'_>) -> bool {
         self.resolve(s).is_some_and(|schema| {
+            let v = View::of(schema);
             !only_null(schema)
                 && (schema.schema_data.nullable
-                    || matches!(&schema.schema_kind, SchemaKind::Type(Type::String(t)) if t.enumeration.contains(&None)))
+                    || v.typ.is_some() && v.enumeration.contains(&serde_json::Value::Null))
         })
     }
 
@@ -441,37 +437,30 @@ impl<'a> Schemas<'a> {
             return Constraints::default();
         };
         let mut c = constraints_of(schema);
-        if let SchemaKind::Any(any) = &schema.schema_kind
-            && is_scalar_all_of(any)
-        {
-            for part in &any.all_of {
+        let v = View::of(schema);
+        if is_scalar_all_of(&v) {
+            for part in v.all_of {
                 c.narrow(&self.constraints_within(SchemaRef::of(part), depth));
             }
         }
         // A one-part `allOf` with a title beside is the part (nexus's `NameOrId` variants:
         // `{title: name, allOf: [{$ref: Name}]}`), constraints and all.
-        if let SchemaKind::AllOf { all_of } = &schema.schema_kind
-            && all_of.len() == 1
-            && depth < 8
-        {
-            c.narrow(&self.constraints_within(SchemaRef::of(&all_of[0]), depth + 1));
+        if v.only_parts && v.all_of.len() == 1 && depth < 8 {
+            c.narrow(&self.constraints_within(SchemaRef::of(&v.all_of[0]), depth + 1));
         }
-        let each = match &schema.schema_kind {
-            SchemaKind::Type(Type::Array(a)) => a.items.as_ref(),
-            SchemaKind::Any(any) => any.items.as_ref(),
-            _ => None,
-        };
-        // A map's values: `additionalProperties` of an object with no properties of its own
-        // (what `type_of` reads as a map).
-        let each = each.map(SchemaRef::of_boxed).or(match &schema.schema_kind {
-            SchemaKind::Type(Type::Object(o)) if o.properties.is_empty() => {
-                match &o.additional_properties {
-                    Some(AdditionalProperties::Schema(s)) => Some(SchemaRef::of(s)),
-                    _ => None,
+        // An array's items; a map's values: `additionalProperties` of an object with no
+        // properties of its own (what `type_of` reads as a map).
+        let each = v
+            .items
+            .map(SchemaRef::of_boxed)
+            .or(match v.additional_properties {
+                Some(AdditionalProperties::Schema(s))
+                    if v.is("object") && v.properties.is_empty() =>
+                {
+                    Some(SchemaRef::of(s))
                 }
-            }
-            _ => None,
-        });
+                _ => None,
+            });
         if let Some(each) = each
             && depth < 8
             && prefix_items(schema).is_none()
@@ -535,109 +524,28 @@ impl<'a> Schemas<'a> {
                 .as_deref()
                 .or(schema.schema_data.title.as_deref()),
         );
-        let kind = match &schema.schema_kind {
-            SchemaKind::Type(Type::Object(o)) if !o.properties.is_empty() => {
-                let props = properties(&o.properties, &o.required);
-                TypeKind::Struct(self.object(
-                    name,
-                    props,
-                    o.additional_properties.as_ref(),
-                    pointer,
-                    sink,
-                ))
-            }
-            SchemaKind::Type(Type::String(s))
-                if s.enumeration.iter().flatten().next().is_some() =>
-            {
-                TypeKind::Enum(enum_variants(
-                    s.enumeration.iter().flatten().map(String::as_str),
-                ))
-            }
-            SchemaKind::OneOf { one_of } => {
-                self.one_of(name, one_of, schema, pointer, "oneOf", sink)
-            }
-            SchemaKind::AnyOf { any_of } => {
-                self.one_of(name, any_of, schema, pointer, "anyOf", sink)
-            }
-            SchemaKind::AllOf { all_of } => self.all_of(name, all_of, pointer, sink),
-            // Properties of its own beside `allOf` (swagger-parser issue 1796's
-            // `ComposedModel`: `name`, and `allOf: [BaseModel]` with `uuid`): a value must fit
-            // both, so the struct holds both; its own members alone lost the parts' (the mock
-            // answered without the required `uuid`).
-            SchemaKind::Any(any)
-                if !any.properties.is_empty()
-                    && !any.all_of.is_empty()
-                    && !is_scalar_all_of(any)
-                    && any.one_of.is_empty()
-                    && any.any_of.is_empty() =>
-            {
-                let own = Own {
-                    props: &any.properties,
-                    required: &any.required,
-                    additional: any.additional_properties.as_ref(),
-                };
-                self.merge_all_of(name, Some(own), &any.all_of, pointer, sink)
-            }
-            SchemaKind::Any(any) if !any.properties.is_empty() => {
-                let props = properties(&any.properties, &any.required);
-                TypeKind::Struct(self.object(
-                    name,
-                    props,
-                    any.additional_properties.as_ref(),
-                    pointer,
-                    sink,
-                ))
-            }
-            SchemaKind::Any(any) if !any.one_of.is_empty() || !any.any_of.is_empty() => {
-                let parts = if any.one_of.is_empty() {
-                    &any.any_of
-                } else {
-                    &any.one_of
-                };
-                self.one_of(name, parts, schema, pointer, "oneOf", sink)
-            }
-            // A string `enum` beside `allOf` (discord's scopes: `{type: string, enum:
+        let v = View::of(schema);
+        let kind = if !v.properties.is_empty() {
+            self.members(name, &v, pointer, sink)
+        } else if let Some((parts, keyword)) = v.union() {
+            self.one_of(name, parts, schema, pointer, keyword, sink)
+        } else if is_string_enum(&v) {
+            // A string `enum`, beside `allOf` too (discord's scopes: `{type: string, enum:
             // [applications.commands, bot], allOf: [{$ref: OAuth2Scopes}]}`, a `oneOf` of
             // constants): the values it lists are the ones the parts may narrow, so it is that
             // enum; merged as object parts, it became any JSON value, and the mock's `{}`.
-            SchemaKind::Any(any) if string_enum_beside_all_of(any) => TypeKind::Enum(
-                enum_variants(any.enumeration.iter().filter_map(serde_json::Value::as_str)),
-            ),
-            SchemaKind::Any(any)
-                if !any.all_of.is_empty()
-                    && !is_scalar_all_of(any)
-                    && !string_beside_one_part(any) =>
-            {
-                self.all_of(name, &any.all_of, pointer, sink)
-            }
+            TypeKind::Enum(enum_variants(v.enum_strings()))
+        } else if !v.all_of.is_empty() && !is_scalar_all_of(&v) && !string_beside_one_part(&v) {
+            self.all_of(name, v.all_of, pointer, sink)
+        } else if v.is("object") && pattern_properties(schema).is_some() {
             // `patternProperties` alone: a struct of extra properties only, so that the
             // server checks their names wherever the type is used (struct_31 fills it in).
-            SchemaKind::Type(Type::Object(o)) if pattern_properties(schema).is_some() => {
-                TypeKind::Struct(self.object(
-                    name,
-                    Vec::new(),
-                    o.additional_properties.as_ref(),
-                    pointer,
-                    sink,
-                ))
-            }
-            SchemaKind::Any(any)
-                if any.typ.as_deref() == Some("object") && pattern_properties(schema).is_some() =>
-            {
-                TypeKind::Struct(self.object(
-                    name,
-                    Vec::new(),
-                    any.additional_properties.as_ref(),
-                    pointer,
-                    sink,
-                ))
-            }
-            _ => {
-                let ty = self
-                    .primitive(schema, name, pointer, sink)
-                    .unwrap_or(TypeRef::Json);
-                TypeKind::Alias(ty, self.constraints(SchemaRef::Item(schema)))
-            }
+            TypeKind::Struct(self.object(name, Vec::new(), v.additional_properties, pointer, sink))
+        } else {
+            let ty = self
+                .primitive(schema, name, pointer, sink)
+                .unwrap_or(TypeRef::Json);
+            TypeKind::Alias(ty, self.constraints(SchemaRef::Item(schema)))
         };
         let mut kind = kind;
         if let TypeKind::Struct(st) = &mut kind {
@@ -651,6 +559,25 @@ impl<'a> Schemas<'a> {
             validated: false,
             example: schema.schema_data.example.clone(),
         });
+    }
+}
+
+impl<'a> Schemas<'a> {
+    /// A schema with properties of its own: a struct of them, and of its `allOf` parts' when
+    /// it has parts beside (swagger-parser issue 1796's `ComposedModel`: `name`, and `allOf:
+    /// [BaseModel]` with `uuid`): a value must fit both, so the struct holds both; its own
+    /// members alone lost the parts' (the mock answered without the required `uuid`).
+    fn members(&mut self, name: &str, v: &View<'_>, pointer: &str, sink: &mut Sink) -> TypeKind {
+        if !v.all_of.is_empty() && v.union().is_none() {
+            let own = Own {
+                props: v.properties,
+                required: v.required,
+                additional: v.additional_properties,
+            };
+            return self.merge_all_of(name, Some(own), v.all_of, pointer, sink);
+        }
+        let props = properties(v.properties, v.required);
+        TypeKind::Struct(self.object(name, props, v.additional_properties, pointer, sink))
     }
 }
 

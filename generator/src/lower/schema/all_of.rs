@@ -155,39 +155,25 @@ pub(super) fn collect_all_of<'a>(
             return result;
         }
     };
-    match &schema.schema_kind {
-        SchemaKind::Type(Type::Object(o)) => {
-            for (k, v) in &o.properties {
-                props.push((k.clone(), SchemaRef::of_boxed(v), o.required.contains(k)));
-            }
-            for r in &o.required {
-                if let Some(p) = props.iter_mut().find(|(n, _, _)| n == r) {
-                    p.2 = true;
-                }
-            }
-            if o.additional_properties.is_some() {
-                *additional = o.additional_properties.as_ref();
-            }
-            true
-        }
-        SchemaKind::AllOf { all_of } => all_of
-            .iter()
-            .all(|p| collect_all_of(doc, SchemaRef::of(p), props, additional, seen, depth + 1)),
-        SchemaKind::Any(any) => {
-            for (k, v) in &any.properties {
-                props.push((k.clone(), SchemaRef::of_boxed(v), any.required.contains(k)));
-            }
-            for r in &any.required {
-                if let Some(p) = props.iter_mut().find(|(n, _, _)| n == r) {
-                    p.2 = true;
-                }
-            }
-            let nested_ok = any
-                .all_of
-                .iter()
-                .all(|p| collect_all_of(doc, SchemaRef::of(p), props, additional, seen, depth + 1));
-            nested_ok && any.one_of.is_empty() && any.any_of.is_empty()
-        }
-        _ => false,
+    let v = View::of(schema);
+    // A string, number, boolean or array has no members to merge, nor does `not`.
+    if is_memberless(&v) || v.not && v.only_parts {
+        return false;
     }
+    for (k, p) in v.properties {
+        props.push((k.clone(), SchemaRef::of_boxed(p), v.required.contains(k)));
+    }
+    for r in v.required {
+        if let Some(p) = props.iter_mut().find(|(n, _, _)| n == r) {
+            p.2 = true;
+        }
+    }
+    if v.additional_properties.is_some() {
+        *additional = v.additional_properties;
+    }
+    let nested_ok = v
+        .all_of
+        .iter()
+        .all(|p| collect_all_of(doc, SchemaRef::of(p), props, additional, seen, depth + 1));
+    nested_ok && v.union().is_none()
 }

@@ -331,18 +331,13 @@ pub(super) fn properties<'s>(
 /// The schema `{}`: any value.
 pub(super) static ANY_VALUE: std::sync::LazyLock<Schema> = std::sync::LazyLock::new(|| Schema {
     schema_data: Default::default(),
-    schema_kind: SchemaKind::Any(AnySchema::default()),
+    schema_kind: openapiv3::SchemaKind::Any(openapiv3::AnySchema::default()),
 });
 
 /// Whether an array schema's `items` is `false` (read as `not: {}`): nothing may follow its
 /// `prefixItems`.
 pub(super) fn items_closed(schema: &Schema) -> bool {
-    let items = match &schema.schema_kind {
-        SchemaKind::Type(Type::Array(a)) => a.items.as_ref(),
-        SchemaKind::Any(any) => any.items.as_ref(),
-        _ => None,
-    };
-    matches!(items, Some(ReferenceOr::Item(s)) if matches!(&s.schema_kind, SchemaKind::Not { .. }))
+    matches!(View::of(schema).items, Some(ReferenceOr::Item(s)) if View::of(s).not && View::of(s).only_parts)
 }
 
 /// The `prefixItems` of a 3.1 schema (carried by the up-reading), when there are any.

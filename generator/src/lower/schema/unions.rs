@@ -94,18 +94,8 @@ impl<'a> Schemas<'a> {
         // Variants that are not objects (openai's `tool_choice` is a string or one of two
         // objects) carry no property; a JSON value without it tries the variants in order.
         let scalar = |part: &ReferenceOr<Schema>| {
-            self.resolve(SchemaRef::of(part)).is_some_and(|s| {
-                matches!(
-                    s.schema_kind,
-                    SchemaKind::Type(
-                        Type::String(_)
-                            | Type::Number(_)
-                            | Type::Integer(_)
-                            | Type::Boolean(_)
-                            | Type::Array(_)
-                    )
-                )
-            })
+            self.resolve(SchemaRef::of(part))
+                .is_some_and(|s| is_memberless(&View::of(s)))
         };
         let objects: Vec<(usize, &ReferenceOr<Schema>)> = parts
             .iter()
@@ -245,29 +235,15 @@ impl<'a> Schemas<'a> {
         // A wrapper of one `allOf` part beside parts that only say "an object": 3.1's
         // `{$ref: Item, title: Item, type: object}` (openai's `InputItem` variant), read as an
         // `allOf` of the reference and its siblings, pins what the part pins.
-        let parts = match &schema.schema_kind {
-            SchemaKind::AllOf { all_of } => Some(all_of),
-            SchemaKind::Any(any)
-                if any.properties.is_empty() && any.one_of.is_empty() && any.any_of.is_empty() =>
-            {
-                Some(&any.all_of)
-            }
-            _ => None,
-        };
+        let v = View::of(schema);
+        let parts = (v.properties.is_empty() && v.union().is_none()).then_some(v.all_of);
         if let Some((_, part)) = parts.and_then(|parts| self.sole_meaningful_part(parts)) {
             return self.pinned(SchemaRef::of(part), property, pin, depth + 1);
         }
-        let nested: Option<&Vec<ReferenceOr<Schema>>> = match &schema.schema_kind {
-            SchemaKind::OneOf { one_of } => Some(one_of),
-            SchemaKind::AnyOf { any_of } => Some(any_of),
-            SchemaKind::Any(any) if !any.one_of.is_empty() && any.properties.is_empty() => {
-                Some(&any.one_of)
-            }
-            SchemaKind::Any(any) if !any.any_of.is_empty() && any.properties.is_empty() => {
-                Some(&any.any_of)
-            }
-            _ => None,
-        };
+        let nested = v
+            .union()
+            .filter(|_| v.properties.is_empty())
+            .map(|(parts, _)| parts);
         if let Some(parts) = nested {
             let mut values = Vec::new();
             for part in parts {
@@ -295,9 +271,9 @@ impl<'a> Schemas<'a> {
         };
         // `allOf: [{$ref: ToolType}]`: a property that only refers to its type.
         for _ in 0..8 {
-            match &schema.schema_kind {
-                SchemaKind::AllOf { all_of } if all_of.len() == 1 => {
-                    match self.resolve(SchemaRef::of(&all_of[0])) {
+            match View::of(schema) {
+                v if v.only_parts && v.all_of.len() == 1 => {
+                    match self.resolve(SchemaRef::of(&v.all_of[0])) {
                         Some(inner) => schema = inner,
                         None => return Vec::new(),
                     }
@@ -305,24 +281,15 @@ impl<'a> Schemas<'a> {
                 _ => break,
             }
         }
-        match (&schema.schema_kind, pin) {
-            (SchemaKind::Type(Type::String(t)), Pin::String) => {
-                t.enumeration.iter().flatten().cloned().collect()
-            }
-            (SchemaKind::Type(Type::Integer(t)), Pin::Integer) => {
-                t.enumeration.iter().flatten().map(i64::to_string).collect()
-            }
-            // `{type: integer, enum: [2], allOf: [{$ref: ActionType}]}` (discord): the `enum`
-            // beside the `allOf` is the narrower.
-            (SchemaKind::Any(any), Pin::String) if any.typ.as_deref() != Some("integer") => any
+        // `{type: integer, enum: [2], allOf: [{$ref: ActionType}]}` (discord): the `enum`
+        // beside the `allOf` is the narrower.
+        let v = View::of(schema);
+        match pin {
+            Pin::String if !v.is("integer") => v.enum_strings().map(str::to_owned).collect(),
+            Pin::Integer if !v.is("string") => v
                 .enumeration
                 .iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect(),
-            (SchemaKind::Any(any), Pin::Integer) if any.typ.as_deref() != Some("string") => any
-                .enumeration
-                .iter()
-                .filter_map(|v| v.as_i64().map(|n| n.to_string()))
+                .filter_map(|e| e.as_i64().map(|n| n.to_string()))
                 .collect(),
             _ => Vec::new(),
         }
@@ -335,8 +302,8 @@ impl<'a> Schemas<'a> {
 pub(super) fn variant_reference(part: &ReferenceOr<Schema>) -> Option<&String> {
     match part {
         ReferenceOr::Reference { reference } => Some(reference),
-        ReferenceOr::Item(s) => match &s.schema_kind {
-            SchemaKind::AllOf { all_of } if all_of.len() == 1 => match &all_of[0] {
+        ReferenceOr::Item(s) => match View::of(s) {
+            v if v.only_parts && v.all_of.len() == 1 => match &v.all_of[0] {
                 ReferenceOr::Reference { reference } => Some(reference),
                 ReferenceOr::Item(_) => None,
             },
@@ -354,12 +321,13 @@ pub(super) enum Pin {
 }
 
 pub(super) fn variant_label(s: &Schema, i: usize) -> String {
-    match &s.schema_kind {
-        SchemaKind::Type(Type::String(_)) => "String".into(),
-        SchemaKind::Type(Type::Integer(_)) => "Integer".into(),
-        SchemaKind::Type(Type::Number(_)) => "Number".into(),
-        SchemaKind::Type(Type::Boolean(_)) => "Boolean".into(),
-        SchemaKind::Type(Type::Array(_)) => "Array".into(),
+    let v = View::of(s);
+    match v.typ {
+        Some("string") if is_memberless(&v) => "String".into(),
+        Some("integer") if is_memberless(&v) => "Integer".into(),
+        Some("number") if is_memberless(&v) => "Number".into(),
+        Some("boolean") if is_memberless(&v) => "Boolean".into(),
+        Some("array") if is_memberless(&v) => "Array".into(),
         _ => format!("Variant{i}"),
     }
 }
