@@ -41,86 +41,128 @@ against git's HEAD (`{program} diff` lists every change).
 /// How close a sunset must be for `generate` to warn, unless `--sunset-warning-days` says.
 pub const DEFAULT_SUNSET_WARNING_DAYS: u32 = 90;
 
-/// `generate` (`check == false` unless `--check`) or `check`.
-pub fn run(args: &[String], check_command: bool, inv: &Invocation) -> Result<(), String> {
-    let mut check = check_command;
-    let mut deny_breaking = false;
-    let mut spec = None;
-    let mut out = None;
-    let mut name = None;
-    let mut cli = false;
-    let mut string_formats = false;
-    let mut vendor_runtime = false;
-    let mut runtime_path = None;
-    let mut sunset_days = DEFAULT_SUNSET_WARNING_DAYS;
-    let command = if check_command { "check" } else { "generate" };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--check" => check = true,
-            "--deny-breaking" => deny_breaking = true,
-            "--sunset-warning-days" => {
-                let days = it
-                    .next()
-                    .ok_or("--sunset-warning-days needs a number of days")?;
-                sunset_days = days.parse().map_err(|_| {
-                    format!("--sunset-warning-days: `{days}` is not a number of days")
-                })?;
+/// `generate`'s and `check`'s options, as typed.
+struct Args {
+    check: bool,
+    deny_breaking: bool,
+    spec: Option<PathBuf>,
+    out: Option<PathBuf>,
+    name: Option<String>,
+    cli: bool,
+    string_formats: bool,
+    vendor_runtime: bool,
+    runtime_path: Option<PathBuf>,
+    sunset_days: u32,
+}
+
+impl Args {
+    fn parse(args: &[String], check_command: bool, inv: &Invocation) -> Result<Args, String> {
+        let mut parsed = Args {
+            check: check_command,
+            deny_breaking: false,
+            spec: None,
+            out: None,
+            name: None,
+            cli: false,
+            string_formats: false,
+            vendor_runtime: false,
+            runtime_path: None,
+            sunset_days: DEFAULT_SUNSET_WARNING_DAYS,
+        };
+        let command = if check_command { "check" } else { "generate" };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            match arg.as_str() {
+                "--check" => parsed.check = true,
+                "--deny-breaking" => parsed.deny_breaking = true,
+                "--sunset-warning-days" => {
+                    let days = it
+                        .next()
+                        .ok_or("--sunset-warning-days needs a number of days")?;
+                    parsed.sunset_days = days.parse().map_err(|_| {
+                        format!("--sunset-warning-days: `{days}` is not a number of days")
+                    })?;
+                }
+                "--spec" => {
+                    parsed.spec = Some(PathBuf::from(it.next().ok_or("--spec needs a path")?))
+                }
+                "--out" => {
+                    parsed.out = Some(PathBuf::from(it.next().ok_or("--out needs a directory")?))
+                }
+                "--name" => {
+                    parsed.name = Some(it.next().ok_or("--name needs a crate name stem")?.clone())
+                }
+                "--cli" => parsed.cli = true,
+                "--string-formats" => parsed.string_formats = true,
+                "--vendor-runtime" => parsed.vendor_runtime = true,
+                "--runtime-path" => {
+                    parsed.runtime_path = Some(PathBuf::from(
+                        it.next().ok_or("--runtime-path needs a directory")?,
+                    ))
+                }
+                other => return Err(crate::unknown_option(other, command, inv)),
             }
-            "--spec" => spec = Some(PathBuf::from(it.next().ok_or("--spec needs a path")?)),
-            "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a directory")?)),
-            "--name" => name = Some(it.next().ok_or("--name needs a crate name stem")?.clone()),
-            "--cli" => cli = true,
-            "--string-formats" => string_formats = true,
-            "--vendor-runtime" => vendor_runtime = true,
-            "--runtime-path" => {
-                runtime_path = Some(PathBuf::from(
-                    it.next().ok_or("--runtime-path needs a directory")?,
-                ))
-            }
-            other => return Err(crate::unknown_option(other, command, inv)),
         }
-    }
-    if vendor_runtime && runtime_path.is_some() {
-        return Err("--vendor-runtime and --runtime-path exclude each other".into());
-    }
-    let (targets, fix) = match (spec, out) {
-        (None, None) => {
-            if name.is_some() || cli || string_formats || vendor_runtime || runtime_path.is_some() {
-                return Err(format!(
-                    "--name, --cli, --string-formats, --vendor-runtime and --runtime-path go with --spec and --out; with {} set them there",
-                    crate::config::FILE_NAME
-                ));
-            }
-            let config = inv.config()?;
-            let targets = Target::from_config(&config, &inv.generate)?;
-            let fix = config
-                .command
-                .clone()
-                .unwrap_or_else(|| inv.generate.clone());
-            (targets, fix)
+        if parsed.vendor_runtime && parsed.runtime_path.is_some() {
+            return Err("--vendor-runtime and --runtime-path exclude each other".into());
         }
-        (Some(spec), Some(out)) => {
-            let target = one_document(
-                &spec,
-                &out,
-                name,
-                cli,
-                string_formats,
-                if vendor_runtime {
+        Ok(parsed)
+    }
+
+    /// The documents to generate (apigen.toml's, or the one `--spec` names) and the command
+    /// that regenerates them.
+    fn targets(self, inv: &Invocation) -> Result<(Vec<Target>, String), String> {
+        match (self.spec, self.out) {
+            (None, None) => {
+                if self.name.is_some()
+                    || self.cli
+                    || self.string_formats
+                    || self.vendor_runtime
+                    || self.runtime_path.is_some()
+                {
+                    return Err(format!(
+                        "--name, --cli, --string-formats, --vendor-runtime and --runtime-path go with --spec and --out; with {} set them there",
+                        crate::config::FILE_NAME
+                    ));
+                }
+                let config = inv.config()?;
+                let targets = Target::from_config(&config, &inv.generate)?;
+                let fix = config
+                    .command
+                    .clone()
+                    .unwrap_or_else(|| inv.generate.clone());
+                Ok((targets, fix))
+            }
+            (Some(spec), Some(out)) => {
+                let runtime = if self.vendor_runtime {
                     Runtime::Vendored
-                } else if let Some(p) = runtime_path.or_else(|| inv.runtime_path.clone()) {
+                } else if let Some(p) = self.runtime_path.or_else(|| inv.runtime_path.clone()) {
                     Runtime::Path(p.display().to_string())
                 } else {
                     Runtime::Registry
-                },
-                inv,
-            )?;
-            let fix = target.command.clone();
-            (vec![target], fix)
+                };
+                let target = one_document(
+                    &spec,
+                    &out,
+                    self.name,
+                    self.cli,
+                    self.string_formats,
+                    runtime,
+                    inv,
+                )?;
+                let fix = target.command.clone();
+                Ok((vec![target], fix))
+            }
+            _ => Err("--spec and --out go together".into()),
         }
-        _ => return Err("--spec and --out go together".into()),
-    };
+    }
+}
+
+/// `generate` (`check == false` unless `--check`) or `check`.
+pub fn run(args: &[String], check_command: bool, inv: &Invocation) -> Result<(), String> {
+    let args = Args::parse(args, check_command, inv)?;
+    let (check, deny_breaking, sunset_days) = (args.check, args.deny_breaking, args.sunset_days);
+    let (targets, fix) = args.targets(inv)?;
     // Each document compared with its last commit. `--check` alone stays what CI runs on
     // every commit: a drift check and nothing else.
     let evolution: Vec<(String, Result<apigen::diff::Report, String>)> = if !check || deny_breaking
@@ -149,6 +191,29 @@ pub fn run(args: &[String], check_command: bool, inv: &Invocation) -> Result<(),
     for target in &targets {
         project::sync(target, check, &mut report)?;
     }
+    print_files(&report, check, inv);
+    print_breaking(&evolution, &inv.program);
+    print_warnings(&report, sunset_days);
+    if check && !report.is_clean() {
+        return Err(format!(
+            "generated files are out of date ({} stale, {} missing, {} orphaned); run `{fix}` and commit the result",
+            report.changed.len(),
+            report.missing.len(),
+            report.orphaned.len()
+        ));
+    }
+    if report.is_clean() {
+        println!(
+            "generated files are up to date ({} document{})",
+            targets.len(),
+            if targets.len() == 1 { "" } else { "s" }
+        );
+    }
+    Ok(())
+}
+
+/// The files written (or, with `--check`, out of date), one line each.
+fn print_files(report: &Report, check: bool, inv: &Invocation) {
     let verb = if check { "stale" } else { "updated" };
     let shown = |p: &PathBuf| paths::label(p, &inv.cwd);
     for p in &report.changed {
@@ -168,8 +233,11 @@ pub fn run(args: &[String], check_command: bool, inv: &Invocation) -> Result<(),
             shown(p)
         );
     }
-    print_breaking(&evolution, &inv.program);
-    // After the file list, so they are not lost among the "created:" lines, and counted.
+}
+
+/// The generator's warnings and the sunsets coming near, after the file list so that they
+/// are not lost among the "created:" lines, and counted.
+fn print_warnings(report: &Report, sunset_days: u32) {
     if !report.warnings.is_empty() {
         eprintln!();
         for w in &report.warnings {
@@ -188,22 +256,6 @@ pub fn run(args: &[String], check_command: bool, inv: &Invocation) -> Result<(),
             eprintln!("{w}");
         }
     }
-    if check && !report.is_clean() {
-        return Err(format!(
-            "generated files are out of date ({} stale, {} missing, {} orphaned); run `{fix}` and commit the result",
-            report.changed.len(),
-            report.missing.len(),
-            report.orphaned.len()
-        ));
-    }
-    if report.is_clean() {
-        println!(
-            "generated files are up to date ({} document{})",
-            targets.len(),
-            if targets.len() == 1 { "" } else { "s" }
-        );
-    }
-    Ok(())
 }
 
 /// The target of `--spec PATH --out DIR`: paths in headers and manifests are relative to the
