@@ -5,6 +5,13 @@
 //! never disagree: a crate that depends on the runtime lists it and the crates its own code
 //! names, with the runtime's specification of each; a vendored crate lists all of the
 //! runtime's.
+//!
+//! Decision: these manifests are read line by line, not with a TOML parser. They are this
+//! repository's own (compiled in with `include_str!`, never a user's file), written one
+//! dependency per line; a TOML parser (`toml_edit`, which apigen-cli uses to edit a user's
+//! workspace) would be compiled into every `build.rs` that uses `apigen::Builder` for that.
+//! What would break the line reading (a dependency spread over several lines) fails the
+//! vendored build in CI, which compiles with exactly these lines.
 
 use crate::ir::Api;
 use crate::options::RuntimeSource;
