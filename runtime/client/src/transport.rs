@@ -52,16 +52,10 @@ static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
 /// IETF draft's form (`"3f0e…"`), of random bits (`random.rs`):
 /// unique, which is what a key must be (the server scopes keys per caller).
 pub(crate) fn new_idempotency_key() -> http::HeaderValue {
-    let bits =
-        random::random_u128() & !(0xf000 << 64 | 0xc000 << 48) | (0x4000 << 64 | 0x8000 << 48);
-    // `"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"` written straight into a buffer: formatting it
-    // (two `format!`s and a copy) was most of what a key cost.
+    // Written straight into a buffer: formatting it (two `format!`s and a copy) was most of
+    // what a key cost.
     let mut text = *b"\"00000000-0000-0000-0000-000000000000\"";
-    random::write_hex(&mut text[1..9], bits >> 96);
-    random::write_hex(&mut text[10..14], bits >> 80);
-    random::write_hex(&mut text[15..19], bits >> 64);
-    random::write_hex(&mut text[20..24], bits >> 48);
-    random::write_hex(&mut text[25..37], bits);
+    random::write_uuid_v4(&mut text[1..37]);
     http::HeaderValue::from_bytes(&text).expect("hex digits and dashes are a valid header value")
 }
 

@@ -75,3 +75,20 @@ pub(crate) fn write_hex(out: &mut [u8], mut value: u128) {
         value >>= 8;
     }
 }
+
+/// A random (version 4) UUID's text, `8-4-4-4-12` lowercase hexadecimal digits, written into
+/// `out` (36 bytes): what request ids (the server) and idempotency keys (the client) hold.
+pub(crate) fn write_uuid_v4(out: &mut [u8]) {
+    debug_assert_eq!(out.len(), 36, "a UUID's text is 36 characters");
+    // RFC 9562: version 4 in the high nibble of byte 6, variant `10` in the top bits of byte 8.
+    let bits = random_u128() & !(0xf << 76) & !(0x3 << 62) | (0x4 << 76) | (0x2 << 62);
+    write_hex(&mut out[..8], bits >> 96);
+    out[8] = b'-';
+    write_hex(&mut out[9..13], bits >> 80);
+    out[13] = b'-';
+    write_hex(&mut out[14..18], bits >> 64);
+    out[18] = b'-';
+    write_hex(&mut out[19..23], bits >> 48);
+    out[23] = b'-';
+    write_hex(&mut out[24..36], bits);
+}

@@ -6,7 +6,7 @@
 use http::HeaderValue;
 use http::header::HeaderName;
 
-use super::random::{random_u64, random_u128, write_hex};
+use super::random::{random_u64, random_u128, write_hex, write_uuid_v4};
 
 /// A new id: a random (version 4) UUID's text, `8-4-4-4-12` lowercase hexadecimal digits,
 /// from [`random_u64`], without a random-number dependency. A UUID because it is what
@@ -14,21 +14,8 @@ use super::random::{random_u64, random_u128, write_hex};
 /// `X-Request-ID: format: uuid`; bare hex broke that answer header's schema). Written into
 /// the header value directly (its one allocation), not through a `String` first.
 pub(crate) fn new_id() -> HeaderValue {
-    // RFC 9562: version 4 in the high nibble of byte 6, variant `10` in the top bits of byte 8.
-    let bits = random_u128() & !(0xf << 76) & !(0x3 << 62) | (0x4 << 76) | (0x2 << 62);
-    let mut hex = [0u8; 32];
-    write_hex(&mut hex, bits);
-    let mut text = [b'-'; 36];
-    for (range, at) in [
-        (0..8, 0),
-        (8..12, 9),
-        (12..16, 14),
-        (16..20, 19),
-        (20..32, 24),
-    ] {
-        let len = range.len();
-        text[at..at + len].copy_from_slice(&hex[range]);
-    }
+    let mut text = [0u8; 36];
+    write_uuid_v4(&mut text);
     HeaderValue::from_bytes(&text).expect("hex digits and hyphens are a valid header value")
 }
 

@@ -29,44 +29,13 @@ pub(super) fn one_of(
     // an IPv4 or an IPv6 net, both strings, by `pattern`) are read as the one it fits, and
     // when it fits none, as the first that reads it, whose checks then refuse it.
     let checked_in_order = side == Side::Server && validated;
-    let in_order = if checked_in_order {
-        quote! {
-            let mut reasons = Vec::new();
-            let mut unchecked = None;
-            #(
-                match crate::runtime::integer::from_value::<#types>(value.clone()) {
-                    Ok(v) => {
-                        let v = Self::#variants(v);
-                        let mut errors = Violations::new();
-                        v.validate("", &mut errors);
-                        if errors.is_empty() {
-                            return Ok(v);
-                        }
-                        unchecked.get_or_insert(v);
-                    }
-                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
-                }
-            )*
-            unchecked.ok_or_else(|| serde::de::Error::custom(format!(
-                concat!("no variant of `", #wire_name, "` matched: {}"),
-                reasons.join("; ")
-            )))
-        }
-    } else {
-        quote! {
-            let mut reasons = Vec::new();
-            #(
-                match crate::runtime::integer::from_value::<#types>(value.clone()) {
-                    Ok(v) => return Ok(Self::#variants(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
-                }
-            )*
-            Err(serde::de::Error::custom(format!(
-                concat!("no variant of `", #wire_name, "` matched: {}"),
-                reasons.join("; ")
-            )))
-        }
-    };
+    let in_order = first_variant(
+        checked_in_order,
+        (&variants, &types, &labels),
+        wire_name,
+        |t| quote!(crate::runtime::integer::from_value::<#t>(value.clone())),
+        |message| quote!(serde::de::Error::custom(#message)),
+    );
     let deserialize = match &o.discriminator {
         // By the tag; without one (an answer that leaves the property out), in order.
         Some(d) => {
@@ -236,43 +205,22 @@ fn param_part(
 ) -> TokenStream {
     match side {
         // The first variant that reads the text wins, as for bodies.
-        Side::Server if checked_in_order => quote! {
-            impl crate::runtime::params::FromParam for #name {
-                fn from_param(raw: &str) -> Result<Self, String> {
-                    let mut reasons = Vec::new();
-                    let mut unchecked = None;
-                    #(
-                        match <#types as crate::runtime::params::FromParam>::from_param(raw) {
-                            Ok(v) => {
-                                let v = Self::#variants(v);
-                                let mut errors = Violations::new();
-                                v.validate("", &mut errors);
-                                if errors.is_empty() {
-                                    return Ok(v);
-                                }
-                                unchecked.get_or_insert(v);
-                            }
-                            Err(e) => reasons.push(format!("{}: {e}", #labels)),
-                        }
-                    )*
-                    unchecked.ok_or_else(|| format!(concat!("no variant of `", #wire_name, "` matched: {}"), reasons.join("; ")))
+        Side::Server => {
+            let body = first_variant(
+                checked_in_order,
+                (variants, types, labels),
+                wire_name,
+                |t| quote!(<#t as crate::runtime::params::FromParam>::from_param(raw)),
+                |message| message,
+            );
+            quote! {
+                impl crate::runtime::params::FromParam for #name {
+                    fn from_param(raw: &str) -> Result<Self, String> {
+                        #body
+                    }
                 }
             }
-        },
-        Side::Server => quote! {
-            impl crate::runtime::params::FromParam for #name {
-                fn from_param(raw: &str) -> Result<Self, String> {
-                    let mut reasons = Vec::new();
-                    #(
-                        match <#types as crate::runtime::params::FromParam>::from_param(raw) {
-                            Ok(v) => return Ok(Self::#variants(v)),
-                            Err(e) => reasons.push(format!("{}: {e}", #labels)),
-                        }
-                    )*
-                    Err(format!(concat!("no variant of `", #wire_name, "` matched: {}"), reasons.join("; ")))
-                }
-            }
-        },
+        }
         Side::Client => quote! {
             impl crate::runtime::request::ToParam for #name {
                 fn to_param(&self) -> String {
@@ -280,6 +228,57 @@ fn param_part(
                 }
             }
         },
+    }
+}
+
+/// The variants tried in order on one input, the first that reads it winning (`read`: the
+/// expression that reads a variant's type). With `checked`, the first whose checks the value
+/// also passes, else the first that read it: variants told apart by constraints alone are
+/// read as the one the value fits. `error` makes the caller's error of the message saying
+/// no variant matched. Bodies and parameters are read the same way.
+fn first_variant(
+    checked: bool,
+    (variants, types, labels): (&[proc_macro2::Ident], &[TokenStream], &[String]),
+    wire_name: &str,
+    read: impl Fn(&TokenStream) -> TokenStream,
+    error: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let reads: Vec<TokenStream> = types.iter().map(read).collect();
+    let failed = error(quote!(format!(
+        concat!("no variant of `", #wire_name, "` matched: {}"),
+        reasons.join("; ")
+    )));
+    if checked {
+        quote! {
+            let mut reasons = Vec::new();
+            let mut unchecked = None;
+            #(
+                match #reads {
+                    Ok(v) => {
+                        let v = Self::#variants(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() {
+                            return Ok(v);
+                        }
+                        unchecked.get_or_insert(v);
+                    }
+                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                }
+            )*
+            unchecked.ok_or_else(|| #failed)
+        }
+    } else {
+        quote! {
+            let mut reasons = Vec::new();
+            #(
+                match #reads {
+                    Ok(v) => return Ok(Self::#variants(v)),
+                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                }
+            )*
+            Err(#failed)
+        }
     }
 }
 
