@@ -6,7 +6,8 @@
 //! A separate workspace and target directory (`target/compat/`), because cargo cannot build
 //! inside the workspace's own target directory while `cargo test` holds it; so the first run
 //! compiles the dependencies once (a few minutes on two cores) and CI runs it as its own step
-//! rather than inside `cargo test`. The edit itself is unit tested below.
+//! rather than inside `cargo test`, with `--shared-target` (the workspace's target directory,
+//! whose dependencies the clippy step has checked already). The edit itself is unit tested below.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -119,14 +120,26 @@ const COPIED: &[&str] = &["examples/petstore-service", "tests/cli", "tests/gener
 const SUPPORT: &[&str] = &["runtime/server", "runtime/client", "runtime/cli"];
 
 pub fn main(args: &[String]) -> Result<(), String> {
-    if let Some(other) = args.first() {
-        return Err(format!(
-            "`cargo xtask compat` takes no arguments (got `{other}`)"
-        ));
-    }
+    // `--shared-target`: check in the workspace's own target directory (CI, where nothing else
+    // holds it, and the clippy step's dependencies are reused: the copy keeps the repository's
+    // lock file and profiles).
+    let shared_target = match args {
+        [] => false,
+        [flag] if flag == "--shared-target" => true,
+        [other, ..] => {
+            return Err(format!(
+                "`cargo xtask compat` takes only --shared-target (got `{other}`)"
+            ));
+        }
+    };
     let root = codegen::root();
     let root = root.canonicalize().unwrap_or(root);
     let base = root.join("target/compat");
+    let target_dir = if shared_target {
+        root.join("target")
+    } else {
+        base.join("target")
+    };
     let ws = base.join("ws");
     let _ = fs::remove_dir_all(&ws);
     fs::create_dir_all(ws.join("spec"))
@@ -187,7 +200,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .args(["check", "--workspace", "--all-targets", "--manifest-path"])
         .arg(ws.join("Cargo.toml"))
         .arg("--target-dir")
-        .arg(base.join("target"))
+        .arg(&target_dir)
         .env_remove("CARGO_TARGET_DIR")
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;

@@ -58,7 +58,16 @@ pub fn main(args: &[String]) -> Result<(), String> {
     } = find_documents(&root, &args.dirs, &args.filters)?;
     let out_dir = root.join("target/corpus");
     let ws = args.keep.clone().unwrap_or_else(|| out_dir.join("ws"));
-    let target_dir = out_dir.join("target");
+    // `--shared-target` (CI): the repository's target directory and dev profile, so that the
+    // dependencies its clippy step checked are not checked again.
+    let (target_dir, profile) = if args.shared_target {
+        (
+            root.join("target"),
+            crate::calls::repository_profile(&root)?,
+        )
+    } else {
+        (out_dir.join("target"), String::new())
+    };
 
     // 1. Generate every document and write the crates of those that generate.
     fs::create_dir_all(&ws).map_err(|e| format!("cannot create {}: {e}", ws.display()))?;
@@ -90,7 +99,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut build_secs = 0.0;
     let mut doc_secs = 0.0;
     if !members.is_empty() {
-        let (names, excluded) = load_workspace(&ws, &root, &mut members, "")?;
+        let (names, excluded) = load_workspace(&ws, &root, &mut members, &profile)?;
         for (member, why) in excluded {
             builds.insert(
                 member,
@@ -396,6 +405,8 @@ struct Args {
     doc: bool,
     /// Write the crates and each document's outcome, build nothing (`--generate-only`).
     generate_only: bool,
+    /// Build in the repository's target directory (`--shared-target`).
+    shared_target: bool,
 }
 
 /// `--generate-only`: each document's outcome (generated, or its first error, warnings by
@@ -432,6 +443,7 @@ impl Args {
             keep: None,
             doc: true,
             generate_only: false,
+            shared_target: false,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -441,6 +453,7 @@ impl Args {
                     .push(it.next().ok_or("--filter needs a substring")?.clone()),
                 "--no-doc" => parsed.doc = false,
                 "--generate-only" => parsed.generate_only = true,
+                "--shared-target" => parsed.shared_target = true,
                 "--keep" => parsed.keep = Some(it.next().ok_or("--keep needs a directory")?.into()),
                 other if other.starts_with('-') => {
                     return Err(format!("unknown option `{other}`"));

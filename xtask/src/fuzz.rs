@@ -38,6 +38,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut seeds = 20u64;
     let mut start = 1u64;
     let mut batch = 50usize;
+    let mut shared_target = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut number = |what: &str| -> Result<u64, String> {
@@ -49,6 +50,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--seeds" => seeds = number("--seeds")?,
             "--start" => start = number("--start")?,
             "--batch" => batch = number("--batch")?.max(1) as usize,
+            "--shared-target" => shared_target = true,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -56,8 +58,19 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let root = root.canonicalize().unwrap_or(root);
     let ws = root.join("target/fuzz/ws");
     // The corpus command's target directory: both build throwaway crates with the same
-    // dependencies (the repository's Cargo.lock), so CI builds those once for both.
-    let target_dir = root.join("target/corpus/target");
+    // dependencies (the repository's Cargo.lock), so CI builds those once for both; with
+    // `--shared-target`, as the corpus's, the repository's and its dev profile.
+    let build = if shared_target {
+        BuildDir {
+            dir: root.join("target"),
+            profile: crate::calls::repository_profile(&root)?,
+        }
+    } else {
+        BuildDir {
+            dir: root.join("target/corpus/target"),
+            profile: String::new(),
+        }
+    };
     let kept_dir = root.join("tests/fuzz");
 
     // The documents kept from earlier runs first, then the seeds.
@@ -102,7 +115,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 .join(", "),
             cases.len()
         );
-        let found = check(&root, &ws, &target_dir, chunk)?;
+        let found = check(&root, &ws, &build, chunk)?;
         for (case, failure) in chunk.iter().zip(found) {
             if let Some(f) = failure {
                 eprintln!("fuzz: {}: {}", case.label, f.summary);
@@ -118,14 +131,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             continue;
         };
         eprintln!("fuzz: reducing seed {seed} ({})", failure.signature);
-        let small = reduce(
-            &root,
-            &ws,
-            &target_dir,
-            seed,
-            &case.text,
-            &failure.signature,
-        )?;
+        let small = reduce(&root, &ws, &build, seed, &case.text, &failure.signature)?;
         fs::create_dir_all(&kept_dir)
             .map_err(|e| format!("cannot create {}: {e}", kept_dir.display()))?;
         let path = kept_dir.join(format!("seed-{seed}.json"));
@@ -188,12 +194,19 @@ fn slug(name: &str) -> String {
         .collect()
 }
 
+/// Where the crates are checked: the target directory and the `[profile.dev]` tables the
+/// workspace's manifest carries (so that dependencies built there are reused).
+struct BuildDir {
+    dir: PathBuf,
+    profile: String,
+}
+
 /// Generates every case, checks the crates of those that generate in one clippy run, and
 /// says how each failed (`None`: it did not).
 fn check(
     root: &Path,
     ws: &Path,
-    target_dir: &Path,
+    build: &BuildDir,
     cases: &[Case],
 ) -> Result<Vec<Option<Failure>>, String> {
     let mut out: Vec<Option<Failure>> = vec![None; cases.len()];
@@ -213,14 +226,14 @@ fn check(
     if members.is_empty() {
         return Ok(out);
     }
-    corpus::write_workspace(ws, root, &members)?;
+    corpus::write_workspace_with(ws, root, &members, &build.profile)?;
     let names = corpus::cargo_metadata(ws).map_err(|stderr| {
         format!(
             "cargo cannot load the fuzz workspace: {}",
             corpus::first_cargo_error(&stderr)
         )
     })?;
-    let (lines, _, stderr) = corpus::cargo_build(ws, target_dir, &[])?;
+    let (lines, _, stderr) = corpus::cargo_build(ws, &build.dir, &[])?;
     let mut tally = corpus::tally(lines.iter().map(String::as_str), &names);
     for (i, slug) in built {
         out[i] = ["server", "client"].into_iter().find_map(|side| {
@@ -306,7 +319,7 @@ fn generate(case: &Case) -> Result<BTreeMap<String, String>, Failure> {
 fn reduce(
     root: &Path,
     ws: &Path,
-    target_dir: &Path,
+    build: &BuildDir,
     seed: u64,
     text: &str,
     signature: &str,
@@ -334,7 +347,7 @@ fn reduce(
                     seed: None,
                 })
                 .collect();
-            let results = check(root, ws, target_dir, &cases)?;
+            let results = check(root, ws, build, &cases)?;
             let best = cases
                 .iter()
                 .zip(&candidates)

@@ -35,13 +35,15 @@ cargo xtask mock DOC [--port N] [--key KEY] [--plan NAME] [--cors-origin ORIGIN]
     `apigen mock` with this checkout's runtime crates: DOC's server crate generated into
     target/apigen-mock/, built with its `mock` feature and run: every operation answered from the
     document's examples (or values made from its schemas) through the generated router.
-cargo xtask compat
+cargo xtask compat [--shared-target]
     Additive spec changes are source-compatible: regenerates the pet store crates from
     spec/petstore.yaml plus an optional property, query parameters (one the first of its
     operation), an error status, a same-body success status, an enum value and an operation
     (throwaway workspace target/compat/ws), and checks that the reference service and the
-    CLI's tests, unchanged (all targets), compile against them.
+    CLI's tests, unchanged (all targets), compile against them. --shared-target: check in
+    target/ (nothing else may build there meanwhile), reusing the dependencies checked there.
 cargo xtask corpus [DIR...] [--filter SUBSTR]... [--keep DIR] [--no-doc] [--generate-only]
+                   [--shared-target]
     Robustness run over every .yaml/.yml/.json document under the DIRs (default
     ../shared/openapi-corpus, -31, -multi and -swagger2, recursively; a folder that SOURCES.md
     lists with a root file is one document split over its files; with several folders labels
@@ -53,7 +55,8 @@ cargo xtask corpus [DIR...] [--filter SUBSTR]... [--keep DIR] [--no-doc] [--gene
     on a panic, an internal generator error or a generated crate that does not compile or
     warns (rustc, clippy or rustdoc); a located error refusing a document is fine.
     --generate-only: write the crates and each document's outcome (ws/outcomes.txt) and stop,
-    to compare two generators' output with `diff -r`.
+    to compare two generators' output with `diff -r`. --shared-target: build in target/ with
+    the repository's dev profile (CI: the dependencies clippy checked are reused).
 cargo xtask serve-corpus [DOC|DIR...] [--filter SUBSTR] [--max-examples N] [--seed N] [--workers N]
                          [--generate-only]
     Every document (default: both corpus folders, as `corpus` finds them) served by its
@@ -77,14 +80,15 @@ cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples] [--
     CLI that does not compile and on any call that is not ok or the mock's fault. Builds in
     target/calls/target without debug info, or with --shared-target in target/ with the
     workspace's dev profile (CI: the dependencies the tests built are reused).
-cargo xtask fuzz [--seeds N] [--start S] [--batch B]
+cargo xtask fuzz [--seeds N] [--start S] [--batch B] [--shared-target]
     Random valid documents (seeds S..S+N, default 1..=20; deterministic by seed) combining the
     constructs the generator supports with names from the adversarial list; both crates of
     each generated and checked by one `cargo clippy --keep-going` per batch of B seeds
     (default 50; throwaway workspace target/fuzz/ws). Fails on a panic, an error on a valid
     document, a crate that does not compile or any warning; each failing seed is reduced to
     a small document written to tests/fuzz/seed-N.json, and every document kept there is
-    checked again on every run.
+    checked again on every run. --shared-target: as corpus's (target/, the repository's dev
+    profile).
 cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
     Mutation testing (cargo-mutants; install: cargo install cargo-mutants --locked) of the
     runtime and generator files that carry auth, rate limits, retries, deprecation, problems

@@ -321,7 +321,7 @@ impl Args {
 /// The repository manifest's `[profile.dev]` tables (`[profile.dev]`,
 /// `[profile.dev.package."*"]`, …) as they are written, for a workspace that shares its
 /// target directory: a unit built with another profile would be built again.
-fn repository_profile(root: &Path) -> Result<String, String> {
+pub(crate) fn repository_profile(root: &Path) -> Result<String, String> {
     let manifest = root.join("Cargo.toml");
     let text = fs::read_to_string(&manifest)
         .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
