@@ -407,8 +407,7 @@ impl<'a> Schemas<'a> {
         self.resolve(s).is_some_and(|schema| {
             let v = View::of(schema);
             !only_null(schema)
-                && (schema.schema_data.nullable
-                    || v.typ.is_some() && v.enumeration.contains(&serde_json::Value::Null))
+                && (schema.schema_data.nullable || v.typ.is_some() && v.enumeration.has_null())
         })
     }
 

@@ -15,11 +15,7 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
         c.exclusive_minimum = v.exclusive_minimum;
         c.exclusive_maximum = v.exclusive_maximum;
         c.multiple_of = v.multiple_of;
-        c.one_of = v
-            .enumeration
-            .iter()
-            .filter_map(|e| e.as_number().cloned())
-            .collect();
+        c.one_of = v.enumeration.numbers();
     }
     if v.may_be("string") {
         c.min_length = v.min_length;
@@ -38,7 +34,7 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
     }
     if v.is("boolean") {
         // `enum: [false]`: the one value; `[true, false]` allows both, as no enum does.
-        let mut values = v.enumeration.iter().filter_map(serde_json::Value::as_bool);
+        let mut values = v.enumeration.booleans().into_iter();
         if let Some(first) = values.next()
             && values.all(|b| b == first)
         {

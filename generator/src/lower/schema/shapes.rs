@@ -8,11 +8,7 @@ use super::*;
 /// every server that writes it sends `null`, and so does Prism.
 pub(super) fn only_null(schema: &Schema) -> bool {
     let v = View::of(schema);
-    v.may_be("string")
-        && !v.enumeration.is_empty()
-        && v.enumeration.iter().all(serde_json::Value::is_null)
-        && v.properties.is_empty()
-        && v.no_parts()
+    v.may_be("string") && v.enumeration.only_null() && v.properties.is_empty() && v.no_parts()
 }
 
 /// Whether the schema says nothing about the value's shape: no type, properties or parts

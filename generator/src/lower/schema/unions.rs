@@ -288,8 +288,9 @@ impl<'a> Schemas<'a> {
             Pin::String if !v.is("integer") => v.enum_strings().map(str::to_owned).collect(),
             Pin::Integer if !v.is("string") => v
                 .enumeration
+                .integers()
                 .iter()
-                .filter_map(|e| e.as_i64().map(|n| n.to_string()))
+                .map(i64::to_string)
                 .collect(),
             _ => Vec::new(),
         }

@@ -27,8 +27,8 @@ pub(super) struct View<'s> {
     pub typ: Option<&'s str>,
     /// `format` as written (`int32`, `date-time`, `byte`, …).
     pub format: Option<&'s str>,
-    /// `enum`, values as written (`null` included).
-    pub enumeration: Vec<Value>,
+    /// `enum`, values as written (`null` included), borrowed.
+    pub enumeration: Enum<'s>,
     pub pattern: Option<&'s str>,
     pub min_length: Option<usize>,
     pub max_length: Option<usize>,
@@ -69,11 +69,7 @@ impl<'s> View<'s> {
                     VariantOrUnknownOrEmpty::Unknown(f) => Some(f),
                     VariantOrUnknownOrEmpty::Empty => None,
                 };
-                v.enumeration = s
-                    .enumeration
-                    .iter()
-                    .map(|e| e.clone().map_or(Value::Null, Value::String))
-                    .collect();
+                v.enumeration = Enum::Strings(&s.enumeration);
                 v.pattern = s.pattern.as_deref();
                 v.min_length = s.min_length;
                 v.max_length = s.max_length;
@@ -86,11 +82,7 @@ impl<'s> View<'s> {
                     VariantOrUnknownOrEmpty::Unknown(f) => Some(f),
                     VariantOrUnknownOrEmpty::Empty => None,
                 };
-                v.enumeration = i
-                    .enumeration
-                    .iter()
-                    .map(|e| e.map_or(Value::Null, Value::from))
-                    .collect();
+                v.enumeration = Enum::Integers(&i.enumeration);
                 v.minimum = i.minimum.map(Bound::Integer);
                 v.maximum = i.maximum.map(Bound::Integer);
                 v.exclusive_minimum = i.exclusive_minimum;
@@ -105,14 +97,7 @@ impl<'s> View<'s> {
                     VariantOrUnknownOrEmpty::Unknown(f) => Some(f),
                     VariantOrUnknownOrEmpty::Empty => None,
                 };
-                v.enumeration = n
-                    .enumeration
-                    .iter()
-                    .map(|e| {
-                        e.and_then(serde_json::Number::from_f64)
-                            .map_or(Value::Null, Value::Number)
-                    })
-                    .collect();
+                v.enumeration = Enum::Numbers(&n.enumeration);
                 v.minimum = n.minimum.map(Bound::Number);
                 v.maximum = n.maximum.map(Bound::Number);
                 v.exclusive_minimum = n.exclusive_minimum;
@@ -121,11 +106,7 @@ impl<'s> View<'s> {
             }
             SchemaKind::Type(Type::Boolean(b)) => {
                 v.typ = Some("boolean");
-                v.enumeration = b
-                    .enumeration
-                    .iter()
-                    .map(|e| e.map_or(Value::Null, Value::Bool))
-                    .collect();
+                v.enumeration = Enum::Booleans(&b.enumeration);
             }
             SchemaKind::Type(Type::Array(a)) => {
                 v.typ = Some("array");
@@ -168,7 +149,7 @@ impl<'s> View<'s> {
         View {
             typ: any.typ.as_deref(),
             format: any.format.as_deref(),
-            enumeration: any.enumeration.clone(),
+            enumeration: Enum::Values(&any.enumeration),
             pattern: any.pattern.as_deref(),
             min_length: any.min_length,
             max_length: any.max_length,
@@ -198,7 +179,7 @@ impl<'s> View<'s> {
         View {
             typ: None,
             format: None,
-            enumeration: Vec::new(),
+            enumeration: Enum::Values(&[]),
             pattern: None,
             min_length: None,
             max_length: None,
@@ -252,17 +233,114 @@ impl<'s> View<'s> {
     }
 
     /// The strings `enum` lists (not its `null`).
-    pub fn enum_strings(&self) -> impl Iterator<Item = &str> {
-        self.enumeration.iter().filter_map(Value::as_str)
+    pub fn enum_strings(&self) -> impl Iterator<Item = &'s str> {
+        self.enumeration.strings()
     }
 
     /// `enum` lists strings, and nothing but strings and `null`.
     pub fn is_string_enum(&self) -> bool {
-        self.enum_strings().next().is_some()
-            && self
-                .enumeration
+        self.enum_strings().next().is_some() && self.enumeration.only_strings_or_null()
+    }
+}
+
+/// A schema's `enum` as openapiv3 holds it: typed values for a schema of one type's keywords
+/// alone (`None` for `null`), JSON values otherwise. Read in place: a schema is viewed many
+/// times while it is lowered, and its `enum` (hundreds of strings in api.github.com's) is
+/// not copied for each look.
+#[derive(Clone, Copy)]
+pub(super) enum Enum<'s> {
+    Strings(&'s [Option<String>]),
+    Integers(&'s [Option<i64>]),
+    Numbers(&'s [Option<f64>]),
+    Booleans(&'s [Option<bool>]),
+    Values(&'s [Value]),
+}
+
+impl<'s> Enum<'s> {
+    pub fn is_empty(self) -> bool {
+        match self {
+            Enum::Strings(e) => e.is_empty(),
+            Enum::Integers(e) => e.is_empty(),
+            Enum::Numbers(e) => e.is_empty(),
+            Enum::Booleans(e) => e.is_empty(),
+            Enum::Values(e) => e.is_empty(),
+        }
+    }
+
+    /// Each value is it `null`.
+    fn nulls(self) -> Box<dyn Iterator<Item = bool> + 's> {
+        match self {
+            Enum::Strings(e) => Box::new(e.iter().map(Option::is_none)),
+            Enum::Integers(e) => Box::new(e.iter().map(Option::is_none)),
+            Enum::Numbers(e) => Box::new(e.iter().map(Option::is_none)),
+            Enum::Booleans(e) => Box::new(e.iter().map(Option::is_none)),
+            Enum::Values(e) => Box::new(e.iter().map(Value::is_null)),
+        }
+    }
+
+    /// `null` is one of the values.
+    pub fn has_null(self) -> bool {
+        self.nulls().any(|null| null)
+    }
+
+    /// Values listed, every one `null`.
+    pub fn only_null(self) -> bool {
+        !self.is_empty() && self.nulls().all(|null| null)
+    }
+
+    /// Every value a string or `null`.
+    pub fn only_strings_or_null(self) -> bool {
+        match self {
+            Enum::Strings(_) => true,
+            Enum::Values(e) => e.iter().all(|v| v.is_string() || v.is_null()),
+            other => other.nulls().all(|null| null),
+        }
+    }
+
+    /// The strings listed.
+    pub fn strings(self) -> impl Iterator<Item = &'s str> {
+        let (typed, values): (&[Option<String>], &[Value]) = match self {
+            Enum::Strings(e) => (e, &[]),
+            Enum::Values(e) => (&[], e),
+            _ => (&[], &[]),
+        };
+        typed
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .chain(values.iter().filter_map(Value::as_str))
+    }
+
+    /// The numbers listed, as JSON numbers.
+    pub fn numbers(self) -> Vec<serde_json::Number> {
+        match self {
+            Enum::Integers(e) => e.iter().flatten().map(|&n| n.into()).collect(),
+            Enum::Numbers(e) => e
                 .iter()
-                .all(|v| v.is_string() || v.is_null())
+                .flatten()
+                .filter_map(|&n| serde_json::Number::from_f64(n))
+                .collect(),
+            Enum::Values(e) => e.iter().filter_map(|v| v.as_number().cloned()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The whole numbers listed as integers (a `number` schema's values are not).
+    pub fn integers(self) -> Vec<i64> {
+        match self {
+            Enum::Integers(e) => e.iter().flatten().copied().collect(),
+            Enum::Values(e) => e.iter().filter_map(Value::as_i64).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The booleans listed.
+    pub fn booleans(self) -> Vec<bool> {
+        match self {
+            Enum::Booleans(e) => e.iter().flatten().copied().collect(),
+            Enum::Values(e) => e.iter().filter_map(Value::as_bool).collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
