@@ -36,10 +36,28 @@ pub fn ident(name: &str) -> Ident {
 pub fn doc(lines: &[String]) -> TokenStream {
     let lines = crate::docs::link_bare_urls(lines);
     let lines = lines.iter().map(|l| {
-        let text = doc_value(l);
+        let text = doc_value(&visible_controls(l));
         quote!(#[doc = #text])
     });
     quote!(#(#lines)*)
+}
+
+/// A line with its control characters (but tabs) written as Rust escapes (`\r`, `\u{1}`): a
+/// name the document gives (a property called `foo\rbar`, as JSON Schema's test suite has)
+/// reaches a doc line as written, and rustc refuses a bare carriage return in a doc comment.
+fn visible_controls(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.chars().any(|c| c.is_control() && c != '\t') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    for c in line.chars() {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 std::thread_local! {

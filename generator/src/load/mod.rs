@@ -499,7 +499,8 @@ pub fn ref_name<'a>(reference: &'a str, kind: &str) -> Result<&'a str, String> {
     }
 }
 
-/// Unescapes a component name from a `$ref` token (RFC 6901).
+/// Unescapes a component name from a `$ref` token (RFC 6901). A local reference's
+/// percent-encoding is undone once, while the document is read (`normalize`).
 pub fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }

@@ -123,7 +123,7 @@ fn normalize(path: &str) -> String {
 }
 
 /// `%20` → ` ` (RFC 3986 percent-encoding); a `%` not followed by two hex digits stays.
-pub(super) fn percent_decode(text: &str) -> String {
+pub(crate) fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -8,6 +8,7 @@ mod mixed;
 mod oas31;
 mod oas31_fallbacks;
 mod refs;
+mod suite;
 mod swagger2;
 
 use crate::diag::Sink;
