@@ -157,7 +157,8 @@ fn lowered(
 ) -> Result<(ir::Api, Vec<Diagnostic>, load::Loaded), Diagnostics> {
     let mut loaded = load::read(root, source)?;
     let mut sink = Sink::default();
-    let api = lower::lower_with(&loaded.doc, options, &mut sink);
+    let mut api = lower::lower_with(&loaded.doc, options, &mut sink);
+    lower::held::decide(&mut api, &loaded.written.value, loaded.version);
     // The lowering speaks of places in the up-read document; the user wrote them elsewhere.
     for d in &mut sink.items {
         d.pointer = loaded.original(&d.pointer);

@@ -68,14 +68,16 @@ cargo xtask serve-corpus [DOC|DIR...] [--filter SUBSTR] [--max-examples N] [--se
     docs/serving.md does not list as the document's own defect, a server that does not build
     or start, and a listed defect that no longer shows. --generate-only: write the servers
     into target/serve-corpus/ws/ and stop (to compare two generators' output).
-cargo xtask schema-suite [--draft 2020-12|4] [--filter SUBSTR]...
+cargo xtask schema-suite [--draft 2020-12|4] [--filter SUBSTR]... [--shared-target]
     JSON Schema's own test suite (tests/fixtures/json-schema-suite/, both drafts by default):
     every group's schema the JSON body of one operation of one generated document (3.1 for
     2020-12, 3.0 for draft 4), every value sent to the generated server's mock program (valid:
     204, invalid: 400) and every valid one decoded by the generated client's types. Prints a
     table per keyword file and writes target/schema-suite/<draft>/report.md and failures.md;
     a group the generator refuses is lost with its error. Fails on a failing case that
-    xtask/src/schema_suite/decisions.rs does not set aside.
+    xtask/src/schema_suite/decisions.rs does not set aside, and on a group listed there as
+    open that passes. Builds in target/schema-suite/target, or with --shared-target in target/
+    with the workspace's dev profile (CI). Table: docs/json-schema-suite.md.
 cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples] [--shared-target]
     Every operation of each document's generated command-line client, called against Prism
     (an independent mock of the same document; npm, pinned in scripts/prism, installed with

@@ -44,6 +44,9 @@ struct Args {
     drafts: Vec<String>,
     /// Groups whose label (`file.json #N`) holds any of these (all when none).
     filters: Vec<String>,
+    /// Build in the repository's target directory with its dev profile (`--shared-target`,
+    /// CI: the dependencies the test step built are reused).
+    shared_target: bool,
 }
 
 impl Args {
@@ -51,6 +54,7 @@ impl Args {
         let mut out = Args {
             drafts: Vec::new(),
             filters: Vec::new(),
+            shared_target: false,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -63,6 +67,7 @@ impl Args {
                         _ => return Err(format!("--draft {d}: 2020-12 or 4")),
                     }
                 }
+                "--shared-target" => out.shared_target = true,
                 "--filter" => out
                     .filters
                     .push(it.next().ok_or("--filter needs a text")?.clone()),
@@ -82,9 +87,15 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let root = root.canonicalize().unwrap_or(root);
     let mut failing = Vec::new();
     for draft in &args.drafts {
-        let tally = run_draft(&root, draft, &args.filters)?;
+        let (tally, stale) = run_draft(&root, draft, &args)?;
         if tally.unexpected() > 0 {
             failing.push(format!("{draft}: {} unexpected", tally.unexpected()));
+        }
+        if !stale.is_empty() {
+            failing.push(format!(
+                "{draft}: listed as open but passing now (remove them from the list): {}",
+                stale.join(", ")
+            ));
         }
     }
     if failing.is_empty() {
@@ -98,7 +109,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
 }
 
-fn run_draft(root: &Path, draft: &str, filters: &[String]) -> Result<Tally, String> {
+/// One draft's run: its tally, and the groups listed as open that pass now.
+fn run_draft(root: &Path, draft: &str, args: &Args) -> Result<(Tally, Vec<String>), String> {
+    let filters = &args.filters;
     let started = Instant::now();
     let groups = read_groups(&root.join(SUITE).join(draft))?;
     let groups: Vec<&Group> = groups
@@ -176,10 +189,17 @@ fn run_draft(root: &Path, draft: &str, filters: &[String]) -> Result<Tally, Stri
         format!("{slug}-client"),
         decoder.clone(),
     ];
-    corpus::write_workspace_with(&ws, root, &members, "\n[profile.dev]\ndebug = 0\n")?;
+    let (target, profile) = if args.shared_target {
+        (root.join("target"), crate::calls::repository_profile(root)?)
+    } else {
+        (
+            root.join("target/schema-suite/target"),
+            "\n[profile.dev]\ndebug = 0\n".to_string(),
+        )
+    };
+    corpus::write_workspace_with(&ws, root, &members, &profile)?;
 
     // 2. Build the mock program and the decoder.
-    let target = root.join("target/schema-suite/target");
     let status = corpus::cargo()
         .args(["build", "--bins", "--features"])
         .arg(format!("{slug}-server/mock"))
@@ -226,7 +246,13 @@ fn run_draft(root: &Path, draft: &str, filters: &[String]) -> Result<Tally, Stri
         out.join("report.md").display(),
         out.join("failures.md").display()
     );
-    Ok(report::tally(&groups, &outcomes))
+    let stale = groups
+        .iter()
+        .filter(|g| decisions::open(g).is_some())
+        .filter(|g| matches!(outcomes.get(&g.name()), Some(Outcome::Ran(r)) if r.iter().all(report::CaseResult::passes)))
+        .map(|g| g.label())
+        .collect();
+    Ok((report::tally(&groups, &outcomes), stale))
 }
 
 /// The mock program, killed when dropped.

@@ -267,6 +267,19 @@ pub struct Body {
     /// checks that apply (filled by `resolve_check_types`).
     pub check_ty: TypeRef,
     pub doc: Vec<String>,
+    /// The JSON body's schema is held to the letter by the runtime (`runtime::schema`) before
+    /// it is decoded: its schema says what the body's types and their checks cannot (see
+    /// `lower::held`). `None`: the types and their checks hold all of it.
+    pub held: Option<Held>,
+}
+
+/// Where the runtime finds a body's schema: a JSON pointer into the served document (as
+/// written, `document.rs`), and the dialect its keywords are read in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    pub pointer: String,
+    /// JSON Schema 2020-12 (OpenAPI 3.1, 3.2); otherwise OpenAPI 3.0's schema object.
+    pub dialect_2020: bool,
 }
 
 impl Body {

@@ -93,6 +93,7 @@ pub fn normalize(mut value: Value, version: Version) -> Normalized {
         late.nullable_refs(&mut value, &Loc::root());
         n.moves = late.moves.after(std::mem::take(&mut n.moves));
     } else {
+        n.definitions(&mut value);
         n.nullable_refs(&mut value, &Loc::root());
     }
     Normalized {
@@ -111,6 +112,29 @@ pub const METHODS: &[&str] = &[
 ];
 
 impl Normalizer {
+    /// 3.0: component schemas' `definitions` (draft 4's `$defs`) hoisted as 3.1's `$defs` are,
+    /// and the references into them rewritten.
+    fn definitions(&mut self, doc: &mut Value) {
+        let Some(components) = doc.get_mut("components").and_then(Value::as_object_mut) else {
+            return;
+        };
+        let holds = |s: &Value| s.get("definitions").is_some_and(Value::is_object);
+        if !components
+            .get("schemas")
+            .and_then(Value::as_object)
+            .is_some_and(|schemas| schemas.values().any(holds))
+        {
+            return;
+        }
+        self.hoist(components, &Loc::root().child("components"), "definitions");
+        if let Some(obj) = doc.as_object() {
+            let refs = rewritten_def_refs(obj);
+            if !refs.is_empty() {
+                rewrite_refs(doc, &refs);
+            }
+        }
+    }
+
     /// 3.0 (and 2.0 read as it): `{$ref: X, nullable: true}` becomes `{allOf: [{$ref: X}],
     /// nullable: true}`, and an `allOf` part that holds only `nullable: true` the whole's. OpenAPI 3.0 says keywords beside `$ref` are ignored, but documents
     /// that write this mean "X or null" (openai's `reasoning`, `response_format`), their

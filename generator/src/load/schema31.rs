@@ -51,19 +51,19 @@ fn keyword_type(key: &str) -> Option<&'static str> {
 const UNCHECKED: &[(&str, &str)] = &[
     (
         "if",
-        "`if`/`then`/`else` is not checked by the generated code; the other keywords of the schema still apply",
+        "`if`/`then`/`else` is checked where it describes a JSON request body (the server holds such a body to its schema as written) and nowhere else (parameters, form fields, the client); the other keywords of the schema still apply",
     ),
     (
         "dependentSchemas",
-        "`dependentSchemas` is not checked by the generated code",
+        "`dependentSchemas` is checked where it describes a JSON request body (the server holds such a body to its schema as written) and nowhere else (parameters, form fields, the client)",
     ),
     (
         "propertyNames",
-        "`propertyNames` is not checked by the generated code",
+        "`propertyNames` is checked where it describes a JSON request body (the server holds such a body to its schema as written) and nowhere else (parameters, form fields, the client)",
     ),
     (
         "contains",
-        "`contains` is not checked by the generated code",
+        "`contains` is checked where it describes a JSON request body (the server holds such a body to its schema as written) and nowhere else (parameters, form fields, the client)",
     ),
     (
         "unevaluatedItems",
@@ -103,6 +103,12 @@ impl Normalizer {
     /// Moves each component schema's `$defs` into `components/schemas` (named
     /// `<Component>_<Def>`), marking where it was written with `x-apigen-origin`.
     pub(super) fn hoist_defs(&mut self, components: &mut Map<String, Value>, at: &Loc) {
+        self.hoist(components, at, "$defs");
+    }
+
+    /// [`Self::hoist_defs`] for the entries of `key` (`$defs`; 3.0's `definitions`, draft 4's
+    /// spelling, which the 3.0 model does not keep: a reference into it found nothing).
+    pub(super) fn hoist(&mut self, components: &mut Map<String, Value>, at: &Loc, key: &str) {
         let Some(Value::Object(schemas)) = components.get_mut("schemas") else {
             return;
         };
@@ -111,7 +117,7 @@ impl Normalizer {
             let Some(Value::Object(schema)) = schemas.get_mut(&name) else {
                 continue;
             };
-            let Some(Value::Object(defs)) = schema.remove("$defs") else {
+            let Some(Value::Object(defs)) = schema.remove(key) else {
                 continue;
             };
             let owner = schema
@@ -126,7 +132,7 @@ impl Normalizer {
                     new_name = format!("{name}_{def}{n}");
                     n += 1;
                 }
-                let origin = push(&push(&owner, "$defs"), &def);
+                let origin = push(&push(&owner, key), &def);
                 if let Value::Object(obj) = &mut s {
                     obj.insert("x-apigen-origin".into(), Value::String(origin.clone()));
                 } else {
@@ -190,7 +196,7 @@ impl Normalizer {
         if obj.contains_key("not") && obj.len() > 1 {
             self.warn(
                 &loc.child("not"),
-                "`not` is not checked by the generated code; the other keywords of the schema still apply",
+                "`not` is checked where it describes a JSON request body (the server holds such a body to its schema as written) and nowhere else (parameters, form fields, the client); the other keywords of the schema still apply",
             );
         }
         if let Some(Value::String(s)) = obj.get("$schema")
@@ -450,7 +456,7 @@ impl Normalizer {
             Value::Array(_) | Value::Object(_) => {
                 self.warn(
                     &loc.child("const"),
-                    "`const` with an array or object value is not checked by the generated code",
+                    "`const` with an array or object value is checked where it describes a JSON request body (the server holds such a body to its schema as written) and nowhere else (parameters, form fields, the client)",
                 );
                 obj.remove("enum");
                 return;

@@ -3,6 +3,7 @@
 pub mod cli;
 mod errors;
 pub(crate) mod extensions;
+pub mod held;
 mod mock;
 mod operation;
 mod pagination;

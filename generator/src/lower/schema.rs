@@ -358,6 +358,28 @@ impl<'a> Schemas<'a> {
         }
     }
 
+    /// Whether a schema (its `allOf` parts too) says nothing of the value's shape: no `type`
+    /// (or `null`), no properties, items, enumeration or union, only bounds and the like
+    /// (JSON Schema's suite: `allOf: [{maximum: 30}, {minimum: 20}]`, `allOf: [true, true]`).
+    /// Merged as an object, such an `allOf` was a struct that refused the numbers and strings
+    /// it admits; it is any JSON value, which the server holds to the schema (`lower::held`).
+    fn shapeless(&self, s: SchemaRef<'_>, depth: usize) -> bool {
+        let Some(schema) = self.resolve(s).filter(|_| depth < 16) else {
+            return false;
+        };
+        let v = View::of(schema);
+        v.typ.is_none_or(|t| t == "null")
+            && v.properties.is_empty()
+            && v.required.is_empty()
+            && v.additional_properties.is_none()
+            && v.items.is_none()
+            && v.enumeration.is_empty()
+            && v.union().is_none()
+            && v.all_of
+                .iter()
+                .all(|part| self.shapeless(SchemaRef::of(part), depth + 1))
+    }
+
     /// Follows a reference to the schema it names.
     fn resolve<'s>(&'s self, s: SchemaRef<'s>) -> Option<&'s Schema> {
         let mut current = s;
@@ -534,7 +556,11 @@ impl<'a> Schemas<'a> {
             // constants): the values it lists are the ones the parts may narrow, so it is that
             // enum; merged as object parts, it became any JSON value, and the mock's `{}`.
             TypeKind::Enum(enum_variants(v.enum_strings()))
-        } else if !v.all_of.is_empty() && !is_scalar_all_of(&v) && !string_beside_one_part(&v) {
+        } else if !v.all_of.is_empty()
+            && !is_scalar_all_of(&v)
+            && !string_beside_one_part(&v)
+            && !self.shapeless(SchemaRef::Item(schema), 0)
+        {
             self.all_of(name, v.all_of, pointer, sink)
         } else if v.is("object") && pattern_properties(schema).is_some() {
             // `patternProperties` alone: a struct of extra properties only, so that the

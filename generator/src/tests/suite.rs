@@ -91,3 +91,31 @@ fn control_characters_in_names_are_printed_escaped() {
         Some(TypeKind::Struct(_))
     ));
 }
+
+#[test]
+fn an_all_of_that_says_nothing_of_objects_is_any_value() {
+    let doc = r##"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths: {}
+components:
+  schemas:
+    Range: {allOf: [{maximum: 30}, {minimum: 20}]}
+    Anything: {allOf: [true, true]}
+    Named: {allOf: [{$ref: '#/components/schemas/Pet'}, {required: [name]}]}
+    Pet: {type: object, properties: {name: {type: string}}}
+"##;
+    let (api, sink) = lower_text(doc);
+    assert!(!sink.has_errors(), "{:?}", sink.items);
+    let kind = |name: &str| &api.types.iter().find(|t| t.name == name).expect(name).kind;
+    assert!(
+        matches!(kind("Range"), TypeKind::Alias(TypeRef::Json, _)),
+        "{:?}",
+        kind("Range")
+    );
+    assert!(matches!(
+        kind("Anything"),
+        TypeKind::Alias(TypeRef::Json, _)
+    ));
+    assert!(matches!(kind("Named"), TypeKind::Struct(_)));
+}

@@ -35,6 +35,8 @@ pub mod redis_store;
 pub mod response;
 pub mod route;
 mod runtime_handle;
+pub mod schema;
+mod schema_eval;
 mod scheme;
 pub mod serve;
 pub mod stream;

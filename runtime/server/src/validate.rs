@@ -344,14 +344,14 @@ fn pattern_cache() -> &'static PatternCache {
 /// (`^(?![0-9a-fA-F]{8}-…$)^[a-z][a-z0-9-]*[a-zA-Z0-9]$`: a name, and not a UUID). Look-aheads
 /// at the anchored start are each checked as a pattern of their own anchored there: `^(?!X)Y`
 /// is `^(?:Y)` matching where `^(?:X)` does not, `^(?=X)Y` where both do.
-struct Pattern {
+pub(crate) struct Pattern {
     main: regex_lite::Regex,
     /// (must match, the look-ahead anchored at the start)
     ahead: Vec<(bool, regex_lite::Regex)>,
 }
 
 impl Pattern {
-    fn new(pattern: &str) -> Result<Pattern, String> {
+    pub(crate) fn new(pattern: &str) -> Result<Pattern, String> {
         let mut rest = pattern;
         let mut ahead = Vec::new();
         while let Some(after) = rest.strip_prefix('^') {
@@ -378,7 +378,7 @@ impl Pattern {
         Ok(Pattern { main, ahead })
     }
 
-    fn is_match(&self, value: &str) -> bool {
+    pub(crate) fn is_match(&self, value: &str) -> bool {
         self.ahead
             .iter()
             .all(|(positive, re)| re.is_match(value) == *positive)

@@ -46,7 +46,7 @@ pub fn write_program(
             .unwrap_or_else(|| "serde_json::Value".into());
         let _ = writeln!(
             arms,
-            "        \"{id}\" => serde_json::from_value::<{ty}>(data).map(drop),"
+            "        \"{id}\" => {lib}::runtime::integer::from_value::<{ty}>(data).map(drop),"
         );
     }
     let main = format!(
@@ -78,11 +78,7 @@ pub fn write_program(
 pub type Decoded = BTreeMap<(String, usize), Result<(), String>>;
 
 /// Runs the decoder on every valid value of `groups`: (group, case index) → `Ok` or the error.
-pub fn run(
-    binary: &Path,
-    out: &Path,
-    groups: &[&Group],
-) -> Result<Decoded, String> {
+pub fn run(binary: &Path, out: &Path, groups: &[&Group]) -> Result<Decoded, String> {
     let mut lines = String::new();
     let mut keys = Vec::new();
     for group in groups {

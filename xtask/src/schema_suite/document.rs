@@ -9,6 +9,8 @@ use serde_json::{Map, Value, json};
 /// One group of a suite file: a schema and the values it must take or refuse.
 #[derive(Debug, Clone)]
 pub struct Group {
+    /// `draft2020-12` or `draft4`: the folder of its file.
+    pub draft: String,
     /// The file's name without `.json` (`additionalProperties`).
     pub file: String,
     /// The group's place in its file, from 0.
@@ -66,12 +68,18 @@ pub fn read_groups(dir: &Path) -> Result<Vec<Group>, String> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        groups.extend(parse_file(&file, &value).map_err(|e| format!("{}: {e}", path.display()))?);
+        let draft = dir
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        groups.extend(
+            parse_file(&draft, &file, &value).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
     }
     Ok(groups)
 }
 
-fn parse_file(file: &str, value: &Value) -> Result<Vec<Group>, String> {
+fn parse_file(draft: &str, file: &str, value: &Value) -> Result<Vec<Group>, String> {
     let list = value.as_array().ok_or("not a list of groups")?;
     let mut groups = Vec::new();
     for (index, group) in list.iter().enumerate() {
@@ -94,6 +102,7 @@ fn parse_file(file: &str, value: &Value) -> Result<Vec<Group>, String> {
             })
             .collect::<Result<Vec<_>, String>>()?;
         groups.push(Group {
+            draft: draft.into(),
             file: file.into(),
             index,
             description: text(group, "description"),
@@ -225,6 +234,7 @@ mod tests {
     #[test]
     fn a_pointer_finds_its_group() {
         let group = Group {
+            draft: "draft2020-12".into(),
             file: "if-then-else".into(),
             index: 3,
             description: String::new(),

@@ -56,7 +56,7 @@ pub fn judge(
 }
 
 impl CaseResult {
-    fn passes(&self) -> bool {
+    pub fn passes(&self) -> bool {
         self.server == Server::Pass && !matches!(self.client, Some(Err(_)))
     }
 }

@@ -231,6 +231,16 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
 fn body_part(api: &Api, b: &crate::ir::Body) -> TokenStream {
     let required = b.required;
     let read_as = |kind: &BodyKind| match kind {
+        // The schema as written, compiled when the operation is first called (`lower::held`).
+        BodyKind::Json(t) if b.held.is_some() && std::ptr::eq(kind, &b.kind) => {
+            let t = rust_type(t, true);
+            let held = b.held.as_ref().expect("held");
+            let (pointer, dialect) = (&held.pointer, held.dialect_2020);
+            quote! {{
+                static SCHEMA: Held = Held::new(&crate::document::DOCUMENT, #pointer, #dialect);
+                body::read_json_held::<#t>(&parts, body, body_limit, #required, &SCHEMA).await?
+            }}
+        }
         BodyKind::Json(t) => {
             let t = rust_type(t, true);
             quote!(body::read_json::<#t>(&parts, body, body_limit, #required).await?)

@@ -217,6 +217,7 @@ const ROUTER_IMPORTS: &[(&str, &str)] = &[
     ("crate::runtime::errors::ErrorBody", "ErrorBody"),
     ("crate::runtime::errors::StatusKey", "StatusKey::"),
     ("crate::runtime::route", "route::"),
+    ("crate::runtime::schema::Held", "Held::"),
     ("crate::runtime::route::PathPattern", "PathPattern"),
     ("crate::runtime::route::Piece", "Piece::"),
     ("crate::runtime::sunset::Retirement", "Retirement"),

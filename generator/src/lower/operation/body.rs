@@ -144,6 +144,7 @@ impl Ctx<'_> {
             constraints,
             check_ty,
             doc: doc_lines(body.description.as_deref()),
+            held: None,
         })
     }
 

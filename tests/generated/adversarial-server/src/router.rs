@@ -27,6 +27,7 @@ use crate::runtime::response;
 use crate::runtime::errors::ErrorBodies;
 use crate::runtime::errors::ErrorBody;
 use crate::runtime::errors::StatusKey;
+use crate::runtime::schema::Held;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -1388,8 +1389,15 @@ fn serve_1st<A: AdversarialApi>(
             &[&["build"], &["timeout"]],
         )?;
         let params = V1stParams {};
-        let body = body::read_json::<types::Loose>(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1ops~11st/post/requestBody/content/application~1json/schema",
+                false,
+            );
+            body::read_json_held::<types::Loose>(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };

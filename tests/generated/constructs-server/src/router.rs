@@ -28,6 +28,7 @@ use crate::runtime::response;
 use crate::runtime::errors::ErrorBodies;
 use crate::runtime::errors::ErrorBody;
 use crate::runtime::errors::StatusKey;
+use crate::runtime::schema::Held;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -817,10 +818,17 @@ fn serve_echo_choices<A: ConstructsApi>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let params = EchoChoicesParams {};
-        let body = body::read_json::<
-            types::EchoChoicesBody,
-        >(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1choices/post/requestBody/content/application~1json/schema",
+                false,
+            );
+            body::read_json_held::<
+                types::EchoChoicesBody,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };

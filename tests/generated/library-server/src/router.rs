@@ -24,6 +24,7 @@ use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
+use crate::runtime::schema::Held;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -327,8 +328,17 @@ fn serve_lend_book<A: LendingLibraryApi>(
             errors.check()?;
             LendBookParams { member_id }
         };
-        let body = body::read_json::<types::LoanRequest>(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1members~1{memberId}~1loans/post/requestBody/content/application~1json/schema",
+                false,
+            );
+            body::read_json_held::<
+                types::LoanRequest,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };

@@ -37,6 +37,7 @@ pub fn cli() -> Command {
         add_record_command,
         put_labels_command,
         add_shipment_command,
+        add_gate_command,
         list_commands_command,
         put_commands_command,
         request_reviews_command,
@@ -111,6 +112,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "add-record" => add_record(&call, m),
         "put-labels" => put_labels(&call, m),
         "add-shipment" => add_shipment(&call, m),
+        "add-gate" => add_gate(&call, m),
         "list-commands" => list_commands(&call, m),
         "put-commands" => put_commands(&call, m),
         "request-reviews" => request_reviews(&call, m),
@@ -360,6 +362,79 @@ fn add_shipment(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.add_shipment(&body));
     Ok(finish(&call.client, ("addShipment", false), result, call.json, call.verbose))
+}
+
+/// `add-gate`: its flags and help.
+fn add_gate_command() -> Command {
+    support::body_args(
+            Command::new("add-gate")
+                .about(
+                    "A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s \"exactly one\", `const` of an object, `contains`): the server holds it to the schema as written (issue 45).",
+                )
+                .long_about(
+                    "A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s \"exactly one\", `const` of an object, `contains`): the server holds it to the schema as written (issue 45).\n\n`POST /gates` (operation `addGate`).",
+                ),
+        )
+        .arg(
+            Arg::new("mode")
+                .long("mode")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `mode`"),
+        )
+        .arg(
+            Arg::new("pin")
+                .long("pin")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `pin`"),
+        )
+        .arg(
+            Arg::new("step")
+                .long("step")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `step`: Half steps; a whole number fits both branches, so none is exactly one.",
+                ),
+        )
+        .arg(
+            Arg::new("origin")
+                .long("origin")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help("Body property `origin`"),
+        )
+        .arg(
+            Arg::new("tags")
+                .long("tags")
+                .value_name("JSON-ARRAY")
+                .help_heading(support::BODY)
+                .help("Body property `tags`"),
+        )
+}
+
+/// `add-gate`: calls `addGate`.
+fn add_gate(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::Gate> = support::body(
+        m,
+        &[
+            ("mode", "mode"),
+            ("pin", "pin"),
+            ("step", "step"),
+            ("origin", "origin"),
+            ("tags", "tags"),
+        ],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_gate(&body));
+    Ok(finish(&call.client, ("addGate", false), result, call.json, call.verbose))
 }
 
 /// `list-commands`: its flags and help.

@@ -118,6 +118,30 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/gates": {
+      "post": {
+        "operationId": "addGate",
+        "description": "A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s \"exactly one\", `const` of an object, `contains`): the server holds it to the schema as written (issue 45).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/Gate"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Stored."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/commands": {
       "put": {
         "operationId": "putCommands",
@@ -725,6 +749,62 @@ pub static DOCUMENT: Document = Document {
           }
         }
       },
+      "Gate": {
+        "type": "object",
+        "required": [
+          "mode"
+        ],
+        "propertyNames": {
+          "maxLength": 8
+        },
+        "properties": {
+          "mode": {
+            "type": "string"
+          },
+          "pin": {
+            "type": "string"
+          },
+          "step": {
+            "description": "Half steps; a whole number fits both branches, so none is exactly one.",
+            "oneOf": [
+              {
+                "type": "integer"
+              },
+              {
+                "type": "number",
+                "multipleOf": 0.5
+              }
+            ]
+          },
+          "origin": {
+            "const": {
+              "x": 0,
+              "y": 0
+            }
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "contains": {
+              "const": "main"
+            }
+          }
+        },
+        "if": {
+          "properties": {
+            "mode": {
+              "const": "locked"
+            }
+          }
+        },
+        "then": {
+          "required": [
+            "pin"
+          ]
+        }
+      },
       "Shipment": {
         "type": "object",
         "required": [
@@ -902,6 +982,21 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Shipment'}
+        '400': {$ref: '#/components/responses/Problem'}
+  /gates:
+    post:
+      operationId: addGate
+      description: >-
+        A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`,
+        `oneOf`'s "exactly one", `const` of an object, `contains`): the server holds it to
+        the schema as written (issue 45).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Gate'}
+      responses:
+        '204': {description: Stored.}
         '400': {$ref: '#/components/responses/Problem'}
   /commands:
     put:
@@ -1173,6 +1268,26 @@ components:
         '^[a-z]+\.[a-z]+/[a-z-]+$':
           type: string
           maxLength: 16
+    Gate:
+      type: object
+      required: [mode]
+      propertyNames: {maxLength: 8}
+      properties:
+        mode: {type: string}
+        pin: {type: string}
+        step:
+          description: Half steps; a whole number fits both branches, so none is exactly one.
+          oneOf:
+            - {type: integer}
+            - {type: number, multipleOf: 0.5}
+        origin:
+          const: {x: 0, y: 0}
+        tags:
+          type: array
+          items: {type: string}
+          contains: {const: main}
+      if: {properties: {mode: {const: locked}}}
+      then: {required: [pin]}
     Shipment:
       type: object
       required: [position, token]

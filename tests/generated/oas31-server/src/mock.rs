@@ -68,6 +68,16 @@ impl Oas31Api for Mock {
         Ok(AddShipmentResponse::Created(body))
     }
 
+    /// `POST /gates`: the 204 answer.
+    async fn add_gate(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddGateParams,
+        _body: types::Gate,
+    ) -> Result<AddGateResponse, MockError> {
+        Ok(AddGateResponse::NoContent)
+    }
+
     /// `GET /commands`: the 200 answer.
     async fn list_commands(
         &self,

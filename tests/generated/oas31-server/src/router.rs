@@ -22,6 +22,7 @@ use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
+use crate::runtime::schema::Held;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -75,6 +76,12 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             &layer::route_path(&base, "/shipments"),
             routing::post_service(
                 layer::operation(&api, handle_add_shipment::<A>).named("addShipment"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/gates"),
+            routing::post_service(
+                layer::operation(&api, handle_add_gate::<A>).named("addGate"),
             ),
         )
         .route(
@@ -153,8 +160,17 @@ fn serve_add_record<A: Oas31Api>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let params = AddRecordParams {};
-        let body = body::read_json::<types::Record>(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1records/post/requestBody/content/application~1json/schema",
+                true,
+            );
+            body::read_json_held::<
+                types::Record,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
@@ -195,8 +211,17 @@ fn serve_put_labels<A: Oas31Api>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let params = PutLabelsParams {};
-        let body = body::read_json::<types::Labels>(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1labels/put/requestBody/content/application~1json/schema",
+                true,
+            );
+            body::read_json_held::<
+                types::Labels,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
@@ -237,8 +262,17 @@ fn serve_add_shipment<A: Oas31Api>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let params = AddShipmentParams {};
-        let body = body::read_json::<types::Shipment>(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1shipments/post/requestBody/content/application~1json/schema",
+                true,
+            );
+            body::read_json_held::<
+                types::Shipment,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
@@ -247,6 +281,55 @@ fn serve_add_shipment<A: Oas31Api>(
         errors.check()?;
         let ctx = RequestContext::new("addShipment", scheme, parts);
         let outcome = A::add_shipment(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /gates`: see [`Oas31Api::add_gate`].
+fn handle_add_gate<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_add_gate(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `addGate` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_add_gate<A: Oas31Api>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = AddGateParams {};
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1gates/post/requestBody/content/application~1json/schema",
+                true,
+            );
+            body::read_json_held::<types::Gate>(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
+        let ctx = RequestContext::new("addGate", scheme, parts);
+        let outcome = A::add_gate(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -319,10 +402,17 @@ fn serve_put_commands<A: Oas31Api>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let params = PutCommandsParams {};
-        let body = body::read_json::<
-            Option<Vec<types::Command>>,
-        >(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1commands/put/requestBody/content/application~1json/schema",
+                true,
+            );
+            body::read_json_held::<
+                Option<Vec<types::Command>>,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
@@ -370,10 +460,17 @@ fn serve_request_reviews<A: Oas31Api>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let params = RequestReviewsParams {};
-        let body = body::read_json::<
-            types::RequestReviewsBody,
-        >(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1reviews/post/requestBody/content/application~1json/schema",
+                true,
+            );
+            body::read_json_held::<
+                types::RequestReviewsBody,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
@@ -414,10 +511,17 @@ fn serve_edit_gist_file<A: Oas31Api>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let params = EditGistFileParams {};
-        let body = body::read_json::<
-            types::EditGistFileBody,
-        >(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1gist-files/patch/requestBody/content/application~1json/schema",
+                true,
+            );
+            body::read_json_held::<
+                types::EditGistFileBody,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
@@ -458,10 +562,17 @@ fn serve_add_image_ref<A: Oas31Api>(
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
         let params = AddImageRefParams {};
-        let body = body::read_json::<
-            types::AddImageRefBody,
-        >(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1image-refs/post/requestBody/content/application~1json/schema",
+                true,
+            );
+            body::read_json_held::<
+                types::AddImageRefBody,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };
@@ -585,6 +696,16 @@ impl AddShipmentResponse {
             Self::Created(body) => response::json(StatusCode::CREATED, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("addShipment")),
+        }
+    }
+}
+
+impl AddGateResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("addGate")),
         }
     }
 }

@@ -988,6 +988,189 @@ impl Validate for Labels {
     }
 }
 
+impl crate::runtime::params::FromParam for GateStep {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        let mut unchecked = None;
+        match <i64 as crate::runtime::params::FromParam>::from_param(raw) {
+            Ok(v) => {
+                let v = Self::Integer(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "Integer")),
+        }
+        match <f64 as crate::runtime::params::FromParam>::from_param(raw) {
+            Ok(v) => {
+                let v = Self::Number(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "Number")),
+        }
+        unchecked
+            .ok_or_else(|| {
+                format!(
+                    concat!("no variant of `", "GateStep", "` matched: {}"), reasons
+                    .join("; ")
+                )
+            })
+    }
+}
+
+/// Half steps; a whole number fits both branches, so none is exactly one.
+///
+/// Schema: `/components/schemas/Gate/properties/step`.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum GateStep {
+    Integer(i64),
+    Number(f64),
+}
+
+impl Serialize for GateStep {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Integer(v) => v.serialize(serializer),
+            Self::Number(v) => v.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for GateStep {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        let mut unchecked = None;
+        match crate::runtime::integer::from_value::<i64>(value.clone()) {
+            Ok(v) => {
+                let v = Self::Integer(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "Integer")),
+        }
+        match crate::runtime::integer::from_value::<f64>(value.clone()) {
+            Ok(v) => {
+                let v = Self::Number(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "Number")),
+        }
+        unchecked
+            .ok_or_else(|| serde::de::Error::custom(
+                format!(
+                    concat!("no variant of `", "GateStep", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            ))
+    }
+}
+
+impl Validate for GateStep {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        match self {
+            Self::Integer(_) => {}
+            Self::Number(value) => {
+                validate::check_multiple_of(*value, 0.5, pointer, out);
+            }
+        }
+    }
+}
+
+/// Schema: `/components/schemas/Gate`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Gate {
+    pub mode: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub pin: Option<String>,
+    /// Half steps; a whole number fits both branches, so none is exactly one.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub step: Option<GateStep>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<serde_json::Value>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub tags: Option<Vec<String>>,
+}
+
+impl Gate {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(mode: impl Into<String>) -> Self {
+        Self {
+            mode: mode.into(),
+            pin: None,
+            step: None,
+            origin: None,
+            tags: None,
+        }
+    }
+
+    /// Sets `pin`.
+    pub fn with_pin(mut self, pin: impl Into<String>) -> Self {
+        self.pin = Some(pin.into());
+        self
+    }
+
+    /// Sets `step` (`None` unsets it).
+    pub fn with_step(mut self, step: impl Into<Option<GateStep>>) -> Self {
+        self.step = step.into();
+        self
+    }
+
+    /// Sets `origin` (`None` unsets it).
+    pub fn with_origin(mut self, origin: impl Into<Option<serde_json::Value>>) -> Self {
+        self.origin = origin.into();
+        self
+    }
+
+    /// Sets `tags` (`None` unsets it).
+    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
+        self.tags = tags.into();
+        self
+    }
+}
+
+impl Validate for Gate {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(value) = &self.step {
+            let at = validate::join(pointer, "step");
+            value.validate(&at, out);
+        }
+    }
+}
+
 /// Schema: `/components/schemas/Shipment`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Shipment {

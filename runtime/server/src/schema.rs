@@ -1,0 +1,588 @@
+//! JSON Schema held to the letter at run time: a schema of the served document compiled once
+//! into a flat list of nodes (each keyword read, references resolved to node indices), which
+//! `schema_eval` walks over a request's JSON value (issue 45, "where checks live").
+//!
+//! Generated `Validate` impls check what a Rust type can say of a value (bounds, lengths,
+//! patterns, counts) in code per field; what a type cannot say (`not`, `if`/`then`/`else`,
+//! `const` and `enum` of any JSON value, `contains`, `oneOf`'s "exactly one", schemas with no
+//! `type`, boolean schemas, keywords that ignore other types) is held here, from the document
+//! as written. Dialects: OpenAPI 3.0's schema object (draft 4's keywords: `exclusiveMaximum`
+//! as a boolean, `items` as a list, `dependencies`, `nullable`, `$ref` beside which nothing
+//! counts) and 3.1/3.2's JSON Schema 2020-12. Not held (a generation warning where a
+//! document uses them): `$dynamicRef`/`$dynamicAnchor` beyond a plain reference, `$id`- and
+//! anchor-based references, `unevaluatedProperties`, `unevaluatedItems`, remote references.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use serde_json::{Map, Number, Value};
+
+use super::document::Document;
+use super::validate::Pattern;
+
+/// Which keywords mean what: the OpenAPI version of the document a schema stands in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// OpenAPI 3.0 (and Swagger 2.0): draft 4's keywords with `nullable`.
+    OpenApi30,
+    /// OpenAPI 3.1 and 3.2: JSON Schema 2020-12.
+    OpenApi31,
+}
+
+/// A compiled schema: [`Schema::check`] and [`Schema::is_valid`] (in `schema_eval.rs`).
+pub struct Schema {
+    pub(crate) nodes: Vec<Node>,
+    /// Places whose keyword is not held, with why (a `pattern` the engine cannot read).
+    unchecked: Vec<String>,
+}
+
+pub(crate) enum Node {
+    /// `true` or `false` (or `{}`: `true`).
+    Always(bool),
+    Keywords(Box<Keywords>),
+}
+
+/// JSON's types as `type` names them; `integer` is a number with no fraction.
+pub(crate) mod types {
+    pub const NULL: u8 = 1;
+    pub const BOOLEAN: u8 = 2;
+    pub const OBJECT: u8 = 4;
+    pub const ARRAY: u8 = 8;
+    pub const NUMBER: u8 = 16;
+    pub const STRING: u8 = 32;
+    pub const INTEGER: u8 = 64;
+}
+
+/// A `minimum`/`maximum` (`exclusive` for `exclusiveMinimum`/`exclusiveMaximum`).
+pub(crate) struct Bound {
+    pub value: Number,
+    pub upper: bool,
+    pub exclusive: bool,
+}
+
+#[derive(Default)]
+pub(crate) struct Keywords {
+    /// Allowed types (`types::*` bits); 0: any.
+    pub types: u8,
+    /// 3.0's `nullable: true` beside a `type`: `null` is allowed too.
+    pub nullable: bool,
+    pub enumeration: Option<Vec<Value>>,
+    pub constant: Option<Value>,
+    pub multiple_of: Option<Number>,
+    pub bounds: Vec<Bound>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub pattern: Option<(Pattern, String)>,
+    /// A `format` the server checks (see [`CHECKED_FORMATS`]).
+    pub format: Option<&'static str>,
+    pub prefix_items: Vec<usize>,
+    /// The schema of items past `prefix_items` (2020-12 `items`, draft 4 `additionalItems`
+    /// or a single `items`).
+    pub items: Option<usize>,
+    pub contains: Option<usize>,
+    pub min_contains: Option<u64>,
+    pub max_contains: Option<u64>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub unique_items: bool,
+    pub properties: Vec<(String, usize)>,
+    pub pattern_properties: Vec<(Pattern, usize)>,
+    pub additional: Option<usize>,
+    pub property_names: Option<usize>,
+    pub required: Vec<String>,
+    pub dependent_required: Vec<(String, Vec<String>)>,
+    pub dependent_schemas: Vec<(String, usize)>,
+    pub min_properties: Option<u64>,
+    pub max_properties: Option<u64>,
+    pub all_of: Vec<usize>,
+    pub any_of: Vec<usize>,
+    pub one_of: Vec<usize>,
+    pub not: Option<usize>,
+    /// `if`, with its `then` and `else`.
+    pub condition: Option<(usize, Option<usize>, Option<usize>)>,
+    pub reference: Option<usize>,
+    /// OpenAPI's `discriminator` beside `oneOf`/`anyOf`: the property whose value names the
+    /// branch, and the schema each value names. An object is held to that schema alone.
+    pub discriminator: Option<(String, Vec<(String, usize)>)>,
+}
+
+/// The formats held to their grammar wherever they stand: those generated types parse
+/// (`uuid`, `date-time`, `date`, `ipv4`, `ipv6`) and those the runtime checks on text.
+pub const CHECKED_FORMATS: &[&str] = &[
+    "uri",
+    "uri-reference",
+    "email",
+    "hostname",
+    "uuid",
+    "date-time",
+    "date",
+    "ipv4",
+    "ipv6",
+];
+
+impl Schema {
+    /// Compiles the schema at `pointer` (a JSON pointer, `""` for the whole value) in
+    /// `document`; its local references (`#/…`, percent-encoded or not) are followed in
+    /// `document`. An error names the place of what cannot be held (a reference to another
+    /// file or to an anchor; a `pattern` the engine cannot read is not an error: see
+    /// [`Schema::unchecked`]).
+    pub fn compile(document: &Value, pointer: &str, dialect: Dialect) -> Result<Schema, String> {
+        let mut compiler = Compiler {
+            document,
+            dialect,
+            nodes: Vec::new(),
+            by_pointer: HashMap::new(),
+            unchecked: Vec::new(),
+        };
+        compiler.node(pointer.to_string())?;
+        Ok(Schema {
+            nodes: compiler.nodes,
+            unchecked: compiler.unchecked,
+        })
+    }
+
+    /// What the schema says that is not checked, each with its place: a `pattern` the engine
+    /// (regex-lite) cannot read, such as a Unicode class `\p{Letter}`. Rejecting every request
+    /// over it would be worse; the generator warns of such patterns when it reads them.
+    pub fn unchecked(&self) -> &[String] {
+        &self.unchecked
+    }
+}
+
+/// A body's schema in the served document, as a generated handler names it
+/// (`static SCHEMA: Held = Held::new(&crate::document::DOCUMENT, "/paths/…/schema", true)`),
+/// compiled when the operation is first called. One that cannot be compiled (a reference
+/// this module does not follow) is logged and leaves the body to its types' checks; a
+/// pattern the engine cannot read is logged and not checked.
+pub struct Held {
+    document: &'static Document,
+    pointer: &'static str,
+    dialect_2020: bool,
+    compiled: OnceLock<Option<Schema>>,
+}
+
+impl Held {
+    pub const fn new(
+        document: &'static Document,
+        pointer: &'static str,
+        dialect_2020: bool,
+    ) -> Held {
+        Held {
+            document,
+            pointer,
+            dialect_2020,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The compiled schema (`None` when it could not be compiled).
+    pub fn schema(&self) -> Option<&Schema> {
+        self.compiled
+            .get_or_init(|| {
+                let document = parsed(self.document.json)?;
+                let dialect = if self.dialect_2020 {
+                    Dialect::OpenApi31
+                } else {
+                    Dialect::OpenApi30
+                };
+                match Schema::compile(document, self.pointer, dialect) {
+                    Ok(schema) => {
+                        for place in schema.unchecked() {
+                            tracing::warn!(place, "a schema keyword is not checked");
+                        }
+                        Some(schema)
+                    }
+                    Err(error) => {
+                        tracing::warn!(
+                            pointer = self.pointer,
+                            error,
+                            "the body's schema is not held; its types' checks apply"
+                        );
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+}
+
+/// The served document's JSON parsed once per process (a server serves one document; the
+/// value lives as long as the process, as the text does).
+fn parsed(json: &'static str) -> Option<&'static Value> {
+    static PARSED: Mutex<Vec<(usize, &'static Value)>> = Mutex::new(Vec::new());
+    let key = json.as_ptr() as usize;
+    let mut parsed = PARSED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, value)) = parsed.iter().find(|(k, _)| *k == key) {
+        return Some(value);
+    }
+    let value: &'static Value = Box::leak(Box::new(serde_json::from_str(json).ok()?));
+    parsed.push((key, value));
+    Some(value)
+}
+
+struct Compiler<'a> {
+    document: &'a Value,
+    dialect: Dialect,
+    nodes: Vec<Node>,
+    by_pointer: HashMap<String, usize>,
+    unchecked: Vec<String>,
+}
+
+impl Compiler<'_> {
+    /// The node of the schema at `pointer`, compiled once (a reference back to a schema being
+    /// compiled finds its index: recursive schemas are loops in the list).
+    fn node(&mut self, pointer: String) -> Result<usize, String> {
+        if let Some(&index) = self.by_pointer.get(&pointer) {
+            return Ok(index);
+        }
+        let document = self.document;
+        let value = document
+            .pointer(&pointer)
+            .ok_or_else(|| format!("{pointer}: no schema there"))?;
+        let index = self.nodes.len();
+        self.nodes.push(Node::Always(true));
+        self.by_pointer.insert(pointer.clone(), index);
+        let node = match value {
+            Value::Bool(b) => Node::Always(*b),
+            Value::Object(map) if map.is_empty() => Node::Always(true),
+            Value::Object(map) => Node::Keywords(Box::new(self.keywords(map, &pointer)?)),
+            _ => return Err(format!("{pointer}: a schema is an object or a boolean")),
+        };
+        self.nodes[index] = node;
+        Ok(index)
+    }
+
+    fn child(&mut self, pointer: &str, key: &str) -> Result<usize, String> {
+        self.node(format!("{pointer}/{}", escape(key)))
+    }
+
+    fn list(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        key: &str,
+    ) -> Result<Vec<usize>, String> {
+        match map.get(key) {
+            Some(Value::Array(items)) => (0..items.len())
+                .map(|i| self.node(format!("{pointer}/{}/{i}", escape(key))))
+                .collect(),
+            Some(_) => Err(format!("{pointer}/{key}: a list of schemas is due")),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Each entry of an object of schemas (`properties`, `dependentSchemas`).
+    fn named(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        key: &str,
+    ) -> Result<Vec<(String, usize)>, String> {
+        let Some(entries) = map.get(key).and_then(Value::as_object) else {
+            return Ok(Vec::new());
+        };
+        let base = format!("{pointer}/{}", escape(key));
+        entries
+            .keys()
+            .map(|name| Ok((name.clone(), self.child(&base, name)?)))
+            .collect()
+    }
+
+    fn keywords(&mut self, map: &Map<String, Value>, pointer: &str) -> Result<Keywords, String> {
+        let mut k = Keywords::default();
+        if let Some(Value::String(reference)) = map.get("$ref") {
+            k.reference = Some(self.reference(reference, pointer)?);
+            // Draft 4 (OpenAPI 3.0): nothing beside `$ref` counts.
+            if self.dialect == Dialect::OpenApi30 {
+                return Ok(k);
+            }
+        }
+        if let Some(Value::String(reference)) = map.get("$dynamicRef") {
+            // Read as a plain reference: what 3.1 documents write (`#/$defs/x` or the
+            // `$dynamicAnchor` of the same resource) resolves the same way there.
+            if reference.starts_with("#/") || reference == "#" {
+                k.all_of.push(self.reference(reference, pointer)?);
+            }
+        }
+        k.types = match map.get("type") {
+            Some(Value::String(t)) => type_bit(t),
+            Some(Value::Array(list)) => list
+                .iter()
+                .filter_map(Value::as_str)
+                .map(type_bit)
+                .fold(0, |a, b| a | b),
+            _ => 0,
+        };
+        k.nullable = map.get("nullable") == Some(&Value::Bool(true));
+        k.enumeration = map.get("enum").and_then(Value::as_array).cloned();
+        k.constant = map.get("const").cloned();
+        k.multiple_of = number(map, "multipleOf");
+        bounds(map, &mut k.bounds);
+        k.min_length = count(map, "minLength");
+        k.max_length = count(map, "maxLength");
+        if let Some(Value::String(p)) = map.get("pattern") {
+            match Pattern::new(p) {
+                Ok(compiled) => k.pattern = Some((compiled, p.clone())),
+                Err(e) => self.unchecked.push(format!("{pointer}/pattern: {e}")),
+            }
+        }
+        if let Some(Value::String(f)) = map.get("format") {
+            k.format = CHECKED_FORMATS.iter().copied().find(|c| c == f);
+        }
+        self.arrays(map, pointer, &mut k)?;
+        self.objects(map, pointer, &mut k)?;
+        k.all_of.extend(self.list(map, pointer, "allOf")?);
+        k.any_of = self.list(map, pointer, "anyOf")?;
+        k.one_of = self.list(map, pointer, "oneOf")?;
+        if let Some(d) = map.get("discriminator").and_then(Value::as_object)
+            && let Some(property) = d.get("propertyName").and_then(Value::as_str)
+            && !(k.one_of.is_empty() && k.any_of.is_empty())
+        {
+            k.discriminator = Some((property.to_string(), self.tags(map, d, pointer)?));
+        }
+        if map.contains_key("not") {
+            k.not = Some(self.child(pointer, "not")?);
+        }
+        if map.contains_key("if") && self.dialect == Dialect::OpenApi31 {
+            let then = map
+                .contains_key("then")
+                .then(|| self.child(pointer, "then"))
+                .transpose()?;
+            let other = map
+                .contains_key("else")
+                .then(|| self.child(pointer, "else"))
+                .transpose()?;
+            k.condition = Some((self.child(pointer, "if")?, then, other));
+        }
+        Ok(k)
+    }
+
+    fn arrays(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        k: &mut Keywords,
+    ) -> Result<(), String> {
+        match (self.dialect, map.get("items")) {
+            (Dialect::OpenApi30, Some(Value::Array(_))) => {
+                k.prefix_items = self.list(map, pointer, "items")?;
+                if map.contains_key("additionalItems") {
+                    k.items = Some(self.child(pointer, "additionalItems")?);
+                }
+            }
+            (_, Some(_)) => k.items = Some(self.child(pointer, "items")?),
+            (_, None) => {}
+        }
+        if self.dialect == Dialect::OpenApi31 {
+            k.prefix_items = self.list(map, pointer, "prefixItems")?;
+            if map.contains_key("contains") {
+                k.contains = Some(self.child(pointer, "contains")?);
+                k.min_contains = count(map, "minContains");
+                k.max_contains = count(map, "maxContains");
+            }
+        }
+        k.min_items = count(map, "minItems");
+        k.max_items = count(map, "maxItems");
+        k.unique_items = map.get("uniqueItems") == Some(&Value::Bool(true));
+        Ok(())
+    }
+
+    fn objects(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        k: &mut Keywords,
+    ) -> Result<(), String> {
+        k.properties = self.named(map, pointer, "properties")?;
+        if let Some(patterns) = map.get("patternProperties").and_then(Value::as_object) {
+            let base = format!("{pointer}/patternProperties");
+            for p in patterns.keys() {
+                match Pattern::new(p) {
+                    Ok(compiled) => k.pattern_properties.push((compiled, self.child(&base, p)?)),
+                    Err(e) => self.unchecked.push(format!("{base}/{}: {e}", escape(p))),
+                }
+            }
+        }
+        if map.contains_key("additionalProperties") {
+            k.additional = Some(self.child(pointer, "additionalProperties")?);
+        }
+        if map.contains_key("propertyNames") {
+            k.property_names = Some(self.child(pointer, "propertyNames")?);
+        }
+        k.required = strings(map.get("required"));
+        if let Some(deps) = map.get("dependentRequired").and_then(Value::as_object) {
+            k.dependent_required = deps
+                .iter()
+                .map(|(n, v)| (n.clone(), strings(Some(v))))
+                .collect();
+        }
+        k.dependent_schemas = self.named(map, pointer, "dependentSchemas")?;
+        // Draft 4's `dependencies`: a list is `dependentRequired`, a schema `dependentSchemas`.
+        if let Some(deps) = map.get("dependencies").and_then(Value::as_object) {
+            let base = format!("{pointer}/dependencies");
+            for (name, v) in deps {
+                match v {
+                    Value::Array(_) => k.dependent_required.push((name.clone(), strings(Some(v)))),
+                    _ => k
+                        .dependent_schemas
+                        .push((name.clone(), self.child(&base, name)?)),
+                }
+            }
+        }
+        k.min_properties = count(map, "minProperties");
+        k.max_properties = count(map, "maxProperties");
+        Ok(())
+    }
+
+    /// The tags a discriminator reads and the schema each names: its `mapping` (a reference,
+    /// or a component's name), then each branch that refers to a component by that
+    /// component's name (OpenAPI's implicit mapping).
+    fn tags(
+        &mut self,
+        map: &Map<String, Value>,
+        discriminator: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Vec<(String, usize)>, String> {
+        let mut tags = Vec::new();
+        if let Some(mapping) = discriminator.get("mapping").and_then(Value::as_object) {
+            for (tag, target) in mapping {
+                let Some(target) = target.as_str() else {
+                    continue;
+                };
+                let reference = if target.starts_with('#') {
+                    target.to_string()
+                } else {
+                    format!("#/components/schemas/{}", escape(target))
+                };
+                tags.push((tag.clone(), self.reference(&reference, pointer)?));
+            }
+        }
+        for key in ["oneOf", "anyOf"] {
+            for branch in map.get(key).and_then(Value::as_array).into_iter().flatten() {
+                let Some(reference) = branch.get("$ref").and_then(Value::as_str) else {
+                    continue;
+                };
+                let Some(name) = reference.strip_prefix("#/components/schemas/") else {
+                    continue;
+                };
+                let name = percent_decode(name).replace("~1", "/").replace("~0", "~");
+                if !tags.iter().any(|(t, _)| *t == name) {
+                    tags.push((name, self.reference(reference, pointer)?));
+                }
+            }
+        }
+        Ok(tags)
+    }
+
+    /// The node a local reference names; the fragment is percent-decoded (RFC 6901 §6).
+    fn reference(&mut self, reference: &str, pointer: &str) -> Result<usize, String> {
+        let Some(fragment) = reference.strip_prefix('#') else {
+            return Err(format!(
+                "{pointer}/$ref: `{reference}` is not a reference into this document"
+            ));
+        };
+        let target = percent_decode(fragment);
+        if !target.is_empty() && !target.starts_with('/') {
+            return Err(format!(
+                "{pointer}/$ref: `{reference}` names an anchor, not a place"
+            ));
+        }
+        if self.document.pointer(&target).is_none() {
+            return Err(format!("{pointer}/$ref: `{reference}` points at nothing"));
+        }
+        self.node(target)
+    }
+}
+
+fn type_bit(name: &str) -> u8 {
+    match name {
+        "null" => types::NULL,
+        "boolean" => types::BOOLEAN,
+        "object" => types::OBJECT,
+        "array" => types::ARRAY,
+        "number" => types::NUMBER,
+        "string" => types::STRING,
+        "integer" => types::INTEGER,
+        _ => 0,
+    }
+}
+
+fn number(map: &Map<String, Value>, key: &str) -> Option<Number> {
+    match map.get(key) {
+        Some(Value::Number(n)) => Some(n.clone()),
+        _ => None,
+    }
+}
+
+/// A count (`minLength: 2`, or `2.0`: a number with no fraction is an integer).
+fn count(map: &Map<String, Value>, key: &str) -> Option<u64> {
+    let n = map.get(key)?;
+    n.as_u64().or_else(|| {
+        n.as_f64()
+            .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+            .map(|f| f as u64)
+    })
+}
+
+fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `minimum`/`maximum` with their exclusive forms: a number (2020-12) or a boolean beside the
+/// bound (draft 4, OpenAPI 3.0).
+fn bounds(map: &Map<String, Value>, out: &mut Vec<Bound>) {
+    for (key, exclusive_key, upper) in [
+        ("maximum", "exclusiveMaximum", true),
+        ("minimum", "exclusiveMinimum", false),
+    ] {
+        let flag = map.get(exclusive_key) == Some(&Value::Bool(true));
+        if let Some(value) = number(map, key) {
+            out.push(Bound {
+                value,
+                upper,
+                exclusive: flag,
+            });
+        }
+        if let Some(value) = number(map, exclusive_key) {
+            out.push(Bound {
+                value,
+                upper,
+                exclusive: true,
+            });
+        }
+    }
+}
+
+/// `~` and `/` escaped as a pointer's token (RFC 6901).
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// `%25` → `%` (a URI fragment's percent-encoding); a `%` not followed by two hex digits stays.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: Option<&u8>| b.and_then(|b| (*b as char).to_digit(16));
+        match (bytes[i], hex(bytes.get(i + 1)), hex(bytes.get(i + 2))) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
