@@ -178,6 +178,17 @@ impl Oas31Api for Service {
         Ok(AddGateResponse::NoContent)
     }
 
+    async fn gate_log(
+        &self,
+        _ctx: &RequestContext,
+        params: GateLogParams,
+    ) -> Result<GateLogResponse, String> {
+        // Required beside the `$ref`: a `String`, not an `Option`.
+        let gate: String = params.gate;
+        assert!(!gate.is_empty());
+        Ok(GateLogResponse::NoContent)
+    }
+
     async fn put_commands(
         &self,
         _ctx: &RequestContext,
@@ -594,4 +605,29 @@ async fn server_holds_a_body_to_its_schema_as_written() {
             assert!(problem.to_string().contains(place), "{body}: {problem}");
         }
     }
+}
+
+/// `required: true` beside a parameter's `$ref` is applied (issue 45): the server refuses a
+/// request without it, naming it, and takes one with it.
+#[tokio::test]
+async fn a_sibling_of_a_parameter_reference_is_applied() {
+    let addr = serve().await;
+    let http = common::raw_http();
+    let get = |query: &'static str| {
+        let http = http.clone();
+        async move {
+            let response = http
+                .get(format!("http://{addr}/v31/gate-log{query}"))
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            (status, response.text().await.unwrap())
+        }
+    };
+    let (status, body) = get("").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("gate"), "{body}");
+    let (status, body) = get("?gate=north").await;
+    assert_eq!(status, 204, "{body}");
 }

@@ -4,10 +4,12 @@
 //! 3.2 documents are then up-read into the 3.0 shape by [`normalize`] (see
 //! docs/architecture.md).
 
+mod canonical;
 mod dynamic;
 mod moves;
 pub mod normalize;
 pub mod position;
+mod ref_siblings;
 mod refs;
 mod schema31;
 pub mod source;

@@ -77,7 +77,8 @@ pub fn normalize(mut value: Value, version: Version) -> Normalized {
         warnings: Vec::new(),
         moves: Moves::default(),
     };
-    canonical(&mut value);
+    super::canonical::canonical(&mut value);
+    n.warnings.extend(super::ref_siblings::apply(&mut value));
     required_alternatives(&mut value);
     if version >= Version::V31 {
         super::dynamic::bind(&mut value, &mut n.moves);
@@ -673,59 +674,6 @@ fn required_alternatives(value: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(required_alternatives),
-        _ => {}
-    }
-}
-
-/// The keywords whose value is a count (a non-negative integer).
-const COUNTS: &[&str] = &[
-    "maxLength",
-    "minLength",
-    "maxItems",
-    "minItems",
-    "maxProperties",
-    "minProperties",
-    "maxContains",
-    "minContains",
-];
-
-/// Two ways of writing a thing made one, so that what follows reads one:
-/// - `maxItems: 2.0` read as `maxItems: 2`: JSON Schema counts a number whose fraction is zero
-///   as an integer (its test suite writes counts so), while the 3.0 model wants an integer. A
-///   count with a fraction (`2.5`) is left as written and refused where it is read, with its
-///   place.
-/// - a local reference's fragment percent-decoded (`#/$defs/percent%25field` names the key
-///   `percent%field`): a fragment is part of a URI (RFC 6901 §6), and every later stage
-///   compares and splits references as pointers. References to other files are decoded where
-///   they are followed (`refs`).
-///
-/// Values that are data (`example`, `enum`, …) are left alone.
-fn canonical(value: &mut Value) {
-    match value {
-        Value::Object(obj) => {
-            if let Some(Value::String(r)) = obj.get_mut("$ref")
-                && r.starts_with('#')
-                && r.contains('%')
-            {
-                *r = super::source::percent_decode(r);
-            }
-            for (key, child) in obj.iter_mut() {
-                if COUNTS.contains(&key.as_str())
-                    && let Some(n) = child.as_f64().filter(|_| !child.is_u64())
-                    && n >= 0.0
-                    && n.fract() == 0.0
-                    && n < 9_007_199_254_740_992.0
-                {
-                    *child = Value::from(n as u64);
-                } else if !matches!(
-                    key.as_str(),
-                    "example" | "examples" | "default" | "enum" | "const"
-                ) {
-                    canonical(child);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(canonical),
         _ => {}
     }
 }

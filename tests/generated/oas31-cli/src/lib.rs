@@ -38,6 +38,7 @@ pub fn cli() -> Command {
         put_labels_command,
         add_shipment_command,
         add_gate_command,
+        gate_log_command,
         list_commands_command,
         put_commands_command,
         request_reviews_command,
@@ -113,6 +114,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "put-labels" => put_labels(&call, m),
         "add-shipment" => add_shipment(&call, m),
         "add-gate" => add_gate(&call, m),
+        "gate-log" => gate_log(&call, m),
         "list-commands" => list_commands(&call, m),
         "put-commands" => put_commands(&call, m),
         "request-reviews" => request_reviews(&call, m),
@@ -435,6 +437,31 @@ fn add_gate(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.add_gate(&body));
     Ok(finish(&call.client, ("addGate", false), result, call.json, call.verbose))
+}
+
+/// `gate-log`: its flags and help.
+fn gate_log_command() -> Command {
+    Command::new("gate-log")
+        .about(
+            "A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it (issue 45).",
+        )
+        .long_about(
+            "A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it (issue 45).\n\n`GET /gate-log` (operation `gateLog`).",
+        )
+        .arg(
+            Arg::new("gate")
+                .long("gate")
+                .value_name("TEXT")
+                .required(true)
+                .help("The gate whose log to read."),
+        )
+}
+
+/// `gate-log`: calls `gateLog`.
+fn gate_log(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let gate: String = support::required(m, "gate")?;
+    let result = call.runtime.block_on(call.client.gate_log(&gate));
+    Ok(finish(&call.client, ("gateLog", false), result, call.json, call.verbose))
 }
 
 /// `list-commands`: its flags and help.

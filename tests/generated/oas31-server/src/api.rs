@@ -68,6 +68,18 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(AddGateResponse::Unimplemented) }
     }
 
+    /// A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it (issue 45).
+    ///
+    /// `GET /gate-log` (operation `gateLog`).
+    fn gate_log(
+        &self,
+        ctx: &RequestContext,
+        params: GateLogParams,
+    ) -> impl Future<Output = Result<GateLogResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(GateLogResponse::Unimplemented) }
+    }
+
     /// `GET /commands` (operation `listCommands`).
     fn list_commands(
         &self,
@@ -226,6 +238,31 @@ pub struct AddGateParams {}
 #[non_exhaustive]
 pub enum AddGateResponse {
     /// 204: Stored.
+    NoContent,
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `gateLog` (`GET /gate-log`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateLogParams {
+    /// The gate whose log to read.
+    /// (query parameter `gate`)
+    pub gate: String,
+}
+
+/// What `gateLog` answers: one variant per documented status, and [`Unimplemented`](GateLogResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GateLogResponse {
+    /// 204: The log is empty.
     NoContent,
     /// 400: The request was refused.
     BadRequest(types::Error),

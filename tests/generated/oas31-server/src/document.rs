@@ -142,6 +142,27 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/gate-log": {
+      "get": {
+        "operationId": "gateLog",
+        "description": "A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it (issue 45).",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Gate",
+            "required": true,
+            "description": "The gate whose log to read."
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "The log is empty."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/commands": {
       "put": {
         "operationId": "putCommands",
@@ -413,6 +434,17 @@ pub static DOCUMENT: Document = Document {
     }
   },
   "components": {
+    "parameters": {
+      "Gate": {
+        "name": "gate",
+        "in": "query",
+        "description": "A gate, optional where it is not said otherwise.",
+        "schema": {
+          "type": "string",
+          "maxLength": 8
+        }
+      }
+    },
     "responses": {
       "Problem": {
         "description": "The request was refused.",
@@ -998,6 +1030,20 @@ paths:
       responses:
         '204': {description: Stored.}
         '400': {$ref: '#/components/responses/Problem'}
+  /gate-log:
+    get:
+      operationId: gateLog
+      description: >-
+        A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly
+        read it (a warning says so), so the server refuses a request without it and the
+        client's method takes it (issue 45).
+      parameters:
+        - $ref: '#/components/parameters/Gate'
+          required: true
+          description: The gate whose log to read.
+      responses:
+        '204': {description: The log is empty.}
+        '400': {$ref: '#/components/responses/Problem'}
   /commands:
     put:
       operationId: putCommands
@@ -1120,6 +1166,12 @@ paths:
         '204': {description: Stored.}
         '400': {$ref: '#/components/responses/Problem'}
 components:
+  parameters:
+    Gate:
+      name: gate
+      in: query
+      description: A gate, optional where it is not said otherwise.
+      schema: {type: string, maxLength: 8}
   responses:
     Problem:
       description: The request was refused.

@@ -78,6 +78,15 @@ impl Oas31Api for Mock {
         Ok(AddGateResponse::NoContent)
     }
 
+    /// `GET /gate-log`: the 204 answer.
+    async fn gate_log(
+        &self,
+        _ctx: &RequestContext,
+        _params: GateLogParams,
+    ) -> Result<GateLogResponse, MockError> {
+        Ok(GateLogResponse::NoContent)
+    }
+
     /// `GET /commands`: the 200 answer.
     async fn list_commands(
         &self,

@@ -85,6 +85,12 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             ),
         )
         .route(
+            &layer::route_path(&base, "/gate-log"),
+            routing::get_service(
+                layer::operation(&api, handle_gate_log::<A>).named("gateLog"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/commands"),
             routing::get_service(
                     layer::operation(&api, handle_list_commands::<A>)
@@ -330,6 +336,54 @@ fn serve_add_gate<A: Oas31Api>(
         errors.check()?;
         let ctx = RequestContext::new("addGate", scheme, parts);
         let outcome = A::add_gate(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /gate-log`: see [`Oas31Api::gate_log`].
+fn handle_gate_log<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_gate_log(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `gateLog` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_gate_log<A: Oas31Api>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let gate: Option<String> = raw
+                .required(Location::Query, "gate", &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &gate {
+                let at = "query/gate";
+                validate::check_max_length(value, 8, at, out);
+            }
+            let Some(gate) = gate else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            GateLogParams { gate }
+        };
+        let ctx = RequestContext::new("gateLog", scheme, parts);
+        let outcome = A::gate_log(&api, &ctx, params).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -706,6 +760,16 @@ impl AddGateResponse {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("addGate")),
+        }
+    }
+}
+
+impl GateLogResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("gateLog")),
         }
     }
 }
