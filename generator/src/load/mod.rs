@@ -113,6 +113,7 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
     let mut texts = BTreeMap::from([(root.to_string(), text)]);
     let mut files = vec![root.to_string()];
     let mut bundle_moves = Moves::default();
+    let mut bundle_warnings = Vec::new();
     if refs::needed(&value) {
         let bundled = refs::bundle(root, value, source);
         texts.extend(bundled.texts);
@@ -124,6 +125,7 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
         }
         value = bundled.value;
         bundle_moves = bundled.moves;
+        bundle_warnings = bundled.warnings;
     }
     let source_doc = Written {
         text: (files.len() == 1).then(|| texts[root].clone()),
@@ -195,6 +197,7 @@ pub fn read(root: &str, source: &dyn Source) -> Result<Loaded, Diagnostics> {
         w.pointer = earlier.original(&w.pointer);
     }
     warnings.extend(converted_warnings);
+    warnings.extend(bundle_warnings);
     Ok(Loaded {
         doc,
         version,

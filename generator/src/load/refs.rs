@@ -40,6 +40,8 @@ pub(super) struct Bundled {
     pub texts: BTreeMap<String, String>,
     /// References that could not be followed (the document is then not generated).
     pub errors: Vec<Diagnostic>,
+    /// References followed where the specification puts none (a map or list kept elsewhere).
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Whether `doc` needs [`bundle`]: it refers to another file, or it holds a path item or an
@@ -65,7 +67,41 @@ pub(super) fn needed(doc: &Value) -> bool {
             .and_then(Value::as_object)
             .is_some_and(|m| m.values().any(item_ref))
     };
-    items("paths") || items("webhooks") || external(doc)
+    items("paths") || items("webhooks") || external(doc) || container_ref(doc)
+}
+
+/// Keywords whose value is a map or list of objects (`properties`, `parameters`, …).
+const CONTAINERS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "prefixItems",
+    "parameters",
+    "responses",
+    "headers",
+    "content",
+    "examples",
+    "links",
+    "callbacks",
+];
+
+/// Whether a map or list of objects anywhere is a reference (`Bundler::container`).
+fn container_ref(v: &Value) -> bool {
+    match v {
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            let is_ref = v
+                .as_object()
+                .is_some_and(|o| o.len() == 1 && o.get("$ref").is_some_and(Value::is_string));
+            (CONTAINERS.contains(&k.as_str()) && is_ref) || container_ref(v)
+        }),
+        Value::Array(items) => items.iter().any(container_ref),
+        _ => false,
+    }
 }
 
 /// Reads every file `root`'s references reach through `source` and makes one document of
@@ -85,6 +121,7 @@ pub(super) fn bundle(root: &str, doc: Value, source: &dyn Source) -> Bundled {
         inlining: Vec::new(),
         moves: Moves::default(),
         errors: Vec::new(),
+        warnings: Vec::new(),
     };
     b.parsed.insert(root.to_string(), Ok(doc.clone()));
     let mut doc = doc;
@@ -99,6 +136,7 @@ pub(super) fn bundle(root: &str, doc: Value, source: &dyn Source) -> Bundled {
         files: b.files,
         texts: b.texts,
         errors: b.errors,
+        warnings: b.warnings,
     }
 }
 
@@ -183,6 +221,7 @@ struct Bundler<'a> {
     inlining: Vec<Target>,
     moves: Moves,
     errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
 }
 
 impl Bundler<'_> {
@@ -393,8 +432,8 @@ impl Bundler<'_> {
     }
 
     fn map(&mut self, v: &mut Value, key: &str, kind: Kind, cx: &Cx) {
+        let at = self.container(v, key, "map", cx);
         if let Some(Value::Object(items)) = v.get_mut(key) {
-            let at = cx.child(key);
             for (name, item) in items.iter_mut() {
                 self.walk(item, kind, &at.child(name));
             }
@@ -402,11 +441,64 @@ impl Bundler<'_> {
     }
 
     fn list(&mut self, v: &mut Value, key: &str, kind: Kind, cx: &Cx) {
+        // `items: {$ref: …}` is one schema (the list is draft 4's other spelling).
+        let at = if key == "items" {
+            cx.child(key)
+        } else {
+            self.container(v, key, "list", cx)
+        };
         if let Some(Value::Array(items)) = v.get_mut(key) {
-            let at = cx.child(key);
             for (i, item) in items.iter_mut().enumerate() {
                 self.walk(item, kind, &at.child(&i.to_string()));
             }
+        }
+    }
+
+    /// `properties: {$ref: 'models/attributes.yml#/droplet_ids'}`: a JSON Reference where
+    /// the specification puts a map (or a list) of objects, none of which may be one. Redocly's
+    /// bundler and swagger-parser resolve a reference wherever it stands, and large split
+    /// documents are written so: the map is replaced by a copy of its target, with a warning
+    /// at the place (issue 45). Returns where the map's entries were written (the target's
+    /// file and pointer, for the references inside them), or `cx`'s child when it was no
+    /// reference. A property named `$ref` (its value a schema, not a string) is no reference.
+    fn container(&mut self, v: &mut Value, key: &str, what: &str, cx: &Cx) -> Cx {
+        let at = cx.child(key);
+        let Some(child) = v.get_mut(key) else {
+            return at;
+        };
+        let Some(reference) = child
+            .as_object()
+            .filter(|o| o.len() == 1)
+            .and_then(|o| o.get("$ref"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+        else {
+            return at;
+        };
+        let target = match self.follow(&reference, &at) {
+            Ok(t) => t,
+            Err(message) => {
+                self.error(&at, message);
+                return at;
+            }
+        };
+        let Some(content) = self.value_at(&target) else {
+            self.error(&at, format!("`{reference}` points at nothing"));
+            return at;
+        };
+        self.moves
+            .record(&at.out, &self.place(&target.0, &target.1), false);
+        self.warnings.push(Diagnostic::warning(
+            self.place(&at.file, &at.ptr),
+            format!(
+                "`{reference}` stands where the specification puts a {what} of `{key}` (no reference is allowed there): read as its target, as Redocly's bundler and swagger-parser do"
+            ),
+        ));
+        *child = content;
+        Cx {
+            file: target.0,
+            ptr: target.1,
+            out: at.out,
         }
     }
 
@@ -421,8 +513,8 @@ impl Bundler<'_> {
     fn operation(&mut self, v: &mut Value, cx: &Cx) {
         self.list(v, "parameters", Kind::Parameter, cx);
         self.one(v, "requestBody", Kind::RequestBody, cx);
+        let at = self.container(v, "responses", "map", cx);
         if let Some(Value::Object(responses)) = v.get_mut("responses") {
-            let at = cx.child("responses");
             for (code, r) in responses.iter_mut() {
                 if !code.starts_with("x-") {
                     self.walk(r, Kind::Response, &at.child(code));

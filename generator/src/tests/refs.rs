@@ -485,3 +485,89 @@ fn errors_found_later_name_the_file_and_line_they_stand_in() {
         "error: spec/paths/a.yaml:7:11: /get/responses/200/content/application~1json/schema: `#/components/schemas/Missing`: spec/paths/a.yaml has nothing at `#/components/schemas/Missing`"
     );
 }
+
+/// References where the specification puts none (issue 45): a map of property schemas, a
+/// list of parameters and a map of responses kept in other files, as DigitalOcean's document
+/// is written (`properties: {$ref: 'models/attributes.yml#/droplet_ids'}`); each is read as
+/// its target, references inside it followed from the target's file, with a warning at the
+/// place. A property named `$ref` whose value is a schema is still a property.
+#[test]
+fn maps_and_lists_kept_in_other_files_are_read_in_place() {
+    let root = format!(
+        "{HEAD}paths:
+  /droplets:
+    post:
+      operationId: addDroplet
+      parameters: {{$ref: 'shared/parameters.yml#/listing'}}
+      requestBody:
+        content:
+          application/json:
+            schema: {{$ref: 'models/droplet.yml'}}
+      responses: {{$ref: 'shared/responses.yml#/created'}}
+"
+    );
+    let loaded = load(&[
+        ("openapi.yaml", &root),
+        (
+            "models/droplet.yml",
+            "type: object\nrequired: [name]\nproperties: {$ref: 'attributes.yml#/droplet'}\n",
+        ),
+        (
+            "models/attributes.yml",
+            "droplet:\n  name: {type: string, maxLength: 8}\n  size: {$ref: 'size.yml'}\n  $ref: {type: string}\n",
+        ),
+        ("models/size.yml", "{type: string, enum: [s, m]}"),
+        (
+            "shared/parameters.yml",
+            "listing:\n  - {name: page, in: query, schema: {type: integer}}\n",
+        ),
+        (
+            "shared/responses.yml",
+            "created:\n  '201':\n    description: made\n    content:\n      application/json:\n        schema: {$ref: '../models/droplet.yml'}\n",
+        ),
+    ])
+    .unwrap_or_else(|e| panic!("{e}"));
+    let doc = json(&loaded);
+    let op = &doc["paths"]["/droplets"]["post"];
+    assert_eq!(op["parameters"][0]["name"], "page");
+    let created = &op["responses"]["201"]["content"]["application/json"]["schema"]["$ref"];
+    assert_eq!(created, "#/components/schemas/droplet");
+    let droplet = &doc["components"]["schemas"]["droplet"]["properties"];
+    assert_eq!(droplet["name"]["maxLength"], 8);
+    assert_eq!(droplet["size"]["$ref"], "#/components/schemas/size");
+    assert_eq!(droplet["$ref"]["type"], "string");
+    let warned: Vec<&str> = loaded
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("no reference is allowed there"))
+        .map(|w| w.pointer.as_str())
+        .collect();
+    assert_eq!(warned.len(), 3, "{:?}", loaded.warnings);
+    assert!(
+        warned.contains(&"models/droplet.yml#/properties"),
+        "{warned:?}"
+    );
+}
+
+/// The same in one file: `properties: {$ref: '#/x-shared/attributes'}`.
+#[test]
+fn a_map_kept_elsewhere_in_the_same_file_is_read_in_place() {
+    let root = format!(
+        "{HEAD}paths: {{}}
+x-shared:
+  attributes:
+    name: {{type: string}}
+components:
+  schemas:
+    Thing:
+      type: object
+      properties: {{$ref: '#/x-shared/attributes'}}
+"
+    );
+    let loaded = load(&[("openapi.yaml", &root)]).unwrap_or_else(|e| panic!("{e}"));
+    let doc = json(&loaded);
+    assert_eq!(
+        doc["components"]["schemas"]["Thing"]["properties"]["name"]["type"],
+        "string"
+    );
+}
