@@ -63,7 +63,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let (target_dir, profile) = if args.shared_target {
         (
             root.join("target"),
-            crate::calls::repository_profile(&root)?,
+            crate::corpus::repository_profile(&root)?,
         )
     } else {
         (out_dir.join("target"), String::new())

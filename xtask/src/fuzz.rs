@@ -63,7 +63,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let build = if shared_target {
         BuildDir {
             dir: root.join("target"),
-            profile: crate::calls::repository_profile(&root)?,
+            profile: crate::corpus::repository_profile(&root)?,
         }
     } else {
         BuildDir {

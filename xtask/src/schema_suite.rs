@@ -190,7 +190,10 @@ fn run_draft(root: &Path, draft: &str, args: &Args) -> Result<(Tally, Vec<String
         decoder.clone(),
     ];
     let (target, profile) = if args.shared_target {
-        (root.join("target"), crate::calls::repository_profile(root)?)
+        (
+            root.join("target"),
+            crate::corpus::repository_profile(root)?,
+        )
     } else {
         (
             root.join("target/schema-suite/target"),

@@ -64,7 +64,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
     // build beside the repository's own crates, whose tests have built most dependencies
     // already: same target directory, same profile.
     let (target_dir, profile) = if args.shared_target {
-        (root.join("target"), repository_profile(&root)?)
+        (
+            root.join("target"),
+            crate::corpus::repository_profile(&root)?,
+        )
     } else {
         (out_dir.join("target"), PROFILE.to_string())
     };
@@ -281,7 +284,7 @@ struct Args {
     seeds: u64,
     examples: bool,
     /// Build in the repository's own target directory with its dev profile
-    /// ([`repository_profile`]), so that the dependencies its tests built are reused.
+    /// ([`crate::corpus::repository_profile`]), so that the dependencies its tests built are reused.
     shared_target: bool,
 }
 
@@ -316,35 +319,6 @@ impl Args {
         }
         Ok(parsed)
     }
-}
-
-/// The repository manifest's `[profile.dev]` tables (`[profile.dev]`,
-/// `[profile.dev.package."*"]`, …) as they are written, for a workspace that shares its
-/// target directory: a unit built with another profile would be built again.
-pub(crate) fn repository_profile(root: &Path) -> Result<String, String> {
-    let manifest = root.join("Cargo.toml");
-    let text = fs::read_to_string(&manifest)
-        .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
-    Ok(dev_profile_tables(&text))
-}
-
-fn dev_profile_tables(manifest: &str) -> String {
-    let mut out = String::new();
-    let mut inside = false;
-    for line in manifest.lines() {
-        let header = line.trim_start();
-        if header.starts_with('[') {
-            inside = header == "[profile.dev]" || header.starts_with("[profile.dev.");
-            if inside {
-                out.push('\n');
-            }
-        }
-        if inside && !header.starts_with('#') && !header.is_empty() {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-    out
 }
 
 fn mode_file(mode: Mode) -> String {
@@ -717,15 +691,6 @@ fn excerpt(body: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_repository_dev_profile_is_copied_whole() {
-        let manifest = "[workspace]\nmembers = []\n\n[profile.dev]\ndebug = \"line-tables-only\"\n\n# why\n[profile.dev.package.\"*\"]\ndebug = false\n\n[profile.release.package.x]\ncodegen-units = 1\n";
-        assert_eq!(
-            dev_profile_tables(manifest),
-            "\n[profile.dev]\ndebug = \"line-tables-only\"\n\n[profile.dev.package.\"*\"]\ndebug = false\n"
-        );
-    }
 
     #[test]
     fn extensions_referring_to_other_files_are_left_out_of_the_copy() {

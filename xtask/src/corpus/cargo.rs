@@ -398,3 +398,32 @@ pub(super) fn is_summary(message: &str) -> bool {
         || (message.ends_with(" emitted")
             && (message.contains("warning") || message.contains("error")))
 }
+
+/// The repository manifest's `[profile.dev]` tables (`[profile.dev]`,
+/// `[profile.dev.package."*"]`, …) as they are written, for a workspace that shares its
+/// target directory: a unit built with another profile would be built again.
+pub(crate) fn repository_profile(root: &Path) -> Result<String, String> {
+    let manifest = root.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest)
+        .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+    Ok(dev_profile_tables(&text))
+}
+
+pub(super) fn dev_profile_tables(manifest: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in manifest.lines() {
+        let header = line.trim_start();
+        if header.starts_with('[') {
+            inside = header == "[profile.dev]" || header.starts_with("[profile.dev.");
+            if inside {
+                out.push('\n');
+            }
+        }
+        if inside && !header.starts_with('#') && !header.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}

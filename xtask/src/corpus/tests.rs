@@ -320,3 +320,12 @@ fn cargo_errors_name_members() {
         "error: failed to load manifest for workspace member `/ws/a-server` referenced via `members` caused by: bad version"
     );
 }
+
+#[test]
+fn the_repository_dev_profile_is_copied_whole() {
+    let manifest = "[workspace]\nmembers = []\n\n[profile.dev]\ndebug = \"line-tables-only\"\n\n# why\n[profile.dev.package.\"*\"]\ndebug = false\n\n[profile.release.package.x]\ncodegen-units = 1\n";
+    assert_eq!(
+        dev_profile_tables(manifest),
+        "\n[profile.dev]\ndebug = \"line-tables-only\"\n\n[profile.dev.package.\"*\"]\ndebug = false\n"
+    );
+}
