@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -342,10 +342,6 @@ fn post(address: &str, path: &str, data: &Value) -> Result<Answer, String> {
         .map(|(_, b)| b.chars().take(300).collect())
         .unwrap_or_default();
     Ok(Answer { status, body })
-}
-
-pub(crate) fn program_dir(ws: &Path, name: &str) -> PathBuf {
-    ws.join(name)
 }
 
 #[cfg(test)]

@@ -167,23 +167,14 @@ fn plain(doc: &Value, schema: &Value, seen: &mut HashSet<String>) -> bool {
     {
         return false;
     }
-    let parts = |key: &str| -> Vec<&Value> {
-        match map.get(key) {
-            Some(Value::Object(m)) if key == "properties" => m.values().collect(),
-            Some(v) if key != "properties" => vec![v],
-            _ => Vec::new(),
-        }
-    };
-    match ty {
-        "array" => parts("items")
-            .into_iter()
-            .all(|s| !s.is_array() && plain(doc, s, seen)),
-        "object" => parts("properties")
-            .into_iter()
-            .chain(parts("additionalProperties"))
-            .all(|s| plain(doc, s, seen)),
-        _ => true,
-    }
+    // The parts are held as their own schemas are (a list of `items` is draft 4's tuple).
+    let properties = map.get("properties").and_then(Value::as_object);
+    let mut parts = properties
+        .into_iter()
+        .flat_map(|p| p.values())
+        .chain(map.get("additionalProperties"))
+        .chain(map.get("items"));
+    parts.all(|s| !s.is_array() && plain(doc, s, seen))
 }
 
 fn is_annotation(key: &str) -> bool {

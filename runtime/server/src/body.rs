@@ -288,17 +288,22 @@ pub async fn read_json_held<T: DeserializeOwned>(
     else {
         return Ok(None);
     };
-    if let Some(schema) = held.schema() {
-        // Bad syntax: `decode_json`'s own message, with line and column.
-        let value: serde_json::Value = match serde_json::from_slice(&bytes) {
-            Ok(value) => value,
-            Err(_) => return decode_json(&bytes).map(Some),
-        };
-        let mut violations = Violations::new();
-        schema.check(&value, "", &mut violations);
-        violations.check()?;
+    let Some(schema) = held.schema() else {
+        return decode_json(&bytes).map(Some);
+    };
+    // Bad syntax: `decode_json`'s own message, with line and column.
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return decode_json(&bytes).map(Some);
+    };
+    let mut violations = Violations::new();
+    schema.check(&value, "", &mut violations);
+    violations.check()?;
+    // The types read the value the check walked (not the bytes again); a value they cannot
+    // hold is decoded again from the bytes, as `decode_json` does, to name the place.
+    match integer::from_value(value) {
+        Ok(typed) => Ok(Some(typed)),
+        Err(_) => decode_json(&bytes).map(Some),
     }
-    decode_json(&bytes).map(Some)
 }
 
 /// Turns the `Ok(None)` of an absent body into the 400 a required body gets (the `read_*`

@@ -18,7 +18,7 @@ use std::sync::{Mutex, OnceLock};
 use serde_json::{Map, Number, Value};
 
 use super::document::Document;
-use super::validate::Pattern;
+use super::validate::{Pattern, join, join_index};
 
 /// Which keywords mean what: the OpenAPI version of the document a schema stands in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,7 +253,7 @@ impl Compiler<'_> {
     }
 
     fn child(&mut self, pointer: &str, key: &str) -> Result<usize, String> {
-        self.node(format!("{pointer}/{}", escape(key)))
+        self.node(join(pointer, key))
     }
 
     fn list(
@@ -264,7 +264,7 @@ impl Compiler<'_> {
     ) -> Result<Vec<usize>, String> {
         match map.get(key) {
             Some(Value::Array(items)) => (0..items.len())
-                .map(|i| self.node(format!("{pointer}/{}/{i}", escape(key))))
+                .map(|i| self.node(join_index(&join(pointer, key), i)))
                 .collect(),
             Some(_) => Err(format!("{pointer}/{key}: a list of schemas is due")),
             None => Ok(Vec::new()),
@@ -281,7 +281,7 @@ impl Compiler<'_> {
         let Some(entries) = map.get(key).and_then(Value::as_object) else {
             return Ok(Vec::new());
         };
-        let base = format!("{pointer}/{}", escape(key));
+        let base = join(pointer, key);
         entries
             .keys()
             .map(|name| Ok((name.clone(), self.child(&base, name)?)))
@@ -399,7 +399,7 @@ impl Compiler<'_> {
             for p in patterns.keys() {
                 match Pattern::new(p) {
                     Ok(compiled) => k.pattern_properties.push((compiled, self.child(&base, p)?)),
-                    Err(e) => self.unchecked.push(format!("{base}/{}: {e}", escape(p))),
+                    Err(e) => self.unchecked.push(format!("{}: {e}", join(&base, p))),
                 }
             }
         }
@@ -452,7 +452,7 @@ impl Compiler<'_> {
                 let reference = if target.starts_with('#') {
                     target.to_string()
                 } else {
-                    format!("#/components/schemas/{}", escape(target))
+                    format!("#{}", join("/components/schemas", target))
                 };
                 tags.push((tag.clone(), self.reference(&reference, pointer)?));
             }
@@ -559,11 +559,6 @@ fn bounds(map: &Map<String, Value>, out: &mut Vec<Bound>) {
             });
         }
     }
-}
-
-/// `~` and `/` escaped as a pointer's token (RFC 6901).
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }
 
 /// `%25` → `%` (a URI fragment's percent-encoding); a `%` not followed by two hex digits stays.

@@ -12,6 +12,31 @@ use serde_json::{Map, Number, Value};
 use super::schema::{Keywords, Node, Schema, types};
 use super::validate::{Violations, join, join_index};
 
+/// Records a failure: `$ok` becomes false and the violation is pushed; with no sink (a yes or
+/// no is wanted) the answer is known, and the function returns.
+macro_rules! fail {
+    ($ok:ident, $out:ident, $pointer:expr, $($message:tt)+) => {{
+        $ok = false;
+        match $out.as_deref_mut() {
+            Some(o) => o.push($pointer, format!($($message)+)),
+            None => return false,
+        }
+    }};
+}
+
+/// Records a part's verdict (a subschema walked with the same sink): as [`fail!`] when it
+/// did not pass.
+macro_rules! verdict {
+    ($ok:ident, $out:ident, $passed:expr) => {{
+        if !$passed {
+            $ok = false;
+            if $out.is_none() {
+                return false;
+            }
+        }
+    }};
+}
+
 impl Schema {
     /// Pushes a violation (pointer below `pointer`, message) for every keyword `value` breaks.
     /// A valid value is walked once without building a pointer or a message; only an invalid
@@ -52,45 +77,28 @@ impl Schema {
             return true;
         }
         let mut ok = true;
-        // Records a failure: with no sink, the answer is already known.
-        macro_rules! fail {
-            ($pointer:expr, $($message:tt)+) => {{
-                ok = false;
-                match out.as_deref_mut() {
-                    Some(o) => o.push($pointer, format!($($message)+)),
-                    None => return false,
-                }
-            }};
-        }
-        macro_rules! sub {
-            ($node:expr, $value:expr, $pointer:expr) => {{
-                let passed = match out.as_deref_mut() {
-                    Some(o) => self.eval($node, $value, $pointer, Some(o)),
-                    None => self.eval($node, $value, "", None),
-                };
-                if !passed {
-                    ok = false;
-                    if out.is_none() {
-                        return false;
-                    }
-                }
-            }};
-        }
         if let Some(r) = k.reference {
-            sub!(r, v, at);
+            verdict!(ok, out, self.eval(r, v, at, out.as_deref_mut()));
         }
         if k.types != 0 && !type_fits(k.types, v) {
-            fail!(at, "must be {}, got {}", type_names(k.types), kind(v));
+            fail!(
+                ok,
+                out,
+                at,
+                "must be {}, got {}",
+                type_names(k.types),
+                kind(v)
+            );
         }
         if let Some(allowed) = &k.enumeration
             && !allowed.iter().any(|a| equal(a, v))
         {
-            fail!(at, "must be one of {}", list(allowed));
+            fail!(ok, out, at, "must be one of {}", list(allowed));
         }
         if let Some(c) = &k.constant
             && !equal(c, v)
         {
-            fail!(at, "must be {c}");
+            fail!(ok, out, at, "must be {c}");
         }
         match v {
             Value::Number(n) => {
@@ -109,51 +117,66 @@ impl Schema {
                             ("at least", "above")
                         };
                         if b.exclusive {
-                            fail!(at, "must be {or_equal} {}, got {n}", b.value);
+                            fail!(ok, out, at, "must be {or_equal} {}, got {n}", b.value);
                         } else {
-                            fail!(at, "must be {word} {}, got {n}", b.value);
+                            fail!(ok, out, at, "must be {word} {}, got {n}", b.value);
                         }
                     }
                 }
                 if let Some(m) = &k.multiple_of
                     && !multiple_of(n, m)
                 {
-                    fail!(at, "must be a multiple of {m}, got {n}");
+                    fail!(ok, out, at, "must be a multiple of {m}, got {n}");
                 }
             }
             Value::String(s) => {
                 if k.min_length.is_some() || k.max_length.is_some() {
                     let n = s.chars().count() as u64;
                     if let Some(min) = k.min_length.filter(|min| n < *min) {
-                        fail!(at, "must be at least {min} characters long, got {n}");
+                        fail!(
+                            ok,
+                            out,
+                            at,
+                            "must be at least {min} characters long, got {n}"
+                        );
                     }
                     if let Some(max) = k.max_length.filter(|max| n > *max) {
-                        fail!(at, "must be at most {max} characters long, got {n}");
+                        fail!(
+                            ok,
+                            out,
+                            at,
+                            "must be at most {max} characters long, got {n}"
+                        );
                     }
                 }
                 if let Some((pattern, text)) = &k.pattern
                     && !pattern.is_match(s)
                 {
-                    fail!(at, "must match the pattern {text:?}");
+                    fail!(ok, out, at, "must match the pattern {text:?}");
                 }
                 if let Some(format) = k.format
                     && !format_fits(format, s)
                 {
-                    fail!(at, "must be a valid {format}");
+                    fail!(ok, out, at, "must be a valid {format}");
                 }
             }
             Value::Array(items) => {
                 let n = items.len() as u64;
                 if let Some(min) = k.min_items.filter(|min| n < *min) {
-                    fail!(at, "must have at least {min} items, got {n}");
+                    fail!(ok, out, at, "must have at least {min} items, got {n}");
                 }
                 if let Some(max) = k.max_items.filter(|max| n > *max) {
-                    fail!(at, "must have at most {max} items, got {n}");
+                    fail!(ok, out, at, "must have at most {max} items, got {n}");
                 }
                 if k.unique_items
                     && let Some((i, j)) = duplicate(items)
                 {
-                    fail!(at, "items {i} and {j} are equal: items must be unique");
+                    fail!(
+                        ok,
+                        out,
+                        at,
+                        "items {i} and {j} are equal: items must be unique"
+                    );
                 }
                 for (i, item) in items.iter().enumerate() {
                     let schema = k
@@ -171,7 +194,11 @@ impl Schema {
                         } else {
                             String::new()
                         };
-                        sub!(schema, item, &pointer);
+                        verdict!(
+                            ok,
+                            out,
+                            self.eval(schema, item, &pointer, out.as_deref_mut())
+                        );
                     }
                 }
                 if let Some(contains) = k.contains {
@@ -182,27 +209,29 @@ impl Schema {
                     let min = k.min_contains.unwrap_or(1);
                     if found < min {
                         fail!(
+                            ok,
+                            out,
                             at,
                             "must contain at least {min} matching items, got {found}"
                         );
                     }
                     if let Some(max) = k.max_contains.filter(|max| found > *max) {
-                        fail!(at, "must contain at most {max} matching items, got {found}");
+                        fail!(
+                            ok,
+                            out,
+                            at,
+                            "must contain at most {max} matching items, got {found}"
+                        );
                     }
                 }
             }
             Value::Object(map) => {
-                if !self.object(k, v, map, at, out.as_deref_mut()) {
-                    ok = false;
-                    if out.is_none() {
-                        return false;
-                    }
-                }
+                verdict!(ok, out, self.object(k, v, map, at, out.as_deref_mut()))
             }
             Value::Null | Value::Bool(_) => {}
         }
         for &part in &k.all_of {
-            sub!(part, v, at);
+            verdict!(ok, out, self.eval(part, v, at, out.as_deref_mut()));
         }
         // A discriminator decides the branch of an object by its property (OpenAPI): the
         // object is held to that branch alone, and one without the property is refused.
@@ -210,14 +239,20 @@ impl Schema {
         if let (Some((property, tags)), Value::Object(map)) = (&k.discriminator, v) {
             match map.get(property) {
                 None => fail!(
+                    ok,
+                    out,
                     &join(at, property),
                     "is required (it names the schema the value is)"
                 ),
                 Some(tag) => match tags.iter().find(|(t, _)| tag.as_str() == Some(t.as_str())) {
-                    Some((_, node)) => sub!(*node, v, at),
+                    Some((_, node)) => {
+                        verdict!(ok, out, self.eval(*node, v, at, out.as_deref_mut()))
+                    }
                     None => {
                         let known: Vec<&str> = tags.iter().map(|(t, _)| t.as_str()).collect();
                         fail!(
+                            ok,
+                            out,
                             &join(at, property),
                             "must be one of {}, got {tag}",
                             known.join(", ")
@@ -232,6 +267,8 @@ impl Schema {
         {
             let why = self.why_not(&k.any_of, v, at, out.is_some());
             fail!(
+                ok,
+                out,
                 at,
                 "must match at least one of the {} schemas of anyOf, matches none{why}",
                 k.any_of.len()
@@ -246,12 +283,16 @@ impl Schema {
                 0 => {
                     let why = self.why_not(&k.one_of, v, at, out.is_some());
                     fail!(
+                        ok,
+                        out,
                         at,
                         "must match exactly one of the {} schemas of oneOf, matches none{why}",
                         k.one_of.len()
                     )
                 }
                 _ => fail!(
+                    ok,
+                    out,
                     at,
                     "must match exactly one schema of oneOf, matches {}",
                     list_indices(&matching)
@@ -263,8 +304,8 @@ impl Schema {
         {
             match self.required_only(not) {
                 // `not: {required: [image_url, file_id]}`: a URL or a file id, not both.
-                Some(names) => fail!(at, "must not have all of {names}"),
-                None => fail!(at, "must not match the schema of `not`"),
+                Some(names) => fail!(ok, out, at, "must not have all of {names}"),
+                None => fail!(ok, out, at, "must not match the schema of `not`"),
             }
         }
         if let Some((condition, then, other)) = k.condition {
@@ -274,7 +315,7 @@ impl Schema {
                 other
             };
             if let Some(branch) = branch {
-                sub!(branch, v, at);
+                verdict!(ok, out, self.eval(branch, v, at, out.as_deref_mut()));
             }
         }
         ok
@@ -338,31 +379,27 @@ impl Schema {
         mut out: Option<&mut Violations>,
     ) -> bool {
         let mut ok = true;
-        macro_rules! fail {
-            ($pointer:expr, $($message:tt)+) => {{
-                ok = false;
-                match out.as_deref_mut() {
-                    Some(o) => o.push($pointer, format!($($message)+)),
-                    None => return false,
-                }
-            }};
-        }
         let n = map.len() as u64;
         if let Some(min) = k.min_properties.filter(|min| n < *min) {
-            fail!(at, "must have at least {min} properties, got {n}");
+            fail!(ok, out, at, "must have at least {min} properties, got {n}");
         }
         if let Some(max) = k.max_properties.filter(|max| n > *max) {
-            fail!(at, "must have at most {max} properties, got {n}");
+            fail!(ok, out, at, "must have at most {max} properties, got {n}");
         }
         for name in &k.required {
             if !map.contains_key(name) {
-                fail!(&join(at, name), "is required");
+                fail!(ok, out, &join(at, name), "is required");
             }
         }
         for (present, needed) in &k.dependent_required {
             if map.contains_key(present) {
                 for name in needed.iter().filter(|n| !map.contains_key(*n)) {
-                    fail!(&join(at, name), "is required when `{present}` is present");
+                    fail!(
+                        ok,
+                        out,
+                        &join(at, name),
+                        "is required when `{present}` is present"
+                    );
                 }
             }
         }
@@ -375,46 +412,42 @@ impl Schema {
             if let Some(names) = k.property_names
                 && !self.eval(names, &Value::String(name.clone()), "", None)
             {
-                fail!(&pointer, "this property name is not allowed here");
+                fail!(ok, out, &pointer, "this property name is not allowed here");
             }
             let mut matched = false;
             if let Some((_, schema)) = k.properties.iter().find(|(p, _)| p == name) {
                 matched = true;
-                if !self.eval(*schema, value, &pointer, out.as_deref_mut()) {
-                    ok = false;
-                    if out.is_none() {
-                        return false;
-                    }
-                }
+                verdict!(
+                    ok,
+                    out,
+                    self.eval(*schema, value, &pointer, out.as_deref_mut())
+                )
             }
             for (pattern, schema) in &k.pattern_properties {
                 if pattern.is_match(name) {
                     matched = true;
-                    if !self.eval(*schema, value, &pointer, out.as_deref_mut()) {
-                        ok = false;
-                        if out.is_none() {
-                            return false;
-                        }
-                    }
+                    verdict!(
+                        ok,
+                        out,
+                        self.eval(*schema, value, &pointer, out.as_deref_mut())
+                    )
                 }
             }
             if !matched && let Some(additional) = k.additional {
                 if matches!(self.nodes[additional], Node::Always(false)) {
-                    fail!(&pointer, "is not a property this object may have");
-                } else if !self.eval(additional, value, &pointer, out.as_deref_mut()) {
-                    ok = false;
-                    if out.is_none() {
-                        return false;
-                    }
+                    fail!(ok, out, &pointer, "is not a property this object may have");
+                } else {
+                    verdict!(
+                        ok,
+                        out,
+                        self.eval(additional, value, &pointer, out.as_deref_mut())
+                    );
                 }
             }
         }
         for (present, schema) in &k.dependent_schemas {
-            if map.contains_key(present) && !self.eval(*schema, whole, at, out.as_deref_mut()) {
-                ok = false;
-                if out.is_none() {
-                    return false;
-                }
+            if map.contains_key(present) {
+                verdict!(ok, out, self.eval(*schema, whole, at, out.as_deref_mut()));
             }
         }
         ok

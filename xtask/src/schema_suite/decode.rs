@@ -1,5 +1,6 @@
 //! The client side of the suite: a small program beside the generated client crate that
-//! decodes each value into the body type of its group's operation, and its answers read back.
+//! decodes each value into the body type of its group's operation as the client reads an
+//! answer (its runtime's `integer::from_value`), and its answers read back.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -22,7 +23,7 @@ pub fn write_program(
     let name = format!("{slug}-decode");
     let client = format!("{slug}-client");
     let lib = client.replace('-', "_");
-    let dir = super::program_dir(ws, &name);
+    let dir = ws.join(&name);
     fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
     let manifest = format!(
         "# Written by `cargo xtask schema-suite`: decodes the suite's values with the client's types.\n\
