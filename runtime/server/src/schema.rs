@@ -409,7 +409,17 @@ impl Compiler<'_> {
         if map.contains_key("propertyNames") {
             k.property_names = Some(self.child(pointer, "propertyNames")?);
         }
-        k.required = strings(map.get("required"));
+        // A request need not carry a required property that is `readOnly` (OpenAPI: such a
+        // property is required in answers only); this checker holds requests.
+        let properties = map.get("properties").and_then(Value::as_object);
+        k.required = strings(map.get("required"))
+            .into_iter()
+            .filter(|name| {
+                !properties
+                    .and_then(|p| p.get(name))
+                    .is_some_and(|p| self.read_only(p))
+            })
+            .collect();
         if let Some(deps) = map.get("dependentRequired").and_then(Value::as_object) {
             k.dependent_required = deps
                 .iter()
@@ -472,6 +482,26 @@ impl Compiler<'_> {
             }
         }
         Ok(tags)
+    }
+
+    /// Whether a property's schema (or the one its reference names) says `readOnly: true`.
+    fn read_only(&self, schema: &Value) -> bool {
+        let mut schema = schema;
+        for _ in 0..16 {
+            if schema.get("readOnly") == Some(&Value::Bool(true)) {
+                return true;
+            }
+            let Some(target) = schema
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix('#'))
+                .and_then(|f| self.document.pointer(&percent_decode(f)))
+            else {
+                return false;
+            };
+            schema = target;
+        }
+        false
     }
 
     /// The node a local reference names; the fragment is percent-decoded (RFC 6901 §6).

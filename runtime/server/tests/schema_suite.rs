@@ -174,3 +174,18 @@ fn a_discriminator_decides_the_branch() {
         "{unknown:?}"
     );
 }
+
+/// A required property that is `readOnly` is required in answers only (OpenAPI): a request
+/// without it is valid (scalar-galaxy's `id`, which schemathesis leaves out of requests).
+#[test]
+fn a_read_only_required_property_is_not_required_of_a_request() {
+    let document = serde_json::json!({"components": {"schemas": {
+        "Planet": {"type": "object", "required": ["id", "name"], "properties": {
+            "id": {"$ref": "#/components/schemas/Id"}, "name": {"type": "string"}}},
+        "Id": {"type": "integer", "readOnly": true}
+    }}});
+    let schema =
+        Schema::compile(&document, "/components/schemas/Planet", Dialect::OpenApi31).unwrap();
+    assert!(schema.is_valid(&serde_json::json!({"name": "Mars"})));
+    assert!(!schema.is_valid(&serde_json::json!({"id": 1})));
+}
