@@ -189,6 +189,14 @@ impl Oas31Api for Service {
         Ok(GateLogResponse::NoContent)
     }
 
+    async fn open_gate(
+        &self,
+        _ctx: &RequestContext,
+        _params: OpenGateParams,
+    ) -> Result<OpenGateResponse, String> {
+        Ok(OpenGateResponse::NoContent)
+    }
+
     async fn put_commands(
         &self,
         _ctx: &RequestContext,
@@ -630,4 +638,59 @@ async fn a_sibling_of_a_parameter_reference_is_applied() {
     assert!(body.contains("gate"), "{body}");
     let (status, body) = get("?gate=north").await;
     assert_eq!(status, 204, "{body}");
+}
+
+/// A document's own `Idempotency-Key` header keeps its own rules (issue 45): a key of 300
+/// characters, which the runtime's former 1..255 rule refused, is taken; one of 301, an empty
+/// one and a missing one are the document's 400 naming the header.
+#[tokio::test]
+async fn a_document_s_own_idempotency_key_keeps_its_own_bounds() {
+    let addr = serve().await;
+    let http = common::raw_http();
+    let cases = [
+        (Some("k".repeat(300)), 204),
+        (Some(" spaces and \"quotes\" too ".to_owned()), 204),
+        (Some("k".repeat(301)), 400),
+        (Some(String::new()), 400),
+        (None, 400),
+    ];
+    for (key, status) in cases {
+        let mut request = http.post(format!("http://{addr}/v31/gate-openings"));
+        if let Some(key) = &key {
+            request = request.header("idempotency-key", key);
+        }
+        let response = request.send().await.unwrap();
+        let got = response.status().as_u16();
+        let body = response.text().await.unwrap();
+        assert_eq!(got, status, "{key:?}: {body}");
+        if status == 400 {
+            assert!(body.contains("header/Idempotency-Key"), "{key:?}: {body}");
+        }
+    }
+}
+
+/// A parameter whose schema says what its type cannot (an integer `enum`, `not`) is held to
+/// the schema as written (issue 45): each refused value was taken before.
+#[tokio::test]
+async fn a_parameter_is_held_to_its_schema_as_written() {
+    let addr = serve().await;
+    let http = common::raw_http();
+    for (query, status, place) in [
+        ("floor=2&side=north", 204, None),
+        ("floor=4", 400, Some("query/floor")),
+        ("side=closed", 400, Some("query/side")),
+    ] {
+        let response = http
+            .post(format!("http://{addr}/v31/gate-openings?{query}"))
+            .header("idempotency-key", "k")
+            .send()
+            .await
+            .unwrap();
+        let got = response.status().as_u16();
+        let body = response.text().await.unwrap();
+        assert_eq!(got, status, "{query}: {body}");
+        if let Some(place) = place {
+            assert!(body.contains(place), "{query}: {body}");
+        }
+    }
 }

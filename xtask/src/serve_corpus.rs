@@ -1,6 +1,7 @@
 //! `cargo xtask serve-corpus [DOC|DIR...] [--filter S] [--max-examples N] [--seed N]
-//! [--workers N] [--generate-only]`: every corpus document's generated server, started with
-//! its mock and held to schemathesis (issue 34).
+//! [--seeds N] [--workers N] [--generate-only]`: every corpus document's generated server,
+//! started with its mock and held to schemathesis (issue 34), on one seed or several (issue 45:
+//! a pass must not depend on the seed).
 //!
 //! Per document (found as `cargo xtask corpus` finds them, `corpus::find_documents`): the
 //! server crate is generated into one throwaway workspace (`target/serve-corpus/ws/`) and its
@@ -117,9 +118,23 @@ pub fn main(args: &[String]) -> Result<(), String> {
             row.outcome = Outcome::Broken("the mock program did not build".into());
             continue;
         }
-        eprintln!("serve-corpus: serving {}", row.label);
-        let reports = out.join("reports").join(&row.slug);
-        row.outcome = serve_and_test(row, &binary, &reports, &st, &args);
+        // One server per seed (a fresh one: the mock's rate limit counts every request), the
+        // runs' findings added up.
+        let mut outcome: Option<Outcome> = None;
+        for seed in args.seeds() {
+            eprintln!("serve-corpus: serving {} (seed {seed})", row.label);
+            let mut reports = out.join("reports").join(&row.slug);
+            if args.seeds > 1 {
+                reports = reports.join(format!("seed-{seed}"));
+            }
+            let examples = args.examples_for(row.model.as_ref().map_or(0, |m| m.operations));
+            let one = serve_and_test(row, &binary, &reports, &st, &args, seed, examples);
+            outcome = Some(match outcome {
+                None => one,
+                Some(before) => before.and(one),
+            });
+        }
+        row.outcome = outcome.unwrap_or_default();
     }
 
     // 4. Report.
@@ -160,7 +175,9 @@ struct Args {
     /// Documents whose label holds any of these (all when none).
     filters: Vec<String>,
     max_examples: u32,
+    /// The first seed; `--seeds N` runs `seed`, `seed + 1`, … `seed + N - 1`.
     seed: u64,
+    seeds: u64,
     workers: u32,
     /// `--generate-only`: write the servers into the workspace and stop (to compare what two
     /// versions of the generator write for the whole corpus).
@@ -174,6 +191,7 @@ impl Args {
             filters: Vec::new(),
             max_examples: 10,
             seed: 42,
+            seeds: 1,
             workers: 2,
             generate_only: false,
         };
@@ -190,6 +208,7 @@ impl Args {
                     .push(it.next().ok_or("--filter needs a substring")?.clone()),
                 "--max-examples" => parsed.max_examples = number("a number")?.max(1) as u32,
                 "--seed" => parsed.seed = number("a number")?,
+                "--seeds" => parsed.seeds = number("a number")?.clamp(1, 100),
                 "--workers" => parsed.workers = number("a number")?.clamp(1, 64) as u32,
                 "--generate-only" => parsed.generate_only = true,
                 other if other.starts_with('-') => {
@@ -199,6 +218,51 @@ impl Args {
             }
         }
         Ok(parsed)
+    }
+
+    fn seeds(&self) -> impl Iterator<Item = u64> {
+        (0..self.seeds).map(|i| self.seed.wrapping_add(i))
+    }
+
+    /// Examples per operation for a document of `operations`: the large documents (over
+    /// `LARGE` operations: GitHub's 767, nexus's 193 is not) take half, at least 3, when
+    /// several seeds run, so that three seeds of the whole corpus stay within an afternoon.
+    fn examples_for(&self, operations: usize) -> u32 {
+        const LARGE: usize = 300;
+        if self.seeds > 1 && operations > LARGE {
+            (self.max_examples / 2).max(3)
+        } else {
+            self.max_examples
+        }
+    }
+}
+
+impl Outcome {
+    /// Two runs' findings on one document, added up (a run that broke is the outcome).
+    fn and(self, other: Outcome) -> Outcome {
+        match (self, other) {
+            (Outcome::Ran(mut a), Outcome::Ran(b)) => {
+                a.cases += b.cases;
+                for (check, n) in b.by_check {
+                    *a.by_check.entry(check).or_default() += n;
+                }
+                for (key, (n, first)) in b.failures {
+                    a.failures
+                        .entry(key)
+                        .and_modify(|(m, _)| *m += n)
+                        .or_insert((n, first));
+                }
+                a.errors.extend(b.errors);
+                for (kind, n) in b.warnings {
+                    let seen = a.warnings.entry(kind).or_default();
+                    *seen = (*seen).max(n);
+                }
+                a.exit = a.exit.filter(|&code| code != 0).or(b.exit);
+                Outcome::Ran(a)
+            }
+            (broken @ (Outcome::Broken(_) | Outcome::NotGenerated), _) => broken,
+            (_, other) => other,
+        }
     }
 }
 
@@ -465,14 +529,24 @@ impl Drop for Running {
     }
 }
 
-fn serve_and_test(row: &Row, binary: &Path, reports: &Path, st: &Path, args: &Args) -> Outcome {
+fn serve_and_test(
+    row: &Row,
+    binary: &Path,
+    reports: &Path,
+    st: &Path,
+    args: &Args,
+    seed: u64,
+    max_examples: u32,
+) -> Outcome {
     let model = row.model.clone().unwrap_or_default();
     if let Err(e) = fs::create_dir_all(reports) {
         return Outcome::Broken(format!("cannot create {}: {e}", reports.display()));
     }
     let key = format!("serve-corpus-{}", std::process::id());
     let mut command = Command::new(binary);
-    command.args(["--port", "0", "--key", &key, "--no-idempotency"]);
+    // Replay is off in the mock by default (its 422 for one key with another body is not the
+    // document's): the key is checked as the document declares it.
+    command.args(["--port", "0", "--key", &key]);
     if let Some(plan) = &model.plan {
         command.args(["--plan", plan]);
     }
@@ -535,8 +609,8 @@ fn serve_and_test(row: &Row, binary: &Path, reports: &Path, st: &Path, args: &Ar
         .arg(&document)
         .args(["--url", &url, "--checks", "all", "--exclude-checks"])
         .arg(excluded.join(","))
-        .args(["--max-examples", &args.max_examples.to_string()])
-        .args(["--seed", &args.seed.to_string()])
+        .args(["--max-examples", &max_examples.to_string()])
+        .args(["--seed", &seed.to_string()])
         .args(["--workers", &args.workers.to_string()])
         .args(["--request-timeout", "10", "--generation-database", "none"])
         .args(["--report", "json,ndjson", "--report-json-path"])

@@ -153,10 +153,16 @@ pub enum QueryStringKind {
     Raw,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The document's `Idempotency-Key` header. Its syntax is the document's: the server reads and
+/// checks the header as any other (`param`, never given to the implementation); the runtime
+/// adds only the draft's replay rules, where the server's configuration turns them on.
+#[derive(Debug, Clone)]
 pub struct IdempotencyKey {
     /// A request without the key is refused (400) instead of served without replay.
     pub required: bool,
+    /// The header as declared, for its checks (the server reads it as optional: a missing key
+    /// is the runtime's 400, `required` above).
+    pub param: Param,
 }
 
 #[derive(Debug, Clone)]
@@ -229,6 +235,9 @@ pub struct Param {
     /// A query parameter whose value is an object (a struct or a map of scalars): how its
     /// members are sent. None for every other parameter.
     pub object: Option<ObjectStyle>,
+    /// Set when the schema says more than the parameter's type holds (`lower::held`): the
+    /// server holds the value read to the schema as written, instead of the type's checks.
+    pub held: Option<Held>,
 }
 
 /// How the members of an object-valued query parameter are written (`style`, `explode`).

@@ -13,13 +13,20 @@
 //! JSON value before the types decode it (~2,600 more instructions for a body that size:
 //! the value's tree and the walk). A body is held when its schema, followed through its
 //! references, says anything of the second kind; a plain body costs what it did.
+//!
+//! Parameters are decided the same way: one whose schema says more than its type holds (`not`,
+//! `const`, an `enum` of numbers, `allOf`, `uniqueItems` of a query array) is read into its
+//! type and then held, as a JSON value, to its schema as written. Two kinds keep their types'
+//! checks: Swagger 2.0 parameters (no `schema` object) and unions of several variants (the
+//! text read as one variant is not a JSON value that tells which: one value of a query that is
+//! a string or an array of strings is the string).
 
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
 use crate::diag::push;
-use crate::ir::{Api, BodyKind, Held};
+use crate::ir::{Api, BodyKind, Held, Location};
 use crate::load::Version;
 
 /// Keywords that say nothing of validity.
@@ -45,6 +52,25 @@ const ANNOTATIONS: &[&str] = &[
 pub fn decide(api: &mut Api, written: &Value, version: Version) {
     let dialect_2020 = version >= Version::V31;
     for op in &mut api.operations {
+        if version != Version::V20 {
+            for param in &mut op.params {
+                let location = location_name(param.location);
+                let Some(pointer) =
+                    param_pointer(written, &op.path, &op.method, &param.wire, location)
+                else {
+                    continue;
+                };
+                let Some(schema) = written.pointer(&pointer) else {
+                    continue;
+                };
+                if !plain(written, schema, &mut HashSet::new()) && !union(written, schema) {
+                    param.held = Some(Held {
+                        pointer,
+                        dialect_2020,
+                    });
+                }
+            }
+        }
         let Some(body) = op.body.as_mut() else {
             continue;
         };
@@ -100,6 +126,82 @@ fn schema_pointer(
     content
         .contains_key(content_type)
         .then(|| push(&push(&push(&at, "content"), content_type), "schema"))
+}
+
+/// A parameter whose schema is a union of several non-null variants (`oneOf: [string, array
+/// of strings]`): its type reads the text as one variant (one value of such a query is the
+/// scalar's), which its JSON value would not tell again, so the type's own checks decide.
+fn union(doc: &Value, schema: &Value) -> bool {
+    let mut schema = schema;
+    for _ in 0..16 {
+        match schema.get("$ref").and_then(Value::as_str).and_then(local) {
+            Some(target) => match doc.pointer(&target) {
+                Some(next) => schema = next,
+                None => return false,
+            },
+            None => break,
+        }
+    }
+    ["oneOf", "anyOf"].iter().any(|k| {
+        schema
+            .get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|variants| {
+                variants
+                    .iter()
+                    .filter(|v| v.get("type").and_then(Value::as_str) != Some("null"))
+                    .count()
+                    > 1
+            })
+    })
+}
+
+fn location_name(location: Location) -> &'static str {
+    match location {
+        Location::Path => "path",
+        Location::Query => "query",
+        Location::Header => "header",
+        Location::Cookie => "cookie",
+    }
+}
+
+/// The pointer of a parameter's schema in the written document: the operation's parameter of
+/// that name and place, else the path item's, followed through local references.
+fn param_pointer(
+    written: &Value,
+    path: &str,
+    method: &str,
+    name: &str,
+    location: &str,
+) -> Option<String> {
+    let item_at = push("/paths", path);
+    let op_at = push(&item_at, &method.to_ascii_lowercase());
+    for owner in [op_at, item_at] {
+        let list_at = push(&owner, "parameters");
+        let Some(list) = written.pointer(&list_at).and_then(Value::as_array) else {
+            continue;
+        };
+        for i in 0..list.len() {
+            let mut at = push(&list_at, &i.to_string());
+            for _ in 0..16 {
+                match written.pointer(&at)?.get("$ref").and_then(Value::as_str) {
+                    Some(r) => at = local(r)?,
+                    None => break,
+                }
+            }
+            let param = written.pointer(&at)?;
+            let text = |key: &str| param.get(key).and_then(Value::as_str).unwrap_or_default();
+            // Header names are case-insensitive; the others are not.
+            let named = match location {
+                "header" => text("name").eq_ignore_ascii_case(name),
+                _ => text("name") == name,
+            };
+            if named && text("in") == location {
+                return param.get("schema").map(|_| push(&at, "schema"));
+            }
+        }
+    }
+    None
 }
 
 /// The pointer a local reference names (`#/a/b`, percent-decoded); `None` for another file's.

@@ -92,8 +92,16 @@ pub fn lower_all(
                 .position(|p| {
                     p.location == Location::Header && p.wire.eq_ignore_ascii_case(IDEMPOTENCY_KEY)
                 })
-                .map(|i| IdempotencyKey {
-                    required: params.remove(i).required,
+                .map(|i| {
+                    let param = params.remove(i);
+                    IdempotencyKey {
+                        required: param.required,
+                        param: Param {
+                            required: false,
+                            default: None,
+                            ..param
+                        },
+                    }
                 });
             let query_string = ctx.query_string(item, op, &path_at, &params, schemas, sink);
             let body = op

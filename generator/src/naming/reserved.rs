@@ -117,7 +117,9 @@ pub const SERVER_OPERATION_LOCALS: &[&str] = &[
     // `for (key, item)`).
     "i",
     "item",
+    // `key` is also the document's `Idempotency-Key` as read, checked into `key_checked`.
     "key",
+    "key_checked",
     "media",
     "out",
     "outcome",
@@ -125,6 +127,7 @@ pub const SERVER_OPERATION_LOCALS: &[&str] = &[
     "parts",
     "path",
     "raw",
+    "replayable",
     "request",
     "response",
     "rt",

@@ -5,15 +5,19 @@
 //! both in `idempotency_store.rs` and public here; `RedisIdempotencyStore` with the `redis`
 //! feature).
 //!
-//! Rules (also in the README): only requests of an authenticated caller with a key take part
-//! (keys are scoped by the caller, so nobody can read another's responses); anything refused
-//! before the handler runs (401, 429, a bad key) is never stored, so retrying it is honest;
-//! a 5xx is not stored either (the retry runs again); every other response is kept for the
-//! configured time (24 h by default). A repeat with the same method, path, query and body
-//! gets the stored response with `Idempotent-Replayed: true`; the same key with anything
-//! different is 422 `idempotency_key_reused`; a repeat while the first is still running is
-//! 409 `idempotency_key_in_use`; a malformed key is 400 `idempotency_key_invalid`; a missing
-//! one, where the operation requires it, 400 `idempotency_key_missing`.
+//! Rules (also in the README): the key's syntax, and whether one is required, are the
+//! document's: the handler reads the header as it reads any other and answers a key the
+//! document refuses, or a missing one it requires, with its 400 (after authorizing), and such a
+//! request never takes part in replay. What this module adds is the draft's replay, and only
+//! where the server's configuration has it on (`ServerConfig::without_idempotency` turns it
+//! off; the mock program has it off unless asked): only requests of an authenticated caller
+//! with a key take part (keys are scoped by the caller, so nobody can read another's
+//! responses); anything refused before the handler runs (401, 429) is never stored, so
+//! retrying it is honest; a 5xx is not stored either (the retry runs again); every other
+//! response is kept for the configured time (24 h by default). A repeat with the same method,
+//! path, query and body gets the stored response with `Idempotent-Replayed: true`; the same key
+//! with anything different is 422 `idempotency_key_reused`; a repeat while the first is still
+//! running is 409 `idempotency_key_in_use` (the draft's answers).
 
 use std::fmt;
 use std::future::{Future, Ready};
@@ -39,7 +43,8 @@ use super::runtime_handle::Runtime;
 /// How long a completed response is kept by default: 24 hours, as Stripe does.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
-/// The longest the longest key may be (Stripe's limit).
+/// The longest key [`serve`]'s former rule takes (Stripe's limit); the key's rules are now the
+/// document's.
 pub const MAX_KEY_LEN: usize = 255;
 
 static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
@@ -62,12 +67,38 @@ impl Drop for ClaimGuard<'_> {
 }
 
 /// Serves one request of an operation that declares `Idempotency-Key` (`operation` is its
-/// id; `required`: a request without a key is refused). `serve` is the operation's handler;
-/// `headers` its own response headers, as for [`Runtime::reply`].
+/// id; `replayable`: the request's key, if any, is one the document's rules take, and none is
+/// missing that they require: the handler answers the others). `serve` is the operation's
+/// handler; `headers` its own response headers, as for [`Runtime::reply`].
 ///
 /// What to do is decided before any future is made: a request without a key (most of them)
 /// gets the handler's future as [`Runtime::reply_to`] wraps it, nothing more; only a request
 /// with a key gets the future that claims, stores and replays, boxed, since it is large.
+pub fn serve_replayable<F, Fut>(
+    rt: Runtime,
+    operation: &'static str,
+    replayable: bool,
+    parts: Parts,
+    body: Body,
+    headers: &'static [(&'static str, &'static str)],
+    serve: F,
+) -> Served<impl Future<Output = Response>, impl Future<Output = Response>>
+where
+    F: FnOnce(Parts, Body) -> Fut,
+    Fut: Future<Output = Result<Response, Problem>>,
+{
+    let step = match keyed_by(&rt, replayable, &parts) {
+        Some(key) => FirstStep::Keyed(key),
+        None => FirstStep::Serve,
+    };
+    take(step, rt, operation, parts, body, headers, serve)
+}
+
+/// What code generated before the document's rules read the key calls (the runtime's
+/// public API only grows within 0.1): the key is checked by the runtime's former rule, 1 to
+/// [`MAX_KEY_LEN`] visible ASCII characters other than `"` and `\`, quoted or bare, and a
+/// missing one refused where `required`; then as [`serve_replayable`]. Generated code now
+/// calls [`serve_replayable`].
 pub fn serve<F, Fut>(
     rt: Runtime,
     operation: &'static str,
@@ -81,7 +112,40 @@ where
     F: FnOnce(Parts, Body) -> Fut,
     Fut: Future<Output = Result<Response, Problem>>,
 {
-    match first_step(&rt, required, &parts) {
+    let step = match former_key_rule(&parts.headers, required) {
+        Err(problem) => FirstStep::Refuse(problem),
+        Ok(()) => match keyed_by(&rt, true, &parts) {
+            Some(key) => FirstStep::Keyed(key),
+            None => FirstStep::Serve,
+        },
+    };
+    take(step, rt, operation, parts, body, headers, serve)
+}
+
+/// What [`serve`] and [`serve_replayable`] do with a request, decided from its head.
+enum FirstStep {
+    /// Straight to the handler.
+    Serve,
+    /// Refused before the handler (only by [`serve`]'s former key rule).
+    Refuse(Problem),
+    /// A key from an authenticated caller, with replay on.
+    Keyed(String),
+}
+
+fn take<F, Fut>(
+    step: FirstStep,
+    rt: Runtime,
+    operation: &'static str,
+    parts: Parts,
+    body: Body,
+    headers: &'static [(&'static str, &'static str)],
+    serve: F,
+) -> Served<impl Future<Output = Response>, impl Future<Output = Response>>
+where
+    F: FnOnce(Parts, Body) -> Fut,
+    Fut: Future<Output = Result<Response, Problem>>,
+{
+    match step {
         FirstStep::Serve => Served::Direct {
             reply: rt.reply_future(Ok(()), serve(parts, body), headers),
         },
@@ -100,7 +164,7 @@ pin_project_lite::pin_project! {
     pub enum Served<D, K> {
         /// No key: the handler, as for any operation.
         Direct { #[pin] reply: D },
-        /// Refused before the handler (a bad or missing key).
+        /// Refused before the handler ([`serve`]'s former key rule).
         Answered { answer: Ready<Response> },
         /// A key: claimed, served, stored (or replayed).
         Keyed { keyed: Pin<Box<K>> },
@@ -133,45 +197,18 @@ impl<D, K> fmt::Debug for Served<D, K> {
     }
 }
 
-/// What [`serve`] does with a request, decided from its head.
-enum FirstStep {
-    /// Straight to the handler: no key, idempotency switched off, or a request the layer
-    /// refused or could not authenticate (whatever it gets is not stored).
-    Serve,
-    /// A bad key, or none where one is required.
-    Refuse(Problem),
-    /// A valid key from an authenticated caller.
-    Keyed(String),
-}
-
-fn first_step(rt: &Runtime, required: bool, parts: &Parts) -> FirstStep {
-    if rt.idempotency().is_none() {
-        // Switched off: the key is still a declared header, checked like any other.
-        return match read_key(&parts.headers) {
-            Ok(_) => FirstStep::Serve,
-            Err(problem) => FirstStep::Refuse(problem),
-        };
+/// The key a request is served under, with replay (decided from its head), or `None`: straight
+/// to the handler, for a request without a key, with one the document refuses (the handler
+/// answers it), with replay switched off, or of a caller the layer refused or could not
+/// authenticate (whatever it gets is not stored).
+fn keyed_by(rt: &Runtime, replayable: bool, parts: &Parts) -> Option<String> {
+    if !replayable {
+        return None;
     }
-    let key = read_key(&parts.headers);
-    // Most requests: no key, none required (the caller's look-up is skipped).
-    if matches!(key, Ok(None)) && !required {
-        return FirstStep::Serve;
-    }
-    // Refused or unauthenticated requests pass untouched (`authorize` answers them).
-    if caller(parts).is_none() {
-        return FirstStep::Serve;
-    }
-    match key {
-        Ok(Some(key)) => FirstStep::Keyed(key),
-        Ok(None) if required => {
-            let missing = Problem::bad_request(format!(
-                "this operation requires an Idempotency-Key header (1 to {MAX_KEY_LEN} characters, unique per request)"
-            ));
-            FirstStep::Refuse(with_code(missing, "idempotency_key_missing"))
-        }
-        Ok(None) => FirstStep::Serve,
-        Err(problem) => FirstStep::Refuse(problem),
-    }
+    rt.idempotency()?;
+    let key = read_key(&parts.headers)?;
+    caller(parts)?;
+    Some(key)
 }
 
 /// The subject of the caller the layer authenticated and did not refuse: whose keys these are.
@@ -272,47 +309,59 @@ where
     Response::from_parts(head, Body::from(body))
 }
 
-/// The client's key: a Structured Field string (`"…"`, as the draft writes it) or a bare
-/// token (as Stripe takes it) of 1 to 255 visible ASCII characters other than `"` and `\`
-/// (no spaces), exactly the pattern the document declares for the header, so that every
-/// value the document allows is taken and every other value refused.
-pub(crate) fn read_key(headers: &HeaderMap) -> Result<Option<String>, Problem> {
+/// The client's key, as the document's checks took it: a Structured Field string (`"…"`, as
+/// the draft writes it) is the text between its quotes, anything else the value as sent (as
+/// Stripe takes it). Only its hash is stored, so its length and bytes are the document's
+/// business.
+pub(crate) fn read_key(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(&IDEMPOTENCY_KEY)?;
+    let text = String::from_utf8_lossy(value.as_bytes());
+    let text = text.trim();
+    let key = text
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap_or(text);
+    Some(key.to_owned())
+}
+
+/// [`serve`]'s former rule for the key (see there).
+fn former_key_rule(headers: &HeaderMap, required: bool) -> Result<(), Problem> {
+    let refuse = |code: &'static str, message: String| {
+        let mut problem = Problem::bad_request(message);
+        problem.code = code.into();
+        Err(problem)
+    };
     let mut values = headers.get_all(&IDEMPOTENCY_KEY).iter();
     let Some(value) = values.next() else {
-        return Ok(None);
+        return match required {
+            true => refuse(
+                "idempotency_key_missing",
+                format!(
+                    "this operation requires an Idempotency-Key header (1 to {MAX_KEY_LEN} characters, unique per request)"
+                ),
+            ),
+            false => Ok(()),
+        };
     };
-    let invalid = |why: &str| {
-        with_code(
-            Problem::bad_request(format!("invalid Idempotency-Key: {why}")),
-            "idempotency_key_invalid",
-        )
+    let bytes = value.as_bytes();
+    let key = match bytes {
+        [b'"', inner @ .., b'"'] => inner,
+        _ => bytes,
     };
-    if values.next().is_some() {
-        return Err(invalid("sent more than once"));
-    }
-    let text = value
-        .to_str()
-        .map_err(|_| invalid("not printable ASCII"))?
-        .trim();
-    let key = match text.strip_prefix('"') {
-        Some(rest) => rest
-            .strip_suffix('"')
-            .filter(|k| !k.contains(['"', '\\']))
-            .ok_or_else(|| invalid("unbalanced quotes"))?,
-        None => text,
-    };
-    if key.is_empty() || key.len() > MAX_KEY_LEN {
-        return Err(invalid(&format!("must be 1 to {MAX_KEY_LEN} characters")));
-    }
-    if !key
-        .bytes()
-        .all(|b| (0x21..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    let visible = |b: &u8| (0x21..0x7f).contains(b) && *b != b'"' && *b != b'\\';
+    if values.next().is_some()
+        || key.is_empty()
+        || key.len() > MAX_KEY_LEN
+        || !key.iter().all(visible)
     {
-        return Err(invalid(
-            "only visible ASCII characters other than `\"` and `\\` are allowed",
-        ));
+        return refuse(
+            "idempotency_key_invalid",
+            format!(
+                "invalid Idempotency-Key: 1 to {MAX_KEY_LEN} visible ASCII characters other than `\"` and `\\`, sent once"
+            ),
+        );
     }
-    Ok(Some(key.to_owned()))
+    Ok(())
 }
 
 /// What identifies "the same request": method, path and query, body.
@@ -341,11 +390,6 @@ pub fn scoped_key(operation: &str, caller: &str, key: &str) -> String {
         h.update(part.as_bytes());
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn with_code(mut problem: Problem, code: &'static str) -> Problem {
-    problem.code = code.into();
-    problem
 }
 
 fn count_conflict(reason: &'static str) {

@@ -97,14 +97,18 @@ pub struct MockArgs {
     pub plan: Option<String>,
     /// Origins allowed by CORS (`*` for any); none: CORS off.
     pub cors: Vec<String>,
-    /// Ignore `Idempotency-Key` (schemathesis sends one key with different bodies).
+    /// No replay of answers per `Idempotency-Key`; `false` with `--idempotency`, which
+    /// replays as the service does. Set by default: a mock serves tools and people trying the
+    /// document, which send one key with different bodies (schemathesis does) and would get
+    /// the draft's 422 instead of what the document describes; the service's `ServerConfig`
+    /// has replay on.
     pub no_idempotency: bool,
 }
 
 /// The usage of a mock program (`{program}` is its name).
 pub const USAGE: &str = "\
 Usage: {program} [--port N | --addr HOST:PORT] [--key KEY] [--plan NAME] [--cors-origin ORIGIN]...
-                 [--no-idempotency]
+                 [--idempotency]
 
 Serves the document's operations from its examples (or values made from its schemas) through
 the generated router: authentication, the document's checks, rate limits and the error body
@@ -116,7 +120,9 @@ are the real service's.
                         printed)
   --plan NAME           the key's plan in the document's x-rate-limit (default: its default)
   --cors-origin ORIGIN  let a browser page from ORIGIN call it (`*` for any); repeatable
-  --no-idempotency      ignore Idempotency-Key headers
+  --idempotency         replay answers per Idempotency-Key as the service does (off by
+                        default: the key is then checked as the document declares it, and
+                        nothing more; `--no-idempotency` is accepted and changes nothing)
 ";
 
 impl MockArgs {
@@ -127,7 +133,7 @@ impl MockArgs {
             key: String::new(),
             plan: None,
             cors: Vec::new(),
-            no_idempotency: false,
+            no_idempotency: true,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -153,6 +159,7 @@ impl MockArgs {
                 "--key" => parsed.key = value("a key")?,
                 "--plan" => parsed.plan = Some(value("a plan name")?),
                 "--cors-origin" => parsed.cors.push(value("an origin")?),
+                "--idempotency" => parsed.no_idempotency = false,
                 "--no-idempotency" => parsed.no_idempotency = true,
                 other => return Err(format!("unknown option `{other}`")),
             }

@@ -175,6 +175,26 @@ impl Held {
         }
     }
 
+    /// Holds a value read into its type (a parameter) to the schema, as the JSON it is: every
+    /// violation named below `at` (`query/ids/1: …`). A schema that could not be compiled was
+    /// logged and checks nothing.
+    pub fn check_typed<T: serde::Serialize + ?Sized>(
+        &self,
+        value: &T,
+        at: &str,
+        out: &mut super::validate::Violations,
+    ) {
+        let Some(schema) = self.schema() else {
+            return;
+        };
+        match serde_json::to_value(value) {
+            Ok(json) => schema.check(&json, at, out),
+            Err(error) => {
+                tracing::warn!(at, %error, "a value read could not be held to its schema");
+            }
+        }
+    }
+
     /// The compiled schema (`None` when it could not be compiled).
     pub fn schema(&self) -> Option<&Schema> {
         self.compiled
@@ -315,6 +335,12 @@ impl Compiler<'_> {
         };
         k.nullable = map.get("nullable") == Some(&Value::Bool(true));
         k.enumeration = map.get("enum").and_then(Value::as_array).cloned();
+        // An empty `enum` beside `allOf` parts (discord's `{type: string, enum: [], allOf:
+        // [{$ref: Status}]}`) is read as "none listed", as the generator reads it (README, "Type
+        // mapping"); alone it admits nothing, as JSON Schema says.
+        if k.enumeration.as_ref().is_some_and(Vec::is_empty) && map.contains_key("allOf") {
+            k.enumeration = None;
+        }
         k.constant = map.get("const").cloned();
         k.multiple_of = number(map, "multipleOf");
         bounds(map, &mut k.bounds);

@@ -60,10 +60,11 @@ async fn old_thing(req: Request) -> Response {
 async fn create_order(State(runs): State<Arc<AtomicUsize>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let rt = Runtime::from_parts(&parts);
-    idempotency::serve(
+    idempotency::serve_replayable(
         rt,
         "createOrder",
-        false,
+        // No document rules for this key: every key takes part in replay.
+        true,
         parts,
         body,
         &[],
@@ -80,10 +81,35 @@ async fn create_order(State(runs): State<Arc<AtomicUsize>>, req: Request) -> Res
     .await
 }
 
+/// As code generated before the key's rules were the document's calls it: `serve`, whose
+/// former rule (1 to 255 visible characters) still holds for that code.
+async fn create_order_as_before(State(runs): State<Arc<AtomicUsize>>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    idempotency::serve(
+        rt,
+        "createOrderAsBefore",
+        false,
+        parts,
+        body,
+        &[],
+        move |_parts, _body: Body| async move {
+            let n = runs.fetch_add(1, Ordering::SeqCst) + 1;
+            Ok(response::text(
+                StatusCode::CREATED,
+                "text/plain; charset=utf-8",
+                format!("order {n}"),
+            ))
+        },
+    )
+    .await
+}
+
 fn router(config: ServerConfig, runs: Arc<AtomicUsize>) -> axum::Router {
     let routes = axum::Router::new()
         .route("/old", get(old_thing))
         .route("/orders", post(create_order))
+        .route("/orders-as-before", post(create_order_as_before))
         .with_state(runs);
     layer::finish_prefixed(routes, common::SECURITY_SCHEMES, "", &common::CORS, config)
 }
@@ -172,6 +198,36 @@ async fn a_repeated_idempotency_key_is_replayed_from_the_configured_store() {
     assert_eq!(runs.load(Ordering::SeqCst), 1, "the application ran once");
     // Kept in the store the configuration named, not in a default one.
     assert_eq!(store.len(), 1);
+}
+
+/// Code generated before keeps what it was generated against (the runtime's API only grows
+/// within 0.1): `serve` refuses a key of 256 characters, replays a good one; new code's
+/// `serve_replayable` leaves the key's syntax to the document (tests/tests/oas31.rs).
+#[tokio::test]
+async fn code_generated_before_keeps_the_former_key_rule() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let config = ServerConfig::new().authenticator(keys());
+    let srv = serve(router(config, runs.clone())).await;
+    let post = |key: String| {
+        let base = srv.base.clone();
+        async move {
+            send(
+                client()
+                    .post(format!("{base}/orders-as-before"))
+                    .bearer_auth(GOOD_KEY)
+                    .header("idempotency-key", key),
+            )
+            .await
+        }
+    };
+    let r = post("k".repeat(256)).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(r.problem().0, "idempotency_key_invalid");
+    for _ in 0..2 {
+        let r = post("\"k-1\"".into()).await;
+        assert_eq!((r.status, r.body.as_str()), (201, "order 1"));
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
 
 #[tokio::test]

@@ -72,16 +72,19 @@ fn the_program_s_options() {
         "pro",
         "--cors-origin",
         "*",
-        "--no-idempotency",
+        "--idempotency",
     ])
     .unwrap();
     assert_eq!(a.addr.to_string(), "127.0.0.1:0");
     assert_eq!(
         (a.key.as_str(), a.plan.as_deref(), a.no_idempotency),
-        ("k", Some("pro"), true)
+        ("k", Some("pro"), false)
     );
     assert_eq!(a.cors, ["*"]);
     let a = args(&["--addr", "0.0.0.0:9000"]).unwrap();
+    // Replay is off unless asked (the key is still checked as the document declares it).
+    assert!(a.no_idempotency);
+    assert!(args(&["--no-idempotency"]).unwrap().no_idempotency);
     assert_eq!(a.addr.to_string(), "0.0.0.0:9000");
     // Without --key, a fresh one of some length.
     assert!(a.key.starts_with("mock-") && a.key.len() > 20, "{}", a.key);

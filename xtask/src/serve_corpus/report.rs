@@ -66,7 +66,7 @@ pub(super) fn render(rows: &[Row], stale: &[&Defect], args: &Args, took: Duratio
     let count = |v: Verdict| rows.iter().filter(|r| r.verdict() == v).count();
     let _ = writeln!(
         s,
-        "\nserve-corpus: {} documents, {} served and passing, {} failing, {} not generated; {} cases; checks: all but {} ({}); max examples {}, seed {}, workers {}; {:.0} s.",
+        "\nserve-corpus: {} documents, {} served and passing, {} failing, {} not generated; {} cases; checks: all but {} ({}); max examples {}, {}, workers {}; {:.0} s.",
         rows.len(),
         count(Verdict::Passes),
         count(Verdict::Fails),
@@ -88,7 +88,15 @@ pub(super) fn render(rows: &[Row], stale: &[&Defect], args: &Args, took: Duratio
             .collect::<Vec<_>>()
             .join("; "),
         args.max_examples,
-        args.seed,
+        if args.seeds > 1 {
+            let seeds: Vec<String> = args.seeds().map(|s| s.to_string()).collect();
+            format!(
+                "seeds {} (documents of over 300 operations: half the examples)",
+                seeds.join(", ")
+            )
+        } else {
+            format!("seed {}", args.seed)
+        },
         args.workers,
         took.as_secs_f64()
     );

@@ -17,9 +17,14 @@ fn arguments() {
         "7".into(),
         "--workers".into(),
         "3".into(),
+        "--seeds".into(),
+        "3".into(),
         "--generate-only".into(),
     ])
     .unwrap();
+    assert_eq!(a.seeds().collect::<Vec<_>>(), [7, 8, 9]);
+    // Large documents take half the examples when several seeds run.
+    assert_eq!((a.examples_for(767), a.examples_for(193)), (3, 5));
     assert!(a.generate_only);
     assert_eq!(a.dirs, [PathBuf::from("x.yaml")]);
     assert_eq!(
@@ -28,6 +33,37 @@ fn arguments() {
     );
     assert!(Args::parse(&["--seed".into(), "x".into()]).is_err());
     assert!(Args::parse(&["--nope".into()]).is_err());
+}
+
+#[test]
+fn runs_of_several_seeds_add_up() {
+    let run = |cases, check: &str, n| {
+        Outcome::Ran(Run {
+            cases,
+            by_check: [(check.to_string(), n)].into(),
+            failures: [(
+                (check.to_string(), "GET /a".to_string()),
+                (n, format!("{check} first")),
+            )]
+            .into(),
+            exit: Some(if n > 0 { 1 } else { 0 }),
+            ..Run::default()
+        })
+    };
+    let Outcome::Ran(both) = run(10, "x", 1).and(run(5, "x", 2)) else {
+        panic!("two runs are a run");
+    };
+    assert_eq!(
+        (both.cases, both.by_check["x"], both.exit),
+        (15, 3, Some(1))
+    );
+    assert_eq!(
+        both.failures[&("x".to_string(), "GET /a".to_string())],
+        (3, "x first".to_string())
+    );
+    let broken = Outcome::Broken("did not start".into());
+    assert_eq!(run(1, "x", 0).and(broken.clone()), broken);
+    assert_eq!(broken.clone().and(run(1, "x", 0)), broken);
 }
 
 #[test]

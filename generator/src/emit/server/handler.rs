@@ -53,7 +53,14 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         quote!(parts)
     };
     let limit_arg = op.body.as_ref().map(|_| quote!(body_limit: usize,));
-    let (sunset, handle_body) = entry_part(op, &serve);
+    let (key_arg, key_checked) = match op.idempotency_key {
+        Some(_) => (
+            Some(quote!(key_checked: Result<(), Problem>,)),
+            Some(quote!(key_checked?;)),
+        ),
+        None => (None, None),
+    };
+    let (sunset, handle_body) = entry_part(api, op, &serve);
     quote! {
         #route_doc
         #non_snake
@@ -70,12 +77,14 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
         fn #serve<A: #trait_ident>(
             api: Arc<A>,
             #limit_arg
+            #key_arg
             #parts_mut: http::request::Parts,
             #body_var: Body,
         ) -> impl Future<Output = Result<Response, Problem>> + Send {
             async move {
                 #sunset
                 let scheme = auth::authorize_scheme(parts.extensions.get(), &[#(#security),*])?;
+                #key_checked
                 #params
                 #query_string
                 #body
@@ -117,55 +126,7 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
     } else {
         quote!(let raw = RawParams::from_parts(&parts, PathParams::none());)
     };
-    let fields = op.params.iter().map(|p| {
-        let rust = ident(&p.local);
-        let wire = &p.wire;
-        let loc = match p.location {
-            Location::Path => quote!(Location::Path),
-            Location::Query => quote!(Location::Query),
-            Location::Header => quote!(Location::Header),
-            Location::Cookie => quote!(Location::Cookie),
-        };
-        let explode = p.explode;
-        let delimiter = p.delimiter;
-        let object = p.object.as_ref().map(|style| match style {
-            ObjectStyle::Members(names) => quote!(ObjectQuery::Members(&[#(#names),*])),
-            ObjectStyle::Rest(names) => quote!(ObjectQuery::Rest(&[#(#names),*])),
-            ObjectStyle::Joined => quote!(ObjectQuery::Joined),
-            ObjectStyle::Deep => quote!(ObjectQuery::Deep),
-        });
-        let required = p.required;
-        let read = match (&p.ty, p.required, &object) {
-            (_, _, Some(style)) => {
-                quote!(raw.object(#wire, #style, #required, &mut errors))
-            }
-            (TypeRef::Vec(_), true, None) if delimiter != ',' => quote!(
-                raw.required_delimited_array(#loc, #wire, #explode, #delimiter, &mut errors)
-            ),
-            (TypeRef::Vec(_), false, None) if delimiter != ',' => {
-                quote!(raw.delimited_array(#loc, #wire, #explode, #delimiter, &mut errors))
-            }
-            (TypeRef::Vec(_), true, None) => {
-                quote!(raw.required_array(#loc, #wire, #explode, &mut errors))
-            }
-            (TypeRef::Vec(_), false, None) => {
-                quote!(raw.array(#loc, #wire, #explode, &mut errors))
-            }
-            (_, true, None) if p.as_sent => {
-                quote!(raw.required_cookie_as_sent(#wire, &mut errors))
-            }
-            (_, false, None) if p.as_sent => {
-                quote!(raw.optional_cookie_as_sent(#wire, &mut errors))
-            }
-            (_, true, None) => quote!(raw.required(#loc, #wire, &mut errors)),
-            (_, false, None) => quote!(raw.optional(#loc, #wire, &mut errors)),
-        };
-        let t = rust_type(&p.ty, true);
-        match (p.required, default_expr(api, p)) {
-            (false, Some(d)) => quote!(let #rust: #t = #read.unwrap_or(#d);),
-            _ => quote!(let #rust: Option<#t> = #read;),
-        }
-    });
+    let fields = op.params.iter().map(|p| read_param(api, p));
     // Every parameter is read (and every failure collected) before the first return.
     let unwraps = op.params.iter().filter(|p| p.required).map(|p| {
         let rust = ident(&p.local);
@@ -180,34 +141,10 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
         }
     });
     let validated = validated_types(api);
-    let checks = op.params.iter().filter_map(|p| {
-        let mut checks =
-            constraint_checks(&quote!(value), &quote!(at), &p.check_ty, &p.constraints);
-        // A named type with checks of its own (nexus's `NameOrId`, whose `Name` has a
-        // `maxLength` and a `pattern`) checks itself.
-        if matches!(p.ty, TypeRef::Named(_))
-            && crate::emit::types::contents_validated(&p.ty, &validated)
-        {
-            checks.extend(quote!(value.validate(at, out);));
-        }
-        if checks.is_empty() {
-            return None;
-        }
-        let rust = ident(&p.local);
-        let wire = &p.wire;
-        let loc = location_text(p.location);
-        let at = format!("{loc}/{wire}");
-        let body = quote! {
-            let at = #at;
-            #checks
-        };
-        // Checked before any return, so one 400 lists every problem.
-        Some(if !p.required && default_expr(api, p).is_some() {
-            quote!({ let value = &#rust; #body })
-        } else {
-            quote!(if let Some(value) = &#rust { #body })
-        })
-    });
+    let checks = op
+        .params
+        .iter()
+        .filter_map(|p| check_param(api, p, &validated));
     let checks: Vec<TokenStream> = checks.collect();
     let out = (!checks.is_empty()).then(|| quote!(let out = &mut errors;));
     // In a block of its own: the raw values and the violations are gone before the body
@@ -222,6 +159,126 @@ fn params_part(api: &Api, op: &Operation, has_path: bool) -> TokenStream {
             #(#unwraps)*
             errors.check()?;
             #ty { #(#names),* }
+        };
+    }
+}
+
+/// `let <local>: Option<T> = raw.…(…);`: one parameter read, its failures collected.
+fn read_param(api: &Api, p: &crate::ir::Param) -> TokenStream {
+    let rust = ident(&p.local);
+    let wire = &p.wire;
+    let loc = match p.location {
+        Location::Path => quote!(Location::Path),
+        Location::Query => quote!(Location::Query),
+        Location::Header => quote!(Location::Header),
+        Location::Cookie => quote!(Location::Cookie),
+    };
+    let explode = p.explode;
+    let delimiter = p.delimiter;
+    let object = p.object.as_ref().map(|style| match style {
+        ObjectStyle::Members(names) => quote!(ObjectQuery::Members(&[#(#names),*])),
+        ObjectStyle::Rest(names) => quote!(ObjectQuery::Rest(&[#(#names),*])),
+        ObjectStyle::Joined => quote!(ObjectQuery::Joined),
+        ObjectStyle::Deep => quote!(ObjectQuery::Deep),
+    });
+    let required = p.required;
+    let read = match (&p.ty, p.required, &object) {
+        (_, _, Some(style)) => {
+            quote!(raw.object(#wire, #style, #required, &mut errors))
+        }
+        (TypeRef::Vec(_), true, None) if delimiter != ',' => quote!(
+            raw.required_delimited_array(#loc, #wire, #explode, #delimiter, &mut errors)
+        ),
+        (TypeRef::Vec(_), false, None) if delimiter != ',' => {
+            quote!(raw.delimited_array(#loc, #wire, #explode, #delimiter, &mut errors))
+        }
+        (TypeRef::Vec(_), true, None) => {
+            quote!(raw.required_array(#loc, #wire, #explode, &mut errors))
+        }
+        (TypeRef::Vec(_), false, None) => {
+            quote!(raw.array(#loc, #wire, #explode, &mut errors))
+        }
+        (_, true, None) if p.as_sent => {
+            quote!(raw.required_cookie_as_sent(#wire, &mut errors))
+        }
+        (_, false, None) if p.as_sent => {
+            quote!(raw.optional_cookie_as_sent(#wire, &mut errors))
+        }
+        (_, true, None) => quote!(raw.required(#loc, #wire, &mut errors)),
+        (_, false, None) => quote!(raw.optional(#loc, #wire, &mut errors)),
+    };
+    let t = rust_type(&p.ty, true);
+    match (p.required, default_expr(api, p)) {
+        (false, Some(d)) => quote!(let #rust: #t = #read.unwrap_or(#d);),
+        _ => quote!(let #rust: Option<#t> = #read;),
+    }
+}
+
+/// One parameter's checks, run on its value when present (`None`: it has none).
+fn check_param(
+    api: &Api,
+    p: &crate::ir::Param,
+    validated: &std::collections::BTreeSet<String>,
+) -> Option<TokenStream> {
+    let mut checks = constraint_checks(&quote!(value), &quote!(at), &p.check_ty, &p.constraints);
+    // A named type with checks of its own (nexus's `NameOrId`, whose `Name` has a
+    // `maxLength` and a `pattern`) checks itself.
+    if matches!(p.ty, TypeRef::Named(_)) && crate::emit::types::contents_validated(&p.ty, validated)
+    {
+        checks.extend(quote!(value.validate(at, out);));
+    }
+    // A schema that says more than the type holds: the value read is held to the schema as
+    // written (`lower::held`), which says all the type's checks say.
+    if let Some(held) = &p.held {
+        let (pointer, dialect) = (&held.pointer, held.dialect_2020);
+        checks = quote! {
+            static SCHEMA: Held = Held::new(&crate::document::DOCUMENT, #pointer, #dialect);
+            SCHEMA.check_typed(value, at, out);
+        };
+    }
+    if checks.is_empty() {
+        return None;
+    }
+    let rust = ident(&p.local);
+    let wire = &p.wire;
+    let loc = location_text(p.location);
+    let at = format!("{loc}/{wire}");
+    let body = quote! {
+        let at = #at;
+        #checks
+    };
+    // Checked before any return, so one 400 lists every problem.
+    Some(if !p.required && default_expr(api, p).is_some() {
+        quote!({ let value = &#rust; #body })
+    } else {
+        quote!(if let Some(value) = &#rust { #body })
+    })
+}
+
+/// The document's `Idempotency-Key` header read and checked as the document declares it
+/// (`lower::operation`): `Ok` or the 400 naming what is wrong, which the handler answers after
+/// authorizing; only a key that passes takes part in replay.
+fn idempotency_key_part(api: &Api, key: &crate::ir::IdempotencyKey) -> TokenStream {
+    let p = crate::ir::Param {
+        required: key.required,
+        local: "key".to_owned(),
+        ..key.param.clone()
+    };
+    let read = read_param(api, &p);
+    let validated = validated_types(api);
+    let check = check_param(api, &p, &validated);
+    let out = match &check {
+        Some(_) => quote!(let out = &mut errors;),
+        None => quote!(let _ = key;),
+    };
+    quote! {
+        let key_checked = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            #read
+            #out
+            #check
+            errors.check()
         };
     }
 }
@@ -398,7 +455,11 @@ fn query_string_part(api: &Api, q: &QueryString) -> TokenStream {
 /// The handler's body and the sunset check `serve` starts with: the operation past its
 /// sunset answered 410 before anything is read, and with an `Idempotency-Key` the runtime's
 /// store and replay around `serve`.
-fn entry_part(op: &Operation, serve: &proc_macro2::Ident) -> (Option<TokenStream>, TokenStream) {
+fn entry_part(
+    api: &Api,
+    op: &Operation,
+    serve: &proc_macro2::Ident,
+) -> (Option<TokenStream>, TokenStream) {
     let id = &op.id;
     let headers = op.extra_headers.iter().map(|(k, v)| quote!((#k, #v)));
     // Past its sunset the operation is gone (410), before anything of the request is read.
@@ -426,7 +487,7 @@ fn entry_part(op: &Operation, serve: &proc_macro2::Ident) -> (Option<TokenStream
     // (`serve` is then never polled, so still before anything is read); with it, `serve` runs
     // inside the runtime's replay logic and checks it there, as the first step of the
     // operation.
-    let (sunset, handle_sunset) = match (&retirement, op.idempotency_key) {
+    let (sunset, handle_sunset) = match (&retirement, &op.idempotency_key) {
         (None, _) => (None, None),
         (Some(retirement), Some(_)) => (
             Some(quote! {
@@ -441,10 +502,12 @@ fn entry_part(op: &Operation, serve: &proc_macro2::Ident) -> (Option<TokenStream
     // Plain functions returning `async` blocks rather than `async fn`s: an `async fn`'s future
     // keeps its arguments besides what it moves them into, so the request head would be held
     // two or three times in the future axum boxes for every request.
-    let handle_body = match op.idempotency_key {
-        // The runtime stores and replays responses per Idempotency-Key around the handler.
+    let handle_body = match &op.idempotency_key {
+        // The runtime stores and replays responses per Idempotency-Key around the handler,
+        // for a key the document's rules take (the handler answers the others, after
+        // authorizing, with the 400 `key_checked` holds).
         Some(key) => {
-            let required = key.required;
+            let key_part = idempotency_key_part(api, key);
             let limit = op
                 .body
                 .as_ref()
@@ -454,8 +517,10 @@ fn entry_part(op: &Operation, serve: &proc_macro2::Ident) -> (Option<TokenStream
                 let (parts, body) = request.into_parts();
                 let rt = Runtime::from_parts(&parts);
                 #limit
-                idempotency::serve(rt, #id, #required, parts, body, &[#(#headers),*], move |parts, body| {
-                    #serve(api, #limit_pass parts, body)
+                #key_part
+                let replayable = key_checked.is_ok();
+                idempotency::serve_replayable(rt, #id, replayable, parts, body, &[#(#headers),*], move |parts, body| {
+                    #serve(api, #limit_pass key_checked, parts, body)
                 })
             }
         }

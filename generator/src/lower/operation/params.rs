@@ -138,6 +138,7 @@ impl Ctx<'_> {
                 doc,
                 deprecated: data.deprecated.unwrap_or(false),
                 object,
+                held: None,
             });
         }
         reconcile_path(path, &mut out, &pointers, sink);

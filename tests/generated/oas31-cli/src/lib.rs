@@ -39,6 +39,7 @@ pub fn cli() -> Command {
         add_shipment_command,
         add_gate_command,
         gate_log_command,
+        open_gate_command,
         list_commands_command,
         put_commands_command,
         request_reviews_command,
@@ -115,6 +116,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "add-shipment" => add_shipment(&call, m),
         "add-gate" => add_gate(&call, m),
         "gate-log" => gate_log(&call, m),
+        "open-gate" => open_gate(&call, m),
         "list-commands" => list_commands(&call, m),
         "put-commands" => put_commands(&call, m),
         "request-reviews" => request_reviews(&call, m),
@@ -462,6 +464,42 @@ fn gate_log(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let gate: String = support::required(m, "gate")?;
     let result = call.runtime.block_on(call.client.gate_log(&gate));
     Ok(finish(&call.client, ("gateLog", false), result, call.json, call.verbose))
+}
+
+/// `open-gate`: its flags and help.
+fn open_gate_command() -> Command {
+    Command::new("open-gate")
+        .about(
+            "Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state), issue 45.",
+        )
+        .long_about(
+            "Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state), issue 45.\n\n`POST /gate-openings` (operation `openGate`).",
+        )
+        .arg(
+            Arg::new("floor")
+                .long("floor")
+                .value_name("INTEGER")
+                .required(false)
+                .help(
+                    "An enumeration of integers, which no Rust type holds (held, issue 45).",
+                ),
+        )
+        .arg(
+            Arg::new("side")
+                .long("side")
+                .value_name("TEXT")
+                .required(false)
+                .help("Any side but `closed` (`not`, held to the schema as written)."),
+        )
+}
+
+/// `open-gate`: calls `openGate`.
+fn open_gate(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let options = OpenGateOptions::default()
+        .with_floor(support::optional::<i64>(m, "floor")?)
+        .with_side(support::optional::<String>(m, "side")?);
+    let result = call.runtime.block_on(call.client.open_gate_with(options));
+    Ok(finish(&call.client, ("openGate", false), result, call.json, call.verbose))
 }
 
 /// `list-commands`: its flags and help.

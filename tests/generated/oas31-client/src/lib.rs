@@ -13,7 +13,7 @@
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder("http://127.0.0.1:8080/v31")
 //!         .build()?;
-//!     let response = client.list_commands().await?;
+//!     let response = client.open_gate().await?;
 //!     println!("{:?} ({:?} left)", response.status(), response.rate_limit().remaining);
 //!     Ok(())
 //! }

@@ -80,6 +80,18 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(GateLogResponse::Unimplemented) }
     }
 
+    /// Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state), issue 45.
+    ///
+    /// `POST /gate-openings` (operation `openGate`).
+    fn open_gate(
+        &self,
+        ctx: &RequestContext,
+        params: OpenGateParams,
+    ) -> impl Future<Output = Result<OpenGateResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(OpenGateResponse::Unimplemented) }
+    }
+
     /// `GET /commands` (operation `listCommands`).
     fn list_commands(
         &self,
@@ -263,6 +275,34 @@ pub struct GateLogParams {
 #[non_exhaustive]
 pub enum GateLogResponse {
     /// 204: The log is empty.
+    NoContent,
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `openGate` (`POST /gate-openings`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenGateParams {
+    /// An enumeration of integers, which no Rust type holds (held, issue 45).
+    /// (query parameter `floor`)
+    pub floor: Option<i64>,
+    /// Any side but `closed` (`not`, held to the schema as written).
+    /// (query parameter `side`)
+    pub side: Option<String>,
+}
+
+/// What `openGate` answers: one variant per documented status, and [`Unimplemented`](OpenGateResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum OpenGateResponse {
+    /// 204: The gate opens.
     NoContent,
     /// 400: The request was refused.
     BadRequest(types::Error),

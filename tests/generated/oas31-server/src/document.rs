@@ -163,6 +163,56 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/gate-openings": {
+      "post": {
+        "operationId": "openGate",
+        "description": "Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state), issue 45.",
+        "parameters": [
+          {
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 300
+            }
+          },
+          {
+            "name": "floor",
+            "in": "query",
+            "description": "An enumeration of integers, which no Rust type holds (held, issue 45).",
+            "schema": {
+              "type": "integer",
+              "enum": [
+                1,
+                2,
+                3
+              ]
+            }
+          },
+          {
+            "name": "side",
+            "in": "query",
+            "description": "Any side but `closed` (`not`, held to the schema as written).",
+            "schema": {
+              "type": "string",
+              "not": {
+                "const": "closed"
+              }
+            }
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "The gate opens."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/commands": {
       "put": {
         "operationId": "putCommands",
@@ -1043,6 +1093,29 @@ paths:
           description: The gate whose log to read.
       responses:
         '204': {description: The log is empty.}
+        '400': {$ref: '#/components/responses/Problem'}
+  /gate-openings:
+    post:
+      operationId: openGate
+      description: >-
+        Declares its own `Idempotency-Key` header, required, of up to 300 characters and no
+        pattern: the server reads the key by these rules alone (none of the runtime's own,
+        which the pet store's pattern happens to state), issue 45.
+      parameters:
+        - name: Idempotency-Key
+          in: header
+          required: true
+          schema: {type: string, minLength: 1, maxLength: 300}
+        - name: floor
+          in: query
+          description: An enumeration of integers, which no Rust type holds (held, issue 45).
+          schema: {type: integer, enum: [1, 2, 3]}
+        - name: side
+          in: query
+          description: Any side but `closed` (`not`, held to the schema as written).
+          schema: {type: string, not: {const: closed}}
+      responses:
+        '204': {description: The gate opens.}
         '400': {$ref: '#/components/responses/Problem'}
   /commands:
     put:

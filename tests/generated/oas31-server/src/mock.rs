@@ -87,6 +87,15 @@ impl Oas31Api for Mock {
         Ok(GateLogResponse::NoContent)
     }
 
+    /// `POST /gate-openings`: the 204 answer.
+    async fn open_gate(
+        &self,
+        _ctx: &RequestContext,
+        _params: OpenGateParams,
+    ) -> Result<OpenGateResponse, MockError> {
+        Ok(OpenGateResponse::NoContent)
+    }
+
     /// `GET /commands`: the 200 answer.
     async fn list_commands(
         &self,

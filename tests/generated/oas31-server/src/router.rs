@@ -14,6 +14,7 @@ use crate::runtime::body;
 use crate::runtime::context::RequestContext;
 use crate::runtime::testing::TestServer;
 use crate::runtime::cors::DocumentCors;
+use crate::runtime::idempotency;
 use crate::runtime::layer;
 use crate::runtime::layer::Runtime;
 use crate::runtime::layer::ServerConfig;
@@ -45,8 +46,8 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[];
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
     methods: &["GET", "PATCH", "POST", "PUT"],
-    request_headers: &[],
-    response_headers: &[],
+    request_headers: &["idempotency-key"],
+    response_headers: &["idempotent-replayed"],
 };
 
 /// Serves `api` over HTTP under [`BASE_PATH`] (or the configured base path). Unknown
@@ -88,6 +89,12 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             &layer::route_path(&base, "/gate-log"),
             routing::get_service(
                 layer::operation(&api, handle_gate_log::<A>).named("gateLog"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/gate-openings"),
+            routing::post_service(
+                layer::operation(&api, handle_open_gate::<A>).named("openGate"),
             ),
         )
         .route(
@@ -391,6 +398,89 @@ fn serve_gate_log<A: Oas31Api>(
     }
 }
 
+/// `POST /gate-openings`: see [`Oas31Api::open_gate`].
+fn handle_open_gate<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let key_checked = {
+        let mut errors = Violations::new();
+        let raw = RawParams::from_parts(&parts, PathParams::none());
+        let key: Option<String> = raw
+            .required(Location::Header, "Idempotency-Key", &mut errors);
+        let out = &mut errors;
+        if let Some(value) = &key {
+            let at = "header/Idempotency-Key";
+            validate::check_min_length(value, 1, at, out);
+            validate::check_max_length(value, 300, at, out);
+        }
+        errors.check()
+    };
+    let replayable = key_checked.is_ok();
+    idempotency::serve_replayable(
+        rt,
+        "openGate",
+        replayable,
+        parts,
+        body,
+        &[],
+        move |parts, body| { serve_open_gate(api, key_checked, parts, body) },
+    )
+}
+
+/// Authorizes, reads and checks a `openGate` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_open_gate<A: Oas31Api>(
+    api: Arc<A>,
+    key_checked: Result<(), Problem>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        key_checked?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let floor: Option<i64> = raw.optional(Location::Query, "floor", &mut errors);
+            let side: Option<String> = raw
+                .optional(Location::Query, "side", &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &floor {
+                let at = "query/floor";
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1gate-openings/post/parameters/1/schema",
+                    true,
+                );
+                SCHEMA.check_typed(value, at, out);
+            }
+            if let Some(value) = &side {
+                let at = "query/side";
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1gate-openings/post/parameters/2/schema",
+                    true,
+                );
+                SCHEMA.check_typed(value, at, out);
+            }
+            errors.check()?;
+            OpenGateParams { floor, side }
+        };
+        let ctx = RequestContext::new("openGate", scheme, parts);
+        let outcome = A::open_gate(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /commands`: see [`Oas31Api::list_commands`].
 fn handle_list_commands<A: Oas31Api>(
     api: Arc<A>,
@@ -419,6 +509,16 @@ fn serve_list_commands<A: Oas31Api>(
             let raw = RawParams::from_parts(&parts, PathParams::none());
             let status: Option<types::CommandStatus> = raw
                 .optional(Location::Query, "status", &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &status {
+                let at = "query/status";
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1commands/get/parameters/0/schema",
+                    true,
+                );
+                SCHEMA.check_typed(value, at, out);
+            }
             errors.check()?;
             ListCommandsParams { status }
         };
@@ -770,6 +870,16 @@ impl GateLogResponse {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("gateLog")),
+        }
+    }
+}
+
+impl OpenGateResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("openGate")),
         }
     }
 }
