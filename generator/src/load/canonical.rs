@@ -27,6 +27,12 @@ const COUNTS: &[&str] = &[
 ///
 /// Values that are data (`example`, `enum`, …) are left alone.
 pub(super) fn canonical(value: &mut Value) {
+    walk(value, false);
+}
+
+/// `responses`: `value` is an operation's map of responses, whose `default` is a response
+/// (elsewhere a `default` is data).
+fn walk(value: &mut Value, responses: bool) {
     match value {
         Value::Object(obj) => {
             if let Some(Value::String(r)) = obj.get_mut("$ref")
@@ -43,15 +49,17 @@ pub(super) fn canonical(value: &mut Value) {
                     && n < 9_007_199_254_740_992.0
                 {
                     *child = Value::from(n as u64);
-                } else if !matches!(
-                    key.as_str(),
-                    "example" | "examples" | "default" | "enum" | "const"
-                ) {
-                    canonical(child);
+                } else if (responses && key == "default")
+                    || !matches!(
+                        key.as_str(),
+                        "example" | "examples" | "default" | "enum" | "const"
+                    )
+                {
+                    walk(child, key == "responses");
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(canonical),
+        Value::Array(items) => items.iter_mut().for_each(|item| walk(item, false)),
         _ => {}
     }
 }

@@ -31,6 +31,7 @@ components:
         pct: {$ref: '#/components/schemas/Thing/$defs/percent%25field'}
         quoted: {$ref: '#/components/schemas/Thing/$defs/quote%22d'}
         "foo\rbar": {type: string}
+        "tab\tbed": {type: string}
 "##;
 
 #[test]
@@ -61,6 +62,30 @@ fn percent_encoded_pointers_are_followed() {
     }
 }
 
+/// Found by the fuzzer: `default` under `responses` is a response, not data, so a
+/// percent-encoded reference in it is decoded like any other.
+#[test]
+fn a_percent_encoded_reference_in_a_default_response_is_followed() {
+    let doc = r##"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /p:
+    patch:
+      responses:
+        default:
+          description: x
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/%72eqwest'}
+components:
+  schemas:
+    reqwest: {type: object, properties: {a: {type: string}}}
+"##;
+    let (_, sink) = lower_text(doc);
+    assert!(!sink.has_errors(), "{:?}", sink.items);
+}
+
 #[test]
 fn a_count_with_a_fraction_is_still_refused() {
     let text = DOC.replace("maxItems: 2.0", "maxItems: 2.5");
@@ -81,6 +106,11 @@ fn control_characters_in_names_are_printed_escaped() {
     assert!(
         types.contains(r"foo\rbar"),
         "the name, escaped, in a doc line"
+    );
+    // A tab too (clippy's `tabs_in_doc_comments`; found by the fuzzer).
+    assert!(
+        types.contains(r"tab\tbed"),
+        "the tab, escaped, in a doc line"
     );
     let (api, _) = lower_text(DOC);
     assert!(matches!(

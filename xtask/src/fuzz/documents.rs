@@ -9,6 +9,8 @@ pub(super) enum Value {
     Bool(bool),
     Int(i64),
     Str(String),
+    /// A number as written (`2.0`: JSON Schema's integer with a zero fraction).
+    Raw(String),
     Arr(Vec<Value>),
     Obj(Vec<(String, Value)>),
 }
@@ -39,6 +41,7 @@ impl Value {
         match self {
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Value::Int(n) => out.push_str(&n.to_string()),
+            Value::Raw(text) => out.push_str(text),
             Value::Str(text) => {
                 out.push('"');
                 for c in text.chars() {

@@ -1,5 +1,7 @@
 //! The random document generator: schemas of every shape the generator reads, parameters,
-//! bodies and responses, each drawn from a seed's random numbers.
+//! bodies and responses, each drawn from a seed's random numbers; with the shapes JSON
+//! Schema's test suite writes (counts as `2.0`, percent-encoded references, property names
+//! with control characters: issue 45).
 
 use super::*;
 
@@ -57,7 +59,13 @@ impl Gen {
             0 | 1 => {
                 entries.push(("type", s("string")));
                 if self.rng.chance(25) {
-                    entries.push(("maxLength", Value::Int(self.rng.below(40) as i64 + 1)));
+                    let n = self.rng.below(40) as i64 + 1;
+                    // JSON Schema's suite writes counts as `2.0` too: an integer all the same.
+                    let n = match self.rng.chance(20) {
+                        true => Value::Raw(format!("{n}.0")),
+                        false => Value::Int(n),
+                    };
+                    entries.push(("maxLength", n));
                 }
                 if self.rng.chance(15) {
                     entries.push(("minLength", Value::Int(self.rng.below(3) as i64)));
@@ -138,12 +146,16 @@ impl Gen {
             return None;
         }
         let name = self.rng.pick(&candidates).clone();
+        let mut pointer = name.replace('~', "~0").replace('/', "~1");
+        // A fragment is URI-encoded (RFC 6901 §6): the suite writes `#/$defs/percent%25field`.
+        if self.rng.chance(15)
+            && let Some(first) = pointer.chars().next().filter(char::is_ascii_alphanumeric)
+        {
+            pointer = format!("%{:02X}{}", first as u32, &pointer[1..]);
+        }
         Some(obj(vec![(
             "$ref",
-            s(&format!(
-                "#/components/schemas/{}",
-                name.replace('~', "~0").replace('/', "~1")
-            )),
+            s(&format!("#/components/schemas/{pointer}")),
         )]))
     }
 
@@ -244,7 +256,11 @@ impl Gen {
         let mut properties: Vec<(String, Value)> = Vec::new();
         let mut required = Vec::new();
         for _ in 0..n {
-            let name = self.name();
+            let mut name = self.name();
+            // Property names with control characters (the suite's `foo\rbar`).
+            if self.rng.chance(4) {
+                name.push(*self.rng.pick(&['\r', '\t', '\u{7}']));
+            }
             if properties.iter().any(|(k, _)| *k == name) {
                 continue;
             }
