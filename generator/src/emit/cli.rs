@@ -5,7 +5,9 @@
 //! writes it for the pet store (`generated-cli/`), and for any document with `--cli`.
 
 use crate::emit::{client, ident, rust_type};
-use crate::ir::{Api, BodyKind, Cli, CliCommand, CliFlag, FlagTarget, Operation, SchemeKind};
+use crate::ir::{
+    Api, BodyKind, Cli, CliBody, CliCommand, CliFlag, FlagTarget, Operation, SchemeKind,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -65,11 +67,114 @@ fn subcommand_chain(cmd: &CliCommand, api: &Api) -> TokenStream {
     if cmd.binary.is_some() {
         command = quote!(support::output_arg(#command));
     }
-    if op.body.is_some() {
-        quote!(support::body_args(#command) #(#properties)*)
-    } else {
-        command
+    match &cmd.body {
+        Some(CliBody::Json) => quote!(support::body_args(#command) #(#properties)*),
+        Some(CliBody::Raw {
+            media,
+            text,
+            example,
+        }) => quote!(support::upload::raw_body_args(#command, #media, #text, #example)),
+        Some(CliBody::Multipart { example, .. }) => {
+            quote!(support::upload::multipart_args(#command, #example))
+        }
+        None => command,
     }
+}
+
+/// Reads the request body the subcommand's flags give (`let body = …;`) and the argument
+/// passing it to the client's method.
+fn body_part(
+    cmd: &CliCommand,
+    op: &Operation,
+    properties: &[TokenStream],
+) -> (TokenStream, TokenStream) {
+    let (Some(b), Some(how)) = (&op.body, &cmd.body) else {
+        return (quote!(), quote!());
+    };
+    let (read, missing) = match how {
+        CliBody::Json => {
+            let t = match &b.kind {
+                BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
+                _ => quote!(serde_json::Value),
+            };
+            (
+                quote!(let body: Option<#t> = support::body(m, &[#(#properties)*])?;),
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            )
+        }
+        CliBody::Raw { text: true, .. } => (
+            quote!(let body = support::upload::text_body(m)?;),
+            "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)",
+        ),
+        // The client takes `bytes::Bytes`, which the call's argument decides.
+        CliBody::Raw { text: false, .. } => (
+            quote!(let body = support::upload::raw_body(m)?.map(Into::into);),
+            "this command needs a request body: --body-file PATH (`-`: standard input)",
+        ),
+        CliBody::Multipart { parts, .. } => {
+            let specs = parts.iter().map(|p| {
+                let (name, required, file, json) = (&p.name, p.required, p.file, p.json);
+                let media = match &p.media {
+                    Some(m) => quote!(Some(#m)),
+                    None => quote!(None),
+                };
+                quote!(support::upload::PartSpec { name: #name, required: #required, file: #file, json: #json, media: #media },)
+            });
+            (
+                quote! {
+                    let body = match support::upload::multipart(m, &[#(#specs)*])? {
+                        Some(parts) => Some(form(parts)?),
+                        None => None,
+                    };
+                },
+                "this command needs its form: --field NAME=VALUE and --file NAME=PATH",
+            )
+        }
+    };
+    if b.required {
+        (
+            quote! {
+                #read
+                let Some(body) = body else {
+                    return Err(support::usage(#missing));
+                };
+            },
+            quote!(&body,),
+        )
+    } else if matches!(how, CliBody::Raw { text: true, .. }) {
+        (read, quote!(body.as_deref(),))
+    } else {
+        (read, quote!(body.as_ref(),))
+    }
+}
+
+/// `form`, which turns the parts read from the command line into the client's multipart
+/// form (once per CLI, when some subcommand takes one).
+fn form_fn(cli: &Cli, krate: &proc_macro2::Ident) -> Option<TokenStream> {
+    cli.commands
+        .iter()
+        .any(|c| matches!(c.body, Some(CliBody::Multipart { .. })))
+        .then(|| {
+            quote! {
+                /// The client's multipart form of the parts `--field` and `--file` gave.
+                fn form(parts: Vec<support::upload::Part>) -> Result<#krate::runtime::multipart::Form, ExitCode> {
+                    use support::upload::Part;
+                    let mut form = #krate::runtime::multipart::Form::new();
+                    for part in parts {
+                        form = match part {
+                            Part::Text { name, value } => form.text(name, value),
+                            Part::Json { name, value } => form
+                                .json(name, &value)
+                                .map_err(|e| support::usage(&e.to_string()))?,
+                            Part::File { name, filename, media, data } => {
+                                form.file_as(name, filename, media, data)
+                            }
+                        };
+                    }
+                    Ok(form)
+                }
+            }
+        })
 }
 
 /// The function that runs one subcommand: reads its flags, calls the operation, prints the
@@ -109,31 +214,7 @@ fn runner(cmd: &CliCommand, api: &Api) -> TokenStream {
     let method = ident(op.rust_with.as_ref().unwrap_or(&op.rust));
     let options = has_options.then(|| quote!(let options = #options_ty::default() #(#setters)*;));
     let options_arg = has_options.then(|| quote!(options,));
-    let (body_read, body_arg) = match &op.body {
-        Some(b) => {
-            let t = match &b.kind {
-                BodyKind::Json(t) | BodyKind::Form(t) => rust_type(t, true),
-                _ => quote!(serde_json::Value),
-            };
-            if b.required {
-                (
-                    quote! {
-                        let body: Option<#t> = support::body(m, &[#(#properties)*])?;
-                        let Some(body) = body else {
-                            return Err(support::usage("this command needs a request body: --body, --body-file, standard input or the property flags"));
-                        };
-                    },
-                    quote!(&body,),
-                )
-            } else {
-                (
-                    quote!(let body: Option<#t> = support::body(m, &[#(#properties)*])?;),
-                    quote!(body.as_ref(),),
-                )
-            }
-        }
-        None => (quote!(), quote!()),
-    };
+    let (body_read, body_arg) = body_part(cmd, op, &properties);
     let id = &op.id;
     let needs_key = cmd.missing_credentials.as_ref().map(|message| {
         quote! {
@@ -254,6 +335,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         mutable,
     } = credentials_part(api, cli);
     let (finish, finish_debug) = finishers(api, cli);
+    let form = form_fn(cli, &krate);
     let (run, report) = if no_commands {
         let run = quote! {
             /// The document has no operation: there is no subcommand to run.
@@ -344,6 +426,8 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         #finish_debug
 
         #finish_bytes
+
+        #form
 
         #report
     }

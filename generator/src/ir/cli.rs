@@ -60,6 +60,42 @@ pub struct CliCommand {
     /// they are to standard output or to `--output FILE`, never printed as JSON. The media
     /// type, for the message shown instead of the bytes on a terminal.
     pub binary: Option<String>,
+    /// How the request body is given, when the operation takes one.
+    pub body: Option<CliBody>,
+}
+
+/// How a subcommand takes its request body (issue 47).
+#[derive(Debug, Clone)]
+pub enum CliBody {
+    /// JSON (or form data, given as JSON): `--body JSON|@FILE|-`, `--body-file`, standard
+    /// input, and a flag per top-level property.
+    Json,
+    /// Bytes or text of the document's media type: `--body-file PATH|-` (and `--body TEXT`
+    /// for text), with an example in the help.
+    Raw {
+        media: String,
+        text: bool,
+        example: String,
+    },
+    /// `multipart/form-data`: `--field NAME=VALUE` and `--file NAME=PATH`, checked against
+    /// the schema's parts (none known: any name) before anything is sent.
+    Multipart {
+        parts: Vec<CliPart>,
+        example: String,
+    },
+}
+
+/// A part of a multipart body's schema (its top-level property).
+#[derive(Debug, Clone)]
+pub struct CliPart {
+    pub name: String,
+    pub required: bool,
+    /// `format: binary` (or an array of such): given with `--file`.
+    pub file: bool,
+    /// An object, or an array of objects: its `--field` value is JSON, sent as a JSON part.
+    pub json: bool,
+    /// The part's media type from the document's `encoding` (not read yet: `None`).
+    pub media: Option<String>,
 }
 
 /// One flag of a subcommand: its name (`pet-id`), help, the value's placeholder (`INTEGER`)

@@ -3,8 +3,8 @@
 //! environment variables credentials are read from. The CLI emitter only prints them.
 
 use crate::ir::{
-    Api, BodyKind, Cli, CliCommand, CliFlag, CliLeftOut, FlagTarget, Operation, SchemeKind, Status,
-    TypeKind, TypeRef,
+    Api, BodyKind, Cli, CliBody, CliCommand, CliFlag, CliLeftOut, CliPart, FlagTarget, Operation,
+    SchemeKind, Status, TypeKind, TypeRef,
 };
 use crate::naming::{self, Scope, reserved};
 
@@ -32,6 +32,7 @@ const LIBRARY_ITEMS: &[&str] = &[
     "finish",
     "finish_debug",
     "finish_bytes",
+    "form",
     "report",
     "support",
     "types",
@@ -64,9 +65,12 @@ pub fn lower(api: &Api, name: &str) -> Cli {
             }),
             None => {
                 let binary = binary_answer(op);
+                let command = claim(&mut names, &op.rust);
+                let example = format!("{name}-cli {command}");
                 commands.push(CliCommand {
                     operation: index,
-                    name: claim(&mut names, &op.rust),
+                    body: op.body.as_ref().map(|b| body(b, api, &example)),
+                    name: command,
                     function: functions.claim(op.rust.clone()),
                     builder: functions.claim(naming::cli_builder(&op.rust)),
                     flags: flags(op, api, binary.is_some()),
@@ -179,8 +183,9 @@ fn binary_answer(op: &Operation) -> Option<String> {
 }
 
 /// Why the CLI does not offer `op` as a subcommand, if it does not: a streamed answer, a
-/// whole-query-string parameter or a body that is neither JSON nor form data are the client
-/// library's (the CLI's long help lists them with this reason).
+/// whole-query-string parameter or a streamed request body are the client library's (the
+/// CLI's long help lists them with this reason). Every other body is offered: JSON and form
+/// data as JSON, bytes and text from a file, multipart forms from fields and files.
 fn left_out_because(op: &Operation) -> Option<String> {
     if op.switches_protocols() {
         return Some(
@@ -196,12 +201,116 @@ fn left_out_because(op: &Operation) -> Option<String> {
             "it takes the whole query string as one value (use the client library)".into(),
         );
     }
-    match op.body.as_ref().map(|b| (&b.kind, &b.content_type)) {
-        Some((BodyKind::Json(_) | BodyKind::Form(_), _)) | None => None,
-        Some((_, media)) => Some(format!(
-            "its request body is `{media}`, not JSON or form data (use the client library)"
-        )),
+    match op.body.as_ref().map(|b| &b.kind) {
+        Some(BodyKind::Stream(_)) => {
+            Some("its request body is a stream (use the client library)".into())
+        }
+        _ => None,
     }
+}
+
+/// How the subcommand takes `b` (issue 47); `example` is the command line so far
+/// (`petstore-cli upload-image`), for the help's example.
+fn body(b: &crate::ir::Body, api: &Api, example: &str) -> CliBody {
+    match &b.kind {
+        BodyKind::Json(_) | BodyKind::Form(_) => CliBody::Json,
+        BodyKind::Bytes if b.is_multipart_form() => {
+            let parts = multipart_parts(b.checked_as.as_ref(), api);
+            let mut line = example.to_owned();
+            for p in parts.iter().filter(|p| p.required) {
+                line.push_str(&match (p.file, p.json) {
+                    (true, _) => format!(" --file {}=./{}", p.name, example_file(&p.name, "")),
+                    (false, true) => format!(" --field '{}={{…}}'", p.name),
+                    (false, false) => format!(" --field {}=…", p.name),
+                });
+            }
+            if parts.is_empty() {
+                line.push_str(" --field name=value --file upload=./upload.bin");
+            }
+            CliBody::Multipart {
+                parts,
+                example: line,
+            }
+        }
+        kind => {
+            let text = matches!(kind, BodyKind::Text);
+            CliBody::Raw {
+                example: format!(
+                    "{example} --body-file ./{}",
+                    example_file("body", &b.content_type)
+                ),
+                media: b.content_type.clone(),
+                text,
+            }
+        }
+    }
+}
+
+/// The parts of a multipart body's schema: its type's top-level properties (none when it has
+/// no object schema: any part then goes).
+fn multipart_parts(checked_as: Option<&TypeRef>, api: &Api) -> Vec<CliPart> {
+    let Some(TypeRef::Named(name)) = checked_as else {
+        return Vec::new();
+    };
+    let Some(TypeKind::Struct(s)) = api.types.iter().find(|t| &t.name == name).map(|t| &t.kind)
+    else {
+        return Vec::new();
+    };
+    s.fields
+        .iter()
+        .filter(|f| !f.read_only)
+        .map(|f| {
+            let binary = |c: &crate::ir::Constraints| c.format.as_deref() == Some("binary");
+            let file = matches!(f.ty, TypeRef::Bytes)
+                || binary(&f.constraints)
+                || f.constraints.each.as_deref().is_some_and(binary);
+            CliPart {
+                name: f.wire.clone(),
+                required: f.required,
+                json: !file && json_part(&f.ty, api),
+                file,
+                media: None,
+            }
+        })
+        .collect()
+}
+
+/// Whether a part of type `ty` is sent as JSON: an object, a map, any value, or an array of
+/// those (an array of scalars is one text part per item).
+fn json_part(ty: &TypeRef, api: &Api) -> bool {
+    match ty {
+        TypeRef::Map(_) | TypeRef::Json | TypeRef::Tuple(_) => true,
+        TypeRef::Vec(inner) | TypeRef::Nullable(inner) => json_part(inner, api),
+        TypeRef::Named(name) => {
+            api.types
+                .iter()
+                .find(|t| &t.name == name)
+                .is_some_and(|t| match &t.kind {
+                    TypeKind::Struct(_) | TypeKind::OneOf(_) => true,
+                    TypeKind::Enum(_) => false,
+                    TypeKind::Alias(inner, _) => json_part(inner, api),
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The file name an example uses for a body of `media` (`image/png` → `cover.png`).
+fn example_file(stem: &str, media: &str) -> String {
+    let essence = media.split(';').next().unwrap_or("").trim();
+    let extension = match essence {
+        "image/png" => "png",
+        "image/jpeg" => "jpg",
+        "application/pdf" => "pdf",
+        "application/json" => "json",
+        "text/csv" => "csv",
+        m if m.starts_with("text/") => "txt",
+        "audio/mpeg" => "mp3",
+        "audio/wav" => "wav",
+        "application/zip" => "zip",
+        _ => "bin",
+    };
+    format!("{stem}.{extension}")
 }
 
 /// The flags of `op`'s subcommand; `binary`: its answer is bytes, so it has `--output`.
@@ -209,6 +318,12 @@ fn flags(op: &Operation, api: &Api, binary: bool) -> Vec<CliFlag> {
     let mut scope = Scope::reserving(RESERVED_FLAGS);
     if binary {
         scope.claim("output".into());
+    }
+    // A multipart body's flags, named apart from the parameters' (`--file-2` for a
+    // parameter `file`).
+    if op.body.as_ref().is_some_and(|b| b.is_multipart_form()) {
+        scope.claim("field".into());
+        scope.claim("file".into());
     }
     let mut locals = Scope::reserving(&reserved::cli_parameter_locals());
     let mut out: Vec<CliFlag> = op

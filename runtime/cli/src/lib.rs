@@ -12,6 +12,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+pub mod upload;
+
 /// Exit status when the request failed.
 pub const FAILED: u8 = 1;
 /// Exit status for a usage or configuration error: nothing was sent.
@@ -72,7 +74,7 @@ pub fn body_args(cmd: Command) -> Command {
             .help_heading(BODY)
             .long("body")
             .value_name("JSON")
-            .help("The request body as JSON (the property flags set or replace its properties)"),
+            .help("The request body as JSON, `@FILE` to read it from a file, `-` from standard input (the property flags set or replace its properties)"),
     )
     .arg(
         Arg::new("body-file")
@@ -172,6 +174,23 @@ pub fn body<T: DeserializeOwned>(
         m.get_one::<String>("body"),
         m.get_one::<String>("body-file"),
     ) {
+        // `--body @file.json` and `--body -` read the JSON from a file or standard input,
+        // as curl's `--data @file` does.
+        (Some(text), _) if text == "-" || text.starts_with('@') => {
+            given = true;
+            let text = match text.strip_prefix('@') {
+                Some(path) => std::fs::read_to_string(path)
+                    .map_err(|e| usage(&format!("--body @{path}: {e}")))?,
+                None => {
+                    let mut text = String::new();
+                    std::io::stdin()
+                        .read_to_string(&mut text)
+                        .map_err(|e| usage(&format!("cannot read standard input: {e}")))?;
+                    text
+                }
+            };
+            serde_json::from_str(&text).map_err(|e| usage(&format!("--body: not JSON: {e}")))?
+        }
         (Some(text), _) => {
             given = true;
             serde_json::from_str(text).map_err(|e| usage(&format!("--body: not JSON: {e}")))?

@@ -22,7 +22,7 @@ pub struct Form {
 struct Part {
     name: String,
     filename: Option<String>,
-    content_type: Option<&'static str>,
+    content_type: Option<std::borrow::Cow<'static, str>>,
     data: Bytes,
 }
 
@@ -81,7 +81,25 @@ impl Form {
         self.parts.push(Part {
             name: name.into(),
             filename: Some(filename.into()),
-            content_type: Some("application/octet-stream"),
+            content_type: Some("application/octet-stream".into()),
+            data: data.into(),
+        });
+        self
+    }
+
+    /// A file sent as `content_type` (an image as `image/png`; the document's `encoding`, or
+    /// what the file's name says), under `filename`.
+    pub fn file_as(
+        mut self,
+        name: impl Into<String>,
+        filename: impl Into<String>,
+        content_type: impl Into<String>,
+        data: impl Into<Bytes>,
+    ) -> Self {
+        self.parts.push(Part {
+            name: name.into(),
+            filename: Some(filename.into()),
+            content_type: Some(content_type.into().into()),
             data: data.into(),
         });
         self
@@ -104,7 +122,7 @@ impl Form {
         self.parts.push(Part {
             name: name.into(),
             filename: None,
-            content_type: Some("application/json"),
+            content_type: Some("application/json".into()),
             data: Bytes::from(value.to_string()),
         });
         self
@@ -128,7 +146,7 @@ impl Form {
                 body.extend_from_slice(quoted(filename).as_bytes());
                 body.push(b'"');
             }
-            if let Some(content_type) = part.content_type {
+            if let Some(content_type) = &part.content_type {
                 body.extend_from_slice(b"\r\nContent-Type: ");
                 body.extend_from_slice(content_type.as_bytes());
             }

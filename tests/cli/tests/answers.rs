@@ -2,7 +2,10 @@
 //! the generated server of the same document on 127.0.0.1: a binary answer written as its
 //! bytes (to standard output or `--output FILE`, never printed as JSON), a parameter named
 //! `version` as `--version`, `null` answers, credentials named after the scheme the document
-//! uses (HTTP basic), and a WebSocket operation left out with its reason.
+//! uses (HTTP basic), and a WebSocket operation left out with its reason. Uploads (issue 47):
+//! a file of several MB arriving byte for byte, standard input, a text body, a multipart form
+//! of two files and a JSON part read by the server into its type, and a missing required file
+//! refused with status 2 before anything is sent.
 
 mod common;
 
@@ -45,8 +48,86 @@ impl Authenticator for Keys {
 
 struct Service;
 
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 impl AnswersApi for Service {
     type Error = String;
+
+    async fn put_blob(
+        &self,
+        _ctx: &RequestContext,
+        params: PutBlobParams,
+        body: Vec<u8>,
+    ) -> Result<PutBlobResponse, String> {
+        Ok(PutBlobResponse::Ok(format!(
+            "{} {} {}",
+            params.name,
+            sha256(&body),
+            body.len()
+        )))
+    }
+
+    async fn add_note(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddNoteParams,
+        body: String,
+    ) -> Result<AddNoteResponse, String> {
+        Ok(AddNoteResponse::Ok(body))
+    }
+
+    /// The server has read the parts into the body's type and checked them; the bytes as
+    /// sent are read again here to answer what arrived.
+    async fn add_album(
+        &self,
+        ctx: &RequestContext,
+        _params: AddAlbumParams,
+        body: Vec<u8>,
+    ) -> Result<AddAlbumResponse, String> {
+        use answers_server::runtime::multipart;
+        let content_type = ctx
+            .headers
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        let boundary = multipart::boundary(content_type).ok_or("no boundary")?;
+        let parts = multipart::parse(&body.into(), &boundary).map_err(|e| format!("{e:?}"))?;
+        let find = |name: &str| parts.iter().find(|p| p.name == name);
+        let text = |name: &str| find(name).map(|p| String::from_utf8_lossy(&p.data).into_owned());
+        let meta: serde_json::Value =
+            serde_json::from_str(&text("meta").unwrap_or_default()).map_err(|e| e.to_string())?;
+        let described = parts
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {} {}",
+                    p.name,
+                    p.filename.as_deref().unwrap_or("-"),
+                    p.content_type.as_deref().unwrap_or("-")
+                )
+            })
+            .collect();
+        let tags: Vec<String> = parts
+            .iter()
+            .filter(|p| p.name == "tags")
+            .map(|p| String::from_utf8_lossy(&p.data).into_owned())
+            .collect();
+        let mut album = types::AddAlbumOkBody::new(
+            text("title").unwrap_or_default(),
+            meta["year"].as_i64().unwrap_or_default(),
+            find("cover").map(|p| sha256(&p.data)).unwrap_or_default(),
+            described,
+        )
+        .with_tags((!tags.is_empty()).then_some(tags));
+        album.back = find("back").map(|p| sha256(&p.data));
+        Ok(AddAlbumResponse::Ok(album))
+    }
 
     async fn get_current_owner(
         &self,
@@ -89,7 +170,10 @@ fn serve() -> (Background, String) {
     let runtime = Background::new();
     let app = answers_server::router(
         std::sync::Arc::new(Service),
-        ServerConfig::new().authenticator(Keys),
+        // Uploads of several MB: a service taking files raises the 1 MiB default.
+        ServerConfig::new()
+            .authenticator(Keys)
+            .body_limit(16 * 1024 * 1024),
     );
     let addr = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -114,6 +198,12 @@ struct Run {
 }
 
 fn cli(credentials: bool, args: &[&str]) -> Run {
+    cli_with_input(credentials, args, None)
+}
+
+/// As [`cli`], with `input` on standard input.
+fn cli_with_input(credentials: bool, args: &[&str], input: Option<&[u8]>) -> Run {
+    use std::io::Write;
     let mut command = Command::new(BIN);
     command
         .args(args)
@@ -124,7 +214,17 @@ fn cli(credentials: bool, args: &[&str]) -> Run {
             .env("ANSWERS_USERNAME", "ann")
             .env("ANSWERS_PASSWORD", "pw");
     }
-    let output = command.output().expect("the binary runs");
+    command.stdin(std::process::Stdio::piped());
+    command.stdout(std::process::Stdio::piped());
+    command.stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.unwrap_or_default().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("the binary runs");
+    writer.join().expect("stdin written");
     Run {
         code: output.status.code().expect("exited"),
         stdout: output.stdout,
@@ -241,4 +341,272 @@ fn a_websocket_operation_is_left_out_with_its_reason() {
     );
     let run = cli(true, &["open-socket"]);
     assert_eq!(run.code, 2, "no such subcommand");
+}
+
+/// A temporary directory of its own for one test.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("answers-cli-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Bytes of every value, not UTF-8, a few MB (a xorshift sequence: the same every run).
+fn noise(len: usize) -> Vec<u8> {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn a_file_of_several_mb_arrives_byte_for_byte() {
+    let (_server, url) = serve();
+    let dir = scratch("blob");
+    let data = noise(5 * 1024 * 1024 + 7);
+    let path = dir.join("backup.tar");
+    std::fs::write(&path, &data).unwrap();
+    let run = cli(
+        true,
+        &[
+            "put-blob",
+            "--name",
+            "backup",
+            "--body-file",
+            path.to_str().unwrap(),
+            "--base-url",
+            &url,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        said.trim(),
+        format!("backup {} {}", sha256(&data), data.len()),
+        "the server's SHA-256 of what arrived"
+    );
+    // From standard input, the same.
+    let run = cli_with_input(
+        true,
+        &[
+            "put-blob",
+            "--name",
+            "piped",
+            "--body-file",
+            "-",
+            "--base-url",
+            &url,
+        ],
+        Some(&data),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout).trim(),
+        format!("piped {} {}", sha256(&data), data.len())
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_text_body_from_the_line_a_file_or_standard_input() {
+    let (_server, url) = serve();
+    let dir = scratch("note");
+    let path = dir.join("note.txt");
+    std::fs::write(&path, "from a file\n").unwrap();
+    let path = path.to_str().unwrap();
+    for (args, input, sent) in [
+        (&["--body", "inline"][..], None, "inline"),
+        (&["--body-file", path], None, "from a file\n"),
+        (&["--body-file", "-"], Some(&b"piped"[..]), "piped"),
+    ] {
+        let mut line = vec!["add-note"];
+        line.extend_from_slice(args);
+        line.extend_from_slice(&["--base-url", &url]);
+        let run = cli_with_input(true, &line, input);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout).trim_end(),
+            sent.trim_end()
+        );
+    }
+    // Not UTF-8: refused before anything is sent.
+    std::fs::write(dir.join("bad.txt"), [0xff, 0xfe]).unwrap();
+    let bad = dir.join("bad.txt");
+    let run = cli(
+        true,
+        &[
+            "add-note",
+            "--body-file",
+            bad.to_str().unwrap(),
+            "--base-url",
+            &url,
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_multipart_form_of_two_files_and_a_json_part() {
+    let (_server, url) = serve();
+    let dir = scratch("album");
+    let (cover, back) = (noise(300_000), noise(1_000));
+    std::fs::write(dir.join("cover.png"), &cover).unwrap();
+    std::fs::write(dir.join("back.jpg"), &back).unwrap();
+    let cover_arg = format!("cover={}", dir.join("cover.png").display());
+    let back_arg = format!("back={}", dir.join("back.jpg").display());
+    let run = cli(
+        true,
+        &[
+            "--json",
+            "add-album",
+            "--field",
+            "title=Kind of Blue",
+            "--field",
+            r#"meta={"year": 1959, "label": "Columbia"}"#,
+            "--field",
+            "tags=jazz",
+            "--field",
+            "tags=modal",
+            "--file",
+            &cover_arg,
+            "--file",
+            &back_arg,
+            "--base-url",
+            &url,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let got: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(got["title"], "Kind of Blue");
+    assert_eq!(got["year"], 1959);
+    assert_eq!(got["tags"], serde_json::json!(["jazz", "modal"]));
+    assert_eq!(got["cover"], sha256(&cover));
+    assert_eq!(got["back"], sha256(&back));
+    let parts: Vec<&str> = got["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            "title - -",
+            "meta - application/json",
+            "tags - -",
+            "tags - -",
+            "cover cover.png image/png",
+            "back back.jpg image/jpeg",
+        ]
+    );
+    // The server reads the parts into the body's type and checks them: a year below the
+    // schema's minimum is its 400, naming the place.
+    let run = cli(
+        true,
+        &[
+            "add-album",
+            "--field",
+            "title=Early",
+            "--field",
+            r#"meta={"year": 1800}"#,
+            "--file",
+            &cover_arg,
+            "--base-url",
+            &url,
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("400"), "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_missing_required_file_is_status_2_with_nothing_sent() {
+    // A listener nobody answers on: after each command line, it must have had no connection.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    for args in [
+        &[
+            "--field",
+            "title=Nothing",
+            "--field",
+            r#"meta={"year":2001}"#,
+        ][..],
+        // A file that cannot be read, or a part the form does not have: the same.
+        &[
+            "--field",
+            "title=T",
+            "--field",
+            r#"meta={"year":2001}"#,
+            "--file",
+            "cover=/no/such.png",
+        ],
+        &[
+            "--field",
+            "title=T",
+            "--field",
+            "nope=1",
+            "--file",
+            "cover=/dev/null",
+        ],
+    ] {
+        let mut line = vec!["add-album"];
+        line.extend_from_slice(args);
+        line.extend_from_slice(&["--base-url", &url]);
+        let run = cli(true, &line);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            matches!(listener.accept(), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+            "{args:?}: nothing is sent"
+        );
+    }
+    let run = cli(
+        true,
+        &["add-album", "--field", "title=T", "--base-url", &url],
+    );
+    assert!(run.stderr.contains("--file cover=PATH"), "{}", run.stderr);
+    let help = cli(false, &["add-album", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains(
+            "answers-cli add-album --field title=… --field 'meta={…}' --file cover=./cover.bin"
+        ),
+        "{help}"
+    );
+}
+
+/// `--body @FILE` reads a JSON body from a file, `--body -` from standard input.
+#[test]
+fn a_json_body_from_a_file_or_standard_input() {
+    let (_server, url) = serve();
+    let dir = scratch("json");
+    let path = dir.join("token.json");
+    std::fs::write(&path, r#"{"token": "t", "note": 1}"#).unwrap();
+    let at = format!("@{}", path.display());
+    for (body, input) in [
+        (at.as_str(), None),
+        ("-", Some(&br#"{"token": "t", "note": 1}"#[..])),
+    ] {
+        let run = cli_with_input(
+            false,
+            &[
+                "check-token",
+                "--authorization",
+                "t",
+                "--body",
+                body,
+                "--base-url",
+                &url,
+            ],
+            input,
+        );
+        assert_ne!(run.code, 2, "{body}: the body was read ({})", run.stderr);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

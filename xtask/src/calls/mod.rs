@@ -542,6 +542,7 @@ fn classify(
         let request = prism::Request {
             method: &call.method,
             form_body: call.form_body,
+            multipart_body: call.multipart_body,
             read_only: &call.read_only,
         };
         if let Some(defect) = prism::defect(seen, &request) {

@@ -238,6 +238,8 @@ pub struct Seen {
 pub struct Request<'a> {
     pub method: &'a str,
     pub form_body: bool,
+    /// The body was a multipart form.
+    pub multipart_body: bool,
     pub read_only: &'a [String],
 }
 
@@ -261,6 +263,20 @@ pub fn defect(seen: &Seen, request: &Request<'_>) -> Option<&'static str> {
     {
         return Some(
             "Prism reads no form-data field as an array, however the request writes it (repeated, comma-separated or bracketed)",
+        );
+    }
+    // A multipart form's JSON part (`meta={"year":1};type=application/json`, with or without
+    // the document's `encoding`) and its repeated parts (`tags=a`, `tags=b`): 422 "must be
+    // object" / "must be array" for what curl's `-F` sends too.
+    if request.multipart_body
+        && reasons().all(|r| {
+            r.contains("must be object")
+                || r.contains("must be array")
+                || r.contains("errors#UNPROCESSABLE")
+        })
+    {
+        return Some(
+            "Prism reads every part of a multipart form as text: a JSON part (`Content-Type: application/json`) is no object to it, and repeated parts are no array",
         );
     }
     // 3.2's `query` and `additionalOperations`: Prism 5 knows the eight methods of 3.0.
@@ -523,6 +539,7 @@ mod tests {
         let plain = Request {
             method: "GET",
             form_body: false,
+            multipart_body: false,
             read_only: &[],
         };
         assert_eq!(defect(&seen, &plain), None);
@@ -557,9 +574,33 @@ mod tests {
         assert_eq!(defect(&array, &plain), None, "a JSON body");
         let form = Request {
             form_body: true,
+            multipart_body: false,
             ..plain
         };
         assert!(defect(&array, &form).is_some());
+        // A multipart form's JSON part and repeated parts: Prism reads every part as text.
+        let parts = Seen {
+            reasons: vec![
+                "Request body property meta must be object".into(),
+                "Request body property tags must be array".into(),
+            ],
+            ..Seen::default()
+        };
+        assert_eq!(defect(&parts, &plain), None, "a JSON body");
+        let multipart = Request {
+            multipart_body: true,
+            ..plain
+        };
+        assert!(defect(&parts, &multipart).is_some());
+        let missing = Seen {
+            reasons: vec!["Request body must have required property 'cover'".into()],
+            ..Seen::default()
+        };
+        assert_eq!(
+            defect(&missing, &multipart),
+            None,
+            "a part left out is ours"
+        );
         // 3.2's QUERY: a method Prism 5 does not know, not an unmatched path.
         let no_method = Seen {
             refused: vec!["https://stoplight.io/prism/errors#NO_METHOD_MATCHED_ERROR".into()],

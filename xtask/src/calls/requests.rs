@@ -1,6 +1,8 @@
 //! The command lines of one round: for every subcommand the generated CLI offers, its flags
 //! with values valid by the document (required parameters always, optional ones in later
-//! rounds, the body as `--body JSON`). The CLI's plan (`apigen::cli_plan`) says which flag
+//! rounds, the body as `--body JSON`, a binary or text body as `--body-file` of a file made
+//! here (a few bytes in the first round, a few MB in the others), a multipart form as
+//! `--field`s and `--file`s, issue 47). The CLI's plan (`apigen::cli_plan`) says which flag
 //! sets which parameter; the values come from the document's own schemas ([`super::values`]).
 
 use apigen::ir::{self, FlagTarget};
@@ -27,6 +29,8 @@ pub struct Call {
     pub document_fault: Option<String>,
     /// The body is sent as form data.
     pub form_body: bool,
+    /// The body is sent as a multipart form.
+    pub multipart_body: bool,
     /// Members the request body's schema marks `readOnly`, anywhere in it.
     pub read_only: Vec<String>,
 }
@@ -53,6 +57,7 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
             .body
             .as_ref()
             .is_some_and(|b| matches!(b.kind, ir::BodyKind::Form(_))),
+        multipart_body: op.body.as_ref().is_some_and(|b| b.is_multipart_form()),
         read_only: Vec::new(),
     };
     let Some((item, raw)) = operation(doc, &op.path, &op.method) else {
@@ -154,7 +159,10 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
                     Rng::new(u64::from(round), &format!("{}/body", op.id)),
                 );
                 match values.request(&schema) {
-                    Ok(value) => call.args.push(format!("--body={value}")),
+                    Ok(value) => match upload_args(cmd, &op.id, &value, round) {
+                        Ok(args) => call.args.extend(args),
+                        Err(e) => problems.push(format!("request body: {e}")),
+                    },
                     Err(e) if body.required => problems.push(format!("request body: {e}")),
                     Err(_) => {}
                 }
@@ -180,6 +188,77 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         }
     }
     call
+}
+
+/// The flags giving a body made from its schema (`value`) as the subcommand takes it.
+fn upload_args(
+    cmd: &ir::CliCommand,
+    operation: &str,
+    value: &Value,
+    round: u32,
+) -> Result<Vec<String>, String> {
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match &cmd.body {
+        Some(ir::CliBody::Raw { text: true, .. }) => {
+            let path = upload_file(operation, "body.txt", text(value).into_bytes())?;
+            Ok(vec![format!("--body-file={path}")])
+        }
+        Some(ir::CliBody::Raw { text: false, .. }) => {
+            let path = upload_file(operation, "body.bin", bytes(round))?;
+            Ok(vec![format!("--body-file={path}")])
+        }
+        Some(ir::CliBody::Multipart { parts, .. }) => {
+            let mut args = Vec::new();
+            let members = value.as_object().cloned().unwrap_or_default();
+            for part in parts {
+                let Some(member) = members.get(&part.name) else {
+                    continue;
+                };
+                if part.file {
+                    let items = match member {
+                        Value::Array(items) => items.len().max(1),
+                        _ => 1,
+                    };
+                    for i in 0..items {
+                        let name = format!("{}-{i}.bin", part.name);
+                        let path = upload_file(operation, &name, bytes(round))?;
+                        args.push(format!("--file={}={path}", part.name));
+                    }
+                } else if part.json {
+                    args.push(format!("--field={}={member}", part.name));
+                } else if let Value::Array(items) = member {
+                    for item in items {
+                        args.push(format!("--field={}={}", part.name, text(item)));
+                    }
+                } else if !member.is_null() {
+                    args.push(format!("--field={}={}", part.name, text(member)));
+                }
+            }
+            Ok(args)
+        }
+        Some(ir::CliBody::Json) | None => Ok(vec![format!("--body={value}")]),
+    }
+}
+
+/// The bytes of an uploaded file: a few in the first round, 3 MB in the others (every byte
+/// value, not UTF-8).
+fn bytes(round: u32) -> Vec<u8> {
+    let len = if round <= 1 { 64 } else { 3 * 1024 * 1024 };
+    (0..len).map(|i| (i * 31 % 251) as u8).collect()
+}
+
+/// Writes a file for one operation's upload, under the system's temporary directory; its path.
+fn upload_file(operation: &str, name: &str, data: Vec<u8>) -> Result<String, String> {
+    let dir = std::env::temp_dir()
+        .join(format!("apigen-calls-{}", std::process::id()))
+        .join(operation.replace(['/', '\\'], "_"));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(name);
+    std::fs::write(&path, data).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path.display().to_string())
 }
 
 /// A path parameter the template has no place for: swagger-parser's issue 455 declares

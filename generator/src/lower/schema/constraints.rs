@@ -30,7 +30,11 @@ pub fn constraints_of(schema: &Schema) -> Constraints {
         c.checked_format = format
             .filter(|f| crate::ir::CHECKED_FORMATS.contains(f))
             .map(str::to_string);
-        c.format = format.map(str::to_string);
+        // `binary` is kept as written too: a multipart part of that format is a file (the
+        // command line's `--file`); nothing is made up or checked for it.
+        c.format = format
+            .or(v.format.filter(|f| *f == "binary"))
+            .map(str::to_string);
     }
     if v.is("boolean") {
         // `enum: [false]`: the one value; `[true, false]` allows both, as no enum does.

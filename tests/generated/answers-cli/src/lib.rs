@@ -49,6 +49,9 @@ pub fn cli() -> Command {
         get_speech_command,
         get_document_command,
         check_token_command,
+        put_blob_command,
+        add_note_command,
+        add_album_command,
     ];
     support::global_args(cmd, &["localhostv1"])
         .subcommands(subcommands.iter().map(|build| build()))
@@ -137,6 +140,9 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-speech" => get_speech(&call, m),
         "get-document" => get_document(&call, m),
         "check-token" => check_token(&call, m),
+        "put-blob" => put_blob(&call, m),
+        "add-note" => add_note(&call, m),
+        "add-album" => add_album(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
 }
@@ -480,6 +486,157 @@ fn check_token(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     Ok(finish(&call.client, ("checkToken", false), result, call.json, call.verbose))
 }
 
+/// `put-blob`: its flags and help.
+fn put_blob_command() -> Command {
+    support::upload::raw_body_args(
+        Command::new("put-blob")
+            .about("Stores a file's bytes as they are.")
+            .long_about(
+                "Stores a file's bytes as they are.\n\n`PUT /blobs/{name}` (operation `putBlob`).",
+            )
+            .arg(
+                Arg::new("name")
+                    .long("name")
+                    .value_name("TEXT")
+                    .required(true)
+                    .help("path parameter `name`"),
+            ),
+        "application/octet-stream",
+        false,
+        "answers-cli put-blob --body-file ./body.bin",
+    )
+}
+
+/// `put-blob`: calls `putBlob`.
+fn put_blob(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let name: String = support::required(m, "name")?;
+    let body = support::upload::raw_body(m)?.map(Into::into);
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body-file PATH (`-`: standard input)",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.put_blob(&name, &body));
+    Ok(finish(&call.client, ("putBlob", false), result, call.json, call.verbose))
+}
+
+/// `add-note`: its flags and help.
+fn add_note_command() -> Command {
+    support::upload::raw_body_args(
+        Command::new("add-note")
+            .about("Stores a note.")
+            .long_about("Stores a note.\n\n`POST /notes` (operation `addNote`)."),
+        "text/plain",
+        true,
+        "answers-cli add-note --body-file ./body.txt",
+    )
+}
+
+/// `add-note`: calls `addNote`.
+fn add_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let body = support::upload::text_body(m)?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_note(&body));
+    Ok(finish(&call.client, ("addNote", false), result, call.json, call.verbose))
+}
+
+/// `add-album`: its flags and help.
+fn add_album_command() -> Command {
+    support::upload::multipart_args(
+        Command::new("add-album")
+            .about("An album from a form of a title, a JSON part and two files.")
+            .long_about(
+                "An album from a form of a title, a JSON part and two files.\n\n`POST /albums` (operation `addAlbum`).",
+            ),
+        "answers-cli add-album --field title=… --field 'meta={…}' --file cover=./cover.bin",
+    )
+}
+
+/// `add-album`: calls `addAlbum`.
+fn add_album(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let body = match support::upload::multipart(
+        m,
+        &[
+            support::upload::PartSpec {
+                name: "title",
+                required: true,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "meta",
+                required: true,
+                file: false,
+                json: true,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "tags",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "cover",
+                required: true,
+                file: true,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "back",
+                required: false,
+                file: true,
+                json: false,
+                media: None,
+            },
+        ],
+    )? {
+        Some(parts) => Some(form(parts)?),
+        None => None,
+    };
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs its form: --field NAME=VALUE and --file NAME=PATH",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_album(&body));
+    Ok(finish(&call.client, ("addAlbum", false), result, call.json, call.verbose))
+}
+
 /// Prints the answer (or the error) and the requested extras; the exit status.
 fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
@@ -519,6 +676,26 @@ fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
         Ok(()) => code,
         Err(e) => support::failed(&e),
     }
+}
+
+/// The client's multipart form of the parts `--field` and `--file` gave.
+fn form(
+    parts: Vec<support::upload::Part>,
+) -> Result<answers_client::runtime::multipart::Form, ExitCode> {
+    use support::upload::Part;
+    let mut form = answers_client::runtime::multipart::Form::new();
+    for part in parts {
+        form = match part {
+            Part::Text { name, value } => form.text(name, value),
+            Part::Json { name, value } => {
+                form.json(name, &value).map_err(|e| support::usage(&e.to_string()))?
+            }
+            Part::File { name, filename, media, data } => {
+                form.file_as(name, filename, media, data)
+            }
+        };
+    }
+    Ok(form)
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was

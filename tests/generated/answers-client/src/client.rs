@@ -723,6 +723,150 @@ impl Client {
             _ => Err(raw.unexpected()),
         }
     }
+
+    /// Stores a file's bytes as they are.
+    ///
+    /// `PUT /blobs/{name}` (operation `putBlob`).
+    pub async fn put_blob(
+        &self,
+        name: &str,
+        body: &bytes::Bytes,
+    ) -> Result<ResponseValue<String>, Error<PutBlobError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "putBlob",
+            path: "/blobs/{name}",
+            method: http::Method::PUT,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = format!(
+            "/blobs/{}", request::encode_path_segment(& ToParam::to_param(name))
+        );
+        let query = "";
+        let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::PUT, request::url(base, &path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("text/plain"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/octet-stream"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.text(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// Stores a note.
+    ///
+    /// `POST /notes` (operation `addNote`).
+    pub async fn add_note(
+        &self,
+        body: &str,
+    ) -> Result<ResponseValue<String>, Error<AddNoteError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "addNote",
+            path: "/notes",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = "/notes";
+        let query = "";
+        let body = Ok::<
+            _,
+            crate::runtime::error::SendError,
+        >(bytes::Bytes::from(body.to_owned()))?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("text/plain"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("text/plain"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.text(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// An album from a form of a title, a JSON part and two files.
+    ///
+    /// `POST /albums` (operation `addAlbum`).
+    pub async fn add_album(
+        &self,
+        body: &crate::runtime::multipart::Form,
+    ) -> Result<ResponseValue<types::AddAlbumOkBody>, Error<AddAlbumError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "addAlbum",
+            path: "/albums",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = "/albums";
+        let query = "";
+        let (multipart_type, body) = body.encode();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, multipart_type.clone())
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::AddAlbumOkBody, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
 }
 
 /// The documented error answers of `getCurrentOwner`; the status and headers are on [`Error::Api`].
@@ -873,3 +1017,30 @@ pub enum GetDocumentError {}
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum CheckTokenError {}
+/// The documented error answers of `putBlob`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutBlobError {}
+/// The documented error answers of `addNote`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddNoteError {}
+/// The documented error answers of `addAlbum`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddAlbumError {}

@@ -563,3 +563,115 @@ impl CheckTokenOkBody {
         }
     }
 }
+
+/// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddAlbumBodyMeta {
+    pub year: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+impl AddAlbumBodyMeta {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(year: i64) -> Self {
+        Self { year, label: None }
+    }
+
+    /// Sets `label`.
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+}
+
+/// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddAlbumBody {
+    pub title: String,
+    pub meta: AddAlbumBodyMeta,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    pub cover: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back: Option<String>,
+}
+
+impl AddAlbumBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        title: impl Into<String>,
+        meta: AddAlbumBodyMeta,
+        cover: impl Into<String>,
+    ) -> Self {
+        Self {
+            title: title.into(),
+            meta,
+            tags: None,
+            cover: cover.into(),
+            back: None,
+        }
+    }
+
+    /// Sets `tags` (`None` unsets it).
+    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
+        self.tags = tags.into();
+        self
+    }
+
+    /// Sets `back`.
+    pub fn with_back(mut self, back: impl Into<String>) -> Self {
+        self.back = Some(back.into());
+        self
+    }
+}
+
+/// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddAlbumOkBody {
+    pub title: String,
+    pub year: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// The SHA-256 of the cover's bytes.
+    pub cover: String,
+    /// The SHA-256 of the back's bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back: Option<String>,
+    /// Each part's name, file name and media type.
+    pub parts: Vec<String>,
+}
+
+impl AddAlbumOkBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(
+        title: impl Into<String>,
+        year: i64,
+        cover: impl Into<String>,
+        parts: Vec<String>,
+    ) -> Self {
+        Self {
+            title: title.into(),
+            year,
+            tags: None,
+            cover: cover.into(),
+            back: None,
+            parts,
+        }
+    }
+
+    /// Sets `tags` (`None` unsets it).
+    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
+        self.tags = tags.into();
+        self
+    }
+
+    /// Sets `back`.
+    pub fn with_back(mut self, back: impl Into<String>) -> Self {
+        self.back = Some(back.into());
+        self
+    }
+}

@@ -181,6 +181,45 @@ pub trait AnswersApi: Send + Sync + 'static {
         async { Ok(CheckTokenResponse::Unimplemented) }
     }
 
+    /// Stores a file's bytes as they are.
+    ///
+    /// `PUT /blobs/{name}` (operation `putBlob`).
+    fn put_blob(
+        &self,
+        ctx: &RequestContext,
+        params: PutBlobParams,
+        body: Vec<u8>,
+    ) -> impl Future<Output = Result<PutBlobResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(PutBlobResponse::Unimplemented) }
+    }
+
+    /// Stores a note.
+    ///
+    /// `POST /notes` (operation `addNote`).
+    fn add_note(
+        &self,
+        ctx: &RequestContext,
+        params: AddNoteParams,
+        body: String,
+    ) -> impl Future<Output = Result<AddNoteResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(AddNoteResponse::Unimplemented) }
+    }
+
+    /// An album from a form of a title, a JSON part and two files.
+    ///
+    /// `POST /albums` (operation `addAlbum`).
+    fn add_album(
+        &self,
+        ctx: &RequestContext,
+        params: AddAlbumParams,
+        body: Vec<u8>,
+    ) -> impl Future<Output = Result<AddAlbumResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(AddAlbumResponse::Unimplemented) }
+    }
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -442,6 +481,64 @@ pub struct CheckTokenParams {
 pub enum CheckTokenResponse {
     /// 200: What arrived.
     Ok(types::CheckTokenOkBody),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `putBlob` (`PUT /blobs/{name}`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PutBlobParams {
+    /// (path parameter `name`)
+    pub name: String,
+}
+
+/// What `putBlob` answers: one variant per documented status, and [`Unimplemented`](PutBlobResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutBlobResponse {
+    /// 200: The SHA-256 of the bytes that arrived, in hexadecimal, and their count.
+    Ok(String),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `addNote` (`POST /notes`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddNoteParams {}
+/// What `addNote` answers: one variant per documented status, and [`Unimplemented`](AddNoteResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddNoteResponse {
+    /// 200: The note as it arrived.
+    Ok(String),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `addAlbum` (`POST /albums`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddAlbumParams {}
+/// What `addAlbum` answers: one variant per documented status, and [`Unimplemented`](AddAlbumResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddAlbumResponse {
+    /// 200: What arrived, part by part.
+    Ok(types::AddAlbumOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

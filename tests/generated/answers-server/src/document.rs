@@ -12,7 +12,7 @@ pub static DOCUMENT: Document = Document {
   "info": {
     "title": "Answers",
     "version": "1.0.0",
-    "description": "A fixture for what real servers send that a client must read (issue 33, found by calling\nevery corpus document's CLI against Prism): answers that may be `null` in each spelling,\n`null` as the only value, a `204` that declares a body it never has, an answer of any\nmedia type, discriminated unions keyed by pinned values or missing their property, a\nbinary answer, a protocol switch, a parameter named `version`, and HTTP\nbasic authentication as the only scheme; and what a request must carry though the\ndocument describes it oddly.\n"
+    "description": "A fixture for what real servers send that a client must read (issue 33, found by calling\nevery corpus document's CLI against Prism): answers that may be `null` in each spelling,\n`null` as the only value, a `204` that declares a body it never has, an answer of any\nmedia type, discriminated unions keyed by pinned values or missing their property, a\nbinary answer, a protocol switch, a parameter named `version`, and HTTP\nbasic authentication as the only scheme; and what a request must carry though the\ndocument describes it oddly. And uploads from the command line (issue 47): a binary body,\na text body and a multipart form with two files and a JSON part.\n"
   },
   "servers": [
     {
@@ -430,6 +430,177 @@ pub static DOCUMENT: Document = Document {
           }
         }
       }
+    },
+    "/blobs/{name}": {
+      "put": {
+        "operationId": "putBlob",
+        "summary": "Stores a file's bytes as they are.",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/octet-stream": {
+              "schema": {
+                "type": "string",
+                "format": "binary"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The SHA-256 of the bytes that arrived, in hexadecimal, and their count.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/notes": {
+      "post": {
+        "operationId": "addNote",
+        "summary": "Stores a note.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "text/plain": {
+              "schema": {
+                "type": "string",
+                "minLength": 1
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The note as it arrived.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/albums": {
+      "post": {
+        "operationId": "addAlbum",
+        "summary": "An album from a form of a title, a JSON part and two files.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "multipart/form-data": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "title",
+                  "meta",
+                  "cover"
+                ],
+                "properties": {
+                  "title": {
+                    "type": "string",
+                    "minLength": 1
+                  },
+                  "meta": {
+                    "type": "object",
+                    "required": [
+                      "year"
+                    ],
+                    "properties": {
+                      "year": {
+                        "type": "integer",
+                        "minimum": 1900
+                      },
+                      "label": {
+                        "type": "string"
+                      }
+                    }
+                  },
+                  "tags": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "cover": {
+                    "type": "string",
+                    "format": "binary"
+                  },
+                  "back": {
+                    "type": "string",
+                    "format": "binary"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "What arrived, part by part.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "title",
+                    "year",
+                    "cover",
+                    "parts"
+                  ],
+                  "properties": {
+                    "title": {
+                      "type": "string"
+                    },
+                    "year": {
+                      "type": "integer"
+                    },
+                    "tags": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    },
+                    "cover": {
+                      "type": "string",
+                      "description": "The SHA-256 of the cover's bytes."
+                    },
+                    "back": {
+                      "type": "string",
+                      "description": "The SHA-256 of the back's bytes."
+                    },
+                    "parts": {
+                      "type": "array",
+                      "description": "Each part's name, file name and media type.",
+                      "items": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -586,7 +757,8 @@ info:
     media type, discriminated unions keyed by pinned values or missing their property, a
     binary answer, a protocol switch, a parameter named `version`, and HTTP
     basic authentication as the only scheme; and what a request must carry though the
-    document describes it oddly.
+    document describes it oddly. And uploads from the command line (issue 47): a binary body,
+    a text body and a multipart form with two files and a JSON part.
 servers:
   - url: http://localhost:9300/v1
 security:
@@ -791,6 +963,78 @@ paths:
                 properties:
                   authorization: {type: string}
                   note: {}
+  /blobs/{name}:
+    put:
+      operationId: putBlob
+      summary: Stores a file's bytes as they are.
+      parameters:
+        - {name: name, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/octet-stream:
+            schema: {type: string, format: binary}
+      responses:
+        '200':
+          description: The SHA-256 of the bytes that arrived, in hexadecimal, and their count.
+          content:
+            text/plain:
+              schema: {type: string}
+  /notes:
+    post:
+      operationId: addNote
+      summary: Stores a note.
+      requestBody:
+        required: true
+        content:
+          text/plain:
+            schema: {type: string, minLength: 1}
+      responses:
+        '200':
+          description: The note as it arrived.
+          content:
+            text/plain:
+              schema: {type: string}
+  /albums:
+    post:
+      operationId: addAlbum
+      summary: An album from a form of a title, a JSON part and two files.
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [title, meta, cover]
+              properties:
+                title: {type: string, minLength: 1}
+                meta:
+                  type: object
+                  required: [year]
+                  properties:
+                    year: {type: integer, minimum: 1900}
+                    label: {type: string}
+                tags: {type: array, items: {type: string}}
+                cover: {type: string, format: binary}
+                back: {type: string, format: binary}
+      responses:
+        '200':
+          description: What arrived, part by part.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [title, year, cover, parts]
+                properties:
+                  title: {type: string}
+                  year: {type: integer}
+                  tags: {type: array, items: {type: string}}
+                  cover: {type: string, description: The SHA-256 of the cover's bytes.}
+                  back: {type: string, description: The SHA-256 of the back's bytes.}
+                  parts:
+                    type: array
+                    description: Each part's name, file name and media type.
+                    items: {type: string}
 components:
   securitySchemes:
     basic: {type: http, scheme: basic}

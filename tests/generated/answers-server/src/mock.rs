@@ -177,6 +177,44 @@ impl AnswersApi for Mock {
         Ok(CheckTokenResponse::Ok(body))
     }
 
+    /// `PUT /blobs/{name}`: the 200 answer.
+    async fn put_blob(
+        &self,
+        _ctx: &RequestContext,
+        _params: PutBlobParams,
+        _body: Vec<u8>,
+    ) -> Result<PutBlobResponse, MockError> {
+        let body: String = mock::value("putBlob: 200 body", &[r#""mock""#])?;
+        Ok(PutBlobResponse::Ok(body))
+    }
+
+    /// `POST /notes`: the 200 answer.
+    async fn add_note(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddNoteParams,
+        _body: String,
+    ) -> Result<AddNoteResponse, MockError> {
+        let body: String = mock::value("addNote: 200 body", &[r#""mock""#])?;
+        Ok(AddNoteResponse::Ok(body))
+    }
+
+    /// `POST /albums`: the 200 answer.
+    async fn add_album(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddAlbumParams,
+        _body: Vec<u8>,
+    ) -> Result<AddAlbumResponse, MockError> {
+        let body: types::AddAlbumOkBody = mock::value(
+            "addAlbum: 200 body",
+            &[
+                r#"{"title":"string","year":1,"tags":["string"],"cover":"string","back":"string","parts":["string"]}"#,
+            ],
+        )?;
+        Ok(AddAlbumResponse::Ok(body))
+    }
+
     /// The 500 of an answer the mock has no value for, with its reasons.
     fn handle_error(&self, _ctx: &RequestContext, error: MockError) -> Problem {
         error.problem()

@@ -24,6 +24,7 @@ use crate::runtime::params::RawParams;
 use crate::runtime::params::PathParams;
 use crate::runtime::problem::Problem;
 use crate::runtime::response;
+use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use axum::body::Body;
 use axum::extract::Request;
@@ -48,7 +49,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 /// `ServerConfig::cors` allows that origin: the runtime adds its own headers
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
-    methods: &["DELETE", "GET", "POST"],
+    methods: &["DELETE", "GET", "POST", "PUT"],
     request_headers: &["authorization"],
     response_headers: &[],
 };
@@ -140,6 +141,24 @@ pub fn router<A: AnswersApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
             &layer::route_path(&base, "/tokens/check"),
             routing::post_service(
                 layer::operation(&api, handle_check_token::<A>).named("checkToken"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/blobs/{name}"),
+            routing::put_service(
+                layer::operation(&api, handle_put_blob::<A>).named("putBlob"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/notes"),
+            routing::post_service(
+                layer::operation(&api, handle_add_note::<A>).named("addNote"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/albums"),
+            routing::post_service(
+                layer::operation(&api, handle_add_album::<A>).named("addAlbum"),
             ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
@@ -638,6 +657,150 @@ fn serve_check_token<A: AnswersApi>(
     }
 }
 
+/// `PUT /blobs/{name}`: see [`AnswersApi::put_blob`].
+fn handle_put_blob<A: AnswersApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_put_blob(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `putBlob` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_put_blob<A: AnswersApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    mut parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let name: Option<String> = raw.required(Location::Path, "name", &mut errors);
+            let Some(name) = name else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            PutBlobParams { name }
+        };
+        let body = body::read_bytes(
+                &parts,
+                body,
+                body_limit,
+                true,
+                "application/octet-stream",
+            )
+            .await?
+            .map(|b| b.to_vec());
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("putBlob", scheme, parts);
+        let outcome = A::put_blob(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /notes`: see [`AnswersApi::add_note`].
+fn handle_add_note<A: AnswersApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_add_note(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `addNote` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_add_note<A: AnswersApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+        let params = AddNoteParams {};
+        let body = body::read_text(&parts, body, body_limit, true).await?;
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("addNote", scheme, parts);
+        let outcome = A::add_note(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /albums`: see [`AnswersApi::add_album`].
+fn handle_add_album<A: AnswersApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_add_album(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `addAlbum` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_add_album<A: AnswersApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+        let params = AddAlbumParams {};
+        let body = match body::read_multipart_as::<
+            types::AddAlbumBody,
+        >(&parts, body, body_limit, true)
+            .await?
+        {
+            Some((form, raw)) => {
+                let mut errors = Violations::new();
+                form.validate("", &mut errors);
+                errors.check()?;
+                Some(raw)
+            }
+            None => None,
+        };
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("addAlbum", scheme, parts);
+        let outcome = A::add_album(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 impl GetCurrentOwnerResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -760,6 +923,33 @@ impl CheckTokenResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("checkToken")),
+        }
+    }
+}
+
+impl PutBlobResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
+            Self::Unimplemented => Err(Problem::not_implemented("putBlob")),
+        }
+    }
+}
+
+impl AddNoteResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
+            Self::Unimplemented => Err(Problem::not_implemented("addNote")),
+        }
+    }
+}
+
+impl AddAlbumResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("addAlbum")),
         }
     }
 }

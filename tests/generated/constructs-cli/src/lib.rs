@@ -30,9 +30,6 @@ pub fn cli() -> Command {
         .after_help(
             "The API key is read from CONSTRUCTS_API_KEY, a user name and password from CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).",
         )
-        .after_long_help(
-            "The API key is read from CONSTRUCTS_API_KEY, a user name and password from CONSTRUCTS_USERNAME and CONSTRUCTS_PASSWORD. Exit status: 0 on success, 1 when the call failed, 2 for a usage or configuration error (nothing sent).\n\nNot offered here:\n  putRawNote: its request body is `*/*`, not JSON or form data (use the client library)\n  upload: its request body is `multipart/form-data`, not JSON or form data (use the client library)\n  put_blobs: its request body is `application/octet-stream`, not JSON or form data (use the client library)\n  post_notes: its request body is `text/plain`, not JSON or form data (use the client library)",
-        )
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
@@ -40,7 +37,11 @@ pub fn cli() -> Command {
         get_trees_id_command,
         post_forms_command,
         add_dish_command,
+        put_raw_note_command,
         create_video_command,
+        upload_command,
+        put_blobs_command,
+        post_notes_command,
         list_tagged_command,
         get_things_command,
         echo_filters_command,
@@ -141,7 +142,11 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-trees-id" => get_trees_id(&call, m),
         "post-forms" => post_forms(&call, m),
         "add-dish" => add_dish(&call, m),
+        "put-raw-note" => put_raw_note(&call, m),
         "create-video" => create_video(&call, m),
+        "upload" => upload(&call, m),
+        "put-blobs" => put_blobs(&call, m),
+        "post-notes" => post_notes(&call, m),
         "list-tagged" => list_tagged(&call, m),
         "get-things" => get_things(&call, m),
         "echo-filters" => echo_filters(&call, m),
@@ -287,6 +292,36 @@ fn add_dish(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     Ok(finish(&call.client, ("addDish", false), result, call.json, call.verbose))
 }
 
+/// `put-raw-note`: its flags and help.
+fn put_raw_note_command() -> Command {
+    support::upload::raw_body_args(
+        Command::new("put-raw-note")
+            .about(
+                "A body of any media type whose schema is a string (github's asset upload).",
+            )
+            .long_about(
+                "A body of any media type whose schema is a string (github's asset upload).\n\n`PUT /raw-notes` (operation `putRawNote`).",
+            ),
+        "*/*",
+        true,
+        "constructs-cli put-raw-note --body-file ./body.bin",
+    )
+}
+
+/// `put-raw-note`: calls `putRawNote`.
+fn put_raw_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body = support::upload::text_body(m)?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.put_raw_note(&body));
+    Ok(finish(&call.client, ("putRawNote", false), result, call.json, call.verbose))
+}
+
 /// `create-video`: its flags and help.
 fn create_video_command() -> Command {
     support::body_args(
@@ -329,6 +364,128 @@ fn create_video(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.create_video(&body));
     Ok(finish(&call.client, ("createVideo", false), result, call.json, call.verbose))
+}
+
+/// `upload`: its flags and help.
+fn upload_command() -> Command {
+    support::upload::multipart_args(
+        Command::new("upload")
+            .about(
+                "A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.",
+            )
+            .long_about(
+                "A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.\n\n`POST /uploads` (operation `upload`).",
+            ),
+        "constructs-cli upload --field title=… --file file=./file.bin",
+    )
+}
+
+/// `upload`: calls `upload`.
+fn upload(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body = match support::upload::multipart(
+        m,
+        &[
+            support::upload::PartSpec {
+                name: "title",
+                required: true,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "copies",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "tags",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "meta",
+                required: false,
+                file: false,
+                json: true,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "file",
+                required: true,
+                file: true,
+                json: false,
+                media: None,
+            },
+        ],
+    )? {
+        Some(parts) => Some(form(parts)?),
+        None => None,
+    };
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs its form: --field NAME=VALUE and --file NAME=PATH",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.upload(&body));
+    Ok(finish(&call.client, ("upload", false), result, call.json, call.verbose))
+}
+
+/// `put-blobs`: its flags and help.
+fn put_blobs_command() -> Command {
+    support::upload::raw_body_args(
+        Command::new("put-blobs")
+            .about("`PUT /blobs`")
+            .long_about("`PUT /blobs` (operation `put_blobs`)."),
+        "application/octet-stream",
+        false,
+        "constructs-cli put-blobs --body-file ./body.bin",
+    )
+}
+
+/// `put-blobs`: calls `put_blobs`.
+fn put_blobs(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body = support::upload::raw_body(m)?.map(Into::into);
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body-file PATH (`-`: standard input)",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.put_blobs(&body));
+    Ok(finish(&call.client, ("put_blobs", false), result, call.json, call.verbose))
+}
+
+/// `post-notes`: its flags and help.
+fn post_notes_command() -> Command {
+    support::upload::raw_body_args(
+        Command::new("post-notes")
+            .about("`POST /notes`")
+            .long_about("`POST /notes` (operation `post_notes`)."),
+        "text/plain",
+        true,
+        "constructs-cli post-notes --body-file ./body.txt",
+    )
+}
+
+/// `post-notes`: calls `post_notes`.
+fn post_notes(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body = support::upload::text_body(m)?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.post_notes(&body));
+    Ok(finish(&call.client, ("post_notes", false), result, call.json, call.verbose))
 }
 
 /// `list-tagged`: its flags and help.
@@ -579,6 +736,26 @@ fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
     verbose: bool,
 ) -> ExitCode {
     report(client, operation, result, verbose, |value| println!("{value:#?}"))
+}
+
+/// The client's multipart form of the parts `--field` and `--file` gave.
+fn form(
+    parts: Vec<support::upload::Part>,
+) -> Result<constructs_client::runtime::multipart::Form, ExitCode> {
+    use support::upload::Part;
+    let mut form = constructs_client::runtime::multipart::Form::new();
+    for part in parts {
+        form = match part {
+            Part::Text { name, value } => form.text(name, value),
+            Part::Json { name, value } => {
+                form.json(name, &value).map_err(|e| support::usage(&e.to_string()))?
+            }
+            Part::File { name, filename, media, data } => {
+                form.file_as(name, filename, media, data)
+            }
+        };
+    }
+    Ok(form)
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was
