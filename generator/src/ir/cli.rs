@@ -94,7 +94,8 @@ pub struct CliPart {
     pub file: bool,
     /// An object, or an array of objects: its `--field` value is JSON, sent as a JSON part.
     pub json: bool,
-    /// The part's media type from the document's `encoding` (not read yet: `None`).
+    /// The part's media type from the document's `encoding` (else the file's extension
+    /// decides).
     pub media: Option<String>,
 }
 

@@ -268,6 +268,9 @@ pub struct Body {
     /// (`BodyKind::Bytes`): the type of the document's schema, which the server decodes the
     /// parts into and checks before passing the bytes on.
     pub checked_as: Option<TypeRef>,
+    /// A multipart body's parts' media types from the document's `encoding` (part name,
+    /// media type): what the command line sends a file part as.
+    pub part_media: Vec<(String, String)>,
     /// The body schema's own constraints (a whole-array body's `maxItems`, a map body's
     /// `maxProperties`, each item's or value's), checked on JSON and form bodies beside the
     /// checks the body's types carry.

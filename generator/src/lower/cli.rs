@@ -215,11 +215,22 @@ fn body(b: &crate::ir::Body, api: &Api, example: &str) -> CliBody {
     match &b.kind {
         BodyKind::Json(_) | BodyKind::Form(_) => CliBody::Json,
         BodyKind::Bytes if b.is_multipart_form() => {
-            let parts = multipart_parts(b.checked_as.as_ref(), api);
+            let mut parts = multipart_parts(b.checked_as.as_ref(), api);
+            for part in &mut parts {
+                part.media = b
+                    .part_media
+                    .iter()
+                    .find(|(name, _)| *name == part.name)
+                    .map(|(_, media)| media.clone());
+            }
             let mut line = example.to_owned();
             for p in parts.iter().filter(|p| p.required) {
                 line.push_str(&match (p.file, p.json) {
-                    (true, _) => format!(" --file {}=./{}", p.name, example_file(&p.name, "")),
+                    (true, _) => format!(
+                        " --file {}=./{}",
+                        p.name,
+                        example_file(&p.name, p.media.as_deref().unwrap_or_default())
+                    ),
                     (false, true) => format!(" --field '{}={{…}}'", p.name),
                     (false, false) => format!(" --field {}=…", p.name),
                 });

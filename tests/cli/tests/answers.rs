@@ -455,9 +455,10 @@ fn a_multipart_form_of_two_files_and_a_json_part() {
     let (_server, url) = serve();
     let dir = scratch("album");
     let (cover, back) = (noise(300_000), noise(1_000));
-    std::fs::write(dir.join("cover.png"), &cover).unwrap();
+    // The document's `encoding` gives the cover's media type, whatever the file's name.
+    std::fs::write(dir.join("cover.dat"), &cover).unwrap();
     std::fs::write(dir.join("back.jpg"), &back).unwrap();
-    let cover_arg = format!("cover={}", dir.join("cover.png").display());
+    let cover_arg = format!("cover={}", dir.join("cover.dat").display());
     let back_arg = format!("back={}", dir.join("back.jpg").display());
     let run = cli(
         true,
@@ -500,7 +501,7 @@ fn a_multipart_form_of_two_files_and_a_json_part() {
             "meta - application/json",
             "tags - -",
             "tags - -",
-            "cover cover.png image/png",
+            "cover cover.dat image/png",
             "back back.jpg image/jpeg",
         ]
     );
@@ -575,7 +576,7 @@ fn a_missing_required_file_is_status_2_with_nothing_sent() {
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(
         help.contains(
-            "answers-cli add-album --field title=… --field 'meta={…}' --file cover=./cover.bin"
+            "answers-cli add-album --field title=… --field 'meta={…}' --file cover=./cover.png"
         ),
         "{help}"
     );

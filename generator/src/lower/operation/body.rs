@@ -135,12 +135,27 @@ impl Ctx<'_> {
             BodyKind::Json(t) | BodyKind::Form(t) => t.clone(),
             _ => TypeRef::Unit,
         };
+        // The media type the document's `encoding` gives a multipart part (the first of a
+        // list: `image/png, image/jpeg` names what the server takes, the client sends one).
+        let part_media = match checked_as {
+            Some(_) => media
+                .encoding
+                .iter()
+                .filter_map(|(name, encoding)| {
+                    let first = encoding.content_type.as_deref()?.split(',').next()?.trim();
+                    (!first.is_empty() && !first.contains('*'))
+                        .then(|| (name.clone(), first.to_owned()))
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         Some(Body {
             required: body.required,
             content_type: content_type.to_string(),
             kind,
             alternatives,
             checked_as,
+            part_media,
             constraints,
             check_ty,
             doc: doc_lines(body.description.as_deref()),

@@ -570,7 +570,7 @@ fn add_album_command() -> Command {
             .long_about(
                 "An album from a form of a title, a JSON part and two files.\n\n`POST /albums` (operation `addAlbum`).",
             ),
-        "answers-cli add-album --field title=… --field 'meta={…}' --file cover=./cover.bin",
+        "answers-cli add-album --field title=… --field 'meta={…}' --file cover=./cover.png",
     )
 }
 
@@ -612,7 +612,7 @@ fn add_album(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 required: true,
                 file: true,
                 json: false,
-                media: None,
+                media: Some("image/png"),
             },
             support::upload::PartSpec {
                 name: "back",

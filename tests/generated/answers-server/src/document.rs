@@ -549,6 +549,11 @@ pub static DOCUMENT: Document = Document {
                     "format": "binary"
                   }
                 }
+              },
+              "encoding": {
+                "cover": {
+                  "contentType": "image/png, image/webp"
+                }
               }
             }
           }
@@ -1017,6 +1022,8 @@ paths:
                 tags: {type: array, items: {type: string}}
                 cover: {type: string, format: binary}
                 back: {type: string, format: binary}
+            encoding:
+              cover: {contentType: 'image/png, image/webp'}
       responses:
         '200':
           description: What arrived, part by part.
