@@ -14,7 +14,9 @@
 //! the value's tree and the walk). A body is held when its schema, followed through its
 //! references, says anything of the second kind; a plain body costs what it did.
 //!
-//! Parameters are decided the same way: one whose schema says more than its type holds (`not`,
+//! Form bodies too: read into their type, then held as the JSON value it is (a form is an
+//! object of fields; each field's text was read as its schema's type). Parameters are decided
+//! the same way: one whose schema says more than its type holds (`not`,
 //! `const`, an `enum` of numbers, `allOf`, `uniqueItems` of a query array) is read into its
 //! type and then held, as a JSON value, to its schema as written. Two kinds keep their types'
 //! checks: Swagger 2.0 parameters (no `schema` object) and unions of several variants (the
@@ -74,7 +76,7 @@ pub fn decide(api: &mut Api, written: &Value, version: Version) {
         let Some(body) = op.body.as_mut() else {
             continue;
         };
-        if !matches!(body.kind, BodyKind::Json(_)) {
+        if !matches!(body.kind, BodyKind::Json(_) | BodyKind::Form(_)) {
             continue;
         }
         let Some(pointer) =

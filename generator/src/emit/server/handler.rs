@@ -302,6 +302,22 @@ fn body_part(api: &Api, b: &crate::ir::Body) -> TokenStream {
             let t = rust_type(t, true);
             quote!(body::read_json::<#t>(&parts, body, body_limit, #required).await?)
         }
+        // Read into its type, then held as the JSON value it is (`lower::held`).
+        BodyKind::Form(t) if b.held.is_some() && std::ptr::eq(kind, &b.kind) => {
+            let t = rust_type(t, true);
+            let held = b.held.as_ref().expect("held");
+            let (pointer, dialect) = (&held.pointer, held.dialect_2020);
+            quote! {{
+                static SCHEMA: Held = Held::new(&crate::document::DOCUMENT, #pointer, #dialect);
+                let form = body::read_form::<#t>(&parts, body, body_limit, #required).await?;
+                if let Some(value) = &form {
+                    let mut errors = Violations::new();
+                    SCHEMA.check_typed(value, "", &mut errors);
+                    errors.check()?;
+                }
+                form
+            }}
+        }
         BodyKind::Form(t) => {
             let t = rust_type(t, true);
             quote!(body::read_form::<#t>(&parts, body, body_limit, #required).await?)

@@ -372,8 +372,23 @@ fn serve_add_dish<A: ConstructsApi>(
                     None => None,
                 }
             } else {
-                let body = body::read_form::<types::Dish>(&parts, body, body_limit, true)
-                    .await?;
+                let body = {
+                    static SCHEMA: Held = Held::new(
+                        &crate::document::DOCUMENT,
+                        "/paths/~1dishes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
+                        false,
+                    );
+                    let form = body::read_form::<
+                        types::Dish,
+                    >(&parts, body, body_limit, true)
+                        .await?;
+                    if let Some(value) = &form {
+                        let mut errors = Violations::new();
+                        SCHEMA.check_typed(value, "", &mut errors);
+                        errors.check()?;
+                    }
+                    form
+                };
                 let mut errors = Violations::new();
                 body.validate("", &mut errors);
                 errors.check()?;

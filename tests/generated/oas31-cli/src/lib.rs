@@ -40,6 +40,7 @@ pub fn cli() -> Command {
         add_gate_command,
         gate_log_command,
         open_gate_command,
+        add_gate_note_command,
         list_commands_command,
         put_commands_command,
         request_reviews_command,
@@ -117,6 +118,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "add-gate" => add_gate(&call, m),
         "gate-log" => gate_log(&call, m),
         "open-gate" => open_gate(&call, m),
+        "add-gate-note" => add_gate_note(&call, m),
         "list-commands" => list_commands(&call, m),
         "put-commands" => put_commands(&call, m),
         "request-reviews" => request_reviews(&call, m),
@@ -500,6 +502,50 @@ fn open_gate(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_side(support::optional::<String>(m, "side")?);
     let result = call.runtime.block_on(call.client.open_gate_with(options));
     Ok(finish(&call.client, ("openGate", false), result, call.json, call.verbose))
+}
+
+/// `add-gate-note`: its flags and help.
+fn add_gate_note_command() -> Command {
+    support::body_args(
+            Command::new("add-gate-note")
+                .about(
+                    "A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written (issue 45).",
+                )
+                .long_about(
+                    "A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written (issue 45).\n\n`POST /gate-notes` (operation `addGateNote`).",
+                ),
+        )
+        .arg(
+            Arg::new("text")
+                .long("text")
+                .value_name("TEXT")
+                .help_heading(support::BODY)
+                .help("Body property `text`"),
+        )
+        .arg(
+            Arg::new("level")
+                .long("level")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `level`"),
+        )
+}
+
+/// `add-gate-note`: calls `addGateNote`.
+fn add_gate_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<types::AddGateNoteBody> = support::body(
+        m,
+        &[("text", "text"), ("level", "level")],
+    )?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_gate_note(&body));
+    Ok(finish(&call.client, ("addGateNote", false), result, call.json, call.verbose))
 }
 
 /// `list-commands`: its flags and help.

@@ -92,6 +92,19 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(OpenGateResponse::Unimplemented) }
     }
 
+    /// A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written (issue 45).
+    ///
+    /// `POST /gate-notes` (operation `addGateNote`).
+    fn add_gate_note(
+        &self,
+        ctx: &RequestContext,
+        params: AddGateNoteParams,
+        body: types::AddGateNoteBody,
+    ) -> impl Future<Output = Result<AddGateNoteResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(AddGateNoteResponse::Unimplemented) }
+    }
+
     /// `GET /commands` (operation `listCommands`).
     fn list_commands(
         &self,
@@ -303,6 +316,26 @@ pub struct OpenGateParams {
 #[non_exhaustive]
 pub enum OpenGateResponse {
     /// 204: The gate opens.
+    NoContent,
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `addGateNote` (`POST /gate-notes`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddGateNoteParams {}
+/// What `addGateNote` answers: one variant per documented status, and [`Unimplemented`](AddGateNoteResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddGateNoteResponse {
+    /// 204: Noted.
     NoContent,
     /// 400: The request was refused.
     BadRequest(types::Error),

@@ -213,6 +213,49 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/gate-notes": {
+      "post": {
+        "operationId": "addGateNote",
+        "description": "A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written (issue 45).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "text"
+                ],
+                "properties": {
+                  "text": {
+                    "type": "string",
+                    "not": {
+                      "const": "secret"
+                    }
+                  },
+                  "level": {
+                    "type": "integer",
+                    "enum": [
+                      1,
+                      2,
+                      3
+                    ]
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Noted."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/commands": {
       "put": {
         "operationId": "putCommands",
@@ -1116,6 +1159,25 @@ paths:
           schema: {type: string, not: {const: closed}}
       responses:
         '204': {description: The gate opens.}
+        '400': {$ref: '#/components/responses/Problem'}
+  /gate-notes:
+    post:
+      operationId: addGateNote
+      description: >-
+        A form body whose schema says what its types cannot (an integer `enum`, `not`): read
+        into its type, then held to the schema as written (issue 45).
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [text]
+              properties:
+                text: {type: string, not: {const: secret}}
+                level: {type: integer, enum: [1, 2, 3]}
+      responses:
+        '204': {description: Noted.}
         '400': {$ref: '#/components/responses/Problem'}
   /commands:
     put:

@@ -96,6 +96,16 @@ impl Oas31Api for Mock {
         Ok(OpenGateResponse::NoContent)
     }
 
+    /// `POST /gate-notes`: the 204 answer.
+    async fn add_gate_note(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddGateNoteParams,
+        _body: types::AddGateNoteBody,
+    ) -> Result<AddGateNoteResponse, MockError> {
+        Ok(AddGateNoteResponse::NoContent)
+    }
+
     /// `GET /commands`: the 200 answer.
     async fn list_commands(
         &self,

@@ -98,6 +98,12 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             ),
         )
         .route(
+            &layer::route_path(&base, "/gate-notes"),
+            routing::post_service(
+                layer::operation(&api, handle_add_gate_note::<A>).named("addGateNote"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/commands"),
             routing::get_service(
                     layer::operation(&api, handle_list_commands::<A>)
@@ -474,6 +480,63 @@ fn serve_open_gate<A: Oas31Api>(
         };
         let ctx = RequestContext::new("openGate", scheme, parts);
         let outcome = A::open_gate(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /gate-notes`: see [`Oas31Api::add_gate_note`].
+fn handle_add_gate_note<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_add_gate_note(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `addGateNote` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_add_gate_note<A: Oas31Api>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = AddGateNoteParams {};
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
+                true,
+            );
+            let form = body::read_form::<
+                types::AddGateNoteBody,
+            >(&parts, body, body_limit, true)
+                .await?;
+            if let Some(value) = &form {
+                let mut errors = Violations::new();
+                SCHEMA.check_typed(value, "", &mut errors);
+                errors.check()?;
+            }
+            form
+        };
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let mut errors = Violations::new();
+        body.validate("", &mut errors);
+        errors.check()?;
+        let ctx = RequestContext::new("addGateNote", scheme, parts);
+        let outcome = A::add_gate_note(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -880,6 +943,16 @@ impl OpenGateResponse {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("openGate")),
+        }
+    }
+}
+
+impl AddGateNoteResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("addGateNote")),
         }
     }
 }
