@@ -17,6 +17,8 @@
 //! - bracketed text that is no Markdown link (`filter[sender]`) is escaped, `\[sender\]`:
 //!   rustdoc would take it for an intra-doc link that resolves to nothing.
 
+mod links;
+
 /// The doc lines of an optional text; none for no text or only blanks.
 pub fn doc_lines(text: Option<&str>) -> Vec<String> {
     text.map(render).unwrap_or_default()
@@ -397,44 +399,6 @@ fn task_box(text: &str) -> Option<&'static str> {
         .find(|b| text.starts_with(b))
 }
 
-/// A line with each link to a Rust path of the server the document was written from
-/// (nexus's `[Certificate](crate::external_api::views::Certificate)`) left as its text in a
-/// code span: rustdoc resolves such a target in the generated crate, where it names nothing.
-fn rust_path_links(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(at) = rest.find("](") {
-        let target_len = rest[at + 2..].find(')');
-        let open = rest[..at].rfind('[');
-        match (open, target_len) {
-            (Some(open), Some(len)) => {
-                let target = &rest[at + 2..at + 2 + len];
-                let text = &rest[open + 1..at];
-                let rust_path = target.contains("::")
-                    && !target.contains("://")
-                    && !target.contains(char::is_whitespace)
-                    && !text.contains(['[', ']']);
-                if rust_path {
-                    out.push_str(&rest[..open]);
-                    if text.contains('`') {
-                        out.push_str(text);
-                    } else {
-                        out.push('`');
-                        out.push_str(text);
-                        out.push('`');
-                    }
-                } else {
-                    out.push_str(&rest[..at + 3 + len]);
-                }
-                rest = &rest[at + 3 + len..];
-            }
-            _ => break,
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// A line of text with each `[…]` that is no Markdown link written `\[…\]`. rustdoc takes
 /// any bracketed text without a target for an intra-doc link to a Rust item and warns that
 /// it resolves to nothing (`filter[sender]`, `[deprecated]`); escaped, it shows as written.
@@ -446,7 +410,7 @@ fn escape_brackets(line: &str, labels: &[String]) -> String {
     if !line.contains('[') {
         return line.to_string();
     }
-    let unlinked = rust_path_links(line);
+    let unlinked = links::rust_path_links(line);
     let line = unlinked.as_str();
     let bytes = line.as_bytes();
     // Byte positions of the brackets outside code spans, autolinks, bare URLs and escapes.
@@ -738,19 +702,6 @@ mod tests {
         );
         // A fence left open is closed; lines inside are kept as written.
         assert_eq!(doc("```\n- a\nb"), vec!["```text", "- a", "b", "```"]);
-    }
-
-    #[test]
-    fn links_to_rust_paths_of_another_crate_are_text() {
-        // nexus: rustdoc warned that `crate::external_api::views::Certificate` resolves to nothing.
-        assert_eq!(
-            doc("Parameters for a [`Certificate`](crate::external_api::views::Certificate)."),
-            vec!["Parameters for a `Certificate`."]
-        );
-        assert_eq!(
-            doc("See [Certificate](crate::views::Certificate) and [x](https://a.example/b::c)."),
-            vec!["See `Certificate` and [x](https://a.example/b::c)."]
-        );
     }
 
     #[test]
