@@ -6,6 +6,8 @@
 //! name = "petstore"          # crate names petstore-server, -client, -cli; trait PetstoreApi
 //! out = "petstore"           # where the crates go: petstore/server, petstore/client, petstore/cli
 //! cli = true                 # also the command-line client (default false)
+//! tags = ["pets"]            # only the operations of these tags (and their types)
+//! operations = ["getOrder"]  # … and these operations (default: all operations)
 //! ```
 //!
 //! Every path is relative to the file, so what is generated does not depend on the directory
@@ -45,6 +47,8 @@ pub struct ApiEntry {
     pub cli: Option<String>,
     pub string_formats: bool,
     pub runtime: Runtime,
+    /// `tags` and `operations`: the part of the document to generate (all when both empty).
+    pub select: apigen::Selection,
 }
 
 impl ApiEntry {
@@ -170,6 +174,8 @@ const KEYS: &[&str] = &[
     "cli",
     "string-formats",
     "runtime",
+    "tags",
+    "operations",
 ];
 
 fn entry(
@@ -256,6 +262,21 @@ fn entry(
             )
         })?,
     };
+    let list = |key: &str| -> Result<Vec<String>, String> {
+        let Some(item) = table.get(key) else {
+            return Ok(Vec::new());
+        };
+        let wrong = || format!("{}: `{key}` is a list of strings", at(item.span()));
+        let array = item.as_array().ok_or_else(wrong)?;
+        array
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned).ok_or_else(wrong))
+            .collect()
+    };
+    let select = apigen::Selection {
+        tags: list("tags")?,
+        operations: list("operations")?,
+    };
     Ok(ApiEntry {
         spec,
         name,
@@ -264,6 +285,7 @@ fn entry(
         cli,
         string_formats,
         runtime,
+        select,
     })
 }
 
@@ -354,6 +376,19 @@ pub fn render(entry: &ApiEntry, command: Option<&str>) -> String {
     if entry.string_formats {
         text.push_str("string-formats = true\n");
     }
+    let list = |items: &[String]| {
+        let quoted: Vec<String> = items.iter().map(|i| quoted(i)).collect();
+        format!("[{}]", quoted.join(", "))
+    };
+    if !entry.select.tags.is_empty() {
+        text.push_str(&format!("tags = {}\n", list(&entry.select.tags)));
+    }
+    if !entry.select.operations.is_empty() {
+        text.push_str(&format!(
+            "operations = {}\n",
+            list(&entry.select.operations)
+        ));
+    }
     match &entry.runtime {
         Runtime::Registry => {}
         Runtime::Vendored => text.push_str("runtime = \"vendored\"\n"),
@@ -413,6 +448,8 @@ cli = true
 server = false
 string-formats = true
 runtime = { path = "../apigen/runtime" }
+tags = ["issues", "pulls"]
+operations = ["getPet"]
 
 [[api]]
 spec = "b.yaml"
@@ -428,6 +465,13 @@ runtime = "vendored"
         );
         assert!(a.string_formats);
         assert_eq!(a.runtime, Runtime::Path("../apigen/runtime".into()));
+        assert_eq!(
+            (a.select.tags.as_slice(), a.select.operations.as_slice()),
+            (
+                &["issues".to_string(), "pulls".to_string()][..],
+                &["getPet".to_string()][..]
+            )
+        );
         let b = &config.apis[1];
         assert_eq!(b.client.as_deref(), Some("web/b-client"));
         assert_eq!(b.runtime, Runtime::Vendored);
@@ -466,6 +510,10 @@ runtime = "vendored"
                 "apigen.toml:1: `command` is the command",
             ),
             ("[[api]]\nspec = \n", "apigen.toml:2: not valid TOML"),
+            (
+                "[[api]]\nspec = \"a.yaml\"\ntags = \"issues\"\n",
+                "apigen.toml:3: `tags` is a list of strings",
+            ),
             ("", "apigen.toml: no `[[api]]` table"),
             (
                 "[[api]]\nspec = \"a.yaml\"\n[[api]]\nspec = \"b/a.json\"\n",
@@ -492,6 +540,7 @@ runtime = "vendored"
                 cli: Some("petstore/cli".into()),
                 string_formats: false,
                 runtime: Runtime::Registry,
+                select: apigen::Selection::default(),
             },
             ApiEntry {
                 spec: "specs/my api.yaml".into(),
@@ -501,6 +550,10 @@ runtime = "vendored"
                 cli: None,
                 string_formats: true,
                 runtime: Runtime::Path("../apigen/runtime".into()),
+                select: apigen::Selection {
+                    tags: vec!["issues".into(), "pulls".into()],
+                    operations: vec!["meta/root".into()],
+                },
             },
         ] {
             let text = render(&entry, Some("cargo xtask codegen"));

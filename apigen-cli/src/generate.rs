@@ -14,7 +14,8 @@ parent), or of one document named on the command line.
 
 Usage: {program} {generate} [--check] [--deny-breaking] [--sunset-warning-days N]
        {program} {generate} --spec PATH --out DIR [--name NAME] [--cli] [--string-formats]
-                 [--vendor-runtime | --runtime-path DIR] [--check]
+                 [--tag TAG]... [--operation ID]... [--vendor-runtime | --runtime-path DIR]
+                 [--check]
 
 Options:
   --check                 write nothing; fail while any generated file is stale, missing or
@@ -30,6 +31,9 @@ Options:
                           file name)
   --cli                   also the command-line client
   --string-formats        keep format uuid, date-time, date, ipv4 and ipv6 as String
+  --tag TAG               only the operations tagged TAG (repeatable), and the types they
+                          reach: a part of a large API costs what that part costs
+  --operation ID          only this operation (repeatable; with --tag: those as well)
   --vendor-runtime        copy the runtime crates' source into the crates (no dependency)
   --runtime-path DIR      depend on the runtime crates in DIR (server/, client/, cli/) by
                           path as well as version (a checkout of apigen, a monorepo)
@@ -50,6 +54,7 @@ struct Args {
     name: Option<String>,
     cli: bool,
     string_formats: bool,
+    select: apigen::Selection,
     vendor_runtime: bool,
     runtime_path: Option<PathBuf>,
     sunset_days: u32,
@@ -65,6 +70,7 @@ impl Args {
             name: None,
             cli: false,
             string_formats: false,
+            select: apigen::Selection::default(),
             vendor_runtime: false,
             runtime_path: None,
             sunset_days: DEFAULT_SUNSET_WARNING_DAYS,
@@ -94,6 +100,16 @@ impl Args {
                 }
                 "--cli" => parsed.cli = true,
                 "--string-formats" => parsed.string_formats = true,
+                "--tag" => parsed.select.tags.push(
+                    it.next()
+                        .ok_or("--tag needs a tag of the document")?
+                        .clone(),
+                ),
+                "--operation" => parsed.select.operations.push(
+                    it.next()
+                        .ok_or("--operation needs an operationId of the document")?
+                        .clone(),
+                ),
                 "--vendor-runtime" => parsed.vendor_runtime = true,
                 "--runtime-path" => {
                     parsed.runtime_path = Some(PathBuf::from(
@@ -117,11 +133,12 @@ impl Args {
                 if self.name.is_some()
                     || self.cli
                     || self.string_formats
+                    || !self.select.is_all()
                     || self.vendor_runtime
                     || self.runtime_path.is_some()
                 {
                     return Err(format!(
-                        "--name, --cli, --string-formats, --vendor-runtime and --runtime-path go with --spec and --out; with {} set them there",
+                        "--name, --cli, --string-formats, --tag, --operation, --vendor-runtime and --runtime-path go with --spec and --out; with {} set them there",
                         crate::config::FILE_NAME
                     ));
                 }
@@ -146,7 +163,7 @@ impl Args {
                     &out,
                     self.name,
                     self.cli,
-                    self.string_formats,
+                    (self.string_formats, self.select),
                     runtime,
                     inv,
                 )?;
@@ -266,7 +283,7 @@ fn one_document(
     out: &std::path::Path,
     name: Option<String>,
     cli: bool,
-    string_formats: bool,
+    (string_formats, select): (bool, apigen::Selection),
     runtime: Runtime,
     inv: &Invocation,
 ) -> Result<Target, String> {
@@ -289,6 +306,12 @@ fn one_document(
     }
     if string_formats {
         flags.push_str(" --string-formats");
+    }
+    for tag in &select.tags {
+        flags.push_str(&format!(" --tag {tag}"));
+    }
+    for id in &select.operations {
+        flags.push_str(&format!(" --operation {id}"));
     }
     let server_dir = out.join("server");
     let client_dir = out.join("client");
@@ -321,6 +344,7 @@ fn one_document(
         client_dir: Some(client_dir),
         cli_dir,
         string_formats,
+        select,
         runtime,
     })
 }

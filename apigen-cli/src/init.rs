@@ -104,6 +104,7 @@ pub fn run(args: &[String], inv: &Invocation) -> Result<(), String> {
         cli: cli.then(|| format!("{out}/cli")),
         name,
         string_formats,
+        select: apigen::Selection::default(),
         runtime,
     };
     // With an xtask, the project regenerates with it: generated files say so, whichever tool

@@ -194,6 +194,7 @@ pub fn write_server(
         cli_dir: None,
         command: command.to_string(),
         string_formats: false,
+        select: apigen::Selection::default(),
         runtime,
     };
     let mut report = Report::default();

@@ -34,6 +34,8 @@ pub struct Target {
     pub command: String,
     /// `--string-formats`: `apigen::Options::string_formats`.
     pub string_formats: bool,
+    /// `--tag`/`--operation`, apigen.toml's `tags`/`operations`: `apigen::Options::select`.
+    pub select: apigen::Selection,
     pub runtime: apigen::RuntimeSource,
 }
 
@@ -79,6 +81,7 @@ impl Target {
                     cli_dir,
                     command: command.to_string(),
                     string_formats: api.string_formats,
+                    select: api.select.clone(),
                     runtime,
                 })
             })
@@ -149,6 +152,7 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
         string_formats: target.string_formats,
         runtime: target.runtime.clone(),
         api_name: target.api_name.clone(),
+        select: target.select.clone(),
     };
     // The CLI comes from the same lowering as the client it calls.
     let client_path = match (&target.cli_dir, &target.client_dir) {

@@ -42,6 +42,7 @@ pub struct Builder {
     client: bool,
     name: Option<String>,
     string_formats: bool,
+    select: crate::options::Selection,
     out_dir: Option<PathBuf>,
 }
 
@@ -92,6 +93,7 @@ impl Builder {
             client: false,
             name: None,
             string_formats: false,
+            select: Default::default(),
             out_dir: None,
         }
     }
@@ -118,6 +120,19 @@ impl Builder {
     /// Keep `format: uuid`, `date-time`, … as `String` ([`Options::string_formats`]).
     pub fn string_formats(mut self, yes: bool) -> Builder {
         self.string_formats = yes;
+        self
+    }
+
+    /// Generate only the operations tagged with any of `tags` (and those [`Builder::operations`]
+    /// names), and the types they reach ([`crate::Selection`]).
+    pub fn tags<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Builder {
+        self.select.tags = tags.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Generate only these operations (by operationId), besides [`Builder::tags`]'.
+    pub fn operations<S: Into<String>>(mut self, ids: impl IntoIterator<Item = S>) -> Builder {
+        self.select.operations = ids.into_iter().map(Into::into).collect();
         self
     }
 
@@ -152,6 +167,7 @@ impl Builder {
             string_formats: self.string_formats,
             runtime: RuntimeSource::Crates { path: None },
             api_name: self.name.clone(),
+            select: self.select.clone(),
         };
         // Files are named from the package's directory, where cargo runs build scripts.
         let watched = Watched {

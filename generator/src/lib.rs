@@ -32,7 +32,7 @@ mod tests;
 
 pub use builder::{BuildError, Builder, Generated};
 pub use load::source::{FileSystem, Source};
-pub use options::{Options, RuntimeSource};
+pub use options::{Options, RuntimeSource, Selection};
 
 use diag::{Diagnostic, Diagnostics, Severity, Sink};
 use emit::Side;
@@ -157,7 +157,14 @@ fn lowered(
 ) -> Result<(ir::Api, Vec<Diagnostic>, load::Loaded), Diagnostics> {
     let mut loaded = load::read(root, source)?;
     let mut sink = Sink::default();
-    let mut api = lower::lower_with(&loaded.doc, options, &mut sink);
+    let mut api = if options.select.is_all() {
+        lower::lower_with(&loaded.doc, options, &mut sink)
+    } else {
+        let part = lower::select::document(&loaded.doc, &options.select, &mut sink);
+        let mut api = lower::lower_with(&part, options, &mut sink);
+        lower::select::prune_types(&mut api);
+        api
+    };
     lower::held::decide(&mut api, &loaded.written.value, loaded.version);
     // The lowering speaks of places in the up-read document; the user wrote them elsewhere.
     for d in &mut sink.items {

@@ -23,6 +23,24 @@ pub struct Options {
     /// when they are the same words (`petstore` and "Pet Store" → `PetStoreApi`). `None`: the
     /// title, without version numbers and "OpenAPI" (`naming::api_stem`).
     pub api_name: Option<String>,
+    /// The operations to generate (apigen.toml's `tags` and `operations`); empty: all.
+    pub select: Selection,
+}
+
+/// A part of a document to generate, for teams that call a few operations of a large API
+/// (`tags = ["issues"]` of GitHub's 767 operations): the operations carrying any of `tags`,
+/// and those whose id is among `operations`, and the types they reach; nothing else is
+/// generated. Both empty: everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    pub tags: Vec<String>,
+    pub operations: Vec<String>,
+}
+
+impl Selection {
+    pub fn is_all(&self) -> bool {
+        self.tags.is_empty() && self.operations.is_empty()
+    }
 }
 
 /// How generated crates reach the hand-written runtime (`apigen-server-runtime`,

@@ -28,6 +28,7 @@ fn generate_with(spec: &str, name: &str, runtime: apigen::RuntimeSource) -> apig
         command: "cargo xtask codegen".into(),
         string_formats: false,
         runtime,
+        select: Default::default(),
     };
     apigen::generate(&text, &options).unwrap_or_else(|e| panic!("{spec}: {e}"))
 }

@@ -161,6 +161,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         cli_dir: Some(ws.join("generated-cli")),
         command: "cargo xtask compat".into(),
         string_formats: false,
+        select: Default::default(),
         // The workspace's own copy of the runtime (see `SUPPORT`).
         runtime: apigen::RuntimeSource::Crates {
             path: Some(codegen::path_between(

@@ -242,6 +242,7 @@ fn generate_row(
         spec_label: label.clone(),
         command: COMMAND.into(),
         string_formats: false,
+        select: Default::default(),
         runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-server"))),
     };
     let client_path = format!("../{slug}-client");

@@ -276,6 +276,7 @@ fn generate(case: &Case) -> Result<BTreeMap<String, String>, Failure> {
         spec_label: case.label.clone(),
         command: "cargo xtask fuzz".into(),
         string_formats: false,
+        select: Default::default(),
         // Every case's crates are in `target/fuzz/ws/<slug>-*`.
         runtime: crate::codegen::runtime_beside(&crate::codegen::root().join("target/fuzz/ws/x")),
     };

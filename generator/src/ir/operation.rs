@@ -7,6 +7,8 @@ use super::*;
 pub struct Operation {
     /// The document's operationId, or a stable name from method and path.
     pub id: String,
+    /// The document's tags (what `Options::select` picks by).
+    pub tags: Vec<String>,
     /// `list_pets`
     pub rust: String,
     /// `list_pets_with`: the client method that also takes the optional parameters (an

@@ -9,6 +9,7 @@ mod operation;
 mod pagination;
 mod routes;
 pub mod schema;
+pub mod select;
 
 use crate::diag::{Sink, push};
 use crate::ir::{Api, BodyKind, Cors, Location, Operation, SchemeKind, SecurityScheme, Server};

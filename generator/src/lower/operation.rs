@@ -133,6 +133,7 @@ pub fn lower_all(
             out.push(Operation {
                 accept,
                 pagination: None,
+                tags: op.tags.clone(),
                 id,
                 rust,
                 rust_with: None,
@@ -194,6 +195,14 @@ fn paths_by_operation_id(doc: &OpenAPI) -> BTreeMap<String, String> {
                 if let Some(id) = &op.operation_id {
                     routes.insert(id.clone(), path.clone());
                 }
+            }
+        }
+    }
+    // Operations a selection left out (`lower::select`) are still the API's.
+    if let Some(serde_json::Value::Object(left_out)) = doc.extensions.get(super::select::LEFT_OUT) {
+        for (id, path) in left_out {
+            if let Some(path) = path.as_str() {
+                routes.entry(id.clone()).or_insert_with(|| path.to_owned());
             }
         }
     }

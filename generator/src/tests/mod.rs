@@ -8,6 +8,7 @@ mod mixed;
 mod oas31;
 mod oas31_fallbacks;
 mod refs;
+mod select;
 mod suite;
 mod swagger2;
 

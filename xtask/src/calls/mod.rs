@@ -348,6 +348,7 @@ fn generate(
         spec_label: label.to_string(),
         command: COMMAND.into(),
         string_formats: false,
+        select: Default::default(),
         runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-client"))),
     };
     let client_path = format!("../{slug}-client");
