@@ -257,16 +257,38 @@ fn body(b: &crate::ir::Body, api: &Api, example: &str) -> CliBody {
     }
 }
 
-/// The parts of a multipart body's schema: its type's top-level properties (none when it has
-/// no object schema: any part then goes).
+/// The parts of a multipart body's schema: its type's top-level properties; for a union of
+/// objects (redocly's `MenuItem`, a `oneOf` of beverage and dessert), every variant's, none
+/// required (which are depends on the variant). None known (no object schema): any part goes.
 fn multipart_parts(checked_as: Option<&TypeRef>, api: &Api) -> Vec<CliPart> {
     let Some(TypeRef::Named(name)) = checked_as else {
         return Vec::new();
     };
-    let Some(TypeKind::Struct(s)) = api.types.iter().find(|t| &t.name == name).map(|t| &t.kind)
-    else {
-        return Vec::new();
-    };
+    let kind = |name: &str| api.types.iter().find(|t| t.name == name).map(|t| &t.kind);
+    match kind(name) {
+        Some(TypeKind::Struct(s)) => struct_parts(s, api, true),
+        Some(TypeKind::OneOf(one_of)) => {
+            let mut parts: Vec<CliPart> = Vec::new();
+            for variant in &one_of.variants {
+                let TypeRef::Named(v) = &variant.ty else {
+                    continue;
+                };
+                if let Some(TypeKind::Struct(s)) = kind(v) {
+                    for part in struct_parts(s, api, false) {
+                        if !parts.iter().any(|p| p.name == part.name) {
+                            parts.push(part);
+                        }
+                    }
+                }
+            }
+            parts
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A struct's properties as parts (`required` as the schema says, when `required_as_written`).
+fn struct_parts(s: &crate::ir::Struct, api: &Api, required_as_written: bool) -> Vec<CliPart> {
     s.fields
         .iter()
         .filter(|f| !f.read_only)
@@ -277,7 +299,7 @@ fn multipart_parts(checked_as: Option<&TypeRef>, api: &Api) -> Vec<CliPart> {
                 || f.constraints.each.as_deref().is_some_and(binary);
             CliPart {
                 name: f.wire.clone(),
-                required: f.required,
+                required: required_as_written && f.required,
                 json: !file && json_part(&f.ty, api),
                 file,
                 media: None,

@@ -296,11 +296,15 @@ pub fn defect(seen: &Seen, request: &Request<'_>) -> Option<&'static str> {
                 .and_then(|(_, rest)| rest.split('\'').next())
         })
         .collect();
-    if !required.is_empty()
-        && required
-            .iter()
-            .all(|name| request.read_only.iter().any(|r| r == name))
-    {
+    let read_only = |name: &&str| request.read_only.iter().any(|r| r == name);
+    // A multipart form of a `oneOf` (redocly's menu items): Prism reports every variant's
+    // failures (the other variant's required members, its `const`) beside the readOnly
+    // members it requires; the harness made the value valid by the schema (`values`), so a
+    // refusal that names a readOnly member is that defect.
+    let multipart_one_of = request.multipart_body
+        && reasons().any(|r| r.contains("must match exactly one schema in oneOf"))
+        && required.iter().any(read_only);
+    if multipart_one_of || (!required.is_empty() && required.iter().all(read_only)) {
         return Some(
             "Prism requires a readOnly member in a request where it sits inside a `oneOf`/`anyOf` or an array's items (it leaves readOnly members out only at the top); OpenAPI says a request leaves it out",
         );

@@ -213,6 +213,21 @@ fn upload_args(
         Some(ir::CliBody::Multipart { parts, .. }) => {
             let mut args = Vec::new();
             let members = value.as_object().cloned().unwrap_or_default();
+            // No parts known (no object schema): each member of the value made, as a field.
+            let guessed: Vec<ir::CliPart> = members
+                .iter()
+                .map(|(name, member)| ir::CliPart {
+                    name: name.clone(),
+                    required: false,
+                    file: false,
+                    json: member.is_object()
+                        || member
+                            .as_array()
+                            .is_some_and(|items| items.iter().any(|i| i.is_object())),
+                    media: None,
+                })
+                .collect();
+            let parts = if parts.is_empty() { &guessed } else { parts };
             for part in parts {
                 let Some(member) = members.get(&part.name) else {
                     continue;
