@@ -20,4 +20,4 @@ TOML
 # (same versions) has most of them built already.
 cp Cargo.lock "$out/"
 CARGO_TARGET_DIR=target/corpus/target cargo clippy --manifest-path "$out/Cargo.toml" --workspace --all-targets -- -D warnings
-echo "vendored crates build warning-free: $(ls "$out"/server/src/runtime | wc -l) server runtime files, $(ls "$out"/client/src/runtime | wc -l) client runtime files, cli/src/support.rs"
+echo "vendored crates build warning-free: $(ls "$out"/server/src/runtime | wc -l) server runtime files, $(ls "$out"/client/src/runtime | wc -l) client runtime files, cli/src/support.rs and $(ls "$out"/cli/src/support | wc -l) files in cli/src/support/"

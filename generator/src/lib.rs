@@ -450,11 +450,12 @@ fn emit_all(
         );
         if vendored {
             for (name, text) in runtime::files(runtime::CLI, "runtime/cli", &o.command) {
-                // The CLI's copy of its runtime is one module, `support`.
+                // The CLI's copy of its runtime is one module, `support` (`support.rs`, its
+                // submodules in `support/`).
                 let name = if name == "mod.rs" {
-                    "support.rs"
+                    "support.rs".to_owned()
                 } else {
-                    &name
+                    format!("support/{name}")
                 };
                 files.insert(format!("cli/src/{name}"), text);
             }

@@ -1,7 +1,7 @@
 //! The hand-written runtime crates' source files (`runtime/{server,client,cli}/src`), embedded
 //! at build time by `build.rs`, for crates generated with their runtime vendored
 //! ([`crate::options::RuntimeSource::Vendored`]): a server or client carries them as `src/runtime/`, a
-//! CLI as `src/support.rs`.
+//! CLI as `src/support.rs` (its submodules in `src/support/`).
 
 include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
 
