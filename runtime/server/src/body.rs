@@ -508,6 +508,25 @@ pub async fn read_form<T: DeserializeOwned>(
     decode_form(&bytes).map(Some)
 }
 
+/// [`read_form`], then the form read held to its schema as written (`held`, compiled once):
+/// the fields as the JSON value their types make (a form's text read as each field's schema
+/// type), every violation in one 400. For a form whose schema says more than its type holds.
+pub async fn read_form_held<T: DeserializeOwned + serde::Serialize>(
+    parts: &Parts,
+    body: Body,
+    limit: usize,
+    required: bool,
+    held: &super::schema::Held,
+) -> Result<Option<T>, Problem> {
+    let form = read_form::<T>(parts, body, limit, required).await?;
+    if let Some(value) = &form {
+        let mut errors = Violations::new();
+        held.check_typed(value, "", &mut errors);
+        errors.check()?;
+    }
+    Ok(form)
+}
+
 /// A request body the document offers both as JSON (or a form) and as `multipart/form-data`
 /// (discord's messages with their files, openai's video and image uploads): the first decoded
 /// into the schema's type, the second passed on as sent, after the server has decoded its parts

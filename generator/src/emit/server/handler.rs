@@ -230,9 +230,9 @@ fn check_param(
     // A schema that says more than the type holds: the value read is held to the schema as
     // written (`lower::held`), which says all the type's checks say.
     if let Some(held) = &p.held {
-        let (pointer, dialect) = (&held.pointer, held.dialect_2020);
+        let schema = held_static(held);
         checks = quote! {
-            static SCHEMA: Held = Held::new(&crate::document::DOCUMENT, #pointer, #dialect);
+            #schema
             SCHEMA.check_typed(value, at, out);
         };
     }
@@ -253,6 +253,12 @@ fn check_param(
     } else {
         quote!(if let Some(value) = &#rust { #body })
     })
+}
+
+/// `static SCHEMA: Held = …;`: a schema of the served document, compiled when first used.
+fn held_static(held: &crate::ir::Held) -> TokenStream {
+    let (pointer, dialect) = (&held.pointer, held.dialect_2020);
+    quote!(static SCHEMA: Held = Held::new(&crate::document::DOCUMENT, #pointer, #dialect);)
 }
 
 /// The document's `Idempotency-Key` header read and checked as the document declares it
@@ -291,10 +297,9 @@ fn body_part(api: &Api, b: &crate::ir::Body) -> TokenStream {
         // The schema as written, compiled when the operation is first called (`lower::held`).
         BodyKind::Json(t) if b.held.is_some() && std::ptr::eq(kind, &b.kind) => {
             let t = rust_type(t, true);
-            let held = b.held.as_ref().expect("held");
-            let (pointer, dialect) = (&held.pointer, held.dialect_2020);
+            let schema = held_static(b.held.as_ref().expect("held"));
             quote! {{
-                static SCHEMA: Held = Held::new(&crate::document::DOCUMENT, #pointer, #dialect);
+                #schema
                 body::read_json_held::<#t>(&parts, body, body_limit, #required, &SCHEMA).await?
             }}
         }
@@ -305,17 +310,10 @@ fn body_part(api: &Api, b: &crate::ir::Body) -> TokenStream {
         // Read into its type, then held as the JSON value it is (`lower::held`).
         BodyKind::Form(t) if b.held.is_some() && std::ptr::eq(kind, &b.kind) => {
             let t = rust_type(t, true);
-            let held = b.held.as_ref().expect("held");
-            let (pointer, dialect) = (&held.pointer, held.dialect_2020);
+            let schema = held_static(b.held.as_ref().expect("held"));
             quote! {{
-                static SCHEMA: Held = Held::new(&crate::document::DOCUMENT, #pointer, #dialect);
-                let form = body::read_form::<#t>(&parts, body, body_limit, #required).await?;
-                if let Some(value) = &form {
-                    let mut errors = Violations::new();
-                    SCHEMA.check_typed(value, "", &mut errors);
-                    errors.check()?;
-                }
-                form
+                #schema
+                body::read_form_held::<#t>(&parts, body, body_limit, #required, &SCHEMA).await?
             }}
         }
         BodyKind::Form(t) => {

@@ -378,16 +378,10 @@ fn serve_add_dish<A: ConstructsApi>(
                         "/paths/~1dishes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
                         false,
                     );
-                    let form = body::read_form::<
+                    body::read_form_held::<
                         types::Dish,
-                    >(&parts, body, body_limit, true)
-                        .await?;
-                    if let Some(value) = &form {
-                        let mut errors = Violations::new();
-                        SCHEMA.check_typed(value, "", &mut errors);
-                        errors.check()?;
-                    }
-                    form
+                    >(&parts, body, body_limit, true, &SCHEMA)
+                        .await?
                 };
                 let mut errors = Violations::new();
                 body.validate("", &mut errors);

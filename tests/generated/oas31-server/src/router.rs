@@ -518,16 +518,10 @@ fn serve_add_gate_note<A: Oas31Api>(
                 "/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema",
                 true,
             );
-            let form = body::read_form::<
+            body::read_form_held::<
                 types::AddGateNoteBody,
-            >(&parts, body, body_limit, true)
-                .await?;
-            if let Some(value) = &form {
-                let mut errors = Violations::new();
-                SCHEMA.check_typed(value, "", &mut errors);
-                errors.check()?;
-            }
-            form
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
         };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
