@@ -339,7 +339,8 @@ pub fn render(entry: &ApiEntry, command: Option<&str>) -> String {
         "# apigen.toml: the OpenAPI documents of this workspace and the crates generated from each.\n\
          # `apigen generate` rewrites the crates, `apigen check` (CI) fails while they are stale.\n\
          # Paths are relative to this file. Keys: spec, name, out, server, client, cli,\n\
-         # string-formats, runtime (\"registry\", \"vendored\" or { path = \"DIR\" }).\n",
+         # string-formats, runtime (\"registry\", \"vendored\" or { path = \"DIR\" }),\n\
+         # tags and operations (lists: generate only these operations and the types they reach).\n",
     );
     if let Some(command) = command {
         text.push_str(&format!(
