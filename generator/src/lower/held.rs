@@ -18,11 +18,16 @@
 //! object of fields; each field's text was read as its schema's type). Parameters are decided
 //! the same way: one whose schema says more than its type holds (`not`,
 //! `const`, an `enum` of numbers, `allOf`, `uniqueItems` of a query array) is read into its
-//! type and then held, as a JSON value, to its schema as written. Two kinds keep their types'
-//! checks: Swagger 2.0 parameters (no `schema` object) and unions of several variants (the
-//! text read as one variant is not a JSON value that tells which: one value of a query that is
-//! a string or an array of strings is the string).
+//! type and then held, as a JSON value, to its schema as written. A Swagger 2.0 parameter has
+//! no `schema` object: the parameter object itself is walked as its schema (its `type`,
+//! `items`, `enum`, bounds are draft 4's keywords; `name`, `in`, `required: true` and
+//! `collectionFormat` say nothing the walk reads), so swagger-parser 597's array `status`
+//! with an `enum` of strings is held to it as written (no array is one of those strings: every
+//! request is refused, naming the place). Unions of several variants keep their types' checks
+//! (the text read as one variant is not a JSON value that tells which: one value of a query
+//! that is a string or an array of strings is the string).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
@@ -47,30 +52,41 @@ const ANNOTATIONS: &[&str] = &[
     "nullable",
     "format",
     "contentMediaType",
+    // Swagger 2.0's items objects: how the values are written, not what they may be.
+    "collectionFormat",
 ];
+
+/// The members of a Swagger 2.0 parameter object that are not its value's schema.
+const PARAMETER_ONLY: &[&str] = &["name", "in", "required", "allowEmptyValue"];
 
 /// Sets [`crate::ir::Body::held`] on every JSON body whose schema, in `written` (the document
 /// as the server serves it), says more than its types hold.
 pub fn decide(api: &mut Api, written: &Value, version: Version) {
     let dialect_2020 = version >= Version::V31;
     for op in &mut api.operations {
-        if version != Version::V20 {
-            for param in &mut op.params {
-                let location = location_name(param.location);
-                let Some(pointer) =
-                    param_pointer(written, &op.path, &op.method, &param.wire, location)
-                else {
-                    continue;
-                };
-                let Some(schema) = written.pointer(&pointer) else {
-                    continue;
-                };
-                if !plain(written, schema, &mut HashSet::new()) && !union(written, schema) {
-                    param.held = Some(Held {
-                        pointer,
-                        dialect_2020,
-                    });
-                }
+        for param in &mut op.params {
+            let location = location_name(param.location);
+            let Some(pointer) = param_pointer(written, &op.path, &op.method, &param.wire, location)
+            else {
+                continue;
+            };
+            let Some(schema) = written.pointer(&pointer) else {
+                continue;
+            };
+            let schema = match (version, schema) {
+                (Version::V20, Value::Object(map)) => Cow::Owned(Value::Object(
+                    map.iter()
+                        .filter(|(k, _)| !PARAMETER_ONLY.contains(&k.as_str()))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                )),
+                _ => Cow::Borrowed(schema),
+            };
+            if !plain(written, &schema, &mut HashSet::new()) && !union(written, &schema) {
+                param.held = Some(Held {
+                    pointer,
+                    dialect_2020,
+                });
             }
         }
         let Some(body) = op.body.as_mut() else {
@@ -168,7 +184,8 @@ fn location_name(location: Location) -> &'static str {
 }
 
 /// The pointer of a parameter's schema in the written document: the operation's parameter of
-/// that name and place, else the path item's, followed through local references.
+/// that name and place, else the path item's, followed through local references; a Swagger
+/// 2.0 parameter (no `schema`) is its own.
 fn param_pointer(
     written: &Value,
     path: &str,
@@ -199,7 +216,11 @@ fn param_pointer(
                 _ => text("name") == name,
             };
             if named && text("in") == location {
-                return param.get("schema").map(|_| push(&at, "schema"));
+                return match param.get("schema") {
+                    Some(_) => Some(push(&at, "schema")),
+                    None if param.get("type").is_some() => Some(at),
+                    None => None,
+                };
             }
         }
     }

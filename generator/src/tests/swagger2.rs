@@ -486,3 +486,32 @@ fn a_split_2_0_document_reads_and_reports_in_its_own_terms() {
     assert!(client.contains("pub async fn get_pets("), "{client}");
     assert!(out.files["client/src/types.rs"].contains("pub struct Pet {"));
 }
+
+/// A 2.0 parameter has no `schema`: one that says more than its type holds (an `enum` of an
+/// array, of integers, `uniqueItems`) is held to the parameter object itself, which the
+/// runtime walks as draft 4 (swagger-parser issue 597's `status`); a plain one keeps its
+/// type's checks alone.
+#[test]
+fn a_parameter_that_says_more_than_its_type_is_held_to_the_parameter_object() {
+    let text = "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths:\n  /things:\n    get:\n      parameters:\n        - {name: status, in: query, required: true, type: array, items: {type: string}, collectionFormat: csv, enum: [available, sold]}\n        - {name: level, in: query, type: integer, enum: [1, 2]}\n        - {name: tags, in: query, type: array, items: {type: string, collectionFormat: csv}, uniqueItems: true}\n        - {name: limit, in: query, type: integer, minimum: 1, description: at least one}\n        - {name: kind, in: query, type: string, enum: [a, b]}\n      responses:\n        '200': {description: ok}\n";
+    let loaded = crate::load::parse(text).unwrap();
+    let mut sink = crate::diag::Sink::default();
+    let mut api = crate::lower::lower(&loaded.doc, &mut sink);
+    crate::lower::held::decide(&mut api, &loaded.written.value, loaded.version);
+    let held: Vec<(String, Option<String>)> = api.operations[0]
+        .params
+        .iter()
+        .map(|p| (p.wire.clone(), p.held.as_ref().map(|h| h.pointer.clone())))
+        .collect();
+    let at = |i: usize| Some(format!("/paths/~1things/get/parameters/{i}"));
+    assert_eq!(
+        held,
+        [
+            ("status".to_string(), at(0)),
+            ("level".to_string(), at(1)),
+            ("tags".to_string(), at(2)),
+            ("limit".to_string(), None),
+            ("kind".to_string(), None),
+        ]
+    );
+}

@@ -101,9 +101,26 @@ pub(crate) struct Keywords {
     /// `if`, with its `then` and `else`.
     pub condition: Option<(usize, Option<usize>, Option<usize>)>,
     pub reference: Option<usize>,
-    /// OpenAPI's `discriminator` beside `oneOf`/`anyOf`: the property whose value names the
-    /// branch, and the schema each value names. An object is held to that schema alone.
-    pub discriminator: Option<(String, Vec<(String, usize)>)>,
+    /// OpenAPI's `discriminator` beside `oneOf`/`anyOf`.
+    pub discriminator: Option<Discriminator>,
+}
+
+/// OpenAPI's `discriminator`: an object whose property names a branch is held to that branch
+/// alone. An object without the property, or with a value that names no branch, is held to
+/// `defaultMapping` (3.2) where the document gives one, else to `oneOf`/`anyOf` as JSON Schema
+/// reads them: the document's branches decide, so a branch that does not require the property
+/// (scalar-galaxy's `CelestialBody`) or one that is itself a union of many tags (openai's
+/// `Item`) is not refused by a rule the document does not state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discriminator {
+    pub property: String,
+    /// Each value and the branch it names: the `mapping`, each branch's component name
+    /// (OpenAPI's implicit mapping), and the value a branch pins its property to (`const`, or
+    /// an `enum` of one: openai's `role: developer`; issue 33 reads both, as the API sends the
+    /// pinned value).
+    pub tags: Vec<(String, usize)>,
+    /// `defaultMapping`'s branch.
+    pub default: Option<usize>,
 }
 
 /// The formats held to their grammar wherever they stand: those generated types parse
@@ -312,8 +329,12 @@ impl Compiler<'_> {
         let mut k = Keywords::default();
         if let Some(Value::String(reference)) = map.get("$ref") {
             k.reference = Some(self.reference(reference, pointer)?);
-            // Draft 4 (OpenAPI 3.0): nothing beside `$ref` counts.
+            // Draft 4 (OpenAPI 3.0): nothing beside `$ref` counts, but `nullable: true`, which
+            // the generator reads as the documents mean it (openai's `{$ref:
+            // AssistantsApiResponseFormatOption, nullable: true}`: `null` is `None`; README,
+            // "Type mapping"), and so does schemathesis.
             if self.dialect == Dialect::OpenApi30 {
+                k.nullable = map.get("nullable") == Some(&Value::Bool(true));
                 return Ok(k);
             }
         }
@@ -364,7 +385,15 @@ impl Compiler<'_> {
             && let Some(property) = d.get("propertyName").and_then(Value::as_str)
             && !(k.one_of.is_empty() && k.any_of.is_empty())
         {
-            k.discriminator = Some((property.to_string(), self.tags(map, d, pointer)?));
+            let default = match d.get("defaultMapping").and_then(Value::as_str) {
+                Some(target) => Some(self.mapped(target, pointer)?),
+                None => None,
+            };
+            k.discriminator = Some(Discriminator {
+                property: property.to_string(),
+                tags: self.tags(map, d, property, pointer)?,
+                default,
+            });
         }
         if map.contains_key("not") {
             k.not = Some(self.child(pointer, "not")?);
@@ -470,31 +499,48 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// The tags a discriminator reads and the schema each names: its `mapping` (a reference,
-    /// or a component's name), then each branch that refers to a component by that
-    /// component's name (OpenAPI's implicit mapping).
+    /// The node a `mapping` or `defaultMapping` value names: a reference, or a component's name.
+    fn mapped(&mut self, target: &str, pointer: &str) -> Result<usize, String> {
+        let reference = if target.starts_with('#') {
+            target.to_string()
+        } else {
+            format!("#{}", join("/components/schemas", target))
+        };
+        self.reference(&reference, pointer)
+    }
+
+    /// The tags a discriminator reads and the schema each names: its `mapping`, then each
+    /// branch that refers to a component by that component's name (OpenAPI's implicit
+    /// mapping), then the value each branch pins `property` to. The first to name a value
+    /// keeps it.
     fn tags(
         &mut self,
         map: &Map<String, Value>,
         discriminator: &Map<String, Value>,
+        property: &str,
         pointer: &str,
     ) -> Result<Vec<(String, usize)>, String> {
-        let mut tags = Vec::new();
+        let mut tags: Vec<(String, usize)> = Vec::new();
         if let Some(mapping) = discriminator.get("mapping").and_then(Value::as_object) {
             for (tag, target) in mapping {
-                let Some(target) = target.as_str() else {
-                    continue;
-                };
-                let reference = if target.starts_with('#') {
-                    target.to_string()
-                } else {
-                    format!("#{}", join("/components/schemas", target))
-                };
-                tags.push((tag.clone(), self.reference(&reference, pointer)?));
+                if let Some(target) = target.as_str() {
+                    tags.push((tag.clone(), self.mapped(target, pointer)?));
+                }
             }
         }
+        let mut pinned = Vec::new();
         for key in ["oneOf", "anyOf"] {
-            for branch in map.get(key).and_then(Value::as_array).into_iter().flatten() {
+            for (i, branch) in map
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let node = self.node(join_index(&join(pointer, key), i))?;
+                if let Some(tag) = self.pinned(branch, property) {
+                    pinned.push((tag, node));
+                }
                 let Some(reference) = branch.get("$ref").and_then(Value::as_str) else {
                     continue;
                 };
@@ -503,11 +549,60 @@ impl Compiler<'_> {
                 };
                 let name = percent_decode(name).replace("~1", "/").replace("~0", "~");
                 if !tags.iter().any(|(t, _)| *t == name) {
-                    tags.push((name, self.reference(reference, pointer)?));
+                    tags.push((name, node));
                 }
             }
         }
+        for (tag, node) in pinned {
+            if !tags.iter().any(|(t, _)| *t == tag) {
+                tags.push((tag, node));
+            }
+        }
         Ok(tags)
+    }
+
+    /// The one string a branch allows for `property`: its `const`, or an `enum` of one, in the
+    /// branch's `properties` or those of its `allOf` parts, through local references.
+    fn pinned(&self, schema: &Value, property: &str) -> Option<String> {
+        let mut schema = schema;
+        for _ in 0..16 {
+            if let Some(p) = schema.get("properties").and_then(|p| p.get(property)) {
+                let p = self.resolved(p);
+                if let Some(Value::String(c)) = p.get("const") {
+                    return Some(c.clone());
+                }
+                if let Some([Value::String(only)]) =
+                    p.get("enum").and_then(Value::as_array).map(Vec::as_slice)
+                {
+                    return Some(only.clone());
+                }
+            }
+            if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
+                return parts.iter().find_map(|part| self.pinned(part, property));
+            }
+            match schema.get("$ref").and_then(Value::as_str) {
+                Some(_) => schema = self.resolved(schema),
+                None => return None,
+            }
+        }
+        None
+    }
+
+    /// A schema followed through its local references (as far as 16 of them).
+    fn resolved<'v>(&'v self, schema: &'v Value) -> &'v Value {
+        let mut schema = schema;
+        for _ in 0..16 {
+            let Some(target) = schema
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix('#'))
+                .and_then(|f| self.document.pointer(&percent_decode(f)))
+            else {
+                break;
+            };
+            schema = target;
+        }
+        schema
     }
 
     /// Whether a property's schema (or the one its reference names) says `readOnly: true`.

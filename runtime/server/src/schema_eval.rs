@@ -233,32 +233,39 @@ impl Schema {
         for &part in &k.all_of {
             verdict!(ok, out, self.eval(part, v, at, out.as_deref_mut()));
         }
-        // A discriminator decides the branch of an object by its property (OpenAPI): the
-        // object is held to that branch alone, and one without the property is refused.
-        let discriminated = matches!((&k.discriminator, v), (Some(_), Value::Object(_)));
-        if let (Some((property, tags)), Value::Object(map)) = (&k.discriminator, v) {
-            match map.get(property) {
-                None => fail!(
-                    ok,
-                    out,
-                    &join(at, property),
-                    "is required (it names the schema the value is)"
-                ),
-                Some(tag) => match tags.iter().find(|(t, _)| tag.as_str() == Some(t.as_str())) {
-                    Some((_, node)) => {
-                        verdict!(ok, out, self.eval(*node, v, at, out.as_deref_mut()))
-                    }
+        // A discriminator decides the branch of an object by its property (OpenAPI): an object
+        // whose property names a branch is held to that branch alone, one whose property names
+        // none is refused (as the types' decoding refuses it), and one without the property is
+        // held to `defaultMapping`'s branch where the document gives one, else to
+        // `anyOf`/`oneOf` as JSON Schema reads them (the branches say whether the property is
+        // required; scalar-galaxy's `CelestialBody` does not require its `type`).
+        let mut discriminated = false;
+        if let (Some(d), Value::Object(map)) = (&k.discriminator, v) {
+            let branch = match map.get(&d.property) {
+                None => d.default,
+                Some(tag) => match d
+                    .tags
+                    .iter()
+                    .find(|(t, _)| tag.as_str() == Some(t.as_str()))
+                {
+                    Some((_, node)) => Some(*node),
                     None => {
-                        let known: Vec<&str> = tags.iter().map(|(t, _)| t.as_str()).collect();
+                        let known: Vec<&str> = d.tags.iter().map(|(t, _)| t.as_str()).collect();
                         fail!(
                             ok,
                             out,
-                            &join(at, property),
+                            &join(at, &d.property),
                             "must be one of {}, got {tag}",
                             known.join(", ")
-                        )
+                        );
+                        discriminated = true;
+                        None
                     }
                 },
+            };
+            if let Some(node) = branch {
+                discriminated = true;
+                verdict!(ok, out, self.eval(node, v, at, out.as_deref_mut()));
             }
         }
         if !discriminated

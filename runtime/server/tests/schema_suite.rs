@@ -130,8 +130,9 @@ fn draft4() {
 }
 
 /// OpenAPI's `discriminator` (no test of the suite's): the tag decides the branch, so a value
-/// that fits both is the one it names; a value without the tag, or with an unknown one, is
-/// refused, naming the property.
+/// that fits both is the one it names; a value with an unknown tag is refused naming the
+/// property; one without the tag is held to `oneOf` as JSON Schema reads it (here both
+/// branches require the tag, so it is refused, naming it in each branch).
 #[test]
 fn a_discriminator_decides_the_branch() {
     let document = serde_json::json!({"components": {"schemas": {
@@ -145,17 +146,7 @@ fn a_discriminator_decides_the_branch() {
                   "properties": {"kind": {"type": "string"}, "name": {"type": "string"},
                                  "guardian": {"type": "string"}}}
     }}});
-    let schema =
-        Schema::compile(&document, "/components/schemas/Member", Dialect::OpenApi30).unwrap();
-    let judge = |value: Value| {
-        let mut out = Violations::new();
-        schema.check(&value, "", &mut out);
-        assert_eq!(out.is_empty(), schema.is_valid(&value), "{value}");
-        out.as_slice()
-            .iter()
-            .map(|v| format!("{}: {}", v.pointer, v.message))
-            .collect::<Vec<_>>()
-    };
+    let judge = judge_of(&document, "/components/schemas/Member", Dialect::OpenApi30);
     // Fits both branches; the tag names one.
     assert!(judge(serde_json::json!({"kind": "kid", "name": "T", "guardian": "A"})).is_empty());
     assert!(judge(serde_json::json!({"kind": "Adult", "name": "A"})).is_empty());
@@ -163,9 +154,12 @@ fn a_discriminator_decides_the_branch() {
         judge(serde_json::json!({"kind": "Child", "name": "T"})),
         ["/guardian: is required"]
     );
-    assert_eq!(
-        judge(serde_json::json!({"name": "T"})),
-        ["/kind: is required (it names the schema the value is)"]
+    let untagged = judge(serde_json::json!({"name": "T"}));
+    assert_eq!(untagged.len(), 1);
+    assert!(
+        untagged[0].starts_with(": must match exactly one of the 2 schemas of oneOf, matches none")
+            && untagged[0].contains("/kind: is required"),
+        "{untagged:?}"
     );
     let unknown = judge(serde_json::json!({"kind": "robot", "name": "R"}));
     assert_eq!(unknown.len(), 1);
@@ -173,6 +167,104 @@ fn a_discriminator_decides_the_branch() {
         unknown[0].starts_with("/kind: must be one of kid, Adult, Child"),
         "{unknown:?}"
     );
+}
+
+/// A discriminator without `mapping` whose branches pin the tag (openai's chat messages,
+/// `role: {enum: [developer]}`): the pinned values name the branches as the component names
+/// do (issue 33 reads both; schemathesis and the API send the pinned ones). A branch that does
+/// not require the tag takes a value without it, as JSON Schema says (scalar-galaxy's
+/// `CelestialBody`); `defaultMapping` (3.2) names the branch for such a value.
+#[test]
+fn a_discriminator_reads_pinned_values_and_a_missing_tag_by_the_branches() {
+    let document = serde_json::json!({"components": {"schemas": {
+        "Message": {
+            "oneOf": [{"$ref": "#/components/schemas/Developer"}, {"$ref": "#/components/schemas/User"}],
+            "discriminator": {"propertyName": "role"}
+        },
+        "Developer": {"type": "object", "required": ["role", "content"], "properties": {
+            "role": {"type": "string", "enum": ["developer"]}, "content": {"type": "string"}}},
+        "User": {"allOf": [{"$ref": "#/components/schemas/Base"}, {"properties": {"role": {"const": "user"}}}]},
+        "Base": {"type": "object", "required": ["content"], "properties": {"content": {"type": "string"}}},
+        "Body": {
+            "oneOf": [{"$ref": "#/components/schemas/Planet"}, {"$ref": "#/components/schemas/Moon"}],
+            "discriminator": {"propertyName": "type", "mapping": {"dwarf": "#/components/schemas/Planet"}}
+        },
+        "Planet": {"type": "object", "required": ["name"], "additionalProperties": false,
+                   "properties": {"name": {"type": "string"}, "type": {"type": "string"}}},
+        "Moon": {"type": "object", "required": ["name", "orbit"],
+                 "properties": {"name": {"type": "string"}, "orbit": {"type": "object"}}},
+        "Defaulted": {
+            "oneOf": [{"$ref": "#/components/schemas/Planet"}, {"$ref": "#/components/schemas/Moon"}],
+            "discriminator": {"propertyName": "type", "mapping": {"dwarf": "Planet"},
+                              "defaultMapping": "Moon"}
+        }
+    }}});
+    let message = judge_of(&document, "/components/schemas/Message", Dialect::OpenApi31);
+    assert!(message(serde_json::json!({"role": "developer", "content": ""})).is_empty());
+    assert!(message(serde_json::json!({"role": "user", "content": ""})).is_empty());
+    // The component's name names the branch too, whose own `enum` then refuses it.
+    assert_eq!(
+        message(serde_json::json!({"role": "Developer", "content": ""})).len(),
+        1
+    );
+    assert_eq!(
+        message(serde_json::json!({"role": "developer"})),
+        ["/content: is required"]
+    );
+    let body = judge_of(&document, "/components/schemas/Body", Dialect::OpenApi31);
+    // No tag: only Moon fits (Planet takes no `orbit`).
+    assert!(body(serde_json::json!({"name": "Phobos", "orbit": {}})).is_empty());
+    assert!(body(serde_json::json!({"name": "Ceres"})).is_empty());
+    // No tag, fits neither: refused naming both branches.
+    let neither = body(serde_json::json!({"name": "X", "orbit": 1}));
+    assert!(
+        neither.len() == 1 && neither[0].contains("matches none"),
+        "{neither:?}"
+    );
+    let defaulted = judge_of(
+        &document,
+        "/components/schemas/Defaulted",
+        Dialect::OpenApi31,
+    );
+    // No tag: the default branch alone decides.
+    assert_eq!(
+        defaulted(serde_json::json!({"name": "Ceres"})),
+        ["/orbit: is required"]
+    );
+    assert!(defaulted(serde_json::json!({"name": "Ceres", "type": "dwarf"})).is_empty());
+}
+
+/// 3.0's `nullable: true` beside a `$ref` admits `null`, as the generator's types read it
+/// (openai's `{$ref: AssistantsApiResponseFormatOption, nullable: true}`); nothing else beside
+/// the reference counts.
+#[test]
+fn nullable_beside_a_reference_admits_null_in_3_0() {
+    let document = serde_json::json!({"components": {"schemas": {
+        "Format": {"oneOf": [{"type": "string"}, {"type": "object"}]},
+        "Holder": {"type": "object", "properties": {
+            "format": {"$ref": "#/components/schemas/Format", "nullable": true, "maxLength": 1},
+            "strict": {"$ref": "#/components/schemas/Format"}}}
+    }}});
+    let judge = judge_of(&document, "/components/schemas/Holder", Dialect::OpenApi30);
+    assert!(judge(serde_json::json!({"format": null})).is_empty());
+    assert!(judge(serde_json::json!({"format": "long"})).is_empty());
+    assert_eq!(judge(serde_json::json!({"strict": null})).len(), 1);
+    assert_eq!(judge(serde_json::json!({"format": 1})).len(), 1);
+}
+
+/// The violations a schema of `document` finds in a value, each `pointer: message`; both
+/// ways of walking are asked and must agree.
+fn judge_of(document: &Value, pointer: &str, dialect: Dialect) -> impl Fn(Value) -> Vec<String> {
+    let schema = Schema::compile(document, pointer, dialect).unwrap();
+    move |value: Value| {
+        let mut out = Violations::new();
+        schema.check(&value, "", &mut out);
+        assert_eq!(out.is_empty(), schema.is_valid(&value), "{value}");
+        out.as_slice()
+            .iter()
+            .map(|v| format!("{}: {}", v.pointer, v.message))
+            .collect::<Vec<_>>()
+    }
 }
 
 /// A required property that is `readOnly` is required in answers only (OpenAPI): a request
@@ -188,4 +280,25 @@ fn a_read_only_required_property_is_not_required_of_a_request() {
         Schema::compile(&document, "/components/schemas/Planet", Dialect::OpenApi31).unwrap();
     assert!(schema.is_valid(&serde_json::json!({"name": "Mars"})));
     assert!(!schema.is_valid(&serde_json::json!({"id": 1})));
+}
+
+/// A Swagger 2.0 parameter object is walked as its own schema (it has no `schema`): `name`,
+/// `in`, `required: true` and `collectionFormat` are not keywords the walk reads, its `type`,
+/// `items` and `enum` are (swagger-parser issue 597: an array whose `enum` lists strings, so
+/// no value is one of them).
+#[test]
+fn a_swagger_2_parameter_object_is_its_own_schema() {
+    let document = serde_json::json!({"paths": {"/t": {"get": {"parameters": [
+        {"name": "status", "in": "query", "required": true, "type": "array",
+         "items": {"type": "string"}, "collectionFormat": "csv", "enum": ["available", "sold"]},
+        {"name": "level", "in": "query", "type": "integer", "enum": [1, 2]}
+    ]}}}});
+    let status = judge_of(&document, "/paths/~1t/get/parameters/0", Dialect::OpenApi30);
+    assert_eq!(
+        status(serde_json::json!(["available"])),
+        [": must be one of \"available\", \"sold\""]
+    );
+    let level = judge_of(&document, "/paths/~1t/get/parameters/1", Dialect::OpenApi30);
+    assert!(level(serde_json::json!(2)).is_empty());
+    assert_eq!(level(serde_json::json!(3)).len(), 1);
 }

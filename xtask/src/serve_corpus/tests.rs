@@ -213,6 +213,10 @@ fn refusals_by_decision_are_named_from_the_servers_answer() {
             None,
         ),
         (r#"{"message":"/name: must match the pattern"}"#, None),
+        (
+            r#"{"title":"query/filter: required parameter is missing","status":400}"#,
+            Some(REQUIRED_BESIDE_REF),
+        ),
     ] {
         assert_eq!(refusal_by_decision(body), class, "{body}");
     }
@@ -416,4 +420,30 @@ fn credentials_for_every_scheme() {
         config.contains("username = \"mock\"\npassword = \"k\""),
         "{config}"
     );
+}
+
+#[test]
+fn an_empty_date_time_refused_by_the_schema_walk_is_named() {
+    let body = Json::parse(r#"{"name": "", "scheduled_end_time": "", "at": "2000-01-01T00:00:00Z", "list": [{"t": ""}]}"#).unwrap();
+    assert!(empty_date_time_named(
+        r#"{"message":"body: must match exactly one of the 3 schemas of oneOf, matches none (#0: /entity_metadata/location: is required; #2: /scheduled_end_time: must be a valid date-time)"}"#,
+        &body
+    ));
+    assert!(empty_date_time_named(
+        r#"{"message":"/list/0/t: must be a valid date-time"}"#,
+        &body
+    ));
+    // A date-time that is not empty, or a place the body does not have: not this class.
+    assert!(!empty_date_time_named(
+        r#"{"message":"/at: must be a valid date-time"}"#,
+        &body
+    ));
+    assert!(!empty_date_time_named(
+        r#"{"message":"/gone: must be a valid date-time"}"#,
+        &body
+    ));
+    assert!(!empty_date_time_named(
+        r#"{"message":"/name: must be a valid uuid"}"#,
+        &body
+    ));
 }
