@@ -285,6 +285,10 @@ pub struct Body {
     /// it is decoded: its schema says what the body's types and their checks cannot (see
     /// `lower::held`). `None`: the types and their checks hold all of it.
     pub held: Option<Held>,
+    /// The same for the body's `multipart/form-data` schema (the body's own, or its
+    /// alternative's): its parts, decoded into their type (a file as its text), are held to
+    /// that schema as written.
+    pub multipart_held: Option<Held>,
 }
 
 /// Where the runtime finds a body's schema: a JSON pointer into the served document (as

@@ -51,19 +51,19 @@ fn keyword_type(key: &str) -> Option<&'static str> {
 const UNCHECKED: &[(&str, &str)] = &[
     (
         "if",
-        "`if`/`then`/`else` is checked where it describes a JSON or form request body or a parameter (the server holds such a value to its schema as written) and nowhere else (multipart fields, the client); the other keywords of the schema still apply",
+        "`if`/`then`/`else` is checked where it describes a JSON, form or multipart request body or a parameter (the server holds such a value to its schema as written) and nowhere else (the client decodes answers by their types); the other keywords of the schema still apply",
     ),
     (
         "dependentSchemas",
-        "`dependentSchemas` is checked where it describes a JSON or form request body or a parameter (the server holds such a value to its schema as written) and nowhere else (multipart fields, the client)",
+        "`dependentSchemas` is checked where it describes a JSON, form or multipart request body or a parameter (the server holds such a value to its schema as written) and nowhere else (the client decodes answers by their types)",
     ),
     (
         "propertyNames",
-        "`propertyNames` is checked where it describes a JSON or form request body or a parameter (the server holds such a value to its schema as written) and nowhere else (multipart fields, the client)",
+        "`propertyNames` is checked where it describes a JSON, form or multipart request body or a parameter (the server holds such a value to its schema as written) and nowhere else (the client decodes answers by their types)",
     ),
     (
         "contains",
-        "`contains` is checked where it describes a JSON or form request body or a parameter (the server holds such a value to its schema as written) and nowhere else (multipart fields, the client)",
+        "`contains` is checked where it describes a JSON, form or multipart request body or a parameter (the server holds such a value to its schema as written) and nowhere else (the client decodes answers by their types)",
     ),
     (
         "unevaluatedItems",
@@ -196,7 +196,7 @@ impl Normalizer {
         if obj.contains_key("not") && obj.len() > 1 {
             self.warn(
                 &loc.child("not"),
-                "`not` is checked where it describes a JSON or form request body or a parameter (the server holds such a value to its schema as written) and nowhere else (multipart fields, the client); the other keywords of the schema still apply",
+                "`not` is checked where it describes a JSON, form or multipart request body or a parameter (the server holds such a value to its schema as written) and nowhere else (the client decodes answers by their types); the other keywords of the schema still apply",
             );
         }
         if let Some(Value::String(s)) = obj.get("$schema")
@@ -456,7 +456,7 @@ impl Normalizer {
             Value::Array(_) | Value::Object(_) => {
                 self.warn(
                     &loc.child("const"),
-                    "`const` with an array or object value is checked where it describes a JSON or form request body or a parameter (the server holds such a value to its schema as written) and nowhere else (multipart fields, the client)",
+                    "`const` with an array or object value is checked where it describes a JSON, form or multipart request body or a parameter (the server holds such a value to its schema as written) and nowhere else (the client decodes answers by their types)",
                 );
                 obj.remove("enum");
                 return;

@@ -15,7 +15,10 @@
 //! references, says anything of the second kind; a plain body costs what it did.
 //!
 //! Form bodies too: read into their type, then held as the JSON value it is (a form is an
-//! object of fields; each field's text was read as its schema's type). Parameters are decided
+//! object of fields; each field's text was read as its schema's type). So are multipart
+//! bodies, the body's own or an alternative beside JSON: their parts decoded into the
+//! schema's type (a file as its text, which is what `format: binary` says of it) and held as
+//! that JSON value. Parameters are decided
 //! the same way: one whose schema says more than its type holds (`not`,
 //! `const`, an `enum` of numbers, `allOf`, `uniqueItems` of a query array) is read into its
 //! type and then held, as a JSON value, to its schema as written. A Swagger 2.0 parameter has
@@ -92,6 +95,25 @@ pub fn decide(api: &mut Api, written: &Value, version: Version) {
         let Some(body) = op.body.as_mut() else {
             continue;
         };
+        // A multipart body checked as its schema's type (its own, or an alternative's).
+        let multipart = if body.is_multipart_form() && body.checked_as.is_some() {
+            Some(body.content_type.clone())
+        } else {
+            body.alternatives
+                .iter()
+                .find(|(_, kind)| matches!(kind, BodyKind::Multipart { .. }))
+                .map(|(ct, _)| ct.clone())
+        };
+        if let Some(ct) = multipart
+            && let Some(pointer) = schema_pointer(written, &op.path, &op.method, &ct, version)
+            && let Some(schema) = written.pointer(&pointer)
+            && !plain(written, schema, &mut HashSet::new())
+        {
+            body.multipart_held = Some(Held {
+                pointer,
+                dialect_2020,
+            });
+        }
         if !matches!(body.kind, BodyKind::Json(_) | BodyKind::Form(_)) {
             continue;
         }

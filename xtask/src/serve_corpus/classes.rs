@@ -414,9 +414,7 @@ pub(super) fn class_of(
 pub(super) fn empty_date_time_named(text: &str, body: &Json) -> bool {
     const SAID: &str = ": must be a valid date-time";
     text.match_indices(SAID).any(|(end, _)| {
-        let start = text[..end]
-            .rfind([' ', '"', '('])
-            .map_or(0, |i| i + 1);
+        let start = text[..end].rfind([' ', '"', '(']).map_or(0, |i| i + 1);
         let pointer = &text[start..end];
         let mut at = body;
         for token in pointer.split('/').skip(1) {

@@ -328,6 +328,7 @@ fn body_part(api: &Api, b: &crate::ir::Body) -> TokenStream {
                 api,
                 ty,
                 own,
+                b.multipart_held.as_ref(),
                 required,
                 |raw| quote!(body::OrMultipart::Multipart(#raw)),
             )
@@ -338,7 +339,14 @@ fn body_part(api: &Api, b: &crate::ir::Body) -> TokenStream {
         },
         BodyKind::Text => quote!(body::read_text(&parts, body, body_limit, #required).await?),
         BodyKind::Bytes | BodyKind::Stream(_) => match &b.checked_as {
-            Some(form) => multipart_checked(api, form, None, required, |raw| raw),
+            Some(form) => multipart_checked(
+                api,
+                form,
+                None,
+                b.multipart_held.as_ref(),
+                required,
+                |raw| raw,
+            ),
             None => {
                 let ct = &b.content_type;
                 quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
@@ -688,6 +696,7 @@ pub(super) fn multipart_checked(
     api: &Api,
     form: &TypeRef,
     own: Option<(&TypeRef, &crate::ir::Constraints)>,
+    held: Option<&crate::ir::Held>,
     required: bool,
     wrap: impl FnOnce(TokenStream) -> TokenStream,
 ) -> TokenStream {
@@ -702,11 +711,25 @@ pub(super) fn multipart_checked(
         .map(|checks| quote!({ let value = &form; let out = &mut errors; #checks }));
     let walk = crate::emit::types::contents_validated(form, &validated_types(api))
         .then(|| quote!(form.validate("", &mut errors);));
-    if own.is_some() || walk.is_some() {
+    // The schema as written, over the parts read into its type (`lower::held`), first, as a
+    // held JSON or form body is: its violations alone are answered.
+    let more = own.is_some() || walk.is_some();
+    let held = held.map(|held| {
+        let schema = held_static(held);
+        let fresh = more.then(|| quote!(let mut errors = Violations::new();));
+        quote! {
+            #schema
+            SCHEMA.check_typed(&form, "", &mut errors);
+            errors.check()?;
+            #fresh
+        }
+    });
+    if more || held.is_some() {
         quote! {
             match #read {
                 Some((form, raw)) => {
                     let mut errors = Violations::new();
+                    #held
                     #own
                     #walk
                     errors.check()?;

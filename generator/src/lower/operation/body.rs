@@ -160,6 +160,7 @@ impl Ctx<'_> {
             check_ty,
             doc: doc_lines(body.description.as_deref()),
             held: None,
+            multipart_held: None,
         })
     }
 

@@ -365,6 +365,14 @@ fn serve_add_dish<A: ConstructsApi>(
                 {
                     Some((form, raw)) => {
                         let mut errors = Violations::new();
+                        static SCHEMA: Held = Held::new(
+                            &crate::document::DOCUMENT,
+                            "/paths/~1dishes/post/requestBody/content/multipart~1form-data/schema",
+                            false,
+                        );
+                        SCHEMA.check_typed(&form, "", &mut errors);
+                        errors.check()?;
+                        let mut errors = Violations::new();
                         form.validate("", &mut errors);
                         errors.check()?;
                         Some(body::OrMultipart::Multipart(raw))

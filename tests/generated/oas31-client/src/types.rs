@@ -1397,6 +1397,33 @@ impl AddGateNoteBody {
     }
 }
 
+/// Schema: `/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddGatePhotoBody {
+    pub photo: String,
+    pub caption: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<i64>,
+}
+
+impl AddGatePhotoBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(photo: impl Into<String>, caption: impl Into<String>) -> Self {
+        Self {
+            photo: photo.into(),
+            caption: caption.into(),
+            level: None,
+        }
+    }
+
+    /// Sets `level` (`None` unsets it).
+    pub fn with_level(mut self, level: impl Into<Option<i64>>) -> Self {
+        self.level = level.into();
+        self
+    }
+}
+
 /// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RequestReviewsBody {

@@ -105,6 +105,19 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(AddGateNoteResponse::Unimplemented) }
     }
 
+    /// A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written (issue 45); the implementation gets the body as sent.
+    ///
+    /// `POST /gate-photos` (operation `addGatePhoto`).
+    fn add_gate_photo(
+        &self,
+        ctx: &RequestContext,
+        params: AddGatePhotoParams,
+        body: Vec<u8>,
+    ) -> impl Future<Output = Result<AddGatePhotoResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(AddGatePhotoResponse::Unimplemented) }
+    }
+
     /// `GET /commands` (operation `listCommands`).
     fn list_commands(
         &self,
@@ -336,6 +349,26 @@ pub struct AddGateNoteParams {}
 #[non_exhaustive]
 pub enum AddGateNoteResponse {
     /// 204: Noted.
+    NoContent,
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `addGatePhoto` (`POST /gate-photos`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddGatePhotoParams {}
+/// What `addGatePhoto` answers: one variant per documented status, and [`Unimplemented`](AddGatePhotoResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddGatePhotoResponse {
+    /// 204: Filed.
     NoContent,
     /// 400: The request was refused.
     BadRequest(types::Error),

@@ -106,6 +106,16 @@ impl Oas31Api for Mock {
         Ok(AddGateNoteResponse::NoContent)
     }
 
+    /// `POST /gate-photos`: the 204 answer.
+    async fn add_gate_photo(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddGatePhotoParams,
+        _body: Vec<u8>,
+    ) -> Result<AddGatePhotoResponse, MockError> {
+        Ok(AddGatePhotoResponse::NoContent)
+    }
+
     /// `GET /commands`: the 200 answer.
     async fn list_commands(
         &self,

@@ -1814,6 +1814,46 @@ impl Validate for AddGateNoteBody {
     }
 }
 
+/// Schema: `/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddGatePhotoBody {
+    pub photo: String,
+    pub caption: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub level: Option<i64>,
+}
+
+impl AddGatePhotoBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(photo: impl Into<String>, caption: impl Into<String>) -> Self {
+        Self {
+            photo: photo.into(),
+            caption: caption.into(),
+            level: None,
+        }
+    }
+
+    /// Sets `level` (`None` unsets it).
+    pub fn with_level(mut self, level: impl Into<Option<i64>>) -> Self {
+        self.level = level.into();
+        self
+    }
+}
+
+impl Validate for AddGatePhotoBody {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Some(value) = &self.level {
+            let at = validate::join(pointer, "level");
+            validate::check_one_of(value, &[1, 2, 3], &at, out);
+        }
+    }
+}
+
 /// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RequestReviewsBody {
