@@ -311,6 +311,12 @@ pub fn with_method(method: &str) -> String {
     format!("{}_with", bare(method).trim_end_matches('_'))
 }
 
+/// The client method that sends an operation's body as `multipart/form-data` where the
+/// document offers it beside JSON: `create_message` → `create_message_multipart`.
+pub fn multipart_method(method: &str) -> String {
+    format!("{}_multipart", bare(method).trim_end_matches('_'))
+}
+
 /// A command-line name (a subcommand, a flag) from a Rust or wire name: `list_pets` →
 /// `list-pets`, `petId` → `pet-id`, `r#type` → `type`.
 pub fn kebab(raw: &str) -> String {

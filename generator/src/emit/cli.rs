@@ -68,6 +68,13 @@ fn subcommand_chain(cmd: &CliCommand, api: &Api) -> TokenStream {
         command = quote!(support::output_arg(#command));
     }
     match &cmd.body {
+        // Also offered as multipart: `--field`/`--file` beside the JSON flags.
+        Some(CliBody::Json) if cmd.multipart.is_some() => {
+            let Some(CliBody::Multipart { example, .. }) = &cmd.multipart else {
+                unreachable!("a command's multipart twin is a multipart body")
+            };
+            quote!(support::upload::multipart_args(support::body_args(#command) #(#properties)*, #example))
+        }
         Some(CliBody::Json) => quote!(support::body_args(#command) #(#properties)*),
         Some(CliBody::Raw {
             media,
@@ -112,17 +119,10 @@ fn body_part(
             "this command needs a request body: --body-file PATH (`-`: standard input)",
         ),
         CliBody::Multipart { parts, .. } => {
-            let specs = parts.iter().map(|p| {
-                let (name, required, file, json) = (&p.name, p.required, p.file, p.json);
-                let media = match &p.media {
-                    Some(m) => quote!(Some(#m)),
-                    None => quote!(None),
-                };
-                quote!(support::upload::PartSpec { name: #name, required: #required, file: #file, json: #json, media: #media },)
-            });
+            let specs = part_specs(parts);
             (
                 quote! {
-                    let body = match support::upload::multipart(m, &[#(#specs)*])? {
+                    let body = match support::upload::multipart(m, &[#specs])? {
                         Some(parts) => Some(form(parts)?),
                         None => None,
                     };
@@ -148,12 +148,25 @@ fn body_part(
     }
 }
 
+/// The `support::upload::PartSpec`s of a multipart body's parts.
+fn part_specs(parts: &[crate::ir::CliPart]) -> TokenStream {
+    let specs = parts.iter().map(|p| {
+        let (name, required, file, json) = (&p.name, p.required, p.file, p.json);
+        let media = match &p.media {
+            Some(m) => quote!(Some(#m)),
+            None => quote!(None),
+        };
+        quote!(support::upload::PartSpec { name: #name, required: #required, file: #file, json: #json, media: #media },)
+    });
+    quote!(#(#specs)*)
+}
+
 /// `form`, which turns the parts read from the command line into the client's multipart
 /// form (once per CLI, when some subcommand takes one).
 fn form_fn(cli: &Cli, krate: &proc_macro2::Ident) -> Option<TokenStream> {
     cli.commands
         .iter()
-        .any(|c| matches!(c.body, Some(CliBody::Multipart { .. })))
+        .any(|c| matches!(c.body, Some(CliBody::Multipart { .. })) || c.multipart.is_some())
         .then(|| {
             quote! {
                 /// The client's multipart form of the parts `--field` and `--file` gave.
@@ -238,13 +251,50 @@ fn runner(cmd: &CliCommand, api: &Api) -> TokenStream {
         }
         None => quote!(finish(&call.client, (#id, #documented), result, call.json, call.verbose)),
     };
+    let send_typed =
+        quote!(call.runtime.block_on(call.client.#method(#(#args)* #body_arg #options_arg)));
+    // A body also offered as multipart: the form when `--field` or `--file` is given, through
+    // the client's multipart method (the same answer types); JSON otherwise.
+    let send = match (&cmd.multipart, &op.multipart_twin) {
+        (Some(CliBody::Multipart { parts, .. }), Some(twin)) => {
+            let specs = part_specs(parts);
+            let twin = ident(twin.rust_with.as_ref().unwrap_or(&twin.rust));
+            let json_flags: Vec<&str> = cmd
+                .flags
+                .iter()
+                .filter(|f| matches!(f.target, FlagTarget::Property { .. }))
+                .map(|f| f.name.as_str())
+                .collect();
+            let form_arg = if op.body.as_ref().is_some_and(|b| b.required) {
+                quote!(&form,)
+            } else {
+                quote!(Some(&form),)
+            };
+            quote! {
+                #warn
+                let result = match support::upload::multipart_instead(m, &[#specs], &[#(#json_flags),*])? {
+                    Some(parts) => {
+                        let form = form(parts)?;
+                        call.runtime.block_on(call.client.#twin(#(#args)* #form_arg #options_arg))
+                    }
+                    None => {
+                        #body_read
+                        #send_typed
+                    }
+                };
+            }
+        }
+        _ => quote! {
+            #body_read
+            #warn
+            let result = #send_typed;
+        },
+    };
     let body = quote! {
         #needs_key
         #(#reads)*
         #options
-        #body_read
-        #warn
-        let result = call.runtime.block_on(call.client.#method(#(#args)* #body_arg #options_arg));
+        #send
         Ok(#finish)
     };
     // A subcommand without flags reads no matches.

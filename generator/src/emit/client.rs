@@ -217,8 +217,9 @@ pub fn client_rs(api: &Api) -> TokenStream {
     let credential_setters = api.security_schemes.iter().map(credential_setter);
     let methods = api.operations.iter().map(|op| {
         let one = method(op);
+        let twin = method::multipart_twin(op);
         let stream = op.pagination.as_ref().map(|p| stream_method(op, p));
-        quote!(#one #stream)
+        quote!(#one #twin #stream)
     });
     // Only operations send requests; a document without any has no use for the schemes.
     let security_schemes = (!api.operations.is_empty()).then(|| {

@@ -62,6 +62,10 @@ pub struct CliCommand {
     pub binary: Option<String>,
     /// How the request body is given, when the operation takes one.
     pub body: Option<CliBody>,
+    /// A JSON (or form) body the document also offers as `multipart/form-data`: that form
+    /// ([`CliBody::Multipart`]), sent through the client's multipart method
+    /// ([`Operation::multipart_twin`]) when `--field` or `--file` is given; JSON otherwise.
+    pub multipart: Option<CliBody>,
 }
 
 /// How a subcommand takes its request body (issue 47).

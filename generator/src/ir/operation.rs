@@ -15,6 +15,12 @@ pub struct Operation {
     /// `…Options` value), when the operation has any. `rust` sends none of them, so an
     /// operation's first optional parameter adds a method instead of changing one.
     pub rust_with: Option<String>,
+    /// The client methods that send the body as `multipart/form-data` (`create_message_multipart`
+    /// and, with optional parameters, `create_message_multipart_with`), when the document
+    /// offers that beside JSON or a form: the method `rust` sends the typed body, these a
+    /// `runtime::multipart::Form` (issue 47; the command line sends the form when given
+    /// `--field` or `--file`).
+    pub multipart_twin: Option<MultipartTwin>,
     /// `ListPets`, the stem of the operation's own types.
     pub stem: String,
     /// As sent on the wire: `GET`, `QUERY`, or an `additionalOperations` key as written.
@@ -255,6 +261,13 @@ pub enum ObjectStyle {
     Joined,
     /// `deepObject`: `id[role]=admin`.
     Deep,
+}
+
+/// See [`Operation::multipart_twin`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MultipartTwin {
+    pub rust: String,
+    pub rust_with: Option<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -70,6 +70,11 @@ pub fn lower(api: &Api, name: &str) -> Cli {
                 commands.push(CliCommand {
                     operation: index,
                     body: op.body.as_ref().map(|b| body(b, api, &example)),
+                    multipart: op.body.as_ref().and_then(|b| {
+                        let ty = b.multipart_alternative()?;
+                        op.multipart_twin.as_ref()?;
+                        Some(multipart(Some(ty), &b.part_media, api, &example))
+                    }),
                     name: command,
                     function: functions.claim(op.rust.clone()),
                     builder: functions.claim(naming::cli_builder(&op.rust)),
@@ -215,33 +220,7 @@ fn body(b: &crate::ir::Body, api: &Api, example: &str) -> CliBody {
     match &b.kind {
         BodyKind::Json(_) | BodyKind::Form(_) => CliBody::Json,
         BodyKind::Bytes if b.is_multipart_form() => {
-            let mut parts = multipart_parts(b.checked_as.as_ref(), api);
-            for part in &mut parts {
-                part.media = b
-                    .part_media
-                    .iter()
-                    .find(|(name, _)| *name == part.name)
-                    .map(|(_, media)| media.clone());
-            }
-            let mut line = example.to_owned();
-            for p in parts.iter().filter(|p| p.required) {
-                line.push_str(&match (p.file, p.json) {
-                    (true, _) => format!(
-                        " --file {}=./{}",
-                        p.name,
-                        example_file(&p.name, p.media.as_deref().unwrap_or_default())
-                    ),
-                    (false, true) => format!(" --field '{}={{…}}'", p.name),
-                    (false, false) => format!(" --field {}=…", p.name),
-                });
-            }
-            if parts.is_empty() {
-                line.push_str(" --field name=value --file upload=./upload.bin");
-            }
-            CliBody::Multipart {
-                parts,
-                example: line,
-            }
+            multipart(b.checked_as.as_ref(), &b.part_media, api, example)
         }
         kind => {
             let text = matches!(kind, BodyKind::Text);
@@ -254,6 +233,42 @@ fn body(b: &crate::ir::Body, api: &Api, example: &str) -> CliBody {
                 text,
             }
         }
+    }
+}
+
+/// A multipart body of the schema `checked_as` (parts by its properties, each part's media
+/// type from the document's `encoding`), with the help's example.
+fn multipart(
+    checked_as: Option<&TypeRef>,
+    part_media: &[(String, String)],
+    api: &Api,
+    example: &str,
+) -> CliBody {
+    let mut parts = multipart_parts(checked_as, api);
+    for part in &mut parts {
+        part.media = part_media
+            .iter()
+            .find(|(name, _)| *name == part.name)
+            .map(|(_, media)| media.clone());
+    }
+    let mut line = example.to_owned();
+    for p in parts.iter().filter(|p| p.required) {
+        line.push_str(&match (p.file, p.json) {
+            (true, _) => format!(
+                " --file {}=./{}",
+                p.name,
+                example_file(&p.name, p.media.as_deref().unwrap_or_default())
+            ),
+            (false, true) => format!(" --field '{}={{…}}'", p.name),
+            (false, false) => format!(" --field {}=…", p.name),
+        });
+    }
+    if parts.is_empty() {
+        line.push_str(" --field name=value --file upload=./upload.bin");
+    }
+    CliBody::Multipart {
+        parts,
+        example: line,
     }
 }
 
@@ -352,9 +367,11 @@ fn flags(op: &Operation, api: &Api, binary: bool) -> Vec<CliFlag> {
     if binary {
         scope.claim("output".into());
     }
-    // A multipart body's flags, named apart from the parameters' (`--file-2` for a
-    // parameter `file`).
-    if op.body.as_ref().is_some_and(|b| b.is_multipart_form()) {
+    // A multipart body's flags (the body's own, or its alternative beside JSON), named apart
+    // from the parameters' and the JSON properties' (`--file-2` for a parameter `file`).
+    if op.body.as_ref().is_some_and(|b| {
+        b.is_multipart_form() || b.multipart_alternative().is_some() && op.multipart_twin.is_some()
+    }) {
         scope.claim("field".into());
         scope.claim("file".into());
     }

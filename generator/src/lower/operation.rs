@@ -137,6 +137,7 @@ pub fn lower_all(
                 id,
                 rust,
                 rust_with: None,
+                multipart_twin: None,
                 stem,
                 standard_method: METHODS.contains(&method),
                 streamed,
@@ -226,6 +227,20 @@ fn name_with_methods(ops: &mut [Operation], names: &mut Scope) {
     for op in ops.iter_mut() {
         if op.params.iter().any(|p| !p.required) {
             op.rust_with = Some(names.claim(naming::with_method(&op.rust)));
+        }
+    }
+    for op in ops.iter_mut() {
+        if op
+            .body
+            .as_ref()
+            .is_some_and(|b| b.multipart_alternative().is_some())
+        {
+            let rust = names.claim(naming::multipart_method(&op.rust));
+            let rust_with = op
+                .rust_with
+                .is_some()
+                .then(|| names.claim(naming::with_method(&rust)));
+            op.multipart_twin = Some(crate::ir::MultipartTwin { rust, rust_with });
         }
     }
 }

@@ -114,6 +114,30 @@ pub fn multipart_args(cmd: Command, example: &str) -> Command {
     .after_help(format!("Example:\n  {example}"))
 }
 
+/// The parts of a body the document offers as JSON and as `multipart/form-data`: the form
+/// when `--field` or `--file` is given (as [`multipart`] reads it), `None` for JSON. Giving
+/// both the JSON (`--body`, `--body-file`, a property flag of `json_flags`) and parts is a
+/// usage error naming both, before anything is sent.
+pub fn multipart_instead(
+    m: &ArgMatches,
+    specs: &[PartSpec],
+    json_flags: &[&str],
+) -> Result<Option<Vec<Part>>, Exit> {
+    let Some(parts) = multipart(m, specs)? else {
+        return Ok(None);
+    };
+    let json = ["body", "body-file"]
+        .iter()
+        .chain(json_flags)
+        .find(|flag| m.get_one::<String>(flag).is_some());
+    match json {
+        Some(flag) => Err(usage(&format!(
+            "--{flag} gives the body as JSON and --field/--file as a form: give one of them"
+        ))),
+        None => Ok(Some(parts)),
+    }
+}
+
 /// The parts given on the command line, in the order given (fields, then files), checked
 /// against the schema's parts (`specs`; none known: any name goes): an unknown name, a text
 /// value for a file, JSON that does not parse, a file that cannot be read and a required part

@@ -129,6 +129,38 @@ impl AnswersApi for Service {
         Ok(AddAlbumResponse::Ok(album))
     }
 
+    /// What arrived: the JSON body, or the form's title and the SHA-256 of its image.
+    async fn add_poster(
+        &self,
+        ctx: &RequestContext,
+        _params: AddPosterParams,
+        body: answers_server::runtime::body::OrMultipart<types::AddPosterBody>,
+    ) -> Result<AddPosterResponse, String> {
+        use answers_server::runtime::body::OrMultipart;
+        use answers_server::runtime::multipart;
+        let poster = match body {
+            OrMultipart::Typed(body) => types::AddPosterOkBody::new("json", body.title),
+            OrMultipart::Multipart(bytes) => {
+                let content_type = ctx
+                    .headers
+                    .get(http::header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default();
+                let boundary = multipart::boundary(content_type).ok_or("no boundary")?;
+                let parts =
+                    multipart::parse(&bytes.into(), &boundary).map_err(|e| format!("{e:?}"))?;
+                let find = |name: &str| parts.iter().find(|p| p.name == name);
+                let title = find("title")
+                    .map(|p| String::from_utf8_lossy(&p.data).into_owned())
+                    .unwrap_or_default();
+                let mut poster = types::AddPosterOkBody::new("multipart", title);
+                poster.image = find("image").map(|p| sha256(&p.data));
+                poster
+            }
+        };
+        Ok(AddPosterResponse::Ok(poster))
+    }
+
     async fn get_current_owner(
         &self,
         _ctx: &RequestContext,
@@ -580,6 +612,59 @@ fn a_missing_required_file_is_status_2_with_nothing_sent() {
         ),
         "{help}"
     );
+}
+
+/// A body the document offers as JSON and as a form: JSON by default (`--body`, the property
+/// flags), the form when `--field` or `--file` is given, through the client's multipart
+/// method; both at once is status 2 with nothing sent.
+#[test]
+fn a_body_offered_as_json_and_as_a_form_is_sent_as_what_was_given() {
+    let (_server, url) = serve();
+    let dir = scratch("poster");
+    let image = noise(50_000);
+    std::fs::write(dir.join("poster.png"), &image).unwrap();
+    let image_arg = format!("image={}", dir.join("poster.png").display());
+    let json = |args: &[&str]| {
+        let mut line = vec!["--json", "add-poster"];
+        line.extend_from_slice(args);
+        line.extend_from_slice(&["--base-url", &url]);
+        let run = cli(true, &line);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        serde_json::from_slice::<serde_json::Value>(&run.stdout).unwrap()
+    };
+    let got = json(&["--title", "Dune"]);
+    assert_eq!(
+        (&got["sent_as"], &got["title"]),
+        (&"json".into(), &"Dune".into())
+    );
+    let got = json(&["--body", r#"{"title": "Alien"}"#]);
+    assert_eq!(got["sent_as"], "json");
+    let got = json(&["--field", "title=Heat", "--file", &image_arg]);
+    assert_eq!(
+        (&got["sent_as"], &got["title"]),
+        (&"multipart".into(), &"Heat".into())
+    );
+    assert_eq!(got["image"], sha256(&image));
+    // The form's own required parts are checked before sending: no image is status 2.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let nobody = format!("http://{}/v1", listener.local_addr().unwrap());
+    for args in [
+        &["--field", "title=Heat"][..],
+        &["--title", "Heat", "--file", &image_arg],
+        &["--body", r#"{"title": "Heat"}"#, "--field", "title=Heat"],
+    ] {
+        let mut line = vec!["add-poster"];
+        line.extend_from_slice(args);
+        line.extend_from_slice(&["--base-url", &nobody]);
+        let run = cli(true, &line);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            matches!(listener.accept(), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+            "{args:?}: nothing is sent"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--body @FILE` reads a JSON body from a file, `--body -` from standard input.

@@ -24,6 +24,38 @@ pub(super) fn method(op: &Operation) -> TokenStream {
     }
 }
 
+/// The methods that send the body as `multipart/form-data` where the document offers that
+/// beside JSON or a form ([`Operation::multipart_twin`]): the operation's methods again, under
+/// the twin's names, with the body a `runtime::multipart::Form` of the multipart schema.
+pub(super) fn multipart_twin(op: &Operation) -> Option<TokenStream> {
+    let twin = op.multipart_twin.as_ref()?;
+    let b = op.body.as_ref()?;
+    let (content_type, ty) = b.alternatives.iter().find_map(|(ct, kind)| match kind {
+        BodyKind::Multipart { ty, .. } => Some((ct, ty)),
+        _ => None,
+    })?;
+    let mut sent = op.clone();
+    sent.rust = twin.rust.clone();
+    sent.rust_with = twin.rust_with.clone();
+    sent.pagination = None;
+    let typed = crate::naming::bare(&op.rust);
+    sent.doc = vec![format!(
+        "[`{typed}`](Self::{typed}) with the body sent as `{content_type}` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes."
+    )];
+    if !op.doc.is_empty() {
+        sent.doc.push(String::new());
+        sent.doc.extend(op.doc.iter().cloned());
+    }
+    sent.body = Some(crate::ir::Body {
+        kind: BodyKind::Bytes,
+        content_type: content_type.clone(),
+        alternatives: Vec::new(),
+        checked_as: Some(ty.clone()),
+        ..b.clone()
+    });
+    Some(method(&sent))
+}
+
 /// What the method `op` and `op_with` show alike: the operation's docs, its deprecation and
 /// the types of its answer.
 struct Shared {

@@ -52,6 +52,7 @@ pub fn cli() -> Command {
         put_blob_command,
         add_note_command,
         add_album_command,
+        add_poster_command,
     ];
     support::global_args(cmd, &["localhostv1"])
         .subcommands(subcommands.iter().map(|build| build()))
@@ -143,6 +144,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "put-blob" => put_blob(&call, m),
         "add-note" => add_note(&call, m),
         "add-album" => add_album(&call, m),
+        "add-poster" => add_poster(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
 }
@@ -635,6 +637,87 @@ fn add_album(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.add_album(&body));
     Ok(finish(&call.client, ("addAlbum", false), result, call.json, call.verbose))
+}
+
+/// `add-poster`: its flags and help.
+fn add_poster_command() -> Command {
+    support::upload::multipart_args(
+        support::body_args(
+                Command::new("add-poster")
+                    .about(
+                        "A poster from JSON (a title and a link) or from a form with its image.",
+                    )
+                    .long_about(
+                        "A poster from JSON (a title and a link) or from a form with its image.\n\n`POST /posters` (operation `addPoster`).",
+                    ),
+            )
+            .arg(
+                Arg::new("title")
+                    .long("title")
+                    .value_name("TEXT")
+                    .help_heading(support::BODY)
+                    .help("Body property `title`"),
+            )
+            .arg(
+                Arg::new("link")
+                    .long("link")
+                    .value_name("TEXT")
+                    .help_heading(support::BODY)
+                    .help("Body property `link`"),
+            ),
+        "answers-cli add-poster --field title=… --file image=./image.bin",
+    )
+}
+
+/// `add-poster`: calls `addPoster`.
+fn add_poster(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let result = match support::upload::multipart_instead(
+        m,
+        &[
+            support::upload::PartSpec {
+                name: "title",
+                required: true,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "image",
+                required: true,
+                file: true,
+                json: false,
+                media: None,
+            },
+        ],
+        &["title", "link"],
+    )? {
+        Some(parts) => {
+            let form = form(parts)?;
+            call.runtime.block_on(call.client.add_poster_multipart(&form))
+        }
+        None => {
+            let body: Option<types::AddPosterBody> = support::body(
+                m,
+                &[("title", "title"), ("link", "link")],
+            )?;
+            let Some(body) = body else {
+                return Err(
+                    support::usage(
+                        "this command needs a request body: --body, --body-file, standard input or the property flags",
+                    ),
+                );
+            };
+            call.runtime.block_on(call.client.add_poster(&body))
+        }
+    };
+    Ok(finish(&call.client, ("addPoster", false), result, call.json, call.verbose))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

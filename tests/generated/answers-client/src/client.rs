@@ -867,6 +867,99 @@ impl Client {
             _ => Err(raw.unexpected()),
         }
     }
+
+    /// A poster from JSON (a title and a link) or from a form with its image.
+    ///
+    /// `POST /posters` (operation `addPoster`).
+    pub async fn add_poster(
+        &self,
+        body: &types::AddPosterBody,
+    ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "addPoster",
+            path: "/posters",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = "/posters";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::AddPosterOkBody, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// [`add_poster`](Self::add_poster) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    ///
+    /// A poster from JSON (a title and a link) or from a form with its image.
+    ///
+    /// `POST /posters` (operation `addPoster`).
+    pub async fn add_poster_multipart(
+        &self,
+        body: &crate::runtime::multipart::Form,
+    ) -> Result<ResponseValue<types::AddPosterOkBody>, Error<AddPosterError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "addPoster",
+            path: "/posters",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = "/posters";
+        let query = "";
+        let (multipart_type, body) = body.encode();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, multipart_type.clone())
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::AddPosterOkBody, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
 }
 
 /// The documented error answers of `getCurrentOwner`; the status and headers are on [`Error::Api`].
@@ -1044,3 +1137,12 @@ pub enum AddNoteError {}
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum AddAlbumError {}
+/// The documented error answers of `addPoster`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddPosterError {}

@@ -220,6 +220,19 @@ pub trait AnswersApi: Send + Sync + 'static {
         async { Ok(AddAlbumResponse::Unimplemented) }
     }
 
+    /// A poster from JSON (a title and a link) or from a form with its image.
+    ///
+    /// `POST /posters` (operation `addPoster`).
+    fn add_poster(
+        &self,
+        ctx: &RequestContext,
+        params: AddPosterParams,
+        body: crate::runtime::body::OrMultipart<types::AddPosterBody>,
+    ) -> impl Future<Output = Result<AddPosterResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(AddPosterResponse::Unimplemented) }
+    }
+
     /// Turns an error of yours into the problem sent to the client. The default logs it
     /// and answers 500 with the `Error` body, without internals.
     fn handle_error(&self, ctx: &RequestContext, error: Self::Error) -> Problem {
@@ -539,6 +552,24 @@ pub struct AddAlbumParams {}
 pub enum AddAlbumResponse {
     /// 200: What arrived, part by part.
     Ok(types::AddAlbumOkBody),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `addPoster` (`POST /posters`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddPosterParams {}
+/// What `addPoster` answers: one variant per documented status, and [`Unimplemented`](AddPosterResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddPosterResponse {
+    /// 200: How the poster arrived.
+    Ok(types::AddPosterOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

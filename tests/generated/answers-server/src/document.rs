@@ -606,6 +606,82 @@ pub static DOCUMENT: Document = Document {
           }
         }
       }
+    },
+    "/posters": {
+      "post": {
+        "operationId": "addPoster",
+        "summary": "A poster from JSON (a title and a link) or from a form with its image.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "title"
+                ],
+                "properties": {
+                  "title": {
+                    "type": "string",
+                    "minLength": 1
+                  },
+                  "link": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "multipart/form-data": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "title",
+                  "image"
+                ],
+                "properties": {
+                  "title": {
+                    "type": "string",
+                    "minLength": 1
+                  },
+                  "image": {
+                    "type": "string",
+                    "format": "binary"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "How the poster arrived.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "sent_as",
+                    "title"
+                  ],
+                  "properties": {
+                    "sent_as": {
+                      "type": "string",
+                      "description": "`json` or `multipart`."
+                    },
+                    "title": {
+                      "type": "string"
+                    },
+                    "image": {
+                      "type": "string",
+                      "description": "The SHA-256 of the image's bytes."
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -1042,6 +1118,39 @@ paths:
                     type: array
                     description: Each part's name, file name and media type.
                     items: {type: string}
+  /posters:
+    post:
+      operationId: addPoster
+      summary: A poster from JSON (a title and a link) or from a form with its image.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [title]
+              properties:
+                title: {type: string, minLength: 1}
+                link: {type: string}
+          multipart/form-data:
+            schema:
+              type: object
+              required: [title, image]
+              properties:
+                title: {type: string, minLength: 1}
+                image: {type: string, format: binary}
+      responses:
+        '200':
+          description: How the poster arrived.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [sent_as, title]
+                properties:
+                  sent_as: {type: string, description: '`json` or `multipart`.'}
+                  title: {type: string}
+                  image: {type: string, description: The SHA-256 of the image's bytes.}
 components:
   securitySchemes:
     basic: {type: http, scheme: basic}

@@ -36,6 +36,7 @@ pub use apigen_server_runtime as runtime;
 pub mod types;
 pub use api::AnswersApi;
 pub use router::{router, test_server, BASE_PATH};
+pub use runtime::body::OrMultipart;
 pub use runtime::auth::{Authenticator, Principal, StaticKeys};
 pub use runtime::context::RequestContext;
 pub use runtime::cors::{Cors, CorsError};

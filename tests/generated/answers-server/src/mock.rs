@@ -215,6 +215,20 @@ impl AnswersApi for Mock {
         Ok(AddAlbumResponse::Ok(body))
     }
 
+    /// `POST /posters`: the 200 answer.
+    async fn add_poster(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddPosterParams,
+        _body: crate::runtime::body::OrMultipart<types::AddPosterBody>,
+    ) -> Result<AddPosterResponse, MockError> {
+        let body: types::AddPosterOkBody = mock::value(
+            "addPoster: 200 body",
+            &[r#"{"sent_as":"string","title":"string","image":"string"}"#],
+        )?;
+        Ok(AddPosterResponse::Ok(body))
+    }
+
     /// The 500 of an answer the mock has no value for, with its reasons.
     fn handle_error(&self, _ctx: &RequestContext, error: MockError) -> Problem {
         error.problem()

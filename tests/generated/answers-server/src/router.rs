@@ -160,6 +160,12 @@ pub fn router<A: AnswersApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
             routing::post_service(
                 layer::operation(&api, handle_add_album::<A>).named("addAlbum"),
             ),
+        )
+        .route(
+            &layer::route_path(&base, "/posters"),
+            routing::post_service(
+                layer::operation(&api, handle_add_poster::<A>).named("addPoster"),
+            ),
         );
     layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
 }
@@ -801,6 +807,70 @@ fn serve_add_album<A: AnswersApi>(
     }
 }
 
+/// `POST /posters`: see [`AnswersApi::add_poster`].
+fn handle_add_poster<A: AnswersApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_add_poster(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `addPoster` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_add_poster<A: AnswersApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+        let params = AddPosterParams {};
+        let body = {
+            let media = body::media_type(&parts).unwrap_or_default();
+            if body::media_type_matches(&media, &["multipart/form-data"]) {
+                match body::read_multipart_as::<
+                    types::AddPosterMultipart,
+                >(&parts, body, body_limit, true)
+                    .await?
+                {
+                    Some((form, raw)) => {
+                        let mut errors = Violations::new();
+                        form.validate("", &mut errors);
+                        errors.check()?;
+                        Some(body::OrMultipart::Multipart(raw))
+                    }
+                    None => None,
+                }
+            } else {
+                let body = body::read_json::<
+                    types::AddPosterBody,
+                >(&parts, body, body_limit, true)
+                    .await?;
+                let mut errors = Violations::new();
+                body.validate("", &mut errors);
+                errors.check()?;
+                body.map(body::OrMultipart::Typed)
+            }
+        };
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("addPoster", scheme, parts);
+        let outcome = A::add_poster(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 impl GetCurrentOwnerResponse {
     fn into_http(self) -> Result<Response, Problem> {
         match self {
@@ -950,6 +1020,15 @@ impl AddAlbumResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("addAlbum")),
+        }
+    }
+}
+
+impl AddPosterResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("addPoster")),
         }
     }
 }

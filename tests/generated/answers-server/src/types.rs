@@ -842,3 +842,107 @@ impl AddAlbumOkBody {
 impl Validate for AddAlbumOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
+
+/// Schema: `/paths/~1posters/post/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddPosterBody {
+    pub title: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub link: Option<String>,
+}
+
+impl AddPosterBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(title: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            link: None,
+        }
+    }
+
+    /// Sets `link`.
+    pub fn with_link(mut self, link: impl Into<String>) -> Self {
+        self.link = Some(link.into());
+        self
+    }
+}
+
+impl Validate for AddPosterBody {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.title;
+            let at = validate::join(pointer, "title");
+            validate::check_min_length(value, 1, &at, out);
+        }
+    }
+}
+
+/// Schema: `/paths/~1posters/post/requestBody/content/multipart~1form-data/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddPosterMultipart {
+    pub title: String,
+    pub image: String,
+}
+
+impl AddPosterMultipart {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(title: impl Into<String>, image: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            image: image.into(),
+        }
+    }
+}
+
+impl Validate for AddPosterMultipart {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.title;
+            let at = validate::join(pointer, "title");
+            validate::check_min_length(value, 1, &at, out);
+        }
+    }
+}
+
+/// Schema: `/paths/~1posters/post/responses/200/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddPosterOkBody {
+    /// `json` or `multipart`.
+    pub sent_as: String,
+    pub title: String,
+    /// The SHA-256 of the image's bytes.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::runtime::body::non_null"
+    )]
+    pub image: Option<String>,
+}
+
+impl AddPosterOkBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(sent_as: impl Into<String>, title: impl Into<String>) -> Self {
+        Self {
+            sent_as: sent_as.into(),
+            title: title.into(),
+            image: None,
+        }
+    }
+
+    /// Sets `image`.
+    pub fn with_image(mut self, image: impl Into<String>) -> Self {
+        self.image = Some(image.into());
+        self
+    }
+}
+
+impl Validate for AddPosterOkBody {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}

@@ -229,25 +229,28 @@ fn get_trees_id(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 
 /// `post-forms`: its flags and help.
 fn post_forms_command() -> Command {
-    support::body_args(
-            Command::new("post-forms")
-                .about("`POST /forms`")
-                .long_about("`POST /forms` (operation `post_forms`)."),
-        )
-        .arg(
-            Arg::new("name")
-                .long("name")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `name`"),
-        )
-        .arg(
-            Arg::new("count")
-                .long("count")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `count`"),
-        )
+    support::upload::multipart_args(
+        support::body_args(
+                Command::new("post-forms")
+                    .about("`POST /forms`")
+                    .long_about("`POST /forms` (operation `post_forms`)."),
+            )
+            .arg(
+                Arg::new("name")
+                    .long("name")
+                    .value_name("TEXT")
+                    .help_heading(support::BODY)
+                    .help("Body property `name`"),
+            )
+            .arg(
+                Arg::new("count")
+                    .long("count")
+                    .value_name("INTEGER")
+                    .help_heading(support::BODY)
+                    .help("Body property `count`"),
+            ),
+        "constructs-cli post-forms --field name=…",
+    )
 }
 
 /// `post-forms`: calls `post_forms`.
@@ -257,38 +260,116 @@ fn post_forms(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             support::usage("CONSTRUCTS_API_KEY is not set; set it to your API key"),
         );
     }
-    let body: Option<types::FormEntry> = support::body(
+    let result = match support::upload::multipart_instead(
         m,
-        &[("name", "name"), ("count", "count")],
-    )?;
-    let result = call.runtime.block_on(call.client.post_forms(body.as_ref()));
+        &[
+            support::upload::PartSpec {
+                name: "name",
+                required: true,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "count",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+        ],
+        &["name", "count"],
+    )? {
+        Some(parts) => {
+            let form = form(parts)?;
+            call.runtime.block_on(call.client.post_forms_multipart(Some(&form)))
+        }
+        None => {
+            let body: Option<types::FormEntry> = support::body(
+                m,
+                &[("name", "name"), ("count", "count")],
+            )?;
+            call.runtime.block_on(call.client.post_forms(body.as_ref()))
+        }
+    };
     Ok(finish(&call.client, ("post_forms", false), result, call.json, call.verbose))
 }
 
 /// `add-dish`: its flags and help.
 fn add_dish_command() -> Command {
-    support::body_args(
-        Command::new("add-dish")
-            .about(
-                "A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.",
-            )
-            .long_about(
-                "A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.\n\n`POST /dishes` (operation `addDish`).",
-            ),
+    support::upload::multipart_args(
+        support::body_args(
+            Command::new("add-dish")
+                .about(
+                    "A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.",
+                )
+                .long_about(
+                    "A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.\n\n`POST /dishes` (operation `addDish`).",
+                ),
+        ),
+        "constructs-cli add-dish",
     )
 }
 
 /// `add-dish`: calls `addDish`.
 fn add_dish(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::Dish> = support::body(m, &[])?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
+    let result = match support::upload::multipart_instead(
+        m,
+        &[
+            support::upload::PartSpec {
+                name: "kind",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "calories",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "vegan",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "cups",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "sugar",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+        ],
+        &[],
+    )? {
+        Some(parts) => {
+            let form = form(parts)?;
+            call.runtime.block_on(call.client.add_dish_multipart(&form))
+        }
+        None => {
+            let body: Option<types::Dish> = support::body(m, &[])?;
+            let Some(body) = body else {
+                return Err(
+                    support::usage(
+                        "this command needs a request body: --body, --body-file, standard input or the property flags",
+                    ),
+                );
+            };
+            call.runtime.block_on(call.client.add_dish(&body))
+        }
     };
-    let result = call.runtime.block_on(call.client.add_dish(&body));
     Ok(finish(&call.client, ("addDish", false), result, call.json, call.verbose))
 }
 
@@ -324,45 +405,82 @@ fn put_raw_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 
 /// `create-video`: its flags and help.
 fn create_video_command() -> Command {
-    support::body_args(
-            Command::new("create-video")
-                .about(
-                    "A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).",
-                )
-                .long_about(
-                    "A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).\n\n`POST /videos` (operation `createVideo`).",
-                ),
-        )
-        .arg(
-            Arg::new("prompt")
-                .long("prompt")
-                .value_name("TEXT")
-                .help_heading(support::BODY)
-                .help("Body property `prompt`"),
-        )
-        .arg(
-            Arg::new("seconds")
-                .long("seconds")
-                .value_name("INTEGER")
-                .help_heading(support::BODY)
-                .help("Body property `seconds`"),
-        )
+    support::upload::multipart_args(
+        support::body_args(
+                Command::new("create-video")
+                    .about(
+                        "A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).",
+                    )
+                    .long_about(
+                        "A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).\n\n`POST /videos` (operation `createVideo`).",
+                    ),
+            )
+            .arg(
+                Arg::new("prompt")
+                    .long("prompt")
+                    .value_name("TEXT")
+                    .help_heading(support::BODY)
+                    .help("Body property `prompt`"),
+            )
+            .arg(
+                Arg::new("seconds")
+                    .long("seconds")
+                    .value_name("INTEGER")
+                    .help_heading(support::BODY)
+                    .help("Body property `seconds`"),
+            ),
+        "constructs-cli create-video --field prompt=… --file reference=./reference.bin",
+    )
 }
 
 /// `create-video`: calls `createVideo`.
 fn create_video(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<types::CreateVideoBody> = support::body(
+    let result = match support::upload::multipart_instead(
         m,
-        &[("prompt", "prompt"), ("seconds", "seconds")],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
+        &[
+            support::upload::PartSpec {
+                name: "prompt",
+                required: true,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "reference",
+                required: true,
+                file: true,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
+                name: "style",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+        ],
+        &["prompt", "seconds"],
+    )? {
+        Some(parts) => {
+            let form = form(parts)?;
+            call.runtime.block_on(call.client.create_video_multipart(&form))
+        }
+        None => {
+            let body: Option<types::CreateVideoBody> = support::body(
+                m,
+                &[("prompt", "prompt"), ("seconds", "seconds")],
+            )?;
+            let Some(body) = body else {
+                return Err(
+                    support::usage(
+                        "this command needs a request body: --body, --body-file, standard input or the property flags",
+                    ),
+                );
+            };
+            call.runtime.block_on(call.client.create_video(&body))
+        }
     };
-    let result = call.runtime.block_on(call.client.create_video(&body));
     Ok(finish(&call.client, ("createVideo", false), result, call.json, call.verbose))
 }
 

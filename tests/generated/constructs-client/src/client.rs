@@ -359,6 +359,48 @@ impl Client {
         }
     }
 
+    /// [`post_forms`](Self::post_forms) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    ///
+    /// `POST /forms` (operation `post_forms`).
+    pub async fn post_forms_multipart(
+        &self,
+        body: Option<&crate::runtime::multipart::Form>,
+    ) -> Result<ResponseValue<()>, Error<PostFormsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "post_forms",
+            path: "/forms",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["oauth"]],
+            idempotency_key: false,
+        };
+        let path = "/forms";
+        let query = "";
+        let body = body.map(|body| body.encode());
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query));
+                    if let Some((multipart_type, body)) = &body {
+                        builder = builder
+                            .header(http::header::CONTENT_TYPE, multipart_type.clone())
+                            .body(body.clone());
+                    }
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            201 => raw.empty(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.
     ///
     /// `POST /dishes` (operation `addDish`).
@@ -397,6 +439,52 @@ impl Client {
                                 "application/x-www-form-urlencoded",
                             ),
                         )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::Dish, _>(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// [`add_dish`](Self::add_dish) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    ///
+    /// A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.
+    ///
+    /// `POST /dishes` (operation `addDish`).
+    pub async fn add_dish_multipart(
+        &self,
+        body: &crate::runtime::multipart::Form,
+    ) -> Result<ResponseValue<types::Dish>, Error<AddDishError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "addDish",
+            path: "/dishes",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/dishes";
+        let query = "";
+        let (multipart_type, body) = body.encode();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, multipart_type.clone())
                         .body(body.clone());
                     builder
                 },
@@ -494,6 +582,52 @@ impl Client {
                             http::header::CONTENT_TYPE,
                             http::HeaderValue::from_static("application/json"),
                         )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            201 => raw.text(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// [`create_video`](Self::create_video) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    ///
+    /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).
+    ///
+    /// `POST /videos` (operation `createVideo`).
+    pub async fn create_video_multipart(
+        &self,
+        body: &crate::runtime::multipart::Form,
+    ) -> Result<ResponseValue<String>, Error<CreateVideoError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "createVideo",
+            path: "/videos",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/videos";
+        let query = "";
+        let (multipart_type, body) = body.encode();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("text/plain"),
+                        );
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, multipart_type.clone())
                         .body(body.clone());
                     builder
                 },

@@ -787,27 +787,38 @@ fn add_image_ref(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 
 /// `put-moderation`: its flags and help.
 fn put_moderation_command() -> Command {
-    support::body_args(
-        Command::new("put-moderation")
-            .about("`PUT /moderation`")
-            .long_about("`PUT /moderation` (operation `putModeration`)."),
+    support::upload::multipart_args(
+        support::body_args(
+            Command::new("put-moderation")
+                .about("`PUT /moderation`")
+                .long_about("`PUT /moderation` (operation `putModeration`)."),
+        ),
+        "oas31-cli put-moderation --field name=value --file upload=./upload.bin",
     )
 }
 
 /// `put-moderation`: calls `putModeration`.
 fn put_moderation(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body: Option<std::collections::BTreeMap<String, String>> = support::body(
-        m,
-        &[],
-    )?;
-    let Some(body) = body else {
-        return Err(
-            support::usage(
-                "this command needs a request body: --body, --body-file, standard input or the property flags",
-            ),
-        );
+    let result = match support::upload::multipart_instead(m, &[], &[])? {
+        Some(parts) => {
+            let form = form(parts)?;
+            call.runtime.block_on(call.client.put_moderation_multipart(&form))
+        }
+        None => {
+            let body: Option<std::collections::BTreeMap<String, String>> = support::body(
+                m,
+                &[],
+            )?;
+            let Some(body) = body else {
+                return Err(
+                    support::usage(
+                        "this command needs a request body: --body, --body-file, standard input or the property flags",
+                    ),
+                );
+            };
+            call.runtime.block_on(call.client.put_moderation(&body))
+        }
     };
-    let result = call.runtime.block_on(call.client.put_moderation(&body));
     Ok(finish(&call.client, ("putModeration", false), result, call.json, call.verbose))
 }
 

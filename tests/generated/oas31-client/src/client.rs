@@ -842,6 +842,51 @@ impl Client {
             _ => Err(raw.unexpected()),
         }
     }
+
+    /// [`put_moderation`](Self::put_moderation) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    ///
+    /// `PUT /moderation` (operation `putModeration`).
+    pub async fn put_moderation_multipart(
+        &self,
+        body: &crate::runtime::multipart::Form,
+    ) -> Result<ResponseValue<()>, Error<PutModerationError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "putModeration",
+            path: "/moderation",
+            method: http::Method::PUT,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/moderation";
+        let query = "";
+        let (multipart_type, body) = body.encode();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::PUT, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, multipart_type.clone())
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            400 => Err(raw.api_error(PutModerationError::BadRequest)),
+            _ => Err(raw.unexpected()),
+        }
+    }
 }
 
 /// The documented error answers of `addRecord`; the status and headers are on [`Error::Api`].
