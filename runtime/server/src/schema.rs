@@ -538,7 +538,7 @@ impl Compiler<'_> {
                 .enumerate()
             {
                 let node = self.node(join_index(&join(pointer, key), i))?;
-                if let Some(tag) = self.pinned(branch, property) {
+                for tag in self.pinned(branch, property, 0) {
                     pinned.push((tag, node));
                 }
                 let Some(reference) = branch.get("$ref").and_then(Value::as_str) else {
@@ -561,31 +561,50 @@ impl Compiler<'_> {
         Ok(tags)
     }
 
-    /// The one string a branch allows for `property`: its `const`, or an `enum` of one, in the
-    /// branch's `properties` or those of its `allOf` parts, through local references.
-    fn pinned(&self, schema: &Value, property: &str) -> Option<String> {
-        let mut schema = schema;
-        for _ in 0..16 {
-            if let Some(p) = schema.get("properties").and_then(|p| p.get(property)) {
-                let p = self.resolved(p);
-                if let Some(Value::String(c)) = p.get("const") {
-                    return Some(c.clone());
-                }
-                if let Some([Value::String(only)]) =
-                    p.get("enum").and_then(Value::as_array).map(Vec::as_slice)
-                {
-                    return Some(only.clone());
-                }
+    /// The strings a branch pins `property` to: its `const`, or an `enum` of one, in the
+    /// branch's `properties` or those of its `allOf` parts, through local references; a branch
+    /// that is itself a union (openai's `Item` among the `InputItem`s) pins each of its
+    /// variants' values, as the types' decoding reads them.
+    fn pinned(&self, schema: &Value, property: &str, depth: usize) -> Vec<String> {
+        if depth > 8 {
+            return Vec::new();
+        }
+        let schema = self.resolved(schema);
+        if let Some(p) = schema.get("properties").and_then(|p| p.get(property)) {
+            let p = self.resolved(p);
+            if let Some(Value::String(c)) = p.get("const") {
+                return vec![c.clone()];
             }
-            if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
-                return parts.iter().find_map(|part| self.pinned(part, property));
-            }
-            match schema.get("$ref").and_then(Value::as_str) {
-                Some(_) => schema = self.resolved(schema),
-                None => return None,
+            if let Some([Value::String(only)]) =
+                p.get("enum").and_then(Value::as_array).map(Vec::as_slice)
+            {
+                return vec![only.clone()];
             }
         }
-        None
+        if let Some(parts) = schema.get("allOf").and_then(Value::as_array)
+            && let Some(tags) = parts
+                .iter()
+                .map(|part| self.pinned(part, property, depth + 1))
+                .find(|tags| !tags.is_empty())
+        {
+            return tags;
+        }
+        let mut tags = Vec::new();
+        for key in ["oneOf", "anyOf"] {
+            for variant in schema
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                for tag in self.pinned(variant, property, depth + 1) {
+                    if !tags.contains(&tag) {
+                        tags.push(tag);
+                    }
+                }
+            }
+        }
+        tags
     }
 
     /// A schema followed through its local references (as far as 16 of them).

@@ -211,6 +211,23 @@ fn a_discriminator_reads_pinned_values_and_a_missing_tag_by_the_branches() {
         message(serde_json::json!({"role": "developer"})),
         ["/content: is required"]
     );
+    // A branch that is itself a union pins each of its variants' values (openai's `Item`
+    // among the `InputItem`s: `apply_patch_call_output` names `Item`).
+    let nested = serde_json::json!({"components": {"schemas": {
+        "Input": {
+            "anyOf": [{"$ref": "#/components/schemas/Easy"}, {"$ref": "#/components/schemas/Item"}],
+            "discriminator": {"propertyName": "type"}
+        },
+        "Easy": {"type": "object", "properties": {"type": {"enum": ["message"]}}},
+        "Item": {"oneOf": [
+            {"type": "object", "required": ["call_id"], "properties": {"type": {"const": "patch_output"}, "call_id": {"type": "string"}}},
+            {"type": "object", "properties": {"type": {"const": "reasoning"}}}
+        ]}
+    }}});
+    let input = judge_of(&nested, "/components/schemas/Input", Dialect::OpenApi31);
+    assert!(input(serde_json::json!({"type": "patch_output", "call_id": "0"})).is_empty());
+    assert!(input(serde_json::json!({"type": "reasoning"})).is_empty());
+    assert_eq!(input(serde_json::json!({"type": "patch_output"})).len(), 1);
     let body = judge_of(&document, "/components/schemas/Body", Dialect::OpenApi31);
     // No tag: only Moon fits (Planet takes no `orbit`).
     assert!(body(serde_json::json!({"name": "Phobos", "orbit": {}})).is_empty());

@@ -159,6 +159,21 @@ pub(super) const NOT_BASE64: &str = "not_base64";
 /// empty.
 pub(super) const EMPTY_DATE_TIME: &str = "empty_date_time";
 
+/// The name the harness gives a 404 for a request whose path parameter is empty (see
+/// [`empty_path_segment`]).
+pub(super) const EMPTY_PATH_SEGMENT: &str = "empty_path_segment";
+
+/// Whether a case gives a path parameter as the empty string: a stateful step fills it from
+/// a link schemathesis infers (openai's `user_id` from `$request.body#/user_id` of a body it
+/// made with `user_id: ""`), so the URL has no segment for the parameter (`GET
+/// /organization/users/`) and no operation serves it.
+pub(super) fn empty_path_segment(case: &Json) -> bool {
+    match case.get("path_parameters") {
+        Some(Json::Object(members)) => members.iter().any(|(_, v)| v.as_str() == Some("")),
+        _ => false,
+    }
+}
+
 /// The name the harness gives a valid request's refusal whose answer says a parameter is
 /// required that schemathesis left out: `required: true` beside a parameter's `$ref`, which
 /// OpenAPI says to ignore and schemathesis ignores, and which the generated server applies as
@@ -361,6 +376,16 @@ pub(super) fn class_of(
         && value.is_some_and(|case| form_same_bytes(case, message))
     {
         check = FORM_SAME_BYTES.to_string();
+    }
+    // A path parameter given as "": the URL names no operation (404), whatever it lists.
+    if status == Some(404.0)
+        && matches!(
+            check.as_str(),
+            "positive_data_acceptance" | "status_code_conformance"
+        )
+        && value.is_some_and(empty_path_segment)
+    {
+        check = EMPTY_PATH_SEGMENT.to_string();
     }
     // A request target the HTTP layer does not read: hyper answers a bare 414
     // (no body, no media type) to one over 64 KiB before any service sees it,

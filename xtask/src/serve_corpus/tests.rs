@@ -447,3 +447,15 @@ fn an_empty_date_time_refused_by_the_schema_walk_is_named() {
         &body
     ));
 }
+
+#[test]
+fn an_empty_path_parameter_is_named() {
+    let case = |text: &str| Json::parse(text).unwrap();
+    assert!(empty_path_segment(&case(
+        r#"{"path_parameters": {"user_id": ""}}"#
+    )));
+    assert!(!empty_path_segment(&case(
+        r#"{"path_parameters": {"user_id": "0"}}"#
+    )));
+    assert!(!empty_path_segment(&case(r#"{"query": {"q": ""}}"#)));
+}
