@@ -153,6 +153,8 @@ pub fn sync(target: &Target, check: bool, report: &mut Report) -> Result<(), Str
         runtime: target.runtime.clone(),
         api_name: target.api_name.clone(),
         select: target.select.clone(),
+        // The generated crates' manifests declare the client's tag features.
+        without_tag_features: false,
     };
     // The CLI comes from the same lowering as the client it calls.
     let client_path = match (&target.cli_dir, &target.client_dir) {

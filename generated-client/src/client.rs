@@ -2,6 +2,10 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Pet Store 1.0.0: one async method per operation.
 
+#![cfg_attr(
+    not(all(feature = "pets", feature = "store")),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SchemeKind;
@@ -204,6 +208,7 @@ impl Client {
     /// `GET /pets` (operation `listPets`).
     ///
     /// Sends none of the optional parameters; [`list_pets_with`](Self::list_pets_with) takes them.
+    #[cfg(feature = "pets")]
     pub async fn list_pets(
         &self,
     ) -> Result<ResponseValue<types::Pets>, Error<ListPetsError>> {
@@ -213,6 +218,7 @@ impl Client {
     /// [`list_pets`](Self::list_pets) with the optional parameters in `options`.
     ///
     /// `GET /pets` (operation `listPets`).
+    #[cfg(feature = "pets")]
     pub async fn list_pets_with(
         &self,
         options: ListPetsOptions,
@@ -259,6 +265,7 @@ impl Client {
     /// Adds an animal to the stock. `name` and `categoryId` are required; `status` is optional and has no default. The service assigns the animal's `id` and returns the created animal.
     ///
     /// `POST /pets` (operation `createPet`).
+    #[cfg(feature = "pets")]
     pub async fn create_pet(
         &self,
         body: &types::NewPet,
@@ -315,6 +322,7 @@ impl Client {
     /// Returns one animal by its identifier. Deprecated: this operation is scheduled for removal on 5 December 2030; use `GET /pets` (`listPets`) with the `status` filter instead. The interface does not say when the deprecation began; we record 2026-11-22, the date this description was written. Every response carries the `Deprecation`, `Sunset` and `Link` headers.
     ///
     /// `GET /pets/{petId}` (operation `getPet`).
+    #[cfg(feature = "pets")]
     #[deprecated(
         note = "Removed on 2030-12-05; use GET /pets with the status filter instead."
     )]
@@ -365,6 +373,7 @@ impl Client {
     /// Lists the store's orders. The interface does not show this operation's request or response shapes. Our decision: the operation takes no parameters and answers a JSON array of free-form JSON objects.
     ///
     /// `GET /store/orders` (operation `listOrders`).
+    #[cfg(feature = "store")]
     pub async fn list_orders(
         &self,
     ) -> Result<ResponseValue<types::Orders>, Error<ListOrdersError>> {
@@ -403,6 +412,7 @@ impl Client {
 }
 
 /// Optional parameters of `listPets`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListPetsOptions {
     /// Maximum number of animals returned (1 to 100, default 20).
@@ -413,6 +423,7 @@ pub struct ListPetsOptions {
     pub status: Option<types::PetStatus>,
 }
 
+#[cfg(feature = "pets")]
 impl ListPetsOptions {
     /// Sets `limit` (`None` unsets it).
     pub fn with_limit(mut self, limit: impl Into<Option<i32>>) -> Self {
@@ -431,6 +442,7 @@ impl ListPetsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -448,6 +460,7 @@ pub enum ListPetsError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -473,6 +486,7 @@ pub enum CreatePetError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -492,6 +506,7 @@ pub enum GetPetError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "store")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]

@@ -4,12 +4,17 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
+#![cfg_attr(
+    not(all(feature = "pets", feature = "store")),
+    allow(unused_imports, dead_code)
+)]
 use serde::Deserialize;
 use serde::Serialize;
 
 /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
 ///
 /// Schema: `/components/schemas/PetStatus`.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum PetStatus {
@@ -23,6 +28,7 @@ pub enum PetStatus {
     Unknown(String),
 }
 
+#[cfg(feature = "pets")]
 impl PetStatus {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -35,6 +41,7 @@ impl PetStatus {
     }
 }
 
+#[cfg(feature = "pets")]
 impl std::str::FromStr for PetStatus {
     type Err = std::convert::Infallible;
 
@@ -48,18 +55,21 @@ impl std::str::FromStr for PetStatus {
     }
 }
 
+#[cfg(feature = "pets")]
 impl std::fmt::Display for PetStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "pets")]
 impl Serialize for PetStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "pets")]
 impl<'de> Deserialize<'de> for PetStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -68,6 +78,7 @@ impl<'de> Deserialize<'de> for PetStatus {
     }
 }
 
+#[cfg(feature = "pets")]
 impl crate::runtime::request::ToParam for PetStatus {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -77,6 +88,7 @@ impl crate::runtime::request::ToParam for PetStatus {
 /// An animal to add (the request body of `createPet`). Unknown fields are ignored.
 ///
 /// Schema: `/components/schemas/NewPet`.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NewPet {
     /// The animal's name.
@@ -89,6 +101,7 @@ pub struct NewPet {
     pub status: Option<PetStatus>,
 }
 
+#[cfg(feature = "pets")]
 impl NewPet {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -110,6 +123,7 @@ impl NewPet {
 /// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned on creation. `status` is optional, as in `NewPet`, and has no default.
 ///
 /// Schema: `/components/schemas/Pet`.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pet {
     /// The animal's name.
@@ -124,6 +138,7 @@ pub struct Pet {
     pub id: i64,
 }
 
+#[cfg(feature = "pets")]
 impl Pet {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -146,11 +161,13 @@ impl Pet {
 /// A JSON array of animals (the list response of `listPets`).
 ///
 /// Schema: `/components/schemas/Pets`.
+#[cfg(feature = "pets")]
 pub type Pets = Vec<Pet>;
 
 /// The orders of the store. The interface does not show the shape of an order; our decision is that each order is a free-form JSON object.
 ///
 /// Schema: `/components/schemas/Orders`.
+#[cfg(feature = "store")]
 pub type Orders = Vec<serde_json::Map<String, serde_json::Value>>;
 
 /// The body of every error response.

@@ -168,6 +168,9 @@ impl Builder {
             runtime: RuntimeSource::Crates { path: None },
             api_name: self.name.clone(),
             select: self.select.clone(),
+            // The including crate's own Cargo.toml declares no tag features (a build script
+            // picks a part with `tags`/`operations` instead).
+            without_tag_features: true,
         };
         // Files are named from the package's directory, where cargo runs build scripts.
         let watched = Watched {

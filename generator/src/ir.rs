@@ -42,6 +42,34 @@ pub struct Api {
     /// Some answer of some operation is a stream (`BodyKind::Stream`, a success's or not):
     /// both crate roots re-export the runtime's stream types.
     pub streams: bool,
+    /// The client crate's cargo feature per tag, and what each compiles (`lower::features`).
+    pub features: FeatureGates,
+}
+
+/// The client crate's features (`lower::features`): empty when the document's operations
+/// fall in fewer than two.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FeatureGates {
+    /// Each feature (`pull-requests`) and the tag or path group it is named after, in the
+    /// order the document first uses them.
+    pub features: Vec<(String, String)>,
+    /// By operation index: the features any of which compiles it.
+    pub operations: Vec<Vec<String>>,
+    /// The types that compile under some features only (by name): those features; a type
+    /// not listed always compiles.
+    pub types: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl FeatureGates {
+    /// The features any of which compiles operation `index`; `None`: it always compiles.
+    pub fn of_operation(&self, index: usize) -> Option<&[String]> {
+        self.operations.get(index).map(Vec::as_slice)
+    }
+
+    /// The features any of which compiles the type `name`; `None`: it always compiles.
+    pub fn of_type(&self, name: &str) -> Option<&[String]> {
+        self.types.get(name).map(Vec::as_slice)
+    }
 }
 
 /// What a browser on another origin may send and read (CORS), over the whole document; the

@@ -166,6 +166,9 @@ fn lowered(
         api
     };
     lower::held::decide(&mut api, &loaded.written.value, loaded.version);
+    if !options.without_tag_features {
+        lower::features::decide(&mut api);
+    }
     // The lowering speaks of places in the up-read document; the user wrote them elsewhere.
     for d in &mut sink.items {
         d.pointer = loaded.original(&d.pointer);

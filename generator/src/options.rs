@@ -25,6 +25,10 @@ pub struct Options {
     pub api_name: Option<String>,
     /// The operations to generate (apigen.toml's `tags` and `operations`); empty: all.
     pub select: Selection,
+    /// No cargo feature per tag in the client (`lower::features`): for code a crate includes
+    /// whose `Cargo.toml` the generator does not write (`Builder`), which would not declare
+    /// them. Off by default: generated crates get a feature per tag.
+    pub without_tag_features: bool,
 }
 
 /// A part of a document to generate, for teams that call a few operations of a large API

@@ -29,6 +29,7 @@ fn generate_with(spec: &str, name: &str, runtime: apigen::RuntimeSource) -> apig
         string_formats: false,
         runtime,
         select: Default::default(),
+        without_tag_features: false,
     };
     apigen::generate(&text, &options).unwrap_or_else(|e| panic!("{spec}: {e}"))
 }

@@ -244,6 +244,7 @@ fn generate_row(
         string_formats: false,
         select: Default::default(),
         runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-server"))),
+        without_tag_features: false,
     };
     let client_path = format!("../{slug}-client");
     let (result, ms) = generate_guarded(doc.clone(), options, Some(client_path));

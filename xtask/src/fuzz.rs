@@ -279,6 +279,7 @@ fn generate(case: &Case) -> Result<BTreeMap<String, String>, Failure> {
         select: Default::default(),
         // Every case's crates are in `target/fuzz/ws/<slug>-*`.
         runtime: crate::codegen::runtime_beside(&crate::codegen::root().join("target/fuzz/ws/x")),
+        without_tag_features: false,
     };
     let text = case.text.clone();
     let result = std::panic::catch_unwind(move || apigen::generate(&text, &options));

@@ -215,11 +215,12 @@ pub fn client_rs(api: &Api) -> TokenStream {
         quote!(SecurityScheme { name: #name, kind: #kind },)
     });
     let credential_setters = api.security_schemes.iter().map(credential_setter);
-    let methods = api.operations.iter().map(|op| {
+    // Each operation's methods and types compile under its features (`lower::features`).
+    let methods = api.operations.iter().enumerate().map(|(i, op)| {
         let one = method(op);
         let twin = method::multipart_twin(op);
         let stream = op.pagination.as_ref().map(|p| stream_method(op, p));
-        quote!(#one #twin #stream)
+        super::gates::methods(quote!(#one #twin #stream), api.features.of_operation(i))
     });
     // Only operations send requests; a document without any has no use for the schemes.
     let security_schemes = (!api.operations.is_empty()).then(|| {
@@ -228,7 +229,12 @@ pub fn client_rs(api: &Api) -> TokenStream {
             const SECURITY_SCHEMES: &[SecurityScheme] = &[#(#schemes)*];
         }
     });
-    let op_types = api.operations.iter().map(operation_types);
+    let op_types = api
+        .operations
+        .iter()
+        .enumerate()
+        .map(|(i, op)| super::gates::items(operation_types(op), api.features.of_operation(i)));
+    let allowances = super::gates::allowances(&api.features.features);
     let mut body = quote! {
 
         #server_enum
@@ -349,6 +355,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
+        #allowances
         #uses
 
         #body

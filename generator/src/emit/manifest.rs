@@ -149,10 +149,14 @@ pub fn cargo_toml(
                 "mock = []".to_string(),
             ]);
         }
-        Kind::Client => features.extend([
-            "# HTTPS through rustls; off by default so that plain builds stay small.".to_string(),
-            "rustls = [\"reqwest/rustls\"]".to_string(),
-        ]),
+        Kind::Client => {
+            features.extend([
+                "# HTTPS through rustls; off by default so that plain builds stay small."
+                    .to_string(),
+                "rustls = [\"reqwest/rustls\"]".to_string(),
+            ]);
+            features.extend(tag_features(api));
+        }
     }
     CargoToml {
         header: header.trim_end(),
@@ -165,6 +169,30 @@ pub fn cargo_toml(
     }
     .render()
     .map_err(|e| format!("Cargo.toml template: {e}"))
+}
+
+/// The client's feature per tag (`lower::features`), all on by `default`.
+fn tag_features(api: &Api) -> Vec<String> {
+    let all = &api.features.features;
+    if all.is_empty() {
+        return Vec::new();
+    }
+    let names: Vec<String> = all.iter().map(|(name, _)| format!("\"{name}\"")).collect();
+    let mut lines = vec![
+        "# One feature per tag, all on by default: with `default-features = false` and the"
+            .to_string(),
+        "# features of the tags a project calls, only their operations and the types those"
+            .to_string(),
+        "# reach compile (README, \"Building a part of a large API\").".to_string(),
+        format!("default = [{}]", names.join(", ")),
+    ];
+    for (name, group) in all {
+        if name != group {
+            lines.push(format!("# `{}`", group.replace(['\n', '\r'], " ")));
+        }
+        lines.push(format!("{name} = []"));
+    }
+    lines
 }
 
 /// The `[dependencies]` line of a runtime crate (`side`: `server`, `client`, `cli`): its

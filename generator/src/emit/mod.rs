@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod client;
 pub mod document;
+pub mod gates;
 pub mod manifest;
 pub mod mock;
 pub mod root;

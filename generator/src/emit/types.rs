@@ -35,7 +35,18 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
         .filter(|t| t.validated)
         .map(|t| t.name.clone())
         .collect();
-    let items = api.types.iter().map(|t| type_def(t, side, &validated));
+    // The client's types compile under the features of the operations that reach them.
+    let items = api.types.iter().map(|t| {
+        let items = type_def(t, side, &validated);
+        match side {
+            Side::Client => super::gates::items(items, api.features.of_type(&t.name)),
+            Side::Server => items,
+        }
+    });
+    let allowances = match side {
+        Side::Client => super::gates::allowances(&api.features.features),
+        Side::Server => None,
+    };
     let double_option = api
         .types
         .iter()
@@ -73,6 +84,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #intro
+        #allowances
         #uses
 
         #body

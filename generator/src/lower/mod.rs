@@ -3,6 +3,7 @@
 pub mod cli;
 mod errors;
 pub(crate) mod extensions;
+pub mod features;
 pub mod held;
 mod mock;
 mod operation;
@@ -81,6 +82,7 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::options::Options, sink: &mut S
         errors,
         webhooks,
         streams,
+        features: Default::default(),
     }
 }
 

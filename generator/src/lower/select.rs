@@ -157,7 +157,7 @@ pub fn prune_types(api: &mut Api) {
 }
 
 /// The names in every `Named("…")` of a `Debug` text.
-fn named(text: &str) -> impl Iterator<Item = &str> {
+pub(super) fn named(text: &str) -> impl Iterator<Item = &str> {
     text.split("Named(\"")
         .skip(1)
         .filter_map(|rest| rest.split('"').next())

@@ -76,3 +76,115 @@ fn a_name_that_picks_nothing_is_an_error() {
         "{error}"
     );
 }
+
+/// The client's feature per tag (`lower::features`): an operation with several tags under
+/// any of them, a type under the features of the operations that reach it (its error answers'
+/// too), a type every feature reaches under none; untagged operations share
+/// `untagged`; a tag named like one of the crate's own features is named apart.
+#[test]
+fn each_tag_is_a_feature_of_the_operations_and_types_it_reaches() {
+    let text = r#"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      tags: [Pets, Pull Requests]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+        default: {description: error, content: {application/json: {schema: {$ref: '#/components/schemas/Problem'}}}}
+  /toys:
+    get:
+      operationId: listToys
+      tags: [default]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Toy'}}}}
+  /ping:
+    get:
+      operationId: ping
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Shared'}}}}
+components:
+  schemas:
+    Pet: {type: object, properties: {toy: {$ref: '#/components/schemas/Toy'}, shared: {$ref: '#/components/schemas/Shared'}}}
+    Toy: {type: object, properties: {shared: {$ref: '#/components/schemas/Shared'}}}
+    Shared: {type: object, properties: {n: {type: integer}}}
+    Problem: {type: object, properties: {message: {type: string}}}
+"#;
+    let (api, _) = crate::model(text, &Options::default()).unwrap();
+    let f = &api.features;
+    let names: Vec<(&str, &str)> = f
+        .features
+        .iter()
+        .map(|(n, g)| (n.as_str(), g.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("pets", "Pets"),
+            ("pull-requests", "Pull Requests"),
+            ("default_2", "default"),
+            ("untagged", "untagged"),
+        ]
+    );
+    let op = |id: &str| {
+        let i = api.operations.iter().position(|o| o.id == id).unwrap();
+        f.of_operation(i).unwrap().to_vec()
+    };
+    assert_eq!(op("listPets"), ["pets", "pull-requests"]);
+    assert_eq!(op("listToys"), ["default_2"]);
+    assert_eq!(op("ping"), ["untagged"]);
+    assert_eq!(
+        f.of_type("Pet"),
+        Some(&["pets".to_owned(), "pull-requests".to_owned()][..])
+    );
+    assert_eq!(
+        f.of_type("Toy"),
+        Some(
+            &[
+                "default_2".to_owned(),
+                "pets".to_owned(),
+                "pull-requests".to_owned()
+            ][..]
+        )
+    );
+    // Reached by every feature: always compiled.
+    assert_eq!(f.of_type("Shared"), None);
+    // An error answer's body is the operation's.
+    assert_eq!(f.of_type("Problem"), f.of_type("Pet"));
+}
+
+/// A document without tags: a feature per path group (the first segment); one group, or one
+/// tag, is no feature at all.
+#[test]
+fn without_tags_each_path_group_is_a_feature() {
+    let doc =
+        |paths: &str| format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n{paths}");
+    let op = |path: &str, id: &str| {
+        format!(
+            "  {path}:\n    get:\n      operationId: {id}\n      responses:\n        '204': {{description: ok}}\n"
+        )
+    };
+    let (api, _) = crate::model(
+        &doc(&(op("/pets/{id}", "getPet")
+            + &op("/pets", "listPets")
+            + &op("/store/orders", "orders")
+            + &op("/{any}", "any"))),
+        &Options::default(),
+    )
+    .unwrap();
+    let names: Vec<&str> = api
+        .features
+        .features
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(names, ["pets", "store", "root"]);
+    let (api, _) = crate::model(
+        &doc(&(op("/pets/{id}", "getPet") + &op("/pets", "listPets"))),
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(api.features, crate::ir::FeatureGates::default());
+}

@@ -350,6 +350,7 @@ fn generate(
         string_formats: false,
         select: Default::default(),
         runtime: crate::codegen::runtime_beside(&ws.join(format!("{slug}-client"))),
+        without_tag_features: false,
     };
     let client_path = format!("../{slug}-client");
     let (base, root) = (doc.base.clone(), doc.root.clone());

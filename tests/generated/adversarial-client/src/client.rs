@@ -2,6 +2,10 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Adversarial 1.0.0: one async method per operation.
 
+#![cfg_attr(
+    not(all(feature = "path", feature = "cli", feature = "raw", feature = "ops")),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SchemeKind;
@@ -206,6 +210,7 @@ impl Client {
     /// `GET /path/{path}/{raw}` (operation `path`).
     ///
     /// Sends none of the optional parameters; [`path_with`](Self::path_with) takes them.
+    #[cfg(feature = "path")]
     pub async fn path(
         &self,
         path_2: &str,
@@ -221,6 +226,7 @@ impl Client {
     /// [`path`](Self::path) with the optional parameters in `options`.
     ///
     /// `GET /path/{path}/{raw}` (operation `path`).
+    #[cfg(feature = "path")]
     pub async fn path_with(
         &self,
         path_2: &str,
@@ -301,6 +307,7 @@ impl Client {
     /// `GET /cli/{client}` (operation `cliLocals`).
     ///
     /// Sends none of the optional parameters; [`cli_locals_with`](Self::cli_locals_with) takes them.
+    #[cfg(feature = "cli")]
     pub async fn cli_locals(
         &self,
         client: &str,
@@ -323,6 +330,7 @@ impl Client {
     /// [`cli_locals`](Self::cli_locals) with the optional parameters in `options`.
     ///
     /// `GET /cli/{client}` (operation `cliLocals`).
+    #[cfg(feature = "cli")]
     pub async fn cli_locals_with(
         &self,
         client: &str,
@@ -377,6 +385,7 @@ impl Client {
     /// `POST /raw/{http}` (operation `raw`).
     ///
     /// Sends none of the optional parameters; [`raw_with`](Self::raw_with) takes them.
+    #[cfg(feature = "raw")]
     pub async fn raw(
         &self,
         http_2: &str,
@@ -390,6 +399,7 @@ impl Client {
     /// [`raw`](Self::raw) with the optional parameters in `options`.
     ///
     /// `POST /raw/{http}` (operation `raw`).
+    #[cfg(feature = "raw")]
     pub async fn raw_with(
         &self,
         http_2: &str,
@@ -476,6 +486,7 @@ impl Client {
     /// `GET /ops/handle-error` (operation `handleError`).
     ///
     /// Sends none of the optional parameters; [`handle_error_2_with`](Self::handle_error_2_with) takes them.
+    #[cfg(feature = "ops")]
     pub async fn handle_error_2(
         &self,
     ) -> Result<ResponseValue<()>, Error<HandleErrorError>> {
@@ -485,6 +496,7 @@ impl Client {
     /// [`handle_error_2`](Self::handle_error_2) with the optional parameters in `options`.
     ///
     /// `GET /ops/handle-error` (operation `handleError`).
+    #[cfg(feature = "ops")]
     pub async fn handle_error_2_with(
         &self,
         options: HandleErrorOptions,
@@ -538,6 +550,7 @@ impl Client {
     }
 
     /// `GET /ops/builder` (operation `builder`).
+    #[cfg(feature = "ops")]
     pub async fn builder_2(
         &self,
     ) -> Result<ResponseValue<types::Vec2>, Error<BuilderError>> {
@@ -573,6 +586,7 @@ impl Client {
     }
 
     /// `GET /ops/for-server` (operation `for_server`).
+    #[cfg(feature = "ops")]
     pub async fn for_server_2(
         &self,
     ) -> Result<ResponseValue<types::Box2>, Error<ForServerError>> {
@@ -608,6 +622,7 @@ impl Client {
     }
 
     /// `GET /ops/base-url` (operation `baseUrl`).
+    #[cfg(feature = "ops")]
     pub async fn base_url_2(
         &self,
     ) -> Result<ResponseValue<types::String2>, Error<BaseUrlError>> {
@@ -643,6 +658,7 @@ impl Client {
     }
 
     /// `GET /ops/last-rate-limit` (operation `lastRateLimit`).
+    #[cfg(feature = "ops")]
     pub async fn last_rate_limit_2(
         &self,
     ) -> Result<ResponseValue<types::Option2>, Error<LastRateLimitError>> {
@@ -678,6 +694,7 @@ impl Client {
     }
 
     /// `GET /ops/router` (operation `router`).
+    #[cfg(feature = "ops")]
     pub async fn router(&self) -> Result<ResponseValue<()>, Error<RouterError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "router",
@@ -707,6 +724,7 @@ impl Client {
     }
 
     /// `GET /ops/rate-limit-policy` (operation `rate_limit_policy`).
+    #[cfg(feature = "ops")]
     pub async fn rate_limit_policy(
         &self,
     ) -> Result<ResponseValue<()>, Error<RateLimitPolicyError>> {
@@ -738,6 +756,7 @@ impl Client {
     }
 
     /// `PUT /ops/serve-path` (operation `serve_path`).
+    #[cfg(feature = "ops")]
     pub async fn serve_path(&self) -> Result<ResponseValue<()>, Error<ServePathError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "serve_path",
@@ -767,6 +786,7 @@ impl Client {
     }
 
     /// `GET /ops/api` (operation `api`).
+    #[cfg(feature = "ops")]
     pub async fn api(&self) -> Result<ResponseValue<()>, Error<ApiError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "api",
@@ -796,6 +816,7 @@ impl Client {
     }
 
     /// `GET /ops/config` (operation `config`).
+    #[cfg(feature = "ops")]
     pub async fn config(&self) -> Result<ResponseValue<()>, Error<ConfigError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "config",
@@ -825,6 +846,7 @@ impl Client {
     }
 
     /// `GET /ops/routes` (operation `routes`).
+    #[cfg(feature = "ops")]
     pub async fn routes(&self) -> Result<ResponseValue<()>, Error<RoutesError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "routes",
@@ -854,6 +876,7 @@ impl Client {
     }
 
     /// `DELETE /ops/type` (operation `type`).
+    #[cfg(feature = "ops")]
     pub async fn r#type(&self) -> Result<ResponseValue<()>, Error<TypeError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "type",
@@ -883,6 +906,7 @@ impl Client {
     }
 
     /// `GET /ops/self` (operation `self`).
+    #[cfg(feature = "ops")]
     pub async fn self_(&self) -> Result<ResponseValue<types::Self_>, Error<SelfError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "self",
@@ -918,6 +942,7 @@ impl Client {
     /// `GET /ops/super/{super}` (operation `super`).
     ///
     /// Sends none of the optional parameters; [`super_with`](Self::super_with) takes them.
+    #[cfg(feature = "ops")]
     pub async fn super_(
         &self,
         super_: &types::Type,
@@ -928,6 +953,7 @@ impl Client {
     /// [`super_`](Self::super_) with the optional parameters in `options`.
     ///
     /// `GET /ops/super/{super}` (operation `super`).
+    #[cfg(feature = "ops")]
     pub async fn super_with(
         &self,
         super_: &types::Type,
@@ -973,6 +999,7 @@ impl Client {
     /// `GET /ops/kinds` (operation `Result`).
     ///
     /// Sends none of the optional parameters; [`result_with`](Self::result_with) takes them.
+    #[cfg(feature = "ops")]
     pub async fn result(
         &self,
     ) -> Result<ResponseValue<types::ResultOkBody>, Error<ResultError>> {
@@ -982,6 +1009,7 @@ impl Client {
     /// [`result`](Self::result) with the optional parameters in `options`.
     ///
     /// `GET /ops/kinds` (operation `Result`).
+    #[cfg(feature = "ops")]
     pub async fn result_with(
         &self,
         options: ResultOptions,
@@ -1026,6 +1054,7 @@ impl Client {
     /// Its 5XX answer's headers spell `GetInternalServerErrorHeaders` too.
     ///
     /// `GET /ops/headers/internal` (operation `getInternal`).
+    #[cfg(feature = "ops")]
     pub async fn get_internal(
         &self,
     ) -> Result<ResponseValue<()>, Error<GetInternalError>> {
@@ -1060,6 +1089,7 @@ impl Client {
     /// Its 500 answer's headers are `GetInternalServerErrorHeaders`.
     ///
     /// `GET /ops/headers` (operation `get`).
+    #[cfg(feature = "ops")]
     pub async fn get(&self) -> Result<ResponseValue<()>, Error<GetError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "get",
@@ -1094,6 +1124,7 @@ impl Client {
     /// `POST /ops/placeholders` (operation `placeholders`).
     ///
     /// Sends none of the optional parameters; [`placeholders_with`](Self::placeholders_with) takes them.
+    #[cfg(feature = "ops")]
     pub async fn placeholders(
         &self,
         baz_2: &str,
@@ -1105,6 +1136,7 @@ impl Client {
     /// [`placeholders`](Self::placeholders) with the optional parameters in `options`.
     ///
     /// `POST /ops/placeholders` (operation `placeholders`).
+    #[cfg(feature = "ops")]
     pub async fn placeholders_with(
         &self,
         baz_2: &str,
@@ -1162,6 +1194,7 @@ impl Client {
     /// `GET /ops/clone` (operation `clone`).
     ///
     /// Sends none of the optional parameters; [`clone_with`](Self::clone_with) takes them.
+    #[cfg(feature = "ops")]
     pub async fn clone(&self) -> Result<ResponseValue<types::Chain>, Error<CloneError>> {
         self.clone_with(CloneOptions::default()).await
     }
@@ -1169,6 +1202,7 @@ impl Client {
     /// [`clone`](Self::clone) with the optional parameters in `options`.
     ///
     /// `GET /ops/clone` (operation `clone`).
+    #[cfg(feature = "ops")]
     #[allow(deprecated)]
     pub async fn clone_with(
         &self,
@@ -1212,6 +1246,7 @@ impl Client {
     /// A method name that starts with an underscore (`_1st`).
     ///
     /// `POST /ops/1st` (operation `1st`).
+    #[cfg(feature = "ops")]
     pub async fn _1st(
         &self,
         body: &types::Loose,
@@ -1257,6 +1292,7 @@ impl Client {
     }
 
     /// `POST /ops/conventions/new` (operation `new`).
+    #[cfg(feature = "ops")]
     #[allow(clippy::new_ret_no_self, clippy::wrong_self_convention)]
     pub async fn new(&self) -> Result<ResponseValue<()>, Error<NewError>> {
         const OPERATION: OperationInfo = OperationInfo {
@@ -1287,6 +1323,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/from` (operation `fromText`).
+    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_text(&self) -> Result<ResponseValue<()>, Error<FromTextError>> {
         const OPERATION: OperationInfo = OperationInfo {
@@ -1317,6 +1354,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/into` (operation `intoPdf`).
+    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn into_pdf(&self) -> Result<ResponseValue<()>, Error<IntoPdfError>> {
         const OPERATION: OperationInfo = OperationInfo {
@@ -1347,6 +1385,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/as` (operation `asJson`).
+    #[cfg(feature = "ops")]
     pub async fn as_json(&self) -> Result<ResponseValue<()>, Error<AsJsonError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "asJson",
@@ -1376,6 +1415,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/to` (operation `toCsv`).
+    #[cfg(feature = "ops")]
     pub async fn to_csv(&self) -> Result<ResponseValue<()>, Error<ToCsvError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "toCsv",
@@ -1405,6 +1445,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/to-mut` (operation `toCsvMut`).
+    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn to_csv_mut(&self) -> Result<ResponseValue<()>, Error<ToCsvMutError>> {
         const OPERATION: OperationInfo = OperationInfo {
@@ -1435,6 +1476,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/is` (operation `isReady`).
+    #[cfg(feature = "ops")]
     pub async fn is_ready(&self) -> Result<ResponseValue<()>, Error<IsReadyError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "isReady",
@@ -1464,6 +1506,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/next` (operation `next`).
+    #[cfg(feature = "ops")]
     pub async fn next(&self) -> Result<ResponseValue<()>, Error<NextError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "next",
@@ -1493,6 +1536,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/from-str` (operation `fromStr`).
+    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_str(&self) -> Result<ResponseValue<()>, Error<FromStrError>> {
         const OPERATION: OperationInfo = OperationInfo {
@@ -1523,6 +1567,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/default` (operation `default`).
+    #[cfg(feature = "ops")]
     pub async fn default(&self) -> Result<ResponseValue<()>, Error<DefaultError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "default",
@@ -1552,6 +1597,7 @@ impl Client {
     }
 
     /// `GET /ops/conventions/from-iter` (operation `from_iter`).
+    #[cfg(feature = "ops")]
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_iter(&self) -> Result<ResponseValue<()>, Error<FromIterError>> {
         const OPERATION: OperationInfo = OperationInfo {
@@ -1583,6 +1629,7 @@ impl Client {
 }
 
 /// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "path")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Path2Options {
     /// (query parameter `errors`)
@@ -1593,6 +1640,7 @@ pub struct Path2Options {
     pub cookies: Option<String>,
 }
 
+#[cfg(feature = "path")]
 impl Path2Options {
     /// Sets `errors` (`None` unsets it).
     pub fn with_errors(mut self, errors: impl Into<Option<i32>>) -> Self {
@@ -1617,6 +1665,7 @@ impl Path2Options {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "path")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1628,6 +1677,7 @@ pub enum Path2Error {
 
 /// Headers of the `200` answer of `path`.
 /// Read them with `from_headers(response.headers())`.
+#[cfg(feature = "path")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Path2OkHeaders {
     /// (header `response`; `None` when absent or unreadable)
@@ -1636,6 +1686,7 @@ pub struct Path2OkHeaders {
     pub value: Option<i64>,
 }
 
+#[cfg(feature = "path")]
 impl Path2OkHeaders {
     /// Reads the documented headers; a header that is missing or does not parse is `None`.
     pub fn from_headers(headers: &http::HeaderMap) -> Self {
@@ -1653,12 +1704,14 @@ impl Path2OkHeaders {
 }
 
 /// Optional parameters of `cliLocals`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CliLocalsOptions {
     /// (query parameter `version`)
     pub version: Option<String>,
 }
 
+#[cfg(feature = "cli")]
 impl CliLocalsOptions {
     /// Sets `version` (`None` unsets it).
     pub fn with_version(mut self, version: impl Into<Option<String>>) -> Self {
@@ -1671,12 +1724,14 @@ impl CliLocalsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum CliLocalsError {}
 /// Optional parameters of `raw`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "raw")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Raw2Options {
     /// (header parameter `builder`)
@@ -1695,6 +1750,7 @@ pub struct Raw2Options {
     pub self_: Option<String>,
 }
 
+#[cfg(feature = "raw")]
 impl Raw2Options {
     /// Sets `builder` (`None` unsets it).
     pub fn with_builder(mut self, builder: impl Into<Option<String>>) -> Self {
@@ -1743,6 +1799,7 @@ impl Raw2Options {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "raw")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1753,6 +1810,7 @@ pub enum Raw2Error {
 }
 
 /// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HandleErrorOptions {
     /// (query parameter `api`)
@@ -1781,6 +1839,7 @@ pub struct HandleErrorOptions {
     pub value: Option<i64>,
 }
 
+#[cfg(feature = "ops")]
 impl HandleErrorOptions {
     /// Sets `api` (`None` unsets it).
     pub fn with_api(mut self, api: impl Into<Option<String>>) -> Self {
@@ -1859,6 +1918,7 @@ impl HandleErrorOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1872,6 +1932,7 @@ pub enum HandleErrorError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1881,6 +1942,7 @@ pub enum BuilderError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1890,6 +1952,7 @@ pub enum ForServerError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1899,6 +1962,7 @@ pub enum BaseUrlError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1908,6 +1972,7 @@ pub enum LastRateLimitError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1917,6 +1982,7 @@ pub enum RouterError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1926,6 +1992,7 @@ pub enum RateLimitPolicyError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1935,6 +2002,7 @@ pub enum ServePathError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1944,6 +2012,7 @@ pub enum ApiError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1953,6 +2022,7 @@ pub enum ConfigError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1962,6 +2032,7 @@ pub enum RoutesError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1971,18 +2042,21 @@ pub enum TypeError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum SelfError {}
 /// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SuperOptions {
     /// (query parameter `crate`)
     pub crate_: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl SuperOptions {
     /// Sets `crate` (`None` unsets it).
     pub fn with_crate_(mut self, crate_: impl Into<Option<String>>) -> Self {
@@ -1995,12 +2069,14 @@ impl SuperOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum SuperError {}
 /// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResultOptions {
     /// (query parameter `Ok`)
@@ -2013,6 +2089,7 @@ pub struct ResultOptions {
     pub none: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl ResultOptions {
     /// Sets `Ok` (`None` unsets it).
     pub fn with_ok(mut self, ok: impl Into<Option<String>>) -> Self {
@@ -2043,6 +2120,7 @@ impl ResultOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2056,6 +2134,7 @@ pub enum ResultError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2069,12 +2148,14 @@ pub enum GetInternalError {
 
 /// Headers of the `5XX` answer of `getInternal`.
 /// Read them with `from_headers(response.headers())`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetInternalServerErrorHeaders {
     /// (header `x-range`; `None` when absent or unreadable)
     pub x_range: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl GetInternalServerErrorHeaders {
     /// Reads the documented headers; a header that is missing or does not parse is `None`.
     pub fn from_headers(headers: &http::HeaderMap) -> Self {
@@ -2091,6 +2172,7 @@ impl GetInternalServerErrorHeaders {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2104,12 +2186,14 @@ pub enum GetError {
 
 /// Headers of the `500` answer of `get`.
 /// Read them with `from_headers(response.headers())`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetInternalServerErrorHeaders2 {
     /// (header `x-code`; `None` when absent or unreadable)
     pub x_code: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl GetInternalServerErrorHeaders2 {
     /// Reads the documented headers; a header that is missing or does not parse is `None`.
     pub fn from_headers(headers: &http::HeaderMap) -> Self {
@@ -2123,12 +2207,14 @@ impl GetInternalServerErrorHeaders2 {
 }
 
 /// Optional parameters of `placeholders`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PlaceholdersOptions {
     /// (query parameter `foo`)
     pub foo: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 #[allow(clippy::disallowed_names)]
 impl PlaceholdersOptions {
     /// Sets `foo` (`None` unsets it).
@@ -2142,6 +2228,7 @@ impl PlaceholdersOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2152,6 +2239,7 @@ pub enum PlaceholdersError {
 }
 
 /// Optional parameters of `clone`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "ops")]
 #[allow(deprecated)]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CloneOptions {
@@ -2160,6 +2248,7 @@ pub struct CloneOptions {
     pub old: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 #[allow(deprecated)]
 impl CloneOptions {
     /// Sets `old` (`None` unsets it).
@@ -2174,6 +2263,7 @@ impl CloneOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2189,6 +2279,7 @@ pub enum CloneError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2198,6 +2289,7 @@ pub enum V1stError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2207,6 +2299,7 @@ pub enum NewError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2216,6 +2309,7 @@ pub enum FromTextError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2225,6 +2319,7 @@ pub enum IntoPdfError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2234,6 +2329,7 @@ pub enum AsJsonError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2243,6 +2339,7 @@ pub enum ToCsvError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2252,6 +2349,7 @@ pub enum ToCsvMutError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2261,6 +2359,7 @@ pub enum IsReadyError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2270,6 +2369,7 @@ pub enum NextError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2279,6 +2379,7 @@ pub enum FromStrError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -2288,6 +2389,7 @@ pub enum DefaultError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]

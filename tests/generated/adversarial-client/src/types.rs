@@ -4,6 +4,10 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
+#![cfg_attr(
+    not(all(feature = "path", feature = "cli", feature = "raw", feature = "ops")),
+    allow(unused_imports, dead_code)
+)]
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -71,6 +75,7 @@ impl Markdown {
 /// Takes the prelude's `Result`; checked, so its `Validate` has a body.
 ///
 /// Schema: `/components/schemas/Result`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Result2 {
     pub r#type: String,
@@ -118,6 +123,7 @@ pub struct Result2 {
     pub none: Option<None>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Result2 {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -240,12 +246,14 @@ impl Result2 {
 /// the schema contains itself, which an alias cannot.
 ///
 /// Schema: `/components/schemas/Chain`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Chain {
     Array(Vec<Chain>),
 }
 
+#[cfg(feature = "ops")]
 impl Serialize for Chain {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -254,6 +262,7 @@ impl Serialize for Chain {
     }
 }
 
+#[cfg(feature = "ops")]
 impl<'de> Deserialize<'de> for Chain {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -276,11 +285,13 @@ impl<'de> Deserialize<'de> for Chain {
 }
 
 /// Schema: `/components/schemas/Loose/oneOf/0`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LooseVariant0 {
     pub n: i64,
 }
 
+#[cfg(feature = "ops")]
 impl LooseVariant0 {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -292,6 +303,7 @@ impl LooseVariant0 {
 /// A free-form object or a checked one.
 ///
 /// Schema: `/components/schemas/Loose`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Loose {
@@ -299,6 +311,7 @@ pub enum Loose {
     Variant1(serde_json::Map<String, serde_json::Value>),
 }
 
+#[cfg(feature = "ops")]
 impl Serialize for Loose {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -308,6 +321,7 @@ impl Serialize for Loose {
     }
 }
 
+#[cfg(feature = "ops")]
 impl<'de> Deserialize<'de> for Loose {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -338,12 +352,14 @@ impl<'de> Deserialize<'de> for Loose {
 /// Named like the trait the builders take strings through.
 ///
 /// Schema: `/components/schemas/Into`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Into2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Into2 {
     /// Sets `name`.
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
@@ -355,6 +371,7 @@ impl Into2 {
 /// Named like the trait `Default::default()` comes from.
 ///
 /// Schema: `/components/schemas/Default`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Default2 {
@@ -366,6 +383,7 @@ pub enum Default2 {
     Unknown(String),
 }
 
+#[cfg(feature = "ops")]
 impl Default2 {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -377,6 +395,7 @@ impl Default2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl std::str::FromStr for Default2 {
     type Err = std::convert::Infallible;
 
@@ -389,18 +408,21 @@ impl std::str::FromStr for Default2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl std::fmt::Display for Default2 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "ops")]
 impl Serialize for Default2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "ops")]
 impl<'de> Deserialize<'de> for Default2 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -409,6 +431,7 @@ impl<'de> Deserialize<'de> for Default2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl crate::runtime::request::ToParam for Default2 {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -418,6 +441,7 @@ impl crate::runtime::request::ToParam for Default2 {
 /// Properties spelled like the names clippy flags by default.
 ///
 /// Schema: `/components/schemas/Placeholder`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Placeholder {
     pub baz: String,
@@ -425,6 +449,7 @@ pub struct Placeholder {
     pub quux: Option<i64>,
 }
 
+#[cfg(feature = "ops")]
 #[allow(clippy::disallowed_names)]
 impl Placeholder {
     /// A value from its required properties, in the order the schema lists them; the
@@ -446,6 +471,7 @@ impl Placeholder {
 /// Takes the prelude's `Option`.
 ///
 /// Schema: `/components/schemas/Option`.
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Option2 {
@@ -453,6 +479,7 @@ pub enum Option2 {
     S2(S2),
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Serialize for Option2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -462,6 +489,7 @@ impl Serialize for Option2 {
     }
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl<'de> Deserialize<'de> for Option2 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -490,11 +518,13 @@ impl<'de> Deserialize<'de> for Option2 {
 /// The generic parameter of `deserialize`.
 ///
 /// Schema: `/components/schemas/D`.
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct D2 {
     pub d: String,
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl D2 {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -506,11 +536,13 @@ impl D2 {
 /// The generic parameter of `serialize`.
 ///
 /// Schema: `/components/schemas/S`.
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct S2 {
     pub s: i64,
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl S2 {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -520,6 +552,7 @@ impl S2 {
 }
 
 /// Schema: `/components/schemas/T`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct T2 {
     #[serde(
@@ -530,6 +563,7 @@ pub struct T2 {
     pub t: Option<Option<String>>,
 }
 
+#[cfg(feature = "ops")]
 impl T2 {
     /// Sets `t`; `None` sends `null`.
     pub fn with_t(mut self, t: Option<String>) -> Self {
@@ -539,6 +573,7 @@ impl T2 {
 }
 
 /// Schema: `/components/schemas/String`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct String2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -548,6 +583,7 @@ pub struct String2 {
     pub string: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl String2 {
     /// Sets `value`.
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
@@ -563,11 +599,13 @@ impl String2 {
 }
 
 /// Schema: `/components/schemas/Vec`.
+#[cfg(feature = "ops")]
 pub type Vec2 = Vec<String2>;
 
 /// Recursive, so it is boxed inside itself.
 ///
 /// Schema: `/components/schemas/Box`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Box2 {
     /// Recursive, so it is boxed inside itself.
@@ -578,6 +616,7 @@ pub struct Box2 {
     pub box_2: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Box2 {
     /// Sets `box` (`None` unsets it).
     pub fn with_box(mut self, r#box: impl Into<Option<Box2>>) -> Self {
@@ -593,12 +632,14 @@ impl Box2 {
 }
 
 /// Schema: `/components/schemas/Ok`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Ok {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<String>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Ok {
     /// Sets `ok`.
     pub fn with_ok(mut self, ok: impl Into<String>) -> Self {
@@ -608,12 +649,14 @@ impl Ok {
 }
 
 /// Schema: `/components/schemas/Err`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Err {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub err: Option<String>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Err {
     /// Sets `err`.
     pub fn with_err(mut self, err: impl Into<String>) -> Self {
@@ -623,12 +666,14 @@ impl Err {
 }
 
 /// Schema: `/components/schemas/Some`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Some {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub some: Option<String>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Some {
     /// Sets `some`.
     pub fn with_some(mut self, some: impl Into<String>) -> Self {
@@ -640,11 +685,13 @@ impl Some {
 /// No properties at all.
 ///
 /// Schema: `/components/schemas/None`.
+#[cfg(any(feature = "path", feature = "raw"))]
 pub type None = serde_json::Map<String, serde_json::Value>;
 
 /// What the echo operations answer with.
 ///
 /// Schema: `/components/schemas/Value`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Value {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -696,6 +743,7 @@ pub struct Value {
     pub option: Option<Option2>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Value {
     /// Sets `path`.
     pub fn with_path(mut self, path: impl Into<String>) -> Self {
@@ -831,9 +879,11 @@ impl Value {
 }
 
 /// Schema: `/components/schemas/Map`.
+#[cfg(any(feature = "path", feature = "raw"))]
 pub type Map = std::collections::BTreeMap<String, i64>;
 
 /// Schema: `/components/schemas/Kind`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Kind {
@@ -859,6 +909,7 @@ pub enum Kind {
     Unknown(String),
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Kind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -877,6 +928,7 @@ impl Kind {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl std::str::FromStr for Kind {
     type Err = std::convert::Infallible;
 
@@ -896,18 +948,21 @@ impl std::str::FromStr for Kind {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl std::fmt::Display for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Serialize for Kind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl<'de> Deserialize<'de> for Kind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -916,6 +971,7 @@ impl<'de> Deserialize<'de> for Kind {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl crate::runtime::request::ToParam for Kind {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -923,6 +979,7 @@ impl crate::runtime::request::ToParam for Kind {
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -930,6 +987,7 @@ pub struct Error {
     pub status: i32,
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -947,12 +1005,14 @@ impl Error {
 }
 
 /// Schema: `/components/schemas/Deserialize`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Deserialize2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deserialize: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Deserialize2 {
     /// Sets `deserialize`.
     pub fn with_deserialize(mut self, deserialize: impl Into<String>) -> Self {
@@ -962,12 +1022,14 @@ impl Deserialize2 {
 }
 
 /// Schema: `/components/schemas/Serialize`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Serialize2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub serialize: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Serialize2 {
     /// Sets `serialize`.
     pub fn with_serialize(mut self, serialize: impl Into<String>) -> Self {
@@ -977,12 +1039,14 @@ impl Serialize2 {
 }
 
 /// Schema: `/components/schemas/Validate`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Validate2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validate: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Validate2 {
     /// Sets `validate`.
     pub fn with_validate(mut self, validate: impl Into<String>) -> Self {
@@ -992,12 +1056,14 @@ impl Validate2 {
 }
 
 /// Schema: `/components/schemas/Violations`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Violations2 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub violations: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Violations2 {
     /// Sets `violations`.
     pub fn with_violations(mut self, violations: impl Into<String>) -> Self {
@@ -1007,6 +1073,7 @@ impl Violations2 {
 }
 
 /// Schema: `/components/schemas/Self`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Self_ {
     #[serde(rename = "self")]
@@ -1014,6 +1081,7 @@ pub struct Self_ {
     pub self_: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Self_ {
     /// Sets `self`.
     pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
@@ -1023,6 +1091,7 @@ impl Self_ {
 }
 
 /// Schema: `/components/schemas/crate`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Crate {
     #[serde(rename = "crate")]
@@ -1030,6 +1099,7 @@ pub struct Crate {
     pub crate_: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Crate {
     /// Sets `crate`.
     pub fn with_crate_(mut self, crate_: impl Into<String>) -> Self {
@@ -1039,6 +1109,7 @@ impl Crate {
 }
 
 /// Schema: `/components/schemas/super`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Super {
     #[serde(rename = "super")]
@@ -1046,6 +1117,7 @@ pub struct Super {
     pub super_: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Super {
     /// Sets `super`.
     pub fn with_super_(mut self, super_: impl Into<String>) -> Self {
@@ -1055,6 +1127,7 @@ impl Super {
 }
 
 /// Schema: `/components/schemas/type`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Type {
@@ -1066,6 +1139,7 @@ pub enum Type {
     Unknown(String),
 }
 
+#[cfg(feature = "ops")]
 impl Type {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1077,6 +1151,7 @@ impl Type {
     }
 }
 
+#[cfg(feature = "ops")]
 impl std::str::FromStr for Type {
     type Err = std::convert::Infallible;
 
@@ -1089,18 +1164,21 @@ impl std::str::FromStr for Type {
     }
 }
 
+#[cfg(feature = "ops")]
 impl std::fmt::Display for Type {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "ops")]
 impl Serialize for Type {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "ops")]
 impl<'de> Deserialize<'de> for Type {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1109,6 +1187,7 @@ impl<'de> Deserialize<'de> for Type {
     }
 }
 
+#[cfg(feature = "ops")]
 impl crate::runtime::request::ToParam for Type {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1116,12 +1195,14 @@ impl crate::runtime::request::ToParam for Type {
 }
 
 /// Schema: `/components/schemas/Types`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Types {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub types: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Types {
     /// Sets `types`.
     pub fn with_types(mut self, types: impl Into<String>) -> Self {
@@ -1131,6 +1212,7 @@ impl Types {
 }
 
 /// Schema: `/paths/~1ops~1kinds/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResultOkBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1153,6 +1235,7 @@ pub struct ResultOkBody {
     pub t: Option<T2>,
 }
 
+#[cfg(feature = "ops")]
 impl ResultOkBody {
     /// Sets `deserialize` (`None` unsets it).
     pub fn with_deserialize(
@@ -1210,6 +1293,7 @@ impl ResultOkBody {
 }
 
 /// Schema: `/paths/~1ops~11st/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct V1stOkBody {
     /// Named like the trait the builders take strings through.
@@ -1220,6 +1304,7 @@ pub struct V1stOkBody {
     pub default: Option<Default2>,
 }
 
+#[cfg(feature = "ops")]
 impl V1stOkBody {
     /// Sets `into` (`None` unsets it).
     pub fn with_into(mut self, into: impl Into<Option<Into2>>) -> Self {

@@ -2,6 +2,28 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Answers 1.0.0: one async method per operation.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "owners",
+            feature = "lateness",
+            feature = "hold",
+            feature = "report",
+            feature = "profile",
+            feature = "motd",
+            feature = "calls",
+            feature = "speech",
+            feature = "socket",
+            feature = "documents",
+            feature = "tokens",
+            feature = "blobs",
+            feature = "notes",
+            feature = "albums",
+            feature = "posters"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SchemeKind;
@@ -205,6 +227,7 @@ impl Client {
     /// The owner, or null when there is none (FastAPI's `Optional[Owner]`).
     ///
     /// `GET /owners/current` (operation `getCurrentOwner`).
+    #[cfg(feature = "owners")]
     pub async fn get_current_owner(
         &self,
     ) -> Result<ResponseValue<Option<types::Owner>>, Error<GetCurrentOwnerError>> {
@@ -242,6 +265,7 @@ impl Client {
     /// Every owner, or null when the list is not known.
     ///
     /// `GET /owners` (operation `listOwners`).
+    #[cfg(feature = "owners")]
     pub async fn list_owners(
         &self,
     ) -> Result<ResponseValue<Option<Vec<types::Owner>>>, Error<ListOwnersError>> {
@@ -279,6 +303,7 @@ impl Client {
     /// A 204 that declares a JSON body (as FastAPI writes it); a 204 has none.
     ///
     /// `DELETE /owners/{id}` (operation `deleteOwner`).
+    #[cfg(feature = "owners")]
     pub async fn delete_owner(
         &self,
         id: i64,
@@ -315,6 +340,7 @@ impl Client {
     /// A number, or null (`anyOf: [number, null]`).
     ///
     /// `GET /lateness` (operation `getLateness`).
+    #[cfg(feature = "lateness")]
     pub async fn get_lateness(
         &self,
     ) -> Result<ResponseValue<Option<f64>>, Error<GetLatenessError>> {
@@ -352,6 +378,7 @@ impl Client {
     /// An answer whose only value is `null` (what schemars writes for `()`).
     ///
     /// `POST /hold` (operation `hold`).
+    #[cfg(feature = "hold")]
     pub async fn hold(&self) -> Result<ResponseValue<()>, Error<HoldError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "hold",
@@ -387,6 +414,7 @@ impl Client {
     /// An answer of any media type, and a JSON error.
     ///
     /// `GET /report` (operation `getReport`).
+    #[cfg(feature = "report")]
     pub async fn get_report(
         &self,
     ) -> Result<ResponseValue<serde_json::Value>, Error<GetReportError>> {
@@ -425,6 +453,7 @@ impl Client {
     /// A JSON answer under a media type of the API's own (fitbit's JSON:API).
     ///
     /// `GET /profile` (operation `getProfile`).
+    #[cfg(feature = "profile")]
     pub async fn get_profile(
         &self,
     ) -> Result<ResponseValue<types::Owner>, Error<GetProfileError>> {
@@ -462,6 +491,7 @@ impl Client {
     /// A string answer of any media type (nexus's `*/*` answers), read as text.
     ///
     /// `GET /motd` (operation `getMotd`).
+    #[cfg(feature = "motd")]
     pub async fn get_motd(&self) -> Result<ResponseValue<String>, Error<GetMotdError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "getMotd",
@@ -499,6 +529,7 @@ impl Client {
     /// out (the variants are tried in order). The example is what such servers send.
     ///
     /// `GET /calls` (operation `listToolCalls`).
+    #[cfg(feature = "calls")]
     pub async fn list_tool_calls(
         &self,
     ) -> Result<ResponseValue<types::ListToolCallsOkBody>, Error<ListToolCallsError>> {
@@ -536,6 +567,7 @@ impl Client {
     /// Audio bytes.
     ///
     /// `GET /speech` (operation `getSpeech`).
+    #[cfg(feature = "speech")]
     pub async fn get_speech(
         &self,
         text: &str,
@@ -579,6 +611,7 @@ impl Client {
     /// A WebSocket (a protocol switch, not a request and an answer).
     ///
     /// `GET /socket` (operation `openSocket`).
+    #[cfg(feature = "socket")]
     pub async fn open_socket(
         &self,
     ) -> Result<ResponseValue<()>, Error<OpenSocketError>> {
@@ -619,6 +652,7 @@ impl Client {
     /// `GET /documents/{id}` (operation `getDocument`).
     ///
     /// Sends none of the optional parameters; [`get_document_with`](Self::get_document_with) takes them.
+    #[cfg(feature = "documents")]
     pub async fn get_document(
         &self,
         id: &str,
@@ -629,6 +663,7 @@ impl Client {
     /// [`get_document`](Self::get_document) with the optional parameters in `options`.
     ///
     /// `GET /documents/{id}` (operation `getDocument`).
+    #[cfg(feature = "documents")]
     pub async fn get_document_with(
         &self,
         id: &str,
@@ -674,6 +709,7 @@ impl Client {
     /// (progenitor's cli-gen).
     ///
     /// `POST /tokens/check` (operation `checkToken`).
+    #[cfg(feature = "tokens")]
     pub async fn check_token(
         &self,
         authorization: &str,
@@ -727,6 +763,7 @@ impl Client {
     /// Stores a file's bytes as they are.
     ///
     /// `PUT /blobs/{name}` (operation `putBlob`).
+    #[cfg(feature = "blobs")]
     pub async fn put_blob(
         &self,
         name: &str,
@@ -777,6 +814,7 @@ impl Client {
     /// Stores a note.
     ///
     /// `POST /notes` (operation `addNote`).
+    #[cfg(feature = "notes")]
     pub async fn add_note(
         &self,
         body: &str,
@@ -827,6 +865,7 @@ impl Client {
     /// An album from a form of a title, a JSON part and two files.
     ///
     /// `POST /albums` (operation `addAlbum`).
+    #[cfg(feature = "albums")]
     pub async fn add_album(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -871,6 +910,7 @@ impl Client {
     /// A poster from JSON (a title and a link) or from a form with its image.
     ///
     /// `POST /posters` (operation `addPoster`).
+    #[cfg(feature = "posters")]
     pub async fn add_poster(
         &self,
         body: &types::AddPosterBody,
@@ -920,6 +960,7 @@ impl Client {
     /// A poster from JSON (a title and a link) or from a form with its image.
     ///
     /// `POST /posters` (operation `addPoster`).
+    #[cfg(feature = "posters")]
     pub async fn add_poster_multipart(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -966,6 +1007,7 @@ impl Client {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "owners")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -975,6 +1017,7 @@ pub enum GetCurrentOwnerError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "owners")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -984,6 +1027,7 @@ pub enum ListOwnersError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "owners")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -993,6 +1037,7 @@ pub enum DeleteOwnerError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "lateness")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1002,6 +1047,7 @@ pub enum GetLatenessError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "hold")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1011,6 +1057,7 @@ pub enum HoldError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "report")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1024,6 +1071,7 @@ pub enum GetReportError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "profile")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1033,6 +1081,7 @@ pub enum GetProfileError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "motd")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1042,6 +1091,7 @@ pub enum GetMotdError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1051,6 +1101,7 @@ pub enum ListToolCallsError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "speech")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1064,6 +1115,7 @@ pub enum GetSpeechError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "socket")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1078,12 +1130,14 @@ pub enum OpenSocketError {
 }
 
 /// Optional parameters of `getDocument`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "documents")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetDocumentOptions {
     /// (query parameter `version`)
     pub version: Option<i64>,
 }
 
+#[cfg(feature = "documents")]
 impl GetDocumentOptions {
     /// Sets `version` (`None` unsets it).
     pub fn with_version(mut self, version: impl Into<Option<i64>>) -> Self {
@@ -1096,6 +1150,7 @@ impl GetDocumentOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "documents")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1105,6 +1160,7 @@ pub enum GetDocumentError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "tokens")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1114,6 +1170,7 @@ pub enum CheckTokenError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "blobs")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1123,6 +1180,7 @@ pub enum PutBlobError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "notes")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1132,6 +1190,7 @@ pub enum AddNoteError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "albums")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1141,6 +1200,7 @@ pub enum AddAlbumError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "posters")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]

@@ -4,15 +4,39 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "owners",
+            feature = "lateness",
+            feature = "hold",
+            feature = "report",
+            feature = "profile",
+            feature = "motd",
+            feature = "calls",
+            feature = "speech",
+            feature = "socket",
+            feature = "documents",
+            feature = "tokens",
+            feature = "blobs",
+            feature = "notes",
+            feature = "albums",
+            feature = "posters"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use serde::Deserialize;
 use serde::Serialize;
 
 /// Schema: `/components/schemas/Owner`.
+#[cfg(any(feature = "owners", feature = "profile"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Owner {
     pub name: String,
 }
 
+#[cfg(any(feature = "owners", feature = "profile"))]
 impl Owner {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -22,6 +46,7 @@ impl Owner {
 }
 
 /// Schema: `/components/schemas/ToolCall`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ToolCall {
@@ -29,6 +54,7 @@ pub enum ToolCall {
     CustomCall(CustomCall),
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -43,6 +69,7 @@ impl Serialize for ToolCall {
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for ToolCall {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -104,6 +131,7 @@ impl<'de> Deserialize<'de> for ToolCall {
 }
 
 /// Schema: `/components/schemas/FunctionCall/properties/type`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FunctionCallType {
@@ -113,6 +141,7 @@ pub enum FunctionCallType {
     Unknown(String),
 }
 
+#[cfg(feature = "calls")]
 impl FunctionCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -123,6 +152,7 @@ impl FunctionCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::str::FromStr for FunctionCallType {
     type Err = std::convert::Infallible;
 
@@ -134,18 +164,21 @@ impl std::str::FromStr for FunctionCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::fmt::Display for FunctionCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for FunctionCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for FunctionCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -154,6 +187,7 @@ impl<'de> Deserialize<'de> for FunctionCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl crate::runtime::request::ToParam for FunctionCallType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -161,12 +195,14 @@ impl crate::runtime::request::ToParam for FunctionCallType {
 }
 
 /// Schema: `/components/schemas/FunctionCall`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionCall {
     pub r#type: FunctionCallType,
     pub name: String,
 }
 
+#[cfg(feature = "calls")]
 impl FunctionCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -176,6 +212,7 @@ impl FunctionCall {
 }
 
 /// Schema: `/components/schemas/CustomCall/properties/type`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CustomCallType {
@@ -185,6 +222,7 @@ pub enum CustomCallType {
     Unknown(String),
 }
 
+#[cfg(feature = "calls")]
 impl CustomCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -195,6 +233,7 @@ impl CustomCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::str::FromStr for CustomCallType {
     type Err = std::convert::Infallible;
 
@@ -206,18 +245,21 @@ impl std::str::FromStr for CustomCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::fmt::Display for CustomCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for CustomCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for CustomCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -226,6 +268,7 @@ impl<'de> Deserialize<'de> for CustomCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl crate::runtime::request::ToParam for CustomCallType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -233,12 +276,14 @@ impl crate::runtime::request::ToParam for CustomCallType {
 }
 
 /// Schema: `/components/schemas/CustomCall`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CustomCall {
     pub r#type: CustomCallType,
     pub input: String,
 }
 
+#[cfg(feature = "calls")]
 impl CustomCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -251,6 +296,7 @@ impl CustomCall {
 }
 
 /// Schema: `/components/schemas/Pet`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Pet {
@@ -258,6 +304,7 @@ pub enum Pet {
     Fish(Fish),
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for Pet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -272,6 +319,7 @@ impl Serialize for Pet {
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for Pet {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -320,6 +368,7 @@ impl<'de> Deserialize<'de> for Pet {
 }
 
 /// Schema: `/components/schemas/Bird/properties/kind`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum BirdKind {
@@ -329,6 +378,7 @@ pub enum BirdKind {
     Unknown(String),
 }
 
+#[cfg(feature = "calls")]
 impl BirdKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -339,6 +389,7 @@ impl BirdKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::str::FromStr for BirdKind {
     type Err = std::convert::Infallible;
 
@@ -350,18 +401,21 @@ impl std::str::FromStr for BirdKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::fmt::Display for BirdKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for BirdKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for BirdKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -370,6 +424,7 @@ impl<'de> Deserialize<'de> for BirdKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl crate::runtime::request::ToParam for BirdKind {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -377,6 +432,7 @@ impl crate::runtime::request::ToParam for BirdKind {
 }
 
 /// Schema: `/components/schemas/Bird`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bird {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -384,6 +440,7 @@ pub struct Bird {
     pub wings: i64,
 }
 
+#[cfg(feature = "calls")]
 impl Bird {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -399,6 +456,7 @@ impl Bird {
 }
 
 /// Schema: `/components/schemas/Fish/properties/kind`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FishKind {
@@ -408,6 +466,7 @@ pub enum FishKind {
     Unknown(String),
 }
 
+#[cfg(feature = "calls")]
 impl FishKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -418,6 +477,7 @@ impl FishKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::str::FromStr for FishKind {
     type Err = std::convert::Infallible;
 
@@ -429,18 +489,21 @@ impl std::str::FromStr for FishKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::fmt::Display for FishKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for FishKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for FishKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -449,6 +512,7 @@ impl<'de> Deserialize<'de> for FishKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl crate::runtime::request::ToParam for FishKind {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -456,6 +520,7 @@ impl crate::runtime::request::ToParam for FishKind {
 }
 
 /// Schema: `/components/schemas/Fish`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fish {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -463,6 +528,7 @@ pub struct Fish {
     pub fins: i64,
 }
 
+#[cfg(feature = "calls")]
 impl Fish {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -478,6 +544,7 @@ impl Fish {
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -485,6 +552,7 @@ pub struct Error {
     pub status: i32,
 }
 
+#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -502,12 +570,14 @@ impl Error {
 }
 
 /// Schema: `/paths/~1calls/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ListToolCallsOkBody {
     pub calls: Vec<ToolCall>,
     pub pet: Pet,
 }
 
+#[cfg(feature = "calls")]
 impl ListToolCallsOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -517,12 +587,14 @@ impl ListToolCallsOkBody {
 }
 
 /// Schema: `/paths/~1documents~1{id}/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "documents")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetDocumentOkBody {
     pub id: String,
     pub version: i64,
 }
 
+#[cfg(feature = "documents")]
 impl GetDocumentOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -532,12 +604,14 @@ impl GetDocumentOkBody {
 }
 
 /// Schema: `/paths/~1tokens~1check/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "tokens")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckTokenBody {
     pub token: String,
     pub note: serde_json::Value,
 }
 
+#[cfg(feature = "tokens")]
 impl CheckTokenBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -547,12 +621,14 @@ impl CheckTokenBody {
 }
 
 /// Schema: `/paths/~1tokens~1check/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "tokens")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckTokenOkBody {
     pub authorization: String,
     pub note: serde_json::Value,
 }
 
+#[cfg(feature = "tokens")]
 impl CheckTokenOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -565,6 +641,7 @@ impl CheckTokenOkBody {
 }
 
 /// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
+#[cfg(feature = "albums")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddAlbumBodyMeta {
     pub year: i64,
@@ -572,6 +649,7 @@ pub struct AddAlbumBodyMeta {
     pub label: Option<String>,
 }
 
+#[cfg(feature = "albums")]
 impl AddAlbumBodyMeta {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -587,6 +665,7 @@ impl AddAlbumBodyMeta {
 }
 
 /// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "albums")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddAlbumBody {
     pub title: String,
@@ -598,6 +677,7 @@ pub struct AddAlbumBody {
     pub back: Option<String>,
 }
 
+#[cfg(feature = "albums")]
 impl AddAlbumBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -629,6 +709,7 @@ impl AddAlbumBody {
 }
 
 /// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "albums")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddAlbumOkBody {
     pub title: String,
@@ -644,6 +725,7 @@ pub struct AddAlbumOkBody {
     pub parts: Vec<String>,
 }
 
+#[cfg(feature = "albums")]
 impl AddAlbumOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -677,6 +759,7 @@ impl AddAlbumOkBody {
 }
 
 /// Schema: `/paths/~1posters/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "posters")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddPosterBody {
     pub title: String,
@@ -684,6 +767,7 @@ pub struct AddPosterBody {
     pub link: Option<String>,
 }
 
+#[cfg(feature = "posters")]
 impl AddPosterBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -702,12 +786,14 @@ impl AddPosterBody {
 }
 
 /// Schema: `/paths/~1posters/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "posters")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddPosterMultipart {
     pub title: String,
     pub image: String,
 }
 
+#[cfg(feature = "posters")]
 impl AddPosterMultipart {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -720,6 +806,7 @@ impl AddPosterMultipart {
 }
 
 /// Schema: `/paths/~1posters/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "posters")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddPosterOkBody {
     /// `json` or `multipart`.
@@ -730,6 +817,7 @@ pub struct AddPosterOkBody {
     pub image: Option<String>,
 }
 
+#[cfg(feature = "posters")]
 impl AddPosterOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

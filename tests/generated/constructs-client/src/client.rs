@@ -2,6 +2,26 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Constructs 0.3.0: one async method per operation.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "trees",
+            feature = "forms",
+            feature = "dishes",
+            feature = "raw-notes",
+            feature = "videos",
+            feature = "uploads",
+            feature = "blobs",
+            feature = "notes",
+            feature = "tagged",
+            feature = "things",
+            feature = "filters",
+            feature = "choices",
+            feature = "labels"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SchemeKind;
@@ -236,6 +256,7 @@ impl Client {
     /// `GET /trees/{id}` (operation `get_trees_id`).
     ///
     /// Sends none of the optional parameters; [`get_trees_id_with`](Self::get_trees_id_with) takes them.
+    #[cfg(feature = "trees")]
     pub async fn get_trees_id(
         &self,
         id: u32,
@@ -247,6 +268,7 @@ impl Client {
     /// [`get_trees_id`](Self::get_trees_id) with the optional parameters in `options`.
     ///
     /// `GET /trees/{id}` (operation `get_trees_id`).
+    #[cfg(feature = "trees")]
     pub async fn get_trees_id_with(
         &self,
         id: u32,
@@ -317,6 +339,7 @@ impl Client {
     }
 
     /// `POST /forms` (operation `post_forms`).
+    #[cfg(feature = "forms")]
     pub async fn post_forms(
         &self,
         body: Option<&types::FormEntry>,
@@ -362,6 +385,7 @@ impl Client {
     /// [`post_forms`](Self::post_forms) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
     ///
     /// `POST /forms` (operation `post_forms`).
+    #[cfg(feature = "forms")]
     pub async fn post_forms_multipart(
         &self,
         body: Option<&crate::runtime::multipart::Form>,
@@ -404,6 +428,7 @@ impl Client {
     /// A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.
     ///
     /// `POST /dishes` (operation `addDish`).
+    #[cfg(feature = "dishes")]
     pub async fn add_dish(
         &self,
         body: &types::Dish,
@@ -455,6 +480,7 @@ impl Client {
     /// A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.
     ///
     /// `POST /dishes` (operation `addDish`).
+    #[cfg(feature = "dishes")]
     pub async fn add_dish_multipart(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -499,6 +525,7 @@ impl Client {
     /// A body of any media type whose schema is a string (github's asset upload).
     ///
     /// `PUT /raw-notes` (operation `putRawNote`).
+    #[cfg(feature = "raw-notes")]
     pub async fn put_raw_note(
         &self,
         body: &str,
@@ -549,6 +576,7 @@ impl Client {
     /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).
     ///
     /// `POST /videos` (operation `createVideo`).
+    #[cfg(feature = "videos")]
     pub async fn create_video(
         &self,
         body: &types::CreateVideoBody,
@@ -598,6 +626,7 @@ impl Client {
     /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).
     ///
     /// `POST /videos` (operation `createVideo`).
+    #[cfg(feature = "videos")]
     pub async fn create_video_multipart(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -642,6 +671,7 @@ impl Client {
     /// A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.
     ///
     /// `POST /uploads` (operation `upload`).
+    #[cfg(feature = "uploads")]
     pub async fn upload(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -684,6 +714,7 @@ impl Client {
     }
 
     /// `PUT /blobs` (operation `put_blobs`).
+    #[cfg(feature = "blobs")]
     pub async fn put_blobs(
         &self,
         body: &bytes::Bytes,
@@ -729,6 +760,7 @@ impl Client {
     }
 
     /// `POST /notes` (operation `post_notes`).
+    #[cfg(feature = "notes")]
     pub async fn post_notes(
         &self,
         body: &str,
@@ -781,6 +813,7 @@ impl Client {
     /// `GET /tagged` (operation `listTagged`).
     ///
     /// Sends none of the optional parameters; [`list_tagged_with`](Self::list_tagged_with) takes them.
+    #[cfg(feature = "tagged")]
     pub async fn list_tagged(
         &self,
     ) -> Result<ResponseValue<Vec<String>>, Error<ListTaggedError>> {
@@ -790,6 +823,7 @@ impl Client {
     /// [`list_tagged`](Self::list_tagged) with the optional parameters in `options`.
     ///
     /// `GET /tagged` (operation `listTagged`).
+    #[cfg(feature = "tagged")]
     pub async fn list_tagged_with(
         &self,
         options: ListTaggedOptions,
@@ -830,6 +864,7 @@ impl Client {
     }
 
     /// `GET /things` (operation `get_things`).
+    #[cfg(feature = "things")]
     pub async fn get_things(
         &self,
     ) -> Result<ResponseValue<types::GetThingsOkBody>, Error<GetThingsError>> {
@@ -867,6 +902,7 @@ impl Client {
     /// `GET /filters` (operation `echoFilters`).
     ///
     /// Sends none of the optional parameters; [`echo_filters_with`](Self::echo_filters_with) takes them.
+    #[cfg(feature = "filters")]
     pub async fn echo_filters(
         &self,
         range: &types::Range,
@@ -877,6 +913,7 @@ impl Client {
     /// [`echo_filters`](Self::echo_filters) with the optional parameters in `options`.
     ///
     /// `GET /filters` (operation `echoFilters`).
+    #[cfg(feature = "filters")]
     pub async fn echo_filters_with(
         &self,
         range: &types::Range,
@@ -926,6 +963,7 @@ impl Client {
     }
 
     /// `POST /choices` (operation `echoChoices`).
+    #[cfg(feature = "choices")]
     pub async fn echo_choices(
         &self,
         body: &types::EchoChoicesBody,
@@ -973,6 +1011,7 @@ impl Client {
     /// `GET /labels/{names}` (operation `echoLabels`).
     ///
     /// Sends none of the optional parameters; [`echo_labels_with`](Self::echo_labels_with) takes them.
+    #[cfg(feature = "labels")]
     pub async fn echo_labels(
         &self,
         names: &[String],
@@ -983,6 +1022,7 @@ impl Client {
     /// [`echo_labels`](Self::echo_labels) with the optional parameters in `options`.
     ///
     /// `GET /labels/{names}` (operation `echoLabels`).
+    #[cfg(feature = "labels")]
     pub async fn echo_labels_with(
         &self,
         names: &[String],
@@ -1062,6 +1102,7 @@ impl Client {
 }
 
 /// Optional parameters of `get_trees_id`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "trees")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetTreesIdOptions {
     /// (query parameter `depth`; the server uses `3` when unset)
@@ -1072,6 +1113,7 @@ pub struct GetTreesIdOptions {
     pub ids: Option<Vec<i64>>,
 }
 
+#[cfg(feature = "trees")]
 impl GetTreesIdOptions {
     /// Sets `depth` (`None` unsets it).
     pub fn with_depth(mut self, depth: impl Into<Option<i64>>) -> Self {
@@ -1096,6 +1138,7 @@ impl GetTreesIdOptions {
 }
 
 /// The successful answers of `get_trees_id`.
+#[cfg(feature = "trees")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum GetTreesIdSuccess {
@@ -1109,6 +1152,7 @@ pub enum GetTreesIdSuccess {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "trees")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1122,6 +1166,7 @@ pub enum GetTreesIdError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "forms")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1131,6 +1176,7 @@ pub enum PostFormsError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1140,6 +1186,7 @@ pub enum AddDishError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "raw-notes")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1149,6 +1196,7 @@ pub enum PutRawNoteError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "videos")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1158,6 +1206,7 @@ pub enum CreateVideoError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "uploads")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1167,6 +1216,7 @@ pub enum UploadError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "blobs")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1176,6 +1226,7 @@ pub enum PutBlobsError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "notes")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1186,12 +1237,14 @@ pub enum PostNotesError {
 }
 
 /// Optional parameters of `listTagged`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "tagged")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListTaggedOptions {
     /// (query parameter `tag`)
     pub tag: Option<Vec<String>>,
 }
 
+#[cfg(feature = "tagged")]
 impl ListTaggedOptions {
     /// Sets `tag` (`None` unsets it).
     pub fn with_tag(mut self, tag: impl Into<Option<Vec<String>>>) -> Self {
@@ -1204,6 +1257,7 @@ impl ListTaggedOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "tagged")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1213,12 +1267,14 @@ pub enum ListTaggedError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetThingsError {}
 /// Optional parameters of `echoFilters`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EchoFiltersOptions {
     /// (query parameter `q`)
@@ -1231,6 +1287,7 @@ pub struct EchoFiltersOptions {
     pub point: Option<types::Point>,
 }
 
+#[cfg(feature = "filters")]
 impl EchoFiltersOptions {
     /// Sets `q` (`None` unsets it).
     pub fn with_q(mut self, q: impl Into<Option<String>>) -> Self {
@@ -1264,6 +1321,7 @@ impl EchoFiltersOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1273,12 +1331,14 @@ pub enum EchoFiltersError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum EchoChoicesError {}
 /// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "labels")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EchoLabelsOptions {
     /// (query parameter `csv`)
@@ -1293,6 +1353,7 @@ pub struct EchoLabelsOptions {
     pub crumbs: Option<Vec<String>>,
 }
 
+#[cfg(feature = "labels")]
 impl EchoLabelsOptions {
     /// Sets `csv` (`None` unsets it).
     pub fn with_csv(mut self, csv: impl Into<Option<Vec<String>>>) -> Self {
@@ -1329,6 +1390,7 @@ impl EchoLabelsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "labels")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]

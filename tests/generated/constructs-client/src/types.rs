@@ -4,6 +4,26 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "trees",
+            feature = "forms",
+            feature = "dishes",
+            feature = "raw-notes",
+            feature = "videos",
+            feature = "uploads",
+            feature = "blobs",
+            feature = "notes",
+            feature = "tagged",
+            feature = "things",
+            feature = "filters",
+            feature = "choices",
+            feature = "labels"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -20,6 +40,7 @@ where
 }
 
 /// Schema: `/components/schemas/Tree`.
+#[cfg(feature = "trees")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tree {
     pub value: i32,
@@ -31,6 +52,7 @@ pub struct Tree {
     pub children: Option<Vec<Tree>>,
 }
 
+#[cfg(feature = "trees")]
 impl Tree {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -65,6 +87,7 @@ impl Tree {
 /// A schema whose name collides with the generated client type.
 ///
 /// Schema: `/components/schemas/Client`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Client {
     #[serde(rename = "Self")]
@@ -89,6 +112,7 @@ pub struct Client {
     pub additional_properties: std::collections::BTreeMap<String, i64>,
 }
 
+#[cfg(feature = "things")]
 impl Client {
     /// Sets `Self`.
     pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
@@ -131,6 +155,7 @@ impl Client {
 }
 
 /// Schema: `/components/schemas/Patch`.
+#[cfg(feature = "things")]
 #[allow(deprecated)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Patch {
@@ -155,6 +180,7 @@ pub struct Patch {
     pub old: Option<String>,
 }
 
+#[cfg(feature = "things")]
 #[allow(deprecated)]
 impl Patch {
     /// A value from its required properties, in the order the schema lists them; the
@@ -203,9 +229,11 @@ impl Patch {
 }
 
 /// Schema: `/components/schemas/Metadata`.
+#[cfg(feature = "filters")]
 pub type Metadata = std::collections::BTreeMap<String, String>;
 
 /// Schema: `/components/schemas/Page`.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Page {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -214,6 +242,7 @@ pub struct Page {
     pub cursor: Option<String>,
 }
 
+#[cfg(feature = "filters")]
 impl Page {
     /// Sets `size` (`None` unsets it).
     pub fn with_size(mut self, size: impl Into<Option<i64>>) -> Self {
@@ -229,12 +258,14 @@ impl Page {
 }
 
 /// Schema: `/components/schemas/Point`.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     pub x: f64,
     pub y: f64,
 }
 
+#[cfg(feature = "filters")]
 impl Point {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -244,6 +275,7 @@ impl Point {
 }
 
 /// Schema: `/components/schemas/Range`.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Range {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -252,6 +284,7 @@ pub struct Range {
     pub lte: Option<i64>,
 }
 
+#[cfg(feature = "filters")]
 impl Range {
     /// Sets `gt` (`None` unsets it).
     pub fn with_gt(mut self, gt: impl Into<Option<i64>>) -> Self {
@@ -267,9 +300,11 @@ impl Range {
 }
 
 /// Schema: `/components/schemas/Level`.
+#[cfg(feature = "things")]
 pub type Level = i64;
 
 /// Schema: `/components/schemas/Odd`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Odd {
@@ -299,6 +334,7 @@ pub enum Odd {
     Unknown(String),
 }
 
+#[cfg(feature = "things")]
 impl Odd {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -319,6 +355,7 @@ impl Odd {
     }
 }
 
+#[cfg(feature = "things")]
 impl std::str::FromStr for Odd {
     type Err = std::convert::Infallible;
 
@@ -340,18 +377,21 @@ impl std::str::FromStr for Odd {
     }
 }
 
+#[cfg(feature = "things")]
 impl std::fmt::Display for Odd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "things")]
 impl Serialize for Odd {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "things")]
 impl<'de> Deserialize<'de> for Odd {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -360,6 +400,7 @@ impl<'de> Deserialize<'de> for Odd {
     }
 }
 
+#[cfg(feature = "things")]
 impl crate::runtime::request::ToParam for Odd {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -369,11 +410,13 @@ impl crate::runtime::request::ToParam for Odd {
 /// circle
 ///
 /// Schema: `/components/schemas/Shape/oneOf/0`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeCircle {
     pub radius: f64,
 }
 
+#[cfg(feature = "things")]
 impl ShapeCircle {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -385,11 +428,13 @@ impl ShapeCircle {
 /// square
 ///
 /// Schema: `/components/schemas/Shape/oneOf/1`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeSquare {
     pub side: f64,
 }
 
+#[cfg(feature = "things")]
 impl ShapeSquare {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -399,6 +444,7 @@ impl ShapeSquare {
 }
 
 /// Schema: `/components/schemas/Shape`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Shape {
@@ -407,6 +453,7 @@ pub enum Shape {
     String(String),
 }
 
+#[cfg(feature = "things")]
 impl Serialize for Shape {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -417,6 +464,7 @@ impl Serialize for Shape {
     }
 }
 
+#[cfg(feature = "things")]
 impl<'de> Deserialize<'de> for Shape {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1020,6 +1068,7 @@ impl PatchCall {
 /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
 ///
 /// Schema: `/components/schemas/Chunking`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Chunking {
@@ -1027,6 +1076,7 @@ pub enum Chunking {
     StaticChunking(StaticChunking),
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for Chunking {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1041,6 +1091,7 @@ impl Serialize for Chunking {
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for Chunking {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1097,6 +1148,7 @@ impl<'de> Deserialize<'de> for Chunking {
 }
 
 /// Schema: `/components/schemas/AutoChunking/properties/type`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AutoChunkingType {
@@ -1106,6 +1158,7 @@ pub enum AutoChunkingType {
     Unknown(String),
 }
 
+#[cfg(feature = "choices")]
 impl AutoChunkingType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1116,6 +1169,7 @@ impl AutoChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for AutoChunkingType {
     type Err = std::convert::Infallible;
 
@@ -1127,18 +1181,21 @@ impl std::str::FromStr for AutoChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for AutoChunkingType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for AutoChunkingType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for AutoChunkingType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1147,6 +1204,7 @@ impl<'de> Deserialize<'de> for AutoChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::request::ToParam for AutoChunkingType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1154,11 +1212,13 @@ impl crate::runtime::request::ToParam for AutoChunkingType {
 }
 
 /// Schema: `/components/schemas/AutoChunking`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AutoChunking {
     pub r#type: AutoChunkingType,
 }
 
+#[cfg(feature = "choices")]
 impl AutoChunking {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1168,6 +1228,7 @@ impl AutoChunking {
 }
 
 /// Schema: `/components/schemas/StaticChunking/properties/type`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum StaticChunkingType {
@@ -1177,6 +1238,7 @@ pub enum StaticChunkingType {
     Unknown(String),
 }
 
+#[cfg(feature = "choices")]
 impl StaticChunkingType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1187,6 +1249,7 @@ impl StaticChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for StaticChunkingType {
     type Err = std::convert::Infallible;
 
@@ -1198,18 +1261,21 @@ impl std::str::FromStr for StaticChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for StaticChunkingType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for StaticChunkingType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for StaticChunkingType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1218,6 +1284,7 @@ impl<'de> Deserialize<'de> for StaticChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::request::ToParam for StaticChunkingType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1225,11 +1292,13 @@ impl crate::runtime::request::ToParam for StaticChunkingType {
 }
 
 /// Schema: `/components/schemas/StaticChunking/properties/static`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StaticChunkingStatic {
     pub max_tokens: i64,
 }
 
+#[cfg(feature = "choices")]
 impl StaticChunkingStatic {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1239,12 +1308,14 @@ impl StaticChunkingStatic {
 }
 
 /// Schema: `/components/schemas/StaticChunking`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StaticChunking {
     pub r#type: StaticChunkingType,
     pub r#static: StaticChunkingStatic,
 }
 
+#[cfg(feature = "choices")]
 impl StaticChunking {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1254,6 +1325,7 @@ impl StaticChunking {
 }
 
 /// Schema: `/components/schemas/ToolChoice/oneOf/0`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ToolChoiceString {
@@ -1267,6 +1339,7 @@ pub enum ToolChoiceString {
     Unknown(String),
 }
 
+#[cfg(feature = "choices")]
 impl ToolChoiceString {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1279,6 +1352,7 @@ impl ToolChoiceString {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for ToolChoiceString {
     type Err = std::convert::Infallible;
 
@@ -1292,18 +1366,21 @@ impl std::str::FromStr for ToolChoiceString {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for ToolChoiceString {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for ToolChoiceString {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for ToolChoiceString {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1312,6 +1389,7 @@ impl<'de> Deserialize<'de> for ToolChoiceString {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::request::ToParam for ToolChoiceString {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1322,6 +1400,7 @@ impl crate::runtime::request::ToParam for ToolChoiceString {
 /// the objects are tagged by `type`, the string read as itself.
 ///
 /// Schema: `/components/schemas/ToolChoice`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ToolChoice {
@@ -1330,6 +1409,7 @@ pub enum ToolChoice {
     FunctionChoice(FunctionChoice),
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for ToolChoice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1345,6 +1425,7 @@ impl Serialize for ToolChoice {
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for ToolChoice {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1414,6 +1495,7 @@ impl<'de> Deserialize<'de> for ToolChoice {
 /// it. Tried in order, `block`'s optional metadata took `flag`'s and dropped `channel`.
 ///
 /// Schema: `/components/schemas/Action`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Action {
@@ -1421,6 +1503,7 @@ pub enum Action {
     FlagAction(FlagAction),
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1435,6 +1518,7 @@ impl Serialize for Action {
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for Action {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1482,12 +1566,14 @@ impl<'de> Deserialize<'de> for Action {
 pub type ActionType = i64;
 
 /// Schema: `/components/schemas/BlockAction/properties/metadata`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BlockActionMetadata {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
+#[cfg(feature = "choices")]
 impl BlockActionMetadata {
     /// Sets `reason`.
     pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
@@ -1497,6 +1583,7 @@ impl BlockActionMetadata {
 }
 
 /// Schema: `/components/schemas/BlockAction`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BlockAction {
     pub r#type: i64,
@@ -1504,6 +1591,7 @@ pub struct BlockAction {
     pub metadata: Option<BlockActionMetadata>,
 }
 
+#[cfg(feature = "choices")]
 impl BlockAction {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1522,11 +1610,13 @@ impl BlockAction {
 }
 
 /// Schema: `/components/schemas/FlagAction/properties/metadata`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlagActionMetadata {
     pub channel: String,
 }
 
+#[cfg(feature = "choices")]
 impl FlagActionMetadata {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1536,12 +1626,14 @@ impl FlagActionMetadata {
 }
 
 /// Schema: `/components/schemas/FlagAction`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlagAction {
     pub r#type: i64,
     pub metadata: FlagActionMetadata,
 }
 
+#[cfg(feature = "choices")]
 impl FlagAction {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1551,11 +1643,13 @@ impl FlagAction {
 }
 
 /// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SparseFilesValue {
     pub name: String,
 }
 
+#[cfg(feature = "choices")]
 impl SparseFilesValue {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1568,6 +1662,7 @@ impl SparseFilesValue {
 /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
 ///
 /// Schema: `/components/schemas/Sparse`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sparse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1578,6 +1673,7 @@ pub struct Sparse {
     pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
 }
 
+#[cfg(feature = "choices")]
 impl Sparse {
     /// Sets `labels` (`None` unsets it).
     pub fn with_labels(
@@ -1610,6 +1706,7 @@ impl Sparse {
 }
 
 /// Schema: `/components/schemas/NullableKind`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum NullableKind {
@@ -1621,6 +1718,7 @@ pub enum NullableKind {
     Unknown(String),
 }
 
+#[cfg(feature = "choices")]
 impl NullableKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1632,6 +1730,7 @@ impl NullableKind {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for NullableKind {
     type Err = std::convert::Infallible;
 
@@ -1644,18 +1743,21 @@ impl std::str::FromStr for NullableKind {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for NullableKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for NullableKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for NullableKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1664,6 +1766,7 @@ impl<'de> Deserialize<'de> for NullableKind {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::request::ToParam for NullableKind {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1671,6 +1774,7 @@ impl crate::runtime::request::ToParam for NullableKind {
 }
 
 /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum HostedToolChoiceType {
@@ -1682,6 +1786,7 @@ pub enum HostedToolChoiceType {
     Unknown(String),
 }
 
+#[cfg(feature = "choices")]
 impl HostedToolChoiceType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1693,6 +1798,7 @@ impl HostedToolChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for HostedToolChoiceType {
     type Err = std::convert::Infallible;
 
@@ -1705,18 +1811,21 @@ impl std::str::FromStr for HostedToolChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for HostedToolChoiceType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for HostedToolChoiceType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for HostedToolChoiceType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1725,6 +1834,7 @@ impl<'de> Deserialize<'de> for HostedToolChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::request::ToParam for HostedToolChoiceType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1732,11 +1842,13 @@ impl crate::runtime::request::ToParam for HostedToolChoiceType {
 }
 
 /// Schema: `/components/schemas/HostedToolChoice`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HostedToolChoice {
     pub r#type: HostedToolChoiceType,
 }
 
+#[cfg(feature = "choices")]
 impl HostedToolChoice {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1746,6 +1858,7 @@ impl HostedToolChoice {
 }
 
 /// Schema: `/components/schemas/FunctionChoice/properties/type`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FunctionChoiceType {
@@ -1755,6 +1868,7 @@ pub enum FunctionChoiceType {
     Unknown(String),
 }
 
+#[cfg(feature = "choices")]
 impl FunctionChoiceType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1765,6 +1879,7 @@ impl FunctionChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for FunctionChoiceType {
     type Err = std::convert::Infallible;
 
@@ -1776,18 +1891,21 @@ impl std::str::FromStr for FunctionChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for FunctionChoiceType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for FunctionChoiceType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for FunctionChoiceType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1796,6 +1914,7 @@ impl<'de> Deserialize<'de> for FunctionChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::request::ToParam for FunctionChoiceType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1803,12 +1922,14 @@ impl crate::runtime::request::ToParam for FunctionChoiceType {
 }
 
 /// Schema: `/components/schemas/FunctionChoice`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionChoice {
     pub r#type: FunctionChoiceType,
     pub name: String,
 }
 
+#[cfg(feature = "choices")]
 impl FunctionChoice {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1936,6 +2057,7 @@ impl Fish {
 pub type Digits = String;
 
 /// Schema: `/components/schemas/FormEntry`.
+#[cfg(feature = "forms")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FormEntry {
     pub name: String,
@@ -1943,6 +2065,7 @@ pub struct FormEntry {
     pub count: Option<i64>,
 }
 
+#[cfg(feature = "forms")]
 impl FormEntry {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1961,11 +2084,14 @@ impl FormEntry {
 }
 
 /// Schema: `/components/schemas/AnyThing`.
+#[cfg(feature = "things")]
 pub type AnyThing = serde_json::Value;
 
 /// Schema: `/components/schemas/FreeForm`.
+#[cfg(feature = "things")]
 pub type FreeForm = serde_json::Map<String, serde_json::Value>;
 
+#[cfg(feature = "choices")]
 impl crate::runtime::request::ToParam for Net {
     fn to_param(&self) -> String {
         match self {
@@ -1976,6 +2102,7 @@ impl crate::runtime::request::ToParam for Net {
 }
 
 /// Schema: `/components/schemas/Net`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Net {
@@ -1983,6 +2110,7 @@ pub enum Net {
     String2(String),
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for Net {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -1992,6 +2120,7 @@ impl Serialize for Net {
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for Net {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2018,6 +2147,7 @@ impl<'de> Deserialize<'de> for Net {
 }
 
 /// Schema: `/components/schemas/Dish`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Dish {
@@ -2025,6 +2155,7 @@ pub enum Dish {
     Tea(Tea),
 }
 
+#[cfg(feature = "dishes")]
 impl Serialize for Dish {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -2039,6 +2170,7 @@ impl Serialize for Dish {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl<'de> Deserialize<'de> for Dish {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2087,6 +2219,7 @@ impl<'de> Deserialize<'de> for Dish {
 }
 
 /// Schema: `/components/schemas/Cake/properties/kind`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CakeKind {
@@ -2096,6 +2229,7 @@ pub enum CakeKind {
     Unknown(String),
 }
 
+#[cfg(feature = "dishes")]
 impl CakeKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -2106,6 +2240,7 @@ impl CakeKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl std::str::FromStr for CakeKind {
     type Err = std::convert::Infallible;
 
@@ -2117,18 +2252,21 @@ impl std::str::FromStr for CakeKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl std::fmt::Display for CakeKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "dishes")]
 impl Serialize for CakeKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "dishes")]
 impl<'de> Deserialize<'de> for CakeKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2137,6 +2275,7 @@ impl<'de> Deserialize<'de> for CakeKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl crate::runtime::request::ToParam for CakeKind {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -2144,6 +2283,7 @@ impl crate::runtime::request::ToParam for CakeKind {
 }
 
 /// Schema: `/components/schemas/Cake`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Cake {
     pub kind: CakeKind,
@@ -2152,6 +2292,7 @@ pub struct Cake {
     pub vegan: Option<bool>,
 }
 
+#[cfg(feature = "dishes")]
 impl Cake {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2171,6 +2312,7 @@ impl Cake {
 }
 
 /// Schema: `/components/schemas/Tea/properties/kind`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum TeaKind {
@@ -2180,6 +2322,7 @@ pub enum TeaKind {
     Unknown(String),
 }
 
+#[cfg(feature = "dishes")]
 impl TeaKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -2190,6 +2333,7 @@ impl TeaKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl std::str::FromStr for TeaKind {
     type Err = std::convert::Infallible;
 
@@ -2201,18 +2345,21 @@ impl std::str::FromStr for TeaKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl std::fmt::Display for TeaKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "dishes")]
 impl Serialize for TeaKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "dishes")]
 impl<'de> Deserialize<'de> for TeaKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2221,6 +2368,7 @@ impl<'de> Deserialize<'de> for TeaKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl crate::runtime::request::ToParam for TeaKind {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -2228,6 +2376,7 @@ impl crate::runtime::request::ToParam for TeaKind {
 }
 
 /// Schema: `/components/schemas/Tea`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tea {
     pub kind: TeaKind,
@@ -2240,6 +2389,7 @@ pub struct Tea {
     pub sugar: Option<Option<i64>>,
 }
 
+#[cfg(feature = "dishes")]
 impl Tea {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2255,12 +2405,14 @@ impl Tea {
 }
 
 /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
+#[cfg(any(feature = "notes", feature = "things"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedInnerDeep {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl NamedInnerDeep {
     /// Sets `value`.
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
@@ -2270,12 +2422,14 @@ impl NamedInnerDeep {
 }
 
 /// Schema: `/components/schemas/Named/properties/inner`.
+#[cfg(any(feature = "notes", feature = "things"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedInner {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deep: Option<NamedInnerDeep>,
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl NamedInner {
     /// Sets `deep` (`None` unsets it).
     pub fn with_deep(mut self, deep: impl Into<Option<NamedInnerDeep>>) -> Self {
@@ -2285,12 +2439,14 @@ impl NamedInner {
 }
 
 /// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
+#[cfg(any(feature = "notes", feature = "things"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedLabelsValue {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl NamedLabelsValue {
     /// Sets `text`.
     pub fn with_text(mut self, text: impl Into<String>) -> Self {
@@ -2300,6 +2456,7 @@ impl NamedLabelsValue {
 }
 
 /// Schema: `/components/schemas/Named`.
+#[cfg(any(feature = "notes", feature = "things"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Named {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2312,6 +2469,7 @@ pub struct Named {
     pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl Named {
     /// Sets `mirror`.
     pub fn with_mirror(mut self, mirror: impl Into<String>) -> Self {
@@ -2342,6 +2500,7 @@ impl Named {
 }
 
 /// Schema: `/paths/~1trees~1{id}/get/parameters/2/schema`.
+#[cfg(feature = "trees")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum GetTreesIdTheme {
@@ -2353,6 +2512,7 @@ pub enum GetTreesIdTheme {
     Unknown(String),
 }
 
+#[cfg(feature = "trees")]
 impl GetTreesIdTheme {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -2364,6 +2524,7 @@ impl GetTreesIdTheme {
     }
 }
 
+#[cfg(feature = "trees")]
 impl std::str::FromStr for GetTreesIdTheme {
     type Err = std::convert::Infallible;
 
@@ -2376,18 +2537,21 @@ impl std::str::FromStr for GetTreesIdTheme {
     }
 }
 
+#[cfg(feature = "trees")]
 impl std::fmt::Display for GetTreesIdTheme {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "trees")]
 impl Serialize for GetTreesIdTheme {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "trees")]
 impl<'de> Deserialize<'de> for GetTreesIdTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2396,6 +2560,7 @@ impl<'de> Deserialize<'de> for GetTreesIdTheme {
     }
 }
 
+#[cfg(feature = "trees")]
 impl crate::runtime::request::ToParam for GetTreesIdTheme {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -2403,12 +2568,14 @@ impl crate::runtime::request::ToParam for GetTreesIdTheme {
 }
 
 /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
+#[cfg(feature = "trees")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GetTreesIdClientErrorBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
+#[cfg(feature = "trees")]
 impl GetTreesIdClientErrorBody {
     /// Sets `reason`.
     pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
@@ -2418,6 +2585,7 @@ impl GetTreesIdClientErrorBody {
 }
 
 /// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "videos")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CreateVideoBody {
     pub prompt: String,
@@ -2425,6 +2593,7 @@ pub struct CreateVideoBody {
     pub seconds: Option<i64>,
 }
 
+#[cfg(feature = "videos")]
 impl CreateVideoBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2443,6 +2612,7 @@ impl CreateVideoBody {
 }
 
 /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema/properties/style`.
+#[cfg(feature = "videos")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CreateVideoMultipartStyle {
@@ -2454,6 +2624,7 @@ pub enum CreateVideoMultipartStyle {
     Unknown(String),
 }
 
+#[cfg(feature = "videos")]
 impl CreateVideoMultipartStyle {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -2465,6 +2636,7 @@ impl CreateVideoMultipartStyle {
     }
 }
 
+#[cfg(feature = "videos")]
 impl std::str::FromStr for CreateVideoMultipartStyle {
     type Err = std::convert::Infallible;
 
@@ -2477,18 +2649,21 @@ impl std::str::FromStr for CreateVideoMultipartStyle {
     }
 }
 
+#[cfg(feature = "videos")]
 impl std::fmt::Display for CreateVideoMultipartStyle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "videos")]
 impl Serialize for CreateVideoMultipartStyle {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "videos")]
 impl<'de> Deserialize<'de> for CreateVideoMultipartStyle {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2497,6 +2672,7 @@ impl<'de> Deserialize<'de> for CreateVideoMultipartStyle {
     }
 }
 
+#[cfg(feature = "videos")]
 impl crate::runtime::request::ToParam for CreateVideoMultipartStyle {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -2504,6 +2680,7 @@ impl crate::runtime::request::ToParam for CreateVideoMultipartStyle {
 }
 
 /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "videos")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CreateVideoMultipart {
     pub prompt: String,
@@ -2516,6 +2693,7 @@ pub struct CreateVideoMultipart {
     pub style: Option<Option<CreateVideoMultipartStyle>>,
 }
 
+#[cfg(feature = "videos")]
 impl CreateVideoMultipart {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2535,12 +2713,14 @@ impl CreateVideoMultipart {
 }
 
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta/properties/origin`.
+#[cfg(feature = "uploads")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct UploadBodyMetaOrigin {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
 }
 
+#[cfg(feature = "uploads")]
 impl UploadBodyMetaOrigin {
     /// Sets `city`.
     pub fn with_city(mut self, city: impl Into<String>) -> Self {
@@ -2550,6 +2730,7 @@ impl UploadBodyMetaOrigin {
 }
 
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
+#[cfg(feature = "uploads")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UploadBodyMeta {
     pub author: String,
@@ -2559,6 +2740,7 @@ pub struct UploadBodyMeta {
     pub origin: Option<UploadBodyMetaOrigin>,
 }
 
+#[cfg(feature = "uploads")]
 impl UploadBodyMeta {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2587,6 +2769,7 @@ impl UploadBodyMeta {
 }
 
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "uploads")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UploadBody {
     pub title: String,
@@ -2599,6 +2782,7 @@ pub struct UploadBody {
     pub file: String,
 }
 
+#[cfg(feature = "uploads")]
 impl UploadBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2674,6 +2858,7 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
 }
 
 /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GetThingsOkBody {
     /// A schema whose name collides with the generated client type.
@@ -2695,6 +2880,7 @@ pub struct GetThingsOkBody {
     pub named: Option<Named>,
 }
 
+#[cfg(feature = "things")]
 impl GetThingsOkBody {
     /// Sets `client` (`None` unsets it).
     pub fn with_client(mut self, client: impl Into<Option<Client>>) -> Self {
@@ -2746,6 +2932,7 @@ impl GetThingsOkBody {
 }
 
 /// Schema: `/paths/~1filters/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EchoFiltersOkBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2764,6 +2951,7 @@ pub struct EchoFiltersOkBody {
     pub range: Option<Range>,
 }
 
+#[cfg(feature = "filters")]
 impl EchoFiltersOkBody {
     /// Sets `q`.
     pub fn with_q(mut self, q: impl Into<String>) -> Self {
@@ -2797,6 +2985,7 @@ impl EchoFiltersOkBody {
 }
 
 /// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EchoChoicesBody {
     /// No discriminator, but each variant pins `type` to its own value (openai's chunking
@@ -2816,6 +3005,7 @@ pub struct EchoChoicesBody {
     pub net: Option<Net>,
 }
 
+#[cfg(feature = "choices")]
 impl EchoChoicesBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2849,6 +3039,7 @@ impl EchoChoicesBody {
 }
 
 /// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EchoChoicesOkBody {
     /// No discriminator, but each variant pins `type` to its own value (openai's chunking
@@ -2868,6 +3059,7 @@ pub struct EchoChoicesOkBody {
     pub net: Option<Net>,
 }
 
+#[cfg(feature = "choices")]
 impl EchoChoicesOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2901,6 +3093,7 @@ impl EchoChoicesOkBody {
 }
 
 /// Schema: `/paths/~1labels~1{names}/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "labels")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EchoLabelsOkBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2917,6 +3110,7 @@ pub struct EchoLabelsOkBody {
     pub crumbs: Option<Vec<String>>,
 }
 
+#[cfg(feature = "labels")]
 impl EchoLabelsOkBody {
     /// Sets `names` (`None` unsets it).
     pub fn with_names(mut self, names: impl Into<Option<Vec<String>>>) -> Self {

@@ -2,6 +2,10 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Lending Library 2.1.0: one async method per operation.
 
+#![cfg_attr(
+    not(all(feature = "books", feature = "members")),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SchemeKind;
@@ -194,6 +198,7 @@ impl Client {
     /// `GET /books` (operation `searchBooks`).
     ///
     /// Sends none of the optional parameters; [`search_books_with`](Self::search_books_with) takes them.
+    #[cfg(feature = "books")]
     pub async fn search_books(
         &self,
     ) -> Result<ResponseValue<Vec<types::Book>>, Error<SearchBooksError>> {
@@ -203,6 +208,7 @@ impl Client {
     /// [`search_books`](Self::search_books) with the optional parameters in `options`.
     ///
     /// `GET /books` (operation `searchBooks`).
+    #[cfg(feature = "books")]
     pub async fn search_books_with(
         &self,
         options: SearchBooksOptions,
@@ -251,6 +257,7 @@ impl Client {
     }
 
     /// `GET /books/{isbn}` (operation `get_books_isbn`).
+    #[cfg(feature = "books")]
     pub async fn get_books_isbn(
         &self,
         isbn: &str,
@@ -290,6 +297,7 @@ impl Client {
     }
 
     /// `DELETE /books/{isbn}` (operation `withdrawBook`).
+    #[cfg(feature = "books")]
     pub async fn withdraw_book(
         &self,
         isbn: &str,
@@ -324,6 +332,7 @@ impl Client {
     }
 
     /// `POST /members/{memberId}/loans` (operation `lendBook`).
+    #[cfg(feature = "members")]
     pub async fn lend_book(
         &self,
         member_id: i64,
@@ -375,6 +384,7 @@ impl Client {
 }
 
 /// Optional parameters of `searchBooks`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SearchBooksOptions {
     /// (query parameter `format`)
@@ -387,6 +397,7 @@ pub struct SearchBooksOptions {
     pub x_request_id: Option<String>,
 }
 
+#[cfg(feature = "books")]
 impl SearchBooksOptions {
     /// Sets `format` (`None` unsets it).
     pub fn with_format(mut self, format: impl Into<Option<Vec<types::Format>>>) -> Self {
@@ -417,6 +428,7 @@ impl SearchBooksOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -428,6 +440,7 @@ pub enum SearchBooksError {
 
 /// Headers of the `200` answer of `searchBooks`.
 /// Read them with `from_headers(response.headers())`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SearchBooksOkHeaders {
     /// How many books match in all.
@@ -437,6 +450,7 @@ pub struct SearchBooksOkHeaders {
     pub x_formats: Option<Vec<types::Format>>,
 }
 
+#[cfg(feature = "books")]
 impl SearchBooksOkHeaders {
     /// Reads the documented headers; a header that is missing or does not parse is `None`.
     pub fn from_headers(headers: &http::HeaderMap) -> Self {
@@ -462,6 +476,7 @@ impl SearchBooksOkHeaders {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -475,6 +490,7 @@ pub enum GetBooksIsbnError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -484,6 +500,7 @@ pub enum WithdrawBookError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]

@@ -4,6 +4,10 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
+#![cfg_attr(
+    not(all(feature = "books", feature = "members")),
+    allow(unused_imports, dead_code)
+)]
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -20,6 +24,7 @@ where
 }
 
 /// Schema: `/components/schemas/Format`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Format {
@@ -35,6 +40,7 @@ pub enum Format {
     Unknown(String),
 }
 
+#[cfg(feature = "books")]
 impl Format {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -48,6 +54,7 @@ impl Format {
     }
 }
 
+#[cfg(feature = "books")]
 impl std::str::FromStr for Format {
     type Err = std::convert::Infallible;
 
@@ -62,18 +69,21 @@ impl std::str::FromStr for Format {
     }
 }
 
+#[cfg(feature = "books")]
 impl std::fmt::Display for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "books")]
 impl Serialize for Format {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "books")]
 impl<'de> Deserialize<'de> for Format {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -82,6 +92,7 @@ impl<'de> Deserialize<'de> for Format {
     }
 }
 
+#[cfg(feature = "books")]
 impl crate::runtime::request::ToParam for Format {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -89,6 +100,7 @@ impl crate::runtime::request::ToParam for Format {
 }
 
 /// Schema: `/components/schemas/Address`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Address {
     pub street: String,
@@ -101,6 +113,7 @@ pub struct Address {
     pub postcode: Option<Option<String>>,
 }
 
+#[cfg(feature = "books")]
 impl Address {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -120,6 +133,7 @@ impl Address {
 }
 
 /// Schema: `/components/schemas/Author`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Author {
     pub id: uuid::Uuid,
@@ -134,6 +148,7 @@ pub struct Author {
     pub born: Option<Option<jiff::civil::Date>>,
 }
 
+#[cfg(feature = "books")]
 impl Author {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -160,6 +175,7 @@ impl Author {
 }
 
 /// Schema: `/components/schemas/Book/properties/series`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BookSeries {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -168,6 +184,7 @@ pub struct BookSeries {
     pub position: Option<i64>,
 }
 
+#[cfg(feature = "books")]
 impl BookSeries {
     /// Sets `name`.
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
@@ -183,6 +200,7 @@ impl BookSeries {
 }
 
 /// Schema: `/components/schemas/Book`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Book {
     pub isbn: String,
@@ -204,6 +222,7 @@ pub struct Book {
     pub series: Option<BookSeries>,
 }
 
+#[cfg(feature = "books")]
 impl Book {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -271,6 +290,7 @@ impl Book {
 }
 
 /// Schema: `/components/schemas/Loan`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Loan {
     pub isbn: String,
@@ -285,6 +305,7 @@ pub struct Loan {
     pub returned: Option<bool>,
 }
 
+#[cfg(feature = "members")]
 impl Loan {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -321,6 +342,7 @@ impl Loan {
 }
 
 /// Schema: `/components/schemas/LoanRequest`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoanRequest {
     pub isbn: String,
@@ -330,6 +352,7 @@ pub struct LoanRequest {
     pub notes: Option<std::collections::BTreeMap<String, String>>,
 }
 
+#[cfg(feature = "members")]
 impl LoanRequest {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -352,6 +375,7 @@ impl LoanRequest {
 }
 
 /// Schema: `/components/schemas/Member`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Member {
@@ -359,6 +383,7 @@ pub enum Member {
     Child(Child),
 }
 
+#[cfg(feature = "members")]
 impl Serialize for Member {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -373,6 +398,7 @@ impl Serialize for Member {
     }
 }
 
+#[cfg(feature = "members")]
 impl<'de> Deserialize<'de> for Member {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -421,12 +447,14 @@ impl<'de> Deserialize<'de> for Member {
 }
 
 /// Schema: `/components/schemas/Adult`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Adult {
     pub kind: String,
     pub name: String,
 }
 
+#[cfg(feature = "members")]
 impl Adult {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -439,6 +467,7 @@ impl Adult {
 }
 
 /// Schema: `/components/schemas/Child`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Child {
     pub kind: String,
@@ -446,6 +475,7 @@ pub struct Child {
     pub guardian: String,
 }
 
+#[cfg(feature = "members")]
 impl Child {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

@@ -2,6 +2,26 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Oas31 0.1.0: one async method per operation.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "records",
+            feature = "labels",
+            feature = "shipments",
+            feature = "gates",
+            feature = "gate-log",
+            feature = "gate-openings",
+            feature = "gate-notes",
+            feature = "gate-photos",
+            feature = "commands",
+            feature = "reviews",
+            feature = "gist-files",
+            feature = "image-refs",
+            feature = "moderation"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SecurityScheme;
@@ -180,6 +200,7 @@ impl Client {
     /// Stores a record and returns it as stored.
     ///
     /// `POST /records` (operation `addRecord`).
+    #[cfg(feature = "records")]
     pub async fn add_record(
         &self,
         body: &types::Record,
@@ -226,6 +247,7 @@ impl Client {
     }
 
     /// `PUT /labels` (operation `putLabels`).
+    #[cfg(feature = "labels")]
     pub async fn put_labels(
         &self,
         body: &types::Labels,
@@ -272,6 +294,7 @@ impl Client {
     }
 
     /// `POST /shipments` (operation `addShipment`).
+    #[cfg(feature = "shipments")]
     pub async fn add_shipment(
         &self,
         body: &types::Shipment,
@@ -320,6 +343,7 @@ impl Client {
     /// A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s "exactly one", `const` of an object, `contains`): the server holds it to the schema as written (issue 45).
     ///
     /// `POST /gates` (operation `addGate`).
+    #[cfg(feature = "gates")]
     pub async fn add_gate(
         &self,
         body: &types::Gate,
@@ -368,6 +392,7 @@ impl Client {
     /// A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it (issue 45).
     ///
     /// `GET /gate-log` (operation `gateLog`).
+    #[cfg(feature = "gate-log")]
     pub async fn gate_log(
         &self,
         gate: &str,
@@ -411,6 +436,7 @@ impl Client {
     /// `POST /gate-openings` (operation `openGate`).
     ///
     /// Sends none of the optional parameters; [`open_gate_with`](Self::open_gate_with) takes them.
+    #[cfg(feature = "gate-openings")]
     pub async fn open_gate(&self) -> Result<ResponseValue<()>, Error<OpenGateError>> {
         self.open_gate_with(OpenGateOptions::default()).await
     }
@@ -418,6 +444,7 @@ impl Client {
     /// [`open_gate`](Self::open_gate) with the optional parameters in `options`.
     ///
     /// `POST /gate-openings` (operation `openGate`).
+    #[cfg(feature = "gate-openings")]
     pub async fn open_gate_with(
         &self,
         options: OpenGateOptions,
@@ -460,6 +487,7 @@ impl Client {
     /// A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written (issue 45).
     ///
     /// `POST /gate-notes` (operation `addGateNote`).
+    #[cfg(feature = "gate-notes")]
     pub async fn add_gate_note(
         &self,
         body: &types::AddGateNoteBody,
@@ -510,6 +538,7 @@ impl Client {
     /// A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written (issue 45); the implementation gets the body as sent.
     ///
     /// `POST /gate-photos` (operation `addGatePhoto`).
+    #[cfg(feature = "gate-photos")]
     pub async fn add_gate_photo(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -555,6 +584,7 @@ impl Client {
     /// `GET /commands` (operation `listCommands`).
     ///
     /// Sends none of the optional parameters; [`list_commands_with`](Self::list_commands_with) takes them.
+    #[cfg(feature = "commands")]
     pub async fn list_commands(
         &self,
     ) -> Result<ResponseValue<types::CommandStatus>, Error<ListCommandsError>> {
@@ -564,6 +594,7 @@ impl Client {
     /// [`list_commands`](Self::list_commands) with the optional parameters in `options`.
     ///
     /// `GET /commands` (operation `listCommands`).
+    #[cfg(feature = "commands")]
     pub async fn list_commands_with(
         &self,
         options: ListCommandsOptions,
@@ -608,6 +639,7 @@ impl Client {
     /// lists): each item's integer bound is beyond 2^53, its role ids are `null` or patterned.
     ///
     /// `PUT /commands` (operation `putCommands`).
+    #[cfg(feature = "commands")]
     pub async fn put_commands(
         &self,
         body: &Option<Vec<types::Command>>,
@@ -656,6 +688,7 @@ impl Client {
     /// Either list may be left out, not both (github's requested reviewers).
     ///
     /// `POST /reviews` (operation `requestReviews`).
+    #[cfg(feature = "reviews")]
     pub async fn request_reviews(
         &self,
         body: &types::RequestReviewsBody,
@@ -704,6 +737,7 @@ impl Client {
     /// New content, a new name, or `{}` to delete the file (github's gist files).
     ///
     /// `PATCH /gist-files` (operation `editGistFile`).
+    #[cfg(feature = "gist-files")]
     pub async fn edit_gist_file(
         &self,
         body: &types::EditGistFileBody,
@@ -752,6 +786,7 @@ impl Client {
     /// A URL or a file id, not both (openai's image references).
     ///
     /// `POST /image-refs` (operation `addImageRef`).
+    #[cfg(feature = "image-refs")]
     pub async fn add_image_ref(
         &self,
         body: &types::AddImageRefBody,
@@ -798,6 +833,7 @@ impl Client {
     }
 
     /// `PUT /moderation` (operation `putModeration`).
+    #[cfg(feature = "moderation")]
     pub async fn put_moderation(
         &self,
         body: &std::collections::BTreeMap<String, String>,
@@ -846,6 +882,7 @@ impl Client {
     /// [`put_moderation`](Self::put_moderation) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
     ///
     /// `PUT /moderation` (operation `putModeration`).
+    #[cfg(feature = "moderation")]
     pub async fn put_moderation_multipart(
         &self,
         body: &crate::runtime::multipart::Form,
@@ -893,6 +930,7 @@ impl Client {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -906,6 +944,7 @@ pub enum AddRecordError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "labels")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -919,6 +958,7 @@ pub enum PutLabelsError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "shipments")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -932,6 +972,7 @@ pub enum AddShipmentError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "gates")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -945,6 +986,7 @@ pub enum AddGateError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "gate-log")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -955,6 +997,7 @@ pub enum GateLogError {
 }
 
 /// Optional parameters of `openGate`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "gate-openings")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OpenGateOptions {
     /// An enumeration of integers, which no Rust type holds (held, issue 45).
@@ -965,6 +1008,7 @@ pub struct OpenGateOptions {
     pub side: Option<String>,
 }
 
+#[cfg(feature = "gate-openings")]
 impl OpenGateOptions {
     /// Sets `floor` (`None` unsets it).
     pub fn with_floor(mut self, floor: impl Into<Option<i64>>) -> Self {
@@ -983,6 +1027,7 @@ impl OpenGateOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "gate-openings")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -996,6 +1041,7 @@ pub enum OpenGateError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "gate-notes")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1009,6 +1055,7 @@ pub enum AddGateNoteError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "gate-photos")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1019,6 +1066,7 @@ pub enum AddGatePhotoError {
 }
 
 /// Optional parameters of `listCommands`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "commands")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListCommandsOptions {
     /// A string whose one `allOf` part is an enum (its own `enum` is empty).
@@ -1026,6 +1074,7 @@ pub struct ListCommandsOptions {
     pub status: Option<types::CommandStatus>,
 }
 
+#[cfg(feature = "commands")]
 impl ListCommandsOptions {
     /// Sets `status` (`None` unsets it).
     pub fn with_status(
@@ -1041,6 +1090,7 @@ impl ListCommandsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "commands")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1054,6 +1104,7 @@ pub enum ListCommandsError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "commands")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1067,6 +1118,7 @@ pub enum PutCommandsError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "reviews")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1080,6 +1132,7 @@ pub enum RequestReviewsError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "gist-files")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1093,6 +1146,7 @@ pub enum EditGistFileError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "image-refs")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1106,6 +1160,7 @@ pub enum AddImageRefError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "moderation")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]

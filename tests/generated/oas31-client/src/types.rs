@@ -4,6 +4,26 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "records",
+            feature = "labels",
+            feature = "shipments",
+            feature = "gates",
+            feature = "gate-log",
+            feature = "gate-openings",
+            feature = "gate-notes",
+            feature = "gate-photos",
+            feature = "commands",
+            feature = "reviews",
+            feature = "gist-files",
+            feature = "image-refs",
+            feature = "moderation"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -22,6 +42,7 @@ where
 /// One string, or a list with bounds of its own.
 ///
 /// Schema: `/components/schemas/Command/properties/include_roles`.
+#[cfg(feature = "commands")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum CommandIncludeRoles {
@@ -29,6 +50,7 @@ pub enum CommandIncludeRoles {
     Array(Vec<Snowflake>),
 }
 
+#[cfg(feature = "commands")]
 impl Serialize for CommandIncludeRoles {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -38,6 +60,7 @@ impl Serialize for CommandIncludeRoles {
     }
 }
 
+#[cfg(feature = "commands")]
 impl<'de> Deserialize<'de> for CommandIncludeRoles {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -64,6 +87,7 @@ impl<'de> Deserialize<'de> for CommandIncludeRoles {
 }
 
 /// Schema: `/components/schemas/Command`.
+#[cfg(feature = "commands")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Command {
     pub name: String,
@@ -87,6 +111,7 @@ pub struct Command {
     pub include_roles: Option<CommandIncludeRoles>,
 }
 
+#[cfg(feature = "commands")]
 impl Command {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -132,6 +157,7 @@ impl Command {
 }
 
 /// Schema: `/components/schemas/CommandStatus`.
+#[cfg(feature = "commands")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CommandStatus {
@@ -143,6 +169,7 @@ pub enum CommandStatus {
     Unknown(String),
 }
 
+#[cfg(feature = "commands")]
 impl CommandStatus {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -154,6 +181,7 @@ impl CommandStatus {
     }
 }
 
+#[cfg(feature = "commands")]
 impl std::str::FromStr for CommandStatus {
     type Err = std::convert::Infallible;
 
@@ -166,18 +194,21 @@ impl std::str::FromStr for CommandStatus {
     }
 }
 
+#[cfg(feature = "commands")]
 impl std::fmt::Display for CommandStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "commands")]
 impl Serialize for CommandStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "commands")]
 impl<'de> Deserialize<'de> for CommandStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -186,6 +217,7 @@ impl<'de> Deserialize<'de> for CommandStatus {
     }
 }
 
+#[cfg(feature = "commands")]
 impl crate::runtime::request::ToParam for CommandStatus {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -193,6 +225,7 @@ impl crate::runtime::request::ToParam for CommandStatus {
 }
 
 /// Schema: `/components/schemas/Snowflake`.
+#[cfg(feature = "commands")]
 pub type Snowflake = String;
 
 /// Schema: `/components/schemas/Error`.
@@ -220,11 +253,13 @@ impl Error {
 }
 
 /// Schema: `/components/schemas/Owner`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Owner {
     pub name: String,
 }
 
+#[cfg(feature = "records")]
 impl Owner {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -469,6 +504,7 @@ impl<'de> Deserialize<'de> for Change {
 /// Always `record`.
 ///
 /// Schema: `/components/schemas/Record/properties/kind`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RecordKind {
@@ -478,6 +514,7 @@ pub enum RecordKind {
     Unknown(String),
 }
 
+#[cfg(feature = "records")]
 impl RecordKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -488,6 +525,7 @@ impl RecordKind {
     }
 }
 
+#[cfg(feature = "records")]
 impl std::str::FromStr for RecordKind {
     type Err = std::convert::Infallible;
 
@@ -499,18 +537,21 @@ impl std::str::FromStr for RecordKind {
     }
 }
 
+#[cfg(feature = "records")]
 impl std::fmt::Display for RecordKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "records")]
 impl Serialize for RecordKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "records")]
 impl<'de> Deserialize<'de> for RecordKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -519,6 +560,7 @@ impl<'de> Deserialize<'de> for RecordKind {
     }
 }
 
+#[cfg(feature = "records")]
 impl crate::runtime::request::ToParam for RecordKind {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -528,11 +570,13 @@ impl crate::runtime::request::ToParam for RecordKind {
 /// A `$ref` whose sibling adds a constraint, merged like `allOf`.
 ///
 /// Schema: `/components/schemas/Record/properties/deputy`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordDeputy {
     pub name: String,
 }
 
+#[cfg(feature = "records")]
 impl RecordDeputy {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -541,6 +585,7 @@ impl RecordDeputy {
     }
 }
 
+#[cfg(feature = "records")]
 impl crate::runtime::request::ToParam for RecordKey {
     fn to_param(&self) -> String {
         match self {
@@ -553,6 +598,7 @@ impl crate::runtime::request::ToParam for RecordKey {
 /// A string or an integer.
 ///
 /// Schema: `/components/schemas/Record/properties/key`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum RecordKey {
@@ -560,6 +606,7 @@ pub enum RecordKey {
     Integer(i64),
 }
 
+#[cfg(feature = "records")]
 impl Serialize for RecordKey {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -569,6 +616,7 @@ impl Serialize for RecordKey {
     }
 }
 
+#[cfg(feature = "records")]
 impl<'de> Deserialize<'de> for RecordKey {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -597,12 +645,14 @@ impl<'de> Deserialize<'de> for RecordKey {
 /// Checked only by the other keywords (if/then is not checked).
 ///
 /// Schema: `/components/schemas/Record/properties/extra`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RecordExtra {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
 }
 
+#[cfg(feature = "records")]
 impl RecordExtra {
     /// Sets `mode`.
     pub fn with_mode(mut self, mode: impl Into<String>) -> Self {
@@ -614,6 +664,7 @@ impl RecordExtra {
 /// Every nullable spelling of 3.1, constants, bounds and siblings.
 ///
 /// Schema: `/components/schemas/Record`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub id: i64,
@@ -659,6 +710,7 @@ pub struct Record {
     pub extra: Option<RecordExtra>,
 }
 
+#[cfg(feature = "records")]
 impl Record {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -748,6 +800,7 @@ impl Record {
 /// Label names must look like `app.example/name`.
 ///
 /// Schema: `/components/schemas/Labels`.
+#[cfg(feature = "labels")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Labels {
     /// Properties beyond the declared ones.
@@ -755,6 +808,7 @@ pub struct Labels {
     pub additional_properties: std::collections::BTreeMap<String, String>,
 }
 
+#[cfg(feature = "gates")]
 impl crate::runtime::request::ToParam for GateStep {
     fn to_param(&self) -> String {
         match self {
@@ -767,6 +821,7 @@ impl crate::runtime::request::ToParam for GateStep {
 /// Half steps; a whole number fits both branches, so none is exactly one.
 ///
 /// Schema: `/components/schemas/Gate/properties/step`.
+#[cfg(feature = "gates")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum GateStep {
@@ -774,6 +829,7 @@ pub enum GateStep {
     Number(f64),
 }
 
+#[cfg(feature = "gates")]
 impl Serialize for GateStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -783,6 +839,7 @@ impl Serialize for GateStep {
     }
 }
 
+#[cfg(feature = "gates")]
 impl<'de> Deserialize<'de> for GateStep {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -809,6 +866,7 @@ impl<'de> Deserialize<'de> for GateStep {
 }
 
 /// Schema: `/components/schemas/Gate`.
+#[cfg(feature = "gates")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Gate {
     pub mode: String,
@@ -823,6 +881,7 @@ pub struct Gate {
     pub tags: Option<Vec<String>>,
 }
 
+#[cfg(feature = "gates")]
 impl Gate {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -862,6 +921,7 @@ impl Gate {
 }
 
 /// Schema: `/components/schemas/Shipment`.
+#[cfg(feature = "shipments")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Shipment {
     /// Latitude and longitude.
@@ -877,6 +937,7 @@ pub struct Shipment {
     pub carrier: Option<String>,
 }
 
+#[cfg(feature = "shipments")]
 impl Shipment {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1287,6 +1348,7 @@ impl PatchOutput {
 }
 
 /// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RecordDigestAlgorithm {
@@ -1298,6 +1360,7 @@ pub enum RecordDigestAlgorithm {
     Unknown(String),
 }
 
+#[cfg(feature = "records")]
 impl RecordDigestAlgorithm {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1309,6 +1372,7 @@ impl RecordDigestAlgorithm {
     }
 }
 
+#[cfg(feature = "records")]
 impl std::str::FromStr for RecordDigestAlgorithm {
     type Err = std::convert::Infallible;
 
@@ -1321,18 +1385,21 @@ impl std::str::FromStr for RecordDigestAlgorithm {
     }
 }
 
+#[cfg(feature = "records")]
 impl std::fmt::Display for RecordDigestAlgorithm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "records")]
 impl Serialize for RecordDigestAlgorithm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "records")]
 impl<'de> Deserialize<'de> for RecordDigestAlgorithm {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1341,6 +1408,7 @@ impl<'de> Deserialize<'de> for RecordDigestAlgorithm {
     }
 }
 
+#[cfg(feature = "records")]
 impl crate::runtime::request::ToParam for RecordDigestAlgorithm {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1348,6 +1416,7 @@ impl crate::runtime::request::ToParam for RecordDigestAlgorithm {
 }
 
 /// Schema: `/components/schemas/Record/$defs/Digest`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordDigest {
     pub algorithm: RecordDigestAlgorithm,
@@ -1355,6 +1424,7 @@ pub struct RecordDigest {
     pub value: Option<crate::runtime::base64::Base64>,
 }
 
+#[cfg(feature = "records")]
 impl RecordDigest {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1373,6 +1443,7 @@ impl RecordDigest {
 }
 
 /// Schema: `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
+#[cfg(feature = "gate-notes")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddGateNoteBody {
     pub text: String,
@@ -1380,6 +1451,7 @@ pub struct AddGateNoteBody {
     pub level: Option<i64>,
 }
 
+#[cfg(feature = "gate-notes")]
 impl AddGateNoteBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1398,6 +1470,7 @@ impl AddGateNoteBody {
 }
 
 /// Schema: `/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "gate-photos")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddGatePhotoBody {
     pub photo: String,
@@ -1406,6 +1479,7 @@ pub struct AddGatePhotoBody {
     pub level: Option<i64>,
 }
 
+#[cfg(feature = "gate-photos")]
 impl AddGatePhotoBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1425,6 +1499,7 @@ impl AddGatePhotoBody {
 }
 
 /// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "reviews")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RequestReviewsBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1433,6 +1508,7 @@ pub struct RequestReviewsBody {
     pub team: Option<Vec<String>>,
 }
 
+#[cfg(feature = "reviews")]
 impl RequestReviewsBody {
     /// Sets `reviewers` (`None` unsets it).
     pub fn with_reviewers(mut self, reviewers: impl Into<Option<Vec<String>>>) -> Self {
@@ -1448,6 +1524,7 @@ impl RequestReviewsBody {
 }
 
 /// Schema: `/paths/~1gist-files/patch/requestBody/content/application~1json/schema`.
+#[cfg(feature = "gist-files")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EditGistFileBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1463,6 +1540,7 @@ pub struct EditGistFileBody {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
+#[cfg(feature = "gist-files")]
 impl EditGistFileBody {
     /// Sets `content`.
     pub fn with_content(mut self, content: impl Into<String>) -> Self {
@@ -1478,6 +1556,7 @@ impl EditGistFileBody {
 }
 
 /// Schema: `/paths/~1image-refs/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "image-refs")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AddImageRefBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1486,6 +1565,7 @@ pub struct AddImageRefBody {
     pub file_id: Option<String>,
 }
 
+#[cfg(feature = "image-refs")]
 impl AddImageRefBody {
     /// Sets `image_url`.
     pub fn with_image_url(mut self, image_url: impl Into<String>) -> Self {

@@ -2,6 +2,18 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Ticker 0.1.0: one async method per operation.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "ticks",
+            feature = "messages",
+            feature = "heartbeat",
+            feature = "ping",
+            feature = "session"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SchemeKind;
@@ -197,6 +209,7 @@ impl Client {
     /// Ticks as Server-Sent Events
     ///
     /// `GET /ticks` (operation `watchTicks`).
+    #[cfg(feature = "ticks")]
     pub async fn watch_ticks(
         &self,
         count: i64,
@@ -242,6 +255,7 @@ impl Client {
     /// Ticks matching a filter sent in the body (the QUERY method)
     ///
     /// `QUERY /ticks` (operation `searchTicks`).
+    #[cfg(feature = "ticks")]
     pub async fn search_ticks(
         &self,
         body: &types::TickFilter,
@@ -293,6 +307,7 @@ impl Client {
     /// Ticks as JSON Lines
     ///
     /// `GET /ticks/lines` (operation `exportTicks`).
+    #[cfg(feature = "ticks")]
     #[deprecated(note = "Removed on 2030-01-01; use `watchTicks` instead.")]
     pub async fn export_ticks(
         &self,
@@ -339,6 +354,7 @@ impl Client {
     /// Ticks found by a filter that is the whole query string (in querystring)
     ///
     /// `GET /ticks/search` (operation `findTicks`).
+    #[cfg(feature = "ticks")]
     pub async fn find_ticks(
         &self,
         filter: &types::TickFilter,
@@ -380,6 +396,7 @@ impl Client {
     /// Ticks chosen by a JSON query string
     ///
     /// `GET /ticks/select` (operation `selectTicks`).
+    #[cfg(feature = "ticks")]
     pub async fn select_ticks(
         &self,
         selection: Option<&types::TickFilter>,
@@ -424,6 +441,7 @@ impl Client {
     /// Plain-text messages as Server-Sent Events
     ///
     /// `GET /messages` (operation `watchMessages`).
+    #[cfg(feature = "messages")]
     pub async fn watch_messages(
         &self,
     ) -> Result<
@@ -466,6 +484,7 @@ impl Client {
     /// A stream without documented errors (every other status is unexpected)
     ///
     /// `GET /heartbeat` (operation `heartbeat`).
+    #[cfg(feature = "heartbeat")]
     pub async fn heartbeat(
         &self,
     ) -> Result<ResponseValue<JsonLines<i64, HeartbeatError>>, Error<HeartbeatError>> {
@@ -505,6 +524,7 @@ impl Client {
     /// Read as `default` with no content, so an implementation, and the mock, can answer at all.
     ///
     /// `POST /ping` (operation `ping`).
+    #[cfg(feature = "ping")]
     pub async fn ping(&self) -> Result<ResponseValue<()>, Error<PingError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "ping",
@@ -538,6 +558,7 @@ impl Client {
     /// `GET /session` (operation `whoAmI`).
     ///
     /// Sends none of the optional parameters; [`who_am_i_with`](Self::who_am_i_with) takes them.
+    #[cfg(feature = "session")]
     pub async fn who_am_i(
         &self,
         session: &str,
@@ -548,6 +569,7 @@ impl Client {
     /// [`who_am_i`](Self::who_am_i) with the optional parameters in `options`.
     ///
     /// `GET /session` (operation `whoAmI`).
+    #[cfg(feature = "session")]
     pub async fn who_am_i_with(
         &self,
         session: &str,
@@ -602,6 +624,7 @@ impl Client {
     }
 
     /// `GET /ticks/{tickId}` (operation `getTick`).
+    #[cfg(feature = "ticks")]
     pub async fn get_tick(
         &self,
         tick_id: i64,
@@ -643,6 +666,7 @@ impl Client {
     /// Forget a tick (a custom method)
     ///
     /// `PURGE /ticks/{tickId}` (operation `purgeTick`).
+    #[cfg(feature = "ticks")]
     pub async fn purge_tick(
         &self,
         tick_id: i64,
@@ -687,6 +711,7 @@ impl Client {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ticks")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -700,6 +725,7 @@ pub enum WatchTicksError {
     TooManyRequests(types::Error),
 }
 
+#[cfg(feature = "ticks")]
 impl WatchTicksError {
     /// The error a response of another status than the stream's becomes (also
     /// the `error` event that ends a stream, by its `status`).
@@ -717,6 +743,7 @@ impl WatchTicksError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ticks")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -734,6 +761,7 @@ pub enum SearchTicksError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ticks")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -745,6 +773,7 @@ pub enum ExportTicksError {
     TooManyRequests(types::Error),
 }
 
+#[cfg(feature = "ticks")]
 impl ExportTicksError {
     /// The error a response of another status than the stream's becomes (also
     /// the `error` event that ends a stream, by its `status`).
@@ -761,6 +790,7 @@ impl ExportTicksError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ticks")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -778,6 +808,7 @@ pub enum FindTicksError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ticks")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -795,6 +826,7 @@ pub enum SelectTicksError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "messages")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -804,6 +836,7 @@ pub enum WatchMessagesError {
     TooManyRequests(types::Error),
 }
 
+#[cfg(feature = "messages")]
 impl WatchMessagesError {
     /// The error a response of another status than the stream's becomes (also
     /// the `error` event that ends a stream, by its `status`).
@@ -819,11 +852,13 @@ impl WatchMessagesError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "heartbeat")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum HeartbeatError {}
+#[cfg(feature = "heartbeat")]
 impl HeartbeatError {
     /// The error a response of another status than the stream's becomes (also
     /// the `error` event that ends a stream, by its `status`).
@@ -836,6 +871,7 @@ impl HeartbeatError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ping")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -848,12 +884,14 @@ pub enum PingError {
 }
 
 /// Optional parameters of `whoAmI`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "session")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WhoAmIOptions {
     /// (cookie parameter `theme`)
     pub theme: Option<String>,
 }
 
+#[cfg(feature = "session")]
 impl WhoAmIOptions {
     /// Sets `theme` (`None` unsets it).
     pub fn with_theme(mut self, theme: impl Into<Option<String>>) -> Self {
@@ -866,6 +904,7 @@ impl WhoAmIOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "session")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -875,6 +914,7 @@ pub enum WhoAmIError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ticks")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -888,6 +928,7 @@ pub enum GetTickError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "ticks")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]

@@ -4,6 +4,18 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "ticks",
+            feature = "messages",
+            feature = "heartbeat",
+            feature = "ping",
+            feature = "session"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -47,6 +59,7 @@ impl Tick {
 }
 
 /// Schema: `/components/schemas/TickFilter`.
+#[cfg(feature = "ticks")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TickFilter {
     #[serde(rename = "minPrice")]
@@ -56,6 +69,7 @@ pub struct TickFilter {
     pub limit: Option<i64>,
 }
 
+#[cfg(feature = "ticks")]
 impl TickFilter {
     /// Sets `minPrice` (`None` unsets it).
     pub fn with_min_price(mut self, min_price: impl Into<Option<f64>>) -> Self {
@@ -71,6 +85,7 @@ impl TickFilter {
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "messages", feature = "ticks"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -78,6 +93,7 @@ pub struct Error {
     pub status: i32,
 }
 
+#[cfg(any(feature = "messages", feature = "ticks"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -95,6 +111,7 @@ impl Error {
 }
 
 /// Schema: `/paths/~1session/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "session")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WhoAmIOkBody {
     pub session: String,
@@ -102,6 +119,7 @@ pub struct WhoAmIOkBody {
     pub theme: Option<String>,
 }
 
+#[cfg(feature = "session")]
 impl WhoAmIOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

@@ -2,6 +2,17 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Paging 1.0.0: one async method per operation.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "dropshot",
+            feature = "cursor",
+            feature = "after",
+            feature = "link"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SecurityScheme;
@@ -186,6 +197,7 @@ impl Client {
     /// `GET /dropshot/items` (operation `dropshotItems`).
     ///
     /// Sends none of the optional parameters; [`dropshot_items_with`](Self::dropshot_items_with) takes them.
+    #[cfg(feature = "dropshot")]
     pub async fn dropshot_items(
         &self,
     ) -> Result<ResponseValue<types::ItemResultsPage>, Error<DropshotItemsError>> {
@@ -195,6 +207,7 @@ impl Client {
     /// [`dropshot_items`](Self::dropshot_items) with the optional parameters in `options`.
     ///
     /// `GET /dropshot/items` (operation `dropshotItems`).
+    #[cfg(feature = "dropshot")]
     pub async fn dropshot_items_with(
         &self,
         options: DropshotItemsOptions,
@@ -238,6 +251,7 @@ impl Client {
     /// Every item of `dropshotItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`dropshot_items_with`](Self::dropshot_items_with) (authenticated, retried and rate-limited like any call).
     ///
     /// Next page: dropshot's `next_page`, sent back as `page_token` (with `limit` only, as dropshot wants). The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    #[cfg(feature = "dropshot")]
     #[inline]
     pub fn dropshot_items_stream<'a>(
         &'a self,
@@ -263,6 +277,7 @@ impl Client {
     /// `GET /cursor/items` (operation `cursorItems`).
     ///
     /// Sends none of the optional parameters; [`cursor_items_with`](Self::cursor_items_with) takes them.
+    #[cfg(feature = "cursor")]
     pub async fn cursor_items(
         &self,
     ) -> Result<ResponseValue<types::CursorPage>, Error<CursorItemsError>> {
@@ -272,6 +287,7 @@ impl Client {
     /// [`cursor_items`](Self::cursor_items) with the optional parameters in `options`.
     ///
     /// `GET /cursor/items` (operation `cursorItems`).
+    #[cfg(feature = "cursor")]
     pub async fn cursor_items_with(
         &self,
         options: CursorItemsOptions,
@@ -314,6 +330,7 @@ impl Client {
     /// Every item of `cursorItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`cursor_items_with`](Self::cursor_items_with) (authenticated, retried and rate-limited like any call).
     ///
     /// Next page: the cursor in the body, sent back in the query with the other options unchanged. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    #[cfg(feature = "cursor")]
     #[inline]
     pub fn cursor_items_stream<'a>(
         &'a self,
@@ -337,6 +354,7 @@ impl Client {
     /// `GET /after/items` (operation `afterItems`).
     ///
     /// Sends none of the optional parameters; [`after_items_with`](Self::after_items_with) takes them.
+    #[cfg(feature = "after")]
     pub async fn after_items(
         &self,
     ) -> Result<ResponseValue<types::AfterPage>, Error<AfterItemsError>> {
@@ -346,6 +364,7 @@ impl Client {
     /// [`after_items`](Self::after_items) with the optional parameters in `options`.
     ///
     /// `GET /after/items` (operation `afterItems`).
+    #[cfg(feature = "after")]
     pub async fn after_items_with(
         &self,
         options: AfterItemsOptions,
@@ -387,6 +406,7 @@ impl Client {
     /// Every item of `afterItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`after_items_with`](Self::after_items_with) (authenticated, retried and rate-limited like any call).
     ///
     /// Next page: the cursor in the body, sent back in the query with the other options unchanged. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    #[cfg(feature = "after")]
     #[inline]
     pub fn after_items_stream<'a>(
         &'a self,
@@ -410,6 +430,7 @@ impl Client {
     /// `GET /link/{shelf}/items` (operation `linkItems`).
     ///
     /// Sends none of the optional parameters; [`link_items_with`](Self::link_items_with) takes them.
+    #[cfg(feature = "link")]
     pub async fn link_items(
         &self,
         shelf: &str,
@@ -420,6 +441,7 @@ impl Client {
     /// [`link_items`](Self::link_items) with the optional parameters in `options`.
     ///
     /// `GET /link/{shelf}/items` (operation `linkItems`).
+    #[cfg(feature = "link")]
     pub async fn link_items_with(
         &self,
         shelf: &str,
@@ -465,6 +487,7 @@ impl Client {
     /// Every item of `linkItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`link_items_with`](Self::link_items_with) (authenticated, retried and rate-limited like any call).
     ///
     /// Next page: the `Link` header's `rel="next"` target, whose query parameters set the options. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    #[cfg(feature = "link")]
     #[inline]
     pub fn link_items_stream<'a>(
         &'a self,
@@ -492,6 +515,7 @@ impl Client {
 }
 
 /// Optional parameters of `dropshotItems`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "dropshot")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DropshotItemsOptions {
     /// Items per page.
@@ -505,6 +529,7 @@ pub struct DropshotItemsOptions {
     pub kind: Option<String>,
 }
 
+#[cfg(feature = "dropshot")]
 impl DropshotItemsOptions {
     /// Sets `limit` (`None` unsets it).
     pub fn with_limit(mut self, limit: impl Into<Option<u32>>) -> Self {
@@ -529,6 +554,7 @@ impl DropshotItemsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "dropshot")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -539,6 +565,7 @@ pub enum DropshotItemsError {
 }
 
 /// Optional parameters of `cursorItems`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "cursor")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CursorItemsOptions {
     /// (query parameter `pageToken`)
@@ -550,6 +577,7 @@ pub struct CursorItemsOptions {
     pub kind: Option<String>,
 }
 
+#[cfg(feature = "cursor")]
 impl CursorItemsOptions {
     /// Sets `pageToken` (`None` unsets it).
     pub fn with_page_token(mut self, page_token: impl Into<Option<String>>) -> Self {
@@ -574,12 +602,14 @@ impl CursorItemsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "cursor")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum CursorItemsError {}
 /// Optional parameters of `afterItems`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "after")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AfterItemsOptions {
     /// The id of the last item of the page before.
@@ -589,6 +619,7 @@ pub struct AfterItemsOptions {
     pub limit: Option<i32>,
 }
 
+#[cfg(feature = "after")]
 impl AfterItemsOptions {
     /// Sets `after` (`None` unsets it).
     pub fn with_after(mut self, after: impl Into<Option<String>>) -> Self {
@@ -607,12 +638,14 @@ impl AfterItemsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "after")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum AfterItemsError {}
 /// Optional parameters of `linkItems`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "link")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LinkItemsOptions {
     /// (query parameter `page`)
@@ -621,6 +654,7 @@ pub struct LinkItemsOptions {
     pub per_page: Option<i32>,
 }
 
+#[cfg(feature = "link")]
 impl LinkItemsOptions {
     /// Sets `page` (`None` unsets it).
     pub fn with_page(mut self, page: impl Into<Option<i32>>) -> Self {
@@ -639,6 +673,7 @@ impl LinkItemsOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "link")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -650,6 +685,7 @@ pub enum LinkItemsError {
 
 /// Headers of the `200` answer of `linkItems`.
 /// Read them with `from_headers(response.headers())`.
+#[cfg(feature = "link")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LinkItemsOkHeaders {
     /// RFC 8288 links; `rel="next"` is the next page.
@@ -657,6 +693,7 @@ pub struct LinkItemsOkHeaders {
     pub link: Option<String>,
 }
 
+#[cfg(feature = "link")]
 impl LinkItemsOkHeaders {
     /// Reads the documented headers; a header that is missing or does not parse is `None`.
     pub fn from_headers(headers: &http::HeaderMap) -> Self {

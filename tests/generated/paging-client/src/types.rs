@@ -4,6 +4,17 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "dropshot",
+            feature = "cursor",
+            feature = "after",
+            feature = "link"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -35,6 +46,7 @@ impl Item {
 }
 
 /// Schema: `/components/schemas/ItemResultsPage`.
+#[cfg(feature = "dropshot")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemResultsPage {
     pub items: Vec<Item>,
@@ -46,6 +58,7 @@ pub struct ItemResultsPage {
     pub next_page: Option<Option<String>>,
 }
 
+#[cfg(feature = "dropshot")]
 impl ItemResultsPage {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -61,6 +74,7 @@ impl ItemResultsPage {
 }
 
 /// Schema: `/components/schemas/CursorPage`.
+#[cfg(feature = "cursor")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CursorPage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -70,6 +84,7 @@ pub struct CursorPage {
     pub next_page_token: Option<String>,
 }
 
+#[cfg(feature = "cursor")]
 impl CursorPage {
     /// Sets `data` (`None` unsets it).
     pub fn with_data(mut self, data: impl Into<Option<Vec<Item>>>) -> Self {
@@ -85,6 +100,7 @@ impl CursorPage {
 }
 
 /// Schema: `/components/schemas/AfterPage`.
+#[cfg(feature = "after")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AfterPage {
     pub object: String,
@@ -94,6 +110,7 @@ pub struct AfterPage {
     pub has_more: bool,
 }
 
+#[cfg(feature = "after")]
 impl AfterPage {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -115,6 +132,7 @@ impl AfterPage {
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "dropshot", feature = "link"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -122,6 +140,7 @@ pub struct Error {
     pub status: i64,
 }
 
+#[cfg(any(feature = "dropshot", feature = "link"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

@@ -2,6 +2,20 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Routing 0.1.0: one async method per operation.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "root",
+            feature = "accounts-json",
+            feature = "accounts",
+            feature = "files",
+            feature = "templates",
+            feature = "jobs",
+            feature = "responses"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SchemeKind;
@@ -192,6 +206,7 @@ impl Client {
     }
 
     /// `GET /` (operation `getRoot`).
+    #[cfg(feature = "root")]
     pub async fn get_root(
         &self,
     ) -> Result<ResponseValue<types::Echo>, Error<GetRootError>> {
@@ -227,6 +242,7 @@ impl Client {
     }
 
     /// `GET /Accounts.json` (operation `listAccounts`).
+    #[cfg(feature = "accounts-json")]
     pub async fn list_accounts(
         &self,
     ) -> Result<ResponseValue<types::Echo>, Error<ListAccountsError>> {
@@ -262,6 +278,7 @@ impl Client {
     }
 
     /// `GET /Accounts/{Sid}.json` (operation `getAccount`).
+    #[cfg(feature = "accounts")]
     pub async fn get_account(
         &self,
         sid: &str,
@@ -301,6 +318,7 @@ impl Client {
     }
 
     /// `GET /Accounts/{AccountSid}/Calls/{Sid}.json` (operation `getCall`).
+    #[cfg(feature = "accounts")]
     pub async fn get_call(
         &self,
         account_sid: &str,
@@ -342,6 +360,7 @@ impl Client {
     }
 
     /// `GET /files/{name}.{format}` (operation `getFileAs`).
+    #[cfg(feature = "files")]
     pub async fn get_file_as(
         &self,
         name: &str,
@@ -383,6 +402,7 @@ impl Client {
     }
 
     /// `GET /files/{id}` (operation `getFile`).
+    #[cfg(feature = "files")]
     pub async fn get_file(
         &self,
         id: i64,
@@ -422,6 +442,7 @@ impl Client {
     }
 
     /// `PUT /files/{id}` (operation `putFile`).
+    #[cfg(feature = "files")]
     pub async fn put_file(
         &self,
         id: i64,
@@ -460,6 +481,7 @@ impl Client {
     }
 
     /// `GET /templates/{project_id}` (operation `listTemplates`).
+    #[cfg(feature = "templates")]
     pub async fn list_templates(
         &self,
         project_id: i64,
@@ -499,6 +521,7 @@ impl Client {
     }
 
     /// `DELETE /templates/{template_name}` (operation `deleteTemplate`).
+    #[cfg(feature = "templates")]
     pub async fn delete_template(
         &self,
         template_name: &str,
@@ -538,6 +561,7 @@ impl Client {
     }
 
     /// `GET /templates/{template_name}/versions/{version}` (operation `getTemplateVersion`).
+    #[cfg(feature = "templates")]
     pub async fn get_template_version(
         &self,
         template_name: &str,
@@ -579,6 +603,7 @@ impl Client {
     }
 
     /// `GET /templates/{project_id}/versions` (operation `listTemplateVersions`).
+    #[cfg(feature = "templates")]
     pub async fn list_template_versions(
         &self,
         project_id: i64,
@@ -618,6 +643,7 @@ impl Client {
     }
 
     /// `POST /jobs/{name}:cancel` (operation `cancelJob`).
+    #[cfg(feature = "jobs")]
     pub async fn cancel_job(
         &self,
         name: &str,
@@ -656,6 +682,7 @@ impl Client {
     }
 
     /// `POST /responses` (operation `createResponse`).
+    #[cfg(feature = "responses")]
     pub async fn create_response(
         &self,
         body: &types::Echo,
@@ -701,6 +728,7 @@ impl Client {
     }
 
     /// `POST /responses?beta=true` (operation `betaCreateResponse`).
+    #[cfg(feature = "responses")]
     pub async fn beta_create_response(
         &self,
         body: &types::Echo,
@@ -750,6 +778,7 @@ impl Client {
     /// `GET /responses/{response_id}?beta=true` (operation `betaGetResponse`).
     ///
     /// Sends none of the optional parameters; [`beta_get_response_with`](Self::beta_get_response_with) takes them.
+    #[cfg(feature = "responses")]
     pub async fn beta_get_response(
         &self,
         response_id: &str,
@@ -760,6 +789,7 @@ impl Client {
     /// [`beta_get_response`](Self::beta_get_response) with the optional parameters in `options`.
     ///
     /// `GET /responses/{response_id}?beta=true` (operation `betaGetResponse`).
+    #[cfg(feature = "responses")]
     pub async fn beta_get_response_with(
         &self,
         response_id: &str,
@@ -803,6 +833,7 @@ impl Client {
     }
 
     /// `DELETE /responses/{response_id}?beta=true` (operation `betaDeleteResponse`).
+    #[cfg(feature = "responses")]
     pub async fn beta_delete_response(
         &self,
         response_id: &str,
@@ -846,6 +877,7 @@ impl Client {
     /// `GET /responses/{response_id}` (operation `getResponse`).
     ///
     /// Sends none of the optional parameters; [`get_response_with`](Self::get_response_with) takes them.
+    #[cfg(feature = "responses")]
     pub async fn get_response(
         &self,
         response_id: &str,
@@ -856,6 +888,7 @@ impl Client {
     /// [`get_response`](Self::get_response) with the optional parameters in `options`.
     ///
     /// `GET /responses/{response_id}` (operation `getResponse`).
+    #[cfg(feature = "responses")]
     pub async fn get_response_with(
         &self,
         response_id: &str,
@@ -902,6 +935,7 @@ impl Client {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "root")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -911,6 +945,7 @@ pub enum GetRootError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "accounts-json")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -920,6 +955,7 @@ pub enum ListAccountsError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "accounts")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -933,6 +969,7 @@ pub enum GetAccountError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "accounts")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -942,6 +979,7 @@ pub enum GetCallError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "files")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -955,6 +993,7 @@ pub enum GetFileAsError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "files")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -968,6 +1007,7 @@ pub enum GetFileError {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "files")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -977,6 +1017,7 @@ pub enum PutFileError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "templates")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -986,6 +1027,7 @@ pub enum ListTemplatesError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "templates")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -995,6 +1037,7 @@ pub enum DeleteTemplateError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "templates")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1004,6 +1047,7 @@ pub enum GetTemplateVersionError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "templates")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1013,6 +1057,7 @@ pub enum ListTemplateVersionsError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "jobs")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1022,6 +1067,7 @@ pub enum CancelJobError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "responses")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1031,18 +1077,21 @@ pub enum CreateResponseError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "responses")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum BetaCreateResponseError {}
 /// Optional parameters of `betaGetResponse`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BetaGetResponseOptions {
     /// (query parameter `include`)
     pub include: Option<String>,
 }
 
+#[cfg(feature = "responses")]
 impl BetaGetResponseOptions {
     /// Sets `include` (`None` unsets it).
     pub fn with_include(mut self, include: impl Into<Option<String>>) -> Self {
@@ -1055,6 +1104,7 @@ impl BetaGetResponseOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "responses")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -1064,18 +1114,21 @@ pub enum BetaGetResponseError {}
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "responses")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum BetaDeleteResponseError {}
 /// Optional parameters of `getResponse`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetResponseOptions {
     /// (query parameter `include`)
     pub include: Option<String>,
 }
 
+#[cfg(feature = "responses")]
 impl GetResponseOptions {
     /// Sets `include` (`None` unsets it).
     pub fn with_include(mut self, include: impl Into<Option<String>>) -> Self {
@@ -1088,6 +1141,7 @@ impl GetResponseOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "responses")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]

@@ -4,6 +4,20 @@
 //!
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "root",
+            feature = "accounts-json",
+            feature = "accounts",
+            feature = "files",
+            feature = "templates",
+            feature = "jobs",
+            feature = "responses"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -36,6 +50,7 @@ impl Echo {
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "accounts", feature = "files"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -43,6 +58,7 @@ pub struct Error {
     pub status: i64,
 }
 
+#[cfg(any(feature = "accounts", feature = "files"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -60,6 +76,7 @@ impl Error {
 }
 
 /// Schema: `/paths/~1files~1{name}.{format}/get/parameters/1/schema`.
+#[cfg(feature = "files")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum GetFileAsFormat {
@@ -73,6 +90,7 @@ pub enum GetFileAsFormat {
     Unknown(String),
 }
 
+#[cfg(feature = "files")]
 impl GetFileAsFormat {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -85,6 +103,7 @@ impl GetFileAsFormat {
     }
 }
 
+#[cfg(feature = "files")]
 impl std::str::FromStr for GetFileAsFormat {
     type Err = std::convert::Infallible;
 
@@ -98,18 +117,21 @@ impl std::str::FromStr for GetFileAsFormat {
     }
 }
 
+#[cfg(feature = "files")]
 impl std::fmt::Display for GetFileAsFormat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "files")]
 impl Serialize for GetFileAsFormat {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "files")]
 impl<'de> Deserialize<'de> for GetFileAsFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -118,6 +140,7 @@ impl<'de> Deserialize<'de> for GetFileAsFormat {
     }
 }
 
+#[cfg(feature = "files")]
 impl crate::runtime::request::ToParam for GetFileAsFormat {
     fn to_param(&self) -> String {
         self.as_str().to_string()

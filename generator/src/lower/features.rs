@@ -1,0 +1,135 @@
+//! One cargo feature per tag of the client crate (issue 46): which feature compiles each
+//! operation and each type, decided once, so that a team calling one part of a large API
+//! compiles that part only (`default-features = false, features = ["issues"]`).
+//!
+//! Rules (README, "Building a part of a large API"):
+//! - a feature per tag the operations use, named after it in kebab case (`Pull Requests` →
+//!   `pull-requests`), apart from the crate's own features (`rustls`, `default`);
+//! - an operation with several tags compiles when any of them is on;
+//! - operations without a tag, in a document that tags others, share the feature `untagged`;
+//!   in a document that tags none, each path group (its first segment: `/pets/{id}` →
+//!   `pets`) is a feature;
+//! - a type compiles when some operation whose feature is on reaches it (through any number
+//!   of other types); the types webhooks and error bodies reach, and those nothing reaches,
+//!   always compile;
+//! - `default` turns every feature on, so nothing changes for a user who does not opt in; a
+//!   document whose operations fall in one feature gets none.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::ir::{Api, FeatureGates};
+use crate::naming::{self, Scope};
+
+/// The crate's own feature names, which a tag's feature is named apart from.
+const RESERVED: &[&str] = &["default", "rustls", "mock", "redis", "full"];
+
+/// Fills [`Api::features`].
+pub fn decide(api: &mut Api) {
+    let tagged = api.operations.iter().any(|op| !op.tags.is_empty());
+    // Each operation's groups: its tags, or `untagged`, or its path's first segment.
+    let groups: Vec<Vec<String>> = api
+        .operations
+        .iter()
+        .map(|op| {
+            if !op.tags.is_empty() {
+                op.tags.clone()
+            } else if tagged {
+                vec!["untagged".to_owned()]
+            } else {
+                let first = op
+                    .path
+                    .trim_start_matches('/')
+                    .split(['/', '?'])
+                    .next()
+                    .unwrap_or_default();
+                let first = if first.is_empty() || first.starts_with('{') {
+                    "root"
+                } else {
+                    first
+                };
+                vec![first.to_owned()]
+            }
+        })
+        .collect();
+    let mut scope = Scope::reserving(RESERVED);
+    let mut names: HashMap<String, String> = HashMap::new();
+    let mut features: Vec<(String, String)> = Vec::new();
+    for group in groups.iter().flatten() {
+        if names.contains_key(group) {
+            continue;
+        }
+        let kebab = naming::kebab(group);
+        let name = scope.claim(if kebab.is_empty() {
+            "tag".into()
+        } else {
+            kebab
+        });
+        names.insert(group.clone(), name.clone());
+        features.push((name, group.clone()));
+    }
+    if features.len() < 2 {
+        api.features = FeatureGates::default();
+        return;
+    }
+    let operations: Vec<Vec<String>> = groups
+        .iter()
+        .map(|g| {
+            let mut f: Vec<String> = g.iter().map(|t| names[t].clone()).collect();
+            f.dedup();
+            f
+        })
+        .collect();
+    // Each type's references, read from its Debug text (as `select::prune_types` does).
+    let by_name: HashMap<&str, usize> = api
+        .types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), i))
+        .collect();
+    let edges: Vec<Vec<usize>> = api
+        .types
+        .iter()
+        .map(|t| {
+            super::select::named(&format!("{:?}", t.kind))
+                .filter_map(|n| by_name.get(n).copied())
+                .collect()
+        })
+        .collect();
+    let reach = |roots: &str| {
+        let mut seen = vec![false; api.types.len()];
+        let mut queue: Vec<usize> = super::select::named(roots)
+            .filter_map(|n| by_name.get(n).copied())
+            .collect();
+        while let Some(i) = queue.pop() {
+            if !std::mem::replace(&mut seen[i], true) {
+                queue.extend(edges[i].iter().copied());
+            }
+        }
+        seen
+    };
+    let always = reach(&format!(
+        "{:?}{:?}{:?}",
+        api.webhooks, api.error_bodies, api.errors
+    ));
+    let mut gates: Vec<BTreeSet<&str>> = vec![BTreeSet::new(); api.types.len()];
+    for (op, features) in api.operations.iter().zip(&operations) {
+        for (i, reached) in reach(&format!("{op:?}")).into_iter().enumerate() {
+            if reached {
+                gates[i].extend(features.iter().map(String::as_str));
+            }
+        }
+    }
+    let types = api
+        .types
+        .iter()
+        .zip(&gates)
+        .zip(&always)
+        .filter(|((_, gate), always)| !**always && !gate.is_empty() && gate.len() < features.len())
+        .map(|((t, gate), _)| (t.name.clone(), gate.iter().map(|s| s.to_string()).collect()))
+        .collect();
+    api.features = FeatureGates {
+        features,
+        operations,
+        types,
+    };
+}
