@@ -3,43 +3,83 @@
 //! allowances a crate built with some features off needs.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens, quote};
+use proc_macro2::{Delimiter, TokenTree};
+use quote::quote;
 
-/// `items` (top-level items, as one type or one operation prints them) each under
-/// `#[cfg(any(feature = "a", feature = "b"))]` of `features`; unchanged when there are none.
+/// `items` (top-level items, as one type or one operation prints them; or an `impl` block's
+/// methods) each under `#[cfg(feature = "a")]` (`any(…)` of several features), placed after
+/// the item's doc comments; unchanged when there are none.
+///
+/// The items are told apart on the tokens, without parsing them (parsing every type of a
+/// large document again cost half the generator's time): an item is its attributes, then
+/// everything to its first `;` or `{…}` at the top level, or to its `;` for the kinds that
+/// hold a value (`const`, `static`, `type`, `use`).
 pub fn items(items: TokenStream, features: Option<&[String]>) -> TokenStream {
     let Some(features) = features.filter(|f| !f.is_empty()) else {
         return items;
     };
-    let attr = cfg(features);
-    let Ok(mut file) = syn::parse2::<syn::File>(items.clone()) else {
-        // Not items: printed as they are (the file's own parse reports what is wrong).
-        return items;
+    let cfg = match features {
+        [one] => quote!(#[cfg(feature = #one)]),
+        _ => quote!(#[cfg(any(#(feature = #features),*))]),
     };
-    for item in &mut file.items {
-        if let Some(attrs) = item_attrs(item) {
-            after_docs(attrs, &attr);
+    let mut out = TokenStream::new();
+    let mut tokens = items.into_iter().peekable();
+    while tokens.peek().is_some() {
+        // The doc comments, then the cfg, then the item's other attributes and the rest.
+        let mut item: Vec<TokenTree> = Vec::new();
+        let mut docs_done = false;
+        let mut valued = None;
+        while let Some(token) = tokens.next() {
+            let at_attribute = matches!(&token, TokenTree::Punct(p) if p.as_char() == '#')
+                && matches!(tokens.peek(), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket);
+            if at_attribute {
+                let Some(TokenTree::Group(body)) = tokens.next() else {
+                    unreachable!("peeked a bracket group")
+                };
+                let is_doc = matches!(body.stream().into_iter().next(), Some(TokenTree::Ident(i)) if i == "doc");
+                if !is_doc && !docs_done {
+                    item.extend(cfg.clone());
+                    docs_done = true;
+                }
+                item.push(token);
+                item.push(TokenTree::Group(body));
+                continue;
+            }
+            if !docs_done {
+                item.extend(cfg.clone());
+                docs_done = true;
+            }
+            if valued.is_none()
+                && let TokenTree::Ident(i) = &token
+            {
+                let word = i.to_string();
+                if ["const", "static", "type", "use"].contains(&word.as_str()) {
+                    valued = Some(true);
+                } else if ["struct", "enum", "union", "impl", "fn", "mod", "trait"]
+                    .contains(&word.as_str())
+                {
+                    valued = Some(false);
+                }
+            }
+            let ends = match &token {
+                TokenTree::Punct(p) => p.as_char() == ';',
+                TokenTree::Group(g) => g.delimiter() == Delimiter::Brace && valued == Some(false),
+                _ => false,
+            };
+            item.push(token);
+            if ends {
+                break;
+            }
         }
+        out.extend(item);
     }
-    file.items.iter().map(ToTokens::to_token_stream).collect()
+    out
 }
 
 /// Methods of an `impl` block (an operation's methods of `Client`), each under the same
 /// `cfg` as [`items`].
 pub fn methods(methods: TokenStream, features: Option<&[String]>) -> TokenStream {
-    let Some(features) = features.filter(|f| !f.is_empty()) else {
-        return methods;
-    };
-    let attr = cfg(features);
-    let Ok(mut block) = syn::parse2::<syn::ItemImpl>(quote!(impl Gated { #methods })) else {
-        return methods;
-    };
-    for item in &mut block.items {
-        if let syn::ImplItem::Fn(f) = item {
-            after_docs(&mut f.attrs, &attr);
-        }
-    }
-    block.items.iter().map(ToTokens::to_token_stream).collect()
+    items(methods, features)
 }
 
 /// A file's inner attribute for a crate built with some features off: the imports and
@@ -50,40 +90,4 @@ pub fn allowances(all: &[(String, String)]) -> Option<TokenStream> {
     (!all.is_empty()).then(
         || quote!(#![cfg_attr(not(all(#(feature = #names),*)), allow(unused_imports, dead_code))]),
     )
-}
-
-/// `#[cfg(feature = "a")]`, or `#[cfg(any(feature = "a", feature = "b"))]` for several.
-fn cfg(features: &[String]) -> syn::Attribute {
-    match features {
-        [one] => syn::parse_quote!(#[cfg(feature = #one)]),
-        _ => syn::parse_quote!(#[cfg(any(#(feature = #features),*))]),
-    }
-}
-
-/// `attr` after an item's doc comments, before its other attributes (as a person writes it).
-fn after_docs(attrs: &mut Vec<syn::Attribute>, attr: &syn::Attribute) {
-    let docs = attrs
-        .iter()
-        .take_while(|a| a.path().is_ident("doc"))
-        .count();
-    attrs.insert(docs, attr.clone());
-}
-
-fn item_attrs(item: &mut syn::Item) -> Option<&mut Vec<syn::Attribute>> {
-    use syn::Item;
-    Some(match item {
-        Item::Const(i) => &mut i.attrs,
-        Item::Enum(i) => &mut i.attrs,
-        Item::Fn(i) => &mut i.attrs,
-        Item::Impl(i) => &mut i.attrs,
-        Item::Macro(i) => &mut i.attrs,
-        Item::Mod(i) => &mut i.attrs,
-        Item::Static(i) => &mut i.attrs,
-        Item::Struct(i) => &mut i.attrs,
-        Item::Trait(i) => &mut i.attrs,
-        Item::Type(i) => &mut i.attrs,
-        Item::Union(i) => &mut i.attrs,
-        Item::Use(i) => &mut i.attrs,
-        _ => return None,
-    })
 }
