@@ -311,6 +311,19 @@ pub fn readme(
         })
         .collect();
     let header_text = header.trim().trim_start_matches("//").trim();
+    // The client's features (`lower::features`), one row per tag or path group.
+    let usage = match kind {
+        Kind::Client if !api.features.features.is_empty() => {
+            let mut text = format!(
+                "{usage}\n\n## Features\n\nOne per tag (a path group where the document has none), all on by `default`: with\n`default-features = false` and the features of the tags you call, only their operations and\nthe types those reach compile.\n\n| feature | operations of |\n|---|---|"
+            );
+            for (name, group) in &api.features.features {
+                text.push_str(&format!("\n| `{name}` | `{}` |", group.replace('|', "\\|")));
+            }
+            text
+        }
+        _ => usage.to_string(),
+    };
     Readme {
         header_text,
         name: crate_name,
@@ -321,7 +334,7 @@ pub fn readme(
         command,
         files,
         operations,
-        usage,
+        usage: &usage,
     }
     .render()
     .map(|s| format!("{}\n", s.trim_end()))
