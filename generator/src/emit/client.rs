@@ -220,7 +220,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
         let one = method(op);
         let twin = method::multipart_twin(op);
         let stream = op.pagination.as_ref().map(|p| stream_method(op, p));
-        super::gates::methods(quote!(#one #twin #stream), api.features.of_operation(i))
+        super::gates::items(quote!(#one #twin #stream), api.features.of_operation(i))
     });
     // Only operations send requests; a document without any has no use for the schemes.
     let security_schemes = (!api.operations.is_empty()).then(|| {

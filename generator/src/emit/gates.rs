@@ -2,12 +2,11 @@
 //! `#[cfg(any(feature = …))]` on every item an operation or a type prints, and the
 //! allowances a crate built with some features off needs.
 
-use proc_macro2::TokenStream;
-use proc_macro2::{Delimiter, TokenTree};
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;
 
-/// `items` (top-level items, as one type or one operation prints them; or an `impl` block's
-/// methods) each under `#[cfg(feature = "a")]` (`any(…)` of several features), placed after
+/// `items` (top-level items, as one type or one operation prints them, or an operation's
+/// methods inside `impl Client`) each under `#[cfg(feature = "a")]` (`any(…)` of several features), placed after
 /// the item's doc comments; unchanged when there are none.
 ///
 /// The items are told apart on the tokens, without parsing them (parsing every type of a
@@ -74,12 +73,6 @@ pub fn items(items: TokenStream, features: Option<&[String]>) -> TokenStream {
         out.extend(item);
     }
     out
-}
-
-/// Methods of an `impl` block (an operation's methods of `Client`), each under the same
-/// `cfg` as [`items`].
-pub fn methods(methods: TokenStream, features: Option<&[String]>) -> TokenStream {
-    items(methods, features)
 }
 
 /// A file's inner attribute for a crate built with some features off: the imports and

@@ -317,8 +317,13 @@ impl Body {
     /// The type a `multipart/form-data` alternative is checked as, when the body has one: the
     /// implementation then receives `runtime::body::OrMultipart` of the body's type.
     pub fn multipart_alternative(&self) -> Option<&TypeRef> {
-        self.alternatives.iter().find_map(|(_, kind)| match kind {
-            BodyKind::Multipart { ty, .. } => Some(ty),
+        self.multipart_alternative_media().map(|(_, ty)| ty)
+    }
+
+    /// [`Body::multipart_alternative`] with its media type as the document writes it.
+    pub fn multipart_alternative_media(&self) -> Option<(&str, &TypeRef)> {
+        self.alternatives.iter().find_map(|(ct, kind)| match kind {
+            BodyKind::Multipart { ty, .. } => Some((ct.as_str(), ty)),
             _ => None,
         })
     }

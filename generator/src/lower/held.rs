@@ -99,10 +99,8 @@ pub fn decide(api: &mut Api, written: &Value, version: Version) {
         let multipart = if body.is_multipart_form() && body.checked_as.is_some() {
             Some(body.content_type.clone())
         } else {
-            body.alternatives
-                .iter()
-                .find(|(_, kind)| matches!(kind, BodyKind::Multipart { .. }))
-                .map(|(ct, _)| ct.clone())
+            body.multipart_alternative_media()
+                .map(|(ct, _)| ct.to_owned())
         };
         if let Some(ct) = multipart
             && let Some(pointer) = schema_pointer(written, &op.path, &op.method, &ct, version)

@@ -106,11 +106,10 @@ pub(crate) struct Keywords {
 }
 
 /// OpenAPI's `discriminator`: an object whose property names a branch is held to that branch
-/// alone. An object without the property, or with a value that names no branch, is held to
-/// `defaultMapping` (3.2) where the document gives one, else to `oneOf`/`anyOf` as JSON Schema
-/// reads them: the document's branches decide, so a branch that does not require the property
-/// (scalar-galaxy's `CelestialBody`) or one that is itself a union of many tags (openai's
-/// `Item`) is not refused by a rule the document does not state.
+/// alone, and one whose property names none is refused (as the types' decoding refuses it). An
+/// object without the property is held to `defaultMapping`'s branch (3.2) where the document
+/// gives one, else to `oneOf`/`anyOf` as JSON Schema reads them: the branches' own `required`
+/// decide (scalar-galaxy's `CelestialBody` does not require its `type`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Discriminator {
     pub property: String,

@@ -30,10 +30,7 @@ pub(super) fn method(op: &Operation) -> TokenStream {
 pub(super) fn multipart_twin(op: &Operation) -> Option<TokenStream> {
     let twin = op.multipart_twin.as_ref()?;
     let b = op.body.as_ref()?;
-    let (content_type, ty) = b.alternatives.iter().find_map(|(ct, kind)| match kind {
-        BodyKind::Multipart { ty, .. } => Some((ct, ty)),
-        _ => None,
-    })?;
+    let (content_type, ty) = b.multipart_alternative_media()?;
     let mut sent = op.clone();
     sent.rust = twin.rust.clone();
     sent.rust_with = twin.rust_with.clone();
@@ -48,7 +45,7 @@ pub(super) fn multipart_twin(op: &Operation) -> Option<TokenStream> {
     }
     sent.body = Some(crate::ir::Body {
         kind: BodyKind::Bytes,
-        content_type: content_type.clone(),
+        content_type: content_type.to_owned(),
         alternatives: Vec::new(),
         checked_as: Some(ty.clone()),
         ..b.clone()
