@@ -426,10 +426,26 @@ impl<'a> Schemas<'a> {
     /// schema whose `enum` lists `null` (`{type: string, enum:
     /// [a, null]}`); one with no `type` is any JSON value, which holds `null` already.
     pub fn nullable(&self, s: SchemaRef<'_>) -> bool {
+        self.nullable_within(s, 0)
+    }
+
+    /// [`Self::nullable`], `depth` one-part wrappers deep. A wrapper of one part with only
+    /// annotations beside (`{$ref: Metadata, description: …}` in 3.1, read as `allOf:
+    /// [{$ref}]`) is the part: openai's required `metadata`, an `anyOf` of a map and `null`,
+    /// was a map that refused the `null` the document allows.
+    fn nullable_within(&self, s: SchemaRef<'_>, depth: usize) -> bool {
         self.resolve(s).is_some_and(|schema| {
             let v = View::of(schema);
-            !only_null(schema)
-                && (schema.schema_data.nullable || v.typ.is_some() && v.enumeration.has_null())
+            if only_null(schema) {
+                return false;
+            }
+            if schema.schema_data.nullable || v.typ.is_some() && v.enumeration.has_null() {
+                return true;
+            }
+            v.only_parts
+                && v.all_of.len() == 1
+                && depth < 8
+                && self.nullable_within(SchemaRef::of(&v.all_of[0]), depth + 1)
         })
     }
 

@@ -18,7 +18,7 @@ components:
   schemas:
     Pet:
       type: object
-      required: [name, tag, owner]
+      required: [name, tag, owner, labels]
       properties:
         name: {type: string}
         tag: {type: [string, 'null']}
@@ -34,6 +34,14 @@ components:
         age: {type: integer, exclusiveMinimum: 0, exclusiveMaximum: 30}
         weight: {type: number, minimum: 5, exclusiveMinimum: 1}
         motto: {type: string, examples: [woof]}
+        labels:
+          description: what the keeper notes
+          $ref: '#/components/schemas/Labels'
+    Labels:
+      anyOf:
+        - type: object
+          additionalProperties: {type: string}
+        - type: 'null'
     Owner:
       type: object
       properties:
@@ -75,6 +83,11 @@ fn nullable_spellings_match_the_3_0_meaning() {
     let owner = field(&api, "Pet", "owner");
     assert_eq!(owner.ty, TypeRef::Named("Owner".into()));
     assert!(owner.required && owner.nullable);
+    // A reference with a description beside it (read as a one-part `allOf`) to a schema that
+    // admits `null` admits it too (openai's required `metadata`).
+    let labels = field(&api, "Pet", "labels");
+    assert_eq!(labels.ty, TypeRef::Named("Labels".into()));
+    assert!(labels.required && labels.nullable);
 }
 
 #[test]

@@ -521,7 +521,7 @@ pub async fn read_form_held<T: DeserializeOwned + serde::Serialize>(
     let form = read_form::<T>(parts, body, limit, required).await?;
     if let Some(value) = &form {
         let mut errors = Violations::new();
-        held.check_typed(value, "", &mut errors);
+        held.check_form(value, "", &mut errors, false);
         errors.check()?;
     }
     Ok(form)

@@ -37,6 +37,7 @@ pub mod route;
 mod runtime_handle;
 pub mod schema;
 mod schema_eval;
+mod schema_form;
 mod scheme;
 pub mod serve;
 pub mod stream;

@@ -211,6 +211,30 @@ impl Held {
         }
     }
 
+    /// [`Held::check_typed`] for a form read into its type: where the type left a field as
+    /// text (a `serde_json::Value` member), the text is read as the schema says first
+    /// ([`Schema::read_form_text`]; `nulls`: a multipart part's `null` is JSON's null).
+    pub fn check_form<T: serde::Serialize + ?Sized>(
+        &self,
+        value: &T,
+        at: &str,
+        out: &mut super::validate::Violations,
+        nulls: bool,
+    ) {
+        let Some(schema) = self.schema() else {
+            return;
+        };
+        match serde_json::to_value(value) {
+            Ok(mut json) => {
+                schema.read_form_text(&mut json, nulls);
+                schema.check(&json, at, out);
+            }
+            Err(error) => {
+                tracing::warn!(at, %error, "a form read could not be held to its schema");
+            }
+        }
+    }
+
     /// The compiled schema (`None` when it could not be compiled).
     pub fn schema(&self) -> Option<&Schema> {
         self.compiled

@@ -53,7 +53,13 @@ impl Schema {
         self.eval(0, value, "", None)
     }
 
-    fn eval(&self, node: usize, v: &Value, at: &str, out: Option<&mut Violations>) -> bool {
+    pub(crate) fn eval(
+        &self,
+        node: usize,
+        v: &Value,
+        at: &str,
+        out: Option<&mut Violations>,
+    ) -> bool {
         match &self.nodes[node] {
             Node::Always(true) => true,
             Node::Always(false) => {

@@ -269,6 +269,75 @@ fn nullable_beside_a_reference_admits_null_in_3_0() {
     assert_eq!(judge(serde_json::json!({"format": 1})).len(), 1);
 }
 
+/// A form's fields are text: where the body's type leaves one as text (discord's invite form,
+/// an `allOf` of an `anyOf`, is held as a JSON value), the text is read as the schema says
+/// before the walk: `"0"` an integer in whichever branch fits, a lone field an array of one,
+/// a JSON part an array of objects, `null` JSON's null only in a multipart part. Text no
+/// reading fits stays text and is refused naming the place.
+#[test]
+fn a_form_s_text_is_read_as_its_schema_says() {
+    let document = serde_json::json!({"components": {"schemas": {
+        "Invite": {"allOf": [
+            {"anyOf": [
+                {"type": "object", "properties": {"max_age": {"type": ["integer", "null"], "minimum": 1}}},
+                {"type": "object", "properties": {
+                    "max_age": {"type": ["integer", "null"], "minimum": 0},
+                    "unique": {"type": ["boolean", "null"]},
+                    "role_ids": {"type": "array", "items": {"type": "integer"}}}}
+            ]},
+            {"type": "object", "properties": {
+                "embeds": {"type": "array", "items": {"type": "object", "required": ["title"]}},
+                "file": {"type": "string"}}}
+        ]}
+    }}});
+    let schema =
+        Schema::compile(&document, "/components/schemas/Invite", Dialect::OpenApi31).unwrap();
+    let read = |form: Value, nulls: bool| {
+        let mut value = form;
+        schema.read_form_text(&mut value, nulls);
+        let mut out = Violations::new();
+        schema.check(&value, "", &mut out);
+        let found: Vec<String> = out
+            .as_slice()
+            .iter()
+            .map(|v| format!("{}: {}", v.pointer, v.message))
+            .collect();
+        (value, found)
+    };
+    let (value, found) = read(
+        serde_json::json!({"max_age": "0", "unique": "true", "role_ids": "7",
+            "embeds": "[{\"title\": \"hi\"}]", "file": "0"}),
+        true,
+    );
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(
+        value,
+        serde_json::json!({"max_age": 0, "unique": true, "role_ids": [7],
+            "embeds": [{"title": "hi"}], "file": "0"})
+    );
+    // `null` is JSON's null in a multipart part, text in a url-encoded form.
+    assert!(
+        read(serde_json::json!({"max_age": "null"}), true)
+            .1
+            .is_empty()
+    );
+    assert_eq!(
+        read(serde_json::json!({"max_age": "null"}), false).1.len(),
+        1
+    );
+    // Text that spells nothing the schema admits stays text, named.
+    let (_, found) = read(serde_json::json!({"max_age": "soon"}), true);
+    assert!(
+        !found.is_empty() && found[0].contains("max_age"),
+        "{found:?}"
+    );
+    let (_, found) = read(serde_json::json!({"embeds": "[{}]"}), true);
+    assert!(
+        found.iter().any(|f| f.starts_with("/embeds/0/title")),
+        "{found:?}"
+    );
+}
+
 /// The violations a schema of `document` finds in a value, each `pointer: message`; both
 /// ways of walking are asked and must agree.
 fn judge_of(document: &Value, pointer: &str, dialect: Dialect) -> impl Fn(Value) -> Vec<String> {

@@ -459,3 +459,60 @@ fn an_empty_path_parameter_is_named() {
     )));
     assert!(!empty_path_segment(&case(r#"{"query": {"q": ""}}"#)));
 }
+
+#[test]
+fn an_object_in_a_form_list_is_named_only_in_a_url_encoded_form() {
+    for (case, named) in [
+        (
+            r#"{"media_type": "application/x-www-form-urlencoded", "body": {"attachments": [{"title": "a"}]}}"#,
+            true,
+        ),
+        (
+            r#"{"media_type": "application/x-www-form-urlencoded", "body": {"ids": ["1", "2"]}}"#,
+            false,
+        ),
+        // A multipart part holds the JSON of the array.
+        (
+            r#"{"media_type": "multipart/form-data", "body": {"attachments": [{"title": "a"}]}}"#,
+            false,
+        ),
+    ] {
+        let case = Json::parse(case).unwrap();
+        assert_eq!(object_in_form_list(&case), named, "{case:?}");
+    }
+    let case = Json::parse(
+        r#"{"media_type": "application/x-www-form-urlencoded", "body": {"attachments": [{}]}}"#,
+    )
+    .unwrap();
+    let refused = Json::parse(r#"{"status_code": 400}"#).unwrap();
+    let class = |negative, answer: &Json| {
+        class_of(
+            "positive_data_acceptance",
+            negative,
+            Some(&case),
+            ("Schema-valid request rejected", ""),
+            Some(answer),
+        )
+    };
+    assert_eq!(class(false, &refused), OBJECT_IN_FORM_LIST);
+    assert_eq!(class(true, &refused), "positive_data_acceptance");
+}
+
+#[test]
+fn an_invalid_body_over_the_limit_is_named_by_its_413() {
+    let case = Json::parse(r#"{"media_type": "application/json", "body": {"nick": "…"}}"#).unwrap();
+    let class = |negative, status: &str| {
+        let answer = Json::parse(&format!(r#"{{"status_code": {status}}}"#)).unwrap();
+        class_of(
+            "negative_data_rejection",
+            negative,
+            Some(&case),
+            ("Schema-violating request accepted", ""),
+            Some(&answer),
+        )
+    };
+    assert_eq!(class(true, "413"), BODY_OVER_LIMIT);
+    // A valid body refused for its size stays a failure, as does any other status.
+    assert_eq!(class(false, "413"), "negative_data_rejection");
+    assert_eq!(class(true, "200"), "negative_data_rejection");
+}

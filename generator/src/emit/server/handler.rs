@@ -719,7 +719,7 @@ pub(super) fn multipart_checked(
         let fresh = more.then(|| quote!(let mut errors = Violations::new();));
         quote! {
             #schema
-            SCHEMA.check_typed(&form, "", &mut errors);
+            SCHEMA.check_form(&form, "", &mut errors, true);
             errors.check()?;
             #fresh
         }

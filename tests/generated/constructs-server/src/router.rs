@@ -370,7 +370,7 @@ fn serve_add_dish<A: ConstructsApi>(
                             "/paths/~1dishes/post/requestBody/content/multipart~1form-data/schema",
                             false,
                         );
-                        SCHEMA.check_typed(&form, "", &mut errors);
+                        SCHEMA.check_form(&form, "", &mut errors, true);
                         errors.check()?;
                         let mut errors = Violations::new();
                         form.validate("", &mut errors);

@@ -42,6 +42,7 @@ pub fn cli() -> Command {
         open_gate_command,
         add_gate_note_command,
         add_gate_photo_command,
+        add_gate_visit_command,
         list_commands_command,
         put_commands_command,
         request_reviews_command,
@@ -121,6 +122,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "open-gate" => open_gate(&call, m),
         "add-gate-note" => add_gate_note(&call, m),
         "add-gate-photo" => add_gate_photo(&call, m),
+        "add-gate-visit" => add_gate_visit(&call, m),
         "list-commands" => list_commands(&call, m),
         "put-commands" => put_commands(&call, m),
         "request-reviews" => request_reviews(&call, m),
@@ -604,6 +606,37 @@ fn add_gate_photo(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.add_gate_photo(&body));
     Ok(finish(&call.client, ("addGatePhoto", false), result, call.json, call.verbose))
+}
+
+/// `add-gate-visit`: its flags and help.
+fn add_gate_visit_command() -> Command {
+    support::upload::multipart_args(
+        Command::new("add-gate-visit")
+            .about(
+                "A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an object, held as a JSON value): its text parts are read as the schema says (`\"0\"` an integer, a JSON part an array of objects) before it is held to the schema.",
+            )
+            .long_about(
+                "A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an object, held as a JSON value): its text parts are read as the schema says (`\"0\"` an integer, a JSON part an array of objects) before it is held to the schema.\n\n`POST /gate-visits` (operation `addGateVisit`).",
+            ),
+        "oas31-cli add-gate-visit --field name=value --file upload=./upload.bin",
+    )
+}
+
+/// `add-gate-visit`: calls `addGateVisit`.
+fn add_gate_visit(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body = match support::upload::multipart(m, &[])? {
+        Some(parts) => Some(form(parts)?),
+        None => None,
+    };
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs its form: --field NAME=VALUE and --file NAME=PATH",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_gate_visit(&body));
+    Ok(finish(&call.client, ("addGateVisit", false), result, call.json, call.verbose))
 }
 
 /// `list-commands`: its flags and help.

@@ -13,6 +13,7 @@
             feature = "gate-openings",
             feature = "gate-notes",
             feature = "gate-photos",
+            feature = "gate-visits",
             feature = "commands",
             feature = "reviews",
             feature = "gist-files",
@@ -581,6 +582,52 @@ impl Client {
         }
     }
 
+    /// A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an object, held as a JSON value): its text parts are read as the schema says (`"0"` an integer, a JSON part an array of objects) before it is held to the schema.
+    ///
+    /// `POST /gate-visits` (operation `addGateVisit`).
+    #[cfg(feature = "gate-visits")]
+    pub async fn add_gate_visit(
+        &self,
+        body: &crate::runtime::multipart::Form,
+    ) -> Result<ResponseValue<()>, Error<AddGateVisitError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "addGateVisit",
+            path: "/gate-visits",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/gate-visits";
+        let query = "";
+        let (multipart_type, body) = body.encode();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, multipart_type.clone())
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            400 => Err(raw.api_error(AddGateVisitError::BadRequest)),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `GET /commands` (operation `listCommands`).
     ///
     /// Sends none of the optional parameters; [`list_commands_with`](Self::list_commands_with) takes them.
@@ -1061,6 +1108,20 @@ pub enum AddGateNoteError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum AddGatePhotoError {
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+}
+
+/// The documented error answers of `addGateVisit`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[cfg(feature = "gate-visits")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddGateVisitError {
     /// 400: The request was refused.
     BadRequest(types::Error),
 }

@@ -15,6 +15,7 @@
             feature = "gate-openings",
             feature = "gate-notes",
             feature = "gate-photos",
+            feature = "gate-visits",
             feature = "commands",
             feature = "reviews",
             feature = "gist-files",
@@ -1497,6 +1498,10 @@ impl AddGatePhotoBody {
         self
     }
 }
+
+/// Schema: `/paths/~1gate-visits/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "gate-visits")]
+pub type AddGateVisitBody = serde_json::Value;
 
 /// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "reviews")]

@@ -118,6 +118,19 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(AddGatePhotoResponse::Unimplemented) }
     }
 
+    /// A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an object, held as a JSON value): its text parts are read as the schema says (`"0"` an integer, a JSON part an array of objects) before it is held to the schema.
+    ///
+    /// `POST /gate-visits` (operation `addGateVisit`).
+    fn add_gate_visit(
+        &self,
+        ctx: &RequestContext,
+        params: AddGateVisitParams,
+        body: Vec<u8>,
+    ) -> impl Future<Output = Result<AddGateVisitResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(AddGateVisitResponse::Unimplemented) }
+    }
+
     /// `GET /commands` (operation `listCommands`).
     fn list_commands(
         &self,
@@ -368,6 +381,26 @@ pub struct AddGatePhotoParams {}
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum AddGatePhotoResponse {
+    /// 204: Filed.
+    NoContent,
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `addGateVisit` (`POST /gate-visits`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddGateVisitParams {}
+/// What `addGateVisit` answers: one variant per documented status, and [`Unimplemented`](AddGateVisitResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddGateVisitResponse {
     /// 204: Filed.
     NoContent,
     /// 400: The request was refused.

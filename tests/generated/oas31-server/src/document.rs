@@ -304,6 +304,83 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/gate-visits": {
+      "post": {
+        "operationId": "addGateVisit",
+        "description": "A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an object, held as a JSON value): its text parts are read as the schema says (`\"0\"` an integer, a JSON part an array of objects) before it is held to the schema.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "multipart/form-data": {
+              "schema": {
+                "allOf": [
+                  {
+                    "anyOf": [
+                      {
+                        "type": "object",
+                        "properties": {
+                          "hours": {
+                            "type": [
+                              "integer",
+                              "null"
+                            ],
+                            "minimum": 1
+                          }
+                        }
+                      },
+                      {
+                        "type": "object",
+                        "properties": {
+                          "hours": {
+                            "type": [
+                              "integer",
+                              "null"
+                            ],
+                            "minimum": 0,
+                            "maximum": 24
+                          },
+                          "guests": {
+                            "type": "array",
+                            "items": {
+                              "type": "object",
+                              "required": [
+                                "name"
+                              ],
+                              "properties": {
+                                "name": {
+                                  "type": "string"
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "pass": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    }
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Filed."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/commands": {
       "put": {
         "operationId": "putCommands",
@@ -1245,6 +1322,35 @@ paths:
                 photo: {type: string, format: binary}
                 caption: {type: string, not: {const: secret}}
                 level: {type: integer, enum: [1, 2, 3]}
+      responses:
+        '204': {description: Filed.}
+        '400': {$ref: '#/components/responses/Problem'}
+  /gate-visits:
+    post:
+      operationId: addGateVisit
+      description: >-
+        A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf`
+        and an object, held as a JSON value): its text parts are read as the schema says
+        (`"0"` an integer, a JSON part an array of objects) before it is held to the schema.
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              allOf:
+                - anyOf:
+                    - type: object
+                      properties:
+                        hours: {type: [integer, "null"], minimum: 1}
+                    - type: object
+                      properties:
+                        hours: {type: [integer, "null"], minimum: 0, maximum: 24}
+                        guests:
+                          type: array
+                          items: {type: object, required: [name], properties: {name: {type: string}}}
+                - type: object
+                  properties:
+                    pass: {type: string, format: binary}
       responses:
         '204': {description: Filed.}
         '400': {$ref: '#/components/responses/Problem'}

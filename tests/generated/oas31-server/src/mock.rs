@@ -116,6 +116,16 @@ impl Oas31Api for Mock {
         Ok(AddGatePhotoResponse::NoContent)
     }
 
+    /// `POST /gate-visits`: the 204 answer.
+    async fn add_gate_visit(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddGateVisitParams,
+        _body: Vec<u8>,
+    ) -> Result<AddGateVisitResponse, MockError> {
+        Ok(AddGateVisitResponse::NoContent)
+    }
+
     /// `GET /commands`: the 200 answer.
     async fn list_commands(
         &self,

@@ -110,6 +110,12 @@ pub fn router<A: Oas31Api>(api: Arc<A>, config: ServerConfig) -> axum::Router {
             ),
         )
         .route(
+            &layer::route_path(&base, "/gate-visits"),
+            routing::post_service(
+                layer::operation(&api, handle_add_gate_visit::<A>).named("addGateVisit"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/commands"),
             routing::get_service(
                     layer::operation(&api, handle_list_commands::<A>)
@@ -581,7 +587,7 @@ fn serve_add_gate_photo<A: Oas31Api>(
                     "/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema",
                     true,
                 );
-                SCHEMA.check_typed(&form, "", &mut errors);
+                SCHEMA.check_form(&form, "", &mut errors, true);
                 errors.check()?;
                 let mut errors = Violations::new();
                 form.validate("", &mut errors);
@@ -595,6 +601,62 @@ fn serve_add_gate_photo<A: Oas31Api>(
         };
         let ctx = RequestContext::new("addGatePhoto", scheme, parts);
         let outcome = A::add_gate_photo(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /gate-visits`: see [`Oas31Api::add_gate_visit`].
+fn handle_add_gate_visit<A: Oas31Api>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_add_gate_visit(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `addGateVisit` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_add_gate_visit<A: Oas31Api>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = AddGateVisitParams {};
+        let body = match body::read_multipart_as::<
+            types::AddGateVisitBody,
+        >(&parts, body, body_limit, true)
+            .await?
+        {
+            Some((form, raw)) => {
+                let mut errors = Violations::new();
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1gate-visits/post/requestBody/content/multipart~1form-data/schema",
+                    true,
+                );
+                SCHEMA.check_form(&form, "", &mut errors, true);
+                errors.check()?;
+                errors.check()?;
+                Some(raw)
+            }
+            None => None,
+        };
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("addGateVisit", scheme, parts);
+        let outcome = A::add_gate_visit(&api, &ctx, params, body).await;
         match outcome {
             Ok(response) => response.into_http(),
             Err(error) => Err(api.handle_error(&ctx, error)),
@@ -1021,6 +1083,16 @@ impl AddGatePhotoResponse {
             Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("addGatePhoto")),
+        }
+    }
+}
+
+impl AddGateVisitResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::NoContent => Ok(response::empty(StatusCode::NO_CONTENT)),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("addGateVisit")),
         }
     }
 }

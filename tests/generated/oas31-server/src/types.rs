@@ -1854,6 +1854,9 @@ impl Validate for AddGatePhotoBody {
     }
 }
 
+/// Schema: `/paths/~1gate-visits/post/requestBody/content/multipart~1form-data/schema`.
+pub type AddGateVisitBody = serde_json::Value;
+
 /// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RequestReviewsBody {
