@@ -80,6 +80,16 @@ fn subcommand_chain(cmd: &CliCommand, api: &Api) -> TokenStream {
             media,
             text,
             example,
+            choices,
+        }) if !choices.is_empty() => quote!(support::upload::content_type_arg(
+            support::upload::raw_body_args(#command, #media, #text, #example),
+            &[#(#choices),*]
+        )),
+        Some(CliBody::Raw {
+            media,
+            text,
+            example,
+            ..
         }) => quote!(support::upload::raw_body_args(#command, #media, #text, #example)),
         Some(CliBody::Multipart { example, .. }) => {
             quote!(support::upload::multipart_args(#command, #example))
@@ -98,6 +108,42 @@ fn body_part(
     let (Some(b), Some(how)) = (&op.body, &cmd.body) else {
         return (quote!(), quote!());
     };
+    // Bytes or text the caller labels: `--content-type`, or the file's extension within a
+    // range, into the client's `Upload`.
+    if let CliBody::Raw { text, choices, .. } = how
+        && !choices.is_empty()
+    {
+        let read = if *text {
+            quote!(support::upload::text_body(m)?.map(String::into_bytes))
+        } else {
+            quote!(support::upload::raw_body(m)?)
+        };
+        let missing = if *text {
+            "this command needs a request body: --body TEXT or --body-file PATH (`-`: standard input)"
+        } else {
+            "this command needs a request body: --body-file PATH (`-`: standard input)"
+        };
+        let read = quote! {
+            let media = support::upload::body_media(m, &[#(#choices),*])?;
+            let body = #read.map(|bytes| match media {
+                Some(media) => Upload::new(media, bytes),
+                None => Upload::from(bytes),
+            });
+        };
+        return if b.required {
+            (
+                quote! {
+                    #read
+                    let Some(body) = body else {
+                        return Err(support::usage(#missing));
+                    };
+                },
+                quote!(body,),
+            )
+        } else {
+            (read, quote!(body,))
+        };
+    }
     let (read, missing) = match how {
         CliBody::Json => {
             let t = match &b.kind {
@@ -347,6 +393,9 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     let types_use = runners_text
         .contains("types ::")
         .then(|| quote!(use #krate::types;));
+    let upload_use = runners_text
+        .contains("Upload ::")
+        .then(|| quote!(use #krate::runtime::request::Upload;));
     let arg_use = quote!(#(#subcommands)*)
         .to_string()
         .contains("Arg ::")
@@ -445,6 +494,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         #options_use
         #client_use
         #types_use
+        #upload_use
         #server_use
 
         /// Parses the process's arguments and runs the subcommand; the exit status.

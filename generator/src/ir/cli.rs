@@ -80,6 +80,9 @@ pub enum CliBody {
         media: String,
         text: bool,
         example: String,
+        /// The media types `--content-type` picks among (the first is sent without it), when
+        /// the document lists several or a range (`*/*`); empty otherwise.
+        choices: Vec<String>,
     },
     /// `multipart/form-data`: `--field NAME=VALUE` and `--file NAME=PATH`, checked against
     /// the schema's parts (none known: any name) before anything is sent.

@@ -279,6 +279,11 @@ pub struct Body {
     /// form), or as a checked multipart body (then the implementation receives
     /// `runtime::body::OrMultipart`, see [`Body::multipart_alternative`]).
     pub alternatives: Vec<(String, BodyKind)>,
+    /// Other media types of a bytes or text body, read alike (the implementation gets the
+    /// bytes or the text whichever was sent) and which the client's caller may send instead of
+    /// `content_type` (`image/jpeg` beside `image/png`; api.github.com's `text/x-markdown`
+    /// beside `text/plain`), in the document's order (issue 47).
+    pub raw_media: Vec<String>,
     /// For a `multipart/form-data` body, which reaches the implementation as its bytes
     /// (`BodyKind::Bytes`): the type of the document's schema, which the server decodes the
     /// parts into and checks before passing the bytes on.
@@ -349,6 +354,21 @@ impl Body {
     /// `runtime::multipart::Form` (files are bytes), the server checks it as `checked_as`.
     pub fn is_multipart_form(&self) -> bool {
         matches!(self.kind, BodyKind::Bytes) && is_multipart_form(&self.content_type)
+    }
+
+    /// Whether the caller picks the media type a bytes or text body is sent as (the client's
+    /// `runtime::request::Upload`, the CLI's `--content-type`): the document lists several,
+    /// or a range that names none (api.github.com's release assets: `*/*`).
+    pub fn media_chosen(&self) -> bool {
+        matches!(self.kind, BodyKind::Bytes | BodyKind::Text)
+            && !self.is_multipart_form()
+            && (!self.raw_media.is_empty() || self.content_type.contains('*'))
+    }
+
+    /// The media types a bytes or text body may be sent as: `content_type`, then
+    /// `raw_media`.
+    pub fn sendable_media(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.content_type.as_str()).chain(self.raw_media.iter().map(String::as_str))
     }
 }
 

@@ -231,6 +231,11 @@ fn body(b: &crate::ir::Body, api: &Api, example: &str) -> CliBody {
                 ),
                 media: b.content_type.clone(),
                 text,
+                choices: if b.media_chosen() {
+                    b.sendable_media().map(str::to_owned).collect()
+                } else {
+                    Vec::new()
+                },
             }
         }
     }

@@ -143,6 +143,8 @@ pub const CLIENT_OPERATION_LOCALS: &[&str] = &[
     "base",
     "body",
     "builder",
+    // A body the caller labels (`runtime::request::Upload`): the `Content-Type` it is sent as.
+    "content_type",
     "cookie",
     "cookies",
     "http",
@@ -163,6 +165,8 @@ pub const CLI_OPERATION_LOCALS: &[&str] = &[
     "base_url",
     "body",
     "builder",
+    // A body the caller labels (`--content-type`): its bytes and media type.
+    "bytes",
     "call",
     "client",
     "command",
@@ -172,6 +176,7 @@ pub const CLI_OPERATION_LOCALS: &[&str] = &[
     "json",
     "key",
     "m",
+    "media",
     "options",
     "parts",
     "result",

@@ -61,6 +61,70 @@ pub fn text_body(m: &ArgMatches) -> Result<Option<String>, Exit> {
     }
 }
 
+/// `--content-type` of a bytes or text body the document offers in several media types, or
+/// as a range that names none (`*/*`): `choices` in the document's order, the first sent when
+/// the flag is not given (for a range, the `--body-file`'s extension decides first).
+pub fn content_type_arg(cmd: Command, choices: &[&str]) -> Command {
+    let listed = choices
+        .iter()
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    cmd.arg(
+        Arg::new("content-type")
+            .help_heading(BODY)
+            .long("content-type")
+            .value_name("MEDIA-TYPE")
+            .help(format!(
+                "The media type to send the body as: {listed} (default: the first; for a range, the file's extension)"
+            )),
+    )
+}
+
+/// The media type to send a bytes or text body as: `--content-type` (one of `choices`, or in
+/// a range among them), else, where a choice is a range, the `--body-file`'s extension's when
+/// it falls in that range (`app.zip` for `*/*`: `application/zip`); `None`: the client sends
+/// the document's first. Any other `--content-type` is a usage error (status 2), sent nowhere.
+pub fn body_media(m: &ArgMatches, choices: &[&str]) -> Result<Option<String>, Exit> {
+    let fits = |media: &str| {
+        let media = media
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        choices.iter().any(|choice| {
+            let choice = choice
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            choice == media
+                || choice == "*/*"
+                || choice
+                    .strip_suffix("/*")
+                    .is_some_and(|ty| media.split_once('/').is_some_and(|(t, _)| t == ty))
+        })
+    };
+    if let Some(given) = m.try_get_one::<String>("content-type").ok().flatten() {
+        if !fits(given) {
+            return Err(usage(&format!(
+                "--content-type {given}: the document takes {}",
+                choices.join(", ")
+            )));
+        }
+        return Ok(Some(given.clone()));
+    }
+    let ranged = choices.iter().any(|c| c.contains('*'));
+    let guessed = m
+        .get_one::<String>("body-file")
+        .filter(|path| ranged && path.as_str() != "-")
+        .map(|path| media_of(path))
+        .filter(|media| *media != "application/octet-stream" && fits(media));
+    Ok(guessed.map(str::to_owned))
+}
+
 /// One part a multipart body's schema describes.
 #[derive(Debug, Clone, Copy)]
 pub struct PartSpec {
@@ -394,6 +458,40 @@ mod tests {
         }
         assert_eq!(multipart(&matches(&[]), SPECS).unwrap(), None);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_body_s_media_type_is_one_the_document_takes() {
+        let parse = |args: &[&str], choices: &[&str]| {
+            let cmd = content_type_arg(raw_body_args(Command::new("t"), "x", false, "t"), choices);
+            let m = cmd
+                .try_get_matches_from(std::iter::once("t").chain(args.iter().copied()))
+                .expect("parses");
+            body_media(&m, choices)
+        };
+        let listed = &["image/png", "image/jpeg"][..];
+        assert_eq!(parse(&[], listed).unwrap(), None);
+        assert_eq!(
+            parse(&["--content-type", "image/jpeg"], listed)
+                .unwrap()
+                .as_deref(),
+            Some("image/jpeg")
+        );
+        assert!(parse(&["--content-type", "image/gif"], listed).is_err());
+        // A range: anything in it, and the file's extension when no flag says.
+        let any = &["*/*"][..];
+        assert_eq!(
+            parse(&["--body-file", "app.zip"], any).unwrap().as_deref(),
+            Some("application/zip")
+        );
+        assert_eq!(parse(&["--body-file", "blob"], any).unwrap(), None);
+        assert_eq!(parse(&["--body-file", "a.zip"], listed).unwrap(), None);
+        assert_eq!(
+            parse(&["--content-type", "text/csv"], any)
+                .unwrap()
+                .as_deref(),
+            Some("text/csv")
+        );
     }
 
     #[test]

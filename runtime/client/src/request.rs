@@ -232,6 +232,85 @@ impl Query {
     }
 }
 
+/// A bytes or text request body and the media type it is sent as, for an operation whose
+/// document lists several (`image/png` and `image/jpeg`) or a range that names none
+/// (api.github.com's release assets: `*/*`): `Upload::new("application/zip", bytes)`. Plain
+/// bytes or text (`&bytes`, `"…"`) convert into one sent as the document's first media type
+/// (for a range, what it names plainest: `application/octet-stream`, `text/plain` for
+/// `text/*`), so such a method takes what a method of one media type takes.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    media: Option<String>,
+    bytes: Bytes,
+}
+
+impl Upload {
+    /// `body`, sent with the `Content-Type` `media`.
+    pub fn new(media: impl Into<String>, body: impl Into<Bytes>) -> Upload {
+        Upload {
+            media: Some(media.into()),
+            bytes: body.into(),
+        }
+    }
+
+    /// The media type given, if one was.
+    pub fn media(&self) -> Option<&str> {
+        self.media.as_deref()
+    }
+
+    /// The body's bytes (cloning `Bytes` shares them).
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// The `Content-Type` to send: the media type given, else `declared` (the document's
+    /// first; a range, its plainest member). A media type that is no header value is refused
+    /// before anything is sent.
+    pub fn content_type(&self, declared: &str) -> Result<http::HeaderValue, SendError> {
+        let media = match &self.media {
+            Some(media) => media.as_str(),
+            None => match declared.split(';').next().unwrap_or("").trim() {
+                "text/*" => "text/plain",
+                range if range.ends_with("/*") => "application/octet-stream",
+                _ => declared,
+            },
+        };
+        http::HeaderValue::from_str(media).map_err(|_| {
+            SendError::InvalidRequest(format!("`{media}` is not a valid Content-Type"))
+        })
+    }
+}
+
+impl From<Bytes> for Upload {
+    fn from(bytes: Bytes) -> Upload {
+        Upload { media: None, bytes }
+    }
+}
+
+impl From<&Bytes> for Upload {
+    fn from(bytes: &Bytes) -> Upload {
+        Upload::from(bytes.clone())
+    }
+}
+
+impl From<Vec<u8>> for Upload {
+    fn from(bytes: Vec<u8>) -> Upload {
+        Upload::from(Bytes::from(bytes))
+    }
+}
+
+impl From<&str> for Upload {
+    fn from(text: &str) -> Upload {
+        Upload::from(Bytes::copy_from_slice(text.as_bytes()))
+    }
+}
+
+impl From<String> for Upload {
+    fn from(text: String) -> Upload {
+        Upload::from(Bytes::from(text))
+    }
+}
+
 /// Serializes a JSON request body once, before the first attempt; [`json_body`] then attaches
 /// it to each attempt's request without serializing again.
 pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<Bytes, SendError> {

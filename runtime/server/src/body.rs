@@ -411,29 +411,42 @@ pub async fn read_bytes(
     required: bool,
     content_type: &str,
 ) -> Result<Option<Bytes>, Problem> {
-    let declared = content_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    let accept: &[&str] = if declared.is_empty() {
-        &[]
+    read_bytes_among(parts, body, limit, required, &[content_type]).await
+}
+
+/// [`read_bytes`] of a body the operation declares in several media types (`image/png` and
+/// `image/jpeg`): any of them is read, as the bytes it is; another is a 415 listing them.
+pub async fn read_bytes_among(
+    parts: &Parts,
+    body: Body,
+    limit: usize,
+    required: bool,
+    declared: &[&str],
+) -> Result<Option<Bytes>, Problem> {
+    let essences: Vec<String> = declared
+        .iter()
+        .map(|m| {
+            m.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .filter(|m| !m.is_empty())
+        .collect();
+    let accept: Vec<&str> = essences.iter().map(String::as_str).collect();
+    let expected = if accept.is_empty() {
+        "any media type".to_owned()
     } else {
-        &[&declared]
-    };
-    let expected = if declared.is_empty() {
-        "any media type"
-    } else {
-        declared.as_str()
+        accept.join(" or ")
     };
     read_checked(
         parts,
         body,
         limit,
         required,
-        |m| media_type_matches(m, accept),
-        expected,
+        |m| media_type_matches(m, &accept),
+        &expected,
         true,
     )
     .await

@@ -56,6 +56,15 @@ fn sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// The request's `Content-Type`, as it arrived.
+fn media(ctx: &RequestContext) -> String {
+    ctx.headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
 impl AnswersApi for Service {
     type Error = String;
 
@@ -70,6 +79,32 @@ impl AnswersApi for Service {
             params.name,
             sha256(&body),
             body.len()
+        )))
+    }
+
+    async fn put_image(
+        &self,
+        ctx: &RequestContext,
+        _params: PutImageParams,
+        body: Vec<u8>,
+    ) -> Result<PutImageResponse, String> {
+        Ok(PutImageResponse::Ok(format!(
+            "{} {}",
+            media(ctx),
+            sha256(&body)
+        )))
+    }
+
+    async fn add_asset(
+        &self,
+        ctx: &RequestContext,
+        _params: AddAssetParams,
+        body: Vec<u8>,
+    ) -> Result<AddAssetResponse, String> {
+        Ok(AddAssetResponse::Ok(format!(
+            "{} {}",
+            media(ctx),
+            sha256(&body)
         )))
     }
 
@@ -693,6 +728,89 @@ fn a_json_body_from_a_file_or_standard_input() {
             input,
         );
         assert_ne!(run.code, 2, "{body}: the body was read ({})", run.stderr);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A body the document offers in two media types is sent as the first, or as the one
+/// `--content-type` names; one it does not list is status 2 with nothing sent, and the server
+/// refuses it (415) from any other client. A body of any media type (`*/*`) is sent as the
+/// file's extension says (issue 47).
+#[test]
+fn a_body_s_media_type_is_the_document_s_first_or_the_one_named() {
+    let (_server, url) = serve();
+    let dir = scratch("media");
+    let data = noise(4096);
+    let path = dir.join("gate.bin");
+    std::fs::write(&path, &data).unwrap();
+    let file = path.to_str().unwrap();
+    let digest = sha256(&data);
+    for (extra, said) in [
+        (&[][..], "image/png"),
+        (&["--content-type", "image/jpeg"][..], "image/jpeg"),
+    ] {
+        let mut args = vec!["put-image", "--name", "gate", "--body-file", file];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--base-url", &url]);
+        let run = cli(true, &args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout).trim(),
+            format!("{said} {digest}")
+        );
+    }
+    let run = cli(
+        true,
+        &[
+            "put-image",
+            "--name",
+            "gate",
+            "--body-file",
+            file,
+            "--content-type",
+            "image/gif",
+            "--base-url",
+            &url,
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("image/png, image/jpeg"),
+        "{}",
+        run.stderr
+    );
+    // From any client: a media type the document does not list is refused.
+    let status = |media: &str| {
+        use std::io::{Read, Write};
+        let addr = url.trim_start_matches("http://").trim_end_matches("/v1");
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        write!(
+            stream,
+            "PUT /v1/images/gate HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Basic YW5uOnB3\r\nContent-Type: {media}\r\nContent-Length: 3\r\nConnection: close\r\n\r\nGIF"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer.split(' ').nth(1).unwrap_or_default().to_owned()
+    };
+    assert_eq!(status("image/gif"), "415");
+    assert_eq!(status("image/jpeg"), "200");
+    // Any media type: the file's extension, else the plainest.
+    let zip = dir.join("release.zip");
+    std::fs::write(&zip, &data).unwrap();
+    for (path, said) in [
+        (zip.to_str().unwrap(), "application/zip"),
+        (file, "application/octet-stream"),
+    ] {
+        let run = cli(
+            true,
+            &["add-asset", "--body-file", path, "--base-url", &url],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout).trim(),
+            format!("{said} {digest}")
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

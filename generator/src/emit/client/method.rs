@@ -64,8 +64,25 @@ struct Shared {
 
 impl Shared {
     fn of(op: &Operation) -> Shared {
+        let mut docs = operation_doc(op);
+        if let Some(b) = op.body.as_ref().filter(|b| b.media_chosen()) {
+            let listed: Vec<String> = b.sendable_media().map(|m| format!("`{m}`")).collect();
+            // What `Upload::content_type` sends when the caller names none.
+            let plain = match b.content_type.split(';').next().unwrap_or("").trim() {
+                "text/*" => "text/plain",
+                range if range.ends_with("/*") => "application/octet-stream",
+                _ => b.content_type.as_str(),
+            };
+            docs.extend(doc(&[
+                String::new(),
+                format!(
+                    "The document takes the body as {}: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as `{plain}`.",
+                    listed.join(" or ")
+                ),
+            ]));
+        }
         Shared {
-            docs: operation_doc(op),
+            docs,
             deprecated: op.deprecated.as_ref().map(|d| {
                 let note = &d.note;
                 quote!(#[deprecated(note = #note)])
@@ -258,6 +275,15 @@ impl<'a> Inputs<'a> {
             }
         });
         let body_arg = op.body.as_ref().map(|b| {
+            // Bytes or text the caller labels (several media types, or a range): plain bytes
+            // or text still convert, so the method takes what one of a single type takes.
+            if b.media_chosen() {
+                return if b.required {
+                    quote!(body: impl Into<crate::runtime::request::Upload>,)
+                } else {
+                    quote!(body: Option<crate::runtime::request::Upload>,)
+                };
+            }
             let t = match b.kind {
                 BodyKind::Text => quote!(str),
                 _ if b.is_multipart_form() => quote!(crate::runtime::multipart::Form),
@@ -562,6 +588,27 @@ fn body(op: &Operation) -> (TokenStream, TokenStream) {
                     builder = builder
                         .header(http::header::CONTENT_TYPE, multipart_type.clone())
                         .body(body.clone());
+                }),
+            )
+        };
+    }
+    if b.media_chosen() {
+        let declared = &b.content_type;
+        return if b.required {
+            (
+                quote! {
+                    let body: crate::runtime::request::Upload = body.into();
+                    let content_type = body.content_type(#declared)?;
+                },
+                quote!(builder = builder.header(http::header::CONTENT_TYPE, content_type.clone()).body(body.bytes().clone());),
+            )
+        } else {
+            (
+                quote!(let body = body.map(|body| body.content_type(#declared).map(|ct| (ct, body))).transpose()?;),
+                quote!(if let Some((content_type, body)) = &body {
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, content_type.clone())
+                        .body(body.bytes().clone());
                 }),
             )
         };

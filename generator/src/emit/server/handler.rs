@@ -347,9 +347,13 @@ fn body_part(api: &Api, b: &crate::ir::Body) -> TokenStream {
                 required,
                 |raw| raw,
             ),
-            None => {
+            None if b.raw_media.is_empty() => {
                 let ct = &b.content_type;
                 quote!(body::read_bytes(&parts, body, body_limit, #required, #ct).await?.map(|b| b.to_vec()))
+            }
+            None => {
+                let media = b.sendable_media();
+                quote!(body::read_bytes_among(&parts, body, body_limit, #required, &[#(#media),*]).await?.map(|b| b.to_vec()))
             }
         },
     };

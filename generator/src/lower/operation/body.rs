@@ -44,6 +44,7 @@ impl Ctx<'_> {
         // Other media types the server can read into the same Rust type (JSON or form with
         // the same schema); the client always sends the first.
         let mut alternatives = Vec::new();
+        let mut raw_media = Vec::new();
         for (other, other_media) in &body.content {
             if other == content_type {
                 continue;
@@ -96,6 +97,23 @@ impl Ctx<'_> {
                 }
                 _ => None,
             };
+            // Another media type of a bytes or text body (`image/jpeg` beside `image/png`):
+            // the same bytes, which the caller labels (issue 47). A text body takes other
+            // text only, which it reads as text.
+            let raw = !is_json(&essence)
+                && essence != "application/x-www-form-urlencoded"
+                && !essence.starts_with("multipart/")
+                && !essence.ends_with("/xml")
+                && !essence.ends_with("+xml");
+            let raw_alike = match &kind {
+                BodyKind::Bytes => !crate::ir::is_multipart_form(content_type),
+                BodyKind::Text => essence.starts_with("text/"),
+                _ => false,
+            };
+            if alternative.is_none() && raw && raw_alike {
+                raw_media.push(other.clone());
+                continue;
+            }
             match alternative {
                 // Read the same way as the primary media type (JSON and JSON, form and
                 // form): the primary reader already takes it, and a branch of its own would
@@ -154,6 +172,7 @@ impl Ctx<'_> {
             content_type: content_type.to_string(),
             kind,
             alternatives,
+            raw_media,
             checked_as,
             part_media,
             constraints,
@@ -188,7 +207,14 @@ impl Ctx<'_> {
             // text or plain text alike) is text, bytes are bytes; the rest is JSON, the one
             // encoding every side reads (nexus's `*/*` answers are `type: string`, and a real
             // server sends them as text/plain, which a JSON reader refused).
+            // `format: binary` says the string is bytes (a file of any type, as
+            // api.github.com's release assets are): read as bytes, never refused as text that
+            // is not UTF-8.
+            let binary = media.schema.as_ref().is_some_and(|s| {
+                schemas.constraints(SchemaRef::of(s)).format.as_deref() == Some("binary")
+            });
             match schema_ty(schemas, sink) {
+                TypeRef::String if binary => BodyKind::Bytes,
                 TypeRef::String => BodyKind::Text,
                 TypeRef::Bytes => BodyKind::Bytes,
                 ty => BodyKind::Json(ty),

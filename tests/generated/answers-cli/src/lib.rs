@@ -13,6 +13,7 @@ use clap::{Arg, ArgMatches, Command};
 use answers_client::client::*;
 use answers_client::{Client, Error, ResponseValue};
 use answers_client::types;
+use answers_client::runtime::request::Upload;
 use answers_client::Server;
 
 /// Parses the process's arguments and runs the subcommand; the exit status.
@@ -50,6 +51,8 @@ pub fn cli() -> Command {
         get_document_command,
         check_token_command,
         put_blob_command,
+        put_image_command,
+        add_asset_command,
         add_note_command,
         add_album_command,
         add_poster_command,
@@ -142,6 +145,8 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get-document" => get_document(&call, m),
         "check-token" => check_token(&call, m),
         "put-blob" => put_blob(&call, m),
+        "put-image" => put_image(&call, m),
+        "add-asset" => add_asset(&call, m),
         "add-note" => add_note(&call, m),
         "add-album" => add_album(&call, m),
         "add-poster" => add_poster(&call, m),
@@ -529,6 +534,102 @@ fn put_blob(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let result = call.runtime.block_on(call.client.put_blob(&name, &body));
     Ok(finish(&call.client, ("putBlob", false), result, call.json, call.verbose))
+}
+
+/// `put-image`: its flags and help.
+fn put_image_command() -> Command {
+    support::upload::content_type_arg(
+        support::upload::raw_body_args(
+            Command::new("put-image")
+                .about("Stores an image sent as PNG or JPEG.")
+                .long_about(
+                    "Stores an image sent as PNG or JPEG.\n\nA bytes body in two media types: the client's caller labels it (`runtime::request::Upload`), the command line with `--content-type`; the server reads either and refuses any other with 415.\n\n`PUT /images/{name}` (operation `putImage`).",
+                )
+                .arg(
+                    Arg::new("name")
+                        .long("name")
+                        .value_name("TEXT")
+                        .required(true)
+                        .help("path parameter `name`"),
+                ),
+            "image/png",
+            false,
+            "answers-cli put-image --body-file ./body.png",
+        ),
+        &["image/png", "image/jpeg"],
+    )
+}
+
+/// `put-image`: calls `putImage`.
+fn put_image(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let name: String = support::required(m, "name")?;
+    let media = support::upload::body_media(m, &["image/png", "image/jpeg"])?;
+    let body = support::upload::raw_body(m)?
+        .map(|bytes| match media {
+            Some(media) => Upload::new(media, bytes),
+            None => Upload::from(bytes),
+        });
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body-file PATH (`-`: standard input)",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.put_image(&name, body));
+    Ok(finish(&call.client, ("putImage", false), result, call.json, call.verbose))
+}
+
+/// `add-asset`: its flags and help.
+fn add_asset_command() -> Command {
+    support::upload::content_type_arg(
+        support::upload::raw_body_args(
+            Command::new("add-asset")
+                .about(
+                    "Stores a file of any media type (api.github.com's release assets).",
+                )
+                .long_about(
+                    "Stores a file of any media type (api.github.com's release assets).\n\n`POST /assets` (operation `addAsset`).",
+                ),
+            "*/*",
+            false,
+            "answers-cli add-asset --body-file ./body.bin",
+        ),
+        &["*/*"],
+    )
+}
+
+/// `add-asset`: calls `addAsset`.
+fn add_asset(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage(
+                "ANSWERS_USERNAME and ANSWERS_PASSWORD are not set; set them to your credentials",
+            ),
+        );
+    }
+    let media = support::upload::body_media(m, &["*/*"])?;
+    let body = support::upload::raw_body(m)?
+        .map(|bytes| match media {
+            Some(media) => Upload::new(media, bytes),
+            None => Upload::from(bytes),
+        });
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body-file PATH (`-`: standard input)",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.add_asset(body));
+    Ok(finish(&call.client, ("addAsset", false), result, call.json, call.verbose))
 }
 
 /// `add-note`: its flags and help.

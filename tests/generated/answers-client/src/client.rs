@@ -17,6 +17,8 @@
             feature = "documents",
             feature = "tokens",
             feature = "blobs",
+            feature = "images",
+            feature = "assets",
             feature = "notes",
             feature = "albums",
             feature = "posters"
@@ -811,6 +813,107 @@ impl Client {
         }
     }
 
+    /// Stores an image sent as PNG or JPEG.
+    ///
+    /// A bytes body in two media types: the client's caller labels it (`runtime::request::Upload`), the command line with `--content-type`; the server reads either and refuses any other with 415.
+    ///
+    /// `PUT /images/{name}` (operation `putImage`).
+    ///
+    /// The document takes the body as `image/png` or `image/jpeg`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as `image/png`.
+    #[cfg(feature = "images")]
+    pub async fn put_image(
+        &self,
+        name: &str,
+        body: impl Into<crate::runtime::request::Upload>,
+    ) -> Result<ResponseValue<String>, Error<PutImageError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "putImage",
+            path: "/images/{name}",
+            method: http::Method::PUT,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = format!(
+            "/images/{}", request::encode_path_segment(& ToParam::to_param(name))
+        );
+        let query = "";
+        let body: crate::runtime::request::Upload = body.into();
+        let content_type = body.content_type("image/png")?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::PUT, request::url(base, &path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("text/plain"),
+                        );
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, content_type.clone())
+                        .body(body.bytes().clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.text(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
+    /// Stores a file of any media type (api.github.com's release assets).
+    ///
+    /// `POST /assets` (operation `addAsset`).
+    ///
+    /// The document takes the body as `*/*`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as `application/octet-stream`.
+    #[cfg(feature = "assets")]
+    pub async fn add_asset(
+        &self,
+        body: impl Into<crate::runtime::request::Upload>,
+    ) -> Result<ResponseValue<String>, Error<AddAssetError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "addAsset",
+            path: "/assets",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[&["basic"]],
+            idempotency_key: false,
+        };
+        let path = "/assets";
+        let query = "";
+        let body: crate::runtime::request::Upload = body.into();
+        let content_type = body.content_type("*/*")?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("text/plain"),
+                        );
+                    builder = builder
+                        .header(http::header::CONTENT_TYPE, content_type.clone())
+                        .body(body.bytes().clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.text(),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// Stores a note.
     ///
     /// `POST /notes` (operation `addNote`).
@@ -1176,6 +1279,26 @@ pub enum CheckTokenError {}
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PutBlobError {}
+/// The documented error answers of `putImage`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[cfg(feature = "images")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutImageError {}
+/// The documented error answers of `addAsset`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[cfg(feature = "assets")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddAssetError {}
 /// The documented error answers of `addNote`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code

@@ -19,6 +19,8 @@
             feature = "documents",
             feature = "tokens",
             feature = "blobs",
+            feature = "images",
+            feature = "assets",
             feature = "notes",
             feature = "albums",
             feature = "posters"

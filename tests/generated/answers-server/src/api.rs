@@ -194,6 +194,34 @@ pub trait AnswersApi: Send + Sync + 'static {
         async { Ok(PutBlobResponse::Unimplemented) }
     }
 
+    /// Stores an image sent as PNG or JPEG.
+    ///
+    /// A bytes body in two media types: the client's caller labels it (`runtime::request::Upload`), the command line with `--content-type`; the server reads either and refuses any other with 415.
+    ///
+    /// `PUT /images/{name}` (operation `putImage`).
+    fn put_image(
+        &self,
+        ctx: &RequestContext,
+        params: PutImageParams,
+        body: Vec<u8>,
+    ) -> impl Future<Output = Result<PutImageResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(PutImageResponse::Unimplemented) }
+    }
+
+    /// Stores a file of any media type (api.github.com's release assets).
+    ///
+    /// `POST /assets` (operation `addAsset`).
+    fn add_asset(
+        &self,
+        ctx: &RequestContext,
+        params: AddAssetParams,
+        body: Vec<u8>,
+    ) -> impl Future<Output = Result<AddAssetResponse, Self::Error>> + Send {
+        let _ = (ctx, params, body);
+        async { Ok(AddAssetResponse::Unimplemented) }
+    }
+
     /// Stores a note.
     ///
     /// `POST /notes` (operation `addNote`).
@@ -515,6 +543,46 @@ pub struct PutBlobParams {
 #[non_exhaustive]
 pub enum PutBlobResponse {
     /// 200: The SHA-256 of the bytes that arrived, in hexadecimal, and their count.
+    Ok(String),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `putImage` (`PUT /images/{name}`), parsed and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PutImageParams {
+    /// (path parameter `name`)
+    pub name: String,
+}
+
+/// What `putImage` answers: one variant per documented status, and [`Unimplemented`](PutImageResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutImageResponse {
+    /// 200: The media type and the SHA-256 of the bytes that arrived.
+    Ok(String),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `addAsset` (`POST /assets`): none yet; one the document adds becomes a field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AddAssetParams {}
+/// What `addAsset` answers: one variant per documented status, and [`Unimplemented`](AddAssetResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum AddAssetResponse {
+    /// 200: The media type and the SHA-256 of the bytes that arrived.
     Ok(String),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.

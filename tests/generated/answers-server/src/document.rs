@@ -470,6 +470,81 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/images/{name}": {
+      "put": {
+        "operationId": "putImage",
+        "summary": "Stores an image sent as PNG or JPEG.",
+        "description": "A bytes body in two media types: the client's caller labels it (`runtime::request::Upload`), the command line with `--content-type`; the server reads either and refuses any other with 415.",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "image/png": {
+              "schema": {
+                "type": "string",
+                "format": "binary"
+              }
+            },
+            "image/jpeg": {
+              "schema": {
+                "type": "string",
+                "format": "binary"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The media type and the SHA-256 of the bytes that arrived.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/assets": {
+      "post": {
+        "operationId": "addAsset",
+        "summary": "Stores a file of any media type (api.github.com's release assets).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "*/*": {
+              "schema": {
+                "type": "string",
+                "format": "binary"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The media type and the SHA-256 of the bytes that arrived.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/notes": {
       "post": {
         "operationId": "addNote",
@@ -1058,6 +1133,44 @@ paths:
       responses:
         '200':
           description: The SHA-256 of the bytes that arrived, in hexadecimal, and their count.
+          content:
+            text/plain:
+              schema: {type: string}
+  /images/{name}:
+    put:
+      operationId: putImage
+      summary: Stores an image sent as PNG or JPEG.
+      description: >-
+        A bytes body in two media types: the client's caller labels it
+        (`runtime::request::Upload`), the command line with `--content-type`; the server
+        reads either and refuses any other with 415.
+      parameters:
+        - {name: name, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          image/png:
+            schema: {type: string, format: binary}
+          image/jpeg:
+            schema: {type: string, format: binary}
+      responses:
+        '200':
+          description: The media type and the SHA-256 of the bytes that arrived.
+          content:
+            text/plain:
+              schema: {type: string}
+  /assets:
+    post:
+      operationId: addAsset
+      summary: Stores a file of any media type (api.github.com's release assets).
+      requestBody:
+        required: true
+        content:
+          '*/*':
+            schema: {type: string, format: binary}
+      responses:
+        '200':
+          description: The media type and the SHA-256 of the bytes that arrived.
           content:
             text/plain:
               schema: {type: string}

@@ -188,6 +188,28 @@ impl AnswersApi for Mock {
         Ok(PutBlobResponse::Ok(body))
     }
 
+    /// `PUT /images/{name}`: the 200 answer.
+    async fn put_image(
+        &self,
+        _ctx: &RequestContext,
+        _params: PutImageParams,
+        _body: Vec<u8>,
+    ) -> Result<PutImageResponse, MockError> {
+        let body: String = mock::value("putImage: 200 body", &[r#""mock""#])?;
+        Ok(PutImageResponse::Ok(body))
+    }
+
+    /// `POST /assets`: the 200 answer.
+    async fn add_asset(
+        &self,
+        _ctx: &RequestContext,
+        _params: AddAssetParams,
+        _body: Vec<u8>,
+    ) -> Result<AddAssetResponse, MockError> {
+        let body: String = mock::value("addAsset: 200 body", &[r#""mock""#])?;
+        Ok(AddAssetResponse::Ok(body))
+    }
+
     /// `POST /notes`: the 200 answer.
     async fn add_note(
         &self,

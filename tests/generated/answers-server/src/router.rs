@@ -150,6 +150,18 @@ pub fn router<A: AnswersApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
             ),
         )
         .route(
+            &layer::route_path(&base, "/images/{name}"),
+            routing::put_service(
+                layer::operation(&api, handle_put_image::<A>).named("putImage"),
+            ),
+        )
+        .route(
+            &layer::route_path(&base, "/assets"),
+            routing::post_service(
+                layer::operation(&api, handle_add_asset::<A>).named("addAsset"),
+            ),
+        )
+        .route(
             &layer::route_path(&base, "/notes"),
             routing::post_service(
                 layer::operation(&api, handle_add_note::<A>).named("addNote"),
@@ -719,6 +731,102 @@ fn serve_put_blob<A: AnswersApi>(
     }
 }
 
+/// `PUT /images/{name}`: see [`AnswersApi::put_image`].
+fn handle_put_image<A: AnswersApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_put_image(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `putImage` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_put_image<A: AnswersApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    mut parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = params::path_params(&mut parts).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let name: Option<String> = raw.required(Location::Path, "name", &mut errors);
+            let Some(name) = name else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            PutImageParams { name }
+        };
+        let body = body::read_bytes_among(
+                &parts,
+                body,
+                body_limit,
+                true,
+                &["image/png", "image/jpeg"],
+            )
+            .await?
+            .map(|b| b.to_vec());
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("putImage", scheme, parts);
+        let outcome = A::put_image(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `POST /assets`: see [`AnswersApi::add_asset`].
+fn handle_add_asset<A: AnswersApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_add_asset(api, rt.body_limit(), parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `addAsset` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[allow(clippy::manual_async_fn)]
+fn serve_add_asset<A: AnswersApi>(
+    api: Arc<A>,
+    body_limit: usize,
+    parts: http::request::Parts,
+    body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["basic"]])?;
+        let params = AddAssetParams {};
+        let body = body::read_bytes(&parts, body, body_limit, true, "*/*")
+            .await?
+            .map(|b| b.to_vec());
+        let Some(body) = body else {
+            return Err(Problem::bad_request("the request body is required"));
+        };
+        let ctx = RequestContext::new("addAsset", scheme, parts);
+        let outcome = A::add_asset(&api, &ctx, params, body).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `POST /notes`: see [`AnswersApi::add_note`].
 fn handle_add_note<A: AnswersApi>(
     api: Arc<A>,
@@ -1002,6 +1110,24 @@ impl PutBlobResponse {
         match self {
             Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
             Self::Unimplemented => Err(Problem::not_implemented("putBlob")),
+        }
+    }
+}
+
+impl PutImageResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
+            Self::Unimplemented => Err(Problem::not_implemented("putImage")),
+        }
+    }
+}
+
+impl AddAssetResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => Ok(response::text(StatusCode::OK, "text/plain", body)),
+            Self::Unimplemented => Err(Problem::not_implemented("addAsset")),
         }
     }
 }

@@ -13,6 +13,7 @@ use clap::{Arg, ArgMatches, Command};
 use constructs_client::client::*;
 use constructs_client::{Client, Error, ResponseValue};
 use constructs_client::types;
+use constructs_client::runtime::request::Upload;
 use constructs_client::Server;
 
 /// Parses the process's arguments and runs the subcommand; the exit status.
@@ -375,23 +376,32 @@ fn add_dish(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 
 /// `put-raw-note`: its flags and help.
 fn put_raw_note_command() -> Command {
-    support::upload::raw_body_args(
-        Command::new("put-raw-note")
-            .about(
-                "A body of any media type whose schema is a string (github's asset upload).",
-            )
-            .long_about(
-                "A body of any media type whose schema is a string (github's asset upload).\n\n`PUT /raw-notes` (operation `putRawNote`).",
-            ),
-        "*/*",
-        true,
-        "constructs-cli put-raw-note --body-file ./body.bin",
+    support::upload::content_type_arg(
+        support::upload::raw_body_args(
+            Command::new("put-raw-note")
+                .about(
+                    "A body of any media type whose schema is a string (github's asset upload).",
+                )
+                .long_about(
+                    "A body of any media type whose schema is a string (github's asset upload).\n\n`PUT /raw-notes` (operation `putRawNote`).",
+                ),
+            "*/*",
+            true,
+            "constructs-cli put-raw-note --body-file ./body.bin",
+        ),
+        &["*/*"],
     )
 }
 
 /// `put-raw-note`: calls `putRawNote`.
 fn put_raw_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    let body = support::upload::text_body(m)?;
+    let media = support::upload::body_media(m, &["*/*"])?;
+    let body = support::upload::text_body(m)?
+        .map(String::into_bytes)
+        .map(|bytes| match media {
+            Some(media) => Upload::new(media, bytes),
+            None => Upload::from(bytes),
+        });
     let Some(body) = body else {
         return Err(
             support::usage(
@@ -399,7 +409,7 @@ fn put_raw_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     };
-    let result = call.runtime.block_on(call.client.put_raw_note(&body));
+    let result = call.runtime.block_on(call.client.put_raw_note(body));
     Ok(finish(&call.client, ("putRawNote", false), result, call.json, call.verbose))
 }
 

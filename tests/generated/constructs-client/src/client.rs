@@ -525,10 +525,12 @@ impl Client {
     /// A body of any media type whose schema is a string (github's asset upload).
     ///
     /// `PUT /raw-notes` (operation `putRawNote`).
+    ///
+    /// The document takes the body as `*/*`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as `application/octet-stream`.
     #[cfg(feature = "raw-notes")]
     pub async fn put_raw_note(
         &self,
-        body: &str,
+        body: impl Into<crate::runtime::request::Upload>,
     ) -> Result<ResponseValue<String>, Error<PutRawNoteError>> {
         const OPERATION: OperationInfo = OperationInfo {
             id: "putRawNote",
@@ -541,10 +543,8 @@ impl Client {
         };
         let path = "/raw-notes";
         let query = "";
-        let body = Ok::<
-            _,
-            crate::runtime::error::SendError,
-        >(bytes::Bytes::from(body.to_owned()))?;
+        let body: crate::runtime::request::Upload = body.into();
+        let content_type = body.content_type("*/*")?;
         let raw = self
             .transport
             .send_dyn(
@@ -558,11 +558,8 @@ impl Client {
                             http::HeaderValue::from_static("text/plain"),
                         );
                     builder = builder
-                        .header(
-                            http::header::CONTENT_TYPE,
-                            http::HeaderValue::from_static("*/*"),
-                        )
-                        .body(body.clone());
+                        .header(http::header::CONTENT_TYPE, content_type.clone())
+                        .body(body.bytes().clone());
                     builder
                 },
             )
