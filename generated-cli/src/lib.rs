@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use petstore_client::client::*;
 use petstore_client::{Client, Error, ResponseValue};
+use petstore_client::runtime::progress::Direction;
 use petstore_client::types;
 use petstore_client::Server;
 
@@ -91,6 +92,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         builder = builder.bearer_auth(key.clone());
         credentials = true;
     }
+    let builder = match support::progress::ProgressLine::on_terminal() {
+        Some(line) => {
+            builder
+                .on_progress(move |p| {
+                    line.show(p.direction == Direction::Upload, p.done, p.total)
+                })
+        }
+        None => builder,
+    };
     let client = builder
         .build()
         .map_err(|e| {

@@ -464,7 +464,12 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
             support::global_args(cmd, &[#(#servers),*]).subcommands(subcommands.iter().map(|build| build()))
         }
     };
-    let client_use = (!no_commands).then(|| quote!(use #krate::{Client, Error, ResponseValue};));
+    let client_use = (!no_commands).then(|| {
+        quote! {
+            use #krate::{Client, Error, ResponseValue};
+            use #krate::runtime::progress::Direction;
+        }
+    });
     let server_use = server_use.filter(|_| !no_commands);
     let finish_bytes = finish_bytes(cli);
     // Named `support` either way: the runtime crate, or its copy (`--vendor-runtime`).
@@ -785,6 +790,13 @@ fn run_and_report(
                 .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
             #declare_found
             #(#credentials)*
+            // A line on standard error for long uploads and downloads, on a terminal only.
+            let builder = match support::progress::ProgressLine::on_terminal() {
+                Some(line) => builder.on_progress(move |p| {
+                    line.show(p.direction == Direction::Upload, p.done, p.total)
+                }),
+                None => builder,
+            };
             let client = builder.build().map_err(|e| {
                 eprintln!("error: cannot set up the HTTP client: {e}");
                 ExitCode::from(support::FAILED)

@@ -257,6 +257,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
             timeout: Option<Duration>,
             user_agent: Option<String>,
             http: Option<reqwest::Client>,
+            progress: Option<crate::runtime::progress::OnProgress>,
         }
 
         impl ClientBuilder {
@@ -287,6 +288,17 @@ pub fn client_rs(api: &Api) -> TokenStream {
                 self
             }
 
+            /// Told how far long transfers have got: request bodies of 1 MiB and more as they
+            /// are sent, response bodies as they are read (native targets; the generated
+            /// command line draws its progress line from this). Nothing is counted without it.
+            pub fn on_progress(
+                mut self,
+                report: impl Fn(crate::runtime::progress::Progress) + Send + Sync + 'static,
+            ) -> Self {
+                self.progress = Some(crate::runtime::progress::OnProgress::new(report));
+                self
+            }
+
             /// The client. Fails only when the HTTP client cannot be set up (e.g. an invalid user agent).
             // One error type for every failure of this crate; it is large because it keeps the
             // response of a failed call, and building happens once.
@@ -312,7 +324,10 @@ pub fn client_rs(api: &Api) -> TokenStream {
                     }
                 };
                 Ok(Client {
-                    transport: Arc::new(Transport::new(http, self.base_url, self.credentials, self.retry)),
+                    transport: Arc::new(
+                        Transport::new(http, self.base_url, self.credentials, self.retry)
+                            .with_progress(self.progress),
+                    ),
                 })
             }
         }
@@ -328,6 +343,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
                     timeout: None,
                     user_agent: None,
                     http: None,
+                    progress: None,
                 }
             }
 

@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+pub mod progress;
 pub mod upload;
 
 /// Exit status when the request failed.

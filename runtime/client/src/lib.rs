@@ -58,6 +58,7 @@ pub mod error;
 pub mod integer;
 pub mod multipart;
 pub mod pages;
+pub mod progress;
 mod random;
 pub mod ratelimit;
 pub mod request;

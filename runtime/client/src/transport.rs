@@ -10,6 +10,9 @@ use web_time::SystemTime;
 
 use super::auth::{self, Credentials, Security, SecurityScheme};
 use super::error::SendError;
+use super::progress::OnProgress;
+#[cfg(not(target_arch = "wasm32"))]
+use super::progress::{Direction, UPLOAD_REPORTED_FROM};
 use super::random;
 use super::ratelimit::{self, RateLimit};
 use super::response::{DEPRECATION, Raw, SUNSET};
@@ -84,6 +87,9 @@ pub struct Transport {
     // Operation ids already warned about, so a deprecated call logs once per Transport,
     // not once per request.
     warned_deprecated: Mutex<BTreeSet<&'static str>>,
+    /// Told how far long transfers have got (`ClientBuilder::on_progress`); `None`: nothing
+    /// is counted.
+    progress: Option<OnProgress>,
 }
 
 impl Transport {
@@ -105,7 +111,16 @@ impl Transport {
             last_rate_limit: Mutex::new(RateLimit::default()),
             exhausted: AtomicBool::new(false),
             warned_deprecated: Mutex::new(BTreeSet::new()),
+            progress: None,
         }
+    }
+
+    /// Reports the progress of request bodies of [`UPLOAD_REPORTED_FROM`] bytes and more as
+    /// they are sent, and of every response body as it is read (native targets; a browser's
+    /// fetch reports nothing here).
+    pub fn with_progress(mut self, progress: Option<OnProgress>) -> Self {
+        self.progress = progress;
+        self
     }
 
     /// Sends one call of `op`, retrying per [`Transport::retry`], and returns the final
@@ -241,6 +256,10 @@ impl Transport {
                     .headers_mut()
                     .insert(IDEMPOTENCY_KEY.clone(), key.clone());
             }
+            #[cfg(not(target_arch = "wasm32"))]
+            if let Some(progress) = &self.progress {
+                counted_upload(&mut request, progress);
+            }
             // The server's span for this request joins the call's trace.
             request
                 .headers_mut()
@@ -343,7 +362,11 @@ impl Transport {
         }
         // Taken, not copied: reading the body does not need them.
         let headers = std::mem::take(response.headers_mut());
-        let body = response.bytes().await?;
+        let body = match &self.progress {
+            #[cfg(not(target_arch = "wasm32"))]
+            Some(progress) => counted_download(&mut response, progress).await?,
+            _ => response.bytes().await?,
+        };
         Ok(Received::Complete(Raw {
             status,
             headers,
@@ -523,4 +546,44 @@ fn error_chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     message
+}
+
+/// A request body of [`UPLOAD_REPORTED_FROM`] bytes or more sent in counted pieces, with its
+/// `Content-Length` kept (a stream would otherwise go chunked). The bytes are copied once per
+/// attempt: reqwest does not hand its own back, and a copy costs nothing beside the network.
+#[cfg(not(target_arch = "wasm32"))]
+fn counted_upload(request: &mut reqwest::Request, progress: &OnProgress) {
+    let Some(bytes) = request.body().and_then(reqwest::Body::as_bytes) else {
+        return;
+    };
+    if bytes.len() < UPLOAD_REPORTED_FROM {
+        return;
+    }
+    let bytes = bytes::Bytes::copy_from_slice(bytes);
+    request.headers_mut().insert(
+        http::header::CONTENT_LENGTH,
+        http::HeaderValue::from(bytes.len()),
+    );
+    *request.body_mut() = Some(progress.upload(bytes));
+}
+
+/// A response body read piece by piece, each reported with the length the response announced.
+#[cfg(not(target_arch = "wasm32"))]
+async fn counted_download(
+    response: &mut reqwest::Response,
+    progress: &OnProgress,
+) -> Result<bytes::Bytes, reqwest::Error> {
+    let total = response.content_length();
+    // The announced length, up to what a bound on trust allows before the bytes arrive.
+    let mut body = Vec::with_capacity(total.unwrap_or(0).min(8 << 20) as usize);
+    while let Some(piece) = response.chunk().await? {
+        body.extend_from_slice(&piece);
+        progress.report(Direction::Download, body.len() as u64, total);
+    }
+    // The end, said once more where no length was announced: the length is known now.
+    if total.is_none() {
+        let len = body.len() as u64;
+        progress.report(Direction::Download, len, Some(len));
+    }
+    Ok(bytes::Bytes::from(body))
 }

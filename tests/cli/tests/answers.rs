@@ -450,6 +450,8 @@ fn a_file_of_several_mb_arrives_byte_for_byte() {
         ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // Standard error is no terminal here: no progress line.
+    assert!(!run.stderr.contains("uploading"), "{}", run.stderr);
     let said = String::from_utf8_lossy(&run.stdout);
     assert_eq!(
         said.trim(),
@@ -812,5 +814,81 @@ fn a_body_s_media_type_is_the_document_s_first_or_the_one_named() {
             format!("{said} {digest}")
         );
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The client tells `on_progress` how far a long upload and any download have got (what the
+/// CLI draws its progress line from, on a terminal): the upload of several MB in pieces up to
+/// its length, the answer as it is read, each ending at its length. The CLI's own run above,
+/// with standard error not a terminal, printed no progress at all.
+#[test]
+fn the_client_reports_how_far_a_transfer_has_got() {
+    use answers_client::runtime::progress::{Direction, Progress};
+    use std::sync::{Arc, Mutex};
+    let (server, url) = serve();
+    let log: Arc<Mutex<Vec<Progress>>> = Arc::default();
+    let record = Arc::clone(&log);
+    let client = answers_client::Client::builder(url)
+        .basic("ann", "pw")
+        .on_progress(move |p| record.lock().unwrap().push(p))
+        .build()
+        .unwrap();
+    let data = bytes::Bytes::from(noise(3 * 1024 * 1024 + 5));
+    let said = server
+        .block_on(client.put_blob("big", &data))
+        .unwrap()
+        .into_inner();
+    assert_eq!(said, format!("big {} {}", sha256(&data), data.len()));
+    let seen = std::mem::take(&mut *log.lock().unwrap());
+    let total = data.len() as u64;
+    let uploads: Vec<u64> = seen
+        .iter()
+        .filter(|p| p.direction == Direction::Upload)
+        .map(|p| {
+            assert_eq!(p.total, Some(total));
+            p.done
+        })
+        .collect();
+    assert!(uploads.len() > 10, "{} pieces", uploads.len());
+    assert!(uploads.windows(2).all(|w| w[0] < w[1]), "{uploads:?}");
+    assert_eq!(uploads.last(), Some(&total));
+    let last = seen.last().expect("the answer was read");
+    assert_eq!(last.direction, Direction::Download);
+    assert_eq!(last.total, Some(last.done));
+    // A small body goes in one write, unreported; its answer is still counted.
+    let small = bytes::Bytes::from_static(b"tiny");
+    server.block_on(client.put_blob("small", &small)).unwrap();
+    let after = std::mem::take(&mut *log.lock().unwrap());
+    assert!(!after.is_empty());
+    assert!(
+        after.iter().all(|p| p.direction == Direction::Download),
+        "{after:?}"
+    );
+}
+
+/// On a terminal (a pseudo-terminal from util-linux's `script`), a long upload draws its
+/// progress line on standard error, ending at 100%; the answer still goes to standard output.
+#[test]
+fn a_long_upload_shows_progress_on_a_terminal() {
+    let (_server, url) = serve();
+    let dir = scratch("tty");
+    let path = dir.join("backup.tar");
+    std::fs::write(&path, noise(5 * 1024 * 1024)).unwrap();
+    let line = format!(
+        "{BIN} put-blob --name tty --body-file '{}' --base-url {url} >/dev/null",
+        path.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env("ANSWERS_USERNAME", "ann")
+        .env("ANSWERS_PASSWORD", "pw")
+        .output()
+        .expect("util-linux's `script` runs");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{shown}");
+    assert!(
+        shown.contains("uploading 5.0 of 5.0 MB (100%)"),
+        "{shown:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use adversarial_client::client::*;
 use adversarial_client::{Client, Error, ResponseValue};
+use adversarial_client::runtime::progress::Direction;
 use adversarial_client::types;
 use adversarial_client::Server;
 
@@ -125,6 +126,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         builder = builder.timeout_2(key.clone());
         credentials = true;
     }
+    let builder = match support::progress::ProgressLine::on_terminal() {
+        Some(line) => {
+            builder
+                .on_progress(move |p| {
+                    line.show(p.direction == Direction::Upload, p.done, p.total)
+                })
+        }
+        None => builder,
+    };
     let client = builder
         .build()
         .map_err(|e| {

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use answers_client::client::*;
 use answers_client::{Client, Error, ResponseValue};
+use answers_client::runtime::progress::Direction;
 use answers_client::types;
 use answers_client::runtime::request::Upload;
 use answers_client::Server;
@@ -108,6 +109,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         builder = builder.basic(user, password);
         credentials = true;
     }
+    let builder = match support::progress::ProgressLine::on_terminal() {
+        Some(line) => {
+            builder
+                .on_progress(move |p| {
+                    line.show(p.direction == Direction::Upload, p.done, p.total)
+                })
+        }
+        None => builder,
+    };
     let client = builder
         .build()
         .map_err(|e| {

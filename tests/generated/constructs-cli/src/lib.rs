@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use constructs_client::client::*;
 use constructs_client::{Client, Error, ResponseValue};
+use constructs_client::runtime::progress::Direction;
 use constructs_client::types;
 use constructs_client::runtime::request::Upload;
 use constructs_client::Server;
@@ -116,6 +117,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         builder = builder.oauth(key.clone());
         credentials = true;
     }
+    let builder = match support::progress::ProgressLine::on_terminal() {
+        Some(line) => {
+            builder
+                .on_progress(move |p| {
+                    line.show(p.direction == Direction::Upload, p.done, p.total)
+                })
+        }
+        None => builder,
+    };
     let client = builder
         .build()
         .map_err(|e| {

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use formats_client::client::*;
 use formats_client::{Client, Error, ResponseValue};
+use formats_client::runtime::progress::Direction;
 use formats_client::types;
 
 /// Parses the process's arguments and runs the subcommand; the exit status.
@@ -70,6 +71,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let builder = Client::builder(base_url)
         .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
+    let builder = match support::progress::ProgressLine::on_terminal() {
+        Some(line) => {
+            builder
+                .on_progress(move |p| {
+                    line.show(p.direction == Direction::Upload, p.done, p.total)
+                })
+        }
+        None => builder,
+    };
     let client = builder
         .build()
         .map_err(|e| {

@@ -96,6 +96,7 @@ pub struct ClientBuilder {
     timeout: Option<Duration>,
     user_agent: Option<String>,
     http: Option<reqwest::Client>,
+    progress: Option<crate::runtime::progress::OnProgress>,
 }
 
 impl ClientBuilder {
@@ -130,6 +131,17 @@ impl ClientBuilder {
         self
     }
 
+    /// Told how far long transfers have got: request bodies of 1 MiB and more as they
+    /// are sent, response bodies as they are read (native targets; the generated
+    /// command line draws its progress line from this). Nothing is counted without it.
+    pub fn on_progress(
+        mut self,
+        report: impl Fn(crate::runtime::progress::Progress) + Send + Sync + 'static,
+    ) -> Self {
+        self.progress = Some(crate::runtime::progress::OnProgress::new(report));
+        self
+    }
+
     /// The client. Fails only when the HTTP client cannot be set up (e.g. an invalid user agent).
     #[allow(clippy::result_large_err)]
     pub fn build(self) -> Result<Client, Error<std::convert::Infallible>> {
@@ -160,7 +172,8 @@ impl ClientBuilder {
         };
         Ok(Client {
             transport: Arc::new(
-                Transport::new(http, self.base_url, self.credentials, self.retry),
+                Transport::new(http, self.base_url, self.credentials, self.retry)
+                    .with_progress(self.progress),
             ),
         })
     }
@@ -177,6 +190,7 @@ impl Client {
             timeout: None,
             user_agent: None,
             http: None,
+            progress: None,
         }
     }
 

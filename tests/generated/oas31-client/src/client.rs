@@ -105,6 +105,7 @@ pub struct ClientBuilder {
     timeout: Option<Duration>,
     user_agent: Option<String>,
     http: Option<reqwest::Client>,
+    progress: Option<crate::runtime::progress::OnProgress>,
 }
 
 impl ClientBuilder {
@@ -130,6 +131,17 @@ impl ClientBuilder {
     /// Sends through your own `reqwest::Client` (timeout and user agent are then yours to set).
     pub fn http_client(mut self, http: reqwest::Client) -> Self {
         self.http = Some(http);
+        self
+    }
+
+    /// Told how far long transfers have got: request bodies of 1 MiB and more as they
+    /// are sent, response bodies as they are read (native targets; the generated
+    /// command line draws its progress line from this). Nothing is counted without it.
+    pub fn on_progress(
+        mut self,
+        report: impl Fn(crate::runtime::progress::Progress) + Send + Sync + 'static,
+    ) -> Self {
+        self.progress = Some(crate::runtime::progress::OnProgress::new(report));
         self
     }
 
@@ -163,7 +175,8 @@ impl ClientBuilder {
         };
         Ok(Client {
             transport: Arc::new(
-                Transport::new(http, self.base_url, self.credentials, self.retry),
+                Transport::new(http, self.base_url, self.credentials, self.retry)
+                    .with_progress(self.progress),
             ),
         })
     }
@@ -180,6 +193,7 @@ impl Client {
             timeout: None,
             user_agent: None,
             http: None,
+            progress: None,
         }
     }
 

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use paging_client::client::*;
 use paging_client::{Client, Error, ResponseValue};
+use paging_client::runtime::progress::Direction;
 use paging_client::Server;
 
 /// Parses the process's arguments and runs the subcommand; the exit status.
@@ -79,6 +80,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let builder = Client::builder(base_url)
         .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
+    let builder = match support::progress::ProgressLine::on_terminal() {
+        Some(line) => {
+            builder
+                .on_progress(move |p| {
+                    line.show(p.direction == Direction::Upload, p.done, p.total)
+                })
+        }
+        None => builder,
+    };
     let client = builder
         .build()
         .map_err(|e| {

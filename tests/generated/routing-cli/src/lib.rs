@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use routing_client::client::*;
 use routing_client::{Client, Error, ResponseValue};
+use routing_client::runtime::progress::Direction;
 use routing_client::types;
 use routing_client::Server;
 
@@ -104,6 +105,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         builder = builder.bearer_auth(key.clone());
         credentials = true;
     }
+    let builder = match support::progress::ProgressLine::on_terminal() {
+        Some(line) => {
+            builder
+                .on_progress(move |p| {
+                    line.show(p.direction == Direction::Upload, p.done, p.total)
+                })
+        }
+        None => builder,
+    };
     let client = builder
         .build()
         .map_err(|e| {
