@@ -66,7 +66,8 @@ pub fn lower(api: &Api, name: &str) -> Cli {
             None => {
                 let binary = binary_answer(op);
                 let command = claim(&mut names, &op.rust);
-                let example = format!("{name}-cli {command}");
+                let flags = flags(op, api, binary.is_some());
+                let example = example_line(&format!("{name}-cli {command}"), op, &flags);
                 commands.push(CliCommand {
                     operation: index,
                     body: op.body.as_ref().map(|b| body(b, api, &example)),
@@ -78,7 +79,7 @@ pub fn lower(api: &Api, name: &str) -> Cli {
                     name: command,
                     function: functions.claim(op.rust.clone()),
                     builder: functions.claim(naming::cli_builder(&op.rust)),
-                    flags: flags(op, api, binary.is_some()),
+                    flags,
                     missing_credentials: missing_credentials(op, api, &vars),
                     binary,
                 })
@@ -428,6 +429,40 @@ fn flags(op: &Operation, api: &Api, binary: bool) -> Vec<CliFlag> {
 }
 
 /// The placeholder a flag's help shows for its value.
+/// The start of a body's help example: the command and its required parameters, each with
+/// a value of its type (its default, `1`, `true`, or for text the parameter's own name), so
+/// the example runs as written once the body's file is there.
+fn example_line(command: &str, op: &Operation, flags: &[CliFlag]) -> String {
+    let mut line = command.to_owned();
+    for flag in flags {
+        let FlagTarget::Param(index) = flag.target else {
+            continue;
+        };
+        let p = &op.params[index];
+        if !p.required {
+            continue;
+        }
+        let value = match (&p.default, flag.value_name) {
+            (Some(serde_json::Value::String(s)), _) => s.clone(),
+            (Some(other), _) => other.to_string(),
+            (None, "INTEGER" | "NUMBER") => "1".to_owned(),
+            (None, "BOOL") => "true".to_owned(),
+            (None, "TEXT") => p.wire.clone(),
+            (None, other) => other.to_owned(),
+        };
+        let quoted = if value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+        {
+            value
+        } else {
+            format!("'{}'", value.replace('\'', "'\\''"))
+        };
+        line.push_str(&format!(" --{} {quoted}", flag.name));
+    }
+    line
+}
+
 fn value_name(ty: &TypeRef) -> &'static str {
     match ty {
         TypeRef::String => "TEXT",
@@ -574,5 +609,40 @@ paths:
                 "Body property `to`: One of [a] or [b]."
             ]
         );
+    }
+
+    /// A body's help example runs as written: the required parameters with a value of their
+    /// type, a file named after the media type, `--content-type` choices from the document.
+    #[test]
+    fn a_body_s_example_gives_the_required_parameters() {
+        let (_, cli) = cli(r#"
+openapi: 3.1.0
+info: {title: T, version: "1"}
+paths:
+  /shelves/{shelf}/photos:
+    put:
+      operationId: putPhoto
+      parameters:
+        - {name: shelf, in: path, required: true, schema: {type: integer}}
+        - {name: caption, in: query, required: true, schema: {type: string, default: "my shelf"}}
+        - {name: note, in: query, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          image/png: {schema: {type: string, format: binary}}
+          image/jpeg: {schema: {type: string, format: binary}}
+      responses: {"204": {description: ok}}
+"#);
+        let Some(CliBody::Raw {
+            example, choices, ..
+        }) = &cli.commands[0].body
+        else {
+            panic!("a raw body: {:?}", cli.commands[0].body)
+        };
+        assert_eq!(
+            example,
+            "pet-store-cli put-photo --shelf 1 --caption 'my shelf' --body-file ./body.png"
+        );
+        assert_eq!(choices, &["image/png", "image/jpeg"]);
     }
 }

@@ -520,7 +520,7 @@ fn put_blob_command() -> Command {
             ),
         "application/octet-stream",
         false,
-        "answers-cli put-blob --body-file ./body.bin",
+        "answers-cli put-blob --name name --body-file ./body.bin",
     )
 }
 
@@ -564,7 +564,7 @@ fn put_image_command() -> Command {
                 ),
             "image/png",
             false,
-            "answers-cli put-image --body-file ./body.png",
+            "answers-cli put-image --name name --body-file ./body.png",
         ),
         &["image/png", "image/jpeg"],
     )
