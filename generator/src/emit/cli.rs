@@ -400,21 +400,39 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .to_string()
         .contains("Arg ::")
         .then(|| quote!(Arg,));
-    // Each subcommand's builder beside its runner, so that one operation reads in one place.
+    // Each subcommand's builder beside its runner, so that one operation reads in one place;
+    // both compile under the client's features of the operation's tags (issue 46).
+    let gate = |c: &crate::ir::CliCommand| api.features.of_operation(c.operation);
     let commands: Vec<TokenStream> = subcommands
         .iter()
         .zip(&runners)
-        .map(|(builder, runner)| quote!(#builder #runner))
+        .zip(&cli.commands)
+        .map(|((builder, runner), c)| super::gates::items(quote!(#builder #runner), gate(c)))
         .collect();
-    let builders: Vec<_> = cli.commands.iter().map(|c| ident(&c.builder)).collect();
+    let builders: Vec<TokenStream> = cli
+        .commands
+        .iter()
+        .map(|c| {
+            let builder = ident(&c.builder);
+            let cfg = super::gates::cfg(gate(c));
+            quote!(#cfg #builder,)
+        })
+        .collect();
     let arms: Vec<TokenStream> = cli
         .commands
         .iter()
         .map(|c| {
             let (name, function) = (&c.name, ident(&c.function));
-            quote!(#name => #function(&call, m),)
+            let cfg = super::gates::cfg(gate(c));
+            quote!(#cfg #name => #function(&call, m),)
         })
         .collect();
+    // With every command's feature off (no tag chosen), `run` reads and builds what no
+    // command is left to use.
+    let allowances = (!api.features.features.is_empty()).then(|| {
+        let names = api.features.features.iter().map(|(name, _)| name);
+        quote!(#![cfg_attr(not(all(#(feature = #names),*)), allow(unused_imports, unused_variables, dead_code))])
+    });
     // A document without operations: the command line has only its global flags (clap
     // refuses any command before `run`), and nothing is called.
     let no_commands = cli.commands.is_empty();
@@ -460,7 +478,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         quote! {
             // Each subcommand is built by its own function, one at a time: one chain of
             // hundreds would need a stack frame too large for a debug build's main thread.
-            let subcommands: &[fn() -> Command] = &[#(#builders),*];
+            let subcommands: &[fn() -> Command] = &[#(#builders)*];
             support::global_args(cmd, &[#(#servers),*]).subcommands(subcommands.iter().map(|build| build()))
         }
     };
@@ -484,6 +502,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     };
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
+        #allowances
         //! The command-line client: one subcommand per operation, on the generated client.
         //! A library with the binary's `main`, so that tests and wrappers can run it and read
         //! its help ([`cli`]).
@@ -881,7 +900,27 @@ pub fn cargo_toml(
             super::manifest::cli_runtime_dependency(path.as_deref())?
         ),
     };
+    // The client's features per tag, passed on (issue 46): the client is taken without its
+    // defaults, and the CLI's `default` turns every tag on, as the client's does.
+    let (client_features, tag_features) = if api.features.features.is_empty() {
+        (String::new(), String::new())
+    } else {
+        let names: Vec<String> = api
+            .features
+            .features
+            .iter()
+            .map(|(feature, _)| format!("\"{feature}\""))
+            .collect();
+        let mut lines = format!(
+            "# One feature per tag, all on by default, each the client's own: with\n# `default-features = false` and the features of the tags you call, only their\n# commands (and the client's operations and types) compile.\ndefault = [{}]\n",
+            names.join(", ")
+        );
+        for (feature, _) in &api.features.features {
+            lines.push_str(&format!("{feature} = [\"{client_crate}/{feature}\"]\n"));
+        }
+        (", default-features = false".to_owned(), lines)
+    };
     Ok(format!(
-        "{header}[package]\nname = \"{name}-cli\"\nversion = \"{version}\"\nedition = \"2024\"\n# The runtime it builds on uses let chains (stable since Rust 1.88).\nrust-version = \"1.88\"\ndescription = \"{description}\"\npublish = false\n\n[[bin]]\nname = \"{name}-cli\"\npath = \"src/main.rs\"\n\n[dependencies]\n{client_crate} = {{ path = \"{client_path}\" }}\n{support}# The command line, without the derive macros (the parser is generated code already).\nclap = {{ version = \"4\", default-features = false, features = [\"std\", \"help\", \"usage\", \"error-context\"] }}\nserde = \"1\"\n# Fields print in the document's order, not sorted by name.\nserde_json = {{ version = \"1\", features = [\"preserve_order\"] }}\nhttp = \"1\"\n# The types of `format: uuid`, `date-time` and `date`, as the client names them.\n{formats}# One call at a time: a current-thread runtime.\ntokio = {{ version = \"1\", default-features = false, features = [\"rt\"] }}\n\n[features]\n# HTTPS through the client's rustls feature; off by default so that plain builds stay small.\nrustls = [\"{client_crate}/rustls\"]\n"
+        "{header}[package]\nname = \"{name}-cli\"\nversion = \"{version}\"\nedition = \"2024\"\n# The runtime it builds on uses let chains (stable since Rust 1.88).\nrust-version = \"1.88\"\ndescription = \"{description}\"\npublish = false\n\n[[bin]]\nname = \"{name}-cli\"\npath = \"src/main.rs\"\n\n[dependencies]\n{client_crate} = {{ path = \"{client_path}\"{client_features} }}\n{support}# The command line, without the derive macros (the parser is generated code already).\nclap = {{ version = \"4\", default-features = false, features = [\"std\", \"help\", \"usage\", \"error-context\"] }}\nserde = \"1\"\n# Fields print in the document's order, not sorted by name.\nserde_json = {{ version = \"1\", features = [\"preserve_order\"] }}\nhttp = \"1\"\n# The types of `format: uuid`, `date-time` and `date`, as the client names them.\n{formats}# One call at a time: a current-thread runtime.\ntokio = {{ version = \"1\", default-features = false, features = [\"rt\"] }}\n\n[features]\n# HTTPS through the client's rustls feature; off by default so that plain builds stay small.\nrustls = [\"{client_crate}/rustls\"]\n{tag_features}"
     ))
 }

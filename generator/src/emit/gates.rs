@@ -14,12 +14,8 @@ use quote::quote;
 /// everything to its first `;` or `{…}` at the top level, or to its `;` for the kinds that
 /// hold a value (`const`, `static`, `type`, `use`).
 pub fn items(items: TokenStream, features: Option<&[String]>) -> TokenStream {
-    let Some(features) = features.filter(|f| !f.is_empty()) else {
+    let Some(cfg) = cfg(features) else {
         return items;
-    };
-    let cfg = match features {
-        [one] => quote!(#[cfg(feature = #one)]),
-        _ => quote!(#[cfg(any(#(feature = #features),*))]),
     };
     let mut out = TokenStream::new();
     let mut tokens = items.into_iter().peekable();
@@ -73,6 +69,16 @@ pub fn items(items: TokenStream, features: Option<&[String]>) -> TokenStream {
         out.extend(item);
     }
     out
+}
+
+/// `#[cfg(feature = "a")]` (`any(…)` of several features); `None` for an item every build
+/// compiles. Also what an array element or a match arm of one operation is put under.
+pub fn cfg(features: Option<&[String]>) -> Option<TokenStream> {
+    let features = features.filter(|f| !f.is_empty())?;
+    Some(match features {
+        [one] => quote!(#[cfg(feature = #one)]),
+        _ => quote!(#[cfg(any(#(feature = #features),*))]),
+    })
 }
 
 /// A file's inner attribute for a crate built with some features off: the imports and
