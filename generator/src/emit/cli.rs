@@ -113,7 +113,11 @@ fn body_part(
     if let CliBody::Raw { text, choices, .. } = how
         && !choices.is_empty()
     {
-        let read = if *text {
+        // Text of a named type must be UTF-8; a range (`*/*`, api.github.com's release assets,
+        // whose schema says string) takes any file as it is, as the client's `Upload` does:
+        // the server the document describes decides what it keeps.
+        let ranged = choices.iter().any(|c| c.contains('*'));
+        let read = if *text && !ranged {
             quote!(support::upload::text_body(m)?.map(String::into_bytes))
         } else {
             quote!(support::upload::raw_body(m)?)

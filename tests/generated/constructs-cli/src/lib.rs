@@ -460,8 +460,7 @@ fn put_raw_note_command() -> Command {
 #[cfg(feature = "raw-notes")]
 fn put_raw_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let media = support::upload::body_media(m, &["*/*"])?;
-    let body = support::upload::text_body(m)?
-        .map(String::into_bytes)
+    let body = support::upload::raw_body(m)?
         .map(|bytes| match media {
             Some(media) => Upload::new(media, bytes),
             None => Upload::from(bytes),
