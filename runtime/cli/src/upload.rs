@@ -86,20 +86,17 @@ pub fn content_type_arg(cmd: Command, choices: &[&str]) -> Command {
 /// it falls in that range (`app.zip` for `*/*`: `application/zip`); `None`: the client sends
 /// the document's first. Any other `--content-type` is a usage error (status 2), sent nowhere.
 pub fn body_media(m: &ArgMatches, choices: &[&str]) -> Result<Option<String>, Exit> {
-    let fits = |media: &str| {
-        let media = media
-            .split(';')
+    let essence = |m: &str| {
+        m.split(';')
             .next()
             .unwrap_or("")
             .trim()
-            .to_ascii_lowercase();
+            .to_ascii_lowercase()
+    };
+    let fits = |media: &str| {
+        let media = essence(media);
         choices.iter().any(|choice| {
-            let choice = choice
-                .split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase();
+            let choice = essence(choice);
             choice == media
                 || choice == "*/*"
                 || choice

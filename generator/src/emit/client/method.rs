@@ -67,16 +67,10 @@ impl Shared {
         let mut docs = operation_doc(op);
         if let Some(b) = op.body.as_ref().filter(|b| b.media_chosen()) {
             let listed: Vec<String> = b.sendable_media().map(|m| format!("`{m}`")).collect();
-            // What `Upload::content_type` sends when the caller names none.
-            let plain = match b.content_type.split(';').next().unwrap_or("").trim() {
-                "text/*" => "text/plain",
-                range if range.ends_with("/*") => "application/octet-stream",
-                _ => b.content_type.as_str(),
-            };
             docs.extend(doc(&[
                 String::new(),
                 format!(
-                    "The document takes the body as {}: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as `{plain}`.",
+                    "The document takes the body as {}: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the first (for a range, as [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).",
                     listed.join(" or ")
                 ),
             ]));

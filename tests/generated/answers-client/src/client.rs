@@ -833,7 +833,7 @@ impl Client {
     ///
     /// `PUT /images/{name}` (operation `putImage`).
     ///
-    /// The document takes the body as `image/png` or `image/jpeg`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as `image/png`.
+    /// The document takes the body as `image/png` or `image/jpeg`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the first (for a range, as [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
     #[cfg(feature = "images")]
     pub async fn put_image(
         &self,
@@ -884,7 +884,7 @@ impl Client {
     ///
     /// `POST /assets` (operation `addAsset`).
     ///
-    /// The document takes the body as `*/*`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as `application/octet-stream`.
+    /// The document takes the body as `*/*`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the first (for a range, as [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
     #[cfg(feature = "assets")]
     pub async fn add_asset(
         &self,

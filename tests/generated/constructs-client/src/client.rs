@@ -540,7 +540,7 @@ impl Client {
     ///
     /// `PUT /raw-notes` (operation `putRawNote`).
     ///
-    /// The document takes the body as `*/*`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as `application/octet-stream`.
+    /// The document takes the body as `*/*`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the first (for a range, as [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
     #[cfg(feature = "raw-notes")]
     pub async fn put_raw_note(
         &self,
