@@ -503,6 +503,17 @@ fn tested_document(doc: &Document, reports: &Path) -> Result<PathBuf, String> {
     Ok(out)
 }
 
+/// The served document's text (see [`tested_document`]) as JSON: a JSON file as it is, a YAML
+/// one as apigen reads it (bundled when split).
+fn served_json(text: &str, doc: &Document) -> Option<serde_json::Value> {
+    serde_json::from_str(text).ok().or_else(|| {
+        let files = apigen::FileSystem::new(&doc.base);
+        apigen::load::read(&doc.root, &files)
+            .ok()
+            .map(|loaded| loaded.written.value)
+    })
+}
+
 /// `.venv/bin/st`, installed by `scripts/schemathesis.sh` when missing.
 fn schemathesis(root: &Path) -> Result<PathBuf, String> {
     let out = Command::new("bash")
@@ -654,7 +665,11 @@ fn serve_and_test(
             reports.join("schemathesis.log").display()
         ));
     }
-    match read_run(&summary, &events) {
+    // The document as served, for the classes that check a case's values against it.
+    let served = fs::read_to_string(&document)
+        .ok()
+        .and_then(|text| served_json(&text, &row.doc));
+    match read_run(&summary, &events, served.as_ref()) {
         Ok(mut run) => {
             run.exit = exit;
             // The report says only "Runtime Error"; the log says whose. Hypothesis (under

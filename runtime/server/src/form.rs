@@ -11,6 +11,13 @@ use super::validate::pointer_of;
 
 /// [`decode_pairs`](super::body::decode_pairs); `null_text`: a value `null` is JSON's null
 /// where the field admits it (a multipart body's parts).
+///
+/// A list is read from its repeated keys, each one item. Where that reading fails and a key
+/// given once holds a JSON array, the form is read again with such a key's text as the list
+/// itself: how a multipart part holds an array of objects (schemathesis and browsers write
+/// the part's JSON; discord's `attachments`). Repeated keys come first because the same text
+/// can be one item of a list of strings; only a form that does not fit that way is read the
+/// other.
 pub(crate) fn decode_fields<T: DeserializeOwned>(
     pairs: impl IntoIterator<Item = (String, String)>,
     null_text: bool,
@@ -23,11 +30,28 @@ pub(crate) fn decode_fields<T: DeserializeOwned>(
             None => fields.push((k, vec![v])),
         }
     }
-    let de: de::value::MapDeserializer<'_, _, de::value::Error> = de::value::MapDeserializer::new(
-        fields
-            .into_iter()
-            .map(|(k, v)| (k, FormField(v, null_text))),
-    );
+    let has_json_list = fields
+        .iter()
+        .any(|(_, values)| matches!(values.as_slice(), [one] if json_array(one).is_some()));
+    if !has_json_list {
+        return decode_grouped(fields, null_text, false);
+    }
+    decode_grouped(fields.clone(), null_text, false)
+        .or_else(|first| decode_grouped(fields, null_text, true).map_err(|_| first))
+}
+
+/// One reading of the grouped fields; `json_lists`: a key given once whose text is a JSON
+/// array is the list (see [`decode_fields`]).
+fn decode_grouped<T: DeserializeOwned>(
+    fields: Vec<(String, Vec<String>)>,
+    null_text: bool,
+    json_lists: bool,
+) -> Result<T, Violation> {
+    let de: de::value::MapDeserializer<'_, _, de::value::Error> =
+        de::value::MapDeserializer::new(fields.into_iter().map(|(k, v)| {
+            let field = FormField(v, null_text, json_lists);
+            (k, field)
+        }));
     // A type that buffers the form first (a `oneOf` body) reads its variants' numbers and
     // booleans from the text they arrived as.
     integer::text_scalars(|| serde_path_to_error::deserialize(de)).map_err(|e| Violation {
@@ -36,9 +60,19 @@ pub(crate) fn decode_fields<T: DeserializeOwned>(
     })
 }
 
+/// `text` as the JSON array it spells, if it does.
+fn json_array(text: &str) -> Option<serde_json::Value> {
+    if !text.trim_start().starts_with('[') {
+        return None;
+    }
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .filter(serde_json::Value::is_array)
+}
+
 /// The values of one form key (never empty); whether `null` is JSON's null (see
-/// [`FormValue`]).
-struct FormField(Vec<String>, bool);
+/// [`FormValue`]); whether a lone JSON array is the list (see [`decode_fields`]).
+struct FormField(Vec<String>, bool, bool);
 
 /// One form value, parsed on demand into whatever the target type asks for; with `.1` (the
 /// parts of a multipart body), the text `null` is JSON's null for a field that admits it:
@@ -116,6 +150,13 @@ impl<'de> de::Deserializer<'de> for FormField {
     type Error = de::value::Error;
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        if self.2
+            && let [one] = self.0.as_slice()
+            && let Some(list) = json_array(one)
+        {
+            return integer::json_scalars(|| WholeNumbers(list).deserialize_seq(visitor))
+                .map_err(de::Error::custom);
+        }
         let null_text = self.1;
         visitor.visit_seq(de::value::SeqDeserializer::new(
             self.0.into_iter().map(|v| FormValue(v, null_text)),

@@ -2,7 +2,8 @@
 //! errors with pointers, forms, text and bytes.
 
 use apigen_server_runtime::body::{
-    decode_form, is_json, media_type_matches, read_bytes, read_form, read_json, read_text,
+    decode_form, decode_multipart, is_json, media_type_matches, read_bytes, read_form, read_json,
+    read_text,
 };
 use apigen_server_runtime::problem::Problem;
 use axum::body::Body;
@@ -586,4 +587,54 @@ async fn a_string_valued_field_given_another_type_says_a_string_was_expected() {
     let message = rendered_message(&err).await;
     assert!(message.contains("expected a string"), "{message}");
     assert!(message.starts_with("/addr"), "{message}");
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+struct Embed {
+    title: String,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+struct Webhook {
+    #[serde(default)]
+    attachments: Vec<Embed>,
+    #[serde(default)]
+    labels: Vec<String>,
+}
+
+/// A multipart body of the given (name, text) parts.
+fn multipart_of(parts: &[(&str, &str)]) -> Vec<u8> {
+    let mut body = String::new();
+    for (name, text) in parts {
+        body.push_str(&format!(
+            "--xyz\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{text}\r\n"
+        ));
+    }
+    body.push_str("--xyz--\r\n");
+    body.into_bytes()
+}
+
+// discord's slack webhook: a part holding an array of objects as its JSON is that list; the
+// same text where the list's items are strings stays one item, and repeated parts are items.
+#[test]
+fn a_part_holding_a_json_array_of_objects_is_the_list() {
+    let decode = |parts: &[(&str, &str)]| {
+        decode_multipart::<Webhook>("multipart/form-data; boundary=xyz", &multipart_of(parts))
+    };
+    let read = decode(&[("attachments", r#"[{"title":"a"},{"title":"b"}]"#)]).unwrap();
+    assert_eq!(
+        read.attachments,
+        vec![Embed { title: "a".into() }, Embed { title: "b".into() }]
+    );
+    let read = decode(&[
+        ("attachments", r#"{"title":"a"}"#),
+        ("attachments", r#"{"title":"b"}"#),
+    ])
+    .unwrap();
+    assert_eq!(read.attachments.len(), 2);
+    let read = decode(&[("labels", r#"["x"]"#)]).unwrap();
+    assert_eq!(read.labels, vec![r#"["x"]"#]);
+    // A list that fits neither way is refused with the first reading's words.
+    let refused = decode(&[("attachments", r#"[{"name":"a"}]"#)]).unwrap_err();
+    assert_eq!(refused.violations[0].pointer, "/attachments/0");
 }

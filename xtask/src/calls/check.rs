@@ -310,10 +310,9 @@ impl Check<'_> {
             );
         }
         if let Some(pattern) = s.get("pattern").and_then(Value::as_str) {
-            // A pattern regex-lite cannot read (look-around) is not checked here.
-            if let Ok(re) = regex_lite::Regex::new(pattern)
-                && !re.is_match(text)
-            {
+            // A pattern regex-lite cannot read (look-arounds past the start) is not
+            // checked here.
+            if super::pattern::matches(pattern, text) == Some(false) {
                 self.fail(
                     at,
                     format!(

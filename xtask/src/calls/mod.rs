@@ -14,11 +14,11 @@
 //! Fails on a CLI that does not compile, a request Prism refuses, an answer the CLI cannot
 //! decode (unless Prism's answer broke the document), and any call that could not be made.
 
-mod check;
+pub(crate) mod check;
 mod pattern;
 mod prism;
 mod proxy;
-mod refs;
+pub(crate) mod refs;
 mod report;
 mod requests;
 mod values;

@@ -56,6 +56,24 @@ pub fn sample(pattern: &str, choice: u64, extra: usize) -> Result<String, String
     ))
 }
 
+/// Whether `text` matches `pattern`, by regex-lite, with look-aheads at the pattern's start
+/// read as [`sample`] reads them; `None` for a pattern regex-lite cannot read even so.
+pub fn matches(pattern: &str, text: &str) -> Option<bool> {
+    if let Ok(re) = regex_lite::Regex::new(pattern) {
+        return Some(re.is_match(text));
+    }
+    let (rest, looks) = leading_lookaheads(pattern);
+    if looks.is_empty() {
+        return None;
+    }
+    let mut fits = regex_lite::Regex::new(&rest).ok()?.is_match(text);
+    for (positive, inner) in looks {
+        let re = regex_lite::Regex::new(&format!("^(?:{inner})")).ok()?;
+        fits &= re.is_match(text) == positive;
+    }
+    Some(fits)
+}
+
 /// The pattern without the look-aheads at its start (after any `^`), and those look-aheads:
 /// (positive, inner pattern).
 fn leading_lookaheads(pattern: &str) -> (String, Vec<(bool, String)>) {
@@ -218,6 +236,28 @@ mod tests {
         assert_eq!(
             sample("^(?=.*[0-9])[a-z0-9]{3}$", 0, 0).unwrap_err(),
             "no string made for `^(?=.*[0-9])[a-z0-9]{3}$` passes its look-aheads"
+        );
+    }
+
+    #[test]
+    fn a_pattern_with_look_aheads_at_its_start_is_checked() {
+        let name = r"^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)^[a-z][a-z0-9-]*[a-zA-Z0-9]$";
+        assert_eq!(matches(name, "default-silo"), Some(true));
+        assert_eq!(
+            matches(name, "3fa85f64-5717-4562-b3fc-2c963f66afa6"),
+            Some(false)
+        );
+        assert_eq!(
+            matches(name, "abcdef12-5717-4562-b3fc-2c963f66afa6"),
+            Some(false)
+        );
+        assert_eq!(matches("^(?=.*[0-9])[a-z0-9]{3}$", "ab1"), Some(true));
+        assert_eq!(matches("^(?=.*[0-9])[a-z0-9]{3}$", "abc"), Some(false));
+        assert_eq!(matches("^[a-z]+$", "abc"), Some(true));
+        assert_eq!(
+            matches("a(?=b)b", "ab"),
+            None,
+            "a look-ahead inside is not read"
         );
     }
 }

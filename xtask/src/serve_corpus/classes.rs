@@ -45,21 +45,27 @@ pub(super) fn null_as_text(case: &Json) -> bool {
 }
 
 /// The name the harness gives a valid url-encoded form's refusal where the case holds an
-/// object inside an array (see [`object_in_form_list`]).
-pub(super) const OBJECT_IN_FORM_LIST: &str = "object_in_form_list";
+/// object, as a member or inside an array (see [`object_in_url_encoded_form`]).
+pub(super) const OBJECT_IN_URL_ENCODED_FORM: &str = "object_in_url_encoded_form";
 
-/// Whether a url-encoded form case holds an array with an object among its items (discord's
-/// slack webhook: `attachments`, an array of embeds): a url-encoded form writes an array as
-/// one pair per item and has no spelling for an object there (RFC 6570's form style stops at
-/// lists of text), so schemathesis writes each object's member names as the items
-/// (`attachments=thumb_url&attachments=color`), text no embed is. A multipart part can hold
-/// the JSON of the array; a url-encoded form cannot.
-pub(super) fn object_in_form_list(case: &Json) -> bool {
+/// Whether a case's url-encoded body holds an object, as a member or among an array's items
+/// (discord's slack webhook: `attachments`, an array of embeds; its interaction callback:
+/// `data`, an object). A url-encoded form writes an array as one pair per item and has no
+/// spelling for an object inside it (RFC 6570's form style stops at lists of text), and an
+/// object member the document gives no `encoding` for has none either, so schemathesis
+/// writes each object's member names as the values (`attachments=thumb_url&attachments=color`,
+/// `data=content&data=flags`): text no object is. A multipart part can hold the JSON of the
+/// object or array; a url-encoded pair cannot.
+pub(super) fn object_in_url_encoded_form(case: &Json) -> bool {
     let urlencoded = case
         .get("media_type")
         .and_then(Json::as_str)
         .is_some_and(|m| m.starts_with("application/x-www-form-urlencoded"));
-    let holds_object = |v: &Json| matches!(v, Json::Array(items) if items.iter().any(|i| matches!(i, Json::Object(_))));
+    let holds_object = |v: &Json| match v {
+        Json::Object(_) => true,
+        Json::Array(items) => items.iter().any(|i| matches!(i, Json::Object(_))),
+        _ => false,
+    };
     urlencoded
         && matches!(case.get("body"), Some(Json::Object(members)) if members.iter().any(|(_, v)| holds_object(v)))
 }
@@ -195,6 +201,80 @@ pub(super) fn empty_path_segment(case: &Json) -> bool {
         Some(Json::Object(members)) => members.iter().any(|(_, v)| v.as_str() == Some("")),
         _ => false,
     }
+}
+
+/// The name the harness gives a stateful step's refusal where a value it carried over breaks
+/// the parameter's own schema (see [`link_value_off_schema`]).
+pub(super) const LINK_VALUE_OFF_SCHEMA: &str = "link_value_off_schema";
+
+/// Whether a case of schemathesis's stateful phase gives a path or query parameter a value
+/// that the parameter's schema in `document` refuses, by the calls harness's own checker
+/// (`calls::check`, not the server's): a link it infers carries a value from one answer
+/// into the next request without checking it against the parameter (nexus's `GET
+/// /system/user/{user_name}` given a user's `id`, a UUID, where `user_name`'s pattern
+/// rules UUIDs out), and the server's 400 is right.
+pub(super) fn link_value_off_schema(document: &serde_json::Value, case: &Json) -> bool {
+    let stateful = case
+        .get("meta")
+        .and_then(|m| m.get("phase")?.get("name")?.as_str())
+        == Some("stateful");
+    let (Some(method), Some(path)) = (
+        case.get("method").and_then(Json::as_str),
+        case.get("path").and_then(Json::as_str),
+    ) else {
+        return false;
+    };
+    let Some(item) = document.get("paths").and_then(|p| p.get(path)) else {
+        return false;
+    };
+    let resolved = |p: &'_ serde_json::Value| match p.get("$ref").and_then(|r| r.as_str()) {
+        Some(r) => crate::calls::refs::resolve(document, r).ok().cloned(),
+        None => Some(p.clone()),
+    };
+    let parameters = [
+        item.get("parameters"),
+        item.get(method.to_ascii_lowercase())
+            .and_then(|o| o.get("parameters")),
+    ];
+    let off_schema = |parameter: serde_json::Value| {
+        let (Some(name), Some(place), Some(schema)) = (
+            parameter.get("name").and_then(|n| n.as_str()),
+            parameter.get("in").and_then(|n| n.as_str()),
+            parameter.get("schema"),
+        ) else {
+            return false;
+        };
+        let given = match place {
+            "path" => case.get("path_parameters").and_then(|p| p.get(name)),
+            "query" => case.get("query").and_then(|q| q.get(name)),
+            _ => None,
+        };
+        // The request carries text: the value fits if the text, or the number or boolean
+        // it spells, does.
+        let text = match given {
+            Some(Json::String(text)) => text.clone(),
+            Some(Json::Number(n)) => n.to_string(),
+            _ => return false,
+        };
+        let mut readings = vec![serde_json::Value::String(text.clone())];
+        readings.extend(
+            serde_json::from_str::<serde_json::Number>(&text)
+                .ok()
+                .map(Into::into),
+        );
+        readings.extend(text.parse::<bool>().ok().map(Into::into));
+        readings.iter().all(|value| {
+            !crate::calls::check::request_violations(document, schema, value).is_empty()
+        })
+    };
+    stateful
+        && parameters
+            .into_iter()
+            .flatten()
+            .filter_map(|list| list.as_array())
+            .flatten()
+            .filter_map(resolved)
+            .any(off_schema)
 }
 
 /// The name the harness gives a valid request's refusal whose answer says a parameter is
@@ -397,9 +477,9 @@ pub(super) fn class_of(
             check.as_str(),
             "positive_data_acceptance" | "status_code_conformance"
         )
-        && value.is_some_and(object_in_form_list)
+        && value.is_some_and(object_in_url_encoded_form)
     {
-        check = OBJECT_IN_FORM_LIST.to_string();
+        check = OBJECT_IN_URL_ENCODED_FORM.to_string();
     }
     // An invalid body larger than the server's body limit (1 MiB by default,
     // `ServerConfig::body_limit`): refused with 413 before it is read (RFC 9110 §15.5.14),

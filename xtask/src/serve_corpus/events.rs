@@ -5,8 +5,13 @@ use super::classes::*;
 use super::*;
 
 /// Reads schemathesis's JSON run report (cases, errors, warnings) and its events (every
-/// check of every case, with the operation and the first failure's message).
-pub(super) fn read_run(summary: &str, events: &str) -> Result<Run, String> {
+/// check of every case, with the operation and the first failure's message). `document`,
+/// the document as served (JSON), lets a class check a case's values against it.
+pub(super) fn read_run(
+    summary: &str,
+    events: &str,
+    document: Option<&serde_json::Value>,
+) -> Result<Run, String> {
     let json = Json::parse(summary)?;
     let mut run = Run {
         cases: json
@@ -90,13 +95,24 @@ pub(super) fn read_run(summary: &str, events: &str) -> Result<Run, String> {
                 let answer = recorder
                     .get("interactions")
                     .and_then(|i| i.get(case)?.get("response"));
-                let check = class_of(
+                let mut check = class_of(
                     name,
                     negative,
                     value,
                     (text("title"), text("message")),
                     answer,
                 );
+                if let Some(document) = document
+                    && !negative
+                    && matches!(
+                        check.as_str(),
+                        "positive_data_acceptance" | "status_code_conformance"
+                    )
+                    && answer.and_then(|a| a.get("status_code")?.as_number()) == Some(400.0)
+                    && value.is_some_and(|case| link_value_off_schema(document, case))
+                {
+                    check = LINK_VALUE_OFF_SCHEMA.to_string();
+                }
                 if !seen.insert((check.clone(), case.clone())) {
                     continue;
                 }

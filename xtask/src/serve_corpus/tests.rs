@@ -249,7 +249,7 @@ fn integers_beyond_64_bits_are_found_in_any_part_of_a_case() {
         case("p1", "positive", "200"),
     ]
     .join("\n");
-    let run = read_run(r#"{"test_cases": {"generated": 3}}"#, &events).unwrap();
+    let run = read_run(r#"{"test_cases": {"generated": 3}}"#, &events, None).unwrap();
     assert_eq!(run.by_check[UNDOCUMENTED_REFUSAL], 1);
     assert_eq!(run.by_check["status_code_conformance"], 2);
     let class = Defect {
@@ -291,7 +291,7 @@ fn schemathesis_events_are_tallied_per_check_and_operation() {
         r#"{"PhaseStarted": {}}"#.to_string(),
     ]
     .join("\n");
-    let run = read_run(summary, &events).unwrap();
+    let run = read_run(summary, &events, None).unwrap();
     assert_eq!(run.cases, 12);
     assert_eq!(run.by_check["response_schema_conformance"], 2);
     assert_eq!(run.by_check["negative_data_rejection"], 1);
@@ -355,7 +355,7 @@ fn failures_on_a_414_are_named_uri_too_long() {
         )
     };
     let summary = r#"{"test_cases": {"generated": 1}}"#;
-    let run = read_run(summary, &event(414)).unwrap();
+    let run = read_run(summary, &event(414), None).unwrap();
     assert_eq!(
         run.by_check.get(URI_TOO_LONG),
         Some(&1),
@@ -364,9 +364,9 @@ fn failures_on_a_414_are_named_uri_too_long() {
     );
     assert!(!run.by_check.contains_key("negative_data_rejection"));
     // hyper's 431 to a head larger still is the same class.
-    let run = read_run(summary, &event(431)).unwrap();
+    let run = read_run(summary, &event(431), None).unwrap();
     assert_eq!(run.by_check.get(URI_TOO_LONG), Some(&1));
-    let run = read_run(summary, &event(400)).unwrap();
+    let run = read_run(summary, &event(400), None).unwrap();
     assert!(!run.by_check.contains_key(URI_TOO_LONG));
     assert_eq!(run.by_check["negative_data_rejection"], 1);
 }
@@ -380,7 +380,7 @@ fn an_empty_array_in_a_form_is_named() {
     };
     let summary = r#"{"test_cases": {"generated": 1}}"#;
     let form = "application/x-www-form-urlencoded";
-    let run = read_run(summary, &event(form, "[]")).unwrap();
+    let run = read_run(summary, &event(form, "[]"), None).unwrap();
     assert_eq!(
         run.by_check.get(EMPTY_FORM_ARRAY),
         Some(&1),
@@ -388,7 +388,7 @@ fn an_empty_array_in_a_form_is_named() {
         run.by_check
     );
     for (media, items) in [(form, "[1]"), ("application/json", "[]")] {
-        let run = read_run(summary, &event(media, items)).unwrap();
+        let run = read_run(summary, &event(media, items), None).unwrap();
         assert_eq!(run.by_check["positive_data_acceptance"], 1);
     }
 }
@@ -461,10 +461,14 @@ fn an_empty_path_parameter_is_named() {
 }
 
 #[test]
-fn an_object_in_a_form_list_is_named_only_in_a_url_encoded_form() {
+fn an_object_in_a_form_is_named_only_in_a_url_encoded_form() {
     for (case, named) in [
         (
             r#"{"media_type": "application/x-www-form-urlencoded", "body": {"attachments": [{"title": "a"}]}}"#,
+            true,
+        ),
+        (
+            r#"{"media_type": "application/x-www-form-urlencoded", "body": {"data": {"content": "a"}}}"#,
             true,
         ),
         (
@@ -478,7 +482,7 @@ fn an_object_in_a_form_list_is_named_only_in_a_url_encoded_form() {
         ),
     ] {
         let case = Json::parse(case).unwrap();
-        assert_eq!(object_in_form_list(&case), named, "{case:?}");
+        assert_eq!(object_in_url_encoded_form(&case), named, "{case:?}");
     }
     let case = Json::parse(
         r#"{"media_type": "application/x-www-form-urlencoded", "body": {"attachments": [{}]}}"#,
@@ -494,7 +498,7 @@ fn an_object_in_a_form_list_is_named_only_in_a_url_encoded_form() {
             Some(answer),
         )
     };
-    assert_eq!(class(false, &refused), OBJECT_IN_FORM_LIST);
+    assert_eq!(class(false, &refused), OBJECT_IN_URL_ENCODED_FORM);
     assert_eq!(class(true, &refused), "positive_data_acceptance");
 }
 
@@ -515,4 +519,31 @@ fn an_invalid_body_over_the_limit_is_named_by_its_413() {
     // A valid body refused for its size stays a failure, as does any other status.
     assert_eq!(class(false, "413"), "negative_data_rejection");
     assert_eq!(class(true, "200"), "negative_data_rejection");
+}
+
+#[test]
+fn a_stateful_value_the_parameter_refuses_is_named() {
+    let document: serde_json::Value = serde_json::from_str(
+        r##"{"paths": {"/system/user/{user_name}": {"get": {"parameters": [
+            {"$ref": "#/components/parameters/UserName"}]}}},
+         "components": {"parameters": {"UserName": {"name": "user_name", "in": "path",
+            "required": true, "schema": {"type": "string", "pattern":
+            "^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)^[a-z][a-z0-9-]*[a-zA-Z0-9]$"}}}}}"##,
+    )
+    .unwrap();
+    let case = |phase: &str, name: &str| {
+        Json::parse(&format!(
+            r#"{{"method": "GET", "path": "/system/user/{{user_name}}", "path_parameters": {{"user_name": "{name}"}}, "meta": {{"phase": {{"name": "{phase}"}}}}}}"#
+        ))
+        .unwrap()
+    };
+    let uuid = "3fa85f64-5717-4562-b3fc-2c963f66afa6";
+    assert!(link_value_off_schema(&document, &case("stateful", uuid)));
+    assert!(!link_value_off_schema(
+        &document,
+        &case("stateful", "default-silo")
+    ));
+    // Outside the stateful phase schemathesis makes the value from the schema itself: a
+    // refusal there is the server's to answer for.
+    assert!(!link_value_off_schema(&document, &case("fuzzing", uuid)));
 }
