@@ -6,6 +6,7 @@
 //! The binary re-executes itself as `petstore-bench serve-generated|serve-handwritten
 //! [--rate-limit]` to run each server in its own process (see `serve.rs`).
 
+mod build_cost;
 mod client;
 mod codegen;
 mod compile;
@@ -40,12 +41,15 @@ OPTIONS
     --codegen-runs N    runs of the generator per document (default 5)
     --only LIST         comma-separated subset of
                         server,inproc,instructions,limiter,client,codegen,compile,
-                        compile-corpus
+                        compile-corpus,build-cost
                         (instructions: counted with valgrind's callgrind when installed;
                         limiter: the Redis rate limiter, with redis-server when installed;
                         compile-corpus: check and release builds of the crates for the three
                         largest corpus documents, beside progenitor's client when
-                        `cargo progenitor` is installed; tens of minutes on 2 cores)
+                        `cargo progenitor` is installed; tens of minutes on 2 cores;
+                        build-cost: check and debug builds of GitHub's and OpenAI's
+                        generated crates, all features and one tag's, beside octocrab and
+                        async-openai, written to docs/build-cost.md; about half an hour)
     --fresh-compile     remeasure the clean build (with dependencies) of the generated crates
     --no-write          print the report without writing docs/benchmarks.md
     --out PATH          write the report there instead of docs/benchmarks.md
@@ -136,6 +140,7 @@ fn parse_args(args: &[String]) -> Result<Settings, String> {
                         "codegen",
                         "compile",
                         "compile-corpus",
+                        "build-cost",
                     ]
                     .contains(&p.as_str())
                 }) {
@@ -258,6 +263,27 @@ fn bench(settings: &Settings) -> Result<(), String> {
     if settings.wants("compile-corpus") {
         eprintln!("compile: the crates of the largest corpus documents, and progenitor's");
         report.compile_corpus = compile_corpus::run(&root)?;
+    }
+
+    if settings.wants("build-cost") {
+        eprintln!("build cost: GitHub's and OpenAI's crates beside octocrab and async-openai");
+        let rows = build_cost::run(&root)?;
+        let header = format!(
+            "- **date**: {} (UTC)\n- **commit**: {}\n- **machine**: {} core(s), {}; load average {} before\n",
+            report.date, report.commit, report.cores, report.cpu, report.load_before
+        );
+        let markdown = build_cost::markdown(&rows, &header);
+        println!("{markdown}");
+        if settings.out.is_some() {
+            let out = root.join("docs/build-cost.md");
+            std::fs::write(&out, &markdown)
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            eprintln!("wrote {}", out.display());
+        }
+        // Alone, it leaves docs/benchmarks.md as the last full run wrote it.
+        if settings.only == ["build-cost"] {
+            return Ok(());
+        }
     }
 
     report.finish();

@@ -4,6 +4,10 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(all(feature = "pets", feature = "store")),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -13,6 +17,7 @@ use serde::Serialize;
 /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
 ///
 /// Schema: `/components/schemas/PetStatus`.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum PetStatus {
@@ -24,6 +29,7 @@ pub enum PetStatus {
     Sold,
 }
 
+#[cfg(feature = "pets")]
 impl PetStatus {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -35,6 +41,7 @@ impl PetStatus {
     }
 }
 
+#[cfg(feature = "pets")]
 impl std::str::FromStr for PetStatus {
     type Err = String;
 
@@ -55,18 +62,21 @@ impl std::str::FromStr for PetStatus {
     }
 }
 
+#[cfg(feature = "pets")]
 impl std::fmt::Display for PetStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "pets")]
 impl Serialize for PetStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "pets")]
 impl<'de> Deserialize<'de> for PetStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -75,12 +85,14 @@ impl<'de> Deserialize<'de> for PetStatus {
     }
 }
 
+#[cfg(feature = "pets")]
 impl crate::runtime::params::FromParam for PetStatus {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "pets")]
 impl Validate for PetStatus {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -88,6 +100,7 @@ impl Validate for PetStatus {
 /// An animal to add (the request body of `createPet`). Unknown fields are ignored.
 ///
 /// Schema: `/components/schemas/NewPet`.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NewPet {
     /// The animal's name.
@@ -104,6 +117,7 @@ pub struct NewPet {
     pub status: Option<PetStatus>,
 }
 
+#[cfg(feature = "pets")]
 impl NewPet {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -122,6 +136,7 @@ impl NewPet {
     }
 }
 
+#[cfg(feature = "pets")]
 impl Validate for NewPet {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -129,6 +144,7 @@ impl Validate for NewPet {
 /// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned on creation. `status` is optional, as in `NewPet`, and has no default.
 ///
 /// Schema: `/components/schemas/Pet`.
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pet {
     /// The animal's name.
@@ -147,6 +163,7 @@ pub struct Pet {
     pub id: i64,
 }
 
+#[cfg(feature = "pets")]
 impl Pet {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -166,6 +183,7 @@ impl Pet {
     }
 }
 
+#[cfg(feature = "pets")]
 impl Validate for Pet {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -173,11 +191,13 @@ impl Validate for Pet {
 /// A JSON array of animals (the list response of `listPets`).
 ///
 /// Schema: `/components/schemas/Pets`.
+#[cfg(feature = "pets")]
 pub type Pets = Vec<Pet>;
 
 /// The orders of the store. The interface does not show the shape of an order; our decision is that each order is a free-form JSON object.
 ///
 /// Schema: `/components/schemas/Orders`.
+#[cfg(feature = "store")]
 pub type Orders = Vec<serde_json::Map<String, serde_json::Value>>;
 
 /// The body of every error response.

@@ -42,11 +42,11 @@ pub struct Api {
     /// Some answer of some operation is a stream (`BodyKind::Stream`, a success's or not):
     /// both crate roots re-export the runtime's stream types.
     pub streams: bool,
-    /// The client crate's cargo feature per tag, and what each compiles (`lower::features`).
+    /// The generated crates' cargo feature per tag, and what each compiles (`lower::features`).
     pub features: FeatureGates,
 }
 
-/// The client crate's features (`lower::features`): empty when the document's operations
+/// The generated crates' features (`lower::features`): empty when the document's operations
 /// fall in fewer than two.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FeatureGates {

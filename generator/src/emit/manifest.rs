@@ -148,6 +148,7 @@ pub fn cargo_toml(
                 "# the router (no other dependency).".to_string(),
                 "mock = []".to_string(),
             ]);
+            features.extend(tag_features(api));
         }
         Kind::Client => {
             features.extend([
@@ -313,9 +314,17 @@ pub fn readme(
     let header_text = header.trim().trim_start_matches("//").trim();
     // The client's features (`lower::features`), one row per tag or path group.
     let usage = match kind {
-        Kind::Client if !api.features.features.is_empty() => {
+        Kind::Client | Kind::Server if !api.features.features.is_empty() => {
+            let part = match kind {
+                Kind::Client => {
+                    "you call, only their operations and\nthe types those reach compile."
+                }
+                Kind::Server => {
+                    "you serve, only their operations (trait\nmethods, handlers, routes, mock answers) and the types those reach compile; a request for\nan operation left out is answered as one for a path the document lacks (404, or 405 where\nthe path has an operation that is on)."
+                }
+            };
             let mut text = format!(
-                "{usage}\n\n## Features\n\nOne per tag (a path group where the document has none), all on by `default`: with\n`default-features = false` and the features of the tags you call, only their operations and\nthe types those reach compile.\n\n| feature | operations of |\n|---|---|"
+                "{usage}\n\n## Features\n\nOne per tag (a path group where the document has none), all on by `default`: with\n`default-features = false` and the features of the tags {part}\n\n| feature | operations of |\n|---|---|"
             );
             for (name, group) in &api.features.features {
                 text.push_str(&format!("\n| `{name}` | `{}` |", group.replace('|', "\\|")));

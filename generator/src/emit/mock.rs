@@ -12,11 +12,14 @@ use quote::{format_ident, quote};
 pub fn mock_rs(api: &Api) -> TokenStream {
     let trait_ident = trait_name(api);
     let validated = validated_types(api);
+    // An operation's answer compiles under its features, as its trait method does.
     let methods: Vec<TokenStream> = api
         .operations
         .iter()
-        .map(|op| method(op, &validated))
+        .enumerate()
+        .map(|(i, op)| super::gates::items(method(op, &validated), api.features.of_operation(i)))
         .collect();
+    let allowances = super::gates::allowances(&api.features.features);
     let intro = module_doc(&[
         format!(
             "A mock of {} {} (feature `mock`): [`Mock`] answers every operation from the",
@@ -64,6 +67,7 @@ pub fn mock_rs(api: &Api) -> TokenStream {
     );
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
+        #allowances
         #intro
         use crate::api::*;
         use crate::runtime::context::RequestContext;

@@ -35,18 +35,12 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
         .filter(|t| t.validated)
         .map(|t| t.name.clone())
         .collect();
-    // The client's types compile under the features of the operations that reach them.
-    let items = api.types.iter().map(|t| {
-        let items = type_def(t, side, &validated);
-        match side {
-            Side::Client => super::gates::items(items, api.features.of_type(&t.name)),
-            Side::Server => items,
-        }
-    });
-    let allowances = match side {
-        Side::Client => super::gates::allowances(&api.features.features),
-        Side::Server => None,
-    };
+    // Types compile under the features of the operations that reach them.
+    let items = api
+        .types
+        .iter()
+        .map(|t| super::gates::items(type_def(t, side, &validated), api.features.of_type(&t.name)));
+    let allowances = super::gates::allowances(&api.features.features);
     let double_option = api
         .types
         .iter()

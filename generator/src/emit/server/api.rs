@@ -5,17 +5,28 @@ use super::*;
 
 pub fn api_rs(api: &Api) -> TokenStream {
     let trait_ident = trait_name(api);
+    // An operation's items and method compile under its features (`lower::features`).
+    let gated = |i: usize, items: TokenStream| {
+        crate::emit::gates::items(items, api.features.of_operation(i))
+    };
     let mut items = Vec::new();
-    for op in &api.operations {
-        items.push(params_struct(api, op));
+    for (i, op) in api.operations.iter().enumerate() {
+        let mut own = params_struct(api, op);
         for r in &op.responses {
             if let Some(h) = &r.headers_type {
-                items.push(headers_struct(op, r, h));
+                own.extend(headers_struct(op, r, h));
             }
         }
-        items.push(response_enum(op));
+        own.extend(response_enum(op));
+        items.push(gated(i, own));
     }
-    let mut methods: Vec<TokenStream> = api.operations.iter().map(trait_method).collect();
+    let mut methods: Vec<TokenStream> = api
+        .operations
+        .iter()
+        .enumerate()
+        .map(|(i, op)| gated(i, trait_method(op)))
+        .collect();
+    let allowances = crate::emit::gates::allowances(&api.features.features);
     let trait_docs = doc(&[
         format!(
             "{} {}: implement one method per operation.",
@@ -46,6 +57,7 @@ pub fn api_rs(api: &Api) -> TokenStream {
     );
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
+        #allowances
         #intro
         #uses
         use crate::runtime::context::RequestContext;

@@ -12,7 +12,9 @@ pub fn router_rs(api: &Api) -> TokenStream {
         quote!(SecurityScheme { name: #name, kind: #kind },)
     });
     let (root, routes) = routes_part(api);
-    let root = root.map(|service| quote!(let routes = layer::route_root(routes, &base, #service);));
+    let root = root.map(
+        |(cfg, service)| quote!(#cfg let routes = layer::route_root(routes, &base, #service);),
+    );
     let patterns = api
         .operations
         .iter()
@@ -37,13 +39,26 @@ pub fn router_rs(api: &Api) -> TokenStream {
     let document_errors =
         (!api.errors.is_default()).then(|| quote!(let config = config.document_errors(&ERRORS);));
     let error_consts = error_constants(api);
+    // An operation's handler and answer compile under its features (`lower::features`).
+    let gated = |i: usize, items: TokenStream| {
+        crate::emit::gates::items(items, api.features.of_operation(i))
+    };
     let handlers = api
         .operations
         .iter()
-        .map(|op| handler(api, op, &trait_ident));
-    let conversions = api.operations.iter().map(response_conversion);
+        .enumerate()
+        .map(|(i, op)| gated(i, handler(api, op, &trait_ident)));
+    let conversions = api
+        .operations
+        .iter()
+        .enumerate()
+        .map(|(i, op)| gated(i, response_conversion(op)));
+    let allowances = crate::emit::gates::allowances(&api.features.features);
     let dispatchers = api.routes.iter().filter_map(|r| match &r.serve {
-        RouteServe::Dispatch(d) => Some(dispatcher(api, &r.pattern, d, &trait_ident)),
+        RouteServe::Dispatch(d) => Some(crate::emit::gates::items(
+            dispatcher(api, &r.pattern, d, &trait_ident),
+            route_features(api, &r.serve).as_deref(),
+        )),
         RouteServe::Methods(_) => None,
     });
     let policy = api.rate_limit.as_ref().map(rate_limit_policy);
@@ -86,8 +101,8 @@ pub fn router_rs(api: &Api) -> TokenStream {
             let config = config.document(&crate::document::DOCUMENT);
             #document_errors
             #base_decl
-            let routes = axum::Router::new()
-                #(#routes)*;
+            let routes = axum::Router::new();
+            #(#routes)*
             #root
             layer::finish_prefixed(routes, SECURITY_SCHEMES, BASE_PATH, &CORS, config)
         }
@@ -116,6 +131,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
     let uses = crate::emit::imports([&mut body], ROUTER_IMPORTS);
     quote! {
         #![cfg_attr(rustfmt, rustfmt::skip)]
+        #allowances
         #intro
         use crate::api::*;
         #uses
@@ -126,41 +142,89 @@ pub fn router_rs(api: &Api) -> TokenStream {
 
 /// One route per path shape, in document order: a method router of its operations, or the
 /// dispatcher of a shape several path keys share. The root path (`/`) apart: the runtime
-/// registers it, also with a trailing slash under a base path.
-fn routes_part(api: &Api) -> (Option<TokenStream>, Vec<TokenStream>) {
+/// registers it, also with a trailing slash under a base path. Each route is a statement
+/// (`let routes = routes.route(…);`) so that it can compile under its operations' features;
+/// a method router whose operations differ in features is built one method per statement.
+/// The root's is `(cfg, service)`.
+fn routes_part(api: &Api) -> (Option<(Option<TokenStream>, TokenStream)>, Vec<TokenStream>) {
     let mut root = None;
     let mut routes = Vec::new();
     for route in &api.routes {
+        let gate = route_features(api, &route.serve);
         let service = match &route.serve {
             RouteServe::Dispatch(d) => {
                 let dispatch = ident(&d.rust);
                 quote!(routing::any_service(layer::operation(&api, #dispatch::<A>)))
             }
             RouteServe::Methods(members) => {
-                let mut chain = TokenStream::new();
-                for (i, &index) in members.iter().enumerate() {
+                let services = members.iter().map(|&index| {
                     let op = &api.operations[index];
                     let method = format_ident!("{}_service", op.method.to_lowercase());
                     let handler = handler_ident(api, op);
                     let id = &op.id;
                     let service = quote!(layer::operation(&api, #handler::<A>).named(#id));
-                    if i == 0 {
-                        chain.extend(quote!(routing::#method(#service)));
-                    } else {
-                        chain.extend(quote!(.#method(#service)));
+                    (method, service, api.features.of_operation(index))
+                });
+                let alike = members
+                    .iter()
+                    .all(|&i| api.features.of_operation(i) == gate.as_deref());
+                if alike {
+                    let mut chain = TokenStream::new();
+                    for (i, (method, service, _)) in services.enumerate() {
+                        if i == 0 {
+                            chain.extend(quote!(routing::#method(#service)));
+                        } else {
+                            chain.extend(quote!(.#method(#service)));
+                        }
                     }
+                    chain
+                } else {
+                    let steps = services.map(|(method, service, features)| {
+                        let cfg = crate::emit::gates::cfg(features);
+                        quote!(#cfg let methods = methods.#method(#service);)
+                    });
+                    quote!({
+                        let methods = routing::MethodRouter::new();
+                        #(#steps)*
+                        methods
+                    })
                 }
-                chain
             }
         };
+        let cfg = crate::emit::gates::cfg(gate.as_deref());
         if route.pattern == "/" {
-            root = Some(service);
+            root = Some((cfg, service));
         } else {
             let pattern = &route.pattern;
-            routes.push(quote!(.route(&layer::route_path(&base, #pattern), #service)));
+            routes.push(
+                quote!(#cfg let routes = routes.route(&layer::route_path(&base, #pattern), #service);),
+            );
         }
     }
     (root, routes)
+}
+
+/// The features any of which compiles a route: those of its operations together; `None`
+/// when one of them always compiles (or the crate has no features).
+fn route_features(api: &Api, serve: &RouteServe) -> Option<Vec<String>> {
+    let members: Vec<usize> = match serve {
+        RouteServe::Methods(members) => members.clone(),
+        RouteServe::Dispatch(d) => d
+            .candidates
+            .iter()
+            .flat_map(|c| &c.methods)
+            .filter_map(|(_, handler)| api.operations.iter().position(|op| &op.rust == handler))
+            .collect(),
+    };
+    let mut features: Vec<String> = Vec::new();
+    for i in members {
+        for feature in api.features.of_operation(i)? {
+            if !features.contains(feature) {
+                features.push(feature.clone());
+            }
+        }
+    }
+    (!features.is_empty()).then_some(features)
 }
 
 /// `rate_limit_policy()`: the plans, the plan of callers without a valid credential and the
@@ -258,8 +322,14 @@ pub(super) fn dispatcher(
                 .iter()
                 .find(|op| &op.rust == handler)
                 .map_or("", |op| op.id.as_str());
+            let cfg = crate::emit::gates::cfg(
+                api.operations
+                    .iter()
+                    .position(|op| &op.rust == handler)
+                    .and_then(|i| api.features.of_operation(i)),
+            );
             let handler = format_ident!("handle_{}", handler_stem(api, handler));
-            quote!(#method => layer::dispatched(#id, #handler::<A>(api, request)).await,)
+            quote!(#cfg #method => layer::dispatched(#id, #handler::<A>(api, request)).await,)
         });
         quote! {
             match request.method().as_str() {

@@ -4,6 +4,10 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(all(feature = "path", feature = "cli", feature = "raw", feature = "ops")),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -82,6 +86,7 @@ impl Validate for Markdown {
 /// Takes the prelude's `Result`; checked, so its `Validate` has a body.
 ///
 /// Schema: `/components/schemas/Result`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Result2 {
     pub r#type: String,
@@ -185,6 +190,7 @@ pub struct Result2 {
     pub none: Option<None>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Result2 {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -301,6 +307,7 @@ impl Result2 {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Validate for Result2 {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -338,12 +345,14 @@ impl Validate for Result2 {
 /// the schema contains itself, which an alias cannot.
 ///
 /// Schema: `/components/schemas/Chain`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Chain {
     Array(Vec<Chain>),
 }
 
+#[cfg(feature = "ops")]
 impl Serialize for Chain {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -352,6 +361,7 @@ impl Serialize for Chain {
     }
 }
 
+#[cfg(feature = "ops")]
 impl<'de> Deserialize<'de> for Chain {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -373,16 +383,19 @@ impl<'de> Deserialize<'de> for Chain {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Chain {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Loose/oneOf/0`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LooseVariant0 {
     pub n: i64,
 }
 
+#[cfg(feature = "ops")]
 impl LooseVariant0 {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -391,6 +404,7 @@ impl LooseVariant0 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for LooseVariant0 {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -404,6 +418,7 @@ impl Validate for LooseVariant0 {
 /// A free-form object or a checked one.
 ///
 /// Schema: `/components/schemas/Loose`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Loose {
@@ -411,6 +426,7 @@ pub enum Loose {
     Variant1(serde_json::Map<String, serde_json::Value>),
 }
 
+#[cfg(feature = "ops")]
 impl Serialize for Loose {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -420,6 +436,7 @@ impl Serialize for Loose {
     }
 }
 
+#[cfg(feature = "ops")]
 impl<'de> Deserialize<'de> for Loose {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -463,6 +480,7 @@ impl<'de> Deserialize<'de> for Loose {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Loose {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         match self {
@@ -475,6 +493,7 @@ impl Validate for Loose {
 /// Named like the trait the builders take strings through.
 ///
 /// Schema: `/components/schemas/Into`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Into2 {
     #[serde(
@@ -485,6 +504,7 @@ pub struct Into2 {
     pub name: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Into2 {
     /// Sets `name`.
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
@@ -493,6 +513,7 @@ impl Into2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Into2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -500,6 +521,7 @@ impl Validate for Into2 {
 /// Named like the trait `Default::default()` comes from.
 ///
 /// Schema: `/components/schemas/Default`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Default2 {
@@ -509,6 +531,7 @@ pub enum Default2 {
     Off,
 }
 
+#[cfg(feature = "ops")]
 impl Default2 {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -519,6 +542,7 @@ impl Default2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl std::str::FromStr for Default2 {
     type Err = String;
 
@@ -537,18 +561,21 @@ impl std::str::FromStr for Default2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl std::fmt::Display for Default2 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "ops")]
 impl Serialize for Default2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "ops")]
 impl<'de> Deserialize<'de> for Default2 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -557,12 +584,14 @@ impl<'de> Deserialize<'de> for Default2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl crate::runtime::params::FromParam for Default2 {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Default2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -570,6 +599,7 @@ impl Validate for Default2 {
 /// Properties spelled like the names clippy flags by default.
 ///
 /// Schema: `/components/schemas/Placeholder`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Placeholder {
     pub baz: String,
@@ -581,6 +611,7 @@ pub struct Placeholder {
     pub quux: Option<i64>,
 }
 
+#[cfg(feature = "ops")]
 #[allow(clippy::disallowed_names)]
 impl Placeholder {
     /// A value from its required properties, in the order the schema lists them; the
@@ -599,6 +630,7 @@ impl Placeholder {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Placeholder {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -606,6 +638,7 @@ impl Validate for Placeholder {
 /// Takes the prelude's `Option`.
 ///
 /// Schema: `/components/schemas/Option`.
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Option2 {
@@ -613,6 +646,7 @@ pub enum Option2 {
     S2(S2),
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Serialize for Option2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -622,6 +656,7 @@ impl Serialize for Option2 {
     }
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl<'de> Deserialize<'de> for Option2 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -647,6 +682,7 @@ impl<'de> Deserialize<'de> for Option2 {
     }
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Validate for Option2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -654,12 +690,14 @@ impl Validate for Option2 {
 /// The generic parameter of `deserialize`.
 ///
 /// Schema: `/components/schemas/D`.
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct D2 {
     pub d: String,
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl D2 {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -668,6 +706,7 @@ impl D2 {
     }
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Validate for D2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -675,12 +714,14 @@ impl Validate for D2 {
 /// The generic parameter of `serialize`.
 ///
 /// Schema: `/components/schemas/S`.
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct S2 {
     pub s: i64,
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl S2 {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -689,11 +730,13 @@ impl S2 {
     }
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Validate for S2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/T`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct T2 {
     #[serde(
@@ -704,6 +747,7 @@ pub struct T2 {
     pub t: Option<Option<String>>,
 }
 
+#[cfg(feature = "ops")]
 impl T2 {
     /// Sets `t`; `None` sends `null`.
     pub fn with_t(mut self, t: Option<String>) -> Self {
@@ -712,11 +756,13 @@ impl T2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for T2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/String`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct String2 {
     #[serde(
@@ -734,6 +780,7 @@ pub struct String2 {
     pub string: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl String2 {
     /// Sets `value`.
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
@@ -748,6 +795,7 @@ impl String2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for String2 {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.value {
@@ -758,11 +806,13 @@ impl Validate for String2 {
 }
 
 /// Schema: `/components/schemas/Vec`.
+#[cfg(feature = "ops")]
 pub type Vec2 = Vec<String2>;
 
 /// Recursive, so it is boxed inside itself.
 ///
 /// Schema: `/components/schemas/Box`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Box2 {
     /// Recursive, so it is boxed inside itself.
@@ -781,6 +831,7 @@ pub struct Box2 {
     pub box_2: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Box2 {
     /// Sets `box` (`None` unsets it).
     pub fn with_box(mut self, r#box: impl Into<Option<Box2>>) -> Self {
@@ -795,11 +846,13 @@ impl Box2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Box2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Ok`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Ok {
     #[serde(
@@ -810,6 +863,7 @@ pub struct Ok {
     pub ok: Option<String>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Ok {
     /// Sets `ok`.
     pub fn with_ok(mut self, ok: impl Into<String>) -> Self {
@@ -818,11 +872,13 @@ impl Ok {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Validate for Ok {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Err`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Err {
     #[serde(
@@ -833,6 +889,7 @@ pub struct Err {
     pub err: Option<String>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Err {
     /// Sets `err`.
     pub fn with_err(mut self, err: impl Into<String>) -> Self {
@@ -841,11 +898,13 @@ impl Err {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Validate for Err {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Some`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Some {
     #[serde(
@@ -856,6 +915,7 @@ pub struct Some {
     pub some: Option<String>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Some {
     /// Sets `some`.
     pub fn with_some(mut self, some: impl Into<String>) -> Self {
@@ -864,6 +924,7 @@ impl Some {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Validate for Some {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -871,11 +932,13 @@ impl Validate for Some {
 /// No properties at all.
 ///
 /// Schema: `/components/schemas/None`.
+#[cfg(any(feature = "path", feature = "raw"))]
 pub type None = serde_json::Map<String, serde_json::Value>;
 
 /// What the echo operations answer with.
 ///
 /// Schema: `/components/schemas/Value`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Value {
     #[serde(
@@ -1015,6 +1078,7 @@ pub struct Value {
     pub option: Option<Option2>,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Value {
     /// Sets `path`.
     pub fn with_path(mut self, path: impl Into<String>) -> Self {
@@ -1149,6 +1213,7 @@ impl Value {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Validate for Value {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.result {
@@ -1159,9 +1224,11 @@ impl Validate for Value {
 }
 
 /// Schema: `/components/schemas/Map`.
+#[cfg(any(feature = "path", feature = "raw"))]
 pub type Map = std::collections::BTreeMap<String, i64>;
 
 /// Schema: `/components/schemas/Kind`.
+#[cfg(any(feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Kind {
@@ -1185,6 +1252,7 @@ pub enum Kind {
     Result,
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Kind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1202,6 +1270,7 @@ impl Kind {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl std::str::FromStr for Kind {
     type Err = String;
 
@@ -1229,18 +1298,21 @@ impl std::str::FromStr for Kind {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl std::fmt::Display for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Serialize for Kind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl<'de> Deserialize<'de> for Kind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1249,17 +1321,20 @@ impl<'de> Deserialize<'de> for Kind {
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl crate::runtime::params::FromParam for Kind {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(any(feature = "path", feature = "raw"))]
 impl Validate for Kind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -1267,6 +1342,7 @@ pub struct Error {
     pub status: i32,
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1283,11 +1359,13 @@ impl Error {
     }
 }
 
+#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Deserialize`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Deserialize2 {
     #[serde(
@@ -1298,6 +1376,7 @@ pub struct Deserialize2 {
     pub deserialize: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Deserialize2 {
     /// Sets `deserialize`.
     pub fn with_deserialize(mut self, deserialize: impl Into<String>) -> Self {
@@ -1306,11 +1385,13 @@ impl Deserialize2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Deserialize2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Serialize`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Serialize2 {
     #[serde(
@@ -1321,6 +1402,7 @@ pub struct Serialize2 {
     pub serialize: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Serialize2 {
     /// Sets `serialize`.
     pub fn with_serialize(mut self, serialize: impl Into<String>) -> Self {
@@ -1329,11 +1411,13 @@ impl Serialize2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Serialize2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Validate`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Validate2 {
     #[serde(
@@ -1344,6 +1428,7 @@ pub struct Validate2 {
     pub validate: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Validate2 {
     /// Sets `validate`.
     pub fn with_validate(mut self, validate: impl Into<String>) -> Self {
@@ -1352,11 +1437,13 @@ impl Validate2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Validate2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Violations`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Violations2 {
     #[serde(
@@ -1367,6 +1454,7 @@ pub struct Violations2 {
     pub violations: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Violations2 {
     /// Sets `violations`.
     pub fn with_violations(mut self, violations: impl Into<String>) -> Self {
@@ -1375,11 +1463,13 @@ impl Violations2 {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Violations2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Self`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Self_ {
     #[serde(rename = "self")]
@@ -1391,6 +1481,7 @@ pub struct Self_ {
     pub self_: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Self_ {
     /// Sets `self`.
     pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
@@ -1399,11 +1490,13 @@ impl Self_ {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Self_ {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/crate`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Crate {
     #[serde(rename = "crate")]
@@ -1415,6 +1508,7 @@ pub struct Crate {
     pub crate_: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Crate {
     /// Sets `crate`.
     pub fn with_crate_(mut self, crate_: impl Into<String>) -> Self {
@@ -1423,11 +1517,13 @@ impl Crate {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Crate {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/super`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Super {
     #[serde(rename = "super")]
@@ -1439,6 +1535,7 @@ pub struct Super {
     pub super_: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Super {
     /// Sets `super`.
     pub fn with_super_(mut self, super_: impl Into<String>) -> Self {
@@ -1447,11 +1544,13 @@ impl Super {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Super {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/type`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Type {
@@ -1461,6 +1560,7 @@ pub enum Type {
     Self_,
 }
 
+#[cfg(feature = "ops")]
 impl Type {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1471,6 +1571,7 @@ impl Type {
     }
 }
 
+#[cfg(feature = "ops")]
 impl std::str::FromStr for Type {
     type Err = String;
 
@@ -1490,18 +1591,21 @@ impl std::str::FromStr for Type {
     }
 }
 
+#[cfg(feature = "ops")]
 impl std::fmt::Display for Type {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "ops")]
 impl Serialize for Type {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "ops")]
 impl<'de> Deserialize<'de> for Type {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1510,17 +1614,20 @@ impl<'de> Deserialize<'de> for Type {
     }
 }
 
+#[cfg(feature = "ops")]
 impl crate::runtime::params::FromParam for Type {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Type {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Types`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Types {
     #[serde(
@@ -1531,6 +1638,7 @@ pub struct Types {
     pub types: Option<String>,
 }
 
+#[cfg(feature = "ops")]
 impl Types {
     /// Sets `types`.
     pub fn with_types(mut self, types: impl Into<String>) -> Self {
@@ -1539,11 +1647,13 @@ impl Types {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for Types {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1ops~1kinds/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResultOkBody {
     #[serde(
@@ -1598,6 +1708,7 @@ pub struct ResultOkBody {
     pub t: Option<T2>,
 }
 
+#[cfg(feature = "ops")]
 impl ResultOkBody {
     /// Sets `deserialize` (`None` unsets it).
     pub fn with_deserialize(
@@ -1654,11 +1765,13 @@ impl ResultOkBody {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for ResultOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1ops~11st/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct V1stOkBody {
     /// Named like the trait the builders take strings through.
@@ -1677,6 +1790,7 @@ pub struct V1stOkBody {
     pub default: Option<Default2>,
 }
 
+#[cfg(feature = "ops")]
 impl V1stOkBody {
     /// Sets `into` (`None` unsets it).
     pub fn with_into(mut self, into: impl Into<Option<Into2>>) -> Self {
@@ -1691,6 +1805,7 @@ impl V1stOkBody {
     }
 }
 
+#[cfg(feature = "ops")]
 impl Validate for V1stOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

@@ -4,6 +4,30 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "owners",
+            feature = "lateness",
+            feature = "hold",
+            feature = "report",
+            feature = "profile",
+            feature = "motd",
+            feature = "calls",
+            feature = "speech",
+            feature = "socket",
+            feature = "documents",
+            feature = "tokens",
+            feature = "blobs",
+            feature = "images",
+            feature = "assets",
+            feature = "notes",
+            feature = "albums",
+            feature = "posters"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -11,11 +35,13 @@ use serde::Deserialize;
 use serde::Serialize;
 
 /// Schema: `/components/schemas/Owner`.
+#[cfg(any(feature = "owners", feature = "profile"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Owner {
     pub name: String,
 }
 
+#[cfg(any(feature = "owners", feature = "profile"))]
 impl Owner {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -24,11 +50,13 @@ impl Owner {
     }
 }
 
+#[cfg(any(feature = "owners", feature = "profile"))]
 impl Validate for Owner {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/ToolCall`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ToolCall {
@@ -36,6 +64,7 @@ pub enum ToolCall {
     CustomCall(CustomCall),
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -50,6 +79,7 @@ impl Serialize for ToolCall {
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for ToolCall {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -110,11 +140,13 @@ impl<'de> Deserialize<'de> for ToolCall {
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for ToolCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/FunctionCall/properties/type`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FunctionCallType {
@@ -122,6 +154,7 @@ pub enum FunctionCallType {
     Function,
 }
 
+#[cfg(feature = "calls")]
 impl FunctionCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -131,6 +164,7 @@ impl FunctionCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::str::FromStr for FunctionCallType {
     type Err = String;
 
@@ -148,18 +182,21 @@ impl std::str::FromStr for FunctionCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::fmt::Display for FunctionCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for FunctionCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for FunctionCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -168,23 +205,27 @@ impl<'de> Deserialize<'de> for FunctionCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl crate::runtime::params::FromParam for FunctionCallType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for FunctionCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/FunctionCall`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionCall {
     pub r#type: FunctionCallType,
     pub name: String,
 }
 
+#[cfg(feature = "calls")]
 impl FunctionCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -193,11 +234,13 @@ impl FunctionCall {
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for FunctionCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/CustomCall/properties/type`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CustomCallType {
@@ -205,6 +248,7 @@ pub enum CustomCallType {
     Custom,
 }
 
+#[cfg(feature = "calls")]
 impl CustomCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -214,6 +258,7 @@ impl CustomCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::str::FromStr for CustomCallType {
     type Err = String;
 
@@ -229,18 +274,21 @@ impl std::str::FromStr for CustomCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::fmt::Display for CustomCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for CustomCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for CustomCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -249,23 +297,27 @@ impl<'de> Deserialize<'de> for CustomCallType {
     }
 }
 
+#[cfg(feature = "calls")]
 impl crate::runtime::params::FromParam for CustomCallType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for CustomCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/CustomCall`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CustomCall {
     pub r#type: CustomCallType,
     pub input: String,
 }
 
+#[cfg(feature = "calls")]
 impl CustomCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -277,11 +329,13 @@ impl CustomCall {
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for CustomCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Pet`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Pet {
@@ -289,6 +343,7 @@ pub enum Pet {
     Fish(Fish),
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for Pet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -303,6 +358,7 @@ impl Serialize for Pet {
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for Pet {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -366,6 +422,7 @@ impl<'de> Deserialize<'de> for Pet {
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for Pet {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         match self {
@@ -376,6 +433,7 @@ impl Validate for Pet {
 }
 
 /// Schema: `/components/schemas/Bird/properties/kind`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum BirdKind {
@@ -383,6 +441,7 @@ pub enum BirdKind {
     Bird,
 }
 
+#[cfg(feature = "calls")]
 impl BirdKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -392,6 +451,7 @@ impl BirdKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::str::FromStr for BirdKind {
     type Err = String;
 
@@ -405,18 +465,21 @@ impl std::str::FromStr for BirdKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::fmt::Display for BirdKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for BirdKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for BirdKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -425,17 +488,20 @@ impl<'de> Deserialize<'de> for BirdKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl crate::runtime::params::FromParam for BirdKind {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for BirdKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Bird`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bird {
     #[serde(
@@ -447,6 +513,7 @@ pub struct Bird {
     pub wings: i64,
 }
 
+#[cfg(feature = "calls")]
 impl Bird {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -461,6 +528,7 @@ impl Bird {
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for Bird {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -473,6 +541,7 @@ impl Validate for Bird {
 }
 
 /// Schema: `/components/schemas/Fish/properties/kind`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FishKind {
@@ -480,6 +549,7 @@ pub enum FishKind {
     Fish,
 }
 
+#[cfg(feature = "calls")]
 impl FishKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -489,6 +559,7 @@ impl FishKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::str::FromStr for FishKind {
     type Err = String;
 
@@ -502,18 +573,21 @@ impl std::str::FromStr for FishKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::fmt::Display for FishKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl Serialize for FishKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for FishKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -522,17 +596,20 @@ impl<'de> Deserialize<'de> for FishKind {
     }
 }
 
+#[cfg(feature = "calls")]
 impl crate::runtime::params::FromParam for FishKind {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for FishKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Fish`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fish {
     #[serde(
@@ -544,6 +621,7 @@ pub struct Fish {
     pub fins: i64,
 }
 
+#[cfg(feature = "calls")]
 impl Fish {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -558,6 +636,7 @@ impl Fish {
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for Fish {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -570,6 +649,7 @@ impl Validate for Fish {
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -577,6 +657,7 @@ pub struct Error {
     pub status: i32,
 }
 
+#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -593,17 +674,20 @@ impl Error {
     }
 }
 
+#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1calls/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ListToolCallsOkBody {
     pub calls: Vec<ToolCall>,
     pub pet: Pet,
 }
 
+#[cfg(feature = "calls")]
 impl ListToolCallsOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -612,6 +696,7 @@ impl ListToolCallsOkBody {
     }
 }
 
+#[cfg(feature = "calls")]
 impl Validate for ListToolCallsOkBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -623,12 +708,14 @@ impl Validate for ListToolCallsOkBody {
 }
 
 /// Schema: `/paths/~1documents~1{id}/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "documents")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetDocumentOkBody {
     pub id: String,
     pub version: i64,
 }
 
+#[cfg(feature = "documents")]
 impl GetDocumentOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -637,17 +724,20 @@ impl GetDocumentOkBody {
     }
 }
 
+#[cfg(feature = "documents")]
 impl Validate for GetDocumentOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1tokens~1check/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "tokens")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckTokenBody {
     pub token: String,
     pub note: serde_json::Value,
 }
 
+#[cfg(feature = "tokens")]
 impl CheckTokenBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -656,17 +746,20 @@ impl CheckTokenBody {
     }
 }
 
+#[cfg(feature = "tokens")]
 impl Validate for CheckTokenBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1tokens~1check/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "tokens")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckTokenOkBody {
     pub authorization: String,
     pub note: serde_json::Value,
 }
 
+#[cfg(feature = "tokens")]
 impl CheckTokenOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -678,11 +771,13 @@ impl CheckTokenOkBody {
     }
 }
 
+#[cfg(feature = "tokens")]
 impl Validate for CheckTokenOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
+#[cfg(feature = "albums")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddAlbumBodyMeta {
     pub year: i64,
@@ -694,6 +789,7 @@ pub struct AddAlbumBodyMeta {
     pub label: Option<String>,
 }
 
+#[cfg(feature = "albums")]
 impl AddAlbumBodyMeta {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -708,6 +804,7 @@ impl AddAlbumBodyMeta {
     }
 }
 
+#[cfg(feature = "albums")]
 impl Validate for AddAlbumBodyMeta {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -719,6 +816,7 @@ impl Validate for AddAlbumBodyMeta {
 }
 
 /// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "albums")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddAlbumBody {
     pub title: String,
@@ -738,6 +836,7 @@ pub struct AddAlbumBody {
     pub back: Option<String>,
 }
 
+#[cfg(feature = "albums")]
 impl AddAlbumBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -768,6 +867,7 @@ impl AddAlbumBody {
     }
 }
 
+#[cfg(feature = "albums")]
 impl Validate for AddAlbumBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -784,6 +884,7 @@ impl Validate for AddAlbumBody {
 }
 
 /// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "albums")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddAlbumOkBody {
     pub title: String,
@@ -807,6 +908,7 @@ pub struct AddAlbumOkBody {
     pub parts: Vec<String>,
 }
 
+#[cfg(feature = "albums")]
 impl AddAlbumOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -839,11 +941,13 @@ impl AddAlbumOkBody {
     }
 }
 
+#[cfg(feature = "albums")]
 impl Validate for AddAlbumOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1posters/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "posters")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddPosterBody {
     pub title: String,
@@ -855,6 +959,7 @@ pub struct AddPosterBody {
     pub link: Option<String>,
 }
 
+#[cfg(feature = "posters")]
 impl AddPosterBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -872,6 +977,7 @@ impl AddPosterBody {
     }
 }
 
+#[cfg(feature = "posters")]
 impl Validate for AddPosterBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -883,12 +989,14 @@ impl Validate for AddPosterBody {
 }
 
 /// Schema: `/paths/~1posters/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "posters")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddPosterMultipart {
     pub title: String,
     pub image: String,
 }
 
+#[cfg(feature = "posters")]
 impl AddPosterMultipart {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -900,6 +1008,7 @@ impl AddPosterMultipart {
     }
 }
 
+#[cfg(feature = "posters")]
 impl Validate for AddPosterMultipart {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -911,6 +1020,7 @@ impl Validate for AddPosterMultipart {
 }
 
 /// Schema: `/paths/~1posters/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "posters")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddPosterOkBody {
     /// `json` or `multipart`.
@@ -925,6 +1035,7 @@ pub struct AddPosterOkBody {
     pub image: Option<String>,
 }
 
+#[cfg(feature = "posters")]
 impl AddPosterOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -943,6 +1054,7 @@ impl AddPosterOkBody {
     }
 }
 
+#[cfg(feature = "posters")]
 impl Validate for AddPosterOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

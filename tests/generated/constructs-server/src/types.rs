@@ -4,6 +4,26 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "trees",
+            feature = "forms",
+            feature = "dishes",
+            feature = "raw-notes",
+            feature = "videos",
+            feature = "uploads",
+            feature = "blobs",
+            feature = "notes",
+            feature = "tagged",
+            feature = "things",
+            feature = "filters",
+            feature = "choices",
+            feature = "labels"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -23,6 +43,7 @@ where
 }
 
 /// Schema: `/components/schemas/Tree`.
+#[cfg(feature = "trees")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tree {
     pub value: i32,
@@ -46,6 +67,7 @@ pub struct Tree {
     pub children: Option<Vec<Tree>>,
 }
 
+#[cfg(feature = "trees")]
 impl Tree {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -77,6 +99,7 @@ impl Tree {
     }
 }
 
+#[cfg(feature = "trees")]
 impl Validate for Tree {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -84,6 +107,7 @@ impl Validate for Tree {
 /// A schema whose name collides with the generated client type.
 ///
 /// Schema: `/components/schemas/Client`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Client {
     #[serde(rename = "Self")]
@@ -132,6 +156,7 @@ pub struct Client {
     pub additional_properties: std::collections::BTreeMap<String, i64>,
 }
 
+#[cfg(feature = "things")]
 impl Client {
     /// Sets `Self`.
     pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
@@ -173,11 +198,13 @@ impl Client {
     }
 }
 
+#[cfg(feature = "things")]
 impl Validate for Client {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Patch`.
+#[cfg(feature = "things")]
 #[allow(deprecated)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Patch {
@@ -218,6 +245,7 @@ pub struct Patch {
     pub old: Option<String>,
 }
 
+#[cfg(feature = "things")]
 #[allow(deprecated)]
 impl Patch {
     /// A value from its required properties, in the order the schema lists them; the
@@ -265,14 +293,17 @@ impl Patch {
     }
 }
 
+#[cfg(feature = "things")]
 impl Validate for Patch {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Metadata`.
+#[cfg(feature = "filters")]
 pub type Metadata = std::collections::BTreeMap<String, String>;
 
 /// Schema: `/components/schemas/Page`.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Page {
     #[serde(
@@ -289,6 +320,7 @@ pub struct Page {
     pub cursor: Option<String>,
 }
 
+#[cfg(feature = "filters")]
 impl Page {
     /// Sets `size` (`None` unsets it).
     pub fn with_size(mut self, size: impl Into<Option<i64>>) -> Self {
@@ -303,6 +335,7 @@ impl Page {
     }
 }
 
+#[cfg(feature = "filters")]
 impl Validate for Page {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.size {
@@ -313,12 +346,14 @@ impl Validate for Page {
 }
 
 /// Schema: `/components/schemas/Point`.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     pub x: f64,
     pub y: f64,
 }
 
+#[cfg(feature = "filters")]
 impl Point {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -327,11 +362,13 @@ impl Point {
     }
 }
 
+#[cfg(feature = "filters")]
 impl Validate for Point {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Range`.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Range {
     #[serde(
@@ -348,6 +385,7 @@ pub struct Range {
     pub lte: Option<i64>,
 }
 
+#[cfg(feature = "filters")]
 impl Range {
     /// Sets `gt` (`None` unsets it).
     pub fn with_gt(mut self, gt: impl Into<Option<i64>>) -> Self {
@@ -362,14 +400,17 @@ impl Range {
     }
 }
 
+#[cfg(feature = "filters")]
 impl Validate for Range {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Level`.
+#[cfg(feature = "things")]
 pub type Level = i64;
 
 /// Schema: `/components/schemas/Odd`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Odd {
@@ -397,6 +438,7 @@ pub enum Odd {
     Unknown3,
 }
 
+#[cfg(feature = "things")]
 impl Odd {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -416,6 +458,7 @@ impl Odd {
     }
 }
 
+#[cfg(feature = "things")]
 impl std::str::FromStr for Odd {
     type Err = String;
 
@@ -445,18 +488,21 @@ impl std::str::FromStr for Odd {
     }
 }
 
+#[cfg(feature = "things")]
 impl std::fmt::Display for Odd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "things")]
 impl Serialize for Odd {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "things")]
 impl<'de> Deserialize<'de> for Odd {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -465,12 +511,14 @@ impl<'de> Deserialize<'de> for Odd {
     }
 }
 
+#[cfg(feature = "things")]
 impl crate::runtime::params::FromParam for Odd {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "things")]
 impl Validate for Odd {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -478,11 +526,13 @@ impl Validate for Odd {
 /// circle
 ///
 /// Schema: `/components/schemas/Shape/oneOf/0`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeCircle {
     pub radius: f64,
 }
 
+#[cfg(feature = "things")]
 impl ShapeCircle {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -491,6 +541,7 @@ impl ShapeCircle {
     }
 }
 
+#[cfg(feature = "things")]
 impl Validate for ShapeCircle {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -498,11 +549,13 @@ impl Validate for ShapeCircle {
 /// square
 ///
 /// Schema: `/components/schemas/Shape/oneOf/1`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeSquare {
     pub side: f64,
 }
 
+#[cfg(feature = "things")]
 impl ShapeSquare {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -511,11 +564,13 @@ impl ShapeSquare {
     }
 }
 
+#[cfg(feature = "things")]
 impl Validate for ShapeSquare {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Shape`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Shape {
@@ -524,6 +579,7 @@ pub enum Shape {
     String(String),
 }
 
+#[cfg(feature = "things")]
 impl Serialize for Shape {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -534,6 +590,7 @@ impl Serialize for Shape {
     }
 }
 
+#[cfg(feature = "things")]
 impl<'de> Deserialize<'de> for Shape {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -563,6 +620,7 @@ impl<'de> Deserialize<'de> for Shape {
     }
 }
 
+#[cfg(feature = "things")]
 impl Validate for Shape {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -1195,6 +1253,7 @@ impl Validate for PatchCall {
 /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
 ///
 /// Schema: `/components/schemas/Chunking`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Chunking {
@@ -1202,6 +1261,7 @@ pub enum Chunking {
     StaticChunking(StaticChunking),
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for Chunking {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1216,6 +1276,7 @@ impl Serialize for Chunking {
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for Chunking {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1287,6 +1348,7 @@ impl<'de> Deserialize<'de> for Chunking {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for Chunking {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         match self {
@@ -1297,6 +1359,7 @@ impl Validate for Chunking {
 }
 
 /// Schema: `/components/schemas/AutoChunking/properties/type`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AutoChunkingType {
@@ -1304,6 +1367,7 @@ pub enum AutoChunkingType {
     Auto,
 }
 
+#[cfg(feature = "choices")]
 impl AutoChunkingType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1313,6 +1377,7 @@ impl AutoChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for AutoChunkingType {
     type Err = String;
 
@@ -1326,18 +1391,21 @@ impl std::str::FromStr for AutoChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for AutoChunkingType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for AutoChunkingType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for AutoChunkingType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1346,23 +1414,27 @@ impl<'de> Deserialize<'de> for AutoChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::params::FromParam for AutoChunkingType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for AutoChunkingType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/AutoChunking`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AutoChunking {
     pub r#type: AutoChunkingType,
 }
 
+#[cfg(feature = "choices")]
 impl AutoChunking {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1371,11 +1443,13 @@ impl AutoChunking {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for AutoChunking {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/StaticChunking/properties/type`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum StaticChunkingType {
@@ -1383,6 +1457,7 @@ pub enum StaticChunkingType {
     Static,
 }
 
+#[cfg(feature = "choices")]
 impl StaticChunkingType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1392,6 +1467,7 @@ impl StaticChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for StaticChunkingType {
     type Err = String;
 
@@ -1407,18 +1483,21 @@ impl std::str::FromStr for StaticChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for StaticChunkingType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for StaticChunkingType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for StaticChunkingType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1427,23 +1506,27 @@ impl<'de> Deserialize<'de> for StaticChunkingType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::params::FromParam for StaticChunkingType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for StaticChunkingType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/StaticChunking/properties/static`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StaticChunkingStatic {
     pub max_tokens: i64,
 }
 
+#[cfg(feature = "choices")]
 impl StaticChunkingStatic {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1452,6 +1535,7 @@ impl StaticChunkingStatic {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for StaticChunkingStatic {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -1463,6 +1547,7 @@ impl Validate for StaticChunkingStatic {
 }
 
 /// Schema: `/components/schemas/StaticChunking`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StaticChunking {
@@ -1470,6 +1555,7 @@ pub struct StaticChunking {
     pub r#static: StaticChunkingStatic,
 }
 
+#[cfg(feature = "choices")]
 impl StaticChunking {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1478,6 +1564,7 @@ impl StaticChunking {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for StaticChunking {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -1489,6 +1576,7 @@ impl Validate for StaticChunking {
 }
 
 /// Schema: `/components/schemas/ToolChoice/oneOf/0`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ToolChoiceString {
@@ -1500,6 +1588,7 @@ pub enum ToolChoiceString {
     Required,
 }
 
+#[cfg(feature = "choices")]
 impl ToolChoiceString {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1511,6 +1600,7 @@ impl ToolChoiceString {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for ToolChoiceString {
     type Err = String;
 
@@ -1531,18 +1621,21 @@ impl std::str::FromStr for ToolChoiceString {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for ToolChoiceString {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for ToolChoiceString {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for ToolChoiceString {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1551,12 +1644,14 @@ impl<'de> Deserialize<'de> for ToolChoiceString {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::params::FromParam for ToolChoiceString {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for ToolChoiceString {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -1565,6 +1660,7 @@ impl Validate for ToolChoiceString {
 /// the objects are tagged by `type`, the string read as itself.
 ///
 /// Schema: `/components/schemas/ToolChoice`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ToolChoice {
@@ -1573,6 +1669,7 @@ pub enum ToolChoice {
     FunctionChoice(FunctionChoice),
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for ToolChoice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1588,6 +1685,7 @@ impl Serialize for ToolChoice {
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for ToolChoice {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1653,6 +1751,7 @@ impl<'de> Deserialize<'de> for ToolChoice {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for ToolChoice {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -1661,6 +1760,7 @@ impl Validate for ToolChoice {
 /// it. Tried in order, `block`'s optional metadata took `flag`'s and dropped `channel`.
 ///
 /// Schema: `/components/schemas/Action`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Action {
@@ -1668,6 +1768,7 @@ pub enum Action {
     FlagAction(FlagAction),
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1682,6 +1783,7 @@ impl Serialize for Action {
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for Action {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1741,6 +1843,7 @@ impl<'de> Deserialize<'de> for Action {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for Action {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         match self {
@@ -1754,6 +1857,7 @@ impl Validate for Action {
 pub type ActionType = i64;
 
 /// Schema: `/components/schemas/BlockAction/properties/metadata`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BlockActionMetadata {
     #[serde(
@@ -1764,6 +1868,7 @@ pub struct BlockActionMetadata {
     pub reason: Option<String>,
 }
 
+#[cfg(feature = "choices")]
 impl BlockActionMetadata {
     /// Sets `reason`.
     pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
@@ -1772,11 +1877,13 @@ impl BlockActionMetadata {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for BlockActionMetadata {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/BlockAction`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BlockAction {
     pub r#type: i64,
@@ -1788,6 +1895,7 @@ pub struct BlockAction {
     pub metadata: Option<BlockActionMetadata>,
 }
 
+#[cfg(feature = "choices")]
 impl BlockAction {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1805,6 +1913,7 @@ impl BlockAction {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for BlockAction {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -1816,11 +1925,13 @@ impl Validate for BlockAction {
 }
 
 /// Schema: `/components/schemas/FlagAction/properties/metadata`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlagActionMetadata {
     pub channel: String,
 }
 
+#[cfg(feature = "choices")]
 impl FlagActionMetadata {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1829,17 +1940,20 @@ impl FlagActionMetadata {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for FlagActionMetadata {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/FlagAction`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlagAction {
     pub r#type: i64,
     pub metadata: FlagActionMetadata,
 }
 
+#[cfg(feature = "choices")]
 impl FlagAction {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1848,6 +1962,7 @@ impl FlagAction {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for FlagAction {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -1859,11 +1974,13 @@ impl Validate for FlagAction {
 }
 
 /// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SparseFilesValue {
     pub name: String,
 }
 
+#[cfg(feature = "choices")]
 impl SparseFilesValue {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1872,6 +1989,7 @@ impl SparseFilesValue {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for SparseFilesValue {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -1880,6 +1998,7 @@ impl Validate for SparseFilesValue {
 /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
 ///
 /// Schema: `/components/schemas/Sparse`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sparse {
     #[serde(
@@ -1902,6 +2021,7 @@ pub struct Sparse {
     pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
 }
 
+#[cfg(feature = "choices")]
 impl Sparse {
     /// Sets `labels` (`None` unsets it).
     pub fn with_labels(
@@ -1933,6 +2053,7 @@ impl Sparse {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for Sparse {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.labels {
@@ -1947,6 +2068,7 @@ impl Validate for Sparse {
 }
 
 /// Schema: `/components/schemas/NullableKind`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum NullableKind {
@@ -1956,6 +2078,7 @@ pub enum NullableKind {
     B,
 }
 
+#[cfg(feature = "choices")]
 impl NullableKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1966,6 +2089,7 @@ impl NullableKind {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for NullableKind {
     type Err = String;
 
@@ -1982,18 +2106,21 @@ impl std::str::FromStr for NullableKind {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for NullableKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for NullableKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for NullableKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2002,17 +2129,20 @@ impl<'de> Deserialize<'de> for NullableKind {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::params::FromParam for NullableKind {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for NullableKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum HostedToolChoiceType {
@@ -2022,6 +2152,7 @@ pub enum HostedToolChoiceType {
     WebSearch,
 }
 
+#[cfg(feature = "choices")]
 impl HostedToolChoiceType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -2032,6 +2163,7 @@ impl HostedToolChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for HostedToolChoiceType {
     type Err = String;
 
@@ -2051,18 +2183,21 @@ impl std::str::FromStr for HostedToolChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for HostedToolChoiceType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for HostedToolChoiceType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for HostedToolChoiceType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2071,22 +2206,26 @@ impl<'de> Deserialize<'de> for HostedToolChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::params::FromParam for HostedToolChoiceType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for HostedToolChoiceType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/HostedToolChoice`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HostedToolChoice {
     pub r#type: HostedToolChoiceType,
 }
 
+#[cfg(feature = "choices")]
 impl HostedToolChoice {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2095,11 +2234,13 @@ impl HostedToolChoice {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for HostedToolChoice {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/FunctionChoice/properties/type`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FunctionChoiceType {
@@ -2107,6 +2248,7 @@ pub enum FunctionChoiceType {
     Function,
 }
 
+#[cfg(feature = "choices")]
 impl FunctionChoiceType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -2116,6 +2258,7 @@ impl FunctionChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::str::FromStr for FunctionChoiceType {
     type Err = String;
 
@@ -2133,18 +2276,21 @@ impl std::str::FromStr for FunctionChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl std::fmt::Display for FunctionChoiceType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for FunctionChoiceType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for FunctionChoiceType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2153,23 +2299,27 @@ impl<'de> Deserialize<'de> for FunctionChoiceType {
     }
 }
 
+#[cfg(feature = "choices")]
 impl crate::runtime::params::FromParam for FunctionChoiceType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for FunctionChoiceType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/FunctionChoice`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionChoice {
     pub r#type: FunctionChoiceType,
     pub name: String,
 }
 
+#[cfg(feature = "choices")]
 impl FunctionChoice {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2178,6 +2328,7 @@ impl FunctionChoice {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for FunctionChoice {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -2321,6 +2472,7 @@ impl Validate for Fish {
 pub type Digits = String;
 
 /// Schema: `/components/schemas/FormEntry`.
+#[cfg(feature = "forms")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FormEntry {
     pub name: String,
@@ -2332,6 +2484,7 @@ pub struct FormEntry {
     pub count: Option<i64>,
 }
 
+#[cfg(feature = "forms")]
 impl FormEntry {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2349,16 +2502,20 @@ impl FormEntry {
     }
 }
 
+#[cfg(feature = "forms")]
 impl Validate for FormEntry {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/AnyThing`.
+#[cfg(feature = "things")]
 pub type AnyThing = serde_json::Value;
 
 /// Schema: `/components/schemas/FreeForm`.
+#[cfg(feature = "things")]
 pub type FreeForm = serde_json::Map<String, serde_json::Value>;
 
+#[cfg(feature = "choices")]
 impl crate::runtime::params::FromParam for Net {
     fn from_param(raw: &str) -> Result<Self, String> {
         let mut reasons = Vec::new();
@@ -2398,6 +2555,7 @@ impl crate::runtime::params::FromParam for Net {
 }
 
 /// Schema: `/components/schemas/Net`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Net {
@@ -2405,6 +2563,7 @@ pub enum Net {
     String2(String),
 }
 
+#[cfg(feature = "choices")]
 impl Serialize for Net {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -2414,6 +2573,7 @@ impl Serialize for Net {
     }
 }
 
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for Net {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2455,6 +2615,7 @@ impl<'de> Deserialize<'de> for Net {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for Net {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         match self {
@@ -2474,6 +2635,7 @@ impl Validate for Net {
 }
 
 /// Schema: `/components/schemas/Dish`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Dish {
@@ -2481,6 +2643,7 @@ pub enum Dish {
     Tea(Tea),
 }
 
+#[cfg(feature = "dishes")]
 impl Serialize for Dish {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -2495,6 +2658,7 @@ impl Serialize for Dish {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl<'de> Deserialize<'de> for Dish {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2558,6 +2722,7 @@ impl<'de> Deserialize<'de> for Dish {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl Validate for Dish {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         match self {
@@ -2568,6 +2733,7 @@ impl Validate for Dish {
 }
 
 /// Schema: `/components/schemas/Cake/properties/kind`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CakeKind {
@@ -2575,6 +2741,7 @@ pub enum CakeKind {
     Cake,
 }
 
+#[cfg(feature = "dishes")]
 impl CakeKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -2584,6 +2751,7 @@ impl CakeKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl std::str::FromStr for CakeKind {
     type Err = String;
 
@@ -2597,18 +2765,21 @@ impl std::str::FromStr for CakeKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl std::fmt::Display for CakeKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "dishes")]
 impl Serialize for CakeKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "dishes")]
 impl<'de> Deserialize<'de> for CakeKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2617,17 +2788,20 @@ impl<'de> Deserialize<'de> for CakeKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl crate::runtime::params::FromParam for CakeKind {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "dishes")]
 impl Validate for CakeKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Cake`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Cake {
     pub kind: CakeKind,
@@ -2640,6 +2814,7 @@ pub struct Cake {
     pub vegan: Option<bool>,
 }
 
+#[cfg(feature = "dishes")]
 impl Cake {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2658,6 +2833,7 @@ impl Cake {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl Validate for Cake {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -2669,6 +2845,7 @@ impl Validate for Cake {
 }
 
 /// Schema: `/components/schemas/Tea/properties/kind`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum TeaKind {
@@ -2676,6 +2853,7 @@ pub enum TeaKind {
     Tea,
 }
 
+#[cfg(feature = "dishes")]
 impl TeaKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -2685,6 +2863,7 @@ impl TeaKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl std::str::FromStr for TeaKind {
     type Err = String;
 
@@ -2698,18 +2877,21 @@ impl std::str::FromStr for TeaKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl std::fmt::Display for TeaKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "dishes")]
 impl Serialize for TeaKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "dishes")]
 impl<'de> Deserialize<'de> for TeaKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2718,17 +2900,20 @@ impl<'de> Deserialize<'de> for TeaKind {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl crate::runtime::params::FromParam for TeaKind {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "dishes")]
 impl Validate for TeaKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Tea`.
+#[cfg(feature = "dishes")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tea {
     pub kind: TeaKind,
@@ -2741,6 +2926,7 @@ pub struct Tea {
     pub sugar: Option<Option<i64>>,
 }
 
+#[cfg(feature = "dishes")]
 impl Tea {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2755,6 +2941,7 @@ impl Tea {
     }
 }
 
+#[cfg(feature = "dishes")]
 impl Validate for Tea {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -2766,6 +2953,7 @@ impl Validate for Tea {
 }
 
 /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
+#[cfg(any(feature = "notes", feature = "things"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedInnerDeep {
     #[serde(
@@ -2776,6 +2964,7 @@ pub struct NamedInnerDeep {
     pub value: Option<String>,
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl NamedInnerDeep {
     /// Sets `value`.
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
@@ -2784,6 +2973,7 @@ impl NamedInnerDeep {
     }
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl Validate for NamedInnerDeep {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.value {
@@ -2795,6 +2985,7 @@ impl Validate for NamedInnerDeep {
 }
 
 /// Schema: `/components/schemas/Named/properties/inner`.
+#[cfg(any(feature = "notes", feature = "things"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedInner {
     #[serde(
@@ -2805,6 +2996,7 @@ pub struct NamedInner {
     pub deep: Option<NamedInnerDeep>,
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl NamedInner {
     /// Sets `deep` (`None` unsets it).
     pub fn with_deep(mut self, deep: impl Into<Option<NamedInnerDeep>>) -> Self {
@@ -2813,6 +3005,7 @@ impl NamedInner {
     }
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl Validate for NamedInner {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.deep {
@@ -2823,6 +3016,7 @@ impl Validate for NamedInner {
 }
 
 /// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
+#[cfg(any(feature = "notes", feature = "things"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NamedLabelsValue {
     #[serde(
@@ -2833,6 +3027,7 @@ pub struct NamedLabelsValue {
     pub text: Option<String>,
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl NamedLabelsValue {
     /// Sets `text`.
     pub fn with_text(mut self, text: impl Into<String>) -> Self {
@@ -2841,11 +3036,13 @@ impl NamedLabelsValue {
     }
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl Validate for NamedLabelsValue {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Named`.
+#[cfg(any(feature = "notes", feature = "things"))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Named {
     #[serde(
@@ -2874,6 +3071,7 @@ pub struct Named {
     pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl Named {
     /// Sets `mirror`.
     pub fn with_mirror(mut self, mirror: impl Into<String>) -> Self {
@@ -2903,6 +3101,7 @@ impl Named {
     }
 }
 
+#[cfg(any(feature = "notes", feature = "things"))]
 impl Validate for Named {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.inner {
@@ -2918,6 +3117,7 @@ impl Validate for Named {
 }
 
 /// Schema: `/paths/~1trees~1{id}/get/parameters/2/schema`.
+#[cfg(feature = "trees")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum GetTreesIdTheme {
@@ -2927,6 +3127,7 @@ pub enum GetTreesIdTheme {
     Light,
 }
 
+#[cfg(feature = "trees")]
 impl GetTreesIdTheme {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -2937,6 +3138,7 @@ impl GetTreesIdTheme {
     }
 }
 
+#[cfg(feature = "trees")]
 impl std::str::FromStr for GetTreesIdTheme {
     type Err = String;
 
@@ -2956,18 +3158,21 @@ impl std::str::FromStr for GetTreesIdTheme {
     }
 }
 
+#[cfg(feature = "trees")]
 impl std::fmt::Display for GetTreesIdTheme {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "trees")]
 impl Serialize for GetTreesIdTheme {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "trees")]
 impl<'de> Deserialize<'de> for GetTreesIdTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2976,17 +3181,20 @@ impl<'de> Deserialize<'de> for GetTreesIdTheme {
     }
 }
 
+#[cfg(feature = "trees")]
 impl crate::runtime::params::FromParam for GetTreesIdTheme {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "trees")]
 impl Validate for GetTreesIdTheme {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
+#[cfg(feature = "trees")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GetTreesIdClientErrorBody {
     #[serde(
@@ -2997,6 +3205,7 @@ pub struct GetTreesIdClientErrorBody {
     pub reason: Option<String>,
 }
 
+#[cfg(feature = "trees")]
 impl GetTreesIdClientErrorBody {
     /// Sets `reason`.
     pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
@@ -3005,11 +3214,13 @@ impl GetTreesIdClientErrorBody {
     }
 }
 
+#[cfg(feature = "trees")]
 impl Validate for GetTreesIdClientErrorBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "videos")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CreateVideoBody {
     pub prompt: String,
@@ -3021,6 +3232,7 @@ pub struct CreateVideoBody {
     pub seconds: Option<i64>,
 }
 
+#[cfg(feature = "videos")]
 impl CreateVideoBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -3038,6 +3250,7 @@ impl CreateVideoBody {
     }
 }
 
+#[cfg(feature = "videos")]
 impl Validate for CreateVideoBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -3054,6 +3267,7 @@ impl Validate for CreateVideoBody {
 }
 
 /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema/properties/style`.
+#[cfg(feature = "videos")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CreateVideoMultipartStyle {
@@ -3063,6 +3277,7 @@ pub enum CreateVideoMultipartStyle {
     Wild,
 }
 
+#[cfg(feature = "videos")]
 impl CreateVideoMultipartStyle {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -3073,6 +3288,7 @@ impl CreateVideoMultipartStyle {
     }
 }
 
+#[cfg(feature = "videos")]
 impl std::str::FromStr for CreateVideoMultipartStyle {
     type Err = String;
 
@@ -3092,18 +3308,21 @@ impl std::str::FromStr for CreateVideoMultipartStyle {
     }
 }
 
+#[cfg(feature = "videos")]
 impl std::fmt::Display for CreateVideoMultipartStyle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "videos")]
 impl Serialize for CreateVideoMultipartStyle {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "videos")]
 impl<'de> Deserialize<'de> for CreateVideoMultipartStyle {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3112,17 +3331,20 @@ impl<'de> Deserialize<'de> for CreateVideoMultipartStyle {
     }
 }
 
+#[cfg(feature = "videos")]
 impl crate::runtime::params::FromParam for CreateVideoMultipartStyle {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "videos")]
 impl Validate for CreateVideoMultipartStyle {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "videos")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CreateVideoMultipart {
     pub prompt: String,
@@ -3135,6 +3357,7 @@ pub struct CreateVideoMultipart {
     pub style: Option<Option<CreateVideoMultipartStyle>>,
 }
 
+#[cfg(feature = "videos")]
 impl CreateVideoMultipart {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -3153,6 +3376,7 @@ impl CreateVideoMultipart {
     }
 }
 
+#[cfg(feature = "videos")]
 impl Validate for CreateVideoMultipart {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -3164,6 +3388,7 @@ impl Validate for CreateVideoMultipart {
 }
 
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta/properties/origin`.
+#[cfg(feature = "uploads")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct UploadBodyMetaOrigin {
     #[serde(
@@ -3174,6 +3399,7 @@ pub struct UploadBodyMetaOrigin {
     pub city: Option<String>,
 }
 
+#[cfg(feature = "uploads")]
 impl UploadBodyMetaOrigin {
     /// Sets `city`.
     pub fn with_city(mut self, city: impl Into<String>) -> Self {
@@ -3182,11 +3408,13 @@ impl UploadBodyMetaOrigin {
     }
 }
 
+#[cfg(feature = "uploads")]
 impl Validate for UploadBodyMetaOrigin {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
+#[cfg(feature = "uploads")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UploadBodyMeta {
     pub author: String,
@@ -3204,6 +3432,7 @@ pub struct UploadBodyMeta {
     pub origin: Option<UploadBodyMetaOrigin>,
 }
 
+#[cfg(feature = "uploads")]
 impl UploadBodyMeta {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -3231,11 +3460,13 @@ impl UploadBodyMeta {
     }
 }
 
+#[cfg(feature = "uploads")]
 impl Validate for UploadBodyMeta {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "uploads")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UploadBody {
     pub title: String,
@@ -3260,6 +3491,7 @@ pub struct UploadBody {
     pub file: String,
 }
 
+#[cfg(feature = "uploads")]
 impl UploadBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -3292,6 +3524,7 @@ impl UploadBody {
     }
 }
 
+#[cfg(feature = "uploads")]
 impl Validate for UploadBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -3388,6 +3621,7 @@ impl Validate for ListTaggedTag {
 }
 
 /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GetThingsOkBody {
     /// A schema whose name collides with the generated client type.
@@ -3441,6 +3675,7 @@ pub struct GetThingsOkBody {
     pub named: Option<Named>,
 }
 
+#[cfg(feature = "things")]
 impl GetThingsOkBody {
     /// Sets `client` (`None` unsets it).
     pub fn with_client(mut self, client: impl Into<Option<Client>>) -> Self {
@@ -3491,6 +3726,7 @@ impl GetThingsOkBody {
     }
 }
 
+#[cfg(feature = "things")]
 impl Validate for GetThingsOkBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.level {
@@ -3505,6 +3741,7 @@ impl Validate for GetThingsOkBody {
 }
 
 /// Schema: `/paths/~1filters/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "filters")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EchoFiltersOkBody {
     #[serde(
@@ -3539,6 +3776,7 @@ pub struct EchoFiltersOkBody {
     pub range: Option<Range>,
 }
 
+#[cfg(feature = "filters")]
 impl EchoFiltersOkBody {
     /// Sets `q`.
     pub fn with_q(mut self, q: impl Into<String>) -> Self {
@@ -3571,6 +3809,7 @@ impl EchoFiltersOkBody {
     }
 }
 
+#[cfg(feature = "filters")]
 impl Validate for EchoFiltersOkBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(Some(value)) = &self.metadata {
@@ -3588,6 +3827,7 @@ impl Validate for EchoFiltersOkBody {
 }
 
 /// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EchoChoicesBody {
     /// No discriminator, but each variant pins `type` to its own value (openai's chunking
@@ -3619,6 +3859,7 @@ pub struct EchoChoicesBody {
     pub net: Option<Net>,
 }
 
+#[cfg(feature = "choices")]
 impl EchoChoicesBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -3651,6 +3892,7 @@ impl EchoChoicesBody {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for EchoChoicesBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -3674,6 +3916,7 @@ impl Validate for EchoChoicesBody {
 }
 
 /// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
+#[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EchoChoicesOkBody {
     /// No discriminator, but each variant pins `type` to its own value (openai's chunking
@@ -3705,6 +3948,7 @@ pub struct EchoChoicesOkBody {
     pub net: Option<Net>,
 }
 
+#[cfg(feature = "choices")]
 impl EchoChoicesOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -3737,6 +3981,7 @@ impl EchoChoicesOkBody {
     }
 }
 
+#[cfg(feature = "choices")]
 impl Validate for EchoChoicesOkBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -3760,6 +4005,7 @@ impl Validate for EchoChoicesOkBody {
 }
 
 /// Schema: `/paths/~1labels~1{names}/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "labels")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EchoLabelsOkBody {
     #[serde(
@@ -3800,6 +4046,7 @@ pub struct EchoLabelsOkBody {
     pub crumbs: Option<Vec<String>>,
 }
 
+#[cfg(feature = "labels")]
 impl EchoLabelsOkBody {
     /// Sets `names` (`None` unsets it).
     pub fn with_names(mut self, names: impl Into<Option<Vec<String>>>) -> Self {
@@ -3838,6 +4085,7 @@ impl EchoLabelsOkBody {
     }
 }
 
+#[cfg(feature = "labels")]
 impl Validate for EchoLabelsOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

@@ -58,7 +58,8 @@ const CORS: DocumentCors = DocumentCors {
 pub fn router<A: FormatsApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     let config = config.document(&crate::document::DOCUMENT);
     let base = config.base_path_or(BASE_PATH);
-    let routes = axum::Router::new()
+    let routes = axum::Router::new();
+    let routes = routes
         .route(
             &layer::route_path(&base, "/events/{id}"),
             routing::get_service(

@@ -4,6 +4,10 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(all(feature = "books", feature = "members")),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -23,6 +27,7 @@ where
 }
 
 /// Schema: `/components/schemas/Format`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Format {
@@ -36,6 +41,7 @@ pub enum Format {
     V1stEdition,
 }
 
+#[cfg(feature = "books")]
 impl Format {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -48,6 +54,7 @@ impl Format {
     }
 }
 
+#[cfg(feature = "books")]
 impl std::str::FromStr for Format {
     type Err = String;
 
@@ -70,18 +77,21 @@ impl std::str::FromStr for Format {
     }
 }
 
+#[cfg(feature = "books")]
 impl std::fmt::Display for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "books")]
 impl Serialize for Format {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "books")]
 impl<'de> Deserialize<'de> for Format {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -90,17 +100,20 @@ impl<'de> Deserialize<'de> for Format {
     }
 }
 
+#[cfg(feature = "books")]
 impl crate::runtime::params::FromParam for Format {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "books")]
 impl Validate for Format {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Address`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Address {
     pub street: String,
@@ -113,6 +126,7 @@ pub struct Address {
     pub postcode: Option<Option<String>>,
 }
 
+#[cfg(feature = "books")]
 impl Address {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -131,6 +145,7 @@ impl Address {
     }
 }
 
+#[cfg(feature = "books")]
 impl Validate for Address {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -146,6 +161,7 @@ impl Validate for Address {
 }
 
 /// Schema: `/components/schemas/Author`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Author {
     pub id: uuid::Uuid,
@@ -164,6 +180,7 @@ pub struct Author {
     pub born: Option<Option<jiff::civil::Date>>,
 }
 
+#[cfg(feature = "books")]
 impl Author {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -189,6 +206,7 @@ impl Author {
     }
 }
 
+#[cfg(feature = "books")]
 impl Validate for Author {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -204,6 +222,7 @@ impl Validate for Author {
 }
 
 /// Schema: `/components/schemas/Book/properties/series`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BookSeries {
     #[serde(
@@ -220,6 +239,7 @@ pub struct BookSeries {
     pub position: Option<i64>,
 }
 
+#[cfg(feature = "books")]
 impl BookSeries {
     /// Sets `name`.
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
@@ -234,11 +254,13 @@ impl BookSeries {
     }
 }
 
+#[cfg(feature = "books")]
 impl Validate for BookSeries {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Book`.
+#[cfg(feature = "books")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Book {
     pub isbn: String,
@@ -284,6 +306,7 @@ pub struct Book {
     pub series: Option<BookSeries>,
 }
 
+#[cfg(feature = "books")]
 impl Book {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -350,6 +373,7 @@ impl Book {
     }
 }
 
+#[cfg(feature = "books")]
 impl Validate for Book {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -371,6 +395,7 @@ impl Validate for Book {
 }
 
 /// Schema: `/components/schemas/Loan`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Loan {
     pub isbn: String,
@@ -393,6 +418,7 @@ pub struct Loan {
     pub returned: Option<bool>,
 }
 
+#[cfg(feature = "members")]
 impl Loan {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -428,6 +454,7 @@ impl Loan {
     }
 }
 
+#[cfg(feature = "members")]
 impl Validate for Loan {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.notes {
@@ -439,6 +466,7 @@ impl Validate for Loan {
 }
 
 /// Schema: `/components/schemas/LoanRequest`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoanRequest {
     pub isbn: String,
@@ -452,6 +480,7 @@ pub struct LoanRequest {
     pub notes: Option<std::collections::BTreeMap<String, String>>,
 }
 
+#[cfg(feature = "members")]
 impl LoanRequest {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -473,6 +502,7 @@ impl LoanRequest {
     }
 }
 
+#[cfg(feature = "members")]
 impl Validate for LoanRequest {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.notes {
@@ -484,6 +514,7 @@ impl Validate for LoanRequest {
 }
 
 /// Schema: `/components/schemas/Member`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Member {
@@ -491,6 +522,7 @@ pub enum Member {
     Child(Child),
 }
 
+#[cfg(feature = "members")]
 impl Serialize for Member {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -505,6 +537,7 @@ impl Serialize for Member {
     }
 }
 
+#[cfg(feature = "members")]
 impl<'de> Deserialize<'de> for Member {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -552,17 +585,20 @@ impl<'de> Deserialize<'de> for Member {
     }
 }
 
+#[cfg(feature = "members")]
 impl Validate for Member {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Adult`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Adult {
     pub kind: String,
     pub name: String,
 }
 
+#[cfg(feature = "members")]
 impl Adult {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -574,11 +610,13 @@ impl Adult {
     }
 }
 
+#[cfg(feature = "members")]
 impl Validate for Adult {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Child`.
+#[cfg(feature = "members")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Child {
     pub kind: String,
@@ -586,6 +624,7 @@ pub struct Child {
     pub guardian: String,
 }
 
+#[cfg(feature = "members")]
 impl Child {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -602,6 +641,7 @@ impl Child {
     }
 }
 
+#[cfg(feature = "members")]
 impl Validate for Child {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

@@ -4,6 +4,27 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "records",
+            feature = "labels",
+            feature = "shipments",
+            feature = "gates",
+            feature = "gate-log",
+            feature = "gate-openings",
+            feature = "gate-notes",
+            feature = "gate-photos",
+            feature = "gate-visits",
+            feature = "commands",
+            feature = "reviews",
+            feature = "gist-files",
+            feature = "image-refs",
+            feature = "moderation"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -25,6 +46,7 @@ where
 /// One string, or a list with bounds of its own.
 ///
 /// Schema: `/components/schemas/Command/properties/include_roles`.
+#[cfg(feature = "commands")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum CommandIncludeRoles {
@@ -32,6 +54,7 @@ pub enum CommandIncludeRoles {
     Array(Vec<Snowflake>),
 }
 
+#[cfg(feature = "commands")]
 impl Serialize for CommandIncludeRoles {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -41,6 +64,7 @@ impl Serialize for CommandIncludeRoles {
     }
 }
 
+#[cfg(feature = "commands")]
 impl<'de> Deserialize<'de> for CommandIncludeRoles {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -82,6 +106,7 @@ impl<'de> Deserialize<'de> for CommandIncludeRoles {
     }
 }
 
+#[cfg(feature = "commands")]
 impl Validate for CommandIncludeRoles {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         match self {
@@ -99,6 +124,7 @@ impl Validate for CommandIncludeRoles {
 }
 
 /// Schema: `/components/schemas/Command`.
+#[cfg(feature = "commands")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Command {
     pub name: String,
@@ -130,6 +156,7 @@ pub struct Command {
     pub include_roles: Option<CommandIncludeRoles>,
 }
 
+#[cfg(feature = "commands")]
 impl Command {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -174,6 +201,7 @@ impl Command {
     }
 }
 
+#[cfg(feature = "commands")]
 impl Validate for Command {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(Some(value)) = &self.permissions {
@@ -203,6 +231,7 @@ impl Validate for Command {
 }
 
 /// Schema: `/components/schemas/CommandStatus`.
+#[cfg(feature = "commands")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CommandStatus {
@@ -212,6 +241,7 @@ pub enum CommandStatus {
     Approved,
 }
 
+#[cfg(feature = "commands")]
 impl CommandStatus {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -222,6 +252,7 @@ impl CommandStatus {
     }
 }
 
+#[cfg(feature = "commands")]
 impl std::str::FromStr for CommandStatus {
     type Err = String;
 
@@ -241,18 +272,21 @@ impl std::str::FromStr for CommandStatus {
     }
 }
 
+#[cfg(feature = "commands")]
 impl std::fmt::Display for CommandStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "commands")]
 impl Serialize for CommandStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "commands")]
 impl<'de> Deserialize<'de> for CommandStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -261,17 +295,20 @@ impl<'de> Deserialize<'de> for CommandStatus {
     }
 }
 
+#[cfg(feature = "commands")]
 impl crate::runtime::params::FromParam for CommandStatus {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "commands")]
 impl Validate for CommandStatus {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Snowflake`.
+#[cfg(feature = "commands")]
 pub type Snowflake = String;
 
 /// Schema: `/components/schemas/Error`.
@@ -303,11 +340,13 @@ impl Validate for Error {
 }
 
 /// Schema: `/components/schemas/Owner`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Owner {
     pub name: String,
 }
 
+#[cfg(feature = "records")]
 impl Owner {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -316,6 +355,7 @@ impl Owner {
     }
 }
 
+#[cfg(feature = "records")]
 impl Validate for Owner {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -588,6 +628,7 @@ impl Validate for Change {
 /// Always `record`.
 ///
 /// Schema: `/components/schemas/Record/properties/kind`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RecordKind {
@@ -595,6 +636,7 @@ pub enum RecordKind {
     Record,
 }
 
+#[cfg(feature = "records")]
 impl RecordKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -604,6 +646,7 @@ impl RecordKind {
     }
 }
 
+#[cfg(feature = "records")]
 impl std::str::FromStr for RecordKind {
     type Err = String;
 
@@ -619,18 +662,21 @@ impl std::str::FromStr for RecordKind {
     }
 }
 
+#[cfg(feature = "records")]
 impl std::fmt::Display for RecordKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "records")]
 impl Serialize for RecordKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "records")]
 impl<'de> Deserialize<'de> for RecordKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -639,12 +685,14 @@ impl<'de> Deserialize<'de> for RecordKind {
     }
 }
 
+#[cfg(feature = "records")]
 impl crate::runtime::params::FromParam for RecordKind {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "records")]
 impl Validate for RecordKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -652,11 +700,13 @@ impl Validate for RecordKind {
 /// A `$ref` whose sibling adds a constraint, merged like `allOf`.
 ///
 /// Schema: `/components/schemas/Record/properties/deputy`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordDeputy {
     pub name: String,
 }
 
+#[cfg(feature = "records")]
 impl RecordDeputy {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -665,6 +715,7 @@ impl RecordDeputy {
     }
 }
 
+#[cfg(feature = "records")]
 impl Validate for RecordDeputy {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -675,6 +726,7 @@ impl Validate for RecordDeputy {
     }
 }
 
+#[cfg(feature = "records")]
 impl crate::runtime::params::FromParam for RecordKey {
     fn from_param(raw: &str) -> Result<Self, String> {
         let mut reasons = Vec::new();
@@ -698,6 +750,7 @@ impl crate::runtime::params::FromParam for RecordKey {
 /// A string or an integer.
 ///
 /// Schema: `/components/schemas/Record/properties/key`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum RecordKey {
@@ -705,6 +758,7 @@ pub enum RecordKey {
     Integer(i64),
 }
 
+#[cfg(feature = "records")]
 impl Serialize for RecordKey {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -714,6 +768,7 @@ impl Serialize for RecordKey {
     }
 }
 
+#[cfg(feature = "records")]
 impl<'de> Deserialize<'de> for RecordKey {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -739,6 +794,7 @@ impl<'de> Deserialize<'de> for RecordKey {
     }
 }
 
+#[cfg(feature = "records")]
 impl Validate for RecordKey {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -746,6 +802,7 @@ impl Validate for RecordKey {
 /// Checked only by the other keywords (if/then is not checked).
 ///
 /// Schema: `/components/schemas/Record/properties/extra`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RecordExtra {
     #[serde(
@@ -756,6 +813,7 @@ pub struct RecordExtra {
     pub mode: Option<String>,
 }
 
+#[cfg(feature = "records")]
 impl RecordExtra {
     /// Sets `mode`.
     pub fn with_mode(mut self, mode: impl Into<String>) -> Self {
@@ -764,6 +822,7 @@ impl RecordExtra {
     }
 }
 
+#[cfg(feature = "records")]
 impl Validate for RecordExtra {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -771,6 +830,7 @@ impl Validate for RecordExtra {
 /// Every nullable spelling of 3.1, constants, bounds and siblings.
 ///
 /// Schema: `/components/schemas/Record`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
@@ -841,6 +901,7 @@ pub struct Record {
     pub extra: Option<RecordExtra>,
 }
 
+#[cfg(feature = "records")]
 impl Record {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -927,6 +988,7 @@ impl Record {
     }
 }
 
+#[cfg(feature = "records")]
 impl Validate for Record {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -970,6 +1032,7 @@ impl Validate for Record {
 /// Label names must look like `app.example/name`.
 ///
 /// Schema: `/components/schemas/Labels`.
+#[cfg(feature = "labels")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Labels {
     /// Properties beyond the declared ones.
@@ -977,6 +1040,7 @@ pub struct Labels {
     pub additional_properties: std::collections::BTreeMap<String, String>,
 }
 
+#[cfg(feature = "labels")]
 impl Validate for Labels {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         validate::check_key_pattern(
@@ -988,6 +1052,7 @@ impl Validate for Labels {
     }
 }
 
+#[cfg(feature = "gates")]
 impl crate::runtime::params::FromParam for GateStep {
     fn from_param(raw: &str) -> Result<Self, String> {
         let mut reasons = Vec::new();
@@ -1029,6 +1094,7 @@ impl crate::runtime::params::FromParam for GateStep {
 /// Half steps; a whole number fits both branches, so none is exactly one.
 ///
 /// Schema: `/components/schemas/Gate/properties/step`.
+#[cfg(feature = "gates")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum GateStep {
@@ -1036,6 +1102,7 @@ pub enum GateStep {
     Number(f64),
 }
 
+#[cfg(feature = "gates")]
 impl Serialize for GateStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -1045,6 +1112,7 @@ impl Serialize for GateStep {
     }
 }
 
+#[cfg(feature = "gates")]
 impl<'de> Deserialize<'de> for GateStep {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1086,6 +1154,7 @@ impl<'de> Deserialize<'de> for GateStep {
     }
 }
 
+#[cfg(feature = "gates")]
 impl Validate for GateStep {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         match self {
@@ -1098,6 +1167,7 @@ impl Validate for GateStep {
 }
 
 /// Schema: `/components/schemas/Gate`.
+#[cfg(feature = "gates")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Gate {
     pub mode: String,
@@ -1124,6 +1194,7 @@ pub struct Gate {
     pub tags: Option<Vec<String>>,
 }
 
+#[cfg(feature = "gates")]
 impl Gate {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1162,6 +1233,7 @@ impl Gate {
     }
 }
 
+#[cfg(feature = "gates")]
 impl Validate for Gate {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.step {
@@ -1172,6 +1244,7 @@ impl Validate for Gate {
 }
 
 /// Schema: `/components/schemas/Shipment`.
+#[cfg(feature = "shipments")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Shipment {
     /// Latitude and longitude.
@@ -1199,6 +1272,7 @@ pub struct Shipment {
     pub carrier: Option<String>,
 }
 
+#[cfg(feature = "shipments")]
 impl Shipment {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1231,6 +1305,7 @@ impl Shipment {
     }
 }
 
+#[cfg(feature = "shipments")]
 impl Validate for Shipment {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         {
@@ -1675,6 +1750,7 @@ impl Validate for PatchOutput {
 }
 
 /// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RecordDigestAlgorithm {
@@ -1684,6 +1760,7 @@ pub enum RecordDigestAlgorithm {
     Sha512,
 }
 
+#[cfg(feature = "records")]
 impl RecordDigestAlgorithm {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1694,6 +1771,7 @@ impl RecordDigestAlgorithm {
     }
 }
 
+#[cfg(feature = "records")]
 impl std::str::FromStr for RecordDigestAlgorithm {
     type Err = String;
 
@@ -1713,18 +1791,21 @@ impl std::str::FromStr for RecordDigestAlgorithm {
     }
 }
 
+#[cfg(feature = "records")]
 impl std::fmt::Display for RecordDigestAlgorithm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "records")]
 impl Serialize for RecordDigestAlgorithm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "records")]
 impl<'de> Deserialize<'de> for RecordDigestAlgorithm {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1733,17 +1814,20 @@ impl<'de> Deserialize<'de> for RecordDigestAlgorithm {
     }
 }
 
+#[cfg(feature = "records")]
 impl crate::runtime::params::FromParam for RecordDigestAlgorithm {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "records")]
 impl Validate for RecordDigestAlgorithm {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Record/$defs/Digest`.
+#[cfg(feature = "records")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordDigest {
     pub algorithm: RecordDigestAlgorithm,
@@ -1755,6 +1839,7 @@ pub struct RecordDigest {
     pub value: Option<crate::runtime::base64::Base64>,
 }
 
+#[cfg(feature = "records")]
 impl RecordDigest {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1772,11 +1857,13 @@ impl RecordDigest {
     }
 }
 
+#[cfg(feature = "records")]
 impl Validate for RecordDigest {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
+#[cfg(feature = "gate-notes")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddGateNoteBody {
     pub text: String,
@@ -1788,6 +1875,7 @@ pub struct AddGateNoteBody {
     pub level: Option<i64>,
 }
 
+#[cfg(feature = "gate-notes")]
 impl AddGateNoteBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1805,6 +1893,7 @@ impl AddGateNoteBody {
     }
 }
 
+#[cfg(feature = "gate-notes")]
 impl Validate for AddGateNoteBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.level {
@@ -1815,6 +1904,7 @@ impl Validate for AddGateNoteBody {
 }
 
 /// Schema: `/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "gate-photos")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddGatePhotoBody {
     pub photo: String,
@@ -1827,6 +1917,7 @@ pub struct AddGatePhotoBody {
     pub level: Option<i64>,
 }
 
+#[cfg(feature = "gate-photos")]
 impl AddGatePhotoBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1845,6 +1936,7 @@ impl AddGatePhotoBody {
     }
 }
 
+#[cfg(feature = "gate-photos")]
 impl Validate for AddGatePhotoBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.level {
@@ -1855,9 +1947,11 @@ impl Validate for AddGatePhotoBody {
 }
 
 /// Schema: `/paths/~1gate-visits/post/requestBody/content/multipart~1form-data/schema`.
+#[cfg(feature = "gate-visits")]
 pub type AddGateVisitBody = serde_json::Value;
 
 /// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "reviews")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RequestReviewsBody {
     #[serde(
@@ -1874,6 +1968,7 @@ pub struct RequestReviewsBody {
     pub team: Option<Vec<String>>,
 }
 
+#[cfg(feature = "reviews")]
 impl RequestReviewsBody {
     /// Sets `reviewers` (`None` unsets it).
     pub fn with_reviewers(mut self, reviewers: impl Into<Option<Vec<String>>>) -> Self {
@@ -1888,6 +1983,7 @@ impl RequestReviewsBody {
     }
 }
 
+#[cfg(feature = "reviews")]
 impl Validate for RequestReviewsBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if !(self.reviewers.is_some() || self.team.is_some()) {
@@ -1902,6 +1998,7 @@ impl Validate for RequestReviewsBody {
 }
 
 /// Schema: `/paths/~1gist-files/patch/requestBody/content/application~1json/schema`.
+#[cfg(feature = "gist-files")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EditGistFileBody {
     #[serde(
@@ -1921,6 +2018,7 @@ pub struct EditGistFileBody {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
+#[cfg(feature = "gist-files")]
 impl EditGistFileBody {
     /// Sets `content`.
     pub fn with_content(mut self, content: impl Into<String>) -> Self {
@@ -1935,6 +2033,7 @@ impl EditGistFileBody {
     }
 }
 
+#[cfg(feature = "gist-files")]
 impl Validate for EditGistFileBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if !(self.content.is_some() || self.filename.is_some()
@@ -1952,6 +2051,7 @@ impl Validate for EditGistFileBody {
 }
 
 /// Schema: `/paths/~1image-refs/post/requestBody/content/application~1json/schema`.
+#[cfg(feature = "image-refs")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AddImageRefBody {
@@ -1969,6 +2069,7 @@ pub struct AddImageRefBody {
     pub file_id: Option<String>,
 }
 
+#[cfg(feature = "image-refs")]
 impl AddImageRefBody {
     /// Sets `image_url`.
     pub fn with_image_url(mut self, image_url: impl Into<String>) -> Self {
@@ -1983,6 +2084,7 @@ impl AddImageRefBody {
     }
 }
 
+#[cfg(feature = "image-refs")]
 impl Validate for AddImageRefBody {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if !(self.image_url.is_some() || self.file_id.is_some()) {

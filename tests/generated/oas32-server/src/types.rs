@@ -4,6 +4,18 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "ticks",
+            feature = "messages",
+            feature = "heartbeat",
+            feature = "ping",
+            feature = "session"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -54,6 +66,7 @@ impl Validate for Tick {
 }
 
 /// Schema: `/components/schemas/TickFilter`.
+#[cfg(feature = "ticks")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TickFilter {
     #[serde(rename = "minPrice")]
@@ -71,6 +84,7 @@ pub struct TickFilter {
     pub limit: Option<i64>,
 }
 
+#[cfg(feature = "ticks")]
 impl TickFilter {
     /// Sets `minPrice` (`None` unsets it).
     pub fn with_min_price(mut self, min_price: impl Into<Option<f64>>) -> Self {
@@ -85,6 +99,7 @@ impl TickFilter {
     }
 }
 
+#[cfg(feature = "ticks")]
 impl Validate for TickFilter {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.limit {
@@ -96,6 +111,7 @@ impl Validate for TickFilter {
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "messages", feature = "ticks"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -103,6 +119,7 @@ pub struct Error {
     pub status: i32,
 }
 
+#[cfg(any(feature = "messages", feature = "ticks"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -119,11 +136,13 @@ impl Error {
     }
 }
 
+#[cfg(any(feature = "messages", feature = "ticks"))]
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1session/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "session")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WhoAmIOkBody {
     pub session: String,
@@ -135,6 +154,7 @@ pub struct WhoAmIOkBody {
     pub theme: Option<String>,
 }
 
+#[cfg(feature = "session")]
 impl WhoAmIOkBody {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -152,6 +172,7 @@ impl WhoAmIOkBody {
     }
 }
 
+#[cfg(feature = "session")]
 impl Validate for WhoAmIOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

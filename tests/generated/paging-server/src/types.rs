@@ -4,6 +4,17 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "dropshot",
+            feature = "cursor",
+            feature = "after",
+            feature = "link"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use serde::Deserialize;
@@ -41,6 +52,7 @@ impl Validate for Item {
 }
 
 /// Schema: `/components/schemas/ItemResultsPage`.
+#[cfg(feature = "dropshot")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemResultsPage {
     pub items: Vec<Item>,
@@ -52,6 +64,7 @@ pub struct ItemResultsPage {
     pub next_page: Option<Option<String>>,
 }
 
+#[cfg(feature = "dropshot")]
 impl ItemResultsPage {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -66,11 +79,13 @@ impl ItemResultsPage {
     }
 }
 
+#[cfg(feature = "dropshot")]
 impl Validate for ItemResultsPage {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/CursorPage`.
+#[cfg(feature = "cursor")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CursorPage {
     #[serde(
@@ -88,6 +103,7 @@ pub struct CursorPage {
     pub next_page_token: Option<String>,
 }
 
+#[cfg(feature = "cursor")]
 impl CursorPage {
     /// Sets `data` (`None` unsets it).
     pub fn with_data(mut self, data: impl Into<Option<Vec<Item>>>) -> Self {
@@ -102,11 +118,13 @@ impl CursorPage {
     }
 }
 
+#[cfg(feature = "cursor")]
 impl Validate for CursorPage {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/AfterPage`.
+#[cfg(feature = "after")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AfterPage {
     pub object: String,
@@ -116,6 +134,7 @@ pub struct AfterPage {
     pub has_more: bool,
 }
 
+#[cfg(feature = "after")]
 impl AfterPage {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -136,11 +155,13 @@ impl AfterPage {
     }
 }
 
+#[cfg(feature = "after")]
 impl Validate for AfterPage {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "dropshot", feature = "link"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -148,6 +169,7 @@ pub struct Error {
     pub status: i64,
 }
 
+#[cfg(any(feature = "dropshot", feature = "link"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -164,6 +186,7 @@ impl Error {
     }
 }
 
+#[cfg(any(feature = "dropshot", feature = "link"))]
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

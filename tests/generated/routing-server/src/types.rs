@@ -4,6 +4,20 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(
+        all(
+            feature = "root",
+            feature = "accounts-json",
+            feature = "accounts",
+            feature = "files",
+            feature = "templates",
+            feature = "jobs",
+            feature = "responses"
+        )
+    ),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use serde::Deserialize;
@@ -46,6 +60,7 @@ impl Validate for Echo {
 }
 
 /// Schema: `/components/schemas/Error`.
+#[cfg(any(feature = "accounts", feature = "files"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Error {
     pub code: String,
@@ -53,6 +68,7 @@ pub struct Error {
     pub status: i64,
 }
 
+#[cfg(any(feature = "accounts", feature = "files"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -69,11 +85,13 @@ impl Error {
     }
 }
 
+#[cfg(any(feature = "accounts", feature = "files"))]
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/paths/~1files~1{name}.{format}/get/parameters/1/schema`.
+#[cfg(feature = "files")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum GetFileAsFormat {
@@ -85,6 +103,7 @@ pub enum GetFileAsFormat {
     Gz,
 }
 
+#[cfg(feature = "files")]
 impl GetFileAsFormat {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -96,6 +115,7 @@ impl GetFileAsFormat {
     }
 }
 
+#[cfg(feature = "files")]
 impl std::str::FromStr for GetFileAsFormat {
     type Err = String;
 
@@ -116,18 +136,21 @@ impl std::str::FromStr for GetFileAsFormat {
     }
 }
 
+#[cfg(feature = "files")]
 impl std::fmt::Display for GetFileAsFormat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "files")]
 impl Serialize for GetFileAsFormat {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "files")]
 impl<'de> Deserialize<'de> for GetFileAsFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -136,12 +159,14 @@ impl<'de> Deserialize<'de> for GetFileAsFormat {
     }
 }
 
+#[cfg(feature = "files")]
 impl crate::runtime::params::FromParam for GetFileAsFormat {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "files")]
 impl Validate for GetFileAsFormat {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
