@@ -15,7 +15,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Instant;
+
+use crate::compile_corpus::{cargo, cargo_in, rust_lines};
 
 /// One crate built one way.
 pub struct Row {
@@ -139,34 +140,6 @@ const SDKS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
-}
-
-/// Runs cargo in `ws` with the part's own target directory; the seconds it took.
-fn cargo_in(ws: &Path, args: &[&str]) -> Result<f64, String> {
-    let started = Instant::now();
-    let out = Command::new(cargo())
-        .current_dir(ws)
-        .args(args)
-        .arg("--target-dir")
-        .arg(ws.join("../target"))
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_TARGET_DIR")
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let first = stderr
-            .lines()
-            .find(|l| l.starts_with("error"))
-            .unwrap_or("cargo failed");
-        return Err(format!("`cargo {}`: {first}", args.join(" ")));
-    }
-    Ok(started.elapsed().as_secs_f64())
-}
-
 /// Writes apigen's `side` crate for the document at `spec` (relative to the checkout) as
 /// `ws/<member>`, with the checkout's runtime.
 fn generate(root: &Path, spec: &str, side: &str, member: &str, ws: &Path) -> Result<(), String> {
@@ -196,25 +169,6 @@ fn generate(root: &Path, spec: &str, side: &str, member: &str, ws: &Path) -> Res
         std::fs::write(&file, contents).map_err(|e| e.to_string())?;
     }
     Ok(())
-}
-
-fn rust_lines(dir: &Path) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    entries
-        .flatten()
-        .map(|e| e.path())
-        .map(|p| {
-            if p.is_dir() {
-                rust_lines(&p)
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                std::fs::read_to_string(&p).map_or(0, |t| t.lines().count())
-            } else {
-                0
-            }
-        })
-        .sum()
 }
 
 /// The source directory of the registry package `name` the workspace resolved.

@@ -32,12 +32,13 @@ pub struct Row {
     pub progenitor: Result<(usize, f64, f64), String>,
 }
 
-fn cargo() -> String {
+pub(crate) fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
 }
 
-/// Runs cargo in `ws` with the bench's target directory; the seconds it took.
-fn cargo_in(ws: &Path, args: &[&str]) -> Result<f64, String> {
+/// Runs cargo in `ws` with the bench's target directory (`ws/../target`); the seconds it
+/// took.
+pub(crate) fn cargo_in(ws: &Path, args: &[&str]) -> Result<f64, String> {
     let started = Instant::now();
     let out = Command::new(cargo())
         .current_dir(ws)
@@ -111,7 +112,8 @@ fn progenitor(doc: &Path, ws: &Path, name: &str) -> Result<usize, String> {
     Ok(rust_lines(&dir.join("src")))
 }
 
-fn rust_lines(dir: &Path) -> usize {
+/// The lines of the `.rs` files under `dir`.
+pub(crate) fn rust_lines(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
     };
