@@ -340,7 +340,11 @@ fn json_part(ty: &TypeRef, api: &Api) -> bool {
                 .iter()
                 .find(|t| &t.name == name)
                 .is_some_and(|t| match &t.kind {
-                    TypeKind::Struct(_) | TypeKind::OneOf(_) => true,
+                    TypeKind::Struct(_) => true,
+                    // A union of strings, numbers or booleans is written as its text, as
+                    // the client's form writes it (openai's `model`: a string or a known
+                    // name); one with an object or array variant is JSON.
+                    TypeKind::OneOf(union) => !union.scalar,
                     TypeKind::Enum(_) => false,
                     TypeKind::Alias(inner, _) => json_part(inner, api),
                 })
@@ -607,6 +611,52 @@ paths:
             [
                 "Required if filter[receiver] is not set.",
                 "Body property `to`: One of [a] or [b]."
+            ]
+        );
+    }
+
+    /// A multipart part is JSON where its value can be an object or an array; a union of
+    /// scalars (openai's `model`: any string or a known name) is its text.
+    #[test]
+    fn a_part_is_json_only_where_its_value_can_be_an_object_or_array() {
+        let (_, cli) = cli(r#"
+openapi: 3.1.0
+info: {title: T, version: "1"}
+paths:
+  /transcriptions:
+    post:
+      operationId: transcribe
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [file, model]
+              properties:
+                file: {type: string, format: binary}
+                model:
+                  anyOf:
+                    - {type: string}
+                    - {type: string, enum: [whisper-1, gpt-transcribe]}
+                chunking:
+                  anyOf:
+                    - {type: string, enum: [auto]}
+                    - {type: object, properties: {size: {type: integer}}}
+                tags: {type: array, items: {type: string}}
+      responses: {"204": {description: ok}}
+"#);
+        let Some(CliBody::Multipart { parts, .. }) = &cli.commands[0].body else {
+            panic!("a multipart body: {:?}", cli.commands[0].body)
+        };
+        let json: Vec<(&str, bool)> = parts.iter().map(|p| (p.name.as_str(), p.json)).collect();
+        assert_eq!(
+            json,
+            [
+                ("file", false),
+                ("model", false),
+                ("chunking", true),
+                ("tags", false)
             ]
         );
     }

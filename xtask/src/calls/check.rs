@@ -63,6 +63,7 @@ pub fn parameter_text_violations(root: &Value, schema: &Value, value: &Value) ->
         root,
         out: Vec::new(),
         request: true,
+        scope: Vec::new(),
     };
     let fitting = variants
         .iter()
@@ -82,6 +83,7 @@ fn check(root: &Value, schema: &Value, value: &Value, request: bool) -> Vec<Stri
         root,
         out: Vec::new(),
         request,
+        scope: Vec::new(),
     };
     check.schema(schema, value, "", 0);
     check.out.truncate(8);
@@ -92,6 +94,9 @@ struct Check<'a> {
     root: &'a Value,
     out: Vec<String>,
     request: bool,
+    /// The dynamic scope: each `$dynamicAnchor` the schemas entered so far define in their
+    /// `$defs`, outermost first (JSON Schema 2020-12: a `$dynamicRef` takes the outermost).
+    scope: Vec<(String, Value)>,
 }
 
 impl Check<'_> {
@@ -106,12 +111,26 @@ impl Check<'_> {
             root: self.root,
             out: Vec::new(),
             request: self.request,
+            scope: self.scope.clone(),
         };
         inner.schema(schema, value, "", depth);
         inner.out.is_empty()
     }
 
     fn schema(&mut self, schema: &Value, value: &Value, at: &str, depth: usize) {
+        let entered = self.scope.len();
+        if let Some(Value::Object(defs)) = schema.get("$defs") {
+            for def in defs.values() {
+                if let Some(anchor) = def.get("$dynamicAnchor").and_then(Value::as_str) {
+                    self.scope.push((anchor.to_owned(), def.clone()));
+                }
+            }
+        }
+        self.keywords(schema, value, at, depth);
+        self.scope.truncate(entered);
+    }
+
+    fn keywords(&mut self, schema: &Value, value: &Value, at: &str, depth: usize) {
         if depth > 64 {
             return;
         }
@@ -120,6 +139,18 @@ impl Check<'_> {
             Value::Object(s) => s,
             _ => return,
         };
+        // scalar-galaxy's `PaginatedResource<T>`: `items: {$dynamicRef: '#itemType'}`, bound
+        // by the schema that refers to it. An anchor no schema in scope defines is not
+        // checked.
+        if let Some(anchor) = s
+            .get("$dynamicRef")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            && let Some((_, target)) = self.scope.iter().find(|(name, _)| name == anchor)
+        {
+            let target = target.clone();
+            self.schema(&target, value, at, depth + 1);
+        }
         if let Some(reference) = s.get("$ref").and_then(Value::as_str) {
             match resolve(self.root, reference) {
                 Ok(target) => self.schema(target, value, at, depth + 1),
@@ -511,6 +542,34 @@ fn is_date_time(text: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_dynamic_reference_takes_the_outermost_anchor() {
+        let root = json!({"components": {"schemas": {
+            "Planet": {"type": "object", "required": ["name"]},
+            "Paginated": {
+                "$defs": {"itemType": {"$dynamicAnchor": "itemType", "not": {}}},
+                "type": "object",
+                "properties": {"data": {"type": "array", "items": {"$dynamicRef": "#itemType"}}}
+            }
+        }}});
+        let planets = json!({
+            "$defs": {"itemType": {"$dynamicAnchor": "itemType", "$ref": "#/components/schemas/Planet"}},
+            "$ref": "#/components/schemas/Paginated"
+        });
+        assert!(violations(&root, &planets, &json!({"data": [{"name": "Mars"}]})).is_empty());
+        assert_eq!(
+            violations(
+                &root,
+                &planets,
+                &json!({"data": [{"$dynamicRef": "#itemType"}]})
+            ),
+            ["/data/0: the required member `name` is missing"]
+        );
+        // Alone, the generic schema's own anchor (`not: {}`) admits no item.
+        let generic = json!({"$ref": "#/components/schemas/Paginated"});
+        assert!(!violations(&root, &generic, &json!({"data": [{"name": "Mars"}]})).is_empty());
+    }
 
     #[test]
     fn answers_are_checked_against_the_schema() {

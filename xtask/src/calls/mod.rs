@@ -545,6 +545,7 @@ fn classify(
             method: &call.method,
             form_body: call.form_body,
             multipart_body: call.multipart_body,
+            media_type: &call.media_type,
             read_only: &call.read_only,
         };
         if let Some(defect) = prism::defect(seen, &request) {

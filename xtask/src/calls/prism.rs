@@ -240,6 +240,8 @@ pub struct Request<'a> {
     pub form_body: bool,
     /// The body was a multipart form.
     pub multipart_body: bool,
+    /// The request body's media type as the document gives it (empty without a body).
+    pub media_type: &'a str,
     pub read_only: &'a [String],
 }
 
@@ -268,15 +270,22 @@ pub fn defect(seen: &Seen, request: &Request<'_>) -> Option<&'static str> {
     // A multipart form's JSON part (`meta={"year":1};type=application/json`, with or without
     // the document's `encoding`) and its repeated parts (`tags=a`, `tags=b`): 422 "must be
     // object" / "must be array" for what curl's `-F` sends too.
-    if request.multipart_body
-        && reasons().all(|r| {
-            r.contains("must be object")
-                || r.contains("must be array")
-                || r.contains("errors#UNPROCESSABLE")
-        })
-    {
+    // A union part (openai's `chunking_strategy`: `auto`, an object or null) adds the other
+    // branches' failures for the same property, which the same reading causes.
+    if request.multipart_body && reasons().all(|r| text_part_reason(r, reasons())) {
         return Some(
             "Prism reads every part of a multipart form as text: a JSON part (`Content-Type: application/json`) is no object to it, and repeated parts are no array",
+        );
+    }
+    // 3.2's positional multipart (`multipart/mixed` with `prefixItems`, `prefixEncoding`,
+    // `itemEncoding`: scalar-galaxy's observations): 400 "must be array" even for a body of
+    // well-formed parts that fit the schema (checked by hand with curl).
+    if request.media_type.starts_with("multipart/")
+        && !request.multipart_body
+        && reasons().all(|r| r.ends_with("Request body must be array"))
+    {
+        return Some(
+            "Prism 5 reads no OpenAPI 3.2 positional multipart body (`multipart/mixed` with `prefixItems`): it is no array to it, however well formed",
         );
     }
     // 3.2's `query` and `additionalOperations`: Prism 5 knows the eight methods of 3.0.
@@ -310,6 +319,25 @@ pub fn defect(seen: &Seen, request: &Request<'_>) -> Option<&'static str> {
         );
     }
     None
+}
+
+/// Whether `reason` is one that Prism's reading of every multipart part as text explains: a
+/// part that is no object or no array, a failure Prism does not explain (`errors#…`), or
+/// another failure of a property that is also said to be no object or no array (a union's
+/// other branches).
+fn text_part_reason<'r>(reason: &str, mut all: impl Iterator<Item = &'r String>) -> bool {
+    let shape = |r: &str| r.contains("must be object") || r.contains("must be array");
+    if shape(reason) || reason.contains("errors#UNPROCESSABLE") {
+        return true;
+    }
+    let property = |r: &str| {
+        r.split_once("Request body property ")
+            .and_then(|(_, rest)| rest.split_once(" must ").map(|(name, _)| name.to_owned()))
+    };
+    match property(reason) {
+        Some(name) => all.any(|r| shape(r) && property(r).as_deref() == Some(name.as_str())),
+        None => false,
+    }
 }
 
 /// The document as Prism gets it, and what was changed (for the report); `None` when nothing
@@ -544,6 +572,7 @@ mod tests {
             method: "GET",
             form_body: false,
             multipart_body: false,
+            media_type: "",
             read_only: &[],
         };
         assert_eq!(defect(&seen, &plain), None);
@@ -596,6 +625,46 @@ mod tests {
             ..plain
         };
         assert!(defect(&parts, &multipart).is_some());
+        // A union part (`auto`, an object or null) read as text: its other branches' failures
+        // go with its "must be object"; a failure of a property never said to be no object
+        // is not this defect.
+        let union = Seen {
+            reasons: vec![
+                "Request body property chunking_strategy must be equal to one of the allowed values: auto".into(),
+                "Request body property chunking_strategy must be object".into(),
+                "Request body property chunking_strategy must match a schema in anyOf".into(),
+                "Request body property languages must be array".into(),
+            ],
+            ..Seen::default()
+        };
+        assert!(defect(&union, &multipart).is_some());
+        let other = Seen {
+            reasons: vec![
+                "Request body property model must be equal to one of the allowed values: a".into(),
+                "Request body property languages must be array".into(),
+            ],
+            ..Seen::default()
+        };
+        assert_eq!(
+            defect(&other, &multipart),
+            None,
+            "`model` is no part read as text"
+        );
+        // 3.2's positional multipart: no array to Prism, however well formed.
+        let positional = Seen {
+            reasons: vec!["request.body Request body must be array".into()],
+            ..Seen::default()
+        };
+        let mixed = Request {
+            media_type: "multipart/mixed",
+            ..plain
+        };
+        assert!(defect(&positional, &mixed).is_some());
+        assert_eq!(
+            defect(&positional, &plain),
+            None,
+            "a JSON body that is no array"
+        );
         let missing = Seen {
             reasons: vec!["Request body must have required property 'cover'".into()],
             ..Seen::default()

@@ -31,6 +31,8 @@ pub struct Call {
     pub form_body: bool,
     /// The body is sent as a multipart form.
     pub multipart_body: bool,
+    /// The request body's media type as the document gives it (empty without a body).
+    pub media_type: String,
     /// Members the request body's schema marks `readOnly`, anywhere in it.
     pub read_only: Vec<String>,
 }
@@ -58,6 +60,11 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
             .as_ref()
             .is_some_and(|b| matches!(b.kind, ir::BodyKind::Form(_))),
         multipart_body: op.body.as_ref().is_some_and(|b| b.is_multipart_form()),
+        media_type: op
+            .body
+            .as_ref()
+            .map(|b| b.content_type.clone())
+            .unwrap_or_default(),
         read_only: Vec::new(),
     };
     let Some((item, raw)) = operation(doc, &op.path, &op.method) else {
