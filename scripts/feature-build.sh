@@ -33,6 +33,16 @@ if grep -q '^  repos-get ' <<<"$help"; then
     exit 1
 fi
 echo "its CLI offers $(grep -c '^  issues-' <<<"$help") issues commands and no repos ones"
+# A second document, whose types are shared in other ways: the OpenAI 3.1 client with `chat`
+# alone (a type no operation reaches holds types that other tags reach: they compile too).
+openai=target/features-openai
+rm -rf "$openai"
+cargo xtask codegen --spec ../shared/openapi-corpus-31/openai/openapi.yaml --out "$openai" --vendor-runtime >"$openai.log" 2>&1 || { cat "$openai.log" >&2; exit 1; }
+rm -rf "$openai/server"
+printf '# Written by scripts/feature-build.sh.\n[workspace]\nresolver = "3"\nmembers = ["client"]\n' >"$openai/Cargo.toml"
+cp Cargo.lock "$openai/"
+cargo clippy --manifest-path "$openai/Cargo.toml" --no-default-features --features chat -- -D warnings
+echo "openai's client builds warning-free with the feature chat alone"
 # The issues-only server serves the issues operations and no other: its mock, on a free
 # loopback port, answers an issues route and 404s a route of another tag, as a path the
 # document lacks (README, "Building a part of a large API").

@@ -108,7 +108,7 @@ pub fn decide(api: &mut Api) {
         }
         seen
     };
-    let always = reach(&format!(
+    let mut always = reach(&format!(
         "{:?}{:?}{:?}",
         api.webhooks, api.error_bodies, api.errors
     ));
@@ -119,6 +119,16 @@ pub fn decide(api: &mut Api) {
                 gates[i].extend(features.iter().map(String::as_str));
             }
         }
+    }
+    // A type no operation reaches always compiles, and so does every type it reaches
+    // (openai's `ComputerToolCallOutput`, reached by nothing, holds a
+    // `ComputerCallSafetyCheckParam` that some tags' operations reach).
+    let mut queue: Vec<usize> = (0..api.types.len())
+        .filter(|&i| gates[i].is_empty())
+        .collect();
+    while let Some(i) = queue.pop() {
+        always[i] = true;
+        queue.extend(edges[i].iter().copied().filter(|&j| !always[j]));
     }
     let types = api
         .types

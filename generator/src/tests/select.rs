@@ -108,9 +108,11 @@ paths:
 components:
   schemas:
     Pet: {type: object, properties: {toy: {$ref: '#/components/schemas/Toy'}, shared: {$ref: '#/components/schemas/Shared'}}}
-    Toy: {type: object, properties: {shared: {$ref: '#/components/schemas/Shared'}}}
+    Toy: {type: object, properties: {shared: {$ref: '#/components/schemas/Shared'}, ball: {$ref: '#/components/schemas/Ball'}}}
     Shared: {type: object, properties: {n: {type: integer}}}
     Problem: {type: object, properties: {message: {type: string}}}
+    Ball: {type: object, properties: {size: {type: integer}}}
+    Orphan: {type: object, properties: {ball: {$ref: '#/components/schemas/Ball'}}}
 "#;
     let (api, _) = crate::model(text, &Options::default()).unwrap();
     let f = &api.features;
@@ -151,6 +153,10 @@ components:
     );
     // Reached by every feature: always compiled.
     assert_eq!(f.of_type("Shared"), None);
+    // Reached by no operation: always compiled, and so is what it holds (openai's
+    // `ComputerToolCallOutput`), whichever operations reach that too.
+    assert_eq!(f.of_type("Orphan"), None);
+    assert_eq!(f.of_type("Ball"), None);
     // An error answer's body is the operation's.
     assert_eq!(f.of_type("Problem"), f.of_type("Pet"));
 }
