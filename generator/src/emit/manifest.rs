@@ -188,7 +188,9 @@ fn tag_features(api: &Api) -> Vec<String> {
         format!("default = [{}]", names.join(", ")),
     ];
     for (name, group) in all {
-        if name != group {
+        if name == crate::lower::features::UNUSED {
+            lines.push("# The schemas no operation uses, as plain types for your own code.".into());
+        } else if name != group {
             lines.push(format!("# `{}`", group.replace(['\n', '\r'], " ")));
         }
         lines.push(format!("{name} = []"));
@@ -327,7 +329,13 @@ pub fn readme(
                 "{usage}\n\n## Features\n\nOne per tag (a path group where the document has none), all on by `default`: with\n`default-features = false` and the features of the tags {part}\n\n| feature | operations of |\n|---|---|"
             );
             for (name, group) in &api.features.features {
-                text.push_str(&format!("\n| `{name}` | `{}` |", group.replace('|', "\\|")));
+                if name == crate::lower::features::UNUSED {
+                    text.push_str(&format!(
+                        "\n| `{name}` | none: the schemas no operation, webhook or error body uses |"
+                    ));
+                } else {
+                    text.push_str(&format!("\n| `{name}` | `{}` |", group.replace('|', "\\|")));
+                }
             }
             text
         }

@@ -11,8 +11,11 @@
 //!   in a document that tags none, each path group (its first segment: `/pets/{id}` →
 //!   `pets`) is a feature;
 //! - a type compiles when some operation whose feature is on reaches it (through any number
-//!   of other types); the types webhooks and error bodies reach, and those nothing reaches,
-//!   always compile;
+//!   of other types); the types webhooks and error bodies reach always compile;
+//! - the schemas no operation, webhook or error body reaches (and what only they reach) have
+//!   a feature of their own, `unused-schemas`: a team building one tag's operations does not
+//!   compile the document's other schemas (OpenAI's 3.1 document has hundreds), and `default`
+//!   keeps them for anyone who uses them as plain types;
 //! - `default` turns every feature on, so nothing changes for a user who does not opt in; a
 //!   document whose operations fall in one feature gets none.
 
@@ -22,7 +25,10 @@ use crate::ir::{Api, FeatureGates};
 use crate::naming::{self, Scope};
 
 /// The crate's own feature names, which a tag's feature is named apart from.
-const RESERVED: &[&str] = &["default", "rustls", "mock", "redis", "full"];
+const RESERVED: &[&str] = &["default", "rustls", "mock", "redis", "full", UNUSED];
+
+/// The feature of the schemas no operation, webhook or error body reaches.
+pub const UNUSED: &str = "unused-schemas";
 
 /// Fills [`Api::features`].
 pub fn decide(api: &mut Api) {
@@ -108,7 +114,7 @@ pub fn decide(api: &mut Api) {
         }
         seen
     };
-    let mut always = reach(&format!(
+    let always = reach(&format!(
         "{:?}{:?}{:?}",
         api.webhooks, api.error_bodies, api.errors
     ));
@@ -120,22 +126,34 @@ pub fn decide(api: &mut Api) {
             }
         }
     }
-    // A type no operation reaches always compiles, and so does every type it reaches
-    // (openai's `ComputerToolCallOutput`, reached by nothing, holds a
-    // `ComputerCallSafetyCheckParam` that some tags' operations reach).
-    let mut queue: Vec<usize> = (0..api.types.len())
-        .filter(|&i| gates[i].is_empty())
+    // The schemas nothing above reaches are the feature `unused-schemas`'s, with every type
+    // they reach (openai's `ComputerToolCallOutput`, reached by nothing, holds a
+    // `ComputerCallSafetyCheckParam` that some tags' operations reach: that one compiles
+    // under either).
+    let tags = features.len();
+    let unused: Vec<usize> = (0..api.types.len())
+        .filter(|&i| gates[i].is_empty() && !always[i])
         .collect();
+    let mut queue = unused.clone();
+    let mut seen = vec![false; api.types.len()];
     while let Some(i) = queue.pop() {
-        always[i] = true;
-        queue.extend(edges[i].iter().copied().filter(|&j| !always[j]));
+        if !std::mem::replace(&mut seen[i], true) {
+            gates[i].insert(UNUSED);
+            queue.extend(edges[i].iter().copied());
+        }
+    }
+    if !unused.is_empty() {
+        features.push((UNUSED.to_owned(), UNUSED.to_owned()));
     }
     let types = api
         .types
         .iter()
         .zip(&gates)
         .zip(&always)
-        .filter(|((_, gate), always)| !**always && !gate.is_empty() && gate.len() < features.len())
+        .filter(|((_, gate), always)| {
+            // Every tag's feature reaching it: it compiles in every build.
+            !**always && gate.iter().filter(|f| **f != UNUSED).count() < tags
+        })
         .map(|((t, gate), _)| (t.name.clone(), gate.iter().map(|s| s.to_string()).collect()))
         .collect();
     api.features = FeatureGates {

@@ -128,6 +128,7 @@ components:
             ("pull-requests", "Pull Requests"),
             ("default_2", "default"),
             ("untagged", "untagged"),
+            ("unused-schemas", "unused-schemas"),
         ]
     );
     let op = |id: &str| {
@@ -153,10 +154,24 @@ components:
     );
     // Reached by every feature: always compiled.
     assert_eq!(f.of_type("Shared"), None);
-    // Reached by no operation: always compiled, and so is what it holds (openai's
-    // `ComputerToolCallOutput`), whichever operations reach that too.
-    assert_eq!(f.of_type("Orphan"), None);
-    assert_eq!(f.of_type("Ball"), None);
+    // Reached by no operation: the feature `unused-schemas`'s, and so is what it holds
+    // (openai's `ComputerToolCallOutput`), beside the features of the operations that reach
+    // that too.
+    assert_eq!(
+        f.of_type("Orphan"),
+        Some(&["unused-schemas".to_owned()][..])
+    );
+    assert_eq!(
+        f.of_type("Ball"),
+        Some(
+            &[
+                "default_2".to_owned(),
+                "pets".to_owned(),
+                "pull-requests".to_owned(),
+                "unused-schemas".to_owned()
+            ][..]
+        )
+    );
     // An error answer's body is the operation's.
     assert_eq!(f.of_type("Problem"), f.of_type("Pet"));
 }

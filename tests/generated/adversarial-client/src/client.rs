@@ -3,7 +3,15 @@
 //! [`Client`] for Adversarial 1.0.0: one async method per operation.
 
 #![cfg_attr(
-    not(all(feature = "path", feature = "cli", feature = "raw", feature = "ops")),
+    not(
+        all(
+            feature = "path",
+            feature = "cli",
+            feature = "raw",
+            feature = "ops",
+            feature = "unused-schemas"
+        )
+    ),
     allow(unused_imports, dead_code)
 )]
 use crate::types;

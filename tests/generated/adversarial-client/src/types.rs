@@ -5,7 +5,15 @@
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
 #![cfg_attr(
-    not(all(feature = "path", feature = "cli", feature = "raw", feature = "ops")),
+    not(
+        all(
+            feature = "path",
+            feature = "cli",
+            feature = "raw",
+            feature = "ops",
+            feature = "unused-schemas"
+        )
+    ),
     allow(unused_imports, dead_code)
 )]
 use serde::Deserialize;
@@ -54,6 +62,7 @@ where
 /// ```
 ///
 /// Schema: `/components/schemas/Markdown`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Markdown {
     /// Values:
@@ -64,6 +73,7 @@ pub struct Markdown {
     pub listed: Option<String>,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Markdown {
     /// Sets `listed`.
     pub fn with_listed(mut self, listed: impl Into<String>) -> Self {

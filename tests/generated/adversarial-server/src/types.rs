@@ -5,7 +5,15 @@
 //! Server side: string enumerations reject values the document does not list.
 
 #![cfg_attr(
-    not(all(feature = "path", feature = "cli", feature = "raw", feature = "ops")),
+    not(
+        all(
+            feature = "path",
+            feature = "cli",
+            feature = "raw",
+            feature = "ops",
+            feature = "unused-schemas"
+        )
+    ),
     allow(unused_imports, dead_code)
 )]
 use crate::runtime::validate;
@@ -57,6 +65,7 @@ where
 /// ```
 ///
 /// Schema: `/components/schemas/Markdown`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Markdown {
     /// Values:
@@ -71,6 +80,7 @@ pub struct Markdown {
     pub listed: Option<String>,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Markdown {
     /// Sets `listed`.
     pub fn with_listed(mut self, listed: impl Into<String>) -> Self {
@@ -79,6 +89,7 @@ impl Markdown {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for Markdown {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

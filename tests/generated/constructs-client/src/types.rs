@@ -19,7 +19,8 @@
             feature = "things",
             feature = "filters",
             feature = "choices",
-            feature = "labels"
+            feature = "labels",
+            feature = "unused-schemas"
         )
     ),
     allow(unused_imports, dead_code)
@@ -498,6 +499,7 @@ impl<'de> Deserialize<'de> for Shape {
 /// reference) and no `mapping`: the pinned values are the tags (openai's tool calls).
 ///
 /// Schema: `/components/schemas/ToolCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ToolCall {
@@ -507,6 +509,7 @@ pub enum ToolCall {
     LocalCall(LocalCall),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -523,6 +526,7 @@ impl Serialize for ToolCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ToolCall {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -611,6 +615,7 @@ impl<'de> Deserialize<'de> for ToolCall {
 }
 
 /// Schema: `/components/schemas/FunctionCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FunctionCallType {
@@ -620,6 +625,7 @@ pub enum FunctionCallType {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl FunctionCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -630,6 +636,7 @@ impl FunctionCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for FunctionCallType {
     type Err = std::convert::Infallible;
 
@@ -641,18 +648,21 @@ impl std::str::FromStr for FunctionCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for FunctionCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for FunctionCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for FunctionCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -661,6 +671,7 @@ impl<'de> Deserialize<'de> for FunctionCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for FunctionCallType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -668,12 +679,14 @@ impl crate::runtime::request::ToParam for FunctionCallType {
 }
 
 /// Schema: `/components/schemas/FunctionCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionCall {
     pub r#type: FunctionCallType,
     pub name: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl FunctionCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -683,12 +696,14 @@ impl FunctionCall {
 }
 
 /// Schema: `/components/schemas/CustomCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CustomCall {
     pub r#type: CustomKind,
     pub input: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl CustomCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -701,6 +716,7 @@ impl CustomCall {
 }
 
 /// Schema: `/components/schemas/CustomKind`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CustomKind {
@@ -710,6 +726,7 @@ pub enum CustomKind {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl CustomKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -720,6 +737,7 @@ impl CustomKind {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for CustomKind {
     type Err = std::convert::Infallible;
 
@@ -731,18 +749,21 @@ impl std::str::FromStr for CustomKind {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for CustomKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for CustomKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for CustomKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -751,6 +772,7 @@ impl<'de> Deserialize<'de> for CustomKind {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for CustomKind {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -758,6 +780,7 @@ impl crate::runtime::request::ToParam for CustomKind {
 }
 
 /// Schema: `/components/schemas/SearchCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum SearchCallType {
@@ -769,6 +792,7 @@ pub enum SearchCallType {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl SearchCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -780,6 +804,7 @@ impl SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for SearchCallType {
     type Err = std::convert::Infallible;
 
@@ -792,18 +817,21 @@ impl std::str::FromStr for SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for SearchCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for SearchCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for SearchCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -812,6 +840,7 @@ impl<'de> Deserialize<'de> for SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for SearchCallType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -821,11 +850,13 @@ impl crate::runtime::request::ToParam for SearchCallType {
 /// Pins the property to either of two values (openai's web search tool).
 ///
 /// Schema: `/components/schemas/SearchCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchCall {
     pub r#type: SearchCallType,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl SearchCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -837,6 +868,7 @@ impl SearchCall {
 /// A variant that is a union itself, whose variants pin the property.
 ///
 /// Schema: `/components/schemas/LocalCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum LocalCall {
@@ -844,6 +876,7 @@ pub enum LocalCall {
     PatchCall(PatchCall),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for LocalCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -858,6 +891,7 @@ impl Serialize for LocalCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for LocalCall {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -917,6 +951,7 @@ impl<'de> Deserialize<'de> for LocalCall {
 }
 
 /// Schema: `/components/schemas/ShellCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ShellCallType {
@@ -926,6 +961,7 @@ pub enum ShellCallType {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ShellCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -936,6 +972,7 @@ impl ShellCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for ShellCallType {
     type Err = std::convert::Infallible;
 
@@ -947,18 +984,21 @@ impl std::str::FromStr for ShellCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for ShellCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ShellCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ShellCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -967,6 +1007,7 @@ impl<'de> Deserialize<'de> for ShellCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for ShellCallType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -974,12 +1015,14 @@ impl crate::runtime::request::ToParam for ShellCallType {
 }
 
 /// Schema: `/components/schemas/ShellCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShellCall {
     pub r#type: ShellCallType,
     pub command: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ShellCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -992,6 +1035,7 @@ impl ShellCall {
 }
 
 /// Schema: `/components/schemas/PatchCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum PatchCallType {
@@ -1001,6 +1045,7 @@ pub enum PatchCallType {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl PatchCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1011,6 +1056,7 @@ impl PatchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for PatchCallType {
     type Err = std::convert::Infallible;
 
@@ -1022,18 +1068,21 @@ impl std::str::FromStr for PatchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for PatchCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for PatchCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for PatchCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1042,6 +1091,7 @@ impl<'de> Deserialize<'de> for PatchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for PatchCallType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1049,12 +1099,14 @@ impl crate::runtime::request::ToParam for PatchCallType {
 }
 
 /// Schema: `/components/schemas/PatchCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PatchCall {
     pub r#type: PatchCallType,
     pub diff: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl PatchCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1563,6 +1615,7 @@ impl<'de> Deserialize<'de> for Action {
 }
 
 /// Schema: `/components/schemas/ActionType`.
+#[cfg(feature = "unused-schemas")]
 pub type ActionType = i64;
 
 /// Schema: `/components/schemas/BlockAction/properties/metadata`.
@@ -1941,6 +1994,7 @@ impl FunctionChoice {
 /// A discriminated union whose members may leave the property out.
 ///
 /// Schema: `/components/schemas/Animal`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Animal {
@@ -1948,6 +2002,7 @@ pub enum Animal {
     Fish(Fish),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for Animal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1962,6 +2017,7 @@ impl Serialize for Animal {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Animal {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2010,6 +2066,7 @@ impl<'de> Deserialize<'de> for Animal {
 }
 
 /// Schema: `/components/schemas/Bird`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bird {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2017,6 +2074,7 @@ pub struct Bird {
     pub wings: i64,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Bird {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2032,6 +2090,7 @@ impl Bird {
 }
 
 /// Schema: `/components/schemas/Fish`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fish {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2039,6 +2098,7 @@ pub struct Fish {
     pub fins: i64,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Fish {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2054,6 +2114,7 @@ impl Fish {
 }
 
 /// Schema: `/components/schemas/Digits`.
+#[cfg(feature = "unused-schemas")]
 pub type Digits = String;
 
 /// Schema: `/components/schemas/FormEntry`.
@@ -2816,6 +2877,7 @@ impl UploadBody {
 }
 
 /// Schema: `/paths/~1tagged/get/parameters/0/schema`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ListTaggedTag {
@@ -2823,6 +2885,7 @@ pub enum ListTaggedTag {
     Array(Vec<Digits>),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ListTaggedTag {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -2832,6 +2895,7 @@ impl Serialize for ListTaggedTag {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ListTaggedTag {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,

@@ -15,7 +15,8 @@
             feature = "things",
             feature = "filters",
             feature = "choices",
-            feature = "labels"
+            feature = "labels",
+            feature = "unused-schemas"
         )
     ),
     allow(unused_imports, dead_code)

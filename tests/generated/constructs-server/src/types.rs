@@ -19,7 +19,8 @@
             feature = "things",
             feature = "filters",
             feature = "choices",
-            feature = "labels"
+            feature = "labels",
+            feature = "unused-schemas"
         )
     ),
     allow(unused_imports, dead_code)
@@ -629,6 +630,7 @@ impl Validate for Shape {
 /// reference) and no `mapping`: the pinned values are the tags (openai's tool calls).
 ///
 /// Schema: `/components/schemas/ToolCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ToolCall {
@@ -638,6 +640,7 @@ pub enum ToolCall {
     LocalCall(LocalCall),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -654,6 +657,7 @@ impl Serialize for ToolCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ToolCall {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -741,11 +745,13 @@ impl<'de> Deserialize<'de> for ToolCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for ToolCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/FunctionCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FunctionCallType {
@@ -753,6 +759,7 @@ pub enum FunctionCallType {
     Function,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl FunctionCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -762,6 +769,7 @@ impl FunctionCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for FunctionCallType {
     type Err = String;
 
@@ -779,18 +787,21 @@ impl std::str::FromStr for FunctionCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for FunctionCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for FunctionCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for FunctionCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -799,23 +810,27 @@ impl<'de> Deserialize<'de> for FunctionCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for FunctionCallType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for FunctionCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/FunctionCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionCall {
     pub r#type: FunctionCallType,
     pub name: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl FunctionCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -824,17 +839,20 @@ impl FunctionCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for FunctionCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/CustomCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CustomCall {
     pub r#type: CustomKind,
     pub input: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl CustomCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -846,11 +864,13 @@ impl CustomCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for CustomCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/CustomKind`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CustomKind {
@@ -858,6 +878,7 @@ pub enum CustomKind {
     Custom,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl CustomKind {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -867,6 +888,7 @@ impl CustomKind {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for CustomKind {
     type Err = String;
 
@@ -882,18 +904,21 @@ impl std::str::FromStr for CustomKind {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for CustomKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for CustomKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for CustomKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -902,17 +927,20 @@ impl<'de> Deserialize<'de> for CustomKind {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for CustomKind {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for CustomKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/SearchCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum SearchCallType {
@@ -922,6 +950,7 @@ pub enum SearchCallType {
     SearchPreview,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl SearchCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -932,6 +961,7 @@ impl SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for SearchCallType {
     type Err = String;
 
@@ -951,18 +981,21 @@ impl std::str::FromStr for SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for SearchCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for SearchCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for SearchCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -971,12 +1004,14 @@ impl<'de> Deserialize<'de> for SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for SearchCallType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for SearchCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -984,11 +1019,13 @@ impl Validate for SearchCallType {
 /// Pins the property to either of two values (openai's web search tool).
 ///
 /// Schema: `/components/schemas/SearchCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchCall {
     pub r#type: SearchCallType,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl SearchCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -997,6 +1034,7 @@ impl SearchCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for SearchCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -1004,6 +1042,7 @@ impl Validate for SearchCall {
 /// A variant that is a union itself, whose variants pin the property.
 ///
 /// Schema: `/components/schemas/LocalCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum LocalCall {
@@ -1011,6 +1050,7 @@ pub enum LocalCall {
     PatchCall(PatchCall),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for LocalCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1025,6 +1065,7 @@ impl Serialize for LocalCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for LocalCall {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1083,11 +1124,13 @@ impl<'de> Deserialize<'de> for LocalCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for LocalCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/ShellCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ShellCallType {
@@ -1095,6 +1138,7 @@ pub enum ShellCallType {
     Shell,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ShellCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1104,6 +1148,7 @@ impl ShellCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for ShellCallType {
     type Err = String;
 
@@ -1117,18 +1162,21 @@ impl std::str::FromStr for ShellCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for ShellCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ShellCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ShellCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1137,23 +1185,27 @@ impl<'de> Deserialize<'de> for ShellCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for ShellCallType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for ShellCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/ShellCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShellCall {
     pub r#type: ShellCallType,
     pub command: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ShellCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1165,11 +1217,13 @@ impl ShellCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for ShellCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/PatchCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum PatchCallType {
@@ -1177,6 +1231,7 @@ pub enum PatchCallType {
     Patch,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl PatchCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1186,6 +1241,7 @@ impl PatchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for PatchCallType {
     type Err = String;
 
@@ -1199,18 +1255,21 @@ impl std::str::FromStr for PatchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for PatchCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for PatchCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for PatchCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1219,23 +1278,27 @@ impl<'de> Deserialize<'de> for PatchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for PatchCallType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for PatchCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/PatchCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PatchCall {
     pub r#type: PatchCallType,
     pub diff: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl PatchCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1244,6 +1307,7 @@ impl PatchCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for PatchCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -1854,6 +1918,7 @@ impl Validate for Action {
 }
 
 /// Schema: `/components/schemas/ActionType`.
+#[cfg(feature = "unused-schemas")]
 pub type ActionType = i64;
 
 /// Schema: `/components/schemas/BlockAction/properties/metadata`.
@@ -2336,6 +2401,7 @@ impl Validate for FunctionChoice {
 /// A discriminated union whose members may leave the property out.
 ///
 /// Schema: `/components/schemas/Animal`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Animal {
@@ -2343,6 +2409,7 @@ pub enum Animal {
     Fish(Fish),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for Animal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -2357,6 +2424,7 @@ impl Serialize for Animal {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Animal {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2404,11 +2472,13 @@ impl<'de> Deserialize<'de> for Animal {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for Animal {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Bird`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bird {
     #[serde(
@@ -2420,6 +2490,7 @@ pub struct Bird {
     pub wings: i64,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Bird {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2434,11 +2505,13 @@ impl Bird {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for Bird {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Fish`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fish {
     #[serde(
@@ -2450,6 +2523,7 @@ pub struct Fish {
     pub fins: i64,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Fish {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2464,11 +2538,13 @@ impl Fish {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for Fish {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Digits`.
+#[cfg(feature = "unused-schemas")]
 pub type Digits = String;
 
 /// Schema: `/components/schemas/FormEntry`.
@@ -3547,6 +3623,7 @@ impl Validate for UploadBody {
 }
 
 /// Schema: `/paths/~1tagged/get/parameters/0/schema`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ListTaggedTag {
@@ -3554,6 +3631,7 @@ pub enum ListTaggedTag {
     Array(Vec<Digits>),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ListTaggedTag {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -3563,6 +3641,7 @@ impl Serialize for ListTaggedTag {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ListTaggedTag {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3604,6 +3683,7 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for ListTaggedTag {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         match self {

@@ -16,7 +16,8 @@
             feature = "reviews",
             feature = "gist-files",
             feature = "image-refs",
-            feature = "moderation"
+            feature = "moderation",
+            feature = "unused-schemas"
         )
     ),
     allow(unused_imports, unused_variables, dead_code)

@@ -20,7 +20,8 @@
             feature = "reviews",
             feature = "gist-files",
             feature = "image-refs",
-            feature = "moderation"
+            feature = "moderation",
+            feature = "unused-schemas"
         )
     ),
     allow(unused_imports, dead_code)
@@ -270,6 +271,7 @@ impl Owner {
 }
 
 /// Schema: `/components/schemas/Change/anyOf/0/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ChangeAddedType {
@@ -279,6 +281,7 @@ pub enum ChangeAddedType {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ChangeAddedType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -289,6 +292,7 @@ impl ChangeAddedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for ChangeAddedType {
     type Err = std::convert::Infallible;
 
@@ -300,18 +304,21 @@ impl std::str::FromStr for ChangeAddedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for ChangeAddedType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ChangeAddedType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ChangeAddedType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -320,6 +327,7 @@ impl<'de> Deserialize<'de> for ChangeAddedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for ChangeAddedType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -329,12 +337,14 @@ impl crate::runtime::request::ToParam for ChangeAddedType {
 /// added
 ///
 /// Schema: `/components/schemas/Change/anyOf/0`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChangeAdded {
     pub r#type: ChangeAddedType,
     pub id: i64,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ChangeAdded {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -344,6 +354,7 @@ impl ChangeAdded {
 }
 
 /// Schema: `/components/schemas/Change/anyOf/1/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ChangeRemovedType {
@@ -353,6 +364,7 @@ pub enum ChangeRemovedType {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ChangeRemovedType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -363,6 +375,7 @@ impl ChangeRemovedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for ChangeRemovedType {
     type Err = std::convert::Infallible;
 
@@ -374,18 +387,21 @@ impl std::str::FromStr for ChangeRemovedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for ChangeRemovedType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ChangeRemovedType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ChangeRemovedType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -394,6 +410,7 @@ impl<'de> Deserialize<'de> for ChangeRemovedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for ChangeRemovedType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -403,6 +420,7 @@ impl crate::runtime::request::ToParam for ChangeRemovedType {
 /// removed
 ///
 /// Schema: `/components/schemas/Change/anyOf/1`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChangeRemoved {
     pub r#type: ChangeRemovedType,
@@ -411,6 +429,7 @@ pub struct ChangeRemoved {
     pub reason: Option<String>,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ChangeRemoved {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -429,6 +448,7 @@ impl ChangeRemoved {
 /// constants are the tags.
 ///
 /// Schema: `/components/schemas/Change`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Change {
@@ -436,6 +456,7 @@ pub enum Change {
     Removed(ChangeRemoved),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for Change {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -450,6 +471,7 @@ impl Serialize for Change {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Change {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -974,12 +996,14 @@ impl Shipment {
 /// Any item.
 ///
 /// Schema: `/components/schemas/Input/oneOf/1`.
+#[cfg(feature = "unused-schemas")]
 pub type InputItem = Item;
 
 /// A variant that refers to a union with siblings (openai's `InputItem`: `{$ref: Item,
 /// title: Item, type: object}`): that union, tagged by its variants' pinned values.
 ///
 /// Schema: `/components/schemas/Input`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Input {
@@ -987,6 +1011,7 @@ pub enum Input {
     Item(InputItem),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for Input {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1001,6 +1026,7 @@ impl Serialize for Input {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Input {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1056,6 +1082,7 @@ impl<'de> Deserialize<'de> for Input {
 }
 
 /// Schema: `/components/schemas/Note/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum NoteType {
@@ -1065,6 +1092,7 @@ pub enum NoteType {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl NoteType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1075,6 +1103,7 @@ impl NoteType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for NoteType {
     type Err = std::convert::Infallible;
 
@@ -1086,18 +1115,21 @@ impl std::str::FromStr for NoteType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for NoteType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for NoteType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for NoteType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1106,6 +1138,7 @@ impl<'de> Deserialize<'de> for NoteType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for NoteType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1113,12 +1146,14 @@ impl crate::runtime::request::ToParam for NoteType {
 }
 
 /// Schema: `/components/schemas/Note`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Note {
     pub r#type: NoteType,
     pub text: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Note {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1128,6 +1163,7 @@ impl Note {
 }
 
 /// Schema: `/components/schemas/Item`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Item {
@@ -1135,6 +1171,7 @@ pub enum Item {
     PatchOutput(PatchOutput),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for Item {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1149,6 +1186,7 @@ impl Serialize for Item {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Item {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1202,6 +1240,7 @@ impl<'de> Deserialize<'de> for Item {
 }
 
 /// Schema: `/components/schemas/SearchCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum SearchCallType {
@@ -1211,6 +1250,7 @@ pub enum SearchCallType {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl SearchCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1221,6 +1261,7 @@ impl SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for SearchCallType {
     type Err = std::convert::Infallible;
 
@@ -1232,18 +1273,21 @@ impl std::str::FromStr for SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for SearchCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for SearchCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for SearchCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1252,6 +1296,7 @@ impl<'de> Deserialize<'de> for SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for SearchCallType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1259,12 +1304,14 @@ impl crate::runtime::request::ToParam for SearchCallType {
 }
 
 /// Schema: `/components/schemas/SearchCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchCall {
     pub r#type: SearchCallType,
     pub query: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl SearchCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1277,6 +1324,7 @@ impl SearchCall {
 }
 
 /// Schema: `/components/schemas/PatchOutput/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum PatchOutputType {
@@ -1286,6 +1334,7 @@ pub enum PatchOutputType {
     Unknown(String),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl PatchOutputType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1296,6 +1345,7 @@ impl PatchOutputType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for PatchOutputType {
     type Err = std::convert::Infallible;
 
@@ -1307,18 +1357,21 @@ impl std::str::FromStr for PatchOutputType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for PatchOutputType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for PatchOutputType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for PatchOutputType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1327,6 +1380,7 @@ impl<'de> Deserialize<'de> for PatchOutputType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::request::ToParam for PatchOutputType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1334,12 +1388,14 @@ impl crate::runtime::request::ToParam for PatchOutputType {
 }
 
 /// Schema: `/components/schemas/PatchOutput`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PatchOutput {
     pub r#type: PatchOutputType,
     pub id: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl PatchOutput {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

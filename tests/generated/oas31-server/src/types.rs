@@ -20,7 +20,8 @@
             feature = "reviews",
             feature = "gist-files",
             feature = "image-refs",
-            feature = "moderation"
+            feature = "moderation",
+            feature = "unused-schemas"
         )
     ),
     allow(unused_imports, dead_code)
@@ -367,6 +368,7 @@ impl Validate for Owner {
 }
 
 /// Schema: `/components/schemas/Change/anyOf/0/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ChangeAddedType {
@@ -374,6 +376,7 @@ pub enum ChangeAddedType {
     Added,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ChangeAddedType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -383,6 +386,7 @@ impl ChangeAddedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for ChangeAddedType {
     type Err = String;
 
@@ -396,18 +400,21 @@ impl std::str::FromStr for ChangeAddedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for ChangeAddedType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ChangeAddedType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ChangeAddedType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -416,12 +423,14 @@ impl<'de> Deserialize<'de> for ChangeAddedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for ChangeAddedType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for ChangeAddedType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -429,12 +438,14 @@ impl Validate for ChangeAddedType {
 /// added
 ///
 /// Schema: `/components/schemas/Change/anyOf/0`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChangeAdded {
     pub r#type: ChangeAddedType,
     pub id: i64,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ChangeAdded {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -443,11 +454,13 @@ impl ChangeAdded {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for ChangeAdded {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Change/anyOf/1/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ChangeRemovedType {
@@ -455,6 +468,7 @@ pub enum ChangeRemovedType {
     Removed,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ChangeRemovedType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -464,6 +478,7 @@ impl ChangeRemovedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for ChangeRemovedType {
     type Err = String;
 
@@ -481,18 +496,21 @@ impl std::str::FromStr for ChangeRemovedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for ChangeRemovedType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for ChangeRemovedType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ChangeRemovedType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -501,12 +519,14 @@ impl<'de> Deserialize<'de> for ChangeRemovedType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for ChangeRemovedType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for ChangeRemovedType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -514,6 +534,7 @@ impl Validate for ChangeRemovedType {
 /// removed
 ///
 /// Schema: `/components/schemas/Change/anyOf/1`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChangeRemoved {
     pub r#type: ChangeRemovedType,
@@ -526,6 +547,7 @@ pub struct ChangeRemoved {
     pub reason: Option<String>,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl ChangeRemoved {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -540,6 +562,7 @@ impl ChangeRemoved {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for ChangeRemoved {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -548,6 +571,7 @@ impl Validate for ChangeRemoved {
 /// constants are the tags.
 ///
 /// Schema: `/components/schemas/Change`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Change {
@@ -555,6 +579,7 @@ pub enum Change {
     Removed(ChangeRemoved),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for Change {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -569,6 +594,7 @@ impl Serialize for Change {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Change {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -621,6 +647,7 @@ impl<'de> Deserialize<'de> for Change {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for Change {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -1337,12 +1364,14 @@ impl Validate for Shipment {
 /// Any item.
 ///
 /// Schema: `/components/schemas/Input/oneOf/1`.
+#[cfg(feature = "unused-schemas")]
 pub type InputItem = Item;
 
 /// A variant that refers to a union with siblings (openai's `InputItem`: `{$ref: Item,
 /// title: Item, type: object}`): that union, tagged by its variants' pinned values.
 ///
 /// Schema: `/components/schemas/Input`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Input {
@@ -1350,6 +1379,7 @@ pub enum Input {
     Item(InputItem),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for Input {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1364,6 +1394,7 @@ impl Serialize for Input {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Input {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1418,11 +1449,13 @@ impl<'de> Deserialize<'de> for Input {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for Input {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Note/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum NoteType {
@@ -1430,6 +1463,7 @@ pub enum NoteType {
     Note,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl NoteType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1439,6 +1473,7 @@ impl NoteType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for NoteType {
     type Err = String;
 
@@ -1452,18 +1487,21 @@ impl std::str::FromStr for NoteType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for NoteType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for NoteType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for NoteType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1472,23 +1510,27 @@ impl<'de> Deserialize<'de> for NoteType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for NoteType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for NoteType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Note`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Note {
     pub r#type: NoteType,
     pub text: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Note {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1497,11 +1539,13 @@ impl Note {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for Note {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Item`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Item {
@@ -1509,6 +1553,7 @@ pub enum Item {
     PatchOutput(PatchOutput),
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for Item {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (value, tag) = match self {
@@ -1523,6 +1568,7 @@ impl Serialize for Item {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Item {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1575,11 +1621,13 @@ impl<'de> Deserialize<'de> for Item {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for Item {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/SearchCall/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum SearchCallType {
@@ -1587,6 +1635,7 @@ pub enum SearchCallType {
     SearchCall,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl SearchCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1596,6 +1645,7 @@ impl SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for SearchCallType {
     type Err = String;
 
@@ -1613,18 +1663,21 @@ impl std::str::FromStr for SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for SearchCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for SearchCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for SearchCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1633,23 +1686,27 @@ impl<'de> Deserialize<'de> for SearchCallType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for SearchCallType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for SearchCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/SearchCall`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchCall {
     pub r#type: SearchCallType,
     pub query: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl SearchCall {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1661,11 +1718,13 @@ impl SearchCall {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for SearchCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/PatchOutput/properties/type`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum PatchOutputType {
@@ -1673,6 +1732,7 @@ pub enum PatchOutputType {
     PatchOutput,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl PatchOutputType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1682,6 +1742,7 @@ impl PatchOutputType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::str::FromStr for PatchOutputType {
     type Err = String;
 
@@ -1700,18 +1761,21 @@ impl std::str::FromStr for PatchOutputType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl std::fmt::Display for PatchOutputType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Serialize for PatchOutputType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for PatchOutputType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1720,23 +1784,27 @@ impl<'de> Deserialize<'de> for PatchOutputType {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl crate::runtime::params::FromParam for PatchOutputType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for PatchOutputType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/PatchOutput`.
+#[cfg(feature = "unused-schemas")]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PatchOutput {
     pub r#type: PatchOutputType,
     pub id: String,
 }
 
+#[cfg(feature = "unused-schemas")]
 impl PatchOutput {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -1745,6 +1813,7 @@ impl PatchOutput {
     }
 }
 
+#[cfg(feature = "unused-schemas")]
 impl Validate for PatchOutput {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
