@@ -163,9 +163,9 @@ pub struct Candidate {
     /// The `PathPattern` constant (an operation's, [`PathPattern::rust`]) that tells whether a
     /// request is for these keys; `None`: every request on the route is.
     pub pattern: Option<String>,
-    /// (method as sent, handler = the operation's `rust`), `HEAD` answered by the `GET`
-    /// handler when no key declares `HEAD`.
-    pub methods: Vec<(String, String)>,
+    /// (method as sent, the index in [`Api::operations`] of the operation that answers it),
+    /// `HEAD` answered by the `GET` operation when no key declares `HEAD`.
+    pub methods: Vec<(String, usize)>,
     /// The `Allow` header of the keys' 405 (`GET,HEAD,QUERY`).
     pub allow: String,
 }

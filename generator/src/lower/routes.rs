@@ -438,12 +438,12 @@ fn candidates(
     groups
         .into_iter()
         .map(|((segments, query), _, members)| {
-            let mut methods: Vec<(String, String)> = Vec::new();
+            let mut methods: Vec<(String, usize)> = Vec::new();
             let mut paths: Vec<String> = Vec::new();
             for &i in &members {
                 let op = &ops[i];
-                if let Some((_, other)) = methods.iter().find(|(m, _)| *m == op.method) {
-                    let other = ops.iter().find(|o| o.rust == *other).expect("a member");
+                if let Some(&(_, other)) = methods.iter().find(|(m, _)| *m == op.method) {
+                    let other = &ops[other];
                     sink.error(
                         push(&push("/paths", &op.path), &op.method.to_ascii_lowercase()),
                         format!(
@@ -453,15 +453,15 @@ fn candidates(
                     );
                     continue;
                 }
-                methods.push((op.method.clone(), op.rust.clone()));
+                methods.push((op.method.clone(), i));
                 if !paths.contains(&op.path) {
                     paths.push(op.path.clone());
                 }
             }
             if methods.iter().any(|(m, _)| m == "GET") && !methods.iter().any(|(m, _)| m == "HEAD") {
                 let get = methods.iter().position(|(m, _)| m == "GET").expect("checked");
-                let handler = methods[get].1.clone();
-                methods.insert(get + 1, ("HEAD".to_string(), handler));
+                let operation = methods[get].1;
+                methods.insert(get + 1, ("HEAD".to_string(), operation));
             }
             let allow = methods
                 .iter()

@@ -212,8 +212,7 @@ fn route_features(api: &Api, serve: &RouteServe) -> Option<Vec<String>> {
         RouteServe::Dispatch(d) => d
             .candidates
             .iter()
-            .flat_map(|c| &c.methods)
-            .filter_map(|(_, handler)| api.operations.iter().position(|op| &op.rust == handler))
+            .flat_map(|c| c.methods.iter().map(|&(_, operation)| operation))
             .collect(),
     };
     let mut features: Vec<String> = Vec::new();
@@ -314,21 +313,13 @@ pub(super) fn dispatcher(
     let name = ident(&d.rust);
     let by_method = |c: &crate::ir::Candidate| {
         let allow = &c.allow;
-        let arms = c.methods.iter().map(|(method, handler)| {
+        let arms = c.methods.iter().map(|&(ref method, operation)| {
             // The route's `Operation` is not named (several operations share it): the
             // chosen one names itself on the request's span and metrics.
-            let id = api
-                .operations
-                .iter()
-                .find(|op| &op.rust == handler)
-                .map_or("", |op| op.id.as_str());
-            let cfg = crate::emit::gates::cfg(
-                api.operations
-                    .iter()
-                    .position(|op| &op.rust == handler)
-                    .and_then(|i| api.features.of_operation(i)),
-            );
-            let handler = format_ident!("handle_{}", handler_stem(api, handler));
+            let op = &api.operations[operation];
+            let id = op.id.as_str();
+            let cfg = crate::emit::gates::cfg(api.features.of_operation(operation));
+            let handler = format_ident!("handle_{}", handler_stem(api, &op.rust));
             quote!(#cfg #method => layer::dispatched(#id, #handler::<A>(api, request)).await,)
         });
         quote! {
