@@ -46,19 +46,9 @@ pub fn parameter_text_violations(root: &Value, schema: &Value, value: &Value) ->
     let Some(variants) = schema.get("oneOf").and_then(Value::as_array) else {
         return Vec::new();
     };
-    let text = match value {
-        Value::String(s) => s.clone(),
-        Value::Number(_) | Value::Bool(_) => value.to_string(),
-        _ => return Vec::new(),
+    let Some((text, readings)) = text_readings(value) else {
+        return Vec::new();
     };
-    // The readings a mock may give the text: itself, and the number or boolean it spells.
-    let mut readings = vec![Value::String(text.clone())];
-    if let Ok(n) = serde_json::from_str::<serde_json::Number>(&text) {
-        readings.push(Value::Number(n));
-    }
-    if let Ok(b) = text.parse::<bool>() {
-        readings.push(Value::Bool(b));
-    }
     let check = Check {
         root,
         out: Vec::new(),
@@ -76,6 +66,25 @@ pub fn parameter_text_violations(root: &Value, schema: &Value, value: &Value) ->
     } else {
         Vec::new()
     }
+}
+
+/// A parameter's value as the request carries it, text, and the readings a server may give
+/// that text: itself, and the number or boolean it spells; `None` for a value that is no
+/// scalar.
+pub fn text_readings(value: &Value) -> Option<(String, Vec<Value>)> {
+    let text = match value {
+        Value::String(s) => s.clone(),
+        Value::Number(_) | Value::Bool(_) => value.to_string(),
+        _ => return None,
+    };
+    let mut readings = vec![Value::String(text.clone())];
+    readings.extend(
+        serde_json::from_str::<serde_json::Number>(&text)
+            .ok()
+            .map(Value::Number),
+    );
+    readings.extend(text.parse::<bool>().ok().map(Value::Bool));
+    Some((text, readings))
 }
 
 fn check(root: &Value, schema: &Value, value: &Value, request: bool) -> Vec<String> {

@@ -256,13 +256,11 @@ pub(super) fn link_value_off_schema(document: &serde_json::Value, case: &Json) -
             Some(Json::Number(n)) => n.to_string(),
             _ => return false,
         };
-        let mut readings = vec![serde_json::Value::String(text.clone())];
-        readings.extend(
-            serde_json::from_str::<serde_json::Number>(&text)
-                .ok()
-                .map(Into::into),
-        );
-        readings.extend(text.parse::<bool>().ok().map(Into::into));
+        let Some((_, readings)) =
+            crate::calls::check::text_readings(&serde_json::Value::String(text))
+        else {
+            return false;
+        };
         readings.iter().all(|value| {
             !crate::calls::check::request_violations(document, schema, value).is_empty()
         })
