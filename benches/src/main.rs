@@ -11,6 +11,7 @@ mod client;
 mod codegen;
 mod compile;
 mod compile_corpus;
+mod decode;
 mod digest;
 mod handwritten;
 mod inproc;
@@ -41,7 +42,7 @@ OPTIONS
     --codegen-runs N    runs of the generator per document (default 5)
     --only LIST         comma-separated subset of
                         server,inproc,instructions,limiter,client,codegen,compile,
-                        compile-corpus,build-cost
+                        compile-corpus,build-cost,decode
                         (instructions: counted with valgrind's callgrind when installed;
                         limiter: the Redis rate limiter, with redis-server when installed;
                         compile-corpus: check and release builds of the crates for the three
@@ -49,7 +50,10 @@ OPTIONS
                         `cargo progenitor` is installed; tens of minutes on 2 cores;
                         build-cost: check and debug builds of GitHub's and OpenAI's
                         generated crates, all features and one tag's, beside octocrab and
-                        async-openai, written to docs/build-cost.md; about half an hour)
+                        async-openai, written to docs/build-cost.md; about half an hour;
+                        decode: instructions per decode of chat, response and GitHub issue
+                        bodies into the generated clients' types and async-openai's and
+                        octocrab's, written to docs/decode-speed.md)
     --fresh-compile     remeasure the clean build (with dependencies) of the generated crates
     --no-write          print the report without writing docs/benchmarks.md
     --out PATH          write the report there instead of docs/benchmarks.md
@@ -141,6 +145,7 @@ fn parse_args(args: &[String]) -> Result<Settings, String> {
                         "compile",
                         "compile-corpus",
                         "build-cost",
+                        "decode",
                     ]
                     .contains(&p.as_str())
                 }) {
@@ -265,25 +270,43 @@ fn bench(settings: &Settings) -> Result<(), String> {
         report.compile_corpus = compile_corpus::run(&root)?;
     }
 
-    if settings.wants("build-cost") {
-        eprintln!("build cost: GitHub's and OpenAI's crates beside octocrab and async-openai");
-        let rows = build_cost::run(&root)?;
-        let header = format!(
-            "- **date**: {} (UTC)\n- **commit**: {}\n- **machine**: {} core(s), {}; load average {} before\n",
-            report.date, report.commit, report.cores, report.cpu, report.load_before
-        );
-        let markdown = build_cost::markdown(&rows, &header);
+    // The parts with a report of their own: the same header, the machine's state before.
+    let header = format!(
+        "- **date**: {} (UTC)\n- **commit**: {}\n- **machine**: {} core(s), {}; load average {} before\n",
+        report.date, report.commit, report.cores, report.cpu, report.load_before
+    );
+    let write_own = |markdown: String, file: &str| -> Result<(), String> {
         println!("{markdown}");
         if settings.out.is_some() {
-            let out = root.join("docs/build-cost.md");
+            let out = root.join(file);
             std::fs::write(&out, &markdown)
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             eprintln!("wrote {}", out.display());
         }
-        // Alone, it leaves docs/benchmarks.md as the last full run wrote it.
-        if settings.only == ["build-cost"] {
-            return Ok(());
-        }
+        Ok(())
+    };
+    if settings.wants("build-cost") {
+        eprintln!("build cost: GitHub's and OpenAI's crates beside octocrab and async-openai");
+        let rows = build_cost::run(&root)?;
+        write_own(build_cost::markdown(&rows, &header), "docs/build-cost.md")?;
+    }
+    if settings.wants("decode") {
+        eprintln!("decode: the generated clients' types beside async-openai's and octocrab's");
+        let rows = decode::run(&root)?;
+        let valgrind = instructions::valgrind();
+        write_own(
+            decode::markdown(&rows, &header, valgrind.as_deref()),
+            "docs/decode-speed.md",
+        )?;
+    }
+    // Alone, they leave docs/benchmarks.md as the last full run wrote it.
+    if !settings.only.is_empty()
+        && settings
+            .only
+            .iter()
+            .all(|p| p == "build-cost" || p == "decode")
+    {
+        return Ok(());
     }
 
     report.finish();

@@ -81,6 +81,10 @@ impl Report {
         );
         let _ = writeln!(
             w,
+            "The cost of generated code is reported beside this file (issue 46): `docs/build-cost.md` (`cargo xtask bench --only build-cost`: check and debug build of the GitHub and OpenAI crates, every feature and one tag's, beside octocrab and async-openai), `docs/decode-speed.md` (`cargo xtask bench --only decode`: the generated types' decoding beside the same SDKs' types) and `docs/check-profile.md` (`bash scripts/check-profile.sh`: where a check's time goes, by kind of generated code).\n"
+        );
+        let _ = writeln!(
+            w,
             "- **date**: {} (UTC)\n- **commit**: {}\n- **machine**: {} core(s) (`std::thread::available_parallelism`), {}; load average {} before, {} after\n- **settings**: {} round(s) × {:.2} s per side per row (after {:.2} s of unrecorded warm-up each), {} concurrent keep-alive connections, sides alternated (the side that goes first swaps every round)\n- **load generator**: our own, in this crate (`benches/src/load.rs`): hyper's HTTP/1.1 client connection API, one request at a time per connection, every latency recorded. It builds from crates.io with the workspace, so a fresh machine needs no system package (`wrk`) or separately installed tool (`oha`), and it adds no pool, retry or redirect logic of its own to what is measured.\n",
             self.date,
             self.commit,
