@@ -123,7 +123,6 @@ fn router(api: &ir::Api, base: &str) -> axum::Router {
             pattern: op.path_pattern.as_ref().map(runtime_pattern),
         }
     };
-    let index_of = |rust: &str| api.operations.iter().position(|o| o.rust == rust).unwrap();
     let mut routes = axum::Router::new();
     let mut root = None;
     for r in &api.routes {
@@ -161,7 +160,7 @@ fn router(api: &ir::Api, base: &str) -> axum::Router {
                         let methods = c
                             .methods
                             .iter()
-                            .map(|(m, rust)| (m.clone(), standin(index_of(rust))))
+                            .map(|&(ref m, operation)| (m.clone(), standin(operation)))
                             .collect();
                         (pattern, leak(&c.allow), methods)
                     })
