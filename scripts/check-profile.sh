@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where `cargo check` of a large document's generated crates spends its time, by kind of
-# generated code (issue 46; docs/benchmarks.md "7. Where a check's time goes"): each crate is
+# generated code (issue 46; written to docs/check-profile.md): each crate is
 # checked alone (its dependencies built, not incremental) under rustc's `-Z self-profile`,
 # and scripts/check-profile/ sorts the self time of every query into serde impls, per-operation
 # code, checks, expansion and crate-wide work. Not part of CI (several minutes). With no
