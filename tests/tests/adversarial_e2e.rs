@@ -764,3 +764,23 @@ async fn an_underscored_method_and_a_loose_one_of() {
     let (status, body) = send("[1]").await;
     assert_eq!(status, 400, "{body}");
 }
+
+/// Issue 46: a struct's generated `Deserialize` binds the map it reads and one slot per
+/// field; a schema named like the map's generic parameter (`A`) and a field named `map` read
+/// as any other, a property named twice is refused, and an array is no struct.
+#[test]
+fn a_struct_named_like_the_readers_parameters_reads_as_any_other() {
+    let a: ct::A = serde_json::from_value(json!({"map": "x", "a": {"map": "y"}})).unwrap();
+    assert_eq!(a.map.as_deref(), Some("x"));
+    assert_eq!(a.a.as_ref().and_then(|a| a.map.as_deref()), Some("y"));
+    let server: types::A = serde_json::from_str(r#"{"a": {"a": {}}, "map": "z"}"#).unwrap();
+    assert_eq!(server.map.as_deref(), Some("z"));
+    let err = serde_json::from_str::<ct::A>(r#"{"map": "x", "map": "y"}"#).unwrap_err();
+    assert!(err.to_string().contains("duplicate field `map`"), "{err}");
+    let err = serde_json::from_str::<ct::A>(r#"["x", null]"#).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("invalid type: sequence, expected struct A"),
+        "{err}"
+    );
+}

@@ -176,6 +176,54 @@ fn a_missing_discriminator_property_tries_the_variants() {
     assert!(err.contains("no variant of `Animal` matched"), "{err}");
 }
 
+/// Issue 46: a discriminated union is read as its input streams past. Wherever the tag
+/// stands, the entries before it reach the variant as the ones after it do (whole numbers
+/// written `2.0` included), the tag reaches the variant's own field for it, a tag of the wrong
+/// kind is read as no tag, and an unknown one is refused naming the known ones.
+#[test]
+fn a_discriminated_union_reads_its_tag_wherever_it_stands() {
+    let read =
+        |text: &str| constructs_client::runtime::integer::from_slice::<c::Animal>(text.as_bytes());
+    for text in [
+        r#"{"kind": "fish", "fins": 2}"#,
+        r#"{"fins": 2, "kind": "fish"}"#,
+        r#"{"fins": 2.0, "kind": "fish", "extra": {"a": [1, 2]}}"#,
+        r#"{"extra": null, "fins": 2e0, "kind": "fish"}"#,
+    ] {
+        let animal = read(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(
+            matches!(&animal, c::Animal::Fish(f) if f.fins == 2 && f.kind.as_deref() == Some("fish")),
+            "{text}: {animal:?}"
+        );
+    }
+    // The kept entries are the variant's to refuse, as the rest are.
+    let err = read(r#"{"fins": 2.5, "kind": "fish"}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("2.5"), "{err}");
+    let err = read(r#"{"kind": "fish"}"#).unwrap_err().to_string();
+    assert!(err.contains("missing field `fins`"), "{err}");
+    let err = read(r#"{"wings": 1, "kind": "cat"}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("unknown `kind` value `cat`; expected one of `bird`, `fish`"),
+        "{err}"
+    );
+    // A tag that is no string is no tag: the variants are tried in order, and the first that
+    // reads the object wins (Bird has no `fins`, Fish reads it; `kind` is then no string).
+    let err = read(r#"{"kind": 7, "fins": 1}"#).unwrap_err().to_string();
+    assert!(err.contains("no variant of `Animal` matched"), "{err}");
+    let bird = read(r#"{"wings": 2}"#).unwrap();
+    assert!(matches!(bird, c::Animal::Bird(b) if b.wings == 2));
+    // Not an object at all: tried in order too, and refused by each variant.
+    let err = read("[1, 2]").unwrap_err().to_string();
+    assert!(err.contains("no variant of `Animal` matched"), "{err}");
+    // The server's types read the same way.
+    let fish: s::Animal = serde_json::from_str(r#"{"fins": 3, "kind": "fish"}"#).unwrap();
+    assert!(matches!(fish, s::Animal::Fish(f) if f.fins == 3));
+}
+
 #[test]
 fn absent_null_and_value_stay_distinct() {
     let absent: c::Patch = serde_json::from_value(json!({"required_nullable": null})).unwrap();

@@ -44,7 +44,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
     let double_option = api
         .types
         .iter()
-        .any(|t| matches!(&t.kind, TypeKind::Struct(s) if s.fields.iter().any(|f| !f.required && f.nullable)))
+        .any(|t| matches!(&t.kind, TypeKind::Struct(s) if s.additional.is_some() && s.fields.iter().any(|f| !f.required && f.nullable)))
         .then(|| {
             quote! {
                 /// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
@@ -63,6 +63,8 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
     // not pull in a module the client's runtime does not have.
     let candidates: &[(&str, &str)] = match side {
         Side::Server => &[
+            ("crate::runtime::object", "object::"),
+            ("crate::runtime::tagged", "tagged::"),
             ("crate::runtime::validate", "validate::"),
             ("crate::runtime::validate::Validate", "Validate"),
             ("crate::runtime::validate::Violations", "Violations"),
@@ -70,6 +72,8 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
             ("serde::Serialize", "Serialize"),
         ],
         Side::Client => &[
+            ("crate::runtime::object", "object::"),
+            ("crate::runtime::tagged", "tagged::"),
             ("serde::Deserialize", "Deserialize"),
             ("serde::Serialize", "Serialize"),
         ],
@@ -234,6 +238,7 @@ fn struct_def(
     s: &Struct,
     side: Side,
 ) -> TokenStream {
+    let derived = s.additional.is_some();
     let fields = s.fields.iter().map(|f| {
         let rust = ident(&f.rust);
         let ty = field_type(f);
@@ -257,7 +262,13 @@ fn struct_def(
             let wire = &f.wire;
             quote!(#[serde(rename = #wire)])
         });
+        // A struct with extra properties keeps serde's derived `Deserialize` (its `flatten`
+        // map); the rest are read by the runtime's `object` (see `object_read`), and their
+        // fields need serde's attributes for writing only.
         let optional = match (f.required, f.nullable) {
+            (false, _) if !derived => {
+                Some(quote!(#[serde(skip_serializing_if = "Option::is_none")]))
+            }
             (false, true) => Some(quote!(#[serde(
                 default,
                 skip_serializing_if = "Option::is_none",
@@ -265,22 +276,20 @@ fn struct_def(
             )])),
             // The server refuses `null` where the schema does not allow it; the client takes it
             // as absent (tolerant of what servers send). (A unit's one value is `null`.)
-            (false, false)
-                if side == Side::Server && !matches!(f.ty, TypeRef::Json | TypeRef::Unit) =>
-            {
-                Some(quote!(#[serde(
-                    default,
-                    skip_serializing_if = "Option::is_none",
-                    deserialize_with = "crate::runtime::body::non_null"
-                )]))
-            }
+            (false, false) if refuses_null(f, side) => Some(quote!(#[serde(
+                default,
+                skip_serializing_if = "Option::is_none",
+                deserialize_with = "crate::runtime::body::non_null"
+            )])),
             (false, false) => {
                 Some(quote!(#[serde(default, skip_serializing_if = "Option::is_none")]))
             }
             // serde would read a missing `Option` as `None`; a required property must be sent,
             // even when its value is `null`.
-            (true, true) => Some(quote!(#[serde(deserialize_with = "Option::deserialize")])),
-            (true, false) => None,
+            (true, true) if derived => {
+                Some(quote!(#[serde(deserialize_with = "Option::deserialize")]))
+            }
+            (true, _) => None,
         };
         let deprecated = f
             .deprecated
@@ -308,8 +317,11 @@ fn struct_def(
             pub additional_properties: std::collections::BTreeMap<String, #ty>,
         }
     });
-    let deny = (s.deny_unknown && side == Side::Server && s.additional.is_none())
-        .then(|| quote!(#[serde(deny_unknown_fields)]));
+    let (derive_deserialize, read) = if derived {
+        (quote!(Deserialize,), None)
+    } else {
+        (quote!(), Some(object_read(name, s, side)))
+    };
     let allow_deprecated = allow_deprecated(s);
     // Nothing required: `Default` is the empty value, and the way to start building one.
     let default = s
@@ -321,13 +333,110 @@ fn struct_def(
     quote! {
         #docs
         #allow_deprecated
-        #[derive(Debug, Clone, #default PartialEq, Serialize, Deserialize)]
-        #deny
+        #[derive(Debug, Clone, #default PartialEq, Serialize, #derive_deserialize)]
         pub struct #name {
             #(#fields)*
             #additional
         }
+        #read
         #building
+    }
+}
+
+/// Whether an optional, non-nullable field refuses `null`: on the server, where the schema
+/// does not allow it; the client takes it as absent (tolerant of what servers send). A unit's
+/// one value, and any JSON value, is `null`.
+fn refuses_null(f: &Field, side: Side) -> bool {
+    side == Side::Server && !matches!(f.ty, TypeRef::Json | TypeRef::Unit)
+}
+
+/// A struct's `Deserialize` through the runtime's `object`: one slot per field (an `Option`), filled as its
+/// property arrives, and the struct built from the slots at the object's end. The rules
+/// (duplicates, unknown and missing properties) are the runtime's, the same as serde's
+/// derive; a slot holds what the property's value reads as:
+/// - a required field: its type (absent: `missing field`, unless the type is an `Option`);
+///   a required nullable one: `Option<T>`, so `null` is `None` but absence still an error
+///   (`present`): a required property must be sent, even when its value is `null`;
+/// - an optional nullable field: `Option<T>`, absent (`None`), `null` (`Some(None)`) and a
+///   value (`Some(Some(_))`) kept apart;
+/// - an optional field that refuses `null` (server): `T`; one that takes it as absent:
+///   `Option<T>`, `null` then read as absent (`object::optional`).
+fn object_read(name: &proc_macro2::Ident, s: &Struct, side: Side) -> TokenStream {
+    let wire_name = name.to_string();
+    let wires: Vec<&str> = s.fields.iter().map(|f| f.wire.as_str()).collect();
+    let map = ident(&crate::naming::object_map_local(
+        s.fields.iter().map(|f| f.rust.as_str()),
+    ));
+    let deny = s.deny_unknown && side == Side::Server;
+    let indices = (0..s.fields.len()).map(proc_macro2::Literal::usize_unsuffixed);
+    let index = if s.fields.is_empty() {
+        quote!(
+            fn index(_name: &str) -> Option<usize> {
+                None
+            }
+        )
+    } else {
+        quote! {
+            fn index(name: &str) -> Option<usize> {
+                match name {
+                    #(#wires => Some(#indices),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+    // The slots' types are inferred from the fields they fill: written out, a schema named
+    // like the map's generic parameter (`A`) would name the parameter instead.
+    let slots = s.fields.iter().map(|f| {
+        let rust = ident(&f.rust);
+        quote!(let mut #rust = None;)
+    });
+    let arms = s.fields.iter().enumerate().map(|(i, f)| {
+        let rust = ident(&f.rust);
+        let wire = &f.wire;
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        quote!(Some(#i) => object::field(&mut #map, &mut #rust, #wire)?,)
+    });
+    let inits = s.fields.iter().map(|f| {
+        let rust = ident(&f.rust);
+        let wire = &f.wire;
+        if f.required && f.nullable {
+            quote!(#rust: object::present(#rust, #wire)?,)
+        } else if f.required {
+            quote!(#rust: object::required(#rust, #wire)?,)
+        } else if f.nullable || refuses_null(f, side) {
+            quote!(#rust,)
+        } else {
+            quote!(#rust: object::optional(#rust),)
+        }
+    });
+    let allow = allow_deprecated(s);
+    let placeholder = placeholder_names(s);
+    quote! {
+        #allow
+        #placeholder
+        impl crate::runtime::object::Object for #name {
+            const NAME: &'static str = #wire_name;
+            const FIELDS: &'static [&'static str] = &[#(#wires),*];
+            const DENY_UNKNOWN: bool = #deny;
+            #index
+            fn read<'de, A: serde::de::MapAccess<'de>>(mut #map: A) -> Result<Self, A::Error> {
+                #(#slots)*
+                loop {
+                    match object::next_field::<Self, _>(&mut #map)? {
+                        #(#arms)*
+                        Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                        None => break,
+                    }
+                }
+                Ok(Self { #(#inits)* })
+            }
+        }
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                object::deserialize(deserializer)
+            }
+        }
     }
 }
 
@@ -439,13 +548,7 @@ fn struct_building(name: &proc_macro2::Ident, s: &Struct) -> TokenStream {
         return TokenStream::new();
     }
     let allow = allow_deprecated(s);
-    // `new` and the setters take each field under its own name; a document's `foo` is a
-    // name clippy flags by default (disallowed_names) but the document's to choose.
-    let placeholder = s
-        .fields
-        .iter()
-        .any(|f| crate::naming::reserved::CLIPPY_PLACEHOLDERS.contains(&f.rust.as_str()))
-        .then(|| quote!(#[allow(clippy::disallowed_names)]));
+    let placeholder = placeholder_names(s);
     quote! {
         #allow
         #placeholder
@@ -454,6 +557,15 @@ fn struct_building(name: &proc_macro2::Ident, s: &Struct) -> TokenStream {
             #(#setters)*
         }
     }
+}
+
+/// `#[allow(clippy::disallowed_names)]` for items that take each field under its own name:
+/// a document's `foo` is a name clippy flags by default, but the document's to choose.
+fn placeholder_names(s: &Struct) -> Option<TokenStream> {
+    s.fields
+        .iter()
+        .any(|f| crate::naming::reserved::CLIPPY_PLACEHOLDERS.contains(&f.rust.as_str()))
+        .then(|| quote!(#[allow(clippy::disallowed_names)]))
 }
 
 /// `#[allow(deprecated)]` for items that touch a struct's deprecated fields.

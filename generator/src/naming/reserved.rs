@@ -345,8 +345,17 @@ mod tests {
             // The only document-derived bindings: parameter values, and the arguments of the
             // structs' `new` and setters and the options' setters, named after the fields
             // (alone in those functions but for `self`, so nothing to reserve there).
+            // A struct's `Deserialize` binds the map it reads beside locals named after the
+            // fields, under a name none of them has.
             let fields = api.types.iter().flat_map(|t| match &t.kind {
-                crate::ir::TypeKind::Struct(s) => s.fields.iter().map(|f| f.rust.clone()).collect(),
+                crate::ir::TypeKind::Struct(s) => s
+                    .fields
+                    .iter()
+                    .map(|f| f.rust.clone())
+                    .chain([crate::naming::object_map_local(
+                        s.fields.iter().map(|f| f.rust.as_str()),
+                    )])
+                    .collect(),
                 _ => Vec::new(),
             });
             let options = crate::Options {

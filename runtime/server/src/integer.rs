@@ -51,6 +51,11 @@ pub fn json_scalars<R>(f: impl FnOnce() -> R) -> R {
     scalars_as_text(false, f)
 }
 
+/// Whether [`text_scalars`] is running on this thread (and [`json_scalars`] not inside it).
+pub(crate) fn reading_text() -> bool {
+    TEXT_SCALARS.get()
+}
+
 /// Runs `f` with [`TEXT_SCALARS`] set to `on`, and puts the previous state back after.
 fn scalars_as_text<R>(on: bool, f: impl FnOnce() -> R) -> R {
     /// Puts the previous state back, also when `f` panics.

@@ -29,21 +29,22 @@ pub(super) fn one_of(
     // an IPv4 or an IPv6 net, both strings, by `pattern`) are read as the one it fits, and
     // when it fits none, as the first that reads it, whose checks then refuse it.
     let checked_in_order = side == Side::Server && validated;
-    let in_order = first_variant(
-        checked_in_order,
-        (&variants, &types, &labels),
-        wire_name,
-        |t| quote!(crate::runtime::integer::from_value::<#t>(value.clone())),
-        |message| quote!(serde::de::Error::custom(#message)),
-    );
     let deserialize = match &o.discriminator {
-        // By the tag; without one (an answer that leaves the property out), in order.
+        // By the tag, read as the input streams past (the runtime's `tagged`); without one
+        // (an answer that leaves the property out), in order, on the value read whole.
         Some(d) => {
             let property = &d.property;
+            let integer = d.integer;
             let arms = d.mapping.iter().map(|(wire, i)| {
                 let variant = ident(&o.variants[*i].rust);
+                let ty = &types[*i];
                 let wire = tag_literal(d, wire);
-                quote!(Some(#wire) => crate::runtime::integer::from_value(value).map(Self::#variant),)
+                let pattern = if integer {
+                    quote!(tagged::Tag::Integer(#wire))
+                } else {
+                    quote!(tagged::Tag::Text(#wire))
+                };
+                quote!(#pattern => <#ty as Deserialize>::deserialize(body).map(Self::#variant),)
             });
             let known = d
                 .mapping
@@ -51,33 +52,55 @@ pub(super) fn one_of(
                 .map(|(w, _)| format!("`{w}`"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let tag = if d.integer {
-                quote!(let tag = value.get(#property).and_then(serde_json::Value::as_i64);)
-            } else {
-                quote! {
-                    let tag = value
-                        .get(#property)
-                        .and_then(serde_json::Value::as_str)
-                        .map(str::to_owned);
-                    let tag = tag.as_deref();
-                }
-            };
+            let untagged = first_variant(
+                checked_in_order,
+                (&variants, &types, &labels),
+                wire_name,
+                |t| quote!(crate::runtime::integer::from_value::<#t>(value.clone())),
+                |message| message,
+            );
             quote! {
-                let value = serde_json::Value::deserialize(deserializer)?;
-                #tag
-                match tag {
-                    #(#arms)*
-                    Some(other) => return Err(serde::de::Error::custom(format!(
-                        concat!("unknown `", #property, "` value `{}`; expected one of ", #known), other))),
-                    None => { #in_order }
+                impl crate::runtime::tagged::Tagged for #name {
+                    const PROPERTY: &'static str = #property;
+                    const INTEGER: bool = #integer;
+                    const KNOWN: &'static str = #known;
+                    fn variant<'de, D: serde::Deserializer<'de>>(
+                        tag: tagged::Tag<'_>,
+                        body: D,
+                    ) -> Option<Result<Self, D::Error>> {
+                        Some(match tag {
+                            #(#arms)*
+                            _ => return None,
+                        })
+                    }
+                    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+                        #untagged
+                    }
                 }
-                .map_err(serde::de::Error::custom)
+                impl<'de> Deserialize<'de> for #name {
+                    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                        tagged::deserialize(deserializer)
+                    }
+                }
             }
         }
-        None => quote! {
-            let value = serde_json::Value::deserialize(deserializer)?;
-            #in_order
-        },
+        None => {
+            let in_order = first_variant(
+                checked_in_order,
+                (&variants, &types, &labels),
+                wire_name,
+                |t| quote!(crate::runtime::integer::from_value::<#t>(value.clone())),
+                |message| quote!(serde::de::Error::custom(#message)),
+            );
+            quote! {
+                impl<'de> Deserialize<'de> for #name {
+                    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                        let value = serde_json::Value::deserialize(deserializer)?;
+                        #in_order
+                    }
+                }
+            }
+        }
     };
     let validate =
         (side == Side::Server).then(|| validate_part(name, o, validated, validated_names));
@@ -105,11 +128,7 @@ pub(super) fn one_of(
                 #serialize
             }
         }
-        impl<'de> Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                #deserialize
-            }
-        }
+        #deserialize
         #validate
     }
 }

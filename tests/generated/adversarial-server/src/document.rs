@@ -186,6 +186,18 @@ pub static DOCUMENT: Document = Document {
           }
         ]
       },
+      "A": {
+        "description": "The map a struct's `Object::read` takes; held by a field of `T`.",
+        "type": "object",
+        "properties": {
+          "map": {
+            "type": "string"
+          },
+          "a": {
+            "$ref": "#/components/schemas/A"
+          }
+        }
+      },
       "D": {
         "description": "The generic parameter of `deserialize`.",
         "type": "object",
@@ -218,6 +230,9 @@ pub static DOCUMENT: Document = Document {
           "t": {
             "type": "string",
             "nullable": true
+          },
+          "a": {
+            "$ref": "#/components/schemas/A"
           }
         }
       },
@@ -1493,6 +1508,12 @@ components:
       oneOf:
         - {$ref: '#/components/schemas/D'}
         - {$ref: '#/components/schemas/S'}
+    A:
+      description: The map a struct's `Object::read` takes; held by a field of `T`.
+      type: object
+      properties:
+        map: {type: string}
+        a: {$ref: '#/components/schemas/A'}
     D:
       description: The generic parameter of `deserialize`.
       type: object
@@ -1511,6 +1532,7 @@ components:
       type: object
       properties:
         t: {type: string, nullable: true}
+        a: {$ref: '#/components/schemas/A'}
     String:
       type: object
       properties:

@@ -266,7 +266,7 @@ impl AdversarialApi for Mock {
         let body: types::ResultOkBody = mock::value(
             "Result: 200 body",
             &[
-                r#"{"deserialize":{"deserialize":"string"},"serialize":{"serialize":"string"},"validate":{"validate":"string"},"violations":{"violations":"string"},"crate":{"crate":"string"},"super":{"super":"string"},"types":{"types":"string"},"t":{"t":"string"}}"#,
+                r#"{"deserialize":{"deserialize":"string"},"serialize":{"serialize":"string"},"validate":{"validate":"string"},"violations":{"violations":"string"},"crate":{"crate":"string"},"super":{"super":"string"},"types":{"types":"string"},"t":{"t":"string","a":{"map":"string","a":{"map":"string","a":{}}}}}"#,
             ],
         )?;
         Ok(ResultResponse::Ok(body))

@@ -28,14 +28,55 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::object;
+use crate::runtime::tagged;
 use serde::Deserialize;
 use serde::Serialize;
 
 /// Schema: `/components/schemas/Owner`.
 #[cfg(any(feature = "owners", feature = "profile"))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Owner {
     pub name: String,
+}
+
+#[cfg(any(feature = "owners", feature = "profile"))]
+impl crate::runtime::object::Object for Owner {
+    const NAME: &'static str = "Owner";
+
+    const FIELDS: &'static [&'static str] = &["name"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            name: object::required(name, "name")?,
+        })
+    }
+}
+
+#[cfg(any(feature = "owners", feature = "profile"))]
+impl<'de> Deserialize<'de> for Owner {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(any(feature = "owners", feature = "profile"))]
@@ -72,63 +113,63 @@ impl Serialize for ToolCall {
 }
 
 #[cfg(feature = "calls")]
+impl crate::runtime::tagged::Tagged for ToolCall {
+    const PROPERTY: &'static str = "type";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`function`, `custom`, `FunctionCall`, `CustomCall`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("function") => {
+                    <FunctionCall as Deserialize>::deserialize(body)
+                        .map(Self::FunctionCall)
+                }
+                tagged::Tag::Text("custom") => {
+                    <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
+                }
+                tagged::Tag::Text("FunctionCall") => {
+                    <FunctionCall as Deserialize>::deserialize(body)
+                        .map(Self::FunctionCall)
+                }
+                tagged::Tag::Text("CustomCall") => {
+                    <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<FunctionCall>(value.clone()) {
+            Ok(v) => return Ok(Self::FunctionCall(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
+        }
+        match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
+            Ok(v) => return Ok(Self::CustomCall(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
+        }
+        Err(
+            format!(
+                concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
+                .join("; ")
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for ToolCall {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("type")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("function") => {
-                crate::runtime::integer::from_value(value).map(Self::FunctionCall)
-            }
-            Some("custom") => {
-                crate::runtime::integer::from_value(value).map(Self::CustomCall)
-            }
-            Some("FunctionCall") => {
-                crate::runtime::integer::from_value(value).map(Self::FunctionCall)
-            }
-            Some("CustomCall") => {
-                crate::runtime::integer::from_value(value).map(Self::CustomCall)
-            }
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "type",
-                            "` value `{}`; expected one of ",
-                            "`function`, `custom`, `FunctionCall`, `CustomCall`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                match crate::runtime::integer::from_value::<
-                    FunctionCall,
-                >(value.clone()) {
-                    Ok(v) => return Ok(Self::FunctionCall(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
-                }
-                match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
-                    Ok(v) => return Ok(Self::CustomCall(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
-                }
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "ToolCall", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -198,10 +239,53 @@ impl crate::runtime::request::ToParam for FunctionCallType {
 
 /// Schema: `/components/schemas/FunctionCall`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FunctionCall {
     pub r#type: FunctionCallType,
     pub name: String,
+}
+
+#[cfg(feature = "calls")]
+impl crate::runtime::object::Object for FunctionCall {
+    const NAME: &'static str = "FunctionCall";
+
+    const FIELDS: &'static [&'static str] = &["type", "name"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "name" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut name = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut name, "name")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            name: object::required(name, "name")?,
+        })
+    }
+}
+
+#[cfg(feature = "calls")]
+impl<'de> Deserialize<'de> for FunctionCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "calls")]
@@ -279,10 +363,53 @@ impl crate::runtime::request::ToParam for CustomCallType {
 
 /// Schema: `/components/schemas/CustomCall`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CustomCall {
     pub r#type: CustomCallType,
     pub input: String,
+}
+
+#[cfg(feature = "calls")]
+impl crate::runtime::object::Object for CustomCall {
+    const NAME: &'static str = "CustomCall";
+
+    const FIELDS: &'static [&'static str] = &["type", "input"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "input" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut input = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut input, "input")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            input: object::required(input, "input")?,
+        })
+    }
+}
+
+#[cfg(feature = "calls")]
+impl<'de> Deserialize<'de> for CustomCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "calls")]
@@ -322,50 +449,54 @@ impl Serialize for Pet {
 }
 
 #[cfg(feature = "calls")]
+impl crate::runtime::tagged::Tagged for Pet {
+    const PROPERTY: &'static str = "kind";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`bird`, `fish`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("bird") => {
+                    <Bird as Deserialize>::deserialize(body).map(Self::Bird)
+                }
+                tagged::Tag::Text("fish") => {
+                    <Fish as Deserialize>::deserialize(body).map(Self::Fish)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<Bird>(value.clone()) {
+            Ok(v) => return Ok(Self::Bird(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Bird")),
+        }
+        match crate::runtime::integer::from_value::<Fish>(value.clone()) {
+            Ok(v) => return Ok(Self::Fish(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Fish")),
+        }
+        Err(
+            format!(
+                concat!("no variant of `", "Pet", "` matched: {}"), reasons.join("; ")
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "calls")]
 impl<'de> Deserialize<'de> for Pet {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("kind")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("bird") => crate::runtime::integer::from_value(value).map(Self::Bird),
-            Some("fish") => crate::runtime::integer::from_value(value).map(Self::Fish),
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "kind",
-                            "` value `{}`; expected one of ", "`bird`, `fish`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                match crate::runtime::integer::from_value::<Bird>(value.clone()) {
-                    Ok(v) => return Ok(Self::Bird(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "Bird")),
-                }
-                match crate::runtime::integer::from_value::<Fish>(value.clone()) {
-                    Ok(v) => return Ok(Self::Fish(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "Fish")),
-                }
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "Pet", "` matched: {}"), reasons
-                            .join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -435,11 +566,54 @@ impl crate::runtime::request::ToParam for BirdKind {
 
 /// Schema: `/components/schemas/Bird`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Bird {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<BirdKind>,
     pub wings: i64,
+}
+
+#[cfg(feature = "calls")]
+impl crate::runtime::object::Object for Bird {
+    const NAME: &'static str = "Bird";
+
+    const FIELDS: &'static [&'static str] = &["kind", "wings"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0),
+            "wings" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut kind = None;
+        let mut wings = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut kind, "kind")?,
+                Some(1) => object::field(&mut map, &mut wings, "wings")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            kind: object::optional(kind),
+            wings: object::required(wings, "wings")?,
+        })
+    }
+}
+
+#[cfg(feature = "calls")]
+impl<'de> Deserialize<'de> for Bird {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "calls")]
@@ -523,11 +697,54 @@ impl crate::runtime::request::ToParam for FishKind {
 
 /// Schema: `/components/schemas/Fish`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Fish {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<FishKind>,
     pub fins: i64,
+}
+
+#[cfg(feature = "calls")]
+impl crate::runtime::object::Object for Fish {
+    const NAME: &'static str = "Fish";
+
+    const FIELDS: &'static [&'static str] = &["kind", "fins"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0),
+            "fins" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut kind = None;
+        let mut fins = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut kind, "kind")?,
+                Some(1) => object::field(&mut map, &mut fins, "fins")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            kind: object::optional(kind),
+            fins: object::required(fins, "fins")?,
+        })
+    }
+}
+
+#[cfg(feature = "calls")]
+impl<'de> Deserialize<'de> for Fish {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "calls")]
@@ -547,11 +764,58 @@ impl Fish {
 
 /// Schema: `/components/schemas/Error`.
 #[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
     pub message: String,
     pub status: i32,
+}
+
+#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
+impl crate::runtime::object::Object for Error {
+    const NAME: &'static str = "Error";
+
+    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0),
+            "message" => Some(1),
+            "status" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut code = None;
+        let mut message = None;
+        let mut status = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut code, "code")?,
+                Some(1) => object::field(&mut map, &mut message, "message")?,
+                Some(2) => object::field(&mut map, &mut status, "status")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            code: object::required(code, "code")?,
+            message: object::required(message, "message")?,
+            status: object::required(status, "status")?,
+        })
+    }
+}
+
+#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
+impl<'de> Deserialize<'de> for Error {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
@@ -573,10 +837,53 @@ impl Error {
 
 /// Schema: `/paths/~1calls/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ListToolCallsOkBody {
     pub calls: Vec<ToolCall>,
     pub pet: Pet,
+}
+
+#[cfg(feature = "calls")]
+impl crate::runtime::object::Object for ListToolCallsOkBody {
+    const NAME: &'static str = "ListToolCallsOkBody";
+
+    const FIELDS: &'static [&'static str] = &["calls", "pet"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "calls" => Some(0),
+            "pet" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut calls = None;
+        let mut pet = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut calls, "calls")?,
+                Some(1) => object::field(&mut map, &mut pet, "pet")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            calls: object::required(calls, "calls")?,
+            pet: object::required(pet, "pet")?,
+        })
+    }
+}
+
+#[cfg(feature = "calls")]
+impl<'de> Deserialize<'de> for ListToolCallsOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "calls")]
@@ -590,10 +897,53 @@ impl ListToolCallsOkBody {
 
 /// Schema: `/paths/~1documents~1{id}/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "documents")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GetDocumentOkBody {
     pub id: String,
     pub version: i64,
+}
+
+#[cfg(feature = "documents")]
+impl crate::runtime::object::Object for GetDocumentOkBody {
+    const NAME: &'static str = "GetDocumentOkBody";
+
+    const FIELDS: &'static [&'static str] = &["id", "version"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0),
+            "version" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id = None;
+        let mut version = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut id, "id")?,
+                Some(1) => object::field(&mut map, &mut version, "version")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            id: object::required(id, "id")?,
+            version: object::required(version, "version")?,
+        })
+    }
+}
+
+#[cfg(feature = "documents")]
+impl<'de> Deserialize<'de> for GetDocumentOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "documents")]
@@ -607,10 +957,53 @@ impl GetDocumentOkBody {
 
 /// Schema: `/paths/~1tokens~1check/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "tokens")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CheckTokenBody {
     pub token: String,
     pub note: serde_json::Value,
+}
+
+#[cfg(feature = "tokens")]
+impl crate::runtime::object::Object for CheckTokenBody {
+    const NAME: &'static str = "CheckTokenBody";
+
+    const FIELDS: &'static [&'static str] = &["token", "note"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "token" => Some(0),
+            "note" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut token = None;
+        let mut note = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut token, "token")?,
+                Some(1) => object::field(&mut map, &mut note, "note")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            token: object::required(token, "token")?,
+            note: object::required(note, "note")?,
+        })
+    }
+}
+
+#[cfg(feature = "tokens")]
+impl<'de> Deserialize<'de> for CheckTokenBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "tokens")]
@@ -624,10 +1017,53 @@ impl CheckTokenBody {
 
 /// Schema: `/paths/~1tokens~1check/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "tokens")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CheckTokenOkBody {
     pub authorization: String,
     pub note: serde_json::Value,
+}
+
+#[cfg(feature = "tokens")]
+impl crate::runtime::object::Object for CheckTokenOkBody {
+    const NAME: &'static str = "CheckTokenOkBody";
+
+    const FIELDS: &'static [&'static str] = &["authorization", "note"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "authorization" => Some(0),
+            "note" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut authorization = None;
+        let mut note = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut authorization, "authorization")?,
+                Some(1) => object::field(&mut map, &mut note, "note")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            authorization: object::required(authorization, "authorization")?,
+            note: object::required(note, "note")?,
+        })
+    }
+}
+
+#[cfg(feature = "tokens")]
+impl<'de> Deserialize<'de> for CheckTokenOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "tokens")]
@@ -644,11 +1080,54 @@ impl CheckTokenOkBody {
 
 /// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
 #[cfg(feature = "albums")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddAlbumBodyMeta {
     pub year: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+}
+
+#[cfg(feature = "albums")]
+impl crate::runtime::object::Object for AddAlbumBodyMeta {
+    const NAME: &'static str = "AddAlbumBodyMeta";
+
+    const FIELDS: &'static [&'static str] = &["year", "label"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "year" => Some(0),
+            "label" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut year = None;
+        let mut label = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut year, "year")?,
+                Some(1) => object::field(&mut map, &mut label, "label")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            year: object::required(year, "year")?,
+            label: object::optional(label),
+        })
+    }
+}
+
+#[cfg(feature = "albums")]
+impl<'de> Deserialize<'de> for AddAlbumBodyMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "albums")]
@@ -668,15 +1147,70 @@ impl AddAlbumBodyMeta {
 
 /// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "albums")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddAlbumBody {
     pub title: String,
     pub meta: AddAlbumBodyMeta,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     pub cover: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub back: Option<String>,
+}
+
+#[cfg(feature = "albums")]
+impl crate::runtime::object::Object for AddAlbumBody {
+    const NAME: &'static str = "AddAlbumBody";
+
+    const FIELDS: &'static [&'static str] = &["title", "meta", "tags", "cover", "back"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "title" => Some(0),
+            "meta" => Some(1),
+            "tags" => Some(2),
+            "cover" => Some(3),
+            "back" => Some(4),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut title = None;
+        let mut meta = None;
+        let mut tags = None;
+        let mut cover = None;
+        let mut back = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut title, "title")?,
+                Some(1) => object::field(&mut map, &mut meta, "meta")?,
+                Some(2) => object::field(&mut map, &mut tags, "tags")?,
+                Some(3) => object::field(&mut map, &mut cover, "cover")?,
+                Some(4) => object::field(&mut map, &mut back, "back")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            title: object::required(title, "title")?,
+            meta: object::required(meta, "meta")?,
+            tags: object::optional(tags),
+            cover: object::required(cover, "cover")?,
+            back: object::optional(back),
+        })
+    }
+}
+
+#[cfg(feature = "albums")]
+impl<'de> Deserialize<'de> for AddAlbumBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "albums")]
@@ -712,19 +1246,85 @@ impl AddAlbumBody {
 
 /// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "albums")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddAlbumOkBody {
     pub title: String,
     pub year: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// The SHA-256 of the cover's bytes.
     pub cover: String,
     /// The SHA-256 of the back's bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub back: Option<String>,
     /// Each part's name, file name and media type.
     pub parts: Vec<String>,
+}
+
+#[cfg(feature = "albums")]
+impl crate::runtime::object::Object for AddAlbumOkBody {
+    const NAME: &'static str = "AddAlbumOkBody";
+
+    const FIELDS: &'static [&'static str] = &[
+        "title",
+        "year",
+        "tags",
+        "cover",
+        "back",
+        "parts",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "title" => Some(0),
+            "year" => Some(1),
+            "tags" => Some(2),
+            "cover" => Some(3),
+            "back" => Some(4),
+            "parts" => Some(5),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut title = None;
+        let mut year = None;
+        let mut tags = None;
+        let mut cover = None;
+        let mut back = None;
+        let mut parts = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut title, "title")?,
+                Some(1) => object::field(&mut map, &mut year, "year")?,
+                Some(2) => object::field(&mut map, &mut tags, "tags")?,
+                Some(3) => object::field(&mut map, &mut cover, "cover")?,
+                Some(4) => object::field(&mut map, &mut back, "back")?,
+                Some(5) => object::field(&mut map, &mut parts, "parts")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            title: object::required(title, "title")?,
+            year: object::required(year, "year")?,
+            tags: object::optional(tags),
+            cover: object::required(cover, "cover")?,
+            back: object::optional(back),
+            parts: object::required(parts, "parts")?,
+        })
+    }
+}
+
+#[cfg(feature = "albums")]
+impl<'de> Deserialize<'de> for AddAlbumOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "albums")]
@@ -762,11 +1362,54 @@ impl AddAlbumOkBody {
 
 /// Schema: `/paths/~1posters/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "posters")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddPosterBody {
     pub title: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
+}
+
+#[cfg(feature = "posters")]
+impl crate::runtime::object::Object for AddPosterBody {
+    const NAME: &'static str = "AddPosterBody";
+
+    const FIELDS: &'static [&'static str] = &["title", "link"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "title" => Some(0),
+            "link" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut title = None;
+        let mut link = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut title, "title")?,
+                Some(1) => object::field(&mut map, &mut link, "link")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            title: object::required(title, "title")?,
+            link: object::optional(link),
+        })
+    }
+}
+
+#[cfg(feature = "posters")]
+impl<'de> Deserialize<'de> for AddPosterBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "posters")]
@@ -789,10 +1432,53 @@ impl AddPosterBody {
 
 /// Schema: `/paths/~1posters/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "posters")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddPosterMultipart {
     pub title: String,
     pub image: String,
+}
+
+#[cfg(feature = "posters")]
+impl crate::runtime::object::Object for AddPosterMultipart {
+    const NAME: &'static str = "AddPosterMultipart";
+
+    const FIELDS: &'static [&'static str] = &["title", "image"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "title" => Some(0),
+            "image" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut title = None;
+        let mut image = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut title, "title")?,
+                Some(1) => object::field(&mut map, &mut image, "image")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            title: object::required(title, "title")?,
+            image: object::required(image, "image")?,
+        })
+    }
+}
+
+#[cfg(feature = "posters")]
+impl<'de> Deserialize<'de> for AddPosterMultipart {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "posters")]
@@ -809,14 +1495,61 @@ impl AddPosterMultipart {
 
 /// Schema: `/paths/~1posters/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "posters")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddPosterOkBody {
     /// `json` or `multipart`.
     pub sent_as: String,
     pub title: String,
     /// The SHA-256 of the image's bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
+}
+
+#[cfg(feature = "posters")]
+impl crate::runtime::object::Object for AddPosterOkBody {
+    const NAME: &'static str = "AddPosterOkBody";
+
+    const FIELDS: &'static [&'static str] = &["sent_as", "title", "image"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "sent_as" => Some(0),
+            "title" => Some(1),
+            "image" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut sent_as = None;
+        let mut title = None;
+        let mut image = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut sent_as, "sent_as")?,
+                Some(1) => object::field(&mut map, &mut title, "title")?,
+                Some(2) => object::field(&mut map, &mut image, "image")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            sent_as: object::required(sent_as, "sent_as")?,
+            title: object::required(title, "title")?,
+            image: object::optional(image),
+        })
+    }
+}
+
+#[cfg(feature = "posters")]
+impl<'de> Deserialize<'de> for AddPosterOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "posters")]

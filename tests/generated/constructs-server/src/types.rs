@@ -25,47 +25,76 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::object;
+use crate::runtime::tagged;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use serde::Deserialize;
 use serde::Serialize;
 
-/// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
-/// (`Some(None)`) or a value (`Some(Some(_))`).
-fn absent_null_or_value<'de, T, D>(
-    deserializer: D,
-) -> Result<Option<Option<T>>, D::Error>
-where
-    T: Deserialize<'de>,
-    D: serde::Deserializer<'de>,
-{
-    Option::<T>::deserialize(deserializer).map(Some)
-}
-
 /// Schema: `/components/schemas/Tree`.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Tree {
     pub value: i32,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub left: Option<Box<Tree>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub right: Option<Box<Tree>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<Tree>>,
+}
+
+#[cfg(feature = "trees")]
+impl crate::runtime::object::Object for Tree {
+    const NAME: &'static str = "Tree";
+
+    const FIELDS: &'static [&'static str] = &["value", "left", "right", "children"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "value" => Some(0),
+            "left" => Some(1),
+            "right" => Some(2),
+            "children" => Some(3),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut value = None;
+        let mut left = None;
+        let mut right = None;
+        let mut children = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut value, "value")?,
+                Some(1) => object::field(&mut map, &mut left, "left")?,
+                Some(2) => object::field(&mut map, &mut right, "right")?,
+                Some(3) => object::field(&mut map, &mut children, "children")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            value: object::required(value, "value")?,
+            left,
+            right,
+            children,
+        })
+    }
+}
+
+#[cfg(feature = "trees")]
+impl<'de> Deserialize<'de> for Tree {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "trees")]
@@ -207,43 +236,93 @@ impl Validate for Client {
 /// Schema: `/components/schemas/Patch`.
 #[cfg(feature = "things")]
 #[allow(deprecated)]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Patch {
-    #[serde(deserialize_with = "Option::deserialize")]
     pub required_nullable: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional_nullable: Option<Option<String>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional: Option<String>,
     /// Read-only: sent by the server, ignored in requests.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_only_id: Option<String>,
     /// Write-only: sent in requests, never returned.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
     #[deprecated(note = "deprecated in the API description")]
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub old: Option<String>,
+}
+
+#[cfg(feature = "things")]
+#[allow(deprecated)]
+impl crate::runtime::object::Object for Patch {
+    const NAME: &'static str = "Patch";
+
+    const FIELDS: &'static [&'static str] = &[
+        "required_nullable",
+        "optional_nullable",
+        "optional",
+        "read_only_id",
+        "secret",
+        "old",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "required_nullable" => Some(0),
+            "optional_nullable" => Some(1),
+            "optional" => Some(2),
+            "read_only_id" => Some(3),
+            "secret" => Some(4),
+            "old" => Some(5),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut required_nullable = None;
+        let mut optional_nullable = None;
+        let mut optional = None;
+        let mut read_only_id = None;
+        let mut secret = None;
+        let mut old = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => {
+                    object::field(&mut map, &mut required_nullable, "required_nullable")?
+                }
+                Some(1) => {
+                    object::field(&mut map, &mut optional_nullable, "optional_nullable")?
+                }
+                Some(2) => object::field(&mut map, &mut optional, "optional")?,
+                Some(3) => object::field(&mut map, &mut read_only_id, "read_only_id")?,
+                Some(4) => object::field(&mut map, &mut secret, "secret")?,
+                Some(5) => object::field(&mut map, &mut old, "old")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            required_nullable: object::present(required_nullable, "required_nullable")?,
+            optional_nullable,
+            optional,
+            read_only_id,
+            secret,
+            old,
+        })
+    }
+}
+
+#[cfg(feature = "things")]
+impl<'de> Deserialize<'de> for Patch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "things")]
@@ -305,20 +384,52 @@ pub type Metadata = std::collections::BTreeMap<String, String>;
 
 /// Schema: `/components/schemas/Page`.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Page {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
+}
+
+#[cfg(feature = "filters")]
+impl crate::runtime::object::Object for Page {
+    const NAME: &'static str = "Page";
+
+    const FIELDS: &'static [&'static str] = &["size", "cursor"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "size" => Some(0),
+            "cursor" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut size = None;
+        let mut cursor = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut size, "size")?,
+                Some(1) => object::field(&mut map, &mut cursor, "cursor")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { size, cursor })
+    }
+}
+
+#[cfg(feature = "filters")]
+impl<'de> Deserialize<'de> for Page {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "filters")]
@@ -348,10 +459,53 @@ impl Validate for Page {
 
 /// Schema: `/components/schemas/Point`.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Point {
     pub x: f64,
     pub y: f64,
+}
+
+#[cfg(feature = "filters")]
+impl crate::runtime::object::Object for Point {
+    const NAME: &'static str = "Point";
+
+    const FIELDS: &'static [&'static str] = &["x", "y"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "x" => Some(0),
+            "y" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut x = None;
+        let mut y = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut x, "x")?,
+                Some(1) => object::field(&mut map, &mut y, "y")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            x: object::required(x, "x")?,
+            y: object::required(y, "y")?,
+        })
+    }
+}
+
+#[cfg(feature = "filters")]
+impl<'de> Deserialize<'de> for Point {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "filters")]
@@ -370,20 +524,52 @@ impl Validate for Point {
 
 /// Schema: `/components/schemas/Range`.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Range {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gt: Option<i64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub lte: Option<i64>,
+}
+
+#[cfg(feature = "filters")]
+impl crate::runtime::object::Object for Range {
+    const NAME: &'static str = "Range";
+
+    const FIELDS: &'static [&'static str] = &["gt", "lte"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "gt" => Some(0),
+            "lte" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut gt = None;
+        let mut lte = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut gt, "gt")?,
+                Some(1) => object::field(&mut map, &mut lte, "lte")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { gt, lte })
+    }
+}
+
+#[cfg(feature = "filters")]
+impl<'de> Deserialize<'de> for Range {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "filters")]
@@ -528,9 +714,48 @@ impl Validate for Odd {
 ///
 /// Schema: `/components/schemas/Shape/oneOf/0`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShapeCircle {
     pub radius: f64,
+}
+
+#[cfg(feature = "things")]
+impl crate::runtime::object::Object for ShapeCircle {
+    const NAME: &'static str = "ShapeCircle";
+
+    const FIELDS: &'static [&'static str] = &["radius"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "radius" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut radius = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut radius, "radius")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            radius: object::required(radius, "radius")?,
+        })
+    }
+}
+
+#[cfg(feature = "things")]
+impl<'de> Deserialize<'de> for ShapeCircle {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "things")]
@@ -551,9 +776,48 @@ impl Validate for ShapeCircle {
 ///
 /// Schema: `/components/schemas/Shape/oneOf/1`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShapeSquare {
     pub side: f64,
+}
+
+#[cfg(feature = "things")]
+impl crate::runtime::object::Object for ShapeSquare {
+    const NAME: &'static str = "ShapeSquare";
+
+    const FIELDS: &'static [&'static str] = &["side"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "side" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut side = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut side, "side")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            side: object::required(side, "side")?,
+        })
+    }
+}
+
+#[cfg(feature = "things")]
+impl<'de> Deserialize<'de> for ShapeSquare {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "things")]
@@ -658,90 +922,89 @@ impl Serialize for ToolCall {
 }
 
 #[cfg(feature = "unused-schemas")]
+impl crate::runtime::tagged::Tagged for ToolCall {
+    const PROPERTY: &'static str = "type";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`function`, `custom`, `search`, `search_preview`, `shell`, `patch`, `FunctionCall`, `CustomCall`, `SearchCall`, `LocalCall`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("function") => {
+                    <FunctionCall as Deserialize>::deserialize(body)
+                        .map(Self::FunctionCall)
+                }
+                tagged::Tag::Text("custom") => {
+                    <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
+                }
+                tagged::Tag::Text("search") => {
+                    <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
+                }
+                tagged::Tag::Text("search_preview") => {
+                    <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
+                }
+                tagged::Tag::Text("shell") => {
+                    <LocalCall as Deserialize>::deserialize(body).map(Self::LocalCall)
+                }
+                tagged::Tag::Text("patch") => {
+                    <LocalCall as Deserialize>::deserialize(body).map(Self::LocalCall)
+                }
+                tagged::Tag::Text("FunctionCall") => {
+                    <FunctionCall as Deserialize>::deserialize(body)
+                        .map(Self::FunctionCall)
+                }
+                tagged::Tag::Text("CustomCall") => {
+                    <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
+                }
+                tagged::Tag::Text("SearchCall") => {
+                    <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
+                }
+                tagged::Tag::Text("LocalCall") => {
+                    <LocalCall as Deserialize>::deserialize(body).map(Self::LocalCall)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<FunctionCall>(value.clone()) {
+            Ok(v) => return Ok(Self::FunctionCall(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
+        }
+        match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
+            Ok(v) => return Ok(Self::CustomCall(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
+        }
+        match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
+            Ok(v) => return Ok(Self::SearchCall(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
+        }
+        match crate::runtime::integer::from_value::<LocalCall>(value.clone()) {
+            Ok(v) => return Ok(Self::LocalCall(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "LocalCall")),
+        }
+        Err(
+            format!(
+                concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
+                .join("; ")
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for ToolCall {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("type")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("function") => {
-                crate::runtime::integer::from_value(value).map(Self::FunctionCall)
-            }
-            Some("custom") => {
-                crate::runtime::integer::from_value(value).map(Self::CustomCall)
-            }
-            Some("search") => {
-                crate::runtime::integer::from_value(value).map(Self::SearchCall)
-            }
-            Some("search_preview") => {
-                crate::runtime::integer::from_value(value).map(Self::SearchCall)
-            }
-            Some("shell") => {
-                crate::runtime::integer::from_value(value).map(Self::LocalCall)
-            }
-            Some("patch") => {
-                crate::runtime::integer::from_value(value).map(Self::LocalCall)
-            }
-            Some("FunctionCall") => {
-                crate::runtime::integer::from_value(value).map(Self::FunctionCall)
-            }
-            Some("CustomCall") => {
-                crate::runtime::integer::from_value(value).map(Self::CustomCall)
-            }
-            Some("SearchCall") => {
-                crate::runtime::integer::from_value(value).map(Self::SearchCall)
-            }
-            Some("LocalCall") => {
-                crate::runtime::integer::from_value(value).map(Self::LocalCall)
-            }
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "type",
-                            "` value `{}`; expected one of ",
-                            "`function`, `custom`, `search`, `search_preview`, `shell`, `patch`, `FunctionCall`, `CustomCall`, `SearchCall`, `LocalCall`"),
-                            other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                match crate::runtime::integer::from_value::<
-                    FunctionCall,
-                >(value.clone()) {
-                    Ok(v) => return Ok(Self::FunctionCall(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
-                }
-                match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
-                    Ok(v) => return Ok(Self::CustomCall(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
-                }
-                match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
-                    Ok(v) => return Ok(Self::SearchCall(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
-                }
-                match crate::runtime::integer::from_value::<LocalCall>(value.clone()) {
-                    Ok(v) => return Ok(Self::LocalCall(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "LocalCall")),
-                }
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "ToolCall", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -824,10 +1087,53 @@ impl Validate for FunctionCallType {
 
 /// Schema: `/components/schemas/FunctionCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FunctionCall {
     pub r#type: FunctionCallType,
     pub name: String,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for FunctionCall {
+    const NAME: &'static str = "FunctionCall";
+
+    const FIELDS: &'static [&'static str] = &["type", "name"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "name" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut name = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut name, "name")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            name: object::required(name, "name")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for FunctionCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -846,10 +1152,53 @@ impl Validate for FunctionCall {
 
 /// Schema: `/components/schemas/CustomCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CustomCall {
     pub r#type: CustomKind,
     pub input: String,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for CustomCall {
+    const NAME: &'static str = "CustomCall";
+
+    const FIELDS: &'static [&'static str] = &["type", "input"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "input" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut input = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut input, "input")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            input: object::required(input, "input")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for CustomCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1020,9 +1369,48 @@ impl Validate for SearchCallType {
 ///
 /// Schema: `/components/schemas/SearchCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SearchCall {
     pub r#type: SearchCallType,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for SearchCall {
+    const NAME: &'static str = "SearchCall";
+
+    const FIELDS: &'static [&'static str] = &["type"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for SearchCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1066,61 +1454,61 @@ impl Serialize for LocalCall {
 }
 
 #[cfg(feature = "unused-schemas")]
+impl crate::runtime::tagged::Tagged for LocalCall {
+    const PROPERTY: &'static str = "type";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`shell`, `patch`, `ShellCall`, `PatchCall`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("shell") => {
+                    <ShellCall as Deserialize>::deserialize(body).map(Self::ShellCall)
+                }
+                tagged::Tag::Text("patch") => {
+                    <PatchCall as Deserialize>::deserialize(body).map(Self::PatchCall)
+                }
+                tagged::Tag::Text("ShellCall") => {
+                    <ShellCall as Deserialize>::deserialize(body).map(Self::ShellCall)
+                }
+                tagged::Tag::Text("PatchCall") => {
+                    <PatchCall as Deserialize>::deserialize(body).map(Self::PatchCall)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<ShellCall>(value.clone()) {
+            Ok(v) => return Ok(Self::ShellCall(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "ShellCall")),
+        }
+        match crate::runtime::integer::from_value::<PatchCall>(value.clone()) {
+            Ok(v) => return Ok(Self::PatchCall(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "PatchCall")),
+        }
+        Err(
+            format!(
+                concat!("no variant of `", "LocalCall", "` matched: {}"), reasons
+                .join("; ")
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for LocalCall {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("type")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("shell") => {
-                crate::runtime::integer::from_value(value).map(Self::ShellCall)
-            }
-            Some("patch") => {
-                crate::runtime::integer::from_value(value).map(Self::PatchCall)
-            }
-            Some("ShellCall") => {
-                crate::runtime::integer::from_value(value).map(Self::ShellCall)
-            }
-            Some("PatchCall") => {
-                crate::runtime::integer::from_value(value).map(Self::PatchCall)
-            }
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "type",
-                            "` value `{}`; expected one of ",
-                            "`shell`, `patch`, `ShellCall`, `PatchCall`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                match crate::runtime::integer::from_value::<ShellCall>(value.clone()) {
-                    Ok(v) => return Ok(Self::ShellCall(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "ShellCall")),
-                }
-                match crate::runtime::integer::from_value::<PatchCall>(value.clone()) {
-                    Ok(v) => return Ok(Self::PatchCall(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "PatchCall")),
-                }
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "LocalCall", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -1199,10 +1587,53 @@ impl Validate for ShellCallType {
 
 /// Schema: `/components/schemas/ShellCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShellCall {
     pub r#type: ShellCallType,
     pub command: String,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for ShellCall {
+    const NAME: &'static str = "ShellCall";
+
+    const FIELDS: &'static [&'static str] = &["type", "command"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "command" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut command = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut command, "command")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            command: object::required(command, "command")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for ShellCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1292,10 +1723,53 @@ impl Validate for PatchCallType {
 
 /// Schema: `/components/schemas/PatchCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PatchCall {
     pub r#type: PatchCallType,
     pub diff: String,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for PatchCall {
+    const NAME: &'static str = "PatchCall";
+
+    const FIELDS: &'static [&'static str] = &["type", "diff"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "diff" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut diff = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut diff, "diff")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            diff: object::required(diff, "diff")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for PatchCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1341,74 +1815,75 @@ impl Serialize for Chunking {
 }
 
 #[cfg(feature = "choices")]
+impl crate::runtime::tagged::Tagged for Chunking {
+    const PROPERTY: &'static str = "type";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`auto`, `static`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("auto") => {
+                    <AutoChunking as Deserialize>::deserialize(body)
+                        .map(Self::AutoChunking)
+                }
+                tagged::Tag::Text("static") => {
+                    <StaticChunking as Deserialize>::deserialize(body)
+                        .map(Self::StaticChunking)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        let mut unchecked = None;
+        match crate::runtime::integer::from_value::<AutoChunking>(value.clone()) {
+            Ok(v) => {
+                let v = Self::AutoChunking(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
+        }
+        match crate::runtime::integer::from_value::<StaticChunking>(value.clone()) {
+            Ok(v) => {
+                let v = Self::StaticChunking(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
+        }
+        unchecked
+            .ok_or_else(|| {
+                format!(
+                    concat!("no variant of `", "Chunking", "` matched: {}"), reasons
+                    .join("; ")
+                )
+            })
+    }
+}
+
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for Chunking {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("type")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("auto") => {
-                crate::runtime::integer::from_value(value).map(Self::AutoChunking)
-            }
-            Some("static") => {
-                crate::runtime::integer::from_value(value).map(Self::StaticChunking)
-            }
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "type",
-                            "` value `{}`; expected one of ", "`auto`, `static`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                let mut unchecked = None;
-                match crate::runtime::integer::from_value::<
-                    AutoChunking,
-                >(value.clone()) {
-                    Ok(v) => {
-                        let v = Self::AutoChunking(v);
-                        let mut errors = Violations::new();
-                        v.validate("", &mut errors);
-                        if errors.is_empty() {
-                            return Ok(v);
-                        }
-                        unchecked.get_or_insert(v);
-                    }
-                    Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
-                }
-                match crate::runtime::integer::from_value::<
-                    StaticChunking,
-                >(value.clone()) {
-                    Ok(v) => {
-                        let v = Self::StaticChunking(v);
-                        let mut errors = Violations::new();
-                        v.validate("", &mut errors);
-                        if errors.is_empty() {
-                            return Ok(v);
-                        }
-                        unchecked.get_or_insert(v);
-                    }
-                    Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
-                }
-                unchecked
-                    .ok_or_else(|| serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "Chunking", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    ))
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -1492,10 +1967,48 @@ impl Validate for AutoChunkingType {
 
 /// Schema: `/components/schemas/AutoChunking`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AutoChunking {
     pub r#type: AutoChunkingType,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for AutoChunking {
+    const NAME: &'static str = "AutoChunking";
+
+    const FIELDS: &'static [&'static str] = &["type"];
+
+    const DENY_UNKNOWN: bool = true;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for AutoChunking {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -1584,10 +2097,48 @@ impl Validate for StaticChunkingType {
 
 /// Schema: `/components/schemas/StaticChunking/properties/static`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StaticChunkingStatic {
     pub max_tokens: i64,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for StaticChunkingStatic {
+    const NAME: &'static str = "StaticChunkingStatic";
+
+    const FIELDS: &'static [&'static str] = &["max_tokens"];
+
+    const DENY_UNKNOWN: bool = true;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "max_tokens" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut max_tokens = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut max_tokens, "max_tokens")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            max_tokens: object::required(max_tokens, "max_tokens")?,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for StaticChunkingStatic {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -1612,11 +2163,53 @@ impl Validate for StaticChunkingStatic {
 
 /// Schema: `/components/schemas/StaticChunking`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StaticChunking {
     pub r#type: StaticChunkingType,
     pub r#static: StaticChunkingStatic,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for StaticChunking {
+    const NAME: &'static str = "StaticChunking";
+
+    const FIELDS: &'static [&'static str] = &["type", "static"];
+
+    const DENY_UNKNOWN: bool = true;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "static" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut r#static = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut r#static, "static")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            r#static: object::required(r#static, "static")?,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for StaticChunking {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -1750,68 +2343,65 @@ impl Serialize for ToolChoice {
 }
 
 #[cfg(feature = "choices")]
+impl crate::runtime::tagged::Tagged for ToolChoice {
+    const PROPERTY: &'static str = "type";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`file_search`, `web_search`, `function`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("file_search") => {
+                    <HostedToolChoice as Deserialize>::deserialize(body)
+                        .map(Self::HostedToolChoice)
+                }
+                tagged::Tag::Text("web_search") => {
+                    <HostedToolChoice as Deserialize>::deserialize(body)
+                        .map(Self::HostedToolChoice)
+                }
+                tagged::Tag::Text("function") => {
+                    <FunctionChoice as Deserialize>::deserialize(body)
+                        .map(Self::FunctionChoice)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<ToolChoiceString>(value.clone()) {
+            Ok(v) => return Ok(Self::String(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "String")),
+        }
+        match crate::runtime::integer::from_value::<HostedToolChoice>(value.clone()) {
+            Ok(v) => return Ok(Self::HostedToolChoice(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
+        }
+        match crate::runtime::integer::from_value::<FunctionChoice>(value.clone()) {
+            Ok(v) => return Ok(Self::FunctionChoice(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
+        }
+        Err(
+            format!(
+                concat!("no variant of `", "ToolChoice", "` matched: {}"), reasons
+                .join("; ")
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for ToolChoice {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("type")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("file_search") => {
-                crate::runtime::integer::from_value(value).map(Self::HostedToolChoice)
-            }
-            Some("web_search") => {
-                crate::runtime::integer::from_value(value).map(Self::HostedToolChoice)
-            }
-            Some("function") => {
-                crate::runtime::integer::from_value(value).map(Self::FunctionChoice)
-            }
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "type",
-                            "` value `{}`; expected one of ",
-                            "`file_search`, `web_search`, `function`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                match crate::runtime::integer::from_value::<
-                    ToolChoiceString,
-                >(value.clone()) {
-                    Ok(v) => return Ok(Self::String(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "String")),
-                }
-                match crate::runtime::integer::from_value::<
-                    HostedToolChoice,
-                >(value.clone()) {
-                    Ok(v) => return Ok(Self::HostedToolChoice(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
-                }
-                match crate::runtime::integer::from_value::<
-                    FunctionChoice,
-                >(value.clone()) {
-                    Ok(v) => return Ok(Self::FunctionChoice(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
-                }
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "ToolChoice", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -1848,62 +2438,74 @@ impl Serialize for Action {
 }
 
 #[cfg(feature = "choices")]
+impl crate::runtime::tagged::Tagged for Action {
+    const PROPERTY: &'static str = "type";
+
+    const INTEGER: bool = true;
+
+    const KNOWN: &'static str = "`1`, `2`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Integer(1) => {
+                    <BlockAction as Deserialize>::deserialize(body)
+                        .map(Self::BlockAction)
+                }
+                tagged::Tag::Integer(2) => {
+                    <FlagAction as Deserialize>::deserialize(body).map(Self::FlagAction)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        let mut unchecked = None;
+        match crate::runtime::integer::from_value::<BlockAction>(value.clone()) {
+            Ok(v) => {
+                let v = Self::BlockAction(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
+        }
+        match crate::runtime::integer::from_value::<FlagAction>(value.clone()) {
+            Ok(v) => {
+                let v = Self::FlagAction(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
+        }
+        unchecked
+            .ok_or_else(|| {
+                format!(
+                    concat!("no variant of `", "Action", "` matched: {}"), reasons
+                    .join("; ")
+                )
+            })
+    }
+}
+
+#[cfg(feature = "choices")]
 impl<'de> Deserialize<'de> for Action {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value.get("type").and_then(serde_json::Value::as_i64);
-        match tag {
-            Some(1) => crate::runtime::integer::from_value(value).map(Self::BlockAction),
-            Some(2) => crate::runtime::integer::from_value(value).map(Self::FlagAction),
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "type",
-                            "` value `{}`; expected one of ", "`1`, `2`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                let mut unchecked = None;
-                match crate::runtime::integer::from_value::<BlockAction>(value.clone()) {
-                    Ok(v) => {
-                        let v = Self::BlockAction(v);
-                        let mut errors = Violations::new();
-                        v.validate("", &mut errors);
-                        if errors.is_empty() {
-                            return Ok(v);
-                        }
-                        unchecked.get_or_insert(v);
-                    }
-                    Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
-                }
-                match crate::runtime::integer::from_value::<FlagAction>(value.clone()) {
-                    Ok(v) => {
-                        let v = Self::FlagAction(v);
-                        let mut errors = Violations::new();
-                        v.validate("", &mut errors);
-                        if errors.is_empty() {
-                            return Ok(v);
-                        }
-                        unchecked.get_or_insert(v);
-                    }
-                    Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
-                }
-                unchecked
-                    .ok_or_else(|| serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "Action", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    ))
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -1923,14 +2525,47 @@ pub type ActionType = i64;
 
 /// Schema: `/components/schemas/BlockAction/properties/metadata`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct BlockActionMetadata {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for BlockActionMetadata {
+    const NAME: &'static str = "BlockActionMetadata";
+
+    const FIELDS: &'static [&'static str] = &["reason"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "reason" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut reason = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut reason, "reason")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { reason })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for BlockActionMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -1949,15 +2584,54 @@ impl Validate for BlockActionMetadata {
 
 /// Schema: `/components/schemas/BlockAction`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BlockAction {
     pub r#type: i64,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<BlockActionMetadata>,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for BlockAction {
+    const NAME: &'static str = "BlockAction";
+
+    const FIELDS: &'static [&'static str] = &["type", "metadata"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "metadata" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut metadata = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut metadata, "metadata")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            metadata,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for BlockAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -1991,9 +2665,48 @@ impl Validate for BlockAction {
 
 /// Schema: `/components/schemas/FlagAction/properties/metadata`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FlagActionMetadata {
     pub channel: String,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for FlagActionMetadata {
+    const NAME: &'static str = "FlagActionMetadata";
+
+    const FIELDS: &'static [&'static str] = &["channel"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "channel" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut channel = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut channel, "channel")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            channel: object::required(channel, "channel")?,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for FlagActionMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -2012,10 +2725,53 @@ impl Validate for FlagActionMetadata {
 
 /// Schema: `/components/schemas/FlagAction`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FlagAction {
     pub r#type: i64,
     pub metadata: FlagActionMetadata,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for FlagAction {
+    const NAME: &'static str = "FlagAction";
+
+    const FIELDS: &'static [&'static str] = &["type", "metadata"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "metadata" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut metadata = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut metadata, "metadata")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            metadata: object::required(metadata, "metadata")?,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for FlagAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -2040,9 +2796,48 @@ impl Validate for FlagAction {
 
 /// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SparseFilesValue {
     pub name: String,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for SparseFilesValue {
+    const NAME: &'static str = "SparseFilesValue";
+
+    const FIELDS: &'static [&'static str] = &["name"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            name: object::required(name, "name")?,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for SparseFilesValue {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -2064,26 +2859,57 @@ impl Validate for SparseFilesValue {
 ///
 /// Schema: `/components/schemas/Sparse`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Sparse {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<Vec<Option<String>>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kinds: Option<Vec<Option<NullableKind>>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for Sparse {
+    const NAME: &'static str = "Sparse";
+
+    const FIELDS: &'static [&'static str] = &["labels", "kinds", "files"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "labels" => Some(0),
+            "kinds" => Some(1),
+            "files" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut labels = None;
+        let mut kinds = None;
+        let mut files = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut labels, "labels")?,
+                Some(1) => object::field(&mut map, &mut kinds, "kinds")?,
+                Some(2) => object::field(&mut map, &mut files, "files")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { labels, kinds, files })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for Sparse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -2285,9 +3111,48 @@ impl Validate for HostedToolChoiceType {
 
 /// Schema: `/components/schemas/HostedToolChoice`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HostedToolChoice {
     pub r#type: HostedToolChoiceType,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for HostedToolChoice {
+    const NAME: &'static str = "HostedToolChoice";
+
+    const FIELDS: &'static [&'static str] = &["type"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for HostedToolChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -2378,10 +3243,53 @@ impl Validate for FunctionChoiceType {
 
 /// Schema: `/components/schemas/FunctionChoice`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FunctionChoice {
     pub r#type: FunctionChoiceType,
     pub name: String,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for FunctionChoice {
+    const NAME: &'static str = "FunctionChoice";
+
+    const FIELDS: &'static [&'static str] = &["type", "name"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "name" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut name = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut name, "name")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            name: object::required(name, "name")?,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for FunctionChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -2425,50 +3333,54 @@ impl Serialize for Animal {
 }
 
 #[cfg(feature = "unused-schemas")]
+impl crate::runtime::tagged::Tagged for Animal {
+    const PROPERTY: &'static str = "kind";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`bird`, `fish`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("bird") => {
+                    <Bird as Deserialize>::deserialize(body).map(Self::Bird)
+                }
+                tagged::Tag::Text("fish") => {
+                    <Fish as Deserialize>::deserialize(body).map(Self::Fish)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<Bird>(value.clone()) {
+            Ok(v) => return Ok(Self::Bird(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Bird")),
+        }
+        match crate::runtime::integer::from_value::<Fish>(value.clone()) {
+            Ok(v) => return Ok(Self::Fish(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Fish")),
+        }
+        Err(
+            format!(
+                concat!("no variant of `", "Animal", "` matched: {}"), reasons.join("; ")
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Animal {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("kind")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("bird") => crate::runtime::integer::from_value(value).map(Self::Bird),
-            Some("fish") => crate::runtime::integer::from_value(value).map(Self::Fish),
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "kind",
-                            "` value `{}`; expected one of ", "`bird`, `fish`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                match crate::runtime::integer::from_value::<Bird>(value.clone()) {
-                    Ok(v) => return Ok(Self::Bird(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "Bird")),
-                }
-                match crate::runtime::integer::from_value::<Fish>(value.clone()) {
-                    Ok(v) => return Ok(Self::Fish(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "Fish")),
-                }
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "Animal", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -2479,15 +3391,54 @@ impl Validate for Animal {
 
 /// Schema: `/components/schemas/Bird`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Bird {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     pub wings: i64,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for Bird {
+    const NAME: &'static str = "Bird";
+
+    const FIELDS: &'static [&'static str] = &["kind", "wings"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0),
+            "wings" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut kind = None;
+        let mut wings = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut kind, "kind")?,
+                Some(1) => object::field(&mut map, &mut wings, "wings")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            kind,
+            wings: object::required(wings, "wings")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for Bird {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -2512,15 +3463,54 @@ impl Validate for Bird {
 
 /// Schema: `/components/schemas/Fish`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Fish {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     pub fins: i64,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for Fish {
+    const NAME: &'static str = "Fish";
+
+    const FIELDS: &'static [&'static str] = &["kind", "fins"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0),
+            "fins" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut kind = None;
+        let mut fins = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut kind, "kind")?,
+                Some(1) => object::field(&mut map, &mut fins, "fins")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            kind,
+            fins: object::required(fins, "fins")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for Fish {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -2549,15 +3539,54 @@ pub type Digits = String;
 
 /// Schema: `/components/schemas/FormEntry`.
 #[cfg(feature = "forms")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FormEntry {
     pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
+}
+
+#[cfg(feature = "forms")]
+impl crate::runtime::object::Object for FormEntry {
+    const NAME: &'static str = "FormEntry";
+
+    const FIELDS: &'static [&'static str] = &["name", "count"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            "count" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        let mut count = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(1) => object::field(&mut map, &mut count, "count")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            name: object::required(name, "name")?,
+            count,
+        })
+    }
+}
+
+#[cfg(feature = "forms")]
+impl<'de> Deserialize<'de> for FormEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "forms")]
@@ -2735,66 +3764,73 @@ impl Serialize for Dish {
 }
 
 #[cfg(feature = "dishes")]
+impl crate::runtime::tagged::Tagged for Dish {
+    const PROPERTY: &'static str = "kind";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`Cake`, `Tea`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("Cake") => {
+                    <Cake as Deserialize>::deserialize(body).map(Self::Cake)
+                }
+                tagged::Tag::Text("Tea") => {
+                    <Tea as Deserialize>::deserialize(body).map(Self::Tea)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        let mut unchecked = None;
+        match crate::runtime::integer::from_value::<Cake>(value.clone()) {
+            Ok(v) => {
+                let v = Self::Cake(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "Cake")),
+        }
+        match crate::runtime::integer::from_value::<Tea>(value.clone()) {
+            Ok(v) => {
+                let v = Self::Tea(v);
+                let mut errors = Violations::new();
+                v.validate("", &mut errors);
+                if errors.is_empty() {
+                    return Ok(v);
+                }
+                unchecked.get_or_insert(v);
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "Tea")),
+        }
+        unchecked
+            .ok_or_else(|| {
+                format!(
+                    concat!("no variant of `", "Dish", "` matched: {}"), reasons
+                    .join("; ")
+                )
+            })
+    }
+}
+
+#[cfg(feature = "dishes")]
 impl<'de> Deserialize<'de> for Dish {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("kind")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("Cake") => crate::runtime::integer::from_value(value).map(Self::Cake),
-            Some("Tea") => crate::runtime::integer::from_value(value).map(Self::Tea),
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "kind",
-                            "` value `{}`; expected one of ", "`Cake`, `Tea`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                let mut unchecked = None;
-                match crate::runtime::integer::from_value::<Cake>(value.clone()) {
-                    Ok(v) => {
-                        let v = Self::Cake(v);
-                        let mut errors = Violations::new();
-                        v.validate("", &mut errors);
-                        if errors.is_empty() {
-                            return Ok(v);
-                        }
-                        unchecked.get_or_insert(v);
-                    }
-                    Err(e) => reasons.push(format!("{}: {e}", "Cake")),
-                }
-                match crate::runtime::integer::from_value::<Tea>(value.clone()) {
-                    Ok(v) => {
-                        let v = Self::Tea(v);
-                        let mut errors = Violations::new();
-                        v.validate("", &mut errors);
-                        if errors.is_empty() {
-                            return Ok(v);
-                        }
-                        unchecked.get_or_insert(v);
-                    }
-                    Err(e) => reasons.push(format!("{}: {e}", "Tea")),
-                }
-                unchecked
-                    .ok_or_else(|| serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "Dish", "` matched: {}"), reasons
-                            .join("; ")
-                        ),
-                    ))
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -2878,16 +3914,59 @@ impl Validate for CakeKind {
 
 /// Schema: `/components/schemas/Cake`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cake {
     pub kind: CakeKind,
     pub calories: f64,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vegan: Option<bool>,
+}
+
+#[cfg(feature = "dishes")]
+impl crate::runtime::object::Object for Cake {
+    const NAME: &'static str = "Cake";
+
+    const FIELDS: &'static [&'static str] = &["kind", "calories", "vegan"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0),
+            "calories" => Some(1),
+            "vegan" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut kind = None;
+        let mut calories = None;
+        let mut vegan = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut kind, "kind")?,
+                Some(1) => object::field(&mut map, &mut calories, "calories")?,
+                Some(2) => object::field(&mut map, &mut vegan, "vegan")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            kind: object::required(kind, "kind")?,
+            calories: object::required(calories, "calories")?,
+            vegan,
+        })
+    }
+}
+
+#[cfg(feature = "dishes")]
+impl<'de> Deserialize<'de> for Cake {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "dishes")]
@@ -2990,16 +4069,59 @@ impl Validate for TeaKind {
 
 /// Schema: `/components/schemas/Tea`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Tea {
     pub kind: TeaKind,
     pub cups: i64,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sugar: Option<Option<i64>>,
+}
+
+#[cfg(feature = "dishes")]
+impl crate::runtime::object::Object for Tea {
+    const NAME: &'static str = "Tea";
+
+    const FIELDS: &'static [&'static str] = &["kind", "cups", "sugar"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "kind" => Some(0),
+            "cups" => Some(1),
+            "sugar" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut kind = None;
+        let mut cups = None;
+        let mut sugar = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut kind, "kind")?,
+                Some(1) => object::field(&mut map, &mut cups, "cups")?,
+                Some(2) => object::field(&mut map, &mut sugar, "sugar")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            kind: object::required(kind, "kind")?,
+            cups: object::required(cups, "cups")?,
+            sugar,
+        })
+    }
+}
+
+#[cfg(feature = "dishes")]
+impl<'de> Deserialize<'de> for Tea {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "dishes")]
@@ -3030,14 +4152,47 @@ impl Validate for Tea {
 
 /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
 #[cfg(any(feature = "notes", feature = "things"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct NamedInnerDeep {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+}
+
+#[cfg(any(feature = "notes", feature = "things"))]
+impl crate::runtime::object::Object for NamedInnerDeep {
+    const NAME: &'static str = "NamedInnerDeep";
+
+    const FIELDS: &'static [&'static str] = &["value"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "value" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut value = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut value, "value")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { value })
+    }
+}
+
+#[cfg(any(feature = "notes", feature = "things"))]
+impl<'de> Deserialize<'de> for NamedInnerDeep {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(any(feature = "notes", feature = "things"))]
@@ -3062,14 +4217,47 @@ impl Validate for NamedInnerDeep {
 
 /// Schema: `/components/schemas/Named/properties/inner`.
 #[cfg(any(feature = "notes", feature = "things"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct NamedInner {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub deep: Option<NamedInnerDeep>,
+}
+
+#[cfg(any(feature = "notes", feature = "things"))]
+impl crate::runtime::object::Object for NamedInner {
+    const NAME: &'static str = "NamedInner";
+
+    const FIELDS: &'static [&'static str] = &["deep"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "deep" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut deep = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut deep, "deep")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { deep })
+    }
+}
+
+#[cfg(any(feature = "notes", feature = "things"))]
+impl<'de> Deserialize<'de> for NamedInner {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(any(feature = "notes", feature = "things"))]
@@ -3093,14 +4281,47 @@ impl Validate for NamedInner {
 
 /// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
 #[cfg(any(feature = "notes", feature = "things"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct NamedLabelsValue {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+}
+
+#[cfg(any(feature = "notes", feature = "things"))]
+impl crate::runtime::object::Object for NamedLabelsValue {
+    const NAME: &'static str = "NamedLabelsValue";
+
+    const FIELDS: &'static [&'static str] = &["text"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "text" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut text = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut text, "text")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { text })
+    }
+}
+
+#[cfg(any(feature = "notes", feature = "things"))]
+impl<'de> Deserialize<'de> for NamedLabelsValue {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(any(feature = "notes", feature = "things"))]
@@ -3119,32 +4340,67 @@ impl Validate for NamedLabelsValue {
 
 /// Schema: `/components/schemas/Named`.
 #[cfg(any(feature = "notes", feature = "things"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Named {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mirror: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub inner: Option<NamedInner>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,
+}
+
+#[cfg(any(feature = "notes", feature = "things"))]
+impl crate::runtime::object::Object for Named {
+    const NAME: &'static str = "Named";
+
+    const FIELDS: &'static [&'static str] = &["mirror", "inner", "tags", "labels"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "mirror" => Some(0),
+            "inner" => Some(1),
+            "tags" => Some(2),
+            "labels" => Some(3),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut mirror = None;
+        let mut inner = None;
+        let mut tags = None;
+        let mut labels = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut mirror, "mirror")?,
+                Some(1) => object::field(&mut map, &mut inner, "inner")?,
+                Some(2) => object::field(&mut map, &mut tags, "tags")?,
+                Some(3) => object::field(&mut map, &mut labels, "labels")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            mirror,
+            inner,
+            tags,
+            labels,
+        })
+    }
+}
+
+#[cfg(any(feature = "notes", feature = "things"))]
+impl<'de> Deserialize<'de> for Named {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(any(feature = "notes", feature = "things"))]
@@ -3271,14 +4527,47 @@ impl Validate for GetTreesIdTheme {
 
 /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GetTreesIdClientErrorBody {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+#[cfg(feature = "trees")]
+impl crate::runtime::object::Object for GetTreesIdClientErrorBody {
+    const NAME: &'static str = "GetTreesIdClientErrorBody";
+
+    const FIELDS: &'static [&'static str] = &["reason"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "reason" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut reason = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut reason, "reason")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { reason })
+    }
+}
+
+#[cfg(feature = "trees")]
+impl<'de> Deserialize<'de> for GetTreesIdClientErrorBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "trees")]
@@ -3297,15 +4586,54 @@ impl Validate for GetTreesIdClientErrorBody {
 
 /// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CreateVideoBody {
     pub prompt: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds: Option<i64>,
+}
+
+#[cfg(feature = "videos")]
+impl crate::runtime::object::Object for CreateVideoBody {
+    const NAME: &'static str = "CreateVideoBody";
+
+    const FIELDS: &'static [&'static str] = &["prompt", "seconds"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "prompt" => Some(0),
+            "seconds" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut prompt = None;
+        let mut seconds = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut prompt, "prompt")?,
+                Some(1) => object::field(&mut map, &mut seconds, "seconds")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            prompt: object::required(prompt, "prompt")?,
+            seconds,
+        })
+    }
+}
+
+#[cfg(feature = "videos")]
+impl<'de> Deserialize<'de> for CreateVideoBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "videos")]
@@ -3421,16 +4749,59 @@ impl Validate for CreateVideoMultipartStyle {
 
 /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CreateVideoMultipart {
     pub prompt: String,
     pub reference: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub style: Option<Option<CreateVideoMultipartStyle>>,
+}
+
+#[cfg(feature = "videos")]
+impl crate::runtime::object::Object for CreateVideoMultipart {
+    const NAME: &'static str = "CreateVideoMultipart";
+
+    const FIELDS: &'static [&'static str] = &["prompt", "reference", "style"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "prompt" => Some(0),
+            "reference" => Some(1),
+            "style" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut prompt = None;
+        let mut reference = None;
+        let mut style = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut prompt, "prompt")?,
+                Some(1) => object::field(&mut map, &mut reference, "reference")?,
+                Some(2) => object::field(&mut map, &mut style, "style")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            prompt: object::required(prompt, "prompt")?,
+            reference: object::required(reference, "reference")?,
+            style,
+        })
+    }
+}
+
+#[cfg(feature = "videos")]
+impl<'de> Deserialize<'de> for CreateVideoMultipart {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "videos")]
@@ -3465,14 +4836,47 @@ impl Validate for CreateVideoMultipart {
 
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta/properties/origin`.
 #[cfg(feature = "uploads")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct UploadBodyMetaOrigin {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
+}
+
+#[cfg(feature = "uploads")]
+impl crate::runtime::object::Object for UploadBodyMetaOrigin {
+    const NAME: &'static str = "UploadBodyMetaOrigin";
+
+    const FIELDS: &'static [&'static str] = &["city"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "city" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut city = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut city, "city")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { city })
+    }
+}
+
+#[cfg(feature = "uploads")]
+impl<'de> Deserialize<'de> for UploadBodyMetaOrigin {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "uploads")]
@@ -3491,21 +4895,60 @@ impl Validate for UploadBodyMetaOrigin {
 
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
 #[cfg(feature = "uploads")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct UploadBodyMeta {
     pub author: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pages: Option<i64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<UploadBodyMetaOrigin>,
+}
+
+#[cfg(feature = "uploads")]
+impl crate::runtime::object::Object for UploadBodyMeta {
+    const NAME: &'static str = "UploadBodyMeta";
+
+    const FIELDS: &'static [&'static str] = &["author", "pages", "origin"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "author" => Some(0),
+            "pages" => Some(1),
+            "origin" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut author = None;
+        let mut pages = None;
+        let mut origin = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut author, "author")?,
+                Some(1) => object::field(&mut map, &mut pages, "pages")?,
+                Some(2) => object::field(&mut map, &mut origin, "origin")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            author: object::required(author, "author")?,
+            pages,
+            origin,
+        })
+    }
+}
+
+#[cfg(feature = "uploads")]
+impl<'de> Deserialize<'de> for UploadBodyMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "uploads")]
@@ -3543,28 +4986,71 @@ impl Validate for UploadBodyMeta {
 
 /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "uploads")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct UploadBody {
     pub title: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub copies: Option<i64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub meta: Option<UploadBodyMeta>,
     pub file: String,
+}
+
+#[cfg(feature = "uploads")]
+impl crate::runtime::object::Object for UploadBody {
+    const NAME: &'static str = "UploadBody";
+
+    const FIELDS: &'static [&'static str] = &["title", "copies", "tags", "meta", "file"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "title" => Some(0),
+            "copies" => Some(1),
+            "tags" => Some(2),
+            "meta" => Some(3),
+            "file" => Some(4),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut title = None;
+        let mut copies = None;
+        let mut tags = None;
+        let mut meta = None;
+        let mut file = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut title, "title")?,
+                Some(1) => object::field(&mut map, &mut copies, "copies")?,
+                Some(2) => object::field(&mut map, &mut tags, "tags")?,
+                Some(3) => object::field(&mut map, &mut meta, "meta")?,
+                Some(4) => object::field(&mut map, &mut file, "file")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            title: object::required(title, "title")?,
+            copies,
+            tags,
+            meta,
+            file: object::required(file, "file")?,
+        })
+    }
+}
+
+#[cfg(feature = "uploads")]
+impl<'de> Deserialize<'de> for UploadBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "uploads")]
@@ -3702,57 +5188,101 @@ impl Validate for ListTaggedTag {
 
 /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GetThingsOkBody {
     /// A schema whose name collides with the generated client type.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub client: Option<Client>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub patch: Option<Patch>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<Level>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub odd: Option<Odd>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<Shape>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub any: Option<AnyThing>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub free: Option<FreeForm>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub named: Option<Named>,
+}
+
+#[cfg(feature = "things")]
+impl crate::runtime::object::Object for GetThingsOkBody {
+    const NAME: &'static str = "GetThingsOkBody";
+
+    const FIELDS: &'static [&'static str] = &[
+        "client",
+        "patch",
+        "level",
+        "odd",
+        "shape",
+        "any",
+        "free",
+        "named",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "client" => Some(0),
+            "patch" => Some(1),
+            "level" => Some(2),
+            "odd" => Some(3),
+            "shape" => Some(4),
+            "any" => Some(5),
+            "free" => Some(6),
+            "named" => Some(7),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut client = None;
+        let mut patch = None;
+        let mut level = None;
+        let mut odd = None;
+        let mut shape = None;
+        let mut any = None;
+        let mut free = None;
+        let mut named = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut client, "client")?,
+                Some(1) => object::field(&mut map, &mut patch, "patch")?,
+                Some(2) => object::field(&mut map, &mut level, "level")?,
+                Some(3) => object::field(&mut map, &mut odd, "odd")?,
+                Some(4) => object::field(&mut map, &mut shape, "shape")?,
+                Some(5) => object::field(&mut map, &mut any, "any")?,
+                Some(6) => object::field(&mut map, &mut free, "free")?,
+                Some(7) => object::field(&mut map, &mut named, "named")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            client,
+            patch,
+            level,
+            odd,
+            shape,
+            any,
+            free,
+            named,
+        })
+    }
+}
+
+#[cfg(feature = "things")]
+impl<'de> Deserialize<'de> for GetThingsOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "things")]
@@ -3822,38 +5352,73 @@ impl Validate for GetThingsOkBody {
 
 /// Schema: `/paths/~1filters/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct EchoFiltersOkBody {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub q: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Option<Metadata>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<Page>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub point: Option<Point>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<Range>,
+}
+
+#[cfg(feature = "filters")]
+impl crate::runtime::object::Object for EchoFiltersOkBody {
+    const NAME: &'static str = "EchoFiltersOkBody";
+
+    const FIELDS: &'static [&'static str] = &["q", "metadata", "page", "point", "range"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "q" => Some(0),
+            "metadata" => Some(1),
+            "page" => Some(2),
+            "point" => Some(3),
+            "range" => Some(4),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut q = None;
+        let mut metadata = None;
+        let mut page = None;
+        let mut point = None;
+        let mut range = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut q, "q")?,
+                Some(1) => object::field(&mut map, &mut metadata, "metadata")?,
+                Some(2) => object::field(&mut map, &mut page, "page")?,
+                Some(3) => object::field(&mut map, &mut point, "point")?,
+                Some(4) => object::field(&mut map, &mut range, "range")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            q,
+            metadata,
+            page,
+            point,
+            range,
+        })
+    }
+}
+
+#[cfg(feature = "filters")]
+impl<'de> Deserialize<'de> for EchoFiltersOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "filters")]
@@ -3908,7 +5473,7 @@ impl Validate for EchoFiltersOkBody {
 
 /// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EchoChoicesBody {
     /// No discriminator, but each variant pins `type` to its own value (openai's chunking
     /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
@@ -3917,26 +5482,75 @@ pub struct EchoChoicesBody {
     /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
     /// the objects are tagged by `type`, the string read as itself.
     pub tool_choice: ToolChoice,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub actions: Option<Vec<Action>>,
     /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
     /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sparse: Option<Sparse>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub net: Option<Net>,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for EchoChoicesBody {
+    const NAME: &'static str = "EchoChoicesBody";
+
+    const FIELDS: &'static [&'static str] = &[
+        "chunking",
+        "tool_choice",
+        "actions",
+        "sparse",
+        "net",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "chunking" => Some(0),
+            "tool_choice" => Some(1),
+            "actions" => Some(2),
+            "sparse" => Some(3),
+            "net" => Some(4),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut chunking = None;
+        let mut tool_choice = None;
+        let mut actions = None;
+        let mut sparse = None;
+        let mut net = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut chunking, "chunking")?,
+                Some(1) => object::field(&mut map, &mut tool_choice, "tool_choice")?,
+                Some(2) => object::field(&mut map, &mut actions, "actions")?,
+                Some(3) => object::field(&mut map, &mut sparse, "sparse")?,
+                Some(4) => object::field(&mut map, &mut net, "net")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            chunking: object::required(chunking, "chunking")?,
+            tool_choice: object::required(tool_choice, "tool_choice")?,
+            actions,
+            sparse,
+            net,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for EchoChoicesBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -3997,7 +5611,7 @@ impl Validate for EchoChoicesBody {
 
 /// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EchoChoicesOkBody {
     /// No discriminator, but each variant pins `type` to its own value (openai's chunking
     /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
@@ -4006,26 +5620,75 @@ pub struct EchoChoicesOkBody {
     /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
     /// the objects are tagged by `type`, the string read as itself.
     pub tool_choice: ToolChoice,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub actions: Option<Vec<Action>>,
     /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
     /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sparse: Option<Sparse>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub net: Option<Net>,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for EchoChoicesOkBody {
+    const NAME: &'static str = "EchoChoicesOkBody";
+
+    const FIELDS: &'static [&'static str] = &[
+        "chunking",
+        "tool_choice",
+        "actions",
+        "sparse",
+        "net",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "chunking" => Some(0),
+            "tool_choice" => Some(1),
+            "actions" => Some(2),
+            "sparse" => Some(3),
+            "net" => Some(4),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut chunking = None;
+        let mut tool_choice = None;
+        let mut actions = None;
+        let mut sparse = None;
+        let mut net = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut chunking, "chunking")?,
+                Some(1) => object::field(&mut map, &mut tool_choice, "tool_choice")?,
+                Some(2) => object::field(&mut map, &mut actions, "actions")?,
+                Some(3) => object::field(&mut map, &mut sparse, "sparse")?,
+                Some(4) => object::field(&mut map, &mut net, "net")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            chunking: object::required(chunking, "chunking")?,
+            tool_choice: object::required(tool_choice, "tool_choice")?,
+            actions,
+            sparse,
+            net,
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for EchoChoicesOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "choices")]
@@ -4086,44 +5749,86 @@ impl Validate for EchoChoicesOkBody {
 
 /// Schema: `/paths/~1labels~1{names}/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "labels")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct EchoLabelsOkBody {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub names: Option<Vec<String>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub csv: Option<Vec<String>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pipes: Option<Vec<String>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub spaced: Option<Vec<i64>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub jar: Option<Vec<String>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub crumbs: Option<Vec<String>>,
+}
+
+#[cfg(feature = "labels")]
+impl crate::runtime::object::Object for EchoLabelsOkBody {
+    const NAME: &'static str = "EchoLabelsOkBody";
+
+    const FIELDS: &'static [&'static str] = &[
+        "names",
+        "csv",
+        "pipes",
+        "spaced",
+        "jar",
+        "crumbs",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "names" => Some(0),
+            "csv" => Some(1),
+            "pipes" => Some(2),
+            "spaced" => Some(3),
+            "jar" => Some(4),
+            "crumbs" => Some(5),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut names = None;
+        let mut csv = None;
+        let mut pipes = None;
+        let mut spaced = None;
+        let mut jar = None;
+        let mut crumbs = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut names, "names")?,
+                Some(1) => object::field(&mut map, &mut csv, "csv")?,
+                Some(2) => object::field(&mut map, &mut pipes, "pipes")?,
+                Some(3) => object::field(&mut map, &mut spaced, "spaced")?,
+                Some(4) => object::field(&mut map, &mut jar, "jar")?,
+                Some(5) => object::field(&mut map, &mut crumbs, "crumbs")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            names,
+            csv,
+            pipes,
+            spaced,
+            jar,
+            crumbs,
+        })
+    }
+}
+
+#[cfg(feature = "labels")]
+impl<'de> Deserialize<'de> for EchoLabelsOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "labels")]

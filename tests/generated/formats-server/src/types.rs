@@ -4,91 +4,139 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+use crate::runtime::object;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use serde::Deserialize;
 use serde::Serialize;
 
-/// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
-/// (`Some(None)`) or a value (`Some(Some(_))`).
-fn absent_null_or_value<'de, T, D>(
-    deserializer: D,
-) -> Result<Option<Option<T>>, D::Error>
-where
-    T: Deserialize<'de>,
-    D: serde::Deserializer<'de>,
-{
-    Option::<T>::deserialize(deserializer).map(Some)
-}
-
 /// Schema: `/components/schemas/Event`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Event {
     pub id: uuid::Uuid,
     pub at: jiff::Timestamp,
     pub day: jiff::civil::Date,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ends: Option<Option<jiff::Timestamp>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub v4: Option<std::net::Ipv4Addr>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub v6: Option<std::net::Ipv6Addr>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub related: Option<Vec<uuid::Uuid>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub holidays: Option<std::collections::BTreeMap<String, jiff::civil::Date>>,
     /// Length and pattern beside a format are the UUID parser's to decide.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub code: Option<uuid::Uuid>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub homepage: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub contact: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
+}
+
+impl crate::runtime::object::Object for Event {
+    const NAME: &'static str = "Event";
+
+    const FIELDS: &'static [&'static str] = &[
+        "id",
+        "at",
+        "day",
+        "ends",
+        "v4",
+        "v6",
+        "related",
+        "holidays",
+        "code",
+        "homepage",
+        "contact",
+        "host",
+        "link",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0),
+            "at" => Some(1),
+            "day" => Some(2),
+            "ends" => Some(3),
+            "v4" => Some(4),
+            "v6" => Some(5),
+            "related" => Some(6),
+            "holidays" => Some(7),
+            "code" => Some(8),
+            "homepage" => Some(9),
+            "contact" => Some(10),
+            "host" => Some(11),
+            "link" => Some(12),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id = None;
+        let mut at = None;
+        let mut day = None;
+        let mut ends = None;
+        let mut v4 = None;
+        let mut v6 = None;
+        let mut related = None;
+        let mut holidays = None;
+        let mut code = None;
+        let mut homepage = None;
+        let mut contact = None;
+        let mut host = None;
+        let mut link = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut id, "id")?,
+                Some(1) => object::field(&mut map, &mut at, "at")?,
+                Some(2) => object::field(&mut map, &mut day, "day")?,
+                Some(3) => object::field(&mut map, &mut ends, "ends")?,
+                Some(4) => object::field(&mut map, &mut v4, "v4")?,
+                Some(5) => object::field(&mut map, &mut v6, "v6")?,
+                Some(6) => object::field(&mut map, &mut related, "related")?,
+                Some(7) => object::field(&mut map, &mut holidays, "holidays")?,
+                Some(8) => object::field(&mut map, &mut code, "code")?,
+                Some(9) => object::field(&mut map, &mut homepage, "homepage")?,
+                Some(10) => object::field(&mut map, &mut contact, "contact")?,
+                Some(11) => object::field(&mut map, &mut host, "host")?,
+                Some(12) => object::field(&mut map, &mut link, "link")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            id: object::required(id, "id")?,
+            at: object::required(at, "at")?,
+            day: object::required(day, "day")?,
+            ends,
+            v4,
+            v6,
+            related,
+            holidays,
+            code,
+            homepage,
+            contact,
+            host,
+            link,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 impl Event {
@@ -200,11 +248,56 @@ impl Validate for Event {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
     pub message: String,
     pub status: i32,
+}
+
+impl crate::runtime::object::Object for Error {
+    const NAME: &'static str = "Error";
+
+    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0),
+            "message" => Some(1),
+            "status" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut code = None;
+        let mut message = None;
+        let mut status = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut code, "code")?,
+                Some(1) => object::field(&mut map, &mut message, "message")?,
+                Some(2) => object::field(&mut map, &mut status, "status")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            code: object::required(code, "code")?,
+            message: object::required(message, "message")?,
+            status: object::required(status, "status")?,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Error {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 impl Error {

@@ -26,6 +26,8 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::object;
+use crate::runtime::tagged;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -126,35 +128,80 @@ impl Validate for CommandIncludeRoles {
 
 /// Schema: `/components/schemas/Command`.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Command {
     pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub permissions: Option<Option<i64>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub roles: Option<Option<Vec<Option<Snowflake>>>>,
     /// The empty object alone (no properties, no other member allowed).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nothing: Option<serde_json::Map<String, serde_json::Value>>,
     /// One string, or a list with bounds of its own.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub include_roles: Option<CommandIncludeRoles>,
+}
+
+#[cfg(feature = "commands")]
+impl crate::runtime::object::Object for Command {
+    const NAME: &'static str = "Command";
+
+    const FIELDS: &'static [&'static str] = &[
+        "name",
+        "permissions",
+        "roles",
+        "nothing",
+        "include_roles",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            "permissions" => Some(1),
+            "roles" => Some(2),
+            "nothing" => Some(3),
+            "include_roles" => Some(4),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        let mut permissions = None;
+        let mut roles = None;
+        let mut nothing = None;
+        let mut include_roles = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(1) => object::field(&mut map, &mut permissions, "permissions")?,
+                Some(2) => object::field(&mut map, &mut roles, "roles")?,
+                Some(3) => object::field(&mut map, &mut nothing, "nothing")?,
+                Some(4) => object::field(&mut map, &mut include_roles, "include_roles")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            name: object::required(name, "name")?,
+            permissions,
+            roles,
+            nothing,
+            include_roles,
+        })
+    }
+}
+
+#[cfg(feature = "commands")]
+impl<'de> Deserialize<'de> for Command {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "commands")]
@@ -313,11 +360,56 @@ impl Validate for CommandStatus {
 pub type Snowflake = String;
 
 /// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
     pub message: String,
     pub status: i32,
+}
+
+impl crate::runtime::object::Object for Error {
+    const NAME: &'static str = "Error";
+
+    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0),
+            "message" => Some(1),
+            "status" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut code = None;
+        let mut message = None;
+        let mut status = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut code, "code")?,
+                Some(1) => object::field(&mut map, &mut message, "message")?,
+                Some(2) => object::field(&mut map, &mut status, "status")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            code: object::required(code, "code")?,
+            message: object::required(message, "message")?,
+            status: object::required(status, "status")?,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Error {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 impl Error {
@@ -342,9 +434,48 @@ impl Validate for Error {
 
 /// Schema: `/components/schemas/Owner`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Owner {
     pub name: String,
+}
+
+#[cfg(feature = "records")]
+impl crate::runtime::object::Object for Owner {
+    const NAME: &'static str = "Owner";
+
+    const FIELDS: &'static [&'static str] = &["name"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            name: object::required(name, "name")?,
+        })
+    }
+}
+
+#[cfg(feature = "records")]
+impl<'de> Deserialize<'de> for Owner {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "records")]
@@ -439,10 +570,53 @@ impl Validate for ChangeAddedType {
 ///
 /// Schema: `/components/schemas/Change/anyOf/0`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChangeAdded {
     pub r#type: ChangeAddedType,
     pub id: i64,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for ChangeAdded {
+    const NAME: &'static str = "ChangeAdded";
+
+    const FIELDS: &'static [&'static str] = &["type", "id"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "id" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut id = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut id, "id")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            id: object::required(id, "id")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for ChangeAdded {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -535,16 +709,59 @@ impl Validate for ChangeRemovedType {
 ///
 /// Schema: `/components/schemas/Change/anyOf/1`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChangeRemoved {
     pub r#type: ChangeRemovedType,
     pub id: i64,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for ChangeRemoved {
+    const NAME: &'static str = "ChangeRemoved";
+
+    const FIELDS: &'static [&'static str] = &["type", "id", "reason"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "id" => Some(1),
+            "reason" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut id = None;
+        let mut reason = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut id, "id")?,
+                Some(2) => object::field(&mut map, &mut reason, "reason")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            id: object::required(id, "id")?,
+            reason,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for ChangeRemoved {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -595,55 +812,54 @@ impl Serialize for Change {
 }
 
 #[cfg(feature = "unused-schemas")]
+impl crate::runtime::tagged::Tagged for Change {
+    const PROPERTY: &'static str = "type";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`added`, `removed`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("added") => {
+                    <ChangeAdded as Deserialize>::deserialize(body).map(Self::Added)
+                }
+                tagged::Tag::Text("removed") => {
+                    <ChangeRemoved as Deserialize>::deserialize(body).map(Self::Removed)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<ChangeAdded>(value.clone()) {
+            Ok(v) => return Ok(Self::Added(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Added")),
+        }
+        match crate::runtime::integer::from_value::<ChangeRemoved>(value.clone()) {
+            Ok(v) => return Ok(Self::Removed(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Removed")),
+        }
+        Err(
+            format!(
+                concat!("no variant of `", "Change", "` matched: {}"), reasons.join("; ")
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Change {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("type")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("added") => crate::runtime::integer::from_value(value).map(Self::Added),
-            Some("removed") => {
-                crate::runtime::integer::from_value(value).map(Self::Removed)
-            }
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "type",
-                            "` value `{}`; expected one of ", "`added`, `removed`"),
-                            other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                match crate::runtime::integer::from_value::<ChangeAdded>(value.clone()) {
-                    Ok(v) => return Ok(Self::Added(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "Added")),
-                }
-                match crate::runtime::integer::from_value::<
-                    ChangeRemoved,
-                >(value.clone()) {
-                    Ok(v) => return Ok(Self::Removed(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "Removed")),
-                }
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "Change", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -728,9 +944,48 @@ impl Validate for RecordKind {
 ///
 /// Schema: `/components/schemas/Record/properties/deputy`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RecordDeputy {
     pub name: String,
+}
+
+#[cfg(feature = "records")]
+impl crate::runtime::object::Object for RecordDeputy {
+    const NAME: &'static str = "RecordDeputy";
+
+    const FIELDS: &'static [&'static str] = &["name"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            name: object::required(name, "name")?,
+        })
+    }
+}
+
+#[cfg(feature = "records")]
+impl<'de> Deserialize<'de> for RecordDeputy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "records")]
@@ -830,14 +1085,47 @@ impl Validate for RecordKey {
 ///
 /// Schema: `/components/schemas/Record/properties/extra`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct RecordExtra {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
+}
+
+#[cfg(feature = "records")]
+impl crate::runtime::object::Object for RecordExtra {
+    const NAME: &'static str = "RecordExtra";
+
+    const FIELDS: &'static [&'static str] = &["mode"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "mode" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut mode = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut mode, "mode")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { mode })
+    }
+}
+
+#[cfg(feature = "records")]
+impl<'de> Deserialize<'de> for RecordExtra {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "records")]
@@ -858,74 +1146,145 @@ impl Validate for RecordExtra {
 ///
 /// Schema: `/components/schemas/Record`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Record {
     pub id: i64,
     /// Always `record`.
     pub kind: RecordKind,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<i64>,
     /// Required, but may be null.
-    #[serde(deserialize_with = "Option::deserialize")]
     pub note: Option<String>,
     /// May be left out or be null.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nickname: Option<Option<String>>,
     /// Required; null when nobody owns it (the FastAPI/pydantic spelling).
-    #[serde(deserialize_with = "Option::deserialize")]
     pub owner: Option<Owner>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reviewer: Option<Option<Owner>>,
     pub score: f64,
     /// The same owner type, documented here (a `$ref` with a sibling).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub backup: Option<Owner>,
     /// A `$ref` whose sibling adds a constraint, merged like `allOf`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub deputy: Option<RecordDeputy>,
     /// A string or an integer.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<RecordKey>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<RecordDigest>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub anything: Option<serde_json::Value>,
     /// Checked only by the other keywords (if/then is not checked).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extra: Option<RecordExtra>,
+}
+
+#[cfg(feature = "records")]
+impl crate::runtime::object::Object for Record {
+    const NAME: &'static str = "Record";
+
+    const FIELDS: &'static [&'static str] = &[
+        "id",
+        "kind",
+        "version",
+        "note",
+        "nickname",
+        "owner",
+        "reviewer",
+        "score",
+        "backup",
+        "deputy",
+        "key",
+        "digest",
+        "anything",
+        "extra",
+    ];
+
+    const DENY_UNKNOWN: bool = true;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0),
+            "kind" => Some(1),
+            "version" => Some(2),
+            "note" => Some(3),
+            "nickname" => Some(4),
+            "owner" => Some(5),
+            "reviewer" => Some(6),
+            "score" => Some(7),
+            "backup" => Some(8),
+            "deputy" => Some(9),
+            "key" => Some(10),
+            "digest" => Some(11),
+            "anything" => Some(12),
+            "extra" => Some(13),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id = None;
+        let mut kind = None;
+        let mut version = None;
+        let mut note = None;
+        let mut nickname = None;
+        let mut owner = None;
+        let mut reviewer = None;
+        let mut score = None;
+        let mut backup = None;
+        let mut deputy = None;
+        let mut key = None;
+        let mut digest = None;
+        let mut anything = None;
+        let mut extra = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut id, "id")?,
+                Some(1) => object::field(&mut map, &mut kind, "kind")?,
+                Some(2) => object::field(&mut map, &mut version, "version")?,
+                Some(3) => object::field(&mut map, &mut note, "note")?,
+                Some(4) => object::field(&mut map, &mut nickname, "nickname")?,
+                Some(5) => object::field(&mut map, &mut owner, "owner")?,
+                Some(6) => object::field(&mut map, &mut reviewer, "reviewer")?,
+                Some(7) => object::field(&mut map, &mut score, "score")?,
+                Some(8) => object::field(&mut map, &mut backup, "backup")?,
+                Some(9) => object::field(&mut map, &mut deputy, "deputy")?,
+                Some(10) => object::field(&mut map, &mut key, "key")?,
+                Some(11) => object::field(&mut map, &mut digest, "digest")?,
+                Some(12) => object::field(&mut map, &mut anything, "anything")?,
+                Some(13) => object::field(&mut map, &mut extra, "extra")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            id: object::required(id, "id")?,
+            kind: object::required(kind, "kind")?,
+            version,
+            note: object::present(note, "note")?,
+            nickname,
+            owner: object::present(owner, "owner")?,
+            reviewer,
+            score: object::required(score, "score")?,
+            backup,
+            deputy,
+            key,
+            digest,
+            anything: object::optional(anything),
+            extra,
+        })
+    }
+}
+
+#[cfg(feature = "records")]
+impl<'de> Deserialize<'de> for Record {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "records")]
@@ -1195,30 +1554,73 @@ impl Validate for GateStep {
 
 /// Schema: `/components/schemas/Gate`.
 #[cfg(feature = "gates")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Gate {
     pub mode: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pin: Option<String>,
     /// Half steps; a whole number fits both branches, so none is exactly one.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<GateStep>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<serde_json::Value>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
+}
+
+#[cfg(feature = "gates")]
+impl crate::runtime::object::Object for Gate {
+    const NAME: &'static str = "Gate";
+
+    const FIELDS: &'static [&'static str] = &["mode", "pin", "step", "origin", "tags"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "mode" => Some(0),
+            "pin" => Some(1),
+            "step" => Some(2),
+            "origin" => Some(3),
+            "tags" => Some(4),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut mode = None;
+        let mut pin = None;
+        let mut step = None;
+        let mut origin = None;
+        let mut tags = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut mode, "mode")?,
+                Some(1) => object::field(&mut map, &mut pin, "pin")?,
+                Some(2) => object::field(&mut map, &mut step, "step")?,
+                Some(3) => object::field(&mut map, &mut origin, "origin")?,
+                Some(4) => object::field(&mut map, &mut tags, "tags")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            mode: object::required(mode, "mode")?,
+            pin,
+            step,
+            origin: object::optional(origin),
+            tags,
+        })
+    }
+}
+
+#[cfg(feature = "gates")]
+impl<'de> Deserialize<'de> for Gate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "gates")]
@@ -1272,31 +1674,82 @@ impl Validate for Gate {
 
 /// Schema: `/components/schemas/Shipment`.
 #[cfg(feature = "shipments")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Shipment {
     /// Latitude and longitude.
     pub position: (f64, f64),
     /// At most one hub the shipment passes; `[]` when it goes direct.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<Vec<String>>,
     pub token: crate::runtime::base64::Base64Url,
     #[serde(rename = "trackingNumber")]
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tracking_number: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub carrier: Option<String>,
+}
+
+#[cfg(feature = "shipments")]
+impl crate::runtime::object::Object for Shipment {
+    const NAME: &'static str = "Shipment";
+
+    const FIELDS: &'static [&'static str] = &[
+        "position",
+        "via",
+        "token",
+        "trackingNumber",
+        "carrier",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "position" => Some(0),
+            "via" => Some(1),
+            "token" => Some(2),
+            "trackingNumber" => Some(3),
+            "carrier" => Some(4),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut position = None;
+        let mut via = None;
+        let mut token = None;
+        let mut tracking_number = None;
+        let mut carrier = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut position, "position")?,
+                Some(1) => object::field(&mut map, &mut via, "via")?,
+                Some(2) => object::field(&mut map, &mut token, "token")?,
+                Some(3) => {
+                    object::field(&mut map, &mut tracking_number, "trackingNumber")?
+                }
+                Some(4) => object::field(&mut map, &mut carrier, "carrier")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            position: object::required(position, "position")?,
+            via,
+            token: object::required(token, "token")?,
+            tracking_number,
+            carrier,
+        })
+    }
+}
+
+#[cfg(feature = "shipments")]
+impl<'de> Deserialize<'de> for Shipment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "shipments")]
@@ -1395,57 +1848,60 @@ impl Serialize for Input {
 }
 
 #[cfg(feature = "unused-schemas")]
+impl crate::runtime::tagged::Tagged for Input {
+    const PROPERTY: &'static str = "type";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`note`, `search_call`, `patch_output`, `Note`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("note") => {
+                    <Note as Deserialize>::deserialize(body).map(Self::Note)
+                }
+                tagged::Tag::Text("search_call") => {
+                    <InputItem as Deserialize>::deserialize(body).map(Self::Item)
+                }
+                tagged::Tag::Text("patch_output") => {
+                    <InputItem as Deserialize>::deserialize(body).map(Self::Item)
+                }
+                tagged::Tag::Text("Note") => {
+                    <Note as Deserialize>::deserialize(body).map(Self::Note)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<Note>(value.clone()) {
+            Ok(v) => return Ok(Self::Note(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Note")),
+        }
+        match crate::runtime::integer::from_value::<InputItem>(value.clone()) {
+            Ok(v) => return Ok(Self::Item(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "Item")),
+        }
+        Err(
+            format!(
+                concat!("no variant of `", "Input", "` matched: {}"), reasons.join("; ")
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Input {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("type")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("note") => crate::runtime::integer::from_value(value).map(Self::Note),
-            Some("search_call") => {
-                crate::runtime::integer::from_value(value).map(Self::Item)
-            }
-            Some("patch_output") => {
-                crate::runtime::integer::from_value(value).map(Self::Item)
-            }
-            Some("Note") => crate::runtime::integer::from_value(value).map(Self::Note),
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "type",
-                            "` value `{}`; expected one of ",
-                            "`note`, `search_call`, `patch_output`, `Note`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                match crate::runtime::integer::from_value::<Note>(value.clone()) {
-                    Ok(v) => return Ok(Self::Note(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "Note")),
-                }
-                match crate::runtime::integer::from_value::<InputItem>(value.clone()) {
-                    Ok(v) => return Ok(Self::Item(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "Item")),
-                }
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "Input", "` matched: {}"), reasons
-                            .join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -1524,10 +1980,53 @@ impl Validate for NoteType {
 
 /// Schema: `/components/schemas/Note`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Note {
     pub r#type: NoteType,
     pub text: String,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for Note {
+    const NAME: &'static str = "Note";
+
+    const FIELDS: &'static [&'static str] = &["type", "text"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "text" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut text = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut text, "text")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            text: object::required(text, "text")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for Note {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1569,55 +2068,55 @@ impl Serialize for Item {
 }
 
 #[cfg(feature = "unused-schemas")]
+impl crate::runtime::tagged::Tagged for Item {
+    const PROPERTY: &'static str = "type";
+
+    const INTEGER: bool = false;
+
+    const KNOWN: &'static str = "`search_call`, `patch_output`";
+
+    fn variant<'de, D: serde::Deserializer<'de>>(
+        tag: tagged::Tag<'_>,
+        body: D,
+    ) -> Option<Result<Self, D::Error>> {
+        Some(
+            match tag {
+                tagged::Tag::Text("search_call") => {
+                    <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
+                }
+                tagged::Tag::Text("patch_output") => {
+                    <PatchOutput as Deserialize>::deserialize(body)
+                        .map(Self::PatchOutput)
+                }
+                _ => return None,
+            },
+        )
+    }
+
+    fn untagged(value: serde_json::Value) -> Result<Self, String> {
+        let mut reasons = Vec::new();
+        match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
+            Ok(v) => return Ok(Self::SearchCall(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
+        }
+        match crate::runtime::integer::from_value::<PatchOutput>(value.clone()) {
+            Ok(v) => return Ok(Self::PatchOutput(v)),
+            Err(e) => reasons.push(format!("{}: {e}", "PatchOutput")),
+        }
+        Err(
+            format!(
+                concat!("no variant of `", "Item", "` matched: {}"), reasons.join("; ")
+            ),
+        )
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
 impl<'de> Deserialize<'de> for Item {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get("type")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned);
-        let tag = tag.as_deref();
-        match tag {
-            Some("search_call") => {
-                crate::runtime::integer::from_value(value).map(Self::SearchCall)
-            }
-            Some("patch_output") => {
-                crate::runtime::integer::from_value(value).map(Self::PatchOutput)
-            }
-            Some(other) => {
-                return Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("unknown `", "type",
-                            "` value `{}`; expected one of ",
-                            "`search_call`, `patch_output`"), other
-                        ),
-                    ),
-                );
-            }
-            None => {
-                let mut reasons = Vec::new();
-                match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
-                    Ok(v) => return Ok(Self::SearchCall(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
-                }
-                match crate::runtime::integer::from_value::<PatchOutput>(value.clone()) {
-                    Ok(v) => return Ok(Self::PatchOutput(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", "PatchOutput")),
-                }
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "Item", "` matched: {}"), reasons
-                            .join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
-            .map_err(serde::de::Error::custom)
+        tagged::deserialize(deserializer)
     }
 }
 
@@ -1700,10 +2199,53 @@ impl Validate for SearchCallType {
 
 /// Schema: `/components/schemas/SearchCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SearchCall {
     pub r#type: SearchCallType,
     pub query: String,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for SearchCall {
+    const NAME: &'static str = "SearchCall";
+
+    const FIELDS: &'static [&'static str] = &["type", "query"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "query" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut query = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut query, "query")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            query: object::required(query, "query")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for SearchCall {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1798,10 +2340,53 @@ impl Validate for PatchOutputType {
 
 /// Schema: `/components/schemas/PatchOutput`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PatchOutput {
     pub r#type: PatchOutputType,
     pub id: String,
+}
+
+#[cfg(feature = "unused-schemas")]
+impl crate::runtime::object::Object for PatchOutput {
+    const NAME: &'static str = "PatchOutput";
+
+    const FIELDS: &'static [&'static str] = &["type", "id"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "type" => Some(0),
+            "id" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type = None;
+        let mut id = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut r#type, "type")?,
+                Some(1) => object::field(&mut map, &mut id, "id")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            r#type: object::required(r#type, "type")?,
+            id: object::required(id, "id")?,
+        })
+    }
+}
+
+#[cfg(feature = "unused-schemas")]
+impl<'de> Deserialize<'de> for PatchOutput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1897,15 +2482,54 @@ impl Validate for RecordDigestAlgorithm {
 
 /// Schema: `/components/schemas/Record/$defs/Digest`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RecordDigest {
     pub algorithm: RecordDigestAlgorithm,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<crate::runtime::base64::Base64>,
+}
+
+#[cfg(feature = "records")]
+impl crate::runtime::object::Object for RecordDigest {
+    const NAME: &'static str = "RecordDigest";
+
+    const FIELDS: &'static [&'static str] = &["algorithm", "value"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "algorithm" => Some(0),
+            "value" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut algorithm = None;
+        let mut value = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut algorithm, "algorithm")?,
+                Some(1) => object::field(&mut map, &mut value, "value")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            algorithm: object::required(algorithm, "algorithm")?,
+            value,
+        })
+    }
+}
+
+#[cfg(feature = "records")]
+impl<'de> Deserialize<'de> for RecordDigest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "records")]
@@ -1933,15 +2557,54 @@ impl Validate for RecordDigest {
 
 /// Schema: `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
 #[cfg(feature = "gate-notes")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddGateNoteBody {
     pub text: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<i64>,
+}
+
+#[cfg(feature = "gate-notes")]
+impl crate::runtime::object::Object for AddGateNoteBody {
+    const NAME: &'static str = "AddGateNoteBody";
+
+    const FIELDS: &'static [&'static str] = &["text", "level"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "text" => Some(0),
+            "level" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut text = None;
+        let mut level = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut text, "text")?,
+                Some(1) => object::field(&mut map, &mut level, "level")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            text: object::required(text, "text")?,
+            level,
+        })
+    }
+}
+
+#[cfg(feature = "gate-notes")]
+impl<'de> Deserialize<'de> for AddGateNoteBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "gate-notes")]
@@ -1974,16 +2637,59 @@ impl Validate for AddGateNoteBody {
 
 /// Schema: `/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "gate-photos")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddGatePhotoBody {
     pub photo: String,
     pub caption: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<i64>,
+}
+
+#[cfg(feature = "gate-photos")]
+impl crate::runtime::object::Object for AddGatePhotoBody {
+    const NAME: &'static str = "AddGatePhotoBody";
+
+    const FIELDS: &'static [&'static str] = &["photo", "caption", "level"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "photo" => Some(0),
+            "caption" => Some(1),
+            "level" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut photo = None;
+        let mut caption = None;
+        let mut level = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut photo, "photo")?,
+                Some(1) => object::field(&mut map, &mut caption, "caption")?,
+                Some(2) => object::field(&mut map, &mut level, "level")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            photo: object::required(photo, "photo")?,
+            caption: object::required(caption, "caption")?,
+            level,
+        })
+    }
+}
+
+#[cfg(feature = "gate-photos")]
+impl<'de> Deserialize<'de> for AddGatePhotoBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "gate-photos")]
@@ -2021,20 +2727,52 @@ pub type AddGateVisitBody = serde_json::Value;
 
 /// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "reviews")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct RequestReviewsBody {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reviewers: Option<Vec<String>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub team: Option<Vec<String>>,
+}
+
+#[cfg(feature = "reviews")]
+impl crate::runtime::object::Object for RequestReviewsBody {
+    const NAME: &'static str = "RequestReviewsBody";
+
+    const FIELDS: &'static [&'static str] = &["reviewers", "team"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "reviewers" => Some(0),
+            "team" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut reviewers = None;
+        let mut team = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut reviewers, "reviewers")?,
+                Some(1) => object::field(&mut map, &mut team, "team")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { reviewers, team })
+    }
+}
+
+#[cfg(feature = "reviews")]
+impl<'de> Deserialize<'de> for RequestReviewsBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "reviews")]
@@ -2121,21 +2859,52 @@ impl Validate for EditGistFileBody {
 
 /// Schema: `/paths/~1image-refs/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "image-refs")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct AddImageRefBody {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub image_url: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file_id: Option<String>,
+}
+
+#[cfg(feature = "image-refs")]
+impl crate::runtime::object::Object for AddImageRefBody {
+    const NAME: &'static str = "AddImageRefBody";
+
+    const FIELDS: &'static [&'static str] = &["image_url", "file_id"];
+
+    const DENY_UNKNOWN: bool = true;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "image_url" => Some(0),
+            "file_id" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut image_url = None;
+        let mut file_id = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut image_url, "image_url")?,
+                Some(1) => object::field(&mut map, &mut file_id, "file_id")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { image_url, file_id })
+    }
+}
+
+#[cfg(feature = "image-refs")]
+impl<'de> Deserialize<'de> for AddImageRefBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "image-refs")]

@@ -15,28 +15,58 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::object;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
 use serde::Deserialize;
 use serde::Serialize;
 
-/// Reads a property that may be absent (`None`, via `#[serde(default)]`), `null`
-/// (`Some(None)`) or a value (`Some(Some(_))`).
-fn absent_null_or_value<'de, T, D>(
-    deserializer: D,
-) -> Result<Option<Option<T>>, D::Error>
-where
-    T: Deserialize<'de>,
-    D: serde::Deserializer<'de>,
-{
-    Option::<T>::deserialize(deserializer).map(Some)
-}
-
 /// Schema: `/components/schemas/Item`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Item {
     pub id: i64,
     pub kind: String,
+}
+
+impl crate::runtime::object::Object for Item {
+    const NAME: &'static str = "Item";
+
+    const FIELDS: &'static [&'static str] = &["id", "kind"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "id" => Some(0),
+            "kind" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id = None;
+        let mut kind = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut id, "id")?,
+                Some(1) => object::field(&mut map, &mut kind, "kind")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            id: object::required(id, "id")?,
+            kind: object::required(kind, "kind")?,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Item {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 impl Item {
@@ -53,15 +83,54 @@ impl Validate for Item {
 
 /// Schema: `/components/schemas/ItemResultsPage`.
 #[cfg(feature = "dropshot")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ItemResultsPage {
     pub items: Vec<Item>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "absent_null_or_value"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_page: Option<Option<String>>,
+}
+
+#[cfg(feature = "dropshot")]
+impl crate::runtime::object::Object for ItemResultsPage {
+    const NAME: &'static str = "ItemResultsPage";
+
+    const FIELDS: &'static [&'static str] = &["items", "next_page"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "items" => Some(0),
+            "next_page" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut items = None;
+        let mut next_page = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut items, "items")?,
+                Some(1) => object::field(&mut map, &mut next_page, "next_page")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            items: object::required(items, "items")?,
+            next_page,
+        })
+    }
+}
+
+#[cfg(feature = "dropshot")]
+impl<'de> Deserialize<'de> for ItemResultsPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "dropshot")]
@@ -86,21 +155,55 @@ impl Validate for ItemResultsPage {
 
 /// Schema: `/components/schemas/CursorPage`.
 #[cfg(feature = "cursor")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct CursorPage {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Item>>,
     #[serde(rename = "nextPageToken")]
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::runtime::body::non_null"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_page_token: Option<String>,
+}
+
+#[cfg(feature = "cursor")]
+impl crate::runtime::object::Object for CursorPage {
+    const NAME: &'static str = "CursorPage";
+
+    const FIELDS: &'static [&'static str] = &["data", "nextPageToken"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "data" => Some(0),
+            "nextPageToken" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut data = None;
+        let mut next_page_token = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut data, "data")?,
+                Some(1) => {
+                    object::field(&mut map, &mut next_page_token, "nextPageToken")?
+                }
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { data, next_page_token })
+    }
+}
+
+#[cfg(feature = "cursor")]
+impl<'de> Deserialize<'de> for CursorPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "cursor")]
@@ -125,13 +228,74 @@ impl Validate for CursorPage {
 
 /// Schema: `/components/schemas/AfterPage`.
 #[cfg(feature = "after")]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AfterPage {
     pub object: String,
     pub data: Vec<Item>,
     pub first_id: String,
     pub last_id: String,
     pub has_more: bool,
+}
+
+#[cfg(feature = "after")]
+impl crate::runtime::object::Object for AfterPage {
+    const NAME: &'static str = "AfterPage";
+
+    const FIELDS: &'static [&'static str] = &[
+        "object",
+        "data",
+        "first_id",
+        "last_id",
+        "has_more",
+    ];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "object" => Some(0),
+            "data" => Some(1),
+            "first_id" => Some(2),
+            "last_id" => Some(3),
+            "has_more" => Some(4),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut object = None;
+        let mut data = None;
+        let mut first_id = None;
+        let mut last_id = None;
+        let mut has_more = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut object, "object")?,
+                Some(1) => object::field(&mut map, &mut data, "data")?,
+                Some(2) => object::field(&mut map, &mut first_id, "first_id")?,
+                Some(3) => object::field(&mut map, &mut last_id, "last_id")?,
+                Some(4) => object::field(&mut map, &mut has_more, "has_more")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            object: object::required(object, "object")?,
+            data: object::required(data, "data")?,
+            first_id: object::required(first_id, "first_id")?,
+            last_id: object::required(last_id, "last_id")?,
+            has_more: object::required(has_more, "has_more")?,
+        })
+    }
+}
+
+#[cfg(feature = "after")]
+impl<'de> Deserialize<'de> for AfterPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(feature = "after")]
@@ -162,11 +326,58 @@ impl Validate for AfterPage {
 
 /// Schema: `/components/schemas/Error`.
 #[cfg(any(feature = "dropshot", feature = "link"))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
     pub message: String,
     pub status: i64,
+}
+
+#[cfg(any(feature = "dropshot", feature = "link"))]
+impl crate::runtime::object::Object for Error {
+    const NAME: &'static str = "Error";
+
+    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0),
+            "message" => Some(1),
+            "status" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut code = None;
+        let mut message = None;
+        let mut status = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut code, "code")?,
+                Some(1) => object::field(&mut map, &mut message, "message")?,
+                Some(2) => object::field(&mut map, &mut status, "status")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            code: object::required(code, "code")?,
+            message: object::required(message, "message")?,
+            status: object::required(status, "status")?,
+        })
+    }
+}
+
+#[cfg(any(feature = "dropshot", feature = "link"))]
+impl<'de> Deserialize<'de> for Error {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(any(feature = "dropshot", feature = "link"))]

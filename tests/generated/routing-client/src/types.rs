@@ -18,15 +18,57 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::object;
 use serde::Deserialize;
 use serde::Serialize;
 
 /// Schema: `/components/schemas/Echo`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Echo {
     pub operation: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub params: Option<std::collections::BTreeMap<String, String>>,
+}
+
+impl crate::runtime::object::Object for Echo {
+    const NAME: &'static str = "Echo";
+
+    const FIELDS: &'static [&'static str] = &["operation", "params"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "operation" => Some(0),
+            "params" => Some(1),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut operation = None;
+        let mut params = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut operation, "operation")?,
+                Some(1) => object::field(&mut map, &mut params, "params")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            operation: object::required(operation, "operation")?,
+            params: object::optional(params),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Echo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 impl Echo {
@@ -51,11 +93,58 @@ impl Echo {
 
 /// Schema: `/components/schemas/Error`.
 #[cfg(any(feature = "accounts", feature = "files"))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
     pub message: String,
     pub status: i64,
+}
+
+#[cfg(any(feature = "accounts", feature = "files"))]
+impl crate::runtime::object::Object for Error {
+    const NAME: &'static str = "Error";
+
+    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "code" => Some(0),
+            "message" => Some(1),
+            "status" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut code = None;
+        let mut message = None;
+        let mut status = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut code, "code")?,
+                Some(1) => object::field(&mut map, &mut message, "message")?,
+                Some(2) => object::field(&mut map, &mut status, "status")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            code: object::required(code, "code")?,
+            message: object::required(message, "message")?,
+            status: object::required(status, "status")?,
+        })
+    }
+}
+
+#[cfg(any(feature = "accounts", feature = "files"))]
+impl<'de> Deserialize<'de> for Error {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
 }
 
 #[cfg(any(feature = "accounts", feature = "files"))]
