@@ -11,7 +11,11 @@ import re
 import sys
 
 KINDS = [
-    (r"deserializ|visit_|__Field|__Visitor", "serde `Deserialize` impls"),
+    # serde's derive, and since 6791c6e the impls of the runtime's `Object` (structs: `read`,
+    # `index`) and `Tagged` (discriminated unions: `variant`, `untagged`) that replaced most of
+    # it; rustc names those `types::{{impl}}[N]::read`.
+    (r"deserializ|visit_|__Field|__Visitor|::\{\{impl\}\}\[\d+\]::(read|index|variant|untagged)\b",
+     "`Deserialize` impls (serde's derive, `Object`, `Tagged`)"),
     (r"::serialize|Serialize|__S\b", "serde `Serialize` impls"),
     (r"[Vv]alidat|::check", "validation checks (`Validate`)"),
     (r"::client::|::operations::", "per-operation client code (methods, options, answers)"),
@@ -45,8 +49,8 @@ def main():
             continue
         k = kind(query, key, crate)
         total[k] += int(ns)
-        if k.startswith("serde `Deserialize`"):
-            m = re.search(r"visit_seq|visit_map", key)
+        if k.startswith("`Deserialize`"):
+            m = re.search(r"visit_seq|visit_map|::read\b|::index\b|::variant\b|::untagged\b", key)
             deser[m.group(0) if m else "the rest"] += int(ns)
     whole = sum(total.values())
     print(f"| kind of code | self time | share |\n|---|---:|---:|")
