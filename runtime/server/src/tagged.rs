@@ -171,7 +171,6 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
                 tag: Some(tag),
                 pending: None,
                 map,
-                error: PhantomData,
             };
             return match T::variant(tag, de::value::MapAccessDeserializer::new(body)) {
                 Some(read) => read,
@@ -248,14 +247,13 @@ impl<'de> Visitor<'de> for KeySeed {
 
 /// The object as the variant reads it: the entries kept before the tag, the tag, then the
 /// rest of the input's map.
-struct Body<'t, A, E> {
+struct Body<'t, A> {
     kept: std::vec::IntoIter<(String, Value)>,
     property: &'static str,
     tag: Option<Tag<'t>>,
     /// The value of the kept entry whose key was just handed out.
     pending: Option<Pending<'t>>,
     map: A,
-    error: PhantomData<E>,
 }
 
 enum Pending<'t> {
@@ -263,7 +261,7 @@ enum Pending<'t> {
     Tag(Tag<'t>),
 }
 
-impl<'de, 't, A: MapAccess<'de>> MapAccess<'de> for Body<'t, A, A::Error> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Body<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(

@@ -29,6 +29,9 @@ pub(super) fn one_of(
     // an IPv4 or an IPv6 net, both strings, by `pattern`) are read as the one it fits, and
     // when it fits none, as the first that reads it, whose checks then refuse it.
     let checked_in_order = side == Side::Server && validated;
+    // Each variant tried on a copy of the value read whole.
+    let from_value =
+        |t: &TokenStream| quote!(crate::runtime::integer::from_value::<#t>(value.clone()));
     let deserialize = match &o.discriminator {
         // By the tag, read as the input streams past (the runtime's `tagged`); without one
         // (an answer that leaves the property out), in order, on the value read whole.
@@ -56,7 +59,7 @@ pub(super) fn one_of(
                 checked_in_order,
                 (&variants, &types, &labels),
                 wire_name,
-                |t| quote!(crate::runtime::integer::from_value::<#t>(value.clone())),
+                from_value,
                 |message| message,
             );
             quote! {
@@ -89,7 +92,7 @@ pub(super) fn one_of(
                 checked_in_order,
                 (&variants, &types, &labels),
                 wire_name,
-                |t| quote!(crate::runtime::integer::from_value::<#t>(value.clone())),
+                from_value,
                 |message| quote!(serde::de::Error::custom(#message)),
             );
             quote! {
