@@ -50,14 +50,33 @@ pub struct Api {
 /// fall in fewer than two.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FeatureGates {
-    /// Each feature (`pull-requests`) and the tag or path group it is named after, in the
-    /// order the document first uses them.
-    pub features: Vec<(String, String)>,
+    /// Each feature (`pull-requests`), in the order the document first uses its tag or path
+    /// group; `unused-schemas` last, where there is one.
+    pub features: Vec<Feature>,
     /// By operation index: the features any of which compiles it.
     pub operations: Vec<Vec<String>>,
     /// The types that compile under some features only (by name): those features; a type
     /// not listed always compiles.
     pub types: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// One cargo feature of the generated crates and what it compiles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Feature {
+    /// Its name in the manifests (`pull-requests`).
+    pub name: String,
+    /// What turns on with it.
+    pub of: FeatureOf,
+}
+
+/// What a [`Feature`] compiles: the manifests and READMEs describe it from this.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FeatureOf {
+    /// The operations of a tag, or of a path group in a document without tags (`Pull
+    /// Requests`, `pets`), and the types they reach.
+    Group(String),
+    /// The schemas no operation, webhook or error body reaches.
+    UnusedSchemas,
 }
 
 impl FeatureGates {

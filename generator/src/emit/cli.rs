@@ -434,7 +434,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     // With every command's feature off (no tag chosen), `run` reads and builds what no
     // command is left to use.
     let allowances = (!api.features.features.is_empty()).then(|| {
-        let names = api.features.features.iter().map(|(name, _)| name);
+        let names = api.features.features.iter().map(|f| &f.name);
         quote!(#![cfg_attr(not(all(#(feature = #names),*)), allow(unused_imports, unused_variables, dead_code))])
     });
     // A document without operations: the command line has only its global flags (clap
@@ -913,13 +913,13 @@ pub fn cargo_toml(
             .features
             .features
             .iter()
-            .map(|(feature, _)| format!("\"{feature}\""))
+            .map(|f| format!("\"{}\"", f.name))
             .collect();
         let mut lines = format!(
             "# One feature per tag, all on by default, each the client's own: with\n# `default-features = false` and the features of the tags you call, only their\n# commands (and the client's operations and types) compile.\ndefault = [{}]\n",
             names.join(", ")
         );
-        for (feature, _) in &api.features.features {
+        for feature in api.features.features.iter().map(|f| &f.name) {
             lines.push_str(&format!("{feature} = [\"{client_crate}/{feature}\"]\n"));
         }
         (", default-features = false".to_owned(), lines)

@@ -5,6 +5,8 @@
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;
 
+use crate::ir::Feature;
+
 /// `items` (top-level items, as one type or one operation prints them, or an operation's
 /// methods inside `impl Client`) each under `#[cfg(feature = "a")]` (`any(…)` of several features), placed after
 /// the item's doc comments; unchanged when there are none.
@@ -84,8 +86,8 @@ pub fn cfg(features: Option<&[String]>) -> Option<TokenStream> {
 /// A file's inner attribute for a crate built with some features off: the imports and
 /// private helpers only the left-out items use are then unused (with every feature on, as
 /// `default` builds it, the lints stay on).
-pub fn allowances(all: &[(String, String)]) -> Option<TokenStream> {
-    let names = all.iter().map(|(name, _)| name);
+pub fn allowances(all: &[Feature]) -> Option<TokenStream> {
+    let names = all.iter().map(|f| &f.name);
     (!all.is_empty()).then(
         || quote!(#![cfg_attr(not(all(#(feature = #names),*)), allow(unused_imports, dead_code))]),
     )

@@ -13,7 +13,7 @@
 //! What would break the line reading (a dependency spread over several lines) fails the
 //! vendored build in CI, which compiles with exactly these lines.
 
-use crate::ir::Api;
+use crate::ir::{Api, Feature, FeatureOf};
 use crate::options::RuntimeSource;
 use askama::Template;
 
@@ -178,7 +178,7 @@ fn tag_features(api: &Api) -> Vec<String> {
     if all.is_empty() {
         return Vec::new();
     }
-    let names: Vec<String> = all.iter().map(|(name, _)| format!("\"{name}\"")).collect();
+    let names: Vec<String> = all.iter().map(|f| format!("\"{}\"", f.name)).collect();
     let mut lines = vec![
         "# One feature per tag, all on by default: with `default-features = false` and the"
             .to_string(),
@@ -187,11 +187,14 @@ fn tag_features(api: &Api) -> Vec<String> {
         "# reach compile (README, \"Building a part of a large API\").".to_string(),
         format!("default = [{}]", names.join(", ")),
     ];
-    for (name, group) in all {
-        if name == crate::lower::features::UNUSED {
-            lines.push("# The schemas no operation uses, as plain types for your own code.".into());
-        } else if name != group {
-            lines.push(format!("# `{}`", group.replace(['\n', '\r'], " ")));
+    for Feature { name, of } in all {
+        match of {
+            FeatureOf::UnusedSchemas => lines
+                .push("# The schemas no operation uses, as plain types for your own code.".into()),
+            FeatureOf::Group(group) if name != group => {
+                lines.push(format!("# `{}`", group.replace(['\n', '\r'], " ")));
+            }
+            FeatureOf::Group(_) => {}
         }
         lines.push(format!("{name} = []"));
     }
@@ -328,13 +331,13 @@ pub fn readme(
             let mut text = format!(
                 "{usage}\n\n## Features\n\nOne per tag (a path group where the document has none), all on by `default`: with\n`default-features = false` and the features of the tags {part}\n\n| feature | operations of |\n|---|---|"
             );
-            for (name, group) in &api.features.features {
-                if name == crate::lower::features::UNUSED {
-                    text.push_str(&format!(
+            for Feature { name, of } in &api.features.features {
+                match of {
+                    FeatureOf::UnusedSchemas => text.push_str(&format!(
                         "\n| `{name}` | none: the schemas no operation, webhook or error body uses |"
-                    ));
-                } else {
-                    text.push_str(&format!("\n| `{name}` | `{}` |", group.replace('|', "\\|")));
+                    )),
+                    FeatureOf::Group(group) => text
+                        .push_str(&format!("\n| `{name}` | `{}` |", group.replace('|', "\\|"))),
                 }
             }
             text

@@ -21,14 +21,14 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::ir::{Api, FeatureGates};
+use crate::ir::{Api, Feature, FeatureGates, FeatureOf};
 use crate::naming::{self, Scope};
 
 /// The crate's own feature names, which a tag's feature is named apart from.
 const RESERVED: &[&str] = &["default", "rustls", "mock", "redis", "full", UNUSED];
 
 /// The feature of the schemas no operation, webhook or error body reaches.
-pub const UNUSED: &str = "unused-schemas";
+const UNUSED: &str = "unused-schemas";
 
 /// Fills [`Api::features`].
 pub fn decide(api: &mut Api) {
@@ -60,7 +60,7 @@ pub fn decide(api: &mut Api) {
         .collect();
     let mut scope = Scope::reserving(RESERVED);
     let mut names: HashMap<String, String> = HashMap::new();
-    let mut features: Vec<(String, String)> = Vec::new();
+    let mut features: Vec<Feature> = Vec::new();
     for group in groups.iter().flatten() {
         if names.contains_key(group) {
             continue;
@@ -72,7 +72,10 @@ pub fn decide(api: &mut Api) {
             kebab
         });
         names.insert(group.clone(), name.clone());
-        features.push((name, group.clone()));
+        features.push(Feature {
+            name,
+            of: FeatureOf::Group(group.clone()),
+        });
     }
     if features.len() < 2 {
         api.features = FeatureGates::default();
@@ -134,7 +137,8 @@ pub fn decide(api: &mut Api) {
     let unused: Vec<usize> = (0..api.types.len())
         .filter(|&i| gates[i].is_empty() && !always[i])
         .collect();
-    let mut queue = unused.clone();
+    let any_unused = !unused.is_empty();
+    let mut queue = unused;
     let mut seen = vec![false; api.types.len()];
     while let Some(i) = queue.pop() {
         if !std::mem::replace(&mut seen[i], true) {
@@ -142,8 +146,11 @@ pub fn decide(api: &mut Api) {
             queue.extend(edges[i].iter().copied());
         }
     }
-    if !unused.is_empty() {
-        features.push((UNUSED.to_owned(), UNUSED.to_owned()));
+    if any_unused {
+        features.push(Feature {
+            name: UNUSED.to_owned(),
+            of: FeatureOf::UnusedSchemas,
+        });
     }
     let types = api
         .types

@@ -119,7 +119,10 @@ components:
     let names: Vec<(&str, &str)> = f
         .features
         .iter()
-        .map(|(n, g)| (n.as_str(), g.as_str()))
+        .map(|f| match &f.of {
+            crate::ir::FeatureOf::Group(g) => (f.name.as_str(), g.as_str()),
+            crate::ir::FeatureOf::UnusedSchemas => (f.name.as_str(), "(unused schemas)"),
+        })
         .collect();
     assert_eq!(
         names,
@@ -128,7 +131,7 @@ components:
             ("pull-requests", "Pull Requests"),
             ("default_2", "default"),
             ("untagged", "untagged"),
-            ("unused-schemas", "unused-schemas"),
+            ("unused-schemas", "(unused schemas)"),
         ]
     );
     let op = |id: &str| {
@@ -199,7 +202,7 @@ fn without_tags_each_path_group_is_a_feature() {
         .features
         .features
         .iter()
-        .map(|(n, _)| n.as_str())
+        .map(|f| f.name.as_str())
         .collect();
     assert_eq!(names, ["pets", "store", "root"]);
     let (api, _) = crate::model(
