@@ -9,7 +9,8 @@
 //! - an operation with several tags compiles when any of them is on;
 //! - operations without a tag, in a document that tags others, share the feature `untagged`;
 //!   in a document that tags none, each path group (its first segment: `/pets/{id}` →
-//!   `pets`) is a feature;
+//!   `pets`) is a feature, counted after the segments every path shares (Stripe's
+//!   `/v1/charges/{id}` → `charges`);
 //! - a type compiles when some operation whose feature is on reaches it (through any number
 //!   of other types); the types webhooks and error bodies reach always compile;
 //! - the schemas no operation, webhook or error body reaches (and what only they reach) have
@@ -33,7 +34,13 @@ const UNUSED: &str = "unused-schemas";
 /// Fills [`Api::features`].
 pub fn decide(api: &mut Api) {
     let tagged = api.operations.iter().any(|op| !op.tags.is_empty());
-    // Each operation's groups: its tags, or `untagged`, or its path's first segment.
+    let shared = if tagged {
+        0
+    } else {
+        shared_prefix(api.operations.iter().map(|op| op.path.as_str()))
+    };
+    // Each operation's groups: its tags, or `untagged`, or its path's first segment after
+    // the prefix every path shares.
     let groups: Vec<Vec<String>> = api
         .operations
         .iter()
@@ -43,12 +50,7 @@ pub fn decide(api: &mut Api) {
             } else if tagged {
                 vec!["untagged".to_owned()]
             } else {
-                let first = op
-                    .path
-                    .trim_start_matches('/')
-                    .split(['/', '?'])
-                    .next()
-                    .unwrap_or_default();
+                let first = segments(&op.path).nth(shared).unwrap_or_default();
                 let first = if first.is_empty() || first.starts_with('{') {
                     "root"
                 } else {
@@ -168,4 +170,34 @@ pub fn decide(api: &mut Api) {
         operations,
         types,
     };
+}
+
+/// A path's segments (`/v1/pets/{id}` → `v1`, `pets`, `{id}`), without a query part.
+fn segments(path: &str) -> impl Iterator<Item = &str> {
+    let path = path.split('?').next().unwrap_or_default();
+    path.trim_start_matches('/').split('/')
+}
+
+/// How many leading segments every path shares and has more after (`/v1/accounts`,
+/// `/v1/charges/{id}`: 1, the `v1`): Stripe's document tags nothing and puts every path
+/// under `/v1`, so its groups are its resources, not one `v1`. A segment that is a template
+/// (`{tenant}`) ends the prefix, and so does a path that would have nothing left (`/pets`
+/// beside `/pets/{id}` keeps them one group, `pets`).
+fn shared_prefix<'a>(paths: impl Iterator<Item = &'a str>) -> usize {
+    let mut prefix: Option<Vec<&str>> = None;
+    for path in paths {
+        let all: Vec<&str> = segments(path).collect();
+        // The last segment never belongs to the prefix: the path must go on after it.
+        let here = &all[..all.len().saturating_sub(1)];
+        let shared = match &prefix {
+            None => here.len(),
+            Some(p) => p.iter().zip(here).take_while(|(a, b)| a == b).count(),
+        };
+        let keep = here[..shared]
+            .iter()
+            .take_while(|s| !s.is_empty() && !s.starts_with('{'))
+            .count();
+        prefix = Some(here[..keep].to_vec());
+    }
+    prefix.map_or(0, |p| p.len())
 }

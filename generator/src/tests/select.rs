@@ -179,8 +179,8 @@ components:
     assert_eq!(f.of_type("Problem"), f.of_type("Pet"));
 }
 
-/// A document without tags: a feature per path group (the first segment); one group, or one
-/// tag, is no feature at all.
+/// A document without tags: a feature per path group (the first segment after those every
+/// path shares); one group, or one tag, is no feature at all.
 #[test]
 fn without_tags_each_path_group_is_a_feature() {
     let doc =
@@ -207,6 +207,29 @@ fn without_tags_each_path_group_is_a_feature() {
     assert_eq!(names, ["pets", "store", "root"]);
     let (api, _) = crate::model(
         &doc(&(op("/pets/{id}", "getPet") + &op("/pets", "listPets"))),
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(api.features, crate::ir::FeatureGates::default());
+    // Every path under `/v1` (Stripe's document): the groups are what follows it.
+    let (api, _) = crate::model(
+        &doc(&(op("/v1/accounts/{account}", "getAccount")
+            + &op("/v1/accounts", "listAccounts")
+            + &op("/v1/charges", "listCharges")
+            + &op("/v1/charges/{charge}/refund", "refund"))),
+        &Options::default(),
+    )
+    .unwrap();
+    let names: Vec<&str> = api
+        .features
+        .features
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(names, ["accounts", "charges"]);
+    // A template ends the shared prefix: `{tenant}` is no group name.
+    let (api, _) = crate::model(
+        &doc(&(op("/api/{tenant}/pets", "pets") + &op("/api/{tenant}/store", "store"))),
         &Options::default(),
     )
     .unwrap();
