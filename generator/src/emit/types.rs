@@ -350,10 +350,10 @@ fn refuses_null(f: &Field, side: Side) -> bool {
     side == Side::Server && !matches!(f.ty, TypeRef::Json | TypeRef::Unit)
 }
 
-/// A struct's `Deserialize` through the runtime's `object`: one slot per field (an `Option`), filled as its
-/// property arrives, and the struct built from the slots at the object's end. The rules
-/// (duplicates, unknown and missing properties) are the runtime's, the same as serde's
-/// derive; a slot holds what the property's value reads as:
+/// A struct's `Deserialize` through the runtime's `object`: one slot per field (an
+/// `Option`), filled as its property arrives, and the struct built from the slots at the
+/// object's end. The rules (duplicates, unknown and missing properties) are the runtime's,
+/// the same as serde's derive; a slot holds what the property's value reads as:
 /// - a required field: its type (absent: `missing field`, unless the type is an `Option`);
 ///   a required nullable one: `Option<T>`, so `null` is `None` but absence still an error
 ///   (`present`): a required property must be sent, even when its value is `null`;
@@ -420,6 +420,10 @@ fn object_read(name: &proc_macro2::Ident, s: &Struct, side: Side) -> TokenStream
             const FIELDS: &'static [&'static str] = &[#(#wires),*];
             const DENY_UNKNOWN: bool = #deny;
             #index
+            // Inlined into the runtime's visitor, the struct is built where its caller keeps
+            // it rather than copied out of each call (callgrind: 2.4 % fewer instructions
+            // for OpenAI's chat completion, 1.5 % for a response with tool calls).
+            #[inline]
             fn read<'de, A: serde::de::MapAccess<'de>>(mut #map: A) -> Result<Self, A::Error> {
                 #(#slots)*
                 loop {

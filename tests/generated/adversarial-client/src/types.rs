@@ -77,6 +77,7 @@ impl crate::runtime::object::Object for Markdown {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut listed = None;
         loop {
@@ -206,6 +207,7 @@ impl crate::runtime::object::Object for Result2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut self_ = None;
@@ -461,6 +463,7 @@ impl crate::runtime::object::Object for LooseVariant0 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut n = None;
         loop {
@@ -568,6 +571,7 @@ impl crate::runtime::object::Object for Into2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -699,6 +703,7 @@ impl crate::runtime::object::Object for Placeholder {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut baz = None;
         let mut quux = None;
@@ -821,6 +826,7 @@ impl crate::runtime::object::Object for A {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map_2: A) -> Result<Self, A::Error> {
         let mut map = None;
         let mut a = None;
@@ -887,6 +893,7 @@ impl crate::runtime::object::Object for D2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut d = None;
         loop {
@@ -944,6 +951,7 @@ impl crate::runtime::object::Object for S2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut s = None;
         loop {
@@ -1004,6 +1012,7 @@ impl crate::runtime::object::Object for T2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut t = None;
         let mut a = None;
@@ -1070,6 +1079,7 @@ impl crate::runtime::object::Object for String2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut value = None;
         let mut string = None;
@@ -1146,6 +1156,7 @@ impl crate::runtime::object::Object for Box2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#box = None;
         let mut box_2 = None;
@@ -1211,6 +1222,7 @@ impl crate::runtime::object::Object for Ok {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut ok = None;
         loop {
@@ -1265,6 +1277,7 @@ impl crate::runtime::object::Object for Err {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut err = None;
         loop {
@@ -1319,6 +1332,7 @@ impl crate::runtime::object::Object for Some {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut some = None;
         loop {
@@ -1472,6 +1486,7 @@ impl crate::runtime::object::Object for Value {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map_2: A) -> Result<Self, A::Error> {
         let mut path = None;
         let mut raw = None;
@@ -1820,6 +1835,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;
@@ -1890,6 +1906,7 @@ impl crate::runtime::object::Object for Deserialize2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut deserialize = None;
         loop {
@@ -1946,6 +1963,7 @@ impl crate::runtime::object::Object for Serialize2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut serialize = None;
         loop {
@@ -2002,6 +2020,7 @@ impl crate::runtime::object::Object for Validate2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut validate = None;
         loop {
@@ -2058,6 +2077,7 @@ impl crate::runtime::object::Object for Violations2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut violations = None;
         loop {
@@ -2115,6 +2135,7 @@ impl crate::runtime::object::Object for Self_ {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut self_ = None;
         loop {
@@ -2172,6 +2193,7 @@ impl crate::runtime::object::Object for Crate {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut crate_ = None;
         loop {
@@ -2229,6 +2251,7 @@ impl crate::runtime::object::Object for Super {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut super_ = None;
         loop {
@@ -2353,6 +2376,7 @@ impl crate::runtime::object::Object for Types {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut types = None;
         loop {
@@ -2441,6 +2465,7 @@ impl crate::runtime::object::Object for ResultOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut deserialize = None;
         let mut serialize = None;
@@ -2571,6 +2596,7 @@ impl crate::runtime::object::Object for V1stOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut into = None;
         let mut default = None;

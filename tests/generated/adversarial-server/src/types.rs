@@ -80,6 +80,7 @@ impl crate::runtime::object::Object for Markdown {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut listed = None;
         loop {
@@ -212,6 +213,7 @@ impl crate::runtime::object::Object for Result2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut self_ = None;
@@ -504,6 +506,7 @@ impl crate::runtime::object::Object for LooseVariant0 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut n = None;
         loop {
@@ -648,6 +651,7 @@ impl crate::runtime::object::Object for Into2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -790,6 +794,7 @@ impl crate::runtime::object::Object for Placeholder {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut baz = None;
         let mut quux = None;
@@ -922,6 +927,7 @@ impl crate::runtime::object::Object for A {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map_2: A) -> Result<Self, A::Error> {
         let mut map = None;
         let mut a = None;
@@ -990,6 +996,7 @@ impl crate::runtime::object::Object for D2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut d = None;
         loop {
@@ -1052,6 +1059,7 @@ impl crate::runtime::object::Object for S2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut s = None;
         loop {
@@ -1117,6 +1125,7 @@ impl crate::runtime::object::Object for T2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut t = None;
         let mut a = None;
@@ -1188,6 +1197,7 @@ impl crate::runtime::object::Object for String2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut value = None;
         let mut string = None;
@@ -1271,6 +1281,7 @@ impl crate::runtime::object::Object for Box2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#box = None;
         let mut box_2 = None;
@@ -1338,6 +1349,7 @@ impl crate::runtime::object::Object for Ok {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut ok = None;
         loop {
@@ -1397,6 +1409,7 @@ impl crate::runtime::object::Object for Err {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut err = None;
         loop {
@@ -1456,6 +1469,7 @@ impl crate::runtime::object::Object for Some {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut some = None;
         loop {
@@ -1612,6 +1626,7 @@ impl crate::runtime::object::Object for Value {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map_2: A) -> Result<Self, A::Error> {
         let mut path = None;
         let mut raw = None;
@@ -1980,6 +1995,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;
@@ -2055,6 +2071,7 @@ impl crate::runtime::object::Object for Deserialize2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut deserialize = None;
         loop {
@@ -2114,6 +2131,7 @@ impl crate::runtime::object::Object for Serialize2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut serialize = None;
         loop {
@@ -2173,6 +2191,7 @@ impl crate::runtime::object::Object for Validate2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut validate = None;
         loop {
@@ -2232,6 +2251,7 @@ impl crate::runtime::object::Object for Violations2 {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut violations = None;
         loop {
@@ -2292,6 +2312,7 @@ impl crate::runtime::object::Object for Self_ {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut self_ = None;
         loop {
@@ -2352,6 +2373,7 @@ impl crate::runtime::object::Object for Crate {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut crate_ = None;
         loop {
@@ -2412,6 +2434,7 @@ impl crate::runtime::object::Object for Super {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut super_ = None;
         loop {
@@ -2548,6 +2571,7 @@ impl crate::runtime::object::Object for Types {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut types = None;
         loop {
@@ -2639,6 +2663,7 @@ impl crate::runtime::object::Object for ResultOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut deserialize = None;
         let mut serialize = None;
@@ -2774,6 +2799,7 @@ impl crate::runtime::object::Object for V1stOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut into = None;
         let mut default = None;

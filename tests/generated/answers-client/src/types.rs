@@ -55,6 +55,7 @@ impl crate::runtime::object::Object for Owner {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -261,6 +262,7 @@ impl crate::runtime::object::Object for FunctionCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut name = None;
@@ -385,6 +387,7 @@ impl crate::runtime::object::Object for CustomCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut input = None;
@@ -589,6 +592,7 @@ impl crate::runtime::object::Object for Bird {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut wings = None;
@@ -720,6 +724,7 @@ impl crate::runtime::object::Object for Fish {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut fins = None;
@@ -788,6 +793,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;
@@ -859,6 +865,7 @@ impl crate::runtime::object::Object for ListToolCallsOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut calls = None;
         let mut pet = None;
@@ -919,6 +926,7 @@ impl crate::runtime::object::Object for GetDocumentOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut id = None;
         let mut version = None;
@@ -979,6 +987,7 @@ impl crate::runtime::object::Object for CheckTokenBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut token = None;
         let mut note = None;
@@ -1039,6 +1048,7 @@ impl crate::runtime::object::Object for CheckTokenOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut authorization = None;
         let mut note = None;
@@ -1103,6 +1113,7 @@ impl crate::runtime::object::Object for AddAlbumBodyMeta {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut year = None;
         let mut label = None;
@@ -1177,6 +1188,7 @@ impl crate::runtime::object::Object for AddAlbumBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut meta = None;
@@ -1288,6 +1300,7 @@ impl crate::runtime::object::Object for AddAlbumOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut year = None;
@@ -1385,6 +1398,7 @@ impl crate::runtime::object::Object for AddPosterBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut link = None;
@@ -1454,6 +1468,7 @@ impl crate::runtime::object::Object for AddPosterMultipart {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut image = None;
@@ -1522,6 +1537,7 @@ impl crate::runtime::object::Object for AddPosterOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut sent_as = None;
         let mut title = None;

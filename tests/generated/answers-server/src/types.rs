@@ -58,6 +58,7 @@ impl crate::runtime::object::Object for Owner {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -282,6 +283,7 @@ impl crate::runtime::object::Object for FunctionCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut name = None;
@@ -417,6 +419,7 @@ impl crate::runtime::object::Object for CustomCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut input = None;
@@ -659,6 +662,7 @@ impl crate::runtime::object::Object for Bird {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut wings = None;
@@ -806,6 +810,7 @@ impl crate::runtime::object::Object for Fish {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut fins = None;
@@ -886,6 +891,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;
@@ -962,6 +968,7 @@ impl crate::runtime::object::Object for ListToolCallsOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut calls = None;
         let mut pet = None;
@@ -1033,6 +1040,7 @@ impl crate::runtime::object::Object for GetDocumentOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut id = None;
         let mut version = None;
@@ -1098,6 +1106,7 @@ impl crate::runtime::object::Object for CheckTokenBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut token = None;
         let mut note = None;
@@ -1163,6 +1172,7 @@ impl crate::runtime::object::Object for CheckTokenOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut authorization = None;
         let mut note = None;
@@ -1232,6 +1242,7 @@ impl crate::runtime::object::Object for AddAlbumBodyMeta {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut year = None;
         let mut label = None;
@@ -1317,6 +1328,7 @@ impl crate::runtime::object::Object for AddAlbumBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut meta = None;
@@ -1444,6 +1456,7 @@ impl crate::runtime::object::Object for AddAlbumOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut year = None;
@@ -1546,6 +1559,7 @@ impl crate::runtime::object::Object for AddPosterBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut link = None;
@@ -1626,6 +1640,7 @@ impl crate::runtime::object::Object for AddPosterMultipart {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut image = None;
@@ -1705,6 +1720,7 @@ impl crate::runtime::object::Object for AddPosterOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut sent_as = None;
         let mut title = None;

@@ -61,6 +61,7 @@ impl crate::runtime::object::Object for Tree {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut value = None;
         let mut left = None;
@@ -245,6 +246,7 @@ impl crate::runtime::object::Object for Patch {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut required_nullable = None;
         let mut optional_nullable = None;
@@ -366,6 +368,7 @@ impl crate::runtime::object::Object for Page {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut size = None;
         let mut cursor = None;
@@ -432,6 +435,7 @@ impl crate::runtime::object::Object for Point {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut x = None;
         let mut y = None;
@@ -494,6 +498,7 @@ impl crate::runtime::object::Object for Range {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut gt = None;
         let mut lte = None;
@@ -668,6 +673,7 @@ impl crate::runtime::object::Object for ShapeCircle {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut radius = None;
         loop {
@@ -725,6 +731,7 @@ impl crate::runtime::object::Object for ShapeSquare {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut side = None;
         loop {
@@ -1015,6 +1022,7 @@ impl crate::runtime::object::Object for FunctionCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut name = None;
@@ -1075,6 +1083,7 @@ impl crate::runtime::object::Object for CustomCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut input = None;
@@ -1270,6 +1279,7 @@ impl crate::runtime::object::Object for SearchCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         loop {
@@ -1476,6 +1486,7 @@ impl crate::runtime::object::Object for ShellCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut command = None;
@@ -1603,6 +1614,7 @@ impl crate::runtime::object::Object for PatchCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut diff = None;
@@ -1808,6 +1820,7 @@ impl crate::runtime::object::Object for AutoChunking {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         loop {
@@ -1927,6 +1940,7 @@ impl crate::runtime::object::Object for StaticChunkingStatic {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut max_tokens = None;
         loop {
@@ -1984,6 +1998,7 @@ impl crate::runtime::object::Object for StaticChunking {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut r#static = None;
@@ -2291,6 +2306,7 @@ impl crate::runtime::object::Object for BlockActionMetadata {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut reason = None;
         loop {
@@ -2349,6 +2365,7 @@ impl crate::runtime::object::Object for BlockAction {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut metadata = None;
@@ -2416,6 +2433,7 @@ impl crate::runtime::object::Object for FlagActionMetadata {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut channel = None;
         loop {
@@ -2473,6 +2491,7 @@ impl crate::runtime::object::Object for FlagAction {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut metadata = None;
@@ -2531,6 +2550,7 @@ impl crate::runtime::object::Object for SparseFilesValue {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -2596,6 +2616,7 @@ impl crate::runtime::object::Object for Sparse {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut labels = None;
         let mut kinds = None;
@@ -2816,6 +2837,7 @@ impl crate::runtime::object::Object for HostedToolChoice {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         loop {
@@ -2937,6 +2959,7 @@ impl crate::runtime::object::Object for FunctionChoice {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut name = None;
@@ -3076,6 +3099,7 @@ impl crate::runtime::object::Object for Bird {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut wings = None;
@@ -3143,6 +3167,7 @@ impl crate::runtime::object::Object for Fish {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut fins = None;
@@ -3214,6 +3239,7 @@ impl crate::runtime::object::Object for FormEntry {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         let mut count = None;
@@ -3489,6 +3515,7 @@ impl crate::runtime::object::Object for Cake {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut calories = None;
@@ -3629,6 +3656,7 @@ impl crate::runtime::object::Object for Tea {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut cups = None;
@@ -3697,6 +3725,7 @@ impl crate::runtime::object::Object for NamedInnerDeep {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut value = None;
         loop {
@@ -3753,6 +3782,7 @@ impl crate::runtime::object::Object for NamedInner {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut deep = None;
         loop {
@@ -3809,6 +3839,7 @@ impl crate::runtime::object::Object for NamedLabelsValue {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut text = None;
         loop {
@@ -3874,6 +3905,7 @@ impl crate::runtime::object::Object for Named {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut mirror = None;
         let mut inner = None;
@@ -4028,6 +4060,7 @@ impl crate::runtime::object::Object for GetTreesIdClientErrorBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut reason = None;
         loop {
@@ -4086,6 +4119,7 @@ impl crate::runtime::object::Object for CreateVideoBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut prompt = None;
         let mut seconds = None;
@@ -4226,6 +4260,7 @@ impl crate::runtime::object::Object for CreateVideoMultipart {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut prompt = None;
         let mut reference = None;
@@ -4298,6 +4333,7 @@ impl crate::runtime::object::Object for UploadBodyMetaOrigin {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut city = None;
         loop {
@@ -4359,6 +4395,7 @@ impl crate::runtime::object::Object for UploadBodyMeta {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut author = None;
         let mut pages = None;
@@ -4450,6 +4487,7 @@ impl crate::runtime::object::Object for UploadBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut copies = None;
@@ -4618,6 +4656,7 @@ impl crate::runtime::object::Object for GetThingsOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut client = None;
         let mut patch = None;
@@ -4749,6 +4788,7 @@ impl crate::runtime::object::Object for EchoFiltersOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut q = None;
         let mut metadata = None;
@@ -4864,6 +4904,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut chunking = None;
         let mut tool_choice = None;
@@ -4979,6 +5020,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut chunking = None;
         let mut tool_choice = None;
@@ -5093,6 +5135,7 @@ impl crate::runtime::object::Object for EchoLabelsOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut names = None;
         let mut csv = None;

@@ -64,6 +64,7 @@ impl crate::runtime::object::Object for Tree {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut value = None;
         let mut left = None;
@@ -282,6 +283,7 @@ impl crate::runtime::object::Object for Patch {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut required_nullable = None;
         let mut optional_nullable = None;
@@ -408,6 +410,7 @@ impl crate::runtime::object::Object for Page {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut size = None;
         let mut cursor = None;
@@ -481,6 +484,7 @@ impl crate::runtime::object::Object for Point {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut x = None;
         let mut y = None;
@@ -548,6 +552,7 @@ impl crate::runtime::object::Object for Range {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut gt = None;
         let mut lte = None;
@@ -734,6 +739,7 @@ impl crate::runtime::object::Object for ShapeCircle {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut radius = None;
         loop {
@@ -796,6 +802,7 @@ impl crate::runtime::object::Object for ShapeSquare {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut side = None;
         loop {
@@ -1109,6 +1116,7 @@ impl crate::runtime::object::Object for FunctionCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut name = None;
@@ -1174,6 +1182,7 @@ impl crate::runtime::object::Object for CustomCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut input = None;
@@ -1389,6 +1398,7 @@ impl crate::runtime::object::Object for SearchCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         loop {
@@ -1609,6 +1619,7 @@ impl crate::runtime::object::Object for ShellCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut command = None;
@@ -1745,6 +1756,7 @@ impl crate::runtime::object::Object for PatchCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut diff = None;
@@ -1987,6 +1999,7 @@ impl crate::runtime::object::Object for AutoChunking {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         loop {
@@ -2117,6 +2130,7 @@ impl crate::runtime::object::Object for StaticChunkingStatic {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut max_tokens = None;
         loop {
@@ -2185,6 +2199,7 @@ impl crate::runtime::object::Object for StaticChunking {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut r#static = None;
@@ -2546,6 +2561,7 @@ impl crate::runtime::object::Object for BlockActionMetadata {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut reason = None;
         loop {
@@ -2607,6 +2623,7 @@ impl crate::runtime::object::Object for BlockAction {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut metadata = None;
@@ -2685,6 +2702,7 @@ impl crate::runtime::object::Object for FlagActionMetadata {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut channel = None;
         loop {
@@ -2747,6 +2765,7 @@ impl crate::runtime::object::Object for FlagAction {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut metadata = None;
@@ -2816,6 +2835,7 @@ impl crate::runtime::object::Object for SparseFilesValue {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -2886,6 +2906,7 @@ impl crate::runtime::object::Object for Sparse {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut labels = None;
         let mut kinds = None;
@@ -3131,6 +3152,7 @@ impl crate::runtime::object::Object for HostedToolChoice {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         loop {
@@ -3265,6 +3287,7 @@ impl crate::runtime::object::Object for FunctionChoice {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut name = None;
@@ -3414,6 +3437,7 @@ impl crate::runtime::object::Object for Bird {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut wings = None;
@@ -3486,6 +3510,7 @@ impl crate::runtime::object::Object for Fish {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut fins = None;
@@ -3562,6 +3587,7 @@ impl crate::runtime::object::Object for FormEntry {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         let mut count = None;
@@ -3939,6 +3965,7 @@ impl crate::runtime::object::Object for Cake {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut calories = None;
@@ -4094,6 +4121,7 @@ impl crate::runtime::object::Object for Tea {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut cups = None;
@@ -4173,6 +4201,7 @@ impl crate::runtime::object::Object for NamedInnerDeep {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut value = None;
         loop {
@@ -4238,6 +4267,7 @@ impl crate::runtime::object::Object for NamedInner {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut deep = None;
         loop {
@@ -4302,6 +4332,7 @@ impl crate::runtime::object::Object for NamedLabelsValue {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut text = None;
         loop {
@@ -4370,6 +4401,7 @@ impl crate::runtime::object::Object for Named {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut mirror = None;
         let mut inner = None;
@@ -4548,6 +4580,7 @@ impl crate::runtime::object::Object for GetTreesIdClientErrorBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut reason = None;
         loop {
@@ -4609,6 +4642,7 @@ impl crate::runtime::object::Object for CreateVideoBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut prompt = None;
         let mut seconds = None;
@@ -4774,6 +4808,7 @@ impl crate::runtime::object::Object for CreateVideoMultipart {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut prompt = None;
         let mut reference = None;
@@ -4857,6 +4892,7 @@ impl crate::runtime::object::Object for UploadBodyMetaOrigin {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut city = None;
         loop {
@@ -4921,6 +4957,7 @@ impl crate::runtime::object::Object for UploadBodyMeta {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut author = None;
         let mut pages = None;
@@ -5017,6 +5054,7 @@ impl crate::runtime::object::Object for UploadBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut title = None;
         let mut copies = None;
@@ -5240,6 +5278,7 @@ impl crate::runtime::object::Object for GetThingsOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut client = None;
         let mut patch = None;
@@ -5385,6 +5424,7 @@ impl crate::runtime::object::Object for EchoFiltersOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut q = None;
         let mut metadata = None;
@@ -5517,6 +5557,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut chunking = None;
         let mut tool_choice = None;
@@ -5655,6 +5696,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut chunking = None;
         let mut tool_choice = None;
@@ -5792,6 +5834,7 @@ impl crate::runtime::object::Object for EchoLabelsOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut names = None;
         let mut csv = None;

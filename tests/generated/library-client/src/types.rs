@@ -116,6 +116,7 @@ impl crate::runtime::object::Object for Address {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut street = None;
         let mut city = None;
@@ -195,6 +196,7 @@ impl crate::runtime::object::Object for Author {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut id = None;
         let mut name = None;
@@ -280,6 +282,7 @@ impl crate::runtime::object::Object for BookSeries {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         let mut position = None;
@@ -380,6 +383,7 @@ impl crate::runtime::object::Object for Book {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut isbn = None;
         let mut title = None;
@@ -541,6 +545,7 @@ impl crate::runtime::object::Object for Loan {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut isbn = None;
         let mut member = None;
@@ -644,6 +649,7 @@ impl crate::runtime::object::Object for LoanRequest {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut isbn = None;
         let mut member = None;
@@ -796,6 +802,7 @@ impl crate::runtime::object::Object for Adult {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut name = None;
@@ -861,6 +868,7 @@ impl crate::runtime::object::Object for Child {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut name = None;
@@ -932,6 +940,7 @@ impl crate::runtime::object::Object for Problem {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;

@@ -129,6 +129,7 @@ impl crate::runtime::object::Object for Address {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut street = None;
         let mut city = None;
@@ -223,6 +224,7 @@ impl crate::runtime::object::Object for Author {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut id = None;
         let mut name = None;
@@ -323,6 +325,7 @@ impl crate::runtime::object::Object for BookSeries {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         let mut position = None;
@@ -425,6 +428,7 @@ impl crate::runtime::object::Object for Book {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut isbn = None;
         let mut title = None;
@@ -607,6 +611,7 @@ impl crate::runtime::object::Object for Loan {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut isbn = None;
         let mut member = None;
@@ -721,6 +726,7 @@ impl crate::runtime::object::Object for LoanRequest {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut isbn = None;
         let mut member = None;
@@ -889,6 +895,7 @@ impl crate::runtime::object::Object for Adult {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut name = None;
@@ -959,6 +966,7 @@ impl crate::runtime::object::Object for Child {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut kind = None;
         let mut name = None;
@@ -1035,6 +1043,7 @@ impl crate::runtime::object::Object for Problem {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;

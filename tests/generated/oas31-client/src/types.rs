@@ -132,6 +132,7 @@ impl crate::runtime::object::Object for Command {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         let mut permissions = None;
@@ -309,6 +310,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;
@@ -376,6 +378,7 @@ impl crate::runtime::object::Object for Owner {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -499,6 +502,7 @@ impl crate::runtime::object::Object for ChangeAdded {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut id = None;
@@ -628,6 +632,7 @@ impl crate::runtime::object::Object for ChangeRemoved {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut id = None;
@@ -842,6 +847,7 @@ impl crate::runtime::object::Object for RecordDeputy {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -957,6 +963,7 @@ impl crate::runtime::object::Object for RecordExtra {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut mode = None;
         loop {
@@ -1072,6 +1079,7 @@ impl crate::runtime::object::Object for Record {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut id = None;
         let mut kind = None;
@@ -1325,6 +1333,7 @@ impl crate::runtime::object::Object for Gate {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut mode = None;
         let mut pin = None;
@@ -1442,6 +1451,7 @@ impl crate::runtime::object::Object for Shipment {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut position = None;
         let mut via = None;
@@ -1692,6 +1702,7 @@ impl crate::runtime::object::Object for Note {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut text = None;
@@ -1893,6 +1904,7 @@ impl crate::runtime::object::Object for SearchCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut query = None;
@@ -2020,6 +2032,7 @@ impl crate::runtime::object::Object for PatchOutput {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut id = None;
@@ -2149,6 +2162,7 @@ impl crate::runtime::object::Object for RecordDigest {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut algorithm = None;
         let mut value = None;
@@ -2219,6 +2233,7 @@ impl crate::runtime::object::Object for AddGateNoteBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut text = None;
         let mut level = None;
@@ -2291,6 +2306,7 @@ impl crate::runtime::object::Object for AddGatePhotoBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut photo = None;
         let mut caption = None;
@@ -2370,6 +2386,7 @@ impl crate::runtime::object::Object for RequestReviewsBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut reviewers = None;
         let mut team = None;
@@ -2470,6 +2487,7 @@ impl crate::runtime::object::Object for AddImageRefBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut image_url = None;
         let mut file_id = None;

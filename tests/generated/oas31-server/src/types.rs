@@ -168,6 +168,7 @@ impl crate::runtime::object::Object for Command {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         let mut permissions = None;
@@ -383,6 +384,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;
@@ -454,6 +456,7 @@ impl crate::runtime::object::Object for Owner {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -592,6 +595,7 @@ impl crate::runtime::object::Object for ChangeAdded {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut id = None;
@@ -734,6 +738,7 @@ impl crate::runtime::object::Object for ChangeRemoved {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut id = None;
@@ -964,6 +969,7 @@ impl crate::runtime::object::Object for RecordDeputy {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut name = None;
         loop {
@@ -1106,6 +1112,7 @@ impl crate::runtime::object::Object for RecordExtra {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut mode = None;
         loop {
@@ -1224,6 +1231,7 @@ impl crate::runtime::object::Object for Record {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut id = None;
         let mut kind = None;
@@ -1587,6 +1595,7 @@ impl crate::runtime::object::Object for Gate {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut mode = None;
         let mut pin = None;
@@ -1714,6 +1723,7 @@ impl crate::runtime::object::Object for Shipment {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut position = None;
         let mut via = None;
@@ -2002,6 +2012,7 @@ impl crate::runtime::object::Object for Note {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut text = None;
@@ -2221,6 +2232,7 @@ impl crate::runtime::object::Object for SearchCall {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut query = None;
@@ -2362,6 +2374,7 @@ impl crate::runtime::object::Object for PatchOutput {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut r#type = None;
         let mut id = None;
@@ -2505,6 +2518,7 @@ impl crate::runtime::object::Object for RecordDigest {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut algorithm = None;
         let mut value = None;
@@ -2580,6 +2594,7 @@ impl crate::runtime::object::Object for AddGateNoteBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut text = None;
         let mut level = None;
@@ -2662,6 +2677,7 @@ impl crate::runtime::object::Object for AddGatePhotoBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut photo = None;
         let mut caption = None;
@@ -2751,6 +2767,7 @@ impl crate::runtime::object::Object for RequestReviewsBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut reviewers = None;
         let mut team = None;
@@ -2883,6 +2900,7 @@ impl crate::runtime::object::Object for AddImageRefBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut image_url = None;
         let mut file_id = None;

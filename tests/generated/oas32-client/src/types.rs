@@ -45,6 +45,7 @@ impl crate::runtime::object::Object for Tick {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut seq = None;
         let mut price = None;
@@ -115,6 +116,7 @@ impl crate::runtime::object::Object for TickFilter {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut min_price = None;
         let mut limit = None;
@@ -183,6 +185,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;
@@ -255,6 +258,7 @@ impl crate::runtime::object::Object for WhoAmIOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut session = None;
         let mut theme = None;
@@ -323,6 +327,7 @@ impl crate::runtime::object::Object for FeedClosedBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut reason = None;
         let mut at = None;
@@ -386,6 +391,7 @@ impl crate::runtime::object::Object for FeedPausedPutBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut until = None;
         loop {

@@ -48,6 +48,7 @@ impl crate::runtime::object::Object for Tick {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut seq = None;
         let mut price = None;
@@ -122,6 +123,7 @@ impl crate::runtime::object::Object for TickFilter {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut min_price = None;
         let mut limit = None;
@@ -198,6 +200,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;
@@ -275,6 +278,7 @@ impl crate::runtime::object::Object for WhoAmIOkBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut session = None;
         let mut theme = None;
@@ -348,6 +352,7 @@ impl crate::runtime::object::Object for FeedClosedBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut reason = None;
         let mut at = None;
@@ -415,6 +420,7 @@ impl crate::runtime::object::Object for FeedPausedPutBody {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut until = None;
         loop {

@@ -41,6 +41,7 @@ impl crate::runtime::object::Object for Item {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut id = None;
         let mut kind = None;
@@ -100,6 +101,7 @@ impl crate::runtime::object::Object for ItemResultsPage {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut items = None;
         let mut next_page = None;
@@ -169,6 +171,7 @@ impl crate::runtime::object::Object for CursorPage {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut data = None;
         let mut next_page_token = None;
@@ -249,6 +252,7 @@ impl crate::runtime::object::Object for AfterPage {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut object = None;
         let mut data = None;
@@ -332,6 +336,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;

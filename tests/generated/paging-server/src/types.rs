@@ -43,6 +43,7 @@ impl crate::runtime::object::Object for Item {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut id = None;
         let mut kind = None;
@@ -106,6 +107,7 @@ impl crate::runtime::object::Object for ItemResultsPage {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut items = None;
         let mut next_page = None;
@@ -180,6 +182,7 @@ impl crate::runtime::object::Object for CursorPage {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut data = None;
         let mut next_page_token = None;
@@ -262,6 +265,7 @@ impl crate::runtime::object::Object for AfterPage {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut object = None;
         let mut data = None;
@@ -350,6 +354,7 @@ impl crate::runtime::object::Object for Error {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut code = None;
         let mut message = None;

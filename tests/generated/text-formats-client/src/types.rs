@@ -33,6 +33,7 @@ impl crate::runtime::object::Object for Event {
         }
     }
 
+    #[inline]
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut id = None;
         let mut at = None;
