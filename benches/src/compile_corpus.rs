@@ -39,8 +39,29 @@ pub(crate) fn cargo() -> String {
 /// Runs cargo in `ws` with the bench's target directory (`ws/../target`); the seconds it
 /// took.
 pub(crate) fn cargo_in(ws: &Path, args: &[&str]) -> Result<f64, String> {
+    cargo_measured(ws, args, false).map(|(secs, _)| secs)
+}
+
+/// [`cargo_in`], and with `peak` the largest resident set of any process cargo waited for
+/// (rustc's, for a crate whose dependencies are built), in KiB, as GNU time (`/usr/bin/time`,
+/// Debian's `time`) reads it from the kernel; `None` without GNU time.
+pub(crate) fn cargo_measured(
+    ws: &Path,
+    args: &[&str],
+    peak: bool,
+) -> Result<(f64, Option<u64>), String> {
+    const GNU_TIME: &str = "/usr/bin/time";
+    const MARK: &str = "apigen-bench-peak-kib ";
+    let timed = peak && Path::new(GNU_TIME).exists();
+    let mut command = if timed {
+        let mut c = Command::new(GNU_TIME);
+        c.args(["-f", &format!("{MARK}%M"), &cargo()]);
+        c
+    } else {
+        Command::new(cargo())
+    };
     let started = Instant::now();
-    let out = Command::new(cargo())
+    let out = command
         .current_dir(ws)
         .args(args)
         .arg("--target-dir")
@@ -58,7 +79,11 @@ pub(crate) fn cargo_in(ws: &Path, args: &[&str]) -> Result<f64, String> {
             .unwrap_or("cargo failed");
         return Err(format!("`cargo {}`: {first}", args.join(" ")));
     }
-    Ok(started.elapsed().as_secs_f64())
+    let secs = started.elapsed().as_secs_f64();
+    let kib = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .find_map(|l| l.strip_prefix(MARK)?.trim().parse().ok());
+    Ok((secs, kib))
 }
 
 /// `cargo check` then a release build of `krate`, each after cleaning it.
@@ -81,10 +106,17 @@ fn progenitor_installed() -> bool {
 }
 
 /// progenitor's client crate for `doc` in `ws/<name>`; its Rust lines, or why it failed.
-fn progenitor(doc: &Path, ws: &Path, name: &str) -> Result<usize, String> {
+/// `program` is `cargo` (with cargo-progenitor installed) or cargo-progenitor itself, which
+/// takes the same arguments.
+pub(crate) fn progenitor(
+    program: &std::ffi::OsStr,
+    doc: &Path,
+    ws: &Path,
+    name: &str,
+) -> Result<usize, String> {
     let dir = ws.join(name);
     let _ = std::fs::remove_dir_all(&dir);
-    let out = Command::new(cargo())
+    let out = Command::new(program)
         .args(["progenitor", "-i"])
         .arg(doc)
         .arg("-o")
@@ -207,7 +239,7 @@ pub fn run(root: &Path) -> Result<Vec<Row>, String> {
             if found == DOCUMENTS || docs.iter().any(|d| d.0 == doc.0) {
                 continue;
             }
-            if progenitor(&doc.0, &ws, "probe").is_ok() {
+            if progenitor(cargo().as_ref(), &doc.0, &ws, "probe").is_ok() {
                 docs.push(doc);
                 found += 1;
             }
@@ -220,6 +252,7 @@ pub fn run(root: &Path) -> Result<Vec<Row>, String> {
     generate(&petstore, "warm", "spec/petstore.yaml", &ws)?;
     if with_progenitor
         && progenitor(
+            cargo().as_ref(),
             &root.join("tests/fixtures/petstore-3.0.yaml"),
             &ws,
             "warm-progenitor",
@@ -245,7 +278,7 @@ pub fn run(root: &Path) -> Result<Vec<Row>, String> {
         }
         let theirs = if with_progenitor {
             let name = format!("{stem}-progenitor");
-            let result = progenitor(path, &ws, &name);
+            let result = progenitor(cargo().as_ref(), path, &ws, &name);
             if result.is_ok() {
                 members.push(name);
             }
