@@ -25,6 +25,10 @@ grep -q '^issues = \["api-github-com-client/issues"\]' "$out/cli/Cargo.toml" || 
 export CARGO_TARGET_DIR=target/corpus/target
 cargo clippy --manifest-path "$out/Cargo.toml" --workspace --no-default-features --features issues,api-github-com-server/mock -- -D warnings
 echo "api.github.com's server (with its mock), client and CLI build warning-free with the feature issues alone ($(grep ' = \[\]$' "$out/client/Cargo.toml" | grep -vc '^unused-schemas') tag features)"
+# No tag at all (`default-features = false` alone, as a crate that uses the types only does):
+# the router and the command line are left with no operation, and build clean too.
+cargo clippy --manifest-path "$out/Cargo.toml" --workspace --no-default-features -- -D warnings
+echo "api.github.com's server, client and CLI build warning-free with no tag feature at all"
 cargo build --manifest-path "$out/Cargo.toml" -p api-github-com-cli --no-default-features --features issues
 help=$("$CARGO_TARGET_DIR/debug/api-github-com-cli" --help)
 grep -q '^  issues-list-for-repo ' <<<"$help" || { echo "the issues CLI lacks issues-list-for-repo:" >&2; echo "$help" >&2; exit 1; }

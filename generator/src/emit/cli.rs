@@ -433,10 +433,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
         .collect();
     // With every command's feature off (no tag chosen), `run` reads and builds what no
     // command is left to use.
-    let allowances = (!api.features.features.is_empty()).then(|| {
-        let names = api.features.features.iter().map(|f| &f.name);
-        quote!(#![cfg_attr(not(all(#(feature = #names),*)), allow(unused_imports, unused_variables, dead_code))])
-    });
+    let allowances = super::gates::allowances_with_variables(&api.features.features);
     // A document without operations: the command line has only its global flags (clap
     // refuses any command before `run`), and nothing is called.
     let no_commands = cli.commands.is_empty();

@@ -87,8 +87,19 @@ pub fn cfg(features: Option<&[String]>) -> Option<TokenStream> {
 /// private helpers only the left-out items use are then unused (with every feature on, as
 /// `default` builds it, the lints stay on).
 pub fn allowances(all: &[Feature]) -> Option<TokenStream> {
+    allowances_with(all, quote!())
+}
+
+/// [`allowances`], and `unused_variables` too: for a function whose every use of a local is
+/// gated (the router's `api` and base path, the CLI's parsed call), which a build with no
+/// feature on (`default-features = false` alone, or `unused-schemas` alone) leaves unused.
+pub fn allowances_with_variables(all: &[Feature]) -> Option<TokenStream> {
+    allowances_with(all, quote!(, unused_variables))
+}
+
+fn allowances_with(all: &[Feature], more: TokenStream) -> Option<TokenStream> {
     let names = all.iter().map(|f| &f.name);
     (!all.is_empty()).then(
-        || quote!(#![cfg_attr(not(all(#(feature = #names),*)), allow(unused_imports, dead_code))]),
+        || quote!(#![cfg_attr(not(all(#(feature = #names),*)), allow(unused_imports, dead_code #more))]),
     )
 }

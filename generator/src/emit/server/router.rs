@@ -53,7 +53,7 @@ pub fn router_rs(api: &Api) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(i, op)| gated(i, response_conversion(op)));
-    let allowances = crate::emit::gates::allowances(&api.features.features);
+    let allowances = crate::emit::gates::allowances_with_variables(&api.features.features);
     let dispatchers = api.routes.iter().filter_map(|r| match &r.serve {
         RouteServe::Dispatch(d) => Some(crate::emit::gates::items(
             dispatcher(api, &r.pattern, d, &trait_ident),

@@ -10,7 +10,7 @@
             feature = "unused-schemas"
         )
     ),
-    allow(unused_imports, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! HTTP routing for [`AdversarialApi`]: one handler per operation, and [`router`].
 //!

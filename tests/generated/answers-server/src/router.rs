@@ -22,7 +22,7 @@
             feature = "posters"
         )
     ),
-    allow(unused_imports, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! HTTP routing for [`AnswersApi`]: one handler per operation, and [`router`].
 //!

@@ -19,7 +19,7 @@
             feature = "unused-schemas"
         )
     ),
-    allow(unused_imports, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! HTTP routing for [`ConstructsApi`]: one handler per operation, and [`router`].
 //!

@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 #![cfg_attr(
     not(all(feature = "books", feature = "members")),
-    allow(unused_imports, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! HTTP routing for [`LendingLibraryApi`]: one handler per operation, and [`router`].
 //!

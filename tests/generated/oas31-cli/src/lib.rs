@@ -20,7 +20,7 @@
             feature = "unused-schemas"
         )
     ),
-    allow(unused_imports, unused_variables, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! The command-line client: one subcommand per operation, on the generated client.
 //! A library with the binary's `main`, so that tests and wrappers can run it and read

@@ -20,7 +20,7 @@
             feature = "unused-schemas"
         )
     ),
-    allow(unused_imports, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! HTTP routing for [`Oas31Api`]: one handler per operation, and [`router`].
 //!

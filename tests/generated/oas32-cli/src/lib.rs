@@ -10,7 +10,7 @@
             feature = "session"
         )
     ),
-    allow(unused_imports, unused_variables, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! The command-line client: one subcommand per operation, on the generated client.
 //! A library with the binary's `main`, so that tests and wrappers can run it and read

@@ -10,7 +10,7 @@
             feature = "session"
         )
     ),
-    allow(unused_imports, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! HTTP routing for [`TickerApi`]: one handler per operation, and [`router`].
 //!

@@ -9,7 +9,7 @@
             feature = "link"
         )
     ),
-    allow(unused_imports, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! HTTP routing for [`PagingApi`]: one handler per operation, and [`router`].
 //!

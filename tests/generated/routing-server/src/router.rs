@@ -12,7 +12,7 @@
             feature = "responses"
         )
     ),
-    allow(unused_imports, dead_code)
+    allow(unused_imports, dead_code, unused_variables)
 )]
 //! HTTP routing for [`RoutingApi`]: one handler per operation, and [`router`].
 //!
