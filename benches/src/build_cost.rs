@@ -215,10 +215,14 @@ const PLANS: &[Plan] = &[
 ];
 
 /// Rows of [`PLANS`] the summary and other rows name.
+const OCTOCRAB: usize = 0;
 const GITHUB_CLIENT: usize = 1;
 const GITHUB_CLIENT_TAG: usize = 2;
 const GITHUB_SERVER: usize = 3;
 const GITHUB_SERVER_TAG: usize = 4;
+const ASYNC_OPENAI_FULL: usize = 5;
+const OPENAI_CLIENT: usize = 6;
+const OPENAI_CLIENT_TAG: usize = 8;
 const BASELINE_SERVER: usize = 9;
 const BASELINE_CLIENT: usize = 10;
 const NEXUS_PROGENITOR: usize = 11;
@@ -576,36 +580,46 @@ fn targets(rows: &[Row], prepared: &Prepared) -> Vec<String> {
             _ => format!("api.github.com server + client, {what}, against {BASELINE}: not measured (a row failed)"),
         });
     }
-    for (i, name, at_most) in [
+    // One tag's build is held to a fifth of the hand-written SDK with all its operations on
+    // (the issue's reading: what a team pays for the part it uses, beside the whole SDK); the
+    // table's own ratio for that row is against the SDK's one API.
+    for (i, base, name, at_most) in [
         (
             GITHUB_CLIENT,
+            OCTOCRAB,
             "api.github.com client, all features, against octocrab",
             1.0,
         ),
         (
             GITHUB_CLIENT_TAG,
-            "api.github.com client, `issues`, against octocrab",
+            OCTOCRAB,
+            "api.github.com client, `issues`, against octocrab (all of it)",
             0.2,
         ),
         (
-            6,
+            OPENAI_CLIENT,
+            ASYNC_OPENAI_FULL,
             "OpenAI client, all features, against async-openai `full`",
             1.0,
         ),
         (
-            8,
-            "OpenAI client, `chat`, against async-openai `chat-completion`",
+            OPENAI_CLIENT_TAG,
+            ASYNC_OPENAI_FULL,
+            "OpenAI client, `chat`, against async-openai `full`",
             0.2,
         ),
-        (NEXUS_CLIENT, "nexus client against progenitor's", 1.0),
+        (
+            NEXUS_CLIENT,
+            NEXUS_PROGENITOR,
+            "nexus client against progenitor's",
+            1.0,
+        ),
     ] {
-        let row = &rows[i];
-        let base = row.against.and_then(|b| rows.get(b));
-        let times = row
+        let times = rows[i]
             .times
             .as_ref()
             .ok()
-            .zip(base.and_then(|b| b.times.as_ref().ok()));
+            .zip(rows[base].times.as_ref().ok());
         out.push(match times {
             Some((ours, theirs)) => {
                 let (c, b) = (ours.0 / theirs.0, ours.1 / theirs.1);
