@@ -16,7 +16,7 @@ use serde::Serialize;
 ///
 /// Schema: `/components/schemas/PetStatus`.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PetStatus {
     /// `available`

@@ -19,7 +19,7 @@ use serde::Serialize;
 ///
 /// Schema: `/components/schemas/PetStatus`.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PetStatus {
     /// `available`

@@ -19,7 +19,7 @@ use crate::naming::{self, Scope, reserved};
 use openapiv3::{APIKeyLocation, OpenAPI};
 use schema::{
     Schemas, box_cycles, doc_lines, mark_scalar_one_ofs, mark_validated, nominal_alias_cycles,
-    resolve_check_types,
+    resolve_check_types, share_equal_enums,
 };
 
 /// Lowers a parsed document with the default options; problems go to `sink`.
@@ -45,6 +45,7 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::options::Options, sink: &mut S
     let webhooks = operation::lower_webhooks(doc, &mut schemas, sink);
     let routes = routes::plan(&mut operations, sink);
     let mut types = schemas.types;
+    share_equal_enums(&mut types);
     nominal_alias_cycles(&mut types);
     box_cycles(&mut types);
     let mut params = Vec::new();

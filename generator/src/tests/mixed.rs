@@ -30,6 +30,14 @@ fn same_as_plain(plain: &str, extra: &str) -> TypeKind {
     );
     let api = lower_pair(plain, &mixed);
     let (p, m) = (&def(&api, "Plain").kind, &def(&api, "Mixed").kind);
+    // Equal string enums are one type (`share_equal_enums`): `Mixed` names `Plain`'s.
+    if let TypeKind::Alias(TypeRef::Named(n), _) = m {
+        assert!(
+            matches!(p, TypeKind::Enum(_)) && n == "Plain",
+            "{plain} beside {extra}"
+        );
+        return p.clone();
+    }
     assert_eq!(format!("{p:?}"), format!("{m:?}"), "{plain} beside {extra}");
     p.clone()
 }

@@ -4,6 +4,7 @@
 //! whose keywords openapiv3 reads as a mix (`mixed`), split documents (`refs`) and Swagger
 //! 2.0 (`swagger2`).
 
+mod enums;
 mod mixed;
 mod oas31;
 mod oas31_fallbacks;

@@ -26,6 +26,15 @@ fn dangling(api: &crate::ir::Api) -> Vec<String> {
         .collect()
 }
 
+/// The model's cargo features, by name, in the order the manifest lists them.
+fn feature_names(api: &crate::ir::Api) -> Vec<&str> {
+    api.features
+        .features
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect()
+}
+
 #[test]
 fn a_tag_keeps_its_operations_and_the_types_they_reach() {
     let whole = model(Selection::default()).unwrap();
@@ -198,13 +207,7 @@ fn without_tags_each_path_group_is_a_feature() {
         &Options::default(),
     )
     .unwrap();
-    let names: Vec<&str> = api
-        .features
-        .features
-        .iter()
-        .map(|f| f.name.as_str())
-        .collect();
-    assert_eq!(names, ["pets", "store", "root"]);
+    assert_eq!(feature_names(&api), ["pets", "store", "root"]);
     let (api, _) = crate::model(
         &doc(&(op("/pets/{id}", "getPet") + &op("/pets", "listPets"))),
         &Options::default(),
@@ -220,13 +223,7 @@ fn without_tags_each_path_group_is_a_feature() {
         &Options::default(),
     )
     .unwrap();
-    let names: Vec<&str> = api
-        .features
-        .features
-        .iter()
-        .map(|f| f.name.as_str())
-        .collect();
-    assert_eq!(names, ["accounts", "charges"]);
+    assert_eq!(feature_names(&api), ["accounts", "charges"]);
     // A template ends the shared prefix: `{tenant}` is no group name.
     let (api, _) = crate::model(
         &doc(&(op("/api/{tenant}/pets", "pets") + &op("/api/{tenant}/store", "store"))),

@@ -609,7 +609,7 @@ impl Into2 {
 ///
 /// Schema: `/components/schemas/Default`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Default2 {
     /// `on`
@@ -1715,7 +1715,7 @@ pub type Map = std::collections::BTreeMap<String, i64>;
 
 /// Schema: `/components/schemas/Kind`.
 #[cfg(any(feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Kind {
     /// `Ok`
@@ -2287,7 +2287,7 @@ impl Super {
 
 /// Schema: `/components/schemas/type`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Type {
     /// `type`

@@ -692,7 +692,7 @@ impl Validate for Into2 {
 ///
 /// Schema: `/components/schemas/Default`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Default2 {
     /// `on`
@@ -1865,7 +1865,7 @@ pub type Map = std::collections::BTreeMap<String, i64>;
 
 /// Schema: `/components/schemas/Kind`.
 #[cfg(any(feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Kind {
     /// `Ok`
@@ -2473,7 +2473,7 @@ impl Validate for Super {
 
 /// Schema: `/components/schemas/type`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Type {
     /// `type`

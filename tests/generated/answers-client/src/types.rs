@@ -176,7 +176,7 @@ impl<'de> Deserialize<'de> for ToolCall {
 
 /// Schema: `/components/schemas/FunctionCall/properties/type`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FunctionCallType {
     /// `function`
@@ -301,7 +301,7 @@ impl FunctionCall {
 
 /// Schema: `/components/schemas/CustomCall/properties/type`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CustomCallType {
     /// `custom`
@@ -505,7 +505,7 @@ impl<'de> Deserialize<'de> for Pet {
 
 /// Schema: `/components/schemas/Bird/properties/kind`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BirdKind {
     /// `bird`
@@ -637,7 +637,7 @@ impl Bird {
 
 /// Schema: `/components/schemas/Fish/properties/kind`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FishKind {
     /// `fish`

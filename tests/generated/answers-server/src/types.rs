@@ -189,7 +189,7 @@ impl Validate for ToolCall {
 
 /// Schema: `/components/schemas/FunctionCall/properties/type`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FunctionCallType {
     /// `function`
@@ -327,7 +327,7 @@ impl Validate for FunctionCall {
 
 /// Schema: `/components/schemas/CustomCall/properties/type`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CustomCallType {
     /// `custom`
@@ -571,7 +571,7 @@ impl Validate for Pet {
 
 /// Schema: `/components/schemas/Bird/properties/kind`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BirdKind {
     /// `bird`
@@ -719,7 +719,7 @@ impl Validate for Bird {
 
 /// Schema: `/components/schemas/Fish/properties/kind`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FishKind {
     /// `fish`

@@ -547,7 +547,7 @@ pub type Level = i64;
 
 /// Schema: `/components/schemas/Odd`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Odd {
     /// The empty string.
@@ -935,8 +935,8 @@ impl<'de> Deserialize<'de> for ToolCall {
 }
 
 /// Schema: `/components/schemas/FunctionCall/properties/type`.
-#[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FunctionCallType {
     /// `function`
@@ -945,7 +945,7 @@ pub enum FunctionCallType {
     Unknown(String),
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl FunctionCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -956,7 +956,7 @@ impl FunctionCallType {
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl std::str::FromStr for FunctionCallType {
     type Err = std::convert::Infallible;
 
@@ -968,21 +968,21 @@ impl std::str::FromStr for FunctionCallType {
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl std::fmt::Display for FunctionCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl Serialize for FunctionCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl<'de> Deserialize<'de> for FunctionCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -991,7 +991,7 @@ impl<'de> Deserialize<'de> for FunctionCallType {
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl crate::runtime::request::ToParam for FunctionCallType {
     fn to_param(&self) -> String {
         self.as_str().to_string()
@@ -1125,7 +1125,7 @@ impl CustomCall {
 
 /// Schema: `/components/schemas/CustomKind`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CustomKind {
     /// `custom`
@@ -1189,7 +1189,7 @@ impl crate::runtime::request::ToParam for CustomKind {
 
 /// Schema: `/components/schemas/SearchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SearchCallType {
     /// `search`
@@ -1400,7 +1400,7 @@ impl<'de> Deserialize<'de> for LocalCall {
 
 /// Schema: `/components/schemas/ShellCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ShellCallType {
     /// `shell`
@@ -1528,7 +1528,7 @@ impl ShellCall {
 
 /// Schema: `/components/schemas/PatchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PatchCallType {
     /// `patch`
@@ -1736,7 +1736,7 @@ impl<'de> Deserialize<'de> for Chunking {
 
 /// Schema: `/components/schemas/AutoChunking/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum AutoChunkingType {
     /// `auto`
@@ -1856,7 +1856,7 @@ impl AutoChunking {
 
 /// Schema: `/components/schemas/StaticChunking/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StaticChunkingType {
     /// `static`
@@ -2037,7 +2037,7 @@ impl StaticChunking {
 
 /// Schema: `/components/schemas/ToolChoice/oneOf/0`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ToolChoiceString {
     /// `none`
@@ -2681,7 +2681,7 @@ impl Sparse {
 
 /// Schema: `/components/schemas/NullableKind`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum NullableKind {
     /// `a`
@@ -2749,7 +2749,7 @@ impl crate::runtime::request::ToParam for NullableKind {
 
 /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HostedToolChoiceType {
     /// `file_search`
@@ -2871,69 +2871,11 @@ impl HostedToolChoice {
     }
 }
 
+/// The same values as [`FunctionCallType`]: one type for both (equal enums compile once).
+///
 /// Schema: `/components/schemas/FunctionChoice/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum FunctionChoiceType {
-    /// `function`
-    Function,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "choices")]
-impl FunctionChoiceType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Function => "function",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for FunctionChoiceType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "function" => Ok(Self::Function),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for FunctionChoiceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for FunctionChoiceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for FunctionChoiceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::request::ToParam for FunctionChoiceType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
+pub type FunctionChoiceType = FunctionCallType;
 
 /// Schema: `/components/schemas/FunctionChoice`.
 #[cfg(feature = "choices")]
@@ -3426,7 +3368,7 @@ impl<'de> Deserialize<'de> for Dish {
 
 /// Schema: `/components/schemas/Cake/properties/kind`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CakeKind {
     /// `Cake`
@@ -3567,7 +3509,7 @@ impl Cake {
 
 /// Schema: `/components/schemas/Tea/properties/kind`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TeaKind {
     /// `Tea`
@@ -3971,7 +3913,7 @@ impl Named {
 
 /// Schema: `/paths/~1trees~1{id}/get/parameters/2/schema`.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GetTreesIdTheme {
     /// `dark`
@@ -4167,7 +4109,7 @@ impl CreateVideoBody {
 
 /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema/properties/style`.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CreateVideoMultipartStyle {
     /// `calm`

@@ -603,7 +603,7 @@ pub type Level = i64;
 
 /// Schema: `/components/schemas/Odd`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Odd {
     /// The empty string.
@@ -1021,15 +1021,15 @@ impl Validate for ToolCall {
 }
 
 /// Schema: `/components/schemas/FunctionCall/properties/type`.
-#[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FunctionCallType {
     /// `function`
     Function,
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl FunctionCallType {
     /// The value as it appears on the wire.
     pub fn as_str(&self) -> &str {
@@ -1039,7 +1039,7 @@ impl FunctionCallType {
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl std::str::FromStr for FunctionCallType {
     type Err = String;
 
@@ -1057,21 +1057,21 @@ impl std::str::FromStr for FunctionCallType {
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl std::fmt::Display for FunctionCallType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl Serialize for FunctionCallType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl<'de> Deserialize<'de> for FunctionCallType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1080,14 +1080,14 @@ impl<'de> Deserialize<'de> for FunctionCallType {
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl crate::runtime::params::FromParam for FunctionCallType {
     fn from_param(raw: &str) -> Result<Self, String> {
         raw.parse()
     }
 }
 
-#[cfg(feature = "unused-schemas")]
+#[cfg(any(feature = "choices", feature = "unused-schemas"))]
 impl Validate for FunctionCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
@@ -1229,7 +1229,7 @@ impl Validate for CustomCall {
 
 /// Schema: `/components/schemas/CustomKind`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CustomKind {
     /// `custom`
@@ -1299,7 +1299,7 @@ impl Validate for CustomKind {
 
 /// Schema: `/components/schemas/SearchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SearchCallType {
     /// `search`
@@ -1529,7 +1529,7 @@ impl Validate for LocalCall {
 
 /// Schema: `/components/schemas/ShellCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ShellCallType {
     /// `shell`
@@ -1666,7 +1666,7 @@ impl Validate for ShellCall {
 
 /// Schema: `/components/schemas/PatchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PatchCallType {
     /// `patch`
@@ -1911,7 +1911,7 @@ impl Validate for Chunking {
 
 /// Schema: `/components/schemas/AutoChunking/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum AutoChunkingType {
     /// `auto`
@@ -2040,7 +2040,7 @@ impl Validate for AutoChunking {
 
 /// Schema: `/components/schemas/StaticChunking/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StaticChunkingType {
     /// `static`
@@ -2249,7 +2249,7 @@ impl Validate for StaticChunking {
 
 /// Schema: `/components/schemas/ToolChoice/oneOf/0`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ToolChoiceString {
     /// `none`
@@ -2981,7 +2981,7 @@ impl Validate for Sparse {
 
 /// Schema: `/components/schemas/NullableKind`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum NullableKind {
     /// `a`
@@ -3055,7 +3055,7 @@ impl Validate for NullableKind {
 
 /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HostedToolChoiceType {
     /// `file_search`
@@ -3191,77 +3191,11 @@ impl Validate for HostedToolChoice {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// The same values as [`FunctionCallType`]: one type for both (equal enums compile once).
+///
 /// Schema: `/components/schemas/FunctionChoice/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum FunctionChoiceType {
-    /// `function`
-    Function,
-}
-
-#[cfg(feature = "choices")]
-impl FunctionChoiceType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Function => "function",
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for FunctionChoiceType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "function" => Ok(Self::Function),
-            other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`function`", ", got `{}`"), other
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for FunctionChoiceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for FunctionChoiceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for FunctionChoiceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::params::FromParam for FunctionChoiceType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for FunctionChoiceType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
+pub type FunctionChoiceType = FunctionCallType;
 
 /// Schema: `/components/schemas/FunctionChoice`.
 #[cfg(feature = "choices")]
@@ -3872,7 +3806,7 @@ impl Validate for Dish {
 
 /// Schema: `/components/schemas/Cake/properties/kind`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CakeKind {
     /// `Cake`
@@ -4028,7 +3962,7 @@ impl Validate for Cake {
 
 /// Schema: `/components/schemas/Tea/properties/kind`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TeaKind {
     /// `Tea`
@@ -4482,7 +4416,7 @@ impl Validate for Named {
 
 /// Schema: `/paths/~1trees~1{id}/get/parameters/2/schema`.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GetTreesIdTheme {
     /// `dark`
@@ -4706,7 +4640,7 @@ impl Validate for CreateVideoBody {
 
 /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema/properties/style`.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CreateVideoMultipartStyle {
     /// `calm`

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 /// Schema: `/components/schemas/Format`.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Format {
     /// `hardcover`

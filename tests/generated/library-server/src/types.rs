@@ -18,7 +18,7 @@ use serde::Serialize;
 
 /// Schema: `/components/schemas/Format`.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Format {
     /// `hardcover`

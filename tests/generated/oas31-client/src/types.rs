@@ -216,7 +216,7 @@ impl Command {
 
 /// Schema: `/components/schemas/CommandStatus`.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CommandStatus {
     /// `SUBMITTED`
@@ -414,7 +414,7 @@ impl Owner {
 
 /// Schema: `/components/schemas/Change/anyOf/0/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ChangeAddedType {
     /// `added`
@@ -541,7 +541,7 @@ impl ChangeAdded {
 
 /// Schema: `/components/schemas/Change/anyOf/1/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ChangeRemovedType {
     /// `removed`
@@ -761,7 +761,7 @@ impl<'de> Deserialize<'de> for Change {
 ///
 /// Schema: `/components/schemas/Record/properties/kind`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RecordKind {
     /// `record`
@@ -1616,7 +1616,7 @@ impl<'de> Deserialize<'de> for Input {
 
 /// Schema: `/components/schemas/Note/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum NoteType {
     /// `note`
@@ -1818,7 +1818,7 @@ impl<'de> Deserialize<'de> for Item {
 
 /// Schema: `/components/schemas/SearchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SearchCallType {
     /// `search_call`
@@ -1946,7 +1946,7 @@ impl SearchCall {
 
 /// Schema: `/components/schemas/PatchOutput/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PatchOutputType {
     /// `patch_output`
@@ -2071,7 +2071,7 @@ impl PatchOutput {
 
 /// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RecordDigestAlgorithm {
     /// `sha256`

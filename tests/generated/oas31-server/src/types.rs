@@ -281,7 +281,7 @@ impl Validate for Command {
 
 /// Schema: `/components/schemas/CommandStatus`.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CommandStatus {
     /// `SUBMITTED`
@@ -503,7 +503,7 @@ impl Validate for Owner {
 
 /// Schema: `/components/schemas/Change/anyOf/0/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ChangeAddedType {
     /// `added`
@@ -639,7 +639,7 @@ impl Validate for ChangeAdded {
 
 /// Schema: `/components/schemas/Change/anyOf/1/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ChangeRemovedType {
     /// `removed`
@@ -877,7 +877,7 @@ impl Validate for Change {
 ///
 /// Schema: `/components/schemas/Record/properties/kind`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RecordKind {
     /// `record`
@@ -1922,7 +1922,7 @@ impl Validate for Input {
 
 /// Schema: `/components/schemas/Note/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum NoteType {
     /// `note`
@@ -2138,7 +2138,7 @@ impl Validate for Item {
 
 /// Schema: `/components/schemas/SearchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SearchCallType {
     /// `search_call`
@@ -2279,7 +2279,7 @@ impl Validate for SearchCall {
 
 /// Schema: `/components/schemas/PatchOutput/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PatchOutputType {
     /// `patch_output`
@@ -2418,7 +2418,7 @@ impl Validate for PatchOutput {
 
 /// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RecordDigestAlgorithm {
     /// `sha256`

@@ -168,7 +168,7 @@ impl Error {
 
 /// Schema: `/paths/~1files~1{name}.{format}/get/parameters/1/schema`.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GetFileAsFormat {
     /// `json`

@@ -179,7 +179,7 @@ impl Validate for Error {
 
 /// Schema: `/paths/~1files~1{name}.{format}/get/parameters/1/schema`.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GetFileAsFormat {
     /// `json`
