@@ -300,8 +300,9 @@ pub(super) fn headers_write(r: &Response, name: &str) -> TokenStream {
 pub(super) fn default_expr(api: &Api, p: &Param) -> Option<TokenStream> {
     let value = p.default.as_ref()?;
     if let (TypeRef::Named(n), serde_json::Value::String(wire)) = (&p.ty, value) {
-        // An enum shared by equal schemas is reached through its alias (`Direction` →
-        // `SortDirection`); the variant is named through the parameter's own type.
+        // An enum shared by equal schemas is reached through its alias (GitHub's
+        // `ReposListForOrgDirection` → `IssuesListDirection`, `share_equal_enums`); the
+        // variant is named through the parameter's own type.
         let mut def = api.types.iter().find(|t| &t.name == n)?;
         while let TypeKind::Alias(TypeRef::Named(next), _) = &def.kind {
             def = api.types.iter().find(|t| &t.name == next)?;
