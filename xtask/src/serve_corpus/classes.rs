@@ -218,24 +218,6 @@ pub(super) fn link_value_off_schema(document: &serde_json::Value, case: &Json) -
         .get("meta")
         .and_then(|m| m.get("phase")?.get("name")?.as_str())
         == Some("stateful");
-    let (Some(method), Some(path)) = (
-        case.get("method").and_then(Json::as_str),
-        case.get("path").and_then(Json::as_str),
-    ) else {
-        return false;
-    };
-    let Some(item) = document.get("paths").and_then(|p| p.get(path)) else {
-        return false;
-    };
-    let resolved = |p: &'_ serde_json::Value| match p.get("$ref").and_then(|r| r.as_str()) {
-        Some(r) => crate::calls::refs::resolve(document, r).ok().cloned(),
-        None => Some(p.clone()),
-    };
-    let parameters = [
-        item.get("parameters"),
-        item.get(method.to_ascii_lowercase())
-            .and_then(|o| o.get("parameters")),
-    ];
     let off_schema = |parameter: serde_json::Value| {
         let (Some(name), Some(place), Some(schema)) = (
             parameter.get("name").and_then(|n| n.as_str()),
@@ -249,30 +231,102 @@ pub(super) fn link_value_off_schema(document: &serde_json::Value, case: &Json) -
             "query" => case.get("query").and_then(|q| q.get(name)),
             _ => None,
         };
-        // The request carries text: the value fits if the text, or the number or boolean
-        // it spells, does.
-        let text = match given {
-            Some(Json::String(text)) => text.clone(),
-            Some(Json::Number(n)) => n.to_string(),
-            _ => return false,
-        };
-        let Some((_, readings)) =
-            crate::calls::check::text_readings(&serde_json::Value::String(text))
-        else {
-            return false;
-        };
-        readings.iter().all(|value| {
-            !crate::calls::check::request_violations(document, schema, value).is_empty()
-        })
+        given.is_some_and(|value| fits_as_text(document, schema, value) == Some(false))
     };
-    stateful
-        && parameters
-            .into_iter()
-            .flatten()
-            .filter_map(|list| list.as_array())
-            .flatten()
-            .filter_map(resolved)
-            .any(off_schema)
+    stateful && parameters_of(document, case).into_iter().any(off_schema)
+}
+
+/// The parameters (each resolved) of the operation a case calls, the path item's first.
+fn parameters_of(document: &serde_json::Value, case: &Json) -> Vec<serde_json::Value> {
+    let (Some(method), Some(path)) = (
+        case.get("method").and_then(Json::as_str),
+        case.get("path").and_then(Json::as_str),
+    ) else {
+        return Vec::new();
+    };
+    let Some(item) = document.get("paths").and_then(|p| p.get(path)) else {
+        return Vec::new();
+    };
+    let resolved = |p: &'_ serde_json::Value| match p.get("$ref").and_then(|r| r.as_str()) {
+        Some(r) => crate::calls::refs::resolve(document, r).ok().cloned(),
+        None => Some(p.clone()),
+    };
+    [
+        item.get("parameters"),
+        item.get(method.to_ascii_lowercase())
+            .and_then(|o| o.get("parameters")),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(|list| list.as_array())
+    .flatten()
+    .filter_map(resolved)
+    .collect()
+}
+
+/// Whether a scalar sent as text fits `schema`: the request carries text, so it fits if the
+/// text, or the number or boolean it spells, does (by the calls harness's own checker,
+/// `calls::check`, not the server's). `None` for a value that is no scalar.
+fn fits_as_text(
+    document: &serde_json::Value,
+    schema: &serde_json::Value,
+    given: &Json,
+) -> Option<bool> {
+    let text = match given {
+        Json::String(text) => text.clone(),
+        Json::Number(n) => n.to_string(),
+        Json::Bool(b) => b.to_string(),
+        _ => return None,
+    };
+    let (_, readings) = crate::calls::check::text_readings(&serde_json::Value::String(text))?;
+    Some(
+        readings.iter().any(|value| {
+            crate::calls::check::request_violations(document, schema, value).is_empty()
+        }),
+    )
+}
+
+/// The name the harness gives an invalid query accepted because its bytes are those of a
+/// valid one (see [`query_same_bytes`]).
+pub(super) const QUERY_SAME_BYTES: &str = "query_same_bytes";
+
+/// Whether schemathesis' "Invalid component: parameter `NAME` in query" case made NAME, a
+/// scalar, an array (GitHub's `per_page`, an integer, "became array": `[10000000.0]`) that a
+/// query writes with the bytes of a valid value: the form style writes an array as one pair
+/// per item, so a one-item array is byte for byte the scalar it holds (`per_page=10000000.0`,
+/// a whole number and so an integer), and an empty array is no pair at all, the request that
+/// leaves an optional parameter out. No server can tell them apart, and its 2xx is right for
+/// the bytes it got. Where the one item does not fit the parameter's schema (`["x"]` for an
+/// integer) the server refuses it and no failure shows; the harness's own checker says which.
+pub(super) fn query_same_bytes(document: &serde_json::Value, case: &Json, message: &str) -> bool {
+    let Some(name) = message
+        .split("Invalid component: parameter `")
+        .nth(1)
+        .and_then(|rest| rest.split_once("` in query"))
+        .map(|(name, _)| name)
+    else {
+        return false;
+    };
+    let Some(Json::Array(items)) = case.get("query").and_then(|q| q.get(name)) else {
+        return false;
+    };
+    let Some(parameter) = parameters_of(document, case).into_iter().find(|p| {
+        p.get("name").and_then(|n| n.as_str()) == Some(name)
+            && p.get("in").and_then(|n| n.as_str()) == Some("query")
+    }) else {
+        return false;
+    };
+    let form_exploded = parameter.get("style").is_none_or(|s| s == "form")
+        && parameter.get("explode").is_none_or(|e| e == true);
+    let Some(schema) = parameter.get("schema") else {
+        return false;
+    };
+    form_exploded
+        && match items.as_slice() {
+            [] => parameter.get("required") != Some(&serde_json::Value::Bool(true)),
+            [item] => fits_as_text(document, schema, item) == Some(true),
+            _ => false,
+        }
 }
 
 /// The name the harness gives a valid request's refusal whose answer says a parameter is

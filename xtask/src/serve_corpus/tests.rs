@@ -547,3 +547,39 @@ fn a_stateful_value_the_parameter_refuses_is_named() {
     // refusal there is the server's to answer for.
     assert!(!link_value_off_schema(&document, &case("fuzzing", uuid)));
 }
+
+#[test]
+fn an_invalid_query_with_a_valid_querys_bytes_is_named() {
+    let document: serde_json::Value = serde_json::from_str(
+        r##"{"paths": {"/orgs/{org}/teams": {"get": {"parameters": [
+            {"$ref": "#/components/parameters/per-page"},
+            {"name": "page", "in": "query", "required": true, "schema": {"type": "integer"}},
+            {"name": "ids", "in": "query", "explode": false, "schema": {"type": "integer"}}]}}},
+         "components": {"parameters": {"per-page": {"name": "per_page", "in": "query",
+            "schema": {"type": "integer", "maximum": 100}}}}}"##,
+    )
+    .unwrap();
+    let named = |name: &str, value: &str| {
+        let case = Json::parse(&format!(
+            r#"{{"method": "GET", "path": "/orgs/{{org}}/teams", "query": {{"{name}": {value}}}}}"#
+        ))
+        .unwrap();
+        let message = format!(
+            "Invalid component: parameter `{name}` in query - violates `type` at /properties/{name} (was integer, became array)"
+        );
+        query_same_bytes(&document, &case, &message)
+    };
+    // One item that is a valid value (a whole number is an integer), or none for an
+    // optional parameter: the bytes of a valid query.
+    assert!(named("per_page", "[50.0]"));
+    assert!(named("per_page", "[50]"));
+    assert!(named("per_page", "[]"));
+    // An item the schema refuses, two items, a required parameter left out, a scalar, or
+    // a parameter that is not written one pair per item: the server has something to refuse.
+    assert!(!named("per_page", "[1000]"));
+    assert!(!named("per_page", r#"["x"]"#));
+    assert!(!named("per_page", "[1, 2]"));
+    assert!(!named("page", "[]"));
+    assert!(!named("per_page", "7"));
+    assert!(!named("ids", "[7]"));
+}
