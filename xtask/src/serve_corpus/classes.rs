@@ -236,7 +236,9 @@ pub(super) fn link_value_off_schema(document: &serde_json::Value, case: &Json) -
     stateful && parameters_of(document, case).into_iter().any(off_schema)
 }
 
-/// The parameters (each resolved) of the operation a case calls, the path item's first.
+/// The parameters (each resolved) of the operation a case calls: the operation's own, then
+/// the path item's that none of them overrides (OpenAPI: one of the same name and location
+/// at the operation replaces the path item's).
 fn parameters_of(document: &serde_json::Value, case: &Json) -> Vec<serde_json::Value> {
     let (Some(method), Some(path)) = (
         case.get("method").and_then(Json::as_str),
@@ -251,17 +253,26 @@ fn parameters_of(document: &serde_json::Value, case: &Json) -> Vec<serde_json::V
         Some(r) => crate::calls::refs::resolve(document, r).ok().cloned(),
         None => Some(p.clone()),
     };
-    [
-        item.get("parameters"),
+    let list = |parameters: Option<&serde_json::Value>| -> Vec<serde_json::Value> {
+        parameters
+            .and_then(|list| list.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(resolved)
+            .collect()
+    };
+    let key = |p: &serde_json::Value| (p.get("name").cloned(), p.get("in").cloned());
+    let mut parameters = list(
         item.get(method.to_ascii_lowercase())
             .and_then(|o| o.get("parameters")),
-    ]
-    .into_iter()
-    .flatten()
-    .filter_map(|list| list.as_array())
-    .flatten()
-    .filter_map(resolved)
-    .collect()
+    );
+    let own: Vec<_> = parameters.iter().map(key).collect();
+    parameters.extend(
+        list(item.get("parameters"))
+            .into_iter()
+            .filter(|p| !own.contains(&key(p))),
+    );
+    parameters
 }
 
 /// Whether a scalar sent as text fits `schema`: the request carries text, so it fits if the

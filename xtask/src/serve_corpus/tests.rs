@@ -551,7 +551,9 @@ fn a_stateful_value_the_parameter_refuses_is_named() {
 #[test]
 fn an_invalid_query_with_a_valid_querys_bytes_is_named() {
     let document: serde_json::Value = serde_json::from_str(
-        r##"{"paths": {"/orgs/{org}/teams": {"get": {"parameters": [
+        r##"{"paths": {"/orgs/{org}/teams": {
+          "parameters": [{"name": "per_page", "in": "query", "schema": {"type": "string"}}],
+          "get": {"parameters": [
             {"$ref": "#/components/parameters/per-page"},
             {"name": "page", "in": "query", "required": true, "schema": {"type": "integer"}},
             {"name": "ids", "in": "query", "explode": false, "schema": {"type": "integer"}}]}}},
@@ -582,4 +584,6 @@ fn an_invalid_query_with_a_valid_querys_bytes_is_named() {
     assert!(!named("page", "[]"));
     assert!(!named("per_page", "7"));
     assert!(!named("ids", "[7]"));
+    // The operation's `per_page` (an integer up to 100) replaces the path item's (any
+    // string), so `["x"]` and `[1000]` above were held to the operation's.
 }
