@@ -15,7 +15,7 @@ pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use petstore_client::client::*;
-use petstore_client::{Client, Error, ResponseValue};
+use petstore_client::{Client, Error, RequestOptions, ResponseValue};
 use petstore_client::runtime::progress::Direction;
 use petstore_client::types;
 use petstore_client::Server;
@@ -61,15 +61,15 @@ struct Call {
     credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
-    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-    verbose: bool,
+    /// `--verbose` and `--raw`.
+    output: support::Output,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
-    let verbose = m.get_flag("verbose");
+    let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -77,6 +77,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         }
         (None, None) => Server::ALL[0].url().to_owned(),
     };
+    let base_url = support::base_url(base_url)?;
     if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
         return Err(
             support::usage(
@@ -86,8 +87,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     }
-    if verbose {
+    if output.verbose {
         eprintln!("server: {base_url}");
+    }
+    let mut options = RequestOptions::new();
+    for (name, value) in support::headers(m)? {
+        options = options.header(name, value);
+    }
+    if let Some(timeout) = support::timeout(m)? {
+        options = options.timeout(timeout);
     }
     let key = std::env::var("PETSTORE_API_KEY")
         .ok()
@@ -115,6 +123,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot set up the HTTP client: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let client = client.with_options(options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -127,7 +136,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         runtime,
         credentials,
         json,
-        verbose,
+        output,
     };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
@@ -181,7 +190,7 @@ fn list_pets(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_limit(support::optional::<i32>(m, "limit")?)
         .with_status(support::optional::<types::PetStatus>(m, "status")?);
     let result = call.runtime.block_on(call.client.list_pets_with(options));
-    Ok(finish(&call.client, ("listPets", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("listPets", false), result, call.json, call.output))
 }
 
 /// `create-pet`: its flags and help.
@@ -241,7 +250,7 @@ fn create_pet(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.create_pet(&body));
-    Ok(finish(&call.client, ("createPet", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("createPet", false), result, call.json, call.output))
 }
 
 /// `get-pet`: its flags and help.
@@ -275,7 +284,7 @@ fn get_pet(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "warning: `getPet` is deprecated: Removed on 2030-12-05; use GET /pets with the status filter instead."
     );
     let result = call.runtime.block_on(call.client.get_pet(pet_id));
-    Ok(finish(&call.client, ("getPet", true), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getPet", true), result, call.json, call.output))
 }
 
 /// `list-orders`: its flags and help.
@@ -297,7 +306,7 @@ fn list_orders(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.list_orders());
-    Ok(finish(&call.client, ("listOrders", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("listOrders", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -306,9 +315,9 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| support::print_value(value, json))
+    report(client, operation, result, output, |value| support::print_value(value, json))
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was
@@ -317,7 +326,7 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    verbose: bool,
+    output: support::Output,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let code = match result {
@@ -325,24 +334,42 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
-            print(&*response);
+            if output.raw {
+                support::write_raw(response.raw_body());
+            } else {
+                print(&*response);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {
-            let body = match error.api_body() {
-                Some(body) => serde_json::to_value(body).ok(),
-                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-            };
-            support::print_error(
-                error.status(),
-                error.retry_after(),
-                body,
-                &error.to_string(),
-            );
+            if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                support::write_raw(body);
+            }
+            match &error {
+                Error::Decode { status, path, message, body, .. } => {
+                    support::print_decode_error(
+                        *status,
+                        (path, message),
+                        body,
+                        error.retry_after(),
+                    );
+                }
+                _ => {
+                    let body = error
+                        .raw_body()
+                        .and_then(|b| serde_json::from_slice(b).ok());
+                    support::print_error(
+                        error.status(),
+                        error.retry_after(),
+                        body,
+                        &error.to_string(),
+                    );
+                }
+            }
             ExitCode::from(support::FAILED)
         }
     };
-    if verbose {
+    if output.verbose {
         let state = client.last_rate_limit();
         support::print_rate_limit(state.limit, state.remaining, state.reset);
     }

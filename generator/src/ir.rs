@@ -239,6 +239,9 @@ pub struct WebhookPayload {
 pub struct Server {
     /// Rust name of the constant/variant (`Production`).
     pub name: String,
+    /// The name command lines and configuration use (`production`, `api_v2`): the client's
+    /// `Server::name` and the CLI's `--env`.
+    pub short: String,
     pub url: String,
     pub description: Option<String>,
 }

@@ -504,8 +504,112 @@ pub fn operation_from_route(method: &str, path: &str) -> String {
     raw
 }
 
+/// The plain name inside an `operationId` that a server framework wrote by its own pattern,
+/// when `id` follows one (README, "Names"); `None` otherwise. The caller uses it only when no
+/// other operation of the document has the same plain name.
+///
+/// - FastAPI: `{function}{path}` with every non-word character made `_`, then `_{method}`
+///   (`create_item` on `POST /items/` → `create_item_items__post`); runs of `_` are compared
+///   as one, so ids that a tool tidied still match.
+/// - NestJS (`@nestjs/swagger`): `{Controller}_{method}` (`CatsController_findAll`).
+/// - Spring (springfox): `{method}Using{METHOD}`, `_{n}` after it for a repeated name
+///   (`getUserUsingGET_1`).
+pub fn framework_plain_name(id: &str, method: &str, path: &str) -> Option<String> {
+    let squeeze = |text: &str| {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if !(c == '_' && out.ends_with('_')) {
+                out.push(c);
+            }
+        }
+        out.trim_matches('_').to_owned()
+    };
+    let words = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    let suffix = squeeze(&format!("{}_{}", words(path), method.to_ascii_lowercase()));
+    let squeezed = squeeze(id);
+    if let Some(plain) = squeezed
+        .strip_suffix(&suffix)
+        .and_then(|p| p.strip_suffix('_'))
+        && !plain.is_empty()
+    {
+        return Some(plain.to_owned());
+    }
+    if let Some((controller, plain)) = id.split_once('_')
+        && controller.len() > "Controller".len()
+        && controller.ends_with("Controller")
+        && controller.chars().all(char::is_alphanumeric)
+        && !plain.is_empty()
+    {
+        return Some(plain.to_owned());
+    }
+    let unnumbered = match id.rsplit_once('_') {
+        Some((head, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => head,
+        _ => id,
+    };
+    let upper = method.to_ascii_uppercase();
+    unnumbered
+        .strip_suffix(upper.as_str())
+        .and_then(|p| p.strip_suffix("Using"))
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn framework_ids_give_their_plain_names() {
+        use super::framework_plain_name as plain;
+        let cases = [
+            (
+                "create_item_items__post",
+                "post",
+                "/items/",
+                Some("create_item"),
+            ),
+            (
+                "read_item_items__item_id__get",
+                "get",
+                "/items/{item_id}",
+                Some("read_item"),
+            ),
+            // Tidied by a tool: one underscore where FastAPI writes two.
+            (
+                "read_item_items_item_id_get",
+                "get",
+                "/items/{item_id}",
+                Some("read_item"),
+            ),
+            ("root__get", "get", "/", Some("root")),
+            ("CatsController_findAll", "get", "/cats", Some("findAll")),
+            ("getUserUsingGET", "get", "/users/{id}", Some("getUser")),
+            (
+                "getUserUsingGET_1",
+                "get",
+                "/v2/users/{id}",
+                Some("getUser"),
+            ),
+            // Names that only look alike stay as they are.
+            ("task_get", "get", "/v1/tasks/{task_id}", None),
+            ("items_post", "post", "/items", None),
+            ("listPets", "get", "/pets", None),
+            ("Controller_x", "get", "/x", None),
+            ("deleteUsingPOST", "delete", "/x", None),
+        ];
+        for (id, method, path, expected) in cases {
+            assert_eq!(plain(id, method, path).as_deref(), expected, "{id}");
+        }
+    }
 
     #[test]
     fn server_names_from_urls() {

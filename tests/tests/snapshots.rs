@@ -246,5 +246,5 @@ fn runtime_by_version_only_by_default() {
         apigen::RuntimeSource::default(),
     );
     assert!(output.files["server/Cargo.toml"].contains("\napigen-server-runtime = \"0.1.0\"\n"));
-    assert!(output.files["client/Cargo.toml"].contains("\napigen-client-runtime = \"0.1.0\"\n"));
+    assert!(output.files["client/Cargo.toml"].contains("\napigen-client-runtime = \"0.2.0\"\n"));
 }

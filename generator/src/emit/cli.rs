@@ -6,7 +6,7 @@
 
 use crate::emit::{client, ident, rust_type};
 use crate::ir::{
-    Api, BodyKind, Cli, CliBody, CliCommand, CliFlag, FlagTarget, Operation, SchemeKind,
+    Api, BodyKind, Cli, CliBody, CliCommand, CliFlag, FlagTarget, Operation, SchemeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -63,7 +63,9 @@ fn subcommand_chain(cmd: &CliCommand, api: &Api) -> TokenStream {
         .iter()
         .filter(|f| matches!(f.target, FlagTarget::Property { .. }))
         .map(arg);
-    let mut command = quote!(Command::new(#name).about(#about).long_about(#long) #(#params)*);
+    let aliases = cmd.aliases.iter().map(|a| quote!(.alias(#a)));
+    let mut command =
+        quote!(Command::new(#name) #(#aliases)* .about(#about).long_about(#long) #(#params)*);
     if cmd.binary.is_some() {
         command = quote!(support::output_arg(#command));
     }
@@ -191,7 +193,10 @@ fn body_part(
             },
             quote!(&body,),
         )
-    } else if matches!(how, CliBody::Raw { text: true, .. }) {
+    } else if matches!(how, CliBody::Raw { text: true, .. })
+        || matches!(&b.kind, BodyKind::Json(TypeRef::Vec(_)))
+    {
+        // The client takes text as `&str` and a list as a slice.
         (read, quote!(body.as_deref(),))
     } else {
         (read, quote!(body.as_ref(),))
@@ -294,12 +299,12 @@ fn runner(cmd: &CliCommand, api: &Api) -> TokenStream {
     let documented = op.deprecated.is_some();
     let finish = match &cmd.binary {
         Some(media) => quote! {
-            finish_bytes(&call.client, (#id, #documented), result, (m.get_one::<String>("output"), #media), call.verbose)
+            finish_bytes(&call.client, (#id, #documented), result, (m.get_one::<String>("output"), #media), call.output)
         },
         None if op.success_enum => {
-            quote!(finish_debug(&call.client, (#id, #documented), result, call.json, call.verbose))
+            quote!(finish_debug(&call.client, (#id, #documented), result, call.json, call.output))
         }
-        None => quote!(finish(&call.client, (#id, #documented), result, call.json, call.verbose)),
+        None => quote!(finish(&call.client, (#id, #documented), result, call.json, call.output)),
     };
     let send_typed =
         quote!(call.runtime.block_on(call.client.#method(#(#args)* #body_arg #options_arg)));
@@ -437,7 +442,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     // A document without operations: the command line has only its global flags (clap
     // refuses any command before `run`), and nothing is called.
     let no_commands = cli.commands.is_empty();
-    let servers: Vec<String> = api.servers.iter().map(|s| s.name.to_lowercase()).collect();
+    let servers: Vec<&str> = api.servers.iter().map(|s| s.short.as_str()).collect();
     let base_url = base_url_part(api);
     let server_use = (!api.servers.is_empty()).then(|| quote!(use #krate::Server;));
     let (after_help, after_long_help) = help_texts(api, cli);
@@ -485,7 +490,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     };
     let client_use = (!no_commands).then(|| {
         quote! {
-            use #krate::{Client, Error, ResponseValue};
+            use #krate::{Client, Error, RequestOptions, ResponseValue};
             use #krate::runtime::progress::Direction;
         }
     });
@@ -590,6 +595,7 @@ fn base_url_part(api: &Api) -> TokenStream {
                 .get_one::<String>("base-url")
                 .cloned()
                 .ok_or_else(|| support::usage("the document names no server: pass --base-url"))?;
+            let base_url = support::base_url(base_url)?;
         }
     } else {
         quote! {
@@ -602,6 +608,8 @@ fn base_url_part(api: &Api) -> TokenStream {
                     .to_owned(),
                 (None, None) => Server::ALL[0].url().to_owned(),
             };
+            // A server named without a host cannot be called without `--base-url`.
+            let base_url = support::base_url(base_url)?;
         }
     }
 }
@@ -684,9 +692,9 @@ fn finishers(api: &Api, cli: &Cli) -> (Option<TokenStream>, Option<TokenStream>)
                 operation: (&str, bool),
                 result: Result<ResponseValue<T>, Error<E>>,
                 json: bool,
-                verbose: bool,
+                output: support::Output,
             ) -> ExitCode {
-                report(client, operation, result, verbose, |value| support::print_value(value, json))
+                report(client, operation, result, output, |value| support::print_value(value, json))
             }
         }
     });
@@ -698,9 +706,9 @@ fn finishers(api: &Api, cli: &Cli) -> (Option<TokenStream>, Option<TokenStream>)
                 operation: (&str, bool),
                 result: Result<ResponseValue<T>, Error<E>>,
                 _json: bool,
-                verbose: bool,
+                output: support::Output,
             ) -> ExitCode {
-                report(client, operation, result, verbose, |value| println!("{value:#?}"))
+                report(client, operation, result, output, |value| println!("{value:#?}"))
             }
         }
     });
@@ -712,18 +720,18 @@ fn finish_bytes(cli: &Cli) -> Option<TokenStream> {
     cli.commands.iter().any(|c| c.binary.is_some()).then(|| {
         quote! {
             /// As `finish`, for answers that are bytes: written as they are to `--output FILE`
-            /// or standard output, never printed as JSON. `output`: the flag's value and the
-            /// answer's media type.
+            /// or standard output, never printed as JSON. `to`: the `--output` flag's value and
+            /// the answer's media type.
             fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
                 client: &Client,
                 operation: (&str, bool),
                 result: Result<ResponseValue<T>, Error<E>>,
-                output: (Option<&String>, &str),
-                verbose: bool,
+                to: (Option<&String>, &str),
+                output: support::Output,
             ) -> ExitCode {
                 let mut written = Ok(());
-                let code = report(client, operation, result, verbose, |bytes| {
-                    written = support::write_bytes(bytes.as_ref(), output.0.map(String::as_str), output.1);
+                let code = report(client, operation, result, output, |bytes| {
+                    written = support::write_bytes(bytes.as_ref(), to.0.map(String::as_str), to.1);
                 });
                 match written {
                     Ok(()) => code,
@@ -786,15 +794,15 @@ fn run_and_report(
             runtime: tokio::runtime::Runtime,
             #credentials_doc
             #json_doc
-            /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-            verbose: bool,
+            /// `--verbose` and `--raw`.
+            output: support::Output,
         }
 
         /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
         /// early exit whose message is printed.
         fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             #json_read
-            let verbose = m.get_flag("verbose");
+            let output = support::Output::from_matches(m);
             #base_url
             // Without the TLS feature an HTTPS server cannot be reached: say so before sending.
             if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
@@ -802,8 +810,16 @@ fn run_and_report(
                     "{base_url} needs HTTPS, and this CLI was built without it: rebuild with `--features rustls`, or pass `--base-url http://…`"
                 )));
             }
-            if verbose {
+            if output.verbose {
                 eprintln!("server: {base_url}");
+            }
+            // `--header` and `--timeout`, on every call.
+            let mut options = RequestOptions::new();
+            for (name, value) in support::headers(m)? {
+                options = options.header(name, value);
+            }
+            if let Some(timeout) = support::timeout(m)? {
+                options = options.timeout(timeout);
             }
             #reads_key
             let #mutable builder = Client::builder(base_url)
@@ -821,6 +837,7 @@ fn run_and_report(
                 eprintln!("error: cannot set up the HTTP client: {e}");
                 ExitCode::from(support::FAILED)
             })?;
+            let client = client.with_options(options);
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
@@ -828,7 +845,7 @@ fn run_and_report(
                     eprintln!("error: cannot start the async runtime: {e}");
                     ExitCode::from(support::FAILED)
                 })?;
-            let call = Call { client, runtime, #credentials_field #json_field verbose };
+            let call = Call { client, runtime, #credentials_field #json_field output };
             let Some((command, m)) = m.subcommand() else {
                 return Err(support::usage("no command given; --help lists them"));
             };
@@ -845,7 +862,7 @@ fn run_and_report(
             client: &Client,
             operation: (&str, bool),
             result: Result<ResponseValue<T>, Error<E>>,
-            verbose: bool,
+            output: support::Output,
             print: impl FnOnce(&T),
         ) -> ExitCode {
             let code = match result {
@@ -853,19 +870,32 @@ fn run_and_report(
                     if !operation.1 {
                         support::warn_deprecation(operation.0, response.headers());
                     }
-                    print(&*response);
+                    if output.raw {
+                        support::write_raw(response.raw_body());
+                    } else {
+                        print(&*response);
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(error) => {
-                    let body = match error.api_body() {
-                        Some(body) => serde_json::to_value(body).ok(),
-                        None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-                    };
-                    support::print_error(error.status(), error.retry_after(), body, &error.to_string());
+                    if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                        support::write_raw(body);
+                    }
+                    match &error {
+                        Error::Decode { status, path, message, body, .. } => {
+                            support::print_decode_error(*status, (path, message), body, error.retry_after());
+                        }
+                        // The body as the server sent it: its message and code even where
+                        // the document's type does not name them.
+                        _ => {
+                            let body = error.raw_body().and_then(|b| serde_json::from_slice(b).ok());
+                            support::print_error(error.status(), error.retry_after(), body, &error.to_string());
+                        }
+                    }
                     ExitCode::from(support::FAILED)
                 }
             };
-            if verbose {
+            if output.verbose {
                 let state = client.last_rate_limit();
                 support::print_rate_limit(state.limit, state.remaining, state.reset);
             }

@@ -106,11 +106,24 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
         pub use runtime::ratelimit::RateLimit;
         pub use runtime::response::ResponseValue;
         pub use runtime::retry::RetryPolicy;
+        pub use runtime::options::RequestOptions;
         #streams
         /// Re-exported so callers can name header and body types without their own dependency.
         pub use bytes;
         /// Re-exported so callers can name header and body types without their own dependency.
         pub use http;
+        /// Re-exported so callers can name the types' free-form JSON values without their own
+        /// dependency.
+        pub use serde_json;
+        /// Re-exported for `ClientBuilder::http_client` and per-call hooks
+        /// (`runtime::options::Hook`), which name its `Client` and `Request`.
+        pub use reqwest;
+        /// Re-exported so callers can name `format: uuid` values without their own dependency
+        /// (one copy of the crate, the one the types use).
+        pub use uuid;
+        /// Re-exported so callers can name `format: date-time` and `date` values without their
+        /// own dependency (one copy of the crate, the one the types use).
+        pub use jiff;
     }
 }
 
@@ -184,23 +197,27 @@ fn status_pattern(r: &Response, op: &Operation) -> TokenStream {
             let c = proc_macro2::Literal::u16_unsuffixed(*c);
             quote!(#c)
         }
-        Status::Range(c) => {
-            let exact = |code: u16| op.responses.iter().any(|o| o.status == Status::Code(code));
-            let (mut lo, mut hi) = (u16::from(*c) * 100, u16::from(*c) * 100 + 99);
-            while lo < hi && exact(lo) {
-                lo += 1;
-            }
-            while hi > lo && exact(hi) {
-                hi -= 1;
-            }
-            let (lo, hi) = (
-                proc_macro2::Literal::u16_unsuffixed(lo),
-                proc_macro2::Literal::u16_unsuffixed(hi),
-            );
-            quote!(#lo..=#hi)
-        }
+        Status::Range(c) => class_pattern(*c, op),
         Status::Default => quote!(_),
     }
+}
+
+/// The pattern of the statuses of class `c` (`2` for 2XX), less the exact codes at its ends
+/// that have arms of their own (see [`status_pattern`]).
+fn class_pattern(c: u8, op: &Operation) -> TokenStream {
+    let exact = |code: u16| op.responses.iter().any(|o| o.status == Status::Code(code));
+    let (mut lo, mut hi) = (u16::from(c) * 100, u16::from(c) * 100 + 99);
+    while lo < hi && exact(lo) {
+        lo += 1;
+    }
+    while hi > lo && exact(hi) {
+        hi -= 1;
+    }
+    let (lo, hi) = (
+        proc_macro2::Literal::u16_unsuffixed(lo),
+        proc_macro2::Literal::u16_unsuffixed(hi),
+    );
+    quote!(#lo..=#hi)
 }
 
 pub fn client_rs(api: &Api) -> TokenStream {
@@ -362,6 +379,17 @@ pub fn client_rs(api: &Api) -> TokenStream {
                 self.transport.last_rate_limit()
             }
 
+            /// A client whose calls carry `options` (extra headers and query pairs, a
+            /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+            /// this one's; it shares this client's connections, credentials and rate-limit
+            /// state. Cheap: make one per call
+            /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+            pub fn with_options(&self, options: crate::runtime::options::RequestOptions) -> Client {
+                Client {
+                    transport: Arc::new(self.transport.with_options(options)),
+                }
+            }
+
             #(#methods)*
         }
 
@@ -408,9 +436,7 @@ fn server_enum(servers: &[crate::ir::Server]) -> TokenStream {
         let all = servers.iter().map(|s| ident(&s.name));
         let names = servers.iter().map(|s| {
             let v = ident(&s.name);
-            let name = crate::naming::snake(&s.name)
-                .trim_start_matches("r#")
-                .to_string();
+            let name = &s.short;
             quote!(Self::#v => #name,)
         });
         quote! {

@@ -45,6 +45,10 @@ pub struct CliLeftOut {
 pub struct CliCommand {
     pub operation: usize,
     pub name: String,
+    /// Other names the subcommand answers to: the document's `operationId` as written and in
+    /// kebab case, where the command is named after a plain name a framework's pattern holds
+    /// (`create-item` for `create_item_items__post`) and no other command takes them.
+    pub aliases: Vec<String>,
     /// The library's function that runs the subcommand (`list_pets`), and the one that builds
     /// its clap `Command` (`list_pets_command`): one pair per subcommand keeps every stack frame
     /// small (one `run` and one builder chain for 765 operations overflowed the main thread's

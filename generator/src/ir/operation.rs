@@ -85,7 +85,33 @@ pub struct Operation {
     /// The operation's own error bodies by status (indices into `Api::error_bodies`), when
     /// they differ from the document's (`Api::errors`); the router's `ERRORS_…` constant.
     pub errors: Option<(String, ErrorTable)>,
+    /// How the client reads a status the document does not list (`lower/undocumented.rs`).
+    pub undocumented: Undocumented,
 }
+
+/// How the client reads an answer whose status no documented response covers. Real servers
+/// answer statuses their documents leave out (FastAPI sets `201` at run time where the
+/// document lists `200`); a 2XX is still a success, and an error is still read in the shape
+/// the document gives its errors when it fits.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Undocumented {
+    /// A 2XX no answer covers: read as the answer at this index of [`Operation::responses`]
+    /// (the nearest documented success, the lower status on a tie); `None` with
+    /// `success_arm`: read as a success without a body (the operation documents none).
+    pub success: Option<usize>,
+    /// Whether the client needs an arm for an undocumented 2XX at all (no `2XX` range and no
+    /// `default` read as a success covers them).
+    pub success_arm: bool,
+    /// A 4XX or 5XX no answer covers (there is no `default`): read as this JSON type into the
+    /// error enum's [`UNDOCUMENTED_VARIANT`]; a body that does not decode as it is kept raw
+    /// (`Error::UnexpectedStatus`). `None`: every such answer is kept raw.
+    pub error: Option<TypeRef>,
+}
+
+/// The variant of a client error enum that holds an undocumented error status read with the
+/// document's common error type. Status variants are named after reason phrases
+/// (`naming::status_variant`), ranges `…Error` and `default` `Default`: never this.
+pub const UNDOCUMENTED_VARIANT: &str = "Undocumented";
 
 /// The answer of an operation in the generated server's `mock` module: a documented
 /// response, and values to fill it with, each checked by the mock before it is used.

@@ -20,12 +20,30 @@ const RESERVED_FLAGS: &[&str] = &[
     "verbose",
     "body",
     "body_file",
+    "header",
+    "timeout",
+    "raw",
     "help",
 ];
 
 /// The CLI library's own functions and modules, which a subcommand's functions are named apart
-/// from (an operation `run` gets `run_2`).
+/// from (an operation `run` gets `run_2`), and the locals of `run`, which calls them (an
+/// operation `json` would be shadowed by the `--json` flag's `let json`).
 const LIBRARY_ITEMS: &[&str] = &[
+    "json",
+    "verbose",
+    "output",
+    "base_url",
+    "key",
+    "builder",
+    "client",
+    "options",
+    "runtime",
+    "call",
+    "command",
+    "credentials",
+    "m",
+    "other",
     "main",
     "cli",
     "run",
@@ -77,6 +95,7 @@ pub fn lower(api: &Api, name: &str) -> Cli {
                         Some(multipart(Some(ty), &b.part_media, api, &example))
                     }),
                     name: command,
+                    aliases: Vec::new(),
                     function: functions.claim(op.rust.clone()),
                     builder: functions.claim(naming::cli_builder(&op.rust)),
                     flags,
@@ -86,6 +105,7 @@ pub fn lower(api: &Api, name: &str) -> Cli {
             }
         }
     }
+    name_aliases(api, &mut commands);
     Cli {
         bin: format!("{name}-cli"),
         credentials_help: credentials_help(api, &vars),
@@ -480,9 +500,79 @@ fn value_name(ty: &TypeRef) -> &'static str {
     }
 }
 
+/// See [`CliCommand::aliases`]: the document's id, as written and in kebab case, for the
+/// commands not named after it; none that another command or alias has.
+fn name_aliases(api: &Api, commands: &mut [CliCommand]) {
+    let mut taken: std::collections::BTreeSet<String> =
+        commands.iter().map(|c| c.name.clone()).collect();
+    for command in commands.iter_mut() {
+        let op = &api.operations[command.operation];
+        let id = &op.id;
+        if op.rust == naming::snake(id)
+            || naming::framework_plain_name(id, &op.method, &op.path).is_none()
+        {
+            continue;
+        }
+        for alias in [id.clone(), naming::kebab(id)] {
+            if !alias.is_empty() && !alias.starts_with('-') && taken.insert(alias.clone()) {
+                command.aliases.push(alias);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// FastAPI's `{function}_{path}_{method}` ids name the client's method and the command by
+    /// the function alone where that is unique; the id stays an alias of the command.
+    #[test]
+    fn framework_ids_are_named_by_their_plain_name_where_unique() {
+        let (api, cli) = cli(r#"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /items/:
+    post:
+      operationId: create_item_items__post
+      responses: {"200": {description: ok}}
+    get:
+      operationId: list_items_items__get
+      responses: {"200": {description: ok}}
+  /items/{item_id}:
+    get:
+      operationId: read_item_items__item_id__get
+      parameters: [{name: item_id, in: path, required: true, schema: {type: integer}}]
+      responses: {"200": {description: ok}}
+  /other/:
+    get:
+      operationId: list_items_other__get
+      responses: {"200": {description: ok}}
+"#);
+        let rust: Vec<&str> = api.operations.iter().map(|o| o.rust.as_str()).collect();
+        // Two functions named `list_items`: both keep their ids.
+        assert_eq!(
+            rust,
+            [
+                "list_items_items_get",
+                "create_item",
+                "read_item",
+                "list_items_other_get"
+            ]
+        );
+        let create = cli
+            .commands
+            .iter()
+            .find(|c| c.name == "create-item")
+            .unwrap();
+        assert_eq!(
+            create.aliases,
+            ["create_item_items__post", "create-item-items-post"]
+        );
+        let list = cli.commands.iter().find(|c| c.operation == 0).unwrap();
+        assert!(list.aliases.is_empty(), "{:?}", list.aliases);
+    }
 
     fn cli(yaml: &str) -> (Api, Cli) {
         let doc = crate::load::parse(yaml)

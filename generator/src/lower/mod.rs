@@ -11,6 +11,7 @@ mod pagination;
 mod routes;
 pub mod schema;
 pub mod select;
+mod undocumented;
 
 use crate::diag::{Sink, push};
 use crate::ir::{Api, BodyKind, Cors, Location, Operation, SchemeKind, SecurityScheme, Server};
@@ -59,6 +60,7 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::options::Options, sink: &mut S
     mark_scalar_one_ofs(&mut types);
     mock::plan(&mut operations, &types);
     let (error_bodies, errors) = errors::plan(&mut operations, &types);
+    undocumented::plan(&mut operations);
     let api_name = naming::api_stem(&doc.info.title, options.api_name.as_deref());
     let cors = cors(&operations, &security_schemes);
     let streams = operations.iter().any(|op| {
@@ -164,8 +166,10 @@ fn servers(doc: &OpenAPI) -> Vec<Server> {
                 .map(naming::pascal)
                 .or_else(|| naming::server_from_url(&url))
                 .unwrap_or_else(|| format!("Server{}", i + 1));
+            let name = scope.claim(label);
             Server {
-                name: scope.claim(label),
+                short: naming::snake(&name).trim_start_matches("r#").to_string(),
+                name,
                 url: url.trim_end_matches('/').to_string(),
                 description: s.description.clone(),
             }

@@ -46,6 +46,7 @@ pub fn lower_all(
     sink: &mut Sink,
 ) -> Vec<Operation> {
     let routes = paths_by_operation_id(doc);
+    let plain = plain_names(doc);
     let mut names = Scope::reserving(reserved::OPERATION_METHODS);
     let mut stems = Scope::reserving(reserved::OPERATION_STEMS);
     let mut out = Vec::new();
@@ -73,9 +74,13 @@ pub fn lower_all(
                 .operation_id
                 .clone()
                 .unwrap_or_else(|| naming::operation_from_route(method, path));
-            let rust = names.claim(naming::snake(&id));
+            // A framework's pattern (`create_item_items__post`) names it by its plain name.
+            let name = plain
+                .get(&(path.clone(), wire_method.clone()))
+                .map_or(id.as_str(), String::as_str);
+            let rust = names.claim(naming::snake(name));
             // A stem is only ever a prefix (`SelfParams`), so `Self_` loses its underscore.
-            let stem = stems.claim(naming::pascal(&id).trim_end_matches('_').to_string());
+            let stem = stems.claim(naming::pascal(name).trim_end_matches('_').to_string());
             let requirement = op.security.as_ref().or(doc.security.as_ref());
             let ctx = Ctx {
                 doc,
@@ -169,6 +174,8 @@ pub fn lower_all(
                 // `lower::mock` and `lower::errors` fill these in once every type is known.
                 mock: Default::default(),
                 errors: None,
+                // `lower::undocumented` decides it once every operation is known.
+                undocumented: Default::default(),
             });
         }
     }
@@ -183,6 +190,39 @@ pub fn lower_all(
     pagination::detect(&mut out, &raw, &schemas.types, &mut names, sink);
     name_headers_types(&mut out);
     out
+}
+
+/// The plain names of the operations whose ids follow a framework's pattern
+/// ([`naming::framework_plain_name`]), by path and method as written: only where the plain
+/// name is unique in the document (no other operation's plain name or id spells it the same
+/// in snake case), so that a name never depends on which operation came first.
+fn plain_names(doc: &OpenAPI) -> BTreeMap<(String, String), String> {
+    let mut quiet = Sink::default();
+    let mut found: Vec<((String, String), String, String)> = Vec::new();
+    let mut taken: BTreeMap<String, usize> = BTreeMap::new();
+    for (path, item) in &doc.paths.paths {
+        let ReferenceOr::Item(item) = item else {
+            continue;
+        };
+        for (method, op, _) in path_operations(item, &push("/paths", path), &mut quiet) {
+            let Some(id) = &op.operation_id else {
+                continue;
+            };
+            let plain = naming::framework_plain_name(id, &method, path);
+            let spelled = naming::snake(plain.as_deref().unwrap_or(id));
+            *taken.entry(spelled.clone()).or_default() += 1;
+            if let Some(plain) = plain {
+                // The document's own id, in snake case, is taken too.
+                *taken.entry(naming::snake(id)).or_default() += 1;
+                found.push(((path.clone(), method), plain, spelled));
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter(|(_, _, spelled)| taken[spelled] == 1)
+        .map(|(key, plain, _)| (key, plain))
+        .collect()
 }
 
 /// The path of each operation id of the whole document, so that a deprecation can link to its

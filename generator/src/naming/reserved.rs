@@ -77,6 +77,7 @@ pub const OPERATION_METHODS: &[&str] = &[
     "for_server",
     "handle_error",
     "last_rate_limit",
+    "with_options",
 ];
 
 /// `ClientBuilder` methods beside the credential setters (one per security scheme).
@@ -178,6 +179,7 @@ pub const CLI_OPERATION_LOCALS: &[&str] = &[
     "m",
     "media",
     "options",
+    "output",
     "parts",
     "result",
     "runtime",
@@ -224,6 +226,7 @@ pub const OTHER_LOCALS: &[&str] = &[
     "line",
     "map",
     "matches",
+    "message",
     "names",
     "operation",
     "other",

@@ -28,7 +28,8 @@ const GLOBAL: &str = "Global options";
 /// The help heading of `--body`, `--body-file` and the body's property flags.
 pub const BODY: &str = "Request body";
 
-/// `--base-url`, `--env`, `--json` and `-v`, on the top-level command.
+/// `--base-url`, `--env`, `--json`, `-v`, `--header`, `--timeout` and `--raw`, on the
+/// top-level command.
 pub fn global_args(cmd: Command, servers: &[&'static str]) -> Command {
     let env = Arg::new("env")
         .long("env")
@@ -66,6 +67,103 @@ pub fn global_args(cmd: Command, servers: &[&'static str]) -> Command {
             .action(ArgAction::SetTrue)
             .help("Print the server and the rate-limit state (to stderr)"),
     )
+    .arg(
+        Arg::new("header")
+            .help_heading(GLOBAL)
+            .short('H')
+            .long("header")
+            .global(true)
+            .value_name("NAME: VALUE")
+            .action(ArgAction::Append)
+            .help("Send this header too, replacing one of the same name (repeatable)"),
+    )
+    .arg(
+        Arg::new("timeout")
+            .help_heading(GLOBAL)
+            .long("timeout")
+            .global(true)
+            .value_name("SECONDS")
+            .help("Give up on an attempt after this many seconds (default 60)"),
+    )
+    .arg(
+        Arg::new("raw")
+            .help_heading(GLOBAL)
+            .long("raw")
+            .global(true)
+            .action(ArgAction::SetTrue)
+            .help("Write the answer's body exactly as received, to stdout (an error's too)"),
+    )
+}
+
+/// How an answer is shown besides `--json`: `-v`'s extras and `--raw`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Output {
+    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
+    pub verbose: bool,
+    /// `--raw`: the body is written as received, not printed from its type.
+    pub raw: bool,
+}
+
+impl Output {
+    pub fn from_matches(m: &ArgMatches) -> Output {
+        Output {
+            verbose: m.get_flag("verbose"),
+            raw: m.get_flag("raw"),
+        }
+    }
+}
+
+/// The `--header` values as (name, value), each checked as HTTP allows.
+pub fn headers(m: &ArgMatches) -> Result<Vec<(String, String)>, Exit> {
+    let mut out = Vec::new();
+    for given in m.get_many::<String>("header").into_iter().flatten() {
+        let Some((name, value)) = given.split_once(':') else {
+            return Err(usage(&format!("--header {given}: expected `NAME: VALUE`")));
+        };
+        let (name, value) = (name.trim(), value.trim());
+        if http::HeaderName::from_bytes(name.as_bytes()).is_err()
+            || http::HeaderValue::from_str(value).is_err()
+        {
+            return Err(usage(&format!(
+                "--header {given}: not a valid header name and value"
+            )));
+        }
+        out.push((name.to_owned(), value.to_owned()));
+    }
+    Ok(out)
+}
+
+/// The `--timeout`, when given: a positive number of seconds.
+pub fn timeout(m: &ArgMatches) -> Result<Option<std::time::Duration>, Exit> {
+    let Some(text) = m.get_one::<String>("timeout") else {
+        return Ok(None);
+    };
+    match text.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs.is_finite() => {
+            Ok(Some(std::time::Duration::from_secs_f64(secs)))
+        }
+        _ => Err(usage(&format!(
+            "--timeout {text}: expected a positive number of seconds"
+        ))),
+    }
+}
+
+/// The base URL chosen (`--base-url`, or a server of the document), checked before anything
+/// is sent: a relative URL (a document that names a path but no host, such as Swagger 2.0's
+/// `basePath` alone) cannot be called, so it is a usage error that says what to pass.
+pub fn base_url(url: String) -> Result<String, Exit> {
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") {
+        return Ok(url);
+    }
+    let example = if url.starts_with('/') {
+        format!("http://HOST{url}")
+    } else {
+        "http://HOST/…".to_owned()
+    };
+    Err(usage(&format!(
+        "the server `{url}` is not an absolute http(s) URL (the document names no host): pass --base-url {example}"
+    )))
 }
 
 /// `--body` and `--body-file` for an operation with a JSON request body.
@@ -224,8 +322,9 @@ pub fn body<T: DeserializeOwned>(
             map.insert((*property).to_owned(), as_json(text));
         }
     }
-    if !given && !std::io::stdin().is_terminal() && !fields.is_empty() {
-        // Nothing on the command line: a body piped in (`… < pet.json`) is the body.
+    if !given && !std::io::stdin().is_terminal() {
+        // Nothing on the command line: a body piped in (`… < pet.json`) is the body, of any
+        // JSON type (a list for an array body).
         let mut text = String::new();
         if std::io::stdin().read_to_string(&mut text).is_ok() && !text.trim().is_empty() {
             given = true;
@@ -370,6 +469,40 @@ pub fn warn_deprecation(operation: &str, headers: &http::HeaderMap) {
         .map(|s| format!("; the server removes it on {s}"))
         .unwrap_or_default();
     eprintln!("warning: `{operation}` is deprecated{sunset}");
+}
+
+/// `--raw`: the body as received, to standard output.
+pub fn write_raw(body: &[u8]) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(body).and_then(|()| out.flush());
+}
+
+/// An answer whose body did not decode: which answer, where in its value, and the body as
+/// received (its first 2,000 bytes), so that the server's fault (or the document's) can be
+/// seen; `path` is the JSON pointer of the value that failed (empty: the whole body), and
+/// how long to wait when the answer said (`Retry-After`).
+pub fn print_decode_error(
+    status: http::StatusCode,
+    (path, message): (&str, &str),
+    body: &[u8],
+    retry_after: Option<std::time::Duration>,
+) {
+    const SHOWN: usize = 2000;
+    let at = if path.is_empty() {
+        String::new()
+    } else {
+        format!(" at {path}")
+    };
+    let wait = retry_after
+        .map(|d| format!("; retry after {} s", d.as_secs().max(1)))
+        .unwrap_or_default();
+    eprintln!("error: could not decode the {status} answer{at}: {message}{wait}");
+    if !body.is_empty() {
+        let text = String::from_utf8_lossy(&body[..body.len().min(SHOWN)]);
+        let more = if body.len() > SHOWN { "…" } else { "" };
+        eprintln!("the answer was: {text}{more}");
+    }
 }
 
 /// A failed call on stderr: the status, and the server's `message` and `code` when its body

@@ -58,6 +58,7 @@ pub mod error;
 pub mod integer;
 pub mod multipart;
 pub mod object;
+pub mod options;
 pub mod pages;
 pub mod progress;
 mod random;
@@ -74,6 +75,7 @@ pub mod webhook;
 
 pub use auth::{Credentials, SchemeKind, Secret, Security, SecurityScheme};
 pub use error::{Error, SendError};
+pub use options::{Hook, RequestOptions};
 pub use ratelimit::RateLimit;
 pub use request::{Query, ToParam};
 pub use response::{Raw, ResponseValue};

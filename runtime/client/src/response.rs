@@ -33,17 +33,23 @@ pub struct Raw {
 }
 
 impl Raw {
-    /// Decodes the body as JSON; a failure is [`Error::Decode`] with the bytes kept.
+    /// Decodes the body as JSON; a failure is [`Error::Decode`] with the bytes kept and the
+    /// place of the failure named.
     pub fn json<T: DeserializeOwned, E>(self) -> Result<ResponseValue<T>, Error<E>> {
-        match integer::from_slice(&self.body) {
-            Ok(value) => Ok(ResponseValue::new(value, self.status, self.headers)),
-            Err(e) => Err(self.decode_error(e.to_string())),
+        match integer::from_slice_located(&self.body) {
+            Ok(value) => Ok(self.value(value)),
+            Err(e) => Err(self.decode_error(e.pointer, e.error.to_string())),
         }
     }
 
-    /// A success without a body (whatever body came is ignored).
+    /// A success without a body (whatever body came is ignored, and kept raw).
     pub fn empty<E>(self) -> Result<ResponseValue<()>, Error<E>> {
-        Ok(ResponseValue::new((), self.status, self.headers))
+        Ok(self.value(()))
+    }
+
+    /// The typed value with this response's status, headers and body.
+    fn value<T>(self, inner: T) -> ResponseValue<T> {
+        ResponseValue::new(inner, self.status, self.headers).with_raw_body(self.body)
     }
 
     /// The body as UTF-8 text; invalid UTF-8 is [`Error::Decode`]. An answer whose
@@ -53,15 +59,14 @@ impl Raw {
         if self.says_json()
             && let Ok(text) = serde_json::from_slice::<String>(&self.body)
         {
-            return Ok(ResponseValue::new(text, self.status, self.headers));
+            return Ok(self.value(text));
         }
         match std::str::from_utf8(&self.body) {
-            Ok(text) => Ok(ResponseValue::new(
-                text.to_owned(),
-                self.status,
-                self.headers,
-            )),
-            Err(e) => Err(self.decode_error(e.to_string())),
+            Ok(text) => {
+                let text = text.to_owned();
+                Ok(self.value(text))
+            }
+            Err(e) => Err(self.decode_error(String::new(), e.to_string())),
         }
     }
 
@@ -77,19 +82,39 @@ impl Raw {
 
     /// The body as bytes.
     pub fn bytes<E>(self) -> Result<ResponseValue<Bytes>, Error<E>> {
-        Ok(ResponseValue::new(self.body, self.status, self.headers))
+        let body = self.body.clone();
+        Ok(self.value(body))
     }
 
     /// A documented error status with a JSON body: decodes it as `B` and wraps it into the
     /// operation's error enum. A body that does not decode is [`Error::Decode`].
     pub fn api_error<E, B: DeserializeOwned>(self, wrap: impl FnOnce(B) -> E) -> Error<E> {
+        match integer::from_slice_located(&self.body) {
+            Ok(body) => Error::Api {
+                status: self.status,
+                headers: self.headers,
+                body: wrap(body),
+                raw: self.body,
+            },
+            Err(e) => self.decode_error(e.pointer, e.error.to_string()),
+        }
+    }
+
+    /// An error status (4XX, 5XX) the operation does not document: read as the document's
+    /// common error type `B` into the error enum's `Undocumented` variant when it decodes as
+    /// one, else kept raw ([`Error::UnexpectedStatus`], as any other status is).
+    pub fn undocumented_error<E, B: DeserializeOwned>(self, wrap: impl FnOnce(B) -> E) -> Error<E> {
+        if !(self.status.is_client_error() || self.status.is_server_error()) {
+            return self.unexpected();
+        }
         match integer::from_slice(&self.body) {
             Ok(body) => Error::Api {
                 status: self.status,
                 headers: self.headers,
                 body: wrap(body),
+                raw: self.body,
             },
-            Err(e) => self.decode_error(e.to_string()),
+            Err(_) => self.unexpected(),
         }
     }
 
@@ -101,6 +126,7 @@ impl Raw {
             status: self.status,
             headers: self.headers,
             body: wrap(text),
+            raw: self.body,
         }
     }
 
@@ -110,6 +136,7 @@ impl Raw {
             status: self.status,
             headers: self.headers,
             body,
+            raw: self.body,
         }
     }
 
@@ -142,23 +169,30 @@ impl Raw {
         ratelimit::retry_after(&self.headers, SystemTime::now())
     }
 
-    fn decode_error<E>(self, message: String) -> Error<E> {
+    fn decode_error<E>(self, path: String, message: String) -> Error<E> {
         Error::Decode {
             status: self.status,
             headers: self.headers,
             body: self.body,
+            path,
             message,
         }
     }
 }
 
-/// A successful response's typed value, with the status and headers it came with.
+/// A successful response's typed value, with the status, headers and body it came with.
 /// Derefs to the value.
+///
+/// The body is kept as received ([`ResponseValue::raw_body`]): the bytes were read before
+/// they were decoded, so keeping them costs no copy, only their memory for as long as this
+/// value lives ([`ResponseValue::into_inner`] lets them go).
 #[derive(Clone)]
 pub struct ResponseValue<T> {
     inner: T,
     status: StatusCode,
     headers: HeaderMap,
+    raw: Bytes,
+    documented: bool,
 }
 
 impl<T> ResponseValue<T> {
@@ -167,7 +201,34 @@ impl<T> ResponseValue<T> {
             inner,
             status,
             headers,
+            raw: Bytes::new(),
+            documented: true,
         }
+    }
+
+    /// The same value, with the body it was decoded from.
+    pub fn with_raw_body(mut self, raw: Bytes) -> Self {
+        self.raw = raw;
+        self
+    }
+
+    /// The same value, marked as read from a status the document does not list for the
+    /// operation ([`ResponseValue::status_documented`]).
+    pub fn with_undocumented_status(mut self) -> Self {
+        self.documented = false;
+        self
+    }
+
+    /// The body as the server sent it (empty for a streamed response, read as it came).
+    pub fn raw_body(&self) -> &Bytes {
+        &self.raw
+    }
+
+    /// Whether the document lists this response's status for the operation. A 2XX it does
+    /// not list (a `201` where it says `200`) is read as the nearest documented success; this
+    /// says so, and the client logs a warning the first time per operation.
+    pub fn status_documented(&self) -> bool {
+        self.documented
     }
 
     pub fn into_inner(self) -> T {
@@ -206,7 +267,13 @@ impl<T> ResponseValue<T> {
     }
 
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> ResponseValue<U> {
-        ResponseValue::new(f(self.inner), self.status, self.headers)
+        ResponseValue {
+            inner: f(self.inner),
+            status: self.status,
+            headers: self.headers,
+            raw: self.raw,
+            documented: self.documented,
+        }
     }
 }
 

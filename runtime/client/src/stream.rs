@@ -119,7 +119,7 @@ impl Streamed {
 
     fn events<T, E>(
         self,
-        decode: fn(&str) -> Result<T, String>,
+        decode: fn(&str) -> Result<T, (String, String)>,
         on_error: fn(Raw) -> Error<E>,
     ) -> ResponseValue<EventStream<T, E>> {
         let stream = EventStream {
@@ -189,11 +189,12 @@ impl Source {
         }
     }
 
-    fn decode_error<E>(&self, item: &[u8], message: String) -> Error<E> {
+    fn decode_error<E>(&self, item: &[u8], (path, message): (String, String)) -> Error<E> {
         Error::Decode {
             status: self.status,
             headers: self.headers.clone(),
             body: Bytes::copy_from_slice(item),
+            path,
             message,
         }
     }
@@ -216,7 +217,7 @@ pub struct EventStream<T, E> {
     source: Source,
     parser: SseParser,
     ready: VecDeque<Result<Event<T>, Error<E>>>,
-    decode: fn(&str) -> Result<T, String>,
+    decode: fn(&str) -> Result<T, (String, String)>,
     on_error: fn(Raw) -> Error<E>,
     _item: PhantomData<fn() -> T>,
 }
@@ -263,7 +264,7 @@ impl<T, E> EventStream<T, E> {
                     }
                     if let Err(message) = fed {
                         self.source.finished = true;
-                        let e = self.source.decode_error(&[], message);
+                        let e = self.source.decode_error(&[], (String::new(), message));
                         self.ready.push_back(Err(e));
                     }
                 }
@@ -311,11 +312,11 @@ impl<T, E> Stream for EventStream<T, E> {
     }
 }
 
-fn json_data<T: DeserializeOwned>(data: &str) -> Result<T, String> {
-    integer::from_slice(data.as_bytes()).map_err(|e| e.to_string())
+fn json_data<T: DeserializeOwned>(data: &str) -> Result<T, (String, String)> {
+    integer::from_slice_located(data.as_bytes()).map_err(|e| (e.pointer, e.error.to_string()))
 }
 
-fn text_data(data: &str) -> Result<String, String> {
+fn text_data(data: &str) -> Result<String, (String, String)> {
     Ok(data.to_owned())
 }
 
@@ -362,7 +363,9 @@ impl<T: DeserializeOwned, E> JsonLines<T, E> {
                     Ok(lines) => lines,
                     Err(message) => {
                         self.source.finished = true;
-                        return Poll::Ready(Some(Err(self.source.decode_error(&[], message))));
+                        return Poll::Ready(Some(Err(self
+                            .source
+                            .decode_error(&[], (String::new(), message)))));
                     }
                 },
             };
@@ -370,11 +373,13 @@ impl<T: DeserializeOwned, E> JsonLines<T, E> {
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                match integer::from_slice::<T>(&line) {
+                match integer::from_slice_located::<T>(&line) {
                     Ok(item) => self.ready.push_back(Ok(item)),
                     Err(e) => {
                         self.source.finished = true;
-                        let e = self.source.decode_error(&line, e.to_string());
+                        let e = self
+                            .source
+                            .decode_error(&line, (e.pointer, e.error.to_string()));
                         self.ready.push_back(Err(e));
                         break;
                     }

@@ -3,19 +3,20 @@
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use http::header::HeaderName;
 use web_time::SystemTime;
 
 use super::auth::{self, Credentials, Security, SecurityScheme};
-use super::error::SendError;
+use super::error::{Error, SendError};
+use super::options::RequestOptions;
 use super::progress::OnProgress;
 #[cfg(not(target_arch = "wasm32"))]
 use super::progress::{Direction, UPLOAD_REPORTED_FROM};
 use super::random;
 use super::ratelimit::{self, RateLimit};
-use super::response::{DEPRECATION, Raw, SUNSET};
+use super::response::{DEPRECATION, Raw, ResponseValue, SUNSET};
 use super::retry::{self, Decision, Instant, Outcome, RetryPolicy, TransportErrorKind};
 use super::stream::Streamed;
 use super::trace;
@@ -73,23 +74,35 @@ pub type BuildRequest<'a> = dyn Fn(&reqwest::Client, &str) -> reqwest::RequestBu
 
 /// Shared state of a client: the HTTP client, where to send, credentials, retry policy, and
 /// what earlier responses taught (rate-limit state, deprecations already warned about).
-#[derive(Debug)]
+///
+/// A clone ([`Transport::with_options`]) shares what responses taught with the original.
+#[derive(Debug, Clone)]
 pub struct Transport {
     pub http: reqwest::Client,
     /// Without a trailing slash; operation paths (starting with `/`) are appended.
     pub base_url: String,
     pub credentials: Credentials,
     pub retry: RetryPolicy,
+    learned: Arc<Learned>,
+    /// Told how far long transfers have got (`ClientBuilder::on_progress`); `None`: nothing
+    /// is counted.
+    progress: Option<OnProgress>,
+    /// Applied to every call (`Client::with_options`); empty by default.
+    options: RequestOptions,
+}
+
+/// What responses taught a client, shared by its clones.
+#[derive(Debug, Default)]
+struct Learned {
     last_rate_limit: Mutex<RateLimit>,
     // Whether `last_rate_limit` says nothing remains in its window, so the common case (quota
     // left, or no rate-limit headers at all) is known without taking the lock.
     exhausted: AtomicBool,
-    // Operation ids already warned about, so a deprecated call logs once per Transport,
-    // not once per request.
+    // Operation ids already warned about, so a deprecated call logs once per client, not
+    // once per request.
     warned_deprecated: Mutex<BTreeSet<&'static str>>,
-    /// Told how far long transfers have got (`ClientBuilder::on_progress`); `None`: nothing
-    /// is counted.
-    progress: Option<OnProgress>,
+    // Operation ids whose undocumented statuses were warned about, likewise.
+    warned_undocumented: Mutex<BTreeSet<&'static str>>,
 }
 
 impl Transport {
@@ -108,11 +121,46 @@ impl Transport {
             base_url,
             credentials,
             retry,
-            last_rate_limit: Mutex::new(RateLimit::default()),
-            exhausted: AtomicBool::new(false),
-            warned_deprecated: Mutex::new(BTreeSet::new()),
+            learned: Arc::default(),
             progress: None,
+            options: RequestOptions::default(),
         }
+    }
+
+    /// This transport with `options` applied to every call, on top of the ones it has; it
+    /// shares connections and what responses taught (rate limits, warnings) with `self`.
+    pub fn with_options(&self, options: RequestOptions) -> Self {
+        let mut out = self.clone();
+        out.options = self.options.merged(options);
+        out
+    }
+
+    /// The options every call applies.
+    pub fn options(&self) -> &RequestOptions {
+        &self.options
+    }
+
+    /// A success read from a status `op` does not document (see
+    /// `ResponseValue::status_documented`): marked so, with a warning logged the first time
+    /// per operation.
+    // The error passes through untouched (see `response.rs` on the size of `Error`).
+    #[allow(clippy::result_large_err)]
+    pub fn undocumented<T, E>(
+        &self,
+        op: &OperationInfo,
+        result: Result<ResponseValue<T>, Error<E>>,
+    ) -> Result<ResponseValue<T>, Error<E>> {
+        let value = result?;
+        if lock(&self.learned.warned_undocumented).insert(op.id) {
+            tracing::warn!(
+                operation = op.id,
+                status = value.status().as_u16(),
+                "API operation `{}` answered {}, a status its document does not list; read as its documented success",
+                op.id,
+                value.status(),
+            );
+        }
+        Ok(value.with_undocumented_status())
     }
 
     /// Reports the progress of request bodies of [`UPLOAD_REPORTED_FROM`] bytes and more as
@@ -236,14 +284,22 @@ impl Transport {
     {
         let started = Instant::now();
         let mut attempt: u32 = 0;
-        let key = op.idempotency_key.then(new_idempotency_key);
+        let options = &self.options;
+        if let Some(problem) = &options.invalid {
+            return Err(SendError::InvalidRequest(problem.clone()));
+        }
+        let retry = options.retry.as_ref().unwrap_or(&self.retry);
+        let key = match &options.idempotency_key {
+            Some(key) => Some(key.clone()),
+            None => op.idempotency_key.then(new_idempotency_key),
+        };
         let repeatable = op.idempotent || key.is_some();
         loop {
             attempt += 1;
             // Only before the first attempt: a retry already waits what the failed attempt's
             // response (its Retry-After) asked for, which is better informed.
             if attempt == 1 {
-                self.wait_if_exhausted(op, started).await;
+                self.wait_if_exhausted(op, retry, started).await;
             }
 
             let mut request = build(&self.http, &self.base_url)
@@ -264,6 +320,9 @@ impl Transport {
             request
                 .headers_mut()
                 .insert(trace::TRACEPARENT.clone(), trace.traceparent());
+            if !options.is_empty() {
+                apply_options(&mut request, options);
+            }
             if attempt > 1 {
                 tracing::Span::current().record("http.request.resend_count", attempt - 1);
             }
@@ -286,7 +345,7 @@ impl Transport {
                         }
                         status => status,
                     };
-                    let decision = self.retry.decide(
+                    let decision = retry.decide(
                         attempt,
                         started.elapsed(),
                         Outcome::Status(status),
@@ -310,7 +369,7 @@ impl Transport {
                     }
                 }
                 Err(error) => {
-                    let decision = self.retry.decide(
+                    let decision = retry.decide(
                         attempt,
                         started.elapsed(),
                         Outcome::Transport(TransportErrorKind::of(&error)),
@@ -340,12 +399,12 @@ impl Transport {
 
     /// The rate-limit state of the most recent response that announced one.
     pub fn last_rate_limit(&self) -> RateLimit {
-        lock(&self.last_rate_limit).clone()
+        lock(&self.learned.last_rate_limit).clone()
     }
 
     /// Whether the deprecation warning for operation `op_id` has been logged.
     pub fn deprecation_warned(&self, op_id: &str) -> bool {
-        lock(&self.warned_deprecated).contains(op_id)
+        lock(&self.learned.warned_deprecated).contains(op_id)
     }
 
     // Sends and reads the whole body: a body cut off is a transport error of this attempt,
@@ -357,6 +416,9 @@ impl Transport {
     ) -> Result<Received, reqwest::Error> {
         let mut response = self.http.execute(request).await?;
         let status = response.status();
+        for hook in &self.options.hooks {
+            hook.on_response(status, response.headers());
+        }
         if stream_success && status.is_success() {
             return Ok(Received::Live(response));
         }
@@ -376,14 +438,14 @@ impl Transport {
 
     // When the last response said the window is used up, waiting for its reset (if that fits
     // the budget) beats collecting a 429 and risking a ban for continued requests.
-    async fn wait_if_exhausted(&self, op: &OperationInfo, started: Instant) {
-        if !self.retry.wait_on_exhausted || !self.exhausted.load(Ordering::Relaxed) {
+    async fn wait_if_exhausted(&self, op: &OperationInfo, retry: &RetryPolicy, started: Instant) {
+        if !retry.wait_on_exhausted || !self.learned.exhausted.load(Ordering::Relaxed) {
             return;
         }
         let Some(wait) = self.last_rate_limit().wait_until_reset(SystemTime::now()) else {
             return;
         };
-        if wait <= self.retry.budget.saturating_sub(started.elapsed()) {
+        if wait <= retry.budget.saturating_sub(started.elapsed()) {
             tracing::debug!(
                 operation = op.id,
                 wait_ms = wait.as_millis() as u64,
@@ -412,9 +474,10 @@ impl Transport {
             RateLimit::default()
         };
         if !rate_limit.is_empty() {
-            let mut last = lock(&self.last_rate_limit);
+            let mut last = lock(&self.learned.last_rate_limit);
             // Set under the lock, so the flag never disagrees with the state it summarizes.
-            self.exhausted
+            self.learned
+                .exhausted
                 .store(rate_limit.remaining == Some(0), Ordering::Relaxed);
             *last = rate_limit;
         }
@@ -424,7 +487,7 @@ impl Transport {
         if !(op.deprecated || deprecating && (present(&DEPRECATION) || present(&SUNSET))) {
             return;
         }
-        if !lock(&self.warned_deprecated).insert(op.id) {
+        if !lock(&self.learned.warned_deprecated).insert(op.id) {
             return;
         }
         let header = |name: &HeaderName| {
@@ -527,6 +590,27 @@ pub fn is_loopback_url(url: &str) -> bool {
             let host = host.trim_end_matches('.').to_ascii_lowercase();
             host == "localhost" || host.ends_with(".localhost")
         }
+    }
+}
+
+/// The call's options on one attempt's request: headers replace, query pairs follow the
+/// operation's, the timeout replaces the client's, the hooks run last.
+fn apply_options(request: &mut reqwest::Request, options: &RequestOptions) {
+    for (name, value) in options.headers.iter() {
+        request.headers_mut().insert(name.clone(), value.clone());
+    }
+    if !options.query.is_empty() {
+        let mut pairs = request.url_mut().query_pairs_mut();
+        for (name, value) in &options.query {
+            pairs.append_pair(name, value);
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(timeout) = options.timeout {
+        *request.timeout_mut() = Some(timeout);
+    }
+    for hook in &options.hooks {
+        hook.on_request(request);
     }
 }
 

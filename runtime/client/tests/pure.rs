@@ -551,9 +551,11 @@ fn api_errors_are_typed() {
         }))
     );
     assert_eq!(err.headers().unwrap()["www-authenticate"], "Bearer");
-    assert!(
-        err.to_string()
-            .starts_with("error response 401 Unauthorized: Unauthorized(")
+    // The server's own message, not the typed body's Debug form; the raw body is kept.
+    assert_eq!(err.to_string(), "error response 401 Unauthorized: no key");
+    assert_eq!(
+        &err.raw_body().unwrap()[..],
+        br#"{"code":"unauthorized","message":"no key","status":401}"#
     );
 
     // A documented status whose body does not decode.
@@ -575,7 +577,7 @@ fn api_errors_are_typed() {
     );
     assert_eq!(
         text.to_string(),
-        "error response 501 Not Implemented: Default(\"not implemented: use v2\")"
+        "error response 501 Not Implemented: not implemented: use v2"
     );
     let lossy = Raw {
         body: Bytes::from_static(b"caf\xe9"),
@@ -840,4 +842,130 @@ fn a_string_valued_type_refuses_a_non_string_saying_what_it_expected() {
             .starts_with("invalid type: integer `5`, expected a string"),
         "{number}"
     );
+}
+
+/// The message a server wrote, where the usual shapes put it (`Error::server_message`).
+#[test]
+fn the_servers_message_is_found_in_the_usual_shapes() {
+    use apigen_client_runtime::error::server_message;
+    let cases: &[(&str, Option<&str>)] = &[
+        (r#"{"message":"no key"}"#, Some("no key")),
+        // RFC 9457 problem details: the type's title and this occurrence's detail.
+        (
+            r#"{"type":"about:blank","title":"Bad Request","detail":"name is empty","status":400}"#,
+            Some("Bad Request: name is empty"),
+        ),
+        // A FastAPI application's own handler: members the schema does not name.
+        (
+            r#"{"exception_message":"Invalid request received.","exception_detail":[{"msg":"String should match pattern"}]}"#,
+            Some("Invalid request received."),
+        ),
+        // FastAPI's validation errors.
+        (
+            r#"{"detail":[{"loc":["body","name"],"msg":"Field required","type":"missing"},{"loc":["query","limit"],"msg":"too big"}]}"#,
+            Some("Field required; too big"),
+        ),
+        // openai's nesting.
+        (
+            r#"{"error":{"message":"Incorrect API key","type":"invalid_request_error"}}"#,
+            Some("Incorrect API key"),
+        ),
+        (
+            r#"{"errors":[{"title":"Invalid Attribute","detail":"x"}]}"#,
+            Some("Invalid Attribute: x"),
+        ),
+        (r#"{"error":"not_found"}"#, Some("not_found")),
+        (r#"{"code":5}"#, None),
+        (r#""a bare string""#, None),
+        ("<html>oops</html>", None),
+        ("", None),
+    ];
+    for (body, expected) in cases {
+        assert_eq!(
+            server_message(body.as_bytes()).as_deref(),
+            *expected,
+            "{body}"
+        );
+    }
+}
+
+/// An error status the operation does not document is read as the document's error type when
+/// it decodes as one (`Undocumented`), with the server's message in `Display` and the request
+/// id beside it; anything else is kept raw.
+#[test]
+fn an_undocumented_error_status_reads_as_the_common_error_type_when_it_fits() {
+    let body = r#"{"code":"conflict","message":"already there","status":409,"hint":"use PUT"}"#;
+    let err = raw(409, &[("x-request-id", "req-7")], body)
+        .undocumented_error(ListPetsError::Unauthorized);
+    assert!(matches!(err, Error::Api { .. }), "{err:?}");
+    assert_eq!(err.request_id(), Some("req-7"));
+    assert_eq!(
+        err.to_string(),
+        "error response 409 Conflict: already there (request id req-7)"
+    );
+    // Members the type does not name are in the raw body.
+    let kept: serde_json::Value = serde_json::from_slice(err.raw_body().unwrap()).unwrap();
+    assert_eq!(kept["hint"], "use PUT");
+
+    let err = raw(409, &[], "busy").undocumented_error(ListPetsError::Unauthorized);
+    assert!(matches!(err, Error::UnexpectedStatus { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "unexpected response status 409 Conflict: busy"
+    );
+    // Not an error class: kept raw whatever it holds.
+    let err = raw(302, &[], body).undocumented_error(ListPetsError::Unauthorized);
+    assert!(matches!(err, Error::UnexpectedStatus { .. }), "{err:?}");
+    // A document's own request-id header.
+    let err = raw(500, &[("x-github-request-id", "ABCD:1")], "").unexpected::<()>();
+    assert_eq!(err.request_id(), Some("ABCD:1"));
+}
+
+/// A body that does not decode names the JSON pointer of the value that failed.
+#[test]
+fn a_decode_error_names_the_place() {
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Inner {
+        b: i64,
+    }
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Outer {
+        a: Vec<Inner>,
+    }
+    let err = raw(200, &[], r#"{"a":[{"b":"x"}]}"#)
+        .json::<Outer, ()>()
+        .unwrap_err();
+    match &err {
+        Error::Decode { path, message, .. } => {
+            assert_eq!(path, "/a/0/b");
+            assert!(
+                message.starts_with("invalid type: string \"x\", expected i64"),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        err.to_string()
+            .starts_with("could not decode the 200 OK response body at /a/0/b: invalid type"),
+        "{err}"
+    );
+    // A body cut off fails where the value was cut; bytes after the value are the whole
+    // body's fault.
+    match raw(200, &[], r#"{"a":"#).json::<Outer, ()>().unwrap_err() {
+        Error::Decode { path, .. } => assert_eq!(path, "/a"),
+        other => panic!("{other:?}"),
+    }
+    match raw(200, &[], r#"{"a":[]} x"#)
+        .json::<Outer, ()>()
+        .unwrap_err()
+    {
+        Error::Decode { path, message, .. } => {
+            assert_eq!(path, "");
+            assert!(message.starts_with("trailing characters"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -521,6 +521,7 @@ async fn undocumented_status_is_unexpected_with_body() {
             status,
             headers,
             body,
+            ..
         } => {
             assert_eq!(status.as_u16(), 418);
             assert_eq!(headers["content-type"], "text/plain");

@@ -16,12 +16,12 @@ use serde::de::{self, DeserializeOwned};
 use tokio::time::{Instant, Sleep};
 
 use super::form;
-use super::integer::{self, WholeNumbers};
+use super::integer;
 use super::limits;
 use super::problem::Problem;
 use super::problem::Violation;
 use super::runtime_handle::Runtime;
-use super::validate::{Violations, join, pointer_of};
+use super::validate::{Violations, join};
 
 /// The request's media type, lower-cased, without parameters (`application/json`).
 pub fn media_type(parts: &Parts) -> Option<String> {
@@ -358,32 +358,10 @@ where
 ///
 /// A valid document is decoded once, without `serde_path_to_error` (about twice as fast as
 /// going through it); only a failure is decoded again with the path tracked, to name the bad
-/// field. Both passes run the same deserializer, so the second fails at the same place with
-/// the same error. Integer fields take whole numbers such as `1.0` ([`super::integer`]).
+/// field ([`integer::from_slice_located`]). Integer fields take whole numbers such as `1.0`
+/// ([`super::integer`]).
 pub fn decode_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
-    match integer::from_slice(bytes) {
-        Ok(value) => Ok(value),
-        Err(_) => decode_json_located(bytes),
-    }
-}
-
-/// The slow path of [`decode_json`]: decodes with `serde_path_to_error` to locate the error.
-fn decode_json_located<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let result: Result<T, serde_path_to_error::Error<serde_json::Error>> =
-        serde_path_to_error::deserialize(WholeNumbers(&mut de));
-    let value = match result {
-        Ok(v) => v,
-        Err(e) => {
-            let pointer = pointer_of(e.path());
-            return Err(json_problem(pointer, e.into_inner()));
-        }
-    };
-    // Trailing garbage after the document is a syntax error too.
-    if let Err(e) = de.end() {
-        return Err(json_problem(String::new(), e));
-    }
-    Ok(value)
+    integer::from_slice_located(bytes).map_err(|e| json_problem(e.pointer, e.error))
 }
 
 fn json_problem(pointer: String, e: serde_json::Error) -> Problem {

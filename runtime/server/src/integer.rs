@@ -77,6 +77,66 @@ pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
     Ok(value)
 }
 
+/// A decode that failed: where in the value, and what was wrong there.
+#[derive(Debug)]
+pub struct Located {
+    /// The JSON pointer of the value that failed (`/choices/0/message`); empty for the whole
+    /// document (a syntax error, or trailing bytes after it).
+    pub pointer: String,
+    pub error: serde_json::Error,
+}
+
+/// [`from_slice`], naming the place of a failure ([`Located::pointer`]).
+///
+/// The value is decoded once, as `from_slice` does; only a failure is decoded again with
+/// the path tracked (`serde_path_to_error` wraps every visitor, which would slow every
+/// successful decode). Both passes run the same readers, so the second fails where the
+/// first did. A union reads its variants from a buffered value, so a pointer ends at the
+/// union.
+pub fn from_slice_located<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Located> {
+    match from_slice(bytes) {
+        Ok(value) => Ok(value),
+        Err(first) => Err(locate::<T>(bytes).unwrap_or(Located {
+            pointer: String::new(),
+            error: first,
+        })),
+    }
+}
+
+/// The located failure of decoding `bytes` as `T`; `None` when this pass succeeds (it
+/// cannot, where the first failed; the first's error is kept then).
+fn locate<T: DeserializeOwned>(bytes: &[u8]) -> Option<Located> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let result: Result<T, serde_path_to_error::Error<serde_json::Error>> =
+        serde_path_to_error::deserialize(WholeNumbers(&mut de));
+    match result {
+        Err(e) => Some(Located {
+            pointer: pointer_of(e.path()),
+            error: e.into_inner(),
+        }),
+        Ok(_) => de.end().err().map(|error| Located {
+            pointer: String::new(),
+            error,
+        }),
+    }
+}
+
+/// A path as a JSON pointer (RFC 6901: `~` and `/` in a key escaped as `~0` and `~1`).
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        pointer.push('/');
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&index.to_string()),
+            Segment::Map { key } => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+            Segment::Enum { variant } => pointer.push_str(variant),
+            Segment::Unknown => pointer.push('?'),
+        }
+    }
+    pointer
+}
+
 /// Decodes a JSON value into `T`, integers written as whole numbers included (generated
 /// `oneOf` types try their variants with it).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> serde_json::Result<T> {

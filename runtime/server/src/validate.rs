@@ -103,19 +103,8 @@ pub fn join_index(pointer: &str, index: usize) -> String {
     format!("{pointer}/{index}")
 }
 
-/// A JSON pointer (RFC 6901) for a serde path.
-pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    let mut p = String::new();
-    for seg in path.iter() {
-        match seg {
-            serde_path_to_error::Segment::Seq { index } => p = join_index(&p, *index),
-            serde_path_to_error::Segment::Map { key } => p = join(&p, key),
-            serde_path_to_error::Segment::Enum { variant } => p = join(&p, variant),
-            serde_path_to_error::Segment::Unknown => p = join(&p, "?"),
-        }
-    }
-    p
-}
+/// A path as a JSON pointer (the runtime's one conversion, shared with the client's decoder).
+pub(crate) use super::integer::pointer_of;
 
 /// The message of a required parameter the request lacks (`params` writes it; a missing
 /// `Authorization` parameter makes the request unauthenticated, [`Violations::into_problem`]).

@@ -647,7 +647,7 @@ fn a_429_without_the_error_body_still_shows_the_delay() {
     let run = failed(cli(&["list-orders", "--base-url", &server.base_url]), 1);
     assert_eq!(
         run.stderr,
-        "error: could not decode the 429 Too Many Requests response body: expected value at line 1 column 1; retry after 120 s\n"
+        "error: could not decode the 429 Too Many Requests answer: expected value at line 1 column 1; retry after 120 s\nthe answer was: slow down\n"
     );
 }
 

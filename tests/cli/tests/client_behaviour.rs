@@ -280,6 +280,7 @@ async fn an_undocumented_status_is_unexpected_status_with_the_body_kept() {
             status,
             headers,
             body,
+            ..
         } => {
             assert_eq!(status.as_u16(), 418);
             assert_eq!(headers["content-type"], "text/plain");
@@ -363,6 +364,7 @@ async fn a_documented_error_is_typed_with_the_servers_message() {
             status,
             headers,
             body: petstore_client::client::ListOrdersError::Unauthorized(e),
+            ..
         } => {
             assert_eq!(status.as_u16(), 401);
             assert_eq!(e.message, "missing or invalid API key");
@@ -538,4 +540,188 @@ async fn string_path_parameters_are_percent_encoded() {
     let requests = server.requests();
     assert_eq!(requests[0].target, "/v1/books/978%200%2F1%3F%23%25%C3%A9");
     assert_eq!(requests[0].header("x-library-key"), Some("lib-key"));
+}
+
+// ---- Real servers: statuses the document does not list, per-call options -------------------
+
+/// A 2XX the document does not list (FastAPI answers `201` where its document says `200`) is
+/// read as the operation's success type and says so; `createPet` documents `201`, and a `200`
+/// reads the same way.
+#[tokio::test]
+async fn an_undocumented_success_status_reads_as_the_success_type() {
+    let server = Server::start(vec![
+        json(201, &[], &format!("[{REX}]")),
+        json(200, &[], REX),
+        json(200, &[], "[]"),
+    ])
+    .await;
+    let client = client(&server);
+    let pets = client.list_pets().await.unwrap();
+    assert_eq!(pets.status().as_u16(), 201);
+    assert!(!pets.status_documented());
+    assert_eq!(*pets, vec![rex()]);
+    assert_eq!(&pets.raw_body()[..], format!("[{REX}]").as_bytes());
+    let created = client
+        .create_pet(&NewPet::new("Rex", 7).with_status(PetStatus::Available))
+        .await
+        .unwrap();
+    assert_eq!(
+        (created.status().as_u16(), created.status_documented()),
+        (200, false)
+    );
+    assert_eq!(created.into_inner(), rex());
+    let documented = client.list_pets().await.unwrap();
+    assert!(documented.status_documented());
+}
+
+/// An error keeps what the server said: a documented 422 whose body has members the schema
+/// does not name, and an undocumented one whose body is not the document's error shape at
+/// all (FastAPI's own handler), both show the server's message and keep the raw body.
+#[tokio::test]
+async fn an_error_keeps_the_servers_words_and_members_the_schema_does_not_name() {
+    let fastapi = r#"{"exception_message":"Invalid request received.","exception_detail":[{"msg":"String should match pattern '^[a-z]+$'"}]}"#;
+    let extra = r#"{"code":"idempotency_key_reused","message":"key used with another body","status":422,"first_seen":"2026-12-01"}"#;
+    let conflict = r#"{"code":"conflict","message":"a pet of that name exists","status":409}"#;
+    let server = Server::start(vec![
+        json(422, &[("X-Request-Id", "req-42")], fastapi),
+        json(422, &[], extra),
+        json(409, &[], conflict),
+    ])
+    .await;
+    let client = client(&server);
+
+    let error = client.list_pets().await.unwrap_err();
+    assert!(matches!(error, Error::UnexpectedStatus { .. }), "{error:?}");
+    assert_eq!(
+        error.to_string(),
+        "unexpected response status 422 Unprocessable Entity: Invalid request received. (request id req-42)"
+    );
+    assert_eq!(error.request_id(), Some("req-42"));
+    assert_eq!(&error.raw_body().unwrap()[..], fastapi.as_bytes());
+
+    let error = client.create_pet(&NewPet::new("Rex", 7)).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "error response 422 Unprocessable Entity: key used with another body"
+    );
+    let kept: serde_json::Value = serde_json::from_slice(error.raw_body().unwrap()).unwrap();
+    assert_eq!(kept["first_seen"], "2026-12-01");
+
+    // `listPets` lists no 409; its body is the document's error shape, so it is typed.
+    match client.list_pets().await.unwrap_err() {
+        Error::Api {
+            status,
+            body: ListPetsError::Undocumented(e),
+            ..
+        } => {
+            assert_eq!(status.as_u16(), 409);
+            assert_eq!(e.message, "a pet of that name exists");
+        }
+        other => panic!("expected the undocumented variant, got {other:?}"),
+    }
+}
+
+/// A body that does not decode says where: the JSON pointer of the value.
+#[tokio::test]
+async fn a_decode_error_names_the_json_pointer() {
+    let server = Server::start(vec![json(
+        200,
+        &[],
+        r#"[{"id":1,"name":"Kit","categoryId":1},{"id":2,"name":["Rex"],"categoryId":1}]"#,
+    )])
+    .await;
+    match client(&server).list_pets().await.unwrap_err() {
+        Error::Decode { path, message, .. } => {
+            assert_eq!(path, "/1/name");
+            assert!(message.starts_with("invalid type: sequence"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Options of one call: its own headers, query pairs, idempotency key and hooks reach the
+/// wire, the client it was made from sends none of them, and a per-call timeout ends a slow
+/// answer.
+#[tokio::test]
+async fn a_call_carries_its_own_header_query_key_and_timeout() {
+    use petstore_client::RequestOptions;
+    use petstore_client::runtime::options::Hook;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    struct Count(Arc<AtomicUsize>);
+    impl Hook for Count {
+        fn on_request(&self, request: &mut petstore_client::reqwest::Request) {
+            request
+                .headers_mut()
+                .insert("x-signed", http::HeaderValue::from_static("yes"));
+        }
+        fn on_response(&self, status: http::StatusCode, _: &http::HeaderMap) {
+            assert_eq!(status.as_u16(), 200);
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let server = Server::start(vec![
+        json(200, &[], "[]"),
+        json(201, &[], REX),
+        json(200, &[], "[]"),
+        common::scripted::delayed(json(200, &[], "[]"), Duration::from_secs(3)),
+    ])
+    .await;
+    let client = client(&server);
+    let seen = Arc::new(AtomicUsize::new(0));
+    let options = RequestOptions::new()
+        .header("X-Trace", "on")
+        .header("Authorization", "Bearer per-call")
+        .query("beta", "a b")
+        .hook(Count(Arc::clone(&seen)));
+    client.with_options(options).list_pets().await.unwrap();
+    assert_eq!(seen.load(Ordering::SeqCst), 1);
+    client
+        .with_options(RequestOptions::new().idempotency_key("key-of-mine"))
+        .create_pet(&NewPet::new("Rex", 7))
+        .await
+        .unwrap();
+    client.list_pets().await.unwrap();
+
+    let sent = server.requests();
+    assert_eq!(sent[0].header("x-trace"), Some("on"));
+    assert_eq!(sent[0].header("x-signed"), Some("yes"));
+    assert_eq!(sent[0].header("authorization"), Some("Bearer per-call"));
+    assert_eq!(sent[0].target, "/v1/pets?beta=a+b");
+    assert_eq!(sent[1].header("idempotency-key"), Some("key-of-mine"));
+    // The client the options were given to is unchanged.
+    assert_eq!(sent[2].header("x-trace"), None);
+    assert_eq!(sent[2].header("authorization"), Some("Bearer key-1"));
+    assert_eq!(sent[2].target, "/v1/pets");
+
+    let started = Instant::now();
+    let error = client
+        .with_options(
+            RequestOptions::new()
+                .timeout(Duration::from_millis(200))
+                .retry_policy(RetryPolicy::none()),
+        )
+        .list_pets()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::Transport(e) if e.is_timeout()),
+        "{error:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+
+    // A header that is not one fails the call before anything is sent.
+    let before = server.count();
+    let error = client
+        .with_options(RequestOptions::new().header("bad header", "x"))
+        .list_pets()
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::InvalidRequest(_)), "{error:?}");
+    assert_eq!(server.count(), before);
 }

@@ -8,8 +8,8 @@ use super::{
 };
 use crate::emit::{doc, ident, operation_doc, rust_type};
 use crate::ir::{
-    BodyKind, Location, ObjectStyle, Operation, Param, PathPiece, QueryStringKind, Status,
-    StreamFormat, TypeRef,
+    BodyKind, Location, ObjectStyle, Operation, Param, PathPiece, QueryStringKind, Response,
+    Status, StreamFormat, TypeRef, UNDOCUMENTED_VARIANT,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -278,9 +278,14 @@ impl<'a> Inputs<'a> {
                     quote!(body: Option<crate::runtime::request::Upload>,)
                 };
             }
-            let t = match b.kind {
+            let t = match &b.kind {
                 BodyKind::Text => quote!(str),
                 _ if b.is_multipart_form() => quote!(crate::runtime::multipart::Form),
+                // A list is taken as a slice (`&[Pet]`), as a person would write it.
+                BodyKind::Json(TypeRef::Vec(item)) => {
+                    let item = rust_type(item, true);
+                    quote!([#item])
+                }
                 _ => body_type(op, &b.kind),
             };
             if b.required {
@@ -706,7 +711,7 @@ fn operation_info(op: &Operation, method_value: &TokenStream) -> (TokenStream, T
 /// `send_dyn` (not the generic `send`): the retry loop is compiled once in the runtime
 /// rather than once per operation, the largest share of a big client's machine code.
 fn send_and_match(op: &Operation, operation_ref: &TokenStream, build: &TokenStream) -> TokenStream {
-    let answers = answers(op);
+    let answers = answers(op, operation_ref);
     if op.streamed {
         // Every documented error goes through `from_raw`, the one mapping the stream's
         // `error` event also uses; the other answers are read whole first.
@@ -742,7 +747,7 @@ struct Answers {
     success: Vec<TokenStream>,
 }
 
-fn answers(op: &Operation) -> Answers {
+fn answers(op: &Operation, operation_ref: &TokenStream) -> Answers {
     let error_ty = error_ident(op);
     let mut arms: Vec<(u8, TokenStream, TokenStream)> = Vec::new();
     let mut arms_success: Vec<TokenStream> = Vec::new();
@@ -760,19 +765,7 @@ fn answers(op: &Operation) -> Answers {
             arms.push((1, quote!(200..=299), decode));
         }
         let expr = if r.is_success() {
-            let decode = decode(op, kind);
-            let expr = if op.success_enum {
-                let v = ident(&r.variant);
-                let success = success_ident(op);
-                let wrap = if r.body.is_some() {
-                    quote!(#success::#v)
-                } else {
-                    quote!(|()| #success::#v)
-                };
-                quote!(#decode.map(|value| value.map(#wrap)))
-            } else {
-                decode
-            };
+            let expr = success_expr(op, r);
             arms_success.push(quote!(#pattern => #expr,));
             expr
         } else {
@@ -785,6 +778,24 @@ fn answers(op: &Operation) -> Answers {
             }
         };
         arms.push((rank, pattern, expr));
+    }
+    // A 2XX the document does not list is still a success (README, "Statuses the document
+    // does not list"), read as the nearest documented one and marked undocumented.
+    if op.undocumented.success_arm {
+        let expr = match op.undocumented.success {
+            Some(i) => success_expr(op, &op.responses[i]),
+            None => decode(op, None),
+        };
+        let pattern = super::class_pattern(2, op);
+        let expr = quote!(self.transport.undocumented(#operation_ref, #expr));
+        arms_success.push(quote!(#pattern => #expr,));
+        arms.push((1, pattern, expr));
+    }
+    // An error status it does not list reads as the document's error type where it fits.
+    if op.undocumented.error.is_some() {
+        let v = ident(UNDOCUMENTED_VARIANT);
+        let expr = quote!(Err(raw.undocumented_error(#error_ty::#v)));
+        arms.push((3, quote!(_), expr));
     }
     // Past its sunset the server answers 410: `Error::Gone`, naming the replacement, unless
     // the document describes a 410 (or 4XX) itself.
@@ -807,6 +818,22 @@ fn answers(op: &Operation) -> Answers {
         all: arms,
         success: arms_success,
     }
+}
+
+/// Reads the success `r`, into its variant of the success enum when there is one.
+fn success_expr(op: &Operation, r: &Response) -> TokenStream {
+    let decode = decode(op, r.body.as_ref().map(|b| &b.kind));
+    if !op.success_enum {
+        return decode;
+    }
+    let v = ident(&r.variant);
+    let success = success_ident(op);
+    let wrap = if r.body.is_some() {
+        quote!(#success::#v)
+    } else {
+        quote!(|()| #success::#v)
+    };
+    quote!(#decode.map(|value| value.map(#wrap)))
 }
 
 /// Reads a success's body of `kind`. A streamed operation's other answers are read whole
@@ -846,11 +873,13 @@ fn decode(op: &Operation, kind: Option<&BodyKind>) -> TokenStream {
 /// status is unexpected, or only `default`, so every status reads the same way.
 fn dispatch(op: &Operation, arms: Vec<(u8, TokenStream, TokenStream)>) -> TokenStream {
     let has_default = op.responses.iter().any(|r| r.status == Status::Default);
+    // `default`, or an undocumented error read as the document's type: a wildcard arm.
+    let has_wildcard = has_default || op.undocumented.error.is_some();
     match arms.as_slice() {
         [] => quote!(Err(raw.unexpected())),
-        [(_, _, expr)] if has_default => expr.clone(),
+        [(_, _, expr)] if has_wildcard => expr.clone(),
         _ => {
-            let fallback = (!has_default).then(|| quote!(_ => Err(raw.unexpected()),));
+            let fallback = (!has_wildcard).then(|| quote!(_ => Err(raw.unexpected()),));
             let arms = arms.iter().map(|(_, p, e)| quote!(#p => #e,));
             quote!(match raw.status.as_u16() {
                 #(#arms)*

@@ -2,6 +2,7 @@
 //! enum and its error enum, with the statuses each variant stands for.
 
 use super::*;
+use crate::ir::UNDOCUMENTED_VARIANT;
 
 /// Options, success and error types of one operation.
 pub(super) fn operation_types(op: &Operation) -> TokenStream {
@@ -144,6 +145,17 @@ fn error_enum(op: &Operation) -> TokenStream {
             }
         }
     });
+    let undocumented = op.undocumented.error.as_ref().map(|t| {
+        let t = rust_type(t, true);
+        let v = ident(UNDOCUMENTED_VARIANT);
+        let docs = doc(&[
+            "An error status the document does not list for this operation, read as the"
+                .to_string(),
+            "document's error type (a body that is not one is `Error::UnexpectedStatus`)."
+                .to_string(),
+        ]);
+        quote!(#docs #v(#t),)
+    });
     let docs = doc(&[
         format!(
             "The documented error answers of `{}`; the status and headers are on [`Error::Api`].",
@@ -189,7 +201,7 @@ fn error_enum(op: &Operation) -> TokenStream {
         #[serde(untagged)]
         #[allow(clippy::large_enum_variant)]
         #[non_exhaustive]
-        pub enum #name { #(#variants)* }
+        pub enum #name { #(#variants)* #undocumented }
         #from_raw
     }
 }
@@ -258,11 +270,17 @@ pub(super) fn error_arms(op: &Operation) -> (Vec<(TokenStream, TokenStream)>, bo
             (status_rank(r), status_pattern(r, op), expr)
         })
         .collect();
+    if op.undocumented.error.is_some() {
+        let v = ident(UNDOCUMENTED_VARIANT);
+        arms.push((3, quote!(_), quote!(raw.undocumented_error(#error_ty::#v))));
+    }
     arms.sort_by_key(|(rank, _, _)| *rank);
-    let has_default = op.responses.iter().any(|r| r.status == Status::Default);
+    // `default`, or an undocumented error read as the document's type: a wildcard arm.
+    let has_wildcard =
+        op.responses.iter().any(|r| r.status == Status::Default) || op.undocumented.error.is_some();
     (
         arms.into_iter().map(|(_, p, e)| (p, e)).collect(),
-        has_default,
+        has_wildcard,
     )
 }
 

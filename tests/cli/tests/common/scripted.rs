@@ -26,8 +26,14 @@ impl Recorded {
     }
 }
 
-/// Bytes written verbatim after a request is read; the connection is then closed.
-pub struct Reply(pub Vec<u8>);
+/// Bytes written verbatim after a request is read (after a pause, when it has one); the
+/// connection is then closed.
+pub struct Reply(pub Vec<u8>, pub Option<std::time::Duration>);
+
+/// `reply`, written only after `pause` (a slow server, for timeouts).
+pub fn delayed(reply: Reply, pause: std::time::Duration) -> Reply {
+    Reply(reply.0, Some(pause))
+}
 
 /// A complete response with `Content-Length` and `Connection: close`.
 pub fn reply(status: u16, headers: &[(&str, &str)], body: &str) -> Reply {
@@ -40,7 +46,7 @@ pub fn reply(status: u16, headers: &[(&str, &str)], body: &str) -> Reply {
     }
     raw.push_str("\r\n");
     raw.push_str(body);
-    Reply(raw.into_bytes())
+    Reply(raw.into_bytes(), None)
 }
 
 /// A JSON response.
@@ -81,8 +87,15 @@ impl Server {
                 let reply = replies
                     .next()
                     .unwrap_or_else(|| reply(500, &[], "script exhausted"));
-                let _ = write.write_all(&reply.0).await;
-                let _ = write.shutdown().await;
+                // A slow answer is written by a task of its own, so that the next
+                // connection (a retry after a timeout) is served meanwhile.
+                tokio::spawn(async move {
+                    if let Some(pause) = reply.1 {
+                        tokio::time::sleep(pause).await;
+                    }
+                    let _ = write.write_all(&reply.0).await;
+                    let _ = write.shutdown().await;
+                });
             }
         });
         Server {

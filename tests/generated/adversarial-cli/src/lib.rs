@@ -23,7 +23,7 @@ pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use adversarial_client::client::*;
-use adversarial_client::{Client, Error, ResponseValue};
+use adversarial_client::{Client, Error, RequestOptions, ResponseValue};
 use adversarial_client::runtime::progress::Direction;
 use adversarial_client::types;
 use adversarial_client::Server;
@@ -129,15 +129,15 @@ struct Call {
     credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
-    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-    verbose: bool,
+    /// `--verbose` and `--raw`.
+    output: support::Output,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
-    let verbose = m.get_flag("verbose");
+    let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -145,6 +145,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         }
         (None, None) => Server::ALL[0].url().to_owned(),
     };
+    let base_url = support::base_url(base_url)?;
     if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
         return Err(
             support::usage(
@@ -154,8 +155,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     }
-    if verbose {
+    if output.verbose {
         eprintln!("server: {base_url}");
+    }
+    let mut options = RequestOptions::new();
+    for (name, value) in support::headers(m)? {
+        options = options.header(name, value);
+    }
+    if let Some(timeout) = support::timeout(m)? {
+        options = options.timeout(timeout);
     }
     let key = std::env::var("ADVERSARIAL_API_KEY")
         .ok()
@@ -187,6 +195,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot set up the HTTP client: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let client = client.with_options(options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -199,7 +208,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         runtime,
         credentials,
         json,
-        verbose,
+        output,
     };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
@@ -293,8 +302,8 @@ fn path_command() -> Command {
                 .help("path parameter `path`"),
         )
         .arg(
-            Arg::new("raw")
-                .long("raw")
+            Arg::new("raw-2")
+                .long("raw-2")
                 .value_name("INTEGER")
                 .required(true)
                 .help("path parameter `raw`"),
@@ -352,7 +361,7 @@ fn path(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let path: String = support::required(m, "path")?;
-    let raw: i64 = support::required(m, "raw")?;
+    let raw: i64 = support::required(m, "raw-2")?;
     let query: String = support::required(m, "query")?;
     let body_2: String = support::required(m, "body-2")?;
     let cookie: String = support::required(m, "cookie")?;
@@ -363,7 +372,7 @@ fn path(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let result = call
         .runtime
         .block_on(call.client.path_with(&path, raw, &query, &body_2, &cookie, options));
-    Ok(finish(&call.client, ("path", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("path", false), result, call.json, call.output))
 }
 
 /// `cli-locals`: its flags and help.
@@ -449,7 +458,7 @@ fn cli_locals(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                     options,
                 ),
         );
-    Ok(finish(&call.client, ("cliLocals", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("cliLocals", false), result, call.json, call.output))
 }
 
 /// `raw`: its flags and help.
@@ -704,7 +713,7 @@ fn raw(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let result = call
         .runtime
         .block_on(call.client.raw_with(&http, &base, &ctx, &body, options));
-    Ok(finish(&call.client, ("raw", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("raw", false), result, call.json, call.output))
 }
 
 /// `handle-error-2`: its flags and help.
@@ -823,7 +832,7 @@ fn handle_error_2(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_body_limit(support::optional::<String>(m, "body-limit")?)
         .with_value(support::optional::<i64>(m, "value")?);
     let result = call.runtime.block_on(call.client.handle_error_2_with(options));
-    Ok(finish(&call.client, ("handleError", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("handleError", false), result, call.json, call.output))
 }
 
 /// `builder-2`: its flags and help.
@@ -843,7 +852,7 @@ fn builder_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.builder_2());
-    Ok(finish(&call.client, ("builder", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("builder", false), result, call.json, call.output))
 }
 
 /// `for-server-2`: its flags and help.
@@ -863,7 +872,7 @@ fn for_server_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.for_server_2());
-    Ok(finish(&call.client, ("for_server", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("for_server", false), result, call.json, call.output))
 }
 
 /// `base-url-2`: its flags and help.
@@ -883,7 +892,7 @@ fn base_url_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.base_url_2());
-    Ok(finish(&call.client, ("baseUrl", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("baseUrl", false), result, call.json, call.output))
 }
 
 /// `last-rate-limit-2`: its flags and help.
@@ -903,7 +912,7 @@ fn last_rate_limit_2(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> 
         );
     }
     let result = call.runtime.block_on(call.client.last_rate_limit_2());
-    Ok(finish(&call.client, ("lastRateLimit", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("lastRateLimit", false), result, call.json, call.output))
 }
 
 /// `router`: its flags and help.
@@ -923,7 +932,7 @@ fn router(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.router());
-    Ok(finish(&call.client, ("router", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("router", false), result, call.json, call.output))
 }
 
 /// `rate-limit-policy`: its flags and help.
@@ -949,7 +958,7 @@ fn rate_limit_policy(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> 
             ("rate_limit_policy", false),
             result,
             call.json,
-            call.verbose,
+            call.output,
         ),
     )
 }
@@ -971,7 +980,7 @@ fn serve_path(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.serve_path());
-    Ok(finish(&call.client, ("serve_path", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("serve_path", false), result, call.json, call.output))
 }
 
 /// `api`: its flags and help.
@@ -991,7 +1000,7 @@ fn api(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.api());
-    Ok(finish(&call.client, ("api", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("api", false), result, call.json, call.output))
 }
 
 /// `config`: its flags and help.
@@ -1011,7 +1020,7 @@ fn config(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.config());
-    Ok(finish(&call.client, ("config", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("config", false), result, call.json, call.output))
 }
 
 /// `routes`: its flags and help.
@@ -1031,7 +1040,7 @@ fn routes(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.routes());
-    Ok(finish(&call.client, ("routes", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("routes", false), result, call.json, call.output))
 }
 
 /// `r-type`: its flags and help.
@@ -1051,7 +1060,7 @@ fn r#type(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.r#type());
-    Ok(finish(&call.client, ("type", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("type", false), result, call.json, call.output))
 }
 
 /// `self`: its flags and help.
@@ -1071,7 +1080,7 @@ fn self_(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.self_());
-    Ok(finish(&call.client, ("self", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("self", false), result, call.json, call.output))
 }
 
 /// `super`: its flags and help.
@@ -1108,7 +1117,7 @@ fn super_(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = SuperOptions::default()
         .with_crate_(support::optional::<String>(m, "crate")?);
     let result = call.runtime.block_on(call.client.super_with(&super_, options));
-    Ok(finish(&call.client, ("super", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("super", false), result, call.json, call.output))
 }
 
 /// `result`: its flags and help.
@@ -1163,7 +1172,7 @@ fn result(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_some(support::optional::<String>(m, "some")?)
         .with_none(support::optional::<String>(m, "none")?);
     let result = call.runtime.block_on(call.client.result_with(options));
-    Ok(finish(&call.client, ("Result", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("Result", false), result, call.json, call.output))
 }
 
 /// `get-internal`: its flags and help.
@@ -1185,7 +1194,7 @@ fn get_internal(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.get_internal());
-    Ok(finish(&call.client, ("getInternal", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getInternal", false), result, call.json, call.output))
 }
 
 /// `get`: its flags and help.
@@ -1207,7 +1216,7 @@ fn get(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.get());
-    Ok(finish(&call.client, ("get", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("get", false), result, call.json, call.output))
 }
 
 /// `placeholders`: its flags and help.
@@ -1277,7 +1286,7 @@ fn placeholders(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let result = call
         .runtime
         .block_on(call.client.placeholders_with(&baz_2, &body, options));
-    Ok(finish(&call.client, ("placeholders", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("placeholders", false), result, call.json, call.output))
 }
 
 /// `clone`: its flags and help.
@@ -1311,7 +1320,7 @@ fn clone(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = CloneOptions::default()
         .with_old(support::optional::<String>(m, "old")?);
     let result = call.runtime.block_on(call.client.clone_with(options));
-    Ok(finish(&call.client, ("clone", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("clone", false), result, call.json, call.output))
 }
 
 /// `1st`: its flags and help.
@@ -1343,7 +1352,7 @@ fn _1st(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client._1st(&body));
-    Ok(finish(&call.client, ("1st", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("1st", false), result, call.json, call.output))
 }
 
 /// `new`: its flags and help.
@@ -1363,7 +1372,7 @@ fn new(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.new());
-    Ok(finish(&call.client, ("new", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("new", false), result, call.json, call.output))
 }
 
 /// `from-text`: its flags and help.
@@ -1383,7 +1392,7 @@ fn from_text(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.from_text());
-    Ok(finish(&call.client, ("fromText", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("fromText", false), result, call.json, call.output))
 }
 
 /// `into-pdf`: its flags and help.
@@ -1403,7 +1412,7 @@ fn into_pdf(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.into_pdf());
-    Ok(finish(&call.client, ("intoPdf", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("intoPdf", false), result, call.json, call.output))
 }
 
 /// `as-json`: its flags and help.
@@ -1423,7 +1432,7 @@ fn as_json(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.as_json());
-    Ok(finish(&call.client, ("asJson", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("asJson", false), result, call.json, call.output))
 }
 
 /// `to-csv`: its flags and help.
@@ -1443,7 +1452,7 @@ fn to_csv(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.to_csv());
-    Ok(finish(&call.client, ("toCsv", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("toCsv", false), result, call.json, call.output))
 }
 
 /// `to-csv-mut`: its flags and help.
@@ -1463,7 +1472,7 @@ fn to_csv_mut(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.to_csv_mut());
-    Ok(finish(&call.client, ("toCsvMut", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("toCsvMut", false), result, call.json, call.output))
 }
 
 /// `is-ready`: its flags and help.
@@ -1483,7 +1492,7 @@ fn is_ready(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.is_ready());
-    Ok(finish(&call.client, ("isReady", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("isReady", false), result, call.json, call.output))
 }
 
 /// `next`: its flags and help.
@@ -1503,7 +1512,7 @@ fn next(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.next());
-    Ok(finish(&call.client, ("next", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("next", false), result, call.json, call.output))
 }
 
 /// `from-str`: its flags and help.
@@ -1523,7 +1532,7 @@ fn from_str(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.from_str());
-    Ok(finish(&call.client, ("fromStr", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("fromStr", false), result, call.json, call.output))
 }
 
 /// `default`: its flags and help.
@@ -1543,7 +1552,7 @@ fn default(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.default());
-    Ok(finish(&call.client, ("default", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("default", false), result, call.json, call.output))
 }
 
 /// `from-iter`: its flags and help.
@@ -1563,7 +1572,7 @@ fn from_iter(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.from_iter());
-    Ok(finish(&call.client, ("from_iter", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("from_iter", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -1572,9 +1581,9 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| support::print_value(value, json))
+    report(client, operation, result, output, |value| support::print_value(value, json))
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was
@@ -1583,7 +1592,7 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    verbose: bool,
+    output: support::Output,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let code = match result {
@@ -1591,24 +1600,42 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
-            print(&*response);
+            if output.raw {
+                support::write_raw(response.raw_body());
+            } else {
+                print(&*response);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {
-            let body = match error.api_body() {
-                Some(body) => serde_json::to_value(body).ok(),
-                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-            };
-            support::print_error(
-                error.status(),
-                error.retry_after(),
-                body,
-                &error.to_string(),
-            );
+            if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                support::write_raw(body);
+            }
+            match &error {
+                Error::Decode { status, path, message, body, .. } => {
+                    support::print_decode_error(
+                        *status,
+                        (path, message),
+                        body,
+                        error.retry_after(),
+                    );
+                }
+                _ => {
+                    let body = error
+                        .raw_body()
+                        .and_then(|b| serde_json::from_slice(b).ok());
+                    support::print_error(
+                        error.status(),
+                        error.retry_after(),
+                        body,
+                        &error.to_string(),
+                    );
+                }
+            }
             ExitCode::from(support::FAILED)
         }
     };
-    if verbose {
+    if output.verbose {
         let state = client.last_rate_limit();
         support::print_rate_limit(state.limit, state.remaining, state.reset);
     }

@@ -227,6 +227,20 @@ impl Client {
         self.transport.last_rate_limit()
     }
 
+    /// A client whose calls carry `options` (extra headers and query pairs, a
+    /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+    /// this one's; it shares this client's connections, credentials and rate-limit
+    /// state. Cheap: make one per call
+    /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+    pub fn with_options(
+        &self,
+        options: crate::runtime::options::RequestOptions,
+    ) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_options(options)),
+        }
+    }
+
     /// Parameters named like the server's and the client's locals.
     ///
     /// `GET /path/{path}/{raw}` (operation `path`).
@@ -320,7 +334,10 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::Value, _>(),
             400 => Err(raw.api_error(Path2Error::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Value, _>())
+            }
+            _ => Err(raw.undocumented_error(Path2Error::Undocumented)),
         }
     }
 
@@ -398,7 +415,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(CliLocalsError::Undocumented)),
         }
     }
 
@@ -499,7 +517,10 @@ impl Client {
         match raw.status.as_u16() {
             201 => raw.json::<types::Value, _>(),
             400 => Err(raw.api_error(Raw2Error::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Value, _>())
+            }
+            _ => Err(raw.undocumented_error(Raw2Error::Undocumented)),
         }
     }
 
@@ -567,6 +588,7 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
             _ => Err(raw.api_error(HandleErrorError::Default)),
         }
     }
@@ -603,7 +625,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Vec2, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Vec2, _>())
+            }
+            _ => Err(raw.undocumented_error(BuilderError::Undocumented)),
         }
     }
 
@@ -639,7 +664,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Box2, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Box2, _>())
+            }
+            _ => Err(raw.undocumented_error(ForServerError::Undocumented)),
         }
     }
 
@@ -675,7 +703,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::String2, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::String2, _>())
+            }
+            _ => Err(raw.undocumented_error(BaseUrlError::Undocumented)),
         }
     }
 
@@ -711,7 +742,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Option2, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Option2, _>())
+            }
+            _ => Err(raw.undocumented_error(LastRateLimitError::Undocumented)),
         }
     }
 
@@ -741,7 +775,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(RouterError::Undocumented)),
         }
     }
 
@@ -773,7 +808,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(RateLimitPolicyError::Undocumented)),
         }
     }
 
@@ -803,7 +839,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(ServePathError::Undocumented)),
         }
     }
 
@@ -833,7 +870,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(ApiError::Undocumented)),
         }
     }
 
@@ -863,7 +901,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(ConfigError::Undocumented)),
         }
     }
 
@@ -893,7 +932,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(RoutesError::Undocumented)),
         }
     }
 
@@ -923,7 +963,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(TypeError::Undocumented)),
         }
     }
 
@@ -957,7 +998,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Self_, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Self_, _>())
+            }
+            _ => Err(raw.undocumented_error(SelfError::Undocumented)),
         }
     }
 
@@ -1012,7 +1056,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Type, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Type, _>())
+            }
+            _ => Err(raw.undocumented_error(SuperError::Undocumented)),
         }
     }
 
@@ -1069,7 +1116,11 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::ResultOkBody, _>(),
             404 => Err(raw.api_error(ResultError::NotFound)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::ResultOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(ResultError::Undocumented)),
         }
     }
 
@@ -1104,7 +1155,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             500..=599 => Err(raw.api_error_text(GetInternalError::ServerError)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(GetInternalError::Undocumented)),
         }
     }
 
@@ -1137,7 +1189,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             500 => Err(raw.api_error_text(GetError::InternalServerError)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(GetError::Undocumented)),
         }
     }
 
@@ -1261,7 +1314,10 @@ impl Client {
             200 => raw.json::<types::Chain, _>(),
             400 => Err(raw.api_error(CloneError::BadRequest)),
             401..=499 => Err(raw.api_error(CloneError::ClientError)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Chain, _>())
+            }
+            _ => Err(raw.undocumented_error(CloneError::Undocumented)),
         }
     }
 
@@ -1309,7 +1365,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::V1stOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::V1stOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(V1stError::Undocumented)),
         }
     }
 
@@ -1340,7 +1400,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(NewError::Undocumented)),
         }
     }
 
@@ -1371,7 +1432,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(FromTextError::Undocumented)),
         }
     }
 
@@ -1402,7 +1464,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(IntoPdfError::Undocumented)),
         }
     }
 
@@ -1432,7 +1495,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(AsJsonError::Undocumented)),
         }
     }
 
@@ -1462,7 +1526,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(ToCsvError::Undocumented)),
         }
     }
 
@@ -1493,7 +1558,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(ToCsvMutError::Undocumented)),
         }
     }
 
@@ -1523,7 +1589,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(IsReadyError::Undocumented)),
         }
     }
 
@@ -1553,7 +1620,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(NextError::Undocumented)),
         }
     }
 
@@ -1584,7 +1652,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(FromStrError::Undocumented)),
         }
     }
 
@@ -1614,7 +1683,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(DefaultError::Undocumented)),
         }
     }
 
@@ -1645,7 +1715,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(FromIterError::Undocumented)),
         }
     }
 }
@@ -1695,6 +1766,9 @@ impl Path2Options {
 pub enum Path2Error {
     /// 400: The document's error body.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Headers of the `200` answer of `path`.
@@ -1751,7 +1825,12 @@ impl CliLocalsOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum CliLocalsError {}
+pub enum CliLocalsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// Optional parameters of `raw`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "raw")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -1829,6 +1908,9 @@ impl Raw2Options {
 pub enum Raw2Error {
     /// 400: The document's error body.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -1959,7 +2041,12 @@ pub enum HandleErrorError {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum BuilderError {}
+pub enum BuilderError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `for_server`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1969,7 +2056,12 @@ pub enum BuilderError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ForServerError {}
+pub enum ForServerError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `baseUrl`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1979,7 +2071,12 @@ pub enum ForServerError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum BaseUrlError {}
+pub enum BaseUrlError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `lastRateLimit`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1989,7 +2086,12 @@ pub enum BaseUrlError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum LastRateLimitError {}
+pub enum LastRateLimitError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `router`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1999,7 +2101,12 @@ pub enum LastRateLimitError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum RouterError {}
+pub enum RouterError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `rate_limit_policy`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2009,7 +2116,12 @@ pub enum RouterError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum RateLimitPolicyError {}
+pub enum RateLimitPolicyError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `serve_path`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2019,7 +2131,12 @@ pub enum RateLimitPolicyError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ServePathError {}
+pub enum ServePathError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `api`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2029,7 +2146,12 @@ pub enum ServePathError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ApiError {}
+pub enum ApiError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `config`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2039,7 +2161,12 @@ pub enum ApiError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ConfigError {}
+pub enum ConfigError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `routes`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2049,7 +2176,12 @@ pub enum ConfigError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum RoutesError {}
+pub enum RoutesError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `type`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2059,7 +2191,12 @@ pub enum RoutesError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum TypeError {}
+pub enum TypeError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `self`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2069,7 +2206,12 @@ pub enum TypeError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum SelfError {}
+pub enum SelfError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2096,7 +2238,12 @@ impl SuperOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum SuperError {}
+pub enum SuperError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2150,6 +2297,9 @@ impl ResultOptions {
 pub enum ResultError {
     /// 404: The document's error body.
     NotFound(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `getInternal`; the status and headers are on [`Error::Api`].
@@ -2166,6 +2316,9 @@ pub enum GetInternalError {
     ///
     /// Holds the body as text, as the server sent it (empty if none).
     ServerError(String),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Headers of the `5XX` answer of `getInternal`.
@@ -2204,6 +2357,9 @@ pub enum GetError {
     ///
     /// Holds the body as text, as the server sent it (empty if none).
     InternalServerError(String),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Headers of the `500` answer of `get`.
@@ -2295,6 +2451,9 @@ pub enum CloneError {
     BadRequest(types::Error),
     /// 4XX: The document's error body.
     ClientError(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `1st`; the status and headers are on [`Error::Api`].
@@ -2306,7 +2465,12 @@ pub enum CloneError {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum V1stError {}
+pub enum V1stError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `new`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2316,7 +2480,12 @@ pub enum V1stError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum NewError {}
+pub enum NewError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `fromText`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2326,7 +2495,12 @@ pub enum NewError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum FromTextError {}
+pub enum FromTextError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `intoPdf`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2336,7 +2510,12 @@ pub enum FromTextError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum IntoPdfError {}
+pub enum IntoPdfError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `asJson`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2346,7 +2525,12 @@ pub enum IntoPdfError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum AsJsonError {}
+pub enum AsJsonError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `toCsv`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2356,7 +2540,12 @@ pub enum AsJsonError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ToCsvError {}
+pub enum ToCsvError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `toCsvMut`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2366,7 +2555,12 @@ pub enum ToCsvError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ToCsvMutError {}
+pub enum ToCsvMutError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `isReady`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2376,7 +2570,12 @@ pub enum ToCsvMutError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum IsReadyError {}
+pub enum IsReadyError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `next`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2386,7 +2585,12 @@ pub enum IsReadyError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum NextError {}
+pub enum NextError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `fromStr`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2396,7 +2600,12 @@ pub enum NextError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum FromStrError {}
+pub enum FromStrError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `default`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2406,7 +2615,12 @@ pub enum FromStrError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum DefaultError {}
+pub enum DefaultError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `from_iter`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -2416,4 +2630,8 @@ pub enum DefaultError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum FromIterError {}
+pub enum FromIterError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}

@@ -29,9 +29,26 @@ pub use runtime::error::Error;
 pub use runtime::ratelimit::RateLimit;
 pub use runtime::response::ResponseValue;
 pub use runtime::retry::RetryPolicy;
+pub use runtime::options::RequestOptions;
 
 /// Re-exported so callers can name header and body types without their own dependency.
 pub use bytes;
 
 /// Re-exported so callers can name header and body types without their own dependency.
 pub use http;
+
+/// Re-exported so callers can name the types' free-form JSON values without their own
+/// dependency.
+pub use serde_json;
+
+/// Re-exported for `ClientBuilder::http_client` and per-call hooks
+/// (`runtime::options::Hook`), which name its `Client` and `Request`.
+pub use reqwest;
+
+/// Re-exported so callers can name `format: uuid` values without their own dependency
+/// (one copy of the crate, the one the types use).
+pub use uuid;
+
+/// Re-exported so callers can name `format: date-time` and `date` values without their
+/// own dependency (one copy of the crate, the one the types use).
+pub use jiff;

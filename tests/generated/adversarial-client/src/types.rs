@@ -1810,7 +1810,6 @@ impl crate::runtime::request::ToParam for Kind {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
@@ -1818,7 +1817,6 @@ pub struct Error {
     pub status: i32,
 }
 
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl crate::runtime::object::Object for Error {
     const NAME: &'static str = "Error";
 
@@ -1857,7 +1855,6 @@ impl crate::runtime::object::Object for Error {
     }
 }
 
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl<'de> Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1866,7 +1863,6 @@ impl<'de> Deserialize<'de> for Error {
     }
 }
 
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

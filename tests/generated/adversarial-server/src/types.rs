@@ -1970,7 +1970,6 @@ impl Validate for Kind {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
@@ -1978,7 +1977,6 @@ pub struct Error {
     pub status: i32,
 }
 
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl crate::runtime::object::Object for Error {
     const NAME: &'static str = "Error";
 
@@ -2017,7 +2015,6 @@ impl crate::runtime::object::Object for Error {
     }
 }
 
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl<'de> Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2026,7 +2023,6 @@ impl<'de> Deserialize<'de> for Error {
     }
 }
 
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -2043,7 +2039,6 @@ impl Error {
     }
 }
 
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

@@ -35,7 +35,7 @@ pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use answers_client::client::*;
-use answers_client::{Client, Error, ResponseValue};
+use answers_client::{Client, Error, RequestOptions, ResponseValue};
 use answers_client::runtime::progress::Direction;
 use answers_client::types;
 use answers_client::runtime::request::Upload;
@@ -100,7 +100,7 @@ pub fn cli() -> Command {
         #[cfg(feature = "posters")]
         add_poster_command,
     ];
-    support::global_args(cmd, &["localhostv1"])
+    support::global_args(cmd, &["localhost_v1"])
         .subcommands(subcommands.iter().map(|build| build()))
 }
 
@@ -113,15 +113,15 @@ struct Call {
     credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
-    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-    verbose: bool,
+    /// `--verbose` and `--raw`.
+    output: support::Output,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
-    let verbose = m.get_flag("verbose");
+    let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -129,6 +129,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         }
         (None, None) => Server::ALL[0].url().to_owned(),
     };
+    let base_url = support::base_url(base_url)?;
     if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
         return Err(
             support::usage(
@@ -138,8 +139,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     }
-    if verbose {
+    if output.verbose {
         eprintln!("server: {base_url}");
+    }
+    let mut options = RequestOptions::new();
+    for (name, value) in support::headers(m)? {
+        options = options.header(name, value);
+    }
+    if let Some(timeout) = support::timeout(m)? {
+        options = options.timeout(timeout);
     }
     let mut builder = Client::builder(base_url)
         .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
@@ -166,6 +174,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot set up the HTTP client: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let client = client.with_options(options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -178,7 +187,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         runtime,
         credentials,
         json,
-        verbose,
+        output,
     };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
@@ -245,7 +254,7 @@ fn get_current_owner(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> 
         );
     }
     let result = call.runtime.block_on(call.client.get_current_owner());
-    Ok(finish(&call.client, ("getCurrentOwner", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getCurrentOwner", false), result, call.json, call.output))
 }
 
 /// `list-owners`: its flags and help.
@@ -269,7 +278,7 @@ fn list_owners(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.list_owners());
-    Ok(finish(&call.client, ("listOwners", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("listOwners", false), result, call.json, call.output))
 }
 
 /// `delete-owner`: its flags and help.
@@ -301,7 +310,7 @@ fn delete_owner(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let id: i64 = support::required(m, "id")?;
     let result = call.runtime.block_on(call.client.delete_owner(id));
-    Ok(finish(&call.client, ("deleteOwner", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("deleteOwner", false), result, call.json, call.output))
 }
 
 /// `get-lateness`: its flags and help.
@@ -325,7 +334,7 @@ fn get_lateness(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.get_lateness());
-    Ok(finish(&call.client, ("getLateness", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getLateness", false), result, call.json, call.output))
 }
 
 /// `hold`: its flags and help.
@@ -349,7 +358,7 @@ fn hold(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.hold());
-    Ok(finish(&call.client, ("hold", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("hold", false), result, call.json, call.output))
 }
 
 /// `get-report`: its flags and help.
@@ -373,7 +382,7 @@ fn get_report(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.get_report());
-    Ok(finish(&call.client, ("getReport", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getReport", false), result, call.json, call.output))
 }
 
 /// `get-profile`: its flags and help.
@@ -397,7 +406,7 @@ fn get_profile(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.get_profile());
-    Ok(finish(&call.client, ("getProfile", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getProfile", false), result, call.json, call.output))
 }
 
 /// `get-motd`: its flags and help.
@@ -423,7 +432,7 @@ fn get_motd(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.get_motd());
-    Ok(finish(&call.client, ("getMotd", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getMotd", false), result, call.json, call.output))
 }
 
 /// `list-tool-calls`: its flags and help.
@@ -449,7 +458,7 @@ fn list_tool_calls(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     }
     let result = call.runtime.block_on(call.client.list_tool_calls());
-    Ok(finish(&call.client, ("listToolCalls", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("listToolCalls", false), result, call.json, call.output))
 }
 
 /// `get-speech`: its flags and help.
@@ -487,7 +496,7 @@ fn get_speech(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ("getSpeech", false),
             result,
             (m.get_one::<String>("output"), "audio/mpeg"),
-            call.verbose,
+            call.output,
         ),
     )
 }
@@ -530,7 +539,7 @@ fn get_document(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = GetDocumentOptions::default()
         .with_version(support::optional::<i64>(m, "version")?);
     let result = call.runtime.block_on(call.client.get_document_with(&id, options));
-    Ok(finish(&call.client, ("getDocument", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getDocument", false), result, call.json, call.output))
 }
 
 /// `check-token`: its flags and help.
@@ -584,7 +593,7 @@ fn check_token(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.check_token(&authorization, &body));
-    Ok(finish(&call.client, ("checkToken", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("checkToken", false), result, call.json, call.output))
 }
 
 /// `put-blob`: its flags and help.
@@ -629,7 +638,7 @@ fn put_blob(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.put_blob(&name, &body));
-    Ok(finish(&call.client, ("putBlob", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("putBlob", false), result, call.json, call.output))
 }
 
 /// `put-image`: its flags and help.
@@ -682,7 +691,7 @@ fn put_image(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.put_image(&name, body));
-    Ok(finish(&call.client, ("putImage", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("putImage", false), result, call.json, call.output))
 }
 
 /// `add-asset`: its flags and help.
@@ -729,7 +738,7 @@ fn add_asset(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_asset(body));
-    Ok(finish(&call.client, ("addAsset", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addAsset", false), result, call.json, call.output))
 }
 
 /// `add-note`: its flags and help.
@@ -764,7 +773,7 @@ fn add_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_note(&body));
-    Ok(finish(&call.client, ("addNote", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addNote", false), result, call.json, call.output))
 }
 
 /// `add-album`: its flags and help.
@@ -841,7 +850,7 @@ fn add_album(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_album(&body));
-    Ok(finish(&call.client, ("addAlbum", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addAlbum", false), result, call.json, call.output))
 }
 
 /// `add-poster`: its flags and help.
@@ -924,7 +933,7 @@ fn add_poster(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             call.runtime.block_on(call.client.add_poster(&body))
         }
     };
-    Ok(finish(&call.client, ("addPoster", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addPoster", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -933,32 +942,32 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| support::print_value(value, json))
+    report(client, operation, result, output, |value| support::print_value(value, json))
 }
 
 /// As `finish`, for answers that are bytes: written as they are to `--output FILE`
-/// or standard output, never printed as JSON. `output`: the flag's value and the
-/// answer's media type.
+/// or standard output, never printed as JSON. `to`: the `--output` flag's value and
+/// the answer's media type.
 fn finish_bytes<T: AsRef<[u8]>, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    output: (Option<&String>, &str),
-    verbose: bool,
+    to: (Option<&String>, &str),
+    output: support::Output,
 ) -> ExitCode {
     let mut written = Ok(());
     let code = report(
         client,
         operation,
         result,
-        verbose,
+        output,
         |bytes| {
             written = support::write_bytes(
                 bytes.as_ref(),
-                output.0.map(String::as_str),
-                output.1,
+                to.0.map(String::as_str),
+                to.1,
             );
         },
     );
@@ -994,7 +1003,7 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    verbose: bool,
+    output: support::Output,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let code = match result {
@@ -1002,24 +1011,42 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
-            print(&*response);
+            if output.raw {
+                support::write_raw(response.raw_body());
+            } else {
+                print(&*response);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {
-            let body = match error.api_body() {
-                Some(body) => serde_json::to_value(body).ok(),
-                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-            };
-            support::print_error(
-                error.status(),
-                error.retry_after(),
-                body,
-                &error.to_string(),
-            );
+            if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                support::write_raw(body);
+            }
+            match &error {
+                Error::Decode { status, path, message, body, .. } => {
+                    support::print_decode_error(
+                        *status,
+                        (path, message),
+                        body,
+                        error.retry_after(),
+                    );
+                }
+                _ => {
+                    let body = error
+                        .raw_body()
+                        .and_then(|b| serde_json::from_slice(b).ok());
+                    support::print_error(
+                        error.status(),
+                        error.retry_after(),
+                        body,
+                        &error.to_string(),
+                    );
+                }
+            }
             ExitCode::from(support::FAILED)
         }
     };
-    if verbose {
+    if output.verbose {
         let state = client.last_rate_limit();
         support::print_rate_limit(state.limit, state.remaining, state.reset);
     }

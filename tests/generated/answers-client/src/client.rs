@@ -240,6 +240,20 @@ impl Client {
         self.transport.last_rate_limit()
     }
 
+    /// A client whose calls carry `options` (extra headers and query pairs, a
+    /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+    /// this one's; it shares this client's connections, credentials and rate-limit
+    /// state. Cheap: make one per call
+    /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+    pub fn with_options(
+        &self,
+        options: crate::runtime::options::RequestOptions,
+    ) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_options(options)),
+        }
+    }
+
     /// The owner, or null when there is none (FastAPI's `Optional[Owner]`).
     ///
     /// `GET /owners/current` (operation `getCurrentOwner`).
@@ -274,7 +288,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<Option<types::Owner>, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<Option<types::Owner>, _>())
+            }
+            _ => Err(raw.undocumented_error(GetCurrentOwnerError::Undocumented)),
         }
     }
 
@@ -312,7 +330,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<Option<Vec<types::Owner>>, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<Option<Vec<types::Owner>>, _>())
+            }
+            _ => Err(raw.undocumented_error(ListOwnersError::Undocumented)),
         }
     }
 
@@ -349,7 +371,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(DeleteOwnerError::Undocumented)),
         }
     }
 
@@ -387,7 +410,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<Option<f64>, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<Option<f64>, _>())
+            }
+            _ => Err(raw.undocumented_error(GetLatenessError::Undocumented)),
         }
     }
 
@@ -423,7 +449,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<(), _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.json::<(), _>()),
+            _ => Err(raw.undocumented_error(HoldError::Undocumented)),
         }
     }
 
@@ -462,7 +489,11 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<serde_json::Value, _>(),
             400..=499 => Err(raw.api_error(GetReportError::ClientError)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<serde_json::Value, _>())
+            }
+            _ => Err(raw.undocumented_error(GetReportError::Undocumented)),
         }
     }
 
@@ -500,7 +531,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Owner, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Owner, _>())
+            }
+            _ => Err(raw.undocumented_error(GetProfileError::Undocumented)),
         }
     }
 
@@ -536,7 +570,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.text(),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(GetMotdError::Undocumented)),
         }
     }
 
@@ -576,7 +611,14 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::ListToolCallsOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(
+                        &OPERATION,
+                        raw.json::<types::ListToolCallsOkBody, _>(),
+                    )
+            }
+            _ => Err(raw.undocumented_error(ListToolCallsError::Undocumented)),
         }
     }
 
@@ -620,7 +662,8 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.bytes(),
             400..=499 => Err(raw.api_error(GetSpeechError::ClientError)),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.bytes()),
+            _ => Err(raw.undocumented_error(GetSpeechError::Undocumented)),
         }
     }
 
@@ -659,7 +702,8 @@ impl Client {
         match raw.status.as_u16() {
             101 => Err(raw.api_error_text(OpenSocketError::SwitchingProtocols)),
             400..=499 => Err(raw.api_error(OpenSocketError::ClientError)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(OpenSocketError::Undocumented)),
         }
     }
 
@@ -716,7 +760,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::GetDocumentOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::GetDocumentOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(GetDocumentError::Undocumented)),
         }
     }
 
@@ -772,7 +820,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::CheckTokenOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::CheckTokenOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(CheckTokenError::Undocumented)),
         }
     }
 
@@ -823,7 +875,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.text(),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(PutBlobError::Undocumented)),
         }
     }
 
@@ -876,7 +929,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.text(),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(PutImageError::Undocumented)),
         }
     }
 
@@ -924,7 +978,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.text(),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(AddAssetError::Undocumented)),
         }
     }
 
@@ -975,7 +1030,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.text(),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(AddNoteError::Undocumented)),
         }
     }
 
@@ -1020,7 +1076,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::AddAlbumOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::AddAlbumOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(AddAlbumError::Undocumented)),
         }
     }
 
@@ -1068,7 +1128,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::AddPosterOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::AddPosterOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(AddPosterError::Undocumented)),
         }
     }
 
@@ -1115,7 +1179,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::AddPosterOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::AddPosterOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(AddPosterError::Undocumented)),
         }
     }
 }
@@ -1129,7 +1197,12 @@ impl Client {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetCurrentOwnerError {}
+pub enum GetCurrentOwnerError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `listOwners`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1139,7 +1212,12 @@ pub enum GetCurrentOwnerError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ListOwnersError {}
+pub enum ListOwnersError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `deleteOwner`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1149,7 +1227,12 @@ pub enum ListOwnersError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum DeleteOwnerError {}
+pub enum DeleteOwnerError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `getLateness`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1159,7 +1242,12 @@ pub enum DeleteOwnerError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetLatenessError {}
+pub enum GetLatenessError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `hold`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1169,7 +1257,12 @@ pub enum GetLatenessError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum HoldError {}
+pub enum HoldError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `getReport`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1182,6 +1275,9 @@ pub enum HoldError {}
 pub enum GetReportError {
     /// 4XX: Refused.
     ClientError(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `getProfile`; the status and headers are on [`Error::Api`].
@@ -1193,7 +1289,12 @@ pub enum GetReportError {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetProfileError {}
+pub enum GetProfileError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `getMotd`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1203,7 +1304,12 @@ pub enum GetProfileError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetMotdError {}
+pub enum GetMotdError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `listToolCalls`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1213,7 +1319,12 @@ pub enum GetMotdError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ListToolCallsError {}
+pub enum ListToolCallsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `getSpeech`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1226,6 +1337,9 @@ pub enum ListToolCallsError {}
 pub enum GetSpeechError {
     /// 4XX: Refused.
     ClientError(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `openSocket`; the status and headers are on [`Error::Api`].
@@ -1244,6 +1358,9 @@ pub enum OpenSocketError {
     SwitchingProtocols(String),
     /// 4XX: Refused.
     ClientError(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Optional parameters of `getDocument`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -1272,7 +1389,12 @@ impl GetDocumentOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetDocumentError {}
+pub enum GetDocumentError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `checkToken`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1282,7 +1404,12 @@ pub enum GetDocumentError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum CheckTokenError {}
+pub enum CheckTokenError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `putBlob`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1292,7 +1419,12 @@ pub enum CheckTokenError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum PutBlobError {}
+pub enum PutBlobError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `putImage`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1302,7 +1434,12 @@ pub enum PutBlobError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum PutImageError {}
+pub enum PutImageError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `addAsset`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1312,7 +1449,12 @@ pub enum PutImageError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum AddAssetError {}
+pub enum AddAssetError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `addNote`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1322,7 +1464,12 @@ pub enum AddAssetError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum AddNoteError {}
+pub enum AddNoteError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `addAlbum`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1332,7 +1479,12 @@ pub enum AddNoteError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum AddAlbumError {}
+pub enum AddAlbumError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `addPoster`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1342,4 +1494,8 @@ pub enum AddAlbumError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum AddPosterError {}
+pub enum AddPosterError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}

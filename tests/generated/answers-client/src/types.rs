@@ -768,7 +768,6 @@ impl Fish {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
@@ -776,7 +775,6 @@ pub struct Error {
     pub status: i32,
 }
 
-#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl crate::runtime::object::Object for Error {
     const NAME: &'static str = "Error";
 
@@ -815,7 +813,6 @@ impl crate::runtime::object::Object for Error {
     }
 }
 
-#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl<'de> Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -824,7 +821,6 @@ impl<'de> Deserialize<'de> for Error {
     }
 }
 
-#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

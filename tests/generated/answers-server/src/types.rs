@@ -866,7 +866,6 @@ impl Validate for Fish {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
@@ -874,7 +873,6 @@ pub struct Error {
     pub status: i32,
 }
 
-#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl crate::runtime::object::Object for Error {
     const NAME: &'static str = "Error";
 
@@ -913,7 +911,6 @@ impl crate::runtime::object::Object for Error {
     }
 }
 
-#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl<'de> Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -922,7 +919,6 @@ impl<'de> Deserialize<'de> for Error {
     }
 }
 
-#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -939,7 +935,6 @@ impl Error {
     }
 }
 
-#[cfg(any(feature = "report", feature = "socket", feature = "speech"))]
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

@@ -32,7 +32,7 @@ pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use constructs_client::client::*;
-use constructs_client::{Client, Error, ResponseValue};
+use constructs_client::{Client, Error, RequestOptions, ResponseValue};
 use constructs_client::runtime::progress::Direction;
 use constructs_client::types;
 use constructs_client::runtime::request::Upload;
@@ -84,7 +84,7 @@ pub fn cli() -> Command {
         #[cfg(feature = "labels")]
         echo_labels_command,
     ];
-    support::global_args(cmd, &["constructsexamplev3"])
+    support::global_args(cmd, &["constructs_example_v3"])
         .subcommands(subcommands.iter().map(|build| build()))
 }
 
@@ -97,15 +97,15 @@ struct Call {
     credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
-    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-    verbose: bool,
+    /// `--verbose` and `--raw`.
+    output: support::Output,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
-    let verbose = m.get_flag("verbose");
+    let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -113,6 +113,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         }
         (None, None) => Server::ALL[0].url().to_owned(),
     };
+    let base_url = support::base_url(base_url)?;
     if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
         return Err(
             support::usage(
@@ -122,8 +123,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     }
-    if verbose {
+    if output.verbose {
         eprintln!("server: {base_url}");
+    }
+    let mut options = RequestOptions::new();
+    for (name, value) in support::headers(m)? {
+        options = options.header(name, value);
+    }
+    if let Some(timeout) = support::timeout(m)? {
+        options = options.timeout(timeout);
     }
     let key = std::env::var("CONSTRUCTS_API_KEY")
         .ok()
@@ -166,6 +174,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot set up the HTTP client: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let client = client.with_options(options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -178,7 +187,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         runtime,
         credentials,
         json,
-        verbose,
+        output,
     };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
@@ -282,7 +291,7 @@ fn get_trees_id(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ("get_trees_id", false),
             result,
             call.json,
-            call.verbose,
+            call.output,
         ),
     )
 }
@@ -354,7 +363,7 @@ fn post_forms(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             call.runtime.block_on(call.client.post_forms(body.as_ref()))
         }
     };
-    Ok(finish(&call.client, ("post_forms", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("post_forms", false), result, call.json, call.output))
 }
 
 /// `add-dish`: its flags and help.
@@ -434,7 +443,7 @@ fn add_dish(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             call.runtime.block_on(call.client.add_dish(&body))
         }
     };
-    Ok(finish(&call.client, ("addDish", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addDish", false), result, call.json, call.output))
 }
 
 /// `put-raw-note`: its flags and help.
@@ -474,7 +483,7 @@ fn put_raw_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.put_raw_note(body));
-    Ok(finish(&call.client, ("putRawNote", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("putRawNote", false), result, call.json, call.output))
 }
 
 /// `create-video`: its flags and help.
@@ -557,7 +566,7 @@ fn create_video(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             call.runtime.block_on(call.client.create_video(&body))
         }
     };
-    Ok(finish(&call.client, ("createVideo", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("createVideo", false), result, call.json, call.output))
 }
 
 /// `upload`: its flags and help.
@@ -629,7 +638,7 @@ fn upload(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.upload(&body));
-    Ok(finish(&call.client, ("upload", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("upload", false), result, call.json, call.output))
 }
 
 /// `put-blobs`: its flags and help.
@@ -657,7 +666,7 @@ fn put_blobs(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.put_blobs(&body));
-    Ok(finish(&call.client, ("put_blobs", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("put_blobs", false), result, call.json, call.output))
 }
 
 /// `post-notes`: its flags and help.
@@ -685,7 +694,7 @@ fn post_notes(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.post_notes(&body));
-    Ok(finish(&call.client, ("post_notes", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("post_notes", false), result, call.json, call.output))
 }
 
 /// `list-tagged`: its flags and help.
@@ -713,7 +722,7 @@ fn list_tagged(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = ListTaggedOptions::default()
         .with_tag(support::optional::<Vec<String>>(m, "tag")?);
     let result = call.runtime.block_on(call.client.list_tagged_with(options));
-    Ok(finish(&call.client, ("listTagged", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("listTagged", false), result, call.json, call.output))
 }
 
 /// `get-things`: its flags and help.
@@ -728,7 +737,7 @@ fn get_things_command() -> Command {
 #[cfg(feature = "things")]
 fn get_things(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let result = call.runtime.block_on(call.client.get_things());
-    Ok(finish(&call.client, ("get_things", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("get_things", false), result, call.json, call.output))
 }
 
 /// `echo-filters`: its flags and help.
@@ -784,7 +793,7 @@ fn echo_filters(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_page(support::optional::<types::Page>(m, "page")?)
         .with_point(support::optional::<types::Point>(m, "point")?);
     let result = call.runtime.block_on(call.client.echo_filters_with(&range, options));
-    Ok(finish(&call.client, ("echoFilters", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("echoFilters", false), result, call.json, call.output))
 }
 
 /// `echo-choices`: its flags and help.
@@ -859,7 +868,7 @@ fn echo_choices(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.echo_choices(&body));
-    Ok(finish(&call.client, ("echoChoices", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("echoChoices", false), result, call.json, call.output))
 }
 
 /// `echo-labels`: its flags and help.
@@ -923,7 +932,7 @@ fn echo_labels(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_jar(support::optional::<Vec<String>>(m, "jar")?)
         .with_crumbs(support::optional::<Vec<String>>(m, "crumbs")?);
     let result = call.runtime.block_on(call.client.echo_labels_with(&names, options));
-    Ok(finish(&call.client, ("echoLabels", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("echoLabels", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -932,9 +941,9 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| support::print_value(value, json))
+    report(client, operation, result, output, |value| support::print_value(value, json))
 }
 
 /// As `finish`, for answers that are an enum of several success statuses.
@@ -943,9 +952,9 @@ fn finish_debug<T: std::fmt::Debug, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     _json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| println!("{value:#?}"))
+    report(client, operation, result, output, |value| println!("{value:#?}"))
 }
 
 /// The client's multipart form of the parts `--field` and `--file` gave.
@@ -974,7 +983,7 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    verbose: bool,
+    output: support::Output,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let code = match result {
@@ -982,24 +991,42 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
-            print(&*response);
+            if output.raw {
+                support::write_raw(response.raw_body());
+            } else {
+                print(&*response);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {
-            let body = match error.api_body() {
-                Some(body) => serde_json::to_value(body).ok(),
-                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-            };
-            support::print_error(
-                error.status(),
-                error.retry_after(),
-                body,
-                &error.to_string(),
-            );
+            if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                support::write_raw(body);
+            }
+            match &error {
+                Error::Decode { status, path, message, body, .. } => {
+                    support::print_decode_error(
+                        *status,
+                        (path, message),
+                        body,
+                        error.retry_after(),
+                    );
+                }
+                _ => {
+                    let body = error
+                        .raw_body()
+                        .and_then(|b| serde_json::from_slice(b).ok());
+                    support::print_error(
+                        error.status(),
+                        error.retry_after(),
+                        body,
+                        &error.to_string(),
+                    );
+                }
+            }
             ExitCode::from(support::FAILED)
         }
     };
-    if verbose {
+    if output.verbose {
         let state = client.last_rate_limit();
         support::print_rate_limit(state.limit, state.remaining, state.reset);
     }

@@ -268,6 +268,20 @@ impl Client {
         self.transport.last_rate_limit()
     }
 
+    /// A client whose calls carry `options` (extra headers and query pairs, a
+    /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+    /// this one's; it shares this client's connections, credentials and rate-limit
+    /// state. Cheap: make one per call
+    /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+    pub fn with_options(
+        &self,
+        options: crate::runtime::options::RequestOptions,
+    ) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_options(options)),
+        }
+    }
+
     /// `GET /trees/{id}` (operation `get_trees_id`).
     ///
     /// Sends none of the optional parameters; [`get_trees_id_with`](Self::get_trees_id_with) takes them.
@@ -349,7 +363,16 @@ impl Client {
             }
             202 => raw.empty().map(|value| value.map(|()| GetTreesIdSuccess::Accepted)),
             400..=499 => Err(raw.api_error(GetTreesIdError::ClientError)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(
+                        &OPERATION,
+                        raw
+                            .json::<types::Tree, _>()
+                            .map(|value| value.map(GetTreesIdSuccess::Ok)),
+                    )
+            }
+            _ => Err(raw.undocumented_error(GetTreesIdError::Undocumented)),
         }
     }
 
@@ -393,7 +416,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             201 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(PostFormsError::Undocumented)),
         }
     }
 
@@ -436,7 +460,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             201 => raw.empty(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(PostFormsError::Undocumented)),
         }
     }
 
@@ -486,7 +511,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Dish, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Dish, _>())
+            }
+            _ => Err(raw.undocumented_error(AddDishError::Undocumented)),
         }
     }
 
@@ -533,7 +561,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Dish, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Dish, _>())
+            }
+            _ => Err(raw.undocumented_error(AddDishError::Undocumented)),
         }
     }
 
@@ -581,7 +612,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.text(),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(PutRawNoteError::Undocumented)),
         }
     }
 
@@ -629,7 +661,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             201 => raw.text(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(CreateVideoError::Undocumented)),
         }
     }
 
@@ -676,7 +709,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             201 => raw.text(),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(CreateVideoError::Undocumented)),
         }
     }
 
@@ -721,7 +755,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.text(),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(UploadError::Undocumented)),
         }
     }
 
@@ -767,7 +802,8 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.text(),
-            _ => Err(raw.unexpected()),
+            201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
+            _ => Err(raw.undocumented_error(PutBlobsError::Undocumented)),
         }
     }
 
@@ -816,6 +852,7 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
             _ => Err(raw.api_error(PostNotesError::Default)),
         }
     }
@@ -871,7 +908,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<Vec<String>, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<Vec<String>, _>())
+            }
+            _ => Err(raw.undocumented_error(ListTaggedError::Undocumented)),
         }
     }
 
@@ -907,7 +947,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::GetThingsOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::GetThingsOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(GetThingsError::Undocumented)),
         }
     }
 
@@ -970,7 +1014,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::EchoFiltersOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::EchoFiltersOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(EchoFiltersError::Undocumented)),
         }
     }
 
@@ -1016,7 +1064,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::EchoChoicesOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::EchoChoicesOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(EchoChoicesError::Undocumented)),
         }
     }
 
@@ -1108,7 +1160,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::EchoLabelsOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::EchoLabelsOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(EchoLabelsError::Undocumented)),
         }
     }
 }
@@ -1172,6 +1228,9 @@ pub enum GetTreesIdSuccess {
 pub enum GetTreesIdError {
     /// 4XX: A client error.
     ClientError(types::GetTreesIdClientErrorBody),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
 }
 
 /// The documented error answers of `post_forms`; the status and headers are on [`Error::Api`].
@@ -1183,7 +1242,12 @@ pub enum GetTreesIdError {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum PostFormsError {}
+pub enum PostFormsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// The documented error answers of `addDish`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1193,7 +1257,12 @@ pub enum PostFormsError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum AddDishError {}
+pub enum AddDishError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// The documented error answers of `putRawNote`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1203,7 +1272,12 @@ pub enum AddDishError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum PutRawNoteError {}
+pub enum PutRawNoteError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// The documented error answers of `createVideo`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1213,7 +1287,12 @@ pub enum PutRawNoteError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum CreateVideoError {}
+pub enum CreateVideoError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// The documented error answers of `upload`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1223,7 +1302,12 @@ pub enum CreateVideoError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum UploadError {}
+pub enum UploadError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// The documented error answers of `put_blobs`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1233,7 +1317,12 @@ pub enum UploadError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum PutBlobsError {}
+pub enum PutBlobsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// The documented error answers of `post_notes`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1274,7 +1363,12 @@ impl ListTaggedOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ListTaggedError {}
+pub enum ListTaggedError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// The documented error answers of `get_things`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1284,7 +1378,12 @@ pub enum ListTaggedError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetThingsError {}
+pub enum GetThingsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// Optional parameters of `echoFilters`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "filters")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -1338,7 +1437,12 @@ impl EchoFiltersOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum EchoFiltersError {}
+pub enum EchoFiltersError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// The documented error answers of `echoChoices`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1348,7 +1452,12 @@ pub enum EchoFiltersError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum EchoChoicesError {}
+pub enum EchoChoicesError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}
+
 /// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "labels")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -1407,4 +1516,8 @@ impl EchoLabelsOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum EchoLabelsError {}
+pub enum EchoLabelsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::GetTreesIdClientErrorBody),
+}

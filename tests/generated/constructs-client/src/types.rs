@@ -3980,14 +3980,44 @@ impl crate::runtime::request::ToParam for GetTreesIdTheme {
 }
 
 /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
-#[cfg(feature = "trees")]
+#[cfg(
+    any(
+        feature = "blobs",
+        feature = "choices",
+        feature = "dishes",
+        feature = "filters",
+        feature = "forms",
+        feature = "labels",
+        feature = "raw-notes",
+        feature = "tagged",
+        feature = "things",
+        feature = "trees",
+        feature = "uploads",
+        feature = "videos"
+    )
+)]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GetTreesIdClientErrorBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
-#[cfg(feature = "trees")]
+#[cfg(
+    any(
+        feature = "blobs",
+        feature = "choices",
+        feature = "dishes",
+        feature = "filters",
+        feature = "forms",
+        feature = "labels",
+        feature = "raw-notes",
+        feature = "tagged",
+        feature = "things",
+        feature = "trees",
+        feature = "uploads",
+        feature = "videos"
+    )
+)]
 impl crate::runtime::object::Object for GetTreesIdClientErrorBody {
     const NAME: &'static str = "GetTreesIdClientErrorBody";
 
@@ -4018,7 +4048,22 @@ impl crate::runtime::object::Object for GetTreesIdClientErrorBody {
     }
 }
 
-#[cfg(feature = "trees")]
+#[cfg(
+    any(
+        feature = "blobs",
+        feature = "choices",
+        feature = "dishes",
+        feature = "filters",
+        feature = "forms",
+        feature = "labels",
+        feature = "raw-notes",
+        feature = "tagged",
+        feature = "things",
+        feature = "trees",
+        feature = "uploads",
+        feature = "videos"
+    )
+)]
 impl<'de> Deserialize<'de> for GetTreesIdClientErrorBody {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4027,7 +4072,22 @@ impl<'de> Deserialize<'de> for GetTreesIdClientErrorBody {
     }
 }
 
-#[cfg(feature = "trees")]
+#[cfg(
+    any(
+        feature = "blobs",
+        feature = "choices",
+        feature = "dishes",
+        feature = "filters",
+        feature = "forms",
+        feature = "labels",
+        feature = "raw-notes",
+        feature = "tagged",
+        feature = "things",
+        feature = "trees",
+        feature = "uploads",
+        feature = "videos"
+    )
+)]
 impl GetTreesIdClientErrorBody {
     /// Sets `reason`.
     pub fn with_reason(mut self, reason: impl Into<String>) -> Self {

@@ -4492,14 +4492,44 @@ impl Validate for GetTreesIdTheme {
 }
 
 /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
-#[cfg(feature = "trees")]
+#[cfg(
+    any(
+        feature = "blobs",
+        feature = "choices",
+        feature = "dishes",
+        feature = "filters",
+        feature = "forms",
+        feature = "labels",
+        feature = "raw-notes",
+        feature = "tagged",
+        feature = "things",
+        feature = "trees",
+        feature = "uploads",
+        feature = "videos"
+    )
+)]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GetTreesIdClientErrorBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
-#[cfg(feature = "trees")]
+#[cfg(
+    any(
+        feature = "blobs",
+        feature = "choices",
+        feature = "dishes",
+        feature = "filters",
+        feature = "forms",
+        feature = "labels",
+        feature = "raw-notes",
+        feature = "tagged",
+        feature = "things",
+        feature = "trees",
+        feature = "uploads",
+        feature = "videos"
+    )
+)]
 impl crate::runtime::object::Object for GetTreesIdClientErrorBody {
     const NAME: &'static str = "GetTreesIdClientErrorBody";
 
@@ -4528,7 +4558,22 @@ impl crate::runtime::object::Object for GetTreesIdClientErrorBody {
     }
 }
 
-#[cfg(feature = "trees")]
+#[cfg(
+    any(
+        feature = "blobs",
+        feature = "choices",
+        feature = "dishes",
+        feature = "filters",
+        feature = "forms",
+        feature = "labels",
+        feature = "raw-notes",
+        feature = "tagged",
+        feature = "things",
+        feature = "trees",
+        feature = "uploads",
+        feature = "videos"
+    )
+)]
 impl<'de> Deserialize<'de> for GetTreesIdClientErrorBody {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4537,7 +4582,22 @@ impl<'de> Deserialize<'de> for GetTreesIdClientErrorBody {
     }
 }
 
-#[cfg(feature = "trees")]
+#[cfg(
+    any(
+        feature = "blobs",
+        feature = "choices",
+        feature = "dishes",
+        feature = "filters",
+        feature = "forms",
+        feature = "labels",
+        feature = "raw-notes",
+        feature = "tagged",
+        feature = "things",
+        feature = "trees",
+        feature = "uploads",
+        feature = "videos"
+    )
+)]
 impl GetTreesIdClientErrorBody {
     /// Sets `reason`.
     pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
@@ -4546,7 +4606,22 @@ impl GetTreesIdClientErrorBody {
     }
 }
 
-#[cfg(feature = "trees")]
+#[cfg(
+    any(
+        feature = "blobs",
+        feature = "choices",
+        feature = "dishes",
+        feature = "filters",
+        feature = "forms",
+        feature = "labels",
+        feature = "raw-notes",
+        feature = "tagged",
+        feature = "things",
+        feature = "trees",
+        feature = "uploads",
+        feature = "videos"
+    )
+)]
 impl Validate for GetTreesIdClientErrorBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

@@ -153,6 +153,20 @@ impl Client {
         self.transport.last_rate_limit()
     }
 
+    /// A client whose calls carry `options` (extra headers and query pairs, a
+    /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+    /// this one's; it shares this client's connections, credentials and rate-limit
+    /// state. Cheap: make one per call
+    /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+    pub fn with_options(
+        &self,
+        options: crate::runtime::options::RequestOptions,
+    ) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_options(options)),
+        }
+    }
+
     /// `GET /events/{id}` (operation `getEvent`).
     ///
     /// Sends none of the optional parameters; [`get_event_with`](Self::get_event_with) takes them.
@@ -217,7 +231,10 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::Event, _>(),
             400 => Err(raw.api_error(GetEventError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Event, _>())
+            }
+            _ => Err(raw.undocumented_error(GetEventError::Undocumented)),
         }
     }
 
@@ -266,7 +283,10 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::Event, _>(),
             400 => Err(raw.api_error(PutEventError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Event, _>())
+            }
+            _ => Err(raw.undocumented_error(PutEventError::Undocumented)),
         }
     }
 }
@@ -341,6 +361,9 @@ impl GetEventOptions {
 pub enum GetEventError {
     /// 400: A malformed value.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Headers of the `200` answer of `getEvent`.
@@ -380,4 +403,7 @@ impl GetEventOkHeaders {
 pub enum PutEventError {
     /// 400: A malformed value.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }

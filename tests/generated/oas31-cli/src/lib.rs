@@ -33,7 +33,7 @@ pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use oas31_client::client::*;
-use oas31_client::{Client, Error, ResponseValue};
+use oas31_client::{Client, Error, RequestOptions, ResponseValue};
 use oas31_client::runtime::progress::Direction;
 use oas31_client::types;
 use oas31_client::Server;
@@ -88,7 +88,7 @@ pub fn cli() -> Command {
         #[cfg(feature = "moderation")]
         put_moderation_command,
     ];
-    support::global_args(cmd, &["localhostv31"])
+    support::global_args(cmd, &["localhost_v31"])
         .subcommands(subcommands.iter().map(|build| build()))
 }
 
@@ -99,15 +99,15 @@ struct Call {
     runtime: tokio::runtime::Runtime,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
-    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-    verbose: bool,
+    /// `--verbose` and `--raw`.
+    output: support::Output,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
-    let verbose = m.get_flag("verbose");
+    let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -115,6 +115,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         }
         (None, None) => Server::ALL[0].url().to_owned(),
     };
+    let base_url = support::base_url(base_url)?;
     if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
         return Err(
             support::usage(
@@ -124,8 +125,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     }
-    if verbose {
+    if output.verbose {
         eprintln!("server: {base_url}");
+    }
+    let mut options = RequestOptions::new();
+    for (name, value) in support::headers(m)? {
+        options = options.header(name, value);
+    }
+    if let Some(timeout) = support::timeout(m)? {
+        options = options.timeout(timeout);
     }
     let builder = Client::builder(base_url)
         .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
@@ -144,6 +152,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot set up the HTTP client: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let client = client.with_options(options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -155,7 +164,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         client,
         runtime,
         json,
-        verbose,
+        output,
     };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
@@ -343,7 +352,7 @@ fn add_record(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_record(&body));
-    Ok(finish(&call.client, ("addRecord", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addRecord", false), result, call.json, call.output))
 }
 
 /// `put-labels`: its flags and help.
@@ -368,7 +377,7 @@ fn put_labels(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.put_labels(&body));
-    Ok(finish(&call.client, ("putLabels", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("putLabels", false), result, call.json, call.output))
 }
 
 /// `add-shipment`: its flags and help.
@@ -439,7 +448,7 @@ fn add_shipment(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_shipment(&body));
-    Ok(finish(&call.client, ("addShipment", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addShipment", false), result, call.json, call.output))
 }
 
 /// `add-gate`: its flags and help.
@@ -514,7 +523,7 @@ fn add_gate(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_gate(&body));
-    Ok(finish(&call.client, ("addGate", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addGate", false), result, call.json, call.output))
 }
 
 /// `gate-log`: its flags and help.
@@ -541,7 +550,7 @@ fn gate_log_command() -> Command {
 fn gate_log(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let gate: String = support::required(m, "gate")?;
     let result = call.runtime.block_on(call.client.gate_log(&gate));
-    Ok(finish(&call.client, ("gateLog", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("gateLog", false), result, call.json, call.output))
 }
 
 /// `open-gate`: its flags and help.
@@ -579,7 +588,7 @@ fn open_gate(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_floor(support::optional::<i64>(m, "floor")?)
         .with_side(support::optional::<String>(m, "side")?);
     let result = call.runtime.block_on(call.client.open_gate_with(options));
-    Ok(finish(&call.client, ("openGate", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("openGate", false), result, call.json, call.output))
 }
 
 /// `add-gate-note`: its flags and help.
@@ -625,7 +634,7 @@ fn add_gate_note(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_gate_note(&body));
-    Ok(finish(&call.client, ("addGateNote", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addGateNote", false), result, call.json, call.output))
 }
 
 /// `add-gate-photo`: its flags and help.
@@ -683,7 +692,7 @@ fn add_gate_photo(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_gate_photo(&body));
-    Ok(finish(&call.client, ("addGatePhoto", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addGatePhoto", false), result, call.json, call.output))
 }
 
 /// `add-gate-visit`: its flags and help.
@@ -716,7 +725,7 @@ fn add_gate_visit(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_gate_visit(&body));
-    Ok(finish(&call.client, ("addGateVisit", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addGateVisit", false), result, call.json, call.output))
 }
 
 /// `list-commands`: its flags and help.
@@ -742,7 +751,7 @@ fn list_commands(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = ListCommandsOptions::default()
         .with_status(support::optional::<types::CommandStatus>(m, "status")?);
     let result = call.runtime.block_on(call.client.list_commands_with(options));
-    Ok(finish(&call.client, ("listCommands", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("listCommands", false), result, call.json, call.output))
 }
 
 /// `put-commands`: its flags and help.
@@ -769,7 +778,7 @@ fn put_commands(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.put_commands(&body));
-    Ok(finish(&call.client, ("putCommands", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("putCommands", false), result, call.json, call.output))
 }
 
 /// `request-reviews`: its flags and help.
@@ -815,7 +824,7 @@ fn request_reviews(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.request_reviews(&body));
-    Ok(finish(&call.client, ("requestReviews", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("requestReviews", false), result, call.json, call.output))
 }
 
 /// `edit-gist-file`: its flags and help.
@@ -861,7 +870,7 @@ fn edit_gist_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.edit_gist_file(&body));
-    Ok(finish(&call.client, ("editGistFile", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("editGistFile", false), result, call.json, call.output))
 }
 
 /// `add-image-ref`: its flags and help.
@@ -905,7 +914,7 @@ fn add_image_ref(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.add_image_ref(&body));
-    Ok(finish(&call.client, ("addImageRef", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("addImageRef", false), result, call.json, call.output))
 }
 
 /// `put-moderation`: its flags and help.
@@ -944,7 +953,7 @@ fn put_moderation(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             call.runtime.block_on(call.client.put_moderation(&body))
         }
     };
-    Ok(finish(&call.client, ("putModeration", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("putModeration", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -953,9 +962,9 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| support::print_value(value, json))
+    report(client, operation, result, output, |value| support::print_value(value, json))
 }
 
 /// The client's multipart form of the parts `--field` and `--file` gave.
@@ -984,7 +993,7 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    verbose: bool,
+    output: support::Output,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let code = match result {
@@ -992,24 +1001,42 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
-            print(&*response);
+            if output.raw {
+                support::write_raw(response.raw_body());
+            } else {
+                print(&*response);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {
-            let body = match error.api_body() {
-                Some(body) => serde_json::to_value(body).ok(),
-                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-            };
-            support::print_error(
-                error.status(),
-                error.retry_after(),
-                body,
-                &error.to_string(),
-            );
+            if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                support::write_raw(body);
+            }
+            match &error {
+                Error::Decode { status, path, message, body, .. } => {
+                    support::print_decode_error(
+                        *status,
+                        (path, message),
+                        body,
+                        error.retry_after(),
+                    );
+                }
+                _ => {
+                    let body = error
+                        .raw_body()
+                        .and_then(|b| serde_json::from_slice(b).ok());
+                    support::print_error(
+                        error.status(),
+                        error.retry_after(),
+                        body,
+                        &error.to_string(),
+                    );
+                }
+            }
             ExitCode::from(support::FAILED)
         }
     };
-    if verbose {
+    if output.verbose {
         let state = client.last_rate_limit();
         support::print_rate_limit(state.limit, state.remaining, state.reset);
     }

@@ -213,6 +213,20 @@ impl Client {
         self.transport.last_rate_limit()
     }
 
+    /// A client whose calls carry `options` (extra headers and query pairs, a
+    /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+    /// this one's; it shares this client's connections, credentials and rate-limit
+    /// state. Cheap: make one per call
+    /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+    pub fn with_options(
+        &self,
+        options: crate::runtime::options::RequestOptions,
+    ) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_options(options)),
+        }
+    }
+
     /// Stores a record and returns it as stored.
     ///
     /// `POST /records` (operation `addRecord`).
@@ -258,7 +272,10 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::Record, _>(),
             400 => Err(raw.api_error(AddRecordError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Record, _>())
+            }
+            _ => Err(raw.undocumented_error(AddRecordError::Undocumented)),
         }
     }
 
@@ -305,7 +322,10 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::Labels, _>(),
             400 => Err(raw.api_error(PutLabelsError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Labels, _>())
+            }
+            _ => Err(raw.undocumented_error(PutLabelsError::Undocumented)),
         }
     }
 
@@ -352,7 +372,10 @@ impl Client {
         match raw.status.as_u16() {
             201 => raw.json::<types::Shipment, _>(),
             400 => Err(raw.api_error(AddShipmentError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Shipment, _>())
+            }
+            _ => Err(raw.undocumented_error(AddShipmentError::Undocumented)),
         }
     }
 
@@ -401,7 +424,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(AddGateError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(AddGateError::Undocumented)),
         }
     }
 
@@ -443,7 +467,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(GateLogError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(GateLogError::Undocumented)),
         }
     }
 
@@ -496,7 +521,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(OpenGateError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(OpenGateError::Undocumented)),
         }
     }
 
@@ -547,7 +573,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(AddGateNoteError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(AddGateNoteError::Undocumented)),
         }
     }
 
@@ -593,7 +620,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(AddGatePhotoError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(AddGatePhotoError::Undocumented)),
         }
     }
 
@@ -639,7 +667,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(AddGateVisitError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(AddGateVisitError::Undocumented)),
         }
     }
 
@@ -691,7 +720,11 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::CommandStatus, _>(),
             400 => Err(raw.api_error(ListCommandsError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::CommandStatus, _>())
+            }
+            _ => Err(raw.undocumented_error(ListCommandsError::Undocumented)),
         }
     }
 
@@ -743,7 +776,14 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<Option<Vec<types::Command>>, _>(),
             400 => Err(raw.api_error(PutCommandsError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(
+                        &OPERATION,
+                        raw.json::<Option<Vec<types::Command>>, _>(),
+                    )
+            }
+            _ => Err(raw.undocumented_error(PutCommandsError::Undocumented)),
         }
     }
 
@@ -792,7 +832,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(RequestReviewsError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(RequestReviewsError::Undocumented)),
         }
     }
 
@@ -841,7 +882,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(EditGistFileError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(EditGistFileError::Undocumented)),
         }
     }
 
@@ -890,7 +932,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(AddImageRefError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(AddImageRefError::Undocumented)),
         }
     }
 
@@ -937,7 +980,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(PutModerationError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(PutModerationError::Undocumented)),
         }
     }
 
@@ -983,7 +1027,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(PutModerationError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.undocumented_error(PutModerationError::Undocumented)),
         }
     }
 }
@@ -1000,6 +1045,9 @@ impl Client {
 pub enum AddRecordError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `putLabels`; the status and headers are on [`Error::Api`].
@@ -1014,6 +1062,9 @@ pub enum AddRecordError {
 pub enum PutLabelsError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `addShipment`; the status and headers are on [`Error::Api`].
@@ -1028,6 +1079,9 @@ pub enum PutLabelsError {
 pub enum AddShipmentError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `addGate`; the status and headers are on [`Error::Api`].
@@ -1042,6 +1096,9 @@ pub enum AddShipmentError {
 pub enum AddGateError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `gateLog`; the status and headers are on [`Error::Api`].
@@ -1056,6 +1113,9 @@ pub enum AddGateError {
 pub enum GateLogError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Optional parameters of `openGate`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -1097,6 +1157,9 @@ impl OpenGateOptions {
 pub enum OpenGateError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `addGateNote`; the status and headers are on [`Error::Api`].
@@ -1111,6 +1174,9 @@ pub enum OpenGateError {
 pub enum AddGateNoteError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `addGatePhoto`; the status and headers are on [`Error::Api`].
@@ -1125,6 +1191,9 @@ pub enum AddGateNoteError {
 pub enum AddGatePhotoError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `addGateVisit`; the status and headers are on [`Error::Api`].
@@ -1139,6 +1208,9 @@ pub enum AddGatePhotoError {
 pub enum AddGateVisitError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Optional parameters of `listCommands`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -1174,6 +1246,9 @@ impl ListCommandsOptions {
 pub enum ListCommandsError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `putCommands`; the status and headers are on [`Error::Api`].
@@ -1188,6 +1263,9 @@ pub enum ListCommandsError {
 pub enum PutCommandsError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `requestReviews`; the status and headers are on [`Error::Api`].
@@ -1202,6 +1280,9 @@ pub enum PutCommandsError {
 pub enum RequestReviewsError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `editGistFile`; the status and headers are on [`Error::Api`].
@@ -1216,6 +1297,9 @@ pub enum RequestReviewsError {
 pub enum EditGistFileError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `addImageRef`; the status and headers are on [`Error::Api`].
@@ -1230,6 +1314,9 @@ pub enum EditGistFileError {
 pub enum AddImageRefError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `putModeration`; the status and headers are on [`Error::Api`].
@@ -1244,4 +1331,7 @@ pub enum AddImageRefError {
 pub enum PutModerationError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }

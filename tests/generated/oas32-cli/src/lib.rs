@@ -23,7 +23,7 @@ pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use oas32_client::client::*;
-use oas32_client::{Client, Error, ResponseValue};
+use oas32_client::{Client, Error, RequestOptions, ResponseValue};
 use oas32_client::runtime::progress::Direction;
 use oas32_client::types;
 use oas32_client::Server;
@@ -74,15 +74,15 @@ struct Call {
     credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
-    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-    verbose: bool,
+    /// `--verbose` and `--raw`.
+    output: support::Output,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
-    let verbose = m.get_flag("verbose");
+    let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -90,6 +90,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         }
         (None, None) => Server::ALL[0].url().to_owned(),
     };
+    let base_url = support::base_url(base_url)?;
     if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
         return Err(
             support::usage(
@@ -99,8 +100,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     }
-    if verbose {
+    if output.verbose {
         eprintln!("server: {base_url}");
+    }
+    let mut options = RequestOptions::new();
+    for (name, value) in support::headers(m)? {
+        options = options.header(name, value);
+    }
+    if let Some(timeout) = support::timeout(m)? {
+        options = options.timeout(timeout);
     }
     let key = std::env::var("OAS32_API_KEY")
         .ok()
@@ -128,6 +136,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot set up the HTTP client: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let client = client.with_options(options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -140,7 +149,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         runtime,
         credentials,
         json,
-        verbose,
+        output,
     };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
@@ -204,7 +213,7 @@ fn search_ticks(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.search_ticks(&body));
-    Ok(finish(&call.client, ("searchTicks", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("searchTicks", false), result, call.json, call.output))
 }
 
 /// `ping`: its flags and help.
@@ -224,7 +233,7 @@ fn ping(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         return Err(support::usage("OAS32_API_KEY is not set; set it to your API key"));
     }
     let result = call.runtime.block_on(call.client.ping());
-    Ok(finish(&call.client, ("ping", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("ping", false), result, call.json, call.output))
 }
 
 /// `who-am-i`: its flags and help.
@@ -258,7 +267,7 @@ fn who_am_i(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = WhoAmIOptions::default()
         .with_theme(support::optional::<String>(m, "theme")?);
     let result = call.runtime.block_on(call.client.who_am_i_with(&session, options));
-    Ok(finish(&call.client, ("whoAmI", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("whoAmI", false), result, call.json, call.output))
 }
 
 /// `get-tick`: its flags and help.
@@ -284,7 +293,7 @@ fn get_tick(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let tick_id: i64 = support::required(m, "tick-id")?;
     let result = call.runtime.block_on(call.client.get_tick(tick_id));
-    Ok(finish(&call.client, ("getTick", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getTick", false), result, call.json, call.output))
 }
 
 /// `purge-tick`: its flags and help.
@@ -312,7 +321,7 @@ fn purge_tick(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let tick_id: i64 = support::required(m, "tick-id")?;
     let result = call.runtime.block_on(call.client.purge_tick(tick_id));
-    Ok(finish(&call.client, ("purgeTick", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("purgeTick", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -321,9 +330,9 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| support::print_value(value, json))
+    report(client, operation, result, output, |value| support::print_value(value, json))
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was
@@ -332,7 +341,7 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    verbose: bool,
+    output: support::Output,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let code = match result {
@@ -340,24 +349,42 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
-            print(&*response);
+            if output.raw {
+                support::write_raw(response.raw_body());
+            } else {
+                print(&*response);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {
-            let body = match error.api_body() {
-                Some(body) => serde_json::to_value(body).ok(),
-                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-            };
-            support::print_error(
-                error.status(),
-                error.retry_after(),
-                body,
-                &error.to_string(),
-            );
+            if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                support::write_raw(body);
+            }
+            match &error {
+                Error::Decode { status, path, message, body, .. } => {
+                    support::print_decode_error(
+                        *status,
+                        (path, message),
+                        body,
+                        error.retry_after(),
+                    );
+                }
+                _ => {
+                    let body = error
+                        .raw_body()
+                        .and_then(|b| serde_json::from_slice(b).ok());
+                    support::print_error(
+                        error.status(),
+                        error.retry_after(),
+                        body,
+                        &error.to_string(),
+                    );
+                }
+            }
             ExitCode::from(support::FAILED)
         }
     };
-    if verbose {
+    if output.verbose {
         let state = client.last_rate_limit();
         support::print_rate_limit(state.limit, state.remaining, state.reset);
     }

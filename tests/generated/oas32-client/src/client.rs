@@ -220,6 +220,20 @@ impl Client {
         self.transport.last_rate_limit()
     }
 
+    /// A client whose calls carry `options` (extra headers and query pairs, a
+    /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+    /// this one's; it shares this client's connections, credentials and rate-limit
+    /// state. Cheap: make one per call
+    /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+    pub fn with_options(
+        &self,
+        options: crate::runtime::options::RequestOptions,
+    ) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_options(options)),
+        }
+    }
+
     /// Ticks as Server-Sent Events
     ///
     /// `GET /ticks` (operation `watchTicks`).
@@ -262,6 +276,16 @@ impl Client {
             .await?;
         match streamed.status.as_u16() {
             200 => Ok(streamed.event_stream::<types::Tick, _>(WatchTicksError::from_raw)),
+            201..=299 => {
+                self.transport
+                    .undocumented(
+                        &OPERATION,
+                        Ok(
+                            streamed
+                                .event_stream::<types::Tick, _>(WatchTicksError::from_raw),
+                        ),
+                    )
+            }
             _ => Err(WatchTicksError::from_raw(streamed.into_raw().await?)),
         }
     }
@@ -314,7 +338,11 @@ impl Client {
             400 => Err(raw.api_error(SearchTicksError::BadRequest)),
             401 => Err(raw.api_error(SearchTicksError::Unauthorized)),
             429 => Err(raw.api_error(SearchTicksError::TooManyRequests)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&operation, raw.json::<Vec<types::Tick>, _>())
+            }
+            _ => Err(raw.undocumented_error(SearchTicksError::Undocumented)),
         }
     }
 
@@ -361,6 +389,13 @@ impl Client {
             .await?;
         match streamed.status.as_u16() {
             200 => Ok(streamed.json_lines::<types::Tick, _>()),
+            201..=299 => {
+                self.transport
+                    .undocumented(
+                        &OPERATION,
+                        Ok(streamed.json_lines::<types::Tick, _>()),
+                    )
+            }
             _ => Err(ExportTicksError::from_raw(streamed.into_raw().await?)),
         }
     }
@@ -403,7 +438,11 @@ impl Client {
             400 => Err(raw.api_error(FindTicksError::BadRequest)),
             401 => Err(raw.api_error(FindTicksError::Unauthorized)),
             429 => Err(raw.api_error(FindTicksError::TooManyRequests)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<Vec<types::Tick>, _>())
+            }
+            _ => Err(raw.undocumented_error(FindTicksError::Undocumented)),
         }
     }
 
@@ -448,7 +487,11 @@ impl Client {
             400 => Err(raw.api_error(SelectTicksError::BadRequest)),
             401 => Err(raw.api_error(SelectTicksError::Unauthorized)),
             429 => Err(raw.api_error(SelectTicksError::TooManyRequests)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<Vec<types::Tick>, _>())
+            }
+            _ => Err(raw.undocumented_error(SelectTicksError::Undocumented)),
         }
     }
 
@@ -491,6 +534,13 @@ impl Client {
             .await?;
         match streamed.status.as_u16() {
             200 => Ok(streamed.event_stream_text(WatchMessagesError::from_raw)),
+            201..=299 => {
+                self.transport
+                    .undocumented(
+                        &OPERATION,
+                        Ok(streamed.event_stream_text(WatchMessagesError::from_raw)),
+                    )
+            }
             _ => Err(WatchMessagesError::from_raw(streamed.into_raw().await?)),
         }
     }
@@ -529,6 +579,10 @@ impl Client {
             .await?;
         match streamed.status.as_u16() {
             200 => Ok(streamed.json_lines::<i64, _>()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, Ok(streamed.json_lines::<i64, _>()))
+            }
             _ => Err(HeartbeatError::from_raw(streamed.into_raw().await?)),
         }
     }
@@ -633,7 +687,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::WhoAmIOkBody, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::WhoAmIOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(WhoAmIError::Undocumented)),
         }
     }
 
@@ -673,7 +731,10 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::Tick, _>(),
             404 => Err(raw.api_error(GetTickError::NotFound)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Tick, _>())
+            }
+            _ => Err(raw.undocumented_error(GetTickError::Undocumented)),
         }
     }
 
@@ -716,7 +777,8 @@ impl Client {
         match raw.status.as_u16() {
             204 => raw.empty(),
             404 => Err(raw.api_error(PurgeTickError::NotFound)),
-            _ => Err(raw.unexpected()),
+            200..=299 => self.transport.undocumented(&operation, raw.empty()),
+            _ => Err(raw.undocumented_error(PurgeTickError::Undocumented)),
         }
     }
 }
@@ -737,6 +799,9 @@ pub enum WatchTicksError {
     Unauthorized(types::Error),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 #[cfg(feature = "ticks")]
@@ -748,7 +813,7 @@ impl WatchTicksError {
             400 => raw.api_error(WatchTicksError::BadRequest),
             401 => raw.api_error(WatchTicksError::Unauthorized),
             429 => raw.api_error(WatchTicksError::TooManyRequests),
-            _ => raw.unexpected(),
+            _ => raw.undocumented_error(WatchTicksError::Undocumented),
         }
     }
 }
@@ -769,6 +834,9 @@ pub enum SearchTicksError {
     Unauthorized(types::Error),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `exportTicks`; the status and headers are on [`Error::Api`].
@@ -785,6 +853,9 @@ pub enum ExportTicksError {
     Unauthorized(types::Error),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 #[cfg(feature = "ticks")]
@@ -795,7 +866,7 @@ impl ExportTicksError {
         match raw.status.as_u16() {
             401 => raw.api_error(ExportTicksError::Unauthorized),
             429 => raw.api_error(ExportTicksError::TooManyRequests),
-            _ => raw.unexpected(),
+            _ => raw.undocumented_error(ExportTicksError::Undocumented),
         }
     }
 }
@@ -816,6 +887,9 @@ pub enum FindTicksError {
     Unauthorized(types::Error),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `selectTicks`; the status and headers are on [`Error::Api`].
@@ -834,6 +908,9 @@ pub enum SelectTicksError {
     Unauthorized(types::Error),
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `watchMessages`; the status and headers are on [`Error::Api`].
@@ -848,6 +925,9 @@ pub enum SelectTicksError {
 pub enum WatchMessagesError {
     /// 429: The error body.
     TooManyRequests(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 #[cfg(feature = "messages")]
@@ -857,7 +937,7 @@ impl WatchMessagesError {
     fn from_raw(raw: Raw) -> Error<Self> {
         match raw.status.as_u16() {
             429 => raw.api_error(WatchMessagesError::TooManyRequests),
-            _ => raw.unexpected(),
+            _ => raw.undocumented_error(WatchMessagesError::Undocumented),
         }
     }
 }
@@ -871,13 +951,18 @@ impl WatchMessagesError {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum HeartbeatError {}
+pub enum HeartbeatError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 #[cfg(feature = "heartbeat")]
 impl HeartbeatError {
     /// The error a response of another status than the stream's becomes (also
     /// the `error` event that ends a stream, by its `status`).
     fn from_raw(raw: Raw) -> Error<Self> {
-        raw.unexpected()
+        raw.undocumented_error(HeartbeatError::Undocumented)
     }
 }
 
@@ -923,7 +1008,12 @@ impl WhoAmIOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum WhoAmIError {}
+pub enum WhoAmIError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `getTick`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -936,6 +1026,9 @@ pub enum WhoAmIError {}
 pub enum GetTickError {
     /// 404: The error body.
     NotFound(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `purgeTick`; the status and headers are on [`Error::Api`].
@@ -950,4 +1043,7 @@ pub enum GetTickError {
 pub enum PurgeTickError {
     /// 404: The error body.
     NotFound(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }

@@ -160,7 +160,14 @@ impl TickFilter {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[cfg(any(feature = "messages", feature = "ticks"))]
+#[cfg(
+    any(
+        feature = "heartbeat",
+        feature = "messages",
+        feature = "session",
+        feature = "ticks"
+    )
+)]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
@@ -168,7 +175,14 @@ pub struct Error {
     pub status: i32,
 }
 
-#[cfg(any(feature = "messages", feature = "ticks"))]
+#[cfg(
+    any(
+        feature = "heartbeat",
+        feature = "messages",
+        feature = "session",
+        feature = "ticks"
+    )
+)]
 impl crate::runtime::object::Object for Error {
     const NAME: &'static str = "Error";
 
@@ -207,7 +221,14 @@ impl crate::runtime::object::Object for Error {
     }
 }
 
-#[cfg(any(feature = "messages", feature = "ticks"))]
+#[cfg(
+    any(
+        feature = "heartbeat",
+        feature = "messages",
+        feature = "session",
+        feature = "ticks"
+    )
+)]
 impl<'de> Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -216,7 +237,14 @@ impl<'de> Deserialize<'de> for Error {
     }
 }
 
-#[cfg(any(feature = "messages", feature = "ticks"))]
+#[cfg(
+    any(
+        feature = "heartbeat",
+        feature = "messages",
+        feature = "session",
+        feature = "ticks"
+    )
+)]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

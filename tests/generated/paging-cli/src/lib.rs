@@ -22,7 +22,7 @@ pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use paging_client::client::*;
-use paging_client::{Client, Error, ResponseValue};
+use paging_client::{Client, Error, RequestOptions, ResponseValue};
 use paging_client::runtime::progress::Direction;
 use paging_client::Server;
 
@@ -65,15 +65,15 @@ struct Call {
     runtime: tokio::runtime::Runtime,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
-    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-    verbose: bool,
+    /// `--verbose` and `--raw`.
+    output: support::Output,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
-    let verbose = m.get_flag("verbose");
+    let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -81,6 +81,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         }
         (None, None) => Server::ALL[0].url().to_owned(),
     };
+    let base_url = support::base_url(base_url)?;
     if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
         return Err(
             support::usage(
@@ -90,8 +91,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     }
-    if verbose {
+    if output.verbose {
         eprintln!("server: {base_url}");
+    }
+    let mut options = RequestOptions::new();
+    for (name, value) in support::headers(m)? {
+        options = options.header(name, value);
+    }
+    if let Some(timeout) = support::timeout(m)? {
+        options = options.timeout(timeout);
     }
     let builder = Client::builder(base_url)
         .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
@@ -110,6 +118,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot set up the HTTP client: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let client = client.with_options(options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -121,7 +130,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         client,
         runtime,
         json,
-        verbose,
+        output,
     };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
@@ -182,7 +191,7 @@ fn dropshot_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_page_token(support::optional::<String>(m, "page-token")?)
         .with_kind(support::optional::<String>(m, "kind")?);
     let result = call.runtime.block_on(call.client.dropshot_items_with(options));
-    Ok(finish(&call.client, ("dropshotItems", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("dropshotItems", false), result, call.json, call.output))
 }
 
 /// `cursor-items`: its flags and help.
@@ -224,7 +233,7 @@ fn cursor_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_page_size(support::optional::<i32>(m, "page-size")?)
         .with_kind(support::optional::<String>(m, "kind")?);
     let result = call.runtime.block_on(call.client.cursor_items_with(options));
-    Ok(finish(&call.client, ("cursorItems", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("cursorItems", false), result, call.json, call.output))
 }
 
 /// `after-items`: its flags and help.
@@ -258,7 +267,7 @@ fn after_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_after(support::optional::<String>(m, "after")?)
         .with_limit(support::optional::<i32>(m, "limit")?);
     let result = call.runtime.block_on(call.client.after_items_with(options));
-    Ok(finish(&call.client, ("afterItems", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("afterItems", false), result, call.json, call.output))
 }
 
 /// `link-items`: its flags and help.
@@ -300,7 +309,7 @@ fn link_items(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_page(support::optional::<i32>(m, "page")?)
         .with_per_page(support::optional::<i32>(m, "per-page")?);
     let result = call.runtime.block_on(call.client.link_items_with(&shelf, options));
-    Ok(finish(&call.client, ("linkItems", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("linkItems", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -309,9 +318,9 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| support::print_value(value, json))
+    report(client, operation, result, output, |value| support::print_value(value, json))
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was
@@ -320,7 +329,7 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    verbose: bool,
+    output: support::Output,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let code = match result {
@@ -328,24 +337,42 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
-            print(&*response);
+            if output.raw {
+                support::write_raw(response.raw_body());
+            } else {
+                print(&*response);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {
-            let body = match error.api_body() {
-                Some(body) => serde_json::to_value(body).ok(),
-                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-            };
-            support::print_error(
-                error.status(),
-                error.retry_after(),
-                body,
-                &error.to_string(),
-            );
+            if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                support::write_raw(body);
+            }
+            match &error {
+                Error::Decode { status, path, message, body, .. } => {
+                    support::print_decode_error(
+                        *status,
+                        (path, message),
+                        body,
+                        error.retry_after(),
+                    );
+                }
+                _ => {
+                    let body = error
+                        .raw_body()
+                        .and_then(|b| serde_json::from_slice(b).ok());
+                    support::print_error(
+                        error.status(),
+                        error.retry_after(),
+                        body,
+                        &error.to_string(),
+                    );
+                }
+            }
             ExitCode::from(support::FAILED)
         }
     };
-    if verbose {
+    if output.verbose {
         let state = client.last_rate_limit();
         support::print_rate_limit(state.limit, state.remaining, state.reset);
     }

@@ -206,6 +206,20 @@ impl Client {
         self.transport.last_rate_limit()
     }
 
+    /// A client whose calls carry `options` (extra headers and query pairs, a
+    /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+    /// this one's; it shares this client's connections, credentials and rate-limit
+    /// state. Cheap: make one per call
+    /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+    pub fn with_options(
+        &self,
+        options: crate::runtime::options::RequestOptions,
+    ) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_options(options)),
+        }
+    }
+
     /// Items, dropshot style
     ///
     /// `GET /dropshot/items` (operation `dropshotItems`).
@@ -258,7 +272,11 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::ItemResultsPage, _>(),
             400 => Err(raw.api_error(DropshotItemsError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::ItemResultsPage, _>())
+            }
+            _ => Err(raw.undocumented_error(DropshotItemsError::Undocumented)),
         }
     }
 
@@ -337,7 +355,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::CursorPage, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::CursorPage, _>())
+            }
+            _ => Err(raw.undocumented_error(CursorItemsError::Undocumented)),
         }
     }
 
@@ -413,7 +435,11 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::AfterPage, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::AfterPage, _>())
+            }
+            _ => Err(raw.undocumented_error(AfterItemsError::Undocumented)),
         }
     }
 
@@ -494,7 +520,11 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<Vec<types::Item>, _>(),
             404 => Err(raw.api_error(LinkItemsError::NotFound)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<Vec<types::Item>, _>())
+            }
+            _ => Err(raw.undocumented_error(LinkItemsError::Undocumented)),
         }
     }
 
@@ -576,6 +606,9 @@ impl DropshotItemsOptions {
 pub enum DropshotItemsError {
     /// 400: Bad request.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Optional parameters of `cursorItems`; `Default::default()` sets none, the `with_…` methods set one each.
@@ -621,7 +654,12 @@ impl CursorItemsOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum CursorItemsError {}
+pub enum CursorItemsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// Optional parameters of `afterItems`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "after")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -657,7 +695,12 @@ impl AfterItemsOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum AfterItemsError {}
+pub enum AfterItemsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// Optional parameters of `linkItems`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "link")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -695,6 +738,9 @@ impl LinkItemsOptions {
 pub enum LinkItemsError {
     /// 404: No such shelf.
     NotFound(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Headers of the `200` answer of `linkItems`.

@@ -311,7 +311,6 @@ impl AfterPage {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[cfg(any(feature = "dropshot", feature = "link"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
@@ -319,7 +318,6 @@ pub struct Error {
     pub status: i64,
 }
 
-#[cfg(any(feature = "dropshot", feature = "link"))]
 impl crate::runtime::object::Object for Error {
     const NAME: &'static str = "Error";
 
@@ -358,7 +356,6 @@ impl crate::runtime::object::Object for Error {
     }
 }
 
-#[cfg(any(feature = "dropshot", feature = "link"))]
 impl<'de> Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -367,7 +364,6 @@ impl<'de> Deserialize<'de> for Error {
     }
 }
 
-#[cfg(any(feature = "dropshot", feature = "link"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

@@ -329,7 +329,6 @@ impl Validate for AfterPage {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[cfg(any(feature = "dropshot", feature = "link"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
@@ -337,7 +336,6 @@ pub struct Error {
     pub status: i64,
 }
 
-#[cfg(any(feature = "dropshot", feature = "link"))]
 impl crate::runtime::object::Object for Error {
     const NAME: &'static str = "Error";
 
@@ -376,7 +374,6 @@ impl crate::runtime::object::Object for Error {
     }
 }
 
-#[cfg(any(feature = "dropshot", feature = "link"))]
 impl<'de> Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -385,7 +382,6 @@ impl<'de> Deserialize<'de> for Error {
     }
 }
 
-#[cfg(any(feature = "dropshot", feature = "link"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -402,7 +398,6 @@ impl Error {
     }
 }
 
-#[cfg(any(feature = "dropshot", feature = "link"))]
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

@@ -25,7 +25,7 @@ pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use routing_client::client::*;
-use routing_client::{Client, Error, ResponseValue};
+use routing_client::{Client, Error, RequestOptions, ResponseValue};
 use routing_client::runtime::progress::Direction;
 use routing_client::types;
 use routing_client::Server;
@@ -97,15 +97,15 @@ struct Call {
     credentials: bool,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
-    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-    verbose: bool,
+    /// `--verbose` and `--raw`.
+    output: support::Output,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
-    let verbose = m.get_flag("verbose");
+    let output = support::Output::from_matches(m);
     let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
         (Some(url), _) => url.clone(),
         (None, Some(env)) => {
@@ -113,6 +113,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         }
         (None, None) => Server::ALL[0].url().to_owned(),
     };
+    let base_url = support::base_url(base_url)?;
     if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
         return Err(
             support::usage(
@@ -122,8 +123,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     }
-    if verbose {
+    if output.verbose {
         eprintln!("server: {base_url}");
+    }
+    let mut options = RequestOptions::new();
+    for (name, value) in support::headers(m)? {
+        options = options.header(name, value);
+    }
+    if let Some(timeout) = support::timeout(m)? {
+        options = options.timeout(timeout);
     }
     let key = std::env::var("ROUTING_API_KEY")
         .ok()
@@ -151,6 +159,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot set up the HTTP client: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let client = client.with_options(options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -163,7 +172,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         runtime,
         credentials,
         json,
-        verbose,
+        output,
     };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
@@ -222,7 +231,7 @@ fn get_root(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
     }
     let result = call.runtime.block_on(call.client.get_root());
-    Ok(finish(&call.client, ("getRoot", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getRoot", false), result, call.json, call.output))
 }
 
 /// `list-accounts`: its flags and help.
@@ -240,7 +249,7 @@ fn list_accounts(call: &Call, _: &ArgMatches) -> Result<ExitCode, ExitCode> {
         return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
     }
     let result = call.runtime.block_on(call.client.list_accounts());
-    Ok(finish(&call.client, ("listAccounts", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("listAccounts", false), result, call.json, call.output))
 }
 
 /// `get-account`: its flags and help.
@@ -266,7 +275,7 @@ fn get_account(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let sid: String = support::required(m, "sid")?;
     let result = call.runtime.block_on(call.client.get_account(&sid));
-    Ok(finish(&call.client, ("getAccount", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getAccount", false), result, call.json, call.output))
 }
 
 /// `get-call`: its flags and help.
@@ -302,7 +311,7 @@ fn get_call(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let account_sid: String = support::required(m, "account-sid")?;
     let sid: String = support::required(m, "sid")?;
     let result = call.runtime.block_on(call.client.get_call(&account_sid, &sid));
-    Ok(finish(&call.client, ("getCall", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getCall", false), result, call.json, call.output))
 }
 
 /// `get-file-as`: its flags and help.
@@ -336,7 +345,7 @@ fn get_file_as(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let name: String = support::required(m, "name")?;
     let format: types::GetFileAsFormat = support::required(m, "format")?;
     let result = call.runtime.block_on(call.client.get_file_as(&name, &format));
-    Ok(finish(&call.client, ("getFileAs", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getFileAs", false), result, call.json, call.output))
 }
 
 /// `get-file`: its flags and help.
@@ -362,7 +371,7 @@ fn get_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let id: i64 = support::required(m, "id")?;
     let result = call.runtime.block_on(call.client.get_file(id));
-    Ok(finish(&call.client, ("getFile", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getFile", false), result, call.json, call.output))
 }
 
 /// `put-file`: its flags and help.
@@ -388,7 +397,7 @@ fn put_file(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let id: i64 = support::required(m, "id")?;
     let result = call.runtime.block_on(call.client.put_file(id));
-    Ok(finish(&call.client, ("putFile", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("putFile", false), result, call.json, call.output))
 }
 
 /// `list-templates`: its flags and help.
@@ -414,7 +423,7 @@ fn list_templates(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let project_id: i64 = support::required(m, "project-id")?;
     let result = call.runtime.block_on(call.client.list_templates(project_id));
-    Ok(finish(&call.client, ("listTemplates", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("listTemplates", false), result, call.json, call.output))
 }
 
 /// `delete-template`: its flags and help.
@@ -440,7 +449,7 @@ fn delete_template(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let template_name: String = support::required(m, "template-name")?;
     let result = call.runtime.block_on(call.client.delete_template(&template_name));
-    Ok(finish(&call.client, ("deleteTemplate", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("deleteTemplate", false), result, call.json, call.output))
 }
 
 /// `get-template-version`: its flags and help.
@@ -484,7 +493,7 @@ fn get_template_version(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCod
             ("getTemplateVersion", false),
             result,
             call.json,
-            call.verbose,
+            call.output,
         ),
     )
 }
@@ -520,7 +529,7 @@ fn list_template_versions(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitC
             ("listTemplateVersions", false),
             result,
             call.json,
-            call.verbose,
+            call.output,
         ),
     )
 }
@@ -548,7 +557,7 @@ fn cancel_job(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let name: String = support::required(m, "name")?;
     let result = call.runtime.block_on(call.client.cancel_job(&name));
-    Ok(finish(&call.client, ("cancelJob", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("cancelJob", false), result, call.json, call.output))
 }
 
 /// `create-response`: its flags and help.
@@ -593,7 +602,7 @@ fn create_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.create_response(&body));
-    Ok(finish(&call.client, ("createResponse", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("createResponse", false), result, call.json, call.output))
 }
 
 /// `beta-create-response`: its flags and help.
@@ -646,7 +655,7 @@ fn beta_create_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCod
             ("betaCreateResponse", false),
             result,
             call.json,
-            call.verbose,
+            call.output,
         ),
     )
 }
@@ -687,7 +696,7 @@ fn beta_get_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> 
     let result = call
         .runtime
         .block_on(call.client.beta_get_response_with(&response_id, options));
-    Ok(finish(&call.client, ("betaGetResponse", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("betaGetResponse", false), result, call.json, call.output))
 }
 
 /// `beta-delete-response`: its flags and help.
@@ -721,7 +730,7 @@ fn beta_delete_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCod
             ("betaDeleteResponse", false),
             result,
             call.json,
-            call.verbose,
+            call.output,
         ),
     )
 }
@@ -760,7 +769,7 @@ fn get_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let result = call
         .runtime
         .block_on(call.client.get_response_with(&response_id, options));
-    Ok(finish(&call.client, ("getResponse", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getResponse", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -769,9 +778,9 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| support::print_value(value, json))
+    report(client, operation, result, output, |value| support::print_value(value, json))
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was
@@ -780,7 +789,7 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    verbose: bool,
+    output: support::Output,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let code = match result {
@@ -788,24 +797,42 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
-            print(&*response);
+            if output.raw {
+                support::write_raw(response.raw_body());
+            } else {
+                print(&*response);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {
-            let body = match error.api_body() {
-                Some(body) => serde_json::to_value(body).ok(),
-                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-            };
-            support::print_error(
-                error.status(),
-                error.retry_after(),
-                body,
-                &error.to_string(),
-            );
+            if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                support::write_raw(body);
+            }
+            match &error {
+                Error::Decode { status, path, message, body, .. } => {
+                    support::print_decode_error(
+                        *status,
+                        (path, message),
+                        body,
+                        error.retry_after(),
+                    );
+                }
+                _ => {
+                    let body = error
+                        .raw_body()
+                        .and_then(|b| serde_json::from_slice(b).ok());
+                    support::print_error(
+                        error.status(),
+                        error.retry_after(),
+                        body,
+                        &error.to_string(),
+                    );
+                }
+            }
             ExitCode::from(support::FAILED)
         }
     };
-    if verbose {
+    if output.verbose {
         let state = client.last_rate_limit();
         support::print_rate_limit(state.limit, state.remaining, state.reset);
     }

@@ -219,6 +219,20 @@ impl Client {
         self.transport.last_rate_limit()
     }
 
+    /// A client whose calls carry `options` (extra headers and query pairs, a
+    /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+    /// this one's; it shares this client's connections, credentials and rate-limit
+    /// state. Cheap: make one per call
+    /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+    pub fn with_options(
+        &self,
+        options: crate::runtime::options::RequestOptions,
+    ) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_options(options)),
+        }
+    }
+
     /// `GET /` (operation `getRoot`).
     #[cfg(feature = "root")]
     pub async fn get_root(
@@ -251,7 +265,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(GetRootError::Undocumented)),
         }
     }
 
@@ -287,7 +304,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(ListAccountsError::Undocumented)),
         }
     }
 
@@ -327,7 +347,10 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             400 => Err(raw.api_error(GetAccountError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(GetAccountError::Undocumented)),
         }
     }
 
@@ -369,7 +392,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(GetCallError::Undocumented)),
         }
     }
 
@@ -411,7 +437,10 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             400 => Err(raw.api_error(GetFileAsError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(GetFileAsError::Undocumented)),
         }
     }
 
@@ -451,7 +480,10 @@ impl Client {
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             400 => Err(raw.api_error(GetFileError::BadRequest)),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(GetFileError::Undocumented)),
         }
     }
 
@@ -490,7 +522,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(PutFileError::Undocumented)),
         }
     }
 
@@ -530,7 +565,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(ListTemplatesError::Undocumented)),
         }
     }
 
@@ -570,7 +608,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(DeleteTemplateError::Undocumented)),
         }
     }
 
@@ -612,7 +653,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(GetTemplateVersionError::Undocumented)),
         }
     }
 
@@ -652,7 +696,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(ListTemplateVersionsError::Undocumented)),
         }
     }
 
@@ -691,7 +738,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(CancelJobError::Undocumented)),
         }
     }
 
@@ -737,7 +787,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(CreateResponseError::Undocumented)),
         }
     }
 
@@ -785,7 +838,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(BetaCreateResponseError::Undocumented)),
         }
     }
 
@@ -842,7 +898,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(BetaGetResponseError::Undocumented)),
         }
     }
 
@@ -884,7 +943,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(BetaDeleteResponseError::Undocumented)),
         }
     }
 
@@ -940,7 +1002,10 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
-            _ => Err(raw.unexpected()),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(GetResponseError::Undocumented)),
         }
     }
 }
@@ -954,7 +1019,12 @@ impl Client {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetRootError {}
+pub enum GetRootError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `listAccounts`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -964,7 +1034,12 @@ pub enum GetRootError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ListAccountsError {}
+pub enum ListAccountsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `getAccount`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -977,6 +1052,9 @@ pub enum ListAccountsError {}
 pub enum GetAccountError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `getCall`; the status and headers are on [`Error::Api`].
@@ -988,7 +1066,12 @@ pub enum GetAccountError {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetCallError {}
+pub enum GetCallError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `getFileAs`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1001,6 +1084,9 @@ pub enum GetCallError {}
 pub enum GetFileAsError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `getFile`; the status and headers are on [`Error::Api`].
@@ -1015,6 +1101,9 @@ pub enum GetFileAsError {
 pub enum GetFileError {
     /// 400: The request was refused.
     BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// The documented error answers of `putFile`; the status and headers are on [`Error::Api`].
@@ -1026,7 +1115,12 @@ pub enum GetFileError {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum PutFileError {}
+pub enum PutFileError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `listTemplates`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1036,7 +1130,12 @@ pub enum PutFileError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ListTemplatesError {}
+pub enum ListTemplatesError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `deleteTemplate`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1046,7 +1145,12 @@ pub enum ListTemplatesError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum DeleteTemplateError {}
+pub enum DeleteTemplateError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `getTemplateVersion`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1056,7 +1160,12 @@ pub enum DeleteTemplateError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetTemplateVersionError {}
+pub enum GetTemplateVersionError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `listTemplateVersions`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1066,7 +1175,12 @@ pub enum GetTemplateVersionError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum ListTemplateVersionsError {}
+pub enum ListTemplateVersionsError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `cancelJob`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1076,7 +1190,12 @@ pub enum ListTemplateVersionsError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum CancelJobError {}
+pub enum CancelJobError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `createResponse`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1086,7 +1205,12 @@ pub enum CancelJobError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum CreateResponseError {}
+pub enum CreateResponseError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `betaCreateResponse`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1096,7 +1220,12 @@ pub enum CreateResponseError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum BetaCreateResponseError {}
+pub enum BetaCreateResponseError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// Optional parameters of `betaGetResponse`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -1123,7 +1252,12 @@ impl BetaGetResponseOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum BetaGetResponseError {}
+pub enum BetaGetResponseError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// The documented error answers of `betaDeleteResponse`; the status and headers are on [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
@@ -1133,7 +1267,12 @@ pub enum BetaGetResponseError {}
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum BetaDeleteResponseError {}
+pub enum BetaDeleteResponseError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// Optional parameters of `getResponse`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -1160,4 +1299,8 @@ impl GetResponseOptions {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
-pub enum GetResponseError {}
+pub enum GetResponseError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}

@@ -93,7 +93,6 @@ impl Echo {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[cfg(any(feature = "accounts", feature = "files"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
@@ -101,7 +100,6 @@ pub struct Error {
     pub status: i64,
 }
 
-#[cfg(any(feature = "accounts", feature = "files"))]
 impl crate::runtime::object::Object for Error {
     const NAME: &'static str = "Error";
 
@@ -140,7 +138,6 @@ impl crate::runtime::object::Object for Error {
     }
 }
 
-#[cfg(any(feature = "accounts", feature = "files"))]
 impl<'de> Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -149,7 +146,6 @@ impl<'de> Deserialize<'de> for Error {
     }
 }
 
-#[cfg(any(feature = "accounts", feature = "files"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).

@@ -99,7 +99,6 @@ impl Validate for Echo {
 }
 
 /// Schema: `/components/schemas/Error`.
-#[cfg(any(feature = "accounts", feature = "files"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     pub code: String,
@@ -107,7 +106,6 @@ pub struct Error {
     pub status: i64,
 }
 
-#[cfg(any(feature = "accounts", feature = "files"))]
 impl crate::runtime::object::Object for Error {
     const NAME: &'static str = "Error";
 
@@ -146,7 +144,6 @@ impl crate::runtime::object::Object for Error {
     }
 }
 
-#[cfg(any(feature = "accounts", feature = "files"))]
 impl<'de> Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -155,7 +152,6 @@ impl<'de> Deserialize<'de> for Error {
     }
 }
 
-#[cfg(any(feature = "accounts", feature = "files"))]
 impl Error {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -172,7 +168,6 @@ impl Error {
     }
 }
 
-#[cfg(any(feature = "accounts", feature = "files"))]
 impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

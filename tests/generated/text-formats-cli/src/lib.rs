@@ -11,9 +11,10 @@ pub use apigen_cli_runtime as support;
 use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use text_formats_client::client::*;
-use text_formats_client::{Client, Error, ResponseValue};
+use text_formats_client::{Client, Error, RequestOptions, ResponseValue};
 use text_formats_client::runtime::progress::Direction;
 use text_formats_client::types;
+use text_formats_client::Server;
 
 /// Parses the process's arguments and runs the subcommand; the exit status.
 pub fn main() -> ExitCode {
@@ -33,8 +34,13 @@ pub fn cli() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true);
-    let subcommands: &[fn() -> Command] = &[get_event_command, put_event_command];
-    support::global_args(cmd, &[]).subcommands(subcommands.iter().map(|build| build()))
+    let subcommands: &[fn() -> Command] = &[
+        post_events_command,
+        get_event_command,
+        put_event_command,
+    ];
+    support::global_args(cmd, &["api_v2"])
+        .subcommands(subcommands.iter().map(|build| build()))
 }
 
 /// What every subcommand's call needs: the client, the runtime that drives it, and the
@@ -44,19 +50,23 @@ struct Call {
     runtime: tokio::runtime::Runtime,
     /// `--json`: the answer is printed as JSON, not as a table.
     json: bool,
-    /// `--verbose`: the server and the rate-limit state are printed too (to stderr).
-    verbose: bool,
+    /// `--verbose` and `--raw`.
+    output: support::Output,
 }
 
 /// Sets up the call from the global flags and runs the chosen subcommand; `Err` is an
 /// early exit whose message is printed.
 fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
-    let verbose = m.get_flag("verbose");
-    let base_url = m
-        .get_one::<String>("base-url")
-        .cloned()
-        .ok_or_else(|| support::usage("the document names no server: pass --base-url"))?;
+    let output = support::Output::from_matches(m);
+    let base_url = match (m.get_one::<String>("base-url"), m.get_one::<String>("env")) {
+        (Some(url), _) => url.clone(),
+        (None, Some(env)) => {
+            env.parse::<Server>().map_err(|e| support::usage(&e))?.url().to_owned()
+        }
+        (None, None) => Server::ALL[0].url().to_owned(),
+    };
+    let base_url = support::base_url(base_url)?;
     if base_url.starts_with("https://") && !cfg!(feature = "rustls") {
         return Err(
             support::usage(
@@ -66,8 +76,15 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ),
         );
     }
-    if verbose {
+    if output.verbose {
         eprintln!("server: {base_url}");
+    }
+    let mut options = RequestOptions::new();
+    for (name, value) in support::headers(m)? {
+        options = options.header(name, value);
+    }
+    if let Some(timeout) = support::timeout(m)? {
+        options = options.timeout(timeout);
     }
     let builder = Client::builder(base_url)
         .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")));
@@ -86,6 +103,7 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             eprintln!("error: cannot set up the HTTP client: {e}");
             ExitCode::from(support::FAILED)
         })?;
+    let client = client.with_options(options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -97,16 +115,40 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         client,
         runtime,
         json,
-        verbose,
+        output,
     };
     let Some((command, m)) = m.subcommand() else {
         return Err(support::usage("no command given; --help lists them"));
     };
     match command {
+        "post-events" => post_events(&call, m),
         "get-event" => get_event(&call, m),
         "put-event" => put_event(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
+}
+
+/// `post-events`: its flags and help.
+fn post_events_command() -> Command {
+    support::body_args(
+        Command::new("post-events")
+            .about("`POST /events`")
+            .long_about("`POST /events` (operation `postEvents`)."),
+    )
+}
+
+/// `post-events`: calls `postEvents`.
+fn post_events(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let body: Option<Vec<types::Event>> = support::body(m, &[])?;
+    let Some(body) = body else {
+        return Err(
+            support::usage(
+                "this command needs a request body: --body, --body-file, standard input or the property flags",
+            ),
+        );
+    };
+    let result = call.runtime.block_on(call.client.post_events(&body));
+    Ok(finish(&call.client, ("postEvents", false), result, call.json, call.output))
 }
 
 /// `get-event`: its flags and help.
@@ -160,7 +202,7 @@ fn get_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .with_related(support::optional::<Vec<String>>(m, "related")?)
         .with_x_trace(support::optional::<String>(m, "x-trace")?);
     let result = call.runtime.block_on(call.client.get_event_with(&id, &since, options));
-    Ok(finish(&call.client, ("getEvent", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("getEvent", false), result, call.json, call.output))
 }
 
 /// `put-event`: its flags and help.
@@ -215,7 +257,7 @@ fn put_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         );
     };
     let result = call.runtime.block_on(call.client.put_event(&id, &body));
-    Ok(finish(&call.client, ("putEvent", false), result, call.json, call.verbose))
+    Ok(finish(&call.client, ("putEvent", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.
@@ -224,9 +266,9 @@ fn finish<T: serde::Serialize, E: std::fmt::Debug + serde::Serialize>(
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
     json: bool,
-    verbose: bool,
+    output: support::Output,
 ) -> ExitCode {
-    report(client, operation, result, verbose, |value| support::print_value(value, json))
+    report(client, operation, result, output, |value| support::print_value(value, json))
 }
 
 /// `operation`: its id, and whether the document deprecates it (then the warning was
@@ -235,7 +277,7 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
     client: &Client,
     operation: (&str, bool),
     result: Result<ResponseValue<T>, Error<E>>,
-    verbose: bool,
+    output: support::Output,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let code = match result {
@@ -243,24 +285,42 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
-            print(&*response);
+            if output.raw {
+                support::write_raw(response.raw_body());
+            } else {
+                print(&*response);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {
-            let body = match error.api_body() {
-                Some(body) => serde_json::to_value(body).ok(),
-                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
-            };
-            support::print_error(
-                error.status(),
-                error.retry_after(),
-                body,
-                &error.to_string(),
-            );
+            if let (true, Some(body)) = (output.raw, error.raw_body()) {
+                support::write_raw(body);
+            }
+            match &error {
+                Error::Decode { status, path, message, body, .. } => {
+                    support::print_decode_error(
+                        *status,
+                        (path, message),
+                        body,
+                        error.retry_after(),
+                    );
+                }
+                _ => {
+                    let body = error
+                        .raw_body()
+                        .and_then(|b| serde_json::from_slice(b).ok());
+                    support::print_error(
+                        error.status(),
+                        error.retry_after(),
+                        body,
+                        &error.to_string(),
+                    );
+                }
+            }
             ExitCode::from(support::FAILED)
         }
     };
-    if verbose {
+    if output.verbose {
         let state = client.last_rate_limit();
         support::print_rate_limit(state.limit, state.remaining, state.reset);
     }

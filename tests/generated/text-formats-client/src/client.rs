@@ -17,13 +17,52 @@ use crate::runtime::transport::Transport;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The document lists no servers; pass a URL to [`Client::builder`].
+/// The servers the document lists; any other URL works with [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Server {}
+pub enum Server {
+    /// /api/v2
+    /// `/api/v2`
+    ApiV2,
+}
+
 impl Server {
-    /// The server's base URL.
+    /// Every server, in the document's order.
+    pub const ALL: &'static [Server] = &[Self::ApiV2];
+
+    /// The server's base URL (with its path prefix, without a trailing slash).
     pub fn url(self) -> &'static str {
-        match self {}
+        match self {
+            Self::ApiV2 => "/api/v2",
+        }
+    }
+
+    /// A short name for command lines and configuration (`production`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ApiV2 => "api_v2",
+        }
+    }
+}
+
+impl std::str::FromStr for Server {
+    type Err = String;
+
+    /// A server by its [`name`](Server::name), ignoring case.
+    fn from_str(text: &str) -> Result<Self, String> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|s| s.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
+                format!("unknown server `{text}`; expected one of {}", names.join(", "))
+            })
+    }
+}
+
+impl std::fmt::Display for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -153,6 +192,62 @@ impl Client {
         self.transport.last_rate_limit()
     }
 
+    /// A client whose calls carry `options` (extra headers and query pairs, a
+    /// timeout, a retry policy, an idempotency key, hooks of your own) on top of
+    /// this one's; it shares this client's connections, credentials and rate-limit
+    /// state. Cheap: make one per call
+    /// (`client.with_options(RequestOptions::new().timeout(d)).list_pets()`).
+    pub fn with_options(
+        &self,
+        options: crate::runtime::options::RequestOptions,
+    ) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_options(options)),
+        }
+    }
+
+    /// `POST /events` (operation `postEvents`).
+    pub async fn post_events(
+        &self,
+        body: &[types::Event],
+    ) -> Result<ResponseValue<()>, Error<PostEventsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "postEvents",
+            path: "/events",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/events";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, path, query));
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            204 => raw.empty(),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
+            _ => Err(raw.unexpected()),
+        }
+    }
+
     /// `GET /events/{id}` (operation `getEvent`).
     ///
     /// Sends none of the optional parameters; [`get_event_with`](Self::get_event_with) takes them.
@@ -213,6 +308,9 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Event, _>(),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Event, _>())
+            }
             _ => Err(raw.unexpected()),
         }
     }
@@ -257,11 +355,21 @@ impl Client {
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
+            200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
             _ => Err(raw.unexpected()),
         }
     }
 }
 
+/// The documented error answers of `postEvents`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PostEventsError {}
 /// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set one each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetEventOptions {
