@@ -17,7 +17,13 @@ fn untagged_one_of_picks_the_first_match_and_explains_failures() {
         serde_json::to_value(&circle).unwrap(),
         json!({"radius": 2.0})
     );
-    let err = serde_json::from_value::<c::Shape>(json!(7))
+    // A value no variant reads: the client keeps it (forward compatibility), the server
+    // refuses it, saying why each variant did.
+    assert_eq!(
+        serde_json::from_value::<c::Shape>(json!(7)).unwrap(),
+        c::Shape::Unknown(json!(7))
+    );
+    let err = serde_json::from_value::<s::Shape>(json!(7))
         .unwrap_err()
         .to_string();
     assert!(err.contains("no variant of `Shape` matched"), "{err}");
@@ -64,7 +70,11 @@ fn pinned_discriminator_values_are_the_tags() {
         serde_json::to_value(&shell).unwrap(),
         json!({"type": "shell", "command": "ls"})
     );
-    let err = serde_json::from_value::<c::ToolCall>(json!({"type": "other"}))
+    assert_eq!(
+        serde_json::from_value::<c::ToolCall>(json!({"type": "other"})).unwrap(),
+        c::ToolCall::Unknown(json!({"type": "other"}))
+    );
+    let err = serde_json::from_value::<s::ToolCall>(json!({"type": "other"}))
         .unwrap_err()
         .to_string();
     assert!(
@@ -89,10 +99,13 @@ fn variants_that_pin_a_property_are_told_apart_by_it() {
     assert_eq!(serde_json::to_value(&chunking).unwrap(), static_);
     let auto: c::Chunking = serde_json::from_value(json!({"type": "auto"})).unwrap();
     assert!(matches!(auto, c::Chunking::AutoChunking(_)));
-    // A value no variant pins is refused, naming the values that are known; the schemas'
-    // names are not tags here (no discriminator, so no implicit mapping).
+    // A value no variant pins is refused by the server, naming the values that are known,
+    // and kept by the client; the schemas' names are not tags here (no discriminator, so no
+    // implicit mapping).
     for other in ["dynamic", "AutoChunking"] {
-        let err = serde_json::from_value::<c::Chunking>(json!({"type": other}))
+        let kept: c::Chunking = serde_json::from_value(json!({"type": other})).unwrap();
+        assert_eq!(kept, c::Chunking::Unknown(json!({"type": other})));
+        let err = serde_json::from_value::<s::Chunking>(json!({"type": other}))
             .unwrap_err()
             .to_string();
         assert!(err.contains("expected one of `auto`, `static`"), "{err}");
@@ -128,7 +141,11 @@ fn variants_that_pin_a_property_are_told_apart_by_it() {
     assert_eq!(serde_json::to_value(&action).unwrap(), flag);
     let block: s::Action = serde_json::from_value(json!({"type": 1})).unwrap();
     assert!(matches!(block, s::Action::BlockAction(_)));
-    let err = serde_json::from_value::<c::Action>(json!({"type": 3}))
+    assert_eq!(
+        serde_json::from_value::<c::Action>(json!({"type": 3})).unwrap(),
+        c::Action::Unknown(json!({"type": 3}))
+    );
+    let err = serde_json::from_value::<s::Action>(json!({"type": 3}))
         .unwrap_err()
         .to_string();
     assert!(err.contains("expected one of `1`, `2`"), "{err}");
@@ -170,7 +187,11 @@ fn a_missing_discriminator_property_tries_the_variants() {
     assert!(matches!(bird, s::Animal::Bird(b) if b.wings == 2));
     let tagged: c::Animal = serde_json::from_value(json!({"kind": "fish", "fins": 1})).unwrap();
     assert!(matches!(tagged, c::Animal::Fish(_)));
-    let err = serde_json::from_value::<c::Animal>(json!({"legs": 4}))
+    assert!(matches!(
+        serde_json::from_value::<c::Animal>(json!({"legs": 4})),
+        Ok(c::Animal::Unknown(_))
+    ));
+    let err = serde_json::from_value::<s::Animal>(json!({"legs": 4}))
         .unwrap_err()
         .to_string();
     assert!(err.contains("no variant of `Animal` matched"), "{err}");
@@ -184,6 +205,12 @@ fn a_missing_discriminator_property_tries_the_variants() {
 fn a_discriminated_union_reads_its_tag_wherever_it_stands() {
     let read =
         |text: &str| constructs_client::runtime::integer::from_slice::<c::Animal>(text.as_bytes());
+    // What the client keeps as `Unknown`, the server refuses: its reasons are read there.
+    let refuse = |text: &str| {
+        let kept = read(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(matches!(kept, c::Animal::Unknown(_)), "{text}: {kept:?}");
+        constructs_server::runtime::integer::from_slice::<s::Animal>(text.as_bytes())
+    };
     for text in [
         r#"{"kind": "fish", "fins": 2}"#,
         r#"{"fins": 2, "kind": "fish"}"#,
@@ -203,7 +230,7 @@ fn a_discriminated_union_reads_its_tag_wherever_it_stands() {
     assert!(err.contains("2.5"), "{err}");
     let err = read(r#"{"kind": "fish"}"#).unwrap_err().to_string();
     assert!(err.contains("missing field `fins`"), "{err}");
-    let err = read(r#"{"wings": 1, "kind": "cat"}"#)
+    let err = refuse(r#"{"wings": 1, "kind": "cat"}"#)
         .unwrap_err()
         .to_string();
     assert!(
@@ -212,12 +239,12 @@ fn a_discriminated_union_reads_its_tag_wherever_it_stands() {
     );
     // A tag that is no string is no tag: the variants are tried in order, and the first that
     // reads the object wins (Bird has no `fins`, Fish reads it; `kind` is then no string).
-    let err = read(r#"{"kind": 7, "fins": 1}"#).unwrap_err().to_string();
+    let err = refuse(r#"{"kind": 7, "fins": 1}"#).unwrap_err().to_string();
     assert!(err.contains("no variant of `Animal` matched"), "{err}");
     let bird = read(r#"{"wings": 2}"#).unwrap();
     assert!(matches!(bird, c::Animal::Bird(b) if b.wings == 2));
     // Not an object at all: tried in order too, and refused by each variant.
-    let err = read("[1, 2]").unwrap_err().to_string();
+    let err = refuse("[1, 2]").unwrap_err().to_string();
     assert!(err.contains("no variant of `Animal` matched"), "{err}");
     // The server's types read the same way.
     let fish: s::Animal = serde_json::from_str(r#"{"fins": 3, "kind": "fish"}"#).unwrap();

@@ -1080,3 +1080,70 @@ async fn a_string_body_of_any_media_type_takes_any_media_type() {
         assert_eq!(response.status().as_u16(), status, "{content_type}");
     }
 }
+
+/// Forward compatibility (issue 59): a newer server's values the document does not list (a
+/// union's tag, an integer tag, a string enum's value) decode on the client into `Unknown`,
+/// holding the JSON, and go back to the server unchanged; the document's own server refuses
+/// them, as the document says.
+#[tokio::test]
+async fn values_a_newer_server_sends_round_trip_through_the_client() {
+    use axum::routing::post;
+    use constructs_client::types::{Chunking, EchoChoicesBody};
+    use std::sync::{Arc, Mutex};
+
+    let newer = serde_json::json!({
+        "chunking": {"type": "semantic", "threshold": 0.5, "model": {"name": "m"}},
+        "tool_choice": {"type": "mcp", "server_label": "deepwiki"},
+        "actions": [{"type": 9, "metadata": {"x": 1}}, {"type": 1}]
+    });
+    let received: Arc<Mutex<Vec<serde_json::Value>>> = Arc::default();
+    let app = {
+        let (newer, received) = (newer.clone(), Arc::clone(&received));
+        axum::Router::new().route(
+            "/v3/choices",
+            post(move |body: axum::body::Bytes| async move {
+                received
+                    .lock()
+                    .unwrap()
+                    .push(serde_json::from_slice(&body).unwrap());
+                ([("content-type", "application/json")], newer.to_string())
+            }),
+        )
+    };
+    let addr = common::spawn(app).await;
+    let client = Client::builder(base(addr))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let first: EchoChoicesBody = serde_json::from_value(
+        serde_json::json!({"chunking": {"type": "auto"}, "tool_choice": "auto"}),
+    )
+    .unwrap();
+    let answer = client.echo_choices(&first).await.unwrap().into_inner();
+    match &answer.chunking {
+        Chunking::Unknown(kept) => assert_eq!(kept, &newer["chunking"]),
+        other => panic!("expected the unknown variant, got {other:?}"),
+    }
+    // Written back as it came.
+    let back: EchoChoicesBody =
+        serde_json::from_value(serde_json::to_value(&answer).unwrap()).unwrap();
+    assert_eq!(serde_json::to_value(&back).unwrap(), newer);
+    client.echo_choices(&back).await.unwrap();
+    assert_eq!(received.lock().unwrap()[1], newer);
+
+    // The server of the document refuses what it does not list.
+    let addr = serve().await;
+    let refused = common::raw_http()
+        .post(format!("{}/choices", base(addr)))
+        .header("content-type", "application/json")
+        .body(newer.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 400);
+    let text = refused.text().await.unwrap();
+    assert!(
+        text.contains("semantic") || text.contains("oneOf"),
+        "{text}"
+    );
+}

@@ -300,9 +300,15 @@ fn one_of_serialization_keeps_the_tag() {
     assert_eq!(json["kind"], "adult");
     let back: library_client::types::Member = serde_json::from_value(json).unwrap();
     assert_eq!(back, adult);
+    // Without its tag: the server refuses it; the client keeps it (forward compatibility).
     let err =
-        serde_json::from_str::<library_client::types::Member>(r#"{"name": "x"}"#).unwrap_err();
+        serde_json::from_str::<library_server::types::Member>(r#"{"name": "x"}"#).unwrap_err();
     assert!(err.to_string().contains("kind"), "{err}");
+    let kept = serde_json::from_str::<library_client::types::Member>(r#"{"name": "x"}"#).unwrap();
+    assert_eq!(
+        kept,
+        library_client::types::Member::Unknown(serde_json::json!({"name": "x"}))
+    );
 }
 
 // ---- The document's x-rate-limit, every value read --------------------------------------------

@@ -885,10 +885,13 @@ fn run_and_report(
                         Error::Decode { status, path, message, body, .. } => {
                             support::print_decode_error(*status, (path, message), body, error.retry_after());
                         }
-                        // The body as the server sent it: its message and code even where
-                        // the document's type does not name them.
+                        // The typed body's message and code; where it has none, the error's
+                        // own text, which holds the server's message however it wrote it.
                         _ => {
-                            let body = error.raw_body().and_then(|b| serde_json::from_slice(b).ok());
+                            let body = match error.api_body() {
+                                Some(body) => serde_json::to_value(body).ok(),
+                                None => error.body_bytes().and_then(|b| serde_json::from_slice(b).ok()),
+                            };
                             support::print_error(error.status(), error.retry_after(), body, &error.to_string());
                         }
                     }

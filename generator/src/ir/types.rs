@@ -103,6 +103,11 @@ pub struct OneOf {
     pub discriminator: Option<Discriminator>,
     /// Every variant is a string, number or boolean: usable as a parameter.
     pub scalar: bool,
+    /// The client's variant for a value no variant reads, or whose tag the document does not
+    /// list, kept as its JSON and written back unchanged (forward compatibility; the server
+    /// refuses such a value): named apart from the variants. `None` for an enum that only
+    /// stands for one type (a schema that contains itself).
+    pub unknown: Option<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -29,12 +29,38 @@ use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
     VariantAccess, Visitor,
 };
+use serde_json::Value;
 use std::cell::Cell;
 use std::fmt;
 
 thread_local! {
     /// Whether [`text_scalars`] is running on this thread.
     static TEXT_SCALARS: Cell<bool> = const { Cell::new(false) };
+    /// How many unions are trying a variant on this thread ([`variant_from_value`]).
+    static UNION_TRIALS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// A union's variant tried on a copy of the value ([`from_value`]), marked as a trial while
+/// it runs: a union inside it does not fall back to its `Unknown` variant (the client's
+/// forward-compatible unions) but fails, so that the outer union tries its next variant and
+/// only the outermost keeps a value nothing reads as `Unknown`.
+pub fn variant_from_value<T: DeserializeOwned>(value: Value) -> serde_json::Result<T> {
+    /// Ends the trial, also when the decode panics.
+    struct End;
+    impl Drop for End {
+        fn drop(&mut self) {
+            UNION_TRIALS.set(UNION_TRIALS.get().saturating_sub(1));
+        }
+    }
+    UNION_TRIALS.set(UNION_TRIALS.get() + 1);
+    let _end = End;
+    from_value(value)
+}
+
+/// Whether a union's variant is being tried on this thread (see [`variant_from_value`]): a
+/// union read then keeps no value as `Unknown`.
+pub fn in_union_trial() -> bool {
+    UNION_TRIALS.get() > 0
 }
 
 /// Runs `f` (a synchronous decode) with numbers and booleans written as text read as what

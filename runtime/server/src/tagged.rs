@@ -8,7 +8,8 @@
 //! Everything that is not an object with a tag of the expected kind (no tag, a tag that is
 //! not a string or, for integer tags, not an integer; an array or a scalar) is read into a
 //! `Value` and handed to the union's untagged reading, which tries its variants in order, as
-//! before. A tag the document does not list is refused, naming the tags it does list.
+//! before. A tag the document does not list is refused, naming the tags it does list, unless
+//! the union keeps such values ([`Tagged::unknown`]: the client's, forward compatible).
 
 use super::integer::{self, WholeNumbers};
 use serde::Deserialize;
@@ -43,12 +44,36 @@ pub trait Tagged: Sized {
     /// The tags the document lists, as the error for another one shows them.
     const KNOWN: &'static str;
 
-    /// The variant `tag` names, read from `body` (the whole object, tag included); `None`
-    /// for a tag the document does not list.
-    fn variant<'de, D: Deserializer<'de>>(tag: Tag<'_>, body: D) -> Option<Result<Self, D::Error>>;
+    /// The variant `tag` names, read from `body` (the whole object, tag included); `body`
+    /// back, unread, for a tag the document does not list.
+    fn variant<'de, D: Deserializer<'de>>(
+        tag: Tag<'_>,
+        body: D,
+    ) -> Result<Result<Self, D::Error>, D>;
 
     /// The value read without a tag: its variants tried in order.
     fn untagged(value: Value) -> Result<Self, String>;
+
+    /// A value whose tag the document does not list, kept whole (the client's `Unknown`
+    /// variant, which writes it back unchanged); `None`, the default, refuses it (the
+    /// server, which holds requests to the document).
+    fn unknown(value: Value) -> Option<Self> {
+        let _ = value;
+        None
+    }
+}
+
+/// The value an unlisted tag came with, as the union keeps it ([`Tagged::unknown`]): not
+/// while the union is itself a variant being tried, where the outer union decides.
+fn keep_unknown<'de, T: Tagged, D: Deserializer<'de>>(
+    body: D,
+    refusal: String,
+) -> Result<T, D::Error> {
+    if integer::in_union_trial() {
+        return Err(de::Error::custom(refusal));
+    }
+    let value = Value::deserialize(body)?;
+    T::unknown(value).ok_or_else(|| de::Error::custom(refusal))
 }
 
 /// Reads a [`Tagged`] union (the body of its `Deserialize` impl).
@@ -68,9 +93,10 @@ fn from_value<T: Tagged>(value: Value) -> Result<T, String> {
     let Some(tag) = tag_of::<T>(&tag) else {
         return T::untagged(value);
     };
+    let refusal = unknown::<T>(tag);
     match T::variant(tag, WholeNumbers(value)) {
-        Some(read) => read.map_err(|e| e.to_string()),
-        None => Err(unknown::<T>(tag)),
+        Ok(read) => read.map_err(|e| e.to_string()),
+        Err(body) => keep_unknown::<T, _>(body, refusal).map_err(|e| e.to_string()),
     }
 }
 
@@ -172,9 +198,10 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
                 pending: None,
                 map,
             };
+            let refusal = unknown::<T>(tag);
             return match T::variant(tag, de::value::MapAccessDeserializer::new(body)) {
-                Some(read) => read,
-                None => Err(de::Error::custom(unknown::<T>(tag))),
+                Ok(read) => read,
+                Err(body) => keep_unknown::<T, _>(body, refusal),
             };
         }
         Self::untagged(rest_of(kept, map)?)

@@ -22,7 +22,13 @@ pub(super) fn one_of(
         })
         .collect();
     let labels: Vec<String> = o.variants.iter().map(|v| v.rust.clone()).collect();
-    let serialize = serialize_part(o, &variants);
+    // The client keeps a value the document does not describe (README, "Type mapping").
+    let unknown = o
+        .unknown
+        .as_ref()
+        .filter(|_| side == Side::Client)
+        .map(|u| ident(u));
+    let serialize = serialize_part(o, &variants, unknown.as_ref());
     // The first variant that accepts the value wins; the error lists why each refused. In
     // the server, where the union holds checked constraints, the first variant the value
     // also passes the checks of: variants told apart by constraints alone (nexus's `IpNet`,
@@ -31,7 +37,7 @@ pub(super) fn one_of(
     let checked_in_order = side == Side::Server && validated;
     // Each variant tried on a copy of the value read whole.
     let from_value =
-        |t: &TokenStream| quote!(crate::runtime::integer::from_value::<#t>(value.clone()));
+        |t: &TokenStream| quote!(crate::runtime::integer::variant_from_value::<#t>(value.clone()));
     let deserialize = match &o.discriminator {
         // By the tag, read as the input streams past (the runtime's `tagged`); without one
         // (an answer that leaves the property out), in order, on the value read whole.
@@ -61,7 +67,15 @@ pub(super) fn one_of(
                 wire_name,
                 from_value,
                 |message| message,
+                unknown.as_ref(),
             );
+            let keep_unknown = unknown.as_ref().map(|u| {
+                quote! {
+                    fn unknown(value: serde_json::Value) -> Option<Self> {
+                        Some(Self::#u(value))
+                    }
+                }
+            });
             quote! {
                 impl crate::runtime::tagged::Tagged for #name {
                     const PROPERTY: &'static str = #property;
@@ -70,15 +84,16 @@ pub(super) fn one_of(
                     fn variant<'de, D: serde::Deserializer<'de>>(
                         tag: tagged::Tag<'_>,
                         body: D,
-                    ) -> Option<Result<Self, D::Error>> {
-                        Some(match tag {
+                    ) -> Result<Result<Self, D::Error>, D> {
+                        Ok(match tag {
                             #(#arms)*
-                            _ => return None,
+                            _ => return Err(body),
                         })
                     }
                     fn untagged(value: serde_json::Value) -> Result<Self, String> {
                         #untagged
                     }
+                    #keep_unknown
                 }
                 impl<'de> Deserialize<'de> for #name {
                     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -94,6 +109,7 @@ pub(super) fn one_of(
                 wire_name,
                 from_value,
                 |message| quote!(serde::de::Error::custom(#message)),
+                unknown.as_ref(),
             );
             quote! {
                 impl<'de> Deserialize<'de> for #name {
@@ -113,10 +129,16 @@ pub(super) fn one_of(
             wire_name,
             side,
             checked_in_order,
-            &variants,
-            &types,
-            &labels,
+            (&variants, &types, &labels),
+            unknown.as_ref(),
         )
+    });
+    let unknown_variant = unknown.as_ref().map(|u| {
+        quote! {
+            /// A value this client does not know (a tag the document does not list, or a
+            /// shape none of the variants reads), kept as sent; written back unchanged.
+            #u(serde_json::Value),
+        }
     });
     quote! {
         #param
@@ -125,6 +147,7 @@ pub(super) fn one_of(
         #[allow(clippy::large_enum_variant)]
         pub enum #name {
             #( #variants(#types), )*
+            #unknown_variant
         }
         impl Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -138,7 +161,11 @@ pub(super) fn one_of(
 
 /// `Serialize`: the variant's value, with the discriminator's tag added where the variant's
 /// own type has no field for it.
-fn serialize_part(o: &OneOf, variants: &[proc_macro2::Ident]) -> TokenStream {
+fn serialize_part(
+    o: &OneOf,
+    variants: &[proc_macro2::Ident],
+    unknown: Option<&proc_macro2::Ident>,
+) -> TokenStream {
     match &o.discriminator {
         // The tag is written even when the variant's own type has no field for it.
         Some(d) => {
@@ -154,8 +181,9 @@ fn serialize_part(o: &OneOf, variants: &[proc_macro2::Ident]) -> TokenStream {
                 let tag = tag_literal(d, &tag);
                 quote!(Self::#variant(v) => (serde_json::to_value(v), #tag),)
             });
+            let unknown = unknown.map(|u| quote!(Self::#u(v) => return v.serialize(serializer),));
             quote! {
-                let (value, tag) = match self { #(#arms)* };
+                let (value, tag) = match self { #(#arms)* #unknown };
                 let mut value = value.map_err(serde::ser::Error::custom)?;
                 if let serde_json::Value::Object(map) = &mut value {
                     map.entry(#property).or_insert_with(|| serde_json::Value::from(tag));
@@ -163,9 +191,12 @@ fn serialize_part(o: &OneOf, variants: &[proc_macro2::Ident]) -> TokenStream {
                 value.serialize(serializer)
             }
         }
-        None => quote! {
-            match self { #( Self::#variants(v) => v.serialize(serializer), )* }
-        },
+        None => {
+            let unknown = unknown.map(|u| quote!(Self::#u(v) => v.serialize(serializer),));
+            quote! {
+                match self { #( Self::#variants(v) => v.serialize(serializer), )* #unknown }
+            }
+        }
     }
 }
 
@@ -228,9 +259,8 @@ fn param_part(
     wire_name: &str,
     side: Side,
     checked_in_order: bool,
-    variants: &[proc_macro2::Ident],
-    types: &[TokenStream],
-    labels: &[String],
+    (variants, types, labels): (&[proc_macro2::Ident], &[TokenStream], &[String]),
+    unknown: Option<&proc_macro2::Ident>,
 ) -> TokenStream {
     match side {
         // The first variant that reads the text wins, as for bodies.
@@ -241,6 +271,7 @@ fn param_part(
                 wire_name,
                 |t| quote!(<#t as crate::runtime::params::FromParam>::from_param(raw)),
                 |message| message,
+                None,
             );
             quote! {
                 impl crate::runtime::params::FromParam for #name {
@@ -250,13 +281,25 @@ fn param_part(
                 }
             }
         }
-        Side::Client => quote! {
-            impl crate::runtime::request::ToParam for #name {
-                fn to_param(&self) -> String {
-                    match self { #( Self::#variants(v) => crate::runtime::request::ToParam::to_param(v), )* }
+        Side::Client => {
+            // A value kept as JSON is sent as its text (a string as itself).
+            let unknown = unknown.map(|u| {
+                quote! {
+                    Self::#u(serde_json::Value::String(v)) => v.clone(),
+                    Self::#u(v) => v.to_string(),
+                }
+            });
+            quote! {
+                impl crate::runtime::request::ToParam for #name {
+                    fn to_param(&self) -> String {
+                        match self {
+                            #( Self::#variants(v) => crate::runtime::request::ToParam::to_param(v), )*
+                            #unknown
+                        }
+                    }
                 }
             }
-        },
+        }
     }
 }
 
@@ -271,12 +314,25 @@ fn first_variant(
     wire_name: &str,
     read: impl Fn(&TokenStream) -> TokenStream,
     error: impl Fn(TokenStream) -> TokenStream,
+    unknown: Option<&proc_macro2::Ident>,
 ) -> TokenStream {
     let reads: Vec<TokenStream> = types.iter().map(read).collect();
     let failed = error(quote!(format!(
         concat!("no variant of `", #wire_name, "` matched: {}"),
         reasons.join("; ")
     )));
+    // Kept as `Unknown`, unless this union is itself a variant being tried (the outer
+    // union decides then).
+    let failed = match unknown {
+        Some(u) => quote! {
+            if crate::runtime::integer::in_union_trial() {
+                Err(#failed)
+            } else {
+                Ok(Self::#u(value))
+            }
+        },
+        None => quote!(Err(#failed)),
+    };
     if checked {
         quote! {
             let mut reasons = Vec::new();
@@ -295,7 +351,10 @@ fn first_variant(
                     Err(e) => reasons.push(format!("{}: {e}", #labels)),
                 }
             )*
-            unchecked.ok_or_else(|| #failed)
+            match unchecked {
+                Some(v) => Ok(v),
+                None => #failed,
+            }
         }
     } else {
         quote! {
@@ -306,7 +365,7 @@ fn first_variant(
                     Err(e) => reasons.push(format!("{}: {e}", #labels)),
                 }
             )*
-            Err(#failed)
+            #failed
         }
     }
 }

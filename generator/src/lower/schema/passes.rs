@@ -72,6 +72,7 @@ pub fn nominal_alias_cycles(types: &mut [TypeDef]) {
             }],
             discriminator: None,
             scalar: false,
+            unknown: None,
         });
     }
 }

@@ -74,6 +74,7 @@ impl<'a> Schemas<'a> {
             variants,
             discriminator,
             scalar: false,
+            unknown: Some(scope.claim("Unknown".to_string())),
         })
     }
 

@@ -426,7 +426,7 @@ impl<'de> Deserialize<'de> for Chain {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Vec<Chain>>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Vec<Chain>>(value.clone()) {
             Ok(v) => return Ok(Self::Array(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Array")),
         }
@@ -506,6 +506,9 @@ impl LooseVariant0 {
 pub enum Loose {
     Variant0(LooseVariant0),
     Variant1(serde_json::Map<String, serde_json::Value>),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "ops")]
@@ -514,6 +517,7 @@ impl Serialize for Loose {
         match self {
             Self::Variant0(v) => v.serialize(serializer),
             Self::Variant1(v) => v.serialize(serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
     }
 }
@@ -525,24 +529,30 @@ impl<'de> Deserialize<'de> for Loose {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<LooseVariant0>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            LooseVariant0,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::Variant0(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Variant0")),
         }
-        match crate::runtime::integer::from_value::<
+        match crate::runtime::integer::variant_from_value::<
             serde_json::Map<String, serde_json::Value>,
         >(value.clone()) {
             Ok(v) => return Ok(Self::Variant1(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Variant1")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "Loose", "` matched: {}"), reasons
-                    .join("; ")
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                serde::de::Error::custom(
+                    format!(
+                        concat!("no variant of `", "Loose", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 ),
-            ),
-        )
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
     }
 }
 
@@ -759,6 +769,9 @@ impl Placeholder {
 pub enum Option2 {
     D2(D2),
     S2(S2),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
@@ -767,6 +780,7 @@ impl Serialize for Option2 {
         match self {
             Self::D2(v) => v.serialize(serializer),
             Self::S2(v) => v.serialize(serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
     }
 }
@@ -778,22 +792,26 @@ impl<'de> Deserialize<'de> for Option2 {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<D2>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<D2>(value.clone()) {
             Ok(v) => return Ok(Self::D2(v)),
             Err(e) => reasons.push(format!("{}: {e}", "D2")),
         }
-        match crate::runtime::integer::from_value::<S2>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<S2>(value.clone()) {
             Ok(v) => return Ok(Self::S2(v)),
             Err(e) => reasons.push(format!("{}: {e}", "S2")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "Option2", "` matched: {}"), reasons
-                    .join("; ")
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                serde::de::Error::custom(
+                    format!(
+                        concat!("no variant of `", "Option2", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 ),
-            ),
-        )
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
     }
 }
 

@@ -464,7 +464,7 @@ impl<'de> Deserialize<'de> for Chain {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Vec<Chain>>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Vec<Chain>>(value.clone()) {
             Ok(v) => return Ok(Self::Array(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Array")),
         }
@@ -580,7 +580,9 @@ impl<'de> Deserialize<'de> for Loose {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut unchecked = None;
-        match crate::runtime::integer::from_value::<LooseVariant0>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            LooseVariant0,
+        >(value.clone()) {
             Ok(v) => {
                 let v = Self::Variant0(v);
                 let mut errors = Violations::new();
@@ -592,7 +594,7 @@ impl<'de> Deserialize<'de> for Loose {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Variant0")),
         }
-        match crate::runtime::integer::from_value::<
+        match crate::runtime::integer::variant_from_value::<
             serde_json::Map<String, serde_json::Value>,
         >(value.clone()) {
             Ok(v) => {
@@ -606,13 +608,19 @@ impl<'de> Deserialize<'de> for Loose {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Variant1")),
         }
-        unchecked
-            .ok_or_else(|| serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "Loose", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            ))
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Loose", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -874,11 +882,11 @@ impl<'de> Deserialize<'de> for Option2 {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<D2>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<D2>(value.clone()) {
             Ok(v) => return Ok(Self::D2(v)),
             Err(e) => reasons.push(format!("{}: {e}", "D2")),
         }
-        match crate::runtime::integer::from_value::<S2>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<S2>(value.clone()) {
             Ok(v) => return Ok(Self::S2(v)),
             Err(e) => reasons.push(format!("{}: {e}", "S2")),
         }

@@ -96,6 +96,9 @@ impl Owner {
 pub enum ToolCall {
     FunctionCall(FunctionCall),
     CustomCall(CustomCall),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "calls")]
@@ -104,6 +107,7 @@ impl Serialize for ToolCall {
         let (value, tag) = match self {
             Self::FunctionCall(v) => (serde_json::to_value(v), "function"),
             Self::CustomCall(v) => (serde_json::to_value(v), "custom"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -124,8 +128,8 @@ impl crate::runtime::tagged::Tagged for ToolCall {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("function") => {
                     <FunctionCall as Deserialize>::deserialize(body)
@@ -141,27 +145,37 @@ impl crate::runtime::tagged::Tagged for ToolCall {
                 tagged::Tag::Text("CustomCall") => {
                     <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<FunctionCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            FunctionCall,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::FunctionCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
-        match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
             Ok(v) => return Ok(Self::CustomCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -434,6 +448,9 @@ impl CustomCall {
 pub enum Pet {
     Bird(Bird),
     Fish(Fish),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "calls")]
@@ -442,6 +459,7 @@ impl Serialize for Pet {
         let (value, tag) = match self {
             Self::Bird(v) => (serde_json::to_value(v), "bird"),
             Self::Fish(v) => (serde_json::to_value(v), "fish"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -462,8 +480,8 @@ impl crate::runtime::tagged::Tagged for Pet {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("bird") => {
                     <Bird as Deserialize>::deserialize(body).map(Self::Bird)
@@ -471,26 +489,35 @@ impl crate::runtime::tagged::Tagged for Pet {
                 tagged::Tag::Text("fish") => {
                     <Fish as Deserialize>::deserialize(body).map(Self::Fish)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Bird>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
             Ok(v) => return Ok(Self::Bird(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
-        match crate::runtime::integer::from_value::<Fish>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
             Ok(v) => return Ok(Self::Fish(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Pet", "` matched: {}"), reasons.join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "Pet", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 

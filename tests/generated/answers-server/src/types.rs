@@ -132,8 +132,8 @@ impl crate::runtime::tagged::Tagged for ToolCall {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("function") => {
                     <FunctionCall as Deserialize>::deserialize(body)
@@ -149,18 +149,20 @@ impl crate::runtime::tagged::Tagged for ToolCall {
                 tagged::Tag::Text("CustomCall") => {
                     <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<FunctionCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            FunctionCall,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::FunctionCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
-        match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
             Ok(v) => return Ok(Self::CustomCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
         }
@@ -499,8 +501,8 @@ impl crate::runtime::tagged::Tagged for Pet {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("bird") => {
                     <Bird as Deserialize>::deserialize(body).map(Self::Bird)
@@ -508,7 +510,7 @@ impl crate::runtime::tagged::Tagged for Pet {
                 tagged::Tag::Text("fish") => {
                     <Fish as Deserialize>::deserialize(body).map(Self::Fish)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
@@ -516,7 +518,7 @@ impl crate::runtime::tagged::Tagged for Pet {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut unchecked = None;
-        match crate::runtime::integer::from_value::<Bird>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
             Ok(v) => {
                 let v = Self::Bird(v);
                 let mut errors = Violations::new();
@@ -528,7 +530,7 @@ impl crate::runtime::tagged::Tagged for Pet {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
-        match crate::runtime::integer::from_value::<Fish>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
             Ok(v) => {
                 let v = Self::Fish(v);
                 let mut errors = Violations::new();
@@ -540,13 +542,17 @@ impl crate::runtime::tagged::Tagged for Pet {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),
         }
-        unchecked
-            .ok_or_else(|| {
-                format!(
-                    concat!("no variant of `", "Pet", "` matched: {}"), reasons
-                    .join("; ")
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "Pet", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 )
-            })
+            }
+        }
     }
 }
 

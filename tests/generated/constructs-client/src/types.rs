@@ -773,6 +773,9 @@ pub enum Shape {
     Circle(ShapeCircle),
     Square(ShapeSquare),
     String(String),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "things")]
@@ -782,6 +785,7 @@ impl Serialize for Shape {
             Self::Circle(v) => v.serialize(serializer),
             Self::Square(v) => v.serialize(serializer),
             Self::String(v) => v.serialize(serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
     }
 }
@@ -793,26 +797,30 @@ impl<'de> Deserialize<'de> for Shape {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<ShapeCircle>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<ShapeCircle>(value.clone()) {
             Ok(v) => return Ok(Self::Circle(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Circle")),
         }
-        match crate::runtime::integer::from_value::<ShapeSquare>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<ShapeSquare>(value.clone()) {
             Ok(v) => return Ok(Self::Square(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Square")),
         }
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "Shape", "` matched: {}"), reasons
-                    .join("; ")
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                serde::de::Error::custom(
+                    format!(
+                        concat!("no variant of `", "Shape", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 ),
-            ),
-        )
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
     }
 }
 
@@ -828,6 +836,9 @@ pub enum ToolCall {
     CustomCall(CustomCall),
     SearchCall(SearchCall),
     LocalCall(LocalCall),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -838,6 +849,7 @@ impl Serialize for ToolCall {
             Self::CustomCall(v) => (serde_json::to_value(v), "custom"),
             Self::SearchCall(v) => (serde_json::to_value(v), "search"),
             Self::LocalCall(v) => (serde_json::to_value(v), "shell"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -858,8 +870,8 @@ impl crate::runtime::tagged::Tagged for ToolCall {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("function") => {
                     <FunctionCall as Deserialize>::deserialize(body)
@@ -893,35 +905,45 @@ impl crate::runtime::tagged::Tagged for ToolCall {
                 tagged::Tag::Text("LocalCall") => {
                     <LocalCall as Deserialize>::deserialize(body).map(Self::LocalCall)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<FunctionCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            FunctionCall,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::FunctionCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
-        match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
             Ok(v) => return Ok(Self::CustomCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
         }
-        match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<SearchCall>(value.clone()) {
             Ok(v) => return Ok(Self::SearchCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
         }
-        match crate::runtime::integer::from_value::<LocalCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<LocalCall>(value.clone()) {
             Ok(v) => return Ok(Self::LocalCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "LocalCall")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -1322,6 +1344,9 @@ impl SearchCall {
 pub enum LocalCall {
     ShellCall(ShellCall),
     PatchCall(PatchCall),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1330,6 +1355,7 @@ impl Serialize for LocalCall {
         let (value, tag) = match self {
             Self::ShellCall(v) => (serde_json::to_value(v), "shell"),
             Self::PatchCall(v) => (serde_json::to_value(v), "patch"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -1350,8 +1376,8 @@ impl crate::runtime::tagged::Tagged for LocalCall {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("shell") => {
                     <ShellCall as Deserialize>::deserialize(body).map(Self::ShellCall)
@@ -1365,27 +1391,35 @@ impl crate::runtime::tagged::Tagged for LocalCall {
                 tagged::Tag::Text("PatchCall") => {
                     <PatchCall as Deserialize>::deserialize(body).map(Self::PatchCall)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<ShellCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<ShellCall>(value.clone()) {
             Ok(v) => return Ok(Self::ShellCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "ShellCall")),
         }
-        match crate::runtime::integer::from_value::<PatchCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<PatchCall>(value.clone()) {
             Ok(v) => return Ok(Self::PatchCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "PatchCall")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "LocalCall", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "LocalCall", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -1662,6 +1696,9 @@ impl PatchCall {
 pub enum Chunking {
     AutoChunking(AutoChunking),
     StaticChunking(StaticChunking),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "choices")]
@@ -1670,6 +1707,7 @@ impl Serialize for Chunking {
         let (value, tag) = match self {
             Self::AutoChunking(v) => (serde_json::to_value(v), "auto"),
             Self::StaticChunking(v) => (serde_json::to_value(v), "static"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -1690,8 +1728,8 @@ impl crate::runtime::tagged::Tagged for Chunking {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("auto") => {
                     <AutoChunking as Deserialize>::deserialize(body)
@@ -1701,27 +1739,39 @@ impl crate::runtime::tagged::Tagged for Chunking {
                     <StaticChunking as Deserialize>::deserialize(body)
                         .map(Self::StaticChunking)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<AutoChunking>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            AutoChunking,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::AutoChunking(v)),
             Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
         }
-        match crate::runtime::integer::from_value::<StaticChunking>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            StaticChunking,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::StaticChunking(v)),
             Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Chunking", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "Chunking", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -2118,6 +2168,9 @@ pub enum ToolChoice {
     String(ToolChoiceString),
     HostedToolChoice(HostedToolChoice),
     FunctionChoice(FunctionChoice),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "choices")]
@@ -2127,6 +2180,7 @@ impl Serialize for ToolChoice {
             Self::String(v) => (serde_json::to_value(v), "String"),
             Self::HostedToolChoice(v) => (serde_json::to_value(v), "file_search"),
             Self::FunctionChoice(v) => (serde_json::to_value(v), "function"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -2147,8 +2201,8 @@ impl crate::runtime::tagged::Tagged for ToolChoice {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("file_search") => {
                     <HostedToolChoice as Deserialize>::deserialize(body)
@@ -2162,31 +2216,45 @@ impl crate::runtime::tagged::Tagged for ToolChoice {
                     <FunctionChoice as Deserialize>::deserialize(body)
                         .map(Self::FunctionChoice)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<ToolChoiceString>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            ToolChoiceString,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<HostedToolChoice>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            HostedToolChoice,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::HostedToolChoice(v)),
             Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
         }
-        match crate::runtime::integer::from_value::<FunctionChoice>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            FunctionChoice,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::FunctionChoice(v)),
             Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "ToolChoice", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "ToolChoice", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -2209,6 +2277,9 @@ impl<'de> Deserialize<'de> for ToolChoice {
 pub enum Action {
     BlockAction(BlockAction),
     FlagAction(FlagAction),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "choices")]
@@ -2217,6 +2288,7 @@ impl Serialize for Action {
         let (value, tag) = match self {
             Self::BlockAction(v) => (serde_json::to_value(v), 1),
             Self::FlagAction(v) => (serde_json::to_value(v), 2),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -2237,8 +2309,8 @@ impl crate::runtime::tagged::Tagged for Action {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Integer(1) => {
                     <BlockAction as Deserialize>::deserialize(body)
@@ -2247,26 +2319,35 @@ impl crate::runtime::tagged::Tagged for Action {
                 tagged::Tag::Integer(2) => {
                     <FlagAction as Deserialize>::deserialize(body).map(Self::FlagAction)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<BlockAction>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<BlockAction>(value.clone()) {
             Ok(v) => return Ok(Self::BlockAction(v)),
             Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
         }
-        match crate::runtime::integer::from_value::<FlagAction>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<FlagAction>(value.clone()) {
             Ok(v) => return Ok(Self::FlagAction(v)),
             Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Action", "` matched: {}"), reasons.join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "Action", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -2947,6 +3028,9 @@ impl FunctionChoice {
 pub enum Animal {
     Bird(Bird),
     Fish(Fish),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -2955,6 +3039,7 @@ impl Serialize for Animal {
         let (value, tag) = match self {
             Self::Bird(v) => (serde_json::to_value(v), "bird"),
             Self::Fish(v) => (serde_json::to_value(v), "fish"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -2975,8 +3060,8 @@ impl crate::runtime::tagged::Tagged for Animal {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("bird") => {
                     <Bird as Deserialize>::deserialize(body).map(Self::Bird)
@@ -2984,26 +3069,35 @@ impl crate::runtime::tagged::Tagged for Animal {
                 tagged::Tag::Text("fish") => {
                     <Fish as Deserialize>::deserialize(body).map(Self::Fish)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Bird>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
             Ok(v) => return Ok(Self::Bird(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
-        match crate::runtime::integer::from_value::<Fish>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
             Ok(v) => return Ok(Self::Fish(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Animal", "` matched: {}"), reasons.join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "Animal", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -3241,6 +3335,8 @@ impl crate::runtime::request::ToParam for Net {
         match self {
             Self::String(v) => crate::runtime::request::ToParam::to_param(v),
             Self::String2(v) => crate::runtime::request::ToParam::to_param(v),
+            Self::Unknown(serde_json::Value::String(v)) => v.clone(),
+            Self::Unknown(v) => v.to_string(),
         }
     }
 }
@@ -3252,6 +3348,9 @@ impl crate::runtime::request::ToParam for Net {
 pub enum Net {
     String(String),
     String2(String),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "choices")]
@@ -3260,6 +3359,7 @@ impl Serialize for Net {
         match self {
             Self::String(v) => v.serialize(serializer),
             Self::String2(v) => v.serialize(serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
     }
 }
@@ -3271,22 +3371,26 @@ impl<'de> Deserialize<'de> for Net {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String2(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String2")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "Net", "` matched: {}"), reasons
-                    .join("; ")
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                serde::de::Error::custom(
+                    format!(
+                        concat!("no variant of `", "Net", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 ),
-            ),
-        )
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
     }
 }
 
@@ -3297,6 +3401,9 @@ impl<'de> Deserialize<'de> for Net {
 pub enum Dish {
     Cake(Cake),
     Tea(Tea),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "dishes")]
@@ -3305,6 +3412,7 @@ impl Serialize for Dish {
         let (value, tag) = match self {
             Self::Cake(v) => (serde_json::to_value(v), "Cake"),
             Self::Tea(v) => (serde_json::to_value(v), "Tea"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -3325,8 +3433,8 @@ impl crate::runtime::tagged::Tagged for Dish {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("Cake") => {
                     <Cake as Deserialize>::deserialize(body).map(Self::Cake)
@@ -3334,26 +3442,35 @@ impl crate::runtime::tagged::Tagged for Dish {
                 tagged::Tag::Text("Tea") => {
                     <Tea as Deserialize>::deserialize(body).map(Self::Tea)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Cake>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Cake>(value.clone()) {
             Ok(v) => return Ok(Self::Cake(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Cake")),
         }
-        match crate::runtime::integer::from_value::<Tea>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Tea>(value.clone()) {
             Ok(v) => return Ok(Self::Tea(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Tea")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Dish", "` matched: {}"), reasons.join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "Dish", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -4566,6 +4683,9 @@ impl UploadBody {
 pub enum ListTaggedTag {
     String(String),
     Array(Vec<Digits>),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -4574,6 +4694,7 @@ impl Serialize for ListTaggedTag {
         match self {
             Self::String(v) => v.serialize(serializer),
             Self::Array(v) => v.serialize(serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
     }
 }
@@ -4585,22 +4706,26 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<Vec<Digits>>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Vec<Digits>>(value.clone()) {
             Ok(v) => return Ok(Self::Array(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Array")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "ListTaggedTag", "` matched: {}"), reasons
-                    .join("; ")
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                serde::de::Error::custom(
+                    format!(
+                        concat!("no variant of `", "ListTaggedTag", "` matched: {}"),
+                        reasons.join("; ")
+                    ),
                 ),
-            ),
-        )
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
     }
 }
 

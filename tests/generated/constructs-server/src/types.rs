@@ -869,15 +869,15 @@ impl<'de> Deserialize<'de> for Shape {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<ShapeCircle>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<ShapeCircle>(value.clone()) {
             Ok(v) => return Ok(Self::Circle(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Circle")),
         }
-        match crate::runtime::integer::from_value::<ShapeSquare>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<ShapeSquare>(value.clone()) {
             Ok(v) => return Ok(Self::Square(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Square")),
         }
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
@@ -939,8 +939,8 @@ impl crate::runtime::tagged::Tagged for ToolCall {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("function") => {
                     <FunctionCall as Deserialize>::deserialize(body)
@@ -974,26 +974,28 @@ impl crate::runtime::tagged::Tagged for ToolCall {
                 tagged::Tag::Text("LocalCall") => {
                     <LocalCall as Deserialize>::deserialize(body).map(Self::LocalCall)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<FunctionCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            FunctionCall,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::FunctionCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
-        match crate::runtime::integer::from_value::<CustomCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
             Ok(v) => return Ok(Self::CustomCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
         }
-        match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<SearchCall>(value.clone()) {
             Ok(v) => return Ok(Self::SearchCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
         }
-        match crate::runtime::integer::from_value::<LocalCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<LocalCall>(value.clone()) {
             Ok(v) => return Ok(Self::LocalCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "LocalCall")),
         }
@@ -1474,8 +1476,8 @@ impl crate::runtime::tagged::Tagged for LocalCall {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("shell") => {
                     <ShellCall as Deserialize>::deserialize(body).map(Self::ShellCall)
@@ -1489,18 +1491,18 @@ impl crate::runtime::tagged::Tagged for LocalCall {
                 tagged::Tag::Text("PatchCall") => {
                     <PatchCall as Deserialize>::deserialize(body).map(Self::PatchCall)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<ShellCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<ShellCall>(value.clone()) {
             Ok(v) => return Ok(Self::ShellCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "ShellCall")),
         }
-        match crate::runtime::integer::from_value::<PatchCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<PatchCall>(value.clone()) {
             Ok(v) => return Ok(Self::PatchCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "PatchCall")),
         }
@@ -1837,8 +1839,8 @@ impl crate::runtime::tagged::Tagged for Chunking {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("auto") => {
                     <AutoChunking as Deserialize>::deserialize(body)
@@ -1848,7 +1850,7 @@ impl crate::runtime::tagged::Tagged for Chunking {
                     <StaticChunking as Deserialize>::deserialize(body)
                         .map(Self::StaticChunking)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
@@ -1856,7 +1858,9 @@ impl crate::runtime::tagged::Tagged for Chunking {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut unchecked = None;
-        match crate::runtime::integer::from_value::<AutoChunking>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            AutoChunking,
+        >(value.clone()) {
             Ok(v) => {
                 let v = Self::AutoChunking(v);
                 let mut errors = Violations::new();
@@ -1868,7 +1872,9 @@ impl crate::runtime::tagged::Tagged for Chunking {
             }
             Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
         }
-        match crate::runtime::integer::from_value::<StaticChunking>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            StaticChunking,
+        >(value.clone()) {
             Ok(v) => {
                 let v = Self::StaticChunking(v);
                 let mut errors = Violations::new();
@@ -1880,13 +1886,17 @@ impl crate::runtime::tagged::Tagged for Chunking {
             }
             Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
         }
-        unchecked
-            .ok_or_else(|| {
-                format!(
-                    concat!("no variant of `", "Chunking", "` matched: {}"), reasons
-                    .join("; ")
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "Chunking", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 )
-            })
+            }
+        }
     }
 }
 
@@ -2368,8 +2378,8 @@ impl crate::runtime::tagged::Tagged for ToolChoice {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("file_search") => {
                     <HostedToolChoice as Deserialize>::deserialize(body)
@@ -2383,22 +2393,28 @@ impl crate::runtime::tagged::Tagged for ToolChoice {
                     <FunctionChoice as Deserialize>::deserialize(body)
                         .map(Self::FunctionChoice)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<ToolChoiceString>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            ToolChoiceString,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<HostedToolChoice>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            HostedToolChoice,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::HostedToolChoice(v)),
             Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
         }
-        match crate::runtime::integer::from_value::<FunctionChoice>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            FunctionChoice,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::FunctionChoice(v)),
             Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
         }
@@ -2463,8 +2479,8 @@ impl crate::runtime::tagged::Tagged for Action {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Integer(1) => {
                     <BlockAction as Deserialize>::deserialize(body)
@@ -2473,7 +2489,7 @@ impl crate::runtime::tagged::Tagged for Action {
                 tagged::Tag::Integer(2) => {
                     <FlagAction as Deserialize>::deserialize(body).map(Self::FlagAction)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
@@ -2481,7 +2497,7 @@ impl crate::runtime::tagged::Tagged for Action {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut unchecked = None;
-        match crate::runtime::integer::from_value::<BlockAction>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<BlockAction>(value.clone()) {
             Ok(v) => {
                 let v = Self::BlockAction(v);
                 let mut errors = Violations::new();
@@ -2493,7 +2509,7 @@ impl crate::runtime::tagged::Tagged for Action {
             }
             Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
         }
-        match crate::runtime::integer::from_value::<FlagAction>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<FlagAction>(value.clone()) {
             Ok(v) => {
                 let v = Self::FlagAction(v);
                 let mut errors = Violations::new();
@@ -2505,13 +2521,17 @@ impl crate::runtime::tagged::Tagged for Action {
             }
             Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
         }
-        unchecked
-            .ok_or_else(|| {
-                format!(
-                    concat!("no variant of `", "Action", "` matched: {}"), reasons
-                    .join("; ")
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "Action", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 )
-            })
+            }
+        }
     }
 }
 
@@ -3300,8 +3320,8 @@ impl crate::runtime::tagged::Tagged for Animal {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("bird") => {
                     <Bird as Deserialize>::deserialize(body).map(Self::Bird)
@@ -3309,18 +3329,18 @@ impl crate::runtime::tagged::Tagged for Animal {
                 tagged::Tag::Text("fish") => {
                     <Fish as Deserialize>::deserialize(body).map(Self::Fish)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Bird>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
             Ok(v) => return Ok(Self::Bird(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
-        match crate::runtime::integer::from_value::<Fish>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
             Ok(v) => return Ok(Self::Fish(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),
         }
@@ -3609,13 +3629,17 @@ impl crate::runtime::params::FromParam for Net {
             }
             Err(e) => reasons.push(format!("{}: {e}", "String2")),
         }
-        unchecked
-            .ok_or_else(|| {
-                format!(
-                    concat!("no variant of `", "Net", "` matched: {}"), reasons
-                    .join("; ")
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "Net", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 )
-            })
+            }
+        }
     }
 }
 
@@ -3646,7 +3670,7 @@ impl<'de> Deserialize<'de> for Net {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut unchecked = None;
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => {
                 let v = Self::String(v);
                 let mut errors = Violations::new();
@@ -3658,7 +3682,7 @@ impl<'de> Deserialize<'de> for Net {
             }
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => {
                 let v = Self::String2(v);
                 let mut errors = Violations::new();
@@ -3670,13 +3694,19 @@ impl<'de> Deserialize<'de> for Net {
             }
             Err(e) => reasons.push(format!("{}: {e}", "String2")),
         }
-        unchecked
-            .ok_or_else(|| serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "Net", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            ))
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Net", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -3734,8 +3764,8 @@ impl crate::runtime::tagged::Tagged for Dish {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("Cake") => {
                     <Cake as Deserialize>::deserialize(body).map(Self::Cake)
@@ -3743,7 +3773,7 @@ impl crate::runtime::tagged::Tagged for Dish {
                 tagged::Tag::Text("Tea") => {
                     <Tea as Deserialize>::deserialize(body).map(Self::Tea)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
@@ -3751,7 +3781,7 @@ impl crate::runtime::tagged::Tagged for Dish {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut unchecked = None;
-        match crate::runtime::integer::from_value::<Cake>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Cake>(value.clone()) {
             Ok(v) => {
                 let v = Self::Cake(v);
                 let mut errors = Violations::new();
@@ -3763,7 +3793,7 @@ impl crate::runtime::tagged::Tagged for Dish {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Cake")),
         }
-        match crate::runtime::integer::from_value::<Tea>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Tea>(value.clone()) {
             Ok(v) => {
                 let v = Self::Tea(v);
                 let mut errors = Violations::new();
@@ -3775,13 +3805,17 @@ impl crate::runtime::tagged::Tagged for Dish {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Tea")),
         }
-        unchecked
-            .ok_or_else(|| {
-                format!(
-                    concat!("no variant of `", "Dish", "` matched: {}"), reasons
-                    .join("; ")
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "Dish", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 )
-            })
+            }
+        }
     }
 }
 
@@ -5182,7 +5216,7 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut unchecked = None;
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => {
                 let v = Self::String(v);
                 let mut errors = Violations::new();
@@ -5194,7 +5228,7 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
             }
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<Vec<Digits>>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Vec<Digits>>(value.clone()) {
             Ok(v) => {
                 let v = Self::Array(v);
                 let mut errors = Violations::new();
@@ -5206,13 +5240,19 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Array")),
         }
-        unchecked
-            .ok_or_else(|| serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "ListTaggedTag", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            ))
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "ListTaggedTag", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
     }
 }
 

@@ -709,6 +709,9 @@ impl LoanRequest {
 pub enum Member {
     Adult(Adult),
     Child(Child),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "members")]
@@ -717,6 +720,7 @@ impl Serialize for Member {
         let (value, tag) = match self {
             Self::Adult(v) => (serde_json::to_value(v), "adult"),
             Self::Child(v) => (serde_json::to_value(v), "child"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -737,8 +741,8 @@ impl crate::runtime::tagged::Tagged for Member {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("adult") => {
                     <Adult as Deserialize>::deserialize(body).map(Self::Adult)
@@ -746,26 +750,35 @@ impl crate::runtime::tagged::Tagged for Member {
                 tagged::Tag::Text("child") => {
                     <Child as Deserialize>::deserialize(body).map(Self::Child)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Adult>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Adult>(value.clone()) {
             Ok(v) => return Ok(Self::Adult(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Adult")),
         }
-        match crate::runtime::integer::from_value::<Child>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Child>(value.clone()) {
             Ok(v) => return Ok(Self::Child(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Child")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Member", "` matched: {}"), reasons.join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "Member", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 

@@ -825,8 +825,8 @@ impl crate::runtime::tagged::Tagged for Member {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("adult") => {
                     <Adult as Deserialize>::deserialize(body).map(Self::Adult)
@@ -834,18 +834,18 @@ impl crate::runtime::tagged::Tagged for Member {
                 tagged::Tag::Text("child") => {
                     <Child as Deserialize>::deserialize(body).map(Self::Child)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Adult>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Adult>(value.clone()) {
             Ok(v) => return Ok(Self::Adult(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Adult")),
         }
-        match crate::runtime::integer::from_value::<Child>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Child>(value.clone()) {
             Ok(v) => return Ok(Self::Child(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Child")),
         }

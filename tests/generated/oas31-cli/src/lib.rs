@@ -1022,9 +1022,14 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
                     );
                 }
                 _ => {
-                    let body = error
-                        .raw_body()
-                        .and_then(|b| serde_json::from_slice(b).ok());
+                    let body = match error.api_body() {
+                        Some(body) => serde_json::to_value(body).ok(),
+                        None => {
+                            error
+                                .body_bytes()
+                                .and_then(|b| serde_json::from_slice(b).ok())
+                        }
+                    };
                     support::print_error(
                         error.status(),
                         error.retry_after(),

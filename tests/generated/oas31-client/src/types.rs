@@ -52,6 +52,9 @@ where
 pub enum CommandIncludeRoles {
     String(String),
     Array(Vec<Snowflake>),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "commands")]
@@ -60,6 +63,7 @@ impl Serialize for CommandIncludeRoles {
         match self {
             Self::String(v) => v.serialize(serializer),
             Self::Array(v) => v.serialize(serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
     }
 }
@@ -71,22 +75,28 @@ impl<'de> Deserialize<'de> for CommandIncludeRoles {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<Vec<Snowflake>>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            Vec<Snowflake>,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::Array(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Array")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "CommandIncludeRoles", "` matched: {}"),
-                    reasons.join("; ")
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                serde::de::Error::custom(
+                    format!(
+                        concat!("no variant of `", "CommandIncludeRoles",
+                        "` matched: {}"), reasons.join("; ")
+                    ),
                 ),
-            ),
-        )
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
     }
 }
 
@@ -688,6 +698,9 @@ impl ChangeRemoved {
 pub enum Change {
     Added(ChangeAdded),
     Removed(ChangeRemoved),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -696,6 +709,7 @@ impl Serialize for Change {
         let (value, tag) = match self {
             Self::Added(v) => (serde_json::to_value(v), "added"),
             Self::Removed(v) => (serde_json::to_value(v), "removed"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -716,8 +730,8 @@ impl crate::runtime::tagged::Tagged for Change {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("added") => {
                     <ChangeAdded as Deserialize>::deserialize(body).map(Self::Added)
@@ -725,26 +739,37 @@ impl crate::runtime::tagged::Tagged for Change {
                 tagged::Tag::Text("removed") => {
                     <ChangeRemoved as Deserialize>::deserialize(body).map(Self::Removed)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<ChangeAdded>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<ChangeAdded>(value.clone()) {
             Ok(v) => return Ok(Self::Added(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Added")),
         }
-        match crate::runtime::integer::from_value::<ChangeRemoved>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            ChangeRemoved,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::Removed(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Removed")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Change", "` matched: {}"), reasons.join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "Change", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -887,6 +912,8 @@ impl crate::runtime::request::ToParam for RecordKey {
         match self {
             Self::String(v) => crate::runtime::request::ToParam::to_param(v),
             Self::Integer(v) => crate::runtime::request::ToParam::to_param(v),
+            Self::Unknown(serde_json::Value::String(v)) => v.clone(),
+            Self::Unknown(v) => v.to_string(),
         }
     }
 }
@@ -900,6 +927,9 @@ impl crate::runtime::request::ToParam for RecordKey {
 pub enum RecordKey {
     String(String),
     Integer(i64),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "records")]
@@ -908,6 +938,7 @@ impl Serialize for RecordKey {
         match self {
             Self::String(v) => v.serialize(serializer),
             Self::Integer(v) => v.serialize(serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
     }
 }
@@ -919,22 +950,26 @@ impl<'de> Deserialize<'de> for RecordKey {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<i64>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<i64>(value.clone()) {
             Ok(v) => return Ok(Self::Integer(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Integer")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "RecordKey", "` matched: {}"), reasons
-                    .join("; ")
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                serde::de::Error::custom(
+                    format!(
+                        concat!("no variant of `", "RecordKey", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 ),
-            ),
-        )
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
     }
 }
 
@@ -1247,6 +1282,8 @@ impl crate::runtime::request::ToParam for GateStep {
         match self {
             Self::Integer(v) => crate::runtime::request::ToParam::to_param(v),
             Self::Number(v) => crate::runtime::request::ToParam::to_param(v),
+            Self::Unknown(serde_json::Value::String(v)) => v.clone(),
+            Self::Unknown(v) => v.to_string(),
         }
     }
 }
@@ -1260,6 +1297,9 @@ impl crate::runtime::request::ToParam for GateStep {
 pub enum GateStep {
     Integer(i64),
     Number(f64),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "gates")]
@@ -1268,6 +1308,7 @@ impl Serialize for GateStep {
         match self {
             Self::Integer(v) => v.serialize(serializer),
             Self::Number(v) => v.serialize(serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
     }
 }
@@ -1279,22 +1320,26 @@ impl<'de> Deserialize<'de> for GateStep {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<i64>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<i64>(value.clone()) {
             Ok(v) => return Ok(Self::Integer(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Integer")),
         }
-        match crate::runtime::integer::from_value::<f64>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<f64>(value.clone()) {
             Ok(v) => return Ok(Self::Number(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Number")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "GateStep", "` matched: {}"), reasons
-                    .join("; ")
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                serde::de::Error::custom(
+                    format!(
+                        concat!("no variant of `", "GateStep", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 ),
-            ),
-        )
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
     }
 }
 
@@ -1539,6 +1584,9 @@ pub type InputItem = Item;
 pub enum Input {
     Note(Note),
     Item(InputItem),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1547,6 +1595,7 @@ impl Serialize for Input {
         let (value, tag) = match self {
             Self::Note(v) => (serde_json::to_value(v), "note"),
             Self::Item(v) => (serde_json::to_value(v), "search_call"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -1567,8 +1616,8 @@ impl crate::runtime::tagged::Tagged for Input {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("note") => {
                     <Note as Deserialize>::deserialize(body).map(Self::Note)
@@ -1582,26 +1631,35 @@ impl crate::runtime::tagged::Tagged for Input {
                 tagged::Tag::Text("Note") => {
                     <Note as Deserialize>::deserialize(body).map(Self::Note)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Note>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Note>(value.clone()) {
             Ok(v) => return Ok(Self::Note(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Note")),
         }
-        match crate::runtime::integer::from_value::<InputItem>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<InputItem>(value.clone()) {
             Ok(v) => return Ok(Self::Item(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Item")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Input", "` matched: {}"), reasons.join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "Input", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 
@@ -1746,6 +1804,9 @@ impl Note {
 pub enum Item {
     SearchCall(SearchCall),
     PatchOutput(PatchOutput),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1754,6 +1815,7 @@ impl Serialize for Item {
         let (value, tag) = match self {
             Self::SearchCall(v) => (serde_json::to_value(v), "search_call"),
             Self::PatchOutput(v) => (serde_json::to_value(v), "patch_output"),
+            Self::Unknown(v) => return v.serialize(serializer),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let serde_json::Value::Object(map) = &mut value {
@@ -1774,8 +1836,8 @@ impl crate::runtime::tagged::Tagged for Item {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("search_call") => {
                     <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
@@ -1784,26 +1846,35 @@ impl crate::runtime::tagged::Tagged for Item {
                     <PatchOutput as Deserialize>::deserialize(body)
                         .map(Self::PatchOutput)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<SearchCall>(value.clone()) {
             Ok(v) => return Ok(Self::SearchCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
         }
-        match crate::runtime::integer::from_value::<PatchOutput>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<PatchOutput>(value.clone()) {
             Ok(v) => return Ok(Self::PatchOutput(v)),
             Err(e) => reasons.push(format!("{}: {e}", "PatchOutput")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Item", "` matched: {}"), reasons.join("; ")
-            ),
-        )
+        if crate::runtime::integer::in_union_trial() {
+            Err(
+                format!(
+                    concat!("no variant of `", "Item", "` matched: {}"), reasons
+                    .join("; ")
+                ),
+            )
+        } else {
+            Ok(Self::Unknown(value))
+        }
+    }
+
+    fn unknown(value: serde_json::Value) -> Option<Self> {
+        Some(Self::Unknown(value))
     }
 }
 

@@ -75,7 +75,7 @@ impl<'de> Deserialize<'de> for CommandIncludeRoles {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut unchecked = None;
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => {
                 let v = Self::String(v);
                 let mut errors = Violations::new();
@@ -87,7 +87,9 @@ impl<'de> Deserialize<'de> for CommandIncludeRoles {
             }
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<Vec<Snowflake>>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            Vec<Snowflake>,
+        >(value.clone()) {
             Ok(v) => {
                 let v = Self::Array(v);
                 let mut errors = Violations::new();
@@ -99,13 +101,19 @@ impl<'de> Deserialize<'de> for CommandIncludeRoles {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Array")),
         }
-        unchecked
-            .ok_or_else(|| serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "CommandIncludeRoles", "` matched: {}"),
-                    reasons.join("; ")
-                ),
-            ))
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "CommandIncludeRoles",
+                            "` matched: {}"), reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -827,8 +835,8 @@ impl crate::runtime::tagged::Tagged for Change {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("added") => {
                     <ChangeAdded as Deserialize>::deserialize(body).map(Self::Added)
@@ -836,18 +844,20 @@ impl crate::runtime::tagged::Tagged for Change {
                 tagged::Tag::Text("removed") => {
                     <ChangeRemoved as Deserialize>::deserialize(body).map(Self::Removed)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<ChangeAdded>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<ChangeAdded>(value.clone()) {
             Ok(v) => return Ok(Self::Added(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Added")),
         }
-        match crate::runtime::integer::from_value::<ChangeRemoved>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<
+            ChangeRemoved,
+        >(value.clone()) {
             Ok(v) => return Ok(Self::Removed(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Removed")),
         }
@@ -1063,11 +1073,11 @@ impl<'de> Deserialize<'de> for RecordKey {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<String>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::from_value::<i64>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<i64>(value.clone()) {
             Ok(v) => return Ok(Self::Integer(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Integer")),
         }
@@ -1475,13 +1485,17 @@ impl crate::runtime::params::FromParam for GateStep {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Number")),
         }
-        unchecked
-            .ok_or_else(|| {
-                format!(
-                    concat!("no variant of `", "GateStep", "` matched: {}"), reasons
-                    .join("; ")
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "GateStep", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
                 )
-            })
+            }
+        }
     }
 }
 
@@ -1514,7 +1528,7 @@ impl<'de> Deserialize<'de> for GateStep {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut unchecked = None;
-        match crate::runtime::integer::from_value::<i64>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<i64>(value.clone()) {
             Ok(v) => {
                 let v = Self::Integer(v);
                 let mut errors = Violations::new();
@@ -1526,7 +1540,7 @@ impl<'de> Deserialize<'de> for GateStep {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Integer")),
         }
-        match crate::runtime::integer::from_value::<f64>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<f64>(value.clone()) {
             Ok(v) => {
                 let v = Self::Number(v);
                 let mut errors = Violations::new();
@@ -1538,13 +1552,19 @@ impl<'de> Deserialize<'de> for GateStep {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Number")),
         }
-        unchecked
-            .ok_or_else(|| serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "GateStep", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            ))
+        match unchecked {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "GateStep", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -1868,8 +1888,8 @@ impl crate::runtime::tagged::Tagged for Input {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("note") => {
                     <Note as Deserialize>::deserialize(body).map(Self::Note)
@@ -1883,18 +1903,18 @@ impl crate::runtime::tagged::Tagged for Input {
                 tagged::Tag::Text("Note") => {
                     <Note as Deserialize>::deserialize(body).map(Self::Note)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<Note>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<Note>(value.clone()) {
             Ok(v) => return Ok(Self::Note(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Note")),
         }
-        match crate::runtime::integer::from_value::<InputItem>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<InputItem>(value.clone()) {
             Ok(v) => return Ok(Self::Item(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Item")),
         }
@@ -2089,8 +2109,8 @@ impl crate::runtime::tagged::Tagged for Item {
     fn variant<'de, D: serde::Deserializer<'de>>(
         tag: tagged::Tag<'_>,
         body: D,
-    ) -> Option<Result<Self, D::Error>> {
-        Some(
+    ) -> Result<Result<Self, D::Error>, D> {
+        Ok(
             match tag {
                 tagged::Tag::Text("search_call") => {
                     <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
@@ -2099,18 +2119,18 @@ impl crate::runtime::tagged::Tagged for Item {
                     <PatchOutput as Deserialize>::deserialize(body)
                         .map(Self::PatchOutput)
                 }
-                _ => return None,
+                _ => return Err(body),
             },
         )
     }
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
-        match crate::runtime::integer::from_value::<SearchCall>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<SearchCall>(value.clone()) {
             Ok(v) => return Ok(Self::SearchCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
         }
-        match crate::runtime::integer::from_value::<PatchOutput>(value.clone()) {
+        match crate::runtime::integer::variant_from_value::<PatchOutput>(value.clone()) {
             Ok(v) => return Ok(Self::PatchOutput(v)),
             Err(e) => reasons.push(format!("{}: {e}", "PatchOutput")),
         }
