@@ -94,7 +94,8 @@ pub fn lower_with(doc: &OpenAPI, options: &crate::options::Options, sink: &mut S
 /// script may send and read all of them. An `Idempotency-Key` parameter is lowered out of
 /// `params` (the runtimes handle it), so it is added here, with the `Idempotent-Replayed`
 /// header the server runtime writes on a replay: without them a browser's preflight refuses
-/// every call of such an operation.
+/// every call of such an operation. An event stream's `Last-Event-ID`, which the client
+/// sends when it resumes one, likewise.
 fn cors(operations: &[Operation], schemes: &[SecurityScheme]) -> Cors {
     use std::collections::BTreeSet;
     let methods: BTreeSet<String> = operations.iter().map(|op| op.method.clone()).collect();
@@ -108,9 +109,17 @@ fn cors(operations: &[Operation], schemes: &[SecurityScheme]) -> Cors {
         SchemeKind::ApiKeyHeader(name) => Some(name.to_ascii_lowercase()),
         _ => None,
     });
+    // A client resumes a dropped event stream with `Last-Event-ID` (WHATWG).
+    let events = operations.iter().flat_map(|op| &op.responses).any(|r| {
+        matches!(
+            r.body.as_ref().map(|b| &b.kind),
+            Some(BodyKind::Stream(s)) if s.format != crate::ir::StreamFormat::JsonLines
+        )
+    });
     let request_headers: BTreeSet<String> = params
         .chain(keys)
         .chain(idempotent.then(|| "idempotency-key".to_owned()))
+        .chain(events.then(|| "last-event-id".to_owned()))
         .collect();
     let response_headers: BTreeSet<String> = operations
         .iter()

@@ -30,6 +30,7 @@ use serde::de::DeserializeOwned;
 use super::error::{Error, SendError};
 use super::integer;
 use super::response::{Raw, ResponseValue};
+use super::retry::{self, Instant, RetryPolicy};
 
 /// An item (one line, one event) longer than this ends the stream with [`Error::Decode`]
 /// rather than growing the buffer without bound.
@@ -41,12 +42,61 @@ type ByteStream = Pin<Box<dyn Stream<Item = Result<Bytes, reqwest::Error>> + Sen
 #[cfg(target_arch = "wasm32")]
 type ByteStream = Pin<Box<dyn Stream<Item = Result<Bytes, reqwest::Error>>>>;
 
+#[cfg(not(target_arch = "wasm32"))]
+type BoxFuture<T> = Pin<Box<dyn std::future::Future<Output = T> + Send>>;
+#[cfg(target_arch = "wasm32")]
+type BoxFuture<T> = Pin<Box<dyn std::future::Future<Output = T>>>;
+
 /// A response whose body has not been read yet (a success of a streamed operation), or has
 /// (every other status, read whole so the retry decision and error decoding can see it).
 pub struct Streamed {
     pub status: StatusCode,
     pub headers: HeaderMap,
     body: Body,
+    resume: Option<Box<Resume>>,
+}
+
+/// What resuming an event stream that dropped takes: the request as it was sent, the client
+/// that sent it, and the retry policy that bounds the reconnections.
+///
+/// An event stream whose connection breaks after the server numbered an event (`id:`) is
+/// sent again with `Last-Event-ID` (WHATWG's reconnection), after the server's `retry:`
+/// delay or else the policy's backoff, at most `max_attempts` times in a row and within its
+/// budget; the event the break cut short is dropped (it was never complete), and an event
+/// the server sends again with the id resumed from is not delivered twice. A stream the
+/// server never numbered, a body that cannot be sent again, or an answer `204 No Content`
+/// to the reconnection (the server's "do not reconnect") ends it as before.
+pub struct Resume {
+    http: reqwest::Client,
+    request: reqwest::Request,
+    policy: RetryPolicy,
+}
+
+impl Resume {
+    pub(super) fn new(http: reqwest::Client, request: reqwest::Request, policy: RetryPolicy) -> Self {
+        Resume {
+            http,
+            request,
+            policy,
+        }
+    }
+}
+
+/// A reconnection under way: from which event id, how often it was tried, and the failure
+/// that started it (reported when it gives up).
+struct Resuming {
+    id: String,
+    /// The server's `retry:` delay (ms), if it gave one.
+    delay: Option<u64>,
+    attempt: u32,
+    started: Instant,
+    cause: reqwest::Error,
+    step: Step,
+}
+
+enum Step {
+    Waiting(BoxFuture<()>),
+    Sending(BoxFuture<Result<reqwest::Response, reqwest::Error>>),
 }
 
 enum Body {
@@ -68,16 +118,18 @@ impl Streamed {
             status: raw.status,
             headers: raw.headers,
             body: Body::Complete(raw.body),
+            resume: None,
         }
     }
 
-    pub(super) fn live(response: reqwest::Response) -> Self {
+    pub(super) fn live(response: reqwest::Response, resume: Option<Box<Resume>>) -> Self {
         let status = response.status();
         let headers = response.headers().clone();
         Streamed {
             status,
             headers,
             body: Body::Live(Box::pin(response.bytes_stream())),
+            resume,
         }
     }
 
@@ -122,9 +174,13 @@ impl Streamed {
         decode: fn(&str) -> Result<T, (String, String)>,
         on_error: fn(Raw) -> Error<E>,
     ) -> ResponseValue<EventStream<T, E>> {
+        let mut source = Source::new(self.body, self.status, self.headers.clone());
+        source.resume = self.resume;
         let stream = EventStream {
-            source: Source::new(self.body, self.status, self.headers.clone()),
+            source,
             parser: SseParser::default(),
+            resumed_from: None,
+            last_dispatched: None,
             ready: VecDeque::new(),
             decode,
             on_error,
@@ -152,6 +208,10 @@ struct Source {
     headers: HeaderMap,
     /// A failure or the end was reported: only `None` from now on.
     finished: bool,
+    /// How to send the request again (an event stream of a request that can be).
+    resume: Option<Box<Resume>>,
+    /// A reconnection under way.
+    resuming: Option<Resuming>,
 }
 
 enum Chunk {
@@ -167,10 +227,100 @@ impl Source {
             status,
             headers,
             finished: false,
+            resume: None,
+            resuming: None,
+        }
+    }
+
+    /// Starts reconnecting after `cause` broke the body, from event `id`, when the request
+    /// can be sent again and the policy allows one attempt; `Err(cause)` otherwise.
+    fn resume_from(
+        &mut self,
+        id: String,
+        delay: Option<u64>,
+        cause: reqwest::Error,
+    ) -> Result<(), reqwest::Error> {
+        let Some(resume) = &self.resume else {
+            return Err(cause);
+        };
+        if resume.policy.max_attempts < 2 {
+            return Err(cause);
+        }
+        let wait = wait_before(&resume.policy, delay, 1);
+        if wait > resume.policy.budget {
+            return Err(cause);
+        }
+        self.resuming = Some(Resuming {
+            id,
+            delay,
+            attempt: 1,
+            started: Instant::now(),
+            cause,
+            step: Step::Waiting(Box::pin(retry::sleep(wait))),
+        });
+        Ok(())
+    }
+
+    /// Drives a reconnection: `Ready(None)` once the new body flows, `Ready(Some(chunk))`
+    /// when it gave up (the failure that started it) or the server said not to reconnect.
+    fn poll_resuming(&mut self, cx: &mut Context<'_>) -> Poll<Option<Chunk>> {
+        let (Some(r), Some(resume)) = (&mut self.resuming, &self.resume) else {
+            return Poll::Ready(None);
+        };
+        loop {
+            match &mut r.step {
+                Step::Waiting(sleep) => {
+                    std::task::ready!(sleep.as_mut().poll(cx));
+                    let Some(mut request) = resume.request.try_clone() else {
+                        let r = self.resuming.take().expect("resuming");
+                        return Poll::Ready(Some(Chunk::Failed(r.cause)));
+                    };
+                    if let Ok(id) = http::HeaderValue::from_str(&r.id) {
+                        request.headers_mut().insert(LAST_EVENT_ID.clone(), id);
+                    }
+                    r.step = Step::Sending(Box::pin(resume.http.execute(request)));
+                }
+                Step::Sending(sending) => {
+                    let outcome = std::task::ready!(sending.as_mut().poll(cx));
+                    match outcome {
+                        Ok(response) if response.status() == StatusCode::NO_CONTENT => {
+                            self.resuming = None;
+                            return Poll::Ready(Some(Chunk::End));
+                        }
+                        Ok(response) if response.status().is_success() => {
+                            tracing::debug!(
+                                last_event_id = r.id.as_str(),
+                                attempt = r.attempt,
+                                "event stream resumed"
+                            );
+                            self.body = Some(Body::Live(Box::pin(response.bytes_stream())));
+                            self.resuming = None;
+                            return Poll::Ready(None);
+                        }
+                        _ => {
+                            r.attempt += 1;
+                            let wait = wait_before(&resume.policy, r.delay, r.attempt);
+                            let spent = r.started.elapsed() + wait;
+                            if r.attempt >= resume.policy.max_attempts
+                                || spent > resume.policy.budget
+                            {
+                                let r = self.resuming.take().expect("resuming");
+                                return Poll::Ready(Some(Chunk::Failed(r.cause)));
+                            }
+                            r.step = Step::Waiting(Box::pin(retry::sleep(wait)));
+                        }
+                    }
+                }
+            }
         }
     }
 
     fn poll_chunk(&mut self, cx: &mut Context<'_>) -> Poll<Chunk> {
+        if self.resuming.is_some()
+            && let Some(chunk) = std::task::ready!(self.poll_resuming(cx))
+        {
+            return Poll::Ready(chunk);
+        }
         match self.body.take() {
             None => Poll::Ready(Chunk::End),
             Some(Body::Complete(bytes)) => Poll::Ready(Chunk::Data(bytes)),
@@ -216,6 +366,12 @@ pub struct Event<T> {
 pub struct EventStream<T, E> {
     source: Source,
     parser: SseParser,
+    /// The id a reconnection resumed from, until an event with another id comes: an event
+    /// the server sends again with it is not delivered twice.
+    resumed_from: Option<String>,
+    /// The id of the last event dispatched (WHATWG's "last event ID string": an `id` line
+    /// of an event the connection cut short does not count), which a reconnection names.
+    last_dispatched: Option<String>,
     ready: VecDeque<Result<Event<T>, Error<E>>>,
     decode: fn(&str) -> Result<T, (String, String)>,
     on_error: fn(Raw) -> Error<E>,
@@ -247,13 +403,40 @@ impl<T, E> EventStream<T, E> {
                 // Per WHATWG, an event not ended by a blank line when the stream ends is dropped.
                 Poll::Ready(Chunk::End) => self.source.finished = true,
                 Poll::Ready(Chunk::Failed(e)) => {
-                    self.source.finished = true;
-                    self.ready.push_back(Err(Error::Transport(e)));
+                    // Resumed from the last id the server gave, if it gave one.
+                    let id = self.last_dispatched.clone();
+                    let failed = match id {
+                        Some(id) => {
+                            let retry = self.parser.retry;
+                            self.source
+                                .resume_from(id.clone(), retry, e)
+                                .map(|()| {
+                                    self.parser.reconnected();
+                                    self.resumed_from = Some(id);
+                                })
+                                .err()
+                        }
+                        None => Some(e),
+                    };
+                    if let Some(e) = failed {
+                        self.source.finished = true;
+                        self.ready.push_back(Err(Error::Transport(e)));
+                    }
                 }
                 Poll::Ready(Chunk::Data(bytes)) => {
                     let mut events = Vec::new();
                     let fed = self.parser.feed(&bytes, &mut events);
                     for raw in events {
+                        if raw.id.is_some() {
+                            self.last_dispatched.clone_from(&raw.id);
+                        }
+                        if let Some(from) = self.resumed_from.take()
+                            && raw.id.as_deref() == Some(from.as_str())
+                        {
+                            // The event resumed from, sent again.
+                            self.resumed_from = Some(from);
+                            continue;
+                        }
                         let item = self.typed(raw);
                         let failed = item.is_err();
                         self.ready.push_back(item);
@@ -483,7 +666,31 @@ pub struct SseParser {
     size: usize,
 }
 
+/// The header a reconnection names the last event id in (WHATWG).
+static LAST_EVENT_ID: http::HeaderName = http::HeaderName::from_static("last-event-id");
+
+/// The delay before reconnection `attempt` (1 for the first): the server's `retry:` when it
+/// gave one, else the policy's backoff.
+fn wait_before(policy: &RetryPolicy, server: Option<u64>, attempt: u32) -> std::time::Duration {
+    match server {
+        Some(ms) => std::time::Duration::from_millis(ms),
+        None => policy.backoff(attempt, retry::jitter()),
+    }
+}
+
 impl SseParser {
+    /// A new connection of the same stream: what the broken one left unfinished is dropped
+    /// (an event is only delivered once its blank line came), the reconnection delay is kept,
+    /// and the last event id starts unset (the reader keeps the one it resumed from), so that
+    /// an event the server sends again with that id is told from a new one.
+    pub fn reconnected(&mut self) {
+        let retry = self.retry;
+        *self = SseParser {
+            retry,
+            ..SseParser::default()
+        };
+    }
+
     /// Feeds one chunk; pushes the events it completes. Err when an event grows beyond
     /// [`MAX_ITEM_BYTES`] (the events before it are still pushed).
     pub fn feed(&mut self, mut chunk: &[u8], out: &mut Vec<RawEvent>) -> Result<(), String> {

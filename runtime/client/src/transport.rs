@@ -18,14 +18,16 @@ use super::random;
 use super::ratelimit::{self, RateLimit};
 use super::response::{DEPRECATION, Raw, ResponseValue, SUNSET};
 use super::retry::{self, Decision, Instant, Outcome, RetryPolicy, TransportErrorKind};
-use super::stream::Streamed;
+use super::stream::{Resume, Streamed};
 use super::trace;
 use tracing::Instrument;
 
-/// One attempt's response: read whole, or (a success of a streamed operation) not yet read.
+/// One attempt's response: read whole, or (a success of a streamed operation) not yet read,
+/// with what resuming it takes.
 enum Received {
     Complete(Raw),
-    Live(reqwest::Response),
+    // Boxed: the request kept for resuming is large, and most answers are not streams.
+    Live(reqwest::Response, Option<Box<Resume>>),
 }
 
 /// What [`Transport::send`] needs to know about an operation; the generator emits one static
@@ -190,7 +192,7 @@ impl Transport {
         match self.send_with(op, schemes, build, false).await? {
             Received::Complete(raw) => Ok(raw),
             // Not asked for; read whole all the same.
-            Received::Live(response) => Streamed::live(response).into_raw().await,
+            Received::Live(response, _) => Streamed::live(response, None).into_raw().await,
         }
     }
 
@@ -238,7 +240,7 @@ impl Transport {
     {
         Ok(match self.send_with(op, schemes, build, true).await? {
             Received::Complete(raw) => Streamed::complete(raw),
-            Received::Live(response) => Streamed::live(response),
+            Received::Live(response, resume) => Streamed::live(response, resume),
         })
     }
 
@@ -262,7 +264,9 @@ impl Transport {
         if !span.is_disabled() {
             match &result {
                 Ok(Received::Complete(raw)) => trace::record_status(&span, raw.status),
-                Ok(Received::Live(response)) => trace::record_status(&span, response.status()),
+                Ok(Received::Live(response, _)) => {
+                    trace::record_status(&span, response.status())
+                }
                 Err(e) => {
                     span.record("error.type", trace::error_type(e));
                 }
@@ -327,10 +331,16 @@ impl Transport {
                 tracing::Span::current().record("http.request.resend_count", attempt - 1);
             }
 
+            // A stream that drops is resumed with the same request (`Last-Event-ID` added):
+            // kept while its body can be sent again (bytes, not a stream).
+            let again = stream_success
+                .then(|| request.try_clone())
+                .flatten()
+                .map(|request| Box::new(Resume::new(self.http.clone(), request, retry.clone())));
             let delay = match self.execute(request, stream_success).await {
-                Ok(Received::Live(response)) => {
+                Ok(Received::Live(response, _)) => {
                     self.observe(op, response.headers());
-                    return Ok(Received::Live(response));
+                    return Ok(Received::Live(response, again));
                 }
                 Ok(Received::Complete(raw)) => {
                     self.observe(op, &raw.headers);
@@ -420,7 +430,7 @@ impl Transport {
             hook.on_response(status, response.headers());
         }
         if stream_success && status.is_success() {
-            return Ok(Received::Live(response));
+            return Ok(Received::Live(response, None));
         }
         // Taken, not copied: reading the body does not need them.
         let headers = std::mem::take(response.headers_mut());

@@ -469,3 +469,112 @@ async fn a_custom_method_goes_on_the_wire_by_its_name() {
     assert_eq!(srv.requests.recv().await.unwrap(), "QUERY /ticks HTTP/1.1");
     assert!(request::method("NOT A TOKEN").is_err());
 }
+
+// ---- an event stream that drops --------------------------------------------------------------
+
+/// Serves one connection per entry: reads the request head (sent back on `heads`), writes a
+/// chunked `text/event-stream` head and the chunks, then ends the body, or drops the socket
+/// mid-body when `cut`.
+async fn connections(script: Vec<(Vec<&'static str>, bool)>) -> (String, mpsc::UnboundedReceiver<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        for (chunks, cut) in script {
+            let (mut sock, _) = listener.accept().await.unwrap();
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") {
+                if sock.read(&mut byte).await.unwrap() == 0 {
+                    break;
+                }
+                head.push(byte[0]);
+            }
+            tx.send(String::from_utf8_lossy(&head).to_ascii_lowercase()).unwrap();
+            sock.write_all(&chunked_head("text/event-stream")).await.unwrap();
+            for chunk in chunks {
+                let framed = format!("{:x}\r\n{chunk}\r\n", chunk.len());
+                sock.write_all(framed.as_bytes()).await.unwrap();
+                sock.flush().await.unwrap();
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            if cut {
+                drop(sock);
+                continue;
+            }
+            let _ = sock.write_all(b"0\r\n\r\n").await;
+            let mut rest = [0u8; 16];
+            let _ = tokio::time::timeout(Duration::from_secs(5), sock.read(&mut rest)).await;
+        }
+    });
+    (base, rx)
+}
+
+/// A stream the server numbered is resumed after a cut: the request is sent again with
+/// `Last-Event-ID` after the server's `retry:` delay, the event the cut left unfinished is
+/// dropped, the one the server sends again is not delivered twice, and nothing is lost.
+#[tokio::test]
+async fn an_event_stream_cut_off_is_resumed_with_last_event_id() {
+    let (base, mut heads) = connections(vec![
+        (
+            vec![
+                "id: 1\ndata: {\"n\":1}\n\n",
+                "id: 2\nretry: 30\ndata: {\"n\":2}\n\n",
+                "id: 3\ndata: {\"n\":",
+            ],
+            true,
+        ),
+        (
+            vec!["id: 2\ndata: {\"n\":2}\n\n", "id: 3\ndata: {\"n\":3}\n\n"],
+            false,
+        ),
+    ])
+    .await;
+    let t = transport(&base);
+    let mut events = t
+        .send_streaming(&WATCH, SCHEMES, |http, base| {
+            http.get(request::url(base, "/ticks", ""))
+        })
+        .await
+        .unwrap()
+        .event_stream::<Tick, WatchError>(watch_error)
+        .into_inner();
+    let mut got = Vec::new();
+    while let Some(event) = events.next().await {
+        let event = event.unwrap_or_else(|e| panic!("after {got:?}: {e}"));
+        got.push((event.id.clone(), event.data.n));
+    }
+    assert_eq!(
+        got,
+        [
+            (Some("1".to_string()), 1),
+            (Some("2".to_string()), 2),
+            (Some("3".to_string()), 3)
+        ]
+    );
+    let first = heads.recv().await.unwrap();
+    assert!(!first.contains("last-event-id"), "{first}");
+    let second = heads.recv().await.unwrap();
+    assert!(second.contains("last-event-id: 2\r\n"), "{second}");
+}
+
+/// A stream the server never numbered cannot be resumed without losing or repeating events:
+/// a cut ends it with the transport error, and nothing is sent again.
+#[tokio::test]
+async fn an_event_stream_without_ids_is_not_resumed() {
+    let (base, mut heads) = connections(vec![(vec!["data: {\"n\":1}\n\n"], true)]).await;
+    let t = transport(&base);
+    let mut events = t
+        .send_streaming(&WATCH, SCHEMES, |http, base| {
+            http.get(request::url(base, "/ticks", ""))
+        })
+        .await
+        .unwrap()
+        .event_stream::<Tick, WatchError>(watch_error)
+        .into_inner();
+    assert_eq!(events.next().await.unwrap().unwrap().data, Tick { n: 1 });
+    assert!(matches!(events.next().await, Some(Err(Error::Transport(_)))));
+    assert!(events.next().await.is_none());
+    heads.recv().await.unwrap();
+    assert!(heads.try_recv().is_err(), "not sent again");
+}

@@ -67,7 +67,7 @@ const SECURITY_SCHEMES: &[SecurityScheme] = &[
 /// (`Authorization`, `Content-Type`, rate-limit, `Retry-After`, deprecation).
 const CORS: DocumentCors = DocumentCors {
     methods: &["GET", "POST", "PURGE", "QUERY"],
-    request_headers: &[],
+    request_headers: &["last-event-id"],
     response_headers: &[],
 };
 
