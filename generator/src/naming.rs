@@ -511,7 +511,8 @@ pub fn operation_from_route(method: &str, path: &str) -> String {
 /// - FastAPI: `{function}{path}` with every non-word character made `_`, then `_{method}`
 ///   (`create_item` on `POST /items/` → `create_item_items__post`); runs of `_` are compared
 ///   as one, so ids that a tool tidied still match.
-/// - NestJS (`@nestjs/swagger`): `{Controller}_{method}` (`CatsController_findAll`).
+/// - NestJS (`@nestjs/swagger`) and LoopBack 4: `{Controller}_{method}`, `{Controller}.{method}`
+///   (`CatsController_findAll`, `TodoController.findById`).
 /// - Spring (springfox): `{method}Using{METHOD}`, `_{n}` after it for a repeated name
 ///   (`getUserUsingGET_1`).
 pub fn framework_plain_name(id: &str, method: &str, path: &str) -> Option<String> {
@@ -544,7 +545,7 @@ pub fn framework_plain_name(id: &str, method: &str, path: &str) -> Option<String
     {
         return Some(plain.to_owned());
     }
-    if let Some((controller, plain)) = id.split_once('_')
+    if let Some((controller, plain)) = id.split_once(['_', '.'])
         && controller.len() > "Controller".len()
         && controller.ends_with("Controller")
         && controller.chars().all(char::is_alphanumeric)
@@ -592,6 +593,12 @@ mod tests {
             ),
             ("root__get", "get", "/", Some("root")),
             ("CatsController_findAll", "get", "/cats", Some("findAll")),
+            (
+                "TodoController.findById",
+                "get",
+                "/todos/{id}",
+                Some("findById"),
+            ),
             ("getUserUsingGET", "get", "/users/{id}", Some("getUser")),
             (
                 "getUserUsingGET_1",

@@ -22,6 +22,23 @@ pub(crate) struct Document {
     pub split: bool,
 }
 
+impl Document {
+    /// A document of one file, named by its path.
+    pub(crate) fn single(path: &Path) -> Document {
+        let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let root = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Document {
+            base,
+            label: root.clone(),
+            root,
+            split: false,
+        }
+    }
+}
+
 /// The documents under each of `dirs`, in order; labels start with the folder's name when
 /// `prefixed` (several folders: `openapi-corpus/openai/openapi.yaml`).
 pub(crate) fn find(dirs: &[PathBuf], prefixed: bool) -> Result<Vec<Document>, String> {

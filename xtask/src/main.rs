@@ -8,6 +8,7 @@ mod corpus_docs;
 mod fuzz;
 mod mutants;
 mod public_api;
+mod real_servers;
 mod schema_suite;
 mod serve_corpus;
 
@@ -147,6 +148,7 @@ fn main() -> ExitCode {
         Some("codegen") => return codegen::main(&args[1..]),
         Some("corpus") => corpus::main(&args[1..]),
         Some("calls") => calls::main(&args[1..]),
+        Some("real-servers") => real_servers::main(&args[1..]),
         Some("compat") => compat::main(&args[1..]),
         Some("diff") => return apigen_cli::run(&args, codegen::invocation()),
         // `apigen mock` with this checkout's runtime crates.

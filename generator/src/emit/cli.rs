@@ -870,6 +870,9 @@ fn run_and_report(
                     if !operation.1 {
                         support::warn_deprecation(operation.0, response.headers());
                     }
+                    if !response.status_documented() {
+                        support::warn_undocumented(operation.0, response.status());
+                    }
                     if output.raw {
                         support::write_raw(response.raw_body());
                     } else {

@@ -525,6 +525,29 @@ fn name_aliases(api: &Api, commands: &mut [CliCommand]) {
 mod tests {
     use super::*;
 
+    /// An operation named like a local of the CLI's `run` (`json`, the `--json` flag's value)
+    /// gets a function of another name: `run` calls it beside that local.
+    #[test]
+    fn an_operation_named_like_a_local_of_run_is_named_apart() {
+        let (_, cli) = cli(r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /json:
+    get:
+      operationId: json
+      responses: {"200": {description: ok}}
+  /output:
+    get:
+      operationId: output
+      responses: {"200": {description: ok}}
+"#);
+        let functions: Vec<&str> = cli.commands.iter().map(|c| c.function.as_str()).collect();
+        assert_eq!(functions, ["json_2", "output_2"]);
+        let names: Vec<&str> = cli.commands.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["json", "output"]);
+    }
+
     /// FastAPI's `{function}_{path}_{method}` ids name the client's method and the command by
     /// the function alone where that is unique; the id stays an alias of the command.
     #[test]

@@ -471,6 +471,14 @@ pub fn warn_deprecation(operation: &str, headers: &http::HeaderMap) {
     eprintln!("warning: `{operation}` is deprecated{sunset}");
 }
 
+/// A success whose status the document does not list for the operation (read as its
+/// documented success), as a warning.
+pub fn warn_undocumented(operation: &str, status: http::StatusCode) {
+    eprintln!(
+        "warning: the server answered {status}, a status the document does not list for `{operation}`; read as its documented success"
+    );
+}
+
 /// `--raw`: the body as received, to standard output.
 pub fn write_raw(body: &[u8]) {
     use std::io::Write;

@@ -73,7 +73,11 @@ pub struct Resume {
 }
 
 impl Resume {
-    pub(super) fn new(http: reqwest::Client, request: reqwest::Request, policy: RetryPolicy) -> Self {
+    pub(super) fn new(
+        http: reqwest::Client,
+        request: reqwest::Request,
+        policy: RetryPolicy,
+    ) -> Self {
         Resume {
             http,
             request,

@@ -264,9 +264,7 @@ impl Transport {
         if !span.is_disabled() {
             match &result {
                 Ok(Received::Complete(raw)) => trace::record_status(&span, raw.status),
-                Ok(Received::Live(response, _)) => {
-                    trace::record_status(&span, response.status())
-                }
+                Ok(Received::Live(response, _)) => trace::record_status(&span, response.status()),
                 Err(e) => {
                     span.record("error.type", trace::error_type(e));
                 }

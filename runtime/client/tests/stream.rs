@@ -475,7 +475,9 @@ async fn a_custom_method_goes_on_the_wire_by_its_name() {
 /// Serves one connection per entry: reads the request head (sent back on `heads`), writes a
 /// chunked `text/event-stream` head and the chunks, then ends the body, or drops the socket
 /// mid-body when `cut`.
-async fn connections(script: Vec<(Vec<&'static str>, bool)>) -> (String, mpsc::UnboundedReceiver<String>) {
+async fn connections(
+    script: Vec<(Vec<&'static str>, bool)>,
+) -> (String, mpsc::UnboundedReceiver<String>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (tx, rx) = mpsc::unbounded_channel();
@@ -490,8 +492,11 @@ async fn connections(script: Vec<(Vec<&'static str>, bool)>) -> (String, mpsc::U
                 }
                 head.push(byte[0]);
             }
-            tx.send(String::from_utf8_lossy(&head).to_ascii_lowercase()).unwrap();
-            sock.write_all(&chunked_head("text/event-stream")).await.unwrap();
+            tx.send(String::from_utf8_lossy(&head).to_ascii_lowercase())
+                .unwrap();
+            sock.write_all(&chunked_head("text/event-stream"))
+                .await
+                .unwrap();
             for chunk in chunks {
                 let framed = format!("{:x}\r\n{chunk}\r\n", chunk.len());
                 sock.write_all(framed.as_bytes()).await.unwrap();
@@ -573,7 +578,10 @@ async fn an_event_stream_without_ids_is_not_resumed() {
         .event_stream::<Tick, WatchError>(watch_error)
         .into_inner();
     assert_eq!(events.next().await.unwrap().unwrap().data, Tick { n: 1 });
-    assert!(matches!(events.next().await, Some(Err(Error::Transport(_)))));
+    assert!(matches!(
+        events.next().await,
+        Some(Err(Error::Transport(_)))
+    ));
     assert!(events.next().await.is_none());
     heads.recv().await.unwrap();
     assert!(heads.try_recv().is_err(), "not sent again");

@@ -17,10 +17,10 @@
 pub(crate) mod check;
 mod pattern;
 mod prism;
-mod proxy;
+pub(crate) mod proxy;
 pub(crate) mod refs;
 mod report;
-mod requests;
+pub(crate) mod requests;
 mod values;
 
 use std::collections::BTreeSet;
@@ -385,6 +385,18 @@ fn generate(
         .collect();
     corpus::write_crates(ws, slug, &files)?;
     Ok(((json, api, plan), own))
+}
+
+/// Generates the client and the CLI of `doc` into `ws` as a round does (`cargo xtask
+/// real-servers` calls real servers with them): the document as JSON, the lowered API and
+/// the CLI's plan.
+pub(crate) fn generate_into(
+    doc: &crate::corpus_docs::Document,
+    label: &str,
+    slug: &str,
+    ws: &Path,
+) -> Result<Plan, String> {
+    generate(doc, label, slug, ws).map(|(plan, _)| plan)
 }
 
 fn first_line(text: &str) -> String {

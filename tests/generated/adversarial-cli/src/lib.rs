@@ -1600,6 +1600,9 @@ fn report<T, E: std::fmt::Debug + serde::Serialize>(
             if !operation.1 {
                 support::warn_deprecation(operation.0, response.headers());
             }
+            if !response.status_documented() {
+                support::warn_undocumented(operation.0, response.status());
+            }
             if output.raw {
                 support::write_raw(response.raw_body());
             } else {
