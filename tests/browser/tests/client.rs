@@ -115,6 +115,7 @@ async fn a_wrong_key_is_a_typed_401_with_the_servers_message() {
             status,
             headers,
             body: ListPetsError::Unauthorized(e),
+            ..
         }) => {
             assert_eq!(status.as_u16(), 401);
             assert_eq!(e.code, "unauthorized");
