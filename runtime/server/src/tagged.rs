@@ -65,15 +65,17 @@ pub trait Tagged: Sized {
 
 /// The value an unlisted tag came with, as the union keeps it ([`Tagged::unknown`]): not
 /// while the union is itself a variant being tried, where the outer union decides.
+///
+/// `refusal` is made only when it is said: a known tag, the usual case, costs nothing here.
 fn keep_unknown<'de, T: Tagged, D: Deserializer<'de>>(
     body: D,
-    refusal: String,
+    refusal: impl FnOnce() -> String,
 ) -> Result<T, D::Error> {
     if integer::in_union_trial() {
-        return Err(de::Error::custom(refusal));
+        return Err(de::Error::custom(refusal()));
     }
     let value = Value::deserialize(body)?;
-    T::unknown(value).ok_or_else(|| de::Error::custom(refusal))
+    T::unknown(value).ok_or_else(|| de::Error::custom(refusal()))
 }
 
 /// Reads a [`Tagged`] union (the body of its `Deserialize` impl).
@@ -93,10 +95,9 @@ fn from_value<T: Tagged>(value: Value) -> Result<T, String> {
     let Some(tag) = tag_of::<T>(&tag) else {
         return T::untagged(value);
     };
-    let refusal = unknown::<T>(tag);
     match T::variant(tag, WholeNumbers(value)) {
         Ok(read) => read.map_err(|e| e.to_string()),
-        Err(body) => keep_unknown::<T, _>(body, refusal).map_err(|e| e.to_string()),
+        Err(body) => keep_unknown::<T, _>(body, || unknown::<T>(tag)).map_err(|e| e.to_string()),
     }
 }
 
@@ -198,10 +199,9 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
                 pending: None,
                 map,
             };
-            let refusal = unknown::<T>(tag);
             return match T::variant(tag, de::value::MapAccessDeserializer::new(body)) {
                 Ok(read) => read,
-                Err(body) => keep_unknown::<T, _>(body, refusal),
+                Err(body) => keep_unknown::<T, _>(body, || unknown::<T>(tag)),
             };
         }
         Self::untagged(rest_of(kept, map)?)
