@@ -129,19 +129,7 @@ pub const SERVERS: &[Server] = &[
         package: "PyPI kinto 26.5.0",
         framework: "Pyramid and Cornice (Python)",
         fast: true,
-        install: |dir| {
-            run(Command::new("python3")
-                .args(["-m", "venv", "venv"])
-                .current_dir(dir))?;
-            run(Command::new(dir.join("venv/bin/pip"))
-                .args([
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    "kinto==26.5.0",
-                ])
-                .current_dir(dir))
-        },
+        install: |dir| pip_install(dir, "kinto==26.5.0"),
         start: |dir, port| {
             let run_dir = dir.join("run");
             let _ = std::fs::remove_dir_all(&run_dir);
@@ -318,19 +306,7 @@ pub const SERVERS: &[Server] = &[
         package: "PyPI jupyter-server 2.21.1",
         framework: "Tornado (Python)",
         fast: false,
-        install: |dir| {
-            run(Command::new("python3")
-                .args(["-m", "venv", "venv"])
-                .current_dir(dir))?;
-            run(Command::new(dir.join("venv/bin/pip"))
-                .args([
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    "jupyter-server==2.21.1",
-                ])
-                .current_dir(dir))
-        },
+        install: |dir| pip_install(dir, "jupyter-server==2.21.1"),
         start: |dir, port| {
             let run_dir = dir.join("run");
             let _ = std::fs::remove_dir_all(&run_dir);
@@ -452,6 +428,16 @@ pub const SERVERS: &[Server] = &[
         },
     },
 ];
+
+/// A virtual environment of its own in `dir/venv`, with `package` installed from PyPI.
+fn pip_install(dir: &Path, package: &str) -> Result<(), String> {
+    run(Command::new("python3")
+        .args(["-m", "venv", "venv"])
+        .current_dir(dir))?;
+    run(Command::new(dir.join("venv/bin/pip"))
+        .args(["install", "--quiet", "--disable-pip-version-check", package])
+        .current_dir(dir))
+}
 
 /// Runs an install or set-up command to its end.
 fn run(cmd: &mut Command) -> Result<(), String> {
