@@ -54,8 +54,8 @@ impl std::str::FromStr for PetStatus {
             other => {
                 Err(
                     format!(
-                        concat!("expected one of ", "`available`, `pending`, `sold`",
-                        ", got `{}`"), other
+                        "expected one of {}, got `{}`", "`available`, `pending`, `sold`",
+                        other
                     ),
                 )
             }

@@ -293,6 +293,17 @@ impl AdversarialApi for Service {
         ))
     }
 
+    async fn braces(
+        &self,
+        _ctx: &RequestContext,
+        params: BracesParams,
+    ) -> Result<BracesResponse, String> {
+        Ok(BracesResponse::Ok(types::BracesOkBody {
+            mark: params.mark,
+            kind: params.kind.as_str().to_string(),
+        }))
+    }
+
     async fn placeholders(
         &self,
         _ctx: &RequestContext,
@@ -785,4 +796,40 @@ fn a_struct_named_like_the_readers_parameters_reads_as_any_other() {
             .contains("invalid type: sequence, expected struct A"),
         "{err}"
     );
+}
+
+#[tokio::test]
+async fn strings_with_format_braces_are_checked_and_named_as_written() {
+    let client = client().await;
+    // The `const`, the default of an `enum` that lists `{a}` twice: both as written.
+    let answer = client.braces("const with ${<brackets>}").await.unwrap();
+    assert_eq!(
+        (answer.mark.as_str(), answer.kind.as_str()),
+        ("const with ${<brackets>}", "}b{")
+    );
+    let get = |query: &'static str| {
+        let url = format!("{}/ops/braces?{query}", client.base_url());
+        async move {
+            let r = common::raw_http()
+                .get(url)
+                .bearer_auth("key")
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        }
+    };
+    let (status, body) = get("mark=const%20with%20%24%7B%3Cbrackets%3E%7D&kind=%7Ba%7D").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""kind":"{a}""#), "{body}");
+    // Refusals name the values with their braces.
+    let (status, body) = get("mark=const%20with%20%24%7B%3Cbrackets%3E%7D&kind=b").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("expected one of `{a}`, `}b{`, got `b`"),
+        "{body}"
+    );
+    let (status, body) = get("mark=other").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("query/mark"), "{body}");
 }

@@ -221,6 +221,28 @@ impl RoutingApi for Echoes {
             ],
         )))
     }
+
+    async fn get_pair(
+        &self,
+        _: &RequestContext,
+        p: GetPairParams,
+    ) -> Result<GetPairResponse, String> {
+        Ok(GetPairResponse::Ok(echo(
+            "getPair",
+            &[("a", p.a), ("b", p.b.to_string())],
+        )))
+    }
+
+    async fn get_dated_account(
+        &self,
+        _: &RequestContext,
+        p: GetDatedAccountParams,
+    ) -> Result<GetDatedAccountResponse, String> {
+        Ok(GetDatedAccountResponse::Ok(echo(
+            "getDatedAccount",
+            &[("AccountSid", p.account_sid)],
+        )))
+    }
 }
 
 /// The service on a free port; its origin (`http://127.0.0.1:PORT`).
@@ -392,6 +414,14 @@ async fn every_key_reaches_its_operation_with_its_parameters() {
             "betaDeleteResponse",
             &[("response_id", "r1")],
         ),
+        // A parameter used twice: both places carry its one value.
+        ("GET", "/pairs/x/2/x", "getPair", &[("a", "x"), ("b", "2")]),
+        (
+            "GET",
+            "/2010-04-01/Accounts/AC5.json",
+            "getDatedAccount",
+            &[("AccountSid", "AC5")],
+        ),
     ];
     for (method, path, operation, expected) in cases {
         let (op, got) = reached(method, &format!("{api}{path}")).await;
@@ -437,6 +467,9 @@ async fn paths_no_key_describes_are_404_and_methods_405_with_allow() {
         "{}",
         a.json
     );
+    // A parameter used twice with two values is no path the key describes.
+    let a = send("GET", &format!("{api}/pairs/x/2/y")).await;
+    assert_eq!(a.status, 404, "{}", a.json);
     // Parameters read out of a segment are checked as the document says.
     let a = send("GET", &format!("{api}/Accounts/XY1.json")).await;
     assert_eq!(a.status, 400, "{}", a.json);
@@ -526,6 +559,15 @@ async fn the_generated_client_reaches_every_key() {
     assert_eq!(
         op(&client.beta_delete_response("r9").await.unwrap()),
         "betaDeleteResponse"
+    );
+    let pair = client.get_pair("a b", 3).await.unwrap();
+    assert_eq!(
+        (op(&pair), pair.params.clone().unwrap_or_default()),
+        ("getPair".to_string(), params(&[("a", "a b"), ("b", "3")]))
+    );
+    assert_eq!(
+        op(&client.get_dated_account("AC5").await.unwrap()),
+        "getDatedAccount"
     );
 }
 

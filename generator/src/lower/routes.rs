@@ -95,18 +95,21 @@ fn read_key(raw: &str) -> Result<Key, String> {
             for piece in &pieces {
                 push_piece(&mut template, piece.clone());
             }
+            // A parameter used again (`/{a}/{b}/{a}`, which OpenAPI allows) takes the same
+            // value in both places: its second segment is captured under a name of its own
+            // and read through the operation's pattern, which matches only equal values.
+            let again = pieces
+                .iter()
+                .any(|p| matches!(p, PathPiece::Param(name) if seen.contains(name)));
             for piece in &pieces {
                 if let PathPiece::Param(name) = piece {
-                    if seen.contains(name) {
-                        return Err(format!(
-                            "the parameter `{{{name}}}` appears twice in the path"
-                        ));
-                    }
                     seen.push(name.clone());
                 }
             }
             segments.push(match pieces.as_slice() {
-                [PathPiece::Param(name)] if is_capture_name(name) => Segment::Param(name.clone()),
+                [PathPiece::Param(name)] if is_capture_name(name) && !again => {
+                    Segment::Param(name.clone())
+                }
                 [] => Segment::Literal(String::new()),
                 [PathPiece::Text(t)] if axum_literal(t) => Segment::Literal(t.clone()),
                 _ => Segment::Pieces(pieces),
@@ -320,7 +323,9 @@ pub fn plan(ops: &mut [Operation], sink: &mut Sink) -> Vec<Route> {
         let serve = if simple {
             RouteServe::Methods(members.clone())
         } else {
-            let stem = naming::snake(&pattern);
+            // `/2010-04-01/…` snakes to `_2010_04_01_…`: `dispatch__2010` would not be
+            // snake case (rustc's `non_snake_case`).
+            let stem = naming::snake(&pattern).trim_start_matches('_').to_string();
             let stem = if stem.is_empty() {
                 "root".to_string()
             } else {
@@ -556,7 +561,6 @@ mod tests {
             ("/a/id}", "without its `{`"),
             ("/a/{}", "does not name a parameter"),
             ("/a/{x}{y}", "nothing between them"),
-            ("/a/{x}/b/{x}", "appears twice"),
             ("/a?b={c}", "holds a template"),
         ] {
             let err = read_key(key).unwrap_err();

@@ -635,7 +635,11 @@ impl<'s> SchemaRef<'s> {
 /// Variants for a string enumeration; values that are not identifiers get readable names.
 pub fn enum_variants<'v>(values: impl Iterator<Item = &'v str>) -> Vec<EnumVariant> {
     let mut scope = Scope::reserving(reserved::ENUM_VARIANTS);
+    // A value listed twice (`enum: [a, a]`, which JSON Schema only advises against) is one
+    // variant: two would make the second `match` arm unreachable.
+    let mut seen = std::collections::HashSet::new();
     values
+        .filter(|wire| seen.insert(*wire))
         .map(|wire| EnumVariant {
             rust: scope.claim(if wire.is_empty() {
                 "Empty".to_string()

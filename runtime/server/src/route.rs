@@ -48,20 +48,45 @@ impl PathPattern {
     /// Whether a request with these captured segments and this query string (without `?`) is
     /// one of this key's.
     pub fn matches(&self, captured: &PathParams, query: Option<&str>) -> bool {
-        self.segments.iter().all(|(capture, pieces)| {
-            captured_value(captured, capture)
-                .is_some_and(|value| split_segment(pieces, value, &mut |_, _| {}))
-        }) && self.query.iter().all(|(name, value)| {
-            query
-                .unwrap_or("")
-                .split('&')
-                .any(|pair| params::query_value(pair, name).is_some_and(|v| v == *value))
+        // A parameter the key uses twice must have one value: read it all, only then.
+        let segments_match = if self.repeats(captured) {
+            self.params(captured).is_some()
+        } else {
+            self.segments.iter().all(|(capture, pieces)| {
+                captured_value(captured, capture)
+                    .is_some_and(|value| split_segment(pieces, value, &mut |_, _| {}))
+            })
+        };
+        segments_match
+            && self.query.iter().all(|(name, value)| {
+                query
+                    .unwrap_or("")
+                    .split('&')
+                    .any(|pair| params::query_value(pair, name).is_some_and(|v| v == *value))
+            })
+    }
+
+    /// Whether a parameter the pattern reads out of a segment is read elsewhere too (another
+    /// segment, or a capture under its own name): `/pairs/{a}/{b}/{a}`.
+    fn repeats(&self, captured: &PathParams) -> bool {
+        let read = || self.segments.iter().flat_map(|(_, pieces)| pieces.iter());
+        read().any(|piece| {
+            let Piece::Param(name) = piece else {
+                return false;
+            };
+            // A capture the pattern reads is no value of its own (`{Sid}` of `{Sid}.json`).
+            let as_is = |capture: &str| !self.segments.iter().any(|(c, _)| *c == capture);
+            captured
+                .iter()
+                .any(|(capture, _)| capture == *name && as_is(capture))
+                || read().filter(|other| *other == piece).count() > 1
         })
     }
 
     /// The operation's path parameters, by their names in the document: the captures the
     /// pattern does not describe as they are, and the parameters read out of those it does.
-    /// `None` when a segment does not match.
+    /// `None` when a segment does not match, or a parameter the key uses twice
+    /// (`/{a}/{b}/{a}`) has two values.
     pub fn params(&self, captured: &PathParams) -> Option<PathParams> {
         let mut out: Vec<(String, String)> = captured
             .iter()
@@ -74,11 +99,13 @@ impl PathPattern {
             if !split_segment(pieces, value, &mut |name, v| found.push((name, v))) {
                 return None;
             }
-            out.extend(
-                found
-                    .into_iter()
-                    .map(|(name, v)| (name.to_owned(), v.to_owned())),
-            );
+            for (name, v) in found {
+                match out.iter().find(|(n, _)| n.as_str() == name) {
+                    Some((_, seen)) if seen.as_str() != v => return None,
+                    Some(_) => {}
+                    None => out.push((name.to_owned(), v.to_owned())),
+                }
+            }
         }
         Some(out.into_iter().collect())
     }

@@ -242,9 +242,43 @@ pub(super) const PRELUDE: &[&str] = &[
 
 /// Plain words and spellings that differ only in case or punctuation.
 pub(super) const WORDS: &[&str] = &[
-    "pet", "Pet", "pets", "id", "ID", "name", "status", "tag", "owner", "item", "order", "user-id",
-    "user_id", "userId", "UserId", "data", "list", "count", "limit", "page", "kind", "note",
-    "x-trace", "X-Trace", "a.b", "a b", "2fa", "_x", "1st", "ÄÖ", "$ref", "+1", "-1",
+    "pet",
+    "Pet",
+    "pets",
+    "id",
+    "ID",
+    "name",
+    "status",
+    "tag",
+    "owner",
+    "item",
+    "order",
+    "user-id",
+    "user_id",
+    "userId",
+    "UserId",
+    "data",
+    "list",
+    "count",
+    "limit",
+    "page",
+    "kind",
+    "note",
+    "x-trace",
+    "X-Trace",
+    "a.b",
+    "a b",
+    "2fa",
+    "_x",
+    "1st",
+    "ÄÖ",
+    "$ref",
+    "+1",
+    "-1",
+    // Format-string braces, which a value must never carry into generated `format!` strings.
+    "{x}",
+    "a}{b",
+    "${<brackets>}",
 ];
 
 /// Every name the fuzzer draws from.
@@ -339,8 +373,10 @@ pub(super) fn document(seed: u64) -> Value {
         for _ in 0..g.rng.below(3) {
             if g.rng.chance(50) {
                 let t = g.plain_name();
+                // A name drawn again is used again: OpenAPI lets one parameter stand in two
+                // places of a path (both take its value).
+                path.push_str(&format!("/{{{t}}}"));
                 if !templates.contains(&t) {
-                    path.push_str(&format!("/{{{t}}}"));
                     templates.push(t);
                 }
             } else {

@@ -11,7 +11,8 @@ pub fn nominal_alias_cycles(types: &mut [TypeDef]) {
     fn named<'a>(ty: &'a TypeRef, out: &mut Vec<&'a str>) {
         match ty {
             TypeRef::Named(n) => out.push(n),
-            TypeRef::Vec(t) | TypeRef::Map(t) => named(t, out),
+            // `Option<T>` holds its `T` inline as much as `Vec<T>` names it.
+            TypeRef::Vec(t) | TypeRef::Map(t) | TypeRef::Nullable(t) => named(t, out),
             TypeRef::Tuple(items) => items.iter().for_each(|t| named(t, out)),
             _ => {}
         }

@@ -90,6 +90,8 @@ pub fn cli() -> Command {
         #[cfg(feature = "ops")]
         placeholders_command,
         #[cfg(feature = "ops")]
+        braces_command,
+        #[cfg(feature = "ops")]
         clone_command,
         #[cfg(feature = "ops")]
         _1st_command,
@@ -256,6 +258,8 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "get" => get(&call, m),
         #[cfg(feature = "ops")]
         "placeholders" => placeholders(&call, m),
+        #[cfg(feature = "ops")]
+        "braces" => braces(&call, m),
         #[cfg(feature = "ops")]
         "clone" => clone(&call, m),
         #[cfg(feature = "ops")]
@@ -1287,6 +1291,47 @@ fn placeholders(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .runtime
         .block_on(call.client.placeholders_with(&baz_2, &body, options));
     Ok(finish(&call.client, ("placeholders", false), result, call.json, call.output))
+}
+
+/// `braces`: its flags and help.
+#[cfg(feature = "ops")]
+fn braces_command() -> Command {
+    Command::new("braces")
+        .about(
+            "Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.",
+        )
+        .long_about(
+            "Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.\n\n`GET /ops/braces` (operation `braces`).",
+        )
+        .arg(
+            Arg::new("mark")
+                .long("mark")
+                .value_name("TEXT")
+                .required(true)
+                .help("query parameter `mark`"),
+        )
+        .arg(
+            Arg::new("kind")
+                .long("kind")
+                .value_name("VALUE")
+                .required(false)
+                .help("query parameter `kind`"),
+        )
+}
+
+/// `braces`: calls `braces`.
+#[cfg(feature = "ops")]
+fn braces(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(
+            support::usage("ADVERSARIAL_API_KEY is not set; set it to your API key"),
+        );
+    }
+    let mark: String = support::required(m, "mark")?;
+    let options = BracesOptions::default()
+        .with_kind(support::optional::<types::BracesKind>(m, "kind")?);
+    let result = call.runtime.block_on(call.client.braces_with(&mark, options));
+    Ok(finish(&call.client, ("braces", false), result, call.json, call.output))
 }
 
 /// `clone`: its flags and help.

@@ -1264,6 +1264,66 @@ impl Client {
         }
     }
 
+    /// Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.
+    ///
+    /// `GET /ops/braces` (operation `braces`).
+    ///
+    /// Sends none of the optional parameters; [`braces_with`](Self::braces_with) takes them.
+    #[cfg(feature = "ops")]
+    pub async fn braces(
+        &self,
+        mark: &str,
+    ) -> Result<ResponseValue<types::BracesOkBody>, Error<BracesError>> {
+        self.braces_with(mark, BracesOptions::default()).await
+    }
+
+    /// [`braces`](Self::braces) with the optional parameters in `options`.
+    ///
+    /// `GET /ops/braces` (operation `braces`).
+    #[cfg(feature = "ops")]
+    pub async fn braces_with(
+        &self,
+        mark: &str,
+        options: BracesOptions,
+    ) -> Result<ResponseValue<types::BracesOkBody>, Error<BracesError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "braces",
+            path: "/ops/braces",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["build"], &["timeout"]],
+            idempotency_key: false,
+        };
+        let path = "/ops/braces";
+        let mut query = Query::new();
+        query.append("mark", mark);
+        query.append_opt("kind", options.kind.as_ref());
+        let query = query.finish();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, &query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::BracesOkBody, _>(),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::BracesOkBody, _>())
+            }
+            _ => Err(raw.undocumented_error(BracesError::Undocumented)),
+        }
+    }
+
     /// Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.
     ///
     /// `GET /ops/clone` (operation `clone`).
@@ -2414,6 +2474,38 @@ impl PlaceholdersOptions {
 pub enum PlaceholdersError {
     /// default: Every status reads the same way.
     Default(types::Placeholder),
+}
+
+/// Optional parameters of `braces`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "ops")]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BracesOptions {
+    /// (query parameter `kind`; the server uses `"}b{"` when unset)
+    pub kind: Option<types::BracesKind>,
+}
+
+#[cfg(feature = "ops")]
+impl BracesOptions {
+    /// Sets `kind` (`None` unsets it).
+    pub fn with_kind(mut self, kind: impl Into<Option<types::BracesKind>>) -> Self {
+        self.kind = kind.into();
+        self
+    }
+}
+
+/// The documented error answers of `braces`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum BracesError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
 }
 
 /// Optional parameters of `clone`; `Default::default()` sets none, the `with_…` methods set one each.

@@ -2582,6 +2582,138 @@ impl ResultOkBody {
     }
 }
 
+/// Schema: `/paths/~1ops~1braces/get/parameters/1/schema`.
+#[cfg(feature = "ops")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BracesKind {
+    /// `{a}`
+    A,
+    /// `}b{`
+    B,
+    /// A value this client does not know (the server may have added it).
+    Unknown(String),
+}
+
+#[cfg(feature = "ops")]
+impl BracesKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::A => "{a}",
+            Self::B => "}b{",
+            Self::Unknown(other) => other,
+        }
+    }
+}
+
+#[cfg(feature = "ops")]
+impl std::str::FromStr for BracesKind {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
+        match value {
+            "{a}" => Ok(Self::A),
+            "}b{" => Ok(Self::B),
+            other => Ok(Self::Unknown(other.to_string())),
+        }
+    }
+}
+
+#[cfg(feature = "ops")]
+impl std::fmt::Display for BracesKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "ops")]
+impl Serialize for BracesKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "ops")]
+impl<'de> Deserialize<'de> for BracesKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::response::from_str_value(deserializer)
+    }
+}
+
+#[cfg(feature = "ops")]
+impl crate::runtime::request::ToParam for BracesKind {
+    fn to_param(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// Schema: `/paths/~1ops~1braces/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "ops")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BracesOkBody {
+    pub mark: String,
+    pub kind: String,
+}
+
+#[cfg(feature = "ops")]
+impl crate::runtime::object::Object for BracesOkBody {
+    const NAME: &'static str = "BracesOkBody";
+
+    const FIELDS: &'static [&'static str] = &["mark", "kind"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "mark" => Some(0),
+            "kind" => Some(1),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut mark = None;
+        let mut kind = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut mark, "mark")?,
+                Some(1) => object::field(&mut map, &mut kind, "kind")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            mark: object::required(mark, "mark")?,
+            kind: object::required(kind, "kind")?,
+        })
+    }
+}
+
+#[cfg(feature = "ops")]
+impl<'de> Deserialize<'de> for BracesOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
+}
+
+#[cfg(feature = "ops")]
+impl BracesOkBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(mark: impl Into<String>, kind: impl Into<String>) -> Self {
+        Self {
+            mark: mark.into(),
+            kind: kind.into(),
+        }
+    }
+}
+
 /// Schema: `/paths/~1ops~11st/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

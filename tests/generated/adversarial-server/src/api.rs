@@ -281,6 +281,19 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(PlaceholdersResponse::Unimplemented) }
     }
 
+    /// Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.
+    ///
+    /// `GET /ops/braces` (operation `braces`).
+    #[cfg(feature = "ops")]
+    fn braces(
+        &self,
+        ctx: &RequestContext,
+        params: BracesParams,
+    ) -> impl Future<Output = Result<BracesResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(BracesResponse::Unimplemented) }
+    }
+
     /// Named like `Clone::clone`, which `Arc` (the router's handle on the implementation) has too.
     ///
     /// `GET /ops/clone` (operation `clone`).
@@ -998,6 +1011,32 @@ pub struct PlaceholdersParams {
 pub enum PlaceholdersResponse {
     /// default: Every status reads the same way.
     Default(http::StatusCode, types::Placeholder),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `braces` (`GET /ops/braces`), parsed and checked.
+#[cfg(feature = "ops")]
+#[derive(Debug, Clone, PartialEq)]
+pub struct BracesParams {
+    /// (query parameter `mark`)
+    pub mark: String,
+    /// (query parameter `kind`, default `"}b{"`)
+    pub kind: types::BracesKind,
+}
+
+/// What `braces` answers: one variant per documented status, and [`Unimplemented`](BracesResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[cfg(feature = "ops")]
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum BracesResponse {
+    /// 200: The values read.
+    Ok(types::BracesOkBody),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,

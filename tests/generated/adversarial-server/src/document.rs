@@ -1238,6 +1238,60 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/ops/braces": {
+      "get": {
+        "operationId": "braces",
+        "summary": "Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.",
+        "parameters": [
+          {
+            "name": "mark",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "const": "const with ${<brackets>}"
+            }
+          },
+          {
+            "name": "kind",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "{a}",
+                "{a}",
+                "}b{"
+              ],
+              "default": "}b{"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The values read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "mark",
+                    "kind"
+                  ],
+                  "properties": {
+                    "mark": {
+                      "type": "string"
+                    },
+                    "kind": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/ops/clone": {
       "get": {
         "operationId": "clone",
@@ -1887,6 +1941,24 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Placeholder'}
+  /ops/braces:
+    get:
+      operationId: braces
+      summary: 'Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.'
+      parameters:
+        - {name: mark, in: query, required: true, schema: {type: string, const: 'const with ${<brackets>}'}}
+        - {name: kind, in: query, schema: {type: string, enum: ['{a}', '{a}', '}b{'], default: '}b{'}}
+      responses:
+        '200':
+          description: The values read.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [mark, kind]
+                properties:
+                  mark: {type: string}
+                  kind: {type: string}
   /ops/clone:
     get:
       operationId: clone

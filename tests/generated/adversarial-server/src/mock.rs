@@ -312,6 +312,20 @@ impl AdversarialApi for Mock {
         )
     }
 
+    /// `GET /ops/braces`: the 200 answer.
+    #[cfg(feature = "ops")]
+    async fn braces(
+        &self,
+        _ctx: &RequestContext,
+        _params: BracesParams,
+    ) -> Result<BracesResponse, MockError> {
+        let body: types::BracesOkBody = mock::value(
+            "braces: 200 body",
+            &[r#"{"mark":"string","kind":"string"}"#],
+        )?;
+        Ok(BracesResponse::Ok(body))
+    }
+
     /// `GET /ops/clone`: the 200 answer.
     #[cfg(feature = "ops")]
     async fn clone(

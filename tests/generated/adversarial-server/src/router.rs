@@ -250,6 +250,14 @@ pub fn router<A: AdversarialApi>(api: Arc<A>, config: ServerConfig) -> axum::Rou
     #[cfg(feature = "ops")]
     let routes = routes
         .route(
+            &layer::route_path(&base, "/ops/braces"),
+            routing::get_service(
+                layer::operation(&api, handle_braces::<A>).named("braces"),
+            ),
+        );
+    #[cfg(feature = "ops")]
+    let routes = routes
+        .route(
             &layer::route_path(&base, "/ops/clone"),
             routing::get_service(
                 layer::operation(&api, handle_clone::<A>).named("clone"),
@@ -1441,6 +1449,67 @@ fn serve_placeholders<A: AdversarialApi>(
     }
 }
 
+/// `GET /ops/braces`: see [`AdversarialApi::braces`].
+#[cfg(feature = "ops")]
+fn handle_braces<A: AdversarialApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_braces(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `braces` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[cfg(feature = "ops")]
+#[allow(clippy::manual_async_fn)]
+fn serve_braces<A: AdversarialApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(
+            parts.extensions.get(),
+            &[&["build"], &["timeout"]],
+        )?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let mark: Option<String> = raw
+                .required(Location::Query, "mark", &mut errors);
+            let kind: types::BracesKind = raw
+                .optional(Location::Query, "kind", &mut errors)
+                .unwrap_or(types::BracesKind::B);
+            let out = &mut errors;
+            if let Some(value) = &mark {
+                let at = "query/mark";
+                static SCHEMA: Held = Held::new(
+                    &crate::document::DOCUMENT,
+                    "/paths/~1ops~1braces/get/parameters/0/schema",
+                    false,
+                );
+                SCHEMA.check_typed(value, at, out);
+            }
+            let Some(mark) = mark else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            BracesParams { mark, kind }
+        };
+        let ctx = RequestContext::new("braces", scheme, parts);
+        let outcome = A::braces(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /ops/clone`: see [`AdversarialApi::clone`].
 #[cfg(feature = "ops")]
 fn handle_clone<A: AdversarialApi>(
@@ -2216,6 +2285,16 @@ impl PlaceholdersResponse {
         match self {
             Self::Default(status, body) => response::json(status, &body),
             Self::Unimplemented => Err(Problem::not_implemented("placeholders")),
+        }
+    }
+}
+
+#[cfg(feature = "ops")]
+impl BracesResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("braces")),
         }
     }
 }

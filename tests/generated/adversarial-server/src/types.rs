@@ -728,13 +728,7 @@ impl std::str::FromStr for Default2 {
         match value {
             "on" => Ok(Self::On),
             "off" => Ok(Self::Off),
-            other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`on`, `off`", ", got `{}`"), other
-                    ),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`on`, `off`", other)),
         }
     }
 }
@@ -1932,9 +1926,9 @@ impl std::str::FromStr for Kind {
             other => {
                 Err(
                     format!(
-                        concat!("expected one of ",
+                        "expected one of {}, got `{}`",
                         "`Ok`, `Err`, `Some`, `None`, `Unknown`, `Self`, `self`, `type`, `Result`",
-                        ", got `{}`"), other
+                        other
                     ),
                 )
             }
@@ -2505,12 +2499,7 @@ impl std::str::FromStr for Type {
             "type" => Ok(Self::Type),
             "self" => Ok(Self::Self_),
             other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`type`, `self`", ", got `{}`"),
-                        other
-                    ),
-                )
+                Err(format!("expected one of {}, got `{}`", "`type`, `self`", other))
             }
         }
     }
@@ -2771,6 +2760,145 @@ impl ResultOkBody {
 
 #[cfg(feature = "ops")]
 impl Validate for ResultOkBody {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/paths/~1ops~1braces/get/parameters/1/schema`.
+#[cfg(feature = "ops")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BracesKind {
+    /// `{a}`
+    A,
+    /// `}b{`
+    B,
+}
+
+#[cfg(feature = "ops")]
+impl BracesKind {
+    /// The value as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::A => "{a}",
+            Self::B => "}b{",
+        }
+    }
+}
+
+#[cfg(feature = "ops")]
+impl std::str::FromStr for BracesKind {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value {
+            "{a}" => Ok(Self::A),
+            "}b{" => Ok(Self::B),
+            other => Err(format!("expected one of {}, got `{}`", "`{a}`, `}b{`", other)),
+        }
+    }
+}
+
+#[cfg(feature = "ops")]
+impl std::fmt::Display for BracesKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "ops")]
+impl Serialize for BracesKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "ops")]
+impl<'de> Deserialize<'de> for BracesKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::runtime::body::from_str_value(deserializer)
+    }
+}
+
+#[cfg(feature = "ops")]
+impl crate::runtime::params::FromParam for BracesKind {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        raw.parse()
+    }
+}
+
+#[cfg(feature = "ops")]
+impl Validate for BracesKind {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/paths/~1ops~1braces/get/responses/200/content/application~1json/schema`.
+#[cfg(feature = "ops")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BracesOkBody {
+    pub mark: String,
+    pub kind: String,
+}
+
+#[cfg(feature = "ops")]
+impl crate::runtime::object::Object for BracesOkBody {
+    const NAME: &'static str = "BracesOkBody";
+
+    const FIELDS: &'static [&'static str] = &["mark", "kind"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "mark" => Some(0),
+            "kind" => Some(1),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut mark = None;
+        let mut kind = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut mark, "mark")?,
+                Some(1) => object::field(&mut map, &mut kind, "kind")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            mark: object::required(mark, "mark")?,
+            kind: object::required(kind, "kind")?,
+        })
+    }
+}
+
+#[cfg(feature = "ops")]
+impl<'de> Deserialize<'de> for BracesOkBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
+}
+
+#[cfg(feature = "ops")]
+impl BracesOkBody {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(mark: impl Into<String>, kind: impl Into<String>) -> Self {
+        Self {
+            mark: mark.into(),
+            kind: kind.into(),
+        }
+    }
+}
+
+#[cfg(feature = "ops")]
+impl Validate for BracesOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 

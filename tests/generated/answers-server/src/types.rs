@@ -215,13 +215,7 @@ impl std::str::FromStr for FunctionCallType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "function" => Ok(Self::Function),
-            other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`function`", ", got `{}`"), other
-                    ),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`function`", other)),
         }
     }
 }
@@ -353,11 +347,7 @@ impl std::str::FromStr for CustomCallType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "custom" => Ok(Self::Custom),
-            other => {
-                Err(
-                    format!(concat!("expected one of ", "`custom`", ", got `{}`"), other),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`custom`", other)),
         }
     }
 }
@@ -601,9 +591,7 @@ impl std::str::FromStr for BirdKind {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "bird" => Ok(Self::Bird),
-            other => {
-                Err(format!(concat!("expected one of ", "`bird`", ", got `{}`"), other))
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`bird`", other)),
         }
     }
 }
@@ -749,9 +737,7 @@ impl std::str::FromStr for FishKind {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "fish" => Ok(Self::Fish),
-            other => {
-                Err(format!(concat!("expected one of ", "`fish`", ", got `{}`"), other))
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`fish`", other)),
         }
     }
 }

@@ -670,9 +670,9 @@ impl std::str::FromStr for Odd {
             other => {
                 Err(
                     format!(
-                        concat!("expected one of ",
+                        "expected one of {}, got `{}`",
                         "``, `a b`, `A-B`, `+1`, `-1`, `ÄÖ`, `self`, `Self`, `type`, `unknown`, `Unknown`",
-                        ", got `{}`"), other
+                        other
                     ),
                 )
             }
@@ -1048,13 +1048,7 @@ impl std::str::FromStr for FunctionCallType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "function" => Ok(Self::Function),
-            other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`function`", ", got `{}`"), other
-                    ),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`function`", other)),
         }
     }
 }
@@ -1255,11 +1249,7 @@ impl std::str::FromStr for CustomKind {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "custom" => Ok(Self::Custom),
-            other => {
-                Err(
-                    format!(concat!("expected one of ", "`custom`", ", got `{}`"), other),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`custom`", other)),
         }
     }
 }
@@ -1332,8 +1322,8 @@ impl std::str::FromStr for SearchCallType {
             other => {
                 Err(
                     format!(
-                        concat!("expected one of ", "`search`, `search_preview`",
-                        ", got `{}`"), other
+                        "expected one of {}, got `{}`", "`search`, `search_preview`",
+                        other
                     ),
                 )
             }
@@ -1555,9 +1545,7 @@ impl std::str::FromStr for ShellCallType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "shell" => Ok(Self::Shell),
-            other => {
-                Err(format!(concat!("expected one of ", "`shell`", ", got `{}`"), other))
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`shell`", other)),
         }
     }
 }
@@ -1692,9 +1680,7 @@ impl std::str::FromStr for PatchCallType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "patch" => Ok(Self::Patch),
-            other => {
-                Err(format!(concat!("expected one of ", "`patch`", ", got `{}`"), other))
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`patch`", other)),
         }
     }
 }
@@ -1945,9 +1931,7 @@ impl std::str::FromStr for AutoChunkingType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "auto" => Ok(Self::Auto),
-            other => {
-                Err(format!(concat!("expected one of ", "`auto`", ", got `{}`"), other))
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`auto`", other)),
         }
     }
 }
@@ -2074,11 +2058,7 @@ impl std::str::FromStr for StaticChunkingType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "static" => Ok(Self::Static),
-            other => {
-                Err(
-                    format!(concat!("expected one of ", "`static`", ", got `{}`"), other),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`static`", other)),
         }
     }
 }
@@ -2294,8 +2274,8 @@ impl std::str::FromStr for ToolChoiceString {
             other => {
                 Err(
                     format!(
-                        concat!("expected one of ", "`none`, `auto`, `required`",
-                        ", got `{}`"), other
+                        "expected one of {}, got `{}`", "`none`, `auto`, `required`",
+                        other
                     ),
                 )
             }
@@ -3029,11 +3009,7 @@ impl std::str::FromStr for NullableKind {
         match value {
             "a" => Ok(Self::A),
             "b" => Ok(Self::B),
-            other => {
-                Err(
-                    format!(concat!("expected one of ", "`a`, `b`", ", got `{}`"), other),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`a`, `b`", other)),
         }
     }
 }
@@ -3106,8 +3082,8 @@ impl std::str::FromStr for HostedToolChoiceType {
             other => {
                 Err(
                     format!(
-                        concat!("expected one of ", "`file_search`, `web_search`",
-                        ", got `{}`"), other
+                        "expected one of {}, got `{}`", "`file_search`, `web_search`",
+                        other
                     ),
                 )
             }
@@ -3864,9 +3840,7 @@ impl std::str::FromStr for CakeKind {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "Cake" => Ok(Self::Cake),
-            other => {
-                Err(format!(concat!("expected one of ", "`Cake`", ", got `{}`"), other))
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`Cake`", other)),
         }
     }
 }
@@ -4020,9 +3994,7 @@ impl std::str::FromStr for TeaKind {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "Tea" => Ok(Self::Tea),
-            other => {
-                Err(format!(concat!("expected one of ", "`Tea`", ", got `{}`"), other))
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`Tea`", other)),
         }
     }
 }
@@ -4479,12 +4451,7 @@ impl std::str::FromStr for GetTreesIdTheme {
             "dark" => Ok(Self::Dark),
             "light" => Ok(Self::Light),
             other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`dark`, `light`", ", got `{}`"),
-                        other
-                    ),
-                )
+                Err(format!("expected one of {}, got `{}`", "`dark`, `light`", other))
             }
         }
     }
@@ -4778,12 +4745,7 @@ impl std::str::FromStr for CreateVideoMultipartStyle {
             "calm" => Ok(Self::Calm),
             "wild" => Ok(Self::Wild),
             other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`calm`, `wild`", ", got `{}`"),
-                        other
-                    ),
-                )
+                Err(format!("expected one of {}, got `{}`", "`calm`, `wild`", other))
             }
         }
     }

@@ -57,9 +57,8 @@ impl std::str::FromStr for Format {
             other => {
                 Err(
                     format!(
-                        concat!("expected one of ",
-                        "`hardcover`, `paperback`, `e-book`, `1st-edition`",
-                        ", got `{}`"), other
+                        "expected one of {}, got `{}`",
+                        "`hardcover`, `paperback`, `e-book`, `1st-edition`", other
                     ),
                 )
             }

@@ -320,8 +320,7 @@ impl std::str::FromStr for CommandStatus {
             other => {
                 Err(
                     format!(
-                        concat!("expected one of ", "`SUBMITTED`, `APPROVED`",
-                        ", got `{}`"), other
+                        "expected one of {}, got `{}`", "`SUBMITTED`, `APPROVED`", other
                     ),
                 )
             }
@@ -535,9 +534,7 @@ impl std::str::FromStr for ChangeAddedType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "added" => Ok(Self::Added),
-            other => {
-                Err(format!(concat!("expected one of ", "`added`", ", got `{}`"), other))
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`added`", other)),
         }
     }
 }
@@ -671,13 +668,7 @@ impl std::str::FromStr for ChangeRemovedType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "removed" => Ok(Self::Removed),
-            other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`removed`", ", got `{}`"), other
-                    ),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`removed`", other)),
         }
     }
 }
@@ -911,11 +902,7 @@ impl std::str::FromStr for RecordKind {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "record" => Ok(Self::Record),
-            other => {
-                Err(
-                    format!(concat!("expected one of ", "`record`", ", got `{}`"), other),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`record`", other)),
         }
     }
 }
@@ -1966,9 +1953,7 @@ impl std::str::FromStr for NoteType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "note" => Ok(Self::Note),
-            other => {
-                Err(format!(concat!("expected one of ", "`note`", ", got `{}`"), other))
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`note`", other)),
         }
     }
 }
@@ -2182,13 +2167,7 @@ impl std::str::FromStr for SearchCallType {
     fn from_str(value: &str) -> Result<Self, String> {
         match value {
             "search_call" => Ok(Self::SearchCall),
-            other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`search_call`", ", got `{}`"), other
-                    ),
-                )
-            }
+            other => Err(format!("expected one of {}, got `{}`", "`search_call`", other)),
         }
     }
 }
@@ -2324,12 +2303,7 @@ impl std::str::FromStr for PatchOutputType {
         match value {
             "patch_output" => Ok(Self::PatchOutput),
             other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`patch_output`", ", got `{}`"),
-                        other
-                    ),
-                )
+                Err(format!("expected one of {}, got `{}`", "`patch_output`", other))
             }
         }
     }
@@ -2467,12 +2441,7 @@ impl std::str::FromStr for RecordDigestAlgorithm {
             "sha256" => Ok(Self::Sha256),
             "sha512" => Ok(Self::Sha512),
             other => {
-                Err(
-                    format!(
-                        concat!("expected one of ", "`sha256`, `sha512`", ", got `{}`"),
-                        other
-                    ),
-                )
+                Err(format!("expected one of {}, got `{}`", "`sha256`, `sha512`", other))
             }
         }
     }

@@ -9,7 +9,9 @@
             feature = "files",
             feature = "templates",
             feature = "jobs",
-            feature = "responses"
+            feature = "responses",
+            feature = "pairs",
+            feature = "2010-04-01"
         )
     ),
     allow(unused_imports, dead_code, unused_variables)
@@ -83,6 +85,10 @@ pub fn cli() -> Command {
         beta_delete_response_command,
         #[cfg(feature = "responses")]
         get_response_command,
+        #[cfg(feature = "pairs")]
+        get_pair_command,
+        #[cfg(feature = "2010-04-01")]
+        get_dated_account_command,
     ];
     support::global_args(cmd, &["api"])
         .subcommands(subcommands.iter().map(|build| build()))
@@ -212,6 +218,10 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "beta-delete-response" => beta_delete_response(&call, m),
         #[cfg(feature = "responses")]
         "get-response" => get_response(&call, m),
+        #[cfg(feature = "pairs")]
+        "get-pair" => get_pair(&call, m),
+        #[cfg(feature = "2010-04-01")]
+        "get-dated-account" => get_dated_account(&call, m),
         other => Err(support::usage(&format!("unknown command `{other}`"))),
     }
 }
@@ -770,6 +780,72 @@ fn get_response(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         .runtime
         .block_on(call.client.get_response_with(&response_id, options));
     Ok(finish(&call.client, ("getResponse", false), result, call.json, call.output))
+}
+
+/// `get-pair`: its flags and help.
+#[cfg(feature = "pairs")]
+fn get_pair_command() -> Command {
+    Command::new("get-pair")
+        .about(
+            "A parameter used twice in the path (OpenAPI allows it); both places carry its value.",
+        )
+        .long_about(
+            "A parameter used twice in the path (OpenAPI allows it); both places carry its value.\n\n`GET /pairs/{a}/{b}/{a}` (operation `getPair`).",
+        )
+        .arg(
+            Arg::new("a")
+                .long("a")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `a`"),
+        )
+        .arg(
+            Arg::new("b")
+                .long("b")
+                .value_name("INTEGER")
+                .required(true)
+                .help("path parameter `b`"),
+        )
+}
+
+/// `get-pair`: calls `getPair`.
+#[cfg(feature = "pairs")]
+fn get_pair(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let a: String = support::required(m, "a")?;
+    let b: i64 = support::required(m, "b")?;
+    let result = call.runtime.block_on(call.client.get_pair(&a, b));
+    Ok(finish(&call.client, ("getPair", false), result, call.json, call.output))
+}
+
+/// `get-dated-account`: its flags and help.
+#[cfg(feature = "2010-04-01")]
+fn get_dated_account_command() -> Command {
+    Command::new("get-dated-account")
+        .about("A path that begins with a date, served by a dispatch function.")
+        .long_about(
+            "A path that begins with a date, served by a dispatch function.\n\n`GET /2010-04-01/Accounts/{AccountSid}.json` (operation `getDatedAccount`).",
+        )
+        .arg(
+            Arg::new("account-sid")
+                .long("account-sid")
+                .value_name("TEXT")
+                .required(true)
+                .help("path parameter `AccountSid`"),
+        )
+}
+
+/// `get-dated-account`: calls `getDatedAccount`.
+#[cfg(feature = "2010-04-01")]
+fn get_dated_account(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    if !call.credentials {
+        return Err(support::usage("ROUTING_API_KEY is not set; set it to your API key"));
+    }
+    let account_sid: String = support::required(m, "account-sid")?;
+    let result = call.runtime.block_on(call.client.get_dated_account(&account_sid));
+    Ok(finish(&call.client, ("getDatedAccount", false), result, call.json, call.output))
 }
 
 /// Prints the answer (or the error) and the requested extras; the exit status.

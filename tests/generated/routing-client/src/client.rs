@@ -11,7 +11,9 @@
             feature = "files",
             feature = "templates",
             feature = "jobs",
-            feature = "responses"
+            feature = "responses",
+            feature = "pairs",
+            feature = "2010-04-01"
         )
     ),
     allow(unused_imports, dead_code)
@@ -1008,6 +1010,99 @@ impl Client {
             _ => Err(raw.undocumented_error(GetResponseError::Undocumented)),
         }
     }
+
+    /// A parameter used twice in the path (OpenAPI allows it); both places carry its value.
+    ///
+    /// `GET /pairs/{a}/{b}/{a}` (operation `getPair`).
+    #[cfg(feature = "pairs")]
+    pub async fn get_pair(
+        &self,
+        a: &str,
+        b: i64,
+    ) -> Result<ResponseValue<types::Echo>, Error<GetPairError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "getPair",
+            path: "/pairs/{a}/{b}/{a}",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["bearerAuth"]],
+            idempotency_key: false,
+        };
+        let path = format!(
+            "/pairs/{}/{}/{}", request::encode_path_segment(& ToParam::to_param(a)),
+            request::encode_path_segment(& ToParam::to_param(& b)),
+            request::encode_path_segment(& ToParam::to_param(a))
+        );
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, &path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::Echo, _>(),
+            400 => Err(raw.api_error(GetPairError::BadRequest)),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(GetPairError::Undocumented)),
+        }
+    }
+
+    /// A path that begins with a date, served by a dispatch function.
+    ///
+    /// `GET /2010-04-01/Accounts/{AccountSid}.json` (operation `getDatedAccount`).
+    #[cfg(feature = "2010-04-01")]
+    pub async fn get_dated_account(
+        &self,
+        account_sid: &str,
+    ) -> Result<ResponseValue<types::Echo>, Error<GetDatedAccountError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "getDatedAccount",
+            path: "/2010-04-01/Accounts/{AccountSid}.json",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[&["bearerAuth"]],
+            idempotency_key: false,
+        };
+        let path = format!(
+            "/2010-04-01/Accounts/{}.json", request::encode_path_segment(&
+            ToParam::to_param(account_sid))
+        );
+        let query = "";
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, &path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::Echo, _>(),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Echo, _>())
+            }
+            _ => Err(raw.undocumented_error(GetDatedAccountError::Undocumented)),
+        }
+    }
 }
 
 /// The documented error answers of `getRoot`; the status and headers are on [`Error::Api`].
@@ -1300,6 +1395,38 @@ impl GetResponseOptions {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetResponseError {
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
+/// The documented error answers of `getPair`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[cfg(feature = "pairs")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetPairError {
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
+/// The documented error answers of `getDatedAccount`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[cfg(feature = "2010-04-01")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetDatedAccountError {
     /// An error status the document does not list for this operation, read as the
     /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
     Undocumented(types::Error),

@@ -13,7 +13,9 @@
             feature = "files",
             feature = "templates",
             feature = "jobs",
-            feature = "responses"
+            feature = "responses",
+            feature = "pairs",
+            feature = "2010-04-01"
         )
     ),
     allow(unused_imports, dead_code)

@@ -9,7 +9,9 @@
             feature = "files",
             feature = "templates",
             feature = "jobs",
-            feature = "responses"
+            feature = "responses",
+            feature = "pairs",
+            feature = "2010-04-01"
         )
     ),
     allow(unused_imports, dead_code)
@@ -221,6 +223,32 @@ pub trait RoutingApi: Send + Sync + 'static {
     ) -> impl Future<Output = Result<GetResponseResponse, Self::Error>> + Send {
         let _ = (ctx, params);
         async { Ok(GetResponseResponse::Unimplemented) }
+    }
+
+    /// A parameter used twice in the path (OpenAPI allows it); both places carry its value.
+    ///
+    /// `GET /pairs/{a}/{b}/{a}` (operation `getPair`).
+    #[cfg(feature = "pairs")]
+    fn get_pair(
+        &self,
+        ctx: &RequestContext,
+        params: GetPairParams,
+    ) -> impl Future<Output = Result<GetPairResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(GetPairResponse::Unimplemented) }
+    }
+
+    /// A path that begins with a date, served by a dispatch function.
+    ///
+    /// `GET /2010-04-01/Accounts/{AccountSid}.json` (operation `getDatedAccount`).
+    #[cfg(feature = "2010-04-01")]
+    fn get_dated_account(
+        &self,
+        ctx: &RequestContext,
+        params: GetDatedAccountParams,
+    ) -> impl Future<Output = Result<GetDatedAccountResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(GetDatedAccountResponse::Unimplemented) }
     }
 
     /// Turns an error of yours into the problem sent to the client. The default logs it
@@ -632,6 +660,58 @@ pub struct GetResponseParams {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum GetResponseResponse {
+    /// 200: Which operation answered, and what it read.
+    Ok(types::Echo),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `getPair` (`GET /pairs/{a}/{b}/{a}`), parsed and checked.
+#[cfg(feature = "pairs")]
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetPairParams {
+    /// (path parameter `a`)
+    pub a: String,
+    /// (path parameter `b`)
+    pub b: i64,
+}
+
+/// What `getPair` answers: one variant per documented status, and [`Unimplemented`](GetPairResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[cfg(feature = "pairs")]
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetPairResponse {
+    /// 200: Which operation answered, and what it read.
+    Ok(types::Echo),
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`), parsed and checked.
+#[cfg(feature = "2010-04-01")]
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetDatedAccountParams {
+    /// (path parameter `AccountSid`)
+    pub account_sid: String,
+}
+
+/// What `getDatedAccount` answers: one variant per documented status, and [`Unimplemented`](GetDatedAccountResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[cfg(feature = "2010-04-01")]
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum GetDatedAccountResponse {
     /// 200: Which operation answered, and what it read.
     Ok(types::Echo),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default

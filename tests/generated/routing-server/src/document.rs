@@ -12,7 +12,7 @@ pub static DOCUMENT: Document = Document {
   "info": {
     "title": "Routing",
     "version": "0.1.0",
-    "description": "A fixture for path keys axum's router cannot take as they are (issue 34): segments that\nmix parameters with text (`{Sid}.json`, `{name}.{format}`, `{name}:cancel`), paths of one\nshape under different parameter names, path keys that carry a query (`?beta=true`) beside\nthe same path without it, and the root path under a base path.\n"
+    "description": "A fixture for path keys axum's router cannot take as they are (issue 34): segments that\nmix parameters with text (`{Sid}.json`, `{name}.{format}`, `{name}:cancel`), paths of one\nshape under different parameter names, path keys that carry a query (`?beta=true`) beside\nthe same path without it, the root path under a base path, a parameter used twice in one\npath, and a path that begins with a date.\n"
   },
   "servers": [
     {
@@ -400,6 +400,59 @@ pub static DOCUMENT: Document = Document {
           }
         }
       }
+    },
+    "/pairs/{a}/{b}/{a}": {
+      "get": {
+        "operationId": "getPair",
+        "description": "A parameter used twice in the path (OpenAPI allows it); both places carry its value.",
+        "parameters": [
+          {
+            "name": "a",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "b",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Echo"
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/2010-04-01/Accounts/{AccountSid}.json": {
+      "get": {
+        "operationId": "getDatedAccount",
+        "description": "A path that begins with a date, served by a dispatch function.",
+        "parameters": [
+          {
+            "name": "AccountSid",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Echo"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -479,7 +532,8 @@ info:
     A fixture for path keys axum's router cannot take as they are (issue 34): segments that
     mix parameters with text (`{Sid}.json`, `{name}.{format}`, `{name}:cancel`), paths of one
     shape under different parameter names, path keys that carry a query (`?beta=true`) beside
-    the same path without it, and the root path under a base path.
+    the same path without it, the root path under a base path, a parameter used twice in one
+    path, and a path that begins with a date.
 servers:
   - url: http://127.0.0.1/api
 security:
@@ -632,6 +686,27 @@ paths:
       parameters:
         - {name: response_id, in: path, required: true, schema: {type: string}}
         - {name: include, in: query, schema: {type: string}}
+      responses:
+        "200":
+          $ref: "#/components/responses/Echo"
+  /pairs/{a}/{b}/{a}:
+    get:
+      operationId: getPair
+      description: A parameter used twice in the path (OpenAPI allows it); both places carry its value.
+      parameters:
+        - {name: a, in: path, required: true, schema: {type: string}}
+        - {name: b, in: path, required: true, schema: {type: integer}}
+      responses:
+        "200":
+          $ref: "#/components/responses/Echo"
+        "400":
+          $ref: "#/components/responses/Problem"
+  /2010-04-01/Accounts/{AccountSid}.json:
+    get:
+      operationId: getDatedAccount
+      description: A path that begins with a date, served by a dispatch function.
+      parameters:
+        - {name: AccountSid, in: path, required: true, schema: {type: string}}
       responses:
         "200":
           $ref: "#/components/responses/Echo"

@@ -9,7 +9,9 @@
             feature = "files",
             feature = "templates",
             feature = "jobs",
-            feature = "responses"
+            feature = "responses",
+            feature = "pairs",
+            feature = "2010-04-01"
         )
     ),
     allow(unused_imports, dead_code)
@@ -276,6 +278,34 @@ impl RoutingApi for Mock {
             &[r#"{"operation":"string","params":{}}"#],
         )?;
         Ok(GetResponseResponse::Ok(body))
+    }
+
+    /// `GET /pairs/{a}/{b}/{a}`: the 200 answer.
+    #[cfg(feature = "pairs")]
+    async fn get_pair(
+        &self,
+        _ctx: &RequestContext,
+        _params: GetPairParams,
+    ) -> Result<GetPairResponse, MockError> {
+        let body: types::Echo = mock::value(
+            "getPair: 200 body",
+            &[r#"{"operation":"string","params":{}}"#],
+        )?;
+        Ok(GetPairResponse::Ok(body))
+    }
+
+    /// `GET /2010-04-01/Accounts/{AccountSid}.json`: the 200 answer.
+    #[cfg(feature = "2010-04-01")]
+    async fn get_dated_account(
+        &self,
+        _ctx: &RequestContext,
+        _params: GetDatedAccountParams,
+    ) -> Result<GetDatedAccountResponse, MockError> {
+        let body: types::Echo = mock::value(
+            "getDatedAccount: 200 body",
+            &[r#"{"operation":"string","params":{}}"#],
+        )?;
+        Ok(GetDatedAccountResponse::Ok(body))
     }
 
     /// The 500 of an answer the mock has no value for, with its reasons.

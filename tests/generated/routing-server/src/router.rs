@@ -9,7 +9,9 @@
             feature = "files",
             feature = "templates",
             feature = "jobs",
-            feature = "responses"
+            feature = "responses",
+            feature = "pairs",
+            feature = "2010-04-01"
         )
     ),
     allow(unused_imports, dead_code, unused_variables)
@@ -160,6 +162,22 @@ pub fn router<A: RoutingApi>(api: Arc<A>, config: ServerConfig) -> axum::Router 
                 layer::operation(&api, dispatch_responses_response_id::<A>),
             ),
         );
+    #[cfg(feature = "pairs")]
+    let routes = routes
+        .route(
+            &layer::route_path(&base, "/pairs/{a}/{b}/{a_2}"),
+            routing::get_service(
+                layer::operation(&api, handle_get_pair::<A>).named("getPair"),
+            ),
+        );
+    #[cfg(feature = "2010-04-01")]
+    let routes = routes
+        .route(
+            &layer::route_path(&base, "/2010-04-01/Accounts/{AccountSid}"),
+            routing::any_service(
+                layer::operation(&api, dispatch_2010_04_01_accounts_account_sid::<A>),
+            ),
+        );
     #[cfg(feature = "root")]
     let routes = layer::route_root(
         routes,
@@ -241,6 +259,18 @@ const PATH_BETA_CREATE_RESPONSE: PathPattern = PathPattern {
 const PATH_BETA_GET_RESPONSE: PathPattern = PathPattern {
     segments: &[],
     query: &[("beta", "true")],
+};
+
+/// How `getPair` (`GET /pairs/{a}/{b}/{a}`) reads a request on its route.
+const PATH_GET_PAIR: PathPattern = PathPattern {
+    segments: &[("a_2", &[Piece::Param("a")])],
+    query: &[],
+};
+
+/// How `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`) reads a request on its route.
+const PATH_GET_DATED_ACCOUNT: PathPattern = PathPattern {
+    segments: &[("AccountSid", &[Piece::Param("AccountSid"), Piece::Text(".json")])],
+    query: &[],
 };
 
 /// `/Accounts/{Sid}`: the path keys it serves, tried in this order, then the method:
@@ -501,6 +531,47 @@ async fn dispatch_responses_response_id<A: RoutingApi>(
                     layer::dispatched(
                             "getResponse",
                             handle_get_response::<A>(api, request),
+                        )
+                        .await
+                }
+                _ => layer::method_not_allowed(&request, "GET,HEAD"),
+            }
+        }
+        Ok(_) => layer::refuse(&request, Problem::not_found()),
+        Err(problem) => layer::refuse(&request, problem),
+    }
+}
+
+/// `/2010-04-01/Accounts/{AccountSid}`: the path keys it serves, tried in this order, then the method:
+///
+/// - `/2010-04-01/Accounts/{AccountSid}.json`: `GET`, `HEAD`
+#[cfg(feature = "2010-04-01")]
+async fn dispatch_2010_04_01_accounts_account_sid<A: RoutingApi>(
+    api: Arc<A>,
+    request: Request,
+) -> Response {
+    let (request, chosen) = route::select(
+            request,
+            &[(&PATH_GET_DATED_ACCOUNT, "GET,HEAD")],
+        )
+        .await;
+    match chosen {
+        Ok(Some(0)) => {
+            match request.method().as_str() {
+                #[cfg(feature = "2010-04-01")]
+                "GET" => {
+                    layer::dispatched(
+                            "getDatedAccount",
+                            handle_get_dated_account::<A>(api, request),
+                        )
+                        .await
+                }
+
+                #[cfg(feature = "2010-04-01")]
+                "HEAD" => {
+                    layer::dispatched(
+                            "getDatedAccount",
+                            handle_get_dated_account::<A>(api, request),
                         )
                         .await
                 }
@@ -1293,6 +1364,103 @@ fn serve_get_response<A: RoutingApi>(
     }
 }
 
+/// `GET /pairs/{a}/{b}/{a}`: see [`RoutingApi::get_pair`].
+#[cfg(feature = "pairs")]
+fn handle_get_pair<A: RoutingApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_get_pair(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `getPair` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[cfg(feature = "pairs")]
+#[allow(clippy::manual_async_fn)]
+fn serve_get_pair<A: RoutingApi>(
+    api: Arc<A>,
+    mut parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = route::path_params(&mut parts, &PATH_GET_PAIR).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let a: Option<String> = raw.required(Location::Path, "a", &mut errors);
+            let b: Option<i64> = raw.required(Location::Path, "b", &mut errors);
+            let Some(a) = a else {
+                return Err(errors.into_problem());
+            };
+            let Some(b) = b else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            GetPairParams { a, b }
+        };
+        let ctx = RequestContext::new("getPair", scheme, parts);
+        let outcome = A::get_pair(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
+/// `GET /2010-04-01/Accounts/{AccountSid}.json`: see [`RoutingApi::get_dated_account`].
+#[cfg(feature = "2010-04-01")]
+fn handle_get_dated_account<A: RoutingApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_get_dated_account(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `getDatedAccount` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[cfg(feature = "2010-04-01")]
+#[allow(clippy::manual_async_fn)]
+fn serve_get_dated_account<A: RoutingApi>(
+    api: Arc<A>,
+    mut parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
+        let params = {
+            let mut errors = Violations::new();
+            let path = route::path_params(&mut parts, &PATH_GET_DATED_ACCOUNT).await?;
+            let raw = RawParams::from_parts(&parts, path);
+            let account_sid: Option<String> = raw
+                .required(Location::Path, "AccountSid", &mut errors);
+            let Some(account_sid) = account_sid else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            GetDatedAccountParams {
+                account_sid,
+            }
+        };
+        let ctx = RequestContext::new("getDatedAccount", scheme, parts);
+        let outcome = A::get_dated_account(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 #[cfg(feature = "root")]
 impl GetRootResponse {
     fn into_http(self) -> Result<Response, Problem> {
@@ -1462,6 +1630,27 @@ impl GetResponseResponse {
         match self {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::Unimplemented => Err(Problem::not_implemented("getResponse")),
+        }
+    }
+}
+
+#[cfg(feature = "pairs")]
+impl GetPairResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("getPair")),
+        }
+    }
+}
+
+#[cfg(feature = "2010-04-01")]
+impl GetDatedAccountResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("getDatedAccount")),
         }
     }
 }

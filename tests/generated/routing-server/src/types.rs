@@ -13,7 +13,9 @@
             feature = "files",
             feature = "templates",
             feature = "jobs",
-            feature = "responses"
+            feature = "responses",
+            feature = "pairs",
+            feature = "2010-04-01"
         )
     ),
     allow(unused_imports, dead_code)
@@ -208,10 +210,7 @@ impl std::str::FromStr for GetFileAsFormat {
             "gz" => Ok(Self::Gz),
             other => {
                 Err(
-                    format!(
-                        concat!("expected one of ", "`json`, `csv`, `gz`", ", got `{}`"),
-                        other
-                    ),
+                    format!("expected one of {}, got `{}`", "`json`, `csv`, `gz`", other),
                 )
             }
         }
