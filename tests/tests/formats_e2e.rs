@@ -204,6 +204,18 @@ async fn server_refuses_malformed_body_values_with_a_pointer() {
         ("related", json!([ID, "x"]), "/related/1"),
         ("holidays", json!({"leap": "29.02.2024"}), "/holidays/leap"),
         ("code", json!("zz"), "/code"),
+        // What RFC 3339 and RFC 9562 do not write, though jiff and the uuid crate read it.
+        ("at", json!("2024-06-19T15:22:45+01"), "/at"),
+        ("at", json!("2024-06-19T15:22:45-24:00"), "/at"),
+        ("at", json!("2024-06-19T15:22:60Z"), "/at"),
+        ("at", json!("2024-06-19 15:22:45Z"), "/at"),
+        ("day", json!("20240619"), "/day"),
+        ("id", json!("550e8400e29b41d4a716446655440000"), "/id"),
+        (
+            "id",
+            json!("urn:uuid:550e8400-e29b-41d4-a716-446655440000"),
+            "/id",
+        ),
     ];
     for (field, value, place) in cases {
         let mut body = good.clone();
@@ -236,6 +248,26 @@ async fn server_refuses_malformed_parameters_with_a_pointer() {
         get(format!("{ok}?day=2024-13-01"), vec![]).await,
         "query/day",
     );
+    // An offset of hours alone is ISO 8601's, not RFC 3339's.
+    assert_refused(
+        "query since +01",
+        get(format!("{ok}?since=2024-06-19T15:22:45%2B01"), vec![]).await,
+        "query/since",
+    );
+    assert_refused(
+        "path uuid without hyphens",
+        get("/events/550e8400e29b41d4a716446655440000".into(), vec![]).await,
+        "path/id",
+    );
+    // RFC 3339 bounds neither a fraction's digits nor forbids a leap second at 23:59 UTC.
+    for since in [
+        "2024-06-19T15:22:45.123456789012345%2B02:00",
+        "2016-12-31T23:59:60Z",
+        "2016-12-31t15:59:60.5-08:00",
+    ] {
+        let (status, body) = get(format!("{ok}?since={since}"), vec![]).await;
+        assert_eq!(status, 200, "{since}: {body}");
+    }
     assert_refused(
         "query related",
         get(format!("{ok}?related={ID},nope"), vec![]).await,

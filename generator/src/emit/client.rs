@@ -521,6 +521,7 @@ const CLIENT_IMPORTS: &[(&str, &str)] = &[
     ("crate::runtime::request", "request::"),
     ("crate::runtime::request::Query", "Query"),
     ("crate::runtime::request::ObjectQuery", "ObjectQuery::"),
+    ("crate::runtime::request::Style", "Style::"),
     ("crate::runtime::request::ToParam", "ToParam"),
     ("crate::runtime::response::Raw", "Raw"),
     ("crate::runtime::response::ResponseValue", "ResponseValue"),

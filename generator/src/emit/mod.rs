@@ -602,6 +602,19 @@ impl Walk<'_> {
     }
 }
 
+/// The runtime's `Style` of a parameter written as one value (`deepObject` is never one).
+pub(crate) fn style_tokens(style: crate::ir::Style) -> TokenStream {
+    use crate::ir::Style as S;
+    match style {
+        S::Simple | S::DeepObject => quote!(Style::Simple),
+        S::Label => quote!(Style::Label),
+        S::Matrix => quote!(Style::Matrix),
+        S::Form => quote!(Style::Form),
+        S::SpaceDelimited => quote!(Style::SpaceDelimited),
+        S::PipeDelimited => quote!(Style::PipeDelimited),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -8,7 +8,8 @@ use super::{
 };
 use crate::ir::{
     Api, BodyKind, Dispatcher, Location, ObjectStyle, Operation, Param, PathPattern, PathPiece,
-    QueryString, QueryStringKind, Response, RouteServe, Status, StreamFormat, TypeKind, TypeRef,
+    QueryString, QueryStringKind, Response, RouteServe, Status, StreamFormat, Style, TypeKind,
+    TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

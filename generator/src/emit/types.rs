@@ -399,7 +399,20 @@ fn object_read(name: &proc_macro2::Ident, s: &Struct, side: Side) -> TokenStream
         let rust = ident(&f.rust);
         let wire = &f.wire;
         let i = proc_macro2::Literal::usize_unsuffixed(i);
-        quote!(Some(#i) => object::field(&mut #map, &mut #rust, #wire)?,)
+        // The server holds formats with a type of their own to their RFCs (the runtime's
+        // `formats`), not to what their crates' readers take; the client reads leniently.
+        let exact = match (&f.ty, side, f.nullable) {
+            (TypeRef::DateTime, Side::Server, false) => Some(quote!(DATE_TIME)),
+            (TypeRef::Date, Side::Server, false) => Some(quote!(DATE)),
+            (TypeRef::Uuid, Side::Server, false) => Some(quote!(UUID)),
+            _ => None,
+        };
+        match exact {
+            Some(format) => quote!(
+                Some(#i) => object::field_exact(&mut #map, &mut #rust, #wire, &crate::runtime::formats::#format)?,
+            ),
+            None => quote!(Some(#i) => object::field(&mut #map, &mut #rust, #wire)?,),
+        }
     });
     let inits = s.fields.iter().map(|f| {
         let rust = ident(&f.rust);

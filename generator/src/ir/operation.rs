@@ -261,6 +261,8 @@ pub struct Param {
     /// A cookie of `style: cookie` (OpenAPI 3.2): the value is written and read as it is,
     /// without the percent-encoding of `style: form`.
     pub as_sent: bool,
+    /// `style`, as the document says or its location's default.
+    pub style: Style,
     /// Server-side default, as a Rust literal expression's source value.
     pub default: Option<serde_json::Value>,
     pub constraints: Constraints,
@@ -287,6 +289,23 @@ pub enum ObjectStyle {
     Joined,
     /// `deepObject`: `id[role]=admin`.
     Deep,
+    /// Written as one value in the parameter's [`Style`], its members between the style's
+    /// separators: a path's `R=100,G=200` (`simple`), `.R=100.G=200` (`label`),
+    /// `;R=100;G=200` (`matrix`); a header's; a cookie's not exploded; a query's
+    /// `pipeDelimited` or `spaceDelimited` pair. Members are scalars.
+    Styled,
+}
+
+/// OpenAPI's `style` of a parameter (the runtime's `style::Style`, with `deepObject`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Simple,
+    Label,
+    Matrix,
+    Form,
+    SpaceDelimited,
+    PipeDelimited,
+    DeepObject,
 }
 
 /// See [`Operation::multipart_twin`].

@@ -334,6 +334,27 @@ impl<'a> Schemas<'a> {
     /// struct whose members are all scalars or lists of them (and nothing beyond its
     /// properties), `Some(None)` for a map of scalars, `None` for anything a query cannot
     /// carry member by member (nested objects).
+    /// Whether `ty` is an object whose members are all scalars (a struct of them, or a map
+    /// of one): what a parameter style writes as one value (`R=100,G=200`).
+    pub fn scalar_object(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Map(inner) => self.is_scalar(inner),
+            TypeRef::Named(name) => match self.types.iter().find(|t| &t.name == name) {
+                Some(def) => match &def.kind {
+                    TypeKind::Alias(inner, _) => self.scalar_object(inner),
+                    TypeKind::Struct(st) => {
+                        st.additional.is_none()
+                            && !st.fields.is_empty()
+                            && st.fields.iter().all(|f| self.is_scalar(&f.ty))
+                    }
+                    _ => false,
+                },
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
     pub fn query_object(&self, ty: &TypeRef) -> Option<Option<Vec<String>>> {
         let flat = |t: &TypeRef| match t {
             TypeRef::Vec(inner) => self.is_scalar(inner),

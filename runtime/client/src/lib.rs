@@ -68,6 +68,7 @@ pub mod response;
 pub mod retry;
 mod scheme;
 pub mod stream;
+pub mod style;
 pub mod tagged;
 pub mod trace;
 pub mod transport;

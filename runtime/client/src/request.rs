@@ -6,6 +6,8 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Serialize;
 
 use super::error::SendError;
+use super::style::Flat;
+pub use super::style::Style;
 
 // RFC 3986 unreserved characters are the only ones left as they are; everything else,
 // reserved delimiters included, is percent-encoded, so a value can never change the URL's
@@ -214,6 +216,22 @@ impl Query {
         Ok(self)
     }
 
+    /// Appends one pair whose value is `value` written in `style` (a `pipeDelimited` or
+    /// `spaceDelimited` object: `color=R|100|G|200`), names and values encoded.
+    pub fn append_styled<T: Serialize + ?Sized>(
+        &mut self,
+        name: &str,
+        value: &T,
+        style: Style,
+        explode: bool,
+    ) -> Result<&mut Self, SendError> {
+        let flat = flat(value, "query", name)?;
+        self.start_pair(name);
+        self.buf
+            .push_str(&style.expand(explode, name, &flat, &encode_query_component));
+        Ok(self)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.buf.is_empty()
     }
@@ -230,6 +248,56 @@ impl Query {
         self.buf.push_str(&encode_query_component(name));
         self.buf.push('=');
     }
+}
+
+/// A path parameter's segment in `style` (`simple`, `label`, `matrix`; a list or an object
+/// too: `.R=100.G=200`), every name and value percent-encoded but for unreserved characters
+/// (and `.` in a `label`).
+pub fn path_styled<T: Serialize + ?Sized>(
+    value: &T,
+    style: Style,
+    explode: bool,
+    name: &str,
+) -> Result<String, SendError> {
+    let flat = flat(value, "path", name)?;
+    if style == Style::Label {
+        // `.` is unreserved, so RFC 6570 leaves it as it is; a `label` value's own dot would
+        // then read as the separator of an exploded label. Encoded, it cannot.
+        return Ok(style.expand(explode, name, &flat, &|s| {
+            encode_path_segment(s).replace('.', "%2E")
+        }));
+    }
+    Ok(style.expand(explode, name, &flat, &encode_path_segment))
+}
+
+/// A header parameter's value in `style: simple` (`R=100,G=200`), written as it is: HTTP
+/// header values have no percent-encoding, so a `,` or `=` inside a member's value cannot be
+/// told from the separators (OpenAPI leaves that to the document).
+pub fn header_styled<T: Serialize + ?Sized>(
+    value: &T,
+    explode: bool,
+    name: &str,
+) -> Result<String, SendError> {
+    let flat = flat(value, "header", name)?;
+    Ok(Style::Simple.expand(explode, name, &flat, &|s| s.to_owned()))
+}
+
+/// A cookie's value in `style: form`, not exploded (`R,100,G,200`), percent-encoded as a
+/// query value is.
+pub fn cookie_styled<T: Serialize + ?Sized>(
+    value: &T,
+    explode: bool,
+    name: &str,
+) -> Result<String, SendError> {
+    let flat = flat(value, "cookie", name)?;
+    Ok(Style::Form.expand(explode, name, &flat, &encode_query_component))
+}
+
+fn flat<T: Serialize + ?Sized>(value: &T, location: &str, name: &str) -> Result<Flat, SendError> {
+    let json = serde_json::to_value(value)
+        .map_err(|e| SendError::InvalidRequest(format!("{location} parameter `{name}`: {e}")))?;
+    Flat::of(&json)
+        .map_err(|e| SendError::InvalidRequest(format!("{location} parameter `{name}`: {e}")))
 }
 
 /// A bytes or text request body and the media type it is sent as, for an operation whose

@@ -1,7 +1,8 @@
 //! The string formats the server checks on values kept as `String`: `uri` and `uri-reference`
 //! (RFC 3986), `email` (RFC 5321's mailbox: a dot-atom or quoted local part, a host name or an
-//! address literal) and `hostname` (RFC 1123). Formats with a type of their own (`uuid`,
-//! `date-time`, …) are checked by their parsers; other formats are not checked.
+//! address literal) and `hostname` (RFC 1123); and the readers of the formats with a type of
+//! their own, exactly as their RFCs write them: `date-time` and `date` (RFC 3339), `uuid`
+//! (RFC 9562). Other formats are not checked.
 //!
 //! Written to accept what JSON Schema validators accept for these formats (a value a
 //! conforming client sends is never refused) and to refuse what they refuse; where validators
@@ -9,6 +10,128 @@
 //! with) decides: a host name has no final dot, a label with `--` in its third and fourth
 //! places is an A-label (`xn--`), and an email's local part may hold UTF-8 (RFC 6531). Not
 //! checked: whether an A-label's Punycode decodes.
+
+use super::object::Exact;
+
+/// The exact readers of the formats with a type of their own, as the server's generated
+/// types read their fields with them (`object::field_exact`) and its parameters parse them.
+pub const DATE_TIME: Exact<jiff::Timestamp> = Exact {
+    read: date_time,
+    expected: "a date-time with an offset, RFC 3339 (date-time)",
+};
+pub const DATE: Exact<jiff::civil::Date> = Exact {
+    read: date,
+    expected: "a date, YYYY-MM-DD (date)",
+};
+pub const UUID: Exact<uuid::Uuid> = Exact {
+    read: uuid,
+    expected: "a UUID, RFC 9562's hyphenated form (uuid)",
+};
+
+/// `date-time` as RFC 3339 §5.6 writes it, exactly: `YYYY-MM-DDTHH:MM:SS`, an optional
+/// fraction of any length, then `Z` or `±HH:MM` (`T` and `Z` in either case); a real day of
+/// its month, an hour below 24 in the time and the offset, a leap second (`:60`) only where
+/// the UTC time is 23:59. jiff's own reader takes more (`+01` without minutes, an offset of
+/// `-24:00`, a leap second on any minute, `2024-06-01 12:00Z`) and refuses a fraction beyond
+/// nanoseconds: this one is what the server holds values to, and a longer fraction is cut to
+/// nanoseconds, not refused. `None`: not a date-time.
+pub fn date_time(text: &str) -> Option<jiff::Timestamp> {
+    let b = text.as_bytes();
+    if b.len() < 20 || !matches!(b[10], b'T' | b't') {
+        return None;
+    }
+    full_date(&text[..10])?;
+    let (hour, minute, second) = (two(b, 11)?, two(b, 14)?, two(b, 17)?);
+    if b[13] != b':' || b[16] != b':' || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    let mut i = 19;
+    let mut fraction = "";
+    if b[i] == b'.' {
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            return None;
+        }
+        fraction = &text[i + 1..i + 1 + digits];
+        i += 1 + digits;
+    }
+    let offset_minutes: i32 = match b.get(i..)? {
+        [b'Z' | b'z'] => 0,
+        [sign @ (b'+' | b'-'), _, _, b':', _, _] => {
+            let (h, m) = (two(b, i + 1)?, two(b, i + 4)?);
+            if h > 23 || m > 59 {
+                return None;
+            }
+            let minutes = i32::from(h) * 60 + i32::from(m);
+            if *sign == b'-' { -minutes } else { minutes }
+        }
+        _ => return None,
+    };
+    if second == 60 {
+        // The minute that holds a leap second is 23:59 in UTC.
+        let utc = (i32::from(hour) * 60 + i32::from(minute) - offset_minutes).rem_euclid(24 * 60);
+        if utc != 23 * 60 + 59 {
+            return None;
+        }
+    }
+    if second < 60 && fraction.len() <= 9 {
+        return text.parse().ok();
+    }
+    // jiff reads the rest once the second is one it keeps (a leap second is the second
+    // before it) and the fraction is at most nanoseconds.
+    let mut normal = String::with_capacity(text.len());
+    normal.push_str(&text[..17]);
+    normal.push_str(if second == 60 { "59" } else { &text[17..19] });
+    if !fraction.is_empty() {
+        normal.push('.');
+        normal.push_str(&fraction[..fraction.len().min(9)]);
+    }
+    normal.push_str(&text[i..]);
+    normal.parse().ok()
+}
+
+/// `date` (RFC 3339's `full-date`), exactly: `YYYY-MM-DD`, a real day of its month.
+pub fn date(text: &str) -> Option<jiff::civil::Date> {
+    full_date(text)
+}
+
+fn full_date(text: &str) -> Option<jiff::civil::Date> {
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let year = i16::from(two(b, 0)?) * 100 + i16::from(two(b, 2)?);
+    let (month, day) = (two(b, 5)?, two(b, 8)?);
+    jiff::civil::Date::new(year, month as i8, day as i8).ok()
+}
+
+/// Two ASCII digits at `at`, as a number.
+fn two(b: &[u8], at: usize) -> Option<u8> {
+    match b.get(at..at + 2)? {
+        [h @ b'0'..=b'9', l @ b'0'..=b'9'] => Some((h - b'0') * 10 + (l - b'0')),
+        _ => None,
+    }
+}
+
+/// `uuid` as RFC 9562 writes it (§4): 32 hex digits in groups of 8-4-4-4-12 joined by
+/// hyphens, in either case. The `uuid` crate also reads the digits without hyphens, in
+/// braces or after `urn:uuid:`, which the format does not allow.
+pub fn uuid(text: &str) -> Option<uuid::Uuid> {
+    let b = text.as_bytes();
+    let hyphens = [8, 13, 18, 23];
+    let shaped = b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| {
+            if hyphens.contains(&i) {
+                *c == b'-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        });
+    if !shaped {
+        return None;
+    }
+    uuid::Uuid::try_parse(text).ok()
+}
 
 /// `uri`: an absolute URI (a scheme, `:`, then the rest as RFC 3986 writes it).
 pub fn is_uri(text: &str) -> bool {
@@ -334,6 +457,76 @@ mod tests {
             &long_domain,
         ] {
             assert!(!is_email(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn date_times_as_rfc_3339_writes_them() {
+        for ok in [
+            "2024-06-19T15:22:45Z",
+            "2024-06-19t15:22:45z",
+            "2024-06-19T15:22:45.5+02:00",
+            "2024-06-19T15:22:45.123456789012345-00:00",
+            "1998-12-31T23:59:60Z",
+            "1998-12-31T15:59:60.123-08:00",
+            "2024-02-29T00:00:00+23:59",
+        ] {
+            assert!(date_time(ok).is_some(), "{ok}");
+        }
+        for bad in [
+            "2024-06-19T15:22:45",
+            "2024-06-19T15:22:45+01",
+            "2024-06-19T15:22:45+0100",
+            "2024-06-19T15:22:45-24:00",
+            "2024-06-19T15:22:45+01:60",
+            "2024-06-19T24:00:00Z",
+            "2024-06-19T15:60:00Z",
+            "2024-06-19T15:22:61Z",
+            "1998-12-31T23:58:60Z",
+            "1998-12-31T22:59:60Z",
+            "2024-06-19 15:22:45Z",
+            "2024-06-19T15:22:45.Z",
+            "2023-02-29T00:00:00Z",
+            "2024-06-19T15:22:45Z ",
+            "2024-6-19T15:22:45Z",
+            "２024-06-19T15:22:45Z",
+        ] {
+            assert!(date_time(bad).is_none(), "{bad}");
+        }
+        // A fraction beyond nanoseconds is cut, a leap second is the second before it.
+        assert_eq!(
+            date_time("2024-06-19T15:22:45.1234567891Z").unwrap(),
+            "2024-06-19T15:22:45.123456789Z"
+                .parse::<jiff::Timestamp>()
+                .unwrap()
+        );
+        assert_eq!(
+            date_time("1998-12-31T23:59:60Z").unwrap(),
+            "1998-12-31T23:59:59Z".parse::<jiff::Timestamp>().unwrap()
+        );
+    }
+
+    #[test]
+    fn dates_and_uuids_as_their_rfcs_write_them() {
+        assert!(date("2024-02-29").is_some());
+        for bad in [
+            "20240229",
+            "2023-02-29",
+            "2024-13-01",
+            "2024-1-01",
+            "2024-01-01T00:00:00Z",
+        ] {
+            assert!(date(bad).is_none(), "{bad}");
+        }
+        assert!(uuid("550e8400-e29b-41d4-A716-446655440000").is_some());
+        for bad in [
+            "550e8400e29b41d4a716446655440000",
+            "urn:uuid:550e8400-e29b-41d4-a716-446655440000",
+            "{550e8400-e29b-41d4-a716-446655440000}",
+            "550e8400-e29b-41d4-a716-44665544000g",
+            "550e840-0e29b-41d4-a716-446655440000",
+        ] {
+            assert!(uuid(bad).is_none(), "{bad}");
         }
     }
 

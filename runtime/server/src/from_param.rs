@@ -87,22 +87,24 @@ float_param!(f32 => "float", f64 => "double");
 // parameter checks (docs/mutants.md).
 impl FromParam for uuid::Uuid {
     fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse().map_err(|_| expected("a UUID (uuid)", raw))
+        exactly(&super::formats::UUID, raw)
     }
 }
 
 impl FromParam for jiff::Timestamp {
     fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-            .map_err(|_| expected("a date-time with an offset, RFC 3339 (date-time)", raw))
+        exactly(&super::formats::DATE_TIME, raw)
     }
 }
 
 impl FromParam for jiff::civil::Date {
     fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-            .map_err(|_| expected("a date, YYYY-MM-DD (date)", raw))
+        exactly(&super::formats::DATE, raw)
     }
+}
+
+fn exactly<V>(format: &super::object::Exact<V>, raw: &str) -> Result<V, String> {
+    (format.read)(raw).ok_or_else(|| expected(format.expected, raw))
 }
 
 impl FromParam for std::net::Ipv4Addr {

@@ -42,6 +42,7 @@ mod schema_form;
 mod scheme;
 pub mod serve;
 pub mod stream;
+pub mod style;
 pub mod sunset;
 pub mod tagged;
 pub mod testing;

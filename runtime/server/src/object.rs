@@ -87,6 +87,50 @@ pub fn field<'de, A: MapAccess<'de>, V: Deserialize<'de>>(
     Ok(())
 }
 
+/// A string format read exactly (the server's readers of `date-time`, `date` and `uuid`,
+/// `formats::DATE_TIME` and its neighbours): the reader, and what a refusal says it expects.
+pub struct Exact<V> {
+    pub read: fn(&str) -> Option<V>,
+    pub expected: &'static str,
+}
+
+/// Reads the value of the property just named, a string, with `format`'s exact reader; a
+/// second time is an error, as for [`field`]. The reader runs inside the value's decoding, so
+/// a refusal is located at the property (`/at`).
+#[inline]
+pub fn field_exact<'de, A: MapAccess<'de>, V>(
+    map: &mut A,
+    slot: &mut Option<V>,
+    name: &'static str,
+    format: &Exact<V>,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value_seed(format)?);
+    Ok(())
+}
+
+impl<'de, V> DeserializeSeed<'de> for &Exact<V> {
+    type Value = V;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, V> Visitor<'de> for &Exact<V> {
+    type Value = V;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expected)
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<V, E> {
+        (self.read)(text).ok_or_else(|| E::invalid_value(de::Unexpected::Str(text), &self.expected))
+    }
+}
+
 /// A required property's value; when it was absent, what its type reads from absence (an
 /// `Option` reads `None`), else `missing field`.
 #[inline]

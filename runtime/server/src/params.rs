@@ -12,6 +12,7 @@ use http::request::Parts;
 
 pub use super::from_param::{FromParam, expected};
 use super::problem::Problem;
+pub use super::style::Style;
 use super::validate::{MISSING_PARAMETER, Violations};
 
 /// Where a parameter lives, as OpenAPI's `in` says.
@@ -391,6 +392,21 @@ impl<'a> RawParams<'a> {
                 values
             } else {
                 match loc {
+                    // A pipe: `|` as the generated client writes it, else `%7C` as OpenAPI
+                    // 3.1.1's table spells it (see `style::Style::PipeDelimited`).
+                    Location::Query if delimiter == '|' => self
+                        .query_as_sent(name)
+                        .filter(|v| !v.is_empty())
+                        .flat_map(|v| {
+                            let pieces: Vec<&str> = if v.contains('|') {
+                                v.split('|').collect()
+                            } else {
+                                v.split("%7C").flat_map(|p| p.split("%7c")).collect()
+                            };
+                            pieces
+                        })
+                        .map(form_decode)
+                        .collect(),
                     Location::Query if delimiter != ' ' => self
                         .query_as_sent(name)
                         .filter(|v| !v.is_empty())
@@ -596,6 +612,159 @@ impl<'a> RawParams<'a> {
         }
     }
 
+    /// The one value of `name` at `loc` as sent, and how its pieces are decoded: a path
+    /// segment and a query value percent-decoded (`+` a space in the query), a cookie
+    /// percent-decoded, a header as it is.
+    fn sent<'s>(
+        &'s self,
+        loc: Location,
+        name: &str,
+        errs: &mut Violations,
+    ) -> Option<(Cow<'s, str>, Decode)> {
+        fn percent(piece: &str) -> Option<String> {
+            String::from_utf8(percent_decode(piece.as_bytes())).ok()
+        }
+        fn form(piece: &str) -> Option<String> {
+            Some(form_decode(piece).into_owned())
+        }
+        fn header(piece: &str) -> Option<String> {
+            Some(piece.trim().to_owned())
+        }
+        let at = pointer(loc, name);
+        let many = |errs: &mut Violations, n: usize| errs.push(at.clone(), repeated_message(n));
+        match loc {
+            Location::Path => {
+                let value = self.single(loc, name, errs)?;
+                // Split as sent: a decoded `,` or `.` is a value's own.
+                Some(match self.path_segment_as_sent(&value) {
+                    Some(raw) => (Cow::Borrowed(raw), percent as Decode),
+                    None => (value, (|p: &str| Some(p.to_owned())) as Decode),
+                })
+            }
+            Location::Query => {
+                let sent: Vec<&str> = self.query_as_sent(name).collect();
+                if sent.len() > 1 {
+                    many(errs, sent.len());
+                    return None;
+                }
+                sent.first().map(|v| (Cow::Borrowed(*v), form as Decode))
+            }
+            Location::Cookie => {
+                let sent: Vec<&str> = self.cookies_as_sent(name).collect();
+                if sent.len() > 1 {
+                    many(errs, sent.len());
+                    return None;
+                }
+                sent.first().map(|v| (Cow::Borrowed(*v), percent as Decode))
+            }
+            Location::Header => self.single(loc, name, errs).map(|v| (v, header as Decode)),
+        }
+    }
+
+    /// A scalar parameter written in `style` (a path's `label` or `matrix`: `.blue`,
+    /// `;color=blue`), parsed as [`RawParams::required`] parses. None when absent (a
+    /// violation when `required`) or when it does not read.
+    pub fn styled<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        style: Style,
+        required: bool,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        let before = errs.len();
+        let Some((sent, decode)) = self.sent(loc, name, errs) else {
+            if required && errs.len() == before {
+                errs.push(pointer(loc, name), MISSING_PARAMETER);
+            }
+            return None;
+        };
+        match style.scalar(name, &sent, &decode) {
+            Ok(raw) => parse_one(loc, name, &raw, errs),
+            Err(message) => {
+                errs.push(pointer(loc, name), message);
+                None
+            }
+        }
+    }
+
+    /// A list parameter written in `style` as one value (`.blue.black`, `;c=blue;c=black`),
+    /// each item parsed as [`RawParams::array`] parses them.
+    pub fn styled_array<T: FromParam>(
+        &self,
+        loc: Location,
+        name: &str,
+        style: Style,
+        explode: bool,
+        required: bool,
+        errs: &mut Violations,
+    ) -> Option<Vec<T>> {
+        let before = errs.len();
+        let Some((sent, decode)) = self.sent(loc, name, errs) else {
+            if required && errs.len() == before {
+                errs.push(pointer(loc, name), MISSING_PARAMETER);
+            }
+            return None;
+        };
+        let items = match style.list(explode, name, &sent, &decode) {
+            Ok(items) => items,
+            Err(message) => {
+                errs.push(pointer(loc, name), message);
+                return None;
+            }
+        };
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (i, raw) in items.iter().enumerate() {
+            match T::from_param(raw) {
+                Ok(v) => out.push(v),
+                Err(msg) => {
+                    ok = false;
+                    errs.push(format!("{}/{i}", pointer(loc, name)), msg);
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// An object parameter written in `style` as one value (a path's `R=100,G=200` or
+    /// `;R=100;G=200`, a header's `R,100,G,200`, a cookie's, a query's `R|100|G|200`), each
+    /// member parsed into its field's type as a form field is; a violation names the member
+    /// (`path/color/R`).
+    pub fn styled_object<T: serde::de::DeserializeOwned>(
+        &self,
+        loc: Location,
+        name: &str,
+        style: Style,
+        explode: bool,
+        required: bool,
+        errs: &mut Violations,
+    ) -> Option<T> {
+        let at = pointer(loc, name);
+        let before = errs.len();
+        let Some((sent, decode)) = self.sent(loc, name, errs) else {
+            if required && errs.len() == before {
+                errs.push(at, MISSING_PARAMETER);
+            }
+            return None;
+        };
+        let pairs = match style.object(explode, name, &sent, &decode) {
+            Ok(pairs) => pairs,
+            Err(message) => {
+                errs.push(at, message);
+                return None;
+            }
+        };
+        match super::body::decode_pairs(pairs) {
+            Ok(value) => Some(value),
+            Err(mut violation) => {
+                violation.pointer = format!("{at}{}", violation.pointer);
+                errs.push_violation(violation);
+                None
+            }
+        }
+    }
+
     pub fn contains(&self, loc: Location, name: &str) -> bool {
         let mut found = false;
         self.visit(loc, name, &mut Violations::new(), |_| {
@@ -605,6 +774,9 @@ impl<'a> RawParams<'a> {
         found
     }
 }
+
+/// How the pieces of a value written in a style are decoded (see `RawParams::sent`).
+type Decode = fn(&str) -> Option<String>;
 
 /// How the members of an object-valued query parameter are sent (OpenAPI's `style` and
 /// `explode` for an object).

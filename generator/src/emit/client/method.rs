@@ -9,7 +9,7 @@ use super::{
 use crate::emit::{doc, ident, operation_doc, rust_type};
 use crate::ir::{
     BodyKind, Location, ObjectStyle, Operation, Param, PathPiece, QueryStringKind, Response,
-    Status, StreamFormat, TypeRef, UNDOCUMENTED_VARIANT,
+    Status, StreamFormat, Style, TypeRef, UNDOCUMENTED_VARIANT,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -226,12 +226,14 @@ fn statements(op: &Operation) -> TokenStream {
     let (operation_decl, operation_ref) = operation_info(op, &method_value);
     let send_and_match = send_and_match(op, &operation_ref, &build);
     let (path_expr, query_expr, cookie_expr) = (&path.expr, &query.expr, &cookies.expr);
+    let header_prep = header_prep(op);
     quote! {
         #method_decl
         #operation_decl
         #path_expr
         #query_expr
         #cookie_expr
+        #header_prep
         #body_prep
         #send_and_match
     }
@@ -347,6 +349,8 @@ struct Part {
 fn path(op: &Operation) -> Part {
     let mut template = String::new();
     let mut path_args = Vec::new();
+    // Segments the runtime writes, each into a local first (writing can fail).
+    let mut written = Vec::new();
     for piece in &op.path_template {
         let wire = match piece {
             PathPiece::Text(text) => {
@@ -361,6 +365,21 @@ fn path(op: &Operation) -> Part {
             .iter()
             .find(|p| p.location == Location::Path && p.wire == wire)
         {
+            Some(p)
+                if p.object == Some(ObjectStyle::Styled)
+                    || matches!(p.style, Style::Label | Style::Matrix) =>
+            {
+                // An object, or a `label` or `matrix` value: written by the runtime's table
+                // of styles.
+                let v = param_ref(p);
+                let style = crate::emit::style_tokens(p.style);
+                let explode = p.explode;
+                let segment = quote::format_ident!("{}_segment", crate::naming::bare(&p.local));
+                written.push(
+                    quote!(let #segment = request::path_styled(#v, #style, #explode, #wire)?;),
+                );
+                path_args.push(quote!(#segment));
+            }
             Some(p) => {
                 let v = param_ref(p);
                 path_args.push(match &p.ty {
@@ -384,7 +403,7 @@ fn path(op: &Operation) -> Part {
         }
     } else {
         Part {
-            expr: quote!(let path = format!(#template, #(#path_args),*);),
+            expr: quote!(#(#written)* let path = format!(#template, #(#path_args),*);),
             arg: quote!(&path),
         }
     }
@@ -428,12 +447,22 @@ fn query(op: &Operation) -> Part {
             let wire = &p.wire;
             let v = param_ref(p);
             let (explode, delimiter) = (p.explode, p.delimiter);
-            let object = p.object.as_ref().map(|style| match style {
-                ObjectStyle::Members(_) | ObjectStyle::Rest(_) => quote!(ObjectQuery::Exploded),
-                ObjectStyle::Joined => quote!(ObjectQuery::Joined),
-                ObjectStyle::Deep => quote!(ObjectQuery::Deep),
+            let object = p.object.as_ref().and_then(|style| match style {
+                ObjectStyle::Members(_) | ObjectStyle::Rest(_) => {
+                    Some(quote!(ObjectQuery::Exploded))
+                }
+                ObjectStyle::Joined => Some(quote!(ObjectQuery::Joined)),
+                ObjectStyle::Deep => Some(quote!(ObjectQuery::Deep)),
+                ObjectStyle::Styled => None,
             });
+            let style = crate::emit::style_tokens(p.style);
             match (&p.ty, p.required) {
+                _ if p.object == Some(ObjectStyle::Styled) && p.required => {
+                    quote!(query.append_styled(#wire, #v, #style, #explode)?;)
+                }
+                _ if p.object == Some(ObjectStyle::Styled) => {
+                    quote!(if let Some(value) = #v { query.append_styled(#wire, value, #style, #explode)?; })
+                }
                 _ if p.required && object.is_some() => {
                     quote!(query.append_object(#wire, #v, #object)?;)
                 }
@@ -476,6 +505,11 @@ fn headers(op: &Operation) -> Vec<TokenStream> {
         .map(|p| {
             let wire = &p.wire;
             let v = param_ref(p);
+            if p.object == Some(ObjectStyle::Styled) {
+                // Written once, before the request is built (see `header_prep`).
+                let written = styled_header_local(p);
+                return quote!(if let Some(value) = &#written { builder = builder.header(#wire, value.as_str()); });
+            }
             let value = match &p.ty {
                 TypeRef::Vec(_) => quote!(
                     values
@@ -493,6 +527,31 @@ fn headers(op: &Operation) -> Vec<TokenStream> {
             }
         })
         .collect()
+}
+
+/// The local holding a header parameter's value written in its style.
+fn styled_header_local(p: &Param) -> proc_macro2::Ident {
+    quote::format_ident!("styled_header_{}", crate::naming::bare(&p.local))
+}
+
+/// The header parameters written by the runtime's table of styles (objects), each into an
+/// `Option<String>` before the request is built: writing can fail, and the request is built
+/// afresh on every attempt, where `?` has no place.
+fn header_prep(op: &Operation) -> TokenStream {
+    let lets = op
+        .params
+        .iter()
+        .filter(|p| p.location == Location::Header && p.object == Some(ObjectStyle::Styled))
+        .map(|p| {
+            let (wire, explode, v) = (&p.wire, p.explode, param_ref(p));
+            let written = styled_header_local(p);
+            if p.required {
+                quote!(let #written = Some(request::header_styled(#v, #explode, #wire)?);)
+            } else {
+                quote!(let #written = #v.map(|value| request::header_styled(value, #explode, #wire)).transpose()?;)
+            }
+        });
+    quote!(#(#lets)*)
 }
 
 /// The cookie parameters: the statements that join them into one `Cookie` header before
@@ -541,7 +600,11 @@ fn cookie(p: &Param) -> TokenStream {
             quote!(request::encode_query_component(&ToParam::to_param(#value)))
         }
     };
+    let explode = p.explode;
     let push = |values: TokenStream| match &p.ty {
+        _ if p.object == Some(ObjectStyle::Styled) => quote!(
+            cookies.push(format!("{}={}", #wire, request::cookie_styled(#values, #explode, #wire)?));
+        ),
         TypeRef::Vec(_) if p.explode => {
             let item = encode(quote!(item));
             quote!(for item in #values { cookies.push(format!("{}={}", #wire, #item)); })

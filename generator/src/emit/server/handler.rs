@@ -175,16 +175,29 @@ fn read_param(api: &Api, p: &crate::ir::Param) -> TokenStream {
     };
     let explode = p.explode;
     let delimiter = p.delimiter;
-    let object = p.object.as_ref().map(|style| match style {
-        ObjectStyle::Members(names) => quote!(ObjectQuery::Members(&[#(#names),*])),
-        ObjectStyle::Rest(names) => quote!(ObjectQuery::Rest(&[#(#names),*])),
-        ObjectStyle::Joined => quote!(ObjectQuery::Joined),
-        ObjectStyle::Deep => quote!(ObjectQuery::Deep),
+    let object = p.object.as_ref().and_then(|style| match style {
+        ObjectStyle::Members(names) => Some(quote!(ObjectQuery::Members(&[#(#names),*]))),
+        ObjectStyle::Rest(names) => Some(quote!(ObjectQuery::Rest(&[#(#names),*]))),
+        ObjectStyle::Joined => Some(quote!(ObjectQuery::Joined)),
+        ObjectStyle::Deep => Some(quote!(ObjectQuery::Deep)),
+        ObjectStyle::Styled => None,
     });
     let required = p.required;
+    let style = crate::emit::style_tokens(p.style);
+    // A path's `label` and `matrix` put text before the value (`.`, `;name=`).
+    let prefixed = matches!(p.style, Style::Label | Style::Matrix);
     let read = match (&p.ty, p.required, &object) {
+        _ if p.object == Some(ObjectStyle::Styled) => quote!(
+            raw.styled_object(#loc, #wire, #style, #explode, #required, &mut errors)
+        ),
         (_, _, Some(style)) => {
             quote!(raw.object(#wire, #style, #required, &mut errors))
+        }
+        (TypeRef::Vec(_), _, None) if prefixed => quote!(
+            raw.styled_array(#loc, #wire, #style, #explode, #required, &mut errors)
+        ),
+        (_, _, None) if prefixed => {
+            quote!(raw.styled(#loc, #wire, #style, #required, &mut errors))
         }
         (TypeRef::Vec(_), true, None) if delimiter != ',' => quote!(
             raw.required_delimited_array(#loc, #wire, #explode, #delimiter, &mut errors)

@@ -273,6 +273,7 @@ const ROUTER_IMPORTS: &[(&str, &str)] = &[
     ("crate::runtime::params::Location", "Location"),
     ("crate::runtime::params::RawParams", "RawParams"),
     ("crate::runtime::params::ObjectQuery", "ObjectQuery::"),
+    ("crate::runtime::params::Style", "Style::"),
     ("crate::runtime::params::PathParams", "PathParams"),
     ("crate::runtime::problem::Problem", "Problem"),
     ("crate::runtime::response", "response::"),

@@ -3,6 +3,7 @@
 //! `in: querystring` (the whole query as one value).
 
 use super::*;
+use crate::ir::Style;
 
 impl Ctx<'_> {
     pub(super) fn params(
@@ -104,7 +105,7 @@ impl Ctx<'_> {
                     sink.warn(
                         &at,
                         format!(
-                            "{} parameters are not supported yet (only strings, numbers, booleans, enumerations, arrays of them, and in the query objects of them); the value is passed as a plain string",
+                            "{} parameters are not supported yet (only strings, numbers, booleans, enumerations, arrays of them, objects of them, and in the query objects of those and lists); the value is passed as a plain string",
                             describe(&other)
                         ),
                     );
@@ -119,6 +120,7 @@ impl Ctx<'_> {
                 Parameter::Query { .. } | Parameter::Cookie { .. }
             ));
             let (delimiter, as_sent) = style(param, &ty, object.is_some(), &at, sink);
+            let style = style_of(param);
             let rust = scope.claim(naming::snake(&data.name));
             pointers.push(at.clone());
             out.push(Param {
@@ -133,6 +135,7 @@ impl Ctx<'_> {
                 explode,
                 delimiter,
                 as_sent,
+                style,
                 default,
                 constraints,
                 doc,
@@ -337,14 +340,30 @@ pub(super) fn object_style(
     query_names: &[String],
 ) -> Option<ObjectStyle> {
     use openapiv3::QueryStyle;
-    let Parameter::Query {
-        parameter_data,
-        style,
-        ..
-    } = p
-    else {
-        return None;
+    // Outside the query, an object is one value in its style: a path segment, a header, a
+    // cookie not exploded (an exploded one would be a cookie per member, which OpenAPI's
+    // Appendix D leaves undefined: it stays a plain string, with a warning).
+    let styled = || schemas.scalar_object(ty).then_some(ObjectStyle::Styled);
+    let (parameter_data, style) = match p {
+        Parameter::Query {
+            parameter_data,
+            style,
+            ..
+        } => (parameter_data, style),
+        Parameter::Path { .. } | Parameter::Header { .. } => return styled(),
+        Parameter::Cookie { parameter_data, .. } => {
+            return match parameter_data.explode {
+                Some(false) => styled(),
+                _ => None,
+            };
+        }
     };
+    if matches!(
+        style,
+        QueryStyle::PipeDelimited | QueryStyle::SpaceDelimited
+    ) {
+        return styled();
+    }
     let members = schemas.query_object(ty)?;
     let explode = parameter_data.explode.unwrap_or(true);
     Some(match (style, members) {
@@ -358,10 +377,35 @@ pub(super) fn object_style(
                 .cloned()
                 .collect(),
         ),
-        // Objects in spaceDelimited or pipeDelimited: not written (the plain-string fallback
-        // says so).
         _ => return None,
     })
+}
+
+/// The parameter's `style` as the document says it, or its location's default (`simple` in
+/// the path and headers, `form` in the query and cookies).
+pub(super) fn style_of(p: &Parameter) -> Style {
+    use openapiv3::{CookieStyle, HeaderStyle, PathStyle, QueryStyle};
+    match p {
+        Parameter::Path { style, .. } => match style {
+            PathStyle::Simple => Style::Simple,
+            PathStyle::Label => Style::Label,
+            PathStyle::Matrix => Style::Matrix,
+        },
+        Parameter::Query { style, .. } => match style {
+            QueryStyle::Form => Style::Form,
+            QueryStyle::SpaceDelimited => Style::SpaceDelimited,
+            QueryStyle::PipeDelimited => Style::PipeDelimited,
+            QueryStyle::DeepObject => Style::DeepObject,
+        },
+        Parameter::Header {
+            style: HeaderStyle::Simple,
+            ..
+        } => Style::Simple,
+        Parameter::Cookie {
+            style: CookieStyle::Form,
+            ..
+        } => Style::Form,
+    }
 }
 
 /// How a parameter's value is written (`style`): the delimiter of an array's items and
@@ -374,7 +418,7 @@ pub(super) fn style(
     at: &str,
     sink: &mut Sink,
 ) -> (char, bool) {
-    use openapiv3::{PathStyle, QueryStyle};
+    use openapiv3::QueryStyle;
     let array = matches!(ty, TypeRef::Vec(_));
     match p {
         Parameter::Query { style, .. } => match style {
@@ -391,20 +435,8 @@ pub(super) fn style(
                 (',', false)
             }
         },
-        Parameter::Path { style, .. } => {
-            if !matches!(style, PathStyle::Simple) {
-                let name = if matches!(style, PathStyle::Label) {
-                    "label"
-                } else {
-                    "matrix"
-                };
-                sink.warn(
-                    push(at, "style"),
-                    format!("path style `{name}` is not written by the generated code: the value is read and written as `simple`"),
-                );
-            }
-            (',', false)
-        }
+        // `label` and `matrix` are written and read by the runtime's `style` module.
+        Parameter::Path { .. } => (',', false),
         Parameter::Cookie { parameter_data, .. } => {
             let cookie = parameter_data
                 .extensions

@@ -97,15 +97,43 @@ impl crate::runtime::object::Object for Event {
         let mut link = None;
         loop {
             match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut id, "id")?,
-                Some(1) => object::field(&mut map, &mut at, "at")?,
-                Some(2) => object::field(&mut map, &mut day, "day")?,
+                Some(0) => {
+                    object::field_exact(
+                        &mut map,
+                        &mut id,
+                        "id",
+                        &crate::runtime::formats::UUID,
+                    )?
+                }
+                Some(1) => {
+                    object::field_exact(
+                        &mut map,
+                        &mut at,
+                        "at",
+                        &crate::runtime::formats::DATE_TIME,
+                    )?
+                }
+                Some(2) => {
+                    object::field_exact(
+                        &mut map,
+                        &mut day,
+                        "day",
+                        &crate::runtime::formats::DATE,
+                    )?
+                }
                 Some(3) => object::field(&mut map, &mut ends, "ends")?,
                 Some(4) => object::field(&mut map, &mut v4, "v4")?,
                 Some(5) => object::field(&mut map, &mut v6, "v6")?,
                 Some(6) => object::field(&mut map, &mut related, "related")?,
                 Some(7) => object::field(&mut map, &mut holidays, "holidays")?,
-                Some(8) => object::field(&mut map, &mut code, "code")?,
+                Some(8) => {
+                    object::field_exact(
+                        &mut map,
+                        &mut code,
+                        "code",
+                        &crate::runtime::formats::UUID,
+                    )?
+                }
                 Some(9) => object::field(&mut map, &mut homepage, "homepage")?,
                 Some(10) => object::field(&mut map, &mut contact, "contact")?,
                 Some(11) => object::field(&mut map, &mut host, "host")?,

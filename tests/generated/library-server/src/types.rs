@@ -231,7 +231,14 @@ impl crate::runtime::object::Object for Author {
         let mut born = None;
         loop {
             match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut id, "id")?,
+                Some(0) => {
+                    object::field_exact(
+                        &mut map,
+                        &mut id,
+                        "id",
+                        &crate::runtime::formats::UUID,
+                    )?
+                }
                 Some(1) => object::field(&mut map, &mut name, "name")?,
                 Some(2) => object::field(&mut map, &mut address, "address")?,
                 Some(3) => object::field(&mut map, &mut born, "born")?,
@@ -624,7 +631,14 @@ impl crate::runtime::object::Object for Loan {
                 Some(1) => object::field(&mut map, &mut member, "member")?,
                 Some(2) => object::field(&mut map, &mut notes, "notes")?,
                 Some(3) => object::field(&mut map, &mut id, "id")?,
-                Some(4) => object::field(&mut map, &mut due, "due")?,
+                Some(4) => {
+                    object::field_exact(
+                        &mut map,
+                        &mut due,
+                        "due",
+                        &crate::runtime::formats::DATE_TIME,
+                    )?
+                }
                 Some(5) => object::field(&mut map, &mut returned, "returned")?,
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,

@@ -460,7 +460,14 @@ impl crate::runtime::object::Object for FeedPausedPutBody {
         let mut until = None;
         loop {
             match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut until, "until")?,
+                Some(0) => {
+                    object::field_exact(
+                        &mut map,
+                        &mut until,
+                        "until",
+                        &crate::runtime::formats::DATE_TIME,
+                    )?
+                }
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,
             }
