@@ -67,7 +67,21 @@ pub(super) fn needed(doc: &Value) -> bool {
             .and_then(Value::as_object)
             .is_some_and(|m| m.values().any(item_ref))
     };
-    items("paths") || items("webhooks") || external(doc) || container_ref(doc)
+    items("paths") || items("webhooks") || external(doc) || container_ref(doc) || text_ref(doc)
+}
+
+/// Whether a text (`description`, …) anywhere is a reference (`Bundler::texts_of`).
+fn text_ref(v: &Value) -> bool {
+    match v {
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            let is_ref = v
+                .as_object()
+                .is_some_and(|o| o.len() == 1 && o.get("$ref").is_some_and(Value::is_string));
+            (TEXT_KEYS.contains(&k.as_str()) && is_ref) || text_ref(v)
+        }),
+        Value::Array(items) => items.iter().any(text_ref),
+        _ => false,
+    }
 }
 
 /// Keywords whose value is a map or list of objects (`properties`, `parameters`, …).
@@ -156,6 +170,10 @@ enum Kind {
     Operation,
     MediaType,
 }
+
+/// Keywords whose value is text, where a reference is read as the text it points at
+/// (`Bundler::texts_of`).
+const TEXT_KEYS: &[&str] = &["description", "summary", "title"];
 
 const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace", "query",
@@ -294,9 +312,20 @@ impl Bundler<'_> {
             ptr: String::new(),
             out: String::new(),
         };
+        self.texts_of(doc, &root);
         let Some(obj) = doc.as_object_mut() else {
             return;
         };
+        // The document's own texts: its `info` and its tags'.
+        if let Some(info) = obj.get_mut("info") {
+            self.texts_of(info, &root.child("info"));
+        }
+        if let Some(Value::Array(tags)) = obj.get_mut("tags") {
+            let at = root.child("tags");
+            for (i, tag) in tags.iter_mut().enumerate() {
+                self.texts_of(tag, &at.child(&i.to_string()));
+            }
+        }
         for key in ["paths", "webhooks"] {
             if let Some(Value::Object(items)) = obj.get_mut(key) {
                 let at = root.child(key);
@@ -382,6 +411,7 @@ impl Bundler<'_> {
                 return;
             }
         }
+        self.texts_of(v, cx);
         match kind {
             Kind::PathItem => self.path_item(v, cx),
             Kind::Operation => self.operation(v, cx),
@@ -420,6 +450,50 @@ impl Bundler<'_> {
                 }
             }
             Kind::Example | Kind::Link | Kind::SecurityScheme => {}
+        }
+    }
+
+    /// `description: {$ref: 'description.yml#/introduction'}`: text kept in another place,
+    /// where the specification puts a string (a `description`, `summary` or `title`) and no
+    /// reference. Redocly's bundler resolves a reference wherever it stands, and split
+    /// documents are written so: one whose target is a string or a number is read as that,
+    /// with a warning at the place. A reference to anything else is left for the readers
+    /// after (a property named `description` is a schema, and may be a reference).
+    fn texts_of(&mut self, v: &mut Value, cx: &Cx) {
+        for key in TEXT_KEYS {
+            let Some(reference) = v
+                .get(*key)
+                .and_then(Value::as_object)
+                .filter(|o| o.len() == 1)
+                .and_then(|o| o.get("$ref"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            let at = cx.child(key);
+            let target = match self.follow(&reference, &at) {
+                Ok(t) => t,
+                Err(message) => {
+                    self.error(&at, message);
+                    continue;
+                }
+            };
+            let Some(text) = self
+                .value_at(&target)
+                .filter(|t| t.is_string() || t.is_number())
+            else {
+                continue;
+            };
+            self.moves
+                .record(&at.out, &self.place(&target.0, &target.1), false);
+            self.warnings.push(Diagnostic::warning(
+                self.place(&at.file, &at.ptr),
+                format!(
+                    "`{reference}` stands where the specification puts the text of `{key}` (no reference is allowed there): read as its target, as Redocly's bundler does"
+                ),
+            ));
+            v[*key] = text;
         }
     }
 

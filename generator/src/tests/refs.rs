@@ -571,3 +571,66 @@ components:
         "string"
     );
 }
+
+/// `description: {$ref: 'description.yml#/introduction'}`: text kept in another file where
+/// the specification puts a string (a tag's, the document's, an operation's, a schema's), as
+/// Redocly's bundler reads it; a property named `description` stays the schema it refers to.
+#[test]
+fn a_text_kept_in_another_file_is_read_as_that_text() {
+    let root = "openapi: 3.1.0
+info:
+  title: t
+  version: '1'
+  description: {$ref: 'texts.yml#/introduction'}
+tags:
+  - name: pets
+    description: {$ref: 'texts.yml#/pets'}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      summary: {$ref: 'texts.yml#/list'}
+      responses:
+        '200':
+          description: {$ref: 'texts.yml#/listed'}
+          content:
+            application/json:
+              schema:
+                type: object
+                description: {$ref: '#/x-texts/page'}
+                properties:
+                  description: {$ref: 'models.yml#/Text'}
+x-texts:
+  page: A page of pets.
+";
+    let loaded = load(&[
+        ("openapi.yaml", root),
+        (
+            "texts.yml",
+            "introduction: A pet store.\npets: Everything about pets.\nlist: List pets\nlisted: The pets.\n",
+        ),
+        ("models.yml", "Text: {type: string, maxLength: 3}\n"),
+    ])
+    .unwrap_or_else(|e| panic!("{e}"));
+    let doc = json(&loaded);
+    assert_eq!(doc["info"]["description"], "A pet store.");
+    assert_eq!(doc["tags"][0]["description"], "Everything about pets.");
+    let op = &doc["paths"]["/pets"]["get"];
+    assert_eq!(op["summary"], "List pets");
+    let ok = &op["responses"]["200"];
+    assert_eq!(ok["description"], "The pets.");
+    let schema = &ok["content"]["application/json"]["schema"];
+    assert_eq!(schema["description"], "A page of pets.");
+    assert_eq!(
+        schema["properties"]["description"]["$ref"],
+        "#/components/schemas/Text"
+    );
+    let warned: Vec<&str> = loaded
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("puts the text of"))
+        .map(|w| w.pointer.as_str())
+        .collect();
+    assert_eq!(warned.len(), 5, "{:?}", loaded.warnings);
+    assert!(warned.contains(&"/tags/0/description"), "{warned:?}");
+}

@@ -246,6 +246,15 @@ fn as_json(text: &str) -> Value {
 fn read<T: DeserializeOwned>(flag: &str, text: &str) -> Result<T, Exit> {
     serde_json::from_value(as_json(text))
         .or_else(|_| serde_json::from_value(Value::String(text.to_owned())))
+        // One value where the parameter takes one or several (`oneOf: [string, array of
+        // string]`, typed as a list): a list of that one.
+        .or_else(|e| {
+            serde_json::from_value(Value::Array(vec![as_json(text)]))
+                .or_else(|_| {
+                    serde_json::from_value(Value::Array(vec![Value::String(text.to_owned())]))
+                })
+                .map_err(|_| e)
+        })
         .map_err(|e| usage(&format!("--{flag}: `{text}` is not a valid value ({e})")))
 }
 

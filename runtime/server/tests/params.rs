@@ -448,7 +448,7 @@ fn string_formats_parse_into_their_types_and_refuse_anything_else() {
     );
     assert_eq!(
         uuid::Uuid::from_param("not-a-uuid"),
-        Err(r#"expected a UUID (uuid), got "not-a-uuid""#.to_owned())
+        Err(r#"expected a UUID, RFC 9562's hyphenated form (uuid), got "not-a-uuid""#.to_owned())
     );
     assert_eq!(
         jiff::Timestamp::from_param("2026-11-23T10:20:30+01:00"),

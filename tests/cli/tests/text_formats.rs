@@ -86,6 +86,32 @@ fn formats_kept_as_text_reach_the_server_as_typed() {
     );
 }
 
+/// A parameter that takes one value or several (`oneOf: [string, array of string]`) takes
+/// either on the command line: `--label abc` is the list of that one.
+#[test]
+fn a_one_or_many_parameter_takes_one_value_or_a_list() {
+    let rt = Background::new();
+    let body = r#"{"id": "e", "at": "now"}"#;
+    let server = rt.block_on(Server::start(vec![
+        json(200, &[], body),
+        json(200, &[], body),
+    ]));
+    for label in ["abc", r#"["a","b"]"#] {
+        let got = run(
+            &server.base_url,
+            &["get-event", "--id", "e", "--since", "now", "--label", label],
+        );
+        assert!(
+            got.status.success(),
+            "--label {label}: {}",
+            String::from_utf8_lossy(&got.stderr)
+        );
+    }
+    let requests = server.requests();
+    assert_eq!(requests[0].target, "/v1/events/e?since=now&label=abc");
+    assert_eq!(requests[1].target, "/v1/events/e?since=now&label=a&label=b");
+}
+
 /// What a real server's document often is (issue 59): a list body, a server named by a path
 /// alone, answers that do not decode.
 mod real_server_shapes {

@@ -191,6 +191,13 @@ fn get_event_command() -> Command {
                 .required(false)
                 .help("header parameter `X-Trace`"),
         )
+        .arg(
+            Arg::new("label")
+                .long("label")
+                .value_name("JSON-ARRAY")
+                .required(false)
+                .help("One label or several (`oneOf` a string and a list of strings)."),
+        )
 }
 
 /// `get-event`: calls `getEvent`.
@@ -200,7 +207,8 @@ fn get_event(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = GetEventOptions::default()
         .with_day(support::optional::<String>(m, "day")?)
         .with_related(support::optional::<Vec<String>>(m, "related")?)
-        .with_x_trace(support::optional::<String>(m, "x-trace")?);
+        .with_x_trace(support::optional::<String>(m, "x-trace")?)
+        .with_label(support::optional::<Vec<String>>(m, "label")?);
     let result = call.runtime.block_on(call.client.get_event_with(&id, &since, options));
     Ok(finish(&call.client, ("getEvent", false), result, call.json, call.output))
 }

@@ -286,6 +286,9 @@ impl Client {
         if let Some(values) = options.related.as_ref() {
             query.append_array("related", values, false, ',');
         }
+        if let Some(values) = options.label.as_ref() {
+            query.append_array("label", values, true, ',');
+        }
         let query = query.finish();
         let raw = self
             .transport
@@ -379,6 +382,9 @@ pub struct GetEventOptions {
     pub related: Option<Vec<String>>,
     /// (header parameter `X-Trace`)
     pub x_trace: Option<String>,
+    /// One label or several (`oneOf` a string and a list of strings).
+    /// (query parameter `label`)
+    pub label: Option<Vec<String>>,
 }
 
 impl GetEventOptions {
@@ -397,6 +403,12 @@ impl GetEventOptions {
     /// Sets `X-Trace` (`None` unsets it).
     pub fn with_x_trace(mut self, x_trace: impl Into<Option<String>>) -> Self {
         self.x_trace = x_trace.into();
+        self
+    }
+
+    /// Sets `label` (`None` unsets it).
+    pub fn with_label(mut self, label: impl Into<Option<Vec<String>>>) -> Self {
+        self.label = label.into();
         self
     }
 }
