@@ -1147,3 +1147,55 @@ async fn values_a_newer_server_sends_round_trip_through_the_client() {
         "{text}"
     );
 }
+
+/// A `float` member goes out with its own digits (`1.1`, not the `1.100000023841858` of the
+/// `f64` it used to pass through): in a union the generated server writes, and in a form body
+/// the generated client writes (recorded as it arrived).
+#[tokio::test]
+async fn a_float_member_is_written_with_its_own_digits_in_a_union_and_a_form() {
+    let cake = constructs_client::types::Dish::Cake(constructs_client::types::Cake {
+        kind: constructs_client::types::CakeKind::Cake,
+        calories: 0.1,
+        vegan: None,
+        weight: Some(1.1),
+    });
+    // The generated server's union answer, as JSON.
+    let addr = serve().await;
+    let client = Client::builder(base(addr))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let answer = client.add_dish(&cake).await.unwrap();
+    let raw = String::from_utf8(answer.raw_body().to_vec()).unwrap();
+    assert!(raw.contains(r#""weight":1.1"#), "{raw}");
+    assert!(raw.contains(r#""calories":0.1"#), "{raw}");
+    assert!(raw.starts_with(r#"{"kind":"Cake""#), "the tag first: {raw}");
+    assert_eq!(answer.into_inner(), cake);
+
+    // The client's form body, as the wire carries it.
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let record = seen.clone();
+    let app = axum::Router::new().route(
+        "/v3/dishes",
+        axum::routing::post(move |body: String| {
+            let record = record.clone();
+            async move {
+                *record.lock().unwrap() = body;
+                (
+                    [("content-type", "application/json")],
+                    r#"{"kind":"Cake","calories":1}"#,
+                )
+            }
+        }),
+    );
+    let addr = common::spawn(app).await;
+    let client = Client::builder(base(addr))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    client.add_dish(&cake).await.unwrap();
+    assert_eq!(
+        seen.lock().unwrap().as_str(),
+        "kind=Cake&calories=0.1&weight=1.1"
+    );
+}

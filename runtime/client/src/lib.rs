@@ -70,9 +70,11 @@ mod scheme;
 pub mod stream;
 pub mod style;
 pub mod tagged;
+pub mod tagging;
 pub mod trace;
 pub mod transport;
 pub mod webhook;
+mod written;
 
 pub use auth::{Credentials, SchemeKind, Secret, Security, SecurityScheme};
 pub use error::{Error, SendError};

@@ -293,11 +293,32 @@ pub fn cookie_styled<T: Serialize + ?Sized>(
     Ok(Style::Form.expand(explode, name, &flat, &encode_query_component))
 }
 
+/// `value` flattened for a style, numbers as serde_json wrote them ([`super::written`]).
 fn flat<T: Serialize + ?Sized>(value: &T, location: &str, name: &str) -> Result<Flat, SendError> {
-    let json = serde_json::to_value(value)
-        .map_err(|e| SendError::InvalidRequest(format!("{location} parameter `{name}`: {e}")))?;
-    Flat::of(&json)
-        .map_err(|e| SendError::InvalidRequest(format!("{location} parameter `{name}`: {e}")))
+    use super::written::{Level, level, text};
+    let failed = |e: serde_json::Error| {
+        SendError::InvalidRequest(format!("{location} parameter `{name}`: {e}"))
+    };
+    let json = serde_json::to_string(value).map_err(failed)?;
+    Ok(match level(&json).map_err(failed)? {
+        Level::Object(members) => {
+            let mut out = Vec::with_capacity(members.len());
+            for (member, raw) in members {
+                if let Some(value) = text(raw).map_err(failed)? {
+                    out.push((member, value));
+                }
+            }
+            Flat::Object(out)
+        }
+        Level::List(items) => Flat::List(
+            items
+                .into_iter()
+                .map(|raw| text(raw).map(Option::unwrap_or_default))
+                .collect::<Result<_, _>>()
+                .map_err(failed)?,
+        ),
+        Level::Scalar(raw) => Flat::Scalar(text(raw).map_err(failed)?.unwrap_or_default()),
+    })
 }
 
 /// A bytes or text request body and the media type it is sent as, for an operation whose
@@ -425,37 +446,40 @@ fn form_pairs<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<String, Se
 }
 
 /// An object's members as name/value pairs, as a form writes them: a list repeats its name,
-/// `null` is left out, a nested value is its JSON text.
+/// `null` is left out, a nested value is its JSON text; numbers as serde_json wrote them
+/// ([`super::written`]), members in their order.
 fn members<T: Serialize + ?Sized>(
     value: &T,
     what: &str,
 ) -> Result<Vec<(String, String)>, SendError> {
-    let json = serde_json::to_value(value)
-        .map_err(|e| SendError::InvalidRequest(format!("{what} serialization failed: {e}")))?;
-    let serde_json::Value::Object(fields) = json else {
+    use super::written::{Level, level, text};
+    let failed = |e: serde_json::Error| {
+        SendError::InvalidRequest(format!("{what} serialization failed: {e}"))
+    };
+    let json = serde_json::to_string(value).map_err(failed)?;
+    let Level::Object(fields) = level(&json).map_err(failed)? else {
         return Err(SendError::InvalidRequest(format!(
             "a form-encoded {what} must be an object with named fields"
         )));
     };
     let mut out = Vec::with_capacity(fields.len());
-    for (name, value) in fields {
-        match value {
-            serde_json::Value::Null => {}
-            serde_json::Value::Array(items) => {
-                out.extend(items.iter().map(|item| (name.clone(), form_scalar(item))));
+    for (name, raw) in fields {
+        match level(raw.get()).map_err(failed)? {
+            Level::List(items) => {
+                for item in items {
+                    if let Some(item) = text(item).map_err(failed)? {
+                        out.push((name.clone(), item));
+                    }
+                }
             }
-            other => out.push((name, form_scalar(&other))),
+            _ => {
+                if let Some(value) = text(raw).map_err(failed)? {
+                    out.push((name, value));
+                }
+            }
         }
     }
     Ok(out)
-}
-
-/// A form value: strings as they are, everything else as its JSON text.
-fn form_scalar(value: &serde_json::Value) -> String {
-    match value {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// A method the `http` crate has no constant for (`QUERY`, an `additionalOperations` method),

@@ -45,6 +45,7 @@ pub mod stream;
 pub mod style;
 pub mod sunset;
 pub mod tagged;
+pub mod tagging;
 pub mod testing;
 mod trace_context;
 pub mod upgrade;

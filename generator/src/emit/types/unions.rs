@@ -179,16 +179,13 @@ fn serialize_part(
                     .map(|(wire, _)| wire.clone())
                     .unwrap_or_else(|| v.rust.clone());
                 let tag = tag_literal(d, &tag);
-                quote!(Self::#variant(v) => (serde_json::to_value(v), #tag),)
+                quote!(Self::#variant(v) => tagging::serialize_tagged(v, #property, &#tag, serializer),)
             });
-            let unknown = unknown.map(|u| quote!(Self::#u(v) => return v.serialize(serializer),));
+            let unknown = unknown.map(|u| quote!(Self::#u(v) => v.serialize(serializer),));
+            // Straight to the output, the tag first (a `Value` in between widened `float`s).
             quote! {
-                let (value, tag) = match self { #(#arms)* #unknown };
-                let mut value = value.map_err(serde::ser::Error::custom)?;
-                if let serde_json::Value::Object(map) = &mut value {
-                    map.entry(#property).or_insert_with(|| serde_json::Value::from(tag));
-                }
-                value.serialize(serializer)
+                use crate::runtime::tagging;
+                match self { #(#arms)* #unknown }
             }
         }
         None => {

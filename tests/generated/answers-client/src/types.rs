@@ -104,16 +104,16 @@ pub enum ToolCall {
 #[cfg(feature = "calls")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::FunctionCall(v) => (serde_json::to_value(v), "function"),
-            Self::CustomCall(v) => (serde_json::to_value(v), "custom"),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::FunctionCall(v) => {
+                tagging::serialize_tagged(v, "type", &"function", serializer)
+            }
+            Self::CustomCall(v) => {
+                tagging::serialize_tagged(v, "type", &"custom", serializer)
+            }
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -456,16 +456,12 @@ pub enum Pet {
 #[cfg(feature = "calls")]
 impl Serialize for Pet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::Bird(v) => (serde_json::to_value(v), "bird"),
-            Self::Fish(v) => (serde_json::to_value(v), "fish"),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::Bird(v) => tagging::serialize_tagged(v, "kind", &"bird", serializer),
+            Self::Fish(v) => tagging::serialize_tagged(v, "kind", &"fish", serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 

@@ -109,15 +109,15 @@ pub enum ToolCall {
 #[cfg(feature = "calls")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::FunctionCall(v) => (serde_json::to_value(v), "function"),
-            Self::CustomCall(v) => (serde_json::to_value(v), "custom"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::FunctionCall(v) => {
+                tagging::serialize_tagged(v, "type", &"function", serializer)
+            }
+            Self::CustomCall(v) => {
+                tagging::serialize_tagged(v, "type", &"custom", serializer)
+            }
         }
-        value.serialize(serializer)
     }
 }
 
@@ -468,15 +468,11 @@ pub enum Pet {
 #[cfg(feature = "calls")]
 impl Serialize for Pet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::Bird(v) => (serde_json::to_value(v), "bird"),
-            Self::Fish(v) => (serde_json::to_value(v), "fish"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::Bird(v) => tagging::serialize_tagged(v, "kind", &"bird", serializer),
+            Self::Fish(v) => tagging::serialize_tagged(v, "kind", &"fish", serializer),
         }
-        value.serialize(serializer)
     }
 }
 

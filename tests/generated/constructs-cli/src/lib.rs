@@ -411,6 +411,13 @@ fn add_dish(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 media: None,
             },
             support::upload::PartSpec {
+                name: "weight",
+                required: false,
+                file: false,
+                json: false,
+                media: None,
+            },
+            support::upload::PartSpec {
                 name: "cups",
                 required: false,
                 file: false,

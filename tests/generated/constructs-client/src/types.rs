@@ -844,18 +844,22 @@ pub enum ToolCall {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::FunctionCall(v) => (serde_json::to_value(v), "function"),
-            Self::CustomCall(v) => (serde_json::to_value(v), "custom"),
-            Self::SearchCall(v) => (serde_json::to_value(v), "search"),
-            Self::LocalCall(v) => (serde_json::to_value(v), "shell"),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::FunctionCall(v) => {
+                tagging::serialize_tagged(v, "type", &"function", serializer)
+            }
+            Self::CustomCall(v) => {
+                tagging::serialize_tagged(v, "type", &"custom", serializer)
+            }
+            Self::SearchCall(v) => {
+                tagging::serialize_tagged(v, "type", &"search", serializer)
+            }
+            Self::LocalCall(v) => {
+                tagging::serialize_tagged(v, "type", &"shell", serializer)
+            }
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -1352,16 +1356,16 @@ pub enum LocalCall {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for LocalCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::ShellCall(v) => (serde_json::to_value(v), "shell"),
-            Self::PatchCall(v) => (serde_json::to_value(v), "patch"),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::ShellCall(v) => {
+                tagging::serialize_tagged(v, "type", &"shell", serializer)
+            }
+            Self::PatchCall(v) => {
+                tagging::serialize_tagged(v, "type", &"patch", serializer)
+            }
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -1704,16 +1708,16 @@ pub enum Chunking {
 #[cfg(feature = "choices")]
 impl Serialize for Chunking {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::AutoChunking(v) => (serde_json::to_value(v), "auto"),
-            Self::StaticChunking(v) => (serde_json::to_value(v), "static"),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::AutoChunking(v) => {
+                tagging::serialize_tagged(v, "type", &"auto", serializer)
+            }
+            Self::StaticChunking(v) => {
+                tagging::serialize_tagged(v, "type", &"static", serializer)
+            }
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -2176,17 +2180,19 @@ pub enum ToolChoice {
 #[cfg(feature = "choices")]
 impl Serialize for ToolChoice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::String(v) => (serde_json::to_value(v), "String"),
-            Self::HostedToolChoice(v) => (serde_json::to_value(v), "file_search"),
-            Self::FunctionChoice(v) => (serde_json::to_value(v), "function"),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::String(v) => {
+                tagging::serialize_tagged(v, "type", &"String", serializer)
+            }
+            Self::HostedToolChoice(v) => {
+                tagging::serialize_tagged(v, "type", &"file_search", serializer)
+            }
+            Self::FunctionChoice(v) => {
+                tagging::serialize_tagged(v, "type", &"function", serializer)
+            }
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -2285,16 +2291,12 @@ pub enum Action {
 #[cfg(feature = "choices")]
 impl Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::BlockAction(v) => (serde_json::to_value(v), 1),
-            Self::FlagAction(v) => (serde_json::to_value(v), 2),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::BlockAction(v) => tagging::serialize_tagged(v, "type", &1, serializer),
+            Self::FlagAction(v) => tagging::serialize_tagged(v, "type", &2, serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -3036,16 +3038,12 @@ pub enum Animal {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for Animal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::Bird(v) => (serde_json::to_value(v), "bird"),
-            Self::Fish(v) => (serde_json::to_value(v), "fish"),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::Bird(v) => tagging::serialize_tagged(v, "kind", &"bird", serializer),
+            Self::Fish(v) => tagging::serialize_tagged(v, "kind", &"fish", serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -3409,16 +3407,12 @@ pub enum Dish {
 #[cfg(feature = "dishes")]
 impl Serialize for Dish {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::Cake(v) => (serde_json::to_value(v), "Cake"),
-            Self::Tea(v) => (serde_json::to_value(v), "Tea"),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::Cake(v) => tagging::serialize_tagged(v, "kind", &"Cake", serializer),
+            Self::Tea(v) => tagging::serialize_tagged(v, "kind", &"Tea", serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -3555,13 +3549,16 @@ pub struct Cake {
     pub calories: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vegan: Option<bool>,
+    /// A `float` (f32), written with its own digits (`1.1`), not an f64's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f32>,
 }
 
 #[cfg(feature = "dishes")]
 impl crate::runtime::object::Object for Cake {
     const NAME: &'static str = "Cake";
 
-    const FIELDS: &'static [&'static str] = &["kind", "calories", "vegan"];
+    const FIELDS: &'static [&'static str] = &["kind", "calories", "vegan", "weight"];
 
     const DENY_UNKNOWN: bool = false;
 
@@ -3570,6 +3567,7 @@ impl crate::runtime::object::Object for Cake {
             "kind" => Some(0),
             "calories" => Some(1),
             "vegan" => Some(2),
+            "weight" => Some(3),
             _ => None,
         }
     }
@@ -3579,11 +3577,13 @@ impl crate::runtime::object::Object for Cake {
         let mut kind = None;
         let mut calories = None;
         let mut vegan = None;
+        let mut weight = None;
         loop {
             match object::next_field::<Self, _>(&mut map)? {
                 Some(0) => object::field(&mut map, &mut kind, "kind")?,
                 Some(1) => object::field(&mut map, &mut calories, "calories")?,
                 Some(2) => object::field(&mut map, &mut vegan, "vegan")?,
+                Some(3) => object::field(&mut map, &mut weight, "weight")?,
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,
             }
@@ -3592,6 +3592,7 @@ impl crate::runtime::object::Object for Cake {
             kind: object::required(kind, "kind")?,
             calories: object::required(calories, "calories")?,
             vegan: object::optional(vegan),
+            weight: object::optional(weight),
         })
     }
 }
@@ -3614,12 +3615,19 @@ impl Cake {
             kind,
             calories,
             vegan: None,
+            weight: None,
         }
     }
 
     /// Sets `vegan` (`None` unsets it).
     pub fn with_vegan(mut self, vegan: impl Into<Option<bool>>) -> Self {
         self.vegan = vegan.into();
+        self
+    }
+
+    /// Sets `weight` (`None` unsets it).
+    pub fn with_weight(mut self, weight: impl Into<Option<f32>>) -> Self {
+        self.weight = weight.into();
         self
     }
 }

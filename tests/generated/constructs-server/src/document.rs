@@ -694,6 +694,11 @@ pub static DOCUMENT: Document = Document {
           },
           "vegan": {
             "type": "boolean"
+          },
+          "weight": {
+            "description": "A `float` (f32), written with its own digits (`1.1`), not an f64's.",
+            "type": "number",
+            "format": "float"
           }
         }
       },
@@ -1821,6 +1826,10 @@ components:
         kind: {type: string, enum: [Cake]}
         calories: {type: number, minimum: 0}
         vegan: {type: boolean}
+        weight:
+          description: A `float` (f32), written with its own digits (`1.1`), not an f64's.
+          type: number
+          format: float
     Tea:
       type: object
       required: [kind, cups]

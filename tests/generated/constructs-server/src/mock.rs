@@ -82,7 +82,7 @@ impl ConstructsApi for Mock {
     ) -> Result<AddDishResponse, MockError> {
         let body: types::Dish = mock::checked(
             "addDish: 200 body",
-            &[r#"{"kind":"Cake","calories":1.5,"vegan":true}"#],
+            &[r#"{"kind":"Cake","calories":1.5,"vegan":true,"weight":1.5}"#],
         )?;
         Ok(AddDishResponse::Ok(body))
     }

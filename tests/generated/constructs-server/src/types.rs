@@ -914,17 +914,21 @@ pub enum ToolCall {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::FunctionCall(v) => (serde_json::to_value(v), "function"),
-            Self::CustomCall(v) => (serde_json::to_value(v), "custom"),
-            Self::SearchCall(v) => (serde_json::to_value(v), "search"),
-            Self::LocalCall(v) => (serde_json::to_value(v), "shell"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::FunctionCall(v) => {
+                tagging::serialize_tagged(v, "type", &"function", serializer)
+            }
+            Self::CustomCall(v) => {
+                tagging::serialize_tagged(v, "type", &"custom", serializer)
+            }
+            Self::SearchCall(v) => {
+                tagging::serialize_tagged(v, "type", &"search", serializer)
+            }
+            Self::LocalCall(v) => {
+                tagging::serialize_tagged(v, "type", &"shell", serializer)
+            }
         }
-        value.serialize(serializer)
     }
 }
 
@@ -1443,15 +1447,15 @@ pub enum LocalCall {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for LocalCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::ShellCall(v) => (serde_json::to_value(v), "shell"),
-            Self::PatchCall(v) => (serde_json::to_value(v), "patch"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::ShellCall(v) => {
+                tagging::serialize_tagged(v, "type", &"shell", serializer)
+            }
+            Self::PatchCall(v) => {
+                tagging::serialize_tagged(v, "type", &"patch", serializer)
+            }
         }
-        value.serialize(serializer)
     }
 }
 
@@ -1802,15 +1806,15 @@ pub enum Chunking {
 #[cfg(feature = "choices")]
 impl Serialize for Chunking {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::AutoChunking(v) => (serde_json::to_value(v), "auto"),
-            Self::StaticChunking(v) => (serde_json::to_value(v), "static"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::AutoChunking(v) => {
+                tagging::serialize_tagged(v, "type", &"auto", serializer)
+            }
+            Self::StaticChunking(v) => {
+                tagging::serialize_tagged(v, "type", &"static", serializer)
+            }
         }
-        value.serialize(serializer)
     }
 }
 
@@ -2334,16 +2338,18 @@ pub enum ToolChoice {
 #[cfg(feature = "choices")]
 impl Serialize for ToolChoice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::String(v) => (serde_json::to_value(v), "String"),
-            Self::HostedToolChoice(v) => (serde_json::to_value(v), "file_search"),
-            Self::FunctionChoice(v) => (serde_json::to_value(v), "function"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::String(v) => {
+                tagging::serialize_tagged(v, "type", &"String", serializer)
+            }
+            Self::HostedToolChoice(v) => {
+                tagging::serialize_tagged(v, "type", &"file_search", serializer)
+            }
+            Self::FunctionChoice(v) => {
+                tagging::serialize_tagged(v, "type", &"function", serializer)
+            }
         }
-        value.serialize(serializer)
     }
 }
 
@@ -2436,15 +2442,11 @@ pub enum Action {
 #[cfg(feature = "choices")]
 impl Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::BlockAction(v) => (serde_json::to_value(v), 1),
-            Self::FlagAction(v) => (serde_json::to_value(v), 2),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::BlockAction(v) => tagging::serialize_tagged(v, "type", &1, serializer),
+            Self::FlagAction(v) => tagging::serialize_tagged(v, "type", &2, serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -3273,15 +3275,11 @@ pub enum Animal {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for Animal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::Bird(v) => (serde_json::to_value(v), "bird"),
-            Self::Fish(v) => (serde_json::to_value(v), "fish"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::Bird(v) => tagging::serialize_tagged(v, "kind", &"bird", serializer),
+            Self::Fish(v) => tagging::serialize_tagged(v, "kind", &"fish", serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -3717,15 +3715,11 @@ pub enum Dish {
 #[cfg(feature = "dishes")]
 impl Serialize for Dish {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::Cake(v) => (serde_json::to_value(v), "Cake"),
-            Self::Tea(v) => (serde_json::to_value(v), "Tea"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::Cake(v) => tagging::serialize_tagged(v, "kind", &"Cake", serializer),
+            Self::Tea(v) => tagging::serialize_tagged(v, "kind", &"Tea", serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -3888,13 +3882,16 @@ pub struct Cake {
     pub calories: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vegan: Option<bool>,
+    /// A `float` (f32), written with its own digits (`1.1`), not an f64's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f32>,
 }
 
 #[cfg(feature = "dishes")]
 impl crate::runtime::object::Object for Cake {
     const NAME: &'static str = "Cake";
 
-    const FIELDS: &'static [&'static str] = &["kind", "calories", "vegan"];
+    const FIELDS: &'static [&'static str] = &["kind", "calories", "vegan", "weight"];
 
     const DENY_UNKNOWN: bool = false;
 
@@ -3903,6 +3900,7 @@ impl crate::runtime::object::Object for Cake {
             "kind" => Some(0),
             "calories" => Some(1),
             "vegan" => Some(2),
+            "weight" => Some(3),
             _ => None,
         }
     }
@@ -3912,11 +3910,13 @@ impl crate::runtime::object::Object for Cake {
         let mut kind = None;
         let mut calories = None;
         let mut vegan = None;
+        let mut weight = None;
         loop {
             match object::next_field::<Self, _>(&mut map)? {
                 Some(0) => object::field(&mut map, &mut kind, "kind")?,
                 Some(1) => object::field(&mut map, &mut calories, "calories")?,
                 Some(2) => object::field(&mut map, &mut vegan, "vegan")?,
+                Some(3) => object::field(&mut map, &mut weight, "weight")?,
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,
             }
@@ -3925,6 +3925,7 @@ impl crate::runtime::object::Object for Cake {
             kind: object::required(kind, "kind")?,
             calories: object::required(calories, "calories")?,
             vegan,
+            weight,
         })
     }
 }
@@ -3947,12 +3948,19 @@ impl Cake {
             kind,
             calories,
             vegan: None,
+            weight: None,
         }
     }
 
     /// Sets `vegan` (`None` unsets it).
     pub fn with_vegan(mut self, vegan: impl Into<Option<bool>>) -> Self {
         self.vegan = vegan.into();
+        self
+    }
+
+    /// Sets `weight` (`None` unsets it).
+    pub fn with_weight(mut self, weight: impl Into<Option<f32>>) -> Self {
+        self.weight = weight.into();
         self
     }
 }

@@ -717,16 +717,12 @@ pub enum Member {
 #[cfg(feature = "members")]
 impl Serialize for Member {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::Adult(v) => (serde_json::to_value(v), "adult"),
-            Self::Child(v) => (serde_json::to_value(v), "child"),
-            Self::Unknown(v) => return v.serialize(serializer),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("kind").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::Adult(v) => tagging::serialize_tagged(v, "kind", &"adult", serializer),
+            Self::Child(v) => tagging::serialize_tagged(v, "kind", &"child", serializer),
+            Self::Unknown(v) => v.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 

@@ -803,15 +803,13 @@ pub enum Change {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for Change {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::Added(v) => (serde_json::to_value(v), "added"),
-            Self::Removed(v) => (serde_json::to_value(v), "removed"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::Added(v) => tagging::serialize_tagged(v, "type", &"added", serializer),
+            Self::Removed(v) => {
+                tagging::serialize_tagged(v, "type", &"removed", serializer)
+            }
         }
-        value.serialize(serializer)
     }
 }
 
@@ -1852,15 +1850,13 @@ pub enum Input {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for Input {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::Note(v) => (serde_json::to_value(v), "note"),
-            Self::Item(v) => (serde_json::to_value(v), "search_call"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::Note(v) => tagging::serialize_tagged(v, "type", &"note", serializer),
+            Self::Item(v) => {
+                tagging::serialize_tagged(v, "type", &"search_call", serializer)
+            }
         }
-        value.serialize(serializer)
     }
 }
 
@@ -2071,15 +2067,15 @@ pub enum Item {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for Item {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (value, tag) = match self {
-            Self::SearchCall(v) => (serde_json::to_value(v), "search_call"),
-            Self::PatchOutput(v) => (serde_json::to_value(v), "patch_output"),
-        };
-        let mut value = value.map_err(serde::ser::Error::custom)?;
-        if let serde_json::Value::Object(map) = &mut value {
-            map.entry("type").or_insert_with(|| serde_json::Value::from(tag));
+        use crate::runtime::tagging;
+        match self {
+            Self::SearchCall(v) => {
+                tagging::serialize_tagged(v, "type", &"search_call", serializer)
+            }
+            Self::PatchOutput(v) => {
+                tagging::serialize_tagged(v, "type", &"patch_output", serializer)
+            }
         }
-        value.serialize(serializer)
     }
 }
 
