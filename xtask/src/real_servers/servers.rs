@@ -427,6 +427,67 @@ pub const SERVERS: &[Server] = &[
             ]
         },
     },
+    Server {
+        name: "prefect",
+        package: "PyPI prefect 3.9.1",
+        framework: "FastAPI on Starlette (Python)",
+        fast: false,
+        install: |dir| pip_install(dir, "prefect==3.9.1"),
+        start: |dir, port| {
+            // The application under uvicorn alone (`prefect server start` runs it as a child
+            // process of its own, which stopping the command would leave running); its
+            // SQLite database in a fresh home a run.
+            let home = dir.join("run");
+            let _ = std::fs::remove_dir_all(&home);
+            std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+            spawn(
+                Command::new(dir.join("venv/bin/python"))
+                    .args(["-m", "uvicorn", "--factory"])
+                    .arg("prefect.server.api.server:create_app")
+                    .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+                    .env("PREFECT_HOME", &home)
+                    .env("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+                    .env("PREFECT_UI_ENABLED", "false")
+                    .current_dir(&home),
+                dir,
+            )
+        },
+        document: "/api/openapi.json",
+        fetch_headers: &[],
+        auth: &[],
+        // FastAPI's operation ids (`create_variable_variables__post`) read as their plain
+        // names (`create-variable`).
+        steps: || {
+            vec![
+                step(
+                    "create",
+                    &[
+                        "create-variable",
+                        "--body",
+                        r#"{"name":"milk","value":"2 l"}"#,
+                    ],
+                )
+                .capture("id", "/id"),
+                step("read", &["read-variable", "--id", "{id}"]),
+                step("read by name", &["read-variable-by-name", "--name", "milk"]),
+                step("list", &["read-variables", "--body", "{}"]),
+                step("count", &["count-variables", "--body", "{}"]),
+                step(
+                    "update",
+                    &[
+                        "update-variable",
+                        "--id",
+                        "{id}",
+                        "--body",
+                        r#"{"value":"1 l"}"#,
+                    ],
+                ),
+                step("read again", &["read-variable", "--id", "{id}"]),
+                step("delete", &["delete-variable", "--id", "{id}"]),
+                step("read after the delete", &["read-variable", "--id", "{id}"]).fails(),
+            ]
+        },
+    },
 ];
 
 /// A virtual environment of its own in `dir/venv`, with `package` installed from PyPI.
