@@ -78,8 +78,7 @@ pub const SERVERS: &[Server] = &[
         },
         start: |dir, port| {
             // The memory connector reads and writes `./data/db.json`: a fresh copy a run.
-            let run_dir = dir.join("run");
-            let _ = std::fs::remove_dir_all(&run_dir);
+            let run_dir = fresh_run_dir(dir)?;
             std::fs::create_dir_all(run_dir.join("data")).map_err(|e| e.to_string())?;
             let package = dir.join("node_modules/@loopback/example-todo");
             std::fs::copy(package.join("data/db.json"), run_dir.join("data/db.json"))
@@ -131,9 +130,7 @@ pub const SERVERS: &[Server] = &[
         fast: true,
         install: |dir| pip_install(dir, "kinto==26.5.0"),
         start: |dir, port| {
-            let run_dir = dir.join("run");
-            let _ = std::fs::remove_dir_all(&run_dir);
-            std::fs::create_dir_all(&run_dir).map_err(|e| e.to_string())?;
+            let run_dir = fresh_run_dir(dir)?;
             let kinto = dir.join("venv/bin/kinto");
             run(Command::new(&kinto)
                 .args([
@@ -308,8 +305,7 @@ pub const SERVERS: &[Server] = &[
         fast: false,
         install: |dir| pip_install(dir, "jupyter-server==2.21.1"),
         start: |dir, port| {
-            let run_dir = dir.join("run");
-            let _ = std::fs::remove_dir_all(&run_dir);
+            let run_dir = fresh_run_dir(dir)?;
             for sub in ["root", "config", "data", "runtime"] {
                 std::fs::create_dir_all(run_dir.join(sub)).map_err(|e| e.to_string())?;
             }
@@ -437,9 +433,7 @@ pub const SERVERS: &[Server] = &[
             // The application under uvicorn alone (`prefect server start` runs it as a child
             // process of its own, which stopping the command would leave running); its
             // SQLite database in a fresh home a run.
-            let home = dir.join("run");
-            let _ = std::fs::remove_dir_all(&home);
-            std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+            let home = fresh_run_dir(dir)?;
             spawn(
                 Command::new(dir.join("venv/bin/python"))
                     .args(["-m", "uvicorn", "--factory"])
@@ -489,6 +483,14 @@ pub const SERVERS: &[Server] = &[
         },
     },
 ];
+
+/// `dir/run`, empty: a server's state starts afresh on every run.
+fn fresh_run_dir(dir: &Path) -> Result<std::path::PathBuf, String> {
+    let run_dir = dir.join("run");
+    let _ = std::fs::remove_dir_all(&run_dir);
+    std::fs::create_dir_all(&run_dir).map_err(|e| e.to_string())?;
+    Ok(run_dir)
+}
 
 /// A virtual environment of its own in `dir/venv`, with `package` installed from PyPI.
 fn pip_install(dir: &Path, package: &str) -> Result<(), String> {
