@@ -246,17 +246,20 @@ impl Style {
         decode: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Vec<String>, String> {
         if self == Style::Matrix && explode {
-            // `;color=blue;color=black`: each item its own `;name=`.
-            let mut items = Vec::new();
-            for piece in sent.split(';').skip(1) {
-                items.push(Style::Matrix.scalar(name, &format!(";{piece}"), decode)?);
+            // `;color=blue;color=black`: each item its own `;name=` (text before the first
+            // `;` is no item, and is refused rather than dropped).
+            if sent.is_empty() {
+                return Ok(Vec::new());
             }
-            if items.is_empty() && !sent.is_empty() {
+            let Some(rest) = sent.strip_prefix(';') else {
                 return Err(format!(
                     "expected `;{name}=` before each item (style: matrix), got `{sent}`"
                 ));
-            }
-            return Ok(items);
+            };
+            return rest
+                .split(';')
+                .map(|piece| Style::Matrix.scalar(name, &format!(";{piece}"), decode))
+                .collect();
         }
         let text = if self == Style::Label && explode {
             sent.strip_prefix('.').ok_or_else(|| {
@@ -441,6 +444,8 @@ mod tests {
 
     #[test]
     fn what_does_not_fit_the_style_is_refused_with_why() {
+        let err = Style::Matrix.list(true, "c", "c=a;c=b", &same).unwrap_err();
+        assert!(err.contains("`;c=`"), "{err}");
         let err = Style::Label.scalar("c", "blue", &same).unwrap_err();
         assert!(err.contains("expected `.`"), "{err}");
         let err = Style::Matrix.scalar("c", ";d=1", &same).unwrap_err();
