@@ -220,24 +220,29 @@ fn handle_create_pet<A: PetStoreApi>(
     let (parts, body) = request.into_parts();
     let rt = Runtime::from_parts(&parts);
     let body_limit = rt.body_limit();
-    let key_checked = {
-        let mut errors = Violations::new();
-        let raw = RawParams::from_parts(&parts, PathParams::none());
-        let key: Option<String> = raw
-            .optional(Location::Header, "Idempotency-Key", &mut errors);
-        let out = &mut errors;
-        if let Some(value) = &key {
-            let at = "header/Idempotency-Key";
-            validate::check_pattern(
-                value,
-                "^(\"[!#-\\[\\]-~]{1,255}\"|[!#-\\[\\]-~]{1,255})$",
-                at,
-                out,
-            );
+    let has_key = idempotency::has_key(&parts);
+    let key_checked = if has_key {
+        {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let key: Option<String> = raw
+                .optional(Location::Header, "Idempotency-Key", &mut errors);
+            let out = &mut errors;
+            if let Some(value) = &key {
+                let at = "header/Idempotency-Key";
+                validate::check_pattern(
+                    value,
+                    "^(\"[!#-\\[\\]-~]{1,255}\"|[!#-\\[\\]-~]{1,255})$",
+                    at,
+                    out,
+                );
+            }
+            errors.check().map_err(Box::new)
         }
-        errors.check()
+    } else {
+        Ok(())
     };
-    let replayable = key_checked.is_ok();
+    let replayable = has_key && key_checked.is_ok();
     idempotency::serve_replayable(
         rt,
         "createPet",
@@ -260,13 +265,13 @@ fn handle_create_pet<A: PetStoreApi>(
 fn serve_create_pet<A: PetStoreApi>(
     api: Arc<A>,
     body_limit: usize,
-    key_checked: Result<(), Problem>,
+    key_checked: Result<(), Box<Problem>>,
     parts: http::request::Parts,
     body: Body,
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[&["bearerAuth"]])?;
-        key_checked?;
+        key_checked.map_err(|problem| *problem)?;
         let params = CreatePetParams {};
         let body = body::read_json::<types::NewPet>(&parts, body, body_limit, true)
             .await?;

@@ -124,6 +124,12 @@ fn variants_that_pin_a_property_are_told_apart_by_it() {
     assert_eq!(serde_json::to_value(&choice).unwrap(), function);
     let hosted: c::ToolChoice = serde_json::from_value(json!({"type": "web_search"})).unwrap();
     assert!(matches!(hosted, c::ToolChoice::HostedToolChoice(_)));
+    // A variant named by two tags writes its own, not the first of them (found by the echo
+    // harness: `web_search` went out as `file_search`).
+    assert_eq!(
+        serde_json::to_value(&hosted).unwrap(),
+        json!({"type": "web_search"})
+    );
     let mode: c::ToolChoice = serde_json::from_value(json!("required")).unwrap();
     assert!(matches!(
         mode,

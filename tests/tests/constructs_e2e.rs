@@ -960,6 +960,18 @@ async fn unions_told_apart_by_a_pinned_property_travel_whole() {
             "tool_choice": {"type": "function", "name": "lookup"}
         })
     );
+    // A variant named by two tags (`file_search`, `web_search`) keeps its own both ways.
+    let hosted: constructs_client::types::EchoChoicesBody =
+        serde_json::from_value(serde_json::json!({
+            "chunking": {"type": "static", "static": {"max_tokens": 300}},
+            "tool_choice": {"type": "web_search"}
+        }))
+        .unwrap();
+    let answer = client.echo_choices(&hosted).await.unwrap().into_inner();
+    assert_eq!(
+        serde_json::to_value(&answer).unwrap()["tool_choice"],
+        serde_json::json!({"type": "web_search"})
+    );
     // The server checks the variant it read: `max_tokens` below its minimum is a 400.
     // (No proxy: CI runs the tests with a dead one in the environment.)
     let raw = reqwest::Client::builder()

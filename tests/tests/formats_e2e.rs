@@ -3,7 +3,9 @@
 //! query and header parameters and response headers; the server refuses a malformed value
 //! of each with the `Error` body naming the place; `uri`, `uri-reference`, `email` and
 //! `hostname` stay `String`s the server checks (and the mock's values fit);
-//! `Options::string_formats` keeps them all `String`.
+//! `Options::string_formats` keeps them all `String`. Numbers of `format: decimal` and
+//! integers wider than 64 bits keep every digit both ways, and the server checks their bounds
+//! and `multipleOf` exactly.
 
 mod common;
 
@@ -51,6 +53,26 @@ impl FormatsApi for Service {
             return Err("path and body disagree".into());
         }
         Ok(PutEventResponse::Ok(body))
+    }
+
+    /// Echoes the body, with the parameters as read in `echoed`.
+    async fn post_amounts(
+        &self,
+        _ctx: &RequestContext,
+        p: PostAmountsParams,
+        mut body: types::Amounts,
+    ) -> Result<PostAmountsResponse, String> {
+        body.echoed = Some(vec![Some(p.total), Some(p.least), p.x_big]);
+        Ok(PostAmountsResponse::Ok(body))
+    }
+
+    async fn put_held_amount(
+        &self,
+        _ctx: &RequestContext,
+        _p: PutHeldAmountParams,
+        body: types::HeldAmount,
+    ) -> Result<PutHeldAmountResponse, String> {
+        Ok(PutHeldAmountResponse::Ok(body))
     }
 }
 
@@ -389,4 +411,131 @@ fn string_formats_option_keeps_strings() {
     }
     assert!(strings["server/src/types.rs"].contains("pub id: String,"));
     assert!(strings["server/src/types.rs"].contains("validate::check_pattern"));
+}
+
+type Decimal = formats_client::runtime::decimal::Decimal;
+
+fn dec(text: &str) -> Decimal {
+    text.parse().unwrap()
+}
+
+#[tokio::test]
+async fn decimals_keep_every_digit_in_bodies_and_parameters() {
+    let addr = serve().await;
+    // 21 digits and more: an f64 would keep 17 (`903275809834567300000`).
+    let sent = c::Amounts::new(dec("903275809834567386763.01"))
+        .with_big(dec("-170141183460469231731687303715884105729")) // below i128::MIN
+        .with_parts(vec![
+            dec("0.1"),
+            dec("1e-30"),
+            dec("123456789012345678901234567890.123456789"),
+        ])
+        .with_text("1.50");
+    let options = formats_client::client::PostAmountsOptions::default()
+        .with_least(dec("0.000000000000000000001"))
+        .with_x_big(dec("99999999999999999999999"));
+    let back = client(addr)
+        .post_amounts_with(dec("12345678901234567890.123456789"), &sent, options)
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(back.price.as_str(), "903275809834567386763.01");
+    assert_eq!(back.big, sent.big);
+    assert_eq!(back.parts, sent.parts);
+    assert_eq!(back.text.as_deref(), Some("1.50"));
+    let echoed: Vec<Option<String>> = back
+        .echoed
+        .unwrap()
+        .iter()
+        .map(|d| d.as_ref().map(|d| d.as_str().to_owned()))
+        .collect();
+    assert_eq!(
+        echoed,
+        [
+            Some("12345678901234567890.123456789".to_owned()),
+            Some("0.000000000000000000001".to_owned()),
+            Some("99999999999999999999999".to_owned()),
+        ]
+    );
+    // On the wire both ways: JSON numbers with their digits, not strings.
+    let body = json!({"price": 1});
+    let text = common::raw_http()
+        .post(format!("http://{addr}/amounts/1.10?least=2e-3"))
+        .header("content-type", "application/json")
+        .body(r#"{"price": 903275809834567386763.01, "big": 1e40}"#)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        text,
+        r#"{"price":903275809834567386763.01,"big":1e40,"echoed":[1.10,2e-3,null]}"#
+    );
+    // A body held to its schema as written (a `serde_json::Value` of doubles is walked) is
+    // still decoded from its bytes.
+    let held = c::HeldAmount::new(dec("903275809834567386763.01"));
+    let back = client(addr)
+        .put_held_amount(&held)
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(back.price.as_str(), "903275809834567386763.01");
+    let forbidden = json!({"price": 1, "forbidden": true});
+    let (status, _) = send(addr, "PUT", "/amounts", &[], Some(&forbidden)).await;
+    assert_eq!(status, 400, "the schema's `not` is checked");
+    // The parameter's default, and a value the server's bound allows exactly.
+    let (status, answer) = send(addr, "POST", "/amounts/0", &[], Some(&body)).await;
+    assert_eq!((status, &answer["echoed"]), (200, &json!([0, 0.5, null])));
+}
+
+#[tokio::test]
+async fn server_checks_decimals_exactly() {
+    let addr = serve().await;
+    let post = |body: &'static str,
+                path: &'static str,
+                headers: Vec<(&'static str, &'static str)>| async move {
+        let mut request = common::raw_http()
+            .post(format!("http://{addr}{path}"))
+            .header("content-type", "application/json")
+            .body(body);
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let bytes = response.bytes().await.unwrap();
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    };
+    let at_max = r#"{"price": 1000000000000000000000000000000}"#;
+    assert_eq!(post(at_max, "/amounts/1", vec![]).await.0, 200);
+    let cases = [
+        (r#"{"price": 0}"#, "/price"), // exclusiveMinimum 0
+        (r#"{"price": 1000000000000000000000000000000.01}"#, "/price"), // above the maximum by a cent
+        (r#"{"price": 1.001}"#, "/price"),                              // not a multiple of 0.01
+        (r#"{"price": 90327580983456738676.001}"#, "/price"),
+        (r#"{"price": "1.50"}"#, "/price"), // a string where a number belongs
+        (r#"{"price": 1, "big": 1.5}"#, "/big"), // an integer wider than 64 bits is whole
+        (r#"{"price": 1, "text": "1,50"}"#, "/text"), // format: decimal on a string
+        (r#"{"price": 1, "parts": [1, true]}"#, "/parts/1"),
+    ];
+    for (body, place) in cases {
+        assert_refused(body, post(body, "/amounts/1", vec![]).await, place);
+    }
+    let ok = r#"{"price": 1}"#;
+    assert_refused("path", post(ok, "/amounts/1,5", vec![]).await, "path/total");
+    assert_refused(
+        "query",
+        post(ok, "/amounts/1?least=-1e-30", vec![]).await,
+        "query/least",
+    );
+    assert_refused(
+        "header",
+        post(ok, "/amounts/1", vec![("x-big", "1e-3")]).await,
+        "header/X-Big",
+    );
 }

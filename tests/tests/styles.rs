@@ -45,6 +45,7 @@ impl StylesApi for Reads {
         path_matrix_exploded, PathMatrixExplodedParams, PathMatrixExplodedResponse;
         query_form, QueryFormParams, QueryFormResponse;
         query_form_exploded, QueryFormExplodedParams, QueryFormExplodedResponse;
+        query_reserved, QueryReservedParams, QueryReservedResponse;
         header_simple, HeaderSimpleParams, HeaderSimpleResponse;
         header_simple_exploded, HeaderSimpleExplodedParams, HeaderSimpleExplodedResponse;
         cookie_form, CookieFormParams, CookieFormResponse;
@@ -435,4 +436,31 @@ async fn the_server_reads_the_tables_spellings_and_refuses_what_breaks_the_style
             "{path}: {body}"
         );
     }
+}
+
+#[tokio::test]
+async fn allow_reserved_keeps_the_reserved_characters_a_query_may_hold() {
+    let (client, seen) = serve().await;
+    let color = "a/b?c:d@e!$'()*,;&=+#[] %41%zz";
+    let list = colors(&["x/y", "p&q"]);
+    let answer = client
+        .query_reserved(color, &list, &rgb(1, 2, 3))
+        .await
+        .unwrap()
+        .into_inner();
+    let (uri, _) = seen.last();
+    // Kept: `/?:@!$()*,;` and the triple `%41`; encoded: the query's own `&`, `=`, `+`, what
+    // a query cannot hold (`#`, `[`, `]`, a space), a `%` that begins no triple, and `'`
+    // (which the URL parser would encode).
+    assert_eq!(
+        uri,
+        "/query/reserved?color=a/b?c:d@e!$%27()*,;%26%3D%2B%23%5B%5D%20%41%25zz\
+         &colors=x/y,p%26q&R=1&G=2&B=3"
+    );
+    // The server decodes what it receives: the triple is the character it encodes.
+    assert_eq!(
+        answer.color.as_deref(),
+        Some("a/b?c:d@e!$'()*,;&=+#[] A%zz")
+    );
+    assert_eq!(answer.colors, Some(list));
 }

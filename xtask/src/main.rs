@@ -79,7 +79,7 @@ cargo xtask schema-suite [--draft 2020-12|4] [--filter SUBSTR]... [--shared-targ
     xtask/src/schema_suite/decisions.rs does not set aside, and on a group listed there as
     open that passes. Builds in target/schema-suite/target, or with --shared-target in target/
     with the workspace's dev profile (CI). Table: docs/json-schema-suite.md.
-cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples] [--shared-target]
+cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples] [--shared-target] [--echo]
     Every operation of each document's generated command-line client, called against Prism
     (an independent mock of the same document; npm, pinned in scripts/prism, installed with
     npm ci when missing) on a free loopback port: N seeded dynamic rounds (default 3, Prism's
@@ -92,6 +92,10 @@ cargo xtask calls [DOC|DIR...] [--filter SUBSTR] [--seeds N] [--no-examples] [--
     CLI that does not compile and on any call that is not ok or the mock's fault. Builds in
     target/calls/target without debug info, or with --shared-target in target/ with the
     workspace's dev profile (CI: the dependencies the tests built are reused).
+    --echo: an echo server instead of Prism, N rounds of values; every request (path, query,
+    headers, cookies, a JSON body) is held to the expansion OpenAPI's style table gives the
+    document's parameters for the values sent (written apart from the runtime's), table in
+    target/calls/echo-report.md; fails on any request that differs or was not sent.
 cargo xtask fuzz [--seeds N] [--start S] [--batch B] [--shared-target]
     Random valid documents (seeds S..S+N, default 1..=20; deterministic by seed) combining the
     constructs the generator supports with names from the adversarial list; both crates of

@@ -446,6 +446,20 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
     let base_url = base_url_part(api);
     let server_use = (!api.servers.is_empty()).then(|| quote!(use #krate::Server;));
     let (after_help, after_long_help) = help_texts(api, cli);
+    // The runtime's `decimal::Decimal` (printed `crate::runtime::…`, as in the client), when a
+    // flag reads one.
+    let runtime_use = cli
+        .commands
+        .iter()
+        .any(|cmd| {
+            cmd.flags.iter().any(|f| match f.target {
+                FlagTarget::Param(p) => api.operations[cmd.operation].params[p]
+                    .ty
+                    .mentions_decimal(),
+                FlagTarget::Property { .. } => false,
+            })
+        })
+        .then(|| quote!(use #krate::runtime;));
     // The operations' `…Options` types, when some subcommand takes one.
     let options_use = ops
         .iter()
@@ -522,6 +536,7 @@ pub fn lib_rs(api: &Api, cli: &Cli, client_crate: &str, vendored: bool) -> Token
 
         use clap::{#arg_use ArgMatches, Command};
         #options_use
+        #runtime_use
         #client_use
         #types_use
         #upload_use

@@ -193,6 +193,7 @@ pub fn rust_type(t: &TypeRef, qualified: bool) -> TokenStream {
         TypeRef::U64 => quote!(u64),
         TypeRef::F32 => quote!(f32),
         TypeRef::F64 => quote!(f64),
+        TypeRef::Decimal | TypeRef::BigInt => quote!(crate::runtime::decimal::Decimal),
         TypeRef::Bytes => quote!(Vec<u8>),
         TypeRef::Base64 => quote!(crate::runtime::base64::Base64),
         TypeRef::Base64Url => quote!(crate::runtime::base64::Base64Url),
@@ -400,6 +401,12 @@ pub fn literal(value: &serde_json::Value, ty: &TypeRef) -> Option<TokenStream> {
         (Value::Number(n), TypeRef::F32 | TypeRef::F64) => {
             let v = proc_macro2::Literal::f64_unsuffixed(n.as_f64()?);
             quote!(#v)
+        }
+        // As the document reader holds it (a double beyond 64-bit integers: README "Type
+        // mapping").
+        (Value::Number(n), TypeRef::Decimal | TypeRef::BigInt) => {
+            let text = n.to_string();
+            quote!(crate::runtime::decimal::Decimal::from_static(#text))
         }
         (Value::String(s), TypeRef::String) => quote!(String::from(#s)),
         _ => return None,

@@ -263,6 +263,10 @@ pub struct Param {
     pub as_sent: bool,
     /// `style`, as the document says or its location's default.
     pub style: Style,
+    /// A query parameter's `allowReserved: true`: the client writes its value with the
+    /// reserved characters a query may hold left as they are (`runtime::request::Query::
+    /// allow_reserved`).
+    pub allow_reserved: bool,
     /// Server-side default, as a Rust literal expression's source value.
     pub default: Option<serde_json::Value>,
     pub constraints: Constraints,

@@ -133,6 +133,11 @@ pub struct Discriminator {
     /// The values are JSON integers written in decimal (discord's action types `1`…`4`,
     /// a tag implied by variants that pin an integer property), not strings.
     pub integer: bool,
+    /// The variants named by several tags whose own type holds the property (openai's hosted
+    /// tool choice, `file_search` or `web_search`): written as they are, their own member
+    /// saying which tag, rather than with the first of their tags put in front. Filled by
+    /// `lower::schema::own_tags`.
+    pub own_tag: Vec<usize>,
 }
 
 impl Discriminator {
@@ -161,6 +166,12 @@ pub enum TypeRef {
     U64,
     F32,
     F64,
+    /// `format: decimal` or `decimal128` on a number: every digit kept
+    /// (`runtime::decimal::Decimal`, written back as the JSON number it was).
+    Decimal,
+    /// An integer wider than 64 bits (`format: int128`, `uint128`, `bigint`): a
+    /// `runtime::decimal::Decimal` the server holds to a whole value.
+    BigInt,
     /// `format: binary` in a JSON document, or an octet body: raw bytes.
     Bytes,
     /// `contentEncoding: base64` (3.1): bytes, written as base64 text in JSON.
@@ -222,6 +233,27 @@ impl TypeRef {
         )
     }
 
+    /// The integers of a fixed size (`i32` … `u64`), which Rust compares exactly.
+    pub fn is_sized_integer(&self) -> bool {
+        matches!(
+            self,
+            TypeRef::I32 | TypeRef::I64 | TypeRef::U8 | TypeRef::U16 | TypeRef::U32 | TypeRef::U64
+        )
+    }
+
+    /// Whether the type is, or holds in place, a number that keeps every digit (printed as
+    /// the runtime's `decimal::Decimal`); named types are not followed.
+    pub fn mentions_decimal(&self) -> bool {
+        match self {
+            TypeRef::Decimal | TypeRef::BigInt => true,
+            TypeRef::Vec(item) | TypeRef::Map(item) | TypeRef::Nullable(item) => {
+                item.mentions_decimal()
+            }
+            TypeRef::Tuple(items) => items.iter().any(TypeRef::mentions_decimal),
+            _ => false,
+        }
+    }
+
     /// Whether a value of this type may contain an integer somewhere (a named type may).
     pub fn may_hold_integer(&self) -> bool {
         match self {
@@ -240,6 +272,8 @@ impl TypeRef {
             | TypeRef::Bool
             | TypeRef::F32
             | TypeRef::F64
+            | TypeRef::Decimal
+            | TypeRef::BigInt
             | TypeRef::Bytes
             | TypeRef::Base64
             | TypeRef::Base64Url
@@ -347,7 +381,7 @@ impl Bound {
 }
 
 /// The formats the server checks on a value kept as `String` (see [`Constraints`]).
-pub const CHECKED_FORMATS: &[&str] = &["uri", "uri-reference", "email", "hostname"];
+pub const CHECKED_FORMATS: &[&str] = &["uri", "uri-reference", "email", "hostname", "decimal"];
 
 impl Constraints {
     /// Nothing to check (a format the server does not check is not a check).

@@ -491,10 +491,8 @@ fn value_name(ty: &TypeRef) -> &'static str {
     match ty {
         TypeRef::String => "TEXT",
         TypeRef::Bool => "BOOL",
-        TypeRef::I32 | TypeRef::I64 | TypeRef::U8 | TypeRef::U16 | TypeRef::U32 | TypeRef::U64 => {
-            "INTEGER"
-        }
-        TypeRef::F32 | TypeRef::F64 => "NUMBER",
+        t if t.is_sized_integer() || *t == TypeRef::BigInt => "INTEGER",
+        TypeRef::F32 | TypeRef::F64 | TypeRef::Decimal => "NUMBER",
         TypeRef::Vec(_) | TypeRef::Tuple(_) => "JSON-ARRAY",
         _ => "VALUE",
     }

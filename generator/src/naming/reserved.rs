@@ -114,6 +114,8 @@ pub const SERVER_OPERATION_LOCALS: &[&str] = &[
     // where its type has no checks).
     "_form",
     "form",
+    // Whether the request carries the document's optional `Idempotency-Key`.
+    "has_key",
     // An array's items and a map's values, each checked in a loop of its own (`for (i, item)`,
     // `for (key, item)`).
     "i",
@@ -127,6 +129,8 @@ pub const SERVER_OPERATION_LOCALS: &[&str] = &[
     "params",
     "parts",
     "path",
+    // The boxed refusal of a key the document refuses (`key_checked.map_err(|problem| …)`).
+    "problem",
     "raw",
     "replayable",
     "request",

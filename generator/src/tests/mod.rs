@@ -6,6 +6,7 @@
 
 mod enums;
 mod mixed;
+mod numbers;
 mod oas31;
 mod oas31_fallbacks;
 mod refs;

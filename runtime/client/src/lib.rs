@@ -54,6 +54,7 @@
 
 pub mod auth;
 pub mod base64;
+pub mod decimal;
 pub mod error;
 pub mod integer;
 pub mod multipart;

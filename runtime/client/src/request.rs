@@ -28,6 +28,45 @@ pub fn encode_query_component(value: &str) -> String {
     utf8_percent_encode(value, UNRESERVED).to_string()
 }
 
+/// What `allowReserved` leaves as it is besides the unreserved characters: the reserved ones a
+/// query may hold (RFC 3986 §3.4) but for the query's own delimiters `&`, `=` and `+`, and
+/// `'`, which the URL parser (WHATWG's, reqwest's) encodes in a query anyway.
+const QUERY_RESERVED_KEPT: &AsciiSet = &UNRESERVED
+    .remove(b':')
+    .remove(b'/')
+    .remove(b'?')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b',')
+    .remove(b';');
+
+/// A query value of a parameter with `allowReserved: true`: RFC 6570's reserved expansion, as
+/// OpenAPI 3.1.1 defines it. Reserved characters a query may hold and `%XX` triples pass
+/// unchanged; `&`, `=`, `+`, `#`, `[`, `]`, `'`, a `%` that begins no triple and everything
+/// else are percent-encoded, so the value still cannot end the pair.
+pub fn encode_query_reserved(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('%') {
+        let (before, from) = rest.split_at(at);
+        out.extend(utf8_percent_encode(before, QUERY_RESERVED_KEPT));
+        let triple = from.as_bytes().get(1..3);
+        if triple.is_some_and(|t| t.iter().all(u8::is_ascii_hexdigit)) {
+            out.push_str(&from[..3]);
+            rest = &from[3..];
+        } else {
+            out.push_str("%25");
+            rest = &from[1..];
+        }
+    }
+    out.extend(utf8_percent_encode(rest, QUERY_RESERVED_KEPT));
+    out
+}
+
 /// `base` + `path` + (`?query` unless empty). `base` has no trailing slash, `path` starts with `/`.
 pub fn url(base: &str, path: &str, query: &str) -> String {
     let mut url = String::with_capacity(base.len() + path.len() + query.len() + 1);
@@ -75,7 +114,7 @@ macro_rules! to_param_via_display {
 }
 
 // Display of these is exactly their JSON/text form (`true`, `42`, `1.5`; a UUID hyphenated
-// in lower case, a timestamp in RFC 3339 with `Z`, a date `YYYY-MM-DD`).
+// in lower case, a timestamp in RFC 3339 with `Z`, a date `YYYY-MM-DD`, a decimal as written).
 to_param_via_display!(
     bool,
     char,
@@ -98,6 +137,7 @@ to_param_via_display!(
     jiff::civil::Date,
     std::net::Ipv4Addr,
     std::net::Ipv6Addr,
+    super::decimal::Decimal,
 );
 
 /// How the members of an object-valued query parameter are written (OpenAPI's `style` and
@@ -116,6 +156,8 @@ pub enum ObjectQuery {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Query {
     buf: String,
+    /// Values appended now keep reserved characters ([`Query::allow_reserved`]).
+    reserved: bool,
 }
 
 impl Query {
@@ -126,8 +168,8 @@ impl Query {
     /// Appends `name=value`.
     pub fn append<T: ToParam + ?Sized>(&mut self, name: &str, value: &T) -> &mut Self {
         self.start_pair(name);
-        self.buf
-            .push_str(&encode_query_component(&value.to_param()));
+        let value = self.encode(&value.to_param());
+        self.buf.push_str(&value);
         self
     }
 
@@ -171,8 +213,8 @@ impl Query {
             if i > 0 {
                 self.buf.push_str(&delimiter);
             }
-            self.buf
-                .push_str(&encode_query_component(&value.to_param()));
+            let value = self.encode(&value.to_param());
+            self.buf.push_str(&value);
         }
         self
     }
@@ -207,9 +249,11 @@ impl Query {
                     if i > 0 {
                         self.buf.push(',');
                     }
-                    self.buf.push_str(&encode_query_component(member));
+                    let member = self.encode(member);
+                    self.buf.push_str(&member);
                     self.buf.push(',');
-                    self.buf.push_str(&encode_query_component(value));
+                    let value = self.encode(value);
+                    self.buf.push_str(&value);
                 }
             }
         }
@@ -227,9 +271,31 @@ impl Query {
     ) -> Result<&mut Self, SendError> {
         let flat = flat(value, "query", name)?;
         self.start_pair(name);
+        let encode = if self.reserved {
+            encode_query_reserved
+        } else {
+            encode_query_component
+        };
         self.buf
-            .push_str(&style.expand(explode, name, &flat, &encode_query_component));
+            .push_str(&style.expand(explode, name, &flat, &encode));
         Ok(self)
+    }
+
+    /// `allowReserved`: the values appended after `allow_reserved(true)` keep the reserved
+    /// characters a query may hold ([`encode_query_reserved`]); names are always encoded.
+    /// Generated code turns it on around such a parameter and off after it.
+    pub fn allow_reserved(&mut self, allow: bool) -> &mut Self {
+        self.reserved = allow;
+        self
+    }
+
+    /// A value as this query encodes it now.
+    fn encode(&self, value: &str) -> String {
+        if self.reserved {
+            encode_query_reserved(value)
+        } else {
+            encode_query_component(value)
+        }
     }
 
     pub fn is_empty(&self) -> bool {

@@ -300,7 +300,7 @@ pub async fn read_json_held<T: DeserializeOwned>(
     violations.check()?;
     // The types read the value the check walked (not the bytes again); a value they cannot
     // hold is decoded again from the bytes, as `decode_json` does, to name the place.
-    match integer::from_value(value) {
+    match integer::from_checked_value(value) {
         Ok(typed) => Ok(Some(typed)),
         Err(_) => decode_json(&bytes).map(Some),
     }

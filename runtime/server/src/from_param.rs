@@ -120,3 +120,9 @@ impl FromParam for std::net::Ipv6Addr {
             .map_err(|_| expected("an IPv6 address (ipv6)", raw))
     }
 }
+
+impl FromParam for super::decimal::Decimal {
+    fn from_param(raw: &str) -> Result<Self, String> {
+        super::decimal::Decimal::new(raw).map_err(|_| expected("a decimal number", raw))
+    }
+}

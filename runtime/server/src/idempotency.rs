@@ -197,6 +197,13 @@ impl<D, K> fmt::Debug for Served<D, K> {
     }
 }
 
+/// Whether the request carries an `Idempotency-Key` header: a handler whose document makes the
+/// key optional reads and checks it only then (most requests have none, and a missing optional
+/// key breaks no rule).
+pub fn has_key(parts: &Parts) -> bool {
+    parts.headers.contains_key(&IDEMPOTENCY_KEY)
+}
+
 /// The key a request is served under, with replay (decided from its head), or `None`: straight
 /// to the handler, for a request without a key, with one the document refuses (the handler
 /// answers it), with replay switched off, or of a caller the layer refused or could not

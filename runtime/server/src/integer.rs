@@ -36,6 +36,8 @@ use std::fmt;
 thread_local! {
     /// Whether [`text_scalars`] is running on this thread.
     static TEXT_SCALARS: Cell<bool> = const { Cell::new(false) };
+    /// Whether [`from_checked_value`] is running on this thread.
+    static FROM_DOUBLES: Cell<bool> = const { Cell::new(false) };
     /// How many unions are trying a variant on this thread ([`variant_from_value`]).
     static UNION_TRIALS: Cell<u32> = const { Cell::new(0) };
 }
@@ -167,6 +169,30 @@ pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
 /// `oneOf` types try their variants with it).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> serde_json::Result<T> {
     T::deserialize(WholeNumbers(value))
+}
+
+/// [`from_value`] on a value parsed from bytes that are still at hand (a body held to its
+/// schema): a [`Decimal`](super::decimal::Decimal) refuses to be read from it, since the
+/// value's numbers are doubles, so that the caller decodes the bytes instead and every digit
+/// is kept.
+#[allow(dead_code)] // The client has no held bodies.
+pub(crate) fn from_checked_value<T: DeserializeOwned>(
+    value: serde_json::Value,
+) -> serde_json::Result<T> {
+    /// Clears the flag, also when the decode panics.
+    struct End(bool);
+    impl Drop for End {
+        fn drop(&mut self) {
+            FROM_DOUBLES.set(self.0);
+        }
+    }
+    let _end = End(FROM_DOUBLES.replace(true));
+    from_value(value)
+}
+
+/// Whether [`from_checked_value`] is running on this thread.
+pub(crate) fn numbers_are_doubles() -> bool {
+    FROM_DOUBLES.get()
 }
 
 /// `T::deserialize` through [`WholeNumbers`], for fields serde fills from its own buffer

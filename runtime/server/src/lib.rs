@@ -12,6 +12,7 @@ pub mod body;
 pub mod context;
 pub mod cors;
 mod credentials;
+pub mod decimal;
 pub mod document;
 pub mod errors;
 mod form;

@@ -129,6 +129,7 @@ pub const CHECKED_FORMATS: &[&str] = &[
     "uri-reference",
     "email",
     "hostname",
+    "decimal",
     "uuid",
     "date-time",
     "date",

@@ -589,6 +589,7 @@ fn format_fits(format: &str, s: &str) -> bool {
         "uri-reference" => formats::is_uri_reference(s),
         "email" => formats::is_email(s),
         "hostname" => formats::is_hostname(s),
+        "decimal" => super::decimal::is_decimal(s),
         "uuid" => formats::uuid(s).is_some(),
         "date-time" => formats::date_time(s).is_some(),
         "date" => formats::date(s).is_some(),

@@ -188,6 +188,7 @@ no_constraints!(
     axum::body::Bytes,
     super::base64::Base64,
     super::base64::Base64Url,
+    super::decimal::Decimal,
 );
 
 /// `minimum` / `exclusiveMinimum` (OpenAPI 3.0: a flag). Value and bound have the field's type,
@@ -294,6 +295,54 @@ pub fn check_multiple_of<T: Numeric>(value: T, factor: f64, pointer: &str, out: 
             pointer,
             format!("must be a multiple of {factor}, got {value}"),
         );
+    }
+}
+
+/// `minimum` / `maximum` (and their exclusive forms) of a [`Decimal`](super::decimal::Decimal),
+/// compared digit by digit with the bound as the document writes it (`least`: a minimum).
+pub fn check_decimal_bound(
+    value: &super::decimal::Decimal,
+    bound: &str,
+    least: bool,
+    exclusive: bool,
+    pointer: &str,
+    out: &mut Violations,
+) {
+    use std::cmp::Ordering::{Greater, Less};
+    let Some(order) = value.cmp_text(bound) else {
+        return;
+    };
+    let (fails, relation) = match (least, exclusive) {
+        (true, true) => (order != Greater, "greater than"),
+        (true, false) => (order == Less, "greater than or equal to"),
+        (false, true) => (order != Less, "less than"),
+        (false, false) => (order == Greater, "less than or equal to"),
+    };
+    if fails {
+        out.push(pointer, format!("must be {relation} {bound}, got {value}"));
+    }
+}
+
+/// `multipleOf` of a [`Decimal`](super::decimal::Decimal): exact, whatever the digits.
+pub fn check_decimal_multiple_of(
+    value: &super::decimal::Decimal,
+    factor: &str,
+    pointer: &str,
+    out: &mut Violations,
+) {
+    if value.is_multiple_of(factor) == Some(false) {
+        out.push(
+            pointer,
+            format!("must be a multiple of {factor}, got {value}"),
+        );
+    }
+}
+
+/// A whole number held in a [`Decimal`](super::decimal::Decimal) (an integer wider than 64
+/// bits: `int128`, `uint128`, `bigint`).
+pub fn check_decimal_integer(value: &super::decimal::Decimal, pointer: &str, out: &mut Violations) {
+    if !value.is_integer() {
+        out.push(pointer, format!("must be an integer, got {value}"));
     }
 }
 
@@ -440,6 +489,7 @@ pub fn check_format(value: &str, format: &'static str, pointer: &str, out: &mut 
         "uri-reference" => super::formats::is_uri_reference(value),
         "email" => super::formats::is_email(value),
         "hostname" => super::formats::is_hostname(value),
+        "decimal" => super::decimal::is_decimal(value),
         _ => true,
     };
     if !valid {

@@ -13,8 +13,11 @@
 //! failure's details, to `target/calls/report.md`; Prism's logs go to `target/calls/logs/`.
 //! Fails on a CLI that does not compile, a request Prism refuses, an answer the CLI cannot
 //! decode (unless Prism's answer broke the document), and any call that could not be made.
+//! With `--echo`, an echo server stands in for Prism and each request is held to the style
+//! table's expansion of the values sent ([`echo`]).
 
 pub(crate) mod check;
+mod echo;
 mod pattern;
 mod prism;
 pub(crate) mod proxy;
@@ -121,6 +124,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
         attach_builds(&mut runs, &tally, &target_dir, &stderr);
     }
 
+    if args.echo {
+        return echo_rounds(&runs, args.seeds, &out_dir);
+    }
+
     // 3. The calls, document by document, round by round.
     let prism_bin = if runs.iter().any(|r| r.bin.is_some()) {
         Some(prism::install(&root)?)
@@ -188,6 +195,46 @@ pub fn main(args: &[String]) -> Result<(), String> {
     } else {
         Err(format!(
             "calls: {} (details in {})",
+            failures.join("; "),
+            path.display()
+        ))
+    }
+}
+
+/// `--echo`: every built CLI's calls, `seeds` rounds of values, against the echo server; the
+/// table printed and written to `target/calls/echo-report.md`. Fails on a request that is not
+/// the table's and on a call that sent nothing.
+fn echo_rounds(runs: &[DocRun], seeds: u64, out_dir: &Path) -> Result<(), String> {
+    let mut rounds = Vec::new();
+    let mut failures = Vec::new();
+    for run in runs {
+        if let Some(e) = run.not_generated.as_ref().or(run.build_error.as_ref()) {
+            failures.push(format!("{}: {e}", run.label));
+            continue;
+        }
+        let (Some(bin), Some((doc, api, cli))) = (&run.bin, &run.plan) else {
+            continue;
+        };
+        for round in 1..=seeds as u32 {
+            eprintln!("calls --echo: {} — round {round}", run.label);
+            let calls = requests::calls(doc, api, cli, round);
+            rounds.push((run.label.clone(), round, echo::round(bin, cli, &calls)?));
+        }
+    }
+    let (table, differ) = echo::report(&rounds);
+    let path = out_dir.join("echo-report.md");
+    fs::write(&path, &table).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!("{table}");
+    if differ > 0 {
+        failures.push(format!(
+            "{differ} requests not as the style table writes them"
+        ));
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "calls --echo: {} ({})",
             failures.join("; "),
             path.display()
         ))
@@ -286,6 +333,9 @@ struct Args {
     /// Build in the repository's own target directory with its dev profile
     /// ([`crate::corpus::repository_profile`]), so that the dependencies its tests built are reused.
     shared_target: bool,
+    /// Call an echo server instead of Prism and hold each request to the style table
+    /// ([`echo`]).
+    echo: bool,
 }
 
 impl Args {
@@ -296,6 +346,7 @@ impl Args {
             seeds: 3,
             examples: true,
             shared_target: false,
+            echo: false,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -311,6 +362,7 @@ impl Args {
                 }
                 "--no-examples" => parsed.examples = false,
                 "--shared-target" => parsed.shared_target = true,
+                "--echo" => parsed.echo = true,
                 other if other.starts_with('-') => {
                     return Err(format!("unknown option `{other}`"));
                 }

@@ -16,6 +16,10 @@ use std::time::Duration;
 pub struct Exchange {
     /// `GET /pets?limit=5`
     pub request: String,
+    /// The request's header lines as sent (`name: value`, the name as written).
+    pub request_headers: Vec<(String, String)>,
+    /// The request's body.
+    pub request_body: Vec<u8>,
     pub status: u16,
     /// Names lower case.
     pub headers: Vec<(String, String)>,
@@ -61,6 +65,37 @@ impl Proxy {
     pub fn take(&self) -> Vec<Exchange> {
         std::mem::take(&mut *self.exchanges.lock().unwrap_or_else(|e| e.into_inner()))
     }
+}
+
+/// An upstream that answers every request `200` with the JSON `{}` (the echo harness: the
+/// relay in front of it records what the client sent); its port.
+pub fn start_echo() -> Result<u16, String> {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| format!("cannot listen for the echo server: {e}"))?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            std::thread::spawn(move || {
+                let _ = answer_empty(stream);
+            });
+        }
+    });
+    Ok(port)
+}
+
+/// Reads one request and answers it `{}` (the relay opens a connection per request).
+fn answer_empty(stream: TcpStream) -> Result<(), String> {
+    let mut reader = BufReader::new(stream.try_clone().map_err(|e| e.to_string())?);
+    let mut writer = stream;
+    if read_message(&mut reader, Kind::Request)?.is_none() {
+        return Ok(());
+    }
+    writer
+        .write_all(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+        )
+        .map_err(|e| e.to_string())
 }
 
 /// Serves one connection of the CLI until it closes.
@@ -148,6 +183,14 @@ fn relay(client: TcpStream, upstream: u16, recorded: &Mutex<Vec<Exchange>>) -> R
             .unwrap_or_else(|e| e.into_inner())
             .push(Exchange {
                 request: request_line,
+                request_headers: head[1..]
+                    .iter()
+                    .map(|line| {
+                        let (name, value) = line.split_once(':').unwrap_or((line, ""));
+                        (name.trim().to_string(), value.trim().to_string())
+                    })
+                    .collect(),
+                request_body: body.clone(),
                 status,
                 headers,
                 body: answer_body.clone(),

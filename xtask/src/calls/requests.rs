@@ -35,6 +35,49 @@ pub struct Call {
     pub media_type: String,
     /// Members the request body's schema marks `readOnly`, anywhere in it.
     pub read_only: Vec<String>,
+    /// Each parameter given and its value, as the document describes it (the echo harness
+    /// holds the request to the expansion the document's style gives these).
+    pub sent: Vec<Sent>,
+    /// The JSON body given (not a form, multipart or raw one).
+    pub json_body: Option<Value>,
+}
+
+/// A parameter given to a call: where and how the document says it goes, and its value.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    /// `path`, `query`, `header` or `cookie`.
+    pub location: String,
+    pub name: String,
+    /// The parameter's `style`, or its location's default.
+    pub style: String,
+    /// `explode`, or its style's default (`true` for `form`).
+    pub explode: bool,
+    pub allow_reserved: bool,
+    pub value: Value,
+}
+
+impl Sent {
+    fn of(raw: &Value, value: Value) -> Sent {
+        let text = |key: &str| raw.get(key).and_then(Value::as_str).unwrap_or_default();
+        let location = text("in").to_string();
+        let style = match (text("style"), location.as_str()) {
+            ("", "query" | "cookie") => "form".to_string(),
+            ("", _) => "simple".to_string(),
+            (style, _) => style.to_string(),
+        };
+        let explode = raw
+            .get("explode")
+            .and_then(Value::as_bool)
+            .unwrap_or(style == "form");
+        Sent {
+            location,
+            name: text("name").to_string(),
+            style,
+            explode,
+            allow_reserved: raw.get("allowReserved").and_then(Value::as_bool) == Some(true),
+            value,
+        }
+    }
 }
 
 /// The calls of round `round` (1-based).
@@ -66,6 +109,8 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
             .map(|b| b.content_type.clone())
             .unwrap_or_default(),
         read_only: Vec::new(),
+        sent: Vec::new(),
+        json_body: None,
     };
     let Some((item, raw)) = operation(doc, &op.path, &op.method) else {
         call.problem = Some(format!(
@@ -141,13 +186,17 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
         match values.parameter(&schema) {
             // A list flag (`oneOf: [T, array of T]` is one: discord's `tag`) takes a single
             // value as the list of it, the same text on the wire.
-            Ok(value) if matches!(p.ty, ir::TypeRef::Vec(_)) && !value.is_array() => call
-                .args
-                .push(format!("--{}={}", flag.name, Value::Array(vec![value]))),
+            Ok(value) if matches!(p.ty, ir::TypeRef::Vec(_)) && !value.is_array() => {
+                let list = Value::Array(vec![value]);
+                call.args.push(format!("--{}={list}", flag.name));
+                call.sent.push(Sent::of(raw, list));
+            }
             // `--flag=value`: a value may start with `-` (fitbit's `sort=-send_time`).
-            Ok(value) => call
-                .args
-                .push(format!("--{}={}", flag.name, flag_text(&value))),
+            Ok(value) => {
+                call.args
+                    .push(format!("--{}={}", flag.name, flag_text(&value)));
+                call.sent.push(Sent::of(raw, value));
+            }
             Err(e) if p.required => {
                 problems.push(format!("{} parameter `{}`: {e}", p.location.name(), p.wire))
             }
@@ -167,7 +216,14 @@ fn call(doc: &Value, api: &ir::Api, cmd: &ir::CliCommand, round: u32) -> Call {
                 );
                 match values.request(&schema) {
                     Ok(value) => match upload_args(cmd, &op.id, &value, round) {
-                        Ok(args) => call.args.extend(args),
+                        Ok(args) => {
+                            let json = matches!(body.kind, ir::BodyKind::Json(_))
+                                && body.content_type.contains("json");
+                            if json {
+                                call.json_body = Some(value);
+                            }
+                            call.args.extend(args);
+                        }
                         Err(e) => problems.push(format!("request body: {e}")),
                     },
                     Err(e) if body.required => problems.push(format!("request body: {e}")),

@@ -139,6 +139,7 @@ fn rust_type(ty: &TypeRef, lib: &str) -> String {
         TypeRef::U64 => "u64".into(),
         TypeRef::F32 => "f32".into(),
         TypeRef::F64 => "f64".into(),
+        TypeRef::Decimal | TypeRef::BigInt => format!("{lib}::runtime::decimal::Decimal"),
         TypeRef::Bytes => "Vec<u8>".into(),
         TypeRef::Base64 => format!("{lib}::runtime::base64::Base64"),
         TypeRef::Base64Url => format!("{lib}::runtime::base64::Base64Url"),

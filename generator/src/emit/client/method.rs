@@ -456,7 +456,7 @@ fn query(op: &Operation) -> Part {
                 ObjectStyle::Styled => None,
             });
             let style = crate::emit::style_tokens(p.style);
-            match (&p.ty, p.required) {
+            let append = match (&p.ty, p.required) {
                 _ if p.object == Some(ObjectStyle::Styled) && p.required => {
                     quote!(query.append_styled(#wire, #v, #style, #explode)?;)
                 }
@@ -477,6 +477,11 @@ fn query(op: &Operation) -> Part {
                 }
                 (_, true) => quote!(query.append(#wire, #v);),
                 (_, false) => quote!(query.append_opt(#wire, #v);),
+            };
+            if p.allow_reserved {
+                quote!(query.allow_reserved(true); #append query.allow_reserved(false);)
+            } else {
+                append
             }
         });
         quote! {

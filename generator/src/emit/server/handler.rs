@@ -55,8 +55,10 @@ pub(super) fn handler(api: &Api, op: &Operation, trait_ident: &proc_macro2::Iden
     let limit_arg = op.body.as_ref().map(|_| quote!(body_limit: usize,));
     let (key_arg, key_checked) = match op.idempotency_key {
         Some(_) => (
-            Some(quote!(key_checked: Result<(), Problem>,)),
-            Some(quote!(key_checked?;)),
+            Some(quote!(key_checked: Result<(), Box<Problem>>,)),
+            // Boxed while the future holds it: a refusal is rare, the future made for every
+            // request.
+            Some(quote!(key_checked.map_err(|problem| *problem)?;)),
         ),
         None => (None, None),
     };
@@ -290,15 +292,27 @@ fn idempotency_key_part(api: &Api, key: &crate::ir::IdempotencyKey) -> TokenStre
         Some(_) => quote!(let out = &mut errors;),
         None => quote!(let _ = key;),
     };
-    quote! {
-        let key_checked = {
-            let mut errors = Violations::new();
-            let raw = RawParams::from_parts(&parts, PathParams::none());
-            #read
-            #out
-            #check
-            errors.check()
-        };
+    let checked = quote! {{
+        let mut errors = Violations::new();
+        let raw = RawParams::from_parts(&parts, PathParams::none());
+        #read
+        #out
+        #check
+        errors.check().map_err(Box::new)
+    }};
+    // A key the document makes optional is read only when the request has one (most have
+    // none), and only a request with one can be replayed.
+    if key.required {
+        quote! {
+            let key_checked = #checked;
+            let replayable = key_checked.is_ok();
+        }
+    } else {
+        quote! {
+            let has_key = idempotency::has_key(&parts);
+            let key_checked = if has_key { #checked } else { Ok(()) };
+            let replayable = has_key && key_checked.is_ok();
+        }
     }
 }
 
@@ -557,7 +571,6 @@ fn entry_part(
                 let rt = Runtime::from_parts(&parts);
                 #limit
                 #key_part
-                let replayable = key_checked.is_ok();
                 idempotency::serve_replayable(rt, #id, replayable, parts, body, &[#(#headers),*], move |parts, body| {
                     #serve(api, #limit_pass key_checked, parts, body)
                 })

@@ -251,6 +251,9 @@ fn numeric_checks(
     ty: &TypeRef,
     c: &Constraints,
 ) -> TokenStream {
+    if matches!(ty, TypeRef::Decimal | TypeRef::BigInt) {
+        return decimal_checks(value, at, ty, c);
+    }
     let mut out = TokenStream::new();
     // Unsuffixed literals: the value's type decides, as a person would write it.
     let num = |v: f64| -> TokenStream {
@@ -271,17 +274,7 @@ fn numeric_checks(
         }
         quote!(#lit)
     };
-    let numeric = matches!(
-        ty,
-        TypeRef::I32
-            | TypeRef::I64
-            | TypeRef::U8
-            | TypeRef::U16
-            | TypeRef::U32
-            | TypeRef::U64
-            | TypeRef::F32
-            | TypeRef::F64
-    );
+    let numeric = ty.is_sized_integer() || matches!(ty, TypeRef::F32 | TypeRef::F64);
     let integral = numeric && !matches!(ty, TypeRef::F32 | TypeRef::F64);
     // An integer's bound exactly as written (an `f64` rounds beyond 2^53); a fraction on an
     // integer becomes the integer it allows, inclusive.
@@ -311,6 +304,48 @@ fn numeric_checks(
             let m = proc_macro2::Literal::f64_unsuffixed(m);
             out.extend(quote!(validate::check_multiple_of(*#value, #m, #at, out);));
         }
+    }
+    out
+}
+
+/// The checks of a number that keeps every digit, each exact against the bound's text (as the
+/// document reader holds it: README "Type mapping"); an integer wider than 64 bits must be
+/// whole.
+fn decimal_checks(
+    value: &TokenStream,
+    at: &TokenStream,
+    ty: &TypeRef,
+    c: &Constraints,
+) -> TokenStream {
+    let mut out = TokenStream::new();
+    let text = |v: f64| v.to_string();
+    if *ty == TypeRef::BigInt {
+        out.extend(quote!(validate::check_decimal_integer(#value, #at, out);));
+    }
+    for (bound, least, exclusive) in [
+        (c.minimum, true, c.exclusive_minimum),
+        (c.maximum, false, c.exclusive_maximum),
+    ] {
+        if let Some(b) = bound {
+            let b = match b {
+                Bound::Integer(v) => v.to_string(),
+                Bound::Number(v) => text(v),
+            };
+            out.extend(
+                quote!(validate::check_decimal_bound(#value, #b, #least, #exclusive, #at, out);),
+            );
+        }
+    }
+    if !c.one_of.is_empty() {
+        let allowed = c.one_of.iter().filter_map(|n| n.as_f64()).map(|v| {
+            let v = text(v);
+            quote!(crate::runtime::decimal::Decimal::from_static(#v))
+        });
+        out.extend(quote!(validate::check_one_of(#value, &[#(#allowed),*], #at, out);));
+    }
+    if let Some(m) = c.multiple_of {
+        let m = text(m);
+        out.extend(quote!(validate::check_decimal_multiple_of(#value, #m, #at, out);));
     }
     out
 }

@@ -159,8 +159,8 @@ pub(super) fn one_of(
     }
 }
 
-/// `Serialize`: the variant's value, with the discriminator's tag added where the variant's
-/// own type has no field for it.
+/// `Serialize`: the variant's value, with the discriminator's tag put first (a variant named
+/// by several tags that holds the property writes its own, `Discriminator::own_tag`).
 fn serialize_part(
     o: &OneOf,
     variants: &[proc_macro2::Ident],
@@ -172,6 +172,9 @@ fn serialize_part(
             let property = &d.property;
             let arms = o.variants.iter().enumerate().map(|(i, v)| {
                 let variant = ident(&v.rust);
+                if d.own_tag.contains(&i) {
+                    return quote!(Self::#variant(v) => v.serialize(serializer),);
+                }
                 let tag = d
                     .mapping
                     .iter()
@@ -183,8 +186,13 @@ fn serialize_part(
             });
             let unknown = unknown.map(|u| quote!(Self::#u(v) => v.serialize(serializer),));
             // Straight to the output, the tag first (a `Value` in between widened `float`s).
+            let tagging = (d.own_tag.len() < o.variants.len()).then(|| {
+                quote!(
+                    use crate::runtime::tagging;
+                )
+            });
             quote! {
-                use crate::runtime::tagging;
+                #tagging
                 match self { #(#arms)* #unknown }
             }
         }

@@ -121,6 +121,13 @@ impl Ctx<'_> {
             ));
             let (delimiter, as_sent) = style(param, &ty, object.is_some(), &at, sink);
             let style = style_of(param);
+            let allow_reserved = matches!(
+                param,
+                Parameter::Query {
+                    allow_reserved: true,
+                    ..
+                }
+            );
             let rust = scope.claim(naming::snake(&data.name));
             pointers.push(at.clone());
             out.push(Param {
@@ -136,6 +143,7 @@ impl Ctx<'_> {
                 delimiter,
                 as_sent,
                 style,
+                allow_reserved,
                 default,
                 constraints,
                 doc,

@@ -235,23 +235,18 @@ pub fn mark_validated(types: &mut [TypeDef]) {
 /// Whether a value of `ty` has a check printed for `c` (`emit::types::constraint_checks`
 /// prints those of numbers and strings).
 pub fn checked_scalar(ty: &TypeRef, c: &Constraints) -> bool {
-    let numeric = matches!(
-        ty,
-        TypeRef::I32
-            | TypeRef::I64
-            | TypeRef::U8
-            | TypeRef::U16
-            | TypeRef::U32
-            | TypeRef::U64
-            | TypeRef::F32
-            | TypeRef::F64
-    );
+    let numeric = ty.is_sized_integer()
+        || matches!(
+            ty,
+            TypeRef::F32 | TypeRef::F64 | TypeRef::Decimal | TypeRef::BigInt
+        );
     let string = *ty == TypeRef::String;
-    (numeric
-        && (c.minimum.is_some()
-            || c.maximum.is_some()
-            || !c.one_of.is_empty()
-            || c.multiple_of.is_some()))
+    *ty == TypeRef::BigInt
+        || (numeric
+            && (c.minimum.is_some()
+                || c.maximum.is_some()
+                || !c.one_of.is_empty()
+                || c.multiple_of.is_some()))
         || (string
             && (c.min_length.is_some()
                 || c.max_length.is_some()
@@ -428,5 +423,105 @@ pub fn share_equal_enums(types: &mut [TypeDef]) {
             "The same values as [`{kept}`]: one type for both (equal enums compile once)."
         ));
         t.kind = TypeKind::Alias(TypeRef::Named(kept), Constraints::default());
+    }
+}
+
+/// Warns of each union (`oneOf`/`anyOf`) whose variants hold a number that keeps every digit
+/// (`format: decimal`, the integers wider than 64 bits): a union tries its variants on a
+/// `serde_json::Value`, whose numbers are doubles, so such a number keeps 17 significant
+/// digits there (README "Type mapping"); everywhere else it keeps them all.
+pub fn warn_decimals_in_unions(types: &[TypeDef], sink: &mut Sink) {
+    let index: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name.as_str(), t)).collect();
+    for t in types {
+        let TypeKind::OneOf(o) = &t.kind else {
+            continue;
+        };
+        let mut seen = BTreeSet::new();
+        if o.variants
+            .iter()
+            .any(|v| holds_decimal(&v.ty, &index, &mut seen))
+        {
+            sink.warn(
+                t.origin.clone(),
+                "a `format: decimal` (or wider than 64-bit integer) number inside a union is read \
+                 as a double while the union tries its variants: it keeps 17 significant digits \
+                 there, every digit elsewhere",
+            );
+        }
+    }
+}
+
+fn holds_decimal<'a>(
+    ty: &'a TypeRef,
+    index: &BTreeMap<&str, &'a TypeDef>,
+    seen: &mut BTreeSet<&'a str>,
+) -> bool {
+    match ty {
+        TypeRef::Decimal | TypeRef::BigInt => true,
+        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
+            holds_decimal(inner, index, seen)
+        }
+        TypeRef::Tuple(items) => items.iter().any(|i| holds_decimal(i, index, seen)),
+        TypeRef::Named(n) => {
+            if !seen.insert(n.as_str()) {
+                return false;
+            }
+            match index.get(n.as_str()).map(|t| &t.kind) {
+                Some(TypeKind::Struct(s)) => {
+                    s.fields.iter().any(|f| holds_decimal(&f.ty, index, seen))
+                        || s.additional
+                            .as_ref()
+                            .is_some_and(|a| holds_decimal(a, index, seen))
+                }
+                Some(TypeKind::OneOf(o)) => {
+                    o.variants.iter().any(|v| holds_decimal(&v.ty, index, seen))
+                }
+                Some(TypeKind::Alias(inner, _)) => holds_decimal(inner, index, seen),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Fills each discriminator's `own_tag`: the variants named by more than one tag whose type
+/// is a struct with a required field of the property's name, which alone knows which tag it
+/// is (an optional one may be unset: the first tag is written then, as before).
+pub fn own_tags(types: &mut [TypeDef]) {
+    let fields: BTreeMap<String, Vec<String>> = types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Struct(s) => Some((
+                t.name.clone(),
+                s.fields
+                    .iter()
+                    .filter(|f| f.required && !f.nullable)
+                    .map(|f| f.wire.clone())
+                    .collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    for t in types.iter_mut() {
+        let TypeKind::OneOf(o) = &mut t.kind else {
+            continue;
+        };
+        let Some(d) = &mut o.discriminator else {
+            continue;
+        };
+        d.own_tag = o
+            .variants
+            .iter()
+            .enumerate()
+            .filter(|(i, v)| {
+                let tags = d.mapping.iter().filter(|(_, idx)| idx == i).count();
+                let holds = match &v.ty {
+                    TypeRef::Named(n) => fields.get(n).is_some_and(|f| f.contains(&d.property)),
+                    _ => false,
+                };
+                tags > 1 && holds
+            })
+            .map(|(i, _)| i)
+            .collect();
     }
 }

@@ -75,6 +75,9 @@ impl<'a> Schemas<'a> {
             Some("boolean") => TypeRef::Bool,
             Some("integer") => integer(v.format),
             Some("number") if v.format == Some("float") => TypeRef::F32,
+            Some("number") if matches!(v.format, Some("decimal" | "decimal128")) => {
+                TypeRef::Decimal
+            }
             Some("number") => TypeRef::F64,
             Some("array") if prefix_items(schema).is_some() => self.tuple(
                 schema,
@@ -136,9 +139,11 @@ pub fn format_type(format: &str) -> Option<TypeRef> {
     })
 }
 
-/// An integer's Rust type by its `format`: the sizes Rust has, `i64` for the rest.
+/// An integer's Rust type by its `format`: the sizes Rust has, a decimal that keeps every
+/// digit for those wider than 64 bits, `i64` for the rest.
 pub(super) fn integer(format: Option<&str>) -> TypeRef {
     match format {
+        Some("int128" | "uint128" | "bigint") => TypeRef::BigInt,
         Some("int32") => TypeRef::I32,
         Some("uint8") => TypeRef::U8,
         Some("uint16") => TypeRef::U16,

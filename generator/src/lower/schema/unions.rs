@@ -45,6 +45,7 @@ impl<'a> Schemas<'a> {
             .map(|d| Discriminator {
                 property: d.property_name.clone(),
                 integer: false,
+                own_tag: Vec::new(),
                 mapping: self.tags(
                     parts,
                     &d.property_name,
@@ -134,6 +135,7 @@ impl<'a> Schemas<'a> {
                     property: property.clone(),
                     mapping,
                     integer: pin == Pin::Integer,
+                    own_tag: Vec::new(),
                 })
             })
         })

@@ -104,14 +104,9 @@ pub enum ToolCall {
 #[cfg(feature = "calls")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
         match self {
-            Self::FunctionCall(v) => {
-                tagging::serialize_tagged(v, "type", &"function", serializer)
-            }
-            Self::CustomCall(v) => {
-                tagging::serialize_tagged(v, "type", &"custom", serializer)
-            }
+            Self::FunctionCall(v) => v.serialize(serializer),
+            Self::CustomCall(v) => v.serialize(serializer),
             Self::Unknown(v) => v.serialize(serializer),
         }
     }

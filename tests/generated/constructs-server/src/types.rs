@@ -916,15 +916,9 @@ impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use crate::runtime::tagging;
         match self {
-            Self::FunctionCall(v) => {
-                tagging::serialize_tagged(v, "type", &"function", serializer)
-            }
-            Self::CustomCall(v) => {
-                tagging::serialize_tagged(v, "type", &"custom", serializer)
-            }
-            Self::SearchCall(v) => {
-                tagging::serialize_tagged(v, "type", &"search", serializer)
-            }
+            Self::FunctionCall(v) => v.serialize(serializer),
+            Self::CustomCall(v) => v.serialize(serializer),
+            Self::SearchCall(v) => v.serialize(serializer),
             Self::LocalCall(v) => {
                 tagging::serialize_tagged(v, "type", &"shell", serializer)
             }
@@ -1447,14 +1441,9 @@ pub enum LocalCall {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for LocalCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
         match self {
-            Self::ShellCall(v) => {
-                tagging::serialize_tagged(v, "type", &"shell", serializer)
-            }
-            Self::PatchCall(v) => {
-                tagging::serialize_tagged(v, "type", &"patch", serializer)
-            }
+            Self::ShellCall(v) => v.serialize(serializer),
+            Self::PatchCall(v) => v.serialize(serializer),
         }
     }
 }
@@ -2343,9 +2332,7 @@ impl Serialize for ToolChoice {
             Self::String(v) => {
                 tagging::serialize_tagged(v, "type", &"String", serializer)
             }
-            Self::HostedToolChoice(v) => {
-                tagging::serialize_tagged(v, "type", &"file_search", serializer)
-            }
+            Self::HostedToolChoice(v) => v.serialize(serializer),
             Self::FunctionChoice(v) => {
                 tagging::serialize_tagged(v, "type", &"function", serializer)
             }

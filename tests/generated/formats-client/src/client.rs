@@ -2,6 +2,10 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! [`Client`] for Formats 0.1.0: one async method per operation.
 
+#![cfg_attr(
+    not(all(feature = "amounts", feature = "events")),
+    allow(unused_imports, dead_code)
+)]
 use crate::types;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::SecurityScheme;
@@ -167,9 +171,138 @@ impl Client {
         }
     }
 
+    /// Echoes a body the server holds to its schema as written (its `not`), where the decimal is still read from the bytes.
+    ///
+    /// `PUT /amounts` (operation `putHeldAmount`).
+    #[cfg(feature = "amounts")]
+    pub async fn put_held_amount(
+        &self,
+        body: &types::HeldAmount,
+    ) -> Result<ResponseValue<types::HeldAmount>, Error<PutHeldAmountError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "putHeldAmount",
+            path: "/amounts",
+            method: http::Method::PUT,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/amounts";
+        let query = "";
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::PUT, request::url(base, path, query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::HeldAmount, _>(),
+            400 => Err(raw.api_error(PutHeldAmountError::BadRequest)),
+            201..=299 => {
+                self.transport
+                    .undocumented(&OPERATION, raw.json::<types::HeldAmount, _>())
+            }
+            _ => Err(raw.undocumented_error(PutHeldAmountError::Undocumented)),
+        }
+    }
+
+    /// Echoes the body, with what the parameters were read as in `echoed`.
+    ///
+    /// `POST /amounts/{total}` (operation `postAmounts`).
+    ///
+    /// Sends none of the optional parameters; [`post_amounts_with`](Self::post_amounts_with) takes them.
+    #[cfg(feature = "amounts")]
+    pub async fn post_amounts(
+        &self,
+        total: crate::runtime::decimal::Decimal,
+        body: &types::Amounts,
+    ) -> Result<ResponseValue<types::Amounts>, Error<PostAmountsError>> {
+        self.post_amounts_with(total, body, PostAmountsOptions::default()).await
+    }
+
+    /// [`post_amounts`](Self::post_amounts) with the optional parameters in `options`.
+    ///
+    /// `POST /amounts/{total}` (operation `postAmounts`).
+    #[cfg(feature = "amounts")]
+    pub async fn post_amounts_with(
+        &self,
+        total: crate::runtime::decimal::Decimal,
+        body: &types::Amounts,
+        options: PostAmountsOptions,
+    ) -> Result<ResponseValue<types::Amounts>, Error<PostAmountsError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "postAmounts",
+            path: "/amounts/{total}",
+            method: http::Method::POST,
+            idempotent: false,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = format!(
+            "/amounts/{}", request::encode_path_segment(& ToParam::to_param(& total))
+        );
+        let mut query = Query::new();
+        query.append_opt("least", options.least.as_ref());
+        let query = query.finish();
+        let body = request::to_json(body)?;
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    let mut builder = http
+                        .request(http::Method::POST, request::url(base, &path, &query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        );
+                    if let Some(values) = options.x_big.as_ref() {
+                        builder = builder.header("X-Big", ToParam::to_param(values));
+                    }
+                    builder = builder
+                        .header(
+                            http::header::CONTENT_TYPE,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                        .body(body.clone());
+                    builder
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::Amounts, _>(),
+            400 => Err(raw.api_error(PostAmountsError::BadRequest)),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Amounts, _>())
+            }
+            _ => Err(raw.undocumented_error(PostAmountsError::Undocumented)),
+        }
+    }
+
     /// `GET /events/{id}` (operation `getEvent`).
     ///
     /// Sends none of the optional parameters; [`get_event_with`](Self::get_event_with) takes them.
+    #[cfg(feature = "events")]
     pub async fn get_event(
         &self,
         id: uuid::Uuid,
@@ -180,6 +313,7 @@ impl Client {
     /// [`get_event`](Self::get_event) with the optional parameters in `options`.
     ///
     /// `GET /events/{id}` (operation `getEvent`).
+    #[cfg(feature = "events")]
     pub async fn get_event_with(
         &self,
         id: uuid::Uuid,
@@ -239,6 +373,7 @@ impl Client {
     }
 
     /// `PUT /events/{id}` (operation `putEvent`).
+    #[cfg(feature = "events")]
     pub async fn put_event(
         &self,
         id: uuid::Uuid,
@@ -291,7 +426,73 @@ impl Client {
     }
 }
 
+/// The documented error answers of `putHeldAmount`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[cfg(feature = "amounts")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PutHeldAmountError {
+    /// 400: A malformed value.
+    BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
+/// Optional parameters of `postAmounts`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "amounts")]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PostAmountsOptions {
+    /// (query parameter `least`; the server uses `0.5` when unset)
+    pub least: Option<crate::runtime::decimal::Decimal>,
+    /// (header parameter `X-Big`)
+    pub x_big: Option<crate::runtime::decimal::Decimal>,
+}
+
+#[cfg(feature = "amounts")]
+impl PostAmountsOptions {
+    /// Sets `least` (`None` unsets it).
+    pub fn with_least(
+        mut self,
+        least: impl Into<Option<crate::runtime::decimal::Decimal>>,
+    ) -> Self {
+        self.least = least.into();
+        self
+    }
+
+    /// Sets `X-Big` (`None` unsets it).
+    pub fn with_x_big(
+        mut self,
+        x_big: impl Into<Option<crate::runtime::decimal::Decimal>>,
+    ) -> Self {
+        self.x_big = x_big.into();
+        self
+    }
+}
+
+/// The documented error answers of `postAmounts`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[cfg(feature = "amounts")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum PostAmountsError {
+    /// 400: A malformed value.
+    BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
 /// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set one each.
+#[cfg(feature = "events")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetEventOptions {
     /// (query parameter `since`)
@@ -309,6 +510,7 @@ pub struct GetEventOptions {
     pub owner: Option<String>,
 }
 
+#[cfg(feature = "events")]
 impl GetEventOptions {
     /// Sets `since` (`None` unsets it).
     pub fn with_since(mut self, since: impl Into<Option<jiff::Timestamp>>) -> Self {
@@ -354,6 +556,7 @@ impl GetEventOptions {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "events")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -368,6 +571,7 @@ pub enum GetEventError {
 
 /// Headers of the `200` answer of `getEvent`.
 /// Read them with `from_headers(response.headers())`.
+#[cfg(feature = "events")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetEventOkHeaders {
     /// (header `x-request-id`; `None` when absent or unreadable)
@@ -376,6 +580,7 @@ pub struct GetEventOkHeaders {
     pub last_seen: Option<jiff::Timestamp>,
 }
 
+#[cfg(feature = "events")]
 impl GetEventOkHeaders {
     /// Reads the documented headers; a header that is missing or does not parse is `None`.
     pub fn from_headers(headers: &http::HeaderMap) -> Self {
@@ -396,6 +601,7 @@ impl GetEventOkHeaders {
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
+#[cfg(feature = "events")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)]

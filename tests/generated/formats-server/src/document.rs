@@ -12,9 +12,114 @@ pub static DOCUMENT: Document = Document {
   "info": {
     "title": "Formats",
     "version": "0.1.0",
-    "description": "A fixture for typed string formats (issue 14): `uuid`, `date-time`, `date`, `ipv4` and\n`ipv6` in bodies (required, optional, nullable, in arrays and maps), in path, query and\nheader parameters and in a response header; `uri`, `uri-reference`, `email` and\n`hostname` stay strings the server checks (issue 34), length and pattern keywords beside\na typed format give way to the type's own parser, and a parameter's default of a typed\nformat leaves the parameter optional.\n"
+    "description": "A fixture for typed string formats (issue 14): `uuid`, `date-time`, `date`, `ipv4` and\n`ipv6` in bodies (required, optional, nullable, in arrays and maps), in path, query and\nheader parameters and in a response header; `uri`, `uri-reference`, `email` and\n`hostname` stay strings the server checks (issue 34), length and pattern keywords beside\na typed format give way to the type's own parser, and a parameter's default of a typed\nformat leaves the parameter optional. Numbers that keep every digit (`format: decimal`\non a number and on a string, `bigint` and `int128` integers) in a body, a path, a query\nand a header, with exact bounds and `multipleOf`.\n"
   },
   "paths": {
+    "/amounts": {
+      "put": {
+        "operationId": "putHeldAmount",
+        "description": "Echoes a body the server holds to its schema as written (its `not`), where the decimal is still read from the bytes.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/HeldAmount"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The body as read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HeldAmount"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "A malformed value.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/amounts/{total}": {
+      "post": {
+        "operationId": "postAmounts",
+        "description": "Echoes the body, with what the parameters were read as in `echoed`.",
+        "parameters": [
+          {
+            "name": "total",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "number",
+              "format": "decimal"
+            }
+          },
+          {
+            "name": "least",
+            "in": "query",
+            "schema": {
+              "type": "number",
+              "format": "decimal",
+              "minimum": 0,
+              "default": 0.5
+            }
+          },
+          {
+            "name": "X-Big",
+            "in": "header",
+            "schema": {
+              "type": "integer",
+              "format": "int128"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/Amounts"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The body as read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Amounts"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "A malformed value.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/events/{id}": {
       "parameters": [
         {
@@ -233,6 +338,62 @@ pub static DOCUMENT: Document = Document {
           }
         }
       },
+      "Amounts": {
+        "type": "object",
+        "required": [
+          "price"
+        ],
+        "properties": {
+          "price": {
+            "type": "number",
+            "format": "decimal",
+            "minimum": 0,
+            "exclusiveMinimum": true,
+            "maximum": 1e+30,
+            "multipleOf": 0.01
+          },
+          "big": {
+            "type": "integer",
+            "format": "bigint"
+          },
+          "parts": {
+            "type": "array",
+            "items": {
+              "type": "number",
+              "format": "decimal"
+            }
+          },
+          "text": {
+            "type": "string",
+            "format": "decimal"
+          },
+          "echoed": {
+            "type": "array",
+            "items": {
+              "type": "number",
+              "format": "decimal",
+              "nullable": true
+            }
+          }
+        }
+      },
+      "HeldAmount": {
+        "type": "object",
+        "required": [
+          "price"
+        ],
+        "properties": {
+          "price": {
+            "type": "number",
+            "format": "decimal"
+          }
+        },
+        "not": {
+          "required": [
+            "forbidden"
+          ]
+        }
+      },
       "Error": {
         "type": "object",
         "required": [
@@ -266,8 +427,58 @@ info:
     header parameters and in a response header; `uri`, `uri-reference`, `email` and
     `hostname` stay strings the server checks (issue 34), length and pattern keywords beside
     a typed format give way to the type's own parser, and a parameter's default of a typed
-    format leaves the parameter optional.
+    format leaves the parameter optional. Numbers that keep every digit (`format: decimal`
+    on a number and on a string, `bigint` and `int128` integers) in a body, a path, a query
+    and a header, with exact bounds and `multipleOf`.
 paths:
+  /amounts:
+    put:
+      operationId: putHeldAmount
+      description: >-
+        Echoes a body the server holds to its schema as written (its `not`), where the
+        decimal is still read from the bytes.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/HeldAmount'}
+      responses:
+        '200':
+          description: The body as read.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/HeldAmount'}
+        '400':
+          description: A malformed value.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
+  /amounts/{total}:
+    post:
+      operationId: postAmounts
+      description: Echoes the body, with what the parameters were read as in `echoed`.
+      parameters:
+        - {name: total, in: path, required: true, schema: {type: number, format: decimal}}
+        - name: least
+          in: query
+          schema: {type: number, format: decimal, minimum: 0, default: 0.5}
+        - {name: X-Big, in: header, schema: {type: integer, format: int128}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Amounts'}
+      responses:
+        '200':
+          description: The body as read.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Amounts'}
+        '400':
+          description: A malformed value.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
   /events/{id}:
     parameters:
       - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
@@ -348,6 +559,31 @@ components:
         contact: {type: string, format: email}
         host: {type: string, format: hostname}
         link: {type: string, format: uri-reference}
+    Amounts:
+      type: object
+      required: [price]
+      properties:
+        price:
+          type: number
+          format: decimal
+          minimum: 0
+          exclusiveMinimum: true
+          maximum: 1e30
+          multipleOf: 0.01
+        big: {type: integer, format: bigint}
+        parts:
+          type: array
+          items: {type: number, format: decimal}
+        text: {type: string, format: decimal}
+        echoed:
+          type: array
+          items: {type: number, format: decimal, nullable: true}
+    HeldAmount:
+      type: object
+      required: [price]
+      properties:
+        price: {type: number, format: decimal}
+      not: {required: [forbidden]}
     Error:
       type: object
       required: [code, message, status]

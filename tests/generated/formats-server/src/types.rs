@@ -4,6 +4,10 @@
 //!
 //! Server side: string enumerations reject values the document does not list.
 
+#![cfg_attr(
+    not(all(feature = "amounts", feature = "events")),
+    allow(unused_imports, dead_code)
+)]
 use crate::runtime::object;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
@@ -12,6 +16,7 @@ use serde::Deserialize;
 use serde::Serialize;
 
 /// Schema: `/components/schemas/Event`.
+#[cfg(feature = "events")]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Event {
     pub id: uuid::Uuid,
@@ -40,6 +45,7 @@ pub struct Event {
     pub link: Option<String>,
 }
 
+#[cfg(feature = "events")]
 impl crate::runtime::object::Object for Event {
     const NAME: &'static str = "Event";
 
@@ -160,6 +166,7 @@ impl crate::runtime::object::Object for Event {
     }
 }
 
+#[cfg(feature = "events")]
 impl<'de> Deserialize<'de> for Event {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -168,6 +175,7 @@ impl<'de> Deserialize<'de> for Event {
     }
 }
 
+#[cfg(feature = "events")]
 impl Event {
     /// A value from its required properties, in the order the schema lists them; the
     /// optional ones start unset (`with_…` sets them).
@@ -255,6 +263,7 @@ impl Event {
     }
 }
 
+#[cfg(feature = "events")]
 impl Validate for Event {
     fn validate(&self, pointer: &str, out: &mut Violations) {
         if let Some(value) = &self.homepage {
@@ -274,6 +283,214 @@ impl Validate for Event {
             validate::check_format(value, "uri-reference", &at, out);
         }
     }
+}
+
+/// Schema: `/components/schemas/Amounts`.
+#[cfg(feature = "amounts")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Amounts {
+    pub price: crate::runtime::decimal::Decimal,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub big: Option<crate::runtime::decimal::Decimal>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parts: Option<Vec<crate::runtime::decimal::Decimal>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub echoed: Option<Vec<Option<crate::runtime::decimal::Decimal>>>,
+}
+
+#[cfg(feature = "amounts")]
+impl crate::runtime::object::Object for Amounts {
+    const NAME: &'static str = "Amounts";
+
+    const FIELDS: &'static [&'static str] = &["price", "big", "parts", "text", "echoed"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "price" => Some(0),
+            "big" => Some(1),
+            "parts" => Some(2),
+            "text" => Some(3),
+            "echoed" => Some(4),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut price = None;
+        let mut big = None;
+        let mut parts = None;
+        let mut text = None;
+        let mut echoed = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut price, "price")?,
+                Some(1) => object::field(&mut map, &mut big, "big")?,
+                Some(2) => object::field(&mut map, &mut parts, "parts")?,
+                Some(3) => object::field(&mut map, &mut text, "text")?,
+                Some(4) => object::field(&mut map, &mut echoed, "echoed")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            price: object::required(price, "price")?,
+            big,
+            parts,
+            text,
+            echoed,
+        })
+    }
+}
+
+#[cfg(feature = "amounts")]
+impl<'de> Deserialize<'de> for Amounts {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
+}
+
+#[cfg(feature = "amounts")]
+impl Amounts {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(price: crate::runtime::decimal::Decimal) -> Self {
+        Self {
+            price,
+            big: None,
+            parts: None,
+            text: None,
+            echoed: None,
+        }
+    }
+
+    /// Sets `big` (`None` unsets it).
+    pub fn with_big(
+        mut self,
+        big: impl Into<Option<crate::runtime::decimal::Decimal>>,
+    ) -> Self {
+        self.big = big.into();
+        self
+    }
+
+    /// Sets `parts` (`None` unsets it).
+    pub fn with_parts(
+        mut self,
+        parts: impl Into<Option<Vec<crate::runtime::decimal::Decimal>>>,
+    ) -> Self {
+        self.parts = parts.into();
+        self
+    }
+
+    /// Sets `text`.
+    pub fn with_text(mut self, text: impl Into<String>) -> Self {
+        self.text = Some(text.into());
+        self
+    }
+
+    /// Sets `echoed` (`None` unsets it).
+    pub fn with_echoed(
+        mut self,
+        echoed: impl Into<Option<Vec<Option<crate::runtime::decimal::Decimal>>>>,
+    ) -> Self {
+        self.echoed = echoed.into();
+        self
+    }
+}
+
+#[cfg(feature = "amounts")]
+impl Validate for Amounts {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        {
+            let value = &self.price;
+            let at = validate::join(pointer, "price");
+            validate::check_decimal_bound(value, "0", true, true, &at, out);
+            validate::check_decimal_bound(
+                value,
+                "1000000000000000000000000000000",
+                false,
+                false,
+                &at,
+                out,
+            );
+            validate::check_decimal_multiple_of(value, "0.01", &at, out);
+        }
+        if let Some(value) = &self.big {
+            let at = validate::join(pointer, "big");
+            validate::check_decimal_integer(value, &at, out);
+        }
+        if let Some(value) = &self.text {
+            let at = validate::join(pointer, "text");
+            validate::check_format(value, "decimal", &at, out);
+        }
+    }
+}
+
+/// Schema: `/components/schemas/HeldAmount`.
+#[cfg(feature = "amounts")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeldAmount {
+    pub price: crate::runtime::decimal::Decimal,
+}
+
+#[cfg(feature = "amounts")]
+impl crate::runtime::object::Object for HeldAmount {
+    const NAME: &'static str = "HeldAmount";
+
+    const FIELDS: &'static [&'static str] = &["price"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "price" => Some(0),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut price = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut price, "price")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            price: object::required(price, "price")?,
+        })
+    }
+}
+
+#[cfg(feature = "amounts")]
+impl<'de> Deserialize<'de> for HeldAmount {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
+}
+
+#[cfg(feature = "amounts")]
+impl HeldAmount {
+    /// A value from its required properties, in the order the schema lists them; the
+    /// optional ones start unset (`with_…` sets them).
+    pub fn new(price: crate::runtime::decimal::Decimal) -> Self {
+        Self { price }
+    }
+}
+
+#[cfg(feature = "amounts")]
+impl Validate for HeldAmount {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Error`.

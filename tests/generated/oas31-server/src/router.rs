@@ -495,7 +495,7 @@ fn handle_open_gate<A: Oas31Api>(
             validate::check_min_length(value, 1, at, out);
             validate::check_max_length(value, 300, at, out);
         }
-        errors.check()
+        errors.check().map_err(Box::new)
     };
     let replayable = key_checked.is_ok();
     idempotency::serve_replayable(
@@ -517,13 +517,13 @@ fn handle_open_gate<A: Oas31Api>(
 #[allow(clippy::manual_async_fn)]
 fn serve_open_gate<A: Oas31Api>(
     api: Arc<A>,
-    key_checked: Result<(), Problem>,
+    key_checked: Result<(), Box<Problem>>,
     parts: http::request::Parts,
     _body: Body,
 ) -> impl Future<Output = Result<Response, Problem>> + Send {
     async move {
         let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
-        key_checked?;
+        key_checked.map_err(|problem| *problem)?;
         let params = {
             let mut errors = Violations::new();
             let raw = RawParams::from_parts(&parts, PathParams::none());

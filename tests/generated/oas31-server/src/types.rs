@@ -1852,7 +1852,7 @@ impl Serialize for Input {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use crate::runtime::tagging;
         match self {
-            Self::Note(v) => tagging::serialize_tagged(v, "type", &"note", serializer),
+            Self::Note(v) => v.serialize(serializer),
             Self::Item(v) => {
                 tagging::serialize_tagged(v, "type", &"search_call", serializer)
             }

@@ -57,6 +57,8 @@ pub fn cli() -> Command {
         #[cfg(feature = "query")]
         query_form_exploded_command,
         #[cfg(feature = "query")]
+        query_reserved_command,
+        #[cfg(feature = "query")]
         query_space_delimited_command,
         #[cfg(feature = "query")]
         query_pipe_delimited_command,
@@ -169,6 +171,8 @@ fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         "query-form" => query_form(&call, m),
         #[cfg(feature = "query")]
         "query-form-exploded" => query_form_exploded(&call, m),
+        #[cfg(feature = "query")]
+        "query-reserved" => query_reserved(&call, m),
         #[cfg(feature = "query")]
         "query-space-delimited" => query_space_delimited(&call, m),
         #[cfg(feature = "query")]
@@ -547,6 +551,51 @@ fn query_form_exploded(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode
             call.output,
         ),
     )
+}
+
+/// `query-reserved`: its flags and help.
+#[cfg(feature = "query")]
+fn query_reserved_command() -> Command {
+    Command::new("query-reserved")
+        .about(
+            "`allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).",
+        )
+        .long_about(
+            "`allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).\n\n`GET /query/reserved` (operation `queryReserved`).",
+        )
+        .arg(
+            Arg::new("color")
+                .long("color")
+                .value_name("TEXT")
+                .required(true)
+                .help("query parameter `color`"),
+        )
+        .arg(
+            Arg::new("colors")
+                .long("colors")
+                .value_name("JSON-ARRAY")
+                .required(true)
+                .help("query parameter `colors`"),
+        )
+        .arg(
+            Arg::new("rgb")
+                .long("rgb")
+                .value_name("VALUE")
+                .required(true)
+                .help("query parameter `rgb`"),
+        )
+}
+
+/// `query-reserved`: calls `queryReserved`.
+#[cfg(feature = "query")]
+fn query_reserved(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let color: String = support::required(m, "color")?;
+    let colors: Vec<String> = support::required(m, "colors")?;
+    let rgb: types::Rgb = support::required(m, "rgb")?;
+    let result = call
+        .runtime
+        .block_on(call.client.query_reserved(&color, &colors, &rgb));
+    Ok(finish(&call.client, ("queryReserved", false), result, call.json, call.output))
 }
 
 /// `query-space-delimited`: its flags and help.

@@ -613,6 +613,61 @@ impl Client {
         }
     }
 
+    /// `allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).
+    ///
+    /// `GET /query/reserved` (operation `queryReserved`).
+    #[cfg(feature = "query")]
+    pub async fn query_reserved(
+        &self,
+        color: &str,
+        colors: &[String],
+        rgb: &types::Rgb,
+    ) -> Result<ResponseValue<types::Read>, Error<QueryReservedError>> {
+        const OPERATION: OperationInfo = OperationInfo {
+            id: "queryReserved",
+            path: "/query/reserved",
+            method: http::Method::GET,
+            idempotent: true,
+            deprecated: false,
+            security: &[],
+            idempotency_key: false,
+        };
+        let path = "/query/reserved";
+        let mut query = Query::new();
+        query.allow_reserved(true);
+        query.append("color", color);
+        query.allow_reserved(false);
+        query.allow_reserved(true);
+        query.append_array("colors", colors, false, ',');
+        query.allow_reserved(false);
+        query.allow_reserved(true);
+        query.append_object("rgb", rgb, ObjectQuery::Exploded)?;
+        query.allow_reserved(false);
+        let query = query.finish();
+        let raw = self
+            .transport
+            .send_dyn(
+                &OPERATION,
+                SECURITY_SCHEMES,
+                &|http, base| {
+                    http.request(http::Method::GET, request::url(base, path, &query))
+                        .header(
+                            http::header::ACCEPT,
+                            http::HeaderValue::from_static("application/json"),
+                        )
+                },
+            )
+            .await?;
+        match raw.status.as_u16() {
+            200 => raw.json::<types::Read, _>(),
+            400 => Err(raw.api_error(QueryReservedError::BadRequest)),
+            201..=299 => {
+                self.transport.undocumented(&OPERATION, raw.json::<types::Read, _>())
+            }
+            _ => Err(raw.undocumented_error(QueryReservedError::Undocumented)),
+        }
+    }
+
     /// `GET /query/space` (operation `querySpaceDelimited`).
     #[cfg(feature = "query")]
     pub async fn query_space_delimited(
@@ -1138,6 +1193,23 @@ pub enum QueryFormError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum QueryFormExplodedError {
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// An error status the document does not list for this operation, read as the
+    /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
+    Undocumented(types::Error),
+}
+
+/// The documented error answers of `queryReserved`; the status and headers are on [`Error::Api`].
+///
+/// `non_exhaustive`: an error status the document adds later is a new variant; code
+/// that matches on this enum keeps compiling.
+#[cfg(feature = "query")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum QueryReservedError {
     /// 400: The request was refused.
     BadRequest(types::Error),
     /// An error status the document does not list for this operation, read as the

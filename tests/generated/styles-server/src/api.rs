@@ -114,6 +114,19 @@ pub trait StylesApi: Send + Sync + 'static {
         async { Ok(QueryFormExplodedResponse::Unimplemented) }
     }
 
+    /// `allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).
+    ///
+    /// `GET /query/reserved` (operation `queryReserved`).
+    #[cfg(feature = "query")]
+    fn query_reserved(
+        &self,
+        ctx: &RequestContext,
+        params: QueryReservedParams,
+    ) -> impl Future<Output = Result<QueryReservedResponse, Self::Error>> + Send {
+        let _ = (ctx, params);
+        async { Ok(QueryReservedResponse::Unimplemented) }
+    }
+
     /// `GET /query/space` (operation `querySpaceDelimited`).
     #[cfg(feature = "query")]
     fn query_space_delimited(
@@ -430,6 +443,36 @@ pub struct QueryFormExplodedParams {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum QueryFormExplodedResponse {
+    /// 200: What the implementation read.
+    Ok(types::Read),
+    /// 400: The request was refused.
+    BadRequest(types::Error),
+    /// 501 with the `Error` body (code `not_implemented`): what the trait's default
+    /// method answers.
+    Unimplemented,
+}
+
+/// Parameters of `queryReserved` (`GET /query/reserved`), parsed and checked.
+#[cfg(feature = "query")]
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryReservedParams {
+    /// (query parameter `color`)
+    pub color: String,
+    /// (query parameter `colors`)
+    pub colors: Vec<String>,
+    /// (query parameter `rgb`)
+    pub rgb: types::Rgb,
+}
+
+/// What `queryReserved` answers: one variant per documented status, and [`Unimplemented`](QueryReservedResponse::Unimplemented) for an implementation without the operation.
+///
+/// `non_exhaustive`: a status the document adds later is a new variant; code that
+/// matches on this enum keeps compiling.
+#[cfg(feature = "query")]
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+pub enum QueryReservedResponse {
     /// 200: What the implementation read.
     Ok(types::Read),
     /// 400: The request was refused.

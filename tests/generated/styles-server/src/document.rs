@@ -404,6 +404,53 @@ pub static DOCUMENT: Document = Document {
         }
       }
     },
+    "/query/reserved": {
+      "get": {
+        "operationId": "queryReserved",
+        "description": "`allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).",
+        "parameters": [
+          {
+            "name": "color",
+            "in": "query",
+            "required": true,
+            "allowReserved": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "colors",
+            "in": "query",
+            "required": true,
+            "explode": false,
+            "allowReserved": true,
+            "schema": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          },
+          {
+            "name": "rgb",
+            "in": "query",
+            "required": true,
+            "allowReserved": true,
+            "schema": {
+              "$ref": "#/components/schemas/RGB"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Read"
+          },
+          "400": {
+            "$ref": "#/components/responses/Refused"
+          }
+        }
+      }
+    },
     "/query/space": {
       "get": {
         "operationId": "querySpaceDelimited",
@@ -875,6 +922,21 @@ paths:
         - {name: color, in: query, required: true, style: form, explode: true, schema: {type: string}}
         - {name: colors, in: query, required: true, style: form, explode: true, schema: {type: array, items: {type: string}}}
         - {name: rgb, in: query, required: true, style: form, explode: true, schema: {$ref: '#/components/schemas/RGB'}}
+      responses:
+        "200":
+          $ref: "#/components/responses/Read"
+        "400":
+          $ref: "#/components/responses/Refused"
+  /query/reserved:
+    get:
+      operationId: queryReserved
+      description: >-
+        `allowReserved`: the values keep the reserved characters a query may hold, and `%XX`
+        triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).
+      parameters:
+        - {name: color, in: query, required: true, allowReserved: true, schema: {type: string}}
+        - {name: colors, in: query, required: true, explode: false, allowReserved: true, schema: {type: array, items: {type: string}}}
+        - {name: rgb, in: query, required: true, allowReserved: true, schema: {$ref: '#/components/schemas/RGB'}}
       responses:
         "200":
           $ref: "#/components/responses/Read"

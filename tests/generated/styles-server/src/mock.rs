@@ -142,6 +142,20 @@ impl StylesApi for Mock {
         Ok(QueryFormExplodedResponse::Ok(body))
     }
 
+    /// `GET /query/reserved`: the 200 answer.
+    #[cfg(feature = "query")]
+    async fn query_reserved(
+        &self,
+        _ctx: &RequestContext,
+        _params: QueryReservedParams,
+    ) -> Result<QueryReservedResponse, MockError> {
+        let body: types::Read = mock::value(
+            "queryReserved: 200 body",
+            &[r#"{"color":"string","colors":["string"],"rgb":{"R":1,"G":1,"B":1}}"#],
+        )?;
+        Ok(QueryReservedResponse::Ok(body))
+    }
+
     /// `GET /query/space`: the 200 answer.
     #[cfg(feature = "query")]
     async fn query_space_delimited(

@@ -136,6 +136,14 @@ pub fn router<A: StylesApi>(api: Arc<A>, config: ServerConfig) -> axum::Router {
     #[cfg(feature = "query")]
     let routes = routes
         .route(
+            &layer::route_path(&base, "/query/reserved"),
+            routing::get_service(
+                layer::operation(&api, handle_query_reserved::<A>).named("queryReserved"),
+            ),
+        );
+    #[cfg(feature = "query")]
+    let routes = routes
+        .route(
             &layer::route_path(&base, "/query/space"),
             routing::get_service(
                 layer::operation(&api, handle_query_space_delimited::<A>)
@@ -763,6 +771,70 @@ fn serve_query_form_exploded<A: StylesApi>(
     }
 }
 
+/// `GET /query/reserved`: see [`StylesApi::query_reserved`].
+#[cfg(feature = "query")]
+fn handle_query_reserved<A: StylesApi>(
+    api: Arc<A>,
+    request: Request,
+) -> impl Future<Output = Response> + Send {
+    let (parts, body) = request.into_parts();
+    let rt = Runtime::from_parts(&parts);
+    let serve = serve_query_reserved(api, parts, body);
+    rt.reply_to(serve, &[])
+}
+
+/// Authorizes, reads and checks a `queryReserved` request, then calls the implementation.
+///
+/// A function returning an `async` block rather than an `async fn`: the future then holds
+/// the request head once, not once more for the argument.
+#[cfg(feature = "query")]
+#[allow(clippy::manual_async_fn)]
+fn serve_query_reserved<A: StylesApi>(
+    api: Arc<A>,
+    parts: http::request::Parts,
+    _body: Body,
+) -> impl Future<Output = Result<Response, Problem>> + Send {
+    async move {
+        let scheme = auth::authorize_scheme(parts.extensions.get(), &[])?;
+        let params = {
+            let mut errors = Violations::new();
+            let raw = RawParams::from_parts(&parts, PathParams::none());
+            let color: Option<String> = raw
+                .required(Location::Query, "color", &mut errors);
+            let colors: Option<Vec<String>> = raw
+                .required_array(Location::Query, "colors", false, &mut errors);
+            let rgb: Option<types::Rgb> = raw
+                .object(
+                    "rgb",
+                    ObjectQuery::Members(&["R", "G", "B"]),
+                    true,
+                    &mut errors,
+                );
+            let Some(color) = color else {
+                return Err(errors.into_problem());
+            };
+            let Some(colors) = colors else {
+                return Err(errors.into_problem());
+            };
+            let Some(rgb) = rgb else {
+                return Err(errors.into_problem());
+            };
+            errors.check()?;
+            QueryReservedParams {
+                color,
+                colors,
+                rgb,
+            }
+        };
+        let ctx = RequestContext::new("queryReserved", scheme, parts);
+        let outcome = A::query_reserved(&api, &ctx, params).await;
+        match outcome {
+            Ok(response) => response.into_http(),
+            Err(error) => Err(api.handle_error(&ctx, error)),
+        }
+    }
+}
+
 /// `GET /query/space`: see [`StylesApi::query_space_delimited`].
 #[cfg(feature = "query")]
 fn handle_query_space_delimited<A: StylesApi>(
@@ -1275,6 +1347,17 @@ impl QueryFormExplodedResponse {
             Self::Ok(body) => response::json(StatusCode::OK, &body),
             Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
             Self::Unimplemented => Err(Problem::not_implemented("queryFormExploded")),
+        }
+    }
+}
+
+#[cfg(feature = "query")]
+impl QueryReservedResponse {
+    fn into_http(self) -> Result<Response, Problem> {
+        match self {
+            Self::Ok(body) => response::json(StatusCode::OK, &body),
+            Self::BadRequest(body) => response::json(StatusCode::BAD_REQUEST, &body),
+            Self::Unimplemented => Err(Problem::not_implemented("queryReserved")),
         }
     }
 }
