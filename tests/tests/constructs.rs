@@ -124,6 +124,16 @@ fn variants_that_pin_a_property_are_told_apart_by_it() {
     assert_eq!(serde_json::to_value(&choice).unwrap(), function);
     let hosted: c::ToolChoice = serde_json::from_value(json!({"type": "web_search"})).unwrap();
     assert!(matches!(hosted, c::ToolChoice::HostedToolChoice(_)));
+    // Without a tag, a variant that would drop members is taken only when no other names
+    // them all (found by the echo harness on discord's channel update).
+    let update: c::ChannelUpdate =
+        serde_json::from_value(json!({"name": "general", "icon": "aWNvbg=="})).unwrap();
+    assert!(
+        matches!(&update, c::ChannelUpdate::RenameWithIcon(u) if u.icon.as_deref() == Some("aWNvbg==")),
+        "{update:?}"
+    );
+    let rename: c::ChannelUpdate = serde_json::from_value(json!({"name": "general"})).unwrap();
+    assert!(matches!(rename, c::ChannelUpdate::Rename(_)), "{rename:?}");
     // A variant named by two tags writes its own, not the first of them (found by the echo
     // harness: `web_search` went out as `file_search`).
     assert_eq!(

@@ -255,6 +255,7 @@ impl ConstructsApi for Service {
             actions: body.actions,
             sparse: body.sparse,
             net: body.net,
+            update: body.update,
         }))
     }
 
@@ -964,13 +965,20 @@ async fn unions_told_apart_by_a_pinned_property_travel_whole() {
     let hosted: constructs_client::types::EchoChoicesBody =
         serde_json::from_value(serde_json::json!({
             "chunking": {"type": "static", "static": {"max_tokens": 300}},
-            "tool_choice": {"type": "web_search"}
+            "tool_choice": {"type": "web_search"},
+            "update": {"name": "general", "icon": "aWNvbg=="}
         }))
         .unwrap();
     let answer = client.echo_choices(&hosted).await.unwrap().into_inner();
+    let answer = serde_json::to_value(&answer).unwrap();
     assert_eq!(
-        serde_json::to_value(&answer).unwrap()["tool_choice"],
+        answer["tool_choice"],
         serde_json::json!({"type": "web_search"})
+    );
+    // An untagged union's object keeps every member through the client and the server.
+    assert_eq!(
+        answer["update"],
+        serde_json::json!({"name": "general", "icon": "aWNvbg=="})
     );
     // The server checks the variant it read: `max_tokens` below its minimum is a 400.
     // (No proxy: CI runs the tests with a dead one in the environment.)

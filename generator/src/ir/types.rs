@@ -123,6 +123,11 @@ pub struct OneOfVariant {
     /// stands for (nexus's `NameOrId`: `Name`, a `String` with `maxLength` and `pattern`).
     /// Filled by `resolve_check_types`.
     pub check_ty: TypeRef,
+    /// The variant's type is a struct (its members named): tried on an object, it wins only
+    /// when it names every member, else a later variant that does (one that reads the object
+    /// and drops members it does not name is taken only when none does). Filled by
+    /// `lower::schema::own_tags`.
+    pub names_members: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -233,6 +233,9 @@ pub const OTHER_LOCALS: &[&str] = &[
     "message",
     "names",
     "operation",
+    // A union's variant that read the value but leaves members unnamed, kept while later
+    // ones are tried.
+    "fits",
     "other",
     "out",
     "p",
@@ -259,6 +262,8 @@ pub const OTHER_LOCALS: &[&str] = &[
     "token",
     // A union's first readable variant, kept while later ones are tried against their checks.
     "unchecked",
+    // Whether a union's struct variant names every member of the object it read.
+    "whole",
     "url",
     "user",
     "user_agent",

@@ -35,6 +35,15 @@ pub trait Object: Sized {
     fn read<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
 }
 
+/// Whether `T` names every member of `value` (anything but an object: yes): a union tries a
+/// struct variant that would drop members only after the others.
+pub fn names_all<T: Object>(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Object(members) => members.keys().all(|k| T::index(k).is_some()),
+        _ => true,
+    }
+}
+
 /// Reads an [`Object`] (the body of its `Deserialize` impl).
 pub fn deserialize<'de, T: Object, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_struct(T::NAME, T::FIELDS, ObjectVisitor(PhantomData))

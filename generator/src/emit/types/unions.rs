@@ -38,6 +38,17 @@ pub(super) fn one_of(
     // Each variant tried on a copy of the value read whole.
     let from_value =
         |t: &TokenStream| quote!(crate::runtime::integer::variant_from_value::<#t>(value.clone()));
+    // Whether a struct variant names every member of the value (`names_members`).
+    let names_all: Vec<Option<TokenStream>> = o
+        .variants
+        .iter()
+        .map(|v| {
+            v.names_members.then(|| {
+                let t = rust_type(&v.ty, false);
+                quote!(crate::runtime::object::names_all::<#t>(&value))
+            })
+        })
+        .collect();
     let deserialize = match &o.discriminator {
         // By the tag, read as the input streams past (the runtime's `tagged`); without one
         // (an answer that leaves the property out), in order, on the value read whole.
@@ -65,7 +76,7 @@ pub(super) fn one_of(
                 checked_in_order,
                 (&variants, &types, &labels),
                 wire_name,
-                from_value,
+                (from_value, &names_all),
                 |message| message,
                 unknown.as_ref(),
             );
@@ -107,7 +118,7 @@ pub(super) fn one_of(
                 checked_in_order,
                 (&variants, &types, &labels),
                 wire_name,
-                from_value,
+                (from_value, &names_all),
                 |message| quote!(serde::de::Error::custom(#message)),
                 unknown.as_ref(),
             );
@@ -274,7 +285,10 @@ fn param_part(
                 checked_in_order,
                 (variants, types, labels),
                 wire_name,
-                |t| quote!(<#t as crate::runtime::params::FromParam>::from_param(raw)),
+                (
+                    |t: &TokenStream| quote!(<#t as crate::runtime::params::FromParam>::from_param(raw)),
+                    &[],
+                ),
                 |message| message,
                 None,
             );
@@ -311,13 +325,17 @@ fn param_part(
 /// The variants tried in order on one input, the first that reads it winning (`read`: the
 /// expression that reads a variant's type). With `checked`, the first whose checks the value
 /// also passes, else the first that read it: variants told apart by constraints alone are
-/// read as the one the value fits. `error` makes the caller's error of the message saying
-/// no variant matched. Bodies and parameters are read the same way.
-fn first_variant(
+/// read as the one the value fits. `names_all` (JSON values only): for a struct variant, the
+/// expression saying whether it names every member of the value; one that reads an object
+/// but would drop members is taken only when no later variant names them all (discord's
+/// channel update: the first variant read `{"name", "icon"}` and dropped `icon`). `error`
+/// makes the caller's error of the message saying no variant matched. Bodies and parameters
+/// are read the same way.
+fn first_variant<R: Fn(&TokenStream) -> TokenStream>(
     checked: bool,
     (variants, types, labels): (&[proc_macro2::Ident], &[TokenStream], &[String]),
     wire_name: &str,
-    read: impl Fn(&TokenStream) -> TokenStream,
+    (read, names_all): (R, &[Option<TokenStream>]),
     error: impl Fn(TokenStream) -> TokenStream,
     unknown: Option<&proc_macro2::Ident>,
 ) -> TokenStream {
@@ -338,8 +356,15 @@ fn first_variant(
         },
         None => quote!(Err(#failed)),
     };
-    if checked {
-        quote! {
+    let whole: Vec<TokenStream> = (0..variants.len())
+        .map(|i| match names_all.get(i).cloned().flatten() {
+            Some(check) => check,
+            None => quote!(true),
+        })
+        .collect();
+    let partial = names_all.iter().any(Option::is_some);
+    match (checked, partial) {
+        (true, false) => quote! {
             let mut reasons = Vec::new();
             let mut unchecked = None;
             #(
@@ -360,9 +385,38 @@ fn first_variant(
                 Some(v) => Ok(v),
                 None => #failed,
             }
-        }
-    } else {
-        quote! {
+        },
+        // The first that passes its checks and names every member; else the first that
+        // passes its checks; else the first that read the value.
+        (true, true) => quote! {
+            let mut reasons = Vec::new();
+            let mut fits = None;
+            let mut unchecked = None;
+            #(
+                match #reads {
+                    Ok(v) => {
+                        let whole = #whole;
+                        let v = Self::#variants(v);
+                        let mut errors = Violations::new();
+                        v.validate("", &mut errors);
+                        if errors.is_empty() && whole {
+                            return Ok(v);
+                        }
+                        if errors.is_empty() {
+                            fits.get_or_insert(v);
+                        } else {
+                            unchecked.get_or_insert(v);
+                        }
+                    }
+                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
+                }
+            )*
+            match fits.or(unchecked) {
+                Some(v) => Ok(v),
+                None => #failed,
+            }
+        },
+        (false, false) => quote! {
             let mut reasons = Vec::new();
             #(
                 match #reads {
@@ -371,6 +425,35 @@ fn first_variant(
                 }
             )*
             #failed
+        },
+        (false, true) => {
+            let tries = (0..variants.len()).map(|i| {
+                let (read, variant, label) = (&reads[i], &variants[i], &labels[i]);
+                let taken = match names_all.get(i).cloned().flatten() {
+                    Some(check) => quote! {
+                        Ok(v) if #check => return Ok(Self::#variant(v)),
+                        Ok(v) => {
+                            fits.get_or_insert(Self::#variant(v));
+                        }
+                    },
+                    None => quote!(Ok(v) => return Ok(Self::#variant(v)),),
+                };
+                quote! {
+                    match #read {
+                        #taken
+                        Err(e) => reasons.push(format!("{}: {e}", #label)),
+                    }
+                }
+            });
+            quote! {
+                let mut reasons = Vec::new();
+                let mut fits = None;
+                #(#tries)*
+                match fits {
+                    Some(v) => Ok(v),
+                    None => #failed,
+                }
+            }
         }
     }
 }

@@ -70,6 +70,7 @@ pub fn nominal_alias_cycles(types: &mut [TypeDef]) {
                 ty,
                 boxed: false,
                 constraints: Constraints::default(),
+                names_members: false,
             }],
             discriminator: None,
             scalar: false,
@@ -484,9 +485,10 @@ fn holds_decimal<'a>(
     }
 }
 
-/// Fills each discriminator's `own_tag`: the variants named by more than one tag whose type
-/// is a struct with a required field of the property's name, which alone knows which tag it
-/// is (an optional one may be unset: the first tag is written then, as before).
+/// Fills what a union's variants are for its writer and reader: each discriminator's
+/// `own_tag` (the variants named by more than one tag whose type is a struct with a required
+/// field of the property's name, which alone knows which tag it is; an optional one may be
+/// unset, and the first tag is written then), and each variant's `names_members`.
 pub fn own_tags(types: &mut [TypeDef]) {
     let fields: BTreeMap<String, Vec<String>> = types
         .iter()
@@ -502,10 +504,19 @@ pub fn own_tags(types: &mut [TypeDef]) {
             _ => None,
         })
         .collect();
+    // A struct that keeps the members it does not name (`additionalProperties`) drops none.
+    let structs: BTreeSet<String> = types
+        .iter()
+        .filter(|t| matches!(&t.kind, TypeKind::Struct(s) if s.additional.is_none()))
+        .map(|t| t.name.clone())
+        .collect();
     for t in types.iter_mut() {
         let TypeKind::OneOf(o) = &mut t.kind else {
             continue;
         };
+        for v in &mut o.variants {
+            v.names_members = matches!(&v.ty, TypeRef::Named(n) if structs.contains(n));
+        }
         let Some(d) = &mut o.discriminator else {
             continue;
         };

@@ -36,6 +36,7 @@ impl<'a> Schemas<'a> {
                 ty,
                 boxed: false,
                 constraints: self.constraints(SchemaRef::of(part)),
+                names_members: false,
             });
         }
         let discriminator = schema

@@ -529,10 +529,16 @@ impl<'de> Deserialize<'de> for Loose {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<
             LooseVariant0,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::Variant0(v)),
+            Ok(v) if crate::runtime::object::names_all::<LooseVariant0>(&value) => {
+                return Ok(Self::Variant0(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Variant0(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Variant0")),
         }
         match crate::runtime::integer::variant_from_value::<
@@ -541,17 +547,22 @@ impl<'de> Deserialize<'de> for Loose {
             Ok(v) => return Ok(Self::Variant1(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Variant1")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                serde::de::Error::custom(
-                    format!(
-                        concat!("no variant of `", "Loose", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        serde::de::Error::custom(
+                            format!(
+                                concat!("no variant of `", "Loose", "` matched: {}"),
+                                reasons.join("; ")
+                            ),
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 }
@@ -792,25 +803,41 @@ impl<'de> Deserialize<'de> for Option2 {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<D2>(value.clone()) {
-            Ok(v) => return Ok(Self::D2(v)),
+            Ok(v) if crate::runtime::object::names_all::<D2>(&value) => {
+                return Ok(Self::D2(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::D2(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "D2")),
         }
         match crate::runtime::integer::variant_from_value::<S2>(value.clone()) {
-            Ok(v) => return Ok(Self::S2(v)),
+            Ok(v) if crate::runtime::object::names_all::<S2>(&value) => {
+                return Ok(Self::S2(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::S2(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "S2")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                serde::de::Error::custom(
-                    format!(
-                        concat!("no variant of `", "Option2", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        serde::de::Error::custom(
+                            format!(
+                                concat!("no variant of `", "Option2", "` matched: {}"),
+                                reasons.join("; ")
+                            ),
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 }

@@ -579,18 +579,24 @@ impl<'de> Deserialize<'de> for Loose {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
+        let mut fits = None;
         let mut unchecked = None;
         match crate::runtime::integer::variant_from_value::<
             LooseVariant0,
         >(value.clone()) {
             Ok(v) => {
+                let whole = crate::runtime::object::names_all::<LooseVariant0>(&value);
                 let v = Self::Variant0(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "Variant0")),
         }
@@ -598,17 +604,22 @@ impl<'de> Deserialize<'de> for Loose {
             serde_json::Map<String, serde_json::Value>,
         >(value.clone()) {
             Ok(v) => {
+                let whole = true;
                 let v = Self::Variant1(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "Variant1")),
         }
-        match unchecked {
+        match fits.or(unchecked) {
             Some(v) => Ok(v),
             None => {
                 Err(
@@ -876,22 +887,38 @@ impl<'de> Deserialize<'de> for Option2 {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<D2>(value.clone()) {
-            Ok(v) => return Ok(Self::D2(v)),
+            Ok(v) if crate::runtime::object::names_all::<D2>(&value) => {
+                return Ok(Self::D2(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::D2(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "D2")),
         }
         match crate::runtime::integer::variant_from_value::<S2>(value.clone()) {
-            Ok(v) => return Ok(Self::S2(v)),
+            Ok(v) if crate::runtime::object::names_all::<S2>(&value) => {
+                return Ok(Self::S2(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::S2(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "S2")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "Option2", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            ),
-        )
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Option2", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
     }
 }
 

@@ -147,25 +147,41 @@ impl crate::runtime::tagged::Tagged for ToolCall {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<
             FunctionCall,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::FunctionCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<FunctionCall>(&value) => {
+                return Ok(Self::FunctionCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::FunctionCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
         match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
-            Ok(v) => return Ok(Self::CustomCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<CustomCall>(&value) => {
+                return Ok(Self::CustomCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::CustomCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "ToolCall", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -487,23 +503,39 @@ impl crate::runtime::tagged::Tagged for Pet {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
-            Ok(v) => return Ok(Self::Bird(v)),
+            Ok(v) if crate::runtime::object::names_all::<Bird>(&value) => {
+                return Ok(Self::Bird(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Bird(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
         match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
-            Ok(v) => return Ok(Self::Fish(v)),
+            Ok(v) if crate::runtime::object::names_all::<Fish>(&value) => {
+                return Ok(Self::Fish(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Fish(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "Pet", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "Pet", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 

@@ -151,22 +151,38 @@ impl crate::runtime::tagged::Tagged for ToolCall {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<
             FunctionCall,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::FunctionCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<FunctionCall>(&value) => {
+                return Ok(Self::FunctionCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::FunctionCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
         match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
-            Ok(v) => return Ok(Self::CustomCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<CustomCall>(&value) => {
+                return Ok(Self::CustomCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::CustomCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -498,32 +514,43 @@ impl crate::runtime::tagged::Tagged for Pet {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         let mut unchecked = None;
         match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
             Ok(v) => {
+                let whole = crate::runtime::object::names_all::<Bird>(&value);
                 let v = Self::Bird(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
         match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
             Ok(v) => {
+                let whole = crate::runtime::object::names_all::<Fish>(&value);
                 let v = Self::Fish(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),
         }
-        match unchecked {
+        match fits.or(unchecked) {
             Some(v) => Ok(v),
             None => {
                 Err(

@@ -852,6 +852,15 @@ fn echo_choices_command() -> Command {
                 .help_heading(support::BODY)
                 .help("Body property `net`"),
         )
+        .arg(
+            Arg::new("update")
+                .long("update")
+                .value_name("VALUE")
+                .help_heading(support::BODY)
+                .help(
+                    "Body property `update`: Two kinds of update without a tag, the first naming fewer members (discord's channel",
+                ),
+        )
 }
 
 /// `echo-choices`: calls `echoChoices`.
@@ -865,6 +874,7 @@ fn echo_choices(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
             ("actions", "actions"),
             ("sparse", "sparse"),
             ("net", "net"),
+            ("update", "update"),
         ],
     )?;
     let Some(body) = body else {

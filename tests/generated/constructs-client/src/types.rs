@@ -797,29 +797,45 @@ impl<'de> Deserialize<'de> for Shape {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<ShapeCircle>(value.clone()) {
-            Ok(v) => return Ok(Self::Circle(v)),
+            Ok(v) if crate::runtime::object::names_all::<ShapeCircle>(&value) => {
+                return Ok(Self::Circle(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Circle(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Circle")),
         }
         match crate::runtime::integer::variant_from_value::<ShapeSquare>(value.clone()) {
-            Ok(v) => return Ok(Self::Square(v)),
+            Ok(v) if crate::runtime::object::names_all::<ShapeSquare>(&value) => {
+                return Ok(Self::Square(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Square(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Square")),
         }
         match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                serde::de::Error::custom(
-                    format!(
-                        concat!("no variant of `", "Shape", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        serde::de::Error::custom(
+                            format!(
+                                concat!("no variant of `", "Shape", "` matched: {}"),
+                                reasons.join("; ")
+                            ),
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 }
@@ -910,33 +926,54 @@ impl crate::runtime::tagged::Tagged for ToolCall {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<
             FunctionCall,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::FunctionCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<FunctionCall>(&value) => {
+                return Ok(Self::FunctionCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::FunctionCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
         match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
-            Ok(v) => return Ok(Self::CustomCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<CustomCall>(&value) => {
+                return Ok(Self::CustomCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::CustomCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
         }
         match crate::runtime::integer::variant_from_value::<SearchCall>(value.clone()) {
-            Ok(v) => return Ok(Self::SearchCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<SearchCall>(&value) => {
+                return Ok(Self::SearchCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::SearchCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
         }
         match crate::runtime::integer::variant_from_value::<LocalCall>(value.clone()) {
             Ok(v) => return Ok(Self::LocalCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "LocalCall")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "ToolCall", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -1391,23 +1428,39 @@ impl crate::runtime::tagged::Tagged for LocalCall {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<ShellCall>(value.clone()) {
-            Ok(v) => return Ok(Self::ShellCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<ShellCall>(&value) => {
+                return Ok(Self::ShellCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::ShellCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "ShellCall")),
         }
         match crate::runtime::integer::variant_from_value::<PatchCall>(value.clone()) {
-            Ok(v) => return Ok(Self::PatchCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<PatchCall>(&value) => {
+                return Ok(Self::PatchCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::PatchCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "PatchCall")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "LocalCall", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "LocalCall", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -1739,27 +1792,43 @@ impl crate::runtime::tagged::Tagged for Chunking {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<
             AutoChunking,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::AutoChunking(v)),
+            Ok(v) if crate::runtime::object::names_all::<AutoChunking>(&value) => {
+                return Ok(Self::AutoChunking(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::AutoChunking(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
         }
         match crate::runtime::integer::variant_from_value::<
             StaticChunking,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::StaticChunking(v)),
+            Ok(v) if crate::runtime::object::names_all::<StaticChunking>(&value) => {
+                return Ok(Self::StaticChunking(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::StaticChunking(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "Chunking", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "Chunking", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -2216,6 +2285,7 @@ impl crate::runtime::tagged::Tagged for ToolChoice {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<
             ToolChoiceString,
         >(value.clone()) {
@@ -2225,24 +2295,39 @@ impl crate::runtime::tagged::Tagged for ToolChoice {
         match crate::runtime::integer::variant_from_value::<
             HostedToolChoice,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::HostedToolChoice(v)),
+            Ok(v) if crate::runtime::object::names_all::<HostedToolChoice>(&value) => {
+                return Ok(Self::HostedToolChoice(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::HostedToolChoice(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
         }
         match crate::runtime::integer::variant_from_value::<
             FunctionChoice,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::FunctionChoice(v)),
+            Ok(v) if crate::runtime::object::names_all::<FunctionChoice>(&value) => {
+                return Ok(Self::FunctionChoice(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::FunctionChoice(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "ToolChoice", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "ToolChoice", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -2315,23 +2400,39 @@ impl crate::runtime::tagged::Tagged for Action {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<BlockAction>(value.clone()) {
-            Ok(v) => return Ok(Self::BlockAction(v)),
+            Ok(v) if crate::runtime::object::names_all::<BlockAction>(&value) => {
+                return Ok(Self::BlockAction(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::BlockAction(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
         }
         match crate::runtime::integer::variant_from_value::<FlagAction>(value.clone()) {
-            Ok(v) => return Ok(Self::FlagAction(v)),
+            Ok(v) if crate::runtime::object::names_all::<FlagAction>(&value) => {
+                return Ok(Self::FlagAction(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::FlagAction(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "Action", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "Action", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -2817,6 +2918,207 @@ impl crate::runtime::request::ToParam for NullableKind {
     }
 }
 
+/// Two kinds of update without a tag, the first naming fewer members (discord's channel
+/// update): an object with the second's members is read as the second, not cut down to
+/// the first (which would drop `icon`). `anyOf`: such an object fits both.
+///
+/// Schema: `/components/schemas/ChannelUpdate`.
+#[cfg(feature = "choices")]
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ChannelUpdate {
+    Rename(Rename),
+    RenameWithIcon(RenameWithIcon),
+    /// A value this client does not know (a tag the document does not list, or a
+    /// shape none of the variants reads), kept as sent; written back unchanged.
+    Unknown(serde_json::Value),
+}
+
+#[cfg(feature = "choices")]
+impl Serialize for ChannelUpdate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Rename(v) => v.serialize(serializer),
+            Self::RenameWithIcon(v) => v.serialize(serializer),
+            Self::Unknown(v) => v.serialize(serializer),
+        }
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for ChannelUpdate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        let mut fits = None;
+        match crate::runtime::integer::variant_from_value::<Rename>(value.clone()) {
+            Ok(v) if crate::runtime::object::names_all::<Rename>(&value) => {
+                return Ok(Self::Rename(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Rename(v));
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "Rename")),
+        }
+        match crate::runtime::integer::variant_from_value::<
+            RenameWithIcon,
+        >(value.clone()) {
+            Ok(v) if crate::runtime::object::names_all::<RenameWithIcon>(&value) => {
+                return Ok(Self::RenameWithIcon(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::RenameWithIcon(v));
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "RenameWithIcon")),
+        }
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        serde::de::Error::custom(
+                            format!(
+                                concat!("no variant of `", "ChannelUpdate",
+                                "` matched: {}"), reasons.join("; ")
+                            ),
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
+        }
+    }
+}
+
+/// Schema: `/components/schemas/Rename`.
+#[cfg(feature = "choices")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Rename {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for Rename {
+    const NAME: &'static str = "Rename";
+
+    const FIELDS: &'static [&'static str] = &["name"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            name: object::optional(name),
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for Rename {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
+}
+
+#[cfg(feature = "choices")]
+impl Rename {
+    /// Sets `name`.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+/// Schema: `/components/schemas/RenameWithIcon`.
+#[cfg(feature = "choices")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RenameWithIcon {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for RenameWithIcon {
+    const NAME: &'static str = "RenameWithIcon";
+
+    const FIELDS: &'static [&'static str] = &["name", "icon"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            "icon" => Some(1),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        let mut icon = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(1) => object::field(&mut map, &mut icon, "icon")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self {
+            name: object::optional(name),
+            icon: object::optional(icon),
+        })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for RenameWithIcon {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
+}
+
+#[cfg(feature = "choices")]
+impl RenameWithIcon {
+    /// Sets `name`.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Sets `icon`.
+    pub fn with_icon(mut self, icon: impl Into<String>) -> Self {
+        self.icon = Some(icon.into());
+        self
+    }
+}
+
 /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
 #[cfg(feature = "choices")]
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -3061,23 +3363,39 @@ impl crate::runtime::tagged::Tagged for Animal {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
-            Ok(v) => return Ok(Self::Bird(v)),
+            Ok(v) if crate::runtime::object::names_all::<Bird>(&value) => {
+                return Ok(Self::Bird(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Bird(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
         match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
-            Ok(v) => return Ok(Self::Fish(v)),
+            Ok(v) if crate::runtime::object::names_all::<Fish>(&value) => {
+                return Ok(Self::Fish(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Fish(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "Animal", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "Animal", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -3430,23 +3748,39 @@ impl crate::runtime::tagged::Tagged for Dish {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<Cake>(value.clone()) {
-            Ok(v) => return Ok(Self::Cake(v)),
+            Ok(v) if crate::runtime::object::names_all::<Cake>(&value) => {
+                return Ok(Self::Cake(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Cake(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Cake")),
         }
         match crate::runtime::integer::variant_from_value::<Tea>(value.clone()) {
-            Ok(v) => return Ok(Self::Tea(v)),
+            Ok(v) if crate::runtime::object::names_all::<Tea>(&value) => {
+                return Ok(Self::Tea(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Tea(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Tea")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "Dish", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "Dish", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -4999,6 +5333,11 @@ pub struct EchoChoicesBody {
     pub sparse: Option<Sparse>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub net: Option<Net>,
+    /// Two kinds of update without a tag, the first naming fewer members (discord's channel
+    /// update): an object with the second's members is read as the second, not cut down to
+    /// the first (which would drop `icon`). `anyOf`: such an object fits both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update: Option<ChannelUpdate>,
 }
 
 #[cfg(feature = "choices")]
@@ -5011,6 +5350,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
         "actions",
         "sparse",
         "net",
+        "update",
     ];
 
     const DENY_UNKNOWN: bool = false;
@@ -5022,6 +5362,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
             "actions" => Some(2),
             "sparse" => Some(3),
             "net" => Some(4),
+            "update" => Some(5),
             _ => None,
         }
     }
@@ -5033,6 +5374,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
         let mut actions = None;
         let mut sparse = None;
         let mut net = None;
+        let mut update = None;
         loop {
             match object::next_field::<Self, _>(&mut map)? {
                 Some(0) => object::field(&mut map, &mut chunking, "chunking")?,
@@ -5040,6 +5382,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
                 Some(2) => object::field(&mut map, &mut actions, "actions")?,
                 Some(3) => object::field(&mut map, &mut sparse, "sparse")?,
                 Some(4) => object::field(&mut map, &mut net, "net")?,
+                Some(5) => object::field(&mut map, &mut update, "update")?,
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,
             }
@@ -5050,6 +5393,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
             actions: object::optional(actions),
             sparse: object::optional(sparse),
             net: object::optional(net),
+            update: object::optional(update),
         })
     }
 }
@@ -5074,6 +5418,7 @@ impl EchoChoicesBody {
             actions: None,
             sparse: None,
             net: None,
+            update: None,
         }
     }
 
@@ -5092,6 +5437,12 @@ impl EchoChoicesBody {
     /// Sets `net` (`None` unsets it).
     pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
         self.net = net.into();
+        self
+    }
+
+    /// Sets `update` (`None` unsets it).
+    pub fn with_update(mut self, update: impl Into<Option<ChannelUpdate>>) -> Self {
+        self.update = update.into();
         self
     }
 }
@@ -5115,6 +5466,11 @@ pub struct EchoChoicesOkBody {
     pub sparse: Option<Sparse>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub net: Option<Net>,
+    /// Two kinds of update without a tag, the first naming fewer members (discord's channel
+    /// update): an object with the second's members is read as the second, not cut down to
+    /// the first (which would drop `icon`). `anyOf`: such an object fits both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update: Option<ChannelUpdate>,
 }
 
 #[cfg(feature = "choices")]
@@ -5127,6 +5483,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
         "actions",
         "sparse",
         "net",
+        "update",
     ];
 
     const DENY_UNKNOWN: bool = false;
@@ -5138,6 +5495,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
             "actions" => Some(2),
             "sparse" => Some(3),
             "net" => Some(4),
+            "update" => Some(5),
             _ => None,
         }
     }
@@ -5149,6 +5507,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
         let mut actions = None;
         let mut sparse = None;
         let mut net = None;
+        let mut update = None;
         loop {
             match object::next_field::<Self, _>(&mut map)? {
                 Some(0) => object::field(&mut map, &mut chunking, "chunking")?,
@@ -5156,6 +5515,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
                 Some(2) => object::field(&mut map, &mut actions, "actions")?,
                 Some(3) => object::field(&mut map, &mut sparse, "sparse")?,
                 Some(4) => object::field(&mut map, &mut net, "net")?,
+                Some(5) => object::field(&mut map, &mut update, "update")?,
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,
             }
@@ -5166,6 +5526,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
             actions: object::optional(actions),
             sparse: object::optional(sparse),
             net: object::optional(net),
+            update: object::optional(update),
         })
     }
 }
@@ -5190,6 +5551,7 @@ impl EchoChoicesOkBody {
             actions: None,
             sparse: None,
             net: None,
+            update: None,
         }
     }
 
@@ -5208,6 +5570,12 @@ impl EchoChoicesOkBody {
     /// Sets `net` (`None` unsets it).
     pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
         self.net = net.into();
+        self
+    }
+
+    /// Sets `update` (`None` unsets it).
+    pub fn with_update(mut self, update: impl Into<Option<ChannelUpdate>>) -> Self {
+        self.update = update.into();
         self
     }
 }

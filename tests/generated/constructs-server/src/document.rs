@@ -549,6 +549,36 @@ pub static DOCUMENT: Document = Document {
           "b"
         ]
       },
+      "ChannelUpdate": {
+        "description": "Two kinds of update without a tag, the first naming fewer members (discord's channel\nupdate): an object with the second's members is read as the second, not cut down to\nthe first (which would drop `icon`). `anyOf`: such an object fits both.\n",
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/Rename"
+          },
+          {
+            "$ref": "#/components/schemas/RenameWithIcon"
+          }
+        ]
+      },
+      "Rename": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          }
+        }
+      },
+      "RenameWithIcon": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "icon": {
+            "type": "string"
+          }
+        }
+      },
       "HostedToolChoice": {
         "type": "object",
         "required": [
@@ -1368,6 +1398,9 @@ pub static DOCUMENT: Document = Document {
                   },
                   "net": {
                     "$ref": "#/components/schemas/Net"
+                  },
+                  "update": {
+                    "$ref": "#/components/schemas/ChannelUpdate"
                   }
                 }
               }
@@ -1403,6 +1436,9 @@ pub static DOCUMENT: Document = Document {
                     },
                     "net": {
                       "$ref": "#/components/schemas/Net"
+                    },
+                    "update": {
+                      "$ref": "#/components/schemas/ChannelUpdate"
                     }
                   }
                 }
@@ -1766,6 +1802,23 @@ components:
             properties:
               name: {type: string}
     NullableKind: {type: string, nullable: true, enum: [a, b]}
+    ChannelUpdate:
+      description: |
+        Two kinds of update without a tag, the first naming fewer members (discord's channel
+        update): an object with the second's members is read as the second, not cut down to
+        the first (which would drop `icon`). `anyOf`: such an object fits both.
+      anyOf:
+        - $ref: '#/components/schemas/Rename'
+        - $ref: '#/components/schemas/RenameWithIcon'
+    Rename:
+      type: object
+      properties:
+        name: {type: string}
+    RenameWithIcon:
+      type: object
+      properties:
+        name: {type: string}
+        icon: {type: string}
     HostedToolChoice:
       type: object
       required: [type]
@@ -2114,6 +2167,7 @@ paths:
                 actions: {type: array, items: {$ref: '#/components/schemas/Action'}}
                 sparse: {$ref: '#/components/schemas/Sparse'}
                 net: {$ref: '#/components/schemas/Net'}
+                update: {$ref: '#/components/schemas/ChannelUpdate'}
       responses:
         '200':
           description: The choices as the server read them.
@@ -2128,6 +2182,7 @@ paths:
                   actions: {type: array, items: {$ref: '#/components/schemas/Action'}}
                   sparse: {$ref: '#/components/schemas/Sparse'}
                   net: {$ref: '#/components/schemas/Net'}
+                  update: {$ref: '#/components/schemas/ChannelUpdate'}
   /labels/{names}:
     get:
       operationId: echoLabels

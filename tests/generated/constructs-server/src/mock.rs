@@ -200,7 +200,7 @@ impl ConstructsApi for Mock {
         let body: types::EchoChoicesOkBody = mock::checked(
             "echoChoices: 200 body",
             &[
-                r#"{"chunking":{"type":"auto"},"tool_choice":{"type":"file_search"},"actions":[{"type":1,"metadata":{}}],"sparse":{"labels":["stri"],"kinds":["a"],"files":{}},"net":"0.0.0.0/0"}"#,
+                r#"{"chunking":{"type":"auto"},"tool_choice":{"type":"file_search"},"actions":[{"type":1,"metadata":{}}],"sparse":{"labels":["stri"],"kinds":["a"],"files":{}},"net":"0.0.0.0/0","update":{"name":"string"}}"#,
             ],
         )?;
         Ok(EchoChoicesResponse::Ok(body))

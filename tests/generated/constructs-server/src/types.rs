@@ -869,26 +869,42 @@ impl<'de> Deserialize<'de> for Shape {
     ) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<ShapeCircle>(value.clone()) {
-            Ok(v) => return Ok(Self::Circle(v)),
+            Ok(v) if crate::runtime::object::names_all::<ShapeCircle>(&value) => {
+                return Ok(Self::Circle(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Circle(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Circle")),
         }
         match crate::runtime::integer::variant_from_value::<ShapeSquare>(value.clone()) {
-            Ok(v) => return Ok(Self::Square(v)),
+            Ok(v) if crate::runtime::object::names_all::<ShapeSquare>(&value) => {
+                return Ok(Self::Square(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Square(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Square")),
         }
         match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "Shape", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            ),
-        )
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "Shape", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -979,30 +995,51 @@ impl crate::runtime::tagged::Tagged for ToolCall {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<
             FunctionCall,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::FunctionCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<FunctionCall>(&value) => {
+                return Ok(Self::FunctionCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::FunctionCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
         match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
-            Ok(v) => return Ok(Self::CustomCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<CustomCall>(&value) => {
+                return Ok(Self::CustomCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::CustomCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
         }
         match crate::runtime::integer::variant_from_value::<SearchCall>(value.clone()) {
-            Ok(v) => return Ok(Self::SearchCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<SearchCall>(&value) => {
+                return Ok(Self::SearchCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::SearchCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
         }
         match crate::runtime::integer::variant_from_value::<LocalCall>(value.clone()) {
             Ok(v) => return Ok(Self::LocalCall(v)),
             Err(e) => reasons.push(format!("{}: {e}", "LocalCall")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -1481,20 +1518,36 @@ impl crate::runtime::tagged::Tagged for LocalCall {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<ShellCall>(value.clone()) {
-            Ok(v) => return Ok(Self::ShellCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<ShellCall>(&value) => {
+                return Ok(Self::ShellCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::ShellCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "ShellCall")),
         }
         match crate::runtime::integer::variant_from_value::<PatchCall>(value.clone()) {
-            Ok(v) => return Ok(Self::PatchCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<PatchCall>(&value) => {
+                return Ok(Self::PatchCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::PatchCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "PatchCall")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "LocalCall", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "LocalCall", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -1836,18 +1889,24 @@ impl crate::runtime::tagged::Tagged for Chunking {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         let mut unchecked = None;
         match crate::runtime::integer::variant_from_value::<
             AutoChunking,
         >(value.clone()) {
             Ok(v) => {
+                let whole = crate::runtime::object::names_all::<AutoChunking>(&value);
                 let v = Self::AutoChunking(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
         }
@@ -1855,17 +1914,22 @@ impl crate::runtime::tagged::Tagged for Chunking {
             StaticChunking,
         >(value.clone()) {
             Ok(v) => {
+                let whole = crate::runtime::object::names_all::<StaticChunking>(&value);
                 let v = Self::StaticChunking(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
         }
-        match unchecked {
+        match fits.or(unchecked) {
             Some(v) => Ok(v),
             None => {
                 Err(
@@ -2373,6 +2437,7 @@ impl crate::runtime::tagged::Tagged for ToolChoice {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<
             ToolChoiceString,
         >(value.clone()) {
@@ -2382,21 +2447,36 @@ impl crate::runtime::tagged::Tagged for ToolChoice {
         match crate::runtime::integer::variant_from_value::<
             HostedToolChoice,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::HostedToolChoice(v)),
+            Ok(v) if crate::runtime::object::names_all::<HostedToolChoice>(&value) => {
+                return Ok(Self::HostedToolChoice(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::HostedToolChoice(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
         }
         match crate::runtime::integer::variant_from_value::<
             FunctionChoice,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::FunctionChoice(v)),
+            Ok(v) if crate::runtime::object::names_all::<FunctionChoice>(&value) => {
+                return Ok(Self::FunctionChoice(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::FunctionChoice(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "ToolChoice", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "ToolChoice", "` matched: {}"),
+                        reasons.join("; ")
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -2465,32 +2545,43 @@ impl crate::runtime::tagged::Tagged for Action {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         let mut unchecked = None;
         match crate::runtime::integer::variant_from_value::<BlockAction>(value.clone()) {
             Ok(v) => {
+                let whole = crate::runtime::object::names_all::<BlockAction>(&value);
                 let v = Self::BlockAction(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
         }
         match crate::runtime::integer::variant_from_value::<FlagAction>(value.clone()) {
             Ok(v) => {
+                let whole = crate::runtime::object::names_all::<FlagAction>(&value);
                 let v = Self::FlagAction(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
         }
-        match unchecked {
+        match fits.or(unchecked) {
             Some(v) => Ok(v),
             None => {
                 Err(
@@ -3038,6 +3129,209 @@ impl Validate for NullableKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
+/// Two kinds of update without a tag, the first naming fewer members (discord's channel
+/// update): an object with the second's members is read as the second, not cut down to
+/// the first (which would drop `icon`). `anyOf`: such an object fits both.
+///
+/// Schema: `/components/schemas/ChannelUpdate`.
+#[cfg(feature = "choices")]
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ChannelUpdate {
+    Rename(Rename),
+    RenameWithIcon(RenameWithIcon),
+}
+
+#[cfg(feature = "choices")]
+impl Serialize for ChannelUpdate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Rename(v) => v.serialize(serializer),
+            Self::RenameWithIcon(v) => v.serialize(serializer),
+        }
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for ChannelUpdate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let mut reasons = Vec::new();
+        let mut fits = None;
+        match crate::runtime::integer::variant_from_value::<Rename>(value.clone()) {
+            Ok(v) if crate::runtime::object::names_all::<Rename>(&value) => {
+                return Ok(Self::Rename(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Rename(v));
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "Rename")),
+        }
+        match crate::runtime::integer::variant_from_value::<
+            RenameWithIcon,
+        >(value.clone()) {
+            Ok(v) if crate::runtime::object::names_all::<RenameWithIcon>(&value) => {
+                return Ok(Self::RenameWithIcon(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::RenameWithIcon(v));
+            }
+            Err(e) => reasons.push(format!("{}: {e}", "RenameWithIcon")),
+        }
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    serde::de::Error::custom(
+                        format!(
+                            concat!("no variant of `", "ChannelUpdate", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    ),
+                )
+            }
+        }
+    }
+}
+
+#[cfg(feature = "choices")]
+impl Validate for ChannelUpdate {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/Rename`.
+#[cfg(feature = "choices")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Rename {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for Rename {
+    const NAME: &'static str = "Rename";
+
+    const FIELDS: &'static [&'static str] = &["name"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { name })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for Rename {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
+}
+
+#[cfg(feature = "choices")]
+impl Rename {
+    /// Sets `name`.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+#[cfg(feature = "choices")]
+impl Validate for Rename {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+/// Schema: `/components/schemas/RenameWithIcon`.
+#[cfg(feature = "choices")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RenameWithIcon {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
+}
+
+#[cfg(feature = "choices")]
+impl crate::runtime::object::Object for RenameWithIcon {
+    const NAME: &'static str = "RenameWithIcon";
+
+    const FIELDS: &'static [&'static str] = &["name", "icon"];
+
+    const DENY_UNKNOWN: bool = false;
+
+    fn index(name: &str) -> Option<usize> {
+        match name {
+            "name" => Some(0),
+            "icon" => Some(1),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name = None;
+        let mut icon = None;
+        loop {
+            match object::next_field::<Self, _>(&mut map)? {
+                Some(0) => object::field(&mut map, &mut name, "name")?,
+                Some(1) => object::field(&mut map, &mut icon, "icon")?,
+                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                None => break,
+            }
+        }
+        Ok(Self { name, icon })
+    }
+}
+
+#[cfg(feature = "choices")]
+impl<'de> Deserialize<'de> for RenameWithIcon {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        object::deserialize(deserializer)
+    }
+}
+
+#[cfg(feature = "choices")]
+impl RenameWithIcon {
+    /// Sets `name`.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Sets `icon`.
+    pub fn with_icon(mut self, icon: impl Into<String>) -> Self {
+        self.icon = Some(icon.into());
+        self
+    }
+}
+
+#[cfg(feature = "choices")]
+impl Validate for RenameWithIcon {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
 /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
 #[cfg(feature = "choices")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -3297,19 +3591,36 @@ impl crate::runtime::tagged::Tagged for Animal {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
-            Ok(v) => return Ok(Self::Bird(v)),
+            Ok(v) if crate::runtime::object::names_all::<Bird>(&value) => {
+                return Ok(Self::Bird(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Bird(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
         match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
-            Ok(v) => return Ok(Self::Fish(v)),
+            Ok(v) if crate::runtime::object::names_all::<Fish>(&value) => {
+                return Ok(Self::Fish(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Fish(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),
         }
-        Err(
-            format!(
-                concat!("no variant of `", "Animal", "` matched: {}"), reasons.join("; ")
-            ),
-        )
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                Err(
+                    format!(
+                        concat!("no variant of `", "Animal", "` matched: {}"), reasons
+                        .join("; ")
+                    ),
+                )
+            }
+        }
     }
 }
 
@@ -3737,32 +4048,43 @@ impl crate::runtime::tagged::Tagged for Dish {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         let mut unchecked = None;
         match crate::runtime::integer::variant_from_value::<Cake>(value.clone()) {
             Ok(v) => {
+                let whole = crate::runtime::object::names_all::<Cake>(&value);
                 let v = Self::Cake(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "Cake")),
         }
         match crate::runtime::integer::variant_from_value::<Tea>(value.clone()) {
             Ok(v) => {
+                let whole = crate::runtime::object::names_all::<Tea>(&value);
                 let v = Self::Tea(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() {
+                if errors.is_empty() && whole {
                     return Ok(v);
                 }
-                unchecked.get_or_insert(v);
+                if errors.is_empty() {
+                    fits.get_or_insert(v);
+                } else {
+                    unchecked.get_or_insert(v);
+                }
             }
             Err(e) => reasons.push(format!("{}: {e}", "Tea")),
         }
-        match unchecked {
+        match fits.or(unchecked) {
             Some(v) => Ok(v),
             None => {
                 Err(
@@ -5536,6 +5858,11 @@ pub struct EchoChoicesBody {
     pub sparse: Option<Sparse>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub net: Option<Net>,
+    /// Two kinds of update without a tag, the first naming fewer members (discord's channel
+    /// update): an object with the second's members is read as the second, not cut down to
+    /// the first (which would drop `icon`). `anyOf`: such an object fits both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update: Option<ChannelUpdate>,
 }
 
 #[cfg(feature = "choices")]
@@ -5548,6 +5875,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
         "actions",
         "sparse",
         "net",
+        "update",
     ];
 
     const DENY_UNKNOWN: bool = false;
@@ -5559,6 +5887,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
             "actions" => Some(2),
             "sparse" => Some(3),
             "net" => Some(4),
+            "update" => Some(5),
             _ => None,
         }
     }
@@ -5570,6 +5899,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
         let mut actions = None;
         let mut sparse = None;
         let mut net = None;
+        let mut update = None;
         loop {
             match object::next_field::<Self, _>(&mut map)? {
                 Some(0) => object::field(&mut map, &mut chunking, "chunking")?,
@@ -5577,6 +5907,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
                 Some(2) => object::field(&mut map, &mut actions, "actions")?,
                 Some(3) => object::field(&mut map, &mut sparse, "sparse")?,
                 Some(4) => object::field(&mut map, &mut net, "net")?,
+                Some(5) => object::field(&mut map, &mut update, "update")?,
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,
             }
@@ -5587,6 +5918,7 @@ impl crate::runtime::object::Object for EchoChoicesBody {
             actions,
             sparse,
             net,
+            update,
         })
     }
 }
@@ -5611,6 +5943,7 @@ impl EchoChoicesBody {
             actions: None,
             sparse: None,
             net: None,
+            update: None,
         }
     }
 
@@ -5629,6 +5962,12 @@ impl EchoChoicesBody {
     /// Sets `net` (`None` unsets it).
     pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
         self.net = net.into();
+        self
+    }
+
+    /// Sets `update` (`None` unsets it).
+    pub fn with_update(mut self, update: impl Into<Option<ChannelUpdate>>) -> Self {
+        self.update = update.into();
         self
     }
 }
@@ -5675,6 +6014,11 @@ pub struct EchoChoicesOkBody {
     pub sparse: Option<Sparse>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub net: Option<Net>,
+    /// Two kinds of update without a tag, the first naming fewer members (discord's channel
+    /// update): an object with the second's members is read as the second, not cut down to
+    /// the first (which would drop `icon`). `anyOf`: such an object fits both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update: Option<ChannelUpdate>,
 }
 
 #[cfg(feature = "choices")]
@@ -5687,6 +6031,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
         "actions",
         "sparse",
         "net",
+        "update",
     ];
 
     const DENY_UNKNOWN: bool = false;
@@ -5698,6 +6043,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
             "actions" => Some(2),
             "sparse" => Some(3),
             "net" => Some(4),
+            "update" => Some(5),
             _ => None,
         }
     }
@@ -5709,6 +6055,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
         let mut actions = None;
         let mut sparse = None;
         let mut net = None;
+        let mut update = None;
         loop {
             match object::next_field::<Self, _>(&mut map)? {
                 Some(0) => object::field(&mut map, &mut chunking, "chunking")?,
@@ -5716,6 +6063,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
                 Some(2) => object::field(&mut map, &mut actions, "actions")?,
                 Some(3) => object::field(&mut map, &mut sparse, "sparse")?,
                 Some(4) => object::field(&mut map, &mut net, "net")?,
+                Some(5) => object::field(&mut map, &mut update, "update")?,
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,
             }
@@ -5726,6 +6074,7 @@ impl crate::runtime::object::Object for EchoChoicesOkBody {
             actions,
             sparse,
             net,
+            update,
         })
     }
 }
@@ -5750,6 +6099,7 @@ impl EchoChoicesOkBody {
             actions: None,
             sparse: None,
             net: None,
+            update: None,
         }
     }
 
@@ -5768,6 +6118,12 @@ impl EchoChoicesOkBody {
     /// Sets `net` (`None` unsets it).
     pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
         self.net = net.into();
+        self
+    }
+
+    /// Sets `update` (`None` unsets it).
+    pub fn with_update(mut self, update: impl Into<Option<ChannelUpdate>>) -> Self {
+        self.update = update.into();
         self
     }
 }

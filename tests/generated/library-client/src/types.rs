@@ -753,23 +753,39 @@ impl crate::runtime::tagged::Tagged for Member {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<Adult>(value.clone()) {
-            Ok(v) => return Ok(Self::Adult(v)),
+            Ok(v) if crate::runtime::object::names_all::<Adult>(&value) => {
+                return Ok(Self::Adult(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Adult(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Adult")),
         }
         match crate::runtime::integer::variant_from_value::<Child>(value.clone()) {
-            Ok(v) => return Ok(Self::Child(v)),
+            Ok(v) if crate::runtime::object::names_all::<Child>(&value) => {
+                return Ok(Self::Child(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Child(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Child")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "Member", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "Member", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 

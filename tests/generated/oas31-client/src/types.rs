@@ -744,25 +744,41 @@ impl crate::runtime::tagged::Tagged for Change {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<ChangeAdded>(value.clone()) {
-            Ok(v) => return Ok(Self::Added(v)),
+            Ok(v) if crate::runtime::object::names_all::<ChangeAdded>(&value) => {
+                return Ok(Self::Added(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Added(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Added")),
         }
         match crate::runtime::integer::variant_from_value::<
             ChangeRemoved,
         >(value.clone()) {
-            Ok(v) => return Ok(Self::Removed(v)),
+            Ok(v) if crate::runtime::object::names_all::<ChangeRemoved>(&value) => {
+                return Ok(Self::Removed(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Removed(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Removed")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "Change", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "Change", "` matched: {}"),
+                            reasons.join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -1634,23 +1650,34 @@ impl crate::runtime::tagged::Tagged for Input {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<Note>(value.clone()) {
-            Ok(v) => return Ok(Self::Note(v)),
+            Ok(v) if crate::runtime::object::names_all::<Note>(&value) => {
+                return Ok(Self::Note(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::Note(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "Note")),
         }
         match crate::runtime::integer::variant_from_value::<InputItem>(value.clone()) {
             Ok(v) => return Ok(Self::Item(v)),
             Err(e) => reasons.push(format!("{}: {e}", "Item")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "Input", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "Input", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
@@ -1849,23 +1876,39 @@ impl crate::runtime::tagged::Tagged for Item {
 
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
+        let mut fits = None;
         match crate::runtime::integer::variant_from_value::<SearchCall>(value.clone()) {
-            Ok(v) => return Ok(Self::SearchCall(v)),
+            Ok(v) if crate::runtime::object::names_all::<SearchCall>(&value) => {
+                return Ok(Self::SearchCall(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::SearchCall(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
         }
         match crate::runtime::integer::variant_from_value::<PatchOutput>(value.clone()) {
-            Ok(v) => return Ok(Self::PatchOutput(v)),
+            Ok(v) if crate::runtime::object::names_all::<PatchOutput>(&value) => {
+                return Ok(Self::PatchOutput(v));
+            }
+            Ok(v) => {
+                fits.get_or_insert(Self::PatchOutput(v));
+            }
             Err(e) => reasons.push(format!("{}: {e}", "PatchOutput")),
         }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                format!(
-                    concat!("no variant of `", "Item", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
+        match fits {
+            Some(v) => Ok(v),
+            None => {
+                if crate::runtime::integer::in_union_trial() {
+                    Err(
+                        format!(
+                            concat!("no variant of `", "Item", "` matched: {}"), reasons
+                            .join("; ")
+                        ),
+                    )
+                } else {
+                    Ok(Self::Unknown(value))
+                }
+            }
         }
     }
 
