@@ -70,6 +70,19 @@ fn pinned_discriminator_values_are_the_tags() {
         serde_json::to_value(&shell).unwrap(),
         json!({"type": "shell", "command": "ls"})
     );
+    // The union variant's second tag is its own too, not the first written in its place
+    // (openai's `apply_patch_call_output` went out as `file_search_call`).
+    let patch: c::ToolCall =
+        serde_json::from_value(json!({"type": "patch", "diff": "-a\n+b"})).unwrap();
+    assert_eq!(
+        serde_json::to_value(&patch).unwrap(),
+        json!({"type": "patch", "diff": "-a\n+b"})
+    );
+    let preview_back = serde_json::to_value(
+        serde_json::from_value::<c::ToolCall>(json!({"type": "search_preview"})).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(preview_back, json!({"type": "search_preview"}));
     assert_eq!(
         serde_json::from_value::<c::ToolCall>(json!({"type": "other"})).unwrap(),
         c::ToolCall::Unknown(json!({"type": "other"}))

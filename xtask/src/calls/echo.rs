@@ -34,7 +34,9 @@ pub fn check(call: &Call, exchange: &Exchange) -> Vec<Mismatch> {
         .nth(1)
         .unwrap_or_default();
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let expected_path = expand_path(&call.path, &call.sent);
+    // A path key may carry a query of its own (`/responses?beta=true`): sent as written.
+    let (template, fixed) = call.path.split_once('?').unwrap_or((&call.path, ""));
+    let expected_path = expand_path(template, &call.sent);
     if path != expected_path {
         out.push(Mismatch {
             what: "path".into(),
@@ -43,6 +45,19 @@ pub fn check(call: &Call, exchange: &Exchange) -> Vec<Mismatch> {
         });
     }
     let mut pairs: Vec<&str> = query.split('&').filter(|p| !p.is_empty()).collect();
+    let fixed: Vec<String> = fixed
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    let missing = take_all(&mut pairs, &fixed);
+    if !missing.is_empty() {
+        out.push(Mismatch {
+            what: "the path key's query".into(),
+            expected: fixed.join("&"),
+            sent: query.into(),
+        });
+    }
     let header = |name: &str| {
         exchange
             .request_headers

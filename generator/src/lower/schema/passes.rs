@@ -487,9 +487,13 @@ fn holds_decimal<'a>(
 
 /// Fills what a union's variants are for its writer and reader: each discriminator's
 /// `own_tag` (the variants named by more than one tag whose type is a struct with a required
-/// field of the property's name, which alone knows which tag it is; an optional one may be
-/// unset, and the first tag is written then), and each variant's `names_members`.
+/// field of the property's name, or a union told apart by the same property, which alone
+/// know which tag they are; an optional field may be unset, and the first tag is written
+/// then), and each variant's `names_members`.
 pub fn own_tags(types: &mut [TypeDef]) {
+    // The properties each type writes whatever its value: a struct's required fields, a
+    // union's discriminator (openai's input item: `Item`, a union by `type` itself, stands for
+    // `apply_patch_call_output` and a dozen more tags; the first of them was written).
     let fields: BTreeMap<String, Vec<String>> = types
         .iter()
         .filter_map(|t| match &t.kind {
@@ -501,6 +505,10 @@ pub fn own_tags(types: &mut [TypeDef]) {
                     .map(|f| f.wire.clone())
                     .collect(),
             )),
+            TypeKind::OneOf(OneOf {
+                discriminator: Some(d),
+                ..
+            }) => Some((t.name.clone(), vec![d.property.clone()])),
             _ => None,
         })
         .collect();

@@ -930,14 +930,11 @@ pub enum ToolCall {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
         match self {
             Self::FunctionCall(v) => v.serialize(serializer),
             Self::CustomCall(v) => v.serialize(serializer),
             Self::SearchCall(v) => v.serialize(serializer),
-            Self::LocalCall(v) => {
-                tagging::serialize_tagged(v, "type", &"shell", serializer)
-            }
+            Self::LocalCall(v) => v.serialize(serializer),
         }
     }
 }
