@@ -13,6 +13,7 @@ mod refs;
 mod select;
 mod suite;
 mod swagger2;
+mod unions;
 
 use crate::diag::Sink;
 use crate::ir::{Api, Field, TypeKind};

@@ -518,12 +518,33 @@ pub fn own_tags(types: &mut [TypeDef]) {
         .filter(|t| matches!(&t.kind, TypeKind::Struct(s) if s.additional.is_none()))
         .map(|t| t.name.clone())
         .collect();
+    // A variant's type through its aliases (openai's `InputItemItem`, a reference with a
+    // description beside it, is `Item`).
+    let aliases: BTreeMap<String, String> = types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Alias(TypeRef::Named(target), _) => Some((t.name.clone(), target.clone())),
+            _ => None,
+        })
+        .collect();
+    let resolve = |ty: &TypeRef| -> Option<String> {
+        let TypeRef::Named(mut name) = ty.clone() else {
+            return None;
+        };
+        for _ in 0..aliases.len() {
+            match aliases.get(&name) {
+                Some(next) => name = next.clone(),
+                None => break,
+            }
+        }
+        Some(name)
+    };
     for t in types.iter_mut() {
         let TypeKind::OneOf(o) = &mut t.kind else {
             continue;
         };
         for v in &mut o.variants {
-            v.names_members = matches!(&v.ty, TypeRef::Named(n) if structs.contains(n));
+            v.names_members = resolve(&v.ty).is_some_and(|n| structs.contains(&n));
         }
         let Some(d) = &mut o.discriminator else {
             continue;
@@ -534,10 +555,9 @@ pub fn own_tags(types: &mut [TypeDef]) {
             .enumerate()
             .filter(|(i, v)| {
                 let tags = d.mapping.iter().filter(|(_, idx)| idx == i).count();
-                let holds = match &v.ty {
-                    TypeRef::Named(n) => fields.get(n).is_some_and(|f| f.contains(&d.property)),
-                    _ => false,
-                };
+                let holds = resolve(&v.ty)
+                    .and_then(|n| fields.get(&n))
+                    .is_some_and(|f| f.contains(&d.property));
                 tags > 1 && holds
             })
             .map(|(i, _)| i)

@@ -1606,12 +1606,9 @@ pub enum Input {
 #[cfg(feature = "unused-schemas")]
 impl Serialize for Input {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
         match self {
             Self::Note(v) => v.serialize(serializer),
-            Self::Item(v) => {
-                tagging::serialize_tagged(v, "type", &"search_call", serializer)
-            }
+            Self::Item(v) => v.serialize(serializer),
             Self::Unknown(v) => v.serialize(serializer),
         }
     }
