@@ -50,14 +50,13 @@ pub fn check(call: &Call, exchange: &Exchange) -> Vec<Mismatch> {
         .filter(|p| !p.is_empty())
         .map(str::to_string)
         .collect();
-    let missing = take_all(&mut pairs, &fixed);
-    if !missing.is_empty() {
-        out.push(Mismatch {
-            what: "the path key's query".into(),
-            expected: fixed.join("&"),
-            sent: query.into(),
-        });
-    }
+    expect_all(
+        &mut pairs,
+        &fixed,
+        ("the path key's query".into(), "&"),
+        query,
+        &mut out,
+    );
     let header = |name: &str| {
         exchange
             .request_headers
@@ -73,17 +72,13 @@ pub fn check(call: &Call, exchange: &Exchange) -> Vec<Mismatch> {
         .collect();
     for sent in &call.sent {
         match sent.location.as_str() {
-            "query" => {
-                let expected = query_pairs(sent);
-                let missing = take_all(&mut pairs, &expected);
-                if !missing.is_empty() {
-                    out.push(Mismatch {
-                        what: format!("query {}", sent.name),
-                        expected: expected.join("&"),
-                        sent: query.into(),
-                    });
-                }
-            }
+            "query" => expect_all(
+                &mut pairs,
+                &query_pairs(sent),
+                (format!("query {}", sent.name), "&"),
+                query,
+                &mut out,
+            ),
             "header" => {
                 let expected = expand_simple(sent, &|s: &str| s.to_string());
                 let sent_values = header(&sent.name);
@@ -95,17 +90,13 @@ pub fn check(call: &Call, exchange: &Exchange) -> Vec<Mismatch> {
                     });
                 }
             }
-            "cookie" => {
-                let expected = cookie_pairs(sent);
-                let missing = take_all(&mut cookies, &expected);
-                if !missing.is_empty() {
-                    out.push(Mismatch {
-                        what: format!("cookie {}", sent.name),
-                        expected: expected.join("; "),
-                        sent: cookie_header.clone(),
-                    });
-                }
-            }
+            "cookie" => expect_all(
+                &mut cookies,
+                &cookie_pairs(sent),
+                (format!("cookie {}", sent.name), "; "),
+                &cookie_header,
+                &mut out,
+            ),
             _ => {}
         }
     }
@@ -139,18 +130,31 @@ pub fn check(call: &Call, exchange: &Exchange) -> Vec<Mismatch> {
     out
 }
 
-/// Removes each of `expected` from `found` once; those not found.
-fn take_all<'a>(found: &mut Vec<&str>, expected: &'a [String]) -> Vec<&'a str> {
-    let mut missing = Vec::new();
+/// Removes each of `expected` from `found` once; when one is not there, a mismatch named
+/// `what` (the expected parts joined by its separator, against `sent` as a whole).
+fn expect_all(
+    found: &mut Vec<&str>,
+    expected: &[String],
+    (what, separator): (String, &str),
+    sent: &str,
+    out: &mut Vec<Mismatch>,
+) {
+    let mut missing = false;
     for e in expected {
         match found.iter().position(|f| f == e) {
             Some(i) => {
                 found.remove(i);
             }
-            None => missing.push(e.as_str()),
+            None => missing = true,
         }
     }
-    missing
+    if missing {
+        out.push(Mismatch {
+            what,
+            expected: expected.join(separator),
+            sent: sent.into(),
+        });
+    }
 }
 
 /// A JSON value with every number as a double (the client writes `1.0` as `1.0` or `1`).
