@@ -126,7 +126,7 @@ pub struct OneOfVariant {
     /// The variant's type is a struct (its members named): tried on an object, it wins only
     /// when it names every member, else a later variant that does (one that reads the object
     /// and drops members it does not name is taken only when none does). Filled by
-    /// `lower::schema::own_tags`.
+    /// `lower::schema::union_variant_facts`.
     pub names_members: bool,
 }
 
@@ -141,7 +141,7 @@ pub struct Discriminator {
     /// The variants named by several tags whose own type holds the property (openai's hosted
     /// tool choice, `file_search` or `web_search`): written as they are, their own member
     /// saying which tag, rather than with the first of their tags put in front. Filled by
-    /// `lower::schema::own_tags`.
+    /// `lower::schema::union_variant_facts`.
     pub own_tag: Vec<usize>,
 }
 

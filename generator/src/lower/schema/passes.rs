@@ -490,7 +490,7 @@ fn holds_decimal<'a>(
 /// field of the property's name, or a union told apart by the same property, which alone
 /// know which tag they are; an optional field may be unset, and the first tag is written
 /// then), and each variant's `names_members`.
-pub fn own_tags(types: &mut [TypeDef]) {
+pub fn union_variant_facts(types: &mut [TypeDef]) {
     // The properties each type writes whatever its value: a struct's required fields, a
     // union's discriminator (openai's input item: `Item`, a union by `type` itself, stands for
     // `apply_patch_call_output` and a dozen more tags; the first of them was written).
