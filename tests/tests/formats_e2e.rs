@@ -513,6 +513,9 @@ async fn server_checks_decimals_exactly() {
     };
     let at_max = r#"{"price": 1000000000000000000000000000000}"#;
     assert_eq!(post(at_max, "/amounts/1", vec![]).await.0, 200);
+    // An enum of wide integers compares every digit (as doubles, both values are one).
+    let listed = r#"{"price": 1, "tier": 12345678901234567}"#;
+    assert_eq!(post(listed, "/amounts/1", vec![]).await.0, 200);
     let cases = [
         (r#"{"price": 0}"#, "/price"), // exclusiveMinimum 0
         (r#"{"price": 1000000000000000000000000000000.01}"#, "/price"), // above the maximum by a cent
@@ -522,6 +525,7 @@ async fn server_checks_decimals_exactly() {
         (r#"{"price": 1, "big": 1.5}"#, "/big"), // an integer wider than 64 bits is whole
         (r#"{"price": 1, "text": "1,50"}"#, "/text"), // format: decimal on a string
         (r#"{"price": 1, "parts": [1, true]}"#, "/parts/1"),
+        (r#"{"price": 1, "tier": 12345678901234568}"#, "/tier"),
     ];
     for (body, place) in cases {
         assert_refused(body, post(body, "/amounts/1", vec![]).await, place);

@@ -337,8 +337,9 @@ fn decimal_checks(
         }
     }
     if !c.one_of.is_empty() {
-        let allowed = c.one_of.iter().filter_map(|n| n.as_f64()).map(|v| {
-            let v = text(v);
+        // Each value as the document reader holds it (an integer exactly, not through a double).
+        let allowed = c.one_of.iter().map(|n| {
+            let v = n.to_string();
             quote!(crate::runtime::decimal::Decimal::from_static(#v))
         });
         out.extend(quote!(validate::check_one_of(#value, &[#(#allowed),*], #at, out);));

@@ -222,6 +222,13 @@ fn post_amounts_command() -> Command {
                 .help("Body property `big`"),
         )
         .arg(
+            Arg::new("tier")
+                .long("tier")
+                .value_name("INTEGER")
+                .help_heading(support::BODY)
+                .help("Body property `tier`"),
+        )
+        .arg(
             Arg::new("parts")
                 .long("parts")
                 .value_name("JSON-ARRAY")
@@ -256,6 +263,7 @@ fn post_amounts(call: &Call, m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         &[
             ("price", "price"),
             ("big", "big"),
+            ("tier", "tier"),
             ("parts", "parts"),
             ("text", "text"),
             ("echoed", "echoed"),

@@ -240,6 +240,8 @@ pub struct Amounts {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub big: Option<crate::runtime::decimal::Decimal>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub tier: Option<crate::runtime::decimal::Decimal>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub parts: Option<Vec<crate::runtime::decimal::Decimal>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -251,7 +253,14 @@ pub struct Amounts {
 impl crate::runtime::object::Object for Amounts {
     const NAME: &'static str = "Amounts";
 
-    const FIELDS: &'static [&'static str] = &["price", "big", "parts", "text", "echoed"];
+    const FIELDS: &'static [&'static str] = &[
+        "price",
+        "big",
+        "tier",
+        "parts",
+        "text",
+        "echoed",
+    ];
 
     const DENY_UNKNOWN: bool = false;
 
@@ -259,9 +268,10 @@ impl crate::runtime::object::Object for Amounts {
         match name {
             "price" => Some(0),
             "big" => Some(1),
-            "parts" => Some(2),
-            "text" => Some(3),
-            "echoed" => Some(4),
+            "tier" => Some(2),
+            "parts" => Some(3),
+            "text" => Some(4),
+            "echoed" => Some(5),
             _ => None,
         }
     }
@@ -270,6 +280,7 @@ impl crate::runtime::object::Object for Amounts {
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut price = None;
         let mut big = None;
+        let mut tier = None;
         let mut parts = None;
         let mut text = None;
         let mut echoed = None;
@@ -277,9 +288,10 @@ impl crate::runtime::object::Object for Amounts {
             match object::next_field::<Self, _>(&mut map)? {
                 Some(0) => object::field(&mut map, &mut price, "price")?,
                 Some(1) => object::field(&mut map, &mut big, "big")?,
-                Some(2) => object::field(&mut map, &mut parts, "parts")?,
-                Some(3) => object::field(&mut map, &mut text, "text")?,
-                Some(4) => object::field(&mut map, &mut echoed, "echoed")?,
+                Some(2) => object::field(&mut map, &mut tier, "tier")?,
+                Some(3) => object::field(&mut map, &mut parts, "parts")?,
+                Some(4) => object::field(&mut map, &mut text, "text")?,
+                Some(5) => object::field(&mut map, &mut echoed, "echoed")?,
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,
             }
@@ -287,6 +299,7 @@ impl crate::runtime::object::Object for Amounts {
         Ok(Self {
             price: object::required(price, "price")?,
             big: object::optional(big),
+            tier: object::optional(tier),
             parts: object::optional(parts),
             text: object::optional(text),
             echoed: object::optional(echoed),
@@ -311,6 +324,7 @@ impl Amounts {
         Self {
             price,
             big: None,
+            tier: None,
             parts: None,
             text: None,
             echoed: None,
@@ -323,6 +337,15 @@ impl Amounts {
         big: impl Into<Option<crate::runtime::decimal::Decimal>>,
     ) -> Self {
         self.big = big.into();
+        self
+    }
+
+    /// Sets `tier` (`None` unsets it).
+    pub fn with_tier(
+        mut self,
+        tier: impl Into<Option<crate::runtime::decimal::Decimal>>,
+    ) -> Self {
+        self.tier = tier.into();
         self
     }
 

@@ -356,6 +356,14 @@ pub static DOCUMENT: Document = Document {
             "type": "integer",
             "format": "bigint"
           },
+          "tier": {
+            "type": "integer",
+            "format": "int128",
+            "enum": [
+              1,
+              12345678901234567
+            ]
+          },
           "parts": {
             "type": "array",
             "items": {
@@ -571,6 +579,7 @@ components:
           maximum: 1e30
           multipleOf: 0.01
         big: {type: integer, format: bigint}
+        tier: {type: integer, format: int128, enum: [1, 12345678901234567]}
         parts:
           type: array
           items: {type: number, format: decimal}

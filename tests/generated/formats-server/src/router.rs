@@ -215,8 +215,17 @@ fn serve_post_amounts<A: FormatsApi>(
                 x_big,
             }
         };
-        let body = body::read_json::<types::Amounts>(&parts, body, body_limit, true)
-            .await?;
+        let body = {
+            static SCHEMA: Held = Held::new(
+                &crate::document::DOCUMENT,
+                "/paths/~1amounts~1{total}/post/requestBody/content/application~1json/schema",
+                false,
+            );
+            body::read_json_held::<
+                types::Amounts,
+            >(&parts, body, body_limit, true, &SCHEMA)
+                .await?
+        };
         let Some(body) = body else {
             return Err(Problem::bad_request("the request body is required"));
         };

@@ -293,6 +293,8 @@ pub struct Amounts {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub big: Option<crate::runtime::decimal::Decimal>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub tier: Option<crate::runtime::decimal::Decimal>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub parts: Option<Vec<crate::runtime::decimal::Decimal>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -304,7 +306,14 @@ pub struct Amounts {
 impl crate::runtime::object::Object for Amounts {
     const NAME: &'static str = "Amounts";
 
-    const FIELDS: &'static [&'static str] = &["price", "big", "parts", "text", "echoed"];
+    const FIELDS: &'static [&'static str] = &[
+        "price",
+        "big",
+        "tier",
+        "parts",
+        "text",
+        "echoed",
+    ];
 
     const DENY_UNKNOWN: bool = false;
 
@@ -312,9 +321,10 @@ impl crate::runtime::object::Object for Amounts {
         match name {
             "price" => Some(0),
             "big" => Some(1),
-            "parts" => Some(2),
-            "text" => Some(3),
-            "echoed" => Some(4),
+            "tier" => Some(2),
+            "parts" => Some(3),
+            "text" => Some(4),
+            "echoed" => Some(5),
             _ => None,
         }
     }
@@ -323,6 +333,7 @@ impl crate::runtime::object::Object for Amounts {
     fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut price = None;
         let mut big = None;
+        let mut tier = None;
         let mut parts = None;
         let mut text = None;
         let mut echoed = None;
@@ -330,9 +341,10 @@ impl crate::runtime::object::Object for Amounts {
             match object::next_field::<Self, _>(&mut map)? {
                 Some(0) => object::field(&mut map, &mut price, "price")?,
                 Some(1) => object::field(&mut map, &mut big, "big")?,
-                Some(2) => object::field(&mut map, &mut parts, "parts")?,
-                Some(3) => object::field(&mut map, &mut text, "text")?,
-                Some(4) => object::field(&mut map, &mut echoed, "echoed")?,
+                Some(2) => object::field(&mut map, &mut tier, "tier")?,
+                Some(3) => object::field(&mut map, &mut parts, "parts")?,
+                Some(4) => object::field(&mut map, &mut text, "text")?,
+                Some(5) => object::field(&mut map, &mut echoed, "echoed")?,
                 Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                 None => break,
             }
@@ -340,6 +352,7 @@ impl crate::runtime::object::Object for Amounts {
         Ok(Self {
             price: object::required(price, "price")?,
             big,
+            tier,
             parts,
             text,
             echoed,
@@ -364,6 +377,7 @@ impl Amounts {
         Self {
             price,
             big: None,
+            tier: None,
             parts: None,
             text: None,
             echoed: None,
@@ -376,6 +390,15 @@ impl Amounts {
         big: impl Into<Option<crate::runtime::decimal::Decimal>>,
     ) -> Self {
         self.big = big.into();
+        self
+    }
+
+    /// Sets `tier` (`None` unsets it).
+    pub fn with_tier(
+        mut self,
+        tier: impl Into<Option<crate::runtime::decimal::Decimal>>,
+    ) -> Self {
+        self.tier = tier.into();
         self
     }
 
@@ -424,6 +447,19 @@ impl Validate for Amounts {
         if let Some(value) = &self.big {
             let at = validate::join(pointer, "big");
             validate::check_decimal_integer(value, &at, out);
+        }
+        if let Some(value) = &self.tier {
+            let at = validate::join(pointer, "tier");
+            validate::check_decimal_integer(value, &at, out);
+            validate::check_one_of(
+                value,
+                &[
+                    crate::runtime::decimal::Decimal::from_static("1"),
+                    crate::runtime::decimal::Decimal::from_static("12345678901234567"),
+                ],
+                &at,
+                out,
+            );
         }
         if let Some(value) = &self.text {
             let at = validate::join(pointer, "text");
