@@ -44,6 +44,17 @@ pub fn names_all<T: Object>(value: &serde_json::Value) -> bool {
     }
 }
 
+/// A union's struct variant tried on a copy of `value`
+/// ([`variant_from_value`](super::integer::variant_from_value)), with whether it names every
+/// member ([`names_all`]): generated unions take one that would drop members only when no
+/// later variant names them all.
+pub fn struct_variant<T: Object + serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+) -> serde_json::Result<(T, bool)> {
+    let read = super::integer::variant_from_value::<T>(value.clone())?;
+    Ok((read, names_all::<T>(value)))
+}
+
 /// Reads an [`Object`] (the body of its `Deserialize` impl).
 pub fn deserialize<'de, T: Object, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_struct(T::NAME, T::FIELDS, ObjectVisitor(PhantomData))

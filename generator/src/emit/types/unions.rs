@@ -38,14 +38,15 @@ pub(super) fn one_of(
     // Each variant tried on a copy of the value read whole.
     let from_value =
         |t: &TokenStream| quote!(crate::runtime::integer::variant_from_value::<#t>(value.clone()));
-    // Whether a struct variant names every member of the value (`names_members`).
+    // A struct variant read with whether it names every member of the value
+    // (`names_members`): `Ok((value, whole))`.
     let names_all: Vec<Option<TokenStream>> = o
         .variants
         .iter()
         .map(|v| {
             v.names_members.then(|| {
                 let t = rust_type(&v.ty, false);
-                quote!(crate::runtime::object::names_all::<#t>(&value))
+                quote!(crate::runtime::object::struct_variant::<#t>(&value))
             })
         })
         .collect();
@@ -325,17 +326,17 @@ fn param_part(
 /// The variants tried in order on one input, the first that reads it winning (`read`: the
 /// expression that reads a variant's type). With `checked`, the first whose checks the value
 /// also passes, else the first that read it: variants told apart by constraints alone are
-/// read as the one the value fits. `names_all` (JSON values only): for a struct variant, the
-/// expression saying whether it names every member of the value; one that reads an object
-/// but would drop members is taken only when no later variant names them all (discord's
-/// channel update: the first variant read `{"name", "icon"}` and dropped `icon`). `error`
-/// makes the caller's error of the message saying no variant matched. Bodies and parameters
-/// are read the same way.
+/// read as the one the value fits. `struct_reads` (JSON values only): for a struct variant,
+/// the expression reading it with whether it names every member of the value
+/// (`runtime::object::struct_variant`); one that would drop members is taken only when no
+/// later variant names them all (discord's channel update: the first variant read `{"name",
+/// "icon"}` and dropped `icon`). `error` makes the caller's error of the message saying no
+/// variant matched. Bodies and parameters are read the same way.
 fn first_variant<R: Fn(&TokenStream) -> TokenStream>(
     checked: bool,
     (variants, types, labels): (&[proc_macro2::Ident], &[TokenStream], &[String]),
     wire_name: &str,
-    (read, names_all): (R, &[Option<TokenStream>]),
+    (read, struct_reads): (R, &[Option<TokenStream>]),
     error: impl Fn(TokenStream) -> TokenStream,
     unknown: Option<&proc_macro2::Ident>,
 ) -> TokenStream {
@@ -356,21 +357,30 @@ fn first_variant<R: Fn(&TokenStream) -> TokenStream>(
         },
         None => quote!(Err(#failed)),
     };
-    let whole: Vec<TokenStream> = (0..variants.len())
-        .map(|i| match names_all.get(i).cloned().flatten() {
-            Some(check) => check,
-            None => quote!(true),
-        })
-        .collect();
-    let partial = names_all.iter().any(Option::is_some);
-    match (checked, partial) {
-        (true, false) => quote! {
-            let mut reasons = Vec::new();
-            let mut unchecked = None;
-            #(
-                match #reads {
+    let partial = struct_reads.iter().any(Option::is_some);
+    // Each variant's trial: its read, and what is done with a value it read.
+    let tries = (0..variants.len()).map(|i| {
+        let (variant, label) = (&variants[i], &labels[i]);
+        let struct_read = struct_reads.get(i).cloned().flatten();
+        let (read, taken) = match (checked, struct_read) {
+            (false, None) => (
+                reads[i].clone(),
+                quote!(Ok(v) => return Ok(Self::#variant(v)),),
+            ),
+            (false, Some(read)) => (
+                read,
+                quote! {
+                    Ok((v, true)) => return Ok(Self::#variant(v)),
+                    Ok((v, false)) => {
+                        fits.get_or_insert(Self::#variant(v));
+                    }
+                },
+            ),
+            (true, None) => (
+                reads[i].clone(),
+                quote! {
                     Ok(v) => {
-                        let v = Self::#variants(v);
+                        let v = Self::#variant(v);
                         let mut errors = Violations::new();
                         v.validate("", &mut errors);
                         if errors.is_empty() {
@@ -378,25 +388,15 @@ fn first_variant<R: Fn(&TokenStream) -> TokenStream>(
                         }
                         unchecked.get_or_insert(v);
                     }
-                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
-                }
-            )*
-            match unchecked {
-                Some(v) => Ok(v),
-                None => #failed,
-            }
-        },
-        // The first that passes its checks and names every member; else the first that
-        // passes its checks; else the first that read the value.
-        (true, true) => quote! {
-            let mut reasons = Vec::new();
-            let mut fits = None;
-            let mut unchecked = None;
-            #(
-                match #reads {
-                    Ok(v) => {
-                        let whole = #whole;
-                        let v = Self::#variants(v);
+                },
+            ),
+            // The first that passes its checks and names every member; else the first that
+            // passes its checks; else the first that read the value.
+            (true, Some(read)) => (
+                read,
+                quote! {
+                    Ok((v, whole)) => {
+                        let v = Self::#variant(v);
                         let mut errors = Violations::new();
                         v.validate("", &mut errors);
                         if errors.is_empty() && whole {
@@ -408,53 +408,45 @@ fn first_variant<R: Fn(&TokenStream) -> TokenStream>(
                             unchecked.get_or_insert(v);
                         }
                     }
-                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
-                }
-            )*
-            match fits.or(unchecked) {
-                Some(v) => Ok(v),
-                None => #failed,
-            }
-        },
-        (false, false) => quote! {
-            let mut reasons = Vec::new();
-            #(
-                match #reads {
-                    Ok(v) => return Ok(Self::#variants(v)),
-                    Err(e) => reasons.push(format!("{}: {e}", #labels)),
-                }
-            )*
-            #failed
-        },
-        (false, true) => {
-            let tries = (0..variants.len()).map(|i| {
-                let (read, variant, label) = (&reads[i], &variants[i], &labels[i]);
-                let taken = match names_all.get(i).cloned().flatten() {
-                    Some(check) => quote! {
-                        Ok(v) if #check => return Ok(Self::#variant(v)),
-                        Ok(v) => {
-                            fits.get_or_insert(Self::#variant(v));
-                        }
-                    },
-                    None => quote!(Ok(v) => return Ok(Self::#variant(v)),),
-                };
-                quote! {
-                    match #read {
-                        #taken
-                        Err(e) => reasons.push(format!("{}: {e}", #label)),
-                    }
-                }
-            });
-            quote! {
-                let mut reasons = Vec::new();
-                let mut fits = None;
-                #(#tries)*
-                match fits {
-                    Some(v) => Ok(v),
-                    None => #failed,
-                }
+                },
+            ),
+        };
+        quote! {
+            match #read {
+                #taken
+                Err(e) => reasons.push(format!("{}: {e}", #label)),
             }
         }
+    });
+    let (kept, end) = match (checked, partial) {
+        (false, false) => (quote!(), failed),
+        (false, true) => (
+            quote!(let mut fits = None;),
+            quote!(match fits {
+                Some(v) => Ok(v),
+                None => #failed,
+            }),
+        ),
+        (true, false) => (
+            quote!(let mut unchecked = None;),
+            quote!(match unchecked {
+                Some(v) => Ok(v),
+                None => #failed,
+            }),
+        ),
+        (true, true) => (
+            quote!(let mut fits = None; let mut unchecked = None;),
+            quote!(match fits.or(unchecked) {
+                Some(v) => Ok(v),
+                None => #failed,
+            }),
+        ),
+    };
+    quote! {
+        let mut reasons = Vec::new();
+        #kept
+        #(#tries)*
+        #end
     }
 }
 

@@ -530,13 +530,9 @@ impl<'de> Deserialize<'de> for Loose {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<
-            LooseVariant0,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<LooseVariant0>(&value) => {
-                return Ok(Self::Variant0(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<LooseVariant0>(&value) {
+            Ok((v, true)) => return Ok(Self::Variant0(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Variant0(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Variant0")),
@@ -804,20 +800,16 @@ impl<'de> Deserialize<'de> for Option2 {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<D2>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<D2>(&value) => {
-                return Ok(Self::D2(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<D2>(&value) {
+            Ok((v, true)) => return Ok(Self::D2(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::D2(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "D2")),
         }
-        match crate::runtime::integer::variant_from_value::<S2>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<S2>(&value) => {
-                return Ok(Self::S2(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<S2>(&value) {
+            Ok((v, true)) => return Ok(Self::S2(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::S2(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "S2")),

@@ -581,11 +581,8 @@ impl<'de> Deserialize<'de> for Loose {
         let mut reasons = Vec::new();
         let mut fits = None;
         let mut unchecked = None;
-        match crate::runtime::integer::variant_from_value::<
-            LooseVariant0,
-        >(value.clone()) {
-            Ok(v) => {
-                let whole = crate::runtime::object::names_all::<LooseVariant0>(&value);
+        match crate::runtime::object::struct_variant::<LooseVariant0>(&value) {
+            Ok((v, whole)) => {
                 let v = Self::Variant0(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
@@ -604,18 +601,13 @@ impl<'de> Deserialize<'de> for Loose {
             serde_json::Map<String, serde_json::Value>,
         >(value.clone()) {
             Ok(v) => {
-                let whole = true;
                 let v = Self::Variant1(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
-                if errors.is_empty() && whole {
+                if errors.is_empty() {
                     return Ok(v);
                 }
-                if errors.is_empty() {
-                    fits.get_or_insert(v);
-                } else {
-                    unchecked.get_or_insert(v);
-                }
+                unchecked.get_or_insert(v);
             }
             Err(e) => reasons.push(format!("{}: {e}", "Variant1")),
         }
@@ -888,20 +880,16 @@ impl<'de> Deserialize<'de> for Option2 {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<D2>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<D2>(&value) => {
-                return Ok(Self::D2(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<D2>(&value) {
+            Ok((v, true)) => return Ok(Self::D2(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::D2(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "D2")),
         }
-        match crate::runtime::integer::variant_from_value::<S2>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<S2>(&value) => {
-                return Ok(Self::S2(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<S2>(&value) {
+            Ok((v, true)) => return Ok(Self::S2(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::S2(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "S2")),

@@ -148,22 +148,16 @@ impl crate::runtime::tagged::Tagged for ToolCall {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<
-            FunctionCall,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<FunctionCall>(&value) => {
-                return Ok(Self::FunctionCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<FunctionCall>(&value) {
+            Ok((v, true)) => return Ok(Self::FunctionCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::FunctionCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
-        match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<CustomCall>(&value) => {
-                return Ok(Self::CustomCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<CustomCall>(&value) {
+            Ok((v, true)) => return Ok(Self::CustomCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::CustomCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
@@ -504,20 +498,16 @@ impl crate::runtime::tagged::Tagged for Pet {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Bird>(&value) => {
-                return Ok(Self::Bird(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Bird>(&value) {
+            Ok((v, true)) => return Ok(Self::Bird(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Bird(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
-        match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Fish>(&value) => {
-                return Ok(Self::Fish(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Fish>(&value) {
+            Ok((v, true)) => return Ok(Self::Fish(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Fish(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),

@@ -152,22 +152,16 @@ impl crate::runtime::tagged::Tagged for ToolCall {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<
-            FunctionCall,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<FunctionCall>(&value) => {
-                return Ok(Self::FunctionCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<FunctionCall>(&value) {
+            Ok((v, true)) => return Ok(Self::FunctionCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::FunctionCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
-        match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<CustomCall>(&value) => {
-                return Ok(Self::CustomCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<CustomCall>(&value) {
+            Ok((v, true)) => return Ok(Self::CustomCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::CustomCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
@@ -516,9 +510,8 @@ impl crate::runtime::tagged::Tagged for Pet {
         let mut reasons = Vec::new();
         let mut fits = None;
         let mut unchecked = None;
-        match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
-            Ok(v) => {
-                let whole = crate::runtime::object::names_all::<Bird>(&value);
+        match crate::runtime::object::struct_variant::<Bird>(&value) {
+            Ok((v, whole)) => {
                 let v = Self::Bird(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);
@@ -533,9 +526,8 @@ impl crate::runtime::tagged::Tagged for Pet {
             }
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
-        match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
-            Ok(v) => {
-                let whole = crate::runtime::object::names_all::<Fish>(&value);
+        match crate::runtime::object::struct_variant::<Fish>(&value) {
+            Ok((v, whole)) => {
                 let v = Self::Fish(v);
                 let mut errors = Violations::new();
                 v.validate("", &mut errors);

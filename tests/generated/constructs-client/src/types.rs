@@ -798,20 +798,16 @@ impl<'de> Deserialize<'de> for Shape {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<ShapeCircle>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<ShapeCircle>(&value) => {
-                return Ok(Self::Circle(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<ShapeCircle>(&value) {
+            Ok((v, true)) => return Ok(Self::Circle(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Circle(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Circle")),
         }
-        match crate::runtime::integer::variant_from_value::<ShapeSquare>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<ShapeSquare>(&value) => {
-                return Ok(Self::Square(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<ShapeSquare>(&value) {
+            Ok((v, true)) => return Ok(Self::Square(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Square(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Square")),
@@ -924,31 +920,23 @@ impl crate::runtime::tagged::Tagged for ToolCall {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<
-            FunctionCall,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<FunctionCall>(&value) => {
-                return Ok(Self::FunctionCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<FunctionCall>(&value) {
+            Ok((v, true)) => return Ok(Self::FunctionCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::FunctionCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
         }
-        match crate::runtime::integer::variant_from_value::<CustomCall>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<CustomCall>(&value) => {
-                return Ok(Self::CustomCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<CustomCall>(&value) {
+            Ok((v, true)) => return Ok(Self::CustomCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::CustomCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
         }
-        match crate::runtime::integer::variant_from_value::<SearchCall>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<SearchCall>(&value) => {
-                return Ok(Self::SearchCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<SearchCall>(&value) {
+            Ok((v, true)) => return Ok(Self::SearchCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::SearchCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
@@ -1426,20 +1414,16 @@ impl crate::runtime::tagged::Tagged for LocalCall {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<ShellCall>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<ShellCall>(&value) => {
-                return Ok(Self::ShellCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<ShellCall>(&value) {
+            Ok((v, true)) => return Ok(Self::ShellCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::ShellCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "ShellCall")),
         }
-        match crate::runtime::integer::variant_from_value::<PatchCall>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<PatchCall>(&value) => {
-                return Ok(Self::PatchCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<PatchCall>(&value) {
+            Ok((v, true)) => return Ok(Self::PatchCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::PatchCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "PatchCall")),
@@ -1790,24 +1774,16 @@ impl crate::runtime::tagged::Tagged for Chunking {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<
-            AutoChunking,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<AutoChunking>(&value) => {
-                return Ok(Self::AutoChunking(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<AutoChunking>(&value) {
+            Ok((v, true)) => return Ok(Self::AutoChunking(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::AutoChunking(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
         }
-        match crate::runtime::integer::variant_from_value::<
-            StaticChunking,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<StaticChunking>(&value) => {
-                return Ok(Self::StaticChunking(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<StaticChunking>(&value) {
+            Ok((v, true)) => return Ok(Self::StaticChunking(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::StaticChunking(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
@@ -2289,24 +2265,16 @@ impl crate::runtime::tagged::Tagged for ToolChoice {
             Ok(v) => return Ok(Self::String(v)),
             Err(e) => reasons.push(format!("{}: {e}", "String")),
         }
-        match crate::runtime::integer::variant_from_value::<
-            HostedToolChoice,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<HostedToolChoice>(&value) => {
-                return Ok(Self::HostedToolChoice(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<HostedToolChoice>(&value) {
+            Ok((v, true)) => return Ok(Self::HostedToolChoice(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::HostedToolChoice(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
         }
-        match crate::runtime::integer::variant_from_value::<
-            FunctionChoice,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<FunctionChoice>(&value) => {
-                return Ok(Self::FunctionChoice(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<FunctionChoice>(&value) {
+            Ok((v, true)) => return Ok(Self::FunctionChoice(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::FunctionChoice(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
@@ -2398,20 +2366,16 @@ impl crate::runtime::tagged::Tagged for Action {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<BlockAction>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<BlockAction>(&value) => {
-                return Ok(Self::BlockAction(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<BlockAction>(&value) {
+            Ok((v, true)) => return Ok(Self::BlockAction(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::BlockAction(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
         }
-        match crate::runtime::integer::variant_from_value::<FlagAction>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<FlagAction>(&value) => {
-                return Ok(Self::FlagAction(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<FlagAction>(&value) {
+            Ok((v, true)) => return Ok(Self::FlagAction(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::FlagAction(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
@@ -2950,22 +2914,16 @@ impl<'de> Deserialize<'de> for ChannelUpdate {
         let value = serde_json::Value::deserialize(deserializer)?;
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<Rename>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Rename>(&value) => {
-                return Ok(Self::Rename(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Rename>(&value) {
+            Ok((v, true)) => return Ok(Self::Rename(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Rename(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Rename")),
         }
-        match crate::runtime::integer::variant_from_value::<
-            RenameWithIcon,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<RenameWithIcon>(&value) => {
-                return Ok(Self::RenameWithIcon(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<RenameWithIcon>(&value) {
+            Ok((v, true)) => return Ok(Self::RenameWithIcon(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::RenameWithIcon(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "RenameWithIcon")),
@@ -3361,20 +3319,16 @@ impl crate::runtime::tagged::Tagged for Animal {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<Bird>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Bird>(&value) => {
-                return Ok(Self::Bird(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Bird>(&value) {
+            Ok((v, true)) => return Ok(Self::Bird(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Bird(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Bird")),
         }
-        match crate::runtime::integer::variant_from_value::<Fish>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Fish>(&value) => {
-                return Ok(Self::Fish(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Fish>(&value) {
+            Ok((v, true)) => return Ok(Self::Fish(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Fish(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Fish")),
@@ -3746,20 +3700,16 @@ impl crate::runtime::tagged::Tagged for Dish {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<Cake>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Cake>(&value) => {
-                return Ok(Self::Cake(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Cake>(&value) {
+            Ok((v, true)) => return Ok(Self::Cake(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Cake(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Cake")),
         }
-        match crate::runtime::integer::variant_from_value::<Tea>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Tea>(&value) => {
-                return Ok(Self::Tea(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Tea>(&value) {
+            Ok((v, true)) => return Ok(Self::Tea(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Tea(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Tea")),

@@ -851,20 +851,16 @@ impl crate::runtime::tagged::Tagged for Member {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<Adult>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Adult>(&value) => {
-                return Ok(Self::Adult(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Adult>(&value) {
+            Ok((v, true)) => return Ok(Self::Adult(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Adult(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Adult")),
         }
-        match crate::runtime::integer::variant_from_value::<Child>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Child>(&value) => {
-                return Ok(Self::Child(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Child>(&value) {
+            Ok((v, true)) => return Ok(Self::Child(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Child(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Child")),

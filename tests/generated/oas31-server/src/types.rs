@@ -841,22 +841,16 @@ impl crate::runtime::tagged::Tagged for Change {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<ChangeAdded>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<ChangeAdded>(&value) => {
-                return Ok(Self::Added(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<ChangeAdded>(&value) {
+            Ok((v, true)) => return Ok(Self::Added(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Added(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Added")),
         }
-        match crate::runtime::integer::variant_from_value::<
-            ChangeRemoved,
-        >(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<ChangeRemoved>(&value) => {
-                return Ok(Self::Removed(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<ChangeRemoved>(&value) {
+            Ok((v, true)) => return Ok(Self::Removed(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Removed(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Removed")),
@@ -1908,11 +1902,9 @@ impl crate::runtime::tagged::Tagged for Input {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<Note>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<Note>(&value) => {
-                return Ok(Self::Note(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<Note>(&value) {
+            Ok((v, true)) => return Ok(Self::Note(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::Note(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "Note")),
@@ -2134,20 +2126,16 @@ impl crate::runtime::tagged::Tagged for Item {
     fn untagged(value: serde_json::Value) -> Result<Self, String> {
         let mut reasons = Vec::new();
         let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<SearchCall>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<SearchCall>(&value) => {
-                return Ok(Self::SearchCall(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<SearchCall>(&value) {
+            Ok((v, true)) => return Ok(Self::SearchCall(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::SearchCall(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
         }
-        match crate::runtime::integer::variant_from_value::<PatchOutput>(value.clone()) {
-            Ok(v) if crate::runtime::object::names_all::<PatchOutput>(&value) => {
-                return Ok(Self::PatchOutput(v));
-            }
-            Ok(v) => {
+        match crate::runtime::object::struct_variant::<PatchOutput>(&value) {
+            Ok((v, true)) => return Ok(Self::PatchOutput(v)),
+            Ok((v, false)) => {
                 fits.get_or_insert(Self::PatchOutput(v));
             }
             Err(e) => reasons.push(format!("{}: {e}", "PatchOutput")),
