@@ -492,8 +492,8 @@ fn holds_decimal<'a>(
 /// then), and each variant's `names_members`.
 pub fn union_variant_facts(types: &mut [TypeDef]) {
     // The properties each type writes whatever its value: a struct's required fields, a
-    // union's discriminator (openai's input item: `Item`, a union by `type` itself, stands for
-    // `apply_patch_call_output` and a dozen more tags; the first of them was written).
+    // union's discriminator (openai's input item `Item`, a union by `type` itself, stands for
+    // a dozen tags, `apply_patch_call_output` among them, and writes the one it holds).
     let fields: BTreeMap<String, Vec<String>> = types
         .iter()
         .filter_map(|t| match &t.kind {
