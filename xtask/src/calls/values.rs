@@ -262,7 +262,16 @@ impl<'a> Values<'a> {
             object.insert(property.to_string(), Value::String(key));
             return Ok(());
         }
-        if self.pinned(merged, property) {
+        // A variant that pins the property (`enum: [x]`, `const`) is named by it even where the
+        // property is optional: given without it, the object could fit several variants
+        // (discord's rule update: `{}` fits every one, and JSON Schema's `oneOf` refuses it),
+        // and the client writes the tag of the variant it holds (docs/echo.md).
+        if let Some(allowed) = self.allowed(merged, property) {
+            if !object.contains_key(property)
+                && let Some(first) = allowed.into_iter().next()
+            {
+                object.insert(property.to_string(), first);
+            }
             return Ok(());
         }
         if let Some(name) = name {
@@ -280,18 +289,6 @@ impl<'a> Values<'a> {
             return Some(vec![c.clone()]);
         }
         p.get("enum")?.as_array().cloned()
-    }
-
-    /// Whether the object schema restricts the property to listed values (`const`, `enum`):
-    /// the value made is one of them, and is the tag.
-    fn pinned(&self, s: &Map<String, Value>, property: &str) -> bool {
-        let Some(p) = s.get("properties").and_then(|p| p.get(property)) else {
-            return false;
-        };
-        match self.flatten(p, 0) {
-            Ok((p, _)) => p.contains_key("const") || p.contains_key("enum"),
-            Err(_) => false,
-        }
     }
 
     /// A value of a schema without `oneOf`/`anyOf` at its top.
