@@ -25,7 +25,7 @@ cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--re REGEX] [--timeou
     report goes to target/mutants/NAME/mutants.out. Fails when a mutant survives that
     docs/mutants.md does not list with its reason.
     --ci           only the fast selection CI runs (the constant-time key lookup)
-    --group NAME   only this group (server, client, generator)
+    --group NAME   only this group (server, checks, client, generator)
     --file SUBSTR  only files whose path contains SUBSTR
     --re REGEX     only mutants whose name matches, instead of the group's selection
                    (cargo-mutants' --re: a re-run of the functions a change touched)
@@ -37,7 +37,8 @@ struct Group {
     name: &'static str,
     package: &'static str,
     files: &'static [&'static str],
-    /// Integration test targets to run (`--test NAME`); empty: all of the package's tests.
+    /// Test targets to run: `lib` for the unit tests (`--lib`), any other name an integration
+    /// test target (`--test NAME`); empty: all of the package's tests.
     tests: &'static [&'static str],
     /// A `--re` filter on mutant names, for the CI selection.
     re: Option<&'static str>,
@@ -77,6 +78,25 @@ const GROUPS: &[Group] = &[
             "runtime/client/src/pages.rs",
         ],
         tests: &[],
+        re: None,
+    },
+    // The input checks: the JSON Schema checker, the string formats, the parameter styles and
+    // the decimal reader. The package's unit tests (`lib`: formats, styles, decimals) and the
+    // test targets that drive the checker (JSON Schema's own suite, the validation and
+    // parameter tests); the rest of the package's targets never reach these files, and
+    // building them for each of ~800 mutants would double the run.
+    Group {
+        name: "checks",
+        package: "apigen-server-runtime",
+        files: &[
+            "runtime/server/src/formats.rs",
+            "runtime/server/src/style.rs",
+            "runtime/server/src/decimal.rs",
+            "runtime/server/src/schema_form.rs",
+            "runtime/server/src/schema.rs",
+            "runtime/server/src/schema_eval.rs",
+        ],
+        tests: &["lib", "schema_suite", "validate", "params"],
         re: None,
     },
     Group {
@@ -202,7 +222,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         // test target of the package for each mutant (~25 s a mutant on 2 cores, where the
         // chosen target alone takes a few).
         for test in group.tests {
-            command.arg(format!("--cargo-arg=--test={test}"));
+            if *test == "lib" {
+                command.arg("--cargo-arg=--lib");
+            } else {
+                command.arg(format!("--cargo-arg=--test={test}"));
+            }
         }
         println!("== mutants: {} ({})", group.name, files.join(", "));
         // cargo-mutants exits non-zero when mutants survive; the outcome files decide here.

@@ -122,10 +122,9 @@ pub fn is_decimal(text: &str) -> bool {
     split(text).is_some()
 }
 
-/// `a·b mod m` without overflow (m < 2^127).
+/// `a·b mod m` without overflow (a < m < 2^127).
 fn mul_mod(mut a: u128, mut b: u128, m: u128) -> u128 {
     let mut out = 0u128;
-    a %= m;
     while b > 0 {
         if b & 1 == 1 {
             out = (out + a) % m;
@@ -174,10 +173,7 @@ fn split(text: &str) -> Option<(bool, &str, &str, i64)> {
     };
     let exponent = match rest.strip_prefix(['e', 'E']) {
         Some(exp) => {
-            let digits = exp.strip_prefix(['+', '-']).unwrap_or(exp);
-            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
+            // An optional sign and digits, which is what `i64`'s parser takes.
             // Beyond ±10^15 no digit string could be compared or printed anyway.
             let e: i64 = exp.parse().ok()?;
             if e.abs() > 1_000_000_000_000_000 {
@@ -380,7 +376,6 @@ fn unexpected(text: &str) -> de::Unexpected<'_> {
         Some(b'{') => de::Unexpected::Map,
         Some(b'[') => de::Unexpected::Seq,
         Some(b't' | b'f') => de::Unexpected::Bool(text == "true"),
-        Some(b'n') => de::Unexpected::Unit,
         _ => de::Unexpected::Other(text),
     }
 }
@@ -412,6 +407,11 @@ mod tests {
         ] {
             assert!(Decimal::new(bad).is_err(), "{bad:?}");
         }
+        // Exponents up to ±10^15 are numbers; beyond, no digit string could be compared.
+        assert!(Decimal::new("1e1000000000000000").is_ok());
+        assert!(Decimal::new("1e-1000000000000000").is_ok());
+        assert!(Decimal::new("1e1000000000000001").is_err());
+        assert!(Decimal::new("1e+-5").is_err() && Decimal::new("1e5x").is_err());
         assert!(serde_json::from_str::<Decimal>(r#""1.5""#).is_err());
         assert!(serde_json::from_str::<Decimal>("true").is_err());
         let in_form = super::super::integer::text_scalars(|| {
@@ -423,6 +423,7 @@ mod tests {
     #[test]
     fn compares_by_value() {
         assert_eq!(d("1.50"), d("1.5"));
+        assert_ne!(d("1.5"), d("1.05"));
         assert_eq!(d("150e-2"), d("1.5"));
         assert_eq!(d("-0"), d("0.000"));
         assert!(d("903275809834567386763") > d("903275809834567386762"));
@@ -434,11 +435,36 @@ mod tests {
             d("1.50000000000000000001").cmp_text("1.5"),
             Some(Ordering::Greater)
         );
-        let mut h1 = std::collections::hash_map::DefaultHasher::new();
-        let mut h2 = std::collections::hash_map::DefaultHasher::new();
-        d("2.0").hash(&mut h1);
-        d("2").hash(&mut h2);
-        assert_eq!(h1.finish(), h2.finish());
+        let hash = |x: Decimal| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            x.hash(&mut h);
+            h.finish()
+        };
+        assert_eq!(hash(d("2.0")), hash(d("2")));
+        assert_ne!(hash(d("2")), hash(d("3")));
+        assert_ne!(hash(d("2")), hash(d("-2")));
+        assert_ne!(hash(d("2")), hash(d("20")));
+    }
+
+    #[test]
+    fn written_as_read_and_refused_with_what_came() {
+        assert_eq!(format!("{} {:?}", d("1.50"), d("9.03e20")), "1.50 9.03e20");
+        for (json, what) in [
+            (r#""1.5""#, "a string"),
+            ("{}", "map"),
+            ("[]", "sequence"),
+            ("true", "boolean `true`"),
+            ("false", "boolean `false`"),
+            ("null", "null"),
+        ] {
+            let error = serde_json::from_str::<Decimal>(json)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.starts_with(&format!("invalid type: {what}, expected a decimal number")),
+                "{json}: {error}"
+            );
+        }
     }
 
     #[test]
@@ -454,7 +480,59 @@ mod tests {
         assert_eq!(d("7e30").is_multiple_of("7"), Some(true));
         assert_eq!(d("0").is_multiple_of("0.7"), Some(true));
         assert_eq!(d("1").is_multiple_of("0"), None);
+        assert_eq!(d("6").is_multiple_of("-2"), None);
+        // A factor of 38 significant digits is checked; one of 39 is beyond the arithmetic.
+        let factor = "10000000000000000000000000000000000001";
+        assert_eq!(d(factor).is_multiple_of(factor), Some(true));
+        assert_eq!(
+            d("30000000000000000000000000000000000003").is_multiple_of(factor),
+            Some(true)
+        );
+        assert_eq!(
+            d("30000000000000000000000000000000000004").is_multiple_of(factor),
+            Some(false)
+        );
+        assert_eq!(d("1").is_multiple_of(&format!("{factor}1")), None);
+        // 2000 / 0.016 = 125000: the value's and the factor's scales both count.
+        assert_eq!(d("2e3").is_multiple_of("0.016"), Some(true));
+        assert_eq!(d("2e3").is_multiple_of("0.0016"), Some(true));
+        assert_eq!(d("2e3").is_multiple_of("0.0003"), Some(false));
         assert!(d("3e2").is_integer() && d("1.0").is_integer() && !d("1.5").is_integer());
+    }
+
+    #[test]
+    fn multiple_of_agrees_with_integer_arithmetic() {
+        // a·10^e against b·10^-f, for every small a, e, b, f: whole when b divides a·10^(e+f).
+        for a in 1u128..40 {
+            for e in 0..14 {
+                for b in 1u128..70 {
+                    for f in 0..3 {
+                        let whole = (a * 10u128.pow(e + f)).is_multiple_of(b);
+                        let factor = if f == 0 {
+                            b.to_string()
+                        } else {
+                            format!("{b}e-{f}")
+                        };
+                        assert_eq!(
+                            d(&format!("{a}e{e}")).is_multiple_of(&factor),
+                            Some(whole),
+                            "{a}e{e} by {factor}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_string_check_and_the_error_say_what_a_number_is() {
+        assert!(is_decimal("-1.5e3") && is_decimal("0"));
+        assert!(!is_decimal("1,5") && !is_decimal("abc") && !is_decimal(""));
+        let error = Decimal::new("1,5").unwrap_err();
+        assert!(
+            error.to_string().starts_with("not a decimal number"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -391,6 +391,11 @@ mod tests {
             "http://a@b@example.com/",
             "http://[::1/",
             "http://[not-v6]/",
+            // IPvFuture: `v`, a hexadecimal version, `.`, then at least one character.
+            "http://[v.fe80]/",
+            "http://[vg.1]/",
+            "http://[v7.]/",
+            "http://[v7.a/b]/",
             "http://example.com:8o/",
             "http://example.com/ä",
             "http://example.com/<a>",
@@ -469,6 +474,8 @@ mod tests {
             "2024-06-19T15:22:45.123456789012345-00:00",
             "1998-12-31T23:59:60Z",
             "1998-12-31T15:59:60.123-08:00",
+            // 15:29 at eight and a half hours west is 23:59 in UTC.
+            "1998-12-31T15:29:60-08:30",
             "2024-02-29T00:00:00+23:59",
         ] {
             assert!(date_time(ok).is_some(), "{ok}");
@@ -515,6 +522,9 @@ mod tests {
             "2024-13-01",
             "2024-1-01",
             "2024-01-01T00:00:00Z",
+            "2024/02-29",
+            "2024-02/29",
+            "2024-02-2x",
         ] {
             assert!(date(bad).is_none(), "{bad}");
         }

@@ -205,6 +205,9 @@ impl<'a> Values<'a> {
                         why.push(e);
                         continue;
                     }
+                    if discriminator.is_none() && !nested {
+                        self.pin(&mut value, &merged);
+                    }
                     return Ok(value);
                 }
                 Err(e) => why.push(e),
@@ -278,6 +281,49 @@ impl<'a> Values<'a> {
             object.insert(property.to_string(), Value::String(name.to_string()));
         }
         Ok(())
+    }
+
+    /// Gives a union variant without a discriminator each property it pins to one value
+    /// (`const`, `enum: [x]`) that the value left out: the client tells such variants apart
+    /// by that property (discord's rule update pins `trigger_type`, optional, in each of
+    /// four), and writes it for the variant it holds (docs/echo.md).
+    fn pin(&self, value: &mut Value, s: &Map<String, Value>) {
+        let (Value::Object(object), Some(Value::Object(properties))) = (value, s.get("properties"))
+        else {
+            return;
+        };
+        for (name, property) in properties {
+            if !object.contains_key(name)
+                && let Some(value) = self.pinned_value(property, 0)
+            {
+                object.insert(name.clone(), value);
+            }
+        }
+    }
+
+    /// The one value a property schema allows, `null` aside (discord's `entity_type` is
+    /// `oneOf: [{type: null}, {enum: [3]}]`); `None` when it allows several or any.
+    fn pinned_value(&self, schema: &Value, depth: usize) -> Option<Value> {
+        let (flat, _) = self.flatten(schema, 0).ok()?;
+        if let Some(c) = flat.get("const") {
+            return Some(c.clone());
+        }
+        if let Some(Value::Array(values)) = flat.get("enum") {
+            return (values.len() == 1).then(|| values[0].clone());
+        }
+        let variants = flat
+            .get("oneOf")
+            .or_else(|| flat.get("anyOf"))?
+            .as_array()?;
+        let mut others = variants.iter().filter(|v| {
+            self.flatten(v, 0)
+                .map(|(f, _)| !is_null_only(&f))
+                .unwrap_or(true)
+        });
+        match (others.next(), others.next()) {
+            (Some(only), None) if depth < 4 => self.pinned_value(only, depth + 1),
+            _ => None,
+        }
     }
 
     /// The values the object schema's property is restricted to (`enum`, or `const` as one),
