@@ -26,10 +26,12 @@ use std::time::Duration;
 /// The servers the document lists; any other URL works with [`Client::builder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Server {
-    /// Production. The interface shows only the placeholder `{base_url}`; this host is our stand-in for it. The `/v1` version segment is the interface's.
+    /// Production. The interface shows only the placeholder `{base_url}`; this host is our stand-in
+    /// for it. The `/v1` version segment is the interface's.
     /// `https://api.petstore.example/v1`
     Production,
-    /// Staging. The interface shows only the placeholder `{staging_base_url}`; this host is our stand-in for it. The `/v1` version segment is the interface's.
+    /// Staging. The interface shows only the placeholder `{staging_base_url}`; this host is our
+    /// stand-in for it. The `/v1` version segment is the interface's.
     /// `https://staging.api.petstore.example/v1`
     Staging,
 }
@@ -106,13 +108,17 @@ pub struct ClientBuilder {
 
 impl ClientBuilder {
     /// Credentials for the `bearerAuth` scheme.
-    /// The client's API key sent as a bearer token: `Authorization: Bearer <API_KEY>`. Applies to every operation. A missing or invalid key is answered with `401` and an `Error` body. Repeated requests after rate-limit rejections can lead to a temporary ban of the key. How keys are issued, rotated or scoped is not shown by the interface.
+    /// The client's API key sent as a bearer token: `Authorization: Bearer <API_KEY>`. Applies to
+    /// every operation. A missing or invalid key is answered with `401` and an `Error` body.
+    /// Repeated requests after rate-limit rejections can lead to a temporary ban of the key. How
+    /// keys are issued, rotated or scoped is not shown by the interface.
     pub fn bearer_auth(mut self, token: impl Into<String>) -> Self {
         self.credentials.set("bearerAuth", Secret::Token(token.into()));
         self
     }
 
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -231,7 +237,10 @@ impl Client {
 
     /// List animals
     ///
-    /// Returns the animals in stock, optionally only those with a given status, at most `limit` of them. The result is described by the interface as a paginated list, but how to request further pages is not shown; our decision is that the first `limit` matching animals are returned, with no cursor, offset or total count.
+    /// Returns the animals in stock, optionally only those with a given status, at most `limit` of
+    /// them. The result is described by the interface as a paginated list, but how to request
+    /// further pages is not shown; our decision is that the first `limit` matching animals are
+    /// returned, with no cursor, offset or total count.
     ///
     /// `GET /pets` (operation `listPets`).
     ///
@@ -293,7 +302,8 @@ impl Client {
 
     /// Add an animal
     ///
-    /// Adds an animal to the stock. `name` and `categoryId` are required; `status` is optional and has no default. The service assigns the animal's `id` and returns the created animal.
+    /// Adds an animal to the stock. `name` and `categoryId` are required; `status` is optional and
+    /// has no default. The service assigns the animal's `id` and returns the created animal.
     ///
     /// `POST /pets` (operation `createPet`).
     #[cfg(feature = "pets")]
@@ -353,7 +363,11 @@ impl Client {
 
     /// Get an animal (deprecated)
     ///
-    /// Returns one animal by its identifier. Deprecated: this operation is scheduled for removal on 5 December 2030; use `GET /pets` (`listPets`) with the `status` filter instead. The interface does not say when the deprecation began; we record 2026-11-22, the date this description was written. Every response carries the `Deprecation`, `Sunset` and `Link` headers.
+    /// Returns one animal by its identifier. Deprecated: this operation is scheduled for removal on
+    /// 5 December 2030; use `GET /pets` (`listPets`) with the `status` filter instead. The
+    /// interface does not say when the deprecation began; we record 2026-11-22, the date this
+    /// description was written. Every response carries the `Deprecation`, `Sunset` and `Link`
+    /// headers.
     ///
     /// `GET /pets/{petId}` (operation `getPet`).
     #[cfg(feature = "pets")]
@@ -407,7 +421,9 @@ impl Client {
 
     /// List orders
     ///
-    /// Lists the store's orders. The interface does not show this operation's request or response shapes. Our decision: the operation takes no parameters and answers a JSON array of free-form JSON objects.
+    /// Lists the store's orders. The interface does not show this operation's request or response
+    /// shapes. Our decision: the operation takes no parameters and answers a JSON array of
+    /// free-form JSON objects.
     ///
     /// `GET /store/orders` (operation `listOrders`).
     #[cfg(feature = "store")]
@@ -451,7 +467,8 @@ impl Client {
     }
 }
 
-/// Optional parameters of `listPets`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `listPets`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "pets")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListPetsOptions {
@@ -488,11 +505,14 @@ impl ListPetsOptions {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum ListPetsError {
-    /// 400: The request is invalid: required fields missing or values invalid in the request body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
+    /// 400: The request is invalid: required fields missing or values invalid in the request body,
+    /// malformed JSON, or invalid query or path parameter values (code `bad_request`).
     BadRequest(types::Error),
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
+    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
+    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
+    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
     /// An error status the document does not list for this operation, read as the
     /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
@@ -509,19 +529,24 @@ pub enum ListPetsError {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum CreatePetError {
-    /// 400: The request is invalid: required fields missing or values invalid in the request body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
+    /// 400: The request is invalid: required fields missing or values invalid in the request body,
+    /// malformed JSON, or invalid query or path parameter values (code `bad_request`).
     BadRequest(types::Error),
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),
-    /// 409: A request with this Idempotency-Key is still running (code `idempotency_key_in_use`); retry after `Retry-After` seconds.
+    /// 409: A request with this Idempotency-Key is still running (code `idempotency_key_in_use`);
+    /// retry after `Retry-After` seconds.
     Conflict(types::Error),
     /// 413: The request body is too large (code `payload_too_large`).
     PayloadTooLarge(types::Error),
-    /// 415: The request body's content type is not `application/json` (code `unsupported_media_type`).
+    /// 415: The request body's content type is not `application/json` (code
+    /// `unsupported_media_type`).
     UnsupportedMediaType(types::Error),
     /// 422: This Idempotency-Key was used with a different request (code `idempotency_key_reused`).
     UnprocessableEntity(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
+    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
+    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
+    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
     /// An error status the document does not list for this operation, read as the
     /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
@@ -544,7 +569,8 @@ pub enum GetPetError {
     Unauthorized(types::Error),
     /// 404: The requested animal could not be found (code `not_found`).
     NotFound(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying.
+    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
+    /// `banned`). Wait for the `Retry-After` delay before retrying.
     TooManyRequests(types::Error),
     /// An error status the document does not list for this operation, read as the
     /// document's error type (a body that is not one is `Error::UnexpectedStatus`).
@@ -563,7 +589,9 @@ pub enum GetPetError {
 pub enum ListOrdersError {
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
+    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
+    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
+    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
     /// An error status the document does not list for this operation, read as the
     /// document's error type (a body that is not one is `Error::UnexpectedStatus`).

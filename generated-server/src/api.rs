@@ -26,7 +26,10 @@ pub trait PetStoreApi: Send + Sync + 'static {
 
     /// List animals
     ///
-    /// Returns the animals in stock, optionally only those with a given status, at most `limit` of them. The result is described by the interface as a paginated list, but how to request further pages is not shown; our decision is that the first `limit` matching animals are returned, with no cursor, offset or total count.
+    /// Returns the animals in stock, optionally only those with a given status, at most `limit` of
+    /// them. The result is described by the interface as a paginated list, but how to request
+    /// further pages is not shown; our decision is that the first `limit` matching animals are
+    /// returned, with no cursor, offset or total count.
     ///
     /// `GET /pets` (operation `listPets`).
     #[cfg(feature = "pets")]
@@ -41,7 +44,8 @@ pub trait PetStoreApi: Send + Sync + 'static {
 
     /// Add an animal
     ///
-    /// Adds an animal to the stock. `name` and `categoryId` are required; `status` is optional and has no default. The service assigns the animal's `id` and returns the created animal.
+    /// Adds an animal to the stock. `name` and `categoryId` are required; `status` is optional and
+    /// has no default. The service assigns the animal's `id` and returns the created animal.
     ///
     /// `POST /pets` (operation `createPet`).
     #[cfg(feature = "pets")]
@@ -57,7 +61,11 @@ pub trait PetStoreApi: Send + Sync + 'static {
 
     /// Get an animal (deprecated)
     ///
-    /// Returns one animal by its identifier. Deprecated: this operation is scheduled for removal on 5 December 2030; use `GET /pets` (`listPets`) with the `status` filter instead. The interface does not say when the deprecation began; we record 2026-11-22, the date this description was written. Every response carries the `Deprecation`, `Sunset` and `Link` headers.
+    /// Returns one animal by its identifier. Deprecated: this operation is scheduled for removal on
+    /// 5 December 2030; use `GET /pets` (`listPets`) with the `status` filter instead. The
+    /// interface does not say when the deprecation began; we record 2026-11-22, the date this
+    /// description was written. Every response carries the `Deprecation`, `Sunset` and `Link`
+    /// headers.
     ///
     /// `GET /pets/{petId}` (operation `getPet`).
     #[cfg(feature = "pets")]
@@ -75,7 +83,9 @@ pub trait PetStoreApi: Send + Sync + 'static {
 
     /// List orders
     ///
-    /// Lists the store's orders. The interface does not show this operation's request or response shapes. Our decision: the operation takes no parameters and answers a JSON array of free-form JSON objects.
+    /// Lists the store's orders. The interface does not show this operation's request or response
+    /// shapes. Our decision: the operation takes no parameters and answers a JSON array of
+    /// free-form JSON objects.
     ///
     /// `GET /store/orders` (operation `listOrders`).
     #[cfg(feature = "store")]
@@ -108,7 +118,8 @@ pub struct ListPetsParams {
     pub status: Option<types::PetStatus>,
 }
 
-/// What `listPets` answers: one variant per documented status, and [`Unimplemented`](ListPetsResponse::Unimplemented) for an implementation without the operation.
+/// What `listPets` answers: one variant per documented status, and
+/// [`Unimplemented`](ListPetsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -117,13 +128,17 @@ pub struct ListPetsParams {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum ListPetsResponse {
-    /// 200: Success. A paginated list of animals: pagination beyond `limit` is not shown by the interface, so there is no cursor and the first `limit` matching animals are returned.
+    /// 200: Success. A paginated list of animals: pagination beyond `limit` is not shown by the
+    /// interface, so there is no cursor and the first `limit` matching animals are returned.
     Ok(types::Pets),
-    /// 400: The request is invalid: required fields missing or values invalid in the request body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
+    /// 400: The request is invalid: required fields missing or values invalid in the request body,
+    /// malformed JSON, or invalid query or path parameter values (code `bad_request`).
     BadRequest(types::Error),
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
+    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
+    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
+    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
@@ -134,7 +149,8 @@ pub enum ListPetsResponse {
 #[cfg(feature = "pets")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CreatePetParams {}
-/// What `createPet` answers: one variant per documented status, and [`Unimplemented`](CreatePetResponse::Unimplemented) for an implementation without the operation.
+/// What `createPet` answers: one variant per documented status, and
+/// [`Unimplemented`](CreatePetResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -145,19 +161,24 @@ pub struct CreatePetParams {}
 pub enum CreatePetResponse {
     /// 201: Animal added; the body carries the assigned `id`.
     Created(types::Pet),
-    /// 400: The request is invalid: required fields missing or values invalid in the request body, malformed JSON, or invalid query or path parameter values (code `bad_request`).
+    /// 400: The request is invalid: required fields missing or values invalid in the request body,
+    /// malformed JSON, or invalid query or path parameter values (code `bad_request`).
     BadRequest(types::Error),
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),
-    /// 409: A request with this Idempotency-Key is still running (code `idempotency_key_in_use`); retry after `Retry-After` seconds.
+    /// 409: A request with this Idempotency-Key is still running (code `idempotency_key_in_use`);
+    /// retry after `Retry-After` seconds.
     Conflict(types::Error),
     /// 413: The request body is too large (code `payload_too_large`).
     PayloadTooLarge(types::Error),
-    /// 415: The request body's content type is not `application/json` (code `unsupported_media_type`).
+    /// 415: The request body's content type is not `application/json` (code
+    /// `unsupported_media_type`).
     UnsupportedMediaType(types::Error),
     /// 422: This Idempotency-Key was used with a different request (code `idempotency_key_reused`).
     UnprocessableEntity(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
+    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
+    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
+    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
@@ -173,7 +194,8 @@ pub struct GetPetParams {
     pub pet_id: i64,
 }
 
-/// What `getPet` answers: one variant per documented status, and [`Unimplemented`](GetPetResponse::Unimplemented) for an implementation without the operation.
+/// What `getPet` answers: one variant per documented status, and
+/// [`Unimplemented`](GetPetResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -190,18 +212,22 @@ pub enum GetPetResponse {
     Unauthorized(types::Error),
     /// 404: The requested animal could not be found (code `not_found`).
     NotFound(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying.
+    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
+    /// `banned`). Wait for the `Retry-After` delay before retrying.
     TooManyRequests(types::Error),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.
     Unimplemented,
 }
 
-/// Parameters of `listOrders` (`GET /store/orders`): none yet; one the document adds becomes a field.
+/// Parameters of `listOrders` (`GET /store/orders`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "store")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListOrdersParams {}
-/// What `listOrders` answers: one variant per documented status, and [`Unimplemented`](ListOrdersResponse::Unimplemented) for an implementation without the operation.
+/// What `listOrders` answers: one variant per documented status, and
+/// [`Unimplemented`](ListOrdersResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -214,7 +240,9 @@ pub enum ListOrdersResponse {
     Ok(types::Orders),
     /// 401: Missing or invalid API key (code `unauthorized`).
     Unauthorized(types::Error),
-    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff. The body is the `Error` shape (our decision; the interface does not show the body of a 429).
+    /// 429: Rate limit exceeded (code `rate_limited`) or the API key is temporarily banned (code
+    /// `banned`). Wait for the `Retry-After` delay before retrying; retry with exponential backoff.
+    /// The body is the `Error` shape (our decision; the interface does not show the body of a 429).
     TooManyRequests(types::Error),
     /// 501 with the `Error` body (code `not_implemented`): what the trait's default
     /// method answers.

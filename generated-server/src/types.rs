@@ -15,7 +15,10 @@ use crate::runtime::validate::Violations;
 use serde::Deserialize;
 use serde::Serialize;
 
-/// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
+/// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the
+/// pending state. `sold`: the animal is sold. Transitions between states are not shown by the
+/// interface; the status can be supplied when an animal is added, and no operation changes the
+/// status of an existing animal.
 ///
 /// Schema: `/components/schemas/PetStatus`.
 #[cfg(feature = "pets")]
@@ -106,10 +109,14 @@ impl Validate for PetStatus {
 pub struct NewPet {
     /// The animal's name.
     pub name: String,
-    /// Identifier of the category the animal belongs to. The Category resource itself is not shown by the interface.
+    /// Identifier of the category the animal belongs to. The Category resource itself is not shown
+    /// by the interface.
     #[serde(rename = "categoryId")]
     pub category_id: i64,
-    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
+    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in
+    /// the pending state. `sold`: the animal is sold. Transitions between states are not shown by
+    /// the interface; the status can be supplied when an animal is added, and no operation changes
+    /// the status of an existing animal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<PetStatus>,
 }
@@ -186,7 +193,8 @@ impl Validate for NewPet {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned on creation. `status` is optional, as in `NewPet`, and has no default.
+/// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned
+/// on creation. `status` is optional, as in `NewPet`, and has no default.
 ///
 /// Schema: `/components/schemas/Pet`.
 #[cfg(feature = "pets")]
@@ -194,10 +202,14 @@ impl Validate for NewPet {
 pub struct Pet {
     /// The animal's name.
     pub name: String,
-    /// Identifier of the category the animal belongs to. The Category resource itself is not shown by the interface.
+    /// Identifier of the category the animal belongs to. The Category resource itself is not shown
+    /// by the interface.
     #[serde(rename = "categoryId")]
     pub category_id: i64,
-    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the pending state. `sold`: the animal is sold. Transitions between states are not shown by the interface; the status can be supplied when an animal is added, and no operation changes the status of an existing animal.
+    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in
+    /// the pending state. `sold`: the animal is sold. Transitions between states are not shown by
+    /// the interface; the status can be supplied when an animal is added, and no operation changes
+    /// the status of an existing animal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<PetStatus>,
     /// Unique identifier, assigned by the service on creation.
@@ -287,7 +299,8 @@ impl Validate for Pet {
 #[cfg(feature = "pets")]
 pub type Pets = Vec<Pet>;
 
-/// The orders of the store. The interface does not show the shape of an order; our decision is that each order is a free-form JSON object.
+/// The orders of the store. The interface does not show the shape of an order; our decision is that
+/// each order is a free-form JSON object.
 ///
 /// Schema: `/components/schemas/Orders`.
 #[cfg(feature = "store")]
@@ -298,7 +311,9 @@ pub type Orders = Vec<serde_json::Map<String, serde_json::Value>>;
 /// Schema: `/components/schemas/Error`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
-    /// Machine-readable error code. Values we use: `bad_request`, `unauthorized`, `not_found`, `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `banned`, `internal`.
+    /// Machine-readable error code. Values we use: `bad_request`, `unauthorized`, `not_found`,
+    /// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `rate_limited`,
+    /// `banned`, `internal`.
     pub code: String,
     /// Human-readable description of the error.
     pub message: String,

@@ -18,6 +18,7 @@
 //!   rustdoc would take it for an intra-doc link that resolves to nothing.
 
 mod links;
+pub mod wrap;
 
 /// The doc lines of an optional text; none for no text or only blanks.
 pub fn doc_lines(text: Option<&str>) -> Vec<String> {

@@ -280,7 +280,8 @@ pub fn client_rs(api: &Api) -> TokenStream {
         impl ClientBuilder {
             #(#credential_setters)*
 
-            /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+            /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+            /// switches retries off).
             pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
                 self.retry = retry;
                 self

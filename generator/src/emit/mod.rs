@@ -108,13 +108,18 @@ pub fn render_built(make: impl FnOnce() -> TokenStream, header: &str) -> Result<
     Ok(fill_docs(&text, &lines))
 }
 
+/// rustfmt's default `max_width`: doc lines are wrapped to it.
+const WIDTH: usize = 100;
+
 /// Puts the doc lines in for their placeholders (`///` or `//!`, the mark, the number, the
-/// end of the line), trimming trailing spaces as prettyplease does.
+/// end of the line), trimming trailing spaces as prettyplease does, each wrapped to
+/// [`WIDTH`] where Markdown allows (`docs::wrap`).
 fn fill_docs(text: &str, lines: &[String]) -> String {
     if lines.is_empty() {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len() + lines.iter().map(String::len).sum::<usize>());
+    let mut fence = None;
     let mut rest = text;
     while let Some(at) = rest.find(DOC_MARK) {
         let (before, after) = (&rest[..at], &rest[at + DOC_MARK.len_utf8()..]);
@@ -127,7 +132,18 @@ fn fill_docs(text: &str, lines: &[String]) -> String {
         out.push_str(before);
         match line {
             Some(line) => {
-                out.push_str(line.trim_end_matches(' '));
+                // The `///` (or `//!`) and its indentation start each line it becomes.
+                let start = out.rfind('\n').map_or(0, |i| i + 1);
+                let width = WIDTH.saturating_sub(out[start..].chars().count());
+                let pieces = crate::docs::wrap::wrap(line, width, &mut fence);
+                let lead = out[start..].to_string();
+                for (i, piece) in pieces.iter().enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                        out.push_str(&lead);
+                    }
+                    out.push_str(piece.trim_end_matches(' '));
+                }
                 rest = &after[digits..];
             }
             None => {

@@ -57,8 +57,9 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
     if api.rate_limit.is_some() {
         lines.push("    let config = ServerConfig::new()".into());
         lines.push("        .authenticator(keys)".into());
+        lines.push("        // The document's x-rate-limit, counted in this process.".into());
         lines.push(format!(
-            "        .rate_limit_in_memory({krate}::rate_limit_policy()); // the document's x-rate-limit"
+            "        .rate_limit_in_memory({krate}::rate_limit_policy());"
         ));
     } else {
         lines.push("    let config = ServerConfig::new().authenticator(keys);".into());
@@ -78,7 +79,13 @@ pub fn lib_rs(api: &Api, crate_name: &str, vendored: bool) -> TokenStream {
     ]);
     if api.rate_limit.is_some() {
         lines.push(String::new());
-        lines.push("Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.".into());
+        lines.push(
+            "Several instances share their limits and bans through Redis (the `redis` feature): \
+             give `ServerConfig::rate_limit` the policy and the limiter \
+             `RedisRateLimiter::for_policy(store, &policy)`, its store from \
+             `RedisStore::open(url, RedisOptions::default())?`."
+                .into(),
+        );
     }
     // What an implementation names in its signature for a body also offered as multipart.
     let or_multipart = api

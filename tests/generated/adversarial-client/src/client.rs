@@ -124,7 +124,8 @@ impl ClientBuilder {
         self
     }
 
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -341,11 +342,13 @@ impl Client {
         }
     }
 
-    /// Required parameters named like the command-line client's locals (issue 33), and one named `version`.
+    /// Required parameters named like the command-line client's locals (issue 33), and one named
+    /// `version`.
     ///
     /// `GET /cli/{client}` (operation `cliLocals`).
     ///
-    /// Sends none of the optional parameters; [`cli_locals_with`](Self::cli_locals_with) takes them.
+    /// Sends none of the optional parameters; [`cli_locals_with`](Self::cli_locals_with) takes
+    /// them.
     #[cfg(feature = "cli")]
     pub async fn cli_locals(
         &self,
@@ -528,7 +531,8 @@ impl Client {
     ///
     /// `GET /ops/handle-error` (operation `handleError`).
     ///
-    /// Sends none of the optional parameters; [`handle_error_2_with`](Self::handle_error_2_with) takes them.
+    /// Sends none of the optional parameters; [`handle_error_2_with`](Self::handle_error_2_with)
+    /// takes them.
     #[cfg(feature = "ops")]
     pub async fn handle_error_2(
         &self,
@@ -1194,11 +1198,13 @@ impl Client {
         }
     }
 
-    /// Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.
+    /// Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two
+    /// media types, and `default` as the only answer.
     ///
     /// `POST /ops/placeholders` (operation `placeholders`).
     ///
-    /// Sends none of the optional parameters; [`placeholders_with`](Self::placeholders_with) takes them.
+    /// Sends none of the optional parameters; [`placeholders_with`](Self::placeholders_with) takes
+    /// them.
     #[cfg(feature = "ops")]
     pub async fn placeholders(
         &self,
@@ -1264,7 +1270,8 @@ impl Client {
         }
     }
 
-    /// Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.
+    /// Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a
+    /// default.
     ///
     /// `GET /ops/braces` (operation `braces`).
     ///
@@ -1781,7 +1788,8 @@ impl Client {
     }
 }
 
-/// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "path")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Path2Options {
@@ -1859,7 +1867,8 @@ impl Path2OkHeaders {
     }
 }
 
-/// Optional parameters of `cliLocals`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `cliLocals`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "cli")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CliLocalsOptions {
@@ -1973,7 +1982,8 @@ pub enum Raw2Error {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HandleErrorOptions {
@@ -2167,7 +2177,8 @@ pub enum RouterError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `rate_limit_policy`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `rate_limit_policy`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -2272,7 +2283,8 @@ pub enum SelfError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SuperOptions {
@@ -2304,7 +2316,8 @@ pub enum SuperError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResultOptions {
@@ -2444,7 +2457,8 @@ impl GetInternalServerErrorHeaders2 {
     }
 }
 
-/// Optional parameters of `placeholders`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `placeholders`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PlaceholdersOptions {
@@ -2476,7 +2490,8 @@ pub enum PlaceholdersError {
     Default(types::Placeholder),
 }
 
-/// Optional parameters of `braces`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `braces`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BracesOptions {
@@ -2508,7 +2523,8 @@ pub enum BracesError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `clone`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `clone`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "ops")]
 #[allow(deprecated)]
 #[derive(Debug, Clone, Default, PartialEq)]

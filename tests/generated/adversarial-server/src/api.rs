@@ -45,7 +45,8 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(Path2Response::Unimplemented) }
     }
 
-    /// Required parameters named like the command-line client's locals (issue 33), and one named `version`.
+    /// Required parameters named like the command-line client's locals (issue 33), and one named
+    /// `version`.
     ///
     /// `GET /cli/{client}` (operation `cliLocals`).
     #[cfg(feature = "cli")]
@@ -267,7 +268,8 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(GetResponse::Unimplemented) }
     }
 
-    /// Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two media types, and `default` as the only answer.
+    /// Names clippy flags by default (`foo`, `baz`, `quux`), a body read the same way under two
+    /// media types, and `default` as the only answer.
     ///
     /// `POST /ops/placeholders` (operation `placeholders`).
     #[cfg(feature = "ops")]
@@ -281,7 +283,8 @@ pub trait AdversarialApi: Send + Sync + 'static {
         async { Ok(PlaceholdersResponse::Unimplemented) }
     }
 
-    /// Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a default.
+    /// Strings holding format-string braces: a `const`, an `enum` that lists a value twice, a
+    /// default.
     ///
     /// `GET /ops/braces` (operation `braces`).
     #[cfg(feature = "ops")]
@@ -488,7 +491,8 @@ pub struct Path2OkHeaders {
     pub value: Option<i64>,
 }
 
-/// What `path` answers: one variant per documented status, and [`Unimplemented`](Path2Response::Unimplemented) for an implementation without the operation.
+/// What `path` answers: one variant per documented status, and
+/// [`Unimplemented`](Path2Response::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -524,7 +528,8 @@ pub struct CliLocalsParams {
     pub version: Option<String>,
 }
 
-/// What `cliLocals` answers: one variant per documented status, and [`Unimplemented`](CliLocalsResponse::Unimplemented) for an implementation without the operation.
+/// What `cliLocals` answers: one variant per documented status, and
+/// [`Unimplemented`](CliLocalsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -566,7 +571,8 @@ pub struct Raw2Params {
     pub self_: Option<String>,
 }
 
-/// What `raw` answers: one variant per documented status, and [`Unimplemented`](Raw2Response::Unimplemented) for an implementation without the operation.
+/// What `raw` answers: one variant per documented status, and
+/// [`Unimplemented`](Raw2Response::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -614,7 +620,9 @@ pub struct HandleErrorParams {
     pub value: Option<i64>,
 }
 
-/// What `handleError` answers: one variant per documented status, and [`Unimplemented`](HandleErrorResponse::Unimplemented) for an implementation without the operation.
+/// What `handleError` answers: one variant per documented status, and
+/// [`Unimplemented`](HandleErrorResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -636,7 +644,8 @@ pub enum HandleErrorResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BuilderParams {}
-/// What `builder` answers: one variant per documented status, and [`Unimplemented`](BuilderResponse::Unimplemented) for an implementation without the operation.
+/// What `builder` answers: one variant per documented status, and
+/// [`Unimplemented`](BuilderResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -652,11 +661,13 @@ pub enum BuilderResponse {
     Unimplemented,
 }
 
-/// Parameters of `for_server` (`GET /ops/for-server`): none yet; one the document adds becomes a field.
+/// Parameters of `for_server` (`GET /ops/for-server`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ForServerParams {}
-/// What `for_server` answers: one variant per documented status, and [`Unimplemented`](ForServerResponse::Unimplemented) for an implementation without the operation.
+/// What `for_server` answers: one variant per documented status, and
+/// [`Unimplemented`](ForServerResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -676,7 +687,8 @@ pub enum ForServerResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BaseUrlParams {}
-/// What `baseUrl` answers: one variant per documented status, and [`Unimplemented`](BaseUrlResponse::Unimplemented) for an implementation without the operation.
+/// What `baseUrl` answers: one variant per documented status, and
+/// [`Unimplemented`](BaseUrlResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -692,11 +704,14 @@ pub enum BaseUrlResponse {
     Unimplemented,
 }
 
-/// Parameters of `lastRateLimit` (`GET /ops/last-rate-limit`): none yet; one the document adds becomes a field.
+/// Parameters of `lastRateLimit` (`GET /ops/last-rate-limit`): none yet; one the document adds
+/// becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LastRateLimitParams {}
-/// What `lastRateLimit` answers: one variant per documented status, and [`Unimplemented`](LastRateLimitResponse::Unimplemented) for an implementation without the operation.
+/// What `lastRateLimit` answers: one variant per documented status, and
+/// [`Unimplemented`](LastRateLimitResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -716,7 +731,8 @@ pub enum LastRateLimitResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RouterParams {}
-/// What `router` answers: one variant per documented status, and [`Unimplemented`](RouterResponse::Unimplemented) for an implementation without the operation.
+/// What `router` answers: one variant per documented status, and
+/// [`Unimplemented`](RouterResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -732,11 +748,14 @@ pub enum RouterResponse {
     Unimplemented,
 }
 
-/// Parameters of `rate_limit_policy` (`GET /ops/rate-limit-policy`): none yet; one the document adds becomes a field.
+/// Parameters of `rate_limit_policy` (`GET /ops/rate-limit-policy`): none yet; one the document
+/// adds becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RateLimitPolicyParams {}
-/// What `rate_limit_policy` answers: one variant per documented status, and [`Unimplemented`](RateLimitPolicyResponse::Unimplemented) for an implementation without the operation.
+/// What `rate_limit_policy` answers: one variant per documented status, and
+/// [`Unimplemented`](RateLimitPolicyResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -752,11 +771,13 @@ pub enum RateLimitPolicyResponse {
     Unimplemented,
 }
 
-/// Parameters of `serve_path` (`PUT /ops/serve-path`): none yet; one the document adds becomes a field.
+/// Parameters of `serve_path` (`PUT /ops/serve-path`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ServePathParams {}
-/// What `serve_path` answers: one variant per documented status, and [`Unimplemented`](ServePathResponse::Unimplemented) for an implementation without the operation.
+/// What `serve_path` answers: one variant per documented status, and
+/// [`Unimplemented`](ServePathResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -776,7 +797,8 @@ pub enum ServePathResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ApiParams {}
-/// What `api` answers: one variant per documented status, and [`Unimplemented`](ApiResponse::Unimplemented) for an implementation without the operation.
+/// What `api` answers: one variant per documented status, and
+/// [`Unimplemented`](ApiResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -796,7 +818,8 @@ pub enum ApiResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ConfigParams {}
-/// What `config` answers: one variant per documented status, and [`Unimplemented`](ConfigResponse::Unimplemented) for an implementation without the operation.
+/// What `config` answers: one variant per documented status, and
+/// [`Unimplemented`](ConfigResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -816,7 +839,8 @@ pub enum ConfigResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RoutesParams {}
-/// What `routes` answers: one variant per documented status, and [`Unimplemented`](RoutesResponse::Unimplemented) for an implementation without the operation.
+/// What `routes` answers: one variant per documented status, and
+/// [`Unimplemented`](RoutesResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -836,7 +860,8 @@ pub enum RoutesResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TypeParams {}
-/// What `type` answers: one variant per documented status, and [`Unimplemented`](TypeResponse::Unimplemented) for an implementation without the operation.
+/// What `type` answers: one variant per documented status, and
+/// [`Unimplemented`](TypeResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -856,7 +881,8 @@ pub enum TypeResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SelfParams {}
-/// What `self` answers: one variant per documented status, and [`Unimplemented`](SelfResponse::Unimplemented) for an implementation without the operation.
+/// What `self` answers: one variant per documented status, and
+/// [`Unimplemented`](SelfResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -882,7 +908,8 @@ pub struct SuperParams {
     pub crate_: Option<String>,
 }
 
-/// What `super` answers: one variant per documented status, and [`Unimplemented`](SuperResponse::Unimplemented) for an implementation without the operation.
+/// What `super` answers: one variant per documented status, and
+/// [`Unimplemented`](SuperResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -912,7 +939,8 @@ pub struct ResultParams {
     pub none: Option<String>,
 }
 
-/// What `Result` answers: one variant per documented status, and [`Unimplemented`](ResultResponse::Unimplemented) for an implementation without the operation.
+/// What `Result` answers: one variant per documented status, and
+/// [`Unimplemented`](ResultResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -930,7 +958,8 @@ pub enum ResultResponse {
     Unimplemented,
 }
 
-/// Parameters of `getInternal` (`GET /ops/headers/internal`): none yet; one the document adds becomes a field.
+/// Parameters of `getInternal` (`GET /ops/headers/internal`): none yet; one the document adds
+/// becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetInternalParams {}
@@ -942,7 +971,9 @@ pub struct GetInternalServerErrorHeaders {
     pub x_range: Option<String>,
 }
 
-/// What `getInternal` answers: one variant per documented status, and [`Unimplemented`](GetInternalResponse::Unimplemented) for an implementation without the operation.
+/// What `getInternal` answers: one variant per documented status, and
+/// [`Unimplemented`](GetInternalResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -972,7 +1003,8 @@ pub struct GetInternalServerErrorHeaders2 {
     pub x_code: Option<String>,
 }
 
-/// What `get` answers: one variant per documented status, and [`Unimplemented`](GetResponse::Unimplemented) for an implementation without the operation.
+/// What `get` answers: one variant per documented status, and
+/// [`Unimplemented`](GetResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1000,7 +1032,9 @@ pub struct PlaceholdersParams {
     pub baz: String,
 }
 
-/// What `placeholders` answers: one variant per documented status, and [`Unimplemented`](PlaceholdersResponse::Unimplemented) for an implementation without the operation.
+/// What `placeholders` answers: one variant per documented status, and
+/// [`Unimplemented`](PlaceholdersResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1026,7 +1060,8 @@ pub struct BracesParams {
     pub kind: types::BracesKind,
 }
 
-/// What `braces` answers: one variant per documented status, and [`Unimplemented`](BracesResponse::Unimplemented) for an implementation without the operation.
+/// What `braces` answers: one variant per documented status, and
+/// [`Unimplemented`](BracesResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1050,7 +1085,8 @@ pub struct CloneParams {
     pub old: Option<String>,
 }
 
-/// What `clone` answers: one variant per documented status, and [`Unimplemented`](CloneResponse::Unimplemented) for an implementation without the operation.
+/// What `clone` answers: one variant per documented status, and
+/// [`Unimplemented`](CloneResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1074,7 +1110,8 @@ pub enum CloneResponse {
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct V1stParams {}
-/// What `1st` answers: one variant per documented status, and [`Unimplemented`](V1stResponse::Unimplemented) for an implementation without the operation.
+/// What `1st` answers: one variant per documented status, and
+/// [`Unimplemented`](V1stResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1090,11 +1127,13 @@ pub enum V1stResponse {
     Unimplemented,
 }
 
-/// Parameters of `new` (`POST /ops/conventions/new`): none yet; one the document adds becomes a field.
+/// Parameters of `new` (`POST /ops/conventions/new`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NewParams {}
-/// What `new` answers: one variant per documented status, and [`Unimplemented`](NewResponse::Unimplemented) for an implementation without the operation.
+/// What `new` answers: one variant per documented status, and
+/// [`Unimplemented`](NewResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1110,11 +1149,13 @@ pub enum NewResponse {
     Unimplemented,
 }
 
-/// Parameters of `fromText` (`GET /ops/conventions/from`): none yet; one the document adds becomes a field.
+/// Parameters of `fromText` (`GET /ops/conventions/from`): none yet; one the document adds becomes
+/// a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FromTextParams {}
-/// What `fromText` answers: one variant per documented status, and [`Unimplemented`](FromTextResponse::Unimplemented) for an implementation without the operation.
+/// What `fromText` answers: one variant per documented status, and
+/// [`Unimplemented`](FromTextResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1130,11 +1171,13 @@ pub enum FromTextResponse {
     Unimplemented,
 }
 
-/// Parameters of `intoPdf` (`GET /ops/conventions/into`): none yet; one the document adds becomes a field.
+/// Parameters of `intoPdf` (`GET /ops/conventions/into`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct IntoPdfParams {}
-/// What `intoPdf` answers: one variant per documented status, and [`Unimplemented`](IntoPdfResponse::Unimplemented) for an implementation without the operation.
+/// What `intoPdf` answers: one variant per documented status, and
+/// [`Unimplemented`](IntoPdfResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1150,11 +1193,13 @@ pub enum IntoPdfResponse {
     Unimplemented,
 }
 
-/// Parameters of `asJson` (`GET /ops/conventions/as`): none yet; one the document adds becomes a field.
+/// Parameters of `asJson` (`GET /ops/conventions/as`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AsJsonParams {}
-/// What `asJson` answers: one variant per documented status, and [`Unimplemented`](AsJsonResponse::Unimplemented) for an implementation without the operation.
+/// What `asJson` answers: one variant per documented status, and
+/// [`Unimplemented`](AsJsonResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1170,11 +1215,13 @@ pub enum AsJsonResponse {
     Unimplemented,
 }
 
-/// Parameters of `toCsv` (`GET /ops/conventions/to`): none yet; one the document adds becomes a field.
+/// Parameters of `toCsv` (`GET /ops/conventions/to`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToCsvParams {}
-/// What `toCsv` answers: one variant per documented status, and [`Unimplemented`](ToCsvResponse::Unimplemented) for an implementation without the operation.
+/// What `toCsv` answers: one variant per documented status, and
+/// [`Unimplemented`](ToCsvResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1190,11 +1237,13 @@ pub enum ToCsvResponse {
     Unimplemented,
 }
 
-/// Parameters of `toCsvMut` (`GET /ops/conventions/to-mut`): none yet; one the document adds becomes a field.
+/// Parameters of `toCsvMut` (`GET /ops/conventions/to-mut`): none yet; one the document adds
+/// becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToCsvMutParams {}
-/// What `toCsvMut` answers: one variant per documented status, and [`Unimplemented`](ToCsvMutResponse::Unimplemented) for an implementation without the operation.
+/// What `toCsvMut` answers: one variant per documented status, and
+/// [`Unimplemented`](ToCsvMutResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1210,11 +1259,13 @@ pub enum ToCsvMutResponse {
     Unimplemented,
 }
 
-/// Parameters of `isReady` (`GET /ops/conventions/is`): none yet; one the document adds becomes a field.
+/// Parameters of `isReady` (`GET /ops/conventions/is`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct IsReadyParams {}
-/// What `isReady` answers: one variant per documented status, and [`Unimplemented`](IsReadyResponse::Unimplemented) for an implementation without the operation.
+/// What `isReady` answers: one variant per documented status, and
+/// [`Unimplemented`](IsReadyResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1230,11 +1281,13 @@ pub enum IsReadyResponse {
     Unimplemented,
 }
 
-/// Parameters of `next` (`GET /ops/conventions/next`): none yet; one the document adds becomes a field.
+/// Parameters of `next` (`GET /ops/conventions/next`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NextParams {}
-/// What `next` answers: one variant per documented status, and [`Unimplemented`](NextResponse::Unimplemented) for an implementation without the operation.
+/// What `next` answers: one variant per documented status, and
+/// [`Unimplemented`](NextResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1250,11 +1303,13 @@ pub enum NextResponse {
     Unimplemented,
 }
 
-/// Parameters of `fromStr` (`GET /ops/conventions/from-str`): none yet; one the document adds becomes a field.
+/// Parameters of `fromStr` (`GET /ops/conventions/from-str`): none yet; one the document adds
+/// becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FromStrParams {}
-/// What `fromStr` answers: one variant per documented status, and [`Unimplemented`](FromStrResponse::Unimplemented) for an implementation without the operation.
+/// What `fromStr` answers: one variant per documented status, and
+/// [`Unimplemented`](FromStrResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1270,11 +1325,13 @@ pub enum FromStrResponse {
     Unimplemented,
 }
 
-/// Parameters of `default` (`GET /ops/conventions/default`): none yet; one the document adds becomes a field.
+/// Parameters of `default` (`GET /ops/conventions/default`): none yet; one the document adds
+/// becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DefaultParams {}
-/// What `default` answers: one variant per documented status, and [`Unimplemented`](DefaultResponse::Unimplemented) for an implementation without the operation.
+/// What `default` answers: one variant per documented status, and
+/// [`Unimplemented`](DefaultResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -1290,11 +1347,13 @@ pub enum DefaultResponse {
     Unimplemented,
 }
 
-/// Parameters of `from_iter` (`GET /ops/conventions/from-iter`): none yet; one the document adds becomes a field.
+/// Parameters of `from_iter` (`GET /ops/conventions/from-iter`): none yet; one the document adds
+/// becomes a field.
 #[cfg(feature = "ops")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FromIterParams {}
-/// What `from_iter` answers: one variant per documented status, and [`Unimplemented`](FromIterResponse::Unimplemented) for an implementation without the operation.
+/// What `from_iter` answers: one variant per documented status, and
+/// [`Unimplemented`](FromIterResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

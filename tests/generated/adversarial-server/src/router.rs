@@ -369,7 +369,8 @@ pub async fn test_server<A: AdversarialApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// A shape of the document's error answers (`/components/schemas/Placeholder`): problems are written in it.
+/// A shape of the document's error answers (`/components/schemas/Placeholder`): problems are
+/// written in it.
 const ERROR_BODY_1: ErrorBody = ErrorBody {
     template: r#"{"baz":"string","quux":1}"#,
     code: &[],

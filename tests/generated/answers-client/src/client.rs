@@ -137,7 +137,8 @@ impl ClientBuilder {
         self
     }
 
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -711,7 +712,8 @@ impl Client {
     ///
     /// `GET /documents/{id}` (operation `getDocument`).
     ///
-    /// Sends none of the optional parameters; [`get_document_with`](Self::get_document_with) takes them.
+    /// Sends none of the optional parameters; [`get_document_with`](Self::get_document_with) takes
+    /// them.
     #[cfg(feature = "documents")]
     pub async fn get_document(
         &self,
@@ -882,11 +884,15 @@ impl Client {
 
     /// Stores an image sent as PNG or JPEG.
     ///
-    /// A bytes body in two media types: the client's caller labels it (`runtime::request::Upload`), the command line with `--content-type`; the server reads either and refuses any other with 415.
+    /// A bytes body in two media types: the client's caller labels it (`runtime::request::Upload`),
+    /// the command line with `--content-type`; the server reads either and refuses any other with 415.
     ///
     /// `PUT /images/{name}` (operation `putImage`).
     ///
-    /// The document takes the body as `image/png` or `image/jpeg`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the first (for a range, as [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
+    /// The document takes the body as `image/png` or `image/jpeg`: name the media type with
+    /// [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the
+    /// first (for a range, as
+    /// [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
     #[cfg(feature = "images")]
     pub async fn put_image(
         &self,
@@ -938,7 +944,10 @@ impl Client {
     ///
     /// `POST /assets` (operation `addAsset`).
     ///
-    /// The document takes the body as `*/*`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the first (for a range, as [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
+    /// The document takes the body as `*/*`: name the media type with
+    /// [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the
+    /// first (for a range, as
+    /// [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
     #[cfg(feature = "assets")]
     pub async fn add_asset(
         &self,
@@ -1136,7 +1145,8 @@ impl Client {
         }
     }
 
-    /// [`add_poster`](Self::add_poster) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    /// [`add_poster`](Self::add_poster) with the body sent as `multipart/form-data` (the document
+    /// offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
     ///
     /// A poster from JSON (a title and a link) or from a form with its image.
     ///
@@ -1363,7 +1373,8 @@ pub enum OpenSocketError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `getDocument`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `getDocument`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "documents")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetDocumentOptions {

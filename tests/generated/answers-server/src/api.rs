@@ -234,7 +234,8 @@ pub trait AnswersApi: Send + Sync + 'static {
 
     /// Stores an image sent as PNG or JPEG.
     ///
-    /// A bytes body in two media types: the client's caller labels it (`runtime::request::Upload`), the command line with `--content-type`; the server reads either and refuses any other with 415.
+    /// A bytes body in two media types: the client's caller labels it (`runtime::request::Upload`),
+    /// the command line with `--content-type`; the server reads either and refuses any other with 415.
     ///
     /// `PUT /images/{name}` (operation `putImage`).
     #[cfg(feature = "images")]
@@ -312,11 +313,14 @@ pub trait AnswersApi: Send + Sync + 'static {
     }
 }
 
-/// Parameters of `getCurrentOwner` (`GET /owners/current`): none yet; one the document adds becomes a field.
+/// Parameters of `getCurrentOwner` (`GET /owners/current`): none yet; one the document adds becomes
+/// a field.
 #[cfg(feature = "owners")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetCurrentOwnerParams {}
-/// What `getCurrentOwner` answers: one variant per documented status, and [`Unimplemented`](GetCurrentOwnerResponse::Unimplemented) for an implementation without the operation.
+/// What `getCurrentOwner` answers: one variant per documented status, and
+/// [`Unimplemented`](GetCurrentOwnerResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -336,7 +340,9 @@ pub enum GetCurrentOwnerResponse {
 #[cfg(feature = "owners")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListOwnersParams {}
-/// What `listOwners` answers: one variant per documented status, and [`Unimplemented`](ListOwnersResponse::Unimplemented) for an implementation without the operation.
+/// What `listOwners` answers: one variant per documented status, and
+/// [`Unimplemented`](ListOwnersResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -360,7 +366,9 @@ pub struct DeleteOwnerParams {
     pub id: i64,
 }
 
-/// What `deleteOwner` answers: one variant per documented status, and [`Unimplemented`](DeleteOwnerResponse::Unimplemented) for an implementation without the operation.
+/// What `deleteOwner` answers: one variant per documented status, and
+/// [`Unimplemented`](DeleteOwnerResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -380,7 +388,9 @@ pub enum DeleteOwnerResponse {
 #[cfg(feature = "lateness")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetLatenessParams {}
-/// What `getLateness` answers: one variant per documented status, and [`Unimplemented`](GetLatenessResponse::Unimplemented) for an implementation without the operation.
+/// What `getLateness` answers: one variant per documented status, and
+/// [`Unimplemented`](GetLatenessResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -400,7 +410,8 @@ pub enum GetLatenessResponse {
 #[cfg(feature = "hold")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HoldParams {}
-/// What `hold` answers: one variant per documented status, and [`Unimplemented`](HoldResponse::Unimplemented) for an implementation without the operation.
+/// What `hold` answers: one variant per documented status, and
+/// [`Unimplemented`](HoldResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -420,7 +431,8 @@ pub enum HoldResponse {
 #[cfg(feature = "report")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetReportParams {}
-/// What `getReport` answers: one variant per documented status, and [`Unimplemented`](GetReportResponse::Unimplemented) for an implementation without the operation.
+/// What `getReport` answers: one variant per documented status, and
+/// [`Unimplemented`](GetReportResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -442,7 +454,9 @@ pub enum GetReportResponse {
 #[cfg(feature = "profile")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetProfileParams {}
-/// What `getProfile` answers: one variant per documented status, and [`Unimplemented`](GetProfileResponse::Unimplemented) for an implementation without the operation.
+/// What `getProfile` answers: one variant per documented status, and
+/// [`Unimplemented`](GetProfileResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -462,7 +476,8 @@ pub enum GetProfileResponse {
 #[cfg(feature = "motd")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetMotdParams {}
-/// What `getMotd` answers: one variant per documented status, and [`Unimplemented`](GetMotdResponse::Unimplemented) for an implementation without the operation.
+/// What `getMotd` answers: one variant per documented status, and
+/// [`Unimplemented`](GetMotdResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -482,7 +497,9 @@ pub enum GetMotdResponse {
 #[cfg(feature = "calls")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListToolCallsParams {}
-/// What `listToolCalls` answers: one variant per documented status, and [`Unimplemented`](ListToolCallsResponse::Unimplemented) for an implementation without the operation.
+/// What `listToolCalls` answers: one variant per documented status, and
+/// [`Unimplemented`](ListToolCallsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -506,7 +523,8 @@ pub struct GetSpeechParams {
     pub text: String,
 }
 
-/// What `getSpeech` answers: one variant per documented status, and [`Unimplemented`](GetSpeechResponse::Unimplemented) for an implementation without the operation.
+/// What `getSpeech` answers: one variant per documented status, and
+/// [`Unimplemented`](GetSpeechResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -528,7 +546,9 @@ pub enum GetSpeechResponse {
 #[cfg(feature = "socket")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OpenSocketParams {}
-/// What `openSocket` answers: one variant per documented status, and [`Unimplemented`](OpenSocketResponse::Unimplemented) for an implementation without the operation.
+/// What `openSocket` answers: one variant per documented status, and
+/// [`Unimplemented`](OpenSocketResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -556,7 +576,9 @@ pub struct GetDocumentParams {
     pub version: Option<i64>,
 }
 
-/// What `getDocument` answers: one variant per documented status, and [`Unimplemented`](GetDocumentResponse::Unimplemented) for an implementation without the operation.
+/// What `getDocument` answers: one variant per documented status, and
+/// [`Unimplemented`](GetDocumentResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -580,7 +602,9 @@ pub struct CheckTokenParams {
     pub authorization: String,
 }
 
-/// What `checkToken` answers: one variant per documented status, and [`Unimplemented`](CheckTokenResponse::Unimplemented) for an implementation without the operation.
+/// What `checkToken` answers: one variant per documented status, and
+/// [`Unimplemented`](CheckTokenResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -604,7 +628,8 @@ pub struct PutBlobParams {
     pub name: String,
 }
 
-/// What `putBlob` answers: one variant per documented status, and [`Unimplemented`](PutBlobResponse::Unimplemented) for an implementation without the operation.
+/// What `putBlob` answers: one variant per documented status, and
+/// [`Unimplemented`](PutBlobResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -628,7 +653,8 @@ pub struct PutImageParams {
     pub name: String,
 }
 
-/// What `putImage` answers: one variant per documented status, and [`Unimplemented`](PutImageResponse::Unimplemented) for an implementation without the operation.
+/// What `putImage` answers: one variant per documented status, and
+/// [`Unimplemented`](PutImageResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -648,7 +674,8 @@ pub enum PutImageResponse {
 #[cfg(feature = "assets")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddAssetParams {}
-/// What `addAsset` answers: one variant per documented status, and [`Unimplemented`](AddAssetResponse::Unimplemented) for an implementation without the operation.
+/// What `addAsset` answers: one variant per documented status, and
+/// [`Unimplemented`](AddAssetResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -668,7 +695,8 @@ pub enum AddAssetResponse {
 #[cfg(feature = "notes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddNoteParams {}
-/// What `addNote` answers: one variant per documented status, and [`Unimplemented`](AddNoteResponse::Unimplemented) for an implementation without the operation.
+/// What `addNote` answers: one variant per documented status, and
+/// [`Unimplemented`](AddNoteResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -688,7 +716,8 @@ pub enum AddNoteResponse {
 #[cfg(feature = "albums")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddAlbumParams {}
-/// What `addAlbum` answers: one variant per documented status, and [`Unimplemented`](AddAlbumResponse::Unimplemented) for an implementation without the operation.
+/// What `addAlbum` answers: one variant per documented status, and
+/// [`Unimplemented`](AddAlbumResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -708,7 +737,8 @@ pub enum AddAlbumResponse {
 #[cfg(feature = "posters")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddPosterParams {}
-/// What `addPoster` answers: one variant per documented status, and [`Unimplemented`](AddPosterResponse::Unimplemented) for an implementation without the operation.
+/// What `addPoster` answers: one variant per documented status, and
+/// [`Unimplemented`](AddPosterResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

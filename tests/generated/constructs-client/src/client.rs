@@ -165,7 +165,8 @@ impl ClientBuilder {
         self
     }
 
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -284,7 +285,8 @@ impl Client {
 
     /// `GET /trees/{id}` (operation `get_trees_id`).
     ///
-    /// Sends none of the optional parameters; [`get_trees_id_with`](Self::get_trees_id_with) takes them.
+    /// Sends none of the optional parameters; [`get_trees_id_with`](Self::get_trees_id_with) takes
+    /// them.
     #[cfg(feature = "trees")]
     pub async fn get_trees_id(
         &self,
@@ -421,7 +423,8 @@ impl Client {
         }
     }
 
-    /// [`post_forms`](Self::post_forms) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    /// [`post_forms`](Self::post_forms) with the body sent as `multipart/form-data` (the document
+    /// offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
     ///
     /// `POST /forms` (operation `post_forms`).
     #[cfg(feature = "forms")]
@@ -465,7 +468,8 @@ impl Client {
         }
     }
 
-    /// A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.
+    /// A union as a form: its values are text, read as the numbers and booleans of the variant the
+    /// tag names.
     ///
     /// `POST /dishes` (operation `addDish`).
     #[cfg(feature = "dishes")]
@@ -518,9 +522,11 @@ impl Client {
         }
     }
 
-    /// [`add_dish`](Self::add_dish) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    /// [`add_dish`](Self::add_dish) with the body sent as `multipart/form-data` (the document
+    /// offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
     ///
-    /// A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.
+    /// A union as a form: its values are text, read as the numbers and booleans of the variant the
+    /// tag names.
     ///
     /// `POST /dishes` (operation `addDish`).
     #[cfg(feature = "dishes")]
@@ -572,7 +578,10 @@ impl Client {
     ///
     /// `PUT /raw-notes` (operation `putRawNote`).
     ///
-    /// The document takes the body as `*/*`: name the media type with [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the first (for a range, as [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
+    /// The document takes the body as `*/*`: name the media type with
+    /// [`Upload::new`](crate::runtime::request::Upload::new); bytes or text alone are sent as the
+    /// first (for a range, as
+    /// [`Upload::content_type`](crate::runtime::request::Upload::content_type) says).
     #[cfg(feature = "raw-notes")]
     pub async fn put_raw_note(
         &self,
@@ -617,7 +626,9 @@ impl Client {
         }
     }
 
-    /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).
+    /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads):
+    /// the JSON decoded, the multipart checked against its schema and passed on as sent (its
+    /// reference image is bytes).
     ///
     /// `POST /videos` (operation `createVideo`).
     #[cfg(feature = "videos")]
@@ -666,9 +677,13 @@ impl Client {
         }
     }
 
-    /// [`create_video`](Self::create_video) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    /// [`create_video`](Self::create_video) with the body sent as `multipart/form-data` (the
+    /// document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as
+    /// bytes.
     ///
-    /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).
+    /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads):
+    /// the JSON decoded, the multipart checked against its schema and passed on as sent (its
+    /// reference image is bytes).
     ///
     /// `POST /videos` (operation `createVideo`).
     #[cfg(feature = "videos")]
@@ -714,7 +729,8 @@ impl Client {
         }
     }
 
-    /// A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.
+    /// A multipart form with a file: the implementation gets the body as sent, after the server has
+    /// checked its parts against the schema.
     ///
     /// `POST /uploads` (operation `upload`).
     #[cfg(feature = "uploads")]
@@ -857,11 +873,14 @@ impl Client {
         }
     }
 
-    /// One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list. One value is the string variant's (any text); several are the array's, each item a `Digits`.
+    /// One value or several (discord's `tag`): in a form-style query, one value and an array of one
+    /// item are the same text, so the parameter is a list. One value is the string variant's (any
+    /// text); several are the array's, each item a `Digits`.
     ///
     /// `GET /tagged` (operation `listTagged`).
     ///
-    /// Sends none of the optional parameters; [`list_tagged_with`](Self::list_tagged_with) takes them.
+    /// Sends none of the optional parameters; [`list_tagged_with`](Self::list_tagged_with) takes
+    /// them.
     #[cfg(feature = "tagged")]
     pub async fn list_tagged(
         &self,
@@ -957,7 +976,8 @@ impl Client {
 
     /// `GET /filters` (operation `echoFilters`).
     ///
-    /// Sends none of the optional parameters; [`echo_filters_with`](Self::echo_filters_with) takes them.
+    /// Sends none of the optional parameters; [`echo_filters_with`](Self::echo_filters_with) takes
+    /// them.
     #[cfg(feature = "filters")]
     pub async fn echo_filters(
         &self,
@@ -1074,7 +1094,8 @@ impl Client {
 
     /// `GET /labels/{names}` (operation `echoLabels`).
     ///
-    /// Sends none of the optional parameters; [`echo_labels_with`](Self::echo_labels_with) takes them.
+    /// Sends none of the optional parameters; [`echo_labels_with`](Self::echo_labels_with) takes
+    /// them.
     #[cfg(feature = "labels")]
     pub async fn echo_labels(
         &self,
@@ -1169,7 +1190,8 @@ impl Client {
     }
 }
 
-/// Optional parameters of `get_trees_id`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `get_trees_id`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "trees")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetTreesIdOptions {
@@ -1337,7 +1359,8 @@ pub enum PostNotesError {
     Default(types::Named),
 }
 
-/// Optional parameters of `listTagged`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `listTagged`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "tagged")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListTaggedOptions {
@@ -1384,7 +1407,8 @@ pub enum GetThingsError {
     Undocumented(types::GetTreesIdClientErrorBody),
 }
 
-/// Optional parameters of `echoFilters`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `echoFilters`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "filters")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EchoFiltersOptions {
@@ -1458,7 +1482,8 @@ pub enum EchoChoicesError {
     Undocumented(types::GetTreesIdClientErrorBody),
 }
 
-/// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "labels")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EchoLabelsOptions {

@@ -64,7 +64,8 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(PostFormsResponse::Unimplemented) }
     }
 
-    /// A union as a form: its values are text, read as the numbers and booleans of the variant the tag names.
+    /// A union as a form: its values are text, read as the numbers and booleans of the variant the
+    /// tag names.
     ///
     /// `POST /dishes` (operation `addDish`).
     #[cfg(feature = "dishes")]
@@ -92,7 +93,9 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(PutRawNoteResponse::Unimplemented) }
     }
 
-    /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads): the JSON decoded, the multipart checked against its schema and passed on as sent (its reference image is bytes).
+    /// A body offered as JSON and as multipart with a schema of its own (openai's video uploads):
+    /// the JSON decoded, the multipart checked against its schema and passed on as sent (its
+    /// reference image is bytes).
     ///
     /// `POST /videos` (operation `createVideo`).
     #[cfg(feature = "videos")]
@@ -106,7 +109,8 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(CreateVideoResponse::Unimplemented) }
     }
 
-    /// A multipart form with a file: the implementation gets the body as sent, after the server has checked its parts against the schema.
+    /// A multipart form with a file: the implementation gets the body as sent, after the server has
+    /// checked its parts against the schema.
     ///
     /// `POST /uploads` (operation `upload`).
     #[cfg(feature = "uploads")]
@@ -144,7 +148,9 @@ pub trait ConstructsApi: Send + Sync + 'static {
         async { Ok(PostNotesResponse::Unimplemented) }
     }
 
-    /// One value or several (discord's `tag`): in a form-style query, one value and an array of one item are the same text, so the parameter is a list. One value is the string variant's (any text); several are the array's, each item a `Digits`.
+    /// One value or several (discord's `tag`): in a form-style query, one value and an array of one
+    /// item are the same text, so the parameter is a list. One value is the string variant's (any
+    /// text); several are the array's, each item a `Digits`.
     ///
     /// `GET /tagged` (operation `listTagged`).
     #[cfg(feature = "tagged")]
@@ -226,7 +232,9 @@ pub struct GetTreesIdParams {
     pub ids: Option<Vec<i64>>,
 }
 
-/// What `get_trees_id` answers: one variant per documented status, and [`Unimplemented`](GetTreesIdResponse::Unimplemented) for an implementation without the operation.
+/// What `get_trees_id` answers: one variant per documented status, and
+/// [`Unimplemented`](GetTreesIdResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -250,7 +258,8 @@ pub enum GetTreesIdResponse {
 #[cfg(feature = "forms")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PostFormsParams {}
-/// What `post_forms` answers: one variant per documented status, and [`Unimplemented`](PostFormsResponse::Unimplemented) for an implementation without the operation.
+/// What `post_forms` answers: one variant per documented status, and
+/// [`Unimplemented`](PostFormsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -270,7 +279,8 @@ pub enum PostFormsResponse {
 #[cfg(feature = "dishes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddDishParams {}
-/// What `addDish` answers: one variant per documented status, and [`Unimplemented`](AddDishResponse::Unimplemented) for an implementation without the operation.
+/// What `addDish` answers: one variant per documented status, and
+/// [`Unimplemented`](AddDishResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -290,7 +300,9 @@ pub enum AddDishResponse {
 #[cfg(feature = "raw-notes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutRawNoteParams {}
-/// What `putRawNote` answers: one variant per documented status, and [`Unimplemented`](PutRawNoteResponse::Unimplemented) for an implementation without the operation.
+/// What `putRawNote` answers: one variant per documented status, and
+/// [`Unimplemented`](PutRawNoteResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -310,7 +322,9 @@ pub enum PutRawNoteResponse {
 #[cfg(feature = "videos")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CreateVideoParams {}
-/// What `createVideo` answers: one variant per documented status, and [`Unimplemented`](CreateVideoResponse::Unimplemented) for an implementation without the operation.
+/// What `createVideo` answers: one variant per documented status, and
+/// [`Unimplemented`](CreateVideoResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -330,7 +344,8 @@ pub enum CreateVideoResponse {
 #[cfg(feature = "uploads")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct UploadParams {}
-/// What `upload` answers: one variant per documented status, and [`Unimplemented`](UploadResponse::Unimplemented) for an implementation without the operation.
+/// What `upload` answers: one variant per documented status, and
+/// [`Unimplemented`](UploadResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -350,7 +365,8 @@ pub enum UploadResponse {
 #[cfg(feature = "blobs")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutBlobsParams {}
-/// What `put_blobs` answers: one variant per documented status, and [`Unimplemented`](PutBlobsResponse::Unimplemented) for an implementation without the operation.
+/// What `put_blobs` answers: one variant per documented status, and
+/// [`Unimplemented`](PutBlobsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -370,7 +386,8 @@ pub enum PutBlobsResponse {
 #[cfg(feature = "notes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PostNotesParams {}
-/// What `post_notes` answers: one variant per documented status, and [`Unimplemented`](PostNotesResponse::Unimplemented) for an implementation without the operation.
+/// What `post_notes` answers: one variant per documented status, and
+/// [`Unimplemented`](PostNotesResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -396,7 +413,9 @@ pub struct ListTaggedParams {
     pub tag: Option<Vec<String>>,
 }
 
-/// What `listTagged` answers: one variant per documented status, and [`Unimplemented`](ListTaggedResponse::Unimplemented) for an implementation without the operation.
+/// What `listTagged` answers: one variant per documented status, and
+/// [`Unimplemented`](ListTaggedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -416,7 +435,8 @@ pub enum ListTaggedResponse {
 #[cfg(feature = "things")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetThingsParams {}
-/// What `get_things` answers: one variant per documented status, and [`Unimplemented`](GetThingsResponse::Unimplemented) for an implementation without the operation.
+/// What `get_things` answers: one variant per documented status, and
+/// [`Unimplemented`](GetThingsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -448,7 +468,9 @@ pub struct EchoFiltersParams {
     pub range: types::Range,
 }
 
-/// What `echoFilters` answers: one variant per documented status, and [`Unimplemented`](EchoFiltersResponse::Unimplemented) for an implementation without the operation.
+/// What `echoFilters` answers: one variant per documented status, and
+/// [`Unimplemented`](EchoFiltersResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -468,7 +490,9 @@ pub enum EchoFiltersResponse {
 #[cfg(feature = "choices")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EchoChoicesParams {}
-/// What `echoChoices` answers: one variant per documented status, and [`Unimplemented`](EchoChoicesResponse::Unimplemented) for an implementation without the operation.
+/// What `echoChoices` answers: one variant per documented status, and
+/// [`Unimplemented`](EchoChoicesResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -502,7 +526,9 @@ pub struct EchoLabelsParams {
     pub crumbs: Option<Vec<String>>,
 }
 
-/// What `echoLabels` answers: one variant per documented status, and [`Unimplemented`](EchoLabelsResponse::Unimplemented) for an implementation without the operation.
+/// What `echoLabels` answers: one variant per documented status, and
+/// [`Unimplemented`](EchoLabelsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

@@ -225,7 +225,9 @@ pub async fn test_server<A: ConstructsApi>(
     TestServer::start(app, &config, &base).await
 }
 
-/// A shape of the document's error answers (`/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`): problems are written in it.
+/// A shape of the document's error answers
+/// (`/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`): problems are
+/// written in it.
 const ERROR_BODY_1: ErrorBody = ErrorBody {
     template: r#"{"reason":"string"}"#,
     code: &[],
@@ -234,7 +236,8 @@ const ERROR_BODY_1: ErrorBody = ErrorBody {
     content_type: "application/json",
 };
 
-/// A shape of the document's error answers (`/components/schemas/Named`): problems are written in it.
+/// A shape of the document's error answers (`/components/schemas/Named`): problems are written in
+/// it.
 const ERROR_BODY_2: ErrorBody = ErrorBody {
     template: r#"{"mirror":"string","inner":{"deep":{"value":"a"}},"tags":["string"],"labels":{}}"#,
     code: &[],

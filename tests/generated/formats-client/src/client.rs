@@ -54,7 +54,8 @@ pub struct ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -171,7 +172,8 @@ impl Client {
         }
     }
 
-    /// Echoes a body the server holds to its schema as written (its `not`), where the decimal is still read from the bytes.
+    /// Echoes a body the server holds to its schema as written (its `not`), where the decimal is
+    /// still read from the bytes.
     ///
     /// `PUT /amounts` (operation `putHeldAmount`).
     #[cfg(feature = "amounts")]
@@ -228,7 +230,8 @@ impl Client {
     ///
     /// `POST /amounts/{total}` (operation `postAmounts`).
     ///
-    /// Sends none of the optional parameters; [`post_amounts_with`](Self::post_amounts_with) takes them.
+    /// Sends none of the optional parameters; [`post_amounts_with`](Self::post_amounts_with) takes
+    /// them.
     #[cfg(feature = "amounts")]
     pub async fn post_amounts(
         &self,
@@ -443,7 +446,8 @@ pub enum PutHeldAmountError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `postAmounts`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `postAmounts`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "amounts")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PostAmountsOptions {
@@ -491,7 +495,8 @@ pub enum PostAmountsError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "events")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetEventOptions {

@@ -24,7 +24,8 @@ pub trait FormatsApi: Send + Sync + 'static {
     /// Your error type; anything `Display` (e.g. `anyhow::Error`).
     type Error: std::fmt::Display + Send + 'static;
 
-    /// Echoes a body the server holds to its schema as written (its `not`), where the decimal is still read from the bytes.
+    /// Echoes a body the server holds to its schema as written (its `not`), where the decimal is
+    /// still read from the bytes.
     ///
     /// `PUT /amounts` (operation `putHeldAmount`).
     #[cfg(feature = "amounts")]
@@ -87,7 +88,9 @@ pub trait FormatsApi: Send + Sync + 'static {
 #[cfg(feature = "amounts")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutHeldAmountParams {}
-/// What `putHeldAmount` answers: one variant per documented status, and [`Unimplemented`](PutHeldAmountResponse::Unimplemented) for an implementation without the operation.
+/// What `putHeldAmount` answers: one variant per documented status, and
+/// [`Unimplemented`](PutHeldAmountResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -117,7 +120,9 @@ pub struct PostAmountsParams {
     pub x_big: Option<crate::runtime::decimal::Decimal>,
 }
 
-/// What `postAmounts` answers: one variant per documented status, and [`Unimplemented`](PostAmountsResponse::Unimplemented) for an implementation without the operation.
+/// What `postAmounts` answers: one variant per documented status, and
+/// [`Unimplemented`](PostAmountsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -166,7 +171,8 @@ pub struct GetEventOkHeaders {
     pub last_seen: Option<jiff::Timestamp>,
 }
 
-/// What `getEvent` answers: one variant per documented status, and [`Unimplemented`](GetEventResponse::Unimplemented) for an implementation without the operation.
+/// What `getEvent` answers: one variant per documented status, and
+/// [`Unimplemented`](GetEventResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -192,7 +198,8 @@ pub struct PutEventParams {
     pub id: uuid::Uuid,
 }
 
-/// What `putEvent` answers: one variant per documented status, and [`Unimplemented`](PutEventResponse::Unimplemented) for an implementation without the operation.
+/// What `putEvent` answers: one variant per documented status, and
+/// [`Unimplemented`](PutEventResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

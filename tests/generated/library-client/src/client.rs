@@ -106,7 +106,8 @@ impl ClientBuilder {
         self
     }
 
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -225,7 +226,8 @@ impl Client {
 
     /// `GET /books` (operation `searchBooks`).
     ///
-    /// Sends none of the optional parameters; [`search_books_with`](Self::search_books_with) takes them.
+    /// Sends none of the optional parameters; [`search_books_with`](Self::search_books_with) takes
+    /// them.
     #[cfg(feature = "books")]
     pub async fn search_books(
         &self,
@@ -422,7 +424,8 @@ impl Client {
     }
 }
 
-/// Optional parameters of `searchBooks`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `searchBooks`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "books")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SearchBooksOptions {

@@ -102,7 +102,9 @@ pub struct SearchBooksOkHeaders {
     pub x_formats: Option<Vec<types::Format>>,
 }
 
-/// What `searchBooks` answers: one variant per documented status, and [`Unimplemented`](SearchBooksResponse::Unimplemented) for an implementation without the operation.
+/// What `searchBooks` answers: one variant per documented status, and
+/// [`Unimplemented`](SearchBooksResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -128,7 +130,9 @@ pub struct GetBooksIsbnParams {
     pub isbn: String,
 }
 
-/// What `get_books_isbn` answers: one variant per documented status, and [`Unimplemented`](GetBooksIsbnResponse::Unimplemented) for an implementation without the operation.
+/// What `get_books_isbn` answers: one variant per documented status, and
+/// [`Unimplemented`](GetBooksIsbnResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -154,7 +158,9 @@ pub struct WithdrawBookParams {
     pub isbn: String,
 }
 
-/// What `withdrawBook` answers: one variant per documented status, and [`Unimplemented`](WithdrawBookResponse::Unimplemented) for an implementation without the operation.
+/// What `withdrawBook` answers: one variant per documented status, and
+/// [`Unimplemented`](WithdrawBookResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -178,7 +184,8 @@ pub struct LendBookParams {
     pub member_id: i64,
 }
 
-/// What `lendBook` answers: one variant per documented status, and [`Unimplemented`](LendBookResponse::Unimplemented) for an implementation without the operation.
+/// What `lendBook` answers: one variant per documented status, and
+/// [`Unimplemented`](LendBookResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

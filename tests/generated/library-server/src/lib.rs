@@ -15,7 +15,8 @@
 //!     let keys = StaticKeys::new().with_key("secret", "alice", None);
 //!     let config = ServerConfig::new()
 //!         .authenticator(keys)
-//!         .rate_limit_in_memory(library_server::rate_limit_policy()); // the document's x-rate-limit
+//!         // The document's x-rate-limit, counted in this process.
+//!         .rate_limit_in_memory(library_server::rate_limit_policy());
 //!     let app = router(std::sync::Arc::new(service), config.clone());
 //!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //!     // Runs until the future given last completes (here: never).
@@ -28,7 +29,10 @@
 //! gets. `axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())` works
 //! too, without the connection-level ones.
 //!
-//! Several instances share their limits and bans through Redis with the `redis` feature: `ServerConfig::new().rate_limit(RedisRateLimiter::for_policy(RedisStore::open(url, RedisOptions::default())?, &policy), policy)`.
+//! Several instances share their limits and bans through Redis (the `redis` feature): give
+//! `ServerConfig::rate_limit` the policy and the limiter
+//! `RedisRateLimiter::for_policy(store, &policy)`, its store from
+//! `RedisStore::open(url, RedisOptions::default())?`.
 
 pub mod api;
 pub mod document;

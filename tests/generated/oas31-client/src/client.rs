@@ -110,7 +110,8 @@ pub struct ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -379,7 +380,9 @@ impl Client {
         }
     }
 
-    /// A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s "exactly one", `const` of an object, `contains`): the server holds it to the schema as written (issue 45).
+    /// A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s
+    /// "exactly one", `const` of an object, `contains`): the server holds it to the schema as
+    /// written (issue 45).
     ///
     /// `POST /gates` (operation `addGate`).
     #[cfg(feature = "gates")]
@@ -429,7 +432,9 @@ impl Client {
         }
     }
 
-    /// A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it (issue 45).
+    /// A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a
+    /// warning says so), so the server refuses a request without it and the client's method takes
+    /// it (issue 45).
     ///
     /// `GET /gate-log` (operation `gateLog`).
     #[cfg(feature = "gate-log")]
@@ -472,7 +477,9 @@ impl Client {
         }
     }
 
-    /// Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state), issue 45.
+    /// Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern:
+    /// the server reads the key by these rules alone (none of the runtime's own, which the pet
+    /// store's pattern happens to state), issue 45.
     ///
     /// `POST /gate-openings` (operation `openGate`).
     ///
@@ -526,7 +533,8 @@ impl Client {
         }
     }
 
-    /// A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written (issue 45).
+    /// A form body whose schema says what its types cannot (an integer `enum`, `not`): read into
+    /// its type, then held to the schema as written (issue 45).
     ///
     /// `POST /gate-notes` (operation `addGateNote`).
     #[cfg(feature = "gate-notes")]
@@ -578,7 +586,9 @@ impl Client {
         }
     }
 
-    /// A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written (issue 45); the implementation gets the body as sent.
+    /// A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its
+    /// parts read into its type (the file as its text), then held to the schema as written (issue
+    /// 45); the implementation gets the body as sent.
     ///
     /// `POST /gate-photos` (operation `addGatePhoto`).
     #[cfg(feature = "gate-photos")]
@@ -625,7 +635,9 @@ impl Client {
         }
     }
 
-    /// A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an object, held as a JSON value): its text parts are read as the schema says (`"0"` an integer, a JSON part an array of objects) before it is held to the schema.
+    /// A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an
+    /// object, held as a JSON value): its text parts are read as the schema says (`"0"` an integer,
+    /// a JSON part an array of objects) before it is held to the schema.
     ///
     /// `POST /gate-visits` (operation `addGateVisit`).
     #[cfg(feature = "gate-visits")]
@@ -674,7 +686,8 @@ impl Client {
 
     /// `GET /commands` (operation `listCommands`).
     ///
-    /// Sends none of the optional parameters; [`list_commands_with`](Self::list_commands_with) takes them.
+    /// Sends none of the optional parameters; [`list_commands_with`](Self::list_commands_with)
+    /// takes them.
     #[cfg(feature = "commands")]
     pub async fn list_commands(
         &self,
@@ -985,7 +998,9 @@ impl Client {
         }
     }
 
-    /// [`put_moderation`](Self::put_moderation) with the body sent as `multipart/form-data` (the document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as bytes.
+    /// [`put_moderation`](Self::put_moderation) with the body sent as `multipart/form-data` (the
+    /// document offers both): build it with [`Form`](crate::runtime::multipart::Form), a file as
+    /// bytes.
     ///
     /// `PUT /moderation` (operation `putModeration`).
     #[cfg(feature = "moderation")]
@@ -1118,7 +1133,8 @@ pub enum GateLogError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `openGate`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `openGate`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "gate-openings")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OpenGateOptions {
@@ -1213,7 +1229,8 @@ pub enum AddGateVisitError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `listCommands`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `listCommands`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "commands")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListCommandsOptions {

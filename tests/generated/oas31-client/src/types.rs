@@ -2303,7 +2303,8 @@ impl RecordDigest {
     }
 }
 
-/// Schema: `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
+/// Schema:
+/// `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
 #[cfg(feature = "gate-notes")]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddGateNoteBody {

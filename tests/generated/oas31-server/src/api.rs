@@ -80,7 +80,9 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(AddShipmentResponse::Unimplemented) }
     }
 
-    /// A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s "exactly one", `const` of an object, `contains`): the server holds it to the schema as written (issue 45).
+    /// A body whose schema says what no Rust type holds (`if`/`then`, `propertyNames`, `oneOf`'s
+    /// "exactly one", `const` of an object, `contains`): the server holds it to the schema as
+    /// written (issue 45).
     ///
     /// `POST /gates` (operation `addGate`).
     #[cfg(feature = "gates")]
@@ -94,7 +96,9 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(AddGateResponse::Unimplemented) }
     }
 
-    /// A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a warning says so), so the server refuses a request without it and the client's method takes it (issue 45).
+    /// A parameter `$ref` with `required: true` beside it: applied as Prism and Redocly read it (a
+    /// warning says so), so the server refuses a request without it and the client's method takes
+    /// it (issue 45).
     ///
     /// `GET /gate-log` (operation `gateLog`).
     #[cfg(feature = "gate-log")]
@@ -107,7 +111,9 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(GateLogResponse::Unimplemented) }
     }
 
-    /// Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern: the server reads the key by these rules alone (none of the runtime's own, which the pet store's pattern happens to state), issue 45.
+    /// Declares its own `Idempotency-Key` header, required, of up to 300 characters and no pattern:
+    /// the server reads the key by these rules alone (none of the runtime's own, which the pet
+    /// store's pattern happens to state), issue 45.
     ///
     /// `POST /gate-openings` (operation `openGate`).
     #[cfg(feature = "gate-openings")]
@@ -120,7 +126,8 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(OpenGateResponse::Unimplemented) }
     }
 
-    /// A form body whose schema says what its types cannot (an integer `enum`, `not`): read into its type, then held to the schema as written (issue 45).
+    /// A form body whose schema says what its types cannot (an integer `enum`, `not`): read into
+    /// its type, then held to the schema as written (issue 45).
     ///
     /// `POST /gate-notes` (operation `addGateNote`).
     #[cfg(feature = "gate-notes")]
@@ -134,7 +141,9 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(AddGateNoteResponse::Unimplemented) }
     }
 
-    /// A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its parts read into its type (the file as its text), then held to the schema as written (issue 45); the implementation gets the body as sent.
+    /// A multipart body whose schema says what its types cannot (an integer `enum`, `not`): its
+    /// parts read into its type (the file as its text), then held to the schema as written (issue
+    /// 45); the implementation gets the body as sent.
     ///
     /// `POST /gate-photos` (operation `addGatePhoto`).
     #[cfg(feature = "gate-photos")]
@@ -148,7 +157,9 @@ pub trait Oas31Api: Send + Sync + 'static {
         async { Ok(AddGatePhotoResponse::Unimplemented) }
     }
 
-    /// A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an object, held as a JSON value): its text parts are read as the schema says (`"0"` an integer, a JSON part an array of objects) before it is held to the schema.
+    /// A multipart body of no one Rust type (discord's invite form: an `allOf` of an `anyOf` and an
+    /// object, held as a JSON value): its text parts are read as the schema says (`"0"` an integer,
+    /// a JSON part an array of objects) before it is held to the schema.
     ///
     /// `POST /gate-visits` (operation `addGateVisit`).
     #[cfg(feature = "gate-visits")]
@@ -258,7 +269,8 @@ pub trait Oas31Api: Send + Sync + 'static {
 #[cfg(feature = "records")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddRecordParams {}
-/// What `addRecord` answers: one variant per documented status, and [`Unimplemented`](AddRecordResponse::Unimplemented) for an implementation without the operation.
+/// What `addRecord` answers: one variant per documented status, and
+/// [`Unimplemented`](AddRecordResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -280,7 +292,8 @@ pub enum AddRecordResponse {
 #[cfg(feature = "labels")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutLabelsParams {}
-/// What `putLabels` answers: one variant per documented status, and [`Unimplemented`](PutLabelsResponse::Unimplemented) for an implementation without the operation.
+/// What `putLabels` answers: one variant per documented status, and
+/// [`Unimplemented`](PutLabelsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -298,11 +311,14 @@ pub enum PutLabelsResponse {
     Unimplemented,
 }
 
-/// Parameters of `addShipment` (`POST /shipments`): none yet; one the document adds becomes a field.
+/// Parameters of `addShipment` (`POST /shipments`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "shipments")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddShipmentParams {}
-/// What `addShipment` answers: one variant per documented status, and [`Unimplemented`](AddShipmentResponse::Unimplemented) for an implementation without the operation.
+/// What `addShipment` answers: one variant per documented status, and
+/// [`Unimplemented`](AddShipmentResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -324,7 +340,8 @@ pub enum AddShipmentResponse {
 #[cfg(feature = "gates")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddGateParams {}
-/// What `addGate` answers: one variant per documented status, and [`Unimplemented`](AddGateResponse::Unimplemented) for an implementation without the operation.
+/// What `addGate` answers: one variant per documented status, and
+/// [`Unimplemented`](AddGateResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -351,7 +368,8 @@ pub struct GateLogParams {
     pub gate: String,
 }
 
-/// What `gateLog` answers: one variant per documented status, and [`Unimplemented`](GateLogResponse::Unimplemented) for an implementation without the operation.
+/// What `gateLog` answers: one variant per documented status, and
+/// [`Unimplemented`](GateLogResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -381,7 +399,8 @@ pub struct OpenGateParams {
     pub side: Option<String>,
 }
 
-/// What `openGate` answers: one variant per documented status, and [`Unimplemented`](OpenGateResponse::Unimplemented) for an implementation without the operation.
+/// What `openGate` answers: one variant per documented status, and
+/// [`Unimplemented`](OpenGateResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -399,11 +418,14 @@ pub enum OpenGateResponse {
     Unimplemented,
 }
 
-/// Parameters of `addGateNote` (`POST /gate-notes`): none yet; one the document adds becomes a field.
+/// Parameters of `addGateNote` (`POST /gate-notes`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "gate-notes")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddGateNoteParams {}
-/// What `addGateNote` answers: one variant per documented status, and [`Unimplemented`](AddGateNoteResponse::Unimplemented) for an implementation without the operation.
+/// What `addGateNote` answers: one variant per documented status, and
+/// [`Unimplemented`](AddGateNoteResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -421,11 +443,14 @@ pub enum AddGateNoteResponse {
     Unimplemented,
 }
 
-/// Parameters of `addGatePhoto` (`POST /gate-photos`): none yet; one the document adds becomes a field.
+/// Parameters of `addGatePhoto` (`POST /gate-photos`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "gate-photos")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddGatePhotoParams {}
-/// What `addGatePhoto` answers: one variant per documented status, and [`Unimplemented`](AddGatePhotoResponse::Unimplemented) for an implementation without the operation.
+/// What `addGatePhoto` answers: one variant per documented status, and
+/// [`Unimplemented`](AddGatePhotoResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -443,11 +468,14 @@ pub enum AddGatePhotoResponse {
     Unimplemented,
 }
 
-/// Parameters of `addGateVisit` (`POST /gate-visits`): none yet; one the document adds becomes a field.
+/// Parameters of `addGateVisit` (`POST /gate-visits`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "gate-visits")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddGateVisitParams {}
-/// What `addGateVisit` answers: one variant per documented status, and [`Unimplemented`](AddGateVisitResponse::Unimplemented) for an implementation without the operation.
+/// What `addGateVisit` answers: one variant per documented status, and
+/// [`Unimplemented`](AddGateVisitResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -474,7 +502,9 @@ pub struct ListCommandsParams {
     pub status: Option<types::CommandStatus>,
 }
 
-/// What `listCommands` answers: one variant per documented status, and [`Unimplemented`](ListCommandsResponse::Unimplemented) for an implementation without the operation.
+/// What `listCommands` answers: one variant per documented status, and
+/// [`Unimplemented`](ListCommandsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -496,7 +526,9 @@ pub enum ListCommandsResponse {
 #[cfg(feature = "commands")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutCommandsParams {}
-/// What `putCommands` answers: one variant per documented status, and [`Unimplemented`](PutCommandsResponse::Unimplemented) for an implementation without the operation.
+/// What `putCommands` answers: one variant per documented status, and
+/// [`Unimplemented`](PutCommandsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -514,11 +546,14 @@ pub enum PutCommandsResponse {
     Unimplemented,
 }
 
-/// Parameters of `requestReviews` (`POST /reviews`): none yet; one the document adds becomes a field.
+/// Parameters of `requestReviews` (`POST /reviews`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "reviews")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RequestReviewsParams {}
-/// What `requestReviews` answers: one variant per documented status, and [`Unimplemented`](RequestReviewsResponse::Unimplemented) for an implementation without the operation.
+/// What `requestReviews` answers: one variant per documented status, and
+/// [`Unimplemented`](RequestReviewsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -536,11 +571,14 @@ pub enum RequestReviewsResponse {
     Unimplemented,
 }
 
-/// Parameters of `editGistFile` (`PATCH /gist-files`): none yet; one the document adds becomes a field.
+/// Parameters of `editGistFile` (`PATCH /gist-files`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "gist-files")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EditGistFileParams {}
-/// What `editGistFile` answers: one variant per documented status, and [`Unimplemented`](EditGistFileResponse::Unimplemented) for an implementation without the operation.
+/// What `editGistFile` answers: one variant per documented status, and
+/// [`Unimplemented`](EditGistFileResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -558,11 +596,14 @@ pub enum EditGistFileResponse {
     Unimplemented,
 }
 
-/// Parameters of `addImageRef` (`POST /image-refs`): none yet; one the document adds becomes a field.
+/// Parameters of `addImageRef` (`POST /image-refs`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "image-refs")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AddImageRefParams {}
-/// What `addImageRef` answers: one variant per documented status, and [`Unimplemented`](AddImageRefResponse::Unimplemented) for an implementation without the operation.
+/// What `addImageRef` answers: one variant per documented status, and
+/// [`Unimplemented`](AddImageRefResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -580,11 +621,14 @@ pub enum AddImageRefResponse {
     Unimplemented,
 }
 
-/// Parameters of `putModeration` (`PUT /moderation`): none yet; one the document adds becomes a field.
+/// Parameters of `putModeration` (`PUT /moderation`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "moderation")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PutModerationParams {}
-/// What `putModeration` answers: one variant per documented status, and [`Unimplemented`](PutModerationResponse::Unimplemented) for an implementation without the operation.
+/// What `putModeration` answers: one variant per documented status, and
+/// [`Unimplemented`](PutModerationResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

@@ -2585,7 +2585,8 @@ impl Validate for RecordDigest {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
+/// Schema:
+/// `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
 #[cfg(feature = "gate-notes")]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AddGateNoteBody {

@@ -117,7 +117,8 @@ impl ClientBuilder {
         self
     }
 
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -982,7 +983,8 @@ pub enum PingError {
     Default(String),
 }
 
-/// Optional parameters of `whoAmI`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `whoAmI`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "session")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WhoAmIOptions {

@@ -196,7 +196,9 @@ pub struct WatchTicksParams {
     pub count: i64,
 }
 
-/// What `watchTicks` answers: one variant per documented status, and [`Unimplemented`](WatchTicksResponse::Unimplemented) for an implementation without the operation.
+/// What `watchTicks` answers: one variant per documented status, and
+/// [`Unimplemented`](WatchTicksResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -222,7 +224,9 @@ pub enum WatchTicksResponse {
 #[cfg(feature = "ticks")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SearchTicksParams {}
-/// What `searchTicks` answers: one variant per documented status, and [`Unimplemented`](SearchTicksResponse::Unimplemented) for an implementation without the operation.
+/// What `searchTicks` answers: one variant per documented status, and
+/// [`Unimplemented`](SearchTicksResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -252,7 +256,9 @@ pub struct ExportTicksParams {
     pub count: i64,
 }
 
-/// What `exportTicks` answers: one variant per documented status, and [`Unimplemented`](ExportTicksResponse::Unimplemented) for an implementation without the operation.
+/// What `exportTicks` answers: one variant per documented status, and
+/// [`Unimplemented`](ExportTicksResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -272,11 +278,13 @@ pub enum ExportTicksResponse {
     Unimplemented,
 }
 
-/// Parameters of `findTicks` (`GET /ticks/search`): none yet; one the document adds becomes a field.
+/// Parameters of `findTicks` (`GET /ticks/search`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ticks")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FindTicksParams {}
-/// What `findTicks` answers: one variant per documented status, and [`Unimplemented`](FindTicksResponse::Unimplemented) for an implementation without the operation.
+/// What `findTicks` answers: one variant per documented status, and
+/// [`Unimplemented`](FindTicksResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -298,11 +306,14 @@ pub enum FindTicksResponse {
     Unimplemented,
 }
 
-/// Parameters of `selectTicks` (`GET /ticks/select`): none yet; one the document adds becomes a field.
+/// Parameters of `selectTicks` (`GET /ticks/select`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "ticks")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SelectTicksParams {}
-/// What `selectTicks` answers: one variant per documented status, and [`Unimplemented`](SelectTicksResponse::Unimplemented) for an implementation without the operation.
+/// What `selectTicks` answers: one variant per documented status, and
+/// [`Unimplemented`](SelectTicksResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -324,11 +335,14 @@ pub enum SelectTicksResponse {
     Unimplemented,
 }
 
-/// Parameters of `watchMessages` (`GET /messages`): none yet; one the document adds becomes a field.
+/// Parameters of `watchMessages` (`GET /messages`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "messages")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WatchMessagesParams {}
-/// What `watchMessages` answers: one variant per documented status, and [`Unimplemented`](WatchMessagesResponse::Unimplemented) for an implementation without the operation.
+/// What `watchMessages` answers: one variant per documented status, and
+/// [`Unimplemented`](WatchMessagesResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -350,7 +364,8 @@ pub enum WatchMessagesResponse {
 #[cfg(feature = "heartbeat")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HeartbeatParams {}
-/// What `heartbeat` answers: one variant per documented status, and [`Unimplemented`](HeartbeatResponse::Unimplemented) for an implementation without the operation.
+/// What `heartbeat` answers: one variant per documented status, and
+/// [`Unimplemented`](HeartbeatResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -370,7 +385,8 @@ pub enum HeartbeatResponse {
 #[cfg(feature = "ping")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PingParams {}
-/// What `ping` answers: one variant per documented status, and [`Unimplemented`](PingResponse::Unimplemented) for an implementation without the operation.
+/// What `ping` answers: one variant per documented status, and
+/// [`Unimplemented`](PingResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -396,7 +412,8 @@ pub struct WhoAmIParams {
     pub theme: Option<String>,
 }
 
-/// What `whoAmI` answers: one variant per documented status, and [`Unimplemented`](WhoAmIResponse::Unimplemented) for an implementation without the operation.
+/// What `whoAmI` answers: one variant per documented status, and
+/// [`Unimplemented`](WhoAmIResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -420,7 +437,8 @@ pub struct GetTickParams {
     pub tick_id: i64,
 }
 
-/// What `getTick` answers: one variant per documented status, and [`Unimplemented`](GetTickResponse::Unimplemented) for an implementation without the operation.
+/// What `getTick` answers: one variant per documented status, and
+/// [`Unimplemented`](GetTickResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -446,7 +464,8 @@ pub struct PurgeTickParams {
     pub tick_id: i64,
 }
 
-/// What `purgeTick` answers: one variant per documented status, and [`Unimplemented`](PurgeTickResponse::Unimplemented) for an implementation without the operation.
+/// What `purgeTick` answers: one variant per documented status, and
+/// [`Unimplemented`](PurgeTickResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

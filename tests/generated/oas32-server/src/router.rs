@@ -193,7 +193,8 @@ pub fn rate_limit_policy() -> RateLimitPolicy {
     }
 }
 
-/// `/ticks`: `GET`, `HEAD`, `QUERY`, dispatched by method name (axum's method filter cannot name them all).
+/// `/ticks`: `GET`, `HEAD`, `QUERY`, dispatched by method name (axum's method filter cannot name
+/// them all).
 #[cfg(feature = "ticks")]
 async fn dispatch_ticks<A: TickerApi>(api: Arc<A>, request: Request) -> Response {
     match request.method().as_str() {
@@ -216,7 +217,8 @@ async fn dispatch_ticks<A: TickerApi>(api: Arc<A>, request: Request) -> Response
     }
 }
 
-/// `/ticks/{tickId}`: `GET`, `HEAD`, `PURGE`, dispatched by method name (axum's method filter cannot name them all).
+/// `/ticks/{tickId}`: `GET`, `HEAD`, `PURGE`, dispatched by method name (axum's method filter
+/// cannot name them all).
 #[cfg(feature = "ticks")]
 async fn dispatch_ticks_tick_id<A: TickerApi>(
     api: Arc<A>,

@@ -103,7 +103,8 @@ pub struct ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -224,7 +225,8 @@ impl Client {
     ///
     /// `GET /dropshot/items` (operation `dropshotItems`).
     ///
-    /// Sends none of the optional parameters; [`dropshot_items_with`](Self::dropshot_items_with) takes them.
+    /// Sends none of the optional parameters; [`dropshot_items_with`](Self::dropshot_items_with)
+    /// takes them.
     #[cfg(feature = "dropshot")]
     pub async fn dropshot_items(
         &self,
@@ -280,9 +282,13 @@ impl Client {
         }
     }
 
-    /// Every item of `dropshotItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`dropshot_items_with`](Self::dropshot_items_with) (authenticated, retried and rate-limited like any call).
+    /// Every item of `dropshotItems`, page after page, as one stream: the next page is fetched when
+    /// this one's items are taken, through [`dropshot_items_with`](Self::dropshot_items_with)
+    /// (authenticated, retried and rate-limited like any call).
     ///
-    /// Next page: dropshot's `next_page`, sent back as `page_token` (with `limit` only, as dropshot wants). The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    /// Next page: dropshot's `next_page`, sent back as `page_token` (with `limit` only, as dropshot
+    /// wants). The stream ends after the last page, after an error (yielded once), or when a page
+    /// names the same next page as the one before.
     #[cfg(feature = "dropshot")]
     #[inline]
     pub fn dropshot_items_stream<'a>(
@@ -308,7 +314,8 @@ impl Client {
     ///
     /// `GET /cursor/items` (operation `cursorItems`).
     ///
-    /// Sends none of the optional parameters; [`cursor_items_with`](Self::cursor_items_with) takes them.
+    /// Sends none of the optional parameters; [`cursor_items_with`](Self::cursor_items_with) takes
+    /// them.
     #[cfg(feature = "cursor")]
     pub async fn cursor_items(
         &self,
@@ -363,9 +370,13 @@ impl Client {
         }
     }
 
-    /// Every item of `cursorItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`cursor_items_with`](Self::cursor_items_with) (authenticated, retried and rate-limited like any call).
+    /// Every item of `cursorItems`, page after page, as one stream: the next page is fetched when
+    /// this one's items are taken, through [`cursor_items_with`](Self::cursor_items_with)
+    /// (authenticated, retried and rate-limited like any call).
     ///
-    /// Next page: the cursor in the body, sent back in the query with the other options unchanged. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    /// Next page: the cursor in the body, sent back in the query with the other options unchanged.
+    /// The stream ends after the last page, after an error (yielded once), or when a page names the
+    /// same next page as the one before.
     #[cfg(feature = "cursor")]
     #[inline]
     pub fn cursor_items_stream<'a>(
@@ -389,7 +400,8 @@ impl Client {
     ///
     /// `GET /after/items` (operation `afterItems`).
     ///
-    /// Sends none of the optional parameters; [`after_items_with`](Self::after_items_with) takes them.
+    /// Sends none of the optional parameters; [`after_items_with`](Self::after_items_with) takes
+    /// them.
     #[cfg(feature = "after")]
     pub async fn after_items(
         &self,
@@ -443,9 +455,13 @@ impl Client {
         }
     }
 
-    /// Every item of `afterItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`after_items_with`](Self::after_items_with) (authenticated, retried and rate-limited like any call).
+    /// Every item of `afterItems`, page after page, as one stream: the next page is fetched when
+    /// this one's items are taken, through [`after_items_with`](Self::after_items_with)
+    /// (authenticated, retried and rate-limited like any call).
     ///
-    /// Next page: the cursor in the body, sent back in the query with the other options unchanged. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    /// Next page: the cursor in the body, sent back in the query with the other options unchanged.
+    /// The stream ends after the last page, after an error (yielded once), or when a page names the
+    /// same next page as the one before.
     #[cfg(feature = "after")]
     #[inline]
     pub fn after_items_stream<'a>(
@@ -469,7 +485,8 @@ impl Client {
     ///
     /// `GET /link/{shelf}/items` (operation `linkItems`).
     ///
-    /// Sends none of the optional parameters; [`link_items_with`](Self::link_items_with) takes them.
+    /// Sends none of the optional parameters; [`link_items_with`](Self::link_items_with) takes
+    /// them.
     #[cfg(feature = "link")]
     pub async fn link_items(
         &self,
@@ -528,9 +545,13 @@ impl Client {
         }
     }
 
-    /// Every item of `linkItems`, page after page, as one stream: the next page is fetched when this one's items are taken, through [`link_items_with`](Self::link_items_with) (authenticated, retried and rate-limited like any call).
+    /// Every item of `linkItems`, page after page, as one stream: the next page is fetched when
+    /// this one's items are taken, through [`link_items_with`](Self::link_items_with)
+    /// (authenticated, retried and rate-limited like any call).
     ///
-    /// Next page: the `Link` header's `rel="next"` target, whose query parameters set the options. The stream ends after the last page, after an error (yielded once), or when a page names the same next page as the one before.
+    /// Next page: the `Link` header's `rel="next"` target, whose query parameters set the options.
+    /// The stream ends after the last page, after an error (yielded once), or when a page names the
+    /// same next page as the one before.
     #[cfg(feature = "link")]
     #[inline]
     pub fn link_items_stream<'a>(
@@ -558,7 +579,8 @@ impl Client {
     }
 }
 
-/// Optional parameters of `dropshotItems`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `dropshotItems`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "dropshot")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DropshotItemsOptions {
@@ -611,7 +633,8 @@ pub enum DropshotItemsError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `cursorItems`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `cursorItems`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "cursor")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CursorItemsOptions {
@@ -660,7 +683,8 @@ pub enum CursorItemsError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `afterItems`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `afterItems`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "after")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AfterItemsOptions {
@@ -701,7 +725,8 @@ pub enum AfterItemsError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `linkItems`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `linkItems`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[cfg(feature = "link")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LinkItemsOptions {

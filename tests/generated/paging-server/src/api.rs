@@ -106,7 +106,9 @@ pub struct DropshotItemsParams {
     pub kind: Option<String>,
 }
 
-/// What `dropshotItems` answers: one variant per documented status, and [`Unimplemented`](DropshotItemsResponse::Unimplemented) for an implementation without the operation.
+/// What `dropshotItems` answers: one variant per documented status, and
+/// [`Unimplemented`](DropshotItemsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -137,7 +139,9 @@ pub struct CursorItemsParams {
     pub kind: Option<String>,
 }
 
-/// What `cursorItems` answers: one variant per documented status, and [`Unimplemented`](CursorItemsResponse::Unimplemented) for an implementation without the operation.
+/// What `cursorItems` answers: one variant per documented status, and
+/// [`Unimplemented`](CursorItemsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -164,7 +168,9 @@ pub struct AfterItemsParams {
     pub limit: Option<i32>,
 }
 
-/// What `afterItems` answers: one variant per documented status, and [`Unimplemented`](AfterItemsResponse::Unimplemented) for an implementation without the operation.
+/// What `afterItems` answers: one variant per documented status, and
+/// [`Unimplemented`](AfterItemsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -201,7 +207,8 @@ pub struct LinkItemsOkHeaders {
     pub link: Option<String>,
 }
 
-/// What `linkItems` answers: one variant per documented status, and [`Unimplemented`](LinkItemsResponse::Unimplemented) for an implementation without the operation.
+/// What `linkItems` answers: one variant per documented status, and
+/// [`Unimplemented`](LinkItemsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

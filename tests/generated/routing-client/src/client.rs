@@ -118,7 +118,8 @@ impl ClientBuilder {
         self
     }
 
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -849,7 +850,8 @@ impl Client {
 
     /// `GET /responses/{response_id}?beta=true` (operation `betaGetResponse`).
     ///
-    /// Sends none of the optional parameters; [`beta_get_response_with`](Self::beta_get_response_with) takes them.
+    /// Sends none of the optional parameters;
+    /// [`beta_get_response_with`](Self::beta_get_response_with) takes them.
     #[cfg(feature = "responses")]
     pub async fn beta_get_response(
         &self,
@@ -954,7 +956,8 @@ impl Client {
 
     /// `GET /responses/{response_id}` (operation `getResponse`).
     ///
-    /// Sends none of the optional parameters; [`get_response_with`](Self::get_response_with) takes them.
+    /// Sends none of the optional parameters; [`get_response_with`](Self::get_response_with) takes
+    /// them.
     #[cfg(feature = "responses")]
     pub async fn get_response(
         &self,
@@ -1246,7 +1249,8 @@ pub enum DeleteTemplateError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `getTemplateVersion`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `getTemplateVersion`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1261,7 +1265,8 @@ pub enum GetTemplateVersionError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `listTemplateVersions`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `listTemplateVersions`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1306,7 +1311,8 @@ pub enum CreateResponseError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `betaCreateResponse`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `betaCreateResponse`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1321,7 +1327,8 @@ pub enum BetaCreateResponseError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `betaGetResponse`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `betaGetResponse`; `Default::default()` sets none, the `with_…` methods
+/// set one each.
 #[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BetaGetResponseOptions {
@@ -1353,7 +1360,8 @@ pub enum BetaGetResponseError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `betaDeleteResponse`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `betaDeleteResponse`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1368,7 +1376,8 @@ pub enum BetaDeleteResponseError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `getResponse`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `getResponse`; `Default::default()` sets none, the `with_…` methods set
+/// one each.
 #[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetResponseOptions {

@@ -263,7 +263,8 @@ pub trait RoutingApi: Send + Sync + 'static {
 #[cfg(feature = "root")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetRootParams {}
-/// What `getRoot` answers: one variant per documented status, and [`Unimplemented`](GetRootResponse::Unimplemented) for an implementation without the operation.
+/// What `getRoot` answers: one variant per documented status, and
+/// [`Unimplemented`](GetRootResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -279,11 +280,14 @@ pub enum GetRootResponse {
     Unimplemented,
 }
 
-/// Parameters of `listAccounts` (`GET /Accounts.json`): none yet; one the document adds becomes a field.
+/// Parameters of `listAccounts` (`GET /Accounts.json`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "accounts-json")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListAccountsParams {}
-/// What `listAccounts` answers: one variant per documented status, and [`Unimplemented`](ListAccountsResponse::Unimplemented) for an implementation without the operation.
+/// What `listAccounts` answers: one variant per documented status, and
+/// [`Unimplemented`](ListAccountsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -307,7 +311,9 @@ pub struct GetAccountParams {
     pub sid: String,
 }
 
-/// What `getAccount` answers: one variant per documented status, and [`Unimplemented`](GetAccountResponse::Unimplemented) for an implementation without the operation.
+/// What `getAccount` answers: one variant per documented status, and
+/// [`Unimplemented`](GetAccountResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -335,7 +341,8 @@ pub struct GetCallParams {
     pub sid: String,
 }
 
-/// What `getCall` answers: one variant per documented status, and [`Unimplemented`](GetCallResponse::Unimplemented) for an implementation without the operation.
+/// What `getCall` answers: one variant per documented status, and
+/// [`Unimplemented`](GetCallResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -361,7 +368,8 @@ pub struct GetFileAsParams {
     pub format: types::GetFileAsFormat,
 }
 
-/// What `getFileAs` answers: one variant per documented status, and [`Unimplemented`](GetFileAsResponse::Unimplemented) for an implementation without the operation.
+/// What `getFileAs` answers: one variant per documented status, and
+/// [`Unimplemented`](GetFileAsResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -387,7 +395,8 @@ pub struct GetFileParams {
     pub id: i64,
 }
 
-/// What `getFile` answers: one variant per documented status, and [`Unimplemented`](GetFileResponse::Unimplemented) for an implementation without the operation.
+/// What `getFile` answers: one variant per documented status, and
+/// [`Unimplemented`](GetFileResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -413,7 +422,8 @@ pub struct PutFileParams {
     pub id: i64,
 }
 
-/// What `putFile` answers: one variant per documented status, and [`Unimplemented`](PutFileResponse::Unimplemented) for an implementation without the operation.
+/// What `putFile` answers: one variant per documented status, and
+/// [`Unimplemented`](PutFileResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -437,7 +447,9 @@ pub struct ListTemplatesParams {
     pub project_id: i64,
 }
 
-/// What `listTemplates` answers: one variant per documented status, and [`Unimplemented`](ListTemplatesResponse::Unimplemented) for an implementation without the operation.
+/// What `listTemplates` answers: one variant per documented status, and
+/// [`Unimplemented`](ListTemplatesResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -461,7 +473,9 @@ pub struct DeleteTemplateParams {
     pub template_name: String,
 }
 
-/// What `deleteTemplate` answers: one variant per documented status, and [`Unimplemented`](DeleteTemplateResponse::Unimplemented) for an implementation without the operation.
+/// What `deleteTemplate` answers: one variant per documented status, and
+/// [`Unimplemented`](DeleteTemplateResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -477,7 +491,8 @@ pub enum DeleteTemplateResponse {
     Unimplemented,
 }
 
-/// Parameters of `getTemplateVersion` (`GET /templates/{template_name}/versions/{version}`), parsed and checked.
+/// Parameters of `getTemplateVersion` (`GET /templates/{template_name}/versions/{version}`), parsed
+/// and checked.
 #[cfg(feature = "templates")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTemplateVersionParams {
@@ -487,7 +502,9 @@ pub struct GetTemplateVersionParams {
     pub version: i64,
 }
 
-/// What `getTemplateVersion` answers: one variant per documented status, and [`Unimplemented`](GetTemplateVersionResponse::Unimplemented) for an implementation without the operation.
+/// What `getTemplateVersion` answers: one variant per documented status, and
+/// [`Unimplemented`](GetTemplateVersionResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -503,7 +520,8 @@ pub enum GetTemplateVersionResponse {
     Unimplemented,
 }
 
-/// Parameters of `listTemplateVersions` (`GET /templates/{project_id}/versions`), parsed and checked.
+/// Parameters of `listTemplateVersions` (`GET /templates/{project_id}/versions`), parsed and
+/// checked.
 #[cfg(feature = "templates")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListTemplateVersionsParams {
@@ -511,7 +529,9 @@ pub struct ListTemplateVersionsParams {
     pub project_id: i64,
 }
 
-/// What `listTemplateVersions` answers: one variant per documented status, and [`Unimplemented`](ListTemplateVersionsResponse::Unimplemented) for an implementation without the operation.
+/// What `listTemplateVersions` answers: one variant per documented status, and
+/// [`Unimplemented`](ListTemplateVersionsResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -535,7 +555,8 @@ pub struct CancelJobParams {
     pub name: String,
 }
 
-/// What `cancelJob` answers: one variant per documented status, and [`Unimplemented`](CancelJobResponse::Unimplemented) for an implementation without the operation.
+/// What `cancelJob` answers: one variant per documented status, and
+/// [`Unimplemented`](CancelJobResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -551,11 +572,14 @@ pub enum CancelJobResponse {
     Unimplemented,
 }
 
-/// Parameters of `createResponse` (`POST /responses`): none yet; one the document adds becomes a field.
+/// Parameters of `createResponse` (`POST /responses`): none yet; one the document adds becomes a
+/// field.
 #[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CreateResponseParams {}
-/// What `createResponse` answers: one variant per documented status, and [`Unimplemented`](CreateResponseResponse::Unimplemented) for an implementation without the operation.
+/// What `createResponse` answers: one variant per documented status, and
+/// [`Unimplemented`](CreateResponseResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -571,11 +595,14 @@ pub enum CreateResponseResponse {
     Unimplemented,
 }
 
-/// Parameters of `betaCreateResponse` (`POST /responses?beta=true`): none yet; one the document adds becomes a field.
+/// Parameters of `betaCreateResponse` (`POST /responses?beta=true`): none yet; one the document
+/// adds becomes a field.
 #[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BetaCreateResponseParams {}
-/// What `betaCreateResponse` answers: one variant per documented status, and [`Unimplemented`](BetaCreateResponseResponse::Unimplemented) for an implementation without the operation.
+/// What `betaCreateResponse` answers: one variant per documented status, and
+/// [`Unimplemented`](BetaCreateResponseResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -601,7 +628,9 @@ pub struct BetaGetResponseParams {
     pub include: Option<String>,
 }
 
-/// What `betaGetResponse` answers: one variant per documented status, and [`Unimplemented`](BetaGetResponseResponse::Unimplemented) for an implementation without the operation.
+/// What `betaGetResponse` answers: one variant per documented status, and
+/// [`Unimplemented`](BetaGetResponseResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -617,7 +646,8 @@ pub enum BetaGetResponseResponse {
     Unimplemented,
 }
 
-/// Parameters of `betaDeleteResponse` (`DELETE /responses/{response_id}?beta=true`), parsed and checked.
+/// Parameters of `betaDeleteResponse` (`DELETE /responses/{response_id}?beta=true`), parsed and
+/// checked.
 #[cfg(feature = "responses")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct BetaDeleteResponseParams {
@@ -625,7 +655,9 @@ pub struct BetaDeleteResponseParams {
     pub response_id: String,
 }
 
-/// What `betaDeleteResponse` answers: one variant per documented status, and [`Unimplemented`](BetaDeleteResponseResponse::Unimplemented) for an implementation without the operation.
+/// What `betaDeleteResponse` answers: one variant per documented status, and
+/// [`Unimplemented`](BetaDeleteResponseResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -651,7 +683,9 @@ pub struct GetResponseParams {
     pub include: Option<String>,
 }
 
-/// What `getResponse` answers: one variant per documented status, and [`Unimplemented`](GetResponseResponse::Unimplemented) for an implementation without the operation.
+/// What `getResponse` answers: one variant per documented status, and
+/// [`Unimplemented`](GetResponseResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -677,7 +711,8 @@ pub struct GetPairParams {
     pub b: i64,
 }
 
-/// What `getPair` answers: one variant per documented status, and [`Unimplemented`](GetPairResponse::Unimplemented) for an implementation without the operation.
+/// What `getPair` answers: one variant per documented status, and
+/// [`Unimplemented`](GetPairResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -695,7 +730,8 @@ pub enum GetPairResponse {
     Unimplemented,
 }
 
-/// Parameters of `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`), parsed and checked.
+/// Parameters of `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`), parsed and
+/// checked.
 #[cfg(feature = "2010-04-01")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetDatedAccountParams {
@@ -703,7 +739,9 @@ pub struct GetDatedAccountParams {
     pub account_sid: String,
 }
 
-/// What `getDatedAccount` answers: one variant per documented status, and [`Unimplemented`](GetDatedAccountResponse::Unimplemented) for an implementation without the operation.
+/// What `getDatedAccount` answers: one variant per documented status, and
+/// [`Unimplemented`](GetDatedAccountResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

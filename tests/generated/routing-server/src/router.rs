@@ -267,7 +267,8 @@ const PATH_GET_PAIR: PathPattern = PathPattern {
     query: &[],
 };
 
-/// How `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`) reads a request on its route.
+/// How `getDatedAccount` (`GET /2010-04-01/Accounts/{AccountSid}.json`) reads a request on its
+/// route.
 const PATH_GET_DATED_ACCOUNT: PathPattern = PathPattern {
     segments: &[("AccountSid", &[Piece::Param("AccountSid"), Piece::Text(".json")])],
     query: &[],
@@ -311,7 +312,8 @@ async fn dispatch_accounts_sid<A: RoutingApi>(
     }
 }
 
-/// `/Accounts/{AccountSid}/Calls/{Sid}`: the path keys it serves, tried in this order, then the method:
+/// `/Accounts/{AccountSid}/Calls/{Sid}`: the path keys it serves, tried in this order, then the
+/// method:
 ///
 /// - `/Accounts/{AccountSid}/Calls/{Sid}.json`: `GET`, `HEAD`
 #[cfg(feature = "accounts")]
@@ -542,7 +544,8 @@ async fn dispatch_responses_response_id<A: RoutingApi>(
     }
 }
 
-/// `/2010-04-01/Accounts/{AccountSid}`: the path keys it serves, tried in this order, then the method:
+/// `/2010-04-01/Accounts/{AccountSid}`: the path keys it serves, tried in this order, then the
+/// method:
 ///
 /// - `/2010-04-01/Accounts/{AccountSid}.json`: `GET`, `HEAD`
 #[cfg(feature = "2010-04-01")]

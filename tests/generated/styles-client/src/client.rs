@@ -97,7 +97,8 @@ pub struct ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -613,7 +614,8 @@ impl Client {
         }
     }
 
-    /// `allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).
+    /// `allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples
+    /// pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).
     ///
     /// `GET /query/reserved` (operation `queryReserved`).
     #[cfg(feature = "query")]
@@ -1081,7 +1083,8 @@ pub enum PathSimpleError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `pathSimpleExploded`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `pathSimpleExploded`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1115,7 +1118,8 @@ pub enum PathLabelError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `pathLabelExploded`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `pathLabelExploded`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1149,7 +1153,8 @@ pub enum PathMatrixError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `pathMatrixExploded`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `pathMatrixExploded`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1183,7 +1188,8 @@ pub enum QueryFormError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `queryFormExploded`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `queryFormExploded`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1217,7 +1223,8 @@ pub enum QueryReservedError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `querySpaceDelimited`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `querySpaceDelimited`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1234,7 +1241,8 @@ pub enum QuerySpaceDelimitedError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `queryPipeDelimited`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `queryPipeDelimited`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1285,7 +1293,8 @@ pub enum HeaderSimpleError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `headerSimpleExploded`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `headerSimpleExploded`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.
@@ -1319,7 +1328,8 @@ pub enum CookieFormError {
     Undocumented(types::Error),
 }
 
-/// The documented error answers of `cookieFormExploded`; the status and headers are on [`Error::Api`].
+/// The documented error answers of `cookieFormExploded`; the status and headers are on
+/// [`Error::Api`].
 ///
 /// `non_exhaustive`: an error status the document adds later is a new variant; code
 /// that matches on this enum keeps compiling.

@@ -114,7 +114,8 @@ pub trait StylesApi: Send + Sync + 'static {
         async { Ok(QueryFormExplodedResponse::Unimplemented) }
     }
 
-    /// `allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).
+    /// `allowReserved`: the values keep the reserved characters a query may hold, and `%XX` triples
+    /// pass unchanged (RFC 6570's reserved expansion, OpenAPI 3.1.1).
     ///
     /// `GET /query/reserved` (operation `queryReserved`).
     #[cfg(feature = "query")]
@@ -224,7 +225,9 @@ pub struct PathSimpleParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathSimple` answers: one variant per documented status, and [`Unimplemented`](PathSimpleResponse::Unimplemented) for an implementation without the operation.
+/// What `pathSimple` answers: one variant per documented status, and
+/// [`Unimplemented`](PathSimpleResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -242,7 +245,8 @@ pub enum PathSimpleResponse {
     Unimplemented,
 }
 
-/// Parameters of `pathSimpleExploded` (`GET /path/simple-exploded/{color}/{colors}/{rgb}`), parsed and checked.
+/// Parameters of `pathSimpleExploded` (`GET /path/simple-exploded/{color}/{colors}/{rgb}`), parsed
+/// and checked.
 #[cfg(feature = "path")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct PathSimpleExplodedParams {
@@ -254,7 +258,9 @@ pub struct PathSimpleExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathSimpleExploded` answers: one variant per documented status, and [`Unimplemented`](PathSimpleExplodedResponse::Unimplemented) for an implementation without the operation.
+/// What `pathSimpleExploded` answers: one variant per documented status, and
+/// [`Unimplemented`](PathSimpleExplodedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -284,7 +290,8 @@ pub struct PathLabelParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathLabel` answers: one variant per documented status, and [`Unimplemented`](PathLabelResponse::Unimplemented) for an implementation without the operation.
+/// What `pathLabel` answers: one variant per documented status, and
+/// [`Unimplemented`](PathLabelResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -302,7 +309,8 @@ pub enum PathLabelResponse {
     Unimplemented,
 }
 
-/// Parameters of `pathLabelExploded` (`GET /path/label-exploded/{color}/{colors}/{rgb}`), parsed and checked.
+/// Parameters of `pathLabelExploded` (`GET /path/label-exploded/{color}/{colors}/{rgb}`), parsed
+/// and checked.
 #[cfg(feature = "path")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct PathLabelExplodedParams {
@@ -314,7 +322,9 @@ pub struct PathLabelExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathLabelExploded` answers: one variant per documented status, and [`Unimplemented`](PathLabelExplodedResponse::Unimplemented) for an implementation without the operation.
+/// What `pathLabelExploded` answers: one variant per documented status, and
+/// [`Unimplemented`](PathLabelExplodedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -344,7 +354,9 @@ pub struct PathMatrixParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathMatrix` answers: one variant per documented status, and [`Unimplemented`](PathMatrixResponse::Unimplemented) for an implementation without the operation.
+/// What `pathMatrix` answers: one variant per documented status, and
+/// [`Unimplemented`](PathMatrixResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -362,7 +374,8 @@ pub enum PathMatrixResponse {
     Unimplemented,
 }
 
-/// Parameters of `pathMatrixExploded` (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`), parsed and checked.
+/// Parameters of `pathMatrixExploded` (`GET /path/matrix-exploded/{color}/{colors}/{rgb}`), parsed
+/// and checked.
 #[cfg(feature = "path")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct PathMatrixExplodedParams {
@@ -374,7 +387,9 @@ pub struct PathMatrixExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `pathMatrixExploded` answers: one variant per documented status, and [`Unimplemented`](PathMatrixExplodedResponse::Unimplemented) for an implementation without the operation.
+/// What `pathMatrixExploded` answers: one variant per documented status, and
+/// [`Unimplemented`](PathMatrixExplodedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -404,7 +419,8 @@ pub struct QueryFormParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryForm` answers: one variant per documented status, and [`Unimplemented`](QueryFormResponse::Unimplemented) for an implementation without the operation.
+/// What `queryForm` answers: one variant per documented status, and
+/// [`Unimplemented`](QueryFormResponse::Unimplemented) for an implementation without the operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -434,7 +450,9 @@ pub struct QueryFormExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryFormExploded` answers: one variant per documented status, and [`Unimplemented`](QueryFormExplodedResponse::Unimplemented) for an implementation without the operation.
+/// What `queryFormExploded` answers: one variant per documented status, and
+/// [`Unimplemented`](QueryFormExplodedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -464,7 +482,9 @@ pub struct QueryReservedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryReserved` answers: one variant per documented status, and [`Unimplemented`](QueryReservedResponse::Unimplemented) for an implementation without the operation.
+/// What `queryReserved` answers: one variant per documented status, and
+/// [`Unimplemented`](QueryReservedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -492,7 +512,9 @@ pub struct QuerySpaceDelimitedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `querySpaceDelimited` answers: one variant per documented status, and [`Unimplemented`](QuerySpaceDelimitedResponse::Unimplemented) for an implementation without the operation.
+/// What `querySpaceDelimited` answers: one variant per documented status, and
+/// [`Unimplemented`](QuerySpaceDelimitedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -520,7 +542,9 @@ pub struct QueryPipeDelimitedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryPipeDelimited` answers: one variant per documented status, and [`Unimplemented`](QueryPipeDelimitedResponse::Unimplemented) for an implementation without the operation.
+/// What `queryPipeDelimited` answers: one variant per documented status, and
+/// [`Unimplemented`](QueryPipeDelimitedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -546,7 +570,9 @@ pub struct QueryDeepObjectParams {
     pub rgb: types::Rgb,
 }
 
-/// What `queryDeepObject` answers: one variant per documented status, and [`Unimplemented`](QueryDeepObjectResponse::Unimplemented) for an implementation without the operation.
+/// What `queryDeepObject` answers: one variant per documented status, and
+/// [`Unimplemented`](QueryDeepObjectResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -576,7 +602,9 @@ pub struct HeaderSimpleParams {
     pub rgb: types::Rgb,
 }
 
-/// What `headerSimple` answers: one variant per documented status, and [`Unimplemented`](HeaderSimpleResponse::Unimplemented) for an implementation without the operation.
+/// What `headerSimple` answers: one variant per documented status, and
+/// [`Unimplemented`](HeaderSimpleResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -606,7 +634,9 @@ pub struct HeaderSimpleExplodedParams {
     pub rgb: types::Rgb,
 }
 
-/// What `headerSimpleExploded` answers: one variant per documented status, and [`Unimplemented`](HeaderSimpleExplodedResponse::Unimplemented) for an implementation without the operation.
+/// What `headerSimpleExploded` answers: one variant per documented status, and
+/// [`Unimplemented`](HeaderSimpleExplodedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -636,7 +666,9 @@ pub struct CookieFormParams {
     pub rgb: types::Rgb,
 }
 
-/// What `cookieForm` answers: one variant per documented status, and [`Unimplemented`](CookieFormResponse::Unimplemented) for an implementation without the operation.
+/// What `cookieForm` answers: one variant per documented status, and
+/// [`Unimplemented`](CookieFormResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.
@@ -664,7 +696,9 @@ pub struct CookieFormExplodedParams {
     pub colors: Vec<String>,
 }
 
-/// What `cookieFormExploded` answers: one variant per documented status, and [`Unimplemented`](CookieFormExplodedResponse::Unimplemented) for an implementation without the operation.
+/// What `cookieFormExploded` answers: one variant per documented status, and
+/// [`Unimplemented`](CookieFormExplodedResponse::Unimplemented) for an implementation without the
+/// operation.
 ///
 /// `non_exhaustive`: a status the document adds later is a new variant; code that
 /// matches on this enum keeps compiling.

@@ -89,7 +89,8 @@ pub struct ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`] switches retries off).
+    /// How calls are retried (default: [`RetryPolicy::default`]; [`RetryPolicy::none`]
+    /// switches retries off).
     pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -373,7 +374,8 @@ impl Client {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PostEventsError {}
-/// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set one each.
+/// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set one
+/// each.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetEventOptions {
     /// (query parameter `day`)
