@@ -96,7 +96,7 @@ const GROUPS: &[Group] = &[
             "runtime/server/src/schema.rs",
             "runtime/server/src/schema_eval.rs",
         ],
-        tests: &["lib", "schema_suite", "validate", "params"],
+        tests: &["lib", "schema_suite", "schema", "validate", "params"],
         re: None,
     },
     Group {

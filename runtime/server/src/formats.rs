@@ -437,6 +437,7 @@ mod tests {
             "user@[192.0.2.1]",
             "user@[IPv6:2001:db8::1]",
             "用户@example.com",
+            "\"名 前\"@example.com",
         ] {
             assert!(is_email(good), "{good}");
         }
@@ -457,6 +458,9 @@ mod tests {
             "a@[2001:db8::1]",
             "\"unterminated@example.com",
             "\"a\"b\"@example.com",
+            // A control character, ASCII or not, is no text even when quoted.
+            "\"a\tb\"@example.com",
+            "\"a\u{85}b\"@example.com",
             "Name <a@example.com>",
             &long_local,
             &long_domain,
