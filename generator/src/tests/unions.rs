@@ -56,3 +56,43 @@ fn variants_named_by_several_tags_write_their_own() {
     assert!(item.variants.iter().all(|v| v.names_members));
     assert!(input.variants[0].names_members && !input.variants[1].names_members);
 }
+
+/// A union that can only be read by reading itself again is refused at its schema; one that
+/// reaches itself through a member or an item (a tree) is not.
+#[test]
+fn a_union_that_reads_itself_in_place_is_refused_where_it_loops() {
+    let looping = r#"
+openapi: 3.1.0
+info: {title: Loop, version: '1'}
+paths: {}
+components:
+  schemas:
+    Node:
+      anyOf:
+        - $ref: '#/components/schemas/Wrapper'
+        - {type: integer}
+    Wrapper:
+      oneOf:
+        - {$ref: '#/components/schemas/Node'}
+        - {type: 'null'}
+    Tree:
+      anyOf:
+        - {type: array, items: {$ref: '#/components/schemas/Tree'}}
+        - {type: object, properties: {parent: {$ref: '#/components/schemas/Tree'}}}
+        - {type: string}
+"#;
+    let (_, sink) = lower_text(looping);
+    let errors: Vec<String> = sink
+        .items
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Error)
+        .map(|d| format!("{}: {}", d.pointer, d.message))
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("/components/schemas/Node: the schema can only be read")),
+        "{errors:?}"
+    );
+    assert!(!errors.iter().any(|e| e.contains("Tree")), "{errors:?}");
+}

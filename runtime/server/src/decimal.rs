@@ -493,6 +493,12 @@ mod tests {
             Some(false)
         );
         assert_eq!(d("1").is_multiple_of(&format!("{factor}1")), None);
+        // Scales far apart: 10^64 and 10^40 modulo a factor of 38 digits.
+        assert_eq!(d("1e64").is_multiple_of(factor), Some(false));
+        assert_eq!(
+            d(&format!("{factor}e40")).is_multiple_of(factor),
+            Some(true)
+        );
         // 2000 / 0.016 = 125000: the value's and the factor's scales both count.
         assert_eq!(d("2e3").is_multiple_of("0.016"), Some(true));
         assert_eq!(d("2e3").is_multiple_of("0.0016"), Some(true));

@@ -152,6 +152,7 @@ impl Schema {
             unchecked: Vec::new(),
         };
         compiler.node(pointer.to_string())?;
+        compiler.refuse_loops()?;
         Ok(Schema {
             nodes: compiler.nodes,
             unchecked: compiler.unchecked,
@@ -267,6 +268,29 @@ impl Held {
     }
 }
 
+/// The schemas a node applies to the value it is given itself (not to a member or an item).
+fn in_place(node: &Node) -> Vec<usize> {
+    let Node::Keywords(k) = node else {
+        return Vec::new();
+    };
+    let mut out: Vec<usize> = k.reference.into_iter().collect();
+    out.extend(&k.all_of);
+    out.extend(&k.any_of);
+    out.extend(&k.one_of);
+    out.extend(k.not);
+    if let Some((condition, then, other)) = k.condition {
+        out.push(condition);
+        out.extend(then);
+        out.extend(other);
+    }
+    out.extend(k.dependent_schemas.iter().map(|(_, s)| *s));
+    if let Some(d) = &k.discriminator {
+        out.extend(d.tags.iter().map(|(_, s)| *s));
+        out.extend(d.default);
+    }
+    out
+}
+
 /// The served document's JSON parsed once per process (a server serves one document; the
 /// value lives as long as the process, as the text does).
 fn parsed(json: &'static str) -> Option<&'static Value> {
@@ -311,6 +335,50 @@ impl Compiler<'_> {
         };
         self.nodes[index] = node;
         Ok(index)
+    }
+
+    /// Refuses a schema that reaches itself while still looking at the same value (through
+    /// `$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else` or `dependentSchemas`,
+    /// never stepping into a member or an item): checking a value it does not settle early
+    /// would never end, and the stack overflow would take the whole process down
+    /// (`anyOf: [{$ref: '#'}, {type: integer}]` and the text `"x"`). JSON Schema calls such
+    /// a schema invalid; a body held to it is left to its types' checks, with a warning.
+    fn refuse_loops(&self) -> Result<(), String> {
+        // Depth-first over the in-place edges: 0 unseen, 1 on the current path, 2 done.
+        let mut state = vec![0u8; self.nodes.len()];
+        let pointers: HashMap<usize, &str> = self
+            .by_pointer
+            .iter()
+            .map(|(p, &i)| (i, p.as_str()))
+            .collect();
+        for start in 0..self.nodes.len() {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut stack = vec![(start, in_place(&self.nodes[start]))];
+            state[start] = 1;
+            while let Some((node, edges)) = stack.last_mut() {
+                match edges.pop() {
+                    Some(next) if state[next] == 1 => {
+                        let at = pointers.get(&next).copied().unwrap_or_default();
+                        return Err(format!(
+                            "{at}: the schema refers to itself without reading into the value \
+                             (through `$ref` and in-place keywords only): no check of it would end"
+                        ));
+                    }
+                    Some(next) if state[next] == 0 => {
+                        state[next] = 1;
+                        stack.push((next, in_place(&self.nodes[next])));
+                    }
+                    Some(_) => {}
+                    None => {
+                        state[*node] = 2;
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn child(&mut self, pointer: &str, key: &str) -> Result<usize, String> {

@@ -432,6 +432,13 @@ mod tests {
                 .unwrap(),
             ["blue", "black", "brown"]
         );
+        // A space written as `+` or as itself separates too.
+        assert_eq!(
+            Style::SpaceDelimited
+                .list(false, "color", "blue+black brown", &same)
+                .unwrap(),
+            ["blue", "black", "brown"]
+        );
         // An empty value: `;color` and `.`.
         let empty = Flat::Scalar(String::new());
         assert_eq!(
@@ -450,6 +457,9 @@ mod tests {
         assert!(err.contains("expected `.`"), "{err}");
         let err = Style::Matrix.scalar("c", ";d=1", &same).unwrap_err();
         assert!(err.contains("`;c=`"), "{err}");
+        // A longer name that starts with this one's is another parameter.
+        let err = Style::Matrix.scalar("c", ";cd=1", &same).unwrap_err();
+        assert!(err.contains("`;c=`"), "{err}");
         let err = Style::Simple
             .object(false, "c", "R,100,G", &same)
             .unwrap_err();
@@ -459,6 +469,15 @@ mod tests {
             .unwrap_err();
         assert!(err.contains("`name=value`"), "{err}");
         assert!(Flat::of(&serde_json::json!({"a": {"b": 1}})).is_err());
+        // `null` is the empty value, alone or in a list.
+        assert_eq!(
+            Flat::of(&serde_json::json!(null)).unwrap(),
+            Flat::Scalar(String::new())
+        );
+        assert_eq!(
+            Flat::of(&serde_json::json!([null, "a"])).unwrap(),
+            Flat::List(vec![String::new(), "a".into()])
+        );
         assert_eq!(
             Flat::of(&serde_json::json!({"a": 1, "b": null, "c": "x"})).unwrap(),
             Flat::Object(vec![("a".into(), "1".into()), ("c".into(), "x".into())])

@@ -431,6 +431,58 @@ pub fn share_equal_enums(types: &mut [TypeDef]) {
 /// (`format: decimal`, the integers wider than 64 bits): a union tries its variants on a
 /// `serde_json::Value`, whose numbers are doubles, so such a number keeps 17 significant
 /// digits there (README "Type mapping"); everywhere else it keeps them all.
+/// Refuses a type that can only be read by reading itself again: a union (or an alias) that
+/// leads back to itself through variants and aliases alone, no member or item between
+/// (`Node: {anyOf: [{$ref: Node}, {type: integer}]}`). Reading a value none of its other
+/// variants takes would never end (the generated decoder, and the server's schema check,
+/// would overflow the stack); JSON Schema calls such a schema invalid. Each type on such a
+/// loop is named, at its schema.
+pub fn refuse_in_place_cycles(types: &[TypeDef], sink: &mut Sink) {
+    let index: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name.as_str(), t)).collect();
+    for t in types {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<&str> = in_place_targets(t);
+        let mut loops = false;
+        while let Some(name) = todo.pop() {
+            if name == t.name {
+                loops = true;
+                break;
+            }
+            if seen.insert(name)
+                && let Some(next) = index.get(name)
+            {
+                todo.extend(in_place_targets(next));
+            }
+        }
+        if loops {
+            sink.error(
+                t.origin.clone(),
+                "the schema can only be read by reading itself again: its variants (or the \
+                 type it names) lead back to it with no member or item between, so a value \
+                 none of its other variants takes would be read without end; JSON Schema calls \
+                 such a schema invalid",
+            );
+        }
+    }
+}
+
+/// The types a value of `t` is read as in place: a union's variants, an alias's target
+/// (through `Option`), not a struct's members or a list's items.
+fn in_place_targets(t: &TypeDef) -> Vec<&str> {
+    fn named(ty: &TypeRef) -> Option<&str> {
+        match ty {
+            TypeRef::Named(n) => Some(n),
+            TypeRef::Nullable(inner) => named(inner),
+            _ => None,
+        }
+    }
+    match &t.kind {
+        TypeKind::OneOf(o) => o.variants.iter().filter_map(|v| named(&v.ty)).collect(),
+        TypeKind::Alias(ty, _) => named(ty).into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
 pub fn warn_decimals_in_unions(types: &[TypeDef], sink: &mut Sink) {
     let index: BTreeMap<&str, &TypeDef> = types.iter().map(|t| (t.name.as_str(), t)).collect();
     for t in types {
