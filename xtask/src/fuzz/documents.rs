@@ -343,6 +343,7 @@ pub(super) fn document(seed: u64) -> Value {
         };
         schemas.push((name.clone(), schema));
     }
+    break_in_place_loops(&mut schemas);
     let mut schemes: Vec<(String, Value)> = Vec::new();
     for _ in 0..g.rng.below(4) {
         let name = g.plain_name();
@@ -454,4 +455,99 @@ pub(super) fn document(seed: u64) -> Value {
         root.push(("components", obj(components)));
     }
     obj(root)
+}
+
+/// Turns each component that would reach itself in place (through `$ref`, `allOf`, `anyOf`,
+/// `oneOf` or `not`, no member or item between) into one that does not, by making the `$ref`
+/// that closes the loop a string: such a schema is invalid (reading a value none of its other
+/// branches takes never ends) and the generator refuses it, and the fuzzer makes valid
+/// documents only.
+fn break_in_place_loops(schemas: &mut [(String, Value)]) {
+    for i in 0..schemas.len() {
+        loop {
+            let mut direct = Vec::new();
+            in_place_refs(&schemas[i].1, &mut direct);
+            let name = schemas[i].0.clone();
+            let closing = direct
+                .into_iter()
+                .find(|target| reaches(schemas, target, &name));
+            match closing {
+                Some(target) => cut_in_place_ref(&mut schemas[i].1, &target),
+                None => break,
+            }
+        }
+    }
+}
+
+/// Whether `from` reaches `to` in place (`from` itself counts).
+fn reaches(schemas: &[(String, Value)], from: &str, to: &str) -> bool {
+    let mut seen: Vec<String> = Vec::new();
+    let mut todo = vec![from.to_string()];
+    while let Some(name) = todo.pop() {
+        if name == to {
+            return true;
+        }
+        if seen.contains(&name) {
+            continue;
+        }
+        if let Some((_, schema)) = schemas.iter().find(|(n, _)| *n == name) {
+            in_place_refs(schema, &mut todo);
+        }
+        seen.push(name);
+    }
+    false
+}
+
+/// The components a schema applies to the value it is given itself.
+fn in_place_refs(schema: &Value, out: &mut Vec<String>) {
+    let Value::Obj(entries) = schema else {
+        return;
+    };
+    for (key, value) in entries {
+        match (key.as_str(), value) {
+            ("$ref", Value::Str(reference)) => out.extend(component_of(reference)),
+            ("allOf" | "anyOf" | "oneOf", Value::Arr(items)) => {
+                items.iter().for_each(|item| in_place_refs(item, out))
+            }
+            ("not", not) => in_place_refs(not, out),
+            _ => {}
+        }
+    }
+}
+
+/// Replaces each in-place `$ref` to `target` with `{type: string}`.
+fn cut_in_place_ref(schema: &mut Value, target: &str) {
+    let Value::Obj(entries) = schema else {
+        return;
+    };
+    let points_at = entries.iter().any(|(k, v)| {
+        k == "$ref" && matches!(v, Value::Str(r) if component_of(r).as_deref() == Some(target))
+    });
+    if points_at {
+        *schema = Value::Obj(vec![("type".to_string(), s("string"))]);
+        return;
+    }
+    for (key, value) in entries.iter_mut() {
+        match (key.as_str(), value) {
+            ("allOf" | "anyOf" | "oneOf", Value::Arr(items)) => items
+                .iter_mut()
+                .for_each(|item| cut_in_place_ref(item, target)),
+            ("not", not) => cut_in_place_ref(not, target),
+            _ => {}
+        }
+    }
+}
+
+/// The component a `#/components/schemas/…` reference names (its pointer decoded: `~1`, `~0`,
+/// and the `%XX` the generator may write for the first character).
+fn component_of(reference: &str) -> Option<String> {
+    let pointer = reference.strip_prefix("#/components/schemas/")?;
+    let pointer = match pointer.strip_prefix('%') {
+        Some(rest) if rest.len() >= 2 => {
+            let byte = u8::from_str_radix(&rest[..2], 16).ok()?;
+            format!("{}{}", byte as char, &rest[2..])
+        }
+        _ => pointer.to_string(),
+    };
+    Some(pointer.replace("~1", "/").replace("~0", "~"))
 }
