@@ -696,14 +696,14 @@ pub(super) fn body_checks(
     let (own_ty, nullable) = b.check_ty_of_value();
     let own = constraint_checks(&quote!(value), &quote!("body"), own_ty, &b.constraints);
     let own = (!own.is_empty()).then(|| {
-        // Each layer that may be absent or `null` is looked into in turn.
-        let mut inner = quote!({ let out = &mut errors; #own });
-        if nullable {
-            inner = quote!({ if let Some(value) = value #inner });
-        }
-        if !present {
-            inner = quote!({ if let Some(value) = value #inner });
-        }
+        // Each layer that may be absent or `null` is looked into, both in one pattern
+        // (nested `if let`s are clippy's `collapsible_if`).
+        let inner = quote!({ let out = &mut errors; #own });
+        let inner = match (nullable, present) {
+            (false, true) => inner,
+            (true, false) => quote!({ if let Some(Some(value)) = value #inner }),
+            _ => quote!({ if let Some(value) = value #inner }),
+        };
         quote! {
             let value = &body;
             #inner

@@ -46,7 +46,13 @@ pub(super) fn one_of(
         .map(|v| {
             v.names_members.then(|| {
                 let t = rust_type(&v.ty, false);
-                quote!(crate::runtime::object::struct_variant::<#t>(&value))
+                let read = quote!(crate::runtime::object::struct_variant::<#t>(&value));
+                // A variant that holds its struct boxed (the struct contains the union).
+                if v.boxed {
+                    quote!(#read.map(|(v, all)| (Box::new(v), all)))
+                } else {
+                    read
+                }
             })
         })
         .collect();
