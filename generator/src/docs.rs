@@ -40,25 +40,32 @@ pub fn link_bare_urls(lines: &[String]) -> Vec<String> {
     lines
         .iter()
         .map(|line| {
-            let rest = line.trim_start();
-            let marker: String = rest
-                .chars()
-                .take_while(|c| *c == '`' || *c == '~')
-                .collect();
-            if marker.len() >= 3 {
-                match &fence {
-                    Some(open) if marker.starts_with(open.as_str()) => fence = None,
-                    None => fence = Some(marker),
-                    _ => {}
-                }
-                return line.clone();
-            }
-            if fence.is_some() || !line.contains("://") {
+            if follow_fence(line, &mut fence) || fence.is_some() || !line.contains("://") {
                 return line.clone();
             }
             link_line(line)
         })
         .collect()
+}
+
+/// Follows the fences of doc lines read in order: `fence` is the open fence's marker (three or
+/// more backticks or tildes), `None` outside code. True when `line` opens or closes one (or is
+/// a fence line inside another).
+pub(crate) fn follow_fence(line: &str, fence: &mut Option<String>) -> bool {
+    let marker: String = line
+        .trim_start()
+        .chars()
+        .take_while(|c| *c == '`' || *c == '~')
+        .collect();
+    if marker.len() < 3 {
+        return false;
+    }
+    match fence {
+        Some(open) if marker.starts_with(open.as_str()) => *fence = None,
+        None => *fence = Some(marker),
+        Some(_) => {}
+    }
+    true
 }
 
 fn link_line(line: &str) -> String {

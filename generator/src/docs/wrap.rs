@@ -14,20 +14,7 @@ pub type FenceState = Option<String>;
 /// The doc line `line` (` text`, with the space `///` is followed by, or empty) as lines of at
 /// most `width` characters where it can be broken; `fence` follows the file's fences.
 pub fn wrap(line: &str, width: usize, fence: &mut FenceState) -> Vec<String> {
-    let content = line.trim_start();
-    let marker: String = content
-        .chars()
-        .take_while(|c| *c == '`' || *c == '~')
-        .collect();
-    if marker.len() >= 3 {
-        match fence {
-            Some(open) if marker.starts_with(open.as_str()) => *fence = None,
-            None => *fence = Some(marker),
-            Some(_) => {}
-        }
-        return vec![line.to_string()];
-    }
-    if fence.is_some() || line.chars().count() <= width {
+    if super::follow_fence(line, fence) || fence.is_some() || line.chars().count() <= width {
         return vec![line.to_string()];
     }
     let Some((lead, continuation, text)) = container(line) else {
