@@ -101,71 +101,26 @@ impl Validate for PetStatus {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// An animal to add (the request body of `createPet`). Unknown fields are ignored.
-///
-/// Schema: `/components/schemas/NewPet`.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NewPet {
-    /// The animal's name.
-    pub name: String,
-    /// Identifier of the category the animal belongs to. The Category resource itself is not shown
-    /// by the interface.
-    #[serde(rename = "categoryId")]
-    pub category_id: i64,
-    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in
-    /// the pending state. `sold`: the animal is sold. Transitions between states are not shown by
-    /// the interface; the status can be supplied when an animal is added, and no operation changes
-    /// the status of an existing animal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<PetStatus>,
-}
-
-#[cfg(feature = "pets")]
-impl crate::runtime::object::Object for NewPet {
-    const NAME: &'static str = "NewPet";
-
-    const FIELDS: &'static [&'static str] = &["name", "categoryId", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            "categoryId" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        let mut category_id = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(1) => object::field(&mut map, &mut category_id, "categoryId")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::required(name, "name")?,
-            category_id: object::required(category_id, "categoryId")?,
-            status,
-        })
-    }
-}
-
-#[cfg(feature = "pets")]
-impl<'de> Deserialize<'de> for NewPet {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// An animal to add (the request body of `createPet`). Unknown fields are ignored.
+    ///
+    /// Schema: `/components/schemas/NewPet`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct NewPet {
+        /// The animal's name.
+        #[json("name", required)]
+        pub name: String,
+        /// Identifier of the category the animal belongs to. The Category resource itself is not
+        /// shown by the interface.
+        #[json("categoryId", required)]
+        pub category_id: i64,
+        /// Availability of an animal. `available`: the animal is available. `pending`: the animal
+        /// is in the pending state. `sold`: the animal is sold. Transitions between states are not
+        /// shown by the interface; the status can be supplied when an animal is added, and no
+        /// operation changes the status of an existing animal.
+        #[json("status", optional_not_null)]
+        pub status: Option<PetStatus>,
     }
 }
 
@@ -193,78 +148,30 @@ impl Validate for NewPet {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// An animal as returned by the service: every field of `NewPet` plus the `id` the service assigned
-/// on creation. `status` is optional, as in `NewPet`, and has no default.
-///
-/// Schema: `/components/schemas/Pet`.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Pet {
-    /// The animal's name.
-    pub name: String,
-    /// Identifier of the category the animal belongs to. The Category resource itself is not shown
-    /// by the interface.
-    #[serde(rename = "categoryId")]
-    pub category_id: i64,
-    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in
-    /// the pending state. `sold`: the animal is sold. Transitions between states are not shown by
-    /// the interface; the status can be supplied when an animal is added, and no operation changes
-    /// the status of an existing animal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<PetStatus>,
-    /// Unique identifier, assigned by the service on creation.
-    pub id: i64,
-}
-
-#[cfg(feature = "pets")]
-impl crate::runtime::object::Object for Pet {
-    const NAME: &'static str = "Pet";
-
-    const FIELDS: &'static [&'static str] = &["name", "categoryId", "status", "id"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            "categoryId" => Some(1),
-            "status" => Some(2),
-            "id" => Some(3),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        let mut category_id = None;
-        let mut status = None;
-        let mut id = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(1) => object::field(&mut map, &mut category_id, "categoryId")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(3) => object::field(&mut map, &mut id, "id")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::required(name, "name")?,
-            category_id: object::required(category_id, "categoryId")?,
-            status,
-            id: object::required(id, "id")?,
-        })
-    }
-}
-
-#[cfg(feature = "pets")]
-impl<'de> Deserialize<'de> for Pet {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// An animal as returned by the service: every field of `NewPet` plus the `id` the service
+    /// assigned on creation. `status` is optional, as in `NewPet`, and has no default.
+    ///
+    /// Schema: `/components/schemas/Pet`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Pet {
+        /// The animal's name.
+        #[json("name", required)]
+        pub name: String,
+        /// Identifier of the category the animal belongs to. The Category resource itself is not
+        /// shown by the interface.
+        #[json("categoryId", required)]
+        pub category_id: i64,
+        /// Availability of an animal. `available`: the animal is available. `pending`: the animal
+        /// is in the pending state. `sold`: the animal is sold. Transitions between states are not
+        /// shown by the interface; the status can be supplied when an animal is added, and no
+        /// operation changes the status of an existing animal.
+        #[json("status", optional_not_null)]
+        pub status: Option<PetStatus>,
+        /// Unique identifier, assigned by the service on creation.
+        #[json("id", required)]
+        pub id: i64,
     }
 }
 
@@ -305,65 +212,23 @@ pub type Pets = Vec<Pet>;
 /// Schema: `/components/schemas/Orders`.
 #[cfg(feature = "store")]
 pub type Orders = Vec<serde_json::Map<String, serde_json::Value>>;
-
-/// The body of every error response.
-///
-/// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Error {
-    /// Machine-readable error code. Values we use: `bad_request`, `unauthorized`, `not_found`,
-    /// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `rate_limited`,
-    /// `banned`, `internal`.
-    pub code: String,
-    /// Human-readable description of the error.
-    pub message: String,
-    /// The HTTP status code of the response.
-    pub status: i32,
-}
-
-impl crate::runtime::object::Object for Error {
-    const NAME: &'static str = "Error";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Error {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// The body of every error response.
+    ///
+    /// Schema: `/components/schemas/Error`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Error {
+        /// Machine-readable error code. Values we use: `bad_request`, `unauthorized`, `not_found`,
+        /// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `rate_limited`,
+        /// `banned`, `internal`.
+        #[json("code", required)]
+        pub code: String,
+        /// Human-readable description of the error.
+        #[json("message", required)]
+        pub message: String,
+        /// The HTTP status code of the response.
+        #[json("status", required)]
+        pub status: i32,
     }
 }
 

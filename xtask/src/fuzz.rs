@@ -1,4 +1,4 @@
-//! `cargo xtask fuzz [--seeds N] [--start S] [--batch B]`: random valid documents in, both
+//! `cargo xtask fuzz [--seeds N] [--start S] [--batch B] | --print SEED`: random valid documents in, both
 //! crates generated and checked by clippy, every failure reduced to a small document.
 //!
 //! Each seed makes one document (a small xorshift generator, deterministic by seed) that
@@ -13,8 +13,9 @@
 //! workspace (`target/fuzz/ws`) and checked by ONE `cargo clippy --workspace --keep-going`
 //! with the corpus command's target directory, so dependencies are built once for both.
 //!
-//! A failure is a generator panic, a generator error on a valid document, a crate that does
-//! not compile, or any rustc or clippy warning. Each is reduced (nodes of the document removed
+//! A failure is a generator panic, a generator error on a valid document, a generation that
+//! takes over a minute (kept whole, not reduced), a crate that does not compile, or any rustc
+//! or clippy warning. Each is reduced (nodes of the document removed
 //! while the failure stays the same, the candidates of a round checked together) and written
 //! to `tests/fuzz/seed-N.json`. Every document kept there is checked again on every run, so
 //! once fixed, a failure stays fixed.
@@ -51,6 +52,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--start" => start = number("--start")?,
             "--batch" => batch = number("--batch")?.max(1) as usize,
             "--shared-target" => shared_target = true,
+            // One seed's document on standard output, to look at or to generate by hand.
+            "--print" => {
+                print!("{}", document(number("--print")?).render());
+                return Ok(());
+            }
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -130,8 +136,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
         let Some(seed) = case.seed else {
             continue;
         };
-        eprintln!("fuzz: reducing seed {seed} ({})", failure.signature);
-        let small = reduce(&root, &ws, &build, seed, &case.text, &failure.signature)?;
+        // A document that takes too long is kept whole: each candidate of a reduction could
+        // take as long again.
+        let small = if failure.signature == TOO_LONG {
+            case.text.clone()
+        } else {
+            eprintln!("fuzz: reducing seed {seed} ({})", failure.signature);
+            reduce(&root, &ws, &build, seed, &case.text, &failure.signature)?
+        };
         fs::create_dir_all(&kept_dir)
             .map_err(|e| format!("cannot create {}: {e}", kept_dir.display()))?;
         let path = kept_dir.join(format!("seed-{seed}.json"));
@@ -269,6 +281,14 @@ fn build_failure(side: &str, b: &CrateBuild, stderr: &str) -> Option<Failure> {
 }
 
 /// Generates a case's files; a panic or an error on a valid document is a failure.
+/// How long one document may take to generate: the corpus's largest take seconds, so a
+/// minute is a blow-up in the generator (seed 109, a type recursing through two required
+/// members, once took minutes and gigabytes), not a slow machine.
+const GENERATE_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The signature of a generation that took longer than [`GENERATE_LIMIT`].
+const TOO_LONG: &str = "generate: too long";
+
 fn generate(case: &Case) -> Result<BTreeMap<String, String>, Failure> {
     let options = apigen::Options {
         api_name: None,
@@ -282,7 +302,22 @@ fn generate(case: &Case) -> Result<BTreeMap<String, String>, Failure> {
         without_tag_features: false,
     };
     let text = case.text.clone();
-    let result = std::panic::catch_unwind(move || apigen::generate(&text, &options));
+    // On a thread of its own, so that a generation that does not end is a finding rather
+    // than a run that never ends (the thread is left to the process's exit).
+    let (sent, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let result = std::panic::catch_unwind(move || apigen::generate(&text, &options));
+        let _ = sent.send(result);
+    });
+    let Ok(result) = received.recv_timeout(GENERATE_LIMIT) else {
+        return Err(Failure {
+            signature: TOO_LONG.into(),
+            summary: format!(
+                "the generator took over {} s (the corpus's largest documents take seconds)",
+                GENERATE_LIMIT.as_secs()
+            ),
+        });
+    };
     match result {
         Ok(Ok(output)) => Ok(output.files),
         Ok(Err(diagnostics)) => {

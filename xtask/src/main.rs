@@ -101,10 +101,12 @@ cargo xtask fuzz [--seeds N] [--start S] [--batch B] [--shared-target]
     constructs the generator supports with names from the adversarial list; both crates of
     each generated and checked by one `cargo clippy --keep-going` per batch of B seeds
     (default 50; throwaway workspace target/fuzz/ws). Fails on a panic, an error on a valid
-    document, a crate that does not compile or any warning; each failing seed is reduced to
-    a small document written to tests/fuzz/seed-N.json, and every document kept there is
-    checked again on every run. --shared-target: as corpus's (target/, the repository's dev
+    document, a generation over a minute, a crate that does not compile or any warning; each
+    failing seed is reduced to a small document written to tests/fuzz/seed-N.json (one over
+    a minute is kept whole), and every document kept there is checked again on every run. --shared-target: as corpus's (target/, the repository's dev
     profile).
+cargo xtask fuzz --print SEED
+    That seed's document on standard output (to read it, or generate it by hand).
 cargo xtask mutants [--ci] [--group NAME] [--file SUBSTR] [--timeout SECS]
     Mutation testing (cargo-mutants; install: cargo install cargo-mutants --locked) of the
     runtime and generator files that carry auth, rate limits, retries, deprecation, problems

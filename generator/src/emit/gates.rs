@@ -13,8 +13,8 @@ use crate::ir::Feature;
 ///
 /// The items are told apart on the tokens, without parsing them (parsing every type of a
 /// large document again cost half the generator's time): an item is its attributes, then
-/// everything to its first `;` or `{…}` at the top level, or to its `;` for the kinds that
-/// hold a value (`const`, `static`, `type`, `use`).
+/// everything to its first `;` or `{…}` at the top level (a macro call's braces included), or
+/// to its `;` for the kinds that hold a value (`const`, `static`, `type`, `use`).
 pub fn items(items: TokenStream, features: Option<&[String]>) -> TokenStream {
     let Some(cfg) = cfg(features) else {
         return items;
@@ -58,9 +58,14 @@ pub fn items(items: TokenStream, features: Option<&[String]>) -> TokenStream {
                     valued = Some(false);
                 }
             }
+            // A macro call in braces (`object::json! { … }`) is an item of its own.
+            let called = matches!(item.last(), Some(TokenTree::Punct(p)) if p.as_char() == '!');
             let ends = match &token {
                 TokenTree::Punct(p) => p.as_char() == ';',
-                TokenTree::Group(g) => g.delimiter() == Delimiter::Brace && valued == Some(false),
+                TokenTree::Group(g) => {
+                    g.delimiter() == Delimiter::Brace
+                        && (valued == Some(false) || (valued.is_none() && called))
+                }
                 _ => false,
             };
             item.push(token);

@@ -380,7 +380,11 @@ fn print_items(tokens: &[proc_macro2::TokenTree]) -> syn::Result<String> {
             } else {
                 vec![input.parse::<syn::Item>()?]
             };
-            if !(items.is_empty() && attrs.is_empty()) {
+            if let [syn::Item::Macro(call)] = items.as_slice()
+                && let Some(printed) = print_item_macro(call)
+            {
+                text.push_str(&printed);
+            } else if !(items.is_empty() && attrs.is_empty()) {
                 text.push_str(&prettyplease::unparse(&syn::File {
                     shebang: None,
                     frontmatter: None,
@@ -395,6 +399,36 @@ fn print_items(tokens: &[proc_macro2::TokenTree]) -> syn::Result<String> {
     };
     print.parse2(tokens.iter().cloned().collect())?;
     Ok(text)
+}
+
+/// A macro call in braces whose body is one item (the runtime's `object::json! { struct … }`),
+/// printed with its item formatted as an item, indented inside the braces: prettyplease prints
+/// a macro's body as a run of tokens, without line breaks.
+fn print_item_macro(call: &syn::ItemMacro) -> Option<String> {
+    if !matches!(call.mac.delimiter, syn::MacroDelimiter::Brace(_)) || call.ident.is_some() {
+        return None;
+    }
+    let body: syn::Item = syn::parse2(call.mac.tokens.clone()).ok()?;
+    let mut empty = call.clone();
+    empty.mac.tokens = TokenStream::new();
+    let file = |item| syn::File {
+        shebang: None,
+        frontmatter: None,
+        attrs: Vec::new(),
+        items: vec![item],
+    };
+    let head = prettyplease::unparse(&file(syn::Item::Macro(empty)));
+    let head = head.trim_end().strip_suffix("{}")?;
+    let mut out = format!("{head}{{\n");
+    for line in prettyplease::unparse(&file(body)).lines() {
+        if !line.is_empty() {
+            out.push_str("    ");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    Some(out)
 }
 
 /// A `serde_json::Value` as a Rust expression of type `ty` (for defaults).

@@ -168,10 +168,7 @@ fn shape(ty: &TypeRef, types: &BTreeMap<&str, &TypeDef>) -> Option<ErrorBody> {
     if matches!(ty, TypeRef::Json | TypeRef::JsonObject) {
         return None;
     }
-    let maker = Maker {
-        types,
-        examples: false,
-    };
+    let maker = Maker::new(types, false);
     let template = maker.value(ty, &Constraints::default(), 0);
     let mut body = ErrorBody {
         rust: String::new(),

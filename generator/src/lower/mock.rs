@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Number, Value};
+use std::cell::RefCell;
 
 use crate::ir::{
     BodyKind, Bound, Constraints, MockAnswer, Operation, Status, TypeDef, TypeKind, TypeRef,
@@ -58,7 +59,7 @@ fn answer(op: &Operation, types: &BTreeMap<&str, &TypeDef>) -> MockAnswer {
         None => Vec::new(),
         Some(body) => {
             let made = |examples| {
-                let maker = Maker { types, examples };
+                let maker = Maker::new(types, examples);
                 match &body.kind {
                     BodyKind::Json(t) | BodyKind::Form(t) | BodyKind::Multipart { ty: t, .. } => {
                         maker.value(t, &Constraints::default(), 0)
@@ -92,13 +93,7 @@ fn answer(op: &Operation, types: &BTreeMap<&str, &TypeDef>) -> MockAnswer {
     let headers = response
         .headers
         .iter()
-        .map(|h| {
-            Maker {
-                types,
-                examples: false,
-            }
-            .value(&h.ty, &h.constraints, 0)
-        })
+        .map(|h| Maker::new(types, false).value(&h.ty, &h.constraints, 0))
         .collect();
     MockAnswer {
         response: Some(index),
@@ -114,6 +109,40 @@ pub(super) struct Maker<'a> {
     pub(super) types: &'a BTreeMap<&'a str, &'a TypeDef>,
     /// Use the schemas' own examples where they have one.
     pub(super) examples: bool,
+    /// The named types being made, outermost first, each with the depth it was entered at.
+    /// Past [`SHALLOW`] a value holds its required members only, so a type entered there and
+    /// met again below itself recurses through required members: that value is `null`, and a
+    /// union takes a variant that does not lead there. Without it a type that recurses
+    /// through two required members (a tree whose nodes hold two nodes) cost two values to
+    /// the power of the depth ([`DEEPEST`]): minutes and gigabytes.
+    pub(super) making: RefCell<Vec<(String, usize)>>,
+}
+
+impl<'a> Maker<'a> {
+    pub(super) fn new(types: &'a BTreeMap<&'a str, &'a TypeDef>, examples: bool) -> Self {
+        Maker {
+            types,
+            examples,
+            making: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Whether `name` was entered past [`SHALLOW`] and is still being made.
+    fn recursing(&self, name: &str) -> bool {
+        self.making
+            .borrow()
+            .iter()
+            .any(|(m, depth)| m == name && *depth >= SHALLOW)
+    }
+
+    /// Whether a value of `ty` would start with a type [`Maker::recursing`].
+    fn leads_back(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Named(name) => self.recursing(name),
+            TypeRef::Nullable(inner) => self.leads_back(inner),
+            _ => false,
+        }
+    }
 }
 
 impl Maker<'_> {
@@ -198,6 +227,16 @@ impl Maker<'_> {
         let Some(def) = self.types.get(name) else {
             return Value::Null;
         };
+        if self.recursing(name) {
+            return Value::Null;
+        }
+        self.making.borrow_mut().push((name.to_owned(), depth));
+        let value = self.made(def, c, depth);
+        self.making.borrow_mut().pop();
+        value
+    }
+
+    fn made(&self, def: &TypeDef, c: &Constraints, depth: usize) -> Value {
         if self.examples
             && let Some(example) = &def.example
         {
@@ -213,9 +252,20 @@ impl Maker<'_> {
                 self.value(inner, &both, depth)
             }
             TypeKind::OneOf(one) => {
-                // With a discriminator, a variant it names, with its tag.
+                // With a discriminator, a variant it names, with its tag: the first that does
+                // not lead back to a type recursing through required members, where there is one.
+                let ends = |i: &usize| {
+                    one.variants
+                        .get(*i)
+                        .is_some_and(|v| !self.leads_back(&v.ty))
+                };
                 let (index, tag) = match &one.discriminator {
-                    Some(d) => match d.mapping.first() {
+                    Some(d) => match d
+                        .mapping
+                        .iter()
+                        .find(|(_, i)| ends(i))
+                        .or(d.mapping.first())
+                    {
                         Some((wire, i)) => {
                             let tag = match d.integer_tag(wire) {
                                 Some(n) => Value::from(n),
@@ -225,7 +275,7 @@ impl Maker<'_> {
                         }
                         None => (0, None),
                     },
-                    None => (0, None),
+                    None => ((0..one.variants.len()).find(ends).unwrap_or(0), None),
                 };
                 let Some(variant) = one.variants.get(index) else {
                     return Value::Null;

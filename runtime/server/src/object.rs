@@ -152,30 +152,171 @@ impl<'de, V> Visitor<'de> for &Exact<V> {
 }
 
 /// A required property's value; when it was absent, what its type reads from absence (an
-/// `Option` reads `None`), else `missing field`.
+/// `Option` reads `None`), else `missing field`. Kept for crates generated before structs
+/// were declared ([`json!`] calls [`take::required`]), which print calls to it.
 #[inline]
 pub fn required<'de, V: Deserialize<'de>, E: de::Error>(
     slot: Option<V>,
     name: &'static str,
 ) -> Result<V, E> {
-    match slot {
-        Some(value) => Ok(value),
-        None => V::deserialize(Missing(name, PhantomData)),
-    }
+    take::required(slot, name)
 }
 
-/// An optional property that takes `null` as absence (the client's, tolerant of what
-/// servers send): absent and `null` are both `None`.
+/// An optional property that takes `null` as absence: absent and `null` are both `None`.
+/// Kept for crates generated before structs were declared.
 #[inline]
 pub fn optional<V>(slot: Option<Option<V>>) -> Option<V> {
     slot.flatten()
 }
 
 /// A required property's value, whatever its type: absent is `missing field`, also for a
-/// nullable property (`Option<T>`, whose `null` is `None`).
+/// nullable property. Kept for crates generated before structs were declared.
 #[inline]
 pub fn present<V, E: de::Error>(slot: Option<V>, name: &'static str) -> Result<V, E> {
-    slot.ok_or_else(|| de::Error::missing_field(name))
+    take::required_nullable(slot, name)
+}
+
+/// A field's value taken from its slot at the object's end, by how [`json!`] declares its
+/// property (one function per way, named as the declaration names it). The error type is
+/// the map's, given by the caller (`take::required::<_, A::Error>`).
+pub mod take {
+    use super::{Missing, PhantomData};
+    use serde::Deserialize;
+    use serde::de::Error;
+
+    /// A required property's value; when it was absent, what its type reads from absence (an
+    /// `Option` reads `None`), else `missing field`.
+    #[inline]
+    pub fn required<'de, V: Deserialize<'de>, E: Error>(
+        slot: Option<V>,
+        name: &'static str,
+    ) -> Result<V, E> {
+        match slot {
+            Some(value) => Ok(value),
+            None => V::deserialize(Missing(name, PhantomData)),
+        }
+    }
+
+    /// A required property's value, whatever its type: absent is `missing field`, also for a
+    /// nullable property (`Option<T>`, whose `null` is `None`).
+    #[inline]
+    pub fn required_nullable<V, E: Error>(slot: Option<V>, name: &'static str) -> Result<V, E> {
+        slot.ok_or_else(|| E::missing_field(name))
+    }
+
+    /// An optional property that takes `null` as absence (the client's, tolerant of what
+    /// servers send): absent and `null` are both `None`.
+    #[inline]
+    pub fn optional<V, E>(slot: Option<Option<V>>, _name: &'static str) -> Result<Option<V>, E> {
+        Ok(slot.flatten())
+    }
+
+    /// An optional nullable property: absent (`None`), `null` (`Some(None)`, the slot holding
+    /// what `null` read as) and a value kept apart.
+    #[inline]
+    pub fn optional_nullable<V, E>(slot: Option<V>, _name: &'static str) -> Result<Option<V>, E> {
+        Ok(slot)
+    }
+
+    /// An optional property whose `null` its type read (refused, unless the type takes it).
+    #[inline]
+    pub fn optional_not_null<V, E>(slot: Option<V>, _name: &'static str) -> Result<Option<V>, E> {
+        Ok(slot)
+    }
+}
+
+/// How many members a field writes (0 or 1), by how [`json!`] declares its property: an
+/// optional one is left out when `None`.
+pub mod count {
+    /// Always written.
+    #[inline]
+    pub fn required<V>(_value: &V) -> usize {
+        1
+    }
+
+    /// Always written (`null` for `None`).
+    #[inline]
+    pub fn required_nullable<V>(_value: &V) -> usize {
+        1
+    }
+
+    /// Written when set.
+    #[inline]
+    pub fn optional<V>(value: &Option<V>) -> usize {
+        usize::from(value.is_some())
+    }
+
+    /// Written when set (`null` for `Some(None)`).
+    #[inline]
+    pub fn optional_nullable<V>(value: &Option<V>) -> usize {
+        usize::from(value.is_some())
+    }
+
+    /// Written when set.
+    #[inline]
+    pub fn optional_not_null<V>(value: &Option<V>) -> usize {
+        usize::from(value.is_some())
+    }
+}
+
+/// Writes a field as its member, by how [`json!`] declares its property: an optional one
+/// is left out (`skip_field`) when `None`.
+pub mod write {
+    use serde::Serialize;
+    use serde::ser::SerializeStruct;
+
+    /// Always written.
+    #[inline]
+    pub fn required<S: SerializeStruct, V: Serialize>(
+        out: &mut S,
+        name: &'static str,
+        value: &V,
+    ) -> Result<(), S::Error> {
+        out.serialize_field(name, value)
+    }
+
+    /// Always written (`null` for `None`).
+    #[inline]
+    pub fn required_nullable<S: SerializeStruct, V: Serialize>(
+        out: &mut S,
+        name: &'static str,
+        value: &V,
+    ) -> Result<(), S::Error> {
+        out.serialize_field(name, value)
+    }
+
+    /// Written when set.
+    #[inline]
+    pub fn optional<S: SerializeStruct, V: Serialize>(
+        out: &mut S,
+        name: &'static str,
+        value: &Option<V>,
+    ) -> Result<(), S::Error> {
+        match value {
+            Some(value) => out.serialize_field(name, value),
+            None => out.skip_field(name),
+        }
+    }
+
+    /// Written when set (`null` for `Some(None)`).
+    #[inline]
+    pub fn optional_nullable<S: SerializeStruct, V: Serialize>(
+        out: &mut S,
+        name: &'static str,
+        value: &Option<V>,
+    ) -> Result<(), S::Error> {
+        optional(out, name, value)
+    }
+
+    /// Written when set.
+    #[inline]
+    pub fn optional_not_null<S: SerializeStruct, V: Serialize>(
+        out: &mut S,
+        name: &'static str,
+        value: &Option<V>,
+    ) -> Result<(), S::Error> {
+        optional(out, name, value)
+    }
 }
 
 /// Reads a property name as its index in `T::FIELDS` (`None`: not one of them).
@@ -235,3 +376,182 @@ impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
         unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
+
+/// Declares a generated struct and how it is read from and written to a JSON object: the
+/// struct as written (its docs, derives and fields), each field's doc comment followed by
+/// `#[json("property", how)]`, where `how` says how the property is read:
+///
+/// - `required`: must be present (absent: `missing field`, unless the field's type reads
+///   absence, as an `Option` does);
+/// - `required_nullable`: must be present, `null` allowed (`None`);
+/// - `optional`: may be absent; `null` reads as absent (the client, tolerant of what servers
+///   send);
+/// - `optional_nullable`: may be absent (`None`), `null` (`Some(None)`) or a value, kept apart;
+/// - `optional_not_null`: may be absent; `null` is refused unless the type reads it (the
+///   server, where the schema does not allow it);
+///
+/// and `, exact(FORMAT)` after it reads a string with one of [`formats`](super::formats)'
+/// readers (the server's `date-time`, `date`, `uuid`). An optional property is left out when
+/// `None`. `#[json(deny_unknown_fields)]` first refuses properties the struct does not name.
+///
+/// ```ignore
+/// object::json! {
+///     /// An animal.
+///     #[derive(Debug, Clone, PartialEq)]
+///     pub struct Pet {
+///         /// The animal's name.
+///         #[json("name", required)]
+///         pub name: String,
+///         #[json("categoryId", optional)]
+///         pub category_id: Option<i64>,
+///     }
+/// }
+/// ```
+///
+/// It expands to the struct, its [`Object`] impl (the reader), `Deserialize` through
+/// [`deserialize`] and `Serialize`: what serde's derives would print for every struct is
+/// written once here, and a generated struct is its fields and their properties. The expansion
+/// names the runtime as the generated crate does, `crate::runtime` (a dependency re-exported
+/// under that name, or the runtime's files vendored as that module).
+#[doc(hidden)]
+#[macro_export]
+// `crate::runtime`, not `$crate`: the runtime as the calling crate names it (when vendored,
+// `$crate` is the generated crate, whose runtime is its `runtime` module).
+#[allow(clippy::crate_in_macro_def)]
+macro_rules! __apigen_json_object {
+    (#[json(deny_unknown_fields)] $($item:tt)*) => {
+        $crate::__apigen_json_object!(@struct true; $($item)*);
+    };
+    (@struct $deny:literal; $(#[$attr:meta])* $vis:vis struct $name:ident {}) => {
+        $(#[$attr])*
+        $vis struct $name {}
+
+        const _: () = {
+            impl crate::runtime::object::Object for $name {
+                const NAME: &'static str = stringify!($name);
+                const FIELDS: &'static [&'static str] = &[];
+                const DENY_UNKNOWN: bool = $deny;
+
+                fn index(_name: &str) -> Option<usize> {
+                    None
+                }
+
+                fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+                    // Skips (or refuses) every member, and says `None` at the end.
+                    match crate::runtime::object::next_field::<Self, _>(&mut map)? {
+                        Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`, which is empty"),
+                        None => Ok(Self {}),
+                    }
+                }
+            }
+
+            impl<'de> serde::Deserialize<'de> for $name {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    crate::runtime::object::deserialize(deserializer)
+                }
+            }
+
+            impl serde::Serialize for $name {
+                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    use serde::ser::SerializeStruct;
+                    serializer.serialize_struct(stringify!($name), 0)?.end()
+                }
+            }
+        };
+    };
+    (@struct $deny:literal;
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $doc:literal])*
+                $(#[deprecated $($deprecated:tt)*])?
+                #[json($wire:literal, $mode:ident $(, exact($format:ident))?)]
+                $field_vis:vis $field:ident: $ty:ty,
+            )*
+        }
+    ) => {
+        $(#[$attr])*
+        $vis struct $name {
+            $(
+                $(#[doc = $doc])*
+                $(#[deprecated $($deprecated)*])?
+                $field_vis $field: $ty,
+            )*
+        }
+
+        // The fields' indices in `FIELDS` are their places in `__Field`, named through `__At`'s
+        // constants so that `read` matches on them as numbers. (Underscored: the expansion's
+        // names meet the generated crate's, and a schema may well be called `Field`.)
+        #[allow(deprecated, non_camel_case_types, non_upper_case_globals, clippy::disallowed_names)]
+        const _: () = {
+            enum __Field {
+                $($field,)*
+            }
+            struct __At;
+            impl __At {
+                $(const $field: usize = __Field::$field as usize;)*
+            }
+
+            impl crate::runtime::object::Object for $name {
+                const NAME: &'static str = stringify!($name);
+                const FIELDS: &'static [&'static str] = &[$($wire),*];
+                const DENY_UNKNOWN: bool = $deny;
+
+                fn index(name: &str) -> Option<usize> {
+                    match name {
+                        $($wire => Some(__At::$field),)*
+                        _ => None,
+                    }
+                }
+
+                // Inlined into the runtime's visitor, the struct is built where its caller
+                // keeps it rather than copied out of each call.
+                #[inline]
+                fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+                    $(let mut $field = None;)*
+                    while let Some(index) = crate::runtime::object::next_field::<Self, _>(&mut map)? {
+                        match index {
+                            $(__At::$field => $crate::__apigen_json_object!(
+                                @read map $field $wire $(exact($format))?
+                            ),)*
+                            _ => unreachable!("`next_field` numbers the fields of `FIELDS`"),
+                        }
+                    }
+                    Ok(Self {
+                        $($field: crate::runtime::object::take::$mode::<_, A::Error>($field, $wire)?,)*
+                    })
+                }
+            }
+
+            impl<'de> serde::Deserialize<'de> for $name {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    crate::runtime::object::deserialize(deserializer)
+                }
+            }
+
+            impl serde::Serialize for $name {
+                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    use serde::ser::SerializeStruct;
+                    let len = 0 $(+ crate::runtime::object::count::$mode(&self.$field))*;
+                    let mut out = serializer.serialize_struct(stringify!($name), len)?;
+                    $(crate::runtime::object::write::$mode(&mut out, $wire, &self.$field)?;)*
+                    out.end()
+                }
+            }
+        };
+    };
+    (@read $map:ident $field:ident $wire:literal) => {
+        crate::runtime::object::field(&mut $map, &mut $field, $wire)?
+    };
+    (@read $map:ident $field:ident $wire:literal exact($format:ident)) => {
+        crate::runtime::object::field_exact(
+            &mut $map, &mut $field, $wire, &crate::runtime::formats::$format,
+        )?
+    };
+    ($($item:tt)*) => {
+        $crate::__apigen_json_object!(@struct false; $($item)*);
+    };
+}
+
+#[doc(inline)]
+pub use crate::__apigen_json_object as json;

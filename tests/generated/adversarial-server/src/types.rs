@@ -23,83 +23,47 @@ use crate::runtime::validate::Violations;
 use serde::Deserialize;
 use serde::Serialize;
 
-/// Descriptions in every Markdown shape clippy's doc lints look at (issue 17):
-/// a list whose items run on
-/// - without indentation,
-///   like this
-/// - or with too much
-///   like this
-///   - nested
-///     lazily
-///
-/// > a quote
-/// > running on
-///
-/// Code, never a doctest:
-///
-/// ```text
-/// let x: u8 = 300;
-/// ```
-///
-/// ```text
-/// fn main() { broken
-/// ```
-///
-/// ```text
-/// A tab, a
-/// ```
-/// carriage return, and a fence left open:
-/// ```text
-/// let y = ;
-/// ```
-///
-/// Schema: `/components/schemas/Markdown`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Markdown {
-    /// Values:
-    /// 1. first
-    ///    continued
-    /// 2. second
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub listed: Option<String>,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for Markdown {
-    const NAME: &'static str = "Markdown";
-
-    const FIELDS: &'static [&'static str] = &["listed"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "listed" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut listed = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut listed, "listed")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { listed })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Markdown {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Descriptions in every Markdown shape clippy's doc lints look at (issue 17):
+    /// a list whose items run on
+    /// - without indentation,
+    ///   like this
+    /// - or with too much
+    ///   like this
+    ///   - nested
+    ///     lazily
+    ///
+    /// > a quote
+    /// > running on
+    ///
+    /// Code, never a doctest:
+    ///
+    /// ```text
+    /// let x: u8 = 300;
+    /// ```
+    ///
+    /// ```text
+    /// fn main() { broken
+    /// ```
+    ///
+    /// ```text
+    /// A tab, a
+    /// ```
+    /// carriage return, and a fence left open:
+    /// ```text
+    /// let y = ;
+    /// ```
+    ///
+    /// Schema: `/components/schemas/Markdown`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Markdown {
+        /// Values:
+        /// 1. first
+        ///    continued
+        /// 2. second
+        #[json("listed", optional_not_null)]
+        pub listed: Option<String>,
     }
 }
 
@@ -117,172 +81,48 @@ impl Validate for Markdown {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Takes the prelude's `Result`; checked, so its `Validate` has a body.
-///
-/// Schema: `/components/schemas/Result`.
 #[cfg(any(feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Result2 {
-    pub r#type: String,
-    #[serde(rename = "self")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub self_: Option<String>,
-    #[serde(rename = "Self")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub self_2: Option<String>,
-    #[serde(rename = "crate")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub crate_: Option<i64>,
-    #[serde(rename = "super")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub super_: Option<bool>,
-    pub value: i32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pointer: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub out: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub serializer: Option<Option<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deserializer: Option<String>,
-    #[serde(rename = "r#type")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub r_type: Option<String>,
-    #[serde(rename = "Option")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub option: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ok: Option<Ok>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub err: Option<Err>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub some: Option<Some>,
-    /// No properties at all.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub none: Option<None>,
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl crate::runtime::object::Object for Result2 {
-    const NAME: &'static str = "Result2";
-
-    const FIELDS: &'static [&'static str] = &[
-        "type",
-        "self",
-        "Self",
-        "crate",
-        "super",
-        "value",
-        "pointer",
-        "out",
-        "at",
-        "serializer",
-        "deserializer",
-        "r#type",
-        "Option",
-        "ok",
-        "err",
-        "some",
-        "none",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "self" => Some(1),
-            "Self" => Some(2),
-            "crate" => Some(3),
-            "super" => Some(4),
-            "value" => Some(5),
-            "pointer" => Some(6),
-            "out" => Some(7),
-            "at" => Some(8),
-            "serializer" => Some(9),
-            "deserializer" => Some(10),
-            "r#type" => Some(11),
-            "Option" => Some(12),
-            "ok" => Some(13),
-            "err" => Some(14),
-            "some" => Some(15),
-            "none" => Some(16),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut self_ = None;
-        let mut self_2 = None;
-        let mut crate_ = None;
-        let mut super_ = None;
-        let mut value = None;
-        let mut pointer = None;
-        let mut out = None;
-        let mut at = None;
-        let mut serializer = None;
-        let mut deserializer = None;
-        let mut r_type = None;
-        let mut option = None;
-        let mut ok = None;
-        let mut err = None;
-        let mut some = None;
-        let mut none = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut self_, "self")?,
-                Some(2) => object::field(&mut map, &mut self_2, "Self")?,
-                Some(3) => object::field(&mut map, &mut crate_, "crate")?,
-                Some(4) => object::field(&mut map, &mut super_, "super")?,
-                Some(5) => object::field(&mut map, &mut value, "value")?,
-                Some(6) => object::field(&mut map, &mut pointer, "pointer")?,
-                Some(7) => object::field(&mut map, &mut out, "out")?,
-                Some(8) => object::field(&mut map, &mut at, "at")?,
-                Some(9) => object::field(&mut map, &mut serializer, "serializer")?,
-                Some(10) => object::field(&mut map, &mut deserializer, "deserializer")?,
-                Some(11) => object::field(&mut map, &mut r_type, "r#type")?,
-                Some(12) => object::field(&mut map, &mut option, "Option")?,
-                Some(13) => object::field(&mut map, &mut ok, "ok")?,
-                Some(14) => object::field(&mut map, &mut err, "err")?,
-                Some(15) => object::field(&mut map, &mut some, "some")?,
-                Some(16) => object::field(&mut map, &mut none, "none")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            self_,
-            self_2,
-            crate_,
-            super_,
-            value: object::required(value, "value")?,
-            pointer,
-            out,
-            at,
-            serializer,
-            deserializer,
-            r_type,
-            option,
-            ok,
-            err,
-            some,
-            none,
-        })
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for Result2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Takes the prelude's `Result`; checked, so its `Validate` has a body.
+    ///
+    /// Schema: `/components/schemas/Result`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Result2 {
+        #[json("type", required)]
+        pub r#type: String,
+        #[json("self", optional_not_null)]
+        pub self_: Option<String>,
+        #[json("Self", optional_not_null)]
+        pub self_2: Option<String>,
+        #[json("crate", optional_not_null)]
+        pub crate_: Option<i64>,
+        #[json("super", optional_not_null)]
+        pub super_: Option<bool>,
+        #[json("value", required)]
+        pub value: i32,
+        #[json("pointer", optional_not_null)]
+        pub pointer: Option<String>,
+        #[json("out", optional_not_null)]
+        pub out: Option<String>,
+        #[json("at", optional_not_null)]
+        pub at: Option<Vec<String>>,
+        #[json("serializer", optional_nullable)]
+        pub serializer: Option<Option<String>>,
+        #[json("deserializer", optional_not_null)]
+        pub deserializer: Option<String>,
+        #[json("r#type", optional_not_null)]
+        pub r_type: Option<String>,
+        #[json("Option", optional_not_null)]
+        pub option: Option<String>,
+        #[json("ok", optional_not_null)]
+        pub ok: Option<Ok>,
+        #[json("err", optional_not_null)]
+        pub err: Option<Err>,
+        #[json("some", optional_not_null)]
+        pub some: Option<Some>,
+        /// No properties at all.
+        #[json("none", optional_not_null)]
+        pub none: Option<None>,
     }
 }
 
@@ -484,50 +324,13 @@ impl Validate for Chain {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Loose/oneOf/0`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LooseVariant0 {
-    pub n: i64,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for LooseVariant0 {
-    const NAME: &'static str = "LooseVariant0";
-
-    const FIELDS: &'static [&'static str] = &["n"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "n" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut n = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut n, "n")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            n: object::required(n, "n")?,
-        })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for LooseVariant0 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Loose/oneOf/0`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct LooseVariant0 {
+        #[json("n", required)]
+        pub n: i64,
     }
 }
 
@@ -637,51 +440,15 @@ impl Validate for Loose {
     }
 }
 
-/// Named like the trait the builders take strings through.
-///
-/// Schema: `/components/schemas/Into`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Into2 {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Into2 {
-    const NAME: &'static str = "Into2";
-
-    const FIELDS: &'static [&'static str] = &["name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { name })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Into2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Named like the trait the builders take strings through.
+    ///
+    /// Schema: `/components/schemas/Into`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Into2 {
+        #[json("name", optional_not_null)]
+        pub name: Option<String>,
     }
 }
 
@@ -771,59 +538,17 @@ impl Validate for Default2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Properties spelled like the names clippy flags by default.
-///
-/// Schema: `/components/schemas/Placeholder`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Placeholder {
-    pub baz: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub quux: Option<i64>,
-}
-
-#[cfg(feature = "ops")]
-#[allow(clippy::disallowed_names)]
-impl crate::runtime::object::Object for Placeholder {
-    const NAME: &'static str = "Placeholder";
-
-    const FIELDS: &'static [&'static str] = &["baz", "quux"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "baz" => Some(0),
-            "quux" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut baz = None;
-        let mut quux = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut baz, "baz")?,
-                Some(1) => object::field(&mut map, &mut quux, "quux")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            baz: object::required(baz, "baz")?,
-            quux,
-        })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Placeholder {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Properties spelled like the names clippy flags by default.
+    ///
+    /// Schema: `/components/schemas/Placeholder`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Placeholder {
+        #[json("baz", required)]
+        pub baz: String,
+        #[json("quux", optional_not_null)]
+        pub quux: Option<i64>,
     }
 }
 
@@ -915,57 +640,18 @@ impl Validate for Option2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// The map a struct's `Object::read` takes; held by a field of `T`.
-///
-/// Schema: `/components/schemas/A`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct A {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub map: Option<String>,
+object::json! {
     /// The map a struct's `Object::read` takes; held by a field of `T`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub a: Option<Box<A>>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for A {
-    const NAME: &'static str = "A";
-
-    const FIELDS: &'static [&'static str] = &["map", "a"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "map" => Some(0),
-            "a" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map_2: A) -> Result<Self, A::Error> {
-        let mut map = None;
-        let mut a = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map_2)? {
-                Some(0) => object::field(&mut map_2, &mut map, "map")?,
-                Some(1) => object::field(&mut map_2, &mut a, "a")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { map, a })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for A {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+    ///
+    /// Schema: `/components/schemas/A`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct A {
+        #[json("map", optional_not_null)]
+        pub map: Option<String>,
+        /// The map a struct's `Object::read` takes; held by a field of `T`.
+        #[json("a", optional_not_null)]
+        pub a: Option<Box<A>>,
     }
 }
 
@@ -989,52 +675,16 @@ impl Validate for A {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// The generic parameter of `deserialize`.
-///
-/// Schema: `/components/schemas/D`.
 #[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct D2 {
-    pub d: String,
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl crate::runtime::object::Object for D2 {
-    const NAME: &'static str = "D2";
-
-    const FIELDS: &'static [&'static str] = &["d"];
-
-    const DENY_UNKNOWN: bool = true;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "d" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut d = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut d, "d")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            d: object::required(d, "d")?,
-        })
-    }
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for D2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    #[json(deny_unknown_fields)]
+    /// The generic parameter of `deserialize`.
+    ///
+    /// Schema: `/components/schemas/D`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct D2 {
+        #[json("d", required)]
+        pub d: String,
     }
 }
 
@@ -1052,52 +702,16 @@ impl Validate for D2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// The generic parameter of `serialize`.
-///
-/// Schema: `/components/schemas/S`.
 #[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct S2 {
-    pub s: i64,
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl crate::runtime::object::Object for S2 {
-    const NAME: &'static str = "S2";
-
-    const FIELDS: &'static [&'static str] = &["s"];
-
-    const DENY_UNKNOWN: bool = true;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "s" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut s = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut s, "s")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            s: object::required(s, "s")?,
-        })
-    }
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for S2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    #[json(deny_unknown_fields)]
+    /// The generic parameter of `serialize`.
+    ///
+    /// Schema: `/components/schemas/S`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct S2 {
+        #[json("s", required)]
+        pub s: i64,
     }
 }
 
@@ -1115,55 +729,16 @@ impl Validate for S2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/T`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct T2 {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub t: Option<Option<String>>,
-    /// The map a struct's `Object::read` takes; held by a field of `T`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub a: Option<A>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for T2 {
-    const NAME: &'static str = "T2";
-
-    const FIELDS: &'static [&'static str] = &["t", "a"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "t" => Some(0),
-            "a" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut t = None;
-        let mut a = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut t, "t")?,
-                Some(1) => object::field(&mut map, &mut a, "a")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { t, a })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for T2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/T`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct T2 {
+        #[json("t", optional_nullable)]
+        pub t: Option<Option<String>>,
+        /// The map a struct's `Object::read` takes; held by a field of `T`.
+        #[json("a", optional_not_null)]
+        pub a: Option<A>,
     }
 }
 
@@ -1187,55 +762,15 @@ impl Validate for T2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/String`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct String2 {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-    #[serde(rename = "String")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub string: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for String2 {
-    const NAME: &'static str = "String2";
-
-    const FIELDS: &'static [&'static str] = &["value", "String"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "value" => Some(0),
-            "String" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut value = None;
-        let mut string = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut value, "value")?,
-                Some(1) => object::field(&mut map, &mut string, "String")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { value, string })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for String2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/String`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct String2 {
+        #[json("value", optional_not_null)]
+        pub value: Option<String>,
+        #[json("String", optional_not_null)]
+        pub string: Option<String>,
     }
 }
 
@@ -1268,58 +803,18 @@ impl Validate for String2 {
 #[cfg(feature = "ops")]
 pub type Vec2 = Vec<String2>;
 
-/// Recursive, so it is boxed inside itself.
-///
-/// Schema: `/components/schemas/Box`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Box2 {
+object::json! {
     /// Recursive, so it is boxed inside itself.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub r#box: Option<Box<Box2>>,
-    #[serde(rename = "Box")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub box_2: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Box2 {
-    const NAME: &'static str = "Box2";
-
-    const FIELDS: &'static [&'static str] = &["box", "Box"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "box" => Some(0),
-            "Box" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#box = None;
-        let mut box_2 = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#box, "box")?,
-                Some(1) => object::field(&mut map, &mut box_2, "Box")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { r#box, box_2 })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Box2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+    ///
+    /// Schema: `/components/schemas/Box`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Box2 {
+        /// Recursive, so it is boxed inside itself.
+        #[json("box", optional_not_null)]
+        pub r#box: Option<Box<Box2>>,
+        #[json("Box", optional_not_null)]
+        pub box_2: Option<String>,
     }
 }
 
@@ -1343,49 +838,13 @@ impl Validate for Box2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Ok`.
 #[cfg(any(feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Ok {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ok: Option<String>,
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl crate::runtime::object::Object for Ok {
-    const NAME: &'static str = "Ok";
-
-    const FIELDS: &'static [&'static str] = &["ok"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "ok" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut ok = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut ok, "ok")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { ok })
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for Ok {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Ok`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Ok {
+        #[json("ok", optional_not_null)]
+        pub ok: Option<String>,
     }
 }
 
@@ -1403,49 +862,13 @@ impl Validate for Ok {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Err`.
 #[cfg(any(feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Err {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub err: Option<String>,
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl crate::runtime::object::Object for Err {
-    const NAME: &'static str = "Err";
-
-    const FIELDS: &'static [&'static str] = &["err"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "err" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut err = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut err, "err")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { err })
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for Err {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Err`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Err {
+        #[json("err", optional_not_null)]
+        pub err: Option<String>,
     }
 }
 
@@ -1463,49 +886,13 @@ impl Validate for Err {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Some`.
 #[cfg(any(feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Some {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub some: Option<String>,
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl crate::runtime::object::Object for Some {
-    const NAME: &'static str = "Some";
-
-    const FIELDS: &'static [&'static str] = &["some"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "some" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut some = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut some, "some")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { some })
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for Some {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Some`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Some {
+        #[json("some", optional_not_null)]
+        pub some: Option<String>,
     }
 }
 
@@ -1529,205 +916,59 @@ impl Validate for Some {
 #[cfg(any(feature = "path", feature = "raw"))]
 pub type None = serde_json::Map<String, serde_json::Value>;
 
-/// What the echo operations answer with.
-///
-/// Schema: `/components/schemas/Value`.
 #[cfg(any(feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Value {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub query: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub errors: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub out: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cookie: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cookies: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub http: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub base: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ctx: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub builder: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub options: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub values: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub params: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub r#type: Option<String>,
-    #[serde(rename = "self")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub self_: Option<String>,
-    /// Takes the prelude's `Result`; checked, so its `Validate` has a body.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<Result2>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub map: Option<Map>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<Kind>,
-    /// Takes the prelude's `Option`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub option: Option<Option2>,
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl crate::runtime::object::Object for Value {
-    const NAME: &'static str = "Value";
-
-    const FIELDS: &'static [&'static str] = &[
-        "path",
-        "raw",
-        "query",
-        "errors",
-        "out",
-        "body",
-        "cookie",
-        "cookies",
-        "http",
-        "base",
-        "ctx",
-        "builder",
-        "options",
-        "values",
-        "at",
-        "params",
-        "type",
-        "self",
-        "result",
-        "map",
-        "kind",
-        "option",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "path" => Some(0),
-            "raw" => Some(1),
-            "query" => Some(2),
-            "errors" => Some(3),
-            "out" => Some(4),
-            "body" => Some(5),
-            "cookie" => Some(6),
-            "cookies" => Some(7),
-            "http" => Some(8),
-            "base" => Some(9),
-            "ctx" => Some(10),
-            "builder" => Some(11),
-            "options" => Some(12),
-            "values" => Some(13),
-            "at" => Some(14),
-            "params" => Some(15),
-            "type" => Some(16),
-            "self" => Some(17),
-            "result" => Some(18),
-            "map" => Some(19),
-            "kind" => Some(20),
-            "option" => Some(21),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map_2: A) -> Result<Self, A::Error> {
-        let mut path = None;
-        let mut raw = None;
-        let mut query = None;
-        let mut errors = None;
-        let mut out = None;
-        let mut body = None;
-        let mut cookie = None;
-        let mut cookies = None;
-        let mut http = None;
-        let mut base = None;
-        let mut ctx = None;
-        let mut builder = None;
-        let mut options = None;
-        let mut values = None;
-        let mut at = None;
-        let mut params = None;
-        let mut r#type = None;
-        let mut self_ = None;
-        let mut result = None;
-        let mut map = None;
-        let mut kind = None;
-        let mut option = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map_2)? {
-                Some(0) => object::field(&mut map_2, &mut path, "path")?,
-                Some(1) => object::field(&mut map_2, &mut raw, "raw")?,
-                Some(2) => object::field(&mut map_2, &mut query, "query")?,
-                Some(3) => object::field(&mut map_2, &mut errors, "errors")?,
-                Some(4) => object::field(&mut map_2, &mut out, "out")?,
-                Some(5) => object::field(&mut map_2, &mut body, "body")?,
-                Some(6) => object::field(&mut map_2, &mut cookie, "cookie")?,
-                Some(7) => object::field(&mut map_2, &mut cookies, "cookies")?,
-                Some(8) => object::field(&mut map_2, &mut http, "http")?,
-                Some(9) => object::field(&mut map_2, &mut base, "base")?,
-                Some(10) => object::field(&mut map_2, &mut ctx, "ctx")?,
-                Some(11) => object::field(&mut map_2, &mut builder, "builder")?,
-                Some(12) => object::field(&mut map_2, &mut options, "options")?,
-                Some(13) => object::field(&mut map_2, &mut values, "values")?,
-                Some(14) => object::field(&mut map_2, &mut at, "at")?,
-                Some(15) => object::field(&mut map_2, &mut params, "params")?,
-                Some(16) => object::field(&mut map_2, &mut r#type, "type")?,
-                Some(17) => object::field(&mut map_2, &mut self_, "self")?,
-                Some(18) => object::field(&mut map_2, &mut result, "result")?,
-                Some(19) => object::field(&mut map_2, &mut map, "map")?,
-                Some(20) => object::field(&mut map_2, &mut kind, "kind")?,
-                Some(21) => object::field(&mut map_2, &mut option, "option")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            path,
-            raw,
-            query,
-            errors,
-            out,
-            body,
-            cookie,
-            cookies,
-            http,
-            base,
-            ctx,
-            builder,
-            options,
-            values,
-            at,
-            params,
-            r#type,
-            self_,
-            result,
-            map,
-            kind,
-            option,
-        })
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// What the echo operations answer with.
+    ///
+    /// Schema: `/components/schemas/Value`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Value {
+        #[json("path", optional_not_null)]
+        pub path: Option<String>,
+        #[json("raw", optional_not_null)]
+        pub raw: Option<i64>,
+        #[json("query", optional_not_null)]
+        pub query: Option<String>,
+        #[json("errors", optional_not_null)]
+        pub errors: Option<i32>,
+        #[json("out", optional_not_null)]
+        pub out: Option<String>,
+        #[json("body", optional_not_null)]
+        pub body: Option<String>,
+        #[json("cookie", optional_not_null)]
+        pub cookie: Option<String>,
+        #[json("cookies", optional_not_null)]
+        pub cookies: Option<String>,
+        #[json("http", optional_not_null)]
+        pub http: Option<String>,
+        #[json("base", optional_not_null)]
+        pub base: Option<String>,
+        #[json("ctx", optional_not_null)]
+        pub ctx: Option<String>,
+        #[json("builder", optional_not_null)]
+        pub builder: Option<String>,
+        #[json("options", optional_not_null)]
+        pub options: Option<String>,
+        #[json("values", optional_not_null)]
+        pub values: Option<Vec<String>>,
+        #[json("at", optional_not_null)]
+        pub at: Option<i32>,
+        #[json("params", optional_not_null)]
+        pub params: Option<String>,
+        #[json("type", optional_not_null)]
+        pub r#type: Option<String>,
+        #[json("self", optional_not_null)]
+        pub self_: Option<String>,
+        /// Takes the prelude's `Result`; checked, so its `Validate` has a body.
+        #[json("result", optional_not_null)]
+        pub result: Option<Result2>,
+        #[json("map", optional_not_null)]
+        pub map: Option<Map>,
+        #[json("kind", optional_not_null)]
+        pub kind: Option<Kind>,
+        /// Takes the prelude's `Option`.
+        #[json("option", optional_not_null)]
+        pub option: Option<Option2>,
     }
 }
 
@@ -1985,58 +1226,16 @@ impl crate::runtime::params::FromParam for Kind {
 impl Validate for Kind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
-
-/// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Error {
-    pub code: String,
-    pub message: String,
-    pub status: i32,
-}
-
-impl crate::runtime::object::Object for Error {
-    const NAME: &'static str = "Error";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Error {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Error`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Error {
+        #[json("code", required)]
+        pub code: String,
+        #[json("message", required)]
+        pub message: String,
+        #[json("status", required)]
+        pub status: i32,
     }
 }
 
@@ -2060,49 +1259,13 @@ impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Deserialize`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Deserialize2 {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deserialize: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Deserialize2 {
-    const NAME: &'static str = "Deserialize2";
-
-    const FIELDS: &'static [&'static str] = &["deserialize"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "deserialize" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut deserialize = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut deserialize, "deserialize")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { deserialize })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Deserialize2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Deserialize`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Deserialize2 {
+        #[json("deserialize", optional_not_null)]
+        pub deserialize: Option<String>,
     }
 }
 
@@ -2120,49 +1283,13 @@ impl Validate for Deserialize2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Serialize`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Serialize2 {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub serialize: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Serialize2 {
-    const NAME: &'static str = "Serialize2";
-
-    const FIELDS: &'static [&'static str] = &["serialize"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "serialize" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut serialize = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut serialize, "serialize")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { serialize })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Serialize2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Serialize`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Serialize2 {
+        #[json("serialize", optional_not_null)]
+        pub serialize: Option<String>,
     }
 }
 
@@ -2180,49 +1307,13 @@ impl Validate for Serialize2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Validate`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Validate2 {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub validate: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Validate2 {
-    const NAME: &'static str = "Validate2";
-
-    const FIELDS: &'static [&'static str] = &["validate"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "validate" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut validate = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut validate, "validate")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { validate })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Validate2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Validate`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Validate2 {
+        #[json("validate", optional_not_null)]
+        pub validate: Option<String>,
     }
 }
 
@@ -2240,49 +1331,13 @@ impl Validate for Validate2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Violations`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Violations2 {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub violations: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Violations2 {
-    const NAME: &'static str = "Violations2";
-
-    const FIELDS: &'static [&'static str] = &["violations"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "violations" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut violations = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut violations, "violations")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { violations })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Violations2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Violations`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Violations2 {
+        #[json("violations", optional_not_null)]
+        pub violations: Option<String>,
     }
 }
 
@@ -2300,50 +1355,13 @@ impl Validate for Violations2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Self`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Self_ {
-    #[serde(rename = "self")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub self_: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Self_ {
-    const NAME: &'static str = "Self_";
-
-    const FIELDS: &'static [&'static str] = &["self"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "self" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut self_ = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut self_, "self")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { self_ })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Self_ {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Self`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Self_ {
+        #[json("self", optional_not_null)]
+        pub self_: Option<String>,
     }
 }
 
@@ -2361,50 +1379,13 @@ impl Validate for Self_ {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/crate`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Crate {
-    #[serde(rename = "crate")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub crate_: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Crate {
-    const NAME: &'static str = "Crate";
-
-    const FIELDS: &'static [&'static str] = &["crate"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "crate" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut crate_ = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut crate_, "crate")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { crate_ })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Crate {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/crate`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Crate {
+        #[json("crate", optional_not_null)]
+        pub crate_: Option<String>,
     }
 }
 
@@ -2422,50 +1403,13 @@ impl Validate for Crate {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/super`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Super {
-    #[serde(rename = "super")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub super_: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Super {
-    const NAME: &'static str = "Super";
-
-    const FIELDS: &'static [&'static str] = &["super"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "super" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut super_ = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut super_, "super")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { super_ })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Super {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/super`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Super {
+        #[json("super", optional_not_null)]
+        pub super_: Option<String>,
     }
 }
 
@@ -2555,49 +1499,13 @@ impl Validate for Type {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Types`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Types {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub types: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for Types {
-    const NAME: &'static str = "Types";
-
-    const FIELDS: &'static [&'static str] = &["types"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "types" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut types = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut types, "types")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { types })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Types {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Types`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Types {
+        #[json("types", optional_not_null)]
+        pub types: Option<String>,
     }
 }
 
@@ -2615,104 +1523,27 @@ impl Validate for Types {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1ops~1kinds/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct ResultOkBody {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deserialize: Option<Deserialize2>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub serialize: Option<Serialize2>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub validate: Option<Validate2>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub violations: Option<Violations2>,
-    #[serde(rename = "crate")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub crate_: Option<Crate>,
-    #[serde(rename = "super")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub super_: Option<Super>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub types: Option<Types>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub t: Option<T2>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for ResultOkBody {
-    const NAME: &'static str = "ResultOkBody";
-
-    const FIELDS: &'static [&'static str] = &[
-        "deserialize",
-        "serialize",
-        "validate",
-        "violations",
-        "crate",
-        "super",
-        "types",
-        "t",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "deserialize" => Some(0),
-            "serialize" => Some(1),
-            "validate" => Some(2),
-            "violations" => Some(3),
-            "crate" => Some(4),
-            "super" => Some(5),
-            "types" => Some(6),
-            "t" => Some(7),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut deserialize = None;
-        let mut serialize = None;
-        let mut validate = None;
-        let mut violations = None;
-        let mut crate_ = None;
-        let mut super_ = None;
-        let mut types = None;
-        let mut t = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut deserialize, "deserialize")?,
-                Some(1) => object::field(&mut map, &mut serialize, "serialize")?,
-                Some(2) => object::field(&mut map, &mut validate, "validate")?,
-                Some(3) => object::field(&mut map, &mut violations, "violations")?,
-                Some(4) => object::field(&mut map, &mut crate_, "crate")?,
-                Some(5) => object::field(&mut map, &mut super_, "super")?,
-                Some(6) => object::field(&mut map, &mut types, "types")?,
-                Some(7) => object::field(&mut map, &mut t, "t")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            deserialize,
-            serialize,
-            validate,
-            violations,
-            crate_,
-            super_,
-            types,
-            t,
-        })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for ResultOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1ops~1kinds/get/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ResultOkBody {
+        #[json("deserialize", optional_not_null)]
+        pub deserialize: Option<Deserialize2>,
+        #[json("serialize", optional_not_null)]
+        pub serialize: Option<Serialize2>,
+        #[json("validate", optional_not_null)]
+        pub validate: Option<Validate2>,
+        #[json("violations", optional_not_null)]
+        pub violations: Option<Violations2>,
+        #[json("crate", optional_not_null)]
+        pub crate_: Option<Crate>,
+        #[json("super", optional_not_null)]
+        pub super_: Option<Super>,
+        #[json("types", optional_not_null)]
+        pub types: Option<Types>,
+        #[json("t", optional_not_null)]
+        pub t: Option<T2>,
     }
 }
 
@@ -2848,55 +1679,15 @@ impl Validate for BracesKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1ops~1braces/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BracesOkBody {
-    pub mark: String,
-    pub kind: String,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for BracesOkBody {
-    const NAME: &'static str = "BracesOkBody";
-
-    const FIELDS: &'static [&'static str] = &["mark", "kind"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "mark" => Some(0),
-            "kind" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut mark = None;
-        let mut kind = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut mark, "mark")?,
-                Some(1) => object::field(&mut map, &mut kind, "kind")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            mark: object::required(mark, "mark")?,
-            kind: object::required(kind, "kind")?,
-        })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for BracesOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1ops~1braces/get/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct BracesOkBody {
+        #[json("mark", required)]
+        pub mark: String,
+        #[json("kind", required)]
+        pub kind: String,
     }
 }
 
@@ -2917,56 +1708,17 @@ impl Validate for BracesOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1ops~11st/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct V1stOkBody {
-    /// Named like the trait the builders take strings through.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub into: Option<Into2>,
-    /// Named like the trait `Default::default()` comes from.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub default: Option<Default2>,
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::object::Object for V1stOkBody {
-    const NAME: &'static str = "V1stOkBody";
-
-    const FIELDS: &'static [&'static str] = &["into", "default"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "into" => Some(0),
-            "default" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut into = None;
-        let mut default = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut into, "into")?,
-                Some(1) => object::field(&mut map, &mut default, "default")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { into, default })
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for V1stOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1ops~11st/post/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct V1stOkBody {
+        /// Named like the trait the builders take strings through.
+        #[json("into", optional_not_null)]
+        pub into: Option<Into2>,
+        /// Named like the trait `Default::default()` comes from.
+        #[json("default", optional_not_null)]
+        pub default: Option<Default2>,
     }
 }
 

@@ -36,50 +36,13 @@ use crate::runtime::validate::Violations;
 use serde::Deserialize;
 use serde::Serialize;
 
-/// Schema: `/components/schemas/Owner`.
 #[cfg(any(feature = "owners", feature = "profile"))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Owner {
-    pub name: String,
-}
-
-#[cfg(any(feature = "owners", feature = "profile"))]
-impl crate::runtime::object::Object for Owner {
-    const NAME: &'static str = "Owner";
-
-    const FIELDS: &'static [&'static str] = &["name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::required(name, "name")?,
-        })
-    }
-}
-
-#[cfg(any(feature = "owners", feature = "profile"))]
-impl<'de> Deserialize<'de> for Owner {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Owner`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Owner {
+        #[json("name", required)]
+        pub name: String,
     }
 }
 
@@ -260,55 +223,15 @@ impl Validate for FunctionCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/FunctionCall`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FunctionCall {
-    pub r#type: FunctionCallType,
-    pub name: String,
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::object::Object for FunctionCall {
-    const NAME: &'static str = "FunctionCall";
-
-    const FIELDS: &'static [&'static str] = &["type", "name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "name" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            name: object::required(name, "name")?,
-        })
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for FunctionCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/FunctionCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FunctionCall {
+        #[json("type", required)]
+        pub r#type: FunctionCallType,
+        #[json("name", required)]
+        pub name: String,
     }
 }
 
@@ -392,55 +315,15 @@ impl Validate for CustomCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/CustomCall`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CustomCall {
-    pub r#type: CustomCallType,
-    pub input: String,
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::object::Object for CustomCall {
-    const NAME: &'static str = "CustomCall";
-
-    const FIELDS: &'static [&'static str] = &["type", "input"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "input" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut input = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut input, "input")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            input: object::required(input, "input")?,
-        })
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for CustomCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/CustomCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CustomCall {
+        #[json("type", required)]
+        pub r#type: CustomCallType,
+        #[json("input", required)]
+        pub input: String,
     }
 }
 
@@ -641,56 +524,15 @@ impl Validate for BirdKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Bird`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Bird {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<BirdKind>,
-    pub wings: i64,
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::object::Object for Bird {
-    const NAME: &'static str = "Bird";
-
-    const FIELDS: &'static [&'static str] = &["kind", "wings"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0),
-            "wings" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut kind = None;
-        let mut wings = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut kind, "kind")?,
-                Some(1) => object::field(&mut map, &mut wings, "wings")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            kind,
-            wings: object::required(wings, "wings")?,
-        })
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for Bird {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Bird`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Bird {
+        #[json("kind", optional_not_null)]
+        pub kind: Option<BirdKind>,
+        #[json("wings", required)]
+        pub wings: i64,
     }
 }
 
@@ -787,56 +629,15 @@ impl Validate for FishKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Fish`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Fish {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<FishKind>,
-    pub fins: i64,
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::object::Object for Fish {
-    const NAME: &'static str = "Fish";
-
-    const FIELDS: &'static [&'static str] = &["kind", "fins"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0),
-            "fins" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut kind = None;
-        let mut fins = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut kind, "kind")?,
-                Some(1) => object::field(&mut map, &mut fins, "fins")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            kind,
-            fins: object::required(fins, "fins")?,
-        })
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for Fish {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Fish`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Fish {
+        #[json("kind", optional_not_null)]
+        pub kind: Option<FishKind>,
+        #[json("fins", required)]
+        pub fins: i64,
     }
 }
 
@@ -866,58 +667,16 @@ impl Validate for Fish {
         }
     }
 }
-
-/// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Error {
-    pub code: String,
-    pub message: String,
-    pub status: i32,
-}
-
-impl crate::runtime::object::Object for Error {
-    const NAME: &'static str = "Error";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Error {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Error`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Error {
+        #[json("code", required)]
+        pub code: String,
+        #[json("message", required)]
+        pub message: String,
+        #[json("status", required)]
+        pub status: i32,
     }
 }
 
@@ -941,55 +700,15 @@ impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1calls/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ListToolCallsOkBody {
-    pub calls: Vec<ToolCall>,
-    pub pet: Pet,
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::object::Object for ListToolCallsOkBody {
-    const NAME: &'static str = "ListToolCallsOkBody";
-
-    const FIELDS: &'static [&'static str] = &["calls", "pet"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "calls" => Some(0),
-            "pet" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut calls = None;
-        let mut pet = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut calls, "calls")?,
-                Some(1) => object::field(&mut map, &mut pet, "pet")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            calls: object::required(calls, "calls")?,
-            pet: object::required(pet, "pet")?,
-        })
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for ListToolCallsOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1calls/get/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ListToolCallsOkBody {
+        #[json("calls", required)]
+        pub calls: Vec<ToolCall>,
+        #[json("pet", required)]
+        pub pet: Pet,
     }
 }
 
@@ -1013,55 +732,15 @@ impl Validate for ListToolCallsOkBody {
     }
 }
 
-/// Schema: `/paths/~1documents~1{id}/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "documents")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GetDocumentOkBody {
-    pub id: String,
-    pub version: i64,
-}
-
-#[cfg(feature = "documents")]
-impl crate::runtime::object::Object for GetDocumentOkBody {
-    const NAME: &'static str = "GetDocumentOkBody";
-
-    const FIELDS: &'static [&'static str] = &["id", "version"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0),
-            "version" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut id = None;
-        let mut version = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut id, "id")?,
-                Some(1) => object::field(&mut map, &mut version, "version")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            id: object::required(id, "id")?,
-            version: object::required(version, "version")?,
-        })
-    }
-}
-
-#[cfg(feature = "documents")]
-impl<'de> Deserialize<'de> for GetDocumentOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1documents~1{id}/get/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetDocumentOkBody {
+        #[json("id", required)]
+        pub id: String,
+        #[json("version", required)]
+        pub version: i64,
     }
 }
 
@@ -1079,55 +758,15 @@ impl Validate for GetDocumentOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1tokens~1check/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "tokens")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CheckTokenBody {
-    pub token: String,
-    pub note: serde_json::Value,
-}
-
-#[cfg(feature = "tokens")]
-impl crate::runtime::object::Object for CheckTokenBody {
-    const NAME: &'static str = "CheckTokenBody";
-
-    const FIELDS: &'static [&'static str] = &["token", "note"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "token" => Some(0),
-            "note" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut token = None;
-        let mut note = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut token, "token")?,
-                Some(1) => object::field(&mut map, &mut note, "note")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            token: object::required(token, "token")?,
-            note: object::required(note, "note")?,
-        })
-    }
-}
-
-#[cfg(feature = "tokens")]
-impl<'de> Deserialize<'de> for CheckTokenBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1tokens~1check/post/requestBody/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CheckTokenBody {
+        #[json("token", required)]
+        pub token: String,
+        #[json("note", required)]
+        pub note: serde_json::Value,
     }
 }
 
@@ -1145,55 +784,15 @@ impl Validate for CheckTokenBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1tokens~1check/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "tokens")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CheckTokenOkBody {
-    pub authorization: String,
-    pub note: serde_json::Value,
-}
-
-#[cfg(feature = "tokens")]
-impl crate::runtime::object::Object for CheckTokenOkBody {
-    const NAME: &'static str = "CheckTokenOkBody";
-
-    const FIELDS: &'static [&'static str] = &["authorization", "note"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "authorization" => Some(0),
-            "note" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut authorization = None;
-        let mut note = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut authorization, "authorization")?,
-                Some(1) => object::field(&mut map, &mut note, "note")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            authorization: object::required(authorization, "authorization")?,
-            note: object::required(note, "note")?,
-        })
-    }
-}
-
-#[cfg(feature = "tokens")]
-impl<'de> Deserialize<'de> for CheckTokenOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1tokens~1check/post/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CheckTokenOkBody {
+        #[json("authorization", required)]
+        pub authorization: String,
+        #[json("note", required)]
+        pub note: serde_json::Value,
     }
 }
 
@@ -1214,56 +813,16 @@ impl Validate for CheckTokenOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
 #[cfg(feature = "albums")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AddAlbumBodyMeta {
-    pub year: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
-}
-
-#[cfg(feature = "albums")]
-impl crate::runtime::object::Object for AddAlbumBodyMeta {
-    const NAME: &'static str = "AddAlbumBodyMeta";
-
-    const FIELDS: &'static [&'static str] = &["year", "label"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "year" => Some(0),
-            "label" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut year = None;
-        let mut label = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut year, "year")?,
-                Some(1) => object::field(&mut map, &mut label, "label")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            year: object::required(year, "year")?,
-            label,
-        })
-    }
-}
-
-#[cfg(feature = "albums")]
-impl<'de> Deserialize<'de> for AddAlbumBodyMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema:
+    /// `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AddAlbumBodyMeta {
+        #[json("year", required)]
+        pub year: i64,
+        #[json("label", optional_not_null)]
+        pub label: Option<String>,
     }
 }
 
@@ -1293,72 +852,21 @@ impl Validate for AddAlbumBodyMeta {
     }
 }
 
-/// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "albums")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AddAlbumBody {
-    pub title: String,
-    pub meta: AddAlbumBodyMeta,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<String>>,
-    pub cover: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub back: Option<String>,
-}
-
-#[cfg(feature = "albums")]
-impl crate::runtime::object::Object for AddAlbumBody {
-    const NAME: &'static str = "AddAlbumBody";
-
-    const FIELDS: &'static [&'static str] = &["title", "meta", "tags", "cover", "back"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "title" => Some(0),
-            "meta" => Some(1),
-            "tags" => Some(2),
-            "cover" => Some(3),
-            "back" => Some(4),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut title = None;
-        let mut meta = None;
-        let mut tags = None;
-        let mut cover = None;
-        let mut back = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut title, "title")?,
-                Some(1) => object::field(&mut map, &mut meta, "meta")?,
-                Some(2) => object::field(&mut map, &mut tags, "tags")?,
-                Some(3) => object::field(&mut map, &mut cover, "cover")?,
-                Some(4) => object::field(&mut map, &mut back, "back")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            title: object::required(title, "title")?,
-            meta: object::required(meta, "meta")?,
-            tags,
-            cover: object::required(cover, "cover")?,
-            back,
-        })
-    }
-}
-
-#[cfg(feature = "albums")]
-impl<'de> Deserialize<'de> for AddAlbumBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AddAlbumBody {
+        #[json("title", required)]
+        pub title: String,
+        #[json("meta", required)]
+        pub meta: AddAlbumBodyMeta,
+        #[json("tags", optional_not_null)]
+        pub tags: Option<Vec<String>>,
+        #[json("cover", required)]
+        pub cover: String,
+        #[json("back", optional_not_null)]
+        pub back: Option<String>,
     }
 }
 
@@ -1409,87 +917,26 @@ impl Validate for AddAlbumBody {
     }
 }
 
-/// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "albums")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AddAlbumOkBody {
-    pub title: String,
-    pub year: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<String>>,
-    /// The SHA-256 of the cover's bytes.
-    pub cover: String,
-    /// The SHA-256 of the back's bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub back: Option<String>,
-    /// Each part's name, file name and media type.
-    pub parts: Vec<String>,
-}
-
-#[cfg(feature = "albums")]
-impl crate::runtime::object::Object for AddAlbumOkBody {
-    const NAME: &'static str = "AddAlbumOkBody";
-
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "year",
-        "tags",
-        "cover",
-        "back",
-        "parts",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "title" => Some(0),
-            "year" => Some(1),
-            "tags" => Some(2),
-            "cover" => Some(3),
-            "back" => Some(4),
-            "parts" => Some(5),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut title = None;
-        let mut year = None;
-        let mut tags = None;
-        let mut cover = None;
-        let mut back = None;
-        let mut parts = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut title, "title")?,
-                Some(1) => object::field(&mut map, &mut year, "year")?,
-                Some(2) => object::field(&mut map, &mut tags, "tags")?,
-                Some(3) => object::field(&mut map, &mut cover, "cover")?,
-                Some(4) => object::field(&mut map, &mut back, "back")?,
-                Some(5) => object::field(&mut map, &mut parts, "parts")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            title: object::required(title, "title")?,
-            year: object::required(year, "year")?,
-            tags,
-            cover: object::required(cover, "cover")?,
-            back,
-            parts: object::required(parts, "parts")?,
-        })
-    }
-}
-
-#[cfg(feature = "albums")]
-impl<'de> Deserialize<'de> for AddAlbumOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AddAlbumOkBody {
+        #[json("title", required)]
+        pub title: String,
+        #[json("year", required)]
+        pub year: i64,
+        #[json("tags", optional_not_null)]
+        pub tags: Option<Vec<String>>,
+        /// The SHA-256 of the cover's bytes.
+        #[json("cover", required)]
+        pub cover: String,
+        /// The SHA-256 of the back's bytes.
+        #[json("back", optional_not_null)]
+        pub back: Option<String>,
+        /// Each part's name, file name and media type.
+        #[json("parts", required)]
+        pub parts: Vec<String>,
     }
 }
 
@@ -1531,56 +978,15 @@ impl Validate for AddAlbumOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1posters/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "posters")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AddPosterBody {
-    pub title: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub link: Option<String>,
-}
-
-#[cfg(feature = "posters")]
-impl crate::runtime::object::Object for AddPosterBody {
-    const NAME: &'static str = "AddPosterBody";
-
-    const FIELDS: &'static [&'static str] = &["title", "link"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "title" => Some(0),
-            "link" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut title = None;
-        let mut link = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut title, "title")?,
-                Some(1) => object::field(&mut map, &mut link, "link")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            title: object::required(title, "title")?,
-            link,
-        })
-    }
-}
-
-#[cfg(feature = "posters")]
-impl<'de> Deserialize<'de> for AddPosterBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1posters/post/requestBody/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AddPosterBody {
+        #[json("title", required)]
+        pub title: String,
+        #[json("link", optional_not_null)]
+        pub link: Option<String>,
     }
 }
 
@@ -1613,55 +1019,15 @@ impl Validate for AddPosterBody {
     }
 }
 
-/// Schema: `/paths/~1posters/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "posters")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AddPosterMultipart {
-    pub title: String,
-    pub image: String,
-}
-
-#[cfg(feature = "posters")]
-impl crate::runtime::object::Object for AddPosterMultipart {
-    const NAME: &'static str = "AddPosterMultipart";
-
-    const FIELDS: &'static [&'static str] = &["title", "image"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "title" => Some(0),
-            "image" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut title = None;
-        let mut image = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut title, "title")?,
-                Some(1) => object::field(&mut map, &mut image, "image")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            title: object::required(title, "title")?,
-            image: object::required(image, "image")?,
-        })
-    }
-}
-
-#[cfg(feature = "posters")]
-impl<'de> Deserialize<'de> for AddPosterMultipart {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1posters/post/requestBody/content/multipart~1form-data/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AddPosterMultipart {
+        #[json("title", required)]
+        pub title: String,
+        #[json("image", required)]
+        pub image: String,
     }
 }
 
@@ -1688,63 +1054,19 @@ impl Validate for AddPosterMultipart {
     }
 }
 
-/// Schema: `/paths/~1posters/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "posters")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AddPosterOkBody {
-    /// `json` or `multipart`.
-    pub sent_as: String,
-    pub title: String,
-    /// The SHA-256 of the image's bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub image: Option<String>,
-}
-
-#[cfg(feature = "posters")]
-impl crate::runtime::object::Object for AddPosterOkBody {
-    const NAME: &'static str = "AddPosterOkBody";
-
-    const FIELDS: &'static [&'static str] = &["sent_as", "title", "image"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "sent_as" => Some(0),
-            "title" => Some(1),
-            "image" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut sent_as = None;
-        let mut title = None;
-        let mut image = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut sent_as, "sent_as")?,
-                Some(1) => object::field(&mut map, &mut title, "title")?,
-                Some(2) => object::field(&mut map, &mut image, "image")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            sent_as: object::required(sent_as, "sent_as")?,
-            title: object::required(title, "title")?,
-            image,
-        })
-    }
-}
-
-#[cfg(feature = "posters")]
-impl<'de> Deserialize<'de> for AddPosterOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1posters/post/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AddPosterOkBody {
+        /// `json` or `multipart`.
+        #[json("sent_as", required)]
+        pub sent_as: String,
+        #[json("title", required)]
+        pub title: String,
+        /// The SHA-256 of the image's bytes.
+        #[json("image", optional_not_null)]
+        pub image: Option<String>,
     }
 }
 

@@ -30,68 +30,19 @@ use crate::runtime::tagged;
 use serde::Deserialize;
 use serde::Serialize;
 
-/// Schema: `/components/schemas/Tree`.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Tree {
-    pub value: i32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub left: Option<Box<Tree>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub right: Option<Box<Tree>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub children: Option<Vec<Tree>>,
-}
-
-#[cfg(feature = "trees")]
-impl crate::runtime::object::Object for Tree {
-    const NAME: &'static str = "Tree";
-
-    const FIELDS: &'static [&'static str] = &["value", "left", "right", "children"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "value" => Some(0),
-            "left" => Some(1),
-            "right" => Some(2),
-            "children" => Some(3),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut value = None;
-        let mut left = None;
-        let mut right = None;
-        let mut children = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut value, "value")?,
-                Some(1) => object::field(&mut map, &mut left, "left")?,
-                Some(2) => object::field(&mut map, &mut right, "right")?,
-                Some(3) => object::field(&mut map, &mut children, "children")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            value: object::required(value, "value")?,
-            left: object::optional(left),
-            right: object::optional(right),
-            children: object::optional(children),
-        })
-    }
-}
-
-#[cfg(feature = "trees")]
-impl<'de> Deserialize<'de> for Tree {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Tree`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Tree {
+        #[json("value", required)]
+        pub value: i32,
+        #[json("left", optional)]
+        pub left: Option<Box<Tree>>,
+        #[json("right", optional)]
+        pub right: Option<Box<Tree>>,
+        #[json("children", optional)]
+        pub children: Option<Vec<Tree>>,
     }
 }
 
@@ -197,96 +148,27 @@ impl Client {
     }
 }
 
-/// Schema: `/components/schemas/Patch`.
 #[cfg(feature = "things")]
-#[allow(deprecated)]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Patch {
-    pub required_nullable: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub optional_nullable: Option<Option<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub optional: Option<String>,
-    /// Read-only: sent by the server, ignored in requests.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub read_only_id: Option<String>,
-    /// Write-only: sent in requests, never returned.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub secret: Option<String>,
-    #[deprecated(note = "deprecated in the API description")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub old: Option<String>,
-}
-
-#[cfg(feature = "things")]
-#[allow(deprecated)]
-impl crate::runtime::object::Object for Patch {
-    const NAME: &'static str = "Patch";
-
-    const FIELDS: &'static [&'static str] = &[
-        "required_nullable",
-        "optional_nullable",
-        "optional",
-        "read_only_id",
-        "secret",
-        "old",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "required_nullable" => Some(0),
-            "optional_nullable" => Some(1),
-            "optional" => Some(2),
-            "read_only_id" => Some(3),
-            "secret" => Some(4),
-            "old" => Some(5),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut required_nullable = None;
-        let mut optional_nullable = None;
-        let mut optional = None;
-        let mut read_only_id = None;
-        let mut secret = None;
-        let mut old = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => {
-                    object::field(&mut map, &mut required_nullable, "required_nullable")?
-                }
-                Some(1) => {
-                    object::field(&mut map, &mut optional_nullable, "optional_nullable")?
-                }
-                Some(2) => object::field(&mut map, &mut optional, "optional")?,
-                Some(3) => object::field(&mut map, &mut read_only_id, "read_only_id")?,
-                Some(4) => object::field(&mut map, &mut secret, "secret")?,
-                Some(5) => object::field(&mut map, &mut old, "old")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            required_nullable: object::present(required_nullable, "required_nullable")?,
-            optional_nullable,
-            optional: object::optional(optional),
-            read_only_id: object::optional(read_only_id),
-            secret: object::optional(secret),
-            old: object::optional(old),
-        })
-    }
-}
-
-#[cfg(feature = "things")]
-impl<'de> Deserialize<'de> for Patch {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Patch`.
+    #[allow(deprecated)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Patch {
+        #[json("required_nullable", required_nullable)]
+        pub required_nullable: Option<String>,
+        #[json("optional_nullable", optional_nullable)]
+        pub optional_nullable: Option<Option<String>>,
+        #[json("optional", optional)]
+        pub optional: Option<String>,
+        /// Read-only: sent by the server, ignored in requests.
+        #[json("read_only_id", optional)]
+        pub read_only_id: Option<String>,
+        /// Write-only: sent in requests, never returned.
+        #[json("secret", optional)]
+        pub secret: Option<String>,
+        #[deprecated(note = "deprecated in the API description")]
+        #[json("old", optional)]
+        pub old: Option<String>,
     }
 }
 
@@ -342,57 +224,15 @@ impl Patch {
 #[cfg(feature = "filters")]
 pub type Metadata = std::collections::BTreeMap<String, String>;
 
-/// Schema: `/components/schemas/Page`.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Page {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub size: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cursor: Option<String>,
-}
-
-#[cfg(feature = "filters")]
-impl crate::runtime::object::Object for Page {
-    const NAME: &'static str = "Page";
-
-    const FIELDS: &'static [&'static str] = &["size", "cursor"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "size" => Some(0),
-            "cursor" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut size = None;
-        let mut cursor = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut size, "size")?,
-                Some(1) => object::field(&mut map, &mut cursor, "cursor")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            size: object::optional(size),
-            cursor: object::optional(cursor),
-        })
-    }
-}
-
-#[cfg(feature = "filters")]
-impl<'de> Deserialize<'de> for Page {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Page`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Page {
+        #[json("size", optional)]
+        pub size: Option<i64>,
+        #[json("cursor", optional)]
+        pub cursor: Option<String>,
     }
 }
 
@@ -411,55 +251,15 @@ impl Page {
     }
 }
 
-/// Schema: `/components/schemas/Point`.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Point {
-    pub x: f64,
-    pub y: f64,
-}
-
-#[cfg(feature = "filters")]
-impl crate::runtime::object::Object for Point {
-    const NAME: &'static str = "Point";
-
-    const FIELDS: &'static [&'static str] = &["x", "y"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "x" => Some(0),
-            "y" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut x = None;
-        let mut y = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut x, "x")?,
-                Some(1) => object::field(&mut map, &mut y, "y")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            x: object::required(x, "x")?,
-            y: object::required(y, "y")?,
-        })
-    }
-}
-
-#[cfg(feature = "filters")]
-impl<'de> Deserialize<'de> for Point {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Point`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Point {
+        #[json("x", required)]
+        pub x: f64,
+        #[json("y", required)]
+        pub y: f64,
     }
 }
 
@@ -472,57 +272,15 @@ impl Point {
     }
 }
 
-/// Schema: `/components/schemas/Range`.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Range {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub gt: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lte: Option<i64>,
-}
-
-#[cfg(feature = "filters")]
-impl crate::runtime::object::Object for Range {
-    const NAME: &'static str = "Range";
-
-    const FIELDS: &'static [&'static str] = &["gt", "lte"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "gt" => Some(0),
-            "lte" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut gt = None;
-        let mut lte = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut gt, "gt")?,
-                Some(1) => object::field(&mut map, &mut lte, "lte")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            gt: object::optional(gt),
-            lte: object::optional(lte),
-        })
-    }
-}
-
-#[cfg(feature = "filters")]
-impl<'de> Deserialize<'de> for Range {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Range`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Range {
+        #[json("gt", optional)]
+        pub gt: Option<i64>,
+        #[json("lte", optional)]
+        pub lte: Option<i64>,
     }
 }
 
@@ -649,52 +407,15 @@ impl crate::runtime::request::ToParam for Odd {
     }
 }
 
-/// circle
-///
-/// Schema: `/components/schemas/Shape/oneOf/0`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ShapeCircle {
-    pub radius: f64,
-}
-
-#[cfg(feature = "things")]
-impl crate::runtime::object::Object for ShapeCircle {
-    const NAME: &'static str = "ShapeCircle";
-
-    const FIELDS: &'static [&'static str] = &["radius"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "radius" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut radius = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut radius, "radius")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            radius: object::required(radius, "radius")?,
-        })
-    }
-}
-
-#[cfg(feature = "things")]
-impl<'de> Deserialize<'de> for ShapeCircle {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// circle
+    ///
+    /// Schema: `/components/schemas/Shape/oneOf/0`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ShapeCircle {
+        #[json("radius", required)]
+        pub radius: f64,
     }
 }
 
@@ -707,52 +428,15 @@ impl ShapeCircle {
     }
 }
 
-/// square
-///
-/// Schema: `/components/schemas/Shape/oneOf/1`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ShapeSquare {
-    pub side: f64,
-}
-
-#[cfg(feature = "things")]
-impl crate::runtime::object::Object for ShapeSquare {
-    const NAME: &'static str = "ShapeSquare";
-
-    const FIELDS: &'static [&'static str] = &["side"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "side" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut side = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut side, "side")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            side: object::required(side, "side")?,
-        })
-    }
-}
-
-#[cfg(feature = "things")]
-impl<'de> Deserialize<'de> for ShapeSquare {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// square
+    ///
+    /// Schema: `/components/schemas/Shape/oneOf/1`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ShapeSquare {
+        #[json("side", required)]
+        pub side: f64,
     }
 }
 
@@ -1040,55 +724,15 @@ impl crate::runtime::request::ToParam for FunctionCallType {
     }
 }
 
-/// Schema: `/components/schemas/FunctionCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FunctionCall {
-    pub r#type: FunctionCallType,
-    pub name: String,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for FunctionCall {
-    const NAME: &'static str = "FunctionCall";
-
-    const FIELDS: &'static [&'static str] = &["type", "name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "name" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            name: object::required(name, "name")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for FunctionCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/FunctionCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FunctionCall {
+        #[json("type", required)]
+        pub r#type: FunctionCallType,
+        #[json("name", required)]
+        pub name: String,
     }
 }
 
@@ -1101,55 +745,15 @@ impl FunctionCall {
     }
 }
 
-/// Schema: `/components/schemas/CustomCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CustomCall {
-    pub r#type: CustomKind,
-    pub input: String,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for CustomCall {
-    const NAME: &'static str = "CustomCall";
-
-    const FIELDS: &'static [&'static str] = &["type", "input"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "input" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut input = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut input, "input")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            input: object::required(input, "input")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for CustomCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/CustomCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CustomCall {
+        #[json("type", required)]
+        pub r#type: CustomKind,
+        #[json("input", required)]
+        pub input: String,
     }
 }
 
@@ -1297,52 +901,15 @@ impl crate::runtime::request::ToParam for SearchCallType {
     }
 }
 
-/// Pins the property to either of two values (openai's web search tool).
-///
-/// Schema: `/components/schemas/SearchCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SearchCall {
-    pub r#type: SearchCallType,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for SearchCall {
-    const NAME: &'static str = "SearchCall";
-
-    const FIELDS: &'static [&'static str] = &["type"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for SearchCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Pins the property to either of two values (openai's web search tool).
+    ///
+    /// Schema: `/components/schemas/SearchCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SearchCall {
+        #[json("type", required)]
+        pub r#type: SearchCallType,
     }
 }
 
@@ -1523,55 +1090,15 @@ impl crate::runtime::request::ToParam for ShellCallType {
     }
 }
 
-/// Schema: `/components/schemas/ShellCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ShellCall {
-    pub r#type: ShellCallType,
-    pub command: String,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for ShellCall {
-    const NAME: &'static str = "ShellCall";
-
-    const FIELDS: &'static [&'static str] = &["type", "command"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "command" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut command = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut command, "command")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            command: object::required(command, "command")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ShellCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/ShellCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ShellCall {
+        #[json("type", required)]
+        pub r#type: ShellCallType,
+        #[json("command", required)]
+        pub command: String,
     }
 }
 
@@ -1651,55 +1178,15 @@ impl crate::runtime::request::ToParam for PatchCallType {
     }
 }
 
-/// Schema: `/components/schemas/PatchCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PatchCall {
-    pub r#type: PatchCallType,
-    pub diff: String,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for PatchCall {
-    const NAME: &'static str = "PatchCall";
-
-    const FIELDS: &'static [&'static str] = &["type", "diff"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "diff" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut diff = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut diff, "diff")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            diff: object::required(diff, "diff")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for PatchCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/PatchCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PatchCall {
+        #[json("type", required)]
+        pub r#type: PatchCallType,
+        #[json("diff", required)]
+        pub diff: String,
     }
 }
 
@@ -1883,50 +1370,13 @@ impl crate::runtime::request::ToParam for AutoChunkingType {
     }
 }
 
-/// Schema: `/components/schemas/AutoChunking`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AutoChunking {
-    pub r#type: AutoChunkingType,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for AutoChunking {
-    const NAME: &'static str = "AutoChunking";
-
-    const FIELDS: &'static [&'static str] = &["type"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for AutoChunking {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/AutoChunking`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AutoChunking {
+        #[json("type", required)]
+        pub r#type: AutoChunkingType,
     }
 }
 
@@ -2003,50 +1453,13 @@ impl crate::runtime::request::ToParam for StaticChunkingType {
     }
 }
 
-/// Schema: `/components/schemas/StaticChunking/properties/static`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StaticChunkingStatic {
-    pub max_tokens: i64,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for StaticChunkingStatic {
-    const NAME: &'static str = "StaticChunkingStatic";
-
-    const FIELDS: &'static [&'static str] = &["max_tokens"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "max_tokens" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut max_tokens = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut max_tokens, "max_tokens")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            max_tokens: object::required(max_tokens, "max_tokens")?,
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for StaticChunkingStatic {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/StaticChunking/properties/static`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct StaticChunkingStatic {
+        #[json("max_tokens", required)]
+        pub max_tokens: i64,
     }
 }
 
@@ -2059,55 +1472,15 @@ impl StaticChunkingStatic {
     }
 }
 
-/// Schema: `/components/schemas/StaticChunking`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StaticChunking {
-    pub r#type: StaticChunkingType,
-    pub r#static: StaticChunkingStatic,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for StaticChunking {
-    const NAME: &'static str = "StaticChunking";
-
-    const FIELDS: &'static [&'static str] = &["type", "static"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "static" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut r#static = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut r#static, "static")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            r#static: object::required(r#static, "static")?,
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for StaticChunking {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/StaticChunking`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct StaticChunking {
+        #[json("type", required)]
+        pub r#type: StaticChunkingType,
+        #[json("static", required)]
+        pub r#static: StaticChunkingStatic,
     }
 }
 
@@ -2415,51 +1788,13 @@ impl<'de> Deserialize<'de> for Action {
 #[cfg(feature = "unused-schemas")]
 pub type ActionType = i64;
 
-/// Schema: `/components/schemas/BlockAction/properties/metadata`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct BlockActionMetadata {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for BlockActionMetadata {
-    const NAME: &'static str = "BlockActionMetadata";
-
-    const FIELDS: &'static [&'static str] = &["reason"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "reason" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut reason = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut reason, "reason")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            reason: object::optional(reason),
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for BlockActionMetadata {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/BlockAction/properties/metadata`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct BlockActionMetadata {
+        #[json("reason", optional)]
+        pub reason: Option<String>,
     }
 }
 
@@ -2472,56 +1807,15 @@ impl BlockActionMetadata {
     }
 }
 
-/// Schema: `/components/schemas/BlockAction`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BlockAction {
-    pub r#type: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<BlockActionMetadata>,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for BlockAction {
-    const NAME: &'static str = "BlockAction";
-
-    const FIELDS: &'static [&'static str] = &["type", "metadata"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "metadata" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut metadata = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut metadata, "metadata")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            metadata: object::optional(metadata),
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for BlockAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/BlockAction`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct BlockAction {
+        #[json("type", required)]
+        pub r#type: i64,
+        #[json("metadata", optional)]
+        pub metadata: Option<BlockActionMetadata>,
     }
 }
 
@@ -2543,50 +1837,13 @@ impl BlockAction {
     }
 }
 
-/// Schema: `/components/schemas/FlagAction/properties/metadata`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FlagActionMetadata {
-    pub channel: String,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for FlagActionMetadata {
-    const NAME: &'static str = "FlagActionMetadata";
-
-    const FIELDS: &'static [&'static str] = &["channel"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "channel" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut channel = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut channel, "channel")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            channel: object::required(channel, "channel")?,
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for FlagActionMetadata {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/FlagAction/properties/metadata`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FlagActionMetadata {
+        #[json("channel", required)]
+        pub channel: String,
     }
 }
 
@@ -2599,55 +1856,15 @@ impl FlagActionMetadata {
     }
 }
 
-/// Schema: `/components/schemas/FlagAction`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FlagAction {
-    pub r#type: i64,
-    pub metadata: FlagActionMetadata,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for FlagAction {
-    const NAME: &'static str = "FlagAction";
-
-    const FIELDS: &'static [&'static str] = &["type", "metadata"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "metadata" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut metadata = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut metadata, "metadata")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            metadata: object::required(metadata, "metadata")?,
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for FlagAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/FlagAction`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FlagAction {
+        #[json("type", required)]
+        pub r#type: i64,
+        #[json("metadata", required)]
+        pub metadata: FlagActionMetadata,
     }
 }
 
@@ -2660,50 +1877,13 @@ impl FlagAction {
     }
 }
 
-/// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SparseFilesValue {
-    pub name: String,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for SparseFilesValue {
-    const NAME: &'static str = "SparseFilesValue";
-
-    const FIELDS: &'static [&'static str] = &["name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::required(name, "name")?,
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for SparseFilesValue {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SparseFilesValue {
+        #[json("name", required)]
+        pub name: String,
     }
 }
 
@@ -2716,66 +1896,20 @@ impl SparseFilesValue {
     }
 }
 
-/// Items and map values that may be `null` (api.github.com's gist `files`, whose values
-/// may be `null`, and code-scanning `classifications`, items of a nullable enum).
-///
-/// Schema: `/components/schemas/Sparse`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Sparse {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub labels: Option<Vec<Option<String>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kinds: Option<Vec<Option<NullableKind>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for Sparse {
-    const NAME: &'static str = "Sparse";
-
-    const FIELDS: &'static [&'static str] = &["labels", "kinds", "files"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "labels" => Some(0),
-            "kinds" => Some(1),
-            "files" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut labels = None;
-        let mut kinds = None;
-        let mut files = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut labels, "labels")?,
-                Some(1) => object::field(&mut map, &mut kinds, "kinds")?,
-                Some(2) => object::field(&mut map, &mut files, "files")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            labels: object::optional(labels),
-            kinds: object::optional(kinds),
-            files: object::optional(files),
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for Sparse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
+    /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
+    ///
+    /// Schema: `/components/schemas/Sparse`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Sparse {
+        #[json("labels", optional)]
+        pub labels: Option<Vec<Option<String>>>,
+        #[json("kinds", optional)]
+        pub kinds: Option<Vec<Option<NullableKind>>>,
+        #[json("files", optional)]
+        pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
     }
 }
 
@@ -2948,51 +2082,13 @@ impl<'de> Deserialize<'de> for ChannelUpdate {
     }
 }
 
-/// Schema: `/components/schemas/Rename`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Rename {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for Rename {
-    const NAME: &'static str = "Rename";
-
-    const FIELDS: &'static [&'static str] = &["name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::optional(name),
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for Rename {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Rename`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Rename {
+        #[json("name", optional)]
+        pub name: Option<String>,
     }
 }
 
@@ -3005,57 +2101,15 @@ impl Rename {
     }
 }
 
-/// Schema: `/components/schemas/RenameWithIcon`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct RenameWithIcon {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub icon: Option<String>,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for RenameWithIcon {
-    const NAME: &'static str = "RenameWithIcon";
-
-    const FIELDS: &'static [&'static str] = &["name", "icon"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            "icon" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        let mut icon = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(1) => object::field(&mut map, &mut icon, "icon")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::optional(name),
-            icon: object::optional(icon),
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for RenameWithIcon {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/RenameWithIcon`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct RenameWithIcon {
+        #[json("name", optional)]
+        pub name: Option<String>,
+        #[json("icon", optional)]
+        pub icon: Option<String>,
     }
 }
 
@@ -3142,50 +2196,13 @@ impl crate::runtime::request::ToParam for HostedToolChoiceType {
     }
 }
 
-/// Schema: `/components/schemas/HostedToolChoice`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct HostedToolChoice {
-    pub r#type: HostedToolChoiceType,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for HostedToolChoice {
-    const NAME: &'static str = "HostedToolChoice";
-
-    const FIELDS: &'static [&'static str] = &["type"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for HostedToolChoice {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/HostedToolChoice`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct HostedToolChoice {
+        #[json("type", required)]
+        pub r#type: HostedToolChoiceType,
     }
 }
 
@@ -3204,55 +2221,15 @@ impl HostedToolChoice {
 #[cfg(feature = "choices")]
 pub type FunctionChoiceType = FunctionCallType;
 
-/// Schema: `/components/schemas/FunctionChoice`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FunctionChoice {
-    pub r#type: FunctionChoiceType,
-    pub name: String,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for FunctionChoice {
-    const NAME: &'static str = "FunctionChoice";
-
-    const FIELDS: &'static [&'static str] = &["type", "name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "name" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            name: object::required(name, "name")?,
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for FunctionChoice {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/FunctionChoice`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FunctionChoice {
+        #[json("type", required)]
+        pub r#type: FunctionChoiceType,
+        #[json("name", required)]
+        pub name: String,
     }
 }
 
@@ -3364,56 +2341,15 @@ impl<'de> Deserialize<'de> for Animal {
     }
 }
 
-/// Schema: `/components/schemas/Bird`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Bird {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    pub wings: i64,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for Bird {
-    const NAME: &'static str = "Bird";
-
-    const FIELDS: &'static [&'static str] = &["kind", "wings"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0),
-            "wings" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut kind = None;
-        let mut wings = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut kind, "kind")?,
-                Some(1) => object::field(&mut map, &mut wings, "wings")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            kind: object::optional(kind),
-            wings: object::required(wings, "wings")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Bird {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Bird`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Bird {
+        #[json("kind", optional)]
+        pub kind: Option<String>,
+        #[json("wings", required)]
+        pub wings: i64,
     }
 }
 
@@ -3432,56 +2368,15 @@ impl Bird {
     }
 }
 
-/// Schema: `/components/schemas/Fish`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Fish {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    pub fins: i64,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for Fish {
-    const NAME: &'static str = "Fish";
-
-    const FIELDS: &'static [&'static str] = &["kind", "fins"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0),
-            "fins" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut kind = None;
-        let mut fins = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut kind, "kind")?,
-                Some(1) => object::field(&mut map, &mut fins, "fins")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            kind: object::optional(kind),
-            fins: object::required(fins, "fins")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Fish {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Fish`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Fish {
+        #[json("kind", optional)]
+        pub kind: Option<String>,
+        #[json("fins", required)]
+        pub fins: i64,
     }
 }
 
@@ -3504,56 +2399,15 @@ impl Fish {
 #[cfg(feature = "unused-schemas")]
 pub type Digits = String;
 
-/// Schema: `/components/schemas/FormEntry`.
 #[cfg(feature = "forms")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FormEntry {
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub count: Option<i64>,
-}
-
-#[cfg(feature = "forms")]
-impl crate::runtime::object::Object for FormEntry {
-    const NAME: &'static str = "FormEntry";
-
-    const FIELDS: &'static [&'static str] = &["name", "count"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            "count" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        let mut count = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(1) => object::field(&mut map, &mut count, "count")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::required(name, "name")?,
-            count: object::optional(count),
-        })
-    }
-}
-
-#[cfg(feature = "forms")]
-impl<'de> Deserialize<'de> for FormEntry {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/FormEntry`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FormEntry {
+        #[json("name", required)]
+        pub name: String,
+        #[json("count", optional)]
+        pub count: Option<i64>,
     }
 }
 
@@ -3809,68 +2663,20 @@ impl crate::runtime::request::ToParam for CakeKind {
     }
 }
 
-/// Schema: `/components/schemas/Cake`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Cake {
-    pub kind: CakeKind,
-    pub calories: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub vegan: Option<bool>,
-    /// A `float` (f32), written with its own digits (`1.1`), not an f64's.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub weight: Option<f32>,
-}
-
-#[cfg(feature = "dishes")]
-impl crate::runtime::object::Object for Cake {
-    const NAME: &'static str = "Cake";
-
-    const FIELDS: &'static [&'static str] = &["kind", "calories", "vegan", "weight"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0),
-            "calories" => Some(1),
-            "vegan" => Some(2),
-            "weight" => Some(3),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut kind = None;
-        let mut calories = None;
-        let mut vegan = None;
-        let mut weight = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut kind, "kind")?,
-                Some(1) => object::field(&mut map, &mut calories, "calories")?,
-                Some(2) => object::field(&mut map, &mut vegan, "vegan")?,
-                Some(3) => object::field(&mut map, &mut weight, "weight")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            kind: object::required(kind, "kind")?,
-            calories: object::required(calories, "calories")?,
-            vegan: object::optional(vegan),
-            weight: object::optional(weight),
-        })
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl<'de> Deserialize<'de> for Cake {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Cake`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Cake {
+        #[json("kind", required)]
+        pub kind: CakeKind,
+        #[json("calories", required)]
+        pub calories: f64,
+        #[json("vegan", optional)]
+        pub vegan: Option<bool>,
+        /// A `float` (f32), written with its own digits (`1.1`), not an f64's.
+        #[json("weight", optional)]
+        pub weight: Option<f32>,
     }
 }
 
@@ -3964,61 +2770,17 @@ impl crate::runtime::request::ToParam for TeaKind {
     }
 }
 
-/// Schema: `/components/schemas/Tea`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Tea {
-    pub kind: TeaKind,
-    pub cups: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sugar: Option<Option<i64>>,
-}
-
-#[cfg(feature = "dishes")]
-impl crate::runtime::object::Object for Tea {
-    const NAME: &'static str = "Tea";
-
-    const FIELDS: &'static [&'static str] = &["kind", "cups", "sugar"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0),
-            "cups" => Some(1),
-            "sugar" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut kind = None;
-        let mut cups = None;
-        let mut sugar = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut kind, "kind")?,
-                Some(1) => object::field(&mut map, &mut cups, "cups")?,
-                Some(2) => object::field(&mut map, &mut sugar, "sugar")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            kind: object::required(kind, "kind")?,
-            cups: object::required(cups, "cups")?,
-            sugar,
-        })
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl<'de> Deserialize<'de> for Tea {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Tea`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Tea {
+        #[json("kind", required)]
+        pub kind: TeaKind,
+        #[json("cups", required)]
+        pub cups: i64,
+        #[json("sugar", optional_nullable)]
+        pub sugar: Option<Option<i64>>,
     }
 }
 
@@ -4037,51 +2799,13 @@ impl Tea {
     }
 }
 
-/// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
 #[cfg(any(feature = "notes", feature = "things"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct NamedInnerDeep {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl crate::runtime::object::Object for NamedInnerDeep {
-    const NAME: &'static str = "NamedInnerDeep";
-
-    const FIELDS: &'static [&'static str] = &["value"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "value" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut value = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut value, "value")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            value: object::optional(value),
-        })
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl<'de> Deserialize<'de> for NamedInnerDeep {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct NamedInnerDeep {
+        #[json("value", optional)]
+        pub value: Option<String>,
     }
 }
 
@@ -4094,51 +2818,13 @@ impl NamedInnerDeep {
     }
 }
 
-/// Schema: `/components/schemas/Named/properties/inner`.
 #[cfg(any(feature = "notes", feature = "things"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct NamedInner {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deep: Option<NamedInnerDeep>,
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl crate::runtime::object::Object for NamedInner {
-    const NAME: &'static str = "NamedInner";
-
-    const FIELDS: &'static [&'static str] = &["deep"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "deep" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut deep = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut deep, "deep")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            deep: object::optional(deep),
-        })
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl<'de> Deserialize<'de> for NamedInner {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Named/properties/inner`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct NamedInner {
+        #[json("deep", optional)]
+        pub deep: Option<NamedInnerDeep>,
     }
 }
 
@@ -4151,51 +2837,13 @@ impl NamedInner {
     }
 }
 
-/// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
 #[cfg(any(feature = "notes", feature = "things"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct NamedLabelsValue {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl crate::runtime::object::Object for NamedLabelsValue {
-    const NAME: &'static str = "NamedLabelsValue";
-
-    const FIELDS: &'static [&'static str] = &["text"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "text" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut text = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut text, "text")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            text: object::optional(text),
-        })
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl<'de> Deserialize<'de> for NamedLabelsValue {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct NamedLabelsValue {
+        #[json("text", optional)]
+        pub text: Option<String>,
     }
 }
 
@@ -4208,69 +2856,19 @@ impl NamedLabelsValue {
     }
 }
 
-/// Schema: `/components/schemas/Named`.
 #[cfg(any(feature = "notes", feature = "things"))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Named {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mirror: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub inner: Option<NamedInner>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl crate::runtime::object::Object for Named {
-    const NAME: &'static str = "Named";
-
-    const FIELDS: &'static [&'static str] = &["mirror", "inner", "tags", "labels"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "mirror" => Some(0),
-            "inner" => Some(1),
-            "tags" => Some(2),
-            "labels" => Some(3),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut mirror = None;
-        let mut inner = None;
-        let mut tags = None;
-        let mut labels = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut mirror, "mirror")?,
-                Some(1) => object::field(&mut map, &mut inner, "inner")?,
-                Some(2) => object::field(&mut map, &mut tags, "tags")?,
-                Some(3) => object::field(&mut map, &mut labels, "labels")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            mirror: object::optional(mirror),
-            inner: object::optional(inner),
-            tags: object::optional(tags),
-            labels: object::optional(labels),
-        })
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl<'de> Deserialize<'de> for Named {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Named`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Named {
+        #[json("mirror", optional)]
+        pub mirror: Option<String>,
+        #[json("inner", optional)]
+        pub inner: Option<NamedInner>,
+        #[json("tags", optional)]
+        pub tags: Option<Vec<String>>,
+        #[json("labels", optional)]
+        pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,
     }
 }
 
@@ -4372,7 +2970,6 @@ impl crate::runtime::request::ToParam for GetTreesIdTheme {
     }
 }
 
-/// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
 #[cfg(
     any(
         feature = "blobs",
@@ -4389,79 +2986,12 @@ impl crate::runtime::request::ToParam for GetTreesIdTheme {
         feature = "videos"
     )
 )]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct GetTreesIdClientErrorBody {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-#[cfg(
-    any(
-        feature = "blobs",
-        feature = "choices",
-        feature = "dishes",
-        feature = "filters",
-        feature = "forms",
-        feature = "labels",
-        feature = "raw-notes",
-        feature = "tagged",
-        feature = "things",
-        feature = "trees",
-        feature = "uploads",
-        feature = "videos"
-    )
-)]
-impl crate::runtime::object::Object for GetTreesIdClientErrorBody {
-    const NAME: &'static str = "GetTreesIdClientErrorBody";
-
-    const FIELDS: &'static [&'static str] = &["reason"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "reason" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut reason = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut reason, "reason")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            reason: object::optional(reason),
-        })
-    }
-}
-
-#[cfg(
-    any(
-        feature = "blobs",
-        feature = "choices",
-        feature = "dishes",
-        feature = "filters",
-        feature = "forms",
-        feature = "labels",
-        feature = "raw-notes",
-        feature = "tagged",
-        feature = "things",
-        feature = "trees",
-        feature = "uploads",
-        feature = "videos"
-    )
-)]
-impl<'de> Deserialize<'de> for GetTreesIdClientErrorBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetTreesIdClientErrorBody {
+        #[json("reason", optional)]
+        pub reason: Option<String>,
     }
 }
 
@@ -4489,56 +3019,15 @@ impl GetTreesIdClientErrorBody {
     }
 }
 
-/// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CreateVideoBody {
-    pub prompt: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seconds: Option<i64>,
-}
-
-#[cfg(feature = "videos")]
-impl crate::runtime::object::Object for CreateVideoBody {
-    const NAME: &'static str = "CreateVideoBody";
-
-    const FIELDS: &'static [&'static str] = &["prompt", "seconds"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "prompt" => Some(0),
-            "seconds" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut prompt = None;
-        let mut seconds = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut prompt, "prompt")?,
-                Some(1) => object::field(&mut map, &mut seconds, "seconds")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            prompt: object::required(prompt, "prompt")?,
-            seconds: object::optional(seconds),
-        })
-    }
-}
-
-#[cfg(feature = "videos")]
-impl<'de> Deserialize<'de> for CreateVideoBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CreateVideoBody {
+        #[json("prompt", required)]
+        pub prompt: String,
+        #[json("seconds", optional)]
+        pub seconds: Option<i64>,
     }
 }
 
@@ -4628,61 +3117,17 @@ impl crate::runtime::request::ToParam for CreateVideoMultipartStyle {
     }
 }
 
-/// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CreateVideoMultipart {
-    pub prompt: String,
-    pub reference: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub style: Option<Option<CreateVideoMultipartStyle>>,
-}
-
-#[cfg(feature = "videos")]
-impl crate::runtime::object::Object for CreateVideoMultipart {
-    const NAME: &'static str = "CreateVideoMultipart";
-
-    const FIELDS: &'static [&'static str] = &["prompt", "reference", "style"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "prompt" => Some(0),
-            "reference" => Some(1),
-            "style" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut prompt = None;
-        let mut reference = None;
-        let mut style = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut prompt, "prompt")?,
-                Some(1) => object::field(&mut map, &mut reference, "reference")?,
-                Some(2) => object::field(&mut map, &mut style, "style")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            prompt: object::required(prompt, "prompt")?,
-            reference: object::required(reference, "reference")?,
-            style,
-        })
-    }
-}
-
-#[cfg(feature = "videos")]
-impl<'de> Deserialize<'de> for CreateVideoMultipart {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CreateVideoMultipart {
+        #[json("prompt", required)]
+        pub prompt: String,
+        #[json("reference", required)]
+        pub reference: String,
+        #[json("style", optional_nullable)]
+        pub style: Option<Option<CreateVideoMultipartStyle>>,
     }
 }
 
@@ -4705,51 +3150,13 @@ impl CreateVideoMultipart {
     }
 }
 
-/// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta/properties/origin`.
 #[cfg(feature = "uploads")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct UploadBodyMetaOrigin {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub city: Option<String>,
-}
-
-#[cfg(feature = "uploads")]
-impl crate::runtime::object::Object for UploadBodyMetaOrigin {
-    const NAME: &'static str = "UploadBodyMetaOrigin";
-
-    const FIELDS: &'static [&'static str] = &["city"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "city" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut city = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut city, "city")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            city: object::optional(city),
-        })
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl<'de> Deserialize<'de> for UploadBodyMetaOrigin {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta/properties/origin`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct UploadBodyMetaOrigin {
+        #[json("city", optional)]
+        pub city: Option<String>,
     }
 }
 
@@ -4762,62 +3169,18 @@ impl UploadBodyMetaOrigin {
     }
 }
 
-/// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
 #[cfg(feature = "uploads")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct UploadBodyMeta {
-    pub author: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pages: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub origin: Option<UploadBodyMetaOrigin>,
-}
-
-#[cfg(feature = "uploads")]
-impl crate::runtime::object::Object for UploadBodyMeta {
-    const NAME: &'static str = "UploadBodyMeta";
-
-    const FIELDS: &'static [&'static str] = &["author", "pages", "origin"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "author" => Some(0),
-            "pages" => Some(1),
-            "origin" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut author = None;
-        let mut pages = None;
-        let mut origin = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut author, "author")?,
-                Some(1) => object::field(&mut map, &mut pages, "pages")?,
-                Some(2) => object::field(&mut map, &mut origin, "origin")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            author: object::required(author, "author")?,
-            pages: object::optional(pages),
-            origin: object::optional(origin),
-        })
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl<'de> Deserialize<'de> for UploadBodyMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema:
+    /// `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct UploadBodyMeta {
+        #[json("author", required)]
+        pub author: String,
+        #[json("pages", optional)]
+        pub pages: Option<i64>,
+        #[json("origin", optional)]
+        pub origin: Option<UploadBodyMetaOrigin>,
     }
 }
 
@@ -4849,73 +3212,21 @@ impl UploadBodyMeta {
     }
 }
 
-/// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "uploads")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct UploadBody {
-    pub title: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub copies: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub meta: Option<UploadBodyMeta>,
-    pub file: String,
-}
-
-#[cfg(feature = "uploads")]
-impl crate::runtime::object::Object for UploadBody {
-    const NAME: &'static str = "UploadBody";
-
-    const FIELDS: &'static [&'static str] = &["title", "copies", "tags", "meta", "file"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "title" => Some(0),
-            "copies" => Some(1),
-            "tags" => Some(2),
-            "meta" => Some(3),
-            "file" => Some(4),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut title = None;
-        let mut copies = None;
-        let mut tags = None;
-        let mut meta = None;
-        let mut file = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut title, "title")?,
-                Some(1) => object::field(&mut map, &mut copies, "copies")?,
-                Some(2) => object::field(&mut map, &mut tags, "tags")?,
-                Some(3) => object::field(&mut map, &mut meta, "meta")?,
-                Some(4) => object::field(&mut map, &mut file, "file")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            title: object::required(title, "title")?,
-            copies: object::optional(copies),
-            tags: object::optional(tags),
-            meta: object::optional(meta),
-            file: object::required(file, "file")?,
-        })
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl<'de> Deserialize<'de> for UploadBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct UploadBody {
+        #[json("title", required)]
+        pub title: String,
+        #[json("copies", optional)]
+        pub copies: Option<i64>,
+        #[json("tags", optional)]
+        pub tags: Option<Vec<String>>,
+        #[json("meta", optional)]
+        pub meta: Option<UploadBodyMeta>,
+        #[json("file", required)]
+        pub file: String,
     }
 }
 
@@ -5005,103 +3316,28 @@ impl<'de> Deserialize<'de> for ListTaggedTag {
     }
 }
 
-/// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct GetThingsOkBody {
-    /// A schema whose name collides with the generated client type.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub client: Option<Client>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub patch: Option<Patch>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub level: Option<Level>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub odd: Option<Odd>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub shape: Option<Shape>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub any: Option<AnyThing>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub free: Option<FreeForm>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub named: Option<Named>,
-}
-
-#[cfg(feature = "things")]
-impl crate::runtime::object::Object for GetThingsOkBody {
-    const NAME: &'static str = "GetThingsOkBody";
-
-    const FIELDS: &'static [&'static str] = &[
-        "client",
-        "patch",
-        "level",
-        "odd",
-        "shape",
-        "any",
-        "free",
-        "named",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "client" => Some(0),
-            "patch" => Some(1),
-            "level" => Some(2),
-            "odd" => Some(3),
-            "shape" => Some(4),
-            "any" => Some(5),
-            "free" => Some(6),
-            "named" => Some(7),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut client = None;
-        let mut patch = None;
-        let mut level = None;
-        let mut odd = None;
-        let mut shape = None;
-        let mut any = None;
-        let mut free = None;
-        let mut named = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut client, "client")?,
-                Some(1) => object::field(&mut map, &mut patch, "patch")?,
-                Some(2) => object::field(&mut map, &mut level, "level")?,
-                Some(3) => object::field(&mut map, &mut odd, "odd")?,
-                Some(4) => object::field(&mut map, &mut shape, "shape")?,
-                Some(5) => object::field(&mut map, &mut any, "any")?,
-                Some(6) => object::field(&mut map, &mut free, "free")?,
-                Some(7) => object::field(&mut map, &mut named, "named")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            client: object::optional(client),
-            patch: object::optional(patch),
-            level: object::optional(level),
-            odd: object::optional(odd),
-            shape: object::optional(shape),
-            any: object::optional(any),
-            free: object::optional(free),
-            named: object::optional(named),
-        })
-    }
-}
-
-#[cfg(feature = "things")]
-impl<'de> Deserialize<'de> for GetThingsOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1things/get/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetThingsOkBody {
+        /// A schema whose name collides with the generated client type.
+        #[json("client", optional)]
+        pub client: Option<Client>,
+        #[json("patch", optional)]
+        pub patch: Option<Patch>,
+        #[json("level", optional)]
+        pub level: Option<Level>,
+        #[json("odd", optional)]
+        pub odd: Option<Odd>,
+        #[json("shape", optional)]
+        pub shape: Option<Shape>,
+        #[json("any", optional)]
+        pub any: Option<AnyThing>,
+        #[json("free", optional)]
+        pub free: Option<FreeForm>,
+        #[json("named", optional)]
+        pub named: Option<Named>,
     }
 }
 
@@ -5156,75 +3392,21 @@ impl GetThingsOkBody {
     }
 }
 
-/// Schema: `/paths/~1filters/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct EchoFiltersOkBody {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub q: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Option<Metadata>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page: Option<Page>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub point: Option<Point>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub range: Option<Range>,
-}
-
-#[cfg(feature = "filters")]
-impl crate::runtime::object::Object for EchoFiltersOkBody {
-    const NAME: &'static str = "EchoFiltersOkBody";
-
-    const FIELDS: &'static [&'static str] = &["q", "metadata", "page", "point", "range"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "q" => Some(0),
-            "metadata" => Some(1),
-            "page" => Some(2),
-            "point" => Some(3),
-            "range" => Some(4),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut q = None;
-        let mut metadata = None;
-        let mut page = None;
-        let mut point = None;
-        let mut range = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut q, "q")?,
-                Some(1) => object::field(&mut map, &mut metadata, "metadata")?,
-                Some(2) => object::field(&mut map, &mut page, "page")?,
-                Some(3) => object::field(&mut map, &mut point, "point")?,
-                Some(4) => object::field(&mut map, &mut range, "range")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            q: object::optional(q),
-            metadata,
-            page: object::optional(page),
-            point: object::optional(point),
-            range: object::optional(range),
-        })
-    }
-}
-
-#[cfg(feature = "filters")]
-impl<'de> Deserialize<'de> for EchoFiltersOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1filters/get/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct EchoFiltersOkBody {
+        #[json("q", optional)]
+        pub q: Option<String>,
+        #[json("metadata", optional_nullable)]
+        pub metadata: Option<Option<Metadata>>,
+        #[json("page", optional)]
+        pub page: Option<Page>,
+        #[json("point", optional)]
+        pub point: Option<Point>,
+        #[json("range", optional)]
+        pub range: Option<Range>,
     }
 }
 
@@ -5261,96 +3443,33 @@ impl EchoFiltersOkBody {
     }
 }
 
-/// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EchoChoicesBody {
-    /// No discriminator, but each variant pins `type` to its own value (openai's chunking
-    /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
-    /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
-    pub chunking: Chunking,
-    /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
-    /// the objects are tagged by `type`, the string read as itself.
-    pub tool_choice: ToolChoice,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub actions: Option<Vec<Action>>,
-    /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
-    /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sparse: Option<Sparse>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub net: Option<Net>,
-    /// Two kinds of update without a tag, the first naming fewer members (discord's channel
-    /// update): an object with the second's members is read as the second, not cut down to
-    /// the first (which would drop `icon`). `anyOf`: such an object fits both.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub update: Option<ChannelUpdate>,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for EchoChoicesBody {
-    const NAME: &'static str = "EchoChoicesBody";
-
-    const FIELDS: &'static [&'static str] = &[
-        "chunking",
-        "tool_choice",
-        "actions",
-        "sparse",
-        "net",
-        "update",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "chunking" => Some(0),
-            "tool_choice" => Some(1),
-            "actions" => Some(2),
-            "sparse" => Some(3),
-            "net" => Some(4),
-            "update" => Some(5),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut chunking = None;
-        let mut tool_choice = None;
-        let mut actions = None;
-        let mut sparse = None;
-        let mut net = None;
-        let mut update = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut chunking, "chunking")?,
-                Some(1) => object::field(&mut map, &mut tool_choice, "tool_choice")?,
-                Some(2) => object::field(&mut map, &mut actions, "actions")?,
-                Some(3) => object::field(&mut map, &mut sparse, "sparse")?,
-                Some(4) => object::field(&mut map, &mut net, "net")?,
-                Some(5) => object::field(&mut map, &mut update, "update")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            chunking: object::required(chunking, "chunking")?,
-            tool_choice: object::required(tool_choice, "tool_choice")?,
-            actions: object::optional(actions),
-            sparse: object::optional(sparse),
-            net: object::optional(net),
-            update: object::optional(update),
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for EchoChoicesBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct EchoChoicesBody {
+        /// No discriminator, but each variant pins `type` to its own value (openai's chunking
+        /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+        /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+        #[json("chunking", required)]
+        pub chunking: Chunking,
+        /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+        /// the objects are tagged by `type`, the string read as itself.
+        #[json("tool_choice", required)]
+        pub tool_choice: ToolChoice,
+        #[json("actions", optional)]
+        pub actions: Option<Vec<Action>>,
+        /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
+        /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
+        #[json("sparse", optional)]
+        pub sparse: Option<Sparse>,
+        #[json("net", optional)]
+        pub net: Option<Net>,
+        /// Two kinds of update without a tag, the first naming fewer members (discord's channel
+        /// update): an object with the second's members is read as the second, not cut down to
+        /// the first (which would drop `icon`). `anyOf`: such an object fits both.
+        #[json("update", optional)]
+        pub update: Option<ChannelUpdate>,
     }
 }
 
@@ -5394,96 +3513,33 @@ impl EchoChoicesBody {
     }
 }
 
-/// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EchoChoicesOkBody {
-    /// No discriminator, but each variant pins `type` to its own value (openai's chunking
-    /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
-    /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
-    pub chunking: Chunking,
-    /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
-    /// the objects are tagged by `type`, the string read as itself.
-    pub tool_choice: ToolChoice,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub actions: Option<Vec<Action>>,
-    /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
-    /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sparse: Option<Sparse>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub net: Option<Net>,
-    /// Two kinds of update without a tag, the first naming fewer members (discord's channel
-    /// update): an object with the second's members is read as the second, not cut down to
-    /// the first (which would drop `icon`). `anyOf`: such an object fits both.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub update: Option<ChannelUpdate>,
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::object::Object for EchoChoicesOkBody {
-    const NAME: &'static str = "EchoChoicesOkBody";
-
-    const FIELDS: &'static [&'static str] = &[
-        "chunking",
-        "tool_choice",
-        "actions",
-        "sparse",
-        "net",
-        "update",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "chunking" => Some(0),
-            "tool_choice" => Some(1),
-            "actions" => Some(2),
-            "sparse" => Some(3),
-            "net" => Some(4),
-            "update" => Some(5),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut chunking = None;
-        let mut tool_choice = None;
-        let mut actions = None;
-        let mut sparse = None;
-        let mut net = None;
-        let mut update = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut chunking, "chunking")?,
-                Some(1) => object::field(&mut map, &mut tool_choice, "tool_choice")?,
-                Some(2) => object::field(&mut map, &mut actions, "actions")?,
-                Some(3) => object::field(&mut map, &mut sparse, "sparse")?,
-                Some(4) => object::field(&mut map, &mut net, "net")?,
-                Some(5) => object::field(&mut map, &mut update, "update")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            chunking: object::required(chunking, "chunking")?,
-            tool_choice: object::required(tool_choice, "tool_choice")?,
-            actions: object::optional(actions),
-            sparse: object::optional(sparse),
-            net: object::optional(net),
-            update: object::optional(update),
-        })
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for EchoChoicesOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct EchoChoicesOkBody {
+        /// No discriminator, but each variant pins `type` to its own value (openai's chunking
+        /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+        /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+        #[json("chunking", required)]
+        pub chunking: Chunking,
+        /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+        /// the objects are tagged by `type`, the string read as itself.
+        #[json("tool_choice", required)]
+        pub tool_choice: ToolChoice,
+        #[json("actions", optional)]
+        pub actions: Option<Vec<Action>>,
+        /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
+        /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
+        #[json("sparse", optional)]
+        pub sparse: Option<Sparse>,
+        #[json("net", optional)]
+        pub net: Option<Net>,
+        /// Two kinds of update without a tag, the first naming fewer members (discord's channel
+        /// update): an object with the second's members is read as the second, not cut down to
+        /// the first (which would drop `icon`). `anyOf`: such an object fits both.
+        #[json("update", optional)]
+        pub update: Option<ChannelUpdate>,
     }
 }
 
@@ -5527,88 +3583,23 @@ impl EchoChoicesOkBody {
     }
 }
 
-/// Schema: `/paths/~1labels~1{names}/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "labels")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct EchoLabelsOkBody {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub names: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub csv: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pipes: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub spaced: Option<Vec<i64>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub jar: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub crumbs: Option<Vec<String>>,
-}
-
-#[cfg(feature = "labels")]
-impl crate::runtime::object::Object for EchoLabelsOkBody {
-    const NAME: &'static str = "EchoLabelsOkBody";
-
-    const FIELDS: &'static [&'static str] = &[
-        "names",
-        "csv",
-        "pipes",
-        "spaced",
-        "jar",
-        "crumbs",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "names" => Some(0),
-            "csv" => Some(1),
-            "pipes" => Some(2),
-            "spaced" => Some(3),
-            "jar" => Some(4),
-            "crumbs" => Some(5),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut names = None;
-        let mut csv = None;
-        let mut pipes = None;
-        let mut spaced = None;
-        let mut jar = None;
-        let mut crumbs = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut names, "names")?,
-                Some(1) => object::field(&mut map, &mut csv, "csv")?,
-                Some(2) => object::field(&mut map, &mut pipes, "pipes")?,
-                Some(3) => object::field(&mut map, &mut spaced, "spaced")?,
-                Some(4) => object::field(&mut map, &mut jar, "jar")?,
-                Some(5) => object::field(&mut map, &mut crumbs, "crumbs")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            names: object::optional(names),
-            csv: object::optional(csv),
-            pipes: object::optional(pipes),
-            spaced: object::optional(spaced),
-            jar: object::optional(jar),
-            crumbs: object::optional(crumbs),
-        })
-    }
-}
-
-#[cfg(feature = "labels")]
-impl<'de> Deserialize<'de> for EchoLabelsOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1labels~1{names}/get/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct EchoLabelsOkBody {
+        #[json("names", optional)]
+        pub names: Option<Vec<String>>,
+        #[json("csv", optional)]
+        pub csv: Option<Vec<String>>,
+        #[json("pipes", optional)]
+        pub pipes: Option<Vec<String>>,
+        #[json("spaced", optional)]
+        pub spaced: Option<Vec<i64>>,
+        #[json("jar", optional)]
+        pub jar: Option<Vec<String>>,
+        #[json("crumbs", optional)]
+        pub crumbs: Option<Vec<String>>,
     }
 }
 

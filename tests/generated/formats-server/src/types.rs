@@ -12,166 +12,39 @@ use crate::runtime::object;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use serde::Deserialize;
-use serde::Serialize;
-
-/// Schema: `/components/schemas/Event`.
-#[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Event {
-    pub id: uuid::Uuid,
-    pub at: jiff::Timestamp,
-    pub day: jiff::civil::Date,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ends: Option<Option<jiff::Timestamp>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub v4: Option<std::net::Ipv4Addr>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub v6: Option<std::net::Ipv6Addr>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub related: Option<Vec<uuid::Uuid>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub holidays: Option<std::collections::BTreeMap<String, jiff::civil::Date>>,
-    /// Length and pattern beside a format are the UUID parser's to decide.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<uuid::Uuid>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub homepage: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contact: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub host: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub link: Option<String>,
-}
 
 #[cfg(feature = "events")]
-impl crate::runtime::object::Object for Event {
-    const NAME: &'static str = "Event";
-
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "at",
-        "day",
-        "ends",
-        "v4",
-        "v6",
-        "related",
-        "holidays",
-        "code",
-        "homepage",
-        "contact",
-        "host",
-        "link",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0),
-            "at" => Some(1),
-            "day" => Some(2),
-            "ends" => Some(3),
-            "v4" => Some(4),
-            "v6" => Some(5),
-            "related" => Some(6),
-            "holidays" => Some(7),
-            "code" => Some(8),
-            "homepage" => Some(9),
-            "contact" => Some(10),
-            "host" => Some(11),
-            "link" => Some(12),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut id = None;
-        let mut at = None;
-        let mut day = None;
-        let mut ends = None;
-        let mut v4 = None;
-        let mut v6 = None;
-        let mut related = None;
-        let mut holidays = None;
-        let mut code = None;
-        let mut homepage = None;
-        let mut contact = None;
-        let mut host = None;
-        let mut link = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => {
-                    object::field_exact(
-                        &mut map,
-                        &mut id,
-                        "id",
-                        &crate::runtime::formats::UUID,
-                    )?
-                }
-                Some(1) => {
-                    object::field_exact(
-                        &mut map,
-                        &mut at,
-                        "at",
-                        &crate::runtime::formats::DATE_TIME,
-                    )?
-                }
-                Some(2) => {
-                    object::field_exact(
-                        &mut map,
-                        &mut day,
-                        "day",
-                        &crate::runtime::formats::DATE,
-                    )?
-                }
-                Some(3) => object::field(&mut map, &mut ends, "ends")?,
-                Some(4) => object::field(&mut map, &mut v4, "v4")?,
-                Some(5) => object::field(&mut map, &mut v6, "v6")?,
-                Some(6) => object::field(&mut map, &mut related, "related")?,
-                Some(7) => object::field(&mut map, &mut holidays, "holidays")?,
-                Some(8) => {
-                    object::field_exact(
-                        &mut map,
-                        &mut code,
-                        "code",
-                        &crate::runtime::formats::UUID,
-                    )?
-                }
-                Some(9) => object::field(&mut map, &mut homepage, "homepage")?,
-                Some(10) => object::field(&mut map, &mut contact, "contact")?,
-                Some(11) => object::field(&mut map, &mut host, "host")?,
-                Some(12) => object::field(&mut map, &mut link, "link")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            id: object::required(id, "id")?,
-            at: object::required(at, "at")?,
-            day: object::required(day, "day")?,
-            ends,
-            v4,
-            v6,
-            related,
-            holidays,
-            code,
-            homepage,
-            contact,
-            host,
-            link,
-        })
-    }
-}
-
-#[cfg(feature = "events")]
-impl<'de> Deserialize<'de> for Event {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Event`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Event {
+        #[json("id", required, exact(UUID))]
+        pub id: uuid::Uuid,
+        #[json("at", required, exact(DATE_TIME))]
+        pub at: jiff::Timestamp,
+        #[json("day", required, exact(DATE))]
+        pub day: jiff::civil::Date,
+        #[json("ends", optional_nullable)]
+        pub ends: Option<Option<jiff::Timestamp>>,
+        #[json("v4", optional_not_null)]
+        pub v4: Option<std::net::Ipv4Addr>,
+        #[json("v6", optional_not_null)]
+        pub v6: Option<std::net::Ipv6Addr>,
+        #[json("related", optional_not_null)]
+        pub related: Option<Vec<uuid::Uuid>>,
+        #[json("holidays", optional_not_null)]
+        pub holidays: Option<std::collections::BTreeMap<String, jiff::civil::Date>>,
+        /// Length and pattern beside a format are the UUID parser's to decide.
+        #[json("code", optional_not_null, exact(UUID))]
+        pub code: Option<uuid::Uuid>,
+        #[json("homepage", optional_not_null)]
+        pub homepage: Option<String>,
+        #[json("contact", optional_not_null)]
+        pub contact: Option<String>,
+        #[json("host", optional_not_null)]
+        pub host: Option<String>,
+        #[json("link", optional_not_null)]
+        pub link: Option<String>,
     }
 }
 
@@ -285,87 +158,23 @@ impl Validate for Event {
     }
 }
 
-/// Schema: `/components/schemas/Amounts`.
 #[cfg(feature = "amounts")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Amounts {
-    pub price: crate::runtime::decimal::Decimal,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub big: Option<crate::runtime::decimal::Decimal>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tier: Option<crate::runtime::decimal::Decimal>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub parts: Option<Vec<crate::runtime::decimal::Decimal>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub echoed: Option<Vec<Option<crate::runtime::decimal::Decimal>>>,
-}
-
-#[cfg(feature = "amounts")]
-impl crate::runtime::object::Object for Amounts {
-    const NAME: &'static str = "Amounts";
-
-    const FIELDS: &'static [&'static str] = &[
-        "price",
-        "big",
-        "tier",
-        "parts",
-        "text",
-        "echoed",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "price" => Some(0),
-            "big" => Some(1),
-            "tier" => Some(2),
-            "parts" => Some(3),
-            "text" => Some(4),
-            "echoed" => Some(5),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut price = None;
-        let mut big = None;
-        let mut tier = None;
-        let mut parts = None;
-        let mut text = None;
-        let mut echoed = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut price, "price")?,
-                Some(1) => object::field(&mut map, &mut big, "big")?,
-                Some(2) => object::field(&mut map, &mut tier, "tier")?,
-                Some(3) => object::field(&mut map, &mut parts, "parts")?,
-                Some(4) => object::field(&mut map, &mut text, "text")?,
-                Some(5) => object::field(&mut map, &mut echoed, "echoed")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            price: object::required(price, "price")?,
-            big,
-            tier,
-            parts,
-            text,
-            echoed,
-        })
-    }
-}
-
-#[cfg(feature = "amounts")]
-impl<'de> Deserialize<'de> for Amounts {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Amounts`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Amounts {
+        #[json("price", required)]
+        pub price: crate::runtime::decimal::Decimal,
+        #[json("big", optional_not_null)]
+        pub big: Option<crate::runtime::decimal::Decimal>,
+        #[json("tier", optional_not_null)]
+        pub tier: Option<crate::runtime::decimal::Decimal>,
+        #[json("parts", optional_not_null)]
+        pub parts: Option<Vec<crate::runtime::decimal::Decimal>>,
+        #[json("text", optional_not_null)]
+        pub text: Option<String>,
+        #[json("echoed", optional_not_null)]
+        pub echoed: Option<Vec<Option<crate::runtime::decimal::Decimal>>>,
     }
 }
 
@@ -468,50 +277,13 @@ impl Validate for Amounts {
     }
 }
 
-/// Schema: `/components/schemas/HeldAmount`.
 #[cfg(feature = "amounts")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct HeldAmount {
-    pub price: crate::runtime::decimal::Decimal,
-}
-
-#[cfg(feature = "amounts")]
-impl crate::runtime::object::Object for HeldAmount {
-    const NAME: &'static str = "HeldAmount";
-
-    const FIELDS: &'static [&'static str] = &["price"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "price" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut price = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut price, "price")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            price: object::required(price, "price")?,
-        })
-    }
-}
-
-#[cfg(feature = "amounts")]
-impl<'de> Deserialize<'de> for HeldAmount {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/HeldAmount`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct HeldAmount {
+        #[json("price", required)]
+        pub price: crate::runtime::decimal::Decimal,
     }
 }
 
@@ -528,58 +300,16 @@ impl HeldAmount {
 impl Validate for HeldAmount {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
-
-/// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Error {
-    pub code: String,
-    pub message: String,
-    pub status: i32,
-}
-
-impl crate::runtime::object::Object for Error {
-    const NAME: &'static str = "Error";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Error {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Error`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Error {
+        #[json("code", required)]
+        pub code: String,
+        #[json("message", required)]
+        pub message: String,
+        #[json("status", required)]
+        pub status: i32,
     }
 }
 

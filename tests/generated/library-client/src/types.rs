@@ -89,61 +89,17 @@ impl crate::runtime::request::ToParam for Format {
     }
 }
 
-/// Schema: `/components/schemas/Address`.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Address {
-    pub street: String,
-    pub city: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub postcode: Option<Option<String>>,
-}
-
-#[cfg(feature = "books")]
-impl crate::runtime::object::Object for Address {
-    const NAME: &'static str = "Address";
-
-    const FIELDS: &'static [&'static str] = &["street", "city", "postcode"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "street" => Some(0),
-            "city" => Some(1),
-            "postcode" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut street = None;
-        let mut city = None;
-        let mut postcode = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut street, "street")?,
-                Some(1) => object::field(&mut map, &mut city, "city")?,
-                Some(2) => object::field(&mut map, &mut postcode, "postcode")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            street: object::required(street, "street")?,
-            city: object::required(city, "city")?,
-            postcode,
-        })
-    }
-}
-
-#[cfg(feature = "books")]
-impl<'de> Deserialize<'de> for Address {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Address`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Address {
+        #[json("street", required)]
+        pub street: String,
+        #[json("city", required)]
+        pub city: String,
+        #[json("postcode", optional_nullable)]
+        pub postcode: Option<Option<String>>,
     }
 }
 
@@ -166,67 +122,19 @@ impl Address {
     }
 }
 
-/// Schema: `/components/schemas/Author`.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Author {
-    pub id: uuid::Uuid,
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub address: Option<Address>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub born: Option<Option<jiff::civil::Date>>,
-}
-
-#[cfg(feature = "books")]
-impl crate::runtime::object::Object for Author {
-    const NAME: &'static str = "Author";
-
-    const FIELDS: &'static [&'static str] = &["id", "name", "address", "born"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0),
-            "name" => Some(1),
-            "address" => Some(2),
-            "born" => Some(3),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut id = None;
-        let mut name = None;
-        let mut address = None;
-        let mut born = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut id, "id")?,
-                Some(1) => object::field(&mut map, &mut name, "name")?,
-                Some(2) => object::field(&mut map, &mut address, "address")?,
-                Some(3) => object::field(&mut map, &mut born, "born")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            id: object::required(id, "id")?,
-            name: object::required(name, "name")?,
-            address: object::optional(address),
-            born,
-        })
-    }
-}
-
-#[cfg(feature = "books")]
-impl<'de> Deserialize<'de> for Author {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Author`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Author {
+        #[json("id", required)]
+        pub id: uuid::Uuid,
+        #[json("name", required)]
+        pub name: String,
+        #[json("address", optional)]
+        pub address: Option<Address>,
+        #[json("born", optional_nullable)]
+        pub born: Option<Option<jiff::civil::Date>>,
     }
 }
 
@@ -256,57 +164,15 @@ impl Author {
     }
 }
 
-/// Schema: `/components/schemas/Book/properties/series`.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct BookSeries {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub position: Option<i64>,
-}
-
-#[cfg(feature = "books")]
-impl crate::runtime::object::Object for BookSeries {
-    const NAME: &'static str = "BookSeries";
-
-    const FIELDS: &'static [&'static str] = &["name", "position"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            "position" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        let mut position = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(1) => object::field(&mut map, &mut position, "position")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::optional(name),
-            position: object::optional(position),
-        })
-    }
-}
-
-#[cfg(feature = "books")]
-impl<'de> Deserialize<'de> for BookSeries {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Book/properties/series`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct BookSeries {
+        #[json("name", optional)]
+        pub name: Option<String>,
+        #[json("position", optional)]
+        pub position: Option<i64>,
     }
 }
 
@@ -325,113 +191,32 @@ impl BookSeries {
     }
 }
 
-/// Schema: `/components/schemas/Book`.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Book {
-    pub isbn: String,
-    pub title: String,
-    pub authors: Vec<Author>,
-    pub format: Format,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pages: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rating: Option<f64>,
-    /// A property whose name is a Rust keyword.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub r#type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tags: Option<std::collections::BTreeMap<String, String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub series: Option<BookSeries>,
-}
-
-#[cfg(feature = "books")]
-impl crate::runtime::object::Object for Book {
-    const NAME: &'static str = "Book";
-
-    const FIELDS: &'static [&'static str] = &[
-        "isbn",
-        "title",
-        "authors",
-        "format",
-        "pages",
-        "rating",
-        "type",
-        "tags",
-        "metadata",
-        "series",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "isbn" => Some(0),
-            "title" => Some(1),
-            "authors" => Some(2),
-            "format" => Some(3),
-            "pages" => Some(4),
-            "rating" => Some(5),
-            "type" => Some(6),
-            "tags" => Some(7),
-            "metadata" => Some(8),
-            "series" => Some(9),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut isbn = None;
-        let mut title = None;
-        let mut authors = None;
-        let mut format = None;
-        let mut pages = None;
-        let mut rating = None;
-        let mut r#type = None;
-        let mut tags = None;
-        let mut metadata = None;
-        let mut series = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut isbn, "isbn")?,
-                Some(1) => object::field(&mut map, &mut title, "title")?,
-                Some(2) => object::field(&mut map, &mut authors, "authors")?,
-                Some(3) => object::field(&mut map, &mut format, "format")?,
-                Some(4) => object::field(&mut map, &mut pages, "pages")?,
-                Some(5) => object::field(&mut map, &mut rating, "rating")?,
-                Some(6) => object::field(&mut map, &mut r#type, "type")?,
-                Some(7) => object::field(&mut map, &mut tags, "tags")?,
-                Some(8) => object::field(&mut map, &mut metadata, "metadata")?,
-                Some(9) => object::field(&mut map, &mut series, "series")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            isbn: object::required(isbn, "isbn")?,
-            title: object::required(title, "title")?,
-            authors: object::required(authors, "authors")?,
-            format: object::required(format, "format")?,
-            pages: object::optional(pages),
-            rating: object::optional(rating),
-            r#type: object::optional(r#type),
-            tags: object::optional(tags),
-            metadata: object::optional(metadata),
-            series: object::optional(series),
-        })
-    }
-}
-
-#[cfg(feature = "books")]
-impl<'de> Deserialize<'de> for Book {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Book`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Book {
+        #[json("isbn", required)]
+        pub isbn: String,
+        #[json("title", required)]
+        pub title: String,
+        #[json("authors", required)]
+        pub authors: Vec<Author>,
+        #[json("format", required)]
+        pub format: Format,
+        #[json("pages", optional)]
+        pub pages: Option<i32>,
+        #[json("rating", optional)]
+        pub rating: Option<f64>,
+        /// A property whose name is a Rust keyword.
+        #[json("type", optional)]
+        pub r#type: Option<String>,
+        #[json("tags", optional)]
+        pub tags: Option<std::collections::BTreeMap<String, String>>,
+        #[json("metadata", optional)]
+        pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
+        #[json("series", optional)]
+        pub series: Option<BookSeries>,
     }
 }
 
@@ -502,86 +287,25 @@ impl Book {
     }
 }
 
-/// Schema: `/components/schemas/Loan`.
 #[cfg(feature = "members")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Loan {
-    pub isbn: String,
-    pub member: Member,
-    /// Free notes by topic; one or two of them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notes: Option<std::collections::BTreeMap<String, String>>,
-    pub id: i64,
-    pub due: jiff::Timestamp,
-    /// Default: `false`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub returned: Option<bool>,
-}
-
-#[cfg(feature = "members")]
-impl crate::runtime::object::Object for Loan {
-    const NAME: &'static str = "Loan";
-
-    const FIELDS: &'static [&'static str] = &[
-        "isbn",
-        "member",
-        "notes",
-        "id",
-        "due",
-        "returned",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "isbn" => Some(0),
-            "member" => Some(1),
-            "notes" => Some(2),
-            "id" => Some(3),
-            "due" => Some(4),
-            "returned" => Some(5),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut isbn = None;
-        let mut member = None;
-        let mut notes = None;
-        let mut id = None;
-        let mut due = None;
-        let mut returned = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut isbn, "isbn")?,
-                Some(1) => object::field(&mut map, &mut member, "member")?,
-                Some(2) => object::field(&mut map, &mut notes, "notes")?,
-                Some(3) => object::field(&mut map, &mut id, "id")?,
-                Some(4) => object::field(&mut map, &mut due, "due")?,
-                Some(5) => object::field(&mut map, &mut returned, "returned")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            isbn: object::required(isbn, "isbn")?,
-            member: object::required(member, "member")?,
-            notes: object::optional(notes),
-            id: object::required(id, "id")?,
-            due: object::required(due, "due")?,
-            returned: object::optional(returned),
-        })
-    }
-}
-
-#[cfg(feature = "members")]
-impl<'de> Deserialize<'de> for Loan {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Loan`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Loan {
+        #[json("isbn", required)]
+        pub isbn: String,
+        #[json("member", required)]
+        pub member: Member,
+        /// Free notes by topic; one or two of them.
+        #[json("notes", optional)]
+        pub notes: Option<std::collections::BTreeMap<String, String>>,
+        #[json("id", required)]
+        pub id: i64,
+        #[json("due", required)]
+        pub due: jiff::Timestamp,
+        /// Default: `false`.
+        #[json("returned", optional)]
+        pub returned: Option<bool>,
     }
 }
 
@@ -621,62 +345,18 @@ impl Loan {
     }
 }
 
-/// Schema: `/components/schemas/LoanRequest`.
 #[cfg(feature = "members")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LoanRequest {
-    pub isbn: String,
-    pub member: Member,
-    /// Free notes by topic; one or two of them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notes: Option<std::collections::BTreeMap<String, String>>,
-}
-
-#[cfg(feature = "members")]
-impl crate::runtime::object::Object for LoanRequest {
-    const NAME: &'static str = "LoanRequest";
-
-    const FIELDS: &'static [&'static str] = &["isbn", "member", "notes"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "isbn" => Some(0),
-            "member" => Some(1),
-            "notes" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut isbn = None;
-        let mut member = None;
-        let mut notes = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut isbn, "isbn")?,
-                Some(1) => object::field(&mut map, &mut member, "member")?,
-                Some(2) => object::field(&mut map, &mut notes, "notes")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            isbn: object::required(isbn, "isbn")?,
-            member: object::required(member, "member")?,
-            notes: object::optional(notes),
-        })
-    }
-}
-
-#[cfg(feature = "members")]
-impl<'de> Deserialize<'de> for LoanRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/LoanRequest`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct LoanRequest {
+        #[json("isbn", required)]
+        pub isbn: String,
+        #[json("member", required)]
+        pub member: Member,
+        /// Free notes by topic; one or two of them.
+        #[json("notes", optional)]
+        pub notes: Option<std::collections::BTreeMap<String, String>>,
     }
 }
 
@@ -799,55 +479,15 @@ impl<'de> Deserialize<'de> for Member {
     }
 }
 
-/// Schema: `/components/schemas/Adult`.
 #[cfg(feature = "members")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Adult {
-    pub kind: String,
-    pub name: String,
-}
-
-#[cfg(feature = "members")]
-impl crate::runtime::object::Object for Adult {
-    const NAME: &'static str = "Adult";
-
-    const FIELDS: &'static [&'static str] = &["kind", "name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0),
-            "name" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut kind = None;
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut kind, "kind")?,
-                Some(1) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            kind: object::required(kind, "kind")?,
-            name: object::required(name, "name")?,
-        })
-    }
-}
-
-#[cfg(feature = "members")]
-impl<'de> Deserialize<'de> for Adult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Adult`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Adult {
+        #[json("kind", required)]
+        pub kind: String,
+        #[json("name", required)]
+        pub name: String,
     }
 }
 
@@ -863,60 +503,17 @@ impl Adult {
     }
 }
 
-/// Schema: `/components/schemas/Child`.
 #[cfg(feature = "members")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Child {
-    pub kind: String,
-    pub name: String,
-    pub guardian: String,
-}
-
-#[cfg(feature = "members")]
-impl crate::runtime::object::Object for Child {
-    const NAME: &'static str = "Child";
-
-    const FIELDS: &'static [&'static str] = &["kind", "name", "guardian"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "kind" => Some(0),
-            "name" => Some(1),
-            "guardian" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut kind = None;
-        let mut name = None;
-        let mut guardian = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut kind, "kind")?,
-                Some(1) => object::field(&mut map, &mut name, "name")?,
-                Some(2) => object::field(&mut map, &mut guardian, "guardian")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            kind: object::required(kind, "kind")?,
-            name: object::required(name, "name")?,
-            guardian: object::required(guardian, "guardian")?,
-        })
-    }
-}
-
-#[cfg(feature = "members")]
-impl<'de> Deserialize<'de> for Child {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Child`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Child {
+        #[json("kind", required)]
+        pub kind: String,
+        #[json("name", required)]
+        pub name: String,
+        #[json("guardian", required)]
+        pub guardian: String,
     }
 }
 
@@ -936,58 +533,16 @@ impl Child {
         }
     }
 }
-
-/// Schema: `/components/schemas/Problem`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Problem {
-    pub code: String,
-    pub message: String,
-    pub status: i64,
-}
-
-impl crate::runtime::object::Object for Problem {
-    const NAME: &'static str = "Problem";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Problem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Problem`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Problem {
+        #[json("code", required)]
+        pub code: String,
+        #[json("message", required)]
+        pub message: String,
+        #[json("status", required)]
+        pub status: i64,
     }
 }
 

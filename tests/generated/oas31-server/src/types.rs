@@ -134,82 +134,23 @@ impl Validate for CommandIncludeRoles {
     }
 }
 
-/// Schema: `/components/schemas/Command`.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Command {
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub permissions: Option<Option<i64>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub roles: Option<Option<Vec<Option<Snowflake>>>>,
-    /// The empty object alone (no properties, no other member allowed).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nothing: Option<serde_json::Map<String, serde_json::Value>>,
-    /// One string, or a list with bounds of its own.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub include_roles: Option<CommandIncludeRoles>,
-}
-
-#[cfg(feature = "commands")]
-impl crate::runtime::object::Object for Command {
-    const NAME: &'static str = "Command";
-
-    const FIELDS: &'static [&'static str] = &[
-        "name",
-        "permissions",
-        "roles",
-        "nothing",
-        "include_roles",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            "permissions" => Some(1),
-            "roles" => Some(2),
-            "nothing" => Some(3),
-            "include_roles" => Some(4),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        let mut permissions = None;
-        let mut roles = None;
-        let mut nothing = None;
-        let mut include_roles = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(1) => object::field(&mut map, &mut permissions, "permissions")?,
-                Some(2) => object::field(&mut map, &mut roles, "roles")?,
-                Some(3) => object::field(&mut map, &mut nothing, "nothing")?,
-                Some(4) => object::field(&mut map, &mut include_roles, "include_roles")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::required(name, "name")?,
-            permissions,
-            roles,
-            nothing,
-            include_roles,
-        })
-    }
-}
-
-#[cfg(feature = "commands")]
-impl<'de> Deserialize<'de> for Command {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Command`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Command {
+        #[json("name", required)]
+        pub name: String,
+        #[json("permissions", optional_nullable)]
+        pub permissions: Option<Option<i64>>,
+        #[json("roles", optional_nullable)]
+        pub roles: Option<Option<Vec<Option<Snowflake>>>>,
+        /// The empty object alone (no properties, no other member allowed).
+        #[json("nothing", optional_not_null)]
+        pub nothing: Option<serde_json::Map<String, serde_json::Value>>,
+        /// One string, or a list with bounds of its own.
+        #[json("include_roles", optional_not_null)]
+        pub include_roles: Option<CommandIncludeRoles>,
     }
 }
 
@@ -366,58 +307,16 @@ impl Validate for CommandStatus {
 /// Schema: `/components/schemas/Snowflake`.
 #[cfg(feature = "commands")]
 pub type Snowflake = String;
-
-/// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Error {
-    pub code: String,
-    pub message: String,
-    pub status: i32,
-}
-
-impl crate::runtime::object::Object for Error {
-    const NAME: &'static str = "Error";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Error {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Error`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Error {
+        #[json("code", required)]
+        pub code: String,
+        #[json("message", required)]
+        pub message: String,
+        #[json("status", required)]
+        pub status: i32,
     }
 }
 
@@ -441,50 +340,13 @@ impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Owner`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Owner {
-    pub name: String,
-}
-
-#[cfg(feature = "records")]
-impl crate::runtime::object::Object for Owner {
-    const NAME: &'static str = "Owner";
-
-    const FIELDS: &'static [&'static str] = &["name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::required(name, "name")?,
-        })
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for Owner {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Owner`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Owner {
+        #[json("name", required)]
+        pub name: String,
     }
 }
 
@@ -574,57 +436,17 @@ impl Validate for ChangeAddedType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// added
-///
-/// Schema: `/components/schemas/Change/anyOf/0`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ChangeAdded {
-    pub r#type: ChangeAddedType,
-    pub id: i64,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for ChangeAdded {
-    const NAME: &'static str = "ChangeAdded";
-
-    const FIELDS: &'static [&'static str] = &["type", "id"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "id" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut id = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut id, "id")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            id: object::required(id, "id")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ChangeAdded {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// added
+    ///
+    /// Schema: `/components/schemas/Change/anyOf/0`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ChangeAdded {
+        #[json("type", required)]
+        pub r#type: ChangeAddedType,
+        #[json("id", required)]
+        pub id: i64,
     }
 }
 
@@ -708,63 +530,19 @@ impl Validate for ChangeRemovedType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// removed
-///
-/// Schema: `/components/schemas/Change/anyOf/1`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ChangeRemoved {
-    pub r#type: ChangeRemovedType,
-    pub id: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for ChangeRemoved {
-    const NAME: &'static str = "ChangeRemoved";
-
-    const FIELDS: &'static [&'static str] = &["type", "id", "reason"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "id" => Some(1),
-            "reason" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut id = None;
-        let mut reason = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut id, "id")?,
-                Some(2) => object::field(&mut map, &mut reason, "reason")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            id: object::required(id, "id")?,
-            reason,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ChangeRemoved {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// removed
+    ///
+    /// Schema: `/components/schemas/Change/anyOf/1`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ChangeRemoved {
+        #[json("type", required)]
+        pub r#type: ChangeRemovedType,
+        #[json("id", required)]
+        pub id: i64,
+        #[json("reason", optional_not_null)]
+        pub reason: Option<String>,
     }
 }
 
@@ -951,52 +729,15 @@ impl Validate for RecordKind {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// A `$ref` whose sibling adds a constraint, merged like `allOf`.
-///
-/// Schema: `/components/schemas/Record/properties/deputy`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RecordDeputy {
-    pub name: String,
-}
-
-#[cfg(feature = "records")]
-impl crate::runtime::object::Object for RecordDeputy {
-    const NAME: &'static str = "RecordDeputy";
-
-    const FIELDS: &'static [&'static str] = &["name"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "name" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut name = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut name, "name")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            name: object::required(name, "name")?,
-        })
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for RecordDeputy {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// A `$ref` whose sibling adds a constraint, merged like `allOf`.
+    ///
+    /// Schema: `/components/schemas/Record/properties/deputy`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct RecordDeputy {
+        #[json("name", required)]
+        pub name: String,
     }
 }
 
@@ -1093,51 +834,15 @@ impl Validate for RecordKey {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Checked only by the other keywords (if/then is not checked).
-///
-/// Schema: `/components/schemas/Record/properties/extra`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct RecordExtra {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
-}
-
-#[cfg(feature = "records")]
-impl crate::runtime::object::Object for RecordExtra {
-    const NAME: &'static str = "RecordExtra";
-
-    const FIELDS: &'static [&'static str] = &["mode"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "mode" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut mode = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut mode, "mode")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { mode })
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for RecordExtra {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Checked only by the other keywords (if/then is not checked).
+    ///
+    /// Schema: `/components/schemas/Record/properties/extra`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct RecordExtra {
+        #[json("mode", optional_not_null)]
+        pub mode: Option<String>,
     }
 }
 
@@ -1155,149 +860,50 @@ impl Validate for RecordExtra {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Every nullable spelling of 3.1, constants, bounds and siblings.
-///
-/// Schema: `/components/schemas/Record`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Record {
-    pub id: i64,
-    /// Always `record`.
-    pub kind: RecordKind,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<i64>,
-    /// Required, but may be null.
-    pub note: Option<String>,
-    /// May be left out or be null.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nickname: Option<Option<String>>,
-    /// Required; null when nobody owns it (the FastAPI/pydantic spelling).
-    pub owner: Option<Owner>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer: Option<Option<Owner>>,
-    pub score: f64,
-    /// The same owner type, documented here (a `$ref` with a sibling).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub backup: Option<Owner>,
-    /// A `$ref` whose sibling adds a constraint, merged like `allOf`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deputy: Option<RecordDeputy>,
-    /// A string or an integer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub key: Option<RecordKey>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub digest: Option<RecordDigest>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub anything: Option<serde_json::Value>,
-    /// Checked only by the other keywords (if/then is not checked).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub extra: Option<RecordExtra>,
-}
-
-#[cfg(feature = "records")]
-impl crate::runtime::object::Object for Record {
-    const NAME: &'static str = "Record";
-
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "kind",
-        "version",
-        "note",
-        "nickname",
-        "owner",
-        "reviewer",
-        "score",
-        "backup",
-        "deputy",
-        "key",
-        "digest",
-        "anything",
-        "extra",
-    ];
-
-    const DENY_UNKNOWN: bool = true;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0),
-            "kind" => Some(1),
-            "version" => Some(2),
-            "note" => Some(3),
-            "nickname" => Some(4),
-            "owner" => Some(5),
-            "reviewer" => Some(6),
-            "score" => Some(7),
-            "backup" => Some(8),
-            "deputy" => Some(9),
-            "key" => Some(10),
-            "digest" => Some(11),
-            "anything" => Some(12),
-            "extra" => Some(13),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut id = None;
-        let mut kind = None;
-        let mut version = None;
-        let mut note = None;
-        let mut nickname = None;
-        let mut owner = None;
-        let mut reviewer = None;
-        let mut score = None;
-        let mut backup = None;
-        let mut deputy = None;
-        let mut key = None;
-        let mut digest = None;
-        let mut anything = None;
-        let mut extra = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut id, "id")?,
-                Some(1) => object::field(&mut map, &mut kind, "kind")?,
-                Some(2) => object::field(&mut map, &mut version, "version")?,
-                Some(3) => object::field(&mut map, &mut note, "note")?,
-                Some(4) => object::field(&mut map, &mut nickname, "nickname")?,
-                Some(5) => object::field(&mut map, &mut owner, "owner")?,
-                Some(6) => object::field(&mut map, &mut reviewer, "reviewer")?,
-                Some(7) => object::field(&mut map, &mut score, "score")?,
-                Some(8) => object::field(&mut map, &mut backup, "backup")?,
-                Some(9) => object::field(&mut map, &mut deputy, "deputy")?,
-                Some(10) => object::field(&mut map, &mut key, "key")?,
-                Some(11) => object::field(&mut map, &mut digest, "digest")?,
-                Some(12) => object::field(&mut map, &mut anything, "anything")?,
-                Some(13) => object::field(&mut map, &mut extra, "extra")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            id: object::required(id, "id")?,
-            kind: object::required(kind, "kind")?,
-            version,
-            note: object::present(note, "note")?,
-            nickname,
-            owner: object::present(owner, "owner")?,
-            reviewer,
-            score: object::required(score, "score")?,
-            backup,
-            deputy,
-            key,
-            digest,
-            anything: object::optional(anything),
-            extra,
-        })
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for Record {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    #[json(deny_unknown_fields)]
+    /// Every nullable spelling of 3.1, constants, bounds and siblings.
+    ///
+    /// Schema: `/components/schemas/Record`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Record {
+        #[json("id", required)]
+        pub id: i64,
+        /// Always `record`.
+        #[json("kind", required)]
+        pub kind: RecordKind,
+        #[json("version", optional_not_null)]
+        pub version: Option<i64>,
+        /// Required, but may be null.
+        #[json("note", required_nullable)]
+        pub note: Option<String>,
+        /// May be left out or be null.
+        #[json("nickname", optional_nullable)]
+        pub nickname: Option<Option<String>>,
+        /// Required; null when nobody owns it (the FastAPI/pydantic spelling).
+        #[json("owner", required_nullable)]
+        pub owner: Option<Owner>,
+        #[json("reviewer", optional_nullable)]
+        pub reviewer: Option<Option<Owner>>,
+        #[json("score", required)]
+        pub score: f64,
+        /// The same owner type, documented here (a `$ref` with a sibling).
+        #[json("backup", optional_not_null)]
+        pub backup: Option<Owner>,
+        /// A `$ref` whose sibling adds a constraint, merged like `allOf`.
+        #[json("deputy", optional_not_null)]
+        pub deputy: Option<RecordDeputy>,
+        /// A string or an integer.
+        #[json("key", optional_not_null)]
+        pub key: Option<RecordKey>,
+        #[json("digest", optional_not_null)]
+        pub digest: Option<RecordDigest>,
+        #[json("anything", optional)]
+        pub anything: Option<serde_json::Value>,
+        /// Checked only by the other keywords (if/then is not checked).
+        #[json("extra", optional_not_null)]
+        pub extra: Option<RecordExtra>,
     }
 }
 
@@ -1576,75 +1182,22 @@ impl Validate for GateStep {
     }
 }
 
-/// Schema: `/components/schemas/Gate`.
 #[cfg(feature = "gates")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Gate {
-    pub mode: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pin: Option<String>,
-    /// Half steps; a whole number fits both branches, so none is exactly one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub step: Option<GateStep>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub origin: Option<serde_json::Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<String>>,
-}
-
-#[cfg(feature = "gates")]
-impl crate::runtime::object::Object for Gate {
-    const NAME: &'static str = "Gate";
-
-    const FIELDS: &'static [&'static str] = &["mode", "pin", "step", "origin", "tags"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "mode" => Some(0),
-            "pin" => Some(1),
-            "step" => Some(2),
-            "origin" => Some(3),
-            "tags" => Some(4),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut mode = None;
-        let mut pin = None;
-        let mut step = None;
-        let mut origin = None;
-        let mut tags = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut mode, "mode")?,
-                Some(1) => object::field(&mut map, &mut pin, "pin")?,
-                Some(2) => object::field(&mut map, &mut step, "step")?,
-                Some(3) => object::field(&mut map, &mut origin, "origin")?,
-                Some(4) => object::field(&mut map, &mut tags, "tags")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            mode: object::required(mode, "mode")?,
-            pin,
-            step,
-            origin: object::optional(origin),
-            tags,
-        })
-    }
-}
-
-#[cfg(feature = "gates")]
-impl<'de> Deserialize<'de> for Gate {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Gate`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Gate {
+        #[json("mode", required)]
+        pub mode: String,
+        #[json("pin", optional_not_null)]
+        pub pin: Option<String>,
+        /// Half steps; a whole number fits both branches, so none is exactly one.
+        #[json("step", optional_not_null)]
+        pub step: Option<GateStep>,
+        #[json("origin", optional)]
+        pub origin: Option<serde_json::Value>,
+        #[json("tags", optional_not_null)]
+        pub tags: Option<Vec<String>>,
     }
 }
 
@@ -1697,84 +1250,23 @@ impl Validate for Gate {
     }
 }
 
-/// Schema: `/components/schemas/Shipment`.
 #[cfg(feature = "shipments")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Shipment {
-    /// Latitude and longitude.
-    pub position: (f64, f64),
-    /// At most one hub the shipment passes; `[]` when it goes direct.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub via: Option<Vec<String>>,
-    pub token: crate::runtime::base64::Base64Url,
-    #[serde(rename = "trackingNumber")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tracking_number: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub carrier: Option<String>,
-}
-
-#[cfg(feature = "shipments")]
-impl crate::runtime::object::Object for Shipment {
-    const NAME: &'static str = "Shipment";
-
-    const FIELDS: &'static [&'static str] = &[
-        "position",
-        "via",
-        "token",
-        "trackingNumber",
-        "carrier",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "position" => Some(0),
-            "via" => Some(1),
-            "token" => Some(2),
-            "trackingNumber" => Some(3),
-            "carrier" => Some(4),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut position = None;
-        let mut via = None;
-        let mut token = None;
-        let mut tracking_number = None;
-        let mut carrier = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut position, "position")?,
-                Some(1) => object::field(&mut map, &mut via, "via")?,
-                Some(2) => object::field(&mut map, &mut token, "token")?,
-                Some(3) => {
-                    object::field(&mut map, &mut tracking_number, "trackingNumber")?
-                }
-                Some(4) => object::field(&mut map, &mut carrier, "carrier")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            position: object::required(position, "position")?,
-            via,
-            token: object::required(token, "token")?,
-            tracking_number,
-            carrier,
-        })
-    }
-}
-
-#[cfg(feature = "shipments")]
-impl<'de> Deserialize<'de> for Shipment {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Shipment`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Shipment {
+        /// Latitude and longitude.
+        #[json("position", required)]
+        pub position: (f64, f64),
+        /// At most one hub the shipment passes; `[]` when it goes direct.
+        #[json("via", optional_not_null)]
+        pub via: Option<Vec<String>>,
+        #[json("token", required)]
+        pub token: crate::runtime::base64::Base64Url,
+        #[json("trackingNumber", optional_not_null)]
+        pub tracking_number: Option<String>,
+        #[json("carrier", optional_not_null)]
+        pub carrier: Option<String>,
     }
 }
 
@@ -2007,55 +1499,15 @@ impl Validate for NoteType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Note`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Note {
-    pub r#type: NoteType,
-    pub text: String,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for Note {
-    const NAME: &'static str = "Note";
-
-    const FIELDS: &'static [&'static str] = &["type", "text"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "text" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut text = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut text, "text")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            text: object::required(text, "text")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Note {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Note`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Note {
+        #[json("type", required)]
+        pub r#type: NoteType,
+        #[json("text", required)]
+        pub text: String,
     }
 }
 
@@ -2234,55 +1686,15 @@ impl Validate for SearchCallType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/SearchCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SearchCall {
-    pub r#type: SearchCallType,
-    pub query: String,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for SearchCall {
-    const NAME: &'static str = "SearchCall";
-
-    const FIELDS: &'static [&'static str] = &["type", "query"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "query" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut query = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut query, "query")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            query: object::required(query, "query")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for SearchCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/SearchCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SearchCall {
+        #[json("type", required)]
+        pub r#type: SearchCallType,
+        #[json("query", required)]
+        pub query: String,
     }
 }
 
@@ -2371,55 +1783,15 @@ impl Validate for PatchOutputType {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/PatchOutput`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PatchOutput {
-    pub r#type: PatchOutputType,
-    pub id: String,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::object::Object for PatchOutput {
-    const NAME: &'static str = "PatchOutput";
-
-    const FIELDS: &'static [&'static str] = &["type", "id"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "type" => Some(0),
-            "id" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r#type = None;
-        let mut id = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r#type, "type")?,
-                Some(1) => object::field(&mut map, &mut id, "id")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r#type: object::required(r#type, "type")?,
-            id: object::required(id, "id")?,
-        })
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for PatchOutput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/PatchOutput`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PatchOutput {
+        #[json("type", required)]
+        pub r#type: PatchOutputType,
+        #[json("id", required)]
+        pub id: String,
     }
 }
 
@@ -2509,56 +1881,15 @@ impl Validate for RecordDigestAlgorithm {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Record/$defs/Digest`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RecordDigest {
-    pub algorithm: RecordDigestAlgorithm,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<crate::runtime::base64::Base64>,
-}
-
-#[cfg(feature = "records")]
-impl crate::runtime::object::Object for RecordDigest {
-    const NAME: &'static str = "RecordDigest";
-
-    const FIELDS: &'static [&'static str] = &["algorithm", "value"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "algorithm" => Some(0),
-            "value" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut algorithm = None;
-        let mut value = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut algorithm, "algorithm")?,
-                Some(1) => object::field(&mut map, &mut value, "value")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            algorithm: object::required(algorithm, "algorithm")?,
-            value,
-        })
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for RecordDigest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Record/$defs/Digest`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct RecordDigest {
+        #[json("algorithm", required)]
+        pub algorithm: RecordDigestAlgorithm,
+        #[json("value", optional_not_null)]
+        pub value: Option<crate::runtime::base64::Base64>,
     }
 }
 
@@ -2585,57 +1916,16 @@ impl Validate for RecordDigest {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema:
-/// `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
 #[cfg(feature = "gate-notes")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AddGateNoteBody {
-    pub text: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub level: Option<i64>,
-}
-
-#[cfg(feature = "gate-notes")]
-impl crate::runtime::object::Object for AddGateNoteBody {
-    const NAME: &'static str = "AddGateNoteBody";
-
-    const FIELDS: &'static [&'static str] = &["text", "level"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "text" => Some(0),
-            "level" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut text = None;
-        let mut level = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut text, "text")?,
-                Some(1) => object::field(&mut map, &mut level, "level")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            text: object::required(text, "text")?,
-            level,
-        })
-    }
-}
-
-#[cfg(feature = "gate-notes")]
-impl<'de> Deserialize<'de> for AddGateNoteBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema:
+    /// `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AddGateNoteBody {
+        #[json("text", required)]
+        pub text: String,
+        #[json("level", optional_not_null)]
+        pub level: Option<i64>,
     }
 }
 
@@ -2667,61 +1957,17 @@ impl Validate for AddGateNoteBody {
     }
 }
 
-/// Schema: `/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema`.
 #[cfg(feature = "gate-photos")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AddGatePhotoBody {
-    pub photo: String,
-    pub caption: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub level: Option<i64>,
-}
-
-#[cfg(feature = "gate-photos")]
-impl crate::runtime::object::Object for AddGatePhotoBody {
-    const NAME: &'static str = "AddGatePhotoBody";
-
-    const FIELDS: &'static [&'static str] = &["photo", "caption", "level"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "photo" => Some(0),
-            "caption" => Some(1),
-            "level" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut photo = None;
-        let mut caption = None;
-        let mut level = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut photo, "photo")?,
-                Some(1) => object::field(&mut map, &mut caption, "caption")?,
-                Some(2) => object::field(&mut map, &mut level, "level")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            photo: object::required(photo, "photo")?,
-            caption: object::required(caption, "caption")?,
-            level,
-        })
-    }
-}
-
-#[cfg(feature = "gate-photos")]
-impl<'de> Deserialize<'de> for AddGatePhotoBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AddGatePhotoBody {
+        #[json("photo", required)]
+        pub photo: String,
+        #[json("caption", required)]
+        pub caption: String,
+        #[json("level", optional_not_null)]
+        pub level: Option<i64>,
     }
 }
 
@@ -2758,54 +2004,15 @@ impl Validate for AddGatePhotoBody {
 #[cfg(feature = "gate-visits")]
 pub type AddGateVisitBody = serde_json::Value;
 
-/// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "reviews")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct RequestReviewsBody {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewers: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<Vec<String>>,
-}
-
-#[cfg(feature = "reviews")]
-impl crate::runtime::object::Object for RequestReviewsBody {
-    const NAME: &'static str = "RequestReviewsBody";
-
-    const FIELDS: &'static [&'static str] = &["reviewers", "team"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "reviewers" => Some(0),
-            "team" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut reviewers = None;
-        let mut team = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut reviewers, "reviewers")?,
-                Some(1) => object::field(&mut map, &mut team, "team")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { reviewers, team })
-    }
-}
-
-#[cfg(feature = "reviews")]
-impl<'de> Deserialize<'de> for RequestReviewsBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct RequestReviewsBody {
+        #[json("reviewers", optional_not_null)]
+        pub reviewers: Option<Vec<String>>,
+        #[json("team", optional_not_null)]
+        pub team: Option<Vec<String>>,
     }
 }
 
@@ -2891,54 +2098,16 @@ impl Validate for EditGistFileBody {
     }
 }
 
-/// Schema: `/paths/~1image-refs/post/requestBody/content/application~1json/schema`.
 #[cfg(feature = "image-refs")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct AddImageRefBody {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub image_url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file_id: Option<String>,
-}
-
-#[cfg(feature = "image-refs")]
-impl crate::runtime::object::Object for AddImageRefBody {
-    const NAME: &'static str = "AddImageRefBody";
-
-    const FIELDS: &'static [&'static str] = &["image_url", "file_id"];
-
-    const DENY_UNKNOWN: bool = true;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "image_url" => Some(0),
-            "file_id" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut image_url = None;
-        let mut file_id = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut image_url, "image_url")?,
-                Some(1) => object::field(&mut map, &mut file_id, "file_id")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { image_url, file_id })
-    }
-}
-
-#[cfg(feature = "image-refs")]
-impl<'de> Deserialize<'de> for AddImageRefBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    #[json(deny_unknown_fields)]
+    /// Schema: `/paths/~1image-refs/post/requestBody/content/application~1json/schema`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AddImageRefBody {
+        #[json("image_url", optional_not_null)]
+        pub image_url: Option<String>,
+        #[json("file_id", optional_not_null)]
+        pub file_id: Option<String>,
     }
 }
 

@@ -17,61 +17,16 @@
     allow(unused_imports, dead_code)
 )]
 use crate::runtime::object;
-use serde::Deserialize;
-use serde::Serialize;
-
-/// Schema: `/components/schemas/Tick`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Tick {
-    pub seq: i64,
-    pub price: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<Option<String>>,
-}
-
-impl crate::runtime::object::Object for Tick {
-    const NAME: &'static str = "Tick";
-
-    const FIELDS: &'static [&'static str] = &["seq", "price", "note"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "seq" => Some(0),
-            "price" => Some(1),
-            "note" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut seq = None;
-        let mut price = None;
-        let mut note = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut seq, "seq")?,
-                Some(1) => object::field(&mut map, &mut price, "price")?,
-                Some(2) => object::field(&mut map, &mut note, "note")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            seq: object::required(seq, "seq")?,
-            price: object::required(price, "price")?,
-            note,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Tick {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Tick`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Tick {
+        #[json("seq", required)]
+        pub seq: i64,
+        #[json("price", required)]
+        pub price: f64,
+        #[json("note", optional_nullable)]
+        pub note: Option<Option<String>>,
     }
 }
 
@@ -89,58 +44,15 @@ impl Tick {
     }
 }
 
-/// Schema: `/components/schemas/TickFilter`.
 #[cfg(feature = "ticks")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct TickFilter {
-    #[serde(rename = "minPrice")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub min_price: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limit: Option<i64>,
-}
-
-#[cfg(feature = "ticks")]
-impl crate::runtime::object::Object for TickFilter {
-    const NAME: &'static str = "TickFilter";
-
-    const FIELDS: &'static [&'static str] = &["minPrice", "limit"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "minPrice" => Some(0),
-            "limit" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut min_price = None;
-        let mut limit = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut min_price, "minPrice")?,
-                Some(1) => object::field(&mut map, &mut limit, "limit")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            min_price: object::optional(min_price),
-            limit: object::optional(limit),
-        })
-    }
-}
-
-#[cfg(feature = "ticks")]
-impl<'de> Deserialize<'de> for TickFilter {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/TickFilter`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct TickFilter {
+        #[json("minPrice", optional)]
+        pub min_price: Option<f64>,
+        #[json("limit", optional)]
+        pub limit: Option<i64>,
     }
 }
 
@@ -159,7 +71,6 @@ impl TickFilter {
     }
 }
 
-/// Schema: `/components/schemas/Error`.
 #[cfg(
     any(
         feature = "heartbeat",
@@ -168,72 +79,16 @@ impl TickFilter {
         feature = "ticks"
     )
 )]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Error {
-    pub code: String,
-    pub message: String,
-    pub status: i32,
-}
-
-#[cfg(
-    any(
-        feature = "heartbeat",
-        feature = "messages",
-        feature = "session",
-        feature = "ticks"
-    )
-)]
-impl crate::runtime::object::Object for Error {
-    const NAME: &'static str = "Error";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-#[cfg(
-    any(
-        feature = "heartbeat",
-        feature = "messages",
-        feature = "session",
-        feature = "ticks"
-    )
-)]
-impl<'de> Deserialize<'de> for Error {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Error`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Error {
+        #[json("code", required)]
+        pub code: String,
+        #[json("message", required)]
+        pub message: String,
+        #[json("status", required)]
+        pub status: i32,
     }
 }
 
@@ -261,56 +116,15 @@ impl Error {
     }
 }
 
-/// Schema: `/paths/~1session/get/responses/200/content/application~1json/schema`.
 #[cfg(feature = "session")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WhoAmIOkBody {
-    pub session: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub theme: Option<String>,
-}
-
-#[cfg(feature = "session")]
-impl crate::runtime::object::Object for WhoAmIOkBody {
-    const NAME: &'static str = "WhoAmIOkBody";
-
-    const FIELDS: &'static [&'static str] = &["session", "theme"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "session" => Some(0),
-            "theme" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut session = None;
-        let mut theme = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut session, "session")?,
-                Some(1) => object::field(&mut map, &mut theme, "theme")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            session: object::required(session, "session")?,
-            theme: object::optional(theme),
-        })
-    }
-}
-
-#[cfg(feature = "session")]
-impl<'de> Deserialize<'de> for WhoAmIOkBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/paths/~1session/get/responses/200/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct WhoAmIOkBody {
+        #[json("session", required)]
+        pub session: String,
+        #[json("theme", optional)]
+        pub theme: Option<String>,
     }
 }
 
@@ -331,54 +145,14 @@ impl WhoAmIOkBody {
         self
     }
 }
-
-/// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FeedClosedBody {
-    pub reason: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at: Option<Option<jiff::Timestamp>>,
-}
-
-impl crate::runtime::object::Object for FeedClosedBody {
-    const NAME: &'static str = "FeedClosedBody";
-
-    const FIELDS: &'static [&'static str] = &["reason", "at"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "reason" => Some(0),
-            "at" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut reason = None;
-        let mut at = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut reason, "reason")?,
-                Some(1) => object::field(&mut map, &mut at, "at")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            reason: object::required(reason, "reason")?,
-            at,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for FeedClosedBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FeedClosedBody {
+        #[json("reason", required)]
+        pub reason: String,
+        #[json("at", optional_nullable)]
+        pub at: Option<Option<jiff::Timestamp>>,
     }
 }
 
@@ -398,48 +172,12 @@ impl FeedClosedBody {
         self
     }
 }
-
-/// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FeedPausedPutBody {
-    pub until: jiff::Timestamp,
-}
-
-impl crate::runtime::object::Object for FeedPausedPutBody {
-    const NAME: &'static str = "FeedPausedPutBody";
-
-    const FIELDS: &'static [&'static str] = &["until"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "until" => Some(0),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut until = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut until, "until")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            until: object::required(until, "until")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for FeedPausedPutBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FeedPausedPutBody {
+        #[json("until", required)]
+        pub until: jiff::Timestamp,
     }
 }
 

@@ -18,55 +18,14 @@
 use crate::runtime::object;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use serde::Deserialize;
-use serde::Serialize;
-
-/// Schema: `/components/schemas/Item`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Item {
-    pub id: i64,
-    pub kind: String,
-}
-
-impl crate::runtime::object::Object for Item {
-    const NAME: &'static str = "Item";
-
-    const FIELDS: &'static [&'static str] = &["id", "kind"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0),
-            "kind" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut id = None;
-        let mut kind = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut id, "id")?,
-                Some(1) => object::field(&mut map, &mut kind, "kind")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            id: object::required(id, "id")?,
-            kind: object::required(kind, "kind")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Item {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Item`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Item {
+        #[json("id", required)]
+        pub id: i64,
+        #[json("kind", required)]
+        pub kind: String,
     }
 }
 
@@ -82,56 +41,15 @@ impl Validate for Item {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/ItemResultsPage`.
 #[cfg(feature = "dropshot")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ItemResultsPage {
-    pub items: Vec<Item>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_page: Option<Option<String>>,
-}
-
-#[cfg(feature = "dropshot")]
-impl crate::runtime::object::Object for ItemResultsPage {
-    const NAME: &'static str = "ItemResultsPage";
-
-    const FIELDS: &'static [&'static str] = &["items", "next_page"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "items" => Some(0),
-            "next_page" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut items = None;
-        let mut next_page = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut items, "items")?,
-                Some(1) => object::field(&mut map, &mut next_page, "next_page")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            items: object::required(items, "items")?,
-            next_page,
-        })
-    }
-}
-
-#[cfg(feature = "dropshot")]
-impl<'de> Deserialize<'de> for ItemResultsPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/ItemResultsPage`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ItemResultsPage {
+        #[json("items", required)]
+        pub items: Vec<Item>,
+        #[json("next_page", optional_nullable)]
+        pub next_page: Option<Option<String>>,
     }
 }
 
@@ -155,57 +73,15 @@ impl Validate for ItemResultsPage {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/CursorPage`.
 #[cfg(feature = "cursor")]
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct CursorPage {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<Vec<Item>>,
-    #[serde(rename = "nextPageToken")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_page_token: Option<String>,
-}
-
-#[cfg(feature = "cursor")]
-impl crate::runtime::object::Object for CursorPage {
-    const NAME: &'static str = "CursorPage";
-
-    const FIELDS: &'static [&'static str] = &["data", "nextPageToken"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "data" => Some(0),
-            "nextPageToken" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut data = None;
-        let mut next_page_token = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut data, "data")?,
-                Some(1) => {
-                    object::field(&mut map, &mut next_page_token, "nextPageToken")?
-                }
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { data, next_page_token })
-    }
-}
-
-#[cfg(feature = "cursor")]
-impl<'de> Deserialize<'de> for CursorPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/CursorPage`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct CursorPage {
+        #[json("data", optional_not_null)]
+        pub data: Option<Vec<Item>>,
+        #[json("nextPageToken", optional_not_null)]
+        pub next_page_token: Option<String>,
     }
 }
 
@@ -229,76 +105,21 @@ impl Validate for CursorPage {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/AfterPage`.
 #[cfg(feature = "after")]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AfterPage {
-    pub object: String,
-    pub data: Vec<Item>,
-    pub first_id: String,
-    pub last_id: String,
-    pub has_more: bool,
-}
-
-#[cfg(feature = "after")]
-impl crate::runtime::object::Object for AfterPage {
-    const NAME: &'static str = "AfterPage";
-
-    const FIELDS: &'static [&'static str] = &[
-        "object",
-        "data",
-        "first_id",
-        "last_id",
-        "has_more",
-    ];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "object" => Some(0),
-            "data" => Some(1),
-            "first_id" => Some(2),
-            "last_id" => Some(3),
-            "has_more" => Some(4),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut object = None;
-        let mut data = None;
-        let mut first_id = None;
-        let mut last_id = None;
-        let mut has_more = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut object, "object")?,
-                Some(1) => object::field(&mut map, &mut data, "data")?,
-                Some(2) => object::field(&mut map, &mut first_id, "first_id")?,
-                Some(3) => object::field(&mut map, &mut last_id, "last_id")?,
-                Some(4) => object::field(&mut map, &mut has_more, "has_more")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            object: object::required(object, "object")?,
-            data: object::required(data, "data")?,
-            first_id: object::required(first_id, "first_id")?,
-            last_id: object::required(last_id, "last_id")?,
-            has_more: object::required(has_more, "has_more")?,
-        })
-    }
-}
-
-#[cfg(feature = "after")]
-impl<'de> Deserialize<'de> for AfterPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/AfterPage`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AfterPage {
+        #[json("object", required)]
+        pub object: String,
+        #[json("data", required)]
+        pub data: Vec<Item>,
+        #[json("first_id", required)]
+        pub first_id: String,
+        #[json("last_id", required)]
+        pub last_id: String,
+        #[json("has_more", required)]
+        pub has_more: bool,
     }
 }
 
@@ -327,58 +148,16 @@ impl AfterPage {
 impl Validate for AfterPage {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
-
-/// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Error {
-    pub code: String,
-    pub message: String,
-    pub status: i64,
-}
-
-impl crate::runtime::object::Object for Error {
-    const NAME: &'static str = "Error";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Error {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Error`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Error {
+        #[json("code", required)]
+        pub code: String,
+        #[json("message", required)]
+        pub message: String,
+        #[json("status", required)]
+        pub status: i64,
     }
 }
 

@@ -23,54 +23,14 @@
 use crate::runtime::object;
 use serde::Deserialize;
 use serde::Serialize;
-
-/// Schema: `/components/schemas/Echo`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Echo {
-    pub operation: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub params: Option<std::collections::BTreeMap<String, String>>,
-}
-
-impl crate::runtime::object::Object for Echo {
-    const NAME: &'static str = "Echo";
-
-    const FIELDS: &'static [&'static str] = &["operation", "params"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "operation" => Some(0),
-            "params" => Some(1),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut operation = None;
-        let mut params = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut operation, "operation")?,
-                Some(1) => object::field(&mut map, &mut params, "params")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            operation: object::required(operation, "operation")?,
-            params: object::optional(params),
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Echo {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Echo`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Echo {
+        #[json("operation", required)]
+        pub operation: String,
+        #[json("params", optional)]
+        pub params: Option<std::collections::BTreeMap<String, String>>,
     }
 }
 
@@ -93,58 +53,16 @@ impl Echo {
         self
     }
 }
-
-/// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Error {
-    pub code: String,
-    pub message: String,
-    pub status: i64,
-}
-
-impl crate::runtime::object::Object for Error {
-    const NAME: &'static str = "Error";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Error {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Error`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Error {
+        #[json("code", required)]
+        pub code: String,
+        #[json("message", required)]
+        pub message: String,
+        #[json("status", required)]
+        pub status: i64,
     }
 }
 

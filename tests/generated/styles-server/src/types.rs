@@ -13,63 +13,16 @@
 use crate::runtime::object;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use serde::Deserialize;
-use serde::Serialize;
-
-/// Schema: `/components/schemas/RGB`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Rgb {
-    #[serde(rename = "R")]
-    pub r: i64,
-    #[serde(rename = "G")]
-    pub g: i64,
-    #[serde(rename = "B")]
-    pub b: i64,
-}
-
-impl crate::runtime::object::Object for Rgb {
-    const NAME: &'static str = "Rgb";
-
-    const FIELDS: &'static [&'static str] = &["R", "G", "B"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "R" => Some(0),
-            "G" => Some(1),
-            "B" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut r = None;
-        let mut g = None;
-        let mut b = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut r, "R")?,
-                Some(1) => object::field(&mut map, &mut g, "G")?,
-                Some(2) => object::field(&mut map, &mut b, "B")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            r: object::required(r, "R")?,
-            g: object::required(g, "G")?,
-            b: object::required(b, "B")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Rgb {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/RGB`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Rgb {
+        #[json("R", required)]
+        pub r: i64,
+        #[json("G", required)]
+        pub g: i64,
+        #[json("B", required)]
+        pub b: i64,
     }
 }
 
@@ -84,57 +37,16 @@ impl Rgb {
 impl Validate for Rgb {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
-
-/// Schema: `/components/schemas/Read`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Read {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub color: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub colors: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rgb: Option<Rgb>,
-}
-
-impl crate::runtime::object::Object for Read {
-    const NAME: &'static str = "Read";
-
-    const FIELDS: &'static [&'static str] = &["color", "colors", "rgb"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "color" => Some(0),
-            "colors" => Some(1),
-            "rgb" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut color = None;
-        let mut colors = None;
-        let mut rgb = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut color, "color")?,
-                Some(1) => object::field(&mut map, &mut colors, "colors")?,
-                Some(2) => object::field(&mut map, &mut rgb, "rgb")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self { color, colors, rgb })
-    }
-}
-
-impl<'de> Deserialize<'de> for Read {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Read`.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Read {
+        #[json("color", optional_not_null)]
+        pub color: Option<String>,
+        #[json("colors", optional_not_null)]
+        pub colors: Option<Vec<String>>,
+        #[json("rgb", optional_not_null)]
+        pub rgb: Option<Rgb>,
     }
 }
 
@@ -161,58 +73,16 @@ impl Read {
 impl Validate for Read {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
-
-/// Schema: `/components/schemas/Error`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Error {
-    pub code: String,
-    pub message: String,
-    pub status: i64,
-}
-
-impl crate::runtime::object::Object for Error {
-    const NAME: &'static str = "Error";
-
-    const FIELDS: &'static [&'static str] = &["code", "message", "status"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "code" => Some(0),
-            "message" => Some(1),
-            "status" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut code = None;
-        let mut message = None;
-        let mut status = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut code, "code")?,
-                Some(1) => object::field(&mut map, &mut message, "message")?,
-                Some(2) => object::field(&mut map, &mut status, "status")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            code: object::required(code, "code")?,
-            message: object::required(message, "message")?,
-            status: object::required(status, "status")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Error {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Error`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Error {
+        #[json("code", required)]
+        pub code: String,
+        #[json("message", required)]
+        pub message: String,
+        #[json("status", required)]
+        pub status: i64,
     }
 }
 

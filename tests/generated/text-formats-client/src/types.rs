@@ -7,59 +7,16 @@
 use crate::runtime::object;
 use serde::Deserialize;
 use serde::Serialize;
-
-/// Schema: `/components/schemas/Event`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Event {
-    pub id: String,
-    pub at: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub day: Option<String>,
-}
-
-impl crate::runtime::object::Object for Event {
-    const NAME: &'static str = "Event";
-
-    const FIELDS: &'static [&'static str] = &["id", "at", "day"];
-
-    const DENY_UNKNOWN: bool = false;
-
-    fn index(name: &str) -> Option<usize> {
-        match name {
-            "id" => Some(0),
-            "at" => Some(1),
-            "day" => Some(2),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut id = None;
-        let mut at = None;
-        let mut day = None;
-        loop {
-            match object::next_field::<Self, _>(&mut map)? {
-                Some(0) => object::field(&mut map, &mut id, "id")?,
-                Some(1) => object::field(&mut map, &mut at, "at")?,
-                Some(2) => object::field(&mut map, &mut day, "day")?,
-                Some(_) => unreachable!("`next_field` numbers the fields of `FIELDS`"),
-                None => break,
-            }
-        }
-        Ok(Self {
-            id: object::required(id, "id")?,
-            at: object::required(at, "at")?,
-            day: object::optional(day),
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Event {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        object::deserialize(deserializer)
+object::json! {
+    /// Schema: `/components/schemas/Event`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Event {
+        #[json("id", required)]
+        pub id: String,
+        #[json("at", required)]
+        pub at: String,
+        #[json("day", optional)]
+        pub day: Option<String>,
     }
 }
 
