@@ -8,84 +8,30 @@
     not(all(feature = "pets", feature = "store")),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
-use serde::Deserialize;
-use serde::Serialize;
-
-/// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the
-/// pending state. `sold`: the animal is sold. Transitions between states are not shown by the
-/// interface; the status can be supplied when an animal is added, and no operation changes the
-/// status of an existing animal.
-///
-/// Schema: `/components/schemas/PetStatus`.
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PetStatus {
-    /// `available`
-    Available,
-    /// `pending`
-    Pending,
-    /// `sold`
-    Sold,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
 
 #[cfg(feature = "pets")]
-impl PetStatus {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Available => "available",
-            Self::Pending => "pending",
-            Self::Sold => "sold",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "pets")]
-impl std::str::FromStr for PetStatus {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "available" => Ok(Self::Available),
-            "pending" => Ok(Self::Pending),
-            "sold" => Ok(Self::Sold),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "pets")]
-impl std::fmt::Display for PetStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "pets")]
-impl Serialize for PetStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "pets")]
-impl<'de> Deserialize<'de> for PetStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "pets")]
-impl crate::runtime::request::ToParam for PetStatus {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in
+    /// the pending state. `sold`: the animal is sold. Transitions between states are not shown by
+    /// the interface; the status can be supplied when an animal is added, and no operation changes
+    /// the status of an existing animal.
+    ///
+    /// Schema: `/components/schemas/PetStatus`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum PetStatus {
+        /// `available`
+        #[json("available")]
+        Available,
+        /// `pending`
+        #[json("pending")]
+        Pending,
+        /// `sold`
+        #[json("sold")]
+        Sold,
+        Unknown(String),
     }
 }
 

@@ -8,97 +8,33 @@
     not(all(feature = "pets", feature = "store")),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use serde::Deserialize;
-use serde::Serialize;
-
-/// Availability of an animal. `available`: the animal is available. `pending`: the animal is in the
-/// pending state. `sold`: the animal is sold. Transitions between states are not shown by the
-/// interface; the status can be supplied when an animal is added, and no operation changes the
-/// status of an existing animal.
-///
-/// Schema: `/components/schemas/PetStatus`.
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PetStatus {
-    /// `available`
-    Available,
-    /// `pending`
-    Pending,
-    /// `sold`
-    Sold,
-}
 
 #[cfg(feature = "pets")]
-impl PetStatus {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Available => "available",
-            Self::Pending => "pending",
-            Self::Sold => "sold",
-        }
+enums::string! {
+    /// Availability of an animal. `available`: the animal is available. `pending`: the animal is in
+    /// the pending state. `sold`: the animal is sold. Transitions between states are not shown by
+    /// the interface; the status can be supplied when an animal is added, and no operation changes
+    /// the status of an existing animal.
+    ///
+    /// Schema: `/components/schemas/PetStatus`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum PetStatus {
+        /// `available`
+        #[json("available")]
+        Available,
+        /// `pending`
+        #[json("pending")]
+        Pending,
+        /// `sold`
+        #[json("sold")]
+        Sold,
     }
-}
-
-#[cfg(feature = "pets")]
-impl std::str::FromStr for PetStatus {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "available" => Ok(Self::Available),
-            "pending" => Ok(Self::Pending),
-            "sold" => Ok(Self::Sold),
-            other => {
-                Err(
-                    format!(
-                        "expected one of {}, got `{}`", "`available`, `pending`, `sold`",
-                        other
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "pets")]
-impl std::fmt::Display for PetStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "pets")]
-impl Serialize for PetStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "pets")]
-impl<'de> Deserialize<'de> for PetStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "pets")]
-impl crate::runtime::params::FromParam for PetStatus {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "pets")]
-impl Validate for PetStatus {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "pets")]

@@ -63,6 +63,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
     // not pull in a module the client's runtime does not have.
     let candidates: &[(&str, &str)] = match side {
         Side::Server => &[
+            ("crate::runtime::enums", "enums::"),
             ("crate::runtime::object", "object::"),
             ("crate::runtime::tagged", "tagged::"),
             ("crate::runtime::validate", "validate::"),
@@ -72,6 +73,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
             ("serde::Serialize", "Serialize"),
         ],
         Side::Client => &[
+            ("crate::runtime::enums", "enums::"),
             ("crate::runtime::object", "object::"),
             ("crate::runtime::tagged", "tagged::"),
             ("serde::Deserialize", "Deserialize"),
@@ -107,11 +109,6 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
         TypeKind::Enum(variants) => {
             let wires: Vec<&str> = variants.iter().map(|v| v.wire.as_str()).collect();
             let rusts: Vec<_> = variants.iter().map(|v| ident(&v.rust)).collect();
-            let expected = wires
-                .iter()
-                .map(|w| format!("`{w}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
             let variant_docs = wires.iter().map(|w| {
                 if w.is_empty() {
                     " The empty string.".to_string()
@@ -119,98 +116,28 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
                     format!(" `{w}`")
                 }
             });
-            let (unknown_variant, unknown_str, unknown_parse, derive_copy, err_ty) = match side {
-                Side::Server => (
-                    quote!(),
-                    quote!(),
-                    // The wire names are an argument, not part of the format string: a value may
-                    // hold `{` or `}`.
-                    quote!(other => Err(format!("expected one of {}, got `{}`", #expected, other))),
-                    quote!(Copy,),
-                    quote!(String),
-                ),
-                Side::Client => (
-                    quote!(
-                        /// A value this client does not know (the server may have added it).
-                        Unknown(String),
-                    ),
-                    quote!(Self::Unknown(other) => other,),
-                    quote!(other => Ok(Self::Unknown(other.to_string()))),
-                    quote!(),
-                    quote!(std::convert::Infallible),
-                ),
-            };
-            // Borrows the string from the input: no allocation for a known value.
-            let from_str_value = match side {
-                Side::Server => quote!(crate::runtime::body::from_str_value),
-                Side::Client => quote!(crate::runtime::response::from_str_value),
-            };
-            let param_impl = match side {
-                Side::Server => quote! {
-                    impl crate::runtime::params::FromParam for #name {
-                        fn from_param(raw: &str) -> Result<Self, String> {
-                            raw.parse()
-                        }
-                    }
-                    impl Validate for #name {
-                        fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-                    }
-                },
-                Side::Client => quote! {
-                    impl crate::runtime::request::ToParam for #name {
-                        fn to_param(&self) -> String {
-                            self.as_str().to_string()
-                        }
-                    }
-                },
+            // The client's enums are open (`Unknown` keeps a value a newer server may add);
+            // the server's refuse what the document does not list, and are `Copy`.
+            let (unknown, derive_copy) = match side {
+                Side::Server => (quote!(), quote!(Copy,)),
+                Side::Client => (quote!(Unknown(String),), quote!()),
             };
             // `non_exhaustive`: a value the document adds later is not a breaking change for
             // code that matches on the enum (it already needs a `_` arm). No `Hash`, `Ord`:
             // the hand-written SDKs' enums have neither, and on OpenAI's client they were a
-            // ninth of a check (issue 46); a map keyed by the value takes `as_str()`.
+            // ninth of a check; a map keyed by the value takes `as_str()`. The
+            // impls (`as_str`, `FromStr`, `Display`, serde's, a parameter's) are the
+            // runtime's `enums::string!`.
             quote! {
-                #docs
-                #[derive(Debug, Clone, #derive_copy PartialEq, Eq)]
-                #[non_exhaustive]
-                pub enum #name {
-                    #( #[doc = #variant_docs] #rusts, )*
-                    #unknown_variant
-                }
-                impl #name {
-                    /// The value as it appears on the wire.
-                    pub fn as_str(&self) -> &str {
-                        match self {
-                            #( Self::#rusts => #wires, )*
-                            #unknown_str
-                        }
+                enums::string! {
+                    #docs
+                    #[derive(Debug, Clone, #derive_copy PartialEq, Eq)]
+                    #[non_exhaustive]
+                    pub enum #name {
+                        #( #[doc = #variant_docs] #[json(#wires)] #rusts, )*
+                        #unknown
                     }
                 }
-                impl std::str::FromStr for #name {
-                    type Err = #err_ty;
-                    // `Self::Err` would be ambiguous with a variant named `Err`.
-                    fn from_str(value: &str) -> Result<Self, #err_ty> {
-                        match value {
-                            #( #wires => Ok(Self::#rusts), )*
-                            #unknown_parse
-                        }
-                    }
-                }
-                impl std::fmt::Display for #name {
-                    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        f.write_str(self.as_str())
-                    }
-                }
-                impl Serialize for #name {
-                    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                        serializer.serialize_str(self.as_str())
-                    }
-                }
-                impl<'de> Deserialize<'de> for #name {
-                    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                        #from_str_value(deserializer)
-                    }
-                }
-                #param_impl
             }
         }
         TypeKind::OneOf(o) => one_of(&name, &t.name, &docs, o, side, t.validated, validated),

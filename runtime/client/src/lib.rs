@@ -55,6 +55,7 @@
 pub mod auth;
 pub mod base64;
 pub mod decimal;
+pub mod enums;
 pub mod error;
 pub mod integer;
 pub mod multipart;

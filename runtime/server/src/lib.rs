@@ -14,6 +14,7 @@ pub mod cors;
 mod credentials;
 pub mod decimal;
 pub mod document;
+pub mod enums;
 pub mod errors;
 mod form;
 pub mod formats;

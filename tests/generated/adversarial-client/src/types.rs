@@ -16,6 +16,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use serde::Deserialize;
 use serde::Serialize;
@@ -385,73 +386,21 @@ impl Into2 {
     }
 }
 
-/// Named like the trait `Default::default()` comes from.
-///
-/// Schema: `/components/schemas/Default`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Default2 {
-    /// `on`
-    On,
-    /// `off`
-    Off,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "ops")]
-impl Default2 {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::On => "on",
-            Self::Off => "off",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl std::str::FromStr for Default2 {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "on" => Ok(Self::On),
-            "off" => Ok(Self::Off),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl std::fmt::Display for Default2 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Serialize for Default2 {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Default2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::request::ToParam for Default2 {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Named like the trait `Default::default()` comes from.
+    ///
+    /// Schema: `/components/schemas/Default`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Default2 {
+        /// `on`
+        #[json("on")]
+        On,
+        /// `off`
+        #[json("off")]
+        Off,
+        Unknown(String),
     }
 }
 
@@ -974,99 +923,40 @@ impl Value {
 #[cfg(any(feature = "path", feature = "raw"))]
 pub type Map = std::collections::BTreeMap<String, i64>;
 
-/// Schema: `/components/schemas/Kind`.
 #[cfg(any(feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Kind {
-    /// `Ok`
-    Ok,
-    /// `Err`
-    Err,
-    /// `Some`
-    Some,
-    /// `None`
-    None,
-    /// `Unknown`
-    Unknown2,
-    /// `Self`
-    Self_,
-    /// `self`
-    Self2,
-    /// `type`
-    Type,
-    /// `Result`
-    Result,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Kind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ok => "Ok",
-            Self::Err => "Err",
-            Self::Some => "Some",
-            Self::None => "None",
-            Self::Unknown2 => "Unknown",
-            Self::Self_ => "Self",
-            Self::Self2 => "self",
-            Self::Type => "type",
-            Self::Result => "Result",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl std::str::FromStr for Kind {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "Ok" => Ok(Self::Ok),
-            "Err" => Ok(Self::Err),
-            "Some" => Ok(Self::Some),
-            "None" => Ok(Self::None),
-            "Unknown" => Ok(Self::Unknown2),
-            "Self" => Ok(Self::Self_),
-            "self" => Ok(Self::Self2),
-            "type" => Ok(Self::Type),
-            "Result" => Ok(Self::Result),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl std::fmt::Display for Kind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Serialize for Kind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for Kind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl crate::runtime::request::ToParam for Kind {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Kind`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Kind {
+        /// `Ok`
+        #[json("Ok")]
+        Ok,
+        /// `Err`
+        #[json("Err")]
+        Err,
+        /// `Some`
+        #[json("Some")]
+        Some,
+        /// `None`
+        #[json("None")]
+        None,
+        /// `Unknown`
+        #[json("Unknown")]
+        Unknown2,
+        /// `Self`
+        #[json("Self")]
+        Self_,
+        /// `self`
+        #[json("self")]
+        Self2,
+        /// `type`
+        #[json("type")]
+        Type,
+        /// `Result`
+        #[json("Result")]
+        Result,
+        Unknown(String),
     }
 }
 object::json! {
@@ -1231,71 +1121,19 @@ impl Super {
     }
 }
 
-/// Schema: `/components/schemas/type`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Type {
-    /// `type`
-    Type,
-    /// `self`
-    Self_,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "ops")]
-impl Type {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Type => "type",
-            Self::Self_ => "self",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl std::str::FromStr for Type {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "type" => Ok(Self::Type),
-            "self" => Ok(Self::Self_),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl std::fmt::Display for Type {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Serialize for Type {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Type {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::request::ToParam for Type {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Type {
+        /// `type`
+        #[json("type")]
+        Type,
+        /// `self`
+        #[json("self")]
+        Self_,
+        Unknown(String),
     }
 }
 
@@ -1399,71 +1237,19 @@ impl ResultOkBody {
     }
 }
 
-/// Schema: `/paths/~1ops~1braces/get/parameters/1/schema`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum BracesKind {
-    /// `{a}`
-    A,
-    /// `}b{`
-    B,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "ops")]
-impl BracesKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::A => "{a}",
-            Self::B => "}b{",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl std::str::FromStr for BracesKind {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "{a}" => Ok(Self::A),
-            "}b{" => Ok(Self::B),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl std::fmt::Display for BracesKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Serialize for BracesKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for BracesKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::request::ToParam for BracesKind {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/paths/~1ops~1braces/get/parameters/1/schema`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum BracesKind {
+        /// `{a}`
+        #[json("{a}")]
+        A,
+        /// `}b{`
+        #[json("}b{")]
+        B,
+        Unknown(String),
     }
 }
 

@@ -16,6 +16,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
@@ -466,76 +467,21 @@ impl Validate for Into2 {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Named like the trait `Default::default()` comes from.
-///
-/// Schema: `/components/schemas/Default`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Default2 {
-    /// `on`
-    On,
-    /// `off`
-    Off,
-}
-
-#[cfg(feature = "ops")]
-impl Default2 {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::On => "on",
-            Self::Off => "off",
-        }
+enums::string! {
+    /// Named like the trait `Default::default()` comes from.
+    ///
+    /// Schema: `/components/schemas/Default`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Default2 {
+        /// `on`
+        #[json("on")]
+        On,
+        /// `off`
+        #[json("off")]
+        Off,
     }
-}
-
-#[cfg(feature = "ops")]
-impl std::str::FromStr for Default2 {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "on" => Ok(Self::On),
-            "off" => Ok(Self::Off),
-            other => Err(format!("expected one of {}, got `{}`", "`on`, `off`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl std::fmt::Display for Default2 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Serialize for Default2 {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Default2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::params::FromParam for Default2 {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Validate for Default2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "ops")]
@@ -1121,110 +1067,40 @@ impl Validate for Value {
 #[cfg(any(feature = "path", feature = "raw"))]
 pub type Map = std::collections::BTreeMap<String, i64>;
 
-/// Schema: `/components/schemas/Kind`.
 #[cfg(any(feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Kind {
-    /// `Ok`
-    Ok,
-    /// `Err`
-    Err,
-    /// `Some`
-    Some,
-    /// `None`
-    None,
-    /// `Unknown`
-    Unknown2,
-    /// `Self`
-    Self_,
-    /// `self`
-    Self2,
-    /// `type`
-    Type,
-    /// `Result`
-    Result,
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Kind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ok => "Ok",
-            Self::Err => "Err",
-            Self::Some => "Some",
-            Self::None => "None",
-            Self::Unknown2 => "Unknown",
-            Self::Self_ => "Self",
-            Self::Self2 => "self",
-            Self::Type => "type",
-            Self::Result => "Result",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Kind`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Kind {
+        /// `Ok`
+        #[json("Ok")]
+        Ok,
+        /// `Err`
+        #[json("Err")]
+        Err,
+        /// `Some`
+        #[json("Some")]
+        Some,
+        /// `None`
+        #[json("None")]
+        None,
+        /// `Unknown`
+        #[json("Unknown")]
+        Unknown2,
+        /// `Self`
+        #[json("Self")]
+        Self_,
+        /// `self`
+        #[json("self")]
+        Self2,
+        /// `type`
+        #[json("type")]
+        Type,
+        /// `Result`
+        #[json("Result")]
+        Result,
     }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl std::str::FromStr for Kind {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "Ok" => Ok(Self::Ok),
-            "Err" => Ok(Self::Err),
-            "Some" => Ok(Self::Some),
-            "None" => Ok(Self::None),
-            "Unknown" => Ok(Self::Unknown2),
-            "Self" => Ok(Self::Self_),
-            "self" => Ok(Self::Self2),
-            "type" => Ok(Self::Type),
-            "Result" => Ok(Self::Result),
-            other => {
-                Err(
-                    format!(
-                        "expected one of {}, got `{}`",
-                        "`Ok`, `Err`, `Some`, `None`, `Unknown`, `Self`, `self`, `type`, `Result`",
-                        other
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl std::fmt::Display for Kind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Serialize for Kind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for Kind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl crate::runtime::params::FromParam for Kind {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Validate for Kind {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 object::json! {
     /// Schema: `/components/schemas/Error`.
@@ -1427,76 +1303,19 @@ impl Validate for Super {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/type`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Type {
-    /// `type`
-    Type,
-    /// `self`
-    Self_,
-}
-
-#[cfg(feature = "ops")]
-impl Type {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Type => "type",
-            Self::Self_ => "self",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Type {
+        /// `type`
+        #[json("type")]
+        Type,
+        /// `self`
+        #[json("self")]
+        Self_,
     }
-}
-
-#[cfg(feature = "ops")]
-impl std::str::FromStr for Type {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "type" => Ok(Self::Type),
-            "self" => Ok(Self::Self_),
-            other => {
-                Err(format!("expected one of {}, got `{}`", "`type`, `self`", other))
-            }
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl std::fmt::Display for Type {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Serialize for Type {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Type {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::params::FromParam for Type {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Validate for Type {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "ops")]
@@ -1609,74 +1428,19 @@ impl Validate for ResultOkBody {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1ops~1braces/get/parameters/1/schema`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum BracesKind {
-    /// `{a}`
-    A,
-    /// `}b{`
-    B,
-}
-
-#[cfg(feature = "ops")]
-impl BracesKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::A => "{a}",
-            Self::B => "}b{",
-        }
+enums::string! {
+    /// Schema: `/paths/~1ops~1braces/get/parameters/1/schema`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum BracesKind {
+        /// `{a}`
+        #[json("{a}")]
+        A,
+        /// `}b{`
+        #[json("}b{")]
+        B,
     }
-}
-
-#[cfg(feature = "ops")]
-impl std::str::FromStr for BracesKind {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "{a}" => Ok(Self::A),
-            "}b{" => Ok(Self::B),
-            other => Err(format!("expected one of {}, got `{}`", "`{a}`, `}b{`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl std::fmt::Display for BracesKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Serialize for BracesKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for BracesKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "ops")]
-impl crate::runtime::params::FromParam for BracesKind {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Validate for BracesKind {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "ops")]

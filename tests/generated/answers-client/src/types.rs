@@ -28,6 +28,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::tagged;
 use serde::Deserialize;
@@ -156,67 +157,16 @@ impl<'de> Deserialize<'de> for ToolCall {
     }
 }
 
-/// Schema: `/components/schemas/FunctionCall/properties/type`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FunctionCallType {
-    /// `function`
-    Function,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "calls")]
-impl FunctionCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Function => "function",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::str::FromStr for FunctionCallType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "function" => Ok(Self::Function),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::fmt::Display for FunctionCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for FunctionCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for FunctionCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::request::ToParam for FunctionCallType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/FunctionCall/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum FunctionCallType {
+        /// `function`
+        #[json("function")]
+        Function,
+        Unknown(String),
     }
 }
 
@@ -241,67 +191,16 @@ impl FunctionCall {
     }
 }
 
-/// Schema: `/components/schemas/CustomCall/properties/type`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CustomCallType {
-    /// `custom`
-    Custom,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "calls")]
-impl CustomCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Custom => "custom",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::str::FromStr for CustomCallType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "custom" => Ok(Self::Custom),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::fmt::Display for CustomCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for CustomCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for CustomCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::request::ToParam for CustomCallType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/CustomCall/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CustomCallType {
+        /// `custom`
+        #[json("custom")]
+        Custom,
+        Unknown(String),
     }
 }
 
@@ -426,67 +325,16 @@ impl<'de> Deserialize<'de> for Pet {
     }
 }
 
-/// Schema: `/components/schemas/Bird/properties/kind`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum BirdKind {
-    /// `bird`
-    Bird,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "calls")]
-impl BirdKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Bird => "bird",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::str::FromStr for BirdKind {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "bird" => Ok(Self::Bird),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::fmt::Display for BirdKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for BirdKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for BirdKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::request::ToParam for BirdKind {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Bird/properties/kind`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum BirdKind {
+        /// `bird`
+        #[json("bird")]
+        Bird,
+        Unknown(String),
     }
 }
 
@@ -517,67 +365,16 @@ impl Bird {
     }
 }
 
-/// Schema: `/components/schemas/Fish/properties/kind`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FishKind {
-    /// `fish`
-    Fish,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "calls")]
-impl FishKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Fish => "fish",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::str::FromStr for FishKind {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "fish" => Ok(Self::Fish),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::fmt::Display for FishKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for FishKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for FishKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::request::ToParam for FishKind {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Fish/properties/kind`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum FishKind {
+        /// `fish`
+        #[json("fish")]
+        Fish,
+        Unknown(String),
     }
 }
 

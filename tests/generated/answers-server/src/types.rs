@@ -28,6 +28,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::tagged;
 use crate::runtime::validate;
@@ -157,70 +158,16 @@ impl Validate for ToolCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/FunctionCall/properties/type`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FunctionCallType {
-    /// `function`
-    Function,
-}
-
-#[cfg(feature = "calls")]
-impl FunctionCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Function => "function",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/FunctionCall/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum FunctionCallType {
+        /// `function`
+        #[json("function")]
+        Function,
     }
-}
-
-#[cfg(feature = "calls")]
-impl std::str::FromStr for FunctionCallType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "function" => Ok(Self::Function),
-            other => Err(format!("expected one of {}, got `{}`", "`function`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::fmt::Display for FunctionCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for FunctionCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for FunctionCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::params::FromParam for FunctionCallType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Validate for FunctionCallType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "calls")]
@@ -249,70 +196,16 @@ impl Validate for FunctionCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/CustomCall/properties/type`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CustomCallType {
-    /// `custom`
-    Custom,
-}
-
-#[cfg(feature = "calls")]
-impl CustomCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Custom => "custom",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/CustomCall/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CustomCallType {
+        /// `custom`
+        #[json("custom")]
+        Custom,
     }
-}
-
-#[cfg(feature = "calls")]
-impl std::str::FromStr for CustomCallType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "custom" => Ok(Self::Custom),
-            other => Err(format!("expected one of {}, got `{}`", "`custom`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::fmt::Display for CustomCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for CustomCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for CustomCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::params::FromParam for CustomCallType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Validate for CustomCallType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "calls")]
@@ -458,70 +351,16 @@ impl Validate for Pet {
     }
 }
 
-/// Schema: `/components/schemas/Bird/properties/kind`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum BirdKind {
-    /// `bird`
-    Bird,
-}
-
-#[cfg(feature = "calls")]
-impl BirdKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Bird => "bird",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Bird/properties/kind`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum BirdKind {
+        /// `bird`
+        #[json("bird")]
+        Bird,
     }
-}
-
-#[cfg(feature = "calls")]
-impl std::str::FromStr for BirdKind {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "bird" => Ok(Self::Bird),
-            other => Err(format!("expected one of {}, got `{}`", "`bird`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::fmt::Display for BirdKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for BirdKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for BirdKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::params::FromParam for BirdKind {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Validate for BirdKind {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "calls")]
@@ -563,70 +402,16 @@ impl Validate for Bird {
     }
 }
 
-/// Schema: `/components/schemas/Fish/properties/kind`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FishKind {
-    /// `fish`
-    Fish,
-}
-
-#[cfg(feature = "calls")]
-impl FishKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Fish => "fish",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Fish/properties/kind`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum FishKind {
+        /// `fish`
+        #[json("fish")]
+        Fish,
     }
-}
-
-#[cfg(feature = "calls")]
-impl std::str::FromStr for FishKind {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "fish" => Ok(Self::Fish),
-            other => Err(format!("expected one of {}, got `{}`", "`fish`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl std::fmt::Display for FishKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for FishKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for FishKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::params::FromParam for FishKind {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Validate for FishKind {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "calls")]

@@ -25,6 +25,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::tagged;
 use serde::Deserialize;
@@ -303,107 +304,46 @@ impl Range {
 #[cfg(feature = "things")]
 pub type Level = i64;
 
-/// Schema: `/components/schemas/Odd`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Odd {
-    /// The empty string.
-    Empty,
-    /// `a b`
-    AB,
-    /// `A-B`
-    AB2,
-    /// `+1`
-    Plus1,
-    /// `-1`
-    Minus1,
-    /// `ÄÖ`
-    Value,
-    /// `self`
-    Self_,
-    /// `Self`
-    Self2,
-    /// `type`
-    Type,
-    /// `unknown`
-    Unknown2,
-    /// `Unknown`
-    Unknown3,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "things")]
-impl Odd {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Empty => "",
-            Self::AB => "a b",
-            Self::AB2 => "A-B",
-            Self::Plus1 => "+1",
-            Self::Minus1 => "-1",
-            Self::Value => "ÄÖ",
-            Self::Self_ => "self",
-            Self::Self2 => "Self",
-            Self::Type => "type",
-            Self::Unknown2 => "unknown",
-            Self::Unknown3 => "Unknown",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "things")]
-impl std::str::FromStr for Odd {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "" => Ok(Self::Empty),
-            "a b" => Ok(Self::AB),
-            "A-B" => Ok(Self::AB2),
-            "+1" => Ok(Self::Plus1),
-            "-1" => Ok(Self::Minus1),
-            "ÄÖ" => Ok(Self::Value),
-            "self" => Ok(Self::Self_),
-            "Self" => Ok(Self::Self2),
-            "type" => Ok(Self::Type),
-            "unknown" => Ok(Self::Unknown2),
-            "Unknown" => Ok(Self::Unknown3),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "things")]
-impl std::fmt::Display for Odd {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "things")]
-impl Serialize for Odd {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "things")]
-impl<'de> Deserialize<'de> for Odd {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "things")]
-impl crate::runtime::request::ToParam for Odd {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Odd`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Odd {
+        /// The empty string.
+        #[json("")]
+        Empty,
+        /// `a b`
+        #[json("a b")]
+        AB,
+        /// `A-B`
+        #[json("A-B")]
+        AB2,
+        /// `+1`
+        #[json("+1")]
+        Plus1,
+        /// `-1`
+        #[json("-1")]
+        Minus1,
+        /// `ÄÖ`
+        #[json("ÄÖ")]
+        Value,
+        /// `self`
+        #[json("self")]
+        Self_,
+        /// `Self`
+        #[json("Self")]
+        Self2,
+        /// `type`
+        #[json("type")]
+        Type,
+        /// `unknown`
+        #[json("unknown")]
+        Unknown2,
+        /// `Unknown`
+        #[json("Unknown")]
+        Unknown3,
+        Unknown(String),
     }
 }
 
@@ -660,67 +600,16 @@ impl<'de> Deserialize<'de> for ToolCall {
     }
 }
 
-/// Schema: `/components/schemas/FunctionCall/properties/type`.
 #[cfg(any(feature = "choices", feature = "unused-schemas"))]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FunctionCallType {
-    /// `function`
-    Function,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl FunctionCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Function => "function",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl std::str::FromStr for FunctionCallType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "function" => Ok(Self::Function),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl std::fmt::Display for FunctionCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl Serialize for FunctionCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl<'de> Deserialize<'de> for FunctionCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl crate::runtime::request::ToParam for FunctionCallType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/FunctionCall/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum FunctionCallType {
+        /// `function`
+        #[json("function")]
+        Function,
+        Unknown(String),
     }
 }
 
@@ -769,135 +658,32 @@ impl CustomCall {
     }
 }
 
-/// Schema: `/components/schemas/CustomKind`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CustomKind {
-    /// `custom`
-    Custom,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl CustomKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Custom => "custom",
-            Self::Unknown(other) => other,
-        }
+enums::string! {
+    /// Schema: `/components/schemas/CustomKind`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CustomKind {
+        /// `custom`
+        #[json("custom")]
+        Custom,
+        Unknown(String),
     }
 }
 
 #[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for CustomKind {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "custom" => Ok(Self::Custom),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for CustomKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for CustomKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for CustomKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::request::ToParam for CustomKind {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-
-/// Schema: `/components/schemas/SearchCall/properties/type`.
-#[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SearchCallType {
-    /// `search`
-    Search,
-    /// `search_preview`
-    SearchPreview,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl SearchCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Search => "search",
-            Self::SearchPreview => "search_preview",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for SearchCallType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "search" => Ok(Self::Search),
-            "search_preview" => Ok(Self::SearchPreview),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for SearchCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for SearchCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for SearchCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::request::ToParam for SearchCallType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/SearchCall/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum SearchCallType {
+        /// `search`
+        #[json("search")]
+        Search,
+        /// `search_preview`
+        #[json("search_preview")]
+        SearchPreview,
+        Unknown(String),
     }
 }
 
@@ -1026,67 +812,16 @@ impl<'de> Deserialize<'de> for LocalCall {
     }
 }
 
-/// Schema: `/components/schemas/ShellCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ShellCallType {
-    /// `shell`
-    Shell,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ShellCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Shell => "shell",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for ShellCallType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "shell" => Ok(Self::Shell),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for ShellCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for ShellCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ShellCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::request::ToParam for ShellCallType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/ShellCall/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum ShellCallType {
+        /// `shell`
+        #[json("shell")]
+        Shell,
+        Unknown(String),
     }
 }
 
@@ -1114,67 +849,16 @@ impl ShellCall {
     }
 }
 
-/// Schema: `/components/schemas/PatchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PatchCallType {
-    /// `patch`
-    Patch,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl PatchCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Patch => "patch",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for PatchCallType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "patch" => Ok(Self::Patch),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for PatchCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for PatchCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for PatchCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::request::ToParam for PatchCallType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/PatchCall/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum PatchCallType {
+        /// `patch`
+        #[json("patch")]
+        Patch,
+        Unknown(String),
     }
 }
 
@@ -1306,67 +990,16 @@ impl<'de> Deserialize<'de> for Chunking {
     }
 }
 
-/// Schema: `/components/schemas/AutoChunking/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum AutoChunkingType {
-    /// `auto`
-    Auto,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "choices")]
-impl AutoChunkingType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "auto",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for AutoChunkingType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "auto" => Ok(Self::Auto),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for AutoChunkingType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for AutoChunkingType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for AutoChunkingType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::request::ToParam for AutoChunkingType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/AutoChunking/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum AutoChunkingType {
+        /// `auto`
+        #[json("auto")]
+        Auto,
+        Unknown(String),
     }
 }
 
@@ -1389,67 +1022,16 @@ impl AutoChunking {
     }
 }
 
-/// Schema: `/components/schemas/StaticChunking/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StaticChunkingType {
-    /// `static`
-    Static,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "choices")]
-impl StaticChunkingType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "static",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for StaticChunkingType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "static" => Ok(Self::Static),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for StaticChunkingType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for StaticChunkingType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for StaticChunkingType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::request::ToParam for StaticChunkingType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/StaticChunking/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum StaticChunkingType {
+        /// `static`
+        #[json("static")]
+        Static,
+        Unknown(String),
     }
 }
 
@@ -1493,75 +1075,22 @@ impl StaticChunking {
     }
 }
 
-/// Schema: `/components/schemas/ToolChoice/oneOf/0`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ToolChoiceString {
-    /// `none`
-    None,
-    /// `auto`
-    Auto,
-    /// `required`
-    Required,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "choices")]
-impl ToolChoiceString {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "none",
-            Self::Auto => "auto",
-            Self::Required => "required",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for ToolChoiceString {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "none" => Ok(Self::None),
-            "auto" => Ok(Self::Auto),
-            "required" => Ok(Self::Required),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for ToolChoiceString {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for ToolChoiceString {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for ToolChoiceString {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::request::ToParam for ToolChoiceString {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/ToolChoice/oneOf/0`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum ToolChoiceString {
+        /// `none`
+        #[json("none")]
+        None,
+        /// `auto`
+        #[json("auto")]
+        Auto,
+        /// `required`
+        #[json("required")]
+        Required,
+        Unknown(String),
     }
 }
 
@@ -1945,71 +1474,19 @@ impl Sparse {
     }
 }
 
-/// Schema: `/components/schemas/NullableKind`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NullableKind {
-    /// `a`
-    A,
-    /// `b`
-    B,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "choices")]
-impl NullableKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::A => "a",
-            Self::B => "b",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for NullableKind {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "a" => Ok(Self::A),
-            "b" => Ok(Self::B),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for NullableKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for NullableKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for NullableKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::request::ToParam for NullableKind {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/NullableKind`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum NullableKind {
+        /// `a`
+        #[json("a")]
+        A,
+        /// `b`
+        #[json("b")]
+        B,
+        Unknown(String),
     }
 }
 
@@ -2128,71 +1605,19 @@ impl RenameWithIcon {
     }
 }
 
-/// Schema: `/components/schemas/HostedToolChoice/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum HostedToolChoiceType {
-    /// `file_search`
-    FileSearch,
-    /// `web_search`
-    WebSearch,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "choices")]
-impl HostedToolChoiceType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::FileSearch => "file_search",
-            Self::WebSearch => "web_search",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for HostedToolChoiceType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "file_search" => Ok(Self::FileSearch),
-            "web_search" => Ok(Self::WebSearch),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for HostedToolChoiceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for HostedToolChoiceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for HostedToolChoiceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::request::ToParam for HostedToolChoiceType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum HostedToolChoiceType {
+        /// `file_search`
+        #[json("file_search")]
+        FileSearch,
+        /// `web_search`
+        #[json("web_search")]
+        WebSearch,
+        Unknown(String),
     }
 }
 
@@ -2599,67 +2024,16 @@ impl<'de> Deserialize<'de> for Dish {
     }
 }
 
-/// Schema: `/components/schemas/Cake/properties/kind`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CakeKind {
-    /// `Cake`
-    Cake,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "dishes")]
-impl CakeKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Cake => "Cake",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl std::str::FromStr for CakeKind {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "Cake" => Ok(Self::Cake),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl std::fmt::Display for CakeKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Serialize for CakeKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl<'de> Deserialize<'de> for CakeKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl crate::runtime::request::ToParam for CakeKind {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Cake/properties/kind`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CakeKind {
+        /// `Cake`
+        #[json("Cake")]
+        Cake,
+        Unknown(String),
     }
 }
 
@@ -2706,67 +2080,16 @@ impl Cake {
     }
 }
 
-/// Schema: `/components/schemas/Tea/properties/kind`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum TeaKind {
-    /// `Tea`
-    Tea,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "dishes")]
-impl TeaKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Tea => "Tea",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl std::str::FromStr for TeaKind {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "Tea" => Ok(Self::Tea),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl std::fmt::Display for TeaKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Serialize for TeaKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl<'de> Deserialize<'de> for TeaKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl crate::runtime::request::ToParam for TeaKind {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Tea/properties/kind`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum TeaKind {
+        /// `Tea`
+        #[json("Tea")]
+        Tea,
+        Unknown(String),
     }
 }
 
@@ -2902,71 +2225,19 @@ impl Named {
     }
 }
 
-/// Schema: `/paths/~1trees~1{id}/get/parameters/2/schema`.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum GetTreesIdTheme {
-    /// `dark`
-    Dark,
-    /// `light`
-    Light,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "trees")]
-impl GetTreesIdTheme {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dark => "dark",
-            Self::Light => "light",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "trees")]
-impl std::str::FromStr for GetTreesIdTheme {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "dark" => Ok(Self::Dark),
-            "light" => Ok(Self::Light),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "trees")]
-impl std::fmt::Display for GetTreesIdTheme {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "trees")]
-impl Serialize for GetTreesIdTheme {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "trees")]
-impl<'de> Deserialize<'de> for GetTreesIdTheme {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "trees")]
-impl crate::runtime::request::ToParam for GetTreesIdTheme {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/paths/~1trees~1{id}/get/parameters/2/schema`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum GetTreesIdTheme {
+        /// `dark`
+        #[json("dark")]
+        Dark,
+        /// `light`
+        #[json("light")]
+        Light,
+        Unknown(String),
     }
 }
 
@@ -3049,71 +2320,20 @@ impl CreateVideoBody {
     }
 }
 
-/// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema/properties/style`.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CreateVideoMultipartStyle {
-    /// `calm`
-    Calm,
-    /// `wild`
-    Wild,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "videos")]
-impl CreateVideoMultipartStyle {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Calm => "calm",
-            Self::Wild => "wild",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "videos")]
-impl std::str::FromStr for CreateVideoMultipartStyle {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "calm" => Ok(Self::Calm),
-            "wild" => Ok(Self::Wild),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "videos")]
-impl std::fmt::Display for CreateVideoMultipartStyle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "videos")]
-impl Serialize for CreateVideoMultipartStyle {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "videos")]
-impl<'de> Deserialize<'de> for CreateVideoMultipartStyle {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "videos")]
-impl crate::runtime::request::ToParam for CreateVideoMultipartStyle {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema:
+    /// `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema/properties/style`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CreateVideoMultipartStyle {
+        /// `calm`
+        #[json("calm")]
+        Calm,
+        /// `wild`
+        #[json("wild")]
+        Wild,
+        Unknown(String),
     }
 }
 

@@ -25,6 +25,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::tagged;
 use crate::runtime::validate;
@@ -365,118 +366,46 @@ impl Validate for Range {
 #[cfg(feature = "things")]
 pub type Level = i64;
 
-/// Schema: `/components/schemas/Odd`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Odd {
-    /// The empty string.
-    Empty,
-    /// `a b`
-    AB,
-    /// `A-B`
-    AB2,
-    /// `+1`
-    Plus1,
-    /// `-1`
-    Minus1,
-    /// `ÄÖ`
-    Value,
-    /// `self`
-    Self_,
-    /// `Self`
-    Self2,
-    /// `type`
-    Type,
-    /// `unknown`
-    Unknown2,
-    /// `Unknown`
-    Unknown3,
-}
-
-#[cfg(feature = "things")]
-impl Odd {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Empty => "",
-            Self::AB => "a b",
-            Self::AB2 => "A-B",
-            Self::Plus1 => "+1",
-            Self::Minus1 => "-1",
-            Self::Value => "ÄÖ",
-            Self::Self_ => "self",
-            Self::Self2 => "Self",
-            Self::Type => "type",
-            Self::Unknown2 => "unknown",
-            Self::Unknown3 => "Unknown",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Odd`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Odd {
+        /// The empty string.
+        #[json("")]
+        Empty,
+        /// `a b`
+        #[json("a b")]
+        AB,
+        /// `A-B`
+        #[json("A-B")]
+        AB2,
+        /// `+1`
+        #[json("+1")]
+        Plus1,
+        /// `-1`
+        #[json("-1")]
+        Minus1,
+        /// `ÄÖ`
+        #[json("ÄÖ")]
+        Value,
+        /// `self`
+        #[json("self")]
+        Self_,
+        /// `Self`
+        #[json("Self")]
+        Self2,
+        /// `type`
+        #[json("type")]
+        Type,
+        /// `unknown`
+        #[json("unknown")]
+        Unknown2,
+        /// `Unknown`
+        #[json("Unknown")]
+        Unknown3,
     }
-}
-
-#[cfg(feature = "things")]
-impl std::str::FromStr for Odd {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "" => Ok(Self::Empty),
-            "a b" => Ok(Self::AB),
-            "A-B" => Ok(Self::AB2),
-            "+1" => Ok(Self::Plus1),
-            "-1" => Ok(Self::Minus1),
-            "ÄÖ" => Ok(Self::Value),
-            "self" => Ok(Self::Self_),
-            "Self" => Ok(Self::Self2),
-            "type" => Ok(Self::Type),
-            "unknown" => Ok(Self::Unknown2),
-            "Unknown" => Ok(Self::Unknown3),
-            other => {
-                Err(
-                    format!(
-                        "expected one of {}, got `{}`",
-                        "``, `a b`, `A-B`, `+1`, `-1`, `ÄÖ`, `self`, `Self`, `type`, `unknown`, `Unknown`",
-                        other
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "things")]
-impl std::fmt::Display for Odd {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "things")]
-impl Serialize for Odd {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "things")]
-impl<'de> Deserialize<'de> for Odd {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "things")]
-impl crate::runtime::params::FromParam for Odd {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "things")]
-impl Validate for Odd {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "things")]
@@ -732,70 +661,16 @@ impl Validate for ToolCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/FunctionCall/properties/type`.
 #[cfg(any(feature = "choices", feature = "unused-schemas"))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FunctionCallType {
-    /// `function`
-    Function,
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl FunctionCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Function => "function",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/FunctionCall/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum FunctionCallType {
+        /// `function`
+        #[json("function")]
+        Function,
     }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl std::str::FromStr for FunctionCallType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "function" => Ok(Self::Function),
-            other => Err(format!("expected one of {}, got `{}`", "`function`", other)),
-        }
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl std::fmt::Display for FunctionCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl Serialize for FunctionCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl<'de> Deserialize<'de> for FunctionCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl crate::runtime::params::FromParam for FunctionCallType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(any(feature = "choices", feature = "unused-schemas"))]
-impl Validate for FunctionCallType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -853,147 +728,31 @@ impl Validate for CustomCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/CustomKind`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CustomKind {
-    /// `custom`
-    Custom,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl CustomKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Custom => "custom",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/CustomKind`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CustomKind {
+        /// `custom`
+        #[json("custom")]
+        Custom,
     }
 }
 
 #[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for CustomKind {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "custom" => Ok(Self::Custom),
-            other => Err(format!("expected one of {}, got `{}`", "`custom`", other)),
-        }
+enums::string! {
+    /// Schema: `/components/schemas/SearchCall/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum SearchCallType {
+        /// `search`
+        #[json("search")]
+        Search,
+        /// `search_preview`
+        #[json("search_preview")]
+        SearchPreview,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for CustomKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for CustomKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for CustomKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::params::FromParam for CustomKind {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for CustomKind {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-/// Schema: `/components/schemas/SearchCall/properties/type`.
-#[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SearchCallType {
-    /// `search`
-    Search,
-    /// `search_preview`
-    SearchPreview,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl SearchCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Search => "search",
-            Self::SearchPreview => "search_preview",
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for SearchCallType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "search" => Ok(Self::Search),
-            "search_preview" => Ok(Self::SearchPreview),
-            other => {
-                Err(
-                    format!(
-                        "expected one of {}, got `{}`", "`search`, `search_preview`",
-                        other
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for SearchCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for SearchCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for SearchCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::params::FromParam for SearchCallType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for SearchCallType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1119,70 +878,16 @@ impl Validate for LocalCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/ShellCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ShellCallType {
-    /// `shell`
-    Shell,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ShellCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Shell => "shell",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/ShellCall/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum ShellCallType {
+        /// `shell`
+        #[json("shell")]
+        Shell,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for ShellCallType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "shell" => Ok(Self::Shell),
-            other => Err(format!("expected one of {}, got `{}`", "`shell`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for ShellCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for ShellCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ShellCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::params::FromParam for ShellCallType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for ShellCallType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1214,70 +919,16 @@ impl Validate for ShellCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/PatchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PatchCallType {
-    /// `patch`
-    Patch,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl PatchCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Patch => "patch",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/PatchCall/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum PatchCallType {
+        /// `patch`
+        #[json("patch")]
+        Patch,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for PatchCallType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "patch" => Ok(Self::Patch),
-            other => Err(format!("expected one of {}, got `{}`", "`patch`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for PatchCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for PatchCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for PatchCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::params::FromParam for PatchCallType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for PatchCallType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1430,70 +1081,16 @@ impl Validate for Chunking {
     }
 }
 
-/// Schema: `/components/schemas/AutoChunking/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum AutoChunkingType {
-    /// `auto`
-    Auto,
-}
-
-#[cfg(feature = "choices")]
-impl AutoChunkingType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "auto",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/AutoChunking/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum AutoChunkingType {
+        /// `auto`
+        #[json("auto")]
+        Auto,
     }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for AutoChunkingType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "auto" => Ok(Self::Auto),
-            other => Err(format!("expected one of {}, got `{}`", "`auto`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for AutoChunkingType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for AutoChunkingType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for AutoChunkingType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::params::FromParam for AutoChunkingType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for AutoChunkingType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "choices")]
@@ -1521,70 +1118,16 @@ impl Validate for AutoChunking {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/StaticChunking/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StaticChunkingType {
-    /// `static`
-    Static,
-}
-
-#[cfg(feature = "choices")]
-impl StaticChunkingType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "static",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/StaticChunking/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum StaticChunkingType {
+        /// `static`
+        #[json("static")]
+        Static,
     }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for StaticChunkingType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "static" => Ok(Self::Static),
-            other => Err(format!("expected one of {}, got `{}`", "`static`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for StaticChunkingType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for StaticChunkingType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for StaticChunkingType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::params::FromParam for StaticChunkingType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for StaticChunkingType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "choices")]
@@ -1651,85 +1194,22 @@ impl Validate for StaticChunking {
     }
 }
 
-/// Schema: `/components/schemas/ToolChoice/oneOf/0`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ToolChoiceString {
-    /// `none`
-    None,
-    /// `auto`
-    Auto,
-    /// `required`
-    Required,
-}
-
-#[cfg(feature = "choices")]
-impl ToolChoiceString {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "none",
-            Self::Auto => "auto",
-            Self::Required => "required",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/ToolChoice/oneOf/0`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum ToolChoiceString {
+        /// `none`
+        #[json("none")]
+        None,
+        /// `auto`
+        #[json("auto")]
+        Auto,
+        /// `required`
+        #[json("required")]
+        Required,
     }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for ToolChoiceString {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "none" => Ok(Self::None),
-            "auto" => Ok(Self::Auto),
-            "required" => Ok(Self::Required),
-            other => {
-                Err(
-                    format!(
-                        "expected one of {}, got `{}`", "`none`, `auto`, `required`",
-                        other
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for ToolChoiceString {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for ToolChoiceString {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for ToolChoiceString {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::params::FromParam for ToolChoiceString {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for ToolChoiceString {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
@@ -2173,74 +1653,19 @@ impl Validate for Sparse {
     }
 }
 
-/// Schema: `/components/schemas/NullableKind`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NullableKind {
-    /// `a`
-    A,
-    /// `b`
-    B,
-}
-
-#[cfg(feature = "choices")]
-impl NullableKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::A => "a",
-            Self::B => "b",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/NullableKind`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum NullableKind {
+        /// `a`
+        #[json("a")]
+        A,
+        /// `b`
+        #[json("b")]
+        B,
     }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for NullableKind {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "a" => Ok(Self::A),
-            "b" => Ok(Self::B),
-            other => Err(format!("expected one of {}, got `{}`", "`a`, `b`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for NullableKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for NullableKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for NullableKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::params::FromParam for NullableKind {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for NullableKind {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Two kinds of update without a tag, the first naming fewer members (discord's channel
@@ -2365,81 +1790,19 @@ impl Validate for RenameWithIcon {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/HostedToolChoice/properties/type`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum HostedToolChoiceType {
-    /// `file_search`
-    FileSearch,
-    /// `web_search`
-    WebSearch,
-}
-
-#[cfg(feature = "choices")]
-impl HostedToolChoiceType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::FileSearch => "file_search",
-            Self::WebSearch => "web_search",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/HostedToolChoice/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum HostedToolChoiceType {
+        /// `file_search`
+        #[json("file_search")]
+        FileSearch,
+        /// `web_search`
+        #[json("web_search")]
+        WebSearch,
     }
-}
-
-#[cfg(feature = "choices")]
-impl std::str::FromStr for HostedToolChoiceType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "file_search" => Ok(Self::FileSearch),
-            "web_search" => Ok(Self::WebSearch),
-            other => {
-                Err(
-                    format!(
-                        "expected one of {}, got `{}`", "`file_search`, `web_search`",
-                        other
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl std::fmt::Display for HostedToolChoiceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for HostedToolChoiceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for HostedToolChoiceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::params::FromParam for HostedToolChoiceType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for HostedToolChoiceType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "choices")]
@@ -2944,70 +2307,16 @@ impl Validate for Dish {
     }
 }
 
-/// Schema: `/components/schemas/Cake/properties/kind`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CakeKind {
-    /// `Cake`
-    Cake,
-}
-
-#[cfg(feature = "dishes")]
-impl CakeKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Cake => "Cake",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Cake/properties/kind`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CakeKind {
+        /// `Cake`
+        #[json("Cake")]
+        Cake,
     }
-}
-
-#[cfg(feature = "dishes")]
-impl std::str::FromStr for CakeKind {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "Cake" => Ok(Self::Cake),
-            other => Err(format!("expected one of {}, got `{}`", "`Cake`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl std::fmt::Display for CakeKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Serialize for CakeKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl<'de> Deserialize<'de> for CakeKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl crate::runtime::params::FromParam for CakeKind {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Validate for CakeKind {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "dishes")]
@@ -3064,70 +2373,16 @@ impl Validate for Cake {
     }
 }
 
-/// Schema: `/components/schemas/Tea/properties/kind`.
 #[cfg(feature = "dishes")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum TeaKind {
-    /// `Tea`
-    Tea,
-}
-
-#[cfg(feature = "dishes")]
-impl TeaKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Tea => "Tea",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Tea/properties/kind`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum TeaKind {
+        /// `Tea`
+        #[json("Tea")]
+        Tea,
     }
-}
-
-#[cfg(feature = "dishes")]
-impl std::str::FromStr for TeaKind {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "Tea" => Ok(Self::Tea),
-            other => Err(format!("expected one of {}, got `{}`", "`Tea`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl std::fmt::Display for TeaKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Serialize for TeaKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl<'de> Deserialize<'de> for TeaKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl crate::runtime::params::FromParam for TeaKind {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Validate for TeaKind {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "dishes")]
@@ -3314,76 +2569,19 @@ impl Validate for Named {
     }
 }
 
-/// Schema: `/paths/~1trees~1{id}/get/parameters/2/schema`.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum GetTreesIdTheme {
-    /// `dark`
-    Dark,
-    /// `light`
-    Light,
-}
-
-#[cfg(feature = "trees")]
-impl GetTreesIdTheme {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dark => "dark",
-            Self::Light => "light",
-        }
+enums::string! {
+    /// Schema: `/paths/~1trees~1{id}/get/parameters/2/schema`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum GetTreesIdTheme {
+        /// `dark`
+        #[json("dark")]
+        Dark,
+        /// `light`
+        #[json("light")]
+        Light,
     }
-}
-
-#[cfg(feature = "trees")]
-impl std::str::FromStr for GetTreesIdTheme {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "dark" => Ok(Self::Dark),
-            "light" => Ok(Self::Light),
-            other => {
-                Err(format!("expected one of {}, got `{}`", "`dark`, `light`", other))
-            }
-        }
-    }
-}
-
-#[cfg(feature = "trees")]
-impl std::fmt::Display for GetTreesIdTheme {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "trees")]
-impl Serialize for GetTreesIdTheme {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "trees")]
-impl<'de> Deserialize<'de> for GetTreesIdTheme {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "trees")]
-impl crate::runtime::params::FromParam for GetTreesIdTheme {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "trees")]
-impl Validate for GetTreesIdTheme {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(
@@ -3501,76 +2699,20 @@ impl Validate for CreateVideoBody {
     }
 }
 
-/// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema/properties/style`.
 #[cfg(feature = "videos")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CreateVideoMultipartStyle {
-    /// `calm`
-    Calm,
-    /// `wild`
-    Wild,
-}
-
-#[cfg(feature = "videos")]
-impl CreateVideoMultipartStyle {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Calm => "calm",
-            Self::Wild => "wild",
-        }
+enums::string! {
+    /// Schema:
+    /// `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema/properties/style`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CreateVideoMultipartStyle {
+        /// `calm`
+        #[json("calm")]
+        Calm,
+        /// `wild`
+        #[json("wild")]
+        Wild,
     }
-}
-
-#[cfg(feature = "videos")]
-impl std::str::FromStr for CreateVideoMultipartStyle {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "calm" => Ok(Self::Calm),
-            "wild" => Ok(Self::Wild),
-            other => {
-                Err(format!("expected one of {}, got `{}`", "`calm`, `wild`", other))
-            }
-        }
-    }
-}
-
-#[cfg(feature = "videos")]
-impl std::fmt::Display for CreateVideoMultipartStyle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "videos")]
-impl Serialize for CreateVideoMultipartStyle {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "videos")]
-impl<'de> Deserialize<'de> for CreateVideoMultipartStyle {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "videos")]
-impl crate::runtime::params::FromParam for CreateVideoMultipartStyle {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "videos")]
-impl Validate for CreateVideoMultipartStyle {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "videos")]

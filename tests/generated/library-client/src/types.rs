@@ -8,84 +8,31 @@
     not(all(feature = "books", feature = "members")),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::tagged;
 use serde::Deserialize;
 use serde::Serialize;
 
-/// Schema: `/components/schemas/Format`.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Format {
-    /// `hardcover`
-    Hardcover,
-    /// `paperback`
-    Paperback,
-    /// `e-book`
-    EBook,
-    /// `1st-edition`
-    V1stEdition,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "books")]
-impl Format {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Hardcover => "hardcover",
-            Self::Paperback => "paperback",
-            Self::EBook => "e-book",
-            Self::V1stEdition => "1st-edition",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "books")]
-impl std::str::FromStr for Format {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "hardcover" => Ok(Self::Hardcover),
-            "paperback" => Ok(Self::Paperback),
-            "e-book" => Ok(Self::EBook),
-            "1st-edition" => Ok(Self::V1stEdition),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "books")]
-impl std::fmt::Display for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "books")]
-impl Serialize for Format {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "books")]
-impl<'de> Deserialize<'de> for Format {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "books")]
-impl crate::runtime::request::ToParam for Format {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Format`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Format {
+        /// `hardcover`
+        #[json("hardcover")]
+        Hardcover,
+        /// `paperback`
+        #[json("paperback")]
+        Paperback,
+        /// `e-book`
+        #[json("e-book")]
+        EBook,
+        /// `1st-edition`
+        #[json("1st-edition")]
+        V1stEdition,
+        Unknown(String),
     }
 }
 

@@ -26,6 +26,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::tagged;
 use serde::Deserialize;
@@ -165,71 +166,19 @@ impl Command {
     }
 }
 
-/// Schema: `/components/schemas/CommandStatus`.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CommandStatus {
-    /// `SUBMITTED`
-    Submitted,
-    /// `APPROVED`
-    Approved,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "commands")]
-impl CommandStatus {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Submitted => "SUBMITTED",
-            Self::Approved => "APPROVED",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "commands")]
-impl std::str::FromStr for CommandStatus {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "SUBMITTED" => Ok(Self::Submitted),
-            "APPROVED" => Ok(Self::Approved),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "commands")]
-impl std::fmt::Display for CommandStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "commands")]
-impl Serialize for CommandStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "commands")]
-impl<'de> Deserialize<'de> for CommandStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "commands")]
-impl crate::runtime::request::ToParam for CommandStatus {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/CommandStatus`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CommandStatus {
+        /// `SUBMITTED`
+        #[json("SUBMITTED")]
+        Submitted,
+        /// `APPROVED`
+        #[json("APPROVED")]
+        Approved,
+        Unknown(String),
     }
 }
 
@@ -284,67 +233,16 @@ impl Owner {
     }
 }
 
-/// Schema: `/components/schemas/Change/anyOf/0/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ChangeAddedType {
-    /// `added`
-    Added,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ChangeAddedType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Added => "added",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for ChangeAddedType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "added" => Ok(Self::Added),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for ChangeAddedType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for ChangeAddedType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ChangeAddedType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::request::ToParam for ChangeAddedType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Change/anyOf/0/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum ChangeAddedType {
+        /// `added`
+        #[json("added")]
+        Added,
+        Unknown(String),
     }
 }
 
@@ -371,67 +269,16 @@ impl ChangeAdded {
     }
 }
 
-/// Schema: `/components/schemas/Change/anyOf/1/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ChangeRemovedType {
-    /// `removed`
-    Removed,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ChangeRemovedType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Removed => "removed",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for ChangeRemovedType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "removed" => Ok(Self::Removed),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for ChangeRemovedType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for ChangeRemovedType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ChangeRemovedType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::request::ToParam for ChangeRemovedType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Change/anyOf/1/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum ChangeRemovedType {
+        /// `removed`
+        #[json("removed")]
+        Removed,
+        Unknown(String),
     }
 }
 
@@ -568,69 +415,18 @@ impl<'de> Deserialize<'de> for Change {
     }
 }
 
-/// Always `record`.
-///
-/// Schema: `/components/schemas/Record/properties/kind`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RecordKind {
-    /// `record`
-    Record,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "records")]
-impl RecordKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Record => "record",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "records")]
-impl std::str::FromStr for RecordKind {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "record" => Ok(Self::Record),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "records")]
-impl std::fmt::Display for RecordKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "records")]
-impl Serialize for RecordKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for RecordKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "records")]
-impl crate::runtime::request::ToParam for RecordKind {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Always `record`.
+    ///
+    /// Schema: `/components/schemas/Record/properties/kind`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum RecordKind {
+        /// `record`
+        #[json("record")]
+        Record,
+        Unknown(String),
     }
 }
 
@@ -1173,67 +969,16 @@ impl<'de> Deserialize<'de> for Input {
     }
 }
 
-/// Schema: `/components/schemas/Note/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NoteType {
-    /// `note`
-    Note,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl NoteType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Note => "note",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for NoteType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "note" => Ok(Self::Note),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for NoteType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for NoteType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for NoteType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::request::ToParam for NoteType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Note/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum NoteType {
+        /// `note`
+        #[json("note")]
+        Note,
+        Unknown(String),
     }
 }
 
@@ -1360,67 +1105,16 @@ impl<'de> Deserialize<'de> for Item {
     }
 }
 
-/// Schema: `/components/schemas/SearchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SearchCallType {
-    /// `search_call`
-    SearchCall,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl SearchCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::SearchCall => "search_call",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for SearchCallType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "search_call" => Ok(Self::SearchCall),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for SearchCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for SearchCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for SearchCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::request::ToParam for SearchCallType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/SearchCall/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum SearchCallType {
+        /// `search_call`
+        #[json("search_call")]
+        SearchCall,
+        Unknown(String),
     }
 }
 
@@ -1448,67 +1142,16 @@ impl SearchCall {
     }
 }
 
-/// Schema: `/components/schemas/PatchOutput/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PatchOutputType {
-    /// `patch_output`
-    PatchOutput,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl PatchOutputType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::PatchOutput => "patch_output",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for PatchOutputType {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "patch_output" => Ok(Self::PatchOutput),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for PatchOutputType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for PatchOutputType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for PatchOutputType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::request::ToParam for PatchOutputType {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/PatchOutput/properties/type`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum PatchOutputType {
+        /// `patch_output`
+        #[json("patch_output")]
+        PatchOutput,
+        Unknown(String),
     }
 }
 
@@ -1533,71 +1176,19 @@ impl PatchOutput {
     }
 }
 
-/// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RecordDigestAlgorithm {
-    /// `sha256`
-    Sha256,
-    /// `sha512`
-    Sha512,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "records")]
-impl RecordDigestAlgorithm {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Sha256 => "sha256",
-            Self::Sha512 => "sha512",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "records")]
-impl std::str::FromStr for RecordDigestAlgorithm {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "sha256" => Ok(Self::Sha256),
-            "sha512" => Ok(Self::Sha512),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "records")]
-impl std::fmt::Display for RecordDigestAlgorithm {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "records")]
-impl Serialize for RecordDigestAlgorithm {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for RecordDigestAlgorithm {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "records")]
-impl crate::runtime::request::ToParam for RecordDigestAlgorithm {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum RecordDigestAlgorithm {
+        /// `sha256`
+        #[json("sha256")]
+        Sha256,
+        /// `sha512`
+        #[json("sha512")]
+        Sha512,
+        Unknown(String),
     }
 }
 

@@ -26,6 +26,7 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::tagged;
 use crate::runtime::validate;
@@ -228,80 +229,19 @@ impl Validate for Command {
     }
 }
 
-/// Schema: `/components/schemas/CommandStatus`.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CommandStatus {
-    /// `SUBMITTED`
-    Submitted,
-    /// `APPROVED`
-    Approved,
-}
-
-#[cfg(feature = "commands")]
-impl CommandStatus {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Submitted => "SUBMITTED",
-            Self::Approved => "APPROVED",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/CommandStatus`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum CommandStatus {
+        /// `SUBMITTED`
+        #[json("SUBMITTED")]
+        Submitted,
+        /// `APPROVED`
+        #[json("APPROVED")]
+        Approved,
     }
-}
-
-#[cfg(feature = "commands")]
-impl std::str::FromStr for CommandStatus {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "SUBMITTED" => Ok(Self::Submitted),
-            "APPROVED" => Ok(Self::Approved),
-            other => {
-                Err(
-                    format!(
-                        "expected one of {}, got `{}`", "`SUBMITTED`, `APPROVED`", other
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "commands")]
-impl std::fmt::Display for CommandStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "commands")]
-impl Serialize for CommandStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "commands")]
-impl<'de> Deserialize<'de> for CommandStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "commands")]
-impl crate::runtime::params::FromParam for CommandStatus {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "commands")]
-impl Validate for CommandStatus {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Snowflake`.
@@ -370,70 +310,16 @@ impl Validate for Owner {
     }
 }
 
-/// Schema: `/components/schemas/Change/anyOf/0/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ChangeAddedType {
-    /// `added`
-    Added,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ChangeAddedType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Added => "added",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Change/anyOf/0/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum ChangeAddedType {
+        /// `added`
+        #[json("added")]
+        Added,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for ChangeAddedType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "added" => Ok(Self::Added),
-            other => Err(format!("expected one of {}, got `{}`", "`added`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for ChangeAddedType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for ChangeAddedType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ChangeAddedType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::params::FromParam for ChangeAddedType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for ChangeAddedType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -464,70 +350,16 @@ impl Validate for ChangeAdded {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Change/anyOf/1/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ChangeRemovedType {
-    /// `removed`
-    Removed,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ChangeRemovedType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Removed => "removed",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Change/anyOf/1/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum ChangeRemovedType {
+        /// `removed`
+        #[json("removed")]
+        Removed,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for ChangeRemovedType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "removed" => Ok(Self::Removed),
-            other => Err(format!("expected one of {}, got `{}`", "`removed`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for ChangeRemovedType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for ChangeRemovedType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ChangeRemovedType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::params::FromParam for ChangeRemovedType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for ChangeRemovedType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -661,72 +493,18 @@ impl Validate for Change {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Always `record`.
-///
-/// Schema: `/components/schemas/Record/properties/kind`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RecordKind {
-    /// `record`
-    Record,
-}
-
-#[cfg(feature = "records")]
-impl RecordKind {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Record => "record",
-        }
+enums::string! {
+    /// Always `record`.
+    ///
+    /// Schema: `/components/schemas/Record/properties/kind`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum RecordKind {
+        /// `record`
+        #[json("record")]
+        Record,
     }
-}
-
-#[cfg(feature = "records")]
-impl std::str::FromStr for RecordKind {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "record" => Ok(Self::Record),
-            other => Err(format!("expected one of {}, got `{}`", "`record`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "records")]
-impl std::fmt::Display for RecordKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "records")]
-impl Serialize for RecordKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for RecordKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "records")]
-impl crate::runtime::params::FromParam for RecordKind {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "records")]
-impl Validate for RecordKind {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "records")]
@@ -1433,70 +1211,16 @@ impl Validate for Input {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Note/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NoteType {
-    /// `note`
-    Note,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl NoteType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Note => "note",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Note/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum NoteType {
+        /// `note`
+        #[json("note")]
+        Note,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for NoteType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "note" => Ok(Self::Note),
-            other => Err(format!("expected one of {}, got `{}`", "`note`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for NoteType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for NoteType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for NoteType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::params::FromParam for NoteType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for NoteType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1620,70 +1344,16 @@ impl Validate for Item {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/SearchCall/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SearchCallType {
-    /// `search_call`
-    SearchCall,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl SearchCallType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::SearchCall => "search_call",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/SearchCall/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum SearchCallType {
+        /// `search_call`
+        #[json("search_call")]
+        SearchCall,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for SearchCallType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "search_call" => Ok(Self::SearchCall),
-            other => Err(format!("expected one of {}, got `{}`", "`search_call`", other)),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for SearchCallType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for SearchCallType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for SearchCallType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::params::FromParam for SearchCallType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for SearchCallType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1715,72 +1385,16 @@ impl Validate for SearchCall {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/PatchOutput/properties/type`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PatchOutputType {
-    /// `patch_output`
-    PatchOutput,
-}
-
-#[cfg(feature = "unused-schemas")]
-impl PatchOutputType {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::PatchOutput => "patch_output",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/PatchOutput/properties/type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum PatchOutputType {
+        /// `patch_output`
+        #[json("patch_output")]
+        PatchOutput,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::str::FromStr for PatchOutputType {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "patch_output" => Ok(Self::PatchOutput),
-            other => {
-                Err(format!("expected one of {}, got `{}`", "`patch_output`", other))
-            }
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl std::fmt::Display for PatchOutputType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for PatchOutputType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for PatchOutputType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::params::FromParam for PatchOutputType {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for PatchOutputType {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1809,76 +1423,19 @@ impl Validate for PatchOutput {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
 #[cfg(feature = "records")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RecordDigestAlgorithm {
-    /// `sha256`
-    Sha256,
-    /// `sha512`
-    Sha512,
-}
-
-#[cfg(feature = "records")]
-impl RecordDigestAlgorithm {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Sha256 => "sha256",
-            Self::Sha512 => "sha512",
-        }
+enums::string! {
+    /// Schema: `/components/schemas/Record/$defs/Digest/properties/algorithm`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum RecordDigestAlgorithm {
+        /// `sha256`
+        #[json("sha256")]
+        Sha256,
+        /// `sha512`
+        #[json("sha512")]
+        Sha512,
     }
-}
-
-#[cfg(feature = "records")]
-impl std::str::FromStr for RecordDigestAlgorithm {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "sha256" => Ok(Self::Sha256),
-            "sha512" => Ok(Self::Sha512),
-            other => {
-                Err(format!("expected one of {}, got `{}`", "`sha256`, `sha512`", other))
-            }
-        }
-    }
-}
-
-#[cfg(feature = "records")]
-impl std::fmt::Display for RecordDigestAlgorithm {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "records")]
-impl Serialize for RecordDigestAlgorithm {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for RecordDigestAlgorithm {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "records")]
-impl crate::runtime::params::FromParam for RecordDigestAlgorithm {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "records")]
-impl Validate for RecordDigestAlgorithm {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "records")]

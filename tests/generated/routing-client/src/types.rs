@@ -20,9 +20,8 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
-use serde::Deserialize;
-use serde::Serialize;
 object::json! {
     /// Schema: `/components/schemas/Echo`.
     #[derive(Debug, Clone, PartialEq)]
@@ -82,74 +81,21 @@ impl Error {
     }
 }
 
-/// Schema: `/paths/~1files~1{name}.{format}/get/parameters/1/schema`.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum GetFileAsFormat {
-    /// `json`
-    Json,
-    /// `csv`
-    Csv,
-    /// `gz`
-    Gz,
-    /// A value this client does not know (the server may have added it).
-    Unknown(String),
-}
-
-#[cfg(feature = "files")]
-impl GetFileAsFormat {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Json => "json",
-            Self::Csv => "csv",
-            Self::Gz => "gz",
-            Self::Unknown(other) => other,
-        }
-    }
-}
-
-#[cfg(feature = "files")]
-impl std::str::FromStr for GetFileAsFormat {
-    type Err = std::convert::Infallible;
-
-    fn from_str(value: &str) -> Result<Self, std::convert::Infallible> {
-        match value {
-            "json" => Ok(Self::Json),
-            "csv" => Ok(Self::Csv),
-            "gz" => Ok(Self::Gz),
-            other => Ok(Self::Unknown(other.to_string())),
-        }
-    }
-}
-
-#[cfg(feature = "files")]
-impl std::fmt::Display for GetFileAsFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "files")]
-impl Serialize for GetFileAsFormat {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "files")]
-impl<'de> Deserialize<'de> for GetFileAsFormat {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::response::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "files")]
-impl crate::runtime::request::ToParam for GetFileAsFormat {
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
+enums::string! {
+    /// Schema: `/paths/~1files~1{name}.{format}/get/parameters/1/schema`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum GetFileAsFormat {
+        /// `json`
+        #[json("json")]
+        Json,
+        /// `csv`
+        #[json("csv")]
+        Csv,
+        /// `gz`
+        #[json("gz")]
+        Gz,
+        Unknown(String),
     }
 }

@@ -20,11 +20,10 @@
     ),
     allow(unused_imports, dead_code)
 )]
+use crate::runtime::enums;
 use crate::runtime::object;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use serde::Deserialize;
-use serde::Serialize;
 object::json! {
     /// Schema: `/components/schemas/Echo`.
     #[derive(Debug, Clone, PartialEq)]
@@ -92,80 +91,20 @@ impl Validate for Error {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
-/// Schema: `/paths/~1files~1{name}.{format}/get/parameters/1/schema`.
 #[cfg(feature = "files")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum GetFileAsFormat {
-    /// `json`
-    Json,
-    /// `csv`
-    Csv,
-    /// `gz`
-    Gz,
-}
-
-#[cfg(feature = "files")]
-impl GetFileAsFormat {
-    /// The value as it appears on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Json => "json",
-            Self::Csv => "csv",
-            Self::Gz => "gz",
-        }
+enums::string! {
+    /// Schema: `/paths/~1files~1{name}.{format}/get/parameters/1/schema`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum GetFileAsFormat {
+        /// `json`
+        #[json("json")]
+        Json,
+        /// `csv`
+        #[json("csv")]
+        Csv,
+        /// `gz`
+        #[json("gz")]
+        Gz,
     }
-}
-
-#[cfg(feature = "files")]
-impl std::str::FromStr for GetFileAsFormat {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value {
-            "json" => Ok(Self::Json),
-            "csv" => Ok(Self::Csv),
-            "gz" => Ok(Self::Gz),
-            other => {
-                Err(
-                    format!("expected one of {}, got `{}`", "`json`, `csv`, `gz`", other),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "files")]
-impl std::fmt::Display for GetFileAsFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "files")]
-impl Serialize for GetFileAsFormat {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "files")]
-impl<'de> Deserialize<'de> for GetFileAsFormat {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::runtime::body::from_str_value(deserializer)
-    }
-}
-
-#[cfg(feature = "files")]
-impl crate::runtime::params::FromParam for GetFileAsFormat {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        raw.parse()
-    }
-}
-
-#[cfg(feature = "files")]
-impl Validate for GetFileAsFormat {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
