@@ -541,7 +541,7 @@ pub fn imports<'a>(
         name: String::new(),
     };
     for body in bodies {
-        *body = walk.find(std::mem::take(body));
+        *body = walk.find(std::mem::take(body), true);
     }
     let seen = walk.seen;
     let items = candidates
@@ -597,8 +597,12 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// Marks the triggers the tokens mention; gives back the same tokens.
-    fn find(&mut self, tokens: TokenStream) -> TokenStream {
+    /// Marks the triggers the tokens mention; gives back the same tokens. At the top level
+    /// (`top`), the body of a macro call in braces is not looked into: it is a declaration
+    /// the runtime expands (`object::json! { … }`, `enums::string! { … }`), which names what
+    /// it uses by its whole path, and whose identifiers are the document's (a variant
+    /// spelled `Deserialize` must not import serde's trait).
+    fn find(&mut self, tokens: TokenStream, top: bool) -> TokenStream {
         use proc_macro2::{Delimiter, Group, Punct, Spacing, TokenTree};
         use std::fmt::Write as _;
         let mut trees: Vec<TokenTree> = tokens.into_iter().collect();
@@ -638,6 +642,11 @@ impl Walk<'_> {
                         }
                     }
                 }
+                TokenTree::Group(g)
+                    if top
+                        && g.delimiter() == Delimiter::Brace
+                        && i > 0
+                        && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == '!') => {}
                 TokenTree::Group(_) => {
                     // Take the group out (a stand-in holds its place meanwhile) so that its
                     // stream is not shared while it is walked, then put the same group back.
@@ -648,7 +657,7 @@ impl Walk<'_> {
                     let (delimiter, span) = (group.delimiter(), group.span());
                     let stream = group.stream();
                     drop(group);
-                    let mut group = Group::new(delimiter, self.find(stream));
+                    let mut group = Group::new(delimiter, self.find(stream, false));
                     group.set_span(span);
                     trees[i] = TokenTree::Group(group);
                 }
