@@ -390,7 +390,7 @@ impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
 /// - `optional_not_null`: may be absent; `null` is refused unless the type reads it (the
 ///   server, where the schema does not allow it);
 ///
-/// and `, exact(FORMAT)` after it reads a string with one of [`formats`](super::formats)'
+/// and `, exact(FORMAT)` after it reads a string with one of the server runtime's `formats`
 /// readers (the server's `date-time`, `date`, `uuid`). An optional property is left out when
 /// `None`. `#[json(deny_unknown_fields)]` first refuses properties the struct does not name.
 ///
