@@ -357,13 +357,6 @@ pub fn setter(field: &str) -> String {
     }
 }
 
-/// The name of the map a struct's generated `Deserialize` reads (`map`), beside locals named
-/// after each of its fields: `map_2` when a field is called `map`.
-pub fn object_map_local<'a>(fields: impl IntoIterator<Item = &'a str>) -> String {
-    let fields: Vec<&str> = fields.into_iter().map(bare).collect();
-    Scope::reserving(&fields).claim("map".to_string())
-}
-
 /// Hands out names unique within one scope (a module, a struct's fields, an enum's
 /// variants): the second `foo` becomes `foo_2`, the third `foo_3`.
 #[derive(Debug, Default, Clone)]

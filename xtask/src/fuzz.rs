@@ -1,5 +1,6 @@
-//! `cargo xtask fuzz [--seeds N] [--start S] [--batch B] | --print SEED`: random valid documents in, both
-//! crates generated and checked by clippy, every failure reduced to a small document.
+//! `cargo xtask fuzz [--seeds N] [--start S] [--batch B] | --print SEED`: random valid
+//! documents in, both crates generated and checked by clippy, every failure reduced to a small
+//! document.
 //!
 //! Each seed makes one document (a small xorshift generator, deterministic by seed) that
 //! combines what the generator supports: component schemas (objects, enumerations, arrays,
@@ -15,9 +16,9 @@
 //!
 //! A failure is a generator panic, a generator error on a valid document, a generation that
 //! takes over a minute (kept whole, not reduced), a crate that does not compile, or any rustc
-//! or clippy warning. Each is reduced (nodes of the document removed
-//! while the failure stays the same, the candidates of a round checked together) and written
-//! to `tests/fuzz/seed-N.json`. Every document kept there is checked again on every run, so
+//! or clippy warning. Each is reduced (nodes of the document removed while the failure stays
+//! the same, the candidates of a round checked together) and written to
+//! `tests/fuzz/seed-N.json`. Every document kept there is checked again on every run, so
 //! once fixed, a failure stays fixed.
 
 use crate::corpus::{self, CrateBuild};

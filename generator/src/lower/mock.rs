@@ -106,16 +106,16 @@ fn answer(op: &Operation, types: &BTreeMap<&str, &TypeDef>) -> MockAnswer {
 /// Makes a value of a type (also the templates of the document's error bodies,
 /// `lower/errors.rs`).
 pub(super) struct Maker<'a> {
-    pub(super) types: &'a BTreeMap<&'a str, &'a TypeDef>,
+    types: &'a BTreeMap<&'a str, &'a TypeDef>,
     /// Use the schemas' own examples where they have one.
-    pub(super) examples: bool,
+    examples: bool,
     /// The named types being made, outermost first, each with the depth it was entered at.
     /// Past [`SHALLOW`] a value holds its required members only, so a type entered there and
     /// met again below itself recurses through required members: that value is `null`, and a
     /// union takes a variant that does not lead there. Without it a type that recurses
     /// through two required members (a tree whose nodes hold two nodes) cost two values to
     /// the power of the depth ([`DEEPEST`]): minutes and gigabytes.
-    pub(super) making: RefCell<Vec<(String, usize)>>,
+    making: RefCell<Vec<(String, usize)>>,
 }
 
 impl<'a> Maker<'a> {

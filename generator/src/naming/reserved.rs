@@ -356,18 +356,10 @@ mod tests {
             let api = crate::lower::lower(&doc, &mut sink);
             // The only document-derived bindings: parameter values, and the arguments of the
             // structs' `new` and setters and the options' setters, named after the fields
-            // (alone in those functions but for `self`, so nothing to reserve there).
-            // A struct's `Deserialize` binds the map it reads beside locals named after the
-            // fields, under a name none of them has.
+            // (alone in those functions but for `self`, so nothing to reserve there). A
+            // struct's reader is the runtime's `object::json!`, whose own locals are hygienic.
             let fields = api.types.iter().flat_map(|t| match &t.kind {
-                crate::ir::TypeKind::Struct(s) => s
-                    .fields
-                    .iter()
-                    .map(|f| f.rust.clone())
-                    .chain([crate::naming::object_map_local(
-                        s.fields.iter().map(|f| f.rust.as_str()),
-                    )])
-                    .collect(),
+                crate::ir::TypeKind::Struct(s) => s.fields.iter().map(|f| f.rust.clone()).collect(),
                 _ => Vec::new(),
             });
             let options = crate::Options {
