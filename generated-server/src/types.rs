@@ -43,6 +43,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/NewPet`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>, category_id: i64))]
     pub struct NewPet {
         /// The animal's name.
         #[json("name", required)]
@@ -55,27 +56,8 @@ object::json! {
         /// is in the pending state. `sold`: the animal is sold. Transitions between states are not
         /// shown by the interface; the status can be supplied when an animal is added, and no
         /// operation changes the status of an existing animal.
-        #[json("status", optional_not_null)]
+        #[json("status", optional_not_null, with_status: into(PetStatus))]
         pub status: Option<PetStatus>,
-    }
-}
-
-#[cfg(feature = "pets")]
-impl NewPet {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>, category_id: i64) -> Self {
-        Self {
-            name: name.into(),
-            category_id,
-            status: None,
-        }
-    }
-
-    /// Sets `status` (`None` unsets it).
-    pub fn with_status(mut self, status: impl Into<Option<PetStatus>>) -> Self {
-        self.status = status.into();
-        self
     }
 }
 
@@ -91,6 +73,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Pet`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>, category_id: i64, id: i64))]
     pub struct Pet {
         /// The animal's name.
         #[json("name", required)]
@@ -103,31 +86,11 @@ object::json! {
         /// is in the pending state. `sold`: the animal is sold. Transitions between states are not
         /// shown by the interface; the status can be supplied when an animal is added, and no
         /// operation changes the status of an existing animal.
-        #[json("status", optional_not_null)]
+        #[json("status", optional_not_null, with_status: into(PetStatus))]
         pub status: Option<PetStatus>,
         /// Unique identifier, assigned by the service on creation.
         #[json("id", required)]
         pub id: i64,
-    }
-}
-
-#[cfg(feature = "pets")]
-impl Pet {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>, category_id: i64, id: i64) -> Self {
-        Self {
-            name: name.into(),
-            category_id,
-            status: None,
-            id,
-        }
-    }
-
-    /// Sets `status` (`None` unsets it).
-    pub fn with_status(mut self, status: impl Into<Option<PetStatus>>) -> Self {
-        self.status = status.into();
-        self
     }
 }
 
@@ -153,6 +116,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         /// Machine-readable error code. Values we use: `bad_request`, `unauthorized`, `not_found`,
         /// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `rate_limited`,
@@ -165,22 +129,6 @@ object::json! {
         /// The HTTP status code of the response.
         #[json("status", required)]
         pub status: i32,
-    }
-}
-
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i32,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }
 

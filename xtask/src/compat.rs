@@ -283,7 +283,7 @@ mod tests {
         };
         for (path, added) in [
             ("server/src/types.rs", "pub nickname: Option<String>"),
-            ("client/src/types.rs", "pub fn with_nickname("),
+            ("client/src/types.rs", "with_nickname: text"),
             ("server/src/types.rs", "Adopted,"),
             ("client/src/types.rs", "Adopted,"),
             ("server/src/api.rs", "pub tag: Option<String>"),

@@ -424,11 +424,46 @@ fn print_item_macro(call: &syn::ItemMacro) -> Option<String> {
         if !line.is_empty() {
             out.push_str("    ");
         }
-        out.push_str(line);
+        if line.trim_start().starts_with("//") {
+            out.push_str(line);
+        } else {
+            space_after_colons(line, &mut out);
+        }
         out.push('\n');
     }
     out.push_str("}\n");
     Some(out)
+}
+
+/// A line of code with a space after each lone `:` outside string literals: prettyplease
+/// prints an attribute's tokens as they come, and the runtime's declarations name types there
+/// (`#[json(new(name: impl Into<String>))]`, `with_tag: text`); `::` stays as it is.
+fn space_after_colons(line: &str, out: &mut String) {
+    let chars: Vec<char> = line.chars().collect();
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, &c) in chars.iter().enumerate() {
+        out.push(c);
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            ':' => {
+                let before = i > 0 && chars[i - 1] == ':';
+                let after = chars.get(i + 1).copied();
+                if !before && !matches!(after, Some(':' | ' ') | None) {
+                    out.push(' ');
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A `serde_json::Value` as a Rust expression of type `ty` (for defaults).

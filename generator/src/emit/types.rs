@@ -234,8 +234,8 @@ fn struct_def(
         .iter()
         .all(|f| !f.required)
         .then(|| quote!(Default,));
-    let building = struct_building(name, s);
     if derived {
+        let building = struct_building(name, s);
         return quote! {
             #docs
             #allow_deprecated
@@ -250,18 +250,61 @@ fn struct_def(
     let declared = declared_fields(s, side);
     let deny =
         (s.deny_unknown && side == Side::Server).then(|| quote!(#[json(deny_unknown_fields)]));
+    let new = declared_new(s);
     quote! {
         object::json! {
-            #deny
             #docs
             #allow_deprecated
             #[derive(Debug, Clone, #default PartialEq)]
+            #deny
+            #new
             pub struct #name {
                 #(#declared)*
             }
         }
-        #building
     }
+}
+
+/// `#[json(new(…))]`: the parameters of the struct's `new`, its required fields in order
+/// (the macro converts each with `Into`). A `String` takes anything `Into<String>` (`"Rex"` or
+/// a `String`), as a person would write it; a nullable one its `Option`; a boxed one the value
+/// unboxed. Nothing required: no `new` (the struct is `Default`).
+fn declared_new(s: &Struct) -> Option<TokenStream> {
+    let params: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| {
+            let rust = ident(&f.rust);
+            let ty = match f.ty {
+                TypeRef::String if !f.nullable => quote!(impl Into<String>),
+                _ => rust_type(&f.ty, false),
+            };
+            let ty = if f.nullable { quote!(Option<#ty>) } else { ty };
+            quote!(#rust: #ty)
+        })
+        .collect();
+    (!params.is_empty()).then(|| quote!(#[json(new(#(#params),*))]))
+}
+
+/// An optional field's setter as `object::json!` declares it, `with_name: what`: a nullable
+/// field's takes the `Option` (`None` sends `null`); a string's `impl Into<String>` (`"Rex"`);
+/// any other `impl Into<Option<T>>` (a value, or an `Option` to copy one over without an
+/// `if let`). `boxed`: the field holds its value in a `Box`.
+fn declared_setter(f: &Field) -> Option<TokenStream> {
+    if f.required {
+        return None;
+    }
+    let setter = ident(&f.setter);
+    let ty = rust_type(&f.ty, false);
+    let what = match (f.nullable, f.boxed, &f.ty) {
+        (true, false, _) => quote!(nullable(#ty)),
+        (true, true, _) => quote!(nullable_boxed(#ty)),
+        (false, false, TypeRef::String) => quote!(text),
+        (false, false, _) => quote!(into(#ty)),
+        (false, true, _) => quote!(boxed(#ty)),
+    };
+    Some(quote!(, #setter: #what))
 }
 
 /// A struct's fields as the runtime's `object::json!` declares them (the macro prints the
@@ -276,7 +319,8 @@ fn struct_def(
 ///   as absent: `optional`.
 ///
 /// The server holds formats with a type of their own to their RFCs (`exact(…)`, the runtime's
-/// `formats`), not to what their crates' readers take; the client reads leniently.
+/// `formats`), not to what their crates' readers take; the client reads leniently. An optional
+/// field then declares its setter (`declared_setter`).
 fn declared_fields(s: &Struct, side: Side) -> Vec<TokenStream> {
     s.fields
         .iter()
@@ -298,13 +342,14 @@ fn declared_fields(s: &Struct, side: Side) -> Vec<TokenStream> {
                 (TypeRef::Uuid, Side::Server, false) => Some(quote!(, exact(UUID))),
                 _ => None,
             };
+            let setter = declared_setter(f);
             let deprecated = f
                 .deprecated
                 .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
             quote! {
                 #docs
                 #deprecated
-                #[json(#wire, #mode #exact)]
+                #[json(#wire, #mode #exact #setter)]
                 pub #rust: #ty,
             }
         })

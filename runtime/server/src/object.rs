@@ -377,9 +377,9 @@ impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
     }
 }
 
-/// Declares a generated struct and how it is read from and written to a JSON object: the
-/// struct as written (its docs, derives and fields), each field's doc comment followed by
-/// `#[json("property", how)]`, where `how` says how the property is read:
+/// Declares a generated struct, how it is read from and written to a JSON object and how it is
+/// built: the struct as written (its docs, derives and fields), each field's doc comment
+/// followed by `#[json("property", how)]`, where `how` says how the property is read:
 ///
 /// - `required`: must be present (absent: `missing field`, unless the field's type reads
 ///   absence, as an `Option` does);
@@ -390,37 +390,65 @@ impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
 /// - `optional_not_null`: may be absent; `null` is refused unless the type reads it (the
 ///   server, where the schema does not allow it);
 ///
-/// and `, exact(FORMAT)` after it reads a string with one of the server runtime's `formats`
-/// readers (the server's `date-time`, `date`, `uuid`). An optional property is left out when
-/// `None`. `#[json(deny_unknown_fields)]` first refuses properties the struct does not name.
+/// then `, exact(FORMAT)` reads a string with one of the server runtime's `formats` readers
+/// (the server's `date-time`, `date`, `uuid`), and `, with_name: what` declares an optional
+/// field's setter, `what` saying what it takes:
+///
+/// - `text`: `impl Into<String>` (`"Rex"` or a `String`);
+/// - `into(T)`: `impl Into<Option<T>>` (a `T`, or an `Option` to copy one over; `None` unsets
+///   the field); `boxed(T)` the same for a field held in a `Box`;
+/// - `nullable(T)`: `Option<T>` (`None` sends `null`); `nullable_boxed(T)` the same boxed.
+///
+/// An optional property is left out when `None`. After the derives, `#[json(deny_unknown_fields)]`
+/// refuses properties the struct does not name, and `#[json(new(name: Type, …))]` declares
+/// `new`, taking the required fields in order (each converted with `Into`; a nullable one's
+/// value too) and leaving the optional ones unset.
 ///
 /// ```ignore
 /// object::json! {
 ///     /// An animal.
 ///     #[derive(Debug, Clone, PartialEq)]
+///     #[json(new(name: impl Into<String>))]
 ///     pub struct Pet {
 ///         /// The animal's name.
 ///         #[json("name", required)]
 ///         pub name: String,
-///         #[json("categoryId", optional)]
+///         #[json("categoryId", optional, with_category_id: into(i64))]
 ///         pub category_id: Option<i64>,
 ///     }
 /// }
 /// ```
 ///
-/// It expands to the struct, its [`Object`] impl (the reader), `Deserialize` through
-/// [`deserialize`] and `Serialize`: what serde's derives would print for every struct is
-/// written once here, and a generated struct is its fields and their properties. The expansion
-/// names the runtime as the generated crate does, `crate::runtime` (a dependency re-exported
-/// under that name, or the runtime's files vendored as that module).
+/// It expands to the struct, `new` and the setters, its [`Object`] impl (the reader),
+/// `Deserialize` through [`deserialize`] and `Serialize`: what serde's derives and a builder
+/// would print for every struct is written once here, and a generated struct is its fields and
+/// their properties. The expansion names the runtime as the generated crate does,
+/// `crate::runtime` (a dependency re-exported under that name, or the runtime's files vendored
+/// as that module).
 #[doc(hidden)]
 #[macro_export]
 // `crate::runtime`, not `$crate`: the runtime as the calling crate names it (when vendored,
 // `$crate` is the generated crate, whose runtime is its `runtime` module).
 #[allow(clippy::crate_in_macro_def)]
 macro_rules! __apigen_json_object {
+    // The first form, `#[json(deny_unknown_fields)]` before the docs, as generated code before
+    // the builders were declared prints it.
     (#[json(deny_unknown_fields)] $($item:tt)*) => {
         $crate::__apigen_json_object!(@struct true; $($item)*);
+    };
+    (
+        $(#[doc = $doc:literal])*
+        $(#[allow($($allow:tt)*)])?
+        #[derive($($derive:tt)*)]
+        #[json(deny_unknown_fields)]
+        $($item:tt)*
+    ) => {
+        $crate::__apigen_json_object!(@struct true;
+            $(#[doc = $doc])*
+            $(#[allow($($allow)*)])?
+            #[derive($($derive)*)]
+            $($item)*
+        );
     };
     (@struct $deny:literal; $(#[$attr:meta])* $vis:vis struct $name:ident {}) => {
         $(#[$attr])*
@@ -460,22 +488,47 @@ macro_rules! __apigen_json_object {
         };
     };
     (@struct $deny:literal;
-        $(#[$attr:meta])*
+        $(#[doc = $struct_doc:literal])*
+        $(#[allow($($allow:tt)*)])?
+        #[derive($($derive:tt)*)]
+        $(#[json(new($($param:ident: $param_ty:ty),* $(,)?))])?
         $vis:vis struct $name:ident {
             $(
                 $(#[doc = $doc:literal])*
                 $(#[deprecated $($deprecated:tt)*])?
-                #[json($wire:literal, $mode:ident $(, exact($format:ident))?)]
+                #[json($wire:literal, $mode:ident $(, $($option:tt)*)?)]
                 $field_vis:vis $field:ident: $ty:ty,
             )*
         }
     ) => {
-        $(#[$attr])*
+        $(#[doc = $struct_doc])*
+        $(#[allow($($allow)*)])?
+        #[derive($($derive)*)]
         $vis struct $name {
             $(
                 $(#[doc = $doc])*
                 $(#[deprecated $($deprecated)*])?
                 $field_vis $field: $ty,
+            )*
+        }
+
+        // `new` converts each required value with `Into` (an `i64` into itself included);
+        // the document names the fields (`foo` among them), and may mark some deprecated.
+        #[allow(
+            deprecated,
+            clippy::disallowed_names,
+            clippy::too_many_arguments,
+            clippy::useless_conversion
+        )]
+        impl $name {
+            $crate::__apigen_json_object!(@new
+                [$($($param: $param_ty),*)?]
+                [$($field $mode)*]
+            );
+            $(
+                $crate::__apigen_json_object!(@set
+                    [$(#[deprecated $($deprecated)*])?] $wire $field $($($option)*)?
+                );
             )*
         }
 
@@ -512,7 +565,7 @@ macro_rules! __apigen_json_object {
                     while let Some(index) = crate::runtime::object::next_field::<Self, _>(&mut map)? {
                         match index {
                             $(__At::$field => $crate::__apigen_json_object!(
-                                @read map $field $wire $(exact($format))?
+                                @read map $field $wire $($($option)*)?
                             ),)*
                             _ => unreachable!("`next_field` numbers the fields of `FIELDS`"),
                         }
@@ -540,13 +593,78 @@ macro_rules! __apigen_json_object {
             }
         };
     };
-    (@read $map:ident $field:ident $wire:literal) => {
-        crate::runtime::object::field(&mut $map, &mut $field, $wire)?
-    };
-    (@read $map:ident $field:ident $wire:literal exact($format:ident)) => {
+    (@read $map:ident $field:ident $wire:literal exact($format:ident) $($rest:tt)*) => {
         crate::runtime::object::field_exact(
             &mut $map, &mut $field, $wire, &crate::runtime::formats::$format,
         )?
+    };
+    (@read $map:ident $field:ident $wire:literal $($rest:tt)*) => {
+        crate::runtime::object::field(&mut $map, &mut $field, $wire)?
+    };
+    // `new`, when the struct declares it: its parameters, then every field in order.
+    (@new [] [$($field:ident $mode:ident)*]) => {};
+    (@new [$($param:ident: $param_ty:ty),+] [$($field:ident $mode:ident)*]) => {
+        /// A value from its required properties, in the order the schema lists them; the
+        /// optional ones start unset (`with_…` sets them).
+        pub fn new($($param: $param_ty),+) -> Self {
+            Self {
+                $($field: $crate::__apigen_json_object!(@init $mode $field),)*
+            }
+        }
+    };
+    (@init required $field:ident) => {
+        ::core::convert::Into::into($field)
+    };
+    (@init required_nullable $field:ident) => {
+        $field.map(::core::convert::Into::into)
+    };
+    (@init $mode:ident $field:ident) => {
+        None
+    };
+    // A field's setter, when it declares one (after its `exact(…)`, if any).
+    (@set [$($deprecated:tt)*] $wire:literal $field:ident exact($format:ident) $(, $($rest:tt)*)?) => {
+        $crate::__apigen_json_object!(@set [$($deprecated)*] $wire $field $($($rest)*)?);
+    };
+    (@set [$($deprecated:tt)*] $wire:literal $field:ident) => {};
+    (@set [$($deprecated:tt)*] $wire:literal $field:ident $setter:ident: text) => {
+        #[doc = concat!("Sets `", $wire, "`.")]
+        $($deprecated)*
+        pub fn $setter(mut self, $field: impl Into<String>) -> Self {
+            self.$field = Some($field.into());
+            self
+        }
+    };
+    (@set [$($deprecated:tt)*] $wire:literal $field:ident $setter:ident: into($ty:ty)) => {
+        #[doc = concat!("Sets `", $wire, "` (`None` unsets it).")]
+        $($deprecated)*
+        pub fn $setter(mut self, $field: impl Into<Option<$ty>>) -> Self {
+            self.$field = $field.into();
+            self
+        }
+    };
+    (@set [$($deprecated:tt)*] $wire:literal $field:ident $setter:ident: boxed($ty:ty)) => {
+        #[doc = concat!("Sets `", $wire, "` (`None` unsets it).")]
+        $($deprecated)*
+        pub fn $setter(mut self, $field: impl Into<Option<$ty>>) -> Self {
+            self.$field = $field.into().map(Box::new);
+            self
+        }
+    };
+    (@set [$($deprecated:tt)*] $wire:literal $field:ident $setter:ident: nullable($ty:ty)) => {
+        #[doc = concat!("Sets `", $wire, "`; `None` sends `null`.")]
+        $($deprecated)*
+        pub fn $setter(mut self, $field: Option<$ty>) -> Self {
+            self.$field = Some($field);
+            self
+        }
+    };
+    (@set [$($deprecated:tt)*] $wire:literal $field:ident $setter:ident: nullable_boxed($ty:ty)) => {
+        #[doc = concat!("Sets `", $wire, "`; `None` sends `null`.")]
+        $($deprecated)*
+        pub fn $setter(mut self, $field: Option<$ty>) -> Self {
+            self.$field = Some($field.map(Box::new));
+            self
+        }
     };
     ($($item:tt)*) => {
         $crate::__apigen_json_object!(@struct false; $($item)*);

@@ -60,17 +60,8 @@ object::json! {
         /// 1. first
         ///    continued
         /// 2. second
-        #[json("listed", optional)]
+        #[json("listed", optional, with_listed: text)]
         pub listed: Option<String>,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Markdown {
-    /// Sets `listed`.
-    pub fn with_listed(mut self, listed: impl Into<String>) -> Self {
-        self.listed = Some(listed.into());
-        self
     }
 }
 
@@ -80,159 +71,43 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Result`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: impl Into<String>, value: i32))]
     pub struct Result2 {
         #[json("type", required)]
         pub r#type: String,
-        #[json("self", optional)]
+        #[json("self", optional, with_self_: text)]
         pub self_: Option<String>,
-        #[json("Self", optional)]
+        #[json("Self", optional, with_self_2: text)]
         pub self_2: Option<String>,
-        #[json("crate", optional)]
+        #[json("crate", optional, with_crate_: into(i64))]
         pub crate_: Option<i64>,
-        #[json("super", optional)]
+        #[json("super", optional, with_super_: into(bool))]
         pub super_: Option<bool>,
         #[json("value", required)]
         pub value: i32,
-        #[json("pointer", optional)]
+        #[json("pointer", optional, with_pointer: text)]
         pub pointer: Option<String>,
-        #[json("out", optional)]
+        #[json("out", optional, with_out: text)]
         pub out: Option<String>,
-        #[json("at", optional)]
+        #[json("at", optional, with_at: into(Vec<String>))]
         pub at: Option<Vec<String>>,
-        #[json("serializer", optional_nullable)]
+        #[json("serializer", optional_nullable, with_serializer: nullable(String))]
         pub serializer: Option<Option<String>>,
-        #[json("deserializer", optional)]
+        #[json("deserializer", optional, with_deserializer: text)]
         pub deserializer: Option<String>,
-        #[json("r#type", optional)]
+        #[json("r#type", optional, with_r_type: text)]
         pub r_type: Option<String>,
-        #[json("Option", optional)]
+        #[json("Option", optional, with_option: text)]
         pub option: Option<String>,
-        #[json("ok", optional)]
+        #[json("ok", optional, with_ok: into(Ok))]
         pub ok: Option<Ok>,
-        #[json("err", optional)]
+        #[json("err", optional, with_err: into(Err))]
         pub err: Option<Err>,
-        #[json("some", optional)]
+        #[json("some", optional, with_some: into(Some))]
         pub some: Option<Some>,
         /// No properties at all.
-        #[json("none", optional)]
+        #[json("none", optional, with_none: into(None))]
         pub none: Option<None>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Result2 {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: impl Into<String>, value: i32) -> Self {
-        Self {
-            r#type: r#type.into(),
-            self_: None,
-            self_2: None,
-            crate_: None,
-            super_: None,
-            value,
-            pointer: None,
-            out: None,
-            at: None,
-            serializer: None,
-            deserializer: None,
-            r_type: None,
-            option: None,
-            ok: None,
-            err: None,
-            some: None,
-            none: None,
-        }
-    }
-
-    /// Sets `self`.
-    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
-        self.self_ = Some(self_.into());
-        self
-    }
-
-    /// Sets `Self`.
-    pub fn with_self_2(mut self, self_2: impl Into<String>) -> Self {
-        self.self_2 = Some(self_2.into());
-        self
-    }
-
-    /// Sets `crate` (`None` unsets it).
-    pub fn with_crate_(mut self, crate_: impl Into<Option<i64>>) -> Self {
-        self.crate_ = crate_.into();
-        self
-    }
-
-    /// Sets `super` (`None` unsets it).
-    pub fn with_super_(mut self, super_: impl Into<Option<bool>>) -> Self {
-        self.super_ = super_.into();
-        self
-    }
-
-    /// Sets `pointer`.
-    pub fn with_pointer(mut self, pointer: impl Into<String>) -> Self {
-        self.pointer = Some(pointer.into());
-        self
-    }
-
-    /// Sets `out`.
-    pub fn with_out(mut self, out: impl Into<String>) -> Self {
-        self.out = Some(out.into());
-        self
-    }
-
-    /// Sets `at` (`None` unsets it).
-    pub fn with_at(mut self, at: impl Into<Option<Vec<String>>>) -> Self {
-        self.at = at.into();
-        self
-    }
-
-    /// Sets `serializer`; `None` sends `null`.
-    pub fn with_serializer(mut self, serializer: Option<String>) -> Self {
-        self.serializer = Some(serializer);
-        self
-    }
-
-    /// Sets `deserializer`.
-    pub fn with_deserializer(mut self, deserializer: impl Into<String>) -> Self {
-        self.deserializer = Some(deserializer.into());
-        self
-    }
-
-    /// Sets `r#type`.
-    pub fn with_r_type(mut self, r_type: impl Into<String>) -> Self {
-        self.r_type = Some(r_type.into());
-        self
-    }
-
-    /// Sets `Option`.
-    pub fn with_option(mut self, option: impl Into<String>) -> Self {
-        self.option = Some(option.into());
-        self
-    }
-
-    /// Sets `ok` (`None` unsets it).
-    pub fn with_ok(mut self, ok: impl Into<Option<Ok>>) -> Self {
-        self.ok = ok.into();
-        self
-    }
-
-    /// Sets `err` (`None` unsets it).
-    pub fn with_err(mut self, err: impl Into<Option<Err>>) -> Self {
-        self.err = err.into();
-        self
-    }
-
-    /// Sets `some` (`None` unsets it).
-    pub fn with_some(mut self, some: impl Into<Option<Some>>) -> Self {
-        self.some = some.into();
-        self
-    }
-
-    /// Sets `none` (`None` unsets it).
-    pub fn with_none(mut self, none: impl Into<Option<None>>) -> Self {
-        self.none = none.into();
-        self
     }
 }
 
@@ -284,18 +159,10 @@ impl<'de> Deserialize<'de> for Chain {
 object::json! {
     /// Schema: `/components/schemas/Loose/oneOf/0`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(n: i64))]
     pub struct LooseVariant0 {
         #[json("n", required)]
         pub n: i64,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl LooseVariant0 {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(n: i64) -> Self {
-        Self { n }
     }
 }
 
@@ -372,17 +239,8 @@ object::json! {
     /// Schema: `/components/schemas/Into`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Into2 {
-        #[json("name", optional)]
+        #[json("name", optional, with_name: text)]
         pub name: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Into2 {
-    /// Sets `name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
     }
 }
 
@@ -410,30 +268,12 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Placeholder`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(baz: impl Into<String>))]
     pub struct Placeholder {
         #[json("baz", required)]
         pub baz: String,
-        #[json("quux", optional)]
+        #[json("quux", optional, with_quux: into(i64))]
         pub quux: Option<i64>,
-    }
-}
-
-#[cfg(feature = "ops")]
-#[allow(clippy::disallowed_names)]
-impl Placeholder {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(baz: impl Into<String>) -> Self {
-        Self {
-            baz: baz.into(),
-            quux: None,
-        }
-    }
-
-    /// Sets `quux` (`None` unsets it).
-    pub fn with_quux(mut self, quux: impl Into<Option<i64>>) -> Self {
-        self.quux = quux.into();
-        self
     }
 }
 
@@ -511,26 +351,11 @@ object::json! {
     /// Schema: `/components/schemas/A`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct A {
-        #[json("map", optional)]
+        #[json("map", optional, with_map: text)]
         pub map: Option<String>,
         /// The map a struct's `Object::read` takes; held by a field of `T`.
-        #[json("a", optional)]
+        #[json("a", optional, with_a: boxed(A))]
         pub a: Option<Box<A>>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl A {
-    /// Sets `map`.
-    pub fn with_map(mut self, map: impl Into<String>) -> Self {
-        self.map = Some(map.into());
-        self
-    }
-
-    /// Sets `a` (`None` unsets it).
-    pub fn with_a(mut self, a: impl Into<Option<A>>) -> Self {
-        self.a = a.into().map(Box::new);
-        self
     }
 }
 
@@ -540,18 +365,10 @@ object::json! {
     ///
     /// Schema: `/components/schemas/D`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(d: impl Into<String>))]
     pub struct D2 {
         #[json("d", required)]
         pub d: String,
-    }
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl D2 {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(d: impl Into<String>) -> Self {
-        Self { d: d.into() }
     }
 }
 
@@ -561,18 +378,10 @@ object::json! {
     ///
     /// Schema: `/components/schemas/S`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(s: i64))]
     pub struct S2 {
         #[json("s", required)]
         pub s: i64,
-    }
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl S2 {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(s: i64) -> Self {
-        Self { s }
     }
 }
 
@@ -581,26 +390,11 @@ object::json! {
     /// Schema: `/components/schemas/T`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct T2 {
-        #[json("t", optional_nullable)]
+        #[json("t", optional_nullable, with_t: nullable(String))]
         pub t: Option<Option<String>>,
         /// The map a struct's `Object::read` takes; held by a field of `T`.
-        #[json("a", optional)]
+        #[json("a", optional, with_a: into(A))]
         pub a: Option<A>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl T2 {
-    /// Sets `t`; `None` sends `null`.
-    pub fn with_t(mut self, t: Option<String>) -> Self {
-        self.t = Some(t);
-        self
-    }
-
-    /// Sets `a` (`None` unsets it).
-    pub fn with_a(mut self, a: impl Into<Option<A>>) -> Self {
-        self.a = a.into();
-        self
     }
 }
 
@@ -609,25 +403,10 @@ object::json! {
     /// Schema: `/components/schemas/String`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct String2 {
-        #[json("value", optional)]
+        #[json("value", optional, with_value: text)]
         pub value: Option<String>,
-        #[json("String", optional)]
+        #[json("String", optional, with_string: text)]
         pub string: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl String2 {
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
-        self
-    }
-
-    /// Sets `String`.
-    pub fn with_string(mut self, string: impl Into<String>) -> Self {
-        self.string = Some(string.into());
-        self
     }
 }
 
@@ -643,25 +422,10 @@ object::json! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Box2 {
         /// Recursive, so it is boxed inside itself.
-        #[json("box", optional)]
+        #[json("box", optional, with_box: boxed(Box2))]
         pub r#box: Option<Box<Box2>>,
-        #[json("Box", optional)]
+        #[json("Box", optional, with_box_2: text)]
         pub box_2: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Box2 {
-    /// Sets `box` (`None` unsets it).
-    pub fn with_box(mut self, r#box: impl Into<Option<Box2>>) -> Self {
-        self.r#box = r#box.into().map(Box::new);
-        self
-    }
-
-    /// Sets `Box`.
-    pub fn with_box_2(mut self, box_2: impl Into<String>) -> Self {
-        self.box_2 = Some(box_2.into());
-        self
     }
 }
 
@@ -670,17 +434,8 @@ object::json! {
     /// Schema: `/components/schemas/Ok`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Ok {
-        #[json("ok", optional)]
+        #[json("ok", optional, with_ok: text)]
         pub ok: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Ok {
-    /// Sets `ok`.
-    pub fn with_ok(mut self, ok: impl Into<String>) -> Self {
-        self.ok = Some(ok.into());
-        self
     }
 }
 
@@ -689,17 +444,8 @@ object::json! {
     /// Schema: `/components/schemas/Err`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Err {
-        #[json("err", optional)]
+        #[json("err", optional, with_err: text)]
         pub err: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Err {
-    /// Sets `err`.
-    pub fn with_err(mut self, err: impl Into<String>) -> Self {
-        self.err = Some(err.into());
-        self
     }
 }
 
@@ -708,17 +454,8 @@ object::json! {
     /// Schema: `/components/schemas/Some`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Some {
-        #[json("some", optional)]
+        #[json("some", optional, with_some: text)]
         pub some: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Some {
-    /// Sets `some`.
-    pub fn with_some(mut self, some: impl Into<String>) -> Self {
-        self.some = Some(some.into());
-        self
     }
 }
 
@@ -735,187 +472,52 @@ object::json! {
     /// Schema: `/components/schemas/Value`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Value {
-        #[json("path", optional)]
+        #[json("path", optional, with_path: text)]
         pub path: Option<String>,
-        #[json("raw", optional)]
+        #[json("raw", optional, with_raw: into(i64))]
         pub raw: Option<i64>,
-        #[json("query", optional)]
+        #[json("query", optional, with_query: text)]
         pub query: Option<String>,
-        #[json("errors", optional)]
+        #[json("errors", optional, with_errors: into(i32))]
         pub errors: Option<i32>,
-        #[json("out", optional)]
+        #[json("out", optional, with_out: text)]
         pub out: Option<String>,
-        #[json("body", optional)]
+        #[json("body", optional, with_body: text)]
         pub body: Option<String>,
-        #[json("cookie", optional)]
+        #[json("cookie", optional, with_cookie: text)]
         pub cookie: Option<String>,
-        #[json("cookies", optional)]
+        #[json("cookies", optional, with_cookies: text)]
         pub cookies: Option<String>,
-        #[json("http", optional)]
+        #[json("http", optional, with_http: text)]
         pub http: Option<String>,
-        #[json("base", optional)]
+        #[json("base", optional, with_base: text)]
         pub base: Option<String>,
-        #[json("ctx", optional)]
+        #[json("ctx", optional, with_ctx: text)]
         pub ctx: Option<String>,
-        #[json("builder", optional)]
+        #[json("builder", optional, with_builder: text)]
         pub builder: Option<String>,
-        #[json("options", optional)]
+        #[json("options", optional, with_options: text)]
         pub options: Option<String>,
-        #[json("values", optional)]
+        #[json("values", optional, with_values: into(Vec<String>))]
         pub values: Option<Vec<String>>,
-        #[json("at", optional)]
+        #[json("at", optional, with_at: into(i32))]
         pub at: Option<i32>,
-        #[json("params", optional)]
+        #[json("params", optional, with_params: text)]
         pub params: Option<String>,
-        #[json("type", optional)]
+        #[json("type", optional, with_type: text)]
         pub r#type: Option<String>,
-        #[json("self", optional)]
+        #[json("self", optional, with_self_: text)]
         pub self_: Option<String>,
         /// Takes the prelude's `Result`; checked, so its `Validate` has a body.
-        #[json("result", optional)]
+        #[json("result", optional, with_result: into(Result2))]
         pub result: Option<Result2>,
-        #[json("map", optional)]
+        #[json("map", optional, with_map: into(Map))]
         pub map: Option<Map>,
-        #[json("kind", optional)]
+        #[json("kind", optional, with_kind: into(Kind))]
         pub kind: Option<Kind>,
         /// Takes the prelude's `Option`.
-        #[json("option", optional)]
+        #[json("option", optional, with_option: into(Option2))]
         pub option: Option<Option2>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Value {
-    /// Sets `path`.
-    pub fn with_path(mut self, path: impl Into<String>) -> Self {
-        self.path = Some(path.into());
-        self
-    }
-
-    /// Sets `raw` (`None` unsets it).
-    pub fn with_raw(mut self, raw: impl Into<Option<i64>>) -> Self {
-        self.raw = raw.into();
-        self
-    }
-
-    /// Sets `query`.
-    pub fn with_query(mut self, query: impl Into<String>) -> Self {
-        self.query = Some(query.into());
-        self
-    }
-
-    /// Sets `errors` (`None` unsets it).
-    pub fn with_errors(mut self, errors: impl Into<Option<i32>>) -> Self {
-        self.errors = errors.into();
-        self
-    }
-
-    /// Sets `out`.
-    pub fn with_out(mut self, out: impl Into<String>) -> Self {
-        self.out = Some(out.into());
-        self
-    }
-
-    /// Sets `body`.
-    pub fn with_body(mut self, body: impl Into<String>) -> Self {
-        self.body = Some(body.into());
-        self
-    }
-
-    /// Sets `cookie`.
-    pub fn with_cookie(mut self, cookie: impl Into<String>) -> Self {
-        self.cookie = Some(cookie.into());
-        self
-    }
-
-    /// Sets `cookies`.
-    pub fn with_cookies(mut self, cookies: impl Into<String>) -> Self {
-        self.cookies = Some(cookies.into());
-        self
-    }
-
-    /// Sets `http`.
-    pub fn with_http(mut self, http: impl Into<String>) -> Self {
-        self.http = Some(http.into());
-        self
-    }
-
-    /// Sets `base`.
-    pub fn with_base(mut self, base: impl Into<String>) -> Self {
-        self.base = Some(base.into());
-        self
-    }
-
-    /// Sets `ctx`.
-    pub fn with_ctx(mut self, ctx: impl Into<String>) -> Self {
-        self.ctx = Some(ctx.into());
-        self
-    }
-
-    /// Sets `builder`.
-    pub fn with_builder(mut self, builder: impl Into<String>) -> Self {
-        self.builder = Some(builder.into());
-        self
-    }
-
-    /// Sets `options`.
-    pub fn with_options(mut self, options: impl Into<String>) -> Self {
-        self.options = Some(options.into());
-        self
-    }
-
-    /// Sets `values` (`None` unsets it).
-    pub fn with_values(mut self, values: impl Into<Option<Vec<String>>>) -> Self {
-        self.values = values.into();
-        self
-    }
-
-    /// Sets `at` (`None` unsets it).
-    pub fn with_at(mut self, at: impl Into<Option<i32>>) -> Self {
-        self.at = at.into();
-        self
-    }
-
-    /// Sets `params`.
-    pub fn with_params(mut self, params: impl Into<String>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-
-    /// Sets `type`.
-    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
-        self.r#type = Some(r#type.into());
-        self
-    }
-
-    /// Sets `self`.
-    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
-        self.self_ = Some(self_.into());
-        self
-    }
-
-    /// Sets `result` (`None` unsets it).
-    pub fn with_result(mut self, result: impl Into<Option<Result2>>) -> Self {
-        self.result = result.into();
-        self
-    }
-
-    /// Sets `map` (`None` unsets it).
-    pub fn with_map(mut self, map: impl Into<Option<Map>>) -> Self {
-        self.map = map.into();
-        self
-    }
-
-    /// Sets `kind` (`None` unsets it).
-    pub fn with_kind(mut self, kind: impl Into<Option<Kind>>) -> Self {
-        self.kind = kind.into();
-        self
-    }
-
-    /// Sets `option` (`None` unsets it).
-    pub fn with_option(mut self, option: impl Into<Option<Option2>>) -> Self {
-        self.option = option.into();
-        self
     }
 }
 
@@ -962,6 +564,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -972,38 +575,13 @@ object::json! {
     }
 }
 
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i32,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
-    }
-}
-
 #[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/components/schemas/Deserialize`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Deserialize2 {
-        #[json("deserialize", optional)]
+        #[json("deserialize", optional, with_deserialize: text)]
         pub deserialize: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Deserialize2 {
-    /// Sets `deserialize`.
-    pub fn with_deserialize(mut self, deserialize: impl Into<String>) -> Self {
-        self.deserialize = Some(deserialize.into());
-        self
     }
 }
 
@@ -1012,17 +590,8 @@ object::json! {
     /// Schema: `/components/schemas/Serialize`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Serialize2 {
-        #[json("serialize", optional)]
+        #[json("serialize", optional, with_serialize: text)]
         pub serialize: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Serialize2 {
-    /// Sets `serialize`.
-    pub fn with_serialize(mut self, serialize: impl Into<String>) -> Self {
-        self.serialize = Some(serialize.into());
-        self
     }
 }
 
@@ -1031,17 +600,8 @@ object::json! {
     /// Schema: `/components/schemas/Validate`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Validate2 {
-        #[json("validate", optional)]
+        #[json("validate", optional, with_validate: text)]
         pub validate: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Validate2 {
-    /// Sets `validate`.
-    pub fn with_validate(mut self, validate: impl Into<String>) -> Self {
-        self.validate = Some(validate.into());
-        self
     }
 }
 
@@ -1050,17 +610,8 @@ object::json! {
     /// Schema: `/components/schemas/Violations`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Violations2 {
-        #[json("violations", optional)]
+        #[json("violations", optional, with_violations: text)]
         pub violations: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Violations2 {
-    /// Sets `violations`.
-    pub fn with_violations(mut self, violations: impl Into<String>) -> Self {
-        self.violations = Some(violations.into());
-        self
     }
 }
 
@@ -1069,17 +620,8 @@ object::json! {
     /// Schema: `/components/schemas/Self`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Self_ {
-        #[json("self", optional)]
+        #[json("self", optional, with_self_: text)]
         pub self_: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Self_ {
-    /// Sets `self`.
-    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
-        self.self_ = Some(self_.into());
-        self
     }
 }
 
@@ -1088,17 +630,8 @@ object::json! {
     /// Schema: `/components/schemas/crate`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Crate {
-        #[json("crate", optional)]
+        #[json("crate", optional, with_crate_: text)]
         pub crate_: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Crate {
-    /// Sets `crate`.
-    pub fn with_crate_(mut self, crate_: impl Into<String>) -> Self {
-        self.crate_ = Some(crate_.into());
-        self
     }
 }
 
@@ -1107,17 +640,8 @@ object::json! {
     /// Schema: `/components/schemas/super`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Super {
-        #[json("super", optional)]
+        #[json("super", optional, with_super_: text)]
         pub super_: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Super {
-    /// Sets `super`.
-    pub fn with_super_(mut self, super_: impl Into<String>) -> Self {
-        self.super_ = Some(super_.into());
-        self
     }
 }
 
@@ -1142,17 +666,8 @@ object::json! {
     /// Schema: `/components/schemas/Types`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Types {
-        #[json("types", optional)]
+        #[json("types", optional, with_types: text)]
         pub types: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Types {
-    /// Sets `types`.
-    pub fn with_types(mut self, types: impl Into<String>) -> Self {
-        self.types = Some(types.into());
-        self
     }
 }
 
@@ -1161,79 +676,22 @@ object::json! {
     /// Schema: `/paths/~1ops~1kinds/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct ResultOkBody {
-        #[json("deserialize", optional)]
+        #[json("deserialize", optional, with_deserialize: into(Deserialize2))]
         pub deserialize: Option<Deserialize2>,
-        #[json("serialize", optional)]
+        #[json("serialize", optional, with_serialize: into(Serialize2))]
         pub serialize: Option<Serialize2>,
-        #[json("validate", optional)]
+        #[json("validate", optional, with_validate: into(Validate2))]
         pub validate: Option<Validate2>,
-        #[json("violations", optional)]
+        #[json("violations", optional, with_violations: into(Violations2))]
         pub violations: Option<Violations2>,
-        #[json("crate", optional)]
+        #[json("crate", optional, with_crate_: into(Crate))]
         pub crate_: Option<Crate>,
-        #[json("super", optional)]
+        #[json("super", optional, with_super_: into(Super))]
         pub super_: Option<Super>,
-        #[json("types", optional)]
+        #[json("types", optional, with_types: into(Types))]
         pub types: Option<Types>,
-        #[json("t", optional)]
+        #[json("t", optional, with_t: into(T2))]
         pub t: Option<T2>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl ResultOkBody {
-    /// Sets `deserialize` (`None` unsets it).
-    pub fn with_deserialize(
-        mut self,
-        deserialize: impl Into<Option<Deserialize2>>,
-    ) -> Self {
-        self.deserialize = deserialize.into();
-        self
-    }
-
-    /// Sets `serialize` (`None` unsets it).
-    pub fn with_serialize(mut self, serialize: impl Into<Option<Serialize2>>) -> Self {
-        self.serialize = serialize.into();
-        self
-    }
-
-    /// Sets `validate` (`None` unsets it).
-    pub fn with_validate(mut self, validate: impl Into<Option<Validate2>>) -> Self {
-        self.validate = validate.into();
-        self
-    }
-
-    /// Sets `violations` (`None` unsets it).
-    pub fn with_violations(
-        mut self,
-        violations: impl Into<Option<Violations2>>,
-    ) -> Self {
-        self.violations = violations.into();
-        self
-    }
-
-    /// Sets `crate` (`None` unsets it).
-    pub fn with_crate_(mut self, crate_: impl Into<Option<Crate>>) -> Self {
-        self.crate_ = crate_.into();
-        self
-    }
-
-    /// Sets `super` (`None` unsets it).
-    pub fn with_super_(mut self, super_: impl Into<Option<Super>>) -> Self {
-        self.super_ = super_.into();
-        self
-    }
-
-    /// Sets `types` (`None` unsets it).
-    pub fn with_types(mut self, types: impl Into<Option<Types>>) -> Self {
-        self.types = types.into();
-        self
-    }
-
-    /// Sets `t` (`None` unsets it).
-    pub fn with_t(mut self, t: impl Into<Option<T2>>) -> Self {
-        self.t = t.into();
-        self
     }
 }
 
@@ -1257,6 +715,7 @@ enums::string! {
 object::json! {
     /// Schema: `/paths/~1ops~1braces/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(mark: impl Into<String>, kind: impl Into<String>))]
     pub struct BracesOkBody {
         #[json("mark", required)]
         pub mark: String,
@@ -1266,42 +725,15 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl BracesOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(mark: impl Into<String>, kind: impl Into<String>) -> Self {
-        Self {
-            mark: mark.into(),
-            kind: kind.into(),
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/paths/~1ops~11st/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct V1stOkBody {
         /// Named like the trait the builders take strings through.
-        #[json("into", optional)]
+        #[json("into", optional, with_into: into(Into2))]
         pub into: Option<Into2>,
         /// Named like the trait `Default::default()` comes from.
-        #[json("default", optional)]
+        #[json("default", optional, with_default: into(Default2))]
         pub default: Option<Default2>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl V1stOkBody {
-    /// Sets `into` (`None` unsets it).
-    pub fn with_into(mut self, into: impl Into<Option<Into2>>) -> Self {
-        self.into = into.into();
-        self
-    }
-
-    /// Sets `default` (`None` unsets it).
-    pub fn with_default(mut self, default: impl Into<Option<Default2>>) -> Self {
-        self.default = default.into();
-        self
     }
 }

@@ -63,17 +63,8 @@ object::json! {
         /// 1. first
         ///    continued
         /// 2. second
-        #[json("listed", optional_not_null)]
+        #[json("listed", optional_not_null, with_listed: text)]
         pub listed: Option<String>,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Markdown {
-    /// Sets `listed`.
-    pub fn with_listed(mut self, listed: impl Into<String>) -> Self {
-        self.listed = Some(listed.into());
-        self
     }
 }
 
@@ -88,159 +79,43 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Result`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: impl Into<String>, value: i32))]
     pub struct Result2 {
         #[json("type", required)]
         pub r#type: String,
-        #[json("self", optional_not_null)]
+        #[json("self", optional_not_null, with_self_: text)]
         pub self_: Option<String>,
-        #[json("Self", optional_not_null)]
+        #[json("Self", optional_not_null, with_self_2: text)]
         pub self_2: Option<String>,
-        #[json("crate", optional_not_null)]
+        #[json("crate", optional_not_null, with_crate_: into(i64))]
         pub crate_: Option<i64>,
-        #[json("super", optional_not_null)]
+        #[json("super", optional_not_null, with_super_: into(bool))]
         pub super_: Option<bool>,
         #[json("value", required)]
         pub value: i32,
-        #[json("pointer", optional_not_null)]
+        #[json("pointer", optional_not_null, with_pointer: text)]
         pub pointer: Option<String>,
-        #[json("out", optional_not_null)]
+        #[json("out", optional_not_null, with_out: text)]
         pub out: Option<String>,
-        #[json("at", optional_not_null)]
+        #[json("at", optional_not_null, with_at: into(Vec<String>))]
         pub at: Option<Vec<String>>,
-        #[json("serializer", optional_nullable)]
+        #[json("serializer", optional_nullable, with_serializer: nullable(String))]
         pub serializer: Option<Option<String>>,
-        #[json("deserializer", optional_not_null)]
+        #[json("deserializer", optional_not_null, with_deserializer: text)]
         pub deserializer: Option<String>,
-        #[json("r#type", optional_not_null)]
+        #[json("r#type", optional_not_null, with_r_type: text)]
         pub r_type: Option<String>,
-        #[json("Option", optional_not_null)]
+        #[json("Option", optional_not_null, with_option: text)]
         pub option: Option<String>,
-        #[json("ok", optional_not_null)]
+        #[json("ok", optional_not_null, with_ok: into(Ok))]
         pub ok: Option<Ok>,
-        #[json("err", optional_not_null)]
+        #[json("err", optional_not_null, with_err: into(Err))]
         pub err: Option<Err>,
-        #[json("some", optional_not_null)]
+        #[json("some", optional_not_null, with_some: into(Some))]
         pub some: Option<Some>,
         /// No properties at all.
-        #[json("none", optional_not_null)]
+        #[json("none", optional_not_null, with_none: into(None))]
         pub none: Option<None>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Result2 {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: impl Into<String>, value: i32) -> Self {
-        Self {
-            r#type: r#type.into(),
-            self_: None,
-            self_2: None,
-            crate_: None,
-            super_: None,
-            value,
-            pointer: None,
-            out: None,
-            at: None,
-            serializer: None,
-            deserializer: None,
-            r_type: None,
-            option: None,
-            ok: None,
-            err: None,
-            some: None,
-            none: None,
-        }
-    }
-
-    /// Sets `self`.
-    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
-        self.self_ = Some(self_.into());
-        self
-    }
-
-    /// Sets `Self`.
-    pub fn with_self_2(mut self, self_2: impl Into<String>) -> Self {
-        self.self_2 = Some(self_2.into());
-        self
-    }
-
-    /// Sets `crate` (`None` unsets it).
-    pub fn with_crate_(mut self, crate_: impl Into<Option<i64>>) -> Self {
-        self.crate_ = crate_.into();
-        self
-    }
-
-    /// Sets `super` (`None` unsets it).
-    pub fn with_super_(mut self, super_: impl Into<Option<bool>>) -> Self {
-        self.super_ = super_.into();
-        self
-    }
-
-    /// Sets `pointer`.
-    pub fn with_pointer(mut self, pointer: impl Into<String>) -> Self {
-        self.pointer = Some(pointer.into());
-        self
-    }
-
-    /// Sets `out`.
-    pub fn with_out(mut self, out: impl Into<String>) -> Self {
-        self.out = Some(out.into());
-        self
-    }
-
-    /// Sets `at` (`None` unsets it).
-    pub fn with_at(mut self, at: impl Into<Option<Vec<String>>>) -> Self {
-        self.at = at.into();
-        self
-    }
-
-    /// Sets `serializer`; `None` sends `null`.
-    pub fn with_serializer(mut self, serializer: Option<String>) -> Self {
-        self.serializer = Some(serializer);
-        self
-    }
-
-    /// Sets `deserializer`.
-    pub fn with_deserializer(mut self, deserializer: impl Into<String>) -> Self {
-        self.deserializer = Some(deserializer.into());
-        self
-    }
-
-    /// Sets `r#type`.
-    pub fn with_r_type(mut self, r_type: impl Into<String>) -> Self {
-        self.r_type = Some(r_type.into());
-        self
-    }
-
-    /// Sets `Option`.
-    pub fn with_option(mut self, option: impl Into<String>) -> Self {
-        self.option = Some(option.into());
-        self
-    }
-
-    /// Sets `ok` (`None` unsets it).
-    pub fn with_ok(mut self, ok: impl Into<Option<Ok>>) -> Self {
-        self.ok = ok.into();
-        self
-    }
-
-    /// Sets `err` (`None` unsets it).
-    pub fn with_err(mut self, err: impl Into<Option<Err>>) -> Self {
-        self.err = err.into();
-        self
-    }
-
-    /// Sets `some` (`None` unsets it).
-    pub fn with_some(mut self, some: impl Into<Option<Some>>) -> Self {
-        self.some = some.into();
-        self
-    }
-
-    /// Sets `none` (`None` unsets it).
-    pub fn with_none(mut self, none: impl Into<Option<None>>) -> Self {
-        self.none = none.into();
-        self
     }
 }
 
@@ -329,18 +204,10 @@ impl Validate for Chain {
 object::json! {
     /// Schema: `/components/schemas/Loose/oneOf/0`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(n: i64))]
     pub struct LooseVariant0 {
         #[json("n", required)]
         pub n: i64,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl LooseVariant0 {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(n: i64) -> Self {
-        Self { n }
     }
 }
 
@@ -448,17 +315,8 @@ object::json! {
     /// Schema: `/components/schemas/Into`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Into2 {
-        #[json("name", optional_not_null)]
+        #[json("name", optional_not_null, with_name: text)]
         pub name: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Into2 {
-    /// Sets `name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
     }
 }
 
@@ -490,30 +348,12 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Placeholder`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(baz: impl Into<String>))]
     pub struct Placeholder {
         #[json("baz", required)]
         pub baz: String,
-        #[json("quux", optional_not_null)]
+        #[json("quux", optional_not_null, with_quux: into(i64))]
         pub quux: Option<i64>,
-    }
-}
-
-#[cfg(feature = "ops")]
-#[allow(clippy::disallowed_names)]
-impl Placeholder {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(baz: impl Into<String>) -> Self {
-        Self {
-            baz: baz.into(),
-            quux: None,
-        }
-    }
-
-    /// Sets `quux` (`None` unsets it).
-    pub fn with_quux(mut self, quux: impl Into<Option<i64>>) -> Self {
-        self.quux = quux.into();
-        self
     }
 }
 
@@ -593,26 +433,11 @@ object::json! {
     /// Schema: `/components/schemas/A`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct A {
-        #[json("map", optional_not_null)]
+        #[json("map", optional_not_null, with_map: text)]
         pub map: Option<String>,
         /// The map a struct's `Object::read` takes; held by a field of `T`.
-        #[json("a", optional_not_null)]
+        #[json("a", optional_not_null, with_a: boxed(A))]
         pub a: Option<Box<A>>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl A {
-    /// Sets `map`.
-    pub fn with_map(mut self, map: impl Into<String>) -> Self {
-        self.map = Some(map.into());
-        self
-    }
-
-    /// Sets `a` (`None` unsets it).
-    pub fn with_a(mut self, a: impl Into<Option<A>>) -> Self {
-        self.a = a.into().map(Box::new);
-        self
     }
 }
 
@@ -623,23 +448,15 @@ impl Validate for A {
 
 #[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 object::json! {
-    #[json(deny_unknown_fields)]
     /// The generic parameter of `deserialize`.
     ///
     /// Schema: `/components/schemas/D`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(deny_unknown_fields)]
+    #[json(new(d: impl Into<String>))]
     pub struct D2 {
         #[json("d", required)]
         pub d: String,
-    }
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl D2 {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(d: impl Into<String>) -> Self {
-        Self { d: d.into() }
     }
 }
 
@@ -650,23 +467,15 @@ impl Validate for D2 {
 
 #[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 object::json! {
-    #[json(deny_unknown_fields)]
     /// The generic parameter of `serialize`.
     ///
     /// Schema: `/components/schemas/S`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(deny_unknown_fields)]
+    #[json(new(s: i64))]
     pub struct S2 {
         #[json("s", required)]
         pub s: i64,
-    }
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl S2 {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(s: i64) -> Self {
-        Self { s }
     }
 }
 
@@ -680,26 +489,11 @@ object::json! {
     /// Schema: `/components/schemas/T`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct T2 {
-        #[json("t", optional_nullable)]
+        #[json("t", optional_nullable, with_t: nullable(String))]
         pub t: Option<Option<String>>,
         /// The map a struct's `Object::read` takes; held by a field of `T`.
-        #[json("a", optional_not_null)]
+        #[json("a", optional_not_null, with_a: into(A))]
         pub a: Option<A>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl T2 {
-    /// Sets `t`; `None` sends `null`.
-    pub fn with_t(mut self, t: Option<String>) -> Self {
-        self.t = Some(t);
-        self
-    }
-
-    /// Sets `a` (`None` unsets it).
-    pub fn with_a(mut self, a: impl Into<Option<A>>) -> Self {
-        self.a = a.into();
-        self
     }
 }
 
@@ -713,25 +507,10 @@ object::json! {
     /// Schema: `/components/schemas/String`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct String2 {
-        #[json("value", optional_not_null)]
+        #[json("value", optional_not_null, with_value: text)]
         pub value: Option<String>,
-        #[json("String", optional_not_null)]
+        #[json("String", optional_not_null, with_string: text)]
         pub string: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl String2 {
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
-        self
-    }
-
-    /// Sets `String`.
-    pub fn with_string(mut self, string: impl Into<String>) -> Self {
-        self.string = Some(string.into());
-        self
     }
 }
 
@@ -757,25 +536,10 @@ object::json! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Box2 {
         /// Recursive, so it is boxed inside itself.
-        #[json("box", optional_not_null)]
+        #[json("box", optional_not_null, with_box: boxed(Box2))]
         pub r#box: Option<Box<Box2>>,
-        #[json("Box", optional_not_null)]
+        #[json("Box", optional_not_null, with_box_2: text)]
         pub box_2: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Box2 {
-    /// Sets `box` (`None` unsets it).
-    pub fn with_box(mut self, r#box: impl Into<Option<Box2>>) -> Self {
-        self.r#box = r#box.into().map(Box::new);
-        self
-    }
-
-    /// Sets `Box`.
-    pub fn with_box_2(mut self, box_2: impl Into<String>) -> Self {
-        self.box_2 = Some(box_2.into());
-        self
     }
 }
 
@@ -789,17 +553,8 @@ object::json! {
     /// Schema: `/components/schemas/Ok`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Ok {
-        #[json("ok", optional_not_null)]
+        #[json("ok", optional_not_null, with_ok: text)]
         pub ok: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Ok {
-    /// Sets `ok`.
-    pub fn with_ok(mut self, ok: impl Into<String>) -> Self {
-        self.ok = Some(ok.into());
-        self
     }
 }
 
@@ -813,17 +568,8 @@ object::json! {
     /// Schema: `/components/schemas/Err`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Err {
-        #[json("err", optional_not_null)]
+        #[json("err", optional_not_null, with_err: text)]
         pub err: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Err {
-    /// Sets `err`.
-    pub fn with_err(mut self, err: impl Into<String>) -> Self {
-        self.err = Some(err.into());
-        self
     }
 }
 
@@ -837,17 +583,8 @@ object::json! {
     /// Schema: `/components/schemas/Some`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Some {
-        #[json("some", optional_not_null)]
+        #[json("some", optional_not_null, with_some: text)]
         pub some: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Some {
-    /// Sets `some`.
-    pub fn with_some(mut self, some: impl Into<String>) -> Self {
-        self.some = Some(some.into());
-        self
     }
 }
 
@@ -869,187 +606,52 @@ object::json! {
     /// Schema: `/components/schemas/Value`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Value {
-        #[json("path", optional_not_null)]
+        #[json("path", optional_not_null, with_path: text)]
         pub path: Option<String>,
-        #[json("raw", optional_not_null)]
+        #[json("raw", optional_not_null, with_raw: into(i64))]
         pub raw: Option<i64>,
-        #[json("query", optional_not_null)]
+        #[json("query", optional_not_null, with_query: text)]
         pub query: Option<String>,
-        #[json("errors", optional_not_null)]
+        #[json("errors", optional_not_null, with_errors: into(i32))]
         pub errors: Option<i32>,
-        #[json("out", optional_not_null)]
+        #[json("out", optional_not_null, with_out: text)]
         pub out: Option<String>,
-        #[json("body", optional_not_null)]
+        #[json("body", optional_not_null, with_body: text)]
         pub body: Option<String>,
-        #[json("cookie", optional_not_null)]
+        #[json("cookie", optional_not_null, with_cookie: text)]
         pub cookie: Option<String>,
-        #[json("cookies", optional_not_null)]
+        #[json("cookies", optional_not_null, with_cookies: text)]
         pub cookies: Option<String>,
-        #[json("http", optional_not_null)]
+        #[json("http", optional_not_null, with_http: text)]
         pub http: Option<String>,
-        #[json("base", optional_not_null)]
+        #[json("base", optional_not_null, with_base: text)]
         pub base: Option<String>,
-        #[json("ctx", optional_not_null)]
+        #[json("ctx", optional_not_null, with_ctx: text)]
         pub ctx: Option<String>,
-        #[json("builder", optional_not_null)]
+        #[json("builder", optional_not_null, with_builder: text)]
         pub builder: Option<String>,
-        #[json("options", optional_not_null)]
+        #[json("options", optional_not_null, with_options: text)]
         pub options: Option<String>,
-        #[json("values", optional_not_null)]
+        #[json("values", optional_not_null, with_values: into(Vec<String>))]
         pub values: Option<Vec<String>>,
-        #[json("at", optional_not_null)]
+        #[json("at", optional_not_null, with_at: into(i32))]
         pub at: Option<i32>,
-        #[json("params", optional_not_null)]
+        #[json("params", optional_not_null, with_params: text)]
         pub params: Option<String>,
-        #[json("type", optional_not_null)]
+        #[json("type", optional_not_null, with_type: text)]
         pub r#type: Option<String>,
-        #[json("self", optional_not_null)]
+        #[json("self", optional_not_null, with_self_: text)]
         pub self_: Option<String>,
         /// Takes the prelude's `Result`; checked, so its `Validate` has a body.
-        #[json("result", optional_not_null)]
+        #[json("result", optional_not_null, with_result: into(Result2))]
         pub result: Option<Result2>,
-        #[json("map", optional_not_null)]
+        #[json("map", optional_not_null, with_map: into(Map))]
         pub map: Option<Map>,
-        #[json("kind", optional_not_null)]
+        #[json("kind", optional_not_null, with_kind: into(Kind))]
         pub kind: Option<Kind>,
         /// Takes the prelude's `Option`.
-        #[json("option", optional_not_null)]
+        #[json("option", optional_not_null, with_option: into(Option2))]
         pub option: Option<Option2>,
-    }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Value {
-    /// Sets `path`.
-    pub fn with_path(mut self, path: impl Into<String>) -> Self {
-        self.path = Some(path.into());
-        self
-    }
-
-    /// Sets `raw` (`None` unsets it).
-    pub fn with_raw(mut self, raw: impl Into<Option<i64>>) -> Self {
-        self.raw = raw.into();
-        self
-    }
-
-    /// Sets `query`.
-    pub fn with_query(mut self, query: impl Into<String>) -> Self {
-        self.query = Some(query.into());
-        self
-    }
-
-    /// Sets `errors` (`None` unsets it).
-    pub fn with_errors(mut self, errors: impl Into<Option<i32>>) -> Self {
-        self.errors = errors.into();
-        self
-    }
-
-    /// Sets `out`.
-    pub fn with_out(mut self, out: impl Into<String>) -> Self {
-        self.out = Some(out.into());
-        self
-    }
-
-    /// Sets `body`.
-    pub fn with_body(mut self, body: impl Into<String>) -> Self {
-        self.body = Some(body.into());
-        self
-    }
-
-    /// Sets `cookie`.
-    pub fn with_cookie(mut self, cookie: impl Into<String>) -> Self {
-        self.cookie = Some(cookie.into());
-        self
-    }
-
-    /// Sets `cookies`.
-    pub fn with_cookies(mut self, cookies: impl Into<String>) -> Self {
-        self.cookies = Some(cookies.into());
-        self
-    }
-
-    /// Sets `http`.
-    pub fn with_http(mut self, http: impl Into<String>) -> Self {
-        self.http = Some(http.into());
-        self
-    }
-
-    /// Sets `base`.
-    pub fn with_base(mut self, base: impl Into<String>) -> Self {
-        self.base = Some(base.into());
-        self
-    }
-
-    /// Sets `ctx`.
-    pub fn with_ctx(mut self, ctx: impl Into<String>) -> Self {
-        self.ctx = Some(ctx.into());
-        self
-    }
-
-    /// Sets `builder`.
-    pub fn with_builder(mut self, builder: impl Into<String>) -> Self {
-        self.builder = Some(builder.into());
-        self
-    }
-
-    /// Sets `options`.
-    pub fn with_options(mut self, options: impl Into<String>) -> Self {
-        self.options = Some(options.into());
-        self
-    }
-
-    /// Sets `values` (`None` unsets it).
-    pub fn with_values(mut self, values: impl Into<Option<Vec<String>>>) -> Self {
-        self.values = values.into();
-        self
-    }
-
-    /// Sets `at` (`None` unsets it).
-    pub fn with_at(mut self, at: impl Into<Option<i32>>) -> Self {
-        self.at = at.into();
-        self
-    }
-
-    /// Sets `params`.
-    pub fn with_params(mut self, params: impl Into<String>) -> Self {
-        self.params = Some(params.into());
-        self
-    }
-
-    /// Sets `type`.
-    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
-        self.r#type = Some(r#type.into());
-        self
-    }
-
-    /// Sets `self`.
-    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
-        self.self_ = Some(self_.into());
-        self
-    }
-
-    /// Sets `result` (`None` unsets it).
-    pub fn with_result(mut self, result: impl Into<Option<Result2>>) -> Self {
-        self.result = result.into();
-        self
-    }
-
-    /// Sets `map` (`None` unsets it).
-    pub fn with_map(mut self, map: impl Into<Option<Map>>) -> Self {
-        self.map = map.into();
-        self
-    }
-
-    /// Sets `kind` (`None` unsets it).
-    pub fn with_kind(mut self, kind: impl Into<Option<Kind>>) -> Self {
-        self.kind = kind.into();
-        self
-    }
-
-    /// Sets `option` (`None` unsets it).
-    pub fn with_option(mut self, option: impl Into<Option<Option2>>) -> Self {
-        self.option = option.into();
-        self
     }
 }
 
@@ -1105,6 +707,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -1112,22 +715,6 @@ object::json! {
         pub message: String,
         #[json("status", required)]
         pub status: i32,
-    }
-}
-
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i32,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }
 
@@ -1140,17 +727,8 @@ object::json! {
     /// Schema: `/components/schemas/Deserialize`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Deserialize2 {
-        #[json("deserialize", optional_not_null)]
+        #[json("deserialize", optional_not_null, with_deserialize: text)]
         pub deserialize: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Deserialize2 {
-    /// Sets `deserialize`.
-    pub fn with_deserialize(mut self, deserialize: impl Into<String>) -> Self {
-        self.deserialize = Some(deserialize.into());
-        self
     }
 }
 
@@ -1164,17 +742,8 @@ object::json! {
     /// Schema: `/components/schemas/Serialize`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Serialize2 {
-        #[json("serialize", optional_not_null)]
+        #[json("serialize", optional_not_null, with_serialize: text)]
         pub serialize: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Serialize2 {
-    /// Sets `serialize`.
-    pub fn with_serialize(mut self, serialize: impl Into<String>) -> Self {
-        self.serialize = Some(serialize.into());
-        self
     }
 }
 
@@ -1188,17 +757,8 @@ object::json! {
     /// Schema: `/components/schemas/Validate`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Validate2 {
-        #[json("validate", optional_not_null)]
+        #[json("validate", optional_not_null, with_validate: text)]
         pub validate: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Validate2 {
-    /// Sets `validate`.
-    pub fn with_validate(mut self, validate: impl Into<String>) -> Self {
-        self.validate = Some(validate.into());
-        self
     }
 }
 
@@ -1212,17 +772,8 @@ object::json! {
     /// Schema: `/components/schemas/Violations`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Violations2 {
-        #[json("violations", optional_not_null)]
+        #[json("violations", optional_not_null, with_violations: text)]
         pub violations: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Violations2 {
-    /// Sets `violations`.
-    pub fn with_violations(mut self, violations: impl Into<String>) -> Self {
-        self.violations = Some(violations.into());
-        self
     }
 }
 
@@ -1236,17 +787,8 @@ object::json! {
     /// Schema: `/components/schemas/Self`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Self_ {
-        #[json("self", optional_not_null)]
+        #[json("self", optional_not_null, with_self_: text)]
         pub self_: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Self_ {
-    /// Sets `self`.
-    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
-        self.self_ = Some(self_.into());
-        self
     }
 }
 
@@ -1260,17 +802,8 @@ object::json! {
     /// Schema: `/components/schemas/crate`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Crate {
-        #[json("crate", optional_not_null)]
+        #[json("crate", optional_not_null, with_crate_: text)]
         pub crate_: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Crate {
-    /// Sets `crate`.
-    pub fn with_crate_(mut self, crate_: impl Into<String>) -> Self {
-        self.crate_ = Some(crate_.into());
-        self
     }
 }
 
@@ -1284,17 +817,8 @@ object::json! {
     /// Schema: `/components/schemas/super`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Super {
-        #[json("super", optional_not_null)]
+        #[json("super", optional_not_null, with_super_: text)]
         pub super_: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Super {
-    /// Sets `super`.
-    pub fn with_super_(mut self, super_: impl Into<String>) -> Self {
-        self.super_ = Some(super_.into());
-        self
     }
 }
 
@@ -1323,17 +847,8 @@ object::json! {
     /// Schema: `/components/schemas/Types`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Types {
-        #[json("types", optional_not_null)]
+        #[json("types", optional_not_null, with_types: text)]
         pub types: Option<String>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl Types {
-    /// Sets `types`.
-    pub fn with_types(mut self, types: impl Into<String>) -> Self {
-        self.types = Some(types.into());
-        self
     }
 }
 
@@ -1347,79 +862,22 @@ object::json! {
     /// Schema: `/paths/~1ops~1kinds/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct ResultOkBody {
-        #[json("deserialize", optional_not_null)]
+        #[json("deserialize", optional_not_null, with_deserialize: into(Deserialize2))]
         pub deserialize: Option<Deserialize2>,
-        #[json("serialize", optional_not_null)]
+        #[json("serialize", optional_not_null, with_serialize: into(Serialize2))]
         pub serialize: Option<Serialize2>,
-        #[json("validate", optional_not_null)]
+        #[json("validate", optional_not_null, with_validate: into(Validate2))]
         pub validate: Option<Validate2>,
-        #[json("violations", optional_not_null)]
+        #[json("violations", optional_not_null, with_violations: into(Violations2))]
         pub violations: Option<Violations2>,
-        #[json("crate", optional_not_null)]
+        #[json("crate", optional_not_null, with_crate_: into(Crate))]
         pub crate_: Option<Crate>,
-        #[json("super", optional_not_null)]
+        #[json("super", optional_not_null, with_super_: into(Super))]
         pub super_: Option<Super>,
-        #[json("types", optional_not_null)]
+        #[json("types", optional_not_null, with_types: into(Types))]
         pub types: Option<Types>,
-        #[json("t", optional_not_null)]
+        #[json("t", optional_not_null, with_t: into(T2))]
         pub t: Option<T2>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl ResultOkBody {
-    /// Sets `deserialize` (`None` unsets it).
-    pub fn with_deserialize(
-        mut self,
-        deserialize: impl Into<Option<Deserialize2>>,
-    ) -> Self {
-        self.deserialize = deserialize.into();
-        self
-    }
-
-    /// Sets `serialize` (`None` unsets it).
-    pub fn with_serialize(mut self, serialize: impl Into<Option<Serialize2>>) -> Self {
-        self.serialize = serialize.into();
-        self
-    }
-
-    /// Sets `validate` (`None` unsets it).
-    pub fn with_validate(mut self, validate: impl Into<Option<Validate2>>) -> Self {
-        self.validate = validate.into();
-        self
-    }
-
-    /// Sets `violations` (`None` unsets it).
-    pub fn with_violations(
-        mut self,
-        violations: impl Into<Option<Violations2>>,
-    ) -> Self {
-        self.violations = violations.into();
-        self
-    }
-
-    /// Sets `crate` (`None` unsets it).
-    pub fn with_crate_(mut self, crate_: impl Into<Option<Crate>>) -> Self {
-        self.crate_ = crate_.into();
-        self
-    }
-
-    /// Sets `super` (`None` unsets it).
-    pub fn with_super_(mut self, super_: impl Into<Option<Super>>) -> Self {
-        self.super_ = super_.into();
-        self
-    }
-
-    /// Sets `types` (`None` unsets it).
-    pub fn with_types(mut self, types: impl Into<Option<Types>>) -> Self {
-        self.types = types.into();
-        self
-    }
-
-    /// Sets `t` (`None` unsets it).
-    pub fn with_t(mut self, t: impl Into<Option<T2>>) -> Self {
-        self.t = t.into();
-        self
     }
 }
 
@@ -1447,23 +905,12 @@ enums::string! {
 object::json! {
     /// Schema: `/paths/~1ops~1braces/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(mark: impl Into<String>, kind: impl Into<String>))]
     pub struct BracesOkBody {
         #[json("mark", required)]
         pub mark: String,
         #[json("kind", required)]
         pub kind: String,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl BracesOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(mark: impl Into<String>, kind: impl Into<String>) -> Self {
-        Self {
-            mark: mark.into(),
-            kind: kind.into(),
-        }
     }
 }
 
@@ -1478,26 +925,11 @@ object::json! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct V1stOkBody {
         /// Named like the trait the builders take strings through.
-        #[json("into", optional_not_null)]
+        #[json("into", optional_not_null, with_into: into(Into2))]
         pub into: Option<Into2>,
         /// Named like the trait `Default::default()` comes from.
-        #[json("default", optional_not_null)]
+        #[json("default", optional_not_null, with_default: into(Default2))]
         pub default: Option<Default2>,
-    }
-}
-
-#[cfg(feature = "ops")]
-impl V1stOkBody {
-    /// Sets `into` (`None` unsets it).
-    pub fn with_into(mut self, into: impl Into<Option<Into2>>) -> Self {
-        self.into = into.into();
-        self
-    }
-
-    /// Sets `default` (`None` unsets it).
-    pub fn with_default(mut self, default: impl Into<Option<Default2>>) -> Self {
-        self.default = default.into();
-        self
     }
 }
 

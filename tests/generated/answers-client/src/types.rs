@@ -38,18 +38,10 @@ use serde::Serialize;
 object::json! {
     /// Schema: `/components/schemas/Owner`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>))]
     pub struct Owner {
         #[json("name", required)]
         pub name: String,
-    }
-}
-
-#[cfg(any(feature = "owners", feature = "profile"))]
-impl Owner {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>) -> Self {
-        Self { name: name.into() }
     }
 }
 
@@ -174,20 +166,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/FunctionCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: FunctionCallType, name: impl Into<String>))]
     pub struct FunctionCall {
         #[json("type", required)]
         pub r#type: FunctionCallType,
         #[json("name", required)]
         pub name: String,
-    }
-}
-
-#[cfg(feature = "calls")]
-impl FunctionCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: FunctionCallType, name: impl Into<String>) -> Self {
-        Self { r#type, name: name.into() }
     }
 }
 
@@ -208,23 +192,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/CustomCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: CustomCallType, input: impl Into<String>))]
     pub struct CustomCall {
         #[json("type", required)]
         pub r#type: CustomCallType,
         #[json("input", required)]
         pub input: String,
-    }
-}
-
-#[cfg(feature = "calls")]
-impl CustomCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: CustomCallType, input: impl Into<String>) -> Self {
-        Self {
-            r#type,
-            input: input.into(),
-        }
     }
 }
 
@@ -342,26 +315,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Bird`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(wings: i64))]
     pub struct Bird {
-        #[json("kind", optional)]
+        #[json("kind", optional, with_kind: into(BirdKind))]
         pub kind: Option<BirdKind>,
         #[json("wings", required)]
         pub wings: i64,
-    }
-}
-
-#[cfg(feature = "calls")]
-impl Bird {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(wings: i64) -> Self {
-        Self { kind: None, wings }
-    }
-
-    /// Sets `kind` (`None` unsets it).
-    pub fn with_kind(mut self, kind: impl Into<Option<BirdKind>>) -> Self {
-        self.kind = kind.into();
-        self
     }
 }
 
@@ -382,31 +341,18 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Fish`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(fins: i64))]
     pub struct Fish {
-        #[json("kind", optional)]
+        #[json("kind", optional, with_kind: into(FishKind))]
         pub kind: Option<FishKind>,
         #[json("fins", required)]
         pub fins: i64,
     }
 }
-
-#[cfg(feature = "calls")]
-impl Fish {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(fins: i64) -> Self {
-        Self { kind: None, fins }
-    }
-
-    /// Sets `kind` (`None` unsets it).
-    pub fn with_kind(mut self, kind: impl Into<Option<FishKind>>) -> Self {
-        self.kind = kind.into();
-        self
-    }
-}
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -417,26 +363,11 @@ object::json! {
     }
 }
 
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i32,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
-    }
-}
-
 #[cfg(feature = "calls")]
 object::json! {
     /// Schema: `/paths/~1calls/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(calls: Vec<ToolCall>, pet: Pet))]
     pub struct ListToolCallsOkBody {
         #[json("calls", required)]
         pub calls: Vec<ToolCall>,
@@ -445,19 +376,11 @@ object::json! {
     }
 }
 
-#[cfg(feature = "calls")]
-impl ListToolCallsOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(calls: Vec<ToolCall>, pet: Pet) -> Self {
-        Self { calls, pet }
-    }
-}
-
 #[cfg(feature = "documents")]
 object::json! {
     /// Schema: `/paths/~1documents~1{id}/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(id: impl Into<String>, version: i64))]
     pub struct GetDocumentOkBody {
         #[json("id", required)]
         pub id: String,
@@ -466,19 +389,11 @@ object::json! {
     }
 }
 
-#[cfg(feature = "documents")]
-impl GetDocumentOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(id: impl Into<String>, version: i64) -> Self {
-        Self { id: id.into(), version }
-    }
-}
-
 #[cfg(feature = "tokens")]
 object::json! {
     /// Schema: `/paths/~1tokens~1check/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(token: impl Into<String>, note: serde_json::Value))]
     pub struct CheckTokenBody {
         #[json("token", required)]
         pub token: String,
@@ -488,18 +403,10 @@ object::json! {
 }
 
 #[cfg(feature = "tokens")]
-impl CheckTokenBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(token: impl Into<String>, note: serde_json::Value) -> Self {
-        Self { token: token.into(), note }
-    }
-}
-
-#[cfg(feature = "tokens")]
 object::json! {
     /// Schema: `/paths/~1tokens~1check/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(authorization: impl Into<String>, note: serde_json::Value))]
     pub struct CheckTokenOkBody {
         #[json("authorization", required)]
         pub authorization: String,
@@ -508,43 +415,17 @@ object::json! {
     }
 }
 
-#[cfg(feature = "tokens")]
-impl CheckTokenOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(authorization: impl Into<String>, note: serde_json::Value) -> Self {
-        Self {
-            authorization: authorization.into(),
-            note,
-        }
-    }
-}
-
 #[cfg(feature = "albums")]
 object::json! {
     /// Schema:
     /// `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(year: i64))]
     pub struct AddAlbumBodyMeta {
         #[json("year", required)]
         pub year: i64,
-        #[json("label", optional)]
+        #[json("label", optional, with_label: text)]
         pub label: Option<String>,
-    }
-}
-
-#[cfg(feature = "albums")]
-impl AddAlbumBodyMeta {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(year: i64) -> Self {
-        Self { year, label: None }
-    }
-
-    /// Sets `label`.
-    pub fn with_label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
-        self
     }
 }
 
@@ -552,48 +433,18 @@ impl AddAlbumBodyMeta {
 object::json! {
     /// Schema: `/paths/~1albums/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(title: impl Into<String>, meta: AddAlbumBodyMeta, cover: impl Into<String>))]
     pub struct AddAlbumBody {
         #[json("title", required)]
         pub title: String,
         #[json("meta", required)]
         pub meta: AddAlbumBodyMeta,
-        #[json("tags", optional)]
+        #[json("tags", optional, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
         #[json("cover", required)]
         pub cover: String,
-        #[json("back", optional)]
+        #[json("back", optional, with_back: text)]
         pub back: Option<String>,
-    }
-}
-
-#[cfg(feature = "albums")]
-impl AddAlbumBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        title: impl Into<String>,
-        meta: AddAlbumBodyMeta,
-        cover: impl Into<String>,
-    ) -> Self {
-        Self {
-            title: title.into(),
-            meta,
-            tags: None,
-            cover: cover.into(),
-            back: None,
-        }
-    }
-
-    /// Sets `tags` (`None` unsets it).
-    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
-        self.tags = tags.into();
-        self
-    }
-
-    /// Sets `back`.
-    pub fn with_back(mut self, back: impl Into<String>) -> Self {
-        self.back = Some(back.into());
-        self
     }
 }
 
@@ -601,18 +452,21 @@ impl AddAlbumBody {
 object::json! {
     /// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(
+        new(title: impl Into<String>, year: i64, cover: impl Into<String>, parts: Vec<String>)
+    )]
     pub struct AddAlbumOkBody {
         #[json("title", required)]
         pub title: String,
         #[json("year", required)]
         pub year: i64,
-        #[json("tags", optional)]
+        #[json("tags", optional, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
         /// The SHA-256 of the cover's bytes.
         #[json("cover", required)]
         pub cover: String,
         /// The SHA-256 of the back's bytes.
-        #[json("back", optional)]
+        #[json("back", optional, with_back: text)]
         pub back: Option<String>,
         /// Each part's name, file name and media type.
         #[json("parts", required)]
@@ -620,66 +474,16 @@ object::json! {
     }
 }
 
-#[cfg(feature = "albums")]
-impl AddAlbumOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        title: impl Into<String>,
-        year: i64,
-        cover: impl Into<String>,
-        parts: Vec<String>,
-    ) -> Self {
-        Self {
-            title: title.into(),
-            year,
-            tags: None,
-            cover: cover.into(),
-            back: None,
-            parts,
-        }
-    }
-
-    /// Sets `tags` (`None` unsets it).
-    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
-        self.tags = tags.into();
-        self
-    }
-
-    /// Sets `back`.
-    pub fn with_back(mut self, back: impl Into<String>) -> Self {
-        self.back = Some(back.into());
-        self
-    }
-}
-
 #[cfg(feature = "posters")]
 object::json! {
     /// Schema: `/paths/~1posters/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(title: impl Into<String>))]
     pub struct AddPosterBody {
         #[json("title", required)]
         pub title: String,
-        #[json("link", optional)]
+        #[json("link", optional, with_link: text)]
         pub link: Option<String>,
-    }
-}
-
-#[cfg(feature = "posters")]
-impl AddPosterBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(title: impl Into<String>) -> Self {
-        Self {
-            title: title.into(),
-            link: None,
-        }
-    }
-
-    /// Sets `link`.
-    pub fn with_link(mut self, link: impl Into<String>) -> Self {
-        self.link = Some(link.into());
-        self
     }
 }
 
@@ -687,6 +491,7 @@ impl AddPosterBody {
 object::json! {
     /// Schema: `/paths/~1posters/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(title: impl Into<String>, image: impl Into<String>))]
     pub struct AddPosterMultipart {
         #[json("title", required)]
         pub title: String,
@@ -696,21 +501,10 @@ object::json! {
 }
 
 #[cfg(feature = "posters")]
-impl AddPosterMultipart {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(title: impl Into<String>, image: impl Into<String>) -> Self {
-        Self {
-            title: title.into(),
-            image: image.into(),
-        }
-    }
-}
-
-#[cfg(feature = "posters")]
 object::json! {
     /// Schema: `/paths/~1posters/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(sent_as: impl Into<String>, title: impl Into<String>))]
     pub struct AddPosterOkBody {
         /// `json` or `multipart`.
         #[json("sent_as", required)]
@@ -718,26 +512,7 @@ object::json! {
         #[json("title", required)]
         pub title: String,
         /// The SHA-256 of the image's bytes.
-        #[json("image", optional)]
+        #[json("image", optional, with_image: text)]
         pub image: Option<String>,
-    }
-}
-
-#[cfg(feature = "posters")]
-impl AddPosterOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(sent_as: impl Into<String>, title: impl Into<String>) -> Self {
-        Self {
-            sent_as: sent_as.into(),
-            title: title.into(),
-            image: None,
-        }
-    }
-
-    /// Sets `image`.
-    pub fn with_image(mut self, image: impl Into<String>) -> Self {
-        self.image = Some(image.into());
-        self
     }
 }

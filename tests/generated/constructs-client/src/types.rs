@@ -35,47 +35,16 @@ use serde::Serialize;
 object::json! {
     /// Schema: `/components/schemas/Tree`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(value: i32))]
     pub struct Tree {
         #[json("value", required)]
         pub value: i32,
-        #[json("left", optional)]
+        #[json("left", optional, with_left: boxed(Tree))]
         pub left: Option<Box<Tree>>,
-        #[json("right", optional)]
+        #[json("right", optional, with_right: boxed(Tree))]
         pub right: Option<Box<Tree>>,
-        #[json("children", optional)]
+        #[json("children", optional, with_children: into(Vec<Tree>))]
         pub children: Option<Vec<Tree>>,
-    }
-}
-
-#[cfg(feature = "trees")]
-impl Tree {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(value: i32) -> Self {
-        Self {
-            value,
-            left: None,
-            right: None,
-            children: None,
-        }
-    }
-
-    /// Sets `left` (`None` unsets it).
-    pub fn with_left(mut self, left: impl Into<Option<Tree>>) -> Self {
-        self.left = left.into().map(Box::new);
-        self
-    }
-
-    /// Sets `right` (`None` unsets it).
-    pub fn with_right(mut self, right: impl Into<Option<Tree>>) -> Self {
-        self.right = right.into().map(Box::new);
-        self
-    }
-
-    /// Sets `children` (`None` unsets it).
-    pub fn with_children(mut self, children: impl Into<Option<Vec<Tree>>>) -> Self {
-        self.children = children.into();
-        self
     }
 }
 
@@ -154,70 +123,27 @@ object::json! {
     /// Schema: `/components/schemas/Patch`.
     #[allow(deprecated)]
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(required_nullable: Option<String>))]
     pub struct Patch {
         #[json("required_nullable", required_nullable)]
         pub required_nullable: Option<String>,
-        #[json("optional_nullable", optional_nullable)]
+        #[json(
+            "optional_nullable",
+            optional_nullable,
+            with_optional_nullable: nullable(String)
+        )]
         pub optional_nullable: Option<Option<String>>,
-        #[json("optional", optional)]
+        #[json("optional", optional, with_optional: text)]
         pub optional: Option<String>,
         /// Read-only: sent by the server, ignored in requests.
-        #[json("read_only_id", optional)]
+        #[json("read_only_id", optional, with_read_only_id: text)]
         pub read_only_id: Option<String>,
         /// Write-only: sent in requests, never returned.
-        #[json("secret", optional)]
+        #[json("secret", optional, with_secret: text)]
         pub secret: Option<String>,
         #[deprecated(note = "deprecated in the API description")]
-        #[json("old", optional)]
+        #[json("old", optional, with_old: text)]
         pub old: Option<String>,
-    }
-}
-
-#[cfg(feature = "things")]
-#[allow(deprecated)]
-impl Patch {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(required_nullable: Option<String>) -> Self {
-        Self {
-            required_nullable,
-            optional_nullable: None,
-            optional: None,
-            read_only_id: None,
-            secret: None,
-            old: None,
-        }
-    }
-
-    /// Sets `optional_nullable`; `None` sends `null`.
-    pub fn with_optional_nullable(mut self, optional_nullable: Option<String>) -> Self {
-        self.optional_nullable = Some(optional_nullable);
-        self
-    }
-
-    /// Sets `optional`.
-    pub fn with_optional(mut self, optional: impl Into<String>) -> Self {
-        self.optional = Some(optional.into());
-        self
-    }
-
-    /// Sets `read_only_id`.
-    pub fn with_read_only_id(mut self, read_only_id: impl Into<String>) -> Self {
-        self.read_only_id = Some(read_only_id.into());
-        self
-    }
-
-    /// Sets `secret`.
-    pub fn with_secret(mut self, secret: impl Into<String>) -> Self {
-        self.secret = Some(secret.into());
-        self
-    }
-
-    /// Sets `old`.
-    #[deprecated(note = "deprecated in the API description")]
-    pub fn with_old(mut self, old: impl Into<String>) -> Self {
-        self.old = Some(old.into());
-        self
     }
 }
 
@@ -230,25 +156,10 @@ object::json! {
     /// Schema: `/components/schemas/Page`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Page {
-        #[json("size", optional)]
+        #[json("size", optional, with_size: into(i64))]
         pub size: Option<i64>,
-        #[json("cursor", optional)]
+        #[json("cursor", optional, with_cursor: text)]
         pub cursor: Option<String>,
-    }
-}
-
-#[cfg(feature = "filters")]
-impl Page {
-    /// Sets `size` (`None` unsets it).
-    pub fn with_size(mut self, size: impl Into<Option<i64>>) -> Self {
-        self.size = size.into();
-        self
-    }
-
-    /// Sets `cursor`.
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
     }
 }
 
@@ -256,6 +167,7 @@ impl Page {
 object::json! {
     /// Schema: `/components/schemas/Point`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(x: f64, y: f64))]
     pub struct Point {
         #[json("x", required)]
         pub x: f64,
@@ -265,38 +177,14 @@ object::json! {
 }
 
 #[cfg(feature = "filters")]
-impl Point {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(x: f64, y: f64) -> Self {
-        Self { x, y }
-    }
-}
-
-#[cfg(feature = "filters")]
 object::json! {
     /// Schema: `/components/schemas/Range`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Range {
-        #[json("gt", optional)]
+        #[json("gt", optional, with_gt: into(i64))]
         pub gt: Option<i64>,
-        #[json("lte", optional)]
+        #[json("lte", optional, with_lte: into(i64))]
         pub lte: Option<i64>,
-    }
-}
-
-#[cfg(feature = "filters")]
-impl Range {
-    /// Sets `gt` (`None` unsets it).
-    pub fn with_gt(mut self, gt: impl Into<Option<i64>>) -> Self {
-        self.gt = gt.into();
-        self
-    }
-
-    /// Sets `lte` (`None` unsets it).
-    pub fn with_lte(mut self, lte: impl Into<Option<i64>>) -> Self {
-        self.lte = lte.into();
-        self
     }
 }
 
@@ -353,18 +241,10 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Shape/oneOf/0`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(radius: f64))]
     pub struct ShapeCircle {
         #[json("radius", required)]
         pub radius: f64,
-    }
-}
-
-#[cfg(feature = "things")]
-impl ShapeCircle {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(radius: f64) -> Self {
-        Self { radius }
     }
 }
 
@@ -374,18 +254,10 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Shape/oneOf/1`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(side: f64))]
     pub struct ShapeSquare {
         #[json("side", required)]
         pub side: f64,
-    }
-}
-
-#[cfg(feature = "things")]
-impl ShapeSquare {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(side: f64) -> Self {
-        Self { side }
     }
 }
 
@@ -617,6 +489,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/FunctionCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: FunctionCallType, name: impl Into<String>))]
     pub struct FunctionCall {
         #[json("type", required)]
         pub r#type: FunctionCallType,
@@ -626,35 +499,15 @@ object::json! {
 }
 
 #[cfg(feature = "unused-schemas")]
-impl FunctionCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: FunctionCallType, name: impl Into<String>) -> Self {
-        Self { r#type, name: name.into() }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
 object::json! {
     /// Schema: `/components/schemas/CustomCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: CustomKind, input: impl Into<String>))]
     pub struct CustomCall {
         #[json("type", required)]
         pub r#type: CustomKind,
         #[json("input", required)]
         pub input: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl CustomCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: CustomKind, input: impl Into<String>) -> Self {
-        Self {
-            r#type,
-            input: input.into(),
-        }
     }
 }
 
@@ -693,18 +546,10 @@ object::json! {
     ///
     /// Schema: `/components/schemas/SearchCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: SearchCallType))]
     pub struct SearchCall {
         #[json("type", required)]
         pub r#type: SearchCallType,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl SearchCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: SearchCallType) -> Self {
-        Self { r#type }
     }
 }
 
@@ -829,23 +674,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/ShellCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: ShellCallType, command: impl Into<String>))]
     pub struct ShellCall {
         #[json("type", required)]
         pub r#type: ShellCallType,
         #[json("command", required)]
         pub command: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ShellCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: ShellCallType, command: impl Into<String>) -> Self {
-        Self {
-            r#type,
-            command: command.into(),
-        }
     }
 }
 
@@ -866,20 +700,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/PatchCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: PatchCallType, diff: impl Into<String>))]
     pub struct PatchCall {
         #[json("type", required)]
         pub r#type: PatchCallType,
         #[json("diff", required)]
         pub diff: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl PatchCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: PatchCallType, diff: impl Into<String>) -> Self {
-        Self { r#type, diff: diff.into() }
     }
 }
 
@@ -1007,18 +833,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/AutoChunking`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: AutoChunkingType))]
     pub struct AutoChunking {
         #[json("type", required)]
         pub r#type: AutoChunkingType,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl AutoChunking {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: AutoChunkingType) -> Self {
-        Self { r#type }
     }
 }
 
@@ -1039,6 +857,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/StaticChunking/properties/static`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(max_tokens: i64))]
     pub struct StaticChunkingStatic {
         #[json("max_tokens", required)]
         pub max_tokens: i64,
@@ -1046,32 +865,15 @@ object::json! {
 }
 
 #[cfg(feature = "choices")]
-impl StaticChunkingStatic {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(max_tokens: i64) -> Self {
-        Self { max_tokens }
-    }
-}
-
-#[cfg(feature = "choices")]
 object::json! {
     /// Schema: `/components/schemas/StaticChunking`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: StaticChunkingType, r#static: StaticChunkingStatic))]
     pub struct StaticChunking {
         #[json("type", required)]
         pub r#type: StaticChunkingType,
         #[json("static", required)]
         pub r#static: StaticChunkingStatic,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl StaticChunking {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: StaticChunkingType, r#static: StaticChunkingStatic) -> Self {
-        Self { r#type, r#static }
     }
 }
 
@@ -1322,17 +1124,8 @@ object::json! {
     /// Schema: `/components/schemas/BlockAction/properties/metadata`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct BlockActionMetadata {
-        #[json("reason", optional)]
+        #[json("reason", optional, with_reason: text)]
         pub reason: Option<String>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl BlockActionMetadata {
-    /// Sets `reason`.
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
     }
 }
 
@@ -1340,29 +1133,12 @@ impl BlockActionMetadata {
 object::json! {
     /// Schema: `/components/schemas/BlockAction`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: i64))]
     pub struct BlockAction {
         #[json("type", required)]
         pub r#type: i64,
-        #[json("metadata", optional)]
+        #[json("metadata", optional, with_metadata: into(BlockActionMetadata))]
         pub metadata: Option<BlockActionMetadata>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl BlockAction {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: i64) -> Self {
-        Self { r#type, metadata: None }
-    }
-
-    /// Sets `metadata` (`None` unsets it).
-    pub fn with_metadata(
-        mut self,
-        metadata: impl Into<Option<BlockActionMetadata>>,
-    ) -> Self {
-        self.metadata = metadata.into();
-        self
     }
 }
 
@@ -1370,6 +1146,7 @@ impl BlockAction {
 object::json! {
     /// Schema: `/components/schemas/FlagAction/properties/metadata`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(channel: impl Into<String>))]
     pub struct FlagActionMetadata {
         #[json("channel", required)]
         pub channel: String,
@@ -1377,18 +1154,10 @@ object::json! {
 }
 
 #[cfg(feature = "choices")]
-impl FlagActionMetadata {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(channel: impl Into<String>) -> Self {
-        Self { channel: channel.into() }
-    }
-}
-
-#[cfg(feature = "choices")]
 object::json! {
     /// Schema: `/components/schemas/FlagAction`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: i64, metadata: FlagActionMetadata))]
     pub struct FlagAction {
         #[json("type", required)]
         pub r#type: i64,
@@ -1398,30 +1167,13 @@ object::json! {
 }
 
 #[cfg(feature = "choices")]
-impl FlagAction {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: i64, metadata: FlagActionMetadata) -> Self {
-        Self { r#type, metadata }
-    }
-}
-
-#[cfg(feature = "choices")]
 object::json! {
     /// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>))]
     pub struct SparseFilesValue {
         #[json("name", required)]
         pub name: String,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl SparseFilesValue {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>) -> Self {
-        Self { name: name.into() }
     }
 }
 
@@ -1433,44 +1185,16 @@ object::json! {
     /// Schema: `/components/schemas/Sparse`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Sparse {
-        #[json("labels", optional)]
+        #[json("labels", optional, with_labels: into(Vec<Option<String>>))]
         pub labels: Option<Vec<Option<String>>>,
-        #[json("kinds", optional)]
+        #[json("kinds", optional, with_kinds: into(Vec<Option<NullableKind>>))]
         pub kinds: Option<Vec<Option<NullableKind>>>,
-        #[json("files", optional)]
+        #[json(
+            "files",
+            optional,
+            with_files: into(std::collections::BTreeMap<String, Option<SparseFilesValue>>)
+        )]
         pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Sparse {
-    /// Sets `labels` (`None` unsets it).
-    pub fn with_labels(
-        mut self,
-        labels: impl Into<Option<Vec<Option<String>>>>,
-    ) -> Self {
-        self.labels = labels.into();
-        self
-    }
-
-    /// Sets `kinds` (`None` unsets it).
-    pub fn with_kinds(
-        mut self,
-        kinds: impl Into<Option<Vec<Option<NullableKind>>>>,
-    ) -> Self {
-        self.kinds = kinds.into();
-        self
-    }
-
-    /// Sets `files` (`None` unsets it).
-    pub fn with_files(
-        mut self,
-        files: impl Into<
-            Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
-        >,
-    ) -> Self {
-        self.files = files.into();
-        self
     }
 }
 
@@ -1564,17 +1288,8 @@ object::json! {
     /// Schema: `/components/schemas/Rename`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Rename {
-        #[json("name", optional)]
+        #[json("name", optional, with_name: text)]
         pub name: Option<String>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Rename {
-    /// Sets `name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
     }
 }
 
@@ -1583,25 +1298,10 @@ object::json! {
     /// Schema: `/components/schemas/RenameWithIcon`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct RenameWithIcon {
-        #[json("name", optional)]
+        #[json("name", optional, with_name: text)]
         pub name: Option<String>,
-        #[json("icon", optional)]
+        #[json("icon", optional, with_icon: text)]
         pub icon: Option<String>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl RenameWithIcon {
-    /// Sets `name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-
-    /// Sets `icon`.
-    pub fn with_icon(mut self, icon: impl Into<String>) -> Self {
-        self.icon = Some(icon.into());
-        self
     }
 }
 
@@ -1625,18 +1325,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/HostedToolChoice`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: HostedToolChoiceType))]
     pub struct HostedToolChoice {
         #[json("type", required)]
         pub r#type: HostedToolChoiceType,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl HostedToolChoice {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: HostedToolChoiceType) -> Self {
-        Self { r#type }
     }
 }
 
@@ -1650,20 +1342,12 @@ pub type FunctionChoiceType = FunctionCallType;
 object::json! {
     /// Schema: `/components/schemas/FunctionChoice`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: FunctionChoiceType, name: impl Into<String>))]
     pub struct FunctionChoice {
         #[json("type", required)]
         pub r#type: FunctionChoiceType,
         #[json("name", required)]
         pub name: String,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl FunctionChoice {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: FunctionChoiceType, name: impl Into<String>) -> Self {
-        Self { r#type, name: name.into() }
     }
 }
 
@@ -1770,8 +1454,9 @@ impl<'de> Deserialize<'de> for Animal {
 object::json! {
     /// Schema: `/components/schemas/Bird`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(wings: i64))]
     pub struct Bird {
-        #[json("kind", optional)]
+        #[json("kind", optional, with_kind: text)]
         pub kind: Option<String>,
         #[json("wings", required)]
         pub wings: i64,
@@ -1779,44 +1464,15 @@ object::json! {
 }
 
 #[cfg(feature = "unused-schemas")]
-impl Bird {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(wings: i64) -> Self {
-        Self { kind: None, wings }
-    }
-
-    /// Sets `kind`.
-    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
-        self.kind = Some(kind.into());
-        self
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
 object::json! {
     /// Schema: `/components/schemas/Fish`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(fins: i64))]
     pub struct Fish {
-        #[json("kind", optional)]
+        #[json("kind", optional, with_kind: text)]
         pub kind: Option<String>,
         #[json("fins", required)]
         pub fins: i64,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Fish {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(fins: i64) -> Self {
-        Self { kind: None, fins }
-    }
-
-    /// Sets `kind`.
-    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
-        self.kind = Some(kind.into());
-        self
     }
 }
 
@@ -1828,29 +1484,12 @@ pub type Digits = String;
 object::json! {
     /// Schema: `/components/schemas/FormEntry`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>))]
     pub struct FormEntry {
         #[json("name", required)]
         pub name: String,
-        #[json("count", optional)]
+        #[json("count", optional, with_count: into(i64))]
         pub count: Option<i64>,
-    }
-}
-
-#[cfg(feature = "forms")]
-impl FormEntry {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            count: None,
-        }
-    }
-
-    /// Sets `count` (`None` unsets it).
-    pub fn with_count(mut self, count: impl Into<Option<i64>>) -> Self {
-        self.count = count.into();
-        self
     }
 }
 
@@ -2041,42 +1680,17 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Cake`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(kind: CakeKind, calories: f64))]
     pub struct Cake {
         #[json("kind", required)]
         pub kind: CakeKind,
         #[json("calories", required)]
         pub calories: f64,
-        #[json("vegan", optional)]
+        #[json("vegan", optional, with_vegan: into(bool))]
         pub vegan: Option<bool>,
         /// A `float` (f32), written with its own digits (`1.1`), not an f64's.
-        #[json("weight", optional)]
+        #[json("weight", optional, with_weight: into(f32))]
         pub weight: Option<f32>,
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Cake {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(kind: CakeKind, calories: f64) -> Self {
-        Self {
-            kind,
-            calories,
-            vegan: None,
-            weight: None,
-        }
-    }
-
-    /// Sets `vegan` (`None` unsets it).
-    pub fn with_vegan(mut self, vegan: impl Into<Option<bool>>) -> Self {
-        self.vegan = vegan.into();
-        self
-    }
-
-    /// Sets `weight` (`None` unsets it).
-    pub fn with_weight(mut self, weight: impl Into<Option<f32>>) -> Self {
-        self.weight = weight.into();
-        self
     }
 }
 
@@ -2097,28 +1711,14 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Tea`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(kind: TeaKind, cups: i64))]
     pub struct Tea {
         #[json("kind", required)]
         pub kind: TeaKind,
         #[json("cups", required)]
         pub cups: i64,
-        #[json("sugar", optional_nullable)]
+        #[json("sugar", optional_nullable, with_sugar: nullable(i64))]
         pub sugar: Option<Option<i64>>,
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Tea {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(kind: TeaKind, cups: i64) -> Self {
-        Self { kind, cups, sugar: None }
-    }
-
-    /// Sets `sugar`; `None` sends `null`.
-    pub fn with_sugar(mut self, sugar: Option<i64>) -> Self {
-        self.sugar = Some(sugar);
-        self
     }
 }
 
@@ -2127,17 +1727,8 @@ object::json! {
     /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct NamedInnerDeep {
-        #[json("value", optional)]
+        #[json("value", optional, with_value: text)]
         pub value: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl NamedInnerDeep {
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
-        self
     }
 }
 
@@ -2146,17 +1737,8 @@ object::json! {
     /// Schema: `/components/schemas/Named/properties/inner`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct NamedInner {
-        #[json("deep", optional)]
+        #[json("deep", optional, with_deep: into(NamedInnerDeep))]
         pub deep: Option<NamedInnerDeep>,
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl NamedInner {
-    /// Sets `deep` (`None` unsets it).
-    pub fn with_deep(mut self, deep: impl Into<Option<NamedInnerDeep>>) -> Self {
-        self.deep = deep.into();
-        self
     }
 }
 
@@ -2165,17 +1747,8 @@ object::json! {
     /// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct NamedLabelsValue {
-        #[json("text", optional)]
+        #[json("text", optional, with_text: text)]
         pub text: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl NamedLabelsValue {
-    /// Sets `text`.
-    pub fn with_text(mut self, text: impl Into<String>) -> Self {
-        self.text = Some(text.into());
-        self
     }
 }
 
@@ -2184,44 +1757,18 @@ object::json! {
     /// Schema: `/components/schemas/Named`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Named {
-        #[json("mirror", optional)]
+        #[json("mirror", optional, with_mirror: text)]
         pub mirror: Option<String>,
-        #[json("inner", optional)]
+        #[json("inner", optional, with_inner: into(NamedInner))]
         pub inner: Option<NamedInner>,
-        #[json("tags", optional)]
+        #[json("tags", optional, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
-        #[json("labels", optional)]
+        #[json(
+            "labels",
+            optional,
+            with_labels: into(std::collections::BTreeMap<String, NamedLabelsValue>)
+        )]
         pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl Named {
-    /// Sets `mirror`.
-    pub fn with_mirror(mut self, mirror: impl Into<String>) -> Self {
-        self.mirror = Some(mirror.into());
-        self
-    }
-
-    /// Sets `inner` (`None` unsets it).
-    pub fn with_inner(mut self, inner: impl Into<Option<NamedInner>>) -> Self {
-        self.inner = inner.into();
-        self
-    }
-
-    /// Sets `tags` (`None` unsets it).
-    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
-        self.tags = tags.into();
-        self
-    }
-
-    /// Sets `labels` (`None` unsets it).
-    pub fn with_labels(
-        mut self,
-        labels: impl Into<Option<std::collections::BTreeMap<String, NamedLabelsValue>>>,
-    ) -> Self {
-        self.labels = labels.into();
-        self
     }
 }
 
@@ -2261,32 +1808,8 @@ object::json! {
     /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct GetTreesIdClientErrorBody {
-        #[json("reason", optional)]
+        #[json("reason", optional, with_reason: text)]
         pub reason: Option<String>,
-    }
-}
-
-#[cfg(
-    any(
-        feature = "blobs",
-        feature = "choices",
-        feature = "dishes",
-        feature = "filters",
-        feature = "forms",
-        feature = "labels",
-        feature = "raw-notes",
-        feature = "tagged",
-        feature = "things",
-        feature = "trees",
-        feature = "uploads",
-        feature = "videos"
-    )
-)]
-impl GetTreesIdClientErrorBody {
-    /// Sets `reason`.
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
     }
 }
 
@@ -2294,29 +1817,12 @@ impl GetTreesIdClientErrorBody {
 object::json! {
     /// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(prompt: impl Into<String>))]
     pub struct CreateVideoBody {
         #[json("prompt", required)]
         pub prompt: String,
-        #[json("seconds", optional)]
+        #[json("seconds", optional, with_seconds: into(i64))]
         pub seconds: Option<i64>,
-    }
-}
-
-#[cfg(feature = "videos")]
-impl CreateVideoBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(prompt: impl Into<String>) -> Self {
-        Self {
-            prompt: prompt.into(),
-            seconds: None,
-        }
-    }
-
-    /// Sets `seconds` (`None` unsets it).
-    pub fn with_seconds(mut self, seconds: impl Into<Option<i64>>) -> Self {
-        self.seconds = seconds.into();
-        self
     }
 }
 
@@ -2341,32 +1847,14 @@ enums::string! {
 object::json! {
     /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(prompt: impl Into<String>, reference: impl Into<String>))]
     pub struct CreateVideoMultipart {
         #[json("prompt", required)]
         pub prompt: String,
         #[json("reference", required)]
         pub reference: String,
-        #[json("style", optional_nullable)]
+        #[json("style", optional_nullable, with_style: nullable(CreateVideoMultipartStyle))]
         pub style: Option<Option<CreateVideoMultipartStyle>>,
-    }
-}
-
-#[cfg(feature = "videos")]
-impl CreateVideoMultipart {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(prompt: impl Into<String>, reference: impl Into<String>) -> Self {
-        Self {
-            prompt: prompt.into(),
-            reference: reference.into(),
-            style: None,
-        }
-    }
-
-    /// Sets `style`; `None` sends `null`.
-    pub fn with_style(mut self, style: Option<CreateVideoMultipartStyle>) -> Self {
-        self.style = Some(style);
-        self
     }
 }
 
@@ -2375,17 +1863,8 @@ object::json! {
     /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta/properties/origin`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct UploadBodyMetaOrigin {
-        #[json("city", optional)]
+        #[json("city", optional, with_city: text)]
         pub city: Option<String>,
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl UploadBodyMetaOrigin {
-    /// Sets `city`.
-    pub fn with_city(mut self, city: impl Into<String>) -> Self {
-        self.city = Some(city.into());
-        self
     }
 }
 
@@ -2394,41 +1873,14 @@ object::json! {
     /// Schema:
     /// `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(author: impl Into<String>))]
     pub struct UploadBodyMeta {
         #[json("author", required)]
         pub author: String,
-        #[json("pages", optional)]
+        #[json("pages", optional, with_pages: into(i64))]
         pub pages: Option<i64>,
-        #[json("origin", optional)]
+        #[json("origin", optional, with_origin: into(UploadBodyMetaOrigin))]
         pub origin: Option<UploadBodyMetaOrigin>,
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl UploadBodyMeta {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(author: impl Into<String>) -> Self {
-        Self {
-            author: author.into(),
-            pages: None,
-            origin: None,
-        }
-    }
-
-    /// Sets `pages` (`None` unsets it).
-    pub fn with_pages(mut self, pages: impl Into<Option<i64>>) -> Self {
-        self.pages = pages.into();
-        self
-    }
-
-    /// Sets `origin` (`None` unsets it).
-    pub fn with_origin(
-        mut self,
-        origin: impl Into<Option<UploadBodyMetaOrigin>>,
-    ) -> Self {
-        self.origin = origin.into();
-        self
     }
 }
 
@@ -2436,50 +1888,18 @@ impl UploadBodyMeta {
 object::json! {
     /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(title: impl Into<String>, file: impl Into<String>))]
     pub struct UploadBody {
         #[json("title", required)]
         pub title: String,
-        #[json("copies", optional)]
+        #[json("copies", optional, with_copies: into(i64))]
         pub copies: Option<i64>,
-        #[json("tags", optional)]
+        #[json("tags", optional, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
-        #[json("meta", optional)]
+        #[json("meta", optional, with_meta: into(UploadBodyMeta))]
         pub meta: Option<UploadBodyMeta>,
         #[json("file", required)]
         pub file: String,
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl UploadBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(title: impl Into<String>, file: impl Into<String>) -> Self {
-        Self {
-            title: title.into(),
-            copies: None,
-            tags: None,
-            meta: None,
-            file: file.into(),
-        }
-    }
-
-    /// Sets `copies` (`None` unsets it).
-    pub fn with_copies(mut self, copies: impl Into<Option<i64>>) -> Self {
-        self.copies = copies.into();
-        self
-    }
-
-    /// Sets `tags` (`None` unsets it).
-    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
-        self.tags = tags.into();
-        self
-    }
-
-    /// Sets `meta` (`None` unsets it).
-    pub fn with_meta(mut self, meta: impl Into<Option<UploadBodyMeta>>) -> Self {
-        self.meta = meta.into();
-        self
     }
 }
 
@@ -2542,73 +1962,22 @@ object::json! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct GetThingsOkBody {
         /// A schema whose name collides with the generated client type.
-        #[json("client", optional)]
+        #[json("client", optional, with_client: into(Client))]
         pub client: Option<Client>,
-        #[json("patch", optional)]
+        #[json("patch", optional, with_patch: into(Patch))]
         pub patch: Option<Patch>,
-        #[json("level", optional)]
+        #[json("level", optional, with_level: into(Level))]
         pub level: Option<Level>,
-        #[json("odd", optional)]
+        #[json("odd", optional, with_odd: into(Odd))]
         pub odd: Option<Odd>,
-        #[json("shape", optional)]
+        #[json("shape", optional, with_shape: into(Shape))]
         pub shape: Option<Shape>,
-        #[json("any", optional)]
+        #[json("any", optional, with_any: into(AnyThing))]
         pub any: Option<AnyThing>,
-        #[json("free", optional)]
+        #[json("free", optional, with_free: into(FreeForm))]
         pub free: Option<FreeForm>,
-        #[json("named", optional)]
+        #[json("named", optional, with_named: into(Named))]
         pub named: Option<Named>,
-    }
-}
-
-#[cfg(feature = "things")]
-impl GetThingsOkBody {
-    /// Sets `client` (`None` unsets it).
-    pub fn with_client(mut self, client: impl Into<Option<Client>>) -> Self {
-        self.client = client.into();
-        self
-    }
-
-    /// Sets `patch` (`None` unsets it).
-    pub fn with_patch(mut self, patch: impl Into<Option<Patch>>) -> Self {
-        self.patch = patch.into();
-        self
-    }
-
-    /// Sets `level` (`None` unsets it).
-    pub fn with_level(mut self, level: impl Into<Option<Level>>) -> Self {
-        self.level = level.into();
-        self
-    }
-
-    /// Sets `odd` (`None` unsets it).
-    pub fn with_odd(mut self, odd: impl Into<Option<Odd>>) -> Self {
-        self.odd = odd.into();
-        self
-    }
-
-    /// Sets `shape` (`None` unsets it).
-    pub fn with_shape(mut self, shape: impl Into<Option<Shape>>) -> Self {
-        self.shape = shape.into();
-        self
-    }
-
-    /// Sets `any` (`None` unsets it).
-    pub fn with_any(mut self, any: impl Into<Option<AnyThing>>) -> Self {
-        self.any = any.into();
-        self
-    }
-
-    /// Sets `free` (`None` unsets it).
-    pub fn with_free(mut self, free: impl Into<Option<FreeForm>>) -> Self {
-        self.free = free.into();
-        self
-    }
-
-    /// Sets `named` (`None` unsets it).
-    pub fn with_named(mut self, named: impl Into<Option<Named>>) -> Self {
-        self.named = named.into();
-        self
     }
 }
 
@@ -2617,49 +1986,16 @@ object::json! {
     /// Schema: `/paths/~1filters/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct EchoFiltersOkBody {
-        #[json("q", optional)]
+        #[json("q", optional, with_q: text)]
         pub q: Option<String>,
-        #[json("metadata", optional_nullable)]
+        #[json("metadata", optional_nullable, with_metadata: nullable(Metadata))]
         pub metadata: Option<Option<Metadata>>,
-        #[json("page", optional)]
+        #[json("page", optional, with_page: into(Page))]
         pub page: Option<Page>,
-        #[json("point", optional)]
+        #[json("point", optional, with_point: into(Point))]
         pub point: Option<Point>,
-        #[json("range", optional)]
+        #[json("range", optional, with_range: into(Range))]
         pub range: Option<Range>,
-    }
-}
-
-#[cfg(feature = "filters")]
-impl EchoFiltersOkBody {
-    /// Sets `q`.
-    pub fn with_q(mut self, q: impl Into<String>) -> Self {
-        self.q = Some(q.into());
-        self
-    }
-
-    /// Sets `metadata`; `None` sends `null`.
-    pub fn with_metadata(mut self, metadata: Option<Metadata>) -> Self {
-        self.metadata = Some(metadata);
-        self
-    }
-
-    /// Sets `page` (`None` unsets it).
-    pub fn with_page(mut self, page: impl Into<Option<Page>>) -> Self {
-        self.page = page.into();
-        self
-    }
-
-    /// Sets `point` (`None` unsets it).
-    pub fn with_point(mut self, point: impl Into<Option<Point>>) -> Self {
-        self.point = point.into();
-        self
-    }
-
-    /// Sets `range` (`None` unsets it).
-    pub fn with_range(mut self, range: impl Into<Option<Range>>) -> Self {
-        self.range = range.into();
-        self
     }
 }
 
@@ -2667,6 +2003,7 @@ impl EchoFiltersOkBody {
 object::json! {
     /// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(chunking: Chunking, tool_choice: ToolChoice))]
     pub struct EchoChoicesBody {
         /// No discriminator, but each variant pins `type` to its own value (openai's chunking
         /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
@@ -2677,59 +2014,19 @@ object::json! {
         /// the objects are tagged by `type`, the string read as itself.
         #[json("tool_choice", required)]
         pub tool_choice: ToolChoice,
-        #[json("actions", optional)]
+        #[json("actions", optional, with_actions: into(Vec<Action>))]
         pub actions: Option<Vec<Action>>,
         /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
         /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
-        #[json("sparse", optional)]
+        #[json("sparse", optional, with_sparse: into(Sparse))]
         pub sparse: Option<Sparse>,
-        #[json("net", optional)]
+        #[json("net", optional, with_net: into(Net))]
         pub net: Option<Net>,
         /// Two kinds of update without a tag, the first naming fewer members (discord's channel
         /// update): an object with the second's members is read as the second, not cut down to
         /// the first (which would drop `icon`). `anyOf`: such an object fits both.
-        #[json("update", optional)]
+        #[json("update", optional, with_update: into(ChannelUpdate))]
         pub update: Option<ChannelUpdate>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl EchoChoicesBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
-        Self {
-            chunking,
-            tool_choice,
-            actions: None,
-            sparse: None,
-            net: None,
-            update: None,
-        }
-    }
-
-    /// Sets `actions` (`None` unsets it).
-    pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
-        self.actions = actions.into();
-        self
-    }
-
-    /// Sets `sparse` (`None` unsets it).
-    pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
-        self.sparse = sparse.into();
-        self
-    }
-
-    /// Sets `net` (`None` unsets it).
-    pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
-        self.net = net.into();
-        self
-    }
-
-    /// Sets `update` (`None` unsets it).
-    pub fn with_update(mut self, update: impl Into<Option<ChannelUpdate>>) -> Self {
-        self.update = update.into();
-        self
     }
 }
 
@@ -2737,6 +2034,7 @@ impl EchoChoicesBody {
 object::json! {
     /// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(chunking: Chunking, tool_choice: ToolChoice))]
     pub struct EchoChoicesOkBody {
         /// No discriminator, but each variant pins `type` to its own value (openai's chunking
         /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
@@ -2747,59 +2045,19 @@ object::json! {
         /// the objects are tagged by `type`, the string read as itself.
         #[json("tool_choice", required)]
         pub tool_choice: ToolChoice,
-        #[json("actions", optional)]
+        #[json("actions", optional, with_actions: into(Vec<Action>))]
         pub actions: Option<Vec<Action>>,
         /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
         /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
-        #[json("sparse", optional)]
+        #[json("sparse", optional, with_sparse: into(Sparse))]
         pub sparse: Option<Sparse>,
-        #[json("net", optional)]
+        #[json("net", optional, with_net: into(Net))]
         pub net: Option<Net>,
         /// Two kinds of update without a tag, the first naming fewer members (discord's channel
         /// update): an object with the second's members is read as the second, not cut down to
         /// the first (which would drop `icon`). `anyOf`: such an object fits both.
-        #[json("update", optional)]
+        #[json("update", optional, with_update: into(ChannelUpdate))]
         pub update: Option<ChannelUpdate>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl EchoChoicesOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
-        Self {
-            chunking,
-            tool_choice,
-            actions: None,
-            sparse: None,
-            net: None,
-            update: None,
-        }
-    }
-
-    /// Sets `actions` (`None` unsets it).
-    pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
-        self.actions = actions.into();
-        self
-    }
-
-    /// Sets `sparse` (`None` unsets it).
-    pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
-        self.sparse = sparse.into();
-        self
-    }
-
-    /// Sets `net` (`None` unsets it).
-    pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
-        self.net = net.into();
-        self
-    }
-
-    /// Sets `update` (`None` unsets it).
-    pub fn with_update(mut self, update: impl Into<Option<ChannelUpdate>>) -> Self {
-        self.update = update.into();
-        self
     }
 }
 
@@ -2808,56 +2066,17 @@ object::json! {
     /// Schema: `/paths/~1labels~1{names}/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct EchoLabelsOkBody {
-        #[json("names", optional)]
+        #[json("names", optional, with_names: into(Vec<String>))]
         pub names: Option<Vec<String>>,
-        #[json("csv", optional)]
+        #[json("csv", optional, with_csv: into(Vec<String>))]
         pub csv: Option<Vec<String>>,
-        #[json("pipes", optional)]
+        #[json("pipes", optional, with_pipes: into(Vec<String>))]
         pub pipes: Option<Vec<String>>,
-        #[json("spaced", optional)]
+        #[json("spaced", optional, with_spaced: into(Vec<i64>))]
         pub spaced: Option<Vec<i64>>,
-        #[json("jar", optional)]
+        #[json("jar", optional, with_jar: into(Vec<String>))]
         pub jar: Option<Vec<String>>,
-        #[json("crumbs", optional)]
+        #[json("crumbs", optional, with_crumbs: into(Vec<String>))]
         pub crumbs: Option<Vec<String>>,
-    }
-}
-
-#[cfg(feature = "labels")]
-impl EchoLabelsOkBody {
-    /// Sets `names` (`None` unsets it).
-    pub fn with_names(mut self, names: impl Into<Option<Vec<String>>>) -> Self {
-        self.names = names.into();
-        self
-    }
-
-    /// Sets `csv` (`None` unsets it).
-    pub fn with_csv(mut self, csv: impl Into<Option<Vec<String>>>) -> Self {
-        self.csv = csv.into();
-        self
-    }
-
-    /// Sets `pipes` (`None` unsets it).
-    pub fn with_pipes(mut self, pipes: impl Into<Option<Vec<String>>>) -> Self {
-        self.pipes = pipes.into();
-        self
-    }
-
-    /// Sets `spaced` (`None` unsets it).
-    pub fn with_spaced(mut self, spaced: impl Into<Option<Vec<i64>>>) -> Self {
-        self.spaced = spaced.into();
-        self
-    }
-
-    /// Sets `jar` (`None` unsets it).
-    pub fn with_jar(mut self, jar: impl Into<Option<Vec<String>>>) -> Self {
-        self.jar = jar.into();
-        self
-    }
-
-    /// Sets `crumbs` (`None` unsets it).
-    pub fn with_crumbs(mut self, crumbs: impl Into<Option<Vec<String>>>) -> Self {
-        self.crumbs = crumbs.into();
-        self
     }
 }

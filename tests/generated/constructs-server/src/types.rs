@@ -38,47 +38,16 @@ use serde::Serialize;
 object::json! {
     /// Schema: `/components/schemas/Tree`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(value: i32))]
     pub struct Tree {
         #[json("value", required)]
         pub value: i32,
-        #[json("left", optional_not_null)]
+        #[json("left", optional_not_null, with_left: boxed(Tree))]
         pub left: Option<Box<Tree>>,
-        #[json("right", optional_not_null)]
+        #[json("right", optional_not_null, with_right: boxed(Tree))]
         pub right: Option<Box<Tree>>,
-        #[json("children", optional_not_null)]
+        #[json("children", optional_not_null, with_children: into(Vec<Tree>))]
         pub children: Option<Vec<Tree>>,
-    }
-}
-
-#[cfg(feature = "trees")]
-impl Tree {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(value: i32) -> Self {
-        Self {
-            value,
-            left: None,
-            right: None,
-            children: None,
-        }
-    }
-
-    /// Sets `left` (`None` unsets it).
-    pub fn with_left(mut self, left: impl Into<Option<Tree>>) -> Self {
-        self.left = left.into().map(Box::new);
-        self
-    }
-
-    /// Sets `right` (`None` unsets it).
-    pub fn with_right(mut self, right: impl Into<Option<Tree>>) -> Self {
-        self.right = right.into().map(Box::new);
-        self
-    }
-
-    /// Sets `children` (`None` unsets it).
-    pub fn with_children(mut self, children: impl Into<Option<Vec<Tree>>>) -> Self {
-        self.children = children.into();
-        self
     }
 }
 
@@ -191,70 +160,27 @@ object::json! {
     /// Schema: `/components/schemas/Patch`.
     #[allow(deprecated)]
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(required_nullable: Option<String>))]
     pub struct Patch {
         #[json("required_nullable", required_nullable)]
         pub required_nullable: Option<String>,
-        #[json("optional_nullable", optional_nullable)]
+        #[json(
+            "optional_nullable",
+            optional_nullable,
+            with_optional_nullable: nullable(String)
+        )]
         pub optional_nullable: Option<Option<String>>,
-        #[json("optional", optional_not_null)]
+        #[json("optional", optional_not_null, with_optional: text)]
         pub optional: Option<String>,
         /// Read-only: sent by the server, ignored in requests.
-        #[json("read_only_id", optional_not_null)]
+        #[json("read_only_id", optional_not_null, with_read_only_id: text)]
         pub read_only_id: Option<String>,
         /// Write-only: sent in requests, never returned.
-        #[json("secret", optional_not_null)]
+        #[json("secret", optional_not_null, with_secret: text)]
         pub secret: Option<String>,
         #[deprecated(note = "deprecated in the API description")]
-        #[json("old", optional_not_null)]
+        #[json("old", optional_not_null, with_old: text)]
         pub old: Option<String>,
-    }
-}
-
-#[cfg(feature = "things")]
-#[allow(deprecated)]
-impl Patch {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(required_nullable: Option<String>) -> Self {
-        Self {
-            required_nullable,
-            optional_nullable: None,
-            optional: None,
-            read_only_id: None,
-            secret: None,
-            old: None,
-        }
-    }
-
-    /// Sets `optional_nullable`; `None` sends `null`.
-    pub fn with_optional_nullable(mut self, optional_nullable: Option<String>) -> Self {
-        self.optional_nullable = Some(optional_nullable);
-        self
-    }
-
-    /// Sets `optional`.
-    pub fn with_optional(mut self, optional: impl Into<String>) -> Self {
-        self.optional = Some(optional.into());
-        self
-    }
-
-    /// Sets `read_only_id`.
-    pub fn with_read_only_id(mut self, read_only_id: impl Into<String>) -> Self {
-        self.read_only_id = Some(read_only_id.into());
-        self
-    }
-
-    /// Sets `secret`.
-    pub fn with_secret(mut self, secret: impl Into<String>) -> Self {
-        self.secret = Some(secret.into());
-        self
-    }
-
-    /// Sets `old`.
-    #[deprecated(note = "deprecated in the API description")]
-    pub fn with_old(mut self, old: impl Into<String>) -> Self {
-        self.old = Some(old.into());
-        self
     }
 }
 
@@ -272,25 +198,10 @@ object::json! {
     /// Schema: `/components/schemas/Page`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Page {
-        #[json("size", optional_not_null)]
+        #[json("size", optional_not_null, with_size: into(i64))]
         pub size: Option<i64>,
-        #[json("cursor", optional_not_null)]
+        #[json("cursor", optional_not_null, with_cursor: text)]
         pub cursor: Option<String>,
-    }
-}
-
-#[cfg(feature = "filters")]
-impl Page {
-    /// Sets `size` (`None` unsets it).
-    pub fn with_size(mut self, size: impl Into<Option<i64>>) -> Self {
-        self.size = size.into();
-        self
-    }
-
-    /// Sets `cursor`.
-    pub fn with_cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
     }
 }
 
@@ -308,20 +219,12 @@ impl Validate for Page {
 object::json! {
     /// Schema: `/components/schemas/Point`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(x: f64, y: f64))]
     pub struct Point {
         #[json("x", required)]
         pub x: f64,
         #[json("y", required)]
         pub y: f64,
-    }
-}
-
-#[cfg(feature = "filters")]
-impl Point {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(x: f64, y: f64) -> Self {
-        Self { x, y }
     }
 }
 
@@ -335,25 +238,10 @@ object::json! {
     /// Schema: `/components/schemas/Range`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Range {
-        #[json("gt", optional_not_null)]
+        #[json("gt", optional_not_null, with_gt: into(i64))]
         pub gt: Option<i64>,
-        #[json("lte", optional_not_null)]
+        #[json("lte", optional_not_null, with_lte: into(i64))]
         pub lte: Option<i64>,
-    }
-}
-
-#[cfg(feature = "filters")]
-impl Range {
-    /// Sets `gt` (`None` unsets it).
-    pub fn with_gt(mut self, gt: impl Into<Option<i64>>) -> Self {
-        self.gt = gt.into();
-        self
-    }
-
-    /// Sets `lte` (`None` unsets it).
-    pub fn with_lte(mut self, lte: impl Into<Option<i64>>) -> Self {
-        self.lte = lte.into();
-        self
     }
 }
 
@@ -414,18 +302,10 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Shape/oneOf/0`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(radius: f64))]
     pub struct ShapeCircle {
         #[json("radius", required)]
         pub radius: f64,
-    }
-}
-
-#[cfg(feature = "things")]
-impl ShapeCircle {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(radius: f64) -> Self {
-        Self { radius }
     }
 }
 
@@ -440,18 +320,10 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Shape/oneOf/1`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(side: f64))]
     pub struct ShapeSquare {
         #[json("side", required)]
         pub side: f64,
-    }
-}
-
-#[cfg(feature = "things")]
-impl ShapeSquare {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(side: f64) -> Self {
-        Self { side }
     }
 }
 
@@ -677,20 +549,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/FunctionCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: FunctionCallType, name: impl Into<String>))]
     pub struct FunctionCall {
         #[json("type", required)]
         pub r#type: FunctionCallType,
         #[json("name", required)]
         pub name: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl FunctionCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: FunctionCallType, name: impl Into<String>) -> Self {
-        Self { r#type, name: name.into() }
     }
 }
 
@@ -703,23 +567,12 @@ impl Validate for FunctionCall {
 object::json! {
     /// Schema: `/components/schemas/CustomCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: CustomKind, input: impl Into<String>))]
     pub struct CustomCall {
         #[json("type", required)]
         pub r#type: CustomKind,
         #[json("input", required)]
         pub input: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl CustomCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: CustomKind, input: impl Into<String>) -> Self {
-        Self {
-            r#type,
-            input: input.into(),
-        }
     }
 }
 
@@ -761,18 +614,10 @@ object::json! {
     ///
     /// Schema: `/components/schemas/SearchCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: SearchCallType))]
     pub struct SearchCall {
         #[json("type", required)]
         pub r#type: SearchCallType,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl SearchCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: SearchCallType) -> Self {
-        Self { r#type }
     }
 }
 
@@ -894,23 +739,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/ShellCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: ShellCallType, command: impl Into<String>))]
     pub struct ShellCall {
         #[json("type", required)]
         pub r#type: ShellCallType,
         #[json("command", required)]
         pub command: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ShellCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: ShellCallType, command: impl Into<String>) -> Self {
-        Self {
-            r#type,
-            command: command.into(),
-        }
     }
 }
 
@@ -935,20 +769,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/PatchCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: PatchCallType, diff: impl Into<String>))]
     pub struct PatchCall {
         #[json("type", required)]
         pub r#type: PatchCallType,
         #[json("diff", required)]
         pub diff: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl PatchCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: PatchCallType, diff: impl Into<String>) -> Self {
-        Self { r#type, diff: diff.into() }
     }
 }
 
@@ -1095,21 +921,13 @@ enums::string! {
 
 #[cfg(feature = "choices")]
 object::json! {
-    #[json(deny_unknown_fields)]
     /// Schema: `/components/schemas/AutoChunking`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(deny_unknown_fields)]
+    #[json(new(r#type: AutoChunkingType))]
     pub struct AutoChunking {
         #[json("type", required)]
         pub r#type: AutoChunkingType,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl AutoChunking {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: AutoChunkingType) -> Self {
-        Self { r#type }
     }
 }
 
@@ -1132,21 +950,13 @@ enums::string! {
 
 #[cfg(feature = "choices")]
 object::json! {
-    #[json(deny_unknown_fields)]
     /// Schema: `/components/schemas/StaticChunking/properties/static`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(deny_unknown_fields)]
+    #[json(new(max_tokens: i64))]
     pub struct StaticChunkingStatic {
         #[json("max_tokens", required)]
         pub max_tokens: i64,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl StaticChunkingStatic {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(max_tokens: i64) -> Self {
-        Self { max_tokens }
     }
 }
 
@@ -1163,23 +973,15 @@ impl Validate for StaticChunkingStatic {
 
 #[cfg(feature = "choices")]
 object::json! {
-    #[json(deny_unknown_fields)]
     /// Schema: `/components/schemas/StaticChunking`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(deny_unknown_fields)]
+    #[json(new(r#type: StaticChunkingType, r#static: StaticChunkingStatic))]
     pub struct StaticChunking {
         #[json("type", required)]
         pub r#type: StaticChunkingType,
         #[json("static", required)]
         pub r#static: StaticChunkingStatic,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl StaticChunking {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: StaticChunkingType, r#static: StaticChunkingStatic) -> Self {
-        Self { r#type, r#static }
     }
 }
 
@@ -1450,17 +1252,8 @@ object::json! {
     /// Schema: `/components/schemas/BlockAction/properties/metadata`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct BlockActionMetadata {
-        #[json("reason", optional_not_null)]
+        #[json("reason", optional_not_null, with_reason: text)]
         pub reason: Option<String>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl BlockActionMetadata {
-    /// Sets `reason`.
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
     }
 }
 
@@ -1473,29 +1266,12 @@ impl Validate for BlockActionMetadata {
 object::json! {
     /// Schema: `/components/schemas/BlockAction`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: i64))]
     pub struct BlockAction {
         #[json("type", required)]
         pub r#type: i64,
-        #[json("metadata", optional_not_null)]
+        #[json("metadata", optional_not_null, with_metadata: into(BlockActionMetadata))]
         pub metadata: Option<BlockActionMetadata>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl BlockAction {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: i64) -> Self {
-        Self { r#type, metadata: None }
-    }
-
-    /// Sets `metadata` (`None` unsets it).
-    pub fn with_metadata(
-        mut self,
-        metadata: impl Into<Option<BlockActionMetadata>>,
-    ) -> Self {
-        self.metadata = metadata.into();
-        self
     }
 }
 
@@ -1514,18 +1290,10 @@ impl Validate for BlockAction {
 object::json! {
     /// Schema: `/components/schemas/FlagAction/properties/metadata`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(channel: impl Into<String>))]
     pub struct FlagActionMetadata {
         #[json("channel", required)]
         pub channel: String,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl FlagActionMetadata {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(channel: impl Into<String>) -> Self {
-        Self { channel: channel.into() }
     }
 }
 
@@ -1538,20 +1306,12 @@ impl Validate for FlagActionMetadata {
 object::json! {
     /// Schema: `/components/schemas/FlagAction`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: i64, metadata: FlagActionMetadata))]
     pub struct FlagAction {
         #[json("type", required)]
         pub r#type: i64,
         #[json("metadata", required)]
         pub metadata: FlagActionMetadata,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl FlagAction {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: i64, metadata: FlagActionMetadata) -> Self {
-        Self { r#type, metadata }
     }
 }
 
@@ -1570,18 +1330,10 @@ impl Validate for FlagAction {
 object::json! {
     /// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>))]
     pub struct SparseFilesValue {
         #[json("name", required)]
         pub name: String,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl SparseFilesValue {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>) -> Self {
-        Self { name: name.into() }
     }
 }
 
@@ -1598,44 +1350,16 @@ object::json! {
     /// Schema: `/components/schemas/Sparse`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Sparse {
-        #[json("labels", optional_not_null)]
+        #[json("labels", optional_not_null, with_labels: into(Vec<Option<String>>))]
         pub labels: Option<Vec<Option<String>>>,
-        #[json("kinds", optional_not_null)]
+        #[json("kinds", optional_not_null, with_kinds: into(Vec<Option<NullableKind>>))]
         pub kinds: Option<Vec<Option<NullableKind>>>,
-        #[json("files", optional_not_null)]
+        #[json(
+            "files",
+            optional_not_null,
+            with_files: into(std::collections::BTreeMap<String, Option<SparseFilesValue>>)
+        )]
         pub files: Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Sparse {
-    /// Sets `labels` (`None` unsets it).
-    pub fn with_labels(
-        mut self,
-        labels: impl Into<Option<Vec<Option<String>>>>,
-    ) -> Self {
-        self.labels = labels.into();
-        self
-    }
-
-    /// Sets `kinds` (`None` unsets it).
-    pub fn with_kinds(
-        mut self,
-        kinds: impl Into<Option<Vec<Option<NullableKind>>>>,
-    ) -> Self {
-        self.kinds = kinds.into();
-        self
-    }
-
-    /// Sets `files` (`None` unsets it).
-    pub fn with_files(
-        mut self,
-        files: impl Into<
-            Option<std::collections::BTreeMap<String, Option<SparseFilesValue>>>,
-        >,
-    ) -> Self {
-        self.files = files.into();
-        self
     }
 }
 
@@ -1739,17 +1463,8 @@ object::json! {
     /// Schema: `/components/schemas/Rename`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Rename {
-        #[json("name", optional_not_null)]
+        #[json("name", optional_not_null, with_name: text)]
         pub name: Option<String>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl Rename {
-    /// Sets `name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
     }
 }
 
@@ -1763,25 +1478,10 @@ object::json! {
     /// Schema: `/components/schemas/RenameWithIcon`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct RenameWithIcon {
-        #[json("name", optional_not_null)]
+        #[json("name", optional_not_null, with_name: text)]
         pub name: Option<String>,
-        #[json("icon", optional_not_null)]
+        #[json("icon", optional_not_null, with_icon: text)]
         pub icon: Option<String>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl RenameWithIcon {
-    /// Sets `name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-
-    /// Sets `icon`.
-    pub fn with_icon(mut self, icon: impl Into<String>) -> Self {
-        self.icon = Some(icon.into());
-        self
     }
 }
 
@@ -1809,18 +1509,10 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/HostedToolChoice`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: HostedToolChoiceType))]
     pub struct HostedToolChoice {
         #[json("type", required)]
         pub r#type: HostedToolChoiceType,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl HostedToolChoice {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: HostedToolChoiceType) -> Self {
-        Self { r#type }
     }
 }
 
@@ -1839,20 +1531,12 @@ pub type FunctionChoiceType = FunctionCallType;
 object::json! {
     /// Schema: `/components/schemas/FunctionChoice`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: FunctionChoiceType, name: impl Into<String>))]
     pub struct FunctionChoice {
         #[json("type", required)]
         pub r#type: FunctionChoiceType,
         #[json("name", required)]
         pub name: String,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl FunctionChoice {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: FunctionChoiceType, name: impl Into<String>) -> Self {
-        Self { r#type, name: name.into() }
     }
 }
 
@@ -1957,26 +1641,12 @@ impl Validate for Animal {
 object::json! {
     /// Schema: `/components/schemas/Bird`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(wings: i64))]
     pub struct Bird {
-        #[json("kind", optional_not_null)]
+        #[json("kind", optional_not_null, with_kind: text)]
         pub kind: Option<String>,
         #[json("wings", required)]
         pub wings: i64,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Bird {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(wings: i64) -> Self {
-        Self { kind: None, wings }
-    }
-
-    /// Sets `kind`.
-    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
-        self.kind = Some(kind.into());
-        self
     }
 }
 
@@ -1989,26 +1659,12 @@ impl Validate for Bird {
 object::json! {
     /// Schema: `/components/schemas/Fish`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(fins: i64))]
     pub struct Fish {
-        #[json("kind", optional_not_null)]
+        #[json("kind", optional_not_null, with_kind: text)]
         pub kind: Option<String>,
         #[json("fins", required)]
         pub fins: i64,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Fish {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(fins: i64) -> Self {
-        Self { kind: None, fins }
-    }
-
-    /// Sets `kind`.
-    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
-        self.kind = Some(kind.into());
-        self
     }
 }
 
@@ -2025,29 +1681,12 @@ pub type Digits = String;
 object::json! {
     /// Schema: `/components/schemas/FormEntry`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>))]
     pub struct FormEntry {
         #[json("name", required)]
         pub name: String,
-        #[json("count", optional_not_null)]
+        #[json("count", optional_not_null, with_count: into(i64))]
         pub count: Option<i64>,
-    }
-}
-
-#[cfg(feature = "forms")]
-impl FormEntry {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            count: None,
-        }
-    }
-
-    /// Sets `count` (`None` unsets it).
-    pub fn with_count(mut self, count: impl Into<Option<i64>>) -> Self {
-        self.count = count.into();
-        self
     }
 }
 
@@ -2323,42 +1962,17 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Cake`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(kind: CakeKind, calories: f64))]
     pub struct Cake {
         #[json("kind", required)]
         pub kind: CakeKind,
         #[json("calories", required)]
         pub calories: f64,
-        #[json("vegan", optional_not_null)]
+        #[json("vegan", optional_not_null, with_vegan: into(bool))]
         pub vegan: Option<bool>,
         /// A `float` (f32), written with its own digits (`1.1`), not an f64's.
-        #[json("weight", optional_not_null)]
+        #[json("weight", optional_not_null, with_weight: into(f32))]
         pub weight: Option<f32>,
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Cake {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(kind: CakeKind, calories: f64) -> Self {
-        Self {
-            kind,
-            calories,
-            vegan: None,
-            weight: None,
-        }
-    }
-
-    /// Sets `vegan` (`None` unsets it).
-    pub fn with_vegan(mut self, vegan: impl Into<Option<bool>>) -> Self {
-        self.vegan = vegan.into();
-        self
-    }
-
-    /// Sets `weight` (`None` unsets it).
-    pub fn with_weight(mut self, weight: impl Into<Option<f32>>) -> Self {
-        self.weight = weight.into();
-        self
     }
 }
 
@@ -2389,28 +2003,14 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Tea`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(kind: TeaKind, cups: i64))]
     pub struct Tea {
         #[json("kind", required)]
         pub kind: TeaKind,
         #[json("cups", required)]
         pub cups: i64,
-        #[json("sugar", optional_nullable)]
+        #[json("sugar", optional_nullable, with_sugar: nullable(i64))]
         pub sugar: Option<Option<i64>>,
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl Tea {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(kind: TeaKind, cups: i64) -> Self {
-        Self { kind, cups, sugar: None }
-    }
-
-    /// Sets `sugar`; `None` sends `null`.
-    pub fn with_sugar(mut self, sugar: Option<i64>) -> Self {
-        self.sugar = Some(sugar);
-        self
     }
 }
 
@@ -2430,17 +2030,8 @@ object::json! {
     /// Schema: `/components/schemas/Named/properties/inner/properties/deep`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct NamedInnerDeep {
-        #[json("value", optional_not_null)]
+        #[json("value", optional_not_null, with_value: text)]
         pub value: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl NamedInnerDeep {
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
-        self
     }
 }
 
@@ -2460,17 +2051,8 @@ object::json! {
     /// Schema: `/components/schemas/Named/properties/inner`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct NamedInner {
-        #[json("deep", optional_not_null)]
+        #[json("deep", optional_not_null, with_deep: into(NamedInnerDeep))]
         pub deep: Option<NamedInnerDeep>,
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl NamedInner {
-    /// Sets `deep` (`None` unsets it).
-    pub fn with_deep(mut self, deep: impl Into<Option<NamedInnerDeep>>) -> Self {
-        self.deep = deep.into();
-        self
     }
 }
 
@@ -2489,17 +2071,8 @@ object::json! {
     /// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct NamedLabelsValue {
-        #[json("text", optional_not_null)]
+        #[json("text", optional_not_null, with_text: text)]
         pub text: Option<String>,
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl NamedLabelsValue {
-    /// Sets `text`.
-    pub fn with_text(mut self, text: impl Into<String>) -> Self {
-        self.text = Some(text.into());
-        self
     }
 }
 
@@ -2513,44 +2086,18 @@ object::json! {
     /// Schema: `/components/schemas/Named`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Named {
-        #[json("mirror", optional_not_null)]
+        #[json("mirror", optional_not_null, with_mirror: text)]
         pub mirror: Option<String>,
-        #[json("inner", optional_not_null)]
+        #[json("inner", optional_not_null, with_inner: into(NamedInner))]
         pub inner: Option<NamedInner>,
-        #[json("tags", optional_not_null)]
+        #[json("tags", optional_not_null, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
-        #[json("labels", optional_not_null)]
+        #[json(
+            "labels",
+            optional_not_null,
+            with_labels: into(std::collections::BTreeMap<String, NamedLabelsValue>)
+        )]
         pub labels: Option<std::collections::BTreeMap<String, NamedLabelsValue>>,
-    }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl Named {
-    /// Sets `mirror`.
-    pub fn with_mirror(mut self, mirror: impl Into<String>) -> Self {
-        self.mirror = Some(mirror.into());
-        self
-    }
-
-    /// Sets `inner` (`None` unsets it).
-    pub fn with_inner(mut self, inner: impl Into<Option<NamedInner>>) -> Self {
-        self.inner = inner.into();
-        self
-    }
-
-    /// Sets `tags` (`None` unsets it).
-    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
-        self.tags = tags.into();
-        self
-    }
-
-    /// Sets `labels` (`None` unsets it).
-    pub fn with_labels(
-        mut self,
-        labels: impl Into<Option<std::collections::BTreeMap<String, NamedLabelsValue>>>,
-    ) -> Self {
-        self.labels = labels.into();
-        self
     }
 }
 
@@ -2604,32 +2151,8 @@ object::json! {
     /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct GetTreesIdClientErrorBody {
-        #[json("reason", optional_not_null)]
+        #[json("reason", optional_not_null, with_reason: text)]
         pub reason: Option<String>,
-    }
-}
-
-#[cfg(
-    any(
-        feature = "blobs",
-        feature = "choices",
-        feature = "dishes",
-        feature = "filters",
-        feature = "forms",
-        feature = "labels",
-        feature = "raw-notes",
-        feature = "tagged",
-        feature = "things",
-        feature = "trees",
-        feature = "uploads",
-        feature = "videos"
-    )
-)]
-impl GetTreesIdClientErrorBody {
-    /// Sets `reason`.
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
     }
 }
 
@@ -2657,29 +2180,12 @@ impl Validate for GetTreesIdClientErrorBody {
 object::json! {
     /// Schema: `/paths/~1videos/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(prompt: impl Into<String>))]
     pub struct CreateVideoBody {
         #[json("prompt", required)]
         pub prompt: String,
-        #[json("seconds", optional_not_null)]
+        #[json("seconds", optional_not_null, with_seconds: into(i64))]
         pub seconds: Option<i64>,
-    }
-}
-
-#[cfg(feature = "videos")]
-impl CreateVideoBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(prompt: impl Into<String>) -> Self {
-        Self {
-            prompt: prompt.into(),
-            seconds: None,
-        }
-    }
-
-    /// Sets `seconds` (`None` unsets it).
-    pub fn with_seconds(mut self, seconds: impl Into<Option<i64>>) -> Self {
-        self.seconds = seconds.into();
-        self
     }
 }
 
@@ -2719,32 +2225,14 @@ enums::string! {
 object::json! {
     /// Schema: `/paths/~1videos/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(prompt: impl Into<String>, reference: impl Into<String>))]
     pub struct CreateVideoMultipart {
         #[json("prompt", required)]
         pub prompt: String,
         #[json("reference", required)]
         pub reference: String,
-        #[json("style", optional_nullable)]
+        #[json("style", optional_nullable, with_style: nullable(CreateVideoMultipartStyle))]
         pub style: Option<Option<CreateVideoMultipartStyle>>,
-    }
-}
-
-#[cfg(feature = "videos")]
-impl CreateVideoMultipart {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(prompt: impl Into<String>, reference: impl Into<String>) -> Self {
-        Self {
-            prompt: prompt.into(),
-            reference: reference.into(),
-            style: None,
-        }
-    }
-
-    /// Sets `style`; `None` sends `null`.
-    pub fn with_style(mut self, style: Option<CreateVideoMultipartStyle>) -> Self {
-        self.style = Some(style);
-        self
     }
 }
 
@@ -2764,17 +2252,8 @@ object::json! {
     /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta/properties/origin`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct UploadBodyMetaOrigin {
-        #[json("city", optional_not_null)]
+        #[json("city", optional_not_null, with_city: text)]
         pub city: Option<String>,
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl UploadBodyMetaOrigin {
-    /// Sets `city`.
-    pub fn with_city(mut self, city: impl Into<String>) -> Self {
-        self.city = Some(city.into());
-        self
     }
 }
 
@@ -2788,41 +2267,14 @@ object::json! {
     /// Schema:
     /// `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(author: impl Into<String>))]
     pub struct UploadBodyMeta {
         #[json("author", required)]
         pub author: String,
-        #[json("pages", optional_not_null)]
+        #[json("pages", optional_not_null, with_pages: into(i64))]
         pub pages: Option<i64>,
-        #[json("origin", optional_not_null)]
+        #[json("origin", optional_not_null, with_origin: into(UploadBodyMetaOrigin))]
         pub origin: Option<UploadBodyMetaOrigin>,
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl UploadBodyMeta {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(author: impl Into<String>) -> Self {
-        Self {
-            author: author.into(),
-            pages: None,
-            origin: None,
-        }
-    }
-
-    /// Sets `pages` (`None` unsets it).
-    pub fn with_pages(mut self, pages: impl Into<Option<i64>>) -> Self {
-        self.pages = pages.into();
-        self
-    }
-
-    /// Sets `origin` (`None` unsets it).
-    pub fn with_origin(
-        mut self,
-        origin: impl Into<Option<UploadBodyMetaOrigin>>,
-    ) -> Self {
-        self.origin = origin.into();
-        self
     }
 }
 
@@ -2835,50 +2287,18 @@ impl Validate for UploadBodyMeta {
 object::json! {
     /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(title: impl Into<String>, file: impl Into<String>))]
     pub struct UploadBody {
         #[json("title", required)]
         pub title: String,
-        #[json("copies", optional_not_null)]
+        #[json("copies", optional_not_null, with_copies: into(i64))]
         pub copies: Option<i64>,
-        #[json("tags", optional_not_null)]
+        #[json("tags", optional_not_null, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
-        #[json("meta", optional_not_null)]
+        #[json("meta", optional_not_null, with_meta: into(UploadBodyMeta))]
         pub meta: Option<UploadBodyMeta>,
         #[json("file", required)]
         pub file: String,
-    }
-}
-
-#[cfg(feature = "uploads")]
-impl UploadBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(title: impl Into<String>, file: impl Into<String>) -> Self {
-        Self {
-            title: title.into(),
-            copies: None,
-            tags: None,
-            meta: None,
-            file: file.into(),
-        }
-    }
-
-    /// Sets `copies` (`None` unsets it).
-    pub fn with_copies(mut self, copies: impl Into<Option<i64>>) -> Self {
-        self.copies = copies.into();
-        self
-    }
-
-    /// Sets `tags` (`None` unsets it).
-    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
-        self.tags = tags.into();
-        self
-    }
-
-    /// Sets `meta` (`None` unsets it).
-    pub fn with_meta(mut self, meta: impl Into<Option<UploadBodyMeta>>) -> Self {
-        self.meta = meta.into();
-        self
     }
 }
 
@@ -2994,73 +2414,22 @@ object::json! {
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct GetThingsOkBody {
         /// A schema whose name collides with the generated client type.
-        #[json("client", optional_not_null)]
+        #[json("client", optional_not_null, with_client: into(Client))]
         pub client: Option<Client>,
-        #[json("patch", optional_not_null)]
+        #[json("patch", optional_not_null, with_patch: into(Patch))]
         pub patch: Option<Patch>,
-        #[json("level", optional_not_null)]
+        #[json("level", optional_not_null, with_level: into(Level))]
         pub level: Option<Level>,
-        #[json("odd", optional_not_null)]
+        #[json("odd", optional_not_null, with_odd: into(Odd))]
         pub odd: Option<Odd>,
-        #[json("shape", optional_not_null)]
+        #[json("shape", optional_not_null, with_shape: into(Shape))]
         pub shape: Option<Shape>,
-        #[json("any", optional_not_null)]
+        #[json("any", optional_not_null, with_any: into(AnyThing))]
         pub any: Option<AnyThing>,
-        #[json("free", optional_not_null)]
+        #[json("free", optional_not_null, with_free: into(FreeForm))]
         pub free: Option<FreeForm>,
-        #[json("named", optional_not_null)]
+        #[json("named", optional_not_null, with_named: into(Named))]
         pub named: Option<Named>,
-    }
-}
-
-#[cfg(feature = "things")]
-impl GetThingsOkBody {
-    /// Sets `client` (`None` unsets it).
-    pub fn with_client(mut self, client: impl Into<Option<Client>>) -> Self {
-        self.client = client.into();
-        self
-    }
-
-    /// Sets `patch` (`None` unsets it).
-    pub fn with_patch(mut self, patch: impl Into<Option<Patch>>) -> Self {
-        self.patch = patch.into();
-        self
-    }
-
-    /// Sets `level` (`None` unsets it).
-    pub fn with_level(mut self, level: impl Into<Option<Level>>) -> Self {
-        self.level = level.into();
-        self
-    }
-
-    /// Sets `odd` (`None` unsets it).
-    pub fn with_odd(mut self, odd: impl Into<Option<Odd>>) -> Self {
-        self.odd = odd.into();
-        self
-    }
-
-    /// Sets `shape` (`None` unsets it).
-    pub fn with_shape(mut self, shape: impl Into<Option<Shape>>) -> Self {
-        self.shape = shape.into();
-        self
-    }
-
-    /// Sets `any` (`None` unsets it).
-    pub fn with_any(mut self, any: impl Into<Option<AnyThing>>) -> Self {
-        self.any = any.into();
-        self
-    }
-
-    /// Sets `free` (`None` unsets it).
-    pub fn with_free(mut self, free: impl Into<Option<FreeForm>>) -> Self {
-        self.free = free.into();
-        self
-    }
-
-    /// Sets `named` (`None` unsets it).
-    pub fn with_named(mut self, named: impl Into<Option<Named>>) -> Self {
-        self.named = named.into();
-        self
     }
 }
 
@@ -3083,49 +2452,16 @@ object::json! {
     /// Schema: `/paths/~1filters/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct EchoFiltersOkBody {
-        #[json("q", optional_not_null)]
+        #[json("q", optional_not_null, with_q: text)]
         pub q: Option<String>,
-        #[json("metadata", optional_nullable)]
+        #[json("metadata", optional_nullable, with_metadata: nullable(Metadata))]
         pub metadata: Option<Option<Metadata>>,
-        #[json("page", optional_not_null)]
+        #[json("page", optional_not_null, with_page: into(Page))]
         pub page: Option<Page>,
-        #[json("point", optional_not_null)]
+        #[json("point", optional_not_null, with_point: into(Point))]
         pub point: Option<Point>,
-        #[json("range", optional_not_null)]
+        #[json("range", optional_not_null, with_range: into(Range))]
         pub range: Option<Range>,
-    }
-}
-
-#[cfg(feature = "filters")]
-impl EchoFiltersOkBody {
-    /// Sets `q`.
-    pub fn with_q(mut self, q: impl Into<String>) -> Self {
-        self.q = Some(q.into());
-        self
-    }
-
-    /// Sets `metadata`; `None` sends `null`.
-    pub fn with_metadata(mut self, metadata: Option<Metadata>) -> Self {
-        self.metadata = Some(metadata);
-        self
-    }
-
-    /// Sets `page` (`None` unsets it).
-    pub fn with_page(mut self, page: impl Into<Option<Page>>) -> Self {
-        self.page = page.into();
-        self
-    }
-
-    /// Sets `point` (`None` unsets it).
-    pub fn with_point(mut self, point: impl Into<Option<Point>>) -> Self {
-        self.point = point.into();
-        self
-    }
-
-    /// Sets `range` (`None` unsets it).
-    pub fn with_range(mut self, range: impl Into<Option<Range>>) -> Self {
-        self.range = range.into();
-        self
     }
 }
 
@@ -3150,6 +2486,7 @@ impl Validate for EchoFiltersOkBody {
 object::json! {
     /// Schema: `/paths/~1choices/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(chunking: Chunking, tool_choice: ToolChoice))]
     pub struct EchoChoicesBody {
         /// No discriminator, but each variant pins `type` to its own value (openai's chunking
         /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
@@ -3160,59 +2497,19 @@ object::json! {
         /// the objects are tagged by `type`, the string read as itself.
         #[json("tool_choice", required)]
         pub tool_choice: ToolChoice,
-        #[json("actions", optional_not_null)]
+        #[json("actions", optional_not_null, with_actions: into(Vec<Action>))]
         pub actions: Option<Vec<Action>>,
         /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
         /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
-        #[json("sparse", optional_not_null)]
+        #[json("sparse", optional_not_null, with_sparse: into(Sparse))]
         pub sparse: Option<Sparse>,
-        #[json("net", optional_not_null)]
+        #[json("net", optional_not_null, with_net: into(Net))]
         pub net: Option<Net>,
         /// Two kinds of update without a tag, the first naming fewer members (discord's channel
         /// update): an object with the second's members is read as the second, not cut down to
         /// the first (which would drop `icon`). `anyOf`: such an object fits both.
-        #[json("update", optional_not_null)]
+        #[json("update", optional_not_null, with_update: into(ChannelUpdate))]
         pub update: Option<ChannelUpdate>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl EchoChoicesBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
-        Self {
-            chunking,
-            tool_choice,
-            actions: None,
-            sparse: None,
-            net: None,
-            update: None,
-        }
-    }
-
-    /// Sets `actions` (`None` unsets it).
-    pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
-        self.actions = actions.into();
-        self
-    }
-
-    /// Sets `sparse` (`None` unsets it).
-    pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
-        self.sparse = sparse.into();
-        self
-    }
-
-    /// Sets `net` (`None` unsets it).
-    pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
-        self.net = net.into();
-        self
-    }
-
-    /// Sets `update` (`None` unsets it).
-    pub fn with_update(mut self, update: impl Into<Option<ChannelUpdate>>) -> Self {
-        self.update = update.into();
-        self
     }
 }
 
@@ -3243,6 +2540,7 @@ impl Validate for EchoChoicesBody {
 object::json! {
     /// Schema: `/paths/~1choices/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(chunking: Chunking, tool_choice: ToolChoice))]
     pub struct EchoChoicesOkBody {
         /// No discriminator, but each variant pins `type` to its own value (openai's chunking
         /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
@@ -3253,59 +2551,19 @@ object::json! {
         /// the objects are tagged by `type`, the string read as itself.
         #[json("tool_choice", required)]
         pub tool_choice: ToolChoice,
-        #[json("actions", optional_not_null)]
+        #[json("actions", optional_not_null, with_actions: into(Vec<Action>))]
         pub actions: Option<Vec<Action>>,
         /// Items and map values that may be `null` (api.github.com's gist `files`, whose values
         /// may be `null`, and code-scanning `classifications`, items of a nullable enum).
-        #[json("sparse", optional_not_null)]
+        #[json("sparse", optional_not_null, with_sparse: into(Sparse))]
         pub sparse: Option<Sparse>,
-        #[json("net", optional_not_null)]
+        #[json("net", optional_not_null, with_net: into(Net))]
         pub net: Option<Net>,
         /// Two kinds of update without a tag, the first naming fewer members (discord's channel
         /// update): an object with the second's members is read as the second, not cut down to
         /// the first (which would drop `icon`). `anyOf`: such an object fits both.
-        #[json("update", optional_not_null)]
+        #[json("update", optional_not_null, with_update: into(ChannelUpdate))]
         pub update: Option<ChannelUpdate>,
-    }
-}
-
-#[cfg(feature = "choices")]
-impl EchoChoicesOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(chunking: Chunking, tool_choice: ToolChoice) -> Self {
-        Self {
-            chunking,
-            tool_choice,
-            actions: None,
-            sparse: None,
-            net: None,
-            update: None,
-        }
-    }
-
-    /// Sets `actions` (`None` unsets it).
-    pub fn with_actions(mut self, actions: impl Into<Option<Vec<Action>>>) -> Self {
-        self.actions = actions.into();
-        self
-    }
-
-    /// Sets `sparse` (`None` unsets it).
-    pub fn with_sparse(mut self, sparse: impl Into<Option<Sparse>>) -> Self {
-        self.sparse = sparse.into();
-        self
-    }
-
-    /// Sets `net` (`None` unsets it).
-    pub fn with_net(mut self, net: impl Into<Option<Net>>) -> Self {
-        self.net = net.into();
-        self
-    }
-
-    /// Sets `update` (`None` unsets it).
-    pub fn with_update(mut self, update: impl Into<Option<ChannelUpdate>>) -> Self {
-        self.update = update.into();
-        self
     }
 }
 
@@ -3337,57 +2595,18 @@ object::json! {
     /// Schema: `/paths/~1labels~1{names}/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct EchoLabelsOkBody {
-        #[json("names", optional_not_null)]
+        #[json("names", optional_not_null, with_names: into(Vec<String>))]
         pub names: Option<Vec<String>>,
-        #[json("csv", optional_not_null)]
+        #[json("csv", optional_not_null, with_csv: into(Vec<String>))]
         pub csv: Option<Vec<String>>,
-        #[json("pipes", optional_not_null)]
+        #[json("pipes", optional_not_null, with_pipes: into(Vec<String>))]
         pub pipes: Option<Vec<String>>,
-        #[json("spaced", optional_not_null)]
+        #[json("spaced", optional_not_null, with_spaced: into(Vec<i64>))]
         pub spaced: Option<Vec<i64>>,
-        #[json("jar", optional_not_null)]
+        #[json("jar", optional_not_null, with_jar: into(Vec<String>))]
         pub jar: Option<Vec<String>>,
-        #[json("crumbs", optional_not_null)]
+        #[json("crumbs", optional_not_null, with_crumbs: into(Vec<String>))]
         pub crumbs: Option<Vec<String>>,
-    }
-}
-
-#[cfg(feature = "labels")]
-impl EchoLabelsOkBody {
-    /// Sets `names` (`None` unsets it).
-    pub fn with_names(mut self, names: impl Into<Option<Vec<String>>>) -> Self {
-        self.names = names.into();
-        self
-    }
-
-    /// Sets `csv` (`None` unsets it).
-    pub fn with_csv(mut self, csv: impl Into<Option<Vec<String>>>) -> Self {
-        self.csv = csv.into();
-        self
-    }
-
-    /// Sets `pipes` (`None` unsets it).
-    pub fn with_pipes(mut self, pipes: impl Into<Option<Vec<String>>>) -> Self {
-        self.pipes = pipes.into();
-        self
-    }
-
-    /// Sets `spaced` (`None` unsets it).
-    pub fn with_spaced(mut self, spaced: impl Into<Option<Vec<i64>>>) -> Self {
-        self.spaced = spaced.into();
-        self
-    }
-
-    /// Sets `jar` (`None` unsets it).
-    pub fn with_jar(mut self, jar: impl Into<Option<Vec<String>>>) -> Self {
-        self.jar = jar.into();
-        self
-    }
-
-    /// Sets `crumbs` (`None` unsets it).
-    pub fn with_crumbs(mut self, crumbs: impl Into<Option<Vec<String>>>) -> Self {
-        self.crumbs = crumbs.into();
-        self
     }
 }
 

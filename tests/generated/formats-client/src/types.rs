@@ -14,6 +14,7 @@ use crate::runtime::object;
 object::json! {
     /// Schema: `/components/schemas/Event`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(id: uuid::Uuid, at: jiff::Timestamp, day: jiff::civil::Date))]
     pub struct Event {
         #[json("id", required)]
         pub id: uuid::Uuid,
@@ -21,115 +22,31 @@ object::json! {
         pub at: jiff::Timestamp,
         #[json("day", required)]
         pub day: jiff::civil::Date,
-        #[json("ends", optional_nullable)]
+        #[json("ends", optional_nullable, with_ends: nullable(jiff::Timestamp))]
         pub ends: Option<Option<jiff::Timestamp>>,
-        #[json("v4", optional)]
+        #[json("v4", optional, with_v4: into(std::net::Ipv4Addr))]
         pub v4: Option<std::net::Ipv4Addr>,
-        #[json("v6", optional)]
+        #[json("v6", optional, with_v6: into(std::net::Ipv6Addr))]
         pub v6: Option<std::net::Ipv6Addr>,
-        #[json("related", optional)]
+        #[json("related", optional, with_related: into(Vec<uuid::Uuid>))]
         pub related: Option<Vec<uuid::Uuid>>,
-        #[json("holidays", optional)]
+        #[json(
+            "holidays",
+            optional,
+            with_holidays: into(std::collections::BTreeMap<String, jiff::civil::Date>)
+        )]
         pub holidays: Option<std::collections::BTreeMap<String, jiff::civil::Date>>,
         /// Length and pattern beside a format are the UUID parser's to decide.
-        #[json("code", optional)]
+        #[json("code", optional, with_code: into(uuid::Uuid))]
         pub code: Option<uuid::Uuid>,
-        #[json("homepage", optional)]
+        #[json("homepage", optional, with_homepage: text)]
         pub homepage: Option<String>,
-        #[json("contact", optional)]
+        #[json("contact", optional, with_contact: text)]
         pub contact: Option<String>,
-        #[json("host", optional)]
+        #[json("host", optional, with_host: text)]
         pub host: Option<String>,
-        #[json("link", optional)]
+        #[json("link", optional, with_link: text)]
         pub link: Option<String>,
-    }
-}
-
-#[cfg(feature = "events")]
-impl Event {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(id: uuid::Uuid, at: jiff::Timestamp, day: jiff::civil::Date) -> Self {
-        Self {
-            id,
-            at,
-            day,
-            ends: None,
-            v4: None,
-            v6: None,
-            related: None,
-            holidays: None,
-            code: None,
-            homepage: None,
-            contact: None,
-            host: None,
-            link: None,
-        }
-    }
-
-    /// Sets `ends`; `None` sends `null`.
-    pub fn with_ends(mut self, ends: Option<jiff::Timestamp>) -> Self {
-        self.ends = Some(ends);
-        self
-    }
-
-    /// Sets `v4` (`None` unsets it).
-    pub fn with_v4(mut self, v4: impl Into<Option<std::net::Ipv4Addr>>) -> Self {
-        self.v4 = v4.into();
-        self
-    }
-
-    /// Sets `v6` (`None` unsets it).
-    pub fn with_v6(mut self, v6: impl Into<Option<std::net::Ipv6Addr>>) -> Self {
-        self.v6 = v6.into();
-        self
-    }
-
-    /// Sets `related` (`None` unsets it).
-    pub fn with_related(mut self, related: impl Into<Option<Vec<uuid::Uuid>>>) -> Self {
-        self.related = related.into();
-        self
-    }
-
-    /// Sets `holidays` (`None` unsets it).
-    pub fn with_holidays(
-        mut self,
-        holidays: impl Into<
-            Option<std::collections::BTreeMap<String, jiff::civil::Date>>,
-        >,
-    ) -> Self {
-        self.holidays = holidays.into();
-        self
-    }
-
-    /// Sets `code` (`None` unsets it).
-    pub fn with_code(mut self, code: impl Into<Option<uuid::Uuid>>) -> Self {
-        self.code = code.into();
-        self
-    }
-
-    /// Sets `homepage`.
-    pub fn with_homepage(mut self, homepage: impl Into<String>) -> Self {
-        self.homepage = Some(homepage.into());
-        self
-    }
-
-    /// Sets `contact`.
-    pub fn with_contact(mut self, contact: impl Into<String>) -> Self {
-        self.contact = Some(contact.into());
-        self
-    }
-
-    /// Sets `host`.
-    pub fn with_host(mut self, host: impl Into<String>) -> Self {
-        self.host = Some(host.into());
-        self
-    }
-
-    /// Sets `link`.
-    pub fn with_link(mut self, link: impl Into<String>) -> Self {
-        self.link = Some(link.into());
-        self
     }
 }
 
@@ -137,77 +54,24 @@ impl Event {
 object::json! {
     /// Schema: `/components/schemas/Amounts`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(price: crate::runtime::decimal::Decimal))]
     pub struct Amounts {
         #[json("price", required)]
         pub price: crate::runtime::decimal::Decimal,
-        #[json("big", optional)]
+        #[json("big", optional, with_big: into(crate::runtime::decimal::Decimal))]
         pub big: Option<crate::runtime::decimal::Decimal>,
-        #[json("tier", optional)]
+        #[json("tier", optional, with_tier: into(crate::runtime::decimal::Decimal))]
         pub tier: Option<crate::runtime::decimal::Decimal>,
-        #[json("parts", optional)]
+        #[json("parts", optional, with_parts: into(Vec<crate::runtime::decimal::Decimal>))]
         pub parts: Option<Vec<crate::runtime::decimal::Decimal>>,
-        #[json("text", optional)]
+        #[json("text", optional, with_text: text)]
         pub text: Option<String>,
-        #[json("echoed", optional)]
+        #[json(
+            "echoed",
+            optional,
+            with_echoed: into(Vec<Option<crate::runtime::decimal::Decimal>>)
+        )]
         pub echoed: Option<Vec<Option<crate::runtime::decimal::Decimal>>>,
-    }
-}
-
-#[cfg(feature = "amounts")]
-impl Amounts {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(price: crate::runtime::decimal::Decimal) -> Self {
-        Self {
-            price,
-            big: None,
-            tier: None,
-            parts: None,
-            text: None,
-            echoed: None,
-        }
-    }
-
-    /// Sets `big` (`None` unsets it).
-    pub fn with_big(
-        mut self,
-        big: impl Into<Option<crate::runtime::decimal::Decimal>>,
-    ) -> Self {
-        self.big = big.into();
-        self
-    }
-
-    /// Sets `tier` (`None` unsets it).
-    pub fn with_tier(
-        mut self,
-        tier: impl Into<Option<crate::runtime::decimal::Decimal>>,
-    ) -> Self {
-        self.tier = tier.into();
-        self
-    }
-
-    /// Sets `parts` (`None` unsets it).
-    pub fn with_parts(
-        mut self,
-        parts: impl Into<Option<Vec<crate::runtime::decimal::Decimal>>>,
-    ) -> Self {
-        self.parts = parts.into();
-        self
-    }
-
-    /// Sets `text`.
-    pub fn with_text(mut self, text: impl Into<String>) -> Self {
-        self.text = Some(text.into());
-        self
-    }
-
-    /// Sets `echoed` (`None` unsets it).
-    pub fn with_echoed(
-        mut self,
-        echoed: impl Into<Option<Vec<Option<crate::runtime::decimal::Decimal>>>>,
-    ) -> Self {
-        self.echoed = echoed.into();
-        self
     }
 }
 
@@ -215,23 +79,16 @@ impl Amounts {
 object::json! {
     /// Schema: `/components/schemas/HeldAmount`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(price: crate::runtime::decimal::Decimal))]
     pub struct HeldAmount {
         #[json("price", required)]
         pub price: crate::runtime::decimal::Decimal,
     }
 }
-
-#[cfg(feature = "amounts")]
-impl HeldAmount {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(price: crate::runtime::decimal::Decimal) -> Self {
-        Self { price }
-    }
-}
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -239,21 +96,5 @@ object::json! {
         pub message: String,
         #[json("status", required)]
         pub status: i32,
-    }
-}
-
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i32,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }

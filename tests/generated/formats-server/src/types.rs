@@ -17,6 +17,7 @@ use crate::runtime::validate::Violations;
 object::json! {
     /// Schema: `/components/schemas/Event`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(id: uuid::Uuid, at: jiff::Timestamp, day: jiff::civil::Date))]
     pub struct Event {
         #[json("id", required, exact(UUID))]
         pub id: uuid::Uuid,
@@ -24,115 +25,31 @@ object::json! {
         pub at: jiff::Timestamp,
         #[json("day", required, exact(DATE))]
         pub day: jiff::civil::Date,
-        #[json("ends", optional_nullable)]
+        #[json("ends", optional_nullable, with_ends: nullable(jiff::Timestamp))]
         pub ends: Option<Option<jiff::Timestamp>>,
-        #[json("v4", optional_not_null)]
+        #[json("v4", optional_not_null, with_v4: into(std::net::Ipv4Addr))]
         pub v4: Option<std::net::Ipv4Addr>,
-        #[json("v6", optional_not_null)]
+        #[json("v6", optional_not_null, with_v6: into(std::net::Ipv6Addr))]
         pub v6: Option<std::net::Ipv6Addr>,
-        #[json("related", optional_not_null)]
+        #[json("related", optional_not_null, with_related: into(Vec<uuid::Uuid>))]
         pub related: Option<Vec<uuid::Uuid>>,
-        #[json("holidays", optional_not_null)]
+        #[json(
+            "holidays",
+            optional_not_null,
+            with_holidays: into(std::collections::BTreeMap<String, jiff::civil::Date>)
+        )]
         pub holidays: Option<std::collections::BTreeMap<String, jiff::civil::Date>>,
         /// Length and pattern beside a format are the UUID parser's to decide.
-        #[json("code", optional_not_null, exact(UUID))]
+        #[json("code", optional_not_null, exact(UUID), with_code: into(uuid::Uuid))]
         pub code: Option<uuid::Uuid>,
-        #[json("homepage", optional_not_null)]
+        #[json("homepage", optional_not_null, with_homepage: text)]
         pub homepage: Option<String>,
-        #[json("contact", optional_not_null)]
+        #[json("contact", optional_not_null, with_contact: text)]
         pub contact: Option<String>,
-        #[json("host", optional_not_null)]
+        #[json("host", optional_not_null, with_host: text)]
         pub host: Option<String>,
-        #[json("link", optional_not_null)]
+        #[json("link", optional_not_null, with_link: text)]
         pub link: Option<String>,
-    }
-}
-
-#[cfg(feature = "events")]
-impl Event {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(id: uuid::Uuid, at: jiff::Timestamp, day: jiff::civil::Date) -> Self {
-        Self {
-            id,
-            at,
-            day,
-            ends: None,
-            v4: None,
-            v6: None,
-            related: None,
-            holidays: None,
-            code: None,
-            homepage: None,
-            contact: None,
-            host: None,
-            link: None,
-        }
-    }
-
-    /// Sets `ends`; `None` sends `null`.
-    pub fn with_ends(mut self, ends: Option<jiff::Timestamp>) -> Self {
-        self.ends = Some(ends);
-        self
-    }
-
-    /// Sets `v4` (`None` unsets it).
-    pub fn with_v4(mut self, v4: impl Into<Option<std::net::Ipv4Addr>>) -> Self {
-        self.v4 = v4.into();
-        self
-    }
-
-    /// Sets `v6` (`None` unsets it).
-    pub fn with_v6(mut self, v6: impl Into<Option<std::net::Ipv6Addr>>) -> Self {
-        self.v6 = v6.into();
-        self
-    }
-
-    /// Sets `related` (`None` unsets it).
-    pub fn with_related(mut self, related: impl Into<Option<Vec<uuid::Uuid>>>) -> Self {
-        self.related = related.into();
-        self
-    }
-
-    /// Sets `holidays` (`None` unsets it).
-    pub fn with_holidays(
-        mut self,
-        holidays: impl Into<
-            Option<std::collections::BTreeMap<String, jiff::civil::Date>>,
-        >,
-    ) -> Self {
-        self.holidays = holidays.into();
-        self
-    }
-
-    /// Sets `code` (`None` unsets it).
-    pub fn with_code(mut self, code: impl Into<Option<uuid::Uuid>>) -> Self {
-        self.code = code.into();
-        self
-    }
-
-    /// Sets `homepage`.
-    pub fn with_homepage(mut self, homepage: impl Into<String>) -> Self {
-        self.homepage = Some(homepage.into());
-        self
-    }
-
-    /// Sets `contact`.
-    pub fn with_contact(mut self, contact: impl Into<String>) -> Self {
-        self.contact = Some(contact.into());
-        self
-    }
-
-    /// Sets `host`.
-    pub fn with_host(mut self, host: impl Into<String>) -> Self {
-        self.host = Some(host.into());
-        self
-    }
-
-    /// Sets `link`.
-    pub fn with_link(mut self, link: impl Into<String>) -> Self {
-        self.link = Some(link.into());
-        self
     }
 }
 
@@ -162,77 +79,28 @@ impl Validate for Event {
 object::json! {
     /// Schema: `/components/schemas/Amounts`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(price: crate::runtime::decimal::Decimal))]
     pub struct Amounts {
         #[json("price", required)]
         pub price: crate::runtime::decimal::Decimal,
-        #[json("big", optional_not_null)]
+        #[json("big", optional_not_null, with_big: into(crate::runtime::decimal::Decimal))]
         pub big: Option<crate::runtime::decimal::Decimal>,
-        #[json("tier", optional_not_null)]
+        #[json("tier", optional_not_null, with_tier: into(crate::runtime::decimal::Decimal))]
         pub tier: Option<crate::runtime::decimal::Decimal>,
-        #[json("parts", optional_not_null)]
+        #[json(
+            "parts",
+            optional_not_null,
+            with_parts: into(Vec<crate::runtime::decimal::Decimal>)
+        )]
         pub parts: Option<Vec<crate::runtime::decimal::Decimal>>,
-        #[json("text", optional_not_null)]
+        #[json("text", optional_not_null, with_text: text)]
         pub text: Option<String>,
-        #[json("echoed", optional_not_null)]
+        #[json(
+            "echoed",
+            optional_not_null,
+            with_echoed: into(Vec<Option<crate::runtime::decimal::Decimal>>)
+        )]
         pub echoed: Option<Vec<Option<crate::runtime::decimal::Decimal>>>,
-    }
-}
-
-#[cfg(feature = "amounts")]
-impl Amounts {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(price: crate::runtime::decimal::Decimal) -> Self {
-        Self {
-            price,
-            big: None,
-            tier: None,
-            parts: None,
-            text: None,
-            echoed: None,
-        }
-    }
-
-    /// Sets `big` (`None` unsets it).
-    pub fn with_big(
-        mut self,
-        big: impl Into<Option<crate::runtime::decimal::Decimal>>,
-    ) -> Self {
-        self.big = big.into();
-        self
-    }
-
-    /// Sets `tier` (`None` unsets it).
-    pub fn with_tier(
-        mut self,
-        tier: impl Into<Option<crate::runtime::decimal::Decimal>>,
-    ) -> Self {
-        self.tier = tier.into();
-        self
-    }
-
-    /// Sets `parts` (`None` unsets it).
-    pub fn with_parts(
-        mut self,
-        parts: impl Into<Option<Vec<crate::runtime::decimal::Decimal>>>,
-    ) -> Self {
-        self.parts = parts.into();
-        self
-    }
-
-    /// Sets `text`.
-    pub fn with_text(mut self, text: impl Into<String>) -> Self {
-        self.text = Some(text.into());
-        self
-    }
-
-    /// Sets `echoed` (`None` unsets it).
-    pub fn with_echoed(
-        mut self,
-        echoed: impl Into<Option<Vec<Option<crate::runtime::decimal::Decimal>>>>,
-    ) -> Self {
-        self.echoed = echoed.into();
-        self
     }
 }
 
@@ -281,18 +149,10 @@ impl Validate for Amounts {
 object::json! {
     /// Schema: `/components/schemas/HeldAmount`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(price: crate::runtime::decimal::Decimal))]
     pub struct HeldAmount {
         #[json("price", required)]
         pub price: crate::runtime::decimal::Decimal,
-    }
-}
-
-#[cfg(feature = "amounts")]
-impl HeldAmount {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(price: crate::runtime::decimal::Decimal) -> Self {
-        Self { price }
     }
 }
 
@@ -303,6 +163,7 @@ impl Validate for HeldAmount {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -310,22 +171,6 @@ object::json! {
         pub message: String,
         #[json("status", required)]
         pub status: i32,
-    }
-}
-
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i32,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }
 

@@ -40,32 +40,14 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Address`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(street: impl Into<String>, city: impl Into<String>))]
     pub struct Address {
         #[json("street", required)]
         pub street: String,
         #[json("city", required)]
         pub city: String,
-        #[json("postcode", optional_nullable)]
+        #[json("postcode", optional_nullable, with_postcode: nullable(String))]
         pub postcode: Option<Option<String>>,
-    }
-}
-
-#[cfg(feature = "books")]
-impl Address {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(street: impl Into<String>, city: impl Into<String>) -> Self {
-        Self {
-            street: street.into(),
-            city: city.into(),
-            postcode: None,
-        }
-    }
-
-    /// Sets `postcode`; `None` sends `null`.
-    pub fn with_postcode(mut self, postcode: Option<String>) -> Self {
-        self.postcode = Some(postcode);
-        self
     }
 }
 
@@ -73,41 +55,16 @@ impl Address {
 object::json! {
     /// Schema: `/components/schemas/Author`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(id: uuid::Uuid, name: impl Into<String>))]
     pub struct Author {
         #[json("id", required)]
         pub id: uuid::Uuid,
         #[json("name", required)]
         pub name: String,
-        #[json("address", optional)]
+        #[json("address", optional, with_address: into(Address))]
         pub address: Option<Address>,
-        #[json("born", optional_nullable)]
+        #[json("born", optional_nullable, with_born: nullable(jiff::civil::Date))]
         pub born: Option<Option<jiff::civil::Date>>,
-    }
-}
-
-#[cfg(feature = "books")]
-impl Author {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(id: uuid::Uuid, name: impl Into<String>) -> Self {
-        Self {
-            id,
-            name: name.into(),
-            address: None,
-            born: None,
-        }
-    }
-
-    /// Sets `address` (`None` unsets it).
-    pub fn with_address(mut self, address: impl Into<Option<Address>>) -> Self {
-        self.address = address.into();
-        self
-    }
-
-    /// Sets `born`; `None` sends `null`.
-    pub fn with_born(mut self, born: Option<jiff::civil::Date>) -> Self {
-        self.born = Some(born);
-        self
     }
 }
 
@@ -116,25 +73,10 @@ object::json! {
     /// Schema: `/components/schemas/Book/properties/series`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct BookSeries {
-        #[json("name", optional)]
+        #[json("name", optional, with_name: text)]
         pub name: Option<String>,
-        #[json("position", optional)]
+        #[json("position", optional, with_position: into(i64))]
         pub position: Option<i64>,
-    }
-}
-
-#[cfg(feature = "books")]
-impl BookSeries {
-    /// Sets `name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-
-    /// Sets `position` (`None` unsets it).
-    pub fn with_position(mut self, position: impl Into<Option<i64>>) -> Self {
-        self.position = position.into();
-        self
     }
 }
 
@@ -142,6 +84,16 @@ impl BookSeries {
 object::json! {
     /// Schema: `/components/schemas/Book`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(
+        new(
+            isbn: impl
+            Into<String>,
+            title: impl
+            Into<String>,
+            authors: Vec<Author>,
+            format: Format
+        )
+    )]
     pub struct Book {
         #[json("isbn", required)]
         pub isbn: String,
@@ -151,86 +103,23 @@ object::json! {
         pub authors: Vec<Author>,
         #[json("format", required)]
         pub format: Format,
-        #[json("pages", optional)]
+        #[json("pages", optional, with_pages: into(i32))]
         pub pages: Option<i32>,
-        #[json("rating", optional)]
+        #[json("rating", optional, with_rating: into(f64))]
         pub rating: Option<f64>,
         /// A property whose name is a Rust keyword.
-        #[json("type", optional)]
+        #[json("type", optional, with_type: text)]
         pub r#type: Option<String>,
-        #[json("tags", optional)]
+        #[json("tags", optional, with_tags: into(std::collections::BTreeMap<String, String>))]
         pub tags: Option<std::collections::BTreeMap<String, String>>,
-        #[json("metadata", optional)]
+        #[json(
+            "metadata",
+            optional,
+            with_metadata: into(serde_json::Map<String, serde_json::Value>)
+        )]
         pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
-        #[json("series", optional)]
+        #[json("series", optional, with_series: into(BookSeries))]
         pub series: Option<BookSeries>,
-    }
-}
-
-#[cfg(feature = "books")]
-impl Book {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        isbn: impl Into<String>,
-        title: impl Into<String>,
-        authors: Vec<Author>,
-        format: Format,
-    ) -> Self {
-        Self {
-            isbn: isbn.into(),
-            title: title.into(),
-            authors,
-            format,
-            pages: None,
-            rating: None,
-            r#type: None,
-            tags: None,
-            metadata: None,
-            series: None,
-        }
-    }
-
-    /// Sets `pages` (`None` unsets it).
-    pub fn with_pages(mut self, pages: impl Into<Option<i32>>) -> Self {
-        self.pages = pages.into();
-        self
-    }
-
-    /// Sets `rating` (`None` unsets it).
-    pub fn with_rating(mut self, rating: impl Into<Option<f64>>) -> Self {
-        self.rating = rating.into();
-        self
-    }
-
-    /// Sets `type`.
-    pub fn with_type(mut self, r#type: impl Into<String>) -> Self {
-        self.r#type = Some(r#type.into());
-        self
-    }
-
-    /// Sets `tags` (`None` unsets it).
-    pub fn with_tags(
-        mut self,
-        tags: impl Into<Option<std::collections::BTreeMap<String, String>>>,
-    ) -> Self {
-        self.tags = tags.into();
-        self
-    }
-
-    /// Sets `metadata` (`None` unsets it).
-    pub fn with_metadata(
-        mut self,
-        metadata: impl Into<Option<serde_json::Map<String, serde_json::Value>>>,
-    ) -> Self {
-        self.metadata = metadata.into();
-        self
-    }
-
-    /// Sets `series` (`None` unsets it).
-    pub fn with_series(mut self, series: impl Into<Option<BookSeries>>) -> Self {
-        self.series = series.into();
-        self
     }
 }
 
@@ -238,57 +127,26 @@ impl Book {
 object::json! {
     /// Schema: `/components/schemas/Loan`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(isbn: impl Into<String>, member: Member, id: i64, due: jiff::Timestamp))]
     pub struct Loan {
         #[json("isbn", required)]
         pub isbn: String,
         #[json("member", required)]
         pub member: Member,
         /// Free notes by topic; one or two of them.
-        #[json("notes", optional)]
+        #[json(
+            "notes",
+            optional,
+            with_notes: into(std::collections::BTreeMap<String, String>)
+        )]
         pub notes: Option<std::collections::BTreeMap<String, String>>,
         #[json("id", required)]
         pub id: i64,
         #[json("due", required)]
         pub due: jiff::Timestamp,
         /// Default: `false`.
-        #[json("returned", optional)]
+        #[json("returned", optional, with_returned: into(bool))]
         pub returned: Option<bool>,
-    }
-}
-
-#[cfg(feature = "members")]
-impl Loan {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        isbn: impl Into<String>,
-        member: Member,
-        id: i64,
-        due: jiff::Timestamp,
-    ) -> Self {
-        Self {
-            isbn: isbn.into(),
-            member,
-            notes: None,
-            id,
-            due,
-            returned: None,
-        }
-    }
-
-    /// Sets `notes` (`None` unsets it).
-    pub fn with_notes(
-        mut self,
-        notes: impl Into<Option<std::collections::BTreeMap<String, String>>>,
-    ) -> Self {
-        self.notes = notes.into();
-        self
-    }
-
-    /// Sets `returned` (`None` unsets it).
-    pub fn with_returned(mut self, returned: impl Into<Option<bool>>) -> Self {
-        self.returned = returned.into();
-        self
     }
 }
 
@@ -296,36 +154,19 @@ impl Loan {
 object::json! {
     /// Schema: `/components/schemas/LoanRequest`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(isbn: impl Into<String>, member: Member))]
     pub struct LoanRequest {
         #[json("isbn", required)]
         pub isbn: String,
         #[json("member", required)]
         pub member: Member,
         /// Free notes by topic; one or two of them.
-        #[json("notes", optional)]
+        #[json(
+            "notes",
+            optional,
+            with_notes: into(std::collections::BTreeMap<String, String>)
+        )]
         pub notes: Option<std::collections::BTreeMap<String, String>>,
-    }
-}
-
-#[cfg(feature = "members")]
-impl LoanRequest {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(isbn: impl Into<String>, member: Member) -> Self {
-        Self {
-            isbn: isbn.into(),
-            member,
-            notes: None,
-        }
-    }
-
-    /// Sets `notes` (`None` unsets it).
-    pub fn with_notes(
-        mut self,
-        notes: impl Into<Option<std::collections::BTreeMap<String, String>>>,
-    ) -> Self {
-        self.notes = notes.into();
-        self
     }
 }
 
@@ -430,6 +271,7 @@ impl<'de> Deserialize<'de> for Member {
 object::json! {
     /// Schema: `/components/schemas/Adult`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(kind: impl Into<String>, name: impl Into<String>))]
     pub struct Adult {
         #[json("kind", required)]
         pub kind: String,
@@ -439,21 +281,10 @@ object::json! {
 }
 
 #[cfg(feature = "members")]
-impl Adult {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(kind: impl Into<String>, name: impl Into<String>) -> Self {
-        Self {
-            kind: kind.into(),
-            name: name.into(),
-        }
-    }
-}
-
-#[cfg(feature = "members")]
 object::json! {
     /// Schema: `/components/schemas/Child`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(kind: impl Into<String>, name: impl Into<String>, guardian: impl Into<String>))]
     pub struct Child {
         #[json("kind", required)]
         pub kind: String,
@@ -463,26 +294,10 @@ object::json! {
         pub guardian: String,
     }
 }
-
-#[cfg(feature = "members")]
-impl Child {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        kind: impl Into<String>,
-        name: impl Into<String>,
-        guardian: impl Into<String>,
-    ) -> Self {
-        Self {
-            kind: kind.into(),
-            name: name.into(),
-            guardian: guardian.into(),
-        }
-    }
-}
 object::json! {
     /// Schema: `/components/schemas/Problem`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Problem {
         #[json("code", required)]
         pub code: String,
@@ -490,21 +305,5 @@ object::json! {
         pub message: String,
         #[json("status", required)]
         pub status: i64,
-    }
-}
-
-impl Problem {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i64,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }

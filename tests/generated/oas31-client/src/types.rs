@@ -105,64 +105,24 @@ impl<'de> Deserialize<'de> for CommandIncludeRoles {
 object::json! {
     /// Schema: `/components/schemas/Command`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>))]
     pub struct Command {
         #[json("name", required)]
         pub name: String,
-        #[json("permissions", optional_nullable)]
+        #[json("permissions", optional_nullable, with_permissions: nullable(i64))]
         pub permissions: Option<Option<i64>>,
-        #[json("roles", optional_nullable)]
+        #[json("roles", optional_nullable, with_roles: nullable(Vec<Option<Snowflake>>))]
         pub roles: Option<Option<Vec<Option<Snowflake>>>>,
         /// The empty object alone (no properties, no other member allowed).
-        #[json("nothing", optional)]
+        #[json(
+            "nothing",
+            optional,
+            with_nothing: into(serde_json::Map<String, serde_json::Value>)
+        )]
         pub nothing: Option<serde_json::Map<String, serde_json::Value>>,
         /// One string, or a list with bounds of its own.
-        #[json("include_roles", optional)]
+        #[json("include_roles", optional, with_include_roles: into(CommandIncludeRoles))]
         pub include_roles: Option<CommandIncludeRoles>,
-    }
-}
-
-#[cfg(feature = "commands")]
-impl Command {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            permissions: None,
-            roles: None,
-            nothing: None,
-            include_roles: None,
-        }
-    }
-
-    /// Sets `permissions`; `None` sends `null`.
-    pub fn with_permissions(mut self, permissions: Option<i64>) -> Self {
-        self.permissions = Some(permissions);
-        self
-    }
-
-    /// Sets `roles`; `None` sends `null`.
-    pub fn with_roles(mut self, roles: Option<Vec<Option<Snowflake>>>) -> Self {
-        self.roles = Some(roles);
-        self
-    }
-
-    /// Sets `nothing` (`None` unsets it).
-    pub fn with_nothing(
-        mut self,
-        nothing: impl Into<Option<serde_json::Map<String, serde_json::Value>>>,
-    ) -> Self {
-        self.nothing = nothing.into();
-        self
-    }
-
-    /// Sets `include_roles` (`None` unsets it).
-    pub fn with_include_roles(
-        mut self,
-        include_roles: impl Into<Option<CommandIncludeRoles>>,
-    ) -> Self {
-        self.include_roles = include_roles.into();
-        self
     }
 }
 
@@ -188,6 +148,7 @@ pub type Snowflake = String;
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -198,38 +159,14 @@ object::json! {
     }
 }
 
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i32,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
-    }
-}
-
 #[cfg(feature = "records")]
 object::json! {
     /// Schema: `/components/schemas/Owner`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>))]
     pub struct Owner {
         #[json("name", required)]
         pub name: String,
-    }
-}
-
-#[cfg(feature = "records")]
-impl Owner {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>) -> Self {
-        Self { name: name.into() }
     }
 }
 
@@ -252,20 +189,12 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Change/anyOf/0`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: ChangeAddedType, id: i64))]
     pub struct ChangeAdded {
         #[json("type", required)]
         pub r#type: ChangeAddedType,
         #[json("id", required)]
         pub id: i64,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ChangeAdded {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: ChangeAddedType, id: i64) -> Self {
-        Self { r#type, id }
     }
 }
 
@@ -288,28 +217,14 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Change/anyOf/1`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: ChangeRemovedType, id: i64))]
     pub struct ChangeRemoved {
         #[json("type", required)]
         pub r#type: ChangeRemovedType,
         #[json("id", required)]
         pub id: i64,
-        #[json("reason", optional)]
+        #[json("reason", optional, with_reason: text)]
         pub reason: Option<String>,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl ChangeRemoved {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: ChangeRemovedType, id: i64) -> Self {
-        Self { r#type, id, reason: None }
-    }
-
-    /// Sets `reason`.
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
     }
 }
 
@@ -436,18 +351,10 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Record/properties/deputy`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(name: impl Into<String>))]
     pub struct RecordDeputy {
         #[json("name", required)]
         pub name: String,
-    }
-}
-
-#[cfg(feature = "records")]
-impl RecordDeputy {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(name: impl Into<String>) -> Self {
-        Self { name: name.into() }
     }
 }
 
@@ -525,17 +432,8 @@ object::json! {
     /// Schema: `/components/schemas/Record/properties/extra`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct RecordExtra {
-        #[json("mode", optional)]
+        #[json("mode", optional, with_mode: text)]
         pub mode: Option<String>,
-    }
-}
-
-#[cfg(feature = "records")]
-impl RecordExtra {
-    /// Sets `mode`.
-    pub fn with_mode(mut self, mode: impl Into<String>) -> Self {
-        self.mode = Some(mode.into());
-        self
     }
 }
 
@@ -545,130 +443,46 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Record`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(
+        new(id: i64, kind: RecordKind, note: Option<String>, owner: Option<Owner>, score: f64)
+    )]
     pub struct Record {
         #[json("id", required)]
         pub id: i64,
         /// Always `record`.
         #[json("kind", required)]
         pub kind: RecordKind,
-        #[json("version", optional)]
+        #[json("version", optional, with_version: into(i64))]
         pub version: Option<i64>,
         /// Required, but may be null.
         #[json("note", required_nullable)]
         pub note: Option<String>,
         /// May be left out or be null.
-        #[json("nickname", optional_nullable)]
+        #[json("nickname", optional_nullable, with_nickname: nullable(String))]
         pub nickname: Option<Option<String>>,
         /// Required; null when nobody owns it (the FastAPI/pydantic spelling).
         #[json("owner", required_nullable)]
         pub owner: Option<Owner>,
-        #[json("reviewer", optional_nullable)]
+        #[json("reviewer", optional_nullable, with_reviewer: nullable(Owner))]
         pub reviewer: Option<Option<Owner>>,
         #[json("score", required)]
         pub score: f64,
         /// The same owner type, documented here (a `$ref` with a sibling).
-        #[json("backup", optional)]
+        #[json("backup", optional, with_backup: into(Owner))]
         pub backup: Option<Owner>,
         /// A `$ref` whose sibling adds a constraint, merged like `allOf`.
-        #[json("deputy", optional)]
+        #[json("deputy", optional, with_deputy: into(RecordDeputy))]
         pub deputy: Option<RecordDeputy>,
         /// A string or an integer.
-        #[json("key", optional)]
+        #[json("key", optional, with_key: into(RecordKey))]
         pub key: Option<RecordKey>,
-        #[json("digest", optional)]
+        #[json("digest", optional, with_digest: into(RecordDigest))]
         pub digest: Option<RecordDigest>,
-        #[json("anything", optional)]
+        #[json("anything", optional, with_anything: into(serde_json::Value))]
         pub anything: Option<serde_json::Value>,
         /// Checked only by the other keywords (if/then is not checked).
-        #[json("extra", optional)]
+        #[json("extra", optional, with_extra: into(RecordExtra))]
         pub extra: Option<RecordExtra>,
-    }
-}
-
-#[cfg(feature = "records")]
-impl Record {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        id: i64,
-        kind: RecordKind,
-        note: Option<String>,
-        owner: Option<Owner>,
-        score: f64,
-    ) -> Self {
-        Self {
-            id,
-            kind,
-            version: None,
-            note,
-            nickname: None,
-            owner,
-            reviewer: None,
-            score,
-            backup: None,
-            deputy: None,
-            key: None,
-            digest: None,
-            anything: None,
-            extra: None,
-        }
-    }
-
-    /// Sets `version` (`None` unsets it).
-    pub fn with_version(mut self, version: impl Into<Option<i64>>) -> Self {
-        self.version = version.into();
-        self
-    }
-
-    /// Sets `nickname`; `None` sends `null`.
-    pub fn with_nickname(mut self, nickname: Option<String>) -> Self {
-        self.nickname = Some(nickname);
-        self
-    }
-
-    /// Sets `reviewer`; `None` sends `null`.
-    pub fn with_reviewer(mut self, reviewer: Option<Owner>) -> Self {
-        self.reviewer = Some(reviewer);
-        self
-    }
-
-    /// Sets `backup` (`None` unsets it).
-    pub fn with_backup(mut self, backup: impl Into<Option<Owner>>) -> Self {
-        self.backup = backup.into();
-        self
-    }
-
-    /// Sets `deputy` (`None` unsets it).
-    pub fn with_deputy(mut self, deputy: impl Into<Option<RecordDeputy>>) -> Self {
-        self.deputy = deputy.into();
-        self
-    }
-
-    /// Sets `key` (`None` unsets it).
-    pub fn with_key(mut self, key: impl Into<Option<RecordKey>>) -> Self {
-        self.key = key.into();
-        self
-    }
-
-    /// Sets `digest` (`None` unsets it).
-    pub fn with_digest(mut self, digest: impl Into<Option<RecordDigest>>) -> Self {
-        self.digest = digest.into();
-        self
-    }
-
-    /// Sets `anything` (`None` unsets it).
-    pub fn with_anything(
-        mut self,
-        anything: impl Into<Option<serde_json::Value>>,
-    ) -> Self {
-        self.anything = anything.into();
-        self
-    }
-
-    /// Sets `extra` (`None` unsets it).
-    pub fn with_extra(mut self, extra: impl Into<Option<RecordExtra>>) -> Self {
-        self.extra = extra.into();
-        self
     }
 }
 
@@ -754,57 +568,19 @@ impl<'de> Deserialize<'de> for GateStep {
 object::json! {
     /// Schema: `/components/schemas/Gate`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(mode: impl Into<String>))]
     pub struct Gate {
         #[json("mode", required)]
         pub mode: String,
-        #[json("pin", optional)]
+        #[json("pin", optional, with_pin: text)]
         pub pin: Option<String>,
         /// Half steps; a whole number fits both branches, so none is exactly one.
-        #[json("step", optional)]
+        #[json("step", optional, with_step: into(GateStep))]
         pub step: Option<GateStep>,
-        #[json("origin", optional)]
+        #[json("origin", optional, with_origin: into(serde_json::Value))]
         pub origin: Option<serde_json::Value>,
-        #[json("tags", optional)]
+        #[json("tags", optional, with_tags: into(Vec<String>))]
         pub tags: Option<Vec<String>>,
-    }
-}
-
-#[cfg(feature = "gates")]
-impl Gate {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(mode: impl Into<String>) -> Self {
-        Self {
-            mode: mode.into(),
-            pin: None,
-            step: None,
-            origin: None,
-            tags: None,
-        }
-    }
-
-    /// Sets `pin`.
-    pub fn with_pin(mut self, pin: impl Into<String>) -> Self {
-        self.pin = Some(pin.into());
-        self
-    }
-
-    /// Sets `step` (`None` unsets it).
-    pub fn with_step(mut self, step: impl Into<Option<GateStep>>) -> Self {
-        self.step = step.into();
-        self
-    }
-
-    /// Sets `origin` (`None` unsets it).
-    pub fn with_origin(mut self, origin: impl Into<Option<serde_json::Value>>) -> Self {
-        self.origin = origin.into();
-        self
-    }
-
-    /// Sets `tags` (`None` unsets it).
-    pub fn with_tags(mut self, tags: impl Into<Option<Vec<String>>>) -> Self {
-        self.tags = tags.into();
-        self
     }
 }
 
@@ -812,52 +588,20 @@ impl Gate {
 object::json! {
     /// Schema: `/components/schemas/Shipment`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(position: (f64, f64), token: crate::runtime::base64::Base64Url))]
     pub struct Shipment {
         /// Latitude and longitude.
         #[json("position", required)]
         pub position: (f64, f64),
         /// At most one hub the shipment passes; `[]` when it goes direct.
-        #[json("via", optional)]
+        #[json("via", optional, with_via: into(Vec<String>))]
         pub via: Option<Vec<String>>,
         #[json("token", required)]
         pub token: crate::runtime::base64::Base64Url,
-        #[json("trackingNumber", optional)]
+        #[json("trackingNumber", optional, with_tracking_number: text)]
         pub tracking_number: Option<String>,
-        #[json("carrier", optional)]
+        #[json("carrier", optional, with_carrier: text)]
         pub carrier: Option<String>,
-    }
-}
-
-#[cfg(feature = "shipments")]
-impl Shipment {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(position: (f64, f64), token: crate::runtime::base64::Base64Url) -> Self {
-        Self {
-            position,
-            via: None,
-            token,
-            tracking_number: None,
-            carrier: None,
-        }
-    }
-
-    /// Sets `via` (`None` unsets it).
-    pub fn with_via(mut self, via: impl Into<Option<Vec<String>>>) -> Self {
-        self.via = via.into();
-        self
-    }
-
-    /// Sets `trackingNumber`.
-    pub fn with_tracking_number(mut self, tracking_number: impl Into<String>) -> Self {
-        self.tracking_number = Some(tracking_number.into());
-        self
-    }
-
-    /// Sets `carrier`.
-    pub fn with_carrier(mut self, carrier: impl Into<String>) -> Self {
-        self.carrier = Some(carrier.into());
-        self
     }
 }
 
@@ -986,20 +730,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Note`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: NoteType, text: impl Into<String>))]
     pub struct Note {
         #[json("type", required)]
         pub r#type: NoteType,
         #[json("text", required)]
         pub text: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Note {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: NoteType, text: impl Into<String>) -> Self {
-        Self { r#type, text: text.into() }
     }
 }
 
@@ -1122,23 +858,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/SearchCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: SearchCallType, query: impl Into<String>))]
     pub struct SearchCall {
         #[json("type", required)]
         pub r#type: SearchCallType,
         #[json("query", required)]
         pub query: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl SearchCall {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: SearchCallType, query: impl Into<String>) -> Self {
-        Self {
-            r#type,
-            query: query.into(),
-        }
     }
 }
 
@@ -1159,20 +884,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/PatchOutput`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r#type: PatchOutputType, id: impl Into<String>))]
     pub struct PatchOutput {
         #[json("type", required)]
         pub r#type: PatchOutputType,
         #[json("id", required)]
         pub id: String,
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl PatchOutput {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r#type: PatchOutputType, id: impl Into<String>) -> Self {
-        Self { r#type, id: id.into() }
     }
 }
 
@@ -1196,29 +913,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Record/$defs/Digest`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(algorithm: RecordDigestAlgorithm))]
     pub struct RecordDigest {
         #[json("algorithm", required)]
         pub algorithm: RecordDigestAlgorithm,
-        #[json("value", optional)]
+        #[json("value", optional, with_value: into(crate::runtime::base64::Base64))]
         pub value: Option<crate::runtime::base64::Base64>,
-    }
-}
-
-#[cfg(feature = "records")]
-impl RecordDigest {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(algorithm: RecordDigestAlgorithm) -> Self {
-        Self { algorithm, value: None }
-    }
-
-    /// Sets `value` (`None` unsets it).
-    pub fn with_value(
-        mut self,
-        value: impl Into<Option<crate::runtime::base64::Base64>>,
-    ) -> Self {
-        self.value = value.into();
-        self
     }
 }
 
@@ -1227,29 +927,12 @@ object::json! {
     /// Schema:
     /// `/paths/~1gate-notes/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(text: impl Into<String>))]
     pub struct AddGateNoteBody {
         #[json("text", required)]
         pub text: String,
-        #[json("level", optional)]
+        #[json("level", optional, with_level: into(i64))]
         pub level: Option<i64>,
-    }
-}
-
-#[cfg(feature = "gate-notes")]
-impl AddGateNoteBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(text: impl Into<String>) -> Self {
-        Self {
-            text: text.into(),
-            level: None,
-        }
-    }
-
-    /// Sets `level` (`None` unsets it).
-    pub fn with_level(mut self, level: impl Into<Option<i64>>) -> Self {
-        self.level = level.into();
-        self
     }
 }
 
@@ -1257,32 +940,14 @@ impl AddGateNoteBody {
 object::json! {
     /// Schema: `/paths/~1gate-photos/post/requestBody/content/multipart~1form-data/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(photo: impl Into<String>, caption: impl Into<String>))]
     pub struct AddGatePhotoBody {
         #[json("photo", required)]
         pub photo: String,
         #[json("caption", required)]
         pub caption: String,
-        #[json("level", optional)]
+        #[json("level", optional, with_level: into(i64))]
         pub level: Option<i64>,
-    }
-}
-
-#[cfg(feature = "gate-photos")]
-impl AddGatePhotoBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(photo: impl Into<String>, caption: impl Into<String>) -> Self {
-        Self {
-            photo: photo.into(),
-            caption: caption.into(),
-            level: None,
-        }
-    }
-
-    /// Sets `level` (`None` unsets it).
-    pub fn with_level(mut self, level: impl Into<Option<i64>>) -> Self {
-        self.level = level.into();
-        self
     }
 }
 
@@ -1295,25 +960,10 @@ object::json! {
     /// Schema: `/paths/~1reviews/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct RequestReviewsBody {
-        #[json("reviewers", optional)]
+        #[json("reviewers", optional, with_reviewers: into(Vec<String>))]
         pub reviewers: Option<Vec<String>>,
-        #[json("team", optional)]
+        #[json("team", optional, with_team: into(Vec<String>))]
         pub team: Option<Vec<String>>,
-    }
-}
-
-#[cfg(feature = "reviews")]
-impl RequestReviewsBody {
-    /// Sets `reviewers` (`None` unsets it).
-    pub fn with_reviewers(mut self, reviewers: impl Into<Option<Vec<String>>>) -> Self {
-        self.reviewers = reviewers.into();
-        self
-    }
-
-    /// Sets `team` (`None` unsets it).
-    pub fn with_team(mut self, team: impl Into<Option<Vec<String>>>) -> Self {
-        self.team = team.into();
-        self
     }
 }
 
@@ -1354,24 +1004,9 @@ object::json! {
     /// Schema: `/paths/~1image-refs/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct AddImageRefBody {
-        #[json("image_url", optional)]
+        #[json("image_url", optional, with_image_url: text)]
         pub image_url: Option<String>,
-        #[json("file_id", optional)]
+        #[json("file_id", optional, with_file_id: text)]
         pub file_id: Option<String>,
-    }
-}
-
-#[cfg(feature = "image-refs")]
-impl AddImageRefBody {
-    /// Sets `image_url`.
-    pub fn with_image_url(mut self, image_url: impl Into<String>) -> Self {
-        self.image_url = Some(image_url.into());
-        self
-    }
-
-    /// Sets `file_id`.
-    pub fn with_file_id(mut self, file_id: impl Into<String>) -> Self {
-        self.file_id = Some(file_id.into());
-        self
     }
 }

@@ -20,27 +20,14 @@ use crate::runtime::object;
 object::json! {
     /// Schema: `/components/schemas/Tick`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(seq: i64, price: f64))]
     pub struct Tick {
         #[json("seq", required)]
         pub seq: i64,
         #[json("price", required)]
         pub price: f64,
-        #[json("note", optional_nullable)]
+        #[json("note", optional_nullable, with_note: nullable(String))]
         pub note: Option<Option<String>>,
-    }
-}
-
-impl Tick {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(seq: i64, price: f64) -> Self {
-        Self { seq, price, note: None }
-    }
-
-    /// Sets `note`; `None` sends `null`.
-    pub fn with_note(mut self, note: Option<String>) -> Self {
-        self.note = Some(note);
-        self
     }
 }
 
@@ -49,25 +36,10 @@ object::json! {
     /// Schema: `/components/schemas/TickFilter`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct TickFilter {
-        #[json("minPrice", optional)]
+        #[json("minPrice", optional, with_min_price: into(f64))]
         pub min_price: Option<f64>,
-        #[json("limit", optional)]
+        #[json("limit", optional, with_limit: into(i64))]
         pub limit: Option<i64>,
-    }
-}
-
-#[cfg(feature = "ticks")]
-impl TickFilter {
-    /// Sets `minPrice` (`None` unsets it).
-    pub fn with_min_price(mut self, min_price: impl Into<Option<f64>>) -> Self {
-        self.min_price = min_price.into();
-        self
-    }
-
-    /// Sets `limit` (`None` unsets it).
-    pub fn with_limit(mut self, limit: impl Into<Option<i64>>) -> Self {
-        self.limit = limit.into();
-        self
     }
 }
 
@@ -82,6 +54,7 @@ impl TickFilter {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -92,99 +65,35 @@ object::json! {
     }
 }
 
-#[cfg(
-    any(
-        feature = "heartbeat",
-        feature = "messages",
-        feature = "session",
-        feature = "ticks"
-    )
-)]
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i32,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
-    }
-}
-
 #[cfg(feature = "session")]
 object::json! {
     /// Schema: `/paths/~1session/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(session: impl Into<String>))]
     pub struct WhoAmIOkBody {
         #[json("session", required)]
         pub session: String,
-        #[json("theme", optional)]
+        #[json("theme", optional, with_theme: text)]
         pub theme: Option<String>,
-    }
-}
-
-#[cfg(feature = "session")]
-impl WhoAmIOkBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(session: impl Into<String>) -> Self {
-        Self {
-            session: session.into(),
-            theme: None,
-        }
-    }
-
-    /// Sets `theme`.
-    pub fn with_theme(mut self, theme: impl Into<String>) -> Self {
-        self.theme = Some(theme.into());
-        self
     }
 }
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(reason: impl Into<String>))]
     pub struct FeedClosedBody {
         #[json("reason", required)]
         pub reason: String,
-        #[json("at", optional_nullable)]
+        #[json("at", optional_nullable, with_at: nullable(jiff::Timestamp))]
         pub at: Option<Option<jiff::Timestamp>>,
-    }
-}
-
-impl FeedClosedBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(reason: impl Into<String>) -> Self {
-        Self {
-            reason: reason.into(),
-            at: None,
-        }
-    }
-
-    /// Sets `at`; `None` sends `null`.
-    pub fn with_at(mut self, at: Option<jiff::Timestamp>) -> Self {
-        self.at = Some(at);
-        self
     }
 }
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(until: jiff::Timestamp))]
     pub struct FeedPausedPutBody {
         #[json("until", required)]
         pub until: jiff::Timestamp,
-    }
-}
-
-impl FeedPausedPutBody {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(until: jiff::Timestamp) -> Self {
-        Self { until }
     }
 }

@@ -19,6 +19,7 @@ use crate::runtime::object;
 object::json! {
     /// Schema: `/components/schemas/Item`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(id: i64, kind: impl Into<String>))]
     pub struct Item {
         #[json("id", required)]
         pub id: i64,
@@ -27,38 +28,16 @@ object::json! {
     }
 }
 
-impl Item {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(id: i64, kind: impl Into<String>) -> Self {
-        Self { id, kind: kind.into() }
-    }
-}
-
 #[cfg(feature = "dropshot")]
 object::json! {
     /// Schema: `/components/schemas/ItemResultsPage`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(items: Vec<Item>))]
     pub struct ItemResultsPage {
         #[json("items", required)]
         pub items: Vec<Item>,
-        #[json("next_page", optional_nullable)]
+        #[json("next_page", optional_nullable, with_next_page: nullable(String))]
         pub next_page: Option<Option<String>>,
-    }
-}
-
-#[cfg(feature = "dropshot")]
-impl ItemResultsPage {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(items: Vec<Item>) -> Self {
-        Self { items, next_page: None }
-    }
-
-    /// Sets `next_page`; `None` sends `null`.
-    pub fn with_next_page(mut self, next_page: Option<String>) -> Self {
-        self.next_page = Some(next_page);
-        self
     }
 }
 
@@ -67,25 +46,10 @@ object::json! {
     /// Schema: `/components/schemas/CursorPage`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct CursorPage {
-        #[json("data", optional)]
+        #[json("data", optional, with_data: into(Vec<Item>))]
         pub data: Option<Vec<Item>>,
-        #[json("nextPageToken", optional)]
+        #[json("nextPageToken", optional, with_next_page_token: text)]
         pub next_page_token: Option<String>,
-    }
-}
-
-#[cfg(feature = "cursor")]
-impl CursorPage {
-    /// Sets `data` (`None` unsets it).
-    pub fn with_data(mut self, data: impl Into<Option<Vec<Item>>>) -> Self {
-        self.data = data.into();
-        self
-    }
-
-    /// Sets `nextPageToken`.
-    pub fn with_next_page_token(mut self, next_page_token: impl Into<String>) -> Self {
-        self.next_page_token = Some(next_page_token.into());
-        self
     }
 }
 
@@ -93,6 +57,18 @@ impl CursorPage {
 object::json! {
     /// Schema: `/components/schemas/AfterPage`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(
+        new(
+            object: impl
+            Into<String>,
+            data: Vec<Item>,
+            first_id: impl
+            Into<String>,
+            last_id: impl
+            Into<String>,
+            has_more: bool
+        )
+    )]
     pub struct AfterPage {
         #[json("object", required)]
         pub object: String,
@@ -106,30 +82,10 @@ object::json! {
         pub has_more: bool,
     }
 }
-
-#[cfg(feature = "after")]
-impl AfterPage {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        object: impl Into<String>,
-        data: Vec<Item>,
-        first_id: impl Into<String>,
-        last_id: impl Into<String>,
-        has_more: bool,
-    ) -> Self {
-        Self {
-            object: object.into(),
-            data,
-            first_id: first_id.into(),
-            last_id: last_id.into(),
-            has_more,
-        }
-    }
-}
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -137,21 +93,5 @@ object::json! {
         pub message: String,
         #[json("status", required)]
         pub status: i64,
-    }
-}
-
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i64,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }

@@ -21,19 +21,12 @@ use crate::runtime::validate::Violations;
 object::json! {
     /// Schema: `/components/schemas/Item`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(id: i64, kind: impl Into<String>))]
     pub struct Item {
         #[json("id", required)]
         pub id: i64,
         #[json("kind", required)]
         pub kind: String,
-    }
-}
-
-impl Item {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(id: i64, kind: impl Into<String>) -> Self {
-        Self { id, kind: kind.into() }
     }
 }
 
@@ -45,26 +38,12 @@ impl Validate for Item {
 object::json! {
     /// Schema: `/components/schemas/ItemResultsPage`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(items: Vec<Item>))]
     pub struct ItemResultsPage {
         #[json("items", required)]
         pub items: Vec<Item>,
-        #[json("next_page", optional_nullable)]
+        #[json("next_page", optional_nullable, with_next_page: nullable(String))]
         pub next_page: Option<Option<String>>,
-    }
-}
-
-#[cfg(feature = "dropshot")]
-impl ItemResultsPage {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(items: Vec<Item>) -> Self {
-        Self { items, next_page: None }
-    }
-
-    /// Sets `next_page`; `None` sends `null`.
-    pub fn with_next_page(mut self, next_page: Option<String>) -> Self {
-        self.next_page = Some(next_page);
-        self
     }
 }
 
@@ -78,25 +57,10 @@ object::json! {
     /// Schema: `/components/schemas/CursorPage`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct CursorPage {
-        #[json("data", optional_not_null)]
+        #[json("data", optional_not_null, with_data: into(Vec<Item>))]
         pub data: Option<Vec<Item>>,
-        #[json("nextPageToken", optional_not_null)]
+        #[json("nextPageToken", optional_not_null, with_next_page_token: text)]
         pub next_page_token: Option<String>,
-    }
-}
-
-#[cfg(feature = "cursor")]
-impl CursorPage {
-    /// Sets `data` (`None` unsets it).
-    pub fn with_data(mut self, data: impl Into<Option<Vec<Item>>>) -> Self {
-        self.data = data.into();
-        self
-    }
-
-    /// Sets `nextPageToken`.
-    pub fn with_next_page_token(mut self, next_page_token: impl Into<String>) -> Self {
-        self.next_page_token = Some(next_page_token.into());
-        self
     }
 }
 
@@ -109,6 +73,18 @@ impl Validate for CursorPage {
 object::json! {
     /// Schema: `/components/schemas/AfterPage`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(
+        new(
+            object: impl
+            Into<String>,
+            data: Vec<Item>,
+            first_id: impl
+            Into<String>,
+            last_id: impl
+            Into<String>,
+            has_more: bool
+        )
+    )]
     pub struct AfterPage {
         #[json("object", required)]
         pub object: String,
@@ -124,33 +100,13 @@ object::json! {
 }
 
 #[cfg(feature = "after")]
-impl AfterPage {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        object: impl Into<String>,
-        data: Vec<Item>,
-        first_id: impl Into<String>,
-        last_id: impl Into<String>,
-        has_more: bool,
-    ) -> Self {
-        Self {
-            object: object.into(),
-            data,
-            first_id: first_id.into(),
-            last_id: last_id.into(),
-            has_more,
-        }
-    }
-}
-
-#[cfg(feature = "after")]
 impl Validate for AfterPage {
     fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -158,22 +114,6 @@ object::json! {
         pub message: String,
         #[json("status", required)]
         pub status: i64,
-    }
-}
-
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i64,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }
 

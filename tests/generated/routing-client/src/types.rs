@@ -25,36 +25,22 @@ use crate::runtime::object;
 object::json! {
     /// Schema: `/components/schemas/Echo`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(operation: impl Into<String>))]
     pub struct Echo {
         #[json("operation", required)]
         pub operation: String,
-        #[json("params", optional)]
+        #[json(
+            "params",
+            optional,
+            with_params: into(std::collections::BTreeMap<String, String>)
+        )]
         pub params: Option<std::collections::BTreeMap<String, String>>,
-    }
-}
-
-impl Echo {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(operation: impl Into<String>) -> Self {
-        Self {
-            operation: operation.into(),
-            params: None,
-        }
-    }
-
-    /// Sets `params` (`None` unsets it).
-    pub fn with_params(
-        mut self,
-        params: impl Into<Option<std::collections::BTreeMap<String, String>>>,
-    ) -> Self {
-        self.params = params.into();
-        self
     }
 }
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -62,22 +48,6 @@ object::json! {
         pub message: String,
         #[json("status", required)]
         pub status: i64,
-    }
-}
-
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i64,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }
 

@@ -27,31 +27,16 @@ use crate::runtime::validate::Violations;
 object::json! {
     /// Schema: `/components/schemas/Echo`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(operation: impl Into<String>))]
     pub struct Echo {
         #[json("operation", required)]
         pub operation: String,
-        #[json("params", optional_not_null)]
+        #[json(
+            "params",
+            optional_not_null,
+            with_params: into(std::collections::BTreeMap<String, String>)
+        )]
         pub params: Option<std::collections::BTreeMap<String, String>>,
-    }
-}
-
-impl Echo {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(operation: impl Into<String>) -> Self {
-        Self {
-            operation: operation.into(),
-            params: None,
-        }
-    }
-
-    /// Sets `params` (`None` unsets it).
-    pub fn with_params(
-        mut self,
-        params: impl Into<Option<std::collections::BTreeMap<String, String>>>,
-    ) -> Self {
-        self.params = params.into();
-        self
     }
 }
 
@@ -61,6 +46,7 @@ impl Validate for Echo {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -68,22 +54,6 @@ object::json! {
         pub message: String,
         #[json("status", required)]
         pub status: i64,
-    }
-}
-
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i64,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }
 

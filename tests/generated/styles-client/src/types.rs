@@ -14,6 +14,7 @@ use crate::runtime::object;
 object::json! {
     /// Schema: `/components/schemas/RGB`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(r: i64, g: i64, b: i64))]
     pub struct Rgb {
         #[json("R", required)]
         pub r: i64,
@@ -23,49 +24,22 @@ object::json! {
         pub b: i64,
     }
 }
-
-impl Rgb {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(r: i64, g: i64, b: i64) -> Self {
-        Self { r, g, b }
-    }
-}
 object::json! {
     /// Schema: `/components/schemas/Read`.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub struct Read {
-        #[json("color", optional)]
+        #[json("color", optional, with_color: text)]
         pub color: Option<String>,
-        #[json("colors", optional)]
+        #[json("colors", optional, with_colors: into(Vec<String>))]
         pub colors: Option<Vec<String>>,
-        #[json("rgb", optional)]
+        #[json("rgb", optional, with_rgb: into(Rgb))]
         pub rgb: Option<Rgb>,
-    }
-}
-
-impl Read {
-    /// Sets `color`.
-    pub fn with_color(mut self, color: impl Into<String>) -> Self {
-        self.color = Some(color.into());
-        self
-    }
-
-    /// Sets `colors` (`None` unsets it).
-    pub fn with_colors(mut self, colors: impl Into<Option<Vec<String>>>) -> Self {
-        self.colors = colors.into();
-        self
-    }
-
-    /// Sets `rgb` (`None` unsets it).
-    pub fn with_rgb(mut self, rgb: impl Into<Option<Rgb>>) -> Self {
-        self.rgb = rgb.into();
-        self
     }
 }
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
         #[json("code", required)]
         pub code: String,
@@ -73,21 +47,5 @@ object::json! {
         pub message: String,
         #[json("status", required)]
         pub status: i64,
-    }
-}
-
-impl Error {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        status: i64,
-    ) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            status,
-        }
     }
 }

@@ -10,31 +10,14 @@ use serde::Serialize;
 object::json! {
     /// Schema: `/components/schemas/Event`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(new(id: impl Into<String>, at: impl Into<String>))]
     pub struct Event {
         #[json("id", required)]
         pub id: String,
         #[json("at", required)]
         pub at: String,
-        #[json("day", optional)]
+        #[json("day", optional, with_day: text)]
         pub day: Option<String>,
-    }
-}
-
-impl Event {
-    /// A value from its required properties, in the order the schema lists them; the
-    /// optional ones start unset (`with_…` sets them).
-    pub fn new(id: impl Into<String>, at: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            at: at.into(),
-            day: None,
-        }
-    }
-
-    /// Sets `day`.
-    pub fn with_day(mut self, day: impl Into<String>) -> Self {
-        self.day = Some(day.into());
-        self
     }
 }
 
