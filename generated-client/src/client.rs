@@ -276,16 +276,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -393,16 +389,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -443,16 +435,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -467,31 +455,20 @@ impl Client {
     }
 }
 
-/// Optional parameters of `listPets`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ListPetsOptions {
-    /// Maximum number of animals returned (1 to 100, default 20).
-    /// (query parameter `limit`; the server uses `20` when unset)
-    pub limit: Option<i32>,
-    /// Returns only animals with this status.
-    /// (query parameter `status`)
-    pub status: Option<types::PetStatus>,
-}
-
-#[cfg(feature = "pets")]
-impl ListPetsOptions {
-    /// Sets `limit` (`None` unsets it).
-    pub fn with_limit(mut self, limit: impl Into<Option<i32>>) -> Self {
-        self.limit = limit.into();
-        self
-    }
-
-    /// Sets `status` (`None` unsets it).
-    pub fn with_status(mut self, status: impl Into<Option<types::PetStatus>>) -> Self {
-        self.status = status.into();
-        self
+request::parameters! {
+    /// Optional parameters of `listPets`; `Default::default()` sets none, the `with_…` methods set
+    /// one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ListPetsOptions {
+        /// Maximum number of animals returned (1 to 100, default 20).
+        /// (query parameter `limit`; the server uses `20` when unset)
+        #[param("limit", with_limit)]
+        pub limit: Option<i32>,
+        /// Returns only animals with this status.
+        /// (query parameter `status`)
+        #[param("status", with_status)]
+        pub status: Option<types::PetStatus>,
     }
 }
 

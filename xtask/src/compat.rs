@@ -287,7 +287,7 @@ mod tests {
             ("server/src/types.rs", "Adopted,"),
             ("client/src/types.rs", "Adopted,"),
             ("server/src/api.rs", "pub tag: Option<String>"),
-            ("client/src/client.rs", "pub fn with_tag("),
+            ("client/src/client.rs", "#[param(\"tag\", with_tag)]"),
             ("server/src/api.rs", "ServiceUnavailable(types::Error)"),
             ("client/src/client.rs", "ServiceUnavailable(types::Error)"),
             ("server/src/api.rs", "fn delete_pet("),

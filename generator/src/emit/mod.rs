@@ -574,6 +574,7 @@ pub fn imports<'a>(
         seen: vec![false; triggers.len()],
         left: triggers.len(),
         name: String::new(),
+        paths_only: false,
     };
     for body in bodies {
         *body = walk.find(std::mem::take(body), true);
@@ -629,14 +630,16 @@ struct Walk<'a> {
     left: usize,
     /// The identifier at hand, spelled into one buffer for the whole walk.
     name: String,
+    /// Within a declaration (a top-level macro call in braces): only paths count.
+    paths_only: bool,
 }
 
 impl Walk<'_> {
     /// Marks the triggers the tokens mention; gives back the same tokens. At the top level
-    /// (`top`), the body of a macro call in braces is not looked into: it is a declaration
-    /// the runtime expands (`object::json! { … }`, `enums::string! { … }`), which names what
-    /// it uses by its whole path, and whose identifiers are the document's (a variant
-    /// spelled `Deserialize` must not import serde's trait).
+    /// (`top`), the body of a macro call in braces is a declaration the runtime expands
+    /// (`object::json! { … }`, `enums::string! { … }`): only the paths it names count there
+    /// (`types::Pet`), since its other identifiers are the document's (a variant spelled
+    /// `Deserialize` must not import serde's trait).
     fn find(&mut self, tokens: TokenStream, top: bool) -> TokenStream {
         use proc_macro2::{Delimiter, Group, Punct, Spacing, TokenTree};
         use std::fmt::Write as _;
@@ -667,8 +670,8 @@ impl Walk<'_> {
                     let spelled = self.name.strip_prefix("r#").unwrap_or(&self.name);
                     for (trigger, seen) in self.triggers.iter().zip(self.seen.iter_mut()) {
                         let mentioned = match trigger.mention {
-                            Mention::Name => name,
-                            Mention::Method => method,
+                            Mention::Name => name && !self.paths_only,
+                            Mention::Method => method && !self.paths_only,
                             Mention::Path => path,
                         };
                         if !*seen && mentioned && trigger.name == spelled {
@@ -679,9 +682,15 @@ impl Walk<'_> {
                 }
                 TokenTree::Group(g)
                     if top
+                        && !self.paths_only
                         && g.delimiter() == Delimiter::Brace
                         && i > 0
-                        && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == '!') => {}
+                        && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == '!') =>
+                {
+                    self.paths_only = true;
+                    self.find(g.stream(), false);
+                    self.paths_only = false;
+                }
                 TokenTree::Group(_) => {
                     // Take the group out (a stand-in holds its place meanwhile) so that its
                     // stream is not shared while it is walked, then put the same group back.

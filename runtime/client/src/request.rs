@@ -555,3 +555,65 @@ pub fn method(name: &str) -> Result<http::Method, SendError> {
     http::Method::from_bytes(name.as_bytes())
         .map_err(|_| SendError::InvalidRequest(format!("`{name}` is not a valid HTTP method")))
 }
+
+/// Declares an operation's optional parameters: the struct as written, every field an
+/// `Option` under `#[param("name", with_name)]` (the parameter's name in the document and its
+/// setter's). It expands to the struct and one setter per field, taking `impl Into<Option<T>>`
+/// (a value, or an `Option` to pass one on without an `if let`; `None` unsets it).
+///
+/// ```ignore
+/// request::parameters! {
+///     /// Optional parameters of `listPets`.
+///     #[derive(Debug, Clone, Default, PartialEq)]
+///     pub struct ListPetsOptions {
+///         /// How many animals at most (query parameter `limit`).
+///         #[param("limit", with_limit)]
+///         pub limit: Option<i64>,
+///     }
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __apigen_optional_parameters {
+    (
+        $(#[doc = $doc:literal])*
+        $(#[allow($($allow:tt)*)])?
+        #[derive($($derive:tt)*)]
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $field_doc:literal])*
+                $(#[deprecated $($deprecated:tt)*])?
+                #[param($wire:literal, $setter:ident)]
+                $field_vis:vis $field:ident: Option<$ty:ty>,
+            )*
+        }
+    ) => {
+        $(#[doc = $doc])*
+        $(#[allow($($allow)*)])?
+        #[derive($($derive)*)]
+        $vis struct $name {
+            $(
+                $(#[doc = $field_doc])*
+                $(#[deprecated $($deprecated)*])?
+                $field_vis $field: Option<$ty>,
+            )*
+        }
+
+        // Each setter takes the value under the field's own name (the document's, `foo`
+        // included), and the document may mark some deprecated.
+        #[allow(deprecated, clippy::disallowed_names)]
+        impl $name {
+            $(
+                #[doc = concat!("Sets `", $wire, "` (`None` unsets it).")]
+                $(#[deprecated $($deprecated)*])?
+                pub fn $setter(mut self, $field: impl Into<Option<$ty>>) -> Self {
+                    self.$field = $field.into();
+                    self
+                }
+            )*
+        }
+    };
+}
+
+#[doc(inline)]
+pub use crate::__apigen_optional_parameters as parameters;

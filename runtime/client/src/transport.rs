@@ -215,6 +215,29 @@ impl Transport {
         self.send(op, schemes, build).await
     }
 
+    /// [`Transport::send_dyn`] for a request that is its method and URL alone (no body,
+    /// headers or cookies of its own), accepting `accept` when there is one: what most
+    /// operations send, so that their generated methods name the parts rather than build it.
+    pub async fn send_url(
+        &self,
+        op: &OperationInfo,
+        schemes: &'static [SecurityScheme],
+        path: &str,
+        query: &str,
+        accept: Option<&'static str>,
+    ) -> Result<Raw, SendError> {
+        self.send_dyn(op, schemes, &|http, base| {
+            let builder = http.request(op.method.clone(), super::request::url(base, path, query));
+            match accept {
+                Some(accept) => {
+                    builder.header(http::header::ACCEPT, http::HeaderValue::from_static(accept))
+                }
+                None => builder,
+            }
+        })
+        .await
+    }
+
     /// [`Transport::send_streaming`] with the request builder as a reference to a closure (see
     /// [`Transport::send_dyn`] for why).
     pub async fn send_streaming_dyn(

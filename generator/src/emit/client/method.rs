@@ -224,7 +224,17 @@ fn statements(op: &Operation) -> TokenStream {
         &body_attach,
     );
     let (operation_decl, operation_ref) = operation_info(op, &method_value);
-    let send_and_match = send_and_match(op, &operation_ref, &build);
+    // A request that is its method and URL alone is the runtime's to build (`send_url`).
+    let url_alone =
+        (headers(op).is_empty() && cookies.set.is_none() && op.body.is_none()).then(|| {
+            let (path, query) = (&path.arg, &query.arg);
+            let accept = match &op.accept {
+                Some(a) => quote!(Some(#a)),
+                None => quote!(None),
+            };
+            quote!(send_url(#operation_ref, SECURITY_SCHEMES, #path, #query, #accept))
+        });
+    let send_and_match = send_and_match(op, &operation_ref, &build, url_alone);
     let (path_expr, query_expr, cookie_expr) = (&path.expr, &query.expr, &cookies.expr);
     let header_prep = header_prep(op);
     quote! {
@@ -778,7 +788,12 @@ fn operation_info(op: &Operation, method_value: &TokenStream) -> (TokenStream, T
 ///
 /// `send_dyn` (not the generic `send`): the retry loop is compiled once in the runtime
 /// rather than once per operation, the largest share of a big client's machine code.
-fn send_and_match(op: &Operation, operation_ref: &TokenStream, build: &TokenStream) -> TokenStream {
+fn send_and_match(
+    op: &Operation,
+    operation_ref: &TokenStream,
+    build: &TokenStream,
+    url_alone: Option<TokenStream>,
+) -> TokenStream {
     let answers = answers(op, operation_ref);
     if op.streamed {
         // Every documented error goes through `from_raw`, the one mapping the stream's
@@ -797,11 +812,11 @@ fn send_and_match(op: &Operation, operation_ref: &TokenStream, build: &TokenStre
         };
     }
     let dispatch = dispatch(op, answers.all);
+    let send = url_alone.unwrap_or_else(
+        || quote!(send_dyn(#operation_ref, SECURITY_SCHEMES, &|http, base| { #build })),
+    );
     quote! {
-        let raw = self
-            .transport
-            .send_dyn(#operation_ref, SECURITY_SCHEMES, &|http, base| { #build })
-            .await?;
+        let raw = self.transport.#send.await?;
         #dispatch
     }
 }

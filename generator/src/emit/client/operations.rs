@@ -13,13 +13,16 @@ pub(super) fn operation_types(op: &Operation) -> TokenStream {
     quote!(#options #success #error #(#headers)*)
 }
 
-/// The options struct of an operation's optional parameters, with a setter each.
+/// The options struct of an operation's optional parameters, declared to the runtime's
+/// `request::parameters!`, which prints a setter for each (`#[param("name", with_name)]`).
 fn options_struct(op: &Operation) -> Option<TokenStream> {
     let optional: Vec<&Param> = op.params.iter().filter(|p| !p.required).collect();
     (!optional.is_empty()).then(|| {
         let name = options_ident(op);
         let fields = optional.iter().map(|p| {
             let rust = ident(&p.rust);
+            let setter = ident(&p.setter);
+            let wire = &p.wire;
             let t = rust_type(&p.ty, true);
             let mut lines = p.doc.clone();
             let mut note = format!("{} parameter `{}`", location_text(p.location), p.wire);
@@ -32,7 +35,7 @@ fn options_struct(op: &Operation) -> Option<TokenStream> {
             let deprecated = p
                 .deprecated
                 .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
-            quote!(#docs #deprecated pub #rust: Option<#t>,)
+            quote!(#docs #deprecated #[param(#wire, #setter)] pub #rust: Option<#t>,)
         });
         let docs = doc(&[format!(
             "Optional parameters of `{}`; `Default::default()` sets none, the `with_…` methods set one each.",
@@ -42,39 +45,12 @@ fn options_struct(op: &Operation) -> Option<TokenStream> {
             .iter()
             .any(|p| p.deprecated)
             .then(|| quote!(#[allow(deprecated)]));
-        // Each setter takes the value under the field's own name; a document's `foo` is a
-        // name clippy flags by default (disallowed_names) but the document's to choose.
-        let placeholder = optional
-            .iter()
-            .any(|p| crate::naming::reserved::CLIPPY_PLACEHOLDERS.contains(&p.rust.as_str()))
-            .then(|| quote!(#[allow(clippy::disallowed_names)]));
-        let setters = optional.iter().map(|p| {
-            let rust = ident(&p.rust);
-            let setter = ident(&p.setter);
-            let t = rust_type(&p.ty, true);
-            let docs = doc(&[format!("Sets `{}` (`None` unsets it).", p.wire)]);
-            let deprecated = p
-                .deprecated
-                .then(|| quote!(#[deprecated(note = "deprecated in the API description")]));
-            // A value or an `Option` (to pass one on without an `if let`).
-            quote! {
-                #docs
-                #deprecated
-                pub fn #setter(mut self, #rust: impl Into<Option<#t>>) -> Self {
-                    self.#rust = #rust.into();
-                    self
-                }
-            }
-        });
         quote! {
-            #docs
-            #allow
-            #[derive(Debug, Clone, Default, PartialEq)]
-            pub struct #name { #(#fields)* }
-            #allow
-            #placeholder
-            impl #name {
-                #(#setters)*
+            request::parameters! {
+                #docs
+                #allow
+                #[derive(Debug, Clone, Default, PartialEq)]
+                pub struct #name { #(#fields)* }
             }
         }
     })

@@ -615,16 +615,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -654,16 +650,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -693,16 +685,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -732,16 +720,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -769,13 +753,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -802,13 +780,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -833,13 +805,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::PUT, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -864,13 +830,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -895,13 +855,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -926,13 +880,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -957,13 +905,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::DELETE, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -988,16 +930,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -1046,16 +984,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -1105,16 +1039,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -1148,13 +1078,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1182,13 +1106,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1309,16 +1227,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -1365,16 +1279,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -1457,13 +1367,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::POST, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1489,13 +1393,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1521,13 +1419,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1552,13 +1444,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1583,13 +1469,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1615,13 +1495,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1646,13 +1520,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1677,13 +1545,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1709,13 +1571,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1740,13 +1596,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1772,13 +1622,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -1788,37 +1632,21 @@ impl Client {
     }
 }
 
-/// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "path")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Path2Options {
-    /// (query parameter `errors`)
-    pub errors: Option<i32>,
-    /// (query parameter `out`)
-    pub out: Option<String>,
-    /// (cookie parameter `cookies`)
-    pub cookies: Option<String>,
-}
-
-#[cfg(feature = "path")]
-impl Path2Options {
-    /// Sets `errors` (`None` unsets it).
-    pub fn with_errors(mut self, errors: impl Into<Option<i32>>) -> Self {
-        self.errors = errors.into();
-        self
-    }
-
-    /// Sets `out` (`None` unsets it).
-    pub fn with_out(mut self, out: impl Into<Option<String>>) -> Self {
-        self.out = out.into();
-        self
-    }
-
-    /// Sets `cookies` (`None` unsets it).
-    pub fn with_cookies(mut self, cookies: impl Into<Option<String>>) -> Self {
-        self.cookies = cookies.into();
-        self
+request::parameters! {
+    /// Optional parameters of `path`; `Default::default()` sets none, the `with_…` methods set one
+    /// each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Path2Options {
+        /// (query parameter `errors`)
+        #[param("errors", with_errors)]
+        pub errors: Option<i32>,
+        /// (query parameter `out`)
+        #[param("out", with_out)]
+        pub out: Option<String>,
+        /// (cookie parameter `cookies`)
+        #[param("cookies", with_cookies)]
+        pub cookies: Option<String>,
     }
 }
 
@@ -1867,21 +1695,15 @@ impl Path2OkHeaders {
     }
 }
 
-/// Optional parameters of `cliLocals`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "cli")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CliLocalsOptions {
-    /// (query parameter `version`)
-    pub version: Option<String>,
-}
-
-#[cfg(feature = "cli")]
-impl CliLocalsOptions {
-    /// Sets `version` (`None` unsets it).
-    pub fn with_version(mut self, version: impl Into<Option<String>>) -> Self {
-        self.version = version.into();
-        self
+request::parameters! {
+    /// Optional parameters of `cliLocals`; `Default::default()` sets none, the `with_…` methods set
+    /// one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct CliLocalsOptions {
+        /// (query parameter `version`)
+        #[param("version", with_version)]
+        pub version: Option<String>,
     }
 }
 
@@ -1900,68 +1722,33 @@ pub enum CliLocalsError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `raw`; `Default::default()` sets none, the `with_…` methods set one each.
 #[cfg(feature = "raw")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Raw2Options {
-    /// (header parameter `builder`)
-    pub builder: Option<String>,
-    /// (query parameter `options`)
-    pub options: Option<String>,
-    /// (query parameter `values`)
-    pub values: Option<Vec<String>>,
-    /// (query parameter `at`; the server uses `7` when unset)
-    pub at: Option<i32>,
-    /// (cookie parameter `params`)
-    pub params: Option<String>,
-    /// (query parameter `type`)
-    pub r#type: Option<types::Kind>,
-    /// (query parameter `self`)
-    pub self_: Option<String>,
-}
-
-#[cfg(feature = "raw")]
-impl Raw2Options {
-    /// Sets `builder` (`None` unsets it).
-    pub fn with_builder(mut self, builder: impl Into<Option<String>>) -> Self {
-        self.builder = builder.into();
-        self
-    }
-
-    /// Sets `options` (`None` unsets it).
-    pub fn with_options(mut self, options: impl Into<Option<String>>) -> Self {
-        self.options = options.into();
-        self
-    }
-
-    /// Sets `values` (`None` unsets it).
-    pub fn with_values(mut self, values: impl Into<Option<Vec<String>>>) -> Self {
-        self.values = values.into();
-        self
-    }
-
-    /// Sets `at` (`None` unsets it).
-    pub fn with_at(mut self, at: impl Into<Option<i32>>) -> Self {
-        self.at = at.into();
-        self
-    }
-
-    /// Sets `params` (`None` unsets it).
-    pub fn with_params(mut self, params: impl Into<Option<String>>) -> Self {
-        self.params = params.into();
-        self
-    }
-
-    /// Sets `type` (`None` unsets it).
-    pub fn with_type(mut self, r#type: impl Into<Option<types::Kind>>) -> Self {
-        self.r#type = r#type.into();
-        self
-    }
-
-    /// Sets `self` (`None` unsets it).
-    pub fn with_self_(mut self, self_: impl Into<Option<String>>) -> Self {
-        self.self_ = self_.into();
-        self
+request::parameters! {
+    /// Optional parameters of `raw`; `Default::default()` sets none, the `with_…` methods set one
+    /// each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct Raw2Options {
+        /// (header parameter `builder`)
+        #[param("builder", with_builder)]
+        pub builder: Option<String>,
+        /// (query parameter `options`)
+        #[param("options", with_options)]
+        pub options: Option<String>,
+        /// (query parameter `values`)
+        #[param("values", with_values)]
+        pub values: Option<Vec<String>>,
+        /// (query parameter `at`; the server uses `7` when unset)
+        #[param("at", with_at)]
+        pub at: Option<i32>,
+        /// (cookie parameter `params`)
+        #[param("params", with_params)]
+        pub params: Option<String>,
+        /// (query parameter `type`)
+        #[param("type", with_type)]
+        pub r#type: Option<types::Kind>,
+        /// (query parameter `self`)
+        #[param("self", with_self_)]
+        pub self_: Option<String>,
     }
 }
 
@@ -1982,109 +1769,48 @@ pub enum Raw2Error {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HandleErrorOptions {
-    /// (query parameter `api`)
-    pub api: Option<String>,
-    /// (query parameter `parts`)
-    pub parts: Option<String>,
-    /// (query parameter `request`)
-    pub request: Option<String>,
-    /// (query parameter `response`)
-    pub response: Option<String>,
-    /// (header parameter `rt`)
-    pub rt: Option<String>,
-    /// (query parameter `scheme`)
-    pub scheme: Option<String>,
-    /// (query parameter `serve`)
-    pub serve: Option<String>,
-    /// (query parameter `media`)
-    pub media: Option<String>,
-    /// (query parameter `outcome`)
-    pub outcome: Option<String>,
-    /// (query parameter `error`)
-    pub error: Option<String>,
-    /// (query parameter `body_limit`)
-    pub body_limit: Option<String>,
-    /// (query parameter `value`)
-    pub value: Option<i64>,
-}
-
-#[cfg(feature = "ops")]
-impl HandleErrorOptions {
-    /// Sets `api` (`None` unsets it).
-    pub fn with_api(mut self, api: impl Into<Option<String>>) -> Self {
-        self.api = api.into();
-        self
-    }
-
-    /// Sets `parts` (`None` unsets it).
-    pub fn with_parts(mut self, parts: impl Into<Option<String>>) -> Self {
-        self.parts = parts.into();
-        self
-    }
-
-    /// Sets `request` (`None` unsets it).
-    pub fn with_request(mut self, request: impl Into<Option<String>>) -> Self {
-        self.request = request.into();
-        self
-    }
-
-    /// Sets `response` (`None` unsets it).
-    pub fn with_response(mut self, response: impl Into<Option<String>>) -> Self {
-        self.response = response.into();
-        self
-    }
-
-    /// Sets `rt` (`None` unsets it).
-    pub fn with_rt(mut self, rt: impl Into<Option<String>>) -> Self {
-        self.rt = rt.into();
-        self
-    }
-
-    /// Sets `scheme` (`None` unsets it).
-    pub fn with_scheme(mut self, scheme: impl Into<Option<String>>) -> Self {
-        self.scheme = scheme.into();
-        self
-    }
-
-    /// Sets `serve` (`None` unsets it).
-    pub fn with_serve(mut self, serve: impl Into<Option<String>>) -> Self {
-        self.serve = serve.into();
-        self
-    }
-
-    /// Sets `media` (`None` unsets it).
-    pub fn with_media(mut self, media: impl Into<Option<String>>) -> Self {
-        self.media = media.into();
-        self
-    }
-
-    /// Sets `outcome` (`None` unsets it).
-    pub fn with_outcome(mut self, outcome: impl Into<Option<String>>) -> Self {
-        self.outcome = outcome.into();
-        self
-    }
-
-    /// Sets `error` (`None` unsets it).
-    pub fn with_error(mut self, error: impl Into<Option<String>>) -> Self {
-        self.error = error.into();
-        self
-    }
-
-    /// Sets `body_limit` (`None` unsets it).
-    pub fn with_body_limit(mut self, body_limit: impl Into<Option<String>>) -> Self {
-        self.body_limit = body_limit.into();
-        self
-    }
-
-    /// Sets `value` (`None` unsets it).
-    pub fn with_value(mut self, value: impl Into<Option<i64>>) -> Self {
-        self.value = value.into();
-        self
+request::parameters! {
+    /// Optional parameters of `handleError`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct HandleErrorOptions {
+        /// (query parameter `api`)
+        #[param("api", with_api)]
+        pub api: Option<String>,
+        /// (query parameter `parts`)
+        #[param("parts", with_parts)]
+        pub parts: Option<String>,
+        /// (query parameter `request`)
+        #[param("request", with_request)]
+        pub request: Option<String>,
+        /// (query parameter `response`)
+        #[param("response", with_response)]
+        pub response: Option<String>,
+        /// (header parameter `rt`)
+        #[param("rt", with_rt)]
+        pub rt: Option<String>,
+        /// (query parameter `scheme`)
+        #[param("scheme", with_scheme)]
+        pub scheme: Option<String>,
+        /// (query parameter `serve`)
+        #[param("serve", with_serve)]
+        pub serve: Option<String>,
+        /// (query parameter `media`)
+        #[param("media", with_media)]
+        pub media: Option<String>,
+        /// (query parameter `outcome`)
+        #[param("outcome", with_outcome)]
+        pub outcome: Option<String>,
+        /// (query parameter `error`)
+        #[param("error", with_error)]
+        pub error: Option<String>,
+        /// (query parameter `body_limit`)
+        #[param("body_limit", with_body_limit)]
+        pub body_limit: Option<String>,
+        /// (query parameter `value`)
+        #[param("value", with_value)]
+        pub value: Option<i64>,
     }
 }
 
@@ -2283,21 +2009,15 @@ pub enum SelfError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SuperOptions {
-    /// (query parameter `crate`)
-    pub crate_: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl SuperOptions {
-    /// Sets `crate` (`None` unsets it).
-    pub fn with_crate_(mut self, crate_: impl Into<Option<String>>) -> Self {
-        self.crate_ = crate_.into();
-        self
+request::parameters! {
+    /// Optional parameters of `super`; `Default::default()` sets none, the `with_…` methods set one
+    /// each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct SuperOptions {
+        /// (query parameter `crate`)
+        #[param("crate", with_crate_)]
+        pub crate_: Option<String>,
     }
 }
 
@@ -2316,45 +2036,24 @@ pub enum SuperError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ResultOptions {
-    /// (query parameter `Ok`)
-    pub ok: Option<String>,
-    /// (query parameter `Err`)
-    pub err: Option<String>,
-    /// (query parameter `Some`)
-    pub some: Option<String>,
-    /// (query parameter `None`)
-    pub none: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-impl ResultOptions {
-    /// Sets `Ok` (`None` unsets it).
-    pub fn with_ok(mut self, ok: impl Into<Option<String>>) -> Self {
-        self.ok = ok.into();
-        self
-    }
-
-    /// Sets `Err` (`None` unsets it).
-    pub fn with_err(mut self, err: impl Into<Option<String>>) -> Self {
-        self.err = err.into();
-        self
-    }
-
-    /// Sets `Some` (`None` unsets it).
-    pub fn with_some(mut self, some: impl Into<Option<String>>) -> Self {
-        self.some = some.into();
-        self
-    }
-
-    /// Sets `None` (`None` unsets it).
-    pub fn with_none(mut self, none: impl Into<Option<String>>) -> Self {
-        self.none = none.into();
-        self
+request::parameters! {
+    /// Optional parameters of `Result`; `Default::default()` sets none, the `with_…` methods set
+    /// one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ResultOptions {
+        /// (query parameter `Ok`)
+        #[param("Ok", with_ok)]
+        pub ok: Option<String>,
+        /// (query parameter `Err`)
+        #[param("Err", with_err)]
+        pub err: Option<String>,
+        /// (query parameter `Some`)
+        #[param("Some", with_some)]
+        pub some: Option<String>,
+        /// (query parameter `None`)
+        #[param("None", with_none)]
+        pub none: Option<String>,
     }
 }
 
@@ -2457,22 +2156,15 @@ impl GetInternalServerErrorHeaders2 {
     }
 }
 
-/// Optional parameters of `placeholders`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PlaceholdersOptions {
-    /// (query parameter `foo`)
-    pub foo: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-#[allow(clippy::disallowed_names)]
-impl PlaceholdersOptions {
-    /// Sets `foo` (`None` unsets it).
-    pub fn with_foo(mut self, foo: impl Into<Option<String>>) -> Self {
-        self.foo = foo.into();
-        self
+request::parameters! {
+    /// Optional parameters of `placeholders`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PlaceholdersOptions {
+        /// (query parameter `foo`)
+        #[param("foo", with_foo)]
+        pub foo: Option<String>,
     }
 }
 
@@ -2490,21 +2182,15 @@ pub enum PlaceholdersError {
     Default(types::Placeholder),
 }
 
-/// Optional parameters of `braces`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct BracesOptions {
-    /// (query parameter `kind`; the server uses `"}b{"` when unset)
-    pub kind: Option<types::BracesKind>,
-}
-
-#[cfg(feature = "ops")]
-impl BracesOptions {
-    /// Sets `kind` (`None` unsets it).
-    pub fn with_kind(mut self, kind: impl Into<Option<types::BracesKind>>) -> Self {
-        self.kind = kind.into();
-        self
+request::parameters! {
+    /// Optional parameters of `braces`; `Default::default()` sets none, the `with_…` methods set
+    /// one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct BracesOptions {
+        /// (query parameter `kind`; the server uses `"}b{"` when unset)
+        #[param("kind", with_kind)]
+        pub kind: Option<types::BracesKind>,
     }
 }
 
@@ -2523,25 +2209,17 @@ pub enum BracesError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `clone`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "ops")]
-#[allow(deprecated)]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CloneOptions {
-    /// (query parameter `old`)
-    #[deprecated(note = "deprecated in the API description")]
-    pub old: Option<String>,
-}
-
-#[cfg(feature = "ops")]
-#[allow(deprecated)]
-impl CloneOptions {
-    /// Sets `old` (`None` unsets it).
-    #[deprecated(note = "deprecated in the API description")]
-    pub fn with_old(mut self, old: impl Into<Option<String>>) -> Self {
-        self.old = old.into();
-        self
+request::parameters! {
+    /// Optional parameters of `clone`; `Default::default()` sets none, the `with_…` methods set one
+    /// each.
+    #[allow(deprecated)]
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct CloneOptions {
+        /// (query parameter `old`)
+        #[deprecated(note = "deprecated in the API description")]
+        #[param("old", with_old)]
+        pub old: Option<String>,
     }
 }
 

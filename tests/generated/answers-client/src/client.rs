@@ -275,16 +275,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -317,16 +313,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -362,13 +354,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::DELETE, request::url(base, &path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, &path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -397,16 +383,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -436,16 +418,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::POST, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -475,16 +453,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("*/*, application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("*/*, application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -518,16 +492,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/vnd.api+json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/vnd.api+json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -557,17 +527,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("*/*"),
-                        )
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, Some("*/*"))
             .await?;
         match raw.status.as_u16() {
             200 => raw.text(),
@@ -598,16 +558,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -646,18 +602,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static(
-                                "audio/mpeg, application/json",
-                            ),
-                        )
-                },
+                path,
+                &query,
+                Some("audio/mpeg, application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -688,16 +638,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -748,16 +694,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -1373,21 +1315,15 @@ pub enum OpenSocketError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `getDocument`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "documents")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetDocumentOptions {
-    /// (query parameter `version`)
-    pub version: Option<i64>,
-}
-
-#[cfg(feature = "documents")]
-impl GetDocumentOptions {
-    /// Sets `version` (`None` unsets it).
-    pub fn with_version(mut self, version: impl Into<Option<i64>>) -> Self {
-        self.version = version.into();
-        self
+request::parameters! {
+    /// Optional parameters of `getDocument`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetDocumentOptions {
+        /// (query parameter `version`)
+        #[param("version", with_version)]
+        pub version: Option<i64>,
     }
 }
 

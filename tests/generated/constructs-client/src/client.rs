@@ -913,16 +913,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -952,16 +948,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -1020,16 +1012,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -1190,40 +1178,21 @@ impl Client {
     }
 }
 
-/// Optional parameters of `get_trees_id`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "trees")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetTreesIdOptions {
-    /// (query parameter `depth`; the server uses `3` when unset)
-    pub depth: Option<i64>,
-    /// (cookie parameter `theme`)
-    pub theme: Option<types::GetTreesIdTheme>,
-    /// (query parameter `ids`)
-    pub ids: Option<Vec<i64>>,
-}
-
-#[cfg(feature = "trees")]
-impl GetTreesIdOptions {
-    /// Sets `depth` (`None` unsets it).
-    pub fn with_depth(mut self, depth: impl Into<Option<i64>>) -> Self {
-        self.depth = depth.into();
-        self
-    }
-
-    /// Sets `theme` (`None` unsets it).
-    pub fn with_theme(
-        mut self,
-        theme: impl Into<Option<types::GetTreesIdTheme>>,
-    ) -> Self {
-        self.theme = theme.into();
-        self
-    }
-
-    /// Sets `ids` (`None` unsets it).
-    pub fn with_ids(mut self, ids: impl Into<Option<Vec<i64>>>) -> Self {
-        self.ids = ids.into();
-        self
+request::parameters! {
+    /// Optional parameters of `get_trees_id`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetTreesIdOptions {
+        /// (query parameter `depth`; the server uses `3` when unset)
+        #[param("depth", with_depth)]
+        pub depth: Option<i64>,
+        /// (cookie parameter `theme`)
+        #[param("theme", with_theme)]
+        pub theme: Option<types::GetTreesIdTheme>,
+        /// (query parameter `ids`)
+        #[param("ids", with_ids)]
+        pub ids: Option<Vec<i64>>,
     }
 }
 
@@ -1359,21 +1328,15 @@ pub enum PostNotesError {
     Default(types::Named),
 }
 
-/// Optional parameters of `listTagged`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "tagged")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ListTaggedOptions {
-    /// (query parameter `tag`)
-    pub tag: Option<Vec<String>>,
-}
-
-#[cfg(feature = "tagged")]
-impl ListTaggedOptions {
-    /// Sets `tag` (`None` unsets it).
-    pub fn with_tag(mut self, tag: impl Into<Option<Vec<String>>>) -> Self {
-        self.tag = tag.into();
-        self
+request::parameters! {
+    /// Optional parameters of `listTagged`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ListTaggedOptions {
+        /// (query parameter `tag`)
+        #[param("tag", with_tag)]
+        pub tag: Option<Vec<String>>,
     }
 }
 
@@ -1407,48 +1370,24 @@ pub enum GetThingsError {
     Undocumented(types::GetTreesIdClientErrorBody),
 }
 
-/// Optional parameters of `echoFilters`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "filters")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct EchoFiltersOptions {
-    /// (query parameter `q`)
-    pub q: Option<String>,
-    /// (query parameter `metadata`)
-    pub metadata: Option<types::Metadata>,
-    /// (query parameter `page`)
-    pub page: Option<types::Page>,
-    /// (query parameter `point`)
-    pub point: Option<types::Point>,
-}
-
-#[cfg(feature = "filters")]
-impl EchoFiltersOptions {
-    /// Sets `q` (`None` unsets it).
-    pub fn with_q(mut self, q: impl Into<Option<String>>) -> Self {
-        self.q = q.into();
-        self
-    }
-
-    /// Sets `metadata` (`None` unsets it).
-    pub fn with_metadata(
-        mut self,
-        metadata: impl Into<Option<types::Metadata>>,
-    ) -> Self {
-        self.metadata = metadata.into();
-        self
-    }
-
-    /// Sets `page` (`None` unsets it).
-    pub fn with_page(mut self, page: impl Into<Option<types::Page>>) -> Self {
-        self.page = page.into();
-        self
-    }
-
-    /// Sets `point` (`None` unsets it).
-    pub fn with_point(mut self, point: impl Into<Option<types::Point>>) -> Self {
-        self.point = point.into();
-        self
+request::parameters! {
+    /// Optional parameters of `echoFilters`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct EchoFiltersOptions {
+        /// (query parameter `q`)
+        #[param("q", with_q)]
+        pub q: Option<String>,
+        /// (query parameter `metadata`)
+        #[param("metadata", with_metadata)]
+        pub metadata: Option<types::Metadata>,
+        /// (query parameter `page`)
+        #[param("page", with_page)]
+        pub page: Option<types::Page>,
+        /// (query parameter `point`)
+        #[param("point", with_point)]
+        pub point: Option<types::Point>,
     }
 }
 
@@ -1482,53 +1421,27 @@ pub enum EchoChoicesError {
     Undocumented(types::GetTreesIdClientErrorBody),
 }
 
-/// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "labels")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct EchoLabelsOptions {
-    /// (query parameter `csv`)
-    pub csv: Option<Vec<String>>,
-    /// (query parameter `pipes`)
-    pub pipes: Option<Vec<String>>,
-    /// (query parameter `spaced`)
-    pub spaced: Option<Vec<i64>>,
-    /// (cookie parameter `jar`)
-    pub jar: Option<Vec<String>>,
-    /// (cookie parameter `crumbs`)
-    pub crumbs: Option<Vec<String>>,
-}
-
-#[cfg(feature = "labels")]
-impl EchoLabelsOptions {
-    /// Sets `csv` (`None` unsets it).
-    pub fn with_csv(mut self, csv: impl Into<Option<Vec<String>>>) -> Self {
-        self.csv = csv.into();
-        self
-    }
-
-    /// Sets `pipes` (`None` unsets it).
-    pub fn with_pipes(mut self, pipes: impl Into<Option<Vec<String>>>) -> Self {
-        self.pipes = pipes.into();
-        self
-    }
-
-    /// Sets `spaced` (`None` unsets it).
-    pub fn with_spaced(mut self, spaced: impl Into<Option<Vec<i64>>>) -> Self {
-        self.spaced = spaced.into();
-        self
-    }
-
-    /// Sets `jar` (`None` unsets it).
-    pub fn with_jar(mut self, jar: impl Into<Option<Vec<String>>>) -> Self {
-        self.jar = jar.into();
-        self
-    }
-
-    /// Sets `crumbs` (`None` unsets it).
-    pub fn with_crumbs(mut self, crumbs: impl Into<Option<Vec<String>>>) -> Self {
-        self.crumbs = crumbs.into();
-        self
+request::parameters! {
+    /// Optional parameters of `echoLabels`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct EchoLabelsOptions {
+        /// (query parameter `csv`)
+        #[param("csv", with_csv)]
+        pub csv: Option<Vec<String>>,
+        /// (query parameter `pipes`)
+        #[param("pipes", with_pipes)]
+        pub pipes: Option<Vec<String>>,
+        /// (query parameter `spaced`)
+        #[param("spaced", with_spaced)]
+        pub spaced: Option<Vec<i64>>,
+        /// (cookie parameter `jar`)
+        #[param("jar", with_jar)]
+        pub jar: Option<Vec<String>>,
+        /// (cookie parameter `crumbs`)
+        #[param("crumbs", with_crumbs)]
+        pub crumbs: Option<Vec<String>>,
     }
 }
 

@@ -446,35 +446,18 @@ pub enum PutHeldAmountError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `postAmounts`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "amounts")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PostAmountsOptions {
-    /// (query parameter `least`; the server uses `0.5` when unset)
-    pub least: Option<crate::runtime::decimal::Decimal>,
-    /// (header parameter `X-Big`)
-    pub x_big: Option<crate::runtime::decimal::Decimal>,
-}
-
-#[cfg(feature = "amounts")]
-impl PostAmountsOptions {
-    /// Sets `least` (`None` unsets it).
-    pub fn with_least(
-        mut self,
-        least: impl Into<Option<crate::runtime::decimal::Decimal>>,
-    ) -> Self {
-        self.least = least.into();
-        self
-    }
-
-    /// Sets `X-Big` (`None` unsets it).
-    pub fn with_x_big(
-        mut self,
-        x_big: impl Into<Option<crate::runtime::decimal::Decimal>>,
-    ) -> Self {
-        self.x_big = x_big.into();
-        self
+request::parameters! {
+    /// Optional parameters of `postAmounts`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct PostAmountsOptions {
+        /// (query parameter `least`; the server uses `0.5` when unset)
+        #[param("least", with_least)]
+        pub least: Option<crate::runtime::decimal::Decimal>,
+        /// (header parameter `X-Big`)
+        #[param("X-Big", with_x_big)]
+        pub x_big: Option<crate::runtime::decimal::Decimal>,
     }
 }
 
@@ -495,65 +478,31 @@ pub enum PostAmountsError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetEventOptions {
-    /// (query parameter `since`)
-    pub since: Option<jiff::Timestamp>,
-    /// A default of a typed format is documented, not applied (an `Option`).
-    /// (query parameter `day`; the server uses `"2000-01-01"` when unset)
-    pub day: Option<jiff::civil::Date>,
-    /// (query parameter `related`)
-    pub related: Option<Vec<uuid::Uuid>>,
-    /// (header parameter `X-Client-Ip`)
-    pub x_client_ip: Option<std::net::Ipv4Addr>,
-    /// (header parameter `X-Peer`)
-    pub x_peer: Option<std::net::Ipv6Addr>,
-    /// (query parameter `owner`)
-    pub owner: Option<String>,
-}
-
-#[cfg(feature = "events")]
-impl GetEventOptions {
-    /// Sets `since` (`None` unsets it).
-    pub fn with_since(mut self, since: impl Into<Option<jiff::Timestamp>>) -> Self {
-        self.since = since.into();
-        self
-    }
-
-    /// Sets `day` (`None` unsets it).
-    pub fn with_day(mut self, day: impl Into<Option<jiff::civil::Date>>) -> Self {
-        self.day = day.into();
-        self
-    }
-
-    /// Sets `related` (`None` unsets it).
-    pub fn with_related(mut self, related: impl Into<Option<Vec<uuid::Uuid>>>) -> Self {
-        self.related = related.into();
-        self
-    }
-
-    /// Sets `X-Client-Ip` (`None` unsets it).
-    pub fn with_x_client_ip(
-        mut self,
-        x_client_ip: impl Into<Option<std::net::Ipv4Addr>>,
-    ) -> Self {
-        self.x_client_ip = x_client_ip.into();
-        self
-    }
-
-    /// Sets `X-Peer` (`None` unsets it).
-    pub fn with_x_peer(mut self, x_peer: impl Into<Option<std::net::Ipv6Addr>>) -> Self {
-        self.x_peer = x_peer.into();
-        self
-    }
-
-    /// Sets `owner` (`None` unsets it).
-    pub fn with_owner(mut self, owner: impl Into<Option<String>>) -> Self {
-        self.owner = owner.into();
-        self
+request::parameters! {
+    /// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set
+    /// one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetEventOptions {
+        /// (query parameter `since`)
+        #[param("since", with_since)]
+        pub since: Option<jiff::Timestamp>,
+        /// A default of a typed format is documented, not applied (an `Option`).
+        /// (query parameter `day`; the server uses `"2000-01-01"` when unset)
+        #[param("day", with_day)]
+        pub day: Option<jiff::civil::Date>,
+        /// (query parameter `related`)
+        #[param("related", with_related)]
+        pub related: Option<Vec<uuid::Uuid>>,
+        /// (header parameter `X-Client-Ip`)
+        #[param("X-Client-Ip", with_x_client_ip)]
+        pub x_client_ip: Option<std::net::Ipv4Addr>,
+        /// (header parameter `X-Peer`)
+        #[param("X-Peer", with_x_peer)]
+        pub x_peer: Option<std::net::Ipv6Addr>,
+        /// (query parameter `owner`)
+        #[param("owner", with_owner)]
+        pub owner: Option<String>,
     }
 }
 

@@ -311,16 +311,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -354,13 +350,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::DELETE, request::url(base, &path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, &path, query, None)
             .await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
@@ -424,45 +414,24 @@ impl Client {
     }
 }
 
-/// Optional parameters of `searchBooks`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "books")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SearchBooksOptions {
-    /// (query parameter `format`)
-    pub format: Option<Vec<types::Format>>,
-    /// (query parameter `available`)
-    pub available: Option<bool>,
-    /// (query parameter `minRating`)
-    pub min_rating: Option<f64>,
-    /// (header parameter `X-Request-Id`)
-    pub x_request_id: Option<String>,
-}
-
-#[cfg(feature = "books")]
-impl SearchBooksOptions {
-    /// Sets `format` (`None` unsets it).
-    pub fn with_format(mut self, format: impl Into<Option<Vec<types::Format>>>) -> Self {
-        self.format = format.into();
-        self
-    }
-
-    /// Sets `available` (`None` unsets it).
-    pub fn with_available(mut self, available: impl Into<Option<bool>>) -> Self {
-        self.available = available.into();
-        self
-    }
-
-    /// Sets `minRating` (`None` unsets it).
-    pub fn with_min_rating(mut self, min_rating: impl Into<Option<f64>>) -> Self {
-        self.min_rating = min_rating.into();
-        self
-    }
-
-    /// Sets `X-Request-Id` (`None` unsets it).
-    pub fn with_x_request_id(mut self, x_request_id: impl Into<Option<String>>) -> Self {
-        self.x_request_id = x_request_id.into();
-        self
+request::parameters! {
+    /// Optional parameters of `searchBooks`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct SearchBooksOptions {
+        /// (query parameter `format`)
+        #[param("format", with_format)]
+        pub format: Option<Vec<types::Format>>,
+        /// (query parameter `available`)
+        #[param("available", with_available)]
+        pub available: Option<bool>,
+        /// (query parameter `minRating`)
+        #[param("minRating", with_min_rating)]
+        pub min_rating: Option<f64>,
+        /// (header parameter `X-Request-Id`)
+        #[param("X-Request-Id", with_x_request_id)]
+        pub x_request_id: Option<String>,
     }
 }
 

@@ -457,16 +457,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -513,16 +509,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::POST, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -718,16 +710,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -1133,31 +1121,20 @@ pub enum GateLogError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `openGate`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "gate-openings")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct OpenGateOptions {
-    /// An enumeration of integers, which no Rust type holds (held, issue 45).
-    /// (query parameter `floor`)
-    pub floor: Option<i64>,
-    /// Any side but `closed` (`not`, held to the schema as written).
-    /// (query parameter `side`)
-    pub side: Option<String>,
-}
-
-#[cfg(feature = "gate-openings")]
-impl OpenGateOptions {
-    /// Sets `floor` (`None` unsets it).
-    pub fn with_floor(mut self, floor: impl Into<Option<i64>>) -> Self {
-        self.floor = floor.into();
-        self
-    }
-
-    /// Sets `side` (`None` unsets it).
-    pub fn with_side(mut self, side: impl Into<Option<String>>) -> Self {
-        self.side = side.into();
-        self
+request::parameters! {
+    /// Optional parameters of `openGate`; `Default::default()` sets none, the `with_…` methods set
+    /// one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct OpenGateOptions {
+        /// An enumeration of integers, which no Rust type holds (held, issue 45).
+        /// (query parameter `floor`)
+        #[param("floor", with_floor)]
+        pub floor: Option<i64>,
+        /// Any side but `closed` (`not`, held to the schema as written).
+        /// (query parameter `side`)
+        #[param("side", with_side)]
+        pub side: Option<String>,
     }
 }
 
@@ -1229,25 +1206,16 @@ pub enum AddGateVisitError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `listCommands`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ListCommandsOptions {
-    /// A string whose one `allOf` part is an enum (its own `enum` is empty).
-    /// (query parameter `status`)
-    pub status: Option<types::CommandStatus>,
-}
-
-#[cfg(feature = "commands")]
-impl ListCommandsOptions {
-    /// Sets `status` (`None` unsets it).
-    pub fn with_status(
-        mut self,
-        status: impl Into<Option<types::CommandStatus>>,
-    ) -> Self {
-        self.status = status.into();
-        self
+request::parameters! {
+    /// Optional parameters of `listCommands`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct ListCommandsOptions {
+        /// A string whose one `allOf` part is an enum (its own `enum` is empty).
+        /// (query parameter `status`)
+        #[param("status", with_status)]
+        pub status: Option<types::CommandStatus>,
     }
 }
 

@@ -422,16 +422,12 @@ impl Client {
         let query = request::to_query_string(filter)?;
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -471,16 +467,12 @@ impl Client {
             .unwrap_or_default();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -608,13 +600,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::POST, request::url(base, path, query))
-                },
-            )
+            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
             .await?;
         match raw.status.as_u16() {
             200..=299 => raw.empty(),
@@ -717,16 +703,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -763,16 +745,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &operation,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(method.clone(), request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -983,21 +961,15 @@ pub enum PingError {
     Default(String),
 }
 
-/// Optional parameters of `whoAmI`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "session")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct WhoAmIOptions {
-    /// (cookie parameter `theme`)
-    pub theme: Option<String>,
-}
-
-#[cfg(feature = "session")]
-impl WhoAmIOptions {
-    /// Sets `theme` (`None` unsets it).
-    pub fn with_theme(mut self, theme: impl Into<Option<String>>) -> Self {
-        self.theme = theme.into();
-        self
+request::parameters! {
+    /// Optional parameters of `whoAmI`; `Default::default()` sets none, the `with_…` methods set
+    /// one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct WhoAmIOptions {
+        /// (cookie parameter `theme`)
+        #[param("theme", with_theme)]
+        pub theme: Option<String>,
     }
 }
 

@@ -259,16 +259,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -348,16 +344,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -433,16 +425,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -522,16 +510,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -579,40 +563,24 @@ impl Client {
     }
 }
 
-/// Optional parameters of `dropshotItems`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "dropshot")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct DropshotItemsOptions {
-    /// Items per page.
-    /// (query parameter `limit`)
-    pub limit: Option<u32>,
-    /// The token of the page to fetch; it carries the scan's other parameters.
-    /// (query parameter `page_token`)
-    pub page_token: Option<String>,
-    /// Only items of this kind (first page only; the token remembers it).
-    /// (query parameter `kind`)
-    pub kind: Option<String>,
-}
-
-#[cfg(feature = "dropshot")]
-impl DropshotItemsOptions {
-    /// Sets `limit` (`None` unsets it).
-    pub fn with_limit(mut self, limit: impl Into<Option<u32>>) -> Self {
-        self.limit = limit.into();
-        self
-    }
-
-    /// Sets `page_token` (`None` unsets it).
-    pub fn with_page_token(mut self, page_token: impl Into<Option<String>>) -> Self {
-        self.page_token = page_token.into();
-        self
-    }
-
-    /// Sets `kind` (`None` unsets it).
-    pub fn with_kind(mut self, kind: impl Into<Option<String>>) -> Self {
-        self.kind = kind.into();
-        self
+request::parameters! {
+    /// Optional parameters of `dropshotItems`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct DropshotItemsOptions {
+        /// Items per page.
+        /// (query parameter `limit`)
+        #[param("limit", with_limit)]
+        pub limit: Option<u32>,
+        /// The token of the page to fetch; it carries the scan's other parameters.
+        /// (query parameter `page_token`)
+        #[param("page_token", with_page_token)]
+        pub page_token: Option<String>,
+        /// Only items of this kind (first page only; the token remembers it).
+        /// (query parameter `kind`)
+        #[param("kind", with_kind)]
+        pub kind: Option<String>,
     }
 }
 
@@ -633,38 +601,22 @@ pub enum DropshotItemsError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `cursorItems`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "cursor")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CursorItemsOptions {
-    /// (query parameter `pageToken`)
-    pub page_token: Option<String>,
-    /// (query parameter `pageSize`)
-    pub page_size: Option<i32>,
-    /// Sent with every page.
-    /// (query parameter `kind`)
-    pub kind: Option<String>,
-}
-
-#[cfg(feature = "cursor")]
-impl CursorItemsOptions {
-    /// Sets `pageToken` (`None` unsets it).
-    pub fn with_page_token(mut self, page_token: impl Into<Option<String>>) -> Self {
-        self.page_token = page_token.into();
-        self
-    }
-
-    /// Sets `pageSize` (`None` unsets it).
-    pub fn with_page_size(mut self, page_size: impl Into<Option<i32>>) -> Self {
-        self.page_size = page_size.into();
-        self
-    }
-
-    /// Sets `kind` (`None` unsets it).
-    pub fn with_kind(mut self, kind: impl Into<Option<String>>) -> Self {
-        self.kind = kind.into();
-        self
+request::parameters! {
+    /// Optional parameters of `cursorItems`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct CursorItemsOptions {
+        /// (query parameter `pageToken`)
+        #[param("pageToken", with_page_token)]
+        pub page_token: Option<String>,
+        /// (query parameter `pageSize`)
+        #[param("pageSize", with_page_size)]
+        pub page_size: Option<i32>,
+        /// Sent with every page.
+        /// (query parameter `kind`)
+        #[param("kind", with_kind)]
+        pub kind: Option<String>,
     }
 }
 
@@ -683,30 +635,19 @@ pub enum CursorItemsError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `afterItems`; `Default::default()` sets none, the `with_…` methods set
-/// one each.
 #[cfg(feature = "after")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AfterItemsOptions {
-    /// The id of the last item of the page before.
-    /// (query parameter `after`)
-    pub after: Option<String>,
-    /// (query parameter `limit`)
-    pub limit: Option<i32>,
-}
-
-#[cfg(feature = "after")]
-impl AfterItemsOptions {
-    /// Sets `after` (`None` unsets it).
-    pub fn with_after(mut self, after: impl Into<Option<String>>) -> Self {
-        self.after = after.into();
-        self
-    }
-
-    /// Sets `limit` (`None` unsets it).
-    pub fn with_limit(mut self, limit: impl Into<Option<i32>>) -> Self {
-        self.limit = limit.into();
-        self
+request::parameters! {
+    /// Optional parameters of `afterItems`; `Default::default()` sets none, the `with_…` methods
+    /// set one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct AfterItemsOptions {
+        /// The id of the last item of the page before.
+        /// (query parameter `after`)
+        #[param("after", with_after)]
+        pub after: Option<String>,
+        /// (query parameter `limit`)
+        #[param("limit", with_limit)]
+        pub limit: Option<i32>,
     }
 }
 
@@ -725,29 +666,18 @@ pub enum AfterItemsError {
     Undocumented(types::Error),
 }
 
-/// Optional parameters of `linkItems`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
 #[cfg(feature = "link")]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LinkItemsOptions {
-    /// (query parameter `page`)
-    pub page: Option<i32>,
-    /// (query parameter `per_page`)
-    pub per_page: Option<i32>,
-}
-
-#[cfg(feature = "link")]
-impl LinkItemsOptions {
-    /// Sets `page` (`None` unsets it).
-    pub fn with_page(mut self, page: impl Into<Option<i32>>) -> Self {
-        self.page = page.into();
-        self
-    }
-
-    /// Sets `per_page` (`None` unsets it).
-    pub fn with_per_page(mut self, per_page: impl Into<Option<i32>>) -> Self {
-        self.per_page = per_page.into();
-        self
+request::parameters! {
+    /// Optional parameters of `linkItems`; `Default::default()` sets none, the `with_…` methods set
+    /// one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct LinkItemsOptions {
+        /// (query parameter `page`)
+        #[param("page", with_page)]
+        pub page: Option<i32>,
+        /// (query parameter `per_page`)
+        #[param("per_page", with_per_page)]
+        pub per_page: Option<i32>,
     }
 }
 

@@ -242,16 +242,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -291,16 +287,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -344,16 +336,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -392,16 +380,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -445,16 +429,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -498,16 +478,12 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, &path, query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                &path,
+                query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -545,16 +521,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -592,16 +564,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -648,16 +616,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -693,16 +657,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -738,16 +698,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {
@@ -781,16 +737,12 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_dyn(
+            .send_url(
                 &OPERATION,
                 SECURITY_SCHEMES,
-                &|http, base| {
-                    http.request(http::Method::GET, request::url(base, path, &query))
-                        .header(
-                            http::header::ACCEPT,
-                            http::HeaderValue::from_static("application/json"),
-                        )
-                },
+                path,
+                &query,
+                Some("application/json"),
             )
             .await?;
         match raw.status.as_u16() {

@@ -374,44 +374,24 @@ impl Client {
 #[allow(clippy::large_enum_variant)]
 #[non_exhaustive]
 pub enum PostEventsError {}
-/// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set one
-/// each.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GetEventOptions {
-    /// (query parameter `day`)
-    pub day: Option<String>,
-    /// (query parameter `related`)
-    pub related: Option<Vec<String>>,
-    /// (header parameter `X-Trace`)
-    pub x_trace: Option<String>,
-    /// One label or several (`oneOf` a string and a list of strings).
-    /// (query parameter `label`)
-    pub label: Option<Vec<String>>,
-}
-
-impl GetEventOptions {
-    /// Sets `day` (`None` unsets it).
-    pub fn with_day(mut self, day: impl Into<Option<String>>) -> Self {
-        self.day = day.into();
-        self
-    }
-
-    /// Sets `related` (`None` unsets it).
-    pub fn with_related(mut self, related: impl Into<Option<Vec<String>>>) -> Self {
-        self.related = related.into();
-        self
-    }
-
-    /// Sets `X-Trace` (`None` unsets it).
-    pub fn with_x_trace(mut self, x_trace: impl Into<Option<String>>) -> Self {
-        self.x_trace = x_trace.into();
-        self
-    }
-
-    /// Sets `label` (`None` unsets it).
-    pub fn with_label(mut self, label: impl Into<Option<Vec<String>>>) -> Self {
-        self.label = label.into();
-        self
+request::parameters! {
+    /// Optional parameters of `getEvent`; `Default::default()` sets none, the `with_…` methods set
+    /// one each.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct GetEventOptions {
+        /// (query parameter `day`)
+        #[param("day", with_day)]
+        pub day: Option<String>,
+        /// (query parameter `related`)
+        #[param("related", with_related)]
+        pub related: Option<Vec<String>>,
+        /// (header parameter `X-Trace`)
+        #[param("X-Trace", with_x_trace)]
+        pub x_trace: Option<String>,
+        /// One label or several (`oneOf` a string and a list of strings).
+        /// (query parameter `label`)
+        #[param("label", with_label)]
+        pub label: Option<Vec<String>>,
     }
 }
 
