@@ -584,7 +584,7 @@ macro_rules! __apigen_optional_parameters {
                 $(#[doc = $field_doc:literal])*
                 $(#[deprecated $($deprecated:tt)*])?
                 #[param($wire:literal, $setter:ident)]
-                $field_vis:vis $field:ident: Option<$ty:ty>,
+                $field_vis:vis $field:ident: Option<$ty:ty $(,)?>,
             )*
         }
     ) => {
@@ -617,3 +617,29 @@ macro_rules! __apigen_optional_parameters {
 
 #[doc(inline)]
 pub use crate::__apigen_optional_parameters as parameters;
+
+#[cfg(test)]
+mod tests {
+    /// A type name too long for one line is printed `Option<\n Type,\n>`: the declaration
+    /// takes the trailing comma.
+    #[test]
+    fn optional_parameters_declare_a_setter_each() {
+        type AVeryLongTypeNameThatAPrinterWrapsOntoALineOfItsOwnWithATrailingComma = u32;
+        crate::__apigen_optional_parameters! {
+            /// Options.
+            #[derive(Debug, Clone, Default, PartialEq)]
+            pub struct Options {
+                #[param("limit", with_limit)]
+                pub limit: Option<i64>,
+                #[param("long", with_long)]
+                pub long: Option<
+                    AVeryLongTypeNameThatAPrinterWrapsOntoALineOfItsOwnWithATrailingComma,
+                >,
+            }
+        }
+        let set = Options::default().with_limit(3).with_long(Some(7));
+        assert_eq!(set.limit, Some(3));
+        assert_eq!(set.long, Some(7));
+        assert_eq!(set.with_limit(None).limit, None);
+    }
+}
