@@ -14,8 +14,8 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
-use crate::runtime::request::ToParam;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -185,7 +185,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -274,16 +275,7 @@ impl Client {
         query.append_opt("limit", options.limit.as_ref());
         query.append_opt("status", options.status.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Pets, _>(),
             400 => Err(raw.api_error(ListPetsError::BadRequest)),
@@ -383,20 +375,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/pets/{}", request::encode_path_segment(& ToParam::to_param(& pet_id))
-        );
+        let path = request::path("/pets/{petId}", &[&pet_id]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Pet, _>(),
             400 => Err(raw.api_error(GetPetError::BadRequest)),
@@ -433,16 +414,7 @@ impl Client {
         };
         let path = "/store/orders";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Orders, _>(),
             401 => Err(raw.api_error(ListOrdersError::Unauthorized)),

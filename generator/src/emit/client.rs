@@ -344,7 +344,8 @@ pub fn client_rs(api: &Api) -> TokenStream {
                 Ok(Client {
                     transport: Arc::new(
                         Transport::new(http, self.base_url, self.credentials, self.retry)
-                            .with_progress(self.progress),
+                            .with_progress(self.progress)
+                            .with_schemes(SECURITY_SCHEMES),
                     ),
                 })
             }
@@ -520,6 +521,7 @@ const CLIENT_IMPORTS: &[(&str, &str)] = &[
     ("crate::runtime::error::Error", "Error"),
     ("crate::runtime::ratelimit::RateLimit", "RateLimit"),
     ("crate::runtime::request", "request::"),
+    ("crate::runtime::request::JSON", "JSON"),
     ("crate::runtime::request::Query", "Query"),
     ("crate::runtime::request::ObjectQuery", "ObjectQuery::"),
     ("crate::runtime::request::Style", "Style::"),

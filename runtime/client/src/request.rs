@@ -67,6 +67,31 @@ pub fn encode_query_reserved(value: &str) -> String {
     out
 }
 
+/// The `Accept` of an operation that answers JSON, as [`Transport::send_url`] takes it.
+///
+/// [`Transport::send_url`]: super::transport::Transport::send_url
+pub const JSON: Option<&str> = Some("application/json");
+
+/// A path from its template and its parameters' values in the template's order: each
+/// `{name}` is the next value, written as a parameter and percent-encoded as one segment
+/// (`style: simple`), so that `path("/pets/{petId}/tags/{tag}", &[&7, &"a/b"])` is
+/// `/pets/7/tags/a%2Fb`. A template names each parameter once, and every value fills one.
+pub fn path(template: &str, values: &[&dyn ToParam]) -> String {
+    let mut out = String::with_capacity(template.len() + 16 * values.len());
+    let (mut rest, mut values) = (template, values.iter());
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
+        match values.next() {
+            Some(value) => out.push_str(&encode_path_segment(&value.to_param())),
+            None => out.push_str(&rest[open..close]),
+        }
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `base` + `path` + (`?query` unless empty). `base` has no trailing slash, `path` starts with `/`.
 pub fn url(base: &str, path: &str, query: &str) -> String {
     let mut url = String::with_capacity(base.len() + path.len() + query.len() + 1);
@@ -620,6 +645,19 @@ pub use crate::__apigen_optional_parameters as parameters;
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_is_its_template_with_each_value_encoded_in_order() {
+        assert_eq!(path("/pets", &[]), "/pets");
+        assert_eq!(path("/pets/{petId}", &[&7_i64]), "/pets/7");
+        assert_eq!(
+            path("/repos/{owner}/{repo}/issues", &[&"a b", &"c/d"]),
+            "/repos/a%20b/c%2Fd/issues"
+        );
+        assert_eq!(path("/{a}{b}.json", &[&1_i32, &"é"]), "/1%C3%A9.json");
+    }
+
     /// A type name too long for one line is printed `Option<\n Type,\n>`: the declaration
     /// takes the trailing comma.
     #[test]

@@ -91,6 +91,9 @@ pub struct Transport {
     progress: Option<OnProgress>,
     /// Applied to every call (`Client::with_options`); empty by default.
     options: RequestOptions,
+    /// The document's security schemes, which [`Transport::send_url`] applies credentials by
+    /// (`Transport::with_schemes`); none by default.
+    schemes: &'static [SecurityScheme],
 }
 
 /// What responses taught a client, shared by its clones.
@@ -126,7 +129,15 @@ impl Transport {
             learned: Arc::default(),
             progress: None,
             options: RequestOptions::default(),
+            schemes: &[],
         }
+    }
+
+    /// This transport applying credentials by `schemes`, the document's security schemes, in
+    /// [`Transport::send_url`] (what a generated client is built with).
+    pub fn with_schemes(mut self, schemes: &'static [SecurityScheme]) -> Self {
+        self.schemes = schemes;
+        self
     }
 
     /// This transport with `options` applied to every call, on top of the ones it has; it
@@ -216,17 +227,17 @@ impl Transport {
     }
 
     /// [`Transport::send_dyn`] for a request that is its method and URL alone (no body,
-    /// headers or cookies of its own), accepting `accept` when there is one: what most
-    /// operations send, so that their generated methods name the parts rather than build it.
+    /// headers or cookies of its own), accepting `accept` when there is one, with credentials
+    /// applied by the schemes of [`Transport::with_schemes`]: what most operations send, so
+    /// that their generated methods name the parts rather than build it.
     pub async fn send_url(
         &self,
         op: &OperationInfo,
-        schemes: &'static [SecurityScheme],
         path: &str,
         query: &str,
         accept: Option<&'static str>,
     ) -> Result<Raw, SendError> {
-        self.send_dyn(op, schemes, &|http, base| {
+        self.send_dyn(op, self.schemes, &|http, base| {
             let builder = http.request(op.method.clone(), super::request::url(base, path, query));
             match accept {
                 Some(accept) => {

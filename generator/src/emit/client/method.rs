@@ -228,11 +228,12 @@ fn statements(op: &Operation) -> TokenStream {
     let url_alone =
         (headers(op).is_empty() && cookies.set.is_none() && op.body.is_none()).then(|| {
             let (path, query) = (&path.arg, &query.arg);
-            let accept = match &op.accept {
+            let accept = match op.accept.as_deref() {
+                Some("application/json") => quote!(JSON),
                 Some(a) => quote!(Some(#a)),
                 None => quote!(None),
             };
-            quote!(send_url(#operation_ref, SECURITY_SCHEMES, #path, #query, #accept))
+            quote!(send_url(#operation_ref, #path, #query, #accept))
         });
     let send_and_match = send_and_match(op, &operation_ref, &build, url_alone);
     let (path_expr, query_expr, cookie_expr) = (&path.expr, &query.expr, &cookies.expr);
@@ -355,7 +356,32 @@ struct Part {
     arg: TokenStream,
 }
 
-/// The path: `/pets/{petId}` → `format!("/pets/{}", encode(pet_id))`.
+/// The values of the path's parameters in the template's order, when each is one value of
+/// `style: simple` (no list, no object): what `request::path` fills a template with.
+fn simple_path_values(op: &Operation) -> Option<Vec<TokenStream>> {
+    op.path_template
+        .iter()
+        .filter_map(|piece| match piece {
+            PathPiece::Param(wire) => Some(wire),
+            PathPiece::Text(_) => None,
+        })
+        .map(|wire| {
+            let p = op
+                .params
+                .iter()
+                .find(|p| p.location == Location::Path && &p.wire == wire)?;
+            let simple = p.object.is_none()
+                && !matches!(p.style, Style::Label | Style::Matrix)
+                && !matches!(p.ty, TypeRef::Vec(_));
+            let local = ident(&p.local);
+            simple.then(|| quote!(#local))
+        })
+        .collect()
+}
+
+/// The path: `/pets/{petId}` → `request::path("/pets/{petId}", &[&pet_id])`, or
+/// `format!("/pets/{}", …)` with what the runtime writes for a list, an object or a `label`
+/// or `matrix` value.
 fn path(op: &Operation) -> Part {
     let mut template = String::new();
     let mut path_args = Vec::new();
@@ -410,6 +436,20 @@ fn path(op: &Operation) -> Part {
         Part {
             expr: quote!(let path = #template;),
             arg: quote!(path),
+        }
+    } else if let Some(values) = simple_path_values(op) {
+        // Every parameter one value, `style: simple`: the runtime fills the template.
+        let template: String = op
+            .path_template
+            .iter()
+            .map(|piece| match piece {
+                PathPiece::Text(text) => text.clone(),
+                PathPiece::Param(wire) => format!("{{{wire}}}"),
+            })
+            .collect();
+        Part {
+            expr: quote!(let path = request::path(#template, &[#(&#values),*]);),
+            arg: quote!(&path),
         }
     } else {
         Part {

@@ -22,6 +22,7 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
 use crate::runtime::response::ResponseValue;
@@ -192,7 +193,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -282,10 +284,7 @@ impl Client {
             security: &[&["build"], &["timeout"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/path/{}/{}", request::encode_path_segment(& ToParam::to_param(path_2)),
-            request::encode_path_segment(& ToParam::to_param(& raw_2))
-        );
+        let path = request::path("/path/{path}/{raw}", &[&path_2, &raw_2]);
         let mut query = Query::new();
         query.append("query", query_2);
         query.append_opt("errors", options.errors.as_ref());
@@ -391,9 +390,7 @@ impl Client {
             security: &[&["build"], &["timeout"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/cli/{}", request::encode_path_segment(& ToParam::to_param(client))
-        );
+        let path = request::path("/cli/{client}", &[&client]);
         let mut query = Query::new();
         query.append("m", &m);
         query.append("runtime", runtime);
@@ -460,9 +457,7 @@ impl Client {
             security: &[&["build"], &["timeout"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/raw/{}", request::encode_path_segment(& ToParam::to_param(http_2))
-        );
+        let path = request::path("/raw/{http}", &[&http_2]);
         let mut query = Query::new();
         query.append("base", base_2);
         query.append_opt("options", options.options.as_ref());
@@ -613,16 +608,7 @@ impl Client {
         };
         let path = "/ops/builder";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Vec2, _>(),
             201..=299 => {
@@ -648,16 +634,7 @@ impl Client {
         };
         let path = "/ops/for-server";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Box2, _>(),
             201..=299 => {
@@ -683,16 +660,7 @@ impl Client {
         };
         let path = "/ops/base-url";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::String2, _>(),
             201..=299 => {
@@ -718,16 +686,7 @@ impl Client {
         };
         let path = "/ops/last-rate-limit";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Option2, _>(),
             201..=299 => {
@@ -751,10 +710,7 @@ impl Client {
         };
         let path = "/ops/router";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -778,10 +734,7 @@ impl Client {
         };
         let path = "/ops/rate-limit-policy";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -803,10 +756,7 @@ impl Client {
         };
         let path = "/ops/serve-path";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -828,10 +778,7 @@ impl Client {
         };
         let path = "/ops/api";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -853,10 +800,7 @@ impl Client {
         };
         let path = "/ops/config";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -878,10 +822,7 @@ impl Client {
         };
         let path = "/ops/routes";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -903,10 +844,7 @@ impl Client {
         };
         let path = "/ops/type";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -928,16 +866,7 @@ impl Client {
         };
         let path = "/ops/self";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Self_, _>(),
             201..=299 => {
@@ -976,22 +905,11 @@ impl Client {
             security: &[&["build"], &["timeout"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/ops/super/{}", request::encode_path_segment(& ToParam::to_param(super_))
-        );
+        let path = request::path("/ops/super/{super}", &[&super_]);
         let mut query = Query::new();
         query.append_opt("crate", options.crate_.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Type, _>(),
             201..=299 => {
@@ -1037,16 +955,7 @@ impl Client {
         query.append_opt("Some", options.some.as_ref());
         query.append_opt("None", options.none.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::ResultOkBody, _>(),
             404 => Err(raw.api_error(ResultError::NotFound)),
@@ -1076,10 +985,7 @@ impl Client {
         };
         let path = "/ops/headers/internal";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             500..=599 => Err(raw.api_error_text(GetInternalError::ServerError)),
@@ -1104,10 +1010,7 @@ impl Client {
         };
         let path = "/ops/headers";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             500 => Err(raw.api_error_text(GetError::InternalServerError)),
@@ -1225,16 +1128,7 @@ impl Client {
         query.append("mark", mark);
         query.append_opt("kind", options.kind.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::BracesOkBody, _>(),
             201..=299 => {
@@ -1277,16 +1171,7 @@ impl Client {
         let mut query = Query::new();
         query.append_opt("old", options.old.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Chain, _>(),
             400 => Err(raw.api_error(CloneError::BadRequest)),
@@ -1365,10 +1250,7 @@ impl Client {
         };
         let path = "/ops/conventions/new";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1391,10 +1273,7 @@ impl Client {
         };
         let path = "/ops/conventions/from";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1417,10 +1296,7 @@ impl Client {
         };
         let path = "/ops/conventions/into";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1442,10 +1318,7 @@ impl Client {
         };
         let path = "/ops/conventions/as";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1467,10 +1340,7 @@ impl Client {
         };
         let path = "/ops/conventions/to";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1493,10 +1363,7 @@ impl Client {
         };
         let path = "/ops/conventions/to-mut";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1518,10 +1385,7 @@ impl Client {
         };
         let path = "/ops/conventions/is";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1543,10 +1407,7 @@ impl Client {
         };
         let path = "/ops/conventions/next";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1569,10 +1430,7 @@ impl Client {
         };
         let path = "/ops/conventions/from-str";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1594,10 +1452,7 @@ impl Client {
         };
         let path = "/ops/conventions/default";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -1620,10 +1475,7 @@ impl Client {
         };
         let path = "/ops/conventions/from-iter";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),

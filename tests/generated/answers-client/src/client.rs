@@ -34,6 +34,7 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
 use crate::runtime::response::ResponseValue;
@@ -205,7 +206,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -273,16 +275,7 @@ impl Client {
         };
         let path = "/owners/current";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<Option<types::Owner>, _>(),
             201..=299 => {
@@ -311,16 +304,7 @@ impl Client {
         };
         let path = "/owners";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<Option<Vec<types::Owner>>, _>(),
             201..=299 => {
@@ -348,14 +332,9 @@ impl Client {
             security: &[&["basic"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/owners/{}", request::encode_path_segment(& ToParam::to_param(& id))
-        );
+        let path = request::path("/owners/{id}", &[&id]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, &path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -381,16 +360,7 @@ impl Client {
         };
         let path = "/lateness";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<Option<f64>, _>(),
             201..=299 => {
@@ -416,16 +386,7 @@ impl Client {
         };
         let path = "/hold";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<(), _>(),
             201..=299 => self.transport.undocumented(&OPERATION, raw.json::<(), _>()),
@@ -453,13 +414,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("*/*, application/json"),
-            )
+            .send_url(&OPERATION, path, query, Some("*/*, application/json"))
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<serde_json::Value, _>(),
@@ -492,13 +447,7 @@ impl Client {
         let query = "";
         let raw = self
             .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/vnd.api+json"),
-            )
+            .send_url(&OPERATION, path, query, Some("application/vnd.api+json"))
             .await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Owner, _>(),
@@ -525,10 +474,7 @@ impl Client {
         };
         let path = "/motd";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, Some("*/*"))
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, Some("*/*")).await?;
         match raw.status.as_u16() {
             200 => raw.text(),
             201..=299 => self.transport.undocumented(&OPERATION, raw.text()),
@@ -556,16 +502,7 @@ impl Client {
         };
         let path = "/calls";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::ListToolCallsOkBody, _>(),
             201..=299 => {
@@ -602,13 +539,7 @@ impl Client {
         let query = query.finish();
         let raw = self
             .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("audio/mpeg, application/json"),
-            )
+            .send_url(&OPERATION, path, &query, Some("audio/mpeg, application/json"))
             .await?;
         match raw.status.as_u16() {
             200 => raw.bytes(),
@@ -636,16 +567,7 @@ impl Client {
         };
         let path = "/socket";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             101 => Err(raw.api_error_text(OpenSocketError::SwitchingProtocols)),
             400..=499 => Err(raw.api_error(OpenSocketError::ClientError)),
@@ -686,22 +608,11 @@ impl Client {
             security: &[&["basic"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/documents/{}", request::encode_path_segment(& ToParam::to_param(id))
-        );
+        let path = request::path("/documents/{id}", &[&id]);
         let mut query = Query::new();
         query.append_opt("version", options.version.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::GetDocumentOkBody, _>(),
             201..=299 => {
@@ -790,9 +701,7 @@ impl Client {
             security: &[&["basic"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/blobs/{}", request::encode_path_segment(& ToParam::to_param(name))
-        );
+        let path = request::path("/blobs/{name}", &[&name]);
         let query = "";
         let body = Ok::<_, crate::runtime::error::SendError>(body.clone())?;
         let raw = self
@@ -850,9 +759,7 @@ impl Client {
             security: &[&["basic"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/images/{}", request::encode_path_segment(& ToParam::to_param(name))
-        );
+        let path = request::path("/images/{name}", &[&name]);
         let query = "";
         let body: crate::runtime::request::Upload = body.into();
         let content_type = body.content_type("image/png")?;

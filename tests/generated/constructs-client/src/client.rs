@@ -31,6 +31,7 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ObjectQuery;
 use crate::runtime::request::ToParam;
@@ -233,7 +234,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -315,9 +317,7 @@ impl Client {
             security: &[&["basic"], &["queryKey", "cookieKey"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/trees/{}", request::encode_path_segment(& ToParam::to_param(& id))
-        );
+        let path = request::path("/trees/{id}", &[&id]);
         let mut query = Query::new();
         query.append_opt("depth", options.depth.as_ref());
         if let Some(values) = options.ids.as_ref() {
@@ -911,16 +911,7 @@ impl Client {
             query.append_array("tag", values, true, ',');
         }
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<Vec<String>, _>(),
             201..=299 => {
@@ -946,16 +937,7 @@ impl Client {
         };
         let path = "/things";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::GetThingsOkBody, _>(),
             201..=299 => {
@@ -1010,16 +992,7 @@ impl Client {
         }
         query.append_object("range", range, ObjectQuery::Deep)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::EchoFiltersOkBody, _>(),
             201..=299 => {

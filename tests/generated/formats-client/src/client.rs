@@ -122,7 +122,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -260,9 +261,7 @@ impl Client {
             security: &[],
             idempotency_key: false,
         };
-        let path = format!(
-            "/amounts/{}", request::encode_path_segment(& ToParam::to_param(& total))
-        );
+        let path = request::path("/amounts/{total}", &[&total]);
         let mut query = Query::new();
         query.append_opt("least", options.least.as_ref());
         let query = query.finish();
@@ -331,9 +330,7 @@ impl Client {
             security: &[],
             idempotency_key: false,
         };
-        let path = format!(
-            "/events/{}", request::encode_path_segment(& ToParam::to_param(& id))
-        );
+        let path = request::path("/events/{id}", &[&id]);
         let mut query = Query::new();
         query.append_opt("since", options.since.as_ref());
         query.append_opt("day", options.day.as_ref());
@@ -391,9 +388,7 @@ impl Client {
             security: &[],
             idempotency_key: false,
         };
-        let path = format!(
-            "/events/{}", request::encode_path_segment(& ToParam::to_param(& id))
-        );
+        let path = request::path("/events/{id}", &[&id]);
         let query = "";
         let body = request::to_json(body)?;
         let raw = self

@@ -14,6 +14,7 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
 use crate::runtime::response::ResponseValue;
@@ -174,7 +175,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -305,20 +307,9 @@ impl Client {
             security: &[&["libraryKey"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/books/{}", request::encode_path_segment(& ToParam::to_param(isbn))
-        );
+        let path = request::path("/books/{isbn}", &[&isbn]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Book, _>(),
             404 => Err(raw.api_error(GetBooksIsbnError::NotFound)),
@@ -344,14 +335,9 @@ impl Client {
             security: &[&["libraryKey"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/books/{}", request::encode_path_segment(& ToParam::to_param(isbn))
-        );
+        let path = request::path("/books/{isbn}", &[&isbn]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, &path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, None).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             200..=299 => self.transport.undocumented(&OPERATION, raw.empty()),
@@ -375,10 +361,7 @@ impl Client {
             security: &[&["libraryKey"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/members/{}/loans", request::encode_path_segment(& ToParam::to_param(&
-            member_id))
-        );
+        let path = request::path("/members/{memberId}/loans", &[&member_id]);
         let query = "";
         let body = request::to_json(body)?;
         let raw = self

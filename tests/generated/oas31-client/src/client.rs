@@ -30,6 +30,7 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
@@ -178,7 +179,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -455,16 +457,7 @@ impl Client {
         let mut query = Query::new();
         query.append("gate", gate);
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(GateLogError::BadRequest)),
@@ -507,16 +500,7 @@ impl Client {
         query.append_opt("floor", options.floor.as_ref());
         query.append_opt("side", options.side.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             400 => Err(raw.api_error(OpenGateError::BadRequest)),
@@ -708,16 +692,7 @@ impl Client {
         let mut query = Query::new();
         query.append_opt("status", options.status.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::CommandStatus, _>(),
             400 => Err(raw.api_error(ListCommandsError::BadRequest)),

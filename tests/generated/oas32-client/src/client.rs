@@ -22,6 +22,7 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ToParam;
 use crate::runtime::response::Raw;
@@ -185,7 +186,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -420,16 +422,7 @@ impl Client {
         };
         let path = "/ticks/search";
         let query = request::to_query_string(filter)?;
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<Vec<types::Tick>, _>(),
             400 => Err(raw.api_error(FindTicksError::BadRequest)),
@@ -465,16 +458,7 @@ impl Client {
             .map(request::to_query_string_json)
             .transpose()?
             .unwrap_or_default();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<Vec<types::Tick>, _>(),
             400 => Err(raw.api_error(SelectTicksError::BadRequest)),
@@ -598,10 +582,7 @@ impl Client {
         };
         let path = "/ping";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(&OPERATION, SECURITY_SCHEMES, path, query, None)
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, None).await?;
         match raw.status.as_u16() {
             200..=299 => raw.empty(),
             _ => Err(raw.api_error_text(PingError::Default)),
@@ -697,20 +678,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/ticks/{}", request::encode_path_segment(& ToParam::to_param(& tick_id))
-        );
+        let path = request::path("/ticks/{tickId}", &[&tick_id]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Tick, _>(),
             404 => Err(raw.api_error(GetTickError::NotFound)),
@@ -739,20 +709,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/ticks/{}", request::encode_path_segment(& ToParam::to_param(& tick_id))
-        );
+        let path = request::path("/ticks/{tickId}", &[&tick_id]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &operation,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&operation, &path, query, JSON).await?;
         match raw.status.as_u16() {
             204 => raw.empty(),
             404 => Err(raw.api_error(PurgeTickError::NotFound)),

@@ -19,8 +19,8 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
-use crate::runtime::request::ToParam;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::pages;
 use crate::runtime::pages::Page;
@@ -171,7 +171,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -257,16 +258,7 @@ impl Client {
         query.append_opt("page_token", options.page_token.as_ref());
         query.append_opt("kind", options.kind.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::ItemResultsPage, _>(),
             400 => Err(raw.api_error(DropshotItemsError::BadRequest)),
@@ -342,16 +334,7 @@ impl Client {
         query.append_opt("pageSize", options.page_size.as_ref());
         query.append_opt("kind", options.kind.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::CursorPage, _>(),
             201..=299 => {
@@ -423,16 +406,7 @@ impl Client {
         query.append_opt("after", options.after.as_ref());
         query.append_opt("limit", options.limit.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::AfterPage, _>(),
             201..=299 => {
@@ -501,23 +475,12 @@ impl Client {
             security: &[],
             idempotency_key: false,
         };
-        let path = format!(
-            "/link/{}/items", request::encode_path_segment(& ToParam::to_param(shelf))
-        );
+        let path = request::path("/link/{shelf}/items", &[&shelf]);
         let mut query = Query::new();
         query.append_opt("page", options.page.as_ref());
         query.append_opt("per_page", options.per_page.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<Vec<types::Item>, _>(),
             404 => Err(raw.api_error(LinkItemsError::NotFound)),

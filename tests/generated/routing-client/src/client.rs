@@ -26,8 +26,8 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
-use crate::runtime::request::ToParam;
 use crate::runtime::response::ResponseValue;
 use crate::runtime::retry::RetryPolicy;
 use crate::runtime::transport::OperationInfo;
@@ -186,7 +186,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -252,16 +253,7 @@ impl Client {
         };
         let path = "/";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -287,16 +279,7 @@ impl Client {
         };
         let path = "/Accounts.json";
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -321,20 +304,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/Accounts/{}.json", request::encode_path_segment(& ToParam::to_param(sid))
-        );
+        let path = request::path("/Accounts/{Sid}.json", &[&sid]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             400 => Err(raw.api_error(GetAccountError::BadRequest)),
@@ -361,22 +333,12 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/Accounts/{}/Calls/{}.json", request::encode_path_segment(&
-            ToParam::to_param(account_sid)), request::encode_path_segment(&
-            ToParam::to_param(sid))
+        let path = request::path(
+            "/Accounts/{AccountSid}/Calls/{Sid}.json",
+            &[&account_sid, &sid],
         );
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -402,21 +364,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/files/{}.{}", request::encode_path_segment(& ToParam::to_param(name)),
-            request::encode_path_segment(& ToParam::to_param(format))
-        );
+        let path = request::path("/files/{name}.{format}", &[&name, &format]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             400 => Err(raw.api_error(GetFileAsError::BadRequest)),
@@ -442,20 +392,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/files/{}", request::encode_path_segment(& ToParam::to_param(& id))
-        );
+        let path = request::path("/files/{id}", &[&id]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             400 => Err(raw.api_error(GetFileError::BadRequest)),
@@ -481,20 +420,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/files/{}", request::encode_path_segment(& ToParam::to_param(& id))
-        );
+        let path = request::path("/files/{id}", &[&id]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -519,21 +447,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/templates/{}", request::encode_path_segment(& ToParam::to_param(&
-            project_id))
-        );
+        let path = request::path("/templates/{project_id}", &[&project_id]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -558,21 +474,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/templates/{}", request::encode_path_segment(&
-            ToParam::to_param(template_name))
-        );
+        let path = request::path("/templates/{template_name}", &[&template_name]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -598,22 +502,12 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/templates/{}/versions/{}", request::encode_path_segment(&
-            ToParam::to_param(template_name)), request::encode_path_segment(&
-            ToParam::to_param(& version))
+        let path = request::path(
+            "/templates/{template_name}/versions/{version}",
+            &[&template_name, &version],
         );
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -638,21 +532,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/templates/{}/versions", request::encode_path_segment(& ToParam::to_param(&
-            project_id))
-        );
+        let path = request::path("/templates/{project_id}/versions", &[&project_id]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -677,20 +559,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/jobs/{}:cancel", request::encode_path_segment(& ToParam::to_param(name))
-        );
+        let path = request::path("/jobs/{name}:cancel", &[&name]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -830,24 +701,12 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/responses/{}", request::encode_path_segment(&
-            ToParam::to_param(response_id))
-        );
+        let path = request::path("/responses/{response_id}", &[&response_id]);
         let mut query = Query::new();
         query.append("beta", "true");
         query.append_opt("include", options.include.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -872,23 +731,11 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/responses/{}", request::encode_path_segment(&
-            ToParam::to_param(response_id))
-        );
+        let path = request::path("/responses/{response_id}", &[&response_id]);
         let mut query = Query::new();
         query.append("beta", "true");
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -928,23 +775,11 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/responses/{}", request::encode_path_segment(&
-            ToParam::to_param(response_id))
-        );
+        let path = request::path("/responses/{response_id}", &[&response_id]);
         let mut query = Query::new();
         query.append_opt("include", options.include.as_ref());
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {
@@ -972,22 +807,9 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/pairs/{}/{}/{}", request::encode_path_segment(& ToParam::to_param(a)),
-            request::encode_path_segment(& ToParam::to_param(& b)),
-            request::encode_path_segment(& ToParam::to_param(a))
-        );
+        let path = request::path("/pairs/{a}/{b}/{a}", &[&a, &b, &a]);
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             400 => Err(raw.api_error(GetPairError::BadRequest)),
@@ -1015,21 +837,12 @@ impl Client {
             security: &[&["bearerAuth"]],
             idempotency_key: false,
         };
-        let path = format!(
-            "/2010-04-01/Accounts/{}.json", request::encode_path_segment(&
-            ToParam::to_param(account_sid))
+        let path = request::path(
+            "/2010-04-01/Accounts/{AccountSid}.json",
+            &[&account_sid],
         );
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Echo, _>(),
             201..=299 => {

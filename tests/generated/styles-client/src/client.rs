@@ -14,6 +14,7 @@ use crate::runtime::auth::SecurityScheme;
 use crate::runtime::error::Error;
 use crate::runtime::ratelimit::RateLimit;
 use crate::runtime::request;
+use crate::runtime::request::JSON;
 use crate::runtime::request::Query;
 use crate::runtime::request::ObjectQuery;
 use crate::runtime::request::Style;
@@ -165,7 +166,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -240,16 +242,7 @@ impl Client {
             >> ().join(","), rgb_segment
         );
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(PathSimpleError::BadRequest)),
@@ -285,16 +278,7 @@ impl Client {
             >> ().join(","), rgb_segment
         );
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(PathSimpleExplodedError::BadRequest)),
@@ -334,16 +318,7 @@ impl Client {
             "/path/label/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(PathLabelError::BadRequest)),
@@ -378,16 +353,7 @@ impl Client {
             "/path/label-exploded/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(PathLabelExplodedError::BadRequest)),
@@ -427,16 +393,7 @@ impl Client {
             "/path/matrix/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(PathMatrixError::BadRequest)),
@@ -476,16 +433,7 @@ impl Client {
             "/path/matrix-exploded/{}/{}/{}", color_segment, colors_segment, rgb_segment
         );
         let query = "";
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                &path,
-                query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, &path, query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(PathMatrixExplodedError::BadRequest)),
@@ -519,16 +467,7 @@ impl Client {
         query.append_array("colors", colors, false, ',');
         query.append_object("rgb", rgb, ObjectQuery::Joined)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(QueryFormError::BadRequest)),
@@ -562,16 +501,7 @@ impl Client {
         query.append_array("colors", colors, true, ',');
         query.append_object("rgb", rgb, ObjectQuery::Exploded)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(QueryFormExplodedError::BadRequest)),
@@ -614,16 +544,7 @@ impl Client {
         query.append_object("rgb", rgb, ObjectQuery::Exploded)?;
         query.allow_reserved(false);
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(QueryReservedError::BadRequest)),
@@ -655,16 +576,7 @@ impl Client {
         query.append_array("colors", colors, false, ' ');
         query.append_styled("rgb", rgb, Style::SpaceDelimited, false)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(QuerySpaceDelimitedError::BadRequest)),
@@ -696,16 +608,7 @@ impl Client {
         query.append_array("colors", colors, false, '|');
         query.append_styled("rgb", rgb, Style::PipeDelimited, false)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(QueryPipeDelimitedError::BadRequest)),
@@ -735,16 +638,7 @@ impl Client {
         let mut query = Query::new();
         query.append_object("rgb", rgb, ObjectQuery::Deep)?;
         let query = query.finish();
-        let raw = self
-            .transport
-            .send_url(
-                &OPERATION,
-                SECURITY_SCHEMES,
-                path,
-                &query,
-                Some("application/json"),
-            )
-            .await?;
+        let raw = self.transport.send_url(&OPERATION, path, &query, JSON).await?;
         match raw.status.as_u16() {
             200 => raw.json::<types::Read, _>(),
             400 => Err(raw.api_error(QueryDeepObjectError::BadRequest)),

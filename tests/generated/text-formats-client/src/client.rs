@@ -157,7 +157,8 @@ impl ClientBuilder {
         Ok(Client {
             transport: Arc::new(
                 Transport::new(http, self.base_url, self.credentials, self.retry)
-                    .with_progress(self.progress),
+                    .with_progress(self.progress)
+                    .with_schemes(SECURITY_SCHEMES),
             ),
         })
     }
@@ -278,9 +279,7 @@ impl Client {
             security: &[],
             idempotency_key: false,
         };
-        let path = format!(
-            "/events/{}", request::encode_path_segment(& ToParam::to_param(id))
-        );
+        let path = request::path("/events/{id}", &[&id]);
         let mut query = Query::new();
         query.append("since", since);
         query.append_opt("day", options.day.as_ref());
@@ -334,9 +333,7 @@ impl Client {
             security: &[],
             idempotency_key: false,
         };
-        let path = format!(
-            "/events/{}", request::encode_path_segment(& ToParam::to_param(id))
-        );
+        let path = request::path("/events/{id}", &[&id]);
         let query = "";
         let body = request::to_json(body)?;
         let raw = self
