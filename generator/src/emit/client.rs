@@ -246,6 +246,9 @@ pub fn client_rs(api: &Api) -> TokenStream {
             const SECURITY_SCHEMES: &[SecurityScheme] = &[#(#schemes)*];
         }
     });
+    let with_schemes = security_schemes
+        .is_some()
+        .then(|| quote!(.with_schemes(SECURITY_SCHEMES)));
     let op_types = api
         .operations
         .iter()
@@ -345,7 +348,7 @@ pub fn client_rs(api: &Api) -> TokenStream {
                     transport: Arc::new(
                         Transport::new(http, self.base_url, self.credentials, self.retry)
                             .with_progress(self.progress)
-                            .with_schemes(SECURITY_SCHEMES),
+                            #with_schemes,
                     ),
                 })
             }

@@ -535,9 +535,11 @@ impl<'a> Schemas<'a> {
             if items_closed(schema) {
                 c.max_items = Some(c.max_items.map_or(parts.len(), |m| m.min(parts.len())));
             }
+            // Each part one level down, as items are: a tuple that holds itself ends too.
             let items: Vec<Constraints> = parts
                 .iter()
-                .map(|part| self.constraints(SchemaRef::of(part)))
+                .filter(|_| depth < 8)
+                .map(|part| self.constraints_within(SchemaRef::of(part), depth + 1))
                 .collect();
             if items.iter().any(|i| !i.is_empty()) {
                 c.prefix_items = items;

@@ -77,13 +77,16 @@ pub const JSON: Option<&str> = Some("application/json");
 /// (`style: simple`), so that `path("/pets/{petId}/tags/{tag}", &[&7, &"a/b"])` is
 /// `/pets/7/tags/a%2Fb`. A template names each parameter once, and every value fills one.
 pub fn path(template: &str, values: &[&dyn ToParam]) -> String {
+    // Bytes, not `str::find(char)`: its searcher cost more than the rest of a short path
+    // (callgrind, the bench's `getPet`); each value is encoded straight into the path.
+    let at = |text: &str, byte: u8| text.bytes().position(|b| b == byte);
     let mut out = String::with_capacity(template.len() + 16 * values.len());
     let (mut rest, mut values) = (template, values.iter());
-    while let Some(open) = rest.find('{') {
+    while let Some(open) = at(rest, b'{') {
         out.push_str(&rest[..open]);
-        let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
+        let close = at(&rest[open..], b'}').map_or(rest.len(), |c| open + c + 1);
         match values.next() {
-            Some(value) => out.push_str(&encode_path_segment(&value.to_param())),
+            Some(value) => out.extend(utf8_percent_encode(&value.to_param(), UNRESERVED)),
             None => out.push_str(&rest[open..close]),
         }
         rest = &rest[close..];

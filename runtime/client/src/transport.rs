@@ -230,23 +230,34 @@ impl Transport {
     /// headers or cookies of its own), accepting `accept` when there is one, with credentials
     /// applied by the schemes of [`Transport::with_schemes`]: what most operations send, so
     /// that their generated methods name the parts rather than build it.
-    pub async fn send_url(
-        &self,
-        op: &OperationInfo,
-        path: &str,
-        query: &str,
+    ///
+    /// Not an `async fn`: the future is [`Transport::send`]'s own, for this one builder type
+    /// (so the retry loop is compiled once for every such operation, as `send_dyn`'s is), with
+    /// no future of its own around it to lay out and poll.
+    pub fn send_url<'a>(
+        &'a self,
+        op: &'a OperationInfo,
+        path: &'a str,
+        query: &'a str,
         accept: Option<&'static str>,
-    ) -> Result<Raw, SendError> {
-        self.send_dyn(op, self.schemes, &|http, base| {
-            let builder = http.request(op.method.clone(), super::request::url(base, path, query));
-            match accept {
-                Some(accept) => {
-                    builder.header(http::header::ACCEPT, http::HeaderValue::from_static(accept))
+    ) -> impl Future<Output = Result<Raw, SendError>> + 'a {
+        self.send(
+            op,
+            self.schemes,
+            move |http: &reqwest::Client, base: &str| {
+                let builder =
+                    http.request(op.method.clone(), super::request::url(base, path, query));
+                // JSON's value made once (`from_static` checks every byte of its text each time).
+                static JSON: http::HeaderValue = http::HeaderValue::from_static("application/json");
+                match accept {
+                    Some("application/json") => builder.header(http::header::ACCEPT, JSON.clone()),
+                    Some(accept) => {
+                        builder.header(http::header::ACCEPT, http::HeaderValue::from_static(accept))
+                    }
+                    None => builder,
                 }
-                None => builder,
-            }
-        })
-        .await
+            },
+        )
     }
 
     /// [`Transport::send_streaming`] with the request builder as a reference to a closure (see
