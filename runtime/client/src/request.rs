@@ -86,7 +86,7 @@ pub fn path(template: &str, values: &[&dyn ToParam]) -> String {
         out.push_str(&rest[..open]);
         let close = at(&rest[open..], b'}').map_or(rest.len(), |c| open + c + 1);
         match values.next() {
-            Some(value) => out.extend(utf8_percent_encode(&value.to_param(), UNRESERVED)),
+            Some(value) => value.push_encoded(&mut out),
             None => out.push_str(&rest[open..close]),
         }
         rest = &rest[close..];
@@ -111,11 +111,23 @@ pub fn url(base: &str, path: &str, query: &str) -> String {
 /// strings; generated enums implement it with their wire names.
 pub trait ToParam {
     fn to_param(&self) -> String;
+
+    /// Appends the value to `out` percent-encoded, everything but unreserved characters
+    /// encoded: one path segment (`style: simple`, what [`path`] fills a template with) or a
+    /// query value ([`Query::append`]). Strings and integers write themselves, without a
+    /// `String` of their own.
+    fn push_encoded(&self, out: &mut String) {
+        out.extend(utf8_percent_encode(&self.to_param(), UNRESERVED));
+    }
 }
 
 impl<T: ToParam + ?Sized> ToParam for &T {
     fn to_param(&self) -> String {
         (**self).to_param()
+    }
+
+    fn push_encoded(&self, out: &mut String) {
+        (**self).push_encoded(out);
     }
 }
 
@@ -123,12 +135,56 @@ impl ToParam for str {
     fn to_param(&self) -> String {
         self.to_owned()
     }
+
+    fn push_encoded(&self, out: &mut String) {
+        out.extend(utf8_percent_encode(self, UNRESERVED));
+    }
 }
 
 impl ToParam for String {
     fn to_param(&self) -> String {
         self.clone()
     }
+
+    fn push_encoded(&self, out: &mut String) {
+        self.as_str().push_encoded(out);
+    }
+}
+
+/// Integers up to 64 bits: their digits (and `-`) need no encoding.
+macro_rules! integer_to_param {
+    ($($t:ty),* $(,)?) => {
+        $(impl ToParam for $t {
+            fn to_param(&self) -> String {
+                self.to_string()
+            }
+
+            #[allow(clippy::cast_lossless, clippy::unnecessary_cast)]
+            fn push_encoded(&self, out: &mut String) {
+                push_digits(out, (*self as i128) < 0, (*self as i128).unsigned_abs() as u64);
+            }
+        })*
+    };
+}
+
+integer_to_param!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// Appends `magnitude` in decimal, after `-` when `negative`.
+fn push_digits(out: &mut String, negative: bool, mut magnitude: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (magnitude % 10) as u8;
+        magnitude /= 10;
+        if magnitude == 0 {
+            break;
+        }
+    }
+    if negative {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
 }
 
 macro_rules! to_param_via_display {
@@ -146,18 +202,8 @@ macro_rules! to_param_via_display {
 to_param_via_display!(
     bool,
     char,
-    i8,
-    i16,
-    i32,
-    i64,
     i128,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
     u128,
-    usize,
     f32,
     f64,
     uuid::Uuid,
@@ -196,8 +242,13 @@ impl Query {
     /// Appends `name=value`.
     pub fn append<T: ToParam + ?Sized>(&mut self, name: &str, value: &T) -> &mut Self {
         self.start_pair(name);
-        let value = self.encode(&value.to_param());
-        self.buf.push_str(&value);
+        if self.reserved {
+            let value = self.encode(&value.to_param());
+            self.buf.push_str(&value);
+        } else {
+            // The same encoding as `encode_query_component`, written in place.
+            value.push_encoded(&mut self.buf);
+        }
         self
     }
 
@@ -659,6 +710,12 @@ mod tests {
             "/repos/a%20b/c%2Fd/issues"
         );
         assert_eq!(path("/{a}{b}.json", &[&1_i32, &"é"]), "/1%C3%A9.json");
+        assert_eq!(
+            path("/{a}/{b}/{c}/{d}", &[&i64::MIN, &u64::MAX, &0_u8, &-7_i8]),
+            "/-9223372036854775808/18446744073709551615/0/-7"
+        );
+        assert_eq!(path("/{a}", &[&String::from("x?y")]), "/x%3Fy");
+        assert_eq!(path("/{a}", &[&true]), "/true");
     }
 
     /// A type name too long for one line is printed `Option<\n Type,\n>`: the declaration

@@ -87,6 +87,10 @@ macro_rules! __apigen_string_enum {
             fn to_param(&self) -> String {
                 self.as_str().to_string()
             }
+
+            fn push_encoded(&self, out: &mut String) {
+                crate::runtime::request::ToParam::push_encoded(self.as_str(), out);
+            }
         }
 
         $crate::__apigen_string_enum!(@common $name crate::runtime::response::from_str_value);
