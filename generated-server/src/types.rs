@@ -43,6 +43,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/NewPet`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(name: impl Into<String>, category_id: i64))]
     pub struct NewPet {
         /// The animal's name.
@@ -62,17 +63,13 @@ object::json! {
 }
 
 #[cfg(feature = "pets")]
-impl Validate for NewPet {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "pets")]
 object::json! {
     /// An animal as returned by the service: every field of `NewPet` plus the `id` the service
     /// assigned on creation. `status` is optional, as in `NewPet`, and has no default.
     ///
     /// Schema: `/components/schemas/Pet`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(name: impl Into<String>, category_id: i64, id: i64))]
     pub struct Pet {
         /// The animal's name.
@@ -92,11 +89,6 @@ object::json! {
         #[json("id", required)]
         pub id: i64,
     }
-}
-
-#[cfg(feature = "pets")]
-impl Validate for Pet {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// A JSON array of animals (the list response of `listPets`).

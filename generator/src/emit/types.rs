@@ -101,9 +101,17 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
     let docs = doc(&docs);
     match &t.kind {
         TypeKind::Struct(s) => {
-            let def = struct_def(&name, &docs, s, side);
-            let validate =
+            let checks =
                 (side == Side::Server).then(|| struct_validate(&name, s, t.validated, validated));
+            // Nothing to check: a declared struct says so (`#[json(checks = none)]`, the
+            // macro prints the empty impl); one with extra properties gets it printed.
+            let declared_unchecked = matches!(checks, Some(None)) && s.additional.is_none();
+            let def = struct_def(&name, &docs, s, side, declared_unchecked);
+            let validate = match checks {
+                Some(Some(validate)) => Some(validate),
+                Some(None) if !declared_unchecked => Some(checks::no_checks(&name)),
+                _ => None,
+            };
             quote!(#def #validate)
         }
         TypeKind::Enum(variants) => {
@@ -168,6 +176,7 @@ fn struct_def(
     docs: &TokenStream,
     s: &Struct,
     side: Side,
+    unchecked: bool,
 ) -> TokenStream {
     let derived = s.additional.is_some();
     let fields = s.fields.iter().map(|f| {
@@ -251,12 +260,14 @@ fn struct_def(
     let deny =
         (s.deny_unknown && side == Side::Server).then(|| quote!(#[json(deny_unknown_fields)]));
     let new = declared_new(s);
+    let unchecked = unchecked.then(|| quote!(#[json(checks = none)]));
     quote! {
         object::json! {
             #docs
             #allow_deprecated
             #[derive(Debug, Clone, #default PartialEq)]
             #deny
+            #unchecked
             #new
             pub struct #name {
                 #(#declared)*

@@ -400,7 +400,8 @@ impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
 /// - `nullable(T)`: `Option<T>` (`None` sends `null`); `nullable_boxed(T)` the same boxed.
 ///
 /// An optional property is left out when `None`. After the derives, `#[json(deny_unknown_fields)]`
-/// refuses properties the struct does not name, and `#[json(new(name: Type, …))]` declares
+/// refuses properties the struct does not name, `#[json(checks = none)]` gives a server's
+/// struct with nothing to check its empty `Validate`, and `#[json(new(name: Type, …))]` declares
 /// `new`, taking the required fields in order (each converted with `Into`; a nullable one's
 /// value too) and leaving the optional ones unset.
 ///
@@ -491,6 +492,7 @@ macro_rules! __apigen_json_object {
         $(#[doc = $struct_doc:literal])*
         $(#[allow($($allow:tt)*)])?
         #[derive($($derive:tt)*)]
+        $(#[json(checks = $checks:ident)])?
         $(#[json(new($($param:ident: $param_ty:ty),* $(,)?))])?
         $vis:vis struct $name:ident {
             $(
@@ -531,6 +533,8 @@ macro_rules! __apigen_json_object {
                 );
             )*
         }
+
+        $($crate::__apigen_json_object!(@checks $name $checks);)?
 
         // The fields' indices in `FIELDS` are their places in `__Field`, named through `__At`'s
         // constants so that `read` matches on them as numbers. (Underscored: the expansion's
@@ -600,6 +604,12 @@ macro_rules! __apigen_json_object {
     };
     (@read $map:ident $field:ident $wire:literal $($rest:tt)*) => {
         crate::runtime::object::field(&mut $map, &mut $field, $wire)?
+    };
+    // A server's struct with nothing to check: the `Validate` every checked value has.
+    (@checks $name:ident none) => {
+        impl crate::runtime::validate::Validate for $name {
+            fn validate(&self, _pointer: &str, _out: &mut crate::runtime::validate::Violations) {}
+        }
     };
     // `new`, when the struct declares it: its parameters, then every field in order.
     (@new [] [$($field:ident $mode:ident)*]) => {};

@@ -5,19 +5,16 @@
 use super::*;
 
 /// The server's checks of one struct: each field's own constraints, then its contents.
+/// `None`: nothing to check (the struct is declared `#[json(checks = none)]`, or, with extra
+/// properties, gets the empty impl from [`no_checks`]).
 pub(super) fn struct_validate(
     name: &proc_macro2::Ident,
     s: &Struct,
     validated: bool,
     validated_names: &BTreeSet<String>,
-) -> TokenStream {
-    let nothing = quote! {
-        impl Validate for #name {
-            fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-        }
-    };
+) -> Option<TokenStream> {
     if !validated {
-        return nothing;
+        return None;
     }
     let checks: Vec<TokenStream> = s
         .fields
@@ -115,10 +112,10 @@ pub(super) fn struct_validate(
         && alternatives.is_none()
         && not_all.is_empty()
     {
-        return nothing;
+        return None;
     }
     let allow_deprecated = allow_deprecated(s);
-    quote! {
+    Some(quote! {
         #allow_deprecated
         impl Validate for #name {
             fn validate(&self, pointer: &str, out: &mut Violations) {
@@ -129,6 +126,15 @@ pub(super) fn struct_validate(
                 #alternatives
                 #(#not_all)*
             }
+        }
+    })
+}
+
+/// The `Validate` of a type with nothing to check (its parameters unused).
+pub(super) fn no_checks(name: &proc_macro2::Ident) -> TokenStream {
+    quote! {
+        impl Validate for #name {
+            fn validate(&self, _pointer: &str, _out: &mut Violations) {}
         }
     }
 }

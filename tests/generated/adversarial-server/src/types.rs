@@ -58,6 +58,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Markdown`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Markdown {
         /// Values:
         /// 1. first
@@ -66,11 +67,6 @@ object::json! {
         #[json("listed", optional_not_null, with_listed: text)]
         pub listed: Option<String>,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for Markdown {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(any(feature = "path", feature = "raw"))]
@@ -314,15 +310,11 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Into`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Into2 {
         #[json("name", optional_not_null, with_name: text)]
         pub name: Option<String>,
     }
-}
-
-#[cfg(feature = "ops")]
-impl Validate for Into2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "ops")]
@@ -348,6 +340,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Placeholder`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(baz: impl Into<String>))]
     pub struct Placeholder {
         #[json("baz", required)]
@@ -355,11 +348,6 @@ object::json! {
         #[json("quux", optional_not_null, with_quux: into(i64))]
         pub quux: Option<i64>,
     }
-}
-
-#[cfg(feature = "ops")]
-impl Validate for Placeholder {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Takes the prelude's `Option`.
@@ -432,6 +420,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/A`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct A {
         #[json("map", optional_not_null, with_map: text)]
         pub map: Option<String>,
@@ -441,11 +430,6 @@ object::json! {
     }
 }
 
-#[cfg(feature = "ops")]
-impl Validate for A {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 #[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
 object::json! {
     /// The generic parameter of `deserialize`.
@@ -453,16 +437,12 @@ object::json! {
     /// Schema: `/components/schemas/D`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(deny_unknown_fields)]
+    #[json(checks = none)]
     #[json(new(d: impl Into<String>))]
     pub struct D2 {
         #[json("d", required)]
         pub d: String,
     }
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl Validate for D2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
@@ -472,6 +452,7 @@ object::json! {
     /// Schema: `/components/schemas/S`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(deny_unknown_fields)]
+    #[json(checks = none)]
     #[json(new(s: i64))]
     pub struct S2 {
         #[json("s", required)]
@@ -479,15 +460,11 @@ object::json! {
     }
 }
 
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl Validate for S2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 #[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/components/schemas/T`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct T2 {
         #[json("t", optional_nullable, with_t: nullable(String))]
         pub t: Option<Option<String>>,
@@ -495,11 +472,6 @@ object::json! {
         #[json("a", optional_not_null, with_a: into(A))]
         pub a: Option<A>,
     }
-}
-
-#[cfg(feature = "ops")]
-impl Validate for T2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "ops")]
@@ -534,6 +506,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Box`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Box2 {
         /// Recursive, so it is boxed inside itself.
         #[json("box", optional_not_null, with_box: boxed(Box2))]
@@ -543,15 +516,11 @@ object::json! {
     }
 }
 
-#[cfg(feature = "ops")]
-impl Validate for Box2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 #[cfg(any(feature = "path", feature = "raw"))]
 object::json! {
     /// Schema: `/components/schemas/Ok`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Ok {
         #[json("ok", optional_not_null, with_ok: text)]
         pub ok: Option<String>,
@@ -559,14 +528,10 @@ object::json! {
 }
 
 #[cfg(any(feature = "path", feature = "raw"))]
-impl Validate for Ok {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
 object::json! {
     /// Schema: `/components/schemas/Err`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Err {
         #[json("err", optional_not_null, with_err: text)]
         pub err: Option<String>,
@@ -574,23 +539,14 @@ object::json! {
 }
 
 #[cfg(any(feature = "path", feature = "raw"))]
-impl Validate for Err {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
 object::json! {
     /// Schema: `/components/schemas/Some`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Some {
         #[json("some", optional_not_null, with_some: text)]
         pub some: Option<String>,
     }
-}
-
-#[cfg(any(feature = "path", feature = "raw"))]
-impl Validate for Some {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// No properties at all.
@@ -707,6 +663,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
@@ -718,14 +675,11 @@ object::json! {
     }
 }
 
-impl Validate for Error {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 #[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/components/schemas/Deserialize`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Deserialize2 {
         #[json("deserialize", optional_not_null, with_deserialize: text)]
         pub deserialize: Option<String>,
@@ -733,14 +687,10 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl Validate for Deserialize2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/components/schemas/Serialize`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Serialize2 {
         #[json("serialize", optional_not_null, with_serialize: text)]
         pub serialize: Option<String>,
@@ -748,14 +698,10 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl Validate for Serialize2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/components/schemas/Validate`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Validate2 {
         #[json("validate", optional_not_null, with_validate: text)]
         pub validate: Option<String>,
@@ -763,14 +709,10 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl Validate for Validate2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/components/schemas/Violations`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Violations2 {
         #[json("violations", optional_not_null, with_violations: text)]
         pub violations: Option<String>,
@@ -778,14 +720,10 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl Validate for Violations2 {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/components/schemas/Self`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Self_ {
         #[json("self", optional_not_null, with_self_: text)]
         pub self_: Option<String>,
@@ -793,14 +731,10 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl Validate for Self_ {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/components/schemas/crate`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Crate {
         #[json("crate", optional_not_null, with_crate_: text)]
         pub crate_: Option<String>,
@@ -808,23 +742,14 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl Validate for Crate {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/components/schemas/super`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Super {
         #[json("super", optional_not_null, with_super_: text)]
         pub super_: Option<String>,
     }
-}
-
-#[cfg(feature = "ops")]
-impl Validate for Super {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "ops")]
@@ -846,6 +771,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Types`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Types {
         #[json("types", optional_not_null, with_types: text)]
         pub types: Option<String>,
@@ -853,14 +779,10 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl Validate for Types {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/paths/~1ops~1kinds/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct ResultOkBody {
         #[json("deserialize", optional_not_null, with_deserialize: into(Deserialize2))]
         pub deserialize: Option<Deserialize2>,
@@ -882,11 +804,6 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl Validate for ResultOkBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "ops")]
 enums::string! {
     /// Schema: `/paths/~1ops~1braces/get/parameters/1/schema`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -905,6 +822,7 @@ enums::string! {
 object::json! {
     /// Schema: `/paths/~1ops~1braces/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(mark: impl Into<String>, kind: impl Into<String>))]
     pub struct BracesOkBody {
         #[json("mark", required)]
@@ -915,14 +833,10 @@ object::json! {
 }
 
 #[cfg(feature = "ops")]
-impl Validate for BracesOkBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "ops")]
 object::json! {
     /// Schema: `/paths/~1ops~11st/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct V1stOkBody {
         /// Named like the trait the builders take strings through.
         #[json("into", optional_not_null, with_into: into(Into2))]
@@ -931,9 +845,4 @@ object::json! {
         #[json("default", optional_not_null, with_default: into(Default2))]
         pub default: Option<Default2>,
     }
-}
-
-#[cfg(feature = "ops")]
-impl Validate for V1stOkBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

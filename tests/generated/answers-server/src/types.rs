@@ -41,16 +41,12 @@ use serde::Serialize;
 object::json! {
     /// Schema: `/components/schemas/Owner`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(name: impl Into<String>))]
     pub struct Owner {
         #[json("name", required)]
         pub name: String,
     }
-}
-
-#[cfg(any(feature = "owners", feature = "profile"))]
-impl Validate for Owner {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/ToolCall`.
@@ -166,6 +162,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/FunctionCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: FunctionCallType, name: impl Into<String>))]
     pub struct FunctionCall {
         #[json("type", required)]
@@ -173,11 +170,6 @@ object::json! {
         #[json("name", required)]
         pub name: String,
     }
-}
-
-#[cfg(feature = "calls")]
-impl Validate for FunctionCall {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "calls")]
@@ -196,6 +188,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/CustomCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: CustomCallType, input: impl Into<String>))]
     pub struct CustomCall {
         #[json("type", required)]
@@ -203,11 +196,6 @@ object::json! {
         #[json("input", required)]
         pub input: String,
     }
-}
-
-#[cfg(feature = "calls")]
-impl Validate for CustomCall {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Pet`.
@@ -400,6 +388,7 @@ impl Validate for Fish {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
@@ -409,10 +398,6 @@ object::json! {
         #[json("status", required)]
         pub status: i32,
     }
-}
-
-impl Validate for Error {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "calls")]
@@ -443,6 +428,7 @@ impl Validate for ListToolCallsOkBody {
 object::json! {
     /// Schema: `/paths/~1documents~1{id}/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(id: impl Into<String>, version: i64))]
     pub struct GetDocumentOkBody {
         #[json("id", required)]
@@ -452,15 +438,11 @@ object::json! {
     }
 }
 
-#[cfg(feature = "documents")]
-impl Validate for GetDocumentOkBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 #[cfg(feature = "tokens")]
 object::json! {
     /// Schema: `/paths/~1tokens~1check/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(token: impl Into<String>, note: serde_json::Value))]
     pub struct CheckTokenBody {
         #[json("token", required)]
@@ -471,14 +453,10 @@ object::json! {
 }
 
 #[cfg(feature = "tokens")]
-impl Validate for CheckTokenBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "tokens")]
 object::json! {
     /// Schema: `/paths/~1tokens~1check/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(authorization: impl Into<String>, note: serde_json::Value))]
     pub struct CheckTokenOkBody {
         #[json("authorization", required)]
@@ -486,11 +464,6 @@ object::json! {
         #[json("note", required)]
         pub note: serde_json::Value,
     }
-}
-
-#[cfg(feature = "tokens")]
-impl Validate for CheckTokenOkBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "albums")]
@@ -557,6 +530,7 @@ impl Validate for AddAlbumBody {
 object::json! {
     /// Schema: `/paths/~1albums/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(
         new(title: impl Into<String>, year: i64, cover: impl Into<String>, parts: Vec<String>)
     )]
@@ -577,11 +551,6 @@ object::json! {
         #[json("parts", required)]
         pub parts: Vec<String>,
     }
-}
-
-#[cfg(feature = "albums")]
-impl Validate for AddAlbumOkBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "posters")]
@@ -636,6 +605,7 @@ impl Validate for AddPosterMultipart {
 object::json! {
     /// Schema: `/paths/~1posters/post/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(sent_as: impl Into<String>, title: impl Into<String>))]
     pub struct AddPosterOkBody {
         /// `json` or `multipart`.
@@ -647,9 +617,4 @@ object::json! {
         #[json("image", optional_not_null, with_image: text)]
         pub image: Option<String>,
     }
-}
-
-#[cfg(feature = "posters")]
-impl Validate for AddPosterOkBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

@@ -38,6 +38,7 @@ use serde::Serialize;
 object::json! {
     /// Schema: `/components/schemas/Tree`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(value: i32))]
     pub struct Tree {
         #[json("value", required)]
@@ -49,11 +50,6 @@ object::json! {
         #[json("children", optional_not_null, with_children: into(Vec<Tree>))]
         pub children: Option<Vec<Tree>>,
     }
-}
-
-#[cfg(feature = "trees")]
-impl Validate for Tree {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// A schema whose name collides with the generated client type.
@@ -160,6 +156,7 @@ object::json! {
     /// Schema: `/components/schemas/Patch`.
     #[allow(deprecated)]
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(required_nullable: Option<String>))]
     pub struct Patch {
         #[json("required_nullable", required_nullable)]
@@ -182,11 +179,6 @@ object::json! {
         #[json("old", optional_not_null, with_old: text)]
         pub old: Option<String>,
     }
-}
-
-#[cfg(feature = "things")]
-impl Validate for Patch {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Metadata`.
@@ -219,6 +211,7 @@ impl Validate for Page {
 object::json! {
     /// Schema: `/components/schemas/Point`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(x: f64, y: f64))]
     pub struct Point {
         #[json("x", required)]
@@ -229,25 +222,16 @@ object::json! {
 }
 
 #[cfg(feature = "filters")]
-impl Validate for Point {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "filters")]
 object::json! {
     /// Schema: `/components/schemas/Range`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Range {
         #[json("gt", optional_not_null, with_gt: into(i64))]
         pub gt: Option<i64>,
         #[json("lte", optional_not_null, with_lte: into(i64))]
         pub lte: Option<i64>,
     }
-}
-
-#[cfg(feature = "filters")]
-impl Validate for Range {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Level`.
@@ -302,6 +286,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Shape/oneOf/0`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(radius: f64))]
     pub struct ShapeCircle {
         #[json("radius", required)]
@@ -310,26 +295,17 @@ object::json! {
 }
 
 #[cfg(feature = "things")]
-impl Validate for ShapeCircle {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "things")]
 object::json! {
     /// square
     ///
     /// Schema: `/components/schemas/Shape/oneOf/1`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(side: f64))]
     pub struct ShapeSquare {
         #[json("side", required)]
         pub side: f64,
     }
-}
-
-#[cfg(feature = "things")]
-impl Validate for ShapeSquare {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Shape`.
@@ -549,6 +525,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/FunctionCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: FunctionCallType, name: impl Into<String>))]
     pub struct FunctionCall {
         #[json("type", required)]
@@ -559,14 +536,10 @@ object::json! {
 }
 
 #[cfg(feature = "unused-schemas")]
-impl Validate for FunctionCall {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "unused-schemas")]
 object::json! {
     /// Schema: `/components/schemas/CustomCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: CustomKind, input: impl Into<String>))]
     pub struct CustomCall {
         #[json("type", required)]
@@ -574,11 +547,6 @@ object::json! {
         #[json("input", required)]
         pub input: String,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for CustomCall {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -614,16 +582,12 @@ object::json! {
     ///
     /// Schema: `/components/schemas/SearchCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: SearchCallType))]
     pub struct SearchCall {
         #[json("type", required)]
         pub r#type: SearchCallType,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for SearchCall {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// A variant that is a union itself, whose variants pin the property.
@@ -739,6 +703,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/ShellCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: ShellCallType, command: impl Into<String>))]
     pub struct ShellCall {
         #[json("type", required)]
@@ -746,11 +711,6 @@ object::json! {
         #[json("command", required)]
         pub command: String,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for ShellCall {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -769,6 +729,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/PatchCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: PatchCallType, diff: impl Into<String>))]
     pub struct PatchCall {
         #[json("type", required)]
@@ -776,11 +737,6 @@ object::json! {
         #[json("diff", required)]
         pub diff: String,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for PatchCall {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// No discriminator, but each variant pins `type` to its own value (openai's chunking
@@ -924,16 +880,12 @@ object::json! {
     /// Schema: `/components/schemas/AutoChunking`.
     #[derive(Debug, Clone, PartialEq)]
     #[json(deny_unknown_fields)]
+    #[json(checks = none)]
     #[json(new(r#type: AutoChunkingType))]
     pub struct AutoChunking {
         #[json("type", required)]
         pub r#type: AutoChunkingType,
     }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for AutoChunking {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "choices")]
@@ -1251,15 +1203,11 @@ pub type ActionType = i64;
 object::json! {
     /// Schema: `/components/schemas/BlockAction/properties/metadata`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct BlockActionMetadata {
         #[json("reason", optional_not_null, with_reason: text)]
         pub reason: Option<String>,
     }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for BlockActionMetadata {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "choices")]
@@ -1290,16 +1238,12 @@ impl Validate for BlockAction {
 object::json! {
     /// Schema: `/components/schemas/FlagAction/properties/metadata`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(channel: impl Into<String>))]
     pub struct FlagActionMetadata {
         #[json("channel", required)]
         pub channel: String,
     }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for FlagActionMetadata {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "choices")]
@@ -1330,16 +1274,12 @@ impl Validate for FlagAction {
 object::json! {
     /// Schema: `/components/schemas/Sparse/properties/files/additionalProperties`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(name: impl Into<String>))]
     pub struct SparseFilesValue {
         #[json("name", required)]
         pub name: String,
     }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for SparseFilesValue {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "choices")]
@@ -1462,6 +1402,7 @@ impl Validate for ChannelUpdate {
 object::json! {
     /// Schema: `/components/schemas/Rename`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Rename {
         #[json("name", optional_not_null, with_name: text)]
         pub name: Option<String>,
@@ -1469,25 +1410,16 @@ object::json! {
 }
 
 #[cfg(feature = "choices")]
-impl Validate for Rename {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "choices")]
 object::json! {
     /// Schema: `/components/schemas/RenameWithIcon`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct RenameWithIcon {
         #[json("name", optional_not_null, with_name: text)]
         pub name: Option<String>,
         #[json("icon", optional_not_null, with_icon: text)]
         pub icon: Option<String>,
     }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for RenameWithIcon {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "choices")]
@@ -1509,16 +1441,12 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/HostedToolChoice`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: HostedToolChoiceType))]
     pub struct HostedToolChoice {
         #[json("type", required)]
         pub r#type: HostedToolChoiceType,
     }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for HostedToolChoice {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// The same values as [`FunctionCallType`]: one type for both (equal enums compile once).
@@ -1531,6 +1459,7 @@ pub type FunctionChoiceType = FunctionCallType;
 object::json! {
     /// Schema: `/components/schemas/FunctionChoice`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: FunctionChoiceType, name: impl Into<String>))]
     pub struct FunctionChoice {
         #[json("type", required)]
@@ -1538,11 +1467,6 @@ object::json! {
         #[json("name", required)]
         pub name: String,
     }
-}
-
-#[cfg(feature = "choices")]
-impl Validate for FunctionChoice {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// A discriminated union whose members may leave the property out.
@@ -1641,6 +1565,7 @@ impl Validate for Animal {
 object::json! {
     /// Schema: `/components/schemas/Bird`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(wings: i64))]
     pub struct Bird {
         #[json("kind", optional_not_null, with_kind: text)]
@@ -1651,14 +1576,10 @@ object::json! {
 }
 
 #[cfg(feature = "unused-schemas")]
-impl Validate for Bird {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "unused-schemas")]
 object::json! {
     /// Schema: `/components/schemas/Fish`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(fins: i64))]
     pub struct Fish {
         #[json("kind", optional_not_null, with_kind: text)]
@@ -1666,11 +1587,6 @@ object::json! {
         #[json("fins", required)]
         pub fins: i64,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for Fish {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Digits`.
@@ -1681,6 +1597,7 @@ pub type Digits = String;
 object::json! {
     /// Schema: `/components/schemas/FormEntry`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(name: impl Into<String>))]
     pub struct FormEntry {
         #[json("name", required)]
@@ -1688,11 +1605,6 @@ object::json! {
         #[json("count", optional_not_null, with_count: into(i64))]
         pub count: Option<i64>,
     }
-}
-
-#[cfg(feature = "forms")]
-impl Validate for FormEntry {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/AnyThing`.
@@ -2070,15 +1982,11 @@ impl Validate for NamedInner {
 object::json! {
     /// Schema: `/components/schemas/Named/properties/labels/additionalProperties`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct NamedLabelsValue {
         #[json("text", optional_not_null, with_text: text)]
         pub text: Option<String>,
     }
-}
-
-#[cfg(any(feature = "notes", feature = "things"))]
-impl Validate for NamedLabelsValue {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(any(feature = "notes", feature = "things"))]
@@ -2150,30 +2058,11 @@ enums::string! {
 object::json! {
     /// Schema: `/paths/~1trees~1{id}/get/responses/4XX/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct GetTreesIdClientErrorBody {
         #[json("reason", optional_not_null, with_reason: text)]
         pub reason: Option<String>,
     }
-}
-
-#[cfg(
-    any(
-        feature = "blobs",
-        feature = "choices",
-        feature = "dishes",
-        feature = "filters",
-        feature = "forms",
-        feature = "labels",
-        feature = "raw-notes",
-        feature = "tagged",
-        feature = "things",
-        feature = "trees",
-        feature = "uploads",
-        feature = "videos"
-    )
-)]
-impl Validate for GetTreesIdClientErrorBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "videos")]
@@ -2251,6 +2140,7 @@ impl Validate for CreateVideoMultipart {
 object::json! {
     /// Schema: `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta/properties/origin`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct UploadBodyMetaOrigin {
         #[json("city", optional_not_null, with_city: text)]
         pub city: Option<String>,
@@ -2258,15 +2148,11 @@ object::json! {
 }
 
 #[cfg(feature = "uploads")]
-impl Validate for UploadBodyMetaOrigin {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "uploads")]
 object::json! {
     /// Schema:
     /// `/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/meta`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(author: impl Into<String>))]
     pub struct UploadBodyMeta {
         #[json("author", required)]
@@ -2276,11 +2162,6 @@ object::json! {
         #[json("origin", optional_not_null, with_origin: into(UploadBodyMetaOrigin))]
         pub origin: Option<UploadBodyMetaOrigin>,
     }
-}
-
-#[cfg(feature = "uploads")]
-impl Validate for UploadBodyMeta {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "uploads")]
@@ -2594,6 +2475,7 @@ impl Validate for EchoChoicesOkBody {
 object::json! {
     /// Schema: `/paths/~1labels~1{names}/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct EchoLabelsOkBody {
         #[json("names", optional_not_null, with_names: into(Vec<String>))]
         pub names: Option<Vec<String>>,
@@ -2608,9 +2490,4 @@ object::json! {
         #[json("crumbs", optional_not_null, with_crumbs: into(Vec<String>))]
         pub crumbs: Option<Vec<String>>,
     }
-}
-
-#[cfg(feature = "labels")]
-impl Validate for EchoLabelsOkBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

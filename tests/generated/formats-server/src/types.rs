@@ -149,20 +149,17 @@ impl Validate for Amounts {
 object::json! {
     /// Schema: `/components/schemas/HeldAmount`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(price: crate::runtime::decimal::Decimal))]
     pub struct HeldAmount {
         #[json("price", required)]
         pub price: crate::runtime::decimal::Decimal,
     }
 }
-
-#[cfg(feature = "amounts")]
-impl Validate for HeldAmount {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
@@ -172,8 +169,4 @@ object::json! {
         #[json("status", required)]
         pub status: i32,
     }
-}
-
-impl Validate for Error {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

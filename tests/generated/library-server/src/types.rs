@@ -104,17 +104,13 @@ impl Validate for Author {
 object::json! {
     /// Schema: `/components/schemas/Book/properties/series`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct BookSeries {
         #[json("name", optional_not_null, with_name: text)]
         pub name: Option<String>,
         #[json("position", optional_not_null, with_position: into(i64))]
         pub position: Option<i64>,
     }
-}
-
-#[cfg(feature = "books")]
-impl Validate for BookSeries {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "books")]
@@ -348,6 +344,7 @@ impl Validate for Member {
 object::json! {
     /// Schema: `/components/schemas/Adult`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(kind: impl Into<String>, name: impl Into<String>))]
     pub struct Adult {
         #[json("kind", required)]
@@ -358,14 +355,10 @@ object::json! {
 }
 
 #[cfg(feature = "members")]
-impl Validate for Adult {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
-#[cfg(feature = "members")]
 object::json! {
     /// Schema: `/components/schemas/Child`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(kind: impl Into<String>, name: impl Into<String>, guardian: impl Into<String>))]
     pub struct Child {
         #[json("kind", required)]
@@ -376,14 +369,10 @@ object::json! {
         pub guardian: String,
     }
 }
-
-#[cfg(feature = "members")]
-impl Validate for Child {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
 object::json! {
     /// Schema: `/components/schemas/Problem`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Problem {
         #[json("code", required)]
@@ -393,8 +382,4 @@ object::json! {
         #[json("status", required)]
         pub status: i64,
     }
-}
-
-impl Validate for Problem {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

@@ -214,6 +214,7 @@ pub type Snowflake = String;
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
@@ -223,10 +224,6 @@ object::json! {
         #[json("status", required)]
         pub status: i32,
     }
-}
-
-impl Validate for Error {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "records")]
@@ -269,6 +266,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Change/anyOf/0`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: ChangeAddedType, id: i64))]
     pub struct ChangeAdded {
         #[json("type", required)]
@@ -276,11 +274,6 @@ object::json! {
         #[json("id", required)]
         pub id: i64,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for ChangeAdded {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -301,6 +294,7 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Change/anyOf/1`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: ChangeRemovedType, id: i64))]
     pub struct ChangeRemoved {
         #[json("type", required)]
@@ -310,11 +304,6 @@ object::json! {
         #[json("reason", optional_not_null, with_reason: text)]
         pub reason: Option<String>,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for ChangeRemoved {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Inline variants that pin the discriminator with `const` and no `mapping`: the
@@ -529,15 +518,11 @@ object::json! {
     ///
     /// Schema: `/components/schemas/Record/properties/extra`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct RecordExtra {
         #[json("mode", optional_not_null, with_mode: text)]
         pub mode: Option<String>,
     }
-}
-
-#[cfg(feature = "records")]
-impl Validate for RecordExtra {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "records")]
@@ -975,6 +960,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Note`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: NoteType, text: impl Into<String>))]
     pub struct Note {
         #[json("type", required)]
@@ -982,11 +968,6 @@ object::json! {
         #[json("text", required)]
         pub text: String,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for Note {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 /// Schema: `/components/schemas/Item`.
@@ -1100,6 +1081,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/SearchCall`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: SearchCallType, query: impl Into<String>))]
     pub struct SearchCall {
         #[json("type", required)]
@@ -1107,11 +1089,6 @@ object::json! {
         #[json("query", required)]
         pub query: String,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for SearchCall {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "unused-schemas")]
@@ -1130,6 +1107,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/PatchOutput`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r#type: PatchOutputType, id: impl Into<String>))]
     pub struct PatchOutput {
         #[json("type", required)]
@@ -1137,11 +1115,6 @@ object::json! {
         #[json("id", required)]
         pub id: String,
     }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Validate for PatchOutput {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "records")]
@@ -1163,6 +1136,7 @@ enums::string! {
 object::json! {
     /// Schema: `/components/schemas/Record/$defs/Digest`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(algorithm: RecordDigestAlgorithm))]
     pub struct RecordDigest {
         #[json("algorithm", required)]
@@ -1170,11 +1144,6 @@ object::json! {
         #[json("value", optional_not_null, with_value: into(crate::runtime::base64::Base64))]
         pub value: Option<crate::runtime::base64::Base64>,
     }
-}
-
-#[cfg(feature = "records")]
-impl Validate for RecordDigest {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "gate-notes")]

@@ -23,6 +23,7 @@ use crate::runtime::validate::Violations;
 object::json! {
     /// Schema: `/components/schemas/Tick`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(seq: i64, price: f64))]
     pub struct Tick {
         #[json("seq", required)]
@@ -32,10 +33,6 @@ object::json! {
         #[json("note", optional_nullable, with_note: nullable(String))]
         pub note: Option<Option<String>>,
     }
-}
-
-impl Validate for Tick {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "ticks")]
@@ -72,6 +69,7 @@ impl Validate for TickFilter {
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(code: impl Into<String>, message: impl Into<String>, status: i32))]
     pub struct Error {
         #[json("code", required)]
@@ -83,22 +81,11 @@ object::json! {
     }
 }
 
-#[cfg(
-    any(
-        feature = "heartbeat",
-        feature = "messages",
-        feature = "session",
-        feature = "ticks"
-    )
-)]
-impl Validate for Error {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 #[cfg(feature = "session")]
 object::json! {
     /// Schema: `/paths/~1session/get/responses/200/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(session: impl Into<String>))]
     pub struct WhoAmIOkBody {
         #[json("session", required)]
@@ -107,14 +94,10 @@ object::json! {
         pub theme: Option<String>,
     }
 }
-
-#[cfg(feature = "session")]
-impl Validate for WhoAmIOkBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedClosed/post/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(reason: impl Into<String>))]
     pub struct FeedClosedBody {
         #[json("reason", required)]
@@ -123,20 +106,13 @@ object::json! {
         pub at: Option<Option<jiff::Timestamp>>,
     }
 }
-
-impl Validate for FeedClosedBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
 object::json! {
     /// Schema: `/x-apigen-webhooks/feedPaused/put/requestBody/content/application~1json/schema`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(until: jiff::Timestamp))]
     pub struct FeedPausedPutBody {
         #[json("until", required, exact(DATE_TIME))]
         pub until: jiff::Timestamp,
     }
-}
-
-impl Validate for FeedPausedPutBody {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

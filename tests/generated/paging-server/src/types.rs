@@ -16,11 +16,10 @@
     allow(unused_imports, dead_code)
 )]
 use crate::runtime::object;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 object::json! {
     /// Schema: `/components/schemas/Item`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(id: i64, kind: impl Into<String>))]
     pub struct Item {
         #[json("id", required)]
@@ -30,14 +29,11 @@ object::json! {
     }
 }
 
-impl Validate for Item {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 #[cfg(feature = "dropshot")]
 object::json! {
     /// Schema: `/components/schemas/ItemResultsPage`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(items: Vec<Item>))]
     pub struct ItemResultsPage {
         #[json("items", required)]
@@ -47,15 +43,11 @@ object::json! {
     }
 }
 
-#[cfg(feature = "dropshot")]
-impl Validate for ItemResultsPage {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 #[cfg(feature = "cursor")]
 object::json! {
     /// Schema: `/components/schemas/CursorPage`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct CursorPage {
         #[json("data", optional_not_null, with_data: into(Vec<Item>))]
         pub data: Option<Vec<Item>>,
@@ -64,15 +56,11 @@ object::json! {
     }
 }
 
-#[cfg(feature = "cursor")]
-impl Validate for CursorPage {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
-
 #[cfg(feature = "after")]
 object::json! {
     /// Schema: `/components/schemas/AfterPage`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(
         new(
             object: impl
@@ -98,14 +86,10 @@ object::json! {
         pub has_more: bool,
     }
 }
-
-#[cfg(feature = "after")]
-impl Validate for AfterPage {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
         #[json("code", required)]
@@ -115,8 +99,4 @@ object::json! {
         #[json("status", required)]
         pub status: i64,
     }
-}
-
-impl Validate for Error {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }

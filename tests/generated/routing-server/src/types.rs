@@ -22,11 +22,10 @@
 )]
 use crate::runtime::enums;
 use crate::runtime::object;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 object::json! {
     /// Schema: `/components/schemas/Echo`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(operation: impl Into<String>))]
     pub struct Echo {
         #[json("operation", required)]
@@ -39,13 +38,10 @@ object::json! {
         pub params: Option<std::collections::BTreeMap<String, String>>,
     }
 }
-
-impl Validate for Echo {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
         #[json("code", required)]
@@ -55,10 +51,6 @@ object::json! {
         #[json("status", required)]
         pub status: i64,
     }
-}
-
-impl Validate for Error {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
 
 #[cfg(feature = "files")]

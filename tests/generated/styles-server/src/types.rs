@@ -11,11 +11,10 @@
     allow(unused_imports, dead_code)
 )]
 use crate::runtime::object;
-use crate::runtime::validate::Validate;
-use crate::runtime::validate::Violations;
 object::json! {
     /// Schema: `/components/schemas/RGB`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(r: i64, g: i64, b: i64))]
     pub struct Rgb {
         #[json("R", required)]
@@ -26,13 +25,10 @@ object::json! {
         pub b: i64,
     }
 }
-
-impl Validate for Rgb {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
 object::json! {
     /// Schema: `/components/schemas/Read`.
     #[derive(Debug, Clone, Default, PartialEq)]
+    #[json(checks = none)]
     pub struct Read {
         #[json("color", optional_not_null, with_color: text)]
         pub color: Option<String>,
@@ -42,13 +38,10 @@ object::json! {
         pub rgb: Option<Rgb>,
     }
 }
-
-impl Validate for Read {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
-}
 object::json! {
     /// Schema: `/components/schemas/Error`.
     #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
     #[json(new(code: impl Into<String>, message: impl Into<String>, status: i64))]
     pub struct Error {
         #[json("code", required)]
@@ -58,8 +51,4 @@ object::json! {
         #[json("status", required)]
         pub status: i64,
     }
-}
-
-impl Validate for Error {
-    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
 }
