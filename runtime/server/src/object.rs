@@ -451,9 +451,19 @@ macro_rules! __apigen_json_object {
             $($item)*
         );
     };
-    (@struct $deny:literal; $(#[$attr:meta])* $vis:vis struct $name:ident {}) => {
-        $(#[$attr])*
+    (@struct $deny:literal;
+        $(#[doc = $struct_doc:literal])*
+        $(#[allow($($allow:tt)*)])?
+        #[derive($($derive:tt)*)]
+        $(#[json(checks = $checks:ident)])?
+        $vis:vis struct $name:ident {}
+    ) => {
+        $(#[doc = $struct_doc])*
+        $(#[allow($($allow)*)])?
+        #[derive($($derive)*)]
         $vis struct $name {}
+
+        $($crate::__apigen_json_object!(@checks $name $checks);)?
 
         const _: () = {
             impl crate::runtime::object::Object for $name {
