@@ -287,15 +287,22 @@ fn declared_new(s: &Struct) -> Option<TokenStream> {
         .filter(|f| f.required)
         .map(|f| {
             let rust = ident(&f.rust);
-            let ty = match f.ty {
-                TypeRef::String if !f.nullable => quote!(impl Into<String>),
-                _ => rust_type(&f.ty, false),
-            };
-            let ty = if f.nullable { quote!(Option<#ty>) } else { ty };
+            let ty = new_param_type(f);
             quote!(#rust: #ty)
         })
         .collect();
     (!params.is_empty()).then(|| quote!(#[json(new(#(#params),*))]))
+}
+
+/// The type `new` takes a required field as, declared or printed: a `String` anything
+/// `Into<String>`, a nullable field its `Option` (which must be present), a boxed one the value
+/// unboxed.
+fn new_param_type(f: &Field) -> TokenStream {
+    let ty = match f.ty {
+        TypeRef::String if !f.nullable => quote!(impl Into<String>),
+        _ => rust_type(&f.ty, false),
+    };
+    if f.nullable { quote!(Option<#ty>) } else { ty }
 }
 
 /// An optional field's setter as `object::json!` declares it, `with_name: what`: a nullable
@@ -401,12 +408,6 @@ fn struct_building(name: &proc_macro2::Ident, s: &Struct) -> TokenStream {
     let required: Vec<&Field> = s.fields.iter().filter(|f| f.required).collect();
     // A `String` field takes anything `Into<String>` (`"Rex"` or a `String`), as a person
     // would write it; other types are taken as they are.
-    let param_type = |f: &Field| -> TokenStream {
-        match f.ty {
-            TypeRef::String if !f.nullable => quote!(impl Into<String>),
-            _ => rust_type(&f.ty, false),
-        }
-    };
     let convert = |f: &Field, value: TokenStream| -> TokenStream {
         let value = match f.ty {
             TypeRef::String if !f.nullable => quote!(#value.into()),
@@ -421,9 +422,7 @@ fn struct_building(name: &proc_macro2::Ident, s: &Struct) -> TokenStream {
     let new = (!required.is_empty()).then(|| {
         let params = required.iter().map(|f| {
             let rust = ident(&f.rust);
-            let t = param_type(f);
-            // A required nullable field is an `Option` that must be present.
-            let t = if f.nullable { quote!(Option<#t>) } else { t };
+            let t = new_param_type(f);
             quote!(#rust: #t)
         });
         let inits = s.fields.iter().map(|f| {
