@@ -91,7 +91,7 @@ fn pinned_discriminator_values_are_the_tags() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("expected one of `function`, `custom`, `search`, `search_preview`, `shell`, `patch`, `FunctionCall`, `CustomCall`, `SearchCall`, `LocalCall`"),
+        err.contains("expected one of `function`, `FunctionCall`, `custom`, `CustomCall`, `search`, `search_preview`, `SearchCall`, `shell`, `patch`, `LocalCall`"),
         "{err}"
     );
 }

@@ -66,6 +66,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
             ("crate::runtime::enums", "enums::"),
             ("crate::runtime::object", "object::"),
             ("crate::runtime::tagged", "tagged::"),
+            ("crate::runtime::unions", "unions::"),
             ("crate::runtime::validate", "validate::"),
             ("crate::runtime::validate::Validate", "Validate"),
             ("crate::runtime::validate::Violations", "Violations"),
@@ -76,6 +77,7 @@ pub fn file(api: &Api, side: Side) -> TokenStream {
             ("crate::runtime::enums", "enums::"),
             ("crate::runtime::object", "object::"),
             ("crate::runtime::tagged", "tagged::"),
+            ("crate::runtime::unions", "unions::"),
             ("serde::Deserialize", "Deserialize"),
             ("serde::Serialize", "Serialize"),
         ],
@@ -148,7 +150,7 @@ fn type_def(t: &TypeDef, side: Side, validated: &BTreeSet<String>) -> TokenStrea
                 }
             }
         }
-        TypeKind::OneOf(o) => one_of(&name, &t.name, &docs, o, side, t.validated, validated),
+        TypeKind::OneOf(o) => one_of(&name, &docs, o, side, t.validated, validated),
         TypeKind::Alias(ty, _) => {
             let ty = rust_type(ty, false);
             quote! {

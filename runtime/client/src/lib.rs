@@ -75,6 +75,7 @@ pub mod tagged;
 pub mod tagging;
 pub mod trace;
 pub mod transport;
+pub mod unions;
 pub mod webhook;
 mod written;
 

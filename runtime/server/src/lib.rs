@@ -50,6 +50,7 @@ pub mod tagged;
 pub mod tagging;
 pub mod testing;
 mod trace_context;
+pub mod unions;
 pub mod upgrade;
 pub mod validate;
 pub mod webhook;

@@ -41,7 +41,8 @@ pub trait Tagged: Sized {
     const PROPERTY: &'static str;
     /// Whether the tags are integers (`propertyName` of an integer property).
     const INTEGER: bool;
-    /// The tags the document lists, as the error for another one shows them.
+    /// The tags the document lists, as the error for another one shows them (a trailing `, `
+    /// is dropped).
     const KNOWN: &'static str;
 
     /// The variant `tag` names, read from `body` (the whole object, tag included); `body`
@@ -115,8 +116,32 @@ fn unknown<T: Tagged>(tag: Tag<'_>) -> String {
     format!(
         "unknown `{}` value `{tag}`; expected one of {}",
         T::PROPERTY,
-        T::KNOWN
+        // A declared union lists each tag followed by `, ` (`unions::json!`).
+        T::KNOWN.trim_end_matches(", ")
     )
+}
+
+/// A tag a union declares: text, or an integer for an integer property.
+pub trait TagLiteral {
+    /// Whether `tag`, as read, is this one.
+    fn names(self, tag: Tag<'_>) -> bool;
+}
+
+impl TagLiteral for &str {
+    fn names(self, tag: Tag<'_>) -> bool {
+        tag == Tag::Text(self)
+    }
+}
+
+impl TagLiteral for i64 {
+    fn names(self, tag: Tag<'_>) -> bool {
+        tag == Tag::Integer(self)
+    }
+}
+
+/// Whether `tag` is the declared `literal` (`tagged::is(tag, "dog")`, `tagged::is(tag, 2)`).
+pub fn is(tag: Tag<'_>, literal: impl TagLiteral) -> bool {
+    literal.names(tag)
 }
 
 /// Reads the object entry by entry; anything else as a `Value` for the untagged reading.

@@ -1,12 +1,12 @@
-//! The runtime's declarations (`object::json!`) expanded as a generated crate expands them:
+//! The runtime's declarations (`object::json!`, `unions::json!`) expanded as a generated crate expands them:
 //! through a module named `runtime`, every form the generator prints.
 
 mod runtime {
     pub use apigen_server_runtime::*;
 }
 
-use runtime::object;
 use runtime::validate::{Validate, Violations};
+use runtime::{object, unions};
 
 object::json! {
     /// An object with no properties and nothing to check.
@@ -69,4 +69,162 @@ fn a_declared_builder_sets_what_it_declares() {
     assert_eq!(read, pet);
     assert!(serde_json::from_str::<Pet>(r#"{"name":"x","parent":null,"other":1}"#).is_err());
     assert!(serde_json::from_str::<Pet>(r#"{"name":"x"}"#).is_err());
+}
+
+object::json! {
+    /// A cat, which names its own tag.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
+    pub struct Cat {
+        #[json("kind", required)]
+        pub kind: String,
+        #[json("lives", required)]
+        pub lives: i64,
+    }
+}
+
+object::json! {
+    /// A dog.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(checks = none)]
+    pub struct Dog {
+        #[json("bark", required)]
+        pub bark: String,
+    }
+}
+
+unions::json! {
+    /// Tagged by `kind`: a cat under two tags writes its own; a dog (boxed) the first it lists;
+    /// a name no tag names writes `"Named"`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "kind")]
+    pub enum Animal {
+        #[json("cat", "kitten", whole, own)]
+        Cat(Cat),
+        #[json("dog", "puppy", whole_boxed)]
+        Dog(Box<Dog>),
+        #[json(whole, writes "Named")]
+        Named(Pet),
+    }
+}
+
+impl Validate for Animal {
+    fn validate(&self, _pointer: &str, _out: &mut Violations) {}
+}
+
+unions::json! {
+    /// Tagged by an integer.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "version", integer)]
+    pub enum Versioned {
+        #[json(1, whole)]
+        One(Dog),
+        #[json(2, whole)]
+        Two(Cat),
+    }
+}
+
+unions::json! {
+    /// Untagged, checked in order, read from a parameter's text: a short text is `Short`,
+    /// a longer one `Long`, a number `Number`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(checked, from_param)]
+    pub enum Word {
+        #[json(plain)]
+        Short(String),
+        #[json(plain)]
+        Long(String),
+        #[json(plain)]
+        Number(i64),
+    }
+}
+
+impl Validate for Word {
+    fn validate(&self, pointer: &str, out: &mut Violations) {
+        if let Word::Short(text) = self {
+            runtime::validate::check_max_length(text, 3, pointer, out);
+        }
+    }
+}
+
+#[test]
+fn a_tagged_union_reads_by_its_tag_and_writes_it() {
+    let cat: Animal = serde_json::from_str(r#"{"kind": "kitten", "lives": 9}"#).unwrap();
+    assert_eq!(
+        cat,
+        Animal::Cat(Cat {
+            kind: "kitten".into(),
+            lives: 9
+        })
+    );
+    assert_eq!(
+        serde_json::to_string(&cat).unwrap(),
+        r#"{"kind":"kitten","lives":9}"#
+    );
+    let dog: Animal = serde_json::from_str(r#"{"bark": "woof", "kind": "puppy"}"#).unwrap();
+    assert_eq!(
+        dog,
+        Animal::Dog(Box::new(Dog {
+            bark: "woof".into()
+        }))
+    );
+    assert_eq!(
+        serde_json::to_string(&dog).unwrap(),
+        r#"{"kind":"dog","bark":"woof"}"#
+    );
+    // No tag: the variants in order.
+    let named: Animal = serde_json::from_str(r#"{"name": "Rex", "parent": null}"#).unwrap();
+    assert_eq!(named, Animal::Named(Pet::new("Rex", None)));
+    assert_eq!(
+        serde_json::to_string(&named).unwrap(),
+        r#"{"kind":"Named","name":"Rex","parent":null}"#
+    );
+    // An unlisted tag: refused, naming those listed.
+    let refused = serde_json::from_str::<Animal>(r#"{"kind": "cow"}"#).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("expected one of `cat`, `kitten`, `dog`, `puppy` at"),
+        "{refused}"
+    );
+    let none = serde_json::from_str::<Animal>("[1]")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        none.contains("no variant of `Animal` matched: Cat: ") && none.contains("; Dog: "),
+        "{none}"
+    );
+}
+
+#[test]
+fn an_integer_tag_names_its_variant() {
+    // Tried in order, `One` (a dog) would read it first: the tag says `Two`.
+    let two: Versioned =
+        serde_json::from_str(r#"{"version": 2, "bark": "b", "kind": "c", "lives": 1}"#).unwrap();
+    assert!(matches!(two, Versioned::Two(_)));
+    assert_eq!(
+        serde_json::to_string(&two).unwrap(),
+        r#"{"version":2,"kind":"c","lives":1}"#
+    );
+    let refused = serde_json::from_str::<Versioned>(r#"{"version": 3}"#).unwrap_err();
+    assert!(
+        refused.to_string().contains("expected one of `1`, `2`"),
+        "{refused}"
+    );
+    assert!(serde_json::from_str::<Versioned>(r#"{"version": 3}"#).is_err());
+}
+
+#[test]
+fn a_checked_union_is_the_first_variant_the_value_passes() {
+    use runtime::params::FromParam;
+    let short: Word = serde_json::from_str(r#""abc""#).unwrap();
+    assert_eq!(short, Word::Short("abc".into()));
+    let long: Word = serde_json::from_str(r#""abcd""#).unwrap();
+    assert_eq!(long, Word::Long("abcd".into()));
+    assert_eq!(Word::from_param("ab").unwrap(), Word::Short("ab".into()));
+    assert_eq!(
+        Word::from_param("abcdef").unwrap(),
+        Word::Long("abcdef".into())
+    );
+    assert_eq!(serde_json::to_string(&Word::Number(7)).unwrap(), "7");
 }

@@ -18,8 +18,7 @@
 )]
 use crate::runtime::enums;
 use crate::runtime::object;
-use serde::Deserialize;
-use serde::Serialize;
+use crate::runtime::unions;
 
 #[cfg(feature = "unused-schemas")]
 object::json! {
@@ -111,47 +110,18 @@ object::json! {
     }
 }
 
-/// An array of itself, which a Rust type alias cannot be.
-///
-/// An enum of one variant (`Array` holds the value) rather than a type alias:
-/// the schema contains itself, which an alias cannot.
-///
-/// Schema: `/components/schemas/Chain`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Chain {
-    Array(Vec<Chain>),
-}
-
-#[cfg(feature = "ops")]
-impl Serialize for Chain {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Array(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Chain {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        match crate::runtime::integer::variant_from_value::<Vec<Chain>>(value.clone()) {
-            Ok(v) => return Ok(Self::Array(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Array")),
-        }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "Chain", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            ),
-        )
+unions::json! {
+    /// An array of itself, which a Rust type alias cannot be.
+    ///
+    /// An enum of one variant (`Array` holds the value) rather than a type alias:
+    /// the schema contains itself, which an alias cannot.
+    ///
+    /// Schema: `/components/schemas/Chain`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Chain {
+        #[json(plain)]
+        Array(Vec<Chain>),
     }
 }
 
@@ -166,69 +136,19 @@ object::json! {
     }
 }
 
-/// A free-form object or a checked one.
-///
-/// Schema: `/components/schemas/Loose`.
 #[cfg(feature = "ops")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Loose {
-    Variant0(LooseVariant0),
-    Variant1(serde_json::Map<String, serde_json::Value>),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "ops")]
-impl Serialize for Loose {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Variant0(v) => v.serialize(serializer),
-            Self::Variant1(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "ops")]
-impl<'de> Deserialize<'de> for Loose {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<LooseVariant0>(&value) {
-            Ok((v, true)) => return Ok(Self::Variant0(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Variant0(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Variant0")),
-        }
-        match crate::runtime::integer::variant_from_value::<
-            serde_json::Map<String, serde_json::Value>,
-        >(value.clone()) {
-            Ok(v) => return Ok(Self::Variant1(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Variant1")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        serde::de::Error::custom(
-                            format!(
-                                concat!("no variant of `", "Loose", "` matched: {}"),
-                                reasons.join("; ")
-                            ),
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
+unions::json! {
+    /// A free-form object or a checked one.
+    ///
+    /// Schema: `/components/schemas/Loose`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Loose {
+        #[json(whole)]
+        Variant0(LooseVariant0),
+        #[json(plain)]
+        Variant1(serde_json::Map<String, serde_json::Value>),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -277,70 +197,19 @@ object::json! {
     }
 }
 
-/// Takes the prelude's `Option`.
-///
-/// Schema: `/components/schemas/Option`.
 #[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Option2 {
-    D2(D2),
-    S2(S2),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl Serialize for Option2 {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::D2(v) => v.serialize(serializer),
-            Self::S2(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(any(feature = "ops", feature = "path", feature = "raw"))]
-impl<'de> Deserialize<'de> for Option2 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<D2>(&value) {
-            Ok((v, true)) => return Ok(Self::D2(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::D2(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "D2")),
-        }
-        match crate::runtime::object::struct_variant::<S2>(&value) {
-            Ok((v, true)) => return Ok(Self::S2(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::S2(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "S2")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        serde::de::Error::custom(
-                            format!(
-                                concat!("no variant of `", "Option2", "` matched: {}"),
-                                reasons.join("; ")
-                            ),
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
+unions::json! {
+    /// Takes the prelude's `Option`.
+    ///
+    /// Schema: `/components/schemas/Option`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Option2 {
+        #[json(whole)]
+        D2(D2),
+        #[json(whole)]
+        S2(S2),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 

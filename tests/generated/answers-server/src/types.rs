@@ -30,12 +30,10 @@
 )]
 use crate::runtime::enums;
 use crate::runtime::object;
-use crate::runtime::tagged;
+use crate::runtime::unions;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use serde::Deserialize;
-use serde::Serialize;
 
 #[cfg(any(feature = "owners", feature = "profile"))]
 object::json! {
@@ -49,95 +47,16 @@ object::json! {
     }
 }
 
-/// Schema: `/components/schemas/ToolCall`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum ToolCall {
-    FunctionCall(FunctionCall),
-    CustomCall(CustomCall),
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for ToolCall {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::FunctionCall(v) => v.serialize(serializer),
-            Self::CustomCall(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::tagged::Tagged for ToolCall {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`function`, `custom`, `FunctionCall`, `CustomCall`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("function") => {
-                    <FunctionCall as Deserialize>::deserialize(body)
-                        .map(Self::FunctionCall)
-                }
-                tagged::Tag::Text("custom") => {
-                    <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
-                }
-                tagged::Tag::Text("FunctionCall") => {
-                    <FunctionCall as Deserialize>::deserialize(body)
-                        .map(Self::FunctionCall)
-                }
-                tagged::Tag::Text("CustomCall") => {
-                    <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<FunctionCall>(&value) {
-            Ok((v, true)) => return Ok(Self::FunctionCall(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::FunctionCall(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
-        }
-        match crate::runtime::object::struct_variant::<CustomCall>(&value) {
-            Ok((v, true)) => return Ok(Self::CustomCall(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::CustomCall(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                Err(
-                    format!(
-                        concat!("no variant of `", "ToolCall", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for ToolCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Schema: `/components/schemas/ToolCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum ToolCall {
+        #[json("function", "FunctionCall", whole, own)]
+        FunctionCall(FunctionCall),
+        #[json("custom", "CustomCall", whole, own)]
+        CustomCall(CustomCall),
     }
 }
 
@@ -198,107 +117,16 @@ object::json! {
     }
 }
 
-/// Schema: `/components/schemas/Pet`.
 #[cfg(feature = "calls")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Pet {
-    Bird(Bird),
-    Fish(Fish),
-}
-
-#[cfg(feature = "calls")]
-impl Serialize for Pet {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::Bird(v) => tagging::serialize_tagged(v, "kind", &"bird", serializer),
-            Self::Fish(v) => tagging::serialize_tagged(v, "kind", &"fish", serializer),
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl crate::runtime::tagged::Tagged for Pet {
-    const PROPERTY: &'static str = "kind";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`bird`, `fish`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("bird") => {
-                    <Bird as Deserialize>::deserialize(body).map(Self::Bird)
-                }
-                tagged::Tag::Text("fish") => {
-                    <Fish as Deserialize>::deserialize(body).map(Self::Fish)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        let mut unchecked = None;
-        match crate::runtime::object::struct_variant::<Bird>(&value) {
-            Ok((v, whole)) => {
-                let v = Self::Bird(v);
-                let mut errors = Violations::new();
-                v.validate("", &mut errors);
-                if errors.is_empty() && whole {
-                    return Ok(v);
-                }
-                if errors.is_empty() {
-                    fits.get_or_insert(v);
-                } else {
-                    unchecked.get_or_insert(v);
-                }
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Bird")),
-        }
-        match crate::runtime::object::struct_variant::<Fish>(&value) {
-            Ok((v, whole)) => {
-                let v = Self::Fish(v);
-                let mut errors = Violations::new();
-                v.validate("", &mut errors);
-                if errors.is_empty() && whole {
-                    return Ok(v);
-                }
-                if errors.is_empty() {
-                    fits.get_or_insert(v);
-                } else {
-                    unchecked.get_or_insert(v);
-                }
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Fish")),
-        }
-        match fits.or(unchecked) {
-            Some(v) => Ok(v),
-            None => {
-                Err(
-                    format!(
-                        concat!("no variant of `", "Pet", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "calls")]
-impl<'de> Deserialize<'de> for Pet {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Schema: `/components/schemas/Pet`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "kind", checked)]
+    pub enum Pet {
+        #[json("bird", whole)]
+        Bird(Bird),
+        #[json("fish", whole)]
+        Fish(Fish),
     }
 }
 

@@ -27,7 +27,7 @@
 )]
 use crate::runtime::enums;
 use crate::runtime::object;
-use crate::runtime::tagged;
+use crate::runtime::unions;
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -261,214 +261,41 @@ object::json! {
     }
 }
 
-/// Schema: `/components/schemas/Shape`.
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Shape {
-    Circle(ShapeCircle),
-    Square(ShapeSquare),
-    String(String),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "things")]
-impl Serialize for Shape {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Circle(v) => v.serialize(serializer),
-            Self::Square(v) => v.serialize(serializer),
-            Self::String(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "things")]
-impl<'de> Deserialize<'de> for Shape {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<ShapeCircle>(&value) {
-            Ok((v, true)) => return Ok(Self::Circle(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Circle(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Circle")),
-        }
-        match crate::runtime::object::struct_variant::<ShapeSquare>(&value) {
-            Ok((v, true)) => return Ok(Self::Square(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Square(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Square")),
-        }
-        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
-            Ok(v) => return Ok(Self::String(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        serde::de::Error::custom(
-                            format!(
-                                concat!("no variant of `", "Shape", "` matched: {}"),
-                                reasons.join("; ")
-                            ),
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-}
-
-/// Variants that pin the discriminator property (`enum: [function]`, or through a
-/// reference) and no `mapping`: the pinned values are the tags (openai's tool calls).
-///
-/// Schema: `/components/schemas/ToolCall`.
-#[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum ToolCall {
-    FunctionCall(FunctionCall),
-    CustomCall(CustomCall),
-    SearchCall(SearchCall),
-    LocalCall(LocalCall),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for ToolCall {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::FunctionCall(v) => v.serialize(serializer),
-            Self::CustomCall(v) => v.serialize(serializer),
-            Self::SearchCall(v) => v.serialize(serializer),
-            Self::LocalCall(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
+unions::json! {
+    /// Schema: `/components/schemas/Shape`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Shape {
+        #[json(whole)]
+        Circle(ShapeCircle),
+        #[json(whole)]
+        Square(ShapeSquare),
+        #[json(plain)]
+        String(String),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
 #[cfg(feature = "unused-schemas")]
-impl crate::runtime::tagged::Tagged for ToolCall {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`function`, `custom`, `search`, `search_preview`, `shell`, `patch`, `FunctionCall`, `CustomCall`, `SearchCall`, `LocalCall`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("function") => {
-                    <FunctionCall as Deserialize>::deserialize(body)
-                        .map(Self::FunctionCall)
-                }
-                tagged::Tag::Text("custom") => {
-                    <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
-                }
-                tagged::Tag::Text("search") => {
-                    <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
-                }
-                tagged::Tag::Text("search_preview") => {
-                    <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
-                }
-                tagged::Tag::Text("shell") => {
-                    <LocalCall as Deserialize>::deserialize(body).map(Self::LocalCall)
-                }
-                tagged::Tag::Text("patch") => {
-                    <LocalCall as Deserialize>::deserialize(body).map(Self::LocalCall)
-                }
-                tagged::Tag::Text("FunctionCall") => {
-                    <FunctionCall as Deserialize>::deserialize(body)
-                        .map(Self::FunctionCall)
-                }
-                tagged::Tag::Text("CustomCall") => {
-                    <CustomCall as Deserialize>::deserialize(body).map(Self::CustomCall)
-                }
-                tagged::Tag::Text("SearchCall") => {
-                    <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
-                }
-                tagged::Tag::Text("LocalCall") => {
-                    <LocalCall as Deserialize>::deserialize(body).map(Self::LocalCall)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<FunctionCall>(&value) {
-            Ok((v, true)) => return Ok(Self::FunctionCall(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::FunctionCall(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "FunctionCall")),
-        }
-        match crate::runtime::object::struct_variant::<CustomCall>(&value) {
-            Ok((v, true)) => return Ok(Self::CustomCall(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::CustomCall(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "CustomCall")),
-        }
-        match crate::runtime::object::struct_variant::<SearchCall>(&value) {
-            Ok((v, true)) => return Ok(Self::SearchCall(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::SearchCall(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
-        }
-        match crate::runtime::integer::variant_from_value::<LocalCall>(value.clone()) {
-            Ok(v) => return Ok(Self::LocalCall(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "LocalCall")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "ToolCall", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ToolCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Variants that pin the discriminator property (`enum: [function]`, or through a
+    /// reference) and no `mapping`: the pinned values are the tags (openai's tool calls).
+    ///
+    /// Schema: `/components/schemas/ToolCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum ToolCall {
+        #[json("function", "FunctionCall", whole, own)]
+        FunctionCall(FunctionCall),
+        #[json("custom", "CustomCall", whole, own)]
+        CustomCall(CustomCall),
+        #[json("search", "search_preview", "SearchCall", whole, own)]
+        SearchCall(SearchCall),
+        #[json("shell", "patch", "LocalCall", plain, own)]
+        LocalCall(LocalCall),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -553,107 +380,20 @@ object::json! {
     }
 }
 
-/// A variant that is a union itself, whose variants pin the property.
-///
-/// Schema: `/components/schemas/LocalCall`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum LocalCall {
-    ShellCall(ShellCall),
-    PatchCall(PatchCall),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for LocalCall {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::ShellCall(v) => v.serialize(serializer),
-            Self::PatchCall(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::tagged::Tagged for LocalCall {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`shell`, `patch`, `ShellCall`, `PatchCall`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("shell") => {
-                    <ShellCall as Deserialize>::deserialize(body).map(Self::ShellCall)
-                }
-                tagged::Tag::Text("patch") => {
-                    <PatchCall as Deserialize>::deserialize(body).map(Self::PatchCall)
-                }
-                tagged::Tag::Text("ShellCall") => {
-                    <ShellCall as Deserialize>::deserialize(body).map(Self::ShellCall)
-                }
-                tagged::Tag::Text("PatchCall") => {
-                    <PatchCall as Deserialize>::deserialize(body).map(Self::PatchCall)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<ShellCall>(&value) {
-            Ok((v, true)) => return Ok(Self::ShellCall(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::ShellCall(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "ShellCall")),
-        }
-        match crate::runtime::object::struct_variant::<PatchCall>(&value) {
-            Ok((v, true)) => return Ok(Self::PatchCall(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::PatchCall(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "PatchCall")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "LocalCall", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for LocalCall {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// A variant that is a union itself, whose variants pin the property.
+    ///
+    /// Schema: `/components/schemas/LocalCall`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum LocalCall {
+        #[json("shell", "ShellCall", whole, own)]
+        ShellCall(ShellCall),
+        #[json("patch", "PatchCall", whole, own)]
+        PatchCall(PatchCall),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -709,110 +449,22 @@ object::json! {
     }
 }
 
-/// No discriminator, but each variant pins `type` to its own value (openai's chunking
-/// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
-/// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
-///
-/// Schema: `/components/schemas/Chunking`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Chunking {
-    AutoChunking(AutoChunking),
-    StaticChunking(StaticChunking),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for Chunking {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::AutoChunking(v) => {
-                tagging::serialize_tagged(v, "type", &"auto", serializer)
-            }
-            Self::StaticChunking(v) => {
-                tagging::serialize_tagged(v, "type", &"static", serializer)
-            }
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::tagged::Tagged for Chunking {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`auto`, `static`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("auto") => {
-                    <AutoChunking as Deserialize>::deserialize(body)
-                        .map(Self::AutoChunking)
-                }
-                tagged::Tag::Text("static") => {
-                    <StaticChunking as Deserialize>::deserialize(body)
-                        .map(Self::StaticChunking)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<AutoChunking>(&value) {
-            Ok((v, true)) => return Ok(Self::AutoChunking(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::AutoChunking(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "AutoChunking")),
-        }
-        match crate::runtime::object::struct_variant::<StaticChunking>(&value) {
-            Ok((v, true)) => return Ok(Self::StaticChunking(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::StaticChunking(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "StaticChunking")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "Chunking", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for Chunking {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// No discriminator, but each variant pins `type` to its own value (openai's chunking
+    /// strategies): tagged by `type`. Tried in order, `auto`'s `type` (an enum that keeps
+    /// unknown values on the client) read `{"type": "static", …}` too and dropped `static`.
+    ///
+    /// Schema: `/components/schemas/Chunking`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum Chunking {
+        #[json("auto", whole)]
+        AutoChunking(AutoChunking),
+        #[json("static", whole)]
+        StaticChunking(StaticChunking),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -896,222 +548,41 @@ enums::string! {
     }
 }
 
-/// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
-/// the objects are tagged by `type`, the string read as itself.
-///
-/// Schema: `/components/schemas/ToolChoice`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum ToolChoice {
-    String(ToolChoiceString),
-    HostedToolChoice(HostedToolChoice),
-    FunctionChoice(FunctionChoice),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for ToolChoice {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::String(v) => {
-                tagging::serialize_tagged(v, "type", &"String", serializer)
-            }
-            Self::HostedToolChoice(v) => v.serialize(serializer),
-            Self::FunctionChoice(v) => {
-                tagging::serialize_tagged(v, "type", &"function", serializer)
-            }
-            Self::Unknown(v) => v.serialize(serializer),
-        }
+unions::json! {
+    /// A string, or an object of two kinds told apart by `type` (openai's `tool_choice`):
+    /// the objects are tagged by `type`, the string read as itself.
+    ///
+    /// Schema: `/components/schemas/ToolChoice`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum ToolChoice {
+        #[json(plain, writes "String")]
+        String(ToolChoiceString),
+        #[json("file_search", "web_search", whole, own)]
+        HostedToolChoice(HostedToolChoice),
+        #[json("function", whole)]
+        FunctionChoice(FunctionChoice),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
 #[cfg(feature = "choices")]
-impl crate::runtime::tagged::Tagged for ToolChoice {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`file_search`, `web_search`, `function`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("file_search") => {
-                    <HostedToolChoice as Deserialize>::deserialize(body)
-                        .map(Self::HostedToolChoice)
-                }
-                tagged::Tag::Text("web_search") => {
-                    <HostedToolChoice as Deserialize>::deserialize(body)
-                        .map(Self::HostedToolChoice)
-                }
-                tagged::Tag::Text("function") => {
-                    <FunctionChoice as Deserialize>::deserialize(body)
-                        .map(Self::FunctionChoice)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::integer::variant_from_value::<
-            ToolChoiceString,
-        >(value.clone()) {
-            Ok(v) => return Ok(Self::String(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match crate::runtime::object::struct_variant::<HostedToolChoice>(&value) {
-            Ok((v, true)) => return Ok(Self::HostedToolChoice(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::HostedToolChoice(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "HostedToolChoice")),
-        }
-        match crate::runtime::object::struct_variant::<FunctionChoice>(&value) {
-            Ok((v, true)) => return Ok(Self::FunctionChoice(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::FunctionChoice(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "FunctionChoice")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "ToolChoice", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for ToolChoice {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
-    }
-}
-
-/// Variants that pin an integer `type` (discord's auto-moderation actions): tagged by
-/// it. Tried in order, `block`'s optional metadata took `flag`'s and dropped `channel`.
-///
-/// Schema: `/components/schemas/Action`.
-#[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Action {
-    BlockAction(BlockAction),
-    FlagAction(FlagAction),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for Action {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::BlockAction(v) => tagging::serialize_tagged(v, "type", &1, serializer),
-            Self::FlagAction(v) => tagging::serialize_tagged(v, "type", &2, serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl crate::runtime::tagged::Tagged for Action {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = true;
-
-    const KNOWN: &'static str = "`1`, `2`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Integer(1) => {
-                    <BlockAction as Deserialize>::deserialize(body)
-                        .map(Self::BlockAction)
-                }
-                tagged::Tag::Integer(2) => {
-                    <FlagAction as Deserialize>::deserialize(body).map(Self::FlagAction)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<BlockAction>(&value) {
-            Ok((v, true)) => return Ok(Self::BlockAction(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::BlockAction(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "BlockAction")),
-        }
-        match crate::runtime::object::struct_variant::<FlagAction>(&value) {
-            Ok((v, true)) => return Ok(Self::FlagAction(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::FlagAction(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "FlagAction")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "Action", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for Action {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Variants that pin an integer `type` (discord's auto-moderation actions): tagged by
+    /// it. Tried in order, `block`'s optional metadata took `flag`'s and dropped `channel`.
+    ///
+    /// Schema: `/components/schemas/Action`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type", integer)]
+    pub enum Action {
+        #[json(1, whole)]
+        BlockAction(BlockAction),
+        #[json(2, whole)]
+        FlagAction(FlagAction),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -1214,72 +685,21 @@ enums::string! {
     }
 }
 
-/// Two kinds of update without a tag, the first naming fewer members (discord's channel
-/// update): an object with the second's members is read as the second, not cut down to
-/// the first (which would drop `icon`). `anyOf`: such an object fits both.
-///
-/// Schema: `/components/schemas/ChannelUpdate`.
 #[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum ChannelUpdate {
-    Rename(Rename),
-    RenameWithIcon(RenameWithIcon),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for ChannelUpdate {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Rename(v) => v.serialize(serializer),
-            Self::RenameWithIcon(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for ChannelUpdate {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<Rename>(&value) {
-            Ok((v, true)) => return Ok(Self::Rename(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Rename(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Rename")),
-        }
-        match crate::runtime::object::struct_variant::<RenameWithIcon>(&value) {
-            Ok((v, true)) => return Ok(Self::RenameWithIcon(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::RenameWithIcon(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "RenameWithIcon")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        serde::de::Error::custom(
-                            format!(
-                                concat!("no variant of `", "ChannelUpdate",
-                                "` matched: {}"), reasons.join("; ")
-                            ),
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
+unions::json! {
+    /// Two kinds of update without a tag, the first naming fewer members (discord's channel
+    /// update): an object with the second's members is read as the second, not cut down to
+    /// the first (which would drop `icon`). `anyOf`: such an object fits both.
+    ///
+    /// Schema: `/components/schemas/ChannelUpdate`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ChannelUpdate {
+        #[json(whole)]
+        Rename(Rename),
+        #[json(whole)]
+        RenameWithIcon(RenameWithIcon),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -1351,102 +771,20 @@ object::json! {
     }
 }
 
-/// A discriminated union whose members may leave the property out.
-///
-/// Schema: `/components/schemas/Animal`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Animal {
-    Bird(Bird),
-    Fish(Fish),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for Animal {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::Bird(v) => tagging::serialize_tagged(v, "kind", &"bird", serializer),
-            Self::Fish(v) => tagging::serialize_tagged(v, "kind", &"fish", serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::tagged::Tagged for Animal {
-    const PROPERTY: &'static str = "kind";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`bird`, `fish`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("bird") => {
-                    <Bird as Deserialize>::deserialize(body).map(Self::Bird)
-                }
-                tagged::Tag::Text("fish") => {
-                    <Fish as Deserialize>::deserialize(body).map(Self::Fish)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<Bird>(&value) {
-            Ok((v, true)) => return Ok(Self::Bird(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Bird(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Bird")),
-        }
-        match crate::runtime::object::struct_variant::<Fish>(&value) {
-            Ok((v, true)) => return Ok(Self::Fish(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Fish(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Fish")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "Animal", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Animal {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// A discriminated union whose members may leave the property out.
+    ///
+    /// Schema: `/components/schemas/Animal`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "kind")]
+    pub enum Animal {
+        #[json("bird", whole)]
+        Bird(Bird),
+        #[json("fish", whole)]
+        Fish(Fish),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -1502,164 +840,32 @@ pub type AnyThing = serde_json::Value;
 pub type FreeForm = serde_json::Map<String, serde_json::Value>;
 
 #[cfg(feature = "choices")]
-impl crate::runtime::request::ToParam for Net {
-    fn to_param(&self) -> String {
-        match self {
-            Self::String(v) => crate::runtime::request::ToParam::to_param(v),
-            Self::String2(v) => crate::runtime::request::ToParam::to_param(v),
-            Self::Unknown(serde_json::Value::String(v)) => v.clone(),
-            Self::Unknown(v) => v.to_string(),
-        }
-    }
-}
-
-/// Schema: `/components/schemas/Net`.
-#[cfg(feature = "choices")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Net {
-    String(String),
-    String2(String),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "choices")]
-impl Serialize for Net {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(v) => v.serialize(serializer),
-            Self::String2(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "choices")]
-impl<'de> Deserialize<'de> for Net {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
-            Ok(v) => return Ok(Self::String(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
-            Ok(v) => return Ok(Self::String2(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String2")),
-        }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                serde::de::Error::custom(
-                    format!(
-                        concat!("no variant of `", "Net", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
-        }
-    }
-}
-
-/// Schema: `/components/schemas/Dish`.
-#[cfg(feature = "dishes")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Dish {
-    Cake(Cake),
-    Tea(Tea),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "dishes")]
-impl Serialize for Dish {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::Cake(v) => tagging::serialize_tagged(v, "kind", &"Cake", serializer),
-            Self::Tea(v) => tagging::serialize_tagged(v, "kind", &"Tea", serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
+unions::json! {
+    /// Schema: `/components/schemas/Net`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(to_param)]
+    pub enum Net {
+        #[json(plain)]
+        String(String),
+        #[json(plain)]
+        String2(String),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
 #[cfg(feature = "dishes")]
-impl crate::runtime::tagged::Tagged for Dish {
-    const PROPERTY: &'static str = "kind";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`Cake`, `Tea`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("Cake") => {
-                    <Cake as Deserialize>::deserialize(body).map(Self::Cake)
-                }
-                tagged::Tag::Text("Tea") => {
-                    <Tea as Deserialize>::deserialize(body).map(Self::Tea)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<Cake>(&value) {
-            Ok((v, true)) => return Ok(Self::Cake(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Cake(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Cake")),
-        }
-        match crate::runtime::object::struct_variant::<Tea>(&value) {
-            Ok((v, true)) => return Ok(Self::Tea(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Tea(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Tea")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "Dish", "` matched: {}"), reasons
-                            .join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "dishes")]
-impl<'de> Deserialize<'de> for Dish {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Schema: `/components/schemas/Dish`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "kind")]
+    pub enum Dish {
+        #[json("Cake", whole)]
+        Cake(Cake),
+        #[json("Tea", whole)]
+        Tea(Tea),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -1903,56 +1109,17 @@ object::json! {
     }
 }
 
-/// Schema: `/paths/~1tagged/get/parameters/0/schema`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum ListTaggedTag {
-    String(String),
-    Array(Vec<Digits>),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for ListTaggedTag {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(v) => v.serialize(serializer),
-            Self::Array(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for ListTaggedTag {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
-            Ok(v) => return Ok(Self::String(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match crate::runtime::integer::variant_from_value::<Vec<Digits>>(value.clone()) {
-            Ok(v) => return Ok(Self::Array(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Array")),
-        }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                serde::de::Error::custom(
-                    format!(
-                        concat!("no variant of `", "ListTaggedTag", "` matched: {}"),
-                        reasons.join("; ")
-                    ),
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
-        }
+unions::json! {
+    /// Schema: `/paths/~1tagged/get/parameters/0/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ListTaggedTag {
+        #[json(plain)]
+        String(String),
+        #[json(plain)]
+        Array(Vec<Digits>),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 

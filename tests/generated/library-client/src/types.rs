@@ -10,9 +10,7 @@
 )]
 use crate::runtime::enums;
 use crate::runtime::object;
-use crate::runtime::tagged;
-use serde::Deserialize;
-use serde::Serialize;
+use crate::runtime::unions;
 
 #[cfg(feature = "books")]
 enums::string! {
@@ -170,100 +168,18 @@ object::json! {
     }
 }
 
-/// Schema: `/components/schemas/Member`.
 #[cfg(feature = "members")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Member {
-    Adult(Adult),
-    Child(Child),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "members")]
-impl Serialize for Member {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::Adult(v) => tagging::serialize_tagged(v, "kind", &"adult", serializer),
-            Self::Child(v) => tagging::serialize_tagged(v, "kind", &"child", serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "members")]
-impl crate::runtime::tagged::Tagged for Member {
-    const PROPERTY: &'static str = "kind";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`adult`, `child`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("adult") => {
-                    <Adult as Deserialize>::deserialize(body).map(Self::Adult)
-                }
-                tagged::Tag::Text("child") => {
-                    <Child as Deserialize>::deserialize(body).map(Self::Child)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<Adult>(&value) {
-            Ok((v, true)) => return Ok(Self::Adult(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Adult(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Adult")),
-        }
-        match crate::runtime::object::struct_variant::<Child>(&value) {
-            Ok((v, true)) => return Ok(Self::Child(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Child(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Child")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "Member", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "members")]
-impl<'de> Deserialize<'de> for Member {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Schema: `/components/schemas/Member`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "kind")]
+    pub enum Member {
+        #[json("adult", whole)]
+        Adult(Adult),
+        #[json("child", whole)]
+        Child(Child),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 

@@ -10,12 +10,10 @@
 )]
 use crate::runtime::enums;
 use crate::runtime::object;
-use crate::runtime::tagged;
+use crate::runtime::unions;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
-use serde::Deserialize;
-use serde::Serialize;
 
 #[cfg(feature = "books")]
 enums::string! {
@@ -250,88 +248,16 @@ impl Validate for LoanRequest {
     }
 }
 
-/// Schema: `/components/schemas/Member`.
 #[cfg(feature = "members")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Member {
-    Adult(Adult),
-    Child(Child),
-}
-
-#[cfg(feature = "members")]
-impl Serialize for Member {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::Adult(v) => tagging::serialize_tagged(v, "kind", &"adult", serializer),
-            Self::Child(v) => tagging::serialize_tagged(v, "kind", &"child", serializer),
-        }
-    }
-}
-
-#[cfg(feature = "members")]
-impl crate::runtime::tagged::Tagged for Member {
-    const PROPERTY: &'static str = "kind";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`adult`, `child`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("adult") => {
-                    <Adult as Deserialize>::deserialize(body).map(Self::Adult)
-                }
-                tagged::Tag::Text("child") => {
-                    <Child as Deserialize>::deserialize(body).map(Self::Child)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<Adult>(&value) {
-            Ok((v, true)) => return Ok(Self::Adult(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Adult(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Adult")),
-        }
-        match crate::runtime::object::struct_variant::<Child>(&value) {
-            Ok((v, true)) => return Ok(Self::Child(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Child(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Child")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                Err(
-                    format!(
-                        concat!("no variant of `", "Member", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "members")]
-impl<'de> Deserialize<'de> for Member {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Schema: `/components/schemas/Member`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "kind")]
+    pub enum Member {
+        #[json("adult", whole)]
+        Adult(Adult),
+        #[json("child", whole)]
+        Child(Child),
     }
 }
 

@@ -28,7 +28,7 @@
 )]
 use crate::runtime::enums;
 use crate::runtime::object;
-use crate::runtime::tagged;
+use crate::runtime::unions;
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -44,60 +44,19 @@ where
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
-/// One string, or a list with bounds of its own.
-///
-/// Schema: `/components/schemas/Command/properties/include_roles`.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum CommandIncludeRoles {
-    String(String),
-    Array(Vec<Snowflake>),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "commands")]
-impl Serialize for CommandIncludeRoles {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(v) => v.serialize(serializer),
-            Self::Array(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "commands")]
-impl<'de> Deserialize<'de> for CommandIncludeRoles {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
-            Ok(v) => return Ok(Self::String(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match crate::runtime::integer::variant_from_value::<
-            Vec<Snowflake>,
-        >(value.clone()) {
-            Ok(v) => return Ok(Self::Array(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Array")),
-        }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                serde::de::Error::custom(
-                    format!(
-                        concat!("no variant of `", "CommandIncludeRoles",
-                        "` matched: {}"), reasons.join("; ")
-                    ),
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
-        }
+unions::json! {
+    /// One string, or a list with bounds of its own.
+    ///
+    /// Schema: `/components/schemas/Command/properties/include_roles`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CommandIncludeRoles {
+        #[json(plain)]
+        String(String),
+        #[json(plain)]
+        Array(Vec<Snowflake>),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -228,105 +187,21 @@ object::json! {
     }
 }
 
-/// Inline variants that pin the discriminator with `const` and no `mapping`: the
-/// constants are the tags.
-///
-/// Schema: `/components/schemas/Change`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Change {
-    Added(ChangeAdded),
-    Removed(ChangeRemoved),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for Change {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::Added(v) => tagging::serialize_tagged(v, "type", &"added", serializer),
-            Self::Removed(v) => {
-                tagging::serialize_tagged(v, "type", &"removed", serializer)
-            }
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::tagged::Tagged for Change {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`added`, `removed`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("added") => {
-                    <ChangeAdded as Deserialize>::deserialize(body).map(Self::Added)
-                }
-                tagged::Tag::Text("removed") => {
-                    <ChangeRemoved as Deserialize>::deserialize(body).map(Self::Removed)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<ChangeAdded>(&value) {
-            Ok((v, true)) => return Ok(Self::Added(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Added(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Added")),
-        }
-        match crate::runtime::object::struct_variant::<ChangeRemoved>(&value) {
-            Ok((v, true)) => return Ok(Self::Removed(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Removed(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Removed")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "Change", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Change {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Inline variants that pin the discriminator with `const` and no `mapping`: the
+    /// constants are the tags.
+    ///
+    /// Schema: `/components/schemas/Change`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum Change {
+        #[json("added", whole)]
+        Added(ChangeAdded),
+        #[json("removed", whole)]
+        Removed(ChangeRemoved),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -359,69 +234,19 @@ object::json! {
 }
 
 #[cfg(feature = "records")]
-impl crate::runtime::request::ToParam for RecordKey {
-    fn to_param(&self) -> String {
-        match self {
-            Self::String(v) => crate::runtime::request::ToParam::to_param(v),
-            Self::Integer(v) => crate::runtime::request::ToParam::to_param(v),
-            Self::Unknown(serde_json::Value::String(v)) => v.clone(),
-            Self::Unknown(v) => v.to_string(),
-        }
-    }
-}
-
-/// A string or an integer.
-///
-/// Schema: `/components/schemas/Record/properties/key`.
-#[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum RecordKey {
-    String(String),
-    Integer(i64),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "records")]
-impl Serialize for RecordKey {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(v) => v.serialize(serializer),
-            Self::Integer(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for RecordKey {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
-            Ok(v) => return Ok(Self::String(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match crate::runtime::integer::variant_from_value::<i64>(value.clone()) {
-            Ok(v) => return Ok(Self::Integer(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Integer")),
-        }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                serde::de::Error::custom(
-                    format!(
-                        concat!("no variant of `", "RecordKey", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
-        }
+unions::json! {
+    /// A string or an integer.
+    ///
+    /// Schema: `/components/schemas/Record/properties/key`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(to_param)]
+    pub enum RecordKey {
+        #[json(plain)]
+        String(String),
+        #[json(plain)]
+        Integer(i64),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -498,69 +323,19 @@ pub struct Labels {
 }
 
 #[cfg(feature = "gates")]
-impl crate::runtime::request::ToParam for GateStep {
-    fn to_param(&self) -> String {
-        match self {
-            Self::Integer(v) => crate::runtime::request::ToParam::to_param(v),
-            Self::Number(v) => crate::runtime::request::ToParam::to_param(v),
-            Self::Unknown(serde_json::Value::String(v)) => v.clone(),
-            Self::Unknown(v) => v.to_string(),
-        }
-    }
-}
-
-/// Half steps; a whole number fits both branches, so none is exactly one.
-///
-/// Schema: `/components/schemas/Gate/properties/step`.
-#[cfg(feature = "gates")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum GateStep {
-    Integer(i64),
-    Number(f64),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "gates")]
-impl Serialize for GateStep {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Integer(v) => v.serialize(serializer),
-            Self::Number(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "gates")]
-impl<'de> Deserialize<'de> for GateStep {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        match crate::runtime::integer::variant_from_value::<i64>(value.clone()) {
-            Ok(v) => return Ok(Self::Integer(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Integer")),
-        }
-        match crate::runtime::integer::variant_from_value::<f64>(value.clone()) {
-            Ok(v) => return Ok(Self::Number(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Number")),
-        }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                serde::de::Error::custom(
-                    format!(
-                        concat!("no variant of `", "GateStep", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
-        }
+unions::json! {
+    /// Half steps; a whole number fits both branches, so none is exactly one.
+    ///
+    /// Schema: `/components/schemas/Gate/properties/step`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(to_param)]
+    pub enum GateStep {
+        #[json(plain)]
+        Integer(i64),
+        #[json(plain)]
+        Number(f64),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -611,105 +386,21 @@ object::json! {
 #[cfg(feature = "unused-schemas")]
 pub type InputItem = Item;
 
-/// A variant that refers to a union with siblings (openai's `InputItem`: `{$ref: Item,
-/// title: Item, type: object}`): that union, tagged by its variants' pinned values.
-///
-/// Schema: `/components/schemas/Input`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Input {
-    Note(Note),
-    Item(InputItem),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for Input {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Note(v) => v.serialize(serializer),
-            Self::Item(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::tagged::Tagged for Input {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`note`, `search_call`, `patch_output`, `Note`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("note") => {
-                    <Note as Deserialize>::deserialize(body).map(Self::Note)
-                }
-                tagged::Tag::Text("search_call") => {
-                    <InputItem as Deserialize>::deserialize(body).map(Self::Item)
-                }
-                tagged::Tag::Text("patch_output") => {
-                    <InputItem as Deserialize>::deserialize(body).map(Self::Item)
-                }
-                tagged::Tag::Text("Note") => {
-                    <Note as Deserialize>::deserialize(body).map(Self::Note)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<Note>(&value) {
-            Ok((v, true)) => return Ok(Self::Note(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Note(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Note")),
-        }
-        match crate::runtime::integer::variant_from_value::<InputItem>(value.clone()) {
-            Ok(v) => return Ok(Self::Item(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Item")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "Input", "` matched: {}"), reasons
-                            .join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Input {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// A variant that refers to a union with siblings (openai's `InputItem`: `{$ref: Item,
+    /// title: Item, type: object}`): that union, tagged by its variants' pinned values.
+    ///
+    /// Schema: `/components/schemas/Input`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum Input {
+        #[json("note", "Note", whole, own)]
+        Note(Note),
+        #[json("search_call", "patch_output", plain, own)]
+        Item(InputItem),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 
@@ -739,105 +430,18 @@ object::json! {
     }
 }
 
-/// Schema: `/components/schemas/Item`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Item {
-    SearchCall(SearchCall),
-    PatchOutput(PatchOutput),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for Item {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::SearchCall(v) => {
-                tagging::serialize_tagged(v, "type", &"search_call", serializer)
-            }
-            Self::PatchOutput(v) => {
-                tagging::serialize_tagged(v, "type", &"patch_output", serializer)
-            }
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::tagged::Tagged for Item {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`search_call`, `patch_output`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("search_call") => {
-                    <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
-                }
-                tagged::Tag::Text("patch_output") => {
-                    <PatchOutput as Deserialize>::deserialize(body)
-                        .map(Self::PatchOutput)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<SearchCall>(&value) {
-            Ok((v, true)) => return Ok(Self::SearchCall(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::SearchCall(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
-        }
-        match crate::runtime::object::struct_variant::<PatchOutput>(&value) {
-            Ok((v, true)) => return Ok(Self::PatchOutput(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::PatchOutput(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "PatchOutput")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                if crate::runtime::integer::in_union_trial() {
-                    Err(
-                        format!(
-                            concat!("no variant of `", "Item", "` matched: {}"), reasons
-                            .join("; ")
-                        ),
-                    )
-                } else {
-                    Ok(Self::Unknown(value))
-                }
-            }
-        }
-    }
-
-    fn unknown(value: serde_json::Value) -> Option<Self> {
-        Some(Self::Unknown(value))
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Item {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Schema: `/components/schemas/Item`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum Item {
+        #[json("search_call", whole)]
+        SearchCall(SearchCall),
+        #[json("patch_output", whole)]
+        PatchOutput(PatchOutput),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
 

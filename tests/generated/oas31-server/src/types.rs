@@ -28,7 +28,7 @@
 )]
 use crate::runtime::enums;
 use crate::runtime::object;
-use crate::runtime::tagged;
+use crate::runtime::unions;
 use crate::runtime::validate;
 use crate::runtime::validate::Validate;
 use crate::runtime::validate::Violations;
@@ -47,74 +47,18 @@ where
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
-/// One string, or a list with bounds of its own.
-///
-/// Schema: `/components/schemas/Command/properties/include_roles`.
 #[cfg(feature = "commands")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum CommandIncludeRoles {
-    String(String),
-    Array(Vec<Snowflake>),
-}
-
-#[cfg(feature = "commands")]
-impl Serialize for CommandIncludeRoles {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(v) => v.serialize(serializer),
-            Self::Array(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "commands")]
-impl<'de> Deserialize<'de> for CommandIncludeRoles {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        let mut unchecked = None;
-        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
-            Ok(v) => {
-                let v = Self::String(v);
-                let mut errors = Violations::new();
-                v.validate("", &mut errors);
-                if errors.is_empty() {
-                    return Ok(v);
-                }
-                unchecked.get_or_insert(v);
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match crate::runtime::integer::variant_from_value::<
-            Vec<Snowflake>,
-        >(value.clone()) {
-            Ok(v) => {
-                let v = Self::Array(v);
-                let mut errors = Violations::new();
-                v.validate("", &mut errors);
-                if errors.is_empty() {
-                    return Ok(v);
-                }
-                unchecked.get_or_insert(v);
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Array")),
-        }
-        match unchecked {
-            Some(v) => Ok(v),
-            None => {
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "CommandIncludeRoles",
-                            "` matched: {}"), reasons.join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
+unions::json! {
+    /// One string, or a list with bounds of its own.
+    ///
+    /// Schema: `/components/schemas/Command/properties/include_roles`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(checked)]
+    pub enum CommandIncludeRoles {
+        #[json(plain)]
+        String(String),
+        #[json(plain)]
+        Array(Vec<Snowflake>),
     }
 }
 
@@ -306,93 +250,19 @@ object::json! {
     }
 }
 
-/// Inline variants that pin the discriminator with `const` and no `mapping`: the
-/// constants are the tags.
-///
-/// Schema: `/components/schemas/Change`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Change {
-    Added(ChangeAdded),
-    Removed(ChangeRemoved),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for Change {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::Added(v) => tagging::serialize_tagged(v, "type", &"added", serializer),
-            Self::Removed(v) => {
-                tagging::serialize_tagged(v, "type", &"removed", serializer)
-            }
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::tagged::Tagged for Change {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`added`, `removed`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("added") => {
-                    <ChangeAdded as Deserialize>::deserialize(body).map(Self::Added)
-                }
-                tagged::Tag::Text("removed") => {
-                    <ChangeRemoved as Deserialize>::deserialize(body).map(Self::Removed)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<ChangeAdded>(&value) {
-            Ok((v, true)) => return Ok(Self::Added(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Added(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Added")),
-        }
-        match crate::runtime::object::struct_variant::<ChangeRemoved>(&value) {
-            Ok((v, true)) => return Ok(Self::Removed(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Removed(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Removed")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                Err(
-                    format!(
-                        concat!("no variant of `", "Change", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Change {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Inline variants that pin the discriminator with `const` and no `mapping`: the
+    /// constants are the tags.
+    ///
+    /// Schema: `/components/schemas/Change`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum Change {
+        #[json("added", whole)]
+        Added(ChangeAdded),
+        #[json("removed", whole)]
+        Removed(ChangeRemoved),
     }
 }
 
@@ -440,70 +310,17 @@ impl Validate for RecordDeputy {
 }
 
 #[cfg(feature = "records")]
-impl crate::runtime::params::FromParam for RecordKey {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        match <String as crate::runtime::params::FromParam>::from_param(raw) {
-            Ok(v) => return Ok(Self::String(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match <i64 as crate::runtime::params::FromParam>::from_param(raw) {
-            Ok(v) => return Ok(Self::Integer(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Integer")),
-        }
-        Err(
-            format!(
-                concat!("no variant of `", "RecordKey", "` matched: {}"), reasons
-                .join("; ")
-            ),
-        )
-    }
-}
-
-/// A string or an integer.
-///
-/// Schema: `/components/schemas/Record/properties/key`.
-#[cfg(feature = "records")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum RecordKey {
-    String(String),
-    Integer(i64),
-}
-
-#[cfg(feature = "records")]
-impl Serialize for RecordKey {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(v) => v.serialize(serializer),
-            Self::Integer(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "records")]
-impl<'de> Deserialize<'de> for RecordKey {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
-            Ok(v) => return Ok(Self::String(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match crate::runtime::integer::variant_from_value::<i64>(value.clone()) {
-            Ok(v) => return Ok(Self::Integer(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Integer")),
-        }
-        Err(
-            serde::de::Error::custom(
-                format!(
-                    concat!("no variant of `", "RecordKey", "` matched: {}"), reasons
-                    .join("; ")
-                ),
-            ),
-        )
+unions::json! {
+    /// A string or an integer.
+    ///
+    /// Schema: `/components/schemas/Record/properties/key`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(from_param)]
+    pub enum RecordKey {
+        #[json(plain)]
+        String(String),
+        #[json(plain)]
+        Integer(i64),
     }
 }
 
@@ -640,114 +457,17 @@ impl Validate for Labels {
 }
 
 #[cfg(feature = "gates")]
-impl crate::runtime::params::FromParam for GateStep {
-    fn from_param(raw: &str) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut unchecked = None;
-        match <i64 as crate::runtime::params::FromParam>::from_param(raw) {
-            Ok(v) => {
-                let v = Self::Integer(v);
-                let mut errors = Violations::new();
-                v.validate("", &mut errors);
-                if errors.is_empty() {
-                    return Ok(v);
-                }
-                unchecked.get_or_insert(v);
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Integer")),
-        }
-        match <f64 as crate::runtime::params::FromParam>::from_param(raw) {
-            Ok(v) => {
-                let v = Self::Number(v);
-                let mut errors = Violations::new();
-                v.validate("", &mut errors);
-                if errors.is_empty() {
-                    return Ok(v);
-                }
-                unchecked.get_or_insert(v);
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Number")),
-        }
-        match unchecked {
-            Some(v) => Ok(v),
-            None => {
-                Err(
-                    format!(
-                        concat!("no variant of `", "GateStep", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                )
-            }
-        }
-    }
-}
-
-/// Half steps; a whole number fits both branches, so none is exactly one.
-///
-/// Schema: `/components/schemas/Gate/properties/step`.
-#[cfg(feature = "gates")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum GateStep {
-    Integer(i64),
-    Number(f64),
-}
-
-#[cfg(feature = "gates")]
-impl Serialize for GateStep {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Integer(v) => v.serialize(serializer),
-            Self::Number(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "gates")]
-impl<'de> Deserialize<'de> for GateStep {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        let mut unchecked = None;
-        match crate::runtime::integer::variant_from_value::<i64>(value.clone()) {
-            Ok(v) => {
-                let v = Self::Integer(v);
-                let mut errors = Violations::new();
-                v.validate("", &mut errors);
-                if errors.is_empty() {
-                    return Ok(v);
-                }
-                unchecked.get_or_insert(v);
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Integer")),
-        }
-        match crate::runtime::integer::variant_from_value::<f64>(value.clone()) {
-            Ok(v) => {
-                let v = Self::Number(v);
-                let mut errors = Violations::new();
-                v.validate("", &mut errors);
-                if errors.is_empty() {
-                    return Ok(v);
-                }
-                unchecked.get_or_insert(v);
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Number")),
-        }
-        match unchecked {
-            Some(v) => Ok(v),
-            None => {
-                Err(
-                    serde::de::Error::custom(
-                        format!(
-                            concat!("no variant of `", "GateStep", "` matched: {}"),
-                            reasons.join("; ")
-                        ),
-                    ),
-                )
-            }
-        }
+unions::json! {
+    /// Half steps; a whole number fits both branches, so none is exactly one.
+    ///
+    /// Schema: `/components/schemas/Gate/properties/step`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(checked, from_param)]
+    pub enum GateStep {
+        #[json(plain)]
+        Integer(i64),
+        #[json(plain)]
+        Number(f64),
     }
 }
 
@@ -849,93 +569,19 @@ impl Validate for Shipment {
 #[cfg(feature = "unused-schemas")]
 pub type InputItem = Item;
 
-/// A variant that refers to a union with siblings (openai's `InputItem`: `{$ref: Item,
-/// title: Item, type: object}`): that union, tagged by its variants' pinned values.
-///
-/// Schema: `/components/schemas/Input`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Input {
-    Note(Note),
-    Item(InputItem),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for Input {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Note(v) => v.serialize(serializer),
-            Self::Item(v) => v.serialize(serializer),
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::tagged::Tagged for Input {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`note`, `search_call`, `patch_output`, `Note`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("note") => {
-                    <Note as Deserialize>::deserialize(body).map(Self::Note)
-                }
-                tagged::Tag::Text("search_call") => {
-                    <InputItem as Deserialize>::deserialize(body).map(Self::Item)
-                }
-                tagged::Tag::Text("patch_output") => {
-                    <InputItem as Deserialize>::deserialize(body).map(Self::Item)
-                }
-                tagged::Tag::Text("Note") => {
-                    <Note as Deserialize>::deserialize(body).map(Self::Note)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<Note>(&value) {
-            Ok((v, true)) => return Ok(Self::Note(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::Note(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "Note")),
-        }
-        match crate::runtime::integer::variant_from_value::<InputItem>(value.clone()) {
-            Ok(v) => return Ok(Self::Item(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Item")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                Err(
-                    format!(
-                        concat!("no variant of `", "Input", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Input {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// A variant that refers to a union with siblings (openai's `InputItem`: `{$ref: Item,
+    /// title: Item, type: object}`): that union, tagged by its variants' pinned values.
+    ///
+    /// Schema: `/components/schemas/Input`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum Input {
+        #[json("note", "Note", whole, own)]
+        Note(Note),
+        #[json("search_call", "patch_output", plain, own)]
+        Item(InputItem),
     }
 }
 
@@ -970,93 +616,16 @@ object::json! {
     }
 }
 
-/// Schema: `/components/schemas/Item`.
 #[cfg(feature = "unused-schemas")]
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Item {
-    SearchCall(SearchCall),
-    PatchOutput(PatchOutput),
-}
-
-#[cfg(feature = "unused-schemas")]
-impl Serialize for Item {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use crate::runtime::tagging;
-        match self {
-            Self::SearchCall(v) => {
-                tagging::serialize_tagged(v, "type", &"search_call", serializer)
-            }
-            Self::PatchOutput(v) => {
-                tagging::serialize_tagged(v, "type", &"patch_output", serializer)
-            }
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl crate::runtime::tagged::Tagged for Item {
-    const PROPERTY: &'static str = "type";
-
-    const INTEGER: bool = false;
-
-    const KNOWN: &'static str = "`search_call`, `patch_output`";
-
-    fn variant<'de, D: serde::Deserializer<'de>>(
-        tag: tagged::Tag<'_>,
-        body: D,
-    ) -> Result<Result<Self, D::Error>, D> {
-        Ok(
-            match tag {
-                tagged::Tag::Text("search_call") => {
-                    <SearchCall as Deserialize>::deserialize(body).map(Self::SearchCall)
-                }
-                tagged::Tag::Text("patch_output") => {
-                    <PatchOutput as Deserialize>::deserialize(body)
-                        .map(Self::PatchOutput)
-                }
-                _ => return Err(body),
-            },
-        )
-    }
-
-    fn untagged(value: serde_json::Value) -> Result<Self, String> {
-        let mut reasons = Vec::new();
-        let mut fits = None;
-        match crate::runtime::object::struct_variant::<SearchCall>(&value) {
-            Ok((v, true)) => return Ok(Self::SearchCall(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::SearchCall(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "SearchCall")),
-        }
-        match crate::runtime::object::struct_variant::<PatchOutput>(&value) {
-            Ok((v, true)) => return Ok(Self::PatchOutput(v)),
-            Ok((v, false)) => {
-                fits.get_or_insert(Self::PatchOutput(v));
-            }
-            Err(e) => reasons.push(format!("{}: {e}", "PatchOutput")),
-        }
-        match fits {
-            Some(v) => Ok(v),
-            None => {
-                Err(
-                    format!(
-                        concat!("no variant of `", "Item", "` matched: {}"), reasons
-                        .join("; ")
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[cfg(feature = "unused-schemas")]
-impl<'de> Deserialize<'de> for Item {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        tagged::deserialize(deserializer)
+unions::json! {
+    /// Schema: `/components/schemas/Item`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[json(tag = "type")]
+    pub enum Item {
+        #[json("search_call", whole)]
+        SearchCall(SearchCall),
+        #[json("patch_output", whole)]
+        PatchOutput(PatchOutput),
     }
 }
 

@@ -5,8 +5,7 @@
 //! Client side: string enumerations keep values a newer server may add, as `Unknown`.
 
 use crate::runtime::object;
-use serde::Deserialize;
-use serde::Serialize;
+use crate::runtime::unions;
 object::json! {
     /// Schema: `/components/schemas/Event`.
     #[derive(Debug, Clone, PartialEq)]
@@ -20,53 +19,15 @@ object::json! {
         pub day: Option<String>,
     }
 }
-
-/// Schema: `/paths/~1events~1{id}/get/parameters/4/schema`.
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum GetEventLabel {
-    String(String),
-    Array(Vec<String>),
-    /// A value this client does not know (a tag the document does not list, or a
-    /// shape none of the variants reads), kept as sent; written back unchanged.
-    Unknown(serde_json::Value),
-}
-
-impl Serialize for GetEventLabel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::String(v) => v.serialize(serializer),
-            Self::Array(v) => v.serialize(serializer),
-            Self::Unknown(v) => v.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for GetEventLabel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let mut reasons = Vec::new();
-        match crate::runtime::integer::variant_from_value::<String>(value.clone()) {
-            Ok(v) => return Ok(Self::String(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "String")),
-        }
-        match crate::runtime::integer::variant_from_value::<Vec<String>>(value.clone()) {
-            Ok(v) => return Ok(Self::Array(v)),
-            Err(e) => reasons.push(format!("{}: {e}", "Array")),
-        }
-        if crate::runtime::integer::in_union_trial() {
-            Err(
-                serde::de::Error::custom(
-                    format!(
-                        concat!("no variant of `", "GetEventLabel", "` matched: {}"),
-                        reasons.join("; ")
-                    ),
-                ),
-            )
-        } else {
-            Ok(Self::Unknown(value))
-        }
+unions::json! {
+    /// Schema: `/paths/~1events~1{id}/get/parameters/4/schema`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum GetEventLabel {
+        #[json(plain)]
+        String(String),
+        #[json(plain)]
+        Array(Vec<String>),
+        #[unknown]
+        Unknown(serde_json::Value),
     }
 }
